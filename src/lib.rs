@@ -1,0 +1,13 @@
+//! symcsp: an animator, state-space explorer and refinement checker for
+//! CSPM, built around symmetry reduction (Gibson-Robinson & Lowe,
+//! *Symmetry reduction in CSP model checking*).
+//!
+//! The crate is layered as `docs/architecture.md` describes; each layer
+//! uses only those before it:
+//!
+//! - [`syntax`]: CSPM text to an AST with spans, diagnostics, printing.
+//! - [`cli`]: the command-line front end, a thin client of the above.
+
+pub mod cli;
+pub mod stack;
+pub mod syntax;

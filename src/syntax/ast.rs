@@ -1,0 +1,461 @@
+//! The abstract syntax of CSPM.
+//!
+//! Every node carries the [`Span`] it was parsed from. Parentheses leave no
+//! node behind: the tree is pure structure, and the pretty-printer puts
+//! back the parentheses that binding strengths require.
+
+use super::source::{FileId, Span};
+
+/// A name as written, possibly qualified by modules (`M::N::x`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Name {
+    /// The module path followed by the name itself; never empty.
+    pub parts: Vec<String>,
+    pub span: Span,
+}
+
+impl Name {
+    pub fn simple(name: impl Into<String>, span: Span) -> Self {
+        Name {
+            parts: vec![name.into()],
+            span,
+        }
+    }
+
+    /// The unqualified last part.
+    pub fn last(&self) -> &str {
+        self.parts.last().map(String::as_str).unwrap_or("")
+    }
+
+    pub fn is_qualified(&self) -> bool {
+        self.parts.len() > 1
+    }
+}
+
+/// An identifier at a binding site (declaration names, parameters).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// One script file: its declarations in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct File {
+    pub id: FileId,
+    pub decls: Vec<Decl>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decl {
+    pub kind: DeclKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeclKind {
+    /// One clause `lhs = rhs`. The clauses of a function defined by pattern
+    /// matching are consecutive `Definition`s with the same name.
+    Definition(Definition),
+    /// `f, g :: (Int) -> Proc`
+    TypeAnnotation(Vec<Ident>, TypeExpr),
+    /// `channel a, b : T.U` (no type: the channels carry no data).
+    Channel(Vec<Ident>, Option<Expr>),
+    DataType(Ident, Vec<DataClause>),
+    SubType(Ident, Vec<DataClause>),
+    NameType(Ident, Expr),
+    External(Vec<Ident>),
+    Transparent(Vec<Ident>),
+    Assert(Assertion),
+    Include(Include),
+    Print(Expr),
+    Module(Module),
+    /// `instance M2 = M(1, 2)` (no arguments: `instance M2 = M`).
+    Instance(Ident, Name, Option<Vec<Expr>>),
+    /// `Timed(et) { ... }`
+    Timed(Option<Expr>, Vec<Decl>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Definition {
+    pub lhs: Lhs,
+    pub rhs: Expr,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lhs {
+    /// `P = ...`
+    Name(Ident),
+    /// `f(p, q)(r) = ...`: one pattern list per bracket (curried).
+    Function(Ident, Vec<Vec<Pattern>>),
+    /// `(a, b) = ...`, `c.x = ...`
+    Pattern(Pattern),
+}
+
+impl Lhs {
+    /// The name being defined, for names and functions.
+    pub fn name(&self) -> Option<&Ident> {
+        match self {
+            Lhs::Name(n) | Lhs::Function(n, _) => Some(n),
+            Lhs::Pattern(_) => None,
+        }
+    }
+}
+
+/// `Name` or `Name.T1.T2` in a datatype or subtype.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataClause {
+    pub name: Ident,
+    /// The field types, as one dotted expression (`{0..3}.Bool`).
+    pub fields: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Include {
+    /// The path as written between the quotes.
+    pub path: String,
+    /// The file it resolved to, filled in by the loader.
+    pub file: Option<FileId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Module {
+    pub name: Ident,
+    /// `module M(X, Y)`: `Some` even when the brackets are empty.
+    pub params: Option<Vec<Ident>>,
+    pub private: Vec<Decl>,
+    /// `None` when the module has no `exports` section.
+    pub exports: Option<Vec<Decl>>,
+}
+
+// ---------------------------------------------------------------- types
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeExpr {
+    pub kind: TypeKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TypeKind {
+    /// `Int`, `Proc`, a datatype, or a type variable `a`.
+    Name(Name),
+    Tuple(Vec<TypeExpr>),
+    Set(Box<TypeExpr>),
+    Seq(Box<TypeExpr>),
+    Map(Box<TypeExpr>, Box<TypeExpr>),
+    /// `A.B.C`
+    Dot(Vec<TypeExpr>),
+    /// `(A, B) -> C`: the argument tuple and the result.
+    Function(Box<TypeExpr>, Box<TypeExpr>),
+    /// `Eq a => t`, `(Eq a, Ord b) => t`: (class, type variable) pairs.
+    Constrained(Vec<(Ident, Ident)>, Box<TypeExpr>),
+}
+
+// ---------------------------------------------------------------- assertions
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assertion {
+    /// `assert not ...`
+    pub negated: bool,
+    pub kind: AssertionKind,
+    pub options: Vec<AssertOption>,
+}
+
+/// The semantic models of FDR.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Model {
+    Traces,
+    Failures,
+    FailuresDivergences,
+    Refusals,
+    RefusalsDivergences,
+    Revivals,
+    RevivalsDivergences,
+}
+
+impl Model {
+    /// FDR's abbreviation: `T`, `F`, `FD`, ...
+    pub fn abbreviation(self) -> &'static str {
+        match self {
+            Model::Traces => "T",
+            Model::Failures => "F",
+            Model::FailuresDivergences => "FD",
+            Model::Refusals => "R",
+            Model::RefusalsDivergences => "RD",
+            Model::Revivals => "V",
+            Model::RevivalsDivergences => "VD",
+        }
+    }
+
+    pub fn from_abbreviation(s: &str) -> Option<Model> {
+        Some(match s {
+            "T" => Model::Traces,
+            "F" => Model::Failures,
+            "FD" => Model::FailuresDivergences,
+            "R" => Model::Refusals,
+            "RD" => Model::RefusalsDivergences,
+            "V" => Model::Revivals,
+            "VD" => Model::RevivalsDivergences,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Property {
+    DeadlockFree,
+    /// `divergence free` and `livelock free` are the same check.
+    DivergenceFree,
+    Deterministic,
+}
+
+impl Property {
+    pub fn text(self) -> &'static str {
+        match self {
+            Property::DeadlockFree => "deadlock free",
+            Property::DivergenceFree => "divergence free",
+            Property::Deterministic => "deterministic",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AssertionKind {
+    /// `spec [m= imp`
+    Refinement {
+        spec: Expr,
+        model: Model,
+        imp: Expr,
+    },
+    /// `P :[deadlock free [F]]`
+    Property {
+        process: Expr,
+        property: Property,
+        model: Option<Model>,
+    },
+    /// `P :[has trace [T]]: <a, b>`
+    HasTrace {
+        process: Expr,
+        model: Option<Model>,
+        trace: Expr,
+    },
+    /// `P :[symmetric]: T, U`: the static check that P is symmetric in
+    /// the given types.
+    Symmetric { process: Expr, types: Vec<Expr> },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AssertOption {
+    /// `:[tau priority over]: S`
+    TauPriority(Expr),
+    /// `:[partial order reduce]`
+    PartialOrderReduce,
+    /// `:[symmetry reduce]` (types chosen automatically) or
+    /// `:[symmetry reduce]: T, diff(U, {| c |})`.
+    SymmetryReduce(Vec<Expr>),
+}
+
+// ---------------------------------------------------------------- expressions
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    /// `-x`
+    Neg,
+    /// `not b`
+    Not,
+    /// `#s`
+    Length,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    /// `s ^ t`
+    Concat,
+}
+
+/// Binary process operators whose operands are both processes and that
+/// carry no further argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ProcOp {
+    ExternalChoice,
+    InternalChoice,
+    Interleave,
+    SequentialComposition,
+    Interrupt,
+    SlidingChoice,
+}
+
+/// The operators that have a replicated form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReplicatedOp {
+    ExternalChoice,
+    InternalChoice,
+    Interleave,
+    /// `; x : <..> @ P` (the generator must be a sequence).
+    SequentialComposition,
+    /// `[+ A +] x : S @ P`
+    SyncExternalChoice(Box<Expr>),
+    /// `[| A |] x : S @ P`
+    GenParallel(Box<Expr>),
+    /// `|| x : S @ [A(x)] P(x)`: the alphabet expression.
+    AlphaParallel(Box<Expr>),
+    /// `[ a <-> b ] x : <..> @ P`
+    LinkedParallel(Vec<(Expr, Expr)>, Vec<Stmt>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExprKind {
+    Int(i64),
+    Char(char),
+    String(String),
+    Bool(bool),
+    Name(Name),
+    /// `_`: only meaningful where a pattern is expected.
+    Wildcard,
+    Tuple(Vec<Expr>),
+    /// `f(a, b)`
+    App(Box<Expr>, Vec<Expr>),
+    /// `c.x`
+    Dot(Box<Expr>, Box<Expr>),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `p1 @@ p2`: only meaningful where a pattern is expected.
+    DoubleAt(Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Let(Vec<Decl>, Box<Expr>),
+    /// `\ p, q @ e`
+    Lambda(Vec<Pattern>, Box<Expr>),
+
+    /// `<a, b>`
+    Seq(Vec<Expr>),
+    /// `<m..n>`, `<m..>`
+    SeqRange(Box<Expr>, Option<Box<Expr>>),
+    /// `<e | stmts>`
+    SeqComprehension(Vec<Expr>, Vec<Stmt>),
+    /// `{a, b}`
+    Set(Vec<Expr>),
+    /// `{m..n}`, `{m..}`
+    SetRange(Box<Expr>, Option<Box<Expr>>),
+    /// `{e | stmts}`
+    SetComprehension(Vec<Expr>, Vec<Stmt>),
+    /// `{| c, d.1 | stmts |}`
+    Production(Vec<Expr>, Vec<Stmt>),
+    /// `(| k => v |)`
+    Map(Vec<(Expr, Expr)>),
+
+    /// `e?x!y -> P`
+    Prefix(Box<Expr>, Vec<Field>, Box<Expr>),
+    /// `b & P`
+    Guard(Box<Expr>, Box<Expr>),
+    Process(ProcOp, Box<Expr>, Box<Expr>),
+    /// `P \ A`
+    Hide(Box<Expr>, Box<Expr>),
+    /// `P |\ A`
+    Project(Box<Expr>, Box<Expr>),
+    /// `P [| A |] Q`
+    GenParallel(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `P [| A |> Q`
+    Exception(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `P [ A || B ] Q`
+    AlphaParallel(Box<Expr>, Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `P [ a <-> b, c.x <-> d.x | x <- S ] Q`
+    LinkedParallel(Box<Expr>, Vec<(Expr, Expr)>, Vec<Stmt>, Box<Expr>),
+    /// `P [+ A +] Q`
+    SyncExternalChoice(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `P /+ A +\ Q`
+    SyncInterrupt(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `P [[ a <- b, c.x <- d.x | x <- S ]]`
+    Rename(Box<Expr>, Vec<(Expr, Expr)>, Vec<Stmt>),
+    /// `[] x : S @ P` and the other replicated operators.
+    Replicated(ReplicatedOp, Vec<Stmt>, Box<Expr>),
+}
+
+/// A communication field of a prefix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Field {
+    pub kind: FieldKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FieldKind {
+    /// `?p` or `?p:S`
+    Input(Pattern, Option<Expr>),
+    /// `$p` or `$p:S`
+    NondetInput(Pattern, Option<Expr>),
+    /// `!e`
+    Output(Expr),
+}
+
+/// A statement of a comprehension or replicated operator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+/// How a generator was written: `x <- S` or `x : S` (the same meaning).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GeneratorSep {
+    Arrow,
+    Colon,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StmtKind {
+    Generator(Pattern, GeneratorSep, Expr),
+    /// A boolean condition.
+    Guard(Expr),
+}
+
+// ---------------------------------------------------------------- patterns
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pattern {
+    pub kind: PatternKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PatternKind {
+    Wildcard,
+    /// A variable to bind, or a datatype constructor or channel to match:
+    /// which one is decided when names are resolved.
+    Name(Name),
+    Int(i64),
+    Char(char),
+    String(String),
+    Bool(bool),
+    Tuple(Vec<Pattern>),
+    /// `c.x`
+    Dot(Box<Pattern>, Box<Pattern>),
+    /// `<x, y>`
+    Seq(Vec<Pattern>),
+    /// `<x> ^ s`, `s ^ <x>`
+    Concat(Box<Pattern>, Box<Pattern>),
+    /// `{}`, `{x}`
+    Set(Vec<Pattern>),
+    /// `p1 @@ p2`: matches both.
+    DoubleAt(Box<Pattern>, Box<Pattern>),
+}

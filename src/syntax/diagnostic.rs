@@ -1,0 +1,176 @@
+//! Diagnostics: what every layer reports when the user's input is wrong.
+//!
+//! A diagnostic is a plain message, the span it is about, optional extra
+//! labelled spans and notes. Rendering gives `file:line:col`, the source
+//! line with a caret under the spot, and the chain of includes that led to
+//! the file.
+
+use std::fmt::Write;
+
+use super::source::{SourceMap, Span};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub message: String,
+    /// The place the message is about; `None` for problems with no place
+    /// (a file that cannot be read, say).
+    pub span: Option<Span>,
+    /// Further places, each with a short label (`unclosed ( opened here`).
+    pub secondary: Vec<(Span, String)>,
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn error(span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            span: Some(span),
+            secondary: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// An error that has no place in the source.
+    pub fn error_nowhere(message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            span: None,
+            secondary: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn with_secondary(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.secondary.push((span, label.into()));
+        self
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// The diagnostic as a person reads it, ending in a newline.
+    pub fn render(&self, sources: &SourceMap) -> String {
+        let mut out = String::new();
+        let head = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let _ = writeln!(out, "{head}: {}", self.message);
+        if let Some(span) = self.span {
+            render_excerpt(&mut out, sources, span, None);
+            for (span, label) in &self.secondary {
+                render_excerpt(&mut out, sources, *span, Some(label));
+            }
+            render_include_chain(&mut out, sources, span);
+        }
+        for note in &self.notes {
+            let _ = writeln!(out, "  = note: {note}");
+        }
+        out
+    }
+}
+
+/// Renders every diagnostic, separated by blank lines.
+pub fn render_all(diagnostics: &[Diagnostic], sources: &SourceMap) -> String {
+    diagnostics
+        .iter()
+        .map(|d| d.render(sources))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn render_excerpt(out: &mut String, sources: &SourceMap, span: Span, label: Option<&str>) {
+    let file = sources.file(span.file);
+    let location = sources.location(span);
+    let (line, col) = (location.line, location.col);
+    let text = file.line_text(line);
+    let gutter = " ".repeat(line.to_string().len());
+    let _ = writeln!(out, "{gutter}--> {location}");
+    let _ = writeln!(out, "{gutter} |");
+    let _ = writeln!(out, "{line} | {}", printable(text));
+    // The caret sits under the span's first character and underlines the
+    // rest of the span that lies on the same line.
+    let prefix: String = text
+        .chars()
+        .take(col - 1)
+        .map(|c| if c == '\t' { '\t' } else { ' ' })
+        .collect();
+    let (end_line, end_col) = file.line_col(span.end as usize);
+    let width = if end_line == line && end_col > col {
+        end_col - col
+    } else {
+        1
+    };
+    let label = label.map(|l| format!(" {l}")).unwrap_or_default();
+    let _ = writeln!(out, "{gutter} | {prefix}{}{label}", "^".repeat(width));
+}
+
+/// Control characters would garble a terminal; show them as `\u{..}`.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+fn render_include_chain(out: &mut String, sources: &SourceMap, span: Span) {
+    let mut file = sources.file(span.file);
+    let mut depth = 0;
+    while let Some(site) = file.included_from {
+        let _ = writeln!(out, "  = note: in a file included from {}", sources.location(site));
+        file = sources.file(site.file);
+        depth += 1;
+        if depth > 64 {
+            break;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_location_excerpt_and_caret() {
+        let mut map = SourceMap::new();
+        let id = map.add("m.csp", None, "P = a -> STOP\nQ = b c\n".into(), None);
+        let d = Diagnostic::error(Span::new(id, 20, 21), "expected `->` after an event");
+        assert_eq!(
+            d.render(&map),
+            "error: expected `->` after an event\n --> m.csp:2:7\n  |\n2 | Q = b c\n  |       ^\n"
+        );
+    }
+
+    #[test]
+    fn underlines_the_whole_span_on_its_line_and_names_includes() {
+        let mut map = SourceMap::new();
+        let root = map.add("main.csp", None, "include \"lib.csp\"\n".into(), None);
+        let lib = map.add(
+            "lib.csp",
+            None,
+            "\tfoo = bar\n".into(),
+            Some(Span::new(root, 0, 17)),
+        );
+        let d = Diagnostic::error(Span::new(lib, 7, 10), "unknown name `bar`");
+        assert_eq!(
+            d.render(&map),
+            "error: unknown name `bar`\n --> lib.csp:1:8\n  |\n1 | \tfoo = bar\n  | \t      ^^^\n  = note: in a file included from main.csp:1:1\n"
+        );
+    }
+}

@@ -1,0 +1,358 @@
+//! Lexical checks made before parsing: binary files, stray characters,
+//! unterminated comments, strings and characters, unbalanced or too deeply
+//! nested brackets. Each gets a precise diagnostic here, where the parser
+//! could only say that something was unexpected somewhere later.
+
+use super::diagnostic::Diagnostic;
+use super::source::{FileId, Span};
+
+/// The deepest bracket nesting accepted. FDR scripts stay far below it;
+/// beyond it a script is almost certainly generated or broken.
+pub const MAX_BRACKET_DEPTH: usize = 1_000;
+
+/// How many lexical errors one file reports before giving up.
+const MAX_ERRORS: usize = 10;
+
+struct Open {
+    bracket: u8,
+    start: usize,
+    /// `[|`, which `|>` (exception) may close as well as `|]`.
+    pipe: bool,
+}
+
+/// Checks `text`; an empty result means the parser may go ahead.
+pub(crate) fn check(file: FileId, text: &str) -> Vec<Diagnostic> {
+    let bytes = text.as_bytes();
+    let mut errors = Vec::new();
+    let mut stack: Vec<Open> = Vec::new();
+    let span = |a: usize, b: usize| Span::new(file, a, b);
+    let mut i = 0;
+    while i < bytes.len() && errors.len() < MAX_ERRORS {
+        let b = bytes[i];
+        let next = bytes.get(i + 1).copied();
+        match b {
+            b'-' if next == Some(b'-') => {
+                i = line_end(bytes, i);
+                continue;
+            }
+            b'{' if next == Some(b'-') => match block_comment_end(bytes, i) {
+                Some(end) => {
+                    i = end;
+                    continue;
+                }
+                None => {
+                    errors.push(Diagnostic::error(
+                        span(i, i + 2),
+                        "unterminated comment: this `{-` is never closed by `-}`",
+                    ));
+                    break;
+                }
+            },
+            b'"' => match quoted_end(bytes, i, b'"') {
+                Some(end) => {
+                    i = end;
+                    continue;
+                }
+                None => {
+                    let end = line_end(bytes, i);
+                    errors.push(Diagnostic::error(
+                        span(i, end),
+                        "unterminated string: a string must end with `\"` on the line it starts",
+                    ));
+                    i = end;
+                    continue;
+                }
+            },
+            b'\'' => {
+                // A quote right after a name is a prime (`P'`), not a character.
+                let prime = i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || matches!(bytes[i - 1], b'_' | b'\''));
+                if !prime {
+                    match quoted_end(bytes, i, b'\'') {
+                        Some(end) => {
+                            i = end;
+                            continue;
+                        }
+                        None => {
+                            errors.push(Diagnostic::error(
+                                span(i, i + 1),
+                                "unterminated character: write a character as `'a'`",
+                            ));
+                        }
+                    }
+                }
+            }
+            0 => {
+                errors.push(Diagnostic::error(
+                    span(i, i + 1),
+                    "this is not a CSPM script: it contains a NUL byte, as binary files do",
+                ));
+                break;
+            }
+            b'(' | b'{' | b'[' => {
+                let rest = &text[i..];
+                if rest.starts_with("[>") || is_refinement(rest) {
+                    i += 2;
+                    continue;
+                }
+                if stack.len() >= MAX_BRACKET_DEPTH {
+                    errors.push(Diagnostic::error(
+                        span(i, i + 1),
+                        format!("brackets nested too deeply (more than {MAX_BRACKET_DEPTH} levels)"),
+                    ));
+                    break;
+                }
+                stack.push(Open {
+                    bracket: b,
+                    start: i,
+                    pipe: rest.starts_with("[|"),
+                });
+            }
+            b'|' if next == Some(b'>') && stack.last().is_some_and(|o| o.pipe) => {
+                stack.pop();
+                i += 2;
+                continue;
+            }
+            b')' | b'}' | b']' => {
+                let want = match b {
+                    b')' => b'(',
+                    b'}' => b'{',
+                    _ => b'[',
+                };
+                match stack.last() {
+                    Some(open) if open.bracket == want => {
+                        stack.pop();
+                    }
+                    Some(open) => {
+                        let closer = b as char;
+                        let expected = closing(open.bracket);
+                        errors.push(
+                            Diagnostic::error(
+                                span(i, i + 1),
+                                format!("mismatched `{closer}`: the open `{}` needs `{expected}` first", open.bracket as char),
+                            )
+                            .with_secondary(span(open.start, open.start + 1), "opened here"),
+                        );
+                        // Recover: close down to a matching bracket, if any.
+                        if let Some(k) = stack.iter().rposition(|o| o.bracket == want) {
+                            stack.truncate(k);
+                        }
+                    }
+                    None => errors.push(Diagnostic::error(
+                        span(i, i + 1),
+                        format!("unmatched `{}`: no bracket is open here", b as char),
+                    )),
+                }
+            }
+            b'\t' | b'\n' | b'\r' | 0x0B | 0x0C => {}
+            b if b < 0x20 || b == 0x7F => {
+                errors.push(Diagnostic::error(
+                    span(i, i + 1),
+                    format!("unexpected control character U+{b:04X}"),
+                ));
+            }
+            b if b >= 0x80 => {
+                let c = text[i..].chars().next().expect("a character starts here");
+                let mut d = Diagnostic::error(
+                    span(i, i + c.len_utf8()),
+                    format!(
+                        "unexpected character `{c}` (U+{:04X}): outside strings and comments CSPM uses ASCII only",
+                        c as u32
+                    ),
+                );
+                if let Some(ascii) = ascii_lookalike(c) {
+                    d = d.with_note(format!("did you mean `{ascii}`?"));
+                }
+                errors.push(d);
+                i += c.len_utf8();
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if errors.is_empty()
+        && let Some(open) = stack.last()
+    {
+        errors.push(Diagnostic::error(
+            span(open.start, open.start + 1),
+            format!(
+                "unclosed `{}`: no `{}` closes it before the end of the file",
+                open.bracket as char,
+                closing(open.bracket)
+            ),
+        ));
+    }
+    errors
+}
+
+fn closing(open: u8) -> char {
+    match open {
+        b'(' => ')',
+        b'{' => '}',
+        _ => ']',
+    }
+}
+
+fn is_refinement(rest: &str) -> bool {
+    ["[T=", "[F=", "[FD=", "[R=", "[RD=", "[V=", "[VD="]
+        .iter()
+        .any(|op| rest.starts_with(op))
+}
+
+/// Index of the newline ending the line containing `i` (or the end).
+fn line_end(bytes: &[u8], i: usize) -> usize {
+    bytes[i..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |p| i + p)
+}
+
+/// Index just past the `-}` closing the (nested) comment opened at `i`.
+fn block_comment_end(bytes: &[u8], i: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut j = i;
+    while j + 1 < bytes.len() {
+        match (bytes[j], bytes[j + 1]) {
+            (b'{', b'-') => {
+                depth += 1;
+                j += 2;
+            }
+            (b'-', b'}') => {
+                depth -= 1;
+                j += 2;
+                if depth == 0 {
+                    return Some(j);
+                }
+            }
+            _ => j += 1,
+        }
+    }
+    None
+}
+
+/// Index just past the closing quote of a literal opened at `i`, which
+/// must close on the same line.
+fn quoted_end(bytes: &[u8], i: usize, quote: u8) -> Option<usize> {
+    let mut j = i + 1;
+    while j < bytes.len() {
+        match bytes[j] {
+            b'\\' => j += 2,
+            b'\n' => return None,
+            b if b == quote => return Some(j + 1),
+            _ => j += 1,
+        }
+    }
+    None
+}
+
+/// The ASCII spelling of characters that word processors and papers put
+/// in place of CSPM's.
+fn ascii_lookalike(c: char) -> Option<&'static str> {
+    Some(match c {
+        '→' | '⟶' => "->",
+        '□' | '☐' => "[]",
+        '⊓' => "|~|",
+        '‖' => "||",
+        '“' | '”' | '„' => "\"",
+        '‘' | '’' => "'",
+        '−' | '–' | '—' => "-",
+        '≠' => "!=",
+        '≤' => "<=",
+        '≥' => ">=",
+        '⟨' | '〈' => "<",
+        '⟩' | '〉' => ">",
+        '×' => "*",
+        '\u{A0}' => " (a plain space)",
+        _ => return None,
+    })
+}
+
+/// Positions at which parsing may restart after a syntax error: starts of
+/// lines that begin, in the first column, with a letter, outside comments
+/// and strings, and whose first word cannot continue an expression.
+pub(crate) fn restart_points(text: &str) -> Vec<usize> {
+    const CONTINUATIONS: &[&str] = &[
+        "within", "then", "else", "and", "or", "exports", "endmodule",
+    ];
+    let bytes = text.as_bytes();
+    let mut points = Vec::new();
+    let mut i = 0;
+    let mut line_start = true;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if line_start && b.is_ascii_alphabetic() {
+            let word_end = bytes[i..]
+                .iter()
+                .position(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+                .map_or(bytes.len(), |p| i + p);
+            if !CONTINUATIONS.contains(&&text[i..word_end]) {
+                points.push(i);
+            }
+        }
+        line_start = false;
+        match b {
+            b'\n' => line_start = true,
+            b'-' if bytes.get(i + 1) == Some(&b'-') => {
+                i = line_end(bytes, i);
+                continue;
+            }
+            b'{' if bytes.get(i + 1) == Some(&b'-') => {
+                i = block_comment_end(bytes, i).unwrap_or(bytes.len());
+                continue;
+            }
+            b'"' => {
+                i = quoted_end(bytes, i, b'"').unwrap_or_else(|| line_end(bytes, i));
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    points
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn messages(text: &str) -> Vec<String> {
+        check(0, text).into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn accepts_balanced_text_with_operators_that_look_like_brackets() {
+        assert!(messages("P = a -> P [> Q [| {a} |> R\nassert P [FD= Q :[deadlock free [F]]\n").is_empty());
+        assert!(messages("f(x) = {- a ( comment {- nested -} -} x -- ( too\nc = '('\ns = \"[\"\nP' = P''\n").is_empty());
+    }
+
+    #[test]
+    fn reports_unterminated_literals_and_comments() {
+        assert_eq!(messages("x = \"abc\ny = 1"), ["unterminated string: a string must end with `\"` on the line it starts"]);
+        assert_eq!(messages("{- a {- b -}\n"), ["unterminated comment: this `{-` is never closed by `-}`"]);
+        assert_eq!(messages("x = 'a\n"), ["unterminated character: write a character as `'a'`"]);
+    }
+
+    #[test]
+    fn reports_bracket_problems() {
+        assert_eq!(messages("x = (1, 2\n"), ["unclosed `(`: no `)` closes it before the end of the file"]);
+        assert_eq!(messages("x = 1)\n"), ["unmatched `)`: no bracket is open here"]);
+        assert_eq!(messages("x = {(1}\n"), ["mismatched `}`: the open `(` needs `)` first"]);
+        let deep = format!("x = {}1{}", "(".repeat(1500), ")".repeat(1500));
+        assert_eq!(messages(&deep), ["brackets nested too deeply (more than 1000 levels)"]);
+    }
+
+    #[test]
+    fn reports_stray_unicode_with_a_hint() {
+        let d = check(0, "P = a → STOP\n");
+        assert_eq!(d.len(), 1);
+        assert!(d[0].message.starts_with("unexpected character `→` (U+2192)"));
+        assert_eq!(d[0].notes, ["did you mean `->`?"]);
+    }
+
+    #[test]
+    fn restarts_at_declarations_in_the_first_column_only() {
+        let text = "P = a ->\n  Q\nwithin\n{- x\nR = 1 -}\nS = 2\n";
+        let points: Vec<&str> = restart_points(text).iter().map(|&i| &text[i..i + 1]).collect();
+        assert_eq!(points, ["P", "S"]);
+    }
+}

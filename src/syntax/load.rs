@@ -1,0 +1,276 @@
+//! Reading scripts: a file and, recursively, the files it includes
+//! (resolved relative to the including file; cycles are an error), each
+//! checked lexically and parsed, with several errors per file where the
+//! parser can recover.
+
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+use pest::Parser;
+
+use super::ast::{Decl, DeclKind, File};
+use super::build::Builder;
+use super::diagnostic::{Diagnostic, render_all};
+use super::parser::{CspmParser, Rule};
+use super::source::{FileId, SourceMap, Span};
+use super::{errors, lexical};
+
+/// How many syntax errors one file reports.
+const MAX_SYNTAX_ERRORS: usize = 10;
+
+/// How deep includes may nest (a guard against runaway generated scripts;
+/// cycles are caught exactly).
+const MAX_INCLUDE_DEPTH: usize = 64;
+
+/// A parsed script: every file, the root first.
+#[derive(Debug)]
+pub struct Program {
+    pub sources: SourceMap,
+    /// Indexed by [`FileId`].
+    pub files: Vec<File>,
+    pub root: FileId,
+}
+
+impl Program {
+    pub fn root_file(&self) -> &File {
+        &self.files[self.root as usize]
+    }
+}
+
+/// A script that could not be read, with the sources the diagnostics
+/// point into.
+#[derive(Debug)]
+pub struct LoadError {
+    pub sources: SourceMap,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl LoadError {
+    pub fn render(&self) -> String {
+        render_all(&self.diagnostics, &self.sources)
+    }
+}
+
+/// Loads the script at `path` and everything it includes.
+pub fn load_file(path: &Path) -> Result<Program, LoadError> {
+    crate::stack::with_large_stack(|| {
+        let mut loader = Loader::default();
+        let root = loader.read_and_parse(path, path.display().to_string(), None);
+        loader.finish(root)
+    })
+}
+
+/// Loads a script given as text; includes resolve against the current
+/// directory.
+pub fn load_str(name: &str, text: &str) -> Result<Program, LoadError> {
+    crate::stack::with_large_stack(|| {
+        let mut loader = Loader::default();
+        let root = loader.sources.add(name, None, text.to_string(), None);
+        loader.parse(root);
+        loader.finish(Some(root))
+    })
+}
+
+/// Parses the declarations of one file without following includes.
+pub(crate) fn parse_decls(file: FileId, text: &str) -> Result<Vec<Decl>, Vec<Diagnostic>> {
+    enable_error_detail();
+    let lexical_errors = lexical::check(file, text);
+    if !lexical_errors.is_empty() {
+        return Err(lexical_errors);
+    }
+    match CspmParser::parse(Rule::file, text) {
+        Ok(mut pairs) => Builder::new(file, 0).file(pairs.next().expect("a file pair")),
+        Err(error) => Err(recover(file, text, &error)),
+    }
+}
+
+/// Reports the first error, then looks for more by restarting the parser
+/// at later declarations.
+fn recover(file: FileId, text: &str, first: &pest::error::Error<Rule>) -> Vec<Diagnostic> {
+    let mut diagnostics = vec![errors::diagnostic(first, file, text, 0)];
+    let restarts = lexical::restart_points(text);
+    let mut failed_at = error_position(first);
+    while diagnostics.len() < MAX_SYNTAX_ERRORS {
+        // Resume at the first declaration starting on a later line.
+        let line_end = text[failed_at.min(text.len())..]
+            .find('\n')
+            .map_or(text.len(), |p| failed_at + p);
+        let Some(&start) = restarts.iter().find(|&&p| p > line_end) else {
+            break;
+        };
+        let rest = &text[start..];
+        match CspmParser::parse(Rule::file, rest) {
+            Ok(mut pairs) => {
+                if let Err(more) = Builder::new(file, start).file(pairs.next().expect("a file pair")) {
+                    diagnostics.extend(more);
+                }
+                break;
+            }
+            Err(error) => {
+                diagnostics.push(errors::diagnostic(&error, file, rest, start));
+                failed_at = start + error_position(&error);
+            }
+        }
+    }
+    diagnostics.truncate(MAX_SYNTAX_ERRORS);
+    diagnostics
+}
+
+fn error_position(error: &pest::error::Error<Rule>) -> usize {
+    match error.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    }
+}
+
+/// pest records what it expected at the failure point only when asked;
+/// the diagnostics need it.
+fn enable_error_detail() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| pest::set_error_detail(true));
+}
+
+#[derive(Default)]
+struct Loader {
+    sources: SourceMap,
+    files: Vec<Option<File>>,
+    diagnostics: Vec<Diagnostic>,
+    /// Canonical paths of the files being loaded, outermost first.
+    chain: Vec<PathBuf>,
+}
+
+impl Loader {
+    fn finish(self, root: Option<FileId>) -> Result<Program, LoadError> {
+        match root {
+            Some(root) if self.diagnostics.is_empty() => Ok(Program {
+                files: self
+                    .files
+                    .into_iter()
+                    .map(|f| f.expect("every file without errors is parsed"))
+                    .collect(),
+                sources: self.sources,
+                root,
+            }),
+            _ => Err(LoadError {
+                sources: self.sources,
+                diagnostics: self.diagnostics,
+            }),
+        }
+    }
+
+    /// Reads `path` into the source map and parses it; `None` when it
+    /// cannot be read at all.
+    fn read_and_parse(&mut self, path: &Path, name: String, included_from: Option<Span>) -> Option<FileId> {
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                let message = format!("cannot read `{name}`: {}", io_reason(&e));
+                self.diagnostics.push(match included_from {
+                    Some(site) => Diagnostic::error(site, message),
+                    None => Diagnostic::error_nowhere(message),
+                });
+                return None;
+            }
+        };
+        let (text, bad_byte) = match String::from_utf8(bytes) {
+            Ok(t) => (t, None),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let bad = e.as_bytes()[at];
+                (String::from_utf8_lossy(e.as_bytes()).into_owned(), Some((at, bad)))
+            }
+        };
+        let id = self.sources.add(name, Some(path.to_path_buf()), text, included_from);
+        if let Some((at, byte)) = bad_byte {
+            self.diagnostics.push(Diagnostic::error(
+                Span::new(id, at, at + 1),
+                format!("this is not a CSPM script: it is not UTF-8 text (byte 0x{byte:02X})"),
+            ));
+            return Some(id);
+        }
+        let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        self.chain.push(canonical);
+        self.parse(id);
+        self.chain.pop();
+        Some(id)
+    }
+
+    fn parse(&mut self, id: FileId) {
+        let text = self.sources.file(id).text.clone();
+        match parse_decls(id, &text) {
+            Ok(mut decls) => {
+                self.resolve_includes(id, &mut decls);
+                self.store(id, File { id, decls });
+            }
+            Err(diagnostics) => self.diagnostics.extend(diagnostics),
+        }
+    }
+
+    fn store(&mut self, id: FileId, file: File) {
+        let index = id as usize;
+        if self.files.len() <= index {
+            self.files.resize_with(index + 1, || None);
+        }
+        self.files[index] = Some(file);
+    }
+
+    fn resolve_includes(&mut self, id: FileId, decls: &mut [Decl]) {
+        for decl in decls {
+            match &mut decl.kind {
+                DeclKind::Include(include) => {
+                    include.file = self.include(id, &include.path, decl.span);
+                }
+                DeclKind::Module(m) => {
+                    self.resolve_includes(id, &mut m.private);
+                    if let Some(exports) = &mut m.exports {
+                        self.resolve_includes(id, exports);
+                    }
+                }
+                DeclKind::Timed(_, inner) => self.resolve_includes(id, inner),
+                _ => {}
+            }
+        }
+    }
+
+    fn include(&mut self, from: FileId, path: &str, site: Span) -> Option<FileId> {
+        let base = self
+            .sources
+            .file(from)
+            .path
+            .as_ref()
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .unwrap_or_default();
+        let target = base.join(path);
+        let name = target.display().to_string();
+        let canonical = target.canonicalize().unwrap_or_else(|_| target.clone());
+        if let Some(pos) = self.chain.iter().position(|p| *p == canonical) {
+            let cycle: Vec<String> = self.chain[pos..]
+                .iter()
+                .chain(std::iter::once(&canonical))
+                .map(|p| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()))
+                .collect();
+            self.diagnostics.push(Diagnostic::error(
+                site,
+                format!("include cycle: {}", cycle.join(" includes ")),
+            ));
+            return None;
+        }
+        if self.chain.len() >= MAX_INCLUDE_DEPTH {
+            self.diagnostics.push(Diagnostic::error(
+                site,
+                format!("includes nested more than {MAX_INCLUDE_DEPTH} deep"),
+            ));
+            return None;
+        }
+        self.read_and_parse(&target, name, Some(site))
+    }
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        std::io::ErrorKind::IsADirectory => "it is a directory".into(),
+        _ => e.to_string(),
+    }
+}

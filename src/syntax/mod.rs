@@ -1,0 +1,47 @@
+//! The front end: CSPM text to a syntax tree with spans, and back.
+//!
+//! Owns the grammar (`grammar/cspm.pest`), the AST, the pretty-printer,
+//! source positions and the diagnostics every later layer reports with.
+//! It knows nothing of what names mean: resolution and evaluation belong
+//! to the `script` and `eval` layers.
+
+pub mod ast;
+mod build;
+pub mod diagnostic;
+mod errors;
+mod lexical;
+mod load;
+mod parser;
+mod print;
+pub mod source;
+
+pub use build::MAX_DEPTH;
+pub use diagnostic::{Diagnostic, Severity, render_all};
+pub use lexical::MAX_BRACKET_DEPTH;
+pub use load::{LoadError, Program, load_file, load_str};
+pub use print::{binary_symbol, process_symbol};
+pub use source::{FileId, Location, SourceFile, SourceMap, Span};
+
+use pest::Parser;
+
+/// Parses one expression (as typed on the command line or in the TUI) as
+/// file `file` of `sources`.
+pub fn parse_expr(file: FileId, text: &str) -> Result<ast::Expr, Vec<Diagnostic>> {
+    crate::stack::with_large_stack(|| {
+        let lexical_errors = lexical::check(file, text);
+        if !lexical_errors.is_empty() {
+            return Err(lexical_errors);
+        }
+        match parser::CspmParser::parse(parser::Rule::expr_input, text) {
+            Ok(mut pairs) => build::Builder::new(file, 0)
+                .expr_input(pairs.next().expect("an expr_input pair"))
+                .map_err(|d| vec![d]),
+            Err(e) => Err(vec![errors::diagnostic(&e, file, text, 0)]),
+        }
+    })
+}
+
+/// Parses the declarations of a single text without following includes.
+pub fn parse_decls(file: FileId, text: &str) -> Result<Vec<ast::Decl>, Vec<Diagnostic>> {
+    crate::stack::with_large_stack(|| load::parse_decls(file, text))
+}

@@ -1,0 +1,782 @@
+//! The pretty-printer: CSPM text from the AST, re-parsing to the same tree.
+//!
+//! Parentheses are put back exactly where binding strengths need them
+//! (the levels below mirror the Pratt table in `parser.rs`), plus around
+//! the constructs that extend as far right as they can (`if`, `let`,
+//! lambdas, replicated operators) whenever they are an operand.
+
+use std::fmt;
+
+use super::ast::*;
+
+/// Binding strength of an expression's outermost operator; atoms are the
+/// tightest. `GREEDY` constructs extend to the right as far as possible.
+mod level {
+    pub const GREEDY: u8 = 0;
+    pub const HIDE: u8 = 1;
+    pub const INTERLEAVE: u8 = 2;
+    pub const PARALLEL: u8 = 3;
+    pub const INTERNAL: u8 = 4;
+    pub const EXTERNAL: u8 = 5;
+    pub const INTERRUPT: u8 = 6;
+    pub const SLIDING: u8 = 7;
+    pub const SEQUENTIAL: u8 = 8;
+    pub const PREFIX: u8 = 9;
+    pub const FIELD: u8 = 10;
+    pub const DOUBLE_AT: u8 = 11;
+    pub const DOT: u8 = 12;
+    pub const OR: u8 = 13;
+    pub const AND: u8 = 14;
+    pub const NOT: u8 = 15;
+    pub const COMPARE: u8 = 16;
+    pub const ADD: u8 = 17;
+    pub const MUL: u8 = 18;
+    pub const NEG: u8 = 19;
+    pub const LENGTH: u8 = 20;
+    pub const CONCAT: u8 = 21;
+    pub const POSTFIX: u8 = 22;
+    pub const ATOM: u8 = 23;
+    /// The loosest level of a functional-only context (a field, a
+    /// generator, a channel type): everything looser needs parentheses.
+    pub const FUNCTIONAL: u8 = DOUBLE_AT;
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Assoc {
+    Left,
+    Right,
+}
+
+fn binary_level(op: BinaryOp) -> u8 {
+    match op {
+        BinaryOp::Or => level::OR,
+        BinaryOp::And => level::AND,
+        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
+            level::COMPARE
+        }
+        BinaryOp::Add | BinaryOp::Sub => level::ADD,
+        BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => level::MUL,
+        BinaryOp::Concat => level::CONCAT,
+    }
+}
+
+pub fn binary_symbol(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Add => "+",
+        BinaryOp::Sub => "-",
+        BinaryOp::Mul => "*",
+        BinaryOp::Div => "/",
+        BinaryOp::Mod => "%",
+        BinaryOp::Eq => "==",
+        BinaryOp::Ne => "!=",
+        BinaryOp::Lt => "<",
+        BinaryOp::Le => "<=",
+        BinaryOp::Gt => ">",
+        BinaryOp::Ge => ">=",
+        BinaryOp::And => "and",
+        BinaryOp::Or => "or",
+        BinaryOp::Concat => "^",
+    }
+}
+
+fn process_level(op: ProcOp) -> u8 {
+    match op {
+        ProcOp::ExternalChoice => level::EXTERNAL,
+        ProcOp::InternalChoice => level::INTERNAL,
+        ProcOp::Interleave => level::INTERLEAVE,
+        ProcOp::SequentialComposition => level::SEQUENTIAL,
+        ProcOp::Interrupt => level::INTERRUPT,
+        ProcOp::SlidingChoice => level::SLIDING,
+    }
+}
+
+pub fn process_symbol(op: ProcOp) -> &'static str {
+    match op {
+        ProcOp::ExternalChoice => "[]",
+        ProcOp::InternalChoice => "|~|",
+        ProcOp::Interleave => "|||",
+        ProcOp::SequentialComposition => ";",
+        ProcOp::Interrupt => "/\\",
+        ProcOp::SlidingChoice => "[>",
+    }
+}
+
+fn expr_level(e: &Expr) -> u8 {
+    use ExprKind::*;
+    match &e.kind {
+        Int(i) if *i < 0 => level::NEG,
+        Int(_) | Char(_) | String(_) | Bool(_) | Name(_) | Wildcard | Tuple(_) => level::ATOM,
+        Seq(_) | SeqRange(..) | SeqComprehension(..) | Set(_) | SetRange(..) => level::ATOM,
+        SetComprehension(..) | Production(..) | Map(_) => level::ATOM,
+        App(..) | Rename(..) => level::POSTFIX,
+        Dot(..) => level::DOT,
+        Unary(UnaryOp::Neg, _) => level::NEG,
+        Unary(UnaryOp::Not, _) => level::NOT,
+        Unary(UnaryOp::Length, _) => level::LENGTH,
+        Binary(op, ..) => binary_level(*op),
+        DoubleAt(..) => level::DOUBLE_AT,
+        If(..) | Let(..) | Lambda(..) | Replicated(..) => level::GREEDY,
+        Prefix(..) | Guard(..) => level::PREFIX,
+        Process(op, ..) => process_level(*op),
+        Hide(..) | Project(..) => level::HIDE,
+        GenParallel(..) | Exception(..) | AlphaParallel(..) | LinkedParallel(..) => level::PARALLEL,
+        SyncExternalChoice(..) => level::EXTERNAL,
+        SyncInterrupt(..) => level::INTERRUPT,
+    }
+}
+
+fn pattern_level(p: &Pattern) -> u8 {
+    match &p.kind {
+        PatternKind::Int(i) if *i < 0 => level::NEG,
+        PatternKind::Dot(..) => level::DOT,
+        PatternKind::Concat(..) => level::CONCAT,
+        PatternKind::DoubleAt(..) => level::DOUBLE_AT,
+        _ => level::ATOM,
+    }
+}
+
+/// Writes CSPM text into a string.
+#[derive(Default)]
+pub(crate) struct Printer {
+    out: String,
+    indent: usize,
+    /// Directly inside `<...>`, where a bare `>` would close the sequence.
+    in_sequence: bool,
+}
+
+impl Printer {
+    pub(crate) fn finish(self) -> String {
+        self.out
+    }
+
+    fn put(&mut self, s: &str) {
+        self.out.push_str(s);
+    }
+
+    fn newline(&mut self) {
+        self.out.push('\n');
+        for _ in 0..self.indent {
+            self.out.push(' ');
+        }
+    }
+
+    /// Runs `f` inside brackets: resets the sequence context and, when the
+    /// content would otherwise fuse with the opening bracket into another
+    /// token (`{-` opens a comment, `{|` a production, `<-` is a
+    /// generator), separates them with a space.
+    fn bracketed(&mut self, open: &str, close: &str, sequence: bool, f: impl FnOnce(&mut Self)) {
+        self.put(open);
+        let start = self.out.len();
+        let saved = std::mem::replace(&mut self.in_sequence, sequence);
+        f(self);
+        self.in_sequence = saved;
+        let first = self.out[start..].chars().next();
+        let fuses = match (open, first) {
+            ("{", Some('-' | '|')) | ("(", Some('|')) | ("<", Some('-' | '=')) => true,
+            (_, _) => false,
+        };
+        if fuses {
+            self.out.insert(start, ' ');
+        }
+        self.put(close);
+    }
+
+    fn list<T>(&mut self, items: &[T], mut f: impl FnMut(&mut Self, &T)) {
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                self.put(", ");
+            }
+            f(self, item);
+        }
+    }
+
+    // ------------------------------------------------------------ declarations
+
+    pub(crate) fn decls(&mut self, decls: &[Decl]) {
+        for (i, d) in decls.iter().enumerate() {
+            if i > 0 {
+                self.newline();
+            }
+            self.decl(d);
+        }
+    }
+
+    fn indented_decls(&mut self, decls: &[Decl]) {
+        self.indent += 2;
+        for d in decls {
+            self.newline();
+            self.decl(d);
+        }
+        self.indent -= 2;
+    }
+
+    pub(crate) fn decl(&mut self, d: &Decl) {
+        match &d.kind {
+            DeclKind::Definition(def) => {
+                match &def.lhs {
+                    Lhs::Name(n) => self.put(&n.name),
+                    Lhs::Function(n, params) => {
+                        self.put(&n.name);
+                        for group in params {
+                            self.bracketed("(", ")", false, |p| p.list(group, |p, x| p.pattern(x, 0)));
+                        }
+                    }
+                    Lhs::Pattern(pat) => self.pattern(pat, level::FUNCTIONAL),
+                }
+                self.put(" = ");
+                self.expr(&def.rhs, 0);
+            }
+            DeclKind::TypeAnnotation(names, ty) => {
+                self.idents(names);
+                self.put(" :: ");
+                self.type_expr(ty);
+            }
+            DeclKind::Channel(names, ty) => {
+                self.put("channel ");
+                self.idents(names);
+                if let Some(t) = ty {
+                    self.put(" : ");
+                    self.expr(t, level::FUNCTIONAL);
+                }
+            }
+            DeclKind::DataType(name, clauses) | DeclKind::SubType(name, clauses) => {
+                let keyword = if matches!(d.kind, DeclKind::DataType(..)) {
+                    "datatype"
+                } else {
+                    "subtype"
+                };
+                self.put(keyword);
+                self.put(" ");
+                self.put(&name.name);
+                self.put(" = ");
+                for (i, c) in clauses.iter().enumerate() {
+                    if i > 0 {
+                        self.put(" | ");
+                    }
+                    self.put(&c.name.name);
+                    if let Some(f) = &c.fields {
+                        self.put(".");
+                        self.expr(f, level::FUNCTIONAL);
+                    }
+                }
+            }
+            DeclKind::NameType(name, e) => {
+                self.put("nametype ");
+                self.put(&name.name);
+                self.put(" = ");
+                self.expr(e, 0);
+            }
+            DeclKind::External(names) => {
+                self.put("external ");
+                self.idents(names);
+            }
+            DeclKind::Transparent(names) => {
+                self.put("transparent ");
+                self.idents(names);
+            }
+            DeclKind::Assert(a) => self.assertion(a),
+            DeclKind::Include(inc) => {
+                self.put("include ");
+                self.string_literal(&inc.path);
+            }
+            DeclKind::Print(e) => {
+                self.put("print ");
+                self.expr(e, 0);
+            }
+            DeclKind::Module(m) => {
+                self.put("module ");
+                self.put(&m.name.name);
+                if let Some(params) = &m.params {
+                    self.bracketed("(", ")", false, |p| p.idents(params));
+                }
+                self.indented_decls(&m.private);
+                if let Some(exports) = &m.exports {
+                    self.newline();
+                    self.put("exports");
+                    self.indented_decls(exports);
+                }
+                self.newline();
+                self.put("endmodule");
+            }
+            DeclKind::Instance(name, module, args) => {
+                self.put("instance ");
+                self.put(&name.name);
+                self.put(" = ");
+                self.name(module);
+                if let Some(args) = args {
+                    self.bracketed("(", ")", false, |p| p.list(args, |p, a| p.expr(a, 0)));
+                }
+            }
+            DeclKind::Timed(function, decls) => {
+                self.put("Timed");
+                if let Some(f) = function {
+                    self.bracketed("(", ")", false, |p| p.expr(f, 0));
+                }
+                self.put(" {");
+                self.indented_decls(decls);
+                self.newline();
+                self.put("}");
+            }
+        }
+    }
+
+    fn idents(&mut self, names: &[Ident]) {
+        self.list(names, |p, n| p.put(&n.name));
+    }
+
+    fn name(&mut self, name: &Name) {
+        self.put(&name.parts.join("::"));
+    }
+
+    fn assertion(&mut self, a: &Assertion) {
+        self.put("assert ");
+        if a.negated {
+            self.put("not ");
+        }
+        let model = |m: &Option<Model>| m.map(|m| format!(" [{}]", m.abbreviation())).unwrap_or_default();
+        match &a.kind {
+            AssertionKind::Refinement { spec, model, imp } => {
+                self.expr(spec, level::HIDE);
+                self.put(&format!(" [{}= ", model.abbreviation()));
+                self.expr(imp, level::HIDE);
+            }
+            AssertionKind::Property {
+                process,
+                property,
+                model: m,
+            } => {
+                self.expr(process, level::HIDE);
+                self.put(&format!(" :[{}{}]", property.text(), model(m)));
+            }
+            AssertionKind::HasTrace {
+                process,
+                model: m,
+                trace,
+            } => {
+                self.expr(process, level::HIDE);
+                self.put(&format!(" :[has trace{}]: ", model(m)));
+                self.expr(trace, level::FUNCTIONAL);
+            }
+            AssertionKind::Symmetric { process, types } => {
+                self.expr(process, level::HIDE);
+                self.put(" :[symmetric]: ");
+                self.list(types, |p, t| p.expr(t, level::FUNCTIONAL));
+            }
+        }
+        for option in &a.options {
+            match option {
+                AssertOption::TauPriority(set) => {
+                    self.put(" :[tau priority over]: ");
+                    self.expr(set, level::FUNCTIONAL);
+                }
+                AssertOption::PartialOrderReduce => self.put(" :[partial order reduce]"),
+                AssertOption::SymmetryReduce(types) => {
+                    self.put(" :[symmetry reduce]");
+                    if !types.is_empty() {
+                        self.put(": ");
+                        self.list(types, |p, t| p.expr(t, level::FUNCTIONAL));
+                    }
+                }
+            }
+        }
+    }
+
+    pub(crate) fn type_expr(&mut self, t: &TypeExpr) {
+        match &t.kind {
+            TypeKind::Name(n) => self.name(n),
+            TypeKind::Tuple(items) => self.bracketed("(", ")", false, |p| p.list(items, |p, t| p.type_expr(t))),
+            TypeKind::Set(inner) => self.bracketed("{", "}", false, |p| p.type_expr(inner)),
+            TypeKind::Seq(inner) => self.bracketed("<", ">", false, |p| p.type_expr(inner)),
+            TypeKind::Map(k, v) => self.bracketed("(|", "|)", false, |p| {
+                p.type_expr(k);
+                p.put(" => ");
+                p.type_expr(v);
+            }),
+            TypeKind::Dot(parts) => {
+                for (i, part) in parts.iter().enumerate() {
+                    if i > 0 {
+                        self.put(".");
+                    }
+                    self.type_expr(part);
+                }
+            }
+            TypeKind::Function(arg, result) => {
+                self.type_expr(arg);
+                self.put(" -> ");
+                self.type_expr(result);
+            }
+            TypeKind::Constrained(constraints, body) => {
+                let write = |p: &mut Self, (class, var): &(Ident, Ident)| {
+                    p.put(&class.name);
+                    p.put(" ");
+                    p.put(&var.name);
+                };
+                if constraints.len() == 1 {
+                    write(self, &constraints[0]);
+                } else {
+                    self.bracketed("(", ")", false, |p| p.list(constraints, write));
+                }
+                self.put(" => ");
+                self.type_expr(body);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ expressions
+
+    /// Writes `e`, in parentheses if it binds looser than `min`.
+    pub(crate) fn expr(&mut self, e: &Expr, min: u8) {
+        let lvl = expr_level(e);
+        let greedy_operand = lvl == level::GREEDY && min > 0;
+        let closes_sequence = self.in_sequence && matches!(e.kind, ExprKind::Binary(BinaryOp::Gt, ..));
+        if lvl < min || greedy_operand || closes_sequence {
+            self.bracketed("(", ")", false, |p| p.expr_bare(e));
+        } else {
+            self.expr_bare(e);
+        }
+    }
+
+    fn binary_operands(&mut self, lvl: u8, assoc: Assoc, l: &Expr, symbol: &str, r: &Expr) {
+        let (lmin, rmin) = match assoc {
+            Assoc::Left => (lvl, lvl + 1),
+            Assoc::Right => (lvl + 1, lvl),
+        };
+        self.expr(l, lmin);
+        self.put(symbol);
+        self.expr(r, rmin);
+    }
+
+    fn expr_bare(&mut self, e: &Expr) {
+        use ExprKind::*;
+        match &e.kind {
+            Int(i) => self.put(&i.to_string()),
+            Char(c) => self.char_literal(*c),
+            String(s) => self.string_literal(s),
+            Bool(b) => self.put(if *b { "true" } else { "false" }),
+            Name(n) => self.name(n),
+            Wildcard => self.put("_"),
+            Tuple(items) => self.bracketed("(", ")", false, |p| p.list(items, |p, x| p.expr(x, 0))),
+            App(f, args) => {
+                self.expr(f, level::POSTFIX);
+                self.bracketed("(", ")", false, |p| p.list(args, |p, x| p.expr(x, 0)));
+            }
+            Dot(l, r) => self.binary_operands(level::DOT, Assoc::Right, l, ".", r),
+            Unary(op, x) => {
+                let (symbol, lvl) = match op {
+                    UnaryOp::Neg => ("-", level::NEG),
+                    UnaryOp::Not => ("not ", level::NOT),
+                    UnaryOp::Length => ("#", level::LENGTH),
+                };
+                self.put(symbol);
+                let start = self.out.len();
+                self.expr(x, lvl);
+                // `- -x` must not become the comment `--x`.
+                if *op == UnaryOp::Neg && self.out[start..].starts_with('-') {
+                    self.out.insert(start, ' ');
+                }
+            }
+            Binary(op, l, r) => {
+                let symbol = format!(" {} ", binary_symbol(*op));
+                self.binary_operands(binary_level(*op), Assoc::Left, l, &symbol, r);
+            }
+            DoubleAt(l, r) => self.binary_operands(level::DOUBLE_AT, Assoc::Right, l, " @@ ", r),
+            If(c, t, f) => {
+                self.put("if ");
+                self.expr(c, 0);
+                self.put(" then ");
+                self.expr(t, 0);
+                self.put(" else ");
+                self.expr(f, 0);
+            }
+            Let(decls, body) => {
+                let saved = std::mem::replace(&mut self.in_sequence, false);
+                self.put("let");
+                self.indent += 4;
+                for d in decls {
+                    self.newline();
+                    self.decl(d);
+                }
+                self.indent -= 2;
+                self.newline();
+                self.indent -= 2;
+                self.in_sequence = saved;
+                self.put("within ");
+                self.expr(body, 0);
+            }
+            Lambda(params, body) => {
+                self.put("\\ ");
+                self.list(params, |p, x| p.pattern(x, level::FUNCTIONAL));
+                self.put(" @ ");
+                self.expr(body, 0);
+            }
+            Seq(items) => self.bracketed("<", ">", true, |p| p.list(items, |p, x| p.expr(x, 0))),
+            SeqRange(from, to) => self.bracketed("<", ">", true, |p| p.range(from, to.as_deref())),
+            SeqComprehension(items, stmts) => self.bracketed("<", ">", true, |p| p.comprehension(items, stmts)),
+            Set(items) => self.bracketed("{", "}", false, |p| p.list(items, |p, x| p.expr(x, 0))),
+            SetRange(from, to) => self.bracketed("{", "}", false, |p| p.range(from, to.as_deref())),
+            SetComprehension(items, stmts) => self.bracketed("{", "}", false, |p| p.comprehension(items, stmts)),
+            Production(items, stmts) => self.bracketed("{| ", " |}", false, |p| p.comprehension(items, stmts)),
+            Map(entries) => self.bracketed("(| ", " |)", false, |p| {
+                p.list(entries, |p, (k, v)| {
+                    p.expr(k, 0);
+                    p.put(" => ");
+                    p.expr(v, 0);
+                })
+            }),
+            Prefix(event, fields, body) => {
+                if fields.is_empty() {
+                    self.expr(event, level::PREFIX + 1);
+                } else {
+                    self.expr(event, level::FIELD + 1);
+                    for f in fields {
+                        self.field(f);
+                    }
+                }
+                self.put(" -> ");
+                self.expr(body, level::PREFIX);
+            }
+            Guard(b, p) => self.binary_operands(level::PREFIX, Assoc::Right, b, " & ", p),
+            Process(op, l, r) => {
+                let symbol = format!(" {} ", process_symbol(*op));
+                self.binary_operands(process_level(*op), Assoc::Left, l, &symbol, r);
+            }
+            Hide(l, r) => self.binary_operands(level::HIDE, Assoc::Left, l, " \\ ", r),
+            Project(l, r) => self.binary_operands(level::HIDE, Assoc::Left, l, " |\\ ", r),
+            GenParallel(l, a, r) => self.bracketed_infix(level::PARALLEL, l, r, |p| {
+                p.bracketed(" [| ", " |] ", false, |p| p.expr(a, 0))
+            }),
+            Exception(l, a, r) => self.bracketed_infix(level::PARALLEL, l, r, |p| {
+                p.bracketed(" [| ", " |> ", false, |p| p.expr(a, 0))
+            }),
+            AlphaParallel(l, a, b, r) => self.bracketed_infix(level::PARALLEL, l, r, |p| {
+                p.bracketed(" [", "] ", false, |p| {
+                    p.expr(a, level::FUNCTIONAL);
+                    p.put(" || ");
+                    p.expr(b, 0);
+                })
+            }),
+            LinkedParallel(l, links, stmts, r) => self.bracketed_infix(level::PARALLEL, l, r, |p| {
+                p.bracketed(" [", "] ", false, |p| p.links(links, " <-> ", stmts))
+            }),
+            SyncExternalChoice(l, a, r) => self.bracketed_infix(level::EXTERNAL, l, r, |p| {
+                p.bracketed(" [+ ", " +] ", false, |p| p.expr(a, 0))
+            }),
+            SyncInterrupt(l, a, r) => self.bracketed_infix(level::INTERRUPT, l, r, |p| {
+                p.bracketed(" /+ ", " +\\ ", false, |p| p.expr(a, 0))
+            }),
+            Rename(p, pairs, stmts) => {
+                self.expr(p, level::POSTFIX);
+                self.bracketed(" [[ ", " ]]", false, |p| p.links(pairs, " <- ", stmts));
+            }
+            Replicated(op, stmts, body) => {
+                match op {
+                    ReplicatedOp::ExternalChoice => self.put("[] "),
+                    ReplicatedOp::InternalChoice => self.put("|~| "),
+                    ReplicatedOp::Interleave => self.put("||| "),
+                    ReplicatedOp::SequentialComposition => self.put("; "),
+                    ReplicatedOp::SyncExternalChoice(a) => {
+                        self.bracketed("[+ ", " +] ", false, |p| p.expr(a, 0));
+                    }
+                    ReplicatedOp::GenParallel(a) => {
+                        self.bracketed("[| ", " |] ", false, |p| p.expr(a, 0));
+                    }
+                    ReplicatedOp::LinkedParallel(links, link_stmts) => {
+                        self.bracketed("[ ", " ] ", false, |p| p.links(links, " <-> ", link_stmts));
+                    }
+                    ReplicatedOp::AlphaParallel(_) => self.put("|| "),
+                }
+                self.list(stmts, |p, s| p.stmt(s));
+                self.put(" @ ");
+                if let ReplicatedOp::AlphaParallel(alphabet) = op {
+                    self.bracketed("[", "] ", false, |p| p.expr(alphabet, 0));
+                }
+                self.expr(body, 0);
+            }
+        }
+    }
+
+    /// A left-associative infix operator written with brackets.
+    fn bracketed_infix(&mut self, lvl: u8, l: &Expr, r: &Expr, op: impl FnOnce(&mut Self)) {
+        self.expr(l, lvl);
+        op(self);
+        self.expr(r, lvl + 1);
+    }
+
+    fn range(&mut self, from: &Expr, to: Option<&Expr>) {
+        self.expr(from, 0);
+        self.put("..");
+        if let Some(to) = to {
+            self.expr(to, 0);
+        }
+    }
+
+    fn comprehension(&mut self, items: &[Expr], stmts: &[Stmt]) {
+        self.list(items, |p, x| p.expr(x, 0));
+        if !stmts.is_empty() {
+            self.put(" | ");
+            self.list(stmts, |p, s| p.stmt(s));
+        }
+    }
+
+    fn links(&mut self, pairs: &[(Expr, Expr)], arrow: &str, stmts: &[Stmt]) {
+        self.list(pairs, |p, (a, b)| {
+            p.expr(a, level::FUNCTIONAL);
+            p.put(arrow);
+            p.expr(b, level::FUNCTIONAL);
+        });
+        if !stmts.is_empty() {
+            self.put(" | ");
+            self.list(stmts, |p, s| p.stmt(s));
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Generator(pat, sep, e) => {
+                self.pattern(pat, level::FUNCTIONAL);
+                self.put(match sep {
+                    GeneratorSep::Arrow => " <- ",
+                    GeneratorSep::Colon => " : ",
+                });
+                self.expr(e, level::FUNCTIONAL);
+            }
+            StmtKind::Guard(e) => self.expr(e, level::FUNCTIONAL),
+        }
+    }
+
+    fn field(&mut self, f: &Field) {
+        match &f.kind {
+            FieldKind::Input(pat, restriction) | FieldKind::NondetInput(pat, restriction) => {
+                self.put(if matches!(f.kind, FieldKind::Input(..)) { "?" } else { "$" });
+                self.pattern(pat, level::FUNCTIONAL);
+                if let Some(set) = restriction {
+                    self.put(":");
+                    self.expr(set, level::FUNCTIONAL);
+                }
+            }
+            FieldKind::Output(e) => {
+                self.put("!");
+                self.expr(e, level::FUNCTIONAL);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ patterns
+
+    pub(crate) fn pattern(&mut self, pat: &Pattern, min: u8) {
+        if pattern_level(pat) < min {
+            self.bracketed("(", ")", false, |p| p.pattern_bare(pat));
+        } else {
+            self.pattern_bare(pat);
+        }
+    }
+
+    fn pattern_bare(&mut self, pat: &Pattern) {
+        match &pat.kind {
+            PatternKind::Wildcard => self.put("_"),
+            PatternKind::Name(n) => self.name(n),
+            PatternKind::Int(i) => self.put(&i.to_string()),
+            PatternKind::Char(c) => self.char_literal(*c),
+            PatternKind::String(s) => self.string_literal(s),
+            PatternKind::Bool(b) => self.put(if *b { "true" } else { "false" }),
+            PatternKind::Tuple(items) => self.bracketed("(", ")", false, |p| p.list(items, |p, x| p.pattern(x, 0))),
+            PatternKind::Seq(items) => self.bracketed("<", ">", true, |p| p.list(items, |p, x| p.pattern(x, 0))),
+            PatternKind::Set(items) => self.bracketed("{", "}", false, |p| p.list(items, |p, x| p.pattern(x, 0))),
+            PatternKind::Dot(l, r) => {
+                self.pattern(l, level::DOT + 1);
+                self.put(".");
+                self.pattern(r, level::DOT);
+            }
+            PatternKind::Concat(l, r) => {
+                self.pattern(l, level::CONCAT);
+                self.put(" ^ ");
+                self.pattern(r, level::CONCAT + 1);
+            }
+            PatternKind::DoubleAt(l, r) => {
+                self.pattern(l, level::DOUBLE_AT + 1);
+                self.put(" @@ ");
+                self.pattern(r, level::DOUBLE_AT);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ literals
+
+    fn string_literal(&mut self, s: &str) {
+        self.out.push('"');
+        for c in s.chars() {
+            self.escaped(c, '"');
+        }
+        self.out.push('"');
+    }
+
+    fn char_literal(&mut self, c: char) {
+        self.out.push('\'');
+        self.escaped(c, '\'');
+        self.out.push('\'');
+    }
+
+    fn escaped(&mut self, c: char, quote: char) {
+        match c {
+            '\n' => self.put("\\n"),
+            '\t' => self.put("\\t"),
+            '\r' => self.put("\\r"),
+            '\0' => self.put("\\0"),
+            '\\' => self.put("\\\\"),
+            c if c == quote => {
+                self.out.push('\\');
+                self.out.push(c);
+            }
+            c => self.out.push(c),
+        }
+    }
+}
+
+/// Renders with a fresh printer.
+fn render(f: &mut fmt::Formatter<'_>, write: impl FnOnce(&mut Printer)) -> fmt::Result {
+    let mut p = Printer::default();
+    write(&mut p);
+    f.write_str(&p.finish())
+}
+
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        render(f, |p| p.expr(self, 0))
+    }
+}
+
+impl fmt::Display for Pattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        render(f, |p| p.pattern(self, 0))
+    }
+}
+
+impl fmt::Display for Decl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        render(f, |p| p.decl(self))
+    }
+}
+
+impl fmt::Display for TypeExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        render(f, |p| p.type_expr(self))
+    }
+}
+
+impl fmt::Display for File {
+    /// One declaration per line, ending in a newline.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        render(f, |p| {
+            p.decls(&self.decls);
+            if !self.decls.is_empty() {
+                p.put("\n");
+            }
+        })
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.parts.join("::"))
+    }
+}

@@ -1,0 +1,213 @@
+//! Source text and positions: the files of a script (the root file and
+//! everything it includes), byte spans into them, and the translation of a
+//! byte offset into the line and column a person reads.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::path::PathBuf;
+
+/// Index of a file in a [`SourceMap`].
+pub type FileId = u32;
+
+/// A byte range `start..end` in one source file.
+///
+/// Spans record *where* a node came from, never *what* it is: two spans
+/// always compare equal and hash alike, so that syntax trees compare
+/// structurally (a script and its pretty-printed re-parse are `==`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(file: FileId, start: usize, end: usize) -> Self {
+        Span {
+            file,
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    /// The smallest span covering both (which must be in the same file).
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.start >= self.end
+    }
+
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+impl PartialEq for Span {
+    fn eq(&self, _: &Span) -> bool {
+        true
+    }
+}
+
+impl Eq for Span {}
+
+impl Hash for Span {
+    fn hash<H: Hasher>(&self, _: &mut H) {}
+}
+
+/// One loaded file.
+#[derive(Debug)]
+pub struct SourceFile {
+    /// The name shown in diagnostics: the path as the user gave it, or as
+    /// resolved from the including file.
+    pub name: String,
+    /// Where it was read from, when it came from disk.
+    pub path: Option<PathBuf>,
+    pub text: String,
+    /// The `include` that brought this file in, if any.
+    pub included_from: Option<Span>,
+    line_starts: Vec<u32>,
+}
+
+impl SourceFile {
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = match self.line_starts.binary_search(&(offset as u32)) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line] as usize;
+        let col = char_count(&self.text, start, offset) + 1;
+        (line + 1, col)
+    }
+
+    /// The text of a 1-based line, without its line terminator.
+    pub fn line_text(&self, line: usize) -> &str {
+        let start = self.line_starts[line - 1] as usize;
+        let end = self
+            .line_starts
+            .get(line)
+            .map(|&e| e as usize)
+            .unwrap_or(self.text.len());
+        self.text[start..end].trim_end_matches(['\n', '\r'])
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+}
+
+/// Number of characters in `text[start..end]`, tolerating offsets that do
+/// not fall on a character boundary (they are rounded down).
+fn char_count(text: &str, start: usize, end: usize) -> usize {
+    let mut end = end;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[start..end].chars().count()
+}
+
+/// All files of one script.
+#[derive(Debug, Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    pub fn new() -> Self {
+        SourceMap::default()
+    }
+
+    pub fn add(
+        &mut self,
+        name: impl Into<String>,
+        path: Option<PathBuf>,
+        text: String,
+        included_from: Option<Span>,
+    ) -> FileId {
+        let mut line_starts = vec![0];
+        line_starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| (i + 1) as u32),
+        );
+        self.files.push(SourceFile {
+            name: name.into(),
+            path,
+            text,
+            included_from,
+            line_starts,
+        });
+        (self.files.len() - 1) as FileId
+    }
+
+    pub fn file(&self, id: FileId) -> &SourceFile {
+        &self.files[id as usize]
+    }
+
+    pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.files.iter().enumerate().map(|(i, f)| (i as FileId, f))
+    }
+
+    /// The source text a span covers.
+    pub fn snippet(&self, span: Span) -> &str {
+        let text = &self.file(span.file).text;
+        text.get(span.range()).unwrap_or("")
+    }
+
+    /// `file:line:col` of the start of a span.
+    pub fn location(&self, span: Span) -> Location<'_> {
+        let file = self.file(span.file);
+        let (line, col) = file.line_col(span.start as usize);
+        Location {
+            file: &file.name,
+            line,
+            col,
+        }
+    }
+}
+
+/// A printable `file:line:col`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Location<'a> {
+    pub file: &'a str,
+    pub line: usize,
+    pub col: usize,
+}
+
+impl fmt::Display for Location<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column_are_one_based_and_count_characters() {
+        let mut map = SourceMap::new();
+        let id = map.add("t.csp", None, "ab\nλx = 1\n".to_string(), None);
+        let file = map.file(id);
+        assert_eq!(file.line_col(0), (1, 1));
+        assert_eq!(file.line_col(2), (1, 3));
+        assert_eq!(file.line_col(3), (2, 1));
+        // 'λ' is two bytes: 'x' is the second character of line 2.
+        assert_eq!(file.line_col(5), (2, 2));
+        assert_eq!(file.line_text(2), "λx = 1");
+        assert_eq!(file.line_count(), 3);
+    }
+
+    #[test]
+    fn spans_never_take_part_in_equality() {
+        assert_eq!(Span::new(0, 1, 2), Span::new(3, 4, 5));
+    }
+}
