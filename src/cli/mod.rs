@@ -51,8 +51,9 @@ pub fn main() -> ExitCode {
             };
         }
     };
-    let mut out = std::io::stdout().lock();
-    let mut err = std::io::stderr().lock();
+    // Unlocked handles: library code running on other threads may report too.
+    let mut out = std::io::stdout();
+    let mut err = std::io::stderr();
     let code = match cli.command {
         Command::Parse { files, print } => parse::run(&files, print, &mut out, &mut err),
     };

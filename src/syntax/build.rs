@@ -295,8 +295,8 @@ impl Builder {
             match p.as_rule() {
                 Rule::property => property = p.as_str(),
                 Rule::model => {
-                    let text = p.as_str().trim();
-                    model = Model::from_abbreviation(&text[1..text.len() - 1]);
+                    let name = p.into_inner().next().expect("a model has a name");
+                    model = Model::from_abbreviation(name.as_str());
                 }
                 Rule::property_args => args = Some(self.property_args(p)?),
                 other => unreachable!("not part of a property: {other:?}"),
@@ -836,20 +836,21 @@ impl Builder {
                     ExprKind::SeqRange(Box::new(first), to)
                 }
             }
-            Rule::comp_tail => {
-                let stmts = self.stmts(tail)?;
-                if is_set {
-                    ExprKind::SetComprehension(vec![first], stmts)
-                } else {
-                    ExprKind::SeqComprehension(vec![first], stmts)
-                }
-            }
             _ => {
                 let mut items = vec![first];
+                let mut stmts = None;
                 for p in tail.into_inner() {
-                    items.push(self.expr(p)?);
+                    match p.as_rule() {
+                        Rule::comp_tail => stmts = Some(self.stmts(p)?),
+                        _ => items.push(self.expr(p)?),
+                    }
                 }
-                if is_set { ExprKind::Set(items) } else { ExprKind::Seq(items) }
+                match (stmts, is_set) {
+                    (Some(stmts), true) => ExprKind::SetComprehension(items, stmts),
+                    (Some(stmts), false) => ExprKind::SeqComprehension(items, stmts),
+                    (None, true) => ExprKind::Set(items),
+                    (None, false) => ExprKind::Seq(items),
+                }
             }
         };
         Ok(Expr { kind, span })

@@ -98,22 +98,47 @@ fn render_excerpt(out: &mut String, sources: &SourceMap, span: Span, label: Opti
     let gutter = " ".repeat(line.to_string().len());
     let _ = writeln!(out, "{gutter}--> {location}");
     let _ = writeln!(out, "{gutter} |");
-    let _ = writeln!(out, "{line} | {}", printable(text));
-    // The caret sits under the span's first character and underlines the
-    // rest of the span that lies on the same line.
-    let prefix: String = text
-        .chars()
-        .take(col - 1)
-        .map(|c| if c == '\t' { '\t' } else { ' ' })
-        .collect();
     let (end_line, end_col) = file.line_col(span.end as usize);
     let width = if end_line == line && end_col > col {
         end_col - col
     } else {
         1
     };
+    // Long lines are cut to a window around the spot.
+    let chars: Vec<char> = text.chars().collect();
+    let (first, last) = excerpt_window(chars.len(), col - 1);
+    let mut shown: String = chars[first..last].iter().collect();
+    if first > 0 {
+        shown.insert_str(0, "...");
+    }
+    if last < chars.len() {
+        shown.push_str("...");
+    }
+    let _ = writeln!(out, "{line} | {}", printable(&shown));
+    // The caret sits under the span's first character and underlines the
+    // rest of the span that lies on the same line (within the window).
+    let mut prefix: String = if first > 0 { "   ".into() } else { String::new() };
+    prefix.extend(
+        chars[first..col - 1]
+            .iter()
+            .map(|&c| if c == '\t' { '\t' } else { ' ' }),
+    );
+    let width = width.min(last.saturating_sub(col - 1)).max(1);
     let label = label.map(|l| format!(" {l}")).unwrap_or_default();
     let _ = writeln!(out, "{gutter} | {prefix}{}{label}", "^".repeat(width));
+}
+
+/// The widest excerpt shown, in characters.
+const EXCERPT_WIDTH: usize = 100;
+
+/// The character range of a line of `len` characters to show so that the
+/// character at `spot` is visible.
+fn excerpt_window(len: usize, spot: usize) -> (usize, usize) {
+    if len <= EXCERPT_WIDTH {
+        return (0, len);
+    }
+    let first = spot.saturating_sub(EXCERPT_WIDTH / 2).min(len - EXCERPT_WIDTH);
+    (first, first + EXCERPT_WIDTH)
 }
 
 /// Control characters would garble a terminal; show them as `\u{..}`.
@@ -155,6 +180,18 @@ mod tests {
             d.render(&map),
             "error: expected `->` after an event\n --> m.csp:2:7\n  |\n2 | Q = b c\n  |       ^\n"
         );
+    }
+
+    #[test]
+    fn cuts_long_lines_to_a_window_around_the_spot() {
+        let mut map = SourceMap::new();
+        let text = format!("x = {}1{}\n", "(".repeat(300), ")".repeat(300));
+        let id = map.add("long.csp", None, text, None);
+        let rendered = Diagnostic::error(Span::new(id, 304, 305), "here").render(&map);
+        let lines: Vec<&str> = rendered.lines().collect();
+        assert_eq!(lines[3].chars().count(), "1 | ".len() + 3 + EXCERPT_WIDTH + 3);
+        let caret_col = lines[4].find('^').unwrap();
+        assert_eq!(lines[3].chars().nth(caret_col), Some('1'));
     }
 
     #[test]

@@ -8,24 +8,27 @@ use super::diagnostic::Diagnostic;
 use super::parser::Rule;
 use super::source::{FileId, Span};
 
-/// Tokens that can start an expression: seeing one of them expected means
-/// the parser wanted an expression.
-const EXPRESSION_STARTS: &[&str] = &[
-    "(", "{", "{|", "<", "(|", "\\", "if", "let", "_", "\"", "'", "true", "false", "not", "#", "-",
-];
+/// Tokens that only an expression can start with. (Keywords, `(`, `-`,
+/// `<`, `[` and the like are no evidence: they also start or continue
+/// other things, and pest records keywords tried by lookaheads.)
+const EXPRESSION_STARTS: &[&str] = &["0", "\"", "'", "#", "_", "{", "{|", "(|"];
 
-/// Operators that continue an expression. When several are expected the
-/// message just says "an operator".
+/// Tokens that only an infix or postfix operator can start with. When
+/// several are expected the message just says "an operator".
 const OPERATORS: &[&str] = &[
-    "->", "&", ";", "[>", "/\\", "[]", "|~|", "|||", "\\", "|\\", "[|", "[", "[+", "/+", ".", "or",
-    "and", "==", "!=", "<", "<=", ">", ">=", "+", "*", "/", "%", "^", "@@", "?", "!", "$", "[[",
+    "->", "&", "[>", "/\\", "/+", "|\\", ".", "==", "!=", "<=", ">=", ">", "+", "*", "/", "%",
+    "^", "@@", "?", "!", "$", "[[",
 ];
 
 /// Punctuation worth naming when expected, most telling first.
 const NAMED: &[&str] = &[
-    ")", "]", "}", "|}", "|)", "]]", "|]", "|>", "+]", "+\\", "||", "=", "->", "@", "then", "else",
-    "within", "<-", "<->", ":", "::", "=>", ",", "..", "|", "exports", "endmodule", "\n",
+    ")", "]", "}", "|}", "|)", "]]", "|]", "|>", "+]", "+\\", "=", "->", "@", "then", "else", "within",
+    "<-", "<->", ":", "::", "=>", ",", "..", "|", "exports", "endmodule",
 ];
+
+/// Stands for the end of the input (pest's `EOI`), which at the top level
+/// means the declaration could end here.
+const END_OF_LINE: &str = "<end of line>";
 
 /// A diagnostic for a failed parse of `text` (the part of file `file`
 /// starting at byte `offset`).
@@ -76,44 +79,115 @@ pub(crate) fn diagnostic(error: &Error<Rule>, file: FileId, text: &str, offset: 
                 Rule::refine_op => expected.push("[T=".to_string()),
                 Rule::property => expected.push("deadlock free".to_string()),
                 Rule::option_name => expected.push("symmetry reduce".to_string()),
-                Rule::EOI => expected.push("\n".to_string()),
+                Rule::EOI => expected.push(END_OF_LINE.to_string()),
                 _ => {}
             }
         }
     }
-    let found = describe_found(text, pos);
-    let wanted = describe_expected(&expected);
+    // At the end of the file, point just after the last thing written
+    // rather than at the blank line that follows it.
+    let content_end = text.trim_end().len();
+    let mut pos = if pos >= content_end { content_end } else { pos };
+    let mut found = if pos >= content_end { "end of file".to_string() } else { describe_found(text, pos) };
+    let mut open = innermost_open(&text[..pos.min(text.len())]);
+    // A construct left open on the line before (`if` without `else`)
+    // makes the parser look for its continuation on the next line; the
+    // mistake is at the end of that earlier line.
+    let line_start = text[..pos].rfind('\n').map_or(0, |p| p + 1);
+    if open.is_some() && pos > 0 && text[line_start..pos].trim().is_empty() && line_start > 0 {
+        pos = text[..line_start].trim_end().len();
+        found = "end of line".to_string();
+        open = innermost_open(&text[..pos]);
+    }
+    let before = &text[..pos.min(text.len())];
+    let at_line_start = !before.is_empty() && before.rsplit('\n').next().is_some_and(|l| l.trim().is_empty())
+        || before.trim().is_empty();
+    let wanted = if open.is_none() && at_line_start && !expected.iter().any(|t| t == END_OF_LINE) {
+        Some(
+            "a declaration (a definition `name = ...`, `channel`, `datatype`, `assert`, ...)".to_string(),
+        )
+    } else {
+        describe_expected(&expected, open)
+    };
     let message = match wanted {
         Some(w) => format!("unexpected {found}: expected {w}"),
         None => format!("unexpected {found}"),
     };
     let width = found_width(text, pos);
-    Diagnostic::error(Span::new(file, offset + pos, offset + pos + width), message)
+    let width = if found == "end of line" { 0 } else { width };
+    let diagnostic = Diagnostic::error(Span::new(file, offset + pos, offset + pos + width), message);
+    if open.is_none() && expected.iter().any(|t| t == "=") && !expected.iter().any(|t| t == END_OF_LINE) {
+        return diagnostic.with_note("a declaration at the top level is a definition: `Name = expression`");
+    }
+    if follows_operand(before) && starts_operand(&text[pos.min(text.len())..]) {
+        diagnostic.with_note(
+            "two expressions cannot stand side by side: is an operator such as `->`, `.` or `,` missing?",
+        )
+    } else if previous_line_continues(before) {
+        diagnostic.with_note(
+            "the line before ends with an operator, so this line continues it (note that `--` starts a comment)",
+        )
+    } else {
+        diagnostic
+    }
 }
 
-fn describe_expected(tokens: &[String]) -> Option<String> {
-    let has = |t: &str| tokens.iter().any(|x| x == t);
+/// Tokens that close a construct or continue it (`then` after `if`):
+/// worth naming only when that construct is the innermost one open.
+const CLOSERS: &[&str] = &[
+    "||", "<->", ")", "]", "}", "|}", "|)", "]]", "|]", "|>", "+]", "+\\", "then", "else", "within", "exports",
+    "endmodule",
+];
+
+fn describe_expected(tokens: &[String], open: Option<Construct>) -> Option<String> {
+    let relevant = open.map_or(&[][..], Construct::closers);
+    let has = |t: &str| {
+        if !tokens.iter().any(|x| x == t) {
+            return false;
+        }
+        !CLOSERS.contains(&t) || relevant.contains(&t)
+    };
     let mut parts: Vec<String> = Vec::new();
-    let wants_expression = EXPRESSION_STARTS.iter().any(|t| has(t)) || has("0");
+    let wants_expression = EXPRESSION_STARTS.iter().any(|t| has(t));
     let wants_name = has("a");
     if wants_expression {
         parts.push("an expression".into());
     } else if wants_name {
         parts.push("a name".into());
     }
-    let operators: Vec<&str> = OPERATORS.iter().copied().filter(|t| has(t)).collect();
-    let named: Vec<&str> = NAMED.iter().copied().filter(|t| has(t)).collect();
+    let operators: Vec<&str> = OPERATORS
+        .iter()
+        .copied()
+        .filter(|t| has(t) && !(relevant.contains(t)))
+        .collect();
+    let named: Vec<&str> = NAMED
+        .iter()
+        .copied()
+        .chain(relevant.iter().copied())
+        .filter(|t| has(t))
+        .collect();
     if operators.len() > 3 {
         parts.push("an operator".into());
     }
+    // After a complete item the construct around it may close: name its
+    // closer even where pest did not get as far as trying it.
+    let mut named = named;
+    if has(",") || !operators.is_empty() {
+        for t in relevant {
+            if !named.contains(t) && !matches!(*t, "||" | "<->") {
+                named.push(t);
+            }
+        }
+    }
     for t in &named {
-        if operators.len() > 3 && OPERATORS.contains(t) {
+        if operators.len() > 3 && OPERATORS.contains(t) && !relevant.contains(t) {
             continue;
         }
-        parts.push(match *t {
-            "\n" => "the end of the line".into(),
-            t => format!("`{t}`"),
-        });
+        // `||` also starts a replicated parallel, which is an expression.
+        if *t == "||" && wants_expression {
+            continue;
+        }
+        parts.push(format!("`{t}`"));
     }
     if operators.len() <= 3 {
         for t in operators {
@@ -124,6 +198,7 @@ fn describe_expected(tokens: &[String]) -> Option<String> {
     }
     for (token, words) in [
         ("[T=", "a refinement (`[T=`, `[F=`, `[FD=`) or a property (`:[deadlock free]`, ...)"),
+        ("FD", "a semantic model (`T`, `F`, `FD`, `R`, `RD`, `V`, `VD`)"),
         ("deadlock free", "a property (`deadlock free`, `divergence free`, `deterministic`, `has trace`, `symmetric`)"),
         ("symmetry reduce", "an option (`tau priority over`, `partial order reduce`, `symmetry reduce`)"),
     ] {
@@ -131,7 +206,11 @@ fn describe_expected(tokens: &[String]) -> Option<String> {
             parts.push(words.into());
         }
     }
-    parts.dedup();
+    if has(END_OF_LINE) {
+        parts.push("the end of the line".into());
+    }
+    let mut seen = std::collections::HashSet::new();
+    parts.retain(|p| seen.insert(p.clone()));
     match parts.len() {
         0 => None,
         1 => Some(parts.remove(0)),
@@ -140,6 +219,44 @@ fn describe_expected(tokens: &[String]) -> Option<String> {
             Some(format!("{} or {last}", parts.join(", ")))
         }
     }
+}
+
+/// Whether `before` ends with a complete operand on the same line (a name,
+/// a literal or a closing bracket).
+fn follows_operand(before: &str) -> bool {
+    let line = before.rsplit('\n').next().unwrap_or("").trim_end();
+    line.ends_with(|c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '\'' | ')' | '}' | '"'))
+        && !line.trim_start().is_empty()
+        && !ends_with_keyword(line)
+}
+
+fn ends_with_keyword(line: &str) -> bool {
+    let word = line.rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or("");
+    matches!(
+        word,
+        "if" | "then" | "else" | "let" | "within" | "not" | "and" | "or" | "channel" | "datatype" | "subtype"
+            | "nametype" | "assert" | "print" | "external" | "transparent" | "module" | "instance"
+    )
+}
+
+/// Whether the line before the one `before` ends on finishes with an
+/// operator, which joins the two lines into one expression.
+fn previous_line_continues(before: &str) -> bool {
+    let mut lines = before.rsplit('\n');
+    lines.next();
+    let Some(previous) = lines.next() else {
+        return false;
+    };
+    let code = previous.split("--").next().unwrap_or("").trim_end();
+    code.ends_with("->") || code.ends_with(|c: char| "-+*/%&;|.^,=<:?!$@\\".contains(c))
+}
+
+/// Whether `rest` starts with a name or a literal.
+fn starts_operand(rest: &str) -> bool {
+    rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '"')
+        && !["then", "else", "within", "exports", "endmodule"]
+            .iter()
+            .any(|k| rest.starts_with(k) && !rest[k.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
 }
 
 /// What stands at `pos`, in words: `end of file`, `end of line`, a word or
@@ -176,4 +293,213 @@ fn found_width(text: &str, pos: usize) -> usize {
         Some(c.len_utf8())
     };
     run.unwrap_or(rest.len())
+}
+
+/// A construct left open before the error: what would close or continue
+/// it is the most telling thing to expect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Construct {
+    Paren,
+    Map,
+    Brace,
+    Production,
+    Square,
+    Rename,
+    GenParallel,
+    SyncChoice,
+    SyncInterrupt,
+    Sequence,
+    If,
+    Then,
+    Let,
+    Module,
+    Exports,
+}
+
+impl Construct {
+    fn closers(self) -> &'static [&'static str] {
+        match self {
+            Construct::Paren => &[")"],
+            Construct::Map => &["|)"],
+            Construct::Brace => &["}"],
+            Construct::Production => &["|}"],
+            Construct::Square => &["]", "||", "<->"],
+            Construct::Rename => &["]]"],
+            Construct::GenParallel => &["|]", "|>"],
+            Construct::SyncChoice => &["+]"],
+            Construct::SyncInterrupt => &["+\\"],
+            Construct::Sequence => &[">"],
+            Construct::If => &["then"],
+            Construct::Then => &["else"],
+            Construct::Let => &["within"],
+            Construct::Module => &["exports", "endmodule"],
+            Construct::Exports => &["endmodule"],
+        }
+    }
+}
+
+/// The innermost construct still open at the end of `before`, found by a
+/// light scan of the tokens of the current declaration: brackets, `if`,
+/// `let`, `module`, and `<` where it opens a sequence (that is, where an
+/// operand is expected).
+fn innermost_open(before: &str) -> Option<Construct> {
+    let bytes = before.as_bytes();
+    let mut stack: Vec<Construct> = Vec::new();
+    // True where the next token starts an operand (so `<` opens a sequence).
+    let mut expect_operand = true;
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest = &before[i..];
+        let c = bytes[i];
+        if rest.starts_with("--") {
+            i = rest.find('\n').map_or(bytes.len(), |p| i + p);
+            continue;
+        }
+        if rest.starts_with("{-") {
+            let mut depth = 0;
+            let mut j = i;
+            while j + 1 < bytes.len() {
+                if &bytes[j..j + 2] == b"{-" {
+                    depth += 1;
+                    j += 2;
+                } else if &bytes[j..j + 2] == b"-}" {
+                    depth -= 1;
+                    j += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    j += 1;
+                }
+            }
+            i = j.max(i + 2);
+            continue;
+        }
+        if c == b'"' || (c == b'\'' && expect_operand) {
+            let mut j = i + 1;
+            while j < bytes.len() && bytes[j] != c && bytes[j] != b'\n' {
+                j += if bytes[j] == b'\\' { 2 } else { 1 };
+            }
+            i = (j + 1).min(bytes.len());
+            expect_operand = false;
+            continue;
+        }
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            let end = rest
+                .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_' || ch == '\''))
+                .map_or(bytes.len(), |p| i + p);
+            let word = &before[i..end];
+            expect_operand = false;
+            match word {
+                "if" => stack.push(Construct::If),
+                "then" => replace_top(&mut stack, Construct::If, Some(Construct::Then)),
+                "else" => replace_top(&mut stack, Construct::Then, None),
+                "let" => stack.push(Construct::Let),
+                "within" => replace_top(&mut stack, Construct::Let, None),
+                "module" => stack.push(Construct::Module),
+                "exports" => replace_top(&mut stack, Construct::Module, Some(Construct::Exports)),
+                "endmodule" => {
+                    if matches!(stack.last(), Some(Construct::Module | Construct::Exports)) {
+                        stack.pop();
+                    }
+                }
+                "and" | "or" | "not" => expect_operand = true,
+                _ => {}
+            }
+            if matches!(word, "if" | "then" | "else" | "let" | "within") {
+                expect_operand = true;
+            }
+            i = end;
+            continue;
+        }
+        let opens: &[(&str, Construct)] = &[
+            ("(|", Construct::Map),
+            ("{|", Construct::Production),
+            ("[[", Construct::Rename),
+            ("[|", Construct::GenParallel),
+            ("[+", Construct::SyncChoice),
+            ("/+", Construct::SyncInterrupt),
+            ("(", Construct::Paren),
+            ("{", Construct::Brace),
+        ];
+        let closes: &[(&str, Construct)] = &[
+            ("|)", Construct::Map),
+            ("|}", Construct::Production),
+            ("]]", Construct::Rename),
+            ("|]", Construct::GenParallel),
+            ("|>", Construct::GenParallel),
+            ("+]", Construct::SyncChoice),
+            ("+\\", Construct::SyncInterrupt),
+            (")", Construct::Paren),
+            ("}", Construct::Brace),
+            ("]", Construct::Square),
+        ];
+        if rest.starts_with("[>") || rest.starts_with("[]") || rest.starts_with("<-") || rest.starts_with("<=") {
+            i += 2;
+            expect_operand = true;
+            continue;
+        }
+        if let Some((tok, construct)) = opens.iter().find(|(t, _)| rest.starts_with(t)) {
+            stack.push(*construct);
+            i += tok.len();
+            expect_operand = true;
+            continue;
+        }
+        if let Some((tok, construct)) = closes.iter().find(|(t, _)| rest.starts_with(t))
+            && stack.last() == Some(construct)
+        {
+            stack.pop();
+            i += tok.len();
+            expect_operand = !matches!(construct, Construct::Paren | Construct::Brace | Construct::Map | Construct::Production | Construct::Rename);
+            continue;
+        }
+        match c {
+            b'[' => {
+                stack.push(Construct::Square);
+                expect_operand = true;
+            }
+            b'<' if expect_operand => stack.push(Construct::Sequence),
+            b'>' if stack.last() == Some(&Construct::Sequence) => {
+                stack.pop();
+                expect_operand = false;
+            }
+            b' ' | b'\t' | b'\r' => {}
+            b'\n' => {
+                // A newline at the top level ends the declaration.
+                if stack.is_empty() {
+                    expect_operand = true;
+                }
+            }
+            _ => expect_operand = true,
+        }
+        i += 1;
+    }
+    stack.last().copied()
+}
+
+/// Replaces the top of the stack when it is `was` (by `now`, or pops).
+fn replace_top(stack: &mut Vec<Construct>, was: Construct, now: Option<Construct>) {
+    if stack.last() == Some(&was) {
+        stack.pop();
+        if let Some(now) = now {
+            stack.push(now);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_innermost_open_construct() {
+        assert_eq!(innermost_open("P = (a -> "), Some(Construct::Paren));
+        assert_eq!(innermost_open("x = <1, 2 "), Some(Construct::Sequence));
+        assert_eq!(innermost_open("x = a < b"), None);
+        assert_eq!(innermost_open("x = if a then b"), Some(Construct::Then));
+        assert_eq!(innermost_open("x = if a then b else c"), None);
+        assert_eq!(innermost_open("x = let y = (1) "), Some(Construct::Let));
+        assert_eq!(innermost_open("P = Q [| {a} "), Some(Construct::GenParallel));
+        assert_eq!(innermost_open("x = {- ( -} f(\"(\", "), Some(Construct::Paren));
+    }
 }

@@ -172,6 +172,17 @@ impl Loader {
                 return None;
             }
         };
+        if let Some(nul) = bytes.iter().position(|&b| b == 0) {
+            // Show where, in the (lossily decoded) text.
+            let at = String::from_utf8_lossy(&bytes[..nul]).len();
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            let id = self.sources.add(name, Some(path.to_path_buf()), text, included_from);
+            self.diagnostics.push(Diagnostic::error(
+                Span::new(id, at, at + 1),
+                "this is not a CSPM script: it contains a NUL byte, as binary files do",
+            ));
+            return Some(id);
+        }
         let (text, bad_byte) = match String::from_utf8(bytes) {
             Ok(t) => (t, None),
             Err(e) => {

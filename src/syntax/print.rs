@@ -460,7 +460,15 @@ impl Printer {
                 self.expr(f, level::POSTFIX);
                 self.bracketed("(", ")", false, |p| p.list(args, |p, x| p.expr(x, 0)));
             }
-            Dot(l, r) => self.binary_operands(level::DOT, Assoc::Right, l, ".", r),
+            Dot(l, r) => {
+                // `c.(x + 1)` parses without the parentheses (dot binds
+                // loosest of the functional operators) but reads better.
+                let lmin = if matches!(l.kind, Binary(..)) { level::ATOM } else { level::DOT + 1 };
+                let rmin = if matches!(r.kind, Binary(..)) { level::ATOM } else { level::DOT };
+                self.expr(l, lmin);
+                self.put(".");
+                self.expr(r, rmin);
+            }
             Unary(op, x) => {
                 let (symbol, lvl) = match op {
                     UnaryOp::Neg => ("-", level::NEG),
@@ -516,6 +524,7 @@ impl Printer {
             SetRange(from, to) => self.bracketed("{", "}", false, |p| p.range(from, to.as_deref())),
             SetComprehension(items, stmts) => self.bracketed("{", "}", false, |p| p.comprehension(items, stmts)),
             Production(items, stmts) => self.bracketed("{| ", " |}", false, |p| p.comprehension(items, stmts)),
+            Map(entries) if entries.is_empty() => self.put("(| |)"),
             Map(entries) => self.bracketed("(| ", " |)", false, |p| {
                 p.list(entries, |p, (k, v)| {
                     p.expr(k, 0);
