@@ -10,7 +10,8 @@ use symcsp::syntax::{load_file, parse_decls};
 /// The path relative to the crate, so diagnostics and snapshots do not
 /// depend on where the checkout lives.
 fn relative(path: &Path) -> &Path {
-    path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(path)
+    path.strip_prefix(env!("CARGO_MANIFEST_DIR"))
+        .unwrap_or(path)
 }
 
 #[test]
@@ -43,9 +44,23 @@ fn valid_scripts_parse_and_round_trip() {
                 d
             })
             .collect();
-        assert_eq!(original, reparsed, "{}: the AST changed through printing:\n{printed}", path.display());
-        let reprinted = File { id: 0, decls: reparsed }.to_string();
-        assert_eq!(printed, reprinted, "{}: printing is not idempotent", path.display());
+        assert_eq!(
+            original,
+            reparsed,
+            "{}: the AST changed through printing:\n{printed}",
+            path.display()
+        );
+        let reprinted = File {
+            id: 0,
+            decls: reparsed,
+        }
+        .to_string();
+        assert_eq!(
+            printed,
+            reprinted,
+            "{}: printing is not idempotent",
+            path.display()
+        );
     });
 }
 

@@ -14,7 +14,10 @@ pub(super) fn run(files: &[PathBuf], print: bool, out: &mut dyn Write, err: &mut
         match load_file(path) {
             Ok(program) => {
                 let decls: Vec<_> = program.files.iter().flat_map(|f| &f.decls).collect();
-                let assertions = decls.iter().filter(|d| matches!(d.kind, DeclKind::Assert(_))).count();
+                let assertions = decls
+                    .iter()
+                    .filter(|d| matches!(d.kind, DeclKind::Assert(_)))
+                    .count();
                 let includes = program.files.len() - 1;
                 let mut line = format!(
                     "{}: ok, {} declaration{}, {} assertion{}",
@@ -35,7 +38,15 @@ pub(super) fn run(files: &[PathBuf], print: bool, out: &mut dyn Write, err: &mut
             Err(e) => {
                 failed = true;
                 say(err, &e.render());
-                say(err, &format!("{}: {} error{}\n", path.display(), e.diagnostics.len(), plural(e.diagnostics.len())));
+                say(
+                    err,
+                    &format!(
+                        "{}: {} error{}\n",
+                        path.display(),
+                        e.diagnostics.len(),
+                        plural(e.diagnostics.len())
+                    ),
+                );
             }
         }
     }

@@ -224,11 +224,7 @@ impl Property {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AssertionKind {
     /// `spec [m= imp`
-    Refinement {
-        spec: Expr,
-        model: Model,
-        imp: Expr,
-    },
+    Refinement { spec: Expr, model: Model, imp: Expr },
     /// `P :[deadlock free [F]]`
     Property {
         process: Expr,

@@ -19,6 +19,9 @@ pub const MAX_DEPTH: usize = 2_000;
 
 type Result<T> = std::result::Result<T, Diagnostic>;
 
+/// `a <- b` of a renaming, `a <-> b` of a link.
+type ExprPair = (Expr, Expr);
+
 /// An operand while the Pratt parser assembles an expression: either a
 /// finished expression or an event that has collected communication fields
 /// and waits for its `->`.
@@ -56,7 +59,10 @@ impl Builder {
 
     /// The declarations of a `file` pair; every declaration that fails to
     /// build contributes one diagnostic.
-    pub(crate) fn file(&mut self, file: Pair<Rule>) -> std::result::Result<Vec<Decl>, Vec<Diagnostic>> {
+    pub(crate) fn file(
+        &mut self,
+        file: Pair<Rule>,
+    ) -> std::result::Result<Vec<Decl>, Vec<Diagnostic>> {
         let mut decls = Vec::new();
         let mut errors = Vec::new();
         for pair in file.into_inner() {
@@ -68,7 +74,11 @@ impl Builder {
                 Err(e) => errors.push(e),
             }
         }
-        if errors.is_empty() { Ok(decls) } else { Err(errors) }
+        if errors.is_empty() {
+            Ok(decls)
+        } else {
+            Err(errors)
+        }
     }
 
     /// The expression of an `expr_input` pair.
@@ -165,7 +175,9 @@ impl Builder {
         for p in inner {
             match p.as_rule() {
                 Rule::ident => name = Some(self.ident(p)),
-                Rule::module_params => params = Some(p.into_inner().map(|i| self.ident(i)).collect()),
+                Rule::module_params => {
+                    params = Some(p.into_inner().map(|i| self.ident(i)).collect())
+                }
                 Rule::module_private => private = self.decls(p.into_inner())?,
                 Rule::module_exports => exports = Some(self.decls(p.into_inner())?),
                 other => unreachable!("not part of a module: {other:?}"),
@@ -222,13 +234,11 @@ impl Builder {
             head = *f;
         }
         match head.kind {
-            ExprKind::Name(name) if !arg_lists.is_empty() || !name.is_qualified() => {
-                if name.is_qualified() {
-                    return Err(Diagnostic::error(
-                        name.span,
-                        "a qualified name cannot be defined here: define it inside its module",
-                    ));
-                }
+            ExprKind::Name(name) if name.is_qualified() => Err(Diagnostic::error(
+                name.span,
+                "a qualified name cannot be defined here: define it inside its module",
+            )),
+            ExprKind::Name(name) => {
                 let ident = Ident {
                     name: name.parts[0].clone(),
                     span: name.span,
@@ -302,15 +312,15 @@ impl Builder {
                 other => unreachable!("not part of a property: {other:?}"),
             }
         }
-        let words: Vec<&str> = property.split([' ', '-']).filter(|w| !w.is_empty()).collect();
+        let words: Vec<&str> = property
+            .split([' ', '-'])
+            .filter(|w| !w.is_empty())
+            .collect();
         let simple = |property| {
             if args.is_some() {
                 Err(Diagnostic::error(
                     span,
-                    format!(
-                        "`{}` takes no argument after `]:`",
-                        words.join(" ")
-                    ),
+                    format!("`{}` takes no argument after `]:`", words.join(" ")),
                 ))
             } else {
                 Ok(AssertionKind::Property {
@@ -337,7 +347,10 @@ impl Builder {
             },
             ["symmetric"] => {
                 if model.is_some() {
-                    return Err(Diagnostic::error(span, "`:[symmetric]` takes no semantic model"));
+                    return Err(Diagnostic::error(
+                        span,
+                        "`:[symmetric]` takes no semantic model",
+                    ));
                 }
                 match args {
                     Some(types) => Ok(AssertionKind::Symmetric { process, types }),
@@ -645,7 +658,7 @@ impl Builder {
     }
 
     /// `a <- b, c <- d | stmts` (renaming) or `a <-> b, ... | stmts` (links).
-    fn pairs_and_stmts(&mut self, pairs: Pairs<Rule>) -> Result<(Vec<(Expr, Expr)>, Vec<Stmt>)> {
+    fn pairs_and_stmts(&mut self, pairs: Pairs<Rule>) -> Result<(Vec<ExprPair>, Vec<Stmt>)> {
         let mut out = Vec::new();
         let mut stmts = Vec::new();
         for p in pairs {
@@ -719,7 +732,10 @@ impl Builder {
         let span = self.span(&pair);
         let kind = match pair.as_rule() {
             Rule::int_lit => ExprKind::Int(pair.as_str().parse().map_err(|_| {
-                Diagnostic::error(span, "integer literal too large (the largest is 9223372036854775807)")
+                Diagnostic::error(
+                    span,
+                    "integer literal too large (the largest is 9223372036854775807)",
+                )
             })?),
             Rule::string_lit => ExprKind::String(self.string_literal(&pair)?),
             Rule::char_lit => {
@@ -728,7 +744,12 @@ impl Builder {
                 let mut chars = c.chars();
                 match (chars.next(), chars.next()) {
                     (Some(c), None) => ExprKind::Char(c),
-                    _ => return Err(Diagnostic::error(span, "a character literal holds one character")),
+                    _ => {
+                        return Err(Diagnostic::error(
+                            span,
+                            "a character literal holds one character",
+                        ));
+                    }
                 }
             }
             Rule::true_lit => ExprKind::Bool(true),
@@ -822,14 +843,23 @@ impl Builder {
         let is_set = pair.as_rule() == Rule::set_expr;
         let mut inner = pair.into_inner();
         let Some(first) = inner.next() else {
-            let kind = if is_set { ExprKind::Set(vec![]) } else { ExprKind::Seq(vec![]) };
+            let kind = if is_set {
+                ExprKind::Set(vec![])
+            } else {
+                ExprKind::Seq(vec![])
+            };
             return Ok(Expr { kind, span });
         };
         let first = self.expr(first)?;
         let tail = inner.next().expect("a first element has a tail");
         let kind = match tail.as_rule() {
             Rule::range_tail => {
-                let to = tail.into_inner().next().map(|p| self.expr(p)).transpose()?.map(Box::new);
+                let to = tail
+                    .into_inner()
+                    .next()
+                    .map(|p| self.expr(p))
+                    .transpose()?
+                    .map(Box::new);
                 if is_set {
                     ExprKind::SetRange(Box::new(first), to)
                 } else {
@@ -870,7 +900,10 @@ impl Builder {
             let mut parts: Vec<Pair<Rule>> = parts.remove(0).into_inner().collect();
             let body = self.expr(parts.pop().unwrap())?;
             let alphabet = self.expr(parts.pop().unwrap())?;
-            let stmts = parts.into_iter().map(|p| self.stmt(p)).collect::<Result<Vec<_>>>()?;
+            let stmts = parts
+                .into_iter()
+                .map(|p| self.stmt(p))
+                .collect::<Result<Vec<_>>>()?;
             return Ok(ExprKind::Replicated(
                 ReplicatedOp::AlphaParallel(Box::new(alphabet)),
                 stmts,
@@ -884,19 +917,22 @@ impl Builder {
             Rule::rep_intchoice => ReplicatedOp::InternalChoice,
             Rule::rep_interleave => ReplicatedOp::Interleave,
             Rule::rep_seq => ReplicatedOp::SequentialComposition,
-            Rule::rep_sync_choice => {
-                ReplicatedOp::SyncExternalChoice(Box::new(self.expr(operator.into_inner().next().unwrap())?))
-            }
-            Rule::rep_genpar => {
-                ReplicatedOp::GenParallel(Box::new(self.expr(operator.into_inner().next().unwrap())?))
-            }
+            Rule::rep_sync_choice => ReplicatedOp::SyncExternalChoice(Box::new(
+                self.expr(operator.into_inner().next().unwrap())?,
+            )),
+            Rule::rep_genpar => ReplicatedOp::GenParallel(Box::new(
+                self.expr(operator.into_inner().next().unwrap())?,
+            )),
             Rule::rep_link => {
                 let (pairs, stmts) = self.pairs_and_stmts(operator.into_inner())?;
                 ReplicatedOp::LinkedParallel(pairs, stmts)
             }
             other => unreachable!("not a replicated operator: {other:?}"),
         };
-        let stmts = parts.into_iter().map(|p| self.stmt(p)).collect::<Result<Vec<_>>>()?;
+        let stmts = parts
+            .into_iter()
+            .map(|p| self.stmt(p))
+            .collect::<Result<Vec<_>>>()?;
         Ok(ExprKind::Replicated(op, stmts, Box::new(body)))
     }
 
@@ -1005,17 +1041,29 @@ pub(crate) fn to_pattern(e: Expr) -> Result<Pattern> {
         ExprKind::String(s) => PatternKind::String(s),
         ExprKind::Bool(b) => PatternKind::Bool(b),
         ExprKind::Unary(UnaryOp::Neg, inner) if matches!(inner.kind, ExprKind::Int(_)) => {
-            let ExprKind::Int(i) = inner.kind else { unreachable!() };
+            let ExprKind::Int(i) = inner.kind else {
+                unreachable!()
+            };
             PatternKind::Int(-i)
         }
-        ExprKind::Tuple(items) => PatternKind::Tuple(items.into_iter().map(to_pattern).collect::<Result<_>>()?),
-        ExprKind::Seq(items) => PatternKind::Seq(items.into_iter().map(to_pattern).collect::<Result<_>>()?),
-        ExprKind::Set(items) => PatternKind::Set(items.into_iter().map(to_pattern).collect::<Result<_>>()?),
-        ExprKind::Dot(a, b) => PatternKind::Dot(Box::new(to_pattern(*a)?), Box::new(to_pattern(*b)?)),
+        ExprKind::Tuple(items) => {
+            PatternKind::Tuple(items.into_iter().map(to_pattern).collect::<Result<_>>()?)
+        }
+        ExprKind::Seq(items) => {
+            PatternKind::Seq(items.into_iter().map(to_pattern).collect::<Result<_>>()?)
+        }
+        ExprKind::Set(items) => {
+            PatternKind::Set(items.into_iter().map(to_pattern).collect::<Result<_>>()?)
+        }
+        ExprKind::Dot(a, b) => {
+            PatternKind::Dot(Box::new(to_pattern(*a)?), Box::new(to_pattern(*b)?))
+        }
         ExprKind::Binary(BinaryOp::Concat, a, b) => {
             PatternKind::Concat(Box::new(to_pattern(*a)?), Box::new(to_pattern(*b)?))
         }
-        ExprKind::DoubleAt(a, b) => PatternKind::DoubleAt(Box::new(to_pattern(*a)?), Box::new(to_pattern(*b)?)),
+        ExprKind::DoubleAt(a, b) => {
+            PatternKind::DoubleAt(Box::new(to_pattern(*a)?), Box::new(to_pattern(*b)?))
+        }
         _ => {
             return Err(Diagnostic::error(
                 span,

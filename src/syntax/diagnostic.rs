@@ -106,7 +106,9 @@ fn render_excerpt(out: &mut String, sources: &SourceMap, span: Span, label: Opti
     };
     // Long lines are cut to a window around the spot.
     let chars: Vec<char> = text.chars().collect();
-    let (first, last) = excerpt_window(chars.len(), col - 1);
+    // The spot may lie past the visible text (on a line's `\r`, say).
+    let spot = (col - 1).min(chars.len());
+    let (first, last) = excerpt_window(chars.len(), spot);
     let mut shown: String = chars[first..last].iter().collect();
     if first > 0 {
         shown.insert_str(0, "...");
@@ -117,13 +119,17 @@ fn render_excerpt(out: &mut String, sources: &SourceMap, span: Span, label: Opti
     let _ = writeln!(out, "{line} | {}", printable(&shown));
     // The caret sits under the span's first character and underlines the
     // rest of the span that lies on the same line (within the window).
-    let mut prefix: String = if first > 0 { "   ".into() } else { String::new() };
+    let mut prefix: String = if first > 0 {
+        "   ".into()
+    } else {
+        String::new()
+    };
     prefix.extend(
-        chars[first..col - 1]
+        chars[first..spot]
             .iter()
             .map(|&c| if c == '\t' { '\t' } else { ' ' }),
     );
-    let width = width.min(last.saturating_sub(col - 1)).max(1);
+    let width = width.min(last.saturating_sub(spot)).max(1);
     let label = label.map(|l| format!(" {l}")).unwrap_or_default();
     let _ = writeln!(out, "{gutter} | {prefix}{}{label}", "^".repeat(width));
 }
@@ -137,7 +143,9 @@ fn excerpt_window(len: usize, spot: usize) -> (usize, usize) {
     if len <= EXCERPT_WIDTH {
         return (0, len);
     }
-    let first = spot.saturating_sub(EXCERPT_WIDTH / 2).min(len - EXCERPT_WIDTH);
+    let first = spot
+        .saturating_sub(EXCERPT_WIDTH / 2)
+        .min(len - EXCERPT_WIDTH);
     (first, first + EXCERPT_WIDTH)
 }
 
@@ -158,7 +166,11 @@ fn render_include_chain(out: &mut String, sources: &SourceMap, span: Span) {
     let mut file = sources.file(span.file);
     let mut depth = 0;
     while let Some(site) = file.included_from {
-        let _ = writeln!(out, "  = note: in a file included from {}", sources.location(site));
+        let _ = writeln!(
+            out,
+            "  = note: in a file included from {}",
+            sources.location(site)
+        );
         file = sources.file(site.file);
         depth += 1;
         if depth > 64 {
@@ -189,7 +201,10 @@ mod tests {
         let id = map.add("long.csp", None, text, None);
         let rendered = Diagnostic::error(Span::new(id, 304, 305), "here").render(&map);
         let lines: Vec<&str> = rendered.lines().collect();
-        assert_eq!(lines[3].chars().count(), "1 | ".len() + 3 + EXCERPT_WIDTH + 3);
+        assert_eq!(
+            lines[3].chars().count(),
+            "1 | ".len() + 3 + EXCERPT_WIDTH + 3
+        );
         let caret_col = lines[4].find('^').unwrap();
         assert_eq!(lines[3].chars().nth(caret_col), Some('1'));
     }

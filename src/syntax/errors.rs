@@ -11,19 +11,84 @@ use super::source::{FileId, Span};
 /// Tokens that only an expression can start with. (Keywords, `(`, `-`,
 /// `<`, `[` and the like are no evidence: they also start or continue
 /// other things, and pest records keywords tried by lookaheads.)
-const EXPRESSION_STARTS: &[&str] = &["0", "\"", "'", "#", "_", "{", "{|", "(|"];
+const EXPRESSION_STARTS: &[&str] = &[NUMBER, "\"", "'", "#", "_", "{", "{|", "(|"];
+
+/// Stand for the character ranges of names and numbers.
+const NAME: &str = "<name>";
+const NUMBER: &str = "<number>";
+
+/// The token an operator rule starts with.
+fn operator_token(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::op_then => "->",
+        Rule::op_guard => "&",
+        Rule::op_seq => ";",
+        Rule::op_sliding => "[>",
+        Rule::op_interrupt => "/\\",
+        Rule::op_sync_interrupt => "/+",
+        Rule::op_extchoice => "[]",
+        Rule::op_sync_choice => "[+",
+        Rule::op_intchoice => "|~|",
+        Rule::op_genpar => "[|",
+        Rule::op_bracket_par => "[",
+        Rule::op_interleave => "|||",
+        Rule::op_project => "|\\",
+        Rule::op_hide => "\\",
+        Rule::op_double_at => "@@",
+        Rule::op_dot => ".",
+        Rule::op_or | Rule::w_or => "or",
+        Rule::op_and | Rule::w_and => "and",
+        Rule::op_eq => "==",
+        Rule::op_ne => "!=",
+        Rule::op_le => "<=",
+        Rule::op_ge => ">=",
+        Rule::op_lt => "<",
+        Rule::op_gt => ">",
+        Rule::op_plus => "+",
+        Rule::op_minus => "-",
+        Rule::op_times => "*",
+        Rule::op_div => "/",
+        Rule::op_mod => "%",
+        Rule::op_concat => "^",
+        _ => return None,
+    })
+}
 
 /// Tokens that only an infix or postfix operator can start with. When
 /// several are expected the message just says "an operator".
 const OPERATORS: &[&str] = &[
-    "->", "&", "[>", "/\\", "/+", "|\\", ".", "==", "!=", "<=", ">=", ">", "+", "*", "/", "%",
-    "^", "@@", "?", "!", "$", "[[",
+    "->", "&", "[>", "/\\", "/+", "|\\", ".", "==", "!=", "<=", ">=", ">", "+", "*", "/", "%", "^",
+    "@@", "?", "!", "$", "[[",
 ];
 
 /// Punctuation worth naming when expected, most telling first.
 const NAMED: &[&str] = &[
-    ")", "]", "}", "|}", "|)", "]]", "|]", "|>", "+]", "+\\", "=", "->", "@", "then", "else", "within",
-    "<-", "<->", ":", "::", "=>", ",", "..", "|", "exports", "endmodule",
+    ")",
+    "]",
+    "}",
+    "|}",
+    "|)",
+    "]]",
+    "|]",
+    "|>",
+    "+]",
+    "+\\",
+    "=",
+    "->",
+    "@",
+    "then",
+    "else",
+    "within",
+    "<-",
+    "<->",
+    ":",
+    "::",
+    "=>",
+    ",",
+    "..",
+    "|",
+    "exports",
+    "endmodule",
 ];
 
 /// Stands for the end of the input (pest's `EOI`), which at the top level
@@ -32,10 +97,19 @@ const END_OF_LINE: &str = "<end of line>";
 
 /// A diagnostic for a failed parse of `text` (the part of file `file`
 /// starting at byte `offset`).
-pub(crate) fn diagnostic(error: &Error<Rule>, file: FileId, text: &str, offset: usize) -> Diagnostic {
-    let pos = match error.location {
+pub(crate) fn diagnostic(
+    error: &Error<Rule>,
+    file: FileId,
+    text: &str,
+    offset: usize,
+) -> Diagnostic {
+    let location = match error.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
+    };
+    let pos = match error.parse_attempts() {
+        Some(a) => error_position(text, location, a.max_position),
+        None => location,
     };
     if let ErrorVariant::CustomError { message } = &error.variant {
         let message = if message.contains("stack limit") || message.contains("call limit") {
@@ -56,13 +130,21 @@ pub(crate) fn diagnostic(error: &Error<Rule>, file: FileId, text: &str, offset: 
                     // Tokens print as themselves; character ranges as `0..9`.
                     let text = t.to_string();
                     match text.split_once("..") {
-                        Some((from, _)) if text.len() > 2 && from.starts_with(|c: char| c.is_ascii_digit()) => {
-                            Some("0".to_string())
+                        Some((from, _))
+                            if text.len() > 2 && from.starts_with(|c: char| c.is_ascii_digit()) =>
+                        {
+                            Some(NUMBER.to_string())
                         }
-                        Some((from, _)) if text.len() > 2 && from.starts_with(|c: char| c.is_ascii_alphabetic()) => {
-                            Some("a".to_string())
+                        Some((from, _))
+                            if text.len() > 2
+                                && from.starts_with(|c: char| c.is_ascii_alphabetic()) =>
+                        {
+                            Some(NAME.to_string())
                         }
-                        _ if text == "BUILTIN_RULE" => None,
+                        // Character ranges and single letters come from the
+                        // parser's first-character tests, not from tokens.
+                        Some(_) if text.len() > 2 => None,
+                        _ if text == "BUILTIN_RULE" || text == "a" || text == "o" => None,
                         _ => Some(text),
                     }
                 })
@@ -72,9 +154,12 @@ pub(crate) fn diagnostic(error: &Error<Rule>, file: FileId, text: &str, offset: 
     // Rule-level expectations stand for expressions or names.
     if let ErrorVariant::ParsingError { positives, .. } = &error.variant {
         for rule in positives {
+            if let Some(token) = operator_token(*rule) {
+                expected.push(token.to_string());
+            }
             match rule {
-                Rule::ident | Rule::qname => expected.push("a".to_string()),
-                Rule::int_lit => expected.push("0".to_string()),
+                Rule::ident | Rule::qname => expected.push(NAME.to_string()),
+                Rule::int_lit => expected.push(NUMBER.to_string()),
                 Rule::string_lit => expected.push("\"".to_string()),
                 Rule::refine_op => expected.push("[T=".to_string()),
                 Rule::property => expected.push("deadlock free".to_string()),
@@ -88,7 +173,11 @@ pub(crate) fn diagnostic(error: &Error<Rule>, file: FileId, text: &str, offset: 
     // rather than at the blank line that follows it.
     let content_end = text.trim_end().len();
     let mut pos = if pos >= content_end { content_end } else { pos };
-    let mut found = if pos >= content_end { "end of file".to_string() } else { describe_found(text, pos) };
+    let mut found = if pos >= content_end {
+        "end of file".to_string()
+    } else {
+        describe_found(text, pos)
+    };
     let mut open = innermost_open(&text[..pos.min(text.len())]);
     // A construct left open on the line before (`if` without `else`)
     // makes the parser look for its continuation on the next line; the
@@ -100,11 +189,29 @@ pub(crate) fn diagnostic(error: &Error<Rule>, file: FileId, text: &str, offset: 
         open = innermost_open(&text[..pos]);
     }
     let before = &text[..pos.min(text.len())];
-    let at_line_start = !before.is_empty() && before.rsplit('\n').next().is_some_and(|l| l.trim().is_empty())
+    // On the first line of a top-level declaration that is not a keyword
+    // declaration and has no `=` yet, the `=` of a definition is due.
+    let line = &before[before.rfind('\n').map_or(0, |p| p + 1)..];
+    let starts_definition = line.starts_with(|c: char| c.is_ascii_alphabetic())
+        && !line.contains('=')
+        && !ends_with_keyword(
+            line.split(|c: char| !c.is_ascii_alphanumeric())
+                .next()
+                .unwrap_or(""),
+        );
+    if open.is_none() && starts_definition && !previous_line_continues(before) {
+        expected.push("=".to_string());
+    }
+    let at_line_start = !before.is_empty()
+        && before
+            .rsplit('\n')
+            .next()
+            .is_some_and(|l| l.trim().is_empty())
         || before.trim().is_empty();
     let wanted = if open.is_none() && at_line_start && !expected.iter().any(|t| t == END_OF_LINE) {
         Some(
-            "a declaration (a definition `name = ...`, `channel`, `datatype`, `assert`, ...)".to_string(),
+            "a declaration (a definition `name = ...`, `channel`, `datatype`, `assert`, ...)"
+                .to_string(),
         )
     } else {
         describe_expected(&expected, open)
@@ -115,9 +222,14 @@ pub(crate) fn diagnostic(error: &Error<Rule>, file: FileId, text: &str, offset: 
     };
     let width = found_width(text, pos);
     let width = if found == "end of line" { 0 } else { width };
-    let diagnostic = Diagnostic::error(Span::new(file, offset + pos, offset + pos + width), message);
-    if open.is_none() && expected.iter().any(|t| t == "=") && !expected.iter().any(|t| t == END_OF_LINE) {
-        return diagnostic.with_note("a declaration at the top level is a definition: `Name = expression`");
+    let diagnostic =
+        Diagnostic::error(Span::new(file, offset + pos, offset + pos + width), message);
+    if open.is_none()
+        && expected.iter().any(|t| t == "=")
+        && !expected.iter().any(|t| t == END_OF_LINE)
+    {
+        return diagnostic
+            .with_note("a declaration at the top level is a definition: `Name = expression`");
     }
     if follows_operand(before) && starts_operand(&text[pos.min(text.len())..]) {
         diagnostic.with_note(
@@ -135,7 +247,22 @@ pub(crate) fn diagnostic(error: &Error<Rule>, file: FileId, text: &str, offset: 
 /// Tokens that close a construct or continue it (`then` after `if`):
 /// worth naming only when that construct is the innermost one open.
 const CLOSERS: &[&str] = &[
-    "||", "<->", ")", "]", "}", "|}", "|)", "]]", "|]", "|>", "+]", "+\\", "then", "else", "within", "exports",
+    "||",
+    "<->",
+    ")",
+    "]",
+    "}",
+    "|}",
+    "|)",
+    "]]",
+    "|]",
+    "|>",
+    "+]",
+    "+\\",
+    "then",
+    "else",
+    "within",
+    "exports",
     "endmodule",
 ];
 
@@ -149,7 +276,7 @@ fn describe_expected(tokens: &[String], open: Option<Construct>) -> Option<Strin
     };
     let mut parts: Vec<String> = Vec::new();
     let wants_expression = EXPRESSION_STARTS.iter().any(|t| has(t));
-    let wants_name = has("a");
+    let wants_name = has(NAME);
     if wants_expression {
         parts.push("an expression".into());
     } else if wants_name {
@@ -197,10 +324,22 @@ fn describe_expected(tokens: &[String], open: Option<Construct>) -> Option<Strin
         }
     }
     for (token, words) in [
-        ("[T=", "a refinement (`[T=`, `[F=`, `[FD=`) or a property (`:[deadlock free]`, ...)"),
-        ("FD", "a semantic model (`T`, `F`, `FD`, `R`, `RD`, `V`, `VD`)"),
-        ("deadlock free", "a property (`deadlock free`, `divergence free`, `deterministic`, `has trace`, `symmetric`)"),
-        ("symmetry reduce", "an option (`tau priority over`, `partial order reduce`, `symmetry reduce`)"),
+        (
+            "[T=",
+            "a refinement (`[T=`, `[F=`, `[FD=`) or a property (`:[deadlock free]`, ...)",
+        ),
+        (
+            "FD",
+            "a semantic model (`T`, `F`, `FD`, `R`, `RD`, `V`, `VD`)",
+        ),
+        (
+            "deadlock free",
+            "a property (`deadlock free`, `divergence free`, `deterministic`, `has trace`, `symmetric`)",
+        ),
+        (
+            "symmetry reduce",
+            "an option (`tau priority over`, `partial order reduce`, `symmetry reduce`)",
+        ),
     ] {
         if has(token) {
             parts.push(words.into());
@@ -221,6 +360,23 @@ fn describe_expected(tokens: &[String], open: Option<Construct>) -> Option<Strin
     }
 }
 
+/// pest's attempt log knows the furthest position reached, which its
+/// rule-based `location` can fall short of; but that position may also lie
+/// on the space after a token or inside an operator matched in part (the
+/// `>` of `->`). Step back over those, never before `location`.
+fn error_position(text: &str, location: usize, furthest: usize) -> usize {
+    let bytes = text.as_bytes();
+    let is_symbol = |b: u8| b"-+*/%<>=!&|[]~\\^#.:;?$@".contains(&b);
+    let mut p = furthest.min(bytes.len());
+    while p > location
+        && p < bytes.len()
+        && (matches!(bytes[p], b' ' | b'\t') || (is_symbol(bytes[p]) && is_symbol(bytes[p - 1])))
+    {
+        p -= 1;
+    }
+    p
+}
+
 /// Whether `before` ends with a complete operand on the same line (a name,
 /// a literal or a closing bracket).
 fn follows_operand(before: &str) -> bool {
@@ -231,11 +387,29 @@ fn follows_operand(before: &str) -> bool {
 }
 
 fn ends_with_keyword(line: &str) -> bool {
-    let word = line.rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or("");
+    let word = line
+        .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or("");
     matches!(
         word,
-        "if" | "then" | "else" | "let" | "within" | "not" | "and" | "or" | "channel" | "datatype" | "subtype"
-            | "nametype" | "assert" | "print" | "external" | "transparent" | "module" | "instance"
+        "if" | "then"
+            | "else"
+            | "let"
+            | "within"
+            | "not"
+            | "and"
+            | "or"
+            | "channel"
+            | "datatype"
+            | "subtype"
+            | "nametype"
+            | "assert"
+            | "print"
+            | "external"
+            | "transparent"
+            | "module"
+            | "instance"
     )
 }
 
@@ -256,7 +430,10 @@ fn starts_operand(rest: &str) -> bool {
     rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '"')
         && !["then", "else", "within", "exports", "endmodule"]
             .iter()
-            .any(|k| rest.starts_with(k) && !rest[k.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
+            .any(|k| {
+                rest.starts_with(k)
+                    && !rest[k.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
+            })
 }
 
 /// What stands at `pos`, in words: `end of file`, `end of line`, a word or
@@ -434,7 +611,11 @@ fn innermost_open(before: &str) -> Option<Construct> {
             ("}", Construct::Brace),
             ("]", Construct::Square),
         ];
-        if rest.starts_with("[>") || rest.starts_with("[]") || rest.starts_with("<-") || rest.starts_with("<=") {
+        if rest.starts_with("[>")
+            || rest.starts_with("[]")
+            || rest.starts_with("<-")
+            || rest.starts_with("<=")
+        {
             i += 2;
             expect_operand = true;
             continue;
@@ -450,7 +631,14 @@ fn innermost_open(before: &str) -> Option<Construct> {
         {
             stack.pop();
             i += tok.len();
-            expect_operand = !matches!(construct, Construct::Paren | Construct::Brace | Construct::Map | Construct::Production | Construct::Rename);
+            expect_operand = !matches!(
+                construct,
+                Construct::Paren
+                    | Construct::Brace
+                    | Construct::Map
+                    | Construct::Production
+                    | Construct::Rename
+            );
             continue;
         }
         match c {
@@ -499,7 +687,13 @@ mod tests {
         assert_eq!(innermost_open("x = if a then b"), Some(Construct::Then));
         assert_eq!(innermost_open("x = if a then b else c"), None);
         assert_eq!(innermost_open("x = let y = (1) "), Some(Construct::Let));
-        assert_eq!(innermost_open("P = Q [| {a} "), Some(Construct::GenParallel));
-        assert_eq!(innermost_open("x = {- ( -} f(\"(\", "), Some(Construct::Paren));
+        assert_eq!(
+            innermost_open("P = Q [| {a} "),
+            Some(Construct::GenParallel)
+        );
+        assert_eq!(
+            innermost_open("x = {- ( -} f(\"(\", "),
+            Some(Construct::Paren)
+        );
     }
 }

@@ -65,7 +65,9 @@ pub(crate) fn check(file: FileId, text: &str) -> Vec<Diagnostic> {
             },
             b'\'' => {
                 // A quote right after a name is a prime (`P'`), not a character.
-                let prime = i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || matches!(bytes[i - 1], b'_' | b'\''));
+                let prime = i > 0
+                    && (bytes[i - 1].is_ascii_alphanumeric()
+                        || matches!(bytes[i - 1], b'_' | b'\''));
                 if !prime {
                     match quoted_end(bytes, i, b'\'') {
                         Some(end) => {
@@ -97,7 +99,9 @@ pub(crate) fn check(file: FileId, text: &str) -> Vec<Diagnostic> {
                 if stack.len() >= MAX_BRACKET_DEPTH {
                     errors.push(Diagnostic::error(
                         span(i, i + 1),
-                        format!("brackets nested too deeply (more than {MAX_BRACKET_DEPTH} levels)"),
+                        format!(
+                            "brackets nested too deeply (more than {MAX_BRACKET_DEPTH} levels)"
+                        ),
                     ));
                     break;
                 }
@@ -128,7 +132,10 @@ pub(crate) fn check(file: FileId, text: &str) -> Vec<Diagnostic> {
                         errors.push(
                             Diagnostic::error(
                                 span(i, i + 1),
-                                format!("mismatched `{closer}`: the open `{}` needs `{expected}` first", open.bracket as char),
+                                format!(
+                                    "mismatched `{closer}`: the open `{}` needs `{expected}` first",
+                                    open.bracket as char
+                                ),
                             )
                             .with_secondary(span(open.start, open.start + 1), "opened here"),
                         );
@@ -272,7 +279,13 @@ fn ascii_lookalike(c: char) -> Option<&'static str> {
 /// and strings, and whose first word cannot continue an expression.
 pub(crate) fn restart_points(text: &str) -> Vec<usize> {
     const CONTINUATIONS: &[&str] = &[
-        "within", "then", "else", "and", "or", "exports", "endmodule",
+        "within",
+        "then",
+        "else",
+        "and",
+        "or",
+        "exports",
+        "endmodule",
     ];
     let bytes = text.as_bytes();
     let mut points = Vec::new();
@@ -321,38 +334,73 @@ mod tests {
 
     #[test]
     fn accepts_balanced_text_with_operators_that_look_like_brackets() {
-        assert!(messages("P = a -> P [> Q [| {a} |> R\nassert P [FD= Q :[deadlock free [F]]\n").is_empty());
-        assert!(messages("f(x) = {- a ( comment {- nested -} -} x -- ( too\nc = '('\ns = \"[\"\nP' = P''\n").is_empty());
+        assert!(
+            messages("P = a -> P [> Q [| {a} |> R\nassert P [FD= Q :[deadlock free [F]]\n")
+                .is_empty()
+        );
+        assert!(
+            messages(
+                "f(x) = {- a ( comment {- nested -} -} x -- ( too\nc = '('\ns = \"[\"\nP' = P''\n"
+            )
+            .is_empty()
+        );
     }
 
     #[test]
     fn reports_unterminated_literals_and_comments() {
-        assert_eq!(messages("x = \"abc\ny = 1"), ["unterminated string: a string must end with `\"` on the line it starts"]);
-        assert_eq!(messages("{- a {- b -}\n"), ["unterminated comment: this `{-` is never closed by `-}`"]);
-        assert_eq!(messages("x = 'a\n"), ["unterminated character: write a character as `'a'`"]);
+        assert_eq!(
+            messages("x = \"abc\ny = 1"),
+            ["unterminated string: a string must end with `\"` on the line it starts"]
+        );
+        assert_eq!(
+            messages("{- a {- b -}\n"),
+            ["unterminated comment: this `{-` is never closed by `-}`"]
+        );
+        assert_eq!(
+            messages("x = 'a\n"),
+            ["unterminated character: write a character as `'a'`"]
+        );
     }
 
     #[test]
     fn reports_bracket_problems() {
-        assert_eq!(messages("x = (1, 2\n"), ["unclosed `(`: no `)` closes it before the end of the file"]);
-        assert_eq!(messages("x = 1)\n"), ["unmatched `)`: no bracket is open here"]);
-        assert_eq!(messages("x = {(1}\n"), ["mismatched `}`: the open `(` needs `)` first"]);
+        assert_eq!(
+            messages("x = (1, 2\n"),
+            ["unclosed `(`: no `)` closes it before the end of the file"]
+        );
+        assert_eq!(
+            messages("x = 1)\n"),
+            ["unmatched `)`: no bracket is open here"]
+        );
+        assert_eq!(
+            messages("x = {(1}\n"),
+            ["mismatched `}`: the open `(` needs `)` first"]
+        );
         let deep = format!("x = {}1{}", "(".repeat(1500), ")".repeat(1500));
-        assert_eq!(messages(&deep), ["brackets nested too deeply (more than 1000 levels)"]);
+        assert_eq!(
+            messages(&deep),
+            ["brackets nested too deeply (more than 1000 levels)"]
+        );
     }
 
     #[test]
     fn reports_stray_unicode_with_a_hint() {
         let d = check(0, "P = a → STOP\n");
         assert_eq!(d.len(), 1);
-        assert!(d[0].message.starts_with("unexpected character `→` (U+2192)"));
+        assert!(
+            d[0].message
+                .starts_with("unexpected character `→` (U+2192)")
+        );
         assert_eq!(d[0].notes, ["did you mean `->`?"]);
     }
 
     #[test]
     fn restarts_at_declarations_in_the_first_column_only() {
         let text = "P = a ->\n  Q\nwithin\n{- x\nR = 1 -}\nS = 2\n";
-        let points: Vec<&str> = restart_points(text).iter().map(|&i| &text[i..i + 1]).collect();
+        let points: Vec<&str> = restart_points(text)
+            .iter()
+            .map(|&i| &text[i..i + 1])
+            .collect();
         assert_eq!(points, ["P", "S"]);
     }
 }

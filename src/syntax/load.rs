@@ -4,7 +4,7 @@
 //! parser can recover.
 
 use std::path::{Path, PathBuf};
-use std::sync::Once;
+use std::sync::Mutex;
 
 use pest::Parser;
 
@@ -73,20 +73,40 @@ pub fn load_str(name: &str, text: &str) -> Result<Program, LoadError> {
 
 /// Parses the declarations of one file without following includes.
 pub(crate) fn parse_decls(file: FileId, text: &str) -> Result<Vec<Decl>, Vec<Diagnostic>> {
-    enable_error_detail();
     let lexical_errors = lexical::check(file, text);
     if !lexical_errors.is_empty() {
         return Err(lexical_errors);
     }
     match CspmParser::parse(Rule::file, text) {
         Ok(mut pairs) => Builder::new(file, 0).file(pairs.next().expect("a file pair")),
-        Err(error) => Err(recover(file, text, &error)),
+        Err(_) => Err(with_error_detail(|| recover(file, text))),
     }
+}
+
+/// Runs `f` with pest recording what it expected at each failure. That
+/// bookkeeping slows parsing severalfold, so it is on only while a script
+/// that failed is parsed again for its diagnostics. pest's switch is
+/// global: the lock keeps concurrent re-parses from turning it off under
+/// each other (plain parses only run slower while it is on).
+pub(crate) fn with_error_detail<T>(f: impl FnOnce() -> T) -> T {
+    static DETAIL: Mutex<()> = Mutex::new(());
+    let _guard = DETAIL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    pest::set_error_detail(true);
+    let result = f();
+    pest::set_error_detail(false);
+    result
 }
 
 /// Reports the first error, then looks for more by restarting the parser
 /// at later declarations.
-fn recover(file: FileId, text: &str, first: &pest::error::Error<Rule>) -> Vec<Diagnostic> {
+fn recover(file: FileId, text: &str) -> Vec<Diagnostic> {
+    let first = match CspmParser::parse(Rule::file, text) {
+        Ok(_) => unreachable!("a text that failed to parse fails again"),
+        Err(e) => e,
+    };
+    let first = &first;
     let mut diagnostics = vec![errors::diagnostic(first, file, text, 0)];
     let restarts = lexical::restart_points(text);
     let mut failed_at = error_position(first);
@@ -101,7 +121,9 @@ fn recover(file: FileId, text: &str, first: &pest::error::Error<Rule>) -> Vec<Di
         let rest = &text[start..];
         match CspmParser::parse(Rule::file, rest) {
             Ok(mut pairs) => {
-                if let Err(more) = Builder::new(file, start).file(pairs.next().expect("a file pair")) {
+                if let Err(more) =
+                    Builder::new(file, start).file(pairs.next().expect("a file pair"))
+                {
                     diagnostics.extend(more);
                 }
                 break;
@@ -121,13 +143,6 @@ fn error_position(error: &pest::error::Error<Rule>) -> usize {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
     }
-}
-
-/// pest records what it expected at the failure point only when asked;
-/// the diagnostics need it.
-fn enable_error_detail() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| pest::set_error_detail(true));
 }
 
 #[derive(Default)]
@@ -160,7 +175,12 @@ impl Loader {
 
     /// Reads `path` into the source map and parses it; `None` when it
     /// cannot be read at all.
-    fn read_and_parse(&mut self, path: &Path, name: String, included_from: Option<Span>) -> Option<FileId> {
+    fn read_and_parse(
+        &mut self,
+        path: &Path,
+        name: String,
+        included_from: Option<Span>,
+    ) -> Option<FileId> {
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
             Err(e) => {
@@ -176,7 +196,9 @@ impl Loader {
             // Show where, in the (lossily decoded) text.
             let at = String::from_utf8_lossy(&bytes[..nul]).len();
             let text = String::from_utf8_lossy(&bytes).into_owned();
-            let id = self.sources.add(name, Some(path.to_path_buf()), text, included_from);
+            let id = self
+                .sources
+                .add(name, Some(path.to_path_buf()), text, included_from);
             self.diagnostics.push(Diagnostic::error(
                 Span::new(id, at, at + 1),
                 "this is not a CSPM script: it contains a NUL byte, as binary files do",
@@ -188,10 +210,15 @@ impl Loader {
             Err(e) => {
                 let at = e.utf8_error().valid_up_to();
                 let bad = e.as_bytes()[at];
-                (String::from_utf8_lossy(e.as_bytes()).into_owned(), Some((at, bad)))
+                (
+                    String::from_utf8_lossy(e.as_bytes()).into_owned(),
+                    Some((at, bad)),
+                )
             }
         };
-        let id = self.sources.add(name, Some(path.to_path_buf()), text, included_from);
+        let id = self
+            .sources
+            .add(name, Some(path.to_path_buf()), text, included_from);
         if let Some((at, byte)) = bad_byte {
             self.diagnostics.push(Diagnostic::error(
                 Span::new(id, at, at + 1),
@@ -258,7 +285,12 @@ impl Loader {
             let cycle: Vec<String> = self.chain[pos..]
                 .iter()
                 .chain(std::iter::once(&canonical))
-                .map(|p| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()))
+                .map(|p| {
+                    p.file_name().map_or_else(
+                        || p.display().to_string(),
+                        |n| n.to_string_lossy().into_owned(),
+                    )
+                })
                 .collect();
             self.diagnostics.push(Diagnostic::error(
                 site,

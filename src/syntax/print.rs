@@ -171,8 +171,9 @@ impl Printer {
         f(self);
         self.in_sequence = saved;
         let first = self.out[start..].chars().next();
-        let fuses = match (open, first) {
+        let fuses = match (open.trim_start(), first) {
             ("{", Some('-' | '|')) | ("(", Some('|')) | ("<", Some('-' | '=')) => true,
+            ("[", Some('[' | '|' | ']' | '>' | '+')) => true,
             (_, _) => false,
         };
         if fuses {
@@ -218,7 +219,9 @@ impl Printer {
                     Lhs::Function(n, params) => {
                         self.put(&n.name);
                         for group in params {
-                            self.bracketed("(", ")", false, |p| p.list(group, |p, x| p.pattern(x, 0)));
+                            self.bracketed("(", ")", false, |p| {
+                                p.list(group, |p, x| p.pattern(x, 0))
+                            });
                         }
                     }
                     Lhs::Pattern(pat) => self.pattern(pat, level::FUNCTIONAL),
@@ -333,7 +336,10 @@ impl Printer {
         if a.negated {
             self.put("not ");
         }
-        let model = |m: &Option<Model>| m.map(|m| format!(" [{}]", m.abbreviation())).unwrap_or_default();
+        let model = |m: &Option<Model>| {
+            m.map(|m| format!(" [{}]", m.abbreviation()))
+                .unwrap_or_default()
+        };
         match &a.kind {
             AssertionKind::Refinement { spec, model, imp } => {
                 self.expr(spec, level::HIDE);
@@ -384,7 +390,9 @@ impl Printer {
     pub(crate) fn type_expr(&mut self, t: &TypeExpr) {
         match &t.kind {
             TypeKind::Name(n) => self.name(n),
-            TypeKind::Tuple(items) => self.bracketed("(", ")", false, |p| p.list(items, |p, t| p.type_expr(t))),
+            TypeKind::Tuple(items) => {
+                self.bracketed("(", ")", false, |p| p.list(items, |p, t| p.type_expr(t)))
+            }
             TypeKind::Set(inner) => self.bracketed("{", "}", false, |p| p.type_expr(inner)),
             TypeKind::Seq(inner) => self.bracketed("<", ">", false, |p| p.type_expr(inner)),
             TypeKind::Map(k, v) => self.bracketed("(|", "|)", false, |p| {
@@ -428,7 +436,8 @@ impl Printer {
     pub(crate) fn expr(&mut self, e: &Expr, min: u8) {
         let lvl = expr_level(e);
         let greedy_operand = lvl == level::GREEDY && min > 0;
-        let closes_sequence = self.in_sequence && matches!(e.kind, ExprKind::Binary(BinaryOp::Gt, ..));
+        let closes_sequence =
+            self.in_sequence && matches!(e.kind, ExprKind::Binary(BinaryOp::Gt, ..));
         if lvl < min || greedy_operand || closes_sequence {
             self.bracketed("(", ")", false, |p| p.expr_bare(e));
         } else {
@@ -463,8 +472,16 @@ impl Printer {
             Dot(l, r) => {
                 // `c.(x + 1)` parses without the parentheses (dot binds
                 // loosest of the functional operators) but reads better.
-                let lmin = if matches!(l.kind, Binary(..)) { level::ATOM } else { level::DOT + 1 };
-                let rmin = if matches!(r.kind, Binary(..)) { level::ATOM } else { level::DOT };
+                let lmin = if matches!(l.kind, Binary(..)) {
+                    level::ATOM
+                } else {
+                    level::DOT + 1
+                };
+                let rmin = if matches!(r.kind, Binary(..)) {
+                    level::ATOM
+                } else {
+                    level::DOT
+                };
                 self.expr(l, lmin);
                 self.put(".");
                 self.expr(r, rmin);
@@ -519,11 +536,17 @@ impl Printer {
             }
             Seq(items) => self.bracketed("<", ">", true, |p| p.list(items, |p, x| p.expr(x, 0))),
             SeqRange(from, to) => self.bracketed("<", ">", true, |p| p.range(from, to.as_deref())),
-            SeqComprehension(items, stmts) => self.bracketed("<", ">", true, |p| p.comprehension(items, stmts)),
+            SeqComprehension(items, stmts) => {
+                self.bracketed("<", ">", true, |p| p.comprehension(items, stmts))
+            }
             Set(items) => self.bracketed("{", "}", false, |p| p.list(items, |p, x| p.expr(x, 0))),
             SetRange(from, to) => self.bracketed("{", "}", false, |p| p.range(from, to.as_deref())),
-            SetComprehension(items, stmts) => self.bracketed("{", "}", false, |p| p.comprehension(items, stmts)),
-            Production(items, stmts) => self.bracketed("{| ", " |}", false, |p| p.comprehension(items, stmts)),
+            SetComprehension(items, stmts) => {
+                self.bracketed("{", "}", false, |p| p.comprehension(items, stmts))
+            }
+            Production(items, stmts) => {
+                self.bracketed("{| ", " |}", false, |p| p.comprehension(items, stmts))
+            }
             Map(entries) if entries.is_empty() => self.put("(| |)"),
             Map(entries) => self.bracketed("(| ", " |)", false, |p| {
                 p.list(entries, |p, (k, v)| {
@@ -564,9 +587,11 @@ impl Printer {
                     p.expr(b, 0);
                 })
             }),
-            LinkedParallel(l, links, stmts, r) => self.bracketed_infix(level::PARALLEL, l, r, |p| {
-                p.bracketed(" [", "] ", false, |p| p.links(links, " <-> ", stmts))
-            }),
+            LinkedParallel(l, links, stmts, r) => {
+                self.bracketed_infix(level::PARALLEL, l, r, |p| {
+                    p.bracketed(" [", "] ", false, |p| p.links(links, " <-> ", stmts))
+                })
+            }
             SyncExternalChoice(l, a, r) => self.bracketed_infix(level::EXTERNAL, l, r, |p| {
                 p.bracketed(" [+ ", " +] ", false, |p| p.expr(a, 0))
             }),
@@ -656,7 +681,11 @@ impl Printer {
     fn field(&mut self, f: &Field) {
         match &f.kind {
             FieldKind::Input(pat, restriction) | FieldKind::NondetInput(pat, restriction) => {
-                self.put(if matches!(f.kind, FieldKind::Input(..)) { "?" } else { "$" });
+                self.put(if matches!(f.kind, FieldKind::Input(..)) {
+                    "?"
+                } else {
+                    "$"
+                });
                 self.pattern(pat, level::FUNCTIONAL);
                 if let Some(set) = restriction {
                     self.put(":");
@@ -688,9 +717,15 @@ impl Printer {
             PatternKind::Char(c) => self.char_literal(*c),
             PatternKind::String(s) => self.string_literal(s),
             PatternKind::Bool(b) => self.put(if *b { "true" } else { "false" }),
-            PatternKind::Tuple(items) => self.bracketed("(", ")", false, |p| p.list(items, |p, x| p.pattern(x, 0))),
-            PatternKind::Seq(items) => self.bracketed("<", ">", true, |p| p.list(items, |p, x| p.pattern(x, 0))),
-            PatternKind::Set(items) => self.bracketed("{", "}", false, |p| p.list(items, |p, x| p.pattern(x, 0))),
+            PatternKind::Tuple(items) => {
+                self.bracketed("(", ")", false, |p| p.list(items, |p, x| p.pattern(x, 0)))
+            }
+            PatternKind::Seq(items) => {
+                self.bracketed("<", ">", true, |p| p.list(items, |p, x| p.pattern(x, 0)))
+            }
+            PatternKind::Set(items) => {
+                self.bracketed("{", "}", false, |p| p.list(items, |p, x| p.pattern(x, 0)))
+            }
             PatternKind::Dot(l, r) => {
                 self.pattern(l, level::DOT + 1);
                 self.put(".");
