@@ -7,7 +7,9 @@
 //!
 //! - [`syntax`]: CSPM text to an AST with spans, diagnostics, printing.
 //! - [`cli`]: the command-line front end, a thin client of the above.
+//! - [`builtin`]: the models compiled into the binary.
 
+pub mod builtin;
 pub mod cli;
 pub mod stack;
 pub mod syntax;

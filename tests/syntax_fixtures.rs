@@ -16,8 +16,22 @@ fn relative(path: &Path) -> &Path {
 
 #[test]
 fn valid_scripts_parse_and_round_trip() {
-    insta::glob!("fixtures/valid/*.csp", |path| {
-        let path = relative(path);
+    insta::glob!("fixtures/valid/*.csp", |path| assert_round_trip(relative(
+        path
+    )));
+}
+
+#[test]
+fn shipped_models_parse_and_round_trip() {
+    insta::glob!("../models", "*.csp", |path| assert_round_trip(relative(
+        path
+    )));
+}
+
+/// The script parses, prints, and the printed text parses to the same
+/// declarations and prints identically again.
+fn assert_round_trip(path: &Path) {
+    {
         let program = match load_file(path) {
             Ok(p) => p,
             Err(e) => panic!("{} should parse:\n{}", path.display(), e.render()),
@@ -61,7 +75,7 @@ fn valid_scripts_parse_and_round_trip() {
             "{}: printing is not idempotent",
             path.display()
         );
-    });
+    }
 }
 
 #[test]

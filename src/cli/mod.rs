@@ -1,9 +1,10 @@
-//! The command line: `symcsp parse ...` and friends. A thin client of the
+//! The command line: `symcsp [FILE]`, `symcsp parse ...` and friends. A thin client of the
 //! library: it reads arguments, calls one library function per command and
 //! prints the outcome. Exit codes follow DESIGN.md: 0 success, 2 a usage,
 //! parse, type or evaluation error.
 
 mod parse;
+mod summary;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -22,7 +23,11 @@ pub const EXIT_INPUT_ERROR: u8 = 2;
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    /// A script to describe (without a command). Without one, the built-in
+    /// model is described.
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -55,7 +60,8 @@ pub fn main() -> ExitCode {
     let mut out = std::io::stdout();
     let mut err = std::io::stderr();
     let code = match cli.command {
-        Command::Parse { files, print } => parse::run(&files, print, &mut out, &mut err),
+        Some(Command::Parse { files, print }) => parse::run(&files, print, &mut out, &mut err),
+        None => summary::run(cli.file.as_deref(), &mut out, &mut err),
     };
     let _ = out.flush();
     ExitCode::from(code)

@@ -77,10 +77,74 @@ pub(crate) fn parse_decls(file: FileId, text: &str) -> Result<Vec<Decl>, Vec<Dia
     if !lexical_errors.is_empty() {
         return Err(lexical_errors);
     }
+    if text.len() >= 2 * CHUNK_BYTES
+        && let Some(decls) = parse_in_chunks(file, text)
+    {
+        return Ok(decls);
+    }
     match CspmParser::parse(Rule::file, text) {
         Ok(mut pairs) => Builder::new(file, 0).file(pairs.next().expect("a file pair")),
         Err(_) => Err(with_error_detail(|| recover(file, text))),
     }
+}
+
+/// Large scripts are parsed in chunks of about this many bytes.
+const CHUNK_BYTES: usize = 64 * 1024;
+
+/// Parses a large script as chunks of whole declarations, on every core.
+///
+/// Chunks start at lines that begin, in the first column, with a word that
+/// cannot continue an expression. Such a line can still sit inside a
+/// construct (a module, a bracket left open); then a chunk fails and the
+/// caller parses the whole text instead, so the result never differs from
+/// a whole-text parse. Besides speed, chunks bound the memory of pest's
+/// token queue.
+fn parse_in_chunks(file: FileId, text: &str) -> Option<Vec<Decl>> {
+    let mut starts = vec![0];
+    for point in lexical::restart_points(text) {
+        if point >= starts.last().copied().unwrap_or(0) + CHUNK_BYTES {
+            starts.push(point);
+        }
+    }
+    let bounds: Vec<(usize, usize)> = starts
+        .iter()
+        .zip(starts.iter().skip(1).chain(std::iter::once(&text.len())))
+        .map(|(&a, &b)| (a, b))
+        .collect();
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(bounds.len());
+    let per_worker = bounds.len().div_ceil(workers);
+    let results: Vec<Option<Vec<Decl>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = bounds
+            .chunks(per_worker)
+            .map(|group| {
+                std::thread::Builder::new()
+                    .stack_size(crate::stack::LARGE_STACK)
+                    .spawn_scoped(scope, move || {
+                        let mut decls = Vec::new();
+                        for &(start, end) in group {
+                            let chunk = &text[start..end];
+                            let mut pairs = CspmParser::parse(Rule::file, chunk).ok()?;
+                            let built =
+                                Builder::new(file, start).file(pairs.next().expect("a file pair"));
+                            decls.extend(built.ok()?);
+                        }
+                        Some(decls)
+                    })
+                    .expect("the system can start a thread")
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().ok().flatten())
+            .collect()
+    });
+    let mut all = Vec::new();
+    for part in results {
+        all.extend(part?);
+    }
+    Some(all)
 }
 
 /// Runs `f` with pest recording what it expected at each failure. That

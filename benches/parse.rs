@@ -1,0 +1,81 @@
+//! Parse throughput on a generated script (issue: at least 10 MB/s on a
+//! 5 MB script, memory under 20x the file size). Reports, never fails.
+//!
+//! `cargo bench --bench parse [-- SIZE_MB]`
+
+use std::time::Instant;
+
+/// One block of ordinary CSPM: datatypes, channels, pattern-matching
+/// functions, processes with every common operator, comprehensions and
+/// assertions. Names are numbered so that blocks do not clash.
+fn block(n: usize) -> String {
+    format!(
+        "-- block {n}
+datatype T{n} = A{n} | B{n}.{{0..3}} | C{n}.Bool
+channel c{n}, d{n} : {{0..3}}.T{n}
+f{n}(0) = 1
+f{n}(k) = k * f{n}(k - 1)
+P{n}(x) = c{n}.x?y -> d{n}!x.y -> P{n}((x + 1) % 4) [] x > 0 & c{n}.0.A{n} -> SKIP
+Q{n} = [] i : {{0..3}} @ c{n}.i?v:{{A{n}, C{n}.true}} -> STOP
+R{n} = (P{n}(0) [| {{| c{n} |}} |] Q{n}) \\ {{| d{n} |}}
+S{n} = <x * 2 | x <- <1..10>, x % 2 == 0>
+U{n} = {{(x, y) | x <- {{0..3}}, y <- {{0..3}}, x < y}}
+V{n} = let g(z) = z + 1 within if g(1) == 2 then STOP else SKIP
+W{n} = ||| j : {{0..2}} @ (c{n}.j.A{n} -> SKIP ; d{n}.j.B{n}.1 -> STOP)
+assert R{n} :[deadlock free]
+assert STOP [T= R{n} [[ c{n}.0.A{n} <- d{n}.0.A{n} ]]
+"
+    )
+}
+
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn current_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn main() {
+    let megabytes: f64 = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(5.0);
+    let target = (megabytes * 1024.0 * 1024.0) as usize;
+    let mut script = String::with_capacity(target + 4096);
+    let mut n = 0;
+    while script.len() < target {
+        script.push_str(&block(n));
+        n += 1;
+    }
+    let bytes = script.len();
+    let baseline = current_rss_kib();
+
+    let runs = 3;
+    let mut best = f64::INFINITY;
+    let mut decls = 0;
+    for _ in 0..runs {
+        let start = Instant::now();
+        let program = symcsp::syntax::load_str("generated.csp", &script)
+            .expect("the generated script parses");
+        let seconds = start.elapsed().as_secs_f64();
+        decls = program.root_file().decls.len();
+        best = best.min(seconds);
+    }
+    let mb = bytes as f64 / (1024.0 * 1024.0);
+    println!(
+        "parse: {mb:.2} MB, {decls} declarations, best of {runs}: {best:.3} s = {:.2} MB/s",
+        mb / best
+    );
+    if let (Some(base), Some(peak)) = (baseline, peak_rss_kib()) {
+        let grown = peak.saturating_sub(base) as f64 / 1024.0;
+        println!(
+            "memory: peak RSS grew by {grown:.1} MB while parsing = {:.1}x the script",
+            grown / mb
+        );
+    }
+}

@@ -1,0 +1,81 @@
+//! `symcsp [FILE]`: a short account of a script (the built-in model when
+//! no file is given): its definitions and assertions, and what to run next.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::{EXIT_INPUT_ERROR, say};
+use crate::builtin::LISTSTACK;
+use crate::syntax::ast::{DeclKind, Lhs};
+use crate::syntax::{Program, load_file, load_str};
+
+pub(super) fn run(file: Option<&Path>, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    if let Some(problem) = file.and_then(super::parse::empty_file) {
+        say(
+            err,
+            &format!(
+                "error: {}: {problem}\n",
+                file.map(|f| f.display().to_string()).unwrap_or_default()
+            ),
+        );
+        return EXIT_INPUT_ERROR;
+    }
+    let (title, loaded) = match file {
+        Some(path) => (path.display().to_string(), load_file(path)),
+        None => (
+            format!(
+                "built-in model {} ({})",
+                LISTSTACK.name, LISTSTACK.description
+            ),
+            load_str(LISTSTACK.name, LISTSTACK.text),
+        ),
+    };
+    match loaded {
+        Ok(program) => {
+            say(out, &describe(&title, &program));
+            0
+        }
+        Err(e) => {
+            say(err, &e.render());
+            EXIT_INPUT_ERROR
+        }
+    }
+}
+
+fn describe(title: &str, program: &Program) -> String {
+    let decls: Vec<_> = program.files.iter().flat_map(|f| &f.decls).collect();
+    let mut definitions: Vec<String> = Vec::new();
+    let mut assertions: Vec<String> = Vec::new();
+    for d in &decls {
+        match &d.kind {
+            DeclKind::Definition(def) => {
+                let shown = match &def.lhs {
+                    Lhs::Name(n) => n.name.clone(),
+                    Lhs::Function(n, params) => {
+                        let arity: Vec<String> =
+                            params.iter().map(|p| p.len().to_string()).collect();
+                        format!("{}/{}", n.name, arity.join("/"))
+                    }
+                    Lhs::Pattern(p) => p.to_string(),
+                };
+                if !definitions.contains(&shown) {
+                    definitions.push(shown);
+                }
+            }
+            DeclKind::Assert(_) => assertions.push(d.to_string()),
+            _ => {}
+        }
+    }
+    let mut text = format!("{title}\n{} declarations\n", decls.len());
+    text.push_str(&format!(
+        "definitions ({}): {}\n",
+        definitions.len(),
+        definitions.join(", ")
+    ));
+    text.push_str(&format!("assertions ({}):\n", assertions.len()));
+    for (i, a) in assertions.iter().enumerate() {
+        text.push_str(&format!("  {:>2}  {a}\n", i + 1));
+    }
+    text.push_str("\nRun `symcsp parse FILE... [--print]` to check scripts and print them back.\n");
+    text
+}

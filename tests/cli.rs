@@ -1,0 +1,116 @@
+//! The command line as a user meets it: output, diagnostics and exit codes
+//! of the real binary.
+
+use assert_cmd::Command;
+
+fn symcsp() -> Command {
+    Command::cargo_bin("symcsp").expect("the binary is built")
+}
+
+fn fixture(name: &str) -> String {
+    format!("tests/fixtures/{name}")
+}
+
+#[test]
+fn parse_reports_one_line_per_file_and_exits_zero() {
+    let out = symcsp()
+        .args(["parse", "models/buffers.csp", &fixture("valid/include.csp")])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "models/buffers.csp: ok, 11 declarations, 6 assertions\n\
+         tests/fixtures/valid/include.csp: ok, 5 declarations, 0 assertions, 2 included files\n"
+    );
+}
+
+#[test]
+fn parse_print_writes_a_script_that_parses_again() {
+    let printed = symcsp()
+        .args(["parse", "--print", "models/liststack.csp"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let printed = String::from_utf8(printed).unwrap();
+    let script = printed.split_once('\n').unwrap().1;
+    assert!(
+        script.contains("Spec(s) = #s < Bound & push?t?d -> Spec(<d> ^ s)"),
+        "{script}"
+    );
+    let dir = std::env::temp_dir().join(format!("symcsp-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = dir.join("printed.csp");
+    std::fs::write(&copy, script).unwrap();
+    symcsp().arg("parse").arg(&copy).assert().success();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Every kind of bad input the issue names: a diagnostic on stderr with a
+/// place, and exit code 2.
+#[test]
+fn bad_inputs_get_a_diagnostic_and_exit_two() {
+    for (file, message) in [
+        ("invalid/unterminated_comment.csp", "unterminated comment"),
+        ("invalid/unterminated_string.csp", "unterminated string"),
+        ("invalid/unclosed_paren.csp", "unclosed `(`"),
+        ("invalid/mismatched_bracket.csp", "mismatched `}`"),
+        ("invalid/stray_unicode.csp", "unexpected character `→`"),
+        ("invalid/deep_nesting.csp", "nested too deeply"),
+        ("invalid/binary.csp", "NUL byte"),
+        ("invalid/not_utf8.csp", "not UTF-8"),
+        ("invalid/missing_include.csp", "cannot read"),
+        ("invalid/include_cycle.csp", "include cycle"),
+        ("valid/empty.csp", "the file is empty"),
+    ] {
+        let output = symcsp()
+            .args(["parse", &fixture(file)])
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(stderr.contains(message), "{file}: {stderr}");
+        assert!(output.stdout.is_empty(), "{file}: nothing on stdout");
+    }
+}
+
+#[test]
+fn a_missing_file_is_an_error_not_a_panic() {
+    let output = symcsp()
+        .args(["parse", "no/such/file.csp"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "error: cannot read `no/such/file.csp`: no such file\nno/such/file.csp: 1 error\n"
+    );
+}
+
+#[test]
+fn without_arguments_the_built_in_model_is_described() {
+    let output = symcsp().assert().success().get_output().stdout.clone();
+    let text = String::from_utf8(output).unwrap();
+    assert!(text.starts_with("built-in model liststack.csp"), "{text}");
+    assert!(
+        text.contains("   1  assert Spec(<>) [T= System\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("definitions (14): NodeID, Bound, FreeNode/1, Node/3,"),
+        "{text}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_two_and_help_exits_zero() {
+    symcsp().arg("parse").assert().code(2);
+    symcsp().arg("--frobnicate").assert().code(2);
+    symcsp().arg("--help").assert().success();
+}
