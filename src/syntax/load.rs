@@ -147,17 +147,17 @@ fn parse_in_chunks(file: FileId, text: &str) -> Option<Vec<Decl>> {
     Some(all)
 }
 
-/// Runs `f` with pest recording what it expected at each failure. That
-/// bookkeeping slows parsing severalfold, so it is on only while a script
-/// that failed is parsed again for its diagnostics. pest's switch is
-/// global: the lock keeps concurrent re-parses from turning it off under
-/// each other (plain parses only run slower while it is on).
+/// Runs `f`, which may switch on pest's record of what it expected at each
+/// failure (see [`recover`]). That bookkeeping slows parsing severalfold,
+/// so it is on only while a script that failed is parsed again for its
+/// diagnostics. pest's switch is global: the lock keeps concurrent
+/// re-parses from turning it off under each other (plain parses only run
+/// slower while it is on), and it is off again when `f` returns.
 pub(crate) fn with_error_detail<T>(f: impl FnOnce() -> T) -> T {
     static DETAIL: Mutex<()> = Mutex::new(());
     let _guard = DETAIL
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    pest::set_error_detail(true);
     let result = f();
     pest::set_error_detail(false);
     result
@@ -165,25 +165,19 @@ pub(crate) fn with_error_detail<T>(f: impl FnOnce() -> T) -> T {
 
 /// Reports the first error, then looks for more by restarting the parser
 /// at later declarations.
+///
+/// Runs under [`with_error_detail`]. pest's record of what it expected
+/// (needed for the message) slows parsing severalfold, so each stretch is
+/// parsed without it; a failure is then parsed again with it from the last
+/// declaration start before the failure, which is short. A large script
+/// with a few errors thus costs about one ordinary pass.
 fn recover(file: FileId, text: &str) -> Vec<Diagnostic> {
-    let first = match CspmParser::parse(Rule::file, text) {
-        Ok(_) => unreachable!("a text that failed to parse fails again"),
-        Err(e) => e,
-    };
-    let first = &first;
-    let mut diagnostics = vec![errors::diagnostic(first, file, text, 0)];
     let restarts = lexical::restart_points(text);
-    let mut failed_at = error_position(first);
+    let mut diagnostics = Vec::new();
+    let mut start = 0;
     while diagnostics.len() < MAX_SYNTAX_ERRORS {
-        // Resume at the first declaration starting on a later line.
-        let line_end = text[failed_at.min(text.len())..]
-            .find('\n')
-            .map_or(text.len(), |p| failed_at + p);
-        let Some(&start) = restarts.iter().find(|&&p| p > line_end) else {
-            break;
-        };
         let rest = &text[start..];
-        match CspmParser::parse(Rule::file, rest) {
+        match parse_with_detail(rest, false) {
             Ok(mut pairs) => {
                 if let Err(more) =
                     Builder::new(file, start).file(pairs.next().expect("a file pair"))
@@ -193,13 +187,59 @@ fn recover(file: FileId, text: &str) -> Vec<Diagnostic> {
                 break;
             }
             Err(error) => {
-                diagnostics.push(errors::diagnostic(&error, file, rest, start));
-                failed_at = start + error_position(&error);
+                let failed_at = start + error_position(&error);
+                diagnostics.push(explain_failure(file, text, start, failed_at, &restarts));
+                // Resume at the first declaration starting on a later line.
+                let line_end = text[failed_at.min(text.len())..]
+                    .find('\n')
+                    .map_or(text.len(), |p| failed_at + p);
+                match restarts.iter().find(|&&p| p > line_end) {
+                    Some(&next) => start = next,
+                    None => break,
+                }
             }
         }
     }
     diagnostics.truncate(MAX_SYNTAX_ERRORS);
     diagnostics
+}
+
+fn parse_with_detail(
+    text: &str,
+    detail: bool,
+) -> Result<pest::iterators::Pairs<'_, Rule>, pest::error::Error<Rule>> {
+    pest::set_error_detail(detail);
+    CspmParser::parse(Rule::file, text)
+}
+
+/// The diagnostic for a parse of `text[start..]` that failed at
+/// `failed_at`: parsed again with detail from the last declaration start
+/// before the failure (or, if that start lies inside the broken construct
+/// and fails elsewhere, from `start` itself).
+fn explain_failure(
+    file: FileId,
+    text: &str,
+    start: usize,
+    failed_at: usize,
+    restarts: &[usize],
+) -> Diagnostic {
+    let near = restarts
+        .iter()
+        .rev()
+        .copied()
+        .find(|&p| p >= start && p <= failed_at)
+        .unwrap_or(start);
+    if near > start {
+        let rest = &text[near..];
+        if let Err(error) = parse_with_detail(rest, true)
+            && near + error_position(&error) == failed_at
+        {
+            return errors::diagnostic(&error, file, rest, near);
+        }
+    }
+    let rest = &text[start..];
+    let error = parse_with_detail(rest, true).expect_err("a text that failed to parse fails again");
+    errors::diagnostic(&error, file, rest, start)
 }
 
 fn error_position(error: &pest::error::Error<Rule>) -> usize {

@@ -36,12 +36,12 @@ pub fn parse_expr(file: FileId, text: &str) -> Result<ast::Expr, Vec<Diagnostic>
             Ok(mut pairs) => build::Builder::new(file, 0)
                 .expr_input(pairs.next().expect("an expr_input pair"))
                 .map_err(|d| vec![d]),
-            Err(_) => Err(load::with_error_detail(|| match parser::CspmParser::parse(
-                parser::Rule::expr_input,
-                text,
-            ) {
-                Ok(_) => unreachable!("a text that failed to parse fails again"),
-                Err(e) => vec![errors::diagnostic(&e, file, text, 0)],
+            Err(_) => Err(load::with_error_detail(|| {
+                pest::set_error_detail(true);
+                match parser::CspmParser::parse(parser::Rule::expr_input, text) {
+                    Ok(_) => unreachable!("a text that failed to parse fails again"),
+                    Err(e) => vec![errors::diagnostic(&e, file, text, 0)],
+                }
             })),
         }
     })
