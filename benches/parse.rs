@@ -71,6 +71,27 @@ fn main() {
         "parse: {mb:.2} MB, {decls} declarations, best of {runs}: {best:.3} s = {:.2} MB/s",
         mb / best
     );
+    // The same script with three syntax errors, at 1%, 50% and 99% of it:
+    // all must be reported, at about the cost of one parse.
+    let mut broken = script.clone();
+    for fraction in [0.99, 0.5, 0.01] {
+        let at = (bytes as f64 * fraction) as usize;
+        let line = at + broken[at..].find("\nQ").expect("a Q definition follows") + 1;
+        let arrow = line
+            + broken[line..]
+                .find(" @ ")
+                .expect("the Q definition has an @");
+        broken.replace_range(arrow..arrow + 3, " ");
+    }
+    let start = Instant::now();
+    let errors = symcsp::syntax::load_str("broken.csp", &broken)
+        .expect_err("the broken script fails")
+        .diagnostics
+        .len();
+    println!(
+        "errors: the script with 3 syntax errors reports {errors} in {:.3} s",
+        start.elapsed().as_secs_f64()
+    );
     if let (Some(base), Some(peak)) = (baseline, peak_rss_kib()) {
         let grown = peak.saturating_sub(base) as f64 / 1024.0;
         println!(
