@@ -103,135 +103,45 @@ pub(crate) fn diagnostic(
     text: &str,
     offset: usize,
 ) -> Diagnostic {
-    let location = match error.location {
-        InputLocation::Pos(p) => p,
-        InputLocation::Span((s, _)) => s,
-    };
-    let pos = match error.parse_attempts() {
-        Some(a) => error_position(text, location, a.max_position),
-        None => location,
-    };
+    let spot = locate(error, text);
     if let ErrorVariant::CustomError { message } = &error.variant {
+        // pest's own guards: its stack probe or call budget ran out.
         let message = if message.contains("stack limit") || message.contains("call limit") {
             "this expression is too deeply nested or too long to parse; split it into named definitions"
                 .to_string()
         } else {
             message.clone()
         };
-        return Diagnostic::error(Span::new(file, offset + pos, offset + pos), message);
+        return Diagnostic::error(
+            Span::new(file, offset + spot.pos, offset + spot.pos),
+            message,
+        );
     }
-    let attempts = error.parse_attempts();
-    let mut expected: Vec<String> = attempts
-        .as_ref()
-        .map(|a| {
-            a.expected_tokens()
-                .into_iter()
-                .filter_map(|t| {
-                    // Tokens print as themselves; character ranges as `0..9`.
-                    let text = t.to_string();
-                    match text.split_once("..") {
-                        Some((from, _))
-                            if text.len() > 2 && from.starts_with(|c: char| c.is_ascii_digit()) =>
-                        {
-                            Some(NUMBER.to_string())
-                        }
-                        Some((from, _))
-                            if text.len() > 2
-                                && from.starts_with(|c: char| c.is_ascii_alphabetic()) =>
-                        {
-                            Some(NAME.to_string())
-                        }
-                        // Character ranges and single letters come from the
-                        // parser's first-character tests, not from tokens.
-                        Some(_) if text.len() > 2 => None,
-                        _ if text == "BUILTIN_RULE" || text == "a" || text == "o" => None,
-                        _ => Some(text),
-                    }
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    // Rule-level expectations stand for expressions or names.
-    if let ErrorVariant::ParsingError { positives, .. } = &error.variant {
-        for rule in positives {
-            if let Some(token) = operator_token(*rule) {
-                expected.push(token.to_string());
-            }
-            match rule {
-                Rule::ident | Rule::qname => expected.push(NAME.to_string()),
-                Rule::int_lit => expected.push(NUMBER.to_string()),
-                Rule::string_lit => expected.push("\"".to_string()),
-                Rule::refine_op => expected.push("[T=".to_string()),
-                Rule::property => expected.push("deadlock free".to_string()),
-                Rule::option_name => expected.push("symmetry reduce".to_string()),
-                Rule::EOI => expected.push(END_OF_LINE.to_string()),
-                _ => {}
-            }
-        }
-    }
-    // At the end of the file, point just after the last thing written
-    // rather than at the blank line that follows it.
-    let content_end = text.trim_end().len();
-    let mut pos = if pos >= content_end { content_end } else { pos };
-    let mut found = if pos >= content_end {
-        "end of file".to_string()
-    } else {
-        describe_found(text, pos)
-    };
-    let mut open = innermost_open(&text[..pos.min(text.len())]);
-    // A construct left open on the line before (`if` without `else`)
-    // makes the parser look for its continuation on the next line; the
-    // mistake is at the end of that earlier line.
-    let line_start = text[..pos].rfind('\n').map_or(0, |p| p + 1);
-    if open.is_some() && pos > 0 && text[line_start..pos].trim().is_empty() && line_start > 0 {
-        pos = text[..line_start].trim_end().len();
-        found = "end of line".to_string();
-        open = innermost_open(&text[..pos]);
-    }
-    let before = &text[..pos.min(text.len())];
+    let before = &text[..spot.pos];
+    let mut expected = expected_tokens(error);
     // On the first line of a top-level declaration that is not a keyword
     // declaration and has no `=` yet, the `=` of a definition is due.
-    let line = &before[before.rfind('\n').map_or(0, |p| p + 1)..];
-    let starts_definition = line.starts_with(|c: char| c.is_ascii_alphabetic())
-        && !line.contains('=')
-        && !ends_with_keyword(
-            line.split(|c: char| !c.is_ascii_alphanumeric())
-                .next()
-                .unwrap_or(""),
-        );
-    if open.is_none() && starts_definition && !previous_line_continues(before) {
+    if spot.open.is_none() && starts_definition(before) && !previous_line_continues(before) {
         expected.push("=".to_string());
     }
-    let at_line_start = !before.is_empty()
-        && before
-            .rsplit('\n')
-            .next()
-            .is_some_and(|l| l.trim().is_empty())
-        || before.trim().is_empty();
-    let wanted = if open.is_none() && at_line_start && !expected.iter().any(|t| t == END_OF_LINE) {
+    let ends_declaration = expected.iter().any(|t| t == END_OF_LINE);
+    let wanted = if spot.open.is_none() && at_line_start(before) && !ends_declaration {
         Some(
             "a declaration (a definition `name = ...`, `channel`, `datatype`, `assert`, ...)"
                 .to_string(),
         )
     } else {
-        describe_expected(&expected, open)
+        describe_expected(&expected, spot.open)
     };
     let message = match wanted {
-        Some(w) => format!("unexpected {found}: expected {w}"),
-        None => format!("unexpected {found}"),
+        Some(w) => format!("unexpected {}: expected {w}", spot.found),
+        None => format!("unexpected {}", spot.found),
     };
-    let width = found_width(text, pos);
-    let width = if found == "end of line" { 0 } else { width };
-    let diagnostic =
-        Diagnostic::error(Span::new(file, offset + pos, offset + pos + width), message);
-    if open.is_none()
-        && expected.iter().any(|t| t == "=")
-        && !expected.iter().any(|t| t == END_OF_LINE)
-    {
-        return diagnostic
-            .with_note("a declaration at the top level is a definition: `Name = expression`");
-    }
-    if follows_operand(before) && starts_operand(&text[pos.min(text.len())..]) {
+    let span = Span::new(file, offset + spot.pos, offset + spot.pos + spot.width);
+    let diagnostic = Diagnostic::error(span, message);
+    if spot.open.is_none() && expected.iter().any(|t| t == "=") && !ends_declaration {
+        diagnostic.with_note("a declaration at the top level is a definition: `Name = expression`")
+    } else if follows_operand(before) && starts_operand(&text[spot.pos..]) {
         diagnostic.with_note(
             "two expressions cannot stand side by side: is an operator such as `->`, `.` or `,` missing?",
         )
@@ -242,6 +152,134 @@ pub(crate) fn diagnostic(
     } else {
         diagnostic
     }
+}
+
+/// Where a parse failed, as the message will show it.
+struct Spot {
+    pos: usize,
+    /// What stands there, in words.
+    found: String,
+    /// How many bytes to underline.
+    width: usize,
+    /// The innermost construct open at that point.
+    open: Option<Construct>,
+}
+
+fn locate(error: &Error<Rule>, text: &str) -> Spot {
+    let location = match error.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    let pos = match error.parse_attempts() {
+        Some(a) => error_position(text, location, a.max_position),
+        None => location,
+    };
+    // At the end of the file, point just after the last thing written
+    // rather than at the blank line that follows it.
+    let content_end = text.trim_end().len();
+    if pos >= content_end {
+        return Spot {
+            pos: content_end,
+            found: "end of file".into(),
+            width: 0,
+            open: innermost_open(&text[..content_end]),
+        };
+    }
+    let open = innermost_open(&text[..pos]);
+    // A construct left open on the line before (`if` without `else`)
+    // makes the parser look for its continuation on the next line; the
+    // mistake is at the end of that earlier line.
+    let line_start = text[..pos].rfind('\n').map_or(0, |p| p + 1);
+    if open.is_some() && line_start > 0 && text[line_start..pos].trim().is_empty() {
+        let end = text[..line_start].trim_end().len();
+        return Spot {
+            pos: end,
+            found: "end of line".into(),
+            width: 0,
+            open: innermost_open(&text[..end]),
+        };
+    }
+    Spot {
+        pos,
+        found: describe_found(text, pos),
+        width: found_width(text, pos),
+        open,
+    }
+}
+
+/// What pest tried at the failure, as tokens: literal text, `NAME`,
+/// `NUMBER` and `END_OF_LINE`.
+fn expected_tokens(error: &Error<Rule>) -> Vec<String> {
+    let mut expected: Vec<String> = error
+        .parse_attempts()
+        .map(|a| {
+            a.expected_tokens()
+                .into_iter()
+                .filter_map(|t| token_text(&t.to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    // Rules stand for what they start with.
+    if let ErrorVariant::ParsingError { positives, .. } = &error.variant {
+        for rule in positives {
+            if let Some(token) = operator_token(*rule) {
+                expected.push(token.to_string());
+            }
+            let token = match rule {
+                Rule::ident | Rule::qname => NAME,
+                Rule::int_lit => NUMBER,
+                Rule::string_lit => "\"",
+                Rule::refine_op => "[T=",
+                Rule::property => "deadlock free",
+                Rule::option_name => "symmetry reduce",
+                Rule::EOI => END_OF_LINE,
+                _ => continue,
+            };
+            expected.push(token.to_string());
+        }
+    }
+    expected
+}
+
+/// A token pest printed, as this module counts it: literal text, or a
+/// character range standing for a name or a number. Other ranges and the
+/// single letters `a` and `o` come from the parser's first-character tests
+/// and say nothing.
+fn token_text(text: &str) -> Option<String> {
+    match text.split_once("..") {
+        Some((from, _)) if text.len() > 2 => {
+            if from.starts_with(|c: char| c.is_ascii_digit()) {
+                Some(NUMBER.to_string())
+            } else if from.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                Some(NAME.to_string())
+            } else {
+                None
+            }
+        }
+        _ if matches!(text, "BUILTIN_RULE" | "a" | "o") => None,
+        _ => Some(text.to_string()),
+    }
+}
+
+/// Whether `before` ends on the first line of a declaration that could be
+/// a definition still waiting for its `=`.
+fn starts_definition(before: &str) -> bool {
+    let line = &before[before.rfind('\n').map_or(0, |p| p + 1)..];
+    let first_word = line
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .next()
+        .unwrap_or("");
+    line.starts_with(|c: char| c.is_ascii_alphabetic())
+        && !line.contains('=')
+        && !ends_with_keyword(first_word)
+}
+
+/// Whether nothing but white space precedes the position on its line.
+fn at_line_start(before: &str) -> bool {
+    before
+        .rsplit('\n')
+        .next()
+        .is_some_and(|l| l.trim().is_empty())
 }
 
 /// Tokens that close a construct or continue it (`then` after `if`):
