@@ -142,7 +142,17 @@ pub(crate) struct Printer {
     indent: usize,
     /// Directly inside `<...>`, where a bare `>` would close the sequence.
     in_sequence: bool,
+    /// Never break lines (used to measure an expression's width).
+    flat: bool,
+    /// The indentation of continuation lines, once a construct has broken.
+    continuation: Option<usize>,
+    /// The next process operator must break: it is a link of a chain
+    /// that broke.
+    break_chain: bool,
 }
+
+/// Lines longer than this are broken before process operators.
+const WIDTH: usize = 88;
 
 impl Printer {
     pub(crate) fn finish(self) -> String {
@@ -151,6 +161,70 @@ impl Printer {
 
     fn put(&mut self, s: &str) {
         self.out.push_str(s);
+    }
+
+    /// The line being written.
+    fn current_line(&self) -> &str {
+        &self.out[self.out.rfind('\n').map_or(0, |p| p + 1)..]
+    }
+
+    fn line_indent(&self) -> usize {
+        self.current_line()
+            .chars()
+            .take_while(|&c| c == ' ')
+            .count()
+    }
+
+    /// Where lines broken inside the construct being written start: the
+    /// indentation already chosen by an enclosing broken construct, or two
+    /// more than the current line's.
+    fn continuation_indent(&self) -> usize {
+        self.continuation.unwrap_or_else(|| self.line_indent() + 2)
+    }
+
+    fn with_continuation(&mut self, indent: usize, f: impl FnOnce(&mut Self)) {
+        let saved = self.continuation.replace(indent);
+        f(self);
+        self.continuation = saved;
+    }
+
+    fn break_or_space(&mut self, fits: bool, indent: usize) {
+        if fits {
+            self.put(" ");
+        } else {
+            let saved = std::mem::replace(&mut self.indent, indent);
+            self.newline();
+            self.indent = saved;
+        }
+    }
+
+    /// The right-hand side of a definition: after `=` on the same line if
+    /// it fits, otherwise on the lines below, indented.
+    fn definition_body(&mut self, rhs: &Expr) {
+        self.put(" ");
+        if self.fits(rhs) {
+            self.expr(rhs, 0);
+            return;
+        }
+        self.out.pop();
+        let indent = self.line_indent() + 2;
+        self.break_or_space(false, indent);
+        self.with_continuation(indent, |p| p.expr(rhs, 0));
+    }
+
+    /// Whether `e` fits, unbroken, on the rest of the current line.
+    fn fits(&self, e: &Expr) -> bool {
+        if self.flat {
+            return true;
+        }
+        let mut p = Printer {
+            in_sequence: self.in_sequence,
+            flat: true,
+            ..Printer::default()
+        };
+        p.expr_bare(e);
+        !p.out.contains('\n')
+            && self.current_line().chars().count() + p.out.chars().count() <= WIDTH
     }
 
     fn newline(&mut self) {
@@ -172,7 +246,7 @@ impl Printer {
         self.in_sequence = saved;
         let first = self.out[start..].chars().next();
         let fuses = match (open.trim_start(), first) {
-            ("{", Some('-' | '|')) | ("(", Some('|')) | ("<", Some('-' | '=')) => true,
+            ("{", Some('-' | '|')) | ("<", Some('-' | '=')) => true,
             ("[", Some('[' | '|' | ']' | '>' | '+')) => true,
             (_, _) => false,
         };
@@ -226,8 +300,8 @@ impl Printer {
                     }
                     Lhs::Pattern(pat) => self.pattern(pat, level::FUNCTIONAL),
                 }
-                self.put(" = ");
-                self.expr(&def.rhs, 0);
+                self.put(" =");
+                self.definition_body(&def.rhs);
             }
             DeclKind::TypeAnnotation(names, ty) => {
                 self.idents(names);
@@ -506,12 +580,18 @@ impl Printer {
             }
             DoubleAt(l, r) => self.binary_operands(level::DOUBLE_AT, Assoc::Right, l, " @@ ", r),
             If(c, t, f) => {
+                // Broken, `then` and `else` start lines of their own and
+                // their branches continue further in.
+                let fits = self.fits(e);
+                let indent = self.continuation_indent() + 2;
                 self.put("if ");
                 self.expr(c, 0);
-                self.put(" then ");
-                self.expr(t, 0);
-                self.put(" else ");
-                self.expr(f, 0);
+                self.break_or_space(fits, indent);
+                self.put("then ");
+                self.with_continuation(indent + 2, |p| p.expr(t, 0));
+                self.break_or_space(fits, indent);
+                self.put("else ");
+                self.with_continuation(indent + 2, |p| p.expr(f, 0));
             }
             Let(decls, body) => {
                 let saved = std::mem::replace(&mut self.in_sequence, false);
@@ -556,6 +636,9 @@ impl Printer {
                 })
             }),
             Prefix(event, fields, body) => {
+                // A long chain of prefixes goes on with one event per line.
+                let fits = self.fits(e);
+                let indent = self.continuation_indent();
                 if fields.is_empty() {
                     self.expr(event, level::PREFIX + 1);
                 } else {
@@ -564,39 +647,40 @@ impl Printer {
                         self.field(f);
                     }
                 }
-                self.put(" -> ");
-                self.expr(body, level::PREFIX);
+                self.put(" ->");
+                self.break_or_space(fits, indent);
+                self.with_continuation(indent, |p| p.expr(body, level::PREFIX));
             }
             Guard(b, p) => self.binary_operands(level::PREFIX, Assoc::Right, b, " & ", p),
             Process(op, l, r) => {
-                let symbol = format!(" {} ", process_symbol(*op));
-                self.binary_operands(process_level(*op), Assoc::Left, l, &symbol, r);
+                let lvl = process_level(*op);
+                self.process_operands(e, lvl, l, r, |p| p.put(process_symbol(*op)));
             }
-            Hide(l, r) => self.binary_operands(level::HIDE, Assoc::Left, l, " \\ ", r),
-            Project(l, r) => self.binary_operands(level::HIDE, Assoc::Left, l, " |\\ ", r),
-            GenParallel(l, a, r) => self.bracketed_infix(level::PARALLEL, l, r, |p| {
-                p.bracketed(" [| ", " |] ", false, |p| p.expr(a, 0))
+            Hide(l, r) => self.process_operands(e, level::HIDE, l, r, |p| p.put("\\")),
+            Project(l, r) => self.process_operands(e, level::HIDE, l, r, |p| p.put("|\\")),
+            GenParallel(l, a, r) => self.process_operands(e, level::PARALLEL, l, r, |p| {
+                p.bracketed("[| ", " |]", false, |p| p.expr(a, 0))
             }),
-            Exception(l, a, r) => self.bracketed_infix(level::PARALLEL, l, r, |p| {
-                p.bracketed(" [| ", " |> ", false, |p| p.expr(a, 0))
+            Exception(l, a, r) => self.process_operands(e, level::PARALLEL, l, r, |p| {
+                p.bracketed("[| ", " |>", false, |p| p.expr(a, 0))
             }),
-            AlphaParallel(l, a, b, r) => self.bracketed_infix(level::PARALLEL, l, r, |p| {
-                p.bracketed(" [", "] ", false, |p| {
+            AlphaParallel(l, a, b, r) => self.process_operands(e, level::PARALLEL, l, r, |p| {
+                p.bracketed("[", "]", false, |p| {
                     p.expr(a, level::FUNCTIONAL);
                     p.put(" || ");
                     p.expr(b, 0);
                 })
             }),
             LinkedParallel(l, links, stmts, r) => {
-                self.bracketed_infix(level::PARALLEL, l, r, |p| {
-                    p.bracketed(" [", "] ", false, |p| p.links(links, " <-> ", stmts))
+                self.process_operands(e, level::PARALLEL, l, r, |p| {
+                    p.bracketed("[", "]", false, |p| p.links(links, " <-> ", stmts))
                 })
             }
-            SyncExternalChoice(l, a, r) => self.bracketed_infix(level::EXTERNAL, l, r, |p| {
-                p.bracketed(" [+ ", " +] ", false, |p| p.expr(a, 0))
+            SyncExternalChoice(l, a, r) => self.process_operands(e, level::EXTERNAL, l, r, |p| {
+                p.bracketed("[+ ", " +]", false, |p| p.expr(a, 0))
             }),
-            SyncInterrupt(l, a, r) => self.bracketed_infix(level::INTERRUPT, l, r, |p| {
-                p.bracketed(" /+ ", " +\\ ", false, |p| p.expr(a, 0))
+            SyncInterrupt(l, a, r) => self.process_operands(e, level::INTERRUPT, l, r, |p| {
+                p.bracketed("/+ ", " +\\", false, |p| p.expr(a, 0))
             }),
             Rename(p, pairs, stmts) => {
                 self.expr(p, level::POSTFIX);
@@ -629,11 +713,29 @@ impl Printer {
         }
     }
 
-    /// A left-associative infix operator written with brackets.
-    fn bracketed_infix(&mut self, lvl: u8, l: &Expr, r: &Expr, op: impl FnOnce(&mut Self)) {
-        self.expr(l, lvl);
+    /// Writes `l op r` for a left-associative process operator: on one
+    /// line if it fits, otherwise with `op r` on a new, indented line (FDR
+    /// lets a newline stand before every process operator).
+    fn process_operands(
+        &mut self,
+        whole: &Expr,
+        lvl: u8,
+        l: &Expr,
+        r: &Expr,
+        op: impl FnOnce(&mut Self),
+    ) {
+        // Once a chain `a [] b [] c` breaks, every link of it does.
+        let forced = std::mem::take(&mut self.break_chain);
+        let fits = !forced && self.fits(whole);
+        let indent = self.continuation_indent();
+        self.break_chain =
+            !fits && std::mem::discriminant(&l.kind) == std::mem::discriminant(&whole.kind);
+        self.with_continuation(indent, |p| p.expr(l, lvl));
+        self.break_chain = false;
+        self.break_or_space(fits, indent);
         op(self);
-        self.expr(r, lvl + 1);
+        self.put(" ");
+        self.with_continuation(indent, |p| p.expr(r, lvl + 1));
     }
 
     fn range(&mut self, from: &Expr, to: Option<&Expr>) {
