@@ -32,8 +32,8 @@ enum Operand {
 
 pub(crate) struct Builder {
     file: FileId,
-    /// Byte offset of the parsed text within the file (non-zero when the
-    /// parser restarts after an error).
+    /// Byte offset of the parsed text within the file (non-zero for a
+    /// chunk of a large file, or a restart after a syntax error).
     offset: usize,
     depth: usize,
     /// True while building an expression that will become a pattern.
