@@ -3,7 +3,34 @@
 //!
 //! `cargo bench --bench parse [-- SIZE_MB]`
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
+
+/// Counts live heap bytes and allocations, to say where memory goes.
+struct Counting;
+
+static LIVE_BYTES: AtomicUsize = AtomicUsize::new(0);
+static LIVE_BLOCKS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LIVE_BYTES.fetch_add(layout.size(), Ordering::Relaxed);
+        LIVE_BLOCKS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE_BYTES.fetch_sub(layout.size(), Ordering::Relaxed);
+        LIVE_BLOCKS.fetch_sub(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
 
 /// One block of ordinary CSPM: datatypes, channels, pattern-matching
 /// functions, processes with every common operator, comprehensions and
@@ -58,13 +85,29 @@ fn main() {
     let runs = 3;
     let mut best = f64::INFINITY;
     let mut decls = 0;
-    for _ in 0..runs {
+    let mut tree = (0, 0);
+    let mut peak_growth = None;
+    for run in 0..runs {
+        let before = (
+            LIVE_BYTES.load(Ordering::Relaxed),
+            LIVE_BLOCKS.load(Ordering::Relaxed),
+        );
         let start = Instant::now();
         let program = symcsp::syntax::load_str("generated.csp", &script)
             .expect("the generated script parses");
         let seconds = start.elapsed().as_secs_f64();
+        tree = (
+            LIVE_BYTES.load(Ordering::Relaxed) - before.0,
+            LIVE_BLOCKS.load(Ordering::Relaxed) - before.1,
+        );
         decls = program.root_file().decls.len();
         best = best.min(seconds);
+        if run == 0 {
+            // Peak memory of one parse, before later runs muddy it.
+            peak_growth = baseline
+                .zip(peak_rss_kib())
+                .map(|(base, peak)| peak.saturating_sub(base));
+        }
     }
     let mb = bytes as f64 / (1024.0 * 1024.0);
     println!(
@@ -92,10 +135,17 @@ fn main() {
         "errors: the script with 3 syntax errors reports {errors} in {:.3} s",
         start.elapsed().as_secs_f64()
     );
-    if let (Some(base), Some(peak)) = (baseline, peak_rss_kib()) {
-        let grown = peak.saturating_sub(base) as f64 / 1024.0;
+    println!(
+        "tree: {:.1} MB live in {} allocations ({:.1} bytes each), {:.1}x the script",
+        tree.0 as f64 / (1024.0 * 1024.0),
+        tree.1,
+        tree.0 as f64 / tree.1.max(1) as f64,
+        tree.0 as f64 / bytes as f64
+    );
+    if let Some(grown) = peak_growth {
+        let grown = grown as f64 / 1024.0;
         println!(
-            "memory: peak RSS grew by {grown:.1} MB while parsing = {:.1}x the script",
+            "memory: peak RSS grew by {grown:.1} MB during the first parse = {:.1}x the script",
             grown / mb
         );
     }
