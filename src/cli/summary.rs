@@ -50,7 +50,7 @@ fn describe(title: &str, program: &Program) -> String {
         match &d.kind {
             DeclKind::Definition(def) => {
                 let shown = match &def.lhs {
-                    Lhs::Name(n) => n.name.clone(),
+                    Lhs::Name(n) => n.name.to_string(),
                     Lhs::Function(n, params) => {
                         let arity: Vec<String> =
                             params.iter().map(|p| p.len().to_string()).collect();

@@ -4,38 +4,48 @@
 //! node behind: the tree is pure structure, and the pretty-printer puts
 //! back the parentheses that binding strengths require.
 
+use ustr::Ustr;
+
 use super::source::{FileId, Span};
 
 /// A name as written, possibly qualified by modules (`M::N::x`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+///
+/// Names are interned ([`Ustr`]): one pointer, no allocation per
+/// occurrence, and equality is a pointer comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Name {
-    /// The module path followed by the name itself; never empty.
-    pub parts: Vec<String>,
+    /// The whole text, module path included (`M::x`).
+    pub text: Ustr,
     pub span: Span,
 }
 
 impl Name {
-    pub fn simple(name: impl Into<String>, span: Span) -> Self {
+    pub fn simple(name: &str, span: Span) -> Self {
         Name {
-            parts: vec![name.into()],
+            text: Ustr::from(name),
             span,
         }
     }
 
+    /// The module path followed by the name itself; never empty.
+    pub fn parts(&self) -> impl Iterator<Item = &str> {
+        self.text.as_str().split("::")
+    }
+
     /// The unqualified last part.
     pub fn last(&self) -> &str {
-        self.parts.last().map(String::as_str).unwrap_or("")
+        self.parts().last().unwrap_or("")
     }
 
     pub fn is_qualified(&self) -> bool {
-        self.parts.len() > 1
+        self.text.contains("::")
     }
 }
 
 /// An identifier at a binding site (declaration names, parameters).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Ident {
-    pub name: String,
+    pub name: Ustr,
     pub span: Span,
 }
 

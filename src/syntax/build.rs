@@ -7,6 +7,7 @@
 //! the tree is bounded).
 
 use pest::iterators::{Pair, Pairs};
+use ustr::Ustr;
 
 use super::ast::*;
 use super::diagnostic::Diagnostic;
@@ -208,14 +209,14 @@ impl Builder {
 
     fn ident(&self, pair: Pair<Rule>) -> Ident {
         Ident {
-            name: pair.as_str().to_string(),
+            name: Ustr::from(pair.as_str()),
             span: self.span(&pair),
         }
     }
 
     fn qname(&self, pair: &Pair<Rule>) -> Name {
         Name {
-            parts: pair.as_str().split("::").map(str::to_string).collect(),
+            text: Ustr::from(pair.as_str()),
             span: self.span(pair),
         }
     }
@@ -240,7 +241,7 @@ impl Builder {
             )),
             ExprKind::Name(name) => {
                 let ident = Ident {
-                    name: name.parts[0].clone(),
+                    name: name.text,
                     span: name.span,
                 };
                 if arg_lists.is_empty() {

@@ -402,7 +402,7 @@ impl Printer {
     }
 
     fn name(&mut self, name: &Name) {
-        self.put(&name.parts.join("::"));
+        self.put(&name.text);
     }
 
     fn assertion(&mut self, a: &Assertion) {
@@ -923,6 +923,6 @@ impl fmt::Display for File {
 
 impl fmt::Display for Name {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.parts.join("::"))
+        f.write_str(&self.text)
     }
 }
