@@ -95,15 +95,16 @@ const NAMED: &[&str] = &[
 /// means the declaration could end here.
 const END_OF_LINE: &str = "<end of line>";
 
-/// A diagnostic for a failed parse of `text` (the part of file `file`
-/// starting at byte `offset`).
+/// A diagnostic for a failed parse of the part of `text` (all of file
+/// `file`) that starts at byte `offset`. The whole text is wanted: what
+/// precedes the parsed part (an open `let`, say) shapes the message.
 pub(crate) fn diagnostic(
     error: &Error<Rule>,
     file: FileId,
     text: &str,
     offset: usize,
 ) -> Diagnostic {
-    let spot = locate(error, text);
+    let spot = locate(error, text, offset);
     if let ErrorVariant::CustomError { message } = &error.variant {
         // pest's own guards: its stack probe or call budget ran out.
         let message = if message.contains("stack limit") || message.contains("call limit") {
@@ -112,10 +113,7 @@ pub(crate) fn diagnostic(
         } else {
             message.clone()
         };
-        return Diagnostic::error(
-            Span::new(file, offset + spot.pos, offset + spot.pos),
-            message,
-        );
+        return Diagnostic::error(Span::new(file, spot.pos, spot.pos), message);
     }
     let before = &text[..spot.pos];
     let mut expected = expected_tokens(error);
@@ -137,11 +135,19 @@ pub(crate) fn diagnostic(
         Some(w) => format!("unexpected {}: expected {w}", spot.found),
         None => format!("unexpected {}", spot.found),
     };
-    let span = Span::new(file, offset + spot.pos, offset + spot.pos + spot.width);
+    let span = Span::new(file, spot.pos, spot.pos + spot.width);
     let diagnostic = Diagnostic::error(span, message);
-    if spot.open.is_none() && expected.iter().any(|t| t == "=") && !ends_declaration {
+    let rest = &text[spot.pos..];
+    if spot.open.is_none() && indented_declaration(before) {
+        diagnostic.with_note(
+            "this indented line starts a new declaration: a newline ends a declaration unless an \
+             operator joins the lines (at the end of the line before, or at the start of this one)",
+        )
+    } else if model_after_property(before, rest) {
+        diagnostic.with_note("the semantic model goes inside the brackets: `:[deadlock free [F]]`")
+    } else if spot.open.is_none() && expected.iter().any(|t| t == "=") && !ends_declaration {
         diagnostic.with_note("a declaration at the top level is a definition: `Name = expression`")
-    } else if follows_operand(before) && starts_operand(&text[spot.pos..]) {
+    } else if follows_operand(before) && starts_operand(rest) {
         diagnostic.with_note(
             "two expressions cannot stand side by side: is an operator such as `->`, `.` or `,` missing?",
         )
@@ -165,13 +171,15 @@ struct Spot {
     open: Option<Construct>,
 }
 
-fn locate(error: &Error<Rule>, text: &str) -> Spot {
-    let location = match error.location {
-        InputLocation::Pos(p) => p,
-        InputLocation::Span((s, _)) => s,
-    };
+/// Where the parse of `text[offset..]` failed, in `text`.
+fn locate(error: &Error<Rule>, text: &str, offset: usize) -> Spot {
+    let location = offset
+        + match error.location {
+            InputLocation::Pos(p) => p,
+            InputLocation::Span((s, _)) => s,
+        };
     let pos = match error.parse_attempts() {
-        Some(a) => error_position(text, location, a.max_position),
+        Some(a) => error_position(text, location, offset + a.max_position),
         None => location,
     };
     // At the end of the file, point just after the last thing written
@@ -272,6 +280,26 @@ fn starts_definition(before: &str) -> bool {
     line.starts_with(|c: char| c.is_ascii_alphabetic())
         && !line.contains('=')
         && !ends_with_keyword(first_word)
+}
+
+/// Whether `before` ends on an indented line that the parser took as a
+/// new declaration (the line before it, not blank, does not continue).
+fn indented_declaration(before: &str) -> bool {
+    let mut lines = before.rsplit('\n');
+    let line = lines.next().unwrap_or("");
+    let previous = lines.next().unwrap_or("");
+    line.starts_with([' ', '\t'])
+        && !line.trim().is_empty()
+        && !previous.trim().is_empty()
+        && !previous_line_continues(before)
+}
+
+/// `:[deadlock free] [F]`: a model written after the property's brackets.
+fn model_after_property(before: &str, rest: &str) -> bool {
+    before.trim_end().ends_with(']')
+        && ["[T]", "[F]", "[FD]", "[R]", "[RD]", "[V]", "[VD]"]
+            .iter()
+            .any(|m| rest.starts_with(m))
 }
 
 /// Whether nothing but white space precedes the position on its line.

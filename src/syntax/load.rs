@@ -234,12 +234,12 @@ fn explain_failure(
         if let Err(error) = parse_with_detail(rest, true)
             && near + error_position(&error) == failed_at
         {
-            return errors::diagnostic(&error, file, rest, near);
+            return errors::diagnostic(&error, file, text, near);
         }
     }
     let rest = &text[start..];
     let error = parse_with_detail(rest, true).expect_err("a text that failed to parse fails again");
-    errors::diagnostic(&error, file, rest, start)
+    errors::diagnostic(&error, file, text, start)
 }
 
 fn error_position(error: &pest::error::Error<Rule>) -> usize {
