@@ -143,6 +143,14 @@ pub(crate) fn diagnostic(
             "this indented line starts a new declaration: a newline ends a declaration unless an \
              operator joins the lines (at the end of the line before, or at the start of this one)",
         )
+    } else if expected.iter().any(|t| t == "@")
+        && !current_line(before).contains(['@', ':'])
+        && !current_line(before).contains("<-")
+    {
+        diagnostic.with_note(
+            "an operator such as `[]`, `|~|`, `|||` or `;` with no process on its left is a replicated \
+             operator, written `[] x : S @ P`",
+        )
     } else if model_after_property(before, rest) {
         diagnostic.with_note("the semantic model goes inside the brackets: `:[deadlock free [F]]`")
     } else if spot.open.is_none() && expected.iter().any(|t| t == "=") && !ends_declaration {
@@ -280,6 +288,10 @@ fn starts_definition(before: &str) -> bool {
     line.starts_with(|c: char| c.is_ascii_alphabetic())
         && !line.contains('=')
         && !ends_with_keyword(first_word)
+}
+
+fn current_line(before: &str) -> &str {
+    before.rsplit('\n').next().unwrap_or("")
 }
 
 /// Whether `before` ends on an indented line that the parser took as a
