@@ -259,8 +259,8 @@ fn expected_tokens(error: &Error<Rule>) -> Vec<String> {
 
 /// A token pest printed, as this module counts it: literal text, or a
 /// character range standing for a name or a number. Other ranges and the
-/// single letters `a` and `o` come from the parser's first-character tests
-/// and say nothing.
+/// single letters `a`, `o` and `n` come from the parser's first-character
+/// tests and say nothing.
 fn token_text(text: &str) -> Option<String> {
     match text.split_once("..") {
         Some((from, _)) if text.len() > 2 => {
@@ -272,7 +272,7 @@ fn token_text(text: &str) -> Option<String> {
                 None
             }
         }
-        _ if matches!(text, "BUILTIN_RULE" | "a" | "o") => None,
+        _ if matches!(text, "BUILTIN_RULE" | "a" | "o" | "n") => None,
         _ => Some(text.to_string()),
     }
 }
