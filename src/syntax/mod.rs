@@ -24,8 +24,9 @@ pub use source::{FileId, Location, SourceFile, SourceMap, Span};
 
 use pest::Parser;
 
-/// Parses one expression (as typed on the command line or in the TUI) as
-/// file `file` of `sources`.
+/// Parses one expression, as typed on the command line or in the TUI.
+/// Spans and diagnostics refer to file `file`: the caller adds `text` to
+/// its [`SourceMap`] under that id to render them.
 pub fn parse_expr(file: FileId, text: &str) -> Result<ast::Expr, Vec<Diagnostic>> {
     crate::stack::with_large_stack(|| {
         let lexical_errors = lexical::check(file, text);
@@ -47,7 +48,8 @@ pub fn parse_expr(file: FileId, text: &str) -> Result<ast::Expr, Vec<Diagnostic>
     })
 }
 
-/// Parses the declarations of a single text without following includes.
+/// Parses the declarations of a single text without following includes;
+/// spans refer to file `file`, as for [`parse_expr`].
 pub fn parse_decls(file: FileId, text: &str) -> Result<Vec<ast::Decl>, Vec<Diagnostic>> {
     crate::stack::with_large_stack(|| load::parse_decls(file, text))
 }
