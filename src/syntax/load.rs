@@ -421,3 +421,60 @@ fn io_reason(e: &std::io::Error) -> String {
         _ => e.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The whole-text parse, bypassing chunking.
+    fn parse_whole(text: &str) -> Vec<Decl> {
+        let mut pairs = CspmParser::parse(Rule::file, text).expect("the text parses");
+        Builder::new(0, 0)
+            .file(pairs.next().unwrap())
+            .expect("the text builds")
+    }
+
+    /// Repeats scripts until the text is long enough to be chunked.
+    fn long_text(scripts: &[&str]) -> String {
+        let mut text = String::new();
+        while text.len() < 4 * CHUNK_BYTES {
+            for s in scripts {
+                text.push_str(s);
+                text.push('\n');
+            }
+        }
+        text
+    }
+
+    // Spans take no part in `==`, so the trees are compared through their
+    // debug form, which shows every span.
+    fn same_with_spans(a: &[Decl], b: &[Decl]) -> bool {
+        format!("{a:?}") == format!("{b:?}")
+    }
+
+    #[test]
+    fn chunked_parsing_gives_exactly_the_whole_text_parse() {
+        let text = long_text(&[
+            include_str!("../../models/liststack.csp"),
+            include_str!("../../tests/fixtures/valid/processes.csp"),
+            include_str!("../../tests/fixtures/valid/layout.csp"),
+        ]);
+        let chunked =
+            parse_in_chunks(0, &text).expect("every chunk boundary is a declaration boundary");
+        assert!(same_with_spans(&chunked, &parse_whole(&text)));
+        assert!(same_with_spans(&parse_decls(0, &text).unwrap(), &chunked));
+    }
+
+    #[test]
+    fn a_chunk_boundary_inside_a_construct_falls_back_to_the_whole_text() {
+        // Module bodies put declarations in the first column: some chunk
+        // boundaries land inside a module, and those chunks fail.
+        let module = "module M\nx = 1\ny = 2\nexports\nz = x + y\nendmodule\n";
+        let text = long_text(&[&module.repeat(200)]);
+        assert!(parse_in_chunks(0, &text).is_none());
+        assert!(same_with_spans(
+            &parse_decls(0, &text).unwrap(),
+            &parse_whole(&text)
+        ));
+    }
+}
