@@ -61,35 +61,9 @@ const OPERATORS: &[&str] = &[
     "@@", "?", "!", "$", "[[",
 ];
 
-/// Punctuation worth naming when expected, most telling first.
-const NAMED: &[&str] = &[
-    ")",
-    "]",
-    "}",
-    "|}",
-    "|)",
-    "]]",
-    "|]",
-    "|>",
-    "+]",
-    "+\\",
-    "=",
-    "->",
-    "@",
-    "then",
-    "else",
-    "within",
-    "<-",
-    "<->",
-    ":",
-    "::",
-    "=>",
-    ",",
-    "..",
-    "|",
-    "exports",
-    "endmodule",
-];
+/// Punctuation worth naming when expected, besides the closers of the
+/// innermost open construct (which come first).
+const NAMED: &[&str] = &["=", "->", "@", "<-", ":", "::", "=>", ",", "..", "|"];
 
 /// Stands for the end of the input (pest's `EOI`), which at the top level
 /// means the declaration could end here.
@@ -322,35 +296,13 @@ fn at_line_start(before: &str) -> bool {
         .is_some_and(|l| l.trim().is_empty())
 }
 
-/// Tokens that close a construct or continue it (`then` after `if`):
-/// worth naming only when that construct is the innermost one open.
-const CLOSERS: &[&str] = &[
-    "||",
-    "<->",
-    ")",
-    "]",
-    "}",
-    "|}",
-    "|)",
-    "]]",
-    "|]",
-    "|>",
-    "+]",
-    "+\\",
-    "then",
-    "else",
-    "within",
-    "exports",
-    "endmodule",
-];
-
 fn describe_expected(tokens: &[String], open: Option<Construct>) -> Option<String> {
     let relevant = open.map_or(&[][..], Construct::closers);
     let has = |t: &str| {
         if !tokens.iter().any(|x| x == t) {
             return false;
         }
-        !CLOSERS.contains(&t) || relevant.contains(&t)
+        !Construct::ALL.iter().any(|c| c.closers().contains(&t)) || relevant.contains(&t)
     };
     let mut parts: Vec<String> = Vec::new();
     let wants_expression = EXPRESSION_STARTS.iter().any(|t| has(t));
@@ -365,10 +317,10 @@ fn describe_expected(tokens: &[String], open: Option<Construct>) -> Option<Strin
         .copied()
         .filter(|t| has(t) && !(relevant.contains(t)))
         .collect();
-    let named: Vec<&str> = NAMED
+    let named: Vec<&str> = relevant
         .iter()
+        .chain(NAMED)
         .copied()
-        .chain(relevant.iter().copied())
         .filter(|t| has(t))
         .collect();
     if operators.len() > 3 {
@@ -572,6 +524,26 @@ enum Construct {
 }
 
 impl Construct {
+    const ALL: [Construct; 15] = [
+        Construct::Paren,
+        Construct::Map,
+        Construct::Brace,
+        Construct::Production,
+        Construct::Square,
+        Construct::Rename,
+        Construct::GenParallel,
+        Construct::SyncChoice,
+        Construct::SyncInterrupt,
+        Construct::Sequence,
+        Construct::If,
+        Construct::Then,
+        Construct::Let,
+        Construct::Module,
+        Construct::Exports,
+    ];
+
+    /// The tokens that close or continue the construct: worth naming only
+    /// when it is the innermost one open.
     fn closers(self) -> &'static [&'static str] {
         match self {
             Construct::Paren => &[")"],
