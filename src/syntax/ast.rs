@@ -252,8 +252,15 @@ pub enum AssertionKind {
     Symmetric { process: Expr, types: Vec<Expr> },
 }
 
+/// An option after an assertion, with the span of the whole option.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AssertOption {
+pub struct AssertOption {
+    pub kind: AssertOptionKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AssertOptionKind {
     /// `:[tau priority over]: S`
     TauPriority(Expr),
     /// `:[partial order reduce]`

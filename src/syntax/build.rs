@@ -371,20 +371,25 @@ impl Builder {
         let name = inner.next().unwrap().as_str();
         let args = inner.next().map(|p| self.property_args(p)).transpose()?;
         let words: Vec<&str> = name.split(' ').filter(|w| !w.is_empty()).collect();
-        match (words[0], args) {
-            ("tau", Some(mut a)) if a.len() == 1 => Ok(AssertOption::TauPriority(a.remove(0))),
-            ("tau", _) => Err(Diagnostic::error(
-                span,
-                "`:[tau priority over]` needs one set of events after it: `:[tau priority over]: {tock}`",
-            )),
-            ("partial", None) => Ok(AssertOption::PartialOrderReduce),
-            ("partial", Some(_)) => Err(Diagnostic::error(
-                span,
-                "`:[partial order reduce]` takes no argument",
-            )),
-            ("symmetry", args) => Ok(AssertOption::SymmetryReduce(args.unwrap_or_default())),
+        let kind = match (words[0], args) {
+            ("tau", Some(mut a)) if a.len() == 1 => AssertOptionKind::TauPriority(a.remove(0)),
+            ("tau", _) => {
+                return Err(Diagnostic::error(
+                    span,
+                    "`:[tau priority over]` needs one set of events after it: `:[tau priority over]: {tock}`",
+                ));
+            }
+            ("partial", None) => AssertOptionKind::PartialOrderReduce,
+            ("partial", Some(_)) => {
+                return Err(Diagnostic::error(
+                    span,
+                    "`:[partial order reduce]` takes no argument",
+                ));
+            }
+            ("symmetry", args) => AssertOptionKind::SymmetryReduce(args.unwrap_or_default()),
             _ => unreachable!("the grammar admits only known options"),
-        }
+        };
+        Ok(AssertOption { kind, span })
     }
 
     fn property_args(&mut self, pair: Pair<Rule>) -> Result<Vec<Expr>> {

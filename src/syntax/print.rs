@@ -444,13 +444,13 @@ impl Printer {
             }
         }
         for option in &a.options {
-            match option {
-                AssertOption::TauPriority(set) => {
+            match &option.kind {
+                AssertOptionKind::TauPriority(set) => {
                     self.put(" :[tau priority over]: ");
                     self.expr(set, level::FUNCTIONAL);
                 }
-                AssertOption::PartialOrderReduce => self.put(" :[partial order reduce]"),
-                AssertOption::SymmetryReduce(types) => {
+                AssertOptionKind::PartialOrderReduce => self.put(" :[partial order reduce]"),
+                AssertOptionKind::SymmetryReduce(types) => {
                     self.put(" :[symmetry reduce]");
                     if !types.is_empty() {
                         self.put(": ");
