@@ -5,6 +5,7 @@
 use pest::error::{Error, ErrorVariant, InputLocation};
 
 use super::diagnostic::Diagnostic;
+use super::lexical;
 use super::parser::Rule;
 use super::source::{FileId, Span};
 
@@ -153,13 +154,18 @@ struct Spot {
     open: Option<Construct>,
 }
 
+/// Where pest says a parse failed, relative to the parsed text (by its
+/// rules; the furthest position its attempt log reached may lie beyond).
+pub(crate) fn failure_offset(error: &Error<Rule>) -> usize {
+    match error.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    }
+}
+
 /// Where the parse of `text[offset..]` failed, in `text`.
 fn locate(error: &Error<Rule>, text: &str, offset: usize) -> Spot {
-    let location = offset
-        + match error.location {
-            InputLocation::Pos(p) => p,
-            InputLocation::Span((s, _)) => s,
-        };
+    let location = offset + failure_offset(error);
     let pos = match error.parse_attempts() {
         Some(a) => error_position(text, location, offset + a.max_position),
         None => location,
@@ -565,6 +571,32 @@ impl Construct {
     }
 }
 
+/// Brackets that open a construct, longest first.
+const OPENS: &[(&str, Construct)] = &[
+    ("(|", Construct::Map),
+    ("{|", Construct::Production),
+    ("[[", Construct::Rename),
+    ("[|", Construct::GenParallel),
+    ("[+", Construct::SyncChoice),
+    ("/+", Construct::SyncInterrupt),
+    ("(", Construct::Paren),
+    ("{", Construct::Brace),
+];
+
+/// Brackets that close one.
+const CLOSES: &[(&str, Construct)] = &[
+    ("|)", Construct::Map),
+    ("|}", Construct::Production),
+    ("]]", Construct::Rename),
+    ("|]", Construct::GenParallel),
+    ("|>", Construct::GenParallel),
+    ("+]", Construct::SyncChoice),
+    ("+\\", Construct::SyncInterrupt),
+    (")", Construct::Paren),
+    ("}", Construct::Brace),
+    ("]", Construct::Square),
+];
+
 /// The innermost construct still open at the end of `before`, found by a
 /// light scan of the tokens of the current declaration: brackets, `if`,
 /// `let`, `module`, and `<` where it opens a sequence (that is, where an
@@ -579,35 +611,15 @@ fn innermost_open(before: &str) -> Option<Construct> {
         let rest = &before[i..];
         let c = bytes[i];
         if rest.starts_with("--") {
-            i = rest.find('\n').map_or(bytes.len(), |p| i + p);
+            i = lexical::line_end(bytes, i);
             continue;
         }
         if rest.starts_with("{-") {
-            let mut depth = 0;
-            let mut j = i;
-            while j + 1 < bytes.len() {
-                if &bytes[j..j + 2] == b"{-" {
-                    depth += 1;
-                    j += 2;
-                } else if &bytes[j..j + 2] == b"-}" {
-                    depth -= 1;
-                    j += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    j += 1;
-                }
-            }
-            i = j.max(i + 2);
+            i = lexical::block_comment_end(bytes, i).unwrap_or(bytes.len());
             continue;
         }
         if c == b'"' || (c == b'\'' && expect_operand) {
-            let mut j = i + 1;
-            while j < bytes.len() && bytes[j] != c && bytes[j] != b'\n' {
-                j += if bytes[j] == b'\\' { 2 } else { 1 };
-            }
-            i = (j + 1).min(bytes.len());
+            i = lexical::quoted_end(bytes, i, c).unwrap_or_else(|| lexical::line_end(bytes, i));
             expect_operand = false;
             continue;
         }
@@ -639,28 +651,6 @@ fn innermost_open(before: &str) -> Option<Construct> {
             i = end;
             continue;
         }
-        let opens: &[(&str, Construct)] = &[
-            ("(|", Construct::Map),
-            ("{|", Construct::Production),
-            ("[[", Construct::Rename),
-            ("[|", Construct::GenParallel),
-            ("[+", Construct::SyncChoice),
-            ("/+", Construct::SyncInterrupt),
-            ("(", Construct::Paren),
-            ("{", Construct::Brace),
-        ];
-        let closes: &[(&str, Construct)] = &[
-            ("|)", Construct::Map),
-            ("|}", Construct::Production),
-            ("]]", Construct::Rename),
-            ("|]", Construct::GenParallel),
-            ("|>", Construct::GenParallel),
-            ("+]", Construct::SyncChoice),
-            ("+\\", Construct::SyncInterrupt),
-            (")", Construct::Paren),
-            ("}", Construct::Brace),
-            ("]", Construct::Square),
-        ];
         if rest.starts_with("[>")
             || rest.starts_with("[]")
             || rest.starts_with("<-")
@@ -670,13 +660,13 @@ fn innermost_open(before: &str) -> Option<Construct> {
             expect_operand = true;
             continue;
         }
-        if let Some((tok, construct)) = opens.iter().find(|(t, _)| rest.starts_with(t)) {
+        if let Some((tok, construct)) = OPENS.iter().find(|(t, _)| rest.starts_with(t)) {
             stack.push(*construct);
             i += tok.len();
             expect_operand = true;
             continue;
         }
-        if let Some((tok, construct)) = closes.iter().find(|(t, _)| rest.starts_with(t))
+        if let Some((tok, construct)) = CLOSES.iter().find(|(t, _)| rest.starts_with(t))
             && stack.last() == Some(construct)
         {
             stack.pop();

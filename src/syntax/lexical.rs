@@ -22,6 +22,14 @@ struct Open {
 
 /// Checks `text`; an empty result means the parser may go ahead.
 pub(crate) fn check(file: FileId, text: &str) -> Vec<Diagnostic> {
+    // A binary file is recognised up front: its other bytes would only
+    // bury that under stray-character errors.
+    if let Some(nul) = text.find('\0') {
+        return vec![Diagnostic::error(
+            Span::new(file, nul, nul + 1),
+            "this is not a CSPM script: it contains a NUL byte, as binary files do",
+        )];
+    }
     let bytes = text.as_bytes();
     let mut errors = Vec::new();
     let mut stack: Vec<Open> = Vec::new();
@@ -82,13 +90,6 @@ pub(crate) fn check(file: FileId, text: &str) -> Vec<Diagnostic> {
                         }
                     }
                 }
-            }
-            0 => {
-                errors.push(Diagnostic::error(
-                    span(i, i + 1),
-                    "this is not a CSPM script: it contains a NUL byte, as binary files do",
-                ));
-                break;
             }
             b'(' | b'{' | b'[' => {
                 let rest = &text[i..];
@@ -207,7 +208,7 @@ fn is_refinement(rest: &str) -> bool {
 }
 
 /// Index of the newline ending the line containing `i` (or the end).
-fn line_end(bytes: &[u8], i: usize) -> usize {
+pub(crate) fn line_end(bytes: &[u8], i: usize) -> usize {
     bytes[i..]
         .iter()
         .position(|&b| b == b'\n')
@@ -215,7 +216,7 @@ fn line_end(bytes: &[u8], i: usize) -> usize {
 }
 
 /// Index just past the `-}` closing the (nested) comment opened at `i`.
-fn block_comment_end(bytes: &[u8], i: usize) -> Option<usize> {
+pub(crate) fn block_comment_end(bytes: &[u8], i: usize) -> Option<usize> {
     let mut depth = 0usize;
     let mut j = i;
     while j + 1 < bytes.len() {
@@ -239,7 +240,7 @@ fn block_comment_end(bytes: &[u8], i: usize) -> Option<usize> {
 
 /// Index just past the closing quote of a literal opened at `i`, which
 /// must close on the same line.
-fn quoted_end(bytes: &[u8], i: usize, quote: u8) -> Option<usize> {
+pub(crate) fn quoted_end(bytes: &[u8], i: usize, quote: u8) -> Option<usize> {
     let mut j = i + 1;
     while j < bytes.len() {
         match bytes[j] {

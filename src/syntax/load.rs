@@ -84,7 +84,7 @@ pub(crate) fn parse_decls(file: FileId, text: &str) -> Result<Vec<Decl>, Vec<Dia
     }
     match CspmParser::parse(Rule::file, text) {
         Ok(mut pairs) => Builder::new(file, 0).file(pairs.next().expect("a file pair")),
-        Err(_) => Err(with_error_detail(|| recover(file, text))),
+        Err(first) => Err(with_error_detail(|| recover(file, text, first))),
     }
 }
 
@@ -163,21 +163,27 @@ pub(crate) fn with_error_detail<T>(f: impl FnOnce() -> T) -> T {
     result
 }
 
-/// Reports the first error, then looks for more by restarting the parser
-/// at later declarations.
+/// Reports the error of a failed parse of the whole text (`first`), then
+/// looks for more by restarting the parser at later declarations.
 ///
 /// Runs under [`with_error_detail`]. pest's record of what it expected
 /// (needed for the message) slows parsing severalfold, so each stretch is
 /// parsed without it; a failure is then parsed again with it from the last
 /// declaration start before the failure, which is short. A large script
 /// with a few errors thus costs about one ordinary pass.
-fn recover(file: FileId, text: &str) -> Vec<Diagnostic> {
+fn recover(file: FileId, text: &str, first: pest::error::Error<Rule>) -> Vec<Diagnostic> {
     let restarts = lexical::restart_points(text);
     let mut diagnostics = Vec::new();
     let mut start = 0;
+    let mut failure = Some(first);
     while diagnostics.len() < MAX_SYNTAX_ERRORS {
         let rest = &text[start..];
-        match parse_with_detail(rest, false) {
+        // The caller's parse of the whole text is the first attempt.
+        let attempt = match failure.take() {
+            Some(first) => Err(first),
+            None => parse_with_detail(rest, false),
+        };
+        match attempt {
             Ok(mut pairs) => {
                 if let Err(more) =
                     Builder::new(file, start).file(pairs.next().expect("a file pair"))
@@ -187,7 +193,7 @@ fn recover(file: FileId, text: &str) -> Vec<Diagnostic> {
                 break;
             }
             Err(error) => {
-                let failed_at = start + error_position(&error);
+                let failed_at = start + errors::failure_offset(&error);
                 diagnostics.push(explain_failure(file, text, start, failed_at, &restarts));
                 // Resume at the first declaration starting on a later line.
                 let line_end = text[failed_at.min(text.len())..]
@@ -232,7 +238,7 @@ fn explain_failure(
     if near > start {
         let rest = &text[near..];
         if let Err(error) = parse_with_detail(rest, true)
-            && near + error_position(&error) == failed_at
+            && near + errors::failure_offset(&error) == failed_at
         {
             return errors::diagnostic(&error, file, text, near);
         }
@@ -240,13 +246,6 @@ fn explain_failure(
     let rest = &text[start..];
     let error = parse_with_detail(rest, true).expect_err("a text that failed to parse fails again");
     errors::diagnostic(&error, file, text, start)
-}
-
-fn error_position(error: &pest::error::Error<Rule>) -> usize {
-    match error.location {
-        pest::error::InputLocation::Pos(p) => p,
-        pest::error::InputLocation::Span((s, _)) => s,
-    }
 }
 
 #[derive(Default)]
@@ -296,28 +295,15 @@ impl Loader {
                 return None;
             }
         };
-        if let Some(nul) = bytes.iter().position(|&b| b == 0) {
-            // Show where, in the (lossily decoded) text.
-            let at = String::from_utf8_lossy(&bytes[..nul]).len();
-            let text = String::from_utf8_lossy(&bytes).into_owned();
-            let id = self
-                .sources
-                .add(name, Some(path.to_path_buf()), text, included_from);
-            self.diagnostics.push(Diagnostic::error(
-                Span::new(id, at, at + 1),
-                "this is not a CSPM script: it contains a NUL byte, as binary files do",
-            ));
-            return Some(id);
-        }
+        // A binary file is usually not UTF-8 either; its NUL bytes (which
+        // the lexical check reports) say more than the first bad byte.
+        let binary = bytes.contains(&0);
         let (text, bad_byte) = match String::from_utf8(bytes) {
             Ok(t) => (t, None),
             Err(e) => {
                 let at = e.utf8_error().valid_up_to();
-                let bad = e.as_bytes()[at];
-                (
-                    String::from_utf8_lossy(e.as_bytes()).into_owned(),
-                    Some((at, bad)),
-                )
+                let bad = (!binary).then(|| (at, e.as_bytes()[at]));
+                (String::from_utf8_lossy(e.as_bytes()).into_owned(), bad)
             }
         };
         let id = self
