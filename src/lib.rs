@@ -6,10 +6,14 @@
 //! uses only those before it:
 //!
 //! - [`syntax`]: CSPM text to an AST with spans, diagnostics, printing.
+//! - [`script`]: names resolved, datatypes and channels collected.
+//! - [`eval`]: values and the functional language.
 //! - [`cli`]: the command-line front end, a thin client of the above.
 //! - [`builtin`]: the models compiled into the binary.
 
 pub mod builtin;
 pub mod cli;
+pub mod eval;
+pub mod script;
 pub mod stack;
 pub mod syntax;

@@ -3,6 +3,7 @@
 //! prints the outcome. Exit codes follow DESIGN.md: 0 success, 2 a usage,
 //! parse, type or evaluation error.
 
+mod eval;
 mod parse;
 mod summary;
 
@@ -41,6 +42,17 @@ enum Command {
         #[arg(long)]
         print: bool,
     },
+    /// Evaluate an expression in a script's scope (or, without one, the
+    /// script's `print` declarations) and print the value.
+    Eval {
+        /// The script whose names the expression may use (`/dev/null` for
+        /// none).
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The expression to evaluate.
+        #[arg(value_name = "EXPR", allow_hyphen_values = true)]
+        expr: Option<String>,
+    },
 }
 
 /// Runs the command line with the process's arguments.
@@ -61,6 +73,7 @@ pub fn main() -> ExitCode {
     let mut err = std::io::stderr();
     let code = match cli.command {
         Some(Command::Parse { files, print }) => parse::run(&files, print, &mut out, &mut err),
+        Some(Command::Eval { file, expr }) => eval::run(&file, expr.as_deref(), &mut out, &mut err),
         None => summary::run(cli.file.as_deref(), &mut out, &mut err),
     };
     let _ = out.flush();

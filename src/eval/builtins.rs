@@ -1,0 +1,405 @@
+//! The built-in functions and constants of CSPM.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::script::builtins::{Builtin, Shape};
+use crate::syntax::Span;
+
+use super::sets::{diff, inter, union};
+use super::value::{Proc, Seq, Set, Value};
+use super::{EvalError, EvalResult, Evaluator};
+
+/// `Set(A)` is built explicitly up to this many elements of `A`.
+const MAX_POWERSET_BASE: usize = 20;
+
+impl Evaluator<'_> {
+    /// The value a built-in name stands for.
+    pub(super) fn builtin_value(&self, b: Builtin, span: Span) -> EvalResult<Value> {
+        if let Shape::Function(_) = b.shape() {
+            return Ok(Value::Builtin(b));
+        }
+        Ok(match b {
+            Builtin::EmptyMap => Value::Map(Arc::new(BTreeMap::new())),
+            Builtin::Int => Value::set(Set::AllInts),
+            Builtin::Bool => Value::set(Set::Finite(vec![Value::Bool(false), Value::Bool(true)])),
+            Builtin::Char => Value::set(Set::AllChars),
+            Builtin::Proc => Value::set(Set::AllProcs),
+            Builtin::Events => Value::Set(self.events(span)?),
+            Builtin::Stop | Builtin::Skip | Builtin::Div => proc_builtin(b, Vec::new()),
+            _ => unreachable!("every constant built-in is listed"),
+        })
+    }
+
+    pub(super) fn call_builtin(
+        &self,
+        b: Builtin,
+        args: Vec<Value>,
+        span: Span,
+    ) -> EvalResult<Value> {
+        let Shape::Function(arity) = b.shape() else {
+            unreachable!("constants are not applied")
+        };
+        if args.len() != arity {
+            return Err(EvalError::new(
+                span,
+                format!(
+                    "`{}` takes {arity} argument{}, but is given {}",
+                    b.name(),
+                    if arity == 1 { "" } else { "s" },
+                    args.len()
+                ),
+            ));
+        }
+        let args = Args {
+            ev: self,
+            builtin: b,
+            values: &args,
+            span,
+        };
+        match b {
+            Builtin::Union => Ok(finite(union(args.finite(0)?, args.finite(1)?))),
+            Builtin::Inter => Ok(finite(inter(args.finite(0)?, args.finite(1)?))),
+            Builtin::Diff => Ok(finite(diff(args.finite(0)?, args.finite(1)?))),
+            Builtin::UnionAll => {
+                let mut out = Vec::new();
+                for s in args.finite(0)? {
+                    out = union(&out, args.finite_value(s)?);
+                }
+                Ok(finite(out))
+            }
+            Builtin::InterAll => {
+                let sets = args.finite(0)?;
+                let Some((first, rest)) = sets.split_first() else {
+                    return Err(EvalError::new(span, "`Inter` of no sets is not defined"));
+                };
+                let mut out = args.finite_value(first)?.to_vec();
+                for s in rest {
+                    out = inter(&out, args.finite_value(s)?);
+                }
+                Ok(finite(out))
+            }
+            Builtin::Member => Ok(Value::Bool(self.member(&args.values[0], args.set(1)?))),
+            Builtin::Card => Ok(Value::Int(args.finite(0)?.len() as i64)),
+            Builtin::Empty => Ok(Value::Bool(
+                args.set(0)?.as_finite().is_some_and(<[Value]>::is_empty),
+            )),
+            Builtin::SetOfSeq => {
+                let items = args.seq(0)?.as_slice().to_vec();
+                self.check_elements(&items, span)?;
+                Ok(Value::set(Set::from_values(items)))
+            }
+            Builtin::SeqOfSet => Ok(Value::seq(args.finite(0)?.to_vec())),
+            Builtin::Powerset => {
+                let base = args.set(0)?;
+                match base.as_finite() {
+                    Some(items) if items.len() <= MAX_POWERSET_BASE => {
+                        let mut subsets = Vec::with_capacity(1 << items.len());
+                        for mask in 0u32..(1 << items.len()) {
+                            let subset: Vec<Value> = items
+                                .iter()
+                                .enumerate()
+                                .filter(|(i, _)| mask & (1 << i) != 0)
+                                .map(|(_, v)| v.clone())
+                                .collect();
+                            subsets.push(Value::set(Set::Finite(subset)));
+                        }
+                        Ok(Value::set(Set::from_values(subsets)))
+                    }
+                    _ => Ok(Value::set(Set::Powerset(Arc::new(base.clone())))),
+                }
+            }
+            Builtin::Seqs => Ok(Value::set(Set::Seqs(Arc::new(args.set(0)?.clone())))),
+            Builtin::MapType => Ok(Value::set(Set::Maps(
+                Arc::new(args.set(0)?.clone()),
+                Arc::new(args.set(1)?.clone()),
+            ))),
+            Builtin::Length => Ok(Value::Int(args.seq(0)?.len() as i64)),
+            Builtin::Null => Ok(Value::Bool(args.seq(0)?.is_empty())),
+            Builtin::Head => {
+                let s = args.seq(0)?;
+                s.as_slice()
+                    .first()
+                    .cloned()
+                    .ok_or_else(|| EvalError::new(span, "`head` of the empty sequence"))
+            }
+            Builtin::Tail => {
+                let s = args.seq(0)?;
+                if s.is_empty() {
+                    return Err(EvalError::new(span, "`tail` of the empty sequence"));
+                }
+                Ok(Value::Seq(s.slice(1, s.len())))
+            }
+            Builtin::Concat => {
+                let mut out = Vec::new();
+                for s in args.seq(0)?.as_slice() {
+                    match s {
+                        Value::Seq(s) => out.extend_from_slice(s.as_slice()),
+                        other => return Err(args.wrong(0, "a sequence of sequences", other)),
+                    }
+                    self.check_size(out.len(), span)?;
+                }
+                Ok(Value::seq(out))
+            }
+            Builtin::Elem => Ok(Value::Bool(
+                args.seq(1)?.as_slice().contains(&args.values[0]),
+            )),
+            Builtin::MapFromList => {
+                let mut map = BTreeMap::new();
+                for pair in args.seq(0)?.as_slice() {
+                    let (k, v) = args.pair(0, pair)?;
+                    map.insert(k, v);
+                }
+                Ok(Value::Map(Arc::new(map)))
+            }
+            Builtin::MapLookup => {
+                let map = args.map(0)?;
+                map.get(&args.values[1]).cloned().ok_or_else(|| {
+                    EvalError::new(
+                        span,
+                        format!("the key {} is not in the map", self.show(&args.values[1])),
+                    )
+                })
+            }
+            Builtin::MapMember => Ok(Value::Bool(args.map(0)?.contains_key(&args.values[1]))),
+            Builtin::MapToList => Ok(Value::seq(
+                args.map(0)?
+                    .iter()
+                    .map(|(k, v)| Value::Tuple(Arc::from([k.clone(), v.clone()])))
+                    .collect(),
+            )),
+            Builtin::MapUpdate => {
+                let mut map = (**args.map(0)?).clone();
+                map.insert(args.values[1].clone(), args.values[2].clone());
+                Ok(Value::Map(Arc::new(map)))
+            }
+            Builtin::MapUpdateMultiple => {
+                let mut map = (**args.map(0)?).clone();
+                for pair in args.seq(1)?.as_slice() {
+                    let (k, v) = args.pair(1, pair)?;
+                    map.insert(k, v);
+                }
+                Ok(Value::Map(Arc::new(map)))
+            }
+            Builtin::MapDelete => {
+                let mut map = (**args.map(0)?).clone();
+                map.remove(&args.values[1]);
+                Ok(Value::Map(Arc::new(map)))
+            }
+            Builtin::Error => {
+                let message = match &args.values[0] {
+                    Value::Seq(s) if s.as_slice().iter().all(|c| matches!(c, Value::Char(_))) => s
+                        .as_slice()
+                        .iter()
+                        .map(|c| match c {
+                            Value::Char(c) => *c,
+                            _ => unreachable!("checked"),
+                        })
+                        .collect(),
+                    other => self.show(other),
+                };
+                Err(EvalError::new(span, format!("error: {message}")))
+            }
+            Builtin::Show => Ok(Value::string(&self.show(&args.values[0]))),
+            Builtin::Transpose => {
+                let mut out = Vec::new();
+                for pair in args.finite(0)? {
+                    let (a, b) = args.pair(0, pair)?;
+                    out.push(Value::Tuple(Arc::from([b, a])));
+                }
+                Ok(finite_unsorted(out))
+            }
+            Builtin::RelationalImage | Builtin::RelationalInverseImage => {
+                let inverse = b == Builtin::RelationalInverseImage;
+                let mut image: BTreeMap<Value, Vec<Value>> = BTreeMap::new();
+                for pair in args.finite(0)? {
+                    let (a, b) = args.pair(0, pair)?;
+                    let (from, to) = if inverse { (b, a) } else { (a, b) };
+                    image.entry(from).or_default().push(to);
+                }
+                Ok(Value::Image(Arc::new(
+                    image
+                        .into_iter()
+                        .map(|(k, vs)| (k, Set::from_values(vs)))
+                        .collect(),
+                )))
+            }
+            Builtin::Mtransclose => self.mtransclose(&args),
+            Builtin::Extensions => Ok(finite_unsorted(self.extensions(&args.values[0], span)?)),
+            Builtin::Productions => Ok(finite_unsorted(self.productions(&args.values[0], span)?)),
+            Builtin::Chaos | Builtin::Run => {
+                args.finite(0)?;
+                Ok(proc_builtin(b, args.values.to_vec()))
+            }
+            Builtin::ProcessFunction(_) => {
+                if !matches!(args.values[0], Value::Proc(_)) {
+                    return Err(args.wrong(0, "a process", &args.values[0]));
+                }
+                Ok(proc_builtin(b, args.values.to_vec()))
+            }
+            Builtin::EmptyMap
+            | Builtin::Int
+            | Builtin::Bool
+            | Builtin::Char
+            | Builtin::Proc
+            | Builtin::Events
+            | Builtin::Stop
+            | Builtin::Skip
+            | Builtin::Div => unreachable!("constants are not applied"),
+        }
+    }
+
+    fn check_elements(&self, values: &[Value], span: Span) -> EvalResult<()> {
+        if values.iter().any(Value::is_function) {
+            return Err(EvalError::new(
+                span,
+                "functions cannot be elements of a set: they cannot be compared",
+            ));
+        }
+        Ok(())
+    }
+
+    /// `mtransclose(R, D)`, as FDR defines it: the symmetric, transitive
+    /// (not reflexive) closure of R, given as the pairs `(rep, x)` that
+    /// map each `x` of D to the representative (least element) of its
+    /// class, where both are in D and differ.
+    fn mtransclose(&self, args: &Args<'_, '_>) -> EvalResult<Value> {
+        let relation = args.finite(0)?;
+        let domain = args.set(1)?;
+        let mut nodes: Vec<Value> = Vec::new();
+        let mut edges = Vec::new();
+        for pair in relation {
+            let (a, b) = args.pair(0, pair)?;
+            nodes.push(a.clone());
+            nodes.push(b.clone());
+            edges.push((a, b));
+        }
+        nodes.sort_unstable();
+        nodes.dedup();
+        let index = |v: &Value| nodes.binary_search(v).expect("every node is listed");
+        let mut parent: Vec<usize> = (0..nodes.len()).collect();
+        fn find(parent: &mut [usize], mut i: usize) -> usize {
+            while parent[i] != i {
+                parent[i] = parent[parent[i]];
+                i = parent[i];
+            }
+            i
+        }
+        for (a, b) in &edges {
+            let (ra, rb) = (find(&mut parent, index(a)), find(&mut parent, index(b)));
+            // The smaller index (the least value) stays the root.
+            if ra != rb {
+                let (lo, hi) = (ra.min(rb), ra.max(rb));
+                parent[hi] = lo;
+            }
+        }
+        let mut out = Vec::new();
+        for i in 0..nodes.len() {
+            let root = find(&mut parent, i);
+            if root != i && self.member(&nodes[i], domain) && self.member(&nodes[root], domain) {
+                out.push(Value::Tuple(Arc::from([
+                    nodes[root].clone(),
+                    nodes[i].clone(),
+                ])));
+            }
+        }
+        Ok(finite_unsorted(out))
+    }
+}
+
+fn finite(values: Vec<Value>) -> Value {
+    Value::set(Set::Finite(values))
+}
+
+fn finite_unsorted(values: Vec<Value>) -> Value {
+    Value::set(Set::from_values(values))
+}
+
+fn proc_builtin(builtin: Builtin, args: Vec<Value>) -> Value {
+    Value::Proc(Arc::new(Proc::Builtin {
+        builtin,
+        args: args.into(),
+    }))
+}
+
+/// The arguments of one built-in call, with typed accessors that report
+/// the built-in and the argument at fault.
+struct Args<'e, 'a> {
+    ev: &'e Evaluator<'e>,
+    builtin: Builtin,
+    values: &'a [Value],
+    span: Span,
+}
+
+impl<'a> Args<'_, 'a> {
+    fn wrong(&self, i: usize, wanted: &str, got: &Value) -> EvalError {
+        let position = ["first", "second", "third", "fourth"][i.min(3)];
+        EvalError::new(
+            self.span,
+            format!(
+                "the {position} argument of `{}` must be {wanted}, but is {}",
+                self.builtin.name(),
+                got.kind_name()
+            ),
+        )
+        .with_note(format!(
+            "the value is {}",
+            super::interp::truncate(self.ev.show(got))
+        ))
+    }
+
+    fn set(&self, i: usize) -> EvalResult<&'a Set> {
+        match &self.values[i] {
+            Value::Set(s) => Ok(s),
+            other => Err(self.wrong(i, "a set", other)),
+        }
+    }
+
+    fn finite(&self, i: usize) -> EvalResult<&'a [Value]> {
+        let set = self.set(i)?;
+        set.as_finite().ok_or_else(|| {
+            EvalError::new(
+                self.span,
+                format!(
+                    "`{}` needs a finite set, but its argument is the infinite set {}",
+                    self.builtin.name(),
+                    self.ev.show(&self.values[i])
+                ),
+            )
+        })
+    }
+
+    /// An element that must itself be a finite set (`Union`, `Inter`).
+    fn finite_value<'v>(&self, v: &'v Value) -> EvalResult<&'v [Value]> {
+        match v {
+            Value::Set(s) => s.as_finite().ok_or_else(|| {
+                EvalError::new(
+                    self.span,
+                    format!("`{}` needs finite sets", self.builtin.name()),
+                )
+            }),
+            other => Err(self.wrong(0, "a set of sets", other)),
+        }
+    }
+
+    fn seq(&self, i: usize) -> EvalResult<&'a Seq> {
+        match &self.values[i] {
+            Value::Seq(s) => Ok(s),
+            other => Err(self.wrong(i, "a sequence", other)),
+        }
+    }
+
+    fn map(&self, i: usize) -> EvalResult<&'a Arc<BTreeMap<Value, Value>>> {
+        match &self.values[i] {
+            Value::Map(m) => Ok(m),
+            other => Err(self.wrong(i, "a map", other)),
+        }
+    }
+
+    fn pair(&self, i: usize, v: &Value) -> EvalResult<(Value, Value)> {
+        match v {
+            Value::Tuple(t) if t.len() == 2 => Ok((t[0].clone(), t[1].clone())),
+            other => Err(self.wrong(i, "a collection of pairs", other)),
+        }
+    }
+}

@@ -1,0 +1,403 @@
+//! The dot rules of FDR: how `c.a.b` is built field by field, which
+//! values are complete events or datatype values, the field types that
+//! check them, and the sets built from them (`{| c |}`, `Events`,
+//! datatypes, `A.B` types).
+
+use std::sync::Arc;
+
+use crate::script::ir::{CtorId, DataTypeId, FuncId};
+use crate::syntax::Span;
+
+use super::pattern::is_named;
+use super::value::{Set, Value};
+use super::{EvalError, EvalResult, Evaluator};
+
+/// A constructor or channel: the heads of named dotted values.
+#[derive(Clone, Copy)]
+enum Head {
+    Ctor(CtorId),
+    Channel(crate::script::ir::ChannelId),
+}
+
+fn head_of(v: &Value) -> Option<Head> {
+    match v {
+        Value::Ctor(c) => Some(Head::Ctor(*c)),
+        Value::Channel(c) => Some(Head::Channel(*c)),
+        Value::Dot(parts) => match parts.first() {
+            Some(Value::Ctor(c)) => Some(Head::Ctor(*c)),
+            Some(Value::Channel(c)) => Some(Head::Channel(*c)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The components of a named value: head then fields so far.
+fn named_parts(v: &Value) -> Vec<Value> {
+    match v {
+        Value::Dot(parts) => parts.to_vec(),
+        v => vec![v.clone()],
+    }
+}
+
+fn from_parts(parts: Vec<Value>) -> Value {
+    if parts.len() == 1 {
+        parts.into_iter().next().expect("one part")
+    } else {
+        Value::Dot(parts.into())
+    }
+}
+
+impl Evaluator<'_> {
+    fn head_fields(&self, head: Head) -> &[FuncId] {
+        match head {
+            Head::Ctor(c) => &self.script.ctors[c.index()].fields,
+            Head::Channel(c) => &self.script.channels[c.index()].fields,
+        }
+    }
+
+    fn head_name(&self, head: Head) -> &str {
+        match head {
+            Head::Ctor(c) => &self.script.ctors[c.index()].name,
+            Head::Channel(c) => &self.script.channels[c.index()].name,
+        }
+    }
+
+    /// The sets of values each field of a constructor or channel takes.
+    fn field_sets(&self, head: Head, span: Span) -> EvalResult<Arc<[Set]>> {
+        let cell = match head {
+            Head::Ctor(c) => &self.ctor_fields[c.index()],
+            Head::Channel(c) => &self.channel_fields[c.index()],
+        };
+        if let Some(sets) = cell.get() {
+            return Ok(sets.clone());
+        }
+        let mut sets = Vec::new();
+        for (i, &field) in self.head_fields(head).iter().enumerate() {
+            match self.call_constant(field, Arc::from([]))? {
+                Value::Set(s) => sets.push((*s).clone()),
+                other => {
+                    return Err(EvalError::new(
+                        self.script.function(field).span,
+                        format!(
+                            "field {} of `{}` must be a set of values, but is {}",
+                            i + 1,
+                            self.head_name(head),
+                            other.kind_name()
+                        ),
+                    )
+                    .with_note(format!("used at {}", self.script.sources.location(span))));
+                }
+            }
+        }
+        let sets: Arc<[Set]> = sets.into();
+        Ok(cell.get_or_init(|| sets).clone())
+    }
+
+    /// Whether a value needs no more fields.
+    pub(super) fn is_complete(&self, v: &Value) -> bool {
+        match v {
+            Value::Ctor(c) => self.script.ctors[c.index()].fields.is_empty(),
+            Value::Channel(c) => self.script.channels[c.index()].fields.is_empty(),
+            Value::Dot(parts) if is_named(parts) => {
+                let head = head_of(v).expect("named");
+                parts.len() - 1 == self.head_fields(head).len()
+                    && self.is_complete(parts.last().expect("non-empty"))
+            }
+            _ => true,
+        }
+    }
+
+    /// `a.b`: fields of `b` fill the fields `a` still lacks; what is left
+    /// over is dotted on the end.
+    pub(super) fn dot(&self, a: Value, b: Value, span: Span) -> EvalResult<Value> {
+        let fields: Vec<Value> = match &b {
+            Value::Dot(parts) if !is_named(parts) => parts.to_vec(),
+            _ => vec![b],
+        };
+        let mut base = a;
+        for field in fields {
+            base = match self.dot_field_on(&base, &field, span)? {
+                Some(v) => v,
+                None => {
+                    let mut parts = match &base {
+                        Value::Dot(parts) if !is_named(parts) => parts.to_vec(),
+                        v => vec![v.clone()],
+                    };
+                    parts.push(field);
+                    Value::Dot(parts.into())
+                }
+            };
+        }
+        Ok(base)
+    }
+
+    /// Puts `field` into the first field `base` lacks (inside its last
+    /// field if that is incomplete); `None` when `base` lacks nothing.
+    fn dot_field_on(&self, base: &Value, field: &Value, span: Span) -> EvalResult<Option<Value>> {
+        let Some(head) = head_of(base) else {
+            return Ok(None);
+        };
+        let mut parts = named_parts(base);
+        let filled = parts.len() - 1;
+        let arity = self.head_fields(head).len();
+        let last_complete = filled == 0 || self.is_complete(parts.last().expect("non-empty"));
+        if last_complete {
+            if filled == arity {
+                return Ok(None);
+            }
+            self.check_field(head, filled, field, base, span)?;
+            parts.push(field.clone());
+            return Ok(Some(from_parts(parts)));
+        }
+        let last = parts.pop().expect("non-empty");
+        let Some(inner) = self.dot_field_on(&last, field, span)? else {
+            return Ok(None);
+        };
+        self.check_field(head, filled - 1, &inner, base, span)?;
+        parts.push(inner);
+        Ok(Some(from_parts(parts)))
+    }
+
+    /// A complete field value must belong to the field's declared type.
+    fn check_field(
+        &self,
+        head: Head,
+        index: usize,
+        value: &Value,
+        base: &Value,
+        span: Span,
+    ) -> EvalResult<()> {
+        if !self.is_complete(value) {
+            return Ok(());
+        }
+        let sets = self.field_sets(head, span)?;
+        if self.member(value, &sets[index]) {
+            return Ok(());
+        }
+        Err(EvalError::new(
+            span,
+            format!(
+                "{} is not a valid field {} of `{}`: it is not in {}",
+                self.show(value),
+                index + 1,
+                self.head_name(head),
+                super::interp::truncate(self.show(&Value::set(sets[index].clone())))
+            ),
+        )
+        .with_note(format!(
+            "while building {}.{}",
+            self.show(base),
+            self.show(value)
+        )))
+    }
+
+    /// `productions(v)`: every complete value that starts with `v`.
+    pub(super) fn productions(&self, v: &Value, span: Span) -> EvalResult<Vec<Value>> {
+        if head_of(v).is_none() || self.is_complete(v) {
+            return Ok(vec![v.clone()]);
+        }
+        let mut out = Vec::new();
+        for extension in self.extensions(v, span)? {
+            out.push(self.dot(v.clone(), extension, span)?);
+        }
+        Ok(out)
+    }
+
+    /// `extensions(v)`: every `x` such that `v.x` is complete.
+    pub(super) fn extensions(&self, v: &Value, span: Span) -> EvalResult<Vec<Value>> {
+        let Some(head) = head_of(v) else {
+            return Ok(Vec::new());
+        };
+        if self.is_complete(v) {
+            // FDR: the only extension of a complete value is nothing.
+            return Ok(Vec::new());
+        }
+        let parts = named_parts(v);
+        let filled = parts.len() - 1;
+        let sets = self.field_sets(head, span)?;
+        // Complete the last field first, if it is half built.
+        let mut choices: Vec<Vec<Value>> = Vec::new();
+        let mut next_field = filled;
+        if filled > 0 {
+            let last = parts.last().expect("non-empty");
+            if !self.is_complete(last) {
+                choices.push(self.extensions(last, span)?);
+            }
+        }
+        while next_field < sets.len() {
+            let values = self.enumerate(&sets[next_field], span)?;
+            choices.push(
+                values
+                    .iter()
+                    .flat_map(|value| self.field_completions(value, span))
+                    .flatten()
+                    .collect(),
+            );
+            next_field += 1;
+        }
+        let mut out = vec![Vec::new()];
+        for choice in &choices {
+            let mut grown = Vec::with_capacity(out.len() * choice.len());
+            for prefix in &out {
+                for c in choice {
+                    let mut p: Vec<Value> = prefix.clone();
+                    match c {
+                        Value::Dot(parts) if !is_named(parts) => p.extend(parts.iter().cloned()),
+                        c => p.push(c.clone()),
+                    }
+                    grown.push(p);
+                }
+                self.check_size(grown.len(), span)?;
+            }
+            out = grown;
+        }
+        Ok(out.into_iter().map(from_parts).collect())
+    }
+
+    /// A field's set holds complete values; an incomplete one (a bare
+    /// constructor with fields) stands for all its productions.
+    fn field_completions(&self, value: &Value, span: Span) -> EvalResult<Vec<Value>> {
+        if self.is_complete(value) {
+            Ok(vec![value.clone()])
+        } else {
+            self.productions(value, span)
+        }
+    }
+
+    /// The values of a datatype, or a symbolic set for a recursive one.
+    pub(super) fn datatype_set(&self, d: DataTypeId) -> EvalResult<Value> {
+        let datatype = &self.script.datatypes[d.index()];
+        if datatype.recursive {
+            return Ok(Value::set(Set::DataType(d)));
+        }
+        let mut values = Vec::new();
+        for &ctor in &datatype.ctors {
+            values.extend(self.productions(&Value::Ctor(ctor), datatype.span)?);
+        }
+        Ok(Value::set(Set::from_values(values)))
+    }
+
+    /// `subtype S = A | B.T`: the listed constructors with (narrowed)
+    /// field types.
+    pub(super) fn subtype_set(
+        &self,
+        clauses: &[(CtorId, Vec<FuncId>)],
+        span: Span,
+    ) -> EvalResult<Value> {
+        let mut values = Vec::new();
+        for (ctor, fields) in clauses {
+            let mut sets = Vec::new();
+            for &field in fields {
+                match self.call_constant(field, Arc::from([]))? {
+                    Value::Set(s) => sets.push(s),
+                    other => {
+                        return Err(EvalError::new(
+                            self.script.function(field).span,
+                            format!(
+                                "a subtype's field type must be a set, not {}",
+                                other.kind_name()
+                            ),
+                        ));
+                    }
+                }
+            }
+            if sets.is_empty() {
+                values.extend(self.productions(&Value::Ctor(*ctor), span)?);
+                continue;
+            }
+            let mut product = vec![Value::Ctor(*ctor)];
+            for set in &sets {
+                let mut grown = Vec::new();
+                for base in &product {
+                    for v in self.enumerate(set, span)? {
+                        grown.push(self.dot(base.clone(), v.clone(), span)?);
+                    }
+                }
+                self.check_size(grown.len(), span)?;
+                product = grown;
+            }
+            values.extend(product);
+        }
+        Ok(Value::set(Set::from_values(values)))
+    }
+
+    /// `A.B` as a type: every `a.b`.
+    pub(super) fn dot_product(&self, sets: &[Arc<Set>], span: Span) -> EvalResult<Value> {
+        let mut product: Option<Vec<Value>> = None;
+        for set in sets {
+            let values = self.enumerate(set, span)?;
+            product = Some(match product {
+                None => values.to_vec(),
+                Some(bases) => {
+                    let mut grown = Vec::with_capacity(bases.len() * values.len());
+                    for base in &bases {
+                        for v in values {
+                            grown.push(self.dot(base.clone(), v.clone(), span)?);
+                        }
+                        self.check_size(grown.len(), span)?;
+                    }
+                    grown
+                }
+            });
+        }
+        Ok(Value::set(Set::from_values(product.unwrap_or_default())))
+    }
+
+    /// `(A, B)` as a type: every `(a, b)`.
+    pub(super) fn tuple_product(&self, sets: &[Arc<Set>], span: Span) -> EvalResult<Value> {
+        let mut product: Vec<Vec<Value>> = vec![Vec::new()];
+        for set in sets {
+            let values = self.enumerate(set, span)?;
+            let mut grown = Vec::with_capacity(product.len() * values.len());
+            for prefix in &product {
+                for v in values {
+                    let mut t = prefix.clone();
+                    t.push(v.clone());
+                    grown.push(t);
+                }
+                self.check_size(grown.len(), span)?;
+            }
+            product = grown;
+        }
+        Ok(Value::set(Set::from_values(
+            product
+                .into_iter()
+                .map(|t| Value::Tuple(t.into()))
+                .collect(),
+        )))
+    }
+
+    /// `Events`: every complete event of every channel.
+    pub(super) fn events(&self, span: Span) -> EvalResult<Arc<Set>> {
+        if let Some(events) = self.events.get() {
+            return Ok(events.clone());
+        }
+        let mut values = Vec::new();
+        for i in 0..self.script.channels.len() {
+            let channel = Value::Channel(crate::script::ir::ChannelId(i as u32));
+            values.extend(self.productions(&channel, span)?);
+            self.check_size(values.len(), span)?;
+        }
+        let events = Arc::new(Set::from_values(values));
+        Ok(self.events.get_or_init(|| events).clone())
+    }
+
+    /// Membership in a field's type for values of a recursive datatype.
+    pub(super) fn datatype_member(&self, d: DataTypeId, v: &Value) -> bool {
+        let Some(Head::Ctor(ctor)) = head_of(v) else {
+            return false;
+        };
+        if self.script.ctors[ctor.index()].datatype != d || !self.is_complete(v) {
+            return false;
+        }
+        let Ok(sets) = self.field_sets(Head::Ctor(ctor), Span::default()) else {
+            return false;
+        };
+        let parts = named_parts(v);
+        parts[1..]
+            .iter()
+            .zip(sets.iter())
+            .all(|(field, set)| self.member(field, set))
+    }
+}

@@ -1,0 +1,65 @@
+//! Run-time errors: a message, the expression that failed and the calls
+//! that led there (`in f(3)`), rendered as a diagnostic like any other.
+
+use crate::syntax::{Diagnostic, Span};
+
+/// How many calls of the stack a diagnostic lists.
+const SHOWN_FRAMES: usize = 8;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvalError {
+    pub message: String,
+    pub span: Option<Span>,
+    pub notes: Vec<String>,
+    /// The calls in progress, innermost first, as `f(3)`.
+    pub calls: Vec<String>,
+    /// Calls beyond those recorded.
+    pub more_calls: usize,
+}
+
+pub type EvalResult<T> = Result<T, EvalError>;
+
+impl EvalError {
+    pub fn new(span: Span, message: impl Into<String>) -> EvalError {
+        EvalError {
+            message: message.into(),
+            span: Some(span),
+            notes: Vec::new(),
+            calls: Vec::new(),
+            more_calls: 0,
+        }
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> EvalError {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Records that the error happened inside the call `call()` (only
+    /// formatted while the stack shown is not full).
+    pub fn in_call(mut self, call: impl FnOnce() -> String) -> EvalError {
+        if self.calls.len() < SHOWN_FRAMES {
+            self.calls.push(call());
+        } else {
+            self.more_calls += 1;
+        }
+        self
+    }
+
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        let mut d = match self.span {
+            Some(span) => Diagnostic::error(span, self.message.clone()),
+            None => Diagnostic::error_nowhere(self.message.clone()),
+        };
+        for note in &self.notes {
+            d = d.with_note(note.clone());
+        }
+        for call in &self.calls {
+            d = d.with_note(format!("in {call}"));
+        }
+        if self.more_calls > 0 {
+            d = d.with_note(format!("... and {} calls more", self.more_calls));
+        }
+        d
+    }
+}

@@ -1,0 +1,94 @@
+//! The functional sub-language of CSPM: values, pattern matching, the dot
+//! rules of events and datatypes, and every built-in function.
+//!
+//! Owns evaluation; uses the resolved [`Script`] and nothing after it.
+//! Process expressions evaluate to process *values* (a control state and
+//! its variables); what they do belongs to the process layer.
+//!
+//! Top-level constants and `let` constants are lazy and evaluated at most
+//! once; function arguments are evaluated before the call (a deviation
+//! from FDR's laziness that only shows when an unused argument fails).
+//! Recursion runs on a growable stack, so deep recursion evaluates rather
+//! than overflowing; past [`MAX_CALL_DEPTH`] calls it stops with a
+//! diagnostic.
+
+mod builtins;
+mod dot;
+mod error;
+mod interp;
+mod pattern;
+pub mod print;
+mod sets;
+pub mod value;
+
+use std::cell::{Cell, OnceCell};
+use std::sync::Arc;
+
+use crate::script::Script;
+use crate::script::ir::{FuncId, GlobalId};
+
+pub use error::{EvalError, EvalResult};
+pub use value::{Proc, Seq, Set, Value};
+
+/// How deep calls may nest before evaluation stops with "recursion too
+/// deep" (each level costs stack, which is grown on the heap).
+pub const MAX_CALL_DEPTH: usize = 2_000_000;
+
+/// The most elements a set or sequence may be built with.
+pub const MAX_ELEMENTS: usize = 50_000_000;
+
+/// Evaluates expressions of one script, remembering the values of its
+/// constants, channel types and datatype sets.
+pub struct Evaluator<'s> {
+    script: &'s Script,
+    globals: Vec<OnceCell<Value>>,
+    forcing: Vec<Cell<bool>>,
+    channel_fields: Vec<OnceCell<Arc<[Set]>>>,
+    ctor_fields: Vec<OnceCell<Arc<[Set]>>>,
+    events: OnceCell<Arc<Set>>,
+    depth: Cell<usize>,
+}
+
+impl<'s> Evaluator<'s> {
+    pub fn new(script: &'s Script) -> Evaluator<'s> {
+        Evaluator {
+            script,
+            globals: (0..script.globals.len()).map(|_| OnceCell::new()).collect(),
+            forcing: (0..script.globals.len())
+                .map(|_| Cell::new(false))
+                .collect(),
+            channel_fields: (0..script.channels.len())
+                .map(|_| OnceCell::new())
+                .collect(),
+            ctor_fields: (0..script.ctors.len()).map(|_| OnceCell::new()).collect(),
+            events: OnceCell::new(),
+            depth: Cell::new(0),
+        }
+    }
+
+    pub fn script(&self) -> &'s Script {
+        self.script
+    }
+
+    /// Evaluates a constant of the script (a `print`, an assertion's
+    /// operand, or an expression added with [`Script::add_expr`]).
+    pub fn eval_constant(&self, func: FuncId) -> EvalResult<Value> {
+        self.call_constant(func, Arc::from([]))
+    }
+
+    /// The value of a top-level name.
+    pub fn global(&self, id: GlobalId) -> EvalResult<Value> {
+        self.global_value(id)
+    }
+
+    /// The printed form of a value.
+    pub fn show(&self, value: &Value) -> String {
+        print::show(self.script, value)
+    }
+}
+
+/// Evaluates `func` on a fresh evaluator, on a thread with a large stack
+/// (as the command line does).
+pub fn eval_in_script(script: &Script, func: FuncId) -> EvalResult<Value> {
+    crate::stack::with_large_stack(|| Evaluator::new(script).eval_constant(func))
+}

@@ -1,0 +1,196 @@
+//! Values in FDR's printed form: `{1, 2, 3}`, `<1, 2>`, `"abc"`,
+//! `c.1.A`, `(1, true)`, `(| 1 => 2 |)`, and processes as the call or
+//! expression they came from (`Node(N3, B, N1)`).
+
+use std::fmt::{self, Display, Formatter, Write};
+
+use crate::script::Script;
+use crate::script::ir::FunctionKind;
+
+use super::value::{Proc, Set, Value};
+
+/// A value with the script that names its constructors and channels.
+pub struct Printed<'a> {
+    pub script: &'a Script,
+    pub value: &'a Value,
+}
+
+impl Display for Printed<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write_value(f, self.script, self.value)
+    }
+}
+
+/// The printed form of a value.
+pub fn show(script: &Script, value: &Value) -> String {
+    Printed { script, value }.to_string()
+}
+
+fn write_list(
+    f: &mut Formatter<'_>,
+    script: &Script,
+    values: &[Value],
+    separator: &str,
+) -> fmt::Result {
+    for (i, v) in values.iter().enumerate() {
+        if i > 0 {
+            f.write_str(separator)?;
+        }
+        write_value(f, script, v)?;
+    }
+    Ok(())
+}
+
+fn write_value(f: &mut Formatter<'_>, script: &Script, value: &Value) -> fmt::Result {
+    match value {
+        Value::Int(i) => write!(f, "{i}"),
+        Value::Bool(b) => write!(f, "{b}"),
+        Value::Char(c) => write!(f, "'{}'", c.escape_default()),
+        Value::Ctor(c) => f.write_str(&script.ctors[c.index()].name),
+        Value::Channel(c) => f.write_str(&script.channels[c.index()].name),
+        Value::Dot(parts) => {
+            for (i, v) in parts.iter().enumerate() {
+                if i > 0 {
+                    f.write_char('.')?;
+                }
+                // A tuple or negative number inside a dotted value needs
+                // no brackets; a nested dotted field prints flat, as FDR.
+                write_value(f, script, v)?;
+            }
+            Ok(())
+        }
+        Value::Tuple(vs) => {
+            f.write_char('(')?;
+            write_list(f, script, vs, ", ")?;
+            f.write_char(')')
+        }
+        Value::Seq(s) => {
+            let items = s.as_slice();
+            if !items.is_empty() && items.iter().all(|v| matches!(v, Value::Char(_))) {
+                f.write_char('"')?;
+                for v in items {
+                    if let Value::Char(c) = v {
+                        write!(f, "{}", c.escape_default())?;
+                    }
+                }
+                return f.write_char('"');
+            }
+            f.write_char('<')?;
+            write_list(f, script, items, ", ")?;
+            f.write_char('>')
+        }
+        Value::Set(s) => write_set(f, script, s),
+        Value::Map(m) => {
+            if m.is_empty() {
+                return f.write_str("(| |)");
+            }
+            f.write_str("(| ")?;
+            for (i, (k, v)) in m.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write_value(f, script, k)?;
+                f.write_str(" => ")?;
+                write_value(f, script, v)?;
+            }
+            f.write_str(" |)")
+        }
+        Value::Closure(c) => {
+            let func = script.function(c.func);
+            match func.kind {
+                FunctionKind::Lambda => write!(f, "{}", script.sources.snippet(func.span)),
+                _ => f.write_str(&func.name),
+            }
+        }
+        Value::Builtin(b) => f.write_str(b.name()),
+        Value::Image(_) => f.write_str("relational_image(...)"),
+        Value::Proc(p) => write_proc(f, script, p),
+        Value::Env(_) => f.write_str("<environment>"),
+    }
+}
+
+fn write_set(f: &mut Formatter<'_>, script: &Script, set: &Set) -> fmt::Result {
+    match set {
+        Set::Finite(vs) => {
+            f.write_char('{')?;
+            write_list(f, script, vs, ", ")?;
+            f.write_char('}')
+        }
+        Set::AllInts => f.write_str("Int"),
+        Set::IntsFrom(n) => write!(f, "{{{n}..}}"),
+        Set::AllChars => f.write_str("Char"),
+        Set::AllProcs => f.write_str("Proc"),
+        Set::Seqs(a) => {
+            f.write_str("Seq(")?;
+            write_set(f, script, a)?;
+            f.write_char(')')
+        }
+        Set::Powerset(a) => {
+            f.write_str("Set(")?;
+            write_set(f, script, a)?;
+            f.write_char(')')
+        }
+        Set::DataType(d) => f.write_str(&script.datatypes[d.index()].name),
+        Set::Maps(a, b) => {
+            f.write_str("Map(")?;
+            write_set(f, script, a)?;
+            f.write_str(", ")?;
+            write_set(f, script, b)?;
+            f.write_char(')')
+        }
+    }
+}
+
+fn write_proc(f: &mut Formatter<'_>, script: &Script, proc: &Proc) -> fmt::Result {
+    match proc {
+        Proc::Builtin { builtin, args } => {
+            f.write_str(builtin.name())?;
+            if !args.is_empty() {
+                f.write_char('(')?;
+                write_list(f, script, args, ", ")?;
+                f.write_char(')')?;
+            }
+            Ok(())
+        }
+        Proc::Node { func, vars } => {
+            let function = script.function(*func);
+            if let Some(call) = &function.call_form {
+                f.write_str(&call.name)?;
+                if !call.params.is_empty() {
+                    f.write_char('(')?;
+                    for (i, param) in call.params.iter().enumerate() {
+                        if i > 0 {
+                            f.write_str(", ")?;
+                        }
+                        match param.and_then(|p| vars.get(p as usize)) {
+                            Some(v) => write_value(f, script, v)?,
+                            None => f.write_char('_')?,
+                        }
+                    }
+                    f.write_char(')')?;
+                }
+                return Ok(());
+            }
+            let text = script.sources.snippet(function.span);
+            let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            f.write_str(&text)?;
+            let shown: Vec<(usize, &Value)> = vars
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| !matches!(v, Value::Env(_)))
+                .collect();
+            if !shown.is_empty() {
+                f.write_str(" [")?;
+                for (n, (i, v)) in shown.into_iter().enumerate() {
+                    if n > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{} = ", function.captures[i])?;
+                    write_value(f, script, v)?;
+                }
+                f.write_char(']')?;
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,273 @@
+//! The names FDR's CSPM defines before any script: functions, types,
+//! constants and processes. The table says what each name is and how many
+//! arguments it takes; the evaluator gives them meaning.
+
+/// Every built-in name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Builtin {
+    // Sets.
+    Union,
+    Inter,
+    Diff,
+    UnionAll,
+    InterAll,
+    Member,
+    Card,
+    Empty,
+    SetOfSeq,
+    Powerset,
+    Seqs,
+    SeqOfSet,
+    // Sequences.
+    Length,
+    Null,
+    Head,
+    Tail,
+    Concat,
+    Elem,
+    // Maps.
+    MapFromList,
+    MapLookup,
+    MapMember,
+    MapToList,
+    MapUpdate,
+    MapUpdateMultiple,
+    MapDelete,
+    EmptyMap,
+    MapType,
+    // Other functions.
+    Error,
+    Show,
+    Mtransclose,
+    RelationalImage,
+    RelationalInverseImage,
+    Transpose,
+    Extensions,
+    Productions,
+    // Types.
+    Int,
+    Bool,
+    Char,
+    Proc,
+    Events,
+    // Processes and process functions (given meaning by the process layer).
+    Stop,
+    Skip,
+    Div,
+    Chaos,
+    Run,
+    ProcessFunction(ProcessFunction),
+}
+
+/// Functions from processes to processes: compressions and friends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ProcessFunction {
+    Normal,
+    Sbisim,
+    Wbisim,
+    Dbisim,
+    Diamond,
+    Explicate,
+    Chase,
+    ChaseNoCache,
+    ModelCompress,
+    TauLoopFactor,
+    Prioritise,
+    PrioritiseNoCache,
+    PrioritisePartialOrder,
+    TimedPriority,
+    Determinise,
+    LazyEnumerate,
+    LazyNormal,
+    Loop,
+    FailureWatchdog,
+    TraceWatchdog,
+}
+
+/// How a built-in name is used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// A value, used without arguments (`Int`, `STOP`, `emptyMap`).
+    Constant,
+    /// A function of this many arguments.
+    Function(usize),
+}
+
+const TABLE: &[(&str, Builtin)] = &[
+    ("union", Builtin::Union),
+    ("inter", Builtin::Inter),
+    ("diff", Builtin::Diff),
+    ("Union", Builtin::UnionAll),
+    ("Inter", Builtin::InterAll),
+    ("member", Builtin::Member),
+    ("card", Builtin::Card),
+    ("empty", Builtin::Empty),
+    ("set", Builtin::SetOfSeq),
+    ("Set", Builtin::Powerset),
+    ("Seq", Builtin::Seqs),
+    ("seq", Builtin::SeqOfSet),
+    ("length", Builtin::Length),
+    ("null", Builtin::Null),
+    ("head", Builtin::Head),
+    ("tail", Builtin::Tail),
+    ("concat", Builtin::Concat),
+    ("elem", Builtin::Elem),
+    ("mapFromList", Builtin::MapFromList),
+    ("mapLookup", Builtin::MapLookup),
+    ("mapMember", Builtin::MapMember),
+    ("mapToList", Builtin::MapToList),
+    ("mapUpdate", Builtin::MapUpdate),
+    ("mapUpdateMultiple", Builtin::MapUpdateMultiple),
+    ("mapDelete", Builtin::MapDelete),
+    ("emptyMap", Builtin::EmptyMap),
+    ("Map", Builtin::MapType),
+    ("error", Builtin::Error),
+    ("show", Builtin::Show),
+    ("mtransclose", Builtin::Mtransclose),
+    ("relational_image", Builtin::RelationalImage),
+    ("relational_inverse_image", Builtin::RelationalInverseImage),
+    ("transpose", Builtin::Transpose),
+    ("extensions", Builtin::Extensions),
+    ("productions", Builtin::Productions),
+    ("Int", Builtin::Int),
+    ("Bool", Builtin::Bool),
+    ("Char", Builtin::Char),
+    ("Proc", Builtin::Proc),
+    ("Events", Builtin::Events),
+    ("STOP", Builtin::Stop),
+    ("SKIP", Builtin::Skip),
+    ("DIV", Builtin::Div),
+    ("CHAOS", Builtin::Chaos),
+    ("RUN", Builtin::Run),
+    ("normal", Builtin::ProcessFunction(ProcessFunction::Normal)),
+    ("sbisim", Builtin::ProcessFunction(ProcessFunction::Sbisim)),
+    ("wbisim", Builtin::ProcessFunction(ProcessFunction::Wbisim)),
+    ("dbisim", Builtin::ProcessFunction(ProcessFunction::Dbisim)),
+    (
+        "diamond",
+        Builtin::ProcessFunction(ProcessFunction::Diamond),
+    ),
+    (
+        "explicate",
+        Builtin::ProcessFunction(ProcessFunction::Explicate),
+    ),
+    ("chase", Builtin::ProcessFunction(ProcessFunction::Chase)),
+    (
+        "chase_nocache",
+        Builtin::ProcessFunction(ProcessFunction::ChaseNoCache),
+    ),
+    (
+        "model_compress",
+        Builtin::ProcessFunction(ProcessFunction::ModelCompress),
+    ),
+    (
+        "tau_loop_factor",
+        Builtin::ProcessFunction(ProcessFunction::TauLoopFactor),
+    ),
+    (
+        "prioritise",
+        Builtin::ProcessFunction(ProcessFunction::Prioritise),
+    ),
+    (
+        "timed_priority",
+        Builtin::ProcessFunction(ProcessFunction::TimedPriority),
+    ),
+    (
+        "prioritise_nocache",
+        Builtin::ProcessFunction(ProcessFunction::PrioritiseNoCache),
+    ),
+    (
+        "prioritisepo",
+        Builtin::ProcessFunction(ProcessFunction::PrioritisePartialOrder),
+    ),
+    (
+        "deter",
+        Builtin::ProcessFunction(ProcessFunction::Determinise),
+    ),
+    (
+        "lazyenumerate",
+        Builtin::ProcessFunction(ProcessFunction::LazyEnumerate),
+    ),
+    (
+        "lazynorm",
+        Builtin::ProcessFunction(ProcessFunction::LazyNormal),
+    ),
+    ("loop", Builtin::ProcessFunction(ProcessFunction::Loop)),
+    (
+        "failure_watchdog",
+        Builtin::ProcessFunction(ProcessFunction::FailureWatchdog),
+    ),
+    (
+        "trace_watchdog",
+        Builtin::ProcessFunction(ProcessFunction::TraceWatchdog),
+    ),
+];
+
+impl Builtin {
+    /// The built-in a name denotes, if any.
+    pub fn lookup(name: &str) -> Option<Builtin> {
+        TABLE.iter().find(|(n, _)| *n == name).map(|&(_, b)| b)
+    }
+
+    /// Every built-in name, for suggestions.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        TABLE.iter().map(|&(n, _)| n)
+    }
+
+    /// The name a script uses for it.
+    pub fn name(self) -> &'static str {
+        TABLE
+            .iter()
+            .find(|&&(_, b)| b == self)
+            .map(|&(n, _)| n)
+            .expect("every built-in is in the table")
+    }
+
+    pub fn shape(self) -> Shape {
+        use Builtin::*;
+        match self {
+            EmptyMap | Int | Bool | Char | Proc | Events | Stop | Skip | Div => Shape::Constant,
+            Card | Empty | UnionAll | InterAll | SetOfSeq | Powerset | Seqs | SeqOfSet | Length
+            | Null | Head | Tail | Concat | MapFromList | MapToList | Error | Show
+            | Transpose | Extensions | Productions | Chaos | Run
+            // Curried: `relational_image(R)(x)`.
+            | RelationalImage | RelationalInverseImage => {
+                Shape::Function(1)
+            }
+            Union | Inter | Diff | Member | Elem | MapLookup | MapMember | MapUpdateMultiple
+            | MapDelete | MapType | Mtransclose => {
+                Shape::Function(2)
+            }
+            MapUpdate => Shape::Function(3),
+            ProcessFunction(f) => Shape::Function(f.arity()),
+        }
+    }
+}
+
+impl ProcessFunction {
+    pub fn arity(self) -> usize {
+        match self {
+            // prioritise(P, <A1, A2, ...>)
+            ProcessFunction::Prioritise | ProcessFunction::PrioritiseNoCache => 2,
+            // failure_watchdog(P, A, evBad)
+            ProcessFunction::FailureWatchdog | ProcessFunction::TraceWatchdog => 3,
+            // prioritisepo(P, A, order, maximal)
+            ProcessFunction::PrioritisePartialOrder => 4,
+            _ => 1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_maps_back_to_itself_or_a_synonym() {
+        for name in Builtin::names() {
+            let builtin = Builtin::lookup(name).unwrap();
+            assert_eq!(Builtin::lookup(builtin.name()), Some(builtin));
+        }
+        assert_eq!(Builtin::lookup("nosuch"), None);
+    }
+}

@@ -1,0 +1,178 @@
+//! A loaded script: every name resolved, datatypes, channels and
+//! assertions collected.
+//!
+//! Owns name resolution and the resolved form ([`ir`]) that evaluation and
+//! the process layer run; reports unknown names, duplicate definitions,
+//! clauses of different arity and constructors defined as variables. It
+//! knows what names *are*, not what they evaluate to: values belong to the
+//! `eval` layer.
+
+pub mod builtins;
+pub mod ir;
+mod mentions;
+mod resolve;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use ustr::Ustr;
+
+use crate::syntax::{self, Diagnostic, LoadError, Program, SourceMap, ast};
+
+use builtins::Builtin;
+use ir::*;
+
+/// What a top-level name denotes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Named {
+    Global(GlobalId),
+    Ctor(CtorId),
+    Channel(ChannelId),
+}
+
+/// A resolved script.
+#[derive(Debug)]
+pub struct Script {
+    pub sources: SourceMap,
+    pub exprs: Vec<Expr>,
+    pub functions: Vec<Function>,
+    pub globals: Vec<Global>,
+    pub datatypes: Vec<DataType>,
+    pub ctors: Vec<Constructor>,
+    pub channels: Vec<Channel>,
+    pub assertions: Vec<Assertion>,
+    /// The `print` declarations, in order.
+    pub prints: Vec<FuncId>,
+    /// `Timed(...) { }` sections: their declarations are loaded, but timed
+    /// semantics (tock insertion) is not applied.
+    pub timed_sections: Vec<syntax::Span>,
+    /// Every top-level name, qualified by its modules.
+    names: FxHashMap<Ustr, Named>,
+    /// Names declared in a module's private part, with the module prefix.
+    private: FxHashMap<Ustr, Ustr>,
+    builtin_globals: FxHashMap<Builtin, GlobalId>,
+}
+
+impl Script {
+    fn empty(sources: SourceMap) -> Script {
+        Script {
+            sources,
+            exprs: Vec::new(),
+            functions: Vec::new(),
+            globals: Vec::new(),
+            datatypes: Vec::new(),
+            ctors: Vec::new(),
+            channels: Vec::new(),
+            assertions: Vec::new(),
+            prints: Vec::new(),
+            timed_sections: Vec::new(),
+            names: FxHashMap::default(),
+            private: FxHashMap::default(),
+            builtin_globals: FxHashMap::default(),
+        }
+    }
+
+    /// Resolves a parsed program.
+    pub fn resolve(program: Program) -> Result<Script, LoadError> {
+        let Program {
+            sources,
+            files,
+            root,
+        } = program;
+        let mut script = Script::empty(sources);
+        let diagnostics = crate::stack::with_large_stack(|| {
+            let mut resolver = resolve::Resolver::new(&mut script, &files);
+            resolver.resolve_program(&files[root as usize].decls);
+            resolver.diagnostics
+        });
+        if diagnostics.is_empty() {
+            Ok(script)
+        } else {
+            Err(LoadError {
+                sources: script.sources,
+                diagnostics,
+            })
+        }
+    }
+
+    /// Reads, parses and resolves the script at `path`.
+    pub fn load_file(path: &std::path::Path) -> Result<Script, LoadError> {
+        Script::resolve(syntax::load_file(path)?)
+    }
+
+    /// Parses and resolves a script given as text.
+    pub fn load_str(name: &str, text: &str) -> Result<Script, LoadError> {
+        Script::resolve(syntax::load_str(name, text)?)
+    }
+
+    /// Parses `text` as an expression in the script's top-level scope and
+    /// resolves it into a new constant, to evaluate. Its source is added
+    /// to [`Script::sources`] as `name`.
+    pub fn add_expr(&mut self, name: &str, text: &str) -> Result<FuncId, Vec<Diagnostic>> {
+        let file = self.sources.add(name, None, text.to_string(), None);
+        let expr: ast::Expr = syntax::parse_expr(file, text)?;
+        crate::stack::with_large_stack(|| {
+            let mut resolver = resolve::Resolver::new(self, &[]);
+            let func = resolver.top_expr(&expr);
+            if resolver.diagnostics.is_empty() {
+                Ok(func)
+            } else {
+                Err(resolver.diagnostics)
+            }
+        })
+    }
+
+    /// The top-level name `name` (qualified as written: `M::x`).
+    pub fn lookup(&self, name: &str) -> Option<Named> {
+        self.names.get(&Ustr::from_existing(name)?).copied()
+    }
+
+    pub fn expr(&self, id: ExprId) -> &Expr {
+        &self.exprs[id.index()]
+    }
+
+    pub fn function(&self, id: FuncId) -> &Function {
+        &self.functions[id.index()]
+    }
+
+    /// The global standing for a built-in (made on first use).
+    fn builtin_global(&mut self, builtin: Builtin) -> GlobalId {
+        if let Some(&g) = self.builtin_globals.get(&builtin) {
+            return g;
+        }
+        let g = GlobalId(self.globals.len() as u32);
+        self.globals.push(Global {
+            name: Ustr::from(builtin.name()),
+            kind: GlobalKind::Builtin(builtin),
+            span: syntax::Span::default(),
+        });
+        self.builtin_globals.insert(builtin, g);
+        g
+    }
+
+    /// Adds to `out` every global that function `func` (and the functions
+    /// it creates) refers to.
+    pub fn globals_used(&self, func: FuncId, out: &mut FxHashSet<GlobalId>) {
+        let mut seen_functions = FxHashSet::default();
+        let mut functions = vec![func];
+        while let Some(f) = functions.pop() {
+            if !seen_functions.insert(f) {
+                continue;
+            }
+            let mut exprs: Vec<ExprId> = self.function(f).clauses.iter().map(|c| c.body).collect();
+            while let Some(e) = exprs.pop() {
+                let kind = &self.expr(e).kind;
+                if let ExprKind::Global(g) = kind {
+                    out.insert(*g);
+                }
+                if let ExprKind::Let(groups, _) = kind {
+                    for group in groups {
+                        if let LetGroup::Lazy { func, .. } = group {
+                            functions.push(*func);
+                        }
+                    }
+                }
+                functions.extend(kind.nested_function());
+                kind.for_each_child(|child| exprs.push(child));
+            }
+        }
+    }
+}
