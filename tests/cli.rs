@@ -115,3 +115,46 @@ fn usage_errors_exit_two_and_help_exits_zero() {
     symcsp().arg("--frobnicate").assert().code(2);
     symcsp().arg("--help").assert().success();
 }
+
+#[test]
+fn eval_prints_a_value_in_fdr_form() {
+    symcsp()
+        .args(["eval", "/dev/null", "{x % 3 | x <- {0..7}}"])
+        .assert()
+        .success()
+        .stdout("{0, 1, 2}\n");
+    symcsp()
+        .args(["eval", "/dev/null", "-7 / 2"])
+        .assert()
+        .success()
+        .stdout("-4\n");
+    symcsp()
+        .args(["eval", "models/buffers.csp", "{| left |}"])
+        .assert()
+        .success()
+        .stdout("{left.A, left.B}\n");
+}
+
+#[test]
+fn eval_without_an_expression_runs_the_prints_in_order() {
+    symcsp()
+        .args(["eval", &fixture("eval_errors/head_empty.csp")])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains("`head` of the empty sequence"));
+}
+
+#[test]
+fn eval_reports_unknown_names_and_runtime_errors_with_exit_2() {
+    symcsp()
+        .args(["eval", "/dev/null", "nosuch(1)"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("`nosuch` is not defined"));
+    symcsp()
+        .args(["eval", "/dev/null", "1 / 0"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("division by zero"));
+}

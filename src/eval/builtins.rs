@@ -198,7 +198,7 @@ impl Evaluator<'_> {
                         .collect(),
                     other => self.show(other),
                 };
-                Err(EvalError::new(span, format!("error: {message}")))
+                Err(EvalError::new(span, message).with_note("raised by `error`"))
             }
             Builtin::Show => Ok(Value::string(&self.show(&args.values[0]))),
             Builtin::Transpose => {

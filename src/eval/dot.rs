@@ -8,7 +8,6 @@ use std::sync::Arc;
 use crate::script::ir::{CtorId, DataTypeId, FuncId};
 use crate::syntax::Span;
 
-use super::pattern::is_named;
 use super::value::{Set, Value};
 use super::{EvalError, EvalResult, Evaluator};
 
@@ -23,10 +22,10 @@ fn head_of(v: &Value) -> Option<Head> {
     match v {
         Value::Ctor(c) => Some(Head::Ctor(*c)),
         Value::Channel(c) => Some(Head::Channel(*c)),
-        Value::Dot(parts) => match parts.first() {
-            Some(Value::Ctor(c)) => Some(Head::Ctor(*c)),
-            Some(Value::Channel(c)) => Some(Head::Channel(*c)),
-            _ => None,
+        Value::Named(parts) => match parts[0] {
+            Value::Ctor(c) => Some(Head::Ctor(c)),
+            Value::Channel(c) => Some(Head::Channel(c)),
+            _ => unreachable!("a named value starts with its constructor or channel"),
         },
         _ => None,
     }
@@ -35,16 +34,26 @@ fn head_of(v: &Value) -> Option<Head> {
 /// The components of a named value: head then fields so far.
 fn named_parts(v: &Value) -> Vec<Value> {
     match v {
-        Value::Dot(parts) => parts.to_vec(),
+        Value::Named(parts) => parts.to_vec(),
         v => vec![v.clone()],
     }
 }
 
-fn from_parts(parts: Vec<Value>) -> Value {
+/// Parts dotted together without a head: `1.Red`.
+fn dot_list(parts: Vec<Value>) -> Value {
     if parts.len() == 1 {
         parts.into_iter().next().expect("one part")
     } else {
         Value::Dot(parts.into())
+    }
+}
+
+/// A head and its fields.
+fn from_parts(parts: Vec<Value>) -> Value {
+    if parts.len() == 1 {
+        parts.into_iter().next().expect("one part")
+    } else {
+        Value::Named(parts.into())
     }
 }
 
@@ -99,7 +108,7 @@ impl Evaluator<'_> {
         match v {
             Value::Ctor(c) => self.script.ctors[c.index()].fields.is_empty(),
             Value::Channel(c) => self.script.channels[c.index()].fields.is_empty(),
-            Value::Dot(parts) if is_named(parts) => {
+            Value::Named(parts) => {
                 let head = head_of(v).expect("named");
                 parts.len() - 1 == self.head_fields(head).len()
                     && self.is_complete(parts.last().expect("non-empty"))
@@ -112,7 +121,7 @@ impl Evaluator<'_> {
     /// over is dotted on the end.
     pub(super) fn dot(&self, a: Value, b: Value, span: Span) -> EvalResult<Value> {
         let fields: Vec<Value> = match &b {
-            Value::Dot(parts) if !is_named(parts) => parts.to_vec(),
+            Value::Dot(parts) => parts.to_vec(),
             _ => vec![b],
         };
         let mut base = a;
@@ -121,7 +130,7 @@ impl Evaluator<'_> {
                 Some(v) => v,
                 None => {
                     let mut parts = match &base {
-                        Value::Dot(parts) if !is_named(parts) => parts.to_vec(),
+                        Value::Dot(parts) => parts.to_vec(),
                         v => vec![v.clone()],
                     };
                     parts.push(field);
@@ -243,7 +252,7 @@ impl Evaluator<'_> {
                 for c in choice {
                     let mut p: Vec<Value> = prefix.clone();
                     match c {
-                        Value::Dot(parts) if !is_named(parts) => p.extend(parts.iter().cloned()),
+                        Value::Dot(parts) => p.extend(parts.iter().cloned()),
                         c => p.push(c.clone()),
                     }
                     grown.push(p);
@@ -252,7 +261,7 @@ impl Evaluator<'_> {
             }
             out = grown;
         }
-        Ok(out.into_iter().map(from_parts).collect())
+        Ok(out.into_iter().map(dot_list).collect())
     }
 
     /// A field's set holds complete values; an incomplete one (a bare

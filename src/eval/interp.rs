@@ -12,7 +12,7 @@ use crate::syntax::Span;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 
 use super::value::{Closure, Env, Proc, Set, Slot, Thunk, Value};
-use super::{EvalError, EvalResult, Evaluator, MAX_CALL_DEPTH, MAX_ELEMENTS};
+use super::{EvalError, EvalResult, Evaluator, MAX_ELEMENTS};
 
 /// The storage of one running function: its captured environment and its
 /// own slots.
@@ -143,10 +143,13 @@ impl Evaluator<'_> {
     /// patterns match runs.
     fn call(&self, func: FuncId, env: &Env, args: &[Vec<Value>], span: Span) -> EvalResult<Value> {
         let depth = self.depth.get();
-        if depth >= MAX_CALL_DEPTH {
+        if depth >= self.call_limit {
             return Err(EvalError::new(
                 span,
-                format!("recursion too deep: more than {MAX_CALL_DEPTH} nested calls"),
+                format!(
+                    "recursion too deep: more than {} nested calls",
+                    self.call_limit
+                ),
             )
             .with_note("a function probably calls itself without reaching its base case"));
         }
@@ -675,18 +678,13 @@ impl Evaluator<'_> {
         if x.is_function() || y.is_function() {
             return Err(EvalError::new(span, "functions cannot be compared"));
         }
-        if std::mem::discriminant(x) != std::mem::discriminant(y)
-            && !matches!(
-                (x, y),
-                (
-                    Value::Ctor(_) | Value::Dot(_),
-                    Value::Ctor(_) | Value::Dot(_)
-                ) | (
-                    Value::Channel(_) | Value::Dot(_),
-                    Value::Channel(_) | Value::Dot(_)
-                )
+        let dotted = |v: &Value| {
+            matches!(
+                v,
+                Value::Ctor(_) | Value::Channel(_) | Value::Named(_) | Value::Dot(_)
             )
-        {
+        };
+        if std::mem::discriminant(x) != std::mem::discriminant(y) && !(dotted(x) && dotted(y)) {
             return Err(EvalError::new(
                 span,
                 format!("cannot compare {} with {}", x.kind_name(), y.kind_name()),

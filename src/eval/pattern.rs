@@ -91,9 +91,7 @@ impl Evaluator<'_> {
             let Some(component) = components.get(next) else {
                 return Ok(false);
             };
-            if let (Pattern::Ctor(_) | Pattern::Channel(_), Value::Dot(inner)) = (p, component)
-                && is_named(inner)
-            {
+            if let (Pattern::Ctor(_) | Pattern::Channel(_), Value::Named(inner)) = (p, component) {
                 let inner = inner.clone();
                 components.splice(next..=next, inner.iter().cloned());
             }
@@ -111,16 +109,11 @@ impl Evaluator<'_> {
     }
 }
 
-/// Whether a dotted value starts with a constructor or channel.
-pub(super) fn is_named(parts: &[Value]) -> bool {
-    matches!(parts.first(), Some(Value::Ctor(_) | Value::Channel(_)))
-}
-
 /// A value's dot components: `c.1.2` is `[c, 1, 2]`, anything else is
 /// itself.
 fn components(value: &Value) -> Vec<Value> {
     match value {
-        Value::Dot(parts) => parts.to_vec(),
+        Value::Named(parts) | Value::Dot(parts) => parts.to_vec(),
         v => vec![v.clone()],
     }
 }

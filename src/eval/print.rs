@@ -48,7 +48,7 @@ fn write_value(f: &mut Formatter<'_>, script: &Script, value: &Value) -> fmt::Re
         Value::Char(c) => write!(f, "'{}'", c.escape_default()),
         Value::Ctor(c) => f.write_str(&script.ctors[c.index()].name),
         Value::Channel(c) => f.write_str(&script.channels[c.index()].name),
-        Value::Dot(parts) => {
+        Value::Named(parts) | Value::Dot(parts) => {
             for (i, v) in parts.iter().enumerate() {
                 if i > 0 {
                     f.write_char('.')?;

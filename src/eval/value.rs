@@ -26,9 +26,12 @@ pub enum Value {
     Ctor(CtorId),
     /// A channel on its own (a complete event when it has no fields).
     Channel(ChannelId),
-    /// A dotted value `a.b.c`. When the first component is a constructor
-    /// or channel the rest are its fields so far, each a complete field
-    /// except perhaps the last.
+    /// A constructor or channel with some of its fields: `[head, f1, ...]`
+    /// (at least one field), each a complete field except perhaps the
+    /// last. `N.1`, `c.0.true`.
+    Named(Arc<[Value]>),
+    /// Any other dotted value `a.b.c`: a list of at least two parts, none
+    /// itself a `Dot` (a part may be a constructor, `Leaf.1`).
     Dot(Arc<[Value]>),
     Tuple(Arc<[Value]>),
     Seq(Seq),
@@ -75,6 +78,7 @@ impl Value {
             Value::Char(_) => "a character",
             Value::Ctor(_) => "a datatype value",
             Value::Channel(_) => "an event",
+            Value::Named(_) => "a datatype value or event",
             Value::Dot(_) => "a dotted value",
             Value::Tuple(_) => "a tuple",
             Value::Seq(_) => "a sequence",

@@ -1901,7 +1901,7 @@ mod tests {
     #[test]
     fn suggestions_are_near_misses_only() {
         let names = vec!["union".to_string(), "Thread".to_string()];
-        assert_eq!(closest("unoin", &names), Some("union"));
+        assert_eq!(closest("unon", &names), Some("union"));
         assert_eq!(closest("Threads", &names), Some("Thread"));
         assert_eq!(closest("zzz", &names), None);
     }

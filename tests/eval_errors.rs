@@ -1,0 +1,42 @@
+//! Every error a script can make while loading or evaluating is a
+//! diagnostic with a place, a caret and the calls that led there: one
+//! fixture in `tests/fixtures/eval_errors/` per error, each with the
+//! snapshot of what the user sees.
+
+use std::path::Path;
+
+use symcsp::eval::Evaluator;
+use symcsp::script::Script;
+
+/// Calls deep enough for every fixture but the one that recurses forever.
+const CALL_LIMIT: usize = 500;
+
+fn relative(path: &Path) -> &Path {
+    path.strip_prefix(env!("CARGO_MANIFEST_DIR"))
+        .unwrap_or(path)
+}
+
+/// What `symcsp eval FILE` reports: the load diagnostics, or those of the
+/// first `print` that fails.
+fn report(path: &Path) -> String {
+    let script = match Script::load_file(path) {
+        Ok(script) => script,
+        Err(e) => return e.render(),
+    };
+    symcsp::stack::with_large_stack(|| {
+        let evaluator = Evaluator::new(&script).with_call_limit(CALL_LIMIT);
+        for &print in &script.prints {
+            if let Err(e) = evaluator.eval_constant(print) {
+                return e.to_diagnostic().render(&script.sources);
+            }
+        }
+        panic!("{} should fail", path.display())
+    })
+}
+
+#[test]
+fn every_error_is_a_diagnostic() {
+    insta::glob!("fixtures/eval_errors/*.csp", |path| {
+        insta::assert_snapshot!(report(relative(path)));
+    });
+}
