@@ -28,7 +28,10 @@ const WORKLOADS: &[(&str, &str)] = &[
         "card({(x, y) | x <- {0..999}, y <- {0..999}, x < y})",
     ),
     ("fold: sum(<1..100000>), recursive", "sum(<1..100000>)"),
-    ("fold: sumAcc(0, <1..100000>), accumulator", "sumAcc(0, <1..100000>)"),
+    (
+        "fold: sumAcc(0, <1..100000>), accumulator",
+        "sumAcc(0, <1..100000>)",
+    ),
     ("build: build(10000, <>), appending", "#build(10000, <>)"),
 ];
 
@@ -36,7 +39,9 @@ fn main() {
     println!("{:<58} {:>12} {:>14}", "workload", "best", "value");
     for (name, expr) in WORKLOADS {
         let mut script = Script::load_str("bench.csp", SCRIPT).expect("the bench script loads");
-        let func = script.add_expr("<bench>", expr).expect("the expression resolves");
+        let func = script
+            .add_expr("<bench>", expr)
+            .expect("the expression resolves");
         let script = &script;
         let (best, value) = symcsp::stack::with_large_stack(|| {
             let mut best = Duration::MAX;
@@ -44,12 +49,17 @@ fn main() {
             for _ in 0..3 {
                 let evaluator = Evaluator::new(script);
                 let start = Instant::now();
-                let v = evaluator.eval_constant(func).expect("the workload evaluates");
+                let v = evaluator
+                    .eval_constant(func)
+                    .expect("the workload evaluates");
                 best = best.min(start.elapsed());
                 value = evaluator.show(&v);
             }
             (best, value)
         });
-        println!("{name:<58} {:>9.1} ms {value:>14}", best.as_secs_f64() * 1e3);
+        println!(
+            "{name:<58} {:>9.1} ms {value:>14}",
+            best.as_secs_f64() * 1e3
+        );
     }
 }
