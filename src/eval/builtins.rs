@@ -86,7 +86,7 @@ impl Evaluator<'_> {
             )),
             Builtin::SetOfSeq => {
                 let items = args.seq(0)?.as_slice().to_vec();
-                self.check_elements(&items, span)?;
+                self.check_set_elements(&items, span)?;
                 Ok(Value::set(Set::from_values(items)))
             }
             Builtin::SeqOfSet => Ok(Value::seq(args.finite(0)?.to_vec())),
@@ -247,16 +247,6 @@ impl Evaluator<'_> {
             | Builtin::Skip
             | Builtin::Div => unreachable!("constants are not applied"),
         }
-    }
-
-    fn check_elements(&self, values: &[Value], span: Span) -> EvalResult<()> {
-        if values.iter().any(Value::is_function) {
-            return Err(EvalError::new(
-                span,
-                "functions cannot be elements of a set: they cannot be compared",
-            ));
-        }
-        Ok(())
     }
 
     /// `mtransclose(R, D)`, as FDR defines it: the symmetric, transitive

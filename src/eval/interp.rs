@@ -42,7 +42,8 @@ impl Evaluator<'_> {
 
     // ------------------------------------------------------------ globals
 
-    pub(super) fn global_value(&self, id: GlobalId) -> EvalResult<Value> {
+    /// The value of a top-level name.
+    pub fn global(&self, id: GlobalId) -> EvalResult<Value> {
         if let Some(v) = self.globals[id.index()].get() {
             return Ok(v.clone());
         }
@@ -252,9 +253,7 @@ impl Evaluator<'_> {
                 VarRef::Env => Slot::Group(frame.env.clone()),
                 _ => match self.slot(r, frame) {
                     // A process state's group variable comes back as a value.
-                    Slot::Value(Value::Env(values)) => {
-                        Slot::Group(values.iter().cloned().map(Slot::Value).collect())
-                    }
+                    Slot::Value(Value::Env(values)) => Slot::Group(env_of(values)),
                     slot => slot.clone(),
                 },
             })
@@ -266,9 +265,7 @@ impl Evaluator<'_> {
             VarRef::Env => frame.env.clone(),
             _ => match self.slot(r, frame) {
                 Slot::Group(env) => env.clone(),
-                Slot::Value(Value::Env(values)) => {
-                    values.iter().cloned().map(Slot::Value).collect()
-                }
+                Slot::Value(Value::Env(values)) => env_of(values),
                 _ => unreachable!("a group handle holds an environment"),
             },
         }
@@ -288,7 +285,7 @@ impl Evaluator<'_> {
                 let slot = self.slot(*r, frame).clone();
                 self.force(&slot, span)
             }
-            ExprKind::Global(g) => self.global_value(*g),
+            ExprKind::Global(g) => self.global(*g),
             ExprKind::Ctor(c) => Ok(Value::Ctor(*c)),
             ExprKind::Channel(c) => Ok(Value::Channel(*c)),
             ExprKind::GroupMember { group, member } => {
@@ -399,23 +396,10 @@ impl Evaluator<'_> {
                 }
             }
             ExprKind::SeqComprehension(es, stmts) => {
-                let mut out = Vec::new();
-                self.comprehend(stmts, frame, &mut |ev, frame| {
-                    for e in es {
-                        out.push(ev.eval(*e, frame)?);
-                    }
-                    ev.check_size(out.len(), span)
-                })?;
-                Ok(Value::seq(out))
+                Ok(Value::seq(self.comprehension(es, stmts, frame, span)?))
             }
             ExprKind::SetComprehension(es, stmts) => {
-                let mut out = Vec::new();
-                self.comprehend(stmts, frame, &mut |ev, frame| {
-                    for e in es {
-                        out.push(ev.eval(*e, frame)?);
-                    }
-                    ev.check_size(out.len(), span)
-                })?;
+                let out = self.comprehension(es, stmts, frame, span)?;
                 self.check_set_elements(&out, span)?;
                 Ok(Value::set(Set::from_values(out)))
             }
@@ -531,7 +515,7 @@ impl Evaluator<'_> {
     }
 
     /// Functions cannot be set elements: their equality is undecidable.
-    fn check_set_elements(&self, values: &[Value], span: Span) -> EvalResult<()> {
+    pub(super) fn check_set_elements(&self, values: &[Value], span: Span) -> EvalResult<()> {
         if values.iter().any(Value::is_function) {
             return Err(EvalError::new(
                 span,
@@ -539,6 +523,24 @@ impl Evaluator<'_> {
             ));
         }
         Ok(())
+    }
+
+    /// The values of `es` for every binding the statements produce.
+    fn comprehension(
+        &self,
+        es: &[ExprId],
+        stmts: &[Stmt],
+        frame: &mut Frame,
+        span: Span,
+    ) -> EvalResult<Vec<Value>> {
+        let mut out = Vec::new();
+        self.comprehend(stmts, frame, &mut |ev, frame| {
+            for e in es {
+                out.push(ev.eval(*e, frame)?);
+            }
+            ev.check_size(out.len(), span)
+        })?;
+        Ok(out)
     }
 
     /// Runs `body` once for every binding the statements produce, in
@@ -705,6 +707,11 @@ impl Evaluator<'_> {
             _ => x <= y,
         })
     }
+}
+
+/// A group environment kept in a process state, as slots again.
+fn env_of(values: &[Value]) -> Env {
+    values.iter().cloned().map(Slot::Value).collect()
 }
 
 fn overflow(span: Span) -> EvalError {

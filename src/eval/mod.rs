@@ -25,7 +25,7 @@ use std::cell::{Cell, OnceCell};
 use std::sync::Arc;
 
 use crate::script::Script;
-use crate::script::ir::{FuncId, GlobalId};
+use crate::script::ir::FuncId;
 
 pub use error::{EvalError, EvalResult};
 pub use value::{Proc, Seq, Set, Value};
@@ -85,19 +85,8 @@ impl<'s> Evaluator<'s> {
         self.call_constant(func, Arc::from([]))
     }
 
-    /// The value of a top-level name.
-    pub fn global(&self, id: GlobalId) -> EvalResult<Value> {
-        self.global_value(id)
-    }
-
     /// The printed form of a value.
     pub fn show(&self, value: &Value) -> String {
         print::show(self.script, value)
     }
-}
-
-/// Evaluates `func` on a fresh evaluator, on a thread with a large stack
-/// (as the command line does).
-pub fn eval_in_script(script: &Script, func: FuncId) -> EvalResult<Value> {
-    crate::stack::with_large_stack(|| Evaluator::new(script).eval_constant(func))
 }

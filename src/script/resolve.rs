@@ -599,25 +599,8 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 self.constant_body(value, |r| r.expr(&def.rhs));
                 for (name, func) in names {
                     self.constant_body(func, |r| {
-                        let value_ref = r.push_expr(ExprKind::Global(value_global), decl.span);
-                        r.scopes.push(FxHashMap::default());
-                        let pattern = r.pattern(pattern);
-                        let slot = match r.scopes.last().and_then(|s| s.get(&name)) {
-                            Some(Binding {
-                                kind: BindingKind::Local { slot, .. },
-                                ..
-                            }) => *slot,
-                            _ => unreachable!("the pattern binds its names"),
-                        };
-                        r.scopes.pop();
-                        r.push_expr(
-                            ExprKind::Destructure {
-                                value: value_ref,
-                                pattern,
-                                slot,
-                            },
-                            decl.span,
-                        )
+                        let value = r.push_expr(ExprKind::Global(value_global), decl.span);
+                        r.destructure(value, pattern, name, decl.span)
                     });
                 }
             }
@@ -638,20 +621,11 @@ impl<'s, 'p> Resolver<'s, 'p> {
             }
             Pending::Fields { owner, expr, ctx } => {
                 self.ctx = ctx;
-                let mut parts = Vec::new();
-                self.field_parts(expr, &mut parts, 0);
                 let owner_name = match owner {
                     FieldOwner::Channel(c) => self.script.channels[c.index()].name,
                     FieldOwner::Ctor(c) => self.script.ctors[c.index()].name,
                 };
-                let fields: Vec<FuncId> = parts
-                    .into_iter()
-                    .map(|part| {
-                        let func = self.new_function(owner_name, FunctionKind::Constant, part.span);
-                        self.constant_body(func, |r| r.type_expr(part));
-                        func
-                    })
-                    .collect();
+                let fields = self.field_types(owner_name, expr);
                 match owner {
                     FieldOwner::Channel(c) => self.script.channels[c.index()].fields = fields,
                     FieldOwner::Ctor(c) => self.script.ctors[c.index()].fields = fields,
@@ -667,20 +641,10 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 for clause in clauses {
                     match self.lookup_global(&clause.name.name) {
                         Some(Named::Ctor(ctor)) => {
-                            let mut fields = Vec::new();
-                            if let Some(expr) = &clause.fields {
-                                let mut parts = Vec::new();
-                                self.field_parts(expr, &mut parts, 0);
-                                for part in parts {
-                                    let func = self.new_function(
-                                        clause.name.name,
-                                        FunctionKind::Constant,
-                                        part.span,
-                                    );
-                                    self.constant_body(func, |r| r.type_expr(part));
-                                    fields.push(func);
-                                }
-                            }
+                            let fields = match &clause.fields {
+                                Some(expr) => self.field_types(clause.name.name, expr),
+                                None => Vec::new(),
+                            };
                             resolved.push((ctor, fields));
                         }
                         _ => self.error(
@@ -771,6 +735,20 @@ impl<'s, 'p> Resolver<'s, 'p> {
             options,
             span,
         }
+    }
+
+    /// The field types of `A.B.C`, each a constant named after `owner`.
+    fn field_types(&mut self, owner: Ustr, expr: &'p ast::Expr) -> Vec<FuncId> {
+        let mut parts = Vec::new();
+        self.field_parts(expr, &mut parts, 0);
+        parts
+            .into_iter()
+            .map(|part| {
+                let func = self.new_function(owner, FunctionKind::Constant, part.span);
+                self.constant_body(func, |r| r.type_expr(part));
+                func
+            })
+            .collect()
     }
 
     /// Splits a field type `A.B.C` into its fields, expanding nametypes
@@ -1174,7 +1152,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             P::Tuple(ps) => Pattern::Tuple(ps.iter().map(|p| self.pattern(p)).collect()),
             P::Dot(..) => {
                 let mut parts = Vec::new();
-                flatten_dot_pattern(p, &mut parts);
+                flatten(p, dot_pattern_sides, &mut parts);
                 Pattern::Dot(parts.into_iter().map(|p| self.pattern(p)).collect())
             }
             P::Seq(ps) => Pattern::Seq(ps.iter().map(|p| self.pattern(p)).collect()),
@@ -1196,7 +1174,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
 
     fn concat_pattern(&mut self, p: &ast::Pattern) -> Pattern {
         let mut parts = Vec::new();
-        flatten_concat_pattern(p, &mut parts);
+        flatten(p, concat_pattern_sides, &mut parts);
         let mut prefix = Vec::new();
         let mut middle = None;
         let mut suffix = Vec::new();
@@ -1244,7 +1222,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         match &e.kind {
             ast::ExprKind::Dot(..) => {
                 let mut parts = Vec::new();
-                flatten_dot_expr(e, &mut parts);
+                flatten(e, dot_expr_sides, &mut parts);
                 let parts = parts.into_iter().map(|p| self.type_expr(p)).collect();
                 self.push_expr(ExprKind::TypeDot(parts), e.span)
             }
@@ -1599,7 +1577,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         if unit.is_pattern {
             // The value once, then each name projected out of it.
             let value = self.thunk(Ustr::from("pattern"), span, |r| r.expr(&def.rhs));
-            let value_slot = self.hidden_local("$pattern");
+            let value_slot = self.bind_local(Ustr::from("$pattern"));
             groups.push(LetGroup::Lazy {
                 func: value.0,
                 captures: value.1,
@@ -1613,24 +1591,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 let (func, captures) = self.thunk(name, span, |r| {
                     let value = r.var_ref(hidden);
                     let value = r.push_expr(ExprKind::Var(value), span);
-                    r.scopes.push(FxHashMap::default());
-                    let pattern = r.pattern(pattern);
-                    let slot = match r.scopes.last().and_then(|s| s.get(&name)) {
-                        Some(Binding {
-                            kind: BindingKind::Local { slot, .. },
-                            ..
-                        }) => *slot,
-                        _ => unreachable!("the pattern binds its names"),
-                    };
-                    r.scopes.pop();
-                    r.push_expr(
-                        ExprKind::Destructure {
-                            value,
-                            pattern,
-                            slot,
-                        },
-                        span,
-                    )
+                    r.destructure(value, pattern, name, span)
                 });
                 let slot = self.bind_local(name);
                 groups.push(LetGroup::Lazy {
@@ -1651,8 +1612,33 @@ impl<'s, 'p> Resolver<'s, 'p> {
         });
     }
 
-    fn hidden_local(&mut self, name: &str) -> u32 {
-        self.bind_local(Ustr::from(name))
+    /// The constant that evaluates `value`, matches it against `pattern`
+    /// and yields the variable `name` the pattern binds.
+    fn destructure(
+        &mut self,
+        value: ExprId,
+        pattern: &ast::Pattern,
+        name: Ustr,
+        span: Span,
+    ) -> ExprId {
+        self.scopes.push(FxHashMap::default());
+        let pattern = self.pattern(pattern);
+        let slot = match self.scopes.last().and_then(|s| s.get(&name)) {
+            Some(Binding {
+                kind: BindingKind::Local { slot, .. },
+                ..
+            }) => *slot,
+            _ => unreachable!("the pattern binds its names"),
+        };
+        self.scopes.pop();
+        self.push_expr(
+            ExprKind::Destructure {
+                value,
+                pattern,
+                slot,
+            },
+            span,
+        )
     }
 
     /// A constant function resolved in a scope of its own that captures
@@ -1751,33 +1737,36 @@ fn describe_arity(shape: &[usize]) -> String {
         .join("")
 }
 
-fn flatten_dot_pattern<'p>(p: &'p ast::Pattern, out: &mut Vec<&'p ast::Pattern>) {
-    match &p.kind {
-        ast::PatternKind::Dot(a, b) => {
-            flatten_dot_pattern(a, out);
-            flatten_dot_pattern(b, out);
+/// The operands of a chain of one binary operator (`a.b.c`, `s^t^u`), left
+/// to right; `split` gives the two sides of a node of that operator.
+fn flatten<'t, T>(node: &'t T, split: fn(&'t T) -> Option<(&'t T, &'t T)>, out: &mut Vec<&'t T>) {
+    match split(node) {
+        Some((a, b)) => {
+            flatten(a, split, out);
+            flatten(b, split, out);
         }
-        _ => out.push(p),
+        None => out.push(node),
     }
 }
 
-fn flatten_concat_pattern<'p>(p: &'p ast::Pattern, out: &mut Vec<&'p ast::Pattern>) {
+fn dot_pattern_sides(p: &ast::Pattern) -> Option<(&ast::Pattern, &ast::Pattern)> {
     match &p.kind {
-        ast::PatternKind::Concat(a, b) => {
-            flatten_concat_pattern(a, out);
-            flatten_concat_pattern(b, out);
-        }
-        _ => out.push(p),
+        ast::PatternKind::Dot(a, b) => Some((a, b)),
+        _ => None,
     }
 }
 
-fn flatten_dot_expr<'e>(e: &'e ast::Expr, out: &mut Vec<&'e ast::Expr>) {
+fn concat_pattern_sides(p: &ast::Pattern) -> Option<(&ast::Pattern, &ast::Pattern)> {
+    match &p.kind {
+        ast::PatternKind::Concat(a, b) => Some((a, b)),
+        _ => None,
+    }
+}
+
+fn dot_expr_sides(e: &ast::Expr) -> Option<(&ast::Expr, &ast::Expr)> {
     match &e.kind {
-        ast::ExprKind::Dot(a, b) => {
-            flatten_dot_expr(a, out);
-            flatten_dot_expr(b, out);
-        }
-        _ => out.push(e),
+        ast::ExprKind::Dot(a, b) => Some((a, b)),
+        _ => None,
     }
 }
 
