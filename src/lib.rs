@@ -14,6 +14,8 @@
 pub mod builtin;
 pub mod cli;
 pub mod eval;
+pub mod lts;
+pub mod process;
 pub mod script;
 pub mod stack;
 pub mod syntax;

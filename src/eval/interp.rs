@@ -16,13 +16,13 @@ use super::{EvalError, EvalResult, Evaluator, MAX_ELEMENTS};
 
 /// The storage of one running function: its captured environment and its
 /// own slots.
-pub(super) struct Frame {
-    pub env: Env,
-    pub locals: Vec<Slot>,
+pub struct Frame {
+    pub(super) env: Env,
+    pub(super) locals: Vec<Slot>,
 }
 
 impl Frame {
-    pub fn new(env: Env, size: u32) -> Frame {
+    pub(super) fn new(env: Env, size: u32) -> Frame {
         Frame {
             env,
             locals: vec![Slot::Empty; size as usize],
@@ -710,7 +710,7 @@ impl Evaluator<'_> {
 }
 
 /// A group environment kept in a process state, as slots again.
-fn env_of(values: &[Value]) -> Env {
+pub(super) fn env_of(values: &[Value]) -> Env {
     values.iter().cloned().map(Slot::Value).collect()
 }
 

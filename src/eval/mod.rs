@@ -18,6 +18,7 @@ mod error;
 mod interp;
 mod pattern;
 pub mod print;
+mod process;
 mod sets;
 pub mod value;
 
@@ -28,6 +29,7 @@ use crate::script::Script;
 use crate::script::ir::FuncId;
 
 pub use error::{EvalError, EvalResult};
+pub use interp::Frame;
 pub use value::{Proc, Seq, Set, Value};
 
 /// How deep calls may nest before evaluation stops with "recursion too

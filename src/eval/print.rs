@@ -173,7 +173,8 @@ fn write_proc(f: &mut Formatter<'_>, script: &Script, proc: &Proc) -> fmt::Resul
             }
             let text = script.sources.snippet(function.span);
             let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-            f.write_str(&text)?;
+            let text = strip_enclosing_parens(&text);
+            f.write_str(text)?;
             let shown: Vec<(usize, &Value)> = vars
                 .iter()
                 .enumerate()
@@ -193,4 +194,24 @@ fn write_proc(f: &mut Formatter<'_>, script: &Script, proc: &Proc) -> fmt::Resul
             Ok(())
         }
     }
+}
+
+/// `(a -> P)` as `a -> P`: a process expression's span may include the
+/// brackets around it.
+fn strip_enclosing_parens(text: &str) -> &str {
+    let Some(inner) = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) else {
+        return text;
+    };
+    let mut depth = 0i32;
+    for c in inner.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return text;
+        }
+    }
+    if depth == 0 { inner } else { text }
 }

@@ -1,0 +1,71 @@
+//! What the process layer may ask of the evaluator: the frame of a process
+//! state (its function run over the state's variables), evaluation of the
+//! operator's operands in that frame, pattern binding for inputs and
+//! replicated operators, and the dot rules that build events.
+
+use std::sync::Arc;
+
+use crate::script::ir::{ExprId, FuncId, Pattern, Stmt};
+use crate::syntax::Span;
+
+use super::interp::{Frame, env_of};
+use super::value::{Set, Value};
+use super::{EvalResult, Evaluator};
+
+impl Evaluator<'_> {
+    /// The frame in which the body of process function `func` runs for a
+    /// state whose variables are `vars`.
+    pub fn state_frame(&self, func: FuncId, vars: &[Value]) -> Frame {
+        Frame::new(env_of(vars), self.script.function(func).frame_size)
+    }
+
+    /// Evaluates an expression of a process function's body.
+    pub fn eval_in(&self, e: ExprId, frame: &mut Frame) -> EvalResult<Value> {
+        self.eval(e, frame)
+    }
+
+    /// Whether `value` matches `pattern`, binding its variables in `frame`.
+    pub fn bind(&self, pattern: &Pattern, value: &Value, frame: &mut Frame) -> EvalResult<bool> {
+        self.matches(pattern, value, frame)
+    }
+
+    /// Runs `body` once per binding of comprehension statements, in order.
+    pub fn for_each_binding(
+        &self,
+        stmts: &[Stmt],
+        frame: &mut Frame,
+        body: &mut dyn FnMut(&Self, &mut Frame) -> EvalResult<()>,
+    ) -> EvalResult<()> {
+        self.comprehend(stmts, frame, body)
+    }
+
+    /// `a.b` by FDR's dot rules.
+    pub fn dot_values(&self, a: Value, b: Value, span: Span) -> EvalResult<Value> {
+        self.dot(a, b, span)
+    }
+
+    /// Every `x` such that `v.x` is complete (nothing when `v` is).
+    pub fn value_extensions(&self, v: &Value, span: Span) -> EvalResult<Vec<Value>> {
+        self.extensions(v, span)
+    }
+
+    /// Whether a value needs no more fields.
+    pub fn complete(&self, v: &Value) -> bool {
+        self.is_complete(v)
+    }
+
+    /// `Events`: every complete event of every channel.
+    pub fn all_events(&self, span: Span) -> EvalResult<Arc<Set>> {
+        self.events(span)
+    }
+
+    /// The elements of a finite set, or an error naming `span`.
+    pub fn elements<'a>(&self, set: &'a Set, span: Span) -> EvalResult<&'a [Value]> {
+        self.enumerate(set, span)
+    }
+
+    /// Set membership, including the infinite symbolic sets.
+    pub fn contains(&self, set: &Set, v: &Value) -> bool {
+        self.member(v, set)
+    }
+}

@@ -1,0 +1,394 @@
+//! Processes as labelled transition systems, computed on demand.
+//!
+//! Owns the operational semantics of every CSP operator (FDR's, with its
+//! conventions for τ and ✓) over hash-consed process states
+//! ([`term::Term`]), the event table, and the memo of each state's
+//! transitions. Uses the evaluator for everything functional; knows
+//! nothing of the supercombinator, checks or the user interface.
+//!
+//! A process value of the evaluator becomes a state as follows: a control
+//! state whose operator keeps its operands across visible steps (parallel
+//! compositions, hiding, renaming, interrupts, exceptions) is replaced by
+//! that operator's term over its operands, so the static top of a process
+//! is visible as terms; every other control state (prefixes, choices,
+//! guards, `;`) stays a leaf labelled by its function and variables
+//! (`Node(N3, B, N1)`), and is unfolded only to compute its transitions. Process-name calls are transparent: `P = a -> P` is one
+//! state.
+
+pub mod events;
+mod operator;
+pub mod print;
+mod semantics;
+pub mod term;
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use crate::eval::{EvalError, EvalResult, Evaluator, Proc, Value};
+use crate::script::Script;
+use crate::script::builtins::{Builtin, ProcessFunction};
+use crate::syntax::Span;
+
+pub use events::{EventId, EventRelation, EventSet, EventTable, TAU, TICK};
+pub use term::{ProcId, RelationId, SetId, Term, Transition};
+
+use events::Interner;
+use operator::Operator;
+
+/// How deeply static operators may nest inside each other while a process
+/// value is turned into a state (a parallel composition that contains
+/// itself would otherwise never finish).
+const MAX_STATIC_DEPTH: usize = 10_000;
+
+/// The process states of one script and their transitions.
+pub struct Processes<'s> {
+    eval: Evaluator<'s>,
+    events: EventTable,
+    sets: Interner<EventSet>,
+    relations: Interner<EventRelation>,
+    terms: Interner<Term>,
+    /// The state each process value became.
+    states_of: FxHashMap<Arc<Proc>, ProcId>,
+    memo: Vec<Option<Arc<[Transition]>>>,
+    /// States whose transitions are being computed: meeting one again
+    /// means its first steps depend on themselves.
+    computing: Vec<bool>,
+    static_depth: usize,
+    omega: ProcId,
+}
+
+impl<'s> Processes<'s> {
+    /// Prepares the processes of `script`, interning its events.
+    pub fn new(script: &'s Script) -> EvalResult<Processes<'s>> {
+        Processes::with_evaluator(Evaluator::new(script))
+    }
+
+    pub fn with_evaluator(eval: Evaluator<'s>) -> EvalResult<Processes<'s>> {
+        let all = eval.all_events(Span::default()).map_err(|e| {
+            e.with_note("symcsp needs the set of all events (`Events`) to be finite")
+        })?;
+        let values = eval.elements(&all, Span::default())?;
+        let events = EventTable::new(values);
+        let mut processes = Processes {
+            eval,
+            events,
+            sets: Interner::default(),
+            relations: Interner::default(),
+            terms: Interner::default(),
+            states_of: FxHashMap::default(),
+            memo: Vec::new(),
+            computing: Vec::new(),
+            static_depth: 0,
+            omega: ProcId(0),
+        };
+        processes.omega = processes.intern(Term::Omega);
+        Ok(processes)
+    }
+
+    pub fn evaluator(&self) -> &Evaluator<'s> {
+        &self.eval
+    }
+
+    pub fn script(&self) -> &'s Script {
+        self.eval.script()
+    }
+
+    pub fn events(&self) -> &EventTable {
+        &self.events
+    }
+
+    pub fn term(&self, id: ProcId) -> &Term {
+        self.terms.get(id.0)
+    }
+
+    pub fn set(&self, id: SetId) -> &EventSet {
+        self.sets.get(id)
+    }
+
+    pub fn relation(&self, id: RelationId) -> &EventRelation {
+        self.relations.get(id)
+    }
+
+    /// The terminated state Ω.
+    pub fn omega(&self) -> ProcId {
+        self.omega
+    }
+
+    /// How many distinct states have been interned so far.
+    pub fn state_count(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// The state a term stands for.
+    pub fn intern(&mut self, term: Term) -> ProcId {
+        let id = ProcId(self.terms.intern(term));
+        if self.memo.len() <= id.index() {
+            self.memo.resize(id.index() + 1, None);
+            self.computing.resize(id.index() + 1, false);
+        }
+        id
+    }
+
+    /// The state of a process value (`span` says where it came from, for
+    /// errors).
+    pub fn state(&mut self, value: &Value, span: Span) -> EvalResult<ProcId> {
+        match value {
+            Value::Proc(p) => self.state_of(p, span),
+            other => Err(EvalError::new(
+                span,
+                format!("expected a process, but this is {}", other.kind_name()),
+            )
+            .with_note(format!("its value is {}", self.eval.show(other)))),
+        }
+    }
+
+    fn state_of(&mut self, proc: &Arc<Proc>, span: Span) -> EvalResult<ProcId> {
+        if let Some(&id) = self.states_of.get(proc) {
+            return Ok(id);
+        }
+        let id = match &**proc {
+            Proc::Node { func, vars } => {
+                let body = self.script().function(*func).clauses[0].body;
+                if operator::becomes_term(&self.script().expr(body).kind) {
+                    let span = self.script().expr(body).span;
+                    self.static_depth += 1;
+                    let result = if self.static_depth > MAX_STATIC_DEPTH {
+                        Err(EvalError::new(
+                            span,
+                            format!(
+                                "parallel compositions, hidings and renamings nest more than \
+                                 {MAX_STATIC_DEPTH} deep here"
+                            ),
+                        )
+                        .with_note(
+                            "is a process defined as a parallel composition containing itself?",
+                        ))
+                    } else {
+                        stacker::maybe_grow(256 * 1024, 16 * 1024 * 1024, || {
+                            let op = operator::unfold(&self.eval, *func, vars)?;
+                            self.build(op, span)
+                        })
+                    };
+                    self.static_depth -= 1;
+                    result?
+                } else {
+                    self.intern(Term::Node(proc.clone()))
+                }
+            }
+            Proc::Builtin { builtin, args } => self.builtin_state(*builtin, args, span)?,
+        };
+        self.states_of.insert(proc.clone(), id);
+        Ok(id)
+    }
+
+    fn builtin_state(
+        &mut self,
+        builtin: Builtin,
+        args: &[Value],
+        span: Span,
+    ) -> EvalResult<ProcId> {
+        Ok(match builtin {
+            Builtin::Stop => self.intern(Term::Stop),
+            Builtin::Skip => self.intern(Term::Skip),
+            Builtin::Div => self.intern(Term::Div),
+            Builtin::Run => {
+                let set = self.event_set(&args[0], span)?;
+                self.intern(Term::Run(set))
+            }
+            Builtin::Chaos => {
+                let set = self.event_set(&args[0], span)?;
+                self.intern(Term::Chaos(set))
+            }
+            Builtin::ProcessFunction(function) => match function {
+                // Compressions preserve the semantics in every model, so
+                // the uncompressed process is an exact stand-in.
+                ProcessFunction::Normal
+                | ProcessFunction::Sbisim
+                | ProcessFunction::Wbisim
+                | ProcessFunction::Dbisim
+                | ProcessFunction::Diamond
+                | ProcessFunction::Explicate
+                | ProcessFunction::ModelCompress
+                | ProcessFunction::TauLoopFactor
+                | ProcessFunction::LazyEnumerate
+                | ProcessFunction::LazyNormal => self.state(&args[0], span)?,
+                ProcessFunction::Loop => {
+                    let p = self.state(&args[0], span)?;
+                    self.intern(Term::Loop(p))
+                }
+                other => {
+                    return Err(EvalError::new(
+                        span,
+                        format!(
+                            "`{}` is not supported yet",
+                            Builtin::ProcessFunction(other).name()
+                        ),
+                    )
+                    .with_note(
+                        "symcsp explores processes without it rather than give a wrong answer",
+                    ));
+                }
+            },
+            other => unreachable!("{other:?} is not a process"),
+        })
+    }
+
+    /// Interns the operands of an unfolded operator and builds its term.
+    fn build(&mut self, op: Operator, span: Span) -> EvalResult<ProcId> {
+        let states = |this: &mut Self, values: &[Value]| -> EvalResult<Vec<ProcId>> {
+            values.iter().map(|v| this.state(v, span)).collect()
+        };
+        Ok(match op {
+            Operator::Prefix { .. } | Operator::InternalChoice(_) => {
+                unreachable!("prefixes and internal choices are leaves, never built as terms")
+            }
+            Operator::As(p) => self.state(&p, span)?,
+            Operator::Stop => self.intern(Term::Stop),
+            Operator::Skip => self.intern(Term::Skip),
+            Operator::ExternalChoice(ps) => {
+                let ps = states(self, &ps)?;
+                self.intern(Term::ExternalChoice(ps.into()))
+            }
+            Operator::Sequential(ps) => {
+                let ps = states(self, &ps)?;
+                let mut iter = ps.into_iter().rev();
+                let mut acc = iter.next().expect("at least two");
+                for p in iter {
+                    acc = self.intern(Term::SequentialComposition(p, acc));
+                }
+                acc
+            }
+            Operator::Interrupt(a, b) => {
+                let (a, b) = (self.state(&a, span)?, self.state(&b, span)?);
+                self.intern(Term::Interrupt(a, b))
+            }
+            Operator::SlidingChoice(a, b) => {
+                let (a, b) = (self.state(&a, span)?, self.state(&b, span)?);
+                self.intern(Term::SlidingChoice(a, b))
+            }
+            Operator::Exception(a, set, b) => {
+                let (a, b) = (self.state(&a, span)?, self.state(&b, span)?);
+                let set = self.event_set(&set, span)?;
+                self.intern(Term::Exception(a, set, b))
+            }
+            Operator::SyncExternalChoice(set, ps) => {
+                let ps = states(self, &ps)?;
+                let set = self.event_set(&set, span)?;
+                self.intern(Term::SyncExternalChoice(set, ps.into()))
+            }
+            Operator::SyncInterrupt(a, set, b) => {
+                let (a, b) = (self.state(&a, span)?, self.state(&b, span)?);
+                let set = self.event_set(&set, span)?;
+                self.intern(Term::SyncInterrupt(a, set, b))
+            }
+            Operator::Hide(p, set) => {
+                let p = self.state(&p, span)?;
+                let set = self.event_set(&set, span)?;
+                self.intern(Term::Hide(p, set))
+            }
+            Operator::Project(p, set) => {
+                let p = self.state(&p, span)?;
+                let kept = self.event_set(&set, span)?;
+                let kept = self.sets.get(kept).clone();
+                let hidden = EventSet::from_ids(
+                    (2..self.events.id_count() as EventId).filter(|&e| !kept.contains(e)),
+                    self.events.id_count(),
+                );
+                let set = self.sets.intern(hidden);
+                self.intern(Term::Hide(p, set))
+            }
+            Operator::Parallel(set, ps) => {
+                let ps = states(self, &ps)?;
+                let set = match set {
+                    Some(set) => self.event_set(&set, span)?,
+                    None => self.empty_set(),
+                };
+                self.intern(Term::Parallel(set, ps.into()))
+            }
+            Operator::AlphaParallel(pairs) => {
+                let mut out = Vec::with_capacity(pairs.len());
+                for (alpha, p) in pairs {
+                    out.push((self.event_set(&alpha, span)?, self.state(&p, span)?));
+                }
+                self.intern(Term::AlphaParallel(out.into()))
+            }
+            Operator::Linked(ps, links) => {
+                let ps = states(self, &ps)?;
+                let mut relations = Vec::with_capacity(links.len());
+                for pairs in &links {
+                    relations.push(self.event_relation(pairs, span)?);
+                }
+                // P1 [l1] (P2 [l2] (... Pn)): each link joins a process to
+                // the chain after it.
+                let mut iter = ps.into_iter().rev();
+                let mut acc = iter.next().expect("at least two");
+                for (p, r) in iter.zip(relations.into_iter().rev()) {
+                    acc = self.intern(Term::Linked(p, r, acc));
+                }
+                acc
+            }
+            Operator::Rename(p, pairs) => {
+                let p = self.state(&p, span)?;
+                let relation = self.event_relation(&pairs, span)?;
+                self.intern(Term::Rename(p, relation))
+            }
+        })
+    }
+
+    fn empty_set(&mut self) -> SetId {
+        self.sets
+            .intern(EventSet::from_ids([], self.events.id_count()))
+    }
+
+    /// The event set a value stands for; every element must be an event.
+    pub fn event_set(&mut self, value: &Value, span: Span) -> EvalResult<SetId> {
+        let Value::Set(set) = value else {
+            return Err(EvalError::new(
+                span,
+                format!(
+                    "expected a set of events, but this is {}",
+                    value.kind_name()
+                ),
+            ));
+        };
+        let elements = self.eval.elements(set, span)?;
+        let mut ids = Vec::with_capacity(elements.len());
+        for v in elements {
+            ids.push(self.event_id(v, span)?);
+        }
+        Ok(self
+            .sets
+            .intern(EventSet::from_ids(ids, self.events.id_count())))
+    }
+
+    fn event_relation(&mut self, pairs: &[(Value, Value)], span: Span) -> EvalResult<RelationId> {
+        let mut ids = Vec::with_capacity(pairs.len());
+        for (a, b) in pairs {
+            ids.push((self.event_id(a, span)?, self.event_id(b, span)?));
+        }
+        Ok(self.relations.intern(EventRelation::new(ids)))
+    }
+
+    fn event_id(&self, v: &Value, span: Span) -> EvalResult<EventId> {
+        self.events.id(v).ok_or_else(|| {
+            let what = if self.eval.complete(v) {
+                "is not an event of any channel"
+            } else {
+                "is not a complete event: it needs more fields"
+            };
+            EvalError::new(span, format!("{} {what}", self.eval.show(v)))
+        })
+    }
+
+    /// The printed form of an event (`τ` and `✓` included).
+    pub fn show_event(&self, e: EventId) -> String {
+        match e {
+            TAU => "τ".to_string(),
+            TICK => "✓".to_string(),
+            e => self
+                .eval
+                .show(self.events.value(e).expect("a visible event")),
+        }
+    }
+}

@@ -1,0 +1,361 @@
+//! Unfolding a control state: running the body of its process function
+//! over the state's variables, which yields one operator applied to
+//! evaluated operands (process values, event sets, event pairs).
+//!
+//! This step only evaluates; interning the operands as states is the
+//! caller's ([`super::Processes`]). Input fields of a prefix are
+//! enumerated here, by FDR's dot rules: `?x` in the last place takes the
+//! whole rest of the event, elsewhere one field.
+
+use crate::eval::{EvalError, EvalResult, Evaluator, Frame, Set, Value};
+use crate::script::ir::{ExprId, ExprKind, Field, FuncId, ReplicatedOp, Stmt};
+use crate::syntax::Span;
+use crate::syntax::ast::ProcOp;
+
+/// One way a prefix can go: the event, the values chosen for its
+/// nondeterministic (`$`) fields, and the process that follows.
+pub struct Branch {
+    pub event: Value,
+    pub choice: Vec<Value>,
+    pub next: Value,
+}
+
+/// An operator with evaluated operands. Process operands are process
+/// values; sets are values still to be checked as event sets.
+pub enum Operator {
+    Prefix {
+        branches: Vec<Branch>,
+        nondeterministic: bool,
+    },
+    /// Behaves exactly as this process (a true guard, a replication over
+    /// one value).
+    As(Value),
+    Stop,
+    Skip,
+    ExternalChoice(Vec<Value>),
+    InternalChoice(Vec<Value>),
+    /// `P1 ; P2 ; ...` (at least two).
+    Sequential(Vec<Value>),
+    Interrupt(Value, Value),
+    SlidingChoice(Value, Value),
+    Exception(Value, Value, Value),
+    SyncExternalChoice(Value, Vec<Value>),
+    SyncInterrupt(Value, Value, Value),
+    Hide(Value, Value),
+    /// `P |\ A`: hides everything but `A`.
+    Project(Value, Value),
+    Parallel(Option<Value>, Vec<Value>),
+    AlphaParallel(Vec<(Value, Value)>),
+    /// A chain `P1 [links] P2 [links] ...`, with the links of each step.
+    Linked(Vec<Value>, Vec<Vec<(Value, Value)>>),
+    Rename(Value, Vec<(Value, Value)>),
+}
+
+/// Whether a control state with this body *is* its operator's term: true
+/// for operators that keep their operands across visible steps (parallel
+/// compositions, hiding, renaming — the static top the supercombinator
+/// flattens — and interrupts, exceptions and synchronising choices), so
+/// that `P = (a -> P) /\ Q` is the same state after `a`. Prefixes,
+/// choices, guards and sequential compositions stay control states with
+/// their labels (`Node(N3, B, N1)`).
+pub fn becomes_term(kind: &ExprKind) -> bool {
+    matches!(
+        kind,
+        ExprKind::Hide(..)
+            | ExprKind::Exception(..)
+            | ExprKind::SyncExternalChoice(..)
+            | ExprKind::SyncInterrupt(..)
+            | ExprKind::ProcBinary(ProcOp::Interrupt, ..)
+            | ExprKind::Project(..)
+            | ExprKind::GenParallel(..)
+            | ExprKind::AlphaParallel(..)
+            | ExprKind::LinkedParallel(..)
+            | ExprKind::Rename(..)
+            | ExprKind::ProcBinary(ProcOp::Interleave, ..)
+            | ExprKind::Replicated(
+                ReplicatedOp::Interleave
+                    | ReplicatedOp::SyncExternalChoice(_)
+                    | ReplicatedOp::GenParallel(_)
+                    | ReplicatedOp::AlphaParallel(_)
+                    | ReplicatedOp::LinkedParallel(..),
+                ..
+            )
+    )
+}
+
+/// Evaluates the body of process function `func` over `vars`.
+pub fn unfold(ev: &Evaluator, func: FuncId, vars: &[Value]) -> EvalResult<Operator> {
+    let script = ev.script();
+    let body = script.function(func).clauses[0].body;
+    let expr = script.expr(body);
+    let span = expr.span;
+    let mut frame = ev.state_frame(func, vars);
+    let f = &mut frame;
+    Ok(match &expr.kind {
+        ExprKind::Prefix(event, fields, then) => {
+            let head = ev.eval_in(*event, f)?;
+            let mut branches = Vec::new();
+            let mut choice = Vec::new();
+            let prefix = PrefixWalk {
+                ev,
+                fields,
+                then: *then,
+                span,
+            };
+            prefix.walk(head, 0, f, &mut choice, &mut branches)?;
+            Operator::Prefix {
+                branches,
+                nondeterministic: fields.iter().any(|x| matches!(x, Field::NondetInput(..))),
+            }
+        }
+        ExprKind::Guard(guard, p) => match ev.eval_in(*guard, f)? {
+            Value::Bool(true) => Operator::As(ev.eval_in(*p, f)?),
+            Value::Bool(false) => Operator::Stop,
+            other => return Err(not_a(ev, *guard, "a boolean guard", &other)),
+        },
+        ExprKind::ProcBinary(op, a, b) => {
+            let a = ev.eval_in(*a, f)?;
+            let b = ev.eval_in(*b, f)?;
+            match op {
+                ProcOp::ExternalChoice => Operator::ExternalChoice(vec![a, b]),
+                ProcOp::InternalChoice => Operator::InternalChoice(vec![a, b]),
+                ProcOp::Interleave => Operator::Parallel(None, vec![a, b]),
+                ProcOp::SequentialComposition => Operator::Sequential(vec![a, b]),
+                ProcOp::Interrupt => Operator::Interrupt(a, b),
+                ProcOp::SlidingChoice => Operator::SlidingChoice(a, b),
+            }
+        }
+        ExprKind::Hide(p, set) => Operator::Hide(ev.eval_in(*p, f)?, ev.eval_in(*set, f)?),
+        ExprKind::Project(p, set) => Operator::Project(ev.eval_in(*p, f)?, ev.eval_in(*set, f)?),
+        ExprKind::GenParallel(a, set, b) => {
+            let (a, set, b) = (ev.eval_in(*a, f)?, ev.eval_in(*set, f)?, ev.eval_in(*b, f)?);
+            Operator::Parallel(Some(set), vec![a, b])
+        }
+        ExprKind::Exception(a, set, b) => {
+            Operator::Exception(ev.eval_in(*a, f)?, ev.eval_in(*set, f)?, ev.eval_in(*b, f)?)
+        }
+        ExprKind::SyncExternalChoice(a, set, b) => {
+            let (a, set, b) = (ev.eval_in(*a, f)?, ev.eval_in(*set, f)?, ev.eval_in(*b, f)?);
+            Operator::SyncExternalChoice(set, vec![a, b])
+        }
+        ExprKind::SyncInterrupt(a, set, b) => {
+            Operator::SyncInterrupt(ev.eval_in(*a, f)?, ev.eval_in(*set, f)?, ev.eval_in(*b, f)?)
+        }
+        ExprKind::AlphaParallel(a, alpha_a, alpha_b, b) => {
+            let a = ev.eval_in(*a, f)?;
+            let alpha_a = ev.eval_in(*alpha_a, f)?;
+            let alpha_b = ev.eval_in(*alpha_b, f)?;
+            let b = ev.eval_in(*b, f)?;
+            Operator::AlphaParallel(vec![(alpha_a, a), (alpha_b, b)])
+        }
+        ExprKind::LinkedParallel(a, pairs, stmts, b) => {
+            let a = ev.eval_in(*a, f)?;
+            let b = ev.eval_in(*b, f)?;
+            let links = event_pairs(ev, pairs, stmts, f)?;
+            Operator::Linked(vec![a, b], vec![links])
+        }
+        ExprKind::Rename(p, pairs, stmts) => {
+            let p = ev.eval_in(*p, f)?;
+            Operator::Rename(p, event_pairs(ev, pairs, stmts, f)?)
+        }
+        ExprKind::Replicated(op, stmts, body) => replicated(ev, op, stmts, *body, f, span)?,
+        _ => unreachable!("a process function's body is a process operator"),
+    })
+}
+
+/// A replicated operator: one operand per binding of its generators.
+fn replicated(
+    ev: &Evaluator,
+    op: &ReplicatedOp,
+    stmts: &[Stmt],
+    body: ExprId,
+    frame: &mut Frame,
+    span: Span,
+) -> EvalResult<Operator> {
+    // Per binding: the operand and, where the operator has one, its
+    // extra argument (a set, an alphabet, links).
+    let mut operands: Vec<Value> = Vec::new();
+    let mut extras: Vec<Value> = Vec::new();
+    let mut links: Vec<Vec<(Value, Value)>> = Vec::new();
+    ev.for_each_binding(stmts, frame, &mut |ev, f| {
+        match op {
+            ReplicatedOp::SyncExternalChoice(a)
+            | ReplicatedOp::GenParallel(a)
+            | ReplicatedOp::AlphaParallel(a) => extras.push(ev.eval_in(*a, f)?),
+            ReplicatedOp::LinkedParallel(pairs, inner) => {
+                links.push(event_pairs(ev, pairs, inner, f)?)
+            }
+            _ => {}
+        }
+        operands.push(ev.eval_in(body, f)?);
+        Ok(())
+    })?;
+    if operands.len() == 1 && !matches!(op, ReplicatedOp::AlphaParallel(_)) {
+        return Ok(Operator::As(operands.pop().expect("one operand")));
+    }
+    Ok(match op {
+        ReplicatedOp::ExternalChoice if operands.is_empty() => Operator::Stop,
+        ReplicatedOp::ExternalChoice => Operator::ExternalChoice(operands),
+        ReplicatedOp::InternalChoice if operands.is_empty() => {
+            return Err(EvalError::new(
+                span,
+                "a replicated internal choice over nothing is not a process",
+            )
+            .with_note("FDR rejects `|~| x : {} @ P` too: give it at least one value"));
+        }
+        ReplicatedOp::InternalChoice => Operator::InternalChoice(operands),
+        ReplicatedOp::SyncExternalChoice(_) if operands.is_empty() => Operator::Stop,
+        ReplicatedOp::SyncExternalChoice(_) => {
+            Operator::SyncExternalChoice(extras.swap_remove(0), operands)
+        }
+        _ if operands.is_empty() => Operator::Skip,
+        ReplicatedOp::Interleave => Operator::Parallel(None, operands),
+        ReplicatedOp::SequentialComposition => Operator::Sequential(operands),
+        ReplicatedOp::GenParallel(_) => Operator::Parallel(Some(extras.swap_remove(0)), operands),
+        ReplicatedOp::AlphaParallel(_) => {
+            Operator::AlphaParallel(extras.into_iter().zip(operands).collect())
+        }
+        ReplicatedOp::LinkedParallel(..) => {
+            // Each process is linked to the next with the links of its
+            // own binding.
+            links.pop();
+            Operator::Linked(operands, links)
+        }
+    })
+}
+
+/// The pairs of a renaming or link, each side extended pointwise to
+/// complete events: `[[ c <- d ]]` relates every `c.x` to `d.x`.
+fn event_pairs(
+    ev: &Evaluator,
+    pairs: &[(ExprId, ExprId)],
+    stmts: &[Stmt],
+    frame: &mut Frame,
+) -> EvalResult<Vec<(Value, Value)>> {
+    let mut out = Vec::new();
+    ev.for_each_binding(stmts, frame, &mut |ev, f| {
+        for &(a, b) in pairs {
+            let span = ev.script().expr(a).span;
+            let from = ev.eval_in(a, f)?;
+            let to = ev.eval_in(b, f)?;
+            if ev.complete(&from) {
+                out.push((from, to));
+                continue;
+            }
+            for x in ev.value_extensions(&from, span)? {
+                let left = ev.dot_values(from.clone(), x.clone(), span)?;
+                let right = ev.dot_values(to.clone(), x, span)?;
+                out.push((left, right));
+            }
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Walks the fields of a prefix left to right, branching at each input.
+struct PrefixWalk<'a, 'e> {
+    ev: &'a Evaluator<'e>,
+    fields: &'a [Field],
+    then: ExprId,
+    span: Span,
+}
+
+impl PrefixWalk<'_, '_> {
+    fn walk(
+        &self,
+        event: Value,
+        index: usize,
+        frame: &mut Frame,
+        choice: &mut Vec<Value>,
+        out: &mut Vec<Branch>,
+    ) -> EvalResult<()> {
+        let ev = self.ev;
+        let Some(field) = self.fields.get(index) else {
+            if !ev.complete(&event) {
+                return Err(EvalError::new(
+                    self.span,
+                    format!(
+                        "the event {} of this prefix is incomplete: it needs more fields",
+                        ev.show(&event)
+                    ),
+                ));
+            }
+            let next = ev.eval_in(self.then, frame)?;
+            out.push(Branch {
+                event,
+                choice: choice.clone(),
+                next,
+            });
+            return Ok(());
+        };
+        match field {
+            Field::Output(e) => {
+                let value = ev.eval_in(*e, frame)?;
+                let span = ev.script().expr(*e).span;
+                let event = ev.dot_values(event, value, span)?;
+                self.walk(event, index + 1, frame, choice, out)
+            }
+            Field::Input(pattern, restriction) | Field::NondetInput(pattern, restriction) => {
+                let restriction = match restriction {
+                    Some(r) => match ev.eval_in(*r, frame)? {
+                        Value::Set(s) => Some(s),
+                        other => {
+                            return Err(not_a(ev, *r, "a set of values to input from", &other));
+                        }
+                    },
+                    None => None,
+                };
+                let nondeterministic = matches!(field, Field::NondetInput(..));
+                for value in self.candidates(&event, index)? {
+                    if restriction
+                        .as_ref()
+                        .is_some_and(|s: &std::sync::Arc<Set>| !ev.contains(s, &value))
+                    {
+                        continue;
+                    }
+                    if !ev.bind(pattern, &value, frame)? {
+                        continue;
+                    }
+                    let next = ev.dot_values(event.clone(), value.clone(), self.span)?;
+                    if nondeterministic {
+                        choice.push(value);
+                    }
+                    self.walk(next, index + 1, frame, choice, out)?;
+                    if nondeterministic {
+                        choice.pop();
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The values an input field at `index` ranges over: the whole rest of
+    /// the event when it is the last field, else the next field.
+    fn candidates(&self, event: &Value, index: usize) -> EvalResult<Vec<Value>> {
+        let rests = self.ev.value_extensions(event, self.span)?;
+        if index + 1 == self.fields.len() {
+            return Ok(rests);
+        }
+        let mut firsts: Vec<Value> = rests
+            .into_iter()
+            .map(|rest| match rest {
+                Value::Dot(parts) => parts[0].clone(),
+                single => single,
+            })
+            .collect();
+        firsts.dedup();
+        firsts.sort();
+        firsts.dedup();
+        Ok(firsts)
+    }
+}
+
+fn not_a(ev: &Evaluator, e: ExprId, what: &str, got: &Value) -> EvalError {
+    EvalError::new(
+        ev.script().expr(e).span,
+        format!("expected {what}, but this is {}", got.kind_name()),
+    )
+    .with_note(format!("its value is {}", ev.show(got)))
+}

@@ -1,0 +1,184 @@
+//! Process states as FDR-style process text: a control state as its call
+//! (`Node(N3, B, N1)`) or its expression with the bound values, operator
+//! terms with CSPM's operators, event sets in FDR's set syntax.
+
+use crate::eval::Value;
+
+use super::{ProcId, Processes, SetId, Term};
+
+/// Sets with more events than this print abbreviated.
+const SET_SHOWN: usize = 6;
+
+impl Processes<'_> {
+    /// A state as process text.
+    pub fn show_state(&self, id: ProcId) -> String {
+        let mut out = String::new();
+        self.write_state(&mut out, id, false);
+        out
+    }
+
+    fn write_state(&self, out: &mut String, id: ProcId, nested: bool) {
+        let open = |out: &mut String| {
+            if nested {
+                out.push('(');
+            }
+        };
+        let close = |out: &mut String| {
+            if nested {
+                out.push(')');
+            }
+        };
+        let binary = |out: &mut String, a: ProcId, op: &str, b: ProcId| {
+            open(out);
+            self.write_state(out, a, true);
+            out.push_str(op);
+            self.write_state(out, b, true);
+            close(out);
+        };
+        let many = |out: &mut String, ps: &[ProcId], op: &str| {
+            open(out);
+            for (i, &p) in ps.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(op);
+                }
+                self.write_state(out, p, true);
+            }
+            close(out);
+        };
+        match self.term(id) {
+            Term::Node(p) => {
+                let text = self.eval.show(&Value::Proc(p.clone()));
+                let simple = text
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || "_'.(), ".contains(c));
+                if nested && !simple {
+                    out.push('(');
+                    out.push_str(&text);
+                    out.push(')');
+                } else {
+                    out.push_str(&text);
+                }
+            }
+            Term::Stop => out.push_str("STOP"),
+            Term::Skip => out.push_str("SKIP"),
+            Term::Div => out.push_str("DIV"),
+            Term::Omega | Term::Done(_) => out.push('Ω'),
+            Term::Run(s) => {
+                out.push_str("RUN(");
+                self.write_set(out, *s);
+                out.push(')');
+            }
+            Term::Chaos(s) => {
+                out.push_str("CHAOS(");
+                self.write_set(out, *s);
+                out.push(')');
+            }
+            Term::ChaosOffer(s) => {
+                out.push_str("[] x : ");
+                self.write_set(out, *s);
+                out.push_str(" @ x -> CHAOS(");
+                self.write_set(out, *s);
+                out.push(')');
+            }
+            Term::Chosen { prefix, choice } => {
+                self.write_state(out, *prefix, nested);
+                let shown: Vec<String> = choice.iter().map(|v| self.eval.show(v)).collect();
+                out.push_str(&format!(" {{$ {}}}", shown.join(", ")));
+            }
+            Term::ExternalChoice(ps) => many(out, ps, " [] "),
+            Term::SequentialComposition(a, b) => binary(out, *a, " ; ", *b),
+            Term::Interrupt(a, b) => binary(out, *a, " /\\ ", *b),
+            Term::SlidingChoice(a, b) => binary(out, *a, " [> ", *b),
+            Term::Exception(a, s, b) => {
+                let op = format!(" [| {} |> ", self.set_text(*s));
+                binary(out, *a, &op, *b)
+            }
+            Term::SyncExternalChoice(s, ps) => {
+                let op = format!(" [+ {} +] ", self.set_text(*s));
+                many(out, ps, &op)
+            }
+            Term::SyncInterrupt(a, s, b) => {
+                let op = format!(" /+ {} +\\ ", self.set_text(*s));
+                binary(out, *a, &op, *b)
+            }
+            Term::Hide(p, s) => {
+                open(out);
+                self.write_state(out, *p, true);
+                out.push_str(" \\ ");
+                self.write_set(out, *s);
+                close(out);
+            }
+            Term::Rename(p, r) => {
+                open(out);
+                self.write_state(out, *p, true);
+                out.push_str(&format!(" [[{}]]", self.relation_text(*r, " <- ")));
+                close(out);
+            }
+            Term::Parallel(s, ps) => {
+                let op = if self.set(*s).is_empty() {
+                    " ||| ".to_string()
+                } else {
+                    format!(" [| {} |] ", self.set_text(*s))
+                };
+                many(out, ps, &op)
+            }
+            Term::AlphaParallel(pairs) => {
+                open(out);
+                out.push_str("|| ");
+                for (i, &(a, p)) in pairs.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    out.push('[');
+                    self.write_set(out, a);
+                    out.push_str("] ");
+                    self.write_state(out, p, true);
+                }
+                close(out);
+            }
+            Term::Linked(a, r, b) => {
+                let op = format!(" [{}] ", self.relation_text(*r, " <-> "));
+                binary(out, *a, &op, *b)
+            }
+            Term::Loop(p) => {
+                out.push_str("loop(");
+                self.write_state(out, *p, false);
+                out.push(')');
+            }
+        }
+    }
+
+    fn set_text(&self, s: SetId) -> String {
+        let mut out = String::new();
+        self.write_set(&mut out, s);
+        out
+    }
+
+    fn write_set(&self, out: &mut String, s: SetId) {
+        let set = self.set(s);
+        let shown: Vec<String> = set
+            .iter()
+            .take(SET_SHOWN)
+            .map(|e| self.show_event(e))
+            .collect();
+        out.push('{');
+        out.push_str(&shown.join(", "));
+        if set.len() > SET_SHOWN {
+            out.push_str(&format!(", … ({} events)", set.len()));
+        }
+        out.push('}');
+    }
+
+    fn relation_text(&self, r: super::RelationId, arrow: &str) -> String {
+        let pairs = self.relation(r).pairs();
+        let mut shown: Vec<String> = pairs
+            .iter()
+            .take(SET_SHOWN)
+            .map(|&(a, b)| format!("{}{arrow}{}", self.show_event(a), self.show_event(b)))
+            .collect();
+        if pairs.len() > SET_SHOWN {
+            shown.push(format!("… ({} pairs)", pairs.len()));
+        }
+        shown.join(", ")
+    }
+}

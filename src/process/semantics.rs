@@ -1,0 +1,529 @@
+//! The operational semantics: the transitions of every kind of state,
+//! computed once per state and remembered.
+//!
+//! FDR's conventions: τ never resolves an external choice, ✓ does;
+//! every ✓ leads to Ω; in a parallel composition an operand's ✓ becomes
+//! a τ to Ω and the composition terminates (✓) once every operand is Ω;
+//! the ✓ of the left side of `;` is a τ into the right side.
+
+use std::sync::Arc;
+
+use crate::eval::{EvalError, EvalResult, Proc};
+use crate::syntax::Span;
+
+use super::operator::{self, Operator};
+use super::{EventId, ProcId, Processes, SetId, TAU, TICK, Term, Transition};
+
+impl Processes<'_> {
+    /// The transitions of a state, sorted by event then target, without
+    /// duplicates.
+    pub fn transitions(&mut self, id: ProcId) -> EvalResult<Arc<[Transition]>> {
+        if let Some(known) = &self.memo[id.index()] {
+            return Ok(known.clone());
+        }
+        if self.computing[id.index()] {
+            return Err(EvalError::new(
+                self.span_of(id),
+                format!(
+                    "{} is defined by unguarded recursion: its first steps depend on themselves",
+                    self.show_state(id)
+                ),
+            )
+            .with_note(
+                "put an event before the recursive call (`P = a -> P`, not `P = P [] a -> P`)",
+            ));
+        }
+        self.computing[id.index()] = true;
+        let result = stacker::maybe_grow(256 * 1024, 16 * 1024 * 1024, || self.compute(id));
+        self.computing[id.index()] = false;
+        let mut list = result?;
+        list.sort_unstable();
+        list.dedup();
+        let list: Arc<[Transition]> = list.into();
+        self.memo[id.index()] = Some(list.clone());
+        Ok(list)
+    }
+
+    /// The transitions of a state if they are already known.
+    pub fn known_transitions(&self, id: ProcId) -> Option<&Arc<[Transition]>> {
+        self.memo[id.index()].as_ref()
+    }
+
+    /// Where a state comes from in the script, for error messages.
+    fn span_of(&self, id: ProcId) -> Span {
+        match self.term(id) {
+            Term::Node(p) => match &**p {
+                Proc::Node { func, .. } => self.script().function(*func).span,
+                Proc::Builtin { .. } => Span::default(),
+            },
+            _ => Span::default(),
+        }
+    }
+
+    fn compute(&mut self, id: ProcId) -> EvalResult<Vec<Transition>> {
+        let omega = self.omega;
+        let step = |event, target| Transition { event, target };
+        let mut out = Vec::new();
+        match self.term(id).clone() {
+            Term::Stop | Term::Omega | Term::Done(_) => {}
+            Term::Skip => out.push(step(TICK, omega)),
+            Term::Div => out.push(step(TAU, id)),
+            Term::Run(set) => {
+                out.extend(self.set(set).iter().map(|e| step(e, id)));
+            }
+            Term::Chaos(set) => {
+                let stop = self.intern(Term::Stop);
+                let offer = self.intern(Term::ChaosOffer(set));
+                out.extend([step(TAU, stop), step(TAU, offer)]);
+            }
+            Term::ChaosOffer(set) => {
+                let chaos = self.intern(Term::Chaos(set));
+                out.extend(self.set(set).iter().map(|e| step(e, chaos)));
+            }
+            Term::Node(proc) => return self.node_transitions(&proc),
+            Term::Chosen { prefix, choice } => {
+                let Term::Node(proc) = self.term(prefix).clone() else {
+                    unreachable!("a chosen prefix is a control state")
+                };
+                return self.prefix_transitions(&proc, Some(&choice));
+            }
+            Term::ExternalChoice(ps) => {
+                for (i, &p) in ps.iter().enumerate() {
+                    for t in self.transitions(p)?.iter() {
+                        if t.event == TAU {
+                            let mut next = ps.to_vec();
+                            next[i] = t.target;
+                            out.push(step(TAU, self.intern(Term::ExternalChoice(next.into()))));
+                        } else {
+                            out.push(*t);
+                        }
+                    }
+                }
+            }
+            Term::SequentialComposition(p, q) => {
+                for t in self.transitions(p)?.iter() {
+                    if t.event == TICK {
+                        out.push(step(TAU, q));
+                    } else {
+                        let next = self.intern(Term::SequentialComposition(t.target, q));
+                        out.push(step(t.event, next));
+                    }
+                }
+            }
+            Term::Loop(p) => {
+                for t in self.transitions(p)?.iter() {
+                    if t.event == TICK {
+                        out.push(step(TAU, id));
+                    } else {
+                        let next = self.intern(Term::SequentialComposition(t.target, id));
+                        out.push(step(t.event, next));
+                    }
+                }
+            }
+            Term::Interrupt(p, q) => {
+                for t in self.transitions(p)?.iter() {
+                    match t.event {
+                        TICK => out.push(*t),
+                        e => out.push(step(e, self.intern(Term::Interrupt(t.target, q)))),
+                    }
+                }
+                for t in self.transitions(q)?.iter() {
+                    match t.event {
+                        TAU => out.push(step(TAU, self.intern(Term::Interrupt(p, t.target)))),
+                        _ => out.push(*t),
+                    }
+                }
+            }
+            Term::SlidingChoice(p, q) => {
+                out.push(step(TAU, q));
+                for t in self.transitions(p)?.iter() {
+                    match t.event {
+                        TAU => out.push(step(TAU, self.intern(Term::SlidingChoice(t.target, q)))),
+                        _ => out.push(*t),
+                    }
+                }
+            }
+            Term::Exception(p, set, q) => {
+                for t in self.transitions(p)?.iter() {
+                    if t.event == TICK {
+                        out.push(*t);
+                    } else if self.set(set).contains(t.event) {
+                        out.push(step(t.event, q));
+                    } else {
+                        out.push(step(
+                            t.event,
+                            self.intern(Term::Exception(t.target, set, q)),
+                        ));
+                    }
+                }
+            }
+            Term::SyncExternalChoice(set, ps) => {
+                self.sync_choice_transitions(set, &ps, &mut out)?;
+            }
+            Term::SyncInterrupt(p, set, q) => {
+                let (tp, tq) = (self.transitions(p)?, self.transitions(q)?);
+                for t in tp.iter() {
+                    if t.event == TICK {
+                        out.push(*t);
+                    } else if self.set(set).contains(t.event) {
+                        for u in tq.iter().filter(|u| u.event == t.event) {
+                            let next = self.intern(Term::SyncInterrupt(t.target, set, u.target));
+                            out.push(step(t.event, next));
+                        }
+                    } else {
+                        out.push(step(
+                            t.event,
+                            self.intern(Term::SyncInterrupt(t.target, set, q)),
+                        ));
+                    }
+                }
+                for u in tq.iter() {
+                    if u.event == TAU {
+                        out.push(step(
+                            TAU,
+                            self.intern(Term::SyncInterrupt(p, set, u.target)),
+                        ));
+                    } else if !self.set(set).contains(u.event) {
+                        out.push(*u);
+                    }
+                }
+            }
+            Term::Hide(p, set) => {
+                for t in self.transitions(p)?.iter() {
+                    match t.event {
+                        TICK => out.push(*t),
+                        e => {
+                            let event = if self.set(set).contains(e) { TAU } else { e };
+                            out.push(step(event, self.intern(Term::Hide(t.target, set))));
+                        }
+                    }
+                }
+            }
+            Term::Rename(p, relation) => {
+                for t in self.transitions(p)?.iter() {
+                    match t.event {
+                        TICK => out.push(*t),
+                        TAU => out.push(step(TAU, self.intern(Term::Rename(t.target, relation)))),
+                        e => {
+                            let next = self.intern(Term::Rename(t.target, relation));
+                            let image: Vec<EventId> = self
+                                .relation(relation)
+                                .image(e)
+                                .iter()
+                                .map(|&(_, b)| b)
+                                .collect();
+                            if image.is_empty() {
+                                out.push(step(e, next));
+                            }
+                            out.extend(image.into_iter().map(|b| step(b, next)));
+                        }
+                    }
+                }
+            }
+            Term::Parallel(set, ps) => {
+                let alphabets: Vec<Option<SetId>> = vec![None; ps.len()];
+                self.parallel_transitions(&ps, &alphabets, Some(set), &mut out, |ps| {
+                    Term::Parallel(set, ps.into())
+                })?;
+            }
+            Term::AlphaParallel(pairs) => {
+                let ps: Vec<ProcId> = pairs.iter().map(|&(_, p)| p).collect();
+                let alphabets: Vec<Option<SetId>> = pairs.iter().map(|&(a, _)| Some(a)).collect();
+                self.parallel_transitions(&ps, &alphabets, None, &mut out, |ps| {
+                    Term::AlphaParallel(pairs.iter().zip(ps).map(|(&(a, _), p)| (a, p)).collect())
+                })?;
+            }
+            Term::Linked(p, relation, q) => {
+                let (tp, tq) = (self.transitions(p)?, self.transitions(q)?);
+                if p == omega && q == omega {
+                    out.push(step(TICK, omega));
+                }
+                for t in tp.iter() {
+                    match t.event {
+                        TAU | TICK => {
+                            let next = self.intern(Term::Linked(t.target, relation, q));
+                            out.push(step(TAU, next));
+                        }
+                        e if self.relation(relation).in_domain(e) => {
+                            let image: Vec<EventId> = self
+                                .relation(relation)
+                                .image(e)
+                                .iter()
+                                .map(|&(_, b)| b)
+                                .collect();
+                            for b in image {
+                                for u in tq.iter().filter(|u| u.event == b) {
+                                    let next =
+                                        self.intern(Term::Linked(t.target, relation, u.target));
+                                    out.push(step(TAU, next));
+                                }
+                            }
+                        }
+                        e => {
+                            let next = self.intern(Term::Linked(t.target, relation, q));
+                            out.push(step(e, next));
+                        }
+                    }
+                }
+                for u in tq.iter() {
+                    match u.event {
+                        TAU | TICK => {
+                            let next = self.intern(Term::Linked(p, relation, u.target));
+                            out.push(step(TAU, next));
+                        }
+                        e if self.relation(relation).in_range(e) => {}
+                        e => {
+                            let next = self.intern(Term::Linked(p, relation, u.target));
+                            out.push(step(e, next));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A parallel composition of any arity. An event an operand may not
+    /// perform (outside its alphabet) is blocked; a synchronised event
+    /// (in `sync`, or in several alphabets) needs every operand that
+    /// may perform it; others interleave.
+    fn parallel_transitions(
+        &mut self,
+        ps: &[ProcId],
+        alphabets: &[Option<SetId>],
+        sync: Option<SetId>,
+        out: &mut Vec<Transition>,
+        rebuild: impl Fn(Vec<ProcId>) -> Term,
+    ) -> EvalResult<()> {
+        let omega = self.omega;
+        if ps.iter().all(|&p| p == omega) {
+            out.push(Transition {
+                event: TICK,
+                target: omega,
+            });
+            return Ok(());
+        }
+        let lists = ps
+            .iter()
+            .map(|&p| self.transitions(p))
+            .collect::<EvalResult<Vec<_>>>()?;
+        let may = |this: &Self, i: usize, e: EventId| {
+            alphabets[i].is_none_or(|a| this.set(a).contains(e))
+        };
+        let synchronised = |this: &Self, e: EventId| {
+            sync.is_some_and(|s| this.set(s).contains(e))
+                || alphabets
+                    .iter()
+                    .filter(|a| a.is_some_and(|a| this.set(a).contains(e)))
+                    .count()
+                    > 1
+        };
+        for (i, list) in lists.iter().enumerate() {
+            for t in list.iter() {
+                let event = match t.event {
+                    TAU | TICK => TAU,
+                    e if !may(self, i, e) => continue,
+                    e if synchronised(self, e) => {
+                        // Built once, from the first operand that takes part.
+                        if (0..i).any(|j| may(self, j, e)) {
+                            continue;
+                        }
+                        let mut choices: Vec<Vec<ProcId>> = Vec::new();
+                        for (j, other) in lists.iter().enumerate() {
+                            if j != i && !may(self, j, e) {
+                                choices.push(vec![ps[j]]);
+                                continue;
+                            }
+                            let targets: Vec<ProcId> = other
+                                .iter()
+                                .filter(|u| u.event == e)
+                                .map(|u| u.target)
+                                .collect();
+                            choices.push(targets);
+                        }
+                        // Only the first transition of operand i on `e`
+                        // builds the product (it covers all of them).
+                        if list.iter().find(|u| u.event == e) != Some(t) {
+                            continue;
+                        }
+                        for combination in product(&choices) {
+                            let next = self.intern(rebuild(combination));
+                            out.push(Transition {
+                                event: e,
+                                target: next,
+                            });
+                        }
+                        continue;
+                    }
+                    e => e,
+                };
+                let mut next = ps.to_vec();
+                next[i] = t.target;
+                let next = self.intern(rebuild(next));
+                out.push(Transition {
+                    event,
+                    target: next,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// `[+ A +]`: events of `A` are taken by every operand together and
+    /// keep the choice open; any other event resolves it.
+    fn sync_choice_transitions(
+        &mut self,
+        set: SetId,
+        ps: &Arc<[ProcId]>,
+        out: &mut Vec<Transition>,
+    ) -> EvalResult<()> {
+        let lists = ps
+            .iter()
+            .map(|&p| self.transitions(p))
+            .collect::<EvalResult<Vec<_>>>()?;
+        for (i, list) in lists.iter().enumerate() {
+            for t in list.iter() {
+                if t.event == TAU {
+                    let mut next = ps.to_vec();
+                    next[i] = t.target;
+                    let next = self.intern(Term::SyncExternalChoice(set, next.into()));
+                    out.push(Transition {
+                        event: TAU,
+                        target: next,
+                    });
+                } else if !self.set(set).contains(t.event) {
+                    out.push(*t);
+                }
+            }
+        }
+        let shared: Vec<EventId> = {
+            let mut es: Vec<EventId> = lists[0]
+                .iter()
+                .map(|t| t.event)
+                .filter(|&e| self.set(set).contains(e))
+                .collect();
+            es.dedup();
+            es
+        };
+        for e in shared {
+            let choices: Vec<Vec<ProcId>> = lists
+                .iter()
+                .map(|l| {
+                    l.iter()
+                        .filter(|t| t.event == e)
+                        .map(|t| t.target)
+                        .collect()
+                })
+                .collect();
+            for combination in product(&choices) {
+                let next = self.intern(Term::SyncExternalChoice(set, combination.into()));
+                out.push(Transition {
+                    event: e,
+                    target: next,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Transitions of a control state: its operator unfolded.
+    fn node_transitions(&mut self, proc: &Arc<Proc>) -> EvalResult<Vec<Transition>> {
+        let Proc::Node { func, vars } = &**proc else {
+            unreachable!("built-in processes are interned as their own terms")
+        };
+        let body = self.script().function(*func).clauses[0].body;
+        let span = self.script().expr(body).span;
+        let op = operator::unfold(&self.eval, *func, vars)?;
+        match op {
+            Operator::Prefix { .. } => self.prefix_transitions(proc, None),
+            Operator::InternalChoice(ps) => {
+                let mut out = Vec::with_capacity(ps.len());
+                for p in &ps {
+                    out.push(Transition {
+                        event: TAU,
+                        target: self.state(p, span)?,
+                    });
+                }
+                Ok(out)
+            }
+            op => {
+                let same = self.build(op, span)?;
+                Ok(self.transitions(same)?.to_vec())
+            }
+        }
+    }
+
+    /// A prefix's transitions. With nondeterministic fields and no
+    /// `choice` yet, a τ to each choice of their values; with a
+    /// `choice`, the events that agree with it.
+    fn prefix_transitions(
+        &mut self,
+        proc: &Arc<Proc>,
+        choice: Option<&Arc<[crate::eval::Value]>>,
+    ) -> EvalResult<Vec<Transition>> {
+        let Proc::Node { func, vars } = &**proc else {
+            unreachable!("a prefix is a control state")
+        };
+        let span = self.script().function(*func).span;
+        let Operator::Prefix {
+            branches,
+            nondeterministic,
+        } = operator::unfold(&self.eval, *func, vars)?
+        else {
+            unreachable!("a prefix unfolds to a prefix")
+        };
+        let mut out = Vec::with_capacity(branches.len());
+        if nondeterministic && choice.is_none() {
+            let prefix = self.intern(Term::Node(proc.clone()));
+            let mut choices: Vec<&[crate::eval::Value]> =
+                branches.iter().map(|b| b.choice.as_slice()).collect();
+            choices.sort();
+            choices.dedup();
+            for c in choices {
+                let chosen = self.intern(Term::Chosen {
+                    prefix,
+                    choice: c.into(),
+                });
+                out.push(Transition {
+                    event: TAU,
+                    target: chosen,
+                });
+            }
+            return Ok(out);
+        }
+        for branch in branches {
+            if choice.is_some_and(|c| **c != *branch.choice) {
+                continue;
+            }
+            let event = self.events.id(&branch.event).ok_or_else(|| {
+                EvalError::new(
+                    span,
+                    format!(
+                        "{} is not an event of any channel",
+                        self.eval.show(&branch.event)
+                    ),
+                )
+            })?;
+            let target = self.state(&branch.next, span)?;
+            out.push(Transition { event, target });
+        }
+        Ok(out)
+    }
+}
+
+/// Every way to pick one element from each list.
+fn product(choices: &[Vec<ProcId>]) -> Vec<Vec<ProcId>> {
+    let mut out = vec![Vec::with_capacity(choices.len())];
+    for options in choices {
+        let mut grown = Vec::with_capacity(out.len() * options.len());
+        for prefix in &out {
+            for &o in options {
+                let mut p = prefix.clone();
+                p.push(o);
+                grown.push(p);
+            }
+        }
+        out = grown;
+    }
+    out
+}
