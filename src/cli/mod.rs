@@ -4,6 +4,7 @@
 //! parse, type or evaluation error.
 
 mod eval;
+mod explore;
 mod parse;
 mod summary;
 
@@ -15,6 +16,8 @@ use clap::{Parser, Subcommand};
 
 /// Exit code for input the user must fix (usage, syntax, evaluation).
 pub const EXIT_INPUT_ERROR: u8 = 2;
+/// Exit code when a budget stopped the work before it could answer.
+pub const EXIT_INCONCLUSIVE: u8 = 3;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -53,6 +56,29 @@ enum Command {
         #[arg(value_name = "EXPR", allow_hyphen_values = true)]
         expr: Option<String>,
     },
+    /// Explore the state space of a process breadth first and report its
+    /// size (exit 3 if the budget stopped it).
+    Explore {
+        /// The script whose names the process may use.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Any process expression in the script's scope: `System`,
+        /// `Phil(P0)`, `P ||| Q`.
+        #[arg(value_name = "PROCESS", allow_hyphen_values = true)]
+        process: String,
+        #[arg(long, value_enum, default_value = "plain")]
+        format: explore::Format,
+        /// Stop after this many states (the counts are then a lower bound).
+        #[arg(long, value_name = "N")]
+        max_states: Option<usize>,
+        /// Also write the LTS as Graphviz DOT (at most 2000 states).
+        #[arg(long, value_name = "OUT.dot")]
+        dot: Option<PathBuf>,
+        /// How to compute the states: the supercombinator (fast), or the
+        /// whole process as one term (an independent cross-check).
+        #[arg(long, value_enum, default_value = "supercombinator")]
+        engine: explore::Engine,
+    },
 }
 
 /// Runs the command line with the process's arguments.
@@ -74,6 +100,24 @@ pub fn main() -> ExitCode {
     let code = match cli.command {
         Some(Command::Parse { files, print }) => parse::run(&files, print, &mut out, &mut err),
         Some(Command::Eval { file, expr }) => eval::run(&file, expr.as_deref(), &mut out, &mut err),
+        Some(Command::Explore {
+            file,
+            process,
+            format,
+            max_states,
+            dot,
+            engine,
+        }) => {
+            let request = explore::Request {
+                file: &file,
+                process: &process,
+                format,
+                engine,
+                max_states,
+                dot: dot.as_deref(),
+            };
+            explore::run(&request, &mut out, &mut err)
+        }
         None => summary::run(cli.file.as_deref(), &mut out, &mut err),
     };
     let _ = out.flush();
@@ -83,4 +127,28 @@ pub fn main() -> ExitCode {
 /// Writes a line, ignoring a closed pipe (`symcsp parse ... | head`).
 fn say(w: &mut dyn Write, text: &str) {
     let _ = w.write_all(text.as_bytes());
+}
+
+/// Writes a file whole or not at all: into a temporary file beside it,
+/// then renamed over it, so an interrupted write never leaves half a file.
+fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let name = path.file_name().ok_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path names no file")
+    })?;
+    let temporary = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
+    let written = std::fs::File::create(&temporary).and_then(|mut f| {
+        f.write_all(bytes)?;
+        f.sync_all()
+    });
+    match written.and_then(|()| std::fs::rename(&temporary, path)) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = std::fs::remove_file(&temporary);
+            Err(e)
+        }
+    }
 }

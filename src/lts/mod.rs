@@ -3,7 +3,13 @@
 //! states, and breadth-first exploration; plus the plain path that
 //! explores a process as one term, to cross-check the supercombinator.
 
+pub mod explore;
+pub mod graph;
+pub mod machine;
 pub mod plain;
+pub mod store;
+
+pub use explore::explore;
 
 /// Limits on an exploration.
 #[derive(Debug, Clone, Default)]

@@ -1,0 +1,479 @@
+//! The supercombinator: the static top of a process (parallel
+//! compositions of every kind, hiding, renaming, linked parallel)
+//! flattened into leaf *components* and an operator tree over them, with
+//! every event set and relation precomputed as bit sets and tables.
+//!
+//! A system state is one process state id per component. Its transitions
+//! are computed on integers only: each component's own transitions come
+//! from the process layer's memo (evaluated once per component state),
+//! and the tree combines them. A leaf whose term later grows into a
+//! parallel composition simply stays one component.
+//!
+//! Termination follows the plain semantics exactly: a component's ✓
+//! becomes τ to Ω, and a parallel node whose operands have all
+//! terminated performs ✓ once. That ✓ is recorded by putting the marker
+//! state `Done(depth)` into the node's first component, so "all operands
+//! are Ω" and "terminated" stay distinct states, as they are as terms.
+
+use rustc_hash::FxHashMap;
+
+use crate::eval::EvalResult;
+use crate::process::{
+    EventId, EventRelation, EventSet, ProcId, Processes, TAU, TICK, Term, Transition,
+};
+
+/// One move of a system state: an event and the components it changes.
+#[derive(Debug, Clone, Copy)]
+pub struct Move {
+    pub event: EventId,
+    /// Range into [`Moves::changes`].
+    start: u32,
+    len: u32,
+}
+
+/// The moves of one system state; reused from state to state.
+#[derive(Debug, Default)]
+pub struct Moves {
+    pub list: Vec<Move>,
+    changes: Vec<(u32, u32)>,
+    scratch: Vec<Move>,
+}
+
+impl Moves {
+    pub fn clear(&mut self) {
+        self.list.clear();
+        self.changes.clear();
+    }
+
+    /// The `(component, new state)` changes of a move.
+    pub fn changes(&self, m: &Move) -> &[(u32, u32)] {
+        &self.changes[m.start as usize..(m.start + m.len) as usize]
+    }
+
+    /// `state` after move `m`.
+    pub fn apply(&self, m: &Move, state: &[u32], out: &mut Vec<u32>) {
+        out.clear();
+        out.extend_from_slice(state);
+        for &(slot, target) in self.changes(m) {
+            out[slot as usize] = target;
+        }
+    }
+
+    fn push(&mut self, event: EventId, changes: &[(u32, u32)]) {
+        let start = self.changes.len() as u32;
+        self.changes.extend_from_slice(changes);
+        self.list.push(Move {
+            event,
+            start,
+            len: changes.len() as u32,
+        });
+    }
+}
+
+#[derive(Debug)]
+enum Node {
+    Leaf {
+        slot: u32,
+    },
+    /// `[| A |]`, `|||`, `[A || B]` and their replicated forms.
+    Parallel {
+        children: Vec<usize>,
+        /// Each operand's alphabet, for alphabetised parallel.
+        alphabets: Option<Vec<EventSet>>,
+        /// Events every operand that may perform them must perform
+        /// together.
+        sync: EventSet,
+        first_slot: u32,
+        depth: u32,
+    },
+    Hide {
+        child: usize,
+        set: EventSet,
+    },
+    Rename {
+        child: usize,
+        relation: EventRelation,
+    },
+    Linked {
+        left: usize,
+        right: usize,
+        relation: EventRelation,
+        range: EventSet,
+        first_slot: u32,
+        depth: u32,
+    },
+}
+
+/// A process compiled into components and an operator tree.
+#[derive(Debug)]
+pub struct Machine {
+    nodes: Vec<Node>,
+    initial: Vec<u32>,
+    omega: u32,
+    /// `Done(d)` for each depth `d` of a parallel node.
+    done: Vec<u32>,
+}
+
+impl Machine {
+    /// Flattens the static top of `root`.
+    pub fn new(procs: &mut Processes, root: ProcId) -> Machine {
+        let mut machine = Machine {
+            nodes: Vec::new(),
+            initial: Vec::new(),
+            omega: procs.omega().0,
+            done: Vec::new(),
+        };
+        machine.compile(procs, root, 0);
+        let depth = machine
+            .nodes
+            .iter()
+            .filter_map(|n| match n {
+                Node::Parallel { depth, .. } | Node::Linked { depth, .. } => Some(*depth),
+                _ => None,
+            })
+            .max();
+        if let Some(depth) = depth {
+            machine.done = (0..=depth).map(|d| procs.intern(Term::Done(d)).0).collect();
+        }
+        machine
+    }
+
+    /// The components' initial states.
+    pub fn initial(&self) -> &[u32] {
+        &self.initial
+    }
+
+    pub fn components(&self) -> usize {
+        self.initial.len()
+    }
+
+    fn compile(&mut self, procs: &mut Processes, p: ProcId, depth: u32) -> usize {
+        let index = self.nodes.len();
+        self.nodes.push(Node::Leaf { slot: 0 });
+        let first_slot = self.initial.len() as u32;
+        let node = match procs.term(p).clone() {
+            Term::Parallel(set, ps) => {
+                let children = ps
+                    .iter()
+                    .map(|&c| self.compile(procs, c, depth + 1))
+                    .collect();
+                Node::Parallel {
+                    children,
+                    alphabets: None,
+                    sync: procs.set(set).clone(),
+                    first_slot,
+                    depth,
+                }
+            }
+            Term::AlphaParallel(pairs) => {
+                let children = pairs
+                    .iter()
+                    .map(|&(_, c)| self.compile(procs, c, depth + 1))
+                    .collect();
+                let alphabets: Vec<EventSet> =
+                    pairs.iter().map(|&(a, _)| procs.set(a).clone()).collect();
+                let mut counts: FxHashMap<EventId, u32> = FxHashMap::default();
+                for a in &alphabets {
+                    for e in a.iter() {
+                        *counts.entry(e).or_default() += 1;
+                    }
+                }
+                let sync = EventSet::from_ids(
+                    counts.into_iter().filter(|&(_, n)| n > 1).map(|(e, _)| e),
+                    procs.events().id_count(),
+                );
+                Node::Parallel {
+                    children,
+                    alphabets: Some(alphabets),
+                    sync,
+                    first_slot,
+                    depth,
+                }
+            }
+            Term::Linked(a, r, b) => {
+                let left = self.compile(procs, a, depth + 1);
+                let right = self.compile(procs, b, depth + 1);
+                let relation = procs.relation(r).clone();
+                let range = EventSet::from_ids(
+                    relation.pairs().iter().map(|&(_, y)| y),
+                    procs.events().id_count(),
+                );
+                Node::Linked {
+                    left,
+                    right,
+                    relation,
+                    range,
+                    first_slot,
+                    depth,
+                }
+            }
+            Term::Hide(c, set) => Node::Hide {
+                child: self.compile(procs, c, depth + 1),
+                set: procs.set(set).clone(),
+            },
+            Term::Rename(c, r) => Node::Rename {
+                child: self.compile(procs, c, depth + 1),
+                relation: procs.relation(r).clone(),
+            },
+            _ => {
+                self.initial.push(p.0);
+                Node::Leaf { slot: first_slot }
+            }
+        };
+        self.nodes[index] = node;
+        index
+    }
+
+    /// Every move of `state`, into `out` (cleared first). Components'
+    /// transitions are computed on first use.
+    pub fn moves(&self, procs: &mut Processes, state: &[u32], out: &mut Moves) -> EvalResult<()> {
+        out.clear();
+        self.node_moves(0, procs, state, out)
+    }
+
+    fn node_moves(
+        &self,
+        node: usize,
+        procs: &mut Processes,
+        state: &[u32],
+        out: &mut Moves,
+    ) -> EvalResult<()> {
+        match &self.nodes[node] {
+            Node::Leaf { slot } => {
+                let transitions = leaf_transitions(procs, state[*slot as usize])?;
+                for t in transitions.iter() {
+                    out.push(t.event, &[(*slot, t.target.0)]);
+                }
+            }
+            Node::Hide { child, set } => {
+                let base = out.list.len();
+                self.node_moves(*child, procs, state, out)?;
+                for m in &mut out.list[base..] {
+                    if m.event != TICK && set.contains(m.event) {
+                        m.event = TAU;
+                    }
+                }
+            }
+            Node::Rename { child, relation } => {
+                let base = out.list.len();
+                self.node_moves(*child, procs, state, out)?;
+                let end = out.list.len();
+                for i in base..end {
+                    let m = out.list[i];
+                    if m.event == TAU || m.event == TICK {
+                        continue;
+                    }
+                    let image = relation.image(m.event);
+                    if let Some((&(_, first), rest)) = image.split_first() {
+                        out.list[i].event = first;
+                        for &(_, other) in rest {
+                            out.list.push(Move { event: other, ..m });
+                        }
+                    }
+                }
+            }
+            Node::Parallel {
+                children,
+                alphabets,
+                sync,
+                first_slot,
+                depth,
+            } => {
+                let base = out.list.len();
+                let mut bounds = Vec::with_capacity(children.len() + 1);
+                bounds.push(base);
+                for &c in children {
+                    self.node_moves(c, procs, state, out)?;
+                    bounds.push(out.list.len());
+                }
+                let raw_end = out.list.len();
+                let may = |i: usize, e: EventId| alphabets.as_ref().is_none_or(|a| a[i].contains(e));
+                // Independent moves: τ, an operand's ✓ (as τ), and events
+                // nobody else needs to join.
+                for i in 0..children.len() {
+                    for k in bounds[i]..bounds[i + 1] {
+                        let m = out.list[k];
+                        match m.event {
+                            TAU | TICK => out.list.push(Move { event: TAU, ..m }),
+                            e if !may(i, e) => {}
+                            e if sync.contains(e) => {}
+                            _ => out.list.push(m),
+                        }
+                    }
+                }
+                // Synchronised events, from the first operand that may
+                // perform each.
+                for i in 0..children.len() {
+                    for k in bounds[i]..bounds[i + 1] {
+                        let m = out.list[k];
+                        let e = m.event;
+                        if e == TAU || e == TICK || !sync.contains(e) || !may(i, e) {
+                            continue;
+                        }
+                        if (0..i).any(|j| may(j, e)) {
+                            continue;
+                        }
+                        // Only the first of operand i's moves on `e` builds
+                        // the combinations.
+                        if (bounds[i]..k).any(|j| out.list[j].event == e) {
+                            continue;
+                        }
+                        self.synchronise(e, i, &bounds, &may, out);
+                    }
+                }
+                if !self.is_done(state, *first_slot, *depth)
+                    && children.iter().all(|&c| self.terminated(c, state))
+                {
+                    let marker = self.done[*depth as usize];
+                    out.push(TICK, &[(*first_slot, marker)]);
+                }
+                out.list.drain(base..raw_end);
+            }
+            Node::Linked {
+                left,
+                right,
+                relation,
+                range,
+                first_slot,
+                depth,
+            } => {
+                let base = out.list.len();
+                self.node_moves(*left, procs, state, out)?;
+                let mid = out.list.len();
+                self.node_moves(*right, procs, state, out)?;
+                let raw_end = out.list.len();
+                for k in base..mid {
+                    let m = out.list[k];
+                    match m.event {
+                        TAU | TICK => out.list.push(Move { event: TAU, ..m }),
+                        e if relation.in_domain(e) => {
+                            for &(_, f) in relation.image(e) {
+                                for j in mid..raw_end {
+                                    let n = out.list[j];
+                                    if n.event == f {
+                                        self.join(TAU, &[m, n], out);
+                                    }
+                                }
+                            }
+                        }
+                        _ => out.list.push(m),
+                    }
+                }
+                for k in mid..raw_end {
+                    let n = out.list[k];
+                    match n.event {
+                        TAU | TICK => out.list.push(Move { event: TAU, ..n }),
+                        e if range.contains(e) => {}
+                        _ => out.list.push(n),
+                    }
+                }
+                if !self.is_done(state, *first_slot, *depth)
+                    && self.terminated(*left, state)
+                    && self.terminated(*right, state)
+                {
+                    let marker = self.done[*depth as usize];
+                    out.push(TICK, &[(*first_slot, marker)]);
+                }
+                out.list.drain(base..raw_end);
+            }
+        }
+        Ok(())
+    }
+
+    /// Every combination of one `e`-move per participating operand.
+    fn synchronise(
+        &self,
+        e: EventId,
+        first: usize,
+        bounds: &[usize],
+        may: &dyn Fn(usize, EventId) -> bool,
+        out: &mut Moves,
+    ) {
+        let operands = bounds.len() - 1;
+        // For each participant, its moves on `e`.
+        let mut options: Vec<(usize, usize)> = Vec::new(); // (start, end) in scratch
+        out.scratch.clear();
+        for i in first..operands {
+            if !may(i, e) {
+                continue;
+            }
+            let start = out.scratch.len();
+            for k in bounds[i]..bounds[i + 1] {
+                if out.list[k].event == e {
+                    out.scratch.push(out.list[k]);
+                }
+            }
+            if out.scratch.len() == start {
+                return;
+            }
+            options.push((start, out.scratch.len()));
+        }
+        let scratch = std::mem::take(&mut out.scratch);
+        let mut pick = vec![0usize; options.len()];
+        let mut parts: Vec<Move> = Vec::with_capacity(options.len());
+        loop {
+            parts.clear();
+            parts.extend(options.iter().zip(&pick).map(|(&(s, _), &p)| scratch[s + p]));
+            self.join(e, &parts, out);
+            // Next combination, odometer style.
+            let mut i = options.len();
+            loop {
+                if i == 0 {
+                    out.scratch = scratch;
+                    return;
+                }
+                i -= 1;
+                pick[i] += 1;
+                if options[i].0 + pick[i] < options[i].1 {
+                    break;
+                }
+                pick[i] = 0;
+            }
+        }
+    }
+
+    /// One move made of several operands' moves.
+    fn join(&self, event: EventId, parts: &[Move], out: &mut Moves) {
+        let start = out.changes.len() as u32;
+        for m in parts {
+            for k in m.start..m.start + m.len {
+                let change = out.changes[k as usize];
+                out.changes.push(change);
+            }
+        }
+        let len = out.changes.len() as u32 - start;
+        out.list.push(Move { event, start, len });
+    }
+
+    /// Whether the subtree at `node` has terminated (is Ω).
+    fn terminated(&self, node: usize, state: &[u32]) -> bool {
+        match &self.nodes[node] {
+            Node::Leaf { slot } => state[*slot as usize] == self.omega,
+            Node::Hide { child, .. } | Node::Rename { child, .. } => self.terminated(*child, state),
+            Node::Parallel {
+                first_slot, depth, ..
+            }
+            | Node::Linked {
+                first_slot, depth, ..
+            } => self.is_done(state, *first_slot, *depth),
+        }
+    }
+
+    /// Whether the parallel node at `depth` starting at `first_slot` (or
+    /// an ancestor sharing that slot) has performed its ✓.
+    fn is_done(&self, state: &[u32], first_slot: u32, depth: u32) -> bool {
+        let s = state[first_slot as usize];
+        self.done[..=depth as usize].contains(&s)
+    }
+}
+
+fn leaf_transitions(
+    procs: &mut Processes,
+    state: u32,
+) -> EvalResult<std::sync::Arc<[Transition]>> {
+    let id = ProcId(state);
+    if let Some(known) = procs.known_transitions(id) {
+        return Ok(known.clone());
+    }
+    procs.transitions(id)
+}
