@@ -2,6 +2,7 @@
 //! of the real binary.
 
 use assert_cmd::Command;
+use predicates::prelude::*;
 
 fn symcsp() -> Command {
     Command::cargo_bin("symcsp").expect("the binary is built")
@@ -157,4 +158,115 @@ fn eval_reports_unknown_names_and_runtime_errors_with_exit_2() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("division by zero"));
+}
+
+#[test]
+fn explore_reports_a_model_as_json() {
+    let out = symcsp()
+        .args([
+            "explore",
+            "models/buffers.csp",
+            "System",
+            "--format",
+            "json",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let report: serde_json::Value = serde_json::from_slice(&out).expect("one JSON object");
+    assert_eq!(report["states"], 9);
+    assert_eq!(report["transitions"], 14);
+    assert_eq!(report["deadlock_states"], 0);
+    assert_eq!(report["components"], 2);
+    assert_eq!(report["complete"], true);
+    assert!(report["seconds"].as_f64().is_some());
+}
+
+#[test]
+fn explore_stops_an_infinite_process_at_the_budget_with_exit_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("counter.csp");
+    // Finitely many events, infinitely many states.
+    std::fs::write(
+        &file,
+        "channel up : {0, 1}\nCount(n) = up!(n % 2) -> Count(n + 1)\n",
+    )
+    .unwrap();
+    let out = symcsp()
+        .args([
+            "explore",
+            file.to_str().unwrap(),
+            "Count(0)",
+            "--format",
+            "json",
+        ])
+        .args(["--max-states", "1000"])
+        .assert()
+        .code(3)
+        .get_output()
+        .stdout
+        .clone();
+    let report: serde_json::Value = serde_json::from_slice(&out).expect("one JSON object");
+    assert_eq!(report["complete"], false);
+    assert!(report["states"].as_u64().unwrap() >= 1000);
+}
+
+#[test]
+fn explore_takes_any_process_expression_and_the_terms_engine_agrees() {
+    for engine in ["supercombinator", "terms"] {
+        symcsp()
+            .args(["explore", "models/philosophers.csp", "Phil(P0) ||| Fork(1)"])
+            .args(["--engine", engine])
+            .assert()
+            .success()
+            .stdout(predicates::str::contains("states           220\n"));
+    }
+}
+
+#[test]
+fn explore_writes_a_small_lts_as_dot_and_refuses_a_big_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let dot = dir.path().join("buffers.dot");
+    symcsp()
+        .args([
+            "explore",
+            "models/buffers.csp",
+            "System",
+            "--dot",
+            dot.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&dot).unwrap();
+    assert!(text.starts_with("digraph lts {"));
+    assert_eq!(text.matches(" -> s").count(), 14 + 1, "{text}");
+    let big = dir.path().join("ring.dot");
+    symcsp()
+        .args([
+            "explore",
+            "models/ring.csp",
+            "System",
+            "--dot",
+            big.to_str().unwrap(),
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("too many to draw"));
+    assert!(!big.exists());
+}
+
+#[test]
+fn explore_reports_a_bad_process_with_a_caret() {
+    symcsp()
+        .args(["explore", "models/buffers.csp", "Sytem"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("Sytem").and(predicates::str::contains("^")));
+    symcsp()
+        .args(["explore", "models/buffers.csp", "1 + 2"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("expected a process"));
 }

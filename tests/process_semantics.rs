@@ -43,6 +43,8 @@ fn lts(defs: &str, expr: &str) -> Vec<String> {
     })
 }
 
+/// States, transitions and deadlock states of `expr`, by the plain
+/// semantics, after checking that the supercombinator agrees.
 fn counts(defs: &str, expr: &str) -> (u64, u64, u64) {
     let mut script = Script::load_str("test.csp", &format!("{CHANNELS}{defs}")).expect("loads");
     let func = script.add_expr("<process>", expr).expect("resolves");
@@ -52,8 +54,16 @@ fn counts(defs: &str, expr: &str) -> (u64, u64, u64) {
         let value = evaluator.eval_constant(func).expect("evaluates");
         let mut procs = Processes::with_evaluator(evaluator).expect("events");
         let root = procs.state(&value, Default::default()).expect("a process");
-        let x = plain::explore_terms(&mut procs, root, &Budget::default()).expect("explores");
-        (x.states, x.transitions, x.deadlock_states)
+        let budget = Budget::default();
+        let terms = plain::explore_terms(&mut procs, root, &budget).expect("explores");
+        let machine = symcsp::lts::explore(&mut procs, root, &budget).expect("explores");
+        let key = |x: &symcsp::lts::Exploration| (x.states, x.transitions, x.deadlock_states);
+        assert_eq!(
+            key(&terms),
+            key(&machine),
+            "the two paths disagree on {expr}"
+        );
+        key(&terms)
     })
 }
 
@@ -175,4 +185,195 @@ fn renaming_may_be_one_to_many_and_many_to_one() {
             "(f.1?y -> STOP) [[f.1.0 <- e.0, f.1.1 <- e.1]] -e.1-> STOP [[f.1.0 <- e.0, f.1.1 <- e.1]]",
         ]
     );
+}
+
+#[test]
+fn inputs_bind_the_rest_of_the_event_or_one_field() {
+    assert_eq!(
+        lts("", "f?x -> STOP"),
+        vec![
+            "f?x -> STOP -f.0.0-> STOP",
+            "f?x -> STOP -f.0.1-> STOP",
+            "f?x -> STOP -f.1.0-> STOP",
+            "f?x -> STOP -f.1.1-> STOP",
+        ]
+    );
+    assert_eq!(
+        lts(
+            "",
+            "f?x?y:{y' | y' <- {0..1}, y' != x} -> e!(x + y) -> STOP"
+        ),
+        vec![
+            "f?x?y:{y' | y' <- {0..1}, y' != x} -> e!(x + y) -> STOP -f.0.1-> e!(x + y) -> STOP [x = 0, y = 1]",
+            "f?x?y:{y' | y' <- {0..1}, y' != x} -> e!(x + y) -> STOP -f.1.0-> e!(x + y) -> STOP [x = 1, y = 0]",
+            "e!(x + y) -> STOP [x = 0, y = 1] -e.1-> STOP",
+            "e!(x + y) -> STOP [x = 1, y = 0] -e.1-> STOP",
+        ]
+    );
+}
+
+#[test]
+fn a_nondeterministic_input_chooses_by_tau() {
+    assert_eq!(
+        lts("", "e$x:{0, 1} -> STOP"),
+        vec![
+            "e$x:{0, 1} -> STOP -τ-> e$x:{0, 1} -> STOP {$ 0}",
+            "e$x:{0, 1} -> STOP -τ-> e$x:{0, 1} -> STOP {$ 1}",
+            "e$x:{0, 1} -> STOP {$ 0} -e.0-> STOP",
+            "e$x:{0, 1} -> STOP {$ 1} -e.1-> STOP",
+        ]
+    );
+}
+
+#[test]
+fn parallel_operators_synchronise_on_their_sets() {
+    assert_eq!(
+        counts("P = a -> b -> P\nQ = a -> c -> Q", "P [| {a} |] Q"),
+        (4, 5, 0)
+    );
+    assert_eq!(
+        counts("P = a -> b -> P\nQ = a -> c -> Q", "P ||| Q"),
+        (4, 8, 0)
+    );
+    assert_eq!(
+        counts(
+            "P = a -> b -> P\nQ = a -> c -> Q",
+            "P [ {a, b} || {a, c} ] Q"
+        ),
+        (4, 5, 0)
+    );
+    // Alphabets block what is outside them: P may not do b here.
+    assert_eq!(
+        counts("P = a -> b -> P\nQ = a -> c -> Q", "P [ {a} || {a, c} ] Q"),
+        (3, 2, 1)
+    );
+    assert_eq!(
+        counts("R(i) = e.i -> a -> R(i)", "[| {a} |] i : {0..2} @ R(i)"),
+        (8, 13, 0)
+    );
+    assert_eq!(
+        counts("R(i) = e.i -> a -> R(i)", "|| i : {0..2} @ [{e.i, a}] R(i)"),
+        (8, 13, 0)
+    );
+}
+
+#[test]
+fn linked_parallel_joins_and_hides_the_linked_events() {
+    assert_eq!(
+        lts("", "(a -> b -> STOP) [ a <-> c ] (c -> STOP)"),
+        vec![
+            "(a -> b -> STOP) [a <-> c] (c -> STOP) -τ-> (b -> STOP) [a <-> c] STOP",
+            "(b -> STOP) [a <-> c] STOP -b-> STOP [a <-> c] STOP",
+        ]
+    );
+    assert_eq!(
+        counts(
+            "Cell = e?x -> f.0!(x % 2) -> Cell",
+            "[ f.0 <-> e ] i : <1, 2, 3> @ Cell"
+        ),
+        counts(
+            "Cell = e?x -> f.0!(x % 2) -> Cell",
+            "Cell [ f.0 <-> e ] (Cell [ f.0 <-> e ] Cell)"
+        )
+    );
+}
+
+#[test]
+fn parallel_compositions_terminate_together() {
+    // The inner composition has five states (its two operands' four,
+    // and Ω after its own ✓); the outer adds the third SKIP and its Ω.
+    assert_eq!(counts("", "(SKIP ||| SKIP) ||| SKIP"), (11, 16, 0));
+    assert_eq!(
+        counts("", "((SKIP ||| SKIP) ||| SKIP) ; a -> STOP"),
+        (12, 17, 1)
+    );
+    assert_eq!(
+        counts("", "(a -> SKIP [| {a} |] a -> SKIP) \\ {a}"),
+        (6, 6, 0)
+    );
+    assert_eq!(counts("", "(SKIP [ a <-> b ] SKIP)"), (5, 5, 0));
+    assert_eq!(
+        counts("", "(SKIP [ {a} || {b} ] SKIP) [[ a <- b ]]"),
+        (5, 5, 0)
+    );
+}
+
+#[test]
+fn empty_replications_mean_what_fdr_says() {
+    assert_eq!(lts("", "[] x : {} @ e.x -> STOP"), Vec::<String>::new());
+    assert_eq!(lts("", "||| x : {} @ e.x -> STOP"), vec!["SKIP -✓-> Ω"]);
+    assert_eq!(
+        lts("", "[| {a} |] x : {} @ e.x -> STOP"),
+        vec!["SKIP -✓-> Ω"]
+    );
+    // `;` over nothing is SKIP; its control state stays a label of its own.
+    assert_eq!(
+        lts("", "; x : <> @ e.x -> STOP"),
+        vec!["; x : <> @ e.x -> STOP -✓-> Ω"]
+    );
+    assert_eq!(counts("", "; x : <0, 1, 2> @ e.x -> SKIP"), (7, 6, 0));
+}
+
+#[test]
+fn chaos_and_run() {
+    assert_eq!(counts("", "RUN({a, b})"), (1, 2, 0));
+    assert_eq!(
+        lts("", "CHAOS({a})"),
+        vec![
+            "CHAOS({a}) -τ-> STOP",
+            "CHAOS({a}) -τ-> [] x : {a} @ x -> CHAOS({a})",
+            "[] x : {a} @ x -> CHAOS({a}) -a-> CHAOS({a})",
+        ]
+    );
+}
+
+#[test]
+fn exception_sliding_choice_and_synchronising_operators() {
+    assert_eq!(
+        lts("P = a -> P [] b -> P", "P [| {b} |> c -> STOP"),
+        vec![
+            "P [| {b} |> (c -> STOP) -a-> P [| {b} |> (c -> STOP)",
+            "P [| {b} |> (c -> STOP) -b-> c -> STOP",
+            "c -> STOP -c-> STOP",
+        ]
+    );
+    assert_eq!(
+        lts("", "(a -> STOP) [> (b -> STOP)"),
+        vec![
+            "(a -> STOP) [> (b -> STOP) -τ-> b -> STOP",
+            "(a -> STOP) [> (b -> STOP) -a-> STOP",
+            "b -> STOP -b-> STOP",
+        ]
+    );
+    // Events of A keep a synchronising choice open; others resolve it.
+    assert_eq!(
+        lts("P = a -> b -> STOP\nQ = a -> c -> STOP", "P [+ {a} +] Q"),
+        vec![
+            "P [+ {a} +] Q -a-> (b -> STOP) [+ {a} +] (c -> STOP)",
+            "(b -> STOP) [+ {a} +] (c -> STOP) -b-> STOP",
+            "(b -> STOP) [+ {a} +] (c -> STOP) -c-> STOP",
+        ]
+    );
+    assert_eq!(
+        counts(
+            "P = a -> P [] b -> STOP\nQ = a -> Q [] c -> STOP",
+            "P /+ {a} +\\ Q"
+        ),
+        (3, 4, 1)
+    );
+}
+
+#[test]
+fn guards_and_loops() {
+    assert_eq!(counts("P(n) = n > 0 & a -> P(n - 1)", "P(3)"), (4, 3, 1));
+    assert_eq!(counts("", "loop(a -> SKIP)"), (2, 2, 0));
+}
+
+#[test]
+fn compressions_are_exact_stand_ins() {
+    assert_eq!(
+        counts("P = a -> b -> P", "normal(P)"),
+        counts("P = a -> b -> P", "P")
+    );
+    assert_eq!(counts("P = a -> b -> P", "sbisim(diamond(P))"), (2, 2, 0));
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{EXIT_INPUT_ERROR, EXIT_INCONCLUSIVE, say};
+use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, say};
 use crate::eval::Evaluator;
 use crate::lts::{self, Budget, Exploration};
 use crate::process::Processes;
@@ -85,7 +85,9 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             Engine::Terms => lts::plain::explore_terms(&mut procs, root, &budget)?,
         };
         let dot = match request.dot {
-            Some(_) => Some(lts::graph::graph(&mut procs, root, DOT_LIMIT)?.map(|g| g.to_dot(&procs))),
+            Some(_) => {
+                Some(lts::graph::graph(&mut procs, root, DOT_LIMIT)?.map(|g| g.to_dot(&procs)))
+            }
             None => None,
         };
         Ok((exploration, dot))
@@ -109,7 +111,10 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             return EXIT_INPUT_ERROR;
         };
         if let Err(e) = super::write_atomically(path, text.as_bytes()) {
-            say(err, &format!("symcsp: cannot write {}: {e}\n", path.display()));
+            say(
+                err,
+                &format!("symcsp: cannot write {}: {e}\n", path.display()),
+            );
             return EXIT_INPUT_ERROR;
         }
     }
@@ -129,7 +134,11 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         }
         Format::Plain => say(out, &plain(request, &exploration)),
     }
-    if exploration.complete { 0 } else { EXIT_INCONCLUSIVE }
+    if exploration.complete {
+        0
+    } else {
+        EXIT_INCONCLUSIVE
+    }
 }
 
 fn plain(request: &Request, x: &Exploration) -> String {

@@ -139,7 +139,11 @@ fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()>
     let name = path.file_name().ok_or_else(|| {
         std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path names no file")
     })?;
-    let temporary = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
+    let temporary = dir.join(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
     let written = std::fs::File::create(&temporary).and_then(|mut f| {
         f.write_all(bytes)?;
         f.sync_all()

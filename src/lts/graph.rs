@@ -56,7 +56,10 @@ impl Graph {
         out.push_str("  start [shape=point];\n  start -> s0;\n");
         for (i, components) in self.states.iter().enumerate() {
             let label: Vec<String> = components.iter().map(|&c| procs.show_state(c)).collect();
-            out.push_str(&format!("  s{i} [label={}];\n", dot_string(&label.join("\n"))));
+            out.push_str(&format!(
+                "  s{i} [label={}];\n",
+                dot_string(&label.join("\n"))
+            ));
         }
         for &(from, event, to) in &self.edges {
             out.push_str(&format!(

@@ -287,7 +287,8 @@ impl Machine {
                     bounds.push(out.list.len());
                 }
                 let raw_end = out.list.len();
-                let may = |i: usize, e: EventId| alphabets.as_ref().is_none_or(|a| a[i].contains(e));
+                let may =
+                    |i: usize, e: EventId| alphabets.as_ref().is_none_or(|a| a[i].contains(e));
                 // Independent moves: τ, an operand's ✓ (as τ), and events
                 // nobody else needs to join.
                 for i in 0..children.len() {
@@ -413,7 +414,12 @@ impl Machine {
         let mut parts: Vec<Move> = Vec::with_capacity(options.len());
         loop {
             parts.clear();
-            parts.extend(options.iter().zip(&pick).map(|(&(s, _), &p)| scratch[s + p]));
+            parts.extend(
+                options
+                    .iter()
+                    .zip(&pick)
+                    .map(|(&(s, _), &p)| scratch[s + p]),
+            );
             self.join(e, &parts, out);
             // Next combination, odometer style.
             let mut i = options.len();
@@ -467,10 +473,7 @@ impl Machine {
     }
 }
 
-fn leaf_transitions(
-    procs: &mut Processes,
-    state: u32,
-) -> EvalResult<std::sync::Arc<[Transition]>> {
+fn leaf_transitions(procs: &mut Processes, state: u32) -> EvalResult<std::sync::Arc<[Transition]>> {
     let id = ProcId(state);
     if let Some(known) = procs.known_transitions(id) {
         return Ok(known.clone());

@@ -57,7 +57,7 @@ impl StateStore {
             return (id, false);
         }
         let id = self.len as u32;
-        if self.len % CHUNK_ROWS == 0 {
+        if self.len.is_multiple_of(CHUNK_ROWS) {
             self.chunks
                 .push(vec![0; CHUNK_ROWS * self.width.max(1)].into_boxed_slice());
         }
