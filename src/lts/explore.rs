@@ -14,7 +14,7 @@ use super::{Budget, Exploration};
 /// Explores every state reachable from `root`.
 pub fn explore(procs: &mut Processes, root: ProcId, budget: &Budget) -> EvalResult<Exploration> {
     let started = Instant::now();
-    let machine = Machine::new(procs, root);
+    let mut machine = Machine::new(procs, root);
     let mut store = StateStore::new(machine.components());
     store.insert(machine.initial());
     // States reached by ✓: terminated, not deadlocked.
@@ -32,8 +32,7 @@ pub fn explore(procs: &mut Processes, root: ProcId, budget: &Budget) -> EvalResu
         if budget.exhausted(store.len()) {
             break;
         }
-        state.clear();
-        state.extend_from_slice(store.get(next));
+        store.read(next, &mut state);
         machine.moves(procs, &state, &mut moves)?;
         successors.clear();
         for m in &moves.list {

@@ -18,7 +18,7 @@ pub struct Graph {
 
 /// The LTS of `root`, or `None` if it has more than `limit` states.
 pub fn graph(procs: &mut Processes, root: ProcId, limit: usize) -> EvalResult<Option<Graph>> {
-    let machine = Machine::new(procs, root);
+    let mut machine = Machine::new(procs, root);
     let mut store = StateStore::new(machine.components());
     store.insert(machine.initial());
     let mut edges = Vec::new();
@@ -30,8 +30,7 @@ pub fn graph(procs: &mut Processes, root: ProcId, limit: usize) -> EvalResult<Op
         if store.len() > limit {
             return Ok(None);
         }
-        state.clear();
-        state.extend_from_slice(store.get(next));
+        store.read(next, &mut state);
         machine.moves(procs, &state, &mut moves)?;
         for m in &moves.list {
             moves.apply(m, &state, &mut next_state);
@@ -42,8 +41,15 @@ pub fn graph(procs: &mut Processes, root: ProcId, limit: usize) -> EvalResult<Op
     }
     edges.sort_unstable();
     edges.dedup();
+    let mut row = Vec::new();
     let states = (0..store.len() as u32)
-        .map(|i| store.get(i).iter().map(|&s| ProcId(s)).collect())
+        .map(|i| {
+            store.read(i, &mut row);
+            row.iter()
+                .enumerate()
+                .map(|(slot, &local)| machine.process_state(slot, local))
+                .collect()
+        })
         .collect();
     Ok(Some(Graph { states, edges }))
 }

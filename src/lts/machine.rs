@@ -37,6 +37,7 @@ pub struct Moves {
     pub list: Vec<Move>,
     changes: Vec<(u32, u32)>,
     scratch: Vec<Move>,
+    bounds: Vec<usize>,
 }
 
 impl Moves {
@@ -81,8 +82,8 @@ enum Node {
         /// Each operand's alphabet, for alphabetised parallel.
         alphabets: Option<Vec<EventSet>>,
         /// Events every operand that may perform them must perform
-        /// together.
-        sync: EventSet,
+        /// together (`None` when there are none: interleaving).
+        sync: Option<EventSet>,
         first_slot: u32,
         depth: u32,
     },
@@ -104,14 +105,38 @@ enum Node {
     },
 }
 
+/// One component: the process states it has been in, numbered locally
+/// in the order met (so a system state needs only small numbers), and
+/// each one's transitions with targets in the same numbering.
+#[derive(Debug, Default)]
+struct Component {
+    states: Vec<ProcId>,
+    index: FxHashMap<ProcId, u32>,
+    transitions: Vec<Option<Box<[(EventId, u32)]>>>,
+}
+
+impl Component {
+    fn local(&mut self, p: ProcId) -> u32 {
+        if let Some(&i) = self.index.get(&p) {
+            return i;
+        }
+        let i = self.states.len() as u32;
+        self.states.push(p);
+        self.index.insert(p, i);
+        self.transitions.push(None);
+        i
+    }
+}
+
 /// A process compiled into components and an operator tree.
 #[derive(Debug)]
 pub struct Machine {
     nodes: Vec<Node>,
+    components: Vec<Component>,
     initial: Vec<u32>,
-    omega: u32,
+    omega: ProcId,
     /// `Done(d)` for each depth `d` of a parallel node.
-    done: Vec<u32>,
+    done: Vec<ProcId>,
 }
 
 impl Machine {
@@ -119,8 +144,9 @@ impl Machine {
     pub fn new(procs: &mut Processes, root: ProcId) -> Machine {
         let mut machine = Machine {
             nodes: Vec::new(),
+            components: Vec::new(),
             initial: Vec::new(),
-            omega: procs.omega().0,
+            omega: procs.omega(),
             done: Vec::new(),
         };
         machine.compile(procs, root, 0);
@@ -133,18 +159,49 @@ impl Machine {
             })
             .max();
         if let Some(depth) = depth {
-            machine.done = (0..=depth).map(|d| procs.intern(Term::Done(d)).0).collect();
+            machine.done = (0..=depth).map(|d| procs.intern(Term::Done(d))).collect();
+        }
+        let markers: Vec<(u32, u32)> = machine
+            .nodes
+            .iter()
+            .filter_map(|n| match n {
+                Node::Parallel {
+                    first_slot, depth, ..
+                }
+                | Node::Linked {
+                    first_slot, depth, ..
+                } => Some((*first_slot, *depth)),
+                _ => None,
+            })
+            .collect();
+        for (slot, depth) in markers {
+            let marker = machine.done[depth as usize];
+            machine.components[slot as usize].local(marker);
         }
         machine
     }
 
-    /// The components' initial states.
+    /// The initial system state: each component's local state number.
     pub fn initial(&self) -> &[u32] {
         &self.initial
     }
 
     pub fn components(&self) -> usize {
         self.initial.len()
+    }
+
+    /// The process state of component `slot` in local state `local`.
+    pub fn process_state(&self, slot: usize, local: u32) -> ProcId {
+        self.components[slot].states[local as usize]
+    }
+
+    /// The most local states any component has been in.
+    pub fn largest_component(&self) -> usize {
+        self.components
+            .iter()
+            .map(|c| c.states.len())
+            .max()
+            .unwrap_or(0)
     }
 
     fn compile(&mut self, procs: &mut Processes, p: ProcId, depth: u32) -> usize {
@@ -160,7 +217,7 @@ impl Machine {
                 Node::Parallel {
                     children,
                     alphabets: None,
-                    sync: procs.set(set).clone(),
+                    sync: Some(procs.set(set).clone()).filter(|s| !s.is_empty()),
                     first_slot,
                     depth,
                 }
@@ -185,7 +242,7 @@ impl Machine {
                 Node::Parallel {
                     children,
                     alphabets: Some(alphabets),
-                    sync,
+                    sync: Some(sync).filter(|s| !s.is_empty()),
                     first_slot,
                     depth,
                 }
@@ -216,7 +273,9 @@ impl Machine {
                 relation: procs.relation(r).clone(),
             },
             _ => {
-                self.initial.push(p.0);
+                let mut component = Component::default();
+                self.initial.push(component.local(p));
+                self.components.push(component);
                 Node::Leaf { slot: first_slot }
             }
         };
@@ -226,28 +285,51 @@ impl Machine {
 
     /// Every move of `state`, into `out` (cleared first). Components'
     /// transitions are computed on first use.
-    pub fn moves(&self, procs: &mut Processes, state: &[u32], out: &mut Moves) -> EvalResult<()> {
-        out.clear();
-        self.node_moves(0, procs, state, out)
-    }
-
-    fn node_moves(
-        &self,
-        node: usize,
+    pub fn moves(
+        &mut self,
         procs: &mut Processes,
         state: &[u32],
         out: &mut Moves,
     ) -> EvalResult<()> {
+        out.clear();
+        self.prepare(procs, state)?;
+        self.node_moves(0, state, out);
+        Ok(())
+    }
+
+    /// Computes the transitions of every component state of `state` not
+    /// yet known, so that [`Self::node_moves`] works on integers only.
+    fn prepare(&mut self, procs: &mut Processes, state: &[u32]) -> EvalResult<()> {
+        for (slot, &local) in state.iter().enumerate() {
+            let component = &mut self.components[slot];
+            if component.transitions[local as usize].is_some() {
+                continue;
+            }
+            let p = component.states[local as usize];
+            let list: Vec<(EventId, u32)> = procs
+                .transitions(p)?
+                .iter()
+                .map(|t: &Transition| (t.event, component.local(t.target)))
+                .collect();
+            component.transitions[local as usize] = Some(list.into());
+        }
+        Ok(())
+    }
+
+    fn node_moves(&self, node: usize, state: &[u32], out: &mut Moves) {
         match &self.nodes[node] {
             Node::Leaf { slot } => {
-                let transitions = leaf_transitions(procs, state[*slot as usize])?;
-                for t in transitions.iter() {
-                    out.push(t.event, &[(*slot, t.target.0)]);
+                let component = &self.components[*slot as usize];
+                let transitions = component.transitions[state[*slot as usize] as usize]
+                    .as_deref()
+                    .expect("prepared");
+                for &(event, target) in transitions {
+                    out.push(event, &[(*slot, target)]);
                 }
             }
             Node::Hide { child, set } => {
                 let base = out.list.len();
-                self.node_moves(*child, procs, state, out)?;
+                self.node_moves(*child, state, out);
                 for m in &mut out.list[base..] {
                     if m.event != TICK && set.contains(m.event) {
                         m.event = TAU;
@@ -256,7 +338,7 @@ impl Machine {
             }
             Node::Rename { child, relation } => {
                 let base = out.list.len();
-                self.node_moves(*child, procs, state, out)?;
+                self.node_moves(*child, state, out);
                 let end = out.list.len();
                 for i in base..end {
                     let m = out.list[i];
@@ -280,55 +362,66 @@ impl Machine {
                 depth,
             } => {
                 let base = out.list.len();
-                let mut bounds = Vec::with_capacity(children.len() + 1);
-                bounds.push(base);
+                // Where each operand's moves start, on a stack shared
+                // with the nodes below (they pop what they push).
+                let at = out.bounds.len();
+                out.bounds.push(base);
                 for &c in children {
-                    self.node_moves(c, procs, state, out)?;
-                    bounds.push(out.list.len());
+                    self.node_moves(c, state, out);
+                    out.bounds.push(out.list.len());
                 }
                 let raw_end = out.list.len();
+                let operands = children.len();
                 let may =
                     |i: usize, e: EventId| alphabets.as_ref().is_none_or(|a| a[i].contains(e));
-                // Independent moves: τ, an operand's ✓ (as τ), and events
-                // nobody else needs to join.
-                for i in 0..children.len() {
-                    for k in bounds[i]..bounds[i + 1] {
-                        let m = out.list[k];
-                        match m.event {
-                            TAU | TICK => out.list.push(Move { event: TAU, ..m }),
-                            e if !may(i, e) => {}
-                            e if sync.contains(e) => {}
-                            _ => out.list.push(m),
-                        }
-                    }
-                }
                 // Synchronised events, from the first operand that may
-                // perform each.
-                for i in 0..children.len() {
-                    for k in bounds[i]..bounds[i + 1] {
-                        let m = out.list[k];
-                        let e = m.event;
-                        if e == TAU || e == TICK || !sync.contains(e) || !may(i, e) {
-                            continue;
+                // perform each; appended after the operands' own moves,
+                // which they read.
+                if let Some(sync) = sync {
+                    for i in 0..operands {
+                        let (from, to) = (out.bounds[at + i], out.bounds[at + i + 1]);
+                        for k in from..to {
+                            let e = out.list[k].event;
+                            if e == TAU || e == TICK || !sync.contains(e) || !may(i, e) {
+                                continue;
+                            }
+                            // Once per event: at the first operand that may
+                            // take part, at its first move on `e`.
+                            if (0..i).any(|j| may(j, e))
+                                || (from..k).any(|j| out.list[j].event == e)
+                            {
+                                continue;
+                            }
+                            self.synchronise(e, i, at, &may, out);
                         }
-                        if (0..i).any(|j| may(j, e)) {
-                            continue;
-                        }
-                        // Only the first of operand i's moves on `e` builds
-                        // the combinations.
-                        if (bounds[i]..k).any(|j| out.list[j].event == e) {
-                            continue;
-                        }
-                        self.synchronise(e, i, &bounds, &may, out);
                     }
                 }
+                // Independent moves stay where they are: τ, an operand's ✓
+                // (as τ), and events nobody else needs to join.
+                let mut kept = base;
+                for i in 0..operands {
+                    for k in out.bounds[at + i]..out.bounds[at + i + 1] {
+                        let mut m = out.list[k];
+                        match m.event {
+                            TAU | TICK => m.event = TAU,
+                            e if !may(i, e) => continue,
+                            e if sync.as_ref().is_some_and(|s| s.contains(e)) => continue,
+                            _ => {}
+                        }
+                        out.list[kept] = m;
+                        kept += 1;
+                    }
+                }
+                let joined = out.list.len() - raw_end;
+                out.list.copy_within(raw_end.., kept);
+                out.list.truncate(kept + joined);
+                out.bounds.truncate(at);
                 if !self.is_done(state, *first_slot, *depth)
                     && children.iter().all(|&c| self.terminated(c, state))
                 {
-                    let marker = self.done[*depth as usize];
+                    let marker = self.done_marker(*first_slot, *depth);
                     out.push(TICK, &[(*first_slot, marker)]);
                 }
-                out.list.drain(base..raw_end);
             }
             Node::Linked {
                 left,
@@ -339,9 +432,9 @@ impl Machine {
                 depth,
             } => {
                 let base = out.list.len();
-                self.node_moves(*left, procs, state, out)?;
+                self.node_moves(*left, state, out);
                 let mid = out.list.len();
-                self.node_moves(*right, procs, state, out)?;
+                self.node_moves(*right, state, out);
                 let raw_end = out.list.len();
                 for k in base..mid {
                     let m = out.list[k];
@@ -372,24 +465,25 @@ impl Machine {
                     && self.terminated(*left, state)
                     && self.terminated(*right, state)
                 {
-                    let marker = self.done[*depth as usize];
+                    let marker = self.done_marker(*first_slot, *depth);
                     out.push(TICK, &[(*first_slot, marker)]);
                 }
                 out.list.drain(base..raw_end);
             }
         }
-        Ok(())
     }
 
-    /// Every combination of one `e`-move per participating operand.
+    /// Every combination of one `e`-move per participating operand (whose
+    /// moves start at `out.bounds[at..]`).
     fn synchronise(
         &self,
         e: EventId,
         first: usize,
-        bounds: &[usize],
+        at: usize,
         may: &dyn Fn(usize, EventId) -> bool,
         out: &mut Moves,
     ) {
+        let bounds = &out.bounds[at..];
         let operands = bounds.len() - 1;
         // For each participant, its moves on `e`.
         let mut options: Vec<(usize, usize)> = Vec::new(); // (start, end) in scratch
@@ -398,6 +492,7 @@ impl Machine {
             if !may(i, e) {
                 continue;
             }
+            let bounds = &out.bounds[at..];
             let start = out.scratch.len();
             for k in bounds[i]..bounds[i + 1] {
                 if out.list[k].event == e {
@@ -454,7 +549,9 @@ impl Machine {
     /// Whether the subtree at `node` has terminated (is Ω).
     fn terminated(&self, node: usize, state: &[u32]) -> bool {
         match &self.nodes[node] {
-            Node::Leaf { slot } => state[*slot as usize] == self.omega,
+            Node::Leaf { slot } => {
+                self.process_state(*slot as usize, state[*slot as usize]) == self.omega
+            }
             Node::Hide { child, .. } | Node::Rename { child, .. } => self.terminated(*child, state),
             Node::Parallel {
                 first_slot, depth, ..
@@ -468,15 +565,13 @@ impl Machine {
     /// Whether the parallel node at `depth` starting at `first_slot` (or
     /// an ancestor sharing that slot) has performed its ✓.
     fn is_done(&self, state: &[u32], first_slot: u32, depth: u32) -> bool {
-        let s = state[first_slot as usize];
-        self.done[..=depth as usize].contains(&s)
+        let p = self.process_state(first_slot as usize, state[first_slot as usize]);
+        self.done[..=depth as usize].contains(&p)
     }
-}
 
-fn leaf_transitions(procs: &mut Processes, state: u32) -> EvalResult<std::sync::Arc<[Transition]>> {
-    let id = ProcId(state);
-    if let Some(known) = procs.known_transitions(id) {
-        return Ok(known.clone());
+    /// The local number of the `Done(depth)` marker in component `slot`
+    /// (numbered when the machine is built).
+    fn done_marker(&self, slot: u32, depth: u32) -> u32 {
+        self.components[slot as usize].index[&self.done[depth as usize]]
     }
-    procs.transitions(id)
 }

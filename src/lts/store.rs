@@ -1,9 +1,14 @@
-//! The store of system states: fixed-width rows of component state ids,
-//! packed into fixed-size chunks (no per-state allocation, no copying as
-//! it grows), with a hash table of row indices. A state's id is its row
-//! index, so states are numbered in the order they were found.
+//! The store of system states: fixed-width rows of component-local state
+//! numbers, packed into fixed-size chunks (no per-state allocation, no
+//! copying as it grows), with a hash table of row ids.
+//!
+//! A row's numbers are stored in as few bytes as the largest number so
+//! far needs (1, 2 or 4 per component); when a bigger number arrives the
+//! rows are widened once. The table keeps each row's hash beside its id,
+//! so growing the table never reads rows again. A state's id is its row
+//! index: states are numbered in the order they were found.
 
-use std::hash::{BuildHasher, Hash};
+use std::hash::{BuildHasher, Hasher};
 
 use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
@@ -13,18 +18,24 @@ const CHUNK_ROWS: usize = 1 << 14;
 
 pub struct StateStore {
     width: usize,
-    chunks: Vec<Box<[u32]>>,
+    /// Bytes per number: 1, 2 or 4.
+    cell: usize,
+    chunks: Vec<Box<[u8]>>,
     len: usize,
-    table: HashTable<u32>,
+    /// (row id, row hash)
+    table: HashTable<(u32, u32)>,
+    encoded: Vec<u8>,
 }
 
 impl StateStore {
     pub fn new(width: usize) -> StateStore {
         StateStore {
             width,
+            cell: 1,
             chunks: Vec::new(),
             len: 0,
             table: HashTable::new(),
+            encoded: Vec::new(),
         }
     }
 
@@ -36,58 +47,155 @@ impl StateStore {
         self.len == 0
     }
 
-    /// The row of state `id`.
-    pub fn get(&self, id: u32) -> &[u32] {
-        let id = id as usize;
-        let start = (id % CHUNK_ROWS) * self.width;
-        &self.chunks[id / CHUNK_ROWS][start..start + self.width]
+    fn row_bytes(&self) -> usize {
+        self.width * self.cell
     }
 
-    /// The id of `state`, adding it if it is new (then `true`).
-    pub fn insert(&mut self, state: &[u32]) -> (u32, bool) {
-        debug_assert_eq!(state.len(), self.width);
-        let hash = hash_row(state);
-        let (chunks, width) = (&self.chunks, self.width);
-        let row = |id: u32| {
-            let id = id as usize;
-            let start = (id % CHUNK_ROWS) * width;
-            &chunks[id / CHUNK_ROWS][start..start + width]
+    fn bytes_of(&self, id: u32) -> &[u8] {
+        let id = id as usize;
+        let size = self.row_bytes();
+        let start = (id % CHUNK_ROWS) * size;
+        &self.chunks[id / CHUNK_ROWS][start..start + size]
+    }
+
+    /// The row of state `id`, into `out`.
+    pub fn read(&self, id: u32, out: &mut Vec<u32>) {
+        out.clear();
+        decode(self.bytes_of(id), self.cell, out);
+    }
+
+    /// The id of `row`, adding it if it is new (then `true`).
+    pub fn insert(&mut self, row: &[u32]) -> (u32, bool) {
+        debug_assert_eq!(row.len(), self.width);
+        let largest = row.iter().copied().max().unwrap_or(0);
+        if largest > max_for(self.cell) {
+            self.widen(largest);
+        }
+        self.encoded.clear();
+        encode(row, self.cell, &mut self.encoded);
+        let hash = hash_row(row);
+        let found = {
+            let (chunks, size, encoded) = (&self.chunks, self.row_bytes(), &self.encoded);
+            self.table.find(spread(hash), |&(id, h)| {
+                h == hash && {
+                    let id = id as usize;
+                    let start = (id % CHUNK_ROWS) * size;
+                    &chunks[id / CHUNK_ROWS][start..start + size] == encoded.as_slice()
+                }
+            })
         };
-        if let Some(&id) = self.table.find(hash, |&id| row(id) == state) {
+        if let Some(&(id, _)) = found {
             return (id, false);
         }
         let id = self.len as u32;
+        self.push_encoded();
+        self.table
+            .insert_unique(spread(hash), (id, hash), |&(_, h)| spread(h));
+        (id, true)
+    }
+
+    fn push_encoded(&mut self) {
+        let size = self.row_bytes();
         if self.len.is_multiple_of(CHUNK_ROWS) {
             self.chunks
-                .push(vec![0; CHUNK_ROWS * self.width.max(1)].into_boxed_slice());
+                .push(vec![0; CHUNK_ROWS * size.max(1)].into_boxed_slice());
         }
-        let start = (self.len % CHUNK_ROWS) * self.width;
-        self.chunks[self.len / CHUNK_ROWS][start..start + self.width].copy_from_slice(state);
+        let start = (self.len % CHUNK_ROWS) * size;
+        self.chunks[self.len / CHUNK_ROWS][start..start + size].copy_from_slice(&self.encoded);
         self.len += 1;
-        let (chunks, width) = (&self.chunks, self.width);
-        self.table.insert_unique(hash, id, |&id| {
-            let id = id as usize;
-            let start = (id % CHUNK_ROWS) * width;
-            hash_row(&chunks[id / CHUNK_ROWS][start..start + width])
-        });
-        (id, true)
+    }
+
+    /// Re-encodes every row with cells wide enough for `largest`. Hashes
+    /// are of the numbers, not the bytes, so the table stays valid.
+    fn widen(&mut self, largest: u32) {
+        let cell = if largest <= max_for(2) { 2 } else { 4 };
+        let old_cell = self.cell;
+        let chunks = std::mem::take(&mut self.chunks);
+        let len = self.len;
+        self.cell = cell;
+        self.len = 0;
+        let old_size = self.width * old_cell;
+        let mut row = Vec::with_capacity(self.width);
+        for id in 0..len {
+            let start = (id % CHUNK_ROWS) * old_size;
+            row.clear();
+            decode(
+                &chunks[id / CHUNK_ROWS][start..start + old_size],
+                old_cell,
+                &mut row,
+            );
+            self.encoded.clear();
+            encode(&row, cell, &mut self.encoded);
+            self.push_encoded();
+        }
     }
 
     /// Bytes held, for memory reports.
     pub fn bytes(&self) -> usize {
-        self.chunks.len() * CHUNK_ROWS * self.width * 4 + self.table.capacity() * 5
+        self.chunks.len() * CHUNK_ROWS * self.row_bytes() + self.table.capacity() * 9
     }
 }
 
-fn hash_row(row: &[u32]) -> u64 {
+fn max_for(cell: usize) -> u32 {
+    match cell {
+        1 => u8::MAX as u32,
+        2 => u16::MAX as u32,
+        _ => u32::MAX,
+    }
+}
+
+fn encode(row: &[u32], cell: usize, out: &mut Vec<u8>) {
+    match cell {
+        1 => out.extend(row.iter().map(|&x| x as u8)),
+        2 => row
+            .iter()
+            .for_each(|&x| out.extend_from_slice(&(x as u16).to_le_bytes())),
+        _ => row
+            .iter()
+            .for_each(|&x| out.extend_from_slice(&x.to_le_bytes())),
+    }
+}
+
+fn decode(bytes: &[u8], cell: usize, out: &mut Vec<u32>) {
+    match cell {
+        1 => out.extend(bytes.iter().map(|&b| b as u32)),
+        2 => out.extend(
+            bytes
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]) as u32),
+        ),
+        _ => out.extend(
+            bytes
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+        ),
+    }
+}
+
+fn hash_row(row: &[u32]) -> u32 {
     let mut h = FxBuildHasher.build_hasher();
-    row.hash(&mut h);
-    std::hash::Hasher::finish(&h)
+    for &x in row {
+        h.write_u32(x);
+    }
+    let full = h.finish();
+    (full ^ (full >> 32)) as u32
+}
+
+/// The table's 64-bit hash from the stored 32 bits: the bucket comes from
+/// the low bits and the tag from the top ones, so both must vary.
+fn spread(h: u32) -> u64 {
+    (h as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn row(store: &StateStore, id: u32) -> Vec<u32> {
+        let mut out = Vec::new();
+        store.read(id, &mut out);
+        out
+    }
 
     #[test]
     fn equal_rows_get_one_id_in_the_order_found() {
@@ -95,19 +203,23 @@ mod tests {
         assert_eq!(store.insert(&[1, 2, 3]), (0, true));
         assert_eq!(store.insert(&[3, 2, 1]), (1, true));
         assert_eq!(store.insert(&[1, 2, 3]), (0, false));
-        assert_eq!(store.get(1), &[3, 2, 1]);
+        assert_eq!(row(&store, 1), vec![3, 2, 1]);
         assert_eq!(store.len(), 2);
     }
 
     #[test]
-    fn rows_survive_many_chunks() {
+    fn rows_survive_many_chunks_and_widening() {
         let mut store = StateStore::new(2);
-        for i in 0..(3 * CHUNK_ROWS as u32) {
-            assert_eq!(store.insert(&[i, i / 7]), (i, true));
+        let n = 3 * CHUNK_ROWS as u32;
+        for i in 0..n {
+            // Small numbers first, then ones that need 2 and 4 bytes.
+            let big = if i < 1000 { i % 200 } else { i * 7 };
+            assert_eq!(store.insert(&[big, i]), (i, true), "row {i}");
         }
-        for i in (0..(3 * CHUNK_ROWS as u32)).step_by(997) {
-            assert_eq!(store.get(i), &[i, i / 7]);
-            assert_eq!(store.insert(&[i, i / 7]), (i, false));
+        for i in (0..n).step_by(997) {
+            let big = if i < 1000 { i % 200 } else { i * 7 };
+            assert_eq!(row(&store, i), vec![big, i]);
+            assert_eq!(store.insert(&[big, i]), (i, false));
         }
     }
 }
