@@ -112,8 +112,11 @@ enum Node {
 struct Component {
     states: Vec<ProcId>,
     index: FxHashMap<ProcId, u32>,
-    transitions: Vec<Option<Box<[(EventId, u32)]>>>,
+    transitions: Vec<Option<LocalTransitions>>,
 }
+
+/// A component state's transitions: events and local target numbers.
+type LocalTransitions = Box<[(EventId, u32)]>;
 
 impl Component {
     fn local(&mut self, p: ProcId) -> u32 {
