@@ -74,3 +74,27 @@ fn a_component_on_its_own() {
     assert_eq!(counts("liststack", "Node(N0, A, Null)"), (9, 64, 0, 1));
     assert_eq!(counts("philosophers", "Fork(0)"), (10, 18, 0, 1));
 }
+
+#[test]
+fn every_thread_count_finds_the_same_state_space() {
+    let mut script = Script::load_file(std::path::Path::new("models/ring.csp")).expect("loads");
+    let func = script.add_expr("<process>", "System").expect("resolves");
+    let script = &script;
+    let explore_with = |threads: usize| {
+        symcsp::stack::with_large_stack(|| {
+            let evaluator = Evaluator::new(script);
+            let value = evaluator.eval_constant(func).expect("evaluates");
+            let mut procs = Processes::with_evaluator(evaluator).expect("events");
+            let root = procs.state(&value, Default::default()).expect("a process");
+            let budget = Budget {
+                threads,
+                ..Budget::default()
+            };
+            let x = lts::explore(&mut procs, root, &budget).expect("explores");
+            (x.states, x.transitions, x.deadlock_states)
+        })
+    };
+    assert_eq!(explore_with(1), (8557, 62400, 0));
+    assert_eq!(explore_with(2), explore_with(1));
+    assert_eq!(explore_with(3), explore_with(1));
+}

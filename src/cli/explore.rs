@@ -39,6 +39,7 @@ pub struct Request<'a> {
     pub format: Format,
     pub engine: Engine,
     pub max_states: Option<usize>,
+    pub threads: Option<usize>,
     pub dot: Option<&'a Path>,
 }
 
@@ -71,6 +72,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     let script = &script;
     let budget = Budget {
         max_states: request.max_states,
+        threads: request.threads.unwrap_or(Budget::default().threads),
     };
     // The DOT text is `Some(None)` when the LTS is too big to draw.
     type Found = (Exploration, Option<Option<String>>);

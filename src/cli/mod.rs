@@ -71,6 +71,10 @@ enum Command {
         /// Stop after this many states (the counts are then a lower bound).
         #[arg(long, value_name = "N")]
         max_states: Option<usize>,
+        /// Threads computing successors (default: every core). The counts
+        /// never depend on it.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
         /// Also write the LTS as Graphviz DOT (at most 2000 states).
         #[arg(long, value_name = "OUT.dot")]
         dot: Option<PathBuf>,
@@ -105,6 +109,7 @@ pub fn main() -> ExitCode {
             process,
             format,
             max_states,
+            threads,
             dot,
             engine,
         }) => {
@@ -114,6 +119,7 @@ pub fn main() -> ExitCode {
                 format,
                 engine,
                 max_states,
+                threads: threads.map(usize::from),
                 dot: dot.as_deref(),
             };
             explore::run(&request, &mut out, &mut err)

@@ -38,6 +38,9 @@ pub struct Moves {
     changes: Vec<(u32, u32)>,
     scratch: Vec<Move>,
     bounds: Vec<usize>,
+    options: Vec<(usize, usize)>,
+    pick: Vec<usize>,
+    parts: Vec<Move>,
 }
 
 impl Moves {
@@ -294,15 +297,22 @@ impl Machine {
         state: &[u32],
         out: &mut Moves,
     ) -> EvalResult<()> {
-        out.clear();
         self.prepare(procs, state)?;
-        self.node_moves(0, state, out);
+        self.prepared_moves(state, out);
         Ok(())
     }
 
+    /// Every move of a state whose component states are all prepared
+    /// ([`Self::prepare`]): integers only, so several threads may share
+    /// the machine.
+    pub fn prepared_moves(&self, state: &[u32], out: &mut Moves) {
+        out.clear();
+        self.node_moves(0, state, out);
+    }
+
     /// Computes the transitions of every component state of `state` not
-    /// yet known, so that [`Self::node_moves`] works on integers only.
-    fn prepare(&mut self, procs: &mut Processes, state: &[u32]) -> EvalResult<()> {
+    /// yet known.
+    pub fn prepare(&mut self, procs: &mut Processes, state: &[u32]) -> EvalResult<()> {
         for (slot, &local) in state.iter().enumerate() {
             let component = &mut self.components[slot];
             if component.transitions[local as usize].is_some() {
@@ -486,54 +496,56 @@ impl Machine {
         may: &dyn Fn(usize, EventId) -> bool,
         out: &mut Moves,
     ) {
-        let bounds = &out.bounds[at..];
-        let operands = bounds.len() - 1;
-        // For each participant, its moves on `e`.
-        let mut options: Vec<(usize, usize)> = Vec::new(); // (start, end) in scratch
-        out.scratch.clear();
+        let operands = out.bounds.len() - at - 1;
+        // Buffers reused from call to call: each participant's moves on
+        // `e` (in `found`, delimited by `options`), the current pick of
+        // each, and the moves picked.
+        let mut found = std::mem::take(&mut out.scratch);
+        let mut options = std::mem::take(&mut out.options);
+        let mut pick = std::mem::take(&mut out.pick);
+        let mut parts = std::mem::take(&mut out.parts);
+        found.clear();
+        options.clear();
+        let mut everyone_can = true;
         for i in first..operands {
             if !may(i, e) {
                 continue;
             }
-            let bounds = &out.bounds[at..];
-            let start = out.scratch.len();
-            for k in bounds[i]..bounds[i + 1] {
-                if out.list[k].event == e {
-                    out.scratch.push(out.list[k]);
-                }
+            let start = found.len();
+            let (from, to) = (out.bounds[at + i], out.bounds[at + i + 1]);
+            found.extend(out.list[from..to].iter().filter(|m| m.event == e));
+            if found.len() == start {
+                everyone_can = false;
+                break;
             }
-            if out.scratch.len() == start {
-                return;
-            }
-            options.push((start, out.scratch.len()));
+            options.push((start, found.len()));
         }
-        let scratch = std::mem::take(&mut out.scratch);
-        let mut pick = vec![0usize; options.len()];
-        let mut parts: Vec<Move> = Vec::with_capacity(options.len());
-        loop {
-            parts.clear();
-            parts.extend(
-                options
-                    .iter()
-                    .zip(&pick)
-                    .map(|(&(s, _), &p)| scratch[s + p]),
-            );
-            self.join(e, &parts, out);
-            // Next combination, odometer style.
-            let mut i = options.len();
-            loop {
-                if i == 0 {
-                    out.scratch = scratch;
-                    return;
+        if everyone_can {
+            pick.clear();
+            pick.resize(options.len(), 0);
+            'combinations: loop {
+                parts.clear();
+                parts.extend(options.iter().zip(&pick).map(|(&(s, _), &p)| found[s + p]));
+                self.join(e, &parts, out);
+                // Next combination, odometer style.
+                let mut i = options.len();
+                loop {
+                    if i == 0 {
+                        break 'combinations;
+                    }
+                    i -= 1;
+                    pick[i] += 1;
+                    if options[i].0 + pick[i] < options[i].1 {
+                        break;
+                    }
+                    pick[i] = 0;
                 }
-                i -= 1;
-                pick[i] += 1;
-                if options[i].0 + pick[i] < options[i].1 {
-                    break;
-                }
-                pick[i] = 0;
             }
         }
+        out.scratch = found;
+        out.options = options;
+        out.pick = pick;
+        out.parts = parts;
     }
 
     /// One move made of several operands' moves.

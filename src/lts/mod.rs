@@ -11,11 +11,22 @@ pub mod store;
 
 pub use explore::explore;
 
-/// Limits on an exploration.
-#[derive(Debug, Clone, Default)]
+/// Limits on an exploration, and the threads it may use.
+#[derive(Debug, Clone)]
 pub struct Budget {
     /// Stop once this many states are known.
     pub max_states: Option<usize>,
+    /// Threads that compute successors (the counts never depend on it).
+    pub threads: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            max_states: None,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
 }
 
 impl Budget {

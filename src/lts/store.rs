@@ -4,13 +4,18 @@
 //!
 //! A row's numbers are stored in as few bytes as the largest number so
 //! far needs (1, 2 or 4 per component); when a bigger number arrives the
-//! rows are widened once. The table keeps each row's hash beside its id,
-//! so growing the table never reads rows again. A state's id is its row
-//! index: states are numbered in the order they were found.
+//! rows are widened once. A state's id is its row index: states are
+//! numbered in the order they were found.
+//!
+//! The index is an open-addressing table of `(hash, id)` words in one
+//! array rather than a general hash map, for the two things exploration
+//! needs most: a lookup touches one table line and then the row, and the
+//! lines of a whole batch of successors are prefetched before any is
+//! looked up ([`StateStore::insert_all`]), so their cache misses overlap.
+//! Growing the table rehashes from the stored hashes, never the rows.
 
 use std::hash::{BuildHasher, Hasher};
 
-use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
 
 /// Rows per chunk.
@@ -22,9 +27,9 @@ pub struct StateStore {
     cell: usize,
     chunks: Vec<Box<[u8]>>,
     len: usize,
-    /// (row id, row hash)
-    table: HashTable<(u32, u32)>,
+    table: Table,
     encoded: Vec<u8>,
+    hashes: Vec<u32>,
 }
 
 impl StateStore {
@@ -34,8 +39,9 @@ impl StateStore {
             cell: 1,
             chunks: Vec::new(),
             len: 0,
-            table: HashTable::new(),
+            table: Table::with_capacity_bits(10),
             encoded: Vec::new(),
+            hashes: Vec::new(),
         }
     }
 
@@ -66,6 +72,27 @@ impl StateStore {
 
     /// The id of `row`, adding it if it is new (then `true`).
     pub fn insert(&mut self, row: &[u32]) -> (u32, bool) {
+        self.insert_hashed(row, hash_row(row))
+    }
+
+    /// Inserts rows of `self.width` numbers laid end to end, pushing each
+    /// one's `(id, new)` onto `out`.
+    pub fn insert_all(&mut self, rows: &[u32], out: &mut Vec<(u32, bool)>) {
+        let width = self.width.max(1);
+        self.hashes.clear();
+        for row in rows.chunks_exact(width) {
+            let hash = hash_row(row);
+            self.table.prefetch(hash);
+            self.hashes.push(hash);
+        }
+        let hashes = std::mem::take(&mut self.hashes);
+        for (row, &hash) in rows.chunks_exact(width).zip(&hashes) {
+            out.push(self.insert_hashed(row, hash));
+        }
+        self.hashes = hashes;
+    }
+
+    fn insert_hashed(&mut self, row: &[u32], hash: u32) -> (u32, bool) {
         debug_assert_eq!(row.len(), self.width);
         let largest = row.iter().copied().max().unwrap_or(0);
         if largest > max_for(self.cell) {
@@ -73,25 +100,21 @@ impl StateStore {
         }
         self.encoded.clear();
         encode(row, self.cell, &mut self.encoded);
-        let hash = hash_row(row);
-        let found = {
-            let (chunks, size, encoded) = (&self.chunks, self.row_bytes(), &self.encoded);
-            self.table.find(spread(hash), |&(id, h)| {
-                h == hash && {
-                    let id = id as usize;
-                    let start = (id % CHUNK_ROWS) * size;
-                    &chunks[id / CHUNK_ROWS][start..start + size] == encoded.as_slice()
-                }
-            })
-        };
-        if let Some(&(id, _)) = found {
-            return (id, false);
+        let (chunks, size, encoded) = (&self.chunks, self.row_bytes(), &self.encoded);
+        let found = self.table.find(hash, |id| {
+            let id = id as usize;
+            let start = (id % CHUNK_ROWS) * size;
+            &chunks[id / CHUNK_ROWS][start..start + size] == encoded.as_slice()
+        });
+        match found {
+            Ok(id) => (id, false),
+            Err(slot) => {
+                let id = self.len as u32;
+                self.push_encoded();
+                self.table.fill(slot, hash, id);
+                (id, true)
+            }
         }
-        let id = self.len as u32;
-        self.push_encoded();
-        self.table
-            .insert_unique(spread(hash), (id, hash), |&(_, h)| spread(h));
-        (id, true)
     }
 
     fn push_encoded(&mut self) {
@@ -132,7 +155,80 @@ impl StateStore {
 
     /// Bytes held, for memory reports.
     pub fn bytes(&self) -> usize {
-        self.chunks.len() * CHUNK_ROWS * self.row_bytes() + self.table.capacity() * 9
+        self.chunks.len() * CHUNK_ROWS * self.row_bytes() + self.table.slots.len() * 8
+    }
+}
+
+/// Linear-probing table of words `hash << 32 | (id + 1)`; 0 is empty.
+struct Table {
+    slots: Vec<u64>,
+    bits: u32,
+    used: usize,
+}
+
+impl Table {
+    fn with_capacity_bits(bits: u32) -> Table {
+        Table {
+            slots: vec![0; 1 << bits],
+            bits,
+            used: 0,
+        }
+    }
+
+    fn home(&self, hash: u32) -> usize {
+        ((hash as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize
+    }
+
+    fn prefetch(&self, hash: u32) {
+        let slot = &self.slots[self.home(hash)];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: prefetching is a hint; the address is a live element.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>((slot as *const u64).cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = slot;
+    }
+
+    /// The id whose hash is `hash` and for which `same` holds, or the
+    /// empty slot where it would go.
+    fn find(&self, hash: u32, same: impl Fn(u32) -> bool) -> Result<u32, usize> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(hash);
+        loop {
+            let word = self.slots[i];
+            if word == 0 {
+                return Err(i);
+            }
+            if (word >> 32) as u32 == hash && same((word as u32) - 1) {
+                return Ok((word as u32) - 1);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Puts `id` into the empty slot `find` returned, growing when three
+    /// quarters full.
+    fn fill(&mut self, slot: usize, hash: u32, id: u32) {
+        self.slots[slot] = ((hash as u64) << 32) | (id as u64 + 1);
+        self.used += 1;
+        if self.used * 4 >= self.slots.len() * 3 {
+            self.grow();
+        }
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::replace(&mut self.slots, vec![0; 1 << (self.bits + 1)]);
+        self.bits += 1;
+        let mask = self.slots.len() - 1;
+        for word in old.into_iter().filter(|&w| w != 0) {
+            let mut i = self.home((word >> 32) as u32);
+            while self.slots[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = word;
+        }
     }
 }
 
@@ -181,12 +277,6 @@ fn hash_row(row: &[u32]) -> u32 {
     (full ^ (full >> 32)) as u32
 }
 
-/// The table's 64-bit hash from the stored 32 bits: the bucket comes from
-/// the low bits and the tag from the top ones, so both must vary.
-fn spread(h: u32) -> u64 {
-    (h as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,5 +311,17 @@ mod tests {
             assert_eq!(row(&store, i), vec![big, i]);
             assert_eq!(store.insert(&[big, i]), (i, false));
         }
+    }
+
+    #[test]
+    fn a_batch_inserts_like_one_at_a_time() {
+        let mut one = StateStore::new(2);
+        let mut batch = StateStore::new(2);
+        let rows: Vec<u32> = (0..5000u32).flat_map(|i| [i % 61, i % 17]).collect();
+        let mut ids = Vec::new();
+        batch.insert_all(&rows, &mut ids);
+        let expected: Vec<(u32, bool)> = rows.chunks(2).map(|r| one.insert(r)).collect();
+        assert_eq!(ids, expected);
+        assert_eq!(batch.len(), 61 * 17);
     }
 }
