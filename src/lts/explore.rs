@@ -3,12 +3,14 @@
 //! within a budget, on as many threads as asked.
 //!
 //! States are expanded in blocks, in id order. For each block the
-//! components' transitions are first completed on this thread (the only
-//! step that evaluates CSPM); then the moves and successor rows of the
-//! block's states are computed on all threads (integers only, the machine
-//! shared read-only); then the successors are added to the store on this
-//! thread, in order. So every thread count numbers the states exactly as
-//! one thread does, and the counts are identical.
+//! components' transitions are first completed on the calling thread (the
+//! only step that evaluates CSPM); then the block's moves and successor
+//! rows are computed (integers only, the machine shared read-only); then
+//! the successors are added to the store on the calling thread, in order.
+//! With several threads the two halves overlap: while the calling thread
+//! stores the successors of one block, the others compute the next
+//! block's. Every thread count numbers the states exactly as one thread
+//! does, so the counts are identical.
 
 use std::time::Instant;
 
@@ -31,114 +33,187 @@ struct Expanded {
     rows: Vec<u32>,
 }
 
+/// Where the exploration stands: the store, and what is known of the
+/// states whose successors have been stored.
+struct Progress {
+    store: StateStore,
+    /// States reached by ✓: terminated, not deadlocked.
+    terminated: Vec<bool>,
+    /// The next state whose successors are to be stored.
+    next: usize,
+    result: Exploration,
+    ids: Vec<(u32, bool)>,
+    successors: Vec<(EventId, u32)>,
+}
+
 /// Explores every state reachable from `root`.
 pub fn explore(procs: &mut Processes, root: ProcId, budget: &Budget) -> EvalResult<Exploration> {
     let started = Instant::now();
     let threads = budget.threads.max(1);
     let mut machine = Machine::new(procs, root);
     let width = machine.components();
-    let mut store = StateStore::new(width);
-    store.insert(machine.initial());
-    // States reached by ✓: terminated, not deadlocked.
-    let mut terminated = vec![false];
-    let mut result = Exploration {
-        components: width,
-        ..Exploration::default()
+    let mut progress = Progress {
+        store: StateStore::new(width),
+        terminated: vec![false],
+        next: 0,
+        result: Exploration {
+            components: width,
+            ..Exploration::default()
+        },
+        ids: Vec::new(),
+        successors: Vec::new(),
     };
-    let mut parts: Vec<Expanded> = (0..threads).map(|_| Expanded::default()).collect();
-    let mut row = Vec::with_capacity(width);
-    let mut ids: Vec<(u32, bool)> = Vec::new();
-    let mut successors: Vec<(EventId, u32)> = Vec::new();
-    let mut next = 0usize;
-    'blocks: while next < store.len() {
-        let end = store.len().min(next + BLOCK);
-        for id in next..end {
-            store.read(id as u32, &mut row);
-            machine.prepare(procs, &row)?;
-        }
-        expand_block(&machine, &store, next..end, &mut parts);
-        for part in &parts {
-            let mut row_at = 0;
-            let mut event_at = 0;
-            for &count in &part.counts {
-                if budget.exhausted(store.len()) {
-                    break 'blocks;
-                }
-                let count = count as usize;
-                ids.clear();
-                store.insert_all(&part.rows[row_at..row_at + count * width], &mut ids);
-                successors.clear();
-                for (&event, &(id, new)) in part.events[event_at..event_at + count].iter().zip(&ids)
-                {
-                    if new {
-                        terminated.push(false);
-                    }
-                    if event == TICK {
-                        terminated[id as usize] = true;
-                    }
-                    successors.push((event, id));
-                }
-                if successors.is_empty() && !terminated[next] {
-                    result.deadlock_states += 1;
-                }
-                successors.sort_unstable();
-                successors.dedup();
-                result.transitions += successors.len() as u64;
-                row_at += count * width;
-                event_at += count;
-                next += 1;
+    progress.store.insert(machine.initial());
+    let workers = threads.saturating_sub(1).max(1);
+    let mut current: Vec<Expanded> = (0..workers).map(|_| Expanded::default()).collect();
+    let mut upcoming: Vec<Expanded> = (0..workers).map(|_| Expanded::default()).collect();
+    let mut rows = Vec::new();
+    // States in `progress.next..expanded` have their successors in `current`.
+    let mut expanded = 0;
+    loop {
+        if expanded == progress.next {
+            let end = progress.store.len().min(expanded + BLOCK);
+            if end == expanded {
+                break;
             }
+            load(
+                &mut machine,
+                procs,
+                &progress.store,
+                expanded..end,
+                &mut rows,
+            )?;
+            expand(&machine, &rows, width, &mut current);
+            expanded = end;
+        }
+        let end = progress.store.len().min(expanded + BLOCK);
+        let stopped = if threads > 1 && end > expanded {
+            load(
+                &mut machine,
+                procs,
+                &progress.store,
+                expanded..end,
+                &mut rows,
+            )?;
+            let (shared, block, parts) = (&machine, &rows, &mut upcoming);
+            let stopped = std::thread::scope(|scope| {
+                scope.spawn(move || expand(shared, block, width, parts));
+                progress.store_successors(&current, width, budget)
+            });
+            expanded = end;
+            std::mem::swap(&mut current, &mut upcoming);
+            stopped
+        } else {
+            progress.store_successors(&current, width, budget)
+        };
+        if stopped {
+            break;
         }
     }
-    result.complete = next == store.len();
-    result.states = store.len() as u64;
+    let mut result = progress.result;
+    result.complete = progress.next == progress.store.len();
+    result.states = progress.store.len() as u64;
     result.seconds = started.elapsed().as_secs_f64();
     Ok(result)
 }
 
-/// The successors of states `range`, split into one contiguous run per
-/// part, each computed on its own thread.
-fn expand_block(
-    machine: &Machine,
+/// Copies the rows of states `range` into `rows`, completing their
+/// components' transitions.
+fn load(
+    machine: &mut Machine,
+    procs: &mut Processes,
     store: &StateStore,
     range: std::ops::Range<usize>,
-    parts: &mut [Expanded],
-) {
-    let per_part = range.len().div_ceil(parts.len());
-    let run = |part: &mut Expanded, ids: std::ops::Range<usize>| {
+    rows: &mut Vec<u32>,
+) -> EvalResult<()> {
+    rows.clear();
+    let mut row = Vec::new();
+    for id in range {
+        store.read(id as u32, &mut row);
+        machine.prepare(procs, &row)?;
+        rows.extend_from_slice(&row);
+    }
+    Ok(())
+}
+
+/// The successors of the states whose rows are `rows`, split into one
+/// contiguous run per part, each computed on its own thread.
+fn expand(machine: &Machine, rows: &[u32], width: usize, parts: &mut [Expanded]) {
+    let states = if width == 0 { 1 } else { rows.len() / width };
+    let per_part = states.div_ceil(parts.len()).max(1);
+    let run = |part: &mut Expanded, from: usize, to: usize| {
         part.counts.clear();
         part.events.clear();
         part.rows.clear();
         let mut moves = Moves::default();
-        let mut state = Vec::new();
         let mut next_state = Vec::new();
-        for id in ids {
-            store.read(id as u32, &mut state);
-            machine.prepared_moves(&state, &mut moves);
+        for i in from..to {
+            let state = &rows[i * width..(i + 1) * width];
+            machine.prepared_moves(state, &mut moves);
             part.counts.push(moves.list.len() as u32);
             for m in &moves.list {
-                moves.apply(m, &state, &mut next_state);
+                moves.apply(m, state, &mut next_state);
                 part.events.push(m.event);
                 part.rows.extend_from_slice(&next_state);
             }
         }
     };
-    let inline = parts.len() == 1 || range.len() < 256;
     let runs = parts.iter_mut().enumerate().map(|(i, part)| {
-        let from = (range.start + i * per_part).min(range.end);
-        let to = (from + per_part).min(range.end);
-        (part, from..to)
+        let from = (i * per_part).min(states);
+        (part, from, (from + per_part).min(states))
     });
-    // Small blocks are not worth a thread.
-    if inline {
-        for (part, ids) in runs {
-            run(part, ids);
+    // Small blocks, or one part, are not worth a thread.
+    if per_part >= states || states < 256 {
+        for (part, from, to) in runs {
+            run(part, from, to);
         }
         return;
     }
     std::thread::scope(|scope| {
-        for (part, ids) in runs {
-            scope.spawn(move || run(part, ids));
+        for (part, from, to) in runs {
+            scope.spawn(move || run(part, from, to));
         }
     });
+}
+
+impl Progress {
+    /// Stores the successors in `parts` (of the states from `self.next`
+    /// on), counting transitions and deadlocks. True if the budget
+    /// stopped it.
+    fn store_successors(&mut self, parts: &[Expanded], width: usize, budget: &Budget) -> bool {
+        for part in parts {
+            let mut row_at = 0;
+            let mut event_at = 0;
+            for &count in &part.counts {
+                if budget.exhausted(self.store.len()) {
+                    return true;
+                }
+                let count = count as usize;
+                self.ids.clear();
+                self.store
+                    .insert_all(&part.rows[row_at..row_at + count * width], &mut self.ids);
+                self.successors.clear();
+                let events = &part.events[event_at..event_at + count];
+                for (&event, &(id, new)) in events.iter().zip(&self.ids) {
+                    if new {
+                        self.terminated.push(false);
+                    }
+                    if event == TICK {
+                        self.terminated[id as usize] = true;
+                    }
+                    self.successors.push((event, id));
+                }
+                if self.successors.is_empty() && !self.terminated[self.next] {
+                    self.result.deadlock_states += 1;
+                }
+                self.successors.sort_unstable();
+                self.successors.dedup();
+                self.result.transitions += self.successors.len() as u64;
+                row_at += count * width;
+                event_at += count;
+                self.next += 1;
+            }
+        }
+        false
+    }
 }
