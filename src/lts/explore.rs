@@ -139,7 +139,8 @@ fn load(
 /// The successors of the states whose rows are `rows`, split into one
 /// contiguous run per part, each computed on its own thread.
 fn expand(machine: &Machine, rows: &[u32], width: usize, parts: &mut [Expanded]) {
-    let states = if width == 0 { 1 } else { rows.len() / width };
+    // Every machine has at least one component, so `width` is never 0.
+    let states = rows.len().checked_div(width).unwrap_or(0);
     let per_part = states.div_ceil(parts.len()).max(1);
     let run = |part: &mut Expanded, from: usize, to: usize| {
         part.counts.clear();
