@@ -270,3 +270,41 @@ fn explore_reports_a_bad_process_with_a_caret() {
         .code(2)
         .stderr(predicates::str::contains("expected a process"));
 }
+
+#[test]
+fn explore_reports_processes_it_cannot_explore() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.csp");
+    std::fs::write(
+        &file,
+        "channel a\nP = P [] a -> P\nQ = a -> STOP ||| Q\nR = chase(a -> STOP)\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    for (process, message) in [
+        ("P", "P is defined by unguarded recursion"),
+        ("Q", "nest more than 10000 deep"),
+        ("R", "`chase` is not supported yet"),
+        ("STOP \\ {1}", "1 is not an event of any channel"),
+    ] {
+        symcsp()
+            .args(["explore", file, process])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(message).and(predicates::str::contains("^")));
+    }
+    std::fs::write(dir.path().join("int.csp"), "channel c : Int\n").unwrap();
+    symcsp()
+        .args([
+            "explore",
+            dir.path().join("int.csp").to_str().unwrap(),
+            "STOP",
+        ])
+        .assert()
+        .code(2)
+        .stderr(
+            predicates::str::contains("int.csp:1:9").and(predicates::str::contains(
+                "channels have finitely many events",
+            )),
+        );
+}

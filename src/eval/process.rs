@@ -3,9 +3,7 @@
 //! operator's operands in that frame, pattern binding for inputs and
 //! replicated operators, and the dot rules that build events.
 
-use std::sync::Arc;
-
-use crate::script::ir::{ExprId, FuncId, Pattern, Stmt};
+use crate::script::ir::{ChannelId, ExprId, FuncId, Pattern, Stmt};
 use crate::syntax::Span;
 
 use super::interp::{Frame, env_of};
@@ -54,9 +52,11 @@ impl Evaluator<'_> {
         self.is_complete(v)
     }
 
-    /// `Events`: every complete event of every channel.
-    pub fn all_events(&self, span: Span) -> EvalResult<Arc<Set>> {
-        self.events(span)
+    /// The complete events of one channel; an error at the channel's
+    /// declaration if its type is infinite.
+    pub fn channel_events(&self, channel: ChannelId) -> EvalResult<Vec<Value>> {
+        let span = self.script.channels[channel.index()].span;
+        self.productions(&Value::Channel(channel), span)
     }
 
     /// The elements of a finite set, or an error naming `span`.

@@ -65,11 +65,18 @@ impl<'s> Processes<'s> {
     }
 
     pub fn with_evaluator(eval: Evaluator<'s>) -> EvalResult<Processes<'s>> {
-        let all = eval.all_events(Span::default()).map_err(|e| {
-            e.with_note("symcsp needs the set of all events (`Events`) to be finite")
-        })?;
-        let values = eval.elements(&all, Span::default())?;
-        let events = EventTable::new(values);
+        // Channel by channel, so that an infinite type is reported at its
+        // channel's declaration.
+        let mut values = Vec::new();
+        for c in 0..eval.script().channels.len() {
+            let channel = crate::script::ir::ChannelId(c as u32);
+            values.extend(eval.channel_events(channel).map_err(|e| {
+                e.with_note("symcsp explores only scripts whose channels have finitely many events")
+            })?);
+        }
+        values.sort();
+        values.dedup();
+        let events = EventTable::new(&values);
         let mut processes = Processes {
             eval,
             events,
