@@ -76,6 +76,11 @@ fn describe(title: &str, program: &Program) -> String {
     for (i, a) in assertions.iter().enumerate() {
         text.push_str(&format!("  {:>2}  {a}\n", i + 1));
     }
-    text.push_str("\nRun `symcsp parse FILE... [--print]` to check scripts and print them back.\n");
+    text.push_str(
+        "\nRun `symcsp explore FILE PROCESS` to count a process's states \
+         (`symcsp explore models/liststack.csp System`),\n\
+         `symcsp eval FILE EXPR` to evaluate an expression, \
+         `symcsp parse FILE... [--print]` to check scripts.\n",
+    );
     text
 }
