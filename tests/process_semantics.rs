@@ -204,10 +204,10 @@ fn inputs_bind_the_rest_of_the_event_or_one_field() {
             "f?x?y:{y' | y' <- {0..1}, y' != x} -> e!(x + y) -> STOP"
         ),
         vec![
-            "f?x?y:{y' | y' <- {0..1}, y' != x} -> e!(x + y) -> STOP -f.0.1-> e!(x + y) -> STOP [x = 0, y = 1]",
-            "f?x?y:{y' | y' <- {0..1}, y' != x} -> e!(x + y) -> STOP -f.1.0-> e!(x + y) -> STOP [x = 1, y = 0]",
-            "e!(x + y) -> STOP [x = 0, y = 1] -e.1-> STOP",
-            "e!(x + y) -> STOP [x = 1, y = 0] -e.1-> STOP",
+            "f?x?y:{y' | y' <- {0..1}, y' != x} -> e!(x + y) -> STOP -f.0.1-> e!(0 + 1) -> STOP",
+            "f?x?y:{y' | y' <- {0..1}, y' != x} -> e!(x + y) -> STOP -f.1.0-> e!(1 + 0) -> STOP",
+            "e!(0 + 1) -> STOP -e.1-> STOP",
+            "e!(1 + 0) -> STOP -e.1-> STOP",
         ]
     );
 }

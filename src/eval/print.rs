@@ -174,24 +174,14 @@ fn write_proc(f: &mut Formatter<'_>, script: &Script, proc: &Proc) -> fmt::Resul
             let text = script.sources.snippet(function.span);
             let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
             let text = strip_enclosing_parens(&text);
-            f.write_str(text)?;
-            let shown: Vec<(usize, &Value)> = vars
+            let bound: Vec<(&str, String)> = function
+                .captures
                 .iter()
-                .enumerate()
+                .zip(vars.iter())
                 .filter(|(_, v)| !matches!(v, Value::Env(_)))
+                .map(|(name, v)| (name.as_str(), show(script, v)))
                 .collect();
-            if !shown.is_empty() {
-                f.write_str(" [")?;
-                for (n, (i, v)) in shown.into_iter().enumerate() {
-                    if n > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{} = ", function.captures[i])?;
-                    write_value(f, script, v)?;
-                }
-                f.write_char(']')?;
-            }
-            Ok(())
+            f.write_str(&substitute(text, &bound))
         }
     }
 }
@@ -214,4 +204,75 @@ fn strip_enclosing_parens(text: &str) -> &str {
         }
     }
     if depth == 0 { inner } else { text }
+}
+
+/// Process text with each free variable replaced by its value:
+/// `getTop!me?top -> P(me)` with `me = T0` reads `getTop!T0?top -> P(T0)`.
+/// A name bound again inside (`?me`, `$me`) is left alone from there on.
+fn substitute(text: &str, bound: &[(&str, String)]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut shadowed: Vec<&str> = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    let mut previous = ' ';
+    while let Some((start, c)) = chars.next() {
+        if c == '"' {
+            // A string literal: copied as it is.
+            out.push(c);
+            for (_, d) in chars.by_ref() {
+                out.push(d);
+                if d == '"' {
+                    break;
+                }
+            }
+            previous = '"';
+            continue;
+        }
+        if !(c.is_alphabetic() || c == '_') {
+            out.push(c);
+            if !c.is_whitespace() {
+                previous = c;
+            }
+            continue;
+        }
+        let mut end = start + c.len_utf8();
+        while let Some(&(i, d)) = chars.peek() {
+            if d.is_alphanumeric() || d == '_' || d == '\'' {
+                end = i + d.len_utf8();
+                chars.next();
+            } else {
+                break;
+            }
+        }
+        let name = &text[start..end];
+        let binder = previous == '?' || previous == '$';
+        match bound.iter().find(|(n, _)| *n == name) {
+            Some(_) if binder => {
+                shadowed.push(name);
+                out.push_str(name);
+            }
+            Some((_, value)) if !shadowed.contains(&name) => out.push_str(value),
+            _ => out.push_str(name),
+        }
+        previous = 'a';
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::substitute;
+
+    #[test]
+    fn free_variables_read_as_their_values_until_bound_again() {
+        let bound = [("me", "T0".to_string()), ("x", "<1, 2>".to_string())];
+        assert_eq!(
+            substitute("getTop!me?top -> P(me, x, xs)", &bound),
+            "getTop!T0?top -> P(T0, <1, 2>, xs)"
+        );
+        assert_eq!(
+            substitute("c!x -> d?x -> e!x -> STOP", &bound),
+            "c!<1, 2> -> d?x -> e!x -> STOP"
+        );
+        assert_eq!(substitute("c!\"me\" -> me'", &bound), "c!\"me\" -> me'");
+    }
 }
