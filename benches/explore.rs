@@ -9,7 +9,6 @@
 use std::process::Command;
 use std::time::Instant;
 
-use symcsp::eval::Evaluator;
 use symcsp::lts::{self, Budget};
 use symcsp::process::Processes;
 use symcsp::script::Script;
@@ -24,10 +23,7 @@ fn child(threads: usize) {
     let func = script.add_expr("<bench>", "System").expect("resolves");
     let script = &script;
     let (states, transitions, seconds) = symcsp::stack::with_large_stack(|| {
-        let evaluator = Evaluator::new(script);
-        let value = evaluator.eval_constant(func).expect("evaluates");
-        let mut procs = Processes::with_evaluator(evaluator).expect("events");
-        let root = procs.state(&value, Default::default()).expect("a process");
+        let (mut procs, root) = Processes::with_root(script, func).expect("a process");
         let budget = Budget {
             threads,
             ..Budget::default()

@@ -2,7 +2,6 @@
 //! distinct transitions and deadlock states, each computed by both the
 //! supercombinator and the plain term semantics, which must agree.
 
-use symcsp::eval::Evaluator;
 use symcsp::lts::{self, Budget, Exploration};
 use symcsp::process::Processes;
 use symcsp::script::Script;
@@ -13,10 +12,7 @@ fn both_paths(model: &str, process: &str) -> Exploration {
     let func = script.add_expr("<process>", process).expect("resolves");
     let script = &script;
     symcsp::stack::with_large_stack(|| {
-        let evaluator = Evaluator::new(script);
-        let value = evaluator.eval_constant(func).expect("evaluates");
-        let mut procs = Processes::with_evaluator(evaluator).expect("events");
-        let root = procs.state(&value, Default::default()).expect("a process");
+        let (mut procs, root) = Processes::with_root(script, func).expect("a process");
         let budget = Budget::default();
         let fast = lts::explore(&mut procs, root, &budget).expect("explores");
         let plain = lts::plain::explore_terms(&mut procs, root, &budget).expect("explores");
@@ -82,10 +78,7 @@ fn every_thread_count_finds_the_same_state_space() {
     let script = &script;
     let explore_with = |threads: usize| {
         symcsp::stack::with_large_stack(|| {
-            let evaluator = Evaluator::new(script);
-            let value = evaluator.eval_constant(func).expect("evaluates");
-            let mut procs = Processes::with_evaluator(evaluator).expect("events");
-            let root = procs.state(&value, Default::default()).expect("a process");
+            let (mut procs, root) = Processes::with_root(script, func).expect("a process");
             let budget = Budget {
                 threads,
                 ..Budget::default()

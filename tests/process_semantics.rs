@@ -3,7 +3,6 @@
 
 use std::collections::BTreeSet;
 
-use symcsp::eval::Evaluator;
 use symcsp::lts::{Budget, plain};
 use symcsp::process::Processes;
 use symcsp::script::Script;
@@ -17,9 +16,7 @@ fn lts(defs: &str, expr: &str) -> Vec<String> {
     let func = script.add_expr("<process>", expr).expect("resolves");
     let script = &script;
     symcsp::stack::with_large_stack(|| {
-        let mut procs = Processes::new(script).expect("events");
-        let value = procs.evaluator().eval_constant(func).expect("evaluates");
-        let root = procs.state(&value, Default::default()).expect("a process");
+        let (mut procs, root) = Processes::with_root(script, func).expect("a process");
         let mut order = vec![root];
         let mut seen: BTreeSet<_> = [root].into();
         let mut lines = Vec::new();
@@ -50,10 +47,7 @@ fn counts(defs: &str, expr: &str) -> (u64, u64, u64) {
     let func = script.add_expr("<process>", expr).expect("resolves");
     let script = &script;
     symcsp::stack::with_large_stack(|| {
-        let evaluator = Evaluator::new(script);
-        let value = evaluator.eval_constant(func).expect("evaluates");
-        let mut procs = Processes::with_evaluator(evaluator).expect("events");
-        let root = procs.state(&value, Default::default()).expect("a process");
+        let (mut procs, root) = Processes::with_root(script, func).expect("a process");
         let budget = Budget::default();
         let terms = plain::explore_terms(&mut procs, root, &budget).expect("explores");
         let machine = symcsp::lts::explore(&mut procs, root, &budget).expect("explores");

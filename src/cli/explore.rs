@@ -9,7 +9,6 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, say};
-use crate::eval::Evaluator;
 use crate::lts::{self, Budget, Exploration};
 use crate::process::Processes;
 use crate::script::Script;
@@ -77,11 +76,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     // The DOT text is `Some(None)` when the LTS is too big to draw.
     type Found = (Exploration, Option<Option<String>>);
     let outcome = crate::stack::with_large_stack(|| -> Result<Found, crate::eval::EvalError> {
-        let evaluator = Evaluator::new(script);
-        let value = evaluator.eval_constant(func)?;
-        let mut procs = Processes::with_evaluator(evaluator)?;
-        let span = script.function(func).span;
-        let root = procs.state(&value, span)?;
+        let (mut procs, root) = Processes::with_root(script, func)?;
         let exploration = match request.engine {
             Engine::Supercombinator => lts::explore(&mut procs, root, &budget)?,
             Engine::Terms => lts::plain::explore_terms(&mut procs, root, &budget)?,

@@ -152,11 +152,6 @@ impl StateStore {
             self.push_encoded();
         }
     }
-
-    /// Bytes held, for memory reports.
-    pub fn bytes(&self) -> usize {
-        self.chunks.len() * CHUNK_ROWS * self.row_bytes() + self.table.slots.len() * 8
-    }
 }
 
 /// Linear-probing table of words `hash << 32 | (id + 1)`; 0 is empty.

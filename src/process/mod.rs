@@ -28,6 +28,7 @@ use rustc_hash::FxHashMap;
 use crate::eval::{EvalError, EvalResult, Evaluator, Proc, Value};
 use crate::script::Script;
 use crate::script::builtins::{Builtin, ProcessFunction};
+use crate::script::ir::FuncId;
 use crate::syntax::Span;
 
 pub use events::{EventId, EventRelation, EventSet, EventTable, TAU, TICK};
@@ -93,6 +94,16 @@ impl<'s> Processes<'s> {
         Ok(processes)
     }
 
+    /// The processes of `script` and the state of its constant `func`
+    /// (a process expression added with `Script::add_expr`, say).
+    pub fn with_root(script: &'s Script, func: FuncId) -> EvalResult<(Processes<'s>, ProcId)> {
+        let eval = Evaluator::new(script);
+        let value = eval.eval_constant(func)?;
+        let mut processes = Processes::with_evaluator(eval)?;
+        let root = processes.state(&value, script.function(func).span)?;
+        Ok((processes, root))
+    }
+
     pub fn evaluator(&self) -> &Evaluator<'s> {
         &self.eval
     }
@@ -120,11 +131,6 @@ impl<'s> Processes<'s> {
     /// The terminated state Ω.
     pub fn omega(&self) -> ProcId {
         self.omega
-    }
-
-    /// How many distinct states have been interned so far.
-    pub fn state_count(&self) -> usize {
-        self.terms.len()
     }
 
     /// The state a term stands for.

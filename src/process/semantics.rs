@@ -44,11 +44,6 @@ impl Processes<'_> {
         Ok(list)
     }
 
-    /// The transitions of a state if they are already known.
-    pub fn known_transitions(&self, id: ProcId) -> Option<&Arc<[Transition]>> {
-        self.memo[id.index()].as_ref()
-    }
-
     /// Where a state comes from in the script, for error messages.
     fn span_of(&self, id: ProcId) -> Span {
         match self.term(id) {
@@ -110,15 +105,10 @@ impl Processes<'_> {
                     }
                 }
             }
+            // `loop(P)` is `P ; loop(P)`, step for step.
             Term::Loop(p) => {
-                for t in self.transitions(p)?.iter() {
-                    if t.event == TICK {
-                        out.push(step(TAU, id));
-                    } else {
-                        let next = self.intern(Term::SequentialComposition(t.target, id));
-                        out.push(step(t.event, next));
-                    }
-                }
+                let unrolled = self.intern(Term::SequentialComposition(p, id));
+                return Ok(self.transitions(unrolled)?.to_vec());
             }
             Term::Interrupt(p, q) => {
                 for t in self.transitions(p)?.iter() {
