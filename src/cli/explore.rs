@@ -72,6 +72,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     let budget = Budget {
         max_states: request.max_states,
         threads: request.threads.unwrap_or(Budget::default().threads),
+        ..Budget::default()
     };
     // The DOT text is `Some(None)` when the LTS is too big to draw.
     type Found = (Exploration, Option<Option<String>>);

@@ -7,33 +7,11 @@ pub mod explore;
 pub mod graph;
 pub mod machine;
 pub mod plain;
+pub mod search;
 pub mod store;
 
 pub use explore::explore;
-
-/// Limits on an exploration, and the threads it may use.
-#[derive(Debug, Clone)]
-pub struct Budget {
-    /// Stop once this many states are known.
-    pub max_states: Option<usize>,
-    /// Threads that compute successors (the counts never depend on it).
-    pub threads: usize,
-}
-
-impl Default for Budget {
-    fn default() -> Budget {
-        Budget {
-            max_states: None,
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        }
-    }
-}
-
-impl Budget {
-    pub fn exhausted(&self, states: usize) -> bool {
-        self.max_states.is_some_and(|m| states > m)
-    }
-}
+pub use search::{Budget, Live, Search, Stopped};
 
 /// What an exploration found.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -1,0 +1,544 @@
+//! Breadth-first search through the supercombinator, shared by
+//! exploration and by checks.
+//!
+//! A stored row is a system state (one local state number per component)
+//! followed by `extra` columns its client owns — a check keeps the
+//! normalised specification's node there, so a row is a product state.
+//! The client is a [`Visitor`]: it sees every state once, in id order,
+//! with its successors before they are stored, and may rewrite their
+//! extra columns, drop them, or stop the search. States are numbered in
+//! discovery order, so following parent pointers back from any state
+//! gives a shortest path to it (τ included).
+//!
+//! States are expanded in blocks. For each block the components'
+//! transitions are first completed on the calling thread (the only step
+//! that evaluates CSPM); then the block's successors are computed on
+//! integers only, the machine shared read-only; then the visitor judges
+//! them and they are stored, on the calling thread, in order. When the
+//! visitor does not need the machine itself, judging and storing one
+//! block overlaps computing the next block's successors on the other
+//! threads. Any thread count numbers the states exactly as one does.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::eval::EvalResult;
+use crate::process::{EventId, ProcId, Processes};
+
+use super::machine::{Machine, Moves};
+use super::store::StateStore;
+
+/// States expanded per block.
+const BLOCK: usize = 8192;
+/// States stored between two looks at the cancel flag and the clock.
+const POLL_EVERY: usize = 4096;
+
+/// Counters a search publishes while it runs, and the flag that cancels
+/// it; shared with whoever watches (the TUI, the CLI's progress line).
+#[derive(Debug, Default)]
+pub struct Live {
+    pub cancel: AtomicBool,
+    pub states: AtomicU64,
+    pub transitions: AtomicU64,
+    /// The breadth-first level being expanded.
+    pub depth: AtomicU64,
+}
+
+impl Live {
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+}
+
+/// Limits on a search, and the threads it may use.
+#[derive(Debug, Clone)]
+pub struct Budget {
+    /// Stop once more than this many states are known.
+    pub max_states: Option<usize>,
+    /// Stop after this long.
+    pub timeout: Option<Duration>,
+    /// Threads that compute successors (the results never depend on it).
+    pub threads: usize,
+    /// Where to publish progress and look for a cancel request.
+    pub live: Option<Arc<Live>>,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            max_states: None,
+            timeout: None,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            live: None,
+        }
+    }
+}
+
+impl Budget {
+    pub fn exhausted(&self, states: usize) -> bool {
+        self.max_states.is_some_and(|m| states > m)
+    }
+}
+
+/// Why a search stopped before visiting every state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stopped {
+    /// The visitor found what it was looking for.
+    Visitor,
+    /// More than `max_states` states.
+    StateBudget,
+    /// The timeout passed.
+    Timeout,
+    /// Someone set the cancel flag.
+    Cancelled,
+}
+
+/// What the visitor decides about a state's successors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Store every successor.
+    Continue,
+    /// Store the successors whose first extra column is not [`DROP`].
+    Filter,
+    /// Store none.
+    Prune,
+    /// End the search here.
+    Stop,
+}
+
+/// Marks a successor the visitor drops (with [`Flow::Filter`]).
+pub const DROP: u32 = u32::MAX;
+
+/// One state and its successors, as a visitor sees them.
+pub struct Visit<'a> {
+    pub id: u32,
+    /// The state's row: components, then extra columns.
+    pub row: &'a [u32],
+    /// Each successor's event (τ and ✓ included), in the machine's order.
+    pub events: &'a [EventId],
+    /// The successors' rows laid end to end, extra columns copied from
+    /// the state's; the visitor may rewrite the extra columns.
+    pub successors: &'a mut [u32],
+    /// The breadth-first level of the state.
+    pub depth: u32,
+}
+
+/// What the visitor may use besides the state: the process layer always,
+/// the machine only when it asked for it ([`Visitor::needs_machine`]).
+pub struct Context<'a, 's> {
+    pub procs: &'a mut Processes<'s>,
+    pub machine: Option<&'a mut Machine>,
+}
+
+/// A search's client: judges each state and its successors.
+pub trait Visitor {
+    /// Whether [`Visitor::visit`] needs the machine (to compute moves of
+    /// states of its own choosing). The search then stops overlapping
+    /// judging with computing successors.
+    fn needs_machine(&self) -> bool {
+        false
+    }
+
+    fn visit(&mut self, context: Context<'_, '_>, visit: Visit<'_>) -> EvalResult<Flow>;
+
+    /// After a state's successors are stored: their `(id, new)` in the
+    /// order of the successors kept.
+    fn stored(&mut self, _state: u32, _events: &[EventId], _ids: &[(u32, bool)]) {}
+}
+
+/// What a search did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Outcome {
+    pub states: u64,
+    /// Distinct `(state, event, state')` triples stored.
+    pub transitions: u64,
+    /// The deepest breadth-first level expanded.
+    pub depth: u32,
+    pub seconds: f64,
+    /// `None` when every reachable state was visited.
+    pub stopped: Option<Stopped>,
+}
+
+/// A breadth-first search in progress: the machine, the stored rows and
+/// (when asked for) each state's parent.
+pub struct Search {
+    machine: Machine,
+    store: StateStore,
+    width: usize,
+    row_width: usize,
+    /// For each state after the first: the state it was found from and
+    /// the event, when parents are recorded.
+    parents: Option<Vec<(u32, EventId)>>,
+}
+
+/// The successors of a run of states: per state its row and how many
+/// successors; per successor its event and row.
+#[derive(Default)]
+struct Expanded {
+    sources: Vec<u32>,
+    counts: Vec<u32>,
+    events: Vec<EventId>,
+    rows: Vec<u32>,
+}
+
+/// The bookkeeping of the states whose successors are being stored.
+struct Storing {
+    next: usize,
+    depth: u32,
+    /// The first state of the next breadth-first level.
+    level_end: usize,
+    transitions: u64,
+    ids: Vec<(u32, bool)>,
+    kept: Vec<u32>,
+    pairs: Vec<(EventId, u32)>,
+    kept_events: Vec<EventId>,
+    since_poll: usize,
+}
+
+impl Search {
+    /// A search from `root` whose initial row ends with `extra`.
+    pub fn new(procs: &mut Processes, root: ProcId, extra: &[u32], parents: bool) -> Search {
+        Search::with_machine(Machine::new(procs, root), extra, parents)
+    }
+
+    pub fn with_machine(machine: Machine, extra: &[u32], parents: bool) -> Search {
+        let width = machine.components();
+        let row_width = width + extra.len();
+        let mut store = StateStore::new(row_width);
+        let initial: Vec<u32> = machine.initial().iter().chain(extra).copied().collect();
+        store.insert(&initial);
+        Search {
+            machine,
+            store,
+            width,
+            row_width,
+            parents: parents.then(Vec::new),
+        }
+    }
+
+    pub fn machine(&self) -> &Machine {
+        &self.machine
+    }
+
+    pub fn machine_mut(&mut self) -> &mut Machine {
+        &mut self.machine
+    }
+
+    /// Components per row (the extra columns follow).
+    pub fn components(&self) -> usize {
+        self.width
+    }
+
+    pub fn states(&self) -> usize {
+        self.store.len()
+    }
+
+    /// The row of state `id`.
+    pub fn row(&self, id: u32) -> Vec<u32> {
+        let mut row = Vec::with_capacity(self.row_width);
+        self.store.read(id, &mut row);
+        row
+    }
+
+    /// The events of a shortest path from the initial state to `id`, and
+    /// the states along it (`id` last, the initial state first).
+    pub fn path_to(&self, id: u32) -> (Vec<EventId>, Vec<u32>) {
+        let parents = self
+            .parents
+            .as_ref()
+            .expect("path_to needs a search that records parents");
+        let mut events = Vec::new();
+        let mut states = vec![id];
+        let mut at = id;
+        while at != 0 {
+            let (parent, event) = parents[at as usize - 1];
+            events.push(event);
+            states.push(parent);
+            at = parent;
+        }
+        events.reverse();
+        states.reverse();
+        (events, states)
+    }
+
+    /// Visits every reachable state breadth first, within `budget`.
+    pub fn run(
+        &mut self,
+        procs: &mut Processes,
+        budget: &Budget,
+        visitor: &mut dyn Visitor,
+    ) -> EvalResult<Outcome> {
+        let started = Instant::now();
+        let deadline = budget.timeout.map(|t| started + t);
+        let threads = budget.threads.max(1);
+        let overlap = threads > 1 && !visitor.needs_machine();
+        let workers = threads.saturating_sub(1).max(1);
+        let mut current: Vec<Expanded> = (0..workers).map(|_| Expanded::default()).collect();
+        let mut upcoming: Vec<Expanded> = (0..workers).map(|_| Expanded::default()).collect();
+        let mut storing = Storing {
+            next: 0,
+            depth: 0,
+            level_end: 1,
+            transitions: 0,
+            ids: Vec::new(),
+            kept: Vec::new(),
+            pairs: Vec::new(),
+            kept_events: Vec::new(),
+            since_poll: 0,
+        };
+        let mut rows = Vec::new();
+        let (width, row_width) = (self.width, self.row_width);
+        // States in `storing.next..expanded` have their successors in `current`.
+        let mut expanded = 0;
+        let stopped = loop {
+            if expanded == storing.next {
+                let end = self.store.len().min(expanded + BLOCK);
+                if end == expanded {
+                    break None;
+                }
+                self.load(procs, expanded..end, &mut rows)?;
+                expand(&self.machine, &rows, width, row_width, &mut current);
+                expanded = end;
+            }
+            let end = self.store.len().min(expanded + BLOCK);
+            let stopped = if overlap && end > expanded {
+                self.load(procs, expanded..end, &mut rows)?;
+                let (machine, store, parents) = (&self.machine, &mut self.store, &mut self.parents);
+                let (block, parts) = (&rows, &mut upcoming);
+                let stopped = std::thread::scope(|scope| {
+                    scope.spawn(move || expand(machine, block, width, row_width, parts));
+                    let mut context = Context {
+                        procs: &mut *procs,
+                        machine: None,
+                    };
+                    storing.store(
+                        &mut current,
+                        store,
+                        parents,
+                        (width, row_width),
+                        &mut context,
+                        visitor,
+                        budget,
+                        deadline,
+                    )
+                })?;
+                expanded = end;
+                std::mem::swap(&mut current, &mut upcoming);
+                stopped
+            } else {
+                let mut context = Context {
+                    procs: &mut *procs,
+                    machine: Some(&mut self.machine),
+                };
+                storing.store(
+                    &mut current,
+                    &mut self.store,
+                    &mut self.parents,
+                    (width, row_width),
+                    &mut context,
+                    visitor,
+                    budget,
+                    deadline,
+                )?
+            };
+            if stopped.is_some() {
+                break stopped;
+            }
+        };
+        let outcome = Outcome {
+            states: self.store.len() as u64,
+            transitions: storing.transitions,
+            depth: storing.depth,
+            seconds: started.elapsed().as_secs_f64(),
+            stopped,
+        };
+        if let Some(live) = &budget.live {
+            storing.publish(live, self.store.len());
+        }
+        Ok(outcome)
+    }
+
+    /// Copies the rows of states `range` into `rows`, completing their
+    /// components' transitions.
+    fn load(
+        &mut self,
+        procs: &mut Processes,
+        range: std::ops::Range<usize>,
+        rows: &mut Vec<u32>,
+    ) -> EvalResult<()> {
+        rows.clear();
+        let mut row = Vec::with_capacity(self.row_width);
+        for id in range {
+            self.store.read(id as u32, &mut row);
+            self.machine.prepare(procs, &row[..self.width])?;
+            rows.extend_from_slice(&row);
+        }
+        Ok(())
+    }
+}
+
+/// The successors of the states whose rows are `rows`, split into one
+/// contiguous run per part, each computed on its own thread.
+fn expand(machine: &Machine, rows: &[u32], width: usize, row_width: usize, parts: &mut [Expanded]) {
+    // Every row has at least one component, so `row_width` is never 0.
+    let states = rows.len().checked_div(row_width).unwrap_or(0);
+    let per_part = states.div_ceil(parts.len()).max(1);
+    let run = |part: &mut Expanded, from: usize, to: usize| {
+        part.sources.clear();
+        part.counts.clear();
+        part.events.clear();
+        part.rows.clear();
+        part.sources
+            .extend_from_slice(&rows[from * row_width..to * row_width]);
+        let mut moves = Moves::default();
+        let mut next_state = Vec::new();
+        for i in from..to {
+            let state = &rows[i * row_width..(i + 1) * row_width];
+            machine.prepared_moves(&state[..width], &mut moves);
+            part.counts.push(moves.list.len() as u32);
+            for m in &moves.list {
+                moves.apply(m, state, &mut next_state);
+                part.events.push(m.event);
+                part.rows.extend_from_slice(&next_state);
+            }
+        }
+    };
+    let runs = parts.iter_mut().enumerate().map(|(i, part)| {
+        let from = (i * per_part).min(states);
+        (part, from, (from + per_part).min(states))
+    });
+    // Small blocks, or one part, are not worth a thread.
+    if per_part >= states || states < 256 {
+        for (part, from, to) in runs {
+            run(part, from, to);
+        }
+        return;
+    }
+    std::thread::scope(|scope| {
+        for (part, from, to) in runs {
+            scope.spawn(move || run(part, from, to));
+        }
+    });
+}
+
+impl Storing {
+    /// Lets the visitor judge the successors in `parts` (of the states
+    /// from `self.next` on) and stores those it keeps. `Some` when the
+    /// search must stop.
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &mut self,
+        parts: &mut [Expanded],
+        store: &mut StateStore,
+        parents: &mut Option<Vec<(u32, EventId)>>,
+        (components, row_width): (usize, usize),
+        context: &mut Context,
+        visitor: &mut dyn Visitor,
+        budget: &Budget,
+        deadline: Option<Instant>,
+    ) -> EvalResult<Option<Stopped>> {
+        let width = row_width;
+        for part in parts {
+            let mut row_at = 0;
+            let mut event_at = 0;
+            for (i, &count) in part.counts.iter().enumerate() {
+                if budget.exhausted(store.len()) {
+                    return Ok(Some(Stopped::StateBudget));
+                }
+                self.since_poll += 1;
+                if self.since_poll >= POLL_EVERY {
+                    self.since_poll = 0;
+                    if let Some(stop) = self.poll(budget, deadline, store.len()) {
+                        return Ok(Some(stop));
+                    }
+                }
+                if self.next >= self.level_end {
+                    self.depth += 1;
+                    self.level_end = store.len();
+                }
+                let count = count as usize;
+                let id = self.next as u32;
+                let events = &part.events[event_at..event_at + count];
+                let successors = &mut part.rows[row_at..row_at + count * width];
+                let flow = visitor.visit(
+                    Context {
+                        procs: &mut *context.procs,
+                        machine: context.machine.as_deref_mut(),
+                    },
+                    Visit {
+                        id,
+                        row: &part.sources[i * width..(i + 1) * width],
+                        events,
+                        successors: &mut *successors,
+                        depth: self.depth,
+                    },
+                )?;
+                let (kept_rows, kept_events): (&[u32], &[EventId]) = match flow {
+                    Flow::Stop => return Ok(Some(Stopped::Visitor)),
+                    Flow::Prune => (&[], &[]),
+                    Flow::Continue => (successors, events),
+                    Flow::Filter => {
+                        self.kept.clear();
+                        self.kept_events.clear();
+                        for (k, row) in successors.chunks_exact(width).enumerate() {
+                            if row.get(components) != Some(&DROP) {
+                                self.kept.extend_from_slice(row);
+                                self.kept_events.push(events[k]);
+                            }
+                        }
+                        (&self.kept, &self.kept_events)
+                    }
+                };
+                self.ids.clear();
+                store.insert_all(kept_rows, &mut self.ids);
+                if let Some(parents) = parents {
+                    for (&event, &(target, new)) in kept_events.iter().zip(&self.ids) {
+                        if new {
+                            parents.push((id, event));
+                        }
+                        debug_assert!(!new || parents.len() == target as usize);
+                    }
+                }
+                visitor.stored(id, kept_events, &self.ids);
+                self.pairs.clear();
+                self.pairs.extend(
+                    kept_events
+                        .iter()
+                        .zip(&self.ids)
+                        .map(|(&e, &(target, _))| (e, target)),
+                );
+                self.pairs.sort_unstable();
+                self.pairs.dedup();
+                self.transitions += self.pairs.len() as u64;
+                row_at += count * width;
+                event_at += count;
+                self.next += 1;
+            }
+        }
+        Ok(None)
+    }
+
+    fn poll(&self, budget: &Budget, deadline: Option<Instant>, states: usize) -> Option<Stopped> {
+        if let Some(live) = &budget.live {
+            self.publish(live, states);
+            if live.cancelled() {
+                return Some(Stopped::Cancelled);
+            }
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Some(Stopped::Timeout);
+        }
+        None
+    }
+
+    fn publish(&self, live: &Live, states: usize) {
+        live.states.store(states as u64, Ordering::Relaxed);
+        live.transitions.store(self.transitions, Ordering::Relaxed);
+        live.depth.store(self.depth as u64, Ordering::Relaxed);
+    }
+}
