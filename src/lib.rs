@@ -12,6 +12,7 @@
 //! - [`builtin`]: the models compiled into the binary.
 
 pub mod builtin;
+pub mod check;
 pub mod cli;
 pub mod eval;
 pub mod lts;

@@ -143,6 +143,8 @@ pub struct Machine {
     omega: ProcId,
     /// `Done(d)` for each depth `d` of a parallel node.
     done: Vec<ProcId>,
+    /// Events that τ and ✓ take priority over (`:[tau priority over]:`).
+    tau_priority: Option<EventSet>,
 }
 
 impl Machine {
@@ -154,6 +156,7 @@ impl Machine {
             initial: Vec::new(),
             omega: procs.omega(),
             done: Vec::new(),
+            tau_priority: None,
         };
         machine.compile(procs, root, 0);
         let depth = machine
@@ -308,6 +311,30 @@ impl Machine {
     pub fn prepared_moves(&self, state: &[u32], out: &mut Moves) {
         out.clear();
         self.node_moves(0, state, out);
+        if let Some(urgent) = &self.tau_priority
+            && out.list.iter().any(|m| m.event == TAU || m.event == TICK)
+        {
+            out.list.retain(|m| !urgent.contains(m.event));
+        }
+    }
+
+    /// Gives τ and ✓ priority over `events`: a state that can perform τ
+    /// or ✓ offers none of them (FDR's `:[tau priority over]:`, the
+    /// urgency of internal actions in timed models).
+    pub fn set_tau_priority(&mut self, events: EventSet) {
+        self.tau_priority = Some(events);
+    }
+
+    /// The events by which component `slot` can go from local state
+    /// `from` to `to` (both prepared), for explaining a step.
+    pub fn component_events(&self, slot: usize, from: u32, to: u32) -> Vec<EventId> {
+        self.components[slot].transitions[from as usize]
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .filter(|&&(_, target)| target == to)
+            .map(|&(event, _)| event)
+            .collect()
     }
 
     /// Computes the transitions of every component state of `state` not

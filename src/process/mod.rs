@@ -383,7 +383,8 @@ impl<'s> Processes<'s> {
         Ok(self.relations.intern(EventRelation::new(ids)))
     }
 
-    fn event_id(&self, v: &Value, span: Span) -> EvalResult<EventId> {
+    /// The id of an event value; an error naming it if it is none.
+    pub fn event_id(&self, v: &Value, span: Span) -> EvalResult<EventId> {
         self.events.id(v).ok_or_else(|| {
             let what = if self.eval.complete(v) {
                 "is not an event of any channel"

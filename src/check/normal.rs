@@ -1,0 +1,302 @@
+//! On-the-fly normalisation of a specification, as FDR does it: a
+//! normal-form node is a set of specification states closed under τ (a
+//! subset construction), with exactly one successor node per visible
+//! event (✓ included). For the failures models a node also knows its
+//! minimal acceptances — the sets of events its stable states offer,
+//! keeping only the minimal ones — and for failures-divergences whether
+//! any of its states diverges. Nodes and their successors are computed
+//! when a check first needs them, so only the part of the normal form the
+//! implementation exercises is ever built.
+//!
+//! ✓ is a signal, as in FDR: a stable state that can terminate offers
+//! only `{✓}` (it may refuse every other event, having in effect already
+//! chosen to terminate).
+
+use rustc_hash::FxHashMap;
+
+use crate::eval::EvalResult;
+use crate::lts::divergence::TauCycles;
+use crate::lts::machine::{Machine, Moves};
+use crate::lts::store::StateStore;
+use crate::process::{EventId, EventSet, ProcId, Processes, TAU, TICK};
+
+/// A normal-form node's number.
+pub type NodeId = u32;
+
+/// The normal form of a process, built as far as it has been asked.
+pub struct Normaliser {
+    machine: Machine,
+    /// The specification's own states (rows of its machine), by id.
+    states: StateStore,
+    /// Per specification state: its distinct `(event, state)` moves.
+    transitions: Vec<Option<StateMoves>>,
+    cycles: TauCycles,
+    nodes: Vec<Node>,
+    index: FxHashMap<Box<[u32]>, NodeId>,
+    moves: Moves,
+    row: Vec<u32>,
+    next: Vec<u32>,
+}
+
+/// A specification state's distinct `(event, state)` moves.
+type StateMoves = Box<[(EventId, u32)]>;
+
+struct Node {
+    /// Specification states, sorted.
+    members: Box<[u32]>,
+    /// Successor per visible event, sorted by event.
+    after: Option<Box<[(EventId, NodeId)]>>,
+    acceptances: Option<Box<[Box<[EventId]>]>>,
+    divergent: Option<bool>,
+}
+
+impl Normaliser {
+    /// The normal form of `root` (with τ and ✓ taking priority over
+    /// `tau_priority`), and its initial node.
+    pub fn new(
+        procs: &mut Processes,
+        root: ProcId,
+        tau_priority: Option<EventSet>,
+    ) -> EvalResult<(Normaliser, NodeId)> {
+        let mut machine = Machine::new(procs, root);
+        if let Some(set) = tau_priority {
+            machine.set_tau_priority(set);
+        }
+        let mut states = StateStore::new(machine.components());
+        states.insert(machine.initial());
+        let mut normaliser = Normaliser {
+            machine,
+            states,
+            transitions: Vec::new(),
+            cycles: TauCycles::default(),
+            nodes: Vec::new(),
+            index: FxHashMap::default(),
+            moves: Moves::default(),
+            row: Vec::new(),
+            next: Vec::new(),
+        };
+        let root = normaliser.node_of(procs, vec![0])?;
+        Ok((normaliser, root))
+    }
+
+    pub fn nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The process states of each component of specification state
+    /// `state`.
+    pub fn member_states(&self, node: NodeId) -> Vec<Vec<ProcId>> {
+        let mut row = Vec::new();
+        self.nodes[node as usize]
+            .members
+            .iter()
+            .map(|&s| {
+                self.states.read(s, &mut row);
+                row.iter()
+                    .enumerate()
+                    .map(|(slot, &local)| self.machine.process_state(slot, local))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The moves of specification state `state`, computed once.
+    fn transitions(&mut self, procs: &mut Processes, state: u32) -> EvalResult<&[(EventId, u32)]> {
+        let i = state as usize;
+        if self.transitions.len() <= i {
+            self.transitions.resize(i + 1, None);
+        }
+        if self.transitions[i].is_none() {
+            self.states.read(state, &mut self.row);
+            self.machine.moves(procs, &self.row, &mut self.moves)?;
+            let mut list = Vec::with_capacity(self.moves.list.len());
+            for m in &self.moves.list {
+                self.moves.apply(m, &self.row, &mut self.next);
+                list.push((m.event, self.states.insert(&self.next).0));
+            }
+            list.sort_unstable();
+            list.dedup();
+            self.transitions[i] = Some(list.into());
+        }
+        Ok(self.transitions[i].as_deref().expect("just computed"))
+    }
+
+    /// The node of the τ-closure of `seeds`.
+    fn node_of(&mut self, procs: &mut Processes, mut members: Vec<u32>) -> EvalResult<NodeId> {
+        let mut at = 0;
+        members.sort_unstable();
+        members.dedup();
+        let mut seen: rustc_hash::FxHashSet<u32> = members.iter().copied().collect();
+        while at < members.len() {
+            let state = members[at];
+            at += 1;
+            let targets: Vec<u32> = self
+                .transitions(procs, state)?
+                .iter()
+                .filter(|&&(e, _)| e == TAU)
+                .map(|&(_, t)| t)
+                .collect();
+            for t in targets {
+                if seen.insert(t) {
+                    members.push(t);
+                }
+            }
+        }
+        members.sort_unstable();
+        let members: Box<[u32]> = members.into();
+        if let Some(&node) = self.index.get(&members) {
+            return Ok(node);
+        }
+        let node = self.nodes.len() as NodeId;
+        self.index.insert(members.clone(), node);
+        self.nodes.push(Node {
+            members,
+            after: None,
+            acceptances: None,
+            divergent: None,
+        });
+        Ok(node)
+    }
+
+    /// Every visible event (✓ included) the node allows, with the node
+    /// after it, sorted by event.
+    pub fn initials(
+        &mut self,
+        procs: &mut Processes,
+        node: NodeId,
+    ) -> EvalResult<&[(EventId, NodeId)]> {
+        if self.nodes[node as usize].after.is_none() {
+            let members = self.nodes[node as usize].members.clone();
+            let mut by_event: Vec<(EventId, u32)> = Vec::new();
+            for &s in members.iter() {
+                by_event.extend(
+                    self.transitions(procs, s)?
+                        .iter()
+                        .filter(|&&(e, _)| e != TAU),
+                );
+            }
+            by_event.sort_unstable();
+            by_event.dedup();
+            let mut after = Vec::new();
+            for group in by_event.chunk_by(|a, b| a.0 == b.0) {
+                let seeds = group.iter().map(|&(_, t)| t).collect();
+                after.push((group[0].0, self.node_of(procs, seeds)?));
+            }
+            self.nodes[node as usize].after = Some(after.into());
+        }
+        Ok(self.nodes[node as usize]
+            .after
+            .as_deref()
+            .expect("just computed"))
+    }
+
+    /// The node after `event`, or `None` if the node does not allow it.
+    pub fn after(
+        &mut self,
+        procs: &mut Processes,
+        node: NodeId,
+        event: EventId,
+    ) -> EvalResult<Option<NodeId>> {
+        let initials = self.initials(procs, node)?;
+        Ok(initials
+            .binary_search_by_key(&event, |&(e, _)| e)
+            .ok()
+            .map(|i| initials[i].1))
+    }
+
+    /// The minimal acceptances of the node's stable states, each sorted.
+    pub fn acceptances(
+        &mut self,
+        procs: &mut Processes,
+        node: NodeId,
+    ) -> EvalResult<&[Box<[EventId]>]> {
+        if self.nodes[node as usize].acceptances.is_none() {
+            let members = self.nodes[node as usize].members.clone();
+            let mut all: Vec<Box<[EventId]>> = Vec::new();
+            for &s in members.iter() {
+                let transitions = self.transitions(procs, s)?;
+                if transitions.iter().any(|&(e, _)| e == TAU) {
+                    continue;
+                }
+                all.push(acceptance(transitions.iter().map(|&(e, _)| e)));
+            }
+            all.sort_by_key(|a| a.len());
+            let mut minimal: Vec<Box<[EventId]>> = Vec::new();
+            for a in all {
+                if !minimal.iter().any(|m| is_subset(m, &a)) {
+                    minimal.push(a);
+                }
+            }
+            self.nodes[node as usize].acceptances = Some(minimal.into());
+        }
+        Ok(self.nodes[node as usize]
+            .acceptances
+            .as_deref()
+            .expect("just computed"))
+    }
+
+    /// Whether some state of the node can diverge.
+    pub fn divergent(&mut self, procs: &mut Processes, node: NodeId) -> EvalResult<bool> {
+        if let Some(d) = self.nodes[node as usize].divergent {
+            return Ok(d);
+        }
+        let members = self.nodes[node as usize].members.clone();
+        let mut divergent = false;
+        for &s in members.iter() {
+            let mut cycles = std::mem::take(&mut self.cycles);
+            let found = cycles.diverges(s, &mut |state, out| {
+                out.extend(
+                    self.transitions(procs, state)?
+                        .iter()
+                        .filter(|&&(e, _)| e == TAU)
+                        .map(|&(_, t)| t),
+                );
+                Ok(())
+            });
+            self.cycles = cycles;
+            if found? {
+                divergent = true;
+                break;
+            }
+        }
+        self.nodes[node as usize].divergent = Some(divergent);
+        Ok(divergent)
+    }
+}
+
+/// What a stable state offers, given its events: `{✓}` alone if it can
+/// terminate, else its events; sorted, without repeats.
+pub fn acceptance(events: impl Iterator<Item = EventId>) -> Box<[EventId]> {
+    let mut events: Vec<EventId> = events.collect();
+    if events.contains(&TICK) {
+        return Box::new([TICK]);
+    }
+    events.sort_unstable();
+    events.dedup();
+    events.into()
+}
+
+/// Whether sorted `a` is a subset of sorted `b`.
+pub fn is_subset(a: &[EventId], b: &[EventId]) -> bool {
+    let mut rest = b.iter();
+    a.iter().all(|x| rest.any(|y| y == x))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subsets_of_sorted_lists() {
+        assert!(is_subset(&[], &[1, 2]));
+        assert!(is_subset(&[2, 5], &[1, 2, 3, 5]));
+        assert!(!is_subset(&[2, 4], &[1, 2, 3, 5]));
+        assert!(!is_subset(&[6], &[1, 2, 3, 5]));
+    }
+
+    #[test]
+    fn a_state_that_can_terminate_offers_only_tick() {
+        assert_eq!(&*acceptance([5, 1, 3].into_iter()), &[TICK]);
+        assert_eq!(&*acceptance([5, 3, 5].into_iter()), &[3, 5]);
+    }
+}

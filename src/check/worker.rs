@@ -1,0 +1,102 @@
+//! Checks on a background thread: start one, watch its live counters,
+//! cancel it, collect its result. The thread owns its own process
+//! states; the caller only shares the script and the counters.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::lts::search::{Budget, Live};
+use crate::script::Script;
+use crate::stack::LARGE_STACK;
+use crate::syntax::Diagnostic;
+
+use super::{CheckResult, check};
+
+/// A snapshot of a running check.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Progress {
+    pub states: u64,
+    pub transitions: u64,
+    /// The breadth-first level being expanded.
+    pub depth: u64,
+    pub elapsed: Duration,
+    pub states_per_second: f64,
+}
+
+/// A check running on its own thread.
+pub struct CheckHandle {
+    live: Arc<Live>,
+    started: Instant,
+    budget: Budget,
+    thread: JoinHandle<Result<CheckResult, Diagnostic>>,
+}
+
+impl CheckHandle {
+    /// Starts checking assertion `index` of `script` within `budget`
+    /// (whose `live` counters are replaced by the handle's own).
+    pub fn spawn(script: Arc<Script>, index: usize, budget: Budget) -> CheckHandle {
+        let live = Arc::new(Live::default());
+        let budget = Budget {
+            live: Some(live.clone()),
+            ..budget
+        };
+        let for_thread = budget.clone();
+        let thread = std::thread::Builder::new()
+            .name(format!("symcsp-check-{index}"))
+            .stack_size(LARGE_STACK)
+            .spawn(move || check(&script, index, &for_thread))
+            .expect("the system can start a thread");
+        CheckHandle {
+            live,
+            started: Instant::now(),
+            budget,
+            thread,
+        }
+    }
+
+    pub fn progress(&self) -> Progress {
+        let states = self.live.states.load(Ordering::Relaxed);
+        let elapsed = self.started.elapsed();
+        Progress {
+            states,
+            transitions: self.live.transitions.load(Ordering::Relaxed),
+            depth: self.live.depth.load(Ordering::Relaxed),
+            elapsed,
+            states_per_second: states as f64 / elapsed.as_secs_f64().max(1e-9),
+        }
+    }
+
+    /// The state budget the check runs within, if any (for a gauge).
+    pub fn max_states(&self) -> Option<usize> {
+        self.budget.max_states
+    }
+
+    /// Asks the check to stop; it then ends `Inconclusive` within a few
+    /// thousand states.
+    pub fn cancel(&self) {
+        self.live.cancel();
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.thread.is_finished()
+    }
+
+    /// Waits for the result.
+    pub fn join(self) -> Result<CheckResult, Diagnostic> {
+        match self.thread.join() {
+            Ok(result) => result,
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                Err(Diagnostic::error_nowhere(format!(
+                    "internal error: the check stopped unexpectedly ({what}); please report it"
+                )))
+            }
+        }
+    }
+}

@@ -1,0 +1,270 @@
+//! Divergence: whether a state can perform an unending run of τs, that
+//! is, reach a τ-cycle by τs alone. Tarjan's strongly connected
+//! components over the τ-transitions, iterative (no recursion however
+//! long the τ-paths), with every state's answer remembered, so finding
+//! the divergent states of a whole search costs one pass over its
+//! τ-transitions.
+
+use crate::eval::EvalResult;
+use crate::process::{Processes, TAU};
+
+use super::machine::{Machine, Moves};
+use super::store::StateStore;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    Unseen,
+    /// On Tarjan's stack: its index, lowest index reachable, and its
+    /// place on the stack.
+    Open {
+        index: u32,
+        low: u32,
+    },
+    Closed {
+        divergent: bool,
+    },
+}
+
+/// Divergence of states numbered by the caller.
+#[derive(Debug, Default)]
+pub struct TauCycles {
+    marks: Vec<Mark>,
+    /// Per state on the stack: whether it has a τ to itself or to a
+    /// closed divergent state.
+    stack: Vec<(u32, bool)>,
+    frames: Vec<Frame>,
+    successors: Vec<u32>,
+    found: Vec<u32>,
+    counter: u32,
+}
+
+#[derive(Debug)]
+struct Frame {
+    state: u32,
+    /// This frame's τ-successors are `successors[start..end]`; the next
+    /// to look at is `at`.
+    start: usize,
+    at: usize,
+    end: usize,
+    /// Its place on `stack`.
+    place: usize,
+}
+
+impl TauCycles {
+    fn mark(&mut self, state: u32) -> Mark {
+        self.marks
+            .get(state as usize)
+            .copied()
+            .unwrap_or(Mark::Unseen)
+    }
+
+    fn set(&mut self, state: u32, mark: Mark) {
+        let i = state as usize;
+        if self.marks.len() <= i {
+            self.marks.resize(i + 1, Mark::Unseen);
+        }
+        self.marks[i] = mark;
+    }
+
+    /// Whether `start` diverges; `tau_successors(s, out)` pushes the
+    /// states `s` reaches by one τ.
+    pub fn diverges(
+        &mut self,
+        start: u32,
+        tau_successors: &mut dyn FnMut(u32, &mut Vec<u32>) -> EvalResult<()>,
+    ) -> EvalResult<bool> {
+        if let Mark::Closed { divergent } = self.mark(start) {
+            return Ok(divergent);
+        }
+        self.open(start, tau_successors)?;
+        while let Some(frame) = self.frames.last_mut() {
+            if frame.at < frame.end {
+                let next = self.successors[frame.at];
+                frame.at += 1;
+                let (state, place) = (frame.state, frame.place);
+                if next == state {
+                    self.stack[place].1 = true;
+                    continue;
+                }
+                match self.mark(next) {
+                    Mark::Unseen => self.open(next, tau_successors)?,
+                    Mark::Open { index, .. } => self.lower(state, index),
+                    Mark::Closed { divergent } => self.stack[place].1 |= divergent,
+                }
+                continue;
+            }
+            let frame = self.frames.pop().expect("a frame");
+            self.successors.truncate(frame.start);
+            let Mark::Open { index, low } = self.mark(frame.state) else {
+                unreachable!("a frame's state is open")
+            };
+            if index == low {
+                self.close(frame.place);
+            } else if let Some(parent) = self.frames.last() {
+                let parent = parent.state;
+                self.lower(parent, low);
+            }
+        }
+        match self.mark(start) {
+            Mark::Closed { divergent } => Ok(divergent),
+            _ => unreachable!("the search closes its start"),
+        }
+    }
+
+    fn open(
+        &mut self,
+        state: u32,
+        tau_successors: &mut dyn FnMut(u32, &mut Vec<u32>) -> EvalResult<()>,
+    ) -> EvalResult<()> {
+        let index = self.counter;
+        self.counter += 1;
+        self.set(state, Mark::Open { index, low: index });
+        self.stack.push((state, false));
+        self.found.clear();
+        tau_successors(state, &mut self.found)?;
+        let start = self.successors.len();
+        self.successors.extend_from_slice(&self.found);
+        self.frames.push(Frame {
+            state,
+            start,
+            at: start,
+            end: self.successors.len(),
+            place: self.stack.len() - 1,
+        });
+        Ok(())
+    }
+
+    fn lower(&mut self, state: u32, to: u32) {
+        if let Mark::Open { index, low } = self.mark(state) {
+            self.set(
+                state,
+                Mark::Open {
+                    index,
+                    low: low.min(to),
+                },
+            );
+        }
+    }
+
+    /// Closes the component whose root sits at `place` on the stack: it
+    /// diverges if it has a cycle (more than one state, or a τ to
+    /// itself) or reaches a divergent state.
+    fn close(&mut self, place: usize) {
+        let members = &self.stack[place..];
+        let divergent = members.len() > 1 || members.iter().any(|&(_, bad)| bad);
+        for i in place..self.stack.len() {
+            let state = self.stack[i].0;
+            self.set(state, Mark::Closed { divergent });
+        }
+        self.stack.truncate(place);
+        // A state earlier on the stack that reached this component by τ
+        // learns its answer when its frame looks at the edge: edges are
+        // examined after the component closes only through `Closed`.
+        if divergent && let Some(parent) = self.frames.last() {
+            let place = parent.place;
+            self.stack[place].1 = true;
+        }
+    }
+}
+
+/// Divergence of the system states of a machine, by their rows.
+pub struct Divergences {
+    store: StateStore,
+    cycles: TauCycles,
+    moves: Moves,
+    row: Vec<u32>,
+    next: Vec<u32>,
+}
+
+impl Divergences {
+    /// For rows of `width` components.
+    pub fn new(width: usize) -> Divergences {
+        Divergences {
+            store: StateStore::new(width),
+            cycles: TauCycles::default(),
+            moves: Moves::default(),
+            row: Vec::new(),
+            next: Vec::new(),
+        }
+    }
+
+    /// Whether the system state `row` of `machine` diverges.
+    pub fn diverges(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &[u32],
+    ) -> EvalResult<bool> {
+        let (start, _) = self.store.insert(row);
+        let Divergences {
+            store,
+            cycles,
+            moves,
+            row,
+            next,
+        } = self;
+        cycles.diverges(start, &mut |state, out| {
+            store.read(state, row);
+            machine.moves(procs, row, moves)?;
+            for m in moves.list.iter().filter(|m| m.event == TAU) {
+                moves.apply(m, row, next);
+                out.push(store.insert(next).0);
+            }
+            Ok(())
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Divergence on an explicit τ-graph.
+    fn diverges(edges: &[(u32, u32)], start: u32, cycles: &mut TauCycles) -> bool {
+        cycles
+            .diverges(start, &mut |s, out| {
+                out.extend(edges.iter().filter(|e| e.0 == s).map(|e| e.1));
+                Ok(())
+            })
+            .unwrap()
+    }
+
+    #[test]
+    fn cycles_self_loops_and_what_reaches_them() {
+        // 0 -> 1 -> 2 -> 1 (cycle); 3 -> 3 (self loop); 4 -> 5 (no cycle);
+        // 6 -> 4 and 6 -> 3.
+        let edges = [(0, 1), (1, 2), (2, 1), (3, 3), (4, 5), (6, 4), (6, 3)];
+        let mut cycles = TauCycles::default();
+        assert!(diverges(&edges, 0, &mut cycles));
+        assert!(diverges(&edges, 2, &mut cycles));
+        assert!(!diverges(&edges, 4, &mut cycles));
+        assert!(!diverges(&edges, 5, &mut cycles));
+        assert!(diverges(&edges, 6, &mut cycles));
+        assert!(diverges(&edges, 3, &mut cycles));
+        // Asked in another order, with nothing remembered.
+        let mut fresh = TauCycles::default();
+        assert!(diverges(&edges, 6, &mut fresh));
+        assert!(!diverges(&edges, 4, &mut fresh));
+    }
+
+    #[test]
+    fn a_chain_reaching_a_cycle_late_diverges_and_a_long_chain_does_not_recurse() {
+        let n = 200_000u32;
+        for back in [false, true] {
+            let mut cycles = TauCycles::default();
+            let divergent = cycles
+                .diverges(0, &mut |s, out| {
+                    if s < n {
+                        out.push(s + 1);
+                    } else if back {
+                        out.push(n - 5);
+                    }
+                    Ok(())
+                })
+                .unwrap();
+            assert_eq!(divergent, back);
+            // Every state on the way has its answer.
+            assert_eq!(cycles.mark(n / 2), Mark::Closed { divergent: back });
+        }
+    }
+}

@@ -1,0 +1,461 @@
+//! Every kind of assertion on small scripts with known answers: the
+//! verdict, the counterexample event by event, and a replay of each
+//! counterexample's exact path on the implementation to show it is a
+//! real behaviour.
+
+use symcsp::check::counterexample::{Counterexample, Kind};
+use symcsp::check::{self, CheckResult, Verdict};
+use symcsp::lts::divergence::Divergences;
+use symcsp::lts::machine::{Machine, Moves};
+use symcsp::lts::search::{Budget, Stopped};
+use symcsp::process::{Processes, TAU, TICK};
+use symcsp::script::Script;
+use symcsp::script::ir::{AssertOption, AssertionKind};
+
+const DEFS: &str = "
+channel a, b, c, tock
+P = a -> b -> P
+Q = a -> (b -> Q [] c -> STOP)
+X = a -> X
+Hidden = X \\ {a}
+LateDiv = b -> Hidden
+S = a -> S |~| b -> S
+E = a -> E [] b -> E
+";
+
+/// What one assertion should give.
+struct Expect {
+    verdict: Verdict,
+    /// `(kind, trace, error event)` of the counterexample, if one.
+    counterexample: Option<(Kind, &'static [&'static str], Option<&'static str>)>,
+}
+
+const PASS: Expect = Expect {
+    verdict: Verdict::Passed,
+    counterexample: None,
+};
+
+fn fail(kind: Kind, trace: &'static [&'static str], error: Option<&'static str>) -> Expect {
+    Expect {
+        verdict: Verdict::Failed,
+        counterexample: Some((kind, trace, error)),
+    }
+}
+
+fn load(assertions: &str) -> Script {
+    Script::load_str("test.csp", &format!("{DEFS}{assertions}")).expect("the script loads")
+}
+
+fn run(script: &Script, index: usize, budget: &Budget) -> CheckResult {
+    symcsp::stack::with_large_stack(|| check::check(script, index, budget)).unwrap_or_else(|d| {
+        panic!(
+            "assertion {index} is an error: {}",
+            d.render(&script.sources)
+        )
+    })
+}
+
+/// Checks each assertion of `assertions` (one per line) against `expect`.
+fn check_all(assertions: &str, expect: &[Expect]) {
+    let script = load(assertions);
+    assert_eq!(
+        script.assertions.len(),
+        expect.len(),
+        "one expectation per assertion"
+    );
+    for (i, want) in expect.iter().enumerate() {
+        let text = check::assertion_text(&script, i);
+        let result = run(&script, i, &Budget::default());
+        assert_eq!(result.verdict, want.verdict, "{text}");
+        let shown = result
+            .counterexample
+            .as_ref()
+            .filter(|_| want.counterexample.is_some() || result.verdict == Verdict::Failed);
+        match (&want.counterexample, shown) {
+            (Some((kind, trace, error)), Some(cx)) => {
+                assert_eq!(cx.kind, *kind, "{text}");
+                assert_eq!(cx.trace(), *trace, "{text}");
+                assert_eq!(cx.error_event.as_deref(), *error, "{text}");
+                replay(&script, i, cx);
+            }
+            (None, None) => {}
+            (want, got) => panic!(
+                "{text}: expected counterexample {:?}, got {got:?}",
+                want.as_ref().map(|w| w.0)
+            ),
+        }
+    }
+}
+
+/// Replays the counterexample's exact path (τ included) on the
+/// implementation and checks that the violation is really there.
+fn replay(script: &Script, index: usize, cx: &Counterexample) {
+    let imp = match &script.assertions[index].kind {
+        AssertionKind::Refinement { imp, .. } => *imp,
+        AssertionKind::Property { process, .. } | AssertionKind::HasTrace { process, .. } => {
+            *process
+        }
+        AssertionKind::Symmetric { .. } => unreachable!(),
+    };
+    symcsp::stack::with_large_stack(|| {
+        let (mut procs, root) = Processes::with_root(script, imp).expect("a process");
+        let mut machine = Machine::new(&mut procs, root);
+        for option in &script.assertions[index].options {
+            if let AssertOption::TauPriority(set, span) = option {
+                let value = procs.evaluator().eval_constant(*set).expect("a set");
+                let set = procs.event_set(&value, *span).expect("events");
+                machine.set_tau_priority(procs.set(set).clone());
+            }
+        }
+        let ends = check::trace::replay(&mut machine, &mut procs, cx.path_before_error())
+            .expect("replays");
+        assert!(
+            !ends.is_empty(),
+            "the path {:?} is not a behaviour",
+            cx.path
+        );
+        let mut moves = Moves::default();
+        let mut holds_at = |row: &Vec<u32>, machine: &mut Machine, procs: &mut Processes| {
+            machine.moves(procs, row, &mut moves).expect("moves");
+            let events: Vec<u32> = moves.list.iter().map(|m| m.event).collect();
+            let shown: Vec<String> = events
+                .iter()
+                .filter(|&&e| e != TAU)
+                .map(|&e| procs.show_event(e))
+                .collect();
+            match cx.kind {
+                Kind::Trace => match &cx.error_event {
+                    // The implementation performs the error event here
+                    // (refinement), or cannot (has trace).
+                    Some(e) if cx.ends_with_error => shown.contains(e),
+                    Some(e) => !shown.contains(e),
+                    None => true,
+                },
+                Kind::Deadlock => events.is_empty(),
+                Kind::Refusal | Kind::Nondeterminism => {
+                    let stable = !events.contains(&TAU);
+                    let accepted: Vec<String> = if events.contains(&TICK) {
+                        vec!["✓".to_string()]
+                    } else {
+                        let mut s = shown.clone();
+                        s.sort();
+                        s.dedup();
+                        s
+                    };
+                    let mut want = cx.accepted.clone();
+                    want.sort();
+                    stable && accepted == want && cx.refusals.iter().all(|r| !accepted.contains(r))
+                }
+                Kind::Divergence => {
+                    let width = machine.components();
+                    Divergences::new(width)
+                        .diverges(machine, procs, row)
+                        .expect("divergence")
+                }
+            }
+        };
+        let mut found = false;
+        for row in &ends {
+            found |= holds_at(row, &mut machine, &mut procs);
+        }
+        assert!(
+            found,
+            "the violation of {:?} is not at the end of its path",
+            cx.kind
+        );
+    });
+}
+
+#[test]
+fn trace_refinement() {
+    check_all(
+        "assert P [T= P
+assert P [T= Q
+assert not P [T= Q
+assert Q [T= P
+assert STOP [T= Hidden
+assert a -> STOP [T= a -> b -> STOP
+",
+        &[
+            PASS,
+            fail(Kind::Trace, &["a"], Some("c")),
+            Expect {
+                verdict: Verdict::Passed,
+                counterexample: Some((Kind::Trace, &["a"], Some("c"))),
+            },
+            PASS,
+            PASS,
+            fail(Kind::Trace, &["a"], Some("b")),
+        ],
+    );
+}
+
+#[test]
+fn failures_refinement() {
+    check_all(
+        "assert S [F= X
+assert S [F= E
+assert S [T= STOP
+assert S [F= STOP
+assert E [F= (a -> E |~| b -> E)
+assert E [F= Hidden
+assert (a -> STOP [] SKIP) [F= (a -> STOP |~| SKIP)
+assert SKIP [F= (a -> STOP [] SKIP) \\ {a}
+",
+        &[
+            PASS,
+            PASS,
+            PASS,
+            fail(Kind::Refusal, &[], None),
+            fail(Kind::Refusal, &[], None),
+            // A process without stable states has no failures.
+            PASS,
+            // a -> STOP [] SKIP must accept ✓; one branch refuses it.
+            fail(Kind::Refusal, &[], None),
+            // Hiding a turns the choice into one that may refuse ✓.
+            fail(Kind::Refusal, &[], None),
+        ],
+    );
+}
+
+#[test]
+fn failures_divergences_refinement() {
+    check_all(
+        "assert RUN({a, b}) [FD= Hidden
+assert RUN({a, b}) [F= Hidden
+assert RUN({b}) [FD= LateDiv
+assert (b -> DIV) [FD= b -> STOP
+assert (b -> DIV) [FD= b -> STOP [] c -> STOP
+assert (b -> DIV) [FD= LateDiv
+assert P [FD= P
+",
+        &[
+            fail(Kind::Divergence, &[], None),
+            PASS,
+            fail(Kind::Divergence, &["b"], None),
+            // After b the specification diverges: it allows anything.
+            PASS,
+            fail(Kind::Trace, &[], Some("c")),
+            PASS,
+            PASS,
+        ],
+    );
+}
+
+#[test]
+fn deadlock_freedom() {
+    check_all(
+        "assert X :[deadlock free]
+assert (a -> b -> STOP) :[deadlock free]
+assert (a -> SKIP) :[deadlock free]
+assert ((a -> b -> SKIP) [| {a, b} |] (b -> a -> SKIP)) :[deadlock free [F]]
+assert Hidden :[deadlock free [F]]
+assert Hidden :[deadlock free [FD]]
+assert not (a -> b -> STOP) :[deadlock-free]
+assert (a -> SKIP ; b -> STOP) :[deadlock free]
+",
+        &[
+            PASS,
+            fail(Kind::Deadlock, &["a", "b"], None),
+            PASS,
+            fail(Kind::Deadlock, &[], None),
+            PASS,
+            fail(Kind::Divergence, &[], None),
+            Expect {
+                verdict: Verdict::Passed,
+                counterexample: Some((Kind::Deadlock, &["a", "b"], None)),
+            },
+            fail(Kind::Deadlock, &["a", "b"], None),
+        ],
+    );
+}
+
+#[test]
+fn divergence_freedom() {
+    check_all(
+        "assert Hidden :[divergence free]
+assert LateDiv :[livelock free]
+assert (a -> b -> STOP) \\ {a} :[divergence free]
+assert P :[divergence-free]
+",
+        &[
+            fail(Kind::Divergence, &[], None),
+            fail(Kind::Divergence, &["b"], None),
+            PASS,
+            PASS,
+        ],
+    );
+}
+
+#[test]
+fn determinism() {
+    check_all(
+        "assert (a -> STOP [] b -> STOP) :[deterministic]
+assert (a -> STOP |~| a -> STOP) :[deterministic]
+assert (a -> STOP [] a -> b -> STOP) :[deterministic [F]]
+assert Hidden :[deterministic [F]]
+assert Hidden :[deterministic [FD]]
+assert Hidden :[deterministic]
+",
+        &[
+            PASS,
+            PASS,
+            fail(Kind::Nondeterminism, &["a"], Some("b")),
+            PASS,
+            fail(Kind::Divergence, &[], None),
+            fail(Kind::Divergence, &[], None),
+        ],
+    );
+}
+
+#[test]
+fn a_nondeterministic_choice_has_a_witness_that_takes_the_other_branch() {
+    let script = load("assert (a -> STOP |~| b -> STOP) :[deterministic]\n");
+    let result = run(&script, 0, &Budget::default());
+    assert_eq!(result.verdict, Verdict::Failed);
+    let cx = result.counterexample.expect("a counterexample");
+    assert_eq!(cx.kind, Kind::Nondeterminism);
+    assert!(cx.trace().is_empty());
+    let error = cx.error_event.clone().expect("an error event");
+    // One branch accepts only one event; the other performs the other.
+    assert_eq!(cx.accepted.len(), 1);
+    assert_ne!(cx.accepted[0], error);
+    assert_eq!(cx.witness, Some(vec![error]));
+}
+
+#[test]
+fn has_trace() {
+    check_all(
+        "assert P :[has trace]: <a, b, a>
+assert P :[has trace]: <a, a>
+assert not P :[has trace]: <b>
+assert LateDiv :[has trace [FD]]: <b, c>
+assert LateDiv :[has trace [T]]: <b, c>
+",
+        &[
+            PASS,
+            fail(Kind::Trace, &["a"], Some("a")),
+            PASS,
+            PASS,
+            fail(Kind::Trace, &["b"], Some("c")),
+        ],
+    );
+}
+
+#[test]
+fn tau_priority_removes_events_where_tau_is_possible() {
+    check_all(
+        "assert (tock -> STOP [> STOP) :[has trace]: <tock>
+assert (tock -> STOP [> STOP) :[has trace]: <tock> :[tau priority over]: {tock}
+assert (tock -> STOP [] (b -> STOP)) :[has trace]: <tock> :[tau priority over]: {tock}
+",
+        &[PASS, fail(Kind::Trace, &[], Some("tock")), PASS],
+    );
+}
+
+#[test]
+fn symmetry_options_are_reported_as_not_yet_applied() {
+    let script = Script::load_str(
+        "test.csp",
+        "datatype T = A | B\nchannel left, right : T\nCOPY = left?x -> right!x -> COPY\n\
+         assert COPY [T= COPY :[symmetry reduce]: T\nassert COPY :[symmetric]: T\n",
+    )
+    .expect("loads");
+    let result = run(&script, 0, &Budget::default());
+    assert_eq!(result.verdict, Verdict::Passed);
+    assert_eq!(
+        result.notes,
+        vec!["symmetry: not yet applied, checked without reduction".to_string()]
+    );
+    let error = symcsp::stack::with_large_stack(|| check::check(&script, 1, &Budget::default()))
+        .expect_err("not supported");
+    assert!(
+        error.message.contains("not supported yet"),
+        "{}",
+        error.message
+    );
+}
+
+#[test]
+fn unsupported_models_and_bad_operands_are_diagnostics() {
+    let script = load("assert P [R= P\nassert P :[has trace]: <a, 3>\nassert P [T= 3\n");
+    let messages: Vec<String> = (0..3)
+        .map(|i| {
+            let d =
+                symcsp::stack::with_large_stack(|| check::check(&script, i, &Budget::default()))
+                    .expect_err("an error");
+            assert!(d.span.is_some(), "the diagnostic has a place");
+            d.message
+        })
+        .collect();
+    assert_eq!(messages[0], "the refusals model is not supported yet");
+    assert_eq!(messages[1], "3 is not an event of any channel");
+    assert_eq!(messages[2], "expected a process, but this is an integer");
+}
+
+#[test]
+fn budgets_end_a_check_inconclusive_with_the_counts_so_far() {
+    let script = Script::load_str(
+        "big.csp",
+        "channel up\nCount(n) = n < 100000 & up -> Count(n + 1)\n\
+         assert Count(0) :[divergence free]\nassert Count(0) :[deadlock free]\n",
+    )
+    .expect("loads");
+    let small = Budget {
+        max_states: Some(500),
+        ..Budget::default()
+    };
+    let result = run(&script, 0, &small);
+    assert_eq!(result.verdict, Verdict::Inconclusive(Stopped::StateBudget));
+    assert!(
+        result.states > 500 && result.states < 600,
+        "{}",
+        result.states
+    );
+    assert!(result.counterexample.is_none());
+    let quick = Budget {
+        timeout: Some(std::time::Duration::ZERO),
+        ..Budget::default()
+    };
+    let result = run(&script, 1, &quick);
+    assert_eq!(result.verdict, Verdict::Inconclusive(Stopped::Timeout));
+    // Without a budget the deadlock at the end of the count is found,
+    // at depth 100 000.
+    let result = run(&script, 1, &Budget::default());
+    assert_eq!(result.verdict, Verdict::Failed);
+    assert_eq!(result.states, 100_001);
+    assert_eq!(result.counterexample.expect("one").trace().len(), 100_000);
+}
+
+#[test]
+fn a_worker_reports_progress_and_can_be_cancelled() {
+    let script = std::sync::Arc::new(
+        Script::load_str(
+            "cells.csp",
+            "channel put : {0..6}.{0..9}\nCell(i, v) = put.i.v -> Cell(i, (v + 1) % 10)\n\
+             System = ||| i : {0..6} @ Cell(i, 0)\nassert System :[deadlock free]\n",
+        )
+        .expect("loads"),
+    );
+    let handle = check::worker::CheckHandle::spawn(script.clone(), 0, Budget::default());
+    // Wait until it is under way, then cancel.
+    let started = std::time::Instant::now();
+    while handle.progress().states < 10_000
+        && !handle.is_finished()
+        && started.elapsed().as_secs() < 60
+    {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    handle.cancel();
+    let result = handle.join().expect("no error");
+    assert_eq!(result.verdict, Verdict::Inconclusive(Stopped::Cancelled));
+    assert!(result.states >= 10_000 && result.states < 10_000_000);
+    // A small check on a worker runs to its verdict.
+    let done = check::worker::CheckHandle::spawn(
+        std::sync::Arc::new(load("assert P [T= Q\n")),
+        0,
+        Budget::default(),
+    );
+    let result = done.join().expect("no error");
+    assert_eq!(result.verdict, Verdict::Failed);
+}
