@@ -308,3 +308,96 @@ fn explore_reports_processes_it_cannot_explore() {
             )),
         );
 }
+
+#[test]
+fn check_prints_fdr_like_verdicts_and_counterexamples() {
+    symcsp()
+        .args(["check", &fixture("check/small.csp")])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "assert P [T= P: Passed — 2 states, 2 transitions",
+        ))
+        .stdout(predicate::str::contains(
+            "assert P [T= Q: Failed — 2 states, 1 transitions",
+        ))
+        .stdout(predicate::str::contains(
+            "counterexample: after <a> the implementation performs c, which the specification does not allow",
+        ))
+        .stdout(predicate::str::contains(
+            "counterexample: after <a, c> the process deadlocks",
+        ));
+    // Only the passing ones: exit 0.
+    symcsp()
+        .args([
+            "check",
+            &fixture("check/small.csp"),
+            "--assert",
+            "1",
+            "--assert",
+            "4",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Failed").not());
+}
+
+#[test]
+fn check_reports_json_with_counterexamples() {
+    let out = symcsp()
+        .args(["check", &fixture("check/small.csp"), "--format", "json"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let report: serde_json::Value = serde_json::from_slice(&out).expect("one JSON object");
+    let assertions = report["assertions"].as_array().expect("a list");
+    assert_eq!(assertions.len(), 4);
+    let second = &assertions[1];
+    assert_eq!(second["index"], 2);
+    assert_eq!(second["line"], 8);
+    assert_eq!(second["text"], "assert P [T= Q");
+    assert_eq!(second["result"], "failed");
+    let cx = &second["counterexample"];
+    assert_eq!(cx["kind"], "trace");
+    assert_eq!(cx["trace"], serde_json::json!(["a"]));
+    assert_eq!(cx["error_event"], "c");
+    assert_eq!(cx["components"][0]["initial"], "Q");
+    let deadlock = &assertions[2]["counterexample"];
+    assert_eq!(deadlock["kind"], "deadlock");
+    assert_eq!(deadlock["trace"], serde_json::json!(["a", "c"]));
+    assert_eq!(assertions[0]["result"], "passed");
+    assert_eq!(assertions[0]["counterexample"], serde_json::Value::Null);
+}
+
+#[test]
+fn check_budgets_give_exit_3_and_bad_requests_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("counter.csp");
+    std::fs::write(
+        &file,
+        "channel up : {0, 1}\nCount(n) = up!(n % 2) -> Count(n + 1)\nassert Count(0) :[deadlock free]\n",
+    )
+    .unwrap();
+    symcsp()
+        .args(["check", file.to_str().unwrap(), "--max-states", "2000"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("Inconclusive"))
+        .stdout(predicate::str::contains("stopped by the state budget"));
+    symcsp()
+        .args(["check", file.to_str().unwrap(), "--timeout", "0.2"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("stopped by the time-out"));
+    symcsp()
+        .args(["check", file.to_str().unwrap(), "--assert", "2"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("there is no assertion 2"));
+    symcsp()
+        .args(["check", &fixture("invalid/bad_pattern.csp")])
+        .assert()
+        .code(2);
+}

@@ -3,6 +3,7 @@
 //! prints the outcome. Exit codes follow DESIGN.md: 0 success, 2 a usage,
 //! parse, type or evaluation error.
 
+mod check;
 mod eval;
 mod explore;
 mod parse;
@@ -83,6 +84,29 @@ enum Command {
         #[arg(long, value_enum, default_value = "supercombinator")]
         engine: explore::Engine,
     },
+    /// Check a script's assertions, as FDR does: Passed or Failed, with a
+    /// counterexample (exit 0 all passed, 1 some failed, 2 an error,
+    /// 3 some inconclusive).
+    Check {
+        /// The script whose assertions to check.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Check only assertion N (numbered from 1, as `symcsp FILE`
+        /// lists them); repeat for several.
+        #[arg(long = "assert", value_name = "N")]
+        assertions: Vec<usize>,
+        #[arg(long, value_enum, default_value = "plain")]
+        format: check::Format,
+        /// Give up (inconclusive) once a check has seen this many states.
+        #[arg(long, value_name = "N")]
+        max_states: Option<usize>,
+        /// Give up (inconclusive) on a check after this many seconds.
+        #[arg(long, value_name = "SECS")]
+        timeout: Option<f64>,
+        /// Threads computing successors (default: every core).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
+    },
 }
 
 /// Runs the command line with the process's arguments.
@@ -123,6 +147,24 @@ pub fn main() -> ExitCode {
                 dot: dot.as_deref(),
             };
             explore::run(&request, &mut out, &mut err)
+        }
+        Some(Command::Check {
+            file,
+            assertions,
+            format,
+            max_states,
+            timeout,
+            threads,
+        }) => {
+            let request = check::Request {
+                file: &file,
+                assertions: &assertions,
+                format,
+                max_states,
+                timeout,
+                threads: threads.map(usize::from),
+            };
+            check::run(&request, &mut out, &mut err)
         }
         None => summary::run(cli.file.as_deref(), &mut out, &mut err),
     };

@@ -1,0 +1,362 @@
+//! `symcsp check FILE`: checks the script's assertions (all, or those
+//! chosen with `--assert N`, numbered from 1 as `symcsp FILE` lists them)
+//! and prints FDR-like verdict lines with counterexamples, or JSON.
+//! Each check runs on a worker thread; while it runs, a progress line
+//! goes to stderr if stderr is a terminal.
+//!
+//! Exit codes: 0 all passed, 1 some failed, 2 a load or usage error (or
+//! an assertion that could not be checked), 3 some inconclusive (budget,
+//! time-out) and none failed.
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, say};
+use crate::check::counterexample::{Counterexample, Kind};
+use crate::check::worker::CheckHandle;
+use crate::check::{CheckResult, Verdict, assertion_text};
+use crate::lts::search::{Budget, Stopped};
+use crate::script::Script;
+
+/// Exit code when an assertion fails.
+pub const EXIT_FAILED: u8 = 1;
+
+/// Longest path printed in full in plain output.
+const PATH_SHOWN: usize = 200;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Plain,
+    Json,
+}
+
+pub struct Request<'a> {
+    pub file: &'a Path,
+    /// 1-based assertion numbers; empty for all.
+    pub assertions: &'a [usize],
+    pub format: Format,
+    pub max_states: Option<usize>,
+    pub timeout: Option<f64>,
+    pub threads: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    file: String,
+    assertions: Vec<Entry<'a>>,
+}
+
+#[derive(Serialize)]
+struct Entry<'a> {
+    index: usize,
+    line: usize,
+    text: String,
+    result: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<&'static str>,
+    states: u64,
+    transitions: u64,
+    seconds: f64,
+    counterexample: Option<serde_json::Value>,
+    notes: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let script = match Script::load_file(request.file) {
+        Ok(script) => Arc::new(script),
+        Err(e) => {
+            say(err, &e.render());
+            return EXIT_INPUT_ERROR;
+        }
+    };
+    let count = script.assertions.len();
+    if let Some(&bad) = request.assertions.iter().find(|&&n| n == 0 || n > count) {
+        say(
+            err,
+            &format!(
+                "error: there is no assertion {bad}: {} has {count} (numbered from 1)\n",
+                request.file.display()
+            ),
+        );
+        return EXIT_INPUT_ERROR;
+    }
+    if let Some(t) = request.timeout.filter(|t| !t.is_finite() || *t < 0.0) {
+        say(
+            err,
+            &format!("error: --timeout must be a number of seconds, not {t}\n"),
+        );
+        return EXIT_INPUT_ERROR;
+    }
+    let chosen: Vec<usize> = if request.assertions.is_empty() {
+        (1..=count).collect()
+    } else {
+        request.assertions.to_vec()
+    };
+    let budget = Budget {
+        max_states: request.max_states,
+        timeout: request.timeout.map(Duration::from_secs_f64),
+        threads: request.threads.unwrap_or(Budget::default().threads),
+        live: None,
+    };
+    let progress = std::io::stderr().is_terminal();
+    let mut outcomes = Vec::new();
+    for &number in &chosen {
+        let index = number - 1;
+        let handle = CheckHandle::spawn(script.clone(), index, budget.clone());
+        while progress && !handle.is_finished() {
+            std::thread::sleep(Duration::from_millis(100));
+            let p = handle.progress();
+            say(
+                err,
+                &format!(
+                    "\r\x1b[2Kchecking assertion {number}: {} states, {} transitions, depth {}, {:.0} states/s, {:.1} s",
+                    p.states,
+                    p.transitions,
+                    p.depth,
+                    p.states_per_second,
+                    p.elapsed.as_secs_f64()
+                ),
+            );
+        }
+        if progress {
+            say(err, "\r\x1b[2K");
+        }
+        let outcome = handle.join();
+        if request.format == Format::Plain {
+            say(out, &plain(&script, index, &outcome));
+        }
+        outcomes.push((index, outcome));
+    }
+    if request.format == Format::Json {
+        let assertions = outcomes
+            .iter()
+            .map(|(index, outcome)| entry(&script, *index, outcome))
+            .collect();
+        let report = Report {
+            file: request.file.display().to_string(),
+            assertions,
+        };
+        let text = serde_json::to_string_pretty(&report).expect("a report serialises");
+        say(out, &format!("{text}\n"));
+    }
+    let verdicts: Vec<Option<Verdict>> = outcomes
+        .iter()
+        .map(|(_, o)| o.as_ref().ok().map(|r| r.verdict))
+        .collect();
+    if verdicts.contains(&Some(Verdict::Failed)) {
+        EXIT_FAILED
+    } else if verdicts.contains(&None) {
+        EXIT_INPUT_ERROR
+    } else if verdicts
+        .iter()
+        .any(|v| matches!(v, Some(Verdict::Inconclusive(_))))
+    {
+        EXIT_INCONCLUSIVE
+    } else {
+        0
+    }
+}
+
+type Outcome = Result<CheckResult, crate::syntax::Diagnostic>;
+
+fn stopped_word(stopped: Stopped) -> &'static str {
+    match stopped {
+        Stopped::StateBudget => "state budget",
+        Stopped::Timeout => "time-out",
+        Stopped::Cancelled | Stopped::Visitor => "cancelled",
+    }
+}
+
+fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
+    let span = script.assertions[index].span;
+    let line = script.sources.location(span).line;
+    let text = assertion_text(script, index);
+    match outcome {
+        Ok(result) => Entry {
+            index: index + 1,
+            line,
+            text,
+            result: match result.verdict {
+                Verdict::Passed => "passed",
+                Verdict::Failed => "failed",
+                Verdict::Inconclusive(_) => "inconclusive",
+            },
+            stopped: match result.verdict {
+                Verdict::Inconclusive(s) => Some(stopped_word(s)),
+                _ => None,
+            },
+            states: result.states,
+            transitions: result.transitions,
+            seconds: result.seconds,
+            counterexample: result.counterexample.as_ref().map(counterexample_json),
+            notes: &result.notes,
+            error: None,
+        },
+        Err(diagnostic) => Entry {
+            index: index + 1,
+            line,
+            text,
+            result: "error",
+            stopped: None,
+            states: 0,
+            transitions: 0,
+            seconds: 0.0,
+            counterexample: None,
+            notes: &[],
+            error: Some(diagnostic.render(&script.sources)),
+        },
+    }
+}
+
+fn counterexample_json(cx: &Counterexample) -> serde_json::Value {
+    let mut value = serde_json::to_value(cx).expect("a counterexample serialises");
+    if let Some(map) = value.as_object_mut() {
+        map.insert("trace".to_string(), serde_json::json!(cx.trace()));
+    }
+    value
+}
+
+/// One assertion's verdict line, its notes and its counterexample.
+fn plain(script: &Script, index: usize, outcome: &Outcome) -> String {
+    let text = assertion_text(script, index);
+    let result = match outcome {
+        Ok(result) => result,
+        Err(diagnostic) => {
+            return format!(
+                "{text}: Error\n{}",
+                indent(&diagnostic.render(&script.sources))
+            );
+        }
+    };
+    let mut lines = format!(
+        "{text}: {} — {} states, {} transitions, {:.2} s\n",
+        result.verdict.word(),
+        result.states,
+        result.transitions,
+        result.seconds
+    );
+    if let Verdict::Inconclusive(stopped) = result.verdict {
+        lines.push_str(&format!(
+            "    stopped by the {} before an answer\n",
+            stopped_word(stopped)
+        ));
+    }
+    for note in &result.notes {
+        lines.push_str(&format!("    note: {note}\n"));
+    }
+    if let Some(cx) = &result.counterexample {
+        lines.push_str(&describe(
+            cx,
+            script.assertions[index].negated,
+            result.verdict,
+        ));
+    }
+    lines
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|l| format!("    {l}\n")).collect()
+}
+
+fn sequence(events: &[&str]) -> String {
+    format!("<{}>", events.join(", "))
+}
+
+fn set(events: &[String]) -> String {
+    format!("{{{}}}", events.join(", "))
+}
+
+/// A counterexample in words, then its path and each component's part.
+fn describe(cx: &Counterexample, negated: bool, verdict: Verdict) -> String {
+    let trace = sequence(&cx.trace());
+    let error = cx.error_event.as_deref().unwrap_or("?");
+    let headline = match cx.kind {
+        Kind::Trace if cx.ends_with_error => format!(
+            "after {trace} the implementation performs {error}, which the specification does not allow"
+        ),
+        Kind::Trace if cx.error_event.is_some() => {
+            format!("the process performs {trace} but then cannot perform {error}")
+        }
+        Kind::Trace => format!("the process performs {trace}"),
+        Kind::Refusal => format!(
+            "after {trace} the implementation refuses {} (it accepts only {}), which the specification does not allow",
+            set(&cx.refusals),
+            set(&cx.accepted)
+        ),
+        Kind::Deadlock => format!("after {trace} the process deadlocks"),
+        Kind::Divergence => {
+            format!("after {trace} the process can perform τ for ever (divergence)")
+        }
+        Kind::Nondeterminism => {
+            let witness = cx
+                .witness
+                .as_ref()
+                .map(|w| {
+                    format!(
+                        " (as in {})",
+                        sequence(&w.iter().map(String::as_str).collect::<Vec<_>>())
+                    )
+                })
+                .unwrap_or_default();
+            format!(
+                "after {trace} the process may perform {error}{witness} or refuse it (accepting only {})",
+                set(&cx.accepted)
+            )
+        }
+    };
+    let label = if negated && verdict == Verdict::Passed {
+        "example"
+    } else {
+        "counterexample"
+    };
+    let mut text = format!("    {label}: {headline}\n");
+    if cx.steps.len() > PATH_SHOWN {
+        text.push_str(&format!(
+            "    (a path of {} steps; --format json gives all of it)\n",
+            cx.steps.len()
+        ));
+        return text;
+    }
+    if !cx.steps.is_empty() {
+        text.push_str("    path (τ included):\n");
+        for (k, step) in cx.steps.iter().enumerate() {
+            let moved: Vec<String> = step.moved.iter().map(|c| (c + 1).to_string()).collect();
+            text.push_str(&format!(
+                "      {:>3}  {:<24} component{} {}\n",
+                k + 1,
+                step.event,
+                if moved.len() == 1 { "" } else { "s" },
+                moved.join(", ")
+            ));
+        }
+    }
+    text.push_str("    components that moved:\n");
+    let still = cx.components.iter().filter(|c| c.moves.is_empty()).count();
+    for (i, c) in cx.components.iter().enumerate() {
+        if c.moves.is_empty() {
+            continue;
+        }
+        text.push_str(&format!("      {:>3}  {}\n", i + 1, c.initial));
+        for m in &c.moves {
+            text.push_str(&format!(
+                "             step {:>3}: {} → {}\n",
+                m.step + 1,
+                m.event,
+                m.state
+            ));
+        }
+    }
+    if still > 0 {
+        text.push_str(&format!(
+            "      ({still} other component{} did not move)\n",
+            if still == 1 { "" } else { "s" }
+        ));
+    }
+    text
+}

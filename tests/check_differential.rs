@@ -1,0 +1,166 @@
+//! Two ways to the same answer: trace refinement against explicitly
+//! enumerated trace sets, and the order of the semantic models (a
+//! failures-divergences refinement of a divergence-free specification
+//! is a failures refinement, and every failures refinement is a traces
+//! refinement).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use symcsp::check::{self, Verdict};
+use symcsp::lts::machine::{Machine, Moves};
+use symcsp::lts::search::Budget;
+use symcsp::process::{Processes, TAU};
+use symcsp::script::Script;
+use symcsp::script::ir::{AssertionKind, FuncId};
+
+/// Every trace of at most `depth` visible events of the constant `func`,
+/// level by level: each trace with the τ-closed set of states after it.
+fn traces(script: &Script, func: FuncId, depth: usize) -> BTreeSet<Vec<String>> {
+    symcsp::stack::with_large_stack(|| {
+        let (mut procs, root) = Processes::with_root(script, func).expect("a process");
+        let mut machine = Machine::new(&mut procs, root);
+        let mut moves = Moves::default();
+        let mut next = Vec::new();
+        // The states after each trace of the current length, τ-closed.
+        let mut level: BTreeMap<Vec<u32>, BTreeSet<Vec<u32>>> = BTreeMap::new();
+        level.insert(Vec::new(), [machine.initial().to_vec()].into());
+        let mut all = BTreeSet::new();
+        for length in 0..=depth {
+            let mut after: BTreeMap<Vec<u32>, BTreeSet<Vec<u32>>> = BTreeMap::new();
+            for (trace, states) in &mut level {
+                let mut todo: Vec<Vec<u32>> = states.iter().cloned().collect();
+                while let Some(row) = todo.pop() {
+                    machine.moves(&mut procs, &row, &mut moves).expect("moves");
+                    for m in &moves.list {
+                        moves.apply(m, &row, &mut next);
+                        if m.event == TAU {
+                            if states.insert(next.clone()) {
+                                todo.push(next.clone());
+                            }
+                        } else if length < depth {
+                            let mut longer = trace.clone();
+                            longer.push(m.event);
+                            after.entry(longer).or_default().insert(next.clone());
+                        }
+                    }
+                }
+                all.insert(trace.iter().map(|&e| procs.show_event(e)).collect());
+            }
+            level = after;
+        }
+        all
+    })
+}
+
+fn verdict(script: &Script, index: usize) -> (Verdict, Option<Vec<String>>) {
+    let result =
+        symcsp::stack::with_large_stack(|| check::check(script, index, &Budget::default()))
+            .unwrap_or_else(|d| panic!("{}", d.render(&script.sources)));
+    let failing_trace = result.counterexample.as_ref().map(|cx| {
+        let mut t: Vec<String> = cx.trace().iter().map(|s| s.to_string()).collect();
+        t.extend(cx.error_event.clone().filter(|_| cx.ends_with_error));
+        t
+    });
+    (result.verdict, failing_trace)
+}
+
+const PROCESSES: &[(&str, &str)] = &[
+    ("P1", "a -> P1"),
+    ("P2", "a -> b -> P2"),
+    ("P3", "a -> P3 [] b -> P3"),
+    ("P4", "a -> P4 |~| b -> P4"),
+    ("P5", "a -> STOP [] b -> SKIP"),
+    ("P6", "let Q = a -> b -> Q within Q \\ {b}"),
+    ("P7", "STOP"),
+    ("P8", "let Q = a -> Q within Q \\ {a}"),
+    ("P9", "a -> STOP |~| a -> b -> STOP"),
+    ("P10", "SKIP"),
+    ("P11", "a -> b -> STOP [> b -> SKIP"),
+    ("P12", "(a -> STOP) ||| (b -> SKIP)"),
+];
+
+/// Processes with no divergence, as specifications for FD ⇒ F.
+const DIVERGENT: &[&str] = &["P6", "P8"];
+
+#[test]
+fn trace_refinement_agrees_with_trace_sets_and_the_models_are_ordered() {
+    let mut text = String::from("channel a, b\n");
+    for (name, body) in PROCESSES {
+        text.push_str(&format!("{name} = {body}\n"));
+    }
+    let mut pairs = Vec::new();
+    for (spec, _) in PROCESSES {
+        for (imp, _) in PROCESSES {
+            for model in ["T", "F", "FD"] {
+                text.push_str(&format!("assert {spec} [{model}= {imp}\n"));
+            }
+            pairs.push((*spec, *imp));
+        }
+    }
+    let script = Script::load_str("pairs.csp", &text).expect("loads");
+    const DEPTH: usize = 5;
+    let mut failed = 0;
+    for (k, (spec, imp)) in pairs.iter().enumerate() {
+        let (t, t_trace) = verdict(&script, 3 * k);
+        let (f, _) = verdict(&script, 3 * k + 1);
+        let (fd, _) = verdict(&script, 3 * k + 2);
+        let AssertionKind::Refinement {
+            spec: spec_func,
+            imp: imp_func,
+            ..
+        } = script.assertions[3 * k].kind
+        else {
+            unreachable!()
+        };
+        let spec_traces = traces(&script, spec_func, DEPTH);
+        let imp_traces = traces(&script, imp_func, DEPTH);
+        let included = imp_traces.is_subset(&spec_traces);
+        assert_eq!(t == Verdict::Passed, included, "{spec} [T= {imp}");
+        if let Some(trace) = t_trace {
+            assert!(
+                imp_traces.contains(&trace) && !spec_traces.contains(&trace),
+                "{spec} [T= {imp}: {trace:?} should separate them"
+            );
+        }
+        if f == Verdict::Passed {
+            assert_eq!(t, Verdict::Passed, "{spec} [F= {imp} but not [T=");
+        }
+        if fd == Verdict::Passed && !DIVERGENT.contains(spec) {
+            assert_eq!(f, Verdict::Passed, "{spec} [FD= {imp} but not [F=");
+        }
+        failed += usize::from(t == Verdict::Failed);
+    }
+    // The pairs are not all alike.
+    assert!(failed > 20 && failed < pairs.len() - 20, "{failed}");
+}
+
+#[test]
+fn the_models_trace_refinements_agree_with_their_trace_sets() {
+    const DEPTH: usize = 4;
+    for entry in std::fs::read_dir("models").expect("models/") {
+        let path = entry.expect("an entry").path();
+        let script = Script::load_file(&path).expect("a model loads");
+        for (i, a) in script.assertions.iter().enumerate() {
+            let AssertionKind::Refinement { spec, imp, model } = a.kind else {
+                continue;
+            };
+            if model != symcsp::syntax::ast::Model::Traces || a.negated {
+                continue;
+            }
+            let (t, trace) = verdict(&script, i);
+            let spec_traces = traces(&script, spec, DEPTH);
+            let imp_traces = traces(&script, imp, DEPTH);
+            let text = check::assertion_text(&script, i);
+            match trace {
+                None => assert!(imp_traces.is_subset(&spec_traces), "{text}"),
+                Some(trace) if trace.len() <= DEPTH => {
+                    assert!(
+                        imp_traces.contains(&trace) && !spec_traces.contains(&trace),
+                        "{text}"
+                    )
+                }
+                Some(_) => assert_eq!(t, Verdict::Failed),
+            }
+        }
+    }
+}
