@@ -56,7 +56,11 @@ fn main() {
                 result.states as f64 / best,
             );
             if threads > 1 {
-                println!("{:<44} speed-up on {threads} threads: {:.2}x", "", single / best);
+                println!(
+                    "{:<44} speed-up on {threads} threads: {:.2}x",
+                    "",
+                    single / best
+                );
             }
         }
     }

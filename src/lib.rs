@@ -8,6 +8,9 @@
 //! - [`syntax`]: CSPM text to an AST with spans, diagnostics, printing.
 //! - [`script`]: names resolved, datatypes and channels collected.
 //! - [`eval`]: values and the functional language.
+//! - [`process`]: process states and their operational semantics.
+//! - [`lts`]: the supercombinator, the state store and breadth-first search.
+//! - [`check`]: assertions, counterexamples, checks on a worker thread.
 //! - [`cli`]: the command-line front end, a thin client of the above.
 //! - [`builtin`]: the models compiled into the binary.
 

@@ -130,6 +130,9 @@ pub fn check(script: &Script, index: usize, budget: &Budget) -> Result<CheckResu
     let result =
         run(script, &assertion.kind, tau_priority, budget).map_err(|e| e.to_diagnostic())?;
     let (holds, outcome, counterexample) = result;
+    // A trace the process has is worth showing only when it decides the
+    // verdict (`assert not P :[has trace]: s` fails because of it).
+    let counterexample = counterexample.filter(|_| holds == Some(false) || assertion.negated);
     let verdict = match (holds, outcome.stopped) {
         (Some(holds), _) => {
             if holds != assertion.negated {

@@ -310,7 +310,10 @@ fn describe(cx: &Counterexample, negated: bool, verdict: Verdict) -> String {
             )
         }
     };
-    let label = if negated && verdict == Verdict::Passed {
+    let property_holds = (verdict == Verdict::Passed) != negated;
+    let label = if property_holds {
+        "witness"
+    } else if negated {
         "example"
     } else {
         "counterexample"
@@ -336,8 +339,11 @@ fn describe(cx: &Counterexample, negated: bool, verdict: Verdict) -> String {
             ));
         }
     }
-    text.push_str("    components that moved:\n");
     let still = cx.components.iter().filter(|c| c.moves.is_empty()).count();
+    if still == cx.components.len() {
+        return text;
+    }
+    text.push_str("    components that moved:\n");
     for (i, c) in cx.components.iter().enumerate() {
         if c.moves.is_empty() {
             continue;

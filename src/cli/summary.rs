@@ -77,7 +77,8 @@ fn describe(title: &str, program: &Program) -> String {
         text.push_str(&format!("  {:>2}  {a}\n", i + 1));
     }
     text.push_str(
-        "\nRun `symcsp explore FILE PROCESS` to count a process's states \
+        "\nRun `symcsp check FILE` to check the assertions, \
+         `symcsp explore FILE PROCESS` to count a process's states \
          (`symcsp explore models/liststack.csp System`),\n\
          `symcsp eval FILE EXPR` to evaluate an expression, \
          `symcsp parse FILE... [--print]` to check scripts.\n",
