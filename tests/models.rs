@@ -1,0 +1,58 @@
+//! Every model in `models/` documents the expected result of each of its
+//! assertions in its header (`-- expect: assert 2 failed (1039 states)`);
+//! this test checks each one, so a model and its documentation never
+//! drift apart.
+
+use symcsp::check::{self, Verdict};
+use symcsp::lts::search::Budget;
+use symcsp::script::Script;
+
+/// `(assertion number, result word, states)` from an `-- expect:` line.
+fn expectation(line: &str) -> Option<(usize, String, Option<u64>)> {
+    let rest = line.strip_prefix("-- expect: assert ")?;
+    let mut words = rest.split_whitespace();
+    let number = words.next()?.parse().ok()?;
+    let result = words.next()?.to_string();
+    let states = words
+        .next()
+        .and_then(|w| w.strip_prefix('('))
+        .and_then(|w| w.parse().ok());
+    Some((number, result, states))
+}
+
+#[test]
+fn every_model_assertion_has_its_documented_result() {
+    let mut checked = 0;
+    for entry in std::fs::read_dir("models").expect("models/") {
+        let path = entry.expect("an entry").path();
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let expected: Vec<_> = text.lines().filter_map(expectation).collect();
+        let script = Script::load_file(&path).expect("a model loads");
+        let name = path.display();
+        assert_eq!(
+            expected.iter().map(|e| e.0).collect::<Vec<_>>(),
+            (1..=script.assertions.len()).collect::<Vec<_>>(),
+            "{name}: one `-- expect:` line per assertion, in order"
+        );
+        for (number, result, states) in expected {
+            let outcome = symcsp::stack::with_large_stack(|| {
+                check::check(&script, number - 1, &Budget::default())
+            });
+            let (word, found) = match &outcome {
+                Ok(r) => (
+                    match r.verdict {
+                        Verdict::Passed => "passed",
+                        Verdict::Failed => "failed",
+                        Verdict::Inconclusive(_) => "inconclusive",
+                    },
+                    Some(r.states),
+                ),
+                Err(_) => ("error", None),
+            };
+            assert_eq!(word, result, "{name}: assert {number}");
+            assert_eq!(found, states, "{name}: assert {number}, states");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "only {checked} assertions checked");
+}
