@@ -391,6 +391,15 @@ fn check_budgets_give_exit_3_and_bad_requests_exit_2() {
         .assert()
         .code(3)
         .stdout(predicate::str::contains("stopped by the time-out"));
+    for bad in ["-1", "1e30", "NaN"] {
+        symcsp()
+            .args(["check", file.to_str().unwrap(), &format!("--timeout={bad}")])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "--timeout must be a number of seconds",
+            ));
+    }
     symcsp()
         .args(["check", file.to_str().unwrap(), "--assert", "2"])
         .assert()

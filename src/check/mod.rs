@@ -18,7 +18,7 @@ pub mod worker;
 
 use crate::eval::{EvalError, Value};
 use crate::lts::search::{Budget, Outcome, Search, Stopped};
-use crate::process::{EventId, EventSet, ProcId, Processes};
+use crate::process::{EventId, EventSet, ProcId, Processes, TAU};
 use crate::script::Script;
 use crate::script::ir::{AssertOption, AssertionKind, FuncId};
 use crate::syntax::ast::{Model, Property};
@@ -343,21 +343,14 @@ fn product(
     if let (true, Some(event)) = (nondeterministic, error_event) {
         // The other half of the nondeterminism: a run of the same trace
         // that performs the event.
-        let (visible, _) = search.path_to(violation.state);
-        let mut trace: Vec<EventId> = visible
-            .into_iter()
-            .filter(|&e| e != crate::process::TAU)
-            .collect();
+        let (path, _) = search.path_to(violation.state);
+        let mut trace: Vec<EventId> = path.into_iter().filter(|&e| e != TAU).collect();
         trace.push(event);
-        let witness_search = search_from(procs, imp, &[0], &priority);
-        let (found, walk, _) =
-            trace::walk(procs, witness_search, trace, false, &Budget::default())?;
-        counterexample.witness = walk.reached.map(|id| {
-            found
-                .path_to(id)
-                .0
-                .into_iter()
-                .filter(|&e| e != crate::process::TAU)
+        let fresh = search_from(procs, imp, &[0], &priority);
+        let witness = trace::find_trace(procs, fresh, &trace, &Budget::default())?;
+        counterexample.witness = witness.map(|path| {
+            path.into_iter()
+                .filter(|&e| e != TAU)
                 .map(|e| procs.show_event(e))
                 .collect()
         });
@@ -380,16 +373,17 @@ fn has_trace(
         (None, None) => Some(false),
         (None, Some(_)) => None,
     };
-    let (state, kind, error) = match walk.reached {
-        Some(state) => (state, Kind::Trace, None),
-        None => (walk.furthest.0, Kind::Trace, walk.missing_event()),
+    // The run that completes the trace, or the one that got furthest.
+    let (state, error) = match walk.reached {
+        Some(state) => (state, None),
+        None => (walk.furthest.0, walk.missing_event()),
     };
     let evidence = holds.map(|_| {
         counterexample::describe(
             &search,
             procs,
             Found {
-                kind,
+                kind: Kind::Trace,
                 state,
                 error_step: None,
                 error_event: error,

@@ -218,7 +218,9 @@ impl Normaliser {
                 if transitions.iter().any(|&(e, _)| e == TAU) {
                     continue;
                 }
-                all.push(acceptance(transitions.iter().map(|&(e, _)| e)));
+                let mut accepted = Vec::new();
+                acceptance(transitions.iter().map(|&(e, _)| e), &mut accepted);
+                all.push(accepted.into());
             }
             all.sort_by_key(|a| a.len());
             let mut minimal: Vec<Box<[EventId]>> = Vec::new();
@@ -264,16 +266,17 @@ impl Normaliser {
     }
 }
 
-/// What a stable state offers, given its events: `{✓}` alone if it can
-/// terminate, else its events; sorted, without repeats.
-pub fn acceptance(events: impl Iterator<Item = EventId>) -> Box<[EventId]> {
-    let mut events: Vec<EventId> = events.collect();
-    if events.contains(&TICK) {
-        return Box::new([TICK]);
+/// What a stable state offers, given its events, into `out`: `{✓}` alone
+/// if it can terminate, else its events; sorted, without repeats.
+pub fn acceptance(events: impl Iterator<Item = EventId>, out: &mut Vec<EventId>) {
+    out.clear();
+    out.extend(events);
+    if out.contains(&TICK) {
+        out.clear();
+        out.push(TICK);
     }
-    events.sort_unstable();
-    events.dedup();
-    events.into()
+    out.sort_unstable();
+    out.dedup();
 }
 
 /// Whether sorted `a` is a subset of sorted `b`.
@@ -296,7 +299,10 @@ mod tests {
 
     #[test]
     fn a_state_that_can_terminate_offers_only_tick() {
-        assert_eq!(&*acceptance([5, 1, 3].into_iter()), &[TICK]);
-        assert_eq!(&*acceptance([5, 3, 5].into_iter()), &[3, 5]);
+        let mut out = Vec::new();
+        acceptance([5, 1, 3].into_iter(), &mut out);
+        assert_eq!(out, [TICK]);
+        acceptance([5, 3, 5].into_iter(), &mut out);
+        assert_eq!(out, [3, 5]);
     }
 }

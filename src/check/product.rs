@@ -127,6 +127,8 @@ pub struct Product {
     /// Components per row; the node is the column after them.
     width: usize,
     pub violation: Option<Violation>,
+    /// What the state being judged accepts (reused from state to state).
+    accepted: Vec<EventId>,
 }
 
 impl Product {
@@ -137,6 +139,7 @@ impl Product {
             divergences: divergences.then(|| Divergences::new(width)),
             width,
             violation: None,
+            accepted: Vec::new(),
         }
     }
 
@@ -168,41 +171,20 @@ impl Visitor for Product {
                 return self.breach(&visit, node, Breach::Divergence);
             }
         }
-        match &mut self.spec {
-            // The fast paths of the deadlock and divergence checks: no
-            // acceptance sets, and only ✓ changes the node.
-            Spec::DeadlockFree => {
-                if self.refusals && node == 0 && visit.events.is_empty() {
-                    let breach = Breach::Refusal {
-                        refused: Vec::new(),
-                        accepted: Vec::new(),
-                    };
-                    return self.breach(&visit, node, breach);
-                }
-                for (k, &event) in visit.events.iter().enumerate() {
-                    if event == TICK {
-                        visit.successors[k * (width + 1) + width] = 1;
-                    }
-                }
+        if self.refusals && !visit.events.contains(&TAU) {
+            acceptance(visit.events.iter().copied(), &mut self.accepted);
+            if let Some(refused) = self.spec.refused(procs, node, &self.accepted)? {
+                let accepted = self.accepted.clone();
+                return self.breach(&visit, node, Breach::Refusal { refused, accepted });
             }
-            Spec::Anything => {}
-            Spec::Refines(_) | Spec::Deterministic(_) => {
-                if self.refusals && !visit.events.contains(&TAU) {
-                    let accepted = acceptance(visit.events.iter().copied());
-                    if let Some(refused) = self.spec.refused(procs, node, &accepted)? {
-                        let accepted = accepted.into();
-                        return self.breach(&visit, node, Breach::Refusal { refused, accepted });
-                    }
-                }
-                for (k, &event) in visit.events.iter().enumerate() {
-                    if event == TAU {
-                        continue;
-                    }
-                    match self.spec.after(procs, node, event)? {
-                        Some(next) => visit.successors[k * (width + 1) + width] = next,
-                        None => return self.breach(&visit, node, Breach::Event(event)),
-                    }
-                }
+        }
+        for (k, &event) in visit.events.iter().enumerate() {
+            if event == TAU {
+                continue;
+            }
+            match self.spec.after(procs, node, event)? {
+                Some(next) => visit.successors[k * (width + 1) + width] = next,
+                None => return self.breach(&visit, node, Breach::Event(event)),
             }
         }
         Ok(Flow::Continue)

@@ -6,7 +6,7 @@ use crate::eval::EvalResult;
 use crate::lts::divergence::Divergences;
 use crate::lts::machine::{Machine, Moves};
 use crate::lts::search::{Budget, Context, DROP, Flow, Outcome, Search, Visit, Visitor};
-use crate::process::{EventId, ProcId, Processes, TAU};
+use crate::process::{EventId, Processes, TAU};
 
 /// The search's visitor for a trace: the extra column counts the events
 /// of the trace performed so far; other visible events are dropped.
@@ -91,15 +91,14 @@ pub fn walk(
     Ok((search, walk, outcome))
 }
 
-/// A shortest path (τ included) by which `root` performs `trace`, if it
-/// can.
+/// A shortest path (τ included) by which `search`'s process (a fresh
+/// search, as for [`walk`]) performs `trace`, if it can.
 pub fn find_trace(
     procs: &mut Processes,
-    root: ProcId,
+    search: Search,
     trace: &[EventId],
     budget: &Budget,
 ) -> EvalResult<Option<Vec<EventId>>> {
-    let search = Search::new(procs, root, &[0], true);
     let (search, walk, _) = walk(procs, search, trace.to_vec(), false, budget)?;
     Ok(walk.reached.map(|id| search.path_to(id).0))
 }

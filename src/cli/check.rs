@@ -86,13 +86,20 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         );
         return EXIT_INPUT_ERROR;
     }
-    if let Some(t) = request.timeout.filter(|t| !t.is_finite() || *t < 0.0) {
-        say(
-            err,
-            &format!("error: --timeout must be a number of seconds, not {t}\n"),
-        );
-        return EXIT_INPUT_ERROR;
-    }
+    let timeout = match request.timeout.map(Duration::try_from_secs_f64) {
+        None => None,
+        Some(Ok(timeout)) => Some(timeout),
+        Some(Err(_)) => {
+            say(
+                err,
+                &format!(
+                    "error: --timeout must be a number of seconds, not {}\n",
+                    request.timeout.unwrap_or_default()
+                ),
+            );
+            return EXIT_INPUT_ERROR;
+        }
+    };
     let chosen: Vec<usize> = if request.assertions.is_empty() {
         (1..=count).collect()
     } else {
@@ -100,7 +107,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     };
     let budget = Budget {
         max_states: request.max_states,
-        timeout: request.timeout.map(Duration::from_secs_f64),
+        timeout,
         threads: request.threads.unwrap_or(Budget::default().threads),
         live: None,
     };

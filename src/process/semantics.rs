@@ -12,7 +12,7 @@ use crate::eval::{EvalError, EvalResult, Proc};
 use crate::syntax::Span;
 
 use super::operator::{self, Operator};
-use super::{EventId, ProcId, Processes, SetId, TAU, TICK, Term, Transition};
+use super::{EventId, ProcId, Processes, RelationId, SetId, TAU, TICK, Term, Transition};
 
 impl Processes<'_> {
     /// The transitions of a state, sorted by event then target, without
@@ -45,6 +45,16 @@ impl Processes<'_> {
     }
 
     /// Where a state comes from in the script, for error messages.
+    /// The events `relation` relates `e` to, in order (a copy, so the
+    /// caller may intern states while using it).
+    fn image(&self, relation: RelationId, e: EventId) -> Vec<EventId> {
+        self.relation(relation)
+            .image(e)
+            .iter()
+            .map(|&(_, b)| b)
+            .collect()
+    }
+
     fn span_of(&self, id: ProcId) -> Span {
         match self.term(id) {
             Term::Node(p) => match &**p {
@@ -196,12 +206,7 @@ impl Processes<'_> {
                         TAU => out.push(step(TAU, self.intern(Term::Rename(t.target, relation)))),
                         e => {
                             let next = self.intern(Term::Rename(t.target, relation));
-                            let image: Vec<EventId> = self
-                                .relation(relation)
-                                .image(e)
-                                .iter()
-                                .map(|&(_, b)| b)
-                                .collect();
+                            let image = self.image(relation, e);
                             if image.is_empty() {
                                 out.push(step(e, next));
                             }
@@ -235,12 +240,7 @@ impl Processes<'_> {
                             out.push(step(TAU, next));
                         }
                         e if self.relation(relation).in_domain(e) => {
-                            let image: Vec<EventId> = self
-                                .relation(relation)
-                                .image(e)
-                                .iter()
-                                .map(|&(_, b)| b)
-                                .collect();
+                            let image = self.image(relation, e);
                             for b in image {
                                 for u in tq.iter().filter(|u| u.event == b) {
                                     let next =
