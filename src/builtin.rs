@@ -9,7 +9,7 @@ pub const LISTSTACK: BuiltinModel = BuiltinModel {
 };
 
 /// A script shipped inside the binary.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BuiltinModel {
     pub name: &'static str,
     pub description: &'static str,

@@ -19,7 +19,7 @@ use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, say};
 use crate::check::counterexample::{Counterexample, Kind};
 use crate::check::worker::CheckHandle;
 use crate::check::{CheckResult, Verdict, assertion_text};
-use crate::lts::search::{Budget, Stopped};
+use crate::lts::search::Budget;
 use crate::script::Script;
 
 /// Exit code when an assertion fails.
@@ -172,14 +172,6 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
 
 type Outcome = Result<CheckResult, crate::syntax::Diagnostic>;
 
-fn stopped_word(stopped: Stopped) -> &'static str {
-    match stopped {
-        Stopped::StateBudget => "state budget",
-        Stopped::Timeout => "time-out",
-        Stopped::Cancelled | Stopped::Visitor => "cancelled",
-    }
-}
-
 fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
     let span = script.assertions[index].span;
     let line = script.sources.location(span).line;
@@ -195,7 +187,7 @@ fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
                 Verdict::Inconclusive(_) => "inconclusive",
             },
             stopped: match result.verdict {
-                Verdict::Inconclusive(s) => Some(stopped_word(s)),
+                Verdict::Inconclusive(s) => Some(s.reason()),
                 _ => None,
             },
             states: result.states,
@@ -251,7 +243,7 @@ fn plain(script: &Script, index: usize, outcome: &Outcome) -> String {
     if let Verdict::Inconclusive(stopped) = result.verdict {
         lines.push_str(&format!(
             "    stopped by the {} before an answer\n",
-            stopped_word(stopped)
+            stopped.reason()
         ));
     }
     for note in &result.notes {

@@ -108,7 +108,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             );
             return EXIT_INPUT_ERROR;
         };
-        if let Err(e) = super::write_atomically(path, text.as_bytes()) {
+        if let Err(e) = crate::files::write_atomically(path, text.as_bytes()) {
             say(
                 err,
                 &format!("symcsp: cannot write {}: {e}\n", path.display()),

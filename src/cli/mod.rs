@@ -3,6 +3,7 @@
 //! prints the outcome. Exit codes follow DESIGN.md: 0 success, 2 a usage,
 //! parse, type or evaluation error.
 
+mod animate;
 mod check;
 mod eval;
 mod explore;
@@ -29,10 +30,18 @@ pub const EXIT_INCONCLUSIVE: u8 = 3;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// A script to describe (without a command). Without one, the built-in
-    /// model is described.
+    /// A script to open in the animator (without a command); without
+    /// one, the built-in model. When output is not a terminal, the script
+    /// is described instead.
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
+    /// The process to animate first (any process expression in the
+    /// script's scope); by default the first assertion's process.
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
+    process: Option<String>,
+    /// Reopen a session saved from the animator (model, process, trace).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["file", "process"])]
+    session: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -166,7 +175,13 @@ pub fn main() -> ExitCode {
             };
             check::run(&request, &mut out, &mut err)
         }
-        None => summary::run(cli.file.as_deref(), &mut out, &mut err),
+        None => animate::run(
+            cli.file.as_deref(),
+            cli.process,
+            cli.session.as_deref(),
+            &mut out,
+            &mut err,
+        ),
     };
     let _ = out.flush();
     ExitCode::from(code)
@@ -175,32 +190,4 @@ pub fn main() -> ExitCode {
 /// Writes a line, ignoring a closed pipe (`symcsp parse ... | head`).
 fn say(w: &mut dyn Write, text: &str) {
     let _ = w.write_all(text.as_bytes());
-}
-
-/// Writes a file whole or not at all: into a temporary file beside it,
-/// then renamed over it, so an interrupted write never leaves half a file.
-fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let name = path.file_name().ok_or_else(|| {
-        std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path names no file")
-    })?;
-    let temporary = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let written = std::fs::File::create(&temporary).and_then(|mut f| {
-        f.write_all(bytes)?;
-        f.sync_all()
-    });
-    match written.and_then(|()| std::fs::rename(&temporary, path)) {
-        Ok(()) => Ok(()),
-        Err(e) => {
-            let _ = std::fs::remove_file(&temporary);
-            Err(e)
-        }
-    }
 }

@@ -2,11 +2,11 @@
 //! stderr, exit 0 when every file parses and 2 otherwise.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::{EXIT_INPUT_ERROR, say};
 use crate::syntax::ast::DeclKind;
-use crate::syntax::load_file;
+use crate::syntax::{empty_file, load_file};
 
 pub(super) fn run(files: &[PathBuf], print: bool, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let mut failed = false;
@@ -56,17 +56,6 @@ pub(super) fn run(files: &[PathBuf], print: bool, out: &mut dyn Write, err: &mut
         }
     }
     if failed { EXIT_INPUT_ERROR } else { 0 }
-}
-
-/// A file with nothing but white space in it is almost always a mistake
-/// (a wrong path, a truncated save), so the command line refuses it; a
-/// script of comments only is deliberate and parses to no declarations.
-pub(super) fn empty_file(path: &Path) -> Option<&'static str> {
-    let bytes = std::fs::read(path).ok()?;
-    bytes
-        .iter()
-        .all(u8::is_ascii_whitespace)
-        .then_some("the file is empty: there is no script to parse")
 }
 
 fn plural(n: usize) -> &'static str {

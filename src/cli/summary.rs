@@ -10,7 +10,7 @@ use crate::syntax::ast::{DeclKind, Lhs};
 use crate::syntax::{Program, load_file, load_str};
 
 pub(super) fn run(file: Option<&Path>, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    if let Some(problem) = file.and_then(super::parse::empty_file) {
+    if let Some(problem) = file.and_then(crate::syntax::empty_file) {
         say(
             err,
             &format!(

@@ -134,6 +134,16 @@ impl Component {
     }
 }
 
+/// One row of [`Machine::outline`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OutlineRow {
+    /// An operator (`[| {a, b} |]`, `|||`, `\ {c}`, ...) whose operands
+    /// follow one level deeper.
+    Operator { depth: usize, text: String },
+    /// A component, by slot.
+    Component { depth: usize, slot: usize },
+}
+
 /// A process compiled into components and an operator tree.
 #[derive(Debug)]
 pub struct Machine {
@@ -335,6 +345,66 @@ impl Machine {
             .filter(|&&(_, target)| target == to)
             .map(|&(event, _)| event)
             .collect()
+    }
+
+    /// The operator tree above the components, depth first, for showing
+    /// a state grouped as the process is built.
+    pub fn outline(&self, procs: &Processes) -> Vec<OutlineRow> {
+        let mut rows = Vec::new();
+        self.outline_node(procs, 0, 0, &mut rows);
+        rows
+    }
+
+    fn outline_node(
+        &self,
+        procs: &Processes,
+        node: usize,
+        depth: usize,
+        rows: &mut Vec<OutlineRow>,
+    ) {
+        let mut operator = |text: String| rows.push(OutlineRow::Operator { depth, text });
+        let children: Vec<usize> = match &self.nodes[node] {
+            Node::Leaf { slot } => {
+                rows.push(OutlineRow::Component {
+                    depth,
+                    slot: *slot as usize,
+                });
+                return;
+            }
+            Node::Parallel {
+                children,
+                alphabets,
+                sync,
+                ..
+            } => {
+                operator(match (alphabets, sync) {
+                    (Some(_), _) => "[ A || B ]  (alphabetised parallel)".to_string(),
+                    (None, Some(sync)) => format!("[| {} |]", procs.show_events(sync)),
+                    (None, None) => "|||".to_string(),
+                });
+                children.clone()
+            }
+            Node::Hide { child, set } => {
+                operator(format!("\\ {}", procs.show_events(set)));
+                vec![*child]
+            }
+            Node::Rename { child, relation } => {
+                operator(format!("[[ {} ]]", procs.show_relation(relation, " <- ")));
+                vec![*child]
+            }
+            Node::Linked {
+                left,
+                right,
+                relation,
+                ..
+            } => {
+                operator(format!("[ {} ]", procs.show_relation(relation, " <-> ")));
+                vec![*left, *right]
+            }
+        };
+        for child in children {
+            self.outline_node(procs, child, depth + 1, rows);
+        }
     }
 
     /// Computes the transitions of every component state of `state` not

@@ -3,6 +3,7 @@
 //! states, and breadth-first exploration; plus the plain path that
 //! explores a process as one term, to cross-check the supercombinator.
 
+pub mod animator;
 pub mod divergence;
 pub mod explore;
 pub mod graph;

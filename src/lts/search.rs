@@ -98,6 +98,17 @@ pub enum Stopped {
     Cancelled,
 }
 
+impl Stopped {
+    /// Why, in a word or two.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Stopped::StateBudget => "state budget",
+            Stopped::Timeout => "time-out",
+            Stopped::Cancelled | Stopped::Visitor => "cancelled",
+        }
+    }
+}
+
 /// What the visitor decides about a state's successors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {

@@ -4,7 +4,7 @@
 
 use crate::eval::Value;
 
-use super::{ProcId, Processes, SetId, Term};
+use super::{EventRelation, EventSet, ProcId, Processes, SetId, Term};
 
 /// Sets with more events than this print abbreviated.
 const SET_SHOWN: usize = 6;
@@ -65,19 +65,19 @@ impl Processes<'_> {
             Term::Omega | Term::Done(_) => out.push('Ω'),
             Term::Run(s) => {
                 out.push_str("RUN(");
-                self.write_set(out, *s);
+                out.push_str(&self.set_text(*s));
                 out.push(')');
             }
             Term::Chaos(s) => {
                 out.push_str("CHAOS(");
-                self.write_set(out, *s);
+                out.push_str(&self.set_text(*s));
                 out.push(')');
             }
             Term::ChaosOffer(s) => {
                 out.push_str("[] x : ");
-                self.write_set(out, *s);
+                out.push_str(&self.set_text(*s));
                 out.push_str(" @ x -> CHAOS(");
-                self.write_set(out, *s);
+                out.push_str(&self.set_text(*s));
                 out.push(')');
             }
             Term::Chosen { prefix, choice } => {
@@ -105,7 +105,7 @@ impl Processes<'_> {
                 open(out);
                 self.write_state(out, *p, true);
                 out.push_str(" \\ ");
-                self.write_set(out, *s);
+                out.push_str(&self.set_text(*s));
                 close(out);
             }
             Term::Rename(p, r) => {
@@ -130,7 +130,7 @@ impl Processes<'_> {
                         out.push_str(", ");
                     }
                     out.push('[');
-                    self.write_set(out, a);
+                    out.push_str(&self.set_text(a));
                     out.push_str("] ");
                     self.write_state(out, p, true);
                 }
@@ -149,28 +149,32 @@ impl Processes<'_> {
     }
 
     fn set_text(&self, s: SetId) -> String {
-        let mut out = String::new();
-        self.write_set(&mut out, s);
-        out
+        self.show_events(self.set(s))
     }
 
-    fn write_set(&self, out: &mut String, s: SetId) {
-        let set = self.set(s);
+    /// An event set in FDR's set syntax, abbreviated when long.
+    pub fn show_events(&self, set: &EventSet) -> String {
         let shown: Vec<String> = set
             .iter()
             .take(SET_SHOWN)
             .map(|e| self.show_event(e))
             .collect();
-        out.push('{');
-        out.push_str(&shown.join(", "));
+        let mut out = format!("{{{}", shown.join(", "));
         if set.len() > SET_SHOWN {
             out.push_str(&format!(", … ({} events)", set.len()));
         }
         out.push('}');
+        out
     }
 
     fn relation_text(&self, r: super::RelationId, arrow: &str) -> String {
-        let pairs = self.relation(r).pairs();
+        self.show_relation(self.relation(r), arrow)
+    }
+
+    /// A renaming or linking relation as `a <- b` pairs, abbreviated when
+    /// long.
+    pub fn show_relation(&self, relation: &EventRelation, arrow: &str) -> String {
+        let pairs = relation.pairs();
         let mut shown: Vec<String> = pairs
             .iter()
             .take(SET_SHOWN)

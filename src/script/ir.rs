@@ -347,6 +347,19 @@ pub enum AssertionKind {
     },
 }
 
+impl AssertionKind {
+    /// The process whose behaviour the assertion is about (the
+    /// implementation of a refinement): the one a counterexample runs.
+    pub fn implementation(&self) -> FuncId {
+        match *self {
+            AssertionKind::Refinement { imp, .. } => imp,
+            AssertionKind::Property { process, .. }
+            | AssertionKind::HasTrace { process, .. }
+            | AssertionKind::Symmetric { process, .. } => process,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub enum AssertOption {
     TauPriority(FuncId, Span),

@@ -408,6 +408,17 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
+/// A file with nothing but white space in it is almost always a mistake
+/// (a wrong path, a truncated save), so the command line refuses it; a
+/// script of comments only is deliberate and parses to no declarations.
+pub fn empty_file(path: &Path) -> Option<&'static str> {
+    let bytes = std::fs::read(path).ok()?;
+    bytes
+        .iter()
+        .all(u8::is_ascii_whitespace)
+        .then_some("the file is empty: there is no script to parse")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,66 @@
+//! `symcsp [FILE] [--process EXPR]` and `symcsp --session FILE`: the
+//! animator in the terminal; where there is no terminal (a pipe, CI),
+//! a short account of the script instead.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::{EXIT_INPUT_ERROR, say, summary};
+use crate::builtin::LISTSTACK;
+use crate::tui::app::App;
+use crate::tui::config::Config;
+use crate::tui::model::Source;
+use crate::tui::session::Session;
+use crate::tui::terminal;
+
+pub(super) fn run(
+    file: Option<&Path>,
+    process: Option<String>,
+    session: Option<&Path>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let session = match session.map(|path| Session::read(path).map(|s| (s, path))) {
+        Some(Err(e)) => {
+            say(err, &format!("symcsp: {e}\n"));
+            return EXIT_INPUT_ERROR;
+        }
+        Some(Ok(found)) => Some(found),
+        None => None,
+    };
+    if !terminal::available() {
+        let described = match &session {
+            Some((s, _)) => match s.source() {
+                Ok(Source::File(path)) => Some(path),
+                Ok(Source::Builtin(_)) => None,
+                Err(e) => {
+                    say(err, &format!("symcsp: {e}\n"));
+                    return EXIT_INPUT_ERROR;
+                }
+            },
+            None => file.map(Path::to_path_buf),
+        };
+        return summary::run(described.as_deref(), out, err);
+    }
+    let no_colour = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let config = Config::load(Config::directory().as_deref(), no_colour);
+    let source = match file {
+        Some(path) => Source::File(path.to_path_buf()),
+        None => Source::Builtin(LISTSTACK),
+    };
+    // Evaluation recurses: the whole animator runs on a large stack.
+    let outcome = crate::stack::with_large_stack(move || {
+        let app = match session {
+            Some((session, path)) => App::from_session(&session, path.to_path_buf(), config)?,
+            None => App::new(source, process, config),
+        };
+        terminal::run(app).map_err(|e| format!("terminal error: {e}"))
+    });
+    match outcome {
+        Ok(()) => 0,
+        Err(e) => {
+            say(err, &format!("symcsp: {e}\n"));
+            EXIT_INPUT_ERROR
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! Stepping a process by hand: the enabled events of a system state with
+//! the components that take part in each (and the event each performs
+//! itself, so a τ shows what was hidden), component states as process
+//! text, the operator tree for grouping them, and replaying a check's
+//! counterexample move by move. Everything the animator shows comes from
+//! here; it keeps no history (the user interface owns the trace).
+
+use crate::check::counterexample::Counterexample;
+use crate::eval::EvalResult;
+use crate::process::{EventId, ProcId, Processes, TAU, TICK};
+use crate::script::Script;
+use crate::script::ir::FuncId;
+
+use super::machine::{Machine, Moves, OutlineRow};
+
+/// How an enabled event is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum EventKind {
+    Visible,
+    /// An internal step (hidden, or a component's ✓ inside a parallel).
+    Tau,
+    /// Successful termination of the whole process.
+    Tick,
+}
+
+/// A component taking part in a move, with its own event (before hiding
+/// and renaming).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Participant {
+    pub slot: usize,
+    pub own_event: String,
+}
+
+/// One move the current state can make.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Enabled {
+    pub event: EventId,
+    /// The event as FDR prints it (`τ`, `✓`, `push.T0.A`).
+    pub label: String,
+    pub kind: EventKind,
+    pub participants: Vec<Participant>,
+    /// The system state after the move.
+    pub target: Vec<u32>,
+}
+
+impl Enabled {
+    /// The slots of the components that take part.
+    pub fn slots(&self) -> impl Iterator<Item = usize> + '_ {
+        self.participants.iter().map(|p| p.slot)
+    }
+}
+
+/// Why a counterexample could not be followed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FollowError {
+    /// The step (from 0) that has no matching move.
+    pub step: usize,
+    pub event: String,
+}
+
+/// A process compiled for stepping.
+pub struct Animator<'s> {
+    procs: Processes<'s>,
+    machine: Machine,
+    moves: Moves,
+    after: Vec<u32>,
+}
+
+impl<'s> Animator<'s> {
+    /// Animates the constant `func` of `script` (a definition or an
+    /// expression added with [`Script::add_expr`]). Evaluation recurses:
+    /// call it on a large stack ([`crate::stack`]).
+    pub fn load(script: &'s Script, func: FuncId) -> EvalResult<Animator<'s>> {
+        let (procs, root) = Processes::with_root(script, func)?;
+        Ok(Animator::new(procs, root))
+    }
+
+    pub fn new(mut procs: Processes<'s>, root: ProcId) -> Animator<'s> {
+        let machine = Machine::new(&mut procs, root);
+        Animator {
+            procs,
+            machine,
+            moves: Moves::default(),
+            after: Vec::new(),
+        }
+    }
+
+    pub fn processes(&self) -> &Processes<'s> {
+        &self.procs
+    }
+
+    pub fn initial(&self) -> Vec<u32> {
+        self.machine.initial().to_vec()
+    }
+
+    pub fn components(&self) -> usize {
+        self.machine.components()
+    }
+
+    /// Component `slot` in local state `local`, as process text.
+    pub fn show_component(&self, slot: usize, local: u32) -> String {
+        self.procs
+            .show_state(self.machine.process_state(slot, local))
+    }
+
+    /// The operator tree over the components.
+    pub fn outline(&self) -> Vec<OutlineRow> {
+        self.machine.outline(&self.procs)
+    }
+
+    /// The moves of `state`: visible events in the order of their values
+    /// (`e.2` before `e.10`, as FDR lists them), then τ, then ✓; moves
+    /// with the same event keep the order the semantics gives them, so a
+    /// list is the same every time.
+    pub fn enabled(&mut self, state: &[u32]) -> EvalResult<Vec<Enabled>> {
+        self.machine
+            .moves(&mut self.procs, state, &mut self.moves)?;
+        let mut list = Vec::with_capacity(self.moves.list.len());
+        for m in &self.moves.list {
+            self.moves.apply(m, state, &mut self.after);
+            let mut participants: Vec<Participant> = Vec::new();
+            for &(slot, to) in self.moves.changes(m) {
+                let slot = slot as usize;
+                if participants.iter().any(|p| p.slot == slot) {
+                    continue;
+                }
+                let own = self.machine.component_events(slot, state[slot], to);
+                let own = if own.contains(&m.event) {
+                    m.event
+                } else {
+                    own.first().copied().unwrap_or(TAU)
+                };
+                participants.push(Participant {
+                    slot,
+                    own_event: self.procs.show_event(own),
+                });
+            }
+            participants.sort_by_key(|p| p.slot);
+            list.push(Enabled {
+                event: m.event,
+                label: self.procs.show_event(m.event),
+                kind: match m.event {
+                    TAU => EventKind::Tau,
+                    TICK => EventKind::Tick,
+                    _ => EventKind::Visible,
+                },
+                participants,
+                target: self.after.clone(),
+            });
+        }
+        list.sort_by_key(|e| (e.kind, e.event));
+        Ok(list)
+    }
+
+    /// The moves that replay `counterexample` from the initial state:
+    /// at each step the move with the recorded event, the same components
+    /// and (where several remain) the recorded component states; each
+    /// with its place in the state's [`Self::enabled`] list.
+    pub fn follow(
+        &mut self,
+        counterexample: &Counterexample,
+    ) -> Result<Vec<(usize, Enabled)>, FollowError> {
+        let mut state = self.initial();
+        let mut taken = Vec::with_capacity(counterexample.steps.len());
+        for (k, step) in counterexample.steps.iter().enumerate() {
+            let stuck = || FollowError {
+                step: k,
+                event: step.event.clone(),
+            };
+            let enabled = self.enabled(&state).map_err(|_| stuck())?;
+            let recorded: Vec<(usize, &str)> = counterexample
+                .components
+                .iter()
+                .enumerate()
+                .flat_map(|(slot, b)| {
+                    b.moves
+                        .iter()
+                        .filter(move |m| m.step == k)
+                        .map(move |m| (slot, m.state.as_str()))
+                })
+                .collect();
+            let chosen = enabled
+                .into_iter()
+                .enumerate()
+                .filter(|(_, e)| e.label == step.event && e.slots().eq(step.moved.iter().copied()))
+                .find(|(_, e)| {
+                    recorded
+                        .iter()
+                        .all(|&(slot, text)| self.show_component(slot, e.target[slot]) == text)
+                })
+                .ok_or_else(stuck)?;
+            state.clone_from(&chosen.1.target);
+            taken.push(chosen);
+        }
+        Ok(taken)
+    }
+}

@@ -1,0 +1,145 @@
+//! Sessions: the model, the process and the trace, saved as RON so that
+//! `symcsp --session FILE` reopens the animator where the user left it.
+//! Written atomically ([`crate::files::write_atomically`]).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::model::Source;
+
+/// The session file's format version.
+const VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SavedModel {
+    /// A script file (absolute when it could be made so).
+    File(PathBuf),
+    /// A model compiled into symcsp, by name.
+    Builtin(String),
+}
+
+/// One step of the trace: the event as printed, and its place in the
+/// state's list of enabled events (which tells apart moves with the same
+/// event).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedStep {
+    pub event: String,
+    pub choice: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Session {
+    pub version: u32,
+    pub model: SavedModel,
+    /// The animated process, as an expression in the script's scope.
+    pub process: String,
+    /// Every step of the trace, including undone ones (they can be redone).
+    pub steps: Vec<SavedStep>,
+    /// How many steps are taken (the rest are undone).
+    pub position: usize,
+}
+
+impl Session {
+    pub fn new(source: &Source, process: &str, steps: Vec<SavedStep>, position: usize) -> Session {
+        let model = match source {
+            Source::File(path) => {
+                SavedModel::File(std::path::absolute(path).unwrap_or_else(|_| path.clone()))
+            }
+            Source::Builtin(model) => SavedModel::Builtin(model.name.to_string()),
+        };
+        Session {
+            version: VERSION,
+            model,
+            process: process.to_string(),
+            steps,
+            position,
+        }
+    }
+
+    pub fn source(&self) -> Result<Source, String> {
+        match &self.model {
+            SavedModel::File(path) => Ok(Source::File(path.clone())),
+            SavedModel::Builtin(name) => Source::builtin(name)
+                .ok_or_else(|| format!("symcsp has no built-in model called `{name}`")),
+        }
+    }
+
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        let text = ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
+            .map_err(|e| format!("cannot write the session: {e}"))?;
+        crate::files::write_atomically(path, format!("{text}\n").as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    pub fn read(path: &Path) -> Result<Session, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let session: Session = ron::from_str(&text)
+            .map_err(|e| format!("{}: not a symcsp session: {e}", path.display()))?;
+        if session.version != VERSION {
+            return Err(format!(
+                "{}: session format {} (this symcsp reads format {VERSION})",
+                path.display(),
+                session.version
+            ));
+        }
+        if session.position > session.steps.len() {
+            return Err(format!(
+                "{}: the position ({}) is past the end of the trace ({} steps)",
+                path.display(),
+                session.position,
+                session.steps.len()
+            ));
+        }
+        Ok(session)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builtin::LISTSTACK;
+
+    #[test]
+    fn a_session_survives_a_round_trip_and_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.ron");
+        let session = Session::new(
+            &Source::Builtin(LISTSTACK),
+            "System",
+            vec![SavedStep {
+                event: "τ".into(),
+                choice: 2,
+            }],
+            1,
+        );
+        session.save(&path).unwrap();
+        assert_eq!(Session::read(&path).unwrap(), session);
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn broken_sessions_are_refused_with_a_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.ron");
+        std::fs::write(&path, "(version: 1, model: Builtin(\"x\")").unwrap();
+        assert!(
+            Session::read(&path)
+                .unwrap_err()
+                .contains("not a symcsp session")
+        );
+        let far = Session {
+            position: 3,
+            ..Session::new(&Source::Builtin(LISTSTACK), "System", Vec::new(), 0)
+        };
+        far.save(&path).unwrap();
+        assert!(Session::read(&path).unwrap_err().contains("past the end"));
+        let unknown = Session {
+            model: SavedModel::Builtin("nope.csp".into()),
+            ..far
+        };
+        assert!(unknown.source().unwrap_err().contains("no built-in model"));
+    }
+}

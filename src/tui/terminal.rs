@@ -1,0 +1,98 @@
+//! The real terminal: raw mode, the alternate screen and the mouse,
+//! restored on every way out (a panic included); the event loop that
+//! turns key presses, clicks and ticks into actions and redraws.
+
+use std::io::{self, IsTerminal};
+use std::time::{Duration, Instant};
+
+use ratatui::crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, Event, KeyEventKind, MouseEventKind,
+};
+use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use ratatui::{Terminal, backend::CrosstermBackend};
+
+use super::app::{Action, App, update};
+use super::view::view;
+
+/// How often the screen refreshes while a check runs (its progress).
+const TICK: Duration = Duration::from_millis(100);
+
+/// Whether the animator can run here: standard input and output are
+/// both terminals.
+pub fn available() -> bool {
+    io::stdout().is_terminal() && io::stdin().is_terminal()
+}
+
+fn restore() {
+    let _ = disable_raw_mode();
+    let _ = execute!(io::stdout(), LeaveAlternateScreen, DisableMouseCapture);
+}
+
+/// Runs the animator on `app` until the user quits.
+pub fn run(mut app: App) -> io::Result<()> {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        previous(info);
+    }));
+    enable_raw_mode()?;
+    let result = execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)
+        .and_then(|()| event_loop(&mut app));
+    restore();
+    let _ = std::panic::take_hook();
+    result
+}
+
+fn event_loop(app: &mut App) -> io::Result<()> {
+    let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    let size = terminal.size()?;
+    update(
+        app,
+        Action::Resize {
+            width: size.width,
+            height: size.height,
+        },
+    );
+    let mut last_tick = Instant::now();
+    let mut dirty = true;
+    while !app.quit {
+        if dirty {
+            terminal.draw(|frame| view(app, frame))?;
+            dirty = false;
+        }
+        let wait = TICK.saturating_sub(last_tick.elapsed());
+        if event::poll(wait)? {
+            let action = match event::read()? {
+                Event::Key(key) if key.kind != KeyEventKind::Release => app.key(key),
+                Event::Mouse(mouse) => match mouse.kind {
+                    MouseEventKind::Down(_) => Some(Action::Click {
+                        column: mouse.column,
+                        row: mouse.row,
+                    }),
+                    MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => Some(Action::Scroll {
+                        column: mouse.column,
+                        row: mouse.row,
+                        down: mouse.kind == MouseEventKind::ScrollDown,
+                    }),
+                    _ => None,
+                },
+                Event::Resize(width, height) => Some(Action::Resize { width, height }),
+                _ => None,
+            };
+            if let Some(action) = action {
+                update(app, action);
+                dirty = true;
+            }
+        }
+        if last_tick.elapsed() >= TICK {
+            last_tick = Instant::now();
+            // A running check's progress changes the screen every tick.
+            dirty |= app.check_running();
+            update(app, Action::Tick);
+        }
+    }
+    Ok(())
+}
