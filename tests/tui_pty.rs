@@ -1,0 +1,158 @@
+//! The real binary in a pseudo-terminal: keys typed as a user types
+//! them, the screen read back through a terminal emulator.
+
+use std::io::{Read, Write};
+use std::num::NonZeroU16;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+/// Long enough for a slow machine; reached only when something hangs.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+struct Session {
+    screen: Arc<Mutex<vt100::Parser>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+}
+
+impl Session {
+    fn start(args: &[&str], config_dir: &std::path::Path) -> Session {
+        let pty = native_pty_system();
+        let pair = pty
+            .openpty(PtySize {
+                rows: 40,
+                cols: 140,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("a pseudo-terminal");
+        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_symcsp"));
+        command.args(args);
+        command.cwd(env!("CARGO_MANIFEST_DIR"));
+        command.env("TERM", "xterm-256color");
+        command.env("SYMCSP_CONFIG_DIR", config_dir);
+        let child = pair.slave.spawn_command(command).expect("symcsp starts");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let writer = pair.master.take_writer().unwrap();
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(
+            NonZeroU16::new(40).unwrap(),
+            NonZeroU16::new(140).unwrap(),
+            0,
+        )));
+        let feed = screen.clone();
+        std::thread::spawn(move || {
+            // Keep the master alive while reading.
+            let _master = pair.master;
+            let mut buffer = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buffer) {
+                if n == 0 {
+                    break;
+                }
+                feed.lock().unwrap().process(&buffer[..n]);
+            }
+        });
+        Session {
+            screen,
+            writer,
+            child,
+        }
+    }
+
+    fn text(&self) -> String {
+        self.screen.lock().unwrap().screen().contents()
+    }
+
+    fn wait_for(&self, what: &str) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let text = self.text();
+            if text.contains(what) {
+                return text;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "`{what}` never appeared; the screen:\n{text}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn keys(&mut self, keys: &str) {
+        for c in keys.chars() {
+            self.writer.write_all(c.to_string().as_bytes()).unwrap();
+            self.writer.flush().unwrap();
+            // One key per read, as a person types.
+            std::thread::sleep(Duration::from_millis(40));
+        }
+    }
+}
+
+#[test]
+fn step_undo_check_and_follow_a_counterexample_in_a_real_terminal() {
+    let config = tempfile::tempdir().unwrap();
+    let mut session = Session::start(
+        &["tests/fixtures/tui/counter.csp", "--process", "System"],
+        config.path(),
+    );
+    session.wait_for("Events (1)");
+    session.wait_for("Trace (0 of 0)");
+    session.keys("111");
+    let screen = session.wait_for("Trace (3 of 3)");
+    assert!(screen.contains("step.1"), "{screen}");
+    assert!(
+        screen.contains("* #1 step.(1+1) -> Counter(1+1)"),
+        "{screen}"
+    );
+    session.keys("u");
+    session.wait_for("Trace (2 of 3)");
+    session.wait_for("(undone)");
+    // Tab twice: Events -> Trace -> Checks; run the first check.
+    session.keys("\t\tc");
+    session.wait_for("✗ Failed");
+    session.wait_for("assertion 1: Failed");
+    session.keys("o");
+    let screen = session.wait_for("counterexample of assertion 1 loaded");
+    assert!(screen.contains("State — Quiet"), "{screen}");
+    assert!(
+        screen.contains("Specification before the last step:"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("✗ assertion 1: the last step, up"),
+        "{screen}"
+    );
+    session.keys("q");
+    let deadline = Instant::now() + PATIENCE;
+    let status = loop {
+        if let Some(status) = session.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "symcsp did not quit");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+    // The terminal is handed back: the alternate screen is left.
+    let deadline = Instant::now() + PATIENCE;
+    while session.screen.lock().unwrap().screen().alternate_screen() {
+        assert!(Instant::now() < deadline, "the alternate screen stayed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_broken_script_and_a_broken_theme_show_their_messages() {
+    let config = tempfile::tempdir().unwrap();
+    std::fs::write(config.path().join("theme.ron"), "(border: 3)").unwrap();
+    let mut session = Session::start(&["tests/fixtures/tui/broken.csp"], config.path());
+    let screen = session.wait_for("expected an expression");
+    assert!(screen.contains("broken.csp:2:9"), "{screen}");
+    assert!(screen.contains("using the default theme"), "{screen}");
+    session
+        .child
+        .as_mut()
+        .kill()
+        .expect("the animator can be stopped");
+}
