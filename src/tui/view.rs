@@ -401,32 +401,42 @@ fn checks(app: &App, frame: &mut Frame, area: Rect) {
     let detail_height = 5.min(area.height / 2);
     let [list_area, detail] =
         Layout::vertical([Constraint::Fill(1), Constraint::Length(detail_height)]).areas(area);
+    let statuses: Vec<(String, Style)> = app
+        .checks
+        .iter()
+        .map(|c| match &c.status {
+            CheckStatus::NotRun => ("·".to_string(), theme.dim),
+            CheckStatus::Running(_) => ("… running".to_string(), theme.running),
+            CheckStatus::Done(r) => {
+                let style = match r.verdict {
+                    crate::check::Verdict::Passed => theme.passed,
+                    crate::check::Verdict::Failed => theme.failed,
+                    crate::check::Verdict::Inconclusive(_) => theme.running,
+                };
+                let mark = match r.verdict {
+                    crate::check::Verdict::Passed => "✓",
+                    crate::check::Verdict::Failed => "✗",
+                    crate::check::Verdict::Inconclusive(_) => "?",
+                };
+                (format!("{mark} {}", r.verdict.word()), style)
+            }
+            CheckStatus::Error(_) => ("! error".to_string(), theme.error),
+        })
+        .collect();
+    let width = statuses
+        .iter()
+        .map(|(w, _)| w.chars().count())
+        .max()
+        .unwrap_or(0);
     let rows = app
         .checks
         .iter()
+        .zip(statuses)
         .enumerate()
-        .map(|(i, c)| {
-            let (word, style) = match &c.status {
-                CheckStatus::NotRun => ("·".to_string(), theme.dim),
-                CheckStatus::Running(_) => ("… running".to_string(), theme.running),
-                CheckStatus::Done(r) => {
-                    let style = match r.verdict {
-                        crate::check::Verdict::Passed => theme.passed,
-                        crate::check::Verdict::Failed => theme.failed,
-                        crate::check::Verdict::Inconclusive(_) => theme.running,
-                    };
-                    let mark = match r.verdict {
-                        crate::check::Verdict::Passed => "✓",
-                        crate::check::Verdict::Failed => "✗",
-                        crate::check::Verdict::Inconclusive(_) => "?",
-                    };
-                    (format!("{mark} {}", r.verdict.word()), style)
-                }
-                CheckStatus::Error(_) => ("! error".to_string(), theme.error),
-            };
+        .map(|(i, (c, (word, style)))| {
             Line::from(vec![
                 Span::styled(format!("{:>2} ", i + 1), theme.dim),
-                Span::styled(format!("{word:<14}"), style),
+                Span::styled(format!("{word:<width$} "), style),
                 Span::raw(c.text.trim_start_matches("assert ").to_string()),
             ])
         })
