@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::lts::machine::Moves;
 use crate::lts::search::Search;
-use crate::process::{EventId, ProcId, Processes, TAU};
+use crate::process::{EventId, ProcId, Processes};
 
 use super::normal::{NodeId, Normaliser};
 
@@ -166,23 +166,12 @@ pub fn describe(search: &Search, procs: &Processes, found: Found) -> Counterexam
     let mut steps = Vec::new();
     for (k, &event) in path.iter().enumerate() {
         let mut moved = Vec::new();
-        for &(slot, to) in &step_changes[k] {
-            let slot = slot as usize;
-            if moved.contains(&slot) {
-                continue;
-            }
+        for (slot, own) in machine.participants(&rows[k], &step_changes[k], event) {
             moved.push(slot);
-            let from = rows[k][slot];
-            let own = machine.component_events(slot, from, to);
-            let own = if own.contains(&event) {
-                event
-            } else {
-                own.first().copied().unwrap_or(TAU)
-            };
             components[slot].moves.push(ComponentMove {
                 step: k,
                 event: procs.show_event(own),
-                state: show_component(slot, to),
+                state: show_component(slot, rows[k + 1][slot]),
             });
         }
         moved.sort_unstable();

@@ -118,23 +118,15 @@ impl<'s> Animator<'s> {
         let mut list = Vec::with_capacity(self.moves.list.len());
         for m in &self.moves.list {
             self.moves.apply(m, state, &mut self.after);
-            let mut participants: Vec<Participant> = Vec::new();
-            for &(slot, to) in self.moves.changes(m) {
-                let slot = slot as usize;
-                if participants.iter().any(|p| p.slot == slot) {
-                    continue;
-                }
-                let own = self.machine.component_events(slot, state[slot], to);
-                let own = if own.contains(&m.event) {
-                    m.event
-                } else {
-                    own.first().copied().unwrap_or(TAU)
-                };
-                participants.push(Participant {
+            let mut participants: Vec<Participant> = self
+                .machine
+                .participants(state, self.moves.changes(m), m.event)
+                .into_iter()
+                .map(|(slot, own)| Participant {
                     slot,
                     own_event: self.procs.show_event(own),
-                });
-            }
+                })
+                .collect();
             participants.sort_by_key(|p| p.slot);
             list.push(Enabled {
                 event: m.event,

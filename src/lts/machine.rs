@@ -335,16 +335,36 @@ impl Machine {
         self.tau_priority = Some(events);
     }
 
-    /// The events by which component `slot` can go from local state
-    /// `from` to `to` (both prepared), for explaining a step.
-    pub fn component_events(&self, slot: usize, from: u32, to: u32) -> Vec<EventId> {
-        self.components[slot].transitions[from as usize]
-            .as_deref()
-            .unwrap_or_default()
-            .iter()
-            .filter(|&&(_, target)| target == to)
-            .map(|&(event, _)| event)
-            .collect()
+    /// The components taking part in a move of `state` (its `changes`,
+    /// performing `event`), each once, with the event it performed itself
+    /// (before hiding and renaming): `event` when the component has it,
+    /// else its first event into its new state. For explaining a step.
+    pub fn participants(
+        &self,
+        state: &[u32],
+        changes: &[(u32, u32)],
+        event: EventId,
+    ) -> Vec<(usize, EventId)> {
+        let mut out: Vec<(usize, EventId)> = Vec::with_capacity(changes.len());
+        for &(slot, to) in changes {
+            let slot = slot as usize;
+            if out.iter().any(|&(s, _)| s == slot) {
+                continue;
+            }
+            let mut own = self.components[slot].transitions[state[slot] as usize]
+                .as_deref()
+                .unwrap_or_default()
+                .iter()
+                .filter(|&&(_, target)| target == to)
+                .map(|&(e, _)| e);
+            let own = if own.clone().any(|e| e == event) {
+                event
+            } else {
+                own.next().unwrap_or(TAU)
+            };
+            out.push((slot, own));
+        }
+        out
     }
 
     /// The operator tree above the components, depth first, for showing

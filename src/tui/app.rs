@@ -389,20 +389,20 @@ impl App {
 
     /// Recomputes what the current state shows.
     fn refresh(&mut self) {
+        self.compute_moves();
+        self.describe_state();
+    }
+
+    /// The current state's moves (what the next step can be).
+    fn compute_moves(&mut self) {
         let Some(animation) = &mut self.animation else {
             return;
         };
         let state = self.trace.current().to_vec();
-        let outcome = animation.with_dependent_mut(|script, anim| {
-            let enabled = anim
-                .enabled(&state)
-                .map_err(|e| e.to_diagnostic().render(&script.sources));
-            let components = (0..anim.components())
-                .map(|slot| anim.show_component(slot, state[slot]))
-                .collect::<Vec<_>>();
-            (enabled, components)
+        let enabled = animation.with_dependent_mut(|script, anim| {
+            anim.enabled(&state)
+                .map_err(|e| e.to_diagnostic().render(&script.sources))
         });
-        let (enabled, components) = outcome;
         match enabled {
             Ok(enabled) => self.enabled = enabled,
             Err(problem) => {
@@ -414,9 +414,28 @@ impl App {
                 self.problem = Some(problem);
             }
         }
-        self.components = components;
         self.seen.insert(state);
+    }
+
+    /// The current state's components as text, and the selections that
+    /// follow the state; only needed where a state is shown, not for
+    /// each step of a run.
+    fn describe_state(&mut self) {
+        let Some(animation) = &self.animation else {
+            return;
+        };
+        let state = self.trace.current();
+        self.components = animation.with_dependent(|_, anim| {
+            (0..anim.components())
+                .map(|slot| anim.show_component(slot, state[slot]))
+                .collect()
+        });
         self.selected[index(Pane::Trace)] = self.trace.position;
+        self.fit_selections();
+    }
+
+    /// Keeps the Events selection on an event the filter shows.
+    fn fit_selections(&mut self) {
         let events = self.visible_events().len();
         let selected = &mut self.selected[index(Pane::Events)];
         *selected = (*selected).min(events.saturating_sub(1));
@@ -440,17 +459,23 @@ impl App {
             .collect()
     }
 
+    /// The running check, if any (one runs at a time).
+    fn running_check(&self) -> Option<&CheckHandle> {
+        self.checks.iter().find_map(|c| match &c.status {
+            CheckStatus::Running(handle) => Some(handle),
+            _ => None,
+        })
+    }
+
     pub fn check_running(&self) -> bool {
-        self.checks
-            .iter()
-            .any(|c| matches!(c.status, CheckStatus::Running(_)))
+        self.running_check().is_some()
     }
 
     /// The number of rows the focused pane's selection moves over.
     fn rows(&self, pane: Pane) -> usize {
         match pane {
             Pane::Script => self.script_items.len(),
-            Pane::State => self.outline.len() + 8,
+            Pane::State => super::view::state_lines(self).len(),
             Pane::Events => self.visible_events().len(),
             Pane::Trace => self.trace.steps.len() + 1,
             Pane::Checks => self.checks.len(),
@@ -505,6 +530,13 @@ impl App {
     /// Takes move `i` of the current state (an index into
     /// [`App::enabled`]). Taking the move an undone step took redoes it.
     pub fn fire(&mut self, i: usize) {
+        self.step(i);
+        self.describe_state();
+    }
+
+    /// [`Self::fire`] without describing the new state, for runs of
+    /// steps (which describe only the last).
+    fn step(&mut self, i: usize) {
         let Some(e) = self.enabled.get(i) else {
             return;
         };
@@ -531,7 +563,7 @@ impl App {
             }
         }
         self.trace.position += 1;
-        self.refresh();
+        self.compute_moves();
     }
 
     /// Moves to trace position `p` (undo, redo and going back).
@@ -543,14 +575,14 @@ impl App {
     }
 
     fn random_steps(&mut self, n: usize) -> usize {
-        for taken in 0..n {
-            if self.enabled.is_empty() {
-                return taken;
-            }
+        let mut taken = 0;
+        while taken < n && !self.enabled.is_empty() {
             let i = self.rng.usize(..self.enabled.len());
-            self.fire(i);
+            self.step(i);
+            taken += 1;
         }
-        n
+        self.describe_state();
+        taken
     }
 
     /// Replays saved steps from the initial state, as far as they go.
@@ -563,7 +595,7 @@ impl App {
                 .then_some(step.choice);
             let by_label = || self.enabled.iter().position(|e| e.label == step.event);
             match by_choice.or_else(by_label) {
-                Some(i) => self.fire(i),
+                Some(i) => self.step(i),
                 None => {
                     self.complain(format!(
                         "the saved trace stops at step {}: `{}` is not possible here",
@@ -574,7 +606,8 @@ impl App {
                 }
             }
         }
-        self.goto(position.min(self.trace.steps.len()));
+        self.trace.position = position.min(self.trace.steps.len());
+        self.refresh();
     }
 
     /// The session as it stands.
@@ -684,8 +717,9 @@ impl App {
             }
         };
         for (choice, _) in &moves {
-            self.fire(*choice);
+            self.step(*choice);
         }
+        self.describe_state();
         self.counterexample = Some(LoadedCounterexample {
             assertion: index,
             spec_initial: cx.spec_initial.clone(),
@@ -762,17 +796,12 @@ impl App {
             }
             Command::Help => self.overlay = Some(Overlay::Help),
             Command::Cancel => {
-                if let Some(CheckStatus::Running(h)) = self
-                    .checks
-                    .iter()
-                    .map(|c| &c.status)
-                    .find(|s| matches!(s, CheckStatus::Running(_)))
-                {
+                if let Some(h) = self.running_check() {
                     h.cancel();
                     self.say("cancelling the check…");
                 } else if !self.filter.is_empty() {
                     self.filter.clear();
-                    self.refresh();
+                    self.fit_selections();
                 } else if self.maximised {
                     self.maximised = false;
                 } else {
@@ -895,8 +924,7 @@ impl App {
             Command::Reload => {
                 let steps = self.session().steps;
                 let position = self.trace.position;
-                let running = self.check_running();
-                if running {
+                if self.check_running() {
                     self.complain("wait for the running check (or cancel it) before reloading");
                     return;
                 }
@@ -917,10 +945,8 @@ impl App {
         match self.overlay.take() {
             Some(Overlay::ConfirmQuit) => {
                 if key == PromptKey::Confirm {
-                    for row in &self.checks {
-                        if let CheckStatus::Running(h) = &row.status {
-                            h.cancel();
-                        }
+                    if let Some(h) = self.running_check() {
+                        h.cancel();
                     }
                     self.quit = true;
                 }
@@ -939,7 +965,7 @@ impl App {
                 PromptKey::Cancel => {
                     if purpose == Purpose::Filter {
                         self.filter.clear();
-                        self.refresh();
+                        self.fit_selections();
                     }
                 }
                 PromptKey::Confirm => self.prompt_confirmed(purpose, text),
@@ -952,7 +978,6 @@ impl App {
         if purpose == Purpose::Filter {
             self.filter = text.to_string();
             self.selected[index(Pane::Events)] = 0;
-            self.refresh();
         }
     }
 

@@ -13,6 +13,7 @@ use super::app::{
     App, CheckStatus, Overlay, ScriptItem, describe_counterexample, index, verdict_text,
 };
 use super::config::{Command, Pane};
+use crate::check::Verdict;
 use crate::lts::animator::EventKind;
 use crate::lts::machine::OutlineRow;
 
@@ -215,17 +216,26 @@ fn script(app: &App, frame: &mut Frame, area: Rect) {
 }
 
 fn state(app: &App, frame: &mut Frame, area: Rect) {
-    let theme = &app.config.theme;
-    let mut rows: Vec<Line> = Vec::new();
     if let Some(problem) = &app.problem {
         frame.render_widget(
             Paragraph::new(problem.as_str())
-                .style(theme.error)
+                .style(app.config.theme.error)
                 .wrap(Wrap { trim: false }),
             area,
         );
         return;
     }
+    let rows = state_lines(app);
+    let offset = selected(app, Pane::State).min(rows.len().saturating_sub(1));
+    let lines: Vec<Line> = rows.into_iter().skip(offset).collect();
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+}
+
+/// The State pane's lines: the components under their operators, then
+/// the specification beside a loaded counterexample.
+pub fn state_lines(app: &App) -> Vec<Line<'static>> {
+    let theme = &app.config.theme;
+    let mut rows: Vec<Line> = Vec::new();
     let changed = app.trace.changed();
     for row in &app.outline {
         match row {
@@ -278,9 +288,7 @@ fn state(app: &App, frame: &mut Frame, area: Rect) {
             ));
         }
     }
-    let offset = selected(app, Pane::State).min(rows.len().saturating_sub(1));
-    let lines: Vec<Line> = rows.into_iter().skip(offset).collect();
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+    rows
 }
 
 fn events(app: &App, frame: &mut Frame, area: Rect) {
@@ -408,15 +416,10 @@ fn checks(app: &App, frame: &mut Frame, area: Rect) {
             CheckStatus::NotRun => ("·".to_string(), theme.dim),
             CheckStatus::Running(_) => ("… running".to_string(), theme.running),
             CheckStatus::Done(r) => {
-                let style = match r.verdict {
-                    crate::check::Verdict::Passed => theme.passed,
-                    crate::check::Verdict::Failed => theme.failed,
-                    crate::check::Verdict::Inconclusive(_) => theme.running,
-                };
-                let mark = match r.verdict {
-                    crate::check::Verdict::Passed => "✓",
-                    crate::check::Verdict::Failed => "✗",
-                    crate::check::Verdict::Inconclusive(_) => "?",
+                let (mark, style) = match r.verdict {
+                    Verdict::Passed => ("✓", theme.passed),
+                    Verdict::Failed => ("✗", theme.failed),
+                    Verdict::Inconclusive(_) => ("?", theme.running),
                 };
                 (format!("{mark} {}", r.verdict.word()), style)
             }
