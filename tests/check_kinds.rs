@@ -459,3 +459,47 @@ fn a_worker_reports_progress_and_can_be_cancelled() {
     let result = done.join().expect("no error");
     assert_eq!(result.verdict, Verdict::Failed);
 }
+
+#[test]
+fn each_component_of_a_hidden_synchronisation_names_the_shared_event() {
+    // Cell(1) can reach itself by put.1 or by get.1; only the User's
+    // partner event tells which one the hidden step was. The User's
+    // states print without the comments of its source.
+    let script = Script::load_str(
+        "cell.csp",
+        "channel put, get : {0, 1}
+channel done
+Cell(v) = put?w -> Cell(w) [] get!v -> Cell(v)
+User = put!1 -> -- hand a value over
+  get?x -> {- then -} done -> STOP
+System = (Cell(0) [| {| put, get |} |] User) \\ {| put, get |}
+assert STOP [T= System
+",
+    )
+    .expect("the script loads");
+    let result = run(&script, 0, &Budget::default());
+    let cx = result.counterexample.expect("a counterexample");
+    let moves = |c: usize| -> Vec<(usize, &str, &str)> {
+        cx.components[c]
+            .moves
+            .iter()
+            .map(|m| (m.step, m.event.as_str(), m.state.as_str()))
+            .collect()
+    };
+    assert_eq!(cx.trace(), Vec::<&str>::new());
+    assert_eq!(cx.error_event.as_deref(), Some("done"));
+    assert_eq!(
+        moves(0),
+        [(0, "put.1", "Cell(1)"), (1, "get.1", "Cell(1)")],
+        "the cell"
+    );
+    assert_eq!(
+        moves(1),
+        [
+            (0, "put.1", "get?x -> done -> STOP"),
+            (1, "get.1", "done -> STOP"),
+            (2, "done", "STOP")
+        ],
+        "the user"
+    );
+}

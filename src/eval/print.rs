@@ -171,7 +171,7 @@ fn write_proc(f: &mut Formatter<'_>, script: &Script, proc: &Proc) -> fmt::Resul
                 }
                 return Ok(());
             }
-            let text = script.sources.snippet(function.span);
+            let text = crate::syntax::without_comments(script.sources.snippet(function.span));
             let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
             let text = strip_enclosing_parens(&text);
             let bound: Vec<(&str, String)> = function

@@ -337,34 +337,56 @@ impl Machine {
 
     /// The components taking part in a move of `state` (its `changes`,
     /// performing `event`), each once, with the event it performed itself
-    /// (before hiding and renaming): `event` when the component has it,
-    /// else its first event into its new state. For explaining a step.
+    /// (before hiding and renaming). A component that has `event` into its
+    /// new state performed `event`. Otherwise the event was hidden or
+    /// renamed: the participants of a hidden synchronisation all performed
+    /// the same event, so each takes the one into its new state that the
+    /// most participants share, which tells `getNext.T0.N0.Null` from the
+    /// node's other self-loops. For explaining a step.
     pub fn participants(
         &self,
         state: &[u32],
         changes: &[(u32, u32)],
         event: EventId,
     ) -> Vec<(usize, EventId)> {
-        let mut out: Vec<(usize, EventId)> = Vec::with_capacity(changes.len());
+        let mut slots: Vec<usize> = Vec::with_capacity(changes.len());
+        let mut candidates: Vec<Vec<EventId>> = Vec::with_capacity(changes.len());
         for &(slot, to) in changes {
             let slot = slot as usize;
-            if out.iter().any(|&(s, _)| s == slot) {
+            if slots.contains(&slot) {
                 continue;
             }
-            let mut own = self.components[slot].transitions[state[slot] as usize]
-                .as_deref()
-                .unwrap_or_default()
-                .iter()
-                .filter(|&&(_, target)| target == to)
-                .map(|&(e, _)| e);
-            let own = if own.clone().any(|e| e == event) {
-                event
-            } else {
-                own.next().unwrap_or(TAU)
-            };
-            out.push((slot, own));
+            slots.push(slot);
+            candidates.push(
+                self.components[slot].transitions[state[slot] as usize]
+                    .as_deref()
+                    .unwrap_or_default()
+                    .iter()
+                    .filter(|&&(_, target)| target == to)
+                    .map(|&(e, _)| e)
+                    .collect(),
+            );
         }
-        out
+        let shared_by = |e: EventId| candidates.iter().filter(|c| c.contains(&e)).count();
+        // First the most shared, then the earliest: deterministic.
+        let shared = candidates
+            .iter()
+            .flatten()
+            .copied()
+            .max_by_key(|&e| (shared_by(e), std::cmp::Reverse(e)));
+        slots
+            .into_iter()
+            .zip(&candidates)
+            .map(|(slot, own)| {
+                let chosen = [Some(event), shared]
+                    .into_iter()
+                    .flatten()
+                    .find(|e| own.contains(e))
+                    .or(own.first().copied())
+                    .unwrap_or(TAU);
+                (slot, chosen)
+            })
+            .collect()
     }
 
     /// The operator tree above the components, depth first, for showing

@@ -238,6 +238,39 @@ pub(crate) fn block_comment_end(bytes: &[u8], i: usize) -> Option<usize> {
     None
 }
 
+/// `text` with each comment replaced by one space, for showing source as
+/// process text on one line. String and character literals keep their
+/// `--`; an unterminated comment runs to the end.
+pub fn without_comments(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest = &bytes[i..];
+        let skip_to = if rest.starts_with(b"--") {
+            line_end(bytes, i)
+        } else if rest.starts_with(b"{-") {
+            block_comment_end(bytes, i).unwrap_or(bytes.len())
+        } else {
+            if rest.starts_with(b"'\"'") {
+                i += 3;
+            } else if bytes[i] == b'"' {
+                i = quoted_end(bytes, i, b'"').unwrap_or_else(|| line_end(bytes, i));
+            } else {
+                i += 1;
+            }
+            continue;
+        };
+        out.push_str(&text[copied..i]);
+        out.push(' ');
+        i = skip_to;
+        copied = i;
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
 /// Index just past the closing quote of a literal opened at `i`, which
 /// must close on the same line.
 pub(crate) fn quoted_end(bytes: &[u8], i: usize, quote: u8) -> Option<usize> {
@@ -345,6 +378,16 @@ mod tests {
             )
             .is_empty()
         );
+    }
+
+    #[test]
+    fn comments_give_way_to_a_space_and_strings_keep_theirs() {
+        assert_eq!(
+            without_comments("a -> -- why\n  b {- not {- this -} -}-> \"--\" -- end"),
+            "a ->  \n  b  -> \"--\"  "
+        );
+        assert_eq!(without_comments("P {- open"), "P  ");
+        assert_eq!(without_comments("c!'\"' -- q"), "c!'\"'  ");
     }
 
     #[test]

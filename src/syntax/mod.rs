@@ -17,7 +17,7 @@ pub mod source;
 
 pub use build::MAX_DEPTH;
 pub use diagnostic::{Diagnostic, Severity, render_all};
-pub use lexical::MAX_BRACKET_DEPTH;
+pub use lexical::{MAX_BRACKET_DEPTH, without_comments};
 pub use load::{LoadError, Program, empty_file, load_file, load_str};
 pub use print::{binary_symbol, process_symbol};
 pub use source::{FileId, Location, SourceFile, SourceMap, Span};
