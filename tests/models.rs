@@ -1,7 +1,10 @@
 //! Every model in `models/` documents the expected result of each of its
 //! assertions in its header (`-- expect: assert 2 failed (1039 states)`);
-//! this test checks each one, so a model and its documentation never
-//! drift apart.
+//! these tests check each one, so a model and its documentation never
+//! drift apart. One test per model, so they run in parallel and a failure
+//! names its model.
+
+use std::path::Path;
 
 use symcsp::check::{self, Verdict};
 use symcsp::lts::search::Budget;
@@ -20,39 +23,71 @@ fn expectation(line: &str) -> Option<(usize, String, Option<u64>)> {
     Some((number, result, states))
 }
 
-#[test]
-fn every_model_assertion_has_its_documented_result() {
-    let mut checked = 0;
-    for entry in std::fs::read_dir("models").expect("models/") {
-        let path = entry.expect("an entry").path();
-        let text = std::fs::read_to_string(&path).expect("readable");
-        let expected: Vec<_> = text.lines().filter_map(expectation).collect();
-        let script = Script::load_file(&path).expect("a model loads");
-        let name = path.display();
-        assert_eq!(
-            expected.iter().map(|e| e.0).collect::<Vec<_>>(),
-            (1..=script.assertions.len()).collect::<Vec<_>>(),
-            "{name}: one `-- expect:` line per assertion, in order"
-        );
-        for (number, result, states) in expected {
-            let outcome = symcsp::stack::with_large_stack(|| {
-                check::check(&script, number - 1, &Budget::default())
-            });
-            let (word, found) = match &outcome {
-                Ok(r) => (
-                    match r.verdict {
-                        Verdict::Passed => "passed",
-                        Verdict::Failed => "failed",
-                        Verdict::Inconclusive(_) => "inconclusive",
-                    },
-                    Some(r.states),
-                ),
-                Err(_) => ("error", None),
-            };
-            assert_eq!(word, result, "{name}: assert {number}");
-            assert_eq!(found, states, "{name}: assert {number}, states");
-            checked += 1;
-        }
+/// Checks every assertion of `models/{name}.csp` against its header.
+fn check_model(name: &str) {
+    let path = Path::new("models").join(format!("{name}.csp"));
+    let text = std::fs::read_to_string(&path).expect("readable");
+    let expected: Vec<_> = text.lines().filter_map(expectation).collect();
+    let script = Script::load_file(&path).expect("a model loads");
+    let name = path.display();
+    assert_eq!(
+        expected.iter().map(|e| e.0).collect::<Vec<_>>(),
+        (1..=script.assertions.len()).collect::<Vec<_>>(),
+        "{name}: one `-- expect:` line per assertion, in order"
+    );
+    for (number, result, states) in expected {
+        let outcome = symcsp::stack::with_large_stack(|| {
+            check::check(&script, number - 1, &Budget::default())
+        });
+        let (word, found) = match &outcome {
+            Ok(r) => (
+                match r.verdict {
+                    Verdict::Passed => "passed",
+                    Verdict::Failed => "failed",
+                    Verdict::Inconclusive(_) => "inconclusive",
+                },
+                Some(r.states),
+            ),
+            Err(_) => ("error", None),
+        };
+        assert_eq!(word, result, "{name}: assert {number}");
+        assert_eq!(found, states, "{name}: assert {number}, states");
     }
-    assert!(checked >= 20, "only {checked} assertions checked");
 }
+
+macro_rules! models {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                check_model(stringify!($name));
+            }
+        )*
+
+        /// Every file in `models/` has its test above.
+        #[test]
+        fn every_model_is_checked() {
+            let mut found: Vec<String> = std::fs::read_dir("models")
+                .expect("models/")
+                .map(|e| e.expect("an entry").path())
+                .filter(|p| p.extension().is_some_and(|x| x == "csp"))
+                .map(|p| p.file_stem().expect("a name").to_string_lossy().into_owned())
+                .collect();
+            found.sort();
+            let mut listed = vec![$(stringify!($name).to_string()),*];
+            listed.sort();
+            assert_eq!(found, listed, "models/ and the list in tests/models.rs");
+        }
+    };
+}
+
+models!(
+    buffers,
+    database,
+    liststack,
+    lockfreequeue,
+    peterson,
+    philosophers,
+    ring,
+    treebroadcast,
+);
