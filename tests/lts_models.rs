@@ -65,6 +65,28 @@ fn ring() {
 }
 
 #[test]
+fn treebroadcast() {
+    assert_eq!(counts("treebroadcast", "System"), (3269, 7966, 0, 5));
+}
+
+#[test]
+fn lockfreequeue() {
+    // Deadlocks: the queue full and every thread waiting for a free node.
+    assert_eq!(counts("lockfreequeue", "System"), (123649, 245478, 960, 7));
+}
+
+#[test]
+fn scheduler() {
+    assert_eq!(counts("scheduler", "Scheduled"), (183, 333, 0, 5));
+    assert_eq!(counts("scheduler", "SpinLock"), (44, 123, 0, 4));
+}
+
+#[test]
+fn tokenring() {
+    assert_eq!(counts("tokenring", "System"), (96, 272, 0, 4));
+}
+
+#[test]
 fn a_component_on_its_own() {
     // Eight node states (datum × next) and the free node.
     assert_eq!(counts("liststack", "Node(N0, A, Null)"), (9, 64, 0, 1));

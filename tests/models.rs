@@ -89,5 +89,7 @@ models!(
     peterson,
     philosophers,
     ring,
+    scheduler,
+    tokenring,
     treebroadcast,
 );
