@@ -50,7 +50,7 @@ fn liststack() {
 
 #[test]
 fn peterson() {
-    assert_eq!(counts("peterson", "System"), (513, 1149, 0, 4));
+    assert_eq!(counts("peterson", "System"), (620, 1398, 0, 4));
 }
 
 #[test]
