@@ -347,6 +347,8 @@ fn a_failed_checks_counterexample_is_loaded_and_stepped_through() {
             "{shown}"
         );
         assert!(shown.contains("✗ assertion 1"), "{shown}");
+        // The Trace pane names the event the τ hides.
+        assert!(shown.contains("   2 τ ‹step.1›"), "{shown}");
         // Stepping back shows the specification beside the earlier state.
         run(&mut app, &[Command::Undo]);
         let shown = screen(&app, 120, 30);

@@ -48,6 +48,15 @@ impl Enabled {
     pub fn slots(&self) -> impl Iterator<Item = usize> + '_ {
         self.participants.iter().map(|p| p.slot)
     }
+
+    /// The event the components performed when the system shows another
+    /// (a τ that hides `getNext.T0.N0.Null`, or a renamed event).
+    pub fn hidden_event(&self) -> Option<&str> {
+        self.participants
+            .iter()
+            .map(|p| p.own_event.as_str())
+            .find(|own| *own != self.label && *own != "τ")
+    }
 }
 
 /// Why a counterexample could not be followed.

@@ -89,6 +89,9 @@ pub enum Overlay {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TraceStep {
     pub label: String,
+    /// What the components performed, when the system shows another
+    /// event (the event a τ hides).
+    pub hidden: Option<String>,
     pub kind: EventKind,
     /// The move's place in its state's list of enabled events.
     pub choice: usize,
@@ -549,6 +552,7 @@ impl App {
         if !redo {
             let step = TraceStep {
                 label: e.label.clone(),
+                hidden: e.hidden_event().map(str::to_string),
                 kind: e.kind,
                 choice: i,
                 changed: e.slots().collect(),

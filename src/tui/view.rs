@@ -334,15 +334,9 @@ fn events(app: &App, frame: &mut Frame, area: Rect) {
                 EventKind::Tau => theme.tau,
                 EventKind::Tick => theme.tick,
             };
-            let hidden: Vec<&str> = e
-                .participants
-                .iter()
-                .map(|p| p.own_event.as_str())
-                .filter(|own| *own != e.label && *own != "τ")
-                .collect();
             let mut who: Vec<String> = e.slots().map(|s| format!("#{}", s + 1)).collect();
-            if let Some(first) = hidden.first() {
-                who.insert(0, format!("‹{first}›"));
+            if let Some(hidden) = e.hidden_event() {
+                who.insert(0, format!("‹{hidden}›"));
             }
             let mut line = Line::from(vec![
                 Span::styled(format!("{:>3} ", n + 1), theme.dim),
@@ -379,7 +373,11 @@ fn trace(app: &App, frame: &mut Frame, area: Rect) {
                         EventKind::Visible => Style::default(),
                     };
                     let undone = if p > position { "  (undone)" } else { "" };
-                    (format!("{}{undone}", step.label), style)
+                    let hidden = step
+                        .hidden
+                        .as_ref()
+                        .map_or(String::new(), |h| format!(" ‹{h}›"));
+                    (format!("{}{hidden}{undone}", step.label), style)
                 }
             };
             let mut line = Line::from(vec![
