@@ -4,7 +4,7 @@
 use crate::syntax::{Diagnostic, Span};
 
 /// How many calls of the stack a diagnostic lists.
-const SHOWN_FRAMES: usize = 8;
+pub(super) const SHOWN_FRAMES: usize = 8;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EvalError {

@@ -1,7 +1,7 @@
 //! Expression evaluation: frames, variables, calls, `let`, comprehensions
 //! and the operators of the functional language.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::Ordering as AtomicOrdering;
 
@@ -11,6 +11,7 @@ use crate::script::ir::{
 use crate::syntax::Span;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 
+use super::error::SHOWN_FRAMES;
 use super::value::{Closure, Env, Proc, Set, Slot, Thunk, Value};
 use super::{EvalError, EvalResult, Evaluator, MAX_ELEMENTS};
 
@@ -28,6 +29,33 @@ impl Frame {
             locals: vec![Slot::Empty; size as usize],
         }
     }
+
+    /// Makes the frame fresh for a function with environment `env` and
+    /// `size` slots, keeping its allocation.
+    fn reset(&mut self, env: &Env, size: u32) {
+        if !Arc::ptr_eq(&self.env, env) {
+            self.env = env.clone();
+        }
+        self.locals.clear();
+        self.locals.resize(size as usize, Slot::Empty);
+    }
+}
+
+/// A function body's result: its value, or the call in tail position that
+/// is left to make.
+enum Tail {
+    Value(Value),
+    Call(Value, Vec<Value>, Span),
+}
+
+/// What applying a function value comes to.
+enum Applied {
+    Value(Value),
+    Call {
+        func: FuncId,
+        env: Env,
+        args: Vec<Vec<Value>>,
+    },
 }
 
 /// Stack the evaluator keeps free before each call; below it, the stack
@@ -92,6 +120,15 @@ impl Evaluator<'_> {
 
     /// Applies a function value to one group of arguments.
     pub(super) fn apply(&self, f: &Value, args: Vec<Value>, span: Span) -> EvalResult<Value> {
+        match self.resolve(f, args, span)? {
+            Applied::Value(v) => Ok(v),
+            Applied::Call { func, env, args } => self.call(func, env, args, span),
+        }
+    }
+
+    /// What applying `f` to `args` comes to: a value at once (a builtin's
+    /// result, a partial application), or a call still to make.
+    fn resolve(&self, f: &Value, args: Vec<Value>, span: Span) -> EvalResult<Applied> {
         match f {
             Value::Closure(c) => {
                 let function = self.script.function(c.func);
@@ -111,19 +148,23 @@ impl Evaluator<'_> {
                 let mut applied = c.applied.clone();
                 applied.push(args);
                 if applied.len() < function.arity.len() {
-                    return Ok(Value::Closure(Arc::new(Closure {
+                    return Ok(Applied::Value(Value::Closure(Arc::new(Closure {
                         func: c.func,
                         env: c.env.clone(),
                         applied,
-                    })));
+                    }))));
                 }
-                self.call(c.func, &c.env, &applied, span)
+                Ok(Applied::Call {
+                    func: c.func,
+                    env: c.env.clone(),
+                    args: applied,
+                })
             }
-            Value::Builtin(b) => self.call_builtin(*b, args, span),
+            Value::Builtin(b) => self.call_builtin(*b, args, span).map(Applied::Value),
             Value::Image(relation) => match args.as_slice() {
-                [x] => Ok(Value::set(
+                [x] => Ok(Applied::Value(Value::set(
                     relation.get(x).cloned().unwrap_or_else(Set::empty),
-                )),
+                ))),
                 _ => Err(EvalError::new(
                     span,
                     format!(
@@ -141,45 +182,105 @@ impl Evaluator<'_> {
     }
 
     /// Calls `func` with all its argument groups: the first clause whose
-    /// patterns match runs.
-    fn call(&self, func: FuncId, env: &Env, args: &[Vec<Value>], span: Span) -> EvalResult<Value> {
+    /// patterns match runs. A call in tail position of the body replaces
+    /// this one in a loop rather than nesting, so a tail-recursive loop
+    /// runs in constant stack. It still counts towards the call limit, and
+    /// the replaced calls still appear in a diagnostic's stack (the last
+    /// few of them, the rest counted), as if they had nested.
+    fn call(
+        &self,
+        mut func: FuncId,
+        mut env: Env,
+        mut args: Vec<Vec<Value>>,
+        span: Span,
+    ) -> EvalResult<Value> {
         let depth = self.depth.get();
         if depth >= self.call_limit {
-            return Err(EvalError::new(
-                span,
-                format!(
-                    "recursion too deep: more than {} nested calls",
-                    self.call_limit
-                ),
-            )
-            .with_note("a function probably calls itself without reaching its base case"));
+            return Err(self.too_deep(span));
         }
         self.depth.set(depth + 1);
+        let mut replaced: VecDeque<(FuncId, Vec<Vec<Value>>)> = VecDeque::new();
+        let mut replaced_count = 0;
         let result = stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
-            self.call_clauses(func, env, args, span)
+            let mut frame = Frame::new(env.clone(), 0);
+            loop {
+                let (f, group, at) = match self.call_clauses(func, &env, &args, &mut frame, span)? {
+                    Tail::Value(v) => return Ok(v),
+                    Tail::Call(f, group, at) => (f, group, at),
+                };
+                let (next_func, next_env, next_args) = match self.resolve(&f, group, at)? {
+                    Applied::Value(v) => return Ok(v),
+                    Applied::Call { func, env, args } => (func, env, args),
+                };
+                if depth + 1 + replaced_count >= self.call_limit {
+                    return Err(self.too_deep(at));
+                }
+                if replaced.len() == SHOWN_FRAMES {
+                    replaced.pop_front();
+                }
+                replaced.push_back((func, std::mem::replace(&mut args, next_args)));
+                replaced_count += 1;
+                func = next_func;
+                env = next_env;
+            }
         });
         self.depth.set(depth);
-        result.map_err(|e| e.in_call(|| self.describe_call(func, args)))
+        result.map_err(|e| self.in_calls(e, (func, &args), &replaced, replaced_count))
     }
 
+    /// Adds the calls in progress to an error: the current one, then
+    /// those it replaced by tail calls, most recent first.
+    #[cold]
+    #[inline(never)]
+    fn in_calls(
+        &self,
+        e: EvalError,
+        (func, args): (FuncId, &[Vec<Value>]),
+        replaced: &VecDeque<(FuncId, Vec<Vec<Value>>)>,
+        replaced_count: usize,
+    ) -> EvalError {
+        let mut e = e.in_call(|| self.describe_call(func, args));
+        for (f, a) in replaced.iter().rev() {
+            e = e.in_call(|| self.describe_call(*f, a));
+        }
+        e.more_calls += replaced_count - replaced.len();
+        e
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&self, span: Span) -> EvalError {
+        EvalError::new(
+            span,
+            format!(
+                "recursion too deep: more than {} nested calls",
+                self.call_limit
+            ),
+        )
+        .with_note("a function probably calls itself without reaching its base case")
+    }
+
+    /// Runs the first clause of `func` whose patterns match `args`, in
+    /// `frame` (reset for it), up to a call in tail position.
     fn call_clauses(
         &self,
         func: FuncId,
         env: &Env,
         args: &[Vec<Value>],
+        frame: &mut Frame,
         span: Span,
-    ) -> EvalResult<Value> {
+    ) -> EvalResult<Tail> {
         let function = self.script.function(func);
-        let mut frame = Frame::new(env.clone(), function.frame_size);
         'clauses: for clause in &function.clauses {
+            frame.reset(env, function.frame_size);
             for (patterns, values) in clause.params.iter().zip(args) {
                 for (p, v) in patterns.iter().zip(values) {
-                    if !self.matches(p, v, &mut frame)? {
+                    if !self.matches(p, v, frame)? {
                         continue 'clauses;
                     }
                 }
             }
-            return self.eval(clause.body, &mut frame);
+            return self.eval_tail(clause.body, frame);
         }
         Err(EvalError::new(
             span,
@@ -302,12 +403,19 @@ impl Evaluator<'_> {
                 Ok(Value::Proc(Arc::new(Proc::Node { func: *func, vars })))
             }
             ExprKind::App(f, args) => {
-                let f = self.eval(*f, frame)?;
-                let args = args
-                    .iter()
-                    .map(|a| self.eval(*a, frame))
-                    .collect::<EvalResult<Vec<_>>>()?;
+                let (f, args) = self.eval_app(*f, args, frame)?;
                 self.apply(&f, args, span)
+            }
+            ExprKind::If(c, t, e) => {
+                if self.eval_bool(*c, frame)? {
+                    self.eval(*t, frame)
+                } else {
+                    self.eval(*e, frame)
+                }
+            }
+            ExprKind::Let(groups, body) => {
+                self.bind_let(groups, frame);
+                self.eval(*body, frame)
             }
             ExprKind::Dot(a, b) => {
                 let a = self.eval(*a, frame)?;
@@ -319,36 +427,6 @@ impl Evaluator<'_> {
                 self.unary(*op, v, span)
             }
             ExprKind::Binary(op, a, b) => self.binary(*op, *a, *b, frame, span),
-            ExprKind::If(c, t, e) => {
-                if self.eval_bool(*c, frame)? {
-                    self.eval(*t, frame)
-                } else {
-                    self.eval(*e, frame)
-                }
-            }
-            ExprKind::Let(groups, body) => {
-                for group in groups {
-                    match group {
-                        LetGroup::Lazy {
-                            func,
-                            captures,
-                            slot,
-                        } => {
-                            let env = self.capture(captures, frame);
-                            frame.locals[*slot as usize] =
-                                Slot::Lazy(Arc::new(Thunk::new(*func, env)));
-                        }
-                        LetGroup::Recursive {
-                            captures,
-                            group_slot,
-                        } => {
-                            let env = self.capture(captures, frame);
-                            frame.locals[*group_slot as usize] = Slot::Group(env);
-                        }
-                    }
-                }
-                self.eval(*body, frame)
-            }
             ExprKind::Destructure {
                 value,
                 pattern,
@@ -451,6 +529,65 @@ impl Evaluator<'_> {
             | ExprKind::Rename(..)
             | ExprKind::Replicated(..) => {
                 unreachable!("process operators are only bodies of process functions")
+            }
+        }
+    }
+
+    /// Evaluates `id` up to a call in tail position (through `if` and
+    /// `let`), which is returned unmade. The same as [`Self::eval`]
+    /// otherwise; kept apart so that ordinary nested evaluation does not
+    /// pay for it in stack.
+    fn eval_tail(&self, id: ExprId, frame: &mut Frame) -> EvalResult<Tail> {
+        let expr = self.script.expr(id);
+        match &expr.kind {
+            ExprKind::App(f, args) => {
+                let (f, args) = self.eval_app(*f, args, frame)?;
+                Ok(Tail::Call(f, args, expr.span))
+            }
+            ExprKind::If(c, t, e) => {
+                let branch = if self.eval_bool(*c, frame)? { *t } else { *e };
+                self.eval_tail(branch, frame)
+            }
+            ExprKind::Let(groups, body) => {
+                self.bind_let(groups, frame);
+                self.eval_tail(*body, frame)
+            }
+            _ => self.eval(id, frame).map(Tail::Value),
+        }
+    }
+
+    /// The function and the arguments of an application.
+    fn eval_app(
+        &self,
+        f: ExprId,
+        args: &[ExprId],
+        frame: &mut Frame,
+    ) -> EvalResult<(Value, Vec<Value>)> {
+        let f = self.eval(f, frame)?;
+        let args = self.eval_all(args, frame)?;
+        Ok((f, args))
+    }
+
+    /// Binds a `let`'s definitions in `frame`: constants as thunks,
+    /// recursive groups as shared environments.
+    fn bind_let(&self, groups: &[LetGroup], frame: &mut Frame) {
+        for group in groups {
+            match group {
+                LetGroup::Lazy {
+                    func,
+                    captures,
+                    slot,
+                } => {
+                    let env = self.capture(captures, frame);
+                    frame.locals[*slot as usize] = Slot::Lazy(Arc::new(Thunk::new(*func, env)));
+                }
+                LetGroup::Recursive {
+                    captures,
+                    group_slot,
+                } => {
+                    let env = self.capture(captures, frame);
+                    frame.locals[*group_slot as usize] = Slot::Group(env);
+                }
             }
         }
     }

@@ -9,7 +9,8 @@
 //! once; function arguments are evaluated before the call (a deviation
 //! from FDR's laziness that only shows when an unused argument fails).
 //! Recursion runs on a growable stack, so deep recursion evaluates rather
-//! than overflowing; past [`MAX_CALL_DEPTH`] calls it stops with a
+//! than overflowing; calls in tail position do not nest at all. Past
+//! [`MAX_CALL_DEPTH`] calls (tail calls included) it stops with a
 //! diagnostic.
 
 mod builtins;
@@ -33,8 +34,9 @@ pub use interp::Frame;
 pub use value::{Proc, Seq, Set, Value};
 
 /// How deep calls may nest before evaluation stops with "recursion too
-/// deep". Each level costs stack, grown on the heap as needed: about
-/// 3.3 KB in a release build, so the limit bounds it near 3.3 GB.
+/// deep" (a tail call counts as a level, though it takes no stack). Each
+/// nested level costs stack, grown on the heap as needed: about 3.2 KB in
+/// a release build, so the limit bounds it near 3.2 GB.
 pub const MAX_CALL_DEPTH: usize = 1_000_000;
 
 /// The most elements a set or sequence may be built with.
