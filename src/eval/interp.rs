@@ -128,6 +128,7 @@ impl Evaluator<'_> {
 
     /// What applying `f` to `args` comes to: a value at once (a builtin's
     /// result, a partial application), or a call still to make.
+    #[inline(never)]
     fn resolve(&self, f: &Value, args: Vec<Value>, span: Span) -> EvalResult<Applied> {
         match f {
             Value::Closure(c) => {
@@ -187,44 +188,55 @@ impl Evaluator<'_> {
     /// runs in constant stack. It still counts towards the call limit, and
     /// the replaced calls still appear in a diagnostic's stack (the last
     /// few of them, the rest counted), as if they had nested.
-    fn call(
-        &self,
-        mut func: FuncId,
-        mut env: Env,
-        mut args: Vec<Vec<Value>>,
-        span: Span,
-    ) -> EvalResult<Value> {
+    fn call(&self, func: FuncId, env: Env, args: Vec<Vec<Value>>, span: Span) -> EvalResult<Value> {
         let depth = self.depth.get();
         if depth >= self.call_limit {
             return Err(self.too_deep(span));
         }
         self.depth.set(depth + 1);
-        let mut replaced: VecDeque<(FuncId, Vec<Vec<Value>>)> = VecDeque::new();
-        let mut replaced_count = 0;
         let result = stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
-            let mut frame = Frame::new(env.clone(), 0);
-            loop {
-                let (f, group, at) = match self.call_clauses(func, &env, &args, &mut frame, span)? {
-                    Tail::Value(v) => return Ok(v),
-                    Tail::Call(f, group, at) => (f, group, at),
-                };
-                let (next_func, next_env, next_args) = match self.resolve(&f, group, at)? {
-                    Applied::Value(v) => return Ok(v),
-                    Applied::Call { func, env, args } => (func, env, args),
-                };
-                if depth + 1 + replaced_count >= self.call_limit {
-                    return Err(self.too_deep(at));
-                }
-                if replaced.len() == SHOWN_FRAMES {
-                    replaced.pop_front();
-                }
-                replaced.push_back((func, std::mem::replace(&mut args, next_args)));
-                replaced_count += 1;
-                func = next_func;
-                env = next_env;
-            }
+            self.call_in_place(func, env, args, span, depth)
         });
         self.depth.set(depth);
+        result
+    }
+
+    /// The loop of [`Self::call`], out of line so that only its own small
+    /// frame is on the stack of every nested call.
+    #[inline(never)]
+    fn call_in_place(
+        &self,
+        mut func: FuncId,
+        mut env: Env,
+        mut args: Vec<Vec<Value>>,
+        span: Span,
+        depth: usize,
+    ) -> EvalResult<Value> {
+        let mut replaced: VecDeque<(FuncId, Vec<Vec<Value>>)> = VecDeque::new();
+        let mut replaced_count = 0;
+        let mut frame = Frame::new(env.clone(), 0);
+        let result = loop {
+            let (f, group, at) = match self.call_clauses(func, &env, &args, &mut frame, span) {
+                Ok(Tail::Value(v)) => break Ok(v),
+                Ok(Tail::Call(f, group, at)) => (f, group, at),
+                Err(e) => break Err(e),
+            };
+            let (next_func, next_env, next_args) = match self.resolve(&f, group, at) {
+                Ok(Applied::Value(v)) => break Ok(v),
+                Ok(Applied::Call { func, env, args }) => (func, env, args),
+                Err(e) => break Err(e),
+            };
+            if depth + 1 + replaced_count >= self.call_limit {
+                break Err(self.too_deep(at));
+            }
+            if replaced.len() == SHOWN_FRAMES {
+                replaced.pop_front();
+            }
+            replaced.push_back((func, std::mem::replace(&mut args, next_args)));
+            replaced_count += 1;
+            func = next_func;
+            env = next_env;
+        };
         result.map_err(|e| self.in_calls(e, (func, &args), &replaced, replaced_count))
     }
 
@@ -282,7 +294,14 @@ impl Evaluator<'_> {
             }
             return self.eval_tail(clause.body, frame);
         }
-        Err(EvalError::new(
+        Err(self.no_clause_matches(func, args, span))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn no_clause_matches(&self, func: FuncId, args: &[Vec<Value>], span: Span) -> EvalError {
+        let function = self.script.function(func);
+        EvalError::new(
             span,
             format!(
                 "no clause of `{}` matches {}",
@@ -294,7 +313,7 @@ impl Evaluator<'_> {
             "`{}` is defined at {}",
             function.name,
             self.script.sources.location(function.span)
-        )))
+        ))
     }
 
     fn describe_call(&self, func: FuncId, args: &[Vec<Value>]) -> String {
@@ -427,6 +446,17 @@ impl Evaluator<'_> {
                 self.unary(*op, v, span)
             }
             ExprKind::Binary(op, a, b) => self.binary(*op, *a, *b, frame, span),
+            _ => self.eval_other(id, frame),
+        }
+    }
+
+    /// The rest of [`Self::eval`]: kept out of line so that the frame of
+    /// `eval`, which every nested call passes through, stays small.
+    #[inline(never)]
+    fn eval_other(&self, id: ExprId, frame: &mut Frame) -> EvalResult<Value> {
+        let expr = self.script.expr(id);
+        let span = expr.span;
+        match &expr.kind {
             ExprKind::Destructure {
                 value,
                 pattern,
@@ -530,6 +560,23 @@ impl Evaluator<'_> {
             | ExprKind::Replicated(..) => {
                 unreachable!("process operators are only bodies of process functions")
             }
+            ExprKind::Int(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Char(_)
+            | ExprKind::String(_)
+            | ExprKind::Var(_)
+            | ExprKind::Global(_)
+            | ExprKind::Ctor(_)
+            | ExprKind::Channel(_)
+            | ExprKind::GroupMember { .. }
+            | ExprKind::Lambda(..)
+            | ExprKind::Process(..)
+            | ExprKind::App(..)
+            | ExprKind::If(..)
+            | ExprKind::Let(..)
+            | ExprKind::Dot(..)
+            | ExprKind::Unary(..)
+            | ExprKind::Binary(..) => unreachable!("handled by eval"),
         }
     }
 
@@ -557,6 +604,7 @@ impl Evaluator<'_> {
     }
 
     /// The function and the arguments of an application.
+    #[inline(never)]
     fn eval_app(
         &self,
         f: ExprId,
@@ -570,6 +618,7 @@ impl Evaluator<'_> {
 
     /// Binds a `let`'s definitions in `frame`: constants as thunks,
     /// recursive groups as shared environments.
+    #[inline(never)]
     fn bind_let(&self, groups: &[LetGroup], frame: &mut Frame) {
         for group in groups {
             match group {
@@ -777,6 +826,20 @@ impl Evaluator<'_> {
         }
         let x = self.eval(a, frame)?;
         let y = self.eval(b, frame)?;
+        self.combine(op, x, y, (a, b), span)
+    }
+
+    /// The value of `x op y` (not `and`, `or`), its operands `(a, b)` named
+    /// in errors. Out of line: `binary` is on the path of nested calls.
+    #[inline(never)]
+    fn combine(
+        &self,
+        op: BinaryOp,
+        x: Value,
+        y: Value,
+        (a, b): (ExprId, ExprId),
+        span: Span,
+    ) -> EvalResult<Value> {
         match op {
             BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
                 let (Value::Int(i), Value::Int(j)) = (&x, &y) else {
