@@ -371,3 +371,20 @@ fn compressions_are_exact_stand_ins() {
     );
     assert_eq!(counts("P = a -> b -> P", "sbisim(diamond(P))"), (2, 2, 0));
 }
+
+#[test]
+fn event_sets_print_whole_channels_as_productions() {
+    // Every event of e and f: productions; part of a channel: listed.
+    assert_eq!(
+        lts("", "(e?x -> STOP) \\ {| e, f |}"),
+        vec!["(e?x -> STOP) \\ {| e, f |} -τ-> STOP \\ {| e, f |}"]
+    );
+    assert_eq!(
+        lts("", "(a -> STOP) \\ union({| e |}, {a, f.0.1})"),
+        vec!["(a -> STOP) \\ union({| e |}, {a, f.0.1}) -τ-> STOP \\ union({| e |}, {a, f.0.1})"]
+    );
+    assert_eq!(
+        lts("", "(a -> STOP) \\ {a, e.1}"),
+        vec!["(a -> STOP) \\ {a, e.1} -τ-> STOP \\ {a, e.1}"]
+    );
+}

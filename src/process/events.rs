@@ -26,6 +26,9 @@ pub const TICK: EventId = 1;
 pub struct EventTable {
     values: Vec<Value>,
     ids: FxHashMap<Value, EventId>,
+    /// Each channel with the ids of its events, `first..end`: `Events`
+    /// is in value order, so a channel's events are consecutive.
+    channels: Vec<(Value, std::ops::Range<EventId>)>,
 }
 
 impl EventTable {
@@ -35,8 +38,21 @@ impl EventTable {
             let id = (table.values.len() + 2) as EventId;
             table.values.push(event.clone());
             table.ids.insert(event.clone(), id);
+            let channel = match event {
+                Value::Named(parts) => parts[0].clone(),
+                other => other.clone(),
+            };
+            match table.channels.last_mut() {
+                Some((last, range)) if *last == channel => range.end = id + 1,
+                _ => table.channels.push((channel, id..id + 1)),
+            }
         }
         table
+    }
+
+    /// Each channel (as a value) with the range of its events' ids.
+    pub fn channels(&self) -> &[(Value, std::ops::Range<EventId>)] {
+        &self.channels
     }
 
     /// The id of a complete event, if it is one.
@@ -70,6 +86,11 @@ impl EventSet {
         EventSet {
             words: words.into(),
         }
+    }
+
+    /// How many of the ids `range` holds are in the set.
+    pub fn count_in(&self, range: std::ops::Range<EventId>) -> usize {
+        range.filter(|&id| self.contains(id)).count()
     }
 
     #[inline]

@@ -4,7 +4,7 @@
 
 use crate::eval::Value;
 
-use super::{EventRelation, EventSet, ProcId, Processes, SetId, Term};
+use super::{EventId, EventRelation, EventSet, ProcId, Processes, SetId, TAU, TICK, Term};
 
 /// Sets with more events than this print abbreviated.
 const SET_SHOWN: usize = 6;
@@ -152,16 +152,42 @@ impl Processes<'_> {
         self.show_events(self.set(s))
     }
 
-    /// An event set in FDR's set syntax, abbreviated when long.
+    /// An event set in FDR's set syntax, abbreviated when long. Channels
+    /// whose every event is in the set read as a production:
+    /// `{| getNext, casNext |}`, or `union({| getNext |}, {done})` beside
+    /// single events.
     pub fn show_events(&self, set: &EventSet) -> String {
-        let shown: Vec<String> = set
+        let mut whole = Vec::new();
+        let mut single: Vec<EventId> = Vec::new();
+        for (channel, range) in self.events.channels() {
+            let present = set.count_in(range.clone());
+            if present > 1 && present == range.len() {
+                whole.push(self.eval.show(channel));
+            } else if present > 0 {
+                single.extend(range.clone().filter(|&e| set.contains(e)));
+            }
+        }
+        // τ and ✓ are not in any channel.
+        let reserved = [TAU, TICK].into_iter().filter(|&e| set.contains(e));
+        let single: Vec<EventId> = reserved.chain(single).collect();
+        let listed = self.list_events(&single);
+        match (whole.is_empty(), single.is_empty()) {
+            (true, _) => listed,
+            (false, true) => format!("{{| {} |}}", whole.join(", ")),
+            (false, false) => format!("union({{| {} |}}, {listed})", whole.join(", ")),
+        }
+    }
+
+    /// Events listed one by one, abbreviated when long.
+    fn list_events(&self, events: &[EventId]) -> String {
+        let shown: Vec<String> = events
             .iter()
             .take(SET_SHOWN)
-            .map(|e| self.show_event(e))
+            .map(|&e| self.show_event(e))
             .collect();
         let mut out = format!("{{{}", shown.join(", "));
-        if set.len() > SET_SHOWN {
-            out.push_str(&format!(", … ({} events)", set.len()));
+        if events.len() > SET_SHOWN {
+            out.push_str(&format!(", … ({} events)", events.len()));
         }
         out.push('}');
         out
