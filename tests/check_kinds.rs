@@ -503,3 +503,38 @@ assert STOP [T= System
         "the user"
     );
 }
+
+#[test]
+fn a_divergence_counterexample_ends_with_its_tau_loop() {
+    // Ring(0) passes a token round three places, all hidden; LateDiv
+    // diverges after b, on a one-step loop.
+    let script = load(
+        "channel pass : {0..2}
+Ring(i) = pass.i -> Ring((i + 1) % 3)
+assert (c -> Ring(0)) \\ {| pass |} :[divergence free]
+assert b -> STOP [FD= LateDiv
+",
+    );
+    let cx = run(&script, 0, &Budget::default())
+        .counterexample
+        .expect("a counterexample");
+    let events: Vec<&str> = cx.steps.iter().map(|s| s.event.as_str()).collect();
+    assert_eq!(events, ["c", "τ", "τ", "τ"]);
+    assert_eq!(cx.loop_from, Some(1));
+    assert_eq!(cx.loop_steps().as_deref(), Some("steps 2–4"));
+    let own: Vec<&str> = cx.components[0]
+        .moves
+        .iter()
+        .map(|m| m.event.as_str())
+        .collect();
+    assert_eq!(own, ["c", "pass.0", "pass.1", "pass.2"]);
+    replay(&script, 0, &cx);
+    // In a refinement, the implementation's divergence the same way.
+    let cx = run(&script, 1, &Budget::default())
+        .counterexample
+        .expect("a counterexample");
+    assert_eq!(cx.kind, Kind::Divergence);
+    assert_eq!(cx.trace(), ["b"]);
+    assert_eq!(cx.loop_steps().as_deref(), Some("step 2"));
+    replay(&script, 1, &cx);
+}

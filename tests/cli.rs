@@ -343,6 +343,23 @@ fn check_prints_fdr_like_verdicts_and_counterexamples() {
 }
 
 #[test]
+fn a_divergence_shows_the_tau_loop_it_goes_round() {
+    symcsp()
+        .args(["check", "models/tokenring.csp", "--assert", "4"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "after <> the process can perform τ for ever (divergence), going round steps 1–4",
+        ))
+        .stdout(predicate::str::contains(
+            "      then round and round, for ever:\n        1  τ",
+        ))
+        .stdout(predicate::str::contains(
+            "step   4: pass.N3.N0 → Node(N0, true, false)",
+        ));
+}
+
+#[test]
 fn check_reports_json_with_counterexamples() {
     let out = symcsp()
         .args(["check", &fixture("check/small.csp"), "--format", "json"])

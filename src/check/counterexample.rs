@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::lts::machine::Moves;
 use crate::lts::search::Search;
-use crate::process::{EventId, ProcId, Processes};
+use crate::process::{EventId, ProcId, Processes, TAU};
 
 use super::normal::{NodeId, Normaliser};
 
@@ -77,6 +77,10 @@ pub struct Counterexample {
     /// The specification's states at the start (refinement only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub spec_initial: Vec<String>,
+    /// For a divergence: the index of the first step of the τ-loop that
+    /// the last steps make (they return to the state before it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loop_from: Option<usize>,
     /// The steps' event ids (τ included), to replay the path.
     #[serde(skip)]
     pub path: Vec<EventId>,
@@ -95,6 +99,18 @@ impl Counterexample {
             .map(|s| s.event.as_str())
             .filter(|e| *e != "τ")
             .collect()
+    }
+
+    /// For a divergence with its τ-loop: the loop's steps in words,
+    /// numbered from one (`step 4`, `steps 1–4`).
+    pub fn loop_steps(&self) -> Option<String> {
+        let from = self.loop_from? + 1;
+        let to = self.steps.len();
+        Some(if from == to {
+            format!("step {from}")
+        } else {
+            format!("steps {from}–{to}")
+        })
     }
 
     /// The path's event ids without the error step.
@@ -116,6 +132,12 @@ pub struct Found<'a> {
     /// The specification's normal form, when there is one worth showing,
     /// and whether the rows carry its node.
     pub spec: Option<&'a Normaliser>,
+    /// For a divergence: the implementation's rows from the divergent
+    /// state along τs until one repeats, and where the repeated one first
+    /// stands (see [`Divergences::tau_loop`]).
+    ///
+    /// [`Divergences::tau_loop`]: crate::lts::divergence::Divergences::tau_loop
+    pub tau_loop: Option<(Vec<Vec<u32>>, usize)>,
 }
 
 /// Describes a violation found by `search`.
@@ -136,6 +158,22 @@ pub fn describe(search: &Search, procs: &Processes, found: Found) -> Counterexam
             m.event == event && after[..] == rows[k + 1][..width]
         });
         step_changes.push(taken.map(|m| moves.changes(m).to_vec()).unwrap_or_default());
+    }
+    // A divergence goes on round its τ-loop: those steps follow the path.
+    let mut loop_from = None;
+    if let Some((loop_rows, start)) = found.tau_loop {
+        loop_from = Some(path.len() + start);
+        for next in loop_rows.into_iter().skip(1) {
+            let last = &rows.last().expect("a path has a state")[..width];
+            machine.prepared_moves(last, &mut moves);
+            let taken = moves.list.iter().find(|m| {
+                moves.apply(m, last, &mut after);
+                m.event == TAU && after == next
+            });
+            step_changes.push(taken.map(|m| moves.changes(m).to_vec()).unwrap_or_default());
+            rows.push(next);
+            path.push(TAU);
+        }
     }
     if let Some(error) = found.error_step {
         let last = rows.last().expect("a path has a state").clone();
@@ -197,6 +235,7 @@ pub fn describe(search: &Search, procs: &Processes, found: Found) -> Counterexam
         components,
         witness: None,
         spec_initial: spec_states(node_of(&rows[0])),
+        loop_from,
         path,
     }
 }

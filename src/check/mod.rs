@@ -323,6 +323,13 @@ fn product(
     } else {
         error
     };
+    let tau_loop = match kind {
+        Kind::Divergence => {
+            let row = search.row(violation.state)[..search.components()].to_vec();
+            product.tau_loop(search.machine_mut(), procs, &row)?
+        }
+        _ => None,
+    };
     let shown_spec = match &product.spec {
         Spec::Refines(n) => Some(n),
         _ => None,
@@ -338,6 +345,7 @@ fn product(
             refusals,
             accepted,
             spec: shown_spec,
+            tau_loop,
         },
     );
     if let (true, Some(event)) = (nondeterministic, error_event) {
@@ -390,6 +398,7 @@ fn has_trace(
                 refusals: Vec::new(),
                 accepted: Vec::new(),
                 spec: None,
+                tau_loop: None,
             },
         )
     });

@@ -15,6 +15,7 @@
 
 use crate::eval::EvalResult;
 use crate::lts::divergence::Divergences;
+use crate::lts::machine::Machine;
 use crate::lts::search::{Context, Flow, Visit, Visitor};
 use crate::process::{EventId, Processes, TAU, TICK};
 
@@ -150,6 +151,22 @@ impl Product {
             breach,
         });
         Ok(Flow::Stop)
+    }
+}
+
+impl Product {
+    /// The τ-loop a divergent implementation state `row` runs into (see
+    /// [`Divergences::tau_loop`]), for its counterexample.
+    pub fn tau_loop(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &[u32],
+    ) -> EvalResult<Option<(Vec<Vec<u32>>, usize)>> {
+        match &mut self.divergences {
+            Some(divergences) => divergences.tau_loop(machine, procs, row),
+            None => Ok(None),
+        }
     }
 }
 

@@ -289,9 +289,12 @@ fn describe(cx: &Counterexample, negated: bool, verdict: Verdict) -> String {
             set(&cx.accepted)
         ),
         Kind::Deadlock => format!("after {trace} the process deadlocks"),
-        Kind::Divergence => {
-            format!("after {trace} the process can perform τ for ever (divergence)")
-        }
+        Kind::Divergence => match cx.loop_steps() {
+            Some(steps) => format!(
+                "after {trace} the process can perform τ for ever (divergence), going round {steps}"
+            ),
+            None => format!("after {trace} the process can perform τ for ever (divergence)"),
+        },
         Kind::Nondeterminism => {
             let witness = cx
                 .witness
@@ -329,6 +332,9 @@ fn describe(cx: &Counterexample, negated: bool, verdict: Verdict) -> String {
         text.push_str("    path (τ included):\n");
         for (k, step) in cx.steps.iter().enumerate() {
             let moved: Vec<String> = step.moved.iter().map(|c| (c + 1).to_string()).collect();
+            if cx.loop_from == Some(k) {
+                text.push_str("      then round and round, for ever:\n");
+            }
             text.push_str(&format!(
                 "      {:>3}  {:<24} component{} {}\n",
                 k + 1,

@@ -51,7 +51,7 @@ struct Frame {
 }
 
 impl TauCycles {
-    fn mark(&mut self, state: u32) -> Mark {
+    fn mark(&self, state: u32) -> Mark {
         self.marks
             .get(state as usize)
             .copied()
@@ -109,6 +109,12 @@ impl TauCycles {
             Mark::Closed { divergent } => Ok(divergent),
             _ => unreachable!("the search closes its start"),
         }
+    }
+
+    /// Whether `state` is known to diverge: a search has closed it as
+    /// divergent.
+    fn known_divergent(&self, state: u32) -> bool {
+        matches!(self.mark(state), Mark::Closed { divergent: true })
     }
 
     fn open(
@@ -212,6 +218,55 @@ impl Divergences {
             }
             Ok(())
         })
+    }
+}
+
+impl Divergences {
+    /// How `row` diverges, when it does: the rows it passes through by
+    /// τs, starting with `row`, until one repeats, and where the repeated
+    /// one first stands (so the rows from there on are a τ-loop).
+    pub fn tau_loop(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &[u32],
+    ) -> EvalResult<Option<(Vec<Vec<u32>>, usize)>> {
+        if !self.diverges(machine, procs, row)? {
+            return Ok(None);
+        }
+        // Every state the search reached is closed; a divergent one has a
+        // divergent τ-successor, so following them must come round.
+        let mut ids = vec![self.store.insert(row).0];
+        loop {
+            let current = *ids.last().expect("the path starts with row");
+            self.store.read(current, &mut self.row);
+            machine.moves(procs, &self.row, &mut self.moves)?;
+            let mut onward = None;
+            for m in self.moves.list.iter().filter(|m| m.event == TAU) {
+                self.moves.apply(m, &self.row, &mut self.next);
+                let id = self.store.insert(&self.next).0;
+                if self.cycles.known_divergent(id) {
+                    onward = Some(id);
+                    break;
+                }
+            }
+            let Some(next) = onward else {
+                return Ok(None);
+            };
+            let repeated = ids.iter().position(|&id| id == next);
+            ids.push(next);
+            if let Some(start) = repeated {
+                let rows = ids
+                    .iter()
+                    .map(|&id| {
+                        let mut row = Vec::new();
+                        self.store.read(id, &mut row);
+                        row
+                    })
+                    .collect();
+                return Ok(Some((rows, start)));
+            }
+        }
     }
 }
 

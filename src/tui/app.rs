@@ -1105,7 +1105,10 @@ pub fn describe_counterexample(cx: &Counterexample) -> String {
             list(&cx.accepted)
         ),
         Kind::Deadlock => "deadlock: this state can do nothing at all".to_string(),
-        Kind::Divergence => "this state can perform τ for ever (divergence)".to_string(),
+        Kind::Divergence => match cx.loop_steps() {
+            Some(steps) => format!("divergence: the τ-loop of {steps} can repeat for ever"),
+            None => "this state can perform τ for ever (divergence)".to_string(),
+        },
         Kind::Nondeterminism => match &cx.error_event {
             Some(e) => format!("after this trace the process may both perform and refuse {e}"),
             None => "nondeterminism after this trace".to_string(),
