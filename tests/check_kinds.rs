@@ -520,6 +520,11 @@ assert b -> STOP [FD= LateDiv
         .expect("a counterexample");
     let events: Vec<&str> = cx.steps.iter().map(|s| s.event.as_str()).collect();
     assert_eq!(events, ["c", "τ", "τ", "τ"]);
+    let hidden: Vec<Option<&str>> = cx.steps.iter().map(|s| s.hidden.as_deref()).collect();
+    assert_eq!(
+        hidden,
+        [None, Some("pass.0"), Some("pass.1"), Some("pass.2")]
+    );
     assert_eq!(cx.loop_from, Some(1));
     assert_eq!(cx.loop_steps().as_deref(), Some("steps 2–4"));
     let own: Vec<&str> = cx.components[0]

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use crate::lts::machine::Moves;
+use crate::lts::machine::{Machine, Moves};
 use crate::lts::search::Search;
 use crate::process::{EventId, ProcId, Processes, TAU};
 
@@ -36,6 +36,10 @@ pub enum Kind {
 pub struct Step {
     /// The system's event (`τ` for internal steps).
     pub event: String,
+    /// What the components performed when the system shows another event
+    /// (the event a τ hides, or the one renamed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<String>,
     /// The components that took part.
     pub moved: Vec<usize>,
     /// The specification's states after this step (refinement only).
@@ -204,7 +208,9 @@ pub fn describe(search: &Search, procs: &Processes, found: Found) -> Counterexam
     let mut steps = Vec::new();
     for (k, &event) in path.iter().enumerate() {
         let mut moved = Vec::new();
-        for (slot, own) in machine.participants(&rows[k], &step_changes[k], event) {
+        let taking_part = machine.participants(&rows[k], &step_changes[k], event);
+        let hidden = Machine::hidden_event(&taking_part, event).map(|e| procs.show_event(e));
+        for (slot, own) in taking_part {
             moved.push(slot);
             components[slot].moves.push(ComponentMove {
                 step: k,
@@ -216,6 +222,7 @@ pub fn describe(search: &Search, procs: &Processes, found: Found) -> Counterexam
         let is_error = found.error_step.is_some() && k + 1 == path.len();
         steps.push(Step {
             event: procs.show_event(event),
+            hidden,
             moved,
             spec: if is_error {
                 Vec::new()

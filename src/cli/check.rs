@@ -330,15 +330,29 @@ fn describe(cx: &Counterexample, negated: bool, verdict: Verdict) -> String {
     }
     if !cx.steps.is_empty() {
         text.push_str("    path (τ included):\n");
-        for (k, step) in cx.steps.iter().enumerate() {
+        let events: Vec<String> = cx
+            .steps
+            .iter()
+            .map(|step| match &step.hidden {
+                Some(hidden) => format!("{} ‹{hidden}›", step.event),
+                None => step.event.clone(),
+            })
+            .collect();
+        // As wide as the widest event, within reason.
+        let width = events
+            .iter()
+            .map(|e| e.chars().count())
+            .max()
+            .unwrap_or(0)
+            .clamp(24, 40);
+        for (k, (step, event)) in cx.steps.iter().zip(&events).enumerate() {
             let moved: Vec<String> = step.moved.iter().map(|c| (c + 1).to_string()).collect();
             if cx.loop_from == Some(k) {
                 text.push_str("      then round and round, for ever:\n");
             }
             text.push_str(&format!(
-                "      {:>3}  {:<24} component{} {}\n",
+                "      {:>3}  {event:<width$} component{} {}\n",
                 k + 1,
-                step.event,
                 if moved.len() == 1 { "" } else { "s" },
                 moved.join(", ")
             ));

@@ -39,6 +39,9 @@ pub struct Enabled {
     pub label: String,
     pub kind: EventKind,
     pub participants: Vec<Participant>,
+    /// What the components performed when the system shows another event
+    /// (the event a τ hides, or the one renamed).
+    pub hidden: Option<String>,
     /// The system state after the move.
     pub target: Vec<u32>,
 }
@@ -47,15 +50,6 @@ impl Enabled {
     /// The slots of the components that take part.
     pub fn slots(&self) -> impl Iterator<Item = usize> + '_ {
         self.participants.iter().map(|p| p.slot)
-    }
-
-    /// The event the components performed when the system shows another
-    /// (a τ that hides `getNext.T0.N0.Null`, or a renamed event).
-    pub fn hidden_event(&self) -> Option<&str> {
-        self.participants
-            .iter()
-            .map(|p| p.own_event.as_str())
-            .find(|own| *own != self.label && *own != "τ")
     }
 }
 
@@ -127,9 +121,11 @@ impl<'s> Animator<'s> {
         let mut list = Vec::with_capacity(self.moves.list.len());
         for m in &self.moves.list {
             self.moves.apply(m, state, &mut self.after);
-            let mut participants: Vec<Participant> = self
+            let taking_part = self
                 .machine
-                .participants(state, self.moves.changes(m), m.event)
+                .participants(state, self.moves.changes(m), m.event);
+            let hidden = Machine::hidden_event(&taking_part, m.event);
+            let mut participants: Vec<Participant> = taking_part
                 .into_iter()
                 .map(|(slot, own)| Participant {
                     slot,
@@ -146,6 +142,7 @@ impl<'s> Animator<'s> {
                     _ => EventKind::Visible,
                 },
                 participants,
+                hidden: hidden.map(|e| self.procs.show_event(e)),
                 target: self.after.clone(),
             });
         }

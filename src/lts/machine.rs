@@ -389,6 +389,15 @@ impl Machine {
             .collect()
     }
 
+    /// What the participants of a move performed when the system shows
+    /// `event`: the event a τ hides, or the one renamed to `event`.
+    pub fn hidden_event(participants: &[(usize, EventId)], event: EventId) -> Option<EventId> {
+        participants
+            .iter()
+            .map(|&(_, own)| own)
+            .find(|&own| own != event && own != TAU)
+    }
+
     /// The operator tree above the components, depth first, for showing
     /// a state grouped as the process is built.
     pub fn outline(&self, procs: &Processes) -> Vec<OutlineRow> {

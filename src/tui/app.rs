@@ -552,7 +552,7 @@ impl App {
         if !redo {
             let step = TraceStep {
                 label: e.label.clone(),
-                hidden: e.hidden_event().map(str::to_string),
+                hidden: e.hidden.clone(),
                 kind: e.kind,
                 choice: i,
                 changed: e.slots().collect(),

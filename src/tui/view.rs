@@ -335,7 +335,7 @@ fn events(app: &App, frame: &mut Frame, area: Rect) {
                 EventKind::Tick => theme.tick,
             };
             let mut who: Vec<String> = e.slots().map(|s| format!("#{}", s + 1)).collect();
-            if let Some(hidden) = e.hidden_event() {
+            if let Some(hidden) = &e.hidden {
                 who.insert(0, format!("‹{hidden}›"));
             }
             let mut line = Line::from(vec![
