@@ -385,6 +385,28 @@ fn a_failed_checks_counterexample_is_loaded_and_stepped_through() {
 }
 
 #[test]
+fn a_divergence_is_loaded_with_its_tau_loop_marked() {
+    with_large_stack(|| {
+        let mut app = open("spin.csp", None);
+        app.focus = Pane::Checks;
+        run(&mut app, &[Command::RunCheck]);
+        wait_for_checks(&mut app);
+        run(&mut app, &[Command::OpenCounterexample]);
+        assert_eq!(trace(&app), ["start", "τ", "τ", "τ"]);
+        let cx = app.counterexample.as_ref().unwrap();
+        assert_eq!(
+            cx.verdict,
+            "divergence: the τ-loop of steps 2–4 can repeat for ever"
+        );
+        assert!(!cx.in_loop(1) && cx.in_loop(2) && cx.in_loop(4));
+        let shown = screen(&app, 120, 30);
+        assert!(shown.contains("   1 start  "), "{shown}");
+        assert!(shown.contains("   2 τ ‹pass.0›  ↻ loop"), "{shown}");
+        assert!(shown.contains("   4 τ ‹pass.2›  ↻ loop"), "{shown}");
+    });
+}
+
+#[test]
 fn quitting_asks_first_while_a_check_runs_and_esc_cancels_it() {
     with_large_stack(|| {
         let mut app = App::new(Source::Builtin(LISTSTACK), None, Config::default());

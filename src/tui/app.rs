@@ -157,6 +157,9 @@ pub struct LoadedCounterexample {
     pub valid: usize,
     /// What goes wrong at the end, in words.
     pub verdict: String,
+    /// For a divergence: the first step (from 1) of the τ-loop the last
+    /// steps make.
+    pub loop_from: Option<usize>,
 }
 
 impl LoadedCounterexample {
@@ -171,6 +174,12 @@ impl LoadedCounterexample {
             p => self.spec_after.get(p - 1).map(Vec::as_slice),
         }
         .filter(|s| !s.is_empty())
+    }
+
+    /// Whether trace step `p` (from 1) is part of the counterexample's
+    /// τ-loop.
+    pub fn in_loop(&self, p: usize) -> bool {
+        p <= self.valid && self.loop_from.is_some_and(|from| p >= from)
     }
 }
 
@@ -730,6 +739,7 @@ impl App {
             spec_after: cx.steps.iter().map(|s| s.spec.clone()).collect(),
             valid: moves.len(),
             verdict: describe_counterexample(&cx),
+            loop_from: cx.loop_from.map(|k| k + 1),
         });
         self.focus = Pane::Trace;
         self.say(format!(

@@ -372,12 +372,18 @@ fn trace(app: &App, frame: &mut Frame, area: Rect) {
                         EventKind::Tick => theme.tick,
                         EventKind::Visible => Style::default(),
                     };
-                    let undone = if p > position { "  (undone)" } else { "" };
+                    let mut notes = String::new();
+                    if p > position {
+                        notes.push_str("  (undone)");
+                    }
+                    if app.counterexample.as_ref().is_some_and(|c| c.in_loop(p)) {
+                        notes.push_str("  ↻ loop");
+                    }
                     let hidden = step
                         .hidden
                         .as_ref()
                         .map_or(String::new(), |h| format!(" ‹{h}›"));
-                    (format!("{}{hidden}{undone}", step.label), style)
+                    (format!("{}{hidden}{notes}", step.label), style)
                 }
             };
             let mut line = Line::from(vec![
