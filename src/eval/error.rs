@@ -6,8 +6,15 @@ use crate::syntax::{Diagnostic, Span};
 /// How many calls of the stack a diagnostic lists.
 pub(super) const SHOWN_FRAMES: usize = 8;
 
+/// A run-time error. Boxed: evaluation returns `EvalResult` from every
+/// call, and a small error keeps those results, and so the stack frames
+/// of deep recursion, small.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EvalError {
+pub struct EvalError(Box<ErrorDetail>);
+
+/// What an [`EvalError`] says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorDetail {
     pub message: String,
     pub span: Option<Span>,
     pub notes: Vec<String>,
@@ -19,15 +26,29 @@ pub struct EvalError {
 
 pub type EvalResult<T> = Result<T, EvalError>;
 
+impl std::ops::Deref for EvalError {
+    type Target = ErrorDetail;
+
+    fn deref(&self) -> &ErrorDetail {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for EvalError {
+    fn deref_mut(&mut self) -> &mut ErrorDetail {
+        &mut self.0
+    }
+}
+
 impl EvalError {
     pub fn new(span: Span, message: impl Into<String>) -> EvalError {
-        EvalError {
+        EvalError(Box::new(ErrorDetail {
             message: message.into(),
             span: Some(span),
             notes: Vec::new(),
             calls: Vec::new(),
             more_calls: 0,
-        }
+        }))
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> EvalError {
