@@ -408,19 +408,6 @@ impl Evaluator<'_> {
             ExprKind::Global(g) => self.global(*g),
             ExprKind::Ctor(c) => Ok(Value::Ctor(*c)),
             ExprKind::Channel(c) => Ok(Value::Channel(*c)),
-            ExprKind::GroupMember { group, member } => {
-                let env = self.group_env(*group, frame);
-                match self.script.function(*member).kind {
-                    FunctionKind::Constant => self.call_constant(*member, env),
-                    _ => Ok(self.closure(*member, env)),
-                }
-            }
-            ExprKind::Lambda(func, refs) => Ok(self.closure(*func, self.capture(refs, frame))),
-            ExprKind::Process(func, refs) => {
-                let env = self.capture(refs, frame);
-                let vars = self.force_env(&env, span)?;
-                Ok(Value::Proc(Arc::new(Proc::Node { func: *func, vars })))
-            }
             ExprKind::App(f, args) => {
                 let (f, args) = self.eval_app(*f, args, frame)?;
                 self.apply(&f, args, span)
@@ -436,15 +423,6 @@ impl Evaluator<'_> {
                 self.bind_let(groups, frame);
                 self.eval(*body, frame)
             }
-            ExprKind::Dot(a, b) => {
-                let a = self.eval(*a, frame)?;
-                let b = self.eval(*b, frame)?;
-                self.dot(a, b, span)
-            }
-            ExprKind::Unary(op, a) => {
-                let v = self.eval(*a, frame)?;
-                self.unary(*op, v, span)
-            }
             ExprKind::Binary(op, a, b) => self.binary(*op, *a, *b, frame, span),
             _ => self.eval_other(id, frame),
         }
@@ -457,6 +435,28 @@ impl Evaluator<'_> {
         let expr = self.script.expr(id);
         let span = expr.span;
         match &expr.kind {
+            ExprKind::GroupMember { group, member } => {
+                let env = self.group_env(*group, frame);
+                match self.script.function(*member).kind {
+                    FunctionKind::Constant => self.call_constant(*member, env),
+                    _ => Ok(self.closure(*member, env)),
+                }
+            }
+            ExprKind::Lambda(func, refs) => Ok(self.closure(*func, self.capture(refs, frame))),
+            ExprKind::Process(func, refs) => {
+                let env = self.capture(refs, frame);
+                let vars = self.force_env(&env, span)?;
+                Ok(Value::Proc(Arc::new(Proc::Node { func: *func, vars })))
+            }
+            ExprKind::Dot(a, b) => {
+                let a = self.eval(*a, frame)?;
+                let b = self.eval(*b, frame)?;
+                self.dot(a, b, span)
+            }
+            ExprKind::Unary(op, a) => {
+                let v = self.eval(*a, frame)?;
+                self.unary(*op, v, span)
+            }
             ExprKind::Destructure {
                 value,
                 pattern,
@@ -568,14 +568,9 @@ impl Evaluator<'_> {
             | ExprKind::Global(_)
             | ExprKind::Ctor(_)
             | ExprKind::Channel(_)
-            | ExprKind::GroupMember { .. }
-            | ExprKind::Lambda(..)
-            | ExprKind::Process(..)
             | ExprKind::App(..)
             | ExprKind::If(..)
             | ExprKind::Let(..)
-            | ExprKind::Dot(..)
-            | ExprKind::Unary(..)
             | ExprKind::Binary(..) => unreachable!("handled by eval"),
         }
     }

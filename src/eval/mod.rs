@@ -35,8 +35,8 @@ pub use value::{Proc, Seq, Set, Value};
 
 /// How deep calls may nest before evaluation stops with "recursion too
 /// deep" (a tail call counts as a level, though it takes no stack). Each
-/// nested level costs stack, grown on the heap as needed: about 1.8 KB in
-/// a release build, so the limit bounds it near 1.8 GB.
+/// nested level costs stack, grown on the heap as needed: about 1.6 KB in
+/// a release build, so the limit bounds it near 1.6 GB.
 pub const MAX_CALL_DEPTH: usize = 1_000_000;
 
 /// The most elements a set or sequence may be built with.
