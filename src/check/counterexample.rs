@@ -7,6 +7,7 @@
 
 use serde::Serialize;
 
+use crate::lts::divergence::TauLoop;
 use crate::lts::machine::{Machine, Moves};
 use crate::lts::search::Search;
 use crate::process::{EventId, ProcId, Processes, TAU};
@@ -136,12 +137,8 @@ pub struct Found<'a> {
     /// The specification's normal form, when there is one worth showing,
     /// and whether the rows carry its node.
     pub spec: Option<&'a Normaliser>,
-    /// For a divergence: the implementation's rows from the divergent
-    /// state along τs until one repeats, and where the repeated one first
-    /// stands (see [`Divergences::tau_loop`]).
-    ///
-    /// [`Divergences::tau_loop`]: crate::lts::divergence::Divergences::tau_loop
-    pub tau_loop: Option<(Vec<Vec<u32>>, usize)>,
+    /// For a divergence: the τ-loop the divergent state runs into.
+    pub tau_loop: Option<TauLoop>,
 }
 
 /// Describes a violation found by `search`.
@@ -150,6 +147,13 @@ pub fn describe(search: &Search, procs: &Processes, found: Found) -> Counterexam
     let width = search.components();
     let (mut path, states) = search.path_to(found.state);
     let mut rows: Vec<Vec<u32>> = states.iter().map(|&id| search.row(id)).collect();
+    // A divergence goes on round its τ-loop: those steps follow the path.
+    let loop_from = found.tau_loop.map(|TauLoop { rows: round, start }| {
+        let from = path.len() + start;
+        path.extend(std::iter::repeat_n(TAU, round.len() - 1));
+        rows.extend(round.into_iter().skip(1));
+        from
+    });
     let mut moves = Moves::default();
     // The step taken from each row to the next, found among the row's
     // moves (every state on a path was expanded, so its moves are known).
@@ -162,22 +166,6 @@ pub fn describe(search: &Search, procs: &Processes, found: Found) -> Counterexam
             m.event == event && after[..] == rows[k + 1][..width]
         });
         step_changes.push(taken.map(|m| moves.changes(m).to_vec()).unwrap_or_default());
-    }
-    // A divergence goes on round its τ-loop: those steps follow the path.
-    let mut loop_from = None;
-    if let Some((loop_rows, start)) = found.tau_loop {
-        loop_from = Some(path.len() + start);
-        for next in loop_rows.into_iter().skip(1) {
-            let last = &rows.last().expect("a path has a state")[..width];
-            machine.prepared_moves(last, &mut moves);
-            let taken = moves.list.iter().find(|m| {
-                moves.apply(m, last, &mut after);
-                m.event == TAU && after == next
-            });
-            step_changes.push(taken.map(|m| moves.changes(m).to_vec()).unwrap_or_default());
-            rows.push(next);
-            path.push(TAU);
-        }
     }
     if let Some(error) = found.error_step {
         let last = rows.last().expect("a path has a state").clone();

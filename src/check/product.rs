@@ -14,7 +14,7 @@
 //! - for each visible event of `imp`: whether `node` allows it (traces).
 
 use crate::eval::EvalResult;
-use crate::lts::divergence::Divergences;
+use crate::lts::divergence::{Divergences, TauLoop};
 use crate::lts::machine::Machine;
 use crate::lts::search::{Context, Flow, Visit, Visitor};
 use crate::process::{EventId, Processes, TAU, TICK};
@@ -152,9 +152,7 @@ impl Product {
         });
         Ok(Flow::Stop)
     }
-}
 
-impl Product {
     /// The τ-loop a divergent implementation state `row` runs into (see
     /// [`Divergences::tau_loop`]), for its counterexample.
     pub fn tau_loop(
@@ -162,7 +160,7 @@ impl Product {
         machine: &mut Machine,
         procs: &mut Processes,
         row: &[u32],
-    ) -> EvalResult<Option<(Vec<Vec<u32>>, usize)>> {
+    ) -> EvalResult<Option<TauLoop>> {
         match &mut self.divergences {
             Some(divergences) => divergences.tau_loop(machine, procs, row),
             None => Ok(None),

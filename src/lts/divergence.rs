@@ -173,6 +173,15 @@ impl TauCycles {
     }
 }
 
+/// How a divergent state diverges: the rows it passes through by τs,
+/// starting with itself, until one repeats; `rows[start..]` is the loop
+/// (the last row is `rows[start]` again).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TauLoop {
+    pub rows: Vec<Vec<u32>>,
+    pub start: usize,
+}
+
 /// Divergence of the system states of a machine, by their rows.
 pub struct Divergences {
     store: StateStore,
@@ -219,18 +228,14 @@ impl Divergences {
             Ok(())
         })
     }
-}
 
-impl Divergences {
-    /// How `row` diverges, when it does: the rows it passes through by
-    /// τs, starting with `row`, until one repeats, and where the repeated
-    /// one first stands (so the rows from there on are a τ-loop).
+    /// The τ-loop `row` runs into, when it diverges.
     pub fn tau_loop(
         &mut self,
         machine: &mut Machine,
         procs: &mut Processes,
         row: &[u32],
-    ) -> EvalResult<Option<(Vec<Vec<u32>>, usize)>> {
+    ) -> EvalResult<Option<TauLoop>> {
         if !self.diverges(machine, procs, row)? {
             return Ok(None);
         }
@@ -264,7 +269,7 @@ impl Divergences {
                         row
                     })
                     .collect();
-                return Ok(Some((rows, start)));
+                return Ok(Some(TauLoop { rows, start }));
             }
         }
     }

@@ -12,7 +12,7 @@ use ratatui::widgets::{Block, Borders, Clear, Gauge, Paragraph, Wrap};
 use super::app::{
     App, CheckStatus, Overlay, ScriptItem, describe_counterexample, index, verdict_text,
 };
-use super::config::{Command, Pane};
+use super::config::{Command, Pane, Theme};
 use crate::check::Verdict;
 use crate::lts::animator::EventKind;
 use crate::lts::machine::OutlineRow;
@@ -329,11 +329,7 @@ fn events(app: &App, frame: &mut Frame, area: Rect) {
         .take(height)
         .map(|(n, &i)| {
             let e = &app.enabled[i];
-            let style = match e.kind {
-                EventKind::Visible => Style::default(),
-                EventKind::Tau => theme.tau,
-                EventKind::Tick => theme.tick,
-            };
+            let style = event_style(theme, e.kind);
             let mut who: Vec<String> = e.slots().map(|s| format!("#{}", s + 1)).collect();
             if let Some(hidden) = &e.hidden {
                 who.insert(0, format!("‹{hidden}›"));
@@ -352,6 +348,15 @@ fn events(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(lines), area);
 }
 
+/// How an event of a kind is drawn: τ and ✓ in their own styles.
+fn event_style(theme: &Theme, kind: EventKind) -> Style {
+    match kind {
+        EventKind::Visible => Style::default(),
+        EventKind::Tau => theme.tau,
+        EventKind::Tick => theme.tick,
+    }
+}
+
 fn trace(app: &App, frame: &mut Frame, area: Rect) {
     let theme = &app.config.theme;
     let height = usize::from(area.height);
@@ -366,11 +371,10 @@ fn trace(app: &App, frame: &mut Frame, area: Rect) {
                 0 => ("(initial state)".to_string(), theme.dim),
                 p => {
                     let step = &app.trace.steps[p - 1];
-                    let style = match step.kind {
-                        _ if p > position => theme.dim,
-                        EventKind::Tau => theme.tau,
-                        EventKind::Tick => theme.tick,
-                        EventKind::Visible => Style::default(),
+                    let style = if p > position {
+                        theme.dim
+                    } else {
+                        event_style(theme, step.kind)
                     };
                     let mut notes = String::new();
                     if p > position {
