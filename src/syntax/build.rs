@@ -139,7 +139,7 @@ impl Builder {
             Rule::include_decl => {
                 let lit = inner.next().unwrap();
                 DeclKind::Include(Include {
-                    path: self.string_literal(&lit)?,
+                    path: string_literal(lit.as_str(), self.span(&lit))?,
                     file: None,
                 })
             }
@@ -226,40 +226,7 @@ impl Builder {
         self.in_pattern = true;
         let built = self.expr(pair);
         self.in_pattern = false;
-        let expr = built?;
-        // `f(x)(y)`: peel the argument lists off the head name.
-        let mut arg_lists = Vec::new();
-        let mut head = expr;
-        while let ExprKind::App(f, args) = head.kind {
-            arg_lists.push(args);
-            head = *f;
-        }
-        match head.kind {
-            ExprKind::Name(name) if name.is_qualified() => Err(Diagnostic::error(
-                name.span,
-                "a qualified name cannot be defined here: define it inside its module",
-            )),
-            ExprKind::Name(name) => {
-                let ident = Ident {
-                    name: name.text,
-                    span: name.span,
-                };
-                if arg_lists.is_empty() {
-                    return Ok(Lhs::Name(ident));
-                }
-                arg_lists.reverse();
-                let params = arg_lists
-                    .into_iter()
-                    .map(|args| args.into_iter().map(to_pattern).collect::<Result<Vec<_>>>())
-                    .collect::<Result<Vec<_>>>()?;
-                Ok(Lhs::Function(ident, params))
-            }
-            _ if !arg_lists.is_empty() => Err(Diagnostic::error(
-                head.span,
-                "only a name can be defined as a function: expected `name(args) = ...`",
-            )),
-            _ => Ok(Lhs::Pattern(to_pattern(head)?)),
-        }
+        lhs_from_expr(built?)
     }
 
     // ------------------------------------------------------------ assertions
@@ -317,52 +284,7 @@ impl Builder {
             .split([' ', '-'])
             .filter(|w| !w.is_empty())
             .collect();
-        let simple = |property| {
-            if args.is_some() {
-                Err(Diagnostic::error(
-                    span,
-                    format!("`{}` takes no argument after `]:`", words.join(" ")),
-                ))
-            } else {
-                Ok(AssertionKind::Property {
-                    process: process.clone(),
-                    property,
-                    model,
-                })
-            }
-        };
-        match words.as_slice() {
-            ["deadlock", "free"] => simple(Property::DeadlockFree),
-            ["divergence", "free"] | ["livelock", "free"] => simple(Property::DivergenceFree),
-            ["deterministic"] => simple(Property::Deterministic),
-            ["has", "trace"] => match args {
-                Some(mut a) if a.len() == 1 => Ok(AssertionKind::HasTrace {
-                    process,
-                    model,
-                    trace: a.remove(0),
-                }),
-                _ => Err(Diagnostic::error(
-                    span,
-                    "`:[has trace]` needs exactly one trace after it: `:[has trace]: <a, b>`",
-                )),
-            },
-            ["symmetric"] => {
-                if model.is_some() {
-                    return Err(Diagnostic::error(
-                        span,
-                        "`:[symmetric]` takes no semantic model",
-                    ));
-                }
-                match args {
-                    Some(types) => Ok(AssertionKind::Symmetric { process, types }),
-                    None => Err(Diagnostic::error(
-                        span,
-                        "`:[symmetric]` needs the types to check after it: `:[symmetric]: T`",
-                    )),
-                }
-            }
-            _ => unreachable!("the grammar admits only known properties"),
-        }
+        property_kind(&words, model, args, process, span)
     }
 
     fn assert_option(&mut self, pair: Pair<Rule>) -> Result<AssertOption> {
@@ -371,24 +293,7 @@ impl Builder {
         let name = inner.next().unwrap().as_str();
         let args = inner.next().map(|p| self.property_args(p)).transpose()?;
         let words: Vec<&str> = name.split(' ').filter(|w| !w.is_empty()).collect();
-        let kind = match (words[0], args) {
-            ("tau", Some(mut a)) if a.len() == 1 => AssertOptionKind::TauPriority(a.remove(0)),
-            ("tau", _) => {
-                return Err(Diagnostic::error(
-                    span,
-                    "`:[tau priority over]` needs one set of events after it: `:[tau priority over]: {tock}`",
-                ));
-            }
-            ("partial", None) => AssertOptionKind::PartialOrderReduce,
-            ("partial", Some(_)) => {
-                return Err(Diagnostic::error(
-                    span,
-                    "`:[partial order reduce]` takes no argument",
-                ));
-            }
-            ("symmetry", args) => AssertOptionKind::SymmetryReduce(args.unwrap_or_default()),
-            _ => unreachable!("the grammar admits only known options"),
-        };
+        let kind = option_kind(&words, args, span)?;
         Ok(AssertOption { kind, span })
     }
 
@@ -737,27 +642,9 @@ impl Builder {
     fn primary(&mut self, pair: Pair<Rule>) -> Result<Expr> {
         let span = self.span(&pair);
         let kind = match pair.as_rule() {
-            Rule::int_lit => ExprKind::Int(pair.as_str().parse().map_err(|_| {
-                Diagnostic::error(
-                    span,
-                    "integer literal too large (the largest is 9223372036854775807)",
-                )
-            })?),
-            Rule::string_lit => ExprKind::String(self.string_literal(&pair)?),
-            Rule::char_lit => {
-                let text = pair.as_str();
-                let c = unescape(&text[1..text.len() - 1], span)?;
-                let mut chars = c.chars();
-                match (chars.next(), chars.next()) {
-                    (Some(c), None) => ExprKind::Char(c),
-                    _ => {
-                        return Err(Diagnostic::error(
-                            span,
-                            "a character literal holds one character",
-                        ));
-                    }
-                }
-            }
+            Rule::int_lit => ExprKind::Int(int_literal(pair.as_str(), span)?),
+            Rule::string_lit => ExprKind::String(string_literal(pair.as_str(), span)?),
+            Rule::char_lit => ExprKind::Char(char_literal(pair.as_str(), span)?),
             Rule::true_lit => ExprKind::Bool(true),
             Rule::false_lit => ExprKind::Bool(false),
             Rule::qname => ExprKind::Name(self.qname(&pair)),
@@ -941,10 +828,128 @@ impl Builder {
             .collect::<Result<Vec<_>>>()?;
         Ok(ExprKind::Replicated(op, stmts, Box::new(body)))
     }
+}
 
-    fn string_literal(&self, pair: &Pair<Rule>) -> Result<String> {
-        let text = pair.as_str();
-        unescape(&text[1..text.len() - 1], self.span(pair))
+/// The assertion `process :[words [model]]: args`, for the property
+/// names the grammar admits (`words` as written, split at spaces and
+/// hyphens); `span` is the property's, for the errors.
+pub(crate) fn property_kind(
+    words: &[&str],
+    model: Option<Model>,
+    args: Option<Vec<Expr>>,
+    process: Expr,
+    span: Span,
+) -> Result<AssertionKind> {
+    let simple = |property| {
+        if args.is_some() {
+            Err(Diagnostic::error(
+                span,
+                format!("`{}` takes no argument after `]:`", words.join(" ")),
+            ))
+        } else {
+            Ok(AssertionKind::Property {
+                process: process.clone(),
+                property,
+                model,
+            })
+        }
+    };
+    match words {
+        ["deadlock", "free"] => simple(Property::DeadlockFree),
+        ["divergence", "free"] | ["livelock", "free"] => simple(Property::DivergenceFree),
+        ["deterministic"] => simple(Property::Deterministic),
+        ["has", "trace"] => match args {
+            Some(mut a) if a.len() == 1 => Ok(AssertionKind::HasTrace {
+                process,
+                model,
+                trace: a.remove(0),
+            }),
+            _ => Err(Diagnostic::error(
+                span,
+                "`:[has trace]` needs exactly one trace after it: `:[has trace]: <a, b>`",
+            )),
+        },
+        ["symmetric"] => {
+            if model.is_some() {
+                return Err(Diagnostic::error(
+                    span,
+                    "`:[symmetric]` takes no semantic model",
+                ));
+            }
+            match args {
+                Some(types) => Ok(AssertionKind::Symmetric { process, types }),
+                None => Err(Diagnostic::error(
+                    span,
+                    "`:[symmetric]` needs the types to check after it: `:[symmetric]: T`",
+                )),
+            }
+        }
+        _ => unreachable!("the grammar admits only known properties"),
+    }
+}
+
+/// The option `:[words]: args` after an assertion, for the option names
+/// the grammar admits; `span` is the option's.
+pub(crate) fn option_kind(
+    words: &[&str],
+    args: Option<Vec<Expr>>,
+    span: Span,
+) -> Result<AssertOptionKind> {
+    Ok(match (words[0], args) {
+        ("tau", Some(mut a)) if a.len() == 1 => AssertOptionKind::TauPriority(a.remove(0)),
+        ("tau", _) => {
+            return Err(Diagnostic::error(
+                span,
+                "`:[tau priority over]` needs one set of events after it: `:[tau priority over]: {tock}`",
+            ));
+        }
+        ("partial", None) => AssertOptionKind::PartialOrderReduce,
+        ("partial", Some(_)) => {
+            return Err(Diagnostic::error(
+                span,
+                "`:[partial order reduce]` takes no argument",
+            ));
+        }
+        ("symmetry", args) => AssertOptionKind::SymmetryReduce(args.unwrap_or_default()),
+        _ => unreachable!("the grammar admits only known options"),
+    })
+}
+
+/// Reads the left-hand side of a definition, parsed as an expression:
+/// a name, a (curried) function with parameter patterns, or a pattern.
+pub(crate) fn lhs_from_expr(expr: Expr) -> Result<Lhs> {
+    // `f(x)(y)`: peel the argument lists off the head name.
+    let mut arg_lists = Vec::new();
+    let mut head = expr;
+    while let ExprKind::App(f, args) = head.kind {
+        arg_lists.push(args);
+        head = *f;
+    }
+    match head.kind {
+        ExprKind::Name(name) if name.is_qualified() => Err(Diagnostic::error(
+            name.span,
+            "a qualified name cannot be defined here: define it inside its module",
+        )),
+        ExprKind::Name(name) => {
+            let ident = Ident {
+                name: name.text,
+                span: name.span,
+            };
+            if arg_lists.is_empty() {
+                return Ok(Lhs::Name(ident));
+            }
+            arg_lists.reverse();
+            let params = arg_lists
+                .into_iter()
+                .map(|args| args.into_iter().map(to_pattern).collect::<Result<Vec<_>>>())
+                .collect::<Result<Vec<_>>>()?;
+            Ok(Lhs::Function(ident, params))
+        }
+        _ if !arg_lists.is_empty() => Err(Diagnostic::error(
+            head.span,
+            "only a name can be defined as a function: expected `name(args) = ...`",
+        )),
+        _ => Ok(Lhs::Pattern(to_pattern(head)?)),
     }
 }
 
@@ -1079,6 +1084,34 @@ pub(crate) fn to_pattern(e: Expr) -> Result<Pattern> {
         }
     };
     Ok(Pattern { kind, span })
+}
+
+/// The value of an integer literal.
+pub(crate) fn int_literal(text: &str, span: Span) -> Result<i64> {
+    text.parse().map_err(|_| {
+        Diagnostic::error(
+            span,
+            "integer literal too large (the largest is 9223372036854775807)",
+        )
+    })
+}
+
+/// The value of a string literal, quotes included in `text`.
+pub(crate) fn string_literal(text: &str, span: Span) -> Result<String> {
+    unescape(&text[1..text.len() - 1], span)
+}
+
+/// The value of a character literal, quotes included in `text`.
+pub(crate) fn char_literal(text: &str, span: Span) -> Result<char> {
+    let c = unescape(&text[1..text.len() - 1], span)?;
+    let mut chars = c.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Ok(c),
+        _ => Err(Diagnostic::error(
+            span,
+            "a character literal holds one character",
+        )),
+    }
 }
 
 /// Resolves the escapes of a string or character literal's contents.

@@ -13,7 +13,7 @@ use super::build::Builder;
 use super::diagnostic::{Diagnostic, render_all};
 use super::parser::{CspmParser, Rule};
 use super::source::{FileId, SourceMap, Span};
-use super::{errors, lexical};
+use super::{descent, errors, lexical};
 
 /// How many syntax errors one file reports.
 const MAX_SYNTAX_ERRORS: usize = 10;
@@ -77,6 +77,18 @@ pub(crate) fn parse_decls(file: FileId, text: &str) -> Result<Vec<Decl>, Vec<Dia
     if !lexical_errors.is_empty() {
         return Err(lexical_errors);
     }
+    if let Some(decls) = descent::parse_file(file, text) {
+        return Ok(decls);
+    }
+    parse_decls_with_pest(file, text)
+}
+
+/// Parses the declarations of one file with pest alone: the reference the
+/// fast parser ([`descent`]) leaves every text it declines to.
+pub(crate) fn parse_decls_with_pest(
+    file: FileId,
+    text: &str,
+) -> Result<Vec<Decl>, Vec<Diagnostic>> {
     if text.len() >= 2 * CHUNK_BYTES
         && let Some(decls) = parse_in_chunks(file, text)
     {

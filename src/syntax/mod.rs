@@ -7,6 +7,7 @@
 
 pub mod ast;
 mod build;
+mod descent;
 pub mod diagnostic;
 mod errors;
 mod lexical;
@@ -14,6 +15,7 @@ mod load;
 mod parser;
 mod print;
 pub mod source;
+mod tokens;
 
 pub use build::MAX_DEPTH;
 pub use diagnostic::{Diagnostic, Severity, render_all};
@@ -33,23 +35,57 @@ pub fn parse_expr(file: FileId, text: &str) -> Result<ast::Expr, Vec<Diagnostic>
         if !lexical_errors.is_empty() {
             return Err(lexical_errors);
         }
-        match parser::CspmParser::parse(parser::Rule::expr_input, text) {
-            Ok(mut pairs) => build::Builder::new(file, 0)
-                .expr_input(pairs.next().expect("an expr_input pair"))
-                .map_err(|d| vec![d]),
-            Err(_) => Err(load::with_error_detail(|| {
-                pest::set_error_detail(true);
-                match parser::CspmParser::parse(parser::Rule::expr_input, text) {
-                    Ok(_) => unreachable!("a text that failed to parse fails again"),
-                    Err(e) => vec![errors::diagnostic(&e, file, text, 0)],
-                }
-            })),
+        if let Some(expr) = descent::parse_expr(file, text) {
+            return Ok(expr);
         }
+        reference_expr(file, text)
     })
+}
+
+/// Parses one expression with pest alone (see [`parse_expr`]).
+fn reference_expr(file: FileId, text: &str) -> Result<ast::Expr, Vec<Diagnostic>> {
+    match parser::CspmParser::parse(parser::Rule::expr_input, text) {
+        Ok(mut pairs) => build::Builder::new(file, 0)
+            .expr_input(pairs.next().expect("an expr_input pair"))
+            .map_err(|d| vec![d]),
+        Err(_) => Err(load::with_error_detail(|| {
+            pest::set_error_detail(true);
+            match parser::CspmParser::parse(parser::Rule::expr_input, text) {
+                Ok(_) => unreachable!("a text that failed to parse fails again"),
+                Err(e) => vec![errors::diagnostic(&e, file, text, 0)],
+            }
+        })),
+    }
 }
 
 /// Parses the declarations of a single text without following includes;
 /// spans refer to file `file`, as for [`parse_expr`].
 pub fn parse_decls(file: FileId, text: &str) -> Result<Vec<ast::Decl>, Vec<Diagnostic>> {
     crate::stack::with_large_stack(|| load::parse_decls(file, text))
+}
+
+/// The two parsers behind [`parse_decls`] and [`parse_expr`], for the
+/// differential tests: the fast one (`None` where it leaves the text to
+/// pest) and pest's, the reference. Both expect a text that passed the
+/// lexical checks.
+#[doc(hidden)]
+pub mod differential {
+    use super::{Diagnostic, FileId, ast, descent, load};
+    use crate::stack::with_large_stack as stack_checked;
+
+    pub fn fast_decls(file: FileId, text: &str) -> Option<Vec<ast::Decl>> {
+        stack_checked(|| descent::parse_file(file, text))
+    }
+
+    pub fn reference_decls(file: FileId, text: &str) -> Result<Vec<ast::Decl>, Vec<Diagnostic>> {
+        stack_checked(|| load::parse_decls_with_pest(file, text))
+    }
+
+    pub fn fast_expr(file: FileId, text: &str) -> Option<ast::Expr> {
+        stack_checked(|| descent::parse_expr(file, text))
+    }
+
+    pub fn reference_expr(file: FileId, text: &str) -> Result<ast::Expr, Vec<Diagnostic>> {
+        stack_checked(|| super::reference_expr(file, text))
+    }
 }

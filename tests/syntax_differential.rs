@@ -1,0 +1,270 @@
+//! The fast parser against pest's, the reference: wherever the fast one
+//! returns a tree, it must be exactly the tree pest's parse builds, spans
+//! included; and on ordinary scripts it must not leave the work to pest.
+
+use std::path::Path;
+
+use proptest::prelude::*;
+use symcsp::syntax::differential::{fast_decls, fast_expr, reference_decls, reference_expr};
+
+/// Spans take no part in `==`; the debug form shows every one.
+fn same<T: std::fmt::Debug>(a: &T, b: &T) -> bool {
+    format!("{a:?}") == format!("{b:?}")
+}
+
+/// The fast parser either declines `text` or agrees with pest.
+fn check_decls(name: &str, text: &str) -> bool {
+    let Some(fast) = fast_decls(0, text) else {
+        return false;
+    };
+    match reference_decls(0, text) {
+        Ok(reference) => assert!(
+            same(&fast, &reference),
+            "{name}: the fast parser's tree differs from pest's\nfast: {fast:#?}\npest: {reference:#?}"
+        ),
+        Err(d) => panic!("{name}: the fast parser accepted a text pest rejects: {d:?}"),
+    }
+    true
+}
+
+fn check_expr(text: &str) -> bool {
+    let Some(fast) = fast_expr(0, text) else {
+        return false;
+    };
+    match reference_expr(0, text) {
+        Ok(reference) => assert!(
+            same(&fast, &reference),
+            "`{text}`: the fast parser's tree differs from pest's\nfast: {fast:#?}\npest: {reference:#?}"
+        ),
+        Err(d) => panic!("`{text}`: the fast parser accepted an expression pest rejects: {d:?}"),
+    }
+    true
+}
+
+fn scripts_in(dir: &str) -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut scripts: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "csp"))
+        .map(|p| {
+            let bytes = std::fs::read(&p).expect("a readable script");
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            (p.display().to_string(), text)
+        })
+        .collect();
+    scripts.sort();
+    scripts
+}
+
+/// Modules, instances and `Timed` sections are left to pest.
+fn uses_pest_only_constructs(text: &str) -> bool {
+    text.lines().any(|line| {
+        let line = line.trim_start();
+        ["module", "instance", "Timed"]
+            .iter()
+            .any(|w| line.starts_with(w))
+    })
+}
+
+#[test]
+fn every_model_and_valid_fixture_takes_the_fast_path_to_pest_s_tree() {
+    let mut checked = 0;
+    for dir in [
+        "models",
+        "benches/models",
+        "tests/fixtures/valid",
+        "tests/fixtures/eval",
+        "tests/fixtures/check",
+        "tests/fixtures/tui",
+    ] {
+        for (name, text) in scripts_in(dir) {
+            let taken = check_decls(&name, &text);
+            let valid = reference_decls(0, &text).is_ok();
+            assert_eq!(
+                taken,
+                valid && !uses_pest_only_constructs(&text),
+                "{name}: the fast parser {} it",
+                if taken { "took" } else { "declined" }
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 25, "only {checked} scripts found");
+}
+
+#[test]
+fn the_fast_parser_accepts_no_invalid_fixture() {
+    // Some invalid fixtures are valid text whose error lies elsewhere (in
+    // an included file); the rest must all be left to pest.
+    for (name, text) in scripts_in("tests/fixtures/invalid") {
+        check_decls(&name, &text);
+    }
+}
+
+#[test]
+fn expressions_agree_on_binding_strengths() {
+    for text in [
+        "a -> P [] b -> Q",
+        "P ||| Q \\ A",
+        "P [| A |] Q ; R",
+        "c?x!y.z$w:S -> P |~| Q [> R /\\ S",
+        "not a and b or c == d + -e * #f ^ g",
+        "f(x)(y) [[ a <- b, c.x <- d.x | x <- S ]] |\\ A",
+        "P [ A || B ] Q [ a <-> b | a <- S ] R [+ X +] T /+ Y +\\ U [| Z |> V",
+        "if a then b else c + 1",
+        "let f(x) = x\n    g = 2\nwithin f(g)",
+        "\\ x, (y, _) @ x + y",
+        "<x | x <- <1..10>, x < 2, (x > 1)> ^ <a, b> ^ <> ^ <1..>",
+        "{| c.x | x <- {0..3} |} == {(1, 2), (| 1 => 2 |)}",
+        "[] x : S @ |~| y : T @ ||| z : U @ ; w : <1, 2> @ || v : V @ [A(v)] P(v)",
+        "[| A |] x : S @ [+ B +] y : T @ [ a <-> b ] z : <1> @ P",
+        "b & c?x -> P",
+        "x\n  [] y",
+        "<(a > b), a >= b>",
+    ] {
+        assert!(check_expr(text), "the fast parser declined `{text}`");
+    }
+}
+
+// ---------------------------------------------------------------- random texts
+
+const FRAGMENTS: &[&str] = &[
+    "P",
+    "Q",
+    "x",
+    "c",
+    "f",
+    "0",
+    "1",
+    "=",
+    "==",
+    "->",
+    "[]",
+    "|~|",
+    "|||",
+    ";",
+    "\\",
+    "[|",
+    "|]",
+    "|>",
+    "[",
+    "]",
+    "]]",
+    "||",
+    "<->",
+    "[[",
+    "<-",
+    "(",
+    ")",
+    "{",
+    "}",
+    "{|",
+    "|}",
+    "(|",
+    "|)",
+    "<",
+    ">",
+    "..",
+    ".",
+    "?",
+    "!",
+    "$",
+    ":",
+    "@",
+    "@@",
+    "&",
+    "+",
+    "-",
+    "*",
+    "^",
+    "#",
+    ",",
+    "_",
+    "'a'",
+    "\"s\"",
+    "if",
+    "then",
+    "else",
+    "let",
+    "within",
+    "not",
+    "and",
+    "or",
+    "true",
+    "channel",
+    "datatype",
+    "nametype",
+    "assert",
+    "[T=",
+    ":[deadlock free]",
+    ":[has trace]:",
+    ":[symmetry reduce]",
+    "[F]",
+    "print",
+    "external",
+    "include",
+    "STOP",
+    "\n",
+    "\n",
+    " ",
+    " ",
+    "--",
+    "{-",
+    "-}",
+    "::",
+    "=>",
+    "[+",
+    "+]",
+    "/+",
+    "+\\",
+    "/\\",
+    "[>",
+    "|\\",
+];
+
+const VALID: &[&str] = &[
+    include_str!("fixtures/valid/processes.csp"),
+    include_str!("fixtures/valid/functional.csp"),
+    include_str!("fixtures/valid/assertions.csp"),
+    include_str!("fixtures/valid/declarations.csp"),
+    include_str!("fixtures/valid/layout.csp"),
+    include_str!("fixtures/valid/precedence.csp"),
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn random_fragments_never_make_the_parsers_disagree(
+        parts in prop::collection::vec(prop::sample::select(FRAGMENTS), 0..40)
+    ) {
+        check_decls("random", &parts.join(" "));
+        check_decls("random", &parts.concat());
+        check_expr(&parts.join(" "));
+    }
+
+    #[test]
+    fn mutated_scripts_never_make_the_parsers_disagree(
+        which in 0..VALID.len(),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<bool>(), prop::sample::select(FRAGMENTS)), 1..4),
+    ) {
+        let mut text = VALID[which].to_string();
+        for (at, insert, fragment) in edits {
+            let boundary = |mut i: usize, text: &str| {
+                while !text.is_char_boundary(i) {
+                    i -= 1;
+                }
+                i
+            };
+            let pos = boundary(at.index(text.len() + 1), &text);
+            if insert {
+                text.insert_str(pos, fragment);
+            } else {
+                let end = boundary((pos + 5).min(text.len()), &text);
+                text.replace_range(pos..end, "");
+            }
+        }
+        check_decls("mutated", &text);
+    }
+}
