@@ -46,7 +46,7 @@ fn assert_round_trip(path: &Path) {
                 path.display()
             ),
         };
-        let original: Vec<Decl> = program
+        let original: thin_vec::ThinVec<Decl> = program
             .root_file()
             .decls
             .iter()

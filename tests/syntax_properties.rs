@@ -5,6 +5,7 @@
 use proptest::prelude::*;
 use symcsp::syntax::ast::*;
 use symcsp::syntax::{Span, load_str, parse_expr};
+use thin_vec::thin_vec;
 
 // ---------------------------------------------------------------- robustness
 
@@ -127,9 +128,11 @@ fn check_diagnostics_point_inside(text: &str) {
         assert!(!error.diagnostics.is_empty());
         for d in &error.diagnostics {
             let span = d.span.expect("syntax errors have a place");
-            let file = error.sources.file(span.file);
+            let file = error.sources.file(error.sources.file_of(span));
             assert!(
-                span.start <= span.end && span.end as usize <= file.text.len(),
+                file.base <= span.start
+                    && span.start <= span.end
+                    && (span.end - file.base) as usize <= file.text.len(),
                 "{d:?}"
             );
             // Rendering must work too (it computes lines and columns).
@@ -226,8 +229,8 @@ fn leaf() -> impl Strategy<Value = Expr> {
         any::<bool>().prop_map(|b| e(ExprKind::Bool(b))),
         prop::sample::select(&['a', '\'', '\\', '\n', '"'][..]).prop_map(|c| e(ExprKind::Char(c))),
         "[a-z\"\\\\ ]{0,5}".prop_map(|s| e(ExprKind::String(s))),
-        Just(e(ExprKind::Seq(vec![]))),
-        Just(e(ExprKind::Set(vec![]))),
+        Just(e(ExprKind::Seq(thin_vec![]))),
+        Just(e(ExprKind::Set(thin_vec![]))),
     ]
 }
 
@@ -292,24 +295,24 @@ fn expression() -> impl Strategy<Value = Expr> {
                 .prop_map(move |(op, x)| e(ExprKind::Unary(op, b(x)))),
             (inner.clone(), inner.clone()).prop_map(move |(l, r)| e(ExprKind::Dot(b(l), b(r)))),
             (inner.clone(), prop::collection::vec(inner.clone(), 0..3))
-                .prop_map(move |(f, args)| e(ExprKind::App(b(f), args))),
-            prop::collection::vec(inner.clone(), 2..4).prop_map(|xs| e(ExprKind::Tuple(xs))),
-            prop::collection::vec(inner.clone(), 1..4).prop_map(|xs| e(ExprKind::Seq(xs))),
-            prop::collection::vec(inner.clone(), 1..4).prop_map(|xs| e(ExprKind::Set(xs))),
+                .prop_map(move |(f, args)| e(ExprKind::App(b(f), args.into()))),
+            prop::collection::vec(inner.clone(), 2..4).prop_map(|xs| e(ExprKind::Tuple(xs.into()))),
+            prop::collection::vec(inner.clone(), 1..4).prop_map(|xs| e(ExprKind::Seq(xs.into()))),
+            prop::collection::vec(inner.clone(), 1..4).prop_map(|xs| e(ExprKind::Set(xs.into()))),
             (inner.clone(), prop::option::of(inner.clone()))
                 .prop_map(move |(a, z)| e(ExprKind::SetRange(b(a), z.map(Box::new)))),
             (
                 inner.clone(),
                 prop::collection::vec(generator(boxed.clone()), 1..3)
             )
-                .prop_map(|(x, stmts)| e(ExprKind::SeqComprehension(vec![x], stmts))),
+                .prop_map(|(x, stmts)| e(ExprKind::SeqComprehension(thin_vec![x], stmts.into()))),
             (inner.clone(), inner.clone(), inner.clone())
                 .prop_map(move |(c, t, f)| e(ExprKind::If(b(c), b(t), b(f)))),
             inner
                 .clone()
-                .prop_map(move |body| e(ExprKind::Lambda(vec![pattern_name("x")], b(body)))),
+                .prop_map(move |body| e(ExprKind::Lambda(thin_vec![pattern_name("x")], b(body)))),
             (inner.clone(), inner.clone()).prop_map(move |(v, body)| e(ExprKind::Let(
-                vec![Decl {
+                thin_vec![Decl {
                     kind: DeclKind::Definition(Definition {
                         lhs: Lhs::Name(Ident {
                             name: "v".into(),
@@ -328,7 +331,7 @@ fn expression() -> impl Strategy<Value = Expr> {
             )
                 .prop_map(move |(ev, fields, p)| e(ExprKind::Prefix(
                     b(ev),
-                    fields,
+                    fields.into(),
                     b(p)
                 ))),
             (inner.clone(), inner.clone()).prop_map(move |(g, p)| e(ExprKind::Guard(b(g), b(p)))),
@@ -350,33 +353,51 @@ fn expression() -> impl Strategy<Value = Expr> {
             (inner.clone(), inner.clone()).prop_map(move |(p, a)| e(ExprKind::Hide(b(p), b(a)))),
             (inner.clone(), inner.clone(), inner.clone())
                 .prop_map(move |(p, a, q)| e(ExprKind::GenParallel(b(p), b(a), b(q)))),
-            (inner.clone(), inner.clone(), inner.clone(), inner.clone())
-                .prop_map(move |(p, x, y, q)| e(ExprKind::AlphaParallel(b(p), b(x), b(y), b(q)))),
+            (inner.clone(), inner.clone(), inner.clone(), inner.clone()).prop_map(
+                move |(left, left_alphabet, right_alphabet, right)| e(ExprKind::AlphaParallel(
+                    Box::new(AlphaParallel {
+                        left,
+                        left_alphabet,
+                        right_alphabet,
+                        right
+                    })
+                ))
+            ),
             (inner.clone(), inner.clone(), inner.clone())
                 .prop_map(move |(p, a, q)| e(ExprKind::Exception(b(p), b(a), b(q)))),
-            (inner.clone(), inner.clone(), inner.clone())
-                .prop_map(move |(p, x, y)| e(ExprKind::Rename(b(p), vec![(x, y)], vec![]))),
+            (inner.clone(), inner.clone(), inner.clone()).prop_map(move |(p, x, y)| e(
+                ExprKind::Rename(b(p), thin_vec![(x, y)], thin_vec![])
+            )),
             (inner.clone(), inner.clone(), inner.clone(), inner.clone()).prop_map(
-                move |(p, x, y, q)| e(ExprKind::LinkedParallel(b(p), vec![(x, y)], vec![], b(q)))
+                move |(left, x, y, right)| e(ExprKind::LinkedParallel(Box::new(LinkedParallel {
+                    left,
+                    links: thin_vec![(x, y)],
+                    stmts: thin_vec![],
+                    right
+                })))
             ),
             (
                 prop::collection::vec(generator(boxed.clone()), 1..3),
                 inner.clone()
             )
-                .prop_map(move |(stmts, body)| e(ExprKind::Replicated(
-                    ReplicatedOp::ExternalChoice,
-                    stmts,
-                    b(body)
-                ))),
+                .prop_map(move |(stmts, body)| e(ExprKind::Replicated(Box::new(
+                    Replicated {
+                        op: ReplicatedOp::ExternalChoice,
+                        stmts: stmts.into(),
+                        body
+                    }
+                )))),
             (
                 prop::collection::vec(generator(boxed.clone()), 1..2),
                 inner.clone(),
                 inner.clone()
             )
                 .prop_map(move |(stmts, alpha, body)| e(ExprKind::Replicated(
-                    ReplicatedOp::AlphaParallel(b(alpha)),
-                    stmts,
-                    b(body)
+                    Box::new(Replicated {
+                        op: ReplicatedOp::AlphaParallel(b(alpha)),
+                        stmts: stmts.into(),
+                        body
+                    })
                 ))),
         ]
     })

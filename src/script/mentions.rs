@@ -7,8 +7,8 @@ use rustc_hash::FxHashSet;
 use ustr::Ustr;
 
 use crate::syntax::ast::{
-    DeclKind, Expr, ExprKind, Field, FieldKind, Lhs, Pattern, PatternKind, ReplicatedOp, Stmt,
-    StmtKind,
+    DeclKind, Expr, ExprKind, Field, FieldKind, Lhs, Pattern, PatternKind, Replicated,
+    ReplicatedOp, Stmt, StmtKind,
 };
 
 /// Adds every name `expr` mentions to `out`.
@@ -50,7 +50,12 @@ pub fn expr_mentions(expr: &Expr, out: &mut FxHashSet<Ustr>) {
                 stack.push(b);
                 stack.push(c);
             }
-            ExprKind::AlphaParallel(a, b, c, d) => stack.extend([&**a, b, c, d]),
+            ExprKind::AlphaParallel(par) => stack.extend([
+                &par.left,
+                &par.left_alphabet,
+                &par.right_alphabet,
+                &par.right,
+            ]),
             ExprKind::Let(decls, body) => {
                 for d in decls {
                     if let DeclKind::Definition(def) = &d.kind {
@@ -93,14 +98,14 @@ pub fn expr_mentions(expr: &Expr, out: &mut FxHashSet<Ustr>) {
                 }
                 stack.push(body);
             }
-            ExprKind::LinkedParallel(a, pairs, stmts, b) => {
-                stack.push(a);
-                stack.push(b);
-                for (x, y) in pairs {
+            ExprKind::LinkedParallel(par) => {
+                stack.push(&par.left);
+                stack.push(&par.right);
+                for (x, y) in &par.links {
                     stack.push(x);
                     stack.push(y);
                 }
-                push_stmts(stmts, out, &mut stack);
+                push_stmts(&par.stmts, out, &mut stack);
             }
             ExprKind::Rename(a, pairs, stmts) => {
                 stack.push(a);
@@ -110,7 +115,8 @@ pub fn expr_mentions(expr: &Expr, out: &mut FxHashSet<Ustr>) {
                 }
                 push_stmts(stmts, out, &mut stack);
             }
-            ExprKind::Replicated(op, stmts, body) => {
+            ExprKind::Replicated(replicated) => {
+                let Replicated { op, stmts, body } = &**replicated;
                 match op {
                     ReplicatedOp::SyncExternalChoice(a)
                     | ReplicatedOp::GenParallel(a)

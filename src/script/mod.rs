@@ -108,7 +108,7 @@ impl Script {
     /// to [`Script::sources`] as `name`.
     pub fn add_expr(&mut self, name: &str, text: &str) -> Result<FuncId, Vec<Diagnostic>> {
         let file = self.sources.add(name, None, text.to_string(), None);
-        let expr: ast::Expr = syntax::parse_expr(file, text)?;
+        let expr: ast::Expr = syntax::parse_expr(self.sources.base(file), text)?;
         crate::stack::with_large_stack(|| {
             let mut resolver = resolve::Resolver::new(self, &[]);
             let func = resolver.top_expr(&expr);

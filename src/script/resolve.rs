@@ -888,7 +888,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         let name = self.script.functions[func.index()].name;
         let shape = |def: &ast::Definition| -> Vec<usize> {
             match &def.lhs {
-                Lhs::Function(_, groups) => groups.iter().map(Vec::len).collect(),
+                Lhs::Function(_, groups) => groups.iter().map(|group| group.len()).collect(),
                 _ => Vec::new(),
             }
         };
@@ -1403,15 +1403,18 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 let (a, s, b) = (self.expr(a), self.expr(s), self.expr(b));
                 ExprKind::SyncInterrupt(a, s, b)
             }
-            E::AlphaParallel(a, x, y, b) => {
-                let (a, x, y, b) = (self.expr(a), self.expr(x), self.expr(y), self.expr(b));
+            E::AlphaParallel(par) => {
+                let a = self.expr(&par.left);
+                let x = self.expr(&par.left_alphabet);
+                let y = self.expr(&par.right_alphabet);
+                let b = self.expr(&par.right);
                 ExprKind::AlphaParallel(a, x, y, b)
             }
-            E::LinkedParallel(a, pairs, stmts, b) => {
-                let a = self.expr(a);
-                let b = self.expr(b);
-                let stmts = self.stmts(stmts);
-                let pairs = self.pairs(pairs);
+            E::LinkedParallel(par) => {
+                let a = self.expr(&par.left);
+                let b = self.expr(&par.right);
+                let stmts = self.stmts(&par.stmts);
+                let pairs = self.pairs(&par.links);
                 self.scopes.truncate(depth);
                 ExprKind::LinkedParallel(a, pairs, stmts, b)
             }
@@ -1422,7 +1425,8 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 self.scopes.truncate(depth);
                 ExprKind::Rename(a, pairs, stmts)
             }
-            E::Replicated(op, stmts, body) => {
+            E::Replicated(replicated) => {
+                let ast::Replicated { op, stmts, body } = &**replicated;
                 let stmts = self.stmts(stmts);
                 let op = match op {
                     ast::ReplicatedOp::ExternalChoice => ReplicatedOp::ExternalChoice,

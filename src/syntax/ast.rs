@@ -4,6 +4,7 @@
 //! node behind: the tree is pure structure, and the pretty-printer puts
 //! back the parentheses that binding strengths require.
 
+use thin_vec::ThinVec;
 use ustr::Ustr;
 
 use super::source::{FileId, Span};
@@ -53,7 +54,7 @@ pub struct Ident {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct File {
     pub id: FileId,
-    pub decls: Vec<Decl>,
+    pub decls: ThinVec<Decl>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,22 +69,23 @@ pub enum DeclKind {
     /// matching are consecutive `Definition`s with the same name.
     Definition(Definition),
     /// `f, g :: (Int) -> Proc`
-    TypeAnnotation(Vec<Ident>, TypeExpr),
+    TypeAnnotation(ThinVec<Ident>, TypeExpr),
     /// `channel a, b : T.U` (no type: the channels carry no data).
-    Channel(Vec<Ident>, Option<Expr>),
-    DataType(Ident, Vec<DataClause>),
-    SubType(Ident, Vec<DataClause>),
+    Channel(ThinVec<Ident>, Option<Expr>),
+    DataType(Ident, ThinVec<DataClause>),
+    SubType(Ident, ThinVec<DataClause>),
     NameType(Ident, Expr),
-    External(Vec<Ident>),
-    Transparent(Vec<Ident>),
-    Assert(Assertion),
+    External(ThinVec<Ident>),
+    Transparent(ThinVec<Ident>),
+    /// Boxed: assertions are rare and large.
+    Assert(Box<Assertion>),
     Include(Include),
     Print(Expr),
     Module(Module),
     /// `instance M2 = M(1, 2)` (no arguments: `instance M2 = M`).
-    Instance(Ident, Name, Option<Vec<Expr>>),
+    Instance(Ident, Name, Option<ThinVec<Expr>>),
     /// `Timed(et) { ... }`
-    Timed(Option<Expr>, Vec<Decl>),
+    Timed(Option<Expr>, ThinVec<Decl>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,7 +99,7 @@ pub enum Lhs {
     /// `P = ...`
     Name(Ident),
     /// `f(p, q)(r) = ...`: one pattern list per bracket (curried).
-    Function(Ident, Vec<Vec<Pattern>>),
+    Function(Ident, ThinVec<ThinVec<Pattern>>),
     /// `(a, b) = ...`, `c.x = ...`
     Pattern(Pattern),
 }
@@ -133,10 +135,10 @@ pub struct Include {
 pub struct Module {
     pub name: Ident,
     /// `module M(X, Y)`: `Some` even when the brackets are empty.
-    pub params: Option<Vec<Ident>>,
-    pub private: Vec<Decl>,
+    pub params: Option<ThinVec<Ident>>,
+    pub private: ThinVec<Decl>,
     /// `None` when the module has no `exports` section.
-    pub exports: Option<Vec<Decl>>,
+    pub exports: Option<ThinVec<Decl>>,
 }
 
 // ---------------------------------------------------------------- types
@@ -151,16 +153,16 @@ pub struct TypeExpr {
 pub enum TypeKind {
     /// `Int`, `Proc`, a datatype, or a type variable `a`.
     Name(Name),
-    Tuple(Vec<TypeExpr>),
+    Tuple(ThinVec<TypeExpr>),
     Set(Box<TypeExpr>),
     Seq(Box<TypeExpr>),
     Map(Box<TypeExpr>, Box<TypeExpr>),
     /// `A.B.C`
-    Dot(Vec<TypeExpr>),
+    Dot(ThinVec<TypeExpr>),
     /// `(A, B) -> C`: the argument tuple and the result.
     Function(Box<TypeExpr>, Box<TypeExpr>),
     /// `Eq a => t`, `(Eq a, Ord b) => t`: (class, type variable) pairs.
-    Constrained(Vec<(Ident, Ident)>, Box<TypeExpr>),
+    Constrained(ThinVec<(Ident, Ident)>, Box<TypeExpr>),
 }
 
 // ---------------------------------------------------------------- assertions
@@ -170,7 +172,7 @@ pub struct Assertion {
     /// `assert not ...`
     pub negated: bool,
     pub kind: AssertionKind,
-    pub options: Vec<AssertOption>,
+    pub options: ThinVec<AssertOption>,
 }
 
 /// The semantic models of FDR.
@@ -249,7 +251,7 @@ pub enum AssertionKind {
     },
     /// `P :[symmetric]: T, U`: the static check that P is symmetric in
     /// the given types.
-    Symmetric { process: Expr, types: Vec<Expr> },
+    Symmetric { process: Expr, types: ThinVec<Expr> },
 }
 
 /// An option after an assertion, with the span of the whole option.
@@ -267,7 +269,7 @@ pub enum AssertOptionKind {
     PartialOrderReduce,
     /// `:[symmetry reduce]` (types chosen automatically) or
     /// `:[symmetry reduce]: T, diff(U, {| c |})`.
-    SymmetryReduce(Vec<Expr>),
+    SymmetryReduce(ThinVec<Expr>),
 }
 
 // ---------------------------------------------------------------- expressions
@@ -334,7 +336,7 @@ pub enum ReplicatedOp {
     /// `|| x : S @ [A(x)] P(x)`: the alphabet expression.
     AlphaParallel(Box<Expr>),
     /// `[ a <-> b ] x : <..> @ P`
-    LinkedParallel(Vec<(Expr, Expr)>, Vec<Stmt>),
+    LinkedParallel(ThinVec<(Expr, Expr)>, ThinVec<Stmt>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -346,9 +348,9 @@ pub enum ExprKind {
     Name(Name),
     /// `_`: only meaningful where a pattern is expected.
     Wildcard,
-    Tuple(Vec<Expr>),
+    Tuple(ThinVec<Expr>),
     /// `f(a, b)`
-    App(Box<Expr>, Vec<Expr>),
+    App(Box<Expr>, ThinVec<Expr>),
     /// `c.x`
     Dot(Box<Expr>, Box<Expr>),
     Unary(UnaryOp, Box<Expr>),
@@ -356,29 +358,29 @@ pub enum ExprKind {
     /// `p1 @@ p2`: only meaningful where a pattern is expected.
     DoubleAt(Box<Expr>, Box<Expr>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
-    Let(Vec<Decl>, Box<Expr>),
+    Let(ThinVec<Decl>, Box<Expr>),
     /// `\ p, q @ e`
-    Lambda(Vec<Pattern>, Box<Expr>),
+    Lambda(ThinVec<Pattern>, Box<Expr>),
 
     /// `<a, b>`
-    Seq(Vec<Expr>),
+    Seq(ThinVec<Expr>),
     /// `<m..n>`, `<m..>`
     SeqRange(Box<Expr>, Option<Box<Expr>>),
     /// `<e | stmts>`
-    SeqComprehension(Vec<Expr>, Vec<Stmt>),
+    SeqComprehension(ThinVec<Expr>, ThinVec<Stmt>),
     /// `{a, b}`
-    Set(Vec<Expr>),
+    Set(ThinVec<Expr>),
     /// `{m..n}`, `{m..}`
     SetRange(Box<Expr>, Option<Box<Expr>>),
     /// `{e | stmts}`
-    SetComprehension(Vec<Expr>, Vec<Stmt>),
+    SetComprehension(ThinVec<Expr>, ThinVec<Stmt>),
     /// `{| c, d.1 | stmts |}`
-    Production(Vec<Expr>, Vec<Stmt>),
+    Production(ThinVec<Expr>, ThinVec<Stmt>),
     /// `(| k => v |)`
-    Map(Vec<(Expr, Expr)>),
+    Map(ThinVec<(Expr, Expr)>),
 
     /// `e?x!y -> P`
-    Prefix(Box<Expr>, Vec<Field>, Box<Expr>),
+    Prefix(Box<Expr>, ThinVec<Field>, Box<Expr>),
     /// `b & P`
     Guard(Box<Expr>, Box<Expr>),
     Process(ProcOp, Box<Expr>, Box<Expr>),
@@ -391,17 +393,46 @@ pub enum ExprKind {
     /// `P [| A |> Q`
     Exception(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `P [ A || B ] Q`
-    AlphaParallel(Box<Expr>, Box<Expr>, Box<Expr>, Box<Expr>),
+    AlphaParallel(Box<AlphaParallel>),
     /// `P [ a <-> b, c.x <-> d.x | x <- S ] Q`
-    LinkedParallel(Box<Expr>, Vec<(Expr, Expr)>, Vec<Stmt>, Box<Expr>),
+    LinkedParallel(Box<LinkedParallel>),
     /// `P [+ A +] Q`
     SyncExternalChoice(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `P /+ A +\ Q`
     SyncInterrupt(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `P [[ a <- b, c.x <- d.x | x <- S ]]`
-    Rename(Box<Expr>, Vec<(Expr, Expr)>, Vec<Stmt>),
+    Rename(Box<Expr>, ThinVec<(Expr, Expr)>, ThinVec<Stmt>),
     /// `[] x : S @ P` and the other replicated operators.
-    Replicated(ReplicatedOp, Vec<Stmt>, Box<Expr>),
+    Replicated(Box<Replicated>),
+}
+
+// The three largest process operators are boxed whole: they are rare, and
+// unboxed they would make every expression of every script larger.
+
+/// `left [left_alphabet || right_alphabet] right`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AlphaParallel {
+    pub left: Expr,
+    pub left_alphabet: Expr,
+    pub right_alphabet: Expr,
+    pub right: Expr,
+}
+
+/// `left [a <-> b, ... | stmts] right`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkedParallel {
+    pub left: Expr,
+    pub links: ThinVec<(Expr, Expr)>,
+    pub stmts: ThinVec<Stmt>,
+    pub right: Expr,
+}
+
+/// `op stmts @ body`, as in `[] x : S @ P`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replicated {
+    pub op: ReplicatedOp,
+    pub stmts: ThinVec<Stmt>,
+    pub body: Expr,
 }
 
 /// A communication field of a prefix.
@@ -460,15 +491,38 @@ pub enum PatternKind {
     Char(char),
     String(String),
     Bool(bool),
-    Tuple(Vec<Pattern>),
+    Tuple(ThinVec<Pattern>),
     /// `c.x`
     Dot(Box<Pattern>, Box<Pattern>),
     /// `<x, y>`
-    Seq(Vec<Pattern>),
+    Seq(ThinVec<Pattern>),
     /// `<x> ^ s`, `s ^ <x>`
     Concat(Box<Pattern>, Box<Pattern>),
     /// `{}`, `{x}`
-    Set(Vec<Pattern>),
+    Set(ThinVec<Pattern>),
     /// `p1 @@ p2`: matches both.
     DoubleAt(Box<Pattern>, Box<Pattern>),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A large script holds about one expression node per five bytes of
+    /// text, so the node sizes decide the parser's memory (the parse
+    /// benchmark's budget is 20 bytes of tree per byte of script). These
+    /// bounds keep a new variant from growing every node unnoticed.
+    #[test]
+    fn nodes_stay_small() {
+        use std::mem::size_of;
+        assert_eq!(size_of::<Span>(), 8);
+        assert!(size_of::<Expr>() <= 40, "Expr: {}", size_of::<Expr>());
+        assert!(
+            size_of::<Pattern>() <= 32,
+            "Pattern: {}",
+            size_of::<Pattern>()
+        );
+        assert!(size_of::<Stmt>() <= 88, "Stmt: {}", size_of::<Stmt>());
+        assert!(size_of::<Decl>() <= 80, "Decl: {}", size_of::<Decl>());
+    }
 }

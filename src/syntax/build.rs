@@ -7,12 +7,13 @@
 //! the tree is bounded).
 
 use pest::iterators::{Pair, Pairs};
+use thin_vec::{ThinVec, thin_vec};
 use ustr::Ustr;
 
 use super::ast::*;
 use super::diagnostic::Diagnostic;
 use super::parser::{PRATT, Rule};
-use super::source::{FileId, Span};
+use super::source::Span;
 
 /// How deep an expression may nest: a bound on the depth of every tree
 /// the builder returns, counting each operator and bracket as a level.
@@ -28,11 +29,12 @@ type ExprPair = (Expr, Expr);
 /// and waits for its `->`.
 enum Operand {
     Expr(Expr),
-    Event(Expr, Vec<Field>, Span),
+    Event(Expr, ThinVec<Field>, Span),
 }
 
 pub(crate) struct Builder {
-    file: FileId,
+    /// The position of the file's first byte in its source map.
+    base: u32,
     /// Byte offset of the parsed text within the file (non-zero for a
     /// chunk of a large file, or a restart after a syntax error).
     offset: usize,
@@ -42,9 +44,9 @@ pub(crate) struct Builder {
 }
 
 impl Builder {
-    pub(crate) fn new(file: FileId, offset: usize) -> Self {
+    pub(crate) fn new(base: u32, offset: usize) -> Self {
         Builder {
-            file,
+            base,
             offset,
             depth: 0,
             in_pattern: false,
@@ -53,7 +55,7 @@ impl Builder {
 
     fn span(&self, pair: &Pair<Rule>) -> Span {
         let s = pair.as_span();
-        Span::new(self.file, self.offset + s.start(), self.offset + s.end())
+        Span::new(self.base, self.offset + s.start(), self.offset + s.end())
     }
 
     // ------------------------------------------------------------ declarations
@@ -63,8 +65,8 @@ impl Builder {
     pub(crate) fn file(
         &mut self,
         file: Pair<Rule>,
-    ) -> std::result::Result<Vec<Decl>, Vec<Diagnostic>> {
-        let mut decls = Vec::new();
+    ) -> std::result::Result<ThinVec<Decl>, Vec<Diagnostic>> {
+        let mut decls = ThinVec::new();
         let mut errors = Vec::new();
         for pair in file.into_inner() {
             if pair.as_rule() == Rule::EOI {
@@ -91,7 +93,7 @@ impl Builder {
         self.expr(pair)
     }
 
-    fn decls(&mut self, pairs: Pairs<Rule>) -> Result<Vec<Decl>> {
+    fn decls(&mut self, pairs: Pairs<Rule>) -> Result<ThinVec<Decl>> {
         pairs.map(|p| self.decl(p)).collect()
     }
 
@@ -122,7 +124,7 @@ impl Builder {
                     .unwrap()
                     .into_inner()
                     .map(|c| self.data_clause(c))
-                    .collect::<Result<Vec<_>>>()?;
+                    .collect::<Result<ThinVec<_>>>()?;
                 if rule == Rule::datatype_decl {
                     DeclKind::DataType(name, clauses)
                 } else {
@@ -135,7 +137,7 @@ impl Builder {
             }
             Rule::external_decl => DeclKind::External(self.name_list(inner.next().unwrap())),
             Rule::transparent_decl => DeclKind::Transparent(self.name_list(inner.next().unwrap())),
-            Rule::assert_decl => DeclKind::Assert(self.assertion(inner)?),
+            Rule::assert_decl => DeclKind::Assert(Box::new(self.assertion(inner)?)),
             Rule::include_decl => {
                 let lit = inner.next().unwrap();
                 DeclKind::Include(Include {
@@ -153,7 +155,7 @@ impl Builder {
             }
             Rule::timed_decl => {
                 let mut function = None;
-                let mut decls = Vec::new();
+                let mut decls = ThinVec::new();
                 for p in inner {
                     if p.as_rule() == Rule::expr {
                         function = Some(self.expr(p)?);
@@ -171,7 +173,7 @@ impl Builder {
     fn module(&mut self, inner: Pairs<Rule>) -> Result<Module> {
         let mut name = None;
         let mut params = None;
-        let mut private = Vec::new();
+        let mut private = ThinVec::new();
         let mut exports = None;
         for p in inner {
             match p.as_rule() {
@@ -203,7 +205,7 @@ impl Builder {
         Ok(DataClause { name, fields, span })
     }
 
-    fn name_list(&mut self, pair: Pair<Rule>) -> Vec<Ident> {
+    fn name_list(&mut self, pair: Pair<Rule>) -> ThinVec<Ident> {
         pair.into_inner().map(|p| self.ident(p)).collect()
     }
 
@@ -235,7 +237,7 @@ impl Builder {
         let mut negated = false;
         let mut process = None;
         let mut kind = None;
-        let mut options = Vec::new();
+        let mut options = ThinVec::new();
         for p in inner {
             match p.as_rule() {
                 Rule::assert_not => negated = true,
@@ -297,7 +299,7 @@ impl Builder {
         Ok(AssertOption { kind, span })
     }
 
-    fn property_args(&mut self, pair: Pair<Rule>) -> Result<Vec<Expr>> {
+    fn property_args(&mut self, pair: Pair<Rule>) -> Result<ThinVec<Expr>> {
         pair.into_inner().map(|p| self.expr(p)).collect()
     }
 
@@ -343,7 +345,7 @@ impl Builder {
                     .into_inner()
                     .filter(|p| p.as_rule() != Rule::op_dot)
                     .map(|p| self.type_expr(p))
-                    .collect::<Result<Vec<_>>>()?;
+                    .collect::<Result<ThinVec<_>>>()?;
                 if parts.len() == 1 {
                     Ok(parts.remove(0))
                 } else {
@@ -357,7 +359,7 @@ impl Builder {
                 let parts = pair
                     .into_inner()
                     .map(|p| self.type_expr(p))
-                    .collect::<Result<Vec<_>>>()?;
+                    .collect::<Result<ThinVec<_>>>()?;
                 Ok(TypeExpr {
                     kind: TypeKind::Tuple(parts),
                     span,
@@ -451,7 +453,7 @@ impl Builder {
                         Ok(match lhs {
                             Operand::Expr(e) => {
                                 let span = e.span.to(field.span);
-                                Operand::Event(e, vec![field], span)
+                                Operand::Event(e, thin_vec![field], span)
                             }
                             Operand::Event(e, mut fields, span) => {
                                 let span = span.to(field.span);
@@ -489,7 +491,7 @@ impl Builder {
                     let (event, fields, lspan) = match lhs {
                         Operand::Expr(e) => {
                             let span = e.span;
-                            (e, Vec::new(), span)
+                            (e, ThinVec::new(), span)
                         }
                         Operand::Event(e, fields, span) => (e, fields, span),
                     };
@@ -552,7 +554,12 @@ impl Builder {
                 match tail.as_rule() {
                     Rule::alpha_tail => {
                         let b = self.expr(tail.into_inner().next().unwrap())?;
-                        ExprKind::AlphaParallel(l, Box::new(first), Box::new(b), r)
+                        ExprKind::AlphaParallel(Box::new(AlphaParallel {
+                            left: *l,
+                            left_alphabet: first,
+                            right_alphabet: b,
+                            right: *r,
+                        }))
                     }
                     _ => {
                         // `[ first <-> x, pairs... | stmts ]`
@@ -560,7 +567,12 @@ impl Builder {
                         let second = self.expr(tail.next().unwrap())?;
                         let (mut pairs, stmts) = self.pairs_and_stmts(tail)?;
                         pairs.insert(0, (first, second));
-                        ExprKind::LinkedParallel(l, pairs, stmts, r)
+                        ExprKind::LinkedParallel(Box::new(LinkedParallel {
+                            left: *l,
+                            links: pairs,
+                            stmts,
+                            right: *r,
+                        }))
                     }
                 }
             }
@@ -569,9 +581,12 @@ impl Builder {
     }
 
     /// `a <- b, c <- d | stmts` (renaming) or `a <-> b, ... | stmts` (links).
-    fn pairs_and_stmts(&mut self, pairs: Pairs<Rule>) -> Result<(Vec<ExprPair>, Vec<Stmt>)> {
-        let mut out = Vec::new();
-        let mut stmts = Vec::new();
+    fn pairs_and_stmts(
+        &mut self,
+        pairs: Pairs<Rule>,
+    ) -> Result<(ThinVec<ExprPair>, ThinVec<Stmt>)> {
+        let mut out = ThinVec::new();
+        let mut stmts = ThinVec::new();
         for p in pairs {
             match p.as_rule() {
                 Rule::rename_pair | Rule::link_pair => {
@@ -587,7 +602,7 @@ impl Builder {
         Ok((out, stmts))
     }
 
-    fn call_args(&mut self, pair: Pair<Rule>) -> Result<Vec<Expr>> {
+    fn call_args(&mut self, pair: Pair<Rule>) -> Result<ThinVec<Expr>> {
         pair.into_inner().map(|p| self.expr(p)).collect()
     }
 
@@ -616,7 +631,7 @@ impl Builder {
         to_pattern(built?)
     }
 
-    fn stmts(&mut self, comp_tail: Pair<Rule>) -> Result<Vec<Stmt>> {
+    fn stmts(&mut self, comp_tail: Pair<Rule>) -> Result<ThinVec<Stmt>> {
         comp_tail.into_inner().map(|p| self.stmt(p)).collect()
     }
 
@@ -676,14 +691,14 @@ impl Builder {
                 let params = parts
                     .into_iter()
                     .map(|p| self.pattern(p))
-                    .collect::<Result<Vec<_>>>()?;
+                    .collect::<Result<ThinVec<_>>>()?;
                 ExprKind::Lambda(params, Box::new(self.expr_outside_pattern(body)?))
             }
             Rule::paren_expr => {
                 let mut items = pair
                     .into_inner()
                     .map(|p| self.expr(p))
-                    .collect::<Result<Vec<_>>>()?;
+                    .collect::<Result<ThinVec<_>>>()?;
                 if items.len() == 1 {
                     // Parentheses leave no node: keep the inner expression,
                     // widened to cover them so diagnostics point at both.
@@ -694,7 +709,7 @@ impl Builder {
                 ExprKind::Tuple(items)
             }
             Rule::map_lit => {
-                let mut entries = Vec::new();
+                let mut entries = ThinVec::new();
                 for p in pair.into_inner() {
                     let mut kv = p.into_inner();
                     let k = self.expr(kv.next().unwrap())?;
@@ -704,8 +719,8 @@ impl Builder {
                 ExprKind::Map(entries)
             }
             Rule::production => {
-                let mut items = Vec::new();
-                let mut stmts = Vec::new();
+                let mut items = ThinVec::new();
+                let mut stmts = ThinVec::new();
                 for p in pair.into_inner() {
                     match p.as_rule() {
                         Rule::comp_tail => stmts = self.stmts(p)?,
@@ -737,9 +752,9 @@ impl Builder {
         let mut inner = pair.into_inner();
         let Some(first) = inner.next() else {
             let kind = if is_set {
-                ExprKind::Set(vec![])
+                ExprKind::Set(thin_vec![])
             } else {
-                ExprKind::Seq(vec![])
+                ExprKind::Seq(thin_vec![])
             };
             return Ok(Expr { kind, span });
         };
@@ -760,7 +775,7 @@ impl Builder {
                 }
             }
             _ => {
-                let mut items = vec![first];
+                let mut items = thin_vec![first];
                 let mut stmts = None;
                 for p in tail.into_inner() {
                     match p.as_rule() {
@@ -796,12 +811,12 @@ impl Builder {
             let stmts = parts
                 .into_iter()
                 .map(|p| self.stmt(p))
-                .collect::<Result<Vec<_>>>()?;
-            return Ok(ExprKind::Replicated(
-                ReplicatedOp::AlphaParallel(Box::new(alphabet)),
+                .collect::<Result<ThinVec<_>>>()?;
+            return Ok(ExprKind::Replicated(Box::new(Replicated {
+                op: ReplicatedOp::AlphaParallel(Box::new(alphabet)),
                 stmts,
-                Box::new(body),
-            ));
+                body,
+            })));
         }
         let body = self.expr(parts.pop().unwrap())?;
         let operator = parts.remove(0).into_inner().next().unwrap();
@@ -825,8 +840,12 @@ impl Builder {
         let stmts = parts
             .into_iter()
             .map(|p| self.stmt(p))
-            .collect::<Result<Vec<_>>>()?;
-        Ok(ExprKind::Replicated(op, stmts, Box::new(body)))
+            .collect::<Result<ThinVec<_>>>()?;
+        Ok(ExprKind::Replicated(Box::new(Replicated {
+            op,
+            stmts,
+            body,
+        })))
     }
 }
 
@@ -836,7 +855,7 @@ impl Builder {
 pub(crate) fn property_kind(
     words: &[&str],
     model: Option<Model>,
-    args: Option<Vec<Expr>>,
+    args: Option<ThinVec<Expr>>,
     process: Expr,
     span: Span,
 ) -> Result<AssertionKind> {
@@ -892,7 +911,7 @@ pub(crate) fn property_kind(
 /// the grammar admits; `span` is the option's.
 pub(crate) fn option_kind(
     words: &[&str],
-    args: Option<Vec<Expr>>,
+    args: Option<ThinVec<Expr>>,
     span: Span,
 ) -> Result<AssertOptionKind> {
     Ok(match (words[0], args) {
@@ -919,7 +938,7 @@ pub(crate) fn option_kind(
 /// a name, a (curried) function with parameter patterns, or a pattern.
 pub(crate) fn lhs_from_expr(expr: Expr) -> Result<Lhs> {
     // `f(x)(y)`: peel the argument lists off the head name.
-    let mut arg_lists = Vec::new();
+    let mut arg_lists = ThinVec::new();
     let mut head = expr;
     while let ExprKind::App(f, args) = head.kind {
         arg_lists.push(args);
@@ -941,8 +960,12 @@ pub(crate) fn lhs_from_expr(expr: Expr) -> Result<Lhs> {
             arg_lists.reverse();
             let params = arg_lists
                 .into_iter()
-                .map(|args| args.into_iter().map(to_pattern).collect::<Result<Vec<_>>>())
-                .collect::<Result<Vec<_>>>()?;
+                .map(|args| {
+                    args.into_iter()
+                        .map(to_pattern)
+                        .collect::<Result<ThinVec<_>>>()
+                })
+                .collect::<Result<ThinVec<_>>>()?;
             Ok(Lhs::Function(ident, params))
         }
         _ if !arg_lists.is_empty() => Err(Diagnostic::error(

@@ -17,11 +17,12 @@
 //! skipped after its last token (up to the next newline), which
 //! [`Token::trail_before`] records.
 
+use thin_vec::{ThinVec, thin_vec};
 use ustr::Ustr;
 
 use super::ast::*;
 use super::build::{self, MAX_DEPTH};
-use super::source::{FileId, Span};
+use super::source::Span;
 use super::tokens::{Lexer, Tok, Token};
 
 /// The fast parser declined the text; pest decides.
@@ -32,7 +33,7 @@ type Parsed<T> = Result<T, GiveUp>;
 
 /// The pairs of a renaming or a linked parallel and the statements of its
 /// comprehension.
-type PairsAndStmts = (Vec<(Expr, Expr)>, Vec<Stmt>);
+type PairsAndStmts = (ThinVec<(Expr, Expr)>, ThinVec<Stmt>);
 
 impl From<super::diagnostic::Diagnostic> for GiveUp {
     fn from(_: super::diagnostic::Diagnostic) -> Self {
@@ -41,16 +42,16 @@ impl From<super::diagnostic::Diagnostic> for GiveUp {
 }
 
 /// The declarations of a whole file, or `None` where pest must decide.
-pub(super) fn parse_file(file: FileId, text: &str) -> Option<Vec<Decl>> {
-    let mut parser = Parser::new(file, text);
+pub(super) fn parse_file(base: u32, text: &str) -> Option<ThinVec<Decl>> {
+    let mut parser = Parser::new(base, text);
     let decls = parser.file().ok()?;
     (parser.wildcards == 0).then_some(decls)
 }
 
 /// One expression filling the whole text, or `None` where pest must
 /// decide.
-pub(super) fn parse_expr(file: FileId, text: &str) -> Option<Expr> {
-    let mut parser = Parser::new(file, text);
+pub(super) fn parse_expr(base: u32, text: &str) -> Option<Expr> {
+    let mut parser = Parser::new(base, text);
     let expr = parser.expr(Mode::Process).ok()?;
     (parser.at(Tok::Eof) && parser.wildcards == 0).then_some(expr)
 }
@@ -75,7 +76,7 @@ enum Fixity {
 /// an event that has collected communication fields and waits for `->`.
 enum Operand {
     Expr(Expr),
-    Event(Expr, Vec<Field>, Span),
+    Event(Expr, ThinVec<Field>, Span),
 }
 
 fn finished(operand: Operand) -> Parsed<Expr> {
@@ -107,7 +108,8 @@ struct Mark<'t> {
 
 struct Parser<'t> {
     lexer: Lexer<'t>,
-    file: FileId,
+    /// The position of the text's first byte in its source map.
+    base: u32,
     /// The next token, not yet taken.
     tok: Token,
     /// The end of the last token taken, and where pest's skip after it
@@ -131,12 +133,12 @@ struct Parser<'t> {
 }
 
 impl<'t> Parser<'t> {
-    fn new(file: FileId, text: &'t str) -> Self {
+    fn new(base: u32, text: &'t str) -> Self {
         let mut lexer = Lexer::new(text);
         let tok = lexer.next_token();
         Parser {
             lexer,
-            file,
+            base,
             tok,
             last_end: 0,
             last_trail: 0,
@@ -190,11 +192,11 @@ impl<'t> Parser<'t> {
         &self.lexer.text()[token.start as usize..token.end as usize]
     }
 
+    /// The span of text offsets `start..end`.
     fn span(&self, start: u32, end: u32) -> Span {
         Span {
-            file: self.file,
-            start,
-            end,
+            start: self.base + start,
+            end: self.base + end,
         }
     }
 
@@ -248,8 +250,8 @@ impl<'t> Parser<'t> {
         &mut self,
         sep: Tok,
         mut item: impl FnMut(&mut Self) -> Parsed<T>,
-    ) -> Parsed<Vec<T>> {
-        let mut items = vec![item(self)?];
+    ) -> Parsed<ThinVec<T>> {
+        let mut items = thin_vec![item(self)?];
         while self.eat(sep) {
             items.push(item(self)?);
         }
@@ -257,7 +259,7 @@ impl<'t> Parser<'t> {
         Ok(items)
     }
 
-    fn comma_list<T>(&mut self, item: impl FnMut(&mut Self) -> Parsed<T>) -> Parsed<Vec<T>> {
+    fn comma_list<T>(&mut self, item: impl FnMut(&mut Self) -> Parsed<T>) -> Parsed<ThinVec<T>> {
         self.separated(Tok::Comma, item)
     }
 
@@ -299,8 +301,8 @@ impl<'t> Parser<'t> {
 
     // ------------------------------------------------------------ declarations
 
-    fn file(&mut self) -> Parsed<Vec<Decl>> {
-        let mut decls = Vec::new();
+    fn file(&mut self) -> Parsed<ThinVec<Decl>> {
+        let mut decls = ThinVec::new();
         while !self.at(Tok::Eof) {
             if !decls.is_empty() && !self.tok.nl_before {
                 return Err(GiveUp);
@@ -352,7 +354,7 @@ impl<'t> Parser<'t> {
             }
             Tok::Assert => {
                 self.bump();
-                DeclKind::Assert(self.assertion()?)
+                DeclKind::Assert(Box::new(self.assertion()?))
             }
             Tok::Include => {
                 self.bump();
@@ -418,11 +420,12 @@ impl<'t> Parser<'t> {
         })
     }
 
-    fn name_list(&mut self) -> Parsed<Vec<Ident>> {
+    fn name_list(&mut self) -> Parsed<ThinVec<Ident>> {
         self.comma_list(Self::ident)
     }
 
     fn data_clause(&mut self) -> Parsed<DataClause> {
+        let start = self.tok.start;
         let name = self.ident()?;
         let fields = if self.at(Tok::Dot) && !self.tok.nl_before {
             self.bump();
@@ -433,7 +436,7 @@ impl<'t> Parser<'t> {
         Ok(DataClause {
             name,
             fields,
-            span: self.span_to_trail(name.span.start),
+            span: self.span_to_trail(start),
         })
     }
 
@@ -482,7 +485,7 @@ impl<'t> Parser<'t> {
             }
             _ => return Err(GiveUp),
         };
-        let mut options = Vec::new();
+        let mut options = ThinVec::new();
         while self.at(Tok::PropertyOpen) {
             options.push(self.assert_option()?);
         }
@@ -545,7 +548,7 @@ impl<'t> Parser<'t> {
     }
 
     /// `: e1, e2` after a property or option's `]`.
-    fn assertion_args(&mut self) -> Parsed<Option<Vec<Expr>>> {
+    fn assertion_args(&mut self) -> Parsed<Option<ThinVec<Expr>>> {
         if self.at(Tok::Colon) && !self.tok.nl_before {
             self.bump();
             Ok(Some(self.comma_list(|p| p.expr(Mode::Functional))?))
@@ -581,7 +584,7 @@ impl<'t> Parser<'t> {
     }
 
     /// `Eq a =>` or `(Eq a, Ord b) =>`.
-    fn type_constraints(&mut self) -> Parsed<Vec<(Ident, Ident)>> {
+    fn type_constraints(&mut self) -> Parsed<ThinVec<(Ident, Ident)>> {
         let constraint = |p: &mut Self| {
             let class = p.ident()?;
             if p.tok.nl_before {
@@ -594,7 +597,7 @@ impl<'t> Parser<'t> {
             self.expect(Tok::RParen)?;
             list
         } else {
-            vec![constraint(self)?]
+            thin_vec![constraint(self)?]
         };
         self.expect(Tok::FatArrow)?;
         Ok(constraints)
@@ -625,7 +628,7 @@ impl<'t> Parser<'t> {
 
     fn type_dot(&mut self) -> Parsed<TypeExpr> {
         let start = self.tok.start;
-        let mut parts = vec![self.type_atom()?];
+        let mut parts = thin_vec![self.type_atom()?];
         while self.at(Tok::Dot) && !self.tok.nl_before {
             self.bump();
             parts.push(self.type_atom()?);
@@ -805,7 +808,7 @@ impl<'t> Parser<'t> {
             let (event, fields, span) = match lhs {
                 Operand::Expr(e) => {
                     let span = e.span;
-                    (e, Vec::new(), span)
+                    (e, ThinVec::new(), span)
                 }
                 Operand::Event(e, fields, span) => (e, fields, span),
             };
@@ -832,10 +835,20 @@ impl<'t> Parser<'t> {
         } else if let Some(parallel) = bracket_parallel {
             match parallel {
                 BracketParallel::Alphabets(a, b) => {
-                    ExprKind::AlphaParallel(l, Box::new(a), Box::new(b), r)
+                    ExprKind::AlphaParallel(Box::new(AlphaParallel {
+                        left: *l,
+                        left_alphabet: a,
+                        right_alphabet: b,
+                        right: *r,
+                    }))
                 }
-                BracketParallel::Links(pairs, stmts) => {
-                    ExprKind::LinkedParallel(l, pairs, stmts, r)
+                BracketParallel::Links(links, stmts) => {
+                    ExprKind::LinkedParallel(Box::new(LinkedParallel {
+                        left: *l,
+                        links,
+                        stmts,
+                        right: *r,
+                    }))
                 }
             }
         } else {
@@ -860,7 +873,7 @@ impl<'t> Parser<'t> {
                 let f = finished(lhs)?;
                 let args = self.bracketed(false, |p| {
                     if p.at(Tok::RParen) {
-                        Ok(Vec::new())
+                        Ok(ThinVec::new())
                     } else {
                         p.comma_list(|p| p.expr(Mode::Process))
                     }
@@ -893,7 +906,7 @@ impl<'t> Parser<'t> {
                 Ok(match lhs {
                     Operand::Expr(e) => {
                         let span = e.span.to(field.span);
-                        Operand::Event(e, vec![field], span)
+                        Operand::Event(e, thin_vec![field], span)
                     }
                     Operand::Event(e, mut fields, span) => {
                         let span = span.to(field.span);
@@ -945,7 +958,7 @@ impl<'t> Parser<'t> {
     /// `first` being `a`.
     fn pairs_from(&mut self, first: Expr, sep: Tok) -> Parsed<PairsAndStmts> {
         self.expect(sep)?;
-        let mut pairs = vec![(first, self.expr(Mode::Functional)?)];
+        let mut pairs = thin_vec![(first, self.expr(Mode::Functional)?)];
         while self.eat(Tok::Comma) {
             let a = self.expr(Mode::Functional)?;
             self.expect(sep)?;
@@ -966,11 +979,11 @@ impl<'t> Parser<'t> {
     }
 
     /// `| stmt, stmt` if the next token is `|`, else nothing.
-    fn optional_comprehension(&mut self) -> Parsed<Vec<Stmt>> {
+    fn optional_comprehension(&mut self) -> Parsed<ThinVec<Stmt>> {
         if self.eat(Tok::Bar) {
             self.comma_list(Self::stmt)
         } else {
-            Ok(Vec::new())
+            Ok(ThinVec::new())
         }
     }
 
@@ -1064,9 +1077,9 @@ impl<'t> Parser<'t> {
         let kind = self.bracketed(!set, |p| {
             if p.at(close) {
                 return Ok(if set {
-                    ExprKind::Set(Vec::new())
+                    ExprKind::Set(ThinVec::new())
                 } else {
-                    ExprKind::Seq(Vec::new())
+                    ExprKind::Seq(ThinVec::new())
                 });
             }
             let first = p.expr(Mode::Process)?;
@@ -1083,7 +1096,7 @@ impl<'t> Parser<'t> {
                     ExprKind::SeqRange(from, to)
                 });
             }
-            let mut items = vec![first];
+            let mut items = thin_vec![first];
             while p.eat(Tok::Comma) {
                 items.push(p.expr(Mode::Process)?);
             }
@@ -1107,7 +1120,7 @@ impl<'t> Parser<'t> {
         let open = self.bump();
         let entries = self.bracketed(false, |p| {
             if p.at(Tok::MapClose) {
-                return Ok(Vec::new());
+                return Ok(ThinVec::new());
             }
             p.comma_list(|p| {
                 let key = p.expr(Mode::Process)?;
@@ -1164,7 +1177,7 @@ impl<'t> Parser<'t> {
     /// `let decls within e`; the declarations are on lines of their own.
     fn let_within(&mut self) -> Parsed<Expr> {
         let start = self.bump().start;
-        let mut decls = Vec::new();
+        let mut decls = ThinVec::new();
         loop {
             let first = self.tok;
             let decl = match first.kind {
@@ -1211,11 +1224,11 @@ impl<'t> Parser<'t> {
                 let alphabet = self.bracketed(false, |p| p.expr(Mode::Process))?;
                 self.expect(Tok::RSquare)?;
                 let body = self.expr(Mode::Process)?;
-                ExprKind::Replicated(
-                    ReplicatedOp::AlphaParallel(Box::new(alphabet)),
+                Replicated {
+                    op: ReplicatedOp::AlphaParallel(Box::new(alphabet)),
                     stmts,
-                    Box::new(body),
-                )
+                    body,
+                }
             }
             _ => {
                 let operator = match op.kind {
@@ -1245,11 +1258,15 @@ impl<'t> Parser<'t> {
                 let stmts = self.comma_list(Self::stmt)?;
                 self.expect(Tok::At)?;
                 let body = self.expr(Mode::Process)?;
-                ExprKind::Replicated(operator, stmts, Box::new(body))
+                Replicated {
+                    op: operator,
+                    stmts,
+                    body,
+                }
             }
         };
         Ok(Expr {
-            kind: replicated,
+            kind: ExprKind::Replicated(Box::new(replicated)),
             span: self.span_to_trail(op.start),
         })
     }
@@ -1258,7 +1275,7 @@ impl<'t> Parser<'t> {
 /// The two forms of `P [ ... ] Q`.
 enum BracketParallel {
     Alphabets(Expr, Expr),
-    Links(Vec<(Expr, Expr)>, Vec<Stmt>),
+    Links(ThinVec<(Expr, Expr)>, ThinVec<Stmt>),
 }
 
 fn binary_op(kind: Tok) -> Option<BinaryOp> {

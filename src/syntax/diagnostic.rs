@@ -91,14 +91,14 @@ pub fn render_all(diagnostics: &[Diagnostic], sources: &SourceMap) -> String {
 }
 
 fn render_excerpt(out: &mut String, sources: &SourceMap, span: Span, label: Option<&str>) {
-    let file = sources.file(span.file);
+    let file = sources.file(sources.file_of(span));
     let location = sources.location(span);
     let (line, col) = (location.line, location.col);
     let text = file.line_text(line);
     let gutter = " ".repeat(line.to_string().len());
     let _ = writeln!(out, "{gutter}--> {location}");
     let _ = writeln!(out, "{gutter} |");
-    let (end_line, end_col) = file.line_col(span.end as usize);
+    let (end_line, end_col) = file.line_col(file.offset(span.end));
     let width = if end_line == line && end_col > col {
         end_col - col
     } else {
@@ -163,7 +163,7 @@ fn printable(text: &str) -> String {
 }
 
 fn render_include_chain(out: &mut String, sources: &SourceMap, span: Span) {
-    let mut file = sources.file(span.file);
+    let mut file = sources.file(sources.file_of(span));
     let mut depth = 0;
     while let Some(site) = file.included_from {
         let _ = writeln!(
@@ -171,7 +171,7 @@ fn render_include_chain(out: &mut String, sources: &SourceMap, span: Span) {
             "  = note: in a file included from {}",
             sources.location(site)
         );
-        file = sources.file(site.file);
+        file = sources.file(sources.file_of(site));
         depth += 1;
         if depth > 64 {
             break;
@@ -187,7 +187,10 @@ mod tests {
     fn renders_location_excerpt_and_caret() {
         let mut map = SourceMap::new();
         let id = map.add("m.csp", None, "P = a -> STOP\nQ = b c\n".into(), None);
-        let d = Diagnostic::error(Span::new(id, 20, 21), "expected `->` after an event");
+        let d = Diagnostic::error(
+            Span::new(map.base(id), 20, 21),
+            "expected `->` after an event",
+        );
         assert_eq!(
             d.render(&map),
             "error: expected `->` after an event\n --> m.csp:2:7\n  |\n2 | Q = b c\n  |       ^\n"
@@ -199,7 +202,7 @@ mod tests {
         let mut map = SourceMap::new();
         let text = format!("x = {}1{}\n", "(".repeat(300), ")".repeat(300));
         let id = map.add("long.csp", None, text, None);
-        let rendered = Diagnostic::error(Span::new(id, 304, 305), "here").render(&map);
+        let rendered = Diagnostic::error(Span::new(map.base(id), 304, 305), "here").render(&map);
         let lines: Vec<&str> = rendered.lines().collect();
         assert_eq!(
             lines[3].chars().count(),
@@ -217,9 +220,9 @@ mod tests {
             "lib.csp",
             None,
             "\tfoo = bar\n".into(),
-            Some(Span::new(root, 0, 17)),
+            Some(Span::new(map.base(root), 0, 17)),
         );
-        let d = Diagnostic::error(Span::new(lib, 7, 10), "unknown name `bar`");
+        let d = Diagnostic::error(Span::new(map.base(lib), 7, 10), "unknown name `bar`");
         assert_eq!(
             d.render(&map),
             "error: unknown name `bar`\n --> lib.csp:1:8\n  |\n1 | \tfoo = bar\n  | \t      ^^^\n  = note: in a file included from main.csp:1:1\n"

@@ -7,7 +7,7 @@ use pest::error::{Error, ErrorVariant, InputLocation};
 use super::diagnostic::Diagnostic;
 use super::lexical;
 use super::parser::Rule;
-use super::source::{FileId, Span};
+use super::source::Span;
 
 /// Tokens that only an expression can start with. (Keywords, `(`, `-`,
 /// `<`, `[` and the like are no evidence: they also start or continue
@@ -70,15 +70,10 @@ const NAMED: &[&str] = &["=", "->", "@", "<-", ":", "::", "=>", ",", "..", "|"];
 /// means the declaration could end here.
 const END_OF_LINE: &str = "<end of line>";
 
-/// A diagnostic for a failed parse of the part of `text` (all of file
-/// `file`) that starts at byte `offset`. The whole text is wanted: what
+/// A diagnostic for a failed parse of the part of `text` (all of a file,
+/// whose positions start at `base`) that starts at byte `offset`. The whole text is wanted: what
 /// precedes the parsed part (an open `let`, say) shapes the message.
-pub(crate) fn diagnostic(
-    error: &Error<Rule>,
-    file: FileId,
-    text: &str,
-    offset: usize,
-) -> Diagnostic {
+pub(crate) fn diagnostic(error: &Error<Rule>, base: u32, text: &str, offset: usize) -> Diagnostic {
     let spot = locate(error, text, offset);
     if let ErrorVariant::CustomError { message } = &error.variant {
         // pest's own guards: its stack probe or call budget ran out.
@@ -88,7 +83,7 @@ pub(crate) fn diagnostic(
         } else {
             message.clone()
         };
-        return Diagnostic::error(Span::new(file, spot.pos, spot.pos), message);
+        return Diagnostic::error(Span::new(base, spot.pos, spot.pos), message);
     }
     let before = &text[..spot.pos];
     let mut expected = expected_tokens(error);
@@ -110,7 +105,7 @@ pub(crate) fn diagnostic(
         Some(w) => format!("unexpected {}: expected {w}", spot.found),
         None => format!("unexpected {}", spot.found),
     };
-    let span = Span::new(file, spot.pos, spot.pos + spot.width);
+    let span = Span::new(base, spot.pos, spot.pos + spot.width);
     let diagnostic = Diagnostic::error(span, message);
     let rest = &text[spot.pos..];
     if spot.open.is_none() && indented_declaration(before) {

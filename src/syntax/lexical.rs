@@ -4,7 +4,7 @@
 //! could only say that something was unexpected somewhere later.
 
 use super::diagnostic::Diagnostic;
-use super::source::{FileId, Span};
+use super::source::Span;
 
 /// The deepest bracket nesting accepted. FDR scripts stay far below it;
 /// beyond it a script is almost certainly generated or broken.
@@ -20,20 +20,21 @@ struct Open {
     pipe: bool,
 }
 
-/// Checks `text`; an empty result means the parser may go ahead.
-pub(crate) fn check(file: FileId, text: &str) -> Vec<Diagnostic> {
+/// Checks `text`, whose positions start at `base`; an empty result means
+/// the parser may go ahead.
+pub(crate) fn check(base: u32, text: &str) -> Vec<Diagnostic> {
     // A binary file is recognised up front: its other bytes would only
     // bury that under stray-character errors.
     if let Some(nul) = text.find('\0') {
         return vec![Diagnostic::error(
-            Span::new(file, nul, nul + 1),
+            Span::new(base, nul, nul + 1),
             "this is not a CSPM script: it contains a NUL byte, as binary files do",
         )];
     }
     let bytes = text.as_bytes();
     let mut errors = Vec::new();
     let mut stack: Vec<Open> = Vec::new();
-    let span = |a: usize, b: usize| Span::new(file, a, b);
+    let span = |a: usize, b: usize| Span::new(base, a, b);
     let mut i = 0;
     while i < bytes.len() && errors.len() < MAX_ERRORS {
         let b = bytes[i];

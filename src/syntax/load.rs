@@ -8,11 +8,13 @@ use std::sync::Mutex;
 
 use pest::Parser;
 
+use thin_vec::ThinVec;
+
 use super::ast::{Decl, DeclKind, File};
 use super::build::Builder;
 use super::diagnostic::{Diagnostic, render_all};
 use super::parser::{CspmParser, Rule};
-use super::source::{FileId, SourceMap, Span};
+use super::source::{FileId, MAX_SOURCE_BYTES, SourceMap, Span};
 use super::{descent, errors, lexical};
 
 /// How many syntax errors one file reports.
@@ -72,31 +74,31 @@ pub fn load_str(name: &str, text: &str) -> Result<Program, LoadError> {
 }
 
 /// Parses the declarations of one file without following includes.
-pub(crate) fn parse_decls(file: FileId, text: &str) -> Result<Vec<Decl>, Vec<Diagnostic>> {
-    let lexical_errors = lexical::check(file, text);
+pub(crate) fn parse_decls(base: u32, text: &str) -> Result<ThinVec<Decl>, Vec<Diagnostic>> {
+    let lexical_errors = lexical::check(base, text);
     if !lexical_errors.is_empty() {
         return Err(lexical_errors);
     }
-    if let Some(decls) = descent::parse_file(file, text) {
+    if let Some(decls) = descent::parse_file(base, text) {
         return Ok(decls);
     }
-    parse_decls_with_pest(file, text)
+    parse_decls_with_pest(base, text)
 }
 
 /// Parses the declarations of one file with pest alone: the reference the
 /// fast parser ([`descent`]) leaves every text it declines to.
 pub(crate) fn parse_decls_with_pest(
-    file: FileId,
+    base: u32,
     text: &str,
-) -> Result<Vec<Decl>, Vec<Diagnostic>> {
+) -> Result<ThinVec<Decl>, Vec<Diagnostic>> {
     if text.len() >= 2 * CHUNK_BYTES
-        && let Some(decls) = parse_in_chunks(file, text)
+        && let Some(decls) = parse_in_chunks(base, text)
     {
         return Ok(decls);
     }
     match CspmParser::parse(Rule::file, text) {
-        Ok(mut pairs) => Builder::new(file, 0).file(pairs.next().expect("a file pair")),
-        Err(first) => Err(with_error_detail(|| recover(file, text, first))),
+        Ok(mut pairs) => Builder::new(base, 0).file(pairs.next().expect("a file pair")),
+        Err(first) => Err(with_error_detail(|| recover(base, text, first))),
     }
 }
 
@@ -111,7 +113,7 @@ const CHUNK_BYTES: usize = 64 * 1024;
 /// caller parses the whole text instead, so the result never differs from
 /// a whole-text parse. Besides speed, chunks bound the memory of pest's
 /// token queue.
-fn parse_in_chunks(file: FileId, text: &str) -> Option<Vec<Decl>> {
+fn parse_in_chunks(base: u32, text: &str) -> Option<ThinVec<Decl>> {
     let mut starts = vec![0];
     for point in lexical::restart_points(text) {
         if point >= starts.last().copied().unwrap_or(0) + CHUNK_BYTES {
@@ -127,19 +129,19 @@ fn parse_in_chunks(file: FileId, text: &str) -> Option<Vec<Decl>> {
         .map_or(1, |n| n.get())
         .min(bounds.len());
     let per_worker = bounds.len().div_ceil(workers);
-    let results: Vec<Option<Vec<Decl>>> = std::thread::scope(|scope| {
+    let results: Vec<Option<ThinVec<Decl>>> = std::thread::scope(|scope| {
         let handles: Vec<_> = bounds
             .chunks(per_worker)
             .map(|group| {
                 std::thread::Builder::new()
                     .stack_size(crate::stack::LARGE_STACK)
                     .spawn_scoped(scope, move || {
-                        let mut decls = Vec::new();
+                        let mut decls = ThinVec::new();
                         for &(start, end) in group {
                             let chunk = &text[start..end];
                             let mut pairs = CspmParser::parse(Rule::file, chunk).ok()?;
                             let built =
-                                Builder::new(file, start).file(pairs.next().expect("a file pair"));
+                                Builder::new(base, start).file(pairs.next().expect("a file pair"));
                             decls.extend(built.ok()?);
                         }
                         Some(decls)
@@ -152,7 +154,7 @@ fn parse_in_chunks(file: FileId, text: &str) -> Option<Vec<Decl>> {
             .map(|h| h.join().ok().flatten())
             .collect()
     });
-    let mut all = Vec::new();
+    let mut all = ThinVec::new();
     for part in results {
         all.extend(part?);
     }
@@ -183,7 +185,7 @@ pub(crate) fn with_error_detail<T>(f: impl FnOnce() -> T) -> T {
 /// parsed without it; a failure is then parsed again with it from the last
 /// declaration start before the failure, which is short. A large script
 /// with a few errors thus costs about one ordinary pass.
-fn recover(file: FileId, text: &str, first: pest::error::Error<Rule>) -> Vec<Diagnostic> {
+fn recover(base: u32, text: &str, first: pest::error::Error<Rule>) -> Vec<Diagnostic> {
     let restarts = lexical::restart_points(text);
     let mut diagnostics = Vec::new();
     let mut start = 0;
@@ -198,7 +200,7 @@ fn recover(file: FileId, text: &str, first: pest::error::Error<Rule>) -> Vec<Dia
         match attempt {
             Ok(mut pairs) => {
                 if let Err(more) =
-                    Builder::new(file, start).file(pairs.next().expect("a file pair"))
+                    Builder::new(base, start).file(pairs.next().expect("a file pair"))
                 {
                     diagnostics.extend(more);
                 }
@@ -206,7 +208,7 @@ fn recover(file: FileId, text: &str, first: pest::error::Error<Rule>) -> Vec<Dia
             }
             Err(error) => {
                 let failed_at = start + errors::failure_offset(&error);
-                diagnostics.push(explain_failure(file, text, start, failed_at, &restarts));
+                diagnostics.push(explain_failure(base, text, start, failed_at, &restarts));
                 // Resume at the first declaration starting on a later line.
                 let line_end = text[failed_at.min(text.len())..]
                     .find('\n')
@@ -235,7 +237,7 @@ fn parse_with_detail(
 /// before the failure (or, if that start lies inside the broken construct
 /// and fails elsewhere, from `start` itself).
 fn explain_failure(
-    file: FileId,
+    base: u32,
     text: &str,
     start: usize,
     failed_at: usize,
@@ -252,12 +254,12 @@ fn explain_failure(
         if let Err(error) = parse_with_detail(rest, true)
             && near + errors::failure_offset(&error) == failed_at
         {
-            return errors::diagnostic(&error, file, text, near);
+            return errors::diagnostic(&error, base, text, near);
         }
     }
     let rest = &text[start..];
     let error = parse_with_detail(rest, true).expect_err("a text that failed to parse fails again");
-    errors::diagnostic(&error, file, text, start)
+    errors::diagnostic(&error, base, text, start)
 }
 
 #[derive(Default)]
@@ -318,12 +320,23 @@ impl Loader {
                 (String::from_utf8_lossy(e.as_bytes()).into_owned(), bad)
             }
         };
+        if !self.sources.has_room_for(text.len()) {
+            let message = format!(
+                "cannot read `{name}`: the script is too large (at most {} MiB in all its files)",
+                MAX_SOURCE_BYTES >> 20
+            );
+            self.diagnostics.push(match included_from {
+                Some(site) => Diagnostic::error(site, message),
+                None => Diagnostic::error_nowhere(message),
+            });
+            return None;
+        }
         let id = self
             .sources
             .add(name, Some(path.to_path_buf()), text, included_from);
         if let Some((at, byte)) = bad_byte {
             self.diagnostics.push(Diagnostic::error(
-                Span::new(id, at, at + 1),
+                Span::new(self.sources.base(id), at, at + 1),
                 format!("this is not a CSPM script: it is not UTF-8 text (byte 0x{byte:02X})"),
             ));
             return Some(id);
@@ -336,8 +349,8 @@ impl Loader {
     }
 
     fn parse(&mut self, id: FileId) {
-        let text = self.sources.file(id).text.clone();
-        match parse_decls(id, &text) {
+        let source = self.sources.file(id);
+        match parse_decls(source.base, &source.text) {
             Ok(mut decls) => {
                 self.resolve_includes(id, &mut decls);
                 self.store(id, File { id, decls });
@@ -436,7 +449,7 @@ mod tests {
     use super::*;
 
     /// The whole-text parse, bypassing chunking.
-    fn parse_whole(text: &str) -> Vec<Decl> {
+    fn parse_whole(text: &str) -> ThinVec<Decl> {
         let mut pairs = CspmParser::parse(Rule::file, text).expect("the text parses");
         Builder::new(0, 0)
             .file(pairs.next().unwrap())

@@ -25,43 +25,45 @@ pub use print::{binary_symbol, process_symbol};
 pub use source::{FileId, Location, SourceFile, SourceMap, Span};
 
 use pest::Parser;
+use thin_vec::ThinVec;
 
 /// Parses one expression, as typed on the command line or in the TUI.
-/// Spans and diagnostics refer to file `file`: the caller adds `text` to
-/// its [`SourceMap`] under that id to render them.
-pub fn parse_expr(file: FileId, text: &str) -> Result<ast::Expr, Vec<Diagnostic>> {
+/// Spans and diagnostics start at position `base`: the caller adds `text`
+/// to its [`SourceMap`] and passes that file's [`base`](SourceMap::base)
+/// to render them.
+pub fn parse_expr(base: u32, text: &str) -> Result<ast::Expr, Vec<Diagnostic>> {
     crate::stack::with_large_stack(|| {
-        let lexical_errors = lexical::check(file, text);
+        let lexical_errors = lexical::check(base, text);
         if !lexical_errors.is_empty() {
             return Err(lexical_errors);
         }
-        if let Some(expr) = descent::parse_expr(file, text) {
+        if let Some(expr) = descent::parse_expr(base, text) {
             return Ok(expr);
         }
-        reference_expr(file, text)
+        reference_expr(base, text)
     })
 }
 
 /// Parses one expression with pest alone (see [`parse_expr`]).
-fn reference_expr(file: FileId, text: &str) -> Result<ast::Expr, Vec<Diagnostic>> {
+fn reference_expr(base: u32, text: &str) -> Result<ast::Expr, Vec<Diagnostic>> {
     match parser::CspmParser::parse(parser::Rule::expr_input, text) {
-        Ok(mut pairs) => build::Builder::new(file, 0)
+        Ok(mut pairs) => build::Builder::new(base, 0)
             .expr_input(pairs.next().expect("an expr_input pair"))
             .map_err(|d| vec![d]),
         Err(_) => Err(load::with_error_detail(|| {
             pest::set_error_detail(true);
             match parser::CspmParser::parse(parser::Rule::expr_input, text) {
                 Ok(_) => unreachable!("a text that failed to parse fails again"),
-                Err(e) => vec![errors::diagnostic(&e, file, text, 0)],
+                Err(e) => vec![errors::diagnostic(&e, base, text, 0)],
             }
         })),
     }
 }
 
 /// Parses the declarations of a single text without following includes;
-/// spans refer to file `file`, as for [`parse_expr`].
-pub fn parse_decls(file: FileId, text: &str) -> Result<Vec<ast::Decl>, Vec<Diagnostic>> {
-    crate::stack::with_large_stack(|| load::parse_decls(file, text))
+/// spans start at position `base`, as for [`parse_expr`].
+pub fn parse_decls(base: u32, text: &str) -> Result<ThinVec<ast::Decl>, Vec<Diagnostic>> {
+    crate::stack::with_large_stack(|| load::parse_decls(base, text))
 }
 
 /// The two parsers behind [`parse_decls`] and [`parse_expr`], for the
@@ -70,22 +72,22 @@ pub fn parse_decls(file: FileId, text: &str) -> Result<Vec<ast::Decl>, Vec<Diagn
 /// lexical checks.
 #[doc(hidden)]
 pub mod differential {
-    use super::{Diagnostic, FileId, ast, descent, load};
+    use super::{Diagnostic, ThinVec, ast, descent, load};
     use crate::stack::with_large_stack as stack_checked;
 
-    pub fn fast_decls(file: FileId, text: &str) -> Option<Vec<ast::Decl>> {
-        stack_checked(|| descent::parse_file(file, text))
+    pub fn fast_decls(base: u32, text: &str) -> Option<ThinVec<ast::Decl>> {
+        stack_checked(|| descent::parse_file(base, text))
     }
 
-    pub fn reference_decls(file: FileId, text: &str) -> Result<Vec<ast::Decl>, Vec<Diagnostic>> {
-        stack_checked(|| load::parse_decls_with_pest(file, text))
+    pub fn reference_decls(base: u32, text: &str) -> Result<ThinVec<ast::Decl>, Vec<Diagnostic>> {
+        stack_checked(|| load::parse_decls_with_pest(base, text))
     }
 
-    pub fn fast_expr(file: FileId, text: &str) -> Option<ast::Expr> {
-        stack_checked(|| descent::parse_expr(file, text))
+    pub fn fast_expr(base: u32, text: &str) -> Option<ast::Expr> {
+        stack_checked(|| descent::parse_expr(base, text))
     }
 
-    pub fn reference_expr(file: FileId, text: &str) -> Result<ast::Expr, Vec<Diagnostic>> {
-        stack_checked(|| super::reference_expr(file, text))
+    pub fn reference_expr(base: u32, text: &str) -> Result<ast::Expr, Vec<Diagnostic>> {
+        stack_checked(|| super::reference_expr(base, text))
     }
 }

@@ -664,16 +664,22 @@ impl Printer {
             Exception(l, a, r) => self.process_operands(e, level::PARALLEL, l, r, |p| {
                 p.bracketed("[| ", " |>", false, |p| p.expr(a, 0))
             }),
-            AlphaParallel(l, a, b, r) => self.process_operands(e, level::PARALLEL, l, r, |p| {
-                p.bracketed("[", "]", false, |p| {
-                    p.expr(a, level::FUNCTIONAL);
-                    p.put(" || ");
-                    p.expr(b, 0);
-                })
-            }),
-            LinkedParallel(l, links, stmts, r) => {
+            AlphaParallel(par) => {
+                let (l, r) = (&par.left, &par.right);
                 self.process_operands(e, level::PARALLEL, l, r, |p| {
-                    p.bracketed("[", "]", false, |p| p.links(links, " <-> ", stmts))
+                    p.bracketed("[", "]", false, |p| {
+                        p.expr(&par.left_alphabet, level::FUNCTIONAL);
+                        p.put(" || ");
+                        p.expr(&par.right_alphabet, 0);
+                    })
+                })
+            }
+            LinkedParallel(par) => {
+                let (l, r) = (&par.left, &par.right);
+                self.process_operands(e, level::PARALLEL, l, r, |p| {
+                    p.bracketed("[", "]", false, |p| {
+                        p.links(&par.links, " <-> ", &par.stmts)
+                    })
                 })
             }
             SyncExternalChoice(l, a, r) => self.process_operands(e, level::EXTERNAL, l, r, |p| {
@@ -686,7 +692,8 @@ impl Printer {
                 self.expr(p, level::POSTFIX);
                 self.bracketed(" [[ ", " ]]", false, |p| p.links(pairs, " <- ", stmts));
             }
-            Replicated(op, stmts, body) => {
+            Replicated(replicated) => {
+                let super::ast::Replicated { op, stmts, body } = &**replicated;
                 match op {
                     ReplicatedOp::ExternalChoice => self.put("[] "),
                     ReplicatedOp::InternalChoice => self.put("|~| "),

@@ -9,31 +9,35 @@ use std::path::PathBuf;
 /// Index of a file in a [`SourceMap`].
 pub type FileId = u32;
 
-/// A byte range `start..end` in one source file.
+/// A byte range `start..end` in the positions of a [`SourceMap`].
+///
+/// Every file of a map occupies its own range of positions, from its
+/// [`base`](SourceMap::base) on, so a span names its file without storing
+/// it (as in rustc): eight bytes on every node of the syntax tree.
 ///
 /// Spans record *where* a node came from, never *what* it is: two spans
 /// always compare equal and hash alike, so that syntax trees compare
 /// structurally (a script and its pretty-printed re-parse are `==`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Span {
-    pub file: FileId,
     pub start: u32,
     pub end: u32,
 }
 
 impl Span {
-    pub fn new(file: FileId, start: usize, end: usize) -> Self {
+    /// Bytes `start..end` of a text whose first byte is at position
+    /// `base`.
+    pub fn new(base: u32, start: usize, end: usize) -> Self {
+        let at = |offset: usize| base.saturating_add(u32::try_from(offset).unwrap_or(u32::MAX));
         Span {
-            file,
-            start: start as u32,
-            end: end as u32,
+            start: at(start),
+            end: at(end),
         }
     }
 
     /// The smallest span covering both (which must be in the same file).
     pub fn to(self, other: Span) -> Span {
         Span {
-            file: self.file,
             start: self.start.min(other.start),
             end: self.end.max(other.end),
         }
@@ -41,10 +45,6 @@ impl Span {
 
     pub fn is_empty(&self) -> bool {
         self.start >= self.end
-    }
-
-    pub fn range(&self) -> std::ops::Range<usize> {
-        self.start as usize..self.end as usize
     }
 }
 
@@ -71,10 +71,18 @@ pub struct SourceFile {
     pub text: String,
     /// The `include` that brought this file in, if any.
     pub included_from: Option<Span>,
+    /// The position of its first byte in the map.
+    pub base: u32,
     line_starts: Vec<u32>,
 }
 
 impl SourceFile {
+    /// The byte offset in this file of a position in the map (clamped to
+    /// the file).
+    pub fn offset(&self, position: u32) -> usize {
+        (position.saturating_sub(self.base) as usize).min(self.text.len())
+    }
+
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
@@ -117,13 +125,28 @@ fn char_count(text: &str, start: usize, end: usize) -> usize {
 #[derive(Debug, Default)]
 pub struct SourceMap {
     files: Vec<SourceFile>,
+    /// The base of the next file added.
+    next_base: u32,
 }
+
+/// The most text, over all its files, that one map can hold: positions
+/// are 32 bits.
+pub const MAX_SOURCE_BYTES: usize = u32::MAX as usize / 2;
 
 impl SourceMap {
     pub fn new() -> Self {
         SourceMap::default()
     }
 
+    /// Whether a file of `len` bytes fits in the map beside those it holds
+    /// ([`MAX_SOURCE_BYTES`] in all).
+    pub fn has_room_for(&self, len: usize) -> bool {
+        (self.next_base as usize).saturating_add(len) < MAX_SOURCE_BYTES
+    }
+
+    /// Adds a file and gives it the next free range of positions (a file
+    /// that does not fit, as [`has_room_for`](Self::has_room_for) tells,
+    /// gets positions that clamp at the end of the range).
     pub fn add(
         &mut self,
         name: impl Into<String>,
@@ -138,11 +161,17 @@ impl SourceMap {
                 .filter(|&(_, b)| b == b'\n')
                 .map(|(i, _)| (i + 1) as u32),
         );
+        let base = self.next_base;
+        // One position past the end, so that a span at a file's end still
+        // names that file.
+        self.next_base =
+            u32::try_from(text.len() + 1).map_or(u32::MAX, |len| base.saturating_add(len));
         self.files.push(SourceFile {
             name: name.into(),
             path,
             text,
             included_from,
+            base,
             line_starts,
         });
         (self.files.len() - 1) as FileId
@@ -156,16 +185,29 @@ impl SourceMap {
         self.files.iter().enumerate().map(|(i, f)| (i as FileId, f))
     }
 
+    /// Where a file's positions start.
+    pub fn base(&self, id: FileId) -> u32 {
+        self.file(id).base
+    }
+
+    /// The file a span lies in.
+    pub fn file_of(&self, span: Span) -> FileId {
+        let after = self.files.partition_point(|f| f.base <= span.start);
+        after.saturating_sub(1) as FileId
+    }
+
     /// The source text a span covers.
     pub fn snippet(&self, span: Span) -> &str {
-        let text = &self.file(span.file).text;
-        text.get(span.range()).unwrap_or("")
+        let file = self.file(self.file_of(span));
+        file.text
+            .get(file.offset(span.start)..file.offset(span.end))
+            .unwrap_or("")
     }
 
     /// `file:line:col` of the start of a span.
     pub fn location(&self, span: Span) -> Location<'_> {
-        let file = self.file(span.file);
-        let (line, col) = file.line_col(span.start as usize);
+        let file = self.file(self.file_of(span));
+        let (line, col) = file.line_col(file.offset(span.start));
         Location {
             file: &file.name,
             line,
@@ -209,5 +251,21 @@ mod tests {
     #[test]
     fn spans_never_take_part_in_equality() {
         assert_eq!(Span::new(0, 1, 2), Span::new(3, 4, 5));
+    }
+
+    #[test]
+    fn each_file_has_its_own_positions() {
+        let mut map = SourceMap::new();
+        let a = map.add("a.csp", None, "P = STOP\n".to_string(), None);
+        let b = map.add("b.csp", None, "Q = SKIP\n".to_string(), None);
+        let empty = map.add("c.csp", None, String::new(), None);
+        let q = Span::new(map.base(b), 0, 1);
+        assert_eq!(
+            (map.file_of(Span::new(map.base(a), 9, 9)), map.file_of(q)),
+            (a, b)
+        );
+        assert_eq!(map.snippet(Span::new(map.base(b), 4, 8)), "SKIP");
+        assert_eq!(map.location(q).to_string(), "b.csp:1:1");
+        assert_eq!(map.file_of(Span::new(map.base(empty), 0, 0)), empty);
     }
 }
