@@ -6,6 +6,7 @@ use std::path::Path;
 
 use proptest::prelude::*;
 use symcsp::syntax::differential::{fast_decls, fast_expr, reference_decls, reference_expr};
+use symcsp::syntax::parse_decls;
 
 /// Spans take no part in `==`; the debug form shows every one.
 fn same<T: std::fmt::Debug>(a: &T, b: &T) -> bool {
@@ -25,6 +26,21 @@ fn check_decls(name: &str, text: &str) -> bool {
         Err(d) => panic!("{name}: the fast parser accepted a text pest rejects: {d:?}"),
     }
     true
+}
+
+/// The parse symcsp uses, the fast parser with pest reading the stretches
+/// it declines, gives pest's tree wherever pest parses the whole text and
+/// fails wherever pest fails.
+fn check_mixed(name: &str, text: &str) {
+    match (parse_decls(0, text), reference_decls(0, text)) {
+        (Ok(mixed), Ok(reference)) => assert!(
+            same(&mixed, &reference),
+            "{name}: the mixed parse's tree differs from pest's\nmixed: {mixed:#?}\npest: {reference:#?}"
+        ),
+        (Ok(_), Err(d)) => panic!("{name}: the mixed parse accepted a text pest rejects: {d:?}"),
+        (Err(d), Ok(_)) => panic!("{name}: the mixed parse rejected a text pest accepts: {d:?}"),
+        (Err(_), Err(_)) => {}
+    }
 }
 
 fn check_expr(text: &str) -> bool {
@@ -79,6 +95,7 @@ fn every_model_and_valid_fixture_takes_the_fast_path_to_pest_s_tree() {
         "tests/fixtures/tui",
     ] {
         for (name, text) in scripts_in(dir) {
+            check_mixed(&name, &text);
             let taken = check_decls(&name, &text);
             let valid = reference_decls(0, &text).is_ok();
             assert_eq!(
@@ -98,6 +115,7 @@ fn the_fast_parser_accepts_no_invalid_fixture() {
     // Some invalid fixtures are valid text whose error lies elsewhere (in
     // an included file); the rest must all be left to pest.
     for (name, text) in scripts_in("tests/fixtures/invalid") {
+        check_mixed(&name, &text);
         check_decls(&name, &text);
     }
 }
@@ -241,6 +259,8 @@ proptest! {
     ) {
         check_decls("random", &parts.join(" "));
         check_decls("random", &parts.concat());
+        check_mixed("random", &parts.join(" "));
+        check_mixed("random", &parts.join("\n"));
         check_expr(&parts.join(" "));
     }
 
@@ -266,5 +286,6 @@ proptest! {
             }
         }
         check_decls("mutated", &text);
+        check_mixed("mutated", &text);
     }
 }

@@ -43,9 +43,42 @@ impl From<super::diagnostic::Diagnostic> for GiveUp {
 
 /// The declarations of a whole file, or `None` where pest must decide.
 pub(super) fn parse_file(base: u32, text: &str) -> Option<ThinVec<Decl>> {
+    match parse_prefix(base, text) {
+        (decls, None) => Some(decls),
+        (_, Some(_)) => None,
+    }
+}
+
+/// The declarations the fast parser reads from the start of `text`, and
+/// where it stopped: `None` when it read the whole text, otherwise the
+/// offset of the first declaration it leaves to pest, which is one before
+/// the declaration it declined: where a declaration ends can depend on
+/// what follows it (a continuation line the fast parser does not know).
+pub(super) fn parse_prefix(base: u32, text: &str) -> (ThinVec<Decl>, Option<usize>) {
     let mut parser = Parser::new(base, text);
-    let decls = parser.file().ok()?;
-    (parser.wildcards == 0).then_some(decls)
+    let mut decls = ThinVec::new();
+    let mut last_start = 0;
+    while !parser.at(Tok::Eof) {
+        let start = parser.tok.start as usize;
+        // Declarations stand on lines of their own.
+        let own_line = decls.is_empty() || parser.tok.nl_before;
+        match parser.decl() {
+            Ok(decl) if own_line && parser.wildcards == 0 => {
+                decls.push(decl);
+                last_start = start;
+            }
+            _ => {
+                let stop = if decls.pop().is_some() {
+                    last_start
+                } else {
+                    start
+                };
+                return (decls, Some(stop));
+            }
+        }
+    }
+    decls.shrink_to_fit();
+    (decls, None)
 }
 
 /// One expression filling the whole text, or `None` where pest must
@@ -300,18 +333,6 @@ impl<'t> Parser<'t> {
     }
 
     // ------------------------------------------------------------ declarations
-
-    fn file(&mut self) -> Parsed<ThinVec<Decl>> {
-        let mut decls = ThinVec::new();
-        while !self.at(Tok::Eof) {
-            if !decls.is_empty() && !self.tok.nl_before {
-                return Err(GiveUp);
-            }
-            decls.push(self.decl()?);
-        }
-        decls.shrink_to_fit();
-        Ok(decls)
-    }
 
     fn decl(&mut self) -> Parsed<Decl> {
         let first = self.tok;

@@ -15,7 +15,7 @@ use super::build::Builder;
 use super::diagnostic::{Diagnostic, render_all};
 use super::parser::{CspmParser, Rule};
 use super::source::{FileId, MAX_SOURCE_BYTES, SourceMap, Span};
-use super::{descent, errors, lexical};
+use super::{descent, errors, lexical, tokens};
 
 /// How many syntax errors one file reports.
 const MAX_SYNTAX_ERRORS: usize = 10;
@@ -74,95 +74,128 @@ pub fn load_str(name: &str, text: &str) -> Result<Program, LoadError> {
 }
 
 /// Parses the declarations of one file without following includes.
+///
+/// The fast parser ([`descent`]) reads every declaration it can; pest
+/// reads each stretch it declines (a module, a rare layout, an error) and
+/// explains the errors, resuming after each at a later declaration. A
+/// large script with a few modules or a few errors so costs about one
+/// fast pass, and at most [`MAX_SYNTAX_ERRORS`] are reported.
 pub(crate) fn parse_decls(base: u32, text: &str) -> Result<ThinVec<Decl>, Vec<Diagnostic>> {
     let lexical_errors = lexical::check(base, text);
     if !lexical_errors.is_empty() {
         return Err(lexical_errors);
     }
-    if let Some(decls) = descent::parse_file(base, text) {
+    let (mut decls, stop) = descent::parse_prefix(base, text);
+    let Some(mut start) = stop else {
         return Ok(decls);
+    };
+    let restarts = lexical::restart_points(text);
+    let mut diagnostics = Vec::new();
+    loop {
+        // Pest's part, from `start`.
+        let resume = match parse_stretch(base, text, start, &restarts) {
+            Stretch::Parsed { built, end } => {
+                match built {
+                    Ok(more) => decls.extend(more),
+                    Err(errors) => diagnostics.extend(errors),
+                }
+                end
+            }
+            Stretch::Failed { failed_at } => {
+                diagnostics.push(with_error_detail(|| {
+                    explain_failure(base, text, start, failed_at, &restarts)
+                }));
+                // Resume at the first declaration starting on a later line.
+                let line_end = text[failed_at..]
+                    .find('\n')
+                    .map_or(text.len(), |p| failed_at + p);
+                match restarts.iter().find(|&&p| p > line_end) {
+                    Some(&next) => next,
+                    None => break,
+                }
+            }
+        };
+        if resume >= text.len() || diagnostics.len() >= MAX_SYNTAX_ERRORS {
+            break;
+        }
+        // The fast parser's part, from `resume`.
+        let (more, stop) = descent::parse_prefix(base + resume as u32, &text[resume..]);
+        decls.extend(more);
+        match stop {
+            Some(at) => start = resume + at,
+            None => break,
+        }
     }
-    parse_decls_with_pest(base, text)
+    if diagnostics.is_empty() {
+        Ok(decls)
+    } else {
+        diagnostics.truncate(MAX_SYNTAX_ERRORS);
+        Err(diagnostics)
+    }
 }
 
 /// Parses the declarations of one file with pest alone: the reference the
-/// fast parser ([`descent`]) leaves every text it declines to.
+/// fast parser is tested against.
 pub(crate) fn parse_decls_with_pest(
     base: u32,
     text: &str,
 ) -> Result<ThinVec<Decl>, Vec<Diagnostic>> {
-    if text.len() >= 2 * CHUNK_BYTES
-        && let Some(decls) = parse_in_chunks(base, text)
-    {
-        return Ok(decls);
-    }
     match CspmParser::parse(Rule::file, text) {
         Ok(mut pairs) => Builder::new(base, 0).file(pairs.next().expect("a file pair")),
-        Err(first) => Err(with_error_detail(|| recover(base, text, first))),
+        Err(error) => {
+            let failed_at = errors::failure_offset(&error);
+            let restarts = lexical::restart_points(text);
+            Err(vec![with_error_detail(|| {
+                explain_failure(base, text, 0, failed_at, &restarts)
+            })])
+        }
     }
 }
 
-/// Large scripts are parsed in chunks of about this many bytes.
-const CHUNK_BYTES: usize = 64 * 1024;
+/// What pest made of a stretch of declarations.
+enum Stretch {
+    /// The declarations of `text[start..end]`, or the builder's objections
+    /// to some of them.
+    Parsed {
+        built: Result<ThinVec<Decl>, Vec<Diagnostic>>,
+        end: usize,
+    },
+    /// A syntax error at `failed_at`.
+    Failed { failed_at: usize },
+}
 
-/// Parses a large script as chunks of whole declarations, on every core.
-///
-/// Chunks start at lines that begin, in the first column, with a word that
-/// cannot continue an expression. Such a line can still sit inside a
-/// construct (a module, a bracket left open); then a chunk fails and the
-/// caller parses the whole text instead, so the result never differs from
-/// a whole-text parse. Besides speed, chunks bound the memory of pest's
-/// token queue.
-fn parse_in_chunks(base: u32, text: &str) -> Option<ThinVec<Decl>> {
-    let mut starts = vec![0];
-    for point in lexical::restart_points(text) {
-        if point >= starts.last().copied().unwrap_or(0) + CHUNK_BYTES {
-            starts.push(point);
+/// Parses with pest from `start` (a declaration start) to a restart point:
+/// the first after `start` at which the stretch parses, trying points
+/// ever further apart (what starts at `start` may reach over several, as
+/// a module's body does). A failure before the stretch's last token is
+/// the script's own error: pest looked no further, so a parse of the
+/// whole text fails there too.
+fn parse_stretch(base: u32, text: &str, start: usize, restarts: &[usize]) -> Stretch {
+    let first = restarts.partition_point(|&p| p <= start);
+    let mut reach = 1;
+    loop {
+        let end = restarts
+            .get(first + reach - 1)
+            .copied()
+            .unwrap_or(text.len());
+        match CspmParser::parse(Rule::file, &text[start..end]) {
+            Ok(mut pairs) => {
+                let built = Builder::new(base, start).file(pairs.next().expect("a file pair"));
+                return Stretch::Parsed { built, end };
+            }
+            Err(error) => {
+                let failed_at = start + errors::failure_offset(&error);
+                if end == text.len() || !tokens::only_trivia(&text[failed_at..end]) {
+                    return Stretch::Failed { failed_at };
+                }
+                reach *= 2;
+            }
         }
     }
-    let bounds: Vec<(usize, usize)> = starts
-        .iter()
-        .zip(starts.iter().skip(1).chain(std::iter::once(&text.len())))
-        .map(|(&a, &b)| (a, b))
-        .collect();
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(bounds.len());
-    let per_worker = bounds.len().div_ceil(workers);
-    let results: Vec<Option<ThinVec<Decl>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = bounds
-            .chunks(per_worker)
-            .map(|group| {
-                std::thread::Builder::new()
-                    .stack_size(crate::stack::LARGE_STACK)
-                    .spawn_scoped(scope, move || {
-                        let mut decls = ThinVec::new();
-                        for &(start, end) in group {
-                            let chunk = &text[start..end];
-                            let mut pairs = CspmParser::parse(Rule::file, chunk).ok()?;
-                            let built =
-                                Builder::new(base, start).file(pairs.next().expect("a file pair"));
-                            decls.extend(built.ok()?);
-                        }
-                        Some(decls)
-                    })
-                    .expect("the system can start a thread")
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().ok().flatten())
-            .collect()
-    });
-    let mut all = ThinVec::new();
-    for part in results {
-        all.extend(part?);
-    }
-    Some(all)
 }
 
 /// Runs `f`, which may switch on pest's record of what it expected at each
-/// failure (see [`recover`]). That bookkeeping slows parsing severalfold,
+/// failure (see [`explain_failure`]). That bookkeeping slows parsing severalfold,
 /// so it is on only while a script that failed is parsed again for its
 /// diagnostics. pest's switch is global: the lock keeps concurrent
 /// re-parses from turning it off under each other (plain parses only run
@@ -175,53 +208,6 @@ pub(crate) fn with_error_detail<T>(f: impl FnOnce() -> T) -> T {
     let result = f();
     pest::set_error_detail(false);
     result
-}
-
-/// Reports the error of a failed parse of the whole text (`first`), then
-/// looks for more by restarting the parser at later declarations.
-///
-/// Runs under [`with_error_detail`]. pest's record of what it expected
-/// (needed for the message) slows parsing severalfold, so each stretch is
-/// parsed without it; a failure is then parsed again with it from the last
-/// declaration start before the failure, which is short. A large script
-/// with a few errors thus costs about one ordinary pass.
-fn recover(base: u32, text: &str, first: pest::error::Error<Rule>) -> Vec<Diagnostic> {
-    let restarts = lexical::restart_points(text);
-    let mut diagnostics = Vec::new();
-    let mut start = 0;
-    let mut failure = Some(first);
-    while diagnostics.len() < MAX_SYNTAX_ERRORS {
-        let rest = &text[start..];
-        // The caller's parse of the whole text is the first attempt.
-        let attempt = match failure.take() {
-            Some(first) => Err(first),
-            None => parse_with_detail(rest, false),
-        };
-        match attempt {
-            Ok(mut pairs) => {
-                if let Err(more) =
-                    Builder::new(base, start).file(pairs.next().expect("a file pair"))
-                {
-                    diagnostics.extend(more);
-                }
-                break;
-            }
-            Err(error) => {
-                let failed_at = start + errors::failure_offset(&error);
-                diagnostics.push(explain_failure(base, text, start, failed_at, &restarts));
-                // Resume at the first declaration starting on a later line.
-                let line_end = text[failed_at.min(text.len())..]
-                    .find('\n')
-                    .map_or(text.len(), |p| failed_at + p);
-                match restarts.iter().find(|&&p| p > line_end) {
-                    Some(&next) => start = next,
-                    None => break,
-                }
-            }
-        }
-    }
-    diagnostics.truncate(MAX_SYNTAX_ERRORS);
-    diagnostics
 }
 
 fn parse_with_detail(
@@ -448,55 +434,57 @@ pub fn empty_file(path: &Path) -> Option<&'static str> {
 mod tests {
     use super::*;
 
-    /// The whole-text parse, bypassing chunking.
-    fn parse_whole(text: &str) -> ThinVec<Decl> {
-        let mut pairs = CspmParser::parse(Rule::file, text).expect("the text parses");
-        Builder::new(0, 0)
-            .file(pairs.next().unwrap())
-            .expect("the text builds")
-    }
-
-    /// Repeats scripts until the text is long enough to be chunked.
-    fn long_text(scripts: &[&str]) -> String {
-        let mut text = String::new();
-        while text.len() < 4 * CHUNK_BYTES {
-            for s in scripts {
-                text.push_str(s);
-                text.push('\n');
-            }
-        }
-        text
-    }
-
     // Spans take no part in `==`, so the trees are compared through their
     // debug form, which shows every span.
     fn same_with_spans(a: &[Decl], b: &[Decl]) -> bool {
         format!("{a:?}") == format!("{b:?}")
     }
 
+    /// Modules (which the fast parser leaves to pest) among ordinary
+    /// declarations, with declarations in the first column inside them
+    /// (restart points within a construct).
+    const MIXED: &str = "P = a -> STOP\n\
+        module M\nx = 1\ny = 2\nexports\nz = x + y\nendmodule\n\
+        Q = P [] b -> SKIP\n  |~| STOP\n\
+        instance N = M\n\
+        R(n) = if n == 0 then STOP else c!n -> R(n - 1)\n";
+
     #[test]
-    fn chunked_parsing_gives_exactly_the_whole_text_parse() {
-        let text = long_text(&[
+    fn the_mixed_parse_gives_exactly_the_whole_text_parse() {
+        let text = format!(
+            "{}{}",
             include_str!("../../models/liststack.csp"),
-            include_str!("../../tests/fixtures/valid/processes.csp"),
-            include_str!("../../tests/fixtures/valid/layout.csp"),
-        ]);
-        let chunked =
-            parse_in_chunks(0, &text).expect("every chunk boundary is a declaration boundary");
-        assert!(same_with_spans(&chunked, &parse_whole(&text)));
-        assert!(same_with_spans(&parse_decls(0, &text).unwrap(), &chunked));
+            MIXED.repeat(50)
+        );
+        let mixed = parse_decls(7, &text).expect("the text parses");
+        let whole = parse_decls_with_pest(7, &text).expect("the text parses");
+        assert!(same_with_spans(&mixed, &whole));
     }
 
     #[test]
-    fn a_chunk_boundary_inside_a_construct_falls_back_to_the_whole_text() {
-        // Module bodies put declarations in the first column: some chunk
-        // boundaries land inside a module, and those chunks fail.
-        let module = "module M\nx = 1\ny = 2\nexports\nz = x + y\nendmodule\n";
-        let text = long_text(&[&module.repeat(200)]);
-        assert!(parse_in_chunks(0, &text).is_none());
-        assert!(same_with_spans(
-            &parse_decls(0, &text).unwrap(),
-            &parse_whole(&text)
-        ));
+    fn every_error_is_reported_once_where_it_is() {
+        let text = format!(
+            "{}P = a -> \nQ = STOP\n{}X = 1 2\n{}Y = STOP [] \n",
+            MIXED.repeat(20),
+            MIXED.repeat(20),
+            MIXED.repeat(20)
+        );
+        let mut sources = SourceMap::new();
+        let id = sources.add("m.csp", None, text.clone(), None);
+        let errors = parse_decls(sources.base(id), &text).expect_err("the text has errors");
+        let lines: Vec<usize> = errors
+            .iter()
+            .map(|d| sources.location(d.span.expect("a place")).line)
+            .collect();
+        let line_of = |needle: &str| text[..text.find(needle).unwrap()].lines().count() + 1;
+        assert_eq!(
+            lines,
+            [
+                line_of("Q = STOP"),
+                line_of("X = 1 2"),
+                line_of("Y = STOP []")
+            ],
+            "{errors:#?}"
+        );
     }
 }

@@ -454,6 +454,11 @@ impl<'t> Lexer<'t> {
     }
 }
 
+/// Whether `text` holds nothing but white space and comments.
+pub(super) fn only_trivia(text: &str) -> bool {
+    Lexer::new(text).next_token().kind == Tok::Eof
+}
+
 fn memchr_newline(bytes: &[u8], from: usize) -> usize {
     bytes[from..]
         .iter()
