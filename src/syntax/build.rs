@@ -24,12 +24,40 @@ type Result<T> = std::result::Result<T, Diagnostic>;
 /// `a <- b` of a renaming, `a <-> b` of a link.
 type ExprPair = (Expr, Expr);
 
-/// An operand while the Pratt parser assembles an expression: either a
-/// finished expression or an event that has collected communication fields
-/// and waits for its `->`.
-enum Operand {
+/// An operand while a Pratt parser (pest's here, `descent.rs`'s) assembles
+/// an expression: either a finished expression or an event that has
+/// collected communication fields and waits for its `->`.
+pub(super) enum Operand {
     Expr(Expr),
     Event(Expr, ThinVec<Field>, Span),
+}
+
+impl Operand {
+    /// This operand followed by one more communication field.
+    pub(super) fn with_field(self, field: Field) -> Operand {
+        match self {
+            Operand::Expr(e) => {
+                let span = e.span.to(field.span);
+                Operand::Event(e, thin_vec![field], span)
+            }
+            Operand::Event(e, mut fields, span) => {
+                let span = span.to(field.span);
+                fields.push(field);
+                Operand::Event(e, fields, span)
+            }
+        }
+    }
+
+    /// The event before a `->`, its fields, and the span of both.
+    pub(super) fn into_event(self) -> (Expr, ThinVec<Field>, Span) {
+        match self {
+            Operand::Expr(e) => {
+                let span = e.span;
+                (e, ThinVec::new(), span)
+            }
+            Operand::Event(e, fields, span) => (e, fields, span),
+        }
+    }
 }
 
 pub(crate) struct Builder {
@@ -450,17 +478,7 @@ impl Builder {
                 match op.as_rule() {
                     Rule::field_in | Rule::field_out | Rule::field_nondet => {
                         let field = b.field(op)?;
-                        Ok(match lhs {
-                            Operand::Expr(e) => {
-                                let span = e.span.to(field.span);
-                                Operand::Event(e, thin_vec![field], span)
-                            }
-                            Operand::Event(e, mut fields, span) => {
-                                let span = span.to(field.span);
-                                fields.push(field);
-                                Operand::Event(e, fields, span)
-                            }
-                        })
+                        Ok(lhs.with_field(field))
                     }
                     Rule::call_args => {
                         let f = finished(lhs)?;
@@ -488,13 +506,7 @@ impl Builder {
                 let lhs = lhs?;
                 let mut b = this.borrow_mut();
                 if op.as_rule() == Rule::op_then {
-                    let (event, fields, lspan) = match lhs {
-                        Operand::Expr(e) => {
-                            let span = e.span;
-                            (e, ThinVec::new(), span)
-                        }
-                        Operand::Event(e, fields, span) => (e, fields, span),
-                    };
+                    let (event, fields, lspan) = lhs.into_event();
                     let span = lspan.to(rhs.span);
                     return Ok(Operand::Expr(Expr {
                         kind: ExprKind::Prefix(Box::new(event), fields, Box::new(rhs)),

@@ -21,7 +21,7 @@ use thin_vec::{ThinVec, thin_vec};
 use ustr::Ustr;
 
 use super::ast::*;
-use super::build::{self, MAX_DEPTH};
+use super::build::{self, MAX_DEPTH, Operand};
 use super::source::Span;
 use super::tokens::{Lexer, Tok, Token};
 
@@ -103,13 +103,6 @@ enum Fixity {
     Left,
     Right,
     Postfix,
-}
-
-/// An operand while an expression is assembled: a finished expression, or
-/// an event that has collected communication fields and waits for `->`.
-enum Operand {
-    Expr(Expr),
-    Event(Expr, ThinVec<Field>, Span),
 }
 
 fn finished(operand: Operand) -> Parsed<Expr> {
@@ -826,13 +819,7 @@ impl<'t> Parser<'t> {
         };
         let rhs = finished(self.pratt(mode, min)?)?;
         if op.kind == Tok::Arrow {
-            let (event, fields, span) = match lhs {
-                Operand::Expr(e) => {
-                    let span = e.span;
-                    (e, ThinVec::new(), span)
-                }
-                Operand::Event(e, fields, span) => (e, fields, span),
-            };
+            let (event, fields, span) = lhs.into_event();
             return Ok(Operand::Expr(Expr {
                 span: span.to(rhs.span),
                 kind: ExprKind::Prefix(Box::new(event), fields, Box::new(rhs)),
@@ -924,17 +911,7 @@ impl<'t> Parser<'t> {
             }
             _ => {
                 let field = self.field(op)?;
-                Ok(match lhs {
-                    Operand::Expr(e) => {
-                        let span = e.span.to(field.span);
-                        Operand::Event(e, thin_vec![field], span)
-                    }
-                    Operand::Event(e, mut fields, span) => {
-                        let span = span.to(field.span);
-                        fields.push(field);
-                        Operand::Event(e, fields, span)
-                    }
-                })
+                Ok(lhs.with_field(field))
             }
         }
     }

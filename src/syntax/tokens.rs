@@ -13,6 +13,8 @@
 //! cannot express (a keyword operator with primes glued on, `{||`) come
 //! out as [`Tok::Bad`]; the fast parser then gives up and pest decides.
 
+use super::lexical::{block_comment_end, line_end};
+
 /// The kind of a token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Tok {
@@ -299,7 +301,7 @@ impl<'t> Lexer<'t> {
                     self.pos += 1;
                 }
                 b'-' if bytes.get(self.pos + 1) == Some(&b'-') => {
-                    self.pos = memchr_newline(bytes, self.pos);
+                    self.pos = line_end(bytes, self.pos);
                 }
                 b'{' if bytes.get(self.pos + 1) == Some(&b'-') => {
                     match block_comment_end(bytes, self.pos) {
@@ -457,36 +459,6 @@ impl<'t> Lexer<'t> {
 /// Whether `text` holds nothing but white space and comments.
 pub(super) fn only_trivia(text: &str) -> bool {
     Lexer::new(text).next_token().kind == Tok::Eof
-}
-
-fn memchr_newline(bytes: &[u8], from: usize) -> usize {
-    bytes[from..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |p| from + p)
-}
-
-/// The end of the (nested) block comment starting at `start`.
-fn block_comment_end(bytes: &[u8], start: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut i = start;
-    while i + 1 < bytes.len() {
-        match (bytes[i], bytes[i + 1]) {
-            (b'{', b'-') => {
-                depth += 1;
-                i += 2;
-            }
-            (b'-', b'}') => {
-                depth -= 1;
-                i += 2;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => i += 1,
-        }
-    }
-    None
 }
 
 #[cfg(test)]
