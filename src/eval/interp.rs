@@ -1,7 +1,7 @@
 //! Expression evaluation: frames, variables, calls, `let`, comprehensions
 //! and the operators of the functional language.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::Ordering as AtomicOrdering;
 
@@ -11,7 +11,6 @@ use crate::script::ir::{
 use crate::syntax::Span;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 
-use super::error::SHOWN_FRAMES;
 use super::value::{Closure, Env, Proc, Set, Slot, Thunk, Value};
 use super::{EvalError, EvalResult, Evaluator, MAX_ELEMENTS};
 
@@ -41,27 +40,16 @@ impl Frame {
     }
 }
 
-/// A function body's result: its value, or the call in tail position that
-/// is left to make.
-enum Tail {
-    Value(Value),
-    Call(Value, Vec<Value>, Span),
-}
-
 /// What applying a function value comes to.
-enum Applied {
+pub(super) enum Applied {
     Value(Value),
+    /// A call to make: all the function's arguments, group after group.
     Call {
         func: FuncId,
         env: Env,
-        args: Vec<Vec<Value>>,
+        args: Vec<Value>,
     },
 }
-
-/// Stack the evaluator keeps free before each call; below it, the stack
-/// grows by another segment on the heap.
-const RED_ZONE: usize = 256 * 1024;
-const STACK_SEGMENT: usize = 16 * 1024 * 1024;
 
 impl Evaluator<'_> {
     pub(super) fn span(&self, e: ExprId) -> Span {
@@ -105,6 +93,7 @@ impl Evaluator<'_> {
             func,
             env,
             applied: Vec::new(),
+            groups: 0,
         }))
     }
 
@@ -115,26 +104,17 @@ impl Evaluator<'_> {
         let function = self.script.function(func);
         let mut frame = Frame::new(env, function.frame_size);
         let body = function.clauses[0].body;
-        self.eval(body, &mut frame)
-    }
-
-    /// Applies a function value to one group of arguments.
-    pub(super) fn apply(&self, f: &Value, args: Vec<Value>, span: Span) -> EvalResult<Value> {
-        match self.resolve(f, args, span)? {
-            Applied::Value(v) => Ok(v),
-            Applied::Call { func, env, args } => self.call(func, env, args, span),
-        }
+        self.nested(|| self.eval(body, &mut frame))
     }
 
     /// What applying `f` to `args` comes to: a value at once (a builtin's
     /// result, a partial application), or a call still to make.
     #[inline(never)]
-    fn resolve(&self, f: &Value, args: Vec<Value>, span: Span) -> EvalResult<Applied> {
+    pub(super) fn resolve(&self, f: &Value, args: Vec<Value>, span: Span) -> EvalResult<Applied> {
         match f {
             Value::Closure(c) => {
                 let function = self.script.function(c.func);
-                let group = c.applied.len();
-                let expected = function.arity[group];
+                let expected = function.arity[c.groups];
                 if args.len() != expected {
                     return Err(EvalError::new(
                         span,
@@ -146,19 +126,25 @@ impl Evaluator<'_> {
                         ),
                     ));
                 }
-                let mut applied = c.applied.clone();
-                applied.push(args);
-                if applied.len() < function.arity.len() {
+                let args = if c.applied.is_empty() {
+                    args
+                } else {
+                    let mut all = c.applied.clone();
+                    all.extend(args);
+                    all
+                };
+                if c.groups + 1 < function.arity.len() {
                     return Ok(Applied::Value(Value::Closure(Arc::new(Closure {
                         func: c.func,
                         env: c.env.clone(),
-                        applied,
+                        applied: args,
+                        groups: c.groups + 1,
                     }))));
                 }
                 Ok(Applied::Call {
                     func: c.func,
                     env: c.env.clone(),
-                    args: applied,
+                    args,
                 })
             }
             Value::Builtin(b) => self.call_builtin(*b, args, span).map(Applied::Value),
@@ -182,86 +168,52 @@ impl Evaluator<'_> {
         }
     }
 
-    /// Calls `func` with all its argument groups: the first clause whose
-    /// patterns match runs. A call in tail position of the body replaces
-    /// this one in a loop rather than nesting, so a tail-recursive loop
-    /// runs in constant stack. It still counts towards the call limit, and
-    /// the replaced calls still appear in a diagnostic's stack (the last
-    /// few of them, the rest counted), as if they had nested.
-    fn call(&self, func: FuncId, env: Env, args: Vec<Vec<Value>>, span: Span) -> EvalResult<Value> {
-        let depth = self.depth.get();
-        if depth >= self.call_limit {
-            return Err(self.too_deep(span));
-        }
-        self.depth.set(depth + 1);
-        let result = stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
-            self.call_in_place(func, env, args, span, depth)
-        });
-        self.depth.set(depth);
-        result
-    }
-
-    /// The loop of [`Self::call`], out of line so that only its own small
-    /// frame is on the stack of every nested call.
-    #[inline(never)]
-    fn call_in_place(
+    /// Binds the arguments of a call of `func` in `frame` (made fresh for
+    /// each clause tried) by the first clause whose patterns match them,
+    /// and returns that clause's body.
+    pub(super) fn select_clause(
         &self,
-        mut func: FuncId,
-        mut env: Env,
-        mut args: Vec<Vec<Value>>,
+        func: FuncId,
+        env: &Env,
+        args: &[Value],
+        frame: &mut Frame,
         span: Span,
-        depth: usize,
-    ) -> EvalResult<Value> {
-        let mut replaced: VecDeque<(FuncId, Vec<Vec<Value>>)> = VecDeque::new();
-        let mut replaced_count = 0;
-        let mut frame = Frame::new(env.clone(), 0);
-        let result = loop {
-            let (f, group, at) = match self.call_clauses(func, &env, &args, &mut frame, span) {
-                Ok(Tail::Value(v)) => break Ok(v),
-                Ok(Tail::Call(f, group, at)) => (f, group, at),
-                Err(e) => break Err(e),
-            };
-            let (next_func, next_env, next_args) = match self.resolve(&f, group, at) {
-                Ok(Applied::Value(v)) => break Ok(v),
-                Ok(Applied::Call { func, env, args }) => (func, env, args),
-                Err(e) => break Err(e),
-            };
-            if depth + 1 + replaced_count >= self.call_limit {
-                break Err(self.too_deep(at));
+    ) -> EvalResult<ExprId> {
+        let function = self.script.function(func);
+        'clauses: for clause in &function.clauses {
+            frame.reset(env, function.frame_size);
+            let patterns = clause.params.iter().flatten();
+            for (p, v) in patterns.zip(args) {
+                if !self.matches(p, v, frame)? {
+                    continue 'clauses;
+                }
             }
-            if replaced.len() == SHOWN_FRAMES {
-                replaced.pop_front();
-            }
-            replaced.push_back((func, std::mem::replace(&mut args, next_args)));
-            replaced_count += 1;
-            func = next_func;
-            env = next_env;
-        };
-        result.map_err(|e| self.in_calls(e, (func, &args), &replaced, replaced_count))
+            return Ok(clause.body);
+        }
+        Err(self.no_clause_matches(func, args, span))
     }
 
-    /// Adds the calls in progress to an error: the current one, then
-    /// those it replaced by tail calls, most recent first.
+    /// Adds a call in progress to an error: the call itself, then the
+    /// calls it replaced by tail calls, most recent first.
     #[cold]
     #[inline(never)]
-    fn in_calls(
+    pub(super) fn in_calls(
         &self,
         e: EvalError,
-        (func, args): (FuncId, &[Vec<Value>]),
-        replaced: &VecDeque<(FuncId, Vec<Vec<Value>>)>,
-        replaced_count: usize,
+        func: FuncId,
+        args: &[Value],
+        replaced: &VecDeque<(FuncId, Vec<Value>)>,
     ) -> EvalError {
         let mut e = e.in_call(|| self.describe_call(func, args));
         for (f, a) in replaced.iter().rev() {
             e = e.in_call(|| self.describe_call(*f, a));
         }
-        e.more_calls += replaced_count - replaced.len();
         e
     }
 
     #[cold]
     #[inline(never)]
-    fn too_deep(&self, span: Span) -> EvalError {
+    pub(super) fn too_deep(&self, span: Span) -> EvalError {
         EvalError::new(
             span,
             format!(
@@ -272,34 +224,9 @@ impl Evaluator<'_> {
         .with_note("a function probably calls itself without reaching its base case")
     }
 
-    /// Runs the first clause of `func` whose patterns match `args`, in
-    /// `frame` (reset for it), up to a call in tail position.
-    fn call_clauses(
-        &self,
-        func: FuncId,
-        env: &Env,
-        args: &[Vec<Value>],
-        frame: &mut Frame,
-        span: Span,
-    ) -> EvalResult<Tail> {
-        let function = self.script.function(func);
-        'clauses: for clause in &function.clauses {
-            frame.reset(env, function.frame_size);
-            for (patterns, values) in clause.params.iter().zip(args) {
-                for (p, v) in patterns.iter().zip(values) {
-                    if !self.matches(p, v, frame)? {
-                        continue 'clauses;
-                    }
-                }
-            }
-            return self.eval_tail(clause.body, frame);
-        }
-        Err(self.no_clause_matches(func, args, span))
-    }
-
     #[cold]
     #[inline(never)]
-    fn no_clause_matches(&self, func: FuncId, args: &[Vec<Value>], span: Span) -> EvalError {
+    fn no_clause_matches(&self, func: FuncId, args: &[Value], span: Span) -> EvalError {
         let function = self.script.function(func);
         EvalError::new(
             span,
@@ -316,9 +243,14 @@ impl Evaluator<'_> {
         ))
     }
 
-    fn describe_call(&self, func: FuncId, args: &[Vec<Value>]) -> String {
-        let mut text = self.script.function(func).name.to_string();
-        for group in args {
+    /// `f(1, 2)(3)`: a call as it would be written.
+    fn describe_call(&self, func: FuncId, args: &[Value]) -> String {
+        let function = self.script.function(func);
+        let mut text = function.name.to_string();
+        let mut rest = args;
+        for &arity in &function.arity {
+            let (group, after) = rest.split_at(arity.min(rest.len()));
+            rest = after;
             let shown: Vec<String> = group.iter().map(|v| truncate(self.show(v))).collect();
             text.push('(');
             text.push_str(&shown.join(", "));
@@ -329,7 +261,7 @@ impl Evaluator<'_> {
 
     // ------------------------------------------------------------ variables
 
-    fn slot<'f>(&self, r: VarRef, frame: &'f Frame) -> &'f Slot {
+    pub(super) fn slot<'f>(&self, r: VarRef, frame: &'f Frame) -> &'f Slot {
         match r {
             VarRef::Local(i) => &frame.locals[i as usize],
             VarRef::Capture(i) => &frame.env[i as usize],
@@ -337,7 +269,7 @@ impl Evaluator<'_> {
         }
     }
 
-    fn force(&self, slot: &Slot, span: Span) -> EvalResult<Value> {
+    pub(super) fn force(&self, slot: &Slot, span: Span) -> EvalResult<Value> {
         match slot {
             Slot::Value(v) => Ok(v.clone()),
             Slot::Lazy(thunk) => self.force_thunk(thunk, span),
@@ -393,45 +325,10 @@ impl Evaluator<'_> {
 
     // ------------------------------------------------------------ expressions
 
-    pub(super) fn eval(&self, id: ExprId, frame: &mut Frame) -> EvalResult<Value> {
-        let expr = self.script.expr(id);
-        let span = expr.span;
-        match &expr.kind {
-            ExprKind::Int(i) => Ok(Value::Int(*i)),
-            ExprKind::Bool(b) => Ok(Value::Bool(*b)),
-            ExprKind::Char(c) => Ok(Value::Char(*c)),
-            ExprKind::String(s) => Ok(Value::string(s)),
-            ExprKind::Var(r) => {
-                let slot = self.slot(*r, frame).clone();
-                self.force(&slot, span)
-            }
-            ExprKind::Global(g) => self.global(*g),
-            ExprKind::Ctor(c) => Ok(Value::Ctor(*c)),
-            ExprKind::Channel(c) => Ok(Value::Channel(*c)),
-            ExprKind::App(f, args) => {
-                let (f, args) = self.eval_app(*f, args, frame)?;
-                self.apply(&f, args, span)
-            }
-            ExprKind::If(c, t, e) => {
-                if self.eval_bool(*c, frame)? {
-                    self.eval(*t, frame)
-                } else {
-                    self.eval(*e, frame)
-                }
-            }
-            ExprKind::Let(groups, body) => {
-                self.bind_let(groups, frame);
-                self.eval(*body, frame)
-            }
-            ExprKind::Binary(op, a, b) => self.binary(*op, *a, *b, frame, span),
-            _ => self.eval_other(id, frame),
-        }
-    }
-
-    /// The rest of [`Self::eval`]: kept out of line so that the frame of
-    /// `eval`, which every nested call passes through, stays small.
-    #[inline(never)]
-    fn eval_other(&self, id: ExprId, frame: &mut Frame) -> EvalResult<Value> {
+    /// The expressions the evaluation loop (`machine`) leaves to native
+    /// recursion: those that are neither leaves, nor calls, nor made from
+    /// operands evaluated in order.
+    pub(super) fn eval_other(&self, id: ExprId, frame: &mut Frame) -> EvalResult<Value> {
         let expr = self.script.expr(id);
         let span = expr.span;
         match &expr.kind {
@@ -447,15 +344,6 @@ impl Evaluator<'_> {
                 let env = self.capture(refs, frame);
                 let vars = self.force_env(&env, span)?;
                 Ok(Value::Proc(Arc::new(Proc::Node { func: *func, vars })))
-            }
-            ExprKind::Dot(a, b) => {
-                let a = self.eval(*a, frame)?;
-                let b = self.eval(*b, frame)?;
-                self.dot(a, b, span)
-            }
-            ExprKind::Unary(op, a) => {
-                let v = self.eval(*a, frame)?;
-                self.unary(*op, v, span)
             }
             ExprKind::Destructure {
                 value,
@@ -474,13 +362,6 @@ impl Evaluator<'_> {
                 }
                 let slot = frame.locals[*slot as usize].clone();
                 self.force(&slot, span)
-            }
-            ExprKind::Tuple(es) => Ok(Value::Tuple(self.eval_all(es, frame)?.into())),
-            ExprKind::Seq(es) => Ok(Value::seq(self.eval_all(es, frame)?)),
-            ExprKind::Set(es) => {
-                let values = self.eval_all(es, frame)?;
-                self.check_set_elements(&values, span)?;
-                Ok(Value::set(Set::from_values(values)))
             }
             ExprKind::SeqRange(from, to) => {
                 let from = self.eval_int(*from, frame)?;
@@ -522,15 +403,6 @@ impl Evaluator<'_> {
                 })?;
                 Ok(Value::set(Set::from_values(out)))
             }
-            ExprKind::Map(pairs) => {
-                let mut map = BTreeMap::new();
-                for (k, v) in pairs {
-                    let k = self.eval(*k, frame)?;
-                    let v = self.eval(*v, frame)?;
-                    map.insert(k, v);
-                }
-                Ok(Value::Map(Arc::new(map)))
-            }
             ExprKind::TypeDot(parts) => {
                 let sets = parts
                     .iter()
@@ -569,52 +441,21 @@ impl Evaluator<'_> {
             | ExprKind::Ctor(_)
             | ExprKind::Channel(_)
             | ExprKind::App(..)
+            | ExprKind::Dot(..)
+            | ExprKind::Unary(..)
+            | ExprKind::Binary(..)
             | ExprKind::If(..)
             | ExprKind::Let(..)
-            | ExprKind::Binary(..) => unreachable!("handled by eval"),
+            | ExprKind::Tuple(_)
+            | ExprKind::Seq(_)
+            | ExprKind::Set(_)
+            | ExprKind::Map(_) => unreachable!("evaluated by the loop of `machine`"),
         }
-    }
-
-    /// Evaluates `id` up to a call in tail position (through `if` and
-    /// `let`), which is returned unmade. The same as [`Self::eval`]
-    /// otherwise; kept apart so that ordinary nested evaluation does not
-    /// pay for it in stack.
-    fn eval_tail(&self, id: ExprId, frame: &mut Frame) -> EvalResult<Tail> {
-        let expr = self.script.expr(id);
-        match &expr.kind {
-            ExprKind::App(f, args) => {
-                let (f, args) = self.eval_app(*f, args, frame)?;
-                Ok(Tail::Call(f, args, expr.span))
-            }
-            ExprKind::If(c, t, e) => {
-                let branch = if self.eval_bool(*c, frame)? { *t } else { *e };
-                self.eval_tail(branch, frame)
-            }
-            ExprKind::Let(groups, body) => {
-                self.bind_let(groups, frame);
-                self.eval_tail(*body, frame)
-            }
-            _ => self.eval(id, frame).map(Tail::Value),
-        }
-    }
-
-    /// The function and the arguments of an application.
-    #[inline(never)]
-    fn eval_app(
-        &self,
-        f: ExprId,
-        args: &[ExprId],
-        frame: &mut Frame,
-    ) -> EvalResult<(Value, Vec<Value>)> {
-        let f = self.eval(f, frame)?;
-        let args = self.eval_all(args, frame)?;
-        Ok((f, args))
     }
 
     /// Binds a `let`'s definitions in `frame`: constants as thunks,
     /// recursive groups as shared environments.
-    #[inline(never)]
-    fn bind_let(&self, groups: &[LetGroup], frame: &mut Frame) {
+    pub(super) fn bind_let(&self, groups: &[LetGroup], frame: &mut Frame) {
         for group in groups {
             match group {
                 LetGroup::Lazy {
@@ -634,10 +475,6 @@ impl Evaluator<'_> {
                 }
             }
         }
-    }
-
-    fn eval_all(&self, es: &[ExprId], frame: &mut Frame) -> EvalResult<Vec<Value>> {
-        es.iter().map(|e| self.eval(*e, frame)).collect()
     }
 
     pub(super) fn eval_bool(&self, e: ExprId, frame: &mut Frame) -> EvalResult<bool> {
@@ -774,7 +611,7 @@ impl Evaluator<'_> {
 
     // ------------------------------------------------------------ operators
 
-    fn unary(&self, op: UnaryOp, v: Value, span: Span) -> EvalResult<Value> {
+    pub(super) fn unary(&self, op: UnaryOp, v: Value, span: Span) -> EvalResult<Value> {
         match (op, v) {
             (UnaryOp::Neg, Value::Int(i)) => i
                 .checked_neg()
@@ -796,38 +633,9 @@ impl Evaluator<'_> {
         }
     }
 
-    fn binary(
-        &self,
-        op: BinaryOp,
-        a: ExprId,
-        b: ExprId,
-        frame: &mut Frame,
-        span: Span,
-    ) -> EvalResult<Value> {
-        // `and` and `or` do not evaluate their right operand when the
-        // left decides.
-        match op {
-            BinaryOp::And => {
-                return Ok(Value::Bool(
-                    self.eval_bool(a, frame)? && self.eval_bool(b, frame)?,
-                ));
-            }
-            BinaryOp::Or => {
-                return Ok(Value::Bool(
-                    self.eval_bool(a, frame)? || self.eval_bool(b, frame)?,
-                ));
-            }
-            _ => {}
-        }
-        let x = self.eval(a, frame)?;
-        let y = self.eval(b, frame)?;
-        self.combine(op, x, y, (a, b), span)
-    }
-
     /// The value of `x op y` (not `and`, `or`), its operands `(a, b)` named
-    /// in errors. Out of line: `binary` is on the path of nested calls.
-    #[inline(never)]
-    fn combine(
+    /// in errors.
+    pub(super) fn combine(
         &self,
         op: BinaryOp,
         x: Value,

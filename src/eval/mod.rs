@@ -8,22 +8,23 @@
 //! Top-level constants and `let` constants are lazy and evaluated at most
 //! once; function arguments are evaluated before the call (a deviation
 //! from FDR's laziness that only shows when an unused argument fails).
-//! Recursion runs on a growable stack, so deep recursion evaluates rather
-//! than overflowing; calls in tail position do not nest at all. Past
-//! [`MAX_CALL_DEPTH`] calls (tail calls included) it stops with a
-//! diagnostic.
+//! Calls nest on a stack of continuations kept on the heap (`machine`),
+//! so deep recursion evaluates rather than overflowing; calls in tail
+//! position do not nest at all. Past [`MAX_CALL_DEPTH`] calls (tail calls
+//! included) it stops with a diagnostic.
 
 mod builtins;
 mod dot;
 mod error;
 mod interp;
+mod machine;
 mod pattern;
 pub mod print;
 mod process;
 mod sets;
 pub mod value;
 
-use std::cell::{Cell, OnceCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::sync::Arc;
 
 use crate::script::Script;
@@ -34,9 +35,9 @@ pub use interp::Frame;
 pub use value::{Proc, Seq, Set, Value};
 
 /// How deep calls may nest before evaluation stops with "recursion too
-/// deep" (a tail call counts as a level, though it takes no stack). Each
-/// nested level costs stack, grown on the heap as needed: about 1.6 KB in
-/// a release build, so the limit bounds it near 1.6 GB.
+/// deep" (a tail call counts as a level, though it takes no room). Each
+/// nested level costs about 400 bytes of heap in a release build, so the
+/// limit bounds it near 400 MB.
 pub const MAX_CALL_DEPTH: usize = 1_000_000;
 
 /// The most elements a set or sequence may be built with.
@@ -53,6 +54,8 @@ pub struct Evaluator<'s> {
     events: OnceCell<Arc<Set>>,
     depth: Cell<usize>,
     call_limit: usize,
+    /// The evaluation loop's stacks, reused from run to run.
+    stacks: RefCell<Vec<machine::Stacks>>,
 }
 
 impl<'s> Evaluator<'s> {
@@ -70,6 +73,7 @@ impl<'s> Evaluator<'s> {
             events: OnceCell::new(),
             depth: Cell::new(0),
             call_limit: MAX_CALL_DEPTH,
+            stacks: RefCell::new(Vec::new()),
         }
     }
 

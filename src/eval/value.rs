@@ -226,7 +226,10 @@ impl Set {
 pub struct Closure {
     pub func: FuncId,
     pub env: Env,
-    pub applied: Vec<Vec<Value>>,
+    /// The arguments of the groups applied so far, one after another.
+    pub applied: Vec<Value>,
+    /// How many groups `applied` holds.
+    pub groups: usize,
 }
 
 impl PartialEq for Closure {
