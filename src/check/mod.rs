@@ -270,10 +270,7 @@ fn events_of(procs: &Processes, func: FuncId) -> Result<Vec<EventId>, EvalError>
             ),
         ));
     };
-    seq.as_slice()
-        .iter()
-        .map(|e| procs.event_id(e, span))
-        .collect()
+    seq.iter().map(|e| procs.event_id(e, span)).collect()
 }
 
 fn search_from(

@@ -85,7 +85,7 @@ impl Evaluator<'_> {
                 args.set(0)?.as_finite().is_some_and(<[Value]>::is_empty),
             )),
             Builtin::SetOfSeq => {
-                let items = args.seq(0)?.as_slice().to_vec();
+                let items = args.seq(0)?.to_vec();
                 self.check_set_elements(&items, span)?;
                 Ok(Value::set(Set::from_values(items)))
             }
@@ -118,8 +118,8 @@ impl Evaluator<'_> {
             Builtin::Null => Ok(Value::Bool(args.seq(0)?.is_empty())),
             Builtin::Head => {
                 let s = args.seq(0)?;
-                s.as_slice()
-                    .first()
+                s.iter()
+                    .next()
                     .cloned()
                     .ok_or_else(|| EvalError::new(span, "`head` of the empty sequence"))
             }
@@ -132,9 +132,9 @@ impl Evaluator<'_> {
             }
             Builtin::Concat => {
                 let mut out = Vec::new();
-                for s in args.seq(0)?.as_slice() {
+                for s in args.seq(0)?.iter() {
                     match s {
-                        Value::Seq(s) => out.extend_from_slice(s.as_slice()),
+                        Value::Seq(s) => out.extend(s.iter().cloned()),
                         other => return Err(args.wrong(0, "a sequence of sequences", other)),
                     }
                     self.check_size(out.len(), span)?;
@@ -142,11 +142,11 @@ impl Evaluator<'_> {
                 Ok(Value::seq(out))
             }
             Builtin::Elem => Ok(Value::Bool(
-                args.seq(1)?.as_slice().contains(&args.values[0]),
+                args.seq(1)?.iter().any(|v| *v == args.values[0]),
             )),
             Builtin::MapFromList => {
                 let mut map = BTreeMap::new();
-                for pair in args.seq(0)?.as_slice() {
+                for pair in args.seq(0)?.iter() {
                     let (k, v) = args.pair(0, pair)?;
                     map.insert(k, v);
                 }
@@ -175,7 +175,7 @@ impl Evaluator<'_> {
             }
             Builtin::MapUpdateMultiple => {
                 let mut map = (**args.map(0)?).clone();
-                for pair in args.seq(1)?.as_slice() {
+                for pair in args.seq(1)?.iter() {
                     let (k, v) = args.pair(1, pair)?;
                     map.insert(k, v);
                 }
@@ -188,8 +188,7 @@ impl Evaluator<'_> {
             }
             Builtin::Error => {
                 let message = match &args.values[0] {
-                    Value::Seq(s) if s.as_slice().iter().all(|c| matches!(c, Value::Char(_))) => s
-                        .as_slice()
+                    Value::Seq(s) if s.iter().all(|c| matches!(c, Value::Char(_))) => s
                         .iter()
                         .map(|c| match c {
                             Value::Char(c) => *c,

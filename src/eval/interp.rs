@@ -582,7 +582,7 @@ impl Evaluator<'_> {
             Stmt::Generator(pattern, source) => {
                 let items: Vec<Value> = match self.eval(*source, frame)? {
                     Value::Set(s) => self.enumerate(&s, self.span(*source))?.to_vec(),
-                    Value::Seq(s) => s.as_slice().to_vec(),
+                    Value::Seq(s) => s.to_vec(),
                     other => return Err(self.expected(*source, "a set or a sequence", &other)),
                 };
                 for item in &items {
@@ -706,7 +706,9 @@ impl Evaluator<'_> {
                 let a = self.enumerate(a, span)?;
                 a.iter().all(|v| self.member(v, b))
             }
-            (Value::Seq(a), Value::Seq(b)) => b.as_slice().starts_with(a.as_slice()),
+            (Value::Seq(a), Value::Seq(b)) => {
+                a.len() <= b.len() && a.iter().zip(b.iter()).all(|(x, y)| x == y)
+            }
             _ => x <= y,
         })
     }

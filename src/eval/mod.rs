@@ -21,6 +21,7 @@ mod machine;
 mod pattern;
 pub mod print;
 mod process;
+mod seq;
 mod sets;
 pub mod value;
 

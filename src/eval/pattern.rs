@@ -29,10 +29,10 @@ impl Evaluator<'_> {
             (Pattern::Ctor(c), Value::Ctor(d)) => c == d,
             (Pattern::Channel(c), Value::Channel(d)) => c == d,
             (Pattern::Tuple(ps), Value::Tuple(vs)) => {
-                ps.len() == vs.len() && self.match_all(ps, vs, frame)?
+                ps.len() == vs.len() && self.match_all(ps, vs.iter(), frame)?
             }
             (Pattern::Seq(ps), Value::Seq(s)) => {
-                ps.len() == s.len() && self.match_all(ps, s.as_slice(), frame)?
+                ps.len() == s.len() && self.match_all(ps, s.iter(), frame)?
             }
             (
                 Pattern::Concat {
@@ -48,8 +48,8 @@ impl Evaluator<'_> {
                     Some(_) => len >= fixed,
                     None => len == fixed,
                 };
-                fits && self.match_all(prefix, &s.as_slice()[..prefix.len()], frame)?
-                    && self.match_all(suffix, &s.as_slice()[len - suffix.len()..], frame)?
+                fits && self.match_all(prefix, s.iter(), frame)?
+                    && self.match_all(suffix, s.iter().skip(len - suffix.len()), frame)?
                     && match middle {
                         Some(m) => {
                             let rest = Value::Seq(s.slice(prefix.len(), len - suffix.len()));
@@ -69,7 +69,14 @@ impl Evaluator<'_> {
         })
     }
 
-    fn match_all(&self, ps: &[Pattern], vs: &[Value], frame: &mut Frame) -> EvalResult<bool> {
+    /// Matches each pattern against the value in the same place; extra
+    /// values are not looked at.
+    fn match_all<'v>(
+        &self,
+        ps: &[Pattern],
+        vs: impl IntoIterator<Item = &'v Value>,
+        frame: &mut Frame,
+    ) -> EvalResult<bool> {
         for (p, v) in ps.iter().zip(vs) {
             if !self.matches(p, v, frame)? {
                 return Ok(false);

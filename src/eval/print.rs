@@ -26,13 +26,13 @@ pub fn show(script: &Script, value: &Value) -> String {
     Printed { script, value }.to_string()
 }
 
-fn write_list(
+fn write_list<'a>(
     f: &mut Formatter<'_>,
     script: &Script,
-    values: &[Value],
+    values: impl IntoIterator<Item = &'a Value>,
     separator: &str,
 ) -> fmt::Result {
-    for (i, v) in values.iter().enumerate() {
+    for (i, v) in values.into_iter().enumerate() {
         if i > 0 {
             f.write_str(separator)?;
         }
@@ -61,14 +61,13 @@ fn write_value(f: &mut Formatter<'_>, script: &Script, value: &Value) -> fmt::Re
         }
         Value::Tuple(vs) => {
             f.write_char('(')?;
-            write_list(f, script, vs, ", ")?;
+            write_list(f, script, vs.iter(), ", ")?;
             f.write_char(')')
         }
         Value::Seq(s) => {
-            let items = s.as_slice();
-            if !items.is_empty() && items.iter().all(|v| matches!(v, Value::Char(_))) {
+            if !s.is_empty() && s.iter().all(|v| matches!(v, Value::Char(_))) {
                 f.write_char('"')?;
-                for v in items {
+                for v in s.iter() {
                     if let Value::Char(c) = v {
                         write!(f, "{}", c.escape_default())?;
                     }
@@ -76,7 +75,7 @@ fn write_value(f: &mut Formatter<'_>, script: &Script, value: &Value) -> fmt::Re
                 return f.write_char('"');
             }
             f.write_char('<')?;
-            write_list(f, script, items, ", ")?;
+            write_list(f, script, s.iter(), ", ")?;
             f.write_char('>')
         }
         Value::Set(s) => write_set(f, script, s),
@@ -147,7 +146,7 @@ fn write_proc(f: &mut Formatter<'_>, script: &Script, proc: &Proc) -> fmt::Resul
             f.write_str(builtin.name())?;
             if !args.is_empty() {
                 f.write_char('(')?;
-                write_list(f, script, args, ", ")?;
+                write_list(f, script, args.iter(), ", ")?;
                 f.write_char(')')?;
             }
             Ok(())

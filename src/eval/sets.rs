@@ -16,7 +16,7 @@ impl Evaluator<'_> {
             Set::AllChars => matches!(v, Value::Char(_)),
             Set::AllProcs => matches!(v, Value::Proc(_)),
             Set::Seqs(a) => {
-                matches!(v, Value::Seq(s) if s.as_slice().iter().all(|x| self.member(x, a)))
+                matches!(v, Value::Seq(s) if s.iter().all(|x| self.member(x, a)))
             }
             Set::Powerset(a) => matches!(v, Value::Set(s)
                 if s.as_finite().is_some_and(|xs| xs.iter().all(|x| self.member(x, a)))),

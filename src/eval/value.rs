@@ -16,6 +16,8 @@ use std::sync::{Arc, OnceLock};
 use crate::script::builtins::Builtin;
 use crate::script::ir::{ChannelId, CtorId, DataTypeId, FuncId};
 
+pub use super::seq::Seq;
+
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Value {
     Int(i64),
@@ -88,94 +90,6 @@ impl Value {
             Value::Proc(_) => "a process",
             Value::Env(_) => "an environment",
         }
-    }
-}
-
-/// A sequence: a window on shared storage, so that `tail` and pattern
-/// matching on `<x>^s` take constant time.
-#[derive(Clone)]
-pub struct Seq {
-    items: Arc<Vec<Value>>,
-    start: u32,
-    len: u32,
-}
-
-impl Seq {
-    pub fn from_vec(items: Vec<Value>) -> Seq {
-        let len = items.len() as u32;
-        Seq {
-            items: Arc::new(items),
-            start: 0,
-            len,
-        }
-    }
-
-    pub fn as_slice(&self) -> &[Value] {
-        &self.items[self.start as usize..(self.start + self.len) as usize]
-    }
-
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Elements `from..to` of this sequence, sharing its storage.
-    pub fn slice(&self, from: usize, to: usize) -> Seq {
-        debug_assert!(from <= to && to <= self.len());
-        Seq {
-            items: self.items.clone(),
-            start: self.start + from as u32,
-            len: (to - from) as u32,
-        }
-    }
-
-    /// `self ^ other`.
-    pub fn concat(&self, other: &Seq) -> Seq {
-        if other.is_empty() {
-            return self.clone();
-        }
-        if self.is_empty() {
-            return other.clone();
-        }
-        let mut items = Vec::with_capacity(self.len() + other.len());
-        items.extend_from_slice(self.as_slice());
-        items.extend_from_slice(other.as_slice());
-        Seq::from_vec(items)
-    }
-}
-
-impl std::fmt::Debug for Seq {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.as_slice()).finish()
-    }
-}
-
-impl PartialEq for Seq {
-    fn eq(&self, other: &Seq) -> bool {
-        self.as_slice() == other.as_slice()
-    }
-}
-
-impl Eq for Seq {}
-
-impl PartialOrd for Seq {
-    fn partial_cmp(&self, other: &Seq) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Seq {
-    fn cmp(&self, other: &Seq) -> Ordering {
-        self.as_slice().cmp(other.as_slice())
-    }
-}
-
-impl Hash for Seq {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.as_slice().hash(state);
     }
 }
 
@@ -311,20 +225,6 @@ impl Thunk {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_slice_equals_a_fresh_sequence_with_the_same_elements() {
-        let s = Seq::from_vec((0..5).map(Value::Int).collect());
-        let tail = s.slice(1, 5);
-        let fresh = Seq::from_vec((1..5).map(Value::Int).collect());
-        assert_eq!(tail, fresh);
-        let hash = |s: &Seq| {
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            s.hash(&mut h);
-            h.finish()
-        };
-        assert_eq!(hash(&tail), hash(&fresh));
-    }
 
     #[test]
     fn sets_are_sorted_and_deduplicated() {
