@@ -34,6 +34,11 @@ const STACK_SEGMENT: usize = 16 * 1024 * 1024;
 /// Spare local-slot vectors kept for reuse by the next calls.
 const SPARE_FRAMES: usize = 64;
 
+/// Spare sets of stacks kept for the next runs: enough for runs nested a
+/// few deep (through comprehensions, say), not one per level of a deep
+/// native recursion.
+const SPARE_STACKS: usize = 16;
+
 /// The loop's stacks, kept by the evaluator between runs so that a run
 /// allocates nothing once they have grown.
 #[derive(Default)]
@@ -198,7 +203,10 @@ impl Evaluator<'_> {
             Ok(value) => Ok(value),
             Err(e) => Err(machine.unwind(e, frame)),
         };
-        self.stacks.borrow_mut().push(machine.stacks);
+        let mut spare = self.stacks.borrow_mut();
+        if spare.len() < SPARE_STACKS {
+            spare.push(machine.stacks);
+        }
         result
     }
 
