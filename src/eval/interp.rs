@@ -1,7 +1,6 @@
 //! Expression evaluation: frames, variables, calls, `let`, comprehensions
 //! and the operators of the functional language.
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::Ordering as AtomicOrdering;
 
@@ -193,24 +192,6 @@ impl Evaluator<'_> {
         Err(self.no_clause_matches(func, args, span))
     }
 
-    /// Adds a call in progress to an error: the call itself, then the
-    /// calls it replaced by tail calls, most recent first.
-    #[cold]
-    #[inline(never)]
-    pub(super) fn in_calls(
-        &self,
-        e: EvalError,
-        func: FuncId,
-        args: &[Value],
-        replaced: &VecDeque<(FuncId, Vec<Value>)>,
-    ) -> EvalError {
-        let mut e = e.in_call(|| self.describe_call(func, args));
-        for (f, a) in replaced.iter().rev() {
-            e = e.in_call(|| self.describe_call(*f, a));
-        }
-        e
-    }
-
     #[cold]
     #[inline(never)]
     pub(super) fn too_deep(&self, span: Span) -> EvalError {
@@ -244,7 +225,7 @@ impl Evaluator<'_> {
     }
 
     /// `f(1, 2)(3)`: a call as it would be written.
-    fn describe_call(&self, func: FuncId, args: &[Value]) -> String {
+    pub(super) fn describe_call(&self, func: FuncId, args: &[Value]) -> String {
         let function = self.script.function(func);
         let mut text = function.name.to_string();
         let mut rest = args;

@@ -91,6 +91,20 @@ struct Call {
     replaced_count: usize,
 }
 
+impl Call {
+    /// Adds this call to the stack of error `e`: the call itself, then the
+    /// calls it replaced, most recent first, the rest counted.
+    #[cold]
+    fn add_to(self, mut e: EvalError, ev: &Evaluator) -> EvalError {
+        e = e.in_call(|| ev.describe_call(self.func, &self.args));
+        for (func, args) in self.replaced.iter().rev() {
+            e = e.in_call(|| ev.describe_call(*func, args));
+        }
+        e.more_calls += self.replaced_count - self.replaced.len();
+        e
+    }
+}
+
 /// The loop's next step.
 enum Control {
     Eval(ExprId),
@@ -131,7 +145,7 @@ impl Evaluator<'_> {
     fn combine_operands(
         &self,
         id: ExprId,
-        mut values: impl ExactSizeIterator<Item = Value>,
+        mut values: impl Iterator<Item = Value>,
     ) -> EvalResult<Applied> {
         let expr = self.script.expr(id);
         let span = expr.span;
@@ -179,10 +193,7 @@ impl Evaluator<'_> {
             ExprKind::String(s) => Ok(Value::string(s)),
             ExprKind::Var(r) => match self.slot(*r, frame) {
                 Slot::Value(v) => Ok(v.clone()),
-                slot => {
-                    let slot = slot.clone();
-                    self.force(&slot, expr.span)
-                }
+                slot => self.force(slot, expr.span),
             },
             ExprKind::Global(g) => self.global(*g),
             ExprKind::Ctor(c) => Ok(Value::Ctor(*c)),
@@ -277,7 +288,7 @@ impl Machine<'_, '_> {
             }
             _ if has_operands(kind) => {
                 let base = self.stacks.values.len();
-                self.operands(id, 0, base, frame)
+                self.evaluate_operands(id, 0, base, frame)
             }
             _ => ev.nested(|| ev.eval_other(id, frame)).map(Control::Value),
         }
@@ -289,7 +300,7 @@ impl Machine<'_, '_> {
         if let Some(&Kont::Operands { expr, next, base }) = self.stacks.konts.last() {
             self.stacks.konts.pop();
             self.stacks.values.push(value);
-            return self.operands(expr, next as usize, base as usize, frame);
+            return self.evaluate_operands(expr, next as usize, base as usize, frame);
         }
         let boolean = |e: ExprId, value: &Value| match value {
             Value::Bool(b) => Ok(*b),
@@ -331,7 +342,7 @@ impl Machine<'_, '_> {
     /// value stack above `base`: leaves at once, and for any other the
     /// loop is told to evaluate it, under a continuation that comes back
     /// here. With all of them, `id` is finished.
-    fn operands(
+    fn evaluate_operands(
         &mut self,
         id: ExprId,
         next: usize,
@@ -435,8 +446,7 @@ impl Machine<'_, '_> {
         while let Some(kont) = self.stacks.konts.pop() {
             if let Kont::Return(caller) = kont {
                 if let Some(call) = self.call.take() {
-                    e = self.ev.in_calls(e, call.func, &call.args, &call.replaced);
-                    e.more_calls += call.replaced_count - call.replaced.len();
+                    e = call.add_to(e, self.ev);
                 }
                 self.leave(caller, frame);
             }

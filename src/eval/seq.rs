@@ -96,13 +96,11 @@ impl Seq {
         }
         let len = self.len() + other.len();
         let room = len.max(4);
-        let elements = self.iter().chain(other.iter()).cloned();
+        let filled = self.iter().chain(other.iter()).cloned().map(OnceLock::from);
         let (cells, start): (Cells, usize) = if self.len() >= other.len() {
-            let cells = elements.map(OnceLock::from);
-            (cells.chain(empty_cells(room)).collect(), 0)
+            (filled.chain(empty_cells(room)).collect(), 0)
         } else {
-            let cells = elements.map(OnceLock::from);
-            (empty_cells(room).chain(cells).collect(), room)
+            (empty_cells(room).chain(filled).collect(), room)
         };
         Seq {
             cells: Arc::new(cells),
