@@ -145,6 +145,18 @@ fn expressions_agree_on_binding_strengths() {
     }
 }
 
+#[test]
+fn a_drawn_arrow_before_a_minus_is_read_alike() {
+    // Found by the mutation property: the comment scanner once took the
+    // `--` of `<--` for a comment, so the mixed parse saw `{|` unclosed
+    // where pest reads `x <- -{0..2}`.
+    let text = "p = {| c.x | x <-- {0..2}, x > 0 |}\nm = (| |)\n";
+    check_mixed("drawn arrow", text);
+    assert!(parse_decls(0, text).is_ok());
+    let valid = include_str!("fixtures/valid/functional.csp");
+    check_mixed("drawn arrow", &valid.replace("x <- {0..2}", "x <-- {0..2}"));
+}
+
 // ---------------------------------------------------------------- random texts
 
 const FRAGMENTS: &[&str] = &[

@@ -10,6 +10,11 @@ use super::source::Span;
 /// beyond it a script is almost certainly generated or broken.
 pub const MAX_BRACKET_DEPTH: usize = 1_000;
 
+/// `<-` is one token, as FDR's longest-match lexer and the grammar cut
+/// it, so a `-` right after it cannot open a comment: `x <-- S` draws
+/// from `-S`. Every scanner here steps over the arrow whole.
+const DRAWN_ARROW_LEN: usize = 2;
+
 /// How many lexical errors one file reports before giving up.
 const MAX_ERRORS: usize = 10;
 
@@ -40,6 +45,10 @@ pub(crate) fn check(base: u32, text: &str) -> Vec<Diagnostic> {
         let b = bytes[i];
         let next = bytes.get(i + 1).copied();
         match b {
+            b'<' if next == Some(b'-') => {
+                i += DRAWN_ARROW_LEN;
+                continue;
+            }
             b'-' if next == Some(b'-') => {
                 i = line_end(bytes, i);
                 continue;
@@ -249,6 +258,10 @@ pub fn without_comments(text: &str) -> String {
     let mut i = 0;
     while i < bytes.len() {
         let rest = &bytes[i..];
+        if rest.starts_with(b"<-") {
+            i += DRAWN_ARROW_LEN;
+            continue;
+        }
         let skip_to = if rest.starts_with(b"--") {
             line_end(bytes, i)
         } else if rest.starts_with(b"{-") {
@@ -340,6 +353,10 @@ pub(crate) fn restart_points(text: &str) -> Vec<usize> {
         line_start = false;
         match b {
             b'\n' => line_start = true,
+            b'<' if bytes.get(i + 1) == Some(&b'-') => {
+                i += DRAWN_ARROW_LEN;
+                continue;
+            }
             b'-' if bytes.get(i + 1) == Some(&b'-') => {
                 i = line_end(bytes, i);
                 continue;
@@ -379,6 +396,36 @@ mod tests {
             )
             .is_empty()
         );
+    }
+
+    #[test]
+    fn a_minus_after_a_drawn_arrow_opens_no_comment() {
+        // `<--` is `<-` and `-`, so the set stays inside the bracket…
+        assert!(
+            messages(
+                "p = {| c.x | x <-- {0..2} |}
+"
+            )
+            .is_empty()
+        );
+        // …and a third `-` does open a comment.
+        assert_eq!(
+            messages(
+                "p = {| c.x | x <--- {0..2} |}
+"
+            ),
+            ["unclosed `{`: no `}` closes it before the end of the file"]
+        );
+        assert_eq!(without_comments("x <-- S -- c"), "x <-- S  ");
+        let text = "p = {| c.x | x <--
+Q |}
+R = 1
+";
+        let points: Vec<&str> = restart_points(text)
+            .iter()
+            .map(|&i| &text[i..i + 1])
+            .collect();
+        assert_eq!(points, ["p", "Q", "R"]);
     }
 
     #[test]
