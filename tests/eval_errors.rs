@@ -5,11 +5,15 @@
 
 use std::path::Path;
 
-use symcsp::eval::Evaluator;
+use symcsp::eval::{Evaluator, Limits};
 use symcsp::script::Script;
 
-/// Calls deep enough for every fixture but the one that recurses forever.
-const CALL_LIMIT: usize = 500;
+/// Deep enough for every fixture but those that recurse forever.
+const LIMITS: Limits = Limits {
+    nested_calls: 500,
+    native_levels: 500,
+    tail_calls: 500,
+};
 
 fn relative(path: &Path) -> &Path {
     path.strip_prefix(env!("CARGO_MANIFEST_DIR"))
@@ -24,7 +28,7 @@ fn report(path: &Path) -> String {
         Err(e) => return e.render(),
     };
     symcsp::stack::with_large_stack(|| {
-        let evaluator = Evaluator::new(&script).with_call_limit(CALL_LIMIT);
+        let evaluator = Evaluator::new(&script).with_limits(LIMITS);
         for &print in &script.prints {
             if let Err(e) = evaluator.eval_constant(print) {
                 return e.to_diagnostic().render(&script.sources);

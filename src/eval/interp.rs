@@ -34,9 +34,28 @@ impl Frame {
         if !Arc::ptr_eq(&self.env, env) {
             self.env = env.clone();
         }
-        self.locals.clear();
-        self.locals.resize(size as usize, Slot::Empty);
+        let size = size as usize;
+        if self.locals.len() == size {
+            // The same function again (a loop, or its next clause): only
+            // the slots that were bound need clearing.
+            for slot in &mut self.locals {
+                if !matches!(slot, Slot::Empty) {
+                    *slot = Slot::Empty;
+                }
+            }
+        } else {
+            self.locals.clear();
+            self.locals.resize_with(size, || Slot::Empty);
+        }
     }
+}
+
+/// Which of the [`Limits`](super::Limits) a recursion ran into.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Runaway {
+    NestedCalls,
+    NativeLevels,
+    TailCalls,
 }
 
 /// What applying a function value comes to.
@@ -67,7 +86,9 @@ impl Evaluator<'_> {
             GlobalKind::Definition(func) => {
                 let function = self.script.function(*func);
                 if function.kind != FunctionKind::Constant {
-                    return Ok(self.closure(*func, Arc::from([])));
+                    // Made once: every call through the name shares it.
+                    let closure = || self.closure(*func, Arc::from([]));
+                    return Ok(self.globals[id.index()].get_or_init(closure).clone());
                 }
                 if self.forcing[id.index()].replace(true) {
                     return Err(EvalError::new(
@@ -103,7 +124,7 @@ impl Evaluator<'_> {
         let function = self.script.function(func);
         let mut frame = Frame::new(env, function.frame_size);
         let body = function.clauses[0].body;
-        self.nested(|| self.eval(body, &mut frame))
+        self.nested(self.span(body), || self.eval(body, &mut frame))
     }
 
     /// What applying `f` to `args` comes to: a value at once (a builtin's
@@ -192,17 +213,28 @@ impl Evaluator<'_> {
         Err(self.no_clause_matches(func, args, span))
     }
 
+    /// The error of a recursion stopped at one of the evaluator's limits.
     #[cold]
     #[inline(never)]
-    pub(super) fn too_deep(&self, span: Span) -> EvalError {
-        EvalError::new(
-            span,
-            format!(
+    pub(super) fn runaway(&self, limit: Runaway, span: Span) -> EvalError {
+        let limits = &self.limits;
+        let message = match limit {
+            Runaway::NestedCalls => format!(
                 "recursion too deep: more than {} nested calls",
-                self.call_limit
+                limits.nested_calls
             ),
-        )
-        .with_note("a function probably calls itself without reaching its base case")
+            Runaway::NativeLevels => format!(
+                "recursion too deep: more than {} levels nested through comprehensions, \
+                 lambdas or `let` definitions",
+                limits.native_levels
+            ),
+            Runaway::TailCalls => format!(
+                "recursion too long: more than {} calls in a row in tail position",
+                limits.tail_calls
+            ),
+        };
+        EvalError::new(span, message)
+            .with_note("a function probably calls itself without reaching its base case")
     }
 
     #[cold]

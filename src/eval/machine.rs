@@ -15,12 +15,13 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
+use crate::script::Script;
 use crate::script::ir::{ExprId, ExprKind, FuncId};
 use crate::syntax::Span;
 use crate::syntax::ast::BinaryOp;
 
 use super::error::SHOWN_FRAMES;
-use super::interp::{Applied, Frame};
+use super::interp::{Applied, Frame, Runaway};
 use super::value::{Env, Set, Slot, Value};
 use super::{EvalError, EvalResult, Evaluator};
 
@@ -120,23 +121,49 @@ enum Control {
 impl Evaluator<'_> {
     /// The value of expression `id` in `frame`.
     pub(super) fn eval(&self, id: ExprId, frame: &mut Frame) -> EvalResult<Value> {
-        let kind = &self.script.expr(id).kind;
-        if is_leaf(kind) {
-            return self.leaf(id, frame);
+        // Common in guards, events and comprehension bodies: no need to
+        // start the loop unless the expression turns out to be a call.
+        match self.quick(id, frame) {
+            Some(Ok(Applied::Value(value))) => Ok(value),
+            Some(Ok(call)) => self.run(control(call, self.span(id)), frame),
+            Some(Err(e)) => Err(e),
+            None => self.run(Control::Eval(id), frame),
         }
-        if has_operands(kind) && operands(kind).all(|e| is_leaf(&self.script.expr(e).kind)) {
-            // Common in guards, events and comprehension bodies: no need to
-            // start the loop unless the expression turns out to be a call.
-            let mut values = SmallVec::<[Value; 4]>::new();
-            for e in operands(kind) {
-                values.push(self.leaf(e, frame)?);
+    }
+
+    /// `id` evaluated at once when it is a leaf or made from leaves (see
+    /// [`has_operands`]): its value, or the call it comes to. `None` for
+    /// anything else, which needs the loop.
+    ///
+    /// Most operands, conditions and arguments are of this shape (`n - 1`,
+    /// `x == 0`, `c.x`); taking them here spares the loop a continuation
+    /// and a round trip each.
+    #[inline]
+    fn quick(&self, id: ExprId, frame: &Frame) -> Option<EvalResult<Applied>> {
+        match self.shapes[id.index()] {
+            Shape::Leaf => return Some(self.leaf(id, frame).map(Applied::Value)),
+            Shape::OfLeaves => {}
+            Shape::Other => return None,
+        }
+        let expr = self.script.expr(id);
+        if let ExprKind::Binary(op, a, b) = expr.kind {
+            // The commonest of all (`n - 1`, `x == y`): no operand list.
+            let operands = self
+                .leaf(a, frame)
+                .and_then(|x| Ok((x, self.leaf(b, frame)?)));
+            return Some(operands.and_then(|(x, y)| {
+                self.combine(op, x, y, (a, b), expr.span)
+                    .map(Applied::Value)
+            }));
+        }
+        let mut values = SmallVec::<[Value; 4]>::new();
+        for e in operands(&expr.kind) {
+            match self.leaf(e, frame) {
+                Ok(value) => values.push(value),
+                Err(e) => return Some(Err(e)),
             }
-            return match self.combine_operands(id, values.into_iter())? {
-                Applied::Value(value) => Ok(value),
-                call => self.run(control(call, self.span(id)), frame),
-            };
         }
-        self.run(Control::Eval(id), frame)
+        Some(self.combine_operands(id, values.into_iter()))
     }
 
     /// The value of expression `id` from the values of its operands (see
@@ -184,6 +211,7 @@ impl Evaluator<'_> {
     }
 
     /// The value of a leaf (see [`is_leaf`]).
+    #[inline]
     fn leaf(&self, id: ExprId, frame: &Frame) -> EvalResult<Value> {
         let expr = self.script.expr(id);
         match &expr.kind {
@@ -221,10 +249,19 @@ impl Evaluator<'_> {
         result
     }
 
-    /// Runs `f`, first growing the native stack if it runs low: for the
-    /// evaluations that nest natively (see the module's documentation).
-    pub(super) fn nested<T>(&self, f: impl FnOnce() -> T) -> T {
-        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, f)
+    /// Runs `f`, an evaluation of the expression at `span` that nests
+    /// natively (see the module's documentation), first growing the
+    /// native stack if it runs low. Past the limit of such levels it
+    /// stops instead.
+    pub(super) fn nested<T>(&self, span: Span, f: impl FnOnce() -> EvalResult<T>) -> EvalResult<T> {
+        let depth = self.native_depth.get();
+        if depth >= self.limits.native_levels {
+            return Err(self.runaway(Runaway::NativeLevels, span));
+        }
+        self.native_depth.set(depth + 1);
+        let result = stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, f);
+        self.native_depth.set(depth);
+        result
     }
 }
 
@@ -261,36 +298,60 @@ impl Machine<'_, '_> {
     /// Begins evaluating `id`.
     fn start(&mut self, id: ExprId, frame: &mut Frame) -> EvalResult<Control> {
         let ev = self.ev;
-        let kind = &ev.script.expr(id).kind;
-        if is_leaf(kind) {
+        if ev.shapes[id.index()] == Shape::Leaf {
             return ev.leaf(id, frame).map(Control::Value);
         }
+        let kind = &ev.script.expr(id).kind;
         match kind {
-            ExprKind::If(cond, then_branch, else_branch) => {
-                self.stacks.konts.push(Kont::Branch {
+            ExprKind::If(cond, then_branch, else_branch) => self.descend(
+                *cond,
+                Kont::Branch {
                     cond: *cond,
                     then_branch: *then_branch,
                     else_branch: *else_branch,
-                });
-                Ok(Control::Eval(*cond))
-            }
+                },
+                frame,
+            ),
             ExprKind::Let(groups, body) => {
                 ev.bind_let(groups, frame);
                 Ok(Control::Eval(*body))
             }
-            ExprKind::Binary(op @ (BinaryOp::And | BinaryOp::Or), left, right) => {
-                self.stacks.konts.push(Kont::ShortCircuit {
+            ExprKind::Binary(op @ (BinaryOp::And | BinaryOp::Or), left, right) => self.descend(
+                *left,
+                Kont::ShortCircuit {
                     op: *op,
                     left: *left,
                     right: *right,
-                });
-                Ok(Control::Eval(*left))
-            }
+                },
+                frame,
+            ),
             _ if has_operands(kind) => {
                 let base = self.stacks.values.len();
                 self.evaluate_operands(id, 0, base, frame)
             }
-            _ => ev.nested(|| ev.eval_other(id, frame)).map(Control::Value),
+            _ => ev
+                .nested(ev.span(id), || ev.eval_other(id, frame))
+                .map(Control::Value),
+        }
+    }
+
+    /// Evaluates `e` for continuation `kont`: at once when it is quick,
+    /// else by the loop.
+    fn descend(&mut self, e: ExprId, kont: Kont, frame: &mut Frame) -> EvalResult<Control> {
+        match self.ev.quick(e, frame) {
+            Some(Ok(Applied::Value(value))) => {
+                self.stacks.konts.push(kont);
+                self.resume(value, frame)
+            }
+            Some(Ok(call)) => {
+                self.stacks.konts.push(kont);
+                Ok(control(call, self.ev.span(e)))
+            }
+            Some(Err(e)) => Err(e),
+            None => {
+                self.stacks.konts.push(kont);
+                Ok(Control::Eval(e))
+            }
         }
     }
 
@@ -354,15 +415,23 @@ impl Machine<'_, '_> {
         let mut i = next;
         while let Some(e) = operand(kind, i) {
             i += 1;
-            if !is_leaf(&ev.script.expr(e).kind) {
-                self.stacks.konts.push(Kont::Operands {
-                    expr: id,
-                    next: i as u32,
-                    base: base as u32,
-                });
-                return Ok(Control::Eval(e));
+            let waiting = Kont::Operands {
+                expr: id,
+                next: i as u32,
+                base: base as u32,
+            };
+            match ev.quick(e, frame) {
+                Some(Ok(Applied::Value(value))) => self.stacks.values.push(value),
+                Some(Ok(call)) => {
+                    self.stacks.konts.push(waiting);
+                    return Ok(control(call, ev.span(e)));
+                }
+                Some(Err(e)) => return Err(e),
+                None => {
+                    self.stacks.konts.push(waiting);
+                    return Ok(Control::Eval(e));
+                }
             }
-            self.stacks.values.push(ev.leaf(e, frame)?);
         }
         self.finish(id, base)
     }
@@ -390,8 +459,8 @@ impl Machine<'_, '_> {
         let in_tail_position = matches!(self.stacks.konts.last(), Some(Kont::Return(_)));
         let call = match (&mut self.call, in_tail_position) {
             (Some(call), true) => {
-                if depth + call.replaced_count >= ev.call_limit {
-                    return Err(ev.too_deep(span));
+                if call.replaced_count >= ev.limits.tail_calls {
+                    return Err(ev.runaway(Runaway::TailCalls, span));
                 }
                 if call.replaced.len() == SHOWN_FRAMES {
                     call.replaced.pop_front();
@@ -403,8 +472,8 @@ impl Machine<'_, '_> {
                 call
             }
             _ => {
-                if depth >= ev.call_limit {
-                    return Err(ev.too_deep(span));
+                if depth >= ev.limits.nested_calls {
+                    return Err(ev.runaway(Runaway::NestedCalls, span));
                 }
                 ev.depth.set(depth + 1);
                 let locals = self.stacks.spare_locals.pop().unwrap_or_default();
@@ -469,6 +538,35 @@ fn control(applied: Applied, span: Span) -> Control {
     }
 }
 
+/// How an expression is evaluated, worked out once per script so that
+/// the loop need not inspect operands again at every evaluation.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Shape {
+    /// See [`is_leaf`].
+    Leaf,
+    /// Made from operands (see [`has_operands`]), all of them leaves.
+    OfLeaves,
+    Other,
+}
+
+/// The shape of each expression of `script`, by [`ExprId`].
+pub(super) fn shapes(script: &Script) -> Box<[Shape]> {
+    let leaf = |e: ExprId| is_leaf(&script.expr(e).kind);
+    script
+        .exprs
+        .iter()
+        .map(|expr| {
+            if is_leaf(&expr.kind) {
+                Shape::Leaf
+            } else if has_operands(&expr.kind) && operands(&expr.kind).all(leaf) {
+                Shape::OfLeaves
+            } else {
+                Shape::Other
+            }
+        })
+        .collect()
+}
+
 /// Whether an expression is a leaf: a literal, a variable or a name,
 /// whose value is had at once.
 fn is_leaf(kind: &ExprKind) -> bool {
@@ -509,6 +607,7 @@ fn operands(kind: &ExprKind) -> impl Iterator<Item = ExprId> + '_ {
 }
 
 /// Operand `i` of an expression made from operands, in evaluation order.
+#[inline]
 fn operand(kind: &ExprKind, i: usize) -> Option<ExprId> {
     match kind {
         ExprKind::App(f, args) => match i {

@@ -10,8 +10,8 @@
 //! from FDR's laziness that only shows when an unused argument fails).
 //! Calls nest on a stack of continuations kept on the heap (`machine`),
 //! so deep recursion evaluates rather than overflowing; calls in tail
-//! position do not nest at all. Past [`MAX_CALL_DEPTH`] calls (tail calls
-//! included) it stops with a diagnostic.
+//! position do not nest at all. A runaway recursion stops with a
+//! diagnostic at one of the [`Limits`].
 
 mod builtins;
 mod dot;
@@ -35,11 +35,35 @@ pub use error::{EvalError, EvalResult};
 pub use interp::Frame;
 pub use value::{Proc, Seq, Set, Value};
 
-/// How deep calls may nest before evaluation stops with "recursion too
-/// deep" (a tail call counts as a level, though it takes no room). Each
-/// nested level costs about 400 bytes of heap in a release build, so the
-/// limit bounds it near 400 MB.
-pub const MAX_CALL_DEPTH: usize = 1_000_000;
+/// Where evaluation gives up on a recursion, with "recursion too deep" or
+/// "too long": each bound is far beyond what a terminating script of FDR's
+/// kind reaches, and keeps a runaway one to seconds and a bounded amount
+/// of memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Calls nested in each other. A level costs about 400 bytes of heap
+    /// in a release build: the default bounds it near 400 MB.
+    pub nested_calls: usize,
+    /// Levels nested through the constructs evaluated by native recursion
+    /// (comprehensions, ranges, lambdas, `let` constants, top-level
+    /// constants), which cost about 3.3 KB each: the default bounds them
+    /// near 700 MB.
+    pub native_levels: usize,
+    /// Calls in tail position made one after another without returning:
+    /// they take no room, so this only bounds the time a loop that never
+    /// reaches its base case runs (about 250 ns a call).
+    pub tail_calls: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            nested_calls: 1_000_000,
+            native_levels: 200_000,
+            tail_calls: 20_000_000,
+        }
+    }
+}
 
 /// The most elements a set or sequence may be built with.
 pub const MAX_ELEMENTS: usize = 50_000_000;
@@ -53,10 +77,14 @@ pub struct Evaluator<'s> {
     channel_fields: Vec<OnceCell<Arc<[Set]>>>,
     ctor_fields: Vec<OnceCell<Arc<[Set]>>>,
     events: OnceCell<Arc<Set>>,
+    /// Calls nested now, and levels nested natively.
     depth: Cell<usize>,
-    call_limit: usize,
+    native_depth: Cell<usize>,
+    limits: Limits,
     /// The evaluation loop's stacks, reused from run to run.
     stacks: RefCell<Vec<machine::Stacks>>,
+    /// Each expression's [`machine::Shape`], by id.
+    shapes: Box<[machine::Shape]>,
 }
 
 impl<'s> Evaluator<'s> {
@@ -73,14 +101,16 @@ impl<'s> Evaluator<'s> {
             ctor_fields: (0..script.ctors.len()).map(|_| OnceCell::new()).collect(),
             events: OnceCell::new(),
             depth: Cell::new(0),
-            call_limit: MAX_CALL_DEPTH,
+            native_depth: Cell::new(0),
+            limits: Limits::default(),
             stacks: RefCell::new(Vec::new()),
+            shapes: machine::shapes(script),
         }
     }
 
-    /// Lowers (or raises) how deep calls may nest.
-    pub fn with_call_limit(mut self, limit: usize) -> Self {
-        self.call_limit = limit;
+    /// Lowers (or raises) where a recursion stops.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
         self
     }
 
