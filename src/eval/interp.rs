@@ -593,12 +593,16 @@ impl Evaluator<'_> {
                 Ok(())
             }
             Stmt::Generator(pattern, source) => {
-                let items: Vec<Value> = match self.eval(*source, frame)? {
-                    Value::Set(s) => self.enumerate(&s, self.span(*source))?.to_vec(),
-                    Value::Seq(s) => s.to_vec(),
-                    other => return Err(self.expected(*source, "a set or a sequence", &other)),
+                // The source's elements are borrowed from its value, not
+                // copied: an inner generator's source is evaluated afresh
+                // for every binding of the outer ones.
+                let source_value = self.eval(*source, frame)?;
+                let items: &mut dyn Iterator<Item = &Value> = match &source_value {
+                    Value::Set(s) => &mut self.enumerate(s, self.span(*source))?.iter(),
+                    Value::Seq(s) => &mut s.iter(),
+                    other => return Err(self.expected(*source, "a set or a sequence", other)),
                 };
-                for item in &items {
+                for item in items {
                     if self.matches(pattern, item, frame)? {
                         self.comprehend(rest, frame, body)?;
                     }
