@@ -393,15 +393,20 @@ fn describe_expected(tokens: &[String], open: Option<Construct>) -> Option<Strin
 
 /// pest's attempt log knows the furthest position reached, which its
 /// rule-based `location` can fall short of; but that position may also lie
-/// on the space after a token or inside an operator matched in part (the
-/// `>` of `->`). Step back over those, never before `location`.
+/// on the space after a token, inside an operator matched in part (the
+/// `>` of `->`) or inside a word (a keyword is read to its end to tell it
+/// from a name: `within` where an expression was expected). Step back over
+/// those, never before `location`.
 fn error_position(text: &str, location: usize, furthest: usize) -> usize {
     let bytes = text.as_bytes();
     let is_symbol = |b: u8| b"-+*/%<>=!&|[]~\\^#.:;?$@".contains(&b);
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut p = furthest.min(bytes.len());
     while p > location
         && p < bytes.len()
-        && (matches!(bytes[p], b' ' | b'\t') || (is_symbol(bytes[p]) && is_symbol(bytes[p - 1])))
+        && (matches!(bytes[p], b' ' | b'\t')
+            || (is_symbol(bytes[p]) && is_symbol(bytes[p - 1]))
+            || (is_word(bytes[p]) && is_word(bytes[p - 1])))
     {
         p -= 1;
     }
