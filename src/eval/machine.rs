@@ -123,12 +123,14 @@ impl Evaluator<'_> {
     pub(super) fn eval(&self, id: ExprId, frame: &mut Frame) -> EvalResult<Value> {
         // Common in guards, events and comprehension bodies: no need to
         // start the loop unless the expression turns out to be a call.
-        match self.quick(id, frame) {
-            Some(Ok(Applied::Value(value))) => Ok(value),
-            Some(Ok(call)) => self.run(control(call, self.span(id)), frame),
-            Some(Err(e)) => Err(e),
-            None => self.run(Control::Eval(id), frame),
-        }
+        let start = match self.quick(id, frame) {
+            Some(applied) => match applied? {
+                Applied::Value(value) => return Ok(value),
+                call => control(call, self.span(id)),
+            },
+            None => Control::Eval(id),
+        };
+        self.run(start, frame)
     }
 
     /// `id` evaluated at once when it is a leaf or made from leaves (see
@@ -305,12 +307,12 @@ impl Machine<'_, '_> {
         match kind {
             ExprKind::If(cond, then_branch, else_branch) => self.descend(
                 *cond,
+                ev.quick(*cond, frame),
                 Kont::Branch {
                     cond: *cond,
                     then_branch: *then_branch,
                     else_branch: *else_branch,
                 },
-                frame,
             ),
             ExprKind::Let(groups, body) => {
                 ev.bind_let(groups, frame);
@@ -318,12 +320,12 @@ impl Machine<'_, '_> {
             }
             ExprKind::Binary(op @ (BinaryOp::And | BinaryOp::Or), left, right) => self.descend(
                 *left,
+                ev.quick(*left, frame),
                 Kont::ShortCircuit {
                     op: *op,
                     left: *left,
                     right: *right,
                 },
-                frame,
             ),
             _ if has_operands(kind) => {
                 let base = self.stacks.values.len();
@@ -335,24 +337,21 @@ impl Machine<'_, '_> {
         }
     }
 
-    /// Evaluates `e` for continuation `kont`: at once when it is quick,
-    /// else by the loop.
-    fn descend(&mut self, e: ExprId, kont: Kont, frame: &mut Frame) -> EvalResult<Control> {
-        match self.ev.quick(e, frame) {
-            Some(Ok(Applied::Value(value))) => {
-                self.stacks.konts.push(kont);
-                self.resume(value, frame)
-            }
-            Some(Ok(call)) => {
-                self.stacks.konts.push(kont);
-                Ok(control(call, self.ev.span(e)))
-            }
-            Some(Err(e)) => Err(e),
-            None => {
-                self.stacks.konts.push(kont);
-                Ok(Control::Eval(e))
-            }
-        }
+    /// Goes on to evaluate `e` under continuation `kont`, given what
+    /// [`Evaluator::quick`] made of it: its value or call at once, else
+    /// the loop evaluates it.
+    fn descend(
+        &mut self,
+        e: ExprId,
+        quick: Option<EvalResult<Applied>>,
+        kont: Kont,
+    ) -> EvalResult<Control> {
+        let next = match quick {
+            Some(applied) => control(applied?, self.ev.span(e)),
+            None => Control::Eval(e),
+        };
+        self.stacks.konts.push(kont);
+        Ok(next)
     }
 
     /// Hands `value` to the continuation on top of the stack.
@@ -415,21 +414,15 @@ impl Machine<'_, '_> {
         let mut i = next;
         while let Some(e) = operand(kind, i) {
             i += 1;
-            let waiting = Kont::Operands {
-                expr: id,
-                next: i as u32,
-                base: base as u32,
-            };
             match ev.quick(e, frame) {
                 Some(Ok(Applied::Value(value))) => self.stacks.values.push(value),
-                Some(Ok(call)) => {
-                    self.stacks.konts.push(waiting);
-                    return Ok(control(call, ev.span(e)));
-                }
-                Some(Err(e)) => return Err(e),
-                None => {
-                    self.stacks.konts.push(waiting);
-                    return Ok(Control::Eval(e));
+                quick => {
+                    let waiting = Kont::Operands {
+                        expr: id,
+                        next: i as u32,
+                        base: base as u32,
+                    };
+                    return self.descend(e, quick, waiting);
                 }
             }
         }
