@@ -12,8 +12,16 @@
 //! Termination follows the plain semantics exactly: a component's ✓
 //! becomes τ to Ω, and a parallel node whose operands have all
 //! terminated performs ✓ once. That ✓ is recorded by putting the marker
-//! state `Done(depth)` into the node's first component, so "all operands
-//! are Ω" and "terminated" stay distinct states, as they are as terms.
+//! state `Done(depth)` into *every* component below the node, so "all
+//! operands are Ω" and "terminated" stay distinct states, as they are as
+//! terms, and the marker sits in no particular slot: a permutation of
+//! the components that maps the node onto another maps its markers too.
+//!
+//! Components number their states locally, in [`Table`]s. By default
+//! each component has its own; components that a symmetry may exchange
+//! share one ([`Machine::share_tables`]), so the image of a component
+//! state under a permutation has a number in the image component at
+//! once, found or added by [`Machine::local_of`].
 
 use rustc_hash::FxHashMap;
 
@@ -87,7 +95,8 @@ enum Node {
         /// Events every operand that may perform them must perform
         /// together (`None` when there are none: interleaving).
         sync: Option<EventSet>,
-        first_slot: u32,
+        /// The components below it: `slots.0..slots.1`.
+        slots: (u32, u32),
         depth: u32,
     },
     Hide {
@@ -103,16 +112,18 @@ enum Node {
         right: usize,
         relation: EventRelation,
         range: EventSet,
-        first_slot: u32,
+        /// The components below it: `slots.0..slots.1`.
+        slots: (u32, u32),
         depth: u32,
     },
 }
 
-/// One component: the process states it has been in, numbered locally
-/// in the order met (so a system state needs only small numbers), and
-/// each one's transitions with targets in the same numbering.
+/// A numbering of process states used by one component, or shared by
+/// several: the states in the order met (so a system state needs only
+/// small numbers), and each one's transitions with targets in the same
+/// numbering.
 #[derive(Debug, Default)]
-struct Component {
+struct Table {
     states: Vec<ProcId>,
     index: FxHashMap<ProcId, u32>,
     transitions: Vec<Option<LocalTransitions>>,
@@ -121,7 +132,7 @@ struct Component {
 /// A component state's transitions: events and local target numbers.
 type LocalTransitions = Box<[(EventId, u32)]>;
 
-impl Component {
+impl Table {
     fn local(&mut self, p: ProcId) -> u32 {
         if let Some(&i) = self.index.get(&p) {
             return i;
@@ -148,7 +159,9 @@ pub enum OutlineRow {
 #[derive(Debug)]
 pub struct Machine {
     nodes: Vec<Node>,
-    components: Vec<Component>,
+    tables: Vec<Table>,
+    /// Each component's table.
+    table_of: Vec<u32>,
     initial: Vec<u32>,
     omega: ProcId,
     /// `Done(d)` for each depth `d` of a parallel node.
@@ -162,7 +175,8 @@ impl Machine {
     pub fn new(procs: &mut Processes, root: ProcId) -> Machine {
         let mut machine = Machine {
             nodes: Vec::new(),
-            components: Vec::new(),
+            tables: Vec::new(),
+            table_of: Vec::new(),
             initial: Vec::new(),
             omega: procs.omega(),
             done: Vec::new(),
@@ -180,22 +194,23 @@ impl Machine {
         if let Some(depth) = depth {
             machine.done = (0..=depth).map(|d| procs.intern(Term::Done(d))).collect();
         }
-        let markers: Vec<(u32, u32)> = machine
+        // Every component below a parallel node may come to hold its
+        // marker: number the markers now, so that moves need no lookup.
+        let markers: Vec<((u32, u32), u32)> = machine
             .nodes
             .iter()
             .filter_map(|n| match n {
-                Node::Parallel {
-                    first_slot, depth, ..
+                Node::Parallel { slots, depth, .. } | Node::Linked { slots, depth, .. } => {
+                    Some((*slots, *depth))
                 }
-                | Node::Linked {
-                    first_slot, depth, ..
-                } => Some((*first_slot, *depth)),
                 _ => None,
             })
             .collect();
-        for (slot, depth) in markers {
+        for ((from, to), depth) in markers {
             let marker = machine.done[depth as usize];
-            machine.components[slot as usize].local(marker);
+            for slot in from..to {
+                machine.local_of(slot as usize, marker);
+            }
         }
         machine
     }
@@ -211,12 +226,72 @@ impl Machine {
 
     /// The process state of component `slot` in local state `local`.
     pub fn process_state(&self, slot: usize, local: u32) -> ProcId {
-        self.components[slot].states[local as usize]
+        self.tables[self.table_of[slot] as usize].states[local as usize]
+    }
+
+    /// The local number of process state `p` in component `slot`, if the
+    /// component's table has it.
+    pub fn find_local(&self, slot: usize, p: ProcId) -> Option<u32> {
+        self.tables[self.table_of[slot] as usize]
+            .index
+            .get(&p)
+            .copied()
+    }
+
+    /// The local number of process state `p` in component `slot`, added
+    /// to the component's table if it is new (its transitions are
+    /// computed when a state holding it is prepared).
+    pub fn local_of(&mut self, slot: usize, p: ProcId) -> u32 {
+        self.tables[self.table_of[slot] as usize].local(p)
+    }
+
+    /// The table component `slot` numbers its states in.
+    pub fn table_of(&self, slot: usize) -> usize {
+        self.table_of[slot] as usize
+    }
+
+    /// How many states table `table` numbers so far.
+    pub fn table_len(&self, table: usize) -> usize {
+        self.tables[table].states.len()
+    }
+
+    /// The process state numbered `local` in table `table`.
+    pub fn table_state(&self, table: usize, local: u32) -> ProcId {
+        self.tables[table].states[local as usize]
+    }
+
+    /// Makes each group of components share one table, so that a state
+    /// of one has the same number in all of them. Call it before any
+    /// system state is stored: it renumbers the initial state.
+    pub fn share_tables(&mut self, groups: &[Vec<usize>]) {
+        for group in groups.iter().filter(|g| g.len() > 1) {
+            let shared = self.table_of[group[0]];
+            for &slot in &group[1..] {
+                let own = self.table_of[slot] as usize;
+                if own as u32 == shared {
+                    continue;
+                }
+                let states = self.tables[own].states.clone();
+                self.table_of[slot] = shared;
+                let renumbered: Vec<u32> = states
+                    .into_iter()
+                    .map(|p| self.tables[shared as usize].local(p))
+                    .collect();
+                self.initial[slot] = renumbered[self.initial[slot] as usize];
+            }
+        }
+        // Tables no component uses any more are left empty.
+        let used: rustc_hash::FxHashSet<u32> = self.table_of.iter().copied().collect();
+        for (t, table) in self.tables.iter_mut().enumerate() {
+            if !used.contains(&(t as u32)) {
+                *table = Table::default();
+            }
+        }
     }
 
     /// The most local states any component has been in.
     pub fn largest_component(&self) -> usize {
-        self.components
+        self.tables
             .iter()
             .map(|c| c.states.len())
             .max()
@@ -237,7 +312,7 @@ impl Machine {
                     children,
                     alphabets: None,
                     sync: Some(procs.set(set).clone()).filter(|s| !s.is_empty()),
-                    first_slot,
+                    slots: (first_slot, self.initial.len() as u32),
                     depth,
                 }
             }
@@ -262,7 +337,7 @@ impl Machine {
                     children,
                     alphabets: Some(alphabets),
                     sync: Some(sync).filter(|s| !s.is_empty()),
-                    first_slot,
+                    slots: (first_slot, self.initial.len() as u32),
                     depth,
                 }
             }
@@ -279,7 +354,7 @@ impl Machine {
                     right,
                     relation,
                     range,
-                    first_slot,
+                    slots: (first_slot, self.initial.len() as u32),
                     depth,
                 }
             }
@@ -292,9 +367,10 @@ impl Machine {
                 relation: procs.relation(r).clone(),
             },
             _ => {
-                let mut component = Component::default();
-                self.initial.push(component.local(p));
-                self.components.push(component);
+                let mut table = Table::default();
+                self.initial.push(table.local(p));
+                self.table_of.push(self.tables.len() as u32);
+                self.tables.push(table);
                 Node::Leaf { slot: first_slot }
             }
         };
@@ -353,12 +429,14 @@ impl Machine {
         let mut candidates: Vec<Vec<EventId>> = Vec::with_capacity(changes.len());
         for &(slot, to) in changes {
             let slot = slot as usize;
-            if slots.contains(&slot) {
+            // A parallel node's ✓ puts its marker into its components:
+            // that is the node's step, not theirs.
+            if slots.contains(&slot) || self.done.contains(&self.process_state(slot, to)) {
                 continue;
             }
             slots.push(slot);
             candidates.push(
-                self.components[slot].transitions[state[slot] as usize]
+                self.tables[self.table_of[slot] as usize].transitions[state[slot] as usize]
                     .as_deref()
                     .unwrap_or_default()
                     .iter()
@@ -462,17 +540,17 @@ impl Machine {
     /// yet known.
     pub fn prepare(&mut self, procs: &mut Processes, state: &[u32]) -> EvalResult<()> {
         for (slot, &local) in state.iter().enumerate() {
-            let component = &mut self.components[slot];
-            if component.transitions[local as usize].is_some() {
+            let table = &mut self.tables[self.table_of[slot] as usize];
+            if table.transitions[local as usize].is_some() {
                 continue;
             }
-            let p = component.states[local as usize];
+            let p = table.states[local as usize];
             let list: Vec<(EventId, u32)> = procs
                 .transitions(p)?
                 .iter()
-                .map(|t: &Transition| (t.event, component.local(t.target)))
+                .map(|t: &Transition| (t.event, table.local(t.target)))
                 .collect();
-            component.transitions[local as usize] = Some(list.into());
+            table.transitions[local as usize] = Some(list.into());
         }
         Ok(())
     }
@@ -480,8 +558,8 @@ impl Machine {
     fn node_moves(&self, node: usize, state: &[u32], out: &mut Moves) {
         match &self.nodes[node] {
             Node::Leaf { slot } => {
-                let component = &self.components[*slot as usize];
-                let transitions = component.transitions[state[*slot as usize] as usize]
+                let table = &self.tables[self.table_of[*slot as usize] as usize];
+                let transitions = table.transitions[state[*slot as usize] as usize]
                     .as_deref()
                     .expect("prepared");
                 for &(event, target) in transitions {
@@ -519,7 +597,7 @@ impl Machine {
                 children,
                 alphabets,
                 sync,
-                first_slot,
+                slots,
                 depth,
             } => {
                 let base = out.list.len();
@@ -577,11 +655,10 @@ impl Machine {
                 out.list.copy_within(raw_end.., kept);
                 out.list.truncate(kept + joined);
                 out.bounds.truncate(at);
-                if !self.is_done(state, *first_slot, *depth)
+                if !self.is_done(state, *slots, *depth)
                     && children.iter().all(|&c| self.terminated(c, state))
                 {
-                    let marker = self.done_marker(*first_slot, *depth);
-                    out.push(TICK, &[(*first_slot, marker)]);
+                    self.push_done(*slots, *depth, out);
                 }
             }
             Node::Linked {
@@ -589,7 +666,7 @@ impl Machine {
                 right,
                 relation,
                 range,
-                first_slot,
+                slots,
                 depth,
             } => {
                 let base = out.list.len();
@@ -622,12 +699,11 @@ impl Machine {
                         _ => out.list.push(n),
                     }
                 }
-                if !self.is_done(state, *first_slot, *depth)
+                if !self.is_done(state, *slots, *depth)
                     && self.terminated(*left, state)
                     && self.terminated(*right, state)
                 {
-                    let marker = self.done_marker(*first_slot, *depth);
-                    out.push(TICK, &[(*first_slot, marker)]);
+                    self.push_done(*slots, *depth, out);
                 }
                 out.list.drain(base..raw_end);
             }
@@ -716,25 +792,145 @@ impl Machine {
                 self.process_state(*slot as usize, state[*slot as usize]) == self.omega
             }
             Node::Hide { child, .. } | Node::Rename { child, .. } => self.terminated(*child, state),
-            Node::Parallel {
-                first_slot, depth, ..
+            Node::Parallel { slots, depth, .. } | Node::Linked { slots, depth, .. } => {
+                self.is_done(state, *slots, *depth)
             }
-            | Node::Linked {
-                first_slot, depth, ..
-            } => self.is_done(state, *first_slot, *depth),
         }
     }
 
-    /// Whether the parallel node at `depth` starting at `first_slot` (or
-    /// an ancestor sharing that slot) has performed its ✓.
-    fn is_done(&self, state: &[u32], first_slot: u32, depth: u32) -> bool {
-        let p = self.process_state(first_slot as usize, state[first_slot as usize]);
+    /// Whether the parallel node at `depth` over `slots` (or an ancestor)
+    /// has performed its ✓: its components then all hold a marker of
+    /// depth at most `depth`, so the first one tells.
+    fn is_done(&self, state: &[u32], slots: (u32, u32), depth: u32) -> bool {
+        let first = slots.0 as usize;
+        let p = self.process_state(first, state[first]);
         self.done[..=depth as usize].contains(&p)
     }
 
-    /// The local number of the `Done(depth)` marker in component `slot`
-    /// (numbered when the machine is built).
-    fn done_marker(&self, slot: u32, depth: u32) -> u32 {
-        self.components[slot as usize].index[&self.done[depth as usize]]
+    /// The ✓ of the parallel node at `depth` over `slots`: every
+    /// component below it takes the node's marker.
+    fn push_done(&self, (from, to): (u32, u32), depth: u32, out: &mut Moves) {
+        let marker = self.done[depth as usize];
+        let start = out.changes.len() as u32;
+        for slot in from..to {
+            let local = self.tables[self.table_of[slot as usize] as usize].index[&marker];
+            out.changes.push((slot, local));
+        }
+        out.list.push(Move {
+            event: TICK,
+            start,
+            len: to - from,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::script::Script;
+
+    /// The ids of `a` and `b` (after τ and ✓).
+    const EVENT_A: EventId = 2;
+    const EVENT_B: EventId = 3;
+
+    /// The machine of `expr` in a script with channels `a` and `b`.
+    fn with_machine<T>(expr: &str, body: impl FnOnce(&mut Processes, &mut Machine) -> T) -> T {
+        let mut script = Script::load_str("test.csp", "channel a, b\n").expect("loads");
+        let func = script.add_expr("<process>", expr).expect("resolves");
+        let (mut procs, root) = Processes::with_root(&script, func).expect("a process");
+        let mut machine = Machine::new(&mut procs, root);
+        body(&mut procs, &mut machine)
+    }
+
+    /// The state after firing the first move with `event`.
+    fn fire(
+        procs: &mut Processes,
+        machine: &mut Machine,
+        state: &[u32],
+        event: EventId,
+    ) -> Vec<u32> {
+        let mut moves = Moves::default();
+        machine.moves(procs, state, &mut moves).expect("moves");
+        let m = moves
+            .list
+            .iter()
+            .find(|m| m.event == event)
+            .expect("enabled");
+        let mut next = Vec::new();
+        moves.apply(m, state, &mut next);
+        next
+    }
+
+    #[test]
+    fn a_parallel_tick_marks_every_component_below_it_and_moves_none_of_them() {
+        with_machine("(SKIP ||| SKIP) ||| SKIP", |procs, machine| {
+            let mut state = machine.initial().to_vec();
+            // Each SKIP terminates by τ (its ✓ inside a parallel), and so
+            // does the inner parallel.
+            let mut moves = Moves::default();
+            loop {
+                machine.moves(procs, &state, &mut moves).expect("moves");
+                if !moves.list.iter().any(|m| m.event == TAU) {
+                    break;
+                }
+                state = fire(procs, machine, &state, TAU);
+            }
+            machine.moves(procs, &state, &mut moves).expect("moves");
+            let tick = moves.list.iter().find(|m| m.event == TICK).expect("✓");
+            assert_eq!(moves.changes(tick).len(), 3, "the outer ✓ marks all three");
+            assert!(
+                machine
+                    .participants(&state, moves.changes(tick), TICK)
+                    .is_empty()
+            );
+            let done = fire(procs, machine, &state, TICK);
+            let markers: Vec<&Term> = (0..3)
+                .map(|slot| procs.term(machine.process_state(slot, done[slot])))
+                .collect();
+            assert_eq!(markers, vec![&Term::Done(0); 3]);
+            machine.moves(procs, &done, &mut moves).expect("moves");
+            assert!(moves.list.is_empty(), "terminated: no more moves");
+        });
+    }
+
+    #[test]
+    fn the_inner_parallel_terminates_first_and_stays_terminated() {
+        with_machine("(SKIP ||| SKIP) ||| a -> SKIP", |procs, machine| {
+            let mut state = machine.initial().to_vec();
+            state = fire(procs, machine, &state, TAU);
+            state = fire(procs, machine, &state, TAU);
+            // The inner ✓ (a τ for the outer node) marks slots 0 and 1.
+            state = fire(procs, machine, &state, TAU);
+            let inner: Vec<&Term> = (0..2)
+                .map(|slot| procs.term(machine.process_state(slot, state[slot])))
+                .collect();
+            assert_eq!(inner, vec![&Term::Done(1); 2]);
+            state = fire(procs, machine, &state, EVENT_A);
+            state = fire(procs, machine, &state, TAU);
+            let done = fire(procs, machine, &state, TICK);
+            let all: Vec<&Term> = (0..3)
+                .map(|slot| procs.term(machine.process_state(slot, done[slot])))
+                .collect();
+            assert_eq!(all, vec![&Term::Done(0); 3]);
+        });
+    }
+
+    #[test]
+    fn shared_tables_number_a_state_alike_in_every_component() {
+        let expr = "(||| i : {0, 1} @ a -> STOP) ||| b -> STOP";
+        with_machine(expr, |procs, machine| {
+            assert_eq!(machine.initial(), &[0, 0, 0]);
+            machine.share_tables(&[vec![0, 1, 2]]);
+            // The two `a -> STOP` are one state, `b -> STOP` another.
+            let initial = machine.initial().to_vec();
+            assert_eq!(initial[0], initial[1]);
+            assert_ne!(initial[0], initial[2]);
+            assert_eq!(machine.table_of(0), machine.table_of(2));
+            let stop = procs.intern(Term::Stop);
+            let local = machine.local_of(2, stop);
+            assert_eq!(machine.find_local(0, stop), Some(local));
+            let after = fire(procs, machine, &initial, EVENT_B);
+            assert_eq!(after, vec![initial[0], initial[1], local]);
+        });
     }
 }
