@@ -364,6 +364,21 @@ fn guards_and_loops() {
 }
 
 #[test]
+fn a_function_held_by_a_state_is_the_same_however_often_it_is_built() {
+    // Each step builds the closure afresh: equal closures, one state (the
+    // lambda of the first call is another function, so another state).
+    let defs = "T(g) = e!g(0) -> T(\\x @ x + 1)";
+    assert_eq!(counts(defs, "T(\\x @ x + 1)"), (2, 2, 0));
+    assert_eq!(
+        lts(defs, "T(\\x @ x)"),
+        vec![
+            "T(\\x @ x) -e.0-> T(\\x @ x + 1)",
+            "T(\\x @ x + 1) -e.1-> T(\\x @ x + 1)"
+        ]
+    );
+}
+
+#[test]
 fn compressions_are_exact_stand_ins() {
     assert_eq!(
         counts("P = a -> b -> P", "normal(P)"),

@@ -716,9 +716,15 @@ impl Evaluator<'_> {
     }
 
     /// CSPM's order: numbers and characters as usual, sets by inclusion,
-    /// sequences by prefix; other values structurally.
+    /// sequences by prefix, tuples lexicographically. Nothing else is
+    /// ordered, as in FDR (datatype values, events and booleans have no
+    /// order): an order on a datatype would let a script tell its values
+    /// apart without naming them, which symmetry reduction relies on
+    /// being impossible.
     fn less_or_equal(&self, x: &Value, y: &Value, span: Span) -> EvalResult<bool> {
         Ok(match (x, y) {
+            (Value::Int(a), Value::Int(b)) => a <= b,
+            (Value::Char(a), Value::Char(b)) => a <= b,
             (Value::Set(a), Value::Set(b)) => {
                 let a = self.enumerate(a, span)?;
                 a.iter().all(|v| self.member(v, b))
@@ -726,7 +732,32 @@ impl Evaluator<'_> {
             (Value::Seq(a), Value::Seq(b)) => {
                 a.len() <= b.len() && a.iter().zip(b.iter()).all(|(x, y)| x == y)
             }
-            _ => x <= y,
+            (Value::Tuple(a), Value::Tuple(b)) if a.len() == b.len() => {
+                match a.iter().zip(b.iter()).find(|(x, y)| x != y) {
+                    Some((x, y)) => {
+                        self.check_comparable(x, y, span)?;
+                        self.less_or_equal(x, y, span)?
+                    }
+                    None => true,
+                }
+            }
+            (Value::Tuple(_), Value::Tuple(_)) => {
+                return Err(EvalError::new(
+                    span,
+                    "cannot compare tuples of different sizes",
+                ));
+            }
+            _ => {
+                return Err(EvalError::new(
+                    span,
+                    format!(
+                        "{} has no order: only numbers, characters, sets, sequences and \
+                         tuples of them can be compared with `<`, `<=`, `>` and `>=`",
+                        x.kind_name()
+                    ),
+                )
+                .with_note("as in FDR, datatype values, events and booleans are not ordered"));
+            }
         })
     }
 }

@@ -4,8 +4,9 @@
 //! a window on the same storage, a set is one sorted, deduplicated array.
 //! Equality, order and hashing are total and structural, so values can be
 //! set elements, map keys and parts of hash-consed process states;
-//! closures compare by identity (CSPM forbids comparing them, and the
-//! evaluator reports it before it could matter).
+//! closures compare by their function and captured values (CSPM forbids
+//! comparing them, and the evaluator reports it before it could matter;
+//! process states holding them must still be told apart and together).
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -146,9 +147,15 @@ pub struct Closure {
     pub groups: usize,
 }
 
+// Closures compare by what they are made of (function, captured
+// environment, arguments applied), never by address: two evaluations of
+// the same lambda over the same values are one process-state variable,
+// and a closure permuted by a symmetry equals the one the permuted
+// state would have built. CSPM itself never compares functions (the
+// evaluator reports it first).
 impl PartialEq for Closure {
     fn eq(&self, other: &Closure) -> bool {
-        std::ptr::eq(self, other)
+        self.cmp(other) == Ordering::Equal
     }
 }
 
@@ -162,13 +169,24 @@ impl PartialOrd for Closure {
 
 impl Ord for Closure {
     fn cmp(&self, other: &Closure) -> Ordering {
-        (self as *const Closure).cmp(&(other as *const Closure))
+        if std::ptr::eq(self, other) {
+            return Ordering::Equal;
+        }
+        (self.func, self.groups, &self.applied, &*self.env).cmp(&(
+            other.func,
+            other.groups,
+            &other.applied,
+            &*other.env,
+        ))
     }
 }
 
 impl Hash for Closure {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        (self as *const Closure).hash(state);
+        self.func.hash(state);
+        self.groups.hash(state);
+        self.applied.hash(state);
+        self.env.hash(state);
     }
 }
 
@@ -191,13 +209,53 @@ pub enum Proc {
 pub type Env = Arc<[Slot]>;
 
 /// One variable's storage: a value, a lazily evaluated `let` constant, or
-/// the environment of a recursive `let` group.
+/// the environment of a recursive `let` group. Slots compare by content:
+/// a `let` constant by its definition and environment, whether or not it
+/// has been evaluated yet.
 #[derive(Debug, Clone)]
 pub enum Slot {
     Empty,
     Value(Value),
     Lazy(Arc<Thunk>),
     Group(Env),
+}
+
+impl Slot {
+    /// What a slot is made of, for comparing: `(kind, function, values)`.
+    fn key(&self) -> (u8, Option<FuncId>, Option<&Value>, Option<&[Slot]>) {
+        match self {
+            Slot::Empty => (0, None, None, None),
+            Slot::Value(v) => (1, None, Some(v), None),
+            Slot::Lazy(thunk) => (2, Some(thunk.func), None, Some(&thunk.env)),
+            Slot::Group(env) => (3, None, None, Some(env)),
+        }
+    }
+}
+
+impl PartialEq for Slot {
+    fn eq(&self, other: &Slot) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Slot {}
+
+impl PartialOrd for Slot {
+    fn partial_cmp(&self, other: &Slot) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Slot {
+    fn cmp(&self, other: &Slot) -> Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl Hash for Slot {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
+    }
 }
 
 /// A `let` constant, evaluated when first used and then remembered.
