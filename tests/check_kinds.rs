@@ -149,7 +149,7 @@ fn replay(script: &Script, index: usize, cx: &Counterexample) {
                 Kind::Divergence => {
                     let width = machine.components();
                     Divergences::new(width)
-                        .diverges(machine, procs, row)
+                        .diverges(machine, procs, row, None)
                         .expect("divergence")
                 }
             }

@@ -162,7 +162,7 @@ impl Product {
         row: &[u32],
     ) -> EvalResult<Option<TauLoop>> {
         match &mut self.divergences {
-            Some(divergences) => divergences.tau_loop(machine, procs, row),
+            Some(divergences) => divergences.tau_loop(machine, procs, row, None),
             None => Ok(None),
         }
     }
@@ -182,7 +182,7 @@ impl Visitor for Product {
                 return Ok(Flow::Prune);
             }
             let machine = machine.expect("a visitor that needs the machine gets it");
-            if divergences.diverges(machine, procs, &visit.row[..width])? {
+            if divergences.diverges(machine, procs, &visit.row[..width], None)? {
                 return self.breach(&visit, node, Breach::Divergence);
             }
         }

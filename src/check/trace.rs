@@ -58,7 +58,7 @@ impl Visitor for TraceWalk {
             let machine = context
                 .machine
                 .expect("a visitor that needs the machine gets it");
-            if divergences.diverges(machine, context.procs, &visit.row[..self.width])? {
+            if divergences.diverges(machine, context.procs, &visit.row[..self.width], None)? {
                 self.reached = Some(visit.id);
                 return Ok(Flow::Stop);
             }

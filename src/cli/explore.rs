@@ -83,9 +83,9 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             Engine::Terms => lts::plain::explore_terms(&mut procs, root, &budget)?,
         };
         let dot = match request.dot {
-            Some(_) => {
-                Some(lts::graph::graph(&mut procs, root, DOT_LIMIT)?.map(|g| g.to_dot(&procs)))
-            }
+            Some(_) => Some(
+                lts::graph::graph(&mut procs, root, DOT_LIMIT, None)?.map(|g| g.to_dot(&procs)),
+            ),
             None => None,
         };
         Ok((exploration, dot))

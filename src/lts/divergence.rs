@@ -9,6 +9,7 @@ use crate::eval::EvalResult;
 use crate::process::{Processes, TAU};
 
 use super::machine::{Machine, Moves};
+use super::search::Canonicaliser;
 use super::store::StateStore;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -203,12 +204,16 @@ impl Divergences {
         }
     }
 
-    /// Whether the system state `row` of `machine` diverges.
+    /// Whether the system state `row` of `machine` diverges; with a
+    /// canonicaliser (over rows of components only) the states met are
+    /// its representatives. `row` must be one already (or the search is
+    /// not reduced).
     pub fn diverges(
         &mut self,
         machine: &mut Machine,
         procs: &mut Processes,
         row: &[u32],
+        mut canonicaliser: Option<&mut (dyn Canonicaliser + '_)>,
     ) -> EvalResult<bool> {
         let (start, _) = self.store.insert(row);
         let Divergences {
@@ -223,20 +228,25 @@ impl Divergences {
             machine.moves(procs, row, moves)?;
             for m in moves.list.iter().filter(|m| m.event == TAU) {
                 moves.apply(m, row, next);
+                if let Some(canonicaliser) = canonicaliser.as_deref_mut() {
+                    canonicaliser.canonicalise(machine, procs, next)?;
+                }
                 out.push(store.insert(next).0);
             }
             Ok(())
         })
     }
 
-    /// The τ-loop `row` runs into, when it diverges.
+    /// The τ-loop `row` runs into, when it diverges (of representatives,
+    /// with a canonicaliser).
     pub fn tau_loop(
         &mut self,
         machine: &mut Machine,
         procs: &mut Processes,
         row: &[u32],
+        mut canonicaliser: Option<&mut (dyn Canonicaliser + '_)>,
     ) -> EvalResult<Option<TauLoop>> {
-        if !self.diverges(machine, procs, row)? {
+        if !self.diverges(machine, procs, row, canonicaliser.as_deref_mut())? {
             return Ok(None);
         }
         // Every state the search reached is closed; a divergent one has a
@@ -249,6 +259,9 @@ impl Divergences {
             let mut onward = None;
             for m in self.moves.list.iter().filter(|m| m.event == TAU) {
                 self.moves.apply(m, &self.row, &mut self.next);
+                if let Some(canonicaliser) = canonicaliser.as_deref_mut() {
+                    canonicaliser.canonicalise(machine, procs, &mut self.next)?;
+                }
                 let id = self.store.insert(&self.next).0;
                 if self.cycles.known_divergent(id) {
                     onward = Some(id);

@@ -5,15 +5,30 @@
 use crate::eval::EvalResult;
 use crate::process::{EventId, ProcId, Processes, TICK};
 
-use super::search::{Context, Flow, Search, Visit, Visitor};
+use super::machine::Machine;
+use super::search::{Canonicaliser, Context, Flow, Search, Visit, Visitor};
 use super::{Budget, Exploration};
 
 /// Explores every state reachable from `root`.
 pub fn explore(procs: &mut Processes, root: ProcId, budget: &Budget) -> EvalResult<Exploration> {
-    let mut search = Search::new(procs, root, &[], false);
+    let machine = Machine::new(procs, root);
+    explore_machine(procs, machine, budget, None)
+}
+
+/// Explores every state `machine` reaches; with a canonicaliser, every
+/// representative (symmetry reduction: the counts are of
+/// representatives).
+pub fn explore_machine(
+    procs: &mut Processes,
+    machine: Machine,
+    budget: &Budget,
+    canonicaliser: Option<&mut dyn Canonicaliser>,
+) -> EvalResult<Exploration> {
+    let mut search = Search::with_machine(machine, &[], false);
     let mut counter = Counter {
         terminated: vec![false],
         deadlock_states: 0,
+        canonicaliser,
     };
     let outcome = search.run(procs, budget, &mut counter)?;
     Ok(Exploration {
@@ -27,13 +42,21 @@ pub fn explore(procs: &mut Processes, root: ProcId, budget: &Budget) -> EvalResu
 }
 
 /// Counts deadlocks: states without transitions not reached by ✓.
-struct Counter {
+struct Counter<'c> {
     /// Per state: reached by ✓ (terminated, not deadlocked).
     terminated: Vec<bool>,
     deadlock_states: u64,
+    canonicaliser: Option<&'c mut dyn Canonicaliser>,
 }
 
-impl Visitor for Counter {
+impl Visitor for Counter<'_> {
+    fn canonicaliser(&mut self) -> Option<&mut dyn Canonicaliser> {
+        match &mut self.canonicaliser {
+            Some(c) => Some(&mut **c),
+            None => None,
+        }
+    }
+
     fn visit(&mut self, _: Context<'_, '_>, visit: Visit<'_>) -> EvalResult<Flow> {
         if visit.events.is_empty() && !self.terminated[visit.id as usize] {
             self.deadlock_states += 1;

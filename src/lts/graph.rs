@@ -1,11 +1,13 @@
 //! The whole LTS of a small process, states and edges, for drawing
-//! (`symcsp explore --dot`) and for tests that compare transition lists.
+//! (`symcsp explore --dot`) and for tests that compare transition lists:
+//! the one breadth-first search with a visitor that records every edge,
+//! so a graph of representatives is a canonicaliser away.
 
 use crate::eval::EvalResult;
 use crate::process::{EventId, ProcId, Processes};
 
-use super::machine::{Machine, Moves};
-use super::store::StateStore;
+use super::Budget;
+use super::search::{Canonicaliser, Context, Flow, Search, Visit, Visitor};
 
 /// An explicit LTS: state 0 is the initial state.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,42 +18,71 @@ pub struct Graph {
     pub edges: Vec<(u32, EventId, u32)>,
 }
 
-/// The LTS of `root`, or `None` if it has more than `limit` states.
-pub fn graph(procs: &mut Processes, root: ProcId, limit: usize) -> EvalResult<Option<Graph>> {
-    let mut machine = Machine::new(procs, root);
-    let mut store = StateStore::new(machine.components());
-    store.insert(machine.initial());
-    let mut edges = Vec::new();
-    let mut moves = Moves::default();
-    let mut state = Vec::new();
-    let mut next_state = Vec::new();
-    let mut next = 0u32;
-    while (next as usize) < store.len() {
-        if store.len() > limit {
-            return Ok(None);
-        }
-        store.read(next, &mut state);
-        machine.moves(procs, &state, &mut moves)?;
-        for m in &moves.list {
-            moves.apply(m, &state, &mut next_state);
-            let (id, _) = store.insert(&next_state);
-            edges.push((next, m.event, id));
-        }
-        next += 1;
+/// The LTS of `root`, or `None` if it has more than `limit` states; of
+/// its representatives, with a canonicaliser.
+pub fn graph(
+    procs: &mut Processes,
+    root: ProcId,
+    limit: usize,
+    canonicaliser: Option<&mut dyn Canonicaliser>,
+) -> EvalResult<Option<Graph>> {
+    let mut search = Search::new(procs, root, &[], false);
+    let mut edges = Edges {
+        edges: Vec::new(),
+        canonicaliser,
+    };
+    let budget = Budget {
+        max_states: Some(limit),
+        threads: 1,
+        ..Budget::default()
+    };
+    if search.run(procs, &budget, &mut edges)?.stopped.is_some() {
+        return Ok(None);
     }
+    let mut edges = edges.edges;
     edges.sort_unstable();
     edges.dedup();
-    let mut row = Vec::new();
-    let states = (0..store.len() as u32)
-        .map(|i| {
-            store.read(i, &mut row);
-            row.iter()
+    let machine = search.machine();
+    let states = (0..search.states() as u32)
+        .map(|id| {
+            search
+                .row(id)
+                .iter()
                 .enumerate()
                 .map(|(slot, &local)| machine.process_state(slot, local))
                 .collect()
         })
         .collect();
     Ok(Some(Graph { states, edges }))
+}
+
+/// The visitor that records each stored transition.
+struct Edges<'c> {
+    edges: Vec<(u32, EventId, u32)>,
+    canonicaliser: Option<&'c mut dyn Canonicaliser>,
+}
+
+impl Visitor for Edges<'_> {
+    fn visit(&mut self, _: Context<'_, '_>, _: Visit<'_>) -> EvalResult<Flow> {
+        Ok(Flow::Continue)
+    }
+
+    fn canonicaliser(&mut self) -> Option<&mut dyn Canonicaliser> {
+        // Reborrowed, the object's lifetime shortens to the borrow's.
+        match &mut self.canonicaliser {
+            Some(c) => Some(&mut **c),
+            None => None,
+        }
+    }
+
+    fn stored(&mut self, state: u32, events: &[EventId], ids: &[(u32, bool)]) {
+        self.edges.extend(
+            events
+                .iter()
+                .zip(ids)
+                .map(|(&event, &(target, _))| (state, event, target)),
+        );
+    }
 }
 
 impl Graph {

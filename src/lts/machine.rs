@@ -215,6 +215,23 @@ impl Machine {
         machine
     }
 
+    /// The whole of `root` as one component, its operators left to the
+    /// process layer's plain semantics: the second path to a state space,
+    /// independent of the operator tree.
+    pub fn single(procs: &mut Processes, root: ProcId) -> Machine {
+        let mut table = Table::default();
+        let initial = vec![table.local(root)];
+        Machine {
+            nodes: vec![Node::Leaf { slot: 0 }],
+            tables: vec![table],
+            table_of: vec![0],
+            initial,
+            omega: procs.omega(),
+            done: Vec::new(),
+            tau_priority: None,
+        }
+    }
+
     /// The initial system state: each component's local state number.
     pub fn initial(&self) -> &[u32] {
         &self.initial

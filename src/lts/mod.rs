@@ -12,7 +12,7 @@ pub mod plain;
 pub mod search;
 pub mod store;
 
-pub use explore::explore;
+pub use explore::{explore, explore_machine};
 pub use search::{Budget, Live, Search, Stopped};
 
 /// What an exploration found.

@@ -1,15 +1,14 @@
 //! The second path to a state space: the whole process as one term,
-//! explored breadth first over hash-consed states with the plain
-//! operational semantics. Slower than the supercombinator, and
-//! independent of it; tests use it to confirm the supercombinator's
-//! counts.
-
-use rustc_hash::FxHashMap;
+//! stepped by the process layer's plain operational semantics (no
+//! operator tree), through the same breadth-first search. Slower than
+//! the supercombinator, and independent of it where they could differ:
+//! tests use it to confirm the supercombinator's counts.
 
 use crate::eval::EvalResult;
-use crate::process::{ProcId, Processes, TICK};
+use crate::process::{ProcId, Processes};
 
-use super::{Budget, Exploration};
+use super::machine::Machine;
+use super::{Budget, Exploration, explore::explore_machine};
 
 /// Explores the states reachable from `root`.
 pub fn explore_terms(
@@ -17,41 +16,6 @@ pub fn explore_terms(
     root: ProcId,
     budget: &Budget,
 ) -> EvalResult<Exploration> {
-    let started = std::time::Instant::now();
-    let mut index: FxHashMap<ProcId, u32> = FxHashMap::default();
-    let mut order = vec![root];
-    index.insert(root, 0);
-    let mut terminated = vec![false];
-    let mut result = Exploration::default();
-    let mut next = 0;
-    while next < order.len() {
-        if budget.exhausted(order.len()) {
-            result.complete = false;
-            break;
-        }
-        let state = order[next];
-        let transitions = procs.transitions(state)?;
-        if transitions.is_empty() && !terminated[next] {
-            result.deadlock_states += 1;
-        }
-        result.transitions += transitions.len() as u64;
-        for t in transitions.iter() {
-            let id = *index.entry(t.target).or_insert_with(|| {
-                order.push(t.target);
-                terminated.push(false);
-                (order.len() - 1) as u32
-            });
-            if t.event == TICK {
-                terminated[id as usize] = true;
-            }
-        }
-        next += 1;
-    }
-    if next == order.len() {
-        result.complete = true;
-    }
-    result.states = order.len() as u64;
-    result.components = 1;
-    result.seconds = started.elapsed().as_secs_f64();
-    Ok(result)
+    let machine = Machine::single(procs, root);
+    explore_machine(procs, machine, budget, None)
 }

@@ -18,6 +18,15 @@
 //! visitor does not need the machine itself, judging and storing one
 //! block overlaps computing the next block's successors on the other
 //! threads. Any thread count numbers the states exactly as one does.
+//!
+//! **Symmetry reduction has one hook, here**: a visitor may hand the
+//! search a [`Canonicaliser`], and then every row is replaced by its
+//! representative before it is looked up and stored. The visitor still
+//! sees each state's raw successors (and the raw events leading to
+//! them), and parent pointers record those raw events from the stored
+//! representative, so a path can be unwound into a path of the unreduced
+//! system. This layer knows nothing of permutations: the symmetry layer
+//! implements the trait.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -146,6 +155,23 @@ pub struct Context<'a, 's> {
     pub machine: Option<&'a mut Machine>,
 }
 
+/// Maps a state onto the representative of its symmetry class.
+///
+/// The row holds the components of a system state, then the extra
+/// columns of the search it belongs to; the canonicaliser rewrites all of
+/// it (a check keeps the specification's node in its extra column, which
+/// the permutation that made the representative maps too). It may add
+/// component states to the machine's tables, so it runs on the thread
+/// that owns the machine.
+pub trait Canonicaliser {
+    fn canonicalise(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &mut [u32],
+    ) -> EvalResult<()>;
+}
+
 /// A search's client: judges each state and its successors.
 pub trait Visitor {
     /// Whether [`Visitor::visit`] needs the machine (to compute moves of
@@ -156,6 +182,12 @@ pub trait Visitor {
     }
 
     fn visit(&mut self, context: Context<'_, '_>, visit: Visit<'_>) -> EvalResult<Flow>;
+
+    /// The canonicaliser whose representatives the search stores instead
+    /// of the states themselves (symmetry reduction); none by default.
+    fn canonicaliser(&mut self) -> Option<&mut dyn Canonicaliser> {
+        None
+    }
 
     /// After a state's successors are stored: their `(id, new)` in the
     /// order of the successors kept.
@@ -185,6 +217,8 @@ pub struct Search {
     /// For each state after the first: the state it was found from and
     /// the event, when parents are recorded.
     parents: Option<Vec<(u32, EventId)>>,
+    /// Whether a run has begun (the initial row is then final).
+    started: bool,
 }
 
 /// The successors of a run of states: per state its row and how many
@@ -229,6 +263,7 @@ impl Search {
             width,
             row_width,
             parents: parents.then(Vec::new),
+            started: false,
         }
     }
 
@@ -286,8 +321,14 @@ impl Search {
     ) -> EvalResult<Outcome> {
         let started = Instant::now();
         let deadline = budget.timeout.map(|t| started + t);
+        if !self.started {
+            self.started = true;
+            self.canonicalise_initial(procs, visitor)?;
+        }
         let threads = budget.threads.max(1);
-        let overlap = threads > 1 && !visitor.needs_machine();
+        // A canonicaliser may add component states to the machine while
+        // successors are stored, so the machine cannot be shared then.
+        let overlap = threads > 1 && !visitor.needs_machine() && visitor.canonicaliser().is_none();
         let workers = threads.saturating_sub(1).max(1);
         let mut current: Vec<Expanded> = (0..workers).map(|_| Expanded::default()).collect();
         let mut upcoming: Vec<Expanded> = (0..workers).map(|_| Expanded::default()).collect();
@@ -372,6 +413,23 @@ impl Search {
             storing.publish(live, self.store.len());
         }
         Ok(outcome)
+    }
+
+    /// Replaces the initial row by its representative, when the visitor
+    /// reduces by symmetry.
+    fn canonicalise_initial(
+        &mut self,
+        procs: &mut Processes,
+        visitor: &mut dyn Visitor,
+    ) -> EvalResult<()> {
+        let Some(canonicaliser) = visitor.canonicaliser() else {
+            return Ok(());
+        };
+        let mut row = self.row(0);
+        canonicaliser.canonicalise(&mut self.machine, procs, &mut row)?;
+        self.store = StateStore::new(self.row_width);
+        self.store.insert(&row);
+        Ok(())
     }
 
     /// Copies the rows of states `range` into `rows`, completing their
@@ -489,9 +547,9 @@ impl Storing {
                         depth: self.depth,
                     },
                 )?;
-                let (kept_rows, kept_events): (&[u32], &[EventId]) = match flow {
+                let (kept_rows, kept_events): (&mut [u32], &[EventId]) = match flow {
                     Flow::Stop => return Ok(Some(Stopped::Visitor)),
-                    Flow::Prune => (&[], &[]),
+                    Flow::Prune => (&mut [], &[]),
                     Flow::Continue => (successors, events),
                     Flow::Filter => {
                         self.kept.clear();
@@ -502,9 +560,18 @@ impl Storing {
                                 self.kept_events.push(events[k]);
                             }
                         }
-                        (&self.kept, &self.kept_events)
+                        (&mut self.kept, &self.kept_events)
                     }
                 };
+                if let Some(canonicaliser) = visitor.canonicaliser() {
+                    let machine = context
+                        .machine
+                        .as_deref_mut()
+                        .expect("a reducing search keeps the machine on this thread");
+                    for row in kept_rows.chunks_exact_mut(width) {
+                        canonicaliser.canonicalise(machine, context.procs, row)?;
+                    }
+                }
                 self.ids.clear();
                 store.insert_all(kept_rows, &mut self.ids);
                 if let Some(parents) = parents {
