@@ -526,12 +526,61 @@ impl<'t> Parser<'t> {
             return Err(GiveUp);
         }
         self.expect_same_line(Tok::RSquare)?;
-        let args = self.assertion_args()?;
+        let args = if self.at(Tok::Colon) && !self.tok.nl_before {
+            let colon = self.bump();
+            if self.no_option_args(colon.end).ok_or(GiveUp)? {
+                None
+            } else {
+                Some(self.comma_list(|p| p.expr(Mode::Functional))?)
+            }
+        } else {
+            None
+        };
         let span = self.span_to_trail(start);
         Ok(AssertOption {
             kind: build::option_kind(&words, args, span)?,
             span,
         })
+    }
+
+    /// Whether an option's colon ending at `colon_end` has nothing after
+    /// it: the rest of its line is blank or a comment, and the next line
+    /// that is not blank starts in the first column (a new declaration),
+    /// or the file ends. The grammar's `no_option_args`, on the text;
+    /// `None` (left to the grammar) when a `{-` comment follows the colon.
+    fn no_option_args(&self, colon_end: u32) -> Option<bool> {
+        let text = self.lexer.text().as_bytes();
+        let mut at = colon_end as usize;
+        while at < text.len() && matches!(text[at], b' ' | b'\t' | b'\r') {
+            at += 1;
+        }
+        if text[at..].starts_with(b"{-") {
+            return None;
+        }
+        if text[at..].starts_with(b"--") {
+            while at < text.len() && text[at] != b'\n' {
+                at += 1;
+            }
+        }
+        if at == text.len() {
+            return Some(true);
+        }
+        if text[at] != b'\n' {
+            return Some(false);
+        }
+        loop {
+            // `at` is at a newline: skip the next line's indentation.
+            at += 1;
+            let line = at;
+            while at < text.len() && matches!(text[at], b' ' | b'\t' | b'\r') {
+                at += 1;
+            }
+            match text.get(at) {
+                None => return Some(true),
+                Some(b'\n') => continue,
+                Some(_) => return Some(at == line),
+            }
+        }
     }
 
     /// The words of a property or option (`deadlock free`,
