@@ -23,5 +23,6 @@ pub mod lts;
 pub mod process;
 pub mod script;
 pub mod stack;
+pub mod symmetry;
 pub mod syntax;
 pub mod tui;

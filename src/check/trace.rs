@@ -103,6 +103,31 @@ pub fn find_trace(
     Ok(walk.reached.map(|id| search.path_to(id).0))
 }
 
+/// Where `machine` is after the visible events `trace` (with τ steps
+/// wherever needed): the first state breadth first that completes it,
+/// with the path to it (τ included) — or how many of the events some run
+/// performs, when no run performs them all. The machine comes back with
+/// every state the search met numbered.
+#[allow(clippy::type_complexity)]
+pub fn state_after(
+    procs: &mut Processes,
+    machine: Machine,
+    trace: &[EventId],
+    budget: &Budget,
+) -> EvalResult<(Machine, Result<(Vec<EventId>, Vec<u32>), usize>)> {
+    let search = Search::with_machine(machine, &[0], true);
+    let (search, walk, _) = walk(procs, search, trace.to_vec(), false, budget)?;
+    let found = match walk.reached {
+        Some(id) => {
+            let mut row = search.row(id);
+            row.truncate(search.components());
+            Ok((search.path_to(id).0, row))
+        }
+        None => Err(walk.furthest.1),
+    };
+    Ok((search.into_machine(), found))
+}
+
 /// Every system state `machine` can be in after performing exactly
 /// `path` (τ steps included) from its initial state; empty if the path
 /// is not a behaviour of it.

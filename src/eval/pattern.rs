@@ -26,7 +26,7 @@ impl Evaluator<'_> {
             (Pattern::Int(i), Value::Int(j)) => i == j,
             (Pattern::Char(c), Value::Char(d)) => c == d,
             (Pattern::Bool(b), Value::Bool(c)) => b == c,
-            (Pattern::Ctor(c), Value::Ctor(d)) => c == d,
+            (Pattern::Ctor(c, _), Value::Ctor(d)) => c == d,
             (Pattern::Channel(c), Value::Channel(d)) => c == d,
             (Pattern::Tuple(ps), Value::Tuple(vs)) => {
                 ps.len() == vs.len() && self.match_all(ps, vs.iter(), frame)?
@@ -98,7 +98,7 @@ impl Evaluator<'_> {
             let Some(component) = components.get(next) else {
                 return Ok(false);
             };
-            if let (Pattern::Ctor(_) | Pattern::Channel(_), Value::Named(inner)) = (p, component) {
+            if let (Pattern::Ctor(..) | Pattern::Channel(_), Value::Named(inner)) = (p, component) {
                 let inner = inner.clone();
                 components.splice(next..=next, inner.iter().cloned());
             }

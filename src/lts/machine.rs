@@ -82,8 +82,10 @@ impl Moves {
     }
 }
 
+/// A node of the operator tree (read by the symmetry layer, which
+/// checks that a permutation maps the tree onto itself).
 #[derive(Debug)]
-enum Node {
+pub enum Node {
     Leaf {
         slot: u32,
     },
@@ -508,7 +510,6 @@ impl Machine {
         depth: usize,
         rows: &mut Vec<OutlineRow>,
     ) {
-        let mut operator = |text: String| rows.push(OutlineRow::Operator { depth, text });
         let children: Vec<usize> = match &self.nodes[node] {
             Node::Leaf { slot } => {
                 rows.push(OutlineRow::Component {
@@ -517,40 +518,49 @@ impl Machine {
                 });
                 return;
             }
-            Node::Parallel {
-                children,
-                alphabets,
-                sync,
-                ..
-            } => {
-                operator(match (alphabets, sync) {
-                    (Some(_), _) => "[ A || B ]  (alphabetised parallel)".to_string(),
-                    (None, Some(sync)) => format!("[| {} |]", procs.show_events(sync)),
-                    (None, None) => "|||".to_string(),
-                });
-                children.clone()
-            }
-            Node::Hide { child, set } => {
-                operator(format!("\\ {}", procs.show_events(set)));
-                vec![*child]
-            }
-            Node::Rename { child, relation } => {
-                operator(format!("[[ {} ]]", procs.show_relation(relation, " <- ")));
-                vec![*child]
-            }
-            Node::Linked {
-                left,
-                right,
-                relation,
-                ..
-            } => {
-                operator(format!("[ {} ]", procs.show_relation(relation, " <-> ")));
-                vec![*left, *right]
-            }
+            Node::Parallel { children, .. } => children.clone(),
+            Node::Hide { child, .. } | Node::Rename { child, .. } => vec![*child],
+            Node::Linked { left, right, .. } => vec![*left, *right],
         };
+        rows.push(OutlineRow::Operator {
+            depth,
+            text: self.operator_text(procs, node),
+        });
         for child in children {
             self.outline_node(procs, child, depth + 1, rows);
         }
+    }
+
+    /// The operator of a node as CSPM (`[| {a, b} |]`, `|||`, `\ {c}`);
+    /// a leaf as its component, `component 3`.
+    pub fn operator_text(&self, procs: &Processes, node: usize) -> String {
+        match &self.nodes[node] {
+            Node::Leaf { slot } => format!("component {}", slot + 1),
+            Node::Parallel {
+                alphabets, sync, ..
+            } => match (alphabets, sync) {
+                (Some(_), _) => "[ A || B ]  (alphabetised parallel)".to_string(),
+                (None, Some(sync)) => format!("[| {} |]", procs.show_events(sync)),
+                (None, None) => "|||".to_string(),
+            },
+            Node::Hide { set, .. } => format!("\\ {}", procs.show_events(set)),
+            Node::Rename { relation, .. } => {
+                format!("[[ {} ]]", procs.show_relation(relation, " <- "))
+            }
+            Node::Linked { relation, .. } => {
+                format!("[ {} ]", procs.show_relation(relation, " <-> "))
+            }
+        }
+    }
+
+    /// The operator tree, root first (node 0).
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// The events τ and ✓ take priority over, if any.
+    pub fn tau_priority(&self) -> Option<&EventSet> {
+        self.tau_priority.as_ref()
     }
 
     /// Computes the transitions of every component state of `state` not

@@ -275,6 +275,11 @@ impl Search {
         &mut self.machine
     }
 
+    /// The machine back, with every component state the search met.
+    pub fn into_machine(self) -> Machine {
+        self.machine
+    }
+
     /// Components per row (the extra columns follow).
     pub fn components(&self) -> usize {
         self.width

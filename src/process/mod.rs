@@ -349,6 +349,16 @@ impl<'s> Processes<'s> {
         })
     }
 
+    /// The id of an event set (added if new).
+    pub fn intern_set(&mut self, set: EventSet) -> SetId {
+        self.sets.intern(set)
+    }
+
+    /// The id of an event relation (added if new).
+    pub fn intern_relation(&mut self, relation: EventRelation) -> RelationId {
+        self.relations.intern(relation)
+    }
+
     fn empty_set(&mut self) -> SetId {
         self.sets
             .intern(EventSet::from_ids([], self.events.id_count()))

@@ -201,7 +201,9 @@ pub enum Pattern {
     Int(i64),
     Char(char),
     Bool(bool),
-    Ctor(CtorId),
+    /// A constructor named in a pattern, and where (the symmetry layer
+    /// reports it: naming a value breaks symmetry in its type).
+    Ctor(CtorId, Span),
     Channel(ChannelId),
     Tuple(Vec<Pattern>),
     /// `p1.p2.p3`, flattened.

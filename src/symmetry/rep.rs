@@ -1,0 +1,630 @@
+//! The representative algorithm of Section 7: order the components of a
+//! state (Definition 36), read an ordering of each distinguished type off
+//! that order (Definition 38), and take the permutation that maps each
+//! type onto its ordering (Definition 40).
+//!
+//! Component ordering refines an ordered partition of the components:
+//! - **step 1**: by shape (control state and non-distinguished values;
+//!   a distinguished value counts as less than any other);
+//! - **step 2**: each cell split by the components' *n-values* —
+//!   `n_{i,j,k}(s)`, how many components of cell `j` hold in variable `k`
+//!   the value `s` holds in variable `i` — computed from buckets of
+//!   variables by value (Section 7.5), repeated until nothing splits;
+//! - **step 3**: the first cell with several components loses its first
+//!   one to a cell of its own, and step 2 runs again.
+//!
+//! The algorithm reads a state as [`Input`] (shape ranks and variables),
+//! so it is the same for a supercombinator's states and for tests that
+//! write states down directly. A [`Workspace`] keeps every buffer from
+//! state to state: after warm-up the plain path allocates nothing. Asked
+//! for a [`Trace`], it also records every partition it built, each
+//! n-value, each split (and whether the split cell was fully symmetric,
+//! Definition 49) and the type orderings.
+
+use std::cmp::Ordering;
+
+use rustc_hash::FxHashMap;
+
+use super::perm::Permutation;
+use super::spec::Atom;
+
+/// A state as the algorithm reads it.
+#[derive(Debug, Clone, Copy)]
+pub struct Input<'a> {
+    /// Per component: the rank of its shape (equal shapes, equal ranks;
+    /// step 1 orders cells by rank).
+    pub ranks: &'a [u32],
+    /// Every component's distinguished variables, one after another.
+    pub atoms: &'a [Atom],
+    /// Component `c`'s variables are `atoms[bounds[c]..bounds[c + 1]]`.
+    pub bounds: &'a [u32],
+    /// Per component: whether its shape and variables determine it
+    /// (otherwise full symmetry cannot be decided).
+    pub exact: &'a [bool],
+    /// The number of values of each distinguished type.
+    pub type_sizes: &'a [usize],
+}
+
+impl Input<'_> {
+    pub fn components(&self) -> usize {
+        self.ranks.len()
+    }
+
+    pub fn atoms_of(&self, c: usize) -> &[Atom] {
+        &self.atoms[self.bounds[c] as usize..self.bounds[c + 1] as usize]
+    }
+}
+
+/// One component's n-value, grouped by its variables: for variable `i`,
+/// the counts `n_{i,j,k}` over each cell `j` and each variable `k` of
+/// that cell of `i`'s type, in order (the paper writes the groups
+/// separated by semicolons).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NValue {
+    pub component: usize,
+    pub groups: Vec<Vec<u32>>,
+}
+
+impl std::fmt::Display for NValue {
+    /// As the paper prints it: `⟨0, 1, 1, 0; 3, 1; 0, 0, 1, 1⟩`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let groups: Vec<String> = self
+            .groups
+            .iter()
+            .map(|g| g.iter().map(u32::to_string).collect::<Vec<_>>().join(", "))
+            .collect();
+        write!(f, "⟨{}⟩", groups.join("; "))
+    }
+}
+
+/// What one step of the algorithm did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// Step 1: the components by shape.
+    Shapes { cells: Vec<Vec<usize>> },
+    /// A round of step 2: every component's n-value against the cells
+    /// before it, and the cells after (`split` when it refined them).
+    Refine {
+        n_values: Vec<NValue>,
+        cells: Vec<Vec<usize>>,
+        split: bool,
+    },
+    /// Step 3: cell `cell` (with its components `members`) lost
+    /// `component`. `fully_symmetric` is Definition 49 for that cell —
+    /// when true the choice cannot matter; `None` when it could not be
+    /// decided (a state whose values hide in sets, or a search too big).
+    Individualise {
+        cell: usize,
+        members: Vec<usize>,
+        component: usize,
+        fully_symmetric: Option<bool>,
+        cells: Vec<Vec<usize>>,
+    },
+}
+
+/// Everything the algorithm did for one state.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Trace {
+    pub steps: Vec<Step>,
+    /// The final order of the components.
+    pub order: Vec<usize>,
+    /// Per type: its values in the order read off the components, then
+    /// those that appear nowhere (in their own order).
+    pub type_orderings: Vec<Vec<Atom>>,
+    /// Per type: how many of its ordering appeared in the state.
+    pub appeared: Vec<usize>,
+    pub permutation: Permutation,
+}
+
+impl Trace {
+    /// Whether every step-3 split was of a fully symmetric cell (one of
+    /// the conditions of Proposition 50).
+    pub fn splits_fully_symmetric(&self) -> bool {
+        self.steps.iter().all(|s| match s {
+            Step::Individualise {
+                fully_symmetric, ..
+            } => *fully_symmetric == Some(true),
+            _ => true,
+        })
+    }
+}
+
+/// How many extensions the full-symmetry search may try per split before
+/// it gives up (it runs only when a trace is asked for).
+const SYMMETRY_SEARCH_BUDGET: usize = 200_000;
+
+/// Buffers reused from state to state.
+#[derive(Debug, Default)]
+pub struct Workspace {
+    /// The components, cell after cell.
+    order: Vec<u32>,
+    /// Where each cell starts in `order` (and one past the last).
+    starts: Vec<u32>,
+    cell_of: Vec<u32>,
+    /// `(value, variable)` for every variable, sorted by value.
+    buckets: Vec<(u32, u32)>,
+    /// Per variable (by its place in `Input::atoms`): its bucket.
+    bucket_of: Vec<(u32, u32)>,
+    /// The component owning each variable.
+    owner: Vec<u32>,
+    /// Per component: its sparse n-value, `(key, count)` pairs in
+    /// `entries[nv[c].0..nv[c].1]`.
+    nv: Vec<(u32, u32)>,
+    entries: Vec<(u64, u32)>,
+    keys: Vec<u64>,
+    next_starts: Vec<u32>,
+    seen: Vec<bool>,
+    listed: Vec<Vec<u16>>,
+    permutation: Option<Permutation>,
+}
+
+impl Workspace {
+    /// The permutation that maps `input` onto its representative, and
+    /// with `trace`, everything that led to it.
+    pub fn representative(&mut self, input: &Input, mut trace: Option<&mut Trace>) -> &Permutation {
+        self.order_components(input, trace.as_deref_mut());
+        self.generate_permutation(input, trace);
+        self.permutation.as_ref().expect("just made")
+    }
+
+    /// The permutation last made, lent out (give it back with
+    /// [`Workspace::restore_permutation`], so its arrays are reused).
+    pub fn take_permutation(&mut self) -> Permutation {
+        self.permutation
+            .take()
+            .expect("a representative was computed")
+    }
+
+    pub fn restore_permutation(&mut self, perm: Permutation) -> &Permutation {
+        self.permutation.insert(perm)
+    }
+
+    /// Steps 1–3: leaves the final order in `self.order`.
+    fn order_components(&mut self, input: &Input, mut trace: Option<&mut Trace>) {
+        let n = input.components();
+        self.prepare(input);
+        // Step 1: by shape rank (ties by component, for a fixed order).
+        self.order.clear();
+        self.order.extend(0..n as u32);
+        self.order
+            .sort_unstable_by_key(|&c| (input.ranks[c as usize], c));
+        self.starts.clear();
+        for (i, &c) in self.order.iter().enumerate() {
+            if i == 0 || input.ranks[c as usize] != input.ranks[self.order[i - 1] as usize] {
+                self.starts.push(i as u32);
+            }
+        }
+        self.starts.push(n as u32);
+        self.index_cells();
+        if let Some(trace) = trace.as_deref_mut() {
+            trace.steps.push(Step::Shapes {
+                cells: self.cells(),
+            });
+        }
+        loop {
+            // Step 2, until a round splits nothing.
+            loop {
+                let split = self.refine(input, trace.as_deref_mut());
+                if !split {
+                    break;
+                }
+            }
+            // Step 3.
+            let Some(cell) =
+                (0..self.starts.len() - 1).find(|&j| self.starts[j + 1] - self.starts[j] > 1)
+            else {
+                return;
+            };
+            let members = if trace.is_some() {
+                self.members(cell)
+            } else {
+                Vec::new()
+            };
+            let fully_symmetric = trace
+                .is_some()
+                .then(|| self.fully_symmetric(input, cell))
+                .flatten();
+            let start = self.starts[cell];
+            self.starts.insert(cell + 1, start + 1);
+            self.index_cells();
+            if let Some(trace) = trace.as_deref_mut() {
+                trace.steps.push(Step::Individualise {
+                    cell,
+                    members,
+                    component: self.order[start as usize] as usize,
+                    fully_symmetric,
+                    cells: self.cells(),
+                });
+            }
+        }
+    }
+
+    /// Buckets every variable by its value (Section 7.5).
+    fn prepare(&mut self, input: &Input) {
+        let vars = input.atoms.len();
+        self.owner.clear();
+        for c in 0..input.components() {
+            let (from, to) = (input.bounds[c], input.bounds[c + 1]);
+            self.owner.extend((from..to).map(|_| c as u32));
+        }
+        self.buckets.clear();
+        self.buckets.extend(
+            input
+                .atoms
+                .iter()
+                .enumerate()
+                .map(|(v, a)| (a.raw(), v as u32)),
+        );
+        self.buckets.sort_unstable();
+        self.bucket_of.clear();
+        self.bucket_of.resize(vars, (0, 0));
+        let mut start = 0;
+        while start < self.buckets.len() {
+            let value = self.buckets[start].0;
+            let end = start
+                + self.buckets[start..]
+                    .iter()
+                    .take_while(|b| b.0 == value)
+                    .count();
+            for b in start..end {
+                self.bucket_of[self.buckets[b].1 as usize] = (start as u32, end as u32);
+            }
+            start = end;
+        }
+        self.cell_of.clear();
+        self.cell_of.resize(input.components(), 0);
+        self.nv.clear();
+        self.nv.resize(input.components(), (0, 0));
+    }
+
+    fn index_cells(&mut self) {
+        for j in 0..self.starts.len() - 1 {
+            for i in self.starts[j]..self.starts[j + 1] {
+                self.cell_of[self.order[i as usize] as usize] = j as u32;
+            }
+        }
+    }
+
+    fn members(&self, cell: usize) -> Vec<usize> {
+        self.order[self.starts[cell] as usize..self.starts[cell + 1] as usize]
+            .iter()
+            .map(|&c| c as usize)
+            .collect()
+    }
+
+    fn cells(&self) -> Vec<Vec<usize>> {
+        (0..self.starts.len() - 1)
+            .map(|j| self.members(j))
+            .collect()
+    }
+
+    /// One round of step 2; whether it split a cell.
+    fn refine(&mut self, input: &Input, trace: Option<&mut Trace>) -> bool {
+        let cells = self.starts.len() - 1;
+        self.entries.clear();
+        for j in 0..cells {
+            let (from, to) = (self.starts[j] as usize, self.starts[j + 1] as usize);
+            // A component alone in its cell cannot be split: its n-value
+            // is needed only to show it.
+            if to - from == 1 && trace.is_none() {
+                continue;
+            }
+            for at in from..to {
+                let c = self.order[at] as usize;
+                self.n_value(input, c);
+            }
+        }
+        let n_values = trace.is_some().then(|| self.dense_n_values(input));
+        self.next_starts.clear();
+        for j in 0..cells {
+            let (from, to) = (self.starts[j] as usize, self.starts[j + 1] as usize);
+            self.next_starts.push(from as u32);
+            if to - from == 1 {
+                continue;
+            }
+            let (nv, entries) = (&self.nv, &self.entries);
+            let value = |c: u32| {
+                let (a, b) = nv[c as usize];
+                &entries[a as usize..b as usize]
+            };
+            self.order[from..to].sort_by(|&a, &b| compare_n_values(value(a), value(b)));
+            for at in from + 1..to {
+                if compare_n_values(value(self.order[at - 1]), value(self.order[at]))
+                    != Ordering::Equal
+                {
+                    self.next_starts.push(at as u32);
+                }
+            }
+        }
+        self.next_starts.push(self.order.len() as u32);
+        let split = self.next_starts.len() != self.starts.len();
+        std::mem::swap(&mut self.starts, &mut self.next_starts);
+        if split {
+            self.index_cells();
+        }
+        if let Some(trace) = trace {
+            trace.steps.push(Step::Refine {
+                n_values: n_values.expect("computed for the trace"),
+                cells: self.cells(),
+                split,
+            });
+        }
+        split
+    }
+
+    /// Component `c`'s sparse n-value against the current cells:
+    /// `(i, j, k)` packed in a key, with its count, keys ascending.
+    fn n_value(&mut self, input: &Input, c: usize) {
+        self.keys.clear();
+        let from = input.bounds[c] as usize;
+        for v in from..input.bounds[c + 1] as usize {
+            let i = (v - from) as u64;
+            let (a, b) = self.bucket_of[v];
+            for &(_, other) in &self.buckets[a as usize..b as usize] {
+                let owner = self.owner[other as usize] as usize;
+                let k = (other - input.bounds[owner]) as u64;
+                let j = self.cell_of[owner] as u64;
+                self.keys.push((i << 48) | (j << 24) | k);
+            }
+        }
+        self.keys.sort_unstable();
+        let start = self.entries.len();
+        for &key in &self.keys {
+            let len = self.entries.len();
+            match self.entries.last_mut() {
+                Some((last, count)) if *last == key && len > start => *count += 1,
+                _ => self.entries.push((key, 1)),
+            }
+        }
+        self.nv[c] = (start as u32, self.entries.len() as u32);
+    }
+
+    /// Every component's n-value laid out in full, as the paper prints
+    /// them.
+    fn dense_n_values(&self, input: &Input) -> Vec<NValue> {
+        let cells = self.starts.len() - 1;
+        let first = |j: usize| self.order[self.starts[j] as usize] as usize;
+        self.order
+            .iter()
+            .map(|&c| {
+                let c = c as usize;
+                let (a, b) = self.nv[c];
+                let sparse = &self.entries[a as usize..b as usize];
+                let groups = input
+                    .atoms_of(c)
+                    .iter()
+                    .enumerate()
+                    .map(|(i, atom)| {
+                        let mut group = Vec::new();
+                        for j in 0..cells {
+                            for (k, other) in input.atoms_of(first(j)).iter().enumerate() {
+                                if other.ty() != atom.ty() {
+                                    continue;
+                                }
+                                let key = ((i as u64) << 48) | ((j as u64) << 24) | k as u64;
+                                let count = sparse.iter().find(|e| e.0 == key).map_or(0, |e| e.1);
+                                group.push(count);
+                            }
+                        }
+                        group
+                    })
+                    .collect();
+                NValue {
+                    component: c,
+                    groups,
+                }
+            })
+            .collect()
+    }
+
+    /// Definitions 38 and 40: each type's values in the order they first
+    /// appear in the ordered components, then the rest; the permutation
+    /// maps the k-th of that ordering to the type's k-th value.
+    fn generate_permutation(&mut self, input: &Input, trace: Option<&mut Trace>) {
+        let types = input.type_sizes.len();
+        self.listed.resize_with(types, Vec::new);
+        self.seen.clear();
+        let offsets: usize = input.type_sizes.iter().sum();
+        self.seen.resize(offsets, false);
+        let base = |t: usize| input.type_sizes[..t].iter().sum::<usize>();
+        for list in &mut self.listed {
+            list.clear();
+        }
+        for &c in &self.order {
+            for atom in input.atoms_of(c as usize) {
+                let at = base(atom.ty()) + atom.index();
+                if !self.seen[at] {
+                    self.seen[at] = true;
+                    self.listed[atom.ty()].push(atom.index() as u16);
+                }
+            }
+        }
+        let appeared: Vec<usize> = self.listed.iter().map(Vec::len).collect();
+        for (t, &size) in input.type_sizes.iter().enumerate() {
+            let b = base(t);
+            for i in 0..size {
+                if !self.seen[b + i] {
+                    self.listed[t].push(i as u16);
+                }
+            }
+        }
+        let maps: Vec<Vec<u16>> = match self.permutation.take() {
+            Some(p) => p.into_maps(),
+            None => Vec::new(),
+        };
+        let mut maps = maps;
+        maps.resize_with(types, Vec::new);
+        for (t, listed) in self.listed.iter().enumerate() {
+            let map = &mut maps[t];
+            map.clear();
+            map.resize(listed.len(), 0);
+            for (k, &value) in listed.iter().enumerate() {
+                map[value as usize] = k as u16;
+            }
+        }
+        let permutation = Permutation::from_images(maps);
+        if let Some(trace) = trace {
+            trace.order = self.order.iter().map(|&c| c as usize).collect();
+            trace.type_orderings = self
+                .listed
+                .iter()
+                .enumerate()
+                .map(|(t, l)| l.iter().map(|&i| Atom::new(t, i as usize)).collect())
+                .collect();
+            trace.appeared = appeared;
+            trace.permutation = permutation.clone();
+        }
+        self.permutation = Some(permutation);
+    }
+
+    /// Definition 49 for cell `cell`: whether for its first component `s`
+    /// and every other `s'` some permutation maps `s` to `s'` and every
+    /// cell onto itself. A search over the values the state holds,
+    /// matching components cell by cell.
+    fn fully_symmetric(&self, input: &Input, cell: usize) -> Option<bool> {
+        if input.exact.iter().any(|e| !e) {
+            return None;
+        }
+        let cells = self.cells();
+        let members = &cells[cell];
+        let mut budget = SYMMETRY_SEARCH_BUDGET;
+        for &target in &members[1..] {
+            let mut search = Stabiliser::new(input, &cells, &mut budget);
+            if search.assign(members[0], target).is_none() {
+                return Some(false);
+            }
+            match search.extend(0, 0) {
+                Some(true) => {}
+                Some(false) => return Some(false),
+                None => return None,
+            }
+        }
+        Some(true)
+    }
+}
+
+/// The order of n-values (lexicographic on the full vectors) read off
+/// their sparse forms: at the first key where they differ, the one with
+/// a count there is the larger.
+fn compare_n_values(a: &[(u64, u32)], b: &[(u64, u32)]) -> Ordering {
+    for i in 0.. {
+        match (a.get(i), b.get(i)) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(&(ka, ca)), Some(&(kb, cb))) => {
+                if ka != kb {
+                    return if ka < kb {
+                        Ordering::Greater
+                    } else {
+                        Ordering::Less
+                    };
+                }
+                if ca != cb {
+                    return ca.cmp(&cb);
+                }
+            }
+        }
+    }
+    unreachable!("the loop returns")
+}
+
+/// The search behind [`Workspace::fully_symmetric`]: a partial
+/// permutation of the values met, extended component by component.
+struct Stabiliser<'a> {
+    input: &'a Input<'a>,
+    cells: &'a [Vec<usize>],
+    /// Value to image, and image to value (both ways injective).
+    forward: FxHashMap<Atom, Atom>,
+    backward: FxHashMap<Atom, Atom>,
+    is_source: Vec<bool>,
+    is_image: Vec<bool>,
+    budget: &'a mut usize,
+}
+
+impl<'a> Stabiliser<'a> {
+    fn new(input: &'a Input<'a>, cells: &'a [Vec<usize>], budget: &'a mut usize) -> Self {
+        Stabiliser {
+            input,
+            cells,
+            forward: FxHashMap::default(),
+            backward: FxHashMap::default(),
+            is_source: vec![false; input.components()],
+            is_image: vec![false; input.components()],
+            budget,
+        }
+    }
+
+    /// Extends the map so that component `from` maps onto component `to`:
+    /// the values it had to add, or `None` (the map unchanged) if it
+    /// cannot.
+    fn assign(&mut self, from: usize, to: usize) -> Option<Vec<Atom>> {
+        let (a, b) = (self.input.atoms_of(from), self.input.atoms_of(to));
+        if a.len() != b.len() || self.input.ranks[from] != self.input.ranks[to] {
+            return None;
+        }
+        let mut added = Vec::new();
+        for (&x, &y) in a.iter().zip(b) {
+            match (self.forward.get(&x), self.backward.get(&y)) {
+                (Some(&image), _) if image == y => {}
+                (None, None) if x.ty() == y.ty() => {
+                    self.forward.insert(x, y);
+                    self.backward.insert(y, x);
+                    added.push(x);
+                }
+                _ => {
+                    self.forget(&added);
+                    return None;
+                }
+            }
+        }
+        self.is_source[from] = true;
+        self.is_image[to] = true;
+        Some(added)
+    }
+
+    fn unassign(&mut self, from: usize, to: usize, added: &[Atom]) {
+        self.is_source[from] = false;
+        self.is_image[to] = false;
+        self.forget(added);
+    }
+
+    fn forget(&mut self, added: &[Atom]) {
+        for x in added {
+            if let Some(y) = self.forward.remove(x) {
+                self.backward.remove(&y);
+            }
+        }
+    }
+
+    /// Finds images for the components of cell `j` from its `i`-th on,
+    /// then of the cells after it. `None` when the budget ran out.
+    fn extend(&mut self, j: usize, i: usize) -> Option<bool> {
+        if j == self.cells.len() {
+            return Some(true);
+        }
+        if i == self.cells[j].len() {
+            return self.extend(j + 1, 0);
+        }
+        let from = self.cells[j][i];
+        if self.is_source[from] {
+            return self.extend(j, i + 1);
+        }
+        for &to in &self.cells[j] {
+            if self.is_image[to] {
+                continue;
+            }
+            if *self.budget == 0 {
+                return None;
+            }
+            *self.budget -= 1;
+            if let Some(added) = self.assign(from, to) {
+                match self.extend(j, i + 1) {
+                    Some(false) => self.unassign(from, to, &added),
+                    found => return found,
+                }
+            }
+        }
+        Some(false)
+    }
+}

@@ -1,0 +1,879 @@
+//! A supercombinator under symmetry.
+//!
+//! Built once per machine: it checks that the machine is *mappable*
+//! (Section 6.1) — for each generator π, every component's initial label
+//! has an image among the components (the bijection α_π, with the `inst`
+//! tie-break for equal labels) and the operator tree's event sets and
+//! relations map onto those of the corresponding nodes — and refuses
+//! otherwise, so an asymmetric system is never reduced. Components that
+//! some α_π exchanges (the *symmetric sets*) then share one table of
+//! states, so the image of a component state has a number in its image
+//! component at once.
+//!
+//! Per state it applies a permutation (Proposition 35: component `i`'s
+//! state, permuted, goes to component α_π(i)) and computes
+//! representatives with [`super::rep`]; it is the search's
+//! [`Canonicaliser`].
+
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use crate::eval::{EvalResult, Proc, Value};
+use crate::lts::machine::{Machine, Node};
+use crate::lts::search::Canonicaliser;
+use crate::process::{EventSet, ProcId, Processes, Term};
+
+use super::apply::{Movable, Permute, event_images, map_event_set, map_relation, map_state};
+use super::label::{Labeller, Labels, key_of};
+use super::perm::Permutation;
+use super::rep::{Input, Trace, Workspace};
+use super::spec::{Atom, Symmetry};
+
+/// Why a machine cannot be reduced: each problem in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotMappable {
+    pub problems: Vec<String>,
+}
+
+/// How α_π finds a component's image.
+#[derive(Debug, Clone)]
+enum Image {
+    /// Its label holds nothing a permutation moves: itself.
+    Fixed,
+    /// Its symmetric set has an identity variable at `position`: the
+    /// component whose identity is the image of its own.
+    Identity { orbit: usize, position: usize },
+    /// The component whose initial label is the image of its own, with
+    /// the same `inst` among equal labels.
+    ByLabel,
+}
+
+#[derive(Debug, Clone)]
+struct Component {
+    initial: ProcId,
+    /// Among components with the same initial label, its place.
+    inst: usize,
+    orbit: usize,
+    image: Image,
+    initial_atoms: Vec<Atom>,
+    initial_shape: ProcId,
+    initial_exact: bool,
+}
+
+/// The shapes met so far, ordered for step 1 (by content, so the order
+/// does not depend on when a shape was met).
+#[derive(Debug, Default)]
+struct Shapes {
+    ids: FxHashMap<ProcId, u32>,
+    shapes: Vec<ProcId>,
+    /// By shape id: its place in the order.
+    rank: Vec<u32>,
+    /// Shape ids in order.
+    sorted: Vec<u32>,
+}
+
+impl Shapes {
+    /// The rank of a shape already met.
+    fn known_rank(&self, shape: ProcId) -> u32 {
+        self.rank[self.ids[&shape] as usize]
+    }
+
+    fn rank(&mut self, procs: &Processes, symmetry: &Symmetry, shape: ProcId) -> u32 {
+        if let Some(&id) = self.ids.get(&shape) {
+            return self.rank[id as usize];
+        }
+        let id = self.shapes.len() as u32;
+        self.shapes.push(shape);
+        self.ids.insert(shape, id);
+        self.rank.push(0);
+        let at = self.sorted.partition_point(|&other| {
+            compare_states(procs, symmetry, self.shapes[other as usize], shape) == Ordering::Less
+        });
+        self.sorted.insert(at, id);
+        for (r, &s) in self.sorted.iter().enumerate() {
+            self.rank[s as usize] = r as u32;
+        }
+        self.rank[id as usize]
+    }
+}
+
+/// A machine's symmetry: mappability checked, tables shared, and
+/// everything per state.
+pub struct SystemSymmetry {
+    symmetry: Arc<Symmetry>,
+    movable: Movable,
+    labeller: Labeller,
+    /// Per table of the machine.
+    labels: Vec<Labels>,
+    components: Vec<Component>,
+    orbits: Vec<Vec<usize>>,
+    /// Per orbit with an identity variable: the component holding each
+    /// value of the identity's type.
+    by_identity: Vec<Vec<u32>>,
+    /// Components by initial label key and `inst`.
+    by_label: FxHashMap<Box<[u32]>, Vec<usize>>,
+    generators: Vec<(Permutation, Vec<usize>)>,
+    shapes: Shapes,
+    type_sizes: Vec<usize>,
+    workspace: Workspace,
+    // Buffers for one state.
+    ranks: Vec<u32>,
+    atoms: Vec<Atom>,
+    bounds: Vec<u32>,
+    exact: Vec<bool>,
+    alpha: Vec<u32>,
+    key: Vec<u32>,
+    row: Vec<u32>,
+}
+
+impl SystemSymmetry {
+    /// Checks that `machine` is mappable for every generator of
+    /// `symmetry`'s group, and makes its symmetric components share
+    /// tables. Call it before any state of the machine is stored.
+    pub fn new(
+        symmetry: Arc<Symmetry>,
+        machine: &mut Machine,
+        procs: &mut Processes,
+    ) -> Result<SystemSymmetry, NotMappable> {
+        let movable = Movable::new(&symmetry, procs.events());
+        let mut labeller = Labeller::new();
+        let n = machine.components();
+        let mut components = Vec::with_capacity(n);
+        let mut equal: FxHashMap<ProcId, usize> = FxHashMap::default();
+        for slot in 0..n {
+            let initial = machine.process_state(slot, machine.initial()[slot]);
+            let inst = equal.entry(initial).or_default();
+            let shape = labeller.shape(procs, &symmetry, &movable, initial);
+            let (atoms, exact) = labeller.variables(procs, &symmetry, &movable, initial);
+            components.push(Component {
+                initial,
+                inst: *inst,
+                orbit: slot,
+                image: Image::ByLabel,
+                initial_atoms: atoms,
+                initial_shape: shape,
+                initial_exact: exact,
+            });
+            *inst += 1;
+        }
+        let mut by_initial: FxHashMap<(ProcId, usize), usize> = FxHashMap::default();
+        for (slot, c) in components.iter().enumerate() {
+            by_initial.insert((c.initial, c.inst), slot);
+        }
+        let mut problems = Vec::new();
+        let mut generators = Vec::new();
+        for g in Permutation::generators(&symmetry) {
+            match mappable(
+                machine,
+                procs,
+                &symmetry,
+                &movable,
+                &components,
+                &by_initial,
+                &g,
+            ) {
+                Ok(alpha) => generators.push((g, alpha)),
+                Err(mut found) => problems.append(&mut found),
+            }
+        }
+        if !problems.is_empty() {
+            problems.dedup();
+            return Err(NotMappable { problems });
+        }
+        // Symmetric sets: the orbits of the components under the α's.
+        let mut parent: Vec<usize> = (0..n).collect();
+        fn root(parent: &mut [usize], mut i: usize) -> usize {
+            while parent[i] != i {
+                parent[i] = parent[parent[i]];
+                i = parent[i];
+            }
+            i
+        }
+        for (_, alpha) in &generators {
+            for (i, &j) in alpha.iter().enumerate() {
+                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+                if a != b {
+                    parent[a.max(b)] = a.min(b);
+                }
+            }
+        }
+        let mut orbits: Vec<Vec<usize>> = Vec::new();
+        let mut orbit_of_root: FxHashMap<usize, usize> = FxHashMap::default();
+        for (slot, component) in components.iter_mut().enumerate() {
+            let r = root(&mut parent, slot);
+            let o = *orbit_of_root.entry(r).or_insert_with(|| {
+                orbits.push(Vec::new());
+                orbits.len() - 1
+            });
+            orbits[o].push(slot);
+            component.orbit = o;
+        }
+        machine.share_tables(&orbits);
+        let mut by_identity = vec![Vec::new(); orbits.len()];
+        for (o, members) in orbits.iter().enumerate() {
+            let moves = |c: &Component| !c.initial_atoms.is_empty() || !c.initial_exact;
+            if members.len() == 1 && !moves(&components[members[0]]) {
+                components[members[0]].image = Image::Fixed;
+                continue;
+            }
+            if let Some(position) = identity_position(&components, members) {
+                let ty = components[members[0]].initial_atoms[position].ty();
+                let mut holder = vec![u32::MAX; symmetry.types()[ty].values.len()];
+                for &m in members {
+                    holder[components[m].initial_atoms[position].index()] = m as u32;
+                    components[m].image = Image::Identity { orbit: o, position };
+                }
+                by_identity[o] = holder;
+            }
+        }
+        let mut by_label: FxHashMap<Box<[u32]>, Vec<usize>> = FxHashMap::default();
+        let mut key = Vec::new();
+        for (slot, c) in components.iter().enumerate() {
+            key_of(c.initial_shape, c.initial_atoms.iter().copied(), &mut key);
+            let slots = by_label.entry(key.as_slice().into()).or_default();
+            if slots.len() == c.inst {
+                slots.push(slot);
+            }
+        }
+        let type_sizes = symmetry.types().iter().map(|t| t.values.len()).collect();
+        Ok(SystemSymmetry {
+            symmetry,
+            movable,
+            labeller,
+            labels: Vec::new(),
+            components,
+            orbits,
+            by_identity,
+            by_label,
+            generators,
+            shapes: Shapes::default(),
+            type_sizes,
+            workspace: Workspace::default(),
+            ranks: Vec::new(),
+            atoms: Vec::new(),
+            bounds: Vec::new(),
+            exact: Vec::new(),
+            alpha: Vec::new(),
+            key: Vec::new(),
+            row: Vec::new(),
+        })
+    }
+
+    pub fn symmetry(&self) -> &Symmetry {
+        &self.symmetry
+    }
+
+    /// The symmetric sets: components some permutation exchanges.
+    pub fn orbits(&self) -> &[Vec<usize>] {
+        &self.orbits
+    }
+
+    /// The generators checked, each with its component bijection.
+    pub fn generators(&self) -> &[(Permutation, Vec<usize>)] {
+        &self.generators
+    }
+
+    /// Brings the labels of every table up to the machine's states.
+    fn sync_labels(&mut self, machine: &Machine, procs: &mut Processes, table: usize) {
+        if self.labels.len() <= table {
+            self.labels.resize_with(table + 1, Labels::default);
+        }
+        let labels = &mut self.labels[table];
+        while labels.len() < machine.table_len(table) {
+            let p = machine.table_state(table, labels.len() as u32);
+            self.labeller
+                .push(procs, &self.symmetry, &self.movable, labels, p);
+        }
+    }
+
+    /// α_π: the component each component's state goes to under `perm`.
+    pub fn alpha(&mut self, procs: &mut Processes, perm: &Permutation) -> Vec<usize> {
+        self.compute_alpha(procs, perm);
+        self.alpha.iter().map(|&j| j as usize).collect()
+    }
+
+    fn compute_alpha(&mut self, procs: &mut Processes, perm: &Permutation) {
+        self.alpha.clear();
+        for (i, c) in self.components.iter().enumerate() {
+            let j = match c.image {
+                Image::Fixed => i,
+                Image::Identity { orbit, position } => {
+                    let image = perm.apply(c.initial_atoms[position]);
+                    self.by_identity[orbit][image.index()] as usize
+                }
+                Image::ByLabel if c.initial_exact => {
+                    key_of(
+                        c.initial_shape,
+                        c.initial_atoms.iter().map(|&a| perm.apply(a)),
+                        &mut self.key,
+                    );
+                    self.by_label[self.key.as_slice()][c.inst]
+                }
+                Image::ByLabel => {
+                    let image = map_state(
+                        procs,
+                        c.initial,
+                        &mut Permute::new(&self.symmetry, perm, &self.movable),
+                    );
+                    self.components
+                        .iter()
+                        .position(|d| d.initial == image && d.inst == c.inst)
+                        .expect("mappability was checked for the generators")
+                }
+            };
+            self.alpha.push(j as u32);
+        }
+    }
+
+    /// The image of component `slot`'s local state `local` under `perm`
+    /// (a local state of the same table, added if new).
+    fn permute_local(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        slot: usize,
+        local: u32,
+        perm: &Permutation,
+    ) -> u32 {
+        let table = machine.table_of(slot);
+        self.sync_labels(machine, procs, table);
+        let label = self.labels[table].label(local);
+        if label.exact {
+            key_of(
+                label.shape,
+                self.labels[table]
+                    .atoms(local)
+                    .iter()
+                    .map(|&a| perm.apply(a)),
+                &mut self.key,
+            );
+            if let Some(image) = self.labels[table].find(&self.key) {
+                return image;
+            }
+        }
+        let p = machine.table_state(table, local);
+        let image = map_state(
+            procs,
+            p,
+            &mut Permute::new(&self.symmetry, perm, &self.movable),
+        );
+        let local = machine.local_of(slot, image);
+        self.sync_labels(machine, procs, table);
+        local
+    }
+
+    /// `perm` applied to system state `row` (Proposition 35), into `out`.
+    pub fn apply(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        perm: &Permutation,
+        row: &[u32],
+        out: &mut [u32],
+    ) {
+        self.compute_alpha(procs, perm);
+        for (i, &local) in row.iter().enumerate() {
+            let image = self.permute_local(machine, procs, i, local, perm);
+            out[self.alpha[i] as usize] = image;
+        }
+    }
+
+    /// The permutation the representative algorithm chooses for `row`,
+    /// with its representative in `out`, and with `trace` everything it
+    /// did.
+    pub fn representative(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &[u32],
+        out: &mut [u32],
+        trace: Option<&mut Trace>,
+    ) -> &Permutation {
+        self.read_state(machine, procs, row);
+        let input = Input {
+            ranks: &self.ranks,
+            atoms: &self.atoms,
+            bounds: &self.bounds,
+            exact: &self.exact,
+            type_sizes: &self.type_sizes,
+        };
+        self.workspace.representative(&input, trace);
+        // Lent out while it is applied, so nothing is copied.
+        let perm = self.workspace.take_permutation();
+        self.apply(machine, procs, &perm, row, out);
+        self.workspace.restore_permutation(perm)
+    }
+
+    /// Reads `row`'s components into the algorithm's input buffers.
+    fn read_state(&mut self, machine: &Machine, procs: &mut Processes, row: &[u32]) {
+        self.ranks.clear();
+        self.atoms.clear();
+        self.bounds.clear();
+        self.exact.clear();
+        self.bounds.push(0);
+        for (slot, &local) in row.iter().enumerate() {
+            let table = machine.table_of(slot);
+            self.sync_labels(machine, procs, table);
+            let label = self.labels[table].label(local);
+            let (shape, exact) = (label.shape, label.exact);
+            // A new shape may move the ranks of those before it: ranks
+            // are read once every shape is known.
+            self.shapes.rank(procs, &self.symmetry, shape);
+            self.ranks.push(shape.0);
+            self.atoms
+                .extend_from_slice(self.labels[table].atoms(local));
+            self.bounds.push(self.atoms.len() as u32);
+            self.exact.push(exact);
+        }
+        for rank in &mut self.ranks {
+            *rank = self.shapes.known_rank(ProcId(*rank));
+        }
+    }
+
+    /// The input the algorithm read for the last state (for showing it).
+    pub fn input_atoms(&self, component: usize) -> &[Atom] {
+        &self.atoms[self.bounds[component] as usize..self.bounds[component + 1] as usize]
+    }
+
+    /// Proposition 50's other condition for `row`: every symmetric set
+    /// with several components has an identity variable each of its
+    /// components still holds, at a place shared by those of one shape.
+    pub fn unique_identities(
+        &mut self,
+        machine: &Machine,
+        procs: &mut Processes,
+        row: &[u32],
+    ) -> bool {
+        self.read_state(machine, procs, row);
+        for members in self.orbits.iter().filter(|m| m.len() > 1) {
+            let Image::Identity { position, .. } = self.components[members[0]].image else {
+                return false;
+            };
+            let mut by_shape: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
+            for &m in members {
+                let id = self.components[m].initial_atoms[position];
+                let atoms = &self.atoms[self.bounds[m] as usize..self.bounds[m + 1] as usize];
+                let places: Vec<usize> = (0..atoms.len()).filter(|&k| atoms[k] == id).collect();
+                let shared = by_shape.entry(self.ranks[m]).or_insert(places.clone());
+                shared.retain(|k| places.contains(k));
+                if shared.is_empty() {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+impl Canonicaliser for SystemSymmetry {
+    /// Replaces the components of `row` by its representative's; extra
+    /// columns are left to whoever owns them.
+    fn canonicalise(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &mut [u32],
+    ) -> EvalResult<()> {
+        let n = self.components.len();
+        let mut out = std::mem::take(&mut self.row);
+        out.clear();
+        out.resize(n, 0);
+        self.representative(machine, procs, &row[..n], &mut out, None);
+        row[..n].copy_from_slice(&out);
+        self.row = out;
+        Ok(())
+    }
+}
+
+/// The first variable at which the components of a symmetric set all
+/// hold different values: an identity (`me` in `Node(me, datum, next)`).
+fn identity_position(components: &[Component], members: &[usize]) -> Option<usize> {
+    let first = &components[members[0]];
+    if members.iter().any(|&m| {
+        let c = &components[m];
+        !c.initial_exact || c.initial_atoms.len() != first.initial_atoms.len()
+    }) {
+        return None;
+    }
+    (0..first.initial_atoms.len()).find(|&p| {
+        let mut seen = rustc_hash::FxHashSet::default();
+        members
+            .iter()
+            .all(|&m| seen.insert(components[m].initial_atoms[p]))
+    })
+}
+
+/// Section 6.1 for one generator: α_g from the initial labels, then the
+/// operator tree mapped onto itself with every event set and relation.
+/// The component bijection, or what breaks it.
+fn mappable(
+    machine: &Machine,
+    procs: &mut Processes,
+    symmetry: &Symmetry,
+    movable: &Movable,
+    components: &[Component],
+    by_initial: &FxHashMap<(ProcId, usize), usize>,
+    g: &Permutation,
+) -> Result<Vec<usize>, Vec<String>> {
+    let script = procs.script();
+    let shown = g
+        .show(symmetry, script)
+        .into_iter()
+        .map(|(ty, pairs)| format!("{ty}: {pairs}"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let mut problems = Vec::new();
+    let mut alpha = Vec::with_capacity(components.len());
+    for (slot, c) in components.iter().enumerate() {
+        let image = map_state(procs, c.initial, &mut Permute::new(symmetry, g, movable));
+        match by_initial.get(&(image, c.inst)) {
+            Some(&j) => alpha.push(j),
+            None => {
+                problems.push(format!(
+                    "component {} starts as {}, but no component starts as {}, its image under \
+                     {shown}",
+                    slot + 1,
+                    procs.show_state(c.initial),
+                    procs.show_state(image)
+                ));
+                alpha.push(slot);
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let images = event_images(symmetry, g, procs.events(), movable);
+    let tree = Tree::of(machine);
+    let beta = match tree.map(&alpha) {
+        Ok(beta) => beta,
+        Err(node) => {
+            return Err(vec![format!(
+                "the components under `{}` are not exchanged with those of another such \
+                 operator by {shown}",
+                machine.operator_text(procs, node)
+            )]);
+        }
+    };
+    let nodes = machine.nodes();
+    let set_breaks =
+        |what: &str, node: usize, set: &EventSet, image_node: usize, target: &EventSet| {
+            let image = map_event_set(set, &images);
+            if &image == target {
+                return None;
+            }
+            let witness = set
+                .iter()
+                .find(|&e| !target.contains(images[e as usize]))
+                .map(|e| {
+                    format!(
+                        "{} is in it but its image {} is not",
+                        procs.show_event(e),
+                        procs.show_event(images[e as usize])
+                    )
+                })
+                .unwrap_or_else(|| "it has fewer events than its image".to_string());
+            Some(format!(
+                "the {what} of `{}` is not symmetric under {shown}: {witness}{}",
+                machine.operator_text(procs, node),
+                if image_node == node {
+                    String::new()
+                } else {
+                    format!(" (in `{}`)", machine.operator_text(procs, image_node))
+                }
+            ))
+        };
+    for (n, node) in nodes.iter().enumerate() {
+        let m = beta[n];
+        let problem = match (node, &nodes[m]) {
+            (Node::Leaf { .. }, Node::Leaf { .. }) => None,
+            (
+                Node::Parallel {
+                    children: cs,
+                    alphabets: a,
+                    sync: s,
+                    ..
+                },
+                Node::Parallel {
+                    children: ds,
+                    alphabets: b,
+                    sync: t,
+                    ..
+                },
+            ) => {
+                let sync = match (s, t) {
+                    (Some(s), Some(t)) => set_breaks("synchronisation set", n, s, m, t),
+                    (None, None) => None,
+                    _ => Some(format!(
+                        "`{}` is mapped onto `{}` by {shown}",
+                        machine.operator_text(procs, n),
+                        machine.operator_text(procs, m)
+                    )),
+                };
+                let alphabets = match (a, b) {
+                    (Some(a), Some(b)) => cs.iter().enumerate().find_map(|(k, &c)| {
+                        let d = ds.iter().position(|&d| d == beta[c])?;
+                        set_breaks("alphabet of an operand", n, &a[k], m, &b[d])
+                    }),
+                    (None, None) => None,
+                    _ => Some(format!(
+                        "`{}` is mapped onto `{}` by {shown}",
+                        machine.operator_text(procs, n),
+                        machine.operator_text(procs, m)
+                    )),
+                };
+                sync.or(alphabets)
+            }
+            (Node::Hide { set: s, .. }, Node::Hide { set: t, .. }) => {
+                set_breaks("hidden set", n, s, m, t)
+            }
+            (Node::Rename { relation: r, .. }, Node::Rename { relation: q, .. })
+            | (Node::Linked { relation: r, .. }, Node::Linked { relation: q, .. }) => {
+                let image = map_relation(r, &images);
+                (image.pairs() != q.pairs()).then(|| {
+                    format!(
+                        "the relation of `{}` is not symmetric under {shown}",
+                        machine.operator_text(procs, n)
+                    )
+                })
+            }
+            _ => Some(format!(
+                "`{}` is mapped onto `{}` by {shown}",
+                machine.operator_text(procs, n),
+                machine.operator_text(procs, m)
+            )),
+        };
+        problems.extend(problem);
+    }
+    if let Some(set) = machine.tau_priority()
+        && map_event_set(set, &images) != *set
+    {
+        problems.push(format!(
+            "the events τ takes priority over are not symmetric under {shown}"
+        ));
+    }
+    if problems.is_empty() {
+        Ok(alpha)
+    } else {
+        Err(problems)
+    }
+}
+
+/// The operator tree's nodes by depth and the components below them.
+struct Tree {
+    /// Per node: depth, and its components as a range.
+    places: Vec<(u32, u32, u32)>,
+    index: FxHashMap<(u32, u32, u32), usize>,
+}
+
+impl Tree {
+    fn of(machine: &Machine) -> Tree {
+        let nodes = machine.nodes();
+        let mut places = vec![(0, 0, 0); nodes.len()];
+        // Depth first from the root; a node's range is its children's.
+        fn visit(
+            nodes: &[Node],
+            n: usize,
+            depth: u32,
+            places: &mut [(u32, u32, u32)],
+        ) -> (u32, u32) {
+            let range = match &nodes[n] {
+                Node::Leaf { slot } => (*slot, slot + 1),
+                Node::Parallel { children, .. } => {
+                    let mut range = (u32::MAX, 0);
+                    for &c in children {
+                        let (a, b) = visit(nodes, c, depth + 1, places);
+                        range = (range.0.min(a), range.1.max(b));
+                    }
+                    if children.is_empty() { (0, 0) } else { range }
+                }
+                Node::Hide { child, .. } | Node::Rename { child, .. } => {
+                    visit(nodes, *child, depth + 1, places)
+                }
+                Node::Linked { left, right, .. } => {
+                    let (a, _) = visit(nodes, *left, depth + 1, places);
+                    let (_, b) = visit(nodes, *right, depth + 1, places);
+                    (a, b)
+                }
+            };
+            places[n] = (depth, range.0, range.1);
+            range
+        }
+        if !nodes.is_empty() {
+            visit(nodes, 0, 0, &mut places);
+        }
+        let index = places.iter().enumerate().map(|(n, &p)| (p, n)).collect();
+        Tree { places, index }
+    }
+
+    /// The node each node maps to when the components map by `alpha`:
+    /// the one at the same depth over the image of its components. The
+    /// node that has none, if any.
+    fn map(&self, alpha: &[usize]) -> Result<Vec<usize>, usize> {
+        self.places
+            .iter()
+            .enumerate()
+            .map(|(n, &(depth, from, to))| {
+                if from == to {
+                    return Ok(n);
+                }
+                let mut image: Vec<u32> = (from..to).map(|i| alpha[i as usize] as u32).collect();
+                image.sort_unstable();
+                let contiguous = image.windows(2).all(|w| w[1] == w[0] + 1);
+                let key = (depth, image[0], image[image.len() - 1] + 1);
+                contiguous
+                    .then(|| self.index.get(&key).copied())
+                    .flatten()
+                    .ok_or(n)
+            })
+            .collect()
+    }
+}
+
+/// A total order on process states by content, with every distinguished
+/// value before any other value (step 1's "those with distinguished
+/// values first"); independent of the order states were met in.
+pub fn compare_states(procs: &Processes, symmetry: &Symmetry, a: ProcId, b: ProcId) -> Ordering {
+    if a == b {
+        return Ordering::Equal;
+    }
+    let (s, t) = (procs.term(a), procs.term(b));
+    let children = |xs: &[ProcId], ys: &[ProcId]| {
+        xs.len().cmp(&ys.len()).then_with(|| {
+            xs.iter()
+                .zip(ys)
+                .map(|(&x, &y)| compare_states(procs, symmetry, x, y))
+                .find(|o| o.is_ne())
+                .unwrap_or(Ordering::Equal)
+        })
+    };
+    let sets = |x: u32, y: u32| procs.set(x).iter().cmp(procs.set(y).iter());
+    let relations = |x: u32, y: u32| procs.relation(x).pairs().cmp(procs.relation(y).pairs());
+    match (s, t) {
+        (Term::Node(p), Term::Node(q)) => compare_procs(symmetry, p, q),
+        (Term::Run(x), Term::Run(y))
+        | (Term::Chaos(x), Term::Chaos(y))
+        | (Term::ChaosOffer(x), Term::ChaosOffer(y)) => sets(*x, *y),
+        (Term::Done(x), Term::Done(y)) => x.cmp(y),
+        (
+            Term::Chosen {
+                prefix: p,
+                choice: c,
+            },
+            Term::Chosen {
+                prefix: q,
+                choice: d,
+            },
+        ) => compare_states(procs, symmetry, *p, *q).then_with(|| compare_lists(symmetry, c, d)),
+        (Term::ExternalChoice(xs), Term::ExternalChoice(ys)) => children(xs, ys),
+        (Term::SequentialComposition(a, b), Term::SequentialComposition(c, d))
+        | (Term::Interrupt(a, b), Term::Interrupt(c, d))
+        | (Term::SlidingChoice(a, b), Term::SlidingChoice(c, d)) => children(&[*a, *b], &[*c, *d]),
+        (Term::Exception(a, x, b), Term::Exception(c, y, d))
+        | (Term::SyncInterrupt(a, x, b), Term::SyncInterrupt(c, y, d)) => {
+            sets(*x, *y).then_with(|| children(&[*a, *b], &[*c, *d]))
+        }
+        (Term::SyncExternalChoice(x, xs), Term::SyncExternalChoice(y, ys))
+        | (Term::Parallel(x, xs), Term::Parallel(y, ys)) => {
+            sets(*x, *y).then_with(|| children(xs, ys))
+        }
+        (Term::Hide(a, x), Term::Hide(c, y)) => sets(*x, *y).then_with(|| children(&[*a], &[*c])),
+        (Term::Rename(a, x), Term::Rename(c, y)) => {
+            relations(*x, *y).then_with(|| children(&[*a], &[*c]))
+        }
+        (Term::AlphaParallel(xs), Term::AlphaParallel(ys)) => {
+            xs.len().cmp(&ys.len()).then_with(|| {
+                xs.iter()
+                    .zip(ys.iter())
+                    .map(|(&(x, p), &(y, q))| {
+                        sets(x, y).then_with(|| compare_states(procs, symmetry, p, q))
+                    })
+                    .find(|o| o.is_ne())
+                    .unwrap_or(Ordering::Equal)
+            })
+        }
+        (Term::Linked(a, x, b), Term::Linked(c, y, d)) => {
+            relations(*x, *y).then_with(|| children(&[*a, *b], &[*c, *d]))
+        }
+        (Term::Loop(a), Term::Loop(c)) => children(&[*a], &[*c]),
+        _ => term_kind(s).cmp(&term_kind(t)),
+    }
+}
+
+fn term_kind(t: &Term) -> u8 {
+    match t {
+        Term::Node(_) => 0,
+        Term::Stop => 1,
+        Term::Skip => 2,
+        Term::Div => 3,
+        Term::Omega => 4,
+        Term::Done(_) => 5,
+        Term::Run(_) => 6,
+        Term::Chaos(_) => 7,
+        Term::ChaosOffer(_) => 8,
+        Term::Chosen { .. } => 9,
+        Term::ExternalChoice(_) => 10,
+        Term::SequentialComposition(..) => 11,
+        Term::Interrupt(..) => 12,
+        Term::SlidingChoice(..) => 13,
+        Term::Exception(..) => 14,
+        Term::SyncExternalChoice(..) => 15,
+        Term::SyncInterrupt(..) => 16,
+        Term::Hide(..) => 17,
+        Term::Rename(..) => 18,
+        Term::Parallel(..) => 19,
+        Term::AlphaParallel(_) => 20,
+        Term::Linked(..) => 21,
+        Term::Loop(_) => 22,
+    }
+}
+
+fn compare_procs(symmetry: &Symmetry, p: &Proc, q: &Proc) -> Ordering {
+    match (p, q) {
+        (Proc::Node { func: f, vars: x }, Proc::Node { func: g, vars: y }) => {
+            f.cmp(g).then_with(|| compare_lists(symmetry, x, y))
+        }
+        (
+            Proc::Builtin {
+                builtin: b,
+                args: x,
+            },
+            Proc::Builtin {
+                builtin: c,
+                args: y,
+            },
+        ) => b.cmp(c).then_with(|| compare_lists(symmetry, x, y)),
+        _ => p.cmp(q),
+    }
+}
+
+fn compare_lists(symmetry: &Symmetry, xs: &[Value], ys: &[Value]) -> Ordering {
+    xs.len().cmp(&ys.len()).then_with(|| {
+        xs.iter()
+            .zip(ys)
+            .map(|(x, y)| compare_values(symmetry, x, y))
+            .find(|o| o.is_ne())
+            .unwrap_or(Ordering::Equal)
+    })
+}
+
+/// Values in their usual order, except that a distinguished value comes
+/// before every other (and distinguished values by type only: in a shape
+/// they are all the first of their type).
+fn compare_values(symmetry: &Symmetry, a: &Value, b: &Value) -> Ordering {
+    match (symmetry.atom_of(a), symmetry.atom_of(b)) {
+        (Some(x), Some(y)) => x.ty().cmp(&y.ty()),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => match (a, b) {
+            (Value::Named(x), Value::Named(y))
+            | (Value::Dot(x), Value::Dot(y))
+            | (Value::Tuple(x), Value::Tuple(y)) => compare_lists(symmetry, x, y),
+            (Value::Seq(x), Value::Seq(y)) => compare_lists(symmetry, &x.to_vec(), &y.to_vec()),
+            (Value::Proc(p), Value::Proc(q)) => compare_procs(symmetry, p, q),
+            _ => a.cmp(b),
+        },
+    }
+}
