@@ -860,11 +860,10 @@ fn compare_lists(symmetry: &Symmetry, xs: &[Value], ys: &[Value]) -> Ordering {
 }
 
 /// Values in their usual order, except that a distinguished value comes
-/// before every other (and distinguished values by type only: in a shape
-/// they are all the first of their type).
+/// before every other (distinguished values by type, then value).
 fn compare_values(symmetry: &Symmetry, a: &Value, b: &Value) -> Ordering {
     match (symmetry.atom_of(a), symmetry.atom_of(b)) {
-        (Some(x), Some(y)) => x.ty().cmp(&y.ty()),
+        (Some(x), Some(y)) => x.cmp(&y),
         (Some(_), None) => Ordering::Less,
         (None, Some(_)) => Ordering::Greater,
         (None, None) => match (a, b) {
