@@ -354,11 +354,14 @@ assert (tock -> STOP [] (b -> STOP)) :[has trace]: <tock> :[tau priority over]: 
 }
 
 #[test]
-fn symmetry_options_are_reported_as_not_yet_applied() {
+fn symmetry_reduce_is_noted_and_symmetric_is_the_static_check() {
     let script = Script::load_str(
         "test.csp",
-        "datatype T = A | B\nchannel left, right : T\nCOPY = left?x -> right!x -> COPY\n\
-         assert COPY [T= COPY :[symmetry reduce]: T\nassert COPY :[symmetric]: T\n",
+        "datatype T = A | B | C\nchannel left, right : T\nCOPY = left?x -> right!x -> COPY\n\
+         ONE = left!A -> ONE\n\
+         assert COPY [T= COPY :[symmetry reduce]: T\nassert COPY :[symmetric]: T\n\
+         assert ONE :[symmetric]: T\nassert not ONE :[symmetric]: T\n\
+         assert ONE :[symmetric]: diff(T, {A})\nassert COPY :[symmetric]: {left.A}\n",
     )
     .expect("loads");
     let result = run(&script, 0, &Budget::default());
@@ -367,10 +370,22 @@ fn symmetry_options_are_reported_as_not_yet_applied() {
         result.notes,
         vec!["symmetry: not yet applied, checked without reduction".to_string()]
     );
-    let error = symcsp::stack::with_large_stack(|| check::check(&script, 1, &Budget::default()))
-        .expect_err("not supported");
+    let verdict = |i| {
+        let r = run(&script, i, &Budget::default());
+        assert!(!r.searched, "a static check explores nothing");
+        (r.verdict, r.reasons.len())
+    };
+    assert_eq!(verdict(1), (Verdict::Passed, 0));
+    // ONE names A: not symmetric in T (one reason), symmetric without A.
+    assert_eq!(verdict(2), (Verdict::Failed, 1));
+    assert_eq!(verdict(3), (Verdict::Passed, 1));
+    assert_eq!(verdict(4), (Verdict::Passed, 0));
+    let error = symcsp::stack::with_large_stack(|| check::check(&script, 5, &Budget::default()))
+        .expect_err("not a type");
     assert!(
-        error.message.contains("not supported yet"),
+        error
+            .message
+            .contains("is not a set of datatype constructors"),
         "{}",
         error.message
     );

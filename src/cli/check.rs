@@ -63,6 +63,9 @@ struct Entry<'a> {
     seconds: f64,
     counterexample: Option<serde_json::Value>,
     notes: &'a [String],
+    /// What decided a static check, each rendered with its place.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    reasons: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
 }
@@ -195,6 +198,11 @@ fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
             seconds: result.seconds,
             counterexample: result.counterexample.as_ref().map(counterexample_json),
             notes: &result.notes,
+            reasons: result
+                .reasons
+                .iter()
+                .map(|r| r.render(&script.sources))
+                .collect(),
             error: None,
         },
         Err(diagnostic) => Entry {
@@ -208,6 +216,7 @@ fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
             seconds: 0.0,
             counterexample: None,
             notes: &[],
+            reasons: Vec::new(),
             error: Some(diagnostic.render(&script.sources)),
         },
     }
@@ -233,13 +242,20 @@ fn plain(script: &Script, index: usize, outcome: &Outcome) -> String {
             );
         }
     };
-    let mut lines = format!(
-        "{text}: {} — {} states, {} transitions, {:.2} s\n",
-        result.verdict.word(),
-        result.states,
-        result.transitions,
-        result.seconds
-    );
+    let mut lines = if result.searched {
+        format!(
+            "{text}: {} — {} states, {} transitions, {:.2} s\n",
+            result.verdict.word(),
+            result.states,
+            result.transitions,
+            result.seconds
+        )
+    } else {
+        format!("{text}: {} — a static check\n", result.verdict.word())
+    };
+    for reason in &result.reasons {
+        lines.push_str(&indent(&reason.render(&script.sources)));
+    }
     if let Verdict::Inconclusive(stopped) = result.verdict {
         lines.push_str(&format!(
             "    stopped by the {} before an answer\n",

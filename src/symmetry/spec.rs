@@ -152,6 +152,24 @@ impl Symmetry {
         origin: Origin,
         roots: &[FuncId],
     ) -> Result<Symmetry, Vec<Diagnostic>> {
+        let symmetry = Symmetry::from_items(script, eval, items, origin)?;
+        let broken = symmetry.why_not(script, items, roots);
+        if broken.is_empty() {
+            Ok(symmetry)
+        } else {
+            Err(broken)
+        }
+    }
+
+    /// The explicit types `items`, each checked to be a set of atomic
+    /// constructors of one datatype, and pairwise disjoint (whether the
+    /// script is symmetric in them is [`Symmetry::why_not`]'s question).
+    pub fn from_items(
+        script: &Script,
+        eval: &Evaluator,
+        items: &[FuncId],
+        origin: Origin,
+    ) -> Result<Symmetry, Vec<Diagnostic>> {
         let mut types = Vec::with_capacity(items.len());
         let mut errors = Vec::new();
         let mut owner: FxHashMap<CtorId, usize> = FxHashMap::default();
@@ -180,17 +198,20 @@ impl Symmetry {
                 Err(e) => errors.push(e),
             }
         }
-        if !errors.is_empty() {
-            return Err(errors);
-        }
-        let exempt = definitions_of(script, items);
-        let symmetry = Symmetry::new(script, types, origin);
-        let broken = symmetry.breaks(script, &constant_free::uses(script, roots, &exempt));
-        if broken.is_empty() {
-            Ok(symmetry)
+        if errors.is_empty() {
+            Ok(Symmetry::new(script, types, origin))
         } else {
-            Err(broken)
+            Err(errors)
         }
+    }
+
+    /// Why the script is not symmetric in these types (given as `items`,
+    /// whose own definitions may name their values) in what `roots`
+    /// depend on: one diagnostic per use that breaks it; none when it is
+    /// constant-free.
+    pub fn why_not(&self, script: &Script, items: &[FuncId], roots: &[FuncId]) -> Vec<Diagnostic> {
+        let exempt = definitions_of(script, items);
+        self.breaks(script, &constant_free::uses(script, roots, &exempt))
     }
 
     /// For every datatype, its atomic constructors the script never names
@@ -236,10 +257,20 @@ impl Symmetry {
     }
 
     /// Why the script is not symmetric in these types: one diagnostic
-    /// per use that breaks it, each with the remedy.
+    /// per use that breaks it, each with the remedy (the type less every
+    /// constructor of it the script names).
     pub fn breaks(&self, script: &Script, uses: &[Reason]) -> Vec<Diagnostic> {
         if self.types.is_empty() {
             return Vec::new();
+        }
+        let mut named: Vec<Vec<CtorId>> = vec![Vec::new(); self.types.len()];
+        for reason in uses {
+            if let Use::Constant(c) = reason.what
+                && let Some(atom) = self.atom(c)
+                && !named[atom.ty()].contains(&c)
+            {
+                named[atom.ty()].push(c);
+            }
         }
         let mut out = Vec::new();
         for reason in uses {
@@ -248,6 +279,21 @@ impl Symmetry {
                     let Some(atom) = self.atom(c) else { continue };
                     let ty = &self.types[atom.ty()];
                     let name = &script.ctors[c.index()].name;
+                    let left = ty.values.len() - named[atom.ty()].len();
+                    let remedy = if left >= 2 {
+                        format!(
+                            "reduce over `{}` instead",
+                            self.without(script, atom.ty(), &named[atom.ty()])
+                        )
+                    } else {
+                        format!(
+                            "the script names {} of {}'s {} values: leave {} out of the types",
+                            named[atom.ty()].len(),
+                            ty.name,
+                            ty.values.len(),
+                            ty.name
+                        )
+                    };
                     out.push(
                         Diagnostic::error(
                             reason.span,
@@ -257,10 +303,7 @@ impl Symmetry {
                                 ty.name
                             ),
                         )
-                        .with_note(format!(
-                            "reduce over `{}` instead",
-                            self.without(script, atom.ty(), &[c])
-                        )),
+                        .with_note(remedy),
                     );
                 }
                 Use::Builtin(b) => out.push(constant_free::builtin_diagnostic(reason, b)),
@@ -383,7 +426,7 @@ fn distinguished_type(
     for v in elements {
         let c = match v {
             Value::Ctor(c) => *c,
-            Value::Named(parts) => {
+            Value::Named(parts) if matches!(parts[0], Value::Ctor(_)) => {
                 let head = eval.show(&parts[0]);
                 return Err(Diagnostic::error(
                     span,

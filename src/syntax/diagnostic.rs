@@ -59,6 +59,15 @@ impl Diagnostic {
         self
     }
 
+    /// The diagnostic on one line, `file:line:col: message`, for places
+    /// with no room for the excerpt.
+    pub fn headline(&self, sources: &SourceMap) -> String {
+        match self.span {
+            Some(span) => format!("{}: {}", sources.location(span), self.message),
+            None => self.message.clone(),
+        }
+    }
+
     /// The diagnostic as a person reads it, ending in a newline.
     pub fn render(&self, sources: &SourceMap) -> String {
         let mut out = String::new();

@@ -504,14 +504,23 @@ fn checks(app: &App, frame: &mut Frame, area: Rect) {
             frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), words);
         }
         CheckStatus::Done(r) => {
-            let mut text = format!(
-                "{}: {} states, {} transitions, depth {}, {:.2} s",
-                verdict_text(r.verdict),
-                count(r.states),
-                count(r.transitions),
-                r.depth,
-                r.seconds
-            );
+            let mut text = if r.searched {
+                format!(
+                    "{}: {} states, {} transitions, depth {}, {:.2} s",
+                    verdict_text(r.verdict),
+                    count(r.states),
+                    count(r.transitions),
+                    r.depth,
+                    r.seconds
+                )
+            } else {
+                format!("{}: a static check", verdict_text(r.verdict))
+            };
+            if let Some(listing) = &app.listing {
+                for reason in &r.reasons {
+                    text.push_str(&format!("\n{}", reason.headline(&listing.script.sources)));
+                }
+            }
             if let Some(cx) = &r.counterexample {
                 let key = app
                     .config
