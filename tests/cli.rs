@@ -23,7 +23,7 @@ fn parse_reports_one_line_per_file_and_exits_zero() {
         .clone();
     assert_eq!(
         String::from_utf8(out).unwrap(),
-        "models/buffers.csp: ok, 15 declarations, 10 assertions\n\
+        "models/buffers.csp: ok, 16 declarations, 11 assertions\n\
          tests/fixtures/valid/include.csp: ok, 5 declarations, 0 assertions, 2 included files\n"
     );
 }
