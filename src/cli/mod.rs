@@ -8,6 +8,7 @@ mod check;
 mod eval;
 mod explore;
 mod parse;
+mod rep;
 mod summary;
 
 use std::io::Write;
@@ -116,6 +117,29 @@ enum Command {
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
     },
+    /// Show the representative of a state's symmetry class beside the
+    /// state: the permutation, the component bijection and every
+    /// partition the representative algorithm built.
+    Rep {
+        /// The script whose names the process may use.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Any process expression in the script's scope; by default the
+        /// process of the first assertion with `:[symmetry reduce]`.
+        #[arg(value_name = "PROCESS", allow_hyphen_values = true)]
+        process: Option<String>,
+        /// The visible events to perform first, separated by commas
+        /// (`"push.T0.A, pop.T1.A"`); τ steps are taken as needed.
+        #[arg(long, value_name = "EVENTS", allow_hyphen_values = true)]
+        after: Option<String>,
+        /// `auto` (the largest constant-free subtypes), or the types,
+        /// separated by commas (`NodeID, Data`). By default those of the
+        /// assertion, or `auto`.
+        #[arg(long, value_name = "auto|T,U")]
+        symmetry: Option<String>,
+        #[arg(long, value_enum, default_value = "plain")]
+        format: rep::Format,
+    },
 }
 
 /// Runs the command line with the process's arguments.
@@ -174,6 +198,22 @@ pub fn main() -> ExitCode {
                 threads: threads.map(usize::from),
             };
             check::run(&request, &mut out, &mut err)
+        }
+        Some(Command::Rep {
+            file,
+            process,
+            after,
+            symmetry,
+            format,
+        }) => {
+            let request = rep::Request {
+                file: &file,
+                process: process.as_deref(),
+                after: after.as_deref(),
+                symmetry: symmetry.as_deref(),
+                format,
+            };
+            rep::run(&request, &mut out, &mut err)
         }
         None => animate::run(
             cli.file.as_deref(),

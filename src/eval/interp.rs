@@ -397,17 +397,21 @@ impl Evaluator<'_> {
                     }
                 }
             }
-            ExprKind::SeqComprehension(es, stmts) => {
-                Ok(Value::seq(self.comprehension(es, stmts, frame, span)?))
-            }
+            ExprKind::SeqComprehension(es, stmts) => Ok(Value::seq(self.comprehension(
+                es,
+                stmts,
+                Order::Sequence,
+                frame,
+                span,
+            )?)),
             ExprKind::SetComprehension(es, stmts) => {
-                let out = self.comprehension(es, stmts, frame, span)?;
+                let out = self.comprehension(es, stmts, Order::Set, frame, span)?;
                 self.check_set_elements(&out, span)?;
                 Ok(Value::set(Set::from_values(out)))
             }
             ExprKind::Production(es, stmts) => {
                 let mut out = Vec::new();
-                self.comprehend(stmts, frame, &mut |ev, frame| {
+                self.comprehend(stmts, Order::Set, frame, &mut |ev, frame| {
                     for e in es {
                         let v = ev.eval(*e, frame)?;
                         out.extend(ev.productions(&v, ev.span(*e))?);
@@ -561,11 +565,12 @@ impl Evaluator<'_> {
         &self,
         es: &[ExprId],
         stmts: &[Stmt],
+        order: Order,
         frame: &mut Frame,
         span: Span,
     ) -> EvalResult<Vec<Value>> {
         let mut out = Vec::new();
-        self.comprehend(stmts, frame, &mut |ev, frame| {
+        self.comprehend(stmts, order, frame, &mut |ev, frame| {
             for e in es {
                 out.push(ev.eval(*e, frame)?);
             }
@@ -579,6 +584,7 @@ impl Evaluator<'_> {
     pub(super) fn comprehend(
         &self,
         stmts: &[Stmt],
+        order: Order,
         frame: &mut Frame,
         body: &mut dyn FnMut(&Self, &mut Frame) -> EvalResult<()>,
     ) -> EvalResult<()> {
@@ -588,7 +594,7 @@ impl Evaluator<'_> {
         match first {
             Stmt::Guard(g) => {
                 if self.eval_bool(*g, frame)? {
-                    self.comprehend(rest, frame, body)?;
+                    self.comprehend(rest, order, frame, body)?;
                 }
                 Ok(())
             }
@@ -598,13 +604,21 @@ impl Evaluator<'_> {
                 // for every binding of the outer ones.
                 let source_value = self.eval(*source, frame)?;
                 let items: &mut dyn Iterator<Item = &Value> = match &source_value {
+                    Value::Set(_) if order == Order::Sequence => {
+                        return Err(self
+                            .expected(*source, "a sequence", &source_value)
+                            .with_note(
+                                "what is built in order draws from sequences: the elements of \
+                                 a set have no order in CSPM (FDR rejects this too)",
+                            ));
+                    }
                     Value::Set(s) => &mut self.enumerate(s, self.span(*source))?.iter(),
                     Value::Seq(s) => &mut s.iter(),
                     other => return Err(self.expected(*source, "a set or a sequence", other)),
                 };
                 for item in items {
                     if self.matches(pattern, item, frame)? {
-                        self.comprehend(rest, frame, body)?;
+                        self.comprehend(rest, order, frame, body)?;
                     }
                 }
                 Ok(())
@@ -760,6 +774,15 @@ impl Evaluator<'_> {
             }
         })
     }
+}
+
+/// What a comprehension builds: in order (a sequence, a replicated `;`
+/// or linked parallel), whose generators must draw from sequences, or a
+/// set or an unordered operator, whose generators may draw from either.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    Sequence,
+    Set,
 }
 
 /// A group environment kept in a process state, as slots again.

@@ -32,7 +32,7 @@ use crate::script::Script;
 use crate::script::ir::FuncId;
 
 pub use error::{EvalError, EvalResult};
-pub use interp::Frame;
+pub use interp::{Frame, Order};
 pub use value::{Proc, Seq, Set, Value};
 
 /// Where evaluation gives up on a recursion, with "recursion too deep" or

@@ -6,7 +6,7 @@
 use crate::script::ir::{ChannelId, ExprId, FuncId, Pattern, Stmt};
 use crate::syntax::Span;
 
-use super::interp::{Frame, env_of};
+use super::interp::{Frame, Order, env_of};
 use super::value::{Set, Value};
 use super::{EvalResult, Evaluator};
 
@@ -27,14 +27,17 @@ impl Evaluator<'_> {
         self.matches(pattern, value, frame)
     }
 
-    /// Runs `body` once per binding of comprehension statements, in order.
+    /// Runs `body` once per binding of comprehension statements, in order
+    /// (generators of an [`Order::Sequence`] operator must draw from
+    /// sequences).
     pub fn for_each_binding(
         &self,
         stmts: &[Stmt],
+        order: Order,
         frame: &mut Frame,
         body: &mut dyn FnMut(&Self, &mut Frame) -> EvalResult<()>,
     ) -> EvalResult<()> {
-        self.comprehend(stmts, frame, body)
+        self.comprehend(stmts, order, frame, body)
     }
 
     /// `a.b` by FDR's dot rules.

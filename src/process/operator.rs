@@ -7,7 +7,7 @@
 //! enumerated here, by FDR's dot rules: `?x` in the last place takes the
 //! whole rest of the event, elsewhere one field.
 
-use crate::eval::{EvalError, EvalResult, Evaluator, Frame, Set, Value};
+use crate::eval::{EvalError, EvalResult, Evaluator, Frame, Order, Set, Value};
 use crate::script::ir::{ExprId, ExprKind, Field, FuncId, ReplicatedOp, Stmt};
 use crate::syntax::Span;
 use crate::syntax::ast::ProcOp;
@@ -177,7 +177,12 @@ fn replicated(
     let mut operands: Vec<Value> = Vec::new();
     let mut extras: Vec<Value> = Vec::new();
     let mut links: Vec<Vec<(Value, Value)>> = Vec::new();
-    ev.for_each_binding(stmts, frame, &mut |ev, f| {
+    // `;` and linked parallel put their operands in order.
+    let order = match op {
+        ReplicatedOp::SequentialComposition | ReplicatedOp::LinkedParallel(..) => Order::Sequence,
+        _ => Order::Set,
+    };
+    ev.for_each_binding(stmts, order, frame, &mut |ev, f| {
         match op {
             ReplicatedOp::SyncExternalChoice(a)
             | ReplicatedOp::GenParallel(a)
@@ -233,7 +238,7 @@ fn event_pairs(
     frame: &mut Frame,
 ) -> EvalResult<Vec<(Value, Value)>> {
     let mut out = Vec::new();
-    ev.for_each_binding(stmts, frame, &mut |ev, f| {
+    ev.for_each_binding(stmts, Order::Set, frame, &mut |ev, f| {
         for &(a, b) in pairs {
             let span = ev.script().expr(a).span;
             let from = ev.eval_in(a, f)?;

@@ -38,4 +38,4 @@ pub mod system;
 
 pub use perm::Permutation;
 pub use spec::{Atom, Origin, Symmetry};
-pub use system::SystemSymmetry;
+pub use system::{Explanation, NotMappable, SystemSymmetry};

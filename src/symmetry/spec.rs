@@ -365,6 +365,53 @@ impl Symmetry {
     }
 }
 
+/// How a user asks for symmetry (`--symmetry auto|off|T,U`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Choice {
+    /// The largest constant-free subtypes.
+    Automatic,
+    /// No reduction.
+    Off,
+    /// These types, as CSPM expressions.
+    Types(Vec<String>),
+}
+
+impl Choice {
+    /// Reads `auto`, `off`, or a comma-separated list of types (commas
+    /// inside brackets belong to the type: `NodeID, diff(T, {| A, B |})`).
+    pub fn parse(text: &str) -> Result<Choice, String> {
+        match text.trim() {
+            "auto" => return Ok(Choice::Automatic),
+            "off" => return Ok(Choice::Off),
+            _ => {}
+        }
+        let mut items = Vec::new();
+        let mut depth = 0i32;
+        let mut current = String::new();
+        for c in text.chars() {
+            match c {
+                '(' | '{' | '[' => depth += 1,
+                ')' | '}' | ']' => depth -= 1,
+                ',' if depth == 0 => {
+                    items.push(std::mem::take(&mut current));
+                    continue;
+                }
+                _ => {}
+            }
+            current.push(c);
+        }
+        items.push(current);
+        let items: Vec<String> = items.iter().map(|i| i.trim().to_string()).collect();
+        if items.iter().any(String::is_empty) {
+            return Err(format!(
+                "`{text}` is not a list of types: expected `auto`, `off`, or types separated by \
+                 commas (`NodeID, Data`)"
+            ));
+        }
+        Ok(Choice::Types(items))
+    }
+}
+
 /// The order of a symmetry group, `n1!·n2!·…`, printed with its value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GroupOrder(Vec<usize>);

@@ -467,6 +467,56 @@ impl SystemSymmetry {
     }
 }
 
+/// Everything about one state's representative, for showing it.
+#[derive(Debug, Clone)]
+pub struct Explanation {
+    pub state: Vec<u32>,
+    pub representative: Vec<u32>,
+    pub permutation: Permutation,
+    /// α_π: component `i`'s state, permuted, is the representative's
+    /// component `alpha[i]`.
+    pub alpha: Vec<usize>,
+    pub trace: Trace,
+    /// Whether every symmetric set has identities the state still holds
+    /// (Definition 46, read on this state).
+    pub unique_identities: bool,
+}
+
+impl Explanation {
+    /// Whether Proposition 50's conditions held, so that this state's
+    /// representative is the only one its symmetry class can get.
+    pub fn unique_guaranteed(&self) -> bool {
+        self.unique_identities && self.trace.splits_fully_symmetric()
+    }
+}
+
+impl SystemSymmetry {
+    /// The representative of `row` with the permutation, α and the whole
+    /// trace of the algorithm.
+    pub fn explain(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &[u32],
+    ) -> Explanation {
+        let mut representative = vec![0; row.len()];
+        let mut trace = Trace::default();
+        let permutation = self
+            .representative(machine, procs, row, &mut representative, Some(&mut trace))
+            .clone();
+        let alpha = self.alpha(procs, &permutation);
+        let unique_identities = self.unique_identities(machine, procs, row);
+        Explanation {
+            state: row.to_vec(),
+            representative,
+            permutation,
+            alpha,
+            trace,
+            unique_identities,
+        }
+    }
+}
+
 impl Canonicaliser for SystemSymmetry {
     /// Replaces the components of `row` by its representative's; extra
     /// columns are left to whoever owns them.
