@@ -366,12 +366,11 @@ impl View<'_> {
             "{:>3}  {:<width$}      {:>3}  representative\n",
             "", "state", ""
         ));
-        for slot in 0..n {
+        for (slot, text) in texts.iter().enumerate() {
             let image = x.alpha[slot];
             out.push_str(&format!(
-                "{}  {:<width$}  ↦  {}  {}\n",
+                "{}  {text:<width$}  ↦  {}  {}\n",
                 number(slot),
-                texts[slot],
                 number(image),
                 self.state_text(&x.representative, image)
             ));
