@@ -1,0 +1,135 @@
+//! `symcsp rep`: the representative of a state, its permutation and the
+//! algorithm's partitions, as a user sees them (plain and JSON), and its
+//! exit codes on bad input.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn symcsp() -> Command {
+    Command::cargo_bin("symcsp").expect("the binary is built")
+}
+
+const LIST: &str = "initNode.N4.B.Null, initNode.N0.B.N4, initNode.N1.B.N0, initNode.N3.B.N1";
+
+fn rep(args: &[&str]) -> assert_cmd::assert::Assert {
+    symcsp().arg("rep").args(args).assert()
+}
+
+#[test]
+fn the_paper_example_in_plain_text() {
+    let out = rep(&[
+        "tests/fixtures/symmetry/linked_nodes.csp",
+        "Nodes",
+        "--symmetry",
+        "NodeID, Data",
+        "--after",
+        LIST,
+    ])
+    .success()
+    .get_output()
+    .stdout
+    .clone();
+    insta::assert_snapshot!(String::from_utf8(out).expect("text"));
+}
+
+#[test]
+fn the_paper_example_as_json() {
+    let out = rep(&[
+        "tests/fixtures/symmetry/linked_nodes.csp",
+        "Nodes",
+        "--symmetry",
+        "NodeID, Data",
+        "--after",
+        LIST,
+        "--format",
+        "json",
+    ])
+    .success()
+    .get_output()
+    .stdout
+    .clone();
+    let json: Value = serde_json::from_slice(&out).expect("JSON");
+    assert_eq!(json["state"][2], "FreeNode(N2)");
+    assert_eq!(json["representative"][0], "FreeNode(N0)");
+    assert_eq!(json["permutation"]["NodeID"]["N2"], "N0");
+    assert_eq!(json["permutation"]["Data"]["B"], "A");
+    // α: the node N0 (component 0) goes to component 4, N4's place.
+    assert_eq!(json["components"][0], 4);
+    let steps = json["steps"].as_array().expect("steps");
+    let kinds: Vec<&str> = steps.iter().map(|s| s["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["step1", "step2", "step2", "step3", "step2"]);
+    assert_eq!(steps[0]["cells"][0][1]["text"], "FreeNode(N5)");
+    assert_eq!(steps[0]["cells"][0][1]["index"], 5);
+    let n_value = steps[1]["n_values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["text"] == "Node(N0, B, N4)")
+        .expect("its n-value");
+    assert_eq!(n_value["n_value"], "⟨0, 1, 1, 0; 3, 1; 0, 0, 1, 1⟩");
+    assert_eq!(steps[3]["split"]["text"], "FreeNode(N2)");
+    assert_eq!(steps[3]["fully_symmetric"], true);
+    assert_eq!(
+        json["type_orderings"]["NodeID"]["values"],
+        serde_json::json!(["N2", "N5", "N3", "N1", "N0", "N4"])
+    );
+    assert_eq!(json["type_orderings"]["Data"]["appeared"], 1);
+    assert_eq!(json["unique_guaranteed"], true);
+}
+
+#[test]
+fn the_assertion_gives_the_process_and_the_types() {
+    rep(&["models/liststack.csp", "--after", "push.T1.B"])
+        .success()
+        .stdout(
+            predicate::str::contains("process    System")
+                .and(predicate::str::contains(
+                    "symmetry   from the assertion at models/liststack.csp:90:1",
+                ))
+                .and(predicate::str::contains(
+                    "group      3!·2!·2! = 24 permutations",
+                )),
+        );
+}
+
+#[test]
+fn automatic_mode_says_what_it_left_out() {
+    rep(&["models/liststack.csp", "System", "--symmetry", "auto"])
+        .success()
+        .stdout(
+            predicate::str::contains("chosen automatically")
+                .and(predicate::str::contains("NodeIDType = {N0, N1, N2}"))
+                .and(predicate::str::contains(
+                    "Null left out: it is named at models/liststack.csp:33:28",
+                )),
+        );
+}
+
+#[test]
+fn bad_requests_are_diagnostics_with_exit_two() {
+    // A trace the process cannot perform: the caret at the event.
+    rep(&["models/liststack.csp", "--after", "push.T1.B, pop.T0.A"])
+        .code(2)
+        .stderr(predicate::str::contains(
+            "after push.T1.B, System cannot perform pop.T0.A",
+        ));
+    // Types the script is not symmetric in.
+    rep(&["models/liststack.csp", "--symmetry", "NodeIDType"])
+        .code(2)
+        .stderr(predicate::str::contains(
+            "Null is named here, so NodeIDType is not symmetric",
+        ));
+    // Not types at all, and nonsense.
+    rep(&["models/liststack.csp", "--symmetry", "{1, 2}"])
+        .code(2)
+        .stderr(predicate::str::contains(
+            "is not a set of datatype constructors",
+        ));
+    rep(&["models/liststack.csp", "--symmetry", "off"])
+        .code(2)
+        .stderr(predicate::str::contains("--symmetry off"));
+    rep(&["tests/fixtures/symmetry/ring.csp"])
+        .code(2)
+        .stderr(predicate::str::contains("name the process"));
+}
