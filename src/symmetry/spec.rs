@@ -475,6 +475,12 @@ fn distinguished_type(
             Value::Ctor(c) => *c,
             Value::Named(parts) if matches!(parts[0], Value::Ctor(_)) => {
                 let head = eval.show(&parts[0]);
+                let of = match &parts[0] {
+                    Value::Ctor(c) => {
+                        &script.datatypes[script.ctors[c.index()].datatype.index()].name
+                    }
+                    _ => unreachable!("matched a constructor"),
+                };
                 return Err(Diagnostic::error(
                     span,
                     format!(
@@ -483,7 +489,7 @@ fn distinguished_type(
                         eval.show(v)
                     ),
                 )
-                .with_note(format!("leave {head} out: diff(..., {{| {head} |}})")));
+                .with_note(format!("leave {head} out: diff({of}, {{| {head} |}})")));
             }
             other => {
                 return Err(not_a_type(format!(
