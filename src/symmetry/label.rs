@@ -11,7 +11,9 @@
 //! set (those are permuted correctly but ignored for ordering, as in
 //! FDR). The image of an exact state under a permutation is then found by
 //! permuting its variables and looking the result up, with no evaluation
-//! and no allocation; other states are permuted as terms.
+//! and no allocation. Any other state is permuted as a term the first
+//! time, and its image remembered by the images of the values it holds
+//! (its *support*), which are all its image depends on.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -31,6 +33,9 @@ pub struct Label {
     pub shape: ProcId,
     /// Its distinguished variables: a range of [`Labels::pool`].
     atoms: Range<u32>,
+    /// Of a state that is not exact: every distinguished value it holds,
+    /// sorted and once each (a range of the pool).
+    support: Range<u32>,
     pub exact: bool,
 }
 
@@ -42,6 +47,9 @@ pub struct Labels {
     pool: Vec<Atom>,
     /// Exact states by key: the shape, then the variables.
     index: FxHashMap<Box<[u32]>, u32>,
+    /// Images of states that are not exact: by the state's number, then
+    /// the images of its support.
+    images: FxHashMap<Box<[u32]>, u32>,
 }
 
 /// The key of an exact state in [`Labels`], built in `key` (reused).
@@ -76,14 +84,35 @@ impl Labels {
         self.index.get(key).copied()
     }
 
+    /// The distinguished values a state that is not exact holds.
+    pub fn support(&self, local: u32) -> &[Atom] {
+        let r = &self.labels[local as usize].support;
+        &self.pool[r.start as usize..r.end as usize]
+    }
+
+    /// The image of a state that is not exact, remembered by `key` (see
+    /// [`Labels::remember`]).
+    pub fn remembered(&self, key: &[u32]) -> Option<u32> {
+        self.images.get(key).copied()
+    }
+
+    /// Remembers the image of a state that is not exact under a
+    /// permutation, by the key `[local, π(support)...]`.
+    pub fn remember(&mut self, key: &[u32], image: u32) {
+        self.images.insert(key.into(), image);
+    }
+
     /// Records the label of the next local state.
-    fn push(&mut self, shape: ProcId, atoms: &[Atom], exact: bool) {
+    fn push(&mut self, shape: ProcId, atoms: &[Atom], support: &[Atom], exact: bool) {
         let local = self.labels.len() as u32;
         let start = self.pool.len() as u32;
         self.pool.extend_from_slice(atoms);
+        let end = self.pool.len() as u32;
+        self.pool.extend_from_slice(support);
         self.labels.push(Label {
             shape,
-            atoms: start..self.pool.len() as u32,
+            atoms: start..end,
+            support: end..self.pool.len() as u32,
             exact,
         });
         if exact {
@@ -123,7 +152,13 @@ impl Labeller {
         let shape = self.shape(procs, symmetry, movable, p);
         self.atoms.clear();
         let exact = self.read_state(procs, symmetry, movable, p);
-        labels.push(shape, &self.atoms, exact);
+        let mut support = Vec::new();
+        if !exact {
+            state_atoms(procs, symmetry, movable, p, &mut support);
+            support.sort_unstable();
+            support.dedup();
+        }
+        labels.push(shape, &self.atoms, &support, exact);
     }
 
     /// The shape of `p`: every distinguished value the first of its type.
@@ -293,6 +328,143 @@ impl Labeller {
 impl Default for Labeller {
     fn default() -> Labeller {
         Labeller::new()
+    }
+}
+
+/// Every distinguished value in a process state, deeply (sets, maps,
+/// functions and event sets included), in no particular order.
+fn state_atoms(
+    procs: &Processes,
+    symmetry: &Symmetry,
+    movable: &Movable,
+    p: ProcId,
+    out: &mut Vec<Atom>,
+) {
+    let events = |set: &crate::process::EventSet, out: &mut Vec<Atom>| {
+        for e in set.iter().filter(|&e| movable.is_movable(e)) {
+            if let Some(v) = procs.events().value(e) {
+                value_atoms(symmetry, v, out);
+            }
+        }
+    };
+    let children: Vec<ProcId> = match procs.term(p) {
+        Term::Node(proc) => {
+            value_atoms(symmetry, &Value::Proc(proc.clone()), out);
+            Vec::new()
+        }
+        Term::Stop | Term::Skip | Term::Div | Term::Omega | Term::Done(_) => Vec::new(),
+        Term::Run(s) | Term::Chaos(s) | Term::ChaosOffer(s) => {
+            events(procs.set(*s), out);
+            Vec::new()
+        }
+        Term::Chosen { prefix, choice } => {
+            for v in choice.iter() {
+                value_atoms(symmetry, v, out);
+            }
+            vec![*prefix]
+        }
+        Term::ExternalChoice(ps) => ps.to_vec(),
+        Term::SequentialComposition(a, b) | Term::Interrupt(a, b) | Term::SlidingChoice(a, b) => {
+            vec![*a, *b]
+        }
+        Term::Exception(a, s, b) | Term::SyncInterrupt(a, s, b) => {
+            events(procs.set(*s), out);
+            vec![*a, *b]
+        }
+        Term::SyncExternalChoice(s, ps) | Term::Parallel(s, ps) => {
+            events(procs.set(*s), out);
+            ps.to_vec()
+        }
+        Term::Hide(c, s) => {
+            events(procs.set(*s), out);
+            vec![*c]
+        }
+        Term::Rename(c, r) => {
+            relation_atoms(procs, symmetry, movable, *r, out);
+            vec![*c]
+        }
+        Term::AlphaParallel(pairs) => pairs
+            .iter()
+            .map(|&(s, c)| {
+                events(procs.set(s), out);
+                c
+            })
+            .collect(),
+        Term::Linked(a, r, b) => {
+            relation_atoms(procs, symmetry, movable, *r, out);
+            vec![*a, *b]
+        }
+        Term::Loop(c) => vec![*c],
+    };
+    for c in children {
+        state_atoms(procs, symmetry, movable, c, out);
+    }
+}
+
+fn relation_atoms(
+    procs: &Processes,
+    symmetry: &Symmetry,
+    movable: &Movable,
+    r: crate::process::RelationId,
+    out: &mut Vec<Atom>,
+) {
+    for &(a, b) in procs.relation(r).pairs() {
+        for e in [a, b].into_iter().filter(|&e| movable.is_movable(e)) {
+            if let Some(v) = procs.events().value(e) {
+                value_atoms(symmetry, v, out);
+            }
+        }
+    }
+}
+
+/// Every distinguished value in a value, deeply.
+fn value_atoms(symmetry: &Symmetry, value: &Value, out: &mut Vec<Atom>) {
+    use crate::eval::value::Slot;
+    fn env(symmetry: &Symmetry, slots: &[Slot], out: &mut Vec<Atom>) {
+        for slot in slots {
+            match slot {
+                Slot::Empty => {}
+                Slot::Value(v) => value_atoms(symmetry, v, out),
+                Slot::Group(inner) => env(symmetry, inner, out),
+                Slot::Lazy(thunk) => env(symmetry, &thunk.env, out),
+            }
+        }
+    }
+    match value {
+        Value::Ctor(c) => out.extend(symmetry.atom(*c)),
+        Value::Named(parts) | Value::Dot(parts) | Value::Tuple(parts) | Value::Env(parts) => {
+            parts.iter().for_each(|v| value_atoms(symmetry, v, out))
+        }
+        Value::Seq(seq) => seq.iter().for_each(|v| value_atoms(symmetry, v, out)),
+        Value::Set(set) => set
+            .as_finite()
+            .into_iter()
+            .flatten()
+            .for_each(|v| value_atoms(symmetry, v, out)),
+        Value::Map(m) => m.iter().for_each(|(k, v)| {
+            value_atoms(symmetry, k, out);
+            value_atoms(symmetry, v, out);
+        }),
+        Value::Image(image) => image.iter().for_each(|(k, set)| {
+            value_atoms(symmetry, k, out);
+            set.as_finite()
+                .into_iter()
+                .flatten()
+                .for_each(|v| value_atoms(symmetry, v, out));
+        }),
+        Value::Closure(closure) => {
+            closure
+                .applied
+                .iter()
+                .for_each(|v| value_atoms(symmetry, v, out));
+            env(symmetry, &closure.env, out);
+        }
+        Value::Proc(proc) => match &**proc {
+            Proc::Node { vars, .. } => vars.iter().for_each(|v| value_atoms(symmetry, v, out)),
+            Proc::Builtin { args, .. } => args.iter().for_each(|v| value_atoms(symmetry, v, out)),
+        },
+        Value::Int(_) | Value::Bool(_) | Value::Char(_) | Value::Channel(_) | Value::Builtin(_) => {
+        }
     }
 }
 

@@ -439,7 +439,11 @@ impl Workspace {
                 }
             }
         }
-        let appeared: Vec<usize> = self.listed.iter().map(Vec::len).collect();
+        // How many values appeared, for the trace only (the plain path
+        // allocates nothing).
+        let appeared: Option<Vec<usize>> = trace
+            .is_some()
+            .then(|| self.listed.iter().map(Vec::len).collect());
         for (t, &size) in input.type_sizes.iter().enumerate() {
             let b = base(t);
             for i in 0..size {
@@ -471,7 +475,7 @@ impl Workspace {
                 .enumerate()
                 .map(|(t, l)| l.iter().map(|&i| Atom::new(t, i as usize)).collect())
                 .collect();
-            trace.appeared = appeared;
+            trace.appeared = appeared.expect("counted for the trace");
             trace.permutation = permutation.clone();
         }
         self.permutation = Some(permutation);

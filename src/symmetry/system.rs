@@ -339,29 +339,39 @@ impl SystemSymmetry {
     ) -> u32 {
         let table = machine.table_of(slot);
         self.sync_labels(machine, procs, table);
-        let label = self.labels[table].label(local);
-        if label.exact {
+        let labels = &self.labels[table];
+        let exact = labels.label(local).exact;
+        if exact {
             key_of(
-                label.shape,
-                self.labels[table]
-                    .atoms(local)
-                    .iter()
-                    .map(|&a| perm.apply(a)),
+                labels.label(local).shape,
+                labels.atoms(local).iter().map(|&a| perm.apply(a)),
                 &mut self.key,
             );
-            if let Some(image) = self.labels[table].find(&self.key) {
+            if let Some(image) = labels.find(&self.key) {
+                return image;
+            }
+        } else {
+            self.key.clear();
+            self.key.push(local);
+            self.key
+                .extend(labels.support(local).iter().map(|&a| perm.apply(a).raw()));
+            if let Some(image) = labels.remembered(&self.key) {
                 return image;
             }
         }
+        // Permuted as a term, once.
         let p = machine.table_state(table, local);
         let image = map_state(
             procs,
             p,
             &mut Permute::new(&self.symmetry, perm, &self.movable),
         );
-        let local = machine.local_of(slot, image);
+        let image = machine.local_of(slot, image);
         self.sync_labels(machine, procs, table);
-        local
+        if !exact {
+            self.labels[table].remember(&self.key, image);
+        }
+        image
     }
 
     /// `perm` applied to system state `row` (Proposition 35), into `out`.
