@@ -11,6 +11,10 @@
 //! ✓ is a signal, as in FDR: a stable state that can terminate offers
 //! only `{✓}` (it may refuse every other event, having in effect already
 //! chosen to terminate).
+//!
+//! Under symmetry a node can be permuted (Definition 15): each member
+//! state is permuted as the symmetry layer permutes system states, and
+//! the τ-closed set of the images is the image node.
 
 use rustc_hash::FxHashMap;
 
@@ -19,6 +23,7 @@ use crate::lts::divergence::TauCycles;
 use crate::lts::machine::{Machine, Moves};
 use crate::lts::store::StateStore;
 use crate::process::{EventId, EventSet, ProcId, Processes, TAU, TICK};
+use crate::symmetry::{NotMappable, Permutation, Symmetry, SystemSymmetry};
 
 /// A normal-form node's number.
 pub type NodeId = u32;
@@ -36,6 +41,9 @@ pub struct Normaliser {
     moves: Moves,
     row: Vec<u32>,
     next: Vec<u32>,
+    /// The specification's machine under symmetry, when nodes are to be
+    /// permuted.
+    symmetry: Option<SystemSymmetry>,
 }
 
 /// A specification state's distinct `(event, state)` moves.
@@ -58,7 +66,36 @@ impl Normaliser {
         root: ProcId,
         tau_priority: Option<EventSet>,
     ) -> EvalResult<(Normaliser, NodeId)> {
+        let machine = Machine::new(procs, root);
+        Normaliser::with_machine(procs, machine, tau_priority, None)
+    }
+
+    /// The normal form of `root` whose nodes can be permuted by
+    /// `symmetry`'s permutations; refused when the specification's
+    /// machine is not mappable.
+    pub fn symmetric(
+        procs: &mut Processes,
+        root: ProcId,
+        tau_priority: Option<EventSet>,
+        symmetry: std::sync::Arc<Symmetry>,
+    ) -> EvalResult<Result<(Normaliser, NodeId), NotMappable>> {
         let mut machine = Machine::new(procs, root);
+        if let Some(set) = &tau_priority {
+            machine.set_tau_priority(set.clone());
+        }
+        let system = match SystemSymmetry::new(symmetry, &mut machine, procs) {
+            Ok(system) => system,
+            Err(refusal) => return Ok(Err(refusal)),
+        };
+        Normaliser::with_machine(procs, machine, None, Some(system)).map(Ok)
+    }
+
+    fn with_machine(
+        procs: &mut Processes,
+        mut machine: Machine,
+        tau_priority: Option<EventSet>,
+        symmetry: Option<SystemSymmetry>,
+    ) -> EvalResult<(Normaliser, NodeId)> {
         if let Some(set) = tau_priority {
             machine.set_tau_priority(set);
         }
@@ -74,9 +111,35 @@ impl Normaliser {
             moves: Moves::default(),
             row: Vec::new(),
             next: Vec::new(),
+            symmetry,
         };
         let root = normaliser.node_of(procs, vec![0])?;
         Ok((normaliser, root))
+    }
+
+    /// The node `perm` maps `node` to: the one with the images of its
+    /// members (Lemma 14 makes it unique). Needs a normaliser made by
+    /// [`Normaliser::symmetric`].
+    pub fn permute(
+        &mut self,
+        procs: &mut Processes,
+        node: NodeId,
+        perm: &Permutation,
+    ) -> EvalResult<NodeId> {
+        let system = self
+            .symmetry
+            .as_mut()
+            .expect("a normaliser made with a symmetry");
+        let members = self.nodes[node as usize].members.clone();
+        let mut images = Vec::with_capacity(members.len());
+        for &s in members.iter() {
+            self.states.read(s, &mut self.row);
+            self.next.clear();
+            self.next.resize(self.row.len(), 0);
+            system.apply(&mut self.machine, procs, perm, &self.row, &mut self.next);
+            images.push(self.states.insert(&self.next).0);
+        }
+        self.node_of(procs, images)
     }
 
     pub fn nodes(&self) -> usize {
@@ -288,6 +351,72 @@ pub fn is_subset(a: &[EventId], b: &[EventId]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The normal form of `expr` with nodes permutable over T, and the
+    /// event ids of `events`.
+    fn with_normal_form<R>(
+        expr: &str,
+        body: impl FnOnce(&mut Processes, &mut Normaliser, NodeId, &Symmetry) -> R,
+    ) -> R {
+        use crate::script::Script;
+        let mut script = Script::load_str(
+            "t.csp",
+            "datatype T = A | B | C\nchannel left, right : T\n\
+             COPY = left?x -> right!x -> COPY\nMAYBE = left?x -> (right!x -> MAYBE |~| STOP)\n",
+        )
+        .expect("loads");
+        let func = script.add_expr("<spec>", expr).expect("resolves");
+        let (mut procs, root) = Processes::with_root(&script, func).expect("a process");
+        let symmetry = std::sync::Arc::new(Symmetry::automatic(&script, &[func]));
+        let (mut normaliser, node) =
+            Normaliser::symmetric(&mut procs, root, None, symmetry.clone())
+                .expect("evaluates")
+                .expect("mappable");
+        body(&mut procs, &mut normaliser, node, &symmetry)
+    }
+
+    fn event(procs: &Processes, text: &str) -> EventId {
+        (0..procs.events().id_count() as EventId)
+            .find(|&e| procs.show_event(e) == text)
+            .expect("an event")
+    }
+
+    #[test]
+    fn a_permuted_node_is_the_node_after_the_permuted_trace() {
+        with_normal_form("COPY", |procs, normaliser, root, symmetry| {
+            let swap = Permutation::from_images(vec![vec![1, 0, 2]]);
+            assert!(symmetry.types().len() == 1);
+            let after_a = normaliser
+                .after(procs, root, event(procs, "left.A"))
+                .unwrap()
+                .unwrap();
+            let after_b = normaliser
+                .after(procs, root, event(procs, "left.B"))
+                .unwrap()
+                .unwrap();
+            assert_ne!(after_a, after_b);
+            assert_eq!(normaliser.permute(procs, after_a, &swap).unwrap(), after_b);
+            assert_eq!(normaliser.permute(procs, root, &swap).unwrap(), root);
+        });
+    }
+
+    #[test]
+    fn a_node_of_several_states_permutes_as_a_whole() {
+        with_normal_form("MAYBE", |procs, normaliser, root, _| {
+            let cycle = Permutation::from_images(vec![vec![1, 2, 0]]);
+            let after = |n: &mut Normaliser, procs: &mut Processes, e: &str| {
+                n.after(procs, root, event(procs, e)).unwrap().unwrap()
+            };
+            let (a, b) = (
+                after(normaliser, procs, "left.A"),
+                after(normaliser, procs, "left.B"),
+            );
+            // The choice, right!A -> MAYBE, and STOP.
+            assert_eq!(normaliser.nodes[a as usize].members.len(), 3);
+            assert_eq!(normaliser.permute(procs, a, &cycle).unwrap(), b);
+            assert_eq!(normaliser.permute(procs, root, &cycle).unwrap(), root);
+        });
+    }
 
     #[test]
     fn subsets_of_sorted_lists() {
