@@ -133,3 +133,72 @@ fn bad_requests_are_diagnostics_with_exit_two() {
         .code(2)
         .stderr(predicate::str::contains("name the process"));
 }
+
+#[test]
+fn explore_counts_representatives_with_symmetry() {
+    let explore = |args: &[&str]| {
+        let out = symcsp()
+            .arg("explore")
+            .args(args)
+            .args(["--format", "json"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        serde_json::from_slice::<Value>(&out).expect("JSON")
+    };
+    let plain = explore(&["models/liststack.csp", "System"]);
+    let off = explore(&["models/liststack.csp", "System", "--symmetry", "off"]);
+    let reduced = explore(&[
+        "models/liststack.csp",
+        "System",
+        "--symmetry",
+        "NodeID, Data, ThreadID",
+    ]);
+    let auto = explore(&["models/liststack.csp", "System", "--symmetry", "auto"]);
+    assert_eq!(plain["states"], 1867);
+    assert_eq!(off["states"], 1867);
+    assert!(off.get("symmetry").is_none());
+    // One representative per orbit here (tests/symmetry_oracle.rs).
+    assert_eq!(reduced["states"], 93);
+    assert_eq!(
+        reduced["symmetry"],
+        serde_json::json!(["NodeID", "Data", "ThreadID"])
+    );
+    assert_eq!(auto["states"], 93);
+    assert_eq!(
+        auto["symmetry"],
+        serde_json::json!(["NodeIDType", "Data", "ThreadID"])
+    );
+}
+
+#[test]
+fn explore_refuses_symmetry_it_cannot_apply() {
+    symcsp()
+        .args([
+            "explore",
+            "models/tokenring.csp",
+            "System",
+            "--symmetry",
+            "NodeID",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("N0 is named here"));
+    symcsp()
+        .args([
+            "explore",
+            "models/liststack.csp",
+            "System",
+            "--engine",
+            "terms",
+            "--symmetry",
+            "auto",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--engine terms explores without symmetry",
+        ));
+}

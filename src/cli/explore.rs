@@ -1,17 +1,22 @@
 //! `symcsp explore FILE PROCESS`: explores the state space of any process
 //! expression in FILE's scope breadth first and reports its size, plain
-//! or as JSON; optionally draws a small LTS as Graphviz DOT. Exit 0 when
-//! the exploration completed, 3 when the budget stopped it, 2 on an error.
+//! or as JSON; optionally draws a small LTS as Graphviz DOT. With
+//! `--symmetry`, the states are representatives of symmetry classes (the
+//! reduced state space, and its drawing). Exit 0 when the exploration
+//! completed, 3 when the budget stopped it, 2 on an error.
 
 use std::io::Write;
 use std::path::Path;
 
 use serde::Serialize;
 
+use super::symmetry::{Requested, not_mappable, requested, symmetry};
 use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, say};
+use crate::lts::machine::Machine;
 use crate::lts::{self, Budget, Exploration};
 use crate::process::Processes;
 use crate::script::Script;
+use crate::symmetry::SystemSymmetry;
 use crate::syntax::render_all;
 
 /// The most states `--dot` draws.
@@ -40,6 +45,8 @@ pub struct Request<'a> {
     pub max_states: Option<usize>,
     pub threads: Option<usize>,
     pub dot: Option<&'a Path>,
+    /// `--symmetry auto|off|T,U`.
+    pub symmetry: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -51,6 +58,9 @@ struct Report<'a> {
     components: usize,
     seconds: f64,
     complete: bool,
+    /// The distinguished types, when the states are representatives.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    symmetry: Option<Vec<String>>,
 }
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
@@ -68,32 +78,79 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             return EXIT_INPUT_ERROR;
         }
     };
+    let asked = match request.symmetry.map(|text| requested(&mut script, text)) {
+        None => Requested::Off,
+        Some(Ok(asked)) => asked,
+        Some(Err(problem)) => {
+            say(err, &problem);
+            return EXIT_INPUT_ERROR;
+        }
+    };
+    if request.engine == Engine::Terms && !matches!(asked, Requested::Off) {
+        say(
+            err,
+            "error: --engine terms explores without symmetry reduction (it is the independent \
+             cross-check); drop --symmetry or the engine\n",
+        );
+        return EXIT_INPUT_ERROR;
+    }
     let script = &script;
     let budget = Budget {
         max_states: request.max_states,
         threads: request.threads.unwrap_or(Budget::default().threads),
         ..Budget::default()
     };
-    // The DOT text is `Some(None)` when the LTS is too big to draw.
-    type Found = (Exploration, Option<Option<String>>);
-    let outcome = crate::stack::with_large_stack(|| -> Result<Found, crate::eval::EvalError> {
-        let (mut procs, root) = Processes::with_root(script, func)?;
+    // The DOT text is `Some(None)` when the LTS is too big to draw; the
+    // types' names when the states are representatives.
+    type Found = (Exploration, Option<Option<String>>, Option<Vec<String>>);
+    let outcome = crate::stack::with_large_stack(|| -> Result<Found, String> {
+        let render = |e: crate::eval::EvalError| e.to_diagnostic().render(&script.sources);
+        let (mut procs, root) = Processes::with_root(script, func).map_err(render)?;
+        let symmetry = symmetry(script, procs.evaluator(), &asked, &[func])?;
+        let reduced = |procs: &mut Processes, machine: &mut Machine| match &symmetry {
+            Some(s) => SystemSymmetry::new(std::sync::Arc::new(s.clone()), machine, procs)
+                .map(Some)
+                .map_err(|refusal| not_mappable(request.process, s, &refusal)),
+            None => Ok(None),
+        };
         let exploration = match request.engine {
-            Engine::Supercombinator => lts::explore(&mut procs, root, &budget)?,
-            Engine::Terms => lts::plain::explore_terms(&mut procs, root, &budget)?,
+            Engine::Supercombinator => {
+                let mut machine = Machine::new(&mut procs, root);
+                let mut system = reduced(&mut procs, &mut machine)?;
+                let canonicaliser = system
+                    .as_mut()
+                    .map(|s| s as &mut dyn lts::search::Canonicaliser);
+                lts::explore_machine(&mut procs, machine, &budget, canonicaliser).map_err(render)?
+            }
+            Engine::Terms => {
+                lts::plain::explore_terms(&mut procs, root, &budget).map_err(render)?
+            }
         };
         let dot = match request.dot {
-            Some(_) => Some(
-                lts::graph::graph(&mut procs, root, DOT_LIMIT, None)?.map(|g| g.to_dot(&procs)),
-            ),
+            Some(_) => {
+                // The drawing's own machine, reduced alike.
+                let mut machine = Machine::new(&mut procs, root);
+                let mut system = reduced(&mut procs, &mut machine)?;
+                let canonicaliser = system
+                    .as_mut()
+                    .map(|s| s as &mut dyn lts::search::Canonicaliser);
+                Some(
+                    lts::graph::graph_machine(&mut procs, machine, DOT_LIMIT, canonicaliser)
+                        .map_err(render)?
+                        .map(|g| g.to_dot(&procs)),
+                )
+            }
             None => None,
         };
-        Ok((exploration, dot))
+        let types = symmetry
+            .as_ref()
+            .map(|s| s.types().iter().map(|t| t.name.clone()).collect());
+        Ok((exploration, dot, types))
     });
-    let (exploration, dot) = match outcome {
+    let (exploration, dot, types) = match outcome {
         Ok(found) => found,
-        Err(e) => {
-            say(err, &e.to_diagnostic().render(&script.sources));
+        Err(problem) => {
+            say(err, &problem);
             return EXIT_INPUT_ERROR;
         }
     };
@@ -126,11 +183,12 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
                 components: exploration.components,
                 seconds: exploration.seconds,
                 complete: exploration.complete,
+                symmetry: types,
             };
             let text = serde_json::to_string(&report).expect("a report serialises");
             say(out, &format!("{text}\n"));
         }
-        Format::Plain => say(out, &plain(request, &exploration)),
+        Format::Plain => say(out, &plain(request, &exploration, types.as_deref())),
     }
     if exploration.complete {
         0
@@ -139,7 +197,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     }
 }
 
-fn plain(request: &Request, x: &Exploration) -> String {
+fn plain(request: &Request, x: &Exploration, types: Option<&[String]>) -> String {
     let rate = if x.seconds > 0.0 {
         format!(" ({:.0} states/s)", x.states as f64 / x.seconds)
     } else {
@@ -149,6 +207,16 @@ fn plain(request: &Request, x: &Exploration) -> String {
         "process          {}\nstates           {}\ntransitions      {}\ndeadlock states  {}\ncomponents       {}\ntime             {:.3} s{rate}\n",
         request.process, x.states, x.transitions, x.deadlock_states, x.components, x.seconds
     );
+    if let Some(types) = types {
+        text.push_str(&format!(
+            "symmetry         {}: the states are representatives of symmetry classes\n",
+            if types.is_empty() {
+                "no type to permute".to_string()
+            } else {
+                types.join(", ")
+            }
+        ));
+    }
     if !x.complete {
         text.push_str(&format!(
             "incomplete       stopped at the budget of {} states (--max-states); the counts are a lower bound\n",

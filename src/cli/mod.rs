@@ -10,6 +10,7 @@ mod explore;
 mod parse;
 mod rep;
 mod summary;
+mod symmetry;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -93,6 +94,11 @@ enum Command {
         /// whole process as one term (an independent cross-check).
         #[arg(long, value_enum, default_value = "supercombinator")]
         engine: explore::Engine,
+        /// Explore representatives of symmetry classes: `auto` (the
+        /// largest constant-free subtypes), `off` (the default), or the
+        /// types separated by commas (`NodeID, Data`).
+        #[arg(long, value_name = "auto|off|T,U")]
+        symmetry: Option<String>,
     },
     /// Check a script's assertions, as FDR does: Passed or Failed, with a
     /// counterexample (exit 0 all passed, 1 some failed, 2 an error,
@@ -169,6 +175,7 @@ pub fn main() -> ExitCode {
             threads,
             dot,
             engine,
+            symmetry,
         }) => {
             let request = explore::Request {
                 file: &file,
@@ -178,6 +185,7 @@ pub fn main() -> ExitCode {
                 max_states,
                 threads: threads.map(usize::from),
                 dot: dot.as_deref(),
+                symmetry: symmetry.as_deref(),
             };
             explore::run(&request, &mut out, &mut err)
         }

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::{Map, Value as Json, json};
 
+use super::symmetry::{Requested, not_mappable, requested, symmetry as resolve_symmetry};
 use super::{EXIT_INPUT_ERROR, say};
 use crate::check::trace::state_after;
 use crate::eval::Value;
@@ -24,7 +25,6 @@ use crate::process::{EventId, Processes};
 use crate::script::Script;
 use crate::script::ir::{AssertOption, FuncId};
 use crate::symmetry::rep::Step;
-use crate::symmetry::spec::Choice;
 use crate::symmetry::{Atom, Explanation, Origin, Symmetry, SystemSymmetry};
 use crate::syntax::{Diagnostic, render_all};
 
@@ -46,9 +46,7 @@ pub struct Request<'a> {
 struct Subject {
     process: FuncId,
     process_text: String,
-    /// `None`: automatic.
-    types: Option<Vec<FuncId>>,
-    origin: Origin,
+    symmetry: Requested,
     after: Option<FuncId>,
 }
 
@@ -95,12 +93,11 @@ fn subject(script: &mut Script, request: &Request) -> Result<Subject, String> {
             .add_expr(name, text)
             .map_err(|ds| render_all(&ds, &script.sources))
     };
-    let choice = request
+    let asked = request
         .symmetry
-        .map(Choice::parse)
-        .transpose()
-        .map_err(|e| format!("error: {e}\n"))?;
-    if choice == Some(Choice::Off) {
+        .map(|text| requested(script, text))
+        .transpose()?;
+    if matches!(asked, Some(Requested::Off)) {
         return Err(
             "error: `symcsp rep` shows a symmetry reduction: `--symmetry off` leaves nothing \
              to show\n"
@@ -115,7 +112,7 @@ fn subject(script: &mut Script, request: &Request) -> Result<Subject, String> {
             _ => None,
         })
     });
-    let (process, process_text, assertion_types) = match request.process {
+    let (process, process_text, from_assertion) = match request.process {
         Some(text) => (add(script, "<process>", text)?, text.to_string(), None),
         None => {
             let Some((assertion, types)) = reducing else {
@@ -128,25 +125,15 @@ fn subject(script: &mut Script, request: &Request) -> Result<Subject, String> {
             };
             let imp = assertion.kind.implementation();
             let text = one_line(script.sources.snippet(script.function(imp).span));
-            let origin = Origin::Assertion(assertion.span);
-            (imp, text, Some((types, origin)))
+            let asked = if types.is_empty() {
+                Requested::Automatic
+            } else {
+                Requested::Types(types, Origin::Assertion(assertion.span))
+            };
+            (imp, text, Some(asked))
         }
     };
-    let (types, origin) = match choice {
-        Some(Choice::Types(items)) => {
-            let mut funcs = Vec::with_capacity(items.len());
-            for item in &items {
-                funcs.push(add(script, "<symmetry>", item)?);
-            }
-            (Some(funcs), Origin::CommandLine)
-        }
-        Some(Choice::Automatic) => (None, Origin::Automatic),
-        Some(Choice::Off) => unreachable!("refused above"),
-        None => match assertion_types {
-            Some((types, origin)) if !types.is_empty() => (Some(types), origin),
-            _ => (None, Origin::Automatic),
-        },
-    };
+    let symmetry = asked.or(from_assertion).unwrap_or(Requested::Automatic);
     let after = match request.after {
         Some(text) if !text.trim().is_empty() => {
             Some(add(script, "<after>", &format!("<{text}>"))?)
@@ -156,8 +143,7 @@ fn subject(script: &mut Script, request: &Request) -> Result<Subject, String> {
     Ok(Subject {
         process,
         process_text,
-        types,
-        origin,
+        symmetry,
         after,
     })
 }
@@ -173,35 +159,16 @@ fn explain(script: &Script, subject: &Subject) -> Result<Report, String> {
     let eval_error = |e: crate::eval::EvalError| render(&[e.to_diagnostic()]);
     let (mut procs, root) = Processes::with_root(script, subject.process).map_err(eval_error)?;
     let roots = [subject.process];
-    let symmetry = match &subject.types {
-        Some(items) => Symmetry::explicit(
-            script,
-            procs.evaluator(),
-            items,
-            subject.origin.clone(),
-            &roots,
-        )
-        .map_err(|ds| render(&ds))?,
-        None => Symmetry::automatic(script, &roots),
-    };
+    let symmetry = resolve_symmetry(script, procs.evaluator(), &subject.symmetry, &roots)?
+        .expect("`off` was refused");
     let trace = match subject.after {
         Some(func) => events(&procs, func).map_err(|e| render(&[e]))?,
         None => Vec::new(),
     };
     let mut machine = Machine::new(&mut procs, root);
     let symmetry = Arc::new(symmetry);
-    let mut system =
-        SystemSymmetry::new(symmetry.clone(), &mut machine, &mut procs).map_err(|refusal| {
-            let mut text = format!(
-                "error: {} is not symmetric in {}, so it is not reduced:\n",
-                subject.process_text,
-                type_names(&symmetry)
-            );
-            for problem in &refusal.problems {
-                text.push_str(&format!("  - {problem}\n"));
-            }
-            text
-        })?;
+    let mut system = SystemSymmetry::new(symmetry.clone(), &mut machine, &mut procs)
+        .map_err(|refusal| not_mappable(&subject.process_text, &symmetry, &refusal))?;
     let (mut machine, found) =
         state_after(&mut procs, machine, &trace, &Budget::default()).map_err(eval_error)?;
     let row = match found {
@@ -271,15 +238,6 @@ fn event_span(script: &Script, func: FuncId, index: usize) -> crate::syntax::Spa
 
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn type_names(symmetry: &Symmetry) -> String {
-    let names: Vec<&str> = symmetry.types().iter().map(|t| t.name.as_str()).collect();
-    if names.is_empty() {
-        "no type".to_string()
-    } else {
-        names.join(", ")
-    }
 }
 
 /// What the report shows, read off the library's answer.

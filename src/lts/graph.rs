@@ -7,6 +7,7 @@ use crate::eval::EvalResult;
 use crate::process::{EventId, ProcId, Processes};
 
 use super::Budget;
+use super::machine::Machine;
 use super::search::{Canonicaliser, Context, Flow, Search, Visit, Visitor};
 
 /// An explicit LTS: state 0 is the initial state.
@@ -26,7 +27,18 @@ pub fn graph(
     limit: usize,
     canonicaliser: Option<&mut dyn Canonicaliser>,
 ) -> EvalResult<Option<Graph>> {
-    let mut search = Search::new(procs, root, &[], false);
+    let machine = Machine::new(procs, root);
+    graph_machine(procs, machine, limit, canonicaliser)
+}
+
+/// The LTS of `machine` (see [`graph`]).
+pub fn graph_machine(
+    procs: &mut Processes,
+    machine: Machine,
+    limit: usize,
+    canonicaliser: Option<&mut dyn Canonicaliser>,
+) -> EvalResult<Option<Graph>> {
+    let mut search = Search::with_machine(machine, &[], false);
     let mut edges = Edges {
         edges: Vec::new(),
         canonicaliser,

@@ -1,0 +1,81 @@
+//! `--symmetry auto|off|T,U`, shared by the commands that take it: the
+//! types added to the script as expressions, then checked (or chosen) by
+//! the symmetry layer, every problem rendered for the terminal.
+
+use crate::eval::Evaluator;
+use crate::script::Script;
+use crate::script::ir::FuncId;
+use crate::symmetry::spec::Choice;
+use crate::symmetry::{Origin, Symmetry};
+use crate::syntax::render_all;
+
+/// What the user asked for, with any types resolved in the script.
+#[derive(Debug, Clone)]
+pub(super) enum Requested {
+    Off,
+    Automatic,
+    Types(Vec<FuncId>, Origin),
+}
+
+/// Reads `--symmetry`'s text and adds its types to `script`.
+pub(super) fn requested(script: &mut Script, text: &str) -> Result<Requested, String> {
+    match Choice::parse(text).map_err(|e| format!("error: {e}\n"))? {
+        Choice::Off => Ok(Requested::Off),
+        Choice::Automatic => Ok(Requested::Automatic),
+        Choice::Types(items) => {
+            let mut funcs = Vec::with_capacity(items.len());
+            for item in &items {
+                let func = script
+                    .add_expr("<symmetry>", item)
+                    .map_err(|ds| render_all(&ds, &script.sources))?;
+                funcs.push(func);
+            }
+            Ok(Requested::Types(funcs, Origin::CommandLine))
+        }
+    }
+}
+
+/// The symmetry asked for, over what `roots` depend on: `None` for
+/// `off`; the types checked (constant-free) or chosen automatically.
+pub(super) fn symmetry(
+    script: &Script,
+    eval: &Evaluator,
+    requested: &Requested,
+    roots: &[FuncId],
+) -> Result<Option<Symmetry>, String> {
+    match requested {
+        Requested::Off => Ok(None),
+        Requested::Automatic => Ok(Some(Symmetry::automatic(script, roots))),
+        Requested::Types(items, origin) => {
+            Symmetry::explicit(script, eval, items, origin.clone(), roots)
+                .map(Some)
+                .map_err(|ds| render_all(&ds, &script.sources))
+        }
+    }
+}
+
+/// The types of a symmetry, for a report: `NodeID, Data`.
+pub(super) fn type_names(symmetry: &Symmetry) -> String {
+    let names: Vec<&str> = symmetry.types().iter().map(|t| t.name.as_str()).collect();
+    if names.is_empty() {
+        "no type".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// The refusal of a system that is not mappable, for the terminal.
+pub(super) fn not_mappable(
+    process: &str,
+    symmetry: &Symmetry,
+    refusal: &crate::symmetry::NotMappable,
+) -> String {
+    let mut text = format!(
+        "error: {process} is not symmetric in {}, so it is not reduced:\n",
+        type_names(symmetry)
+    );
+    for problem in &refusal.problems {
+        text.push_str(&format!("  - {problem}\n"));
+    }
+    text
+}
