@@ -22,12 +22,14 @@ use super::{EventRelation, EventSet, ProcId, Processes, Term};
 /// states are the same state. Keys exported through one [`Exporter`]
 /// share their common subterms, so a path's worth of states stays cheap.
 ///
-/// Leaves are the evaluator's process values themselves. Values compare
-/// as the evaluator compares them, so a state holding a function value
-/// (a closure: a `let`-bound function, a lambda) is tied to the
-/// evaluator that made the closure; imported into another `Processes` it
-/// is a state of its own there, equal to none of that `Processes`'
-/// states.
+/// Leaves are the evaluator's process values themselves, compared as the
+/// evaluator compares values: a function value by identity. Each
+/// evaluator makes its own function values, so a state holding one (a
+/// function passed to a process as an argument, by name or as a lambda;
+/// not a `let`-bound function, which a state holds through the values it
+/// captured) is tied to its evaluator: imported into another
+/// `Processes`, it is a state of its own there, equal to none of that
+/// `Processes`' states.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct StateKey(Arc<KeyTerm>);
 
