@@ -5,7 +5,7 @@
 //! which state. A counterexample holds event ids and state keys, which
 //! mean the same to every `Processes` of the script, so it can leave the
 //! thread (and the `Processes`) that found it; it is put into words only
-//! where it is shown ([`render`]).
+//! where it is shown ([`Counterexample::render`]).
 
 mod render;
 
