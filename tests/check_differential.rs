@@ -9,24 +9,26 @@ use std::collections::{BTreeMap, BTreeSet};
 use symcsp::check::{self, Verdict};
 use symcsp::lts::machine::{Machine, Moves};
 use symcsp::lts::search::Budget;
-use symcsp::process::{Processes, TAU};
+use symcsp::process::{EventId, Processes, TAU};
 use symcsp::script::Script;
 use symcsp::script::ir::{AssertionKind, FuncId};
 
 /// Every trace of at most `depth` visible events of the constant `func`,
 /// level by level: each trace with the τ-closed set of states after it.
-fn traces(script: &Script, func: FuncId, depth: usize) -> BTreeSet<Vec<String>> {
+/// Each call has process states of its own; event ids are the same in
+/// all of them, and in the check's.
+fn traces(script: &Script, func: FuncId, depth: usize) -> BTreeSet<Vec<EventId>> {
     symcsp::stack::with_large_stack(|| {
         let (mut procs, root) = Processes::with_root(script, func).expect("a process");
         let mut machine = Machine::new(&mut procs, root);
         let mut moves = Moves::default();
         let mut next = Vec::new();
         // The states after each trace of the current length, τ-closed.
-        let mut level: BTreeMap<Vec<u32>, BTreeSet<Vec<u32>>> = BTreeMap::new();
+        let mut level: BTreeMap<Vec<EventId>, BTreeSet<Vec<u32>>> = BTreeMap::new();
         level.insert(Vec::new(), [machine.initial().to_vec()].into());
         let mut all = BTreeSet::new();
         for length in 0..=depth {
-            let mut after: BTreeMap<Vec<u32>, BTreeSet<Vec<u32>>> = BTreeMap::new();
+            let mut after: BTreeMap<Vec<EventId>, BTreeSet<Vec<u32>>> = BTreeMap::new();
             for (trace, states) in &mut level {
                 let mut todo: Vec<Vec<u32>> = states.iter().cloned().collect();
                 while let Some(row) = todo.pop() {
@@ -44,7 +46,7 @@ fn traces(script: &Script, func: FuncId, depth: usize) -> BTreeSet<Vec<String>> 
                         }
                     }
                 }
-                all.insert(trace.iter().map(|&e| procs.show_event(e)).collect());
+                all.insert(trace.clone());
             }
             level = after;
         }
@@ -52,13 +54,13 @@ fn traces(script: &Script, func: FuncId, depth: usize) -> BTreeSet<Vec<String>> 
     })
 }
 
-fn verdict(script: &Script, index: usize) -> (Verdict, Option<Vec<String>>) {
+fn verdict(script: &Script, index: usize) -> (Verdict, Option<Vec<EventId>>) {
     let result =
         symcsp::stack::with_large_stack(|| check::check(script, index, &Budget::default()))
             .unwrap_or_else(|d| panic!("{}", d.render(&script.sources)));
     let failing_trace = result.counterexample.as_ref().map(|cx| {
-        let mut t: Vec<String> = cx.trace().iter().map(|s| s.to_string()).collect();
-        t.extend(cx.error_event.clone().filter(|_| cx.ends_with_error));
+        let mut t = cx.trace();
+        t.extend(cx.error_event.filter(|_| cx.ends_with_error));
         t
     });
     (result.verdict, failing_trace)

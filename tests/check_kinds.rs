@@ -3,12 +3,12 @@
 //! counterexample's exact path on the implementation to show it is a
 //! real behaviour.
 
-use symcsp::check::counterexample::{Counterexample, Kind};
+use symcsp::check::counterexample::{Counterexample, Kind, RenderedCounterexample};
 use symcsp::check::{self, CheckResult, Verdict};
 use symcsp::lts::divergence::Divergences;
 use symcsp::lts::machine::{Machine, Moves};
 use symcsp::lts::search::{Budget, Stopped};
-use symcsp::process::{Processes, TAU, TICK};
+use symcsp::process::{EventId, Processes, TAU, TICK};
 use symcsp::script::Script;
 use symcsp::script::ir::{AssertOption, AssertionKind};
 
@@ -55,6 +55,12 @@ fn run(script: &Script, index: usize, budget: &Budget) -> CheckResult {
     })
 }
 
+/// The counterexample in words, printed by process states of the script
+/// other than the check's own (as the command line prints it).
+fn words(script: &Script, cx: &Counterexample) -> RenderedCounterexample {
+    symcsp::stack::with_large_stack(|| cx.render(&Processes::new(script).expect("events")))
+}
+
 /// Checks each assertion of `assertions` (one per line) against `expect`.
 fn check_all(assertions: &str, expect: &[Expect]) {
     let script = load(assertions);
@@ -73,9 +79,10 @@ fn check_all(assertions: &str, expect: &[Expect]) {
             .filter(|_| want.counterexample.is_some() || result.verdict == Verdict::Failed);
         match (&want.counterexample, shown) {
             (Some((kind, trace, error)), Some(cx)) => {
+                let shown = words(&script, cx);
                 assert_eq!(cx.kind, *kind, "{text}");
-                assert_eq!(cx.trace(), *trace, "{text}");
-                assert_eq!(cx.error_event.as_deref(), *error, "{text}");
+                assert_eq!(shown.trace, *trace, "{text}");
+                assert_eq!(shown.error_event.as_deref(), *error, "{text}");
                 replay(&script, i, cx);
             }
             (None, None) => {}
@@ -107,40 +114,31 @@ fn replay(script: &Script, index: usize, cx: &Counterexample) {
                 machine.set_tau_priority(procs.set(set).clone());
             }
         }
-        let ends = check::trace::replay(&mut machine, &mut procs, cx.path_before_error())
-            .expect("replays");
-        assert!(
-            !ends.is_empty(),
-            "the path {:?} is not a behaviour",
-            cx.path
-        );
+        let path = cx.path_before_error();
+        let ends = check::trace::replay(&mut machine, &mut procs, &path).expect("replays");
+        assert!(!ends.is_empty(), "the path {path:?} is not a behaviour");
         let mut moves = Moves::default();
         let mut holds_at = |row: &Vec<u32>, machine: &mut Machine, procs: &mut Processes| {
             machine.moves(procs, row, &mut moves).expect("moves");
-            let events: Vec<u32> = moves.list.iter().map(|m| m.event).collect();
-            let shown: Vec<String> = events
-                .iter()
-                .filter(|&&e| e != TAU)
-                .map(|&e| procs.show_event(e))
-                .collect();
+            let events: Vec<EventId> = moves.list.iter().map(|m| m.event).collect();
             match cx.kind {
-                Kind::Trace => match &cx.error_event {
+                Kind::Trace => match cx.error_event {
                     // The implementation performs the error event here
                     // (refinement), or cannot (has trace).
-                    Some(e) if cx.ends_with_error => shown.contains(e),
-                    Some(e) => !shown.contains(e),
+                    Some(e) if cx.ends_with_error => events.contains(&e),
+                    Some(e) => !events.contains(&e),
                     None => true,
                 },
                 Kind::Deadlock => events.is_empty(),
                 Kind::Refusal | Kind::Nondeterminism => {
                     let stable = !events.contains(&TAU);
-                    let accepted: Vec<String> = if events.contains(&TICK) {
-                        vec!["✓".to_string()]
+                    let accepted: Vec<EventId> = if events.contains(&TICK) {
+                        vec![TICK]
                     } else {
-                        let mut s = shown.clone();
-                        s.sort();
-                        s.dedup();
-                        s
+                        let mut visible = events.clone();
+                        visible.sort();
+                        visible.dedup();
+                        visible
                     };
                     let mut want = cx.accepted.clone();
                     want.sort();
@@ -316,7 +314,7 @@ fn a_nondeterministic_choice_has_a_witness_that_takes_the_other_branch() {
     let cx = result.counterexample.expect("a counterexample");
     assert_eq!(cx.kind, Kind::Nondeterminism);
     assert!(cx.trace().is_empty());
-    let error = cx.error_event.clone().expect("an error event");
+    let error = cx.error_event.expect("an error event");
     // One branch accepts only one event; the other performs the other.
     assert_eq!(cx.accepted.len(), 1);
     assert_ne!(cx.accepted[0], error);
@@ -493,7 +491,7 @@ assert STOP [T= System
     )
     .expect("the script loads");
     let result = run(&script, 0, &Budget::default());
-    let cx = result.counterexample.expect("a counterexample");
+    let cx = words(&script, &result.counterexample.expect("a counterexample"));
     let moves = |c: usize| -> Vec<(usize, &str, &str)> {
         cx.components[c]
             .moves
@@ -501,7 +499,7 @@ assert STOP [T= System
             .map(|m| (m.step, m.event.as_str(), m.state.as_str()))
             .collect()
     };
-    assert_eq!(cx.trace(), Vec::<&str>::new());
+    assert!(cx.trace.is_empty());
     assert_eq!(cx.error_event.as_deref(), Some("done"));
     assert_eq!(
         moves(0),
@@ -533,16 +531,17 @@ assert b -> STOP [FD= LateDiv
     let cx = run(&script, 0, &Budget::default())
         .counterexample
         .expect("a counterexample");
-    let events: Vec<&str> = cx.steps.iter().map(|s| s.event.as_str()).collect();
+    let shown = words(&script, &cx);
+    let events: Vec<&str> = shown.steps.iter().map(|s| s.event.as_str()).collect();
     assert_eq!(events, ["c", "τ", "τ", "τ"]);
-    let hidden: Vec<Option<&str>> = cx.steps.iter().map(|s| s.hidden.as_deref()).collect();
+    let hidden: Vec<Option<&str>> = shown.steps.iter().map(|s| s.hidden.as_deref()).collect();
     assert_eq!(
         hidden,
         [None, Some("pass.0"), Some("pass.1"), Some("pass.2")]
     );
     assert_eq!(cx.loop_from, Some(1));
-    assert_eq!(cx.loop_steps().as_deref(), Some("steps 2–4"));
-    let own: Vec<&str> = cx.components[0]
+    assert_eq!(shown.loop_steps().as_deref(), Some("steps 2–4"));
+    let own: Vec<&str> = shown.components[0]
         .moves
         .iter()
         .map(|m| m.event.as_str())
@@ -553,8 +552,9 @@ assert b -> STOP [FD= LateDiv
     let cx = run(&script, 1, &Budget::default())
         .counterexample
         .expect("a counterexample");
+    let shown = words(&script, &cx);
     assert_eq!(cx.kind, Kind::Divergence);
-    assert_eq!(cx.trace(), ["b"]);
-    assert_eq!(cx.loop_steps().as_deref(), Some("step 2"));
+    assert_eq!(shown.trace, ["b"]);
+    assert_eq!(shown.loop_steps().as_deref(), Some("step 2"));
     replay(&script, 1, &cx);
 }

@@ -328,10 +328,10 @@ fn a_failed_checks_counterexample_is_loaded_and_stepped_through() {
         run(&mut app, &[Command::RunCheck]);
         assert!(app.check_running() || matches!(app.checks[0].status, CheckStatus::Running(_)));
         wait_for_checks(&mut app);
-        let CheckStatus::Done(result) = &app.checks[0].status else {
+        let CheckStatus::Done(done) = &app.checks[0].status else {
             panic!("the check ended without a result")
         };
-        assert_eq!(result.verdict, Verdict::Failed);
+        assert_eq!(done.result.verdict, Verdict::Failed);
         assert!(app.message.as_ref().unwrap().text.contains("Failed"));
         run(&mut app, &[Command::Activate]);
         assert_eq!(app.process, "Quiet");

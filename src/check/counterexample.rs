@@ -2,17 +2,24 @@
 //! violation (τ included, so it can be stepped through), the error event
 //! or refusal, and the behaviour of each component along the path —
 //! which leaf moved at each step, by which of its own events, and into
-//! which state. Everything is resolved to text here, so a result can
-//! leave the thread (and the `Processes`) that found it.
+//! which state. A counterexample holds event ids and state keys, which
+//! mean the same to every `Processes` of the script, so it can leave the
+//! thread (and the `Processes`) that found it; it is put into words only
+//! where it is shown ([`Counterexample::render`]).
+
+mod render;
 
 use serde::Serialize;
 
+use crate::lts::animator::{ComponentMove, PathStep};
 use crate::lts::divergence::TauLoop;
 use crate::lts::machine::{Machine, Moves};
 use crate::lts::search::Search;
-use crate::process::{EventId, ProcId, Processes, TAU};
+use crate::process::{EventId, Exporter, Processes, StateKey, TAU};
 
 use super::normal::{NodeId, Normaliser};
+
+pub use render::{RenderedBehaviour, RenderedCounterexample, RenderedMove, RenderedStep};
 
 /// What kind of behaviour a counterexample shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -33,94 +40,82 @@ pub enum Kind {
 }
 
 /// One step of the implementation's path.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
-    /// The system's event (`τ` for internal steps).
-    pub event: String,
+    /// The system's event (τ for internal steps).
+    pub event: EventId,
     /// What the components performed when the system shows another event
     /// (the event a τ hides, or the one renamed).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hidden: Option<String>,
-    /// The components that took part.
-    pub moved: Vec<usize>,
-    /// The specification's states after this step (refinement only).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub spec: Vec<String>,
+    pub hidden: Option<EventId>,
+    /// The components that took part, in increasing slot order, each
+    /// with its own event and new state.
+    pub moved: Vec<ComponentMove>,
+    /// The specification after this step (refinement only, and not after
+    /// the error event).
+    pub spec: Option<SpecStates>,
 }
 
-/// One component's part in the path.
-#[derive(Debug, Clone, Serialize)]
-pub struct Behaviour {
-    pub initial: String,
-    pub moves: Vec<ComponentMove>,
+/// The specification's normal-form node at a point of the path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecStates {
+    /// Its first member states (at most [`SPEC_STATES_KEPT`]), each a
+    /// state per specification component.
+    pub members: Vec<Vec<StateKey>>,
+    /// How many member states the node has.
+    pub count: usize,
 }
 
-#[derive(Debug, Clone, Serialize)]
-pub struct ComponentMove {
-    /// The index of the system step (into [`Counterexample::steps`]).
-    pub step: usize,
-    /// The component's own event (before hiding and renaming).
-    pub event: String,
-    pub state: String,
-}
+/// The most specification states kept per step (the node's others are
+/// only counted).
+pub const SPEC_STATES_KEPT: usize = 4;
 
-#[derive(Debug, Clone, Serialize)]
+/// The behaviour behind a verdict, in event ids and state keys.
+#[derive(Debug, Clone)]
 pub struct Counterexample {
     pub kind: Kind,
+    /// Each component's state at the start, by slot.
+    pub initial: Vec<StateKey>,
     /// Every step from the initial state, τ included; the error event,
     /// when the implementation performs one, is the last step.
     pub steps: Vec<Step>,
-    pub error_event: Option<String>,
+    pub error_event: Option<EventId>,
     /// Events refused (for a refusal: those the specification required).
-    pub refusals: Vec<String>,
+    pub refusals: Vec<EventId>,
     /// What the final state accepts (refusal and nondeterminism).
-    pub accepted: Vec<String>,
-    pub components: Vec<Behaviour>,
+    pub accepted: Vec<EventId>,
     /// For nondeterminism: another path with the same trace that does
     /// perform the error event (visible events only).
-    pub witness: Option<Vec<String>>,
-    /// The specification's states at the start (refinement only).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub spec_initial: Vec<String>,
+    pub witness: Option<Vec<EventId>>,
+    /// The specification at the start (refinement only).
+    pub spec_initial: Option<SpecStates>,
     /// For a divergence: the index of the first step of the τ-loop that
     /// the last steps make (they return to the state before it).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub loop_from: Option<usize>,
-    /// The steps' event ids (τ included), to replay the path.
-    #[serde(skip)]
-    pub path: Vec<EventId>,
     /// Whether the last step is the error event (not part of the trace).
-    #[serde(skip)]
     pub ends_with_error: bool,
 }
 
 impl Counterexample {
+    /// The path's events (τ included) without the error step.
+    pub fn path_before_error(&self) -> Vec<EventId> {
+        let end = self.steps.len() - usize::from(self.ends_with_error);
+        self.steps[..end].iter().map(|s| s.event).collect()
+    }
+
     /// The visible events before the violation (τ omitted, the error
     /// event excluded).
-    pub fn trace(&self) -> Vec<&str> {
-        let end = self.steps.len() - usize::from(self.ends_with_error);
-        self.steps[..end]
-            .iter()
-            .map(|s| s.event.as_str())
-            .filter(|e| *e != "τ")
-            .collect()
+    pub fn trace(&self) -> Vec<EventId> {
+        let mut trace = self.path_before_error();
+        trace.retain(|&e| e != TAU);
+        trace
     }
 
-    /// For a divergence with its τ-loop: the loop's steps in words,
-    /// numbered from one (`step 4`, `steps 1–4`).
-    pub fn loop_steps(&self) -> Option<String> {
-        let from = self.loop_from? + 1;
-        let to = self.steps.len();
-        Some(if from == to {
-            format!("step {from}")
-        } else {
-            format!("steps {from}–{to}")
+    /// The path as [`crate::lts::animator::Animator::follow`] replays it.
+    pub fn path(&self) -> impl Iterator<Item = PathStep<'_>> {
+        self.steps.iter().map(|s| PathStep {
+            event: s.event,
+            moved: &s.moved,
         })
-    }
-
-    /// The path's event ids without the error step.
-    pub fn path_before_error(&self) -> &[EventId] {
-        &self.path[..self.path.len() - usize::from(self.ends_with_error)]
     }
 }
 
@@ -167,97 +162,86 @@ pub fn describe(search: &Search, procs: &Processes, found: Found) -> Counterexam
         });
         step_changes.push(taken.map(|m| moves.changes(m).to_vec()).unwrap_or_default());
     }
-    if let Some(error) = found.error_step {
-        let last = rows.last().expect("a path has a state").clone();
-        machine.prepared_moves(&last[..width], &mut moves);
-        if let Some(m) = moves.list.iter().find(|m| m.event == error) {
-            let mut next = Vec::new();
-            moves.apply(m, &last, &mut next);
-            step_changes.push(moves.changes(m).to_vec());
-            rows.push(next);
-            path.push(error);
+    let ends_with_error = match found.error_step {
+        Some(error) => {
+            let last = rows.last().expect("a path has a state").clone();
+            machine.prepared_moves(&last[..width], &mut moves);
+            let performed = moves.list.iter().find(|m| m.event == error);
+            if let Some(m) = performed {
+                let mut next = Vec::new();
+                moves.apply(m, &last, &mut next);
+                step_changes.push(moves.changes(m).to_vec());
+                rows.push(next);
+                path.push(error);
+            }
+            performed.is_some()
         }
-    }
-    let show_component =
-        |slot: usize, local: u32| procs.show_state(machine.process_state(slot, local));
-    let spec_states = |node: Option<NodeId>| -> Vec<String> {
-        match (found.spec, node) {
-            (Some(normaliser), Some(node)) => show_spec(procs, normaliser, node),
-            _ => Vec::new(),
-        }
+        None => false,
     };
-    let node_of = |row: &[u32]| row.get(width).copied();
-    let mut components: Vec<Behaviour> = (0..width)
-        .map(|slot| Behaviour {
-            initial: show_component(slot, rows[0][slot]),
-            moves: Vec::new(),
-        })
+    // One exporter for the whole counterexample: its states share most
+    // of their subterms.
+    let mut keys = procs.exporter();
+    let component = |keys: &mut Exporter, slot: usize, row: &[u32]| {
+        keys.export(machine.process_state(slot, row[slot]))
+    };
+    // The specification's node is the row's extra column, when the rows
+    // carry one.
+    let spec = |keys: &mut Exporter, row: &[u32]| -> Option<SpecStates> {
+        Some(spec_states(keys, found.spec?, *row.get(width)?))
+    };
+    let initial = (0..width)
+        .map(|slot| component(&mut keys, slot, &rows[0]))
         .collect();
-    let mut steps = Vec::new();
+    let spec_initial = spec(&mut keys, &rows[0]);
+    let mut steps = Vec::with_capacity(path.len());
     for (k, &event) in path.iter().enumerate() {
-        let mut moved = Vec::new();
         let taking_part = machine.participants(&rows[k], &step_changes[k], event);
-        let hidden = Machine::hidden_event(&taking_part, event).map(|e| procs.show_event(e));
-        for (slot, own) in taking_part {
-            moved.push(slot);
-            components[slot].moves.push(ComponentMove {
-                step: k,
-                event: procs.show_event(own),
-                state: show_component(slot, rows[k + 1][slot]),
-            });
-        }
-        moved.sort_unstable();
-        let is_error = found.error_step.is_some() && k + 1 == path.len();
+        let hidden = Machine::hidden_event(&taking_part, event);
+        let mut moved: Vec<ComponentMove> = taking_part
+            .into_iter()
+            .map(|(slot, own)| ComponentMove {
+                slot,
+                event: own,
+                state: component(&mut keys, slot, &rows[k + 1]),
+            })
+            .collect();
+        moved.sort_by_key(|m| m.slot);
+        // After the error event the specification has no state.
+        let is_error = ends_with_error && k + 1 == path.len();
         steps.push(Step {
-            event: procs.show_event(event),
+            event,
             hidden,
             moved,
             spec: if is_error {
-                Vec::new()
+                None
             } else {
-                spec_states(node_of(&rows[k + 1]))
+                spec(&mut keys, &rows[k + 1])
             },
         });
     }
-    let show = |events: &[EventId]| events.iter().map(|&e| procs.show_event(e)).collect();
     Counterexample {
         kind: found.kind,
-        ends_with_error: found.error_step.is_some() && path.last() == found.error_step.as_ref(),
+        initial,
         steps,
-        error_event: found.error_event.map(|e| procs.show_event(e)),
-        refusals: show(&found.refusals),
-        accepted: show(&found.accepted),
-        components,
+        error_event: found.error_event,
+        refusals: found.refusals,
+        accepted: found.accepted,
         witness: None,
-        spec_initial: spec_states(node_of(&rows[0])),
+        spec_initial,
         loop_from,
-        path,
+        ends_with_error,
     }
 }
 
-/// The most specification states shown per step.
-const SPEC_STATES_SHOWN: usize = 4;
-
-/// The specification states of a normal-form node, as text.
-fn show_spec(procs: &Processes, normaliser: &Normaliser, node: NodeId) -> Vec<String> {
+/// The first member states of a normal-form node, and how many it has.
+fn spec_states(keys: &mut Exporter, normaliser: &Normaliser, node: NodeId) -> SpecStates {
     let members = normaliser.member_states(node);
-    let mut shown: Vec<String> = members
-        .iter()
-        .take(SPEC_STATES_SHOWN)
-        .map(|components| show_components(procs, components))
-        .collect();
-    if members.len() > SPEC_STATES_SHOWN {
-        shown.push(format!("… {} more", members.len() - SPEC_STATES_SHOWN));
-    }
-    shown
-}
-
-fn show_components(procs: &Processes, components: &[ProcId]) -> String {
-    match components {
-        [one] => procs.show_state(*one),
-        many => {
-            let parts: Vec<String> = many.iter().map(|&p| procs.show_state(p)).collect();
-            format!("⟨{}⟩", parts.join(", "))
-        }
+    SpecStates {
+        count: members.len(),
+        members: members
+            .iter()
+            .take(SPEC_STATES_KEPT)
+            .map(|components| components.iter().map(|&p| keys.export(p)).collect())
+            .collect(),
     }
 }

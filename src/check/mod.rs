@@ -397,12 +397,8 @@ fn product(
         trace.push(event);
         let fresh = search_from(procs, imp, &[0], &priority);
         let witness = trace::find_trace(procs, fresh, &trace, &Budget::default())?;
-        counterexample.witness = witness.map(|path| {
-            path.into_iter()
-                .filter(|&e| e != TAU)
-                .map(|e| procs.show_event(e))
-                .collect()
-        });
+        counterexample.witness =
+            witness.map(|path| path.into_iter().filter(|&e| e != TAU).collect());
     }
     Ok((Some(false), outcome, Some(counterexample)))
 }

@@ -16,11 +16,14 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, say};
-use crate::check::counterexample::{Counterexample, Kind};
+use crate::check::counterexample::{Counterexample, Kind, RenderedCounterexample};
 use crate::check::worker::CheckHandle;
 use crate::check::{CheckResult, Verdict, assertion_text};
 use crate::lts::search::Budget;
+use crate::process::Processes;
 use crate::script::Script;
+use crate::stack::with_large_stack;
+use crate::syntax::Diagnostic;
 
 /// Exit code when an assertion fails.
 pub const EXIT_FAILED: u8 = 1;
@@ -61,6 +64,7 @@ struct Entry<'a> {
     states: u64,
     transitions: u64,
     seconds: f64,
+    /// Through a `Value`, whose maps print their keys sorted.
     counterexample: Option<serde_json::Value>,
     notes: &'a [String],
     /// What decided a static check, each rendered with its place.
@@ -115,6 +119,10 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         live: None,
     };
     let progress = std::io::stderr().is_terminal();
+    let mut printer = Printer {
+        script: &script,
+        procs: None,
+    };
     let mut outcomes = Vec::new();
     for &number in &chosen {
         let index = number - 1;
@@ -137,7 +145,16 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         if progress {
             say(err, "\r\x1b[2K");
         }
-        let outcome = handle.join();
+        let outcome = handle.join().and_then(|result| {
+            let counterexample = match &result.counterexample {
+                Some(cx) => Some(printer.render(cx)?),
+                None => None,
+            };
+            Ok(Checked {
+                result,
+                counterexample,
+            })
+        });
         if request.format == Format::Plain {
             say(out, &plain(&script, index, &outcome));
         }
@@ -157,7 +174,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     }
     let verdicts: Vec<Option<Verdict>> = outcomes
         .iter()
-        .map(|(_, o)| o.as_ref().ok().map(|r| r.verdict))
+        .map(|(_, o)| o.as_ref().ok().map(|c| c.result.verdict))
         .collect();
     if verdicts.contains(&Some(Verdict::Failed)) {
         EXIT_FAILED
@@ -173,14 +190,45 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     }
 }
 
-type Outcome = Result<CheckResult, crate::syntax::Diagnostic>;
+/// A check's result with its counterexample in words.
+struct Checked {
+    result: CheckResult,
+    counterexample: Option<RenderedCounterexample>,
+}
+
+type Outcome = Result<Checked, Diagnostic>;
+
+/// Puts counterexamples into words with process states of the checked
+/// script, made when the first counterexample needs them.
+struct Printer<'s> {
+    script: &'s Script,
+    procs: Option<Processes<'s>>,
+}
+
+impl Printer<'_> {
+    /// Printing a state prints its values, which may nest deeply: this
+    /// runs on a large stack, as the check did.
+    fn render(&mut self, cx: &Counterexample) -> Result<RenderedCounterexample, Diagnostic> {
+        let Printer { script, procs } = self;
+        with_large_stack(|| {
+            let procs = match procs {
+                Some(procs) => procs,
+                None => procs.insert(Processes::new(script).map_err(|e| e.to_diagnostic())?),
+            };
+            Ok(cx.render(procs))
+        })
+    }
+}
 
 fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
     let span = script.assertions[index].span;
     let line = script.sources.location(span).line;
     let text = assertion_text(script, index);
     match outcome {
-        Ok(result) => Entry {
+        Ok(Checked {
+            result,
+            counterexample,
+        }) => Entry {
             index: index + 1,
             line,
             text,
@@ -196,7 +244,9 @@ fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
             states: result.states,
             transitions: result.transitions,
             seconds: result.seconds,
-            counterexample: result.counterexample.as_ref().map(counterexample_json),
+            counterexample: counterexample
+                .as_ref()
+                .map(|cx| serde_json::to_value(cx).expect("a counterexample serialises")),
             notes: &result.notes,
             reasons: result
                 .reasons
@@ -222,19 +272,11 @@ fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
     }
 }
 
-fn counterexample_json(cx: &Counterexample) -> serde_json::Value {
-    let mut value = serde_json::to_value(cx).expect("a counterexample serialises");
-    if let Some(map) = value.as_object_mut() {
-        map.insert("trace".to_string(), serde_json::json!(cx.trace()));
-    }
-    value
-}
-
 /// One assertion's verdict line, its notes and its counterexample.
 fn plain(script: &Script, index: usize, outcome: &Outcome) -> String {
     let text = assertion_text(script, index);
-    let result = match outcome {
-        Ok(result) => result,
+    let (result, counterexample) = match outcome {
+        Ok(checked) => (&checked.result, &checked.counterexample),
         Err(diagnostic) => {
             return format!(
                 "{text}: Error\n{}",
@@ -265,7 +307,7 @@ fn plain(script: &Script, index: usize, outcome: &Outcome) -> String {
     for note in &result.notes {
         lines.push_str(&format!("    note: {note}\n"));
     }
-    if let Some(cx) = &result.counterexample {
+    if let Some(cx) = counterexample {
         lines.push_str(&describe(
             cx,
             script.assertions[index].negated,
@@ -279,7 +321,7 @@ fn indent(text: &str) -> String {
     text.lines().map(|l| format!("    {l}\n")).collect()
 }
 
-fn sequence(events: &[&str]) -> String {
+fn sequence(events: &[String]) -> String {
     format!("<{}>", events.join(", "))
 }
 
@@ -288,8 +330,8 @@ fn set(events: &[String]) -> String {
 }
 
 /// A counterexample in words, then its path and each component's part.
-fn describe(cx: &Counterexample, negated: bool, verdict: Verdict) -> String {
-    let trace = sequence(&cx.trace());
+fn describe(cx: &RenderedCounterexample, negated: bool, verdict: Verdict) -> String {
+    let trace = sequence(&cx.trace);
     let error = cx.error_event.as_deref().unwrap_or("?");
     let headline = match cx.kind {
         Kind::Trace if cx.ends_with_error => format!(
@@ -315,12 +357,7 @@ fn describe(cx: &Counterexample, negated: bool, verdict: Verdict) -> String {
             let witness = cx
                 .witness
                 .as_ref()
-                .map(|w| {
-                    format!(
-                        " (as in {})",
-                        sequence(&w.iter().map(String::as_str).collect::<Vec<_>>())
-                    )
-                })
+                .map(|w| format!(" (as in {})", sequence(w)))
                 .unwrap_or_default();
             format!(
                 "after {trace} the process may perform {error}{witness} or refuse it (accepting only {})",

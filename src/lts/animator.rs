@@ -1,13 +1,13 @@
 //! Stepping a process by hand: the enabled events of a system state with
 //! the components that take part in each (and the event each performs
 //! itself, so a τ shows what was hidden), component states as process
-//! text, the operator tree for grouping them, and replaying a check's
-//! counterexample move by move. Everything the animator shows comes from
-//! here; it keeps no history (the user interface owns the trace).
+//! text, the operator tree for grouping them, and replaying a recorded
+//! path (a check's counterexample) move by move. Everything the animator
+//! shows comes from here; it keeps no history (the user interface owns
+//! the trace).
 
-use crate::check::counterexample::Counterexample;
 use crate::eval::EvalResult;
-use crate::process::{EventId, ProcId, Processes, TAU, TICK};
+use crate::process::{EventId, ProcId, Processes, StateKey, TAU, TICK};
 use crate::script::Script;
 use crate::script::ir::FuncId;
 
@@ -53,12 +53,33 @@ impl Enabled {
     }
 }
 
-/// Why a counterexample could not be followed.
+/// A component's part in a recorded step: its own event (before hiding
+/// and renaming) and the state it moved into, as a key, so that a path
+/// recorded with other [`Processes`] (a check's, on its worker thread)
+/// can be replayed here.
 #[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComponentMove {
+    pub slot: usize,
+    pub event: EventId,
+    pub state: StateKey,
+}
+
+/// One step of a recorded path, as [`Animator::follow`] replays it.
+#[derive(Debug, Clone, Copy)]
+pub struct PathStep<'a> {
+    /// The system's event (τ included).
+    pub event: EventId,
+    /// The components that took part, in increasing slot order.
+    pub moved: &'a [ComponentMove],
+}
+
+/// Why a recorded path could not be followed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FollowError {
     /// The step (from 0) that has no matching move.
     pub step: usize,
-    pub event: String,
+    /// The step's event.
+    pub event: EventId,
 }
 
 /// A process compiled for stepping.
@@ -100,10 +121,14 @@ impl<'s> Animator<'s> {
         self.machine.components()
     }
 
+    /// The process state of component `slot` in local state `local`.
+    pub fn component_state(&self, slot: usize, local: u32) -> ProcId {
+        self.machine.process_state(slot, local)
+    }
+
     /// Component `slot` in local state `local`, as process text.
     pub fn show_component(&self, slot: usize, local: u32) -> String {
-        self.procs
-            .show_state(self.machine.process_state(slot, local))
+        self.procs.show_state(self.component_state(slot, local))
     }
 
     /// The operator tree over the components.
@@ -150,43 +175,43 @@ impl<'s> Animator<'s> {
         Ok(list)
     }
 
-    /// The moves that replay `counterexample` from the initial state:
-    /// at each step the move with the recorded event, the same components
-    /// and (where several remain) the recorded component states; each
-    /// with its place in the state's [`Self::enabled`] list.
-    pub fn follow(
+    /// The moves that replay a recorded path from the initial state: at
+    /// each step the move with the recorded event and the same
+    /// components and, where several remain, the one whose components
+    /// move into the recorded states (imported into this animator's
+    /// [`Processes`], which numbers states its own way); each with its
+    /// place in the state's [`Self::enabled`] list.
+    pub fn follow<'a>(
         &mut self,
-        counterexample: &Counterexample,
+        path: impl IntoIterator<Item = PathStep<'a>>,
     ) -> Result<Vec<(usize, Enabled)>, FollowError> {
         let mut state = self.initial();
-        let mut taken = Vec::with_capacity(counterexample.steps.len());
-        for (k, step) in counterexample.steps.iter().enumerate() {
-            let stuck = || FollowError {
+        let mut taken = Vec::new();
+        for (k, step) in path.into_iter().enumerate() {
+            let stuck = FollowError {
                 step: k,
-                event: step.event.clone(),
+                event: step.event,
             };
-            let enabled = self.enabled(&state).map_err(|_| stuck())?;
-            let recorded: Vec<(usize, &str)> = counterexample
-                .components
-                .iter()
-                .enumerate()
-                .flat_map(|(slot, b)| {
-                    b.moves
-                        .iter()
-                        .filter(move |m| m.step == k)
-                        .map(move |m| (slot, m.state.as_str()))
-                })
-                .collect();
-            let chosen = enabled
+            let enabled = self.enabled(&state).map_err(|_| stuck)?;
+            let slots = || step.moved.iter().map(|m| m.slot);
+            let mut candidates: Vec<(usize, Enabled)> = enabled
                 .into_iter()
                 .enumerate()
-                .filter(|(_, e)| e.label == step.event && e.slots().eq(step.moved.iter().copied()))
-                .find(|(_, e)| {
+                .filter(|(_, e)| e.event == step.event && e.slots().eq(slots()))
+                .collect();
+            if candidates.len() > 1 {
+                let recorded: Vec<(usize, ProcId)> = step
+                    .moved
+                    .iter()
+                    .map(|m| (m.slot, self.procs.import(&m.state)))
+                    .collect();
+                candidates.retain(|(_, e)| {
                     recorded
                         .iter()
-                        .all(|&(slot, text)| self.show_component(slot, e.target[slot]) == text)
-                })
-                .ok_or_else(stuck)?;
+                        .all(|&(slot, id)| self.component_state(slot, e.target[slot]) == id)
+                });
+            }
+            let chosen = candidates.into_iter().next().ok_or(stuck)?;
             state.clone_from(&chosen.1.target);
             taken.push(chosen);
         }

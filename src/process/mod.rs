@@ -16,6 +16,7 @@
 //! state.
 
 pub mod events;
+pub mod key;
 mod operator;
 pub mod print;
 mod semantics;
@@ -32,6 +33,7 @@ use crate::script::ir::FuncId;
 use crate::syntax::Span;
 
 pub use events::{EventId, EventRelation, EventSet, EventTable, TAU, TICK};
+pub use key::{Exporter, StateKey};
 pub use term::{ProcId, RelationId, SetId, Term, Transition};
 
 use events::Interner;
@@ -65,6 +67,13 @@ impl<'s> Processes<'s> {
         Processes::with_evaluator(Evaluator::new(script))
     }
 
+    /// Prepares the processes of the evaluator's script. The event table
+    /// is built from the script's events sorted by value (none of which
+    /// holds a function, the one kind of value compared by identity: a
+    /// function cannot be in a set), so every `Processes` of one script
+    /// gives each event the same
+    /// [`EventId`]: ids can travel between them, as a check's
+    /// counterexample does from its worker to the animator.
     pub fn with_evaluator(eval: Evaluator<'s>) -> EvalResult<Processes<'s>> {
         // Channel by channel, so that an infinite type is reported at its
         // channel's declaration.

@@ -1,23 +1,87 @@
 //! Process states as FDR-style process text: a control state as its call
 //! (`Node(N3, B, N1)`) or its expression with the bound values, operator
-//! terms with CSPM's operators, event sets in FDR's set syntax.
+//! terms with CSPM's operators, event sets in FDR's set syntax. States
+//! print the same whether they are interned ids or portable keys.
 
 use crate::eval::Value;
 
-use super::{EventId, EventRelation, EventSet, ProcId, Processes, SetId, TAU, TICK, Term};
+use super::key::{KeyTerm, StateKey};
+use super::{EventId, EventRelation, EventSet, ProcId, Processes, TAU, TICK, Term};
 
 /// Sets with more events than this print abbreviated.
 const SET_SHOWN: usize = 6;
+
+/// Where a printed term finds its operands, event sets and relations:
+/// interned in a [`Processes`] (ids), or held by the term itself (keys).
+trait Parts {
+    type Operand;
+    type Set;
+    type Relation;
+    fn term<'a>(
+        &'a self,
+        operand: &'a Self::Operand,
+    ) -> &'a Term<Self::Operand, Self::Set, Self::Relation>;
+    fn set<'a>(&'a self, set: &'a Self::Set) -> &'a EventSet;
+    fn relation<'a>(&'a self, relation: &'a Self::Relation) -> &'a EventRelation;
+}
+
+impl Parts for Processes<'_> {
+    type Operand = ProcId;
+    type Set = super::SetId;
+    type Relation = super::RelationId;
+
+    fn term(&self, &id: &ProcId) -> &Term {
+        Processes::term(self, id)
+    }
+
+    fn set(&self, &set: &super::SetId) -> &EventSet {
+        Processes::set(self, set)
+    }
+
+    fn relation(&self, &relation: &super::RelationId) -> &EventRelation {
+        Processes::relation(self, relation)
+    }
+}
+
+/// The parts of a [`StateKey`], which holds them all.
+struct Held;
+
+impl Parts for Held {
+    type Operand = StateKey;
+    type Set = EventSet;
+    type Relation = EventRelation;
+
+    fn term<'a>(&'a self, key: &'a StateKey) -> &'a KeyTerm {
+        key.term()
+    }
+
+    fn set<'a>(&'a self, set: &'a EventSet) -> &'a EventSet {
+        set
+    }
+
+    fn relation<'a>(&'a self, relation: &'a EventRelation) -> &'a EventRelation {
+        relation
+    }
+}
 
 impl Processes<'_> {
     /// A state as process text.
     pub fn show_state(&self, id: ProcId) -> String {
         let mut out = String::new();
-        self.write_state(&mut out, id, false);
+        self.write_state(self, &mut out, &id, false);
         out
     }
 
-    fn write_state(&self, out: &mut String, id: ProcId, nested: bool) {
+    /// A state given by its key as process text, as
+    /// [`Self::show_state`] prints the state in the `Processes` it came
+    /// from.
+    pub fn show_key(&self, key: &StateKey) -> String {
+        let mut out = String::new();
+        self.write_state(&Held, &mut out, key, false);
+        out
+    }
+
+    fn write_state<P: Parts>(&self, parts: &P, out: &mut String, state: &P::Operand, nested: bool) {
         let open = |out: &mut String| {
             if nested {
                 out.push('(');
@@ -28,24 +92,27 @@ impl Processes<'_> {
                 out.push(')');
             }
         };
-        let binary = |out: &mut String, a: ProcId, op: &str, b: ProcId| {
+        let binary = |out: &mut String, a: &P::Operand, op: &str, b: &P::Operand| {
             open(out);
-            self.write_state(out, a, true);
+            self.write_state(parts, out, a, true);
             out.push_str(op);
-            self.write_state(out, b, true);
+            self.write_state(parts, out, b, true);
             close(out);
         };
-        let many = |out: &mut String, ps: &[ProcId], op: &str| {
+        let many = |out: &mut String, ps: &[P::Operand], op: &str| {
             open(out);
-            for (i, &p) in ps.iter().enumerate() {
+            for (i, p) in ps.iter().enumerate() {
                 if i > 0 {
                     out.push_str(op);
                 }
-                self.write_state(out, p, true);
+                self.write_state(parts, out, p, true);
             }
             close(out);
         };
-        match self.term(id) {
+        let set_text = |s: &P::Set| self.show_events(parts.set(s));
+        let relation_text =
+            |r: &P::Relation, arrow: &str| self.show_relation(parts.relation(r), arrow);
+        match parts.term(state) {
             Term::Node(p) => {
                 let text = self.eval.show(&Value::Proc(p.clone()));
                 let simple = text
@@ -65,91 +132,87 @@ impl Processes<'_> {
             Term::Omega | Term::Done(_) => out.push('Ω'),
             Term::Run(s) => {
                 out.push_str("RUN(");
-                out.push_str(&self.set_text(*s));
+                out.push_str(&set_text(s));
                 out.push(')');
             }
             Term::Chaos(s) => {
                 out.push_str("CHAOS(");
-                out.push_str(&self.set_text(*s));
+                out.push_str(&set_text(s));
                 out.push(')');
             }
             Term::ChaosOffer(s) => {
                 out.push_str("[] x : ");
-                out.push_str(&self.set_text(*s));
+                out.push_str(&set_text(s));
                 out.push_str(" @ x -> CHAOS(");
-                out.push_str(&self.set_text(*s));
+                out.push_str(&set_text(s));
                 out.push(')');
             }
             Term::Chosen { prefix, choice } => {
-                self.write_state(out, *prefix, nested);
+                self.write_state(parts, out, prefix, nested);
                 let shown: Vec<String> = choice.iter().map(|v| self.eval.show(v)).collect();
                 out.push_str(&format!(" {{$ {}}}", shown.join(", ")));
             }
             Term::ExternalChoice(ps) => many(out, ps, " [] "),
-            Term::SequentialComposition(a, b) => binary(out, *a, " ; ", *b),
-            Term::Interrupt(a, b) => binary(out, *a, " /\\ ", *b),
-            Term::SlidingChoice(a, b) => binary(out, *a, " [> ", *b),
+            Term::SequentialComposition(a, b) => binary(out, a, " ; ", b),
+            Term::Interrupt(a, b) => binary(out, a, " /\\ ", b),
+            Term::SlidingChoice(a, b) => binary(out, a, " [> ", b),
             Term::Exception(a, s, b) => {
-                let op = format!(" [| {} |> ", self.set_text(*s));
-                binary(out, *a, &op, *b)
+                let op = format!(" [| {} |> ", set_text(s));
+                binary(out, a, &op, b)
             }
             Term::SyncExternalChoice(s, ps) => {
-                let op = format!(" [+ {} +] ", self.set_text(*s));
+                let op = format!(" [+ {} +] ", set_text(s));
                 many(out, ps, &op)
             }
             Term::SyncInterrupt(a, s, b) => {
-                let op = format!(" /+ {} +\\ ", self.set_text(*s));
-                binary(out, *a, &op, *b)
+                let op = format!(" /+ {} +\\ ", set_text(s));
+                binary(out, a, &op, b)
             }
             Term::Hide(p, s) => {
                 open(out);
-                self.write_state(out, *p, true);
+                self.write_state(parts, out, p, true);
                 out.push_str(" \\ ");
-                out.push_str(&self.set_text(*s));
+                out.push_str(&set_text(s));
                 close(out);
             }
             Term::Rename(p, r) => {
                 open(out);
-                self.write_state(out, *p, true);
-                out.push_str(&format!(" [[{}]]", self.relation_text(*r, " <- ")));
+                self.write_state(parts, out, p, true);
+                out.push_str(&format!(" [[{}]]", relation_text(r, " <- ")));
                 close(out);
             }
             Term::Parallel(s, ps) => {
-                let op = if self.set(*s).is_empty() {
+                let op = if parts.set(s).is_empty() {
                     " ||| ".to_string()
                 } else {
-                    format!(" [| {} |] ", self.set_text(*s))
+                    format!(" [| {} |] ", set_text(s))
                 };
                 many(out, ps, &op)
             }
             Term::AlphaParallel(pairs) => {
                 open(out);
                 out.push_str("|| ");
-                for (i, &(a, p)) in pairs.iter().enumerate() {
+                for (i, (a, p)) in pairs.iter().enumerate() {
                     if i > 0 {
                         out.push_str(", ");
                     }
                     out.push('[');
-                    out.push_str(&self.set_text(a));
+                    out.push_str(&set_text(a));
                     out.push_str("] ");
-                    self.write_state(out, p, true);
+                    self.write_state(parts, out, p, true);
                 }
                 close(out);
             }
             Term::Linked(a, r, b) => {
-                let op = format!(" [{}] ", self.relation_text(*r, " <-> "));
-                binary(out, *a, &op, *b)
+                let op = format!(" [{}] ", relation_text(r, " <-> "));
+                binary(out, a, &op, b)
             }
             Term::Loop(p) => {
                 out.push_str("loop(");
-                self.write_state(out, *p, false);
+                self.write_state(parts, out, p, false);
                 out.push(')');
             }
         }
-    }
-
-    fn set_text(&self, s: SetId) -> String {
-        self.show_events(self.set(s))
     }
 
     /// An event set in FDR's set syntax, abbreviated when long. Channels
@@ -191,10 +254,6 @@ impl Processes<'_> {
         }
         out.push('}');
         out
-    }
-
-    fn relation_text(&self, r: super::RelationId, arrow: &str) -> String {
-        self.show_relation(self.relation(r), arrow)
     }
 
     /// A renaming or linking relation as `a <- b` pairs, abbreviated when

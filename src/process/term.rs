@@ -6,6 +6,11 @@
 //! whose operand moved by τ, a parallel composition, a hiding, ...) are
 //! terms over the ids of their operands. Two states are the same state
 //! exactly when their terms are equal, and equal terms get one id.
+//!
+//! The same operators also describe a state without ids: a
+//! [`super::key::StateKey`] is a term whose operands are keys and whose
+//! event sets and relations are held by content ([`Term::map`] converts
+//! between the two).
 
 use std::sync::Arc;
 
@@ -28,8 +33,10 @@ pub type SetId = u32;
 /// An interned event relation ([`super::events::EventRelation`]).
 pub type RelationId = u32;
 
+/// A process state's operator over its operands `P`, with event sets `S`
+/// and relations `R`: ids into a [`super::Processes`] by default.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Term {
+pub enum Term<P = ProcId, S = SetId, R = RelationId> {
     /// A control state of the script with the values of its free
     /// variables: `Node(N3, B, N1)`, `a -> P`.
     Node(Arc<Proc>),
@@ -44,39 +51,92 @@ pub enum Term {
     /// builds it.
     Done(u32),
     /// `RUN(A)`
-    Run(SetId),
+    Run(S),
     /// `CHAOS(A)`: may refuse everything, or offer one event of `A`.
-    Chaos(SetId),
+    Chaos(S),
     /// `CHAOS(A)` after it chose to offer: `[] x : A @ x -> CHAOS(A)`.
-    ChaosOffer(SetId),
+    ChaosOffer(S),
     /// A prefix with nondeterministic fields (`c$x -> P`) after the values
     /// of those fields were chosen.
     Chosen {
-        prefix: ProcId,
+        prefix: P,
         choice: Arc<[crate::eval::Value]>,
     },
-    ExternalChoice(Arc<[ProcId]>),
-    SequentialComposition(ProcId, ProcId),
-    Interrupt(ProcId, ProcId),
+    ExternalChoice(Arc<[P]>),
+    SequentialComposition(P, P),
+    Interrupt(P, P),
     /// `P [> Q`
-    SlidingChoice(ProcId, ProcId),
+    SlidingChoice(P, P),
     /// `P [| A |> Q`
-    Exception(ProcId, SetId, ProcId),
+    Exception(P, S, P),
     /// `P [+ A +] Q` and its replicated form.
-    SyncExternalChoice(SetId, Arc<[ProcId]>),
+    SyncExternalChoice(S, Arc<[P]>),
     /// `P /+ A +\ Q`
-    SyncInterrupt(ProcId, SetId, ProcId),
-    Hide(ProcId, SetId),
-    Rename(ProcId, RelationId),
+    SyncInterrupt(P, S, P),
+    Hide(P, S),
+    Rename(P, R),
     /// `[| A |]` over any number of operands; `|||` is `[| {} |]`.
-    Parallel(SetId, Arc<[ProcId]>),
+    Parallel(S, Arc<[P]>),
     /// `[A || B]` and `|| x : S @ [A(x)] P(x)`: each operand with its
     /// alphabet.
-    AlphaParallel(Arc<[(SetId, ProcId)]>),
+    AlphaParallel(Arc<[(S, P)]>),
     /// `P [a <-> b] Q`
-    Linked(ProcId, RelationId, ProcId),
+    Linked(P, R, P),
     /// `loop(P)`: `P ; P ; ...`
-    Loop(ProcId),
+    Loop(P),
+}
+
+impl<P, S, R> Term<P, S, R> {
+    /// The same operator over converted operands, sets and relations.
+    /// The conversions share the context `cx`, handed to each call (each
+    /// may need it mutably: importing a state interns into it).
+    pub fn map<C, Q, T, U>(
+        &self,
+        cx: &mut C,
+        operand: impl Fn(&mut C, &P) -> Q,
+        set: impl Fn(&mut C, &S) -> T,
+        relation: impl Fn(&mut C, &R) -> U,
+    ) -> Term<Q, T, U> {
+        let all =
+            |cx: &mut C, ps: &[P]| -> Arc<[Q]> { ps.iter().map(|p| operand(cx, p)).collect() };
+        match self {
+            Term::Node(p) => Term::Node(p.clone()),
+            Term::Stop => Term::Stop,
+            Term::Skip => Term::Skip,
+            Term::Div => Term::Div,
+            Term::Omega => Term::Omega,
+            Term::Done(depth) => Term::Done(*depth),
+            Term::Run(s) => Term::Run(set(cx, s)),
+            Term::Chaos(s) => Term::Chaos(set(cx, s)),
+            Term::ChaosOffer(s) => Term::ChaosOffer(set(cx, s)),
+            Term::Chosen { prefix, choice } => Term::Chosen {
+                prefix: operand(cx, prefix),
+                choice: choice.clone(),
+            },
+            Term::ExternalChoice(ps) => Term::ExternalChoice(all(cx, ps)),
+            Term::SequentialComposition(a, b) => {
+                Term::SequentialComposition(operand(cx, a), operand(cx, b))
+            }
+            Term::Interrupt(a, b) => Term::Interrupt(operand(cx, a), operand(cx, b)),
+            Term::SlidingChoice(a, b) => Term::SlidingChoice(operand(cx, a), operand(cx, b)),
+            Term::Exception(a, s, b) => Term::Exception(operand(cx, a), set(cx, s), operand(cx, b)),
+            Term::SyncExternalChoice(s, ps) => Term::SyncExternalChoice(set(cx, s), all(cx, ps)),
+            Term::SyncInterrupt(a, s, b) => {
+                Term::SyncInterrupt(operand(cx, a), set(cx, s), operand(cx, b))
+            }
+            Term::Hide(p, s) => Term::Hide(operand(cx, p), set(cx, s)),
+            Term::Rename(p, r) => Term::Rename(operand(cx, p), relation(cx, r)),
+            Term::Parallel(s, ps) => Term::Parallel(set(cx, s), all(cx, ps)),
+            Term::AlphaParallel(pairs) => Term::AlphaParallel(
+                pairs
+                    .iter()
+                    .map(|(s, p)| (set(cx, s), operand(cx, p)))
+                    .collect(),
+            ),
+            Term::Linked(a, r, b) => Term::Linked(operand(cx, a), relation(cx, r), operand(cx, b)),
+            Term::Loop(p) => Term::Loop(operand(cx, p)),
+        }
+    }
 }
 
 /// One transition: an event (possibly τ or ✓) and the state it leads to.

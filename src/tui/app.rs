@@ -11,12 +11,14 @@ use rustc_hash::FxHashSet;
 use super::config::{Command, Config, Pane};
 use super::model::{Animation, Listing, Source};
 use super::session::{SavedStep, Session};
-use crate::check::counterexample::{Counterexample, Kind};
+use crate::check::counterexample::{Kind, RenderedCounterexample};
 use crate::check::worker::CheckHandle;
 use crate::check::{CheckResult, Verdict};
 use crate::lts::Budget;
 use crate::lts::animator::{Enabled, EventKind};
 use crate::lts::machine::OutlineRow;
+use crate::process::Processes;
+use crate::script::Script;
 
 /// Everything that can happen to the animator.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,8 +136,33 @@ impl Trace {
 pub enum CheckStatus {
     NotRun,
     Running(CheckHandle),
-    Done(Box<CheckResult>),
+    Done(Box<Finished>),
     Error(String),
+}
+
+/// A check's result, with its counterexample in words for the screen.
+pub struct Finished {
+    pub result: CheckResult,
+    pub counterexample: Option<RenderedCounterexample>,
+}
+
+impl Finished {
+    /// Puts the result's counterexample into words with process states
+    /// of `script`, the one the check ran on (the animator's copy is read
+    /// again from the file, which may have changed since).
+    fn new(script: &Script, result: CheckResult) -> Result<Finished, String> {
+        let counterexample = match &result.counterexample {
+            Some(cx) => {
+                let procs = Processes::new(script).map_err(|e| e.to_diagnostic().message)?;
+                Some(cx.render(&procs))
+            }
+            None => None,
+        };
+        Ok(Finished {
+            result,
+            counterexample,
+        })
+    }
 }
 
 pub struct CheckRow {
@@ -661,6 +688,9 @@ impl App {
 
     /// Collects finished checks.
     fn poll_checks(&mut self) {
+        let Some(listing) = &self.listing else {
+            return;
+        };
         let mut finished = None;
         for (i, row) in self.checks.iter_mut().enumerate() {
             if matches!(&row.status, CheckStatus::Running(h) if h.is_finished()) {
@@ -669,17 +699,21 @@ impl App {
                 else {
                     unreachable!("matched above")
                 };
-                row.status = match handle.join() {
-                    Ok(result) => CheckStatus::Done(Box::new(result)),
-                    Err(d) => CheckStatus::Error(d.message.clone()),
+                row.status = match handle
+                    .join()
+                    .map_err(|d| d.message)
+                    .and_then(|result| Finished::new(&listing.script, result))
+                {
+                    Ok(done) => CheckStatus::Done(Box::new(done)),
+                    Err(message) => CheckStatus::Error(message),
                 };
                 finished = Some(i);
             }
         }
         if let Some(i) = finished {
             let text = match &self.checks[i].status {
-                CheckStatus::Done(result) => {
-                    let hint = if result.counterexample.is_some() {
+                CheckStatus::Done(done) => {
+                    let hint = if done.counterexample.is_some() {
                         " — o opens its counterexample"
                     } else {
                         ""
@@ -687,7 +721,7 @@ impl App {
                     format!(
                         "assertion {}: {}{hint}",
                         i + 1,
-                        verdict_text(result.verdict)
+                        verdict_text(done.result.verdict)
                     )
                 }
                 CheckStatus::Error(e) => format!("assertion {}: {e}", i + 1),
@@ -702,14 +736,15 @@ impl App {
         let Some(row) = self.checks.get(index) else {
             return;
         };
-        let CheckStatus::Done(result) = &row.status else {
+        let CheckStatus::Done(done) = &row.status else {
             self.complain("run the check first (c)");
             return;
         };
-        let Some(cx) = result.counterexample.clone() else {
+        let (Some(cx), Some(shown)) = (&done.result.counterexample, &done.counterexample) else {
             self.complain("this check has no counterexample to open");
             return;
         };
+        let (cx, shown) = (cx.clone(), shown.clone());
         let implementation = row.implementation.clone();
         if !self.animate(&implementation) {
             return;
@@ -717,14 +752,14 @@ impl App {
         let Some(animation) = &mut self.animation else {
             return;
         };
-        let followed = animation.with_dependent_mut(|_, anim| anim.follow(&cx));
+        let followed = animation.with_dependent_mut(|_, anim| anim.follow(cx.path()));
         let moves = match followed {
             Ok(moves) => moves,
             Err(e) => {
                 self.complain(format!(
                     "the counterexample could not be followed at step {} (`{}`)",
                     e.step + 1,
-                    e.event
+                    shown.steps[e.step].event
                 ));
                 return;
             }
@@ -735,10 +770,10 @@ impl App {
         self.describe_state();
         self.counterexample = Some(LoadedCounterexample {
             assertion: index,
-            spec_initial: cx.spec_initial.clone(),
-            spec_after: cx.steps.iter().map(|s| s.spec.clone()).collect(),
+            spec_initial: shown.spec_initial.clone(),
+            spec_after: shown.steps.iter().map(|s| s.spec.clone()).collect(),
             valid: moves.len(),
-            verdict: describe_counterexample(&cx),
+            verdict: describe_counterexample(&shown),
             loop_from: cx.loop_from.map(|k| k + 1),
         });
         self.focus = Pane::Trace;
@@ -778,7 +813,7 @@ impl App {
             }
             Pane::Trace => self.goto(selected),
             Pane::Checks => match self.checks.get(selected).map(|c| &c.status) {
-                Some(CheckStatus::Done(r)) if r.counterexample.is_some() => {
+                Some(CheckStatus::Done(done)) if done.counterexample.is_some() => {
                     self.open_counterexample(selected)
                 }
                 Some(CheckStatus::Running(_)) => self.say("running (Esc cancels)"),
@@ -1102,7 +1137,7 @@ pub fn verdict_text(verdict: Verdict) -> String {
 }
 
 /// What a counterexample shows, in one line.
-pub fn describe_counterexample(cx: &Counterexample) -> String {
+pub fn describe_counterexample(cx: &RenderedCounterexample) -> String {
     let list = |events: &[String]| format!("{{{}}}", events.join(", "));
     match cx.kind {
         Kind::Trace => match &cx.error_event {

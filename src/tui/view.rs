@@ -423,13 +423,14 @@ fn checks(app: &App, frame: &mut Frame, area: Rect) {
         .map(|c| match &c.status {
             CheckStatus::NotRun => ("·".to_string(), theme.dim),
             CheckStatus::Running(_) => ("… running".to_string(), theme.running),
-            CheckStatus::Done(r) => {
-                let (mark, style) = match r.verdict {
+            CheckStatus::Done(done) => {
+                let verdict = done.result.verdict;
+                let (mark, style) = match verdict {
                     Verdict::Passed => ("✓", theme.passed),
                     Verdict::Failed => ("✗", theme.failed),
                     Verdict::Inconclusive(_) => ("?", theme.running),
                 };
-                (format!("{mark} {}", r.verdict.word()), style)
+                (format!("{mark} {}", verdict.word()), style)
             }
             CheckStatus::Error(_) => ("! error".to_string(), theme.error),
         })
@@ -503,7 +504,8 @@ fn checks(app: &App, frame: &mut Frame, area: Rect) {
             );
             frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), words);
         }
-        CheckStatus::Done(r) => {
+        CheckStatus::Done(done) => {
+            let r = &done.result;
             let mut text = if r.searched {
                 format!(
                     "{}: {} states, {} transitions, depth {}, {:.2} s",
@@ -521,7 +523,7 @@ fn checks(app: &App, frame: &mut Frame, area: Rect) {
                     text.push_str(&format!("\n{}", reason.headline(&listing.script.sources)));
                 }
             }
-            if let Some(cx) = &r.counterexample {
+            if let Some(cx) = &done.counterexample {
                 let key = app
                     .config
                     .keymap
