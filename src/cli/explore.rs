@@ -110,7 +110,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         let reduced = |procs: &mut Processes, machine: &mut Machine| match &symmetry {
             Some(s) => SystemSymmetry::new(std::sync::Arc::new(s.clone()), machine, procs)
                 .map(Some)
-                .map_err(|refusal| not_mappable(request.process, s, &refusal)),
+                .map_err(|refusal| not_mappable(script, func, s, &refusal)),
             None => Ok(None),
         };
         let exploration = match request.engine {

@@ -168,7 +168,7 @@ fn explain(script: &Script, subject: &Subject) -> Result<Report, String> {
     let mut machine = Machine::new(&mut procs, root);
     let symmetry = Arc::new(symmetry);
     let mut system = SystemSymmetry::new(symmetry.clone(), &mut machine, &mut procs)
-        .map_err(|refusal| not_mappable(&subject.process_text, &symmetry, &refusal))?;
+        .map_err(|refusal| not_mappable(script, subject.process, &symmetry, &refusal))?;
     let (mut machine, found) =
         state_after(&mut procs, machine, &trace, &Budget::default()).map_err(eval_error)?;
     let row = match found {

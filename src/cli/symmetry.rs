@@ -64,18 +64,24 @@ pub(super) fn type_names(symmetry: &Symmetry) -> String {
     }
 }
 
-/// The refusal of a system that is not mappable, for the terminal.
+/// The refusal of a system that is not mappable, for the terminal: a
+/// diagnostic at the process (`process`, a constant of the script), one
+/// note per thing that breaks the symmetry.
 pub(super) fn not_mappable(
-    process: &str,
+    script: &Script,
+    process: FuncId,
     symmetry: &Symmetry,
     refusal: &crate::symmetry::NotMappable,
 ) -> String {
-    let mut text = format!(
-        "error: {process} is not symmetric in {}, so it is not reduced:\n",
-        type_names(symmetry)
+    let mut diagnostic = crate::syntax::Diagnostic::error(
+        script.function(process).span,
+        format!(
+            "this process is not symmetric in {}, so it is not reduced",
+            type_names(symmetry)
+        ),
     );
     for problem in &refusal.problems {
-        text.push_str(&format!("  - {problem}\n"));
+        diagnostic = diagnostic.with_note(problem.clone());
     }
-    text
+    diagnostic.render(&script.sources)
 }
