@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, say};
+use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, load, say};
 use crate::check::counterexample::{Counterexample, Kind, RenderedCounterexample};
 use crate::check::worker::CheckHandle;
 use crate::check::{CheckResult, Verdict, assertion_text};
@@ -30,12 +30,6 @@ pub const EXIT_FAILED: u8 = 1;
 
 /// Longest path printed in full in plain output.
 const PATH_SHOWN: usize = 200;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    Plain,
-    Json,
-}
 
 pub struct Request<'a> {
     pub file: &'a Path,
@@ -75,13 +69,10 @@ struct Entry<'a> {
 }
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let script = match Script::load_file(request.file) {
-        Ok(script) => Arc::new(script),
-        Err(e) => {
-            say(err, &e.render());
-            return EXIT_INPUT_ERROR;
-        }
+    let Some(script) = load(request.file, err) else {
+        return EXIT_INPUT_ERROR;
     };
+    let script = Arc::new(script);
     let count = script.assertions.len();
     if let Some(&bad) = request.assertions.iter().find(|&&n| n == 0 || n > count) {
         say(

@@ -6,18 +6,13 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::{EXIT_INPUT_ERROR, say};
+use super::{EXIT_INPUT_ERROR, load, say};
 use crate::eval::Evaluator;
-use crate::script::Script;
 use crate::syntax::render_all;
 
 pub(super) fn run(file: &Path, expr: Option<&str>, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let mut script = match Script::load_file(file) {
-        Ok(script) => script,
-        Err(e) => {
-            say(err, &e.render());
-            return EXIT_INPUT_ERROR;
-        }
+    let Some(mut script) = load(file, err) else {
+        return EXIT_INPUT_ERROR;
     };
     let targets = match expr {
         Some(text) => match script.add_expr("<expression>", text) {

@@ -11,22 +11,15 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::symmetry::{Requested, not_mappable, requested, symmetry};
-use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, say};
+use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, load, say};
 use crate::lts::machine::Machine;
 use crate::lts::{self, Budget, Exploration};
 use crate::process::Processes;
-use crate::script::Script;
 use crate::symmetry::SystemSymmetry;
 use crate::syntax::render_all;
 
 /// The most states `--dot` draws.
 pub const DOT_LIMIT: usize = 2_000;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    Plain,
-    Json,
-}
 
 /// Which of the two independent paths computes the state space.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -64,12 +57,8 @@ struct Report<'a> {
 }
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let mut script = match Script::load_file(request.file) {
-        Ok(script) => script,
-        Err(e) => {
-            say(err, &e.render());
-            return EXIT_INPUT_ERROR;
-        }
+    let Some(mut script) = load(request.file, err) else {
+        return EXIT_INPUT_ERROR;
     };
     let func = match script.add_expr("<process>", request.process) {
         Ok(func) => func,

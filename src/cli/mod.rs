@@ -79,7 +79,7 @@ enum Command {
         #[arg(value_name = "PROCESS", allow_hyphen_values = true)]
         process: String,
         #[arg(long, value_enum, default_value = "plain")]
-        format: explore::Format,
+        format: Format,
         /// Stop after this many states (the counts are then a lower bound).
         #[arg(long, value_name = "N")]
         max_states: Option<usize>,
@@ -112,7 +112,7 @@ enum Command {
         #[arg(long = "assert", value_name = "N")]
         assertions: Vec<usize>,
         #[arg(long, value_enum, default_value = "plain")]
-        format: check::Format,
+        format: Format,
         /// Give up (inconclusive) once a check has seen this many states.
         #[arg(long, value_name = "N")]
         max_states: Option<usize>,
@@ -144,7 +144,7 @@ enum Command {
         #[arg(long, value_name = "auto|T,U")]
         symmetry: Option<String>,
         #[arg(long, value_enum, default_value = "plain")]
-        format: rep::Format,
+        format: Format,
     },
 }
 
@@ -233,6 +233,26 @@ pub fn main() -> ExitCode {
     };
     let _ = out.flush();
     ExitCode::from(code)
+}
+
+/// How a command prints its outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Text for a person.
+    Plain,
+    /// One JSON object, for programs.
+    Json,
+}
+
+/// Loads the script at `file`, or reports why not (for exit 2).
+fn load(file: &std::path::Path, err: &mut dyn Write) -> Option<crate::script::Script> {
+    match crate::script::Script::load_file(file) {
+        Ok(script) => Some(script),
+        Err(e) => {
+            say(err, &e.render());
+            None
+        }
+    }
 }
 
 /// Writes a line, ignoring a closed pipe (`symcsp parse ... | head`).

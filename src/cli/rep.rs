@@ -16,7 +16,7 @@ use serde::Serialize;
 use serde_json::{Map, Value as Json, json};
 
 use super::symmetry::{Requested, not_mappable, requested, symmetry as resolve_symmetry};
-use super::{EXIT_INPUT_ERROR, say};
+use super::{EXIT_INPUT_ERROR, Format, load, say};
 use crate::check::trace::state_after;
 use crate::eval::Value;
 use crate::lts::Budget;
@@ -27,12 +27,6 @@ use crate::script::ir::{AssertOption, FuncId};
 use crate::symmetry::rep::Step;
 use crate::symmetry::{Atom, Explanation, Origin, Symmetry, SystemSymmetry};
 use crate::syntax::{Diagnostic, render_all};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    Plain,
-    Json,
-}
 
 pub struct Request<'a> {
     pub file: &'a Path,
@@ -51,12 +45,8 @@ struct Subject {
 }
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let mut script = match Script::load_file(request.file) {
-        Ok(script) => script,
-        Err(e) => {
-            say(err, &e.render());
-            return EXIT_INPUT_ERROR;
-        }
+    let Some(mut script) = load(request.file, err) else {
+        return EXIT_INPUT_ERROR;
     };
     let subject = match subject(&mut script, request) {
         Ok(subject) => subject,

@@ -37,20 +37,7 @@ pub trait ValueMap {
 /// The image of `value`, or `None` when the map leaves it as it is (so an
 /// unchanged value keeps its storage).
 pub fn map_value(value: &Value, map: &dyn ValueMap) -> Option<Value> {
-    let all = |values: &[Value]| -> Option<Vec<Value>> {
-        let mut changed = false;
-        let out: Vec<Value> = values
-            .iter()
-            .map(|v| match map_value(v, map) {
-                Some(new) => {
-                    changed = true;
-                    new
-                }
-                None => v.clone(),
-            })
-            .collect();
-        changed.then_some(out)
-    };
+    let all = |values: &[Value]| map_all(values, map);
     match value {
         Value::Int(_) | Value::Bool(_) | Value::Char(_) | Value::Channel(_) | Value::Builtin(_) => {
             None
@@ -100,31 +87,23 @@ fn map_set_value(set: &Set, map: &dyn ValueMap) -> Option<Set> {
     let Set::Finite(values) = set else {
         return None;
     };
-    let mut changed = false;
-    let out: Vec<Value> = values
-        .iter()
-        .map(|v| match map_value(v, map) {
-            Some(new) => {
-                changed = true;
-                new
-            }
-            None => v.clone(),
-        })
-        .collect();
-    changed.then(|| Set::from_values(out))
+    map_all(values, map).map(Set::from_values)
+}
+
+/// The images of `values`, or `None` when none of them changes.
+fn map_all(values: &[Value], map: &dyn ValueMap) -> Option<Vec<Value>> {
+    let mapped: Vec<Option<Value>> = values.iter().map(|v| map_value(v, map)).collect();
+    mapped.iter().any(Option::is_some).then(|| {
+        mapped
+            .into_iter()
+            .zip(values)
+            .map(|(new, old)| new.unwrap_or_else(|| old.clone()))
+            .collect()
+    })
 }
 
 fn map_proc(proc: &Proc, map: &dyn ValueMap) -> Option<Arc<Proc>> {
-    let all = |values: &[Value]| -> Option<Arc<[Value]>> {
-        let mapped: Vec<Option<Value>> = values.iter().map(|v| map_value(v, map)).collect();
-        mapped.iter().any(Option::is_some).then(|| {
-            mapped
-                .into_iter()
-                .zip(values)
-                .map(|(new, old)| new.unwrap_or_else(|| old.clone()))
-                .collect()
-        })
-    };
+    let all = |values: &[Value]| map_all(values, map).map(Arc::<[Value]>::from);
     match proc {
         Proc::Node { func, vars } => {
             all(vars).map(|vars| Arc::new(Proc::Node { func: *func, vars }))
@@ -143,18 +122,14 @@ fn map_proc(proc: &Proc, map: &dyn ValueMap) -> Option<Arc<Proc>> {
 /// since the script is constant-free (Proposition 24).
 fn map_closure(closure: &Closure, map: &dyn ValueMap) -> Option<Arc<Closure>> {
     let env = map_env(&closure.env, map);
-    let applied: Vec<Option<Value>> = closure.applied.iter().map(|v| map_value(v, map)).collect();
-    if env.is_none() && applied.iter().all(Option::is_none) {
+    let applied = map_all(&closure.applied, map);
+    if env.is_none() && applied.is_none() {
         return None;
     }
     Some(Arc::new(Closure {
         func: closure.func,
         env: env.unwrap_or_else(|| closure.env.clone()),
-        applied: applied
-            .into_iter()
-            .zip(&closure.applied)
-            .map(|(new, old)| new.unwrap_or_else(|| old.clone()))
-            .collect(),
+        applied: applied.unwrap_or_else(|| closure.applied.clone()),
         groups: closure.groups,
     }))
 }
