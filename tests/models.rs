@@ -1,6 +1,7 @@
 //! Every model in `models/` documents the expected result of each of its
 //! assertions in its header (`-- expect: assert 2 failed (1039 states)`,
-//! or `(static check)` for one that explores no states);
+//! `(93 representatives)` for a check reduced by symmetry, or `(static
+//! check)` for one that explores no states);
 //! these tests check each one, so a model and its documentation never
 //! drift apart. One test per model, so they run in parallel and a failure
 //! names its model.
@@ -11,8 +12,18 @@ use symcsp::check::{self, Verdict};
 use symcsp::lts::search::Budget;
 use symcsp::script::Script;
 
-/// `(assertion number, result word, states)` from an `-- expect:` line.
-fn expectation(line: &str) -> Option<(usize, String, Option<u64>)> {
+/// What an `-- expect:` line says of one assertion.
+struct Expected {
+    number: usize,
+    result: String,
+    /// States (or representatives) searched; `None` for a static check.
+    states: Option<u64>,
+    /// Whether the check is reduced by symmetry (its states are
+    /// representatives).
+    reduced: bool,
+}
+
+fn expectation(line: &str) -> Option<Expected> {
     let rest = line.strip_prefix("-- expect: assert ")?;
     let mut words = rest.split_whitespace();
     let number = words.next()?.parse().ok()?;
@@ -21,7 +32,13 @@ fn expectation(line: &str) -> Option<(usize, String, Option<u64>)> {
         .next()
         .and_then(|w| w.strip_prefix('('))
         .and_then(|w| w.parse().ok());
-    Some((number, result, states))
+    let reduced = words.next() == Some("representatives)");
+    Some(Expected {
+        number,
+        result,
+        states,
+        reduced,
+    })
 }
 
 /// Checks every assertion of `models/{name}.csp` against its header.
@@ -32,15 +49,21 @@ fn check_model(name: &str) {
     let script = Script::load_file(&path).expect("a model loads");
     let name = path.display();
     assert_eq!(
-        expected.iter().map(|e| e.0).collect::<Vec<_>>(),
+        expected.iter().map(|e| e.number).collect::<Vec<_>>(),
         (1..=script.assertions.len()).collect::<Vec<_>>(),
         "{name}: one `-- expect:` line per assertion, in order"
     );
-    for (number, result, states) in expected {
+    for Expected {
+        number,
+        result,
+        states,
+        reduced,
+    } in expected
+    {
         let outcome = symcsp::stack::with_large_stack(|| {
             check::check(&script, number - 1, &Budget::default())
         });
-        let (word, found) = match &outcome {
+        let (word, found, was_reduced) = match &outcome {
             Ok(r) => (
                 match r.verdict {
                     Verdict::Passed => "passed",
@@ -48,11 +71,13 @@ fn check_model(name: &str) {
                     Verdict::Inconclusive(_) => "inconclusive",
                 },
                 r.searched.then_some(r.states),
+                r.symmetry.is_some(),
             ),
-            Err(_) => ("error", None),
+            Err(_) => ("error", None, false),
         };
         assert_eq!(word, result, "{name}: assert {number}");
         assert_eq!(found, states, "{name}: assert {number}, states");
+        assert_eq!(was_reduced, reduced, "{name}: assert {number}, reduced");
     }
 }
 

@@ -119,11 +119,30 @@ impl Counterexample {
     }
 }
 
+/// A path of the unreduced system from its initial state: each step's
+/// event (τ included) and the rows along it (the components, then any
+/// extra columns of the search: a check's specification node), one more
+/// row than events.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Path {
+    pub events: Vec<EventId>,
+    pub rows: Vec<Vec<u32>>,
+}
+
+impl Path {
+    /// The path a search recorded to state `id` (a shortest one).
+    pub fn of_search(search: &Search, id: u32) -> Path {
+        let (events, states) = search.path_to(id);
+        Path {
+            events,
+            rows: states.iter().map(|&s| search.row(s)).collect(),
+        }
+    }
+}
+
 /// What the search found, to be described.
 pub struct Found<'a> {
     pub kind: Kind,
-    /// The product state where the violation shows.
-    pub state: u32,
     /// An event performed from that state as the last step.
     pub error_step: Option<EventId>,
     pub error_event: Option<EventId>,
@@ -136,12 +155,14 @@ pub struct Found<'a> {
     pub tau_loop: Option<TauLoop>,
 }
 
-/// Describes a violation found by `search`.
-pub fn describe(search: &Search, procs: &Processes, found: Found) -> Counterexample {
-    let machine = search.machine();
-    let width = search.components();
-    let (mut path, states) = search.path_to(found.state);
-    let mut rows: Vec<Vec<u32>> = states.iter().map(|&id| search.row(id)).collect();
+/// Describes a violation reached by `path`, a path of `machine` along
+/// which every state's moves are known.
+pub fn describe(machine: &Machine, procs: &Processes, path: Path, found: Found) -> Counterexample {
+    let width = machine.components();
+    let Path {
+        events: mut path,
+        mut rows,
+    } = path;
     // A divergence goes on round its τ-loop: those steps follow the path.
     let loop_from = found.tau_loop.map(|TauLoop { rows: round, start }| {
         let from = path.len() + start;

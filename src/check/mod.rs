@@ -14,20 +14,25 @@ pub mod counterexample;
 pub mod normal;
 pub mod product;
 pub mod trace;
+pub mod unwind;
 pub mod worker;
 
+use std::sync::Arc;
+
 use crate::eval::{EvalError, Value};
+use crate::lts::machine::Machine;
 use crate::lts::search::{Budget, Outcome, Search, Stopped};
 use crate::process::{EventId, EventSet, ProcId, Processes, TAU};
 use crate::script::Script;
-use crate::script::ir::{AssertOption, AssertionKind, FuncId};
-use crate::symmetry::{Origin, Symmetry};
+use crate::script::ir::{AssertOption, Assertion, AssertionKind, FuncId};
+use crate::symmetry::spec::Reduce;
+use crate::symmetry::{NotMappable, Origin, Symmetry, SystemSymmetry};
 use crate::syntax::ast::{Model, Property};
 use crate::syntax::{Diagnostic, Span};
 
-use counterexample::{Counterexample, Found, Kind};
+use counterexample::{Counterexample, Found, Kind, Path};
 use normal::Normaliser;
-use product::{Breach, Product, Spec};
+use product::{Breach, Judgement, Product, Spec};
 
 /// An assertion's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +76,43 @@ pub struct CheckResult {
     /// Whether the verdict came from a search (otherwise a static check:
     /// no states were explored).
     pub searched: bool,
+    /// What the search was reduced by, when it was: its states are then
+    /// representatives of symmetry classes.
+    pub symmetry: Option<Reduced>,
+}
+
+/// What a reduced check was reduced by.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reduced {
+    /// Each distinguished type's name and number of values.
+    pub types: Vec<(String, usize)>,
+    /// The order of the group, `3!·2!·2! = 24`.
+    pub group_order: crate::symmetry::spec::GroupOrder,
+    /// Where the types came from.
+    pub origin: Origin,
+}
+
+impl Reduced {
+    fn of(symmetry: &Symmetry) -> Reduced {
+        Reduced {
+            types: symmetry
+                .types()
+                .iter()
+                .map(|t| (t.name.clone(), t.values.len()))
+                .collect(),
+            group_order: symmetry.group_order(),
+            origin: symmetry.origin.clone(),
+        }
+    }
+
+    /// `NodeID (3), Data (2), ThreadID (2)`.
+    pub fn type_list(&self) -> String {
+        self.types
+            .iter()
+            .map(|(name, size)| format!("{name} ({size})"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// The assertion's text as written (on one line).
@@ -84,10 +126,25 @@ pub fn assertion_text(script: &Script, index: usize) -> String {
         .join(" ")
 }
 
-/// Checks assertion `index` of `script` within `budget`. Evaluation
-/// recurses: call it on a thread with a large stack
-/// ([`crate::stack::with_large_stack`], or a [`worker`]).
+/// Checks assertion `index` of `script` within `budget`, reduced by
+/// symmetry when the assertion asks for it. Evaluation recurses: call it
+/// on a thread with a large stack ([`crate::stack::with_large_stack`],
+/// or a [`worker`]).
 pub fn check(script: &Script, index: usize, budget: &Budget) -> Result<CheckResult, Diagnostic> {
+    check_reduced(script, index, budget, None)
+}
+
+/// Checks assertion `index` of `script` within `budget`, reduced as
+/// `reduce` says (`None`: as the assertion's `:[symmetry reduce]` says).
+/// Types that are not constant-free, or a system that is not symmetric
+/// in them, make it an error naming why: it is never checked reduced
+/// then, nor silently unreduced.
+pub fn check_reduced(
+    script: &Script,
+    index: usize,
+    budget: &Budget,
+    reduce: Option<&Reduce>,
+) -> Result<CheckResult, Diagnostic> {
     let assertion = &script.assertions[index];
     let mut notes = Vec::new();
     let mut tau_priority = None;
@@ -96,9 +153,7 @@ pub fn check(script: &Script, index: usize, budget: &Budget) -> Result<CheckResu
             AssertOption::TauPriority(set, _) => tau_priority = Some(*set),
             AssertOption::PartialOrderReduce(_) => notes
                 .push("partial order reduction: not applied; the search is exhaustive".to_string()),
-            AssertOption::SymmetryReduce(..) => {
-                notes.push("symmetry: not yet applied, checked without reduction".to_string())
-            }
+            AssertOption::SymmetryReduce(..) => {}
         }
     }
     if let AssertionKind::Symmetric { process, types } = &assertion.kind {
@@ -131,8 +186,39 @@ pub fn check(script: &Script, index: usize, budget: &Budget) -> Result<CheckResu
             "symcsp checks in the traces (T), failures (F) and failures-divergences (FD) models",
         ));
     }
-    let result =
-        run(script, &assertion.kind, tau_priority, budget).map_err(|e| e.to_diagnostic())?;
+    let symmetry = reduction(script, assertion, reduce)?;
+    if let Some(s) = &symmetry {
+        // What automatic mode could not permute, and why.
+        notes.extend(
+            s.left_out_lines(script)
+                .into_iter()
+                .map(|line| format!("symmetry: {line}")),
+        );
+    }
+    if let Some(s) = &symmetry
+        && s.is_trivial()
+    {
+        notes.push(
+            "symmetry: no type with two or more values to permute, so the check is not reduced"
+                .to_string(),
+        );
+    }
+    let symmetry = symmetry.filter(|s| !s.is_trivial()).map(Arc::new);
+    if let (Some(_), AssertionKind::HasTrace { .. }) = (&symmetry, &assertion.kind) {
+        notes.push(
+            "symmetry: a trace names particular values, so `:[has trace]:` follows it \
+             without reduction (it explores only the states along the trace)"
+                .to_string(),
+        );
+    }
+    let result = run(
+        script,
+        &assertion.kind,
+        tau_priority,
+        symmetry.clone(),
+        budget,
+    )
+    .map_err(|failure| failure.into_diagnostic(script, assertion))?;
     let (holds, outcome, counterexample) = result;
     // A trace the process has is worth showing only when it decides the
     // verdict (`assert not P :[has trace]: s` fails because of it).
@@ -147,6 +233,10 @@ pub fn check(script: &Script, index: usize, budget: &Budget) -> Result<CheckResu
         }
         (None, stopped) => Verdict::Inconclusive(stopped.unwrap_or(Stopped::Cancelled)),
     };
+    let reduced = match &assertion.kind {
+        AssertionKind::HasTrace { .. } => None,
+        _ => symmetry.as_deref().map(Reduced::of),
+    };
     Ok(CheckResult {
         verdict,
         states: outcome.states,
@@ -157,7 +247,56 @@ pub fn check(script: &Script, index: usize, budget: &Budget) -> Result<CheckResu
         notes,
         reasons: Vec::new(),
         searched: true,
+        symmetry: reduced,
     })
+}
+
+/// The processes an assertion checks (the roots of its constant-free
+/// check): a trace or an event set beside them is not checked, it is
+/// permuted or mapped.
+fn checked_processes(kind: &AssertionKind) -> Vec<FuncId> {
+    match *kind {
+        AssertionKind::Refinement { spec, imp, .. } => vec![spec, imp],
+        AssertionKind::Property { process, .. }
+        | AssertionKind::HasTrace { process, .. }
+        | AssertionKind::Symmetric { process, .. } => vec![process],
+    }
+}
+
+/// The distinguished types a check is reduced by (`None`: not reduced),
+/// or why it cannot be: every use that breaks symmetry, at its place.
+fn reduction(
+    script: &Script,
+    assertion: &Assertion,
+    reduce: Option<&Reduce>,
+) -> Result<Option<Symmetry>, Diagnostic> {
+    let asked = reduce
+        .cloned()
+        .unwrap_or_else(|| Reduce::of_assertion(assertion));
+    let eval = crate::eval::Evaluator::new(script);
+    asked
+        .resolve(script, &eval, &checked_processes(&assertion.kind))
+        .map_err(|problems| refused(assertion, problems))
+}
+
+/// A refused reduction, at the assertion: each problem at its own place.
+fn refused(assertion: &Assertion, problems: Vec<Diagnostic>) -> Diagnostic {
+    let mut refusal = Diagnostic::error(
+        assertion.span,
+        "this check cannot be reduced by symmetry: the types asked for are not symmetric",
+    );
+    for problem in problems {
+        match problem.span {
+            Some(span) => refusal = refusal.with_secondary(span, problem.message),
+            None => refusal = refusal.with_note(problem.message),
+        }
+        for note in problem.notes {
+            if !refusal.notes.contains(&note) {
+                refusal = refusal.with_note(note);
+            }
+        }
+    }
+    refusal.with_note("`--symmetry off` checks it without reduction")
 }
 
 /// `assert P :[symmetric]: T, U`, FDR's static check: whether the script
@@ -195,6 +334,7 @@ fn symmetric(
         notes: Vec::new(),
         reasons,
         searched: false,
+        symmetry: None,
     })
 }
 
@@ -202,12 +342,63 @@ fn symmetric(
 /// search's outcome and the behaviour behind the answer.
 type Answer = (Option<bool>, Outcome, Option<Counterexample>);
 
+/// Why a check could not give an answer.
+enum Failure {
+    Eval(EvalError),
+    /// The specification's or the implementation's machine is not
+    /// symmetric in the types (Section 6.1).
+    NotMappable {
+        process: &'static str,
+        refusal: NotMappable,
+    },
+    /// A counterexample of the reduced product that is not one of the
+    /// unreduced system: a bug, reported as such rather than shown.
+    Internal(String),
+}
+
+impl From<EvalError> for Failure {
+    fn from(e: EvalError) -> Failure {
+        Failure::Eval(e)
+    }
+}
+
+impl Failure {
+    fn into_diagnostic(self, script: &Script, assertion: &Assertion) -> Diagnostic {
+        match self {
+            Failure::Eval(e) => e.to_diagnostic(),
+            Failure::NotMappable { process, refusal } => {
+                let mut diagnostic = Diagnostic::error(
+                    assertion.span,
+                    format!(
+                        "this check cannot be reduced by symmetry: the {process} is not \
+                         symmetric in the types"
+                    ),
+                );
+                for problem in refusal.problems {
+                    diagnostic = diagnostic.with_note(problem);
+                }
+                diagnostic.with_note("`--symmetry off` checks it without reduction")
+            }
+            Failure::Internal(what) => Diagnostic::error(
+                assertion.span,
+                format!(
+                    "internal error: the reduced check's counterexample does not replay on the \
+                     unreduced system ({what}); please report it with {}",
+                    script.sources.location(assertion.span).file
+                ),
+            )
+            .with_note("`--symmetry off` checks it without reduction"),
+        }
+    }
+}
+
 fn run(
     script: &Script,
     kind: &AssertionKind,
     tau_priority: Option<FuncId>,
+    symmetry: Option<Arc<Symmetry>>,
     budget: &Budget,
-) -> Result<Answer, EvalError> {
+) -> Result<Answer, Failure> {
     let mut procs = Processes::new(script)?;
     let priority = match tau_priority {
         Some(func) => {
@@ -218,21 +409,34 @@ fn run(
         None => None,
     };
     let procs = &mut procs;
+    // A normal form whose nodes can be permuted, when the check is reduced.
+    let normalise = |procs: &mut Processes,
+                     root: ProcId,
+                     priority: Option<EventSet>,
+                     process: &'static str|
+     -> Result<(Normaliser, u32), Failure> {
+        match &symmetry {
+            None => Ok(Normaliser::new(procs, root, priority)?),
+            Some(symmetry) => Normaliser::symmetric(procs, root, priority, symmetry.clone())?
+                .map_err(|refusal| Failure::NotMappable { process, refusal }),
+        }
+    };
+    let reduce = symmetry.as_ref();
     match *kind {
         AssertionKind::Refinement { spec, model, imp } => {
             let spec = process(procs, spec)?;
             let imp = process(procs, imp)?;
-            let (normaliser, root) = Normaliser::new(procs, spec, None)?;
+            let (normaliser, root) = normalise(procs, spec, None, "specification")?;
             let refusals = model != Model::Traces;
             let divergences = model == Model::FailuresDivergences;
             let spec = Spec::Refines(normaliser);
             product(
                 procs,
                 imp,
-                spec,
-                root,
+                (spec, root),
                 (refusals, divergences),
                 priority,
+                reduce,
                 budget,
             )
         }
@@ -243,33 +447,18 @@ fn run(
         } => {
             let imp = process(procs, p)?;
             let fd = model == Some(Model::FailuresDivergences);
-            match property {
-                Property::DeadlockFree => product(
-                    procs,
-                    imp,
-                    Spec::DeadlockFree,
-                    0,
-                    (true, fd),
-                    priority,
-                    budget,
-                ),
-                Property::DivergenceFree => product(
-                    procs,
-                    imp,
-                    Spec::Anything,
-                    0,
-                    (false, true),
-                    priority,
-                    budget,
-                ),
+            let (spec, root, checks) = match property {
+                Property::DeadlockFree => (Spec::DeadlockFree, 0, (true, fd)),
+                Property::DivergenceFree => (Spec::Anything, 0, (false, true)),
                 Property::Deterministic => {
                     // FDR's default model for determinism is FD.
                     let fd = model != Some(Model::Failures);
-                    let (normaliser, root) = Normaliser::new(procs, imp, priority.clone())?;
-                    let spec = Spec::Deterministic(normaliser);
-                    product(procs, imp, spec, root, (true, fd), priority, budget)
+                    let (normaliser, root) =
+                        normalise(procs, imp, priority.clone(), "implementation")?;
+                    (Spec::Deterministic(normaliser), root, (true, fd))
                 }
-            }
+            };
+            product(procs, imp, (spec, root), checks, priority, reduce, budget)
         }
         AssertionKind::HasTrace {
             process: p,
@@ -278,14 +467,14 @@ fn run(
         } => {
             let imp = process(procs, p)?;
             let trace = events_of(procs, trace)?;
-            has_trace(
+            Ok(has_trace(
                 procs,
                 imp,
                 trace,
                 model == Some(Model::FailuresDivergences),
                 priority,
                 budget,
-            )
+            )?)
         }
         AssertionKind::Symmetric { .. } => unreachable!("rejected before"),
     }
@@ -317,36 +506,83 @@ fn events_of(procs: &Processes, func: FuncId) -> Result<Vec<EventId>, EvalError>
     seq.iter().map(|e| procs.event_id(e, span)).collect()
 }
 
+fn machine_of(procs: &mut Processes, root: ProcId, priority: &Option<EventSet>) -> Machine {
+    let mut machine = Machine::new(procs, root);
+    if let Some(set) = priority {
+        machine.set_tau_priority(set.clone());
+    }
+    machine
+}
+
 fn search_from(
     procs: &mut Processes,
     root: ProcId,
     extra: &[u32],
     priority: &Option<EventSet>,
 ) -> Search {
-    let mut search = Search::new(procs, root, extra, true);
-    if let Some(set) = priority {
-        search.machine_mut().set_tau_priority(set.clone());
-    }
-    search
+    Search::with_machine(machine_of(procs, root, priority), extra, true)
 }
 
+/// Searches the product of `spec` (with its initial node `root`) and
+/// `imp`, reduced by `symmetry` when given.
 fn product(
     procs: &mut Processes,
     imp: ProcId,
-    spec: Spec,
-    root: u32,
+    (spec, root): (Spec, u32),
     (refusals, divergences): (bool, bool),
     priority: Option<EventSet>,
+    symmetry: Option<&Arc<Symmetry>>,
     budget: &Budget,
-) -> Result<Answer, EvalError> {
-    let mut search = search_from(procs, imp, &[root], &priority);
-    let mut product = Product::new(spec, refusals, divergences, search.components());
+) -> Result<Answer, Failure> {
+    let mut machine = machine_of(procs, imp, &priority);
+    let width = machine.components();
+    let mut product = Product::new(spec, refusals, divergences, width);
+    if let Some(symmetry) = symmetry {
+        let system =
+            SystemSymmetry::new(symmetry.clone(), &mut machine, procs).map_err(|refusal| {
+                Failure::NotMappable {
+                    process: "implementation",
+                    refusal,
+                }
+            })?;
+        product = product.reduced(system);
+    }
+    let mut search = Search::with_machine(machine, &[root], true);
     let outcome = search.run(procs, budget, &mut product)?;
     let Some(violation) = product.violation.take() else {
         let holds = outcome.stopped.is_none().then_some(true);
         return Ok((holds, outcome, None));
     };
-    let (kind, error, refusals, accepted) = match violation.breach {
+    // The path and the breach in the unreduced system: read back from
+    // the search, or unwound from the reduced one and confirmed there.
+    let (path, breach) = match product.reduction_mut() {
+        None => (Path::of_search(&search, violation.state), violation.breach),
+        Some((spec, system)) => {
+            let path = unwind::unwind(&mut search, spec, system, procs, root, violation.state)?
+                .map_err(Failure::Internal)?;
+            let machine = search.machine_mut();
+            if !unwind::replays(machine, procs, &path)? {
+                return Err(Failure::Internal(
+                    "the unwound path is not a path of the system".to_string(),
+                ));
+            }
+            let last = path.rows.last().expect("a path has a state").clone();
+            match product.judge_unreduced(machine, procs, &last)? {
+                Judgement::Breach(breach)
+                    if std::mem::discriminant(&breach)
+                        == std::mem::discriminant(&violation.breach) =>
+                {
+                    (path, breach)
+                }
+                _ => {
+                    return Err(Failure::Internal(
+                        "the unwound state does not break the specification".to_string(),
+                    ));
+                }
+            }
+        }
+    };
+    let (kind, error, refusals, accepted) = match breach {
         Breach::Event(e) => (Kind::Trace, Some(e), Vec::new(), Vec::new()),
         Breach::Divergence => (Kind::Divergence, None, Vec::new(), Vec::new()),
         Breach::Refusal { refused, accepted } => {
@@ -366,8 +602,8 @@ fn product(
     };
     let tau_loop = match kind {
         Kind::Divergence => {
-            let row = search.row(violation.state)[..search.components()].to_vec();
-            product.tau_loop(search.machine_mut(), procs, &row)?
+            let last = path.rows.last().expect("a path has a state");
+            product.tau_loop(search.machine_mut(), procs, &last[..width])?
         }
         _ => None,
     };
@@ -375,12 +611,13 @@ fn product(
         Spec::Refines(n) => Some(n),
         _ => None,
     };
+    let trace: Vec<EventId> = path.events.iter().copied().filter(|&e| e != TAU).collect();
     let mut counterexample = counterexample::describe(
-        &search,
+        search.machine(),
         procs,
+        path,
         Found {
             kind,
-            state: violation.state,
             error_step: error,
             error_event,
             refusals,
@@ -392,8 +629,7 @@ fn product(
     if let (true, Some(event)) = (nondeterministic, error_event) {
         // The other half of the nondeterminism: a run of the same trace
         // that performs the event.
-        let (path, _) = search.path_to(violation.state);
-        let mut trace: Vec<EventId> = path.into_iter().filter(|&e| e != TAU).collect();
+        let mut trace = trace;
         trace.push(event);
         let fresh = search_from(procs, imp, &[0], &priority);
         let witness = trace::find_trace(procs, fresh, &trace, &Budget::default())?;
@@ -425,11 +661,11 @@ fn has_trace(
     };
     let evidence = holds.map(|_| {
         counterexample::describe(
-            &search,
+            search.machine(),
             procs,
+            Path::of_search(&search, state),
             Found {
                 kind: Kind::Trace,
-                state,
                 error_step: None,
                 error_event: error,
                 refusals: Vec::new(),

@@ -44,6 +44,9 @@ pub struct Normaliser {
     /// The specification's machine under symmetry, when nodes are to be
     /// permuted.
     symmetry: Option<SystemSymmetry>,
+    /// Nodes already permuted, by permutation: a reduced search permutes
+    /// the same few nodes by the same permutations again and again.
+    permuted: FxHashMap<Permutation, FxHashMap<NodeId, NodeId>>,
 }
 
 /// A specification state's distinct `(event, state)` moves.
@@ -112,6 +115,7 @@ impl Normaliser {
             row: Vec::new(),
             next: Vec::new(),
             symmetry,
+            permuted: FxHashMap::default(),
         };
         let root = normaliser.node_of(procs, vec![0])?;
         Ok((normaliser, root))
@@ -126,6 +130,9 @@ impl Normaliser {
         node: NodeId,
         perm: &Permutation,
     ) -> EvalResult<NodeId> {
+        if let Some(&image) = self.permuted.get(perm).and_then(|images| images.get(&node)) {
+            return Ok(image);
+        }
         let system = self
             .symmetry
             .as_mut()
@@ -139,7 +146,22 @@ impl Normaliser {
             system.apply(&mut self.machine, procs, perm, &self.row, &mut self.next);
             images.push(self.states.insert(&self.next).0);
         }
-        self.node_of(procs, images)
+        let image = self.node_of(procs, images)?;
+        match self.permuted.get_mut(perm) {
+            Some(images) => {
+                images.insert(node, image);
+            }
+            None => {
+                let images = FxHashMap::from_iter([(node, image)]);
+                self.permuted.insert(perm.clone(), images);
+            }
+        }
+        Ok(image)
+    }
+
+    /// Whether nodes can be permuted (made by [`Normaliser::symmetric`]).
+    pub fn is_symmetric(&self) -> bool {
+        self.symmetry.is_some()
     }
 
     pub fn nodes(&self) -> usize {

@@ -16,8 +16,9 @@
 use crate::eval::EvalResult;
 use crate::lts::divergence::{Divergences, TauLoop};
 use crate::lts::machine::Machine;
-use crate::lts::search::{Context, Flow, Visit, Visitor};
+use crate::lts::search::{Canonicaliser, Context, Flow, Visit, Visitor};
 use crate::process::{EventId, Processes, TAU, TICK};
+use crate::symmetry::{Permutation, SystemSymmetry};
 
 use super::normal::{NodeId, Normaliser, acceptance, is_subset};
 
@@ -37,16 +38,35 @@ pub enum Spec {
 }
 
 impl Spec {
-    fn after(
+    /// The node after `event` (τ included: the node stays) from `node`;
+    /// `None` when the specification does not allow it.
+    pub fn after(
         &mut self,
         procs: &mut Processes,
         node: NodeId,
         event: EventId,
     ) -> EvalResult<Option<NodeId>> {
         match self {
+            _ if event == TAU => Ok(Some(node)),
             Spec::DeadlockFree if event == TICK => Ok(Some(1)),
             Spec::DeadlockFree | Spec::Anything => Ok(Some(node)),
             Spec::Refines(n) | Spec::Deterministic(n) => n.after(procs, node, event),
+        }
+    }
+
+    /// The node `perm` maps `node` to (Definition 15); the fixed
+    /// specifications' nodes are their own images.
+    pub fn permute(
+        &mut self,
+        procs: &mut Processes,
+        node: NodeId,
+        perm: &Permutation,
+    ) -> EvalResult<NodeId> {
+        match self {
+            Spec::Refines(n) | Spec::Deterministic(n) if !perm.is_identity() => {
+                n.permute(procs, node, perm)
+            }
+            _ => Ok(node),
         }
     }
 
@@ -120,7 +140,21 @@ pub struct Violation {
     pub breach: Breach,
 }
 
-/// The search's visitor: judges product states.
+/// What judging one product state found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Judgement {
+    /// Nothing wrong: its successors are to be explored.
+    Fine,
+    /// The specification diverges here, so it allows everything after:
+    /// nothing to explore (failures-divergences).
+    Allowed,
+    Breach(Breach),
+}
+
+/// The search's visitor: judges product states. Under symmetry it is also
+/// the search's canonicaliser: an implementation state is replaced by its
+/// representative and the specification's node by the image of the
+/// permutation that made it (Definition 17).
 pub struct Product {
     pub spec: Spec,
     refusals: bool,
@@ -130,6 +164,10 @@ pub struct Product {
     pub violation: Option<Violation>,
     /// What the state being judged accepts (reused from state to state).
     accepted: Vec<EventId>,
+    /// The implementation's symmetry, when the product is reduced.
+    reduction: Option<SystemSymmetry>,
+    /// The representative being made (reused from state to state).
+    representative: Vec<u32>,
 }
 
 impl Product {
@@ -141,28 +179,108 @@ impl Product {
             width,
             violation: None,
             accepted: Vec::new(),
+            reduction: None,
+            representative: Vec::new(),
         }
     }
 
-    fn breach(&mut self, visit: &Visit, node: NodeId, breach: Breach) -> EvalResult<Flow> {
-        self.violation = Some(Violation {
-            state: visit.id,
-            node,
-            breach,
+    /// The rep-reduced product (Definition 17) by `system`, the symmetry
+    /// of the implementation's machine. The specification's nodes must
+    /// be permutable ([`Normaliser::symmetric`]) when it has any.
+    pub fn reduced(mut self, system: SystemSymmetry) -> Product {
+        debug_assert!(match &self.spec {
+            Spec::Refines(n) | Spec::Deterministic(n) => n.is_symmetric(),
+            Spec::DeadlockFree | Spec::Anything => true,
         });
-        Ok(Flow::Stop)
+        self.reduction = Some(system);
+        self
     }
 
-    /// The τ-loop a divergent implementation state `row` runs into (see
-    /// [`Divergences::tau_loop`]), for its counterexample.
-    pub fn tau_loop(
+    /// The specification and the implementation's symmetry, when the
+    /// product is reduced.
+    pub fn reduction_mut(&mut self) -> Option<(&mut Spec, &mut SystemSymmetry)> {
+        Some((&mut self.spec, self.reduction.as_mut()?))
+    }
+
+    /// Judges the product state of implementation state `row` (its
+    /// components only) and specification node `node`, whose moves have
+    /// `events`; `next(k, node)` learns the node after each visible move
+    /// `k`. With `divergences`, whether `row` diverges is asked of it (and
+    /// of `canonicaliser`'s representatives when the search is reduced).
+    #[allow(clippy::too_many_arguments)]
+    fn judge(
+        spec: &mut Spec,
+        refusals: bool,
+        accepted: &mut Vec<EventId>,
+        divergences: Option<(&mut Divergences, Option<&mut dyn Canonicaliser>)>,
+        (procs, machine): (&mut Processes, Option<&mut Machine>),
+        (node, row, events): (NodeId, &[u32], &[EventId]),
+        next: &mut dyn FnMut(usize, NodeId),
+    ) -> EvalResult<Judgement> {
+        if let Some((divergences, canonicaliser)) = divergences {
+            if spec.divergent(procs, node)? {
+                return Ok(Judgement::Allowed);
+            }
+            let machine = machine.expect("a visitor that needs the machine gets it");
+            if divergences.diverges(machine, procs, row, canonicaliser)? {
+                return Ok(Judgement::Breach(Breach::Divergence));
+            }
+        }
+        if refusals && !events.contains(&TAU) {
+            acceptance(events.iter().copied(), accepted);
+            if let Some(refused) = spec.refused(procs, node, accepted)? {
+                let accepted = accepted.clone();
+                return Ok(Judgement::Breach(Breach::Refusal { refused, accepted }));
+            }
+        }
+        for (k, &event) in events.iter().enumerate() {
+            if event == TAU {
+                continue;
+            }
+            match spec.after(procs, node, event)? {
+                Some(after) => next(k, after),
+                None => return Ok(Judgement::Breach(Breach::Event(event))),
+            }
+        }
+        Ok(Judgement::Fine)
+    }
+
+    /// Judges a product state of the *unreduced* product (`row`: its
+    /// components, then the node), computing its moves: how a
+    /// counterexample unwound from a reduced search is confirmed.
+    pub fn judge_unreduced(
         &mut self,
         machine: &mut Machine,
         procs: &mut Processes,
         row: &[u32],
+    ) -> EvalResult<Judgement> {
+        let width = self.width;
+        let mut moves = crate::lts::machine::Moves::default();
+        machine.moves(procs, &row[..width], &mut moves)?;
+        let events: Vec<EventId> = moves.list.iter().map(|m| m.event).collect();
+        let mut fresh = self.divergences.as_ref().map(|_| Divergences::new(width));
+        Product::judge(
+            &mut self.spec,
+            self.refusals,
+            &mut self.accepted,
+            fresh.as_mut().map(|d| (d, None)),
+            (procs, Some(machine)),
+            (row[width], &row[..width], &events),
+            &mut |_, _| {},
+        )
+    }
+
+    /// The τ-loop a divergent implementation state `row` of the unreduced
+    /// system runs into (see [`Divergences::tau_loop`]), for its
+    /// counterexample.
+    pub fn tau_loop(
+        &self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &[u32],
     ) -> EvalResult<Option<TauLoop>> {
-        match &mut self.divergences {
-            Some(divergences) => divergences.tau_loop(machine, procs, row, None),
+        match &self.divergences {
+            Some(_) => Divergences::new(self.width).tau_loop(machine, procs, row, None),
             None => Ok(None),
         }
     }
@@ -177,31 +295,65 @@ impl Visitor for Product {
         let Context { procs, machine } = context;
         let width = self.width;
         let node = visit.row[width];
-        if let Some(divergences) = &mut self.divergences {
-            if self.spec.divergent(procs, node)? {
-                return Ok(Flow::Prune);
-            }
-            let machine = machine.expect("a visitor that needs the machine gets it");
-            if divergences.diverges(machine, procs, &visit.row[..width], None)? {
-                return self.breach(&visit, node, Breach::Divergence);
+        let successors = visit.successors;
+        let divergences = self.divergences.as_mut().map(|d| {
+            let canonicaliser = self.reduction.as_mut().map(|s| s as &mut dyn Canonicaliser);
+            (d, canonicaliser)
+        });
+        let judgement = Product::judge(
+            &mut self.spec,
+            self.refusals,
+            &mut self.accepted,
+            divergences,
+            (procs, machine),
+            (node, &visit.row[..width], visit.events),
+            &mut |k, after| successors[k * (width + 1) + width] = after,
+        )?;
+        match judgement {
+            Judgement::Fine => Ok(Flow::Continue),
+            Judgement::Allowed => Ok(Flow::Prune),
+            Judgement::Breach(breach) => {
+                self.violation = Some(Violation {
+                    state: visit.id,
+                    node,
+                    breach,
+                });
+                Ok(Flow::Stop)
             }
         }
-        if self.refusals && !visit.events.contains(&TAU) {
-            acceptance(visit.events.iter().copied(), &mut self.accepted);
-            if let Some(refused) = self.spec.refused(procs, node, &self.accepted)? {
-                let accepted = self.accepted.clone();
-                return self.breach(&visit, node, Breach::Refusal { refused, accepted });
-            }
+    }
+
+    fn canonicaliser(&mut self) -> Option<&mut dyn Canonicaliser> {
+        match self.reduction {
+            Some(_) => Some(self),
+            None => None,
         }
-        for (k, &event) in visit.events.iter().enumerate() {
-            if event == TAU {
-                continue;
-            }
-            match self.spec.after(procs, node, event)? {
-                Some(next) => visit.successors[k * (width + 1) + width] = next,
-                None => return self.breach(&visit, node, Breach::Event(event)),
-            }
-        }
-        Ok(Flow::Continue)
+    }
+}
+
+impl Canonicaliser for Product {
+    /// `rep(p, q) = (π(p), rep(q))` where `π(q) = rep(q)` (Definition 17).
+    fn canonicalise(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &mut [u32],
+    ) -> EvalResult<()> {
+        let width = self.width;
+        let Some(system) = &mut self.reduction else {
+            return Ok(());
+        };
+        self.representative.clear();
+        self.representative.resize(width, 0);
+        let perm = system.representative(
+            machine,
+            procs,
+            &row[..width],
+            &mut self.representative,
+            None,
+        );
+        row[..width].copy_from_slice(&self.representative);
+        row[width] = self.spec.permute(procs, row[width], perm)?;
+        Ok(())
     }
 }

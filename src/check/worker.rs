@@ -10,9 +10,10 @@ use std::time::{Duration, Instant};
 use crate::lts::search::{Budget, Live};
 use crate::script::Script;
 use crate::stack::LARGE_STACK;
+use crate::symmetry::spec::Reduce;
 use crate::syntax::Diagnostic;
 
-use super::{CheckResult, check};
+use super::{CheckResult, check_reduced};
 
 /// A snapshot of a running check.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -30,6 +31,9 @@ pub struct CheckHandle {
     live: Arc<Live>,
     started: Instant,
     budget: Budget,
+    /// The types the check is reduced over, as asked (`None`: not
+    /// reduced).
+    reduced_over: Option<String>,
     thread: JoinHandle<Result<CheckResult, Diagnostic>>,
 }
 
@@ -37,21 +41,37 @@ impl CheckHandle {
     /// Starts checking assertion `index` of `script` within `budget`
     /// (whose `live` counters are replaced by the handle's own).
     pub fn spawn(script: Arc<Script>, index: usize, budget: Budget) -> CheckHandle {
+        CheckHandle::spawn_reduced(script, index, budget, None)
+    }
+
+    /// Starts checking assertion `index`, reduced as `reduce` says
+    /// (`None`: as the assertion says; see [`check_reduced`]).
+    pub fn spawn_reduced(
+        script: Arc<Script>,
+        index: usize,
+        budget: Budget,
+        reduce: Option<Reduce>,
+    ) -> CheckHandle {
         let live = Arc::new(Live::default());
         let budget = Budget {
             live: Some(live.clone()),
             ..budget
         };
         let for_thread = budget.clone();
+        let asked = reduce
+            .clone()
+            .unwrap_or_else(|| Reduce::of_assertion(&script.assertions[index]));
+        let reduced_over = asked.describe(&script);
         let thread = std::thread::Builder::new()
             .name(format!("symcsp-check-{index}"))
             .stack_size(LARGE_STACK)
-            .spawn(move || check(&script, index, &for_thread))
+            .spawn(move || check_reduced(&script, index, &for_thread, reduce.as_ref()))
             .expect("the system can start a thread");
         CheckHandle {
             live,
             started: Instant::now(),
             budget,
+            reduced_over,
             thread,
         }
     }
@@ -66,6 +86,12 @@ impl CheckHandle {
             elapsed,
             states_per_second: states as f64 / elapsed.as_secs_f64().max(1e-9),
         }
+    }
+
+    /// The types the check is reduced over, as asked (`None`: not
+    /// reduced): its states are then representatives.
+    pub fn reduced_over(&self) -> Option<&str> {
+        self.reduced_over.as_deref()
     }
 
     /// The state budget the check runs within, if any (for a gauge).

@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use super::symmetry::requested;
 use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, load, say};
 use crate::check::counterexample::{Counterexample, Kind, RenderedCounterexample};
 use crate::check::worker::CheckHandle;
@@ -39,6 +40,8 @@ pub struct Request<'a> {
     pub max_states: Option<usize>,
     pub timeout: Option<f64>,
     pub threads: Option<usize>,
+    /// `--symmetry auto|off|T,U`: instead of what each assertion asks.
+    pub symmetry: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -61,6 +64,8 @@ struct Entry<'a> {
     /// Through a `Value`, whose maps print their keys sorted.
     counterexample: Option<serde_json::Value>,
     notes: &'a [String],
+    /// What the check was reduced by (`null`: not reduced).
+    symmetry: Option<SymmetryReport>,
     /// What decided a static check, each rendered with its place.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     reasons: Vec<String>,
@@ -68,9 +73,51 @@ struct Entry<'a> {
     error: Option<String>,
 }
 
+/// A reduced check's symmetry, as JSON.
+#[derive(Serialize)]
+struct SymmetryReport {
+    types: Vec<TypeReport>,
+    /// A string: the order grows past any integer type.
+    group_order: String,
+    /// The states of a reduced check are representatives.
+    representatives: u64,
+}
+
+#[derive(Serialize)]
+struct TypeReport {
+    name: String,
+    size: usize,
+}
+
+impl SymmetryReport {
+    fn of(result: &CheckResult) -> Option<SymmetryReport> {
+        let reduced = result.symmetry.as_ref()?;
+        Some(SymmetryReport {
+            types: reduced
+                .types
+                .iter()
+                .map(|(name, size)| TypeReport {
+                    name: name.clone(),
+                    size: *size,
+                })
+                .collect(),
+            group_order: reduced.group_order.value().to_string(),
+            representatives: result.states,
+        })
+    }
+}
+
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let Some(script) = load(request.file, err) else {
+    let Some(mut script) = load(request.file, err) else {
         return EXIT_INPUT_ERROR;
+    };
+    let reduce = match request.symmetry.map(|text| requested(&mut script, text)) {
+        None => None,
+        Some(Ok(reduce)) => Some(reduce),
+        Some(Err(problem)) => {
+            say(err, &problem);
+            return EXIT_INPUT_ERROR;
+        }
     };
     let script = Arc::new(script);
     let count = script.assertions.len();
@@ -117,7 +164,8 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     let mut outcomes = Vec::new();
     for &number in &chosen {
         let index = number - 1;
-        let handle = CheckHandle::spawn(script.clone(), index, budget.clone());
+        let handle =
+            CheckHandle::spawn_reduced(script.clone(), index, budget.clone(), reduce.clone());
         while progress && !handle.is_finished() {
             std::thread::sleep(Duration::from_millis(100));
             let p = handle.progress();
@@ -239,6 +287,7 @@ fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
                 .as_ref()
                 .map(|cx| serde_json::to_value(cx).expect("a counterexample serialises")),
             notes: &result.notes,
+            symmetry: SymmetryReport::of(result),
             reasons: result
                 .reasons
                 .iter()
@@ -257,6 +306,7 @@ fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
             seconds: 0.0,
             counterexample: None,
             notes: &[],
+            symmetry: None,
             reasons: Vec::new(),
             error: Some(diagnostic.render(&script.sources)),
         },
@@ -275,7 +325,19 @@ fn plain(script: &Script, index: usize, outcome: &Outcome) -> String {
             );
         }
     };
-    let mut lines = if result.searched {
+    let mut lines = if let Some(reduced) = &result.symmetry {
+        format!(
+            "{text}: {} — {} representatives, {} transitions, {:.2} s\n    symmetry: {} — group \
+             order {}, {} representatives\n",
+            result.verdict.word(),
+            result.states,
+            result.transitions,
+            result.seconds,
+            reduced.type_list(),
+            reduced.group_order.value(),
+            result.states,
+        )
+    } else if result.searched {
         format!(
             "{text}: {} — {} states, {} transitions, {:.2} s\n",
             result.verdict.word(),

@@ -10,12 +10,13 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::symmetry::{Requested, not_mappable, requested, symmetry};
+use super::symmetry::{not_mappable, requested, symmetry};
 use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, load, say};
 use crate::lts::machine::Machine;
 use crate::lts::{self, Budget, Exploration};
 use crate::process::Processes;
 use crate::symmetry::SystemSymmetry;
+use crate::symmetry::spec::Reduce;
 use crate::syntax::render_all;
 
 /// The most states `--dot` draws.
@@ -68,14 +69,14 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         }
     };
     let asked = match request.symmetry.map(|text| requested(&mut script, text)) {
-        None => Requested::Off,
+        None => Reduce::Off,
         Some(Ok(asked)) => asked,
         Some(Err(problem)) => {
             say(err, &problem);
             return EXIT_INPUT_ERROR;
         }
     };
-    if request.engine == Engine::Terms && !matches!(asked, Requested::Off) {
+    if request.engine == Engine::Terms && !matches!(asked, Reduce::Off) {
         say(
             err,
             "error: --engine terms explores without symmetry reduction (it is the independent \

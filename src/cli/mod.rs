@@ -122,6 +122,13 @@ enum Command {
         /// Threads computing successors (default: every core).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
+        /// Reduce every check by symmetry: `auto` (the largest
+        /// constant-free subtypes), `off` (no reduction, even where an
+        /// assertion asks for it), or the types separated by commas
+        /// (`NodeID, Data`). Default: as each assertion's
+        /// `:[symmetry reduce]` says.
+        #[arg(long, value_name = "auto|off|T,U")]
+        symmetry: Option<String>,
     },
     /// Show the representative of a state's symmetry class beside the
     /// state: the permutation, the component bijection and every
@@ -196,6 +203,7 @@ pub fn main() -> ExitCode {
             max_states,
             timeout,
             threads,
+            symmetry,
         }) => {
             let request = check::Request {
                 file: &file,
@@ -204,6 +212,7 @@ pub fn main() -> ExitCode {
                 max_states,
                 timeout,
                 threads: threads.map(usize::from),
+                symmetry: symmetry.as_deref(),
             };
             check::run(&request, &mut out, &mut err)
         }

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::{Map, Value as Json, json};
 
-use super::symmetry::{Requested, not_mappable, requested, symmetry as resolve_symmetry};
+use super::symmetry::{not_mappable, requested, symmetry as resolve_symmetry};
 use super::{EXIT_INPUT_ERROR, Format, load, say};
 use crate::check::trace::state_after;
 use crate::eval::Value;
@@ -23,8 +23,9 @@ use crate::lts::Budget;
 use crate::lts::machine::Machine;
 use crate::process::{EventId, Processes};
 use crate::script::Script;
-use crate::script::ir::{AssertOption, FuncId};
+use crate::script::ir::FuncId;
 use crate::symmetry::rep::Step;
+use crate::symmetry::spec::Reduce;
 use crate::symmetry::{Atom, Explanation, Origin, Symmetry, SystemSymmetry};
 use crate::syntax::{Diagnostic, render_all};
 
@@ -40,7 +41,7 @@ pub struct Request<'a> {
 struct Subject {
     process: FuncId,
     process_text: String,
-    symmetry: Requested,
+    symmetry: Reduce,
     after: Option<FuncId>,
 }
 
@@ -87,7 +88,7 @@ fn subject(script: &mut Script, request: &Request) -> Result<Subject, String> {
         .symmetry
         .map(|text| requested(script, text))
         .transpose()?;
-    if matches!(asked, Some(Requested::Off)) {
+    if matches!(asked, Some(Reduce::Off)) {
         return Err(
             "error: `symcsp rep` shows a symmetry reduction: `--symmetry off` leaves nothing \
              to show\n"
@@ -97,15 +98,13 @@ fn subject(script: &mut Script, request: &Request) -> Result<Subject, String> {
     // The first assertion asking for symmetry reduction: its process and
     // (unless --symmetry says otherwise) its types.
     let reducing = script.assertions.iter().find_map(|a| {
-        a.options.iter().find_map(|o| match o {
-            AssertOption::SymmetryReduce(types, _) => Some((a, types.clone())),
-            _ => None,
-        })
+        let asked = Reduce::of_assertion(a);
+        (asked != Reduce::Off).then(|| (a.kind.implementation(), asked))
     });
     let (process, process_text, from_assertion) = match request.process {
         Some(text) => (add(script, "<process>", text)?, text.to_string(), None),
         None => {
-            let Some((assertion, types)) = reducing else {
+            let Some((imp, asked)) = reducing else {
                 return Err(format!(
                     "error: {} has no assertion with `:[symmetry reduce]`: name the process \
                      (`symcsp rep {} PROCESS`)\n",
@@ -113,17 +112,11 @@ fn subject(script: &mut Script, request: &Request) -> Result<Subject, String> {
                     request.file.display()
                 ));
             };
-            let imp = assertion.kind.implementation();
             let text = one_line(script.sources.snippet(script.function(imp).span));
-            let asked = if types.is_empty() {
-                Requested::Automatic
-            } else {
-                Requested::Types(types, Origin::Assertion(assertion.span))
-            };
             (imp, text, Some(asked))
         }
     };
-    let symmetry = asked.or(from_assertion).unwrap_or(Requested::Automatic);
+    let symmetry = asked.or(from_assertion).unwrap_or(Reduce::Automatic);
     let after = match request.after {
         Some(text) if !text.trim().is_empty() => {
             Some(add(script, "<after>", &format!("<{text}>"))?)

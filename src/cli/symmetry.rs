@@ -5,23 +5,15 @@
 use crate::eval::Evaluator;
 use crate::script::Script;
 use crate::script::ir::FuncId;
-use crate::symmetry::spec::Choice;
+use crate::symmetry::spec::{Choice, Reduce};
 use crate::symmetry::{Origin, Symmetry};
 use crate::syntax::render_all;
 
-/// What the user asked for, with any types resolved in the script.
-#[derive(Debug, Clone)]
-pub(super) enum Requested {
-    Off,
-    Automatic,
-    Types(Vec<FuncId>, Origin),
-}
-
 /// Reads `--symmetry`'s text and adds its types to `script`.
-pub(super) fn requested(script: &mut Script, text: &str) -> Result<Requested, String> {
+pub(super) fn requested(script: &mut Script, text: &str) -> Result<Reduce, String> {
     match Choice::parse(text).map_err(|e| format!("error: {e}\n"))? {
-        Choice::Off => Ok(Requested::Off),
-        Choice::Automatic => Ok(Requested::Automatic),
+        Choice::Off => Ok(Reduce::Off),
+        Choice::Automatic => Ok(Reduce::Automatic),
         Choice::Types(items) => {
             let mut funcs = Vec::with_capacity(items.len());
             for item in &items {
@@ -30,28 +22,22 @@ pub(super) fn requested(script: &mut Script, text: &str) -> Result<Requested, St
                     .map_err(|ds| render_all(&ds, &script.sources))?;
                 funcs.push(func);
             }
-            Ok(Requested::Types(funcs, Origin::CommandLine))
+            Ok(Reduce::Types(funcs, Origin::CommandLine))
         }
     }
 }
 
-/// The symmetry asked for, over what `roots` depend on: `None` for
-/// `off`; the types checked (constant-free) or chosen automatically.
+/// The symmetry asked for, over what `roots` depend on, with every
+/// problem rendered for the terminal.
 pub(super) fn symmetry(
     script: &Script,
     eval: &Evaluator,
-    requested: &Requested,
+    requested: &Reduce,
     roots: &[FuncId],
 ) -> Result<Option<Symmetry>, String> {
-    match requested {
-        Requested::Off => Ok(None),
-        Requested::Automatic => Ok(Some(Symmetry::automatic(script, roots))),
-        Requested::Types(items, origin) => {
-            Symmetry::explicit(script, eval, items, origin.clone(), roots)
-                .map(Some)
-                .map_err(|ds| render_all(&ds, &script.sources))
-        }
-    }
+    requested
+        .resolve(script, eval, roots)
+        .map_err(|ds| render_all(&ds, &script.sources))
 }
 
 /// The types of a symmetry, for a report: `NodeID, Data`.

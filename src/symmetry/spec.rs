@@ -14,7 +14,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::eval::{Evaluator, Value};
 use crate::script::Script;
-use crate::script::ir::{CtorId, DataTypeId, ExprKind, FuncId, GlobalKind};
+use crate::script::ir::{
+    AssertOption, Assertion, CtorId, DataTypeId, ExprKind, FuncId, GlobalKind,
+};
 use crate::syntax::{Diagnostic, Span};
 
 use super::constant_free::{self, Reason, Use};
@@ -362,6 +364,79 @@ impl Symmetry {
     /// types' factorials.
     pub fn group_order(&self) -> GroupOrder {
         GroupOrder(self.types.iter().map(|t| t.values.len()).collect())
+    }
+}
+
+/// What a search is asked to reduce by, with any explicit types resolved
+/// in the script: an assertion's `:[symmetry reduce]` options, or what a
+/// user typed (`--symmetry`, added to the script with
+/// [`Script::add_expr`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reduce {
+    /// No reduction.
+    Off,
+    /// The largest constant-free subtypes of what the roots depend on.
+    Automatic,
+    /// These types, checked to be constant-free.
+    Types(Vec<FuncId>, Origin),
+}
+
+impl Reduce {
+    /// What an assertion's options ask for: its `:[symmetry reduce]`
+    /// (automatic without types), or no reduction.
+    pub fn of_assertion(assertion: &Assertion) -> Reduce {
+        assertion
+            .options
+            .iter()
+            .find_map(|option| match option {
+                AssertOption::SymmetryReduce(types, _) if types.is_empty() => {
+                    Some(Reduce::Automatic)
+                }
+                AssertOption::SymmetryReduce(types, _) => Some(Reduce::Types(
+                    types.clone(),
+                    Origin::Assertion(assertion.span),
+                )),
+                _ => None,
+            })
+            .unwrap_or(Reduce::Off)
+    }
+
+    /// What is asked for, in words for a progress line: `None` for no
+    /// reduction, else the types as written (`NodeID, Data`) or
+    /// `automatic types`.
+    pub fn describe(&self, script: &Script) -> Option<String> {
+        match self {
+            Reduce::Off => None,
+            Reduce::Automatic => Some("automatic types".to_string()),
+            Reduce::Types(items, _) => Some(
+                items
+                    .iter()
+                    .map(|&f| {
+                        let text = script.sources.snippet(script.function(f).span);
+                        text.split_whitespace().collect::<Vec<_>>().join(" ")
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+        }
+    }
+
+    /// The distinguished types over what `roots` depend on: `None` for
+    /// [`Reduce::Off`]; explicit types checked (each a set of atomic
+    /// constructors, disjoint, constant-free), or chosen automatically.
+    pub fn resolve(
+        &self,
+        script: &Script,
+        eval: &Evaluator,
+        roots: &[FuncId],
+    ) -> Result<Option<Symmetry>, Vec<Diagnostic>> {
+        match self {
+            Reduce::Off => Ok(None),
+            Reduce::Automatic => Ok(Some(Symmetry::automatic(script, roots))),
+            Reduce::Types(items, origin) => {
+                Symmetry::explicit(script, eval, items, origin.clone(), roots).map(Some)
+            }
+        }
     }
 }
 

@@ -23,9 +23,11 @@ use rustc_hash::FxHashMap;
 use crate::eval::{EvalResult, Proc, Value};
 use crate::lts::machine::{Machine, Node};
 use crate::lts::search::Canonicaliser;
-use crate::process::{EventSet, ProcId, Processes, Term};
+use crate::process::{EventId, EventSet, ProcId, Processes, Term};
 
-use super::apply::{Movable, Permute, event_images, map_event_set, map_relation, map_state};
+use super::apply::{
+    Movable, Permute, event_images, map_event_set, map_relation, map_state, permute_event,
+};
 use super::label::{Labeller, Labels, key_of};
 use super::perm::Permutation;
 use super::rep::{Input, Trace, Workspace};
@@ -372,6 +374,11 @@ impl SystemSymmetry {
             self.labels[table].remember(&self.key, image);
         }
         image
+    }
+
+    /// The image of event `e` under `perm`.
+    pub fn permute_event(&self, procs: &Processes, perm: &Permutation, e: EventId) -> EventId {
+        permute_event(&self.symmetry, perm, procs.events(), &self.movable, e)
     }
 
     /// `perm` applied to system state `row` (Proposition 35), into `out`.

@@ -482,8 +482,13 @@ fn checks(app: &App, frame: &mut Frame, area: Rect) {
         }
         CheckStatus::Running(handle) => {
             let p = handle.progress();
+            let (reduced, what) = match handle.reduced_over() {
+                Some(types) => (format!("reduced over {types} · "), "representatives"),
+                None => (String::new(), "states"),
+            };
             let text = format!(
-                "{} states · {} transitions · depth {} · {}/s · {:.1} s — Esc cancels",
+                "{reduced}{} {what} · {} transitions · depth {} · {} {what}/s · {:.1} s — Esc \
+                 cancels",
                 count(p.states),
                 count(p.transitions),
                 p.depth,
@@ -506,7 +511,19 @@ fn checks(app: &App, frame: &mut Frame, area: Rect) {
         }
         CheckStatus::Done(done) => {
             let r = &done.result;
-            let mut text = if r.searched {
+            let mut text = if let Some(reduced) = &r.symmetry {
+                format!(
+                    "{}: {} representatives, {} transitions, depth {}, {:.2} s — reduced over {} \
+                     (group order {})",
+                    verdict_text(r.verdict),
+                    count(r.states),
+                    count(r.transitions),
+                    r.depth,
+                    r.seconds,
+                    reduced.type_list(),
+                    reduced.group_order.value()
+                )
+            } else if r.searched {
                 format!(
                     "{}: {} states, {} transitions, depth {}, {:.2} s",
                     verdict_text(r.verdict),

@@ -1,0 +1,133 @@
+//! Counterexamples of reduced checks made genuine (Section 3.5).
+//!
+//! A reduced search stores representatives, and its parent pointers
+//! record, for each state, the event of a move from its parent's
+//! representative to a state whose representative it is. Unwinding walks
+//! that path from the unreduced initial state `q0`, keeping a permutation
+//! `π` with `π(q) = q̂` (the representative stored at that point): at each
+//! step it finds the move `q̂ -a-> q'` whose target has the next stored
+//! representative (and, in a check, the next stored specification node),
+//! takes the unreduced step `q -π⁻¹(a)-> π⁻¹(q')`, and composes `π` with
+//! the permutation that made `q'`'s representative.
+//!
+//! The unwound path is then replayed on the unreduced system
+//! ([`replays`]): a path that does not replay is an internal error, never
+//! a counterexample.
+
+use crate::eval::EvalResult;
+use crate::lts::machine::{Machine, Moves};
+use crate::lts::search::Search;
+use crate::process::Processes;
+use crate::symmetry::SystemSymmetry;
+
+use super::counterexample::Path;
+use super::normal::NodeId;
+use super::product::Spec;
+
+/// The path of the unreduced product behind the path a reduced search
+/// recorded to `target`; `root` is the specification's initial node (its
+/// raw state, before any permutation). `Err` names the step that could
+/// not be unwound (an internal error).
+pub fn unwind(
+    search: &mut Search,
+    spec: &mut Spec,
+    system: &mut SystemSymmetry,
+    procs: &mut Processes,
+    root: NodeId,
+    target: u32,
+) -> EvalResult<Result<Path, String>> {
+    let width = search.components();
+    let (events, ids) = search.path_to(target);
+    let stored: Vec<Vec<u32>> = ids.iter().map(|&id| search.row(id)).collect();
+    let machine = search.machine_mut();
+    let mut representative = vec![0; width];
+
+    let mut raw: Vec<u32> = machine.initial().to_vec();
+    raw.push(root);
+    let mut pi = system
+        .representative(machine, procs, &raw[..width], &mut representative, None)
+        .clone();
+    if representative[..] != stored[0][..width]
+        || spec.permute(procs, root, &pi)? != stored[0][width]
+    {
+        return Ok(Err(
+            "the initial state's representative is not the search's first state".to_string(),
+        ));
+    }
+    let mut path = Path {
+        events: Vec::with_capacity(events.len()),
+        rows: vec![raw],
+    };
+    let mut moves = Moves::default();
+    let mut next = Vec::new();
+    for (k, &event) in events.iter().enumerate() {
+        let (here, there) = (&stored[k], &stored[k + 1]);
+        let Some(spec_after) = spec.after(procs, here[width], event)? else {
+            return Ok(Err(format!(
+                "step {}: the specification does not allow the recorded event",
+                k + 1
+            )));
+        };
+        machine.moves(procs, &here[..width], &mut moves)?;
+        let mut taken = None;
+        for m in moves.list.iter().filter(|m| m.event == event) {
+            moves.apply(m, &here[..width], &mut next);
+            let perm = system.representative(machine, procs, &next, &mut representative, None);
+            if representative[..] != there[..width] {
+                continue;
+            }
+            let perm = perm.clone();
+            if spec.permute(procs, spec_after, &perm)? == there[width] {
+                taken = Some((next.clone(), perm));
+                break;
+            }
+        }
+        let Some((target_state, perm)) = taken else {
+            return Ok(Err(format!(
+                "step {}: no move of the stored representative reaches the next one",
+                k + 1
+            )));
+        };
+        // The unreduced step mirrors the representative's under π⁻¹.
+        let inverse = pi.inverse();
+        let raw_event = system.permute_event(procs, &inverse, event);
+        let mut raw_next = vec![0; width];
+        system.apply(machine, procs, &inverse, &target_state, &mut raw_next);
+        let raw_node = path.rows[k][width];
+        let Some(node) = spec.after(procs, raw_node, raw_event)? else {
+            return Ok(Err(format!(
+                "step {}: the specification does not allow the unwound event",
+                k + 1
+            )));
+        };
+        raw_next.push(node);
+        path.events.push(raw_event);
+        path.rows.push(raw_next);
+        pi = pi.then(&perm);
+    }
+    Ok(Ok(path))
+}
+
+/// Whether `path` is a behaviour of `machine`: it starts at the initial
+/// state, and each step's event leads from one row's components to the
+/// next's. (Leaves every state on it with its moves known.)
+pub fn replays(machine: &mut Machine, procs: &mut Processes, path: &Path) -> EvalResult<bool> {
+    let width = machine.components();
+    if path.rows.first().map(|r| &r[..width]) != Some(machine.initial()) {
+        return Ok(false);
+    }
+    let mut moves = Moves::default();
+    let mut next = Vec::new();
+    for (k, &event) in path.events.iter().enumerate() {
+        let row = &path.rows[k][..width];
+        machine.moves(procs, row, &mut moves)?;
+        let found = moves.list.iter().any(|m| {
+            moves.apply(m, row, &mut next);
+            m.event == event && next[..] == path.rows[k + 1][..width]
+        });
+        if !found {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}

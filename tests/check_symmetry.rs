@@ -1,0 +1,283 @@
+//! Checks reduced by symmetry against the same checks unreduced: every
+//! assertion of every model gives the same verdict both ways, with no
+//! more representatives than states and a counterexample of the same
+//! length that replays on the unreduced system; systems whose orbits
+//! have closed forms get exactly that many representatives.
+
+use symcsp::check::counterexample::{Counterexample, Kind};
+use symcsp::check::{self, CheckResult, Verdict, trace};
+use symcsp::lts::machine::Machine;
+use symcsp::lts::search::Budget;
+use symcsp::process::{Processes, TAU};
+use symcsp::script::Script;
+use symcsp::script::ir::AssertionKind;
+use symcsp::symmetry::spec::Reduce;
+
+fn run(script: &Script, index: usize, reduce: &Reduce) -> CheckResult {
+    symcsp::stack::with_large_stack(|| {
+        check::check_reduced(script, index, &Budget::default(), Some(reduce))
+    })
+    .unwrap_or_else(|d| panic!("{}", d.render(&script.sources)))
+}
+
+/// Whether `cx`'s path (τ included, the error event too when the
+/// implementation performs it) is a behaviour of the assertion's
+/// implementation, replayed on a fresh unreduced machine.
+fn replays(script: &Script, index: usize, cx: &Counterexample) -> bool {
+    let imp = script.assertions[index].kind.implementation();
+    let mut path: Vec<_> = cx.steps.iter().map(|s| s.event).collect();
+    if let Some(from) = cx.loop_from {
+        // The τ-loop goes back to the state before it: once round is
+        // still a path.
+        assert!(path[from..].iter().all(|&e| e == TAU));
+    }
+    symcsp::stack::with_large_stack(|| {
+        let (mut procs, root) = Processes::with_root(script, imp).expect("a process");
+        let mut machine = Machine::new(&mut procs, root);
+        let reached = trace::replay(&mut machine, &mut procs, &path).expect("replays");
+        path.clear();
+        !reached.is_empty()
+    })
+}
+
+/// Every searched assertion of `models/{name}.csp`, unreduced and reduced
+/// automatically.
+fn agree(name: &str) {
+    let path = format!("models/{name}.csp");
+    let script = Script::load_file(path.as_ref()).expect("a model loads");
+    for (index, assertion) in script.assertions.iter().enumerate() {
+        if matches!(
+            assertion.kind,
+            AssertionKind::Symmetric { .. } | AssertionKind::HasTrace { .. }
+        ) {
+            continue;
+        }
+        let plain = run(&script, index, &Reduce::Off);
+        let reduced = run(&script, index, &Reduce::Automatic);
+        let what = format!("{path}: assert {}", index + 1);
+        assert!(plain.symmetry.is_none(), "{what}: off is not reduced");
+        assert_eq!(plain.verdict, reduced.verdict, "{what}: verdicts");
+        assert!(
+            reduced.states <= plain.states,
+            "{what}: {} representatives, {} states",
+            reduced.states,
+            plain.states
+        );
+        if reduced.symmetry.is_some() && name != "tokenring" {
+            assert!(reduced.states < plain.states, "{what}: nothing reduced");
+        }
+        match (&plain.counterexample, &reduced.counterexample) {
+            (None, None) => {}
+            (Some(a), Some(b)) => {
+                assert_eq!(a.kind, b.kind, "{what}: kinds of counterexample");
+                // A breadth-first search of the reduced product finds the
+                // violation at the same depth (Lemma 20 keeps lengths).
+                assert_eq!(a.steps.len(), b.steps.len(), "{what}: path lengths");
+                assert_eq!(a.loop_from, b.loop_from, "{what}: τ-loops");
+                assert!(replays(&script, index, b), "{what}: replays");
+                if b.kind == Kind::Trace && b.ends_with_error {
+                    assert!(b.error_event.is_some(), "{what}: an error event");
+                }
+            }
+            _ => panic!("{what}: a counterexample one way only"),
+        }
+    }
+}
+
+macro_rules! models {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                agree(stringify!($name));
+            }
+        )*
+    };
+}
+
+models!(
+    buffers,
+    database,
+    liststack,
+    lockfreequeue,
+    peterson,
+    philosophers,
+    ring,
+    scheduler,
+    tokenring,
+    treebroadcast,
+);
+
+/// The representatives and states of `assert System :[deadlock free]` in
+/// `script`, reduced by its `:[symmetry reduce]` and not.
+fn deadlock_counts(text: &str) -> (u64, u64) {
+    let script = Script::load_str("closed_form.csp", text).expect("loads");
+    let reduced = run(&script, 0, &Reduce::of_assertion(&script.assertions[0]));
+    let plain = run(&script, 0, &Reduce::Off);
+    assert!(reduced.symmetry.is_some(), "reduced");
+    assert_eq!(reduced.verdict, plain.verdict);
+    (reduced.states, plain.states)
+}
+
+fn binomial(n: u64, k: u64) -> u64 {
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// Names of `n` values of a datatype: `V0 | V1 | ...`.
+fn values(prefix: &str, n: usize) -> String {
+    (0..n)
+        .map(|i| format!("{prefix}{i}"))
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+#[test]
+fn interleaved_copies_have_multiset_many_orbits() {
+    // N copies of a k-state cycle, indexed by a datatype of N values: a
+    // class is how many copies are in each of the k states, one of
+    // C(N + k - 1, N) multisets.
+    for (n, k) in [(2, 2), (3, 3), (4, 3), (5, 2), (3, 5)] {
+        let steps: Vec<String> = (0..k).map(|s| format!("s{s}.i")).collect();
+        let text = format!(
+            "datatype Id = {}\nchannel {} : Id\nCopy(i) = {} -> Copy(i)\n\
+             System = ||| i : Id @ Copy(i)\n\
+             assert System :[deadlock free] :[symmetry reduce]: Id\n",
+            values("I", n),
+            (0..k)
+                .map(|s| format!("s{s}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            steps.join(" -> ")
+        );
+        let (representatives, states) = deadlock_counts(&text);
+        assert_eq!(states, (k as u64).pow(n as u32), "N = {n}, k = {k}");
+        assert_eq!(
+            representatives,
+            binomial((n + k - 1) as u64, n as u64),
+            "N = {n}, k = {k}"
+        );
+    }
+}
+
+/// Stirling numbers of the second kind, S(n, k).
+fn stirling(n: u64, k: u64) -> u64 {
+    match (n, k) {
+        (0, 0) => 1,
+        (_, 0) | (0, _) => 0,
+        _ => k * stirling(n - 1, k) + stirling(n - 1, k - 1),
+    }
+}
+
+#[test]
+fn slots_of_symmetric_data_have_restricted_growth_many_orbits() {
+    // m numbered slots, each empty or holding one of d data values that
+    // may be permuted: a class is which slots are full and which of them
+    // hold equal values (a restricted growth string over the full ones,
+    // with at most d letters).
+    for (m, d) in [(2u64, 2u64), (3, 2), (3, 3), (4, 2), (4, 4)] {
+        let text = format!(
+            "datatype Data = {}\nchannel put, get : {{0..{}}}.Data\n\
+             Slot(i) = put.i?x -> get.i!x -> Slot(i)\n\
+             System = ||| i : {{0..{}}} @ Slot(i)\n\
+             assert System :[deadlock free] :[symmetry reduce]: Data\n",
+            values("D", d as usize),
+            m - 1,
+            m - 1
+        );
+        let (representatives, states) = deadlock_counts(&text);
+        let expected: u64 = (0..=m)
+            .map(|full| {
+                binomial(m, full) * (0..=full.min(d)).map(|b| stirling(full, b)).sum::<u64>()
+            })
+            .sum();
+        assert_eq!(states, (d + 1).pow(m as u32), "m = {m}, d = {d}");
+        assert_eq!(representatives, expected, "m = {m}, d = {d}");
+    }
+}
+
+const UNSAFE: &str = "
+datatype T = A | B | C
+channel enter, leave : T
+User(i) = enter.i -> leave.i -> User(i)
+Users = ||| i : T @ User(i)
+Mutex = enter?i -> leave!i -> Mutex
+assert Mutex [T= Users :[symmetry reduce]: T
+assert Mutex [F= Users :[symmetry reduce]: T
+assert Users :[deadlock free] :[symmetry reduce]: T
+assert Mutex :[deterministic] :[symmetry reduce]: T
+assert (Users [| {| enter |} |] Mutex) \\ {| enter |} :[divergence free] :[symmetry reduce]: T
+";
+
+#[test]
+fn a_failing_reduced_check_unwinds_into_a_genuine_counterexample() {
+    let script = Script::load_str("unsafe.csp", UNSAFE).expect("loads");
+    for index in 0..script.assertions.len() {
+        let reduced = run(
+            &script,
+            index,
+            &Reduce::of_assertion(&script.assertions[index]),
+        );
+        let plain = run(&script, index, &Reduce::Off);
+        assert!(reduced.symmetry.is_some(), "assert {}", index + 1);
+        assert_eq!(reduced.verdict, plain.verdict, "assert {}", index + 1);
+        if let Some(cx) = &reduced.counterexample {
+            assert!(replays(&script, index, cx), "assert {}", index + 1);
+        }
+    }
+    // The spec's node is permuted along: after enter.X only leave.X.
+    let first = run(&script, 0, &Reduce::Automatic);
+    assert_eq!(first.verdict, Verdict::Failed);
+    let cx = first.counterexample.expect("a counterexample");
+    let procs = symcsp::stack::with_large_stack(|| Processes::new(&script).expect("ok"));
+    let shown: Vec<String> = cx.steps.iter().map(|s| procs.show_event(s.event)).collect();
+    assert_eq!(shown.len(), 2);
+    assert!(shown[0].starts_with("enter.") && shown[1].starts_with("enter."));
+    assert_ne!(shown[0], shown[1]);
+}
+
+#[test]
+fn a_request_the_script_does_not_support_is_refused_with_reasons() {
+    let text = "
+datatype T = A | B | C
+channel c : T
+P(i) = c.i -> P(i)
+System = ||| i : T @ P(i)
+Special = c.A -> Special
+assert Special [T= System :[symmetry reduce]: T
+assert System :[deadlock free] :[symmetry reduce]: T
+assert System [| {c.A} |] STOP :[deadlock free] :[symmetry reduce]: T
+";
+    let script = Script::load_str("refused.csp", text).expect("loads");
+    let refusal = |index: usize, reduce: Option<&Reduce>| {
+        symcsp::stack::with_large_stack(|| {
+            check::check_reduced(&script, index, &Budget::default(), reduce)
+        })
+        .expect_err("refused")
+        .render(&script.sources)
+    };
+    // The specification names A.
+    let named = refusal(0, None);
+    assert!(named.contains("cannot be reduced by symmetry"), "{named}");
+    assert!(named.contains("A is named here"), "{named}");
+    // The same check runs without reduction when asked.
+    assert_eq!(run(&script, 0, &Reduce::Off).verdict, Verdict::Failed);
+    // Automatic mode leaves A out, so T permutes B and C only, and the
+    // specification is symmetric in them.
+    let auto = run(&script, 0, &Reduce::Automatic);
+    assert_eq!(auto.verdict, Verdict::Failed);
+    assert_eq!(
+        auto.symmetry.expect("reduced").types,
+        [("T".to_string(), 2)]
+    );
+    // Asked for all of T, the synchronisation set's A is a reason too.
+    let rendered = refusal(2, None);
+    assert!(rendered.contains("cannot be reduced"), "{rendered}");
+    // Automatically, A is left out: B and C are exchanged, {c.A} stays.
+    let auto = run(&script, 2, &Reduce::Automatic);
+    assert_eq!(auto.verdict, Verdict::Passed);
+    assert_eq!(auto.states, 1);
+    assert_eq!(
+        auto.symmetry.expect("reduced").types,
+        [("T".to_string(), 2)]
+    );
+}
