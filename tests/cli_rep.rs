@@ -159,18 +159,153 @@ fn explore_counts_representatives_with_symmetry() {
     let auto = explore(&["models/liststack.csp", "System", "--symmetry", "auto"]);
     assert_eq!(plain["states"], 1867);
     assert_eq!(off["states"], 1867);
-    assert!(off.get("symmetry").is_none());
+    assert_eq!(off["symmetry"], Value::Null);
+    assert_eq!(plain["symmetry"], Value::Null);
     // One representative per orbit here (tests/symmetry_oracle.rs).
     assert_eq!(reduced["states"], 93);
     assert_eq!(
         reduced["symmetry"],
-        serde_json::json!(["NodeID", "Data", "ThreadID"])
+        serde_json::json!({
+            "types": [
+                {"name": "NodeID", "size": 3},
+                {"name": "Data", "size": 2},
+                {"name": "ThreadID", "size": 2}
+            ],
+            "group_order": "24",
+            "representatives": 93,
+            "transitions": reduced["transitions"],
+            "deadlock_states": reduced["deadlock_states"],
+        })
     );
+    assert_eq!(reduced["deadlock_states"], 8);
     assert_eq!(auto["states"], 93);
+    assert_eq!(auto["symmetry"]["types"][0]["name"], "NodeIDType");
+}
+
+#[test]
+fn check_reduces_as_the_assertion_or_the_command_line_says() {
+    let check = |args: &[&str]| {
+        let out = symcsp()
+            .arg("check")
+            .args(args)
+            .args(["--format", "json"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        serde_json::from_slice::<Value>(&out).expect("JSON")
+    };
+    // Assertion 2 asks for reduction, assertion 1 does not.
+    let asked = check(&["models/liststack.csp", "--assert", "1", "--assert", "2"]);
+    let [plain, reduced] = [&asked["assertions"][0], &asked["assertions"][1]];
+    assert_eq!(plain["symmetry"], Value::Null);
+    assert_eq!(plain["states"], 1867);
+    assert_eq!(reduced["result"], "passed");
+    assert_eq!(reduced["states"], 93);
     assert_eq!(
-        auto["symmetry"],
-        serde_json::json!(["NodeIDType", "Data", "ThreadID"])
+        reduced["symmetry"],
+        serde_json::json!({
+            "types": [
+                {"name": "NodeID", "size": 3},
+                {"name": "Data", "size": 2},
+                {"name": "ThreadID", "size": 2}
+            ],
+            "group_order": "24",
+            "representatives": 93,
+        })
     );
+    // --symmetry off checks both unreduced; auto reduces both.
+    let off = check(&["models/liststack.csp", "--assert", "2", "--symmetry", "off"]);
+    assert_eq!(off["assertions"][0]["symmetry"], Value::Null);
+    assert_eq!(off["assertions"][0]["states"], 1867);
+    let auto = check(&[
+        "models/liststack.csp",
+        "--assert",
+        "1",
+        "--symmetry",
+        "auto",
+    ]);
+    assert_eq!(auto["assertions"][0]["states"], 93);
+    assert_eq!(
+        auto["assertions"][0]["symmetry"]["types"][0]["name"],
+        "NodeIDType"
+    );
+    // In plain text, the line says what was reduced.
+    symcsp()
+        .args(["check", "models/liststack.csp", "--assert", "2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Passed — 93 representatives, 100 transitions",
+        ))
+        .stdout(predicate::str::contains(
+            "    symmetry: NodeID (3), Data (2), ThreadID (2) — group order 24, 93 representatives",
+        ));
+    // A failing reduced check shows a counterexample of the real system.
+    symcsp()
+        .args(["check", "models/philosophers.csp", "--assert", "4"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "after <sit.P0.0, enter.P0, sit.P1.1, enter.P1, sit.P2.2, enter.P2, pickup.P0.0.0, \
+             pickup.P1.1.1, pickup.P2.2.2> the process deadlocks",
+        ));
+}
+
+#[test]
+fn check_refuses_a_reduction_it_cannot_apply() {
+    // NodeIDType holds Null, which the script names.
+    symcsp()
+        .args([
+            "check",
+            "models/liststack.csp",
+            "--assert",
+            "2",
+            "--symmetry",
+            "NodeIDType, Data",
+        ])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains("Error"))
+        .stdout(predicate::str::contains(
+            "this check cannot be reduced by symmetry",
+        ))
+        .stdout(predicate::str::contains("Null is named here"))
+        .stdout(predicate::str::contains("--symmetry off"));
+    // Not a set of constructors, and a type that does not parse.
+    symcsp()
+        .args(["check", "models/liststack.csp", "--symmetry", "{1, 2}"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains(
+            "is not a set of datatype constructors",
+        ));
+    symcsp()
+        .args(["check", "models/liststack.csp", "--symmetry", "NodeID,,"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is not a list of types"));
+    // The JSON says it too.
+    let out = symcsp()
+        .args([
+            "check",
+            "models/liststack.csp",
+            "--assert",
+            "2",
+            "--symmetry",
+            "NodeIDType",
+            "--format",
+            "json",
+        ])
+        .assert()
+        .code(2)
+        .get_output()
+        .stdout
+        .clone();
+    let report: Value = serde_json::from_slice(&out).expect("JSON");
+    assert_eq!(report["assertions"][0]["result"], "error");
+    assert_eq!(report["assertions"][0]["symmetry"], Value::Null);
 }
 
 #[test]

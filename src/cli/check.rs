@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::symmetry::requested;
+use super::symmetry::{SymmetryReport, requested};
 use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, load, say};
 use crate::check::counterexample::{Counterexample, Kind, RenderedCounterexample};
 use crate::check::worker::CheckHandle;
@@ -71,40 +71,6 @@ struct Entry<'a> {
     reasons: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
-}
-
-/// A reduced check's symmetry, as JSON.
-#[derive(Serialize)]
-struct SymmetryReport {
-    types: Vec<TypeReport>,
-    /// A string: the order grows past any integer type.
-    group_order: String,
-    /// The states of a reduced check are representatives.
-    representatives: u64,
-}
-
-#[derive(Serialize)]
-struct TypeReport {
-    name: String,
-    size: usize,
-}
-
-impl SymmetryReport {
-    fn of(result: &CheckResult) -> Option<SymmetryReport> {
-        let reduced = result.symmetry.as_ref()?;
-        Some(SymmetryReport {
-            types: reduced
-                .types
-                .iter()
-                .map(|(name, size)| TypeReport {
-                    name: name.clone(),
-                    size: *size,
-                })
-                .collect(),
-            group_order: reduced.group_order.value().to_string(),
-            representatives: result.states,
-        })
-    }
 }
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
@@ -287,7 +253,9 @@ fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
                 .as_ref()
                 .map(|cx| serde_json::to_value(cx).expect("a counterexample serialises")),
             notes: &result.notes,
-            symmetry: SymmetryReport::of(result),
+            symmetry: result.symmetry.as_ref().map(|reduced| {
+                SymmetryReport::new(&reduced.types, &reduced.group_order, result.states)
+            }),
             reasons: result
                 .reasons
                 .iter()

@@ -10,13 +10,13 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::symmetry::{not_mappable, requested, symmetry};
+use super::symmetry::{SymmetryReport, not_mappable, requested, symmetry};
 use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, load, say};
 use crate::lts::machine::Machine;
 use crate::lts::{self, Budget, Exploration};
 use crate::process::Processes;
-use crate::symmetry::SystemSymmetry;
 use crate::symmetry::spec::Reduce;
+use crate::symmetry::{Symmetry, SystemSymmetry};
 use crate::syntax::render_all;
 
 /// The most states `--dot` draws.
@@ -52,9 +52,9 @@ struct Report<'a> {
     components: usize,
     seconds: f64,
     complete: bool,
-    /// The distinguished types, when the states are representatives.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    symmetry: Option<Vec<String>>,
+    /// What the states were reduced by (`null`: they are states, not
+    /// representatives).
+    symmetry: Option<SymmetryReport>,
 }
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
@@ -91,8 +91,8 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         ..Budget::default()
     };
     // The DOT text is `Some(None)` when the LTS is too big to draw; the
-    // types' names when the states are representatives.
-    type Found = (Exploration, Option<Option<String>>, Option<Vec<String>>);
+    // symmetry when the states are representatives.
+    type Found = (Exploration, Option<Option<String>>, Option<Symmetry>);
     let outcome = crate::stack::with_large_stack(|| -> Result<Found, String> {
         let render = |e: crate::eval::EvalError| e.to_diagnostic().render(&script.sources);
         let (mut procs, root) = Processes::with_root(script, func).map_err(render)?;
@@ -132,12 +132,9 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             }
             None => None,
         };
-        let types = symmetry
-            .as_ref()
-            .map(|s| s.types().iter().map(|t| t.name.clone()).collect());
-        Ok((exploration, dot, types))
+        Ok((exploration, dot, symmetry))
     });
-    let (exploration, dot, types) = match outcome {
+    let (exploration, dot, reduced) = match outcome {
         Ok(found) => found,
         Err(problem) => {
             say(err, &problem);
@@ -173,12 +170,14 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
                 components: exploration.components,
                 seconds: exploration.seconds,
                 complete: exploration.complete,
-                symmetry: types,
+                symmetry: reduced
+                    .as_ref()
+                    .map(|s| SymmetryReport::of_exploration(s, &exploration)),
             };
             let text = serde_json::to_string(&report).expect("a report serialises");
             say(out, &format!("{text}\n"));
         }
-        Format::Plain => say(out, &plain(request, &exploration, types.as_deref())),
+        Format::Plain => say(out, &plain(request, &exploration, reduced.as_ref())),
     }
     if exploration.complete {
         0
@@ -187,7 +186,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     }
 }
 
-fn plain(request: &Request, x: &Exploration, types: Option<&[String]>) -> String {
+fn plain(request: &Request, x: &Exploration, reduced: Option<&Symmetry>) -> String {
     let rate = if x.seconds > 0.0 {
         format!(" ({:.0} states/s)", x.states as f64 / x.seconds)
     } else {
@@ -197,14 +196,21 @@ fn plain(request: &Request, x: &Exploration, types: Option<&[String]>) -> String
         "process          {}\nstates           {}\ntransitions      {}\ndeadlock states  {}\ncomponents       {}\ntime             {:.3} s{rate}\n",
         request.process, x.states, x.transitions, x.deadlock_states, x.components, x.seconds
     );
-    if let Some(types) = types {
+    if let Some(symmetry) = reduced {
+        let types = if symmetry.types().is_empty() {
+            "no type to permute".to_string()
+        } else {
+            symmetry
+                .types()
+                .iter()
+                .map(|t| format!("{} ({})", t.name, t.values.len()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         text.push_str(&format!(
-            "symmetry         {}: the states are representatives of symmetry classes\n",
-            if types.is_empty() {
-                "no type to permute".to_string()
-            } else {
-                types.join(", ")
-            }
+            "symmetry         {types} — group order {}: the states are representatives of \
+             symmetry classes\n",
+            symmetry.group_order().value()
         ));
     }
     if !x.complete {

@@ -5,7 +5,9 @@
 use crate::eval::Evaluator;
 use crate::script::Script;
 use crate::script::ir::FuncId;
-use crate::symmetry::spec::{Choice, Reduce};
+use serde::Serialize;
+
+use crate::symmetry::spec::{Choice, GroupOrder, Reduce};
 use crate::symmetry::{Origin, Symmetry};
 use crate::syntax::render_all;
 
@@ -38,6 +40,67 @@ pub(super) fn symmetry(
     requested
         .resolve(script, eval, roots)
         .map_err(|ds| render_all(&ds, &script.sources))
+}
+
+/// What a search was reduced by, as JSON (`"symmetry"`; `null` when it
+/// was not reduced).
+#[derive(Serialize)]
+pub(super) struct SymmetryReport {
+    types: Vec<TypeReport>,
+    /// A string: the order outgrows every integer type.
+    group_order: String,
+    /// The states searched, each a representative of its class.
+    representatives: u64,
+    /// Between representatives (exploration only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    transitions: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deadlock_states: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct TypeReport {
+    name: String,
+    size: usize,
+}
+
+impl SymmetryReport {
+    pub(super) fn new(
+        types: &[(String, usize)],
+        group_order: &GroupOrder,
+        representatives: u64,
+    ) -> SymmetryReport {
+        SymmetryReport {
+            types: types
+                .iter()
+                .map(|(name, size)| TypeReport {
+                    name: name.clone(),
+                    size: *size,
+                })
+                .collect(),
+            group_order: group_order.value().to_string(),
+            representatives,
+            transitions: None,
+            deadlock_states: None,
+        }
+    }
+
+    /// A reduced exploration's report.
+    pub(super) fn of_exploration(
+        symmetry: &Symmetry,
+        x: &crate::lts::Exploration,
+    ) -> SymmetryReport {
+        let types: Vec<(String, usize)> = symmetry
+            .types()
+            .iter()
+            .map(|t| (t.name.clone(), t.values.len()))
+            .collect();
+        SymmetryReport {
+            transitions: Some(x.transitions),
+            deadlock_states: Some(x.deadlock_states),
+            ..SymmetryReport::new(&types, &symmetry.group_order(), x.states)
+        }
+    }
 }
 
 /// The types of a symmetry, for a report: `NodeID, Data`.
