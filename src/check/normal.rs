@@ -44,9 +44,30 @@ pub struct Normaliser {
     /// The specification's machine under symmetry, when nodes are to be
     /// permuted.
     symmetry: Option<SystemSymmetry>,
-    /// Nodes already permuted, by permutation: a reduced search permutes
-    /// the same few nodes by the same permutations again and again.
-    permuted: FxHashMap<Permutation, FxHashMap<NodeId, NodeId>>,
+    /// The states each visible event leads to from a node, before their
+    /// τ-closure is taken (a node's successors are made from these).
+    targets: Vec<Target>,
+    target_index: FxHashMap<Box<[u32]>, TargetId>,
+    /// Nodes and targets already permuted, by permutation: a reduced
+    /// search permutes the same ones by the same few permutations again
+    /// and again.
+    permuted: FxHashMap<Permutation, FxHashMap<Permuted, NodeId>>,
+}
+
+/// What was permuted into a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Permuted {
+    Node(NodeId),
+    Target(TargetId),
+}
+
+/// The number of a set of specification states some event leads to.
+pub type TargetId = u32;
+
+struct Target {
+    states: Box<[u32]>,
+    /// Its τ-closure, once taken.
+    node: Option<NodeId>,
 }
 
 /// A specification state's distinct `(event, state)` moves.
@@ -55,8 +76,9 @@ type StateMoves = Box<[(EventId, u32)]>;
 struct Node {
     /// Specification states, sorted.
     members: Box<[u32]>,
-    /// Successor per visible event, sorted by event.
-    after: Option<Box<[(EventId, NodeId)]>>,
+    /// Successor per visible event (the states it leads to, not yet
+    /// τ-closed), sorted by event.
+    after: Option<Box<[(EventId, TargetId)]>>,
     acceptances: Option<Box<[Box<[EventId]>]>>,
     divergent: Option<bool>,
 }
@@ -115,6 +137,8 @@ impl Normaliser {
             row: Vec::new(),
             next: Vec::new(),
             symmetry,
+            targets: Vec::new(),
+            target_index: FxHashMap::default(),
             permuted: FxHashMap::default(),
         };
         let root = normaliser.node_of(procs, vec![0])?;
@@ -130,33 +154,88 @@ impl Normaliser {
         node: NodeId,
         perm: &Permutation,
     ) -> EvalResult<NodeId> {
-        if let Some(&image) = self.permuted.get(perm).and_then(|images| images.get(&node)) {
+        self.permuted_node(procs, Permuted::Node(node), perm)
+    }
+
+    /// The node `perm` maps target `target`'s τ-closure to: the τ-closure
+    /// of its states' images. The target's own closure is never taken,
+    /// which spares evaluating states a reduced search only passes
+    /// through on their way to a representative.
+    pub fn permute_target(
+        &mut self,
+        procs: &mut Processes,
+        target: TargetId,
+        perm: &Permutation,
+    ) -> EvalResult<NodeId> {
+        if perm.is_identity() {
+            return self.target_node(procs, target);
+        }
+        self.permuted_node(procs, Permuted::Target(target), perm)
+    }
+
+    fn permuted_node(
+        &mut self,
+        procs: &mut Processes,
+        what: Permuted,
+        perm: &Permutation,
+    ) -> EvalResult<NodeId> {
+        if let Some(&image) = self.permuted.get(perm).and_then(|images| images.get(&what)) {
             return Ok(image);
         }
+        let states = match what {
+            Permuted::Node(node) => self.nodes[node as usize].members.clone(),
+            Permuted::Target(target) => self.targets[target as usize].states.clone(),
+        };
+        let images = self.images(procs, &states, perm);
+        let image = self.node_of(procs, images)?;
+        match self.permuted.get_mut(perm) {
+            Some(images) => {
+                images.insert(what, image);
+            }
+            None => {
+                let images = FxHashMap::from_iter([(what, image)]);
+                self.permuted.insert(perm.clone(), images);
+            }
+        }
+        Ok(image)
+    }
+
+    /// The images of specification states under `perm`.
+    fn images(&mut self, procs: &mut Processes, states: &[u32], perm: &Permutation) -> Vec<u32> {
         let system = self
             .symmetry
             .as_mut()
             .expect("a normaliser made with a symmetry");
-        let members = self.nodes[node as usize].members.clone();
-        let mut images = Vec::with_capacity(members.len());
-        for &s in members.iter() {
+        let mut images = Vec::with_capacity(states.len());
+        for &s in states {
             self.states.read(s, &mut self.row);
             self.next.clear();
             self.next.resize(self.row.len(), 0);
             system.apply(&mut self.machine, procs, perm, &self.row, &mut self.next);
             images.push(self.states.insert(&self.next).0);
         }
-        let image = self.node_of(procs, images)?;
-        match self.permuted.get_mut(perm) {
-            Some(images) => {
-                images.insert(node, image);
-            }
-            None => {
-                let images = FxHashMap::from_iter([(node, image)]);
-                self.permuted.insert(perm.clone(), images);
-            }
+        images
+    }
+
+    /// The node of target `target`: its τ-closure.
+    pub fn target_node(&mut self, procs: &mut Processes, target: TargetId) -> EvalResult<NodeId> {
+        if let Some(node) = self.targets[target as usize].node {
+            return Ok(node);
         }
-        Ok(image)
+        let seeds = self.targets[target as usize].states.to_vec();
+        let node = self.node_of(procs, seeds)?;
+        self.targets[target as usize].node = Some(node);
+        Ok(node)
+    }
+
+    fn target_of(&mut self, states: Box<[u32]>) -> TargetId {
+        if let Some(&target) = self.target_index.get(&states) {
+            return target;
+        }
+        let target = self.targets.len() as TargetId;
+        self.target_index.insert(states.clone(), target);
+        self.targets.push(Target { states, node: None });
+        target
     }
 
     /// Whether nodes can be permuted (made by [`Normaliser::symmetric`]).
@@ -243,13 +322,13 @@ impl Normaliser {
         Ok(node)
     }
 
-    /// Every visible event (✓ included) the node allows, with the node
-    /// after it, sorted by event.
+    /// Every visible event (✓ included) the node allows, with the target
+    /// it leads to, sorted by event.
     pub fn initials(
         &mut self,
         procs: &mut Processes,
         node: NodeId,
-    ) -> EvalResult<&[(EventId, NodeId)]> {
+    ) -> EvalResult<&[(EventId, TargetId)]> {
         if self.nodes[node as usize].after.is_none() {
             let members = self.nodes[node as usize].members.clone();
             let mut by_event: Vec<(EventId, u32)> = Vec::new();
@@ -264,8 +343,8 @@ impl Normaliser {
             by_event.dedup();
             let mut after = Vec::new();
             for group in by_event.chunk_by(|a, b| a.0 == b.0) {
-                let seeds = group.iter().map(|&(_, t)| t).collect();
-                after.push((group[0].0, self.node_of(procs, seeds)?));
+                let states = group.iter().map(|&(_, t)| t).collect();
+                after.push((group[0].0, self.target_of(states)));
             }
             self.nodes[node as usize].after = Some(after.into());
         }
@@ -282,6 +361,21 @@ impl Normaliser {
         node: NodeId,
         event: EventId,
     ) -> EvalResult<Option<NodeId>> {
+        match self.after_target(procs, node, event)? {
+            Some(target) => self.target_node(procs, target).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The target `event` leads to from `node` (see
+    /// [`Normaliser::permute_target`]), or `None` if the node does not
+    /// allow it.
+    pub fn after_target(
+        &mut self,
+        procs: &mut Processes,
+        node: NodeId,
+        event: EventId,
+    ) -> EvalResult<Option<TargetId>> {
         let initials = self.initials(procs, node)?;
         Ok(initials
             .binary_search_by_key(&event, |&(e, _)| e)

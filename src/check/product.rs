@@ -54,6 +54,43 @@ impl Spec {
         }
     }
 
+    /// The column of a successor by `event` (τ included) from `node` in a
+    /// reduced search, before it is canonicalised: a normal form's
+    /// *target* (marked with [`TARGET`]) whose τ-closure is taken only
+    /// once it is permuted ([`Spec::permute_column`]), or a node. `None`
+    /// when the specification does not allow the event.
+    pub fn after_column(
+        &mut self,
+        procs: &mut Processes,
+        node: NodeId,
+        event: EventId,
+    ) -> EvalResult<Option<u32>> {
+        match self {
+            Spec::Refines(n) | Spec::Deterministic(n) if event != TAU => {
+                Ok(n.after_target(procs, node, event)?.map(|target| {
+                    debug_assert!(target < TARGET, "fewer targets than 2^31");
+                    target | TARGET
+                }))
+            }
+            _ => self.after(procs, node, event),
+        }
+    }
+
+    /// The node `perm` maps a column made by [`Spec::after_column`] to.
+    pub fn permute_column(
+        &mut self,
+        procs: &mut Processes,
+        column: u32,
+        perm: &Permutation,
+    ) -> EvalResult<NodeId> {
+        match self {
+            Spec::Refines(n) | Spec::Deterministic(n) if column & TARGET != 0 => {
+                n.permute_target(procs, column & !TARGET, perm)
+            }
+            _ => self.permute(procs, column, perm),
+        }
+    }
+
     /// The node `perm` maps `node` to (Definition 15); the fixed
     /// specifications' nodes are their own images.
     pub fn permute(
@@ -116,6 +153,10 @@ impl Spec {
         })
     }
 }
+
+/// Marks a successor's column that holds a normal form's target, not yet
+/// a node (reduced searches only; see [`Spec::after_column`]).
+pub const TARGET: u32 = 1 << 31;
 
 /// How a product state broke the specification.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -215,7 +256,7 @@ impl Product {
         divergences: Option<(&mut Divergences, Option<&mut dyn Canonicaliser>)>,
         (procs, machine): (&mut Processes, Option<&mut Machine>),
         (node, row, events): (NodeId, &[u32], &[EventId]),
-        next: &mut dyn FnMut(usize, NodeId),
+        (columns, next): (bool, &mut dyn FnMut(usize, u32)),
     ) -> EvalResult<Judgement> {
         if let Some((divergences, canonicaliser)) = divergences {
             if spec.divergent(procs, node)? {
@@ -237,7 +278,14 @@ impl Product {
             if event == TAU {
                 continue;
             }
-            match spec.after(procs, node, event)? {
+            // A reduced search's successors get columns, made nodes as
+            // they are canonicalised.
+            let after = if columns {
+                spec.after_column(procs, node, event)?
+            } else {
+                spec.after(procs, node, event)?
+            };
+            match after {
                 Some(after) => next(k, after),
                 None => return Ok(Judgement::Breach(Breach::Event(event))),
             }
@@ -266,7 +314,7 @@ impl Product {
             fresh.as_mut().map(|d| (d, None)),
             (procs, Some(machine)),
             (row[width], &row[..width], &events),
-            &mut |_, _| {},
+            (false, &mut |_, _| {}),
         )
     }
 
@@ -296,6 +344,7 @@ impl Visitor for Product {
         let width = self.width;
         let node = visit.row[width];
         let successors = visit.successors;
+        let columns = self.reduction.is_some();
         let divergences = self.divergences.as_mut().map(|d| {
             let canonicaliser = self.reduction.as_mut().map(|s| s as &mut dyn Canonicaliser);
             (d, canonicaliser)
@@ -307,7 +356,9 @@ impl Visitor for Product {
             divergences,
             (procs, machine),
             (node, &visit.row[..width], visit.events),
-            &mut |k, after| successors[k * (width + 1) + width] = after,
+            (columns, &mut |k, after| {
+                successors[k * (width + 1) + width] = after
+            }),
         )?;
         match judgement {
             Judgement::Fine => Ok(Flow::Continue),
@@ -353,7 +404,7 @@ impl Canonicaliser for Product {
             None,
         );
         row[..width].copy_from_slice(&self.representative);
-        row[width] = self.spec.permute(procs, row[width], perm)?;
+        row[width] = self.spec.permute_column(procs, row[width], perm)?;
         Ok(())
     }
 }
