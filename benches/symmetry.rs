@@ -4,7 +4,12 @@
 //! model, measured after a warm-up pass over the same states, with the
 //! heap allocations of the measured pass counted. ListStack at the
 //! paper's (6 nodes, 4 data, 3 threads) and larger; the other models of
-//! `models/` at their own sizes. One thread. Reports, never fails.
+//! `models/` at their own sizes. One thread.
+//!
+//! Then reduced checks: for every symmetric model at two sizes, its
+//! first assertion with `:[symmetry reduce]` checked unreduced (within
+//! a time-out) and reduced: states and representatives, times, the
+//! reduction factor and the speed-up. Reports, never fails.
 //!
 //! `cargo bench --bench symmetry`
 
@@ -13,9 +18,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+use symcsp::check::{self, CheckResult};
 use symcsp::lts::machine::{Machine, Moves};
+use symcsp::lts::search::Budget;
 use symcsp::process::Processes;
 use symcsp::script::Script;
+use symcsp::symmetry::spec::Reduce;
 use symcsp::symmetry::{Origin, Symmetry, SystemSymmetry};
 
 /// Counts every allocation, to show the algorithm makes none per state.
@@ -237,6 +245,141 @@ fn main() {
             row.p99_ns,
             row.mean_ns,
             row.allocations_per_state
+        );
+    }
+    println!();
+    reduced_checks(&read);
+}
+
+/// The unreduced check's time-out: the larger sizes outgrow it.
+const UNREDUCED_TIMEOUT: u64 = 120;
+
+/// Each symmetric model at its own size and a larger one (the larger
+/// made by renaming its parameters' declarations).
+fn reduced_checks(read: &dyn Fn(&str) -> String) {
+    let larger = |file: &str, edits: &[(&str, &str)]| {
+        edits
+            .iter()
+            .fold(read(file), |text, (from, to)| text.replace(from, to))
+    };
+    let cases: Vec<(&str, String)> = vec![
+        ("buffers, T = 2", read("buffers.csp")),
+        (
+            "buffers, T = 4",
+            larger(
+                "buffers.csp",
+                &[("datatype T = A | B", "datatype T = A | B | C | D")],
+            ),
+        ),
+        ("database, 3 managers", read("database.csp")),
+        (
+            "database, 5 managers",
+            larger(
+                "database.csp",
+                &[("= M0 | M1 | M2", "= M0 | M1 | M2 | M3 | M4")],
+            ),
+        ),
+        ("liststack (3, 2, 2)", liststack(3, 2, 2)),
+        ("liststack (5, 3, 3)", liststack(5, 3, 3)),
+        ("lockfreequeue (3, 2, 2)", read("lockfreequeue.csp")),
+        (
+            "lockfreequeue (3, 2, 3)",
+            larger(
+                "lockfreequeue.csp",
+                &[("datatype Data = A | B", "datatype Data = A | B | C")],
+            ),
+        ),
+        ("peterson, 3", read("peterson.csp")),
+        (
+            "peterson, 4",
+            larger("peterson.csp", &[("= P0 | P1 | P2", "= P0 | P1 | P2 | P3")]),
+        ),
+        ("philosophers, 3", read("philosophers.csp")),
+        (
+            "philosophers, 5",
+            larger(
+                "philosophers.csp",
+                &[
+                    ("N = 3", "N = 5"),
+                    ("= P0 | P1 | P2", "= P0 | P1 | P2 | P3 | P4"),
+                ],
+            ),
+        ),
+        ("ring, 4 nodes", read("ring.csp")),
+        (
+            "ring, 5 nodes",
+            larger(
+                "ring.csp",
+                &[("= N0 | N1 | N2 | N3", "= N0 | N1 | N2 | N3 | N4")],
+            ),
+        ),
+        ("scheduler, 3 clients", read("scheduler.csp")),
+        (
+            "scheduler, 5 clients",
+            larger(
+                "scheduler.csp",
+                &[("= C0 | C1 | C2", "= C0 | C1 | C2 | C3 | C4")],
+            ),
+        ),
+        ("treebroadcast, 3 nodes", read("treebroadcast.csp")),
+        (
+            "treebroadcast, 4 nodes",
+            larger(
+                "treebroadcast.csp",
+                &[("= N0 | N1 | N2", "= N0 | N1 | N2 | N3")],
+            ),
+        ),
+    ];
+    println!(
+        "{:<26} {:>11} {:>9} {:>9} {:>9} {:>9} {:>8} {:>12}",
+        "reduced check", "states", "time", "reps", "time", "factor", "speed-up", "µs per rep"
+    );
+    for (name, text) in &cases {
+        let script = Script::load_str(name, text).expect("the model loads");
+        let Some(index) = script
+            .assertions
+            .iter()
+            .position(|a| Reduce::of_assertion(a) != Reduce::Off)
+        else {
+            continue;
+        };
+        let run = |reduce: &Reduce, timeout: Option<u64>| -> CheckResult {
+            let budget = Budget {
+                threads: 1,
+                timeout: timeout.map(std::time::Duration::from_secs),
+                ..Budget::default()
+            };
+            symcsp::stack::with_large_stack(|| {
+                check::check_reduced(&script, index, &budget, Some(reduce))
+            })
+            .expect("the check runs")
+        };
+        let reduced = run(&Reduce::of_assertion(&script.assertions[index]), None);
+        let plain = run(&Reduce::Off, Some(UNREDUCED_TIMEOUT));
+        let complete = matches!(
+            plain.verdict,
+            check::Verdict::Passed | check::Verdict::Failed
+        );
+        let (states, time, factor, speed_up) = if complete {
+            (
+                plain.states.to_string(),
+                format!("{:.2} s", plain.seconds),
+                format!("{:.1}", plain.states as f64 / reduced.states as f64),
+                format!("{:.1}x", plain.seconds / reduced.seconds.max(1e-6)),
+            )
+        } else {
+            (
+                format!("> {}", plain.states),
+                format!("> {UNREDUCED_TIMEOUT} s"),
+                format!("> {:.0}", plain.states as f64 / reduced.states as f64),
+                format!("> {:.0}x", plain.seconds / reduced.seconds.max(1e-6)),
+            )
+        };
+        println!(
+            "{name:<26} {states:>11} {time:>9} {:>9} {:>7.3} s {factor:>9} {speed_up:>8} {:>12.1}",
+            reduced.states,
+            reduced.seconds,
+            reduced.seconds * 1e6 / reduced.states as f64
         );
     }
 }

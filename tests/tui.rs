@@ -624,3 +624,30 @@ fn without_colour_the_screen_carries_the_same_marks() {
         assert!(text.contains("* #1 step.(0+1) -> Counter(0+1)"), "{text}");
     });
 }
+
+#[test]
+fn a_reduced_check_says_what_it_reduced_over_and_opens_a_real_counterexample() {
+    with_large_stack(|| {
+        let mut app = open("reduced.csp", None);
+        app.focus = Pane::Checks;
+        run(&mut app, &[Command::RunCheck]);
+        wait_for_checks(&mut app);
+        let CheckStatus::Done(done) = &app.checks[0].status else {
+            panic!("the check ended without a result")
+        };
+        assert_eq!(done.result.verdict, Verdict::Failed);
+        // The search stops at the failure: no user inside, one inside
+        // (one class, whichever user it is).
+        assert_eq!(done.result.states, 2);
+        let shown = screen(&app, 160, 40);
+        assert!(shown.contains("2 representatives"), "{shown}");
+        assert!(shown.contains("reduced over User (3)"), "{shown}");
+        // The counterexample is a path of the real system: two different
+        // users enter.
+        run(&mut app, &[Command::OpenCounterexample]);
+        let steps = trace(&app);
+        assert_eq!(steps.len(), 2, "{steps:?}");
+        assert!(steps.iter().all(|s| s.starts_with("enter.")), "{steps:?}");
+        assert_ne!(steps[0], steps[1]);
+    });
+}
