@@ -85,7 +85,7 @@ fn the_assertion_gives_the_process_and_the_types() {
         .stdout(
             predicate::str::contains("process    System")
                 .and(predicate::str::contains(
-                    "symmetry   from the assertion at models/liststack.csp:99:1",
+                    "symmetry   from the assertion at models/liststack.csp:100:1",
                 ))
                 .and(predicate::str::contains(
                     "group      3!·2!·2! = 24 permutations",
@@ -101,7 +101,7 @@ fn automatic_mode_says_what_it_left_out() {
             predicate::str::contains("chosen automatically")
                 .and(predicate::str::contains("NodeIDType = {N0, N1, N2}"))
                 .and(predicate::str::contains(
-                    "Null left out: it is named at models/liststack.csp:42:28",
+                    "Null left out: it is named at models/liststack.csp:43:28",
                 )),
         );
 }

@@ -132,13 +132,17 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         let index = number - 1;
         let handle =
             CheckHandle::spawn_reduced(script.clone(), index, budget.clone(), reduce.clone());
+        let (reduced, what) = match handle.reduced_over() {
+            Some(types) => (format!(" (reduced over {types})"), "representatives"),
+            None => (String::new(), "states"),
+        };
         while progress && !handle.is_finished() {
             std::thread::sleep(Duration::from_millis(100));
             let p = handle.progress();
             say(
                 err,
                 &format!(
-                    "\r\x1b[2Kchecking assertion {number}: {} states, {} transitions, depth {}, {:.0} states/s, {:.1} s",
+                    "\r\x1b[2Kchecking assertion {number}{reduced}: {} {what}, {} transitions, depth {}, {:.0} {what}/s, {:.1} s",
                     p.states,
                     p.transitions,
                     p.depth,
