@@ -25,7 +25,7 @@ fn run(script: &Script, index: usize, reduce: &Reduce) -> CheckResult {
 /// implementation, replayed on a fresh unreduced machine.
 fn replays(script: &Script, index: usize, cx: &Counterexample) -> bool {
     let imp = script.assertions[index].kind.implementation();
-    let mut path: Vec<_> = cx.steps.iter().map(|s| s.event).collect();
+    let path: Vec<_> = cx.steps.iter().map(|s| s.event).collect();
     if let Some(from) = cx.loop_from {
         // The τ-loop goes back to the state before it: once round is
         // still a path.
@@ -35,7 +35,6 @@ fn replays(script: &Script, index: usize, cx: &Counterexample) -> bool {
         let (mut procs, root) = Processes::with_root(script, imp).expect("a process");
         let mut machine = Machine::new(&mut procs, root);
         let reached = trace::replay(&mut machine, &mut procs, &path).expect("replays");
-        path.clear();
         !reached.is_empty()
     })
 }

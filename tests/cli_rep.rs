@@ -134,20 +134,23 @@ fn bad_requests_are_diagnostics_with_exit_two() {
         .stderr(predicate::str::contains("name the process"));
 }
 
+/// The JSON `symcsp COMMAND ARGS --format json` prints, when it succeeds.
+fn json_of(command: &str, args: &[&str]) -> Value {
+    let out = symcsp()
+        .arg(command)
+        .args(args)
+        .args(["--format", "json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).expect("JSON")
+}
+
 #[test]
 fn explore_counts_representatives_with_symmetry() {
-    let explore = |args: &[&str]| {
-        let out = symcsp()
-            .arg("explore")
-            .args(args)
-            .args(["--format", "json"])
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        serde_json::from_slice::<Value>(&out).expect("JSON")
-    };
+    let explore = |args: &[&str]| json_of("explore", args);
     let plain = explore(&["models/liststack.csp", "System"]);
     let off = explore(&["models/liststack.csp", "System", "--symmetry", "off"]);
     let reduced = explore(&[
@@ -184,18 +187,7 @@ fn explore_counts_representatives_with_symmetry() {
 
 #[test]
 fn check_reduces_as_the_assertion_or_the_command_line_says() {
-    let check = |args: &[&str]| {
-        let out = symcsp()
-            .arg("check")
-            .args(args)
-            .args(["--format", "json"])
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        serde_json::from_slice::<Value>(&out).expect("JSON")
-    };
+    let check = |args: &[&str]| json_of("check", args);
     // Assertion 2 asks for reduction, assertion 1 does not.
     let asked = check(&["models/liststack.csp", "--assert", "1", "--assert", "2"]);
     let [plain, reduced] = [&asked["assertions"][0], &asked["assertions"][1]];

@@ -203,13 +203,14 @@ pub fn check_reduced(
                 .to_string(),
         );
     }
-    let symmetry = symmetry.filter(|s| !s.is_trivial()).map(Arc::new);
+    let mut symmetry = symmetry.filter(|s| !s.is_trivial()).map(Arc::new);
     if let (Some(_), AssertionKind::HasTrace { .. }) = (&symmetry, &assertion.kind) {
         notes.push(
             "symmetry: a trace names particular values, so `:[has trace]:` follows it \
              without reduction (it explores only the states along the trace)"
                 .to_string(),
         );
+        symmetry = None;
     }
     let result = run(
         script,
@@ -233,10 +234,7 @@ pub fn check_reduced(
         }
         (None, stopped) => Verdict::Inconclusive(stopped.unwrap_or(Stopped::Cancelled)),
     };
-    let reduced = match &assertion.kind {
-        AssertionKind::HasTrace { .. } => None,
-        _ => symmetry.as_deref().map(Reduced::of),
-    };
+    let reduced = symmetry.as_deref().map(Reduced::of);
     Ok(CheckResult {
         verdict,
         states: outcome.states,

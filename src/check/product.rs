@@ -207,8 +207,6 @@ pub struct Product {
     accepted: Vec<EventId>,
     /// The implementation's symmetry, when the product is reduced.
     reduction: Option<SystemSymmetry>,
-    /// The representative being made (reused from state to state).
-    representative: Vec<u32>,
 }
 
 impl Product {
@@ -221,7 +219,6 @@ impl Product {
             violation: None,
             accepted: Vec::new(),
             reduction: None,
-            representative: Vec::new(),
         }
     }
 
@@ -394,16 +391,7 @@ impl Canonicaliser for Product {
         let Some(system) = &mut self.reduction else {
             return Ok(());
         };
-        self.representative.clear();
-        self.representative.resize(width, 0);
-        let perm = system.representative(
-            machine,
-            procs,
-            &row[..width],
-            &mut self.representative,
-            None,
-        );
-        row[..width].copy_from_slice(&self.representative);
+        let perm = system.canonicalise_components(machine, procs, row);
         row[width] = self.spec.permute_column(procs, row[width], perm)?;
         Ok(())
     }

@@ -167,6 +167,13 @@ impl Workspace {
         self.permutation.as_ref().expect("just made")
     }
 
+    /// The permutation last made.
+    pub fn permutation(&self) -> &Permutation {
+        self.permutation
+            .as_ref()
+            .expect("a representative was computed")
+    }
+
     /// The permutation last made, lent out (give it back with
     /// [`Workspace::restore_permutation`], so its arrays are reused).
     pub fn take_permutation(&mut self) -> Permutation {

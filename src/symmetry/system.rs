@@ -534,6 +534,28 @@ impl SystemSymmetry {
     }
 }
 
+impl SystemSymmetry {
+    /// Replaces the components of `row` (the first [`Machine::components`]
+    /// columns) by their representative's, in place, and returns the
+    /// permutation that made it; extra columns are left to whoever owns
+    /// them.
+    pub fn canonicalise_components(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &mut [u32],
+    ) -> &Permutation {
+        let n = self.components.len();
+        let mut out = std::mem::take(&mut self.row);
+        out.clear();
+        out.resize(n, 0);
+        self.representative(machine, procs, &row[..n], &mut out, None);
+        row[..n].copy_from_slice(&out);
+        self.row = out;
+        self.workspace.permutation()
+    }
+}
+
 impl Canonicaliser for SystemSymmetry {
     /// Replaces the components of `row` by its representative's; extra
     /// columns are left to whoever owns them.
@@ -543,13 +565,7 @@ impl Canonicaliser for SystemSymmetry {
         procs: &mut Processes,
         row: &mut [u32],
     ) -> EvalResult<()> {
-        let n = self.components.len();
-        let mut out = std::mem::take(&mut self.row);
-        out.clear();
-        out.resize(n, 0);
-        self.representative(machine, procs, &row[..n], &mut out, None);
-        row[..n].copy_from_slice(&out);
-        self.row = out;
+        self.canonicalise_components(machine, procs, row);
         Ok(())
     }
 }
