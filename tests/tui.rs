@@ -1,5 +1,7 @@
 //! The animator without a terminal: `update` for every action, and the
 //! screens it draws (TestBackend snapshots) in typical and edge states.
+//! The engine answers on its own thread; the helpers wait for it
+//! (`App::settle`) after each action, as a user waits for the screen.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -10,10 +12,13 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use symcsp::builtin::LISTSTACK;
 use symcsp::check::Verdict;
 use symcsp::stack::with_large_stack;
-use symcsp::tui::app::{Action, App, CheckStatus, Overlay, PromptKey, Purpose, update};
+use symcsp::tui::app::{Action, App, Overlay, update};
 use symcsp::tui::config::{Command, Config, Pane};
 use symcsp::tui::model::Source;
+use symcsp::tui::panes::checks::CheckStatus;
+use symcsp::tui::prompt::{PromptKey, Purpose};
 use symcsp::tui::view::view;
+use symcsp::tui::walk::Walk;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -27,35 +32,60 @@ fn open(name: &str, process: Option<&str>) -> App {
     let source = Source::File(PathBuf::from(format!("tests/fixtures/tui/{name}")));
     let mut app = App::new(source, process.map(str::to_string), Config::default());
     app.seed(7);
+    app.settle();
     app
+}
+
+fn act(app: &mut App, action: Action) {
+    update(app, action);
+    app.settle();
 }
 
 fn run(app: &mut App, commands: &[Command]) {
     for &c in commands {
-        update(app, Action::Command(c));
+        act(app, Action::Command(c));
     }
 }
 
 fn type_text(app: &mut App, text: &str) {
     for c in text.chars() {
-        update(app, Action::Prompt(PromptKey::Char(c)));
+        act(app, Action::Prompt(PromptKey::Char(c)));
     }
 }
 
+fn walk(app: &App) -> &Walk {
+    app.walk.as_ref().expect("a process is animated")
+}
+
 fn labels(app: &App) -> Vec<String> {
-    app.enabled.iter().map(|e| e.label.clone()).collect()
+    walk(app).moves().iter().map(|m| m.label.clone()).collect()
 }
 
 fn trace(app: &App) -> Vec<String> {
-    app.trace.steps[..app.trace.position]
-        .iter()
-        .map(|s| s.label.clone())
-        .collect()
+    let w = walk(app);
+    (1..=w.path.position()).map(|p| w.step_label(p).0).collect()
 }
 
-fn screen(app: &App, width: u16, height: u16) -> String {
+fn position(app: &App) -> usize {
+    walk(app).path.position()
+}
+
+fn message(app: &App) -> String {
+    app.message
+        .as_ref()
+        .map(|m| m.text.clone())
+        .unwrap_or_default()
+}
+
+/// Draws the screen, keeps where the panes went (as the terminal loop
+/// does) and returns it as text.
+fn screen(app: &mut App, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal.draw(|frame| view(app, frame)).unwrap();
+    let mut layout = None;
+    terminal
+        .draw(|frame| layout = Some(view(app, frame)))
+        .unwrap();
+    app.layout = layout.unwrap();
     let buffer = terminal.backend().buffer();
     let mut text = String::new();
     for y in 0..height {
@@ -76,20 +106,21 @@ fn wait_for_checks(app: &mut App) {
         std::thread::sleep(Duration::from_millis(5));
         update(app, Action::Tick);
     }
+    app.settle();
 }
 
 #[test]
 fn opens_on_the_first_assertions_process_with_its_events() {
     with_large_stack(|| {
         let app = open("counter.csp", None);
-        assert_eq!(app.process, "Quiet");
-        assert_eq!(app.components.len(), 2);
+        let w = walk(&app);
+        assert_eq!(w.process, "Quiet");
+        assert_eq!(w.shown.as_ref().unwrap().components.len(), 2);
         assert_eq!(labels(&app), ["up"]);
-        let up = &app.enabled[0];
-        assert_eq!(up.slots().collect::<Vec<_>>(), [0, 1]);
-        assert_eq!(app.trace.position, 0);
-        assert_eq!(app.checks.len(), 3);
-        assert_eq!(app.seen.len(), 1);
+        assert_eq!(w.moves()[0].slots().collect::<Vec<_>>(), [0, 1]);
+        assert_eq!(position(&app), 0);
+        assert_eq!(app.checks.rows.len(), 3);
+        assert_eq!(w.seen, 1);
     });
 }
 
@@ -99,34 +130,40 @@ fn firing_undoing_and_redoing_walk_the_trace() {
         let mut app = open("counter.csp", Some("System"));
         run(&mut app, &[Command::FireNth(1)]);
         assert_eq!(trace(&app), ["up"]);
-        assert_eq!(app.trace.changed(), [0, 1]);
+        assert_eq!(walk(&app).changed(), [0, 1]);
         assert_eq!(labels(&app), ["step.1"]);
         run(&mut app, &[Command::Activate]);
         assert_eq!(trace(&app), ["up", "step.1"]);
-        assert_eq!(app.trace.changed(), [0]);
+        assert_eq!(walk(&app).changed(), [0]);
         assert_eq!(labels(&app), ["up", "down"]);
         run(&mut app, &[Command::Undo, Command::Undo]);
-        assert_eq!(app.trace.position, 0);
+        assert_eq!(position(&app), 0);
+        assert_eq!(walk(&app).changed(), [] as [usize; 0]);
         run(&mut app, &[Command::Undo]);
         assert!(app.message.as_ref().unwrap().error);
         run(&mut app, &[Command::Redo, Command::Redo]);
         assert_eq!(trace(&app), ["up", "step.1"]);
+        assert_eq!(
+            walk(&app).changed(),
+            [0],
+            "a redone step marks its components"
+        );
         run(&mut app, &[Command::Redo]);
-        assert_eq!(app.message.as_ref().unwrap().text, "nothing to redo");
+        assert_eq!(message(&app), "nothing to redo");
         // Going back and taking another move forgets the undone steps;
         // taking the same move again keeps them.
         run(&mut app, &[Command::Initial]);
-        assert_eq!(app.trace.position, 0);
+        assert_eq!(position(&app), 0);
         run(&mut app, &[Command::FireNth(1)]);
-        assert_eq!(app.trace.steps.len(), 2, "re-taking a step redoes it");
+        assert_eq!(walk(&app).path.len(), 2, "re-taking a step redoes it");
         run(&mut app, &[Command::FireNth(1), Command::FireNth(2)]);
         assert_eq!(trace(&app), ["up", "step.1", "down"]);
         run(&mut app, &[Command::Undo, Command::FireNth(1)]);
         assert_eq!(trace(&app), ["up", "step.1", "up"]);
-        assert_eq!(app.trace.steps.len(), 3);
+        assert_eq!(walk(&app).path.len(), 3);
         run(&mut app, &[Command::FireNth(9)]);
-        assert!(app.message.as_ref().unwrap().text.contains("no event 9"));
-        assert_eq!(app.seen.len(), 5);
+        assert!(message(&app).contains("no event 9"));
+        assert_eq!(walk(&app).seen, 5);
     });
 }
 
@@ -144,10 +181,10 @@ fn the_trace_pane_goes_back_to_the_selected_state() {
         );
         app.focus = Pane::Trace;
         run(&mut app, &[Command::Up, Command::Up, Command::Activate]);
-        assert_eq!(app.trace.position, 1);
-        assert_eq!(app.trace.steps.len(), 3);
+        assert_eq!(position(&app), 1);
+        assert_eq!(walk(&app).path.len(), 3);
         run(&mut app, &[Command::Bottom, Command::Activate]);
-        assert_eq!(app.trace.position, 3);
+        assert_eq!(position(&app), 3);
     });
 }
 
@@ -158,31 +195,77 @@ fn random_steps_are_taken_until_nothing_is_possible() {
         run(&mut app, &[Command::RandomStep]);
         assert_eq!(trace(&app), ["up"]);
         run(&mut app, &[Command::RandomRun]);
-        assert_eq!(
-            app.overlay,
-            Some(Overlay::Prompt {
-                purpose: Purpose::RandomRun,
-                text: "100".into()
-            })
-        );
-        update(&mut app, Action::Prompt(PromptKey::Backspace));
-        update(&mut app, Action::Prompt(PromptKey::Backspace));
-        update(&mut app, Action::Prompt(PromptKey::Confirm));
-        // "1": one more step.
+        let Some(Overlay::Prompt(prompt)) = &app.overlay else {
+            panic!("expected a prompt, got {:?}", app.overlay)
+        };
+        assert_eq!(prompt.purpose, Purpose::RandomRun);
+        assert_eq!(prompt.text(), "100");
+        // The suggestion is selected: typing replaces it.
+        type_text(&mut app, "1");
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
         assert_eq!(trace(&app), ["up", "step.1"]);
+        assert_eq!(message(&app), "1 random step taken");
         run(&mut app, &[Command::RandomRun]);
-        type_text(&mut app, "000");
-        update(&mut app, Action::Prompt(PromptKey::Confirm));
+        type_text(&mut app, "1000");
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
         // The user stops for good sooner or later: a deadlock.
-        assert!(app.enabled.is_empty());
-        let message = &app.message.as_ref().unwrap().text;
-        assert!(message.contains("then no event was possible"), "{message}");
+        assert!(walk(&app).moves().is_empty());
+        assert!(
+            message(&app).contains("then no event was possible"),
+            "{}",
+            message(&app)
+        );
         run(&mut app, &[Command::RandomStep]);
         assert!(app.message.as_ref().unwrap().error);
+        assert!(message(&app).contains("deadlocked"), "{}", message(&app));
         run(&mut app, &[Command::RandomRun]);
         type_text(&mut app, "x");
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        assert!(message(&app).contains("not a number"));
+    });
+}
+
+#[test]
+fn a_long_random_run_is_cancelled_and_keeps_its_steps() {
+    with_large_stack(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("up.csp");
+        std::fs::write(&path, "channel a\nP(n) = a -> P(n+1)\n").unwrap();
+        let mut app = App::new(Source::File(path), Some("P(0)".into()), Config::default());
+        app.settle();
+        update(&mut app, Action::Command(Command::RandomRun));
+        update(&mut app, Action::Prompt(PromptKey::DeleteToStart));
+        for c in "5000000".chars() {
+            update(&mut app, Action::Prompt(PromptKey::Char(c)));
+        }
         update(&mut app, Action::Prompt(PromptKey::Confirm));
-        assert!(app.message.as_ref().unwrap().text.contains("not a number"));
+        // The interface goes on while the engine runs: its progress shows.
+        std::thread::sleep(Duration::from_millis(200));
+        let (doing, _, (done, total)) = app.busy().expect("the run is under way");
+        assert_eq!(doing, "random run");
+        assert_eq!(total, 5_000_000);
+        assert!(done < total);
+        let shown = screen(&mut app, 120, 30);
+        assert!(shown.contains("random run: "), "{shown}");
+        assert!(shown.contains("of 5 000 000 · "), "{shown}");
+        // Another step is refused while it runs; Esc cancels it.
+        update(&mut app, Action::Command(Command::FireNth(1)));
+        assert!(
+            message(&app).starts_with("busy: random run"),
+            "{}",
+            message(&app)
+        );
+        update(&mut app, Action::Command(Command::Cancel));
+        app.settle();
+        let taken = position(&app);
+        assert!(taken > 0 && taken < 5_000_000, "{taken}");
+        assert!(
+            message(&app).contains("then cancelled"),
+            "{}",
+            message(&app)
+        );
+        assert_eq!(walk(&app).seen, taken + 1);
+        assert_eq!(labels(&app), ["a"], "the state reached is shown");
     });
 }
 
@@ -190,18 +273,23 @@ fn random_steps_are_taken_until_nothing_is_possible() {
 fn the_filter_narrows_the_events_and_esc_clears_it() {
     with_large_stack(|| {
         let mut app = open("wide.csp", None);
-        assert_eq!(app.enabled.len(), 500);
+        assert_eq!(labels(&app).len(), 500);
         run(&mut app, &[Command::Filter]);
         type_text(&mut app, "e.49");
         // e.49 and e.490 ... e.499
-        assert_eq!(app.visible_events().len(), 11);
-        update(&mut app, Action::Prompt(PromptKey::Confirm));
-        assert_eq!(app.filter, "e.49");
+        assert_eq!(app.events.visible(walk(&app).moves()).len(), 11);
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        assert_eq!(app.events.filter, "e.49");
         run(&mut app, &[Command::FireNth(2)]);
         assert_eq!(trace(&app), ["e.490"]);
         run(&mut app, &[Command::Cancel]);
-        assert!(app.filter.is_empty());
-        assert_eq!(app.visible_events().len(), 500);
+        assert!(app.events.filter.is_empty());
+        assert_eq!(app.events.visible(walk(&app).moves()).len(), 500);
+        // The prompt remembers: Up brings the last filter back.
+        run(&mut app, &[Command::Filter]);
+        act(&mut app, Action::Prompt(PromptKey::Older));
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        assert_eq!(app.events.filter, "e.49");
     });
 }
 
@@ -210,17 +298,16 @@ fn any_process_expression_can_be_animated_and_errors_keep_the_old_one() {
     with_large_stack(|| {
         let mut app = open("counter.csp", None);
         run(&mut app, &[Command::TypeProcess]);
-        for _ in 0.."Quiet".len() {
-            update(&mut app, Action::Prompt(PromptKey::Backspace));
-        }
         type_text(&mut app, "Counter(1) ||| User");
-        update(&mut app, Action::Prompt(PromptKey::Confirm));
-        assert_eq!(app.process, "Counter(1) ||| User");
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        assert_eq!(walk(&app).process, "Counter(1) ||| User");
         assert_eq!(labels(&app), ["up", "up", "down"]);
         run(&mut app, &[Command::TypeProcess]);
+        // Moving the cursor keeps the text: type after it.
+        act(&mut app, Action::Prompt(PromptKey::End));
         type_text(&mut app, " [] Nope");
-        update(&mut app, Action::Prompt(PromptKey::Confirm));
-        assert_eq!(app.process, "Counter(1) ||| User");
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        assert_eq!(walk(&app).process, "Counter(1) ||| User");
         let Some(Overlay::Problem(problem)) = &app.overlay else {
             panic!("expected a problem, got {:?}", app.overlay)
         };
@@ -236,7 +323,7 @@ fn the_script_pane_animates_processes_and_asks_for_arguments() {
     with_large_stack(|| {
         let mut app = open("counter.csp", None);
         app.focus = Pane::Script;
-        let names: Vec<String> = app.script_items.iter().map(|i| format!("{i:?}")).collect();
+        let names: Vec<String> = app.script.items.iter().map(|i| format!("{i:?}")).collect();
         assert!(
             names.iter().any(|n| n.contains("Process(\"System\")")),
             "{names:?}"
@@ -248,7 +335,8 @@ fn the_script_pane_animates_processes_and_asks_for_arguments() {
             "{names:?}"
         );
         let system = app
-            .script_items
+            .script
+            .items
             .iter()
             .position(|i| format!("{i:?}") == "Process(\"System\")")
             .unwrap();
@@ -257,9 +345,10 @@ fn the_script_pane_animates_processes_and_asks_for_arguments() {
             run(&mut app, &[Command::Down]);
         }
         run(&mut app, &[Command::Activate]);
-        assert_eq!(app.process, "System");
+        assert_eq!(walk(&app).process, "System");
         let counter = app
-            .script_items
+            .script
+            .items
             .iter()
             .position(|i| format!("{i:?}").contains("\"Counter\""))
             .unwrap();
@@ -268,17 +357,46 @@ fn the_script_pane_animates_processes_and_asks_for_arguments() {
             run(&mut app, &[Command::Down]);
         }
         run(&mut app, &[Command::Activate]);
+        let Some(Overlay::Prompt(prompt)) = &app.overlay else {
+            panic!("expected a prompt, got {:?}", app.overlay)
+        };
         assert_eq!(
-            app.overlay,
-            Some(Overlay::Prompt {
-                purpose: Purpose::Process,
-                text: "Counter(".into()
-            })
+            (prompt.purpose, prompt.text()),
+            (Purpose::Process, "Counter(".into())
         );
+        assert_eq!(prompt.hint, "Counter(_)");
         type_text(&mut app, "2)");
-        update(&mut app, Action::Prompt(PromptKey::Confirm));
-        assert_eq!(app.process, "Counter(2)");
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        assert_eq!(walk(&app).process, "Counter(2)");
         assert_eq!(labels(&app), ["down"]);
+    });
+}
+
+#[test]
+fn the_script_pane_lists_every_process_valued_function() {
+    with_large_stack(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.csp");
+        std::fs::write(
+            &path,
+            "channel a, b\nP(n) = a -> P(n)\n\
+             Climb(n) = if n == 0 then STOP else Step(n)\n\
+             Step(n) = b -> Climb(n - 1)\nAlias(n) = Climb(n)\n\
+             Twice(x) = 2 * x\nSystem = Climb(2)\n",
+        )
+        .unwrap();
+        let mut app = App::new(Source::File(path), None, Config::default());
+        app.settle();
+        let functions: Vec<String> = app
+            .script
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                symcsp::tui::panes::script::ScriptItem::Function { name, .. } => Some(name.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(functions, ["P", "Climb", "Step", "Alias"]);
     });
 }
 
@@ -312,11 +430,34 @@ fn panes_are_switched_maximised_and_resized() {
         assert_eq!(app.overlay, Some(Overlay::Help));
         run(&mut app, &[Command::FireNth(1)]);
         assert_eq!(
-            app.trace.position, 0,
+            position(&app),
+            0,
             "keys other than Esc do nothing under help"
         );
         run(&mut app, &[Command::Help]);
         assert_eq!(app.overlay, None);
+    });
+}
+
+#[test]
+fn keys_do_nothing_on_a_screen_too_small_but_quit() {
+    with_large_stack(|| {
+        let mut app = open("counter.csp", Some("System"));
+        act(
+            &mut app,
+            Action::Resize {
+                width: 40,
+                height: 10,
+            },
+        );
+        assert!(screen(&mut app, 40, 10).contains("Terminal too small"));
+        assert_eq!(app.key(KeyEvent::from(KeyCode::Char('1'))), None);
+        assert_eq!(app.key(KeyEvent::from(KeyCode::Enter)), None);
+        act(&mut app, Action::Command(Command::FireNth(1)));
+        assert_eq!(position(&app), 0);
+        let q = app.key(KeyEvent::from(KeyCode::Char('q'))).unwrap();
+        act(&mut app, q);
+        assert!(app.quit);
     });
 }
 
@@ -326,22 +467,24 @@ fn a_failed_checks_counterexample_is_loaded_and_stepped_through() {
         let mut app = open("counter.csp", Some("Counter(0)"));
         app.focus = Pane::Checks;
         run(&mut app, &[Command::RunCheck]);
-        assert!(app.check_running() || matches!(app.checks[0].status, CheckStatus::Running(_)));
+        assert!(
+            app.check_running() || matches!(app.checks.rows[0].status, CheckStatus::Running(_))
+        );
         wait_for_checks(&mut app);
-        let CheckStatus::Done(done) = &app.checks[0].status else {
+        let CheckStatus::Done(done) = &app.checks.rows[0].status else {
             panic!("the check ended without a result")
         };
         assert_eq!(done.result.verdict, Verdict::Failed);
-        assert!(app.message.as_ref().unwrap().text.contains("Failed"));
+        assert!(message(&app).contains("Failed"));
         run(&mut app, &[Command::Activate]);
-        assert_eq!(app.process, "Quiet");
+        assert_eq!(walk(&app).process, "Quiet");
         assert_eq!(trace(&app), ["up", "τ", "up"]);
         assert_eq!(app.focus, Pane::Trace);
-        let cx = app.counterexample.clone().unwrap();
+        let cx = walk(&app).counterexample.clone().unwrap();
         assert_eq!(cx.spec_at(0), Some(&["Spec".to_string()][..]));
         assert_eq!(cx.spec_at(2).unwrap(), ["down -> Spec"]);
         assert!(cx.verdict.contains("up, is not allowed"), "{}", cx.verdict);
-        let shown = screen(&app, 120, 30);
+        let shown = screen(&mut app, 120, 30);
         assert!(
             shown.contains("Specification before the last step:"),
             "{shown}"
@@ -351,7 +494,7 @@ fn a_failed_checks_counterexample_is_loaded_and_stepped_through() {
         assert!(shown.contains("   2 τ ‹step.1›"), "{shown}");
         // Stepping back shows the specification beside the earlier state.
         run(&mut app, &[Command::Undo]);
-        let shown = screen(&app, 120, 30);
+        let shown = screen(&mut app, 120, 30);
         assert!(shown.contains("down -> Spec"), "{shown}");
         assert!(!shown.contains("✗ assertion 1"), "{shown}");
         // Leaving the counterexample's path drops the specification.
@@ -359,28 +502,28 @@ fn a_failed_checks_counterexample_is_loaded_and_stepped_through() {
             &mut app,
             &[Command::Initial, Command::FireNth(1), Command::Redo],
         );
-        assert!(app.counterexample.as_ref().unwrap().spec_at(2).is_some());
+        assert!(
+            walk(&app)
+                .counterexample
+                .as_ref()
+                .unwrap()
+                .spec_at(2)
+                .is_some()
+        );
         // The deadlock check's counterexample ends where nothing is possible.
-        run(&mut app, &[Command::Down]);
         app.focus = Pane::Checks;
         run(&mut app, &[Command::Down, Command::RunCheck]);
         wait_for_checks(&mut app);
         run(&mut app, &[Command::OpenCounterexample]);
-        assert_eq!(app.process, "System");
+        assert_eq!(walk(&app).process, "System");
         assert_eq!(trace(&app), ["up", "step.1", "up", "step.2"]);
-        assert!(app.enabled.is_empty());
+        assert!(walk(&app).moves().is_empty());
         // A passing check has nothing to open.
         app.focus = Pane::Checks;
         run(&mut app, &[Command::Down, Command::RunCheck]);
         wait_for_checks(&mut app);
         run(&mut app, &[Command::OpenCounterexample]);
-        assert!(
-            app.message
-                .as_ref()
-                .unwrap()
-                .text
-                .contains("no counterexample")
-        );
+        assert!(message(&app).contains("no counterexample"));
     });
 }
 
@@ -393,13 +536,13 @@ fn a_divergence_is_loaded_with_its_tau_loop_marked() {
         wait_for_checks(&mut app);
         run(&mut app, &[Command::OpenCounterexample]);
         assert_eq!(trace(&app), ["start", "τ", "τ", "τ"]);
-        let cx = app.counterexample.as_ref().unwrap();
+        let cx = walk(&app).counterexample.as_ref().unwrap();
         assert_eq!(
             cx.verdict,
             "divergence: the τ-loop of steps 2–4 can repeat for ever"
         );
         assert!(!cx.in_loop(1) && cx.in_loop(2) && cx.in_loop(4));
-        let shown = screen(&app, 120, 30);
+        let shown = screen(&mut app, 120, 30);
         assert!(shown.contains("   1 start  "), "{shown}");
         assert!(shown.contains("   2 τ ‹pass.0›  ↻ loop"), "{shown}");
         assert!(shown.contains("   4 τ ‹pass.2›  ↻ loop"), "{shown}");
@@ -410,24 +553,25 @@ fn a_divergence_is_loaded_with_its_tau_loop_marked() {
 fn quitting_asks_first_while_a_check_runs_and_esc_cancels_it() {
     with_large_stack(|| {
         let mut app = App::new(Source::Builtin(LISTSTACK), None, Config::default());
+        app.settle();
         run(&mut app, &[Command::Quit]);
         assert!(app.quit, "nothing running: quit at once");
         let mut app = App::new(Source::Builtin(LISTSTACK), None, Config::default());
-        // The symmetry-reduced assertion runs as a plain check (a note
-        // says so), long enough to be cancelled.
-        app.selected[4] = 0;
+        app.settle();
+        // The unreduced assertion runs long enough to be cancelled.
+        app.checks.list.selected = 0;
         run(&mut app, &[Command::RunCheck]);
         run(&mut app, &[Command::Quit]);
         assert_eq!(app.overlay, Some(Overlay::ConfirmQuit));
         let no = app.key(KeyEvent::from(KeyCode::Char('n'))).unwrap();
-        update(&mut app, no);
+        act(&mut app, no);
         assert!(!app.quit);
         assert_eq!(app.overlay, None);
         run(&mut app, &[Command::Cancel]);
         wait_for_checks(&mut app);
         run(&mut app, &[Command::RunCheck, Command::Quit]);
         let yes = app.key(KeyEvent::from(KeyCode::Char('y'))).unwrap();
-        update(&mut app, yes);
+        act(&mut app, yes);
         assert!(app.quit);
     });
 }
@@ -442,8 +586,21 @@ fn keys_reach_prompts_before_the_key_map() {
         assert_eq!(app.key(q), Some(Action::Prompt(PromptKey::Char('q'))));
         let esc = KeyEvent::from(KeyCode::Esc);
         assert_eq!(app.key(esc), Some(Action::Prompt(PromptKey::Cancel)));
-        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
-        assert_eq!(app.key(ctrl_c), Some(Action::Command(Command::Quit)));
+        let ctrl = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL);
+        assert_eq!(app.key(ctrl('c')), Some(Action::Command(Command::Quit)));
+        assert_eq!(app.key(ctrl('a')), Some(Action::Prompt(PromptKey::Start)));
+        assert_eq!(
+            app.key(ctrl('w')),
+            Some(Action::Prompt(PromptKey::DeleteWord))
+        );
+        assert_eq!(
+            app.key(KeyEvent::from(KeyCode::Up)),
+            Some(Action::Prompt(PromptKey::Older))
+        );
+        assert_eq!(
+            app.key(KeyEvent::from(KeyCode::Home)),
+            Some(Action::Prompt(PromptKey::Start))
+        );
     });
 }
 
@@ -462,39 +619,80 @@ fn sessions_are_saved_and_reopened_with_their_trace() {
             ],
         );
         run(&mut app, &[Command::Undo, Command::SaveSession]);
-        for _ in 0.."symcsp-session.ron".len() {
-            update(&mut app, Action::Prompt(PromptKey::Backspace));
-        }
         type_text(&mut app, path.to_str().unwrap());
-        update(&mut app, Action::Prompt(PromptKey::Confirm));
-        assert!(app.message.as_ref().unwrap().text.contains("session saved"));
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        assert!(message(&app).contains("session saved"), "{}", message(&app));
         let session = symcsp::tui::session::Session::read(&path).unwrap();
         assert_eq!(session.position, 2);
         assert_eq!(session.steps.len(), 3);
         let mut back =
             App::from_session(&session, path.clone(), Config::default()).expect("reopens");
-        assert_eq!(back.process, "System");
+        back.settle();
+        assert_eq!(walk(&back).process, "System");
         assert_eq!(trace(&back), ["up", "step.1"]);
         run(&mut back, &[Command::Redo]);
         assert_eq!(trace(&back), ["up", "step.1", "down"]);
         // A trace that no longer fits the model replays as far as it can.
         let mut changed = session.clone();
         changed.steps[1].event = "step.2".into();
-        let partial = App::from_session(&changed, path, Config::default()).unwrap();
+        let mut partial = App::from_session(&changed, path, Config::default()).unwrap();
+        partial.settle();
         assert_eq!(trace(&partial), ["up"]);
         assert!(
-            partial
-                .message
-                .as_ref()
-                .unwrap()
-                .text
-                .contains("stops at step 2")
+            message(&partial).contains("stops at step 2"),
+            "{}",
+            message(&partial)
         );
     });
 }
 
 #[test]
-fn reloading_keeps_the_process_and_the_trace() {
+fn moves_that_read_the_same_show_where_they_lead_and_sessions_keep_the_branch() {
+    with_large_stack(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("twins.csp");
+        std::fs::write(
+            &script,
+            "channel a, b, c\nP = a -> b -> STOP [] a -> c -> STOP\nSystem = P \\ {a}\n",
+        )
+        .unwrap();
+        let mut app = App::new(
+            Source::File(script.clone()),
+            Some("System".into()),
+            Config::default(),
+        );
+        app.settle();
+        let moves = walk(&app).moves().to_vec();
+        assert_eq!(moves.len(), 2);
+        assert_eq!(
+            (moves[0].label.as_str(), moves[1].label.as_str()),
+            ("τ", "τ")
+        );
+        assert_ne!(moves[0].after, moves[1].after, "{moves:?}");
+        let shown = screen(&mut app, 120, 30);
+        assert!(shown.contains("→ #1 c -> STOP"), "{shown}");
+        run(&mut app, &[Command::FireNth(2)]);
+        assert_eq!(labels(&app), ["c"]);
+        let session = dir.path().join("s.ron");
+        run(&mut app, &[Command::SaveSession]);
+        type_text(&mut app, session.to_str().unwrap());
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        let saved = symcsp::tui::session::Session::read(&session).unwrap();
+        assert_eq!(saved.steps[0].after, ["c -> STOP"]);
+        // The branches swap places: the session still takes the c branch.
+        std::fs::write(
+            &script,
+            "channel a, b, c\nP = a -> c -> STOP [] a -> b -> STOP\nSystem = P \\ {a}\n",
+        )
+        .unwrap();
+        let mut back = App::from_session(&saved, session, Config::default()).unwrap();
+        back.settle();
+        assert_eq!(labels(&back), ["c"]);
+    });
+}
+
+#[test]
+fn reloading_is_all_or_nothing() {
     with_large_stack(|| {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.csp");
@@ -504,14 +702,78 @@ fn reloading_keeps_the_process_and_the_trace() {
             Some("System".into()),
             Config::default(),
         );
+        app.settle();
         run(&mut app, &[Command::FireNth(1), Command::FireNth(1)]);
         run(&mut app, &[Command::Reload]);
         assert_eq!(trace(&app), ["up", "step.1"]);
+        assert_eq!(message(&app), "reloaded");
+        // A broken file: everything stays, and the diagnostic shows.
         std::fs::write(&path, "channel a\nP = a -> \n").unwrap();
         run(&mut app, &[Command::Reload]);
-        let problem = app.problem.clone().unwrap();
+        let Some(Overlay::Problem(problem)) = &app.overlay else {
+            panic!("expected the diagnostic, got {:?}", app.overlay)
+        };
         assert!(problem.contains("expected an expression"), "{problem}");
-        assert!(screen(&app, 100, 24).contains("c.csp:2:9"));
+        assert!(problem.contains("c.csp:2:9"), "{problem}");
+        run(&mut app, &[Command::Cancel]);
+        assert_eq!(trace(&app), ["up", "step.1"]);
+        assert_eq!(app.checks.rows.len(), 3);
+        assert!(!app.script.items.is_empty());
+        run(&mut app, &[Command::FireNth(1)]);
+        assert_eq!(
+            trace(&app),
+            ["up", "step.1", "up"],
+            "the old model still works"
+        );
+        // Fixed, with a new event: a good reload replaces everything.
+        let fixed = std::fs::read_to_string(fixture("counter.csp"))
+            .unwrap()
+            .replace("channel up, down", "channel up, down, reset");
+        std::fs::write(&path, fixed).unwrap();
+        run(&mut app, &[Command::Reload]);
+        assert_eq!(trace(&app), ["up", "step.1", "up"]);
+        assert_eq!(message(&app), "reloaded");
+    });
+}
+
+#[test]
+fn a_script_that_failed_to_load_loads_once_fixed() {
+    with_large_stack(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("late.csp");
+        std::fs::write(&path, "channel a\nP = a -> \n").unwrap();
+        let mut app = App::new(Source::File(path.clone()), None, Config::default());
+        app.settle();
+        assert!(app.walk.is_none());
+        assert!(app.problem.as_ref().unwrap().contains("late.csp:2:9"));
+        std::fs::write(&path, "channel a\nP = a -> P\n").unwrap();
+        run(&mut app, &[Command::Reload]);
+        assert!(app.problem.is_none());
+        assert_eq!(walk(&app).process, "P");
+        assert_eq!(labels(&app), ["a"]);
+    });
+}
+
+#[test]
+fn the_built_in_model_has_no_file_to_reload() {
+    with_large_stack(|| {
+        let mut app = App::new(Source::Builtin(LISTSTACK), None, Config::default());
+        app.settle();
+        run(&mut app, &[Command::Reload]);
+        // The tests run in the project, where the model's file is.
+        let Some(Overlay::ConfirmOpen(file)) = &app.overlay else {
+            panic!("expected an offer, got {:?}", app.overlay)
+        };
+        assert_eq!(file, &PathBuf::from("models/liststack.csp"));
+        let shown = screen(&mut app, 120, 30);
+        assert!(shown.contains("no file to reload"), "{shown}");
+        let yes = app.key(KeyEvent::from(KeyCode::Char('y'))).unwrap();
+        act(&mut app, yes);
+        assert_eq!(
+            app.source,
+            Source::File(PathBuf::from("models/liststack.csp"))
+        );
+        assert_eq!(walk(&app).process, "System");
     });
 }
 
@@ -519,17 +781,25 @@ fn reloading_keeps_the_process_and_the_trace() {
 fn clicks_select_and_the_wheel_scrolls() {
     with_large_stack(|| {
         let mut app = open("wide.csp", None);
-        update(
+        act(
             &mut app,
             Action::Resize {
                 width: 120,
                 height: 40,
             },
         );
-        let areas = symcsp::tui::view::areas(&app, app.size);
-        let (_, events) = areas.iter().find(|(p, _)| *p == Pane::Events).unwrap();
-        let (_, trace_area) = areas.iter().find(|(p, _)| *p == Pane::Trace).unwrap();
-        update(
+        screen(&mut app, 120, 40);
+        let region = |app: &App, pane| {
+            app.layout
+                .regions
+                .iter()
+                .find(|r| r.pane == pane)
+                .unwrap()
+                .rect
+        };
+        let events = region(&app, Pane::Events);
+        let trace_area = region(&app, Pane::Trace);
+        act(
             &mut app,
             Action::Click {
                 column: trace_area.x + 3,
@@ -537,7 +807,7 @@ fn clicks_select_and_the_wheel_scrolls() {
             },
         );
         assert_eq!(app.focus, Pane::Trace);
-        update(
+        act(
             &mut app,
             Action::Click {
                 column: events.x + 3,
@@ -545,8 +815,8 @@ fn clicks_select_and_the_wheel_scrolls() {
             },
         );
         assert_eq!(app.focus, Pane::Events);
-        assert_eq!(app.selected[2], 3);
-        update(
+        assert_eq!(app.events.list.selected, 3);
+        act(
             &mut app,
             Action::Scroll {
                 column: events.x + 3,
@@ -554,7 +824,7 @@ fn clicks_select_and_the_wheel_scrolls() {
                 down: true,
             },
         );
-        assert_eq!(app.selected[2], 6);
+        assert_eq!(app.events.list.selected, 6);
         run(&mut app, &[Command::Activate]);
         assert_eq!(trace(&app), ["e.6"]);
     });
@@ -563,11 +833,11 @@ fn clicks_select_and_the_wheel_scrolls() {
 #[test]
 fn a_script_that_does_not_load_shows_its_diagnostics() {
     with_large_stack(|| {
-        let app = open("broken.csp", None);
-        assert!(app.listing.is_none());
-        insta::assert_snapshot!("broken_script", screen(&app, 100, 20));
-        let missing = open("no-such-file.csp", None);
-        assert!(screen(&missing, 100, 20).contains("no-such-file.csp"));
+        let mut app = open("broken.csp", None);
+        assert!(app.walk.is_none());
+        insta::assert_snapshot!("broken_script", screen(&mut app, 100, 20));
+        let mut missing = open("no-such-file.csp", None);
+        assert!(screen(&mut missing, 100, 20).contains("no-such-file.csp"));
     });
 }
 
@@ -575,7 +845,8 @@ fn a_script_that_does_not_load_shows_its_diagnostics() {
 fn screens() {
     with_large_stack(|| {
         let mut app = open("counter.csp", Some("System"));
-        insta::assert_snapshot!("initial", screen(&app, 120, 30));
+        app.message = None;
+        insta::assert_snapshot!("initial", screen(&mut app, 120, 30));
         run(
             &mut app,
             &[
@@ -585,18 +856,44 @@ fn screens() {
             ],
         );
         run(&mut app, &[Command::FireNth(1)]);
-        assert!(app.enabled.is_empty());
-        insta::assert_snapshot!("deadlocked", screen(&app, 120, 30));
+        assert!(walk(&app).moves().is_empty());
+        insta::assert_snapshot!("deadlocked", screen(&mut app, 120, 30));
         run(&mut app, &[Command::Undo, Command::Help]);
-        insta::assert_snapshot!("help", screen(&app, 120, 30));
+        insta::assert_snapshot!("help", screen(&mut app, 120, 30));
+        insta::assert_snapshot!("help_80x24", screen(&mut app, 80, 24));
         run(&mut app, &[Command::Cancel, Command::Maximise]);
-        insta::assert_snapshot!("maximised_state", screen(&app, 80, 20));
+        insta::assert_snapshot!("maximised_state", screen(&mut app, 80, 20));
         run(&mut app, &[Command::Maximise]);
-        insta::assert_snapshot!("narrow", screen(&app, 60, 16));
-        insta::assert_snapshot!("too_small", screen(&app, 40, 10));
+        insta::assert_snapshot!("narrow", screen(&mut app, 60, 16));
+        insta::assert_snapshot!("too_small", screen(&mut app, 40, 10));
         let mut wide = open("wide.csp", None);
+        wide.message = None;
         run(&mut wide, &[Command::PageDown, Command::PageDown]);
-        insta::assert_snapshot!("long_event_list", screen(&wide, 120, 30));
+        insta::assert_snapshot!("long_event_list", screen(&mut wide, 120, 30));
+    });
+}
+
+#[test]
+fn the_help_scrolls_where_it_does_not_fit() {
+    with_large_stack(|| {
+        let mut app = open("counter.csp", Some("System"));
+        act(
+            &mut app,
+            Action::Resize {
+                width: 80,
+                height: 24,
+            },
+        );
+        run(&mut app, &[Command::Help]);
+        let first = screen(&mut app, 80, 24);
+        run(
+            &mut app,
+            &[Command::PageDown, Command::PageDown, Command::PageDown],
+        );
+        let later = screen(&mut app, 80, 24);
+        assert_ne!(first, later);
+        // Every description shows whole somewhere, none cut at the edge.
+        assert!(later.contains("walk the reduced system"), "{later}");
     });
 }
 
@@ -608,9 +905,14 @@ fn without_colour_the_screen_carries_the_same_marks() {
             Some("System".into()),
             Config::load(None, true),
         );
+        app.settle();
         run(&mut app, &[Command::FireNth(1)]);
         let mut terminal = Terminal::new(TestBackend::new(120, 30)).unwrap();
-        terminal.draw(|frame| view(&app, frame)).unwrap();
+        terminal
+            .draw(|frame| {
+                view(&app, frame);
+            })
+            .unwrap();
         let buffer = terminal.backend().buffer();
         let coloured = buffer
             .content()
@@ -620,7 +922,7 @@ fn without_colour_the_screen_carries_the_same_marks() {
             })
             .count();
         assert_eq!(coloured, 0);
-        let text = screen(&app, 120, 30);
+        let text = screen(&mut app, 120, 30);
         assert!(text.contains("* #1 step.(0+1) -> Counter(0+1)"), "{text}");
     });
 }
@@ -632,14 +934,14 @@ fn a_reduced_check_says_what_it_reduced_over_and_opens_a_real_counterexample() {
         app.focus = Pane::Checks;
         run(&mut app, &[Command::RunCheck]);
         wait_for_checks(&mut app);
-        let CheckStatus::Done(done) = &app.checks[0].status else {
+        let CheckStatus::Done(done) = &app.checks.rows[0].status else {
             panic!("the check ended without a result")
         };
         assert_eq!(done.result.verdict, Verdict::Failed);
         // The search stops at the failure: no user inside, one inside
         // (one class, whichever user it is).
         assert_eq!(done.result.states, 2);
-        let shown = screen(&app, 160, 40);
+        let shown = screen(&mut app, 160, 40);
         assert!(shown.contains("2 representatives"), "{shown}");
         assert!(shown.contains("reduced over User (3)"), "{shown}");
         // The counterexample is a path of the real system: two different

@@ -156,3 +156,44 @@ fn a_broken_script_and_a_broken_theme_show_their_messages() {
         .kill()
         .expect("the animator can be stopped");
 }
+
+#[test]
+fn a_five_million_step_random_run_is_cancelled_at_once() {
+    let config = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("up.csp");
+    std::fs::write(&script, "channel a\nP(n) = a -> P(n+1)\n").unwrap();
+    let mut session = Session::start(
+        &[script.to_str().unwrap(), "--process", "P(0)"],
+        config.path(),
+    );
+    session.wait_for("Events (1)");
+    // R, then replace the suggested 100 with 5000000.
+    session.keys("R5000000\r");
+    session.wait_for("random run: ");
+    // The screen goes on while the run does: its progress moves.
+    let first = session.wait_for("of 5 000 000");
+    std::thread::sleep(Duration::from_millis(400));
+    let later = session.text();
+    assert_ne!(first, later, "the progress line did not move");
+    session.keys("\x1b");
+    let pressed = Instant::now();
+    let screen = session.wait_for("then cancelled");
+    assert!(
+        pressed.elapsed() < Duration::from_secs(1),
+        "Esc took {:?}",
+        pressed.elapsed()
+    );
+    assert!(screen.contains("random steps taken"), "{screen}");
+    // And the animator answers keys again at once.
+    session.keys("\t");
+    let pressed = Instant::now();
+    session.wait_for("▸Trace");
+    assert!(pressed.elapsed() < Duration::from_millis(500));
+    session.keys("q");
+    let deadline = Instant::now() + PATIENCE;
+    while session.child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "symcsp did not quit");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -13,7 +13,9 @@ use crate::stack::LARGE_STACK;
 use crate::symmetry::spec::Reduce;
 use crate::syntax::Diagnostic;
 
+use super::counterexample::RenderedCounterexample;
 use super::{CheckResult, check_reduced};
+use crate::process::Processes;
 
 /// A snapshot of a running check.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -34,7 +36,15 @@ pub struct CheckHandle {
     /// The types the check is reduced over, as asked (`None`: not
     /// reduced).
     reduced_over: Option<String>,
-    thread: JoinHandle<Result<CheckResult, Diagnostic>>,
+    thread: JoinHandle<Result<Checked, Diagnostic>>,
+}
+
+/// A check's result, with its counterexample put into words on the
+/// check's own thread (printing needs the script's processes, which the
+/// caller need not build).
+pub struct Checked {
+    pub result: CheckResult,
+    pub counterexample: Option<RenderedCounterexample>,
 }
 
 impl CheckHandle {
@@ -65,7 +75,20 @@ impl CheckHandle {
         let thread = std::thread::Builder::new()
             .name(format!("symcsp-check-{index}"))
             .stack_size(LARGE_STACK)
-            .spawn(move || check_reduced(&script, index, &for_thread, reduce.as_ref()))
+            .spawn(move || {
+                let result = check_reduced(&script, index, &for_thread, reduce.as_ref())?;
+                let counterexample = match &result.counterexample {
+                    Some(cx) => {
+                        let procs = Processes::new(&script).map_err(|e| e.to_diagnostic())?;
+                        Some(cx.render(&procs))
+                    }
+                    None => None,
+                };
+                Ok(Checked {
+                    result,
+                    counterexample,
+                })
+            })
             .expect("the system can start a thread");
         CheckHandle {
             live,
@@ -111,6 +134,11 @@ impl CheckHandle {
 
     /// Waits for the result.
     pub fn join(self) -> Result<CheckResult, Diagnostic> {
+        self.join_rendered().map(|checked| checked.result)
+    }
+
+    /// Waits for the result and its counterexample in words.
+    pub fn join_rendered(self) -> Result<Checked, Diagnostic> {
         match self.thread.join() {
             Ok(result) => result,
             Err(panic) => {

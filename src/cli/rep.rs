@@ -256,16 +256,7 @@ impl View<'_> {
     }
 
     fn origin(&self) -> String {
-        match &self.symmetry.origin {
-            Origin::Assertion(span) => format!(
-                "from the assertion at {}",
-                self.script.sources.location(*span)
-            ),
-            Origin::CommandLine => "from --symmetry".to_string(),
-            Origin::Automatic => {
-                "chosen automatically (the largest constant-free subtypes)".to_string()
-            }
-        }
+        self.symmetry.origin_text(self.script)
     }
 
     fn plain(&self, subject: &Subject, trace: &[EventId]) -> String {

@@ -7,26 +7,13 @@ use crate::script::Script;
 use crate::script::ir::FuncId;
 use serde::Serialize;
 
-use crate::symmetry::spec::{Choice, GroupOrder, Reduce};
-use crate::symmetry::{Origin, Symmetry};
+use crate::symmetry::Symmetry;
+use crate::symmetry::spec::{GroupOrder, Reduce};
 use crate::syntax::render_all;
 
 /// Reads `--symmetry`'s text and adds its types to `script`.
 pub(super) fn requested(script: &mut Script, text: &str) -> Result<Reduce, String> {
-    match Choice::parse(text).map_err(|e| format!("error: {e}\n"))? {
-        Choice::Off => Ok(Reduce::Off),
-        Choice::Automatic => Ok(Reduce::Automatic),
-        Choice::Types(items) => {
-            let mut funcs = Vec::with_capacity(items.len());
-            for item in &items {
-                let func = script
-                    .add_expr("<symmetry>", item)
-                    .map_err(|ds| render_all(&ds, &script.sources))?;
-                funcs.push(func);
-            }
-            Ok(Reduce::Types(funcs, Origin::CommandLine))
-        }
-    }
+    Reduce::requested(script, text)
 }
 
 /// The symmetry asked for, over what `roots` depend on, with every
@@ -103,16 +90,6 @@ impl SymmetryReport {
     }
 }
 
-/// The types of a symmetry, for a report: `NodeID, Data`.
-pub(super) fn type_names(symmetry: &Symmetry) -> String {
-    let names: Vec<&str> = symmetry.types().iter().map(|t| t.name.as_str()).collect();
-    if names.is_empty() {
-        "no type".to_string()
-    } else {
-        names.join(", ")
-    }
-}
-
 /// The refusal of a system that is not mappable, for the terminal: a
 /// diagnostic at the process (`process`, a constant of the script), one
 /// note per thing that breaks the symmetry.
@@ -122,15 +99,7 @@ pub(super) fn not_mappable(
     symmetry: &Symmetry,
     refusal: &crate::symmetry::NotMappable,
 ) -> String {
-    let mut diagnostic = crate::syntax::Diagnostic::error(
-        script.function(process).span,
-        format!(
-            "this process is not symmetric in {}, so it is not reduced",
-            type_names(symmetry)
-        ),
-    );
-    for problem in &refusal.problems {
-        diagnostic = diagnostic.with_note(problem.clone());
-    }
-    diagnostic.render(&script.sources)
+    refusal
+        .diagnostic(script, process, symmetry)
+        .render(&script.sources)
 }

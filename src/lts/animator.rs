@@ -87,7 +87,20 @@ pub struct Animator<'s> {
     procs: Processes<'s>,
     machine: Machine,
     moves: Moves,
+    /// The moves of the last state computed, in the order [`Self::enabled`]
+    /// lists them (indices into `moves.list`).
+    order: Vec<usize>,
     after: Vec<u32>,
+}
+
+/// One move of the last state whose moves were computed
+/// ([`Animator::compute_moves`]): what a step records, without printing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Taken {
+    pub event: EventId,
+    /// What the components performed, when the system shows another
+    /// event (the event a τ hides, or the one renamed).
+    pub hidden: Option<EventId>,
 }
 
 impl<'s> Animator<'s> {
@@ -105,6 +118,7 @@ impl<'s> Animator<'s> {
             procs,
             machine,
             moves: Moves::default(),
+            order: Vec::new(),
             after: Vec::new(),
         }
     }
@@ -136,15 +150,67 @@ impl<'s> Animator<'s> {
         self.machine.outline(&self.procs)
     }
 
-    /// The moves of `state`: visible events in the order of their values
-    /// (`e.2` before `e.10`, as FDR lists them), then τ, then ✓; moves
-    /// with the same event keep the order the semantics gives them, so a
-    /// list is the same every time.
-    pub fn enabled(&mut self, state: &[u32]) -> EvalResult<Vec<Enabled>> {
+    /// The script's processes and the supercombinator, for the layers
+    /// that work on its states (the symmetry layer permutes them).
+    pub fn parts_mut(&mut self) -> (&mut Machine, &mut Processes<'s>) {
+        (&mut self.machine, &mut self.procs)
+    }
+
+    pub fn machine(&self) -> &Machine {
+        &self.machine
+    }
+
+    /// Computes the moves of `state` and orders them as [`Self::enabled`]
+    /// lists them (visible events in the order of their values, `e.2`
+    /// before `e.10` as FDR lists them, then τ, then ✓; moves with the
+    /// same event keep the order the semantics gives them, so a list is
+    /// the same every time). Returns how many there are; [`Self::take`]
+    /// then reads one without printing anything.
+    pub fn compute_moves(&mut self, state: &[u32]) -> EvalResult<usize> {
         self.machine
             .moves(&mut self.procs, state, &mut self.moves)?;
-        let mut list = Vec::with_capacity(self.moves.list.len());
-        for m in &self.moves.list {
+        let list = &self.moves.list;
+        self.order.clear();
+        self.order.extend(0..list.len());
+        self.order
+            .sort_by_key(|&i| (kind_of(list[i].event), list[i].event));
+        Ok(self.order.len())
+    }
+
+    /// Move `k` of the state last given to [`Self::compute_moves`]: its
+    /// event (and the event it hides), its target in `target`.
+    pub fn take(&self, state: &[u32], k: usize, target: &mut Vec<u32>) -> Taken {
+        let m = &self.moves.list[self.order[k]];
+        self.moves.apply(m, state, target);
+        let taking_part = self
+            .machine
+            .participants(state, self.moves.changes(m), m.event);
+        Taken {
+            event: m.event,
+            hidden: Machine::hidden_event(&taking_part, m.event),
+        }
+    }
+
+    /// The components move `k` of the last computed state changes.
+    pub fn changed_by(&self, state: &[u32], k: usize) -> Vec<usize> {
+        let m = &self.moves.list[self.order[k]];
+        let mut slots: Vec<usize> = self
+            .machine
+            .participants(state, self.moves.changes(m), m.event)
+            .into_iter()
+            .map(|(slot, _)| slot)
+            .collect();
+        slots.sort_unstable();
+        slots
+    }
+
+    /// The moves of `state`, in the order of [`Self::compute_moves`], each
+    /// with its components and their own events in words.
+    pub fn enabled(&mut self, state: &[u32]) -> EvalResult<Vec<Enabled>> {
+        self.compute_moves(state)?;
+        let mut list = Vec::with_capacity(self.order.len());
+        for &i in &self.order {
+            let m = &self.moves.list[i];
             self.moves.apply(m, state, &mut self.after);
             let taking_part = self
                 .machine
@@ -161,17 +227,12 @@ impl<'s> Animator<'s> {
             list.push(Enabled {
                 event: m.event,
                 label: self.procs.show_event(m.event),
-                kind: match m.event {
-                    TAU => EventKind::Tau,
-                    TICK => EventKind::Tick,
-                    _ => EventKind::Visible,
-                },
+                kind: kind_of(m.event),
                 participants,
                 hidden: hidden.map(|e| self.procs.show_event(e)),
                 target: self.after.clone(),
             });
         }
-        list.sort_by_key(|e| (e.kind, e.event));
         Ok(list)
     }
 
@@ -216,5 +277,15 @@ impl<'s> Animator<'s> {
             taken.push(chosen);
         }
         Ok(taken)
+    }
+}
+
+/// How an event is shown: τ and ✓ apart from visible events (and listed
+/// after them).
+pub fn kind_of(event: EventId) -> EventKind {
+    match event {
+        TAU => EventKind::Tau,
+        TICK => EventKind::Tick,
+        _ => EventKind::Visible,
     }
 }

@@ -487,6 +487,53 @@ impl Choice {
     }
 }
 
+impl Reduce {
+    /// What a user typed (`auto`, `off` or types, as `--symmetry` takes
+    /// them), its types added to `script` as expressions; problems
+    /// rendered for the terminal.
+    pub fn requested(script: &mut Script, text: &str) -> Result<Reduce, String> {
+        match Choice::parse(text).map_err(|e| format!("error: {e}\n"))? {
+            Choice::Off => Ok(Reduce::Off),
+            Choice::Automatic => Ok(Reduce::Automatic),
+            Choice::Types(items) => {
+                let mut funcs = Vec::with_capacity(items.len());
+                for item in &items {
+                    let func = script
+                        .add_expr("<symmetry>", item)
+                        .map_err(|ds| crate::syntax::render_all(&ds, &script.sources))?;
+                    funcs.push(func);
+                }
+                Ok(Reduce::Types(funcs, Origin::CommandLine))
+            }
+        }
+    }
+}
+
+impl Symmetry {
+    /// The types, for a report: `NodeID, Data` (or `no type`).
+    pub fn type_names(&self) -> String {
+        let names: Vec<&str> = self.types().iter().map(|t| t.name.as_str()).collect();
+        if names.is_empty() {
+            "no type".to_string()
+        } else {
+            names.join(", ")
+        }
+    }
+
+    /// Where the types came from, in words.
+    pub fn origin_text(&self, script: &Script) -> String {
+        match &self.origin {
+            Origin::Assertion(span) => {
+                format!("from the assertion at {}", script.sources.location(*span))
+            }
+            Origin::CommandLine => "from --symmetry".to_string(),
+            Origin::Automatic => {
+                "chosen automatically (the largest constant-free subtypes)".to_string()
+            }
+        }
+    }
+}
+
 /// The order of a symmetry group, `n1!·n2!·…`, printed with its value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GroupOrder(Vec<usize>);

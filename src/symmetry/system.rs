@@ -39,6 +39,29 @@ pub struct NotMappable {
     pub problems: Vec<String>,
 }
 
+impl NotMappable {
+    /// The refusal as a diagnostic at `process` (a constant of `script`),
+    /// one note per thing that breaks the symmetry.
+    pub fn diagnostic(
+        &self,
+        script: &crate::script::Script,
+        process: crate::script::ir::FuncId,
+        symmetry: &Symmetry,
+    ) -> crate::syntax::Diagnostic {
+        let mut diagnostic = crate::syntax::Diagnostic::error(
+            script.function(process).span,
+            format!(
+                "this process is not symmetric in {}, so it is not reduced",
+                symmetry.type_names()
+            ),
+        );
+        for problem in &self.problems {
+            diagnostic = diagnostic.with_note(problem.clone());
+        }
+        diagnostic
+    }
+}
+
 /// How α_π finds a component's image.
 #[derive(Debug, Clone)]
 enum Image {

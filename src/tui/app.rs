@@ -1,24 +1,38 @@
-//! The animator's model and its `update`: everything the screen shows is
-//! a field here, and every key, click and tick is an [`Action`] that
-//! `update` applies. No terminal in sight, so every behaviour is a unit
-//! test away.
+//! The animator's model and its `update`: every key, click and tick is
+//! an [`Action`] that `update` applies. The model is composed of the
+//! panes (each owning its state and its update, in [`super::panes`]),
+//! the walk (the animated process and its path, in [`super::walk`]) and
+//! the screen's own state: focus, layout, overlays and messages.
+//!
+//! Everything evaluated happens on the engine thread
+//! ([`super::engine`]): `update` sends a request and the reply arrives on
+//! a later tick, so the interface never waits on a script. One request is
+//! out at a time; while it is, commands that need the engine say so and
+//! Esc cancels it. Tests call [`App::settle`] to wait for the reply.
 
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use rustc_hash::FxHashSet;
 
 use super::config::{Command, Config, Pane};
-use super::model::{Animation, Listing, Source};
-use super::session::{SavedStep, Session};
-use crate::check::counterexample::{Kind, RenderedCounterexample};
-use crate::check::worker::CheckHandle;
-use crate::check::{CheckResult, Verdict};
+use super::engine::{
+    Animated, Engine, EngineStopped, Opened, Replay, Reply, Request, Shown, Walked, Want,
+};
+use super::layout::Layout;
+use super::model::Source;
+use super::panes::checks::{ChecksPane, describe_counterexample};
+use super::panes::events::EventsPane;
+use super::panes::script::ScriptPane;
+use super::panes::state::StatePane;
+use super::panes::symmetry::{Section, SymmetryPane};
+use super::panes::trace::TracePane;
+use super::panes::{Effect, plural};
+use super::prompt::{History, Outcome, Prompt, PromptKey, Purpose};
+use super::session::Session;
+use super::walk::{LoadedCounterexample, Walk};
 use crate::lts::Budget;
-use crate::lts::animator::{Enabled, EventKind};
-use crate::lts::machine::OutlineRow;
-use crate::process::Processes;
-use crate::script::Script;
+use crate::lts::animator::EventKind;
 
 /// Everything that can happen to the animator.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,190 +56,21 @@ pub enum Action {
         width: u16,
         height: u16,
     },
-    /// Time passes: poll the running check.
+    /// Time passes: collect the engine's reply, poll the running check,
+    /// let old messages go.
     Tick,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PromptKey {
-    Char(char),
-    Backspace,
-    Confirm,
-    Cancel,
-}
-
-/// What a prompt's text is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Purpose {
-    Process,
-    RandomRun,
-    Filter,
-    SaveSession,
-}
-
-impl Purpose {
-    pub fn question(self) -> &'static str {
-        match self {
-            Purpose::Process => "Animate process",
-            Purpose::RandomRun => "Random steps",
-            Purpose::Filter => "Filter events",
-            Purpose::SaveSession => "Save session to",
-        }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Overlay {
     Help,
-    /// Quitting while a check runs.
+    /// Quitting while a check or a long request runs.
     ConfirmQuit,
-    Prompt {
-        purpose: Purpose,
-        text: String,
-    },
-    /// Diagnostics of a process expression, a check or a session.
+    /// Opening a file instead of the built-in model (on reload).
+    ConfirmOpen(PathBuf),
+    Prompt(Prompt),
+    /// Diagnostics of a process expression, a reload or a session.
     Problem(String),
-}
-
-/// One step taken in the animator.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TraceStep {
-    pub label: String,
-    /// What the components performed, when the system shows another
-    /// event (the event a τ hides).
-    pub hidden: Option<String>,
-    pub kind: EventKind,
-    /// The move's place in its state's list of enabled events.
-    pub choice: usize,
-    /// The components that took part.
-    pub changed: Vec<usize>,
-}
-
-/// The path walked so far: `states[0]` is the initial state and
-/// `states[i + 1]` follows `steps[i]`. Steps past `position` were undone
-/// and can be redone.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Trace {
-    pub states: Vec<Vec<u32>>,
-    pub steps: Vec<TraceStep>,
-    pub position: usize,
-}
-
-impl Trace {
-    fn start(initial: Vec<u32>) -> Trace {
-        Trace {
-            states: vec![initial],
-            steps: Vec::new(),
-            position: 0,
-        }
-    }
-
-    pub fn current(&self) -> &[u32] {
-        &self.states[self.position]
-    }
-
-    /// The components changed by the step into the current state.
-    pub fn changed(&self) -> &[usize] {
-        match self.position {
-            0 => &[],
-            p => &self.steps[p - 1].changed,
-        }
-    }
-}
-
-pub enum CheckStatus {
-    NotRun,
-    Running(CheckHandle),
-    Done(Box<Finished>),
-    Error(String),
-}
-
-/// A check's result, with its counterexample in words for the screen.
-pub struct Finished {
-    pub result: CheckResult,
-    pub counterexample: Option<RenderedCounterexample>,
-}
-
-impl Finished {
-    /// Puts the result's counterexample into words with process states
-    /// of `script`, the one the check ran on (the animator's copy is read
-    /// again from the file, which may have changed since).
-    fn new(script: &Script, result: CheckResult) -> Result<Finished, String> {
-        let counterexample = match &result.counterexample {
-            Some(cx) => {
-                let procs = Processes::new(script).map_err(|e| e.to_diagnostic().message)?;
-                Some(cx.render(&procs))
-            }
-            None => None,
-        };
-        Ok(Finished {
-            result,
-            counterexample,
-        })
-    }
-}
-
-pub struct CheckRow {
-    /// The assertion as written.
-    pub text: String,
-    /// The process a counterexample runs on.
-    pub implementation: String,
-    pub status: CheckStatus,
-}
-
-/// A counterexample loaded into the animator: what the specification
-/// was doing beside each of its steps.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoadedCounterexample {
-    pub assertion: usize,
-    pub spec_initial: Vec<String>,
-    pub spec_after: Vec<Vec<String>>,
-    /// How many of the trace's steps are still the counterexample's.
-    pub valid: usize,
-    /// What goes wrong at the end, in words.
-    pub verdict: String,
-    /// For a divergence: the first step (from 1) of the τ-loop the last
-    /// steps make.
-    pub loop_from: Option<usize>,
-}
-
-impl LoadedCounterexample {
-    /// The specification's states at trace position `p`, while the trace
-    /// still follows the counterexample.
-    pub fn spec_at(&self, p: usize) -> Option<&[String]> {
-        if p > self.valid {
-            return None;
-        }
-        match p {
-            0 => Some(self.spec_initial.as_slice()),
-            p => self.spec_after.get(p - 1).map(Vec::as_slice),
-        }
-        .filter(|s| !s.is_empty())
-    }
-
-    /// Whether trace step `p` (from 1) is part of the counterexample's
-    /// τ-loop.
-    pub fn in_loop(&self, p: usize) -> bool {
-        p <= self.valid && self.loop_from.is_some_and(|from| p >= from)
-    }
-}
-
-/// One row of the Script pane.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ScriptItem {
-    Heading(&'static str),
-    /// A process to animate, as an expression.
-    Process(String),
-    /// A process function: Enter asks for its arguments.
-    Function {
-        name: String,
-        arity: usize,
-    },
-    /// An assertion: Enter animates its implementation.
-    Assertion {
-        text: String,
-        implementation: String,
-    },
 }
 
 /// A status line message.
@@ -233,77 +78,136 @@ pub enum ScriptItem {
 pub struct Message {
     pub text: String,
     pub error: bool,
+    pub at: Instant,
 }
 
-pub struct App {
-    pub source: Source,
-    pub listing: Option<Listing>,
-    pub script_items: Vec<ScriptItem>,
-    /// The animated process, as typed or chosen.
-    pub process: String,
-    animation: Option<Animation>,
-    /// Why there is nothing to animate (the script or process failed).
-    pub problem: Option<String>,
-    pub outline: Vec<OutlineRow>,
-    pub trace: Trace,
-    /// The current state's moves and its components as text.
-    pub enabled: Vec<Enabled>,
-    pub components: Vec<String>,
-    pub filter: String,
-    pub focus: Pane,
-    pub maximised: bool,
-    /// Widths of the three columns, in percent.
-    pub widths: [u16; 3],
-    /// The selected row of each pane (indexed like [`Pane::ALL`]).
-    pub selected: [usize; 5],
-    pub checks: Vec<CheckRow>,
-    pub overlay: Option<Overlay>,
-    pub message: Option<Message>,
-    pub config: Config,
-    /// The terminal's size.
-    pub size: (u16, u16),
-    /// Distinct system states visited in this animation.
-    pub seen: FxHashSet<Vec<u32>>,
-    pub counterexample: Option<LoadedCounterexample>,
-    pub budget: Budget,
-    pub session_path: Option<PathBuf>,
-    pub quit: bool,
-    rng: fastrand::Rng,
-}
+/// How long a message stays: information briefly, an error longer.
+const MESSAGE_LIFE: Duration = Duration::from_secs(8);
+const ERROR_LIFE: Duration = Duration::from_secs(20);
 
 /// The number of steps a random run offers to take.
 const DEFAULT_RANDOM_RUN: usize = 100;
 /// The state budget of checks run from the animator.
 pub const CHECK_BUDGET: usize = 20_000_000;
 
+/// The request out, and what its reply is for.
+#[derive(Debug)]
+enum Job {
+    Open,
+    Animate,
+    /// Loading check `assertion`'s counterexample.
+    Follow(Box<LoadedCounterexample>),
+    Reload,
+    Show,
+    Fire,
+    Random(usize),
+    Save,
+    Compare,
+}
+
+impl Job {
+    /// What the interface is waiting for, in words.
+    fn doing(&self) -> &'static str {
+        match self {
+            Job::Open => "loading the script",
+            Job::Animate => "compiling the process",
+            Job::Follow(_) => "following the counterexample",
+            Job::Reload => "reloading",
+            Job::Show => "computing the state's events",
+            Job::Fire => "taking the step",
+            Job::Random(_) => "random run",
+            Job::Save => "saving the session",
+            Job::Compare => "comparing the states",
+        }
+    }
+}
+
+/// The engine's request out.
+#[derive(Debug)]
+pub struct Busy {
+    job: Job,
+    pub since: Instant,
+}
+
+pub struct App {
+    pub config: Config,
+    /// The terminal's size.
+    pub size: (u16, u16),
+    /// Where the panes were last drawn (for the mouse).
+    pub layout: Layout,
+    pub focus: Pane,
+    pub maximised: bool,
+    /// Widths of the three columns, in percent.
+    pub widths: [u16; 3],
+    pub overlay: Option<Overlay>,
+    pub message: Option<Message>,
+    pub quit: bool,
+    pub source: Source,
+    /// Why nothing is animated (the script or the process failed).
+    pub problem: Option<String>,
+    pub walk: Option<Walk>,
+    pub script: ScriptPane,
+    pub state: StatePane,
+    pub events: EventsPane,
+    pub trace: TracePane,
+    pub checks: ChecksPane,
+    pub symmetry: SymmetryPane,
+    pub budget: Budget,
+    pub session_path: Option<PathBuf>,
+    /// How far the help overlay is scrolled.
+    pub help_scroll: usize,
+    history: History,
+    engine: Engine,
+    busy: Option<Busy>,
+    rng: fastrand::Rng,
+}
+
+/// How the animator starts.
+#[derive(Debug, Clone, Default)]
+pub struct Start {
+    pub process: Option<String>,
+    /// `--symmetry`: the types of the symmetry view and the reduced walk.
+    pub symmetry: Option<String>,
+    /// A session to reopen: its path and its steps.
+    pub session: Option<(PathBuf, Replay)>,
+}
+
 impl App {
     /// Opens `source` and animates `process` (or the script's default
-    /// process). Evaluation recurses: call it on a large stack.
+    /// process). The script loads on the engine thread: until it has,
+    /// the panes say so.
     pub fn new(source: Source, process: Option<String>, config: Config) -> App {
+        App::start(
+            source,
+            Start {
+                process,
+                ..Start::default()
+            },
+            config,
+        )
+    }
+
+    pub fn start(source: Source, start: Start, config: Config) -> App {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let mut app = App {
-            source,
-            listing: None,
-            script_items: Vec::new(),
-            process: String::new(),
-            animation: None,
-            problem: None,
-            outline: Vec::new(),
-            trace: Trace::default(),
-            enabled: Vec::new(),
-            components: Vec::new(),
-            filter: String::new(),
+            config,
+            size: (120, 40),
+            layout: Layout::default(),
             focus: Pane::Events,
             maximised: false,
             widths: [24, 40, 36],
-            selected: [0; 5],
-            checks: Vec::new(),
             overlay: None,
             message: None,
-            config,
-            size: (120, 40),
-            seen: FxHashSet::default(),
-            counterexample: None,
+            quit: false,
+            source: source.clone(),
+            problem: None,
+            walk: None,
+            script: ScriptPane::default(),
+            state: StatePane::default(),
+            events: EventsPane::default(),
+            trace: TracePane::default(),
+            checks: ChecksPane::default(),
+            symmetry: SymmetryPane::default(),
             // The check leaves a core to the user interface.
             budget: Budget {
                 max_states: Some(CHECK_BUDGET),
@@ -311,30 +215,50 @@ impl App {
                 ..Budget::default()
             },
             session_path: None,
-            quit: false,
+            help_scroll: 0,
+            history: History::default(),
+            engine: Engine::start(),
+            busy: None,
             rng: fastrand::Rng::new(),
         };
-        if let Some(problem) = app.config.problems.first() {
-            app.message = Some(Message {
-                text: problem.clone(),
-                error: true,
-            });
+        if let Some(problem) = app.config.problems.first().cloned() {
+            app.complain(problem);
         }
-        app.load_script();
-        let process = process.or_else(|| app.listing.as_ref()?.default_process());
-        if let Some(process) = process {
-            app.animate(&process);
-        }
+        let (session_path, replay) = match start.session {
+            Some((path, replay)) => (Some(path), Some(replay)),
+            None => (None, None),
+        };
+        app.session_path = session_path;
+        app.request(
+            Job::Open,
+            Request::Open {
+                source,
+                process: start.process,
+                symmetry: start.symmetry,
+                replay,
+            },
+        );
         app
     }
 
-    /// Reopens a saved session: its model, process and trace.
+    /// Reopens a saved session: its model, process and path.
     pub fn from_session(session: &Session, path: PathBuf, config: Config) -> Result<App, String> {
         let source = session.source()?;
-        let mut app = App::new(source, Some(session.process.clone()), config);
-        app.session_path = Some(path);
-        app.replay(&session.steps, session.position);
-        Ok(app)
+        Ok(App::start(
+            source,
+            Start {
+                process: Some(session.process.clone()),
+                symmetry: None,
+                session: Some((
+                    path,
+                    Replay {
+                        steps: session.steps.clone(),
+                        position: session.position,
+                    },
+                )),
+            },
+            config,
+        ))
     }
 
     /// Makes random choices repeatable (for tests).
@@ -342,183 +266,362 @@ impl App {
         self.rng = fastrand::Rng::with_seed(seed);
     }
 
-    fn load_script(&mut self) {
-        let listing = match self.source.load() {
-            Ok(script) => Listing::new(script),
-            Err(problem) => {
-                self.problem = Some(problem);
-                self.listing = None;
-                self.script_items.clear();
-                self.checks.clear();
-                return;
-            }
-        };
-        let mut items = vec![ScriptItem::Heading("Processes")];
-        items.extend(listing.processes.iter().cloned().map(ScriptItem::Process));
-        if !listing.functions.is_empty() {
-            items.push(ScriptItem::Heading("Process functions"));
-            items.extend(
-                listing
-                    .functions
-                    .iter()
-                    .map(|(name, arity)| ScriptItem::Function {
-                        name: name.clone(),
-                        arity: *arity,
-                    }),
-            );
-        }
-        if !listing.assertions.is_empty() {
-            items.push(ScriptItem::Heading("Assertions (Enter: animate)"));
-            items.extend(
-                listing
-                    .assertions
-                    .iter()
-                    .map(|(text, imp)| ScriptItem::Assertion {
-                        text: text.clone(),
-                        implementation: imp.clone(),
-                    }),
-            );
-        }
-        self.checks = listing
-            .assertions
-            .iter()
-            .map(|(text, imp)| CheckRow {
-                text: text.clone(),
-                implementation: imp.clone(),
-                status: CheckStatus::NotRun,
-            })
-            .collect();
-        self.script_items = items;
-        self.listing = Some(listing);
-        self.problem = None;
-    }
-
-    /// Starts animating `process` from its initial state. On an error
-    /// the previous animation stays and the diagnostics are shown.
-    pub fn animate(&mut self, process: &str) -> bool {
-        if self.listing.is_none() {
-            return false;
-        }
-        match Animation::open(&self.source, process) {
-            Ok(animation) => {
-                let (initial, outline) =
-                    animation.with_dependent(|_, anim| (anim.initial(), anim.outline()));
-                self.animation = Some(animation);
-                self.process = process.to_string();
-                self.outline = outline;
-                self.trace = Trace::start(initial);
-                self.seen.clear();
-                self.counterexample = None;
-                self.filter.clear();
-                self.problem = None;
-                self.refresh();
-                true
-            }
-            Err(problem) => {
-                if self.animation.is_none() {
-                    self.process = process.to_string();
-                    self.problem = Some(problem);
-                } else {
-                    self.overlay = Some(Overlay::Problem(problem));
-                }
-                false
-            }
-        }
-    }
-
-    /// Recomputes what the current state shows.
-    fn refresh(&mut self) {
-        self.compute_moves();
-        self.describe_state();
-    }
-
-    /// The current state's moves (what the next step can be).
-    fn compute_moves(&mut self) {
-        let Some(animation) = &mut self.animation else {
-            return;
-        };
-        let state = self.trace.current().to_vec();
-        let enabled = animation.with_dependent_mut(|script, anim| {
-            anim.enabled(&state)
-                .map_err(|e| e.to_diagnostic().render(&script.sources))
-        });
-        match enabled {
-            Ok(enabled) => self.enabled = enabled,
-            Err(problem) => {
-                self.enabled.clear();
-                self.message = Some(Message {
-                    text: "evaluating this state's events failed (see the State pane)".into(),
-                    error: true,
-                });
-                self.problem = Some(problem);
-            }
-        }
-        self.seen.insert(state);
-    }
-
-    /// The current state's components as text, and the selections that
-    /// follow the state; only needed where a state is shown, not for
-    /// each step of a run.
-    fn describe_state(&mut self) {
-        let Some(animation) = &self.animation else {
-            return;
-        };
-        let state = self.trace.current();
-        self.components = animation.with_dependent(|_, anim| {
-            (0..anim.components())
-                .map(|slot| anim.show_component(slot, state[slot]))
-                .collect()
-        });
-        self.selected[index(Pane::Trace)] = self.trace.position;
-        self.fit_selections();
-    }
-
-    /// Keeps the Events selection on an event the filter shows.
-    fn fit_selections(&mut self) {
-        let events = self.visible_events().len();
-        let selected = &mut self.selected[index(Pane::Events)];
-        *selected = (*selected).min(events.saturating_sub(1));
-    }
-
-    /// The enabled events the filter lets through, with their index in
-    /// [`App::enabled`].
-    pub fn visible_events(&self) -> Vec<usize> {
-        let needle = self.filter.to_lowercase();
-        self.enabled
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| {
-                needle.is_empty()
-                    || e.label.to_lowercase().contains(&needle)
-                    || e.participants
-                        .iter()
-                        .any(|p| p.own_event.to_lowercase().contains(&needle))
-            })
-            .map(|(i, _)| i)
-            .collect()
-    }
-
-    /// The running check, if any (one runs at a time).
-    fn running_check(&self) -> Option<&CheckHandle> {
-        self.checks.iter().find_map(|c| match &c.status {
-            CheckStatus::Running(handle) => Some(handle),
-            _ => None,
+    /// What the engine is working on, if anything.
+    pub fn busy(&self) -> Option<(&'static str, Duration, (u64, u64))> {
+        self.busy.as_ref().map(|b| {
+            (
+                b.job.doing(),
+                b.since.elapsed(),
+                self.engine.control.progress(),
+            )
         })
     }
 
-    pub fn check_running(&self) -> bool {
-        self.running_check().is_some()
+    /// Waits for the engine's reply (tests; a real terminal ticks).
+    pub fn settle(&mut self) {
+        while self.busy.is_some() {
+            match self.engine.wait_reply(Duration::from_secs(600)) {
+                Ok(Some(reply)) => self.receive(reply),
+                Ok(None) => {}
+                Err(EngineStopped) => self.engine_stopped(),
+            }
+        }
     }
 
-    /// The number of rows the focused pane's selection moves over.
-    fn rows(&self, pane: Pane) -> usize {
-        match pane {
-            Pane::Script => self.script_items.len(),
-            Pane::State => super::view::state_lines(self).len(),
-            Pane::Events => self.visible_events().len(),
-            Pane::Trace => self.trace.steps.len() + 1,
-            Pane::Checks => self.checks.len(),
+    pub fn check_running(&self) -> bool {
+        self.checks.running().is_some()
+    }
+
+    fn want(&self) -> Want {
+        Want {
+            reduced: self.walk.as_ref().is_some_and(|w| w.reduced),
+            symmetry: self.symmetry.open,
         }
+    }
+
+    /// Sends a request unless one is out (then says so).
+    fn request(&mut self, job: Job, request: Request) -> bool {
+        if let Some(busy) = &self.busy {
+            let doing = busy.job.doing();
+            self.complain(format!("busy: {doing} (Esc cancels)"));
+            return false;
+        }
+        self.engine.send(request);
+        self.busy = Some(Busy {
+            job,
+            since: Instant::now(),
+        });
+        true
+    }
+
+    fn engine_stopped(&mut self) {
+        self.busy = None;
+        self.complain("internal error: the animator's engine stopped; please report it (q quits)");
+    }
+
+    fn say(&mut self, text: impl Into<String>) {
+        self.message = Some(Message {
+            text: text.into(),
+            error: false,
+            at: Instant::now(),
+        });
+    }
+
+    fn complain(&mut self, text: impl Into<String>) {
+        self.message = Some(Message {
+            text: text.into(),
+            error: true,
+            at: Instant::now(),
+        });
+    }
+
+    /// Carries out what a pane asked for.
+    fn effect(&mut self, effect: Effect) {
+        match effect {
+            Effect::None => {}
+            Effect::Animate(process) => self.animate(&process),
+            Effect::Prompt(prompt) => {
+                if !prompt.hint.is_empty() {
+                    self.say(format!("give the arguments: {}", prompt.hint));
+                }
+                self.overlay = Some(Overlay::Prompt(prompt));
+            }
+            Effect::Fire(i) => self.fire(i),
+            Effect::Goto(p) => self.goto(p),
+            Effect::RunCheck(i) => {
+                let effect = self.checks.run(i, &self.budget.clone());
+                self.effect(effect);
+            }
+            Effect::OpenCounterexample(i) => self.open_counterexample(i),
+            Effect::Say(text) => self.say(text),
+            Effect::Complain(text) => self.complain(text),
+        }
+    }
+
+    /// Starts animating `process`; on an error the animation stays and
+    /// the diagnostics are shown.
+    pub fn animate(&mut self, process: &str) {
+        let want = self.want();
+        self.request(
+            Job::Animate,
+            Request::Animate {
+                process: process.to_string(),
+                follow: None,
+                want,
+            },
+        );
+    }
+
+    /// Takes move `i` of the state shown. Taking the move an undone step
+    /// took redoes it.
+    pub fn fire(&mut self, i: usize) {
+        let Some(walk) = &self.walk else {
+            return;
+        };
+        if !walk.is_current() || i >= walk.moves().len() {
+            return;
+        }
+        let p = walk.path.position();
+        let redo = p < walk.path.len() && {
+            let (_, _, choice) = walk.path.step(p + 1).seen(walk.reduced);
+            choice as usize == i
+        };
+        if redo {
+            self.goto(p + 1);
+            return;
+        }
+        let (at, want) = (walk.path.current(), self.want());
+        self.request(
+            Job::Fire,
+            Request::Fire {
+                at,
+                choice: i,
+                want,
+            },
+        );
+    }
+
+    /// Moves to path position `p` (undo, redo and going back).
+    pub fn goto(&mut self, p: usize) {
+        let want = self.want();
+        let Some(walk) = &mut self.walk else {
+            return;
+        };
+        if p > walk.path.len() || (p == walk.path.position() && walk.is_current()) {
+            return;
+        }
+        if self.busy.is_some() {
+            self.complain(format!(
+                "busy: {} (Esc cancels)",
+                self.busy.as_ref().expect("busy").job.doing()
+            ));
+            return;
+        }
+        walk.path.goto(p);
+        self.trace.list.selected = p;
+        let (at, into) = (walk.path.current(), walk.path.into_current());
+        self.request(Job::Show, Request::Show { at, into, want });
+    }
+
+    /// Describes the current state again (the mode or the view changed).
+    fn show_again(&mut self) {
+        let want = self.want();
+        let Some(walk) = &self.walk else {
+            return;
+        };
+        let (at, into) = (walk.path.current(), walk.path.into_current());
+        self.request(Job::Show, Request::Show { at, into, want });
+    }
+
+    fn random(&mut self, steps: usize) {
+        let want = self.want();
+        let Some(walk) = &self.walk else {
+            return;
+        };
+        let at = walk.path.current();
+        let seed = self.rng.u64(..);
+        self.request(
+            Job::Random(steps),
+            Request::Random {
+                at,
+                steps,
+                seed,
+                want,
+            },
+        );
+    }
+
+    /// Loads the counterexample of check `index` into the animator.
+    pub fn open_counterexample(&mut self, index: usize) {
+        use super::panes::checks::CheckStatus;
+        let Some(row) = self.checks.rows.get(index) else {
+            return;
+        };
+        let CheckStatus::Done(done) = &row.status else {
+            self.complain("run the check first (c)");
+            return;
+        };
+        let (Some(cx), Some(shown)) = (&done.result.counterexample, &done.counterexample) else {
+            self.complain("this check has no counterexample to open");
+            return;
+        };
+        let loaded = LoadedCounterexample {
+            assertion: index,
+            spec_initial: shown.spec_initial.clone(),
+            spec_after: shown.steps.iter().map(|s| s.spec.clone()).collect(),
+            valid: 0,
+            verdict: describe_counterexample(shown),
+            loop_from: cx.loop_from.map(|k| k + 1),
+        };
+        let request = Request::Animate {
+            process: row.implementation.clone(),
+            follow: Some(Box::new(cx.clone())),
+            want: self.want(),
+        };
+        self.request(Job::Follow(Box::new(loaded)), request);
+    }
+
+    /// The engine's answer to the request out.
+    fn receive(&mut self, reply: Reply) {
+        let Some(busy) = self.busy.take() else {
+            return;
+        };
+        match (busy.job, reply) {
+            (_, Reply::Refused(problem)) => {
+                if problem.lines().count() > 1 {
+                    self.overlay = Some(Overlay::Problem(problem));
+                } else {
+                    self.complain(problem);
+                }
+            }
+            (_, Reply::OpenFailed { problem, .. }) => {
+                self.problem = Some(problem);
+                self.walk = None;
+            }
+            (Job::Reload, Reply::Reloaded(opened)) => {
+                self.opened(*opened);
+                if self.message.as_ref().is_none_or(|m| !m.error) {
+                    self.say("reloaded");
+                }
+            }
+            (_, Reply::Opened(opened) | Reply::Reloaded(opened)) => self.opened(*opened),
+            (job, Reply::Animated(animated)) => {
+                let process = animated.process.clone();
+                let followed = animated.followed;
+                self.install(*animated);
+                match job {
+                    Job::Follow(mut cx) => {
+                        let taken = followed.unwrap_or(0);
+                        cx.valid = taken;
+                        self.say(format!(
+                            "counterexample of assertion {} loaded: {} (u and Ctrl-r step \
+                             through it)",
+                            cx.assertion + 1,
+                            plural(taken as u64, "step", "steps")
+                        ));
+                        if let Some(walk) = &mut self.walk {
+                            walk.counterexample = Some(*cx);
+                        }
+                        self.focus = Pane::Trace;
+                    }
+                    _ => self.say(format!("animating {process}")),
+                }
+            }
+            (job, Reply::Walked(walked)) => self.walked(job, walked),
+            (_, Reply::Shown(shown)) => self.shown(*shown),
+            (_, Reply::Compared(compared)) => {
+                self.symmetry.compared = Some(compared);
+                self.symmetry.section = Section::Compare;
+                self.symmetry.open = true;
+                self.symmetry.scroll = Default::default();
+            }
+            (_, Reply::Saved(Ok(path))) => {
+                self.say(format!("session saved to {}", path.display()));
+                self.session_path = Some(path);
+            }
+            (_, Reply::Saved(Err(problem))) => self.complain(problem),
+        }
+    }
+
+    /// A script loaded: list it and install its animation.
+    fn opened(&mut self, opened: Opened) {
+        self.source = opened.source;
+        self.script.list(&opened.listing);
+        self.checks
+            .list(opened.listing.script.clone(), &opened.listing.assertions);
+        match opened.animated {
+            Ok(animated) => {
+                self.problem = None;
+                self.install(*animated);
+            }
+            Err(problem) => {
+                self.walk = None;
+                self.problem = Some(problem);
+            }
+        }
+    }
+
+    /// A process opened: a new walk.
+    fn install(&mut self, animated: Animated) {
+        let reduced = self.walk.as_ref().is_some_and(|w| w.reduced);
+        let stopped = animated.walked.stopped.clone();
+        let walk = Walk::new(animated, reduced);
+        self.trace.list.selected = walk.path.position();
+        self.events.filter.clear();
+        self.events.list.selected = 0;
+        self.walk = Some(walk);
+        self.problem = None;
+        self.after_show();
+        if let Some(stopped) = stopped {
+            self.complain(stopped);
+        }
+    }
+
+    fn walked(&mut self, job: Job, walked: Walked) {
+        let Some(walk) = &mut self.walk else {
+            return;
+        };
+        let before = walk.path.position();
+        let taken = walked.steps.len();
+        if taken > 0 {
+            walk.diverge_at(before);
+        }
+        walk.names.learn(walked.names);
+        walk.path.extend(&walked.steps, walked.position);
+        walk.seen = walked.shown.seen;
+        walk.shown = Some(walked.shown);
+        self.trace.list.selected = walk.path.position();
+        self.after_show();
+        match (job, walked.stopped) {
+            (Job::Random(asked), stopped) => {
+                let steps = plural(taken as u64, "random step", "random steps");
+                match stopped {
+                    Some(why) if taken < asked => self.say(format!("{steps} taken; then {why}")),
+                    _ => self.say(format!("{steps} taken")),
+                }
+            }
+            (_, Some(why)) => self.complain(why),
+            _ => {}
+        }
+    }
+
+    fn shown(&mut self, shown: Shown) {
+        let Some(walk) = &mut self.walk else {
+            return;
+        };
+        walk.seen = shown.seen;
+        walk.shown = Some(Box::new(shown));
+        self.after_show();
+    }
+
+    /// Keeps the panes' selections within what the new state shows.
+    fn after_show(&mut self) {
+        let Some(walk) = &self.walk else {
+            return;
+        };
+        self.events.fit(walk.moves());
+        let x = walk.shown.as_ref().and_then(|s| s.symmetry.as_deref());
+        self.symmetry.fit(x);
     }
 
     /// Translates a key press into an action: prompts and confirmations
@@ -528,17 +631,36 @@ impl App {
         if ctrl && key.code == KeyCode::Char('c') {
             return Some(Action::Command(Command::Quit));
         }
+        if self.too_small() {
+            // Nothing shows: only quitting (and resizing) does anything.
+            return self
+                .config
+                .keymap
+                .command(self.focus, &key)
+                .filter(|c| *c == Command::Quit)
+                .map(Action::Command);
+        }
         match &self.overlay {
-            Some(Overlay::Prompt { .. }) => {
-                return match key.code {
-                    KeyCode::Enter => Some(Action::Prompt(PromptKey::Confirm)),
-                    KeyCode::Esc => Some(Action::Prompt(PromptKey::Cancel)),
-                    KeyCode::Backspace => Some(Action::Prompt(PromptKey::Backspace)),
-                    KeyCode::Char(c) if !ctrl => Some(Action::Prompt(PromptKey::Char(c))),
-                    _ => None,
+            Some(Overlay::Prompt(_)) => {
+                let edit = match (key.code, ctrl) {
+                    (KeyCode::Enter, _) => PromptKey::Confirm,
+                    (KeyCode::Esc, _) => PromptKey::Cancel,
+                    (KeyCode::Backspace, _) => PromptKey::Backspace,
+                    (KeyCode::Delete, _) => PromptKey::Delete,
+                    (KeyCode::Left, _) => PromptKey::Left,
+                    (KeyCode::Right, _) => PromptKey::Right,
+                    (KeyCode::Home, _) | (KeyCode::Char('a'), true) => PromptKey::Start,
+                    (KeyCode::End, _) | (KeyCode::Char('e'), true) => PromptKey::End,
+                    (KeyCode::Char('u'), true) => PromptKey::DeleteToStart,
+                    (KeyCode::Char('w'), true) => PromptKey::DeleteWord,
+                    (KeyCode::Up, _) => PromptKey::Older,
+                    (KeyCode::Down, _) => PromptKey::Newer,
+                    (KeyCode::Char(c), false) => PromptKey::Char(c),
+                    _ => return None,
                 };
+                return Some(Action::Prompt(edit));
             }
-            Some(Overlay::ConfirmQuit) => {
+            Some(Overlay::ConfirmQuit | Overlay::ConfirmOpen(_)) => {
                 return Some(Action::Prompt(match key.code {
                     KeyCode::Char('y' | 'Y') | KeyCode::Enter => PromptKey::Confirm,
                     _ => PromptKey::Cancel,
@@ -552,481 +674,488 @@ impl App {
             .map(Action::Command)
     }
 
-    fn say(&mut self, text: impl Into<String>) {
-        self.message = Some(Message {
-            text: text.into(),
-            error: false,
-        });
-    }
-
-    fn complain(&mut self, text: impl Into<String>) {
-        self.message = Some(Message {
-            text: text.into(),
-            error: true,
-        });
-    }
-
-    /// Takes move `i` of the current state (an index into
-    /// [`App::enabled`]). Taking the move an undone step took redoes it.
-    pub fn fire(&mut self, i: usize) {
-        self.step(i);
-        self.describe_state();
-    }
-
-    /// [`Self::fire`] without describing the new state, for runs of
-    /// steps (which describe only the last).
-    fn step(&mut self, i: usize) {
-        let Some(e) = self.enabled.get(i) else {
-            return;
-        };
-        let position = self.trace.position;
-        let redo = self
-            .trace
-            .steps
-            .get(position)
-            .is_some_and(|s| s.choice == i && s.label == e.label);
-        if !redo {
-            let step = TraceStep {
-                label: e.label.clone(),
-                hidden: e.hidden.clone(),
-                kind: e.kind,
-                choice: i,
-                changed: e.slots().collect(),
-            };
-            let target = e.target.clone();
-            self.trace.steps.truncate(position);
-            self.trace.states.truncate(position + 1);
-            self.trace.steps.push(step);
-            self.trace.states.push(target);
-            if let Some(cx) = &mut self.counterexample {
-                cx.valid = cx.valid.min(position);
-            }
-        }
-        self.trace.position += 1;
-        self.compute_moves();
-    }
-
-    /// Moves to trace position `p` (undo, redo and going back).
-    pub fn goto(&mut self, p: usize) {
-        if p < self.trace.states.len() && p != self.trace.position {
-            self.trace.position = p;
-            self.refresh();
+    /// What decides where the panes go.
+    pub fn settings(&self) -> super::layout::Settings {
+        super::layout::Settings {
+            size: self.size,
+            widths: self.widths,
+            maximised: self.maximised.then_some(self.focus),
+            symmetry_open: self.symmetry.open,
         }
     }
 
-    fn random_steps(&mut self, n: usize) -> usize {
-        let mut taken = 0;
-        while taken < n && !self.enabled.is_empty() {
-            let i = self.rng.usize(..self.enabled.len());
-            self.step(i);
-            taken += 1;
-        }
-        self.describe_state();
-        taken
+    /// Whether the terminal is too small to draw in.
+    pub fn too_small(&self) -> bool {
+        self.size.0 < super::view::MIN_SIZE.0 || self.size.1 < super::view::MIN_SIZE.1
     }
 
-    /// Replays saved steps from the initial state, as far as they go.
-    fn replay(&mut self, steps: &[SavedStep], position: usize) {
-        for (k, step) in steps.iter().enumerate() {
-            let by_choice = self
-                .enabled
-                .get(step.choice)
-                .is_some_and(|e| e.label == step.event)
-                .then_some(step.choice);
-            let by_label = || self.enabled.iter().position(|e| e.label == step.event);
-            match by_choice.or_else(by_label) {
-                Some(i) => self.step(i),
-                None => {
-                    self.complain(format!(
-                        "the saved trace stops at step {}: `{}` is not possible here",
-                        k + 1,
-                        step.event
-                    ));
-                    break;
-                }
-            }
-        }
-        self.trace.position = position.min(self.trace.steps.len());
-        self.refresh();
-    }
-
-    /// The session as it stands.
-    pub fn session(&self) -> Session {
-        let steps = self
-            .trace
-            .steps
-            .iter()
-            .map(|s| SavedStep {
-                event: s.label.clone(),
-                choice: s.choice,
-            })
-            .collect();
-        Session::new(&self.source, &self.process, steps, self.trace.position)
-    }
-
-    fn run_check(&mut self, index: usize) {
-        let Some(listing) = &self.listing else {
-            return;
-        };
-        if self.check_running() {
-            self.complain("a check is already running (Esc cancels it)");
-            return;
-        }
-        let Some(row) = self.checks.get_mut(index) else {
-            return;
-        };
-        row.status = CheckStatus::Running(CheckHandle::spawn(
-            listing.script.clone(),
-            index,
-            self.budget.clone(),
-        ));
-        self.message = Some(Message {
-            text: format!("checking assertion {} (Esc cancels)", index + 1),
-            error: false,
-        });
-    }
-
-    /// Collects finished checks.
-    fn poll_checks(&mut self) {
-        let Some(listing) = &self.listing else {
-            return;
-        };
-        let mut finished = None;
-        for (i, row) in self.checks.iter_mut().enumerate() {
-            if matches!(&row.status, CheckStatus::Running(h) if h.is_finished()) {
-                let CheckStatus::Running(handle) =
-                    std::mem::replace(&mut row.status, CheckStatus::NotRun)
-                else {
-                    unreachable!("matched above")
-                };
-                row.status = match handle
-                    .join()
-                    .map_err(|d| d.message)
-                    .and_then(|result| Finished::new(&listing.script, result))
-                {
-                    Ok(done) => CheckStatus::Done(Box::new(done)),
-                    Err(message) => CheckStatus::Error(message),
-                };
-                finished = Some(i);
-            }
-        }
-        if let Some(i) = finished {
-            let text = match &self.checks[i].status {
-                CheckStatus::Done(done) => {
-                    let hint = if done.counterexample.is_some() {
-                        " — o opens its counterexample"
-                    } else {
-                        ""
-                    };
-                    format!(
-                        "assertion {}: {}{hint}",
-                        i + 1,
-                        verdict_text(done.result.verdict)
-                    )
-                }
-                CheckStatus::Error(e) => format!("assertion {}: {e}", i + 1),
-                _ => return,
-            };
-            self.say(text);
-        }
-    }
-
-    /// Loads the counterexample of check `index` into the animator.
-    pub fn open_counterexample(&mut self, index: usize) {
-        let Some(row) = self.checks.get(index) else {
-            return;
-        };
-        let CheckStatus::Done(done) = &row.status else {
-            self.complain("run the check first (c)");
-            return;
-        };
-        let (Some(cx), Some(shown)) = (&done.result.counterexample, &done.counterexample) else {
-            self.complain("this check has no counterexample to open");
-            return;
-        };
-        let (cx, shown) = (cx.clone(), shown.clone());
-        let implementation = row.implementation.clone();
-        if !self.animate(&implementation) {
-            return;
-        }
-        let Some(animation) = &mut self.animation else {
-            return;
-        };
-        let followed = animation.with_dependent_mut(|_, anim| anim.follow(cx.path()));
-        let moves = match followed {
-            Ok(moves) => moves,
-            Err(e) => {
-                self.complain(format!(
-                    "the counterexample could not be followed at step {} (`{}`)",
-                    e.step + 1,
-                    shown.steps[e.step].event
-                ));
-                return;
-            }
-        };
-        for (choice, _) in &moves {
-            self.step(*choice);
-        }
-        self.describe_state();
-        self.counterexample = Some(LoadedCounterexample {
-            assertion: index,
-            spec_initial: shown.spec_initial.clone(),
-            spec_after: shown.steps.iter().map(|s| s.spec.clone()).collect(),
-            valid: moves.len(),
-            verdict: describe_counterexample(&shown),
-            loop_from: cx.loop_from.map(|k| k + 1),
-        });
-        self.focus = Pane::Trace;
-        self.say(format!(
-            "counterexample of assertion {} loaded: {} steps (u and Ctrl-r step through it)",
-            index + 1,
-            moves.len()
-        ));
-    }
-
-    fn activate(&mut self) {
-        let selected = self.selected[index(self.focus)];
-        match self.focus {
-            Pane::Script => match self.script_items.get(selected).cloned() {
-                Some(ScriptItem::Process(p)) => {
-                    self.animate(&p);
-                }
-                Some(ScriptItem::Assertion { implementation, .. }) => {
-                    self.animate(&implementation);
-                }
-                Some(ScriptItem::Function { name, arity }) => {
-                    let holes = vec!["_"; arity].join(", ");
-                    self.say(format!("give {name}'s arguments: {name}({holes})"));
-                    self.overlay = Some(Overlay::Prompt {
-                        purpose: Purpose::Process,
-                        text: format!("{name}("),
-                    });
-                }
-                Some(ScriptItem::Heading(_)) | None => {}
-            },
-            Pane::State | Pane::Events => {
-                let visible = self.visible_events();
-                match visible.get(self.selected[index(Pane::Events)]) {
-                    Some(&i) => self.fire(i),
-                    None => self.complain("no event to fire"),
-                }
-            }
-            Pane::Trace => self.goto(selected),
-            Pane::Checks => match self.checks.get(selected).map(|c| &c.status) {
-                Some(CheckStatus::Done(done)) if done.counterexample.is_some() => {
-                    self.open_counterexample(selected)
-                }
-                Some(CheckStatus::Running(_)) => self.say("running (Esc cancels)"),
-                Some(_) => self.run_check(selected),
-                None => {}
-            },
-        }
+    /// Rows a page moves.
+    fn page(&self) -> usize {
+        usize::from(self.size.1.saturating_sub(8)).max(1)
     }
 
     fn command(&mut self, command: Command) {
         if let Some(overlay) = &self.overlay {
             let closes = matches!(command, Command::Cancel | Command::Help | Command::Quit);
+            let help = *overlay == Overlay::Help;
             if matches!(overlay, Overlay::Help | Overlay::Problem(_)) && closes {
                 self.overlay = None;
+                return;
+            }
+            if help {
+                let page = self.page();
+                self.help_scroll = match command {
+                    Command::Up => self.help_scroll.saturating_sub(1),
+                    Command::Down => self.help_scroll + 1,
+                    Command::PageUp => self.help_scroll.saturating_sub(page),
+                    Command::PageDown => self.help_scroll + page,
+                    Command::Top => 0,
+                    _ => self.help_scroll,
+                }
+                .min(super::view::help_lines(self).len());
             }
             return;
         }
-        let pane = index(self.focus);
-        let rows = self.rows(self.focus);
-        let page = usize::from(self.size.1.saturating_sub(8)).max(1);
-        let moved = |s: &mut [usize; 5], to: usize| s[pane] = to.min(rows.saturating_sub(1));
+        let page = self.page();
         match command {
             Command::Quit => {
-                if self.check_running() {
+                if self.check_running() || self.busy.is_some() {
                     self.overlay = Some(Overlay::ConfirmQuit);
                 } else {
                     self.quit = true;
                 }
             }
-            Command::Help => self.overlay = Some(Overlay::Help),
-            Command::Cancel => {
-                if let Some(h) = self.running_check() {
-                    h.cancel();
-                    self.say("cancelling the check…");
-                } else if !self.filter.is_empty() {
-                    self.filter.clear();
-                    self.fit_selections();
-                } else if self.maximised {
-                    self.maximised = false;
-                } else {
-                    self.message = None;
-                }
+            Command::Help => {
+                self.help_scroll = 0;
+                self.overlay = Some(Overlay::Help)
             }
+            Command::Cancel => self.cancel(),
             Command::NextPane | Command::PrevPane => {
-                let step = if command == Command::NextPane { 1 } else { 4 };
-                self.focus = Pane::ALL[(pane + step) % 5];
-            }
-            Command::PaneLeft => {
-                self.focus = match self.focus {
-                    Pane::Events | Pane::Trace => Pane::State,
-                    Pane::State => Pane::Script,
-                    other => other,
+                let visible = super::layout::order(self.settings());
+                if let Some(at) = visible.iter().position(|&p| p == self.focus) {
+                    let n = visible.len();
+                    let step = if command == Command::NextPane {
+                        1
+                    } else {
+                        n - 1
+                    };
+                    self.focus = visible[(at + step) % n];
+                } else if let Some(&first) = visible.first() {
+                    self.focus = first;
                 }
             }
-            Command::PaneRight => {
-                self.focus = match self.focus {
-                    Pane::Script | Pane::Checks => Pane::State,
-                    Pane::State => Pane::Events,
-                    other => other,
+            Command::PaneLeft | Command::PaneRight => {
+                if let Some(pane) = super::layout::beside(
+                    self.settings(),
+                    self.focus,
+                    command == Command::PaneRight,
+                ) {
+                    self.focus = pane;
                 }
             }
-            Command::Up => {
-                let to = self.selected[pane].saturating_sub(1);
-                moved(&mut self.selected, to)
-            }
-            Command::Down => {
-                let to = self.selected[pane] + 1;
-                moved(&mut self.selected, to)
-            }
-            Command::PageUp => {
-                let to = self.selected[pane].saturating_sub(page);
-                moved(&mut self.selected, to)
-            }
-            Command::PageDown => {
-                let to = self.selected[pane] + page;
-                moved(&mut self.selected, to)
-            }
-            Command::Top => moved(&mut self.selected, 0),
-            Command::Bottom => moved(&mut self.selected, usize::MAX),
-            Command::Activate => self.activate(),
             Command::FireNth(n) => {
-                let visible = self.visible_events();
-                match n.checked_sub(1).and_then(|k| visible.get(k)) {
-                    Some(&i) => self.fire(i),
-                    None => self.complain(format!(
-                        "there is no event {n}: this state offers {}",
-                        visible.len()
-                    )),
-                }
+                let effect = match &self.walk {
+                    Some(walk) => self.events.nth(n, walk.moves()),
+                    None => Effect::None,
+                };
+                self.effect(effect);
             }
-            Command::Undo => match self.trace.position {
-                0 => self.complain("already at the initial state"),
-                p => self.goto(p - 1),
+            Command::Undo => match self.walk.as_ref().map(|w| w.path.position()) {
+                Some(0) => self.complain("already at the initial state"),
+                Some(p) => self.goto(p - 1),
+                None => {}
             },
-            Command::Redo => {
-                if self.trace.position < self.trace.steps.len() {
-                    self.goto(self.trace.position + 1);
-                } else {
-                    self.complain("nothing to redo");
+            Command::Redo => match &self.walk {
+                Some(w) if w.path.position() < w.path.len() => {
+                    let p = w.path.position();
+                    self.goto(p + 1);
                 }
-            }
+                Some(_) => self.complain("nothing to redo"),
+                None => {}
+            },
             Command::RandomStep => {
-                if self.random_steps(1) == 0 {
-                    self.complain("no event is possible here (deadlock or termination)");
+                if self.walk.as_ref().is_some_and(|w| w.moves().is_empty()) {
+                    self.complain(self.why_no_event());
+                } else {
+                    self.random(1);
                 }
             }
             Command::RandomRun => {
-                self.overlay = Some(Overlay::Prompt {
-                    purpose: Purpose::RandomRun,
-                    text: DEFAULT_RANDOM_RUN.to_string(),
-                })
+                self.overlay = Some(Overlay::Prompt(Prompt::new(
+                    Purpose::RandomRun,
+                    &DEFAULT_RANDOM_RUN.to_string(),
+                )))
             }
             Command::Initial => self.goto(0),
             Command::Filter => {
                 self.focus = Pane::Events;
-                self.overlay = Some(Overlay::Prompt {
-                    purpose: Purpose::Filter,
-                    text: self.filter.clone(),
-                })
+                self.overlay = Some(Overlay::Prompt(Prompt::new(
+                    Purpose::Filter,
+                    &self.events.filter,
+                )))
             }
-            Command::RunCheck => self.run_check(self.selected[index(Pane::Checks)]),
-            Command::OpenCounterexample => {
-                self.open_counterexample(self.selected[index(Pane::Checks)])
+            Command::RunCheck => {
+                let effect = self
+                    .checks
+                    .run(self.checks.list.selected, &self.budget.clone());
+                self.effect(effect);
             }
+            Command::OpenCounterexample => self.open_counterexample(self.checks.list.selected),
             Command::TypeProcess => {
-                self.overlay = Some(Overlay::Prompt {
-                    purpose: Purpose::Process,
-                    text: self.process.clone(),
-                })
+                let current = self.walk.as_ref().map_or("", |w| w.process.as_str());
+                self.overlay = Some(Overlay::Prompt(Prompt::new(Purpose::Process, current)))
             }
             Command::Maximise => self.maximised = !self.maximised,
-            Command::Grow | Command::Shrink => {
-                let column = column_of(self.focus);
-                let delta: i32 = if command == Command::Grow { 4 } else { -4 };
-                let new = (i32::from(self.widths[column]) + delta).clamp(12, 76);
-                let change = new - i32::from(self.widths[column]);
-                // The neighbour to the right (or left, for the last
-                // column) gives or takes the difference.
-                let other = if column == 2 { 1 } else { column + 1 };
-                let neighbour = i32::from(self.widths[other]) - change;
-                if (12..=76).contains(&neighbour) {
-                    self.widths[column] = new as u16;
-                    self.widths[other] = neighbour as u16;
-                }
-            }
+            Command::Grow | Command::Shrink => self.resize_column(command == Command::Grow),
             Command::SaveSession => {
                 let text = self
                     .session_path
                     .as_ref()
                     .map(|p| p.display().to_string())
                     .unwrap_or_else(|| "symcsp-session.ron".to_string());
-                self.overlay = Some(Overlay::Prompt {
-                    purpose: Purpose::SaveSession,
-                    text,
-                })
+                self.overlay = Some(Overlay::Prompt(Prompt::new(Purpose::SaveSession, &text)))
             }
-            Command::Reload => {
-                let steps = self.session().steps;
-                let position = self.trace.position;
-                if self.check_running() {
-                    self.complain("wait for the running check (or cancel it) before reloading");
-                    return;
+            Command::Reload => self.reload(),
+            Command::ToggleSymmetry => {
+                self.symmetry.open = !self.symmetry.open;
+                if self.symmetry.open {
+                    self.symmetry.section = Section::Representative;
+                    self.focus = Pane::Symmetry;
+                    self.show_again();
+                } else if self.focus == Pane::Symmetry {
+                    self.focus = Pane::Events;
                 }
-                self.animation = None;
-                self.load_script();
-                let process = self.process.clone();
-                if self.listing.is_some() && self.animate(&process) {
-                    self.replay(&steps, position);
-                    if self.message.as_ref().is_none_or(|m| !m.error) {
-                        self.say("reloaded");
+            }
+            Command::AlgorithmNext | Command::AlgorithmBack => {
+                self.open_symmetry();
+                let x = self.explained();
+                let forward = command == Command::AlgorithmNext;
+                if let Some(note) = self.symmetry.step(forward, x.as_deref()) {
+                    self.complain(note);
+                }
+            }
+            Command::Mark => {
+                if let Some(walk) = &mut self.walk {
+                    walk.mark = Some((walk.path.current(), walk.reduced));
+                    let p = walk.path.position();
+                    self.say(format!(
+                        "state {p} marked: go to another state and press = to compare"
+                    ));
+                }
+            }
+            Command::Compare => self.compare(),
+            Command::Graph => {
+                self.open_symmetry();
+                self.symmetry.section = if self.symmetry.section == Section::Graph {
+                    Section::Representative
+                } else {
+                    Section::Graph
+                };
+            }
+            Command::WalkReduced => self.toggle_reduced(),
+            Command::Up
+            | Command::Down
+            | Command::PageUp
+            | Command::PageDown
+            | Command::Top
+            | Command::Bottom
+            | Command::Activate => self.pane_command(command, page),
+        }
+    }
+
+    /// A command for the focused pane.
+    fn pane_command(&mut self, command: Command, page: usize) {
+        let effect = match self.focus {
+            Pane::Script => self.script.update(command, page),
+            Pane::Checks => self.checks.update(command, page),
+            Pane::Events | Pane::State if command == Command::Activate => match &self.walk {
+                Some(walk) => self.events.update(command, walk.moves(), page),
+                None => Effect::None,
+            },
+            Pane::Events => match &self.walk {
+                Some(walk) => self.events.update(command, walk.moves(), page),
+                None => Effect::None,
+            },
+            Pane::State => {
+                let rows = self.state_rows();
+                self.state.update(command, rows, page);
+                Effect::None
+            }
+            Pane::Trace => match &self.walk {
+                Some(walk) => self.trace.update(command, walk, page),
+                None => Effect::None,
+            },
+            Pane::Symmetry => {
+                if command == Command::Activate {
+                    match &self.walk {
+                        Some(walk) => self.events.update(command, walk.moves(), page),
+                        None => Effect::None,
                     }
+                } else {
+                    let rows = self.symmetry_rows();
+                    self.symmetry.update(command, rows, page);
+                    Effect::None
                 }
+            }
+        };
+        self.effect(effect);
+    }
+
+    fn state_rows(&self) -> usize {
+        self.walk.as_ref().map_or(0, |w| {
+            super::panes::state::lines(w, &self.config.theme).len()
+        })
+    }
+
+    fn symmetry_rows(&self) -> usize {
+        let Some(walk) = &self.walk else {
+            return 0;
+        };
+        let x = walk.shown.as_ref().and_then(|s| s.symmetry.as_deref());
+        self.symmetry
+            .lines(
+                &self.config.theme,
+                &walk.symmetry,
+                x,
+                usize::from(self.size.0),
+            )
+            .len()
+    }
+
+    /// The current state's explanation, if the engine gave one.
+    fn explained(&self) -> Option<Box<super::engine::StateSymmetry>> {
+        self.walk.as_ref()?.shown.as_ref()?.symmetry.clone()
+    }
+
+    /// Opens the symmetry view if it is closed (asking for the current
+    /// state's explanation).
+    fn open_symmetry(&mut self) {
+        if !self.symmetry.open {
+            self.symmetry.open = true;
+            self.focus = Pane::Symmetry;
+            self.show_again();
+        }
+    }
+
+    fn compare(&mut self) {
+        let Some(walk) = &self.walk else {
+            return;
+        };
+        let Some((marked, marked_reduced)) = walk.mark else {
+            self.complain("mark a state first (m), then go to another and press =");
+            return;
+        };
+        if !walk.reducible {
+            self.open_symmetry();
+            self.complain("this process is not symmetric: the symmetry view says why");
+            return;
+        }
+        let here = walk.path.current();
+        let reduced = walk.reduced || marked_reduced;
+        self.request(
+            Job::Compare,
+            Request::Compare {
+                marked,
+                here,
+                reduced,
+            },
+        );
+    }
+
+    fn toggle_reduced(&mut self) {
+        let Some(walk) = &mut self.walk else {
+            return;
+        };
+        if !walk.reducible {
+            self.open_symmetry();
+            self.complain("this process is not symmetric, so it has no reduced walk");
+            return;
+        }
+        if self.busy.is_some() {
+            self.complain("busy (Esc cancels)");
+            return;
+        }
+        walk.reduced = !walk.reduced;
+        let text = if walk.reduced {
+            "walking the reduced system: every state shown is a representative (W: back to raw \
+             states)"
+        } else {
+            "walking the raw system again (the same path)"
+        };
+        self.events.list.selected = 0;
+        self.say(text);
+        self.show_again();
+    }
+
+    fn resize_column(&mut self, grow: bool) {
+        let column = super::layout::column_of(self.focus);
+        let delta: i32 = if grow { 4 } else { -4 };
+        let new = (i32::from(self.widths[column]) + delta).clamp(12, 76);
+        let change = new - i32::from(self.widths[column]);
+        // The neighbour to the right (or left, for the last column) gives
+        // or takes the difference.
+        let other = if column == 2 { 1 } else { column + 1 };
+        let neighbour = i32::from(self.widths[other]) - change;
+        if (12..=76).contains(&neighbour) {
+            self.widths[column] = new as u16;
+            self.widths[other] = neighbour as u16;
+        }
+    }
+
+    fn why_no_event(&self) -> String {
+        let terminated = self.walk.as_ref().is_some_and(|w| {
+            let p = w.path.position();
+            p > 0 && w.path.step(p).kind == EventKind::Tick
+        });
+        if terminated {
+            "no event is possible: the process has terminated (✓)".to_string()
+        } else {
+            "no event is possible: this state is deadlocked".to_string()
+        }
+    }
+
+    /// What the Events pane says when a state has no moves.
+    pub fn no_event_text(&self) -> String {
+        let why = self.why_no_event();
+        let mark = if why.contains("terminated") {
+            "✓"
+        } else {
+            "⊘"
+        };
+        format!("{mark} {why}")
+    }
+
+    fn cancel(&mut self) {
+        if self.busy.is_some() {
+            self.engine.control.cancel();
+            self.say("cancelling…");
+        } else if let Some(h) = self.checks.running() {
+            h.cancel();
+            self.say("cancelling the check…");
+        } else if self.focus == Pane::Symmetry && self.symmetry.section != Section::Representative {
+            self.symmetry.section = Section::Representative;
+        } else if !self.events.filter.is_empty() {
+            let moves = self.walk.as_ref().map_or(&[][..], |w| w.moves()).to_vec();
+            self.events.set_filter("", &moves);
+        } else if self.maximised {
+            self.maximised = false;
+        } else {
+            self.message = None;
+        }
+    }
+
+    fn reload(&mut self) {
+        if self.check_running() {
+            self.complain("wait for the running check (or cancel it) before reloading");
+            return;
+        }
+        if let Source::Builtin(model) = &self.source {
+            let file = PathBuf::from("models").join(model.name);
+            if file.is_file() {
+                self.overlay = Some(Overlay::ConfirmOpen(file));
+            } else {
+                self.complain(format!(
+                    "the built-in {} has no file to reload: open a file with `symcsp FILE`",
+                    model.name
+                ));
+            }
+            return;
+        }
+        let want = self.want();
+        match &self.walk {
+            Some(walk) => {
+                let (steps, position) = self.replay_of(walk);
+                let process = walk.process.clone();
+                self.request(
+                    Job::Reload,
+                    Request::Reload {
+                        process,
+                        replay: Replay { steps, position },
+                        want,
+                    },
+                );
+            }
+            None => {
+                // Nothing loaded before: load afresh.
+                let source = self.source.clone();
+                self.request(
+                    Job::Open,
+                    Request::Open {
+                        source,
+                        process: None,
+                        symmetry: None,
+                        replay: None,
+                    },
+                );
             }
         }
+    }
+
+    /// The path as steps to replay (by event and place).
+    fn replay_of(&self, walk: &Walk) -> (Vec<super::session::SavedStep>, usize) {
+        let steps = (1..=walk.path.len())
+            .map(|p| {
+                let step = walk.path.step(p);
+                super::session::SavedStep {
+                    event: walk.names.event(step.event).to_string(),
+                    choice: step.choice as usize,
+                    after: Vec::new(),
+                }
+            })
+            .collect();
+        (steps, walk.path.position())
     }
 
     fn prompt(&mut self, key: PromptKey) {
         match self.overlay.take() {
             Some(Overlay::ConfirmQuit) => {
                 if key == PromptKey::Confirm {
-                    if let Some(h) = self.running_check() {
+                    if let Some(h) = self.checks.running() {
                         h.cancel();
                     }
+                    self.engine.control.cancel();
                     self.quit = true;
                 }
             }
-            Some(Overlay::Prompt { purpose, mut text }) => match key {
-                PromptKey::Char(c) => {
-                    text.push(c);
-                    self.prompt_edited(purpose, &text);
-                    self.overlay = Some(Overlay::Prompt { purpose, text });
-                }
-                PromptKey::Backspace => {
-                    text.pop();
-                    self.prompt_edited(purpose, &text);
-                    self.overlay = Some(Overlay::Prompt { purpose, text });
-                }
-                PromptKey::Cancel => {
-                    if purpose == Purpose::Filter {
-                        self.filter.clear();
-                        self.fit_selections();
+            Some(Overlay::ConfirmOpen(path)) => {
+                if key == PromptKey::Confirm {
+                    let source = Source::File(path.clone());
+                    if self.request(
+                        Job::Open,
+                        Request::Open {
+                            source,
+                            process: self.walk.as_ref().map(|w| w.process.clone()),
+                            symmetry: None,
+                            replay: None,
+                        },
+                    ) {
+                        self.say(format!("opening {}", path.display()));
                     }
                 }
-                PromptKey::Confirm => self.prompt_confirmed(purpose, text),
-            },
+            }
+            Some(Overlay::Prompt(mut prompt)) => {
+                let history = self.history.of(prompt.purpose).to_vec();
+                match prompt.edit(key, &history) {
+                    Outcome::Editing => {
+                        if prompt.purpose == Purpose::Filter {
+                            let moves = self.walk.as_ref().map_or(&[][..], |w| w.moves()).to_vec();
+                            self.events.set_filter(&prompt.text(), &moves);
+                        }
+                        self.overlay = Some(Overlay::Prompt(prompt));
+                    }
+                    Outcome::Cancelled => {
+                        if prompt.purpose == Purpose::Filter {
+                            let moves = self.walk.as_ref().map_or(&[][..], |w| w.moves()).to_vec();
+                            self.events.set_filter("", &moves);
+                        }
+                    }
+                    Outcome::Confirmed(text) => {
+                        self.history.remember(prompt.purpose, &text);
+                        self.prompt_confirmed(prompt.purpose, text);
+                    }
+                }
+            }
             other => self.overlay = other,
-        }
-    }
-
-    fn prompt_edited(&mut self, purpose: Purpose, text: &str) {
-        if purpose == Purpose::Filter {
-            self.filter = text.to_string();
-            self.selected[index(Pane::Events)] = 0;
         }
     }
 
@@ -1035,32 +1164,31 @@ impl App {
             Purpose::Filter => {}
             Purpose::Process => {
                 let text = text.trim();
-                if !text.is_empty() && self.animate(text) {
-                    self.say(format!("animating {text}"));
+                if !text.is_empty() {
+                    self.animate(text);
                 }
             }
             Purpose::RandomRun => match text.trim().parse::<usize>() {
-                Ok(n) => {
-                    let taken = self.random_steps(n);
-                    if taken < n {
-                        self.say(format!(
-                            "{taken} random steps taken; then no event was possible"
-                        ));
-                    } else {
-                        self.say(format!("{taken} random steps taken"));
-                    }
-                }
+                Ok(0) => self.say("0 random steps: nothing to do"),
+                Ok(n) => self.random(n),
                 Err(_) => self.complain(format!("`{text}` is not a number of steps")),
             },
             Purpose::SaveSession => {
-                let path = PathBuf::from(text.trim());
-                match self.session().save(&path) {
-                    Ok(()) => {
-                        self.say(format!("session saved to {}", path.display()));
-                        self.session_path = Some(path);
-                    }
-                    Err(e) => self.complain(e),
-                }
+                let Some(walk) = &self.walk else {
+                    self.complain("nothing is animated: there is no session to save");
+                    return;
+                };
+                let (initial, steps) = walk.path.saved();
+                let position = walk.path.position();
+                self.request(
+                    Job::Save,
+                    Request::Save {
+                        path: PathBuf::from(text.trim()),
+                        initial,
+                        steps,
+                        position,
+                    },
+                );
             }
         }
     }
@@ -1069,94 +1197,91 @@ impl App {
         if self.overlay.is_some() {
             return;
         }
-        let areas = super::view::areas(self, self.size);
-        let Some((pane, area)) = areas
-            .into_iter()
-            .find(|(_, a)| a.contains(ratatui::layout::Position { x: column, y: row }))
-        else {
+        let Some(hit) = self.layout.hit(column, row) else {
             return;
         };
-        self.focus = pane;
-        let p = index(pane);
-        let rows = self.rows(pane);
-        match scroll {
-            Some(down) => {
-                self.selected[p] = if down {
-                    (self.selected[p] + 3).min(rows.saturating_sub(1))
-                } else {
-                    self.selected[p].saturating_sub(3)
-                };
+        self.focus = hit.pane;
+        let (list, rows) = match hit.pane {
+            Pane::Script => (&mut self.script.list, self.script.items.len()),
+            Pane::Checks => (&mut self.checks.list, self.checks.rows.len()),
+            Pane::Events => {
+                let rows = self
+                    .walk
+                    .as_ref()
+                    .map_or(0, |w| self.events.visible(w.moves()).len());
+                (&mut self.events.list, rows)
             }
-            None => {
-                let height = usize::from(area.height.saturating_sub(2));
-                let offset = super::view::scroll_offset(self.selected[p], height);
-                let clicked = offset + usize::from(row.saturating_sub(area.y + 1));
-                if row > area.y && clicked < rows {
-                    self.selected[p] = clicked;
+            Pane::Trace => {
+                let rows = self.walk.as_ref().map_or(0, |w| w.path.len() + 1);
+                (&mut self.trace.list, rows)
+            }
+            Pane::State => {
+                let rows = self.state_rows();
+                (&mut self.state.scroll, rows)
+            }
+            Pane::Symmetry => {
+                let rows = self.symmetry_rows();
+                (&mut self.symmetry.scroll, rows)
+            }
+        };
+        match (scroll, hit.row) {
+            (Some(down), _) => list.scroll(down, rows),
+            (None, Some(clicked)) if clicked < rows => {
+                if matches!(
+                    hit.pane,
+                    Pane::Script | Pane::Checks | Pane::Events | Pane::Trace
+                ) {
+                    list.selected = clicked;
                 }
             }
+            _ => {}
         }
+    }
+
+    /// Collects the engine's reply and finished checks; lets old
+    /// messages go.
+    fn tick(&mut self) {
+        if self.busy.is_some() {
+            match self.engine.try_reply() {
+                Ok(Some(reply)) => self.receive(reply),
+                Ok(None) => {}
+                Err(EngineStopped) => self.engine_stopped(),
+            }
+        }
+        let key = self
+            .config
+            .keymap
+            .key_for(Pane::Checks, Command::OpenCounterexample)
+            .unwrap_or_default();
+        if let Some(effect) = self.checks.poll(&key) {
+            self.effect(effect);
+        }
+        if let Some(m) = &self.message {
+            let life = if m.error { ERROR_LIFE } else { MESSAGE_LIFE };
+            if m.at.elapsed() > life {
+                self.message = None;
+            }
+        }
+    }
+
+    /// Whether the screen changes on a tick (progress to show).
+    pub fn animating(&self) -> bool {
+        self.busy.is_some() || self.check_running() || self.message.is_some()
     }
 }
 
 /// Applies `action` to the model.
 pub fn update(app: &mut App, action: Action) {
     match action {
-        Action::Command(command) => app.command(command),
+        Action::Command(command) => {
+            if !app.too_small() || command == Command::Quit {
+                app.command(command)
+            }
+        }
         Action::Prompt(key) => app.prompt(key),
         Action::Click { column, row } => app.click(column, row, None),
         Action::Scroll { column, row, down } => app.click(column, row, Some(down)),
         Action::Resize { width, height } => app.size = (width, height),
-        Action::Tick => app.poll_checks(),
-    }
-}
-
-/// A pane's place in [`Pane::ALL`] (and in [`App::selected`]).
-pub fn index(pane: Pane) -> usize {
-    Pane::ALL
-        .iter()
-        .position(|&p| p == pane)
-        .expect("every pane is listed")
-}
-
-/// The screen column (0, 1, 2) a pane sits in.
-pub fn column_of(pane: Pane) -> usize {
-    match pane {
-        Pane::Script | Pane::Checks => 0,
-        Pane::State => 1,
-        Pane::Events | Pane::Trace => 2,
-    }
-}
-
-/// A verdict in words, with why a check stopped.
-pub fn verdict_text(verdict: Verdict) -> String {
-    match verdict {
-        Verdict::Inconclusive(stopped) => format!("Inconclusive ({})", stopped.reason()),
-        v => v.word().to_string(),
-    }
-}
-
-/// What a counterexample shows, in one line.
-pub fn describe_counterexample(cx: &RenderedCounterexample) -> String {
-    let list = |events: &[String]| format!("{{{}}}", events.join(", "));
-    match cx.kind {
-        Kind::Trace => match &cx.error_event {
-            Some(e) => format!("the last step, {e}, is not allowed by the specification"),
-            None => "the trace is not allowed by the specification".to_string(),
-        },
-        Kind::Refusal => format!(
-            "this state refuses {} (it accepts only {})",
-            list(&cx.refusals),
-            list(&cx.accepted)
-        ),
-        Kind::Deadlock => "deadlock: this state can do nothing at all".to_string(),
-        Kind::Divergence => match cx.loop_steps() {
-            Some(steps) => format!("divergence: the τ-loop of {steps} can repeat for ever"),
-            None => "this state can perform τ for ever (divergence)".to_string(),
-        },
-        Kind::Nondeterminism => match &cx.error_event {
-            Some(e) => format!("after this trace the process may both perform and refuse {e}"),
-            None => "nondeterminism after this trace".to_string(),
-        },
+        Action::Tick => app.tick(),
     }
 }

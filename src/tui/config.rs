@@ -23,12 +23,15 @@ pub enum Pane {
     Events,
     Trace,
     Checks,
+    Symmetry,
 }
 
 impl Pane {
-    pub const ALL: [Pane; 5] = [
+    /// In Tab order.
+    pub const ALL: [Pane; 6] = [
         Pane::Script,
         Pane::State,
+        Pane::Symmetry,
         Pane::Events,
         Pane::Trace,
         Pane::Checks,
@@ -41,6 +44,7 @@ impl Pane {
             Pane::Events => "Events",
             Pane::Trace => "Trace",
             Pane::Checks => "Checks",
+            Pane::Symmetry => "Symmetry",
         }
     }
 }
@@ -78,6 +82,13 @@ pub enum Command {
     Shrink,
     SaveSession,
     Reload,
+    ToggleSymmetry,
+    AlgorithmNext,
+    AlgorithmBack,
+    Mark,
+    Compare,
+    Graph,
+    WalkReduced,
 }
 
 impl Command {
@@ -104,6 +115,7 @@ impl Command {
                 Pane::Events => "fire the selected event".into(),
                 Pane::Trace => "go back (or forward) to the selected state".into(),
                 Pane::Checks => "run the selected check, or open its counterexample".into(),
+                Pane::Symmetry => "fire the selected event (from the Events pane)".into(),
             },
             Command::FireNth(n) => format!("fire event {n} of the list"),
             Command::Undo => "undo the last step".into(),
@@ -120,6 +132,19 @@ impl Command {
             Command::Shrink => "narrow the focused pane's column".into(),
             Command::SaveSession => "save the session (model, process, trace)".into(),
             Command::Reload => "reload the script from disk".into(),
+            Command::ToggleSymmetry => {
+                "open or close the symmetry view (state beside its representative)".into()
+            }
+            Command::AlgorithmNext => "next step of the representative algorithm".into(),
+            Command::AlgorithmBack => "previous step of the representative algorithm".into(),
+            Command::Mark => "mark this state (to compare another with it)".into(),
+            Command::Compare => {
+                "compare this state with the marked one: why different representatives?".into()
+            }
+            Command::Graph => "show the state as a graph (Section 7.1)".into(),
+            Command::WalkReduced => {
+                "walk the reduced system: step through representatives (again: raw)".into()
+            }
         }
     }
 }
@@ -293,6 +318,10 @@ pub struct Theme {
     pub dim: Style,
     pub spec: Style,
     pub status: Style,
+    /// Values a permutation moves (underlined too, for `NO_COLOR`).
+    pub moved: Style,
+    /// The cells of a partition, in turn (cell numbers are shown too).
+    pub cells: Vec<Style>,
 }
 
 #[derive(Deserialize)]
@@ -313,6 +342,27 @@ struct ThemeFile {
     spec: String,
     status: String,
     status_background: String,
+    #[serde(default = "default_moved")]
+    moved: String,
+    #[serde(default = "default_cells")]
+    cells: Vec<String>,
+}
+
+fn default_moved() -> String {
+    "lightmagenta".into()
+}
+
+fn default_cells() -> Vec<String> {
+    [
+        "lightgreen",
+        "lightblue",
+        "lightyellow",
+        "lightmagenta",
+        "lightcyan",
+        "lightred",
+    ]
+    .map(String::from)
+    .to_vec()
 }
 
 impl Theme {
@@ -339,6 +389,12 @@ impl Theme {
             dim: fg(&file.dim)?,
             spec: fg(&file.spec)?,
             status: fg(&file.status)?.bg(color(&file.status_background)?),
+            moved: fg(&file.moved)?.add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+            cells: file
+                .cells
+                .iter()
+                .map(|c| fg(c))
+                .collect::<Result<Vec<_>, _>>()?,
         })
     }
 
@@ -365,6 +421,19 @@ impl Theme {
             dim: plain(self.dim),
             spec: plain(self.spec),
             status: plain(self.status).add_modifier(Modifier::REVERSED),
+            moved: plain(self.moved),
+            cells: self.cells.into_iter().map(plain).collect(),
+        }
+    }
+}
+
+impl Theme {
+    /// The style of cell `k` of a partition.
+    pub fn cell(&self, k: usize) -> Style {
+        if self.cells.is_empty() {
+            Style::default()
+        } else {
+            self.cells[k % self.cells.len()]
         }
     }
 }

@@ -3,18 +3,22 @@
 //! process being animated, compiled from any process expression in the
 //! script's scope. The animated process owns its own copy of the script
 //! (the expression is added to it), held together with the animator that
-//! borrows it.
+//! borrows it and, where the process is symmetric, the symmetry layer's
+//! view of its supercombinator ([`Lens`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use rustc_hash::FxHashSet;
 use self_cell::self_cell;
 
 use crate::builtin::{BuiltinModel, LISTSTACK};
 use crate::eval::{Evaluator, Value};
 use crate::lts::animator::Animator;
 use crate::script::Script;
-use crate::script::ir::{ExprKind, GlobalKind};
+use crate::script::ir::{ExprId, ExprKind, FuncId, GlobalKind};
+use crate::symmetry::spec::Reduce;
+use crate::symmetry::{Symmetry, SystemSymmetry};
 use crate::syntax::render_all;
 
 /// Where the script comes from.
@@ -53,28 +57,159 @@ impl Source {
     }
 }
 
+/// The animated process's symmetry: the distinguished types, where they
+/// came from, and the supercombinator under them — or why there is none.
+pub struct Lens {
+    pub system: SystemSymmetry,
+    pub symmetry: Arc<Symmetry>,
+    pub about: SymmetryAbout,
+}
+
+/// The symmetry of an animation in words, for the symmetry view.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SymmetryAbout {
+    /// `NodeID = {N0, N1, N2}`, one line a type.
+    pub types: Vec<String>,
+    /// `from the assertion at liststack.csp:100:1`, ...
+    pub origin: String,
+    /// Automatic mode: each constructor it left out, and why.
+    pub left_out: Vec<String>,
+    /// `3!·2!·2! = 24`.
+    pub group_order: String,
+    /// Why the process is not reduced (rendered diagnostics, with
+    /// file:line), when it is not.
+    pub problem: Option<String>,
+}
+
+/// The animated process and everything compiled for it.
+pub struct Stepper<'s> {
+    pub animator: Animator<'s>,
+    /// Its symmetry, or why it has none.
+    pub lens: Result<Lens, SymmetryAbout>,
+}
+
 self_cell!(
     /// A process being animated, with the script it was compiled from.
     pub struct Animation {
         owner: Script,
         #[not_covariant]
-        dependent: Animator,
+        dependent: Stepper,
     }
 );
 
 impl Animation {
     /// Compiles `process` (any process expression) in the scope of the
-    /// script from `source`. Evaluation recurses: call it on a large
-    /// stack.
-    pub fn open(source: &Source, process: &str) -> Result<Animation, String> {
+    /// script from `source`, with its symmetry: the types of `symmetry`
+    /// (`--symmetry`'s text) if given, else those of an assertion with
+    /// `:[symmetry reduce]` about this process, else automatic ones.
+    /// Evaluation recurses: call it on a large stack.
+    pub fn open(
+        source: &Source,
+        process: &str,
+        symmetry: Option<&str>,
+    ) -> Result<Animation, String> {
         let mut script = source.load()?;
         let func = script
             .add_expr("<process>", process)
             .map_err(|d| render_all(&d, &script.sources))?;
+        let asked = symmetry.map(|text| Reduce::requested(&mut script, text));
         Animation::try_new(script, |script| {
-            Animator::load(script, func).map_err(|e| e.to_diagnostic().render(&script.sources))
+            let mut animator = Animator::load(script, func)
+                .map_err(|e| e.to_diagnostic().render(&script.sources))?;
+            let asked = match asked {
+                Some(Ok(reduce)) => Ok(reduce),
+                Some(Err(problem)) => Err(problem),
+                None => Ok(asserted_symmetry(script, process)),
+            };
+            let lens = asked.and_then(|reduce| Lens::open(script, func, &mut animator, &reduce));
+            let lens = lens.map_err(|problem| SymmetryAbout {
+                problem: Some(problem),
+                ..SymmetryAbout::default()
+            });
+            let lens = match lens {
+                Ok(Ok(lens)) => Ok(lens),
+                Ok(Err(about)) | Err(about) => Err(about),
+            };
+            Ok(Stepper { animator, lens })
         })
     }
+}
+
+impl Lens {
+    /// The symmetry `reduce` asks for over the process `func`, checked:
+    /// `Ok(Err(..))` says why the process is not symmetric in it.
+    fn open(
+        script: &Script,
+        func: FuncId,
+        animator: &mut Animator,
+        reduce: &Reduce,
+    ) -> Result<Result<Lens, SymmetryAbout>, String> {
+        let reduce = match reduce {
+            Reduce::Off => {
+                return Ok(Err(SymmetryAbout {
+                    problem: Some("symmetry is off (--symmetry off)".to_string()),
+                    ..SymmetryAbout::default()
+                }));
+            }
+            other => other,
+        };
+        let (machine, procs) = animator.parts_mut();
+        let symmetry = reduce
+            .resolve(script, procs.evaluator(), &[func])
+            .map_err(|ds| render_all(&ds, &script.sources))?
+            .expect("not off");
+        let mut about = SymmetryAbout {
+            types: symmetry.describe(script),
+            origin: symmetry.origin_text(script),
+            left_out: symmetry.left_out_lines(script),
+            group_order: symmetry.group_order().to_string(),
+            problem: None,
+        };
+        if symmetry.is_trivial() {
+            about.problem = Some(
+                "no type is symmetric here: every datatype's constructors are named by the \
+                 script (or it has none), so no permutation is possible"
+                    .to_string(),
+            );
+            return Ok(Err(about));
+        }
+        let symmetry = Arc::new(symmetry);
+        match SystemSymmetry::new(symmetry.clone(), machine, procs) {
+            Ok(system) => Ok(Ok(Lens {
+                system,
+                symmetry,
+                about,
+            })),
+            Err(refusal) => {
+                about.problem = Some(
+                    refusal
+                        .diagnostic(script, func, &symmetry)
+                        .render(&script.sources),
+                );
+                Ok(Err(about))
+            }
+        }
+    }
+}
+
+/// The symmetry of the first assertion with `:[symmetry reduce]` whose
+/// implementation is written as `process`; else automatic.
+fn asserted_symmetry(script: &Script, process: &str) -> Reduce {
+    let process = one_line(process);
+    script
+        .assertions
+        .iter()
+        .map(Reduce::of_assertion)
+        .zip(&script.assertions)
+        .find(|(reduce, a)| {
+            *reduce != Reduce::Off
+                && one_line(
+                    script
+                        .sources
+                        .snippet(script.function(a.kind.implementation()).span),
+                ) == process
+        })
+        .map_or(Reduce::Automatic, |(reduce, _)| reduce)
 }
 
 /// The script as the Script and Checks panes list it.
@@ -106,9 +241,7 @@ impl Listing {
                     processes.push(global.name.to_string());
                 }
             } else if function.arity.len() == 1
-                && function.clauses.first().is_some_and(|clause| {
-                    matches!(script.expr(clause.body).kind, ExprKind::Process(..))
-                })
+                && process_valued(&script, func, &mut FxHashSet::default())
             {
                 functions.push((global.name.to_string(), function.arity[0]));
             }
@@ -141,6 +274,45 @@ impl Listing {
     }
 }
 
-fn one_line(text: &str) -> String {
+/// Whether function `func` yields a process, read off its clauses
+/// without calling it: a body that is a process expression, or an `if`,
+/// `let` or call that leads to one (`Climb(p, n) = if n == 0 then Done
+/// else Climb(p, n - 1)`).
+fn process_valued(script: &Script, func: FuncId, visiting: &mut FxHashSet<FuncId>) -> bool {
+    if !visiting.insert(func) {
+        return false;
+    }
+    script
+        .function(func)
+        .clauses
+        .iter()
+        .any(|clause| yields_process(script, clause.body, visiting))
+}
+
+fn yields_process(script: &Script, expr: ExprId, visiting: &mut FxHashSet<FuncId>) -> bool {
+    match &script.expr(expr).kind {
+        ExprKind::Process(..) => true,
+        ExprKind::If(_, then, otherwise) => {
+            yields_process(script, *then, visiting) || yields_process(script, *otherwise, visiting)
+        }
+        ExprKind::Let(_, body) => yields_process(script, *body, visiting),
+        ExprKind::App(head, _) => match &script.expr(*head).kind {
+            ExprKind::Global(g) => match script.globals[g.index()].kind {
+                GlobalKind::Definition(f) => process_valued(script, f, visiting),
+                _ => false,
+            },
+            _ => false,
+        },
+        ExprKind::Global(g) => match script.globals[g.index()].kind {
+            GlobalKind::Definition(f) => {
+                script.function(f).arity.is_empty() && process_valued(script, f, visiting)
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+pub fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }

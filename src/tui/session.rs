@@ -26,6 +26,11 @@ pub enum SavedModel {
 pub struct SavedStep {
     pub event: String,
     pub choice: usize,
+    /// The components the step changed, as they were after it: tells
+    /// apart moves that read the same (a τ hiding the same event in two
+    /// branches) when the list of moves has changed since.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub after: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -108,14 +113,26 @@ mod tests {
         let session = Session::new(
             &Source::Builtin(LISTSTACK),
             "System",
-            vec![SavedStep {
-                event: "τ".into(),
-                choice: 2,
-            }],
+            vec![
+                SavedStep {
+                    event: "τ".into(),
+                    choice: 2,
+                    after: vec!["Push(T0)".into()],
+                },
+                SavedStep {
+                    event: "push.T0.A".into(),
+                    choice: 0,
+                    after: Vec::new(),
+                },
+            ],
             1,
         );
         session.save(&path).unwrap();
         assert_eq!(Session::read(&path).unwrap(), session);
+        // A step without `after` (as sessions of earlier versions are
+        // written) reads back.
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.matches("after").count(), 1, "{text}");
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1);
     }

@@ -17,8 +17,11 @@ use ratatui::{Terminal, backend::CrosstermBackend};
 use super::app::{Action, App, update};
 use super::view::view;
 
-/// How often the screen refreshes while a check runs (its progress).
+/// How often the screen refreshes while something runs (its progress).
 const TICK: Duration = Duration::from_millis(100);
+/// How often the engine's reply is looked for while it works: a reply
+/// shows within this time.
+const POLL: Duration = Duration::from_millis(10);
 
 /// Whether the animator can run here: standard input and output are
 /// both terminals.
@@ -60,10 +63,17 @@ fn event_loop(app: &mut App) -> io::Result<()> {
     let mut dirty = true;
     while !app.quit {
         if dirty {
-            terminal.draw(|frame| view(app, frame))?;
+            let mut layout = None;
+            terminal.draw(|frame| layout = Some(view(app, frame)))?;
+            app.layout = layout.unwrap_or_default();
             dirty = false;
         }
         let wait = TICK.saturating_sub(last_tick.elapsed());
+        let wait = if app.busy().is_some() {
+            wait.min(POLL)
+        } else {
+            wait
+        };
         if event::poll(wait)? {
             let action = match event::read()? {
                 Event::Key(key) if key.kind != KeyEventKind::Release => app.key(key),
@@ -87,11 +97,16 @@ fn event_loop(app: &mut App) -> io::Result<()> {
                 dirty = true;
             }
         }
-        if last_tick.elapsed() >= TICK {
-            last_tick = Instant::now();
-            // A running check's progress changes the screen every tick.
-            dirty |= app.check_running();
+        let ticked = last_tick.elapsed() >= TICK;
+        if ticked || app.busy().is_some() {
+            if ticked {
+                last_tick = Instant::now();
+            }
+            let was_busy = app.busy().is_some();
             update(app, Action::Tick);
+            // A reply changes the screen; so, every tick, does progress
+            // (of a request or a check) and a message going.
+            dirty |= was_busy && app.busy().is_none() || ticked && app.animating();
         }
     }
     Ok(())

@@ -1,74 +1,51 @@
 //! Drawing the animator: reads the [`App`] and nothing else, so every
-//! screen is a function of the model (and a snapshot test away). Only
-//! the rows that fit are built, so a long trace or event list costs no
-//! more to draw than a short one.
+//! screen is a function of the model (and a snapshot test away), and
+//! returns the [`Layout`] it drew — where the mouse is tested. Each pane
+//! draws itself ([`super::panes`]); this module places them and draws
+//! what is not a pane: the message line, the status bar, the overlays.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::Style;
+use ratatui::layout::{Constraint, Layout as Split, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Gauge, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use super::app::{
-    App, CheckStatus, Overlay, ScriptItem, describe_counterexample, index, verdict_text,
-};
-use super::config::{Command, Pane, Theme};
-use crate::check::Verdict;
-use crate::lts::animator::EventKind;
-use crate::lts::machine::OutlineRow;
+use super::app::{App, Overlay};
+use super::config::{Command, Pane};
+use super::layout::{Layout, Region, areas};
+use super::panes::count;
+use super::panes::trace::TracePane;
 
 /// The smallest terminal the animator draws in.
 pub const MIN_SIZE: (u16, u16) = (60, 16);
 
-/// Where each pane is drawn on a screen of `size`.
-pub fn areas(app: &App, size: (u16, u16)) -> Vec<(Pane, Rect)> {
-    let main = Rect::new(0, 0, size.0, size.1.saturating_sub(2));
-    if app.maximised {
-        return vec![(app.focus, main)];
-    }
-    let columns = Layout::horizontal(app.widths.map(Constraint::Fill)).split(main);
-    let left = Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)])
-        .split(columns[0]);
-    let right = Layout::vertical([Constraint::Percentage(58), Constraint::Percentage(42)])
-        .split(columns[2]);
-    vec![
-        (Pane::Script, left[0]),
-        (Pane::Checks, left[1]),
-        (Pane::State, columns[1]),
-        (Pane::Events, right[0]),
-        (Pane::Trace, right[1]),
-    ]
-}
-
-/// The first row shown when row `selected` must be visible in `height`
-/// rows (the list scrolls only as far as the selection needs).
-pub fn scroll_offset(selected: usize, height: usize) -> usize {
-    selected.saturating_sub(height.saturating_sub(1))
-}
-
-/// Draws the whole screen.
-pub fn view(app: &App, frame: &mut Frame) {
+/// Draws the whole screen; where the panes went.
+pub fn view(app: &App, frame: &mut Frame) -> Layout {
     let area = frame.area();
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         let text = format!(
-            "Terminal too small ({}×{}): symcsp needs at least {}×{}. Enlarge it, or press q to quit.",
+            "Terminal too small ({}×{}): symcsp needs at least {}×{}. Enlarge it, or press q to \
+             quit.",
             area.width, area.height, MIN_SIZE.0, MIN_SIZE.1
         );
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
-        return;
+        return Layout::default();
     }
-    for (pane, rect) in areas(app, (area.width, area.height)) {
+    let settings = super::layout::Settings {
+        size: (area.width, area.height),
+        ..app.settings()
+    };
+    let mut layout = Layout::default();
+    for (pane, rect) in areas(settings) {
         let focused = pane == app.focus;
         let block = block(app, pane, focused);
         let inner = block.inner(rect);
         frame.render_widget(block, rect);
-        match pane {
-            Pane::Script => script(app, frame, inner),
-            Pane::State => state(app, frame, inner),
-            Pane::Events => events(app, frame, inner),
-            Pane::Trace => trace(app, frame, inner),
-            Pane::Checks => checks(app, frame, inner),
-        }
+        let first_row = draw_pane(app, frame, pane, inner, focused);
+        layout.regions.push(Region {
+            pane,
+            rect,
+            first_row,
+        });
     }
     let bottom = Rect::new(0, area.height - 2, area.width, 2);
     message_line(
@@ -104,45 +81,96 @@ pub fn view(app: &App, frame: &mut Frame) {
             );
         }
         Some(Overlay::ConfirmQuit) => {
-            let rect = centred(area, 50, 20).intersection(area);
-            let rect = Rect {
-                height: rect.height.min(5),
-                ..rect
+            let text = if app.check_running() {
+                "A check is still running.\nQuit anyway? (y/n)"
+            } else {
+                "The animator is still working.\nQuit anyway? (y/n)"
             };
-            frame.render_widget(Clear, rect);
-            frame.render_widget(
-                Paragraph::new("A check is still running.\nQuit anyway? (y/n)")
-                    .wrap(Wrap { trim: true })
-                    .block(Block::bordered().title(" Quit ")),
-                rect,
-            );
+            confirm(frame, area, " Quit ", text);
         }
-        Some(Overlay::Prompt { .. }) | None => {}
+        Some(Overlay::ConfirmOpen(path)) => {
+            let text = format!(
+                "The built-in model has no file to reload.\nOpen {} instead? (y/n)",
+                path.display()
+            );
+            confirm(frame, area, " Reload ", &text);
+        }
+        Some(Overlay::Prompt(_)) | None => {}
+    }
+    layout
+}
+
+/// Draws `pane` into `inner`; the first row of its list shown.
+fn draw_pane(app: &App, frame: &mut Frame, pane: Pane, inner: Rect, focused: bool) -> usize {
+    let theme = &app.config.theme;
+    let walk = app.walk.as_ref();
+    match pane {
+        Pane::Script => {
+            let animated = walk.map_or("", |w| w.process.as_str());
+            app.script.draw(frame, inner, theme, animated, focused)
+        }
+        Pane::State => {
+            app.state
+                .draw(frame, inner, theme, walk, app.problem.as_deref());
+            app.state.scroll.selected
+        }
+        Pane::Events => {
+            let moves = walk.filter(|w| w.is_current()).map(|w| w.moves());
+            let moves = if app.problem.is_some() {
+                Some(&[][..])
+            } else {
+                moves
+            };
+            let why = if app.problem.is_some() {
+                "no events: see the State pane".to_string()
+            } else {
+                app.no_event_text()
+            };
+            app.events.draw(frame, inner, theme, moves, &why)
+        }
+        Pane::Trace => match walk {
+            Some(w) => app.trace.draw(frame, inner, theme, w, focused),
+            None => 0,
+        },
+        Pane::Checks => app
+            .checks
+            .draw(frame, inner, theme, &app.config.keymap, focused),
+        Pane::Symmetry => {
+            match walk {
+                Some(w) => {
+                    let x = w
+                        .shown
+                        .as_ref()
+                        .filter(|_| w.is_current())
+                        .and_then(|s| s.symmetry.as_deref());
+                    app.symmetry.draw(frame, inner, theme, &w.symmetry, x);
+                }
+                None => frame.render_widget(
+                    Paragraph::new(app.problem.as_deref().unwrap_or("loading…"))
+                        .style(theme.dim)
+                        .wrap(Wrap { trim: false }),
+                    inner,
+                ),
+            }
+            app.symmetry.scroll.selected
+        }
     }
 }
 
 fn block(app: &App, pane: Pane, focused: bool) -> Block<'static> {
     let theme = &app.config.theme;
+    let walk = app.walk.as_ref();
     let title = match pane {
-        Pane::State if app.process.is_empty() => " State ".to_string(),
-        Pane::State => format!(" State — {} ", app.process),
-        Pane::Events => {
-            let visible = app.visible_events().len();
-            if app.filter.is_empty() {
-                format!(" Events ({visible}) ")
-            } else {
-                format!(
-                    " Events ({visible} of {}, filter “{}”) ",
-                    app.enabled.len(),
-                    app.filter
-                )
-            }
-        }
-        Pane::Trace => format!(
-            " Trace ({} of {}) ",
-            app.trace.position,
-            app.trace.steps.len()
-        ),
+        Pane::State => match walk {
+            Some(w) => format!(" State — {} ", w.process),
+            None => " State ".to_string(),
+        },
+        Pane::Events => match walk {
+            Some(w) => app.events.title(w.moves()),
+            None => " Events ".to_string(),
+        },
+        Pane::Trace => TracePane::title(walk),
+        Pane::Symmetry => app.symmetry.title(walk.is_some_and(|w| w.reduced)),
         other => format!(" {} ", other.title()),
     };
     // A focused pane's title is marked, not only coloured.
@@ -161,435 +189,45 @@ fn block(app: &App, pane: Pane, focused: bool) -> Block<'static> {
         })
 }
 
-/// Renders `lines` into `area`, scrolled so that row `selected` shows,
-/// with that row highlighted when `highlight`.
-fn list(
-    app: &App,
-    frame: &mut Frame,
-    area: Rect,
-    rows: Vec<Line<'static>>,
-    highlight: Option<usize>,
-) {
-    let height = usize::from(area.height);
-    let offset = highlight.map_or(0, |s| scroll_offset(s, height));
-    let lines: Vec<Line> = rows
-        .into_iter()
-        .enumerate()
-        .skip(offset)
-        .take(height)
-        .map(|(i, line)| {
-            if Some(i) == highlight {
-                line.patch_style(app.config.theme.selection)
-            } else {
-                line
-            }
-        })
-        .collect();
-    frame.render_widget(Paragraph::new(lines), area);
-}
-
-fn selected(app: &App, pane: Pane) -> usize {
-    app.selected[index(pane)]
-}
-
-fn script(app: &App, frame: &mut Frame, area: Rect) {
-    let theme = &app.config.theme;
-    let rows = app
-        .script_items
-        .iter()
-        .map(|item| match item {
-            ScriptItem::Heading(h) => Line::styled(h.to_string(), theme.title),
-            ScriptItem::Process(p) => {
-                let mark = if *p == app.process { "▶ " } else { "  " };
-                Line::from(format!("{mark}{p}"))
-            }
-            ScriptItem::Function { name, arity } => {
-                Line::from(format!("  {name}({})", vec!["_"; *arity].join(", ")))
-            }
-            ScriptItem::Assertion { text, .. } => {
-                Line::from(format!("  {}", text.trim_start_matches("assert ")))
-            }
-        })
-        .collect();
-    let focus = (app.focus == Pane::Script).then(|| selected(app, Pane::Script));
-    list(app, frame, area, rows, focus);
-}
-
-fn state(app: &App, frame: &mut Frame, area: Rect) {
-    if let Some(problem) = &app.problem {
-        frame.render_widget(
-            Paragraph::new(problem.as_str())
-                .style(app.config.theme.error)
-                .wrap(Wrap { trim: false }),
-            area,
-        );
-        return;
-    }
-    let rows = state_lines(app);
-    let offset = selected(app, Pane::State).min(rows.len().saturating_sub(1));
-    let lines: Vec<Line> = rows.into_iter().skip(offset).collect();
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
-}
-
-/// The State pane's lines: the components under their operators, then
-/// the specification beside a loaded counterexample.
-pub fn state_lines(app: &App) -> Vec<Line<'static>> {
-    let theme = &app.config.theme;
-    let mut rows: Vec<Line> = Vec::new();
-    let changed = app.trace.changed();
-    for row in &app.outline {
-        match row {
-            OutlineRow::Operator { depth, text } => {
-                rows.push(Line::styled(
-                    format!("{}{text}", "  ".repeat(*depth)),
-                    theme.dim,
-                ));
-            }
-            OutlineRow::Component { depth, slot } => {
-                let text = app.components.get(*slot).map_or("", String::as_str);
-                let indent = "  ".repeat(*depth);
-                if changed.contains(slot) {
-                    rows.push(Line::styled(
-                        format!("{indent}* #{} {text}", slot + 1),
-                        theme.changed,
-                    ));
-                } else {
-                    rows.push(Line::from(format!("{indent}  #{} {text}", slot + 1)));
-                }
-            }
-        }
-    }
-    if let Some(cx) = &app.counterexample {
-        let position = app.trace.position;
-        let whole = cx.spec_after.len();
-        let at_violation = position == whole && cx.valid == whole;
-        // After an event the specification refuses it has no state: show
-        // the one before it.
-        let spec = match cx.spec_at(position) {
-            Some(spec) => Some(("Specification here:", spec)),
-            None if at_violation && position > 0 => cx
-                .spec_at(position - 1)
-                .map(|spec| ("Specification before the last step:", spec)),
-            None => None,
-        };
-        if let Some((heading, spec)) = spec {
-            rows.push(Line::default());
-            rows.push(Line::styled(heading, theme.spec));
-            rows.extend(
-                spec.iter()
-                    .map(|s| Line::styled(format!("  {s}"), theme.spec)),
-            );
-        }
-        if at_violation {
-            rows.push(Line::default());
-            rows.push(Line::styled(
-                format!("✗ assertion {}: {}", cx.assertion + 1, cx.verdict),
-                theme.failed,
-            ));
-        }
-    }
-    rows
-}
-
-fn events(app: &App, frame: &mut Frame, area: Rect) {
-    let theme = &app.config.theme;
-    let visible = app.visible_events();
-    if visible.is_empty() {
-        let text = if app.problem.is_some() {
-            "no events: see the State pane"
-        } else if !app.enabled.is_empty() {
-            "no event matches the filter (Esc clears it)"
-        } else {
-            "⊘ no event is possible: this state is deadlocked (or has terminated)"
-        };
-        frame.render_widget(
-            Paragraph::new(text)
-                .style(theme.dim)
-                .wrap(Wrap { trim: true }),
-            area,
-        );
-        return;
-    }
-    // Build only the rows that can show.
-    let height = usize::from(area.height);
-    let chosen = selected(app, Pane::Events);
-    let offset = scroll_offset(chosen, height);
-    let width = visible
-        .iter()
-        .skip(offset)
-        .take(height)
-        .map(|&i| app.enabled[i].label.chars().count())
-        .max()
-        .unwrap_or(0)
-        .min(usize::from(area.width) / 2);
-    let lines: Vec<Line> = visible
-        .iter()
-        .enumerate()
-        .skip(offset)
-        .take(height)
-        .map(|(n, &i)| {
-            let e = &app.enabled[i];
-            let style = event_style(theme, e.kind);
-            let mut who: Vec<String> = e.slots().map(|s| format!("#{}", s + 1)).collect();
-            if let Some(hidden) = &e.hidden {
-                who.insert(0, format!("‹{hidden}›"));
-            }
-            let mut line = Line::from(vec![
-                Span::styled(format!("{:>3} ", n + 1), theme.dim),
-                Span::styled(format!("{:<width$}", e.label), style),
-                Span::styled(format!("  {}", who.join(" ")), theme.dim),
-            ]);
-            if n == chosen {
-                line = line.patch_style(theme.selection);
-            }
-            line
-        })
-        .collect();
-    frame.render_widget(Paragraph::new(lines), area);
-}
-
-/// How an event of a kind is drawn: τ and ✓ in their own styles.
-fn event_style(theme: &Theme, kind: EventKind) -> Style {
-    match kind {
-        EventKind::Visible => Style::default(),
-        EventKind::Tau => theme.tau,
-        EventKind::Tick => theme.tick,
-    }
-}
-
-fn trace(app: &App, frame: &mut Frame, area: Rect) {
-    let theme = &app.config.theme;
-    let height = usize::from(area.height);
-    let chosen = selected(app, Pane::Trace);
-    let offset = scroll_offset(chosen, height);
-    let position = app.trace.position;
-    let lines: Vec<Line> = (offset..=app.trace.steps.len())
-        .take(height)
-        .map(|p| {
-            let mark = if p == position { "▶" } else { " " };
-            let (text, style) = match p {
-                0 => ("(initial state)".to_string(), theme.dim),
-                p => {
-                    let step = &app.trace.steps[p - 1];
-                    let style = if p > position {
-                        theme.dim
-                    } else {
-                        event_style(theme, step.kind)
-                    };
-                    let mut notes = String::new();
-                    if p > position {
-                        notes.push_str("  (undone)");
-                    }
-                    if app.counterexample.as_ref().is_some_and(|c| c.in_loop(p)) {
-                        notes.push_str("  ↻ loop");
-                    }
-                    let hidden = step
-                        .hidden
-                        .as_ref()
-                        .map_or(String::new(), |h| format!(" ‹{h}›"));
-                    (format!("{}{hidden}{notes}", step.label), style)
-                }
-            };
-            let mut line = Line::from(vec![
-                Span::raw(mark),
-                Span::styled(format!("{p:>4} "), theme.dim),
-                Span::styled(text, style),
-            ]);
-            if p == chosen && app.focus == Pane::Trace {
-                line = line.patch_style(theme.selection);
-            }
-            line
-        })
-        .collect();
-    frame.render_widget(Paragraph::new(lines), area);
-}
-
-fn checks(app: &App, frame: &mut Frame, area: Rect) {
-    let theme = &app.config.theme;
-    if app.checks.is_empty() {
-        frame.render_widget(
-            Paragraph::new("no assertions in this script").style(theme.dim),
-            area,
-        );
-        return;
-    }
-    let chosen = selected(app, Pane::Checks);
-    let detail_height = 5.min(area.height / 2);
-    let [list_area, detail] =
-        Layout::vertical([Constraint::Fill(1), Constraint::Length(detail_height)]).areas(area);
-    let statuses: Vec<(String, Style)> = app
-        .checks
-        .iter()
-        .map(|c| match &c.status {
-            CheckStatus::NotRun => ("·".to_string(), theme.dim),
-            CheckStatus::Running(_) => ("… running".to_string(), theme.running),
-            CheckStatus::Done(done) => {
-                let verdict = done.result.verdict;
-                let (mark, style) = match verdict {
-                    Verdict::Passed => ("✓", theme.passed),
-                    Verdict::Failed => ("✗", theme.failed),
-                    Verdict::Inconclusive(_) => ("?", theme.running),
-                };
-                (format!("{mark} {}", verdict.word()), style)
-            }
-            CheckStatus::Error(_) => ("! error".to_string(), theme.error),
-        })
-        .collect();
-    let width = statuses
-        .iter()
-        .map(|(w, _)| w.chars().count())
-        .max()
-        .unwrap_or(0);
-    let rows = app
-        .checks
-        .iter()
-        .zip(statuses)
-        .enumerate()
-        .map(|(i, (c, (word, style)))| {
-            Line::from(vec![
-                Span::styled(format!("{:>2} ", i + 1), theme.dim),
-                Span::styled(format!("{word:<width$} "), style),
-                Span::raw(c.text.trim_start_matches("assert ").to_string()),
-            ])
-        })
-        .collect();
-    let focus = (app.focus == Pane::Checks).then_some(chosen);
-    list(app, frame, list_area, rows, focus);
-    let Some(row) = app.checks.get(chosen) else {
-        return;
-    };
-    let detail_block = Block::default()
-        .borders(Borders::TOP)
-        .border_style(theme.border);
-    let inner = detail_block.inner(detail);
-    frame.render_widget(detail_block, detail);
-    match &row.status {
-        CheckStatus::NotRun => {
-            let key = app
-                .config
-                .keymap
-                .key_for(app.focus, Command::RunCheck)
-                .unwrap_or_default();
-            frame.render_widget(
-                Paragraph::new(format!(
-                    "assertion {}: not run yet ({key} runs it)",
-                    chosen + 1
-                ))
-                .style(theme.dim)
-                .wrap(Wrap { trim: true }),
-                inner,
-            );
-        }
-        CheckStatus::Running(handle) => {
-            let p = handle.progress();
-            let (reduced, what) = match handle.reduced_over() {
-                Some(types) => (format!("reduced over {types} · "), "representatives"),
-                None => (String::new(), "states"),
-            };
-            let text = format!(
-                "{reduced}{} {what} · {} transitions · depth {} · {} {what}/s · {:.1} s — Esc \
-                 cancels",
-                count(p.states),
-                count(p.transitions),
-                p.depth,
-                count(p.states_per_second as u64),
-                p.elapsed.as_secs_f64()
-            );
-            let ratio = handle
-                .max_states()
-                .map_or(0.0, |m| (p.states as f64 / m as f64).clamp(0.0, 1.0));
-            let [gauge, words] =
-                Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
-            frame.render_widget(
-                Gauge::default()
-                    .gauge_style(theme.running)
-                    .ratio(ratio)
-                    .label(format!("{:.0}% of the state budget", ratio * 100.0)),
-                gauge,
-            );
-            frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), words);
-        }
-        CheckStatus::Done(done) => {
-            let r = &done.result;
-            let mut text = if let Some(reduced) = &r.symmetry {
-                format!(
-                    "{}: {} representatives, {} transitions, depth {}, {:.2} s — reduced over {} \
-                     (group order {})",
-                    verdict_text(r.verdict),
-                    count(r.states),
-                    count(r.transitions),
-                    r.depth,
-                    r.seconds,
-                    reduced.type_list(),
-                    reduced.group_order.value()
-                )
-            } else if r.searched {
-                format!(
-                    "{}: {} states, {} transitions, depth {}, {:.2} s",
-                    verdict_text(r.verdict),
-                    count(r.states),
-                    count(r.transitions),
-                    r.depth,
-                    r.seconds
-                )
-            } else {
-                format!("{}: a static check", verdict_text(r.verdict))
-            };
-            if let Some(listing) = &app.listing {
-                for reason in &r.reasons {
-                    text.push_str(&format!("\n{}", reason.headline(&listing.script.sources)));
-                }
-            }
-            if let Some(cx) = &done.counterexample {
-                let key = app
-                    .config
-                    .keymap
-                    .key_for(app.focus, Command::OpenCounterexample)
-                    .unwrap_or_default();
-                text.push_str(&format!(
-                    "\n{} ({} steps; {key} opens it)",
-                    describe_counterexample(cx),
-                    cx.steps.len()
-                ));
-            }
-            for note in &r.notes {
-                text.push_str(&format!("\nnote: {note}"));
-            }
-            frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), inner);
-        }
-        CheckStatus::Error(e) => frame.render_widget(
-            Paragraph::new(e.as_str())
-                .style(theme.error)
-                .wrap(Wrap { trim: true }),
-            inner,
-        ),
-    }
-}
-
-/// `1234567` as `1 234 567`.
-pub fn count(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(' ');
-        }
-        out.push(c);
-    }
-    out
-}
-
 fn message_line(app: &App, frame: &mut Frame, area: Rect) {
     let theme = &app.config.theme;
-    let line = match (&app.overlay, &app.message) {
-        (Some(Overlay::Prompt { purpose, text }), _) => Line::from(vec![
-            Span::styled(format!("{}: ", purpose.question()), theme.title),
-            Span::raw(format!("{text}▏")),
-            Span::styled("   Enter confirms · Esc cancels", theme.dim),
-        ]),
-        (_, Some(m)) if m.error => Line::styled(format!("! {}", m.text), theme.error),
-        (_, Some(m)) => Line::raw(m.text.clone()),
-        _ => Line::default(),
+    let line = if let Some(Overlay::Prompt(prompt)) = &app.overlay {
+        let (before, after) = prompt.around_cursor();
+        let text_style = if prompt.is_selected() {
+            theme.selection
+        } else {
+            ratatui::style::Style::default()
+        };
+        let mut spans = vec![
+            Span::styled(format!("{}: ", prompt.purpose.question()), theme.title),
+            Span::styled(before, text_style),
+            Span::raw("▏"),
+            Span::styled(after, text_style),
+        ];
+        if !prompt.hint.is_empty() {
+            spans.push(Span::styled(format!("   {}", prompt.hint), theme.dim));
+        }
+        spans.push(Span::styled("   Enter confirms · Esc cancels", theme.dim));
+        Line::from(spans)
+    } else if let Some((doing, elapsed, (done, total))) = app.busy() {
+        let progress = if total > 1 {
+            format!(": {} of {}", count(done), count(total))
+        } else {
+            String::new()
+        };
+        Line::styled(
+            format!(
+                "… {doing}{progress} · {:.1} s — Esc cancels",
+                elapsed.as_secs_f64()
+            ),
+            theme.running,
+        )
+    } else {
+        match &app.message {
+            Some(m) if m.error => Line::styled(format!("! {}", m.text), theme.error),
+            Some(m) => Line::raw(m.text.clone()),
+            None => Line::default(),
+        }
     };
     frame.render_widget(Paragraph::new(line), area);
 }
@@ -606,6 +244,7 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
             hint(Command::Undo, "undo"),
             hint(Command::RandomStep, "random"),
             hint(Command::Filter, "filter"),
+            hint(Command::ToggleSymmetry, "symmetry"),
         ],
         Pane::Trace => vec![
             hint(Command::Activate, "go there"),
@@ -623,6 +262,15 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
             hint(Command::OpenCounterexample, "counterexample"),
             hint(Command::Cancel, "cancel"),
         ],
+        Pane::Symmetry => vec![
+            hint(Command::AlgorithmNext, "next stage"),
+            hint(Command::AlgorithmBack, "back"),
+            hint(Command::Mark, "mark"),
+            hint(Command::Compare, "compare"),
+            hint(Command::Graph, "graph"),
+            hint(Command::WalkReduced, "reduced walk"),
+            hint(Command::ToggleSymmetry, "close"),
+        ],
     }
     .into_iter()
     .flatten()
@@ -632,27 +280,48 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
             .into_iter()
             .flatten(),
     );
-    let running = if app.check_running() {
-        " │ checking…"
-    } else {
-        ""
-    };
-    let text = format!(
-        " {} │ {} │ depth {} │ {} states seen{running} │ {}",
-        app.source.name(),
-        app.process,
-        app.trace.position,
-        app.seen.len(),
-        hints.join(" · ")
-    );
+    let mut parts = vec![app.source.name()];
+    if let Some(w) = &app.walk {
+        parts.push(w.process.clone());
+        parts.push(format!("depth {}", w.path.position()));
+        parts.push(super::panes::plural(
+            w.seen as u64,
+            "state seen",
+            "states seen",
+        ));
+        if w.reduced {
+            parts.push("reduced walk".into());
+        }
+        if w.mark.is_some() {
+            parts.push("a state is marked".into());
+        }
+    }
+    if app.check_running() {
+        parts.push("checking…".into());
+    }
+    parts.push(hints.join(" · "));
+    let text = format!(" {}", parts.join(" │ "));
     frame.render_widget(Paragraph::new(text).style(app.config.theme.status), area);
 }
 
-fn help(app: &App, frame: &mut Frame, area: Rect) {
-    let theme = &app.config.theme;
-    let rect = centred(area, 96, 94);
+fn confirm(frame: &mut Frame, area: Rect, title: &str, text: &str) {
+    let rect = centred(area, 60, 20).intersection(area);
+    let rect = Rect {
+        height: rect.height.clamp(4, 6),
+        ..rect
+    };
     frame.render_widget(Clear, rect);
-    // One line per command, its keys together (the digits as `1-9`).
+    frame.render_widget(
+        Paragraph::new(text.to_string())
+            .wrap(Wrap { trim: true })
+            .block(Block::bordered().title(title.to_string())),
+        rect,
+    );
+}
+
+/// The help overlay's lines: one per command, its keys together.
+pub fn help_lines(app: &App) -> Vec<Line<'static>> {
+    let theme = &app.config.theme;
     let mut grouped: Vec<(Vec<String>, Command)> = Vec::new();
     for (key, command) in app.config.keymap.bindings(app.focus) {
         let (key, command) = match command {
@@ -673,7 +342,7 @@ fn help(app: &App, frame: &mut Frame, area: Rect) {
                 c => c.describe(app.focus),
             };
             Line::from(vec![
-                Span::styled(format!("{:>13}  ", keys.join(", ")), theme.title),
+                Span::styled(format!("{:>12}  ", keys.join(" ")), theme.title),
                 Span::raw(what),
             ])
         })
@@ -684,36 +353,68 @@ fn help(app: &App, frame: &mut Frame, area: Rect) {
         theme.dim,
     ));
     lines.push(Line::styled(
-        "Marks: * changed, ▶ current, τ internal, ✓ done.",
+        "Marks: * changed, ▶ current, τ internal, ✓ done, ↻ loop, π the permutation of a \
+         reduced step.",
         theme.dim,
     ));
+    lines.push(Line::styled(
+        "Prompt: ←→ Home End move, Ctrl-U Ctrl-W delete, ↑↓ earlier entries.",
+        theme.dim,
+    ));
+    lines
+}
+
+fn help(app: &App, frame: &mut Frame, area: Rect) {
+    let theme = &app.config.theme;
+    let rect = centred(area, 96, 94);
+    frame.render_widget(Clear, rect);
     let block = Block::bordered()
-        .title(format!(" Keys — {} pane (Esc closes) ", app.focus.title()))
+        .title(format!(
+            " Keys — {} pane (↑↓ scroll · Esc closes) ",
+            app.focus.title()
+        ))
         .border_style(theme.focused_border);
     let inner = block.inner(rect);
     frame.render_widget(block, rect);
-    // Too many for one column: two, side by side.
-    if lines.len() > usize::from(inner.height) {
-        let half = lines.len().div_ceil(2);
+    let lines = help_lines(app);
+    // Two columns when they fit side by side without cutting a line;
+    // otherwise one, wrapped.
+    let widest = lines.iter().map(Line::width).max().unwrap_or(0);
+    let half = lines.len().div_ceil(2);
+    if lines.len() > usize::from(inner.height)
+        && half <= usize::from(inner.height)
+        && widest * 2 + 2 <= usize::from(inner.width)
+    {
+        let mut lines = lines;
         let second = lines.split_off(half);
         let [left, right] =
-            Layout::horizontal([Constraint::Fill(1), Constraint::Fill(1)]).areas(inner);
+            Split::horizontal([Constraint::Fill(1), Constraint::Fill(1)]).areas(inner);
         frame.render_widget(Paragraph::new(lines), left);
         frame.render_widget(Paragraph::new(second), right);
     } else {
-        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+        // Scrolled no further than the last screenful.
+        let width = usize::from(inner.width).max(1);
+        let rows: usize = lines.iter().map(|l| l.width().div_ceil(width).max(1)).sum();
+        let last = rows.saturating_sub(usize::from(inner.height));
+        let scroll = u16::try_from(app.help_scroll.min(last)).unwrap_or(u16::MAX);
+        frame.render_widget(
+            Paragraph::new(lines)
+                .wrap(Wrap { trim: false })
+                .scroll((scroll, 0)),
+            inner,
+        );
     }
 }
 
 /// A rectangle of `percent_x` × `percent_y` of `area`, centred.
 fn centred(area: Rect, percent_x: u16, percent_y: u16) -> Rect {
-    let [_, middle, _] = Layout::vertical([
+    let [_, middle, _] = Split::vertical([
         Constraint::Percentage((100 - percent_y) / 2),
         Constraint::Percentage(percent_y),
         Constraint::Fill(1),
     ])
     .areas(area);
-    let [_, centre, _] = Layout::horizontal([
+    let [_, centre, _] = Split::horizontal([
         Constraint::Percentage((100 - percent_x) / 2),
         Constraint::Percentage(percent_x),
         Constraint::Fill(1),

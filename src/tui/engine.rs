@@ -1,0 +1,398 @@
+//! The animator's engine: a thread that owns everything evaluated — the
+//! script's listing, the animated process, its symmetry and every state
+//! met — so that the user interface never waits on evaluation. The
+//! interface sends a [`Request`] and goes on drawing; the engine answers
+//! with a [`Reply`] holding what the panes show, in words. Long requests
+//! (random runs, replays, reloads) report progress in shared counters and
+//! stop early when the cancel flag is raised, keeping what they did.
+//!
+//! States live here, numbered in two stores (the raw states met, and
+//! their representatives); the interface holds only the numbers (a
+//! [`Position`]) and the path between them.
+
+mod world;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::time::Duration;
+
+use crate::check::counterexample::Counterexample;
+use crate::lts::animator::{EventKind, Participant};
+use crate::lts::machine::OutlineRow;
+use crate::symmetry::rep;
+
+use super::model::{Listing, Source, SymmetryAbout};
+use super::session::SavedStep;
+
+/// "No such number": a position without a representative, a step
+/// without a hidden event.
+pub const NONE: u32 = u32::MAX;
+
+/// A place on the animator's path: the raw state and, where the process
+/// is symmetric, the state of the reduced walk beside it with the
+/// permutation σ mapping the raw state onto it (`reduced = σ(raw)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub raw: u32,
+    pub reduced: u32,
+    /// An id of [`Names::permutations`].
+    pub sigma: u32,
+}
+
+impl Position {
+    pub fn has_reduced(&self) -> bool {
+        self.reduced != NONE
+    }
+
+    /// The state shown in a mode (`reduced`: the reduced walk's).
+    pub fn state(&self, reduced: bool) -> u32 {
+        if reduced && self.has_reduced() {
+            self.reduced
+        } else {
+            self.raw
+        }
+    }
+}
+
+/// One step of the path, in both walks: the raw system's move and the
+/// matching move of the reduced system (`NONE` without symmetry). Events
+/// are ids of [`Names::events`]; `permutation` is the permutation the
+/// representative algorithm applied to the reduced move's target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    pub kind: EventKind,
+    pub event: u32,
+    pub hidden: u32,
+    /// The move's place in its state's list of moves.
+    pub choice: u32,
+    pub reduced_event: u32,
+    pub reduced_hidden: u32,
+    pub reduced_choice: u32,
+    pub permutation: u32,
+}
+
+impl Step {
+    /// The event, its hidden event and its place in the list, as the
+    /// walk in `reduced` mode sees the step.
+    pub fn seen(&self, reduced: bool) -> (u32, u32, u32) {
+        if reduced && self.reduced_event != NONE {
+            (self.reduced_event, self.reduced_hidden, self.reduced_choice)
+        } else {
+            (self.event, self.hidden, self.choice)
+        }
+    }
+}
+
+/// What the interface wants to see of a state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Want {
+    /// Show the reduced walk's state (and step through its moves).
+    pub reduced: bool,
+    /// Explain the state's representative (the symmetry view is open).
+    pub symmetry: bool,
+}
+
+/// Steps to replay from the initial state, and where to stop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replay {
+    pub steps: Vec<SavedStep>,
+    pub position: usize,
+}
+
+#[derive(Debug)]
+pub enum Request {
+    /// Load the script, list it and animate `process` (else its default
+    /// process), replaying a saved path.
+    Open {
+        source: Source,
+        process: Option<String>,
+        symmetry: Option<String>,
+        replay: Option<Replay>,
+    },
+    /// Animate another process of the same script; with a counterexample,
+    /// follow its path.
+    Animate {
+        process: String,
+        follow: Option<Box<Counterexample>>,
+        want: Want,
+    },
+    /// Read the script again and replace everything, replaying the path
+    /// as far as it fits; if it does not load, keep everything.
+    Reload {
+        process: String,
+        replay: Replay,
+        want: Want,
+    },
+    /// Describe a state; `into` is the step that led to it (for the
+    /// components it changed).
+    Show {
+        at: Position,
+        into: Option<(Position, Step)>,
+        want: Want,
+    },
+    /// Take move `choice` of the state at `at` (of the reduced walk's
+    /// state with `want.reduced`).
+    Fire {
+        at: Position,
+        choice: usize,
+        want: Want,
+    },
+    /// Take up to `steps` random moves from `at`.
+    Random {
+        at: Position,
+        steps: usize,
+        seed: u64,
+        want: Want,
+    },
+    /// Save the session: the path from `initial` (every step, undone
+    /// ones included) and the position on it.
+    Save {
+        path: std::path::PathBuf,
+        initial: Position,
+        steps: Vec<(Step, Position)>,
+        position: usize,
+    },
+    /// Why do these two states have different representatives?
+    Compare {
+        marked: Position,
+        here: Position,
+        reduced: bool,
+    },
+}
+
+/// A move of the state shown, in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Move {
+    pub label: String,
+    pub kind: EventKind,
+    /// The event a τ hides (or the one renamed).
+    pub hidden: Option<String>,
+    pub participants: Vec<Participant>,
+    /// For a move that reads the same as another (same event, same
+    /// hidden event): the components it changes, after it, which tell
+    /// the two apart.
+    pub after: Vec<(usize, String)>,
+}
+
+impl Move {
+    pub fn slots(&self) -> impl Iterator<Item = usize> + '_ {
+        self.participants.iter().map(|p| p.slot)
+    }
+}
+
+/// A state as the panes show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shown {
+    pub at: Position,
+    /// Whether this is the reduced walk's state.
+    pub reduced: bool,
+    pub components: Vec<String>,
+    /// The components the step into this state changed.
+    pub changed: Vec<usize>,
+    pub moves: Vec<Move>,
+    /// Why the moves could not be computed.
+    pub problem: Option<String>,
+    /// The state's representative, explained (when asked for).
+    pub symmetry: Option<Box<StateSymmetry>>,
+    /// Distinct raw states met since the process was opened.
+    pub seen: usize,
+}
+
+/// One state's representative, explained: everything the symmetry view
+/// shows, read off the symmetry layer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StateSymmetry {
+    /// The state's components and the representative's, as text.
+    pub state: Vec<String>,
+    pub representative: Vec<String>,
+    /// α: component `i` of the state goes to component `alpha[i]`.
+    pub alpha: Vec<usize>,
+    /// Per type the permutation moves: the type and its pairs.
+    pub permutation: Vec<(String, Vec<(String, String)>)>,
+    /// The values the permutation moves (to mark them in both columns).
+    pub moved: Vec<String>,
+    /// Every step of the algorithm (components numbered from 0).
+    pub trace: rep::Trace,
+    /// Per type: its name and its ordering, with how many of the ordering
+    /// appeared in the state.
+    pub orderings: Vec<(String, Vec<String>, usize)>,
+    /// Whether every symmetric set still has unique identities
+    /// (Definition 46) in this state.
+    pub unique_identities: bool,
+    /// Proposition 50 held: this representative is its class's only one.
+    pub unique_guaranteed: bool,
+}
+
+impl StateSymmetry {
+    pub fn is_own_representative(&self) -> bool {
+        self.state == self.representative
+    }
+}
+
+/// Names for the ids the interface keeps on its path, sent as they are
+/// first used.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Names {
+    pub events: Vec<(u32, Arc<str>)>,
+    /// The permutations' texts (`NodeID: N0 ↦ N2, …`; empty for the
+    /// identity).
+    pub permutations: Vec<(u32, Arc<str>)>,
+}
+
+/// A process just opened: its fixed parts and its first state.
+#[derive(Debug)]
+pub struct Animated {
+    pub process: String,
+    pub outline: Vec<OutlineRow>,
+    pub initial: Position,
+    pub symmetry: SymmetryAbout,
+    /// Whether the reduced walk exists (the process is symmetric).
+    pub reducible: bool,
+    /// The steps replayed or followed, and the state the walk is at.
+    pub walked: Walked,
+    /// For a followed counterexample: how many of its steps were taken.
+    pub followed: Option<usize>,
+}
+
+/// Steps taken, and the state reached (or, for a replay, the state at
+/// the saved position).
+#[derive(Debug)]
+pub struct Walked {
+    pub steps: Vec<(Step, Position)>,
+    /// The position on the path that `shown` describes.
+    pub position: usize,
+    /// Why fewer steps were taken than asked (cancelled, no move left, a
+    /// saved step that no longer fits).
+    pub stopped: Option<String>,
+    pub shown: Box<Shown>,
+    pub names: Names,
+}
+
+/// A script loaded: its listing, and the animated process (or why it
+/// failed to animate).
+pub struct Opened {
+    pub source: Source,
+    pub listing: Listing,
+    pub animated: Result<Box<Animated>, String>,
+}
+
+/// What [`Request::Compare`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compared {
+    /// Both states' explanations.
+    pub marked: Box<StateSymmetry>,
+    pub here: Box<StateSymmetry>,
+    /// The answer in words: a headline, then the evidence.
+    pub verdict: Vec<String>,
+}
+
+pub enum Reply {
+    Opened(Box<Opened>),
+    /// The script did not load at startup: nothing to show but why.
+    OpenFailed {
+        source: Source,
+        problem: String,
+    },
+    Animated(Box<Animated>),
+    Reloaded(Box<Opened>),
+    Walked(Walked),
+    Shown(Box<Shown>),
+    Compared(Box<Compared>),
+    /// The session was written (to this path), or why not.
+    Saved(Result<std::path::PathBuf, String>),
+    /// The request could not be carried out; everything stays as it was.
+    Refused(String),
+}
+
+/// Progress of a long request, and its cancel flag.
+#[derive(Debug, Default)]
+pub struct Control {
+    cancel: AtomicBool,
+    done: AtomicU64,
+    total: AtomicU64,
+}
+
+impl Control {
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// `(done, total)` of the running request's work.
+    pub fn progress(&self) -> (u64, u64) {
+        (
+            self.done.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+        )
+    }
+
+    fn start(&self, total: u64) {
+        self.cancel.store(false, Ordering::Relaxed);
+        self.done.store(0, Ordering::Relaxed);
+        self.total.store(total, Ordering::Relaxed);
+    }
+
+    fn advance(&self, done: u64) {
+        self.done.store(done, Ordering::Relaxed);
+    }
+}
+
+/// The engine thread has gone (it panicked): no reply will come.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineStopped;
+
+/// The interface's end: at most one request is out at a time.
+pub struct Engine {
+    requests: Sender<Request>,
+    replies: Receiver<Reply>,
+    pub control: Arc<Control>,
+}
+
+impl Engine {
+    /// Starts the engine thread (with a large stack: evaluation recurses).
+    pub fn start() -> Engine {
+        let (requests, incoming) = channel::<Request>();
+        let (outgoing, replies) = channel::<Reply>();
+        let control = Arc::new(Control::default());
+        let shared = control.clone();
+        std::thread::Builder::new()
+            .name("symcsp-animator".into())
+            .stack_size(crate::stack::LARGE_STACK)
+            .spawn(move || world::serve(incoming, outgoing, shared))
+            .expect("the system can start a thread");
+        Engine {
+            requests,
+            replies,
+            control,
+        }
+    }
+
+    pub fn send(&self, request: Request) {
+        // The engine lives as long as this end: a send cannot fail
+        // unless it panicked, and then the reply never comes and the
+        // interface says the engine stopped.
+        let _ = self.requests.send(request);
+    }
+
+    /// The reply, if it has come; `Err` when the engine is gone.
+    pub fn try_reply(&self) -> Result<Option<Reply>, EngineStopped> {
+        match self.replies.try_recv() {
+            Ok(reply) => Ok(Some(reply)),
+            Err(std::sync::mpsc::TryRecvError::Empty) => Ok(None),
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => Err(EngineStopped),
+        }
+    }
+
+    /// Waits up to `timeout` for the reply.
+    pub fn wait_reply(&self, timeout: Duration) -> Result<Option<Reply>, EngineStopped> {
+        match self.replies.recv_timeout(timeout) {
+            Ok(reply) => Ok(Some(reply)),
+            Err(RecvTimeoutError::Timeout) => Ok(None),
+            Err(RecvTimeoutError::Disconnected) => Err(EngineStopped),
+        }
+    }
+}

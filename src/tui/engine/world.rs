@@ -1,0 +1,991 @@
+//! The engine thread's state and its answers: the loaded script, the
+//! animated process with its symmetry, the stores of states met, and the
+//! stepping of both walks (the raw system's and the reduced system's,
+//! related by a permutation σ at every position).
+
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::eval::EvalResult;
+use crate::lts::animator::kind_of;
+use crate::lts::store::StateStore;
+use crate::process::EventId;
+use crate::script::Script;
+use crate::symmetry::{Atom, Permutation};
+
+use super::super::model::{Animation, Lens, Listing, Source, Stepper};
+use super::super::session::{SavedStep, Session};
+use super::{
+    Animated, Compared, Control, Move, NONE, Names, Opened, Position, Replay, Reply, Request,
+    Shown, StateSymmetry, Step, Walked, Want,
+};
+
+/// How many steps of a long request pass between looks at the cancel
+/// flag and updates of the progress counters.
+const POLL_EVERY: usize = 256;
+
+pub(super) fn serve(requests: Receiver<Request>, replies: Sender<Reply>, control: Arc<Control>) {
+    let mut world = World::new(control);
+    while let Ok(request) = requests.recv() {
+        let reply = world.handle(request);
+        if replies.send(reply).is_err() {
+            return;
+        }
+    }
+}
+
+/// Permutations met on the path, numbered.
+#[derive(Default)]
+struct Permutations {
+    list: Vec<Permutation>,
+    ids: FxHashMap<Permutation, u32>,
+    named: usize,
+}
+
+impl Permutations {
+    fn id(&mut self, p: &Permutation) -> u32 {
+        if let Some(&id) = self.ids.get(p) {
+            return id;
+        }
+        let id = self.list.len() as u32;
+        self.list.push(p.clone());
+        self.ids.insert(p.clone(), id);
+        id
+    }
+}
+
+/// Everything about the animated process that outlives one request.
+struct Walk {
+    animation: Animation,
+    process: String,
+    raw: StateStore,
+    reduced: StateStore,
+    permutations: Permutations,
+    named: FxHashSet<u32>,
+}
+
+struct World {
+    control: Arc<Control>,
+    source: Option<Source>,
+    symmetry: Option<String>,
+    walk: Option<Walk>,
+}
+
+impl World {
+    fn new(control: Arc<Control>) -> World {
+        World {
+            control,
+            source: None,
+            symmetry: None,
+            walk: None,
+        }
+    }
+
+    fn handle(&mut self, request: Request) -> Reply {
+        match request {
+            Request::Open {
+                source,
+                process,
+                symmetry,
+                replay,
+            } => {
+                self.symmetry = symmetry;
+                let listing = match source.load() {
+                    Ok(script) => Listing::new(script),
+                    Err(problem) => return Reply::OpenFailed { source, problem },
+                };
+                self.source = Some(source.clone());
+                let process = process.or_else(|| listing.default_process());
+                let animated =
+                    match process {
+                        Some(process) => self.animate(&process, replay, Want::default()),
+                        None => Err("this script defines no process to animate: type one with e"
+                            .to_string()),
+                    };
+                Reply::Opened(Box::new(Opened {
+                    source,
+                    listing,
+                    animated,
+                }))
+            }
+            Request::Animate {
+                process,
+                follow,
+                want,
+            } => {
+                let animated = match follow {
+                    Some(cx) => self.follow(&process, &cx, want),
+                    None => self.animate(&process, None, want),
+                };
+                match animated {
+                    Ok(animated) => Reply::Animated(animated),
+                    Err(problem) => Reply::Refused(problem),
+                }
+            }
+            Request::Reload {
+                process,
+                replay,
+                want,
+            } => self.reload(process, replay, want),
+            Request::Show { at, into, want } => match self.walk.as_mut() {
+                Some(walk) => Reply::Shown(Box::new(walk.show(at, into, want))),
+                None => Reply::Refused("nothing is animated".into()),
+            },
+            Request::Fire { at, choice, want } => {
+                let control = self.control.clone();
+                control.start(1);
+                match self.walk.as_mut() {
+                    Some(walk) => walk.run(at, want, &control, 1, |_, _| Some(choice)),
+                    None => Reply::Refused("nothing is animated".into()),
+                }
+            }
+            Request::Random {
+                at,
+                steps,
+                seed,
+                want,
+            } => {
+                let control = self.control.clone();
+                control.start(steps as u64);
+                let mut rng = fastrand::Rng::with_seed(seed);
+                match self.walk.as_mut() {
+                    Some(walk) => walk.run(at, want, &control, steps, |_, n| {
+                        (n > 0).then(|| rng.usize(..n))
+                    }),
+                    None => Reply::Refused("nothing is animated".into()),
+                }
+            }
+            Request::Save {
+                path,
+                initial,
+                steps,
+                position,
+            } => {
+                let (Some(walk), Some(source)) = (self.walk.as_mut(), &self.source) else {
+                    return Reply::Refused("nothing is animated".into());
+                };
+                self.control.start(steps.len() as u64);
+                let saved = walk.saved_steps(initial, &steps, &self.control);
+                Reply::Saved(saved.and_then(|saved| {
+                    Session::new(source, &walk.process, saved, position)
+                        .save(&path)
+                        .map(|()| path)
+                }))
+            }
+            Request::Compare {
+                marked,
+                here,
+                reduced,
+            } => match self.walk.as_mut() {
+                Some(walk) => walk.compare(marked, here, reduced),
+                None => Reply::Refused("nothing is animated".into()),
+            },
+        }
+    }
+
+    /// Opens `process` in the loaded script and replays `replay` on it.
+    fn animate(
+        &mut self,
+        process: &str,
+        replay: Option<Replay>,
+        want: Want,
+    ) -> Result<Box<Animated>, String> {
+        let source = self.source.clone().ok_or("no script is loaded")?;
+        let animation = Animation::open(&source, process, self.symmetry.as_deref())?;
+        let width = animation.with_dependent(|_, s| s.animator.components());
+        let mut walk = Walk {
+            animation,
+            process: process.to_string(),
+            raw: StateStore::new(width),
+            reduced: StateStore::new(width),
+            permutations: Permutations::default(),
+            named: FxHashSet::default(),
+        };
+        let initial = walk.initial().map_err(|e| walk.render(e))?;
+        let walked = match replay {
+            Some(replay) => walk.replay(initial, &replay, want, &self.control),
+            None => walk.walked(Vec::new(), 0, None, initial, None, want),
+        };
+        let (outline, symmetry, reducible) = walk.animation.with_dependent(|_, s| {
+            let about = match &s.lens {
+                Ok(lens) => lens.about.clone(),
+                Err(about) => about.clone(),
+            };
+            (s.animator.outline(), about, s.lens.is_ok())
+        });
+        self.walk = Some(walk);
+        Ok(Box::new(Animated {
+            process: process.to_string(),
+            outline,
+            initial,
+            symmetry,
+            reducible,
+            walked,
+            followed: None,
+        }))
+    }
+
+    /// Opens `process` and follows a check's counterexample on it.
+    fn follow(
+        &mut self,
+        process: &str,
+        cx: &crate::check::counterexample::Counterexample,
+        want: Want,
+    ) -> Result<Box<Animated>, String> {
+        let mut animated = self.animate(process, None, want)?;
+        let walk = self.walk.as_mut().expect("just animated");
+        let followed = walk
+            .animation
+            .with_dependent_mut(|_, s| s.animator.follow(cx.path()));
+        let (choices, stopped) = match followed {
+            Ok(moves) => (moves.into_iter().map(|(c, _)| c).collect::<Vec<_>>(), None),
+            Err(e) => {
+                return Err(format!(
+                    "the counterexample could not be followed at step {} (`{}`)",
+                    e.step + 1,
+                    walk.event_text(e.event)
+                ));
+            }
+        };
+        let count = choices.len();
+        let mut choices = choices.into_iter();
+        let control = Control::default();
+        let Reply::Walked(mut walked) =
+            walk.run(animated.initial, want, &control, count, |_, _| {
+                choices.next()
+            })
+        else {
+            return Err("the counterexample could not be followed".into());
+        };
+        walked.stopped = walked.stopped.or(stopped);
+        animated.followed = Some(walked.steps.len());
+        animated.walked = walked;
+        Ok(animated)
+    }
+
+    /// Reads the script again: all or nothing.
+    fn reload(&mut self, process: String, replay: Replay, want: Want) -> Reply {
+        let Some(source) = self.source.clone() else {
+            return Reply::Refused("no script is loaded".into());
+        };
+        let listing = match source.load() {
+            Ok(script) => Listing::new(script),
+            Err(problem) => return Reply::Refused(problem),
+        };
+        // The old walk stays until the new one is ready.
+        let old = self.walk.take();
+        match self.animate(&process, Some(replay), want) {
+            Ok(animated) => Reply::Reloaded(Box::new(Opened {
+                source,
+                listing,
+                animated: Ok(animated),
+            })),
+            Err(problem) => {
+                // The script loads but the process no longer does: the
+                // new script, animating its default process.
+                let fallback = listing
+                    .default_process()
+                    .filter(|p| *p != process)
+                    .map(|p| self.animate(&p, None, want));
+                match fallback {
+                    Some(Ok(animated)) => Reply::Reloaded(Box::new(Opened {
+                        source,
+                        listing,
+                        animated: Ok(animated),
+                    })),
+                    _ => {
+                        self.walk = old;
+                        Reply::Refused(problem)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The pieces of a walk a step works on, borrowed together.
+struct Ctx<'a, 's> {
+    script: &'a Script,
+    stepper: &'a mut Stepper<'s>,
+    raw: &'a mut StateStore,
+    reduced: &'a mut StateStore,
+    permutations: &'a mut Permutations,
+    names: NameLog<'a>,
+}
+
+/// The names of the ids sent so far, and those to send with the reply.
+struct NameLog<'a> {
+    named: &'a mut FxHashSet<u32>,
+    new: Names,
+}
+
+impl Walk {
+    fn render(&self, e: crate::eval::EvalError) -> String {
+        self.animation
+            .with_dependent(|script, _| e.to_diagnostic().render(&script.sources))
+    }
+
+    fn event_text(&self, e: EventId) -> String {
+        self.animation
+            .with_dependent(|_, s| s.animator.processes().show_event(e))
+    }
+
+    /// Runs `f` with the walk's parts borrowed together, and collects
+    /// the names it used.
+    fn with<R>(&mut self, f: impl FnOnce(&mut Ctx) -> R) -> (R, Names) {
+        let Walk {
+            animation,
+            raw,
+            reduced,
+            permutations,
+            named,
+            ..
+        } = self;
+        animation.with_dependent_mut(|script, stepper| {
+            let mut ctx = Ctx {
+                script,
+                stepper,
+                raw,
+                reduced,
+                permutations,
+                names: NameLog {
+                    named,
+                    new: Names::default(),
+                },
+            };
+            let out = f(&mut ctx);
+            ctx.name_permutations();
+            (out, ctx.names.new)
+        })
+    }
+
+    fn initial(&mut self) -> EvalResult<Position> {
+        self.with(|ctx| ctx.initial()).0
+    }
+
+    fn show(&mut self, at: Position, into: Option<(Position, Step)>, want: Want) -> Shown {
+        self.with(|ctx| ctx.show(at, into, want)).0
+    }
+
+    /// The reply for `steps` taken from `from`, showing the last state.
+    fn walked(
+        &mut self,
+        steps: Vec<(Step, Position)>,
+        position: usize,
+        stopped: Option<String>,
+        from: Position,
+        names: Option<Names>,
+        want: Want,
+    ) -> Walked {
+        let at = match position {
+            0 => from,
+            p => steps[p - 1].1,
+        };
+        let into = match position {
+            0 => None,
+            1 => Some((from, steps[0].0)),
+            p => Some((steps[p - 2].1, steps[p - 1].0)),
+        };
+        let (shown, more) = self.with(|ctx| ctx.show(at, into, want));
+        let mut names = names.unwrap_or_default();
+        names.events.extend(more.events);
+        names.permutations.extend(more.permutations);
+        Walked {
+            steps,
+            position,
+            stopped,
+            shown: Box::new(shown),
+            names,
+        }
+    }
+
+    /// Takes up to `limit` steps from `at`, each the move `choose` picks
+    /// among the current state's `n` (`None` stops), watching `control`.
+    fn run(
+        &mut self,
+        at: Position,
+        want: Want,
+        control: &Control,
+        limit: usize,
+        mut choose: impl FnMut(usize, usize) -> Option<usize>,
+    ) -> Reply {
+        let (outcome, names) = self.with(|ctx| {
+            let mut steps: Vec<(Step, Position)> = Vec::new();
+            let mut here = at;
+            let mut stopped = None;
+            while steps.len() < limit {
+                if steps.len().is_multiple_of(POLL_EVERY) {
+                    control.advance(steps.len() as u64);
+                    if control.cancelled() {
+                        stopped = Some("cancelled".to_string());
+                        break;
+                    }
+                }
+                let n = match ctx.moves_of(here, want.reduced) {
+                    Ok(n) => n,
+                    Err(e) => {
+                        stopped = Some(e.to_diagnostic().render(&ctx.script.sources));
+                        break;
+                    }
+                };
+                let Some(choice) = choose(steps.len(), n) else {
+                    if n == 0 {
+                        stopped = Some("no event was possible".to_string());
+                    }
+                    break;
+                };
+                match ctx.advance(here, choice, want.reduced) {
+                    Ok(Ok((step, next))) => {
+                        steps.push((step, next));
+                        here = next;
+                    }
+                    Ok(Err(problem)) => {
+                        stopped = Some(problem);
+                        break;
+                    }
+                    Err(e) => {
+                        stopped = Some(e.to_diagnostic().render(&ctx.script.sources));
+                        break;
+                    }
+                }
+            }
+            (steps, stopped)
+        });
+        let (steps, stopped) = outcome;
+        let position = steps.len();
+        Reply::Walked(self.walked(steps, position, stopped, at, Some(names), want))
+    }
+
+    /// Replays saved steps from `initial`: each by its place in the list
+    /// when the event there is still the saved one (and, where saved,
+    /// reaches the same components), else the first move with its event
+    /// and components after it, else with its event.
+    fn replay(
+        &mut self,
+        initial: Position,
+        replay: &Replay,
+        want: Want,
+        control: &Control,
+    ) -> Walked {
+        control.start(replay.steps.len() as u64);
+        let (outcome, names) = self.with(|ctx| {
+            let mut steps: Vec<(Step, Position)> = Vec::new();
+            let mut here = initial;
+            let mut stopped = None;
+            for (k, saved) in replay.steps.iter().enumerate() {
+                if k.is_multiple_of(POLL_EVERY) {
+                    control.advance(k as u64);
+                    if control.cancelled() {
+                        stopped = Some(format!("replay cancelled after {k} steps"));
+                        break;
+                    }
+                }
+                let found = ctx.find_saved(here, saved);
+                let step = match found {
+                    Ok(Some(choice)) => ctx.advance(here, choice, false),
+                    Ok(None) => {
+                        stopped = Some(format!(
+                            "the saved trace stops at step {}: `{}` is not possible here",
+                            k + 1,
+                            saved.event
+                        ));
+                        break;
+                    }
+                    Err(e) => Err(e),
+                };
+                match step {
+                    Ok(Ok((step, next))) => {
+                        steps.push((step, next));
+                        here = next;
+                    }
+                    Ok(Err(problem)) => {
+                        stopped = Some(problem);
+                        break;
+                    }
+                    Err(e) => {
+                        stopped = Some(e.to_diagnostic().render(&ctx.script.sources));
+                        break;
+                    }
+                }
+            }
+            (steps, stopped)
+        });
+        let (steps, stopped) = outcome;
+        let position = replay.position.min(steps.len());
+        self.walked(steps, position, stopped, initial, Some(names), want)
+    }
+
+    /// The path as a session saves it: each step's event as printed,
+    /// its place in the list and, where another move of its state has the
+    /// same event, the components it changed as they were after it.
+    fn saved_steps(
+        &mut self,
+        initial: Position,
+        steps: &[(Step, Position)],
+        control: &Control,
+    ) -> Result<Vec<SavedStep>, String> {
+        let (saved, _) = self.with(|ctx| {
+            let mut saved = Vec::with_capacity(steps.len());
+            let mut from = initial;
+            for (k, &(step, to)) in steps.iter().enumerate() {
+                if k.is_multiple_of(POLL_EVERY) {
+                    control.advance(k as u64);
+                    if control.cancelled() {
+                        return Err("saving cancelled: the file was not written".to_string());
+                    }
+                }
+                let row = ctx.row(from.raw, false);
+                let n = ctx
+                    .stepper
+                    .animator
+                    .compute_moves(&row)
+                    .map_err(|e| e.to_diagnostic().render(&ctx.script.sources))?;
+                let mut after = Vec::new();
+                let twins = (0..n)
+                    .filter(|&k| ctx.stepper.animator.take(&row, k, &mut after).event == step.event)
+                    .count();
+                let after = if twins > 1 {
+                    let target = ctx.row(to.raw, false);
+                    let animator = &ctx.stepper.animator;
+                    animator
+                        .changed_by(&row, step.choice as usize)
+                        .into_iter()
+                        .map(|slot| animator.show_component(slot, target[slot]))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                saved.push(SavedStep {
+                    event: ctx.stepper.animator.processes().show_event(step.event),
+                    choice: step.choice as usize,
+                    after,
+                });
+                from = to;
+            }
+            Ok(saved)
+        });
+        saved
+    }
+
+    fn compare(&mut self, marked: Position, here: Position, reduced: bool) -> Reply {
+        let (outcome, _) = self.with(|ctx| {
+            let a = ctx.explain(marked.state(reduced), reduced && marked.has_reduced())?;
+            let b = ctx.explain(here.state(reduced), reduced && here.has_reduced())?;
+            Some((a, b))
+        });
+        let Some((marked, here)) = outcome else {
+            return Reply::Refused(
+                "this process is not symmetric: there is no representative to compare".into(),
+            );
+        };
+        let verdict = if marked.representative == here.representative {
+            vec!["same representative: the two states are in one symmetry class".to_string()]
+        } else {
+            vec!["different representatives".to_string()]
+        };
+        Reply::Compared(Box::new(Compared {
+            marked: Box::new(marked),
+            here: Box::new(here),
+            verdict,
+        }))
+    }
+}
+
+impl Ctx<'_, '_> {
+    fn row(&self, id: u32, reduced: bool) -> Vec<u32> {
+        let mut out = Vec::new();
+        if reduced {
+            self.reduced.read(id, &mut out);
+        } else {
+            self.raw.read(id, &mut out);
+        }
+        out
+    }
+
+    fn note_event(&mut self, e: Option<EventId>) -> u32 {
+        let Some(e) = e else {
+            return NONE;
+        };
+        if self.names.named.insert(e) {
+            let text = self.stepper.animator.processes().show_event(e);
+            self.names.new.events.push((e, Arc::from(text)));
+        }
+        e
+    }
+
+    fn name_permutations(&mut self) {
+        let Ok(lens) = &self.stepper.lens else {
+            return;
+        };
+        while self.permutations.named < self.permutations.list.len() {
+            let id = self.permutations.named;
+            let text = permutation_text(self.script, lens, &self.permutations.list[id]);
+            self.names
+                .new
+                .permutations
+                .push((id as u32, Arc::from(text)));
+            self.permutations.named += 1;
+        }
+    }
+
+    /// The position of the initial state.
+    fn initial(&mut self) -> EvalResult<Position> {
+        let row = self.stepper.animator.initial();
+        let (raw, _) = self.raw.insert(&row);
+        let mut at = Position {
+            raw,
+            reduced: NONE,
+            sigma: NONE,
+        };
+        if let Some((rep, pi)) = self.representative(&row) {
+            at.reduced = self.reduced.insert(&rep).0;
+            at.sigma = self.permutations.id(&pi);
+        }
+        Ok(at)
+    }
+
+    /// The representative of `row` and the permutation that made it.
+    fn representative(&mut self, row: &[u32]) -> Option<(Vec<u32>, Permutation)> {
+        let Stepper { animator, lens } = &mut *self.stepper;
+        let lens = lens.as_mut().ok()?;
+        let (machine, procs) = animator.parts_mut();
+        let mut out = vec![0; row.len()];
+        let pi = lens
+            .system
+            .representative(machine, procs, row, &mut out, None)
+            .clone();
+        Some((out, pi))
+    }
+
+    /// `perm` applied to `row`.
+    fn permute(&mut self, perm: &Permutation, row: &[u32]) -> Vec<u32> {
+        let Stepper { animator, lens } = &mut *self.stepper;
+        let lens = lens.as_mut().expect("only reduced walks permute");
+        let (machine, procs) = animator.parts_mut();
+        let mut out = vec![0; row.len()];
+        lens.system.apply(machine, procs, perm, row, &mut out);
+        out
+    }
+
+    fn permute_event(&mut self, perm: &Permutation, e: Option<EventId>) -> Option<EventId> {
+        let Stepper { animator, lens } = &mut *self.stepper;
+        let lens = lens.as_ref().expect("only reduced walks permute");
+        e.map(|e| lens.system.permute_event(animator.processes(), perm, e))
+    }
+
+    /// How many moves the state at `at` has (in the mode's walk); the
+    /// animator is left ready to take one.
+    fn moves_of(&mut self, at: Position, reduced: bool) -> EvalResult<usize> {
+        let reduced = reduced && at.has_reduced();
+        let row = self.row(at.state(reduced), reduced);
+        self.stepper.animator.compute_moves(&row)
+    }
+
+    /// The place of the move of `row` with `event` into `target`.
+    fn find_move(
+        &mut self,
+        row: &[u32],
+        event: EventId,
+        target: &[u32],
+    ) -> EvalResult<Option<usize>> {
+        let n = self.stepper.animator.compute_moves(row)?;
+        let mut after = Vec::new();
+        for k in 0..n {
+            let taken = self.stepper.animator.take(row, k, &mut after);
+            if taken.event == event && after == target {
+                return Ok(Some(k));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Takes move `choice` of the state at `at` — of the reduced walk's
+    /// state in `reduced` mode — and the matching move of the other walk.
+    fn advance(
+        &mut self,
+        at: Position,
+        choice: usize,
+        reduced: bool,
+    ) -> EvalResult<Result<(Step, Position), String>> {
+        let reduced = reduced && at.has_reduced();
+        let here = self.row(at.state(reduced), reduced);
+        let n = self.stepper.animator.compute_moves(&here)?;
+        if choice >= n {
+            return Ok(Err(format!("there is no move {} here", choice + 1)));
+        }
+        let mut target = Vec::new();
+        let taken = self.stepper.animator.take(&here, choice, &mut target);
+        let kind = kind_of(taken.event);
+        if !at.has_reduced() {
+            let (raw, _) = self.raw.insert(&target);
+            let step = Step {
+                kind,
+                event: self.note_event(Some(taken.event)),
+                hidden: self.note_event(taken.hidden),
+                choice: choice as u32,
+                reduced_event: NONE,
+                reduced_hidden: NONE,
+                reduced_choice: NONE,
+                permutation: NONE,
+            };
+            let next = Position {
+                raw,
+                reduced: NONE,
+                sigma: NONE,
+            };
+            return Ok(Ok((step, next)));
+        }
+        let sigma = self.permutations.list[at.sigma as usize].clone();
+        // The two walks' moves: `raw -e-> raw'` and `σ(raw) -σ(e)-> σ(raw')`.
+        let (raw_row, raw_target, raw_move, reduced_row, reduced_target, reduced_move) = if reduced
+        {
+            let inverse = sigma.inverse();
+            let raw_row = self.row(at.raw, false);
+            let raw_target = self.permute(&inverse, &target);
+            let raw_move = (
+                self.permute_event(&inverse, Some(taken.event)),
+                self.permute_event(&inverse, taken.hidden),
+            );
+            let reduced_move = (Some(taken.event), taken.hidden);
+            (raw_row, raw_target, raw_move, here, target, reduced_move)
+        } else {
+            let reduced_row = self.row(at.reduced, true);
+            let reduced_target = self.permute(&sigma, &target);
+            let reduced_move = (
+                self.permute_event(&sigma, Some(taken.event)),
+                self.permute_event(&sigma, taken.hidden),
+            );
+            let raw_move = (Some(taken.event), taken.hidden);
+            (
+                here,
+                target,
+                raw_move,
+                reduced_row,
+                reduced_target,
+                reduced_move,
+            )
+        };
+        let raw_choice = match reduced {
+            false => Some(choice),
+            true => self.find_move(&raw_row, raw_move.0.expect("an event"), &raw_target)?,
+        };
+        let reduced_choice = match reduced {
+            true => Some(choice),
+            false => self.find_move(
+                &reduced_row,
+                reduced_move.0.expect("an event"),
+                &reduced_target,
+            )?,
+        };
+        let (Some(raw_choice), Some(reduced_choice)) = (raw_choice, reduced_choice) else {
+            return Ok(Err(
+                "internal error: the step has no matching move in the other walk (the system \
+                 is not symmetric after all); please report it"
+                    .to_string(),
+            ));
+        };
+        let (representative, pi) = self
+            .representative(&reduced_target)
+            .expect("the walk is reduced");
+        let step = Step {
+            kind,
+            event: self.note_event(raw_move.0),
+            hidden: self.note_event(raw_move.1),
+            choice: raw_choice as u32,
+            reduced_event: self.note_event(reduced_move.0),
+            reduced_hidden: self.note_event(reduced_move.1),
+            reduced_choice: reduced_choice as u32,
+            permutation: self.permutations.id(&pi),
+        };
+        let next = Position {
+            raw: self.raw.insert(&raw_target).0,
+            reduced: self.reduced.insert(&representative).0,
+            sigma: self.permutations.id(&sigma.then(&pi)),
+        };
+        Ok(Ok((step, next)))
+    }
+
+    /// The move a saved step took from `at` (raw walk), if it still fits.
+    fn find_saved(&mut self, at: Position, saved: &SavedStep) -> EvalResult<Option<usize>> {
+        let row = self.row(at.raw, false);
+        let enabled = self.stepper.animator.enabled(&row)?;
+        let texts = |e: &crate::lts::animator::Enabled,
+                     animator: &crate::lts::animator::Animator| {
+            e.slots()
+                .map(|slot| animator.show_component(slot, e.target[slot]))
+                .collect::<Vec<_>>()
+        };
+        let fits = |i: usize| {
+            enabled[i].label == saved.event
+                && (saved.after.is_empty()
+                    || texts(&enabled[i], &self.stepper.animator) == saved.after)
+        };
+        if saved.choice < enabled.len() && fits(saved.choice) {
+            return Ok(Some(saved.choice));
+        }
+        if let Some(i) = (0..enabled.len()).find(|&i| fits(i)) {
+            return Ok(Some(i));
+        }
+        Ok(enabled.iter().position(|e| e.label == saved.event))
+    }
+
+    /// A state as the panes show it.
+    fn show(&mut self, at: Position, into: Option<(Position, Step)>, want: Want) -> Shown {
+        let reduced = want.reduced && at.has_reduced();
+        let row = self.row(at.state(reduced), reduced);
+        let changed = into
+            .and_then(|(from, step)| {
+                let from_row = self.row(from.state(reduced), reduced);
+                let (_, _, choice) = step.seen(reduced);
+                let n = self.stepper.animator.compute_moves(&from_row).ok()?;
+                ((choice as usize) < n)
+                    .then(|| self.stepper.animator.changed_by(&from_row, choice as usize))
+            })
+            .unwrap_or_default();
+        let animator = &mut self.stepper.animator;
+        let components = (0..animator.components())
+            .map(|slot| animator.show_component(slot, row[slot]))
+            .collect();
+        let (moves, problem) = match animator.enabled(&row) {
+            Ok(enabled) => (moves_in_words(animator, enabled), None),
+            Err(e) => (
+                Vec::new(),
+                Some(e.to_diagnostic().render(&self.script.sources)),
+            ),
+        };
+        let symmetry = if want.symmetry {
+            self.explain(at.state(reduced), reduced).map(Box::new)
+        } else {
+            None
+        };
+        Shown {
+            at,
+            reduced,
+            components,
+            changed,
+            moves,
+            problem,
+            symmetry,
+            seen: self.raw.len(),
+        }
+    }
+
+    /// State `id`'s representative, explained (`None` without symmetry).
+    fn explain(&mut self, id: u32, reduced: bool) -> Option<StateSymmetry> {
+        let row = self.row(id, reduced);
+        let Stepper { animator, lens } = &mut *self.stepper;
+        let lens = lens.as_mut().ok()?;
+        let (machine, procs) = animator.parts_mut();
+        let x = lens.system.explain(machine, procs, &row);
+        let show = |r: &[u32]| -> Vec<String> {
+            (0..r.len())
+                .map(|slot| animator.show_component(slot, r[slot]))
+                .collect()
+        };
+        let symmetry = &lens.symmetry;
+        let name = |a: Atom| symmetry.name(self.script, a).to_string();
+        let mut permutation = Vec::new();
+        let mut moved = Vec::new();
+        for (t, ty) in symmetry.types().iter().enumerate() {
+            let images = x.permutation.images(t);
+            if images.iter().enumerate().all(|(i, &j)| i == j as usize) {
+                continue;
+            }
+            let pairs: Vec<(String, String)> = images
+                .iter()
+                .enumerate()
+                .map(|(i, &j)| (name(Atom::new(t, i)), name(Atom::new(t, j as usize))))
+                .collect();
+            moved.extend(pairs.iter().filter(|(a, b)| a != b).map(|(a, _)| a.clone()));
+            permutation.push((ty.name.clone(), pairs));
+        }
+        let orderings = symmetry
+            .types()
+            .iter()
+            .enumerate()
+            .map(|(t, ty)| {
+                (
+                    ty.name.clone(),
+                    x.trace.type_orderings[t].iter().map(|&a| name(a)).collect(),
+                    x.trace.appeared[t],
+                )
+            })
+            .collect();
+        Some(StateSymmetry {
+            state: show(&x.state),
+            representative: show(&x.representative),
+            alpha: x.alpha.clone(),
+            permutation,
+            moved,
+            unique_identities: x.unique_identities,
+            unique_guaranteed: x.unique_guaranteed(),
+            trace: x.trace,
+            orderings,
+        })
+    }
+}
+
+/// The enabled moves in words, each read the same as another with the
+/// components it changes after it.
+fn moves_in_words(
+    animator: &crate::lts::animator::Animator,
+    enabled: Vec<crate::lts::animator::Enabled>,
+) -> Vec<Move> {
+    let mut count: FxHashMap<(&str, Option<&str>), usize> = FxHashMap::default();
+    for e in &enabled {
+        *count.entry((&e.label, e.hidden.as_deref())).or_default() += 1;
+    }
+    let twins: Vec<bool> = enabled
+        .iter()
+        .map(|e| count[&(e.label.as_str(), e.hidden.as_deref())] > 1)
+        .collect();
+    enabled
+        .into_iter()
+        .zip(twins)
+        .map(|(e, twin)| {
+            let after = if twin {
+                e.slots()
+                    .map(|slot| (slot, animator.show_component(slot, e.target[slot])))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            Move {
+                label: e.label,
+                kind: e.kind,
+                hidden: e.hidden,
+                participants: e.participants,
+                after,
+            }
+        })
+        .collect()
+}
+
+/// A permutation as the Trace pane shows it: the types it moves, each
+/// with the values it moves (`NodeID: N0↦N2 N2↦N0`); empty for the
+/// identity.
+fn permutation_text(script: &Script, lens: &Lens, perm: &Permutation) -> String {
+    let symmetry = &lens.symmetry;
+    let mut parts = Vec::new();
+    for (t, ty) in symmetry.types().iter().enumerate() {
+        let pairs: Vec<String> = perm
+            .images(t)
+            .iter()
+            .enumerate()
+            .filter(|(i, j)| *i != **j as usize)
+            .map(|(i, &j)| {
+                format!(
+                    "{}↦{}",
+                    symmetry.name(script, Atom::new(t, i)),
+                    symmetry.name(script, Atom::new(t, j as usize))
+                )
+            })
+            .collect();
+        if !pairs.is_empty() {
+            parts.push(format!("{}: {}", ty.name, pairs.join(" ")));
+        }
+    }
+    parts.join("; ")
+}

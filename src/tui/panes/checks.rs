@@ -1,0 +1,388 @@
+//! The Checks pane: the script's assertions, each checked on a worker
+//! thread with live progress (one at a time; Esc cancels), its verdict,
+//! and a counterexample to load into the animator.
+
+use std::sync::Arc;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Gauge, Paragraph, Wrap};
+
+use super::super::config::{Command, KeyMap, Pane, Theme};
+use super::{Effect, List, count, draw_list, elide_middle, plural};
+use crate::check::counterexample::{Kind, RenderedCounterexample};
+use crate::check::worker::{CheckHandle, Checked};
+use crate::check::{CheckResult, Verdict};
+use crate::lts::Budget;
+use crate::script::Script;
+
+pub enum CheckStatus {
+    NotRun,
+    Running(CheckHandle),
+    Done(Box<Finished>),
+    Error(String),
+}
+
+/// A check's result, with its counterexample in words.
+pub struct Finished {
+    pub result: CheckResult,
+    pub counterexample: Option<RenderedCounterexample>,
+}
+
+pub struct CheckRow {
+    /// The assertion as written.
+    pub text: String,
+    /// The process a counterexample runs on.
+    pub implementation: String,
+    pub status: CheckStatus,
+}
+
+#[derive(Default)]
+pub struct ChecksPane {
+    pub rows: Vec<CheckRow>,
+    pub list: List,
+    /// The script the checks run on.
+    pub script: Option<Arc<Script>>,
+}
+
+impl ChecksPane {
+    /// The assertions of a newly loaded script, none run.
+    pub fn list(&mut self, script: Arc<Script>, assertions: &[(String, String)]) {
+        self.rows = assertions
+            .iter()
+            .map(|(text, imp)| CheckRow {
+                text: text.clone(),
+                implementation: imp.clone(),
+                status: CheckStatus::NotRun,
+            })
+            .collect();
+        self.list.fit(self.rows.len());
+        self.script = Some(script);
+    }
+
+    /// The running check, if any.
+    pub fn running(&self) -> Option<&CheckHandle> {
+        self.rows.iter().find_map(|c| match &c.status {
+            CheckStatus::Running(handle) => Some(handle),
+            _ => None,
+        })
+    }
+
+    pub fn update(&mut self, command: Command, page: usize) -> Effect {
+        if self.list.navigate(command, self.rows.len(), page) {
+            return Effect::None;
+        }
+        let selected = self.list.selected;
+        match (command, self.rows.get(selected).map(|c| &c.status)) {
+            (Command::Activate, Some(CheckStatus::Done(done))) if done.counterexample.is_some() => {
+                Effect::OpenCounterexample(selected)
+            }
+            (Command::Activate, Some(CheckStatus::Running(_))) => {
+                Effect::Say("running (Esc cancels)".into())
+            }
+            (Command::Activate, Some(_)) => Effect::RunCheck(selected),
+            _ => Effect::None,
+        }
+    }
+
+    /// Starts checking assertion `index` within `budget`.
+    pub fn run(&mut self, index: usize, budget: &Budget) -> Effect {
+        let Some(script) = &self.script else {
+            return Effect::Complain("there is no script to check".into());
+        };
+        if self.running().is_some() {
+            return Effect::Complain("a check is already running (Esc cancels it)".into());
+        }
+        let Some(row) = self.rows.get_mut(index) else {
+            return Effect::None;
+        };
+        row.status =
+            CheckStatus::Running(CheckHandle::spawn(script.clone(), index, budget.clone()));
+        Effect::Say(format!("checking assertion {} (Esc cancels)", index + 1))
+    }
+
+    /// Collects a finished check: what to say about it.
+    pub fn poll(&mut self, open_key: &str) -> Option<Effect> {
+        let i = self
+            .rows
+            .iter()
+            .position(|r| matches!(&r.status, CheckStatus::Running(h) if h.is_finished()))?;
+        let CheckStatus::Running(handle) =
+            std::mem::replace(&mut self.rows[i].status, CheckStatus::NotRun)
+        else {
+            unreachable!("matched above")
+        };
+        let (status, effect) = match handle.join_rendered() {
+            Ok(Checked {
+                result,
+                counterexample,
+            }) => {
+                let hint = if counterexample.is_some() {
+                    format!(" — {open_key} opens its counterexample")
+                } else {
+                    String::new()
+                };
+                let said = format!(
+                    "assertion {}: {}{hint}",
+                    i + 1,
+                    verdict_text(result.verdict)
+                );
+                (
+                    CheckStatus::Done(Box::new(Finished {
+                        result,
+                        counterexample,
+                    })),
+                    Effect::Say(said),
+                )
+            }
+            Err(d) => {
+                let said = format!("assertion {}: {}", i + 1, d.message);
+                (CheckStatus::Error(d.message), Effect::Complain(said))
+            }
+        };
+        self.rows[i].status = status;
+        Some(effect)
+    }
+
+    /// Draws the list and the selected check's detail; the list's first
+    /// row shown.
+    pub fn draw(
+        &self,
+        frame: &mut Frame,
+        area: Rect,
+        theme: &Theme,
+        keymap: &KeyMap,
+        focused: bool,
+    ) -> usize {
+        if self.rows.is_empty() {
+            let text = if self.script.is_some() {
+                "no assertions in this script"
+            } else {
+                "the script did not load (see the State pane)"
+            };
+            frame.render_widget(
+                Paragraph::new(text)
+                    .style(theme.dim)
+                    .wrap(Wrap { trim: true }),
+                area,
+            );
+            return 0;
+        }
+        let chosen = self.list.selected;
+        // The list needs a row per assertion; the detail gets the rest,
+        // at least half.
+        let rows = u16::try_from(self.rows.len()).unwrap_or(u16::MAX);
+        let detail_height = area.height.saturating_sub(rows).max(area.height / 2);
+        let [list_area, detail] =
+            Layout::vertical([Constraint::Fill(1), Constraint::Length(detail_height)]).areas(area);
+        let statuses: Vec<(String, Style)> = self.rows.iter().map(|c| status(theme, c)).collect();
+        let width = statuses
+            .iter()
+            .map(|(w, _)| w.chars().count())
+            .max()
+            .unwrap_or(0);
+        let room = usize::from(list_area.width).saturating_sub(width + 4);
+        let rows = self
+            .rows
+            .iter()
+            .zip(statuses)
+            .enumerate()
+            .map(|(i, (c, (word, style)))| {
+                Line::from(vec![
+                    Span::styled(format!("{:>2} ", i + 1), theme.dim),
+                    Span::styled(format!("{word:<width$} "), style),
+                    // Rows that begin alike still show how they end.
+                    Span::raw(elide_middle(c.text.trim_start_matches("assert "), room)),
+                ])
+            })
+            .collect();
+        let offset = if focused {
+            self.list.offset(usize::from(list_area.height))
+        } else {
+            0
+        };
+        draw_list(
+            frame,
+            list_area,
+            rows,
+            offset,
+            focused.then_some((chosen, theme.selection)),
+        );
+        if let Some(row) = self.rows.get(chosen) {
+            let block = Block::default()
+                .borders(Borders::TOP)
+                .border_style(theme.border);
+            let inner = block.inner(detail);
+            frame.render_widget(block, detail);
+            self.detail(frame, inner, theme, keymap, chosen, row);
+        }
+        offset
+    }
+
+    fn detail(
+        &self,
+        frame: &mut Frame,
+        area: Rect,
+        theme: &Theme,
+        keymap: &KeyMap,
+        index: usize,
+        row: &CheckRow,
+    ) {
+        let key = |command| keymap.key_for(Pane::Checks, command).unwrap_or_default();
+        match &row.status {
+            CheckStatus::NotRun => {
+                frame.render_widget(
+                    Paragraph::new(format!(
+                        "assertion {}: not run yet ({} runs it)",
+                        index + 1,
+                        key(Command::RunCheck)
+                    ))
+                    .style(theme.dim)
+                    .wrap(Wrap { trim: true }),
+                    area,
+                );
+            }
+            CheckStatus::Running(handle) => {
+                let p = handle.progress();
+                let (reduced, what) = match handle.reduced_over() {
+                    Some(types) => (format!("reduced over {types} · "), "representatives"),
+                    None => (String::new(), "states"),
+                };
+                let text = format!(
+                    "{reduced}{} {what} · {} transitions · depth {} · {} {what}/s · {:.1} s — Esc \
+                     cancels",
+                    count(p.states),
+                    count(p.transitions),
+                    p.depth,
+                    count(p.states_per_second as u64),
+                    p.elapsed.as_secs_f64()
+                );
+                let words = match handle.max_states() {
+                    Some(max) => {
+                        let ratio = (p.states as f64 / max as f64).clamp(0.0, 1.0);
+                        let [gauge, words] =
+                            Layout::vertical([Constraint::Length(1), Constraint::Fill(1)])
+                                .areas(area);
+                        frame.render_widget(
+                            Gauge::default()
+                                .gauge_style(theme.running)
+                                .ratio(ratio)
+                                .label(format!(
+                                    "{:.0}% of the budget of {} {what}",
+                                    ratio * 100.0,
+                                    count(max as u64)
+                                )),
+                            gauge,
+                        );
+                        words
+                    }
+                    None => area,
+                };
+                frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), words);
+            }
+            CheckStatus::Done(done) => {
+                let r = &done.result;
+                let what = if r.symmetry.is_some() {
+                    ("representative", "representatives")
+                } else {
+                    ("state", "states")
+                };
+                let mut text = if r.searched {
+                    format!(
+                        "{}: {}, {}, depth {} (no state is more than {} from the start), {:.2} s",
+                        verdict_text(r.verdict),
+                        plural(r.states, what.0, what.1),
+                        plural(r.transitions, "transition", "transitions"),
+                        r.depth,
+                        plural(u64::from(r.depth), "step", "steps"),
+                        r.seconds,
+                    )
+                } else {
+                    format!("{}: a static check", verdict_text(r.verdict))
+                };
+                if let Some(reduced) = &r.symmetry {
+                    text.push_str(&format!(
+                        " — reduced over {} (group order {})",
+                        reduced.type_list(),
+                        reduced.group_order.value()
+                    ));
+                }
+                if let Some(script) = &self.script {
+                    for reason in &r.reasons {
+                        text.push_str(&format!("\n{}", reason.headline(&script.sources)));
+                    }
+                }
+                if let Some(cx) = &done.counterexample {
+                    text.push_str(&format!(
+                        "\n{} ({}; {} opens it)",
+                        describe_counterexample(cx),
+                        plural(cx.steps.len() as u64, "step", "steps"),
+                        key(Command::OpenCounterexample)
+                    ));
+                }
+                for note in &r.notes {
+                    text.push_str(&format!("\nnote: {note}"));
+                }
+                frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+            }
+            CheckStatus::Error(e) => frame.render_widget(
+                Paragraph::new(e.as_str())
+                    .style(theme.error)
+                    .wrap(Wrap { trim: true }),
+                area,
+            ),
+        }
+    }
+}
+
+fn status(theme: &Theme, row: &CheckRow) -> (String, Style) {
+    match &row.status {
+        CheckStatus::NotRun => ("·".to_string(), theme.dim),
+        CheckStatus::Running(_) => ("… running".to_string(), theme.running),
+        CheckStatus::Done(done) => {
+            let verdict = done.result.verdict;
+            let (mark, style) = match verdict {
+                Verdict::Passed => ("✓", theme.passed),
+                Verdict::Failed => ("✗", theme.failed),
+                Verdict::Inconclusive(_) => ("?", theme.running),
+            };
+            (format!("{mark} {}", verdict.word()), style)
+        }
+        CheckStatus::Error(_) => ("! error".to_string(), theme.error),
+    }
+}
+
+/// A verdict in words, with why a check stopped.
+pub fn verdict_text(verdict: Verdict) -> String {
+    match verdict {
+        Verdict::Inconclusive(stopped) => format!("Inconclusive ({})", stopped.reason()),
+        v => v.word().to_string(),
+    }
+}
+
+/// What a counterexample shows, in one line.
+pub fn describe_counterexample(cx: &RenderedCounterexample) -> String {
+    let list = |events: &[String]| format!("{{{}}}", events.join(", "));
+    match cx.kind {
+        Kind::Trace => match &cx.error_event {
+            Some(e) => format!("the last step, {e}, is not allowed by the specification"),
+            None => "the trace is not allowed by the specification".to_string(),
+        },
+        Kind::Refusal => format!(
+            "this state refuses {} (it accepts only {})",
+            list(&cx.refusals),
+            list(&cx.accepted)
+        ),
+        Kind::Deadlock => "deadlock: this state can do nothing at all".to_string(),
+        Kind::Divergence => match cx.loop_steps() {
+            Some(steps) => format!("divergence: the τ-loop of {steps} can repeat for ever"),
+            None => "this state can perform τ for ever (divergence)".to_string(),
+        },
+        Kind::Nondeterminism => match &cx.error_event {
+            Some(e) => format!("after this trace the process may both perform and refuse {e}"),
+            None => "nondeterminism after this trace".to_string(),
+        },
+    }
+}

@@ -1,0 +1,495 @@
+//! The Symmetry view: the current state beside its representative (rows
+//! paired by α, the values the permutation moves marked in both
+//! columns), the permutation per type and where the types came from; the
+//! representative algorithm stage by stage (`]` and `[`); the answer to
+//! "why did these two states get different representatives?"; the state
+//! as a graph. Every fact comes from the engine, which reads it off the
+//! symmetry layer; this module only lays it out.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::super::config::{Command, Theme};
+use super::super::engine::{Compared, StateSymmetry};
+use super::super::model::SymmetryAbout;
+use super::List;
+use crate::symmetry::rep::Step;
+
+/// What the view shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Section {
+    /// The state beside its representative.
+    #[default]
+    Representative,
+    /// The algorithm, one stage at a time.
+    Algorithm,
+    /// The comparison with the marked state.
+    Compare,
+    /// The state as a graph.
+    Graph,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SymmetryPane {
+    pub open: bool,
+    pub section: Section,
+    /// The algorithm's stage shown (see [`stages`]).
+    pub stage: usize,
+    pub scroll: List,
+    pub compared: Option<Box<Compared>>,
+}
+
+/// The stages of the algorithm a teacher steps through: the partition
+/// after step 1, after each round of step 2 and each split of step 3,
+/// then the type orderings and the permutation.
+pub fn stages(x: &StateSymmetry) -> usize {
+    x.trace.steps.len() + 1
+}
+
+impl SymmetryPane {
+    /// Steps the algorithm forward or back (opening its section).
+    pub fn step(&mut self, forward: bool, x: Option<&StateSymmetry>) -> Option<String> {
+        let Some(x) = x else {
+            return Some("there is no representative to explain here".into());
+        };
+        let last = stages(x) - 1;
+        if self.section != Section::Algorithm {
+            self.section = Section::Algorithm;
+            self.stage = if forward { 0 } else { last };
+        } else if forward {
+            if self.stage == last {
+                return Some("that was the algorithm's last stage ([ goes back)".into());
+            }
+            self.stage += 1;
+        } else {
+            if self.stage == 0 {
+                return Some("that was the algorithm's first stage (] goes on)".into());
+            }
+            self.stage -= 1;
+        }
+        self.scroll = List::default();
+        None
+    }
+
+    /// Keeps the stage within the algorithm of a newly shown state.
+    pub fn fit(&mut self, x: Option<&StateSymmetry>) {
+        if let Some(x) = x {
+            self.stage = self.stage.min(stages(x) - 1);
+        }
+    }
+
+    pub fn update(&mut self, command: Command, rows: usize, page: usize) -> bool {
+        match command {
+            Command::Cancel if self.section != Section::Representative => {
+                self.section = Section::Representative;
+                true
+            }
+            command => self.scroll.navigate(command, rows, page),
+        }
+    }
+
+    pub fn title(&self, reduced: bool) -> String {
+        let what = match self.section {
+            Section::Representative => "state and representative",
+            Section::Algorithm => "the representative algorithm",
+            Section::Compare => "comparison with the marked state",
+            Section::Graph => "the state as a graph",
+        };
+        let walk = if reduced { " · reduced walk" } else { "" };
+        format!(" Symmetry — {what}{walk} ")
+    }
+
+    pub fn draw(
+        &self,
+        frame: &mut Frame,
+        area: Rect,
+        theme: &Theme,
+        about: &SymmetryAbout,
+        x: Option<&StateSymmetry>,
+    ) {
+        let lines = self.lines(theme, about, x, usize::from(area.width));
+        let offset = self.scroll.selected.min(lines.len().saturating_sub(1));
+        let lines: Vec<Line> = lines.into_iter().skip(offset).collect();
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+    }
+
+    /// Everything the view shows, as lines of `width` columns.
+    pub fn lines(
+        &self,
+        theme: &Theme,
+        about: &SymmetryAbout,
+        x: Option<&StateSymmetry>,
+        width: usize,
+    ) -> Vec<Line<'static>> {
+        if let Some(problem) = &about.problem {
+            return not_symmetric(theme, about, problem);
+        }
+        let Some(x) = x else {
+            return vec![Line::styled("computing the representative…", theme.dim)];
+        };
+        match self.section {
+            Section::Representative => representative(theme, about, x, width),
+            Section::Algorithm => algorithm(theme, x, self.stage),
+            Section::Compare => match &self.compared {
+                Some(c) => comparison(theme, c, width),
+                None => vec![Line::styled(
+                    "mark a state with m, go to another, then press = to compare them",
+                    theme.dim,
+                )],
+            },
+            Section::Graph => vec![Line::styled(
+                "the graph of this state is not drawn yet",
+                theme.dim,
+            )],
+        }
+    }
+}
+
+fn not_symmetric(theme: &Theme, about: &SymmetryAbout, problem: &str) -> Vec<Line<'static>> {
+    let mut lines = vec![Line::styled(
+        "This process is not reduced by symmetry, so there is no representative to show.",
+        theme.title,
+    )];
+    if !about.types.is_empty() {
+        lines.push(Line::from(format!("types asked for ({}):", about.origin)));
+        lines.extend(about.types.iter().map(|t| Line::from(format!("  {t}"))));
+    }
+    lines.push(Line::default());
+    lines.extend(
+        problem
+            .lines()
+            .map(|l| Line::styled(l.to_string(), theme.error)),
+    );
+    lines
+}
+
+/// The types and where they came from.
+fn heading(theme: &Theme, about: &SymmetryAbout) -> Vec<Line<'static>> {
+    let mut lines = vec![Line::from(vec![
+        Span::styled("types  ", theme.title),
+        Span::raw(about.types.join("; ")),
+    ])];
+    lines.push(Line::styled(
+        format!("       {}; group of {}", about.origin, about.group_order),
+        theme.dim,
+    ));
+    for left in &about.left_out {
+        lines.push(Line::styled(format!("       {left}"), theme.dim));
+    }
+    lines
+}
+
+/// The state beside its representative, each component on the line of
+/// its image, then the permutation.
+fn representative(
+    theme: &Theme,
+    about: &SymmetryAbout,
+    x: &StateSymmetry,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let mut lines = heading(theme, about);
+    lines.push(Line::default());
+    let n = x.state.len();
+    let column = (width.saturating_sub(14) / 2).max(12);
+    let left = x.state.iter().map(|t| t.chars().count()).max().unwrap_or(0);
+    let left = left.min(column);
+    lines.push(Line::styled(
+        format!("     {:<left$}        representative", "state"),
+        theme.dim,
+    ));
+    for i in 0..n {
+        let j = x.alpha[i];
+        let mut spans = vec![Span::styled(format!("{:>3}  ", i + 1), theme.dim)];
+        spans.extend(marked(&fit(&x.state[i], left), &x.moved, theme));
+        spans.push(Span::styled(format!("  ↦ {:>3}  ", j + 1), theme.dim));
+        spans.extend(marked(&fit(&x.representative[j], column), &x.moved, theme));
+        lines.push(Line::from(spans));
+    }
+    lines.push(Line::default());
+    if x.permutation.is_empty() {
+        lines.push(Line::from(
+            "permutation  the identity: this state is its own representative",
+        ));
+    } else {
+        lines.push(Line::styled("permutation", theme.title));
+        for (ty, pairs) in &x.permutation {
+            let mut spans = vec![Span::raw(format!("  {ty}: "))];
+            for (k, (from, to)) in pairs.iter().enumerate() {
+                if k > 0 {
+                    spans.push(Span::raw("  "));
+                }
+                let style = if from == to {
+                    Style::default()
+                } else {
+                    theme.moved
+                };
+                spans.push(Span::styled(format!("{from}↦{to}"), style));
+            }
+            lines.push(Line::from(spans));
+        }
+        let moved: Vec<String> = (0..n)
+            .filter(|&i| x.alpha[i] != i)
+            .map(|i| format!("{}↦{}", i + 1, x.alpha[i] + 1))
+            .collect();
+        if !moved.is_empty() {
+            lines.push(Line::from(format!(
+                "  components (α): {}",
+                moved.join("  ")
+            )));
+        }
+    }
+    lines.push(Line::default());
+    lines.push(unique_line(theme, x));
+    lines
+}
+
+fn unique_line(theme: &Theme, x: &StateSymmetry) -> Line<'static> {
+    if x.unique_guaranteed {
+        Line::styled(
+            "unique: guaranteed (Proposition 50: unique identities, and every step-3 split was \
+             of a fully symmetric cell)",
+            theme.passed,
+        )
+    } else if !x.unique_identities {
+        Line::styled(
+            "unique: not guaranteed — a symmetric set lacks unique identities here (Definition \
+             46); a symmetric state may get another representative",
+            theme.running,
+        )
+    } else {
+        Line::styled(
+            "unique: not guaranteed — a step-3 split was of a cell that is not fully symmetric \
+             (Definition 49); see the algorithm (])",
+            theme.running,
+        )
+    }
+}
+
+/// `text` cut to `width` characters.
+fn fit(text: &str, width: usize) -> String {
+    let count = text.chars().count();
+    if count <= width {
+        format!("{text:<width$}")
+    } else {
+        let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+/// `text` with every word naming a moved value marked.
+fn marked(text: &str, moved: &[String], theme: &Theme) -> Vec<Span<'static>> {
+    let mut spans = Vec::new();
+    let mut plain = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i].is_alphanumeric() || chars[i] == '_' {
+            let start = i;
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            if moved.contains(&word) {
+                if !plain.is_empty() {
+                    spans.push(Span::raw(std::mem::take(&mut plain)));
+                }
+                spans.push(Span::styled(word, theme.moved));
+            } else {
+                plain.push_str(&word);
+            }
+        } else {
+            plain.push(chars[i]);
+            i += 1;
+        }
+    }
+    if !plain.is_empty() {
+        spans.push(Span::raw(plain));
+    }
+    spans
+}
+
+/// A partition, one cell a line: `c2  #4 Node(N1, B, N0) · #3 …`.
+fn partition(theme: &Theme, x: &StateSymmetry, cells: &[Vec<usize>]) -> Vec<Line<'static>> {
+    cells
+        .iter()
+        .enumerate()
+        .map(|(j, cell)| {
+            let members: Vec<String> = cell
+                .iter()
+                .map(|&c| format!("#{} {}", c + 1, x.state[c]))
+                .collect();
+            Line::from(vec![
+                Span::styled(format!("  c{:<3}", j + 1), theme.cell(j)),
+                Span::styled("[ ", theme.cell(j)),
+                Span::raw(members.join("  ·  ")),
+                Span::styled(" ]", theme.cell(j)),
+            ])
+        })
+        .collect()
+}
+
+/// Stage `stage` of the algorithm.
+fn algorithm(theme: &Theme, x: &StateSymmetry, stage: usize) -> Vec<Line<'static>> {
+    let total = stages(x);
+    let mut lines = vec![Line::styled(
+        format!(
+            "stage {} of {total}   (] next · [ back · Esc: the representative)",
+            stage + 1
+        ),
+        theme.dim,
+    )];
+    lines.push(Line::default());
+    match x.trace.steps.get(stage) {
+        Some(Step::Shapes { cells }) => {
+            lines.push(Line::styled(
+                format!(
+                    "Step 1: the components by control state and the values that are not \
+                     distinguished — {} cells",
+                    cells.len()
+                ),
+                theme.title,
+            ));
+            lines.extend(partition(theme, x, cells));
+        }
+        Some(Step::Refine {
+            n_values,
+            cells,
+            split,
+        }) => {
+            let round = x.trace.steps[..stage]
+                .iter()
+                .rev()
+                .take_while(|s| matches!(s, Step::Refine { .. }))
+                .count()
+                + 1;
+            lines.push(Line::styled(
+                format!(
+                    "Step 2, round {round}: each component's n-value counts, for each of its \
+                     variables, the variables of each cell holding the same value"
+                ),
+                theme.title,
+            ));
+            for nv in n_values {
+                lines.push(Line::from(vec![
+                    Span::styled(format!("  #{:<3}", nv.component + 1), theme.dim),
+                    Span::raw(format!("{:<28}", fit(&x.state[nv.component], 28))),
+                    Span::raw(format!(" {nv}")),
+                ]));
+            }
+            lines.push(Line::default());
+            lines.push(if *split {
+                Line::styled(
+                    "→ components with different n-values split apart:",
+                    theme.changed,
+                )
+            } else {
+                Line::styled("→ no cell splits: step 2 is done for now", theme.dim)
+            });
+            lines.extend(partition(theme, x, cells));
+        }
+        Some(Step::Individualise {
+            cell,
+            members,
+            component,
+            fully_symmetric,
+            cells,
+        }) => {
+            lines.push(Line::styled(
+                format!(
+                    "Step 3: cell c{} has {} components that nothing tells apart: #{} is taken \
+                     out into a cell of its own",
+                    cell + 1,
+                    members.len(),
+                    component + 1
+                ),
+                theme.title,
+            ));
+            lines.push(match fully_symmetric {
+                Some(true) => Line::styled(
+                    "  the cell was fully symmetric (Definition 49): whichever component is \
+                     taken, the representative is the same",
+                    theme.passed,
+                ),
+                Some(false) => Line::styled(
+                    "  ✗ the cell was NOT fully symmetric (Definition 49): taking another \
+                     component could give another representative — symmetric states may be \
+                     stored more than once",
+                    theme.failed,
+                ),
+                None => Line::styled(
+                    "  whether the cell was fully symmetric could not be decided (values held in \
+                     sets, or too many candidates)",
+                    theme.running,
+                ),
+            });
+            lines.extend(partition(theme, x, cells));
+        }
+        None => {
+            lines.push(Line::styled(
+                "The type orderings: each type's values in the order the ordered components \
+                 hold them, then those that appear nowhere",
+                theme.title,
+            ));
+            for (ty, ordering, appeared) in &x.orderings {
+                let (seen, rest) = ordering.split_at((*appeared).min(ordering.len()));
+                let rest = if rest.is_empty() {
+                    String::new()
+                } else {
+                    format!(" | {}", rest.join(", "))
+                };
+                lines.push(Line::from(format!("  {ty}: {}{rest}", seen.join(", "))));
+            }
+            lines.push(Line::default());
+            lines.push(Line::styled(
+                "The permutation maps the k-th value of each ordering to the type's k-th value:",
+                theme.title,
+            ));
+            if x.permutation.is_empty() {
+                lines.push(Line::from("  the identity"));
+            }
+            for (ty, pairs) in &x.permutation {
+                let pairs: Vec<String> = pairs.iter().map(|(a, b)| format!("{a}↦{b}")).collect();
+                lines.push(Line::from(format!("  {ty}: {}", pairs.join("  "))));
+            }
+            lines.push(Line::default());
+            lines.push(unique_line(theme, x));
+        }
+    }
+    lines
+}
+
+/// The answer to a comparison.
+fn comparison(theme: &Theme, c: &Compared, _width: usize) -> Vec<Line<'static>> {
+    let mut lines: Vec<Line> = c
+        .verdict
+        .iter()
+        .enumerate()
+        .map(|(k, l)| {
+            if k == 0 {
+                Line::styled(l.clone(), theme.title)
+            } else {
+                Line::from(l.clone())
+            }
+        })
+        .collect();
+    lines.push(Line::default());
+    lines.push(Line::styled("the marked state's representative", theme.dim));
+    lines.extend(
+        c.marked
+            .representative
+            .iter()
+            .map(|t| Line::from(format!("  {t}"))),
+    );
+    lines.push(Line::styled("this state's representative", theme.dim));
+    lines.extend(
+        c.here
+            .representative
+            .iter()
+            .map(|t| Line::from(format!("  {t}"))),
+    );
+    lines
+}

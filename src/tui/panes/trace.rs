@@ -1,0 +1,101 @@
+//! The Trace pane: the path so far, each τ with the event it hides, a
+//! counterexample's τ-loop marked, and in the reduced walk the
+//! permutation that made each step's representative. Enter goes to the
+//! selected state.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::super::config::{Command, Theme};
+use super::super::walk::Walk;
+use super::events::event_style;
+use super::{Effect, List};
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TracePane {
+    pub list: List,
+}
+
+impl TracePane {
+    pub fn update(&mut self, command: Command, walk: &Walk, page: usize) -> Effect {
+        if self.list.navigate(command, walk.path.len() + 1, page) {
+            return Effect::None;
+        }
+        match command {
+            Command::Activate => Effect::Goto(self.list.selected),
+            _ => Effect::None,
+        }
+    }
+
+    pub fn title(walk: Option<&Walk>) -> String {
+        match walk {
+            Some(w) if w.reduced => format!(
+                " Trace ({} of {}) — reduced walk ",
+                w.path.position(),
+                w.path.len()
+            ),
+            Some(w) => format!(" Trace ({} of {}) ", w.path.position(), w.path.len()),
+            None => " Trace ".to_string(),
+        }
+    }
+
+    pub fn draw(
+        &self,
+        frame: &mut Frame,
+        area: Rect,
+        theme: &Theme,
+        walk: &Walk,
+        focused: bool,
+    ) -> usize {
+        let height = usize::from(area.height);
+        let chosen = self.list.selected;
+        let offset = self.list.offset(height);
+        let position = walk.path.position();
+        let lines: Vec<Line> = (offset..=walk.path.len())
+            .take(height)
+            .map(|p| {
+                let mark = if p == position { "▶" } else { " " };
+                let mut spans = vec![Span::raw(mark), Span::styled(format!("{p:>4} "), theme.dim)];
+                match p {
+                    0 => spans.push(Span::styled("(initial state)", theme.dim)),
+                    p => {
+                        let step = walk.path.step(p);
+                        let style = if p > position {
+                            theme.dim
+                        } else {
+                            event_style(theme, step.kind)
+                        };
+                        let (label, hidden) = walk.step_label(p);
+                        let mut text = label;
+                        if let Some(h) = hidden {
+                            text.push_str(&format!(" ‹{h}›"));
+                        }
+                        if p > position {
+                            text.push_str("  (undone)");
+                        }
+                        if walk.counterexample.as_ref().is_some_and(|c| c.in_loop(p)) {
+                            text.push_str("  ↻ loop");
+                        }
+                        spans.push(Span::styled(text, style));
+                        if walk.reduced {
+                            let pi = walk.names.permutation(step.permutation);
+                            if !pi.is_empty() {
+                                spans.push(Span::styled(format!("  π {pi}"), theme.moved));
+                            }
+                        }
+                    }
+                }
+                let line = Line::from(spans);
+                if p == chosen && focused {
+                    line.patch_style(theme.selection)
+                } else {
+                    line
+                }
+            })
+            .collect();
+        frame.render_widget(Paragraph::new(lines), area);
+        offset
+    }
+}

@@ -1,0 +1,133 @@
+//! The animated process as the interface holds it: its name and operator
+//! tree, the path walked (numbers only), the current state in words as
+//! the engine last described it, and what is laid over the walk — a
+//! loaded counterexample, the reduced walk's mode, a marked state.
+
+use crate::lts::machine::OutlineRow;
+
+use super::engine::{Animated, Move, Position, Shown};
+use super::model::SymmetryAbout;
+use super::path::{NameTable, Path};
+
+/// A counterexample loaded into the animator: what the specification
+/// was doing beside each of its steps.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadedCounterexample {
+    pub assertion: usize,
+    pub spec_initial: Vec<String>,
+    pub spec_after: Vec<Vec<String>>,
+    /// How many of the path's steps are still the counterexample's.
+    pub valid: usize,
+    /// What goes wrong at the end, in words.
+    pub verdict: String,
+    /// For a divergence: the first step (from 1) of the τ-loop the last
+    /// steps make.
+    pub loop_from: Option<usize>,
+}
+
+impl LoadedCounterexample {
+    /// The specification's states at path position `p`, while the path
+    /// still follows the counterexample.
+    pub fn spec_at(&self, p: usize) -> Option<&[String]> {
+        if p > self.valid {
+            return None;
+        }
+        match p {
+            0 => Some(self.spec_initial.as_slice()),
+            p => self.spec_after.get(p - 1).map(Vec::as_slice),
+        }
+        .filter(|s| !s.is_empty())
+    }
+
+    /// Whether step `p` (from 1) is part of the counterexample's τ-loop.
+    pub fn in_loop(&self, p: usize) -> bool {
+        p <= self.valid && self.loop_from.is_some_and(|from| p >= from)
+    }
+}
+
+/// The animated process.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Walk {
+    pub process: String,
+    pub outline: Vec<OutlineRow>,
+    pub path: Path,
+    /// The current state, as the engine described it.
+    pub shown: Option<Box<Shown>>,
+    pub names: NameTable,
+    pub counterexample: Option<LoadedCounterexample>,
+    pub symmetry: SymmetryAbout,
+    /// Whether the process is symmetric, so the reduced walk exists.
+    pub reducible: bool,
+    /// Walking the reduced system: the states shown are representatives.
+    pub reduced: bool,
+    /// The state marked for comparison, and whether it was a state of the
+    /// reduced walk.
+    pub mark: Option<(Position, bool)>,
+    /// Distinct states met.
+    pub seen: usize,
+}
+
+impl Walk {
+    /// The walk of a process just opened (keeping `reduced` mode when
+    /// the new process has a reduced walk too).
+    pub fn new(animated: Animated, reduced: bool) -> Walk {
+        let mut path = Path::new(animated.initial);
+        let walked = animated.walked;
+        path.extend(&walked.steps, walked.position);
+        let mut names = NameTable::default();
+        names.learn(walked.names);
+        Walk {
+            process: animated.process,
+            outline: animated.outline,
+            path,
+            seen: walked.shown.seen,
+            shown: Some(walked.shown),
+            names,
+            counterexample: None,
+            symmetry: animated.symmetry,
+            reducible: animated.reducible,
+            reduced: reduced && animated.reducible,
+            mark: None,
+        }
+    }
+
+    /// The current state's moves (none while it is described).
+    pub fn moves(&self) -> &[Move] {
+        self.shown.as_ref().map_or(&[], |s| s.moves.as_slice())
+    }
+
+    /// Whether the state shown is the path's current one.
+    pub fn is_current(&self) -> bool {
+        self.shown
+            .as_ref()
+            .is_some_and(|s| s.at == self.path.current() && s.reduced == self.shows_reduced())
+    }
+
+    /// Whether the states shown are the reduced walk's.
+    pub fn shows_reduced(&self) -> bool {
+        self.reduced && self.path.current().has_reduced()
+    }
+
+    /// The components the step into the current state changed.
+    pub fn changed(&self) -> &[usize] {
+        self.shown.as_ref().map_or(&[], |s| s.changed.as_slice())
+    }
+
+    /// Step `p`'s (from 1) label in the walk shown: the event, with the
+    /// event it hides.
+    pub fn step_label(&self, p: usize) -> (String, Option<String>) {
+        let (event, hidden, _) = self.path.step(p).seen(self.reduced);
+        (
+            self.names.event(event).to_string(),
+            self.names.hidden(hidden).map(str::to_string),
+        )
+    }
+
+    /// The counterexample's steps no longer hold past position `p` once
+    /// the path changes there.
+    pub fn diverge_at(&mut self, p: usize) {
+        if let Some(cx) = &mut self.counterexample {
+            cx.valid = cx.valid.min(p);
+        }
+    }
+}
