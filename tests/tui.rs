@@ -953,3 +953,21 @@ fn a_reduced_check_says_what_it_reduced_over_and_opens_a_real_counterexample() {
         assert_ne!(steps[0], steps[1]);
     });
 }
+
+#[test]
+fn an_alphabetised_parallel_shows_its_alphabets() {
+    with_large_stack(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("alpha.csp");
+        std::fs::write(
+            &path,
+            "datatype D = A | B\nchannel a, b : D\nP = a?x -> P\nQ = b?x -> Q\n\
+             System = P [ {| a |} || {| a, b |} ] Q\n",
+        )
+        .unwrap();
+        let mut app = App::new(Source::File(path), Some("System".into()), Config::default());
+        app.settle();
+        let shown = screen(&mut app, 120, 30);
+        assert!(shown.contains("[ {| a |} || {| a, b |} ]"), "{shown}");
+    });
+}

@@ -203,16 +203,8 @@ pub fn check_reduced(
                 .to_string(),
         );
     }
-    let mut symmetry = symmetry.filter(|s| !s.is_trivial()).map(Arc::new);
-    if let (Some(_), AssertionKind::HasTrace { .. }) = (&symmetry, &assertion.kind) {
-        notes.push(
-            "symmetry: a trace names particular values, so `:[has trace]:` follows it \
-             without reduction (it explores only the states along the trace)"
-                .to_string(),
-        );
-        symmetry = None;
-    }
-    let result = run(
+    let symmetry = symmetry.filter(|s| !s.is_trivial()).map(Arc::new);
+    let (result, reduced) = run(
         script,
         &assertion.kind,
         tau_priority,
@@ -220,6 +212,15 @@ pub fn check_reduced(
         budget,
     )
     .map_err(|failure| failure.into_diagnostic(script, assertion))?;
+    if symmetry.is_some() && !reduced {
+        notes.push(
+            "symmetry: the trace holds a distinguished value inside a set, a map or a \
+             function, where no position names it, so `:[has trace]:` follows it without \
+             reduction"
+                .to_string(),
+        );
+    }
+    let symmetry = symmetry.filter(|_| reduced);
     let (holds, outcome, counterexample) = result;
     // A trace the process has is worth showing only when it decides the
     // verdict (`assert not P :[has trace]: s` fails because of it).
@@ -396,7 +397,7 @@ fn run(
     tau_priority: Option<FuncId>,
     symmetry: Option<Arc<Symmetry>>,
     budget: &Budget,
-) -> Result<Answer, Failure> {
+) -> Result<(Answer, bool), Failure> {
     let mut procs = Processes::new(script)?;
     let priority = match tau_priority {
         Some(func) => {
@@ -428,7 +429,7 @@ fn run(
             let refusals = model != Model::Traces;
             let divergences = model == Model::FailuresDivergences;
             let spec = Spec::Refines(normaliser);
-            product(
+            let answer = product(
                 procs,
                 imp,
                 (spec, root),
@@ -436,7 +437,8 @@ fn run(
                 priority,
                 reduce,
                 budget,
-            )
+            )?;
+            Ok((answer, reduce.is_some()))
         }
         AssertionKind::Property {
             process: p,
@@ -456,7 +458,8 @@ fn run(
                     (Spec::Deterministic(normaliser), root, (true, fd))
                 }
             };
-            product(procs, imp, (spec, root), checks, priority, reduce, budget)
+            let answer = product(procs, imp, (spec, root), checks, priority, reduce, budget)?;
+            Ok((answer, reduce.is_some()))
         }
         AssertionKind::HasTrace {
             process: p,
@@ -465,14 +468,15 @@ fn run(
         } => {
             let imp = process(procs, p)?;
             let trace = events_of(procs, trace)?;
-            Ok(has_trace(
+            has_trace(
                 procs,
                 imp,
                 trace,
                 model == Some(Model::FailuresDivergences),
                 priority,
+                reduce,
                 budget,
-            )?)
+            )
         }
         AssertionKind::Symmetric { .. } => unreachable!("rejected before"),
     }
@@ -637,16 +641,34 @@ fn product(
     Ok((Some(false), outcome, Some(counterexample)))
 }
 
+/// Whether `imp` has `trace`, reduced by `symmetry` where the trace's
+/// values sit at positions of its events; whether it was reduced.
 fn has_trace(
     procs: &mut Processes,
     imp: ProcId,
     trace: Vec<EventId>,
     divergence_strict: bool,
     priority: Option<EventSet>,
+    symmetry: Option<&Arc<Symmetry>>,
     budget: &Budget,
-) -> Result<Answer, EvalError> {
-    let search = search_from(procs, imp, &[0], &priority);
-    let (search, walk, outcome) = trace::walk(procs, search, trace, divergence_strict, budget)?;
+) -> Result<(Answer, bool), Failure> {
+    let mut machine = machine_of(procs, imp, &priority);
+    let mut walk = trace::TraceWalk::new(trace.clone(), machine.components(), divergence_strict);
+    let matcher =
+        symmetry.and_then(|s| crate::symmetry::trace::TraceMatcher::new(s, procs, &trace));
+    if let (Some(symmetry), Some(matcher)) = (symmetry, matcher) {
+        let system =
+            SystemSymmetry::new(symmetry.clone(), &mut machine, procs).map_err(|refusal| {
+                Failure::NotMappable {
+                    process: "process",
+                    refusal,
+                }
+            })?;
+        walk = walk.reduced(system, matcher);
+    }
+    let root = walk.initial_columns();
+    let search = Search::with_machine(machine, &root, true);
+    let (search, walk, outcome) = trace::run_walk(procs, search, walk, budget)?;
     let holds = match (walk.reached, outcome.stopped) {
         (Some(_), _) => Some(true),
         (None, None) => Some(false),
@@ -657,21 +679,56 @@ fn has_trace(
         Some(state) => (state, None),
         None => (walk.furthest.0, walk.missing_event()),
     };
-    let evidence = holds.map(|_| {
-        counterexample::describe(
-            search.machine(),
-            procs,
-            Path::of_search(&search, state),
-            Found {
-                kind: Kind::Trace,
-                error_step: None,
-                error_event: error,
-                refusals: Vec::new(),
-                accepted: Vec::new(),
-                spec: None,
-                tau_loop: None,
-            },
-        )
-    });
-    Ok((holds, outcome, evidence))
+    if walk.reduction.is_none() {
+        let evidence = holds.map(|_| trace_evidence(&search, procs, state, error));
+        return Ok(((holds, outcome, evidence), false));
+    }
+    // The reduced walk decided the verdict; the run shown is the
+    // unreduced walk along the same events, which must find it (else the
+    // two disagree: an internal error).
+    if holds.is_none() {
+        return Ok(((None, outcome, None), true));
+    }
+    let performed = match walk.reached {
+        Some(_) => trace.len(),
+        None => walk.furthest.1,
+    };
+    let plain = search_from(procs, imp, &[0], &priority);
+    let (plain, plain_walk, plain_outcome) =
+        trace::walk(procs, plain, trace[..performed].to_vec(), false, budget)?;
+    let evidence = match (plain_walk.reached, plain_outcome.stopped) {
+        (Some(state), _) => Some(trace_evidence(&plain, procs, state, error)),
+        (None, Some(_)) => None,
+        (None, None) => {
+            return Err(Failure::Internal(
+                "the unreduced process does not perform the events the reduced walk performed"
+                    .to_string(),
+            ));
+        }
+    };
+    Ok(((holds, outcome, evidence), true))
+}
+
+/// The run to `state` of a trace walk's search, as a counterexample
+/// (with the event it could not perform next, if any).
+fn trace_evidence(
+    search: &Search,
+    procs: &mut Processes,
+    state: u32,
+    error: Option<EventId>,
+) -> Counterexample {
+    counterexample::describe(
+        search.machine(),
+        procs,
+        Path::of_search(search, state),
+        Found {
+            kind: Kind::Trace,
+            error_step: None,
+            error_event: error,
+            refusals: Vec::new(),
+            accepted: Vec::new(),
+            spec: None,
+            tau_loop: None,
+        },
+    )
 }

@@ -2,18 +2,37 @@
 //! witness of a nondeterminism, and replaying a counterexample's exact
 //! path to show it is a real behaviour.
 
+use std::sync::Arc;
+
 use crate::eval::EvalResult;
 use crate::lts::divergence::Divergences;
 use crate::lts::machine::{Machine, Moves};
-use crate::lts::search::{Budget, Context, DROP, Flow, Outcome, Search, Visit, Visitor};
+use crate::lts::search::{
+    Budget, Canonicaliser, Context, DROP, Flow, Outcome, Search, Visit, Visitor,
+};
 use crate::process::{EventId, Processes, TAU};
+use crate::symmetry::trace::{TraceMatcher, UNSET};
+use crate::symmetry::{Symmetry, SystemSymmetry};
 
-/// The search's visitor for a trace: the extra column counts the events
-/// of the trace performed so far; other visible events are dropped.
+/// A trace walk's symmetry.
+pub struct Reduction {
+    system: SystemSymmetry,
+    matcher: TraceMatcher,
+    symmetry: Arc<Symmetry>,
+}
+
+/// The search's visitor for a trace: the first extra column counts the
+/// events of the trace performed so far; other visible events are
+/// dropped. Reduced by symmetry, the search stores representatives and
+/// the columns after the first hold the partial bijection from the
+/// values the trace has named to the representative's
+/// ([`crate::symmetry::trace`]).
 pub struct TraceWalk {
     trace: Vec<EventId>,
     width: usize,
     divergences: Option<Divergences>,
+    /// The system's symmetry, and the trace read for matching.
+    pub reduction: Option<Reduction>,
     /// The state that completed the trace (or diverged on the way, when
     /// divergence counts as every continuation).
     pub reached: Option<u32>,
@@ -29,9 +48,31 @@ impl TraceWalk {
             trace,
             width,
             divergences: divergence_strict.then(|| Divergences::new(width)),
+            reduction: None,
             reached: None,
             furthest: (0, 0),
         }
+    }
+
+    /// The walk reduced by `system`'s symmetry, the trace read by
+    /// `matcher`.
+    pub fn reduced(mut self, system: SystemSymmetry, matcher: TraceMatcher) -> TraceWalk {
+        let symmetry = Arc::new(system.symmetry().clone());
+        self.reduction = Some(Reduction {
+            system,
+            matcher,
+            symmetry,
+        });
+        self
+    }
+
+    /// The extra columns' initial values: none of the trace performed,
+    /// none of its values named.
+    pub fn initial_columns(&self) -> Vec<u32> {
+        let named = self.reduction.as_ref().map_or(0, |r| r.matcher.columns());
+        let mut columns = vec![UNSET; named + 1];
+        columns[0] = 0;
+        columns
     }
 
     /// The next event of the trace after the longest prefix performed.
@@ -63,16 +104,60 @@ impl Visitor for TraceWalk {
                 return Ok(Flow::Stop);
             }
         }
-        let row_width = self.width + 1;
+        let row_width = visit.row.len();
         for (k, &event) in visit.events.iter().enumerate() {
-            let column = &mut visit.successors[k * row_width + self.width];
-            if event == self.trace[done] {
-                *column = done as u32 + 1;
-            } else if event != TAU {
-                *column = DROP;
+            if event == TAU {
+                continue;
+            }
+            let columns = &mut visit.successors[k * row_width + self.width..(k + 1) * row_width];
+            let after = match &mut self.reduction {
+                None => (event == self.trace[done]).then(Vec::new),
+                Some(reduced) => reduced.matcher.step(
+                    &reduced.symmetry,
+                    context.procs,
+                    done,
+                    &visit.row[self.width + 1..],
+                    event,
+                ),
+            };
+            match after {
+                Some(images) => {
+                    columns[0] = done as u32 + 1;
+                    columns[1..].copy_from_slice(&images);
+                }
+                None => columns[0] = DROP,
             }
         }
         Ok(Flow::Filter)
+    }
+
+    fn canonicaliser(&mut self) -> Option<&mut dyn Canonicaliser> {
+        match self.reduction {
+            Some(_) => Some(self),
+            None => None,
+        }
+    }
+}
+
+impl Canonicaliser for TraceWalk {
+    /// The components' representative, and the bijection's images under
+    /// the permutation that made it.
+    fn canonicalise(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &mut [u32],
+    ) -> EvalResult<()> {
+        let width = self.width;
+        let Some(Reduction { system, .. }) = &mut self.reduction else {
+            return Ok(());
+        };
+        let perm = system.canonicalise_components(machine, procs, row).clone();
+        TraceMatcher::permute(&mut row[width + 1..], &perm);
+        if let Some(held) = system.held_atoms() {
+            TraceMatcher::free(&mut row[width + 1..], held.iter().map(|&a| perm.apply(a)));
+        }
+        Ok(())
     }
 }
 
@@ -81,12 +166,23 @@ impl Visitor for TraceWalk {
 /// paths), the walk and the outcome.
 pub fn walk(
     procs: &mut Processes,
-    mut search: Search,
+    search: Search,
     trace: Vec<EventId>,
     divergence_strict: bool,
     budget: &Budget,
 ) -> EvalResult<(Search, TraceWalk, Outcome)> {
-    let mut walk = TraceWalk::new(trace, search.components(), divergence_strict);
+    let walk = TraceWalk::new(trace, search.components(), divergence_strict);
+    run_walk(procs, search, walk, budget)
+}
+
+/// Runs `walk` on `search` (fresh, its extra columns
+/// [`TraceWalk::initial_columns`], recording parents).
+pub fn run_walk(
+    procs: &mut Processes,
+    mut search: Search,
+    mut walk: TraceWalk,
+    budget: &Budget,
+) -> EvalResult<(Search, TraceWalk, Outcome)> {
     let outcome = search.run(procs, budget, &mut walk)?;
     Ok((search, walk, outcome))
 }

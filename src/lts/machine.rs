@@ -539,7 +539,11 @@ impl Machine {
             Node::Parallel {
                 alphabets, sync, ..
             } => match (alphabets, sync) {
-                (Some(_), _) => "[ A || B ]  (alphabetised parallel)".to_string(),
+                (Some(alphabets), _) => {
+                    let alphabets: Vec<String> =
+                        alphabets.iter().map(|a| procs.show_events(a)).collect();
+                    format!("[ {} ]", alphabets.join(" || "))
+                }
                 (None, Some(sync)) => format!("[| {} |]", procs.show_events(sync)),
                 (None, None) => "|||".to_string(),
             },

@@ -20,6 +20,8 @@
 //! - [`rep`]: the representative algorithm of Section 7 (component
 //!   ordering steps 1–3, type ordering, permutation generation), with the
 //!   trace of every partition it built.
+//! - [`trace`]: a given trace under symmetry, matched by a growing
+//!   partial bijection (the reduced `:[has trace]:`).
 //! - [`brute`]: the brute-force canonicaliser (least image over the whole
 //!   group), the oracle for tests on small types.
 //!
@@ -35,6 +37,7 @@ pub mod perm;
 pub mod rep;
 pub mod spec;
 pub mod system;
+pub mod trace;
 
 pub use perm::Permutation;
 pub use spec::{Atom, Origin, Symmetry};

@@ -44,6 +44,11 @@ impl Atom {
     pub fn raw(self) -> u32 {
         self.0
     }
+
+    /// The atom whose [`Atom::raw`] word is `raw`.
+    pub fn from_raw(raw: u32) -> Atom {
+        Atom(raw)
+    }
 }
 
 /// The most values a distinguished type may have (an atom's index is 16

@@ -472,6 +472,16 @@ impl SystemSymmetry {
         }
     }
 
+    /// Every distinguished value the last state read holds, when its
+    /// components are all exact (so it holds no other); `None` when a
+    /// value may hide in a set, a map or a function.
+    pub fn held_atoms(&self) -> Option<&[Atom]> {
+        self.exact
+            .iter()
+            .all(|&e| e)
+            .then_some(self.atoms.as_slice())
+    }
+
     /// The input the algorithm read for the last state (for showing it).
     pub fn input_atoms(&self, component: usize) -> &[Atom] {
         &self.atoms[self.bounds[component] as usize..self.bounds[component + 1] as usize]
