@@ -197,11 +197,16 @@ fn inputs_bind_the_rest_of_the_event_or_one_field() {
             "",
             "f?x?y:{y' | y' <- {0..1}, y' != x} -> e!(x + y) -> STOP"
         ),
+        // What a state holds is worked out (`{0..1}` is `{0, 1}`,
+        // `x + y` is 1); two states that then read alike are told apart
+        // by their bindings.
         vec![
-            "f?x?y:{y' | y' <- {0..1}, y' != x} -> e!(x + y) -> STOP -f.0.1-> e!(0 + 1) -> STOP",
-            "f?x?y:{y' | y' <- {0..1}, y' != x} -> e!(x + y) -> STOP -f.1.0-> e!(1 + 0) -> STOP",
-            "e!(0 + 1) -> STOP -e.1-> STOP",
-            "e!(1 + 0) -> STOP -e.1-> STOP",
+            "f?x?y:{y' | y' <- {0, 1}, y' != x} -> e!(x + y) -> STOP -f.0.1-> e!1 -> STOP  where \
+             x = 0, y = 1",
+            "f?x?y:{y' | y' <- {0, 1}, y' != x} -> e!(x + y) -> STOP -f.1.0-> e!1 -> STOP  where \
+             x = 1, y = 0",
+            "e!1 -> STOP  where x = 0, y = 1 -e.1-> STOP",
+            "e!1 -> STOP  where x = 1, y = 0 -e.1-> STOP",
         ]
     );
 }

@@ -923,7 +923,10 @@ fn without_colour_the_screen_carries_the_same_marks() {
             .count();
         assert_eq!(coloured, 0);
         let text = screen(&mut app, 120, 30);
-        assert!(text.contains("* #1 step.(0+1) -> Counter(0+1)"), "{text}");
+        assert!(
+            text.contains("* #1 step.1 -> Counter(1)  where n = 0"),
+            "{text}"
+        );
     });
 }
 

@@ -103,7 +103,7 @@ fn step_undo_check_and_follow_a_counterexample_in_a_real_terminal() {
     let screen = session.wait_for("Trace (3 of 3)");
     assert!(screen.contains("step.1"), "{screen}");
     assert!(
-        screen.contains("* #1 step.(1+1) -> Counter(1+1)"),
+        screen.contains("* #1 step.2 -> Counter(2)  where n = 1"),
         "{screen}"
     );
     session.keys("u");

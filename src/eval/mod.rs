@@ -16,6 +16,7 @@
 mod builtins;
 mod dot;
 mod error;
+mod fold;
 mod interp;
 mod machine;
 mod pattern;
@@ -124,8 +125,15 @@ impl<'s> Evaluator<'s> {
         self.call_constant(func, Arc::from([]))
     }
 
-    /// The printed form of a value.
+    /// The printed form of a value; a process state that is not a call
+    /// with what it holds worked out ([`fold`]).
     pub fn show(&self, value: &Value) -> String {
+        if let Value::Proc(proc) = value
+            && let Proc::Node { func, vars } = &**proc
+            && self.script.function(*func).call_form.is_none()
+        {
+            return print::show_folded(self.script, *func, vars, &self.folds(*func, vars));
+        }
         print::show(self.script, value)
     }
 }

@@ -5,8 +5,10 @@
 use std::fmt::{self, Display, Formatter, Write};
 
 use crate::script::Script;
-use crate::script::ir::FunctionKind;
+use crate::script::ir::{FuncId, FunctionKind};
+use crate::syntax::Span;
 
+use super::fold::{FOLDED_CLOSE, FOLDED_OPEN};
 use super::value::{Proc, Set, Value};
 
 /// A value with the script that names its constructors and channels.
@@ -170,18 +172,79 @@ fn write_proc(f: &mut Formatter<'_>, script: &Script, proc: &Proc) -> fmt::Resul
                 }
                 return Ok(());
             }
-            let text = crate::syntax::without_comments(script.sources.snippet(function.span));
-            let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-            let text = strip_enclosing_parens(&text);
-            let bound: Vec<(&str, String)> = function
-                .captures
-                .iter()
-                .zip(vars.iter())
-                .filter(|(_, v)| !matches!(v, Value::Env(_)))
-                .map(|(name, v)| (name.as_str(), show(script, v)))
-                .collect();
-            f.write_str(&substitute(text, &bound))
+            f.write_str(&node_text(script, *func, vars, &[]))
         }
+    }
+}
+
+/// A control state that is not a call: its source text with `folds`
+/// (parts worked out, by span) spliced in and every variable replaced by
+/// its value.
+fn node_text(script: &Script, func: FuncId, vars: &[Value], folds: &[(Span, String)]) -> String {
+    let function = script.function(func);
+    let source = script.sources.snippet(function.span);
+    let base = function.span.start;
+    let mut spliced = String::with_capacity(source.len());
+    let mut at = 0;
+    for (span, value) in folds {
+        let (start, end) = ((span.start - base) as usize, (span.end - base) as usize);
+        if start < at || end > source.len() {
+            continue;
+        }
+        spliced.push_str(&source[at..start]);
+        spliced.push(FOLDED_OPEN);
+        spliced.push_str(value);
+        spliced.push(FOLDED_CLOSE);
+        at = end;
+    }
+    spliced.push_str(&source[at..]);
+    let text = crate::syntax::without_comments(&spliced);
+    let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = strip_enclosing_parens(&text);
+    substitute(text, &bindings(script, function, vars))
+}
+
+/// A state's variables with their values, in capture order (a recursive
+/// `let` group's environment is not one).
+fn bindings<'s>(
+    script: &Script,
+    function: &'s crate::script::ir::Function,
+    vars: &[Value],
+) -> Vec<(&'s str, String)> {
+    function
+        .captures
+        .iter()
+        .zip(vars.iter())
+        .filter(|(_, v)| !matches!(v, Value::Env(_)))
+        .map(|(name, v)| (name.as_str(), show(script, v)))
+        .collect()
+}
+
+/// A control state that is not a call, with what it holds worked out
+/// (`folds`); when that changes what it reads, its bindings follow, so
+/// that states which fold alike still read differently.
+pub(super) fn show_folded(
+    script: &Script,
+    func: FuncId,
+    vars: &[Value],
+    folds: &[(Span, String)],
+) -> String {
+    let plain = node_text(script, func, vars, &[]);
+    if folds.is_empty() {
+        return plain;
+    }
+    let folded = node_text(script, func, vars, folds);
+    if folded == plain {
+        return plain;
+    }
+    let bound: Vec<String> = bindings(script, script.function(func), vars)
+        .into_iter()
+        .map(|(name, value)| format!("{name} = {value}"))
+        .collect();
+    if bound.is_empty() {
+        folded
+    } else {
+        format!("{folded}  where {}", bound.join(", "))
     }
 }
 
@@ -214,6 +277,17 @@ fn substitute(text: &str, bound: &[(&str, String)]) -> String {
     let mut chars = text.char_indices().peekable();
     let mut previous = ' ';
     while let Some((start, c)) = chars.next() {
+        if c == FOLDED_OPEN {
+            // A value worked out: copied as it is, without its marks.
+            for (_, d) in chars.by_ref() {
+                if d == FOLDED_CLOSE {
+                    break;
+                }
+                out.push(d);
+            }
+            previous = 'a';
+            continue;
+        }
         if c == '"' {
             // A string literal: copied as it is.
             out.push(c);
