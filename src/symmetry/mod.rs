@@ -20,6 +20,10 @@
 //! - [`rep`]: the representative algorithm of Section 7 (component
 //!   ordering steps 1–3, type ordering, permutation generation), with the
 //!   trace of every partition it built.
+//! - [`variables`]: the names of a state's distinguished variables and
+//!   its components' identities (Definition 46).
+//! - [`columns`] and [`splits`]: what each n-value entry counts, and
+//!   why each step split what it split, as data and in words.
 //! - [`brute`]: the brute-force canonicaliser (least image over the whole
 //!   group), the oracle for tests on small types.
 //!
@@ -29,12 +33,15 @@
 
 pub mod apply;
 pub mod brute;
+pub mod columns;
 pub mod constant_free;
 pub mod label;
 pub mod perm;
 pub mod rep;
 pub mod spec;
+pub mod splits;
 pub mod system;
+pub mod variables;
 
 pub use perm::Permutation;
 pub use spec::{Atom, Origin, Symmetry};

@@ -77,6 +77,25 @@ impl std::fmt::Display for NValue {
     }
 }
 
+/// Where the entries of one group of a dense n-value come from: for a
+/// variable of type `ty`, for each cell `j`, each variable `k` of that
+/// cell's components with type `ty`, in order (`cells[j]` holds the
+/// variables of any component of cell `j`: a cell's components share
+/// their shape). The one definition of the layout [`NValue`] prints and
+/// [`super::columns`] names.
+pub fn n_value_entries<'a>(
+    ty: usize,
+    cells: &'a [&'a [Atom]],
+) -> impl Iterator<Item = (usize, usize)> + 'a {
+    cells.iter().enumerate().flat_map(move |(j, atoms)| {
+        atoms
+            .iter()
+            .enumerate()
+            .filter(move |(_, a)| a.ty() == ty)
+            .map(move |(k, _)| (j, k))
+    })
+}
+
 /// What one step of the algorithm did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step {
@@ -102,6 +121,17 @@ pub enum Step {
     },
 }
 
+impl Step {
+    /// The ordered partition the step left.
+    pub fn cells(&self) -> &[Vec<usize>] {
+        match self {
+            Step::Shapes { cells }
+            | Step::Refine { cells, .. }
+            | Step::Individualise { cells, .. } => cells,
+        }
+    }
+}
+
 /// Everything the algorithm did for one state.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Trace {
@@ -117,6 +147,12 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// The final ordered partition: every component in a cell of its own,
+    /// in the final order (empty for a state of no components).
+    pub fn final_cells(&self) -> &[Vec<usize>] {
+        self.steps.last().map_or(&[], Step::cells)
+    }
+
     /// Whether every step-3 split was of a fully symmetric cell (one of
     /// the conditions of Proposition 50).
     pub fn splits_fully_symmetric(&self) -> bool {
@@ -389,8 +425,9 @@ impl Workspace {
     /// Every component's n-value laid out in full, as the paper prints
     /// them.
     fn dense_n_values(&self, input: &Input) -> Vec<NValue> {
-        let cells = self.starts.len() - 1;
-        let first = |j: usize| self.order[self.starts[j] as usize] as usize;
+        let cells: Vec<&[Atom]> = (0..self.starts.len() - 1)
+            .map(|j| input.atoms_of(self.order[self.starts[j] as usize] as usize))
+            .collect();
         self.order
             .iter()
             .map(|&c| {
@@ -402,18 +439,12 @@ impl Workspace {
                     .iter()
                     .enumerate()
                     .map(|(i, atom)| {
-                        let mut group = Vec::new();
-                        for j in 0..cells {
-                            for (k, other) in input.atoms_of(first(j)).iter().enumerate() {
-                                if other.ty() != atom.ty() {
-                                    continue;
-                                }
+                        n_value_entries(atom.ty(), &cells)
+                            .map(|(j, k)| {
                                 let key = ((i as u64) << 48) | ((j as u64) << 24) | k as u64;
-                                let count = sparse.iter().find(|e| e.0 == key).map_or(0, |e| e.1);
-                                group.push(count);
-                            }
-                        }
-                        group
+                                sparse.iter().find(|e| e.0 == key).map_or(0, |e| e.1)
+                            })
+                            .collect()
                     })
                     .collect();
                 NValue {

@@ -28,7 +28,7 @@ use crate::process::{EventId, EventSet, ProcId, Processes, Term};
 use super::apply::{
     Movable, Permute, event_images, map_event_set, map_relation, map_state, permute_event,
 };
-use super::label::{Labeller, Labels, key_of};
+use super::label::{Labeller, Labels, Reading, key_of};
 use super::perm::Permutation;
 use super::rep::{Input, Trace, Workspace};
 use super::spec::{Atom, Symmetry};
@@ -463,24 +463,63 @@ impl SystemSymmetry {
         procs: &mut Processes,
         row: &[u32],
     ) -> bool {
+        self.identity_places(machine, procs, row).1
+    }
+
+    /// Definition 46 read on `row`: per component, the place among its
+    /// distinguished variables of its *identity* — the first variable
+    /// holding the identity it started with, at a place every component
+    /// of its symmetric set and shape shares (`None` for a component
+    /// alone in its symmetric set, or one whose set has no identities
+    /// here); and whether every symmetric set with several components
+    /// has them.
+    pub fn identity_places(
+        &mut self,
+        machine: &Machine,
+        procs: &mut Processes,
+        row: &[u32],
+    ) -> (Vec<Option<usize>>, bool) {
         self.read_state(machine, procs, row);
+        let mut places = vec![None; row.len()];
+        let mut unique = true;
         for members in self.orbits.iter().filter(|m| m.len() > 1) {
             let Image::Identity { position, .. } = self.components[members[0]].image else {
-                return false;
+                unique = false;
+                continue;
             };
+            // Per shape: the places where every member of that shape
+            // holds its identity.
             let mut by_shape: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
             for &m in members {
                 let id = self.components[m].initial_atoms[position];
                 let atoms = &self.atoms[self.bounds[m] as usize..self.bounds[m + 1] as usize];
-                let places: Vec<usize> = (0..atoms.len()).filter(|&k| atoms[k] == id).collect();
-                let shared = by_shape.entry(self.ranks[m]).or_insert(places.clone());
-                shared.retain(|k| places.contains(k));
-                if shared.is_empty() {
-                    return false;
-                }
+                let held: Vec<usize> = (0..atoms.len()).filter(|&k| atoms[k] == id).collect();
+                by_shape
+                    .entry(self.ranks[m])
+                    .or_insert_with(|| held.clone())
+                    .retain(|k| held.contains(k));
+            }
+            for &m in members {
+                places[m] = by_shape[&self.ranks[m]].first().copied();
+                unique &= places[m].is_some();
             }
         }
-        true
+        (places, unique)
+    }
+
+    /// Walks component `slot`'s state `local` as the algorithm reads it
+    /// (see [`Labeller::read`]); whether it is exact.
+    pub(super) fn read_component<R: Reading>(
+        &mut self,
+        machine: &Machine,
+        procs: &Processes,
+        slot: usize,
+        local: u32,
+        reading: &mut R,
+    ) -> bool {
+        let p = machine.process_state(slot, local);
+        self.labeller
+            .read(procs, &self.symmetry, &self.movable, p, reading)
     }
 }
 
