@@ -20,10 +20,14 @@
 //! - [`rep`]: the representative algorithm of Section 7 (component
 //!   ordering steps 1–3, type ordering, permutation generation), with the
 //!   trace of every partition it built.
+//! - [`matching`]: the exact search that pairs the components of two
+//!   states cell by cell under one map of values (full symmetry, and
+//!   comparing states).
 //! - [`variables`]: the names of a state's distinguished variables and
 //!   its components' identities (Definition 46).
 //! - [`columns`] and [`splits`]: what each n-value entry counts, and
 //!   why each step split what it split, as data and in words.
+//! - [`compare`]: why two states got different representatives.
 //! - [`brute`]: the brute-force canonicaliser (least image over the whole
 //!   group), the oracle for tests on small types.
 //!
@@ -34,8 +38,10 @@
 pub mod apply;
 pub mod brute;
 pub mod columns;
+pub mod compare;
 pub mod constant_free;
 pub mod label;
+pub mod matching;
 pub mod perm;
 pub mod rep;
 pub mod spec;

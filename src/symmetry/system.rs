@@ -30,7 +30,7 @@ use super::apply::{
 };
 use super::label::{Labeller, Labels, Reading, key_of};
 use super::perm::Permutation;
-use super::rep::{Input, Trace, Workspace};
+use super::rep::{Input, OwnedInput, Trace, Workspace};
 use super::spec::{Atom, Symmetry};
 
 /// Why a machine cannot be reduced: each problem in words.
@@ -447,6 +447,60 @@ impl SystemSymmetry {
         for rank in &mut self.ranks {
             *rank = self.shapes.known_rank(ProcId(*rank));
         }
+    }
+
+    /// `rows` as the algorithm reads them, with ranks that compare
+    /// across them (every row's shapes are met before any rank is read).
+    pub fn read_inputs(
+        &mut self,
+        machine: &Machine,
+        procs: &mut Processes,
+        rows: &[&[u32]],
+    ) -> Vec<OwnedInput> {
+        for row in rows {
+            self.read_state(machine, procs, row);
+        }
+        rows.iter()
+            .map(|row| {
+                self.read_state(machine, procs, row);
+                OwnedInput {
+                    ranks: self.ranks.clone(),
+                    atoms: self.atoms.clone(),
+                    bounds: self.bounds.clone(),
+                    exact: self.exact.clone(),
+                    type_sizes: self.type_sizes.clone(),
+                }
+            })
+            .collect()
+    }
+
+    /// Every value a permutation's image of `row` depends on: the values
+    /// its component states hold (read or hidden in sets) and those of
+    /// the components' initial states, by which α places each image.
+    /// Where a permutation sends any other value cannot change `π(row)`.
+    pub fn values_that_matter(
+        &mut self,
+        machine: &Machine,
+        procs: &mut Processes,
+        row: &[u32],
+    ) -> Vec<Atom> {
+        let mut out = Vec::new();
+        for (slot, &local) in row.iter().enumerate() {
+            let table = machine.table_of(slot);
+            self.sync_labels(machine, procs, table);
+            let labels = &self.labels[table];
+            for state in [local, machine.initial()[slot]] {
+                if labels.label(state).exact {
+                    out.extend_from_slice(labels.atoms(state));
+                } else {
+                    out.extend_from_slice(labels.support(state));
+                }
+            }
+            out.extend_from_slice(&self.components[slot].initial_atoms);
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// The input the algorithm read for the last state (for showing it).
