@@ -28,6 +28,8 @@
 //! - [`columns`] and [`splits`]: what each n-value entry counts, and
 //!   why each step split what it split, as data and in words.
 //! - [`compare`]: why two states got different representatives.
+//! - [`graph`] and [`drawing`]: the state as the multigraph of Section
+//!   7.1, drawn as text for terminals and as DOT for Graphviz.
 //! - [`brute`]: the brute-force canonicaliser (least image over the whole
 //!   group), the oracle for tests on small types.
 //!
@@ -40,6 +42,8 @@ pub mod brute;
 pub mod columns;
 pub mod compare;
 pub mod constant_free;
+pub mod drawing;
+pub mod graph;
 pub mod label;
 pub mod matching;
 pub mod perm;
