@@ -221,7 +221,12 @@ impl<'g> Drawer<'g> {
             // Room for the next component and, should the chain go on
             // past it, for the arrow and `…` that would end the line.
             let link = arrow.chars().count();
-            let next = line.width() + 2 * link + self.label(first).chars().count() + 1;
+            let goes_on = if self.targets[first].is_empty() {
+                0
+            } else {
+                link + 1
+            };
+            let next = line.width() + link + self.label(first).chars().count() + goes_on;
             if next > self.width {
                 line.push(arrow, Role::Edge);
                 line.push("…", Role::Mark);
