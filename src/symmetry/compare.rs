@@ -214,17 +214,25 @@ fn decide(
     budget: u64,
 ) -> Answer {
     let (li, ri) = (&inputs[0], &inputs[1]);
-    let agreed = match steps_one_and_two(&left.trace, &right.trace, li, ri, left_variables) {
-        Err(evidence) => return Answer::NotSymmetric(*evidence),
-        Ok(agreed) => agreed,
+    // Steps 1–2 are symmetry-invariant for exact states only: the shape
+    // of a state with values in a map keeps one of the entries whose
+    // keys it merges, and which one depends on the values.
+    let exact = li.exact.iter().chain(&ri.exact).all(|&e| e);
+    let (agreed, cells) = if exact {
+        match steps_one_and_two(&left.trace, &right.trace, li, ri, left_variables) {
+            Err(evidence) => return Answer::NotSymmetric(*evidence),
+            Ok(agreed) => (
+                Some(agreed),
+                (
+                    left.trace.steps[agreed].cells().to_vec(),
+                    right.trace.steps[agreed].cells().to_vec(),
+                ),
+            ),
+        }
+    } else {
+        (None, invariant_cells(li, ri, search.system.orbits()))
     };
-    fn cells(trace: &Trace, step: usize) -> &[Vec<usize>] {
-        trace.steps[step].cells()
-    }
-    let permutation = match search.find(
-        (li, cells(&left.trace, agreed)),
-        (ri, cells(&right.trace, agreed)),
-    ) {
+    let permutation = match search.find((li, &cells.0), (ri, &cells.1)) {
         (Outcome::Found, Some(permutation)) => permutation,
         (Outcome::OutOfBudget, _) => return Answer::Undecided { budget },
         _ => {
@@ -232,6 +240,18 @@ fn decide(
                 tried: search.allowance.spent(),
             });
         }
+    };
+    let Some(agreed) = agreed else {
+        // States that are not exact: even step 1 may order them apart.
+        return Answer::NotUnique {
+            mapping: search.mapping(permutation),
+            cause: Cause::UnreadValues {
+                components: (0..li.exact.len())
+                    .filter(|&c| !li.exact[c] || !ri.exact[c])
+                    .collect(),
+            },
+            parting: None,
+        };
     };
     let mapping = search.mapping(permutation);
     // The first split of step 3 after which no permutation keeps the
@@ -246,7 +266,10 @@ fn decide(
             parting = Some(t);
             break;
         }
-        match search.find((li, cells(&left.trace, t)), (ri, cells(&right.trace, t))) {
+        match search.find(
+            (li, left.trace.steps[t].cells()),
+            (ri, right.trace.steps[t].cells()),
+        ) {
             (Outcome::Found, _) => {}
             (Outcome::Exhausted, _) => {
                 parting = Some(t);
@@ -324,6 +347,43 @@ fn cause(
         .filter(|&c| !inputs[0].exact[c] || !inputs[1].exact[c])
         .collect();
     Cause::UnreadValues { components }
+}
+
+/// Partitions of two states that any permutation mapping one onto the
+/// other respects, whatever their values in sets and maps: components by
+/// symmetric set (α never leaves one), by whether they are exact, and
+/// exact ones by shape. Corresponding cells have the same place (a cell
+/// may be empty on one side).
+fn invariant_cells(
+    left: &OwnedInput,
+    right: &OwnedInput,
+    orbits: &[Vec<usize>],
+) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+    let mut orbit_of = vec![0; left.exact.len()];
+    for (o, members) in orbits.iter().enumerate() {
+        for &c in members {
+            orbit_of[c] = o;
+        }
+    }
+    let key = |input: &OwnedInput, c: usize| {
+        let exact = input.exact[c];
+        (orbit_of[c], !exact, if exact { input.ranks[c] } else { 0 })
+    };
+    let mut keys: Vec<_> = (0..left.exact.len())
+        .flat_map(|c| [key(left, c), key(right, c)])
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let cells = |input: &OwnedInput| -> Vec<Vec<usize>> {
+        keys.iter()
+            .map(|k| {
+                (0..input.exact.len())
+                    .filter(|&c| key(input, c) == *k)
+                    .collect()
+            })
+            .collect()
+    };
+    (cells(left), cells(right))
 }
 
 /// Steps 1–2 of both traces side by side, up to the first step 3: the
@@ -819,4 +879,138 @@ fn subject_list(components: &[usize], texts: &[String]) -> String {
         .map(|&c| texts[c].as_str())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symmetry::variables::Variable;
+
+    /// An explanation whose trace is `steps`, for the cause alone.
+    fn explained(steps: Vec<Step>, unique_identities: bool) -> Explanation {
+        Explanation {
+            state: vec![0, 0, 0],
+            representative: vec![0, 0, 0],
+            permutation: Permutation::default(),
+            alpha: vec![0, 1, 2],
+            trace: Trace {
+                steps,
+                ..Trace::default()
+            },
+            unique_identities,
+        }
+    }
+
+    fn variables(identities: [Option<usize>; 3]) -> Vec<ComponentVariables> {
+        identities
+            .iter()
+            .enumerate()
+            .map(|(c, &identity)| ComponentVariables {
+                component: c,
+                variables: vec![Variable {
+                    name: "me".to_string(),
+                    value: Atom::new(0, c),
+                    value_name: format!("N{c}"),
+                }],
+                identity,
+            })
+            .collect()
+    }
+
+    fn exact() -> OwnedInput {
+        OwnedInput {
+            exact: vec![true; 3],
+            ..OwnedInput::default()
+        }
+    }
+
+    #[test]
+    fn a_split_of_a_cell_not_fully_symmetric_where_the_traces_part() {
+        let split = |fully_symmetric, component| Step::Individualise {
+            cell: 0,
+            members: vec![0, 1, 2],
+            component,
+            fully_symmetric,
+            cells: vec![vec![component], vec![]],
+        };
+        let shapes = || Step::Shapes {
+            cells: vec![vec![0, 1, 2]],
+        };
+        let left = explained(vec![shapes(), split(Some(false), 0)], true);
+        let right = explained(vec![shapes(), split(Some(false), 2)], true);
+        let v = variables([Some(0); 3]);
+        let inputs = [exact(), exact()];
+        assert_eq!(
+            cause(
+                (&left, &right),
+                Some(1),
+                (&v, &v),
+                &inputs,
+                &[vec![0, 1, 2]]
+            ),
+            Cause::Split {
+                cell: 0,
+                left_component: 0,
+                right_component: 2,
+                fully_symmetric: Some(false),
+            }
+        );
+        // A fully symmetric split cannot be the cause: with identities
+        // broken, they are.
+        let left = explained(vec![shapes(), split(Some(true), 0)], false);
+        let right = explained(vec![shapes(), split(Some(true), 2)], true);
+        let v = variables([Some(0), None, Some(0)]);
+        assert_eq!(
+            cause(
+                (&left, &right),
+                Some(1),
+                (&v, &v),
+                &inputs,
+                &[vec![0, 1], vec![2]]
+            ),
+            Cause::Identities {
+                sets: vec![vec![0, 1]]
+            }
+        );
+        // Identities held and every state exact but for one: values the
+        // algorithm does not read.
+        let left = explained(vec![shapes()], true);
+        let v = variables([Some(0); 3]);
+        let mut hidden = exact();
+        hidden.exact[1] = false;
+        assert_eq!(
+            cause(
+                (&left, &left),
+                None,
+                (&v, &v),
+                &[exact(), hidden],
+                &[vec![0, 1, 2]]
+            ),
+            Cause::UnreadValues {
+                components: vec![1]
+            }
+        );
+    }
+
+    #[test]
+    fn invariant_cells_keep_symmetric_sets_exactness_and_exact_shapes_apart() {
+        let input = |ranks: Vec<u32>, exact: Vec<bool>| OwnedInput {
+            ranks,
+            exact,
+            ..OwnedInput::default()
+        };
+        // Components 0–2 one symmetric set, 3 another. In the right state
+        // component 1's map gives it another shape: not compared.
+        let left = input(vec![5, 7, 5, 1], vec![true, false, true, true]);
+        let right = input(vec![5, 9, 5, 1], vec![true, false, true, true]);
+        let (l, r) = invariant_cells(&left, &right, &[vec![0, 1, 2], vec![3]]);
+        assert_eq!(l, vec![vec![0, 2], vec![1], vec![3]]);
+        assert_eq!(r, l);
+        // Shapes that differ between exact states: cells of their own,
+        // empty on the other side.
+        let right = input(vec![5, 9, 6, 1], vec![true, false, true, true]);
+        let (l, r) = invariant_cells(&left, &right, &[vec![0, 1, 2], vec![3]]);
+        assert_eq!(l, vec![vec![0, 2], vec![], vec![1], vec![3]]);
+        assert_eq!(r, vec![vec![0], vec![2], vec![1], vec![3]]);
+    }
 }

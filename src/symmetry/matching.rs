@@ -4,7 +4,9 @@
 //! and behind comparing two states ([`super::compare`]).
 //!
 //! Components are paired only within corresponding cells of the two
-//! ordered partitions, only with a component of the same shape, and
+//! ordered partitions, only with a component of the same shape (between
+//! exact states; the shape of a state with values in a map depends on
+//! them, so there only exactness must agree), and
 //! only when the values of their distinguished variables map onto each
 //! other consistently with every pair made so far (a partial
 //! permutation, injective both ways). The search always extends the
@@ -120,11 +122,12 @@ impl<'a> Matcher<'a> {
     /// the map of values: the values it added, or `None` (nothing
     /// changed) when their shapes differ or their values cannot map.
     pub fn pair(&mut self, from: usize, to: usize) -> Option<Vec<Atom>> {
-        let (a, b) = (
-            self.left.input.atoms_of(from),
-            self.right.input.atoms_of(to),
-        );
-        if a.len() != b.len() || self.left.input.ranks[from] != self.right.input.ranks[to] {
+        let (l, r) = (self.left.input, self.right.input);
+        let (a, b) = (l.atoms_of(from), r.atoms_of(to));
+        // Shapes are compared only between exact states: the shape of a
+        // state with values in a map depends on those values.
+        let shaped = |input: &Input, c: usize| input.exact[c].then_some(input.ranks[c]);
+        if a.len() != b.len() || shaped(l, from) != shaped(r, to) {
             return None;
         }
         let mut added = Vec::new();
