@@ -13,8 +13,8 @@
 //! pairing at the component with the fewest possible partners, so a
 //! forced pair (a singleton cell, a `next` already mapped) is made
 //! before any choice, and a dead end is found at once. Every partner
-//! tried takes one unit of an [`Allowance`]; when it runs out the search
-//! says so rather than going on.
+//! considered or tried takes one unit of an [`Allowance`]; when it runs
+//! out the search says so rather than going on.
 
 use std::cell::Cell;
 
@@ -168,8 +168,10 @@ impl<'a> Matcher<'a> {
     /// complete pairing until it answers [`Outcome::Found`] (the pairing
     /// is then left in place) or [`Outcome::OutOfBudget`].
     pub fn search(&mut self, accept: &mut dyn FnMut(&Matcher) -> Outcome) -> Outcome {
-        let Some((from, partners)) = self.most_constrained() else {
-            return accept(self);
+        let (from, partners) = match self.most_constrained() {
+            Ok(Some(next)) => next,
+            Ok(None) => return accept(self),
+            Err(()) => return Outcome::OutOfBudget,
         };
         for to in partners {
             if !self.allowance.take() {
@@ -186,8 +188,10 @@ impl<'a> Matcher<'a> {
     }
 
     /// The unpaired left component with the fewest possible partners,
-    /// and those partners; `None` when every component is paired.
-    fn most_constrained(&mut self) -> Option<(usize, Vec<usize>)> {
+    /// and those partners; `None` when every component is paired. Each
+    /// partner considered takes a candidate (`Err` when none is left),
+    /// so choosing is bounded by the allowance too.
+    fn most_constrained(&mut self) -> Result<Option<(usize, Vec<usize>)>, ()> {
         let mut best: Option<(usize, Vec<usize>)> = None;
         let right_cells = self.right.cells;
         for from in 0..self.partner.len() {
@@ -195,9 +199,13 @@ impl<'a> Matcher<'a> {
                 continue;
             }
             let mut partners = Vec::new();
-            for &to in &right_cells[self.left_cell[from]] {
+            let cell = right_cells.get(self.left_cell[from]).map_or(&[][..], Vec::as_slice);
+            for &to in cell {
                 if self.taken[to] {
                     continue;
+                }
+                if !self.allowance.take() {
+                    return Err(());
                 }
                 if let Some(added) = self.pair(from, to) {
                     self.unpair(from, to, &added);
@@ -213,6 +221,6 @@ impl<'a> Matcher<'a> {
                 }
             }
         }
-        best
+        Ok(best)
     }
 }
