@@ -238,16 +238,17 @@ impl View<'_> {
                     "\nwhere the traces part: split {split} of step 3 (trace step {}), side by side\n",
                     t + 1
                 ));
-                for (when, at) in [("before", t - 1), ("after", *t)] {
-                    out.push_str(&format!(
-                        "  {when:<6}  state 1  {}\n",
-                        cells_text(ls[at].cells(), lt)
-                    ));
-                    out.push_str(&format!(
-                        "  {:<6}  state 2  {}\n",
-                        "",
-                        cells_text(rs[at].cells(), rt)
-                    ));
+                // The step before the parting, and the parting itself
+                // (which the second trace may lack if it ended sooner).
+                for (when, at) in [("before", t.saturating_sub(1)), ("after", *t)] {
+                    let cells = |steps: &[Step], texts: &[String]| {
+                        steps.get(at).map_or_else(
+                            || "(no such step)".to_string(),
+                            |s| cells_text(s.cells(), texts),
+                        )
+                    };
+                    out.push_str(&format!("  {when:<6}  state 1  {}\n", cells(ls, lt)));
+                    out.push_str(&format!("  {:<6}  state 2  {}\n", "", cells(rs, rt)));
                 }
             }
             _ => {}

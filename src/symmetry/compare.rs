@@ -246,9 +246,7 @@ fn decide(
         return Answer::NotUnique {
             mapping: search.mapping(permutation),
             cause: Cause::UnreadValues {
-                components: (0..li.exact.len())
-                    .filter(|&c| !li.exact[c] || !ri.exact[c])
-                    .collect(),
+                components: not_exact(inputs),
             },
             parting: None,
         };
@@ -343,10 +341,15 @@ fn cause(
             .collect();
         return Cause::Identities { sets };
     }
-    let components = (0..left.state.len())
-        .filter(|&c| !inputs[0].exact[c] || !inputs[1].exact[c])
-        .collect();
-    Cause::UnreadValues { components }
+    Cause::UnreadValues {
+        components: not_exact(inputs),
+    }
+}
+
+/// The components that are not exact in one of the states.
+fn not_exact(inputs: &[OwnedInput]) -> Vec<usize> {
+    let (left, right) = (&inputs[0].exact, &inputs[1].exact);
+    (0..left.len()).filter(|&c| !left[c] || !right[c]).collect()
 }
 
 /// Partitions of two states that any permutation mapping one onto the

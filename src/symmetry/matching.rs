@@ -199,7 +199,9 @@ impl<'a> Matcher<'a> {
                 continue;
             }
             let mut partners = Vec::new();
-            let cell = right_cells.get(self.left_cell[from]).map_or(&[][..], Vec::as_slice);
+            let cell = right_cells
+                .get(self.left_cell[from])
+                .map_or(&[][..], Vec::as_slice);
             for &to in cell {
                 if self.taken[to] {
                     continue;
