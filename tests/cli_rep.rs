@@ -76,6 +76,71 @@ fn the_paper_example_as_json() {
     );
     assert_eq!(json["type_orderings"]["Data"]["appeared"], 1);
     assert_eq!(json["unique_guaranteed"], true);
+    // The variables, named, with the identity; the n-value columns; why
+    // each cell split; the graph.
+    assert_eq!(
+        json["variables"][0],
+        serde_json::json!({"names": ["me", "datum", "next"], "values": ["N0", "B", "N4"], "identity": 0})
+    );
+    let columns = &steps[1]["columns"][1]["groups"];
+    assert_eq!(columns[0][2]["label"], "me→c2.next");
+    assert_eq!(
+        (
+            &columns[0][2]["variable"],
+            &columns[0][2]["cell"],
+            &columns[0][2]["cell_variable"]
+        ),
+        (
+            &serde_json::json!(0),
+            &serde_json::json!(1),
+            &serde_json::json!(2)
+        )
+    );
+    let parts = &steps[1]["splits"][0]["parts"];
+    assert_eq!(
+        parts[0]["sentence"],
+        "Node(N3, B, N1) split off: no component of cell 2 points at it with its next (the \
+         others': 1)"
+    );
+    assert_eq!(parts[0]["column"], "me→c2.next");
+    assert!(
+        steps[3]["sentence"]
+            .as_str()
+            .is_some_and(|s| s.contains("the cell is fully symmetric (Definition 49)"))
+    );
+    let graph = &json["graph"];
+    let next = |from: usize, to: usize| {
+        graph["edges"].as_array().unwrap().iter().any(|e| {
+            e["from"] == from
+                && e["to"] == to
+                && e["label"] == "next=me"
+                && e["kind"] == "reference"
+        })
+    };
+    // N3 → N1 → N0 → N4 (components 3, 1, 0, 4).
+    assert!(next(3, 1) && next(1, 0) && next(0, 4));
+    assert_eq!(graph["shared"][0]["value"], "B");
+    assert_eq!(
+        graph["drawing"][0],
+        "#4 Node(N3, B, N1) ─next→ #2 Node(N1, B, N0) ─next→ #1 Node(N0, B, N4) ─next→ #5 \
+         Node(N4, B, Null)"
+    );
+}
+
+#[test]
+fn the_state_as_a_graph_for_graphviz() {
+    let out = rep(&[
+        "models/liststack.csp",
+        "--after",
+        "push.T0.A, push.T1.B, push.T0.B",
+        "--format",
+        "dot",
+    ])
+    .success()
+    .get_output()
+    .stdout
+    .clone();
+    insta::assert_snapshot!(String::from_utf8(out).expect("text"));
 }
 
 #[test]

@@ -5,7 +5,10 @@
 //! where the algorithm finds unique representatives), and on sampled
 //! reachable states, that `rep(s)` is symmetric to `s` and, wherever
 //! Proposition 50's conditions hold, that `rep(π(s)) = rep(s)` for random
-//! permutations π.
+//! permutations π; and that comparing two states answers "the same
+//! representative" exactly when their representatives are equal, gives
+//! a permutation only when it maps one onto the other, and "not
+//! symmetric" never when the oracle finds them symmetric.
 
 use std::sync::Arc;
 
@@ -16,6 +19,7 @@ use symcsp::process::{ProcId, Processes};
 use symcsp::script::Script;
 use symcsp::script::ir::FuncId;
 use symcsp::symmetry::brute::BruteForce;
+use symcsp::symmetry::compare::{Answer, DEFAULT_CANDIDATES, Mapping};
 use symcsp::symmetry::rep::Trace;
 use symcsp::symmetry::{Origin, Permutation, Symmetry, SystemSymmetry};
 
@@ -26,8 +30,14 @@ struct Model {
     items: Vec<FuncId>,
 }
 
+/// `file` is in `models/`, unless it is a path.
 fn model(file: &str, process: &str, types: &[&str]) -> Model {
-    let mut script = Script::load_file(format!("models/{file}").as_ref()).expect("loads");
+    let path = if file.contains('/') {
+        file.to_string()
+    } else {
+        format!("models/{file}")
+    };
+    let mut script = Script::load_file(path.as_ref()).expect("loads");
     let root = script.add_expr("<process>", process).expect("resolves");
     let items = types
         .iter()
@@ -172,6 +182,16 @@ fn texts(procs: &Processes, machine: &Machine, row: &[u32]) -> Vec<String> {
         .collect()
 }
 
+/// A property runner for `cases` cases, each failure reported, none
+/// saved (the states are numbered afresh by every run).
+fn runner(cases: u32) -> proptest::test_runner::TestRunner {
+    proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })
+}
+
 const SYMMETRIC_MODELS: &[(&str, &str, &[&str])] = &[
     ("liststack.csp", "System", &["NodeID", "Data", "ThreadID"]),
     ("peterson.csp", "System", &["ProcID"]),
@@ -187,12 +207,7 @@ fn a_representative_is_symmetric_to_its_state_and_unique_where_proposition_50_ho
         let m = model(file, process, types);
         with_reachable(&m, |procs, machine, system, brute, rows| {
             let group = Permutation::all(system.symmetry());
-            let config = ProptestConfig {
-                cases: 64,
-                failure_persistence: None,
-                ..ProptestConfig::default()
-            };
-            let mut runner = proptest::test_runner::TestRunner::new(config);
+            let mut runner = runner(64);
             let strategy = (0..rows.len(), 0..group.len());
             // The runner's test is `Fn`: the mutable engine goes in a cell.
             let engine = std::cell::RefCell::new((procs, machine, system, brute, 0));
@@ -242,6 +257,114 @@ fn a_representative_is_symmetric_to_its_state_and_unique_where_proposition_50_ho
             }
             let guaranteed = engine.borrow().4;
             eprintln!("{file}: Proposition 50 held in {guaranteed} of 64 sampled states");
+        });
+    }
+}
+
+/// How often each answer and cause came up, for the report line.
+#[derive(Default, Debug)]
+struct Answers {
+    same: u32,
+    not_symmetric: u32,
+    not_unique: u32,
+    causes: Vec<String>,
+}
+
+#[test]
+fn compare_agrees_with_the_representatives_and_with_the_oracle() {
+    // The token ring, Example 43's rings (symmetric states split apart
+    // by step 3), and Peterson's algorithm (states whose values hide in
+    // maps, which the algorithm does not read).
+    let cases: &[(&str, &str, &[&str])] = &[
+        ("ring.csp", "System", &["NodeID", "Data"]),
+        (
+            "tests/fixtures/symmetry/ring.csp",
+            "Ring",
+            &["NodeID", "Data"],
+        ),
+        ("peterson.csp", "System", &["ProcID"]),
+    ];
+    for &(file, process, types) in cases {
+        let m = model(file, process, types);
+        with_reachable(&m, |procs, machine, system, brute, rows| {
+            let group = Permutation::all(system.symmetry());
+            let mut runner = runner(128);
+            // Two reachable states, or a state and its image under a
+            // permutation (symmetric by construction).
+            let strategy = (0..rows.len(), 0..rows.len(), 0..group.len(), any::<bool>());
+            let engine =
+                std::cell::RefCell::new((procs, machine, system, brute, Answers::default()));
+            let result = runner.run(&strategy, |(s, t, p, renamed)| {
+                let (procs, machine, system, brute, answers) = &mut *engine.borrow_mut();
+                let (procs, machine, system) = (&mut **procs, &mut **machine, &mut **system);
+                let left = rows[s].clone();
+                let right = if renamed {
+                    let mut image = vec![0; left.len()];
+                    system.apply(machine, procs, &group[p], &left, &mut image);
+                    image
+                } else {
+                    rows[t].clone()
+                };
+                let c = system.compare(machine, procs, &left, &right, DEFAULT_CANDIDATES);
+                let same_representative = c.left.representative == c.right.representative;
+                let n = left.len();
+                let (mut least, mut least_right) = (vec![0; n], vec![0; n]);
+                brute.canonical(machine, procs, &left, &mut least);
+                brute.canonical(machine, procs, &right, &mut least_right);
+                let symmetric = least == least_right;
+                if renamed {
+                    prop_assert!(symmetric, "the oracle disagrees with a renaming");
+                }
+                let shown =
+                    |procs: &Processes, machine: &Machine, row: &[u32]| texts(procs, machine, row);
+                let maps = |system: &mut SystemSymmetry,
+                            machine: &mut Machine,
+                            procs: &mut Processes,
+                            mapping: &Mapping| {
+                    let mut image = vec![0; n];
+                    system.apply(machine, procs, &mapping.permutation, &left, &mut image);
+                    image == right && mapping.alpha == system.alpha(procs, &mapping.permutation)
+                };
+                match &c.answer {
+                    Answer::Same { mapping } => {
+                        answers.same += 1;
+                        prop_assert!(same_representative);
+                        prop_assert!(maps(system, machine, procs, mapping));
+                    }
+                    Answer::NotUnique { mapping, cause, .. } => {
+                        answers.not_unique += 1;
+                        answers.causes.push(format!("{cause:?}"));
+                        prop_assert!(!same_representative);
+                        prop_assert!(
+                            maps(system, machine, procs, mapping),
+                            "{file}: the permutation does not map {:?} onto {:?}",
+                            shown(procs, machine, &left),
+                            shown(procs, machine, &right)
+                        );
+                    }
+                    Answer::NotSymmetric(evidence) => {
+                        answers.not_symmetric += 1;
+                        prop_assert!(!same_representative);
+                        prop_assert!(
+                            !symmetric,
+                            "{file}: {evidence:?}, but the oracle maps {:?} onto {:?}",
+                            shown(procs, machine, &left),
+                            shown(procs, machine, &right)
+                        );
+                    }
+                    Answer::Undecided { budget } => {
+                        prop_assert!(false, "{file}: undecided within {budget} candidates");
+                    }
+                }
+                Ok(())
+            });
+            if let Err(e) = result {
+                panic!("{file}: {e}");
+            }
+            let answers = &engine.borrow().4;
+            eprintln!("{file}: {answers:?}");
+            // Both kinds of pair came up.
+            assert!(answers.same > 0 && answers.not_symmetric > 0, "{answers:?}");
         });
     }
 }

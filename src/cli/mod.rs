@@ -8,9 +8,11 @@ mod check;
 mod eval;
 mod explore;
 mod parse;
+mod reach;
 mod rep;
 mod summary;
 mod symmetry;
+mod why;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -131,28 +133,57 @@ enum Command {
         symmetry: Option<String>,
     },
     /// Show the representative of a state's symmetry class beside the
-    /// state: the permutation, the component bijection and every
-    /// partition the representative algorithm built.
+    /// state: the permutation, the component bijection, every partition
+    /// the representative algorithm built (each split explained) and the
+    /// state as a graph (`--format dot` for Graphviz).
     Rep {
-        /// The script whose names the process may use.
-        #[arg(value_name = "FILE")]
-        file: PathBuf,
-        /// Any process expression in the script's scope; by default the
-        /// process of the first assertion with `:[symmetry reduce]`.
-        #[arg(value_name = "PROCESS", allow_hyphen_values = true)]
-        process: Option<String>,
-        /// The visible events to perform first, separated by commas
-        /// (`"push.T0.A, pop.T1.A"`); τ steps are taken as needed.
+        #[command(flatten)]
+        state: StateArgs,
+        /// `plain`, `json`, or `dot`: the state as a graph for Graphviz.
+        #[arg(long, value_enum, default_value = "plain")]
+        format: rep::RepFormat,
+    },
+    /// Why did two states get different representatives? Compares the
+    /// state `--after` leads to with the one `--vs` leads to: the same
+    /// representative; not symmetric (with the evidence); symmetric but
+    /// not unique (with the permutation and the cause); or undecided
+    /// within the budget.
+    Why {
+        #[command(flatten)]
+        state: StateArgs,
+        /// The visible events leading to the second state, as `--after`.
         #[arg(long, value_name = "EVENTS", allow_hyphen_values = true)]
-        after: Option<String>,
-        /// `auto` (the largest constant-free subtypes), or the types,
-        /// separated by commas (`NodeID, Data`). By default those of the
-        /// assertion, or `auto`.
-        #[arg(long, value_name = "auto|T,U")]
-        symmetry: Option<String>,
+        vs: Option<String>,
+        /// The most candidates (partners tried, permutations checked) the
+        /// search for a permutation may try before answering "undecided".
+        #[arg(long, value_name = "N", default_value_t = crate::symmetry::compare::DEFAULT_CANDIDATES)]
+        budget: u64,
         #[arg(long, value_enum, default_value = "plain")]
         format: Format,
     },
+}
+
+/// The state a command shows: the script, the process, its types and
+/// the trace that leads there (`rep` and `why`).
+#[derive(clap::Args, Debug)]
+struct StateArgs {
+    /// The script whose names the process may use.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Any process expression in the script's scope; by default the
+    /// process of the first assertion with `:[symmetry reduce]`.
+    #[arg(value_name = "PROCESS", allow_hyphen_values = true)]
+    process: Option<String>,
+    /// The visible events to perform first, separated by commas
+    /// (`"push.T0.A, pop.T1.A"`); τ steps are taken as needed. Default:
+    /// none (the initial state).
+    #[arg(long, value_name = "EVENTS", allow_hyphen_values = true)]
+    after: Option<String>,
+    /// `auto` (the largest constant-free subtypes), or the types,
+    /// separated by commas (`NodeID, Data`). By default those of the
+    /// assertion, or `auto`.
+    #[arg(long, value_name = "auto|T,U")]
+    symmetry: Option<String>,
 }
 
 /// Runs the command line with the process's arguments.
@@ -216,21 +247,32 @@ pub fn main() -> ExitCode {
             };
             check::run(&request, &mut out, &mut err)
         }
-        Some(Command::Rep {
-            file,
-            process,
-            after,
-            symmetry,
-            format,
-        }) => {
+        Some(Command::Rep { state, format }) => {
             let request = rep::Request {
-                file: &file,
-                process: process.as_deref(),
-                after: after.as_deref(),
-                symmetry: symmetry.as_deref(),
+                file: &state.file,
+                process: state.process.as_deref(),
+                after: state.after.as_deref(),
+                symmetry: state.symmetry.as_deref(),
                 format,
             };
             rep::run(&request, &mut out, &mut err)
+        }
+        Some(Command::Why {
+            state,
+            vs,
+            budget,
+            format,
+        }) => {
+            let request = why::Request {
+                file: &state.file,
+                process: state.process.as_deref(),
+                after: state.after.as_deref(),
+                vs: vs.as_deref(),
+                symmetry: state.symmetry.as_deref(),
+                budget,
+                format,
+            };
+            why::run(&request, &mut out, &mut err)
         }
         None => animate::run(
             cli.file.as_deref(),

@@ -1,298 +1,281 @@
-//! `symcsp rep FILE [PROCESS] [--after "e1, e2"] [--symmetry auto|T,U]`:
-//! the representative of the state a trace leads to, beside the state,
-//! with the permutation, the component bijection α and every partition
-//! the representative algorithm built; plain or JSON.
+//! `symcsp rep FILE [PROCESS] [--after "e1, e2"] [--symmetry auto|T,U]
+//! [--format plain|json|dot]`: the representative of the state a trace
+//! leads to, beside the state, with the permutation, the component
+//! bijection α and every partition the representative algorithm built —
+//! each n-value's columns named and each split explained — and the state
+//! as a graph; plain, JSON, or the graph for Graphviz.
 //!
 //! Without PROCESS, the process of the first assertion that asks for
 //! symmetry reduction, with its types. Exit 0, or 2 for anything the user
 //! must fix (a syntax or evaluation error, types that are not symmetric,
 //! a system that is not mappable, a trace the process cannot perform).
+//! The text of one explanation is shared with `symcsp why`.
 
 use std::io::Write;
 use std::path::Path;
-use std::sync::Arc;
 
-use serde::Serialize;
 use serde_json::{Map, Value as Json, json};
 
-use super::symmetry::{not_mappable, requested, symmetry as resolve_symmetry};
-use super::{EXIT_INPUT_ERROR, Format, load, say};
-use crate::check::trace::state_after;
-use crate::eval::Value;
-use crate::lts::Budget;
-use crate::lts::machine::Machine;
-use crate::process::{EventId, Processes};
+use super::reach::{Question, Reached, Subject, answer, reach};
 use crate::script::Script;
-use crate::script::ir::FuncId;
+use crate::symmetry::drawing::{layout, plain as drawing_text};
+use crate::symmetry::graph::{EdgeKind, StateGraph};
 use crate::symmetry::rep::Step;
-use crate::symmetry::spec::Reduce;
-use crate::symmetry::{Atom, Explanation, Origin, Symmetry, SystemSymmetry};
-use crate::syntax::{Diagnostic, render_all};
+use crate::symmetry::splits::{StepAccount, account};
+use crate::symmetry::variables::ComponentVariables;
+use crate::symmetry::{Atom, Explanation, Origin, Permutation, Symmetry};
+
+/// How `symcsp rep` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RepFormat {
+    /// Text for a person.
+    Plain,
+    /// One JSON object, for programs.
+    Json,
+    /// The state as a graph, in Graphviz's DOT language.
+    Dot,
+}
 
 pub struct Request<'a> {
     pub file: &'a Path,
     pub process: Option<&'a str>,
     pub after: Option<&'a str>,
     pub symmetry: Option<&'a str>,
-    pub format: Format,
+    pub format: RepFormat,
 }
 
-/// What the process and its types are, once the script is loaded.
-struct Subject {
-    process: FuncId,
-    process_text: String,
-    symmetry: Reduce,
-    after: Option<FuncId>,
-}
+/// How wide the state's drawing may be.
+pub(super) const DRAWING_WIDTH: usize = 100;
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let Some(mut script) = load(request.file, err) else {
-        return EXIT_INPUT_ERROR;
+    let question = Question {
+        file: request.file,
+        process: request.process,
+        symmetry: request.symmetry,
+        traces: vec![("<after>", request.after)],
+        command: "rep",
     };
-    let subject = match subject(&mut script, request) {
-        Ok(subject) => subject,
-        Err(problem) => {
-            say(err, &problem);
-            return EXIT_INPUT_ERROR;
-        }
-    };
-    let script = &script;
-    let outcome = crate::stack::with_large_stack(|| explain(script, &subject));
-    match outcome {
-        Ok(text) => {
-            let text = match request.format {
-                Format::Plain => text.plain,
-                Format::Json => {
-                    serde_json::to_string_pretty(&text.json).expect("a report serialises") + "\n"
-                }
-            };
-            say(out, &text);
-            0
-        }
-        Err(problem) => {
-            say(err, &problem);
-            EXIT_INPUT_ERROR
-        }
-    }
-}
-
-/// Resolves the process, the types and the trace, adding what the user
-/// typed to the script.
-fn subject(script: &mut Script, request: &Request) -> Result<Subject, String> {
-    let add = |script: &mut Script, name: &str, text: &str| {
-        script
-            .add_expr(name, text)
-            .map_err(|ds| render_all(&ds, &script.sources))
-    };
-    let asked = request
-        .symmetry
-        .map(|text| requested(script, text))
-        .transpose()?;
-    if matches!(asked, Some(Reduce::Off)) {
-        return Err(
-            "error: `symcsp rep` shows a symmetry reduction: `--symmetry off` leaves nothing \
-             to show\n"
-                .to_string(),
-        );
-    }
-    // The first assertion asking for symmetry reduction: its process and
-    // (unless --symmetry says otherwise) its types.
-    let reducing = script.assertions.iter().find_map(|a| {
-        let asked = Reduce::of_assertion(a);
-        (asked != Reduce::Off).then(|| (a.kind.implementation(), asked))
-    });
-    let (process, process_text, from_assertion) = match request.process {
-        Some(text) => (add(script, "<process>", text)?, text.to_string(), None),
-        None => {
-            let Some((imp, asked)) = reducing else {
-                return Err(format!(
-                    "error: {} has no assertion with `:[symmetry reduce]`: name the process \
-                     (`symcsp rep {} PROCESS`)\n",
-                    request.file.display(),
-                    request.file.display()
-                ));
-            };
-            let text = one_line(script.sources.snippet(script.function(imp).span));
-            (imp, text, Some(asked))
-        }
-    };
-    let symmetry = asked.or(from_assertion).unwrap_or(Reduce::Automatic);
-    let after = match request.after {
-        Some(text) if !text.trim().is_empty() => {
-            Some(add(script, "<after>", &format!("<{text}>"))?)
-        }
-        _ => None,
-    };
-    Ok(Subject {
-        process,
-        process_text,
-        symmetry,
-        after,
+    let format = request.format;
+    answer(&question, out, err, |script, subject| {
+        report(script, subject, format)
     })
 }
 
-/// The report in both forms.
-struct Report {
-    plain: String,
-    json: Json,
-}
-
-fn explain(script: &Script, subject: &Subject) -> Result<Report, String> {
-    let render = |ds: &[Diagnostic]| render_all(ds, &script.sources);
-    let eval_error = |e: crate::eval::EvalError| render(&[e.to_diagnostic()]);
-    let (mut procs, root) = Processes::with_root(script, subject.process).map_err(eval_error)?;
-    let roots = [subject.process];
-    let symmetry = resolve_symmetry(script, procs.evaluator(), &subject.symmetry, &roots)?
-        .expect("`off` was refused");
-    let trace = match subject.after {
-        Some(func) => events(&procs, func).map_err(|e| render(&[e]))?,
-        None => Vec::new(),
-    };
-    let mut machine = Machine::new(&mut procs, root);
-    let symmetry = Arc::new(symmetry);
-    let mut system = SystemSymmetry::new(symmetry.clone(), &mut machine, &mut procs)
-        .map_err(|refusal| not_mappable(script, subject.process, &symmetry, &refusal))?;
-    let (mut machine, found) =
-        state_after(&mut procs, machine, &trace, &Budget::default()).map_err(eval_error)?;
-    let row = match found {
-        Ok((_, row)) => row,
-        Err(done) => {
-            let func = subject.after.expect("a trace was given");
-            let span = event_span(script, func, done);
-            let shown: Vec<String> = trace[..done].iter().map(|&e| procs.show_event(e)).collect();
-            let message = if done == 0 {
-                format!(
-                    "{} cannot perform {} first",
-                    subject.process_text,
-                    procs.show_event(trace[0])
-                )
-            } else {
-                format!(
-                    "after {}, {} cannot perform {}",
-                    shown.join(", "),
-                    subject.process_text,
-                    procs.show_event(trace[done])
-                )
-            };
-            return Err(render(&[Diagnostic::error(span, message)]));
+fn report(script: &Script, subject: &Subject, format: RepFormat) -> Result<String, String> {
+    let mut reached = reach(script, subject)?;
+    let (trace, row) = reached.states[0].clone();
+    let explanation = reached
+        .system
+        .explain(&mut reached.machine, &mut reached.procs, &row);
+    let variables = reached
+        .system
+        .variables(&reached.machine, &mut reached.procs, &row);
+    let one = One::new(&reached, &explanation, variables);
+    Ok(match format {
+        RepFormat::Plain => {
+            let mut out = header(&reached, subject, &[("after", &trace)]);
+            out.push_str(&one.plain());
+            out
         }
-    };
-    let explanation = system.explain(&mut machine, &mut procs, &row);
-    let view = View {
-        script,
-        procs: &procs,
-        machine: &machine,
-        symmetry: &symmetry,
-        explanation: &explanation,
-    };
-    Ok(Report {
-        plain: view.plain(subject, &trace),
-        json: view.json(subject, &trace),
+        RepFormat::Json => {
+            let mut object = header_json(&reached, subject);
+            object.insert("after".into(), json!(reached.events(&trace)));
+            if let Json::Object(rest) = one.json() {
+                object.extend(rest);
+            }
+            serde_json::to_string_pretty(&Json::Object(object)).expect("a report serialises") + "\n"
+        }
+        RepFormat::Dot => crate::symmetry::drawing::dot(&one.graph, &one.texts),
     })
 }
 
-/// The events of the `--after` sequence.
-fn events(procs: &Processes, func: FuncId) -> Result<Vec<EventId>, Diagnostic> {
-    let span = procs.script().function(func).span;
-    let value = procs
-        .evaluator()
-        .eval_constant(func)
-        .map_err(|e| e.to_diagnostic())?;
-    let Value::Seq(seq) = &value else {
-        unreachable!("`<...>` is a sequence");
-    };
-    seq.iter()
-        .map(|e| procs.event_id(e, span).map_err(|e| e.to_diagnostic()))
-        .collect()
+/// Where the symmetry types came from, in words.
+fn origin(reached: &Reached, script: &Script) -> String {
+    reached.symmetry.origin_text(script)
 }
 
-/// Where the `index`-th event of the `--after` list was written (the
-/// whole list when it is not a plain list).
-fn event_span(script: &Script, func: FuncId, index: usize) -> crate::syntax::Span {
-    let function = script.function(func);
-    let body = script.expr(function.clauses[0].body);
-    match &body.kind {
-        crate::script::ir::ExprKind::Seq(items) if index < items.len() => {
-            script.expr(items[index]).span
-        }
-        _ => function.span,
-    }
-}
-
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// What the report shows, read off the library's answer.
-struct View<'a> {
-    script: &'a Script,
-    procs: &'a Processes<'a>,
-    machine: &'a Machine,
-    symmetry: &'a Symmetry,
-    explanation: &'a Explanation,
-}
-
-#[derive(Serialize)]
-struct Component {
-    index: usize,
-    text: String,
-}
-
-impl View<'_> {
-    fn state_text(&self, row: &[u32], slot: usize) -> String {
-        self.procs
-            .show_state(self.machine.process_state(slot, row[slot]))
-    }
-
-    fn component(&self, slot: usize) -> Component {
-        Component {
-            index: slot,
-            text: self.state_text(&self.explanation.state, slot),
-        }
-    }
-
-    fn atom(&self, atom: Atom) -> &str {
-        self.symmetry.name(self.script, atom)
-    }
-
-    fn origin(&self) -> String {
-        self.symmetry.origin_text(self.script)
-    }
-
-    fn plain(&self, subject: &Subject, trace: &[EventId]) -> String {
-        let x = self.explanation;
-        let mut out = String::new();
-        let shown: Vec<String> = trace.iter().map(|&e| self.procs.show_event(e)).collect();
-        out.push_str(&format!("process    {}\n", subject.process_text));
+/// The lines naming the process, each state's trace (`after ...`), the
+/// types and the group.
+pub(super) fn header(
+    reached: &Reached,
+    subject: &Subject,
+    traces: &[(&str, &[crate::process::EventId])],
+) -> String {
+    let script = reached.procs.script();
+    let symmetry = &reached.symmetry;
+    let mut out = format!("process    {}\n", subject.process_text);
+    for (label, trace) in traces {
+        let shown = reached.events(trace);
         out.push_str(&format!(
-            "after      {}\n",
+            "{label:<10} {}\n",
             if shown.is_empty() {
                 "nothing (the initial state)".to_string()
             } else {
                 shown.join(", ")
             }
         ));
-        out.push_str(&format!("symmetry   {}\n", self.origin()));
-        for line in self.symmetry.describe(self.script) {
-            out.push_str(&format!("           {line}\n"));
+    }
+    out.push_str(&format!("symmetry   {}\n", origin(reached, script)));
+    for line in symmetry
+        .describe(script)
+        .into_iter()
+        .chain(symmetry.left_out_lines(script))
+    {
+        out.push_str(&format!("           {line}\n"));
+    }
+    out.push_str(&format!(
+        "group      {} permutations\n\n",
+        symmetry.group_order()
+    ));
+    out
+}
+
+/// The process and the symmetry, as JSON fields.
+pub(super) fn header_json(reached: &Reached, subject: &Subject) -> Map<String, Json> {
+    let script = reached.procs.script();
+    let symmetry = &reached.symmetry;
+    let mut object = Map::new();
+    object.insert("process".into(), json!(subject.process_text));
+    object.insert(
+        "symmetry".into(),
+        json!({
+            "origin": match &symmetry.origin {
+                Origin::Assertion(_) => "assertion",
+                Origin::CommandLine => "command line",
+                Origin::Automatic => "automatic",
+            },
+            "types": symmetry.types().iter().map(|t| json!({
+                "name": t.name,
+                "values": t.values.iter().map(|c| script.ctors[c.index()].name.as_str()).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "left_out": symmetry.left_out_lines(script),
+            "group_order": symmetry.group_order().value().to_string(),
+        }),
+    );
+    object
+}
+
+/// A permutation under `title`, one line per type it moves (or `title`
+/// and `identity` when it moves nothing), then α's moves.
+pub(super) fn permutation_text(
+    title: &str,
+    identity: &str,
+    permutation: &Permutation,
+    alpha: &[usize],
+    symmetry: &Symmetry,
+    script: &Script,
+) -> String {
+    let mut out = if permutation.is_identity() {
+        format!("{title}  {identity}\n")
+    } else {
+        format!("{title}\n")
+    };
+    for (ty, pairs) in permutation.show(symmetry, script) {
+        out.push_str(&format!("  {ty}: {pairs}\n"));
+    }
+    out.push_str(&format!("components (α)  {}\n", alpha_text(alpha)));
+    out
+}
+
+/// A permutation as JSON: per type, each value's image.
+pub(super) fn permutation_json(
+    permutation: &Permutation,
+    symmetry: &Symmetry,
+    script: &Script,
+) -> Json {
+    let mut object = Map::new();
+    for (t, ty) in symmetry.types().iter().enumerate() {
+        let mut map = Map::new();
+        for (i, &j) in permutation.images(t).iter().enumerate() {
+            map.insert(
+                symmetry.name(script, Atom::new(t, i)).to_string(),
+                json!(symmetry.name(script, Atom::new(t, j as usize))),
+            );
         }
-        for line in self.symmetry.left_out_lines(self.script) {
-            out.push_str(&format!("           {line}\n"));
+        object.insert(ty.name.clone(), Json::Object(map));
+    }
+    Json::Object(object)
+}
+
+/// α, the components that move: `1 ↦ 5, 5 ↦ 1`.
+fn alpha_text(alpha: &[usize]) -> String {
+    let moved: Vec<String> = (0..alpha.len())
+        .filter(|&i| alpha[i] != i)
+        .map(|i| format!("{} ↦ {}", i + 1, alpha[i] + 1))
+        .collect();
+    if moved.is_empty() {
+        "each stays in place".to_string()
+    } else {
+        moved.join(", ")
+    }
+}
+
+/// The widest of `texts` in characters, and at least `at_least`.
+pub(super) fn widest(texts: &[String], at_least: usize) -> usize {
+    texts
+        .iter()
+        .map(|t| t.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(at_least)
+}
+
+/// An ordered partition as `{A, B}  {C}`.
+pub(super) fn cells_text(cells: &[Vec<usize>], texts: &[String]) -> String {
+    cells
+        .iter()
+        .map(|cell| {
+            let members: Vec<&str> = cell.iter().map(|&c| texts[c].as_str()).collect();
+            format!("{{{}}}", members.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("  ")
+}
+
+/// One state explained: what the library says about it, with the texts
+/// it is shown with.
+pub(super) struct One<'r> {
+    reached: &'r Reached<'r>,
+    explanation: &'r Explanation,
+    pub texts: Vec<String>,
+    steps: Vec<StepAccount>,
+    pub graph: StateGraph,
+}
+
+impl<'r> One<'r> {
+    pub fn new(
+        reached: &'r Reached<'r>,
+        explanation: &'r Explanation,
+        variables: Vec<ComponentVariables>,
+    ) -> One<'r> {
+        let steps = account(&explanation.trace, &variables);
+        let graph = StateGraph::new(variables, explanation.trace.final_cells());
+        One {
+            reached,
+            explanation,
+            texts: reached.texts(&explanation.state),
+            steps,
+            graph,
         }
-        out.push_str(&format!(
-            "group      {} permutations\n\n",
-            self.symmetry.group_order()
-        ));
+    }
+
+    fn script(&self) -> &'r Script {
+        self.reached.procs.script()
+    }
+
+    fn atom(&self, atom: Atom) -> &'r str {
+        self.reached.symmetry.name(self.script(), atom)
+    }
+
+    /// Everything after the header: the state beside its representative,
+    /// the permutation, the algorithm, uniqueness and the graph.
+    pub fn plain(&self) -> String {
+        let x = self.explanation;
+        let texts = &self.texts;
+        let mut out = String::new();
         // The state beside its representative, each component on the line
         // of its image.
-        let n = x.state.len();
-        let texts: Vec<String> = (0..n).map(|s| self.state_text(&x.state, s)).collect();
-        let width = texts
-            .iter()
-            .map(|t| t.chars().count())
-            .max()
-            .unwrap_or(0)
-            .max(5);
+        let width = widest(texts, 5);
         let number = |s: usize| format!("{:>3}", s + 1);
         out.push_str(&format!(
             "{:>3}  {:<width$}      {:>3}  representative\n",
@@ -304,102 +287,124 @@ impl View<'_> {
                 "{}  {text:<width$}  ↦  {}  {}\n",
                 number(slot),
                 number(image),
-                self.state_text(&x.representative, image)
+                self.reached.text(&x.representative, image)
             ));
         }
         out.push('\n');
-        let moves = x.permutation.show(self.symmetry, self.script);
-        if moves.is_empty() {
-            out.push_str("permutation  the identity: the state is its own representative\n");
-        } else {
-            out.push_str("permutation\n");
-            for (ty, pairs) in moves {
-                out.push_str(&format!("  {ty}: {pairs}\n"));
+        out.push_str(&permutation_text(
+            "permutation",
+            "the identity: the state is its own representative",
+            &x.permutation,
+            &x.alpha,
+            &self.reached.symmetry,
+            self.script(),
+        ));
+        out.push('\n');
+        out.push_str("the algorithm\n");
+        out.push_str(&self.algorithm());
+        out.push_str(&format!("\nunique      {}\n", self.uniqueness()));
+        out.push_str(
+            "\nthe state as a graph (Section 7.1): #n is component n; arrows point at identities\n",
+        );
+        for line in drawing_text(&layout(&self.graph, texts, DRAWING_WIDTH)).lines() {
+            out.push_str(&format!("  {line}\n"));
+        }
+        out
+    }
+
+    /// Whether Proposition 50's conditions held, in words.
+    fn uniqueness(&self) -> &'static str {
+        let x = self.explanation;
+        match (x.unique_identities, x.trace.splits_fully_symmetric()) {
+            (true, true) => {
+                "guaranteed (Proposition 50: unique identities, and every split was of a fully \
+                 symmetric cell)"
+            }
+            (false, _) => {
+                "not guaranteed: a symmetric set lacks identities this state still holds \
+                 (Definition 46)"
+            }
+            (true, false) => {
+                "not guaranteed: step 3 split a cell that is not known to be fully symmetric \
+                 (Definition 49)"
             }
         }
-        let moved: Vec<String> = (0..n)
-            .filter(|&i| x.alpha[i] != i)
-            .map(|i| format!("{} ↦ {}", i + 1, x.alpha[i] + 1))
-            .collect();
-        out.push_str(&format!(
-            "components (α)  {}\n\n",
-            if moved.is_empty() {
-                "each stays in place".to_string()
-            } else {
-                moved.join(", ")
-            }
-        ));
-        out.push_str("the algorithm\n");
-        let cell_text = |cells: &[Vec<usize>]| -> String {
-            cells
-                .iter()
-                .map(|cell| {
-                    let members: Vec<String> = cell.iter().map(|&c| texts[c].clone()).collect();
-                    format!("{{{}}}", members.join(", "))
-                })
-                .collect::<Vec<_>>()
-                .join("  ")
-        };
-        let mut round = 0;
-        for step in &x.trace.steps {
-            match step {
-                Step::Shapes { cells } => {
-                    round = 0;
+    }
+
+    /// The algorithm's steps, each partition, n-value and split, with
+    /// the columns named and each split explained.
+    pub fn algorithm(&self) -> String {
+        let x = self.explanation;
+        let texts = &self.texts;
+        let mut out = String::new();
+        let width = widest(texts, 5);
+        let steps = &x.trace.steps;
+        for (index, (step, account)) in steps.iter().zip(&self.steps).enumerate() {
+            match (step, account) {
+                (Step::Shapes { cells }, _) => {
                     out.push_str(&format!(
                         "  step 1  by control state and other values: {} cell{}\n    {}\n",
                         cells.len(),
                         if cells.len() == 1 { "" } else { "s" },
-                        cell_text(cells)
+                        cells_text(cells, texts)
                     ));
                 }
-                Step::Refine {
-                    n_values,
-                    cells,
-                    split,
-                } => {
-                    round += 1;
+                (
+                    Step::Refine {
+                        n_values,
+                        cells,
+                        split,
+                    },
+                    StepAccount::Refine {
+                        round,
+                        columns,
+                        splits,
+                    },
+                ) => {
                     out.push_str(&format!("  step 2  round {round}: n-values\n"));
+                    // The n-values come cell by cell (of the partition
+                    // before the round): each cell's columns first, unless
+                    // they are those of the cell above.
+                    let before = steps[index.saturating_sub(1)].cells();
+                    let mut shown = String::new();
                     for nv in n_values {
+                        let own = before.iter().position(|c| c.contains(&nv.component));
+                        if let Some(j) = own
+                            && let Some(own) = columns.get(j)
+                            && own.header() != shown
+                        {
+                            shown = own.header();
+                            out.push_str(&format!(
+                                "    {:<width$}  {shown}\n",
+                                format!("cell {} columns", j + 1),
+                            ));
+                        }
                         out.push_str(&format!("    {:<width$}  {nv}\n", texts[nv.component]));
                     }
                     if *split {
                         out.push_str(&format!(
                             "    → {} cells: {}\n",
                             cells.len(),
-                            cell_text(cells)
+                            cells_text(cells, texts)
                         ));
+                        for part in splits.iter().flat_map(|s| &s.parts) {
+                            out.push_str(&format!("      {}\n", part.sentence(texts)));
+                        }
                     } else {
                         out.push_str("    → no cell splits: step 2 is done\n");
                     }
                 }
-                Step::Individualise {
-                    cell,
-                    members,
-                    component,
-                    fully_symmetric,
-                    cells,
-                } => {
-                    round = 0;
-                    let symmetric = match fully_symmetric {
-                        Some(true) => "fully symmetric: the choice cannot matter",
-                        Some(false) => {
-                            "not fully symmetric: another choice may give another \
-                                        representative"
-                        }
-                        None => "whether it is fully symmetric could not be decided",
-                    };
-                    let members: Vec<String> = members.iter().map(|&c| texts[c].clone()).collect();
+                (Step::Individualise { cells, .. }, StepAccount::Individualise(split)) => {
                     out.push_str(&format!(
-                        "  step 3  cell {} {{{}}} splits off {} ({symmetric})\n    {}\n",
-                        cell + 1,
-                        members.join(", "),
-                        texts[*component],
-                        cell_text(cells)
+                        "  step 3  {}\n    {}\n",
+                        split.sentence(texts),
+                        cells_text(cells, texts)
                     ));
                 }
+                _ => {}
             }
         }
-        let order: Vec<String> = x.trace.order.iter().map(|&c| texts[c].clone()).collect();
+        let order: Vec<&str> = x.trace.order.iter().map(|&c| texts[c].as_str()).collect();
         out.push_str(&format!("  order   {}\n", order.join(", ")));
         out.push_str(
             "  type orderings (values after | appear nowhere: their order is arbitrary)\n",
@@ -414,35 +419,23 @@ impl View<'_> {
             };
             out.push_str(&format!(
                 "    {}: {}{rest}\n",
-                self.symmetry.types()[t].name,
+                self.reached.symmetry.types()[t].name,
                 names[..appeared].join(", ")
             ));
         }
-        out.push_str(&format!(
-            "\nunique      {}\n",
-            match (x.unique_identities, x.trace.splits_fully_symmetric()) {
-                (true, true) => "guaranteed (Proposition 50: unique identities, and every split \
-                                 was of a fully symmetric cell)"
-                    .to_string(),
-                (false, _) => "not guaranteed: a symmetric set lacks identities this state still \
-                               holds (Definition 46)"
-                    .to_string(),
-                (true, false) => "not guaranteed: step 3 split a cell that is not known to be \
-                                  fully symmetric (Definition 49)"
-                    .to_string(),
-            }
-        ));
         out
     }
 
-    fn json(&self, subject: &Subject, trace: &[EventId]) -> Json {
+    /// Everything [`One::plain`] shows, as JSON fields.
+    pub fn json(&self) -> Json {
         let x = self.explanation;
-        let n = x.state.len();
+        let script = self.script();
+        let component = |c: usize| json!({ "index": c, "text": self.texts[c] });
         let cells = |cells: &[Vec<usize>]| -> Json {
             json!(
                 cells
                     .iter()
-                    .map(|cell| cell.iter().map(|&c| self.component(c)).collect::<Vec<_>>())
+                    .map(|cell| cell.iter().map(|&c| component(c)).collect::<Vec<_>>())
                     .collect::<Vec<_>>()
             )
         };
@@ -450,50 +443,75 @@ impl View<'_> {
             .trace
             .steps
             .iter()
-            .map(|step| match step {
-                Step::Shapes { cells: c } => json!({ "kind": "step1", "cells": cells(c) }),
-                Step::Refine {
-                    n_values,
-                    cells: c,
-                    split,
-                } => json!({
+            .zip(&self.steps)
+            .map(|(step, account)| match (step, account) {
+                (
+                    Step::Refine {
+                        n_values,
+                        cells: c,
+                        split,
+                    },
+                    StepAccount::Refine {
+                        round,
+                        columns,
+                        splits,
+                    },
+                ) => json!({
                     "kind": "step2",
+                    "round": round,
                     "n_values": n_values.iter().map(|nv| json!({
                         "index": nv.component,
-                        "text": self.component(nv.component).text,
+                        "text": self.texts[nv.component],
                         "n_value": nv.to_string(),
                         "groups": nv.groups,
                     })).collect::<Vec<_>>(),
+                    "columns": columns.iter().map(|cc| json!({
+                        "cell": cc.cell,
+                        "groups": cc.groups.iter().map(|g| g.iter().map(|col| json!({
+                            "label": col.label(),
+                            "variable": col.variable,
+                            "cell": col.cell,
+                            "cell_variable": col.cell_variable,
+                        })).collect::<Vec<_>>()).collect::<Vec<_>>(),
+                    })).collect::<Vec<_>>(),
                     "split": split,
+                    "splits": splits.iter().map(|s| json!({
+                        "cell": s.cell,
+                        "parts": s.parts.iter().map(|p| json!({
+                            "cell": p.cell,
+                            "components": p.components,
+                            "column": p.difference.column.label(),
+                            "count": p.difference.count,
+                            "others": p.difference.others,
+                            "other_counts": p.difference.other_counts,
+                            "sentence": p.sentence(&self.texts),
+                        })).collect::<Vec<_>>(),
+                    })).collect::<Vec<_>>(),
                     "cells": cells(c),
                 }),
-                Step::Individualise {
-                    cell,
-                    members,
-                    component,
-                    fully_symmetric,
-                    cells: c,
-                } => json!({
+                (
+                    Step::Individualise {
+                        cell,
+                        members,
+                        component: split,
+                        fully_symmetric,
+                        cells: c,
+                    },
+                    StepAccount::Individualise(individualisation),
+                ) => json!({
                     "kind": "step3",
                     "cell": cell,
-                    "members": members.iter().map(|&m| self.component(m)).collect::<Vec<_>>(),
-                    "split": self.component(*component),
+                    "members": members.iter().map(|&m| component(m)).collect::<Vec<_>>(),
+                    "split": component(*split),
                     "fully_symmetric": fully_symmetric,
+                    "sentence": individualisation.sentence(&self.texts),
                     "cells": cells(c),
                 }),
+                (step, _) => json!({ "kind": "step1", "cells": cells(step.cells()) }),
             })
             .collect();
-        let mut permutation = Map::new();
         let mut orderings = Map::new();
-        for (t, ty) in self.symmetry.types().iter().enumerate() {
-            let mut map = Map::new();
-            for (i, &j) in x.permutation.images(t).iter().enumerate() {
-                map.insert(
-                    self.atom(Atom::new(t, i)).to_string(),
-                    json!(self.atom(Atom::new(t, j as usize))),
-                );
-            }
-            permutation.insert(ty.name.clone(), Json::Object(map));
+        for (t, ty) in self.reached.symmetry.types().iter().enumerate() {
             orderings.insert(
                 ty.name.clone(),
                 json!({
@@ -503,30 +521,47 @@ impl View<'_> {
             );
         }
         json!({
-            "process": subject.process_text,
-            "after": trace.iter().map(|&e| self.procs.show_event(e)).collect::<Vec<_>>(),
-            "symmetry": {
-                "origin": match &self.symmetry.origin {
-                    Origin::Assertion(_) => "assertion",
-                    Origin::CommandLine => "command line",
-                    Origin::Automatic => "automatic",
-                },
-                "types": self.symmetry.types().iter().map(|t| json!({
-                    "name": t.name,
-                    "values": t.values.iter().map(|c| self.script.ctors[c.index()].name.as_str()).collect::<Vec<_>>(),
-                })).collect::<Vec<_>>(),
-                "left_out": self.symmetry.left_out_lines(self.script),
-                "group_order": self.symmetry.group_order().value().to_string(),
-            },
-            "state": (0..n).map(|s| self.state_text(&x.state, s)).collect::<Vec<_>>(),
-            "representative": (0..n).map(|s| self.state_text(&x.representative, s)).collect::<Vec<_>>(),
-            "permutation": Json::Object(permutation),
+            "state": self.texts,
+            "representative": self.reached.texts(&x.representative),
+            "variables": self.graph.variables.iter().map(|v| json!({
+                "names": v.variables.iter().map(|var| &var.name).collect::<Vec<_>>(),
+                "values": v.variables.iter().map(|var| &var.value_name).collect::<Vec<_>>(),
+                "identity": v.identity,
+            })).collect::<Vec<_>>(),
+            "permutation": permutation_json(&x.permutation, &self.reached.symmetry, script),
             "components": x.alpha,
             "steps": steps,
             "order": x.trace.order,
             "type_orderings": Json::Object(orderings),
             "unique_identities": x.unique_identities,
             "unique_guaranteed": x.unique_guaranteed(),
+            "graph": graph_json(&self.graph, &self.texts),
         })
     }
+}
+
+/// A state's graph as JSON: its references and shared values, and the
+/// text drawing.
+fn graph_json(graph: &StateGraph, texts: &[String]) -> Json {
+    json!({
+        "cells": graph.cells,
+        "edges": graph.edges.iter().map(|e| json!({
+            "from": e.from,
+            "to": e.to,
+            "label": graph.label(e),
+            "value": graph.variables[e.from].variables[e.from_variable].value_name,
+            "kind": match e.kind {
+                EdgeKind::Reference => "reference",
+                EdgeKind::Shared => "shared",
+            },
+        })).collect::<Vec<_>>(),
+        "shared": graph.shared.iter().map(|s| json!({
+            "value": s.value_name,
+            "holders": s.holders.iter().map(|&(c, i)| json!({
+                "component": c,
+                "variable": graph.variables[c].name(i),
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "drawing": layout(graph, texts, DRAWING_WIDTH).iter().map(|l| l.text()).collect::<Vec<_>>(),
+    })
 }

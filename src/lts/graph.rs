@@ -121,7 +121,8 @@ impl Graph {
     }
 }
 
-fn dot_string(text: &str) -> String {
+/// `text` as a DOT string literal, quoted and escaped.
+pub fn dot_string(text: &str) -> String {
     let mut out = String::from("\"");
     for c in text.chars() {
         match c {

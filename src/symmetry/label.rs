@@ -150,15 +150,17 @@ impl Labeller {
         p: ProcId,
     ) {
         let shape = self.shape(procs, symmetry, movable, p);
-        self.atoms.clear();
-        let exact = self.read_state(procs, symmetry, movable, p);
+        let mut atoms = std::mem::take(&mut self.atoms);
+        atoms.clear();
+        let exact = self.read(procs, symmetry, movable, p, &mut atoms);
         let mut support = Vec::new();
         if !exact {
             state_atoms(procs, symmetry, movable, p, &mut support);
             support.sort_unstable();
             support.dedup();
         }
-        labels.push(shape, &self.atoms, &support, exact);
+        labels.push(shape, &atoms, &support, exact);
+        self.atoms = atoms;
     }
 
     /// The shape of `p`: every distinguished value the first of its type.
@@ -177,8 +179,7 @@ impl Labeller {
         s
     }
 
-    /// The distinguished variables of `p` and `label`'s variables, into
-    /// `self.atoms`; whether `p` is exact.
+    /// The distinguished variables of `p`, and whether `p` is exact.
     pub fn variables(
         &mut self,
         procs: &Processes,
@@ -186,80 +187,175 @@ impl Labeller {
         movable: &Movable,
         p: ProcId,
     ) -> (Vec<Atom>, bool) {
-        self.atoms.clear();
-        let exact = self.read_state(procs, symmetry, movable, p);
-        (self.atoms.clone(), exact)
+        let mut atoms = Vec::new();
+        let exact = self.read(procs, symmetry, movable, p, &mut atoms);
+        (atoms, exact)
     }
 
-    fn read_state(
+    /// Walks `p`'s distinguished variables in the algorithm's order,
+    /// telling `reading` each one (and, for naming, how it was reached);
+    /// whether `p` is exact. The one definition of that order: the
+    /// algorithm's labels and the variables' names both come from here.
+    pub fn read<R: Reading>(
         &mut self,
         procs: &Processes,
         symmetry: &Symmetry,
         movable: &Movable,
         p: ProcId,
+        reading: &mut R,
     ) -> bool {
-        let sets_fixed = |set| !movable.any(procs.set(set));
+        Walk {
+            procs,
+            symmetry,
+            movable,
+            orders: &mut self.orders,
+            reading,
+        }
+        .state(p)
+    }
+}
+
+/// What a walk over a state's distinguished variables reports.
+pub trait Reading {
+    /// The next distinguished variable holds `atom`.
+    fn variable(&mut self, atom: Atom);
+    /// The walk goes into `part`: every variable until the matching
+    /// [`Reading::leave`] is inside it. (Only naming needs this: the
+    /// algorithm's reading ignores it.)
+    #[inline]
+    fn enter(&mut self, part: Part<'_>) {
+        let _ = part;
+    }
+    #[inline]
+    fn leave(&mut self) {}
+}
+
+/// The algorithm's reading: the values, in order.
+impl Reading for Vec<Atom> {
+    #[inline]
+    fn variable(&mut self, atom: Atom) {
+        self.push(atom);
+    }
+}
+
+/// A step of the walk into a state, for naming what is inside it.
+#[derive(Debug, Clone, Copy)]
+pub enum Part<'a> {
+    /// Captured variable `index` of process function `func` (`me` of
+    /// `Node(me, datum, next)`).
+    Variable { func: FuncId, index: usize },
+    /// The `position`-th part (from 1) of a tuple, a dotted value, a
+    /// sequence, a let group or a constructor's fields.
+    Position(usize),
+    /// Operand `index` of a term whose operands are `operands`.
+    Operand {
+        index: usize,
+        operands: &'a [ProcId],
+    },
+    /// The values a prefix chose for its nondeterministic fields.
+    Chosen,
+    /// The arguments of a built-in process (`RUN(A)`), by name.
+    Builtin(&'static str),
+}
+
+/// One walk over a state, with the caches it needs.
+struct Walk<'w, R> {
+    procs: &'w Processes<'w>,
+    symmetry: &'w Symmetry,
+    movable: &'w Movable,
+    orders: &'w mut FxHashMap<FuncId, Arc<[usize]>>,
+    reading: &'w mut R,
+}
+
+impl<R: Reading> Walk<'_, R> {
+    fn state(&mut self, p: ProcId) -> bool {
+        let procs = self.procs;
+        let sets_fixed = |set| !self.movable.any(procs.set(set));
         match procs.term(p) {
-            Term::Node(proc) => self.read_proc(procs, symmetry, proc),
+            Term::Node(proc) => self.proc(proc),
             Term::Stop | Term::Skip | Term::Div | Term::Omega | Term::Done(_) => true,
             Term::Run(s) | Term::Chaos(s) | Term::ChaosOffer(s) => sets_fixed(*s),
             Term::Chosen { prefix, choice } => {
-                let exact = self.read_state(procs, symmetry, movable, *prefix);
-                exact & self.read_values(symmetry, choice)
+                let exact = self.state(*prefix);
+                self.reading.enter(Part::Chosen);
+                let chosen = self.values(choice.iter());
+                self.reading.leave();
+                exact & chosen
             }
-            Term::ExternalChoice(ps) => self.read_states(procs, symmetry, movable, ps),
+            Term::ExternalChoice(ps) => self.operands(ps),
             Term::SequentialComposition(a, b)
             | Term::Interrupt(a, b)
-            | Term::SlidingChoice(a, b) => {
-                let e = self.read_state(procs, symmetry, movable, *a);
-                self.read_state(procs, symmetry, movable, *b) && e
-            }
+            | Term::SlidingChoice(a, b) => self.operands(&[*a, *b]),
             Term::Exception(a, s, b) | Term::SyncInterrupt(a, s, b) => {
-                let e = self.read_state(procs, symmetry, movable, *a);
-                let e = self.read_state(procs, symmetry, movable, *b) && e;
+                let e = self.operands(&[*a, *b]);
                 sets_fixed(*s) && e
             }
             Term::SyncExternalChoice(s, ps) | Term::Parallel(s, ps) => {
-                let e = self.read_states(procs, symmetry, movable, ps);
+                let e = self.operands(ps);
                 sets_fixed(*s) && e
             }
             Term::Hide(c, s) => {
-                let e = self.read_state(procs, symmetry, movable, *c);
+                let e = self.state(*c);
                 sets_fixed(*s) && e
             }
             Term::Rename(c, r) => {
-                let e = self.read_state(procs, symmetry, movable, *c);
-                relation_fixed(procs, movable, *r) && e
+                let e = self.state(*c);
+                relation_fixed(procs, self.movable, *r) && e
             }
-            Term::AlphaParallel(pairs) => pairs.iter().fold(true, |e, &(s, c)| {
-                let inner = self.read_state(procs, symmetry, movable, c);
-                sets_fixed(s) && inner && e
-            }),
+            Term::AlphaParallel(pairs) => {
+                let operands: Vec<ProcId> = pairs.iter().map(|&(_, c)| c).collect();
+                let e = self.operands(&operands);
+                pairs.iter().all(|&(s, _)| sets_fixed(s)) && e
+            }
             Term::Linked(a, r, b) => {
-                let e = self.read_state(procs, symmetry, movable, *a);
-                let e = self.read_state(procs, symmetry, movable, *b) && e;
-                relation_fixed(procs, movable, *r) && e
+                let e = self.operands(&[*a, *b]);
+                relation_fixed(procs, self.movable, *r) && e
             }
-            Term::Loop(c) => self.read_state(procs, symmetry, movable, *c),
+            Term::Loop(c) => self.state(*c),
         }
     }
 
-    fn read_proc(&mut self, procs: &Processes, symmetry: &Symmetry, proc: &Proc) -> bool {
+    /// Reads a term's operands in turn (all of them); whether all are
+    /// exact.
+    fn operands(&mut self, operands: &[ProcId]) -> bool {
+        let mut exact = true;
+        for (index, &p) in operands.iter().enumerate() {
+            self.reading.enter(Part::Operand { index, operands });
+            exact &= self.state(p);
+            self.reading.leave();
+        }
+        exact
+    }
+
+    fn proc(&mut self, proc: &Proc) -> bool {
         match proc {
             Proc::Node { func, vars } => {
-                let order = self.order(procs, *func, vars.len());
-                order
-                    .iter()
-                    .fold(true, |e, &i| self.read_value(symmetry, &vars[i]) & e)
+                let order = self.order(*func, vars.len());
+                order.iter().fold(true, |e, &index| {
+                    self.variable(*func, index, &vars[index]) & e
+                })
             }
-            Proc::Builtin { args, .. } => self.read_values(symmetry, args),
+            Proc::Builtin { builtin, args } => {
+                self.reading.enter(Part::Builtin(builtin.name()));
+                let exact = self.values(args.iter());
+                self.reading.leave();
+                exact
+            }
         }
+    }
+
+    fn variable(&mut self, func: FuncId, index: usize, value: &Value) -> bool {
+        self.reading.enter(Part::Variable { func, index });
+        let exact = self.value(value);
+        self.reading.leave();
+        exact
     }
 
     /// The order in which a control state's variables are read: the
     /// definition's parameters first, as written (`me, datum, next`),
     /// then any other variable it captured.
-    fn order(&mut self, procs: &Processes, func: FuncId, vars: usize) -> Arc<[usize]> {
+    fn order(&mut self, func: FuncId, vars: usize) -> Arc<[usize]> {
+        let procs = self.procs;
         self.orders
             .entry(func)
             .or_insert_with(|| {
@@ -276,51 +372,46 @@ impl Labeller {
             .clone()
     }
 
-    /// Reads states in turn (all of them); whether all are exact.
-    fn read_states(
-        &mut self,
-        procs: &Processes,
-        symmetry: &Symmetry,
-        movable: &Movable,
-        states: &[ProcId],
-    ) -> bool {
+    /// Reads values in turn (all of them), each a numbered part; whether
+    /// all are exact.
+    fn values<'v>(&mut self, values: impl IntoIterator<Item = &'v Value>) -> bool {
         let mut exact = true;
-        for &p in states {
-            exact &= self.read_state(procs, symmetry, movable, p);
-        }
-        exact
-    }
-
-    /// Reads values in turn (all of them); whether all are exact.
-    fn read_values(&mut self, symmetry: &Symmetry, values: &[Value]) -> bool {
-        let mut exact = true;
-        for v in values {
-            exact &= self.read_value(symmetry, v);
+        for (i, v) in values.into_iter().enumerate() {
+            self.reading.enter(Part::Position(i + 1));
+            exact &= self.value(v);
+            self.reading.leave();
         }
         exact
     }
 
     /// Reads a value's distinguished variables; `false` when a
     /// distinguished value hides where ordering does not look.
-    fn read_value(&mut self, symmetry: &Symmetry, value: &Value) -> bool {
+    fn value(&mut self, value: &Value) -> bool {
         match value {
             Value::Ctor(c) => {
-                if let Some(atom) = symmetry.atom(*c) {
-                    self.atoms.push(atom);
+                if let Some(atom) = self.symmetry.atom(*c) {
+                    self.reading.variable(atom);
                 }
                 true
             }
-            Value::Named(parts) | Value::Dot(parts) | Value::Tuple(parts) | Value::Env(parts) => {
-                self.read_values(symmetry, parts)
+            // A constructor's or channel's fields, numbered after its
+            // name (which is never distinguished: it has fields).
+            Value::Named(parts) => {
+                let head = self.value(&parts[0]);
+                self.values(parts.iter().skip(1)) && head
             }
-            Value::Seq(seq) => seq
-                .iter()
-                .fold(true, |e, v| self.read_value(symmetry, v) & e),
+            Value::Dot(parts) | Value::Tuple(parts) | Value::Env(parts) => {
+                self.values(parts.iter())
+            }
+            Value::Seq(seq) => self.values(seq.iter()),
             Value::Proc(proc) => match &**proc {
-                Proc::Node { vars, .. } => self.read_values(symmetry, vars),
-                Proc::Builtin { args, .. } => self.read_values(symmetry, args),
+                Proc::Node { func, vars } => vars
+                    .iter()
+                    .enumerate()
+                    .fold(true, |e, (index, v)| self.variable(*func, index, v) & e),
+                Proc::Builtin { .. } => self.proc(proc),
             },
-            other => !holds_distinguished(symmetry, other),
+            other => !holds_distinguished(self.symmetry, other),
         }
     }
 }

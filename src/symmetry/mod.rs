@@ -22,6 +22,16 @@
 //!   trace of every partition it built.
 //! - [`trace`]: a given trace under symmetry, matched by a growing
 //!   partial bijection (the reduced `:[has trace]:`).
+//! - [`matching`]: the exact search that pairs the components of two
+//!   states cell by cell under one map of values (full symmetry, and
+//!   comparing states).
+//! - [`variables`]: the names of a state's distinguished variables and
+//!   its components' identities (Definition 46).
+//! - [`columns`] and [`splits`]: what each n-value entry counts, and
+//!   why each step split what it split, as data and in words.
+//! - [`compare`]: why two states got different representatives.
+//! - [`graph`] and [`drawing`]: the state as the multigraph of Section
+//!   7.1, drawn as text for terminals and as DOT for Graphviz.
 //! - [`brute`]: the brute-force canonicaliser (least image over the whole
 //!   group), the oracle for tests on small types.
 //!
@@ -31,13 +41,20 @@
 
 pub mod apply;
 pub mod brute;
+pub mod columns;
+pub mod compare;
 pub mod constant_free;
+pub mod drawing;
+pub mod graph;
 pub mod label;
+pub mod matching;
 pub mod perm;
 pub mod rep;
 pub mod spec;
+pub mod splits;
 pub mod system;
 pub mod trace;
+pub mod variables;
 
 pub use perm::Permutation;
 pub use spec::{Atom, Origin, Symmetry};

@@ -23,8 +23,7 @@
 
 use std::cmp::Ordering;
 
-use rustc_hash::FxHashMap;
-
+use super::matching::{Allowance, Matcher, Outcome, Side};
 use super::perm::Permutation;
 use super::spec::Atom;
 
@@ -55,6 +54,28 @@ impl Input<'_> {
     }
 }
 
+/// A state as the algorithm reads it, owned (to hold two states at once).
+#[derive(Debug, Clone, Default)]
+pub struct OwnedInput {
+    pub ranks: Vec<u32>,
+    pub atoms: Vec<Atom>,
+    pub bounds: Vec<u32>,
+    pub exact: Vec<bool>,
+    pub type_sizes: Vec<usize>,
+}
+
+impl OwnedInput {
+    pub fn input(&self) -> Input<'_> {
+        Input {
+            ranks: &self.ranks,
+            atoms: &self.atoms,
+            bounds: &self.bounds,
+            exact: &self.exact,
+            type_sizes: &self.type_sizes,
+        }
+    }
+}
+
 /// One component's n-value, grouped by its variables: for variable `i`,
 /// the counts `n_{i,j,k}` over each cell `j` and each variable `k` of
 /// that cell of `i`'s type, in order (the paper writes the groups
@@ -75,6 +96,25 @@ impl std::fmt::Display for NValue {
             .collect();
         write!(f, "⟨{}⟩", groups.join("; "))
     }
+}
+
+/// Where the entries of one group of a dense n-value come from: for a
+/// variable of type `ty`, for each cell `j`, each variable `k` of that
+/// cell's components with type `ty`, in order (`cells[j]` holds the
+/// variables of any component of cell `j`: a cell's components share
+/// their shape). The one definition of the layout [`NValue`] prints and
+/// [`super::columns`] names.
+pub fn n_value_entries<'a>(
+    ty: usize,
+    cells: &'a [&'a [Atom]],
+) -> impl Iterator<Item = (usize, usize)> + 'a {
+    cells.iter().enumerate().flat_map(move |(j, atoms)| {
+        atoms
+            .iter()
+            .enumerate()
+            .filter(move |(_, a)| a.ty() == ty)
+            .map(move |(k, _)| (j, k))
+    })
 }
 
 /// What one step of the algorithm did.
@@ -102,6 +142,17 @@ pub enum Step {
     },
 }
 
+impl Step {
+    /// The ordered partition the step left.
+    pub fn cells(&self) -> &[Vec<usize>] {
+        match self {
+            Step::Shapes { cells }
+            | Step::Refine { cells, .. }
+            | Step::Individualise { cells, .. } => cells,
+        }
+    }
+}
+
 /// Everything the algorithm did for one state.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Trace {
@@ -117,6 +168,12 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// The final ordered partition: every component in a cell of its own,
+    /// in the final order (empty for a state of no components).
+    pub fn final_cells(&self) -> &[Vec<usize>] {
+        self.steps.last().map_or(&[], Step::cells)
+    }
+
     /// Whether every step-3 split was of a fully symmetric cell (one of
     /// the conditions of Proposition 50).
     pub fn splits_fully_symmetric(&self) -> bool {
@@ -131,7 +188,7 @@ impl Trace {
 
 /// How many extensions the full-symmetry search may try per split before
 /// it gives up (it runs only when a trace is asked for).
-const SYMMETRY_SEARCH_BUDGET: usize = 200_000;
+const SYMMETRY_SEARCH_BUDGET: u64 = 200_000;
 
 /// Buffers reused from state to state.
 #[derive(Debug, Default)]
@@ -389,8 +446,9 @@ impl Workspace {
     /// Every component's n-value laid out in full, as the paper prints
     /// them.
     fn dense_n_values(&self, input: &Input) -> Vec<NValue> {
-        let cells = self.starts.len() - 1;
-        let first = |j: usize| self.order[self.starts[j] as usize] as usize;
+        let cells: Vec<&[Atom]> = (0..self.starts.len() - 1)
+            .map(|j| input.atoms_of(self.order[self.starts[j] as usize] as usize))
+            .collect();
         self.order
             .iter()
             .map(|&c| {
@@ -402,18 +460,12 @@ impl Workspace {
                     .iter()
                     .enumerate()
                     .map(|(i, atom)| {
-                        let mut group = Vec::new();
-                        for j in 0..cells {
-                            for (k, other) in input.atoms_of(first(j)).iter().enumerate() {
-                                if other.ty() != atom.ty() {
-                                    continue;
-                                }
+                        n_value_entries(atom.ty(), &cells)
+                            .map(|(j, k)| {
                                 let key = ((i as u64) << 48) | ((j as u64) << 24) | k as u64;
-                                let count = sparse.iter().find(|e| e.0 == key).map_or(0, |e| e.1);
-                                group.push(count);
-                            }
-                        }
-                        group
+                                sparse.iter().find(|e| e.0 == key).map_or(0, |e| e.1)
+                            })
+                            .collect()
                     })
                     .collect();
                 NValue {
@@ -490,24 +542,28 @@ impl Workspace {
 
     /// Definition 49 for cell `cell`: whether for its first component `s`
     /// and every other `s'` some permutation maps `s` to `s'` and every
-    /// cell onto itself. A search over the values the state holds,
-    /// matching components cell by cell.
+    /// cell onto itself — the state matched with itself cell by cell
+    /// ([`super::matching`]), `s` paired with `s'` first.
     fn fully_symmetric(&self, input: &Input, cell: usize) -> Option<bool> {
         if input.exact.iter().any(|e| !e) {
             return None;
         }
         let cells = self.cells();
         let members = &cells[cell];
-        let mut budget = SYMMETRY_SEARCH_BUDGET;
+        let allowance = Allowance::new(SYMMETRY_SEARCH_BUDGET);
+        let side = Side {
+            input,
+            cells: &cells,
+        };
         for &target in &members[1..] {
-            let mut search = Stabiliser::new(input, &cells, &mut budget);
-            if search.assign(members[0], target).is_none() {
+            let mut matcher = Matcher::new(side, side, &allowance);
+            if matcher.pair(members[0], target).is_none() {
                 return Some(false);
             }
-            match search.extend(0, 0) {
-                Some(true) => {}
-                Some(false) => return Some(false),
-                None => return None,
+            match matcher.search(&mut |_| Outcome::Found) {
+                Outcome::Found => {}
+                Outcome::Exhausted => return Some(false),
+                Outcome::OutOfBudget => return None,
             }
         }
         Some(true)
@@ -538,104 +594,4 @@ fn compare_n_values(a: &[(u64, u32)], b: &[(u64, u32)]) -> Ordering {
         }
     }
     unreachable!("the loop returns")
-}
-
-/// The search behind [`Workspace::fully_symmetric`]: a partial
-/// permutation of the values met, extended component by component.
-struct Stabiliser<'a> {
-    input: &'a Input<'a>,
-    cells: &'a [Vec<usize>],
-    /// Value to image, and image to value (both ways injective).
-    forward: FxHashMap<Atom, Atom>,
-    backward: FxHashMap<Atom, Atom>,
-    is_source: Vec<bool>,
-    is_image: Vec<bool>,
-    budget: &'a mut usize,
-}
-
-impl<'a> Stabiliser<'a> {
-    fn new(input: &'a Input<'a>, cells: &'a [Vec<usize>], budget: &'a mut usize) -> Self {
-        Stabiliser {
-            input,
-            cells,
-            forward: FxHashMap::default(),
-            backward: FxHashMap::default(),
-            is_source: vec![false; input.components()],
-            is_image: vec![false; input.components()],
-            budget,
-        }
-    }
-
-    /// Extends the map so that component `from` maps onto component `to`:
-    /// the values it had to add, or `None` (the map unchanged) if it
-    /// cannot.
-    fn assign(&mut self, from: usize, to: usize) -> Option<Vec<Atom>> {
-        let (a, b) = (self.input.atoms_of(from), self.input.atoms_of(to));
-        if a.len() != b.len() || self.input.ranks[from] != self.input.ranks[to] {
-            return None;
-        }
-        let mut added = Vec::new();
-        for (&x, &y) in a.iter().zip(b) {
-            match (self.forward.get(&x), self.backward.get(&y)) {
-                (Some(&image), _) if image == y => {}
-                (None, None) if x.ty() == y.ty() => {
-                    self.forward.insert(x, y);
-                    self.backward.insert(y, x);
-                    added.push(x);
-                }
-                _ => {
-                    self.forget(&added);
-                    return None;
-                }
-            }
-        }
-        self.is_source[from] = true;
-        self.is_image[to] = true;
-        Some(added)
-    }
-
-    fn unassign(&mut self, from: usize, to: usize, added: &[Atom]) {
-        self.is_source[from] = false;
-        self.is_image[to] = false;
-        self.forget(added);
-    }
-
-    fn forget(&mut self, added: &[Atom]) {
-        for x in added {
-            if let Some(y) = self.forward.remove(x) {
-                self.backward.remove(&y);
-            }
-        }
-    }
-
-    /// Finds images for the components of cell `j` from its `i`-th on,
-    /// then of the cells after it. `None` when the budget ran out.
-    fn extend(&mut self, j: usize, i: usize) -> Option<bool> {
-        if j == self.cells.len() {
-            return Some(true);
-        }
-        if i == self.cells[j].len() {
-            return self.extend(j + 1, 0);
-        }
-        let from = self.cells[j][i];
-        if self.is_source[from] {
-            return self.extend(j, i + 1);
-        }
-        for &to in &self.cells[j] {
-            if self.is_image[to] {
-                continue;
-            }
-            if *self.budget == 0 {
-                return None;
-            }
-            *self.budget -= 1;
-            if let Some(added) = self.assign(from, to) {
-                match self.extend(j, i + 1) {
-                    Some(false) => self.unassign(from, to, &added),
-                    found => return found,
-                }
-            }
-        }
-        Some(false)
-    }
 }

@@ -28,9 +28,9 @@ use crate::process::{EventId, EventSet, ProcId, Processes, Term};
 use super::apply::{
     Movable, Permute, event_images, map_event_set, map_relation, map_state, permute_event,
 };
-use super::label::{Labeller, Labels, key_of};
+use super::label::{Labeller, Labels, Reading, key_of};
 use super::perm::Permutation;
-use super::rep::{Input, Trace, Workspace};
+use super::rep::{Input, OwnedInput, Trace, Workspace};
 use super::spec::{Atom, Symmetry};
 
 /// Why a machine cannot be reduced: each problem in words.
@@ -482,6 +482,60 @@ impl SystemSymmetry {
             .then_some(self.atoms.as_slice())
     }
 
+    /// `rows` as the algorithm reads them, with ranks that compare
+    /// across them (every row's shapes are met before any rank is read).
+    pub fn read_inputs(
+        &mut self,
+        machine: &Machine,
+        procs: &mut Processes,
+        rows: &[&[u32]],
+    ) -> Vec<OwnedInput> {
+        for row in rows {
+            self.read_state(machine, procs, row);
+        }
+        rows.iter()
+            .map(|row| {
+                self.read_state(machine, procs, row);
+                OwnedInput {
+                    ranks: self.ranks.clone(),
+                    atoms: self.atoms.clone(),
+                    bounds: self.bounds.clone(),
+                    exact: self.exact.clone(),
+                    type_sizes: self.type_sizes.clone(),
+                }
+            })
+            .collect()
+    }
+
+    /// Every value a permutation's image of `row` depends on: the values
+    /// its component states hold (read or hidden in sets) and those of
+    /// the components' initial states, by which α places each image.
+    /// Where a permutation sends any other value cannot change `π(row)`.
+    pub fn values_that_matter(
+        &mut self,
+        machine: &Machine,
+        procs: &mut Processes,
+        row: &[u32],
+    ) -> Vec<Atom> {
+        let mut out = Vec::new();
+        for (slot, &local) in row.iter().enumerate() {
+            let table = machine.table_of(slot);
+            self.sync_labels(machine, procs, table);
+            let labels = &self.labels[table];
+            for state in [local, machine.initial()[slot]] {
+                if labels.label(state).exact {
+                    out.extend_from_slice(labels.atoms(state));
+                } else {
+                    out.extend_from_slice(labels.support(state));
+                }
+            }
+            out.extend_from_slice(&self.components[slot].initial_atoms);
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// The input the algorithm read for the last state (for showing it).
     pub fn input_atoms(&self, component: usize) -> &[Atom] {
         &self.atoms[self.bounds[component] as usize..self.bounds[component + 1] as usize]
@@ -496,24 +550,63 @@ impl SystemSymmetry {
         procs: &mut Processes,
         row: &[u32],
     ) -> bool {
+        self.identity_places(machine, procs, row).1
+    }
+
+    /// Definition 46 read on `row`: per component, the place among its
+    /// distinguished variables of its *identity* — the first variable
+    /// holding the identity it started with, at a place every component
+    /// of its symmetric set and shape shares (`None` for a component
+    /// alone in its symmetric set, or one whose set has no identities
+    /// here); and whether every symmetric set with several components
+    /// has them.
+    pub fn identity_places(
+        &mut self,
+        machine: &Machine,
+        procs: &mut Processes,
+        row: &[u32],
+    ) -> (Vec<Option<usize>>, bool) {
         self.read_state(machine, procs, row);
+        let mut places = vec![None; row.len()];
+        let mut unique = true;
         for members in self.orbits.iter().filter(|m| m.len() > 1) {
             let Image::Identity { position, .. } = self.components[members[0]].image else {
-                return false;
+                unique = false;
+                continue;
             };
+            // Per shape: the places where every member of that shape
+            // holds its identity.
             let mut by_shape: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
             for &m in members {
                 let id = self.components[m].initial_atoms[position];
                 let atoms = &self.atoms[self.bounds[m] as usize..self.bounds[m + 1] as usize];
-                let places: Vec<usize> = (0..atoms.len()).filter(|&k| atoms[k] == id).collect();
-                let shared = by_shape.entry(self.ranks[m]).or_insert(places.clone());
-                shared.retain(|k| places.contains(k));
-                if shared.is_empty() {
-                    return false;
-                }
+                let held: Vec<usize> = (0..atoms.len()).filter(|&k| atoms[k] == id).collect();
+                by_shape
+                    .entry(self.ranks[m])
+                    .or_insert_with(|| held.clone())
+                    .retain(|k| held.contains(k));
+            }
+            for &m in members {
+                places[m] = by_shape[&self.ranks[m]].first().copied();
+                unique &= places[m].is_some();
             }
         }
-        true
+        (places, unique)
+    }
+
+    /// Walks component `slot`'s state `local` as the algorithm reads it
+    /// (see [`Labeller::read`]); whether it is exact.
+    pub(super) fn read_component<R: Reading>(
+        &mut self,
+        machine: &Machine,
+        procs: &Processes,
+        slot: usize,
+        local: u32,
+        reading: &mut R,
+    ) -> bool {
+        let p = machine.process_state(slot, local);
+        self.labeller
+            .read(procs, &self.symmetry, &self.movable, p, reading)
     }
 }
 

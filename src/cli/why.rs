@@ -1,0 +1,344 @@
+//! `symcsp why FILE [PROCESS] --after "t1" --vs "t2" [--symmetry
+//! auto|T,U] [--budget N] [--format plain|json]`: why the states two
+//! traces lead to got different representatives (or the same one), as
+//! [`SystemSymmetry::compare`](crate::symmetry::SystemSymmetry::compare)
+//! answers it: the same representative; not symmetric, with the
+//! evidence; symmetric but not unique, with the permutation and the
+//! cause; or undecided within the budget. Both states' partitions are
+//! shown side by side where the evidence or the parting is.
+//!
+//! The process and types are resolved as for `symcsp rep`. Exit 0 for
+//! any of the answers, 2 for anything the user must fix.
+
+use std::io::Write;
+use std::path::Path;
+
+use serde_json::{Value as Json, json};
+
+use super::Format;
+use super::reach::{Question, Reached, Subject, answer, reach};
+use super::rep::{
+    One, cells_text, header, header_json, permutation_json, permutation_text, widest,
+};
+use crate::script::Script;
+use crate::symmetry::columns::columns;
+use crate::symmetry::compare::{Answer, Cause, Comparison, Evidence, Mapping};
+use crate::symmetry::rep::Step;
+
+pub struct Request<'a> {
+    pub file: &'a Path,
+    pub process: Option<&'a str>,
+    pub after: Option<&'a str>,
+    pub vs: Option<&'a str>,
+    pub symmetry: Option<&'a str>,
+    pub budget: u64,
+    pub format: Format,
+}
+
+pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let question = Question {
+        file: request.file,
+        process: request.process,
+        symmetry: request.symmetry,
+        traces: vec![("<after>", request.after), ("<vs>", request.vs)],
+        command: "why",
+    };
+    let (budget, format) = (request.budget, request.format);
+    answer(&question, out, err, |script, subject| {
+        report(script, subject, budget, format)
+    })
+}
+
+fn report(
+    script: &Script,
+    subject: &Subject,
+    budget: u64,
+    format: Format,
+) -> Result<String, String> {
+    let mut reached = reach(script, subject)?;
+    let (left, right) = (reached.states[0].1.clone(), reached.states[1].1.clone());
+    let comparison = reached.system.compare(
+        &mut reached.machine,
+        &mut reached.procs,
+        &left,
+        &right,
+        budget,
+    );
+    let view = View {
+        left: One::new(
+            &reached,
+            &comparison.left,
+            comparison.left_variables.clone(),
+        ),
+        right: One::new(
+            &reached,
+            &comparison.right,
+            comparison.right_variables.clone(),
+        ),
+        reached: &reached,
+        comparison: &comparison,
+    };
+    Ok(match format {
+        Format::Plain => {
+            let traces = [
+                ("state 1", reached.states[0].0.as_slice()),
+                ("state 2", reached.states[1].0.as_slice()),
+            ];
+            header(&reached, subject, &traces) + &view.plain()
+        }
+        Format::Json => {
+            serde_json::to_string_pretty(&view.json(subject)).expect("a report serialises") + "\n"
+        }
+    })
+}
+
+/// The comparison with both states' texts.
+struct View<'r> {
+    reached: &'r Reached<'r>,
+    comparison: &'r Comparison,
+    left: One<'r>,
+    right: One<'r>,
+}
+
+impl View<'_> {
+    fn mapping(&self) -> Option<&Mapping> {
+        match &self.comparison.answer {
+            Answer::Same { mapping } | Answer::NotUnique { mapping, .. } => Some(mapping),
+            _ => None,
+        }
+    }
+
+    fn sentences(&self) -> Vec<String> {
+        self.comparison
+            .sentences(&self.left.texts, &self.right.texts)
+    }
+
+    fn plain(&self) -> String {
+        let c = self.comparison;
+        let (lt, rt) = (&self.left.texts, &self.right.texts);
+        let mut out = format!("answer     {}\n", c.answer.headline());
+        for sentence in self.sentences() {
+            out.push_str(&format!("           {sentence}\n"));
+        }
+        out.push('\n');
+        // The states side by side: each component of the first on the
+        // line of its image in the second when a permutation relates
+        // them, slot by slot otherwise.
+        let width = widest(lt, "state 1".len());
+        let mapping = self.mapping();
+        out.push_str(&format!(
+            "{:>3}  {:<width$}      {:>3}  state 2\n",
+            "", "state 1", ""
+        ));
+        for (slot, text) in lt.iter().enumerate() {
+            let other = mapping.map_or(slot, |m| m.alpha[slot]);
+            out.push_str(&format!(
+                "{:>3}  {text:<width$}  {}  {:>3}  {}\n",
+                slot + 1,
+                if mapping.is_some() { "↦" } else { " " },
+                other + 1,
+                rt[other]
+            ));
+        }
+        out.push('\n');
+        if let Some(mapping) = mapping {
+            out.push_str(&permutation_text(
+                "permutation (state 1 ↦ state 2)",
+                "the identity",
+                &mapping.permutation,
+                &mapping.alpha,
+                &self.reached.symmetry,
+                self.reached.procs.script(),
+            ));
+            out.push('\n');
+        }
+        // The representatives, slot by slot, `*` where they differ.
+        let (lr, rr) = (
+            self.reached.texts(&c.left.representative),
+            self.reached.texts(&c.right.representative),
+        );
+        let heading = "representative of 1";
+        let width = widest(&lr, heading.chars().count());
+        out.push_str(&format!(
+            "{:>3}  {heading:<width$}  representative of 2\n",
+            ""
+        ));
+        for (slot, (l, r)) in lr.iter().zip(&rr).enumerate() {
+            out.push_str(&format!(
+                "{:>3}{} {l:<width$}  {r}\n",
+                slot + 1,
+                if l == r { " " } else { "*" },
+            ));
+        }
+        out.push_str(&self.side_by_side());
+        out
+    }
+
+    /// Both states' partitions where the evidence or the parting is.
+    fn side_by_side(&self) -> String {
+        let c = self.comparison;
+        let (lt, rt) = (&self.left.texts, &self.right.texts);
+        let (ls, rs) = (&c.left.trace.steps, &c.right.trace.steps);
+        let mut out = String::new();
+        match &c.answer {
+            Answer::NotSymmetric(Evidence::Shapes { .. }) => {
+                out.push_str("\nstep 1, side by side\n");
+                out.push_str(&format!("  state 1  {}\n", cells_text(ls[0].cells(), lt)));
+                out.push_str(&format!("  state 2  {}\n", cells_text(rs[0].cells(), rt)));
+            }
+            Answer::NotSymmetric(Evidence::NValues {
+                step, round, cell, ..
+            }) => {
+                let (Step::Refine { n_values: ln, .. }, Step::Refine { n_values: rn, .. }) =
+                    (&ls[*step], &rs[*step])
+                else {
+                    return out;
+                };
+                let before = (ls[step - 1].cells(), rs[step - 1].cells());
+                let columns = columns(before.0, &c.left_variables);
+                out.push_str(&format!(
+                    "\nstep 2, round {round}, cell {}, side by side (sorted by n-value)\n",
+                    cell + 1
+                ));
+                let width = widest(lt, "columns".len()).max(widest(rt, 0));
+                if let Some(columns) = columns.get(*cell) {
+                    out.push_str(&format!(
+                        "  {:<7}  {:<width$}  {}\n",
+                        "",
+                        "columns",
+                        columns.header()
+                    ));
+                }
+                for (label, n_values, members, texts) in [
+                    ("state 1", ln, &before.0[*cell], lt),
+                    ("state 2", rn, &before.1[*cell], rt),
+                ] {
+                    let mut sorted: Vec<_> = n_values
+                        .iter()
+                        .filter(|nv| members.contains(&nv.component))
+                        .collect();
+                    sorted.sort_by_key(|nv| (nv.groups.concat(), nv.component));
+                    for (k, nv) in sorted.iter().enumerate() {
+                        out.push_str(&format!(
+                            "  {:<7}  {:<width$}  {nv}\n",
+                            if k == 0 { label } else { "" },
+                            texts[nv.component]
+                        ));
+                    }
+                }
+            }
+            Answer::NotUnique {
+                parting: Some(t), ..
+            } => {
+                let split = ls[..=*t]
+                    .iter()
+                    .filter(|s| matches!(s, Step::Individualise { .. }))
+                    .count();
+                out.push_str(&format!(
+                    "\nwhere the traces part: split {split} of step 3 (trace step {}), side by side\n",
+                    t + 1
+                ));
+                // The step before the parting, and the parting itself
+                // (which the second trace may lack if it ended sooner).
+                for (when, at) in [("before", t.saturating_sub(1)), ("after", *t)] {
+                    let cells = |steps: &[Step], texts: &[String]| {
+                        steps.get(at).map_or_else(
+                            || "(no such step)".to_string(),
+                            |s| cells_text(s.cells(), texts),
+                        )
+                    };
+                    out.push_str(&format!("  {when:<6}  state 1  {}\n", cells(ls, lt)));
+                    out.push_str(&format!("  {:<6}  state 2  {}\n", "", cells(rs, rt)));
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    fn json(&self, subject: &Subject) -> Json {
+        let c = self.comparison;
+        let script = self.reached.procs.script();
+        let symmetry = &self.reached.symmetry;
+        let mut object = header_json(self.reached, subject);
+        let state = |one: &One, index: usize| {
+            let mut state = json!({ "after": self.reached.events(&self.reached.states[index].0) });
+            if let (Json::Object(state), Json::Object(rest)) = (&mut state, one.json()) {
+                state.extend(rest);
+            }
+            state
+        };
+        object.insert(
+            "states".into(),
+            json!([state(&self.left, 0), state(&self.right, 1)]),
+        );
+        let mapping = |m: &Mapping| {
+            json!({
+                "permutation": permutation_json(&m.permutation, symmetry, script),
+                "components": m.alpha,
+            })
+        };
+        let mut answer = match &c.answer {
+            Answer::Same { mapping: m } => json!({ "kind": "same", "mapping": mapping(m) }),
+            Answer::NotSymmetric(evidence) => json!({
+                "kind": "not_symmetric",
+                "evidence": match evidence {
+                    Evidence::Shapes { left, right } => json!({
+                        "kind": "shapes", "left": left, "right": right,
+                    }),
+                    Evidence::NValues {
+                        step, round, cell, left_component, right_component,
+                        left_n_value, right_n_value, column, left_count, right_count, ..
+                    } => json!({
+                        "kind": "n_values",
+                        "step": step,
+                        "round": round,
+                        "cell": cell,
+                        "left_component": left_component,
+                        "right_component": right_component,
+                        "left_n_value": left_n_value.to_string(),
+                        "right_n_value": right_n_value.to_string(),
+                        "column": column.label(),
+                        "left_count": left_count,
+                        "right_count": right_count,
+                    }),
+                    Evidence::NoPermutation { tried } => json!({
+                        "kind": "no_permutation", "tried": tried,
+                    }),
+                },
+            }),
+            Answer::NotUnique {
+                mapping: m,
+                cause,
+                parting,
+            } => json!({
+                "kind": "not_unique",
+                "mapping": mapping(m),
+                "parting": parting,
+                "cause": match cause {
+                    Cause::Split { cell, left_component, right_component, fully_symmetric } => json!({
+                        "kind": "split",
+                        "cell": cell,
+                        "left_component": left_component,
+                        "right_component": right_component,
+                        "fully_symmetric": fully_symmetric,
+                    }),
+                    Cause::Identities { sets } => json!({ "kind": "identities", "sets": sets }),
+                    Cause::UnreadValues { components } => json!({
+                        "kind": "unread_values", "components": components,
+                    }),
+                    Cause::Unknown => json!({ "kind": "unknown" }),
+                },
+            }),
+            Answer::Undecided { budget } => json!({ "kind": "undecided", "budget": budget }),
+        };
+        if let Json::Object(answer) = &mut answer {
+            answer.insert("headline".into(), json!(c.answer.headline()));
+            answer.insert("sentences".into(), json!(self.sentences()));
+        }
+        object.insert("answer".into(), answer);
+        object.insert("step_to_show".into(), json!(c.step_to_show()));
+        object.insert("candidates_tried".into(), json!(c.spent));
+        Json::Object(object)
+    }
+}

@@ -1,0 +1,240 @@
+//! `symcsp why`: why two states got different representatives, as a
+//! user sees it — each answer in plain text (snapshots) and as JSON —
+//! and its exit codes on bad input.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn symcsp() -> Command {
+    Command::cargo_bin("symcsp").expect("the binary is built")
+}
+
+const RING: &str = "tests/fixtures/symmetry/ring.csp";
+const NODES: &str = "tests/fixtures/symmetry/linked_nodes.csp";
+/// Example 43's ring holding A, A, B, B; the same ring rotated; a ring
+/// holding A, B, A, B.
+const AABB: &str = "link.N0.A.N1, link.N1.A.N2, link.N2.B.N3, link.N3.B.N0";
+const ABBA: &str = "link.N0.A.N1, link.N1.B.N2, link.N2.B.N3, link.N3.A.N0";
+const ABAB: &str = "link.N0.A.N1, link.N1.B.N2, link.N2.A.N3, link.N3.B.N0";
+/// Example 37's list, and a tree of the same nodes.
+const LIST: &str = "initNode.N4.B.Null, initNode.N0.B.N4, initNode.N1.B.N0, initNode.N3.B.N1";
+const TREE: &str = "initNode.N4.B.Null, initNode.N0.B.N4, initNode.N1.B.N0, initNode.N3.B.N0";
+
+/// `symcsp why ARGS` in plain text, which must succeed.
+fn plain(args: &[&str]) -> String {
+    let out = symcsp()
+        .arg("why")
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).expect("text")
+}
+
+/// `symcsp why ARGS --format json`, which must succeed.
+fn json(args: &[&str]) -> Value {
+    let out = symcsp()
+        .arg("why")
+        .args(args)
+        .args(["--format", "json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).expect("JSON")
+}
+
+fn ring(after: &'static str, vs: &'static str) -> Vec<&'static str> {
+    vec![
+        RING,
+        "Ring",
+        "--symmetry",
+        "NodeID, Data",
+        "--after",
+        after,
+        "--vs",
+        vs,
+    ]
+}
+
+#[test]
+fn the_same_representative() {
+    let args = [
+        "models/liststack.csp",
+        "--after",
+        "push.T0.A",
+        "--vs",
+        "push.T1.B",
+    ];
+    insta::assert_snapshot!(plain(&args));
+    let report = json(&args);
+    assert_eq!(report["answer"]["kind"], "same");
+    assert_eq!(report["answer"]["headline"], "same representative");
+    // The threads and the data exchanged: T0 pushing A is T1 pushing B.
+    let permutation = &report["answer"]["mapping"]["permutation"];
+    assert_eq!(permutation["ThreadID"]["T0"], "T1");
+    assert_eq!(permutation["Data"]["A"], "B");
+    assert_eq!(report["answer"]["mapping"]["components"][0], 1);
+    assert_eq!(
+        report["states"][0]["representative"],
+        report["states"][1]["representative"]
+    );
+    assert_eq!(
+        report["states"][0]["after"],
+        serde_json::json!(["push.T0.A"])
+    );
+    assert_eq!(report["step_to_show"], Value::Null);
+}
+
+#[test]
+fn not_symmetric_by_step_1() {
+    let args = [
+        "models/liststack.csp",
+        "--after",
+        "push.T0.A",
+        "--vs",
+        "push.T0.A, push.T1.B",
+    ];
+    insta::assert_snapshot!(plain(&args));
+    let report = json(&args);
+    assert_eq!(report["answer"]["kind"], "not_symmetric");
+    let evidence = &report["answer"]["evidence"];
+    assert_eq!(evidence["kind"], "shapes");
+    // Two free nodes against one.
+    assert_eq!(evidence["left"].as_array().map(Vec::len), Some(2));
+    assert_eq!(evidence["right"].as_array().map(Vec::len), Some(1));
+    assert_eq!(report["step_to_show"], 0);
+}
+
+#[test]
+fn not_symmetric_by_a_round_of_step_2() {
+    let args = [
+        NODES,
+        "Nodes",
+        "--symmetry",
+        "NodeID, Data",
+        "--after",
+        LIST,
+        "--vs",
+        TREE,
+    ];
+    insta::assert_snapshot!(plain(&args));
+    let report = json(&args);
+    let evidence = &report["answer"]["evidence"];
+    assert_eq!(evidence["kind"], "n_values");
+    assert_eq!(evidence["round"], 1);
+    assert_eq!(evidence["column"], "next→c2.next");
+    assert_eq!(evidence["left_n_value"], "⟨0, 1, 0, 0; 3, 1; 0, 1, 1, 0⟩");
+    assert_eq!(evidence["right_n_value"], "⟨0, 1, 0, 0; 3, 1; 0, 1, 2, 0⟩");
+    assert_eq!(report["step_to_show"], 1);
+}
+
+#[test]
+fn not_symmetric_by_an_exhaustive_search() {
+    let args = ring(AABB, ABAB);
+    insta::assert_snapshot!(plain(&args));
+    let report = json(&args);
+    let evidence = &report["answer"]["evidence"];
+    assert_eq!(evidence["kind"], "no_permutation");
+    assert!(evidence["tried"].as_u64().is_some_and(|n| n > 0));
+}
+
+#[test]
+fn symmetric_but_not_unique() {
+    let args = ring(AABB, ABBA);
+    insta::assert_snapshot!(plain(&args));
+    let report = json(&args);
+    let answer = &report["answer"];
+    assert_eq!(answer["kind"], "not_unique");
+    assert_eq!(
+        answer["cause"],
+        serde_json::json!({
+            "kind": "split",
+            "cell": 0,
+            "left_component": 0,
+            "right_component": 0,
+            "fully_symmetric": false,
+        })
+    );
+    assert_eq!(answer["parting"], 2);
+    assert_eq!(report["step_to_show"], 2);
+    // Both traces, for showing them side by side: step 3 at the parting.
+    for state in report["states"].as_array().expect("two states") {
+        assert_eq!(state["steps"][2]["kind"], "step3");
+        assert_eq!(state["steps"][2]["fully_symmetric"], false);
+    }
+    assert_ne!(
+        report["states"][0]["representative"],
+        report["states"][1]["representative"]
+    );
+}
+
+#[test]
+fn undecided_within_the_budget() {
+    let mut args = ring(AABB, ABAB);
+    args.extend(["--budget", "2"]);
+    insta::assert_snapshot!(plain(&args));
+    let report = json(&args);
+    assert_eq!(report["answer"]["kind"], "undecided");
+    assert_eq!(report["answer"]["budget"], 2);
+    assert_eq!(
+        report["answer"]["headline"],
+        "could not decide within 2 permutations (partial ones included)"
+    );
+}
+
+#[test]
+fn bad_requests_are_diagnostics_with_exit_two() {
+    let why = |args: &[&str]| symcsp().arg("why").args(args).assert();
+    // A trace the process cannot perform: the caret under the event, in
+    // the trace it belongs to.
+    why(&[
+        "models/liststack.csp",
+        "--after",
+        "push.T0.A",
+        "--vs",
+        "push.T1.B, pop.T0.A",
+    ])
+    .code(2)
+    .stderr(predicate::str::contains(
+        "error: after push.T1.B, System cannot perform pop.T0.A\n --> <vs>:1:13\n  |\n1 | \
+         <push.T1.B, pop.T0.A>\n  |             ^^^^^^^^",
+    ));
+    why(&["models/liststack.csp", "--after", "pop.T0.A"])
+        .code(2)
+        .stderr(predicate::str::contains(
+            "System cannot perform pop.T0.A first\n --> <after>:1:2",
+        ));
+    // Not a list of events.
+    why(&[
+        "models/liststack.csp",
+        "--after",
+        "push.T0.A> == <push.T0.A",
+    ])
+    .code(2)
+    .stderr(predicate::str::contains(
+        "this is not a list of events separated by commas",
+    ));
+    // Types the script is not symmetric in, and no types at all.
+    why(&["models/liststack.csp", "--symmetry", "NodeIDType"])
+        .code(2)
+        .stderr(predicate::str::contains(
+            "Null is named here, so NodeIDType is not symmetric",
+        ));
+    why(&["models/liststack.csp", "--symmetry", "off"])
+        .code(2)
+        .stderr(predicate::str::contains(
+            "`symcsp why` shows a symmetry reduction",
+        ));
+    // No assertion to take the process from; a script that does not load.
+    why(&[RING])
+        .code(2)
+        .stderr(predicate::str::contains("name the process (`symcsp why"));
+    why(&["tests/fixtures/invalid/bad_pattern.csp"])
+        .code(2)
+        .stderr(predicate::str::contains("error"));
+}
