@@ -626,7 +626,7 @@ fn sessions_are_saved_and_reopened_with_their_trace() {
         assert_eq!(session.position, 2);
         assert_eq!(session.steps.len(), 3);
         let mut back =
-            App::from_session(&session, path.clone(), Config::default()).expect("reopens");
+            App::from_session(&session, path.clone(), None, Config::default()).expect("reopens");
         back.settle();
         assert_eq!(walk(&back).process, "System");
         assert_eq!(trace(&back), ["up", "step.1"]);
@@ -635,7 +635,7 @@ fn sessions_are_saved_and_reopened_with_their_trace() {
         // A trace that no longer fits the model replays as far as it can.
         let mut changed = session.clone();
         changed.steps[1].event = "step.2".into();
-        let mut partial = App::from_session(&changed, path, Config::default()).unwrap();
+        let mut partial = App::from_session(&changed, path, None, Config::default()).unwrap();
         partial.settle();
         assert_eq!(trace(&partial), ["up"]);
         assert!(
@@ -685,7 +685,7 @@ fn moves_that_read_the_same_show_where_they_lead_and_sessions_keep_the_branch() 
             "channel a, b, c\nP = a -> c -> STOP [] a -> b -> STOP\nSystem = P \\ {a}\n",
         )
         .unwrap();
-        let mut back = App::from_session(&saved, session, Config::default()).unwrap();
+        let mut back = App::from_session(&saved, session, None, Config::default()).unwrap();
         back.settle();
         assert_eq!(labels(&back), ["c"]);
     });

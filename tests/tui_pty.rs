@@ -197,3 +197,40 @@ fn a_five_million_step_random_run_is_cancelled_at_once() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+#[test]
+fn a_teacher_walks_through_the_symmetry_view_in_a_real_terminal() {
+    let config = tempfile::tempdir().unwrap();
+    // The built-in ListStack.
+    let mut session = Session::start(&[], config.path());
+    session.wait_for("Events (");
+    // T0 takes the lock and reads the top; open the view.
+    session.keys("11S");
+    let screen = session.wait_for("Symmetry — state and representative");
+    assert!(screen.contains("permutation"), "{screen}");
+    assert!(screen.contains("NodeID = {N0, N1, N2}"), "{screen}");
+    // Step through the algorithm's partitions.
+    session.keys("]");
+    session.wait_for("Step 1: the components by control state");
+    session.keys("]");
+    session.wait_for("Step 2, round 1");
+    session.keys("[");
+    session.wait_for("Step 1: the components by control state");
+    // Mark this state, take a step, compare.
+    session.keys("m");
+    session.wait_for("state 2 marked");
+    session.keys("1=");
+    let screen = session.wait_for("comparison with the marked state");
+    assert!(
+        screen.contains("not symmetric")
+            || screen.contains("same representative")
+            || screen.contains("not unique"),
+        "{screen}"
+    );
+    session.keys("Sq");
+    let deadline = Instant::now() + PATIENCE;
+    while session.child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "symcsp did not quit");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

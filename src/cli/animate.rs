@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::{EXIT_INPUT_ERROR, say, summary};
 use crate::builtin::LISTSTACK;
-use crate::tui::app::App;
+use crate::tui::app::{App, Start};
 use crate::tui::config::Config;
 use crate::tui::model::Source;
 use crate::tui::session::Session;
@@ -17,6 +17,7 @@ pub(super) fn run(
     file: Option<&Path>,
     process: Option<String>,
     session: Option<&Path>,
+    symmetry: Option<String>,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
@@ -51,8 +52,18 @@ pub(super) fn run(
     // Evaluation recurses: the whole animator runs on a large stack.
     let outcome = crate::stack::with_large_stack(move || {
         let app = match session {
-            Some((session, path)) => App::from_session(&session, path.to_path_buf(), config)?,
-            None => App::new(source, process, config),
+            Some((session, path)) => {
+                App::from_session(&session, path.to_path_buf(), symmetry, config)?
+            }
+            None => App::start(
+                source,
+                Start {
+                    process,
+                    symmetry,
+                    session: None,
+                },
+                config,
+            ),
         };
         terminal::run(app).map_err(|e| format!("terminal error: {e}"))
     });

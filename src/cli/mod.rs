@@ -46,6 +46,12 @@ struct Cli {
     /// Reopen a session saved from the animator (model, process, trace).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["file", "process"])]
     session: Option<PathBuf>,
+    /// The types the animator's symmetry view and reduced walk use:
+    /// `auto`, `off`, or types (`NodeID, Data`); by default those of an
+    /// assertion with `:[symmetry reduce]` about the animated process,
+    /// else automatic.
+    #[arg(long, value_name = "auto|off|T,U")]
+    symmetry: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -278,6 +284,7 @@ pub fn main() -> ExitCode {
             cli.file.as_deref(),
             cli.process,
             cli.session.as_deref(),
+            cli.symmetry,
             &mut out,
             &mut err,
         ),

@@ -85,6 +85,10 @@ pub struct Message {
 const MESSAGE_LIFE: Duration = Duration::from_secs(8);
 const ERROR_LIFE: Duration = Duration::from_secs(20);
 
+/// How long a key waits for the reply to a quick request before it is
+/// refused as "busy".
+const QUICK: Duration = Duration::from_millis(250);
+
 /// The number of steps a random run offers to take.
 const DEFAULT_RANDOM_RUN: usize = 100;
 /// The state budget of checks run from the animator.
@@ -242,13 +246,18 @@ impl App {
     }
 
     /// Reopens a saved session: its model, process and path.
-    pub fn from_session(session: &Session, path: PathBuf, config: Config) -> Result<App, String> {
+    pub fn from_session(
+        session: &Session,
+        path: PathBuf,
+        symmetry: Option<String>,
+        config: Config,
+    ) -> Result<App, String> {
         let source = session.source()?;
         Ok(App::start(
             source,
             Start {
                 process: Some(session.process.clone()),
-                symmetry: None,
+                symmetry,
                 session: Some((
                     path,
                     Replay {
@@ -293,14 +302,28 @@ impl App {
     }
 
     fn want(&self) -> Want {
+        // The symmetry view's width (where it would open), for its graph.
+        let settings = super::layout::Settings {
+            symmetry_open: true,
+            maximised: None,
+            ..self.settings()
+        };
+        let width = super::layout::areas(settings)
+            .iter()
+            .find(|(p, _)| *p == Pane::Symmetry)
+            .map_or(self.size.0, |(_, r)| r.width.saturating_sub(2));
         Want {
             reduced: self.walk.as_ref().is_some_and(|w| w.reduced),
             symmetry: self.symmetry.open,
+            width,
         }
     }
 
-    /// Sends a request unless one is out (then says so).
+    /// Sends a request unless one is out (then says so). A quick request
+    /// out (describing a state, a step) is waited for a moment first, so
+    /// keys typed faster than the engine answers are not lost.
     fn request(&mut self, job: Job, request: Request) -> bool {
+        self.await_quick();
         if let Some(busy) = &self.busy {
             let doing = busy.job.doing();
             self.complain(format!("busy: {doing} (Esc cancels)"));
@@ -312,6 +335,22 @@ impl App {
             since: Instant::now(),
         });
         true
+    }
+
+    /// Waits up to [`QUICK`] for a quick request's reply.
+    fn await_quick(&mut self) {
+        while let Some(busy) = &self.busy {
+            let quick = matches!(busy.job, Job::Show | Job::Fire | Job::Animate);
+            let left = QUICK.saturating_sub(busy.since.elapsed());
+            if !quick || left.is_zero() {
+                return;
+            }
+            match self.engine.wait_reply(left) {
+                Ok(Some(reply)) => self.receive(reply),
+                Ok(None) => return,
+                Err(EngineStopped) => self.engine_stopped(),
+            }
+        }
     }
 
     fn engine_stopped(&mut self) {
@@ -410,6 +449,10 @@ impl App {
         if p > walk.path.len() || (p == walk.path.position() && walk.is_current()) {
             return;
         }
+        self.await_quick();
+        let Some(walk) = &mut self.walk else {
+            return;
+        };
         if self.busy.is_some() {
             self.complain(format!(
                 "busy: {} (Esc cancels)",
@@ -532,8 +575,9 @@ impl App {
             (_, Reply::Compared(compared)) => {
                 self.symmetry.compared = Some(compared);
                 self.symmetry.section = Section::Compare;
-                self.symmetry.open = true;
                 self.symmetry.scroll = Default::default();
+                // The rest of the view explains this state.
+                self.open_symmetry();
             }
             (_, Reply::Saved(Ok(path))) => {
                 self.say(format!("session saved to {}", path.display()));
@@ -716,6 +760,10 @@ impl App {
             }
             return;
         }
+        if !matches!(command, Command::Cancel | Command::Quit | Command::Help) {
+            // Keys act on what the screen is about to show.
+            self.await_quick();
+        }
         let page = self.page();
         match command {
             Command::Quit => {
@@ -828,6 +876,10 @@ impl App {
             }
             Command::AlgorithmNext | Command::AlgorithmBack => {
                 self.open_symmetry();
+                if self.walk.as_ref().is_some_and(|w| !w.reducible) {
+                    self.complain("this process is not symmetric: the symmetry view says why");
+                    return;
+                }
                 let x = self.explained();
                 let forward = command == Command::AlgorithmNext;
                 if let Some(note) = self.symmetry.step(forward, x.as_deref()) {
@@ -963,6 +1015,7 @@ impl App {
     }
 
     fn toggle_reduced(&mut self) {
+        self.await_quick();
         let Some(walk) = &mut self.walk else {
             return;
         };

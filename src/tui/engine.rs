@@ -20,7 +20,7 @@ use std::time::Duration;
 use crate::check::counterexample::Counterexample;
 use crate::lts::animator::{EventKind, Participant};
 use crate::lts::machine::OutlineRow;
-use crate::symmetry::rep;
+use crate::symmetry::{drawing, rep};
 
 use super::model::{Listing, Source, SymmetryAbout};
 use super::session::SavedStep;
@@ -91,6 +91,8 @@ pub struct Want {
     pub reduced: bool,
     /// Explain the state's representative (the symmetry view is open).
     pub symmetry: bool,
+    /// The width the state's graph is drawn for.
+    pub width: u16,
 }
 
 /// Steps to replay from the initial state, and where to stop.
@@ -214,6 +216,13 @@ pub struct StateSymmetry {
     pub moved: Vec<String>,
     /// Every step of the algorithm (components numbered from 0).
     pub trace: rep::Trace,
+    /// Per step of `trace`: what it did, in words — for a round of step
+    /// 2 what each n-value entry counts (per cell) and why each cell
+    /// split; for step 3 whether the cell was fully symmetric.
+    pub words: Vec<StepWords>,
+    /// The state as the multigraph of Section 7.1, drawn (components
+    /// marked with their final cell).
+    pub graph: Vec<drawing::Line>,
     /// Per type: its name and its ordering, with how many of the ordering
     /// appeared in the state.
     pub orderings: Vec<(String, Vec<String>, usize)>,
@@ -222,6 +231,17 @@ pub struct StateSymmetry {
     pub unique_identities: bool,
     /// Proposition 50 held: this representative is its class's only one.
     pub unique_guaranteed: bool,
+}
+
+/// One step of the algorithm in words.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StepWords {
+    /// For a round of step 2: per cell before it, what each entry of its
+    /// components' n-values counts (`me→c1.me`), grouped by variable as
+    /// the n-values are.
+    pub columns: Vec<(usize, Vec<Vec<String>>)>,
+    /// What split and why, one sentence each.
+    pub sentences: Vec<String>,
 }
 
 impl StateSymmetry {
@@ -277,14 +297,32 @@ pub struct Opened {
     pub animated: Result<Box<Animated>, String>,
 }
 
-/// What [`Request::Compare`] found.
+/// What [`Request::Compare`] found: the answer of the symmetry layer's
+/// comparison, in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Compared {
-    /// Both states' explanations.
-    pub marked: Box<StateSymmetry>,
-    pub here: Box<StateSymmetry>,
-    /// The answer in words: a headline, then the evidence.
-    pub verdict: Vec<String>,
+    /// The marked state's and this state's components.
+    pub marked: Vec<String>,
+    pub here: Vec<String>,
+    /// Same; not symmetric; symmetric but not unique; undecided.
+    pub headline: String,
+    /// Why, in sentences.
+    pub sentences: Vec<String>,
+    /// A permutation mapping the marked state onto this one, per type
+    /// it moves (`NodeID: N0↦N2 …`), when one was found.
+    pub permutation: Vec<String>,
+    /// The two states' partitions side by side at the step where the
+    /// evidence is or where the traces part.
+    pub parting: Option<Parting>,
+}
+
+/// Two states' partitions at one step of the algorithm.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parting {
+    /// The step by name (`split 1 of step 3`).
+    pub step: String,
+    pub marked: Vec<Vec<usize>>,
+    pub here: Vec<Vec<usize>>,
 }
 
 pub enum Reply {

@@ -13,13 +13,17 @@ use crate::lts::animator::kind_of;
 use crate::lts::store::StateStore;
 use crate::process::EventId;
 use crate::script::Script;
+use crate::symmetry::compare::{Answer, DEFAULT_CANDIDATES};
+use crate::symmetry::drawing;
+use crate::symmetry::graph::StateGraph;
+use crate::symmetry::splits::{StepAccount, account};
 use crate::symmetry::{Atom, Permutation};
 
 use super::super::model::{Animation, Lens, Listing, Source, Stepper};
 use super::super::session::{SavedStep, Session};
 use super::{
-    Animated, Compared, Control, Move, NONE, Names, Opened, Position, Replay, Reply, Request,
-    Shown, StateSymmetry, Step, Walked, Want,
+    Animated, Compared, Control, Move, NONE, Names, Opened, Parting, Position, Replay, Reply,
+    Request, Shown, StateSymmetry, Step, StepWords, Walked, Want,
 };
 
 /// How many steps of a long request pass between looks at the cancel
@@ -571,25 +575,16 @@ impl Walk {
 
     fn compare(&mut self, marked: Position, here: Position, reduced: bool) -> Reply {
         let (outcome, _) = self.with(|ctx| {
-            let a = ctx.explain(marked.state(reduced), reduced && marked.has_reduced())?;
-            let b = ctx.explain(here.state(reduced), reduced && here.has_reduced())?;
-            Some((a, b))
+            let left = ctx.row(marked.state(reduced), reduced && marked.has_reduced());
+            let right = ctx.row(here.state(reduced), reduced && here.has_reduced());
+            ctx.compare(&left, &right)
         });
-        let Some((marked, here)) = outcome else {
-            return Reply::Refused(
+        match outcome {
+            Some(compared) => Reply::Compared(Box::new(compared)),
+            None => Reply::Refused(
                 "this process is not symmetric: there is no representative to compare".into(),
-            );
-        };
-        let verdict = if marked.representative == here.representative {
-            vec!["same representative: the two states are in one symmetry class".to_string()]
-        } else {
-            vec!["different representatives".to_string()]
-        };
-        Reply::Compared(Box::new(Compared {
-            marked: Box::new(marked),
-            here: Box::new(here),
-            verdict,
-        }))
+            ),
+        }
     }
 }
 
@@ -856,7 +851,8 @@ impl Ctx<'_, '_> {
             ),
         };
         let symmetry = if want.symmetry {
-            self.explain(at.state(reduced), reduced).map(Box::new)
+            self.explain(at.state(reduced), reduced, want.width)
+                .map(Box::new)
         } else {
             None
         };
@@ -872,18 +868,75 @@ impl Ctx<'_, '_> {
         }
     }
 
-    /// State `id`'s representative, explained (`None` without symmetry).
-    fn explain(&mut self, id: u32, reduced: bool) -> Option<StateSymmetry> {
-        let row = self.row(id, reduced);
+    /// Why the states `left` and `right` got the representatives they
+    /// did, from the symmetry layer's comparison (`None` without
+    /// symmetry).
+    fn compare(&mut self, left: &[u32], right: &[u32]) -> Option<Compared> {
         let Stepper { animator, lens } = &mut *self.stepper;
         let lens = lens.as_mut().ok()?;
         let (machine, procs) = animator.parts_mut();
-        let x = lens.system.explain(machine, procs, &row);
+        let comparison = lens
+            .system
+            .compare(machine, procs, left, right, DEFAULT_CANDIDATES);
         let show = |r: &[u32]| -> Vec<String> {
             (0..r.len())
                 .map(|slot| animator.show_component(slot, r[slot]))
                 .collect()
         };
+        let (marked, here) = (show(left), show(right));
+        let permutation = match &comparison.answer {
+            Answer::Same { mapping } | Answer::NotUnique { mapping, .. } => {
+                permutation_text(self.script, lens, &mapping.permutation)
+                    .split("; ")
+                    .filter(|t| !t.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        let parting = comparison.step_to_show().map(|k| {
+            let cells = |trace: &crate::symmetry::rep::Trace| {
+                trace
+                    .steps
+                    .get(k)
+                    .map_or(Vec::new(), |s| s.cells().to_vec())
+            };
+            Parting {
+                step: step_name(&comparison.left.trace, k),
+                marked: cells(&comparison.left.trace),
+                here: cells(&comparison.right.trace),
+            }
+        });
+        Some(Compared {
+            headline: comparison.answer.headline(),
+            sentences: comparison.sentences(&marked, &here),
+            permutation,
+            parting,
+            marked,
+            here,
+        })
+    }
+
+    /// State `id`'s representative, explained (`None` without symmetry).
+    fn explain(&mut self, id: u32, reduced: bool, width: u16) -> Option<StateSymmetry> {
+        let row = self.row(id, reduced);
+        let Stepper { animator, lens } = &mut *self.stepper;
+        let lens = lens.as_mut().ok()?;
+        let (machine, procs) = animator.parts_mut();
+        let x = lens.system.explain(machine, procs, &row);
+        let variables = lens.system.variables(machine, procs, &row);
+        let show = |r: &[u32]| -> Vec<String> {
+            (0..r.len())
+                .map(|slot| animator.show_component(slot, r[slot]))
+                .collect()
+        };
+        let texts = show(&x.state);
+        let words = account(&x.trace, &variables)
+            .iter()
+            .map(|step| step_words(step, &texts))
+            .collect();
+        let graph = StateGraph::new(variables, x.trace.final_cells());
+        let graph = drawing::layout(&graph, &texts, usize::from(width.max(40)));
         let symmetry = &lens.symmetry;
         let name = |a: Atom| symmetry.name(self.script, a).to_string();
         let mut permutation = Vec::new();
@@ -914,7 +967,9 @@ impl Ctx<'_, '_> {
             })
             .collect();
         Some(StateSymmetry {
-            state: show(&x.state),
+            words,
+            graph,
+            state: texts,
             representative: show(&x.representative),
             alpha: x.alpha.clone(),
             permutation,
@@ -924,6 +979,63 @@ impl Ctx<'_, '_> {
             trace: x.trace,
             orderings,
         })
+    }
+}
+
+/// A step of the algorithm in words.
+fn step_words(step: &StepAccount, texts: &[String]) -> StepWords {
+    match step {
+        StepAccount::Shapes { .. } => StepWords::default(),
+        StepAccount::Refine {
+            columns, splits, ..
+        } => StepWords {
+            columns: columns
+                .iter()
+                .map(|c| {
+                    let groups = c
+                        .groups
+                        .iter()
+                        .map(|g| g.iter().map(|column| column.label()).collect())
+                        .collect();
+                    (c.cell, groups)
+                })
+                .collect(),
+            sentences: splits
+                .iter()
+                .flat_map(|split| split.parts.iter().map(|part| part.sentence(texts)))
+                .collect(),
+        },
+        StepAccount::Individualise(split) => StepWords {
+            columns: Vec::new(),
+            sentences: vec![split.sentence(texts)],
+        },
+    }
+}
+
+/// Step `k` of `trace` by name: `step 1`, `step 2, round 2`, `split 1 of
+/// step 3`.
+fn step_name(trace: &crate::symmetry::rep::Trace, k: usize) -> String {
+    use crate::symmetry::rep::Step;
+    let before = &trace.steps[..k.min(trace.steps.len())];
+    match trace.steps.get(k) {
+        Some(Step::Shapes { .. }) | None => "step 1".to_string(),
+        Some(Step::Refine { .. }) => {
+            let round = before
+                .iter()
+                .rev()
+                .take_while(|s| matches!(s, Step::Refine { .. }))
+                .count()
+                + 1;
+            format!("step 2, round {round}")
+        }
+        Some(Step::Individualise { .. }) => {
+            let split = before
+                .iter()
+                .filter(|s| matches!(s, Step::Individualise { .. }))
+                .count()
+                + 1;
+            format!("split {split} of step 3")
+        }
     }
 }
 

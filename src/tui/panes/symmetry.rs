@@ -16,7 +16,7 @@ use super::super::config::{Command, Theme};
 use super::super::engine::{Compared, StateSymmetry};
 use super::super::model::SymmetryAbout;
 use super::List;
-use crate::symmetry::rep::Step;
+use crate::symmetry::rep::{NValue, Step};
 
 /// What the view shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -50,17 +50,17 @@ pub fn stages(x: &StateSymmetry) -> usize {
 }
 
 impl SymmetryPane {
-    /// Steps the algorithm forward or back (opening its section).
+    /// Steps the algorithm forward or back (opening its section); `x`
+    /// is the state's explanation, `None` while the engine computes it
+    /// (the stage is then kept within it when it comes). A note when
+    /// there is no stage further that way.
     pub fn step(&mut self, forward: bool, x: Option<&StateSymmetry>) -> Option<String> {
-        let Some(x) = x else {
-            return Some("there is no representative to explain here".into());
-        };
-        let last = stages(x) - 1;
+        let last = x.map_or(usize::MAX, |x| stages(x) - 1);
         if self.section != Section::Algorithm {
             self.section = Section::Algorithm;
-            self.stage = if forward { 0 } else { last };
+            self.stage = if forward || x.is_none() { 0 } else { last };
         } else if forward {
-            if self.stage == last {
+            if self.stage >= last {
                 return Some("that was the algorithm's last stage ([ goes back)".into());
             }
             self.stage += 1;
@@ -127,6 +127,9 @@ impl SymmetryPane {
         if let Some(problem) = &about.problem {
             return not_symmetric(theme, about, problem);
         }
+        if let (Section::Compare, Some(c)) = (self.section, &self.compared) {
+            return comparison(theme, c, width);
+        }
         let Some(x) = x else {
             return vec![Line::styled("computing the representative…", theme.dim)];
         };
@@ -140,10 +143,7 @@ impl SymmetryPane {
                     theme.dim,
                 )],
             },
-            Section::Graph => vec![Line::styled(
-                "the graph of this state is not drawn yet",
-                theme.dim,
-            )],
+            Section::Graph => graph(theme, x),
         }
     }
 }
@@ -332,6 +332,79 @@ fn partition(theme: &Theme, x: &StateSymmetry, cells: &[Vec<usize>]) -> Vec<Line
         .collect()
 }
 
+/// The n-values of cell `j`'s components as a table: a column per
+/// entry, headed by what it counts, groups (one per variable) apart.
+fn n_value_table(
+    theme: &Theme,
+    x: &StateSymmetry,
+    j: usize,
+    labels: &[Vec<String>],
+    rows: &[&NValue],
+) -> Vec<Line<'static>> {
+    const NAME: usize = 26;
+    let groups = labels.len();
+    // Each column as wide as its label or its widest count.
+    let widths: Vec<Vec<usize>> = labels
+        .iter()
+        .enumerate()
+        .map(|(g, group)| {
+            group
+                .iter()
+                .enumerate()
+                .map(|(k, label)| {
+                    rows.iter()
+                        .filter_map(|nv| nv.groups.get(g)?.get(k))
+                        .map(|n| n.to_string().len())
+                        .chain([label.chars().count()])
+                        .max()
+                        .unwrap_or(1)
+                })
+                .collect()
+        })
+        .collect();
+    let row = |cells: Vec<String>| -> String {
+        let mut out = String::new();
+        let mut at = 0;
+        for (g, group) in widths.iter().enumerate() {
+            if g > 0 {
+                out.push_str(" │ ");
+            }
+            for (k, &w) in group.iter().enumerate() {
+                if k > 0 {
+                    out.push(' ');
+                }
+                out.push_str(&format!("{:>w$}", cells.get(at).map_or("", String::as_str)));
+                at += 1;
+            }
+        }
+        out
+    };
+    let mut lines = vec![Line::from(vec![
+        Span::styled(format!("  c{:<4}", j + 1), theme.cell(j)),
+        Span::styled(format!("{:<NAME$} ", ""), theme.dim),
+        Span::styled(row(labels.iter().flatten().cloned().collect()), theme.dim),
+    ])];
+    for nv in rows {
+        let counts: Vec<String> = nv
+            .groups
+            .iter()
+            .take(groups)
+            .flatten()
+            .map(u32::to_string)
+            .collect();
+        lines.push(Line::from(vec![
+            Span::styled(format!("   #{:<3}", nv.component + 1), theme.dim),
+            Span::raw(format!("{:<NAME$} ", fit(&x.state[nv.component], NAME))),
+            Span::raw(if groups == 0 {
+                nv.to_string()
+            } else {
+                row(counts)
+            }),
+        ]));
+    }
+    lines
+}
+
 /// Stage `stage` of the algorithm.
 fn algorithm(theme: &Theme, x: &StateSymmetry, stage: usize) -> Vec<Line<'static>> {
     let total = stages(x);
@@ -373,22 +446,35 @@ fn algorithm(theme: &Theme, x: &StateSymmetry, stage: usize) -> Vec<Line<'static
                 ),
                 theme.title,
             ));
-            for nv in n_values {
-                lines.push(Line::from(vec![
-                    Span::styled(format!("  #{:<3}", nv.component + 1), theme.dim),
-                    Span::raw(format!("{:<28}", fit(&x.state[nv.component], 28))),
-                    Span::raw(format!(" {nv}")),
-                ]));
+            let words = x.words.get(stage);
+            let before = x.trace.steps[..stage].last().map_or(&[][..], |s| s.cells());
+            // One table per cell before the round: its components' n-values
+            // under columns naming what each entry counts (Example 37).
+            for (j, cell) in before.iter().enumerate() {
+                let labels = words
+                    .and_then(|w| w.columns.iter().find(|(c, _)| *c == j))
+                    .map_or(&[][..], |(_, groups)| groups.as_slice());
+                let rows: Vec<&NValue> = n_values
+                    .iter()
+                    .filter(|nv| cell.contains(&nv.component))
+                    .collect();
+                lines.extend(n_value_table(theme, x, j, labels, &rows));
             }
             lines.push(Line::default());
-            lines.push(if *split {
-                Line::styled(
+            if *split {
+                lines.push(Line::styled(
                     "→ components with different n-values split apart:",
                     theme.changed,
-                )
+                ));
+                for sentence in words.map_or(&[][..], |w| w.sentences.as_slice()) {
+                    lines.push(Line::from(format!("  • {sentence}")));
+                }
             } else {
-                Line::styled("→ no cell splits: step 2 is done for now", theme.dim)
-            });
+                lines.push(Line::styled(
+                    "→ no cell splits: step 2 is done for now",
+                    theme.dim,
+                ));
+            }
             lines.extend(partition(theme, x, cells));
         }
         Some(Step::Individualise {
@@ -408,6 +494,13 @@ fn algorithm(theme: &Theme, x: &StateSymmetry, stage: usize) -> Vec<Line<'static
                 ),
                 theme.title,
             ));
+            for sentence in x
+                .words
+                .get(stage)
+                .map_or(&[][..], |w| w.sentences.as_slice())
+            {
+                lines.push(Line::from(format!("  {sentence}")));
+            }
             lines.push(match fully_symmetric {
                 Some(true) => Line::styled(
                     "  the cell was fully symmetric (Definition 49): whichever component is \
@@ -463,33 +556,84 @@ fn algorithm(theme: &Theme, x: &StateSymmetry, stage: usize) -> Vec<Line<'static
 }
 
 /// The answer to a comparison.
-fn comparison(theme: &Theme, c: &Compared, _width: usize) -> Vec<Line<'static>> {
-    let mut lines: Vec<Line> = c
-        .verdict
-        .iter()
-        .enumerate()
-        .map(|(k, l)| {
-            if k == 0 {
-                Line::styled(l.clone(), theme.title)
-            } else {
-                Line::from(l.clone())
-            }
-        })
-        .collect();
-    lines.push(Line::default());
-    lines.push(Line::styled("the marked state's representative", theme.dim));
-    lines.extend(
-        c.marked
-            .representative
-            .iter()
-            .map(|t| Line::from(format!("  {t}"))),
-    );
-    lines.push(Line::styled("this state's representative", theme.dim));
-    lines.extend(
-        c.here
-            .representative
-            .iter()
-            .map(|t| Line::from(format!("  {t}"))),
-    );
+fn comparison(theme: &Theme, c: &Compared, width: usize) -> Vec<Line<'static>> {
+    let mut lines = vec![Line::styled(c.headline.clone(), theme.title)];
+    lines.extend(c.sentences.iter().map(|s| Line::from(format!("  {s}"))));
+    if !c.permutation.is_empty() {
+        lines.push(Line::default());
+        lines.push(Line::styled(
+            "a permutation mapping the marked state onto this one",
+            theme.dim,
+        ));
+        lines.extend(
+            c.permutation
+                .iter()
+                .map(|p| Line::styled(format!("  {p}"), theme.moved)),
+        );
+    }
+    if let Some(parting) = &c.parting {
+        let (step, left, right) = (&parting.step, &parting.marked, &parting.here);
+        lines.push(Line::default());
+        lines.push(Line::styled(
+            format!("the partitions side by side after {step}"),
+            theme.title,
+        ));
+        let half = (width.saturating_sub(4) / 2).max(20);
+        lines.push(Line::styled(
+            format!("  {:<half$}  {}", "marked state", "this state"),
+            theme.dim,
+        ));
+        for j in 0..left.len().max(right.len()) {
+            let cell = |cells: &[Vec<usize>], texts: &[String]| {
+                cells.get(j).map_or(String::new(), |cell| {
+                    let members: Vec<&str> = cell.iter().map(|&c| texts[c].as_str()).collect();
+                    format!("c{} [ {} ]", j + 1, members.join(" · "))
+                })
+            };
+            let (a, b) = (cell(left, &c.marked), cell(right, &c.here));
+            let differ = a != b;
+            let style = if differ { theme.changed } else { theme.cell(j) };
+            let mark = if differ { "≠" } else { " " };
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {}", fit(&a, half)), style),
+                Span::styled(format!("{mark} "), theme.changed),
+                Span::styled(b, style),
+            ]));
+        }
+    }
+    lines
+}
+
+/// The state as a graph: components in their cells' colours (and
+/// marked with their cell's number), references as arrows.
+fn graph(theme: &Theme, x: &StateSymmetry) -> Vec<Line<'static>> {
+    use crate::symmetry::drawing::Role;
+    let mut lines = vec![
+        Line::styled(
+            "each component with its final cell; an arrow where a variable holds another \
+             component's identity (next=me); shared values listed below",
+            theme.dim,
+        ),
+        Line::default(),
+    ];
+    lines.extend(x.graph.iter().map(|line| {
+        Line::from(
+            line.spans
+                .iter()
+                .map(|span| {
+                    let style = match span.role {
+                        Role::Component {
+                            cell: Some(cell), ..
+                        } => theme.cell(cell),
+                        Role::Component { cell: None, .. } => Style::default(),
+                        Role::Edge => theme.moved,
+                        Role::Mark => theme.dim,
+                        Role::Text => Style::default(),
+                    };
+                    Span::styled(span.text.clone(), style)
+                })
+                .collect::<Vec<_>>(),
+        )
+    }));
     lines
 }

@@ -1,0 +1,438 @@
+//! The animator's symmetry view: the state beside its representative,
+//! the algorithm stage by stage (on the paper's Example 37), comparing
+//! two states (the three answers, Example 43's ring among them), the
+//! state as a graph, walking the reduced system, and what the view says
+//! where there is nothing to reduce — `update` for each key, and
+//! TestBackend snapshots, at 80×24 and without colour too.
+
+use std::path::PathBuf;
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use symcsp::builtin::LISTSTACK;
+use symcsp::stack::with_large_stack;
+use symcsp::tui::app::{Action, App, update};
+use symcsp::tui::config::{Command, Config, Pane};
+use symcsp::tui::model::Source;
+use symcsp::tui::panes::symmetry::Section;
+use symcsp::tui::view::view;
+use symcsp::tui::walk::Walk;
+
+fn open(source: Source, process: &str, config: Config) -> App {
+    let mut app = App::new(source, Some(process.to_string()), config);
+    app.settle();
+    app
+}
+
+fn file(path: &str) -> Source {
+    Source::File(PathBuf::from(path))
+}
+
+fn run(app: &mut App, commands: &[Command]) {
+    for &c in commands {
+        update(app, Action::Command(c));
+        app.settle();
+    }
+}
+
+fn walk(app: &App) -> &Walk {
+    app.walk.as_ref().expect("a process is animated")
+}
+
+/// Fires the move labelled `label` (the event a τ hides counts too).
+fn fire(app: &mut App, label: &str) {
+    fire_to(app, label, "");
+}
+
+/// Fires the move labelled `label` whose components read `after` (a
+/// part of their text) after it, among moves that read the same.
+fn fire_to(app: &mut App, label: &str, after: &str) {
+    let i = walk(app)
+        .moves()
+        .iter()
+        .position(|m| {
+            (m.label == label || m.hidden.as_deref() == Some(label))
+                && (m.after.is_empty() || m.after.iter().any(|(_, t)| t.contains(after)))
+        })
+        .unwrap_or_else(|| {
+            let labels: Vec<_> = walk(app).moves().iter().map(|m| m.label.clone()).collect();
+            panic!("no move {label} among {labels:?}")
+        });
+    app.fire(i);
+    app.settle();
+}
+
+fn message(app: &App) -> String {
+    app.message
+        .as_ref()
+        .map(|m| m.text.clone())
+        .unwrap_or_default()
+}
+
+fn screen(app: &mut App, width: u16, height: u16) -> String {
+    update(app, Action::Resize { width, height });
+    app.settle();
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    let mut layout = None;
+    terminal
+        .draw(|frame| layout = Some(view(app, frame)))
+        .unwrap();
+    app.layout = layout.unwrap();
+    let buffer = terminal.backend().buffer();
+    let mut text = String::new();
+    for y in 0..height {
+        let mut line = String::new();
+        for x in 0..width {
+            line.push_str(buffer[(x, y)].symbol());
+        }
+        text.push_str(line.trim_end());
+        text.push('\n');
+    }
+    text
+}
+
+/// The built-in ListStack after two pushes by two threads.
+fn two_pushes() -> App {
+    let mut app = open(Source::Builtin(LISTSTACK), "System", Config::default());
+    for (label, after) in [
+        ("lock.T0", ""),
+        ("getTop.T0.Null", "!A!"),
+        ("initNode.T0.N0.A.Null", ""),
+        ("setTop.T0.N0", ""),
+        ("push.T0.A", ""),
+        ("unlock.T0", ""),
+        ("lock.T1", ""),
+        ("getTop.T1.N0", "!B!"),
+        ("initNode.T1.N1.B.N0", ""),
+        ("setTop.T1.N1", ""),
+        ("push.T1.B", ""),
+        ("unlock.T1", ""),
+    ] {
+        fire_to(&mut app, label, after);
+    }
+    app.message = None;
+    app
+}
+
+#[test]
+fn the_view_shows_the_state_beside_its_representative_and_follows_the_steps() {
+    with_large_stack(|| {
+        let mut app = two_pushes();
+        run(&mut app, &[Command::ToggleSymmetry]);
+        assert!(app.symmetry.open);
+        assert_eq!(app.focus, Pane::Symmetry);
+        let x = walk(&app).shown.as_ref().unwrap().symmetry.clone().unwrap();
+        // Component 3 is the list's last node; its image is the
+        // representative's last node (a permutation keeps the list).
+        assert_eq!(x.state[2], "Node(N0, A, Null)");
+        assert!(
+            x.representative[x.alpha[2]].ends_with(", Null)"),
+            "{:?}",
+            x.representative
+        );
+        insta::assert_snapshot!("symmetry_view", screen(&mut app, 140, 40));
+        // Every step updates it.
+        fire(&mut app, "lock.T0");
+        let after = walk(&app).shown.as_ref().unwrap().symmetry.clone().unwrap();
+        assert_eq!(after.state[6], "unlock!T0 -> Lock");
+        run(&mut app, &[Command::ToggleSymmetry]);
+        assert!(!app.symmetry.open);
+        assert_eq!(app.focus, Pane::Events);
+    });
+}
+
+#[test]
+fn the_algorithm_of_example_37_is_stepped_through_stage_by_stage() {
+    with_large_stack(|| {
+        let mut app = open(
+            file("tests/fixtures/symmetry/linked_nodes.csp"),
+            "Nodes",
+            Config::default(),
+        );
+        for label in [
+            "initNode.N4.B.Null",
+            "initNode.N0.B.N4",
+            "initNode.N1.B.N0",
+            "initNode.N3.B.N1",
+        ] {
+            fire(&mut app, label);
+        }
+        run(&mut app, &[Command::AlgorithmNext]);
+        assert!(app.symmetry.open);
+        assert_eq!(app.symmetry.section, Section::Algorithm);
+        let x = walk(&app).shown.as_ref().unwrap().symmetry.clone().unwrap();
+        // Step 1, two rounds of step 2, the split of the free nodes and a
+        // last round, then the orderings.
+        let stages = x.trace.steps.len() + 1;
+        assert_eq!(stages, 6);
+        let mut shots = Vec::new();
+        for stage in 0..stages {
+            assert_eq!(app.symmetry.stage, stage);
+            shots.push(screen(&mut app, 140, 40));
+            run(&mut app, &[Command::AlgorithmNext]);
+        }
+        assert!(message(&app).contains("last stage"), "{}", message(&app));
+        // The paper's step 1: free nodes, the three inner nodes, the last.
+        assert!(
+            shots[0].contains(
+                "c2  [ #1 Node(N0, B, N4)  ·  #2 Node(N1, B, N0)  ·  #4 Node(N3, B, N1) ]"
+            ),
+            "{}",
+            shots[0]
+        );
+        // Step 2's table names what each entry counts; N(N0, B, N4)'s row
+        // is the paper's <0, 1, 1, 0; 3, 1; 0, 0, 1, 1>.
+        assert!(shots[1].contains("me→c1.me"), "{}", shots[1]);
+        assert!(shots[1].contains("split off"), "{}", shots[1]);
+        for (k, shot) in shots.iter().enumerate() {
+            insta::assert_snapshot!(format!("example_37_stage_{}", k + 1), shot);
+        }
+        run(&mut app, &[Command::AlgorithmBack, Command::AlgorithmBack]);
+        assert_eq!(app.symmetry.stage, stages - 3);
+        run(&mut app, &[Command::Cancel]);
+        assert_eq!(app.symmetry.section, Section::Representative);
+    });
+}
+
+#[test]
+fn comparing_says_same_or_not_symmetric_with_the_evidence() {
+    with_large_stack(|| {
+        let mut app = open(Source::Builtin(LISTSTACK), "System", Config::default());
+        run(&mut app, &[Command::Compare]);
+        assert!(
+            message(&app).contains("mark a state first"),
+            "{}",
+            message(&app)
+        );
+        for (label, after) in [
+            ("lock.T0", ""),
+            ("getTop.T0.Null", "!A!"),
+            ("initNode.T0.N0.A.Null", ""),
+        ] {
+            fire_to(&mut app, label, after);
+        }
+        run(&mut app, &[Command::Mark]);
+        assert!(
+            message(&app).contains("state 3 marked"),
+            "{}",
+            message(&app)
+        );
+        // The same steps with another node: a symmetric state.
+        run(&mut app, &[Command::Initial]);
+        for (label, after) in [
+            ("lock.T0", ""),
+            ("getTop.T0.Null", "!A!"),
+            ("initNode.T0.N2.A.Null", ""),
+        ] {
+            fire_to(&mut app, label, after);
+        }
+        run(&mut app, &[Command::Compare]);
+        assert_eq!(app.symmetry.section, Section::Compare);
+        let c = app.symmetry.compared.clone().unwrap();
+        assert_eq!(c.headline, "same representative");
+        assert!(c.permutation[0].contains("N0↦N2"), "{:?}", c.permutation);
+        insta::assert_snapshot!("compare_same", screen(&mut app, 140, 40));
+        // Another datum, and the top set: not symmetric.
+        fire(&mut app, "setTop.T0.N2");
+        run(&mut app, &[Command::Compare]);
+        let c = app.symmetry.compared.clone().unwrap();
+        assert!(c.headline.starts_with("not symmetric"), "{}", c.headline);
+        assert!(c.parting.is_some());
+        insta::assert_snapshot!("compare_not_symmetric", screen(&mut app, 140, 40));
+    });
+}
+
+#[test]
+fn comparing_example_43s_rings_finds_the_permutation_and_the_split() {
+    with_large_stack(|| {
+        let mut app = open(
+            file("tests/fixtures/symmetry/ring.csp"),
+            "Ring",
+            Config::default(),
+        );
+        for label in [
+            "link.N0.A.N1",
+            "link.N1.A.N2",
+            "link.N2.B.N3",
+            "link.N3.B.N0",
+        ] {
+            fire(&mut app, label);
+        }
+        run(&mut app, &[Command::Mark, Command::Initial]);
+        for label in [
+            "link.N0.A.N1",
+            "link.N1.B.N2",
+            "link.N2.B.N3",
+            "link.N3.A.N0",
+        ] {
+            fire(&mut app, label);
+        }
+        run(&mut app, &[Command::Compare]);
+        let c = app.symmetry.compared.clone().unwrap();
+        assert_eq!(
+            c.headline,
+            "symmetric, but the representative is not unique here"
+        );
+        assert!(!c.permutation.is_empty());
+        assert!(
+            c.sentences
+                .iter()
+                .any(|s| s.contains("not fully symmetric")),
+            "{:?}",
+            c.sentences
+        );
+        insta::assert_snapshot!("compare_not_unique", screen(&mut app, 140, 40));
+        // The ring as a graph: a chain whose last arrow goes back.
+        run(&mut app, &[Command::Graph]);
+        assert_eq!(app.symmetry.section, Section::Graph);
+        let shown = screen(&mut app, 140, 40);
+        assert!(shown.contains("↺"), "{shown}");
+        insta::assert_snapshot!("graph_ring", shown);
+        run(&mut app, &[Command::Graph]);
+        assert_eq!(app.symmetry.section, Section::Representative);
+    });
+}
+
+#[test]
+fn a_linked_list_is_drawn_as_a_chain() {
+    with_large_stack(|| {
+        let mut app = two_pushes();
+        run(&mut app, &[Command::Graph]);
+        assert!(app.symmetry.open);
+        let shown = screen(&mut app, 140, 40);
+        assert!(
+            shown.contains("Top(N1) ─top→ #4 Node(N1, B, N0) ─next→ #3 Node(N0, A, Null)"),
+            "{shown}"
+        );
+        insta::assert_snapshot!("graph_list", shown);
+    });
+}
+
+#[test]
+fn walking_the_reduced_system_steps_through_representatives() {
+    with_large_stack(|| {
+        let mut app = open(Source::Builtin(LISTSTACK), "System", Config::default());
+        run(&mut app, &[Command::WalkReduced]);
+        assert!(walk(&app).reduced);
+        assert!(walk(&app).shown.as_ref().unwrap().reduced);
+        fire(&mut app, "lock.T0");
+        fire_to(&mut app, "getTop.T0.Null", "!A!");
+        // T0 takes N0; the free nodes N1 and N2 come first in the
+        // representative, so N0 becomes N2.
+        fire(&mut app, "initNode.T0.N0.A.Null");
+        let reduced = walk(&app).shown.as_ref().unwrap().components.clone();
+        assert!(
+            reduced.contains(&"Node(N2, A, Null)".to_string()),
+            "{reduced:?}"
+        );
+        let shown = screen(&mut app, 140, 40);
+        assert!(shown.contains("Trace (3 of 3) — reduced walk"), "{shown}");
+        assert!(shown.contains("π NodeID: N0↦N2"), "{shown}");
+        let w = walk(&app);
+        assert_eq!(
+            w.names.permutation(w.path.step(3).permutation),
+            "NodeID: N0↦N2 N1↦N0 N2↦N1"
+        );
+        insta::assert_snapshot!("reduced_walk", shown);
+        // A move of the representative: the raw walk takes its image.
+        fire(&mut app, "setTop.T0.N2");
+        // Back to the raw walk: the same path, in the raw system's terms.
+        run(&mut app, &[Command::WalkReduced]);
+        let w = walk(&app);
+        assert!(!w.reduced);
+        assert_eq!(
+            w.step_label(3),
+            ("τ".to_string(), Some("initNode.T0.N0.A.Null".to_string()))
+        );
+        assert_eq!(
+            w.step_label(4),
+            ("τ".to_string(), Some("setTop.T0.N0".to_string()))
+        );
+        let raw = w.shown.as_ref().unwrap().components.clone();
+        assert!(raw.contains(&"Node(N0, A, Null)".to_string()), "{raw:?}");
+        assert!(raw.contains(&"Top(N0)".to_string()), "{raw:?}");
+    });
+}
+
+#[test]
+fn where_there_is_nothing_to_reduce_the_view_says_why() {
+    with_large_stack(|| {
+        // A token ring names its first node: not symmetric.
+        let mut app = open(file("models/tokenring.csp"), "System", Config::default());
+        run(&mut app, &[Command::ToggleSymmetry]);
+        let shown = screen(&mut app, 140, 40);
+        assert!(shown.contains("not reduced by symmetry"), "{shown}");
+        insta::assert_snapshot!("not_symmetric", shown);
+        run(&mut app, &[Command::WalkReduced]);
+        assert!(
+            message(&app).contains("no reduced walk"),
+            "{}",
+            message(&app)
+        );
+        run(&mut app, &[Command::AlgorithmNext]);
+        assert!(message(&app).contains("not symmetric"), "{}", message(&app));
+        // A process with no datatype at all.
+        let mut counter = open(
+            file("tests/fixtures/tui/counter.csp"),
+            "System",
+            Config::default(),
+        );
+        run(&mut counter, &[Command::ToggleSymmetry]);
+        let shown = screen(&mut counter, 100, 30);
+        assert!(shown.contains("no type is symmetric here"), "{shown}");
+    });
+}
+
+#[test]
+fn the_view_fits_80_by_24_and_reads_without_colour() {
+    with_large_stack(|| {
+        let mut app = two_pushes();
+        run(&mut app, &[Command::ToggleSymmetry]);
+        insta::assert_snapshot!("symmetry_view_80x24", screen(&mut app, 80, 24));
+        let mut plain = open(
+            Source::Builtin(LISTSTACK),
+            "System",
+            Config::load(None, true),
+        );
+        for (label, after) in [
+            ("lock.T0", ""),
+            ("getTop.T0.Null", "!A!"),
+            ("initNode.T0.N0.A.Null", ""),
+        ] {
+            fire_to(&mut plain, label, after);
+        }
+        run(&mut plain, &[Command::ToggleSymmetry]);
+        update(
+            &mut plain,
+            Action::Resize {
+                width: 140,
+                height: 40,
+            },
+        );
+        let mut terminal = Terminal::new(TestBackend::new(140, 40)).unwrap();
+        terminal
+            .draw(|frame| {
+                view(&plain, frame);
+            })
+            .unwrap();
+        let coloured = terminal
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .filter(|c| {
+                c.fg != ratatui::style::Color::Reset || c.bg != ratatui::style::Color::Reset
+            })
+            .count();
+        assert_eq!(coloured, 0);
+        // Moved values are underlined, so they show without colour.
+        let underlined = terminal
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .filter(|c| c.modifier.contains(ratatui::style::Modifier::UNDERLINED))
+            .count();
+        assert!(underlined > 0);
+    });
+}
