@@ -3,6 +3,8 @@
 //! The engine answers on its own thread; the helpers wait for it
 //! (`App::settle`) after each action, as a user waits for the screen.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -77,27 +79,7 @@ fn message(app: &App) -> String {
         .unwrap_or_default()
 }
 
-/// Draws the screen, keeps where the panes went (as the terminal loop
-/// does) and returns it as text.
-fn screen(app: &mut App, width: u16, height: u16) -> String {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    let mut layout = None;
-    terminal
-        .draw(|frame| layout = Some(view(app, frame)))
-        .unwrap();
-    app.layout = layout.unwrap();
-    let buffer = terminal.backend().buffer();
-    let mut text = String::new();
-    for y in 0..height {
-        let mut line = String::new();
-        for x in 0..width {
-            line.push_str(buffer[(x, y)].symbol());
-        }
-        text.push_str(line.trim_end());
-        text.push('\n');
-    }
-    text
-}
+use common::screen;
 
 fn wait_for_checks(app: &mut App) {
     let deadline = Instant::now() + Duration::from_secs(120);

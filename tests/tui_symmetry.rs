@@ -5,6 +5,8 @@
 //! where there is nothing to reduce — `update` for each key, and
 //! TestBackend snapshots, at 80×24 and without colour too.
 
+mod common;
+
 use std::path::PathBuf;
 
 use ratatui::Terminal;
@@ -69,26 +71,11 @@ fn message(app: &App) -> String {
         .unwrap_or_default()
 }
 
+/// The screen at `width` × `height`, the animator told the size first.
 fn screen(app: &mut App, width: u16, height: u16) -> String {
     update(app, Action::Resize { width, height });
     app.settle();
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    let mut layout = None;
-    terminal
-        .draw(|frame| layout = Some(view(app, frame)))
-        .unwrap();
-    app.layout = layout.unwrap();
-    let buffer = terminal.backend().buffer();
-    let mut text = String::new();
-    for y in 0..height {
-        let mut line = String::new();
-        for x in 0..width {
-            line.push_str(buffer[(x, y)].symbol());
-        }
-        text.push_str(line.trim_end());
-        text.push('\n');
-    }
-    text
+    common::screen(app, width, height)
 }
 
 /// The built-in ListStack after two pushes by two threads.

@@ -39,7 +39,7 @@ impl Evaluator<'_> {
 
     fn collect(&self, func: FuncId, vars: &[Value], id: ExprId, found: &mut Vec<(Span, String)>) {
         let expr = self.script.expr(id);
-        if is_leaf(&expr.kind) {
+        if expr.kind.is_leaf() {
             return;
         }
         if self.is_data(id) {
@@ -95,20 +95,4 @@ impl Evaluator<'_> {
             _ => false,
         }
     }
-}
-
-/// What prints as itself (a literal, a name, a variable, which the
-/// substitution replaces).
-fn is_leaf(kind: &ExprKind) -> bool {
-    matches!(
-        kind,
-        ExprKind::Int(_)
-            | ExprKind::Bool(_)
-            | ExprKind::Char(_)
-            | ExprKind::String(_)
-            | ExprKind::Var(_)
-            | ExprKind::Global(_)
-            | ExprKind::Ctor(_)
-            | ExprKind::Channel(_)
-    )
 }

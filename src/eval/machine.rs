@@ -212,7 +212,7 @@ impl Evaluator<'_> {
         Ok(Applied::Value(value))
     }
 
-    /// The value of a leaf (see [`is_leaf`]).
+    /// The value of a leaf (see [`ExprKind::is_leaf`]).
     #[inline]
     fn leaf(&self, id: ExprId, frame: &Frame) -> EvalResult<Value> {
         let expr = self.script.expr(id);
@@ -535,7 +535,7 @@ fn control(applied: Applied, span: Span) -> Control {
 /// the loop need not inspect operands again at every evaluation.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Shape {
-    /// See [`is_leaf`].
+    /// See [`ExprKind::is_leaf`].
     Leaf,
     /// Made from operands (see [`has_operands`]), all of them leaves.
     OfLeaves,
@@ -544,12 +544,12 @@ pub(super) enum Shape {
 
 /// The shape of each expression of `script`, by [`ExprId`].
 pub(super) fn shapes(script: &Script) -> Box<[Shape]> {
-    let leaf = |e: ExprId| is_leaf(&script.expr(e).kind);
+    let leaf = |e: ExprId| script.expr(e).kind.is_leaf();
     script
         .exprs
         .iter()
         .map(|expr| {
-            if is_leaf(&expr.kind) {
+            if expr.kind.is_leaf() {
                 Shape::Leaf
             } else if has_operands(&expr.kind) && operands(&expr.kind).all(leaf) {
                 Shape::OfLeaves
@@ -558,22 +558,6 @@ pub(super) fn shapes(script: &Script) -> Box<[Shape]> {
             }
         })
         .collect()
-}
-
-/// Whether an expression is a leaf: a literal, a variable or a name,
-/// whose value is had at once.
-fn is_leaf(kind: &ExprKind) -> bool {
-    matches!(
-        kind,
-        ExprKind::Int(_)
-            | ExprKind::Bool(_)
-            | ExprKind::Char(_)
-            | ExprKind::String(_)
-            | ExprKind::Var(_)
-            | ExprKind::Global(_)
-            | ExprKind::Ctor(_)
-            | ExprKind::Channel(_)
-    )
 }
 
 /// Whether an expression is made from operands, all evaluated in order

@@ -126,7 +126,7 @@ impl<'s> Evaluator<'s> {
     }
 
     /// The printed form of a value; a process state that is not a call
-    /// with what it holds worked out ([`fold`]).
+    /// with what it holds worked out (`fold.rs`).
     pub fn show(&self, value: &Value) -> String {
         if let Value::Proc(proc) = value
             && let Proc::Node { func, vars } = &**proc

@@ -370,6 +370,22 @@ pub enum AssertOption {
 }
 
 impl ExprKind {
+    /// Whether the expression is a leaf: a literal, a variable or a name,
+    /// whose value is had at once (and which prints as itself).
+    pub fn is_leaf(&self) -> bool {
+        matches!(
+            self,
+            ExprKind::Int(_)
+                | ExprKind::Bool(_)
+                | ExprKind::Char(_)
+                | ExprKind::String(_)
+                | ExprKind::Var(_)
+                | ExprKind::Global(_)
+                | ExprKind::Ctor(_)
+                | ExprKind::Channel(_)
+        )
+    }
+
     /// Calls `f` on every expression this one contains directly (nested
     /// functions are not entered: their bodies are their own).
     pub fn for_each_child(&self, mut f: impl FnMut(ExprId)) {

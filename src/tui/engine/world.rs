@@ -415,49 +415,14 @@ impl Walk {
         limit: usize,
         mut choose: impl FnMut(usize, usize) -> Option<usize>,
     ) -> Reply {
-        let (outcome, names) = self.with(|ctx| {
-            let mut steps: Vec<(Step, Position)> = Vec::new();
-            let mut here = at;
-            let mut stopped = None;
-            while steps.len() < limit {
-                if steps.len().is_multiple_of(POLL_EVERY) {
-                    control.advance(steps.len() as u64);
-                    if control.cancelled() {
-                        stopped = Some("cancelled".to_string());
-                        break;
-                    }
-                }
-                let n = match ctx.moves_of(here, want.reduced) {
-                    Ok(n) => n,
-                    Err(e) => {
-                        stopped = Some(e.to_diagnostic().render(&ctx.script.sources));
-                        break;
-                    }
-                };
-                let Some(choice) = choose(steps.len(), n) else {
-                    if n == 0 {
-                        stopped = Some("no event was possible".to_string());
-                    }
-                    break;
-                };
-                match ctx.advance(here, choice, want.reduced) {
-                    Ok(Ok((step, next))) => {
-                        steps.push((step, next));
-                        here = next;
-                    }
-                    Ok(Err(problem)) => {
-                        stopped = Some(problem);
-                        break;
-                    }
-                    Err(e) => {
-                        stopped = Some(e.to_diagnostic().render(&ctx.script.sources));
-                        break;
-                    }
-                }
-            }
-            (steps, stopped)
+        let ((steps, stopped), names) = self.with(|ctx| {
+            ctx.walk_from(at, want.reduced, control, limit, |ctx, k, here| {
+                let n = ctx
+                    .moves_of(here, want.reduced)
+                    .map_err(|e| ctx.render(e))?;
+                choose(k, n).ok_or_else(|| "no event was possible".to_string())
+            })
         });
-        let (steps, stopped) = outcome;
         let position = steps.len();
         Reply::Walked(self.walked(steps, position, stopped, at, Some(names), want))
     }
@@ -474,49 +439,26 @@ impl Walk {
         control: &Control,
     ) -> Walked {
         control.start(replay.steps.len() as u64);
-        let (outcome, names) = self.with(|ctx| {
-            let mut steps: Vec<(Step, Position)> = Vec::new();
-            let mut here = initial;
-            let mut stopped = None;
-            for (k, saved) in replay.steps.iter().enumerate() {
-                if k.is_multiple_of(POLL_EVERY) {
-                    control.advance(k as u64);
-                    if control.cancelled() {
-                        stopped = Some(format!("replay cancelled after {k} steps"));
-                        break;
-                    }
-                }
-                let found = ctx.find_saved(here, saved);
-                let step = match found {
-                    Ok(Some(choice)) => ctx.advance(here, choice, false),
-                    Ok(None) => {
-                        stopped = Some(format!(
+        let ((steps, stopped), names) = self.with(|ctx| {
+            ctx.walk_from(
+                initial,
+                false,
+                control,
+                replay.steps.len(),
+                |ctx, k, here| {
+                    let saved = &replay.steps[k];
+                    match ctx.find_saved(here, saved) {
+                        Ok(Some(choice)) => Ok(choice),
+                        Ok(None) => Err(format!(
                             "the saved trace stops at step {}: `{}` is not possible here",
                             k + 1,
                             saved.event
-                        ));
-                        break;
+                        )),
+                        Err(e) => Err(ctx.render(e)),
                     }
-                    Err(e) => Err(e),
-                };
-                match step {
-                    Ok(Ok((step, next))) => {
-                        steps.push((step, next));
-                        here = next;
-                    }
-                    Ok(Err(problem)) => {
-                        stopped = Some(problem);
-                        break;
-                    }
-                    Err(e) => {
-                        stopped = Some(e.to_diagnostic().render(&ctx.script.sources));
-                        break;
-                    }
-                }
-            }
-            (steps, stopped)
+                },
+            )
         });
-        let (steps, stopped) = outcome;
         let position = replay.position.min(steps.len());
         self.walked(steps, position, stopped, initial, Some(names), want)
     }
@@ -589,6 +531,48 @@ impl Walk {
 }
 
 impl Ctx<'_, '_> {
+    fn render(&self, e: crate::eval::EvalError) -> String {
+        e.to_diagnostic().render(&self.script.sources)
+    }
+
+    /// Takes up to `limit` steps from `at` (in the reduced walk's terms
+    /// with `reduced`), the `k`-th the move `pick` chooses from the
+    /// position reached (an `Err` stops, saying why), watching `control`:
+    /// the steps taken and why they stopped short.
+    fn walk_from(
+        &mut self,
+        at: Position,
+        reduced: bool,
+        control: &Control,
+        limit: usize,
+        mut pick: impl FnMut(&mut Self, usize, Position) -> Result<usize, String>,
+    ) -> (Vec<(Step, Position)>, Option<String>) {
+        let mut steps: Vec<(Step, Position)> = Vec::new();
+        let mut here = at;
+        while steps.len() < limit {
+            let k = steps.len();
+            if k.is_multiple_of(POLL_EVERY) {
+                control.advance(k as u64);
+                if control.cancelled() {
+                    return (steps, Some("cancelled".to_string()));
+                }
+            }
+            let taken =
+                pick(self, k, here).and_then(|choice| match self.advance(here, choice, reduced) {
+                    Ok(taken) => taken,
+                    Err(e) => Err(self.render(e)),
+                });
+            match taken {
+                Ok((step, next)) => {
+                    steps.push((step, next));
+                    here = next;
+                }
+                Err(why) => return (steps, Some(why)),
+            }
+        }
+        (steps, None)
+    }
+
     fn row(&self, id: u32, reduced: bool) -> Vec<u32> {
         let mut out = Vec::new();
         if reduced {
