@@ -4,16 +4,14 @@
 //! parser can recover.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-
-use pest::Parser;
 
 use thin_vec::ThinVec;
 
 use super::ast::{Decl, DeclKind, File};
 use super::build::Builder;
 use super::diagnostic::{Diagnostic, render_all};
-use super::parser::{CspmParser, Rule};
+use super::parser::Rule;
+use super::pest_run::{self, Detail};
 use super::source::{FileId, MAX_SOURCE_BYTES, SourceMap, Span};
 use super::{descent, errors, lexical, tokens};
 
@@ -102,9 +100,7 @@ pub(crate) fn parse_decls(base: u32, text: &str) -> Result<ThinVec<Decl>, Vec<Di
                 end
             }
             Stretch::Failed { failed_at } => {
-                diagnostics.push(with_error_detail(|| {
-                    explain_failure(base, text, start, failed_at, &restarts)
-                }));
+                diagnostics.push(explain_failure(base, text, start, failed_at, &restarts));
                 // Resume at the first declaration starting on a later line.
                 let line_end = text[failed_at..]
                     .find('\n')
@@ -140,14 +136,12 @@ pub(crate) fn parse_decls_with_pest(
     base: u32,
     text: &str,
 ) -> Result<ThinVec<Decl>, Vec<Diagnostic>> {
-    match CspmParser::parse(Rule::file, text) {
+    match pest_run::parse(Rule::file, text, Detail::Off) {
         Ok(mut pairs) => Builder::new(base, 0).file(pairs.next().expect("a file pair")),
         Err(error) => {
             let failed_at = errors::failure_offset(&error);
             let restarts = lexical::restart_points(text);
-            Err(vec![with_error_detail(|| {
-                explain_failure(base, text, 0, failed_at, &restarts)
-            })])
+            Err(vec![explain_failure(base, text, 0, failed_at, &restarts)])
         }
     }
 }
@@ -178,14 +172,17 @@ fn parse_stretch(base: u32, text: &str, start: usize, restarts: &[usize]) -> Str
             .get(first + reach - 1)
             .copied()
             .unwrap_or(text.len());
-        match CspmParser::parse(Rule::file, &text[start..end]) {
+        match pest_run::parse(Rule::file, &text[start..end], Detail::Off) {
             Ok(mut pairs) => {
                 let built = Builder::new(base, start).file(pairs.next().expect("a file pair"));
                 return Stretch::Parsed { built, end };
             }
             Err(error) => {
                 let failed_at = start + errors::failure_offset(&error);
-                if end == text.len() || !tokens::only_trivia(&text[failed_at..end]) {
+                if end == text.len()
+                    || pest_run::gave_up(&error)
+                    || !tokens::only_trivia(&text[failed_at..end])
+                {
                     return Stretch::Failed { failed_at };
                 }
                 reach *= 2;
@@ -194,34 +191,11 @@ fn parse_stretch(base: u32, text: &str, start: usize, restarts: &[usize]) -> Str
     }
 }
 
-/// Runs `f`, which may switch on pest's record of what it expected at each
-/// failure (see [`explain_failure`]). That bookkeeping slows parsing severalfold,
-/// so it is on only while a script that failed is parsed again for its
-/// diagnostics. pest's switch is global: the lock keeps concurrent
-/// re-parses from turning it off under each other (plain parses only run
-/// slower while it is on), and it is off again when `f` returns.
-pub(crate) fn with_error_detail<T>(f: impl FnOnce() -> T) -> T {
-    static DETAIL: Mutex<()> = Mutex::new(());
-    let _guard = DETAIL
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let result = f();
-    pest::set_error_detail(false);
-    result
-}
-
-fn parse_with_detail(
-    text: &str,
-    detail: bool,
-) -> Result<pest::iterators::Pairs<'_, Rule>, pest::error::Error<Rule>> {
-    pest::set_error_detail(detail);
-    CspmParser::parse(Rule::file, text)
-}
-
 /// The diagnostic for a parse of `text[start..]` that failed at
-/// `failed_at`: parsed again with detail from the last declaration start
-/// before the failure (or, if that start lies inside the broken construct
-/// and fails elsewhere, from `start` itself).
+/// `failed_at`: parsed again with pest's record of what it expected (slow,
+/// so only for a failed stretch) from the last declaration start before
+/// the failure (or, if that start lies inside the broken construct and
+/// fails elsewhere, from `start` itself).
 fn explain_failure(
     base: u32,
     text: &str,
@@ -237,14 +211,15 @@ fn explain_failure(
         .unwrap_or(start);
     if near > start {
         let rest = &text[near..];
-        if let Err(error) = parse_with_detail(rest, true)
+        if let Err(error) = pest_run::parse(Rule::file, rest, Detail::On)
             && near + errors::failure_offset(&error) == failed_at
         {
             return errors::diagnostic(&error, base, text, near);
         }
     }
     let rest = &text[start..];
-    let error = parse_with_detail(rest, true).expect_err("a text that failed to parse fails again");
+    let error = pest_run::parse(Rule::file, rest, Detail::On)
+        .expect_err("a text that failed to parse fails again");
     errors::diagnostic(&error, base, text, start)
 }
 
