@@ -28,17 +28,22 @@ fn parse_reports_one_line_per_file_and_exits_zero() {
     );
 }
 
+/// Issue 22: with `--print`, stdout is the script alone (the summary goes
+/// to stderr), so `symcsp parse --print FILE > out.csp` parses again.
 #[test]
 fn parse_print_writes_a_script_that_parses_again() {
-    let printed = symcsp()
+    let output = symcsp()
         .args(["parse", "--print", "models/liststack.csp"])
         .assert()
         .success()
         .get_output()
-        .stdout
         .clone();
-    let printed = String::from_utf8(printed).unwrap();
-    let script = printed.split_once('\n').unwrap().1;
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "models/liststack.csp: ok, 29 declarations, 4 assertions\n"
+    );
+    let script = String::from_utf8(output.stdout).unwrap();
+    assert!(script.starts_with("datatype NodeIDType"), "{script}");
     // Long definitions are broken before their choices.
     let spec = "Spec(s) =\n  #s < Bound & push?t?d -> Spec(<d> ^ s)\n  \
                 [] s != <> & pop?t!head(s) -> Spec(tail(s))\n  \
@@ -67,7 +72,7 @@ fn bad_inputs_get_a_diagnostic_and_exit_two() {
         ("invalid/not_utf8.csp", "not UTF-8"),
         ("invalid/missing_include.csp", "cannot read"),
         ("invalid/include_cycle.csp", "include cycle"),
-        ("valid/empty.csp", "the file is empty"),
+        ("valid/empty.csp", "is empty: there is no script in it"),
     ] {
         let output = symcsp()
             .args(["parse", &fixture(file)])
@@ -93,6 +98,101 @@ fn a_missing_file_is_an_error_not_a_panic() {
         String::from_utf8_lossy(&output.stderr),
         "error: cannot read `no/such/file.csp`: no such file\nno/such/file.csp: 1 error\n"
     );
+}
+
+/// Issue 24, item 7: a script is read once, its kind and size judged
+/// before reading, `-` is standard input, and every command refuses an
+/// empty file alike.
+#[test]
+fn standard_input_is_read_once_and_a_broken_script_on_it_fails() {
+    symcsp()
+        .args(["parse", "-"])
+        .write_stdin("X = (\n")
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("<stdin>:1:5").and(predicate::str::contains("unclosed `(`")),
+        );
+    symcsp()
+        .args(["parse", "-"])
+        .write_stdin("P = STOP\n")
+        .assert()
+        .success()
+        .stdout("<stdin>: ok, 1 declaration, 0 assertions\n");
+    #[cfg(unix)]
+    symcsp()
+        .args(["parse", "/dev/stdin"])
+        .write_stdin("X = (\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unclosed `(`"));
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_fifos_and_huge_files_are_read_safely() {
+    symcsp()
+        .args(["parse", "/dev/zero"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("NUL byte"));
+    let dir = tempfile::tempdir().unwrap();
+    let sparse = dir.path().join("sparse.csp");
+    std::fs::File::create(&sparse)
+        .unwrap()
+        .set_len(3 << 30)
+        .unwrap();
+    symcsp()
+        .arg("parse")
+        .arg(&sparse)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "the script is too large (3072 MiB): at most 256 MiB",
+        ));
+    let fifo = dir.path().join("fifo.csp");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::write(fifo, "P = STOP\n").unwrap())
+    };
+    symcsp()
+        .arg("parse")
+        .arg(&fifo)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ok, 1 declaration"));
+    writer.join().unwrap();
+}
+
+#[test]
+fn every_command_refuses_an_empty_file_and_null_is_no_script() {
+    let empty = fixture("valid/empty.csp");
+    for args in [
+        vec!["parse", &empty],
+        vec!["eval", &empty, "1 + 1"],
+        vec!["check", &empty],
+        vec!["explore", &empty, "STOP"],
+        vec![&empty],
+    ] {
+        symcsp()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "is empty: there is no script in it",
+            ));
+    }
+    #[cfg(unix)]
+    symcsp()
+        .args(["eval", "/dev/null", "1 + 1"])
+        .assert()
+        .success()
+        .stdout("2\n");
 }
 
 #[test]

@@ -264,6 +264,17 @@ fn load(file: &std::path::Path, err: &mut dyn Write) -> Option<crate::script::Sc
     }
 }
 
+/// `1 state`, `2 states`: a count with its noun, in the plural unless
+/// it is one (nouns whose plural is not `s` give it after a `|`:
+/// `plural(n, "class|classes")`).
+pub(crate) fn plural(n: usize, noun: &str) -> String {
+    let (one, many) = match noun.split_once('|') {
+        Some((one, many)) => (one.to_string(), many.to_string()),
+        None => (noun.to_string(), format!("{noun}s")),
+    };
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Writes a line, ignoring a closed pipe (`symcsp parse ... | head`).
 fn say(w: &mut dyn Write, text: &str) {
     let _ = w.write_all(text.as_bytes());

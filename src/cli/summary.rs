@@ -7,21 +7,11 @@ use std::path::Path;
 use super::{EXIT_INPUT_ERROR, say};
 use crate::builtin::LISTSTACK;
 use crate::syntax::ast::{DeclKind, Lhs};
-use crate::syntax::{Program, load_file, load_str};
+use crate::syntax::{Program, display_name, load_file, load_str};
 
 pub(super) fn run(file: Option<&Path>, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    if let Some(problem) = file.and_then(crate::syntax::empty_file) {
-        say(
-            err,
-            &format!(
-                "error: {}: {problem}\n",
-                file.map(|f| f.display().to_string()).unwrap_or_default()
-            ),
-        );
-        return EXIT_INPUT_ERROR;
-    }
     let (title, loaded) = match file {
-        Some(path) => (path.display().to_string(), load_file(path)),
+        Some(path) => (display_name(path), load_file(path)),
         None => (
             format!(
                 "built-in model {} ({})",

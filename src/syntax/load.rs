@@ -13,7 +13,7 @@ use super::diagnostic::{Diagnostic, render_all};
 use super::parser::Rule;
 use super::pest_run::{self, Detail};
 use super::source::{FileId, MAX_SOURCE_BYTES, SourceMap, Span};
-use super::{descent, errors, lexical, tokens};
+use super::{descent, errors, lexical, read, tokens};
 
 /// How many syntax errors one file reports.
 const MAX_SYNTAX_ERRORS: usize = 10;
@@ -51,13 +51,24 @@ impl LoadError {
     }
 }
 
-/// Loads the script at `path` and everything it includes.
+/// Loads the script at `path` (`-`: standard input) and everything it
+/// includes. Each file is read once, within the size limit; a root file
+/// of nothing but white space is refused (see [`empty_file`]).
 pub fn load_file(path: &Path) -> Result<Program, LoadError> {
     crate::stack::with_large_stack(|| {
         let mut loader = Loader::default();
-        let root = loader.read_and_parse(path, path.display().to_string(), None);
+        let root = loader.read_and_parse(path, display_name(path), None);
         loader.finish(root)
     })
+}
+
+/// How a script's path is named in messages: `-` is standard input.
+pub fn display_name(path: &Path) -> String {
+    if read::is_stdin(path) {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
 }
 
 /// Loads a script given as text; includes resolve against the current
@@ -259,10 +270,20 @@ impl Loader {
         name: String,
         included_from: Option<Span>,
     ) -> Option<FileId> {
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
-            Err(e) => {
-                let message = format!("cannot read `{name}`: {}", io_reason(&e));
+        let limit = self.sources.room().saturating_sub(1);
+        let problem = match read::read(path, limit) {
+            Ok(contents) if included_from.is_none() && read::is_blank(&contents) => {
+                Err(format!("`{name}` is empty: there is no script in it"))
+            }
+            Ok(contents) => Ok(contents.bytes),
+            Err(e) => Err(format!(
+                "cannot read `{name}`: {}",
+                e.reason(MAX_SOURCE_BYTES)
+            )),
+        };
+        let bytes = match problem {
+            Ok(bytes) => bytes,
+            Err(message) => {
                 self.diagnostics.push(match included_from {
                     Some(site) => Diagnostic::error(site, message),
                     None => Diagnostic::error_nowhere(message),
@@ -281,17 +302,6 @@ impl Loader {
                 (String::from_utf8_lossy(e.as_bytes()).into_owned(), bad)
             }
         };
-        if !self.sources.has_room_for(text.len()) {
-            let message = format!(
-                "cannot read `{name}`: the script is too large (at most {} MiB in all its files)",
-                MAX_SOURCE_BYTES >> 20
-            );
-            self.diagnostics.push(match included_from {
-                Some(site) => Diagnostic::error(site, message),
-                None => Diagnostic::error_nowhere(message),
-            });
-            return None;
-        }
         let id = self
             .sources
             .add(name, Some(path.to_path_buf()), text, included_from);
@@ -385,24 +395,16 @@ impl Loader {
     }
 }
 
-fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        std::io::ErrorKind::IsADirectory => "it is a directory".into(),
-        _ => e.to_string(),
-    }
-}
-
-/// A file with nothing but white space in it is almost always a mistake
-/// (a wrong path, a truncated save), so the command line refuses it; a
-/// script of comments only is deliberate and parses to no declarations.
+/// Whether the regular file at `path` holds nothing but white space,
+/// which [`load_file`] refuses: for callers that look before loading.
+/// Anything else (a pipe, a device, a missing file) is left to the
+/// loader, which reads it once.
 pub fn empty_file(path: &Path) -> Option<&'static str> {
-    let bytes = std::fs::read(path).ok()?;
-    bytes
-        .iter()
-        .all(u8::is_ascii_whitespace)
-        .then_some("the file is empty: there is no script to parse")
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    let contents = read::read(path, MAX_SOURCE_BYTES).ok()?;
+    read::is_blank(&contents).then_some("the file is empty: there is no script in it")
 }
 
 #[cfg(test)]

@@ -15,13 +15,14 @@ mod load;
 mod parser;
 mod pest_run;
 mod print;
+mod read;
 pub mod source;
 mod tokens;
 
 pub use build::MAX_DEPTH;
 pub use diagnostic::{Diagnostic, Severity, render_all};
 pub use lexical::{MAX_BRACKET_DEPTH, without_comments};
-pub use load::{LoadError, Program, empty_file, load_file, load_str};
+pub use load::{LoadError, Program, display_name, empty_file, load_file, load_str};
 pub use print::{binary_symbol, process_symbol};
 pub use source::{FileId, Location, SourceFile, SourceMap, Span};
 
