@@ -18,7 +18,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::eval::EvalResult;
+use crate::eval::{EvalError, EvalResult};
 use crate::lts::divergence::TauCycles;
 use crate::lts::machine::{Machine, Moves};
 use crate::lts::store::StateStore;
@@ -271,12 +271,25 @@ impl Normaliser {
             self.transitions.resize(i + 1, None);
         }
         if self.transitions[i].is_none() {
+            // The specification's states are held to the budget like the
+            // product's: counted, polled, at most `max_states`.
+            procs.evaluator().tick(1)?;
+            let meter = procs.meter().clone();
             self.states.read(state, &mut self.row);
             self.machine.moves(procs, &self.row, &mut self.moves)?;
             let mut list = Vec::with_capacity(self.moves.list.len());
             for m in &self.moves.list {
                 self.moves.apply(m, &self.row, &mut self.next);
-                list.push((m.event, self.states.insert(&self.next).0));
+                let (id, _) = self
+                    .states
+                    .insert_within(&self.next, &meter)
+                    .map_err(|stop| {
+                        EvalError::stopped(stop).with_note(
+                            "it stopped normalising the specification: its states are held to \
+                         the same budget as the search",
+                        )
+                    })?;
+                list.push((m.event, id));
             }
             list.sort_unstable();
             list.dedup();

@@ -617,6 +617,7 @@ impl Evaluator<'_> {
                     other => return Err(self.expected(*source, "a set or a sequence", other)),
                 };
                 for item in items {
+                    self.tick(1)?;
                     if self.matches(pattern, item, frame)? {
                         self.comprehend(rest, order, frame, body)?;
                     }

@@ -26,6 +26,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use crate::budget::Meter;
 use crate::eval::{EvalError, EvalResult, Evaluator, Proc, Value};
 use crate::script::Script;
 use crate::script::builtins::{Builtin, ProcessFunction};
@@ -106,7 +107,16 @@ impl<'s> Processes<'s> {
     /// The processes of `script` and the state of its constant `func`
     /// (a process expression added with `Script::add_expr`, say).
     pub fn with_root(script: &'s Script, func: FuncId) -> EvalResult<(Processes<'s>, ProcId)> {
-        let eval = Evaluator::new(script);
+        Processes::with_root_within(script, func, Meter::unlimited())
+    }
+
+    /// The same, the evaluation (loading included) held to `meter`.
+    pub fn with_root_within(
+        script: &'s Script,
+        func: FuncId,
+        meter: Meter,
+    ) -> EvalResult<(Processes<'s>, ProcId)> {
+        let eval = Evaluator::new(script).with_meter(meter);
         let value = eval.eval_constant(func)?;
         let mut processes = Processes::with_evaluator(eval)?;
         let root = processes.state(&value, script.function(func).span)?;
@@ -115,6 +125,17 @@ impl<'s> Processes<'s> {
 
     pub fn evaluator(&self) -> &Evaluator<'s> {
         &self.eval
+    }
+
+    /// The meter that holds work on these states to its budget: the
+    /// evaluator polls it, and so does every search over the states.
+    pub fn meter(&self) -> &Meter {
+        self.eval.meter()
+    }
+
+    /// Replaces the meter (see [`Processes::meter`]), giving back the old.
+    pub fn replace_meter(&mut self, meter: Meter) -> Meter {
+        self.eval.replace_meter(meter)
     }
 
     pub fn script(&self) -> &'s Script {
