@@ -89,6 +89,9 @@ pub struct Evaluator<'s> {
     /// What stops a long evaluation (a time-out, a cancel, the memory
     /// budget), polled every [`POLL_STEPS`] steps.
     meter: Meter,
+    /// Whether nested datatype values are complete (see
+    /// [`Evaluator::is_complete`]).
+    completeness: dot::Completeness,
     /// Steps (calls, comprehension bindings, elements built) until the
     /// next poll.
     until_poll: Cell<u32>,
@@ -118,6 +121,7 @@ impl<'s> Evaluator<'s> {
             stacks: RefCell::new(Vec::new()),
             shapes: machine::shapes(script),
             meter: Meter::unlimited(),
+            completeness: dot::Completeness::default(),
             until_poll: Cell::new(POLL_STEPS),
         }
     }
