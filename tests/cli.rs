@@ -534,3 +534,262 @@ fn check_budgets_give_exit_3_and_bad_requests_exit_2() {
         .assert()
         .code(2);
 }
+
+// ---------------------------------------------------------------- issue 22
+
+/// Writes `text` to a script in a fresh directory (kept alive by the
+/// returned guard).
+fn script(text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("script.csp");
+    std::fs::write(&path, text).unwrap();
+    let path = path.to_str().unwrap().to_string();
+    (dir, path)
+}
+
+/// An error is never hidden behind a failure: 2 before 1 before 3.
+#[test]
+fn check_exit_codes_put_errors_first_then_failures_then_inconclusive() {
+    let (_dir, file) = script(
+        "channel a, c\nP = a -> P\nQ = a -> c -> STOP\nR(n) = a -> R(n + 1)\n\
+         assert P [T= Q\nassert P [R= Q\nassert R(0) :[deadlock free]\n",
+    );
+    let output = symcsp()
+        .args(["check", &file, "--max-states", "50"])
+        .assert()
+        .code(2)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(output).unwrap();
+    assert!(text.contains("assert P [T= Q: Failed"), "{text}");
+    assert!(text.contains("assert P [R= Q: Error"), "{text}");
+    assert!(
+        text.contains("assert R(0) :[deadlock free]: Inconclusive"),
+        "{text}"
+    );
+    for (chosen, code) in [(["1", "3"], 1), (["3", "3"], 3)] {
+        symcsp()
+            .args(["check", &file, "--max-states", "50"])
+            .args(["--assert", chosen[0], "--assert", chosen[1]])
+            .assert()
+            .code(code);
+    }
+}
+
+#[test]
+fn check_says_when_there_is_nothing_to_check() {
+    let (_dir, file) = script("P = STOP\n");
+    symcsp()
+        .args(["check", &file])
+        .assert()
+        .success()
+        .stdout(predicate::str::ends_with(
+            "script.csp: no assertions, nothing to check\n",
+        ));
+    let output = symcsp()
+        .args(["check", &file, "--format", "json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let report: serde_json::Value = serde_json::from_slice(&output).unwrap();
+    assert_eq!(report["assertions"], serde_json::json!([]));
+}
+
+#[test]
+fn a_script_described_through_a_pipe_exits_two_on_a_syntax_error() {
+    symcsp()
+        .arg(fixture("invalid/unclosed_paren.csp"))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("unclosed `(`"));
+}
+
+#[test]
+fn explore_stores_exactly_the_state_budget() {
+    let output = symcsp()
+        .args([
+            "explore",
+            "models/ring.csp",
+            "System",
+            "--max-states",
+            "100",
+        ])
+        .assert()
+        .code(3)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(output).unwrap();
+    assert!(text.contains("states             100\n"), "{text}");
+    assert!(
+        text.contains("stopped by the state budget of 100 states (--max-states)"),
+        "{text}"
+    );
+    // A space of exactly the budget is complete.
+    symcsp()
+        .args([
+            "explore",
+            "models/buffers.csp",
+            "System",
+            "--max-states",
+            "9",
+        ])
+        .assert()
+        .success();
+}
+
+/// The two engines agree on states, transitions and deadlocks; each says
+/// what it counts as a component.
+#[test]
+fn explore_says_what_its_engine_counts_as_components() {
+    for (engine, line) in [
+        (
+            "supercombinator",
+            "components         10 (leaves of the supercombinator)\n",
+        ),
+        (
+            "terms",
+            "components         1 (the whole process as one term)\n",
+        ),
+    ] {
+        symcsp()
+            .args(["explore", "models/philosophers.csp", "System"])
+            .args(["--engine", engine])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("states             1420\n"))
+            .stdout(predicate::str::contains(line));
+    }
+}
+
+/// A state that has terminated is not a deadlock.
+#[test]
+fn explore_tells_terminated_states_from_deadlocks() {
+    for (process, deadlocks, terminated) in [
+        ("SKIP", 0, 1),
+        ("STOP", 1, 0),
+        ("a -> SKIP [] a -> STOP", 1, 1),
+    ] {
+        let (_dir, file) = script("channel a\n");
+        let output = symcsp()
+            .args(["explore", &file, process, "--format", "json"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let report: serde_json::Value = serde_json::from_slice(&output).unwrap();
+        assert_eq!(report["deadlock_states"], deadlocks, "{process}");
+        assert_eq!(report["terminated_states"], terminated, "{process}");
+    }
+}
+
+/// JSON numbers steps, the components that moved and a τ-loop's start
+/// from 1, as the text does.
+#[test]
+fn json_counterexamples_are_numbered_as_the_text_is() {
+    let output = symcsp()
+        .args(["check", &fixture("check/small.csp"), "--assert", "2"])
+        .args(["--format", "json"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let report: serde_json::Value = serde_json::from_slice(&output).unwrap();
+    let cx = &report["assertions"][0]["counterexample"];
+    assert_eq!(cx["steps"][0]["moved"], serde_json::json!([1]));
+    let moves = &cx["components"][0]["moves"];
+    assert_eq!(moves[0]["step"], 1);
+    assert_eq!(moves[1]["step"], 2);
+    let output = symcsp()
+        .args(["check", "models/tokenring.csp", "--assert", "4"])
+        .args(["--format", "json"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let report: serde_json::Value = serde_json::from_slice(&output).unwrap();
+    // The text says "going round steps 1–4".
+    assert_eq!(report["assertions"][0]["counterexample"]["loop_from"], 1);
+}
+
+/// Errors in JSON are fields beside the rendered text.
+#[test]
+fn json_errors_are_fields_beside_the_rendered_text() {
+    let (_dir, file) = script("channel a\nP = a -> P\nassert P [R= P\n");
+    let output = symcsp()
+        .args(["check", &file, "--format", "json"])
+        .assert()
+        .code(2)
+        .get_output()
+        .stdout
+        .clone();
+    let report: serde_json::Value = serde_json::from_slice(&output).unwrap();
+    let error = &report["assertions"][0]["error"];
+    assert!(error["file"].as_str().unwrap().ends_with("script.csp"));
+    assert_eq!(error["line"], 3);
+    assert_eq!(error["column"], 1);
+    assert_eq!(error["message"], "the refusals model is not supported yet");
+    assert!(
+        error["rendered"]
+            .as_str()
+            .unwrap()
+            .starts_with("error: the refusals model is not supported yet\n --> ")
+    );
+    // A script that does not load: one JSON object on stdout too.
+    let output = symcsp()
+        .args([
+            "check",
+            &fixture("invalid/unclosed_paren.csp"),
+            "--format",
+            "json",
+        ])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["file"], "tests/fixtures/invalid/unclosed_paren.csp");
+    let error = &report["errors"][0];
+    assert_eq!(error["line"], 2);
+    assert_eq!(error["column"], 5);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unclosed `(`"));
+    let output = symcsp()
+        .args(["explore", "models/buffers.csp", "Sytem", "--format", "json"])
+        .assert()
+        .code(2)
+        .get_output()
+        .stdout
+        .clone();
+    let report: serde_json::Value = serde_json::from_slice(&output).unwrap();
+    assert_eq!(report["errors"][0]["message"], "`Sytem` is not defined");
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    let (_dir, file) =
+        script("channel a\nassert a -> STOP :[has trace]: <a>\nassert STOP :[deadlock free]\n");
+    symcsp()
+        .args(["check", &file])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "assert STOP :[deadlock free]: Failed — 1 state, 0 transitions,",
+        ));
+}
+
+/// `--timeout 0` means no time limit, as when it is not given.
+#[test]
+fn a_timeout_of_zero_is_no_limit() {
+    symcsp()
+        .args(["check", &fixture("check/small.csp"), "--timeout", "0"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("Inconclusive").not());
+}

@@ -83,6 +83,23 @@ struct Node {
     divergent: Option<bool>,
 }
 
+/// A specification's normal form can reach millions of states before a
+/// budget stops it: they are freed on a thread of their own, so that the
+/// check answers at once.
+impl Drop for Normaliser {
+    fn drop(&mut self) {
+        if self.transitions.len() > crate::budget::FREE_LATER {
+            crate::budget::drop_later((
+                std::mem::take(&mut self.transitions),
+                std::mem::take(&mut self.nodes),
+                std::mem::take(&mut self.index),
+                std::mem::take(&mut self.targets),
+                std::mem::take(&mut self.target_index),
+            ));
+        }
+    }
+}
+
 impl Normaliser {
     /// The normal form of `root` (with τ and ✓ taking priority over
     /// `tau_priority`), and its initial node.

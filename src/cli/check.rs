@@ -343,7 +343,7 @@ fn plain(script: &Script, index: usize, outcome: &Outcome, limits: &SearchLimits
                 plural(limits.max_states.unwrap_or_default(), "state")
             ),
             Stopped::Timeout => " (--timeout)".to_string(),
-            Stopped::Memory => " (--max-memory)".to_string(),
+            Stopped::Memory => " (--max-memory, or the system's limit)".to_string(),
             Stopped::Cancelled | Stopped::Visitor => String::new(),
         };
         lines.push_str(&format!(
@@ -368,8 +368,22 @@ fn indent(text: &str) -> String {
     text.lines().map(|l| format!("    {l}\n")).collect()
 }
 
+/// Events shown at each end of a long trace in a headline.
+const TRACE_ENDS: usize = 8;
+
+/// A trace as CSPM writes it; a long one shows its ends and its length
+/// (the whole of it is in the path below, or in JSON).
 fn sequence(events: &[String]) -> String {
-    format!("<{}>", events.join(", "))
+    if events.len() <= 3 * TRACE_ENDS {
+        return format!("<{}>", events.join(", "));
+    }
+    let (head, tail) = (&events[..TRACE_ENDS], &events[events.len() - TRACE_ENDS..]);
+    format!(
+        "<{}, …, {}> ({} events)",
+        head.join(", "),
+        tail.join(", "),
+        events.len()
+    )
 }
 
 fn set(events: &[String]) -> String {

@@ -348,7 +348,9 @@ fn plain(
                 plural(budget.max_states.unwrap_or_default(), "state")
             ),
             Stopped::Timeout => "the time-out (--timeout)".to_string(),
-            Stopped::Memory => "the memory budget (--max-memory)".to_string(),
+            Stopped::Memory => {
+                "the memory budget (--max-memory, or the system's limit)".to_string()
+            }
             Stopped::Cancelled | Stopped::Visitor => "a cancel".to_string(),
         };
         text.push_str(&format!(

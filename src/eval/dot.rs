@@ -267,9 +267,23 @@ impl Evaluator<'_> {
         if head_of(v).is_none() || self.is_complete(v) {
             return Ok(vec![v.clone()]);
         }
-        let mut out = Vec::new();
-        for extension in self.extensions(v, span)? {
-            out.push(self.dot(v.clone(), extension, span)?);
+        let mut extensions = self.extensions(v, span)?.into_iter();
+        let mut out = Vec::with_capacity(extensions.len());
+        for extension in extensions.by_ref() {
+            // Each value is built and checked field by field, like a call.
+            let built = self
+                .tick(1)
+                .and_then(|()| self.dot(v.clone(), extension, span));
+            match built {
+                Ok(value) => out.push(value),
+                Err(e) => {
+                    // Millions of values may be left: stop at once.
+                    if e.stop_reason().is_some() {
+                        crate::budget::drop_later((extensions, out));
+                    }
+                    return Err(e);
+                }
+            }
         }
         Ok(out)
     }
@@ -311,6 +325,7 @@ impl Evaluator<'_> {
         for choice in &choices {
             let mut grown = Vec::with_capacity(out.len() * choice.len());
             for prefix in &out {
+                self.work(choice.len() * (prefix.len() + 1))?;
                 for c in choice {
                     let mut p: Vec<Value> = prefix.clone();
                     match c {
