@@ -16,8 +16,15 @@ fn fixture(name: &str) -> String {
     format!("tests/fixtures/budgets/{name}")
 }
 
-fn json(output: &[u8]) -> serde_json::Value {
-    serde_json::from_slice(output).expect("one JSON object")
+/// What `symcsp ARGS` prints on stdout, exiting with `code`.
+fn stdout_of(args: &[&str], code: i32) -> String {
+    let output = symcsp().args(args).assert().code(code).get_output().clone();
+    String::from_utf8(output.stdout).expect("UTF-8")
+}
+
+/// The one JSON object `symcsp ARGS` prints, exiting with `code`.
+fn json_of(args: &[&str], code: i32) -> serde_json::Value {
+    serde_json::from_str(&stdout_of(args, code)).expect("one JSON object")
 }
 
 /// Item 1: a missing `else` under 40 conditionals, a `let` without a body
@@ -53,14 +60,8 @@ fn a_broken_nested_expression_is_explained_not_given_up_on() {
 /// states against `--max-states` and poll the clock.
 #[test]
 fn divergence_checks_obey_the_state_budget_and_the_clock() {
-    let output = symcsp()
-        .args(["check", &fixture("divergence.csp"), "--max-states", "20000"])
-        .assert()
-        .code(3)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(output).unwrap();
+    let file = fixture("divergence.csp");
+    let text = stdout_of(&["check", &file, "--max-states", "20000"], 3);
     assert_eq!(
         text.matches("stopped by the state budget of 20000 states (--max-states)")
             .count(),
@@ -72,14 +73,7 @@ fn divergence_checks_obey_the_state_budget_and_the_clock() {
         text.contains("it stopped normalising the specification"),
         "{text}"
     );
-    let output = symcsp()
-        .args(["check", &fixture("divergence.csp"), "--timeout", "0.5"])
-        .assert()
-        .code(3)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(output).unwrap();
+    let text = stdout_of(&["check", &file, "--timeout", "0.5"], 3);
     assert_eq!(text.matches("stopped by the time-out").count(), 2, "{text}");
 }
 
@@ -94,15 +88,17 @@ fn wide_branching_cannot_pass_the_budget() {
         .stdout(predicate::str::contains(
             "Inconclusive — 20000 states, 19999 transitions",
         ));
-    let output = symcsp()
-        .args(["explore", &fixture("wide.csp"), "P", "--format", "json"])
-        .args(["--max-states", "20000"])
-        .assert()
-        .code(3)
-        .get_output()
-        .stdout
-        .clone();
-    let report = json(&output);
+    let wide = fixture("wide.csp");
+    let args = [
+        "explore",
+        &wide,
+        "P",
+        "--format",
+        "json",
+        "--max-states",
+        "20000",
+    ];
+    let report = json_of(&args, 3);
     assert_eq!(report["states"], 20000);
     assert_eq!(report["complete"], false);
     assert_eq!(report["stopped"], "state budget");
@@ -205,15 +201,17 @@ fn suggestions_for_unknown_names_cost_bounded_work() {
 /// memory budget as the reason, exit 3.
 #[test]
 fn running_out_of_memory_is_a_result() {
-    let output = symcsp()
-        .args(["explore", &fixture("counters.csp"), "System"])
-        .args(["--max-memory", "64M", "--format", "json"])
-        .assert()
-        .code(3)
-        .get_output()
-        .stdout
-        .clone();
-    let report = json(&output);
+    let counters = fixture("counters.csp");
+    let args = [
+        "explore",
+        &counters,
+        "System",
+        "--max-memory",
+        "64M",
+        "--format",
+        "json",
+    ];
+    let report = json_of(&args, 3);
     assert_eq!(report["stopped"], "memory budget");
     assert!(report["states"].as_u64().unwrap() > 1000);
     symcsp()

@@ -537,6 +537,17 @@ fn check_budgets_give_exit_3_and_bad_requests_exit_2() {
 
 // ---------------------------------------------------------------- issue 22
 
+/// What `symcsp ARGS` prints on stdout, exiting with `code`.
+fn stdout_of(args: &[&str], code: i32) -> String {
+    let output = symcsp().args(args).assert().code(code).get_output().clone();
+    String::from_utf8(output.stdout).expect("UTF-8")
+}
+
+/// The one JSON object `symcsp ARGS` prints, exiting with `code`.
+fn json_of(args: &[&str], code: i32) -> serde_json::Value {
+    serde_json::from_str(&stdout_of(args, code)).expect("one JSON object")
+}
+
 /// Writes `text` to a script in a fresh directory (kept alive by the
 /// returned guard).
 fn script(text: &str) -> (tempfile::TempDir, String) {
@@ -554,14 +565,7 @@ fn check_exit_codes_put_errors_first_then_failures_then_inconclusive() {
         "channel a, c\nP = a -> P\nQ = a -> c -> STOP\nR(n) = a -> R(n + 1)\n\
          assert P [T= Q\nassert P [R= Q\nassert R(0) :[deadlock free]\n",
     );
-    let output = symcsp()
-        .args(["check", &file, "--max-states", "50"])
-        .assert()
-        .code(2)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(output).unwrap();
+    let text = stdout_of(&["check", &file, "--max-states", "50"], 2);
     assert!(text.contains("assert P [T= Q: Failed"), "{text}");
     assert!(text.contains("assert P [R= Q: Error"), "{text}");
     assert!(
@@ -587,14 +591,7 @@ fn check_says_when_there_is_nothing_to_check() {
         .stdout(predicate::str::ends_with(
             "script.csp: no assertions, nothing to check\n",
         ));
-    let output = symcsp()
-        .args(["check", &file, "--format", "json"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let report: serde_json::Value = serde_json::from_slice(&output).unwrap();
+    let report = json_of(&["check", &file, "--format", "json"], 0);
     assert_eq!(report["assertions"], serde_json::json!([]));
 }
 
@@ -610,20 +607,14 @@ fn a_script_described_through_a_pipe_exits_two_on_a_syntax_error() {
 
 #[test]
 fn explore_stores_exactly_the_state_budget() {
-    let output = symcsp()
-        .args([
-            "explore",
-            "models/ring.csp",
-            "System",
-            "--max-states",
-            "100",
-        ])
-        .assert()
-        .code(3)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(output).unwrap();
+    let args = [
+        "explore",
+        "models/ring.csp",
+        "System",
+        "--max-states",
+        "100",
+    ];
+    let text = stdout_of(&args, 3);
     assert!(text.contains("states             100\n"), "{text}");
     assert!(
         text.contains("stopped by the state budget of 100 states (--max-states)"),
@@ -675,14 +666,7 @@ fn explore_tells_terminated_states_from_deadlocks() {
         ("a -> SKIP [] a -> STOP", 1, 1),
     ] {
         let (_dir, file) = script("channel a\n");
-        let output = symcsp()
-            .args(["explore", &file, process, "--format", "json"])
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let report: serde_json::Value = serde_json::from_slice(&output).unwrap();
+        let report = json_of(&["explore", &file, process, "--format", "json"], 0);
         assert_eq!(report["deadlock_states"], deadlocks, "{process}");
         assert_eq!(report["terminated_states"], terminated, "{process}");
     }
@@ -692,29 +676,22 @@ fn explore_tells_terminated_states_from_deadlocks() {
 /// from 1, as the text does.
 #[test]
 fn json_counterexamples_are_numbered_as_the_text_is() {
-    let output = symcsp()
-        .args(["check", &fixture("check/small.csp"), "--assert", "2"])
-        .args(["--format", "json"])
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
-    let report: serde_json::Value = serde_json::from_slice(&output).unwrap();
+    let small = fixture("check/small.csp");
+    let report = json_of(&["check", &small, "--assert", "2", "--format", "json"], 1);
     let cx = &report["assertions"][0]["counterexample"];
     assert_eq!(cx["steps"][0]["moved"], serde_json::json!([1]));
     let moves = &cx["components"][0]["moves"];
     assert_eq!(moves[0]["step"], 1);
     assert_eq!(moves[1]["step"], 2);
-    let output = symcsp()
-        .args(["check", "models/tokenring.csp", "--assert", "4"])
-        .args(["--format", "json"])
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
-    let report: serde_json::Value = serde_json::from_slice(&output).unwrap();
+    let args = [
+        "check",
+        "models/tokenring.csp",
+        "--assert",
+        "4",
+        "--format",
+        "json",
+    ];
+    let report = json_of(&args, 1);
     // The text says "going round steps 1–4".
     assert_eq!(report["assertions"][0]["counterexample"]["loop_from"], 1);
 }
@@ -723,14 +700,7 @@ fn json_counterexamples_are_numbered_as_the_text_is() {
 #[test]
 fn json_errors_are_fields_beside_the_rendered_text() {
     let (_dir, file) = script("channel a\nP = a -> P\nassert P [R= P\n");
-    let output = symcsp()
-        .args(["check", &file, "--format", "json"])
-        .assert()
-        .code(2)
-        .get_output()
-        .stdout
-        .clone();
-    let report: serde_json::Value = serde_json::from_slice(&output).unwrap();
+    let report = json_of(&["check", &file, "--format", "json"], 2);
     let error = &report["assertions"][0]["error"];
     assert!(error["file"].as_str().unwrap().ends_with("script.csp"));
     assert_eq!(error["line"], 3);
@@ -760,14 +730,8 @@ fn json_errors_are_fields_beside_the_rendered_text() {
     assert_eq!(error["line"], 2);
     assert_eq!(error["column"], 5);
     assert!(String::from_utf8_lossy(&output.stderr).contains("unclosed `(`"));
-    let output = symcsp()
-        .args(["explore", "models/buffers.csp", "Sytem", "--format", "json"])
-        .assert()
-        .code(2)
-        .get_output()
-        .stdout
-        .clone();
-    let report: serde_json::Value = serde_json::from_slice(&output).unwrap();
+    let args = ["explore", "models/buffers.csp", "Sytem", "--format", "json"];
+    let report = json_of(&args, 2);
     assert_eq!(report["errors"][0]["message"], "`Sytem` is not defined");
 }
 

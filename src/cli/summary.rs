@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::{EXIT_INPUT_ERROR, say};
+use super::{EXIT_INPUT_ERROR, plural, say};
 use crate::builtin::LISTSTACK;
 use crate::syntax::ast::{DeclKind, Lhs};
 use crate::syntax::{Program, display_name, load_file, load_str};
@@ -56,7 +56,7 @@ fn describe(title: &str, program: &Program) -> String {
             _ => {}
         }
     }
-    let mut text = format!("{title}\n{} declarations\n", decls.len());
+    let mut text = format!("{title}\n{}\n", plural(decls.len(), "declaration"));
     text.push_str(&format!(
         "definitions ({}): {}\n",
         definitions.len(),
