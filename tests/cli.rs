@@ -595,14 +595,23 @@ fn check_says_when_there_is_nothing_to_check() {
     assert_eq!(report["assertions"], serde_json::json!([]));
 }
 
+/// `symcsp FILE | cat` refuses what the animator would refuse: syntax
+/// and name errors alike, exit 2 and nothing on stdout.
 #[test]
-fn a_script_described_through_a_pipe_exits_two_on_a_syntax_error() {
+fn a_script_described_through_a_pipe_exits_two_on_an_error() {
     symcsp()
         .arg(fixture("invalid/unclosed_paren.csp"))
         .assert()
         .code(2)
         .stdout("")
         .stderr(predicate::str::contains("unclosed `(`"));
+    let (_dir, file) = script("P = Q\n");
+    symcsp()
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("`Q` is not defined"));
 }
 
 #[test]

@@ -1,5 +1,7 @@
 //! `symcsp [FILE]`: a short account of a script (the built-in model when
 //! no file is given): its definitions and assertions, and what to run next.
+//! The script is loaded as the animator would load it (names resolved
+//! too), so a script the animator would refuse is refused here, exit 2.
 
 use std::io::Write;
 use std::path::Path;
@@ -20,9 +22,14 @@ pub(super) fn run(file: Option<&Path>, out: &mut dyn Write, err: &mut dyn Write)
             load_str(LISTSTACK.name, LISTSTACK.text),
         ),
     };
-    match loaded {
-        Ok(program) => {
-            say(out, &describe(&title, &program));
+    // Described from its syntax, then resolved as the animator would.
+    let described = loaded.and_then(|program| {
+        let text = describe(&title, &program);
+        crate::script::Script::resolve(program).map(|_| text)
+    });
+    match described {
+        Ok(text) => {
+            say(out, &text);
             0
         }
         Err(e) => {
