@@ -251,3 +251,39 @@ fn progress_is_logged_when_asked_and_stderr_is_not_a_terminal() {
         .code(3)
         .stderr("");
 }
+
+/// Item 4: a cancel (the animator's Esc) reaches evaluation too: while
+/// the check loads (a channel's type takes 10^10 steps to evaluate) and
+/// while it computes a state's transitions (so does the value the first
+/// event carries). A regression would run into the time-out instead, and
+/// say so, rather than hang the test.
+#[test]
+fn a_cancel_reaches_evaluation_while_a_check_loads_or_steps() {
+    use std::sync::Arc;
+    use symcsp::budget::{Budget, Stopped};
+    use symcsp::check::Verdict;
+    use symcsp::check::worker::CheckHandle;
+    use symcsp::script::Script;
+
+    const LONG: &str = "{x | x <- {0..99999}, y <- {0..99999}, x == y}";
+    for (script, states) in [
+        (format!("channel c : {LONG}\nP = c?x -> P\n"), 0),
+        (
+            format!("channel c : {{0..9}}\nN = card({LONG})\nP = c!N -> P\n"),
+            1,
+        ),
+    ] {
+        let text = format!("{script}assert P :[deadlock free]\n");
+        let script = Script::load_str("slow.csp", &text).expect("loads");
+        let budget = Budget {
+            timeout: Some(std::time::Duration::from_secs(60)),
+            ..Budget::default()
+        };
+        let handle = CheckHandle::spawn(Arc::new(script), 0, budget);
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        handle.cancel();
+        let result = handle.join().expect("no error");
+        assert_eq!(result.verdict, Verdict::Inconclusive(Stopped::Cancelled));
+        assert_eq!(result.states, states, "{text}");
+    }
+}
