@@ -1,5 +1,7 @@
 //! Parse throughput on a generated script (issue: at least 10 MB/s on a
-//! 5 MB script, memory under 20x the file size). Reports, never fails.
+//! 5 MB script, memory under 20x the file size), and the cost of
+//! explaining a broken nested expression at growing depths (it must be
+//! linear). Reports, never fails.
 //!
 //! `cargo bench --bench parse [-- SIZE_MB]`
 
@@ -148,5 +150,34 @@ fn main() {
             "memory: peak RSS grew by {grown:.1} MB during the first parse = {:.1}x the script",
             grown / mb
         );
+    }
+    nested_errors();
+}
+
+/// A missing `else` under `n` conditionals, and a `let` without a body
+/// under `n` others (issue 24's reproducers): time to the diagnostic and
+/// the rules pest entered, which must both grow linearly with `n`.
+fn nested_errors() {
+    println!("nested errors: n, bytes, seconds to the diagnostic (best of 5), pest calls");
+    for (what, unit, tail) in [
+        ("if", "if true then ", "1"),
+        ("let", "let x = 1 within ", ""),
+    ] {
+        for n in [10, 20, 40, 80] {
+            let text = format!("X = {}{tail}\n", unit.repeat(n));
+            let mut best = f64::INFINITY;
+            for _ in 0..5 {
+                let start = Instant::now();
+                let failed = symcsp::syntax::load_str("nested.csp", &text).is_err();
+                best = best.min(start.elapsed().as_secs_f64());
+                assert!(failed, "the nested {what} is broken");
+            }
+            let calls = symcsp::syntax::differential::pest_calls(&text);
+            println!(
+                "  {what:<3} n = {n:>2}: {:>5} bytes, {:.6} s, {calls} pest calls",
+                text.len(),
+                best
+            );
+        }
     }
 }

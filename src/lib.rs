@@ -13,7 +13,10 @@
 //! - [`check`]: assertions, counterexamples, checks on a worker thread.
 //! - [`cli`]: the command-line front end, a thin client of the above.
 //! - [`builtin`]: the models compiled into the binary.
+//! - [`budget`]: what long work may use (states, time, memory), and the
+//!   meter every long loop polls.
 
+pub mod budget;
 pub mod builtin;
 pub mod check;
 pub mod cli;

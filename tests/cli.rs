@@ -28,17 +28,22 @@ fn parse_reports_one_line_per_file_and_exits_zero() {
     );
 }
 
+/// Issue 22: with `--print`, stdout is the script alone (the summary goes
+/// to stderr), so `symcsp parse --print FILE > out.csp` parses again.
 #[test]
 fn parse_print_writes_a_script_that_parses_again() {
-    let printed = symcsp()
+    let output = symcsp()
         .args(["parse", "--print", "models/liststack.csp"])
         .assert()
         .success()
         .get_output()
-        .stdout
         .clone();
-    let printed = String::from_utf8(printed).unwrap();
-    let script = printed.split_once('\n').unwrap().1;
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "models/liststack.csp: ok, 29 declarations, 4 assertions\n"
+    );
+    let script = String::from_utf8(output.stdout).unwrap();
+    assert!(script.starts_with("datatype NodeIDType"), "{script}");
     // Long definitions are broken before their choices.
     let spec = "Spec(s) =\n  #s < Bound & push?t?d -> Spec(<d> ^ s)\n  \
                 [] s != <> & pop?t!head(s) -> Spec(tail(s))\n  \
@@ -67,7 +72,7 @@ fn bad_inputs_get_a_diagnostic_and_exit_two() {
         ("invalid/not_utf8.csp", "not UTF-8"),
         ("invalid/missing_include.csp", "cannot read"),
         ("invalid/include_cycle.csp", "include cycle"),
-        ("valid/empty.csp", "the file is empty"),
+        ("invalid/empty.csp", "is empty: there is no script in it"),
     ] {
         let output = symcsp()
             .args(["parse", &fixture(file)])
@@ -93,6 +98,101 @@ fn a_missing_file_is_an_error_not_a_panic() {
         String::from_utf8_lossy(&output.stderr),
         "error: cannot read `no/such/file.csp`: no such file\nno/such/file.csp: 1 error\n"
     );
+}
+
+/// Issue 24, item 7: a script is read once, its kind and size judged
+/// before reading, `-` is standard input, and every command refuses an
+/// empty file alike.
+#[test]
+fn standard_input_is_read_once_and_a_broken_script_on_it_fails() {
+    symcsp()
+        .args(["parse", "-"])
+        .write_stdin("X = (\n")
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("<stdin>:1:5").and(predicate::str::contains("unclosed `(`")),
+        );
+    symcsp()
+        .args(["parse", "-"])
+        .write_stdin("P = STOP\n")
+        .assert()
+        .success()
+        .stdout("<stdin>: ok, 1 declaration, 0 assertions\n");
+    #[cfg(unix)]
+    symcsp()
+        .args(["parse", "/dev/stdin"])
+        .write_stdin("X = (\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unclosed `(`"));
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_fifos_and_huge_files_are_read_safely() {
+    symcsp()
+        .args(["parse", "/dev/zero"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("NUL byte"));
+    let dir = tempfile::tempdir().unwrap();
+    let sparse = dir.path().join("sparse.csp");
+    std::fs::File::create(&sparse)
+        .unwrap()
+        .set_len(3 << 30)
+        .unwrap();
+    symcsp()
+        .arg("parse")
+        .arg(&sparse)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "the script is too large (3072 MiB): at most 256 MiB",
+        ));
+    let fifo = dir.path().join("fifo.csp");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::write(fifo, "P = STOP\n").unwrap())
+    };
+    symcsp()
+        .arg("parse")
+        .arg(&fifo)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ok, 1 declaration"));
+    writer.join().unwrap();
+}
+
+#[test]
+fn every_command_refuses_an_empty_file_and_null_is_no_script() {
+    let empty = fixture("invalid/empty.csp");
+    for args in [
+        vec!["parse", &empty],
+        vec!["eval", &empty, "1 + 1"],
+        vec!["check", &empty],
+        vec!["explore", &empty, "STOP"],
+        vec![&empty],
+    ] {
+        symcsp()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "is empty: there is no script in it",
+            ));
+    }
+    #[cfg(unix)]
+    symcsp()
+        .args(["eval", "/dev/null", "1 + 1"])
+        .assert()
+        .success()
+        .stdout("2\n");
 }
 
 #[test]
@@ -221,12 +321,14 @@ fn explore_takes_any_process_expression_and_the_terms_engine_agrees() {
             .args(["--engine", engine])
             .assert()
             .success()
-            .stdout(predicates::str::contains("states           220\n"));
+            .stdout(predicates::str::contains("states             220\n"));
     }
 }
 
+/// Issue 22: a space too large to draw is still explored and counted;
+/// the drawing is skipped with a note, and no file is written.
 #[test]
-fn explore_writes_a_small_lts_as_dot_and_refuses_a_big_one() {
+fn explore_writes_a_small_lts_as_dot_and_skips_a_big_one() {
     let dir = tempfile::tempdir().unwrap();
     let dot = dir.path().join("buffers.dot");
     symcsp()
@@ -252,8 +354,13 @@ fn explore_writes_a_small_lts_as_dot_and_refuses_a_big_one() {
             big.to_str().unwrap(),
         ])
         .assert()
-        .code(2)
-        .stderr(predicates::str::contains("too many to draw"));
+        .success()
+        .stdout(predicates::str::contains("states             17025\n"))
+        .stderr(
+            predicates::str::contains("not drawing").and(predicates::str::contains(
+                "the LTS has 17025 states, more than the 2000 that --dot draws",
+            )),
+        );
     assert!(!big.exists());
 }
 
@@ -319,7 +426,7 @@ fn check_prints_fdr_like_verdicts_and_counterexamples() {
             "assert P [T= P: Passed — 2 states, 2 transitions",
         ))
         .stdout(predicate::str::contains(
-            "assert P [T= Q: Failed — 2 states, 1 transitions",
+            "assert P [T= Q: Failed — 2 states, 1 transition,",
         ))
         .stdout(predicate::str::contains(
             "counterexample: after <a> the implementation performs c, which the specification does not allow",
@@ -414,7 +521,7 @@ fn check_budgets_give_exit_3_and_bad_requests_exit_2() {
             .assert()
             .code(2)
             .stderr(predicate::str::contains(
-                "--timeout must be a number of seconds",
+                "expected a number of seconds (0 for no limit)",
             ));
     }
     symcsp()
@@ -426,4 +533,236 @@ fn check_budgets_give_exit_3_and_bad_requests_exit_2() {
         .args(["check", &fixture("invalid/bad_pattern.csp")])
         .assert()
         .code(2);
+}
+
+// ---------------------------------------------------------------- issue 22
+
+/// What `symcsp ARGS` prints on stdout, exiting with `code`.
+fn stdout_of(args: &[&str], code: i32) -> String {
+    let output = symcsp().args(args).assert().code(code).get_output().clone();
+    String::from_utf8(output.stdout).expect("UTF-8")
+}
+
+/// The one JSON object `symcsp ARGS` prints, exiting with `code`.
+fn json_of(args: &[&str], code: i32) -> serde_json::Value {
+    serde_json::from_str(&stdout_of(args, code)).expect("one JSON object")
+}
+
+/// Writes `text` to a script in a fresh directory (kept alive by the
+/// returned guard).
+fn script(text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("script.csp");
+    std::fs::write(&path, text).unwrap();
+    let path = path.to_str().unwrap().to_string();
+    (dir, path)
+}
+
+/// An error is never hidden behind a failure: 2 before 1 before 3.
+#[test]
+fn check_exit_codes_put_errors_first_then_failures_then_inconclusive() {
+    let (_dir, file) = script(
+        "channel a, c\nP = a -> P\nQ = a -> c -> STOP\nR(n) = a -> R(n + 1)\n\
+         assert P [T= Q\nassert P [R= Q\nassert R(0) :[deadlock free]\n",
+    );
+    let text = stdout_of(&["check", &file, "--max-states", "50"], 2);
+    assert!(text.contains("assert P [T= Q: Failed"), "{text}");
+    assert!(text.contains("assert P [R= Q: Error"), "{text}");
+    assert!(
+        text.contains("assert R(0) :[deadlock free]: Inconclusive"),
+        "{text}"
+    );
+    for (chosen, code) in [(["1", "3"], 1), (["3", "3"], 3)] {
+        symcsp()
+            .args(["check", &file, "--max-states", "50"])
+            .args(["--assert", chosen[0], "--assert", chosen[1]])
+            .assert()
+            .code(code);
+    }
+}
+
+#[test]
+fn check_says_when_there_is_nothing_to_check() {
+    let (_dir, file) = script("P = STOP\n");
+    symcsp()
+        .args(["check", &file])
+        .assert()
+        .success()
+        .stdout(predicate::str::ends_with(
+            "script.csp: no assertions, nothing to check\n",
+        ));
+    let report = json_of(&["check", &file, "--format", "json"], 0);
+    assert_eq!(report["assertions"], serde_json::json!([]));
+}
+
+/// `symcsp FILE | cat` refuses what the animator would refuse: syntax
+/// and name errors alike, exit 2 and nothing on stdout.
+#[test]
+fn a_script_described_through_a_pipe_exits_two_on_an_error() {
+    symcsp()
+        .arg(fixture("invalid/unclosed_paren.csp"))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("unclosed `(`"));
+    let (_dir, file) = script("P = Q\n");
+    symcsp()
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("`Q` is not defined"));
+}
+
+#[test]
+fn explore_stores_exactly_the_state_budget() {
+    let args = [
+        "explore",
+        "models/ring.csp",
+        "System",
+        "--max-states",
+        "100",
+    ];
+    let text = stdout_of(&args, 3);
+    assert!(text.contains("states             100\n"), "{text}");
+    assert!(
+        text.contains("stopped by the state budget of 100 states (--max-states)"),
+        "{text}"
+    );
+    // A space of exactly the budget is complete.
+    symcsp()
+        .args([
+            "explore",
+            "models/buffers.csp",
+            "System",
+            "--max-states",
+            "9",
+        ])
+        .assert()
+        .success();
+}
+
+/// The two engines agree on states, transitions and deadlocks; each says
+/// what it counts as a component.
+#[test]
+fn explore_says_what_its_engine_counts_as_components() {
+    for (engine, line) in [
+        (
+            "supercombinator",
+            "components         10 (leaves of the supercombinator)\n",
+        ),
+        (
+            "terms",
+            "components         1 (the whole process as one term)\n",
+        ),
+    ] {
+        symcsp()
+            .args(["explore", "models/philosophers.csp", "System"])
+            .args(["--engine", engine])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("states             1420\n"))
+            .stdout(predicate::str::contains(line));
+    }
+}
+
+/// A state that has terminated is not a deadlock.
+#[test]
+fn explore_tells_terminated_states_from_deadlocks() {
+    for (process, deadlocks, terminated) in [
+        ("SKIP", 0, 1),
+        ("STOP", 1, 0),
+        ("a -> SKIP [] a -> STOP", 1, 1),
+    ] {
+        let (_dir, file) = script("channel a\n");
+        let report = json_of(&["explore", &file, process, "--format", "json"], 0);
+        assert_eq!(report["deadlock_states"], deadlocks, "{process}");
+        assert_eq!(report["terminated_states"], terminated, "{process}");
+    }
+}
+
+/// JSON numbers steps, the components that moved and a τ-loop's start
+/// from 1, as the text does.
+#[test]
+fn json_counterexamples_are_numbered_as_the_text_is() {
+    let small = fixture("check/small.csp");
+    let report = json_of(&["check", &small, "--assert", "2", "--format", "json"], 1);
+    let cx = &report["assertions"][0]["counterexample"];
+    assert_eq!(cx["steps"][0]["moved"], serde_json::json!([1]));
+    let moves = &cx["components"][0]["moves"];
+    assert_eq!(moves[0]["step"], 1);
+    assert_eq!(moves[1]["step"], 2);
+    let args = [
+        "check",
+        "models/tokenring.csp",
+        "--assert",
+        "4",
+        "--format",
+        "json",
+    ];
+    let report = json_of(&args, 1);
+    // The text says "going round steps 1–4".
+    assert_eq!(report["assertions"][0]["counterexample"]["loop_from"], 1);
+}
+
+/// Errors in JSON are fields beside the rendered text.
+#[test]
+fn json_errors_are_fields_beside_the_rendered_text() {
+    let (_dir, file) = script("channel a\nP = a -> P\nassert P [R= P\n");
+    let report = json_of(&["check", &file, "--format", "json"], 2);
+    let error = &report["assertions"][0]["error"];
+    assert!(error["file"].as_str().unwrap().ends_with("script.csp"));
+    assert_eq!(error["line"], 3);
+    assert_eq!(error["column"], 1);
+    assert_eq!(error["message"], "the refusals model is not supported yet");
+    assert!(
+        error["rendered"]
+            .as_str()
+            .unwrap()
+            .starts_with("error: the refusals model is not supported yet\n --> ")
+    );
+    // A script that does not load: one JSON object on stdout too.
+    let output = symcsp()
+        .args([
+            "check",
+            &fixture("invalid/unclosed_paren.csp"),
+            "--format",
+            "json",
+        ])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["file"], "tests/fixtures/invalid/unclosed_paren.csp");
+    let error = &report["errors"][0];
+    assert_eq!(error["line"], 2);
+    assert_eq!(error["column"], 5);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unclosed `(`"));
+    let args = ["explore", "models/buffers.csp", "Sytem", "--format", "json"];
+    let report = json_of(&args, 2);
+    assert_eq!(report["errors"][0]["message"], "`Sytem` is not defined");
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    let (_dir, file) =
+        script("channel a\nassert a -> STOP :[has trace]: <a>\nassert STOP :[deadlock free]\n");
+    symcsp()
+        .args(["check", &file])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "assert STOP :[deadlock free]: Failed — 1 state, 0 transitions,",
+        ));
+}
+
+/// `--timeout 0` means no time limit, as when it is not given.
+#[test]
+fn a_timeout_of_zero_is_no_limit() {
+    symcsp()
+        .args(["check", &fixture("check/small.csp"), "--timeout", "0"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("Inconclusive").not());
 }

@@ -15,7 +15,7 @@ const LAYERS: &[&str] = &[
 ];
 
 /// Modules any layer may use; they use none.
-const UTILITIES: &[&str] = &["builtin", "files", "stack"];
+const UTILITIES: &[&str] = &["budget", "builtin", "files", "stack"];
 
 /// Files that only assemble the crate: the module list and the binary's
 /// entry point.

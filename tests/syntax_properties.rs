@@ -4,6 +4,7 @@
 
 use proptest::prelude::*;
 use symcsp::syntax::ast::*;
+use symcsp::syntax::differential::pest_calls;
 use symcsp::syntax::{Span, load_str, parse_expr};
 use thin_vec::thin_vec;
 
@@ -189,6 +190,92 @@ proptest! {
             }
         }
         check_diagnostics_point_inside(&text);
+    }
+}
+
+// ---------------------------------------------------------------- parsing work
+
+/// Constructs that open a nesting level, each with what closes it: an
+/// expression is built from a random stack of them, then broken. Each
+/// ends with a space, so that two never make a token together (`{-`
+/// would open a comment).
+const OPENERS: &[(&str, &str)] = &[
+    ("if true then ", " else 0"),
+    ("let x = 1 within ", ""),
+    ("( ", ")"),
+    ("{ ", "}"),
+    ("< ", ">"),
+    ("{| ", " |}"),
+    ("(| 1 => ", " |)"),
+    ("\\ x @ ", ""),
+    ("[] x : S @ ", ""),
+    ("|| x : S @ [A] ", ""),
+    ("c?x -> ", ""),
+    ("c!1 -> ", ""),
+    ("g & ", ""),
+    ("not ", ""),
+    ("- ", ""),
+    ("# ", ""),
+    ("P [| A |] ", ""),
+    ("P [ A || B ] ", ""),
+    ("f(1, ", ")"),
+    ("{x | x <- ", "}"),
+    ("P [[ a <- ", " ]]"),
+    ("if ", " then 1 else 2"),
+    ("P [| ", " |] Q"),
+    ("P [ ", " || B ] Q"),
+    ("P /+ ", " +\\ Q"),
+];
+
+/// Ways to leave a nested expression broken, at its innermost point.
+const BREAKS: &[&str] = &["", "1 2", "then", "else", ")", "@", "->", "=", ",", "1 +"];
+
+/// A definition whose right-hand side nests `levels` (indices into
+/// [`OPENERS`]) around a broken core, closing only those `close` says.
+fn nested(levels: &[usize], core: &str, close: bool) -> String {
+    let mut text = String::from("X = ");
+    for &l in levels {
+        text.push_str(OPENERS[l].0);
+    }
+    text.push_str("1 ");
+    text.push_str(core);
+    if close {
+        for &l in levels.iter().rev() {
+            text.push_str(OPENERS[l].1);
+        }
+    }
+    text.push('\n');
+    text
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Pest's work (rules entered, as when it explains an error) is
+    /// linear in the text: at most a fixed number of calls per byte, and
+    /// doubling the nesting at most doubles it (plus a constant). A
+    /// grammar that retries a nested construct after it fails inside
+    /// would double the work at every level instead.
+    #[test]
+    fn parsing_work_is_linear_in_nesting(
+        levels in prop::collection::vec(0..OPENERS.len(), 1..24),
+        core in prop::sample::select(BREAKS),
+        close in any::<bool>(),
+    ) {
+        let once = nested(&levels, core, close);
+        let twice_levels: Vec<usize> = levels.iter().chain(&levels).copied().collect();
+        let twice = nested(&twice_levels, core, close);
+        let (work_once, work_twice) = (pest_calls(&once), pest_calls(&twice));
+        prop_assert!(
+            work_twice <= 200 * twice.len() + 5_000,
+            "{work_twice} calls for {} bytes: {twice}", twice.len()
+        );
+        prop_assert!(
+            work_twice <= 2 * work_once + 2_000,
+            "nesting doubled, work {work_once} -> {work_twice}: {once}"
+        );
+        // And the front end as a whole gives an answer for it.
+        check_diagnostics_point_inside(&twice);
     }
 }
 

@@ -18,10 +18,11 @@ pub mod unwind;
 pub mod worker;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::eval::{EvalError, Value};
 use crate::lts::machine::Machine;
-use crate::lts::search::{Budget, Outcome, Search, Stopped};
+use crate::lts::search::{Budget, Live, Outcome, Search, Stopped};
 use crate::process::{EventId, EventSet, ProcId, Processes, TAU};
 use crate::script::Script;
 use crate::script::ir::{AssertOption, Assertion, AssertionKind, FuncId};
@@ -145,6 +146,10 @@ pub fn check_reduced(
     budget: &Budget,
     reduce: Option<&Reduce>,
 ) -> Result<CheckResult, Diagnostic> {
+    // One clock for every part of the check: loading the processes,
+    // normalising, every search.
+    let budget = &budget.started();
+    let started = std::time::Instant::now();
     let assertion = &script.assertions[index];
     let mut notes = Vec::new();
     let mut tau_priority = None;
@@ -204,14 +209,36 @@ pub fn check_reduced(
         );
     }
     let symmetry = symmetry.filter(|s| !s.is_trivial()).map(Arc::new);
-    let (result, reduced) = run(
+    let (result, reduced) = match run(
         script,
         &assertion.kind,
         tau_priority,
         symmetry.clone(),
         budget,
-    )
-    .map_err(|failure| failure.into_diagnostic(script, assertion))?;
+    ) {
+        Ok(result) => result,
+        // Stopped outside a search (loading, normalising, a
+        // counterexample's witness): inconclusive with the counts the
+        // search published, if it had begun.
+        Err(Failure::Eval(e)) if e.stop_reason().is_some() => {
+            let published = |counter: fn(&Live) -> &AtomicU64| {
+                budget
+                    .live
+                    .as_ref()
+                    .map_or(0, |live| counter(live).load(Ordering::Relaxed))
+            };
+            let outcome = Outcome {
+                states: published(|live| &live.states),
+                transitions: published(|live| &live.transitions),
+                depth: published(|live| &live.depth) as u32,
+                seconds: started.elapsed().as_secs_f64(),
+                stopped: e.stop_reason(),
+                notes: e.notes.clone(),
+            };
+            ((None, outcome, None), symmetry.is_some())
+        }
+        Err(failure) => return Err(failure.into_diagnostic(script, assertion)),
+    };
     if symmetry.is_some() && !reduced {
         notes.push(
             "symmetry: the trace holds a distinguished value inside a set, a map or a \
@@ -222,6 +249,7 @@ pub fn check_reduced(
     }
     let symmetry = symmetry.filter(|_| reduced);
     let (holds, outcome, counterexample) = result;
+    notes.extend(outcome.notes.iter().cloned());
     // A trace the process has is worth showing only when it decides the
     // verdict (`assert not P :[has trace]: s` fails because of it).
     let counterexample = counterexample.filter(|_| holds == Some(false) || assertion.negated);
@@ -398,7 +426,8 @@ fn run(
     symmetry: Option<Arc<Symmetry>>,
     budget: &Budget,
 ) -> Result<(Answer, bool), Failure> {
-    let mut procs = Processes::new(script)?;
+    let evaluator = crate::eval::Evaluator::new(script).with_meter(budget.meter());
+    let mut procs = Processes::with_evaluator(evaluator)?;
     let priority = match tau_priority {
         Some(func) => {
             let (value, span) = constant(&procs, func)?;
@@ -634,7 +663,7 @@ fn product(
         let mut trace = trace;
         trace.push(event);
         let fresh = search_from(procs, imp, &[0], &priority);
-        let witness = trace::find_trace(procs, fresh, &trace, &Budget::default())?;
+        let witness = trace::find_trace(procs, fresh, &trace, budget)?;
         counterexample.witness =
             witness.map(|path| path.into_iter().filter(|&e| e != TAU).collect());
     }

@@ -18,7 +18,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::eval::EvalResult;
+use crate::eval::{EvalError, EvalResult};
 use crate::lts::divergence::TauCycles;
 use crate::lts::machine::{Machine, Moves};
 use crate::lts::store::StateStore;
@@ -81,6 +81,23 @@ struct Node {
     after: Option<Box<[(EventId, TargetId)]>>,
     acceptances: Option<Box<[Box<[EventId]>]>>,
     divergent: Option<bool>,
+}
+
+/// A specification's normal form can reach millions of states before a
+/// budget stops it: they are freed on a thread of their own, so that the
+/// check answers at once.
+impl Drop for Normaliser {
+    fn drop(&mut self) {
+        if self.transitions.len() > crate::budget::FREE_LATER {
+            crate::budget::drop_later((
+                std::mem::take(&mut self.transitions),
+                std::mem::take(&mut self.nodes),
+                std::mem::take(&mut self.index),
+                std::mem::take(&mut self.targets),
+                std::mem::take(&mut self.target_index),
+            ));
+        }
+    }
 }
 
 impl Normaliser {
@@ -271,12 +288,25 @@ impl Normaliser {
             self.transitions.resize(i + 1, None);
         }
         if self.transitions[i].is_none() {
+            // The specification's states are held to the budget like the
+            // product's: counted, polled, at most `max_states`.
+            procs.evaluator().tick(1)?;
+            let meter = procs.meter().clone();
             self.states.read(state, &mut self.row);
             self.machine.moves(procs, &self.row, &mut self.moves)?;
             let mut list = Vec::with_capacity(self.moves.list.len());
             for m in &self.moves.list {
                 self.moves.apply(m, &self.row, &mut self.next);
-                list.push((m.event, self.states.insert(&self.next).0));
+                let (id, _) = self
+                    .states
+                    .insert_within(&self.next, &meter)
+                    .map_err(|stop| {
+                        EvalError::stopped(stop).with_note(
+                            "it stopped normalising the specification: its states are held to \
+                         the same budget as the search",
+                        )
+                    })?;
+                list.push((m.event, id));
             }
             list.sort_unstable();
             list.dedup();

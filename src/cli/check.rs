@@ -1,26 +1,30 @@
 //! `symcsp check FILE`: checks the script's assertions (all, or those
 //! chosen with `--assert N`, numbered from 1 as `symcsp FILE` lists them)
 //! and prints FDR-like verdict lines with counterexamples, or JSON.
-//! Each check runs on a worker thread; while it runs, a progress line
-//! goes to stderr if stderr is a terminal.
+//! Each check runs on a worker thread within the budget options (each
+//! assertion gets the whole budget); while it runs, progress goes to
+//! stderr (see `progress.rs`).
 //!
-//! Exit codes: 0 all passed, 1 some failed, 2 a load or usage error (or
-//! an assertion that could not be checked), 3 some inconclusive (budget,
-//! time-out) and none failed.
+//! Exit codes: 0 all passed (or there was nothing to check), 2 a load or
+//! usage error or an assertion that could not be checked, else 1 some
+//! failed, else 3 some inconclusive (a budget, the time-out): an error
+//! is never hidden behind a verdict.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde::Serialize;
 
+use super::json::JsonDiagnostic;
+use super::limits::SearchLimits;
+use super::progress::{ProgressLine, counters};
 use super::symmetry::{SymmetryReport, requested};
-use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, load, say};
+use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, fail_with, load_as, plural, say};
+use crate::budget::Stopped;
 use crate::check::counterexample::{Counterexample, Kind, RenderedCounterexample};
 use crate::check::worker::CheckHandle;
 use crate::check::{CheckResult, Verdict, assertion_text};
-use crate::lts::search::Budget;
 use crate::process::Processes;
 use crate::script::Script;
 use crate::stack::with_large_stack;
@@ -37,9 +41,7 @@ pub struct Request<'a> {
     /// 1-based assertion numbers; empty for all.
     pub assertions: &'a [usize],
     pub format: Format,
-    pub max_states: Option<usize>,
-    pub timeout: Option<f64>,
-    pub threads: Option<usize>,
+    pub limits: &'a SearchLimits,
     /// `--symmetry auto|off|T,U`: instead of what each assertion asks.
     pub symmetry: Option<&'a str>,
 }
@@ -50,6 +52,10 @@ struct Report<'a> {
     assertions: Vec<Entry<'a>>,
 }
 
+/// One assertion's outcome in JSON. Everything numbered is numbered from
+/// 1, as plain output numbers it: the assertion (`index`), the steps of a
+/// counterexample's path, the components that moved, a τ-loop's first
+/// step.
 #[derive(Serialize)]
 struct Entry<'a> {
     index: usize,
@@ -69,60 +75,47 @@ struct Entry<'a> {
     /// What decided a static check, each rendered with its place.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     reasons: Vec<String>,
+    /// Why the assertion could not be checked.
     #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
+    error: Option<JsonDiagnostic>,
 }
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let Some(mut script) = load(request.file, err) else {
+    let format = request.format;
+    let Some(mut script) = load_as(request.file, format, out, err) else {
         return EXIT_INPUT_ERROR;
     };
     let reduce = match request.symmetry.map(|text| requested(&mut script, text)) {
         None => None,
         Some(Ok(reduce)) => Some(reduce),
-        Some(Err(problem)) => {
-            say(err, &problem);
-            return EXIT_INPUT_ERROR;
-        }
+        Some(Err(problem)) => return fail_with(format, request.file, &problem, out, err),
     };
     let script = Arc::new(script);
     let count = script.assertions.len();
     if let Some(&bad) = request.assertions.iter().find(|&&n| n == 0 || n > count) {
-        say(
-            err,
-            &format!(
-                "error: there is no assertion {bad}: {} has {count} (numbered from 1)\n",
-                request.file.display()
-            ),
+        let problem = format!(
+            "error: there is no assertion {bad}: {} has {} (numbered from 1)\n",
+            request.file.display(),
+            plural(count, "assertion")
         );
-        return EXIT_INPUT_ERROR;
+        return fail_with(format, request.file, &problem, out, err);
     }
-    let timeout = match request.timeout.map(Duration::try_from_secs_f64) {
-        None => None,
-        Some(Ok(timeout)) => Some(timeout),
-        Some(Err(_)) => {
-            say(
-                err,
-                &format!(
-                    "error: --timeout must be a number of seconds, not {}\n",
-                    request.timeout.unwrap_or_default()
-                ),
-            );
-            return EXIT_INPUT_ERROR;
-        }
-    };
     let chosen: Vec<usize> = if request.assertions.is_empty() {
         (1..=count).collect()
     } else {
         request.assertions.to_vec()
     };
-    let budget = Budget {
-        max_states: request.max_states,
-        timeout,
-        threads: request.threads.unwrap_or(Budget::default().threads),
-        live: None,
-    };
-    let progress = std::io::stderr().is_terminal();
+    if chosen.is_empty() && format == Format::Plain {
+        say(
+            out,
+            &format!(
+                "{}: no assertions, nothing to check\n",
+                crate::syntax::display_name(request.file)
+            ),
+        );
+    }
+    let budget = request.limits.budget();
+    let mut progress = ProgressLine::new(request.limits.progress);
     let mut printer = Printer {
         script: &script,
         procs: None,
@@ -136,24 +129,15 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             Some(types) => (format!(" (reduced over {types})"), "representatives"),
             None => (String::new(), "states"),
         };
-        while progress && !handle.is_finished() {
-            std::thread::sleep(Duration::from_millis(100));
-            let p = handle.progress();
-            say(
-                err,
-                &format!(
-                    "\r\x1b[2Kchecking assertion {number}{reduced}: {} {what}, {} transitions, depth {}, {:.0} {what}/s, {:.1} s",
-                    p.states,
-                    p.transitions,
-                    p.depth,
-                    p.states_per_second,
-                    p.elapsed.as_secs_f64()
-                ),
+        while !handle.is_finished() {
+            std::thread::sleep(progress.interval());
+            let text = format!(
+                "checking assertion {number}{reduced}: {}",
+                counters(&handle.progress(), what)
             );
+            progress.show(&text);
         }
-        if progress {
-            say(err, "\r\x1b[2K");
-        }
+        progress.finish();
         let outcome = handle.join().and_then(|result| {
             let counterexample = match &result.counterexample {
                 Some(cx) => Some(printer.render(cx)?),
@@ -164,18 +148,18 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
                 counterexample,
             })
         });
-        if request.format == Format::Plain {
-            say(out, &plain(&script, index, &outcome));
+        if format == Format::Plain {
+            say(out, &plain(&script, index, &outcome, request.limits));
         }
         outcomes.push((index, outcome));
     }
-    if request.format == Format::Json {
+    if format == Format::Json {
         let assertions = outcomes
             .iter()
             .map(|(index, outcome)| entry(&script, *index, outcome))
             .collect();
         let report = Report {
-            file: request.file.display().to_string(),
+            file: crate::syntax::display_name(request.file),
             assertions,
         };
         let text = serde_json::to_string_pretty(&report).expect("a report serialises");
@@ -185,10 +169,10 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         .iter()
         .map(|(_, o)| o.as_ref().ok().map(|c| c.result.verdict))
         .collect();
-    if verdicts.contains(&Some(Verdict::Failed)) {
-        EXIT_FAILED
-    } else if verdicts.contains(&None) {
+    if verdicts.contains(&None) {
         EXIT_INPUT_ERROR
+    } else if verdicts.contains(&Some(Verdict::Failed)) {
+        EXIT_FAILED
     } else if verdicts
         .iter()
         .any(|v| matches!(v, Some(Verdict::Inconclusive(_))))
@@ -253,9 +237,7 @@ fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
             states: result.states,
             transitions: result.transitions,
             seconds: result.seconds,
-            counterexample: counterexample
-                .as_ref()
-                .map(|cx| serde_json::to_value(cx).expect("a counterexample serialises")),
+            counterexample: counterexample.as_ref().map(counterexample_json),
             notes: &result.notes,
             symmetry: result.symmetry.as_ref().map(|reduced| {
                 SymmetryReport::new(&reduced.types, &reduced.group_order, result.states)
@@ -280,13 +262,45 @@ fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
             notes: &[],
             symmetry: None,
             reasons: Vec::new(),
-            error: Some(diagnostic.render(&script.sources)),
+            error: Some(JsonDiagnostic::new(diagnostic, &script.sources)),
         },
     }
 }
 
+/// A counterexample as JSON, numbered from 1 as the text numbers it:
+/// each component move's `step`, the components in a step's `moved`, and
+/// `loop_from` (the first step of a τ-loop).
+fn counterexample_json(cx: &RenderedCounterexample) -> serde_json::Value {
+    let mut json = serde_json::to_value(cx).expect("a counterexample serialises");
+    let from_one = |n: &mut serde_json::Value| {
+        if let Some(k) = n.as_u64() {
+            *n = (k + 1).into();
+        }
+    };
+    if let Some(steps) = json["steps"].as_array_mut() {
+        for step in steps {
+            step["moved"]
+                .as_array_mut()
+                .into_iter()
+                .flatten()
+                .for_each(from_one);
+        }
+    }
+    if let Some(components) = json["components"].as_array_mut() {
+        for component in components {
+            for m in component["moves"].as_array_mut().into_iter().flatten() {
+                from_one(&mut m["step"]);
+            }
+        }
+    }
+    if let Some(start) = json.get_mut("loop_from") {
+        from_one(start);
+    }
+    json
+}
+
 /// One assertion's verdict line, its notes and its counterexample.
-fn plain(script: &Script, index: usize, outcome: &Outcome) -> String {
+fn plain(script: &Script, index: usize, outcome: &Outcome, limits: &SearchLimits) -> String {
     let text = assertion_text(script, index);
     let (result, counterexample) = match outcome {
         Ok(checked) => (&checked.result, &checked.counterexample),
@@ -297,24 +311,23 @@ fn plain(script: &Script, index: usize, outcome: &Outcome) -> String {
             );
         }
     };
+    let states = result.states as usize;
+    let transitions = plural(result.transitions as usize, "transition");
     let mut lines = if let Some(reduced) = &result.symmetry {
+        let representatives = plural(states, "representative");
         format!(
-            "{text}: {} — {} representatives, {} transitions, {:.2} s\n    symmetry: {} — group \
-             order {}, {} representatives\n",
+            "{text}: {} — {representatives}, {transitions}, {:.2} s\n    symmetry: {} — group \
+             order {}, {representatives}\n",
             result.verdict.word(),
-            result.states,
-            result.transitions,
             result.seconds,
             reduced.type_list(),
             reduced.group_order.value(),
-            result.states,
         )
     } else if result.searched {
         format!(
-            "{text}: {} — {} states, {} transitions, {:.2} s\n",
+            "{text}: {} — {}, {transitions}, {:.2} s\n",
             result.verdict.word(),
-            result.states,
-            result.transitions,
+            plural(states, "state"),
             result.seconds
         )
     } else {
@@ -324,8 +337,17 @@ fn plain(script: &Script, index: usize, outcome: &Outcome) -> String {
         lines.push_str(&indent(&reason.render(&script.sources)));
     }
     if let Verdict::Inconclusive(stopped) = result.verdict {
+        let option = match stopped {
+            Stopped::StateBudget => format!(
+                " of {} (--max-states)",
+                plural(limits.max_states.unwrap_or_default(), "state")
+            ),
+            Stopped::Timeout => " (--timeout)".to_string(),
+            Stopped::Memory => " (--max-memory, or the system's limit)".to_string(),
+            Stopped::Cancelled | Stopped::Visitor => String::new(),
+        };
         lines.push_str(&format!(
-            "    stopped by the {} before an answer\n",
+            "    stopped by the {}{option} before an answer\n",
             stopped.reason()
         ));
     }
@@ -346,8 +368,22 @@ fn indent(text: &str) -> String {
     text.lines().map(|l| format!("    {l}\n")).collect()
 }
 
+/// Events shown at each end of a long trace in a headline.
+const TRACE_ENDS: usize = 8;
+
+/// A trace as CSPM writes it; a long one shows its ends and its length
+/// (the whole of it is in the path below, or in JSON).
 fn sequence(events: &[String]) -> String {
-    format!("<{}>", events.join(", "))
+    if events.len() <= 3 * TRACE_ENDS {
+        return format!("<{}>", events.join(", "));
+    }
+    let (head, tail) = (&events[..TRACE_ENDS], &events[events.len() - TRACE_ENDS..]);
+    format!(
+        "<{}, …, {}> ({} events)",
+        head.join(", "),
+        tail.join(", "),
+        events.len()
+    )
 }
 
 fn set(events: &[String]) -> String {
@@ -457,8 +493,8 @@ fn describe(cx: &RenderedCounterexample, negated: bool, verdict: Verdict) -> Str
     }
     if still > 0 {
         text.push_str(&format!(
-            "      ({still} other component{} did not move)\n",
-            if still == 1 { "" } else { "s" }
+            "      ({} did not move)\n",
+            plural(still, "other component")
         ));
     }
     text

@@ -1,16 +1,24 @@
 //! `symcsp eval FILE [EXPR]`: evaluates EXPR in the scope of FILE and
 //! prints its value in FDR's form, or, without EXPR, every `print`
-//! declaration of FILE in order. Exit 0, or 2 with a diagnostic. FILE may
-//! be empty (`/dev/null`) to evaluate an expression on its own.
+//! declaration of FILE in order. Exit 0, 2 with a diagnostic, or 3 when
+//! `--timeout` or the memory budget stopped the evaluation. FILE may be
+//! `/dev/null` to evaluate an expression on its own.
 
 use std::io::Write;
 use std::path::Path;
 
-use super::{EXIT_INPUT_ERROR, load, say};
-use crate::eval::Evaluator;
+use super::limits::WorkLimits;
+use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, load, say};
+use crate::eval::{EvalError, Evaluator};
 use crate::syntax::render_all;
 
-pub(super) fn run(file: &Path, expr: Option<&str>, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+pub(super) fn run(
+    file: &Path,
+    expr: Option<&str>,
+    limits: &WorkLimits,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
     let Some(mut script) = load(file, err) else {
         return EXIT_INPUT_ERROR;
     };
@@ -25,13 +33,14 @@ pub(super) fn run(file: &Path, expr: Option<&str>, out: &mut dyn Write, err: &mu
         None => script.prints.clone(),
     };
     let script = &script;
+    let meter = limits.budget().meter();
     let outcome = crate::stack::with_large_stack(|| {
-        let evaluator = Evaluator::new(script);
+        let evaluator = Evaluator::new(script).with_meter(meter);
         let mut lines = Vec::new();
         for func in targets {
             match evaluator.eval_constant(func) {
                 Ok(value) => lines.push(evaluator.show(&value)),
-                Err(e) => return (lines, Some(e.to_diagnostic())),
+                Err(e) => return (lines, Some(e)),
             }
         }
         (lines, None)
@@ -42,8 +51,25 @@ pub(super) fn run(file: &Path, expr: Option<&str>, out: &mut dyn Write, err: &mu
     }
     match failure {
         None => 0,
-        Some(diagnostic) => {
-            say(err, &diagnostic.render(&script.sources));
+        Some(e) => stopped_or_failed(&e, script, err),
+    }
+}
+
+/// Reports an evaluation that stopped (exit 3) or failed (exit 2).
+fn stopped_or_failed(e: &EvalError, script: &crate::script::Script, err: &mut dyn Write) -> u8 {
+    match e.stop_reason() {
+        Some(reason) => {
+            say(
+                err,
+                &format!(
+                    "symcsp: the evaluation was stopped by the {} before it finished\n",
+                    reason.reason()
+                ),
+            );
+            EXIT_INCONCLUSIVE
+        }
+        None => {
+            say(err, &e.to_diagnostic().render(&script.sources));
             EXIT_INPUT_ERROR
         }
     }

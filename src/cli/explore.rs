@@ -1,34 +1,59 @@
 //! `symcsp explore FILE PROCESS`: explores the state space of any process
 //! expression in FILE's scope breadth first and reports its size, plain
-//! or as JSON; optionally draws a small LTS as Graphviz DOT. With
-//! `--symmetry`, the states are representatives of symmetry classes (the
-//! reduced state space, and its drawing). Exit 0 when the exploration
-//! completed, 3 when the budget stopped it, 2 on an error.
+//! or as JSON; optionally draws a small LTS as Graphviz DOT (a larger one
+//! is counted and the drawing skipped, with a note). With `--symmetry`,
+//! the states are representatives of symmetry classes (the reduced state
+//! space, and its drawing). Exit 0 when the exploration completed, 3 when
+//! a budget stopped it, 2 on an error.
 
 use std::io::Write;
 use std::path::Path;
 
 use serde::Serialize;
 
+use super::limits::SearchLimits;
+use super::progress::{ProgressLine, counters, progress_of};
 use super::symmetry::{SymmetryReport, not_mappable, requested, symmetry};
-use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, load, say};
+use super::{
+    EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, fail_at, fail_with, load_as, plural, say,
+};
+use crate::budget::{Live, Stopped};
 use crate::lts::machine::Machine;
 use crate::lts::{self, Budget, Exploration};
 use crate::process::Processes;
 use crate::symmetry::spec::Reduce;
 use crate::symmetry::{Symmetry, SystemSymmetry};
-use crate::syntax::render_all;
 
 /// The most states `--dot` draws.
 pub const DOT_LIMIT: usize = 2_000;
 
-/// Which of the two independent paths computes the state space.
+/// Which of the two independent paths computes the state space. Both
+/// give the same states, transitions and deadlocks; what they count as
+/// components differs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Engine {
-    /// Components and an operator tree over them (the fast path).
+    /// Components and an operator tree over them (the fast path): the
+    /// components are the supercombinator's leaves.
     Supercombinator,
-    /// The whole process as one term (the cross-check).
+    /// The whole process as one term (the cross-check): one component.
     Terms,
+}
+
+impl Engine {
+    fn name(self) -> &'static str {
+        match self {
+            Engine::Supercombinator => "supercombinator",
+            Engine::Terms => "terms",
+        }
+    }
+
+    /// What a component is to this engine.
+    fn components_are(self) -> &'static str {
+        match self {
+            Engine::Supercombinator => "leaves of the supercombinator",
+            Engine::Terms => "the whole process as one term",
+        }
+    }
 }
 
 pub struct Request<'a> {
@@ -36,8 +61,7 @@ pub struct Request<'a> {
     pub process: &'a str,
     pub format: Format,
     pub engine: Engine,
-    pub max_states: Option<usize>,
-    pub threads: Option<usize>,
+    pub limits: &'a SearchLimits,
     pub dot: Option<&'a Path>,
     /// `--symmetry auto|off|T,U`.
     pub symmetry: Option<&'a str>,
@@ -46,130 +70,130 @@ pub struct Request<'a> {
 #[derive(Serialize)]
 struct Report<'a> {
     process: &'a str,
+    engine: &'static str,
     states: u64,
     transitions: u64,
     deadlock_states: u64,
+    terminated_states: u64,
+    /// What the engine splits the process into (see [`Engine`]).
     components: usize,
     seconds: f64,
     complete: bool,
+    /// What stopped an incomplete exploration (`null` when complete).
+    stopped: Option<&'static str>,
+    /// What became of `--dot` (`null` when not asked).
+    dot: Option<DotReport>,
     /// What the states were reduced by (`null`: they are states, not
     /// representatives).
     symmetry: Option<SymmetryReport>,
 }
 
+#[derive(Serialize)]
+struct DotReport {
+    file: String,
+    written: bool,
+    /// Why it was not written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skipped: Option<String>,
+}
+
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let Some(mut script) = load(request.file, err) else {
+    let format = request.format;
+    let Some(mut script) = load_as(request.file, format, out, err) else {
         return EXIT_INPUT_ERROR;
     };
     let func = match script.add_expr("<process>", request.process) {
         Ok(func) => func,
         Err(diagnostics) => {
-            say(err, &render_all(&diagnostics, &script.sources));
-            return EXIT_INPUT_ERROR;
+            return fail_at(
+                format,
+                request.file,
+                &diagnostics,
+                &script.sources,
+                out,
+                err,
+            );
         }
     };
     let asked = match request.symmetry.map(|text| requested(&mut script, text)) {
         None => Reduce::Off,
         Some(Ok(asked)) => asked,
-        Some(Err(problem)) => {
-            say(err, &problem);
-            return EXIT_INPUT_ERROR;
-        }
+        Some(Err(problem)) => return fail_with(format, request.file, &problem, out, err),
     };
     if request.engine == Engine::Terms && !matches!(asked, Reduce::Off) {
-        say(
-            err,
-            "error: --engine terms explores without symmetry reduction (it is the independent \
-             cross-check); drop --symmetry or the engine\n",
-        );
-        return EXIT_INPUT_ERROR;
+        let problem = "error: --engine terms explores without symmetry reduction (it is the \
+                       independent cross-check); drop --symmetry or the engine\n";
+        return fail_with(format, request.file, problem, out, err);
     }
     let script = &script;
+    let live = std::sync::Arc::new(Live::default());
     let budget = Budget {
-        max_states: request.max_states,
-        threads: request.threads.unwrap_or(Budget::default().threads),
-        ..Budget::default()
-    };
-    // The DOT text is `Some(None)` when the LTS is too big to draw; the
-    // symmetry when the states are representatives.
-    type Found = (Exploration, Option<Option<String>>, Option<Symmetry>);
-    let outcome = crate::stack::with_large_stack(|| -> Result<Found, String> {
-        let render = |e: crate::eval::EvalError| e.to_diagnostic().render(&script.sources);
-        let (mut procs, root) = Processes::with_root(script, func).map_err(render)?;
-        let symmetry = symmetry(script, procs.evaluator(), &asked, &[func])?;
-        let reduced = |procs: &mut Processes, machine: &mut Machine| match &symmetry {
-            Some(s) => SystemSymmetry::new(std::sync::Arc::new(s.clone()), machine, procs)
-                .map(Some)
-                .map_err(|refusal| not_mappable(script, func, s, &refusal)),
-            None => Ok(None),
-        };
-        let exploration = match request.engine {
-            Engine::Supercombinator => {
-                let mut machine = Machine::new(&mut procs, root);
-                let mut system = reduced(&mut procs, &mut machine)?;
-                let canonicaliser = system
-                    .as_mut()
-                    .map(|s| s as &mut dyn lts::search::Canonicaliser);
-                lts::explore_machine(&mut procs, machine, &budget, canonicaliser).map_err(render)?
-            }
-            Engine::Terms => {
-                lts::plain::explore_terms(&mut procs, root, &budget).map_err(render)?
-            }
-        };
-        let dot = match request.dot {
-            Some(_) => {
-                // The drawing's own machine, reduced alike.
-                let mut machine = Machine::new(&mut procs, root);
-                let mut system = reduced(&mut procs, &mut machine)?;
-                let canonicaliser = system
-                    .as_mut()
-                    .map(|s| s as &mut dyn lts::search::Canonicaliser);
-                Some(
-                    lts::graph::graph_machine(&mut procs, machine, DOT_LIMIT, canonicaliser)
-                        .map_err(render)?
-                        .map(|g| g.to_dot(&procs)),
-                )
-            }
-            None => None,
-        };
-        Ok((exploration, dot, symmetry))
-    });
-    let (exploration, dot, reduced) = match outcome {
-        Ok(found) => found,
-        Err(problem) => {
-            say(err, &problem);
-            return EXIT_INPUT_ERROR;
-        }
-    };
-    if let (Some(path), Some(text)) = (request.dot, dot) {
-        let Some(text) = text else {
-            say(
-                err,
-                &format!(
-                    "symcsp: not writing {}: the LTS has more than {DOT_LIMIT} states, too many to draw\n",
-                    path.display()
-                ),
-            );
-            return EXIT_INPUT_ERROR;
-        };
-        if let Err(e) = crate::files::write_atomically(path, text.as_bytes()) {
-            say(
-                err,
-                &format!("symcsp: cannot write {}: {e}\n", path.display()),
-            );
-            return EXIT_INPUT_ERROR;
-        }
+        live: Some(live.clone()),
+        ..request.limits.budget()
     }
-    match request.format {
+    .started();
+    let mut progress = ProgressLine::new(request.limits.progress);
+    let what = if matches!(asked, Reduce::Off) {
+        "states"
+    } else {
+        "representatives"
+    };
+    let describe = |live: &Live, elapsed| {
+        format!("exploring: {}", counters(&progress_of(live, elapsed), what))
+    };
+    let outcome = progress.watch(&live, describe, || {
+        crate::stack::with_large_stack(|| explore(script, func, &asked, request, &budget))
+    });
+    let Explored {
+        exploration,
+        dot,
+        symmetry: reduced,
+    } = match outcome {
+        Ok(found) => found,
+        Err(Problem::Diagnostic(d)) => {
+            return fail_at(format, request.file, &[d], &script.sources, out, err);
+        }
+        Err(Problem::Text(problem)) => return fail_with(format, request.file, &problem, out, err),
+    };
+    let dot_report = match (request.dot, dot) {
+        (Some(path), Drawing::Drawn(text)) => {
+            if let Err(e) = crate::files::write_atomically(path, text.as_bytes()) {
+                let problem = format!("error: cannot write {}: {e}\n", path.display());
+                return fail_with(format, request.file, &problem, out, err);
+            }
+            Some(DotReport {
+                file: path.display().to_string(),
+                written: true,
+                skipped: None,
+            })
+        }
+        (Some(path), Drawing::Skipped(why)) => {
+            say(
+                err,
+                &format!("symcsp: not drawing {}: {why}\n", path.display()),
+            );
+            Some(DotReport {
+                file: path.display().to_string(),
+                written: false,
+                skipped: Some(why),
+            })
+        }
+        _ => None,
+    };
+    match format {
         Format::Json => {
             let report = Report {
                 process: request.process,
+                engine: request.engine.name(),
                 states: exploration.states,
                 transitions: exploration.transitions,
                 deadlock_states: exploration.deadlock_states,
+                terminated_states: exploration.terminated_states,
                 components: exploration.components,
                 seconds: exploration.seconds,
                 complete: exploration.complete,
+                stopped: exploration.stopped.map(Stopped::reason),
+                dot: dot_report,
                 symmetry: reduced
                     .as_ref()
                     .map(|s| SymmetryReport::of_exploration(s, &exploration)),
@@ -177,7 +201,10 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             let text = serde_json::to_string(&report).expect("a report serialises");
             say(out, &format!("{text}\n"));
         }
-        Format::Plain => say(out, &plain(request, &exploration, reduced.as_ref())),
+        Format::Plain => say(
+            out,
+            &plain(request, &budget, &exploration, reduced.as_ref()),
+        ),
     }
     if exploration.complete {
         0
@@ -186,15 +213,116 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     }
 }
 
-fn plain(request: &Request, x: &Exploration, reduced: Option<&Symmetry>) -> String {
+/// Why `explore` could not explore.
+enum Problem {
+    Diagnostic(crate::syntax::Diagnostic),
+    Text(String),
+}
+
+/// What the exploration found, the drawing asked for, and the symmetry
+/// when the states are representatives.
+struct Explored {
+    exploration: Exploration,
+    dot: Drawing,
+    symmetry: Option<Symmetry>,
+}
+
+enum Drawing {
+    NotAsked,
+    Drawn(String),
+    /// Why not.
+    Skipped(String),
+}
+
+/// Explores the process (and draws it, when asked and small enough); on
+/// a large stack, since evaluation recurses.
+fn explore(
+    script: &crate::script::Script,
+    func: crate::script::ir::FuncId,
+    asked: &Reduce,
+    request: &Request,
+    budget: &Budget,
+) -> Result<Explored, Problem> {
+    let diagnostic = |e: crate::eval::EvalError| Problem::Diagnostic(e.to_diagnostic());
+    let (mut procs, root) =
+        Processes::with_root_within(script, func, budget.meter()).map_err(|e| {
+            match e.stop_reason() {
+                // Stopped while loading: nothing explored yet.
+                Some(_) => Problem::Text(format!("error: {}\n", e.message)),
+                None => diagnostic(e),
+            }
+        })?;
+    let symmetry = symmetry(script, procs.evaluator(), asked, &[func]).map_err(Problem::Text)?;
+    let reduced = |procs: &mut Processes, machine: &mut Machine| match &symmetry {
+        Some(s) => SystemSymmetry::new(std::sync::Arc::new(s.clone()), machine, procs)
+            .map(Some)
+            .map_err(|refusal| Problem::Text(not_mappable(script, func, s, &refusal))),
+        None => Ok(None),
+    };
+    let exploration = match request.engine {
+        Engine::Supercombinator => {
+            let mut machine = Machine::new(&mut procs, root);
+            let mut system = reduced(&mut procs, &mut machine)?;
+            let canonicaliser = system
+                .as_mut()
+                .map(|s| s as &mut dyn lts::search::Canonicaliser);
+            lts::explore_machine(&mut procs, machine, budget, canonicaliser).map_err(diagnostic)?
+        }
+        Engine::Terms => lts::plain::explore_terms(&mut procs, root, budget).map_err(diagnostic)?,
+    };
+    let dot = if request.dot.is_none() {
+        Drawing::NotAsked
+    } else if !exploration.complete {
+        Drawing::Skipped("the exploration stopped before the end".to_string())
+    } else if exploration.states > DOT_LIMIT as u64 {
+        Drawing::Skipped(format!(
+            "the LTS has {}, more than the {DOT_LIMIT} that --dot draws",
+            plural(exploration.states as usize, "state")
+        ))
+    } else {
+        // The drawing's own machine, reduced alike.
+        let mut machine = Machine::new(&mut procs, root);
+        let mut system = reduced(&mut procs, &mut machine)?;
+        let canonicaliser = system
+            .as_mut()
+            .map(|s| s as &mut dyn lts::search::Canonicaliser);
+        match lts::graph::graph_machine(&mut procs, machine, DOT_LIMIT, canonicaliser)
+            .map_err(diagnostic)?
+        {
+            Some(graph) => Drawing::Drawn(graph.to_dot(&procs)),
+            None => Drawing::Skipped(format!("the LTS has more than {DOT_LIMIT} states")),
+        }
+    };
+    Ok(Explored {
+        exploration,
+        dot,
+        symmetry,
+    })
+}
+
+fn plain(
+    request: &Request,
+    budget: &Budget,
+    x: &Exploration,
+    reduced: Option<&Symmetry>,
+) -> String {
     let rate = if x.seconds > 0.0 {
         format!(" ({:.0} states/s)", x.states as f64 / x.seconds)
     } else {
         String::new()
     };
     let mut text = format!(
-        "process          {}\nstates           {}\ntransitions      {}\ndeadlock states  {}\ncomponents       {}\ntime             {:.3} s{rate}\n",
-        request.process, x.states, x.transitions, x.deadlock_states, x.components, x.seconds
+        "process            {}\nstates             {}\ntransitions        {}\n\
+         deadlock states    {}\nterminated states  {}\ncomponents         {} ({})\n\
+         time               {:.3} s{rate}\n",
+        request.process,
+        x.states,
+        x.transitions,
+        x.deadlock_states,
+        x.terminated_states,
+        x.components,
+        request.engine.components_are(),
+        x.seconds
     );
     if let Some(symmetry) = reduced {
         let types = if symmetry.types().is_empty() {
@@ -208,15 +336,25 @@ fn plain(request: &Request, x: &Exploration, reduced: Option<&Symmetry>) -> Stri
                 .join(", ")
         };
         text.push_str(&format!(
-            "symmetry         {types} — group order {}: the states are representatives of \
+            "symmetry           {types} — group order {}: the states are representatives of \
              symmetry classes\n",
             symmetry.group_order().value()
         ));
     }
-    if !x.complete {
+    if let Some(stopped) = x.stopped {
+        let why = match stopped {
+            Stopped::StateBudget => format!(
+                "the state budget of {} (--max-states)",
+                plural(budget.max_states.unwrap_or_default(), "state")
+            ),
+            Stopped::Timeout => "the time-out (--timeout)".to_string(),
+            Stopped::Memory => {
+                "the memory budget (--max-memory, or the system's limit)".to_string()
+            }
+            Stopped::Cancelled | Stopped::Visitor => "a cancel".to_string(),
+        };
         text.push_str(&format!(
-            "incomplete       stopped at the budget of {} states (--max-states); the counts are a lower bound\n",
-            request.max_states.unwrap_or_default()
+            "incomplete         stopped by {why}; the counts are lower bounds\n"
         ));
     }
     text

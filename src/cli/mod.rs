@@ -1,13 +1,18 @@
 //! The command line: `symcsp [FILE]`, `symcsp parse ...` and friends. A thin client of the
 //! library: it reads arguments, calls one library function per command and
-//! prints the outcome. Exit codes follow DESIGN.md: 0 success, 2 a usage,
-//! parse, type or evaluation error.
+//! prints the outcome. Exit codes follow DESIGN.md: 0 success, 1 a failed
+//! assertion, 2 a usage, parse, type or evaluation error, 3 inconclusive
+//! (a budget, the time-out or a cancel stopped the work); where several
+//! apply, 2 before 1 before 3.
 
 mod animate;
 mod check;
 mod eval;
 mod explore;
+mod json;
+mod limits;
 mod parse;
+mod progress;
 mod reach;
 mod rep;
 mod summary;
@@ -69,12 +74,14 @@ enum Command {
     /// script's `print` declarations) and print the value.
     Eval {
         /// The script whose names the expression may use (`/dev/null` for
-        /// none).
+        /// none, `-` for standard input).
         #[arg(value_name = "FILE")]
         file: PathBuf,
         /// The expression to evaluate.
         #[arg(value_name = "EXPR", allow_hyphen_values = true)]
         expr: Option<String>,
+        #[command(flatten)]
+        limits: limits::WorkLimits,
     },
     /// Explore the state space of a process breadth first and report its
     /// size (exit 3 if the budget stopped it).
@@ -88,14 +95,10 @@ enum Command {
         process: String,
         #[arg(long, value_enum, default_value = "plain")]
         format: Format,
-        /// Stop after this many states (the counts are then a lower bound).
-        #[arg(long, value_name = "N")]
-        max_states: Option<usize>,
-        /// Threads computing successors (default: every core). The counts
-        /// never depend on it.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-        threads: Option<u16>,
-        /// Also write the LTS as Graphviz DOT (at most 2000 states).
+        #[command(flatten)]
+        limits: limits::SearchLimits,
+        /// Also write the LTS as Graphviz DOT (when it has at most 2000
+        /// states; otherwise the drawing is skipped, with a note).
         #[arg(long, value_name = "OUT.dot")]
         dot: Option<PathBuf>,
         /// How to compute the states: the supercombinator (fast), or the
@@ -109,8 +112,9 @@ enum Command {
         symmetry: Option<String>,
     },
     /// Check a script's assertions, as FDR does: Passed or Failed, with a
-    /// counterexample (exit 0 all passed, 1 some failed, 2 an error,
-    /// 3 some inconclusive).
+    /// counterexample (exit 0 all passed, 2 some could not be checked,
+    /// else 1 some failed, else 3 some inconclusive). The budget options
+    /// bound each assertion's check.
     Check {
         /// The script whose assertions to check.
         #[arg(value_name = "FILE")]
@@ -121,15 +125,8 @@ enum Command {
         assertions: Vec<usize>,
         #[arg(long, value_enum, default_value = "plain")]
         format: Format,
-        /// Give up (inconclusive) once a check has seen this many states.
-        #[arg(long, value_name = "N")]
-        max_states: Option<usize>,
-        /// Give up (inconclusive) on a check after this many seconds.
-        #[arg(long, value_name = "SECS")]
-        timeout: Option<f64>,
-        /// Threads computing successors (default: every core).
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-        threads: Option<u16>,
+        #[command(flatten)]
+        limits: limits::SearchLimits,
         /// Reduce every check by symmetry: `auto` (the largest
         /// constant-free subtypes), `off` (no reduction, even where an
         /// assertion asks for it), or the types separated by commas
@@ -210,13 +207,14 @@ pub fn main() -> ExitCode {
     let mut err = std::io::stderr();
     let code = match cli.command {
         Some(Command::Parse { files, print }) => parse::run(&files, print, &mut out, &mut err),
-        Some(Command::Eval { file, expr }) => eval::run(&file, expr.as_deref(), &mut out, &mut err),
+        Some(Command::Eval { file, expr, limits }) => {
+            eval::run(&file, expr.as_deref(), &limits, &mut out, &mut err)
+        }
         Some(Command::Explore {
             file,
             process,
             format,
-            max_states,
-            threads,
+            limits,
             dot,
             engine,
             symmetry,
@@ -226,8 +224,7 @@ pub fn main() -> ExitCode {
                 process: &process,
                 format,
                 engine,
-                max_states,
-                threads: threads.map(usize::from),
+                limits: &limits,
                 dot: dot.as_deref(),
                 symmetry: symmetry.as_deref(),
             };
@@ -237,18 +234,14 @@ pub fn main() -> ExitCode {
             file,
             assertions,
             format,
-            max_states,
-            timeout,
-            threads,
+            limits,
             symmetry,
         }) => {
             let request = check::Request {
                 file: &file,
                 assertions: &assertions,
                 format,
-                max_states,
-                timeout,
-                threads: threads.map(usize::from),
+                limits: &limits,
                 symmetry: symmetry.as_deref(),
             };
             check::run(&request, &mut out, &mut err)
@@ -304,13 +297,91 @@ pub enum Format {
 
 /// Loads the script at `file`, or reports why not (for exit 2).
 fn load(file: &std::path::Path, err: &mut dyn Write) -> Option<crate::script::Script> {
+    load_as(file, Format::Plain, &mut std::io::sink(), err)
+}
+
+/// Loads the script at `file`, or reports why not (for exit 2), with
+/// `--format json` also as a JSON object on stdout.
+fn load_as(
+    file: &std::path::Path,
+    format: Format,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Option<crate::script::Script> {
     match crate::script::Script::load_file(file) {
         Ok(script) => Some(script),
         Err(e) => {
-            say(err, &e.render());
+            let errors = e
+                .diagnostics
+                .iter()
+                .map(|d| json::JsonDiagnostic::new(d, &e.sources))
+                .collect();
+            fail(format, file, errors, &e.render(), out, err);
             None
         }
     }
+}
+
+/// Reports what stops a command before it can start: the rendered text
+/// on stderr, and with `--format json` the errors as one JSON object on
+/// stdout too. Returns the exit code, 2.
+fn fail(
+    format: Format,
+    file: &std::path::Path,
+    errors: Vec<json::JsonDiagnostic>,
+    rendered: &str,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    say(err, rendered);
+    if format == Format::Json {
+        json::JsonFailure {
+            file: crate::syntax::display_name(file),
+            errors,
+        }
+        .print(out);
+    }
+    EXIT_INPUT_ERROR
+}
+
+/// [`fail`] for a problem known only as text (a bad option).
+fn fail_with(
+    format: Format,
+    file: &std::path::Path,
+    problem: &str,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let errors = vec![json::JsonDiagnostic::nowhere(problem)];
+    fail(format, file, errors, problem, out, err)
+}
+
+/// [`fail`] for diagnostics about the script's text.
+fn fail_at(
+    format: Format,
+    file: &std::path::Path,
+    diagnostics: &[crate::syntax::Diagnostic],
+    sources: &crate::syntax::SourceMap,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let errors = diagnostics
+        .iter()
+        .map(|d| json::JsonDiagnostic::new(d, sources))
+        .collect();
+    let rendered = crate::syntax::render_all(diagnostics, sources);
+    fail(format, file, errors, &rendered, out, err)
+}
+
+/// `1 state`, `2 states`: a count with its noun, in the plural unless
+/// it is one (nouns whose plural is not `s` give it after a `|`:
+/// `plural(n, "class|classes")`).
+pub(crate) fn plural(n: usize, noun: &str) -> String {
+    let (one, many) = match noun.split_once('|') {
+        Some((one, many)) => (one.to_string(), many.to_string()),
+        None => (noun.to_string(), format!("{noun}s")),
+    };
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Writes a line, ignoring a closed pipe (`symcsp parse ... | head`).

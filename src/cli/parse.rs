@@ -1,21 +1,19 @@
 //! `symcsp parse FILE... [--print]`: one line per file, diagnostics on
-//! stderr, exit 0 when every file parses and 2 otherwise.
+//! stderr, exit 0 when every file parses and 2 otherwise. With `--print`
+//! the scripts go to stdout and the summary lines to stderr, so that the
+//! output parses again.
 
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::{EXIT_INPUT_ERROR, say};
+use super::{EXIT_INPUT_ERROR, plural, say};
 use crate::syntax::ast::DeclKind;
-use crate::syntax::{empty_file, load_file};
+use crate::syntax::{display_name, load_file};
 
 pub(super) fn run(files: &[PathBuf], print: bool, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let mut failed = false;
     for path in files {
-        if let Some(problem) = empty_file(path) {
-            failed = true;
-            say(err, &format!("error: {}: {problem}\n", path.display()));
-            continue;
-        }
+        let name = display_name(path);
         match load_file(path) {
             Ok(program) => {
                 let decls: Vec<_> = program.files.iter().flat_map(|f| &f.decls).collect();
@@ -25,19 +23,18 @@ pub(super) fn run(files: &[PathBuf], print: bool, out: &mut dyn Write, err: &mut
                     .count();
                 let includes = program.files.len() - 1;
                 let mut line = format!(
-                    "{}: ok, {} declaration{}, {} assertion{}",
-                    path.display(),
-                    decls.len(),
-                    plural(decls.len()),
-                    assertions,
-                    plural(assertions)
+                    "{name}: ok, {}, {}",
+                    plural(decls.len(), "declaration"),
+                    plural(assertions, "assertion")
                 );
                 if includes > 0 {
-                    line.push_str(&format!(", {includes} included file{}", plural(includes)));
+                    line.push_str(&format!(", {}", plural(includes, "included file")));
                 }
-                say(out, &format!("{line}\n"));
                 if print {
+                    say(err, &format!("{line}\n"));
                     say(out, &program.root_file().to_string());
+                } else {
+                    say(out, &format!("{line}\n"));
                 }
             }
             Err(e) => {
@@ -45,19 +42,10 @@ pub(super) fn run(files: &[PathBuf], print: bool, out: &mut dyn Write, err: &mut
                 say(err, &e.render());
                 say(
                     err,
-                    &format!(
-                        "{}: {} error{}\n",
-                        path.display(),
-                        e.diagnostics.len(),
-                        plural(e.diagnostics.len())
-                    ),
+                    &format!("{name}: {}\n", plural(e.diagnostics.len(), "error")),
                 );
             }
         }
     }
     if failed { EXIT_INPUT_ERROR } else { 0 }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }

@@ -1,27 +1,19 @@
 //! `symcsp [FILE]`: a short account of a script (the built-in model when
 //! no file is given): its definitions and assertions, and what to run next.
+//! The script is loaded as the animator would load it (names resolved
+//! too), so a script the animator would refuse is refused here, exit 2.
 
 use std::io::Write;
 use std::path::Path;
 
-use super::{EXIT_INPUT_ERROR, say};
+use super::{EXIT_INPUT_ERROR, plural, say};
 use crate::builtin::LISTSTACK;
 use crate::syntax::ast::{DeclKind, Lhs};
-use crate::syntax::{Program, load_file, load_str};
+use crate::syntax::{Program, display_name, load_file, load_str};
 
 pub(super) fn run(file: Option<&Path>, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    if let Some(problem) = file.and_then(crate::syntax::empty_file) {
-        say(
-            err,
-            &format!(
-                "error: {}: {problem}\n",
-                file.map(|f| f.display().to_string()).unwrap_or_default()
-            ),
-        );
-        return EXIT_INPUT_ERROR;
-    }
     let (title, loaded) = match file {
-        Some(path) => (path.display().to_string(), load_file(path)),
+        Some(path) => (display_name(path), load_file(path)),
         None => (
             format!(
                 "built-in model {} ({})",
@@ -30,9 +22,14 @@ pub(super) fn run(file: Option<&Path>, out: &mut dyn Write, err: &mut dyn Write)
             load_str(LISTSTACK.name, LISTSTACK.text),
         ),
     };
-    match loaded {
-        Ok(program) => {
-            say(out, &describe(&title, &program));
+    // Described from its syntax, then resolved as the animator would.
+    let described = loaded.and_then(|program| {
+        let text = describe(&title, &program);
+        crate::script::Script::resolve(program).map(|_| text)
+    });
+    match described {
+        Ok(text) => {
+            say(out, &text);
             0
         }
         Err(e) => {
@@ -66,7 +63,7 @@ fn describe(title: &str, program: &Program) -> String {
             _ => {}
         }
     }
-    let mut text = format!("{title}\n{} declarations\n", decls.len());
+    let mut text = format!("{title}\n{}\n", plural(decls.len(), "declaration"));
     text.push_str(&format!(
         "definitions ({}): {}\n",
         definitions.len(),

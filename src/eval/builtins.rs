@@ -6,9 +6,9 @@ use std::sync::Arc;
 use crate::script::builtins::{Builtin, Shape};
 use crate::syntax::Span;
 
-use super::sets::{diff, inter, union};
+use super::sets::{diff, inter, union, union_all};
 use super::value::{Proc, Seq, Set, Value};
-use super::{EvalError, EvalResult, Evaluator};
+use super::{EvalError, EvalResult, Evaluator, MAX_ELEMENTS};
 
 /// `Set(A)` is built explicitly up to this many elements of `A`.
 const MAX_POWERSET_BASE: usize = 20;
@@ -58,15 +58,34 @@ impl Evaluator<'_> {
             span,
         };
         match b {
-            Builtin::Union => Ok(finite(union(args.finite(0)?, args.finite(1)?))),
-            Builtin::Inter => Ok(finite(inter(args.finite(0)?, args.finite(1)?))),
-            Builtin::Diff => Ok(finite(diff(args.finite(0)?, args.finite(1)?))),
+            Builtin::Union => {
+                let (a, b) = (args.finite(0)?, args.finite(1)?);
+                self.work(a.len() + b.len())?;
+                union(a, b, MAX_ELEMENTS)
+                    .map(finite)
+                    .ok_or_else(|| self.too_many(span))
+            }
+            Builtin::Inter => {
+                let (a, b) = (args.finite(0)?, args.finite(1)?);
+                self.work(a.len() + b.len())?;
+                Ok(finite(inter(a, b)))
+            }
+            Builtin::Diff => {
+                let (a, b) = (args.finite(0)?, args.finite(1)?);
+                self.work(a.len() + b.len())?;
+                Ok(finite(diff(a, b)))
+            }
             Builtin::UnionAll => {
-                let mut out = Vec::new();
-                for s in args.finite(0)? {
-                    out = union(&out, args.finite_value(s)?);
+                let sets = args.finite(0)?;
+                let mut all = Vec::with_capacity(sets.len());
+                for s in sets {
+                    let set = args.finite_value(s)?;
+                    self.work(set.len())?;
+                    all.push(set);
                 }
-                Ok(finite(out))
+                union_all(&all, MAX_ELEMENTS)
+                    .map(finite)
+                    .ok_or_else(|| self.too_many(span))
             }
             Builtin::InterAll => {
                 let sets = args.finite(0)?;
@@ -75,7 +94,9 @@ impl Evaluator<'_> {
                 };
                 let mut out = args.finite_value(first)?.to_vec();
                 for s in rest {
-                    out = inter(&out, args.finite_value(s)?);
+                    let set = args.finite_value(s)?;
+                    self.work(out.len() + set.len())?;
+                    out = inter(&out, set);
                 }
                 Ok(finite(out))
             }

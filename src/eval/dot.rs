@@ -3,7 +3,10 @@
 //! check them, and the sets built from them (`{| c |}`, `Events`,
 //! datatypes, `A.B` types).
 
+use std::cell::RefCell;
 use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
 
 use crate::script::ir::{CtorId, DataTypeId, FuncId};
 use crate::syntax::Span;
@@ -57,6 +60,36 @@ fn from_parts(parts: Vec<Value>) -> Value {
     }
 }
 
+/// Nested values known to be complete or not, by the address of their
+/// parts (each kept alive here, so an address is never reused while it is
+/// remembered). Bounded: past [`Completeness::CAPACITY`] values it starts
+/// afresh.
+#[derive(Default)]
+pub(super) struct Completeness {
+    known: RefCell<FxHashMap<usize, Known>>,
+}
+
+/// A remembered value (kept alive) and whether it is complete.
+type Known = (Arc<[Value]>, bool);
+
+impl Completeness {
+    const CAPACITY: usize = 1 << 16;
+
+    fn known(&self, parts: &Arc<[Value]>) -> Option<bool> {
+        let key = Arc::as_ptr(parts) as *const Value as usize;
+        self.known.borrow().get(&key).map(|&(_, complete)| complete)
+    }
+
+    fn remember(&self, parts: &Arc<[Value]>, complete: bool) {
+        let mut known = self.known.borrow_mut();
+        if known.len() >= Self::CAPACITY {
+            known.clear();
+        }
+        let key = Arc::as_ptr(parts) as *const Value as usize;
+        known.insert(key, (parts.clone(), complete));
+    }
+}
+
 impl Evaluator<'_> {
     fn head_fields(&self, head: Head) -> &[FuncId] {
         match head {
@@ -103,18 +136,46 @@ impl Evaluator<'_> {
         Ok(cell.get_or_init(|| sets).clone())
     }
 
-    /// Whether a value needs no more fields.
+    /// Whether a value needs no more fields: its head has all its fields,
+    /// and its last field is complete in turn.
+    ///
+    /// A value of a recursive datatype nests through its last field
+    /// (`Cons.1.Cons.2.Nil`), so the answer for each nested value is
+    /// remembered (by its storage, kept alive in the memo): building a
+    /// list element by element asks once per element, not once per
+    /// element and level, which would make it quadratic.
     pub(super) fn is_complete(&self, v: &Value) -> bool {
-        match v {
-            Value::Ctor(c) => self.script.ctors[c.index()].fields.is_empty(),
-            Value::Channel(c) => self.script.channels[c.index()].fields.is_empty(),
-            Value::Named(parts) => {
-                let head = head_of(v).expect("named");
-                parts.len() - 1 == self.head_fields(head).len()
-                    && self.is_complete(parts.last().expect("non-empty"))
+        let mut chain: Vec<&Arc<[Value]>> = Vec::new();
+        let mut at = v;
+        let answer = loop {
+            match at {
+                Value::Ctor(c) => break self.script.ctors[c.index()].fields.is_empty(),
+                Value::Channel(c) => break self.script.channels[c.index()].fields.is_empty(),
+                Value::Named(parts) => {
+                    let head = head_of(at).expect("named");
+                    if parts.len() - 1 != self.head_fields(head).len() {
+                        break false;
+                    }
+                    let last = parts.last().expect("non-empty");
+                    if let Value::Named(inner) = last
+                        && let Some(known) = self.completeness.known(inner)
+                    {
+                        break known;
+                    }
+                    chain.push(parts);
+                    at = last;
+                }
+                _ => break true,
             }
-            _ => true,
+        };
+        // Only nested values are worth remembering: a flat one is
+        // answered at once.
+        for parts in chain {
+            if matches!(parts.last(), Some(Value::Named(_))) {
+                self.completeness.remember(parts, answer);
+            }
         }
+        answer
     }
 
     /// `a.b`: fields of `b` fill the fields `a` still lacks; what is left
@@ -206,9 +267,23 @@ impl Evaluator<'_> {
         if head_of(v).is_none() || self.is_complete(v) {
             return Ok(vec![v.clone()]);
         }
-        let mut out = Vec::new();
-        for extension in self.extensions(v, span)? {
-            out.push(self.dot(v.clone(), extension, span)?);
+        let mut extensions = self.extensions(v, span)?.into_iter();
+        let mut out = Vec::with_capacity(extensions.len());
+        for extension in extensions.by_ref() {
+            // Each value is built and checked field by field, like a call.
+            let built = self
+                .tick(1)
+                .and_then(|()| self.dot(v.clone(), extension, span));
+            match built {
+                Ok(value) => out.push(value),
+                Err(e) => {
+                    // Millions of values may be left: stop at once.
+                    if e.stop_reason().is_some() {
+                        crate::budget::drop_later((extensions, out));
+                    }
+                    return Err(e);
+                }
+            }
         }
         Ok(out)
     }
@@ -245,10 +320,12 @@ impl Evaluator<'_> {
             );
             next_field += 1;
         }
+        self.reserve(self.product_size(choices.iter().map(Vec::len), span)?)?;
         let mut out = vec![Vec::new()];
         for choice in &choices {
             let mut grown = Vec::with_capacity(out.len() * choice.len());
             for prefix in &out {
+                self.work(choice.len() * (prefix.len() + 1))?;
                 for c in choice {
                     let mut p: Vec<Value> = prefix.clone();
                     match c {
@@ -315,6 +392,11 @@ impl Evaluator<'_> {
                 values.extend(self.productions(&Value::Ctor(*ctor), span)?);
                 continue;
             }
+            let sizes = sets
+                .iter()
+                .map(|set| self.enumerate(set, span).map(<[Value]>::len))
+                .collect::<EvalResult<Vec<usize>>>()?;
+            self.reserve(self.product_size(sizes, span)?)?;
             let mut product = vec![Value::Ctor(*ctor)];
             for set in &sets {
                 let mut grown = Vec::new();
@@ -333,6 +415,11 @@ impl Evaluator<'_> {
 
     /// `A.B` as a type: every `a.b`.
     pub(super) fn dot_product(&self, sets: &[Arc<Set>], span: Span) -> EvalResult<Value> {
+        let sizes = sets
+            .iter()
+            .map(|set| self.enumerate(set, span).map(<[Value]>::len))
+            .collect::<EvalResult<Vec<usize>>>()?;
+        self.reserve(self.product_size(sizes, span)?)?;
         let mut product: Option<Vec<Value>> = None;
         for set in sets {
             let values = self.enumerate(set, span)?;
@@ -355,6 +442,11 @@ impl Evaluator<'_> {
 
     /// `(A, B)` as a type: every `(a, b)`.
     pub(super) fn tuple_product(&self, sets: &[Arc<Set>], span: Span) -> EvalResult<Value> {
+        let sizes = sets
+            .iter()
+            .map(|set| self.enumerate(set, span).map(<[Value]>::len))
+            .collect::<EvalResult<Vec<usize>>>()?;
+        self.reserve(self.product_size(sizes, span)?)?;
         let mut product: Vec<Vec<Value>> = vec![Vec::new()];
         for set in sets {
             let values = self.enumerate(set, span)?;
@@ -392,21 +484,17 @@ impl Evaluator<'_> {
         Ok(self.events.get_or_init(|| events).clone())
     }
 
-    /// Membership in a field's type for values of a recursive datatype.
+    /// Membership in a recursive datatype: a complete value whose
+    /// constructor is one of the datatype's. Its fields need no second
+    /// look: values are only built by dotting fields on, and every field
+    /// that is complete when it is put in is checked against its type
+    /// ([`Evaluator::dot`]), and checked again at every level when a
+    /// nested field is completed later. Looking again at every level
+    /// would make building a list of n elements cost n³.
     pub(super) fn datatype_member(&self, d: DataTypeId, v: &Value) -> bool {
         let Some(Head::Ctor(ctor)) = head_of(v) else {
             return false;
         };
-        if self.script.ctors[ctor.index()].datatype != d || !self.is_complete(v) {
-            return false;
-        }
-        let Ok(sets) = self.field_sets(Head::Ctor(ctor), Span::default()) else {
-            return false;
-        };
-        let parts = named_parts(v);
-        parts[1..]
-            .iter()
-            .zip(sets.iter())
-            .all(|(field, set)| self.member(field, set))
+        self.script.ctors[ctor.index()].datatype == d && self.is_complete(v)
     }
 }

@@ -1,6 +1,8 @@
 //! Run-time errors: a message, the expression that failed and the calls
-//! that led there (`in f(3)`), rendered as a diagnostic like any other.
+//! that led there (`in f(3)`), rendered as a diagnostic like any other;
+//! and stops (work cut short by its budget), which travel the same way.
 
+use crate::budget::Stopped;
 use crate::syntax::{Diagnostic, Span};
 
 /// How many calls of the stack a diagnostic lists.
@@ -22,6 +24,10 @@ pub struct ErrorDetail {
     pub calls: Vec<String>,
     /// Calls beyond those recorded.
     pub more_calls: usize,
+    /// Set when this is no error in the script but work stopped by its
+    /// budget (time-out, cancel, memory, states), carried out through
+    /// every caller like an error.
+    pub stopped: Option<Stopped>,
 }
 
 pub type EvalResult<T> = Result<T, EvalError>;
@@ -48,7 +54,27 @@ impl EvalError {
             notes: Vec::new(),
             calls: Vec::new(),
             more_calls: 0,
+            stopped: None,
         }))
+    }
+
+    /// Work stopped by its budget for `reason`: not a mistake in the
+    /// script, and reported as an inconclusive result where it can be.
+    #[cold]
+    pub fn stopped(reason: Stopped) -> EvalError {
+        EvalError(Box::new(ErrorDetail {
+            message: format!("stopped by the {} before an answer", reason.reason()),
+            span: None,
+            notes: Vec::new(),
+            calls: Vec::new(),
+            more_calls: 0,
+            stopped: Some(reason),
+        }))
+    }
+
+    /// Why work stopped, when this is a stop rather than an error.
+    pub fn stop_reason(&self) -> Option<Stopped> {
+        self.stopped
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> EvalError {

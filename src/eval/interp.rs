@@ -13,6 +13,10 @@ use crate::syntax::ast::{BinaryOp, UnaryOp};
 use super::value::{Closure, Env, Proc, Set, Slot, Thunk, Value};
 use super::{EvalError, EvalResult, Evaluator, MAX_ELEMENTS};
 
+/// Values an operation goes through per step of work it counts (a call
+/// is one step, about as long as copying this many values).
+const ELEMENTS_PER_STEP: usize = 64;
+
 /// The storage of one running function: its captured environment and its
 /// own slots.
 pub struct Frame {
@@ -536,17 +540,57 @@ impl Evaluator<'_> {
                 ),
             ));
         }
+        self.reserve(count as usize)?;
         Ok((from..=to).map(Value::Int).collect())
     }
 
+    /// Every set, sequence and product is held to [`MAX_ELEMENTS`]:
+    /// `n` elements built so far (or about to be) must not pass it.
     pub(super) fn check_size(&self, n: usize, span: Span) -> EvalResult<()> {
         if n > MAX_ELEMENTS {
-            return Err(EvalError::new(
-                span,
-                format!("this builds more than the {MAX_ELEMENTS} elements symcsp allows"),
-            ));
+            return Err(self.too_many(span));
         }
         Ok(())
+    }
+
+    #[cold]
+    pub(super) fn too_many(&self, span: Span) -> EvalError {
+        EvalError::new(
+            span,
+            format!("this builds more than the {MAX_ELEMENTS} elements symcsp allows"),
+        )
+    }
+
+    /// The size of the product of sets of sizes `sizes` (every `a.b`, every
+    /// `(a, b)`), checked before anything is built.
+    pub(super) fn product_size(
+        &self,
+        sizes: impl IntoIterator<Item = usize>,
+        span: Span,
+    ) -> EvalResult<usize> {
+        sizes
+            .into_iter()
+            .try_fold(1usize, |n, size| n.checked_mul(size))
+            .filter(|&n| n <= MAX_ELEMENTS)
+            .ok_or_else(|| self.too_many(span))
+    }
+
+    /// Asks the meter before building `elements` values at once: counted
+    /// as work, and refused (a stop, not an error) when they would not
+    /// fit in the memory budget.
+    pub(super) fn reserve(&self, elements: usize) -> EvalResult<()> {
+        self.work(elements)?;
+        let bytes = elements.saturating_mul(std::mem::size_of::<Value>());
+        self.meter()
+            .may_allocate(bytes as u64)
+            .map_err(EvalError::stopped)
+    }
+
+    /// Counts an operation over `elements` values as work (one step per
+    /// [`ELEMENTS_PER_STEP`]), so that the meter is polled during long
+    /// runs of set operations as it is during calls.
+    pub(super) fn work(&self, elements: usize) -> EvalResult<()> {
+        self.tick(u32::try_from(elements / ELEMENTS_PER_STEP).unwrap_or(u32::MAX))
     }
 
     /// Functions cannot be set elements: their equality is undecidable.
@@ -617,6 +661,7 @@ impl Evaluator<'_> {
                     other => return Err(self.expected(*source, "a set or a sequence", other)),
                 };
                 for item in items {
+                    self.tick(1)?;
                     if self.matches(pattern, item, frame)? {
                         self.comprehend(rest, order, frame, body)?;
                     }
@@ -702,7 +747,14 @@ impl Evaluator<'_> {
                 Ok(Value::Bool(below && !(strict && small == large)))
             }
             BinaryOp::Concat => match (x, y) {
-                (Value::Seq(s), Value::Seq(t)) => Ok(Value::Seq(s.concat(&t))),
+                (Value::Seq(s), Value::Seq(t)) => {
+                    self.check_size(s.len() + t.len(), span)?;
+                    // Appending in place costs the part copied, if any.
+                    if s.len().min(t.len()) > ELEMENTS_PER_STEP {
+                        self.reserve(s.len().min(t.len()))?;
+                    }
+                    Ok(Value::Seq(s.concat(&t)))
+                }
                 (Value::Seq(_), other) => Err(self.expected(b, "a sequence", &other)),
                 (other, _) => Err(self.expected(a, "a sequence", &other)),
             },

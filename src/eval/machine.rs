@@ -448,6 +448,7 @@ impl Machine<'_, '_> {
         frame: &mut Frame,
     ) -> EvalResult<Control> {
         let ev = self.ev;
+        ev.tick(1)?;
         let depth = ev.depth.get();
         let in_tail_position = matches!(self.stacks.konts.last(), Some(Kont::Return(_)));
         let call = match (&mut self.call, in_tail_position) {

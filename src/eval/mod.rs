@@ -29,6 +29,7 @@ pub mod value;
 use std::cell::{Cell, OnceCell, RefCell};
 use std::sync::Arc;
 
+use crate::budget::Meter;
 use crate::script::Script;
 use crate::script::ir::FuncId;
 
@@ -86,7 +87,21 @@ pub struct Evaluator<'s> {
     stacks: RefCell<Vec<machine::Stacks>>,
     /// Each expression's [`machine::Shape`], by id.
     shapes: Box<[machine::Shape]>,
+    /// What stops a long evaluation (a time-out, a cancel, the memory
+    /// budget), polled every [`POLL_STEPS`] steps.
+    meter: Meter,
+    /// Whether nested datatype values are complete (see
+    /// [`Evaluator::is_complete`]).
+    completeness: dot::Completeness,
+    /// Steps (calls, comprehension bindings, elements built) until the
+    /// next poll.
+    until_poll: Cell<u32>,
 }
+
+/// Steps of evaluation between two polls of the meter: about a
+/// millisecond of calls (a poll, a clock read and a few atomic loads,
+/// costs a thousandth of that).
+const POLL_STEPS: u32 = 1 << 10;
 
 impl<'s> Evaluator<'s> {
     pub fn new(script: &'s Script) -> Evaluator<'s> {
@@ -106,7 +121,44 @@ impl<'s> Evaluator<'s> {
             limits: Limits::default(),
             stacks: RefCell::new(Vec::new()),
             shapes: machine::shapes(script),
+            meter: Meter::unlimited(),
+            completeness: dot::Completeness::default(),
+            until_poll: Cell::new(POLL_STEPS),
         }
+    }
+
+    /// Evaluates within the limits of `meter` (a time-out, a cancel flag,
+    /// the memory budget): past them evaluation stops with an error that
+    /// says so ([`EvalError::stop_reason`]).
+    pub fn with_meter(mut self, meter: Meter) -> Self {
+        self.meter = meter;
+        self
+    }
+
+    /// Replaces the meter evaluation polls, giving back the old one.
+    pub fn replace_meter(&mut self, meter: Meter) -> Meter {
+        std::mem::replace(&mut self.meter, meter)
+    }
+
+    /// The meter evaluation polls; work done on its behalf elsewhere
+    /// (searches over its states) polls it too.
+    pub fn meter(&self) -> &Meter {
+        &self.meter
+    }
+
+    /// Counts `steps` of work (the evaluator's own, or work done for its
+    /// script's states: a search for divergence counts the states it
+    /// opens), polling the meter every [`POLL_STEPS`]: `Err` when the
+    /// work must stop.
+    #[inline]
+    pub fn tick(&self, steps: u32) -> EvalResult<()> {
+        let left = self.until_poll.get();
+        if left > steps {
+            self.until_poll.set(left - steps);
+            return Ok(());
+        }
+        self.until_poll.set(POLL_STEPS);
+        self.meter.poll().map_err(EvalError::stopped)
     }
 
     /// Lowers (or raises) where a recursion stops.

@@ -1,7 +1,8 @@
 //! Set membership (for finite and infinite sets) and the set algebra of
 //! finite sets, on sorted arrays.
 
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
 
 use super::Evaluator;
 use super::value::{Set, Value};
@@ -28,11 +29,15 @@ impl Evaluator<'_> {
 }
 
 /// Merges two sorted, deduplicated arrays, keeping the elements `keep`
-/// says for (in left only, in both, in right only).
-fn merge(a: &[Value], b: &[Value], keep: (bool, bool, bool)) -> Vec<Value> {
-    let mut out = Vec::with_capacity(a.len().max(b.len()));
+/// says for (in left only, in both, in right only); `None` once the
+/// result would pass `limit` elements.
+fn merge(a: &[Value], b: &[Value], keep: (bool, bool, bool), limit: usize) -> Option<Vec<Value>> {
+    let mut out = Vec::with_capacity(a.len().max(b.len()).min(limit));
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
+        if out.len() > limit {
+            return None;
+        }
         match a[i].cmp(&b[j]) {
             Ordering::Less => {
                 if keep.0 {
@@ -55,25 +60,54 @@ fn merge(a: &[Value], b: &[Value], keep: (bool, bool, bool)) -> Vec<Value> {
             }
         }
     }
+    let rest = (if keep.0 { a.len() - i } else { 0 }) + (if keep.2 { b.len() - j } else { 0 });
+    if out.len() + rest > limit {
+        return None;
+    }
     if keep.0 {
         out.extend_from_slice(&a[i..]);
     }
     if keep.2 {
         out.extend_from_slice(&b[j..]);
     }
-    out
+    Some(out)
 }
 
-pub(super) fn union(a: &[Value], b: &[Value]) -> Vec<Value> {
-    merge(a, b, (true, true, true))
+/// `a ∪ b`, or `None` past `limit` elements.
+pub(super) fn union(a: &[Value], b: &[Value], limit: usize) -> Option<Vec<Value>> {
+    merge(a, b, (true, true, true), limit)
 }
 
 pub(super) fn inter(a: &[Value], b: &[Value]) -> Vec<Value> {
-    merge(a, b, (false, true, false))
+    merge(a, b, (false, true, false), usize::MAX).expect("no larger than either")
 }
 
 pub(super) fn diff(a: &[Value], b: &[Value]) -> Vec<Value> {
-    merge(a, b, (true, false, false))
+    merge(a, b, (true, false, false), usize::MAX).expect("no larger than the first")
+}
+
+/// The union of many sorted sets by a k-way merge, O(N log k) (a merge
+/// per set would be quadratic in the number of sets); `None` once it
+/// passes `limit` elements.
+pub(super) fn union_all(sets: &[&[Value]], limit: usize) -> Option<Vec<Value>> {
+    let mut heads: BinaryHeap<Reverse<(&Value, usize, usize)>> = sets
+        .iter()
+        .enumerate()
+        .filter_map(|(k, set)| set.first().map(|v| Reverse((v, k, 0))))
+        .collect();
+    let mut out: Vec<Value> = Vec::new();
+    while let Some(Reverse((value, k, i))) = heads.pop() {
+        if out.last() != Some(value) {
+            if out.len() == limit {
+                return None;
+            }
+            out.push(value.clone());
+        }
+        if let Some(next) = sets[k].get(i + 1) {
+            heads.push(Reverse((next, k, i + 1)));
+        }
+    }
+    Some(out)
 }
 
 #[cfg(test)]
@@ -88,9 +122,24 @@ mod tests {
     fn merges_follow_set_algebra() {
         let a = ints(&[1, 2, 4, 6]);
         let b = ints(&[2, 3, 6, 7]);
-        assert_eq!(union(&a, &b), ints(&[1, 2, 3, 4, 6, 7]));
+        assert_eq!(union(&a, &b, 100), Some(ints(&[1, 2, 3, 4, 6, 7])));
         assert_eq!(inter(&a, &b), ints(&[2, 6]));
         assert_eq!(diff(&a, &b), ints(&[1, 4]));
         assert_eq!(diff(&b, &a), ints(&[3, 7]));
+        let all = union_all(&[a.as_slice(), b.as_slice(), &ints(&[0])], 100);
+        assert_eq!(all, Some(ints(&[0, 1, 2, 3, 4, 6, 7])));
+    }
+
+    #[test]
+    fn unions_stop_at_the_limit_counting_what_overlaps_once() {
+        let a = ints(&[1, 2, 3, 4]);
+        let b = ints(&[3, 4, 5, 6]);
+        assert_eq!(union(&a, &b, 6).map(|u| u.len()), Some(6));
+        assert_eq!(union(&a, &b, 5), None);
+        assert_eq!(union(&a, &a, 4).map(|u| u.len()), Some(4));
+        let many: Vec<Vec<Value>> = (0..50).map(|i| ints(&[i % 7])).collect();
+        let many: Vec<&[Value]> = many.iter().map(Vec::as_slice).collect();
+        assert_eq!(union_all(&many, 7).map(|u| u.len()), Some(7));
+        assert_eq!(union_all(&many, 6), None);
     }
 }

@@ -5,7 +5,7 @@
 //! the divergent states of a whole search costs one pass over its
 //! τ-transitions.
 
-use crate::eval::EvalResult;
+use crate::eval::{EvalError, EvalResult};
 use crate::process::{Processes, TAU};
 
 use super::machine::{Machine, Moves};
@@ -68,8 +68,28 @@ impl TauCycles {
     }
 
     /// Whether `start` diverges; `tau_successors(s, out)` pushes the
-    /// states `s` reaches by one τ.
+    /// states `s` reaches by one τ. After an error (a stop by the budget
+    /// included) the states the search had open are forgotten, so asking
+    /// again starts afresh.
     pub fn diverges(
+        &mut self,
+        start: u32,
+        tau_successors: &mut dyn FnMut(u32, &mut Vec<u32>) -> EvalResult<()>,
+    ) -> EvalResult<bool> {
+        let result = self.search(start, tau_successors);
+        if result.is_err() {
+            for i in 0..self.stack.len() {
+                let state = self.stack[i].0;
+                self.set(state, Mark::Unseen);
+            }
+            self.stack.clear();
+            self.frames.clear();
+            self.successors.clear();
+        }
+        result
+    }
+
+    fn search(
         &mut self,
         start: u32,
         tau_successors: &mut dyn FnMut(u32, &mut Vec<u32>) -> EvalResult<()>,
@@ -208,6 +228,11 @@ impl Divergences {
     /// canonicaliser (over rows of components only) the states met are
     /// its representatives. `row` must be one already (or the search is
     /// not reduced).
+    ///
+    /// The states met are held to the budget of `procs`'s meter like a
+    /// search's: at most `max_states` of them, each counted as a step of
+    /// work (so the clock, the cancel flag and memory are polled), and
+    /// past the budget the answer is a stop ([`EvalError::stop_reason`]).
     pub fn diverges(
         &mut self,
         machine: &mut Machine,
@@ -215,7 +240,14 @@ impl Divergences {
         row: &[u32],
         mut canonicaliser: Option<&mut (dyn Canonicaliser + '_)>,
     ) -> EvalResult<bool> {
-        let (start, _) = self.store.insert(row);
+        let meter = procs.meter().clone();
+        let stopped = |reason| {
+            EvalError::stopped(reason).with_note(
+                "it stopped looking for divergence: the states reachable by τ alone from one \
+                 state are held to the same budget as the search",
+            )
+        };
+        let (start, _) = self.store.insert_within(row, &meter).map_err(stopped)?;
         let Divergences {
             store,
             cycles,
@@ -224,6 +256,7 @@ impl Divergences {
             next,
         } = self;
         cycles.diverges(start, &mut |state, out| {
+            procs.evaluator().tick(1)?;
             store.read(state, row);
             machine.moves(procs, row, moves)?;
             for m in moves.list.iter().filter(|m| m.event == TAU) {
@@ -231,7 +264,8 @@ impl Divergences {
                 if let Some(canonicaliser) = canonicaliser.as_deref_mut() {
                     canonicaliser.canonicalise(machine, procs, next)?;
                 }
-                out.push(store.insert(next).0);
+                let (id, _) = store.insert_within(next, &meter).map_err(stopped)?;
+                out.push(id);
             }
             Ok(())
         })

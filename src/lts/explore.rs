@@ -35,9 +35,11 @@ pub fn explore_machine(
         states: outcome.states,
         transitions: outcome.transitions,
         deadlock_states: counter.deadlock_states,
+        terminated_states: counter.terminated.iter().filter(|&&t| t).count() as u64,
         components: search.components(),
         seconds: outcome.seconds,
         complete: outcome.stopped.is_none(),
+        stopped: outcome.stopped,
     })
 }
 

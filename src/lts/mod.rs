@@ -23,9 +23,13 @@ pub struct Exploration {
     pub transitions: u64,
     /// States without transitions that were not reached by ✓.
     pub deadlock_states: u64,
+    /// States reached by ✓ (they have terminated: not deadlocks).
+    pub terminated_states: u64,
     /// Leaf components of the supercombinator (1 for the plain path).
     pub components: usize,
     pub seconds: f64,
     /// False when the budget stopped the exploration.
     pub complete: bool,
+    /// What stopped it, when it did not complete.
+    pub stopped: Option<Stopped>,
 }

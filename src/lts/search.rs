@@ -28,11 +28,13 @@
 //! system. This layer knows nothing of permutations: the symmetry layer
 //! implements the trait.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
 
-use crate::eval::EvalResult;
+pub use crate::budget::{Budget, Live, Stopped};
+
+use crate::budget::Meter;
+use crate::eval::{EvalError, EvalResult};
 use crate::process::{EventId, ProcId, Processes};
 
 use super::machine::{Machine, Moves};
@@ -40,83 +42,15 @@ use super::store::StateStore;
 
 /// States expanded per block.
 const BLOCK: usize = 8192;
-/// States stored between two looks at the cancel flag and the clock.
+/// States stored between two polls of the meter (the clock, the cancel
+/// flag, memory).
 const POLL_EVERY: usize = 4096;
-
-/// Counters a search publishes while it runs, and the flag that cancels
-/// it; shared with whoever watches (the TUI, the CLI's progress line).
-#[derive(Debug, Default)]
-pub struct Live {
-    pub cancel: AtomicBool,
-    pub states: AtomicU64,
-    pub transitions: AtomicU64,
-    /// The breadth-first level being expanded.
-    pub depth: AtomicU64,
-}
-
-impl Live {
-    pub fn cancel(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
-    }
-
-    pub fn cancelled(&self) -> bool {
-        self.cancel.load(Ordering::Relaxed)
-    }
-}
-
-/// Limits on a search, and the threads it may use.
-#[derive(Debug, Clone)]
-pub struct Budget {
-    /// Stop once more than this many states are known.
-    pub max_states: Option<usize>,
-    /// Stop after this long.
-    pub timeout: Option<Duration>,
-    /// Threads that compute successors (the results never depend on it).
-    pub threads: usize,
-    /// Where to publish progress and look for a cancel request.
-    pub live: Option<Arc<Live>>,
-}
-
-impl Default for Budget {
-    fn default() -> Budget {
-        Budget {
-            max_states: None,
-            timeout: None,
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            live: None,
-        }
-    }
-}
-
-impl Budget {
-    pub fn exhausted(&self, states: usize) -> bool {
-        self.max_states.is_some_and(|m| states > m)
-    }
-}
-
-/// Why a search stopped before visiting every state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stopped {
-    /// The visitor found what it was looking for.
-    Visitor,
-    /// More than `max_states` states.
-    StateBudget,
-    /// The timeout passed.
-    Timeout,
-    /// Someone set the cancel flag.
-    Cancelled,
-}
-
-impl Stopped {
-    /// Why, in a word or two.
-    pub fn reason(self) -> &'static str {
-        match self {
-            Stopped::StateBudget => "state budget",
-            Stopped::Timeout => "time-out",
-            Stopped::Cancelled | Stopped::Visitor => "cancelled",
-        }
-    }
-}
+/// States whose transitions are completed between two polls of the
+/// meter (computing them evaluates CSPM, and a state may have many).
+const LOAD_POLL_EVERY: usize = 64;
+/// The most numbers (successor rows laid end to end) one part of a block
+/// holds before it stops expanding: 16 MiB.
+const PART_WORDS: usize = 1 << 22;
 
 /// What the visitor decides about a state's successors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -205,6 +139,9 @@ pub struct Outcome {
     pub seconds: f64,
     /// `None` when every reachable state was visited.
     pub stopped: Option<Stopped>,
+    /// Where a stopped run stopped, when the reason alone does not say
+    /// (a search for divergence within the run that met too many states).
+    pub notes: Vec<String>,
 }
 
 /// A breadth-first search in progress: the machine, the stored rows and
@@ -216,9 +153,36 @@ pub struct Search {
     row_width: usize,
     /// For each state after the first: the state it was found from and
     /// the event, when parents are recorded.
-    parents: Option<Vec<(u32, EventId)>>,
+    parents: Option<Parents>,
     /// Whether a run has begun (the initial row is then final).
     started: bool,
+}
+
+/// Parent pointers, in chunks of fixed size: growing never copies (nor
+/// doubles) what is there.
+#[derive(Default)]
+struct Parents {
+    chunks: Vec<Vec<(u32, EventId)>>,
+    len: usize,
+}
+
+impl Parents {
+    const CHUNK: usize = 1 << 16;
+
+    fn push(&mut self, parent: (u32, EventId)) {
+        if self.len.is_multiple_of(Self::CHUNK) {
+            self.chunks.push(Vec::with_capacity(Self::CHUNK));
+        }
+        self.chunks
+            .last_mut()
+            .expect("a chunk with room")
+            .push(parent);
+        self.len += 1;
+    }
+
+    fn get(&self, i: usize) -> (u32, EventId) {
+        self.chunks[i / Self::CHUNK][i % Self::CHUNK]
+    }
 }
 
 /// The successors of a run of states: per state its row and how many
@@ -262,7 +226,7 @@ impl Search {
             store,
             width,
             row_width,
-            parents: parents.then(Vec::new),
+            parents: parents.then(Parents::default),
             started: false,
         }
     }
@@ -307,7 +271,7 @@ impl Search {
         let mut states = vec![id];
         let mut at = id;
         while at != 0 {
-            let (parent, event) = parents[at as usize - 1];
+            let (parent, event) = parents.get(at as usize - 1);
             events.push(event);
             states.push(parent);
             at = parent;
@@ -317,7 +281,13 @@ impl Search {
         (events, states)
     }
 
-    /// Visits every reachable state breadth first, within `budget`.
+    /// Visits every reachable state breadth first, within `budget`: at
+    /// most `max_states` states are stored, and the time-out, the cancel
+    /// flag and the memory budget are polled while the components'
+    /// transitions are computed, while successors are stored, and by
+    /// the evaluator (which polls the same meter during the run). A run
+    /// cut short says why in [`Outcome::stopped`], with the counts so
+    /// far.
     pub fn run(
         &mut self,
         procs: &mut Processes,
@@ -325,18 +295,8 @@ impl Search {
         visitor: &mut dyn Visitor,
     ) -> EvalResult<Outcome> {
         let started = Instant::now();
-        let deadline = budget.timeout.map(|t| started + t);
-        if !self.started {
-            self.started = true;
-            self.canonicalise_initial(procs, visitor)?;
-        }
-        let threads = budget.threads.max(1);
-        // A canonicaliser may add component states to the machine while
-        // successors are stored, so the machine cannot be shared then.
-        let overlap = threads > 1 && !visitor.needs_machine() && visitor.canonicaliser().is_none();
-        let workers = threads.saturating_sub(1).max(1);
-        let mut current: Vec<Expanded> = (0..workers).map(|_| Expanded::default()).collect();
-        let mut upcoming: Vec<Expanded> = (0..workers).map(|_| Expanded::default()).collect();
+        let meter = budget.meter();
+        let outer = procs.replace_meter(meter.clone());
         let mut storing = Storing {
             next: 0,
             depth: 0,
@@ -348,32 +308,74 @@ impl Search {
             kept_events: Vec::new(),
             since_poll: 0,
         };
+        let result = self.search(procs, budget, &meter, visitor, &mut storing);
+        procs.replace_meter(outer);
+        let (stopped, notes) = match result {
+            Ok(stopped) => (stopped, Vec::new()),
+            Err(e) => match e.stop_reason() {
+                Some(stop) => (Some(stop), e.notes.clone()),
+                None => return Err(e),
+            },
+        };
+        if let Some(live) = &budget.live {
+            storing.publish(live, self.store.len());
+        }
+        Ok(Outcome {
+            states: self.store.len() as u64,
+            transitions: storing.transitions,
+            depth: storing.depth,
+            seconds: started.elapsed().as_secs_f64(),
+            stopped,
+            notes,
+        })
+    }
+
+    /// The loop of [`Search::run`]: `Some` reason when it stopped early
+    /// (a stop inside evaluation comes back as an error that says so).
+    fn search(
+        &mut self,
+        procs: &mut Processes,
+        budget: &Budget,
+        meter: &Meter,
+        visitor: &mut dyn Visitor,
+        storing: &mut Storing,
+    ) -> EvalResult<Option<Stopped>> {
+        if !self.started {
+            self.started = true;
+            self.canonicalise_initial(procs, visitor)?;
+        }
+        let threads = budget.threads.max(1);
+        // A canonicaliser may add component states to the machine while
+        // successors are stored, so the machine cannot be shared then.
+        let overlap = threads > 1 && !visitor.needs_machine() && visitor.canonicaliser().is_none();
+        let workers = threads.saturating_sub(1).max(1);
+        let mut current: Vec<Expanded> = (0..workers).map(|_| Expanded::default()).collect();
+        let mut upcoming: Vec<Expanded> = (0..workers).map(|_| Expanded::default()).collect();
         let mut rows = Vec::new();
         let (width, row_width) = (self.width, self.row_width);
         // States in `storing.next..expanded` have their successors in `current`.
         let mut expanded = 0;
-        let stopped = loop {
+        loop {
             if expanded == storing.next {
                 let end = self.store.len().min(expanded + BLOCK);
                 if end == expanded {
-                    break None;
+                    return Ok(None);
                 }
-                self.load(procs, expanded..end, &mut rows)?;
-                expand(&self.machine, &rows, width, row_width, &mut current);
-                expanded = end;
+                self.load(procs, meter, expanded..end, &mut rows)?;
+                expanded += expand(&self.machine, &rows, width, row_width, &mut current);
             }
             let end = self.store.len().min(expanded + BLOCK);
-            let stopped = if overlap && end > expanded {
-                self.load(procs, expanded..end, &mut rows)?;
+            let (stopped, next_block) = if overlap && end > expanded {
+                self.load(procs, meter, expanded..end, &mut rows)?;
                 let (machine, store, parents) = (&self.machine, &mut self.store, &mut self.parents);
                 let (block, parts) = (&rows, &mut upcoming);
-                let stopped = std::thread::scope(|scope| {
-                    scope.spawn(move || expand(machine, block, width, row_width, parts));
+                std::thread::scope(|scope| {
+                    let next = scope.spawn(move || expand(machine, block, width, row_width, parts));
                     let mut context = Context {
                         procs: &mut *procs,
                         machine: None,
                     };
-                    storing.store(
+                    let stopped = storing.store(
                         &mut current,
                         store,
                         parents,
@@ -381,18 +383,19 @@ impl Search {
                         &mut context,
                         visitor,
                         budget,
-                        deadline,
+                        meter,
+                    );
+                    (
+                        stopped,
+                        next.join().expect("expanding a block does not panic"),
                     )
-                })?;
-                expanded = end;
-                std::mem::swap(&mut current, &mut upcoming);
-                stopped
+                })
             } else {
                 let mut context = Context {
                     procs: &mut *procs,
                     machine: Some(&mut self.machine),
                 };
-                storing.store(
+                let stopped = storing.store(
                     &mut current,
                     &mut self.store,
                     &mut self.parents,
@@ -400,24 +403,18 @@ impl Search {
                     &mut context,
                     visitor,
                     budget,
-                    deadline,
-                )?
+                    meter,
+                );
+                (stopped, 0)
             };
-            if stopped.is_some() {
-                break stopped;
+            if let Some(stop) = stopped? {
+                return Ok(Some(stop));
             }
-        };
-        let outcome = Outcome {
-            states: self.store.len() as u64,
-            transitions: storing.transitions,
-            depth: storing.depth,
-            seconds: started.elapsed().as_secs_f64(),
-            stopped,
-        };
-        if let Some(live) = &budget.live {
-            storing.publish(live, self.store.len());
+            if next_block > 0 {
+                expanded += next_block;
+                std::mem::swap(&mut current, &mut upcoming);
+            }
         }
-        Ok(outcome)
     }
 
     /// Replaces the initial row by its representative, when the visitor
@@ -438,16 +435,21 @@ impl Search {
     }
 
     /// Copies the rows of states `range` into `rows`, completing their
-    /// components' transitions.
+    /// components' transitions (the evaluator polls the meter while it
+    /// computes them; between states, so does this).
     fn load(
         &mut self,
         procs: &mut Processes,
+        meter: &Meter,
         range: std::ops::Range<usize>,
         rows: &mut Vec<u32>,
     ) -> EvalResult<()> {
         rows.clear();
         let mut row = Vec::with_capacity(self.row_width);
         for id in range {
+            if id % LOAD_POLL_EVERY == 0 {
+                meter.poll().map_err(EvalError::stopped)?;
+            }
             self.store.read(id as u32, &mut row);
             self.machine.prepare(procs, &row[..self.width])?;
             rows.extend_from_slice(&row);
@@ -457,8 +459,19 @@ impl Search {
 }
 
 /// The successors of the states whose rows are `rows`, split into one
-/// contiguous run per part, each computed on its own thread.
-fn expand(machine: &Machine, rows: &[u32], width: usize, row_width: usize, parts: &mut [Expanded]) {
+/// contiguous run per part, each computed on its own thread; how many of
+/// the states (from the first) were expanded. A part stops once its
+/// successors hold [`PART_WORDS`] numbers (after at least one state), so
+/// that wide branching cannot make a block's successors outgrow memory;
+/// the states after the first part that stopped are expanded again with
+/// the next block.
+fn expand(
+    machine: &Machine,
+    rows: &[u32],
+    width: usize,
+    row_width: usize,
+    parts: &mut [Expanded],
+) -> usize {
     // Every row has at least one component, so `row_width` is never 0.
     let states = rows.len().checked_div(row_width).unwrap_or(0);
     let per_part = states.div_ceil(parts.len()).max(1);
@@ -467,12 +480,14 @@ fn expand(machine: &Machine, rows: &[u32], width: usize, row_width: usize, parts
         part.counts.clear();
         part.events.clear();
         part.rows.clear();
-        part.sources
-            .extend_from_slice(&rows[from * row_width..to * row_width]);
         let mut moves = Moves::default();
         let mut next_state = Vec::new();
         for i in from..to {
+            if i > from && part.rows.len() >= PART_WORDS {
+                break;
+            }
             let state = &rows[i * row_width..(i + 1) * row_width];
+            part.sources.extend_from_slice(state);
             machine.prepared_moves(&state[..width], &mut moves);
             part.counts.push(moves.list.len() as u32);
             for m in &moves.list {
@@ -482,52 +497,67 @@ fn expand(machine: &Machine, rows: &[u32], width: usize, row_width: usize, parts
             }
         }
     };
-    let runs = parts.iter_mut().enumerate().map(|(i, part)| {
-        let from = (i * per_part).min(states);
-        (part, from, (from + per_part).min(states))
-    });
+    let runs: Vec<(usize, usize)> = (0..parts.len())
+        .map(|i| {
+            let from = (i * per_part).min(states);
+            (from, (from + per_part).min(states))
+        })
+        .collect();
     // Small blocks, or one part, are not worth a thread.
     if per_part >= states || states < 256 {
-        for (part, from, to) in runs {
+        for (part, &(from, to)) in parts.iter_mut().zip(&runs) {
             run(part, from, to);
         }
-        return;
+    } else {
+        std::thread::scope(|scope| {
+            for (part, &(from, to)) in parts.iter_mut().zip(&runs) {
+                scope.spawn(move || run(part, from, to));
+            }
+        });
     }
-    std::thread::scope(|scope| {
-        for (part, from, to) in runs {
-            scope.spawn(move || run(part, from, to));
+    // The expanded prefix: every part in full up to the first that
+    // stopped early; the parts after it are dropped.
+    let mut done = 0;
+    let mut complete = true;
+    for (part, &(from, to)) in parts.iter_mut().zip(&runs) {
+        if !complete {
+            part.counts.clear();
+            continue;
         }
-    });
+        done += part.counts.len();
+        complete = from + part.counts.len() == to;
+    }
+    done
 }
 
 impl Storing {
     /// Lets the visitor judge the successors in `parts` (of the states
-    /// from `self.next` on) and stores those it keeps. `Some` when the
-    /// search must stop.
+    /// from `self.next` on) and stores those it keeps, within the
+    /// budget. `Some` when the search must stop.
     #[allow(clippy::too_many_arguments)]
     fn store(
         &mut self,
         parts: &mut [Expanded],
         store: &mut StateStore,
-        parents: &mut Option<Vec<(u32, EventId)>>,
+        parents: &mut Option<Parents>,
         (components, row_width): (usize, usize),
         context: &mut Context,
         visitor: &mut dyn Visitor,
         budget: &Budget,
-        deadline: Option<Instant>,
+        meter: &Meter,
     ) -> EvalResult<Option<Stopped>> {
         let width = row_width;
         for part in parts {
             let mut row_at = 0;
             let mut event_at = 0;
             for (i, &count) in part.counts.iter().enumerate() {
-                if budget.exhausted(store.len()) {
-                    return Ok(Some(Stopped::StateBudget));
-                }
                 self.since_poll += 1;
                 if self.since_poll >= POLL_EVERY {
                     self.since_poll = 0;
-                    if let Some(stop) = self.poll(budget, deadline, store.len()) {
+                    if let Some(live) = &budget.live {
+                        self.publish(live, store.len());
+                    }
+                    if let Err(stop) = meter.poll() {
                         return Ok(Some(stop));
                     }
                 }
@@ -578,13 +608,15 @@ impl Storing {
                     }
                 }
                 self.ids.clear();
-                store.insert_all(kept_rows, &mut self.ids);
+                let full = store.insert_all(kept_rows, &mut self.ids, meter).err();
+                // Only the successors stored before a budget refused one.
+                let kept_events = &kept_events[..self.ids.len()];
                 if let Some(parents) = parents {
                     for (&event, &(target, new)) in kept_events.iter().zip(&self.ids) {
                         if new {
                             parents.push((id, event));
                         }
-                        debug_assert!(!new || parents.len() == target as usize);
+                        debug_assert!(!new || parents.len == target as usize);
                     }
                 }
                 visitor.stored(id, kept_events, &self.ids);
@@ -598,25 +630,15 @@ impl Storing {
                 self.pairs.sort_unstable();
                 self.pairs.dedup();
                 self.transitions += self.pairs.len() as u64;
+                if full.is_some() {
+                    return Ok(full);
+                }
                 row_at += count * width;
                 event_at += count;
                 self.next += 1;
             }
         }
         Ok(None)
-    }
-
-    fn poll(&self, budget: &Budget, deadline: Option<Instant>, states: usize) -> Option<Stopped> {
-        if let Some(live) = &budget.live {
-            self.publish(live, states);
-            if live.cancelled() {
-                return Some(Stopped::Cancelled);
-            }
-        }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return Some(Stopped::Timeout);
-        }
-        None
     }
 
     fn publish(&self, live: &Live, states: usize) {

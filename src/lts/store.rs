@@ -13,10 +13,19 @@
 //! lines of a whole batch of successors are prefetched before any is
 //! looked up ([`StateStore::insert_all`]), so their cache misses overlap.
 //! Growing the table rehashes from the stored hashes, never the rows.
+//!
+//! Under a budget ([`StateStore::insert_within`]) a store never holds
+//! more rows than the state budget allows, and asks the meter before
+//! every step that allocates much at once (doubling the table, widening
+//! the rows): a step that would pass the memory budget is not taken, and
+//! the row that needed it is refused instead. Rows are stored in chunks
+//! of [`CHUNK_ROWS`], small steps the meter's periodic reading covers.
 
 use std::hash::{BuildHasher, Hasher};
 
 use rustc_hash::FxBuildHasher;
+
+use crate::budget::{Meter, Stopped};
 
 /// Rows per chunk.
 const CHUNK_ROWS: usize = 1 << 14;
@@ -70,14 +79,29 @@ impl StateStore {
         decode(self.bytes_of(id), self.cell, out);
     }
 
-    /// The id of `row`, adding it if it is new (then `true`).
+    /// The id of `row`, adding it if it is new (then `true`); for small
+    /// tables of states outside any budget.
     pub fn insert(&mut self, row: &[u32]) -> (u32, bool) {
-        self.insert_hashed(row, hash_row(row))
+        let unlimited = Meter::unlimited();
+        self.insert_hashed(row, hash_row(row), &unlimited)
+            .expect("an unlimited meter refuses only when the address space runs out")
+    }
+
+    /// The id of `row`, adding it if it is new (then `true`), unless
+    /// adding it would pass `meter`'s state or memory budget.
+    pub fn insert_within(&mut self, row: &[u32], meter: &Meter) -> Result<(u32, bool), Stopped> {
+        self.insert_hashed(row, hash_row(row), meter)
     }
 
     /// Inserts rows of `self.width` numbers laid end to end, pushing each
-    /// one's `(id, new)` onto `out`.
-    pub fn insert_all(&mut self, rows: &[u32], out: &mut Vec<(u32, bool)>) {
+    /// one's `(id, new)` onto `out`, until one would pass `meter`'s
+    /// budget: then `out` holds the rows before it.
+    pub fn insert_all(
+        &mut self,
+        rows: &[u32],
+        out: &mut Vec<(u32, bool)>,
+        meter: &Meter,
+    ) -> Result<(), Stopped> {
         let width = self.width.max(1);
         self.hashes.clear();
         for row in rows.chunks_exact(width) {
@@ -86,35 +110,66 @@ impl StateStore {
             self.hashes.push(hash);
         }
         let hashes = std::mem::take(&mut self.hashes);
+        let mut result = Ok(());
         for (row, &hash) in rows.chunks_exact(width).zip(&hashes) {
-            out.push(self.insert_hashed(row, hash));
-        }
-        self.hashes = hashes;
-    }
-
-    fn insert_hashed(&mut self, row: &[u32], hash: u32) -> (u32, bool) {
-        debug_assert_eq!(row.len(), self.width);
-        let largest = row.iter().copied().max().unwrap_or(0);
-        if largest > max_for(self.cell) {
-            self.widen(largest);
-        }
-        self.encoded.clear();
-        encode(row, self.cell, &mut self.encoded);
-        let (chunks, size, encoded) = (&self.chunks, self.row_bytes(), &self.encoded);
-        let found = self.table.find(hash, |id| {
-            let id = id as usize;
-            let start = (id % CHUNK_ROWS) * size;
-            &chunks[id / CHUNK_ROWS][start..start + size] == encoded.as_slice()
-        });
-        match found {
-            Ok(id) => (id, false),
-            Err(slot) => {
-                let id = self.len as u32;
-                self.push_encoded();
-                self.table.fill(slot, hash, id);
-                (id, true)
+            match self.insert_hashed(row, hash, meter) {
+                Ok(found) => out.push(found),
+                Err(stop) => {
+                    result = Err(stop);
+                    break;
+                }
             }
         }
+        self.hashes = hashes;
+        result
+    }
+
+    fn insert_hashed(
+        &mut self,
+        row: &[u32],
+        hash: u32,
+        meter: &Meter,
+    ) -> Result<(u32, bool), Stopped> {
+        debug_assert_eq!(row.len(), self.width);
+        let largest = row.iter().copied().max().unwrap_or(0);
+        let cell = cell_for(largest).max(self.cell);
+        let size = self.width * cell;
+        self.encoded.clear();
+        encode(row, cell, &mut self.encoded);
+        let slot = if cell > self.cell {
+            // Rows stored with narrower cells cannot hold this one: it is
+            // new, its slot still to be found.
+            None
+        } else {
+            let (chunks, encoded) = (&self.chunks, &self.encoded);
+            let found = self.table.find(hash, |id| {
+                let id = id as usize;
+                let start = (id % CHUNK_ROWS) * size;
+                &chunks[id / CHUNK_ROWS][start..start + size] == encoded.as_slice()
+            });
+            match found {
+                Ok(id) => return Ok((id, false)),
+                Err(slot) => Some(slot),
+            }
+        };
+        // A new row: within the budget, or not at all.
+        meter.may_store(self.len + 1)?;
+        if cell > self.cell {
+            meter.may_allocate((self.len * size) as u64)?;
+        }
+        if self.table.full_after_one_more() {
+            meter.may_allocate(self.table.bytes() * 2)?;
+        }
+        if cell > self.cell {
+            // Widening re-encodes every row through `encoded`.
+            self.widen(cell);
+            self.encoded.clear();
+            encode(row, cell, &mut self.encoded);
+        }
+        let id = self.len as u32;
+        self.push_encoded();
+        self.table.add(hash, id, slot);
+        Ok((id, true))
     }
 
     fn push_encoded(&mut self) {
@@ -128,10 +183,9 @@ impl StateStore {
         self.len += 1;
     }
 
-    /// Re-encodes every row with cells wide enough for `largest`. Hashes
-    /// are of the numbers, not the bytes, so the table stays valid.
-    fn widen(&mut self, largest: u32) {
-        let cell = if largest <= max_for(2) { 2 } else { 4 };
+    /// Re-encodes every row with cells of `cell` bytes. Hashes are of the
+    /// numbers, not the bytes, so the table stays valid.
+    fn widen(&mut self, cell: usize) {
         let old_cell = self.cell;
         let chunks = std::mem::take(&mut self.chunks);
         let len = self.len;
@@ -203,9 +257,24 @@ impl Table {
         }
     }
 
-    /// Puts `id` into the empty slot `find` returned, growing when three
-    /// quarters full.
-    fn fill(&mut self, slot: usize, hash: u32, id: u32) {
+    /// Whether adding one more id fills the table to three quarters,
+    /// where it doubles.
+    fn full_after_one_more(&self) -> bool {
+        (self.used + 1) * 4 >= self.slots.len() * 3
+    }
+
+    fn bytes(&self) -> u64 {
+        (self.slots.len() * std::mem::size_of::<u64>()) as u64
+    }
+
+    /// Adds `id`, whose row is not in the table yet, into the empty slot
+    /// `find` returned (or the first one its probe meets), growing when
+    /// three quarters full.
+    fn add(&mut self, hash: u32, id: u32, slot: Option<usize>) {
+        let slot = slot.unwrap_or_else(|| match self.find(hash, |_| false) {
+            Err(slot) => slot,
+            Ok(_) => unreachable!("nothing matches"),
+        });
         self.slots[slot] = ((hash as u64) << 32) | (id as u64 + 1);
         self.used += 1;
         if self.used * 4 >= self.slots.len() * 3 {
@@ -227,11 +296,14 @@ impl Table {
     }
 }
 
-fn max_for(cell: usize) -> u32 {
-    match cell {
-        1 => u8::MAX as u32,
-        2 => u16::MAX as u32,
-        _ => u32::MAX,
+/// Bytes per number that `largest` needs: 1, 2 or 4.
+fn cell_for(largest: u32) -> usize {
+    if largest <= u8::MAX as u32 {
+        1
+    } else if largest <= u16::MAX as u32 {
+        2
+    } else {
+        4
     }
 }
 
@@ -309,12 +381,66 @@ mod tests {
     }
 
     #[test]
+    fn a_budget_stops_the_store_exactly_at_its_states() {
+        let meter = crate::budget::Budget {
+            max_states: Some(300),
+            max_memory: None,
+            ..crate::budget::Budget::default()
+        }
+        .meter();
+        let mut store = StateStore::new(1);
+        let rows: Vec<u32> = (0..1000).collect();
+        let mut ids = Vec::new();
+        let stopped = store.insert_all(&rows, &mut ids, &meter);
+        assert_eq!(stopped, Err(Stopped::StateBudget));
+        assert_eq!(store.len(), 300);
+        assert_eq!(ids.len(), 300);
+        // Rows already stored are still found; a new one is refused.
+        assert_eq!(store.insert_within(&[299], &meter), Ok((299, false)));
+        assert_eq!(
+            store.insert_within(&[300], &meter),
+            Err(Stopped::StateBudget)
+        );
+        // Numbers past 255 widen the rows once the budget allows them.
+        let mut wide = StateStore::new(1);
+        assert_eq!(wide.insert_within(&[70_000], &meter), Ok((0, true)));
+        assert_eq!(wide.insert_within(&[70_000], &meter), Ok((0, false)));
+    }
+
+    #[test]
+    fn the_table_does_not_double_past_the_memory_budget() {
+        if crate::budget::memory::usage(std::time::Duration::ZERO).is_none() {
+            return; // the system does not say what the process uses
+        }
+        let tight = crate::budget::Budget {
+            max_memory: Some(1),
+            ..crate::budget::Budget::default()
+        }
+        .meter();
+        // Rows of small numbers: one byte each, never widened.
+        let row = |i: u32| [i % 200, i / 200];
+        let mut store = StateStore::new(2);
+        let rows: Vec<u32> = (0..5000).flat_map(row).collect();
+        let mut ids = Vec::new();
+        assert_eq!(
+            store.insert_all(&rows, &mut ids, &tight),
+            Err(Stopped::Memory)
+        );
+        // The table (1024 slots) doubles at three quarters full: the row
+        // that needed it was refused, the ones before are there.
+        assert_eq!(store.len(), 767);
+        assert!((0..767).all(|i| store.insert(&row(i)) == (i, false)));
+    }
+
+    #[test]
     fn a_batch_inserts_like_one_at_a_time() {
         let mut one = StateStore::new(2);
         let mut batch = StateStore::new(2);
         let rows: Vec<u32> = (0..5000u32).flat_map(|i| [i % 61, i % 17]).collect();
         let mut ids = Vec::new();
-        batch.insert_all(&rows, &mut ids);
+        batch
+            .insert_all(&rows, &mut ids, &Meter::unlimited())
+            .unwrap();
         let expected: Vec<(u32, bool)> = rows.chunks(2).map(|r| one.insert(r)).collect();
         assert_eq!(ids, expected);
         assert_eq!(batch.len(), 61 * 17);

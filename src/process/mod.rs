@@ -26,6 +26,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use crate::budget::Meter;
 use crate::eval::{EvalError, EvalResult, Evaluator, Proc, Value};
 use crate::script::Script;
 use crate::script::builtins::{Builtin, ProcessFunction};
@@ -61,6 +62,20 @@ pub struct Processes<'s> {
     omega: ProcId,
 }
 
+/// A run stopped by its budget may leave millions of states: they are
+/// freed on a thread of their own, so that the run answers at once.
+impl Drop for Processes<'_> {
+    fn drop(&mut self) {
+        if self.memo.len() > crate::budget::FREE_LATER {
+            crate::budget::drop_later((
+                std::mem::take(&mut self.terms),
+                std::mem::take(&mut self.states_of),
+                std::mem::take(&mut self.memo),
+            ));
+        }
+    }
+}
+
 impl<'s> Processes<'s> {
     /// Prepares the processes of `script`, interning its events.
     pub fn new(script: &'s Script) -> EvalResult<Processes<'s>> {
@@ -80,13 +95,29 @@ impl<'s> Processes<'s> {
         let mut values = Vec::new();
         for c in 0..eval.script().channels.len() {
             let channel = crate::script::ir::ChannelId(c as u32);
-            values.extend(eval.channel_events(channel).map_err(|e| {
-                e.with_note("symcsp explores only scripts whose channels have finitely many events")
-            })?);
+            match eval.channel_events(channel) {
+                Ok(events) => values.extend(events),
+                Err(e) if e.stop_reason().is_some() => {
+                    // Millions of events may be built: stop at once.
+                    crate::budget::drop_later(values);
+                    return Err(e);
+                }
+                Err(e) => {
+                    return Err(e.with_note(
+                        "symcsp explores only scripts whose channels have finitely many events",
+                    ));
+                }
+            }
         }
+        // Sorting and interning take a while for millions of events: the
+        // budget is consulted before each.
+        let poll = |eval: &Evaluator| eval.meter().poll().map_err(EvalError::stopped);
+        poll(&eval)?;
         values.sort();
         values.dedup();
+        poll(&eval)?;
         let events = EventTable::new(&values);
+        poll(&eval)?;
         let mut processes = Processes {
             eval,
             events,
@@ -106,7 +137,16 @@ impl<'s> Processes<'s> {
     /// The processes of `script` and the state of its constant `func`
     /// (a process expression added with `Script::add_expr`, say).
     pub fn with_root(script: &'s Script, func: FuncId) -> EvalResult<(Processes<'s>, ProcId)> {
-        let eval = Evaluator::new(script);
+        Processes::with_root_within(script, func, Meter::unlimited())
+    }
+
+    /// The same, the evaluation (loading included) held to `meter`.
+    pub fn with_root_within(
+        script: &'s Script,
+        func: FuncId,
+        meter: Meter,
+    ) -> EvalResult<(Processes<'s>, ProcId)> {
+        let eval = Evaluator::new(script).with_meter(meter);
         let value = eval.eval_constant(func)?;
         let mut processes = Processes::with_evaluator(eval)?;
         let root = processes.state(&value, script.function(func).span)?;
@@ -115,6 +155,17 @@ impl<'s> Processes<'s> {
 
     pub fn evaluator(&self) -> &Evaluator<'s> {
         &self.eval
+    }
+
+    /// The meter that holds work on these states to its budget: the
+    /// evaluator polls it, and so does every search over the states.
+    pub fn meter(&self) -> &Meter {
+        self.eval.meter()
+    }
+
+    /// Replaces the meter (see [`Processes::meter`]), giving back the old.
+    pub fn replace_meter(&mut self, meter: Meter) -> Meter {
+        self.eval.replace_meter(meter)
     }
 
     pub fn script(&self) -> &'s Script {

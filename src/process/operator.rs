@@ -313,6 +313,8 @@ impl PrefixWalk<'_, '_> {
                 };
                 let nondeterministic = matches!(field, Field::NondetInput(..));
                 for value in self.candidates(&event, index)? {
+                    // A channel's type may be large: each value is work.
+                    ev.tick(1)?;
                     if restriction
                         .as_ref()
                         .is_some_and(|s: &std::sync::Arc<Set>| !ev.contains(s, &value))

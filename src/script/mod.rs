@@ -11,6 +11,7 @@ pub mod builtins;
 pub mod ir;
 mod mentions;
 mod resolve;
+mod suggest;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use ustr::Ustr;

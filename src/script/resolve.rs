@@ -22,6 +22,7 @@ use crate::syntax::{Diagnostic, Span};
 use super::builtins::Builtin;
 use super::ir::*;
 use super::mentions::expr_mentions;
+use super::suggest::Suggester;
 use super::{Named, Script};
 
 /// The module a declaration sits in: its name prefix (`M::N::`) and, for
@@ -150,6 +151,8 @@ pub(super) struct Resolver<'s, 'p> {
     nametypes: FxHashMap<Ustr, &'p ast::Expr>,
     /// Where each qualified name was declared.
     declared_at: FxHashMap<Ustr, Span>,
+    /// "Did you mean" for unknown names, within its budget.
+    suggester: Suggester,
 }
 
 impl<'s, 'p> Resolver<'s, 'p> {
@@ -165,6 +168,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             modules: FxHashMap::default(),
             nametypes: FxHashMap::default(),
             declared_at: FxHashMap::default(),
+            suggester: Suggester::default(),
         }
     }
 
@@ -1099,16 +1103,15 @@ impl<'s, 'p> Resolver<'s, 'p> {
     }
 
     fn unknown_name(&mut self, text: &str, span: Span) {
-        let mut candidates: Vec<String> = self
+        let candidates = self
             .scopes
             .iter()
-            .flat_map(|s| s.keys().map(|k| k.to_string()))
+            .flat_map(|s| s.keys().map(|k| k.as_str()))
             .filter(|k| !k.starts_with('$'))
-            .collect();
-        candidates.extend(self.script.names.keys().map(|k| k.to_string()));
-        candidates.extend(Builtin::names().map(str::to_string));
+            .chain(self.script.names.keys().map(|k| k.as_str()))
+            .chain(Builtin::names());
         let mut d = Diagnostic::error(span, format!("`{text}` is not defined"));
-        if let Some(best) = closest(text, &candidates) {
+        if let Some(best) = self.suggester.closest(text, candidates) {
             d = d.with_note(format!("did you mean `{best}`?"));
         }
         self.diagnostics.push(d);
@@ -1850,33 +1853,6 @@ fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
     s.out
 }
 
-/// The candidate closest to `text` by edit distance, if close enough to
-/// be a likely typo.
-fn closest<'c>(text: &str, candidates: &'c [String]) -> Option<&'c str> {
-    let limit = (text.chars().count() / 3).max(1);
-    candidates
-        .iter()
-        .map(|c| (edit_distance(text, c), c))
-        .filter(|(d, _)| *d <= limit)
-        .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))
-        .map(|(_, c)| c.as_str())
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitution = previous + usize::from(ca != cb);
-            previous = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
-        }
-    }
-    row[b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1889,13 +1865,5 @@ mod tests {
             strongly_connected(&edges),
             vec![vec![1, 2], vec![0], vec![3]]
         );
-    }
-
-    #[test]
-    fn suggestions_are_near_misses_only() {
-        let names = vec!["union".to_string(), "Thread".to_string()];
-        assert_eq!(closest("unon", &names), Some("union"));
-        assert_eq!(closest("Threads", &names), Some("Thread"));
-        assert_eq!(closest("zzz", &names), None);
     }
 }

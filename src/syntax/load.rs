@@ -4,18 +4,16 @@
 //! parser can recover.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-
-use pest::Parser;
 
 use thin_vec::ThinVec;
 
 use super::ast::{Decl, DeclKind, File};
 use super::build::Builder;
 use super::diagnostic::{Diagnostic, render_all};
-use super::parser::{CspmParser, Rule};
+use super::parser::Rule;
+use super::pest_run::{self, Detail};
 use super::source::{FileId, MAX_SOURCE_BYTES, SourceMap, Span};
-use super::{descent, errors, lexical, tokens};
+use super::{descent, errors, lexical, read, tokens};
 
 /// How many syntax errors one file reports.
 const MAX_SYNTAX_ERRORS: usize = 10;
@@ -53,13 +51,24 @@ impl LoadError {
     }
 }
 
-/// Loads the script at `path` and everything it includes.
+/// Loads the script at `path` (`-`: standard input) and everything it
+/// includes. Each file is read once, within the size limit; a root file
+/// of nothing but white space is refused (see [`empty_file`]).
 pub fn load_file(path: &Path) -> Result<Program, LoadError> {
     crate::stack::with_large_stack(|| {
         let mut loader = Loader::default();
-        let root = loader.read_and_parse(path, path.display().to_string(), None);
+        let root = loader.read_and_parse(path, display_name(path), None);
         loader.finish(root)
     })
+}
+
+/// How a script's path is named in messages: `-` is standard input.
+pub fn display_name(path: &Path) -> String {
+    if read::is_stdin(path) {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
 }
 
 /// Loads a script given as text; includes resolve against the current
@@ -102,9 +111,7 @@ pub(crate) fn parse_decls(base: u32, text: &str) -> Result<ThinVec<Decl>, Vec<Di
                 end
             }
             Stretch::Failed { failed_at } => {
-                diagnostics.push(with_error_detail(|| {
-                    explain_failure(base, text, start, failed_at, &restarts)
-                }));
+                diagnostics.push(explain_failure(base, text, start, failed_at, &restarts));
                 // Resume at the first declaration starting on a later line.
                 let line_end = text[failed_at..]
                     .find('\n')
@@ -140,14 +147,12 @@ pub(crate) fn parse_decls_with_pest(
     base: u32,
     text: &str,
 ) -> Result<ThinVec<Decl>, Vec<Diagnostic>> {
-    match CspmParser::parse(Rule::file, text) {
+    match pest_run::parse(Rule::file, text, Detail::Off) {
         Ok(mut pairs) => Builder::new(base, 0).file(pairs.next().expect("a file pair")),
         Err(error) => {
             let failed_at = errors::failure_offset(&error);
             let restarts = lexical::restart_points(text);
-            Err(vec![with_error_detail(|| {
-                explain_failure(base, text, 0, failed_at, &restarts)
-            })])
+            Err(vec![explain_failure(base, text, 0, failed_at, &restarts)])
         }
     }
 }
@@ -178,14 +183,17 @@ fn parse_stretch(base: u32, text: &str, start: usize, restarts: &[usize]) -> Str
             .get(first + reach - 1)
             .copied()
             .unwrap_or(text.len());
-        match CspmParser::parse(Rule::file, &text[start..end]) {
+        match pest_run::parse(Rule::file, &text[start..end], Detail::Off) {
             Ok(mut pairs) => {
                 let built = Builder::new(base, start).file(pairs.next().expect("a file pair"));
                 return Stretch::Parsed { built, end };
             }
             Err(error) => {
                 let failed_at = start + errors::failure_offset(&error);
-                if end == text.len() || !tokens::only_trivia(&text[failed_at..end]) {
+                if end == text.len()
+                    || pest_run::gave_up(&error)
+                    || !tokens::only_trivia(&text[failed_at..end])
+                {
                     return Stretch::Failed { failed_at };
                 }
                 reach *= 2;
@@ -194,34 +202,11 @@ fn parse_stretch(base: u32, text: &str, start: usize, restarts: &[usize]) -> Str
     }
 }
 
-/// Runs `f`, which may switch on pest's record of what it expected at each
-/// failure (see [`explain_failure`]). That bookkeeping slows parsing severalfold,
-/// so it is on only while a script that failed is parsed again for its
-/// diagnostics. pest's switch is global: the lock keeps concurrent
-/// re-parses from turning it off under each other (plain parses only run
-/// slower while it is on), and it is off again when `f` returns.
-pub(crate) fn with_error_detail<T>(f: impl FnOnce() -> T) -> T {
-    static DETAIL: Mutex<()> = Mutex::new(());
-    let _guard = DETAIL
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let result = f();
-    pest::set_error_detail(false);
-    result
-}
-
-fn parse_with_detail(
-    text: &str,
-    detail: bool,
-) -> Result<pest::iterators::Pairs<'_, Rule>, pest::error::Error<Rule>> {
-    pest::set_error_detail(detail);
-    CspmParser::parse(Rule::file, text)
-}
-
 /// The diagnostic for a parse of `text[start..]` that failed at
-/// `failed_at`: parsed again with detail from the last declaration start
-/// before the failure (or, if that start lies inside the broken construct
-/// and fails elsewhere, from `start` itself).
+/// `failed_at`: parsed again with pest's record of what it expected (slow,
+/// so only for a failed stretch) from the last declaration start before
+/// the failure (or, if that start lies inside the broken construct and
+/// fails elsewhere, from `start` itself).
 fn explain_failure(
     base: u32,
     text: &str,
@@ -237,14 +222,15 @@ fn explain_failure(
         .unwrap_or(start);
     if near > start {
         let rest = &text[near..];
-        if let Err(error) = parse_with_detail(rest, true)
+        if let Err(error) = pest_run::parse(Rule::file, rest, Detail::On)
             && near + errors::failure_offset(&error) == failed_at
         {
             return errors::diagnostic(&error, base, text, near);
         }
     }
     let rest = &text[start..];
-    let error = parse_with_detail(rest, true).expect_err("a text that failed to parse fails again");
+    let error = pest_run::parse(Rule::file, rest, Detail::On)
+        .expect_err("a text that failed to parse fails again");
     errors::diagnostic(&error, base, text, start)
 }
 
@@ -284,10 +270,20 @@ impl Loader {
         name: String,
         included_from: Option<Span>,
     ) -> Option<FileId> {
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
-            Err(e) => {
-                let message = format!("cannot read `{name}`: {}", io_reason(&e));
+        let limit = self.sources.room().saturating_sub(1);
+        let problem = match read::read(path, limit) {
+            Ok(contents) if included_from.is_none() && read::is_blank(&contents) => {
+                Err(format!("`{name}` is empty: there is no script in it"))
+            }
+            Ok(contents) => Ok(contents.bytes),
+            Err(e) => Err(format!(
+                "cannot read `{name}`: {}",
+                e.reason(MAX_SOURCE_BYTES)
+            )),
+        };
+        let bytes = match problem {
+            Ok(bytes) => bytes,
+            Err(message) => {
                 self.diagnostics.push(match included_from {
                     Some(site) => Diagnostic::error(site, message),
                     None => Diagnostic::error_nowhere(message),
@@ -306,17 +302,6 @@ impl Loader {
                 (String::from_utf8_lossy(e.as_bytes()).into_owned(), bad)
             }
         };
-        if !self.sources.has_room_for(text.len()) {
-            let message = format!(
-                "cannot read `{name}`: the script is too large (at most {} MiB in all its files)",
-                MAX_SOURCE_BYTES >> 20
-            );
-            self.diagnostics.push(match included_from {
-                Some(site) => Diagnostic::error(site, message),
-                None => Diagnostic::error_nowhere(message),
-            });
-            return None;
-        }
         let id = self
             .sources
             .add(name, Some(path.to_path_buf()), text, included_from);
@@ -410,24 +395,16 @@ impl Loader {
     }
 }
 
-fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        std::io::ErrorKind::IsADirectory => "it is a directory".into(),
-        _ => e.to_string(),
-    }
-}
-
-/// A file with nothing but white space in it is almost always a mistake
-/// (a wrong path, a truncated save), so the command line refuses it; a
-/// script of comments only is deliberate and parses to no declarations.
+/// Whether the regular file at `path` holds nothing but white space,
+/// which [`load_file`] refuses: for callers that look before loading.
+/// Anything else (a pipe, a device, a missing file) is left to the
+/// loader, which reads it once.
 pub fn empty_file(path: &Path) -> Option<&'static str> {
-    let bytes = std::fs::read(path).ok()?;
-    bytes
-        .iter()
-        .all(u8::is_ascii_whitespace)
-        .then_some("the file is empty: there is no script to parse")
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    let contents = read::read(path, MAX_SOURCE_BYTES).ok()?;
+    read::is_blank(&contents).then_some("the file is empty: there is no script in it")
 }
 
 #[cfg(test)]

@@ -13,18 +13,19 @@ mod errors;
 mod lexical;
 mod load;
 mod parser;
+mod pest_run;
 mod print;
+mod read;
 pub mod source;
 mod tokens;
 
 pub use build::MAX_DEPTH;
 pub use diagnostic::{Diagnostic, Severity, render_all};
 pub use lexical::{MAX_BRACKET_DEPTH, without_comments};
-pub use load::{LoadError, Program, empty_file, load_file, load_str};
+pub use load::{LoadError, Program, display_name, empty_file, load_file, load_str};
 pub use print::{binary_symbol, process_symbol};
 pub use source::{FileId, Location, SourceFile, SourceMap, Span};
 
-use pest::Parser;
 use thin_vec::ThinVec;
 
 /// Parses one expression, as typed on the command line or in the TUI.
@@ -46,17 +47,17 @@ pub fn parse_expr(base: u32, text: &str) -> Result<ast::Expr, Vec<Diagnostic>> {
 
 /// Parses one expression with pest alone (see [`parse_expr`]).
 fn reference_expr(base: u32, text: &str) -> Result<ast::Expr, Vec<Diagnostic>> {
-    match parser::CspmParser::parse(parser::Rule::expr_input, text) {
+    use pest_run::Detail;
+    let rule = parser::Rule::expr_input;
+    match pest_run::parse(rule, text, Detail::Off) {
         Ok(mut pairs) => build::Builder::new(base, 0)
             .expr_input(pairs.next().expect("an expr_input pair"))
             .map_err(|d| vec![d]),
-        Err(_) => Err(load::with_error_detail(|| {
-            pest::set_error_detail(true);
-            match parser::CspmParser::parse(parser::Rule::expr_input, text) {
-                Ok(_) => unreachable!("a text that failed to parse fails again"),
-                Err(e) => vec![errors::diagnostic(&e, base, text, 0)],
-            }
-        })),
+        Err(_) => {
+            let error = pest_run::parse(rule, text, Detail::On)
+                .expect_err("a text that failed to parse fails again");
+            Err(vec![errors::diagnostic(&error, base, text, 0)])
+        }
     }
 }
 
@@ -89,5 +90,14 @@ pub mod differential {
 
     pub fn reference_expr(base: u32, text: &str) -> Result<ast::Expr, Vec<Diagnostic>> {
         stack_checked(|| super::reference_expr(base, text))
+    }
+
+    /// The rules pest enters to parse `text` as a script with its record
+    /// of expected tokens on, as when it explains an error: the work of
+    /// the slowest parse symcsp makes, for tests that it is linear.
+    pub fn pest_calls(text: &str) -> usize {
+        use super::parser::Rule;
+        use super::pest_run::{Detail, calls};
+        stack_checked(|| calls(Rule::file, text, Detail::On))
     }
 }

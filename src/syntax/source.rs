@@ -129,9 +129,10 @@ pub struct SourceMap {
     next_base: u32,
 }
 
-/// The most text, over all its files, that one map can hold: positions
-/// are 32 bits.
-pub const MAX_SOURCE_BYTES: usize = u32::MAX as usize / 2;
+/// The most text, over all its files, that one script may have: 256 MiB.
+/// Its tree takes about 13 times as much (3.4 GB), and positions, 32
+/// bits, would allow 2 GiB.
+pub const MAX_SOURCE_BYTES: usize = 256 << 20;
 
 impl SourceMap {
     pub fn new() -> Self {
@@ -141,7 +142,12 @@ impl SourceMap {
     /// Whether a file of `len` bytes fits in the map beside those it holds
     /// ([`MAX_SOURCE_BYTES`] in all).
     pub fn has_room_for(&self, len: usize) -> bool {
-        (self.next_base as usize).saturating_add(len) < MAX_SOURCE_BYTES
+        len < self.room()
+    }
+
+    /// How many bytes a file added now may have at most, plus one.
+    pub fn room(&self) -> usize {
+        MAX_SOURCE_BYTES.saturating_sub(self.next_base as usize)
     }
 
     /// Adds a file and gives it the next free range of positions (a file

@@ -1,0 +1,144 @@
+//! How much memory the machine has and how much this process uses, as
+//! the system tells (through `sysinfo`, on every platform it knows; a
+//! platform it does not know has no memory budget).
+//!
+//! Two limits matter: the memory budget, against the process's resident
+//! memory (what competes for the machine's memory), and the address
+//! space the system allows (`ulimit -v`), against its virtual size:
+//! passing the latter makes an allocation fail, which aborts the process.
+//! Reading the process's usage costs tens of microseconds, so it is read
+//! at most every [`FRESH`] and shared by all threads.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use sysinfo::{MemoryRefreshKind, Pid, ProcessRefreshKind, ProcessesToUpdate, RefreshKind, System};
+
+/// How old a reading of the process's memory may be for a poll.
+pub const FRESH: Duration = Duration::from_millis(20);
+
+/// What the default memory budget leaves to the rest of the machine: it
+/// is three quarters of the memory the process may have.
+const DEFAULT_SHARE: (u64, u64) = (3, 4);
+
+/// What a process uses, in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Usage {
+    pub resident: u64,
+    pub address_space: u64,
+}
+
+/// The memory this process may have: the machine's physical memory, or
+/// its control group's limit when lower. `None` where the system does not
+/// say.
+pub fn physical() -> Option<u64> {
+    static PHYSICAL: OnceLock<Option<u64>> = OnceLock::new();
+    *PHYSICAL.get_or_init(|| {
+        let system = System::new_with_specifics(
+            RefreshKind::nothing().with_memory(MemoryRefreshKind::nothing().with_ram()),
+        )
+        .ok()?;
+        let total = system.total_memory();
+        let limit = system.cgroup_limits().map_or(total, |c| c.total_memory);
+        Some(total.min(limit)).filter(|&m| m > 0)
+    })
+}
+
+/// The memory budget when none is given: three quarters of
+/// [`physical`] memory.
+pub fn default_budget() -> Option<u64> {
+    physical().map(|m| m / DEFAULT_SHARE.1 * DEFAULT_SHARE.0)
+}
+
+/// The address space the system allows this process (`ulimit -v`), less
+/// a margin for what is allocated between two readings; `None` when
+/// unlimited.
+pub fn address_space_limit() -> Option<u64> {
+    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
+    *LIMIT.get_or_init(|| rlimit_as().map(|limit| limit / 10 * 9))
+}
+
+#[cfg(unix)]
+fn rlimit_as() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes into the struct it is given, nothing else.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
+    // `rlim_t` is `u64` on Linux but not on every unix.
+    #[allow(clippy::unnecessary_cast)]
+    let current = limit.rlim_cur as u64;
+    (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(current)
+}
+
+#[cfg(not(unix))]
+fn rlimit_as() -> Option<u64> {
+    None
+}
+
+/// What the process uses now, read at most `max_age` ago (every thread
+/// shares the last reading); `None` where the system does not say.
+pub fn usage(max_age: Duration) -> Option<Usage> {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    static READ_AT: AtomicU64 = AtomicU64::new(0);
+    static RESIDENT: AtomicU64 = AtomicU64::new(0);
+    static ADDRESS_SPACE: AtomicU64 = AtomicU64::new(0);
+    static READER: Mutex<Option<(System, Pid)>> = Mutex::new(None);
+
+    let epoch = *EPOCH.get_or_init(Instant::now);
+    // Nanoseconds since the epoch, plus one so that 0 means "never read".
+    let now = epoch.elapsed().as_nanos() as u64 + 1;
+    let read_at = READ_AT.load(Ordering::Acquire);
+    let cached = || {
+        Some(Usage {
+            resident: RESIDENT.load(Ordering::Relaxed),
+            address_space: ADDRESS_SPACE.load(Ordering::Relaxed),
+        })
+    };
+    if read_at != 0 && now.saturating_sub(read_at) < max_age.as_nanos() as u64 {
+        return cached();
+    }
+    // One thread reads; the others meanwhile take the last reading.
+    let mut reader = match READER.try_lock() {
+        Ok(reader) => reader,
+        Err(_) if read_at != 0 => return cached(),
+        Err(_) => READER.lock().unwrap_or_else(|p| p.into_inner()),
+    };
+    let (system, pid) = match &mut *reader {
+        Some(found) => found,
+        None => {
+            let pid = sysinfo::get_current_pid().ok()?;
+            reader.insert((System::new().ok()?, pid))
+        }
+    };
+    system.refresh_processes_specifics(
+        ProcessesToUpdate::Some(&[*pid]),
+        false,
+        ProcessRefreshKind::nothing().with_memory(),
+    );
+    let process = system.process(*pid)?;
+    RESIDENT.store(process.memory(), Ordering::Relaxed);
+    ADDRESS_SPACE.store(process.virtual_memory(), Ordering::Relaxed);
+    READ_AT.store(now, Ordering::Release);
+    cached()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn this_machine_says_how_much_memory_it_has_and_uses() {
+        // The platforms symcsp is built on all tell.
+        let physical = physical().expect("the system says how much memory it has");
+        let budget = default_budget().expect("a default budget");
+        assert!(budget < physical && budget >= physical / 2);
+        let now = usage(Duration::ZERO).expect("the system says what the process uses");
+        assert!(now.resident > 0 && now.address_space >= now.resident);
+        // A reading is shared for a while (other tests may refresh it).
+        let shared = usage(Duration::from_secs(3600)).expect("a reading");
+        assert!(shared.resident > 0);
+    }
+}

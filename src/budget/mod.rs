@@ -1,0 +1,268 @@
+//! What long work may use, and the one mechanism that holds it to that.
+//!
+//! A [`Budget`] says what a run may use: states, time, memory, threads,
+//! and where to publish progress and look for a cancel request. Every
+//! loop that can run long (the evaluator's, the breadth-first search's
+//! loading, expanding and storing, the search for divergence, the
+//! normaliser's τ-closures) counts its work and every few thousand units
+//! asks a [`Meter`] made from the budget whether to go on; a run that
+//! must stop says why ([`Stopped`]) with what it found so far, never with
+//! a crash. Tables that grow in large steps ask the meter before each
+//! step ([`Meter::may_allocate`]), so that no step overshoots the memory
+//! budget or the address space the system allows.
+//!
+//! A utility: any layer may use it, and it uses none.
+
+pub mod memory;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Counters a search publishes while it runs, and the flag that cancels
+/// it; shared with whoever watches (the TUI, the CLI's progress line).
+#[derive(Debug, Default)]
+pub struct Live {
+    pub cancel: AtomicBool,
+    pub states: AtomicU64,
+    pub transitions: AtomicU64,
+    /// The breadth-first level being expanded.
+    pub depth: AtomicU64,
+}
+
+impl Live {
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+}
+
+/// Limits on a run, and the threads it may use.
+#[derive(Debug, Clone)]
+pub struct Budget {
+    /// Store at most this many states (in each table of states a run
+    /// keeps: the product, the states met looking for divergence, the
+    /// specification's).
+    pub max_states: Option<usize>,
+    /// Stop after this long, counted from [`Budget::started`] (or from
+    /// the start of each search, if never started).
+    pub timeout: Option<Duration>,
+    /// Stop by then: set by [`Budget::started`], so that every part of a
+    /// check shares one clock.
+    pub deadline: Option<Instant>,
+    /// Stop before the process's resident memory passes this many bytes.
+    /// The default is a safe fraction of the machine's memory
+    /// ([`memory::default_budget`]).
+    pub max_memory: Option<u64>,
+    /// Threads that compute successors (the results never depend on it).
+    pub threads: usize,
+    /// Where to publish progress and look for a cancel request.
+    pub live: Option<Arc<Live>>,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            max_states: None,
+            timeout: None,
+            deadline: None,
+            max_memory: memory::default_budget(),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            live: None,
+        }
+    }
+}
+
+impl Budget {
+    /// The same budget with its clock started now: its time-out becomes a
+    /// deadline that every run made with it shares.
+    pub fn started(&self) -> Budget {
+        let from_now = self.timeout.and_then(|t| Instant::now().checked_add(t));
+        Budget {
+            deadline: match (self.deadline, from_now) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
+            ..self.clone()
+        }
+    }
+
+    /// The meter that holds work to this budget (its clock started now,
+    /// unless it was started before).
+    pub fn meter(&self) -> Meter {
+        let started = self.started();
+        Meter {
+            deadline: started.deadline,
+            live: self.live.clone(),
+            max_memory: self.max_memory,
+            max_states: self.max_states,
+        }
+    }
+}
+
+/// Why work stopped before its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stopped {
+    /// The search's client found what it was looking for.
+    Visitor,
+    /// A table of states reached `max_states`.
+    StateBudget,
+    /// The time-out passed.
+    Timeout,
+    /// Someone set the cancel flag.
+    Cancelled,
+    /// The memory budget (or the address space the system allows) would
+    /// have been passed.
+    Memory,
+}
+
+impl Stopped {
+    /// Why, in a word or two.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Stopped::StateBudget => "state budget",
+            Stopped::Timeout => "time-out",
+            Stopped::Memory => "memory budget",
+            Stopped::Cancelled | Stopped::Visitor => "cancelled",
+        }
+    }
+}
+
+/// Asks whether work may go on: the deadline, the cancel flag and the
+/// memory budget, with the state budget for tables to consult. Cheap to
+/// clone and to poll (a clock read and an atomic load; memory is read
+/// from the system at most every [`memory::FRESH`]).
+#[derive(Debug, Clone, Default)]
+pub struct Meter {
+    deadline: Option<Instant>,
+    live: Option<Arc<Live>>,
+    max_memory: Option<u64>,
+    max_states: Option<usize>,
+}
+
+impl Meter {
+    /// A meter that never stops anything but an address space about to
+    /// run out.
+    pub fn unlimited() -> Meter {
+        Meter::default()
+    }
+
+    /// `Err` with the reason when the work must stop now.
+    pub fn poll(&self) -> Result<(), Stopped> {
+        if self.live.as_ref().is_some_and(|live| live.cancelled()) {
+            return Err(Stopped::Cancelled);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Stopped::Timeout);
+        }
+        self.memory_allows(0, memory::FRESH)
+    }
+
+    /// Whether `bytes` more may be allocated now without passing the
+    /// memory budget: asked before a table grows by a large step.
+    pub fn may_allocate(&self, bytes: u64) -> Result<(), Stopped> {
+        self.memory_allows(bytes, Duration::ZERO)
+    }
+
+    /// Whether a table of states may hold `states` of them.
+    pub fn may_store(&self, states: usize) -> Result<(), Stopped> {
+        match self.max_states {
+            Some(max) if states > max => Err(Stopped::StateBudget),
+            _ => Ok(()),
+        }
+    }
+
+    /// The state budget, for tables that stop exactly at it.
+    pub fn max_states(&self) -> Option<usize> {
+        self.max_states
+    }
+
+    fn memory_allows(&self, bytes: u64, max_age: Duration) -> Result<(), Stopped> {
+        let Some(usage) = memory::usage(max_age) else {
+            return Ok(());
+        };
+        let over_budget = self
+            .max_memory
+            .is_some_and(|max| usage.resident.saturating_add(bytes) > max);
+        let over_address_space = memory::address_space_limit()
+            .is_some_and(|max| usage.address_space.saturating_add(bytes) > max);
+        if over_budget || over_address_space {
+            Err(Stopped::Memory)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Drops `value` on a thread of its own, so that whoever held it can
+/// answer at once: a run stopped by its budget may have built millions of
+/// small values, and freeing them takes a fifth as long as building them.
+/// Used only for large structures (a spawned thread costs tens of
+/// microseconds); if no thread can be started, `value` is dropped here.
+pub fn drop_later<T: Send + 'static>(value: T) {
+    // If no thread can be started, the closure, and `value` with it, is
+    // dropped here.
+    let _ = std::thread::Builder::new()
+        .name("symcsp-free".into())
+        .spawn(move || drop(value));
+}
+
+/// Tables holding more entries than this are freed by [`drop_later`].
+pub const FREE_LATER: usize = 1 << 16;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_started_budget_shares_one_deadline() {
+        let budget = Budget {
+            timeout: Some(Duration::from_secs(3600)),
+            ..Budget::default()
+        };
+        let started = budget.started();
+        let deadline = started.deadline.expect("a deadline");
+        std::thread::sleep(Duration::from_millis(5));
+        assert_eq!(started.started().deadline, Some(deadline));
+        assert_eq!(started.meter().deadline, Some(deadline));
+        assert!(budget.meter().deadline.expect("its own") > deadline);
+    }
+
+    #[test]
+    fn the_meter_stops_for_each_reason() {
+        let live = Arc::new(Live::default());
+        let budget = Budget {
+            timeout: Some(Duration::ZERO),
+            live: Some(live.clone()),
+            max_states: Some(10),
+            max_memory: None,
+            ..Budget::default()
+        };
+        assert_eq!(budget.meter().poll(), Err(Stopped::Timeout));
+        live.cancel();
+        assert_eq!(budget.meter().poll(), Err(Stopped::Cancelled));
+        let meter = Budget {
+            max_states: Some(10),
+            max_memory: Some(1),
+            ..Budget::default()
+        }
+        .meter();
+        assert_eq!(meter.may_store(10), Ok(()));
+        assert_eq!(meter.may_store(11), Err(Stopped::StateBudget));
+        if memory::usage(Duration::ZERO).is_some() {
+            assert_eq!(meter.poll(), Err(Stopped::Memory));
+            assert_eq!(meter.may_allocate(0), Err(Stopped::Memory));
+        }
+        let roomy = Budget {
+            max_memory: Some(u64::MAX / 2),
+            ..Budget::default()
+        }
+        .meter();
+        assert_eq!(roomy.poll(), Ok(()));
+        assert_eq!(roomy.may_allocate(1 << 20), Ok(()));
+        assert_eq!(Meter::unlimited().may_store(usize::MAX), Ok(()));
+    }
+}

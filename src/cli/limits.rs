@@ -1,0 +1,167 @@
+//! The budget options of the commands that can run long (`check`,
+//! `explore`, `eval`), read into one [`Budget`]: `--max-states`,
+//! `--timeout`, `--max-memory`, `--threads`, and `--progress`.
+
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::budget::{Budget, memory};
+
+/// What a search may use.
+#[derive(Args, Debug, Clone)]
+pub struct SearchLimits {
+    /// Store at most N states (then inconclusive, exit 3; the counts are
+    /// a lower bound).
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<usize>,
+    #[command(flatten)]
+    pub work: WorkLimits,
+    /// Threads computing successors (default: every core). The counts
+    /// never depend on it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// Print a progress line to stderr every few seconds even when it is
+    /// not a terminal (on a terminal one line is always redrawn).
+    #[arg(long)]
+    pub progress: bool,
+}
+
+/// What any long work may use: time and memory.
+#[derive(Args, Debug, Clone)]
+pub struct WorkLimits {
+    /// Give up after SECS seconds (inconclusive, exit 3). 0 means no
+    /// time limit, as when it is not given.
+    #[arg(long, value_name = "SECS", value_parser = parse_timeout)]
+    pub timeout: Option<Timeout>,
+    /// Stop before the process uses more than SIZE of memory
+    /// (inconclusive, exit 3): bytes, or with a unit (`512M`, `4G`,
+    /// `1.5GiB`), or a share of the machine's memory (`50%`); `none` for
+    /// no budget. Default: 75% of the machine's memory.
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    pub max_memory: Option<MemoryLimit>,
+}
+
+/// `--timeout`: `None` for no limit.
+#[derive(Debug, Clone, Copy)]
+pub struct Timeout(Option<Duration>);
+
+/// `--max-memory`: `None` for no budget.
+#[derive(Debug, Clone, Copy)]
+pub struct MemoryLimit(Option<u64>);
+
+impl WorkLimits {
+    /// The budget these options ask for, the rest as by default.
+    pub fn budget(&self) -> Budget {
+        let default = Budget::default();
+        Budget {
+            timeout: self.timeout.map_or(default.timeout, |t| t.0),
+            max_memory: self.max_memory.map_or(default.max_memory, |m| m.0),
+            ..default
+        }
+    }
+}
+
+impl SearchLimits {
+    pub fn budget(&self) -> Budget {
+        let budget = self.work.budget();
+        Budget {
+            max_states: self.max_states,
+            threads: self.threads.map_or(budget.threads, usize::from),
+            ..budget
+        }
+    }
+}
+
+fn parse_timeout(text: &str) -> Result<Timeout, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a number of seconds (0 for no limit), not `{text}`"))?;
+    if seconds == 0.0 {
+        return Ok(Timeout(None));
+    }
+    Duration::try_from_secs_f64(seconds)
+        .ok()
+        .filter(|d| Duration::from_secs(u64::MAX / 4) > *d)
+        .map(|d| Timeout(Some(d)))
+        .ok_or_else(|| format!("expected a number of seconds (0 for no limit), not `{text}`"))
+}
+
+fn parse_memory(text: &str) -> Result<MemoryLimit, String> {
+    let text = text.trim();
+    if text.eq_ignore_ascii_case("none") {
+        return Ok(MemoryLimit(None));
+    }
+    let wrong = || {
+        format!(
+            "expected a size such as `512M`, `4G` or `50%` (of the machine's memory), or \
+             `none`, not `{text}`"
+        )
+    };
+    if let Some(percent) = text.strip_suffix('%') {
+        let share: f64 = percent.trim().parse().map_err(|_| wrong())?;
+        if !(share > 0.0 && share <= 100.0) {
+            return Err(wrong());
+        }
+        let physical = memory::physical().ok_or_else(|| {
+            "this system does not say how much memory it has: give a size such as `4G`".to_string()
+        })?;
+        return Ok(MemoryLimit(Some((physical as f64 * share / 100.0) as u64)));
+    }
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number.parse().map_err(|_| wrong())?;
+    let unit = unit.trim().to_ascii_lowercase();
+    let unit = unit
+        .strip_suffix("ib")
+        .or_else(|| unit.strip_suffix('b'))
+        .unwrap_or(&unit);
+    let scale: u64 = match unit {
+        "" => 1,
+        "k" => 1 << 10,
+        "m" => 1 << 20,
+        "g" => 1 << 30,
+        "t" => 1 << 40,
+        _ => return Err(wrong()),
+    };
+    let bytes = number * scale as f64;
+    if !(bytes >= 1.0 && bytes < u64::MAX as f64) {
+        return Err(wrong());
+    }
+    Ok(MemoryLimit(Some(bytes as u64)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_read_as_a_person_writes_them() {
+        let bytes = |text| parse_memory(text).map(|m| m.0);
+        assert_eq!(bytes("512M"), Ok(Some(512 << 20)));
+        assert_eq!(bytes("4G"), Ok(Some(4 << 30)));
+        assert_eq!(bytes("1.5GiB"), Ok(Some(3 << 29)));
+        assert_eq!(bytes("2 gb"), Ok(Some(2 << 30)));
+        assert_eq!(bytes("1000"), Ok(Some(1000)));
+        assert_eq!(bytes("none"), Ok(None));
+        for bad in ["", "G", "-1G", "4Q", "0", "150%", "0%", "x%"] {
+            assert!(bytes(bad).is_err(), "{bad}");
+        }
+        if let Some(physical) = memory::physical() {
+            assert_eq!(bytes("50%"), Ok(Some(physical / 2)));
+        }
+    }
+
+    #[test]
+    fn a_timeout_of_zero_means_none() {
+        let seconds = |text| parse_timeout(text).map(|t| t.0);
+        assert_eq!(seconds("0"), Ok(None));
+        assert_eq!(seconds("2.5"), Ok(Some(Duration::from_millis(2500))));
+        for bad in ["-1", "NaN", "1e30", "soon", ""] {
+            assert!(seconds(bad).is_err(), "{bad}");
+        }
+    }
+}
