@@ -956,3 +956,28 @@ fn an_alphabetised_parallel_shows_its_alphabets() {
         assert!(shown.contains("[ {| a |} || {| a, b |} ]"), "{shown}");
     });
 }
+
+#[test]
+fn esc_reaches_a_long_evaluation_of_one_states_moves() {
+    with_large_stack(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("slow.csp");
+        // Ten billion candidates to count before the first event is known.
+        std::fs::write(
+            &path,
+            "channel c : {0..1}\n\
+             P = c!(card({x | x <- {0..99999}, y <- {0..99999}, x == y}) % 2) -> P\n",
+        )
+        .unwrap();
+        let mut app = App::new(Source::File(path), Some("P".into()), Config::default());
+        std::thread::sleep(Duration::from_millis(300));
+        update(&mut app, Action::Tick);
+        assert!(app.busy().is_some(), "the engine is still counting");
+        // The interface draws meanwhile.
+        assert!(screen(&mut app, 120, 30).contains("Esc cancels"));
+        update(&mut app, Action::Command(Command::Cancel));
+        app.settle();
+        let shown = screen(&mut app, 120, 30);
+        assert!(shown.contains("cancel"), "{shown}");
+    });
+}

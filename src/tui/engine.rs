@@ -13,10 +13,11 @@
 mod world;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::Duration;
 
+use crate::budget::{Budget, Live, Meter};
 use crate::check::counterexample::Counterexample;
 use crate::lts::animator::{EventKind, Participant};
 use crate::lts::machine::OutlineRow;
@@ -343,21 +344,33 @@ pub enum Reply {
     Refused(String),
 }
 
-/// Progress of a long request, and its cancel flag.
+/// Progress of a long request, and its cancel flag — the one every
+/// evaluation of the engine polls too (through its [`Meter`]), so Esc
+/// reaches a long computation of one state's moves as well.
 #[derive(Debug, Default)]
 pub struct Control {
-    cancel: AtomicBool,
+    live: Arc<Live>,
     done: AtomicU64,
     total: AtomicU64,
 }
 
 impl Control {
     pub fn cancel(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
+        self.live.cancel();
     }
 
     pub fn cancelled(&self) -> bool {
-        self.cancel.load(Ordering::Relaxed)
+        self.live.cancelled()
+    }
+
+    /// The meter the engine's evaluation polls: this cancel flag, and
+    /// the default memory budget (a safe fraction of the machine's).
+    pub fn meter(&self) -> Meter {
+        Budget {
+            live: Some(self.live.clone()),
+            ..Budget::default()
+        }
+        .meter()
     }
 
     /// `(done, total)` of the running request's work.
@@ -369,7 +382,7 @@ impl Control {
     }
 
     fn start(&self, total: u64) {
-        self.cancel.store(false, Ordering::Relaxed);
+        self.live.cancel.store(false, Ordering::Relaxed);
         self.done.store(0, Ordering::Relaxed);
         self.total.store(total, Ordering::Relaxed);
     }

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashSet;
 use self_cell::self_cell;
 
+use crate::budget::Meter;
 use crate::builtin::{BuiltinModel, LISTSTACK};
 use crate::eval::{Evaluator, Value};
 use crate::lts::animator::Animator;
@@ -107,6 +108,7 @@ impl Animation {
         source: &Source,
         process: &str,
         symmetry: Option<&str>,
+        meter: Meter,
     ) -> Result<Animation, String> {
         let mut script = source.load()?;
         let func = script
@@ -116,6 +118,7 @@ impl Animation {
         Animation::try_new(script, |script| {
             let mut animator = Animator::load(script, func)
                 .map_err(|e| e.to_diagnostic().render(&script.sources))?;
+            animator.parts_mut().1.replace_meter(meter);
             let asked = match asked {
                 Some(Ok(reduce)) => Ok(reduce),
                 Some(Err(problem)) => Err(problem),
@@ -226,9 +229,10 @@ pub struct Listing {
 
 impl Listing {
     /// Lists `script`'s processes, evaluating each constant (one that
-    /// fails to evaluate is left out: the user sees why on animating it).
-    pub fn new(script: Script) -> Listing {
-        let evaluator = Evaluator::new(&script);
+    /// fails to evaluate, or is stopped by `meter`, is left out: the user
+    /// sees why on animating it).
+    pub fn new(script: Script, meter: Meter) -> Listing {
+        let evaluator = Evaluator::new(&script).with_meter(meter);
         let mut processes = Vec::new();
         let mut functions = Vec::new();
         for global in &script.globals {

@@ -33,6 +33,8 @@ const POLL_EVERY: usize = 256;
 pub(super) fn serve(requests: Receiver<Request>, replies: Sender<Reply>, control: Arc<Control>) {
     let mut world = World::new(control);
     while let Ok(request) = requests.recv() {
+        // A cancel was for the request before.
+        world.control.start(0);
         let reply = world.handle(request);
         if replies.send(reply).is_err() {
             return;
@@ -97,7 +99,7 @@ impl World {
             } => {
                 self.symmetry = symmetry;
                 let listing = match source.load() {
-                    Ok(script) => Listing::new(script),
+                    Ok(script) => Listing::new(script, self.control.meter()),
                     Err(problem) => return Reply::OpenFailed { source, problem },
                 };
                 self.source = Some(source.clone());
@@ -197,7 +199,12 @@ impl World {
         want: Want,
     ) -> Result<Box<Animated>, String> {
         let source = self.source.clone().ok_or("no script is loaded")?;
-        let animation = Animation::open(&source, process, self.symmetry.as_deref())?;
+        let animation = Animation::open(
+            &source,
+            process,
+            self.symmetry.as_deref(),
+            self.control.meter(),
+        )?;
         let width = animation.with_dependent(|_, s| s.animator.components());
         let mut walk = Walk {
             animation,
@@ -275,7 +282,7 @@ impl World {
             return Reply::Refused("no script is loaded".into());
         };
         let listing = match source.load() {
-            Ok(script) => Listing::new(script),
+            Ok(script) => Listing::new(script, self.control.meter()),
             Err(problem) => return Reply::Refused(problem),
         };
         // The old walk stays until the new one is ready.
