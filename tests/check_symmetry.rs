@@ -348,3 +348,59 @@ assert System [| {c.A} |] STOP :[deadlock free] :[symmetry reduce]: T
         [("T".to_string(), 2)]
     );
 }
+
+#[test]
+fn a_reduced_check_finds_the_same_representatives_on_any_number_of_threads() {
+    // ListStack's reduced assertion at the paper's (6, 4, 3), big enough that blocks
+    // of successors are split between threads, and the philosophers'
+    // failing reduced deadlock check with its counterexample.
+    let list = std::fs::read_to_string("models/liststack.csp")
+        .unwrap()
+        .replace(
+            "datatype NodeIDType = Null | N0 | N1 | N2",
+            "datatype NodeIDType = Null | N0 | N1 | N2 | N3 | N4 | N5",
+        )
+        .replace("datatype Data = A | B", "datatype Data = A | B | C | D")
+        .replace(
+            "datatype ThreadID = T0 | T1",
+            "datatype ThreadID = T0 | T1 | T2",
+        );
+    let philosophers = std::fs::read_to_string("models/philosophers.csp").unwrap();
+    for (path, text, index) in [
+        ("liststack (6, 4, 3)", list, 1),
+        ("philosophers", philosophers, 3),
+    ] {
+        let script = Script::load_str(path, &text).expect("a model loads");
+        let results: Vec<CheckResult> = [1, 2, 3]
+            .iter()
+            .map(|&threads| {
+                let budget = Budget {
+                    threads,
+                    ..Budget::default()
+                };
+                symcsp::stack::with_large_stack(|| {
+                    check::check_reduced(&script, index, &budget, Some(&Reduce::Automatic))
+                })
+                .unwrap_or_else(|d| panic!("{}", d.render(&script.sources)))
+            })
+            .collect();
+        let first = &results[0];
+        assert!(first.symmetry.is_some(), "{path}: reduced");
+        if path.starts_with("liststack") {
+            assert_eq!(first.states, 3_665, "{path}: representatives");
+        } else {
+            assert!(first.counterexample.is_some(), "{path}: a counterexample");
+        }
+        for other in &results[1..] {
+            assert_eq!(other.verdict, first.verdict, "{path}");
+            assert_eq!(other.states, first.states, "{path}: representatives");
+            assert_eq!(other.transitions, first.transitions, "{path}: transitions");
+            let steps = |r: &CheckResult| {
+                r.counterexample
+                    .as_ref()
+                    .map(|cx| cx.steps.iter().map(|s| s.event).collect::<Vec<_>>())
+            };
+            assert_eq!(steps(other), steps(first), "{path}: the counterexample");
+        }
+    }
+}

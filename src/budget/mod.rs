@@ -162,9 +162,17 @@ impl Meter {
     }
 
     /// Whether `bytes` more may be allocated now without passing the
-    /// memory budget: asked before a table grows by a large step.
+    /// memory budget: asked before a table grows by a large step. A
+    /// large step reads the memory afresh; a small one trusts a reading
+    /// [`memory::FRESH`] old (reading costs a system call or more: asked
+    /// for every small set, a fresh reading was most of a search's time).
     pub fn may_allocate(&self, bytes: u64) -> Result<(), Stopped> {
-        self.memory_allows(bytes, Duration::ZERO)
+        let max_age = if bytes >= FRESH_READING_FROM {
+            Duration::ZERO
+        } else {
+            memory::FRESH
+        };
+        self.memory_allows(bytes, max_age)
     }
 
     /// Whether a table of states may hold `states` of them.
@@ -209,6 +217,9 @@ pub fn drop_later<T: Send + 'static>(value: T) {
         .name("symcsp-free".into())
         .spawn(move || drop(value));
 }
+
+/// Allocations of at least this many bytes read the memory afresh first.
+const FRESH_READING_FROM: u64 = 64 << 20;
 
 /// Tables holding more entries than this are freed by [`drop_later`].
 pub const FREE_LATER: usize = 1 << 16;

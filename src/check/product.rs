@@ -16,7 +16,7 @@
 use crate::eval::EvalResult;
 use crate::lts::divergence::{Divergences, TauLoop};
 use crate::lts::machine::Machine;
-use crate::lts::search::{Canonicaliser, Context, Flow, Visit, Visitor};
+use crate::lts::search::{Canonicaliser, Context, Flow, SharedCanonicaliser, Visit, Visitor};
 use crate::process::{EventId, Processes, TAU, TICK};
 use crate::symmetry::{Permutation, SystemSymmetry};
 
@@ -207,6 +207,8 @@ pub struct Product {
     accepted: Vec<EventId>,
     /// The implementation's symmetry, when the product is reduced.
     reduction: Option<SystemSymmetry>,
+    /// A permutation handed over by a search thread, read into here.
+    permutation: Option<Permutation>,
 }
 
 impl Product {
@@ -219,6 +221,7 @@ impl Product {
             violation: None,
             accepted: Vec::new(),
             reduction: None,
+            permutation: None,
         }
     }
 
@@ -392,6 +395,33 @@ impl Canonicaliser for Product {
             return Ok(());
         };
         let perm = system.canonicalise_components(machine, procs, row);
+        row[width] = self.spec.permute_column(procs, row[width], perm)?;
+        Ok(())
+    }
+
+    fn shared(&self) -> Option<&dyn SharedCanonicaliser> {
+        self.reduction
+            .as_ref()
+            .map(|system| system as &dyn SharedCanonicaliser)
+    }
+
+    fn prepare(&mut self, machine: &Machine, procs: &mut Processes) -> EvalResult<()> {
+        if let Some(system) = &mut self.reduction {
+            system.learn(machine, procs);
+        }
+        Ok(())
+    }
+
+    /// The specification's node under the permutation a thread found.
+    fn finish(&mut self, procs: &mut Processes, row: &mut [u32], images: &[u16]) -> EvalResult<()> {
+        let width = self.width;
+        let Some(system) = &self.reduction else {
+            return Ok(());
+        };
+        let perm = self
+            .permutation
+            .get_or_insert_with(|| Permutation::identity(system.symmetry()));
+        perm.read_flat(images);
         row[width] = self.spec.permute_column(procs, row[width], perm)?;
         Ok(())
     }

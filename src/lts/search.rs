@@ -104,7 +104,56 @@ pub trait Canonicaliser {
         procs: &mut Processes,
         row: &mut [u32],
     ) -> EvalResult<()>;
+
+    /// The part that may run on the threads computing successors, if it
+    /// has one.
+    fn shared(&self) -> Option<&dyn SharedCanonicaliser> {
+        None
+    }
+
+    /// Gets ready for [`SharedCanonicaliser::try_components`] on
+    /// successors of the states the machine has met (on the thread that
+    /// owns the machine, before they are computed).
+    fn prepare(&mut self, _machine: &Machine, _procs: &mut Processes) -> EvalResult<()> {
+        Ok(())
+    }
+
+    /// Finishes a row whose components a thread replaced by their
+    /// representative's with the permutation `images`
+    /// ([`SharedCanonicaliser::try_components`]): the extra columns.
+    fn finish(
+        &mut self,
+        _procs: &mut Processes,
+        _row: &mut [u32],
+        _images: &[u16],
+    ) -> EvalResult<()> {
+        Ok(())
+    }
 }
+
+/// What a canonicaliser can do on the threads computing successors:
+/// read what it has learnt and change nothing. What it cannot do there
+/// (a state it has not met) is left to [`Canonicaliser::canonicalise`]
+/// on the search's own thread, in the order the successors are stored,
+/// so the states stored never depend on the number of threads.
+pub trait SharedCanonicaliser: Sync {
+    /// Buffers for one thread.
+    fn scratch(&self) -> Scratch;
+
+    /// Replaces the components `row` by their representative's and
+    /// writes the permutation onto `images`; `false` (and `row` as it
+    /// was) when that needs what only the search's thread can do.
+    fn try_components(
+        &self,
+        scratch: &mut Scratch,
+        machine: &Machine,
+        row: &mut [u32],
+        images: &mut Vec<u16>,
+    ) -> bool;
+}
+
+/// A thread's buffers for a [`SharedCanonicaliser`], whatever they are.
+pub struct Scratch(pub Box<dyn std::any::Any + Send>);
 
 /// A search's client: judges each state and its successors.
 pub trait Visitor {
@@ -193,10 +242,19 @@ struct Expanded {
     counts: Vec<u32>,
     events: Vec<EventId>,
     rows: Vec<u32>,
+    /// Reduced by symmetry: per successor, its components'
+    /// representative (laid end to end) and the permutation's images,
+    /// when this thread could find them (`found`).
+    representatives: Vec<u32>,
+    images: Vec<u16>,
+    found: Vec<bool>,
+    scratch: Option<Scratch>,
 }
 
 /// The bookkeeping of the states whose successors are being stored.
 struct Storing {
+    /// For each kept successor: its place among the state's successors.
+    kept_from: Vec<usize>,
     next: usize,
     depth: u32,
     /// The first state of the next breadth-first level.
@@ -298,6 +356,7 @@ impl Search {
         let meter = budget.meter();
         let outer = procs.replace_meter(meter.clone());
         let mut storing = Storing {
+            kept_from: Vec::new(),
             next: 0,
             depth: 0,
             level_end: 1,
@@ -346,11 +405,18 @@ impl Search {
         }
         let threads = budget.threads.max(1);
         // A canonicaliser may add component states to the machine while
-        // successors are stored, so the machine cannot be shared then.
-        let overlap = threads > 1 && !visitor.needs_machine() && visitor.canonicaliser().is_none();
-        let workers = threads.saturating_sub(1).max(1);
-        let mut current: Vec<Expanded> = (0..workers).map(|_| Expanded::default()).collect();
-        let mut upcoming: Vec<Expanded> = (0..workers).map(|_| Expanded::default()).collect();
+        // successors are stored, so the machine cannot be shared then:
+        // storing waits for expanding, and expanding (with finding most
+        // representatives) runs on every thread instead.
+        let reducing = visitor.canonicaliser().is_some();
+        let overlap = threads > 1 && !visitor.needs_machine() && !reducing;
+        let parts = if overlap {
+            threads.saturating_sub(1).max(1)
+        } else {
+            threads
+        };
+        let mut current: Vec<Expanded> = (0..parts).map(|_| Expanded::default()).collect();
+        let mut upcoming: Vec<Expanded> = (0..parts).map(|_| Expanded::default()).collect();
         let mut rows = Vec::new();
         let (width, row_width) = (self.width, self.row_width);
         // States in `storing.next..expanded` have their successors in `current`.
@@ -362,7 +428,14 @@ impl Search {
                     return Ok(None);
                 }
                 self.load(procs, meter, expanded..end, &mut rows)?;
-                expanded += expand(&self.machine, &rows, width, row_width, &mut current);
+                let shared = match visitor.canonicaliser() {
+                    Some(canonicaliser) => {
+                        canonicaliser.prepare(&self.machine, procs)?;
+                        canonicaliser.shared()
+                    }
+                    None => None,
+                };
+                expanded += expand(&self.machine, &rows, width, row_width, &mut current, shared);
             }
             let end = self.store.len().min(expanded + BLOCK);
             let (stopped, next_block) = if overlap && end > expanded {
@@ -370,7 +443,8 @@ impl Search {
                 let (machine, store, parents) = (&self.machine, &mut self.store, &mut self.parents);
                 let (block, parts) = (&rows, &mut upcoming);
                 std::thread::scope(|scope| {
-                    let next = scope.spawn(move || expand(machine, block, width, row_width, parts));
+                    let next =
+                        scope.spawn(move || expand(machine, block, width, row_width, parts, None));
                     let mut context = Context {
                         procs: &mut *procs,
                         machine: None,
@@ -471,6 +545,7 @@ fn expand(
     width: usize,
     row_width: usize,
     parts: &mut [Expanded],
+    shared: Option<&dyn SharedCanonicaliser>,
 ) -> usize {
     // Every row has at least one component, so `row_width` is never 0.
     let states = rows.len().checked_div(row_width).unwrap_or(0);
@@ -480,8 +555,12 @@ fn expand(
         part.counts.clear();
         part.events.clear();
         part.rows.clear();
+        part.representatives.clear();
+        part.images.clear();
+        part.found.clear();
         let mut moves = Moves::default();
         let mut next_state = Vec::new();
+        let mut scratch = shared.map(|s| part.scratch.take().unwrap_or_else(|| s.scratch()));
         for i in from..to {
             if i > from && part.rows.len() >= PART_WORDS {
                 break;
@@ -494,8 +573,19 @@ fn expand(
                 moves.apply(m, state, &mut next_state);
                 part.events.push(m.event);
                 part.rows.extend_from_slice(&next_state);
+                if let (Some(shared), Some(scratch)) = (shared, scratch.as_mut()) {
+                    let found = shared.try_components(
+                        scratch,
+                        machine,
+                        &mut next_state[..width],
+                        &mut part.images,
+                    );
+                    part.found.push(found);
+                    part.representatives.extend_from_slice(&next_state[..width]);
+                }
             }
         }
+        part.scratch = scratch;
     };
     let runs: Vec<(usize, usize)> = (0..parts.len())
         .map(|i| {
@@ -582,10 +672,14 @@ impl Storing {
                         depth: self.depth,
                     },
                 )?;
+                self.kept_from.clear();
                 let (kept_rows, kept_events): (&mut [u32], &[EventId]) = match flow {
                     Flow::Stop => return Ok(Some(Stopped::Visitor)),
                     Flow::Prune => (&mut [], &[]),
-                    Flow::Continue => (successors, events),
+                    Flow::Continue => {
+                        self.kept_from.extend(0..count);
+                        (successors, events)
+                    }
                     Flow::Filter => {
                         self.kept.clear();
                         self.kept_events.clear();
@@ -593,6 +687,7 @@ impl Storing {
                             if row.get(components) != Some(&DROP) {
                                 self.kept.extend_from_slice(row);
                                 self.kept_events.push(events[k]);
+                                self.kept_from.push(k);
                             }
                         }
                         (&mut self.kept, &self.kept_events)
@@ -603,8 +698,20 @@ impl Storing {
                         .machine
                         .as_deref_mut()
                         .expect("a reducing search keeps the machine on this thread");
-                    for row in kept_rows.chunks_exact_mut(width) {
-                        canonicaliser.canonicalise(machine, context.procs, row)?;
+                    let stride = part.images.len().checked_div(part.found.len()).unwrap_or(0);
+                    for (row, &k) in kept_rows.chunks_exact_mut(width).zip(&self.kept_from) {
+                        // The successor's place in the part, where a thread
+                        // may have found its representative already.
+                        let at = event_at + k;
+                        if part.found.get(at) == Some(&true) {
+                            row[..components].copy_from_slice(
+                                &part.representatives[at * components..(at + 1) * components],
+                            );
+                            let images = &part.images[at * stride..(at + 1) * stride];
+                            canonicaliser.finish(context.procs, row, images)?;
+                        } else {
+                            canonicaliser.canonicalise(machine, context.procs, row)?;
+                        }
                     }
                 }
                 self.ids.clear();

@@ -45,6 +45,25 @@ impl Permutation {
         self.maps
     }
 
+    /// Every type's images one after another, onto `out`: how a thread
+    /// hands a permutation to another without allocating.
+    pub fn write_flat(&self, out: &mut Vec<u16>) {
+        for map in &self.maps {
+            out.extend_from_slice(map);
+        }
+    }
+
+    /// Refills this permutation (of the same types) from images written
+    /// by [`Permutation::write_flat`].
+    pub fn read_flat(&mut self, flat: &[u16]) {
+        let mut at = 0;
+        for map in &mut self.maps {
+            let n = map.len();
+            map.copy_from_slice(&flat[at..at + n]);
+            at += n;
+        }
+    }
+
     /// The image of an atom.
     pub fn apply(&self, atom: Atom) -> Atom {
         Atom::new(atom.ty(), self.maps[atom.ty()][atom.index()] as usize)

@@ -22,7 +22,7 @@ use rustc_hash::FxHashMap;
 
 use crate::eval::{EvalResult, Proc, Value};
 use crate::lts::machine::{Machine, Node};
-use crate::lts::search::Canonicaliser;
+use crate::lts::search::{Canonicaliser, Scratch as SearchScratch, SharedCanonicaliser};
 use crate::process::{EventId, EventSet, ProcId, Processes, Term};
 
 use super::apply::{
@@ -694,6 +694,53 @@ impl Canonicaliser for SystemSymmetry {
         self.canonicalise_components(machine, procs, row);
         Ok(())
     }
+
+    fn shared(&self) -> Option<&dyn SharedCanonicaliser> {
+        Some(self)
+    }
+
+    fn prepare(&mut self, machine: &Machine, procs: &mut Processes) -> EvalResult<()> {
+        self.learn(machine, procs);
+        Ok(())
+    }
+}
+
+impl SharedCanonicaliser for SystemSymmetry {
+    fn scratch(&self) -> SearchScratch {
+        SearchScratch(Box::new(Scratch::default()))
+    }
+
+    /// [`SystemSymmetry::try_representative`] for the search's threads;
+    /// the permutation's images are written found or not (so that each
+    /// successor's take the same room).
+    fn try_components(
+        &self,
+        scratch: &mut SearchScratch,
+        machine: &Machine,
+        row: &mut [u32],
+        images: &mut Vec<u16>,
+    ) -> bool {
+        let scratch: &mut Scratch = scratch
+            .0
+            .downcast_mut()
+            .expect("a scratch this canonicaliser made");
+        let mut out = std::mem::take(&mut scratch.out);
+        out.clear();
+        out.resize(row.len(), 0);
+        let found = match self.try_representative(scratch, machine, row, &mut out) {
+            Some(perm) => {
+                perm.write_flat(images);
+                row.copy_from_slice(&out);
+                true
+            }
+            None => {
+                images.resize(images.len() + self.type_sizes.iter().sum::<usize>(), 0);
+                false
+            }
+        };
+        scratch.out = out;
+        found
+    }
 }
 
 /// The first variable at which the components of a symmetric set all
@@ -1083,5 +1130,127 @@ fn compare_values(symmetry: &Symmetry, a: &Value, b: &Value) -> Ordering {
             (Value::Proc(p), Value::Proc(q)) => compare_procs(symmetry, p, q),
             _ => a.cmp(b),
         },
+    }
+}
+
+/// Buffers for finding representatives on a thread of its own
+/// ([`SystemSymmetry::try_representative`]).
+#[derive(Debug, Default)]
+pub struct Scratch {
+    /// The representative being made.
+    out: Vec<u32>,
+    workspace: Workspace,
+    ranks: Vec<u32>,
+    atoms: Vec<Atom>,
+    bounds: Vec<u32>,
+    exact: Vec<bool>,
+    alpha: Vec<u32>,
+    key: Vec<u32>,
+}
+
+impl SystemSymmetry {
+    /// Labels every state the machine's tables hold and ranks every
+    /// shape met, so that [`SystemSymmetry::try_representative`] finds
+    /// them: call it on the thread that owns the machine before
+    /// successors are canonicalised elsewhere.
+    pub fn learn(&mut self, machine: &Machine, procs: &mut Processes) {
+        for slot in 0..machine.components() {
+            let table = machine.table_of(slot);
+            let known = self.labels.get(table).map_or(0, Labels::len);
+            self.sync_labels(machine, procs, table);
+            for local in known..self.labels[table].len() {
+                let shape = self.labels[table].label(local as u32).shape;
+                self.shapes.rank(procs, &self.symmetry, shape);
+            }
+        }
+    }
+
+    /// The representative of `row` into `out` and the permutation that
+    /// makes it, reading only what is known (labels, shapes, images met
+    /// before) and changing nothing, so that several threads may share
+    /// it; `None` where something is not known yet — then
+    /// [`SystemSymmetry::representative`] must do it. Where it answers,
+    /// it answers as that does: shapes are ranked by content, so ranks
+    /// learnt later keep the order of those known now.
+    pub fn try_representative<'s>(
+        &self,
+        scratch: &'s mut Scratch,
+        machine: &Machine,
+        row: &[u32],
+        out: &mut [u32],
+    ) -> Option<&'s Permutation> {
+        let Scratch {
+            out: _,
+            workspace,
+            ranks,
+            atoms,
+            bounds,
+            exact,
+            alpha,
+            key,
+        } = scratch;
+        ranks.clear();
+        atoms.clear();
+        bounds.clear();
+        exact.clear();
+        bounds.push(0);
+        for (slot, &local) in row.iter().enumerate() {
+            let labels = self.labels.get(machine.table_of(slot))?;
+            if local as usize >= labels.len() {
+                return None;
+            }
+            let label = labels.label(local);
+            let shape = *self.shapes.ids.get(&label.shape)?;
+            ranks.push(self.shapes.rank[shape as usize]);
+            atoms.extend_from_slice(labels.atoms(local));
+            bounds.push(atoms.len() as u32);
+            exact.push(label.exact);
+        }
+        let input = Input {
+            ranks,
+            atoms,
+            bounds,
+            exact,
+            type_sizes: &self.type_sizes,
+        };
+        let perm = workspace.representative(&input, None);
+        // α_π, where the initial labels tell it without evaluation.
+        alpha.clear();
+        for (i, c) in self.components.iter().enumerate() {
+            let j = match c.image {
+                Image::Fixed => i as u32,
+                Image::Identity { orbit, position } => {
+                    self.by_identity[orbit][perm.apply(c.initial_atoms[position]).index()]
+                }
+                Image::ByLabel if c.initial_exact => {
+                    key_of(
+                        c.initial_shape,
+                        c.initial_atoms.iter().map(|&a| perm.apply(a)),
+                        key,
+                    );
+                    self.by_label[key.as_slice()][c.inst] as u32
+                }
+                Image::ByLabel => return None,
+            };
+            alpha.push(j);
+        }
+        for (slot, &local) in row.iter().enumerate() {
+            let labels = &self.labels[machine.table_of(slot)];
+            let image = if labels.label(local).exact {
+                key_of(
+                    labels.label(local).shape,
+                    labels.atoms(local).iter().map(|&a| perm.apply(a)),
+                    key,
+                );
+                labels.find(key)?
+            } else {
+                key.clear();
+                key.push(local);
+                key.extend(labels.support(local).iter().map(|&a| perm.apply(a).raw()));
+                labels.remembered(key)?
+            };
+            out[alpha[slot] as usize] = image;
+        }
+        Some(workspace.permutation())
     }
 }
