@@ -423,3 +423,48 @@ fn the_view_fits_80_by_24_and_reads_without_colour() {
         assert!(underlined > 0);
     });
 }
+
+#[test]
+fn one_component_and_no_distinguished_values_get_a_plain_view() {
+    with_large_stack(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("one.csp");
+        std::fs::write(
+            &path,
+            "datatype T = A | B | C\nchannel c : T\nchannel tick\n\
+             P = tick -> c?x -> Q(x)\nQ(x) = c!x -> P\n",
+        )
+        .unwrap();
+        let mut app = open(Source::File(path), "P", Config::default());
+        // The initial state holds no value of T.
+        run(&mut app, &[Command::ToggleSymmetry]);
+        let shown = screen(&mut app, 120, 30);
+        assert!(
+            shown.contains("the identity: this state is its own representative"),
+            "{shown}"
+        );
+        run(&mut app, &[Command::AlgorithmNext, Command::AlgorithmNext]);
+        let shown = screen(&mut app, 120, 30);
+        assert!(shown.contains("stage 2 of 3"), "{shown}");
+        assert!(shown.contains("(no distinguished value)"), "{shown}");
+        run(&mut app, &[Command::Graph]);
+        let shown = screen(&mut app, 120, 30);
+        assert!(shown.contains("#1 P"), "{shown}");
+        // One component holding B: its representative holds A.
+        fire(&mut app, "tick");
+        fire(&mut app, "c.B");
+        run(&mut app, &[Command::Graph]);
+        let x = walk(&app).shown.as_ref().unwrap().symmetry.clone().unwrap();
+        assert_eq!(x.state, ["Q(B)"]);
+        assert_eq!(x.representative, ["Q(A)"]);
+        run(&mut app, &[Command::Mark]);
+        run(&mut app, &[Command::Undo]);
+        fire(&mut app, "c.C");
+        run(&mut app, &[Command::Compare]);
+        let c = app.symmetry.compared.clone().unwrap();
+        assert_eq!(c.headline, "same representative");
+        // Tiny terminals get a plain message, not a broken view.
+        let shown = screen(&mut app, 50, 12);
+        assert!(shown.contains("Terminal too small"), "{shown}");
+    });
+}

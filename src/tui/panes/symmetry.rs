@@ -396,7 +396,7 @@ fn n_value_table(
             Span::styled(format!("   #{:<3}", nv.component + 1), theme.dim),
             Span::raw(format!("{:<NAME$} ", fit(&x.state[nv.component], NAME))),
             Span::raw(if groups == 0 {
-                nv.to_string()
+                "⟨⟩  (no distinguished value)".to_string()
             } else {
                 row(counts)
             }),
