@@ -347,8 +347,8 @@ fn plain(script: &Script, index: usize, outcome: &Outcome, limits: &SearchLimits
             Stopped::Cancelled | Stopped::Visitor => String::new(),
         };
         lines.push_str(&format!(
-            "    stopped by the {}{option} before an answer\n",
-            stopped.reason()
+            "    {}{option} before an answer\n",
+            stopped.ended()
         ));
     }
     for note in &result.notes {

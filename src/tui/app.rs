@@ -163,6 +163,8 @@ pub struct App {
     history: History,
     engine: Engine,
     busy: Option<Busy>,
+    /// Esc was pressed while the engine worked.
+    cancelling: bool,
     rng: fastrand::Rng,
 }
 
@@ -223,6 +225,7 @@ impl App {
             history: History::default(),
             engine: Engine::start(),
             busy: None,
+            cancelling: false,
             rng: fastrand::Rng::new(),
         };
         if let Some(problem) = app.config.problems.first().cloned() {
@@ -529,7 +532,21 @@ impl App {
         let Some(busy) = self.busy.take() else {
             return;
         };
-        match (busy.job, reply) {
+        let cancelled = std::mem::take(&mut self.cancelling);
+        self.apply(busy.job, reply);
+        if cancelled
+            && self
+                .message
+                .as_ref()
+                .is_some_and(|m| m.text == "cancelling…")
+        {
+            self.say("cancelled");
+        }
+    }
+
+    /// What a reply to job `job` changes.
+    fn apply(&mut self, job: Job, reply: Reply) {
+        match (job, reply) {
             (_, Reply::Refused(problem)) => {
                 if problem.lines().count() > 1 {
                     self.overlay = Some(Overlay::Problem(problem));
@@ -1056,6 +1073,16 @@ impl App {
     }
 
     fn why_no_event(&self) -> String {
+        let uncomputed = self
+            .walk
+            .as_ref()
+            .and_then(|w| w.shown.as_ref())
+            .is_some_and(|s| s.problem.is_some());
+        if uncomputed {
+            return "this state's moves were not computed (the State pane says why; u and \
+                    Ctrl-r compute them again)"
+                .to_string();
+        }
         let terminated = self.walk.as_ref().is_some_and(|w| {
             let p = w.path.position();
             p > 0 && w.path.step(p).kind == EventKind::Tick
@@ -1081,6 +1108,7 @@ impl App {
     fn cancel(&mut self) {
         if self.busy.is_some() {
             self.engine.control.cancel();
+            self.cancelling = true;
             self.say("cancelling…");
         } else if let Some(h) = self.checks.running() {
             h.cancel();
@@ -1117,16 +1145,13 @@ impl App {
         let want = self.want();
         match &self.walk {
             Some(walk) => {
-                let (steps, position) = self.replay_of(walk);
-                let process = walk.process.clone();
-                self.request(
-                    Job::Reload,
-                    Request::Reload {
-                        process,
-                        replay: Replay { steps, position },
-                        want,
-                    },
-                );
+                let request = Request::Reload {
+                    process: walk.process.clone(),
+                    path: walk.path.saved(),
+                    position: walk.path.position(),
+                    want,
+                };
+                self.request(Job::Reload, request);
             }
             None => {
                 // Nothing loaded before: load afresh.
@@ -1142,21 +1167,6 @@ impl App {
                 );
             }
         }
-    }
-
-    /// The path as steps to replay (by event and place).
-    fn replay_of(&self, walk: &Walk) -> (Vec<super::session::SavedStep>, usize) {
-        let steps = (1..=walk.path.len())
-            .map(|p| {
-                let step = walk.path.step(p);
-                super::session::SavedStep {
-                    event: walk.names.event(step.event).to_string(),
-                    choice: step.choice as usize,
-                    after: Vec::new(),
-                }
-            })
-            .collect();
-        (steps, walk.path.position())
     }
 
     fn prompt(&mut self, key: PromptKey) {

@@ -124,7 +124,10 @@ pub enum Request {
     /// as far as it fits; if it does not load, keep everything.
     Reload {
         process: String,
-        replay: Replay,
+        /// The path walked: its initial position and every step (undone
+        /// ones included), replayed as a session would replay them.
+        path: (Position, Vec<(Step, Position)>),
+        position: usize,
         want: Want,
     },
     /// Describe a state; `into` is the step that led to it (for the
@@ -243,12 +246,6 @@ pub struct StepWords {
     pub columns: Vec<(usize, Vec<Vec<String>>)>,
     /// What split and why, one sentence each.
     pub sentences: Vec<String>,
-}
-
-impl StateSymmetry {
-    pub fn is_own_representative(&self) -> bool {
-        self.state == self.representative
-    }
 }
 
 /// Names for the ids the interface keeps on its path, sent as they are

@@ -25,6 +25,10 @@ pub enum SavedModel {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SavedStep {
     pub event: String,
+    /// The event a τ hid (or the one renamed), which must be the same
+    /// when the step is replayed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<String>,
     pub choice: usize,
     /// The components the step changed, as they were after it: tells
     /// apart moves that read the same (a τ hiding the same event in two
@@ -116,11 +120,13 @@ mod tests {
             vec![
                 SavedStep {
                     event: "τ".into(),
+                    hidden: Some("lock.T0".into()),
                     choice: 2,
                     after: vec!["Push(T0)".into()],
                 },
                 SavedStep {
                     event: "push.T0.A".into(),
+                    hidden: None,
                     choice: 0,
                     after: Vec::new(),
                 },
