@@ -169,11 +169,18 @@ impl Lens {
             problem: None,
         };
         if symmetry.is_trivial() {
-            about.problem = Some(
-                "no type is symmetric here: every datatype's constructors are named by the \
-                 script (or it has none), so no permutation is possible"
-                    .to_string(),
-            );
+            about.problem = Some(if script.datatypes.is_empty() {
+                "the script has no datatype, so there is no value to permute: every state is \
+                 its own representative"
+                    .to_string()
+            } else if about.left_out.is_empty() {
+                "no type has two or more values to permute".to_string()
+            } else {
+                "no type is symmetric here: the script names the values that could be \
+                 permuted (each is listed above, where it is named); a permutation would \
+                 have to fix them all"
+                    .to_string()
+            });
             return Ok(Err(about));
         }
         let symmetry = Arc::new(symmetry);

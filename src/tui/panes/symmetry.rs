@@ -157,6 +157,13 @@ fn not_symmetric(theme: &Theme, about: &SymmetryAbout, problem: &str) -> Vec<Lin
         lines.push(Line::from(format!("types asked for ({}):", about.origin)));
         lines.extend(about.types.iter().map(|t| Line::from(format!("  {t}"))));
     }
+    // What automatic mode could not permute, and where the script names it.
+    lines.extend(
+        about
+            .left_out
+            .iter()
+            .map(|l| Line::styled(format!("  {l}"), theme.error)),
+    );
     lines.push(Line::default());
     lines.extend(
         problem
