@@ -129,8 +129,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             Some(types) => (format!(" (reduced over {types})"), "representatives"),
             None => (String::new(), "states"),
         };
-        while !handle.is_finished() {
-            std::thread::sleep(progress.interval());
+        while !handle.wait(progress.interval()) {
             let text = format!(
                 "checking assertion {number}{reduced}: {}",
                 counters(&handle.progress(), what)

@@ -590,9 +590,12 @@ impl App {
             (job, Reply::Walked(walked)) => self.walked(job, walked),
             (_, Reply::Shown(shown)) => self.shown(*shown),
             (_, Reply::Compared(compared)) => {
+                self.say(format!(
+                    "compared with the marked state: {}",
+                    compared.headline
+                ));
                 self.symmetry.compared = Some(compared);
-                self.symmetry.section = Section::Compare;
-                self.symmetry.scroll = Default::default();
+                self.symmetry.show(Section::Compare);
                 // The rest of the view explains this state.
                 self.open_symmetry();
             }
@@ -771,6 +774,7 @@ impl App {
                     Command::PageUp => self.help_scroll.saturating_sub(page),
                     Command::PageDown => self.help_scroll + page,
                     Command::Top => 0,
+                    Command::Bottom => usize::MAX,
                     _ => self.help_scroll,
                 }
                 .min(super::view::help_lines(self).len());
@@ -884,7 +888,7 @@ impl App {
             Command::ToggleSymmetry => {
                 self.symmetry.open = !self.symmetry.open;
                 if self.symmetry.open {
-                    self.symmetry.section = Section::Representative;
+                    self.symmetry.show(Section::Representative);
                     self.focus = Pane::Symmetry;
                     self.show_again();
                 } else if self.focus == Pane::Symmetry {
@@ -915,11 +919,12 @@ impl App {
             Command::Compare => self.compare(),
             Command::Graph => {
                 self.open_symmetry();
-                self.symmetry.section = if self.symmetry.section == Section::Graph {
-                    Section::Representative
-                } else {
-                    Section::Graph
-                };
+                self.symmetry
+                    .show(if self.symmetry.section == Section::Graph {
+                        Section::Representative
+                    } else {
+                        Section::Graph
+                    });
             }
             Command::WalkReduced => self.toggle_reduced(),
             Command::Up
@@ -1114,7 +1119,7 @@ impl App {
             h.cancel();
             self.say("cancelling the check…");
         } else if self.focus == Pane::Symmetry && self.symmetry.section != Section::Representative {
-            self.symmetry.section = Section::Representative;
+            self.symmetry.show(Section::Representative);
         } else if !self.events.filter.is_empty() {
             let moves = self.walk.as_ref().map_or(&[][..], |w| w.moves()).to_vec();
             self.events.set_filter("", &moves);

@@ -321,6 +321,12 @@ pub struct Parting {
     pub step: String,
     pub marked: Vec<Vec<usize>>,
     pub here: Vec<Vec<usize>>,
+    /// The cell where step 3's choice decided the representative, when
+    /// that is the answer.
+    pub split: Option<usize>,
+    /// The components the evidence names, in each state (their cells
+    /// are where the states differ).
+    pub evidence: (Vec<usize>, Vec<usize>),
 }
 
 pub enum Reply {

@@ -275,11 +275,10 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
     .into_iter()
     .flatten()
     .collect();
-    hints.extend(
-        [hint(Command::Help, "help"), hint(Command::Quit, "quit")]
-            .into_iter()
-            .flatten(),
-    );
+    let last: Vec<String> = [hint(Command::Help, "help"), hint(Command::Quit, "quit")]
+        .into_iter()
+        .flatten()
+        .collect();
     let mut parts = vec![app.source.name()];
     if let Some(w) = &app.walk {
         parts.push(w.process.clone());
@@ -299,8 +298,16 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
     if app.check_running() {
         parts.push("checking…".into());
     }
-    parts.push(hints.join(" · "));
-    let text = format!(" {}", parts.join(" │ "));
+    // The pane's hints as far as they fit; help and quit always.
+    let width = usize::from(area.width);
+    let text = loop {
+        let shown: Vec<&str> = hints.iter().chain(&last).map(String::as_str).collect();
+        let text = format!(" {} │ {}", parts.join(" │ "), shown.join(" · "));
+        if text.chars().count() <= width || hints.is_empty() {
+            break text;
+        }
+        hints.pop();
+    };
     frame.render_widget(Paragraph::new(text).style(app.config.theme.status), area);
 }
 

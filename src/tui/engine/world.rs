@@ -13,7 +13,7 @@ use crate::lts::animator::kind_of;
 use crate::lts::store::StateStore;
 use crate::process::EventId;
 use crate::script::Script;
-use crate::symmetry::compare::{Answer, DEFAULT_CANDIDATES};
+use crate::symmetry::compare::{Answer, Cause, DEFAULT_CANDIDATES, Evidence};
 use crate::symmetry::drawing;
 use crate::symmetry::graph::StateGraph;
 use crate::symmetry::splits::{StepAccount, account};
@@ -99,7 +99,7 @@ impl World {
             } => {
                 self.symmetry = symmetry;
                 let listing = match source.load() {
-                    Ok(script) => Listing::new(script, self.control.meter()),
+                    Ok(script) => Listing::new(script),
                     Err(problem) => return Reply::OpenFailed { source, problem },
                 };
                 self.source = Some(source.clone());
@@ -294,7 +294,7 @@ impl World {
             return Reply::Refused("no script is loaded".into());
         };
         let listing = match source.load() {
-            Ok(script) => Listing::new(script, self.control.meter()),
+            Ok(script) => Listing::new(script),
             Err(problem) => return Reply::Refused(problem),
         };
         // The old walk stays until the new one is ready.
@@ -931,6 +931,24 @@ impl Ctx<'_, '_> {
                 step: step_name(&comparison.left.trace, k),
                 marked: cells(&comparison.left.trace),
                 here: cells(&comparison.right.trace),
+                split: match &comparison.answer {
+                    Answer::NotUnique {
+                        cause: Cause::Split { cell, .. },
+                        ..
+                    } => Some(*cell),
+                    _ => None,
+                },
+                evidence: match &comparison.answer {
+                    Answer::NotSymmetric(Evidence::Shapes { left, right }) => {
+                        (left.clone(), right.clone())
+                    }
+                    Answer::NotSymmetric(Evidence::NValues {
+                        left_component,
+                        right_component,
+                        ..
+                    }) => (vec![*left_component], vec![*right_component]),
+                    _ => (Vec::new(), Vec::new()),
+                },
             }
         });
         Some(Compared {
