@@ -165,6 +165,8 @@ pub struct App {
     busy: Option<Busy>,
     /// Esc was pressed while the engine worked.
     cancelling: bool,
+    /// `--symmetry` was given: a problem with it is shown at once.
+    asked_symmetry: bool,
     rng: fastrand::Rng,
 }
 
@@ -226,6 +228,7 @@ impl App {
             engine: Engine::start(),
             busy: None,
             cancelling: false,
+            asked_symmetry: false,
             rng: fastrand::Rng::new(),
         };
         if let Some(problem) = app.config.problems.first().cloned() {
@@ -236,6 +239,7 @@ impl App {
             None => (None, None),
         };
         app.session_path = session_path;
+        app.asked_symmetry = start.symmetry.is_some();
         app.request(
             Job::Open,
             Request::Open {
@@ -260,7 +264,7 @@ impl App {
             source,
             Start {
                 process: Some(session.process.clone()),
-                symmetry,
+                symmetry: symmetry.or_else(|| session.symmetry.clone()),
                 session: Some((
                     path,
                     Replay {
@@ -616,6 +620,11 @@ impl App {
         match opened.animated {
             Ok(animated) => {
                 self.problem = None;
+                // Types asked for that do not apply: said at once, not
+                // only when the symmetry view opens.
+                if let (true, Some(problem)) = (self.asked_symmetry, &animated.symmetry.problem) {
+                    self.overlay = Some(Overlay::Problem(format!("--symmetry: {problem}")));
+                }
                 self.install(*animated);
             }
             Err(problem) => {

@@ -47,6 +47,9 @@ pub struct Session {
     pub steps: Vec<SavedStep>,
     /// How many steps are taken (the rest are undone).
     pub position: usize,
+    /// The symmetry types asked for with `--symmetry`, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symmetry: Option<String>,
 }
 
 impl Session {
@@ -63,6 +66,7 @@ impl Session {
             process: process.to_string(),
             steps,
             position,
+            symmetry: None,
         }
     }
 

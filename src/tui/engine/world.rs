@@ -186,10 +186,14 @@ impl World {
                 };
                 self.control.start(steps.len() as u64);
                 let saved = walk.saved_steps(initial, &steps, &self.control);
+                let symmetry = self.symmetry.clone();
                 Reply::Saved(saved.and_then(|saved| {
-                    Session::new(source, &walk.process, saved, position)
-                        .save(&path)
-                        .map(|()| path)
+                    Session {
+                        symmetry,
+                        ..Session::new(source, &walk.process, saved, position)
+                    }
+                    .save(&path)
+                    .map(|()| path)
                 }))
             }
             Request::Compare {
