@@ -214,6 +214,12 @@ fn bad_requests_are_diagnostics_with_exit_two() {
         .stderr(predicate::str::contains(
             "is not a set of datatype constructors",
         ));
+    // Each type of the list is pointed at where it stands in it.
+    rep(&["models/liststack.csp", "--symmetry", "Data, {N0, Bogus}"])
+        .code(2)
+        .stderr(predicate::str::contains(
+            "error: `Bogus` is not defined\n --> <symmetry>:1:12\n  |\n1 | Data, {N0, Bogus}\n  |            ^^^^^",
+        ));
     rep(&["models/liststack.csp", "--symmetry", "off"])
         .code(2)
         .stderr(predicate::str::contains("--symmetry off"));

@@ -693,7 +693,12 @@ impl Answer {
                 "symmetric, but the representative is not unique here".to_string()
             }
             Answer::Undecided { budget } => {
-                format!("could not decide within {budget} permutations (partial ones included)")
+                let noun = if *budget == 1 {
+                    "permutation"
+                } else {
+                    "permutations"
+                };
+                format!("could not decide within {budget} {noun} (partial ones included)")
             }
         }
     }
