@@ -19,7 +19,7 @@ use ustr::Ustr;
 use crate::syntax::ast::{self, DeclKind, Lhs};
 use crate::syntax::{Diagnostic, Span};
 
-use super::builtins::Builtin;
+use super::builtins::{Builtin, bool_constant};
 use super::ir::*;
 use super::mentions::expr_mentions;
 use super::suggest::Suggester;
@@ -145,14 +145,22 @@ pub(super) struct Resolver<'s, 'p> {
     fns: Vec<FnScope>,
     next_binding: u32,
     ctx: Rc<ModuleCtx>,
-    /// Parameterised modules, by qualified name, for `instance`.
+    /// Every module, by qualified name, for `instance`.
     modules: FxHashMap<Ustr, (&'p ast::Module, Rc<ModuleCtx>)>,
+    /// The qualified names of modules and instances, whose names (and the
+    /// built-ins) may be named through them.
+    module_names: FxHashSet<Ustr>,
+    /// Instances refused (their arguments do not fit): names through them
+    /// are not reported again.
+    refused_instances: FxHashSet<Ustr>,
     /// The right-hand sides of nametypes, to expand them into fields.
     nametypes: FxHashMap<Ustr, &'p ast::Expr>,
     /// Where each qualified name was declared.
     declared_at: FxHashMap<Ustr, Span>,
     /// "Did you mean" for unknown names, within its budget.
     suggester: Suggester,
+    /// The names given a type annotation, qualified, and where.
+    annotated: Vec<(Ustr, ast::Ident)>,
 }
 
 impl<'s, 'p> Resolver<'s, 'p> {
@@ -166,9 +174,12 @@ impl<'s, 'p> Resolver<'s, 'p> {
             next_binding: 0,
             ctx: Rc::new(ModuleCtx::top()),
             modules: FxHashMap::default(),
+            module_names: FxHashSet::default(),
+            refused_instances: FxHashSet::default(),
             nametypes: FxHashMap::default(),
             declared_at: FxHashMap::default(),
             suggester: Suggester::default(),
+            annotated: Vec::new(),
         }
     }
 
@@ -264,7 +275,11 @@ impl<'s, 'p> Resolver<'s, 'p> {
                         self.collect_pattern_definition(decl, pattern, pending)
                     }
                 },
-                DeclKind::TypeAnnotation(..) => {}
+                DeclKind::TypeAnnotation(names, _) => {
+                    for ident in names {
+                        self.annotated.push((self.ctx.qualify(&ident.name), *ident));
+                    }
+                }
                 DeclKind::Channel(names, fields) => {
                     for ident in names {
                         let name = self.ctx.qualify(&ident.name);
@@ -350,14 +365,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                     }
                 }
                 DeclKind::External(names) | DeclKind::Transparent(names) => {
-                    for ident in names {
-                        if Builtin::lookup(&ident.name).is_none() {
-                            self.error(
-                                ident.span,
-                                format!("`{}` is not a function symcsp provides", ident.name),
-                            );
-                        }
-                    }
+                    self.check_provided(names)
                 }
                 DeclKind::Assert(assertion) => pending.push(Pending::Assert {
                     assertion,
@@ -384,6 +392,30 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 }
             }
             i += 1;
+        }
+    }
+
+    fn annotation_without_definition(&mut self, ident: &ast::Ident) {
+        self.error(
+            ident.span,
+            format!(
+                "`{}` has a type annotation but no definition: a type annotation goes with the \
+                 definition it describes",
+                ident.name
+            ),
+        );
+    }
+
+    /// `external f` and `transparent f` only announce built-ins FDR
+    /// provides: each name must be one symcsp provides too.
+    fn check_provided(&mut self, names: &[ast::Ident]) {
+        for ident in names {
+            if Builtin::lookup(&ident.name).is_none() {
+                self.error(
+                    ident.span,
+                    format!("`{}` is not a function symcsp provides", ident.name),
+                );
+            }
         }
     }
 
@@ -467,18 +499,19 @@ impl<'s, 'p> Resolver<'s, 'p> {
 
     fn collect_module(&mut self, module: &'p ast::Module, pending: &mut Vec<Pending<'p>>) {
         let qualified = self.ctx.qualify(&module.name.name);
-        if module.params.is_some() {
-            // Only its instances have names.
-            if self.declared_at.contains_key(&qualified) || self.modules.contains_key(&qualified) {
-                self.error(
-                    module.name.span,
-                    format!("module `{qualified}` is defined twice"),
-                );
-                return;
-            }
-            self.modules.insert(qualified, (module, self.ctx.clone()));
+        if self.declared_at.contains_key(&qualified) || self.modules.contains_key(&qualified) {
+            self.error(
+                module.name.span,
+                format!("module `{qualified}` is defined twice"),
+            );
             return;
         }
+        self.modules.insert(qualified, (module, self.ctx.clone()));
+        if module.params.is_some() {
+            // Only its instances have names.
+            return;
+        }
+        self.module_names.insert(qualified);
         let outer = self.ctx.clone();
         self.ctx = Rc::new(outer.enter(&module.name.name));
         self.collect_module_body(module, pending);
@@ -523,7 +556,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         let Some((module, _defined_in)) = found else {
             self.error(
                 module_name.span,
-                format!("there is no parameterised module `{}`", module_name.text),
+                format!("there is no module `{}`", module_name.text),
             );
             return;
         };
@@ -541,10 +574,12 @@ impl<'s, 'p> Resolver<'s, 'p> {
                     if args.len() == 1 { "is" } else { "are" },
                 ),
             );
+            self.refused_instances.insert(self.ctx.qualify(&ident.name));
             return;
         }
         let outer = self.ctx.clone();
         let inner = Rc::new(outer.enter(&ident.name));
+        self.module_names.insert(outer.qualify(&ident.name));
         // The parameters are constants of the instance, their values the
         // arguments evaluated where the instance is declared.
         for (param, arg) in params.iter().zip(args) {
@@ -574,6 +609,11 @@ impl<'s, 'p> Resolver<'s, 'p> {
     pub fn resolve_program(&mut self, decls: &'p [ast::Decl]) {
         let mut pending = Vec::new();
         self.collect(decls, &mut pending);
+        for (name, ident) in std::mem::take(&mut self.annotated) {
+            if !self.script.names.contains_key(&name) {
+                self.annotation_without_definition(&ident);
+            }
+        }
         for item in pending {
             self.resolve_pending(item);
         }
@@ -724,7 +764,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 ast::AssertOptionKind::TauPriority(e) => {
                     AssertOption::TauPriority(self.top_expr(e), o.span)
                 }
-                ast::AssertOptionKind::PartialOrderReduce => {
+                ast::AssertOptionKind::PartialOrderReduce(_) => {
                     AssertOption::PartialOrderReduce(o.span)
                 }
                 ast::AssertOptionKind::SymmetryReduce(types) => AssertOption::SymmetryReduce(
@@ -1074,10 +1114,13 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 };
                 self.push_expr(kind, span)
             }
-            None => match Builtin::lookup(&name.text) {
+            None => match self.builtin_named(name) {
                 Some(b) => {
                     let g = self.script.builtin_global(b);
                     self.push_expr(ExprKind::Global(g), span)
+                }
+                None if let Some(b) = bool_constant(&name.text) => {
+                    self.push_expr(ExprKind::Bool(b), span)
                 }
                 None => {
                     self.unknown_name(&name.text, span);
@@ -1085,6 +1128,21 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 }
             },
         }
+    }
+
+    /// The built-in a name not defined by the script denotes: a plain
+    /// built-in name, or one qualified by a module (`M::normal`), as FDR
+    /// lets every module see the built-ins.
+    fn builtin_named(&self, name: &ast::Name) -> Option<Builtin> {
+        if !name.is_qualified() {
+            return Builtin::lookup(&name.text);
+        }
+        let (module, last) = name.text.rsplit_once("::")?;
+        let known = self.ctx.prefixes.iter().any(|p| {
+            Ustr::from_existing(&format!("{p}{module}"))
+                .is_some_and(|m| self.module_names.contains(&m))
+        });
+        known.then(|| Builtin::lookup(last)).flatten()
     }
 
     fn check_private(&mut self, name: &ast::Name) {
@@ -1103,6 +1161,15 @@ impl<'s, 'p> Resolver<'s, 'p> {
     }
 
     fn unknown_name(&mut self, text: &str, span: Span) {
+        if let Some((module, _)) = text.rsplit_once("::")
+            && self.ctx.prefixes.iter().any(|p| {
+                Ustr::from_existing(&format!("{p}{module}"))
+                    .is_some_and(|m| self.refused_instances.contains(&m))
+            })
+        {
+            // Its instance was refused, with the reason.
+            return;
+        }
         let candidates = self
             .scopes
             .iter()
@@ -1141,6 +1208,9 @@ impl<'s, 'p> Resolver<'s, 'p> {
                         format!("`{}` is not a datatype constructor or channel", n.text),
                     );
                     return Pattern::Wildcard;
+                }
+                if let Some(b) = bool_constant(&n.text) {
+                    return Pattern::Bool(b);
                 }
                 let already = self.scopes.last().is_some_and(|s| s.contains_key(&n.text));
                 if already {
@@ -1292,15 +1362,9 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 ExprKind::Lambda(func, sources)
             }
             E::Seq(es) => ExprKind::Seq(self.exprs(es)),
-            E::SeqRange(a, b) => {
-                let a = self.expr(a);
-                ExprKind::SeqRange(a, b.as_ref().map(|b| self.expr(b)))
-            }
+            E::SeqRange(a, b, stmts) => return self.range(a, b.as_deref(), stmts, false, span),
             E::Set(es) => ExprKind::Set(self.exprs(es)),
-            E::SetRange(a, b) => {
-                let a = self.expr(a);
-                ExprKind::SetRange(a, b.as_ref().map(|b| self.expr(b)))
-            }
+            E::SetRange(a, b, stmts) => return self.range(a, b.as_deref(), stmts, true, span),
             E::SeqComprehension(es, stmts) => {
                 let (es, stmts) = self.comprehension(es, stmts);
                 ExprKind::SeqComprehension(es, stmts)
@@ -1317,6 +1381,48 @@ impl<'s, 'p> Resolver<'s, 'p> {
             _ => return self.process(e),
         };
         self.push_expr(kind, span)
+    }
+
+    /// A range, or a range per binding of `stmts`: `<m..n | stmts>` is
+    /// `concat(<<m..n> | stmts>)` and `{m..n | stmts}` is
+    /// `Union({{m..n} | stmts})`, as FDR reads them.
+    fn range(
+        &mut self,
+        from: &ast::Expr,
+        to: Option<&ast::Expr>,
+        stmts: &[ast::Stmt],
+        set: bool,
+        span: Span,
+    ) -> ExprId {
+        let depth = self.scopes.len();
+        let stmts = self.stmts(stmts);
+        let from = self.expr(from);
+        let to = to.map(|to| self.expr(to));
+        self.scopes.truncate(depth);
+        let range = if set {
+            ExprKind::SetRange(from, to)
+        } else {
+            ExprKind::SeqRange(from, to)
+        };
+        let range = self.push_expr(range, span);
+        if stmts.is_empty() {
+            return range;
+        }
+        let (each, join) = if set {
+            (
+                ExprKind::SetComprehension(vec![range], stmts),
+                Builtin::UnionAll,
+            )
+        } else {
+            (
+                ExprKind::SeqComprehension(vec![range], stmts),
+                Builtin::Concat,
+            )
+        };
+        let each = self.push_expr(each, span);
+        let join = self.script.builtin_global(join);
+        let join = self.push_expr(ExprKind::Global(join), span);
+        self.push_expr(ExprKind::App(join, vec![each]), span)
     }
 
     /// Statements then the expressions they scope over.
@@ -1474,7 +1580,10 @@ impl<'s, 'p> Resolver<'s, 'p> {
         // The definitions, by name, in order; pattern definitions apart.
         let mut units: Vec<LetUnit<'_>> = Vec::new();
         let mut defined: FxHashMap<Ustr, (usize, Span)> = FxHashMap::default();
-        for decl in decls {
+        let mut flat = Vec::new();
+        self.let_declarations(decls, &mut flat);
+        let mut annotated: Vec<&ast::Ident> = Vec::new();
+        for decl in flat {
             match &decl.kind {
                 DeclKind::Definition(def) => {
                     let names: Vec<(Ustr, Span)> = match &def.lhs {
@@ -1529,11 +1638,20 @@ impl<'s, 'p> Resolver<'s, 'p> {
                         clauses: vec![(def, decl.span)],
                     });
                 }
-                DeclKind::TypeAnnotation(..) => {}
+                DeclKind::TypeAnnotation(names, _) => annotated.extend(names.iter()),
+                DeclKind::External(names) | DeclKind::Transparent(names) => {
+                    self.check_provided(names)
+                }
                 _ => self.error(
                     decl.span,
-                    "only definitions (and type annotations) may appear between `let` and `within`",
+                    "only definitions, type annotations, `external`, `transparent` and `Timed` \
+                     sections may appear between `let` and `within`",
                 ),
+            }
+        }
+        for ident in annotated {
+            if !defined.contains_key(&ident.name) {
+                self.annotation_without_definition(ident);
             }
         }
         // Order the units by dependency: strongly connected components,
@@ -1576,6 +1694,21 @@ impl<'s, 'p> Resolver<'s, 'p> {
         let body = self.expr(body);
         self.scopes.pop();
         self.push_expr(ExprKind::Let(groups, body), span)
+    }
+
+    /// The declarations of a `let`, with those of its `Timed` sections
+    /// in their place (a section scopes nothing: its definitions are the
+    /// `let`'s).
+    fn let_declarations<'d>(&mut self, decls: &'d [ast::Decl], out: &mut Vec<&'d ast::Decl>) {
+        for decl in decls {
+            match &decl.kind {
+                DeclKind::Timed(_, inner) => {
+                    self.script.timed_sections.push(decl.span);
+                    self.let_declarations(inner, out);
+                }
+                _ => out.push(decl),
+            }
+        }
     }
 
     /// A constant used by nothing in its own group: a memoised thunk.

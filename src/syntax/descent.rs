@@ -374,7 +374,7 @@ impl<'t> Parser<'t> {
                 self.bump();
                 let path = self.expect_same_line(Tok::Str)?;
                 let kind = DeclKind::Include(Include {
-                    path: build::string_literal(self.text(path), self.token_span(path))?,
+                    path: build::include_path(self.text(path)),
                     file: None,
                 });
                 // The rule ends with the string itself: no trailing skip.
@@ -501,7 +501,9 @@ impl<'t> Parser<'t> {
         };
         let mut options = ThinVec::new();
         while self.at(Tok::PropertyOpen) {
-            options.push(self.assert_option()?);
+            let option = self.assert_option()?;
+            build::check_option_not_repeated(&options, &option)?;
+            options.push(option);
         }
         Ok(Assertion {
             negated,
@@ -538,7 +540,7 @@ impl<'t> Parser<'t> {
         };
         let span = self.span_to_trail(start);
         Ok(AssertOption {
-            kind: build::option_kind(&words, args, span)?,
+            kind: build::option_kind(&words, None, args, span)?,
             span,
         })
     }
@@ -812,7 +814,7 @@ impl<'t> Parser<'t> {
             Tok::Not => (150, UnaryOp::Not),
             Tok::Minus => (190, UnaryOp::Neg),
             Tok::Hash => (200, UnaryOp::Length),
-            _ => return self.primary().map(Operand::Expr),
+            _ => return self.primary(mode).map(Operand::Expr),
         };
         let token = self.bump();
         self.count_operator()?;
@@ -944,6 +946,10 @@ impl<'t> Parser<'t> {
             Tok::RenameOpen => {
                 let process = finished(lhs)?;
                 let (pairs, stmts) = self.bracketed(false, |p| {
+                    if p.at(Tok::RSquare) {
+                        // `[[ ]]`, the identity.
+                        return Ok((ThinVec::new(), ThinVec::new()));
+                    }
                     let first = p.expr(Mode::Functional)?;
                     p.pairs_from(first, Tok::Drawn)
                 })?;
@@ -1060,7 +1066,7 @@ impl<'t> Parser<'t> {
 
     // ------------------------------------------------------------ primaries
 
-    fn primary(&mut self) -> Parsed<Expr> {
+    fn primary(&mut self, mode: Mode) -> Parsed<Expr> {
         let token = self.tok;
         let span = self.token_span(token);
         let text = self.text(token);
@@ -1083,7 +1089,7 @@ impl<'t> Parser<'t> {
             Tok::MapOpen => return self.map(),
             Tok::ProdOpen => return self.production(),
             Tok::Backslash => return self.lambda(),
-            Tok::If => return self.conditional(),
+            Tok::If => return self.conditional(mode),
             Tok::Let => return self.let_within(),
             Tok::ExtChoice
             | Tok::IntChoice
@@ -1131,16 +1137,17 @@ impl<'t> Parser<'t> {
             }
             let first = p.expr(Mode::Process)?;
             if p.eat(Tok::DotDot) {
-                let to = if p.at(close) {
+                let to = if p.at(close) || p.at(Tok::Bar) {
                     None
                 } else {
                     Some(Box::new(p.expr(Mode::Process)?))
                 };
                 let from = Box::new(first);
+                let stmts = p.optional_comprehension()?;
                 return Ok(if set {
-                    ExprKind::SetRange(from, to)
+                    ExprKind::SetRange(from, to, stmts)
                 } else {
-                    ExprKind::SeqRange(from, to)
+                    ExprKind::SeqRange(from, to, stmts)
                 });
             }
             let mut items = thin_vec![first];
@@ -1186,6 +1193,10 @@ impl<'t> Parser<'t> {
     fn production(&mut self) -> Parsed<Expr> {
         let open = self.bump();
         let (items, stmts) = self.bracketed(false, |p| {
+            if p.at(Tok::ProdClose) {
+                // `{| |}`: no events.
+                return Ok((ThinVec::new(), ThinVec::new()));
+            }
             let items = p.comma_list(|p| p.expr(Mode::Process))?;
             Ok((items, p.optional_comprehension()?))
         })?;
@@ -1208,13 +1219,15 @@ impl<'t> Parser<'t> {
         })
     }
 
-    fn conditional(&mut self) -> Parsed<Expr> {
+    /// `if b then x else y`; in functional mode the last branch is
+    /// functional too (the grammar's `fn_if_expr`).
+    fn conditional(&mut self, mode: Mode) -> Parsed<Expr> {
         let start = self.bump().start;
         let condition = self.expr(Mode::Process)?;
         self.expect(Tok::Then)?;
         let then = self.expr(Mode::Process)?;
         self.expect(Tok::Else)?;
-        let otherwise = self.expr(Mode::Process)?;
+        let otherwise = self.expr(mode)?;
         Ok(Expr {
             kind: ExprKind::If(Box::new(condition), Box::new(then), Box::new(otherwise)),
             span: self.span_to_trail(start),

@@ -9,6 +9,7 @@ pub mod ast;
 mod build;
 mod descent;
 pub mod diagnostic;
+mod encoding;
 mod errors;
 mod lexical;
 mod load;

@@ -353,8 +353,10 @@ impl Printer {
             }
             DeclKind::Assert(a) => self.assertion(a),
             DeclKind::Include(inc) => {
-                self.put("include ");
-                self.string_literal(&inc.path);
+                // The path is read without escapes (see `build::include_path`).
+                self.put("include \"");
+                self.put(&inc.path);
+                self.put("\"");
             }
             DeclKind::Print(e) => {
                 self.put("print ");
@@ -449,7 +451,15 @@ impl Printer {
                     self.put(" :[tau priority over]: ");
                     self.expr(set, level::FUNCTIONAL);
                 }
-                AssertOptionKind::PartialOrderReduce => self.put(" :[partial order reduce]"),
+                AssertOptionKind::PartialOrderReduce(mode) => {
+                    self.put(" :[partial order reduce");
+                    if let Some(mode) = mode {
+                        self.put(" [");
+                        self.put(&mode.name);
+                        self.put("]");
+                    }
+                    self.put("]");
+                }
                 AssertOptionKind::SymmetryReduce(types) => {
                     self.put(" :[symmetry reduce]");
                     if !types.is_empty() {
@@ -485,6 +495,16 @@ impl Printer {
             TypeKind::Function(arg, result) => {
                 self.type_expr(arg);
                 self.put(" -> ");
+                self.type_expr(result);
+            }
+            TypeKind::Dotable(fields, result) => {
+                self.type_expr(fields);
+                self.put(" => ");
+                self.type_expr(result);
+            }
+            TypeKind::Extendable(fields, result) => {
+                self.type_expr(fields);
+                self.put(" =>* ");
                 self.type_expr(result);
             }
             TypeKind::Constrained(constraints, body) => {
@@ -615,15 +635,22 @@ impl Printer {
                 self.expr(body, 0);
             }
             Seq(items) => self.bracketed("<", ">", true, |p| p.list(items, |p, x| p.expr(x, 0))),
-            SeqRange(from, to) => self.bracketed("<", ">", true, |p| p.range(from, to.as_deref())),
+            SeqRange(from, to, stmts) => self.bracketed("<", ">", true, |p| {
+                p.range(from, to.as_deref());
+                p.stmts(stmts);
+            }),
             SeqComprehension(items, stmts) => {
                 self.bracketed("<", ">", true, |p| p.comprehension(items, stmts))
             }
             Set(items) => self.bracketed("{", "}", false, |p| p.list(items, |p, x| p.expr(x, 0))),
-            SetRange(from, to) => self.bracketed("{", "}", false, |p| p.range(from, to.as_deref())),
+            SetRange(from, to, stmts) => self.bracketed("{", "}", false, |p| {
+                p.range(from, to.as_deref());
+                p.stmts(stmts);
+            }),
             SetComprehension(items, stmts) => {
                 self.bracketed("{", "}", false, |p| p.comprehension(items, stmts))
             }
+            Production(items, _) if items.is_empty() => self.put("{| |}"),
             Production(items, stmts) => {
                 self.bracketed("{| ", " |}", false, |p| p.comprehension(items, stmts))
             }
@@ -688,6 +715,10 @@ impl Printer {
             SyncInterrupt(l, a, r) => self.process_operands(e, level::INTERRUPT, l, r, |p| {
                 p.bracketed("/+ ", " +\\", false, |p| p.expr(a, 0))
             }),
+            Rename(p, pairs, _) if pairs.is_empty() => {
+                self.expr(p, level::POSTFIX);
+                self.put(" [[ ]]");
+            }
             Rename(p, pairs, stmts) => {
                 self.expr(p, level::POSTFIX);
                 self.bracketed(" [[ ", " ]]", false, |p| p.links(pairs, " <- ", stmts));
@@ -755,10 +786,7 @@ impl Printer {
 
     fn comprehension(&mut self, items: &[Expr], stmts: &[Stmt]) {
         self.list(items, |p, x| p.expr(x, 0));
-        if !stmts.is_empty() {
-            self.put(" | ");
-            self.list(stmts, |p, s| p.stmt(s));
-        }
+        self.stmts(stmts);
     }
 
     fn links(&mut self, pairs: &[(Expr, Expr)], arrow: &str, stmts: &[Stmt]) {
@@ -767,6 +795,11 @@ impl Printer {
             p.put(arrow);
             p.expr(b, level::FUNCTIONAL);
         });
+        self.stmts(stmts);
+    }
+
+    /// ` | stmt, stmt` after a comprehension's head, if it has statements.
+    fn stmts(&mut self, stmts: &[Stmt]) {
         if !stmts.is_empty() {
             self.put(" | ");
             self.list(stmts, |p, s| p.stmt(s));
