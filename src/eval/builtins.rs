@@ -13,7 +13,46 @@ use super::{EvalError, EvalResult, Evaluator, MAX_ELEMENTS};
 /// `Set(A)` is built explicitly up to this many elements of `A`.
 const MAX_POWERSET_BASE: usize = 20;
 
+/// `Map(A, B)` is built explicitly up to this many maps (`Set(A)`'s
+/// bound): beyond, it stays symbolic (membership works).
+const MAX_EXPLICIT_MAPS: u128 = 1 << MAX_POWERSET_BASE;
+
+/// How many maps there are from subsets of a set of `keys` elements to
+/// one of `values`: each key is absent or maps to one value.
+fn map_count(keys: usize, values: usize) -> u128 {
+    let choices = values as u128 + 1;
+    let mut count: u128 = 1;
+    for _ in 0..keys {
+        count = count.saturating_mul(choices);
+        if count > MAX_EXPLICIT_MAPS {
+            break;
+        }
+    }
+    count
+}
+
 impl Evaluator<'_> {
+    /// `Map(A, B)` for finite `A` and `B`: every map from a subset of `A`
+    /// to `B`, as FDR gives it (`Map({}, {})` is `{emptyMap}`).
+    fn all_maps(&self, keys: &[Value], values: &[Value]) -> EvalResult<Set> {
+        let mut maps = vec![BTreeMap::new()];
+        for key in keys {
+            let mut next = Vec::with_capacity(maps.len() * (values.len() + 1));
+            for map in maps {
+                self.work(values.len() + 1)?;
+                for value in values {
+                    let mut bigger: BTreeMap<Value, Value> = map.clone();
+                    bigger.insert(key.clone(), value.clone());
+                    next.push(bigger);
+                }
+                next.push(map);
+            }
+            maps = next;
+        }
+        let maps = maps.into_iter().map(|m| Value::Map(Arc::new(m))).collect();
+        Ok(Set::from_values(maps))
+    }
+
     /// The value a built-in name stands for.
     pub(super) fn builtin_value(&self, b: Builtin, span: Span) -> EvalResult<Value> {
         if let Shape::Function(_) = b.shape() {
@@ -131,10 +170,18 @@ impl Evaluator<'_> {
                 }
             }
             Builtin::Seqs => Ok(Value::set(Set::Seqs(Arc::new(args.set(0)?.clone())))),
-            Builtin::MapType => Ok(Value::set(Set::Maps(
-                Arc::new(args.set(0)?.clone()),
-                Arc::new(args.set(1)?.clone()),
-            ))),
+            Builtin::MapType => {
+                let (keys, values) = (args.set(0)?, args.set(1)?);
+                match (keys.as_finite(), values.as_finite()) {
+                    (Some(k), Some(v)) if map_count(k.len(), v.len()) <= MAX_EXPLICIT_MAPS => {
+                        self.all_maps(k, v).map(Value::set)
+                    }
+                    _ => Ok(Value::set(Set::Maps(
+                        Arc::new(keys.clone()),
+                        Arc::new(values.clone()),
+                    ))),
+                }
+            }
             Builtin::Length => Ok(Value::Int(args.seq(0)?.len() as i64)),
             Builtin::Null => Ok(Value::Bool(args.seq(0)?.is_empty())),
             Builtin::Head => {

@@ -16,6 +16,7 @@
 mod builtins;
 mod dot;
 mod error;
+mod fields;
 mod fold;
 mod interp;
 mod machine;
@@ -76,8 +77,8 @@ pub struct Evaluator<'s> {
     script: &'s Script,
     globals: Vec<OnceCell<Value>>,
     forcing: Vec<Cell<bool>>,
-    channel_fields: Vec<OnceCell<Arc<[Set]>>>,
-    ctor_fields: Vec<OnceCell<Arc<[Set]>>>,
+    channel_fields: Vec<OnceCell<Arc<fields::Fields>>>,
+    ctor_fields: Vec<OnceCell<Arc<fields::Fields>>>,
     events: OnceCell<Arc<Set>>,
     /// Calls nested now, and levels nested natively.
     depth: Cell<usize>,

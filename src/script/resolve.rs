@@ -70,7 +70,9 @@ enum Pending<'a> {
         value: FuncId,
         value_global: GlobalId,
         names: Vec<(Ustr, FuncId)>,
-        decl: &'a ast::Decl,
+        pattern: &'a ast::Pattern,
+        rhs: &'a ast::Expr,
+        span: Span,
         ctx: Rc<ModuleCtx>,
     },
     /// A constant given by an expression (instance arguments, types).
@@ -272,7 +274,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                         self.collect_definition(ident, clauses, pending);
                     }
                     Lhs::Pattern(pattern) => {
-                        self.collect_pattern_definition(decl, pattern, pending)
+                        self.collect_pattern_definition(pattern, &def.rhs, decl.span, pending)
                     }
                 },
                 DeclKind::TypeAnnotation(names, _) => {
@@ -453,12 +455,26 @@ impl<'s, 'p> Resolver<'s, 'p> {
         }
     }
 
+    /// A pattern definition. A tuple of patterns defined by a tuple of
+    /// expressions is split into one definition per part, so each part
+    /// is evaluated only when its names are used, as in FDR, where
+    /// `(s, t) = (1, loop)` gives `s == 1`.
     fn collect_pattern_definition(
         &mut self,
-        decl: &'p ast::Decl,
-        pattern: &ast::Pattern,
+        pattern: &'p ast::Pattern,
+        rhs: &'p ast::Expr,
+        span: Span,
         pending: &mut Vec<Pending<'p>>,
     ) {
+        if let (ast::PatternKind::Tuple(patterns), ast::ExprKind::Tuple(parts)) =
+            (&pattern.kind, &rhs.kind)
+            && patterns.len() == parts.len()
+        {
+            for (p, e) in patterns.iter().zip(parts) {
+                self.collect_pattern_part(p, e, span, pending);
+            }
+            return;
+        }
         let mut names = Vec::new();
         pattern_variables(pattern, &mut |n: &ast::Name| {
             if !n.is_qualified()
@@ -470,19 +486,19 @@ impl<'s, 'p> Resolver<'s, 'p> {
             }
         });
         // The value is a global of its own (evaluated once), not a name.
-        let value = self.new_function(Ustr::from("pattern"), FunctionKind::Constant, decl.span);
+        let value = self.new_function(Ustr::from("pattern"), FunctionKind::Constant, span);
         let value_global = GlobalId(self.script.globals.len() as u32);
         self.script.globals.push(Global {
             name: Ustr::from("pattern"),
             kind: GlobalKind::Definition(value),
-            span: decl.span,
+            span,
         });
         let mut projections = Vec::new();
-        for (name, span) in names {
+        for (name, name_span) in names {
             let qualified = self.ctx.qualify(&name);
-            let func = self.new_function(qualified, FunctionKind::Constant, decl.span);
+            let func = self.new_function(qualified, FunctionKind::Constant, span);
             if self
-                .new_global(qualified, GlobalKind::Definition(func), span)
+                .new_global(qualified, GlobalKind::Definition(func), name_span)
                 .is_some()
             {
                 projections.push((name, func));
@@ -492,9 +508,48 @@ impl<'s, 'p> Resolver<'s, 'p> {
             value,
             value_global,
             names: projections,
-            decl,
+            pattern,
+            rhs,
+            span,
             ctx: self.ctx.clone(),
         });
+    }
+
+    /// One part `p = e` of a split tuple definition: a constant when `p`
+    /// is a variable, nothing for `_`, else a pattern definition of its
+    /// own.
+    fn collect_pattern_part(
+        &mut self,
+        pattern: &'p ast::Pattern,
+        rhs: &'p ast::Expr,
+        span: Span,
+        pending: &mut Vec<Pending<'p>>,
+    ) {
+        match &pattern.kind {
+            ast::PatternKind::Wildcard => {}
+            ast::PatternKind::Name(n)
+                if !n.is_qualified()
+                    && !matches!(
+                        self.lookup_global(&n.text),
+                        Some(Named::Ctor(_) | Named::Channel(_))
+                    ) =>
+            {
+                let name = self.ctx.qualify(&n.text);
+                let func = self.new_function(name, FunctionKind::Constant, span);
+                if self
+                    .new_global(name, GlobalKind::Definition(func), n.span)
+                    .is_some()
+                {
+                    pending.push(Pending::Expr {
+                        func,
+                        expr: rhs,
+                        as_type: false,
+                        ctx: self.ctx.clone(),
+                    });
+                }
+            }
+            _ => self.collect_pattern_definition(pattern, rhs, span, pending),
+        }
     }
 
     fn collect_module(&mut self, module: &'p ast::Module, pending: &mut Vec<Pending<'p>>) {
@@ -630,21 +685,17 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 value,
                 value_global,
                 names,
-                decl,
+                pattern,
+                rhs,
+                span,
                 ctx,
             } => {
                 self.ctx = ctx;
-                let DeclKind::Definition(def) = &decl.kind else {
-                    unreachable!("pattern definitions are definitions")
-                };
-                let Lhs::Pattern(pattern) = &def.lhs else {
-                    unreachable!("pattern definitions have a pattern")
-                };
-                self.constant_body(value, |r| r.expr(&def.rhs));
+                self.constant_body(value, |r| r.expr(rhs));
                 for (name, func) in names {
                     self.constant_body(func, |r| {
-                        let value = r.push_expr(ExprKind::Global(value_global), decl.span);
-                        r.destructure(value, pattern, name, decl.span)
+                        let value = r.push_expr(ExprKind::Global(value_global), span);
+                        r.destructure(value, pattern, name, span)
                     });
                 }
             }
