@@ -183,7 +183,16 @@ impl Evaluator<'_> {
                 }
             }
             Builtin::Length => Ok(Value::Int(args.seq(0)?.len() as i64)),
+            Builtin::Null if matches!(args.values[0], Value::Stream(_)) => Ok(Value::Bool(false)),
             Builtin::Null => Ok(Value::Bool(args.seq(0)?.is_empty())),
+            Builtin::Head | Builtin::Tail if let Value::Stream(s) = &args.values[0] => {
+                let taken = if b == Builtin::Head {
+                    s.get(0)
+                } else {
+                    s.without_first(1).map(|rest| Value::Stream(Arc::new(rest)))
+                };
+                taken.ok_or_else(|| super::interp::overflow(span))
+            }
             Builtin::Head => {
                 let s = args.seq(0)?;
                 s.iter()
@@ -203,15 +212,20 @@ impl Evaluator<'_> {
                 for s in args.seq(0)?.iter() {
                     match s {
                         Value::Seq(s) => out.extend(s.iter().cloned()),
+                        // Nothing after an infinite sequence is reached.
+                        Value::Stream(s) => {
+                            return Ok(Value::Stream(Arc::new(s.after(&Seq::from_vec(out)))));
+                        }
                         other => return Err(args.wrong(0, "a sequence of sequences", other)),
                     }
                     self.check_size(out.len(), span)?;
                 }
                 Ok(Value::seq(out))
             }
-            Builtin::Elem => Ok(Value::Bool(
-                args.seq(1)?.iter().any(|v| *v == args.values[0]),
-            )),
+            Builtin::Elem => Ok(Value::Bool(match &args.values[1] {
+                Value::Stream(s) => s.contains(&args.values[0]),
+                _ => args.seq(1)?.iter().any(|v| *v == args.values[0]),
+            })),
             Builtin::MapFromList => {
                 let mut map = BTreeMap::new();
                 for pair in args.seq(0)?.iter() {
@@ -442,6 +456,10 @@ impl<'a> Args<'_, 'a> {
     fn seq(&self, i: usize) -> EvalResult<&'a Seq> {
         match &self.values[i] {
             Value::Seq(s) => Ok(s),
+            stream @ Value::Stream(_) => {
+                let what = format!("the argument of `{}`", self.builtin.name());
+                Err(self.ev.infinite(self.span, stream, &what))
+            }
             other => Err(self.wrong(i, "a sequence", other)),
         }
     }

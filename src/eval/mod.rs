@@ -25,6 +25,7 @@ pub mod print;
 mod process;
 mod seq;
 mod sets;
+mod stream;
 pub mod value;
 
 use std::cell::{Cell, OnceCell, RefCell};
