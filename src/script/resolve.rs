@@ -1221,6 +1221,16 @@ impl<'s, 'p> Resolver<'s, 'p> {
             // Its instance was refused, with the reason.
             return;
         }
+        let bare = text.rsplit_once("::").map_or(text, |(_, b)| b);
+        if let Some(note) = missing_builtin(bare) {
+            let d = Diagnostic::error(
+                span,
+                format!("FDR's built-in `{bare}` is not supported yet"),
+            )
+            .with_note(note);
+            self.diagnostics.push(d);
+            return;
+        }
         let candidates = self
             .scopes
             .iter()
@@ -2035,6 +2045,23 @@ fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
         }
     }
     s.out
+}
+
+/// What FDR's built-ins that symcsp lacks are, for the diagnostic that
+/// names one (a script written for FDR uses them without defining them).
+fn missing_builtin(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "BUFFER" | "WEAK_BUFFER" | "SIGNAL_BUFFER" => {
+            "FDR's buffer processes are not built into symcsp: define the buffer \
+             in the script (e.g. `B(s) = #s < n & in?x -> B(s ^ <x>) [] \
+             s != <> & out!head(s) -> B(tail(s))`)"
+        }
+        "WAIT" | "TSTOP" | "TSKIP" => {
+            "symcsp does not give `Timed` sections their timed (tock) semantics \
+             yet, and so lacks their processes"
+        }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
