@@ -12,7 +12,7 @@ use ustr::Ustr;
 
 use super::ast::*;
 use super::diagnostic::Diagnostic;
-use super::parser::{PRATT, Rule};
+use super::parser::{self, PRATT, Rule};
 use super::source::Span;
 
 /// How deep an expression may nest: a bound on the depth of every tree
@@ -472,7 +472,7 @@ impl Builder {
         let operators = pair
             .clone()
             .into_inner()
-            .filter(|p| PRATT_OPERATORS.contains(&p.as_rule()))
+            .filter(|p| parser::is_operator(p.as_rule()))
             .count();
         // Each operator may add a level to the tree: bound the depth before
         // the (recursive) Pratt parser and every later walk see it.
@@ -1124,48 +1124,6 @@ fn process_op(rule: Rule) -> Option<ProcOp> {
         _ => return None,
     })
 }
-
-/// Every rule the Pratt parser treats as an operator.
-const PRATT_OPERATORS: &[Rule] = &[
-    Rule::op_hide,
-    Rule::op_project,
-    Rule::op_interleave,
-    Rule::op_genpar,
-    Rule::op_bracket_par,
-    Rule::op_intchoice,
-    Rule::op_extchoice,
-    Rule::op_sync_choice,
-    Rule::op_interrupt,
-    Rule::op_sync_interrupt,
-    Rule::op_sliding,
-    Rule::op_seq,
-    Rule::op_then,
-    Rule::op_guard,
-    Rule::field_in,
-    Rule::field_out,
-    Rule::field_nondet,
-    Rule::op_double_at,
-    Rule::op_dot,
-    Rule::op_or,
-    Rule::op_and,
-    Rule::op_not,
-    Rule::op_eq,
-    Rule::op_ne,
-    Rule::op_lt,
-    Rule::op_le,
-    Rule::op_gt,
-    Rule::op_ge,
-    Rule::op_plus,
-    Rule::op_minus,
-    Rule::op_times,
-    Rule::op_div,
-    Rule::op_mod,
-    Rule::op_neg,
-    Rule::op_length,
-    Rule::op_concat,
-    Rule::call_args,
-    Rule::renaming,
-];
 
 fn finished(operand: Operand) -> Result<Expr> {
     match operand {

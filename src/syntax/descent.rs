@@ -23,6 +23,7 @@ use ustr::Ustr;
 use super::ast::*;
 use super::build::{self, MAX_DEPTH, Operand};
 use super::source::Span;
+use super::strength::{Fixity, Operator, level, strength};
 use super::tokens::{Lexer, Tok, Token};
 
 /// The fast parser declined the text; pest decides.
@@ -96,13 +97,6 @@ pub(super) fn parse_expr(base: u32, text: &str) -> Option<Expr> {
 enum Mode {
     Process,
     Functional,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Fixity {
-    Left,
-    Right,
-    Postfix,
 }
 
 fn finished(operand: Operand) -> Parsed<Expr> {
@@ -769,51 +763,68 @@ impl<'t> Parser<'t> {
     }
 
     /// Whether the next token continues the expression as an operator, and
-    /// how tightly it binds (FDR's binding strengths, as the Pratt table
-    /// in `parser.rs` lists them: larger binds tighter).
+    /// how tightly it binds (its level in `strength.rs`: larger binds
+    /// tighter).
     fn continuation(&self, mode: Mode) -> Option<(u8, Fixity)> {
-        use Fixity::*;
+        use Operator as O;
         // After a newline, `<`, `-` and `(` start a new declaration.
         if self.tok.nl_before && matches!(self.tok.kind, Tok::Lt | Tok::Minus | Tok::LParen) {
             return None;
         }
         let functional = match self.tok.kind {
-            Tok::DoubleAt => Some((110, Right)),
-            Tok::Dot => Some((120, Right)),
-            Tok::Or => Some((130, Left)),
-            Tok::And => Some((140, Left)),
-            Tok::Eq | Tok::Ne | Tok::Lt | Tok::Le | Tok::Ge => Some((160, Left)),
-            Tok::Gt if !self.in_sequence => Some((160, Left)),
-            Tok::Plus | Tok::Minus => Some((170, Left)),
-            Tok::Times | Tok::Div | Tok::Mod => Some((180, Left)),
-            Tok::Concat => Some((210, Left)),
-            Tok::LParen | Tok::RenameOpen => Some((220, Postfix)),
+            Tok::DoubleAt => Some(O::DoubleAt),
+            Tok::Dot => Some(O::Dot),
+            Tok::Or => Some(O::Or),
+            Tok::And => Some(O::And),
+            Tok::Eq => Some(O::Eq),
+            Tok::Ne => Some(O::Ne),
+            Tok::Lt => Some(O::Lt),
+            Tok::Le => Some(O::Le),
+            Tok::Ge => Some(O::Ge),
+            Tok::Gt if !self.in_sequence => Some(O::Gt),
+            Tok::Plus => Some(O::Plus),
+            Tok::Minus => Some(O::Minus),
+            Tok::Times => Some(O::Times),
+            Tok::Div => Some(O::Div),
+            Tok::Mod => Some(O::Mod),
+            Tok::Concat => Some(O::Concat),
+            Tok::LParen => Some(O::Call),
+            Tok::RenameOpen => Some(O::Rename),
             _ => None,
         };
-        if functional.is_some() || mode == Mode::Functional {
-            return functional;
-        }
-        Some(match self.tok.kind {
-            Tok::Backslash | Tok::Project => (10, Left),
-            Tok::Interleave => (20, Left),
-            Tok::GenParOpen | Tok::LSquare => (30, Left),
-            Tok::IntChoice => (40, Left),
-            Tok::ExtChoice | Tok::SyncChoiceOpen => (50, Left),
-            Tok::Interrupt | Tok::SyncInterruptOpen => (60, Left),
-            Tok::Sliding => (70, Left),
-            Tok::Semi => (80, Left),
-            Tok::Arrow | Tok::Amp => (90, Right),
-            Tok::Question | Tok::Bang | Tok::Dollar => (100, Postfix),
-            _ => return None,
-        })
+        let op = match functional {
+            Some(op) => op,
+            None if mode == Mode::Functional => return None,
+            None => match self.tok.kind {
+                Tok::Backslash => O::Hide,
+                Tok::Project => O::Project,
+                Tok::Interleave => O::Interleave,
+                Tok::GenParOpen => O::GenPar,
+                Tok::LSquare => O::BracketPar,
+                Tok::IntChoice => O::IntChoice,
+                Tok::ExtChoice => O::ExtChoice,
+                Tok::SyncChoiceOpen => O::SyncChoice,
+                Tok::Interrupt => O::Interrupt,
+                Tok::SyncInterruptOpen => O::SyncInterrupt,
+                Tok::Sliding => O::Sliding,
+                Tok::Semi => O::Seq,
+                Tok::Arrow => O::Then,
+                Tok::Amp => O::Guard,
+                Tok::Question => O::FieldIn,
+                Tok::Bang => O::FieldOut,
+                Tok::Dollar => O::FieldNondet,
+                _ => return None,
+            },
+        };
+        Some(strength(op))
     }
 
     /// A primary, or a prefix operator applied to what follows it.
     fn operand(&mut self, mode: Mode) -> Parsed<Operand> {
         let (power, op) = match self.tok.kind {
-            Tok::Not => (150, UnaryOp::Not),
-            Tok::Minus => (190, UnaryOp::Neg),
-            Tok::Hash => (200, UnaryOp::Length),
+            Tok::Not => (level(Operator::Not), UnaryOp::Not),
+            Tok::Minus => (level(Operator::Neg), UnaryOp::Neg),
+            Tok::Hash => (level(Operator::Length), UnaryOp::Length),
             _ => return self.primary(mode).map(Operand::Expr),
         };
         let token = self.bump();

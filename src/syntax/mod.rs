@@ -18,6 +18,7 @@ mod pest_run;
 mod print;
 mod read;
 pub mod source;
+mod strength;
 mod tokens;
 
 pub use build::MAX_DEPTH;
