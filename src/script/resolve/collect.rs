@@ -149,7 +149,13 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 }
                 DeclKind::Timed(_, inner) => {
                     self.script.timed_sections.push(decl.span);
+                    let outer = self.ctx.clone();
+                    self.ctx = Rc::new(ModuleCtx {
+                        timed: true,
+                        ..(*outer).clone()
+                    });
                     self.collect(inner, pending);
+                    self.ctx = outer;
                 }
             }
             i += 1;

@@ -42,6 +42,9 @@ mod scope;
 struct ModuleCtx {
     /// Prefixes from the innermost outwards, each ending in `::`, then "".
     prefixes: Vec<String>,
+    /// Inside a `Timed` section, where FDR forbids linked parallel and
+    /// nondeterministic input.
+    timed: bool,
 }
 
 impl ModuleCtx {
@@ -49,12 +52,16 @@ impl ModuleCtx {
         let inner = format!("{}{name}::", self.prefixes.first().map_or("", |p| p));
         let mut prefixes = vec![inner];
         prefixes.extend(self.prefixes.iter().cloned());
-        ModuleCtx { prefixes }
+        ModuleCtx {
+            prefixes,
+            timed: self.timed,
+        }
     }
 
     fn top() -> ModuleCtx {
         ModuleCtx {
             prefixes: vec![String::new()],
+            timed: false,
         }
     }
 

@@ -20,6 +20,13 @@ impl<'s, 'p> Resolver<'s, 'p> {
                     .map(|f| match &f.kind {
                         ast::FieldKind::Output(e) => Field::Output(self.expr(e)),
                         ast::FieldKind::Input(p, set) | ast::FieldKind::NondetInput(p, set) => {
+                            if self.ctx.timed && matches!(f.kind, ast::FieldKind::NondetInput(..)) {
+                                self.error(
+                                    f.span,
+                                    "a nondeterministic input (`$`) is not allowed in a `Timed` \
+                                     section",
+                                );
+                            }
                             let set = set.as_ref().map(|s| self.expr(s));
                             self.scopes.push(FxHashMap::default());
                             let p = self.pattern(p);
@@ -74,6 +81,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 ExprKind::AlphaParallel(a, x, y, b)
             }
             E::LinkedParallel(par) => {
+                self.refuse_in_timed(span);
                 let a = self.expr(&par.left);
                 let b = self.expr(&par.right);
                 let stmts = self.stmts(&par.stmts);
@@ -104,6 +112,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                         ReplicatedOp::AlphaParallel(self.expr(a))
                     }
                     ast::ReplicatedOp::LinkedParallel(pairs, inner) => {
+                        self.refuse_in_timed(span);
                         let inner_depth = self.scopes.len();
                         let inner_stmts = self.stmts(inner);
                         let pairs = self.pairs(pairs);
@@ -126,5 +135,16 @@ impl<'s, 'p> Resolver<'s, 'p> {
         }];
         let sources = self.pop_fn(func);
         self.push_expr(ExprKind::Process(func, sources), span)
+    }
+
+    /// FDR has no timed semantics for linked parallel: it is an error in a
+    /// `Timed` section.
+    fn refuse_in_timed(&mut self, span: Span) {
+        if self.ctx.timed {
+            self.error(
+                span,
+                "the linked parallel operator is not allowed in a `Timed` section",
+            );
+        }
     }
 }
