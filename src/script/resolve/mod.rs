@@ -179,6 +179,8 @@ pub(super) struct Resolver<'s, 'p> {
     declared_at: FxHashMap<Ustr, Span>,
     /// "Did you mean" for unknown names, within its budget.
     suggester: Suggester,
+    /// `Timed` sections (by start) whose missing `tock` was reported.
+    tock_reported: FxHashSet<u32>,
     /// The names given a type annotation, qualified, and where.
     annotated: Vec<(Ustr, ast::Ident)>,
 }
@@ -199,6 +201,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             nametypes: FxHashMap::default(),
             declared_at: FxHashMap::default(),
             suggester: Suggester::default(),
+            tock_reported: FxHashSet::default(),
             annotated: Vec::new(),
         }
     }

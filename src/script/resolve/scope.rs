@@ -312,13 +312,28 @@ impl<'s, 'p> Resolver<'s, 'p> {
             // Its instance was refused, with the reason.
             return;
         }
+        if text == "tock"
+            && let Some(section) = self
+                .script
+                .timed_sections
+                .iter()
+                .find(|s| s.start <= span.start && span.end <= s.end)
+                .copied()
+        {
+            // The translation of a `Timed` section names `tock` at every
+            // prefix: one report per section.
+            if self.tock_reported.insert(section.start) {
+                let d = Diagnostic::error(span, "`tock` is not defined").with_note(
+                    "the processes of a `Timed` section perform `tock` as time passes: \
+                     declare it, as FDR requires (`channel tock`)",
+                );
+                self.diagnostics.push(d);
+            }
+            return;
+        }
         let bare = text.rsplit_once("::").map_or(text, |(_, b)| b);
-        if let Some(note) = missing_builtin(bare) {
-            let d = Diagnostic::error(
-                span,
-                format!("FDR's built-in `{bare}` is not supported yet"),
-            )
-            .with_note(note);
+        if let Some((message, note)) = missing_builtin(bare) {
+            let d = Diagnostic::error(span, message).with_note(note);
             self.diagnostics.push(d);
             return;
         }
@@ -690,19 +705,21 @@ pub(super) fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
     s.out
 }
 
-/// What FDR's built-ins that symcsp lacks are, for the diagnostic that
-/// names one (a script written for FDR uses them without defining them).
-pub(super) fn missing_builtin(name: &str) -> Option<&'static str> {
+/// What FDR's built-ins that are not names here are, for the diagnostic
+/// that names one: the message and a note.
+pub(super) fn missing_builtin(name: &str) -> Option<(String, &'static str)> {
     Some(match name {
-        "BUFFER" | "WEAK_BUFFER" | "SIGNAL_BUFFER" => {
+        "BUFFER" | "WEAK_BUFFER" | "SIGNAL_BUFFER" => (
+            format!("FDR's built-in `{name}` is not supported yet"),
             "FDR's buffer processes are not built into symcsp: define the buffer \
              in the script (e.g. `B(s) = #s < n & in?x -> B(s ^ <x>) [] \
-             s != <> & out!head(s) -> B(tail(s))`)"
-        }
-        "WAIT" | "TSTOP" | "TSKIP" => {
-            "symcsp does not give `Timed` sections their timed (tock) semantics \
-             yet, and so lacks their processes"
-        }
+             s != <> & out!head(s) -> B(tail(s))`)",
+        ),
+        "WAIT" | "TSTOP" | "TSKIP" => (
+            format!("`{name}` is not defined outside a `Timed` section"),
+            "as in FDR, the timed processes `WAIT`, `TSTOP` and `TSKIP` are \
+             names only inside `Timed(et) { ... }`",
+        ),
         _ => return None,
     })
 }
