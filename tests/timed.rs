@@ -81,3 +81,17 @@ fn timed_assertions_answer_as_fdr() {
         "{verdicts:?}"
     );
 }
+
+/// The animator lists the script's own processes, not the timed
+/// processes the translation adds.
+#[test]
+fn the_listing_shows_only_the_scripts_processes() {
+    let listing = symcsp::tui::model::Listing::new(load());
+    assert_eq!(
+        listing.processes,
+        [
+            "P", "Q", "W", "R", "E", "G", "I", "Any", "Rep", "None", "P2", "U"
+        ]
+    );
+    assert!(listing.functions.is_empty(), "{:?}", listing.functions);
+}

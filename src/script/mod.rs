@@ -103,6 +103,12 @@ impl Script {
         Script::resolve(syntax::load_file(path)?)
     }
 
+    /// Whether `span` lies in what symcsp wrote rather than the user: the
+    /// timed processes a `Timed` section's translation uses.
+    pub fn is_generated(&self, span: syntax::Span) -> bool {
+        self.sources.file(self.sources.file_of(span)).name == timed::HELPERS_FILE
+    }
+
     /// Parses and resolves a script given as text.
     pub fn load_str(name: &str, text: &str) -> Result<Script, LoadError> {
         Script::resolve(syntax::load_str(name, text)?)

@@ -41,6 +41,9 @@ TOCKS'(t, n, P) = if n <= 0 then P else t -> TOCKS'(t, n - 1, P)
 WAIT'(t)(n) = TOCKS'(t, n, TSKIP'(t))
 ";
 
+/// The name of the source file the helper definitions are read from.
+pub(super) const HELPERS_FILE: &str = "<timed processes>";
+
 /// Rewrites every top-level and module `Timed` section of `files`, and,
 /// if there is one, adds the helper definitions (a file of their own in
 /// `sources`) to `files[root]`.
@@ -54,7 +57,7 @@ pub(super) fn translate(
         tx.decls(&mut file.decls);
     }
     if tx.sections > 0 {
-        let file = sources.add("<timed processes>", None, HELPERS.to_string(), None);
+        let file = sources.add(HELPERS_FILE, None, HELPERS.to_string(), None);
         let helpers = crate::syntax::parse_decls(sources.base(file), HELPERS)?;
         files[root].decls.extend(helpers);
     }
