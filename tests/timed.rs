@@ -64,6 +64,8 @@ fn timed_processes_have_fdrs_state_spaces() {
     assert_eq!(counts(&mut script, "None"), (1, 1, 0));
     // Outside sections: untimed.
     assert_eq!(counts(&mut script, "U"), (1, 1, 0));
+    // A section in a let: a takes three tocks.
+    assert_eq!(counts(&mut script, "L"), (4, 5, 0));
 }
 
 #[test]
@@ -90,7 +92,7 @@ fn the_listing_shows_only_the_scripts_processes() {
     assert_eq!(
         listing.processes,
         [
-            "P", "Q", "W", "R", "E", "G", "I", "Any", "Rep", "None", "P2", "U"
+            "P", "Q", "W", "R", "E", "G", "I", "Any", "Rep", "None", "P2", "U", "L"
         ]
     );
     assert!(listing.functions.is_empty(), "{:?}", listing.functions);

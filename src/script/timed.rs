@@ -19,7 +19,7 @@
 //! top-level definitions ([`HELPERS`]: `TSTOP'`, `TSKIP'`, `TOCKS'`,
 //! `WAIT'`); each prefix becomes a `let` of its own (`P$3` in `P`), and each
 //! section's function a definition (`$et0`). Sections inside a `let` are
-//! not translated (see `docs/cspm.md`).
+//! translated too.
 
 use thin_vec::{ThinVec, thin_vec};
 use ustr::Ustr;
@@ -44,17 +44,28 @@ WAIT'(t)(n) = TOCKS'(t, n, TSKIP'(t))
 /// The name of the source file the helper definitions are read from.
 pub(super) const HELPERS_FILE: &str = "<timed processes>";
 
-/// Rewrites every top-level and module `Timed` section of `files`, and,
-/// if there is one, adds the helper definitions (a file of their own in
-/// `sources`) to `files[root]`.
+/// Rewrites every `Timed` section of `files` (at the top level, in
+/// modules and in `let`s), and, if there is one, adds the helper
+/// definitions (a file of their own in `sources`) to `files[root]`.
 pub(super) fn translate(
     files: &mut [File],
     root: usize,
     sources: &mut SourceMap,
 ) -> Result<(), Vec<Diagnostic>> {
+    // A section inside a `let` can be anywhere: the definitions are only
+    // walked when some file has one at all.
+    if !sources.files().any(|(_, f)| f.text.contains("Timed")) {
+        return Ok(());
+    }
     let mut tx = Translator::default();
     for file in files.iter_mut() {
-        tx.decls(&mut file.decls);
+        let mut top = Section {
+            tx: &mut tx,
+            et: Ustr::from(""),
+            within: Ustr::from(""),
+            timed: false,
+        };
+        top.decls(&mut file.decls);
     }
     if tx.sections > 0 {
         let file = sources.add(HELPERS_FILE, None, HELPERS.to_string(), None);
@@ -72,9 +83,23 @@ struct Translator {
     fresh: usize,
 }
 
-impl Translator {
+/// The walk over some declarations: inside a section (`timed`), every
+/// process is rewritten; outside, only sections are looked for.
+struct Section<'t> {
+    tx: &'t mut Translator,
+    /// The section's function, as a definition's name.
+    et: Ustr,
+    /// The definition being translated: its prefixes are named after it
+    /// (`P$1`), which no script can write.
+    within: Ustr,
+    timed: bool,
+}
+
+impl Section<'_> {
+    /// Walks a list of declarations, translating the sections in it.
     fn decls(&mut self, decls: &mut ThinVec<Decl>) {
         for decl in decls.iter_mut() {
+            let span = decl.span;
             match &mut decl.kind {
                 DeclKind::Module(module) => {
                     self.decls(&mut module.private);
@@ -82,46 +107,36 @@ impl Translator {
                         self.decls(exports);
                     }
                 }
-                DeclKind::Timed(function, inner) => {
-                    let span = decl.span;
-                    let et = format!("$et{}", self.sections);
-                    self.sections += 1;
-                    let function = function.clone().unwrap_or_else(|| {
-                        // FDR's default: every event takes one tock.
-                        expr(
-                            ExprKind::Lambda(
-                                thin_vec![pattern(PatternKind::Wildcard, span)],
-                                Box::new(expr(ExprKind::Int(1), span)),
-                            ),
-                            span,
-                        )
-                    });
-                    let mut section = Section {
-                        tx: self,
-                        et: Ustr::from(&et),
-                        within: Ustr::from(""),
-                    };
-                    for d in inner.iter_mut() {
-                        section.decl(d);
-                    }
-                    inner.insert(0, definition(&et, None, function, span));
-                }
+                DeclKind::Timed(function, inner) => self.section(function.as_ref(), inner, span),
+                DeclKind::Definition(_) => self.decl(decl),
                 _ => {}
             }
         }
     }
-}
 
-/// The translation inside one section.
-struct Section<'t> {
-    tx: &'t mut Translator,
-    et: Ustr,
-    /// The definition being translated: its prefixes are named after it
-    /// (`P$1`), which no script can write.
-    within: Ustr,
-}
+    /// Translates one section's declarations and puts its function first
+    /// among them, as `$et<k>`.
+    fn section(&mut self, function: Option<&Expr>, inner: &mut ThinVec<Decl>, span: Span) {
+        let et = format!("$et{}", self.tx.sections);
+        self.tx.sections += 1;
+        let function = function.cloned().unwrap_or_else(|| {
+            // FDR's default: every event takes one tock.
+            expr(
+                ExprKind::Lambda(
+                    thin_vec![pattern(PatternKind::Wildcard, span)],
+                    Box::new(expr(ExprKind::Int(1), span)),
+                ),
+                span,
+            )
+        });
+        let outer = (self.et, self.timed);
+        self.et = Ustr::from(&et);
+        self.timed = true;
+        self.decls(inner);
+        (self.et, self.timed) = outer;
+        inner.insert(0, definition(&et, None, function, span));
+    }
 
-impl Section<'_> {
     fn fresh(&mut self, what: &str) -> String {
         self.tx.fresh += 1;
         format!("{what}${}", self.tx.fresh)
@@ -178,9 +193,7 @@ impl Section<'_> {
                 self.expr(c);
             }
             E::Let(decls, body) => {
-                for d in decls.iter_mut() {
-                    self.decl(d);
-                }
+                self.decls(decls);
                 self.expr(body);
             }
             E::SeqRange(a, b, stmts) | E::SetRange(a, b, stmts) => {
@@ -243,7 +256,9 @@ impl Section<'_> {
                 self.expr(&mut r.body);
             }
         }
-        self.rewrite(e);
+        if self.timed {
+            self.rewrite(e);
+        }
     }
 
     /// The timed form of `e`, whose parts are translated already.
