@@ -543,13 +543,34 @@ impl<'s, 'p> Resolver<'s, 'p> {
         span: Span,
     ) -> ExprId {
         self.scopes.push(FxHashMap::default());
+        let reported = self.diagnostics.len();
         let pattern = self.pattern(pattern);
+        // The pattern is resolved once for each name it binds: its
+        // problems are reported once.
+        let (before, new) = self.diagnostics.split_at(reported);
+        let in_error = !new.is_empty();
+        let fresh: Vec<Diagnostic> = new
+            .iter()
+            .filter(|d| !before.contains(d))
+            .cloned()
+            .collect();
+        self.diagnostics.truncate(reported);
+        self.diagnostics.extend(fresh);
         let slot = match self.scopes.last().and_then(|s| s.get(&name)) {
             Some(Binding {
                 kind: BindingKind::Local { slot, .. },
                 ..
             }) => *slot,
-            _ => unreachable!("the pattern binds its names"),
+            _ => {
+                // A pattern in error binds only some of its names
+                // (`x^(0, y)`: its second part of unknown length is
+                // refused, `y` with it); the script does not load.
+                self.scopes.pop();
+                if !in_error {
+                    self.error(span, format!("this pattern does not bind `{name}`"));
+                }
+                return value;
+            }
         };
         self.scopes.pop();
         self.push_expr(
