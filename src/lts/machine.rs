@@ -753,6 +753,17 @@ impl Machine {
         Ok(())
     }
 
+    /// Whether every component of `state` is ready to move
+    /// ([`Self::prepare`] has seen it), so that its moves need no
+    /// evaluation.
+    pub fn is_prepared(&self, state: &[u32]) -> bool {
+        state.iter().enumerate().all(|(slot, &local)| {
+            self.ready[slot]
+                .get(local as usize / 64)
+                .is_some_and(|w| w & (1 << (local % 64)) != 0)
+        })
+    }
+
     /// The transitions of component `slot` in `state` (prepared), sorted
     /// by event.
     #[inline]

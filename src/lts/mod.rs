@@ -4,11 +4,14 @@
 //! explores a process as one term, to cross-check the supercombinator.
 
 pub mod animator;
+mod batch;
 pub mod divergence;
+mod expand;
 pub mod explore;
 pub mod graph;
 pub mod machine;
 pub mod plain;
+mod pool;
 pub mod search;
 pub mod store;
 
