@@ -355,10 +355,10 @@ fn explore_writes_a_small_lts_as_dot_and_skips_a_big_one() {
         ])
         .assert()
         .success()
-        .stdout(predicates::str::contains("states             17025\n"))
+        .stdout(predicates::str::contains("states             2937\n"))
         .stderr(
             predicates::str::contains("not drawing").and(predicates::str::contains(
-                "the LTS has 17025 states, more than the 2000 that --dot draws",
+                "the LTS has 2937 states, more than the 2000 that --dot draws",
             )),
         );
     assert!(!big.exists());

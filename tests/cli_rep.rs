@@ -172,6 +172,29 @@ fn automatic_mode_says_what_it_left_out() {
 }
 
 #[test]
+fn explore_in_automatic_mode_says_what_it_left_out() {
+    symcsp()
+        .args([
+            "explore",
+            "models/tokenring.csp",
+            "System",
+            "--symmetry",
+            "auto",
+        ])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("no type to permute — group order 1")
+                .and(predicate::str::contains(
+                    "N0 left out: it is named at models/tokenring.csp:42:9",
+                ))
+                .and(predicate::str::contains(
+                    "N3 left out: it is named at models/tokenring.csp:42:21",
+                )),
+        );
+}
+
+#[test]
 fn bad_requests_are_diagnostics_with_exit_two() {
     // A trace the process cannot perform: the caret at the event.
     rep(&["models/liststack.csp", "--after", "push.T1.B, pop.T0.A"])
@@ -190,6 +213,12 @@ fn bad_requests_are_diagnostics_with_exit_two() {
         .code(2)
         .stderr(predicate::str::contains(
             "is not a set of datatype constructors",
+        ));
+    // Each type of the list is pointed at where it stands in it.
+    rep(&["models/liststack.csp", "--symmetry", "Data, {N0, Bogus}"])
+        .code(2)
+        .stderr(predicate::str::contains(
+            "error: `Bogus` is not defined\n --> <symmetry>:1:12\n  |\n1 | Data, {N0, Bogus}\n  |            ^^^^^",
         ));
     rep(&["models/liststack.csp", "--symmetry", "off"])
         .code(2)

@@ -522,7 +522,7 @@ fn example_43_the_rings_are_symmetric_but_step_3_splits_them_apart() {
                 .sentences(&texts(procs, machine, left), &texts(procs, machine, right))
                 .join(" ");
             assert!(
-                words.contains("the traces part at split 1 of step 3"),
+                words.contains("the two runs of the algorithm part at split 1 of step 3"),
                 "{words}"
             );
             assert!(

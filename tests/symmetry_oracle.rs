@@ -116,7 +116,7 @@ fn reduced_counts_against_the_orbits() {
             304,
             314,
         ),
-        ("ring.csp", "System", &["NodeID", "Data"], 17025, 375, 376),
+        ("ring.csp", "System", &["NodeID", "Data"], 2937, 73, 73),
         ("scheduler.csp", "Scheduled", &["ClientID"], 183, 39, 39),
     ];
     for &(file, process, types, states, orbits, representatives) in cases {

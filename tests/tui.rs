@@ -926,9 +926,13 @@ fn a_reduced_check_says_what_it_reduced_over_and_opens_a_real_counterexample() {
         // The search stops at the failure: no user inside, one inside
         // (one class, whichever user it is).
         assert_eq!(done.result.states, 2);
+        assert_eq!(
+            done.result.symmetry.as_ref().unwrap().type_list(),
+            "User (3)"
+        );
         let shown = screen(&mut app, 160, 40);
         assert!(shown.contains("2 representatives"), "{shown}");
-        assert!(shown.contains("reduced over User (3)"), "{shown}");
+        assert!(shown.contains("reduced over User"), "{shown}");
         // The counterexample is a path of the real system: two different
         // users enter.
         run(&mut app, &[Command::OpenCounterexample]);
@@ -979,5 +983,55 @@ fn esc_reaches_a_long_evaluation_of_one_states_moves() {
         app.settle();
         let shown = screen(&mut app, 120, 30);
         assert!(shown.contains("cancel"), "{shown}");
+    });
+}
+
+#[test]
+fn a_reload_keeps_the_events_a_tau_hid_or_stops_where_they_are_gone() {
+    with_large_stack(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ls.csp");
+        let text = std::fs::read_to_string("models/liststack.csp").unwrap();
+        std::fs::write(&path, &text).unwrap();
+        let mut app = App::new(
+            Source::File(path.clone()),
+            Some("System".into()),
+            Config::default(),
+        );
+        app.settle();
+        run(
+            &mut app,
+            &[
+                Command::FireNth(1),
+                Command::FireNth(1),
+                Command::FireNth(1),
+            ],
+        );
+        let hidden = |app: &App| walk(app).step_label(3).1.unwrap();
+        assert_eq!(hidden(&app), "initNode.T0.N0.A.Null");
+        // The data in another order: the moves' places change, the path
+        // keeps its events.
+        std::fs::write(
+            &path,
+            text.replace("datatype Data = A | B", "datatype Data = B | A"),
+        )
+        .unwrap();
+        run(&mut app, &[Command::Reload]);
+        assert_eq!(walk(&app).path.position(), 3);
+        assert_eq!(hidden(&app), "initNode.T0.N0.A.Null");
+        // Threads renamed: the first step's event is gone, and the reload
+        // says where the path stops.
+        std::fs::write(
+            &path,
+            text.replace("datatype ThreadID = T0 | T1", "datatype ThreadID = X0 | X1"),
+        )
+        .unwrap();
+        run(&mut app, &[Command::Reload]);
+        assert_eq!(walk(&app).path.position(), 0);
+        assert!(
+            message(&app).contains("stops at step 1"),
+            "{}",
+            message(&app)
+        );
     });
 }

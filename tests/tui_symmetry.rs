@@ -13,10 +13,12 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use symcsp::builtin::LISTSTACK;
 use symcsp::stack::with_large_stack;
-use symcsp::tui::app::{Action, App, update};
+use symcsp::tui::app::{Action, App, Overlay, Start, update};
 use symcsp::tui::config::{Command, Config, Pane};
 use symcsp::tui::model::Source;
 use symcsp::tui::panes::symmetry::Section;
+use symcsp::tui::prompt::PromptKey;
+use symcsp::tui::session::Session;
 use symcsp::tui::view::view;
 use symcsp::tui::walk::Walk;
 
@@ -314,7 +316,7 @@ fn walking_the_reduced_system_steps_through_representatives() {
         );
         let shown = screen(&mut app, 140, 40);
         assert!(shown.contains("Trace (3 of 3) — reduced walk"), "{shown}");
-        assert!(shown.contains("π NodeID: N0↦N2"), "{shown}");
+        assert!(shown.contains("π NodeID: N0↦N…"), "{shown}");
         let w = walk(&app);
         assert_eq!(
             w.names.permutation(w.path.step(3).permutation),
@@ -349,6 +351,10 @@ fn where_there_is_nothing_to_reduce_the_view_says_why() {
         run(&mut app, &[Command::ToggleSymmetry]);
         let shown = screen(&mut app, 140, 40);
         assert!(shown.contains("not reduced by symmetry"), "{shown}");
+        assert!(
+            shown.contains("N0 left out: it is named at models/tokenring.csp:42:9"),
+            "{shown}"
+        );
         insta::assert_snapshot!("not_symmetric", shown);
         run(&mut app, &[Command::WalkReduced]);
         assert!(
@@ -366,7 +372,7 @@ fn where_there_is_nothing_to_reduce_the_view_says_why() {
         );
         run(&mut counter, &[Command::ToggleSymmetry]);
         let shown = screen(&mut counter, 100, 30);
-        assert!(shown.contains("no type is symmetric here"), "{shown}");
+        assert!(shown.contains("the script has no datatype"), "{shown}");
     });
 }
 
@@ -466,5 +472,55 @@ fn one_component_and_no_distinguished_values_get_a_plain_view() {
         // Tiny terminals get a plain message, not a broken view.
         let shown = screen(&mut app, 50, 12);
         assert!(shown.contains("Terminal too small"), "{shown}");
+    });
+}
+
+#[test]
+fn types_asked_for_are_checked_at_once_and_kept_in_a_saved_session() {
+    with_large_stack(|| {
+        let start = |symmetry: &str| {
+            let mut app = App::start(
+                Source::Builtin(LISTSTACK),
+                Start {
+                    process: Some("System".into()),
+                    symmetry: Some(symmetry.into()),
+                    session: None,
+                },
+                Config::default(),
+            );
+            app.settle();
+            app
+        };
+        // A type the script does not declare is refused on opening, not
+        // only when the symmetry view is opened.
+        let app = start("Colour");
+        match &app.overlay {
+            Some(Overlay::Problem(text)) => {
+                assert!(text.starts_with("--symmetry:"), "{text}");
+                assert!(text.contains("Colour"), "{text}");
+            }
+            other => panic!("no problem shown: {other:?}"),
+        }
+        // Types that apply open quietly, and a session saved under them
+        // reopens under them.
+        let mut app = start("Data");
+        assert!(app.overlay.is_none());
+        run(&mut app, &[Command::FireNth(1)]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.ron");
+        run(&mut app, &[Command::SaveSession]);
+        for c in path.to_str().unwrap().chars() {
+            update(&mut app, Action::Prompt(PromptKey::Char(c)));
+        }
+        update(&mut app, Action::Prompt(PromptKey::Confirm));
+        app.settle();
+        let session = Session::read(&path).unwrap();
+        assert_eq!(session.symmetry.as_deref(), Some("Data"));
+        let mut back = App::from_session(&session, path, None, Config::default()).unwrap();
+        back.settle();
+        run(&mut back, &[Command::ToggleSymmetry]);
+        let shown = screen(&mut back, 140, 40);
+        assert!(shown.contains("from --symmetry"), "{shown}");
+        assert!(shown.contains("Data"), "{shown}");
     });
 }

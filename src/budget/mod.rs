@@ -121,6 +121,15 @@ pub enum Stopped {
 
 impl Stopped {
     /// Why, in a word or two.
+    /// Why the work ended before an answer, as a phrase: `stopped by the
+    /// time-out`, `cancelled`.
+    pub fn ended(self) -> String {
+        match self {
+            Stopped::Cancelled | Stopped::Visitor => "cancelled".to_string(),
+            other => format!("stopped by the {}", other.reason()),
+        }
+    }
+
     pub fn reason(self) -> &'static str {
         match self {
             Stopped::StateBudget => "state budget",

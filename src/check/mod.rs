@@ -347,6 +347,13 @@ fn symmetric(
         })?;
     let reasons = symmetry.why_not(script, types, &[process]);
     let holds = reasons.is_empty();
+    // Under `assert not`, what breaks symmetry is why the assertion
+    // passes: evidence, not errors.
+    let reasons = if assertion.negated {
+        reasons.into_iter().map(Diagnostic::into_note).collect()
+    } else {
+        reasons
+    };
     Ok(CheckResult {
         verdict: if holds != assertion.negated {
             Verdict::Passed

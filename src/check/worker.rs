@@ -2,8 +2,8 @@
 //! cancel it, collect its result. The thread owns its own process
 //! states; the caller only shares the script and the counters.
 
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -37,6 +37,20 @@ pub struct CheckHandle {
     /// reduced).
     reduced_over: Option<String>,
     thread: JoinHandle<Result<Checked, Diagnostic>>,
+    /// Set (and waiters woken) when the check's thread is done.
+    done: Arc<(Mutex<bool>, Condvar)>,
+}
+
+/// Sets the flag and wakes whoever waits on it when dropped: at the end
+/// of the check's thread, however it ends.
+struct Finishing(Arc<(Mutex<bool>, Condvar)>);
+
+impl Drop for Finishing {
+    fn drop(&mut self) {
+        let (flag, woken) = &*self.0;
+        *flag.lock().unwrap_or_else(|p| p.into_inner()) = true;
+        woken.notify_all();
+    }
 }
 
 /// A check's result, with its counterexample put into words on the
@@ -72,10 +86,13 @@ impl CheckHandle {
             .clone()
             .unwrap_or_else(|| Reduce::of_assertion(&script.assertions[index]));
         let reduced_over = asked.describe(&script);
+        let done = Arc::new((Mutex::new(false), Condvar::new()));
+        let finishing = Finishing(done.clone());
         let thread = std::thread::Builder::new()
             .name(format!("symcsp-check-{index}"))
             .stack_size(LARGE_STACK)
             .spawn(move || {
+                let _finishing = finishing;
                 let result = check_reduced(&script, index, &for_thread, reduce.as_ref())?;
                 let counterexample = match &result.counterexample {
                     Some(cx) => {
@@ -96,7 +113,19 @@ impl CheckHandle {
             budget,
             reduced_over,
             thread,
+            done,
         }
+    }
+
+    /// Waits until the check is done, or `timeout` has passed; whether
+    /// it is done.
+    pub fn wait(&self, timeout: Duration) -> bool {
+        let (flag, woken) = &*self.done;
+        let guard = flag.lock().unwrap_or_else(|p| p.into_inner());
+        let (guard, _) = woken
+            .wait_timeout_while(guard, timeout, |done| !*done)
+            .unwrap_or_else(|p| p.into_inner());
+        *guard
     }
 
     pub fn progress(&self) -> Progress {

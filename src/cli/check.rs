@@ -129,8 +129,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             Some(types) => (format!(" (reduced over {types})"), "representatives"),
             None => (String::new(), "states"),
         };
-        while !handle.is_finished() {
-            std::thread::sleep(progress.interval());
+        while !handle.wait(progress.interval()) {
             let text = format!(
                 "checking assertion {number}{reduced}: {}",
                 counters(&handle.progress(), what)
@@ -347,8 +346,8 @@ fn plain(script: &Script, index: usize, outcome: &Outcome, limits: &SearchLimits
             Stopped::Cancelled | Stopped::Visitor => String::new(),
         };
         lines.push_str(&format!(
-            "    stopped by the {}{option} before an answer\n",
-            stopped.reason()
+            "    {}{option} before an answer\n",
+            stopped.ended()
         ));
     }
     for note in &result.notes {

@@ -62,8 +62,8 @@ fn stopped_or_failed(e: &EvalError, script: &crate::script::Script, err: &mut dy
             say(
                 err,
                 &format!(
-                    "symcsp: the evaluation was stopped by the {} before it finished\n",
-                    reason.reason()
+                    "symcsp: the evaluation was {} before it finished\n",
+                    reason.ended()
                 ),
             );
             EXIT_INCONCLUSIVE

@@ -203,7 +203,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         }
         Format::Plain => say(
             out,
-            &plain(request, &budget, &exploration, reduced.as_ref()),
+            &plain(request, &budget, &exploration, reduced.as_ref(), script),
         ),
     }
     if exploration.complete {
@@ -305,6 +305,7 @@ fn plain(
     budget: &Budget,
     x: &Exploration,
     reduced: Option<&Symmetry>,
+    script: &crate::script::Script,
 ) -> String {
     let rate = if x.seconds > 0.0 {
         format!(" ({:.0} states/s)", x.states as f64 / x.seconds)
@@ -340,6 +341,10 @@ fn plain(
              symmetry classes\n",
             symmetry.group_order().value()
         ));
+        // What automatic mode could not permute, and why.
+        for line in symmetry.left_out_lines(script) {
+            text.push_str(&format!("                   {line}\n"));
+        }
     }
     if let Some(stopped) = x.stopped {
         let why = match stopped {

@@ -363,19 +363,28 @@ impl<'r> One<'r> {
                 ) => {
                     out.push_str(&format!("  step 2  round {round}: n-values\n"));
                     // The n-values come cell by cell (of the partition
-                    // before the round): each cell's columns first, unless
-                    // they are those of the cell above.
+                    // before the round): each cell's columns first, so a
+                    // component is read under its own cell.
                     let before = steps[index.saturating_sub(1)].cells();
+                    let mut heading = None;
                     let mut shown = String::new();
                     for nv in n_values {
                         let own = before.iter().position(|c| c.contains(&nv.component));
                         if let Some(j) = own
-                            && let Some(own) = columns.get(j)
-                            && own.header() != shown
+                            && heading != Some(j)
                         {
-                            shown = own.header();
+                            heading = Some(j);
+                            let header = columns.get(j).map(|c| c.header()).unwrap_or_default();
+                            let header = if header.is_empty() {
+                                "(no distinguished value)".to_string()
+                            } else if header == shown {
+                                "as above".to_string()
+                            } else {
+                                shown = header.clone();
+                                header
+                            };
                             out.push_str(&format!(
-                                "    {:<width$}  {shown}\n",
+                                "    {:<width$}  {header}\n",
                                 format!("cell {} columns", j + 1),
                             ));
                         }

@@ -235,7 +235,8 @@ impl View<'_> {
                     .filter(|s| matches!(s, Step::Individualise { .. }))
                     .count();
                 out.push_str(&format!(
-                    "\nwhere the traces part: split {split} of step 3 (trace step {}), side by side\n",
+                    "\nwhere the two runs part: split {split} of step 3 (the algorithm's step {}), \
+                     side by side\n",
                     t + 1
                 ));
                 // The step before the parting, and the parting itself

@@ -63,7 +63,7 @@ impl EvalError {
     #[cold]
     pub fn stopped(reason: Stopped) -> EvalError {
         EvalError(Box::new(ErrorDetail {
-            message: format!("stopped by the {} before an answer", reason.reason()),
+            message: format!("{} before an answer", reason.ended()),
             span: None,
             notes: Vec::new(),
             calls: Vec::new(),

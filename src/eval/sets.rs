@@ -75,7 +75,34 @@ fn merge(a: &[Value], b: &[Value], keep: (bool, bool, bool), limit: usize) -> Op
 
 /// `a ∪ b`, or `None` past `limit` elements.
 pub(super) fn union(a: &[Value], b: &[Value], limit: usize) -> Option<Vec<Value>> {
+    // Too large a union is found by counting, before any element is
+    // copied: most such unions are of disjoint sets, seen at once.
+    if a.len() + b.len() > limit && union_len(a, b, limit) > limit {
+        return None;
+    }
     merge(a, b, (true, true, true), limit)
+}
+
+/// `|a ∪ b|`, counted only as far as just past `limit`.
+fn union_len(a: &[Value], b: &[Value], limit: usize) -> usize {
+    let disjoint =
+        |x: &[Value], y: &[Value]| matches!((x.last(), y.first()), (Some(l), Some(f)) if l < f);
+    if a.is_empty() || b.is_empty() || disjoint(a, b) || disjoint(b, a) {
+        return a.len() + b.len();
+    }
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() && n <= limit {
+        match a[i].cmp(&b[j]) {
+            Ordering::Less => i += 1,
+            Ordering::Equal => {
+                i += 1;
+                j += 1;
+            }
+            Ordering::Greater => j += 1,
+        }
+        n += 1;
+    }
+    n + (a.len() - i) + (b.len() - j)
 }
 
 pub(super) fn inter(a: &[Value], b: &[Value]) -> Vec<Value> {
@@ -90,24 +117,51 @@ pub(super) fn diff(a: &[Value], b: &[Value]) -> Vec<Value> {
 /// per set would be quadratic in the number of sets); `None` once it
 /// passes `limit` elements.
 pub(super) fn union_all(sets: &[&[Value]], limit: usize) -> Option<Vec<Value>> {
+    // As for two sets: too large a union is found before copying.
+    let total: usize = sets.iter().map(|s| s.len()).sum();
+    if total > limit && (disjoint(sets) || merge_all(sets, limit, |_| {}).is_none()) {
+        return None;
+    }
+    let mut out: Vec<Value> = Vec::new();
+    merge_all(sets, limit, |v| out.push(v.clone()))?;
+    Some(out)
+}
+
+/// Whether no two of `sets` overlap even in their bounds (ranges side
+/// by side), so that their union has all their elements.
+fn disjoint(sets: &[&[Value]]) -> bool {
+    let mut bounds: Vec<(&Value, &Value)> = sets
+        .iter()
+        .filter_map(|s| Some((s.first()?, s.last()?)))
+        .collect();
+    bounds.sort_unstable();
+    bounds.windows(2).all(|w| w[0].1 < w[1].0)
+}
+
+/// Hands each element of the union of `sets` to `emit`, in order, once;
+/// `None` as soon as there would be more than `limit`.
+fn merge_all(sets: &[&[Value]], limit: usize, mut emit: impl FnMut(&Value)) -> Option<usize> {
     let mut heads: BinaryHeap<Reverse<(&Value, usize, usize)>> = sets
         .iter()
         .enumerate()
         .filter_map(|(k, set)| set.first().map(|v| Reverse((v, k, 0))))
         .collect();
-    let mut out: Vec<Value> = Vec::new();
+    let mut last: Option<&Value> = None;
+    let mut count = 0;
     while let Some(Reverse((value, k, i))) = heads.pop() {
-        if out.last() != Some(value) {
-            if out.len() == limit {
+        if last != Some(value) {
+            if count == limit {
                 return None;
             }
-            out.push(value.clone());
+            emit(value);
+            count += 1;
+            last = Some(value);
         }
         if let Some(next) = sets[k].get(i + 1) {
             heads.push(Reverse((next, k, i + 1)));
         }
     }
-    Some(out)
+    Some(count)
 }
 
 #[cfg(test)]
@@ -141,5 +195,24 @@ mod tests {
         let many: Vec<&[Value]> = many.iter().map(Vec::as_slice).collect();
         assert_eq!(union_all(&many, 7).map(|u| u.len()), Some(7));
         assert_eq!(union_all(&many, 6), None);
+    }
+
+    #[test]
+    fn a_union_is_counted_before_it_is_built() {
+        let low = ints(&[1, 2, 3]);
+        let high = ints(&[7, 8]);
+        let mixed = ints(&[0, 2, 8, 9]);
+        assert_eq!(union_len(&low, &high, 100), 5);
+        assert_eq!(union_len(&high, &low, 100), 5);
+        assert_eq!(union_len(&low, &mixed, 100), 6);
+        assert_eq!(union_len(&low, &[], 100), 3);
+        // Counting stops just past the limit.
+        assert!(union_len(&low, &mixed, 2) > 2);
+        assert_eq!(union(&low, &mixed, 5), None);
+        assert_eq!(union(&low, &mixed, 6).map(|u| u.len()), Some(6));
+        assert!(disjoint(&[&high, &low, &[]]));
+        assert!(!disjoint(&[&high, &low, &mixed]));
+        assert_eq!(union_all(&[&high, &low], 4), None);
+        assert_eq!(union_all(&[&high, &low], 5).map(|u| u.len()), Some(5));
     }
 }

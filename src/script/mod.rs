@@ -16,7 +16,7 @@ mod suggest;
 use rustc_hash::{FxHashMap, FxHashSet};
 use ustr::Ustr;
 
-use crate::syntax::{self, Diagnostic, LoadError, Program, SourceMap, ast};
+use crate::syntax::{self, Diagnostic, LoadError, Program, SourceMap};
 
 use builtins::Builtin;
 use ir::*;
@@ -108,13 +108,33 @@ impl Script {
     /// resolves it into a new constant, to evaluate. Its source is added
     /// to [`Script::sources`] as `name`.
     pub fn add_expr(&mut self, name: &str, text: &str) -> Result<FuncId, Vec<Diagnostic>> {
+        let funcs = self.add_exprs(name, text, std::slice::from_ref(&(0..text.len())))?;
+        Ok(funcs[0])
+    }
+
+    /// Parses the pieces of `text` lying at `pieces` as expressions, as
+    /// [`Script::add_expr`] does one, `text` added once as `name` so
+    /// that a problem points at its place in the whole text.
+    pub fn add_exprs(
+        &mut self,
+        name: &str,
+        text: &str,
+        pieces: &[std::ops::Range<usize>],
+    ) -> Result<Vec<FuncId>, Vec<Diagnostic>> {
         let file = self.sources.add(name, None, text.to_string(), None);
-        let expr: ast::Expr = syntax::parse_expr(self.sources.base(file), text)?;
+        let base = self.sources.base(file);
+        let mut exprs = Vec::with_capacity(pieces.len());
+        for piece in pieces {
+            exprs.push(syntax::parse_expr(
+                base + piece.start as u32,
+                &text[piece.clone()],
+            )?);
+        }
         crate::stack::with_large_stack(|| {
             let mut resolver = resolve::Resolver::new(self, &[]);
-            let func = resolver.top_expr(&expr);
+            let funcs = exprs.iter().map(|e| resolver.top_expr(e)).collect();
             if resolver.diagnostics.is_empty() {
-                Ok(func)
+                Ok(funcs)
             } else {
                 Err(resolver.diagnostics)
             }

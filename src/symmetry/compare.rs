@@ -693,7 +693,12 @@ impl Answer {
                 "symmetric, but the representative is not unique here".to_string()
             }
             Answer::Undecided { budget } => {
-                format!("could not decide within {budget} permutations (partial ones included)")
+                let noun = if *budget == 1 {
+                    "permutation"
+                } else {
+                    "permutations"
+                };
+                format!("could not decide within {budget} {noun} (partial ones included)")
             }
         }
     }
@@ -752,7 +757,7 @@ impl Comparison {
                 .filter(|s| matches!(s, Step::Individualise { .. }))
                 .count();
             format!(
-                "the traces part at split {split} of step 3 (trace step {})",
+                "the two runs of the algorithm part at split {split} of step 3 (its step {})",
                 t + 1
             )
         });
@@ -763,14 +768,20 @@ impl Comparison {
                 right_component,
                 fully_symmetric,
             } => format!(
-                "{}: steps 1 and 2 left both states' cell {} unsplit; the first state split off \
-                 {}, the second {}, and no permutation that maps the first state onto the second \
-                 maps the one onto the other while keeping every cell; the cell {} (Definition \
-                 49), so the choice step 3 made decided the representative",
-                at.unwrap_or_else(|| "the traces part at step 3".to_string()),
+                "{}: steps 1 and 2 left cell {} of both states unsplit, and step 3 split off its \
+                 first member: {} in the first state, {} in the second{}. No permutation that \
+                 maps the first state onto the second maps the one onto the other while keeping \
+                 every cell; the cell {} (Definition 49), so the choice step 3 made decided the \
+                 representative",
+                at.unwrap_or_else(|| "the two runs of the algorithm part at step 3".to_string()),
                 cell + 1,
                 left[*left_component],
                 right[*right_component],
+                if left[*left_component] == right[*right_component] {
+                    " (the same component state, related differently to the rest of each state)"
+                } else {
+                    ""
+                },
                 match fully_symmetric {
                     Some(false) => "is not fully symmetric",
                     _ => "could not be shown fully symmetric",

@@ -128,10 +128,14 @@ pub fn layout(graph: &StateGraph, texts: &[String], width: usize) -> Vec<Line> {
         for (k, &c) in alone.iter().enumerate() {
             let label = drawer.label(c);
             if k > 0 {
-                line.push(", ", Role::Text);
-                if line.width() + label.chars().count() > drawer.width {
+                // The comma stays with the label before it; a wrapped
+                // row starts under the first label.
+                line.push(",", Role::Text);
+                if line.width() + 1 + label.chars().count() > drawer.width {
                     lines.push(std::mem::take(&mut line));
                     line.push("            ", Role::Mark);
+                } else {
+                    line.push(" ", Role::Text);
                 }
             }
             line.push(label, drawer.role(c));
@@ -440,6 +444,22 @@ mod tests {
             drawn(ring(), &texts, 40),
             "#1 R(N0) ─next→ #2 R(N1) ─next→ …\n\
              … #3 R(N2) ─next→ #4 R(N3) ─next→ ↺#1\n"
+        );
+    }
+
+    #[test]
+    fn components_not_linked_are_listed_and_wrap_under_the_first() {
+        let components: Vec<_> = (0..6)
+            .map(|c| component(c, &[("me", 0, c)], true))
+            .collect();
+        let texts = [
+            "Idle(N0)", "Idle(N1)", "Idle(N2)", "Idle(N3)", "Idle(N4)", "Idle(N5)",
+        ];
+        assert_eq!(
+            drawn(components, &texts, 40),
+            "not linked: #1 Idle(N0), #2 Idle(N1),\n\
+             \x20           #3 Idle(N2), #4 Idle(N3),\n\
+             \x20           #5 Idle(N4), #6 Idle(N5)\n"
         );
     }
 

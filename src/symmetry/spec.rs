@@ -452,8 +452,9 @@ pub enum Choice {
     Automatic,
     /// No reduction.
     Off,
-    /// These types, as CSPM expressions.
-    Types(Vec<String>),
+    /// These types, as CSPM expressions: where each lies in the text
+    /// (blanks around it left out), so a problem points into the text.
+    Types(Vec<std::ops::Range<usize>>),
 }
 
 impl Choice {
@@ -467,28 +468,34 @@ impl Choice {
         }
         let mut items = Vec::new();
         let mut depth = 0i32;
-        let mut current = String::new();
-        for c in text.chars() {
+        let mut start = 0;
+        for (at, c) in text.char_indices() {
             match c {
                 '(' | '{' | '[' => depth += 1,
                 ')' | '}' | ']' => depth -= 1,
                 ',' if depth == 0 => {
-                    items.push(std::mem::take(&mut current));
-                    continue;
+                    items.push(start..at);
+                    start = at + 1;
                 }
                 _ => {}
             }
-            current.push(c);
         }
-        items.push(current);
-        let items: Vec<String> = items.iter().map(|i| i.trim().to_string()).collect();
-        if items.iter().any(String::is_empty) {
+        items.push(start..text.len());
+        let trimmed: Vec<_> = items
+            .into_iter()
+            .map(|r| {
+                let item = &text[r.clone()];
+                let lead = item.len() - item.trim_start().len();
+                r.start + lead..r.start + lead + item.trim().len()
+            })
+            .collect();
+        if trimmed.iter().any(|r| r.is_empty()) {
             return Err(format!(
                 "`{text}` is not a list of types: expected `auto`, `off`, or types separated by \
                  commas (`NodeID, Data`)"
             ));
         }
-        Ok(Choice::Types(items))
+        Ok(Choice::Types(trimmed))
     }
 }
 
@@ -501,13 +508,9 @@ impl Reduce {
             Choice::Off => Ok(Reduce::Off),
             Choice::Automatic => Ok(Reduce::Automatic),
             Choice::Types(items) => {
-                let mut funcs = Vec::with_capacity(items.len());
-                for item in &items {
-                    let func = script
-                        .add_expr("<symmetry>", item)
-                        .map_err(|ds| crate::syntax::render_all(&ds, &script.sources))?;
-                    funcs.push(func);
-                }
+                let funcs = script
+                    .add_exprs("<symmetry>", text, &items)
+                    .map_err(|ds| crate::syntax::render_all(&ds, &script.sources))?;
                 Ok(Reduce::Types(funcs, Origin::CommandLine))
             }
         }

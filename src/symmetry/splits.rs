@@ -388,9 +388,10 @@ impl Individualisation {
                  same representative"
             }
             Some(false) => {
-                "the cell is not fully symmetric (Definition 49): no permutation keeping every \
-                 cell maps it onto some other member, so splitting off another may give another \
-                 representative — this is where the representative may stop being unique"
+                "the cell is not fully symmetric (Definition 49): for some other member, no \
+                 permutation keeping every cell maps it onto that member, so splitting off another \
+                 may give another representative — this is where the representative may stop \
+                 being unique"
             }
             None => {
                 "whether the cell is fully symmetric (Definition 49) could not be decided (its \

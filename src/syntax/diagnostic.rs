@@ -13,6 +13,8 @@ use super::source::{SourceMap, Span};
 pub enum Severity {
     Error,
     Warning,
+    /// Evidence for an answer, not a problem.
+    Note,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,6 +61,15 @@ impl Diagnostic {
         self
     }
 
+    /// The same diagnostic as evidence for an answer (`note:`), not a
+    /// problem.
+    pub fn into_note(self) -> Self {
+        Diagnostic {
+            severity: Severity::Note,
+            ..self
+        }
+    }
+
     /// The diagnostic on one line, `file:line:col: message`, for places
     /// with no room for the excerpt.
     pub fn headline(&self, sources: &SourceMap) -> String {
@@ -74,6 +85,7 @@ impl Diagnostic {
         let head = match self.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "note",
         };
         let _ = writeln!(out, "{head}: {}", self.message);
         if let Some(span) = self.span {

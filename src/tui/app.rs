@@ -163,6 +163,10 @@ pub struct App {
     history: History,
     engine: Engine,
     busy: Option<Busy>,
+    /// Esc was pressed while the engine worked.
+    cancelling: bool,
+    /// `--symmetry` was given: a problem with it is shown at once.
+    asked_symmetry: bool,
     rng: fastrand::Rng,
 }
 
@@ -223,6 +227,8 @@ impl App {
             history: History::default(),
             engine: Engine::start(),
             busy: None,
+            cancelling: false,
+            asked_symmetry: false,
             rng: fastrand::Rng::new(),
         };
         if let Some(problem) = app.config.problems.first().cloned() {
@@ -233,6 +239,7 @@ impl App {
             None => (None, None),
         };
         app.session_path = session_path;
+        app.asked_symmetry = start.symmetry.is_some();
         app.request(
             Job::Open,
             Request::Open {
@@ -257,7 +264,7 @@ impl App {
             source,
             Start {
                 process: Some(session.process.clone()),
-                symmetry,
+                symmetry: symmetry.or_else(|| session.symmetry.clone()),
                 session: Some((
                     path,
                     Replay {
@@ -529,7 +536,21 @@ impl App {
         let Some(busy) = self.busy.take() else {
             return;
         };
-        match (busy.job, reply) {
+        let cancelled = std::mem::take(&mut self.cancelling);
+        self.apply(busy.job, reply);
+        if cancelled
+            && self
+                .message
+                .as_ref()
+                .is_some_and(|m| m.text == "cancelling…")
+        {
+            self.say("cancelled");
+        }
+    }
+
+    /// What a reply to job `job` changes.
+    fn apply(&mut self, job: Job, reply: Reply) {
+        match (job, reply) {
             (_, Reply::Refused(problem)) => {
                 if problem.lines().count() > 1 {
                     self.overlay = Some(Overlay::Problem(problem));
@@ -573,9 +594,12 @@ impl App {
             (job, Reply::Walked(walked)) => self.walked(job, walked),
             (_, Reply::Shown(shown)) => self.shown(*shown),
             (_, Reply::Compared(compared)) => {
+                self.say(format!(
+                    "compared with the marked state: {}",
+                    compared.headline
+                ));
                 self.symmetry.compared = Some(compared);
-                self.symmetry.section = Section::Compare;
-                self.symmetry.scroll = Default::default();
+                self.symmetry.show(Section::Compare);
                 // The rest of the view explains this state.
                 self.open_symmetry();
             }
@@ -596,6 +620,11 @@ impl App {
         match opened.animated {
             Ok(animated) => {
                 self.problem = None;
+                // Types asked for that do not apply: said at once, not
+                // only when the symmetry view opens.
+                if let (true, Some(problem)) = (self.asked_symmetry, &animated.symmetry.problem) {
+                    self.overlay = Some(Overlay::Problem(format!("--symmetry: {problem}")));
+                }
                 self.install(*animated);
             }
             Err(problem) => {
@@ -754,6 +783,7 @@ impl App {
                     Command::PageUp => self.help_scroll.saturating_sub(page),
                     Command::PageDown => self.help_scroll + page,
                     Command::Top => 0,
+                    Command::Bottom => usize::MAX,
                     _ => self.help_scroll,
                 }
                 .min(super::view::help_lines(self).len());
@@ -867,7 +897,7 @@ impl App {
             Command::ToggleSymmetry => {
                 self.symmetry.open = !self.symmetry.open;
                 if self.symmetry.open {
-                    self.symmetry.section = Section::Representative;
+                    self.symmetry.show(Section::Representative);
                     self.focus = Pane::Symmetry;
                     self.show_again();
                 } else if self.focus == Pane::Symmetry {
@@ -898,11 +928,12 @@ impl App {
             Command::Compare => self.compare(),
             Command::Graph => {
                 self.open_symmetry();
-                self.symmetry.section = if self.symmetry.section == Section::Graph {
-                    Section::Representative
-                } else {
-                    Section::Graph
-                };
+                self.symmetry
+                    .show(if self.symmetry.section == Section::Graph {
+                        Section::Representative
+                    } else {
+                        Section::Graph
+                    });
             }
             Command::WalkReduced => self.toggle_reduced(),
             Command::Up
@@ -1056,6 +1087,16 @@ impl App {
     }
 
     fn why_no_event(&self) -> String {
+        let uncomputed = self
+            .walk
+            .as_ref()
+            .and_then(|w| w.shown.as_ref())
+            .is_some_and(|s| s.problem.is_some());
+        if uncomputed {
+            return "this state's moves were not computed (the State pane says why; u and \
+                    Ctrl-r compute them again)"
+                .to_string();
+        }
         let terminated = self.walk.as_ref().is_some_and(|w| {
             let p = w.path.position();
             p > 0 && w.path.step(p).kind == EventKind::Tick
@@ -1081,12 +1122,13 @@ impl App {
     fn cancel(&mut self) {
         if self.busy.is_some() {
             self.engine.control.cancel();
+            self.cancelling = true;
             self.say("cancelling…");
         } else if let Some(h) = self.checks.running() {
             h.cancel();
             self.say("cancelling the check…");
         } else if self.focus == Pane::Symmetry && self.symmetry.section != Section::Representative {
-            self.symmetry.section = Section::Representative;
+            self.symmetry.show(Section::Representative);
         } else if !self.events.filter.is_empty() {
             let moves = self.walk.as_ref().map_or(&[][..], |w| w.moves()).to_vec();
             self.events.set_filter("", &moves);
@@ -1117,16 +1159,13 @@ impl App {
         let want = self.want();
         match &self.walk {
             Some(walk) => {
-                let (steps, position) = self.replay_of(walk);
-                let process = walk.process.clone();
-                self.request(
-                    Job::Reload,
-                    Request::Reload {
-                        process,
-                        replay: Replay { steps, position },
-                        want,
-                    },
-                );
+                let request = Request::Reload {
+                    process: walk.process.clone(),
+                    path: walk.path.saved(),
+                    position: walk.path.position(),
+                    want,
+                };
+                self.request(Job::Reload, request);
             }
             None => {
                 // Nothing loaded before: load afresh.
@@ -1142,21 +1181,6 @@ impl App {
                 );
             }
         }
-    }
-
-    /// The path as steps to replay (by event and place).
-    fn replay_of(&self, walk: &Walk) -> (Vec<super::session::SavedStep>, usize) {
-        let steps = (1..=walk.path.len())
-            .map(|p| {
-                let step = walk.path.step(p);
-                super::session::SavedStep {
-                    event: walk.names.event(step.event).to_string(),
-                    choice: step.choice as usize,
-                    after: Vec::new(),
-                }
-            })
-            .collect();
-        (steps, walk.path.position())
     }
 
     fn prompt(&mut self, key: PromptKey) {

@@ -124,7 +124,10 @@ pub enum Request {
     /// as far as it fits; if it does not load, keep everything.
     Reload {
         process: String,
-        replay: Replay,
+        /// The path walked: its initial position and every step (undone
+        /// ones included), replayed as a session would replay them.
+        path: (Position, Vec<(Step, Position)>),
+        position: usize,
         want: Want,
     },
     /// Describe a state; `into` is the step that led to it (for the
@@ -245,12 +248,6 @@ pub struct StepWords {
     pub sentences: Vec<String>,
 }
 
-impl StateSymmetry {
-    pub fn is_own_representative(&self) -> bool {
-        self.state == self.representative
-    }
-}
-
 /// Names for the ids the interface keeps on its path, sent as they are
 /// first used.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -324,6 +321,12 @@ pub struct Parting {
     pub step: String,
     pub marked: Vec<Vec<usize>>,
     pub here: Vec<Vec<usize>>,
+    /// The cell where step 3's choice decided the representative, when
+    /// that is the answer.
+    pub split: Option<usize>,
+    /// The components the evidence names, in each state (their cells
+    /// are where the states differ).
+    pub evidence: (Vec<usize>, Vec<usize>),
 }
 
 pub enum Reply {

@@ -14,9 +14,9 @@ use self_cell::self_cell;
 
 use crate::budget::Meter;
 use crate::builtin::{BuiltinModel, LISTSTACK};
-use crate::eval::{Evaluator, Value};
 use crate::lts::animator::Animator;
 use crate::script::Script;
+use crate::script::builtins::Builtin;
 use crate::script::ir::{ExprId, ExprKind, FuncId, GlobalKind};
 use crate::symmetry::spec::Reduce;
 use crate::symmetry::{Symmetry, SystemSymmetry};
@@ -169,11 +169,18 @@ impl Lens {
             problem: None,
         };
         if symmetry.is_trivial() {
-            about.problem = Some(
-                "no type is symmetric here: every datatype's constructors are named by the \
-                 script (or it has none), so no permutation is possible"
-                    .to_string(),
-            );
+            about.problem = Some(if script.datatypes.is_empty() {
+                "the script has no datatype, so there is no value to permute: every state is \
+                 its own representative"
+                    .to_string()
+            } else if about.left_out.is_empty() {
+                "no type has two or more values to permute".to_string()
+            } else {
+                "no type is symmetric here: the script names the values that could be \
+                 permuted (each is listed above, where it is named); a permutation would \
+                 have to fix them all"
+                    .to_string()
+            });
             return Ok(Err(about));
         }
         let symmetry = Arc::new(symmetry);
@@ -228,11 +235,10 @@ pub struct Listing {
 }
 
 impl Listing {
-    /// Lists `script`'s processes, evaluating each constant (one that
-    /// fails to evaluate, or is stopped by `meter`, is left out: the user
-    /// sees why on animating it).
-    pub fn new(script: Script, meter: Meter) -> Listing {
-        let evaluator = Evaluator::new(&script).with_meter(meter);
+    /// Lists `script`'s processes and process functions, read off their
+    /// definitions without evaluating anything (a constant's value may
+    /// take long to compute, and animating it computes it anyway).
+    pub fn new(script: Script) -> Listing {
         let mut processes = Vec::new();
         let mut functions = Vec::new();
         for global in &script.globals {
@@ -240,14 +246,13 @@ impl Listing {
                 continue;
             };
             let function = script.function(func);
-            if function.arity.is_empty() {
-                if let Ok(Value::Proc(_)) = evaluator.eval_constant(func) {
-                    processes.push(global.name.to_string());
-                }
-            } else if function.arity.len() == 1
-                && process_valued(&script, func, &mut FxHashSet::default())
-            {
-                functions.push((global.name.to_string(), function.arity[0]));
+            if !process_valued(&script, func, &mut FxHashSet::default()) {
+                continue;
+            }
+            match function.arity.as_slice() {
+                [] => processes.push(global.name.to_string()),
+                [arity] => functions.push((global.name.to_string(), *arity)),
+                _ => {}
             }
         }
         let assertions = (0..script.assertions.len())
@@ -303,6 +308,7 @@ fn yields_process(script: &Script, expr: ExprId, visiting: &mut FxHashSet<FuncId
         ExprKind::App(head, _) => match &script.expr(*head).kind {
             ExprKind::Global(g) => match script.globals[g.index()].kind {
                 GlobalKind::Definition(f) => process_valued(script, f, visiting),
+                GlobalKind::Builtin(b) => is_process_builtin(b),
                 _ => false,
             },
             _ => false,
@@ -311,10 +317,25 @@ fn yields_process(script: &Script, expr: ExprId, visiting: &mut FxHashSet<FuncId
             GlobalKind::Definition(f) => {
                 script.function(f).arity.is_empty() && process_valued(script, f, visiting)
             }
+            GlobalKind::Builtin(b) => is_process_builtin(b),
             _ => false,
         },
         _ => false,
     }
+}
+
+/// A built-in process (`STOP`, `RUN(A)`) or process function
+/// (`normal(P)`).
+fn is_process_builtin(builtin: Builtin) -> bool {
+    matches!(
+        builtin,
+        Builtin::Stop
+            | Builtin::Skip
+            | Builtin::Div
+            | Builtin::Chaos
+            | Builtin::Run
+            | Builtin::ProcessFunction(_)
+    )
 }
 
 pub fn one_line(text: &str) -> String {

@@ -13,7 +13,7 @@ pub mod trace;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::config::Command;
@@ -102,6 +102,32 @@ pub fn draw_list(
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// `line` cut to `width` characters, the cut marked `…`, so that a row
+/// too long for its pane never reads as a complete shorter one.
+pub fn clip(line: Line<'static>, width: usize) -> Line<'static> {
+    if line.width() <= width {
+        return line;
+    }
+    let mut left = width.saturating_sub(1);
+    let mut spans = Vec::new();
+    for span in line.spans {
+        if left == 0 {
+            break;
+        }
+        let n = span.content.chars().count();
+        if n <= left {
+            left -= n;
+            spans.push(span);
+        } else {
+            let cut: String = span.content.chars().take(left).collect();
+            spans.push(Span::styled(cut, span.style));
+            left = 0;
+        }
+    }
+    spans.push(Span::raw("…"));
+    Line::from(spans).style(line.style)
 }
 
 /// `1234567` as `1 234 567`.

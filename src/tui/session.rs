@@ -25,6 +25,10 @@ pub enum SavedModel {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SavedStep {
     pub event: String,
+    /// The event a τ hid (or the one renamed), which must be the same
+    /// when the step is replayed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<String>,
     pub choice: usize,
     /// The components the step changed, as they were after it: tells
     /// apart moves that read the same (a τ hiding the same event in two
@@ -43,6 +47,9 @@ pub struct Session {
     pub steps: Vec<SavedStep>,
     /// How many steps are taken (the rest are undone).
     pub position: usize,
+    /// The symmetry types asked for with `--symmetry`, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symmetry: Option<String>,
 }
 
 impl Session {
@@ -59,6 +66,7 @@ impl Session {
             process: process.to_string(),
             steps,
             position,
+            symmetry: None,
         }
     }
 
@@ -116,11 +124,13 @@ mod tests {
             vec![
                 SavedStep {
                     event: "τ".into(),
+                    hidden: Some("lock.T0".into()),
                     choice: 2,
                     after: vec!["Push(T0)".into()],
                 },
                 SavedStep {
                     event: "push.T0.A".into(),
+                    hidden: None,
                     choice: 0,
                     after: Vec::new(),
                 },

@@ -68,7 +68,17 @@ pub fn view(app: &App, frame: &mut Frame) -> Layout {
     match &app.overlay {
         Some(Overlay::Help) => help(app, frame, area),
         Some(Overlay::Problem(text)) => {
-            let rect = centred(area, 90, 70);
+            // As tall as the text needs (up to 70% of the screen), so a
+            // short diagnostic is not lost in an empty box.
+            let most = centred(area, 90, 70);
+            let height =
+                (wrapped_rows(text, most.width.saturating_sub(2)) + 2).clamp(3, most.height.max(3));
+            let rect = Rect {
+                y: area.y + area.height.saturating_sub(height) / 2,
+                height,
+                ..most
+            }
+            .intersection(area);
             frame.render_widget(Clear, rect);
             let block = Block::bordered()
                 .title(" Problem — Esc closes ")
@@ -275,11 +285,10 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
     .into_iter()
     .flatten()
     .collect();
-    hints.extend(
-        [hint(Command::Help, "help"), hint(Command::Quit, "quit")]
-            .into_iter()
-            .flatten(),
-    );
+    let last: Vec<String> = [hint(Command::Help, "help"), hint(Command::Quit, "quit")]
+        .into_iter()
+        .flatten()
+        .collect();
     let mut parts = vec![app.source.name()];
     if let Some(w) = &app.walk {
         parts.push(w.process.clone());
@@ -299,8 +308,16 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
     if app.check_running() {
         parts.push("checking…".into());
     }
-    parts.push(hints.join(" · "));
-    let text = format!(" {}", parts.join(" │ "));
+    // The pane's hints as far as they fit; help and quit always.
+    let width = usize::from(area.width);
+    let text = loop {
+        let shown: Vec<&str> = hints.iter().chain(&last).map(String::as_str).collect();
+        let text = format!(" {} │ {}", parts.join(" │ "), shown.join(" · "));
+        if text.chars().count() <= width || hints.is_empty() {
+            break text;
+        }
+        hints.pop();
+    };
     frame.render_widget(Paragraph::new(text).style(app.config.theme.status), area);
 }
 
@@ -407,6 +424,28 @@ fn help(app: &App, frame: &mut Frame, area: Rect) {
 }
 
 /// A rectangle of `percent_x` × `percent_y` of `area`, centred.
+/// How many rows `text` takes wrapped at word boundaries to `width`
+/// columns, as a wrapping `Paragraph` lays it out.
+fn wrapped_rows(text: &str, width: u16) -> u16 {
+    let width = usize::from(width.max(1));
+    let mut rows = 0usize;
+    for line in text.lines() {
+        let mut used = 0usize;
+        rows += 1;
+        for word in line.split_inclusive(' ') {
+            let n = word.chars().count();
+            if used > 0 && used + n.min(width) > width {
+                rows += 1;
+                used = 0;
+            }
+            // A word longer than the row is broken across rows.
+            rows += n.saturating_sub(1) / width;
+            used = if n > width { n % width } else { used + n };
+        }
+    }
+    u16::try_from(rows).unwrap_or(u16::MAX)
+}
+
 fn centred(area: Rect, percent_x: u16, percent_y: u16) -> Rect {
     let [_, middle, _] = Split::vertical([
         Constraint::Percentage((100 - percent_y) / 2),
@@ -421,4 +460,21 @@ fn centred(area: Rect, percent_x: u16, percent_y: u16) -> Rect {
     ])
     .areas(middle);
     centre
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrapped_rows;
+
+    #[test]
+    fn rows_count_words_wrapped_and_long_words_broken() {
+        assert_eq!(wrapped_rows("one line", 20), 1);
+        assert_eq!(wrapped_rows("two\nlines", 20), 2);
+        assert_eq!(wrapped_rows("", 20), 0);
+        // "aaaa bbbb " fills 10 columns; "cccc" goes to the next row.
+        assert_eq!(wrapped_rows("aaaa bbbb cccc", 10), 2);
+        // A 25-character word takes three rows of 10.
+        assert_eq!(wrapped_rows(&"x".repeat(25), 10), 3);
+        assert_eq!(wrapped_rows(&format!("ab {}", "x".repeat(25)), 10), 4);
+    }
 }

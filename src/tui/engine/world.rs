@@ -13,7 +13,7 @@ use crate::lts::animator::kind_of;
 use crate::lts::store::StateStore;
 use crate::process::EventId;
 use crate::script::Script;
-use crate::symmetry::compare::{Answer, DEFAULT_CANDIDATES};
+use crate::symmetry::compare::{Answer, Cause, DEFAULT_CANDIDATES, Evidence};
 use crate::symmetry::drawing;
 use crate::symmetry::graph::StateGraph;
 use crate::symmetry::splits::{StepAccount, account};
@@ -99,7 +99,7 @@ impl World {
             } => {
                 self.symmetry = symmetry;
                 let listing = match source.load() {
-                    Ok(script) => Listing::new(script, self.control.meter()),
+                    Ok(script) => Listing::new(script),
                     Err(problem) => return Reply::OpenFailed { source, problem },
                 };
                 self.source = Some(source.clone());
@@ -132,9 +132,21 @@ impl World {
             }
             Request::Reload {
                 process,
-                replay,
+                path: (initial, steps),
+                position,
                 want,
-            } => self.reload(process, replay, want),
+            } => {
+                // The path as a session saves it, read off the old walk
+                // before the script changes.
+                let saved = match self.walk.as_mut() {
+                    Some(walk) => walk.saved_steps(initial, &steps, &self.control),
+                    None => Ok(Vec::new()),
+                };
+                match saved {
+                    Ok(steps) => self.reload(process, Replay { steps, position }, want),
+                    Err(problem) => Reply::Refused(problem),
+                }
+            }
             Request::Show { at, into, want } => match self.walk.as_mut() {
                 Some(walk) => Reply::Shown(Box::new(walk.show(at, into, want))),
                 None => Reply::Refused("nothing is animated".into()),
@@ -174,10 +186,14 @@ impl World {
                 };
                 self.control.start(steps.len() as u64);
                 let saved = walk.saved_steps(initial, &steps, &self.control);
+                let symmetry = self.symmetry.clone();
                 Reply::Saved(saved.and_then(|saved| {
-                    Session::new(source, &walk.process, saved, position)
-                        .save(&path)
-                        .map(|()| path)
+                    Session {
+                        symmetry,
+                        ..Session::new(source, &walk.process, saved, position)
+                    }
+                    .save(&path)
+                    .map(|()| path)
                 }))
             }
             Request::Compare {
@@ -282,7 +298,7 @@ impl World {
             return Reply::Refused("no script is loaded".into());
         };
         let listing = match source.load() {
-            Ok(script) => Listing::new(script, self.control.meter()),
+            Ok(script) => Listing::new(script),
             Err(problem) => return Reply::Refused(problem),
         };
         // The old walk stays until the new one is ready.
@@ -510,8 +526,10 @@ impl Walk {
                 } else {
                     Vec::new()
                 };
+                let procs = ctx.stepper.animator.processes();
                 saved.push(SavedStep {
-                    event: ctx.stepper.animator.processes().show_event(step.event),
+                    event: procs.show_event(step.event),
+                    hidden: (step.hidden != NONE).then(|| procs.show_event(step.hidden)),
                     choice: step.choice as usize,
                     after,
                 });
@@ -538,8 +556,13 @@ impl Walk {
 }
 
 impl Ctx<'_, '_> {
+    /// An evaluation's failure in words: a stop (Esc, the memory budget)
+    /// plainly, a mistake in the script as its diagnostic.
     fn render(&self, e: crate::eval::EvalError) -> String {
-        e.to_diagnostic().render(&self.script.sources)
+        match e.stop_reason() {
+            Some(stop) => stop.ended(),
+            None => e.to_diagnostic().render(&self.script.sources),
+        }
     }
 
     /// Takes up to `limit` steps from `at` (in the reduced walk's terms
@@ -803,8 +826,14 @@ impl Ctx<'_, '_> {
                 .map(|slot| animator.show_component(slot, e.target[slot]))
                 .collect::<Vec<_>>()
         };
-        let fits = |i: usize| {
+        // The event, and the event a τ hid, must be the saved ones; the
+        // components after it tell apart moves that read the same.
+        let same_event = |i: usize| {
             enabled[i].label == saved.event
+                && (saved.hidden.is_none() || enabled[i].hidden == saved.hidden)
+        };
+        let fits = |i: usize| {
+            same_event(i)
                 && (saved.after.is_empty()
                     || texts(&enabled[i], &self.stepper.animator) == saved.after)
         };
@@ -814,7 +843,7 @@ impl Ctx<'_, '_> {
         if let Some(i) = (0..enabled.len()).find(|&i| fits(i)) {
             return Ok(Some(i));
         }
-        Ok(enabled.iter().position(|e| e.label == saved.event))
+        Ok((0..enabled.len()).find(|&i| same_event(i)))
     }
 
     /// A state as the panes show it.
@@ -836,10 +865,20 @@ impl Ctx<'_, '_> {
             .collect();
         let (moves, problem) = match animator.enabled(&row) {
             Ok(enabled) => (moves_in_words(animator, enabled), None),
-            Err(e) => (
-                Vec::new(),
-                Some(e.to_diagnostic().render(&self.script.sources)),
-            ),
+            Err(e) => match e.stop_reason() {
+                Some(stop) => (
+                    Vec::new(),
+                    Some(format!(
+                        "this state's moves were {} before they were all computed (u and \
+                         Ctrl-r compute them again)",
+                        stop.ended()
+                    )),
+                ),
+                None => (
+                    Vec::new(),
+                    Some(e.to_diagnostic().render(&self.script.sources)),
+                ),
+            },
         };
         let symmetry = if want.symmetry {
             self.explain(at.state(reduced), reduced, want.width)
@@ -896,6 +935,24 @@ impl Ctx<'_, '_> {
                 step: step_name(&comparison.left.trace, k),
                 marked: cells(&comparison.left.trace),
                 here: cells(&comparison.right.trace),
+                split: match &comparison.answer {
+                    Answer::NotUnique {
+                        cause: Cause::Split { cell, .. },
+                        ..
+                    } => Some(*cell),
+                    _ => None,
+                },
+                evidence: match &comparison.answer {
+                    Answer::NotSymmetric(Evidence::Shapes { left, right }) => {
+                        (left.clone(), right.clone())
+                    }
+                    Answer::NotSymmetric(Evidence::NValues {
+                        left_component,
+                        right_component,
+                        ..
+                    }) => (vec![*left_component], vec![*right_component]),
+                    _ => (Vec::new(), Vec::new()),
+                },
             }
         });
         Some(Compared {

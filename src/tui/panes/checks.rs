@@ -290,13 +290,18 @@ impl ChecksPane {
                     ("state", "states")
                 };
                 let mut text = if r.searched {
+                    // Not "no state is deeper": a search stops at a
+                    // failure, a trace found or its budget.
+                    let depth = format!(
+                        "depth {} (the search reached states {} from the start)",
+                        r.depth,
+                        plural(u64::from(r.depth), "step", "steps")
+                    );
                     format!(
-                        "{}: {}, {}, depth {} (no state is more than {} from the start), {:.2} s",
+                        "{}: {}, {}, {depth}, {:.2} s",
                         verdict_text(r.verdict),
                         plural(r.states, what.0, what.1),
                         plural(r.transitions, "transition", "transitions"),
-                        r.depth,
-                        plural(u64::from(r.depth), "step", "steps"),
                         r.seconds,
                     )
                 } else {

@@ -11,7 +11,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::super::config::{Command, Theme};
 use super::super::engine::Move;
-use super::{Effect, List};
+use super::{Effect, List, clip};
 use crate::lts::animator::EventKind;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -156,7 +156,7 @@ impl EventsPane {
                         .collect();
                     spans.push(Span::raw(format!("  → {}", after.join(", "))));
                 }
-                let line = Line::from(spans);
+                let line = clip(Line::from(spans), usize::from(area.width));
                 if n == chosen {
                     line.patch_style(theme.selection)
                 } else {

@@ -81,10 +81,16 @@ impl SymmetryPane {
         }
     }
 
+    /// Shows `section` from its top.
+    pub fn show(&mut self, section: Section) {
+        self.section = section;
+        self.scroll = List::default();
+    }
+
     pub fn update(&mut self, command: Command, rows: usize, page: usize) -> bool {
         match command {
             Command::Cancel if self.section != Section::Representative => {
-                self.section = Section::Representative;
+                self.show(Section::Representative);
                 true
             }
             command => self.scroll.navigate(command, rows, page),
@@ -135,7 +141,7 @@ impl SymmetryPane {
         };
         match self.section {
             Section::Representative => representative(theme, about, x, width),
-            Section::Algorithm => algorithm(theme, x, self.stage),
+            Section::Algorithm => algorithm(theme, x, self.stage, width),
             Section::Compare => match &self.compared {
                 Some(c) => comparison(theme, c, width),
                 None => vec![Line::styled(
@@ -157,6 +163,13 @@ fn not_symmetric(theme: &Theme, about: &SymmetryAbout, problem: &str) -> Vec<Lin
         lines.push(Line::from(format!("types asked for ({}):", about.origin)));
         lines.extend(about.types.iter().map(|t| Line::from(format!("  {t}"))));
     }
+    // What automatic mode could not permute, and where the script names it.
+    lines.extend(
+        about
+            .left_out
+            .iter()
+            .map(|l| Line::styled(format!("  {l}"), theme.error)),
+    );
     lines.push(Line::default());
     lines.extend(
         problem
@@ -340,6 +353,7 @@ fn n_value_table(
     j: usize,
     labels: &[Vec<String>],
     rows: &[&NValue],
+    width: usize,
 ) -> Vec<Line<'static>> {
     const NAME: usize = 26;
     let groups = labels.len();
@@ -379,10 +393,59 @@ fn n_value_table(
         }
         out
     };
+    // Too wide for the pane: the entries numbered, what each counts
+    // listed under the table, so columns still line up.
+    let heads: Vec<String> = labels.iter().flatten().cloned().collect();
+    let table = 7 + NAME + 1 + row(heads.clone()).chars().count();
+    let numbered = table > width && !heads.is_empty();
+    let heads = if numbered {
+        (1..=heads.len()).map(|k| k.to_string()).collect()
+    } else {
+        heads
+    };
+    let widths: Vec<Vec<usize>> = if numbered {
+        let mut k = 0;
+        labels
+            .iter()
+            .enumerate()
+            .map(|(g, group)| {
+                (0..group.len())
+                    .map(|i| {
+                        k += 1;
+                        rows.iter()
+                            .filter_map(|nv| nv.groups.get(g)?.get(i))
+                            .map(|n| n.to_string().len())
+                            .chain([k.to_string().len()])
+                            .max()
+                            .unwrap_or(1)
+                    })
+                    .collect()
+            })
+            .collect()
+    } else {
+        widths
+    };
+    let row = |cells: Vec<String>| -> String {
+        let mut out = String::new();
+        let mut at = 0;
+        for (g, group) in widths.iter().enumerate() {
+            if g > 0 {
+                out.push_str(" │ ");
+            }
+            for (k, &w) in group.iter().enumerate() {
+                if k > 0 {
+                    out.push(' ');
+                }
+                out.push_str(&format!("{:>w$}", cells.get(at).map_or("", String::as_str)));
+                at += 1;
+            }
+        }
+        out
+    };
     let mut lines = vec![Line::from(vec![
         Span::styled(format!("  c{:<4}", j + 1), theme.cell(j)),
         Span::styled(format!("{:<NAME$} ", ""), theme.dim),
-        Span::styled(row(labels.iter().flatten().cloned().collect()), theme.dim),
+        Span::styled(row(heads), theme.dim),
     ])];
     for nv in rows {
         let counts: Vec<String> = nv
@@ -402,11 +465,23 @@ fn n_value_table(
             }),
         ]));
     }
+    if numbered {
+        let legend: Vec<String> = labels
+            .iter()
+            .flatten()
+            .enumerate()
+            .map(|(k, label)| format!("{} {label}", k + 1))
+            .collect();
+        lines.push(Line::styled(
+            format!("        entries: {}", legend.join(" · ")),
+            theme.dim,
+        ));
+    }
     lines
 }
 
 /// Stage `stage` of the algorithm.
-fn algorithm(theme: &Theme, x: &StateSymmetry, stage: usize) -> Vec<Line<'static>> {
+fn algorithm(theme: &Theme, x: &StateSymmetry, stage: usize, width: usize) -> Vec<Line<'static>> {
     let total = stages(x);
     let mut lines = vec![Line::styled(
         format!(
@@ -421,8 +496,8 @@ fn algorithm(theme: &Theme, x: &StateSymmetry, stage: usize) -> Vec<Line<'static
             lines.push(Line::styled(
                 format!(
                     "Step 1: the components by control state and the values that are not \
-                     distinguished — {} cells",
-                    cells.len()
+                     distinguished — {}",
+                    super::plural(cells.len() as u64, "cell", "cells")
                 ),
                 theme.title,
             ));
@@ -458,7 +533,7 @@ fn algorithm(theme: &Theme, x: &StateSymmetry, stage: usize) -> Vec<Line<'static
                     .iter()
                     .filter(|nv| cell.contains(&nv.component))
                     .collect();
-                lines.extend(n_value_table(theme, x, j, labels, &rows));
+                lines.extend(n_value_table(theme, x, j, labels, &rows, width));
             }
             lines.push(Line::default());
             if *split {
@@ -486,7 +561,7 @@ fn algorithm(theme: &Theme, x: &StateSymmetry, stage: usize) -> Vec<Line<'static
         }) => {
             lines.push(Line::styled(
                 format!(
-                    "Step 3: cell c{} has {} components that nothing tells apart: #{} is taken \
+                    "Step 3: cell {} has {} components that nothing tells apart: #{} is taken \
                      out into a cell of its own",
                     cell + 1,
                     members.len(),
@@ -494,31 +569,20 @@ fn algorithm(theme: &Theme, x: &StateSymmetry, stage: usize) -> Vec<Line<'static
                 ),
                 theme.title,
             ));
+            // The sentence says whether the cell was fully symmetric; the
+            // mark says it at a glance (and without colour).
+            let (mark, style) = match fully_symmetric {
+                Some(true) => ("✓", theme.passed),
+                Some(false) => ("✗", theme.failed),
+                None => ("?", theme.running),
+            };
             for sentence in x
                 .words
                 .get(stage)
                 .map_or(&[][..], |w| w.sentences.as_slice())
             {
-                lines.push(Line::from(format!("  {sentence}")));
+                lines.push(Line::styled(format!("  {mark} {sentence}"), style));
             }
-            lines.push(match fully_symmetric {
-                Some(true) => Line::styled(
-                    "  the cell was fully symmetric (Definition 49): whichever component is \
-                     taken, the representative is the same",
-                    theme.passed,
-                ),
-                Some(false) => Line::styled(
-                    "  ✗ the cell was NOT fully symmetric (Definition 49): taking another \
-                     component could give another representative — symmetric states may be \
-                     stored more than once",
-                    theme.failed,
-                ),
-                None => Line::styled(
-                    "  whether the cell was fully symmetric could not be decided (values held in \
-                     sets, or too many candidates)",
-                    theme.running,
-                ),
-            });
             lines.extend(partition(theme, x, cells));
         }
         None => {
@@ -529,12 +593,18 @@ fn algorithm(theme: &Theme, x: &StateSymmetry, stage: usize) -> Vec<Line<'static
             ));
             for (ty, ordering, appeared) in &x.orderings {
                 let (seen, rest) = ordering.split_at((*appeared).min(ordering.len()));
-                let rest = if rest.is_empty() {
-                    String::new()
-                } else {
-                    format!(" | {}", rest.join(", "))
+                let text = match (seen.is_empty(), rest.is_empty()) {
+                    (_, true) => seen.join(", "),
+                    (true, false) => {
+                        format!("none appears; in any order: {}", rest.join(", "))
+                    }
+                    (false, false) => format!(
+                        "{}, then (appearing nowhere, in any order) {}",
+                        seen.join(", "),
+                        rest.join(", ")
+                    ),
                 };
-                lines.push(Line::from(format!("  {ty}: {}{rest}", seen.join(", "))));
+                lines.push(Line::from(format!("  {ty}: {text}")));
             }
             lines.push(Line::default());
             lines.push(Line::styled(
@@ -557,14 +627,24 @@ fn algorithm(theme: &Theme, x: &StateSymmetry, stage: usize) -> Vec<Line<'static
 
 /// The answer to a comparison.
 fn comparison(theme: &Theme, c: &Compared, width: usize) -> Vec<Line<'static>> {
-    let mut lines = vec![Line::styled(c.headline.clone(), theme.title)];
+    let mut lines = vec![
+        Line::styled(c.headline.clone(), theme.title),
+        Line::styled(
+            "the first state is the marked one, the second this one",
+            theme.dim,
+        ),
+    ];
     lines.extend(c.sentences.iter().map(|s| Line::from(format!("  {s}"))));
-    if !c.permutation.is_empty() {
+    let mapped = c.headline.starts_with("same") || c.headline.starts_with("symmetric");
+    if mapped {
         lines.push(Line::default());
         lines.push(Line::styled(
-            "a permutation mapping the marked state onto this one",
+            "the permutation mapping the first state onto the second",
             theme.dim,
         ));
+        if c.permutation.is_empty() {
+            lines.push(Line::from("  the identity"));
+        }
         lines.extend(
             c.permutation
                 .iter()
@@ -580,7 +660,10 @@ fn comparison(theme: &Theme, c: &Compared, width: usize) -> Vec<Line<'static>> {
         ));
         let half = (width.saturating_sub(4) / 2).max(20);
         lines.push(Line::styled(
-            format!("  {:<half$}  {}", "marked state", "this state"),
+            format!(
+                "  {:<half$}  {}",
+                "first state (marked)", "second state (this one)"
+            ),
             theme.dim,
         ));
         for j in 0..left.len().max(right.len()) {
@@ -591,15 +674,39 @@ fn comparison(theme: &Theme, c: &Compared, width: usize) -> Vec<Line<'static>> {
                 })
             };
             let (a, b) = (cell(left, &c.marked), cell(right, &c.here));
-            let differ = a != b;
-            let style = if differ { theme.changed } else { theme.cell(j) };
-            let mark = if differ { "≠" } else { " " };
+            // What the answer points at: cells of different sizes or
+            // holding what the evidence names (no permutation relates
+            // them), and the cell step 3 split.
+            let size = |cells: &[Vec<usize>]| cells.get(j).map_or(0, Vec::len);
+            let named = |cells: &[Vec<usize>], components: &[usize]| {
+                cells
+                    .get(j)
+                    .is_some_and(|cell| cell.iter().any(|c| components.contains(c)))
+            };
+            let (in_first, in_second) = &parting.evidence;
+            let mark =
+                if size(left) != size(right) || named(left, in_first) || named(right, in_second) {
+                    "≠"
+                } else if parting.split == Some(j) {
+                    "◆"
+                } else {
+                    " "
+                };
+            let style = if mark == " " {
+                theme.cell(j)
+            } else {
+                theme.changed
+            };
             lines.push(Line::from(vec![
                 Span::styled(format!("  {}", fit(&a, half)), style),
                 Span::styled(format!("{mark} "), theme.changed),
-                Span::styled(b, style),
+                Span::styled(fit(&b, half), style),
             ]));
         }
+        lines.push(Line::styled(
+            "≠ where the states differ · ◆ the cell step 3 split",
+            theme.dim,
+        ));
     }
     lines
 }
@@ -616,24 +723,32 @@ fn graph(theme: &Theme, x: &StateSymmetry) -> Vec<Line<'static>> {
         ),
         Line::default(),
     ];
+    // Without colour, a component's cell is written after it.
+    let colourless = theme.cell(0).fg.is_none();
     lines.extend(x.graph.iter().map(|line| {
-        Line::from(
-            line.spans
-                .iter()
-                .map(|span| {
-                    let style = match span.role {
-                        Role::Component {
-                            cell: Some(cell), ..
-                        } => theme.cell(cell),
-                        Role::Component { cell: None, .. } => Style::default(),
-                        Role::Edge => theme.moved,
-                        Role::Mark => theme.dim,
-                        Role::Text => Style::default(),
-                    };
-                    Span::styled(span.text.clone(), style)
-                })
-                .collect::<Vec<_>>(),
-        )
+        let mut spans = Vec::with_capacity(line.spans.len());
+        for span in &line.spans {
+            let style = match span.role {
+                Role::Component {
+                    cell: Some(cell), ..
+                } => theme.cell(cell),
+                Role::Component { cell: None, .. } => Style::default(),
+                Role::Edge => theme.moved,
+                Role::Mark => theme.dim,
+                Role::Text => Style::default(),
+            };
+            spans.push(Span::styled(span.text.clone(), style));
+            if let (
+                true,
+                Role::Component {
+                    cell: Some(cell), ..
+                },
+            ) = (colourless, span.role)
+            {
+                spans.push(Span::styled(format!(" ‹c{}›", cell + 1), theme.dim));
+            }
+        }
+        Line::from(spans)
     }));
     lines
 }

@@ -11,7 +11,7 @@ use ratatui::widgets::Paragraph;
 use super::super::config::{Command, Theme};
 use super::super::walk::Walk;
 use super::events::event_style;
-use super::{Effect, List};
+use super::{Effect, List, clip};
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TracePane {
@@ -53,11 +53,16 @@ impl TracePane {
         let chosen = self.list.selected;
         let offset = self.list.offset(height);
         let position = walk.path.position();
+        let digits = walk.path.len().to_string().len().max(4);
+        let width = usize::from(area.width);
         let lines: Vec<Line> = (offset..=walk.path.len())
             .take(height)
             .map(|p| {
                 let mark = if p == position { "▶" } else { " " };
-                let mut spans = vec![Span::raw(mark), Span::styled(format!("{p:>4} "), theme.dim)];
+                let mut spans = vec![
+                    Span::raw(mark),
+                    Span::styled(format!("{p:>digits$} "), theme.dim),
+                ];
                 match p {
                     0 => spans.push(Span::styled("(initial state)", theme.dim)),
                     p => {
@@ -87,7 +92,7 @@ impl TracePane {
                         }
                     }
                 }
-                let line = Line::from(spans);
+                let line = clip(Line::from(spans), width);
                 if p == chosen && focused {
                     line.patch_style(theme.selection)
                 } else {
