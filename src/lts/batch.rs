@@ -10,11 +10,20 @@
 //! place gets its id, or is given up past a refusal. Lookups, where the
 //! cache misses are, run in parallel; the ordered step touches only what
 //! is new.
+//!
+//! On one thread, or for a batch too small to split, the rows are
+//! stored one at a time in order ([`StateStore::insert_all`]): the same
+//! ids, with fewer passes over them. (Under a memory budget the split
+//! path makes room in each shard for the whole batch first, so it may
+//! stop a little earlier than one row at a time would.)
 
 use crate::budget::{Meter, Stopped};
 
 use super::pool::Pool;
 use super::store::{Probe, SHARDS, StateStore, Table, hash_row, shard_of};
+
+/// The fewest rows worth splitting between threads.
+const MIN_SPLIT: usize = 256;
 
 /// What the lookup found for one successor.
 #[derive(Debug, Clone, Copy)]
@@ -67,6 +76,10 @@ impl Batch {
         self.ids.clear();
         if count == 0 {
             return None;
+        }
+        if pool.threads() == 1 || count < MIN_SPLIT {
+            // One thread storing in order: the same ids, fewer passes.
+            return store.insert_all(rows, &mut self.ids, meter).err();
         }
         self.hash(rows, width, pool);
         self.look_up(store, rows, width, pool, meter);

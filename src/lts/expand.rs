@@ -16,6 +16,10 @@ use super::store::StateStore;
 /// holds before it stops expanding: 16 MiB.
 pub const PART_WORDS: usize = 1 << 22;
 
+/// The fewest states a part of a block is given (unless the block is
+/// smaller).
+const MIN_PART: usize = 32;
+
 /// Marks, in [`Part::counts`], a state whose components are not all
 /// prepared: its successors are computed on the search's thread.
 pub const LATER: u32 = u32::MAX;
@@ -116,8 +120,9 @@ pub fn expand_block(
     shared: Option<&dyn SharedCanonicaliser>,
 ) -> usize {
     let states = to - from;
-    // Parts of at least a few states each: a hand-over costs microseconds.
-    let wanted = pool.threads().min(states.div_ceil(4)).max(1);
+    // Parts of at least a few dozen states each: a hand-over costs
+    // microseconds, and a small search never starts the workers.
+    let wanted = pool.threads().min(states.div_ceil(MIN_PART)).max(1);
     parts.resize_with(wanted, Part::default);
     let per = states.div_ceil(wanted);
     for (i, part) in parts.iter_mut().enumerate() {

@@ -31,6 +31,9 @@ pub struct Exploration {
     /// Leaf components of the supercombinator (1 for the plain path).
     pub components: usize,
     pub seconds: f64,
+    /// The bytes the stored states took at the end: their rows, the
+    /// index and (when recorded) parent pointers, as allocated.
+    pub store_bytes: u64,
     /// False when the budget stopped the exploration.
     pub complete: bool,
     /// What stopped it, when it did not complete.

@@ -1,36 +1,31 @@
-//! The worker threads of one search: made once when the search starts
-//! and kept until it ends, so a block of states costs a hand-over to
-//! threads already running, not a thread started per block (about 2 ms
-//! each). Rayon's pool is used for it: it is well kept, hands work over
-//! in microseconds and waits for all of it, which is all this needs.
+//! The worker threads of one search: made when the search first has a
+//! block worth splitting and kept until it ends, so a block of states
+//! costs a hand-over to threads already running, not a thread started per
+//! block (about 2 ms each). A search that never has such a block (a small
+//! model, a short check) starts no thread at all. Rayon's pool is used
+//! for it: it is well kept, hands work over in microseconds and waits for
+//! all of it, which is all this needs.
 //!
 //! With one thread there is no pool: the work runs on the caller's
 //! thread, in order.
+
+use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
 pub struct Pool {
     threads: usize,
-    workers: Option<rayon::ThreadPool>,
+    /// Started on first use; `None` inside if the system would not start
+    /// them (the work then runs on the caller's thread).
+    workers: OnceLock<Option<rayon::ThreadPool>>,
 }
 
 impl Pool {
-    /// A pool of `threads` workers (none for one thread, or if the
-    /// system will not start them: the work then runs on the caller's).
+    /// A pool of `threads` workers, started when first given work.
     pub fn new(threads: usize) -> Pool {
-        let threads = threads.max(1);
-        let workers = (threads > 1)
-            .then(|| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .thread_name(|i| format!("symcsp-search-{i}"))
-                    .build()
-                    .ok()
-            })
-            .flatten();
         Pool {
-            threads: if workers.is_some() { threads } else { 1 },
-            workers,
+            threads: threads.max(1),
+            workers: OnceLock::new(),
         }
     }
 
@@ -39,11 +34,33 @@ impl Pool {
         self.threads
     }
 
+    fn workers(&self) -> Option<&rayon::ThreadPool> {
+        if self.threads == 1 {
+            return None;
+        }
+        self.workers
+            .get_or_init(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(self.threads)
+                    .thread_name(|i| format!("symcsp-search-{i}"))
+                    .build()
+                    .ok()
+            })
+            .as_ref()
+    }
+
     /// `work(i, item)` for every item, on the workers, returning when all
-    /// are done.
+    /// are done; on the caller's thread, in order, when there is only one
+    /// item or one thread.
     pub fn each<T: Send>(&self, items: &mut [T], work: impl Fn(usize, &mut T) + Sync) {
-        match &self.workers {
-            Some(pool) if items.len() > 1 => pool.install(|| {
+        if items.len() <= 1 {
+            for (i, item) in items.iter_mut().enumerate() {
+                work(i, item);
+            }
+            return;
+        }
+        match self.workers() {
+            Some(pool) => pool.install(|| {
                 items
                     .par_iter_mut()
                     .with_max_len(1)
