@@ -116,7 +116,8 @@ impl Batch {
         pool: &Pool,
         meter: &Meter,
     ) {
-        let threads = pool.threads().min(SHARDS);
+        // Two lanes a thread, taken in turn by whichever thread is free.
+        let threads = (pool.threads() * 2).min(SHARDS);
         if self.lanes.len() != threads {
             let per = SHARDS.div_ceil(threads);
             self.lanes = (0..threads)

@@ -12,13 +12,16 @@ use super::pool::Pool;
 use super::search::{Scratch, SharedCanonicaliser};
 use super::store::StateStore;
 
-/// The most numbers (successor rows laid end to end) one part of a block
-/// holds before it stops expanding: 16 MiB.
+/// The most numbers (successor rows laid end to end) the parts of a
+/// block hold, per thread, before they stop expanding: 16 MiB.
 pub const PART_WORDS: usize = 1 << 22;
 
 /// The fewest states a part of a block is given (unless the block is
 /// smaller).
 const MIN_PART: usize = 32;
+
+/// Parts a block is split into per thread, when there are several.
+const PARTS_PER_THREAD: usize = 4;
 
 /// Marks, in [`Part::counts`], a state whose components are not all
 /// prepared: its successors are computed on the search's thread.
@@ -105,10 +108,10 @@ impl Part {
     }
 }
 
-/// Splits the states `from..to` between `parts` (as many as the pool has
-/// threads, fewer for a narrow block) and expands them; the states
-/// after the first part that stopped early (its successors reached
-/// [`PART_WORDS`]) are expanded again with the next block. Returns how
+/// Splits the states `from..to` between `parts` (a few per thread of the
+/// pool, fewer for a narrow block) and expands them; the states after
+/// the first part that stopped early (the parts' successors reached
+/// [`PART_WORDS`] a thread) are expanded again with the next block. Returns how
 /// many states, from `from`, were expanded.
 pub fn expand_block(
     pool: &Pool,
@@ -122,7 +125,18 @@ pub fn expand_block(
     let states = to - from;
     // Parts of at least a few dozen states each: a hand-over costs
     // microseconds, and a small search never starts the workers.
-    let wanted = pool.threads().min(states.div_ceil(MIN_PART)).max(1);
+    // A few parts per thread, taken in turn by whichever thread is free,
+    // so the threads finish together.
+    let split = if pool.threads() > 1 {
+        PARTS_PER_THREAD
+    } else {
+        1
+    };
+    let wanted = (pool.threads() * split)
+        .min(states.div_ceil(MIN_PART))
+        .max(1);
+    // The block's successors held at once stay within PART_WORDS a thread.
+    let limit = PART_WORDS * pool.threads() / wanted;
     parts.resize_with(wanted, Part::default);
     let per = states.div_ceil(wanted);
     for (i, part) in parts.iter_mut().enumerate() {
@@ -133,7 +147,7 @@ pub fn expand_block(
         part.clear();
         let mut row = Vec::with_capacity(store.width());
         for id in part.from..part.to {
-            if id > part.from && part.successors.rows.len() >= PART_WORDS {
+            if id > part.from && part.successors.rows.len() >= limit {
                 break;
             }
             store.read(id as u32, &mut row);

@@ -6,12 +6,17 @@
 //! for it: it is well kept, hands work over in microseconds and waits for
 //! all of it, which is all this needs.
 //!
+//! The search's own thread is one of the `threads`: the pool has one
+//! worker fewer, and the items of a piece of work are taken in turn by
+//! whichever thread is free, the caller included. So no more threads are
+//! runnable than asked for, and a worker that wakes late (milliseconds,
+//! on a busy virtual machine) costs only the items it did not take.
+//!
 //! With one thread there is no pool: the work runs on the caller's
 //! thread, in order.
 
-use std::sync::OnceLock;
-
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 pub struct Pool {
     threads: usize,
@@ -41,7 +46,7 @@ impl Pool {
         self.workers
             .get_or_init(|| {
                 rayon::ThreadPoolBuilder::new()
-                    .num_threads(self.threads)
+                    .num_threads(self.threads - 1)
                     .thread_name(|i| format!("symcsp-search-{i}"))
                     .build()
                     .ok()
@@ -60,14 +65,29 @@ impl Pool {
             return;
         }
         match self.workers() {
-            Some(pool) => pool.install(|| {
-                items
-                    .par_iter_mut()
-                    .with_max_len(1)
-                    .enumerate()
-                    .for_each(|(i, item)| work(i, item))
-            }),
-            _ => {
+            Some(pool) => {
+                let helpers = (self.threads - 1).min(items.len() - 1);
+                let cells: Vec<Mutex<&mut T>> = items.iter_mut().map(Mutex::new).collect();
+                let next = AtomicUsize::new(0);
+                let take = || {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(cell) = cells.get(i) else { break };
+                        // Each item is taken once: the lock is never
+                        // contended (nor poisoned, as a panic ends the
+                        // search).
+                        let mut item = cell.lock().unwrap_or_else(|e| e.into_inner());
+                        work(i, &mut item);
+                    }
+                };
+                pool.in_place_scope(|scope| {
+                    for _ in 0..helpers {
+                        scope.spawn(|_| take());
+                    }
+                    take();
+                });
+            }
+            None => {
                 for (i, item) in items.iter_mut().enumerate() {
                     work(i, item);
                 }
