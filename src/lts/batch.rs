@@ -43,6 +43,10 @@ enum Found {
 
 /// One thread's share of the lookups: the shards `shards` and what it
 /// found for the successors in them, in order.
+///
+/// Aligned to two cache lines: lanes sit side by side in a vector and
+/// each thread updates its own lane's lengths for every successor.
+#[repr(align(128))]
 struct Lane {
     shards: std::ops::Range<usize>,
     found: Vec<Found>,

@@ -29,7 +29,11 @@ pub const LATER: u32 = u32::MAX;
 
 /// A run of a block's states and their successors: per state its row
 /// and how many successors (or [`LATER`]).
+///
+/// Aligned to two cache lines: parts sit side by side in a vector and
+/// each thread updates its own part's lengths for every successor.
 #[derive(Default)]
+#[repr(align(128))]
 pub struct Part {
     /// The states of the block this part expands: `from..to`.
     pub from: usize,
