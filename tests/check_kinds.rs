@@ -392,10 +392,102 @@ fn symmetry_reduce_reduces_and_symmetric_is_the_static_check() {
     );
 }
 
+/// Processes that the failures model cannot tell apart and the revivals
+/// model can (`S1`, `S2`: the same failures, but only `S2` can accept just
+/// `a` and then perform it), and processes with the same revivals that
+/// refusal testing tells apart (`T1`, `T2`: after refusing all but `a`,
+/// only `T2` goes on to `b`).
+const REVIVALS: &str = "
+S1 = (a -> STOP [] b -> STOP) |~| STOP
+S2 = a -> STOP |~| b -> STOP |~| STOP
+T1 = (a -> b -> STOP [] c -> STOP) |~| (a -> STOP)
+T2 = (a -> STOP [] c -> STOP) |~| (a -> b -> STOP)
+";
+
 #[test]
-fn unsupported_models_and_bad_operands_are_diagnostics() {
-    let script = load("assert P [R= P\nassert P :[has trace]: <a, 3>\nassert P [T= 3\n");
-    let messages: Vec<String> = (0..3)
+fn revivals_refinement() {
+    check_all(
+        &format!(
+            "{REVIVALS}assert S1 [F= S2
+assert S1 [V= S2
+assert S2 [V= S1
+assert T1 [V= T2
+assert T1 [V= a -> STOP
+assert S1 [V= Hidden
+assert S1 [VD= Hidden
+assert DIV [VD= S2
+assert (a -> STOP [] SKIP) [V= SKIP
+assert SKIP [V= (a -> STOP [] SKIP)
+assert S2 :[deadlock free [V]]
+assert E :[deterministic [VD]]
+"
+        ),
+        &[
+            PASS,
+            fail(Kind::Trace, &[], Some("a")),
+            PASS,
+            PASS,
+            PASS,
+            PASS,
+            fail(Kind::Divergence, &[], None),
+            PASS,
+            PASS,
+            fail(Kind::Trace, &[], Some("a")),
+            fail(Kind::Deadlock, &[], None),
+            PASS,
+        ],
+    );
+}
+
+#[test]
+fn refusal_testing_refinement() {
+    check_all(
+        &format!(
+            "{REVIVALS}assert S1 [R= S2
+assert S2 [R= S1
+assert T1 [R= T2
+assert T1 [F= T2
+assert T2 [R= T1
+assert S1 [R= Hidden
+assert S1 [RD= Hidden
+assert DIV [RD= T2
+assert T2 [RD= T2
+assert SKIP [R= SKIP
+"
+        ),
+        &[
+            fail(Kind::Trace, &[], Some("a")),
+            PASS,
+            fail(Kind::Trace, &["a"], Some("b")),
+            PASS,
+            fail(Kind::Refusal, &["a"], None),
+            PASS,
+            fail(Kind::Divergence, &[], None),
+            PASS,
+            PASS,
+            PASS,
+        ],
+    );
+}
+
+#[test]
+fn a_revival_the_specification_lacks_is_explained() {
+    let script = load(&format!("{REVIVALS}assert S1 [V= S2\n"));
+    let result = run(&script, 0, &Budget::default());
+    assert_eq!(result.verdict, Verdict::Failed);
+    assert!(
+        result.notes.iter().any(|n| n
+            == "the state before the last step is stable and accepts only {a}: the \
+                specification cannot perform the last event after refusing the rest"),
+        "{:?}",
+        result.notes
+    );
+}
+
+#[test]
+fn bad_operands_are_diagnostics() {
+    let script = load("assert P [T= P\nassert P :[has trace]: <a, 3>\nassert P [T= 3\n");
+    let messages: Vec<String> = (1..3)
         .map(|i| {
             let d =
                 symcsp::stack::with_large_stack(|| check::check(&script, i, &Budget::default()))
@@ -404,9 +496,8 @@ fn unsupported_models_and_bad_operands_are_diagnostics() {
             d.message
         })
         .collect();
-    assert_eq!(messages[0], "the refusals model is not supported yet");
-    assert_eq!(messages[1], "3 is not an event of any channel");
-    assert_eq!(messages[2], "expected a process, but this is an integer");
+    assert_eq!(messages[0], "3 is not an event of any channel");
+    assert_eq!(messages[1], "expected a process, but this is an integer");
 }
 
 #[test]

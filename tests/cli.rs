@@ -69,7 +69,6 @@ fn bad_inputs_get_a_diagnostic_and_exit_two() {
         ("invalid/stray_unicode.csp", "unexpected character `→`"),
         ("invalid/deep_nesting.csp", "nested too deeply"),
         ("invalid/binary.csp", "NUL byte"),
-        ("invalid/not_utf8.csp", "not UTF-8"),
         ("invalid/missing_include.csp", "cannot read"),
         ("invalid/include_cycle.csp", "include cycle"),
         ("invalid/empty.csp", "is empty: there is no script in it"),
@@ -563,11 +562,11 @@ fn script(text: &str) -> (tempfile::TempDir, String) {
 fn check_exit_codes_put_errors_first_then_failures_then_inconclusive() {
     let (_dir, file) = script(
         "channel a, c\nP = a -> P\nQ = a -> c -> STOP\nR(n) = a -> R(n + 1)\n\
-         assert P [T= Q\nassert P [R= Q\nassert R(0) :[deadlock free]\n",
+         assert P [T= Q\nassert P [T= 3\nassert R(0) :[deadlock free]\n",
     );
     let text = stdout_of(&["check", &file, "--max-states", "50"], 2);
     assert!(text.contains("assert P [T= Q: Failed"), "{text}");
-    assert!(text.contains("assert P [R= Q: Error"), "{text}");
+    assert!(text.contains("assert P [T= 3: Error"), "{text}");
     assert!(
         text.contains("assert R(0) :[deadlock free]: Inconclusive"),
         "{text}"
@@ -728,18 +727,22 @@ fn json_counterexamples_are_numbered_as_the_text_is() {
 /// Errors in JSON are fields beside the rendered text.
 #[test]
 fn json_errors_are_fields_beside_the_rendered_text() {
-    let (_dir, file) = script("channel a\nP = a -> P\nassert P [R= P\n");
+    let (_dir, file) = script("channel a\nP = a -> P\nassert P [T= 3\n");
     let report = json_of(&["check", &file, "--format", "json"], 2);
     let error = &report["assertions"][0]["error"];
     assert!(error["file"].as_str().unwrap().ends_with("script.csp"));
     assert_eq!(error["line"], 3);
-    assert_eq!(error["column"], 1);
-    assert_eq!(error["message"], "the refusals model is not supported yet");
+    assert_eq!(error["column"], 14);
+    assert_eq!(
+        error["message"],
+        "expected a process, but this is an integer"
+    );
+    assert_eq!(error["notes"][0], "its value is 3");
     assert!(
         error["rendered"]
             .as_str()
             .unwrap()
-            .starts_with("error: the refusals model is not supported yet\n --> ")
+            .starts_with("error: expected a process, but this is an integer\n --> ")
     );
     // A script that does not load: one JSON object on stdout too.
     let output = symcsp()

@@ -387,7 +387,15 @@ fn expression() -> impl Strategy<Value = Expr> {
             prop::collection::vec(inner.clone(), 1..4).prop_map(|xs| e(ExprKind::Seq(xs.into()))),
             prop::collection::vec(inner.clone(), 1..4).prop_map(|xs| e(ExprKind::Set(xs.into()))),
             (inner.clone(), prop::option::of(inner.clone()))
-                .prop_map(move |(a, z)| e(ExprKind::SetRange(b(a), z.map(Box::new)))),
+                .prop_map(move |(a, z)| e(ExprKind::SetRange(b(a), z.map(Box::new), thin_vec![]))),
+            (
+                inner.clone(),
+                prop::option::of(inner.clone()),
+                prop::collection::vec(generator(boxed.clone()), 1..3)
+            )
+                .prop_map(move |(a, z, stmts)| {
+                    e(ExprKind::SeqRange(b(a), z.map(Box::new), stmts.into()))
+                }),
             (
                 inner.clone(),
                 prop::collection::vec(generator(boxed.clone()), 1..3)
@@ -455,6 +463,10 @@ fn expression() -> impl Strategy<Value = Expr> {
             (inner.clone(), inner.clone(), inner.clone()).prop_map(move |(p, x, y)| e(
                 ExprKind::Rename(b(p), thin_vec![(x, y)], thin_vec![])
             )),
+            inner
+                .clone()
+                .prop_map(move |p| e(ExprKind::Rename(b(p), thin_vec![], thin_vec![]))),
+            Just(e(ExprKind::Production(thin_vec![], thin_vec![]))),
             (inner.clone(), inner.clone(), inner.clone(), inner.clone()).prop_map(
                 move |(left, x, y, right)| e(ExprKind::LinkedParallel(Box::new(LinkedParallel {
                     left,

@@ -164,33 +164,6 @@ pub fn check_reduced(
     if let AssertionKind::Symmetric { process, types } = &assertion.kind {
         return symmetric(script, assertion, *process, types);
     }
-    let model = match &assertion.kind {
-        AssertionKind::Refinement { model, .. } => Some(*model),
-        AssertionKind::Property { model, .. } | AssertionKind::HasTrace { model, .. } => *model,
-        AssertionKind::Symmetric { .. } => None,
-    };
-    if let Some(m) = model.filter(|m| {
-        !matches!(
-            m,
-            Model::Traces | Model::Failures | Model::FailuresDivergences
-        )
-    }) {
-        return Err(Diagnostic::error(
-            assertion.span,
-            format!(
-                "the {} model is not supported yet",
-                match m {
-                    Model::Refusals => "refusals",
-                    Model::RefusalsDivergences => "refusals-divergences",
-                    Model::Revivals => "revivals",
-                    _ => "revivals-divergences",
-                }
-            ),
-        )
-        .with_note(
-            "symcsp checks in the traces (T), failures (F) and failures-divergences (FD) models",
-        ));
-    }
     let symmetry = reduction(script, assertion, reduce)?;
     if let Some(s) = &symmetry {
         // What automatic mode could not permute, and why.
@@ -463,8 +436,12 @@ fn run(
             let imp = process(procs, imp)?;
             let (normaliser, root) = normalise(procs, spec, None, "specification")?;
             let refusals = model != Model::Traces;
-            let divergences = model == Model::FailuresDivergences;
-            let spec = Spec::Refines(normaliser);
+            let divergences = with_divergences(Some(model));
+            let spec = match model {
+                Model::Revivals | Model::RevivalsDivergences => Spec::Revivals(normaliser),
+                Model::Refusals | Model::RefusalsDivergences => Spec::RefusalTesting(normaliser),
+                _ => Spec::Refines(normaliser),
+            };
             let answer = product(
                 procs,
                 imp,
@@ -482,13 +459,13 @@ fn run(
             model,
         } => {
             let imp = process(procs, p)?;
-            let fd = model == Some(Model::FailuresDivergences);
+            let fd = with_divergences(model);
             let (spec, root, checks) = match property {
                 Property::DeadlockFree => (Spec::DeadlockFree, 0, (true, fd)),
                 Property::DivergenceFree => (Spec::Anything, 0, (false, true)),
                 Property::Deterministic => {
                     // FDR's default model for determinism is FD.
-                    let fd = model != Some(Model::Failures);
+                    let fd = model.is_none() || with_divergences(model);
                     let (normaliser, root) =
                         normalise(procs, imp, priority.clone(), "implementation")?;
                     (Spec::Deterministic(normaliser), root, (true, fd))
@@ -508,7 +485,7 @@ fn run(
                 procs,
                 imp,
                 trace,
-                model == Some(Model::FailuresDivergences),
+                with_divergences(model),
                 priority,
                 reduce,
                 budget,
@@ -516,6 +493,17 @@ fn run(
         }
         AssertionKind::Symmetric { .. } => unreachable!("rejected before"),
     }
+}
+
+/// Whether a model also records divergences (FD, RD, VD): a divergence
+/// is then a failure, and after one of the specification's anything
+/// goes. The refusal-testing and revivals models (R, V) judge
+/// deadlock freedom, determinism and traces as the failures model does.
+fn with_divergences(model: Option<Model>) -> bool {
+    matches!(
+        model,
+        Some(Model::FailuresDivergences | Model::RefusalsDivergences | Model::RevivalsDivergences)
+    )
 }
 
 /// The value of an assertion operand, and where it was written.
@@ -586,7 +574,7 @@ fn product(
         product = product.reduced(system);
     }
     let mut search = Search::with_machine(machine, &[root], true);
-    let outcome = search.run(procs, budget, &mut product)?;
+    let mut outcome = search.run(procs, budget, &mut product)?;
     let Some(violation) = product.violation.take() else {
         let holds = outcome.stopped.is_none().then_some(true);
         return Ok((holds, outcome, None));
@@ -622,6 +610,22 @@ fn product(
     };
     let (kind, error, refusals, accepted) = match breach {
         Breach::Event(e) => (Kind::Trace, Some(e), Vec::new(), Vec::new()),
+        Breach::EventAfterRefusal { event, accepted } => {
+            let shown = accepted
+                .iter()
+                .map(|&e| procs.show_event(e))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let before = match product.spec {
+                Spec::RefusalTesting(_) => " (and the refusals at the stable states before)",
+                _ => "",
+            };
+            outcome.notes.push(format!(
+                "the state before the last step is stable and accepts only {{{shown}}}: the \
+                 specification cannot perform the last event after refusing the rest{before}"
+            ));
+            (Kind::Trace, Some(event), Vec::new(), accepted)
+        }
         Breach::Divergence => (Kind::Divergence, None, Vec::new(), Vec::new()),
         Breach::Refusal { refused, accepted } => {
             let kind = match product.spec {

@@ -80,6 +80,8 @@ struct Node {
     /// τ-closed), sorted by event.
     after: Option<Box<[(EventId, TargetId)]>>,
     acceptances: Option<Box<[Box<[EventId]>]>>,
+    /// Every acceptance of a stable member (revivals), once asked.
+    stable: Option<Box<[Box<[EventId]>]>>,
     divergent: Option<bool>,
 }
 
@@ -347,6 +349,7 @@ impl Normaliser {
             members,
             after: None,
             acceptances: None,
+            stable: None,
             divergent: None,
         });
         Ok(node)
@@ -444,6 +447,79 @@ impl Normaliser {
             .acceptances
             .as_deref()
             .expect("just computed"))
+    }
+
+    /// Every acceptance of the node's stable states (not only the
+    /// minimal ones: the revivals model asks which of them offer an
+    /// event), each sorted.
+    pub fn stable_acceptances(
+        &mut self,
+        procs: &mut Processes,
+        node: NodeId,
+    ) -> EvalResult<&[Box<[EventId]>]> {
+        if self.nodes[node as usize].stable.is_none() {
+            let members = self.nodes[node as usize].members.clone();
+            let mut all: Vec<Box<[EventId]>> = Vec::new();
+            for &s in members.iter() {
+                if let Some(accepted) = self.stable_acceptance(procs, s)? {
+                    all.push(accepted.into());
+                }
+            }
+            all.sort_unstable();
+            all.dedup();
+            self.nodes[node as usize].stable = Some(all.into());
+        }
+        Ok(self.nodes[node as usize]
+            .stable
+            .as_deref()
+            .expect("just computed"))
+    }
+
+    /// What specification state `state` accepts if it is stable.
+    fn stable_acceptance(
+        &mut self,
+        procs: &mut Processes,
+        state: u32,
+    ) -> EvalResult<Option<Vec<EventId>>> {
+        let transitions = self.transitions(procs, state)?;
+        if transitions.iter().any(|&(e, _)| e == TAU) {
+            return Ok(None);
+        }
+        let mut accepted = Vec::new();
+        acceptance(transitions.iter().map(|&(e, _)| e), &mut accepted);
+        Ok(Some(accepted))
+    }
+
+    /// The node after `event` performed by a stable state that accepts
+    /// only `accepted` (refusal testing): reached only from the node's
+    /// stable states that can refuse as much (they accept no more) and
+    /// offer `event`. `None` when there is none.
+    pub fn after_refusing(
+        &mut self,
+        procs: &mut Processes,
+        node: NodeId,
+        accepted: &[EventId],
+        event: EventId,
+    ) -> EvalResult<Option<NodeId>> {
+        let members = self.nodes[node as usize].members.clone();
+        let mut reached = Vec::new();
+        for &s in members.iter() {
+            let fits = self
+                .stable_acceptance(procs, s)?
+                .is_some_and(|a| is_subset(&a, accepted) && a.contains(&event));
+            if fits {
+                reached.extend(
+                    self.transitions(procs, s)?
+                        .iter()
+                        .filter(|&&(e, _)| e == event)
+                        .map(|&(_, t)| t),
+                );
+            }
+        }
+        if reached.is_empty() {
+            return Ok(None);
+        }
+        self.node_of(procs, reached).map(Some)
     }
 
     /// Whether some state of the node can diverge.

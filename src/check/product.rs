@@ -35,6 +35,16 @@ pub enum Spec {
     /// The normal form of the implementation itself: every stable state
     /// must accept everything the trace so far allows.
     Deterministic(Normaliser),
+    /// A normalised specification in the revivals model (V, VD): besides
+    /// its failures, every event a stable implementation state offers
+    /// must be offered by a stable specification state that refuses at
+    /// least as much.
+    Revivals(Normaliser),
+    /// A normalised specification in the refusal-testing model (R, RD):
+    /// an event a stable implementation state performs is followed only
+    /// from the specification's stable states that refuse as much, so
+    /// the refusals along the whole trace are tested.
+    RefusalTesting(Normaliser),
 }
 
 impl Spec {
@@ -50,7 +60,37 @@ impl Spec {
             _ if event == TAU => Ok(Some(node)),
             Spec::DeadlockFree if event == TICK => Ok(Some(1)),
             Spec::DeadlockFree | Spec::Anything => Ok(Some(node)),
-            Spec::Refines(n) | Spec::Deterministic(n) => n.after(procs, node, event),
+            Spec::Refines(n)
+            | Spec::Deterministic(n)
+            | Spec::Revivals(n)
+            | Spec::RefusalTesting(n) => n.after(procs, node, event),
+        }
+    }
+
+    /// The column after `event` performed by a stable implementation
+    /// state accepting only `accepted`, in the models that look at what
+    /// happens after a refusal (revivals, refusal testing); `None` when
+    /// the specification does not allow it; `Some(None)` when the model
+    /// does not care (the successor is the usual one).
+    fn after_stable(
+        &mut self,
+        procs: &mut Processes,
+        node: NodeId,
+        accepted: &[EventId],
+        event: EventId,
+    ) -> EvalResult<Option<Option<NodeId>>> {
+        match self {
+            Spec::Revivals(n) => {
+                let revived = n
+                    .stable_acceptances(procs, node)?
+                    .iter()
+                    .any(|a| is_subset(a, accepted) && a.contains(&event));
+                Ok(revived.then_some(None))
+            }
+            Spec::RefusalTesting(n) => {
+                Ok(n.after_refusing(procs, node, accepted, event)?.map(Some))
+            }
+            _ => Ok(Some(None)),
         }
     }
 
@@ -66,7 +106,7 @@ impl Spec {
         event: EventId,
     ) -> EvalResult<Option<u32>> {
         match self {
-            Spec::Refines(n) | Spec::Deterministic(n) if event != TAU => {
+            Spec::Refines(n) | Spec::Deterministic(n) | Spec::Revivals(n) if event != TAU => {
                 Ok(n.after_target(procs, node, event)?.map(|target| {
                     debug_assert!(target < TARGET, "fewer targets than 2^31");
                     target | TARGET
@@ -84,7 +124,9 @@ impl Spec {
         perm: &Permutation,
     ) -> EvalResult<NodeId> {
         match self {
-            Spec::Refines(n) | Spec::Deterministic(n) if column & TARGET != 0 => {
+            Spec::Refines(n) | Spec::Deterministic(n) | Spec::Revivals(n)
+                if column & TARGET != 0 =>
+            {
                 n.permute_target(procs, column & !TARGET, perm)
             }
             _ => self.permute(procs, column, perm),
@@ -100,7 +142,12 @@ impl Spec {
         perm: &Permutation,
     ) -> EvalResult<NodeId> {
         match self {
-            Spec::Refines(n) | Spec::Deterministic(n) if !perm.is_identity() => {
+            Spec::Refines(n)
+            | Spec::Deterministic(n)
+            | Spec::Revivals(n)
+            | Spec::RefusalTesting(n)
+                if !perm.is_identity() =>
+            {
                 n.permute(procs, node, perm)
             }
             _ => Ok(node),
@@ -109,7 +156,9 @@ impl Spec {
 
     fn divergent(&mut self, procs: &mut Processes, node: NodeId) -> EvalResult<bool> {
         match self {
-            Spec::Refines(n) => n.divergent(procs, node),
+            Spec::Refines(n) | Spec::Revivals(n) | Spec::RefusalTesting(n) => {
+                n.divergent(procs, node)
+            }
             _ => Ok(false),
         }
     }
@@ -126,7 +175,7 @@ impl Spec {
         Ok(match self {
             Spec::DeadlockFree => (node == 0 && accepted.is_empty()).then(Vec::new),
             Spec::Anything => None,
-            Spec::Refines(n) => {
+            Spec::Refines(n) | Spec::Revivals(n) | Spec::RefusalTesting(n) => {
                 let acceptances = n.acceptances(procs, node)?;
                 if acceptances.iter().any(|a| is_subset(a, accepted)) {
                     None
@@ -168,6 +217,13 @@ pub enum Breach {
     /// deadlock), accepting only the others.
     Refusal {
         refused: Vec<EventId>,
+        accepted: Vec<EventId>,
+    },
+    /// A stable implementation state accepting only `accepted` performed
+    /// `event`, which the specification cannot after refusing the rest
+    /// (revivals, refusal testing).
+    EventAfterRefusal {
+        event: EventId,
         accepted: Vec<EventId>,
     },
     Divergence,
@@ -230,7 +286,10 @@ impl Product {
     /// be permutable ([`Normaliser::symmetric`]) when it has any.
     pub fn reduced(mut self, system: SystemSymmetry) -> Product {
         debug_assert!(match &self.spec {
-            Spec::Refines(n) | Spec::Deterministic(n) => n.is_symmetric(),
+            Spec::Refines(n)
+            | Spec::Deterministic(n)
+            | Spec::Revivals(n)
+            | Spec::RefusalTesting(n) => n.is_symmetric(),
             Spec::DeadlockFree | Spec::Anything => true,
         });
         self.reduction = Some(system);
@@ -267,16 +326,43 @@ impl Product {
                 return Ok(Judgement::Breach(Breach::Divergence));
             }
         }
-        if refusals && !events.contains(&TAU) {
+        let stable = !events.contains(&TAU);
+        if stable {
             acceptance(events.iter().copied(), accepted);
-            if let Some(refused) = spec.refused(procs, node, accepted)? {
-                let accepted = accepted.clone();
-                return Ok(Judgement::Breach(Breach::Refusal { refused, accepted }));
-            }
+        }
+        if refusals
+            && stable
+            && let Some(refused) = spec.refused(procs, node, accepted)?
+        {
+            let accepted = accepted.clone();
+            return Ok(Judgement::Breach(Breach::Refusal { refused, accepted }));
         }
         for (k, &event) in events.iter().enumerate() {
             if event == TAU {
                 continue;
+            }
+            // A visible event a stable state offers comes after its
+            // refusal. ✓ is a signal: it ends the behaviour, so it is
+            // judged by traces and failures only (a state that can
+            // terminate offers only ✓, and it is no revival).
+            if refusals && stable && event != TICK && accepted.contains(&event) {
+                match spec.after_stable(procs, node, accepted, event)? {
+                    None if spec.after(procs, node, event)?.is_none() => {
+                        return Ok(Judgement::Breach(Breach::Event(event)));
+                    }
+                    None => {
+                        let accepted = accepted.clone();
+                        return Ok(Judgement::Breach(Breach::EventAfterRefusal {
+                            event,
+                            accepted,
+                        }));
+                    }
+                    Some(Some(after)) => {
+                        next(k, after);
+                        continue;
+                    }
+                    Some(None) => {}
+                }
             }
             // A reduced search's successors get columns, made nodes as
             // they are canonicalised.

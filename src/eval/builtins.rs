@@ -13,7 +13,46 @@ use super::{EvalError, EvalResult, Evaluator, MAX_ELEMENTS};
 /// `Set(A)` is built explicitly up to this many elements of `A`.
 const MAX_POWERSET_BASE: usize = 20;
 
+/// `Map(A, B)` is built explicitly up to this many maps (`Set(A)`'s
+/// bound): beyond, it stays symbolic (membership works).
+const MAX_EXPLICIT_MAPS: u128 = 1 << MAX_POWERSET_BASE;
+
+/// How many maps there are from subsets of a set of `keys` elements to
+/// one of `values`: each key is absent or maps to one value.
+fn map_count(keys: usize, values: usize) -> u128 {
+    let choices = values as u128 + 1;
+    let mut count: u128 = 1;
+    for _ in 0..keys {
+        count = count.saturating_mul(choices);
+        if count > MAX_EXPLICIT_MAPS {
+            break;
+        }
+    }
+    count
+}
+
 impl Evaluator<'_> {
+    /// `Map(A, B)` for finite `A` and `B`: every map from a subset of `A`
+    /// to `B`, as FDR gives it (`Map({}, {})` is `{emptyMap}`).
+    fn all_maps(&self, keys: &[Value], values: &[Value]) -> EvalResult<Set> {
+        let mut maps = vec![BTreeMap::new()];
+        for key in keys {
+            let mut next = Vec::with_capacity(maps.len() * (values.len() + 1));
+            for map in maps {
+                self.work(values.len() + 1)?;
+                for value in values {
+                    let mut bigger: BTreeMap<Value, Value> = map.clone();
+                    bigger.insert(key.clone(), value.clone());
+                    next.push(bigger);
+                }
+                next.push(map);
+            }
+            maps = next;
+        }
+        let maps = maps.into_iter().map(|m| Value::Map(Arc::new(m))).collect();
+        Ok(Set::from_values(maps))
+    }
+
     /// The value a built-in name stands for.
     pub(super) fn builtin_value(&self, b: Builtin, span: Span) -> EvalResult<Value> {
         if let Shape::Function(_) = b.shape() {
@@ -131,12 +170,29 @@ impl Evaluator<'_> {
                 }
             }
             Builtin::Seqs => Ok(Value::set(Set::Seqs(Arc::new(args.set(0)?.clone())))),
-            Builtin::MapType => Ok(Value::set(Set::Maps(
-                Arc::new(args.set(0)?.clone()),
-                Arc::new(args.set(1)?.clone()),
-            ))),
+            Builtin::MapType => {
+                let (keys, values) = (args.set(0)?, args.set(1)?);
+                match (keys.as_finite(), values.as_finite()) {
+                    (Some(k), Some(v)) if map_count(k.len(), v.len()) <= MAX_EXPLICIT_MAPS => {
+                        self.all_maps(k, v).map(Value::set)
+                    }
+                    _ => Ok(Value::set(Set::Maps(
+                        Arc::new(keys.clone()),
+                        Arc::new(values.clone()),
+                    ))),
+                }
+            }
             Builtin::Length => Ok(Value::Int(args.seq(0)?.len() as i64)),
+            Builtin::Null if matches!(args.values[0], Value::Stream(_)) => Ok(Value::Bool(false)),
             Builtin::Null => Ok(Value::Bool(args.seq(0)?.is_empty())),
+            Builtin::Head | Builtin::Tail if let Value::Stream(s) = &args.values[0] => {
+                let taken = if b == Builtin::Head {
+                    s.get(0)
+                } else {
+                    s.without_first(1).map(|rest| Value::Stream(Arc::new(rest)))
+                };
+                taken.ok_or_else(|| super::interp::overflow(span))
+            }
             Builtin::Head => {
                 let s = args.seq(0)?;
                 s.iter()
@@ -156,15 +212,20 @@ impl Evaluator<'_> {
                 for s in args.seq(0)?.iter() {
                     match s {
                         Value::Seq(s) => out.extend(s.iter().cloned()),
+                        // Nothing after an infinite sequence is reached.
+                        Value::Stream(s) => {
+                            return Ok(Value::Stream(Arc::new(s.after(&Seq::from_vec(out)))));
+                        }
                         other => return Err(args.wrong(0, "a sequence of sequences", other)),
                     }
                     self.check_size(out.len(), span)?;
                 }
                 Ok(Value::seq(out))
             }
-            Builtin::Elem => Ok(Value::Bool(
-                args.seq(1)?.iter().any(|v| *v == args.values[0]),
-            )),
+            Builtin::Elem => Ok(Value::Bool(match &args.values[1] {
+                Value::Stream(s) => s.contains(&args.values[0]),
+                _ => args.seq(1)?.iter().any(|v| *v == args.values[0]),
+            })),
             Builtin::MapFromList => {
                 let mut map = BTreeMap::new();
                 for pair in args.seq(0)?.iter() {
@@ -395,6 +456,10 @@ impl<'a> Args<'_, 'a> {
     fn seq(&self, i: usize) -> EvalResult<&'a Seq> {
         match &self.values[i] {
             Value::Seq(s) => Ok(s),
+            stream @ Value::Stream(_) => {
+                let what = format!("the argument of `{}`", self.builtin.name());
+                Err(self.ev.infinite(self.span, stream, &what))
+            }
             other => Err(self.wrong(i, "a sequence", other)),
         }
     }

@@ -11,6 +11,7 @@ use rustc_hash::FxHashMap;
 use crate::script::ir::{CtorId, DataTypeId, FuncId};
 use crate::syntax::Span;
 
+use super::fields::{Fields, Place};
 use super::value::{Set, Value};
 use super::{EvalError, EvalResult, Evaluator};
 
@@ -105,14 +106,29 @@ impl Evaluator<'_> {
         }
     }
 
-    /// The sets of values each field of a constructor or channel takes.
-    fn field_sets(&self, head: Head, span: Span) -> EvalResult<Arc<[Set]>> {
-        let cell = match head {
+    fn fields_cell(&self, head: Head) -> &std::cell::OnceCell<Arc<Fields>> {
+        match head {
             Head::Ctor(c) => &self.ctor_fields[c.index()],
             Head::Channel(c) => &self.channel_fields[c.index()],
-        };
-        if let Some(sets) = cell.get() {
-            return Ok(sets.clone());
+        }
+    }
+
+    /// The parts a complete value of `head` has after it. Known without
+    /// evaluating once the fields were worked out, as they are before any
+    /// value with fields is built; until then, one part per field.
+    fn parts_after(&self, head: Head) -> usize {
+        match self.fields_cell(head).get() {
+            Some(fields) => fields.arity,
+            None => self.head_fields(head).len(),
+        }
+    }
+
+    /// The sets of values each field of a constructor or channel takes,
+    /// and the parts each spreads over.
+    fn field_sets(&self, head: Head, span: Span) -> EvalResult<Arc<Fields>> {
+        let cell = self.fields_cell(head);
+        if let Some(fields) = cell.get() {
+            return Ok(fields.clone());
         }
         let mut sets = Vec::new();
         for (i, &field) in self.head_fields(head).iter().enumerate() {
@@ -132,8 +148,8 @@ impl Evaluator<'_> {
                 }
             }
         }
-        let sets: Arc<[Set]> = sets.into();
-        Ok(cell.get_or_init(|| sets).clone())
+        let fields = Arc::new(Fields::new(sets));
+        Ok(cell.get_or_init(|| fields).clone())
     }
 
     /// Whether a value needs no more fields: its head has all its fields,
@@ -153,7 +169,7 @@ impl Evaluator<'_> {
                 Value::Channel(c) => break self.script.channels[c.index()].fields.is_empty(),
                 Value::Named(parts) => {
                     let head = head_of(at).expect("named");
-                    if parts.len() - 1 != self.head_fields(head).len() {
+                    if parts.len() - 1 != self.parts_after(head) {
                         break false;
                     }
                     let last = parts.last().expect("non-empty");
@@ -210,13 +226,16 @@ impl Evaluator<'_> {
         };
         let mut parts = named_parts(base);
         let filled = parts.len() - 1;
-        let arity = self.head_fields(head).len();
+        if self.head_fields(head).is_empty() {
+            return Ok(None);
+        }
+        let fields = self.field_sets(head, span)?;
         let last_complete = filled == 0 || self.is_complete(parts.last().expect("non-empty"));
         if last_complete {
-            if filled == arity {
+            let Some(place) = fields.place(filled) else {
                 return Ok(None);
-            }
-            self.check_field(head, filled, field, base, span)?;
+            };
+            self.check_part(head, &fields, place, &parts, field, base, span)?;
             parts.push(field.clone());
             return Ok(Some(from_parts(parts)));
         }
@@ -224,16 +243,22 @@ impl Evaluator<'_> {
         let Some(inner) = self.dot_field_on(&last, field, span)? else {
             return Ok(None);
         };
-        self.check_field(head, filled - 1, &inner, base, span)?;
+        let place = fields.place(filled - 1).expect("a part that was filled");
+        self.check_part(head, &fields, place, &parts, &inner, base, span)?;
         parts.push(inner);
         Ok(Some(from_parts(parts)))
     }
 
-    /// A complete field value must belong to the field's declared type.
-    fn check_field(
+    /// A part put at `place` after `parts` (the head and the parts before
+    /// it): a complete field must belong to its declared type; the part
+    /// of a field of dotted values must begin one of them.
+    #[allow(clippy::too_many_arguments)]
+    fn check_part(
         &self,
         head: Head,
-        index: usize,
+        fields: &Fields,
+        place: Place,
+        parts: &[Value],
         value: &Value,
         base: &Value,
         span: Span,
@@ -241,18 +266,32 @@ impl Evaluator<'_> {
         if !self.is_complete(value) {
             return Ok(());
         }
-        let sets = self.field_sets(head, span)?;
-        if self.member(value, &sets[index]) {
+        let set = &fields.sets[place.field];
+        let (whole, fits) = if place.width == 1 {
+            (value.clone(), self.member(value, set))
+        } else {
+            let mut field_parts = parts[parts.len() - place.offset..].to_vec();
+            field_parts.push(value.clone());
+            let fits = !fields.rests_after(place.field, &field_parts).is_empty()
+                || (place.closes_field() && self.member(&dot_list(field_parts.clone()), set));
+            (dot_list(field_parts), fits)
+        };
+        if fits {
             return Ok(());
         }
+        let what = if place.closes_field() {
+            ""
+        } else {
+            "the start of "
+        };
         Err(EvalError::new(
             span,
             format!(
-                "{} is not a valid field {} of `{}`: it is not in {}",
-                self.show(value),
-                index + 1,
+                "{} is not {what}a valid field {} of `{}`: it is not in {}",
+                self.show(&whole),
+                place.field + 1,
                 self.head_name(head),
-                super::interp::truncate(self.show(&Value::set(sets[index].clone())))
+                super::interp::truncate(self.show(&Value::set(set.clone())))
             ),
         )
         .with_note(format!(
@@ -299,16 +338,26 @@ impl Evaluator<'_> {
         }
         let parts = named_parts(v);
         let filled = parts.len() - 1;
-        let sets = self.field_sets(head, span)?;
-        // Complete the last field first, if it is half built.
+        let fields = self.field_sets(head, span)?;
+        let sets = &fields.sets;
+        // Complete the last part first, if it is half built, then the
+        // field of dotted values it is part of.
         let mut choices: Vec<Vec<Value>> = Vec::new();
-        let mut next_field = filled;
         if filled > 0 {
             let last = parts.last().expect("non-empty");
             if !self.is_complete(last) {
                 choices.push(self.extensions(last, span)?);
             }
         }
+        let mut next_field = match fields.place(filled) {
+            Some(place) if place.offset > 0 => {
+                let prefix = &parts[parts.len() - place.offset..];
+                choices.push(fields.rests_after(place.field, prefix));
+                place.field + 1
+            }
+            Some(place) => place.field,
+            None => sets.len(),
+        };
         while next_field < sets.len() {
             let values = self.enumerate(&sets[next_field], span)?;
             choices.push(

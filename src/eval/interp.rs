@@ -10,7 +10,7 @@ use crate::script::ir::{
 use crate::syntax::Span;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 
-use super::value::{Closure, Env, Proc, Set, Slot, Thunk, Value};
+use super::value::{Closure, Env, Proc, Set, Slot, Stream, Thunk, Value};
 use super::{EvalError, EvalResult, Evaluator, MAX_ELEMENTS};
 
 /// Values an operation goes through per step of work it counts (a call
@@ -383,10 +383,8 @@ impl Evaluator<'_> {
             ExprKind::SeqRange(from, to) => {
                 let from = self.eval_int(*from, frame)?;
                 let Some(to) = to else {
-                    return Err(EvalError::new(
-                        span,
-                        format!("the sequence <{from}..> is infinite and cannot be built"),
-                    ));
+                    // Kept lazy: only the elements used are worked out.
+                    return Ok(Value::Stream(Arc::new(Stream::ints_from(from))));
                 };
                 let to = self.eval_int(*to, frame)?;
                 Ok(Value::seq(self.int_range(from, to, span)?))
@@ -658,6 +656,9 @@ impl Evaluator<'_> {
                     }
                     Value::Set(s) => &mut self.enumerate(s, self.span(*source))?.iter(),
                     Value::Seq(s) => &mut s.iter(),
+                    Value::Stream(_) => {
+                        return Err(self.infinite(self.span(*source), &source_value, "drawn from"));
+                    }
                     other => return Err(self.expected(*source, "a set or a sequence", other)),
                 };
                 for item in items {
@@ -669,6 +670,22 @@ impl Evaluator<'_> {
                 Ok(())
             }
         }
+    }
+
+    /// The error for an infinite sequence `value` used where all its
+    /// elements are needed (`how`: "drawn from", "the argument of").
+    pub(super) fn infinite(&self, span: Span, value: &Value, how: &str) -> EvalError {
+        EvalError::new(
+            span,
+            format!(
+                "the sequence {} is infinite: it cannot be {how} here, as that would never finish",
+                self.show(value)
+            ),
+        )
+        .with_note(
+            "an infinite sequence can be taken apart (`head`, `tail`, `<x>^s`) and compared, \
+             but not listed",
+        )
     }
 
     /// The elements of a set, or an error if it is infinite.
@@ -695,6 +712,7 @@ impl Evaluator<'_> {
                 .ok_or_else(|| overflow(span)),
             (UnaryOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
             (UnaryOp::Length, Value::Seq(s)) => Ok(Value::Int(s.len() as i64)),
+            (UnaryOp::Length, v @ Value::Stream(_)) => Err(self.infinite(span, &v, "measured")),
             (op, v) => {
                 let wanted = match op {
                     UnaryOp::Neg => "an integer",
@@ -747,6 +765,12 @@ impl Evaluator<'_> {
                 Ok(Value::Bool(below && !(strict && small == large)))
             }
             BinaryOp::Concat => match (x, y) {
+                // An infinite sequence never ends: nothing comes after it.
+                (Value::Stream(s), Value::Seq(_) | Value::Stream(_)) => Ok(Value::Stream(s)),
+                (Value::Seq(s), Value::Stream(t)) => {
+                    self.check_size(s.len(), span)?;
+                    Ok(Value::Stream(Arc::new(t.after(&s))))
+                }
                 (Value::Seq(s), Value::Seq(t)) => {
                     self.check_size(s.len() + t.len(), span)?;
                     // Appending in place costs the part copied, if any.
@@ -772,7 +796,11 @@ impl Evaluator<'_> {
                 Value::Ctor(_) | Value::Channel(_) | Value::Named(_) | Value::Dot(_)
             )
         };
-        if std::mem::discriminant(x) != std::mem::discriminant(y) && !(dotted(x) && dotted(y)) {
+        let sequence = |v: &Value| matches!(v, Value::Seq(_) | Value::Stream(_));
+        if std::mem::discriminant(x) != std::mem::discriminant(y)
+            && !(dotted(x) && dotted(y))
+            && !(sequence(x) && sequence(y))
+        {
             return Err(EvalError::new(
                 span,
                 format!("cannot compare {} with {}", x.kind_name(), y.kind_name()),
@@ -798,6 +826,9 @@ impl Evaluator<'_> {
             (Value::Seq(a), Value::Seq(b)) => {
                 a.len() <= b.len() && a.iter().zip(b.iter()).all(|(x, y)| x == y)
             }
+            (Value::Seq(a), Value::Stream(b)) => b.starts_with(a),
+            (Value::Stream(_), Value::Seq(_)) => false,
+            (Value::Stream(a), Value::Stream(b)) => a == b,
             (Value::Tuple(a), Value::Tuple(b)) if a.len() == b.len() => {
                 match a.iter().zip(b.iter()).find(|(x, y)| x != y) {
                     Some((x, y)) => {
@@ -842,7 +873,7 @@ pub(super) fn env_of(values: &[Value]) -> Env {
     values.iter().cloned().map(Slot::Value).collect()
 }
 
-fn overflow(span: Span) -> EvalError {
+pub(super) fn overflow(span: Span) -> EvalError {
     EvalError::new(span, "integer overflow: the result does not fit in 64 bits")
 }
 

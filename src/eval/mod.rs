@@ -16,6 +16,7 @@
 mod builtins;
 mod dot;
 mod error;
+mod fields;
 mod fold;
 mod interp;
 mod machine;
@@ -24,6 +25,7 @@ pub mod print;
 mod process;
 mod seq;
 mod sets;
+mod stream;
 pub mod value;
 
 use std::cell::{Cell, OnceCell, RefCell};
@@ -76,8 +78,8 @@ pub struct Evaluator<'s> {
     script: &'s Script,
     globals: Vec<OnceCell<Value>>,
     forcing: Vec<Cell<bool>>,
-    channel_fields: Vec<OnceCell<Arc<[Set]>>>,
-    ctor_fields: Vec<OnceCell<Arc<[Set]>>>,
+    channel_fields: Vec<OnceCell<Arc<fields::Fields>>>,
+    ctor_fields: Vec<OnceCell<Arc<fields::Fields>>>,
     events: OnceCell<Arc<Set>>,
     /// Calls nested now, and levels nested natively.
     depth: Cell<usize>,

@@ -58,6 +58,27 @@ impl Evaluator<'_> {
                         None => true,
                     }
             }
+            // `<x> ^ s` takes an infinite sequence apart lazily. A pattern
+            // of a fixed length, or one for its end (`s ^ <x>`), never
+            // matches it (FDR would look for the end for ever).
+            (
+                Pattern::Concat {
+                    prefix,
+                    middle: Some(middle),
+                    suffix,
+                },
+                Value::Stream(s),
+            ) if suffix.is_empty() => {
+                let firsts: Option<Vec<Value>> = (0..prefix.len()).map(|i| s.get(i)).collect();
+                let rest = s.without_first(prefix.len());
+                match (firsts, rest) {
+                    (Some(firsts), Some(rest)) => {
+                        self.match_all(prefix, firsts.iter(), frame)?
+                            && self.matches(middle, &Value::Stream(Arc::new(rest)), frame)?
+                    }
+                    _ => false,
+                }
+            }
             (Pattern::Set(ps), Value::Set(s)) => match (ps.as_slice(), &**s) {
                 ([], Set::Finite(vs)) => vs.is_empty(),
                 ([p], Set::Finite(vs)) if vs.len() == 1 => self.matches(p, &vs[0], frame)?,

@@ -80,6 +80,14 @@ fn write_value(f: &mut Formatter<'_>, script: &Script, value: &Value) -> fmt::Re
             write_list(f, script, s.iter(), ", ")?;
             f.write_char('>')
         }
+        Value::Stream(s) => {
+            // `<1, 5>^<7..>`: the prefix as a sequence, then the range.
+            if !s.prefix().is_empty() {
+                write_value(f, script, &Value::Seq(s.prefix().clone()))?;
+                f.write_char('^')?;
+            }
+            write!(f, "{s}")
+        }
         Value::Set(s) => write_set(f, script, s),
         Value::Map(m) => {
             if m.is_empty() {

@@ -18,6 +18,7 @@ use crate::script::builtins::Builtin;
 use crate::script::ir::{ChannelId, CtorId, DataTypeId, FuncId};
 
 pub use super::seq::Seq;
+pub use super::stream::Stream;
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Value {
@@ -38,6 +39,8 @@ pub enum Value {
     Dot(Arc<[Value]>),
     Tuple(Arc<[Value]>),
     Seq(Seq),
+    /// An infinite sequence (`<1..>`), never built.
+    Stream(Arc<Stream>),
     Set(Arc<Set>),
     Map(Arc<BTreeMap<Value, Value>>),
     Closure(Arc<Closure>),
@@ -85,6 +88,7 @@ impl Value {
             Value::Dot(_) => "a dotted value",
             Value::Tuple(_) => "a tuple",
             Value::Seq(_) => "a sequence",
+            Value::Stream(_) => "an infinite sequence",
             Value::Set(_) => "a set",
             Value::Map(_) => "a map",
             Value::Closure(_) | Value::Builtin(_) | Value::Image(_) => "a function",

@@ -140,6 +140,11 @@ const TABLE: &[(&str, Builtin)] = &[
     ("CHAOS", Builtin::Chaos),
     ("RUN", Builtin::Run),
     ("normal", Builtin::ProcessFunction(ProcessFunction::Normal)),
+    // FDR2's spelling, still read by FDR.
+    (
+        "normalise",
+        Builtin::ProcessFunction(ProcessFunction::Normal),
+    ),
     ("sbisim", Builtin::ProcessFunction(ProcessFunction::Sbisim)),
     ("wbisim", Builtin::ProcessFunction(ProcessFunction::Wbisim)),
     ("dbisim", Builtin::ProcessFunction(ProcessFunction::Dbisim)),
@@ -202,6 +207,17 @@ const TABLE: &[(&str, Builtin)] = &[
         Builtin::ProcessFunction(ProcessFunction::TraceWatchdog),
     ),
 ];
+
+/// FDR's Prelude names `True` and `False` besides the literals `true`
+/// and `false`; unlike the literals they are names, so a script may
+/// declare its own constructors `True` and `False`, which hide these.
+pub fn bool_constant(name: &str) -> Option<bool> {
+    match name {
+        "True" => Some(true),
+        "False" => Some(false),
+        _ => None,
+    }
+}
 
 impl Builtin {
     /// The built-in a name denotes, if any.

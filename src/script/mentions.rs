@@ -75,9 +75,10 @@ pub fn expr_mentions(expr: &Expr, out: &mut FxHashSet<Ustr>) {
                 }
                 stack.push(body);
             }
-            ExprKind::SeqRange(a, b) | ExprKind::SetRange(a, b) => {
+            ExprKind::SeqRange(a, b, stmts) | ExprKind::SetRange(a, b, stmts) => {
                 stack.push(a);
                 stack.extend(b.as_deref());
+                push_stmts(stmts, out, &mut stack);
             }
             ExprKind::SeqComprehension(es, stmts)
             | ExprKind::SetComprehension(es, stmts)

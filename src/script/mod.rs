@@ -12,6 +12,7 @@ pub mod ir;
 mod mentions;
 mod resolve;
 mod suggest;
+mod timed;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use ustr::Ustr;
@@ -75,11 +76,14 @@ impl Script {
     pub fn resolve(program: Program) -> Result<Script, LoadError> {
         let Program {
             sources,
-            files,
+            mut files,
             root,
         } = program;
         let mut script = Script::empty(sources);
         let diagnostics = crate::stack::with_large_stack(|| {
+            if let Err(d) = timed::translate(&mut files, root as usize, &mut script.sources) {
+                return d;
+            }
             let mut resolver = resolve::Resolver::new(&mut script, &files);
             resolver.resolve_program(&files[root as usize].decls);
             resolver.diagnostics
@@ -97,6 +101,12 @@ impl Script {
     /// Reads, parses and resolves the script at `path`.
     pub fn load_file(path: &std::path::Path) -> Result<Script, LoadError> {
         Script::resolve(syntax::load_file(path)?)
+    }
+
+    /// Whether `span` lies in what symcsp wrote rather than the user: the
+    /// timed processes a `Timed` section's translation uses.
+    pub fn is_generated(&self, span: syntax::Span) -> bool {
+        self.sources.file(self.sources.file_of(span)).name == timed::HELPERS_FILE
     }
 
     /// Parses and resolves a script given as text.

@@ -48,6 +48,8 @@ pub fn map_value(value: &Value, map: &dyn ValueMap) -> Option<Value> {
         Value::Tuple(parts) => all(parts).map(|p| Value::Tuple(p.into())),
         Value::Env(parts) => all(parts).map(|p| Value::Env(p.into())),
         Value::Seq(seq) => all(&seq.to_vec()).map(Value::seq),
+        Value::Stream(stream) => all(&stream.prefix().to_vec())
+            .map(|p| Value::Stream(std::sync::Arc::new(stream.with_prefix(p)))),
         Value::Set(set) => map_set_value(set, map).map(Value::set),
         Value::Map(m) => {
             let pairs: Vec<(Value, Value)> =
@@ -470,6 +472,10 @@ pub fn holds_distinguished(symmetry: &Symmetry, value: &Value) -> bool {
             any(parts)
         }
         Value::Seq(seq) => seq.iter().any(|v| holds_distinguished(symmetry, v)),
+        Value::Stream(stream) => stream
+            .prefix()
+            .iter()
+            .any(|v| holds_distinguished(symmetry, v)),
         Value::Set(set) => set.as_finite().is_some_and(any),
         Value::Map(m) => m
             .iter()

@@ -527,6 +527,10 @@ fn value_atoms(symmetry: &Symmetry, value: &Value, out: &mut Vec<Atom>) {
             parts.iter().for_each(|v| value_atoms(symmetry, v, out))
         }
         Value::Seq(seq) => seq.iter().for_each(|v| value_atoms(symmetry, v, out)),
+        Value::Stream(stream) => stream
+            .prefix()
+            .iter()
+            .for_each(|v| value_atoms(symmetry, v, out)),
         Value::Set(set) => set
             .as_finite()
             .into_iter()

@@ -161,6 +161,12 @@ pub enum TypeKind {
     Dot(ThinVec<TypeExpr>),
     /// `(A, B) -> C`: the argument tuple and the result.
     Function(Box<TypeExpr>, Box<TypeExpr>),
+    /// `A => B`: a value that, dotted with an `A`, gives a `B` (a channel
+    /// or constructor with fields still to come).
+    Dotable(Box<TypeExpr>, Box<TypeExpr>),
+    /// `A =>* B`: a value that, dotted with any number of `A`s, gives a
+    /// `B`.
+    Extendable(Box<TypeExpr>, Box<TypeExpr>),
     /// `Eq a => t`, `(Eq a, Ord b) => t`: (class, type variable) pairs.
     Constrained(ThinVec<(Ident, Ident)>, Box<TypeExpr>),
 }
@@ -265,11 +271,23 @@ pub struct AssertOption {
 pub enum AssertOptionKind {
     /// `:[tau priority over]: S`
     TauPriority(Expr),
-    /// `:[partial order reduce]`
-    PartialOrderReduce,
+    /// `:[partial order reduce]`, or with a mode:
+    /// `:[partial order reduce [fast]]`.
+    PartialOrderReduce(Option<Ident>),
     /// `:[symmetry reduce]` (types chosen automatically) or
     /// `:[symmetry reduce]: T, diff(U, {| c |})`.
     SymmetryReduce(ThinVec<Expr>),
+}
+
+impl AssertOptionKind {
+    /// The option's name as written between `:[` and `]`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            AssertOptionKind::TauPriority(_) => "tau priority over",
+            AssertOptionKind::PartialOrderReduce(_) => "partial order reduce",
+            AssertOptionKind::SymmetryReduce(_) => "symmetry reduce",
+        }
+    }
 }
 
 // ---------------------------------------------------------------- expressions
@@ -364,14 +382,16 @@ pub enum ExprKind {
 
     /// `<a, b>`
     Seq(ThinVec<Expr>),
-    /// `<m..n>`, `<m..>`
-    SeqRange(Box<Expr>, Option<Box<Expr>>),
+    /// `<m..n>`, `<m..>`; with statements, `<m..n | stmts>` is one range
+    /// per binding, concatenated.
+    SeqRange(Box<Expr>, Option<Box<Expr>>, ThinVec<Stmt>),
     /// `<e | stmts>`
     SeqComprehension(ThinVec<Expr>, ThinVec<Stmt>),
     /// `{a, b}`
     Set(ThinVec<Expr>),
-    /// `{m..n}`, `{m..}`
-    SetRange(Box<Expr>, Option<Box<Expr>>),
+    /// `{m..n}`, `{m..}`; with statements, `{m..n | stmts}` is the union
+    /// of one range per binding.
+    SetRange(Box<Expr>, Option<Box<Expr>>, ThinVec<Stmt>),
     /// `{e | stmts}`
     SetComprehension(ThinVec<Expr>, ThinVec<Stmt>),
     /// `{| c, d.1 | stmts |}`

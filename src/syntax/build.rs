@@ -12,7 +12,7 @@ use ustr::Ustr;
 
 use super::ast::*;
 use super::diagnostic::Diagnostic;
-use super::parser::{PRATT, Rule};
+use super::parser::{self, PRATT, Rule};
 use super::source::Span;
 
 /// How deep an expression may nest: a bound on the depth of every tree
@@ -169,7 +169,7 @@ impl Builder {
             Rule::include_decl => {
                 let lit = inner.next().unwrap();
                 DeclKind::Include(Include {
-                    path: string_literal(lit.as_str(), self.span(&lit))?,
+                    path: include_path(lit.as_str()),
                     file: None,
                 })
             }
@@ -178,7 +178,17 @@ impl Builder {
             Rule::instance_decl => {
                 let name = self.ident(inner.next().unwrap());
                 let module = self.qname(&inner.next().unwrap());
-                let args = inner.next().map(|p| self.call_args(p)).transpose()?;
+                let args = match inner.next() {
+                    Some(p) => {
+                        let brackets = self.span(&p);
+                        let args = self.call_args(p)?;
+                        if args.is_empty() {
+                            return Err(empty_brackets(brackets, "an instance of a module"));
+                        }
+                        Some(args)
+                    }
+                    None => None,
+                };
                 DeclKind::Instance(name, module, args)
             }
             Rule::timed_decl => {
@@ -191,6 +201,7 @@ impl Builder {
                         decls.push(self.decl(p)?);
                     }
                 }
+                only_declarations(&decls, "a `Timed` section")?;
                 DeclKind::Timed(function, decls)
             }
             other => unreachable!("not a declaration: {other:?}"),
@@ -207,12 +218,21 @@ impl Builder {
             match p.as_rule() {
                 Rule::ident => name = Some(self.ident(p)),
                 Rule::module_params => {
-                    params = Some(p.into_inner().map(|i| self.ident(i)).collect())
+                    let brackets = self.span(&p);
+                    let names: ThinVec<Ident> = p.into_inner().map(|i| self.ident(i)).collect();
+                    if names.is_empty() {
+                        return Err(empty_brackets(brackets, "a module"));
+                    }
+                    params = Some(names)
                 }
                 Rule::module_private => private = self.decls(p.into_inner())?,
                 Rule::module_exports => exports = Some(self.decls(p.into_inner())?),
                 other => unreachable!("not part of a module: {other:?}"),
             }
+        }
+        only_declarations(&private, "a module")?;
+        if let Some(exports) = &exports {
+            only_declarations(exports, "a module")?;
         }
         Ok(Module {
             name: name.expect("a module has a name"),
@@ -283,7 +303,11 @@ impl Builder {
                     let process = process.take().expect("the process comes first");
                     kind = Some(self.property_check(p, process)?);
                 }
-                Rule::assert_option => options.push(self.assert_option(p)?),
+                Rule::assert_option => {
+                    let option = self.assert_option(p)?;
+                    check_option_not_repeated(&options, &option)?;
+                    options.push(option);
+                }
                 other => unreachable!("not part of an assertion: {other:?}"),
             }
         }
@@ -319,11 +343,14 @@ impl Builder {
 
     fn assert_option(&mut self, pair: Pair<Rule>) -> Result<AssertOption> {
         let span = self.span(&pair);
-        let mut inner = pair.into_inner();
+        let mut inner = pair.into_inner().peekable();
         let name = inner.next().unwrap().as_str();
+        let mode = inner
+            .next_if(|p| p.as_rule() == Rule::option_mode)
+            .map(|p| self.ident(p.into_inner().next().unwrap()));
         let args = inner.next().map(|p| self.property_args(p)).transpose()?;
         let words: Vec<&str> = name.split(' ').filter(|w| !w.is_empty()).collect();
-        let kind = option_kind(&words, args, span)?;
+        let kind = option_kind(&words, mode, args, span)?;
         Ok(AssertOption { kind, span })
     }
 
@@ -367,6 +394,23 @@ impl Builder {
                     }),
                     None => Ok(arg),
                 }
+            }
+            Rule::type_yield => {
+                let mut inner = pair.into_inner();
+                let fields = self.type_expr(inner.next().unwrap())?;
+                let Some(op) = inner.next() else {
+                    return Ok(fields);
+                };
+                let (fields, result) = (
+                    Box::new(fields),
+                    Box::new(self.type_expr(inner.next().unwrap())?),
+                );
+                let kind = if op.as_str() == "=>*" {
+                    TypeKind::Extendable(fields, result)
+                } else {
+                    TypeKind::Dotable(fields, result)
+                };
+                Ok(TypeExpr { kind, span })
             }
             Rule::type_dot => {
                 let mut parts = pair
@@ -428,7 +472,7 @@ impl Builder {
         let operators = pair
             .clone()
             .into_inner()
-            .filter(|p| PRATT_OPERATORS.contains(&p.as_rule()))
+            .filter(|p| parser::is_operator(p.as_rule()))
             .count();
         // Each operator may add a level to the tree: bound the depth before
         // the (recursive) Pratt parser and every later walk see it.
@@ -681,7 +725,7 @@ impl Builder {
                 }
                 ExprKind::Wildcard
             }
-            Rule::if_expr => {
+            Rule::if_expr | Rule::fn_if_expr => {
                 let mut i = pair.into_inner();
                 let c = self.expr_outside_pattern(i.next().unwrap())?;
                 let t = self.expr_outside_pattern(i.next().unwrap())?;
@@ -774,16 +818,18 @@ impl Builder {
         let tail = inner.next().expect("a first element has a tail");
         let kind = match tail.as_rule() {
             Rule::range_tail => {
-                let to = tail
-                    .into_inner()
-                    .next()
-                    .map(|p| self.expr(p))
-                    .transpose()?
-                    .map(Box::new);
+                let mut to = None;
+                let mut stmts = ThinVec::new();
+                for p in tail.into_inner() {
+                    match p.as_rule() {
+                        Rule::comp_tail => stmts = self.stmts(p)?,
+                        _ => to = Some(Box::new(self.expr(p)?)),
+                    }
+                }
                 if is_set {
-                    ExprKind::SetRange(Box::new(first), to)
+                    ExprKind::SetRange(Box::new(first), to, stmts)
                 } else {
-                    ExprKind::SeqRange(Box::new(first), to)
+                    ExprKind::SeqRange(Box::new(first), to, stmts)
                 }
             }
             _ => {
@@ -923,9 +969,18 @@ pub(crate) fn property_kind(
 /// the grammar admits; `span` is the option's.
 pub(crate) fn option_kind(
     words: &[&str],
+    mode: Option<Ident>,
     args: Option<ThinVec<Expr>>,
     span: Span,
 ) -> Result<AssertOptionKind> {
+    if let Some(mode) = mode
+        && words[0] != "partial"
+    {
+        return Err(Diagnostic::error(
+            mode.span,
+            format!("`:[{}]` takes no mode in brackets", words.join(" ")),
+        ));
+    }
     Ok(match (words[0], args) {
         ("tau", Some(mut a)) if a.len() == 1 => AssertOptionKind::TauPriority(a.remove(0)),
         ("tau", _) => {
@@ -934,7 +989,7 @@ pub(crate) fn option_kind(
                 "`:[tau priority over]` needs one set of events after it: `:[tau priority over]: {tock}`",
             ));
         }
-        ("partial", None) => AssertOptionKind::PartialOrderReduce,
+        ("partial", None) => AssertOptionKind::PartialOrderReduce(mode),
         ("partial", Some(_)) => {
             return Err(Diagnostic::error(
                 span,
@@ -944,6 +999,56 @@ pub(crate) fn option_kind(
         ("symmetry", args) => AssertOptionKind::SymmetryReduce(args.unwrap_or_default()),
         _ => unreachable!("the grammar admits only known options"),
     })
+}
+
+/// Refuses an option given a second time (FDR's parser does): the two
+/// would contradict each other or say the same thing twice.
+pub(crate) fn check_option_not_repeated(
+    earlier: &[AssertOption],
+    option: &AssertOption,
+) -> Result<()> {
+    let same =
+        |o: &AssertOption| std::mem::discriminant(&o.kind) == std::mem::discriminant(&option.kind);
+    match earlier.iter().find(|o| same(o)) {
+        Some(first) => Err(Diagnostic::error(
+            option.span,
+            format!("the option `:[{}]` is given twice", option.kind.name()),
+        )
+        .with_secondary(first.span, "first given here")),
+        None => Ok(()),
+    }
+}
+
+/// Brackets with nothing between them after a module's name or an
+/// instance's module: FDR's parser refuses them.
+fn empty_brackets(span: Span, what: &str) -> Diagnostic {
+    Diagnostic::error(
+        span,
+        format!("{what} with no parameters takes no brackets: leave out `()`"),
+    )
+}
+
+/// Refuses assertions and `print` inside a module or a `Timed` section,
+/// which FDR's parser admits only at the top level.
+fn only_declarations(decls: &[Decl], within: &str) -> Result<()> {
+    for d in decls {
+        let what = match d.kind {
+            DeclKind::Assert(_) => "an assertion",
+            DeclKind::Print(_) => "`print`",
+            _ => continue,
+        };
+        return Err(Diagnostic::error(
+            d.span,
+            format!("{what} cannot stand inside {within}: move it to the top level"),
+        ));
+    }
+    Ok(())
+}
+
+/// The file an `include` names. FDR reads the path between the quotes as
+/// it is (no escapes) and accepts Windows' `\` between folders.
+pub(crate) fn include_path(literal: &str) -> String {
+    literal[1..literal.len() - 1].replace('\\', "/")
 }
 
 /// Reads the left-hand side of a definition, parsed as an expression:
@@ -1019,48 +1124,6 @@ fn process_op(rule: Rule) -> Option<ProcOp> {
         _ => return None,
     })
 }
-
-/// Every rule the Pratt parser treats as an operator.
-const PRATT_OPERATORS: &[Rule] = &[
-    Rule::op_hide,
-    Rule::op_project,
-    Rule::op_interleave,
-    Rule::op_genpar,
-    Rule::op_bracket_par,
-    Rule::op_intchoice,
-    Rule::op_extchoice,
-    Rule::op_sync_choice,
-    Rule::op_interrupt,
-    Rule::op_sync_interrupt,
-    Rule::op_sliding,
-    Rule::op_seq,
-    Rule::op_then,
-    Rule::op_guard,
-    Rule::field_in,
-    Rule::field_out,
-    Rule::field_nondet,
-    Rule::op_double_at,
-    Rule::op_dot,
-    Rule::op_or,
-    Rule::op_and,
-    Rule::op_not,
-    Rule::op_eq,
-    Rule::op_ne,
-    Rule::op_lt,
-    Rule::op_le,
-    Rule::op_gt,
-    Rule::op_ge,
-    Rule::op_plus,
-    Rule::op_minus,
-    Rule::op_times,
-    Rule::op_div,
-    Rule::op_mod,
-    Rule::op_neg,
-    Rule::op_length,
-    Rule::op_concat,
-    Rule::call_args,
-    Rule::renaming,
-];
 
 fn finished(operand: Operand) -> Result<Expr> {
     match operand {

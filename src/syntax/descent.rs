@@ -23,6 +23,7 @@ use ustr::Ustr;
 use super::ast::*;
 use super::build::{self, MAX_DEPTH, Operand};
 use super::source::Span;
+use super::strength::{Fixity, Operator, level, strength};
 use super::tokens::{Lexer, Tok, Token};
 
 /// The fast parser declined the text; pest decides.
@@ -96,13 +97,6 @@ pub(super) fn parse_expr(base: u32, text: &str) -> Option<Expr> {
 enum Mode {
     Process,
     Functional,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Fixity {
-    Left,
-    Right,
-    Postfix,
 }
 
 fn finished(operand: Operand) -> Parsed<Expr> {
@@ -374,7 +368,7 @@ impl<'t> Parser<'t> {
                 self.bump();
                 let path = self.expect_same_line(Tok::Str)?;
                 let kind = DeclKind::Include(Include {
-                    path: build::string_literal(self.text(path), self.token_span(path))?,
+                    path: build::include_path(self.text(path)),
                     file: None,
                 });
                 // The rule ends with the string itself: no trailing skip.
@@ -501,7 +495,9 @@ impl<'t> Parser<'t> {
         };
         let mut options = ThinVec::new();
         while self.at(Tok::PropertyOpen) {
-            options.push(self.assert_option()?);
+            let option = self.assert_option()?;
+            build::check_option_not_repeated(&options, &option)?;
+            options.push(option);
         }
         Ok(Assertion {
             negated,
@@ -538,7 +534,7 @@ impl<'t> Parser<'t> {
         };
         let span = self.span_to_trail(start);
         Ok(AssertOption {
-            kind: build::option_kind(&words, args, span)?,
+            kind: build::option_kind(&words, None, args, span)?,
             span,
         })
     }
@@ -767,52 +763,69 @@ impl<'t> Parser<'t> {
     }
 
     /// Whether the next token continues the expression as an operator, and
-    /// how tightly it binds (FDR's binding strengths, as the Pratt table
-    /// in `parser.rs` lists them: larger binds tighter).
+    /// how tightly it binds (its level in `strength.rs`: larger binds
+    /// tighter).
     fn continuation(&self, mode: Mode) -> Option<(u8, Fixity)> {
-        use Fixity::*;
+        use Operator as O;
         // After a newline, `<`, `-` and `(` start a new declaration.
         if self.tok.nl_before && matches!(self.tok.kind, Tok::Lt | Tok::Minus | Tok::LParen) {
             return None;
         }
         let functional = match self.tok.kind {
-            Tok::DoubleAt => Some((110, Right)),
-            Tok::Dot => Some((120, Right)),
-            Tok::Or => Some((130, Left)),
-            Tok::And => Some((140, Left)),
-            Tok::Eq | Tok::Ne | Tok::Lt | Tok::Le | Tok::Ge => Some((160, Left)),
-            Tok::Gt if !self.in_sequence => Some((160, Left)),
-            Tok::Plus | Tok::Minus => Some((170, Left)),
-            Tok::Times | Tok::Div | Tok::Mod => Some((180, Left)),
-            Tok::Concat => Some((210, Left)),
-            Tok::LParen | Tok::RenameOpen => Some((220, Postfix)),
+            Tok::DoubleAt => Some(O::DoubleAt),
+            Tok::Dot => Some(O::Dot),
+            Tok::Or => Some(O::Or),
+            Tok::And => Some(O::And),
+            Tok::Eq => Some(O::Eq),
+            Tok::Ne => Some(O::Ne),
+            Tok::Lt => Some(O::Lt),
+            Tok::Le => Some(O::Le),
+            Tok::Ge => Some(O::Ge),
+            Tok::Gt if !self.in_sequence => Some(O::Gt),
+            Tok::Plus => Some(O::Plus),
+            Tok::Minus => Some(O::Minus),
+            Tok::Times => Some(O::Times),
+            Tok::Div => Some(O::Div),
+            Tok::Mod => Some(O::Mod),
+            Tok::Concat => Some(O::Concat),
+            Tok::LParen => Some(O::Call),
+            Tok::RenameOpen => Some(O::Rename),
             _ => None,
         };
-        if functional.is_some() || mode == Mode::Functional {
-            return functional;
-        }
-        Some(match self.tok.kind {
-            Tok::Backslash | Tok::Project => (10, Left),
-            Tok::Interleave => (20, Left),
-            Tok::GenParOpen | Tok::LSquare => (30, Left),
-            Tok::IntChoice => (40, Left),
-            Tok::ExtChoice | Tok::SyncChoiceOpen => (50, Left),
-            Tok::Interrupt | Tok::SyncInterruptOpen => (60, Left),
-            Tok::Sliding => (70, Left),
-            Tok::Semi => (80, Left),
-            Tok::Arrow | Tok::Amp => (90, Right),
-            Tok::Question | Tok::Bang | Tok::Dollar => (100, Postfix),
-            _ => return None,
-        })
+        let op = match functional {
+            Some(op) => op,
+            None if mode == Mode::Functional => return None,
+            None => match self.tok.kind {
+                Tok::Backslash => O::Hide,
+                Tok::Project => O::Project,
+                Tok::Interleave => O::Interleave,
+                Tok::GenParOpen => O::GenPar,
+                Tok::LSquare => O::BracketPar,
+                Tok::IntChoice => O::IntChoice,
+                Tok::ExtChoice => O::ExtChoice,
+                Tok::SyncChoiceOpen => O::SyncChoice,
+                Tok::Interrupt => O::Interrupt,
+                Tok::SyncInterruptOpen => O::SyncInterrupt,
+                Tok::Sliding => O::Sliding,
+                Tok::Semi => O::Seq,
+                Tok::Arrow => O::Then,
+                Tok::Amp => O::Guard,
+                Tok::Question => O::FieldIn,
+                Tok::Bang => O::FieldOut,
+                Tok::Dollar => O::FieldNondet,
+                _ => return None,
+            },
+        };
+        Some(strength(op))
     }
 
     /// A primary, or a prefix operator applied to what follows it.
     fn operand(&mut self, mode: Mode) -> Parsed<Operand> {
         let (power, op) = match self.tok.kind {
-            Tok::Not => (150, UnaryOp::Not),
-            Tok::Minus => (190, UnaryOp::Neg),
-            Tok::Hash => (200, UnaryOp::Length),
-            _ => return self.primary().map(Operand::Expr),
+            Tok::Not => (level(Operator::Not), UnaryOp::Not),
+            Tok::Minus => (level(Operator::Neg), UnaryOp::Neg),
+            Tok::Hash => (level(Operator::Length), UnaryOp::Length),
+            _ => return self.primary(mode).map(Operand::Expr),
         };
         let token = self.bump();
         self.count_operator()?;
@@ -944,6 +957,10 @@ impl<'t> Parser<'t> {
             Tok::RenameOpen => {
                 let process = finished(lhs)?;
                 let (pairs, stmts) = self.bracketed(false, |p| {
+                    if p.at(Tok::RSquare) {
+                        // `[[ ]]`, the identity.
+                        return Ok((ThinVec::new(), ThinVec::new()));
+                    }
                     let first = p.expr(Mode::Functional)?;
                     p.pairs_from(first, Tok::Drawn)
                 })?;
@@ -1060,7 +1077,7 @@ impl<'t> Parser<'t> {
 
     // ------------------------------------------------------------ primaries
 
-    fn primary(&mut self) -> Parsed<Expr> {
+    fn primary(&mut self, mode: Mode) -> Parsed<Expr> {
         let token = self.tok;
         let span = self.token_span(token);
         let text = self.text(token);
@@ -1083,7 +1100,7 @@ impl<'t> Parser<'t> {
             Tok::MapOpen => return self.map(),
             Tok::ProdOpen => return self.production(),
             Tok::Backslash => return self.lambda(),
-            Tok::If => return self.conditional(),
+            Tok::If => return self.conditional(mode),
             Tok::Let => return self.let_within(),
             Tok::ExtChoice
             | Tok::IntChoice
@@ -1131,16 +1148,17 @@ impl<'t> Parser<'t> {
             }
             let first = p.expr(Mode::Process)?;
             if p.eat(Tok::DotDot) {
-                let to = if p.at(close) {
+                let to = if p.at(close) || p.at(Tok::Bar) {
                     None
                 } else {
                     Some(Box::new(p.expr(Mode::Process)?))
                 };
                 let from = Box::new(first);
+                let stmts = p.optional_comprehension()?;
                 return Ok(if set {
-                    ExprKind::SetRange(from, to)
+                    ExprKind::SetRange(from, to, stmts)
                 } else {
-                    ExprKind::SeqRange(from, to)
+                    ExprKind::SeqRange(from, to, stmts)
                 });
             }
             let mut items = thin_vec![first];
@@ -1186,6 +1204,10 @@ impl<'t> Parser<'t> {
     fn production(&mut self) -> Parsed<Expr> {
         let open = self.bump();
         let (items, stmts) = self.bracketed(false, |p| {
+            if p.at(Tok::ProdClose) {
+                // `{| |}`: no events.
+                return Ok((ThinVec::new(), ThinVec::new()));
+            }
             let items = p.comma_list(|p| p.expr(Mode::Process))?;
             Ok((items, p.optional_comprehension()?))
         })?;
@@ -1208,13 +1230,15 @@ impl<'t> Parser<'t> {
         })
     }
 
-    fn conditional(&mut self) -> Parsed<Expr> {
+    /// `if b then x else y`; in functional mode the last branch is
+    /// functional too (the grammar's `fn_if_expr`).
+    fn conditional(&mut self, mode: Mode) -> Parsed<Expr> {
         let start = self.bump().start;
         let condition = self.expr(Mode::Process)?;
         self.expect(Tok::Then)?;
         let then = self.expr(Mode::Process)?;
         self.expect(Tok::Else)?;
-        let otherwise = self.expr(Mode::Process)?;
+        let otherwise = self.expr(mode)?;
         Ok(Expr {
             kind: ExprKind::If(Box::new(condition), Box::new(then), Box::new(otherwise)),
             span: self.span_to_trail(start),

@@ -13,7 +13,7 @@ use super::diagnostic::{Diagnostic, render_all};
 use super::parser::Rule;
 use super::pest_run::{self, Detail};
 use super::source::{FileId, MAX_SOURCE_BYTES, SourceMap, Span};
-use super::{descent, errors, lexical, read, tokens};
+use super::{descent, encoding, errors, lexical, read, tokens};
 
 /// How many syntax errors one file reports.
 const MAX_SYNTAX_ERRORS: usize = 10;
@@ -291,27 +291,12 @@ impl Loader {
                 return None;
             }
         };
-        // A binary file is usually not UTF-8 either; its NUL bytes (which
-        // the lexical check reports) say more than the first bad byte.
-        let binary = bytes.contains(&0);
-        let (text, bad_byte) = match String::from_utf8(bytes) {
-            Ok(t) => (t, None),
-            Err(e) => {
-                let at = e.utf8_error().valid_up_to();
-                let bad = (!binary).then(|| (at, e.as_bytes()[at]));
-                (String::from_utf8_lossy(e.as_bytes()).into_owned(), bad)
-            }
-        };
+        // A script in a legacy 8-bit encoding is read as FDR reads it; a
+        // binary file's NUL bytes are reported by the lexical check.
+        let text = encoding::decode(bytes);
         let id = self
             .sources
             .add(name, Some(path.to_path_buf()), text, included_from);
-        if let Some((at, byte)) = bad_byte {
-            self.diagnostics.push(Diagnostic::error(
-                Span::new(self.sources.base(id), at, at + 1),
-                format!("this is not a CSPM script: it is not UTF-8 text (byte 0x{byte:02X})"),
-            ));
-            return Some(id);
-        }
         let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
         self.chain.push(canonical);
         self.parse(id);

@@ -9,6 +9,7 @@ pub mod ast;
 mod build;
 mod descent;
 pub mod diagnostic;
+mod encoding;
 mod errors;
 mod lexical;
 mod load;
@@ -17,6 +18,7 @@ mod pest_run;
 mod print;
 mod read;
 pub mod source;
+mod strength;
 mod tokens;
 
 pub use build::MAX_DEPTH;

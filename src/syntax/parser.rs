@@ -1,51 +1,89 @@
-//! The pest parser generated from `grammar/cspm.pest`, and the binding
-//! strengths of CSPM's operators as a Pratt table.
+//! The pest parser generated from `grammar/cspm.pest`, and its Pratt
+//! table of binding strengths (from `strength.rs`).
 
 use std::sync::LazyLock;
 
 use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest_derive::Parser;
 
+use super::strength::{Fixity, Operator, TABLE};
+
 #[derive(Parser)]
 #[grammar = "grammar/cspm.pest"]
 pub(crate) struct CspmParser;
 
-/// FDR's binding strengths, loosest first (FDR manual, "Binding
-/// Strength"). The functional operators bind tighter than every process
-/// operator; `.` is the loosest functional operator, so `c.x+1` is
-/// `c.(x+1)`; communication fields bind tighter than `->`.
+/// FDR's binding strengths as pest's Pratt table, made from the shared
+/// table in `strength.rs`, loosest first.
 pub(crate) static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
-    use Assoc::{Left, Right};
-    PrattParser::new()
-        .op(Op::infix(Rule::op_hide, Left) | Op::infix(Rule::op_project, Left))
-        .op(Op::infix(Rule::op_interleave, Left))
-        .op(Op::infix(Rule::op_genpar, Left) | Op::infix(Rule::op_bracket_par, Left))
-        .op(Op::infix(Rule::op_intchoice, Left))
-        .op(Op::infix(Rule::op_extchoice, Left) | Op::infix(Rule::op_sync_choice, Left))
-        .op(Op::infix(Rule::op_interrupt, Left) | Op::infix(Rule::op_sync_interrupt, Left))
-        .op(Op::infix(Rule::op_sliding, Left))
-        .op(Op::infix(Rule::op_seq, Left))
-        .op(Op::infix(Rule::op_then, Right) | Op::infix(Rule::op_guard, Right))
-        .op(Op::postfix(Rule::field_in)
-            | Op::postfix(Rule::field_out)
-            | Op::postfix(Rule::field_nondet))
-        .op(Op::infix(Rule::op_double_at, Right))
-        .op(Op::infix(Rule::op_dot, Right))
-        .op(Op::infix(Rule::op_or, Left))
-        .op(Op::infix(Rule::op_and, Left))
-        .op(Op::prefix(Rule::op_not))
-        .op(Op::infix(Rule::op_eq, Left)
-            | Op::infix(Rule::op_ne, Left)
-            | Op::infix(Rule::op_lt, Left)
-            | Op::infix(Rule::op_le, Left)
-            | Op::infix(Rule::op_gt, Left)
-            | Op::infix(Rule::op_ge, Left))
-        .op(Op::infix(Rule::op_plus, Left) | Op::infix(Rule::op_minus, Left))
-        .op(Op::infix(Rule::op_times, Left)
-            | Op::infix(Rule::op_div, Left)
-            | Op::infix(Rule::op_mod, Left))
-        .op(Op::prefix(Rule::op_neg))
-        .op(Op::prefix(Rule::op_length))
-        .op(Op::infix(Rule::op_concat, Left))
-        .op(Op::postfix(Rule::call_args) | Op::postfix(Rule::renaming))
+    TABLE
+        .iter()
+        .fold(PrattParser::new(), |pratt, &(fixity, ops)| {
+            let op = ops
+                .iter()
+                .map(|&op| match fixity {
+                    Fixity::Left => Op::infix(rule(op), Assoc::Left),
+                    Fixity::Right => Op::infix(rule(op), Assoc::Right),
+                    Fixity::Prefix => Op::prefix(rule(op)),
+                    Fixity::Postfix => Op::postfix(rule(op)),
+                })
+                .reduce(|a, b| a | b)
+                .expect("every level has an operator");
+            pratt.op(op)
+        })
 });
+
+/// Whether the Pratt parser treats a rule as an operator.
+pub(crate) fn is_operator(r: Rule) -> bool {
+    static OPERATORS: LazyLock<Vec<Rule>> = LazyLock::new(|| {
+        TABLE
+            .iter()
+            .flat_map(|&(_, ops)| ops.iter().map(|&op| rule(op)))
+            .collect()
+    });
+    OPERATORS.contains(&r)
+}
+
+/// The grammar's rule for an operator.
+fn rule(op: Operator) -> Rule {
+    use Operator::*;
+    match op {
+        Hide => Rule::op_hide,
+        Project => Rule::op_project,
+        Interleave => Rule::op_interleave,
+        GenPar => Rule::op_genpar,
+        BracketPar => Rule::op_bracket_par,
+        IntChoice => Rule::op_intchoice,
+        ExtChoice => Rule::op_extchoice,
+        SyncChoice => Rule::op_sync_choice,
+        Interrupt => Rule::op_interrupt,
+        SyncInterrupt => Rule::op_sync_interrupt,
+        Sliding => Rule::op_sliding,
+        Seq => Rule::op_seq,
+        Then => Rule::op_then,
+        Guard => Rule::op_guard,
+        FieldIn => Rule::field_in,
+        FieldOut => Rule::field_out,
+        FieldNondet => Rule::field_nondet,
+        DoubleAt => Rule::op_double_at,
+        Dot => Rule::op_dot,
+        Or => Rule::op_or,
+        And => Rule::op_and,
+        Not => Rule::op_not,
+        Eq => Rule::op_eq,
+        Ne => Rule::op_ne,
+        Lt => Rule::op_lt,
+        Le => Rule::op_le,
+        Gt => Rule::op_gt,
+        Ge => Rule::op_ge,
+        Plus => Rule::op_plus,
+        Minus => Rule::op_minus,
+        Times => Rule::op_times,
+        Div => Rule::op_div,
+        Mod => Rule::op_mod,
+        Neg => Rule::op_neg,
+        Length => Rule::op_length,
+        Concat => Rule::op_concat,
+        Call => Rule::call_args,
+        Rename => Rule::renaming,
+    }
+}

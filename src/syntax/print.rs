@@ -1,63 +1,65 @@
 //! The pretty-printer: CSPM text from the AST, re-parsing to the same tree.
 //!
 //! Parentheses are put back exactly where binding strengths need them
-//! (the levels below mirror the Pratt table in `parser.rs`), plus around
+//! (the levels below are read from the table in `strength.rs`), plus around
 //! the constructs that extend as far right as they can (`if`, `let`,
 //! lambdas, replicated operators) whenever they are an operand.
 
 use std::fmt;
 
 use super::ast::*;
+use super::strength::{self, Fixity, Operator};
 
 /// Binding strength of an expression's outermost operator; atoms are the
 /// tightest. `GREEDY` constructs extend to the right as far as possible.
 mod level {
-    pub const GREEDY: u8 = 0;
-    pub const HIDE: u8 = 1;
-    pub const INTERLEAVE: u8 = 2;
-    pub const PARALLEL: u8 = 3;
-    pub const INTERNAL: u8 = 4;
-    pub const EXTERNAL: u8 = 5;
-    pub const INTERRUPT: u8 = 6;
-    pub const SLIDING: u8 = 7;
-    pub const SEQUENTIAL: u8 = 8;
-    pub const PREFIX: u8 = 9;
-    pub const FIELD: u8 = 10;
-    pub const DOUBLE_AT: u8 = 11;
-    pub const DOT: u8 = 12;
-    pub const OR: u8 = 13;
-    pub const AND: u8 = 14;
-    pub const NOT: u8 = 15;
-    pub const COMPARE: u8 = 16;
-    pub const ADD: u8 = 17;
-    pub const MUL: u8 = 18;
-    pub const NEG: u8 = 19;
-    pub const LENGTH: u8 = 20;
-    pub const CONCAT: u8 = 21;
-    pub const POSTFIX: u8 = 22;
-    pub const ATOM: u8 = 23;
+    use super::super::strength::{self, Operator, level};
+    pub const GREEDY: u8 = strength::GREEDY;
+    pub const HIDE: u8 = level(Operator::Hide);
+    pub const INTERLEAVE: u8 = level(Operator::Interleave);
+    pub const PARALLEL: u8 = level(Operator::GenPar);
+    pub const INTERNAL: u8 = level(Operator::IntChoice);
+    pub const EXTERNAL: u8 = level(Operator::ExtChoice);
+    pub const INTERRUPT: u8 = level(Operator::Interrupt);
+    pub const SLIDING: u8 = level(Operator::Sliding);
+    pub const SEQUENTIAL: u8 = level(Operator::Seq);
+    pub const PREFIX: u8 = level(Operator::Then);
+    pub const FIELD: u8 = level(Operator::FieldOut);
+    pub const DOUBLE_AT: u8 = level(Operator::DoubleAt);
+    pub const DOT: u8 = level(Operator::Dot);
+    pub const NOT: u8 = level(Operator::Not);
+    pub const NEG: u8 = level(Operator::Neg);
+    pub const LENGTH: u8 = level(Operator::Length);
+    pub const CONCAT: u8 = level(Operator::Concat);
+    pub const POSTFIX: u8 = level(Operator::Call);
+    pub const ATOM: u8 = strength::ATOM;
     /// The loosest level of a functional-only context (a field, a
     /// generator, a channel type): everything looser needs parentheses.
     pub const FUNCTIONAL: u8 = DOUBLE_AT;
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Assoc {
-    Left,
-    Right,
+/// The operator of the binding-strength table a binary operator is.
+fn binary_operator(op: BinaryOp) -> Operator {
+    match op {
+        BinaryOp::Or => Operator::Or,
+        BinaryOp::And => Operator::And,
+        BinaryOp::Eq => Operator::Eq,
+        BinaryOp::Ne => Operator::Ne,
+        BinaryOp::Lt => Operator::Lt,
+        BinaryOp::Le => Operator::Le,
+        BinaryOp::Gt => Operator::Gt,
+        BinaryOp::Ge => Operator::Ge,
+        BinaryOp::Add => Operator::Plus,
+        BinaryOp::Sub => Operator::Minus,
+        BinaryOp::Mul => Operator::Times,
+        BinaryOp::Div => Operator::Div,
+        BinaryOp::Mod => Operator::Mod,
+        BinaryOp::Concat => Operator::Concat,
+    }
 }
 
 fn binary_level(op: BinaryOp) -> u8 {
-    match op {
-        BinaryOp::Or => level::OR,
-        BinaryOp::And => level::AND,
-        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
-            level::COMPARE
-        }
-        BinaryOp::Add | BinaryOp::Sub => level::ADD,
-        BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => level::MUL,
-        BinaryOp::Concat => level::CONCAT,
-    }
+    strength::level(binary_operator(op))
 }
 
 pub fn binary_symbol(op: BinaryOp) -> &'static str {
@@ -353,8 +355,10 @@ impl Printer {
             }
             DeclKind::Assert(a) => self.assertion(a),
             DeclKind::Include(inc) => {
-                self.put("include ");
-                self.string_literal(&inc.path);
+                // The path is read without escapes (see `build::include_path`).
+                self.put("include \"");
+                self.put(&inc.path);
+                self.put("\"");
             }
             DeclKind::Print(e) => {
                 self.put("print ");
@@ -449,7 +453,15 @@ impl Printer {
                     self.put(" :[tau priority over]: ");
                     self.expr(set, level::FUNCTIONAL);
                 }
-                AssertOptionKind::PartialOrderReduce => self.put(" :[partial order reduce]"),
+                AssertOptionKind::PartialOrderReduce(mode) => {
+                    self.put(" :[partial order reduce");
+                    if let Some(mode) = mode {
+                        self.put(" [");
+                        self.put(&mode.name);
+                        self.put("]");
+                    }
+                    self.put("]");
+                }
                 AssertOptionKind::SymmetryReduce(types) => {
                     self.put(" :[symmetry reduce]");
                     if !types.is_empty() {
@@ -487,6 +499,16 @@ impl Printer {
                 self.put(" -> ");
                 self.type_expr(result);
             }
+            TypeKind::Dotable(fields, result) => {
+                self.type_expr(fields);
+                self.put(" => ");
+                self.type_expr(result);
+            }
+            TypeKind::Extendable(fields, result) => {
+                self.type_expr(fields);
+                self.put(" =>* ");
+                self.type_expr(result);
+            }
             TypeKind::Constrained(constraints, body) => {
                 let write = |p: &mut Self, (class, var): &(Ident, Ident)| {
                     p.put(&class.name);
@@ -519,10 +541,10 @@ impl Printer {
         }
     }
 
-    fn binary_operands(&mut self, lvl: u8, assoc: Assoc, l: &Expr, symbol: &str, r: &Expr) {
-        let (lmin, rmin) = match assoc {
-            Assoc::Left => (lvl, lvl + 1),
-            Assoc::Right => (lvl + 1, lvl),
+    fn binary_operands(&mut self, op: Operator, l: &Expr, symbol: &str, r: &Expr) {
+        let (lmin, rmin) = match strength::strength(op) {
+            (lvl, Fixity::Right) => (lvl + 1, lvl),
+            (lvl, _) => (lvl, lvl + 1),
         };
         self.expr(l, lmin);
         self.put(symbol);
@@ -576,9 +598,9 @@ impl Printer {
             }
             Binary(op, l, r) => {
                 let symbol = format!(" {} ", binary_symbol(*op));
-                self.binary_operands(binary_level(*op), Assoc::Left, l, &symbol, r);
+                self.binary_operands(binary_operator(*op), l, &symbol, r);
             }
-            DoubleAt(l, r) => self.binary_operands(level::DOUBLE_AT, Assoc::Right, l, " @@ ", r),
+            DoubleAt(l, r) => self.binary_operands(Operator::DoubleAt, l, " @@ ", r),
             If(c, t, f) => {
                 // Broken, `then` and `else` start lines of their own and
                 // their branches continue further in.
@@ -615,15 +637,22 @@ impl Printer {
                 self.expr(body, 0);
             }
             Seq(items) => self.bracketed("<", ">", true, |p| p.list(items, |p, x| p.expr(x, 0))),
-            SeqRange(from, to) => self.bracketed("<", ">", true, |p| p.range(from, to.as_deref())),
+            SeqRange(from, to, stmts) => self.bracketed("<", ">", true, |p| {
+                p.range(from, to.as_deref());
+                p.stmts(stmts);
+            }),
             SeqComprehension(items, stmts) => {
                 self.bracketed("<", ">", true, |p| p.comprehension(items, stmts))
             }
             Set(items) => self.bracketed("{", "}", false, |p| p.list(items, |p, x| p.expr(x, 0))),
-            SetRange(from, to) => self.bracketed("{", "}", false, |p| p.range(from, to.as_deref())),
+            SetRange(from, to, stmts) => self.bracketed("{", "}", false, |p| {
+                p.range(from, to.as_deref());
+                p.stmts(stmts);
+            }),
             SetComprehension(items, stmts) => {
                 self.bracketed("{", "}", false, |p| p.comprehension(items, stmts))
             }
+            Production(items, _) if items.is_empty() => self.put("{| |}"),
             Production(items, stmts) => {
                 self.bracketed("{| ", " |}", false, |p| p.comprehension(items, stmts))
             }
@@ -651,7 +680,7 @@ impl Printer {
                 self.break_or_space(fits, indent);
                 self.with_continuation(indent, |p| p.expr(body, level::PREFIX));
             }
-            Guard(b, p) => self.binary_operands(level::PREFIX, Assoc::Right, b, " & ", p),
+            Guard(b, p) => self.binary_operands(Operator::Guard, b, " & ", p),
             Process(op, l, r) => {
                 let lvl = process_level(*op);
                 self.process_operands(e, lvl, l, r, |p| p.put(process_symbol(*op)));
@@ -688,6 +717,10 @@ impl Printer {
             SyncInterrupt(l, a, r) => self.process_operands(e, level::INTERRUPT, l, r, |p| {
                 p.bracketed("/+ ", " +\\", false, |p| p.expr(a, 0))
             }),
+            Rename(p, pairs, _) if pairs.is_empty() => {
+                self.expr(p, level::POSTFIX);
+                self.put(" [[ ]]");
+            }
             Rename(p, pairs, stmts) => {
                 self.expr(p, level::POSTFIX);
                 self.bracketed(" [[ ", " ]]", false, |p| p.links(pairs, " <- ", stmts));
@@ -755,10 +788,7 @@ impl Printer {
 
     fn comprehension(&mut self, items: &[Expr], stmts: &[Stmt]) {
         self.list(items, |p, x| p.expr(x, 0));
-        if !stmts.is_empty() {
-            self.put(" | ");
-            self.list(stmts, |p, s| p.stmt(s));
-        }
+        self.stmts(stmts);
     }
 
     fn links(&mut self, pairs: &[(Expr, Expr)], arrow: &str, stmts: &[Stmt]) {
@@ -767,6 +797,11 @@ impl Printer {
             p.put(arrow);
             p.expr(b, level::FUNCTIONAL);
         });
+        self.stmts(stmts);
+    }
+
+    /// ` | stmt, stmt` after a comprehension's head, if it has statements.
+    fn stmts(&mut self, stmts: &[Stmt]) {
         if !stmts.is_empty() {
             self.put(" | ");
             self.list(stmts, |p, s| p.stmt(s));

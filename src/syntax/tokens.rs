@@ -168,8 +168,8 @@ fn keyword(word: &str) -> Option<Tok> {
         "else" => Tok::Else,
         "let" => Tok::Let,
         "within" => Tok::Within,
-        "true" | "True" => Tok::True,
-        "false" | "False" => Tok::False,
+        "true" => Tok::True,
+        "false" => Tok::False,
         "channel" => Tok::Channel,
         "datatype" => Tok::Datatype,
         "subtype" => Tok::Subtype,
@@ -527,7 +527,10 @@ mod tests {
             kinds("if iff if' M::x M::if"),
             [If, Ident, Ident, Ident, Ident, DoubleColon, If]
         );
-        assert_eq!(kinds("and' x'' True true_"), [Bad, Ident, True, Ident]);
+        assert_eq!(
+            kinds("and' x'' True true true_"),
+            [Bad, Ident, Ident, True, Ident]
+        );
         assert_eq!(
             kinds(r#""a\"b" 'c' '\n' 'ab' _ _x"#),
             [Str, Char, Char, Bad, Wildcard, Bad]

@@ -246,7 +246,9 @@ impl Listing {
                 continue;
             };
             let function = script.function(func);
-            if !process_valued(&script, func, &mut FxHashSet::default()) {
+            if script.is_generated(function.span)
+                || !process_valued(&script, func, &mut FxHashSet::default())
+            {
                 continue;
             }
             match function.arity.as_slice() {
@@ -305,6 +307,11 @@ fn yields_process(script: &Script, expr: ExprId, visiting: &mut FxHashSet<FuncId
             yields_process(script, *then, visiting) || yields_process(script, *otherwise, visiting)
         }
         ExprKind::Let(_, body) => yields_process(script, *body, visiting),
+        // A process defined in a recursive `let` (`let X = a -> X within
+        // X`, and every prefix of a `Timed` section).
+        ExprKind::GroupMember { member, .. } => {
+            script.function(*member).arity.is_empty() && process_valued(script, *member, visiting)
+        }
         ExprKind::App(head, _) => match &script.expr(*head).kind {
             ExprKind::Global(g) => match script.globals[g.index()].kind {
                 GlobalKind::Definition(f) => process_valued(script, f, visiting),

@@ -1,0 +1,693 @@
+//! Declarations and modules: the first pass gives every top-level name
+//! its id (following includes, modules, instances and `Timed` sections);
+//! the second resolves the bodies it queued, assertions and field types.
+
+use super::expr::pattern_variables;
+use super::*;
+
+impl<'s, 'p> Resolver<'s, 'p> {
+    // ------------------------------------------------------------ pass 1
+
+    /// Registers the names of `decls` and queues their bodies.
+    pub(super) fn collect(&mut self, decls: &'p [ast::Decl], pending: &mut Vec<Pending<'p>>) {
+        let mut i = 0;
+        while i < decls.len() {
+            let decl = &decls[i];
+            match &decl.kind {
+                DeclKind::Definition(def) => match &def.lhs {
+                    Lhs::Name(ident) | Lhs::Function(ident, _) => {
+                        // The clauses of one function are consecutive.
+                        let mut clauses = vec![decl];
+                        while let Some(next) = decls.get(i + 1) {
+                            match &next.kind {
+                                DeclKind::Definition(d)
+                                    if matches!(&d.lhs, Lhs::Function(n, _) if n.name == ident.name)
+                                        && matches!(def.lhs, Lhs::Function(..)) =>
+                                {
+                                    clauses.push(next);
+                                    i += 1;
+                                }
+                                _ => break,
+                            }
+                        }
+                        self.collect_definition(ident, clauses, pending);
+                    }
+                    Lhs::Pattern(pattern) => {
+                        self.collect_pattern_definition(pattern, &def.rhs, decl.span, pending)
+                    }
+                },
+                DeclKind::TypeAnnotation(names, _) => {
+                    for ident in names {
+                        self.annotated.push((self.ctx.qualify(&ident.name), *ident));
+                    }
+                }
+                DeclKind::Channel(names, fields) => {
+                    for ident in names {
+                        let name = self.ctx.qualify(&ident.name);
+                        let id = ChannelId(self.script.channels.len() as u32);
+                        if self.declare(name, Named::Channel(id), ident.span) {
+                            self.script.channels.push(Channel {
+                                name,
+                                fields: Vec::new(),
+                                span: ident.span,
+                            });
+                            if let Some(expr) = fields {
+                                pending.push(Pending::Fields {
+                                    owner: FieldOwner::Channel(id),
+                                    expr,
+                                    ctx: self.ctx.clone(),
+                                });
+                            }
+                        }
+                    }
+                }
+                DeclKind::DataType(ident, clauses) => {
+                    let name = self.ctx.qualify(&ident.name);
+                    let id = DataTypeId(self.script.datatypes.len() as u32);
+                    if self
+                        .new_global(name, GlobalKind::DataType(id), ident.span)
+                        .is_some()
+                    {
+                        let mut ctors = Vec::new();
+                        for clause in clauses {
+                            let ctor_name = self.ctx.qualify(&clause.name.name);
+                            let ctor = CtorId(self.script.ctors.len() as u32);
+                            if self.declare(ctor_name, Named::Ctor(ctor), clause.name.span) {
+                                self.script.ctors.push(Constructor {
+                                    name: ctor_name,
+                                    datatype: id,
+                                    fields: Vec::new(),
+                                    span: clause.span,
+                                });
+                                ctors.push(ctor);
+                                if let Some(expr) = &clause.fields {
+                                    pending.push(Pending::Fields {
+                                        owner: FieldOwner::Ctor(ctor),
+                                        expr,
+                                        ctx: self.ctx.clone(),
+                                    });
+                                }
+                            }
+                        }
+                        self.script.datatypes.push(DataType {
+                            name,
+                            ctors,
+                            recursive: false,
+                            span: ident.span,
+                        });
+                    }
+                }
+                DeclKind::SubType(ident, clauses) => {
+                    let name = self.ctx.qualify(&ident.name);
+                    if let Some(global) =
+                        self.new_global(name, GlobalKind::SubType(Vec::new()), ident.span)
+                    {
+                        pending.push(Pending::SubType {
+                            global,
+                            clauses,
+                            ctx: self.ctx.clone(),
+                        });
+                    }
+                }
+                DeclKind::NameType(ident, expr) => {
+                    let name = self.ctx.qualify(&ident.name);
+                    let func = self.new_function(name, FunctionKind::Constant, decl.span);
+                    if self
+                        .new_global(name, GlobalKind::NameType(func), ident.span)
+                        .is_some()
+                    {
+                        self.nametypes.insert(name, expr);
+                        pending.push(Pending::Expr {
+                            func,
+                            expr,
+                            as_type: true,
+                            ctx: self.ctx.clone(),
+                        });
+                    }
+                }
+                DeclKind::External(names) | DeclKind::Transparent(names) => {
+                    self.check_provided(names)
+                }
+                DeclKind::Assert(assertion) => pending.push(Pending::Assert {
+                    assertion,
+                    span: decl.span,
+                    ctx: self.ctx.clone(),
+                }),
+                DeclKind::Include(include) => {
+                    if let Some(file) = include.file {
+                        let decls = self.file_decls(file);
+                        self.collect(decls, pending);
+                    }
+                }
+                DeclKind::Print(expr) => pending.push(Pending::Print {
+                    expr,
+                    ctx: self.ctx.clone(),
+                }),
+                DeclKind::Module(module) => self.collect_module(module, pending),
+                DeclKind::Instance(ident, module, args) => {
+                    self.collect_instance(ident, module, args.as_deref(), decl.span, pending)
+                }
+                DeclKind::Timed(_, inner) => {
+                    self.script.timed_sections.push(decl.span);
+                    let outer = self.ctx.clone();
+                    self.ctx = Rc::new(ModuleCtx {
+                        timed: true,
+                        ..(*outer).clone()
+                    });
+                    self.collect(inner, pending);
+                    self.ctx = outer;
+                }
+            }
+            i += 1;
+        }
+    }
+
+    pub(super) fn annotation_without_definition(&mut self, ident: &ast::Ident) {
+        self.error(
+            ident.span,
+            format!(
+                "`{}` has a type annotation but no definition: a type annotation goes with the \
+                 definition it describes",
+                ident.name
+            ),
+        );
+    }
+
+    /// `external f` and `transparent f` only announce built-ins FDR
+    /// provides: each name must be one symcsp provides too.
+    pub(super) fn check_provided(&mut self, names: &[ast::Ident]) {
+        for ident in names {
+            if Builtin::lookup(&ident.name).is_none() {
+                self.error(
+                    ident.span,
+                    format!("`{}` is not a function symcsp provides", ident.name),
+                );
+            }
+        }
+    }
+
+    /// The declarations of an included file, borrowed for the resolver's
+    /// whole life (the program outlives it).
+    pub(super) fn file_decls(&self, file: crate::syntax::FileId) -> &'p [ast::Decl] {
+        &self.files[file as usize].decls
+    }
+
+    pub(super) fn collect_definition(
+        &mut self,
+        ident: &ast::Ident,
+        clauses: Vec<&'p ast::Decl>,
+        pending: &mut Vec<Pending<'p>>,
+    ) {
+        let name = self.ctx.qualify(&ident.name);
+        let is_function = clauses
+            .iter()
+            .any(|d| matches!(&d.kind, DeclKind::Definition(def) if matches!(def.lhs, Lhs::Function(..))));
+        let kind = if is_function {
+            FunctionKind::Named
+        } else {
+            FunctionKind::Constant
+        };
+        let func = self.new_function(name, kind, clauses[0].span);
+        if self
+            .new_global(name, GlobalKind::Definition(func), ident.span)
+            .is_some()
+        {
+            pending.push(Pending::Clauses {
+                func,
+                clauses,
+                ctx: self.ctx.clone(),
+            });
+        }
+    }
+
+    /// A pattern definition. A tuple of patterns defined by a tuple of
+    /// expressions is split into one definition per part, so each part
+    /// is evaluated only when its names are used, as in FDR, where
+    /// `(s, t) = (1, loop)` gives `s == 1`.
+    pub(super) fn collect_pattern_definition(
+        &mut self,
+        pattern: &'p ast::Pattern,
+        rhs: &'p ast::Expr,
+        span: Span,
+        pending: &mut Vec<Pending<'p>>,
+    ) {
+        if let (ast::PatternKind::Tuple(patterns), ast::ExprKind::Tuple(parts)) =
+            (&pattern.kind, &rhs.kind)
+            && patterns.len() == parts.len()
+        {
+            for (p, e) in patterns.iter().zip(parts) {
+                self.collect_pattern_part(p, e, span, pending);
+            }
+            return;
+        }
+        let mut names = Vec::new();
+        pattern_variables(pattern, &mut |n: &ast::Name| {
+            if !n.is_qualified()
+                && self
+                    .lookup_global(n.text.as_str())
+                    .is_none_or(|g| !matches!(g, Named::Ctor(_) | Named::Channel(_)))
+            {
+                names.push((n.text, n.span));
+            }
+        });
+        // The value is a global of its own (evaluated once), not a name.
+        let value = self.new_function(Ustr::from("pattern"), FunctionKind::Constant, span);
+        let value_global = GlobalId(self.script.globals.len() as u32);
+        self.script.globals.push(Global {
+            name: Ustr::from("pattern"),
+            kind: GlobalKind::Definition(value),
+            span,
+        });
+        let mut projections = Vec::new();
+        for (name, name_span) in names {
+            let qualified = self.ctx.qualify(&name);
+            let func = self.new_function(qualified, FunctionKind::Constant, span);
+            if self
+                .new_global(qualified, GlobalKind::Definition(func), name_span)
+                .is_some()
+            {
+                projections.push((name, func));
+            }
+        }
+        pending.push(Pending::Pattern {
+            value,
+            value_global,
+            names: projections,
+            pattern,
+            rhs,
+            span,
+            ctx: self.ctx.clone(),
+        });
+    }
+
+    /// One part `p = e` of a split tuple definition: a constant when `p`
+    /// is a variable, nothing for `_`, else a pattern definition of its
+    /// own.
+    pub(super) fn collect_pattern_part(
+        &mut self,
+        pattern: &'p ast::Pattern,
+        rhs: &'p ast::Expr,
+        span: Span,
+        pending: &mut Vec<Pending<'p>>,
+    ) {
+        match &pattern.kind {
+            ast::PatternKind::Wildcard => {}
+            ast::PatternKind::Name(n)
+                if !n.is_qualified()
+                    && !matches!(
+                        self.lookup_global(&n.text),
+                        Some(Named::Ctor(_) | Named::Channel(_))
+                    ) =>
+            {
+                let name = self.ctx.qualify(&n.text);
+                let func = self.new_function(name, FunctionKind::Constant, span);
+                if self
+                    .new_global(name, GlobalKind::Definition(func), n.span)
+                    .is_some()
+                {
+                    pending.push(Pending::Expr {
+                        func,
+                        expr: rhs,
+                        as_type: false,
+                        ctx: self.ctx.clone(),
+                    });
+                }
+            }
+            _ => self.collect_pattern_definition(pattern, rhs, span, pending),
+        }
+    }
+
+    pub(super) fn collect_module(
+        &mut self,
+        module: &'p ast::Module,
+        pending: &mut Vec<Pending<'p>>,
+    ) {
+        let qualified = self.ctx.qualify(&module.name.name);
+        if self.declared_at.contains_key(&qualified) || self.modules.contains_key(&qualified) {
+            self.error(
+                module.name.span,
+                format!("module `{qualified}` is defined twice"),
+            );
+            return;
+        }
+        self.modules.insert(qualified, (module, self.ctx.clone()));
+        if module.params.is_some() {
+            // Only its instances have names.
+            return;
+        }
+        self.module_names.insert(qualified);
+        let outer = self.ctx.clone();
+        self.ctx = Rc::new(outer.enter(&module.name.name));
+        self.collect_module_body(module, pending);
+        self.ctx = outer;
+    }
+
+    /// The private declarations, remembered as private to the module
+    /// being collected, then the exported ones.
+    pub(super) fn collect_module_body(
+        &mut self,
+        module: &'p ast::Module,
+        pending: &mut Vec<Pending<'p>>,
+    ) {
+        let before: FxHashSet<Ustr> = self.script.names.keys().copied().collect();
+        self.collect(&module.private, pending);
+        let module_prefix = Ustr::from(self.ctx.prefix());
+        let private: Vec<Ustr> = self
+            .script
+            .names
+            .keys()
+            .filter(|n| !before.contains(*n))
+            .copied()
+            .collect();
+        for name in private {
+            self.script.private.insert(name, module_prefix);
+        }
+        if let Some(exports) = &module.exports {
+            self.collect(exports, pending);
+        }
+    }
+
+    pub(super) fn collect_instance(
+        &mut self,
+        ident: &ast::Ident,
+        module_name: &ast::Name,
+        args: Option<&'p [ast::Expr]>,
+        span: Span,
+        pending: &mut Vec<Pending<'p>>,
+    ) {
+        let found = self
+            .ctx
+            .prefixes
+            .iter()
+            .map(|p| Ustr::from(&format!("{p}{}", module_name.text)))
+            .find_map(|q| self.modules.get(&q).cloned());
+        let Some((module, _defined_in)) = found else {
+            self.error(
+                module_name.span,
+                format!("there is no module `{}`", module_name.text),
+            );
+            return;
+        };
+        let params = module.params.as_deref().unwrap_or(&[]);
+        let args = args.unwrap_or(&[]);
+        if params.len() != args.len() {
+            self.error(
+                span,
+                format!(
+                    "module `{}` takes {} argument{}, but {} {} given",
+                    module_name.text,
+                    params.len(),
+                    if params.len() == 1 { "" } else { "s" },
+                    args.len(),
+                    if args.len() == 1 { "is" } else { "are" },
+                ),
+            );
+            self.refused_instances.insert(self.ctx.qualify(&ident.name));
+            return;
+        }
+        let outer = self.ctx.clone();
+        let inner = Rc::new(outer.enter(&ident.name));
+        self.module_names.insert(outer.qualify(&ident.name));
+        // The parameters are constants of the instance, their values the
+        // arguments evaluated where the instance is declared.
+        for (param, arg) in params.iter().zip(args) {
+            let name = inner.qualify(&param.name);
+            let func = self.new_function(name, FunctionKind::Constant, arg.span);
+            if self
+                .new_global(name, GlobalKind::Definition(func), param.span)
+                .is_some()
+            {
+                self.script.private.insert(name, Ustr::from(inner.prefix()));
+                pending.push(Pending::Expr {
+                    func,
+                    expr: arg,
+                    as_type: false,
+                    ctx: outer.clone(),
+                });
+            }
+        }
+        self.ctx = inner;
+        self.collect_module_body(module, pending);
+        self.ctx = outer;
+    }
+
+    // ------------------------------------------------------------ pass 2
+
+    /// Resolves a whole program.
+    pub fn resolve_program(&mut self, decls: &'p [ast::Decl]) {
+        let mut pending = Vec::new();
+        self.collect(decls, &mut pending);
+        for (name, ident) in std::mem::take(&mut self.annotated) {
+            if !self.script.names.contains_key(&name) {
+                self.annotation_without_definition(&ident);
+            }
+        }
+        for item in pending {
+            self.resolve_pending(item);
+        }
+        self.mark_recursive_datatypes();
+    }
+
+    pub(super) fn resolve_pending(&mut self, item: Pending<'p>) {
+        match item {
+            Pending::Clauses { func, clauses, ctx } => {
+                self.ctx = ctx;
+                self.resolve_clauses(func, &clauses);
+            }
+            Pending::Pattern {
+                value,
+                value_global,
+                names,
+                pattern,
+                rhs,
+                span,
+                ctx,
+            } => {
+                self.ctx = ctx;
+                self.constant_body(value, |r| r.expr(rhs));
+                for (name, func) in names {
+                    self.constant_body(func, |r| {
+                        let value = r.push_expr(ExprKind::Global(value_global), span);
+                        r.destructure(value, pattern, name, span)
+                    });
+                }
+            }
+            Pending::Expr {
+                func,
+                expr,
+                as_type,
+                ctx,
+            } => {
+                self.ctx = ctx;
+                self.constant_body(func, |r| {
+                    if as_type {
+                        r.type_expr(expr)
+                    } else {
+                        r.expr(expr)
+                    }
+                });
+            }
+            Pending::Fields { owner, expr, ctx } => {
+                self.ctx = ctx;
+                let owner_name = match owner {
+                    FieldOwner::Channel(c) => self.script.channels[c.index()].name,
+                    FieldOwner::Ctor(c) => self.script.ctors[c.index()].name,
+                };
+                let fields = self.field_types(owner_name, expr);
+                match owner {
+                    FieldOwner::Channel(c) => self.script.channels[c.index()].fields = fields,
+                    FieldOwner::Ctor(c) => self.script.ctors[c.index()].fields = fields,
+                }
+            }
+            Pending::SubType {
+                global,
+                clauses,
+                ctx,
+            } => {
+                self.ctx = ctx;
+                let mut resolved = Vec::new();
+                for clause in clauses {
+                    match self.lookup_global(&clause.name.name) {
+                        Some(Named::Ctor(ctor)) => {
+                            let fields = match &clause.fields {
+                                Some(expr) => self.field_types(clause.name.name, expr),
+                                None => Vec::new(),
+                            };
+                            resolved.push((ctor, fields));
+                        }
+                        _ => self.error(
+                            clause.name.span,
+                            format!(
+                                "`{}` is not a datatype constructor: a subtype lists constructors of an existing datatype",
+                                clause.name.name
+                            ),
+                        ),
+                    }
+                }
+                self.script.globals[global.index()].kind = GlobalKind::SubType(resolved);
+            }
+            Pending::Assert {
+                assertion,
+                span,
+                ctx,
+            } => {
+                self.ctx = ctx;
+                let resolved = self.assertion(assertion, span);
+                self.script.assertions.push(resolved);
+            }
+            Pending::Print { expr, ctx } => {
+                self.ctx = ctx;
+                let func = self.top_expr(expr);
+                self.script.prints.push(func);
+            }
+        }
+    }
+
+    /// Resolves an expression at top level into a new constant.
+    pub fn top_expr(&mut self, expr: &ast::Expr) -> FuncId {
+        let func = self.new_function(Ustr::from("expression"), FunctionKind::Constant, expr.span);
+        self.constant_body(func, |r| r.expr(expr));
+        func
+    }
+
+    pub(super) fn assertion(&mut self, a: &ast::Assertion, span: Span) -> Assertion {
+        use ast::AssertionKind as A;
+        let kind = match &a.kind {
+            A::Refinement { spec, model, imp } => AssertionKind::Refinement {
+                spec: self.top_expr(spec),
+                model: *model,
+                imp: self.top_expr(imp),
+            },
+            A::Property {
+                process,
+                property,
+                model,
+            } => AssertionKind::Property {
+                process: self.top_expr(process),
+                property: *property,
+                model: *model,
+            },
+            A::HasTrace {
+                process,
+                model,
+                trace,
+            } => AssertionKind::HasTrace {
+                process: self.top_expr(process),
+                model: *model,
+                trace: self.top_expr(trace),
+            },
+            A::Symmetric { process, types } => AssertionKind::Symmetric {
+                process: self.top_expr(process),
+                types: types.iter().map(|t| self.top_expr(t)).collect(),
+            },
+        };
+        let options = a
+            .options
+            .iter()
+            .map(|o| match &o.kind {
+                ast::AssertOptionKind::TauPriority(e) => {
+                    AssertOption::TauPriority(self.top_expr(e), o.span)
+                }
+                ast::AssertOptionKind::PartialOrderReduce(_) => {
+                    AssertOption::PartialOrderReduce(o.span)
+                }
+                ast::AssertOptionKind::SymmetryReduce(types) => AssertOption::SymmetryReduce(
+                    types.iter().map(|t| self.top_expr(t)).collect(),
+                    o.span,
+                ),
+            })
+            .collect();
+        Assertion {
+            negated: a.negated,
+            kind,
+            options,
+            span,
+        }
+    }
+
+    /// The field types of `A.B.C`, each a constant named after `owner`.
+    pub(super) fn field_types(&mut self, owner: Ustr, expr: &'p ast::Expr) -> Vec<FuncId> {
+        let mut parts = Vec::new();
+        self.field_parts(expr, &mut parts, 0);
+        parts
+            .into_iter()
+            .map(|part| {
+                let func = self.new_function(owner, FunctionKind::Constant, part.span);
+                self.constant_body(func, |r| r.type_expr(part));
+                func
+            })
+            .collect()
+    }
+
+    /// Splits a field type `A.B.C` into its fields, expanding nametypes
+    /// that stand for dotted types (`nametype P = A.B`).
+    pub(super) fn field_parts<'e>(
+        &mut self,
+        expr: &'e ast::Expr,
+        out: &mut Vec<&'e ast::Expr>,
+        depth: usize,
+    ) where
+        'p: 'e,
+    {
+        match &expr.kind {
+            ast::ExprKind::Dot(a, b) => {
+                self.field_parts(a, out, depth);
+                self.field_parts(b, out, depth);
+            }
+            ast::ExprKind::Name(n) if depth < 32 => {
+                let target = self.ctx.prefixes.iter().find_map(|p| {
+                    self.nametypes
+                        .get(&Ustr::from(&format!("{p}{}", n.text)))
+                        .copied()
+                });
+                match target {
+                    Some(rhs) if matches!(rhs.kind, ast::ExprKind::Dot(..)) => {
+                        self.field_parts(rhs, out, depth + 1)
+                    }
+                    _ => out.push(expr),
+                }
+            }
+            _ => out.push(expr),
+        }
+    }
+
+    pub(super) fn mark_recursive_datatypes(&mut self) {
+        // A datatype is recursive when its field types mention, through
+        // datatypes and nametypes, the datatype itself.
+        let mut mentions: FxHashMap<DataTypeId, FxHashSet<GlobalId>> = FxHashMap::default();
+        for (i, dt) in self.script.datatypes.iter().enumerate() {
+            let mut globals = FxHashSet::default();
+            for ctor in &dt.ctors {
+                for &field in &self.script.ctors[ctor.index()].fields {
+                    self.script.globals_used(field, &mut globals);
+                }
+            }
+            mentions.insert(DataTypeId(i as u32), globals);
+        }
+        for i in 0..self.script.datatypes.len() {
+            let me = DataTypeId(i as u32);
+            let mut seen = FxHashSet::default();
+            let mut work: Vec<GlobalId> = mentions[&me].iter().copied().collect();
+            let mut recursive = false;
+            while let Some(g) = work.pop() {
+                if !seen.insert(g) {
+                    continue;
+                }
+                match &self.script.globals[g.index()].kind {
+                    GlobalKind::DataType(d) if *d == me => {
+                        recursive = true;
+                        break;
+                    }
+                    GlobalKind::DataType(d) => work.extend(mentions[d].iter().copied()),
+                    GlobalKind::NameType(f) => {
+                        let mut globals = FxHashSet::default();
+                        self.script.globals_used(*f, &mut globals);
+                        work.extend(globals);
+                    }
+                    _ => {}
+                }
+            }
+            self.script.datatypes[i].recursive = recursive;
+        }
+    }
+}

@@ -1,0 +1,270 @@
+//! Name resolution: the syntax tree of a whole program becomes the
+//! [`Script`]'s arena of resolved expressions and functions.
+//!
+//! Two passes. The first walks every declaration (following includes,
+//! modules, instances and `Timed` sections) and gives each top-level name
+//! its global, constructor or channel id, so that definitions may refer to
+//! each other in any order. The second resolves every body.
+//!
+//! Variables are resolved the way flat-closure compilers do it (Lua's
+//! upvalues): a lexical scope maps names to bindings, each binding belongs
+//! to one function scope, and a use from an inner function adds the
+//! variable to the capture list of every function in between.
+//!
+//! By job: `collect.rs` collects declarations and modules (both passes'
+//! walks over declarations), `scope.rs` keeps scopes and captures (and
+//! `let`), `expr.rs` lowers expressions and patterns, `process.rs`
+//! lowers process operators; this file holds the resolver's state and
+//! its arena.
+
+use std::rc::Rc;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use ustr::Ustr;
+
+use crate::syntax::ast::{self, DeclKind, Lhs};
+use crate::syntax::{Diagnostic, Span};
+
+use super::builtins::{Builtin, bool_constant};
+use super::ir::*;
+use super::mentions::expr_mentions;
+use super::suggest::Suggester;
+use super::{Named, Script};
+
+mod collect;
+mod expr;
+mod process;
+mod scope;
+
+/// The module a declaration sits in: its name prefix (`M::N::`) and, for
+/// instances, where its parameters were bound.
+#[derive(Debug, Clone, Default)]
+struct ModuleCtx {
+    /// Prefixes from the innermost outwards, each ending in `::`, then "".
+    prefixes: Vec<String>,
+    /// Inside a `Timed` section, where FDR forbids linked parallel and
+    /// nondeterministic input.
+    timed: bool,
+}
+
+impl ModuleCtx {
+    fn enter(&self, name: &str) -> ModuleCtx {
+        let inner = format!("{}{name}::", self.prefixes.first().map_or("", |p| p));
+        let mut prefixes = vec![inner];
+        prefixes.extend(self.prefixes.iter().cloned());
+        ModuleCtx {
+            prefixes,
+            timed: self.timed,
+        }
+    }
+
+    fn top() -> ModuleCtx {
+        ModuleCtx {
+            prefixes: vec![String::new()],
+            timed: false,
+        }
+    }
+
+    fn qualify(&self, name: &str) -> Ustr {
+        Ustr::from(&format!("{}{name}", self.prefixes[0]))
+    }
+
+    fn prefix(&self) -> &str {
+        &self.prefixes[0]
+    }
+}
+
+/// A definition waiting for its body to be resolved.
+enum Pending<'a> {
+    /// The clauses of a constant or function.
+    Clauses {
+        func: FuncId,
+        clauses: Vec<&'a ast::Decl>,
+        ctx: Rc<ModuleCtx>,
+    },
+    /// A pattern definition `(a, b) = e`: the hidden value and the
+    /// constants projecting each name out of it.
+    Pattern {
+        value: FuncId,
+        value_global: GlobalId,
+        names: Vec<(Ustr, FuncId)>,
+        pattern: &'a ast::Pattern,
+        rhs: &'a ast::Expr,
+        span: Span,
+        ctx: Rc<ModuleCtx>,
+    },
+    /// A constant given by an expression (instance arguments, types).
+    Expr {
+        func: FuncId,
+        expr: &'a ast::Expr,
+        as_type: bool,
+        ctx: Rc<ModuleCtx>,
+    },
+    /// The field types of a channel or constructor.
+    Fields {
+        owner: FieldOwner,
+        expr: &'a ast::Expr,
+        ctx: Rc<ModuleCtx>,
+    },
+    SubType {
+        global: GlobalId,
+        clauses: &'a [ast::DataClause],
+        ctx: Rc<ModuleCtx>,
+    },
+    Assert {
+        assertion: &'a ast::Assertion,
+        span: Span,
+        ctx: Rc<ModuleCtx>,
+    },
+    Print {
+        expr: &'a ast::Expr,
+        ctx: Rc<ModuleCtx>,
+    },
+}
+
+#[derive(Clone, Copy)]
+enum FieldOwner {
+    Channel(ChannelId),
+    Ctor(CtorId),
+}
+
+#[derive(Debug, Clone, Copy)]
+enum BindingKind {
+    /// Local slot of function scope `scope`.
+    Local { scope: usize, slot: u32 },
+    /// The environment of function scope `scope`, as a group handle.
+    Env { scope: usize },
+    /// A member of a recursive `let` group; the handle is the binding
+    /// named `handle`.
+    GroupMember { func: FuncId, handle: Ustr },
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Binding {
+    id: u32,
+    kind: BindingKind,
+}
+
+struct FnScope {
+    /// The scope whose environment this one runs in: itself, or for the
+    /// members of a recursive group, the group's scope.
+    env_owner: usize,
+    /// Captured bindings (by id) with where each comes from in the parent.
+    captures: Vec<(u32, VarRef)>,
+    capture_names: Vec<Ustr>,
+    locals: u32,
+}
+
+/// Resolves syntax into the script's arena.
+pub(super) struct Resolver<'s, 'p> {
+    pub script: &'s mut Script,
+    /// Every file of the program, for includes.
+    files: &'p [ast::File],
+    pub diagnostics: Vec<Diagnostic>,
+    scopes: Vec<FxHashMap<Ustr, Binding>>,
+    fns: Vec<FnScope>,
+    next_binding: u32,
+    ctx: Rc<ModuleCtx>,
+    /// Every module, by qualified name, for `instance`.
+    modules: FxHashMap<Ustr, (&'p ast::Module, Rc<ModuleCtx>)>,
+    /// The qualified names of modules and instances, whose names (and the
+    /// built-ins) may be named through them.
+    module_names: FxHashSet<Ustr>,
+    /// Instances refused (their arguments do not fit): names through them
+    /// are not reported again.
+    refused_instances: FxHashSet<Ustr>,
+    /// The right-hand sides of nametypes, to expand them into fields.
+    nametypes: FxHashMap<Ustr, &'p ast::Expr>,
+    /// Where each qualified name was declared.
+    declared_at: FxHashMap<Ustr, Span>,
+    /// "Did you mean" for unknown names, within its budget.
+    suggester: Suggester,
+    /// `Timed` sections (by start) whose missing `tock` was reported.
+    tock_reported: FxHashSet<u32>,
+    /// The names given a type annotation, qualified, and where.
+    annotated: Vec<(Ustr, ast::Ident)>,
+}
+
+impl<'s, 'p> Resolver<'s, 'p> {
+    pub fn new(script: &'s mut Script, files: &'p [ast::File]) -> Self {
+        Resolver {
+            script,
+            files,
+            diagnostics: Vec::new(),
+            scopes: Vec::new(),
+            fns: Vec::new(),
+            next_binding: 0,
+            ctx: Rc::new(ModuleCtx::top()),
+            modules: FxHashMap::default(),
+            module_names: FxHashSet::default(),
+            refused_instances: FxHashSet::default(),
+            nametypes: FxHashMap::default(),
+            declared_at: FxHashMap::default(),
+            suggester: Suggester::default(),
+            tock_reported: FxHashSet::default(),
+            annotated: Vec::new(),
+        }
+    }
+
+    fn error(&mut self, span: Span, message: impl Into<String>) {
+        self.diagnostics.push(Diagnostic::error(span, message));
+    }
+
+    // ------------------------------------------------------------ arena
+
+    fn push_expr(&mut self, kind: ExprKind, span: Span) -> ExprId {
+        self.script.exprs.push(Expr { kind, span });
+        ExprId((self.script.exprs.len() - 1) as u32)
+    }
+
+    fn new_function(&mut self, name: Ustr, kind: FunctionKind, span: Span) -> FuncId {
+        self.script.functions.push(Function {
+            name,
+            kind,
+            span,
+            captures: Vec::new(),
+            arity: Vec::new(),
+            clauses: Vec::new(),
+            frame_size: 0,
+            call_form: None,
+        });
+        FuncId((self.script.functions.len() - 1) as u32)
+    }
+
+    fn new_global(&mut self, name: Ustr, kind: GlobalKind, span: Span) -> Option<GlobalId> {
+        let id = GlobalId(self.script.globals.len() as u32);
+        if !self.declare(name, Named::Global(id), span) {
+            return None;
+        }
+        self.script.globals.push(Global { name, kind, span });
+        Some(id)
+    }
+
+    /// Registers a top-level name; reports a clash with an earlier one.
+    fn declare(&mut self, name: Ustr, named: Named, span: Span) -> bool {
+        if let Some(&earlier) = self.declared_at.get(&name) {
+            let what = match self.script.names[&name] {
+                Named::Ctor(_) => "a datatype constructor",
+                Named::Channel(_) => "a channel",
+                Named::Global(g) => match self.script.globals[g.index()].kind {
+                    GlobalKind::DataType(_) => "a datatype",
+                    GlobalKind::SubType(_) => "a subtype",
+                    GlobalKind::NameType(_) => "a nametype",
+                    _ => "defined",
+                },
+            };
+            let message = if what == "defined" {
+                format!("`{name}` is defined twice")
+            } else {
+                format!("`{name}` is already {what}; it cannot be defined again")
+            };
+            self.diagnostics.push(
+                Diagnostic::error(span, message).with_secondary(earlier, "first declared here"),
+            );
+            return false;
+        }
+        self.declared_at.insert(name, span);
+        self.script.names.insert(name, named);
+        true
+    }
+}

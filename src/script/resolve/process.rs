@@ -1,0 +1,150 @@
+//! Lowering process expressions: operators, prefixes and their fields,
+//! replicated operators.
+
+use super::*;
+
+impl<'s, 'p> Resolver<'s, 'p> {
+    /// A process operator: a function of its own, so that its value is a
+    /// control state with exactly its free variables.
+    pub(super) fn process(&mut self, e: &ast::Expr) -> ExprId {
+        use ast::ExprKind as E;
+        let span = e.span;
+        let func = self.new_function(Ustr::from("process"), FunctionKind::Process, span);
+        self.push_fn(None);
+        let depth = self.scopes.len();
+        let body = match &e.kind {
+            E::Prefix(event, fields, then) => {
+                let event = self.expr(event);
+                let fields = fields
+                    .iter()
+                    .map(|f| match &f.kind {
+                        ast::FieldKind::Output(e) => Field::Output(self.expr(e)),
+                        ast::FieldKind::Input(p, set) | ast::FieldKind::NondetInput(p, set) => {
+                            if self.ctx.timed && matches!(f.kind, ast::FieldKind::NondetInput(..)) {
+                                self.error(
+                                    f.span,
+                                    "a nondeterministic input (`$`) is not allowed in a `Timed` \
+                                     section",
+                                );
+                            }
+                            let set = set.as_ref().map(|s| self.expr(s));
+                            self.scopes.push(FxHashMap::default());
+                            let p = self.pattern(p);
+                            if matches!(f.kind, ast::FieldKind::Input(..)) {
+                                Field::Input(p, set)
+                            } else {
+                                Field::NondetInput(p, set)
+                            }
+                        }
+                    })
+                    .collect();
+                let then = self.expr(then);
+                ExprKind::Prefix(event, fields, then)
+            }
+            E::Guard(g, p) => {
+                let g = self.expr(g);
+                ExprKind::Guard(g, self.expr(p))
+            }
+            E::Process(op, a, b) => {
+                let a = self.expr(a);
+                ExprKind::ProcBinary(*op, a, self.expr(b))
+            }
+            E::Hide(a, b) => {
+                let a = self.expr(a);
+                ExprKind::Hide(a, self.expr(b))
+            }
+            E::Project(a, b) => {
+                let a = self.expr(a);
+                ExprKind::Project(a, self.expr(b))
+            }
+            E::GenParallel(a, s, b) => {
+                let (a, s, b) = (self.expr(a), self.expr(s), self.expr(b));
+                ExprKind::GenParallel(a, s, b)
+            }
+            E::Exception(a, s, b) => {
+                let (a, s, b) = (self.expr(a), self.expr(s), self.expr(b));
+                ExprKind::Exception(a, s, b)
+            }
+            E::SyncExternalChoice(a, s, b) => {
+                let (a, s, b) = (self.expr(a), self.expr(s), self.expr(b));
+                ExprKind::SyncExternalChoice(a, s, b)
+            }
+            E::SyncInterrupt(a, s, b) => {
+                let (a, s, b) = (self.expr(a), self.expr(s), self.expr(b));
+                ExprKind::SyncInterrupt(a, s, b)
+            }
+            E::AlphaParallel(par) => {
+                let a = self.expr(&par.left);
+                let x = self.expr(&par.left_alphabet);
+                let y = self.expr(&par.right_alphabet);
+                let b = self.expr(&par.right);
+                ExprKind::AlphaParallel(a, x, y, b)
+            }
+            E::LinkedParallel(par) => {
+                self.refuse_in_timed(span);
+                let a = self.expr(&par.left);
+                let b = self.expr(&par.right);
+                let stmts = self.stmts(&par.stmts);
+                let pairs = self.pairs(&par.links);
+                self.scopes.truncate(depth);
+                ExprKind::LinkedParallel(a, pairs, stmts, b)
+            }
+            E::Rename(a, pairs, stmts) => {
+                let a = self.expr(a);
+                let stmts = self.stmts(stmts);
+                let pairs = self.pairs(pairs);
+                self.scopes.truncate(depth);
+                ExprKind::Rename(a, pairs, stmts)
+            }
+            E::Replicated(replicated) => {
+                let ast::Replicated { op, stmts, body } = &**replicated;
+                let stmts = self.stmts(stmts);
+                let op = match op {
+                    ast::ReplicatedOp::ExternalChoice => ReplicatedOp::ExternalChoice,
+                    ast::ReplicatedOp::InternalChoice => ReplicatedOp::InternalChoice,
+                    ast::ReplicatedOp::Interleave => ReplicatedOp::Interleave,
+                    ast::ReplicatedOp::SequentialComposition => ReplicatedOp::SequentialComposition,
+                    ast::ReplicatedOp::SyncExternalChoice(a) => {
+                        ReplicatedOp::SyncExternalChoice(self.expr(a))
+                    }
+                    ast::ReplicatedOp::GenParallel(a) => ReplicatedOp::GenParallel(self.expr(a)),
+                    ast::ReplicatedOp::AlphaParallel(a) => {
+                        ReplicatedOp::AlphaParallel(self.expr(a))
+                    }
+                    ast::ReplicatedOp::LinkedParallel(pairs, inner) => {
+                        self.refuse_in_timed(span);
+                        let inner_depth = self.scopes.len();
+                        let inner_stmts = self.stmts(inner);
+                        let pairs = self.pairs(pairs);
+                        self.scopes.truncate(inner_depth);
+                        ReplicatedOp::LinkedParallel(pairs, inner_stmts)
+                    }
+                };
+                let body = self.expr(body);
+                ExprKind::Replicated(op, stmts, body)
+            }
+            _ => unreachable!("every other expression is functional"),
+        };
+        self.scopes.truncate(depth);
+        let body = self.push_expr(body, span);
+        let f = &mut self.script.functions[func.index()];
+        f.clauses = vec![Clause {
+            params: Vec::new(),
+            body,
+            span,
+        }];
+        let sources = self.pop_fn(func);
+        self.push_expr(ExprKind::Process(func, sources), span)
+    }
+
+    /// FDR has no timed semantics for linked parallel: it is an error in a
+    /// `Timed` section.
+    fn refuse_in_timed(&mut self, span: Span) {
+        if self.ctx.timed {
+            self.error(
+                span,
+                "the linked parallel operator is not allowed in a `Timed` section",
+            );
+        }
+    }
+}

@@ -1,0 +1,740 @@
+//! Scopes and captures: function scopes, local and global names and
+//! their captures, and `let` (its groups, lazy units and recursion).
+
+use super::expr::{describe_arity, pattern_variables};
+use super::*;
+
+impl<'s, 'p> Resolver<'s, 'p> {
+    // ------------------------------------------------------------ functions
+
+    /// Resolves `body` as the body of constant `func` (a function scope
+    /// with no parameters and no captures).
+    pub(super) fn constant_body(&mut self, func: FuncId, body: impl FnOnce(&mut Self) -> ExprId) {
+        let saved_scopes = std::mem::take(&mut self.scopes);
+        let saved_fns = std::mem::take(&mut self.fns);
+        self.push_fn(None);
+        let body = body(self);
+        let scope = self.fns.pop().expect("pushed above");
+        let f = &mut self.script.functions[func.index()];
+        f.frame_size = scope.locals;
+        f.clauses = vec![Clause {
+            params: Vec::new(),
+            body,
+            span: self.script.exprs[body.index()].span,
+        }];
+        self.scopes = saved_scopes;
+        self.fns = saved_fns;
+    }
+
+    pub(super) fn push_fn(&mut self, env_owner: Option<usize>) {
+        let index = self.fns.len();
+        self.fns.push(FnScope {
+            env_owner: env_owner.unwrap_or(index),
+            captures: Vec::new(),
+            capture_names: Vec::new(),
+            locals: 0,
+        });
+    }
+
+    /// Pops the innermost function scope into `func` and returns where its
+    /// captures come from in the enclosing scope.
+    pub(super) fn pop_fn(&mut self, func: FuncId) -> Vec<VarRef> {
+        let scope = self.fns.pop().expect("a function scope");
+        let f = &mut self.script.functions[func.index()];
+        f.frame_size = scope.locals;
+        f.captures = scope.capture_names;
+        scope
+            .captures
+            .into_iter()
+            .map(|(_, source)| source)
+            .collect()
+    }
+
+    /// The top-level or module clauses of one definition.
+    pub(super) fn resolve_clauses(&mut self, func: FuncId, clauses: &[&'p ast::Decl]) {
+        let defs: Vec<(&ast::Definition, Span)> = clauses
+            .iter()
+            .map(|d| match &d.kind {
+                DeclKind::Definition(def) => (def, d.span),
+                _ => unreachable!("clauses are definitions"),
+            })
+            .collect();
+        let saved_scopes = std::mem::take(&mut self.scopes);
+        let saved_fns = std::mem::take(&mut self.fns);
+        self.push_fn(None);
+        self.function_clauses(func, &defs);
+        self.fns.pop();
+        self.scopes = saved_scopes;
+        self.fns = saved_fns;
+    }
+
+    /// Resolves the clauses of `func` in the innermost function scope,
+    /// which the caller pushed and pops.
+    pub(super) fn function_clauses(&mut self, func: FuncId, defs: &[(&ast::Definition, Span)]) {
+        let name = self.script.functions[func.index()].name;
+        let shape = |def: &ast::Definition| -> Vec<usize> {
+            match &def.lhs {
+                Lhs::Function(_, groups) => groups.iter().map(|group| group.len()).collect(),
+                _ => Vec::new(),
+            }
+        };
+        let arity = shape(defs[0].0);
+        let mut clauses = Vec::new();
+        for &(def, span) in defs {
+            if shape(def) != arity {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        span,
+                        format!(
+                            "this clause of `{name}` takes {}, but its first clause takes {}",
+                            describe_arity(&shape(def)),
+                            describe_arity(&arity)
+                        ),
+                    )
+                    .with_secondary(defs[0].1, "first clause"),
+                );
+                continue;
+            }
+            self.scopes.push(FxHashMap::default());
+            let params = match &def.lhs {
+                Lhs::Function(_, groups) => groups
+                    .iter()
+                    .map(|group| group.iter().map(|p| self.pattern(p)).collect())
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let body = self.definition_body(def, name, &params);
+            self.scopes.pop();
+            clauses.push(Clause { params, body, span });
+        }
+        let locals = self.fns.last().map_or(0, |s| s.locals);
+        let f = &mut self.script.functions[func.index()];
+        f.arity = arity;
+        f.clauses = clauses;
+        f.frame_size = locals;
+        if let Some(scope) = self.fns.last() {
+            f.captures = scope.capture_names.clone();
+        }
+    }
+
+    /// The right-hand side of a definition. When it is a process
+    /// expression whose parameters are plain variables, its state prints
+    /// as the call `P(1, A)`.
+    pub(super) fn definition_body(
+        &mut self,
+        def: &ast::Definition,
+        name: Ustr,
+        params: &[Vec<Pattern>],
+    ) -> ExprId {
+        let body = self.expr(&def.rhs);
+        if let ExprKind::Process(proc_func, sources) = &self.script.exprs[body.index()].kind {
+            let flat: Vec<&Pattern> = params.iter().flatten().collect();
+            if flat.iter().all(|p| matches!(p, Pattern::Bind(_))) {
+                let params = flat
+                    .iter()
+                    .map(|p| {
+                        let Pattern::Bind(slot) = p else {
+                            unreachable!()
+                        };
+                        sources
+                            .iter()
+                            .position(|s| *s == VarRef::Local(*slot))
+                            .map(|i| i as u32)
+                    })
+                    .collect();
+                let proc_func = *proc_func;
+                let display = Ustr::from(name.as_str());
+                self.script.functions[proc_func.index()].call_form = Some(CallForm {
+                    name: display,
+                    params,
+                });
+            }
+        }
+        body
+    }
+
+    // ------------------------------------------------------------ names
+
+    pub(super) fn bind_local(&mut self, name: Ustr) -> u32 {
+        let scope = self.fns.len() - 1;
+        let slot = self.fns[scope].locals;
+        self.fns[scope].locals += 1;
+        self.bind(name, BindingKind::Local { scope, slot });
+        slot
+    }
+
+    pub(super) fn bind(&mut self, name: Ustr, kind: BindingKind) {
+        let id = self.next_binding;
+        self.next_binding += 1;
+        self.scopes
+            .last_mut()
+            .expect("a lexical scope")
+            .insert(name, Binding { id, kind });
+    }
+
+    pub(super) fn lookup_local(&self, name: &str) -> Option<Binding> {
+        let name = Ustr::from_existing(name)?;
+        self.scopes.iter().rev().find_map(|s| s.get(&name).copied())
+    }
+
+    /// The variable a binding is, seen from the innermost function.
+    pub(super) fn var_ref(&mut self, binding: Binding) -> VarRef {
+        let (home, mut var) = match binding.kind {
+            BindingKind::Local { scope, slot } => (scope, VarRef::Local(slot)),
+            BindingKind::Env { scope } => (scope, VarRef::Env),
+            BindingKind::GroupMember { .. } => unreachable!("group members are not variables"),
+        };
+        let name = self
+            .scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.iter().find(|(_, b)| b.id == binding.id).map(|(n, _)| *n))
+            .unwrap_or_default();
+        for s in home + 1..self.fns.len() {
+            if self.fns[s].env_owner != s {
+                // A group member runs in its group's environment, which
+                // the previous scope (the group) has just captured into.
+                continue;
+            }
+            let scope = &mut self.fns[s];
+            let index = match scope.captures.iter().position(|(id, _)| *id == binding.id) {
+                Some(i) => i,
+                None => {
+                    scope.captures.push((binding.id, var));
+                    scope.capture_names.push(name);
+                    scope.captures.len() - 1
+                }
+            };
+            var = VarRef::Capture(index as u32);
+        }
+        var
+    }
+
+    /// A top-level name as seen from the current module.
+    pub(super) fn lookup_global(&self, text: &str) -> Option<Named> {
+        self.ctx.prefixes.iter().find_map(|p| {
+            let q = Ustr::from_existing(&format!("{p}{text}"))?;
+            self.script.names.get(&q).copied()
+        })
+    }
+
+    /// The qualified name a global lookup found, for privacy checks.
+    pub(super) fn global_name(&self, text: &str) -> Option<Ustr> {
+        self.ctx.prefixes.iter().find_map(|p| {
+            let q = Ustr::from_existing(&format!("{p}{text}"))?;
+            self.script.names.contains_key(&q).then_some(q)
+        })
+    }
+
+    pub(super) fn name_expr(&mut self, name: &ast::Name) -> ExprId {
+        let span = name.span;
+        if !name.is_qualified()
+            && let Some(binding) = self.lookup_local(&name.text)
+        {
+            let kind = match binding.kind {
+                BindingKind::GroupMember { func, handle } => {
+                    let handle = self
+                        .lookup_local(&handle)
+                        .expect("a group's handle is in scope with its members");
+                    let group = self.var_ref(handle);
+                    ExprKind::GroupMember {
+                        group,
+                        member: func,
+                    }
+                }
+                _ => ExprKind::Var(self.var_ref(binding)),
+            };
+            return self.push_expr(kind, span);
+        }
+        match self.lookup_global(&name.text) {
+            Some(named) => {
+                self.check_private(name);
+                let kind = match named {
+                    Named::Global(g) => ExprKind::Global(g),
+                    Named::Ctor(c) => ExprKind::Ctor(c),
+                    Named::Channel(c) => ExprKind::Channel(c),
+                };
+                self.push_expr(kind, span)
+            }
+            None => match self.builtin_named(name) {
+                Some(b) => {
+                    let g = self.script.builtin_global(b);
+                    self.push_expr(ExprKind::Global(g), span)
+                }
+                None if let Some(b) = bool_constant(&name.text) => {
+                    self.push_expr(ExprKind::Bool(b), span)
+                }
+                None => {
+                    self.unknown_name(&name.text, span);
+                    self.push_expr(ExprKind::Int(0), span)
+                }
+            },
+        }
+    }
+
+    /// The built-in a name not defined by the script denotes: a plain
+    /// built-in name, or one qualified by a module (`M::normal`), as FDR
+    /// lets every module see the built-ins.
+    pub(super) fn builtin_named(&self, name: &ast::Name) -> Option<Builtin> {
+        if !name.is_qualified() {
+            return Builtin::lookup(&name.text);
+        }
+        let (module, last) = name.text.rsplit_once("::")?;
+        let known = self.ctx.prefixes.iter().any(|p| {
+            Ustr::from_existing(&format!("{p}{module}"))
+                .is_some_and(|m| self.module_names.contains(&m))
+        });
+        known.then(|| Builtin::lookup(last)).flatten()
+    }
+
+    pub(super) fn check_private(&mut self, name: &ast::Name) {
+        let Some(qualified) = self.global_name(&name.text) else {
+            return;
+        };
+        if let Some(module) = self.script.private.get(&qualified)
+            && !self.ctx.prefix().starts_with(module.as_str())
+        {
+            let module = module.trim_end_matches("::").to_string();
+            self.error(
+                name.span,
+                format!("`{qualified}` is private to module `{module}`: it is not exported"),
+            );
+        }
+    }
+
+    pub(super) fn unknown_name(&mut self, text: &str, span: Span) {
+        if let Some((module, _)) = text.rsplit_once("::")
+            && self.ctx.prefixes.iter().any(|p| {
+                Ustr::from_existing(&format!("{p}{module}"))
+                    .is_some_and(|m| self.refused_instances.contains(&m))
+            })
+        {
+            // Its instance was refused, with the reason.
+            return;
+        }
+        if text == "tock"
+            && let Some(section) = self
+                .script
+                .timed_sections
+                .iter()
+                .find(|s| s.start <= span.start && span.end <= s.end)
+                .copied()
+        {
+            // The translation of a `Timed` section names `tock` at every
+            // prefix: one report per section.
+            if self.tock_reported.insert(section.start) {
+                let d = Diagnostic::error(span, "`tock` is not defined").with_note(
+                    "the processes of a `Timed` section perform `tock` as time passes: \
+                     declare it, as FDR requires (`channel tock`)",
+                );
+                self.diagnostics.push(d);
+            }
+            return;
+        }
+        let bare = text.rsplit_once("::").map_or(text, |(_, b)| b);
+        if let Some((message, note)) = missing_builtin(bare) {
+            let d = Diagnostic::error(span, message).with_note(note);
+            self.diagnostics.push(d);
+            return;
+        }
+        let candidates = self
+            .scopes
+            .iter()
+            .flat_map(|s| s.keys().map(|k| k.as_str()))
+            .filter(|k| !k.starts_with('$'))
+            .chain(self.script.names.keys().map(|k| k.as_str()))
+            .chain(Builtin::names());
+        let mut d = Diagnostic::error(span, format!("`{text}` is not defined"));
+        if let Some(best) = self.suggester.closest(text, candidates) {
+            d = d.with_note(format!("did you mean `{best}`?"));
+        }
+        self.diagnostics.push(d);
+    }
+
+    // ------------------------------------------------------------ let
+
+    pub(super) fn let_expr(&mut self, decls: &[ast::Decl], body: &ast::Expr, span: Span) -> ExprId {
+        // The definitions, by name, in order; pattern definitions apart.
+        let mut units: Vec<LetUnit<'_>> = Vec::new();
+        let mut defined: FxHashMap<Ustr, (usize, Span)> = FxHashMap::default();
+        let mut flat = Vec::new();
+        self.let_declarations(decls, &mut flat);
+        let mut annotated: Vec<&ast::Ident> = Vec::new();
+        for decl in flat {
+            match &decl.kind {
+                DeclKind::Definition(def) => {
+                    let names: Vec<(Ustr, Span)> = match &def.lhs {
+                        Lhs::Name(i) | Lhs::Function(i, _) => vec![(i.name, i.span)],
+                        Lhs::Pattern(p) => {
+                            let mut names = Vec::new();
+                            pattern_variables(p, &mut |n: &ast::Name| {
+                                if !matches!(
+                                    self.lookup_global(&n.text),
+                                    Some(Named::Ctor(_) | Named::Channel(_))
+                                ) {
+                                    names.push((n.text, n.span));
+                                }
+                            });
+                            names
+                        }
+                    };
+                    let continues = matches!(&def.lhs, Lhs::Function(i, _)
+                        if units.last().is_some_and(|u| u.is_function && u.names[0].0 == i.name));
+                    if continues {
+                        units
+                            .last_mut()
+                            .expect("checked")
+                            .clauses
+                            .push((def, decl.span));
+                        continue;
+                    }
+                    for &(name, name_span) in &names {
+                        if let Some(&(_, earlier)) = defined.get(&name) {
+                            self.diagnostics.push(
+                                Diagnostic::error(name_span, format!("`{name}` is defined twice"))
+                                    .with_secondary(earlier, "first defined here"),
+                            );
+                        }
+                        if matches!(
+                            self.lookup_global(&name),
+                            Some(Named::Ctor(_) | Named::Channel(_))
+                        ) {
+                            self.error(
+                                name_span,
+                                format!(
+                                    "`{name}` is a datatype constructor or channel; it cannot be defined as a variable"
+                                ),
+                            );
+                        }
+                        defined.insert(name, (units.len(), name_span));
+                    }
+                    units.push(LetUnit {
+                        names,
+                        is_function: matches!(def.lhs, Lhs::Function(..)),
+                        is_pattern: matches!(def.lhs, Lhs::Pattern(_)),
+                        clauses: vec![(def, decl.span)],
+                    });
+                }
+                DeclKind::TypeAnnotation(names, _) => annotated.extend(names.iter()),
+                DeclKind::External(names) | DeclKind::Transparent(names) => {
+                    self.check_provided(names)
+                }
+                _ => self.error(
+                    decl.span,
+                    "only definitions, type annotations, `external`, `transparent` and `Timed` \
+                     sections may appear between `let` and `within`",
+                ),
+            }
+        }
+        for ident in annotated {
+            if !defined.contains_key(&ident.name) {
+                self.annotation_without_definition(ident);
+            }
+        }
+        // Order the units by dependency: strongly connected components,
+        // dependencies first.
+        let edges: Vec<Vec<usize>> = units
+            .iter()
+            .map(|u| {
+                let mut mentioned = FxHashSet::default();
+                for (def, _) in &u.clauses {
+                    expr_mentions(&def.rhs, &mut mentioned);
+                }
+                let mut targets: Vec<usize> = mentioned
+                    .iter()
+                    .filter_map(|n| defined.get(n).map(|&(i, _)| i))
+                    .collect();
+                targets.sort_unstable();
+                targets.dedup();
+                targets
+            })
+            .collect();
+        let components = strongly_connected(&edges);
+
+        self.scopes.push(FxHashMap::default());
+        let mut groups = Vec::new();
+        for component in components {
+            let recursive = component.len() > 1 || edges[component[0]].contains(&component[0]);
+            if !recursive && !units[component[0]].is_function {
+                self.lazy_unit(&units[component[0]], &mut groups);
+            } else {
+                if let Some(&p) = component.iter().find(|&&i| units[i].is_pattern) {
+                    self.error(
+                        units[p].clauses[0].1,
+                        "a pattern definition cannot be recursive",
+                    );
+                    continue;
+                }
+                self.recursive_group(&component, &units, &mut groups);
+            }
+        }
+        let body = self.expr(body);
+        self.scopes.pop();
+        self.push_expr(ExprKind::Let(groups, body), span)
+    }
+
+    /// The declarations of a `let`, with those of its `Timed` sections
+    /// in their place (a section scopes nothing: its definitions are the
+    /// `let`'s).
+    pub(super) fn let_declarations<'d>(
+        &mut self,
+        decls: &'d [ast::Decl],
+        out: &mut Vec<&'d ast::Decl>,
+    ) {
+        for decl in decls {
+            match &decl.kind {
+                DeclKind::Timed(_, inner) => {
+                    self.script.timed_sections.push(decl.span);
+                    self.let_declarations(inner, out);
+                }
+                _ => out.push(decl),
+            }
+        }
+    }
+
+    /// A constant used by nothing in its own group: a memoised thunk.
+    pub(super) fn lazy_unit(&mut self, unit: &LetUnit<'_>, groups: &mut Vec<LetGroup>) {
+        let (def, span) = unit.clauses[0];
+        if unit.is_pattern {
+            // The value once, then each name projected out of it.
+            let value = self.thunk(Ustr::from("pattern"), span, |r| r.expr(&def.rhs));
+            let value_slot = self.bind_local(Ustr::from("$pattern"));
+            groups.push(LetGroup::Lazy {
+                func: value.0,
+                captures: value.1,
+                slot: value_slot,
+            });
+            let Lhs::Pattern(pattern) = &def.lhs else {
+                unreachable!("a pattern unit")
+            };
+            let hidden = self.lookup_local("$pattern").expect("just bound");
+            for &(name, _) in &unit.names {
+                let (func, captures) = self.thunk(name, span, |r| {
+                    let value = r.var_ref(hidden);
+                    let value = r.push_expr(ExprKind::Var(value), span);
+                    r.destructure(value, pattern, name, span)
+                });
+                let slot = self.bind_local(name);
+                groups.push(LetGroup::Lazy {
+                    func,
+                    captures,
+                    slot,
+                });
+            }
+            return;
+        }
+        let name = unit.names[0].0;
+        let (func, captures) = self.thunk(name, span, |r| r.definition_body(def, name, &[]));
+        let slot = self.bind_local(name);
+        groups.push(LetGroup::Lazy {
+            func,
+            captures,
+            slot,
+        });
+    }
+
+    /// The constant that evaluates `value`, matches it against `pattern`
+    /// and yields the variable `name` the pattern binds.
+    pub(super) fn destructure(
+        &mut self,
+        value: ExprId,
+        pattern: &ast::Pattern,
+        name: Ustr,
+        span: Span,
+    ) -> ExprId {
+        self.scopes.push(FxHashMap::default());
+        let pattern = self.pattern(pattern);
+        let slot = match self.scopes.last().and_then(|s| s.get(&name)) {
+            Some(Binding {
+                kind: BindingKind::Local { slot, .. },
+                ..
+            }) => *slot,
+            _ => unreachable!("the pattern binds its names"),
+        };
+        self.scopes.pop();
+        self.push_expr(
+            ExprKind::Destructure {
+                value,
+                pattern,
+                slot,
+            },
+            span,
+        )
+    }
+
+    /// A constant function resolved in a scope of its own that captures
+    /// what it uses.
+    pub(super) fn thunk(
+        &mut self,
+        name: Ustr,
+        span: Span,
+        body: impl FnOnce(&mut Self) -> ExprId,
+    ) -> (FuncId, Vec<VarRef>) {
+        let func = self.new_function(name, FunctionKind::Constant, span);
+        self.push_fn(None);
+        self.scopes.push(FxHashMap::default());
+        let body = body(self);
+        self.scopes.pop();
+        self.script.functions[func.index()].clauses = vec![Clause {
+            params: Vec::new(),
+            body,
+            span,
+        }];
+        let sources = self.pop_fn(func);
+        (func, sources)
+    }
+
+    /// Definitions that refer to each other: they share one environment
+    /// and reach each other through the group handle.
+    pub(super) fn recursive_group(
+        &mut self,
+        component: &[usize],
+        units: &[LetUnit<'_>],
+        groups: &mut Vec<LetGroup>,
+    ) {
+        let handle = Ustr::from(&format!("$group{}", self.next_binding));
+        let group_slot = self.bind_local(handle);
+        let members: Vec<(usize, FuncId)> = component
+            .iter()
+            .map(|&i| {
+                let unit = &units[i];
+                let kind = if unit.is_function {
+                    FunctionKind::Named
+                } else {
+                    FunctionKind::Constant
+                };
+                (
+                    i,
+                    self.new_function(unit.names[0].0, kind, unit.clauses[0].1),
+                )
+            })
+            .collect();
+        // The members' names, visible to each other and to the body.
+        for &(i, func) in &members {
+            self.bind(
+                units[i].names[0].0,
+                BindingKind::GroupMember { func, handle },
+            );
+        }
+        self.push_fn(None);
+        let group_scope = self.fns.len() - 1;
+        for &(i, func) in &members {
+            self.push_fn(Some(group_scope));
+            let me = self.fns.len() - 1;
+            self.scopes.push(FxHashMap::default());
+            self.bind(handle, BindingKind::Env { scope: me });
+            self.function_clauses(func, &units[i].clauses);
+            self.scopes.pop();
+            self.fns.pop();
+        }
+        let group = self.fns.pop().expect("the group scope");
+        let names = group.capture_names;
+        for &(_, func) in &members {
+            self.script.functions[func.index()].captures = names.clone();
+        }
+        let captures = group.captures.into_iter().map(|(_, s)| s).collect();
+        groups.push(LetGroup::Recursive {
+            captures,
+            group_slot,
+        });
+    }
+}
+
+pub(super) struct LetUnit<'a> {
+    names: Vec<(Ustr, Span)>,
+    is_function: bool,
+    is_pattern: bool,
+    clauses: Vec<(&'a ast::Definition, Span)>,
+}
+
+/// Tarjan's algorithm; components come out dependencies first.
+pub(super) fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    struct State<'e> {
+        edges: &'e [Vec<usize>],
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        on_stack: Vec<bool>,
+        stack: Vec<usize>,
+        next: usize,
+        out: Vec<Vec<usize>>,
+    }
+    fn visit(s: &mut State<'_>, v: usize) {
+        s.index[v] = Some(s.next);
+        s.low[v] = s.next;
+        s.next += 1;
+        s.stack.push(v);
+        s.on_stack[v] = true;
+        for &w in &s.edges[v] {
+            match s.index[w] {
+                None => {
+                    visit(s, w);
+                    s.low[v] = s.low[v].min(s.low[w]);
+                }
+                Some(i) if s.on_stack[w] => s.low[v] = s.low[v].min(i),
+                Some(_) => {}
+            }
+        }
+        if Some(s.low[v]) == s.index[v] {
+            let mut component = Vec::new();
+            while let Some(w) = s.stack.pop() {
+                s.on_stack[w] = false;
+                component.push(w);
+                if w == v {
+                    break;
+                }
+            }
+            component.sort_unstable();
+            s.out.push(component);
+        }
+    }
+    let n = edges.len();
+    let mut s = State {
+        edges,
+        index: vec![None; n],
+        low: vec![0; n],
+        on_stack: vec![false; n],
+        stack: Vec::new(),
+        next: 0,
+        out: Vec::new(),
+    };
+    for v in 0..n {
+        if s.index[v].is_none() {
+            visit(&mut s, v);
+        }
+    }
+    s.out
+}
+
+/// What FDR's built-ins that are not names here are, for the diagnostic
+/// that names one: the message and a note.
+pub(super) fn missing_builtin(name: &str) -> Option<(String, &'static str)> {
+    Some(match name {
+        "BUFFER" | "WEAK_BUFFER" | "SIGNAL_BUFFER" => (
+            format!("FDR's built-in `{name}` is not supported yet"),
+            "FDR's buffer processes are not built into symcsp: define the buffer \
+             in the script (e.g. `B(s) = #s < n & in?x -> B(s ^ <x>) [] \
+             s != <> & out!head(s) -> B(tail(s))`)",
+        ),
+        "WAIT" | "TSTOP" | "TSKIP" => (
+            format!("`{name}` is not defined outside a `Timed` section"),
+            "as in FDR, the timed processes `WAIT`, `TSTOP` and `TSKIP` are \
+             names only inside `Timed(et) { ... }`",
+        ),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn components_come_dependencies_first() {
+        // 0 -> 1 -> 2 -> 1, 3 alone.
+        let edges = vec![vec![1], vec![2], vec![1], vec![]];
+        assert_eq!(
+            strongly_connected(&edges),
+            vec![vec![1, 2], vec![0], vec![3]]
+        );
+    }
+}

@@ -1,0 +1,99 @@
+//! `Timed` sections: FDR's tock-CSP translation, checked on processes
+//! whose state spaces are small enough to count by hand.
+
+use symcsp::check::{self, Verdict};
+use symcsp::lts::{self, Budget};
+use symcsp::process::Processes;
+use symcsp::script::Script;
+
+const FIXTURE: &str = "tests/fixtures/timed/tock.csp";
+
+fn load() -> Script {
+    Script::load_file(std::path::Path::new(FIXTURE))
+        .unwrap_or_else(|e| panic!("the fixture loads: {}", e.render()))
+}
+
+/// States, transitions and deadlock states of `process`, by the
+/// supercombinator and the plain semantics (which must agree).
+fn counts(script: &mut Script, process: &str) -> (u64, u64, u64) {
+    let func = script.add_expr("<process>", process).expect("resolves");
+    let script = &*script;
+    symcsp::stack::with_large_stack(|| {
+        let (mut procs, root) = Processes::with_root(script, func).expect("a process");
+        let budget = Budget::default();
+        let fast = lts::explore(&mut procs, root, &budget).expect("explores");
+        let plain = lts::plain::explore_terms(&mut procs, root, &budget).expect("explores");
+        assert_eq!(
+            (fast.states, fast.transitions, fast.deadlock_states),
+            (plain.states, plain.transitions, plain.deadlock_states),
+            "{process}"
+        );
+        (fast.states, fast.transitions, fast.deadlock_states)
+    })
+}
+
+#[test]
+fn timed_processes_have_fdrs_state_spaces() {
+    let mut script = load();
+    // P = X: X -tock-> X, X -a-> (tock -> P).
+    assert_eq!(counts(&mut script, "P"), (2, 3, 0));
+    // Q: idle, a, one tock, then TSTOP ticking for ever.
+    assert_eq!(counts(&mut script, "Q"), (3, 4, 0));
+    // WAIT(2): two tocks, then TSKIP (idles or terminates: τ into
+    // `b -> SKIP`), which idles, performs b, one tock, TSKIP, ✓.
+    assert_eq!(counts(&mut script, "W"), (7, 9, 0));
+    // R: c.0 leads to tock -> TSTOP, c.1 and c.2 to tock -> P, the state
+    // P's own a leads to.
+    assert_eq!(counts(&mut script, "R"), (5, 9, 0));
+    // [] synchronises on tock: one state idles, a and b lead to the same
+    // `tock -> TSTOP`.
+    assert_eq!(counts(&mut script, "E"), (3, 5, 0));
+    // A false guard is TSTOP.
+    assert_eq!(counts(&mut script, "G"), (1, 1, 0));
+    // ||| synchronises on tock: P's two states by Q's three, all six
+    // reachable.
+    assert_eq!(counts(&mut script, "I"), (6, 11, 0));
+    // a takes two tocks and b none.
+    assert_eq!(counts(&mut script, "P2"), (4, 6, 0));
+    // An input of `_` still costs its event's time: c.0, c.1 and c.2 all
+    // lead to `tock -> TSTOP`.
+    assert_eq!(counts(&mut script, "Any"), (3, 6, 0));
+    // Replicated []: synchronised on tock (tock, c.0 and c.1 from the
+    // start); over nothing, TSTOP.
+    assert_eq!(counts(&mut script, "Rep"), (3, 5, 0));
+    assert_eq!(counts(&mut script, "None"), (1, 1, 0));
+    // Outside sections: untimed.
+    assert_eq!(counts(&mut script, "U"), (1, 1, 0));
+    // A section in a let: a takes three tocks.
+    assert_eq!(counts(&mut script, "L"), (4, 5, 0));
+}
+
+#[test]
+fn timed_assertions_answer_as_fdr() {
+    let script = load();
+    let verdicts: Vec<Verdict> = (0..script.assertions.len())
+        .map(|i| {
+            symcsp::stack::with_large_stack(|| check::check(&script, i, &Budget::default()))
+                .unwrap_or_else(|d| panic!("{}", d.render(&script.sources)))
+                .verdict
+        })
+        .collect();
+    assert!(
+        verdicts.iter().all(|v| *v == Verdict::Passed),
+        "{verdicts:?}"
+    );
+}
+
+/// The animator lists the script's own processes, not the timed
+/// processes the translation adds.
+#[test]
+fn the_listing_shows_only_the_scripts_processes() {
+    let listing = symcsp::tui::model::Listing::new(load());
+    assert_eq!(
+        listing.processes,
+        [
+            "P", "Q", "W", "R", "E", "G", "I", "Any", "Rep", "None", "P2", "U", "L"
+        ]
+    );
+    assert!(listing.functions.is_empty(), "{:?}", listing.functions);
+}
