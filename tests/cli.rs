@@ -680,6 +680,26 @@ fn explore_tells_terminated_states_from_deadlocks() {
     }
 }
 
+/// Exploration says what its states took in memory: the store's rows
+/// and index as allocated, which grow with the states.
+#[test]
+fn explore_reports_the_bytes_its_states_take() {
+    let bytes = |model: &str| {
+        let report = json_of(&["explore", model, "System", "--format", "json"], 0);
+        let states = report["states"].as_u64().expect("states");
+        let bytes = report["store_bytes"].as_u64().expect("store_bytes");
+        (states, bytes)
+    };
+    let (small_states, small) = bytes("models/buffers.csp");
+    let (large_states, large) = bytes("models/lockfreequeue.csp");
+    assert!(small > 0 && large > small, "{small} {large}");
+    // Rows of 7 one-byte components and an index of 8-byte words at most
+    // three quarters full, in chunks: well under 100 bytes a state.
+    let per_state = large as f64 / large_states as f64;
+    assert!(per_state > 7.0 && per_state < 100.0, "{per_state}");
+    assert!(small_states < large_states);
+}
+
 /// JSON numbers steps, the components that moved and a τ-loop's start
 /// from 1, as the text does.
 #[test]

@@ -244,3 +244,23 @@ fn the_scripts_fuzzed_load() {
         Script::load_str("script.csp", text).expect("a shipped script loads");
     }
 }
+
+/// A case the fuzz found: a pattern definition whose concatenation has
+/// two parts of unknown length (`t^u`, from `testBool` with `^` put in)
+/// is a diagnostic on the second part, not a panic while the names it
+/// defines are looked up.
+#[test]
+fn a_concatenation_pattern_of_two_names_is_a_diagnostic() {
+    for text in ["t^u = <1, 2>\n", "t^estBool = Bool == {false, true}\n"] {
+        let errors = Script::load_str("fuzzed.csp", text).expect_err("does not load");
+        assert!(
+            errors
+                .diagnostics
+                .iter()
+                .any(|d| d.message.contains("only one part of unknown length")),
+            "{:?}",
+            errors.diagnostics
+        );
+        exercise(text);
+    }
+}

@@ -421,10 +421,6 @@ impl Product {
 }
 
 impl Visitor for Product {
-    fn needs_machine(&self) -> bool {
-        self.divergences.is_some()
-    }
-
     fn visit(&mut self, context: Context<'_, '_>, visit: Visit<'_>) -> EvalResult<Flow> {
         let Context { procs, machine } = context;
         let width = self.width;

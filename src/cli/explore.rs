@@ -78,6 +78,8 @@ struct Report<'a> {
     /// What the engine splits the process into (see [`Engine`]).
     components: usize,
     seconds: f64,
+    /// The bytes the stored states took (rows, index), as allocated.
+    store_bytes: u64,
     complete: bool,
     /// What stopped an incomplete exploration (`null` when complete).
     stopped: Option<&'static str>,
@@ -191,6 +193,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
                 terminated_states: exploration.terminated_states,
                 components: exploration.components,
                 seconds: exploration.seconds,
+                store_bytes: exploration.store_bytes,
                 complete: exploration.complete,
                 stopped: exploration.stopped.map(Stopped::reason),
                 dot: dot_report,
@@ -315,7 +318,8 @@ fn plain(
     let mut text = format!(
         "process            {}\nstates             {}\ntransitions        {}\n\
          deadlock states    {}\nterminated states  {}\ncomponents         {} ({})\n\
-         time               {:.3} s{rate}\n",
+         time               {:.3} s{rate}\n\
+         store              {:.1} MB ({:.1} bytes/state: rows and index)\n",
         request.process,
         x.states,
         x.transitions,
@@ -323,7 +327,9 @@ fn plain(
         x.terminated_states,
         x.components,
         request.engine.components_are(),
-        x.seconds
+        x.seconds,
+        x.store_bytes as f64 / 1e6,
+        x.store_bytes as f64 / x.states.max(1) as f64,
     );
     if let Some(symmetry) = reduced {
         let types = if symmetry.types().is_empty() {

@@ -38,6 +38,7 @@ pub fn explore_machine(
         terminated_states: counter.terminated.iter().filter(|&&t| t).count() as u64,
         components: search.components(),
         seconds: outcome.seconds,
+        store_bytes: search.bytes(),
         complete: outcome.stopped.is_none(),
         stopped: outcome.stopped,
     })

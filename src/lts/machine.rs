@@ -22,6 +22,14 @@
 //! share one ([`Machine::share_tables`]), so the image of a component
 //! state under a permutation has a number in the image component at
 //! once, found or added by [`Machine::local_of`].
+//!
+//! A component state's transitions are kept sorted by event, and the
+//! tree combines them by event ([`combine`]): what each node lists and
+//! what it asks its operands for by event is planned once ([`plan`]).
+
+mod combine;
+mod moves;
+mod plan;
 
 use rustc_hash::FxHashMap;
 
@@ -30,57 +38,8 @@ use crate::process::{
     EventId, EventRelation, EventSet, ProcId, Processes, TAU, TICK, Term, Transition,
 };
 
-/// One move of a system state: an event and the components it changes.
-#[derive(Debug, Clone, Copy)]
-pub struct Move {
-    pub event: EventId,
-    /// Range into [`Moves::changes`].
-    start: u32,
-    len: u32,
-}
-
-/// The moves of one system state; reused from state to state.
-#[derive(Debug, Default)]
-pub struct Moves {
-    pub list: Vec<Move>,
-    changes: Vec<(u32, u32)>,
-    scratch: Vec<Move>,
-    bounds: Vec<usize>,
-    options: Vec<(usize, usize)>,
-    pick: Vec<usize>,
-    parts: Vec<Move>,
-}
-
-impl Moves {
-    pub fn clear(&mut self) {
-        self.list.clear();
-        self.changes.clear();
-    }
-
-    /// The `(component, new state)` changes of a move.
-    pub fn changes(&self, m: &Move) -> &[(u32, u32)] {
-        &self.changes[m.start as usize..(m.start + m.len) as usize]
-    }
-
-    /// `state` after move `m`.
-    pub fn apply(&self, m: &Move, state: &[u32], out: &mut Vec<u32>) {
-        out.clear();
-        out.extend_from_slice(state);
-        for &(slot, target) in self.changes(m) {
-            out[slot as usize] = target;
-        }
-    }
-
-    fn push(&mut self, event: EventId, changes: &[(u32, u32)]) {
-        let start = self.changes.len() as u32;
-        self.changes.extend_from_slice(changes);
-        self.list.push(Move {
-            event,
-            start,
-            len: changes.len() as u32,
-        });
-    }
-}
+pub use moves::{Move, Moves};
+use plan::{Bits, Plan, SetId};
 
 /// A node of the operator tree (read by the symmetry layer, which
 /// checks that a permutation maps the tree onto itself).
@@ -131,8 +90,20 @@ struct Table {
     transitions: Vec<Option<LocalTransitions>>,
 }
 
-/// A component state's transitions: events and local target numbers.
+/// A component state's transitions: events and local target numbers,
+/// sorted by event (in the process layer's order among equal events).
 type LocalTransitions = Box<[(EventId, u32)]>;
+
+/// The transitions components of one table list themselves when the
+/// operators above them ask for the events of `excluded` by event: per
+/// state, those on other events (all of them when nothing is excluded).
+#[derive(Debug)]
+struct Listing {
+    table: u32,
+    excluded: SetId,
+    everything: bool,
+    listed: Vec<Option<LocalTransitions>>,
+}
 
 impl Table {
     fn local(&mut self, p: ProcId) -> u32 {
@@ -146,6 +117,9 @@ impl Table {
         i
     }
 }
+
+/// A route to an event that several operands of a node can perform.
+const SEVERAL: u32 = u32::MAX;
 
 /// One row of [`Machine::outline`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -170,6 +144,22 @@ pub struct Machine {
     done: Vec<ProcId>,
     /// Events that τ and ✓ take priority over (`:[tau priority over]:`).
     tau_priority: Option<EventSet>,
+    plan: Plan,
+    listings: Vec<Listing>,
+    /// Each component's listing.
+    listing_of: Vec<u32>,
+    /// Per node: every visible event it has been able to perform in a
+    /// state prepared so far (as it names them), so that asking a node
+    /// for an event it never offered stops at once.
+    seen: Vec<Bits>,
+    /// Per parallel node and event: which operand has been able to
+    /// perform it (`1 +` its index), none (0) or several ([`SEVERAL`]),
+    /// so that a node asked for an event its operands do not share asks
+    /// one operand only.
+    routes: Vec<Vec<u32>>,
+    /// Per slot: the local states it is ready to move from (prepared), as
+    /// bits.
+    ready: Vec<Vec<u64>>,
 }
 
 impl Machine {
@@ -183,8 +173,21 @@ impl Machine {
             omega: procs.omega(),
             done: Vec::new(),
             tau_priority: None,
+            plan: Plan::default(),
+            listings: Vec::new(),
+            listing_of: Vec::new(),
+            seen: Vec::new(),
+            routes: Vec::new(),
+            ready: Vec::new(),
         };
         machine.compile(procs, root, 0);
+        machine.plan = Plan::new(
+            &machine.nodes,
+            machine.initial.len(),
+            procs.events().id_count(),
+        );
+        machine.index_listings();
+        machine.forget_seen(procs.events().id_count());
         let depth = machine
             .nodes
             .iter()
@@ -223,15 +226,127 @@ impl Machine {
     pub fn single(procs: &mut Processes, root: ProcId) -> Machine {
         let mut table = Table::default();
         let initial = vec![table.local(root)];
-        Machine {
-            nodes: vec![Node::Leaf { slot: 0 }],
+        let nodes = vec![Node::Leaf { slot: 0 }];
+        let plan = Plan::new(&nodes, 1, procs.events().id_count());
+        let mut machine = Machine {
+            nodes,
             tables: vec![table],
             table_of: vec![0],
             initial,
             omega: procs.omega(),
             done: Vec::new(),
             tau_priority: None,
+            plan,
+            listings: Vec::new(),
+            listing_of: Vec::new(),
+            seen: Vec::new(),
+            routes: Vec::new(),
+            ready: Vec::new(),
+        };
+        machine.index_listings();
+        machine.forget_seen(procs.events().id_count());
+        machine
+    }
+
+    fn forget_seen(&mut self, id_count: usize) {
+        self.seen = vec![Bits::empty(id_count); self.nodes.len()];
+        self.routes = self
+            .nodes
+            .iter()
+            .map(|n| match n {
+                Node::Parallel { .. } => vec![0; id_count],
+                _ => Vec::new(),
+            })
+            .collect();
+        self.ready = vec![Vec::new(); self.initial.len()];
+    }
+
+    /// Records that the leaf of `slot` (or `node` above it) can perform
+    /// `e`, and the event it is for each node above.
+    fn see(&mut self, node: usize, e: EventId) {
+        if e == TAU || e == TICK || self.seen[node].contains(e) {
+            // Its ancestors saw it when it was first seen.
+            return;
         }
+        self.seen[node].insert(e);
+        if node == 0 {
+            return;
+        }
+        let parent = self.plan.parent[node];
+        match &self.nodes[parent] {
+            Node::Leaf { .. } => unreachable!("a leaf has no child"),
+            Node::Hide { set, .. } => {
+                if !set.contains(e) {
+                    self.see(parent, e);
+                }
+            }
+            Node::Rename { relation, .. } => {
+                let image: Vec<EventId> = relation.image(e).iter().map(|&(_, to)| to).collect();
+                if image.is_empty() {
+                    self.see(parent, e);
+                }
+                for to in image {
+                    self.see(parent, to);
+                }
+            }
+            Node::Parallel {
+                children,
+                alphabets,
+                ..
+            } => {
+                let i = children.iter().position(|&c| c == node).expect("a child");
+                if alphabets.as_ref().is_none_or(|a| a[i].contains(e)) {
+                    let route = &mut self.routes[parent][e as usize];
+                    *route = match *route {
+                        0 => i as u32 + 1,
+                        _ => SEVERAL,
+                    };
+                    self.see(parent, e);
+                }
+            }
+            Node::Linked {
+                left,
+                relation,
+                range,
+                ..
+            } => {
+                let linked = if *left == node {
+                    relation.in_domain(e)
+                } else {
+                    range.contains(e)
+                };
+                if !linked {
+                    self.see(parent, e);
+                }
+            }
+        }
+    }
+
+    /// One listing per table and excluded set its components use; a
+    /// state's listed transitions are made when it is prepared.
+    fn index_listings(&mut self) {
+        let mut listings: Vec<Listing> = Vec::new();
+        self.listing_of = (0..self.initial.len())
+            .map(|slot| {
+                let table = self.table_of[slot];
+                let excluded = self.plan.leaf_excluded[slot];
+                let found = listings
+                    .iter()
+                    .position(|l| l.table == table && l.excluded == excluded);
+                found.unwrap_or_else(|| {
+                    listings.push(Listing {
+                        table,
+                        excluded,
+                        everything: self.plan.sets[excluded as usize].is_empty(),
+                        listed: Vec::new(),
+                    });
+                    listings.len() - 1
+                }) as u32
+            })
+            .collect();
+        // Listed anew (lazily, as states are prepared) under the new
+        // numbering.
+        self.listings = listings;
     }
 
     /// The initial system state: each component's local state number.
@@ -305,6 +420,11 @@ impl Machine {
             if !used.contains(&(t as u32)) {
                 *table = Table::default();
             }
+        }
+        self.index_listings();
+        // The local numbers changed; what was seen stays true.
+        for locals in &mut self.ready {
+            locals.clear();
         }
     }
 
@@ -415,7 +535,7 @@ impl Machine {
     /// the machine.
     pub fn prepared_moves(&self, state: &[u32], out: &mut Moves) {
         out.clear();
-        self.node_moves(0, state, out);
+        self.list(0, state, out);
         if let Some(urgent) = &self.tau_priority
             && out.list.iter().any(|m| m.event == TAU || m.event == TICK)
         {
@@ -568,252 +688,103 @@ impl Machine {
     }
 
     /// Computes the transitions of every component state of `state` not
-    /// yet known.
+    /// yet known, and what each component lists itself.
     pub fn prepare(&mut self, procs: &mut Processes, state: &[u32]) -> EvalResult<()> {
         for (slot, &local) in state.iter().enumerate() {
-            let table = &mut self.tables[self.table_of[slot] as usize];
-            if table.transitions[local as usize].is_some() {
+            let (word, bit) = (local as usize / 64, 1u64 << (local % 64));
+            if self.ready[slot].get(word).is_some_and(|w| w & bit != 0) {
                 continue;
             }
-            let p = table.states[local as usize];
-            let list: Vec<(EventId, u32)> = procs
-                .transitions(p)?
-                .iter()
-                .map(|t: &Transition| (t.event, table.local(t.target)))
-                .collect();
-            table.transitions[local as usize] = Some(list.into());
+            self.prepare_component(procs, slot, local)?;
+            let ready = &mut self.ready[slot];
+            if ready.len() <= word {
+                ready.resize(word + 1, 0);
+            }
+            ready[word] |= bit;
         }
         Ok(())
     }
 
-    fn node_moves(&self, node: usize, state: &[u32], out: &mut Moves) {
-        match &self.nodes[node] {
-            Node::Leaf { slot } => {
-                let table = &self.tables[self.table_of[*slot as usize] as usize];
-                let transitions = table.transitions[state[*slot as usize] as usize]
-                    .as_deref()
-                    .expect("prepared");
-                for &(event, target) in transitions {
-                    out.push(event, &[(*slot, target)]);
-                }
+    /// Makes component `slot` ready to move from its local state `local`:
+    /// its transitions, those it lists itself, and the events it offers
+    /// known to the nodes above it.
+    fn prepare_component(
+        &mut self,
+        procs: &mut Processes,
+        slot: usize,
+        local: u32,
+    ) -> EvalResult<()> {
+        let local = local as usize;
+        let table = &mut self.tables[self.table_of[slot] as usize];
+        if table.transitions[local].is_none() {
+            let p = table.states[local];
+            let mut list: Vec<(EventId, u32)> = procs
+                .transitions(p)?
+                .iter()
+                .map(|t: &Transition| (t.event, table.local(t.target)))
+                .collect();
+            // Stable: equal events keep the process layer's order.
+            list.sort_by_key(|&(e, _)| e);
+            table.transitions[local] = Some(list.into());
+        }
+        let all = self.tables[self.table_of[slot] as usize].transitions[local]
+            .as_deref()
+            .expect("computed above");
+        let events: Vec<EventId> = all.iter().map(|&(e, _)| e).collect();
+        let listing = &mut self.listings[self.listing_of[slot] as usize];
+        if !listing.everything {
+            if listing.listed.len() <= local {
+                listing.listed.resize(local + 1, None);
             }
-            Node::Hide { child, set } => {
-                let base = out.list.len();
-                self.node_moves(*child, state, out);
-                for m in &mut out.list[base..] {
-                    if m.event != TICK && set.contains(m.event) {
-                        m.event = TAU;
-                    }
-                }
-            }
-            Node::Rename { child, relation } => {
-                let base = out.list.len();
-                self.node_moves(*child, state, out);
-                let end = out.list.len();
-                for i in base..end {
-                    let m = out.list[i];
-                    if m.event == TAU || m.event == TICK {
-                        continue;
-                    }
-                    let image = relation.image(m.event);
-                    if let Some((&(_, first), rest)) = image.split_first() {
-                        out.list[i].event = first;
-                        for &(_, other) in rest {
-                            out.list.push(Move { event: other, ..m });
-                        }
-                    }
-                }
-            }
-            Node::Parallel {
-                children,
-                alphabets,
-                sync,
-                slots,
-                depth,
-            } => {
-                let base = out.list.len();
-                // Where each operand's moves start, on a stack shared
-                // with the nodes below (they pop what they push).
-                let at = out.bounds.len();
-                out.bounds.push(base);
-                for &c in children {
-                    self.node_moves(c, state, out);
-                    out.bounds.push(out.list.len());
-                }
-                let raw_end = out.list.len();
-                let operands = children.len();
-                let may =
-                    |i: usize, e: EventId| alphabets.as_ref().is_none_or(|a| a[i].contains(e));
-                // Synchronised events, from the first operand that may
-                // perform each; appended after the operands' own moves,
-                // which they read.
-                if let Some(sync) = sync {
-                    for i in 0..operands {
-                        let (from, to) = (out.bounds[at + i], out.bounds[at + i + 1]);
-                        for k in from..to {
-                            let e = out.list[k].event;
-                            if e == TAU || e == TICK || !sync.contains(e) || !may(i, e) {
-                                continue;
-                            }
-                            // Once per event: at the first operand that may
-                            // take part, at its first move on `e`.
-                            if (0..i).any(|j| may(j, e))
-                                || (from..k).any(|j| out.list[j].event == e)
-                            {
-                                continue;
-                            }
-                            self.synchronise(e, i, at, &may, out);
-                        }
-                    }
-                }
-                // Independent moves stay where they are: τ, an operand's ✓
-                // (as τ), and events nobody else needs to join.
-                let mut kept = base;
-                for i in 0..operands {
-                    for k in out.bounds[at + i]..out.bounds[at + i + 1] {
-                        let mut m = out.list[k];
-                        match m.event {
-                            TAU | TICK => m.event = TAU,
-                            e if !may(i, e) => continue,
-                            e if sync.as_ref().is_some_and(|s| s.contains(e)) => continue,
-                            _ => {}
-                        }
-                        out.list[kept] = m;
-                        kept += 1;
-                    }
-                }
-                let joined = out.list.len() - raw_end;
-                out.list.copy_within(raw_end.., kept);
-                out.list.truncate(kept + joined);
-                out.bounds.truncate(at);
-                if !self.is_done(state, *slots, *depth)
-                    && children.iter().all(|&c| self.terminated(c, state))
-                {
-                    self.push_done(*slots, *depth, out);
-                }
-            }
-            Node::Linked {
-                left,
-                right,
-                relation,
-                range,
-                slots,
-                depth,
-            } => {
-                let base = out.list.len();
-                self.node_moves(*left, state, out);
-                let mid = out.list.len();
-                self.node_moves(*right, state, out);
-                let raw_end = out.list.len();
-                for k in base..mid {
-                    let m = out.list[k];
-                    match m.event {
-                        TAU | TICK => out.list.push(Move { event: TAU, ..m }),
-                        e if relation.in_domain(e) => {
-                            for &(_, f) in relation.image(e) {
-                                for j in mid..raw_end {
-                                    let n = out.list[j];
-                                    if n.event == f {
-                                        self.join(TAU, &[m, n], out);
-                                    }
-                                }
-                            }
-                        }
-                        _ => out.list.push(m),
-                    }
-                }
-                for k in mid..raw_end {
-                    let n = out.list[k];
-                    match n.event {
-                        TAU | TICK => out.list.push(Move { event: TAU, ..n }),
-                        e if range.contains(e) => {}
-                        _ => out.list.push(n),
-                    }
-                }
-                if !self.is_done(state, *slots, *depth)
-                    && self.terminated(*left, state)
-                    && self.terminated(*right, state)
-                {
-                    self.push_done(*slots, *depth, out);
-                }
-                out.list.drain(base..raw_end);
+            if listing.listed[local].is_none() {
+                let excluded = &self.plan.sets[listing.excluded as usize];
+                listing.listed[local] = Some(
+                    all.iter()
+                        .filter(|&&(e, _)| !excluded.contains(e))
+                        .copied()
+                        .collect(),
+                );
             }
         }
+        let leaf = self.plan.leaf[slot];
+        for e in events {
+            self.see(leaf, e);
+        }
+        Ok(())
     }
 
-    /// Every combination of one `e`-move per participating operand (whose
-    /// moves start at `out.bounds[at..]`).
-    fn synchronise(
-        &self,
-        e: EventId,
-        first: usize,
-        at: usize,
-        may: &dyn Fn(usize, EventId) -> bool,
-        out: &mut Moves,
-    ) {
-        let operands = out.bounds.len() - at - 1;
-        // Buffers reused from call to call: each participant's moves on
-        // `e` (in `found`, delimited by `options`), the current pick of
-        // each, and the moves picked.
-        let mut found = std::mem::take(&mut out.scratch);
-        let mut options = std::mem::take(&mut out.options);
-        let mut pick = std::mem::take(&mut out.pick);
-        let mut parts = std::mem::take(&mut out.parts);
-        found.clear();
-        options.clear();
-        let mut everyone_can = true;
-        for i in first..operands {
-            if !may(i, e) {
-                continue;
-            }
-            let start = found.len();
-            let (from, to) = (out.bounds[at + i], out.bounds[at + i + 1]);
-            found.extend(out.list[from..to].iter().filter(|m| m.event == e));
-            if found.len() == start {
-                everyone_can = false;
-                break;
-            }
-            options.push((start, found.len()));
-        }
-        if everyone_can {
-            pick.clear();
-            pick.resize(options.len(), 0);
-            'combinations: loop {
-                parts.clear();
-                parts.extend(options.iter().zip(&pick).map(|(&(s, _), &p)| found[s + p]));
-                self.join(e, &parts, out);
-                // Next combination, odometer style.
-                let mut i = options.len();
-                loop {
-                    if i == 0 {
-                        break 'combinations;
-                    }
-                    i -= 1;
-                    pick[i] += 1;
-                    if options[i].0 + pick[i] < options[i].1 {
-                        break;
-                    }
-                    pick[i] = 0;
-                }
-            }
-        }
-        out.scratch = found;
-        out.options = options;
-        out.pick = pick;
-        out.parts = parts;
+    /// Whether every component of `state` is ready to move
+    /// ([`Self::prepare`] has seen it), so that its moves need no
+    /// evaluation.
+    pub fn is_prepared(&self, state: &[u32]) -> bool {
+        state.iter().enumerate().all(|(slot, &local)| {
+            self.ready[slot]
+                .get(local as usize / 64)
+                .is_some_and(|w| w & (1 << (local % 64)) != 0)
+        })
     }
 
-    /// One move made of several operands' moves.
-    fn join(&self, event: EventId, parts: &[Move], out: &mut Moves) {
-        let start = out.changes.len() as u32;
-        for m in parts {
-            for k in m.start..m.start + m.len {
-                let change = out.changes[k as usize];
-                out.changes.push(change);
-            }
+    /// The transitions of component `slot` in `state` (prepared), sorted
+    /// by event.
+    #[inline]
+    fn transitions(&self, slot: usize, state: &[u32]) -> &[(EventId, u32)] {
+        self.tables[self.table_of[slot] as usize].transitions[state[slot] as usize]
+            .as_deref()
+            .expect("prepared")
+    }
+
+    /// The transitions component `slot` lists itself in `state`: those on
+    /// events no operator above asks for by event.
+    #[inline]
+    fn listed(&self, slot: usize, state: &[u32]) -> &[(EventId, u32)] {
+        let listing = &self.listings[self.listing_of[slot] as usize];
+        if listing.everything {
+            self.transitions(slot, state)
+        } else {
+            listing.listed[state[slot] as usize]
+                .as_deref()
+                .expect("prepared")
         }
-        let len = out.changes.len() as u32 - start;
-        out.list.push(Move { event, start, len });
     }
 
     /// Whether the subtree at `node` has terminated (is Ω).

@@ -4,11 +4,14 @@
 //! explores a process as one term, to cross-check the supercombinator.
 
 pub mod animator;
+mod batch;
 pub mod divergence;
+mod expand;
 pub mod explore;
 pub mod graph;
 pub mod machine;
 pub mod plain;
+mod pool;
 pub mod search;
 pub mod store;
 
@@ -28,6 +31,9 @@ pub struct Exploration {
     /// Leaf components of the supercombinator (1 for the plain path).
     pub components: usize,
     pub seconds: f64,
+    /// The bytes the stored states took at the end: their rows, the
+    /// index and (when recorded) parent pointers, as allocated.
+    pub store_bytes: u64,
     /// False when the budget stopped the exploration.
     pub complete: bool,
     /// What stopped it, when it did not complete.

@@ -10,14 +10,17 @@
 //! discovery order, so following parent pointers back from any state
 //! gives a shortest path to it (τ included).
 //!
-//! States are expanded in blocks. For each block the components'
-//! transitions are first completed on the calling thread (the only step
-//! that evaluates CSPM); then the block's successors are computed on
-//! integers only, the machine shared read-only; then the visitor judges
-//! them and they are stored, on the calling thread, in order. When the
-//! visitor does not need the machine itself, judging and storing one
-//! block overlaps computing the next block's successors on the other
-//! threads. Any thread count numbers the states exactly as one does.
+//! States are expanded in blocks, on a pool of workers made once per run
+//! ([`super::pool`]). For each block: every worker computes the
+//! successors of its run of the block's states on integers only, the
+//! machine shared read-only ([`super::expand`]); a state with a component
+//! whose transitions are not known yet is expanded afterwards on the
+//! calling thread, the only one that evaluates CSPM. Then the visitor
+//! judges each state and its successors, in order, on the calling
+//! thread; then the successors it keeps are stored by every worker at
+//! once ([`super::batch`]). A block is the whole frontier, up to
+//! [`BLOCK`] states, so narrow levels are split between the workers
+//! too. Any thread count numbers the states exactly as one does.
 //!
 //! **Symmetry reduction has one hook, here**: a visitor may hand the
 //! search a [`Canonicaliser`], and then every row is replaced by its
@@ -37,20 +40,20 @@ use crate::budget::Meter;
 use crate::eval::{EvalError, EvalResult};
 use crate::process::{EventId, ProcId, Processes};
 
-use super::machine::{Machine, Moves};
+use super::batch::Batch;
+use super::expand::{LATER, Part, expand_block};
+use super::machine::Machine;
+use super::pool::Pool;
 use super::store::StateStore;
 
-/// States expanded per block.
-const BLOCK: usize = 8192;
+/// The most states expanded per block.
+pub const BLOCK: usize = 8192;
 /// States stored between two polls of the meter (the clock, the cancel
 /// flag, memory).
 const POLL_EVERY: usize = 4096;
 /// States whose transitions are completed between two polls of the
 /// meter (computing them evaluates CSPM, and a state may have many).
 const LOAD_POLL_EVERY: usize = 64;
-/// The most numbers (successor rows laid end to end) one part of a block
-/// holds before it stops expanding: 16 MiB.
-const PART_WORDS: usize = 1 << 22;
 
 /// What the visitor decides about a state's successors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,8 +85,8 @@ pub struct Visit<'a> {
     pub depth: u32,
 }
 
-/// What the visitor may use besides the state: the process layer always,
-/// the machine only when it asked for it ([`Visitor::needs_machine`]).
+/// What the visitor may use besides the state: the process layer and the
+/// machine (no worker computes successors while a visitor judges).
 pub struct Context<'a, 's> {
     pub procs: &'a mut Processes<'s>,
     pub machine: Option<&'a mut Machine>,
@@ -157,13 +160,6 @@ pub struct Scratch(pub Box<dyn std::any::Any + Send>);
 
 /// A search's client: judges each state and its successors.
 pub trait Visitor {
-    /// Whether [`Visitor::visit`] needs the machine (to compute moves of
-    /// states of its own choosing). The search then stops overlapping
-    /// judging with computing successors.
-    fn needs_machine(&self) -> bool {
-        false
-    }
-
     fn visit(&mut self, context: Context<'_, '_>, visit: Visit<'_>) -> EvalResult<Flow>;
 
     /// The canonicaliser whose representatives the search stores instead
@@ -234,37 +230,31 @@ impl Parents {
     }
 }
 
-/// The successors of a run of states: per state its row and how many
-/// successors; per successor its event and row.
+/// The successors the visitor kept, of the states visited in a block:
+/// per state how many, per successor its event and row.
 #[derive(Default)]
-struct Expanded {
-    sources: Vec<u32>,
+struct Kept {
     counts: Vec<u32>,
     events: Vec<EventId>,
     rows: Vec<u32>,
-    /// Reduced by symmetry: per successor, its components'
-    /// representative (laid end to end) and the permutation's images,
-    /// when this thread could find them (`found`).
-    representatives: Vec<u32>,
-    images: Vec<u16>,
-    found: Vec<bool>,
-    scratch: Option<Scratch>,
+    /// Reused by the visitor's filter.
+    filtered: Vec<u32>,
 }
 
-/// The bookkeeping of the states whose successors are being stored.
+/// The bookkeeping of the run.
 struct Storing {
-    /// For each kept successor: its place among the state's successors.
-    kept_from: Vec<usize>,
+    /// The next state to visit.
     next: usize,
     depth: u32,
-    /// The first state of the next breadth-first level.
+    /// The first state of the next breadth-first level, once known.
     level_end: usize,
+    /// The first state of a level whose start is not known yet (the
+    /// successors of the states before it are still to be stored).
+    level_start: Option<usize>,
     transitions: u64,
-    ids: Vec<(u32, bool)>,
-    kept: Vec<u32>,
     pairs: Vec<(EventId, u32)>,
-    kept_events: Vec<EventId>,
     since_poll: usize,
+    since_load_poll: usize,
 }
 
 impl Search {
@@ -309,6 +299,14 @@ impl Search {
 
     pub fn states(&self) -> usize {
         self.store.len()
+    }
+
+    /// The bytes the stored states take: rows, index and parents.
+    pub fn bytes(&self) -> u64 {
+        let parents = self.parents.as_ref().map_or(0, |p| {
+            (p.chunks.len() * Parents::CHUNK * std::mem::size_of::<(u32, EventId)>()) as u64
+        });
+        self.store.bytes() + parents
     }
 
     /// The row of state `id`.
@@ -356,18 +354,17 @@ impl Search {
         let meter = budget.meter();
         let outer = procs.replace_meter(meter.clone());
         let mut storing = Storing {
-            kept_from: Vec::new(),
             next: 0,
             depth: 0,
             level_end: 1,
+            level_start: None,
             transitions: 0,
-            ids: Vec::new(),
-            kept: Vec::new(),
             pairs: Vec::new(),
-            kept_events: Vec::new(),
             since_poll: 0,
+            since_load_poll: 0,
         };
-        let result = self.search(procs, budget, &meter, visitor, &mut storing);
+        let pool = Pool::new(budget.threads);
+        let result = self.search(procs, budget, &meter, &pool, visitor, &mut storing);
         procs.replace_meter(outer);
         let (stopped, notes) = match result {
             Ok(stopped) => (stopped, Vec::new()),
@@ -396,6 +393,7 @@ impl Search {
         procs: &mut Processes,
         budget: &Budget,
         meter: &Meter,
+        pool: &Pool,
         visitor: &mut dyn Visitor,
         storing: &mut Storing,
     ) -> EvalResult<Option<Stopped>> {
@@ -403,31 +401,76 @@ impl Search {
             self.started = true;
             self.canonicalise_initial(procs, visitor)?;
         }
-        let threads = budget.threads.max(1);
-        // A canonicaliser may add component states to the machine while
-        // successors are stored, so the machine cannot be shared then:
-        // storing waits for expanding, and expanding (with finding most
-        // representatives) runs on every thread instead.
-        let reducing = visitor.canonicaliser().is_some();
-        let overlap = threads > 1 && !visitor.needs_machine() && !reducing;
-        let parts = if overlap {
-            threads.saturating_sub(1).max(1)
-        } else {
-            threads
-        };
-        let mut current: Vec<Expanded> = (0..parts).map(|_| Expanded::default()).collect();
-        let mut upcoming: Vec<Expanded> = (0..parts).map(|_| Expanded::default()).collect();
-        let mut rows = Vec::new();
-        let (width, row_width) = (self.width, self.row_width);
-        // States in `storing.next..expanded` have their successors in `current`.
-        let mut expanded = 0;
+        let mut parts: Vec<Part> = Vec::new();
+        let mut later = Part::default();
+        let mut kept = Kept::default();
+        let mut batch = Batch::default();
         loop {
-            if expanded == storing.next {
-                let end = self.store.len().min(expanded + BLOCK);
-                if end == expanded {
-                    return Ok(None);
+            let from = storing.next;
+            let to = self.store.len().min(from + BLOCK);
+            if from == to {
+                return Ok(None);
+            }
+            // The representatives threads may find need what the
+            // canonicaliser has learnt of the component states met.
+            let shared = match visitor.canonicaliser() {
+                Some(canonicaliser) => {
+                    canonicaliser.prepare(&self.machine, procs)?;
+                    canonicaliser.shared()
                 }
-                self.load(procs, meter, expanded..end, &mut rows)?;
+                None => None,
+            };
+            let expanded = expand_block(
+                pool,
+                &mut parts,
+                &self.store,
+                &self.machine,
+                (from, to),
+                self.width,
+                shared,
+            );
+            self.expand_later(procs, meter, visitor, &parts, expanded, &mut later, storing)?;
+            let (visited, stop) = self.visit_block(
+                procs, budget, meter, visitor, &mut parts, &mut later, &mut kept, storing, expanded,
+            )?;
+            let refused = batch.store(&mut self.store, &kept.rows, pool, meter);
+            self.record(visitor, &kept, &batch, from, storing);
+            if let Some(stop) = refused.or(stop) {
+                return Ok(Some(stop));
+            }
+            debug_assert_eq!(storing.next, from + visited);
+        }
+    }
+
+    /// Expands, on this thread, the states of the block whose components
+    /// were not all prepared: prepares them (evaluating CSPM) first.
+    #[allow(clippy::too_many_arguments)]
+    fn expand_later(
+        &mut self,
+        procs: &mut Processes,
+        meter: &Meter,
+        visitor: &mut dyn Visitor,
+        parts: &[Part],
+        expanded: usize,
+        later: &mut Part,
+        storing: &mut Storing,
+    ) -> EvalResult<()> {
+        later.clear();
+        let mut left = expanded;
+        for part in parts {
+            let states = part.counts.len().min(left);
+            left -= states;
+            for (i, &count) in part.counts[..states].iter().enumerate() {
+                if count != LATER {
+                    continue;
+                }
+                storing.since_load_poll += 1;
+                if storing.since_load_poll >= LOAD_POLL_EVERY {
+                    storing.since_load_poll = 0;
+                    meter.poll().map_err(EvalError::stopped)?;
+                }
+                let row = &part.sources[i * self.row_width..(i + 1) * self.row_width];
+                self.machine.prepare(procs, &row[..self.width])?;
                 let shared = match visitor.canonicaliser() {
                     Some(canonicaliser) => {
                         canonicaliser.prepare(&self.machine, procs)?;
@@ -435,58 +478,189 @@ impl Search {
                     }
                     None => None,
                 };
-                expanded += expand(&self.machine, &rows, width, row_width, &mut current, shared);
+                later.expand(&self.machine, row, self.width, shared);
             }
-            let end = self.store.len().min(expanded + BLOCK);
-            let (stopped, next_block) = if overlap && end > expanded {
-                self.load(procs, meter, expanded..end, &mut rows)?;
-                let (machine, store, parents) = (&self.machine, &mut self.store, &mut self.parents);
-                let (block, parts) = (&rows, &mut upcoming);
-                std::thread::scope(|scope| {
-                    let next =
-                        scope.spawn(move || expand(machine, block, width, row_width, parts, None));
-                    let mut context = Context {
-                        procs: &mut *procs,
-                        machine: None,
-                    };
-                    let stopped = storing.store(
-                        &mut current,
-                        store,
-                        parents,
-                        (width, row_width),
-                        &mut context,
-                        visitor,
-                        budget,
-                        meter,
-                    );
-                    (
-                        stopped,
-                        next.join().expect("expanding a block does not panic"),
-                    )
-                })
-            } else {
-                let mut context = Context {
-                    procs: &mut *procs,
-                    machine: Some(&mut self.machine),
+        }
+        Ok(())
+    }
+
+    /// Lets the visitor judge the block's states in order (the first
+    /// `expanded` of them), keeping the successors it keeps, canonicalised
+    /// when it reduces; how many it visited, and why it stopped early.
+    #[allow(clippy::too_many_arguments)]
+    fn visit_block(
+        &mut self,
+        procs: &mut Processes,
+        budget: &Budget,
+        meter: &Meter,
+        visitor: &mut dyn Visitor,
+        parts: &mut [Part],
+        later: &mut Part,
+        kept: &mut Kept,
+        storing: &mut Storing,
+        expanded: usize,
+    ) -> EvalResult<(usize, Option<Stopped>)> {
+        let (components, width) = (self.width, self.row_width);
+        kept.counts.clear();
+        kept.events.clear();
+        kept.rows.clear();
+        let mut visited = 0;
+        // Where the next successors of states expanded on this thread are.
+        let mut late = (0, 0);
+        for part in parts.iter_mut() {
+            let mut own = (0, 0);
+            for i in 0..part.counts.len() {
+                if visited == expanded {
+                    return Ok((visited, None));
+                }
+                storing.since_poll += 1;
+                if storing.since_poll >= POLL_EVERY {
+                    storing.since_poll = 0;
+                    if let Some(live) = &budget.live {
+                        storing.publish(live, self.store.len());
+                    }
+                    if let Err(stop) = meter.poll() {
+                        return Ok((visited, Some(stop)));
+                    }
+                }
+                let id = storing.next;
+                if id >= storing.level_end {
+                    storing.depth += 1;
+                    storing.level_start = Some(id);
+                    // Known once the successors of the states before this
+                    // one are stored; no state of this block is past it.
+                    storing.level_end = usize::MAX;
+                }
+                let row = &part.sources[i * width..(i + 1) * width];
+                let (out, at, count) = if part.counts[i] == LATER {
+                    let count = later.counts[late.1] as usize;
+                    late.1 += 1;
+                    (&mut later.successors, &mut late.0, count)
+                } else {
+                    (&mut part.successors, &mut own.0, part.counts[i] as usize)
                 };
-                let stopped = storing.store(
-                    &mut current,
-                    &mut self.store,
-                    &mut self.parents,
-                    (width, row_width),
-                    &mut context,
-                    visitor,
-                    budget,
-                    meter,
-                );
-                (stopped, 0)
-            };
-            if let Some(stop) = stopped? {
-                return Ok(Some(stop));
+                let first = *at;
+                *at += count;
+                let events = &out.events[first..first + count];
+                let successors = &mut out.rows[first * width..(first + count) * width];
+                let flow = visitor.visit(
+                    Context {
+                        procs: &mut *procs,
+                        machine: Some(&mut self.machine),
+                    },
+                    Visit {
+                        id: id as u32,
+                        row,
+                        events,
+                        successors: &mut *successors,
+                        depth: storing.depth,
+                    },
+                )?;
+                let start = kept.rows.len();
+                match flow {
+                    Flow::Stop => return Ok((visited, Some(Stopped::Visitor))),
+                    Flow::Prune => {}
+                    Flow::Continue => {
+                        kept.rows.extend_from_slice(successors);
+                        kept.events.extend_from_slice(events);
+                    }
+                    Flow::Filter => {
+                        for (k, row) in successors.chunks_exact(width).enumerate() {
+                            if row.get(components) != Some(&DROP) {
+                                kept.rows.extend_from_slice(row);
+                                kept.events.push(events[k]);
+                            }
+                        }
+                    }
+                }
+                if let Some(canonicaliser) = visitor.canonicaliser() {
+                    // Each kept successor's place among the state's, where
+                    // a thread may have found its representative already.
+                    kept.filtered.clear();
+                    match flow {
+                        Flow::Continue => kept.filtered.extend(0..count as u32),
+                        Flow::Filter => kept.filtered.extend(
+                            successors
+                                .chunks_exact(width)
+                                .enumerate()
+                                .filter(|(_, row)| row.get(components) != Some(&DROP))
+                                .map(|(k, _)| k as u32),
+                        ),
+                        _ => {}
+                    }
+                    let stride = out.images.len().checked_div(out.found.len()).unwrap_or(0);
+                    for (row, &k) in kept.rows[start..]
+                        .chunks_exact_mut(width)
+                        .zip(&kept.filtered)
+                    {
+                        let at = first + k as usize;
+                        if out.found.get(at) == Some(&true) {
+                            row[..components].copy_from_slice(
+                                &out.representatives[at * components..(at + 1) * components],
+                            );
+                            let images = &out.images[at * stride..(at + 1) * stride];
+                            canonicaliser.finish(procs, row, images)?;
+                        } else {
+                            canonicaliser.canonicalise(&mut self.machine, procs, row)?;
+                        }
+                    }
+                }
+                kept.counts.push(((kept.rows.len() - start) / width) as u32);
+                storing.next += 1;
+                visited += 1;
             }
-            if next_block > 0 {
-                expanded += next_block;
-                std::mem::swap(&mut current, &mut upcoming);
+        }
+        Ok((visited, None))
+    }
+
+    /// After a block's kept successors are stored (all, or up to a
+    /// refusal): parent pointers, the visitor's `stored`, transitions and
+    /// levels, state by state in order.
+    fn record(
+        &mut self,
+        visitor: &mut dyn Visitor,
+        kept: &Kept,
+        batch: &Batch,
+        from: usize,
+        storing: &mut Storing,
+    ) {
+        let mut at = 0;
+        for (i, &count) in kept.counts.iter().enumerate() {
+            let id = from + i;
+            if storing.level_start == Some(id) {
+                storing.level_start = None;
+                storing.level_end = self.store.len().min(
+                    // The first state of the next level: the first id
+                    // given to a successor of this one or a later one.
+                    batch.ids[at..]
+                        .iter()
+                        .find(|&&(_, new)| new)
+                        .map_or(usize::MAX, |&(target, _)| target as usize),
+                );
+            }
+            let count = count as usize;
+            let stored = batch.ids.len().saturating_sub(at).min(count);
+            let ids = &batch.ids[at..at + stored];
+            let events = &kept.events[at..at + stored];
+            if let Some(parents) = &mut self.parents {
+                for (&event, &(target, new)) in events.iter().zip(ids) {
+                    if new {
+                        parents.push((id as u32, event));
+                    }
+                    debug_assert!(!new || parents.len == target as usize);
+                }
+            }
+            visitor.stored(id as u32, events, ids);
+            storing.pairs.clear();
+            storing
+                .pairs
+                .extend(events.iter().zip(ids).map(|(&e, &(target, _))| (e, target)));
+            storing.pairs.sort_unstable();
+            storing.pairs.dedup();
+            storing.transitions += storing.pairs.len() as u64;
+            at += count;
+            if stored < count {
+                return;
             }
         }
     }
@@ -507,247 +681,9 @@ impl Search {
         self.store.insert(&row);
         Ok(())
     }
-
-    /// Copies the rows of states `range` into `rows`, completing their
-    /// components' transitions (the evaluator polls the meter while it
-    /// computes them; between states, so does this).
-    fn load(
-        &mut self,
-        procs: &mut Processes,
-        meter: &Meter,
-        range: std::ops::Range<usize>,
-        rows: &mut Vec<u32>,
-    ) -> EvalResult<()> {
-        rows.clear();
-        let mut row = Vec::with_capacity(self.row_width);
-        for id in range {
-            if id % LOAD_POLL_EVERY == 0 {
-                meter.poll().map_err(EvalError::stopped)?;
-            }
-            self.store.read(id as u32, &mut row);
-            self.machine.prepare(procs, &row[..self.width])?;
-            rows.extend_from_slice(&row);
-        }
-        Ok(())
-    }
-}
-
-/// The successors of the states whose rows are `rows`, split into one
-/// contiguous run per part, each computed on its own thread; how many of
-/// the states (from the first) were expanded. A part stops once its
-/// successors hold [`PART_WORDS`] numbers (after at least one state), so
-/// that wide branching cannot make a block's successors outgrow memory;
-/// the states after the first part that stopped are expanded again with
-/// the next block.
-fn expand(
-    machine: &Machine,
-    rows: &[u32],
-    width: usize,
-    row_width: usize,
-    parts: &mut [Expanded],
-    shared: Option<&dyn SharedCanonicaliser>,
-) -> usize {
-    // Every row has at least one component, so `row_width` is never 0.
-    let states = rows.len().checked_div(row_width).unwrap_or(0);
-    let per_part = states.div_ceil(parts.len()).max(1);
-    let run = |part: &mut Expanded, from: usize, to: usize| {
-        part.sources.clear();
-        part.counts.clear();
-        part.events.clear();
-        part.rows.clear();
-        part.representatives.clear();
-        part.images.clear();
-        part.found.clear();
-        let mut moves = Moves::default();
-        let mut next_state = Vec::new();
-        let mut scratch = shared.map(|s| part.scratch.take().unwrap_or_else(|| s.scratch()));
-        for i in from..to {
-            if i > from && part.rows.len() >= PART_WORDS {
-                break;
-            }
-            let state = &rows[i * row_width..(i + 1) * row_width];
-            part.sources.extend_from_slice(state);
-            machine.prepared_moves(&state[..width], &mut moves);
-            part.counts.push(moves.list.len() as u32);
-            for m in &moves.list {
-                moves.apply(m, state, &mut next_state);
-                part.events.push(m.event);
-                part.rows.extend_from_slice(&next_state);
-                if let (Some(shared), Some(scratch)) = (shared, scratch.as_mut()) {
-                    let found = shared.try_components(
-                        scratch,
-                        machine,
-                        &mut next_state[..width],
-                        &mut part.images,
-                    );
-                    part.found.push(found);
-                    part.representatives.extend_from_slice(&next_state[..width]);
-                }
-            }
-        }
-        part.scratch = scratch;
-    };
-    let runs: Vec<(usize, usize)> = (0..parts.len())
-        .map(|i| {
-            let from = (i * per_part).min(states);
-            (from, (from + per_part).min(states))
-        })
-        .collect();
-    // Small blocks, or one part, are not worth a thread.
-    if per_part >= states || states < 256 {
-        for (part, &(from, to)) in parts.iter_mut().zip(&runs) {
-            run(part, from, to);
-        }
-    } else {
-        std::thread::scope(|scope| {
-            for (part, &(from, to)) in parts.iter_mut().zip(&runs) {
-                scope.spawn(move || run(part, from, to));
-            }
-        });
-    }
-    // The expanded prefix: every part in full up to the first that
-    // stopped early; the parts after it are dropped.
-    let mut done = 0;
-    let mut complete = true;
-    for (part, &(from, to)) in parts.iter_mut().zip(&runs) {
-        if !complete {
-            part.counts.clear();
-            continue;
-        }
-        done += part.counts.len();
-        complete = from + part.counts.len() == to;
-    }
-    done
 }
 
 impl Storing {
-    /// Lets the visitor judge the successors in `parts` (of the states
-    /// from `self.next` on) and stores those it keeps, within the
-    /// budget. `Some` when the search must stop.
-    #[allow(clippy::too_many_arguments)]
-    fn store(
-        &mut self,
-        parts: &mut [Expanded],
-        store: &mut StateStore,
-        parents: &mut Option<Parents>,
-        (components, row_width): (usize, usize),
-        context: &mut Context,
-        visitor: &mut dyn Visitor,
-        budget: &Budget,
-        meter: &Meter,
-    ) -> EvalResult<Option<Stopped>> {
-        let width = row_width;
-        for part in parts {
-            let mut row_at = 0;
-            let mut event_at = 0;
-            for (i, &count) in part.counts.iter().enumerate() {
-                self.since_poll += 1;
-                if self.since_poll >= POLL_EVERY {
-                    self.since_poll = 0;
-                    if let Some(live) = &budget.live {
-                        self.publish(live, store.len());
-                    }
-                    if let Err(stop) = meter.poll() {
-                        return Ok(Some(stop));
-                    }
-                }
-                if self.next >= self.level_end {
-                    self.depth += 1;
-                    self.level_end = store.len();
-                }
-                let count = count as usize;
-                let id = self.next as u32;
-                let events = &part.events[event_at..event_at + count];
-                let successors = &mut part.rows[row_at..row_at + count * width];
-                let flow = visitor.visit(
-                    Context {
-                        procs: &mut *context.procs,
-                        machine: context.machine.as_deref_mut(),
-                    },
-                    Visit {
-                        id,
-                        row: &part.sources[i * width..(i + 1) * width],
-                        events,
-                        successors: &mut *successors,
-                        depth: self.depth,
-                    },
-                )?;
-                self.kept_from.clear();
-                let (kept_rows, kept_events): (&mut [u32], &[EventId]) = match flow {
-                    Flow::Stop => return Ok(Some(Stopped::Visitor)),
-                    Flow::Prune => (&mut [], &[]),
-                    Flow::Continue => {
-                        self.kept_from.extend(0..count);
-                        (successors, events)
-                    }
-                    Flow::Filter => {
-                        self.kept.clear();
-                        self.kept_events.clear();
-                        for (k, row) in successors.chunks_exact(width).enumerate() {
-                            if row.get(components) != Some(&DROP) {
-                                self.kept.extend_from_slice(row);
-                                self.kept_events.push(events[k]);
-                                self.kept_from.push(k);
-                            }
-                        }
-                        (&mut self.kept, &self.kept_events)
-                    }
-                };
-                if let Some(canonicaliser) = visitor.canonicaliser() {
-                    let machine = context
-                        .machine
-                        .as_deref_mut()
-                        .expect("a reducing search keeps the machine on this thread");
-                    let stride = part.images.len().checked_div(part.found.len()).unwrap_or(0);
-                    for (row, &k) in kept_rows.chunks_exact_mut(width).zip(&self.kept_from) {
-                        // The successor's place in the part, where a thread
-                        // may have found its representative already.
-                        let at = event_at + k;
-                        if part.found.get(at) == Some(&true) {
-                            row[..components].copy_from_slice(
-                                &part.representatives[at * components..(at + 1) * components],
-                            );
-                            let images = &part.images[at * stride..(at + 1) * stride];
-                            canonicaliser.finish(context.procs, row, images)?;
-                        } else {
-                            canonicaliser.canonicalise(machine, context.procs, row)?;
-                        }
-                    }
-                }
-                self.ids.clear();
-                let full = store.insert_all(kept_rows, &mut self.ids, meter).err();
-                // Only the successors stored before a budget refused one.
-                let kept_events = &kept_events[..self.ids.len()];
-                if let Some(parents) = parents {
-                    for (&event, &(target, new)) in kept_events.iter().zip(&self.ids) {
-                        if new {
-                            parents.push((id, event));
-                        }
-                        debug_assert!(!new || parents.len == target as usize);
-                    }
-                }
-                visitor.stored(id, kept_events, &self.ids);
-                self.pairs.clear();
-                self.pairs.extend(
-                    kept_events
-                        .iter()
-                        .zip(&self.ids)
-                        .map(|(&e, &(target, _))| (e, target)),
-                );
-                self.pairs.sort_unstable();
-                self.pairs.dedup();
-                self.transitions += self.pairs.len() as u64;
-                if full.is_some() {
-                    return Ok(full);
-                }
-                row_at += count * width;
-                event_at += count;
-                self.next += 1;
-            }
-        }
-        Ok(None)
-    }
-
     fn publish(&self, live: &Live, states: usize) {
         live.states.store(states as u64, Ordering::Relaxed);
         live.transitions.store(self.transitions, Ordering::Relaxed);

@@ -7,12 +7,19 @@
 //! rows are widened once. A state's id is its row index: states are
 //! numbered in the order they were found.
 //!
-//! The index is an open-addressing table of `(hash, id)` words in one
-//! array rather than a general hash map, for the two things exploration
-//! needs most: a lookup touches one table line and then the row, and the
-//! lines of a whole batch of successors are prefetched before any is
-//! looked up ([`StateStore::insert_all`]), so their cache misses overlap.
-//! Growing the table rehashes from the stored hashes, never the rows.
+//! The index is an open-addressing table of `(hash, id)` words rather
+//! than a general hash map, for the two things exploration needs most: a
+//! lookup touches one table line and then the row, and the lines of a
+//! whole batch of successors are prefetched before any is looked up
+//! ([`StateStore::insert_all`]), so their cache misses overlap. Growing
+//! a table rehashes from the stored hashes, never the rows.
+//!
+//! The index is split into [`SHARDS`] tables by hash, for two reasons.
+//! Several threads can look up and add a block of rows at once, each in
+//! the shards it owns ([`super::batch`]), while the ids stay those one
+//! thread would give. And a table grows one shard at a time: growing
+//! holds a shard's old and new tables together, a sixty-fourth of the
+//! index, never the whole index twice.
 //!
 //! Under a budget ([`StateStore::insert_within`]) a store never holds
 //! more rows than the state budget allows, and asks the meter before
@@ -30,15 +37,24 @@ use crate::budget::{Meter, Stopped};
 /// Rows per chunk.
 const CHUNK_ROWS: usize = 1 << 14;
 
+/// Tables the index is split into (a power of two).
+pub const SHARDS: usize = 64;
+
 pub struct StateStore {
     width: usize,
     /// Bytes per number: 1, 2 or 4.
     cell: usize,
     chunks: Vec<Box<[u8]>>,
     len: usize,
-    table: Table,
+    pub(super) shards: Vec<Table>,
     encoded: Vec<u8>,
     hashes: Vec<u32>,
+}
+
+/// The shard a row of hash `hash` is indexed in.
+#[inline]
+pub fn shard_of(hash: u32) -> usize {
+    hash as usize & (SHARDS - 1)
 }
 
 impl StateStore {
@@ -48,10 +64,56 @@ impl StateStore {
             cell: 1,
             chunks: Vec::new(),
             len: 0,
-            table: Table::with_capacity_bits(10),
+            shards: (0..SHARDS).map(|_| Table::with_capacity_bits(4)).collect(),
             encoded: Vec::new(),
             hashes: Vec::new(),
         }
+    }
+
+    /// Numbers per row.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Bytes the store holds: rows and index.
+    pub fn bytes(&self) -> u64 {
+        let rows: usize = self.chunks.iter().map(|c| c.len()).sum();
+        let index: u64 = self.shards.iter().map(Table::bytes).sum();
+        rows as u64 + index
+    }
+
+    /// Whether the stored row `id` is `row` (encoded with this store's
+    /// cells into `encoded`).
+    pub(super) fn row_is(&self, id: u32, encoded: &[u8]) -> bool {
+        self.bytes_of(id) == encoded
+    }
+
+    /// `row` encoded with this store's cells, or `false` when a number
+    /// needs wider cells (then no stored row is `row`).
+    pub(super) fn encode_row(&self, row: &[u32], out: &mut Vec<u8>) -> bool {
+        out.clear();
+        if row.iter().any(|&x| cell_for(x) > self.cell) {
+            return false;
+        }
+        encode(row, self.cell, out);
+        true
+    }
+
+    /// Appends `row`, new, as the next id, widening the rows first if it
+    /// needs wider cells; asks `meter` before each large step.
+    pub(super) fn push_row(&mut self, row: &[u32], meter: &Meter) -> Result<u32, Stopped> {
+        meter.may_store(self.len + 1)?;
+        let largest = row.iter().copied().max().unwrap_or(0);
+        let cell = cell_for(largest).max(self.cell);
+        if cell > self.cell {
+            meter.may_allocate((self.len * self.width * cell) as u64)?;
+            self.widen(cell);
+        }
+        self.encoded.clear();
+        encode(row, self.cell, &mut self.encoded);
+        let id = self.len as u32;
+        self.push_encoded();
+        Ok(id)
     }
 
     pub fn len(&self) -> usize {
@@ -66,7 +128,7 @@ impl StateStore {
         self.width * self.cell
     }
 
-    fn bytes_of(&self, id: u32) -> &[u8] {
+    pub(super) fn bytes_of(&self, id: u32) -> &[u8] {
         let id = id as usize;
         let size = self.row_bytes();
         let start = (id % CHUNK_ROWS) * size;
@@ -106,7 +168,7 @@ impl StateStore {
         self.hashes.clear();
         for row in rows.chunks_exact(width) {
             let hash = hash_row(row);
-            self.table.prefetch(hash);
+            self.shards[shard_of(hash)].prefetch(hash);
             self.hashes.push(hash);
         }
         let hashes = std::mem::take(&mut self.hashes);
@@ -142,7 +204,7 @@ impl StateStore {
             None
         } else {
             let (chunks, encoded) = (&self.chunks, &self.encoded);
-            let found = self.table.find(hash, |id| {
+            let found = self.shards[shard_of(hash)].find(hash, |id| {
                 let id = id as usize;
                 let start = (id % CHUNK_ROWS) * size;
                 &chunks[id / CHUNK_ROWS][start..start + size] == encoded.as_slice()
@@ -157,8 +219,9 @@ impl StateStore {
         if cell > self.cell {
             meter.may_allocate((self.len * size) as u64)?;
         }
-        if self.table.full_after_one_more() {
-            meter.may_allocate(self.table.bytes() * 2)?;
+        let table = &self.shards[shard_of(hash)];
+        if table.full_after(1) {
+            meter.may_allocate(table.bytes() * 2)?;
         }
         if cell > self.cell {
             // Widening re-encodes every row through `encoded`.
@@ -168,7 +231,7 @@ impl StateStore {
         }
         let id = self.len as u32;
         self.push_encoded();
-        self.table.add(hash, id, slot);
+        self.shards[shard_of(hash)].add(hash, id, slot);
         Ok((id, true))
     }
 
@@ -209,10 +272,29 @@ impl StateStore {
 }
 
 /// Linear-probing table of words `hash << 32 | (id + 1)`; 0 is empty.
-struct Table {
+/// While a batch is stored, a row new to the store holds its place with
+/// `hash << 32 | PENDING | k` (`k`: its place in the batch); a place that
+/// was held for a row the budget then refused is [`GONE`], which lookups
+/// pass over.
+pub(super) struct Table {
     slots: Vec<u64>,
     bits: u32,
     used: usize,
+}
+
+/// Marks a word that holds a place for the batch's row `k`.
+pub(super) const PENDING: u32 = 1 << 31;
+/// A place held for a row that was not stored after all.
+const GONE: u64 = u64::MAX;
+
+/// What a lookup found.
+pub(super) enum Probe {
+    /// The stored id.
+    Stored(u32),
+    /// The row of the batch that holds its place.
+    Pending(u32),
+    /// Not there: the empty slot where it goes.
+    Empty(usize),
 }
 
 impl Table {
@@ -228,7 +310,7 @@ impl Table {
         ((hash as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize
     }
 
-    fn prefetch(&self, hash: u32) {
+    pub(super) fn prefetch(&self, hash: u32) {
         let slot = &self.slots[self.home(hash)];
         #[cfg(target_arch = "x86_64")]
         // SAFETY: prefetching is a hint; the address is a live element.
@@ -243,27 +325,50 @@ impl Table {
     /// The id whose hash is `hash` and for which `same` holds, or the
     /// empty slot where it would go.
     fn find(&self, hash: u32, same: impl Fn(u32) -> bool) -> Result<u32, usize> {
+        match self.probe(hash, same, |_| false) {
+            Probe::Stored(id) => Ok(id),
+            Probe::Pending(_) => unreachable!("no batch is being stored"),
+            Probe::Empty(slot) => Err(slot),
+        }
+    }
+
+    /// The stored id whose hash is `hash` and for which `stored` holds,
+    /// or the place held for a batch row `k` for which `pending(k)`
+    /// holds, or the empty slot where it would go.
+    pub(super) fn probe(
+        &self,
+        hash: u32,
+        stored: impl Fn(u32) -> bool,
+        pending: impl Fn(u32) -> bool,
+    ) -> Probe {
         let mask = self.slots.len() - 1;
         let mut i = self.home(hash);
         loop {
             let word = self.slots[i];
             if word == 0 {
-                return Err(i);
+                return Probe::Empty(i);
             }
-            if (word >> 32) as u32 == hash && same((word as u32) - 1) {
-                return Ok((word as u32) - 1);
+            if word != GONE && (word >> 32) as u32 == hash {
+                let value = word as u32;
+                if value & PENDING != 0 {
+                    if pending(value & !PENDING) {
+                        return Probe::Pending(value & !PENDING);
+                    }
+                } else if stored(value - 1) {
+                    return Probe::Stored(value - 1);
+                }
             }
             i = (i + 1) & mask;
         }
     }
 
-    /// Whether adding one more id fills the table to three quarters,
+    /// Whether `more` entries would fill the table to three quarters,
     /// where it doubles.
-    fn full_after_one_more(&self) -> bool {
-        (self.used + 1) * 4 >= self.slots.len() * 3
+    pub(super) fn full_after(&self, more: usize) -> bool {
+        (self.used + more) * 4 >= self.slots.len() * 3
     }
 
-    fn bytes(&self) -> u64 {
+    pub(super) fn bytes(&self) -> u64 {
         (self.slots.len() * std::mem::size_of::<u64>()) as u64
     }
 
@@ -282,16 +387,53 @@ impl Table {
         }
     }
 
+    /// Holds empty slot `slot` for the batch's row `k`.
+    pub(super) fn hold(&mut self, hash: u32, slot: usize, k: u32) {
+        self.slots[slot] = ((hash as u64) << 32) | (PENDING | k) as u64;
+        self.used += 1;
+    }
+
+    /// Gives the place held at `slot` its id, or gives it up (`None`).
+    pub(super) fn settle(&mut self, slot: usize, id: Option<u32>) {
+        let hash = self.slots[slot] >> 32;
+        self.slots[slot] = match id {
+            Some(id) => (hash << 32) | (id as u64 + 1),
+            None => GONE,
+        };
+    }
+
+    /// Doubles until `more` entries fit below three quarters.
+    pub(super) fn make_room(&mut self, more: usize) {
+        while self.full_after(more) {
+            self.grow();
+        }
+    }
+
+    /// The bytes [`Table::make_room`] would allocate for `more`.
+    pub(super) fn room_bytes(&self, more: usize) -> u64 {
+        let mut len = self.slots.len();
+        while (self.used + more) * 4 >= len * 3 {
+            len *= 2;
+        }
+        if len == self.slots.len() {
+            0
+        } else {
+            (len * std::mem::size_of::<u64>()) as u64
+        }
+    }
+
     fn grow(&mut self) {
         let old = std::mem::replace(&mut self.slots, vec![0; 1 << (self.bits + 1)]);
         self.bits += 1;
         let mask = self.slots.len() - 1;
-        for word in old.into_iter().filter(|&w| w != 0) {
+        self.used = 0;
+        for word in old.into_iter().filter(|&w| w != 0 && w != GONE) {
             let mut i = self.home((word >> 32) as u32);
             while self.slots[i] != 0 {
                 i = (i + 1) & mask;
             }
             self.slots[i] = word;
+            self.used += 1;
         }
     }
 }
@@ -335,7 +477,7 @@ fn decode(bytes: &[u8], cell: usize, out: &mut Vec<u32>) {
     }
 }
 
-fn hash_row(row: &[u32]) -> u32 {
+pub fn hash_row(row: &[u32]) -> u32 {
     let mut h = FxBuildHasher.build_hasher();
     for &x in row {
         h.write_u32(x);
@@ -426,10 +568,20 @@ mod tests {
             store.insert_all(&rows, &mut ids, &tight),
             Err(Stopped::Memory)
         );
-        // The table (1024 slots) doubles at three quarters full: the row
-        // that needed it was refused, the ones before are there.
-        assert_eq!(store.len(), 767);
-        assert!((0..767).all(|i| store.insert(&row(i)) == (i, false)));
+        // Each shard's table (16 slots) doubles at three quarters full:
+        // the first row whose shard held 11 rows needed it and was
+        // refused; the ones before are there.
+        let mut held = [0; SHARDS];
+        let refused = (0..5000)
+            .find(|&i| {
+                let shard = shard_of(hash_row(&row(i)));
+                held[shard] += 1;
+                held[shard] == 12
+            })
+            .expect("some shard fills");
+        assert!(refused > 11);
+        assert_eq!(store.len(), refused as usize);
+        assert!((0..refused).all(|i| store.insert(&row(i)) == (i, false)));
     }
 
     #[test]

@@ -85,6 +85,10 @@ impl<'s, 'p> Resolver<'s, 'p> {
                         part.span,
                         "a sequence pattern may have only one part of unknown length",
                     );
+                    // Its names are bound all the same, so that what
+                    // uses them resolves (a pattern definition looks
+                    // each of them up).
+                    let _ = self.pattern(part);
                 }
             }
         }

@@ -1,0 +1,361 @@
+//! Storing a block's successors on every thread, with exactly the ids one
+//! thread storing them in order would give.
+//!
+//! Three steps. On every thread, each looking after its own shards of
+//! the store's index ([`StateStore`]): each successor is looked up; a row
+//! not stored yet holds its place in its shard for the first successor
+//! that has it, so a later equal successor finds that one. On the
+//! search's thread, in order: each new row gets the next id and is
+//! written, until a budget refuses one. On every thread again: each held
+//! place gets its id, or is given up past a refusal. Lookups, where the
+//! cache misses are, run in parallel; the ordered step touches only what
+//! is new.
+//!
+//! On one thread, or for a batch too small to split, the rows are
+//! stored one at a time in order ([`StateStore::insert_all`]): the same
+//! ids, with fewer passes over them. (Under a memory budget the split
+//! path makes room in each shard for the whole batch first, so it may
+//! stop a little earlier than one row at a time would.)
+
+use crate::budget::{Meter, Stopped};
+
+use super::pool::Pool;
+use super::store::{Probe, SHARDS, StateStore, Table, hash_row, shard_of};
+
+/// The fewest rows worth splitting between threads.
+const MIN_SPLIT: usize = 256;
+
+/// What the lookup found for one successor.
+#[derive(Debug, Clone, Copy)]
+enum Found {
+    Stored(u32),
+    /// The same row as the batch's earlier successor `k`.
+    Same(u32),
+    /// New: its place held at `slot` of shard `shard`.
+    New {
+        shard: u32,
+        slot: u32,
+        k: u32,
+    },
+    /// New, but its shard could not grow within the memory budget.
+    Refused,
+}
+
+/// One thread's share of the lookups: the shards `shards` and what it
+/// found for the successors in them, in order.
+///
+/// Aligned to two cache lines: lanes sit side by side in a vector and
+/// each thread updates its own lane's lengths for every successor.
+#[repr(align(128))]
+struct Lane {
+    shards: std::ops::Range<usize>,
+    found: Vec<Found>,
+    encoded: Vec<u8>,
+    counts: Vec<usize>,
+}
+
+/// Buffers reused from block to block.
+#[derive(Default)]
+pub struct Batch {
+    hashes: Vec<u32>,
+    lanes: Vec<Lane>,
+    cursors: Vec<usize>,
+    /// Each successor's id and whether it was new, for those stored.
+    pub ids: Vec<(u32, bool)>,
+}
+
+impl Batch {
+    /// Stores `rows` (of the store's width, laid end to end) in order,
+    /// filling [`Batch::ids`]; stops at the first new row a budget
+    /// refuses (the ids then cover the rows before it).
+    pub fn store(
+        &mut self,
+        store: &mut StateStore,
+        rows: &[u32],
+        pool: &Pool,
+        meter: &Meter,
+    ) -> Option<Stopped> {
+        let width = store.width().max(1);
+        let count = rows.len() / width;
+        self.ids.clear();
+        if count == 0 {
+            return None;
+        }
+        if pool.threads() == 1 || count < MIN_SPLIT {
+            // One thread storing in order: the same ids, fewer passes.
+            return store.insert_all(rows, &mut self.ids, meter).err();
+        }
+        self.hash(rows, width, pool);
+        self.look_up(store, rows, width, pool, meter);
+        let stopped = self.number(store, rows, width, meter);
+        self.settle(store, pool);
+        stopped
+    }
+
+    fn hash(&mut self, rows: &[u32], width: usize, pool: &Pool) {
+        let count = rows.len() / width;
+        self.hashes.clear();
+        self.hashes.resize(count, 0);
+        let per = count.div_ceil(pool.threads()).max(1);
+        let mut parts: Vec<(usize, &mut [u32])> = self
+            .hashes
+            .chunks_mut(per)
+            .enumerate()
+            .map(|(i, h)| (i * per, h))
+            .collect();
+        pool.each(&mut parts, |_, (from, hashes)| {
+            for (k, hash) in hashes.iter_mut().enumerate() {
+                let at = (*from + k) * width;
+                *hash = hash_row(&rows[at..at + width]);
+            }
+        });
+    }
+
+    /// Looks every successor up in its shard, on every thread.
+    fn look_up(
+        &mut self,
+        store: &mut StateStore,
+        rows: &[u32],
+        width: usize,
+        pool: &Pool,
+        meter: &Meter,
+    ) {
+        // Two lanes a thread, taken in turn by whichever thread is free.
+        let threads = (pool.threads() * 2).min(SHARDS);
+        if self.lanes.len() != threads {
+            let per = SHARDS.div_ceil(threads);
+            self.lanes = (0..threads)
+                .map(|t| Lane {
+                    shards: t * per..((t + 1) * per).min(SHARDS),
+                    found: Vec::new(),
+                    encoded: Vec::new(),
+                    counts: Vec::new(),
+                })
+                .collect();
+        }
+        // The shards are taken out of the store, so that its rows can be
+        // read while each thread changes its own shards.
+        let mut shards = std::mem::take(&mut store.shards);
+        {
+            let reader: &StateStore = store;
+            let hashes = &self.hashes;
+            let mut work: Vec<(&mut Lane, &mut [Table])> = Vec::with_capacity(threads);
+            let mut rest: &mut [Table] = &mut shards;
+            for lane in &mut self.lanes {
+                let (mine, others) = rest.split_at_mut(lane.shards.len());
+                work.push((lane, mine));
+                rest = others;
+            }
+            pool.each(&mut work, |_, (lane, tables)| {
+                lane.look_up(tables, reader, hashes, rows, width, meter);
+            });
+        }
+        store.shards = shards;
+    }
+
+    /// Numbers the new rows in order, on this thread.
+    fn number(
+        &mut self,
+        store: &mut StateStore,
+        rows: &[u32],
+        width: usize,
+        meter: &Meter,
+    ) -> Option<Stopped> {
+        let per = SHARDS.div_ceil(self.lanes.len());
+        self.cursors.clear();
+        self.cursors.resize(self.lanes.len(), 0);
+        for (k, &hash) in self.hashes.iter().enumerate() {
+            let lane = shard_of(hash) / per;
+            let found = self.lanes[lane].found[self.cursors[lane]];
+            self.cursors[lane] += 1;
+            let id = match found {
+                Found::Stored(id) => (id, false),
+                Found::Same(first) => (self.ids[first as usize].0, false),
+                Found::New { .. } => match store.push_row(&rows[k * width..(k + 1) * width], meter)
+                {
+                    Ok(id) => (id, true),
+                    Err(stop) => return Some(stop),
+                },
+                Found::Refused => return Some(Stopped::Memory),
+            };
+            self.ids.push(id);
+        }
+        None
+    }
+
+    /// Gives each held place its id (or gives it up), on every thread.
+    fn settle(&mut self, store: &mut StateStore, pool: &Pool) {
+        let ids = &self.ids;
+        let mut shards = std::mem::take(&mut store.shards);
+        let mut work: Vec<(&mut Lane, &mut [Table])> = Vec::with_capacity(self.lanes.len());
+        let mut rest: &mut [Table] = &mut shards;
+        for lane in &mut self.lanes {
+            let (mine, others) = rest.split_at_mut(lane.shards.len());
+            work.push((lane, mine));
+            rest = others;
+        }
+        pool.each(&mut work, |_, (lane, tables)| {
+            let first = lane.shards.start;
+            for found in &lane.found {
+                if let Found::New { shard, slot, k } = *found {
+                    let id = ids.get(k as usize).map(|&(id, _)| id);
+                    tables[shard as usize - first].settle(slot as usize, id);
+                }
+            }
+        });
+        drop(work);
+        store.shards = shards;
+    }
+}
+
+impl Lane {
+    fn look_up(
+        &mut self,
+        tables: &mut [Table],
+        store: &StateStore,
+        hashes: &[u32],
+        rows: &[u32],
+        width: usize,
+        meter: &Meter,
+    ) {
+        let first = self.shards.start;
+        self.found.clear();
+        // Room first, so that no shard grows (and no held place moves)
+        // while the block is looked up.
+        self.counts.clear();
+        self.counts.resize(tables.len(), 0);
+        for &hash in hashes {
+            let shard = shard_of(hash);
+            if self.shards.contains(&shard) {
+                self.counts[shard - first] += 1;
+            }
+        }
+        let mut roomy = vec![true; tables.len()];
+        for (i, table) in tables.iter_mut().enumerate() {
+            let bytes = table.room_bytes(self.counts[i]);
+            if bytes > 0 {
+                if meter.may_allocate(bytes).is_ok() {
+                    table.make_room(self.counts[i]);
+                } else {
+                    roomy[i] = false;
+                }
+            }
+        }
+        const AHEAD: usize = 8;
+        for (k, &hash) in hashes.iter().enumerate() {
+            if let Some(&later) = hashes.get(k + AHEAD)
+                && self.shards.contains(&shard_of(later))
+            {
+                tables[shard_of(later) - first].prefetch(later);
+            }
+            let shard = shard_of(hash);
+            if !self.shards.contains(&shard) {
+                continue;
+            }
+            let row = &rows[k * width..(k + 1) * width];
+            let encodable = store.encode_row(row, &mut self.encoded);
+            let encoded = &self.encoded;
+            let table = &mut tables[shard - first];
+            let probe = table.probe(
+                hash,
+                |id| encodable && store.row_is(id, encoded),
+                |j| &rows[j as usize * width..(j as usize + 1) * width] == row,
+            );
+            self.found.push(match probe {
+                Probe::Stored(id) => Found::Stored(id),
+                Probe::Pending(j) => Found::Same(j),
+                Probe::Empty(_) if !roomy[shard - first] => Found::Refused,
+                Probe::Empty(slot) => {
+                    table.hold(hash, slot, k as u32);
+                    Found::New {
+                        shard: shard as u32,
+                        slot: slot as u32,
+                        k: k as u32,
+                    }
+                }
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::budget::Budget;
+
+    /// Rows of two numbers with many repeats, some past 255 (widening).
+    fn rows(n: u32) -> Vec<u32> {
+        (0..n).flat_map(|i| [i % 97, (i * 7919) % 301]).collect()
+    }
+
+    /// Stores `rows` in batches of `per` rows on `threads` threads.
+    fn in_batches(
+        rows: &[u32],
+        per: usize,
+        threads: usize,
+        meter: &Meter,
+    ) -> (StateStore, Vec<(u32, bool)>, Option<Stopped>) {
+        let pool = Pool::new(threads);
+        let mut store = StateStore::new(2);
+        let mut batch = Batch::default();
+        let mut ids = Vec::new();
+        for chunk in rows.chunks(per * 2) {
+            let stopped = batch.store(&mut store, chunk, &pool, meter);
+            ids.extend_from_slice(&batch.ids);
+            if stopped.is_some() {
+                return (store, ids, stopped);
+            }
+        }
+        (store, ids, None)
+    }
+
+    #[test]
+    fn batches_on_any_number_of_threads_number_rows_as_one_at_a_time() {
+        let rows = rows(20_000);
+        let mut one = StateStore::new(2);
+        let expected: Vec<(u32, bool)> = rows.chunks(2).map(|r| one.insert(r)).collect();
+        for threads in [1, 2, 3] {
+            for per in [1, 7, 1000, 20_000] {
+                let (store, ids, stopped) = in_batches(&rows, per, threads, &Meter::unlimited());
+                assert_eq!(stopped, None);
+                assert_eq!(ids, expected, "{threads} threads, batches of {per}");
+                assert_eq!(store.len(), one.len());
+                // Every row is found again, under its id.
+                for (r, &(id, _)) in rows.chunks(2).zip(&expected) {
+                    let mut out = Vec::new();
+                    store.read(id, &mut out);
+                    assert_eq!(out, r);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_batch_stops_at_the_state_budget_and_forgets_what_it_refused() {
+        let rows = rows(5_000);
+        let meter = Budget {
+            max_states: Some(1000),
+            ..Budget::default()
+        }
+        .meter();
+        let mut one = StateStore::new(2);
+        let expected: Vec<(u32, bool)> = rows
+            .chunks(2)
+            .map_while(|r| one.insert_within(r, &meter).ok())
+            .collect();
+        for threads in [1, 2, 3] {
+            let (mut store, ids, stopped) = in_batches(&rows, 4096, threads, &meter);
+            assert_eq!(stopped, Some(Stopped::StateBudget));
+            assert_eq!(ids, expected, "{threads} threads");
+            assert_eq!(store.len(), 1000);
+            // The places held for refused rows are given up: a refused
+            // row is not found, a stored one is.
+            let refused = &rows[ids.len() * 2..ids.len() * 2 + 2];
+            assert_eq!(
+                store.insert_within(refused, &meter),
+                Err(Stopped::StateBudget)
+            );
+            assert_eq!(store.insert(&rows[..2]), (0, false));
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! Computing a block's successors on every thread: each worker reads its
+//! run of the block's states from the store, computes their moves on
+//! integers only (the machine shared read-only) and, when the search
+//! reduces by symmetry, most of their representatives. A state with a
+//! component whose transitions are not known yet is left for the
+//! search's thread, which alone may evaluate CSPM ([`Part::Later`]).
+
+use crate::process::EventId;
+
+use super::machine::{Machine, Moves};
+use super::pool::Pool;
+use super::search::{Scratch, SharedCanonicaliser};
+use super::store::StateStore;
+
+/// The most numbers (successor rows laid end to end) the parts of a
+/// block hold, per thread, before they stop expanding: 16 MiB.
+pub const PART_WORDS: usize = 1 << 22;
+
+/// The fewest states a part of a block is given (unless the block is
+/// smaller).
+const MIN_PART: usize = 32;
+
+/// Parts a block is split into per thread, when there are several.
+const PARTS_PER_THREAD: usize = 4;
+
+/// Marks, in [`Part::counts`], a state whose components are not all
+/// prepared: its successors are computed on the search's thread.
+pub const LATER: u32 = u32::MAX;
+
+/// A run of a block's states and their successors: per state its row
+/// and how many successors (or [`LATER`]).
+///
+/// Aligned to two cache lines: parts sit side by side in a vector and
+/// each thread updates its own part's lengths for every successor.
+#[derive(Default)]
+#[repr(align(128))]
+pub struct Part {
+    /// The states of the block this part expands: `from..to`.
+    pub from: usize,
+    pub to: usize,
+    pub sources: Vec<u32>,
+    pub counts: Vec<u32>,
+    pub successors: Successors,
+    scratch: Option<Scratch>,
+    moves: Moves,
+    next_state: Vec<u32>,
+}
+
+/// Successors laid end to end: per successor its event and row.
+#[derive(Default)]
+pub struct Successors {
+    pub events: Vec<EventId>,
+    pub rows: Vec<u32>,
+    /// Reduced by symmetry: per successor, its components'
+    /// representative (laid end to end) and the permutation's images,
+    /// when this thread could find them (`found`).
+    pub representatives: Vec<u32>,
+    pub images: Vec<u16>,
+    pub found: Vec<bool>,
+}
+
+impl Part {
+    pub fn clear(&mut self) {
+        self.sources.clear();
+        self.counts.clear();
+        let s = &mut self.successors;
+        s.events.clear();
+        s.rows.clear();
+        s.representatives.clear();
+        s.images.clear();
+        s.found.clear();
+    }
+
+    /// Expanded every state it was given.
+    pub fn complete(&self) -> bool {
+        self.from + self.counts.len() == self.to
+    }
+
+    /// Expands `state` (its row, prepared) onto the end of this part.
+    pub fn expand(
+        &mut self,
+        machine: &Machine,
+        state: &[u32],
+        width: usize,
+        shared: Option<&dyn SharedCanonicaliser>,
+    ) {
+        self.sources.extend_from_slice(state);
+        machine.prepared_moves(&state[..width], &mut self.moves);
+        self.counts.push(self.moves.list.len() as u32);
+        if let Some(shared) = shared
+            && self.scratch.is_none()
+        {
+            self.scratch = Some(shared.scratch());
+        }
+        let out = &mut self.successors;
+        for m in &self.moves.list {
+            self.moves.apply(m, state, &mut self.next_state);
+            out.events.push(m.event);
+            out.rows.extend_from_slice(&self.next_state);
+            if let (Some(shared), Some(scratch)) = (shared, self.scratch.as_mut()) {
+                let found = shared.try_components(
+                    scratch,
+                    machine,
+                    &mut self.next_state[..width],
+                    &mut out.images,
+                );
+                out.found.push(found);
+                out.representatives
+                    .extend_from_slice(&self.next_state[..width]);
+            }
+        }
+    }
+}
+
+/// Splits the states `from..to` between `parts` (a few per thread of the
+/// pool, fewer for a narrow block) and expands them; the states after
+/// the first part that stopped early (the parts' successors reached
+/// [`PART_WORDS`] a thread) are expanded again with the next block. Returns how
+/// many states, from `from`, were expanded.
+pub fn expand_block(
+    pool: &Pool,
+    parts: &mut Vec<Part>,
+    store: &StateStore,
+    machine: &Machine,
+    (from, to): (usize, usize),
+    width: usize,
+    shared: Option<&dyn SharedCanonicaliser>,
+) -> usize {
+    let states = to - from;
+    // Parts of at least a few dozen states each: a hand-over costs
+    // microseconds, and a small search never starts the workers.
+    // A few parts per thread, taken in turn by whichever thread is free,
+    // so the threads finish together.
+    let split = if pool.threads() > 1 {
+        PARTS_PER_THREAD
+    } else {
+        1
+    };
+    let wanted = (pool.threads() * split)
+        .min(states.div_ceil(MIN_PART))
+        .max(1);
+    // The block's successors held at once stay within PART_WORDS a thread.
+    let limit = PART_WORDS * pool.threads() / wanted;
+    parts.resize_with(wanted, Part::default);
+    let per = states.div_ceil(wanted);
+    for (i, part) in parts.iter_mut().enumerate() {
+        part.from = (from + i * per).min(to);
+        part.to = (part.from + per).min(to);
+    }
+    pool.each(parts, |_, part| {
+        part.clear();
+        let mut row = Vec::with_capacity(store.width());
+        for id in part.from..part.to {
+            if id > part.from && part.successors.rows.len() >= limit {
+                break;
+            }
+            store.read(id as u32, &mut row);
+            if !machine.is_prepared(&row[..width]) {
+                part.sources.extend_from_slice(&row);
+                part.counts.push(LATER);
+                continue;
+            }
+            part.expand(machine, &row, width, shared);
+        }
+    });
+    let mut done = 0;
+    for part in parts.iter() {
+        done += part.counts.len();
+        if !part.complete() {
+            break;
+        }
+    }
+    done
+}

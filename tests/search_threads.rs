@@ -1,0 +1,126 @@
+//! Any number of threads searches exactly as one does: the same states
+//! with the same ids (rows in the same order, the same parents), and the
+//! same verdicts, counts and counterexamples for every assertion of every
+//! shipped model.
+
+use symcsp::check;
+use symcsp::lts::search::{Budget, Context, Flow, Search, Visit, Visitor};
+use symcsp::process::{EventId, Processes};
+use symcsp::script::Script;
+use symcsp::script::ir::FuncId;
+
+const MODELS: [&str; 10] = [
+    "buffers",
+    "database",
+    "liststack",
+    "lockfreequeue",
+    "peterson",
+    "philosophers",
+    "ring",
+    "scheduler",
+    "tokenring",
+    "treebroadcast",
+];
+
+/// Records every state's row and its successors' events, in id order.
+#[derive(Default, PartialEq, Debug)]
+struct Record {
+    rows: Vec<u32>,
+    events: Vec<EventId>,
+    stored: Vec<(u32, bool)>,
+}
+
+impl Visitor for Record {
+    fn visit(&mut self, _: Context<'_, '_>, visit: Visit<'_>) -> symcsp::eval::EvalResult<Flow> {
+        assert_eq!(visit.id as usize, self.rows.len() / visit.row.len().max(1));
+        self.rows.extend_from_slice(visit.row);
+        self.events.extend_from_slice(visit.events);
+        Ok(Flow::Continue)
+    }
+
+    fn stored(&mut self, _: u32, _: &[EventId], ids: &[(u32, bool)]) {
+        self.stored.extend_from_slice(ids);
+    }
+}
+
+/// The states of `System` in id order, the ids of every successor, and
+/// the shortest path to the last state, searched on `threads` threads.
+fn search(script: &Script, func: FuncId, threads: usize) -> (Record, (Vec<EventId>, Vec<u32>)) {
+    symcsp::stack::with_large_stack(|| {
+        let (mut procs, root) = Processes::with_root(script, func).expect("a process");
+        let mut search = Search::new(&mut procs, root, &[], true);
+        let budget = Budget {
+            threads,
+            ..Budget::default()
+        };
+        let mut record = Record::default();
+        let outcome = search
+            .run(&mut procs, &budget, &mut record)
+            .expect("searches");
+        assert_eq!(outcome.stopped, None);
+        let last = search.states() as u32 - 1;
+        (record, search.path_to(last))
+    })
+}
+
+#[test]
+fn every_model_is_numbered_alike_on_one_two_and_three_threads() {
+    for model in MODELS {
+        let mut script = Script::load_file(std::path::Path::new(&format!("models/{model}.csp")))
+            .unwrap_or_else(|e| panic!("{model} loads: {}", e.render()));
+        let process = if model == "scheduler" {
+            "Scheduled"
+        } else {
+            "System"
+        };
+        let func = script.add_expr("<process>", process).expect("resolves");
+        let one = search(&script, func, 1);
+        assert!(!one.0.rows.is_empty(), "{model}");
+        for threads in [2, 3] {
+            let other = search(&script, func, threads);
+            assert!(
+                other.0 == one.0,
+                "{model}: states or ids differ on {threads} threads"
+            );
+            assert_eq!(other.1, one.1, "{model}: the path to the last state");
+        }
+    }
+}
+
+#[test]
+fn every_assertion_of_every_model_is_judged_alike_on_one_two_and_three_threads() {
+    for model in MODELS {
+        let script = Script::load_file(std::path::Path::new(&format!("models/{model}.csp")))
+            .unwrap_or_else(|e| panic!("{model} loads: {}", e.render()));
+        for index in 0..script.assertions.len() {
+            let results: Vec<String> = [1, 2, 3]
+                .iter()
+                .map(|&threads| {
+                    let budget = Budget {
+                        threads,
+                        ..Budget::default()
+                    };
+                    let result =
+                        symcsp::stack::with_large_stack(|| check::check(&script, index, &budget))
+                            .unwrap_or_else(|d| panic!("{}", d.render(&script.sources)));
+                    format!(
+                        "{:?} {} states {} transitions depth {} {:?}",
+                        result.verdict,
+                        result.states,
+                        result.transitions,
+                        result.depth,
+                        result.counterexample
+                    )
+                })
+                .collect();
+            assert_eq!(
+                results[1], results[0],
+                "{model}, assertion {index}: 2 threads"
+            );
+            assert_eq!(
+                results[2], results[0],
+                "{model}, assertion {index}: 3 threads"
+            );
+        }
+    }
+}
