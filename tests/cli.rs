@@ -789,3 +789,21 @@ fn a_timeout_of_zero_is_no_limit() {
         .code(1)
         .stdout(predicate::str::contains("Inconclusive").not());
 }
+
+#[test]
+fn the_readmes_check_line_is_what_the_model_gives() {
+    let out = symcsp()
+        .args(["check", "models/philosophers.csp", "--assert", "3"])
+        .output()
+        .unwrap();
+    let first = String::from_utf8(out.stdout).unwrap();
+    let line = first.lines().next().unwrap();
+    // The README quotes the line up to its time, wrapped as prose.
+    let quoted = line.rsplit_once(", ").unwrap().0;
+    let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let readme = words(&std::fs::read_to_string("README.md").unwrap());
+    assert!(
+        readme.contains(&words(quoted)),
+        "README does not quote `{quoted}`"
+    );
+}
