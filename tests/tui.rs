@@ -49,11 +49,7 @@ fn run(app: &mut App, commands: &[Command]) {
     }
 }
 
-fn type_text(app: &mut App, text: &str) {
-    for c in text.chars() {
-        act(app, Action::Prompt(PromptKey::Char(c)));
-    }
-}
+use common::type_text;
 
 fn walk(app: &App) -> &Walk {
     app.walk.as_ref().expect("a process is animated")
@@ -896,14 +892,7 @@ fn without_colour_the_screen_carries_the_same_marks() {
             })
             .unwrap();
         let buffer = terminal.backend().buffer();
-        let coloured = buffer
-            .content()
-            .iter()
-            .filter(|c| {
-                c.fg != ratatui::style::Color::Reset || c.bg != ratatui::style::Color::Reset
-            })
-            .count();
-        assert_eq!(coloured, 0);
+        assert_eq!(common::coloured_cells(buffer), 0);
         let text = screen(&mut app, 120, 30);
         assert!(
             text.contains("* #1 step.1 -> Counter(1)  where n = 0"),

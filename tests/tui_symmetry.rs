@@ -408,16 +408,7 @@ fn the_view_fits_80_by_24_and_reads_without_colour() {
                 view(&plain, frame);
             })
             .unwrap();
-        let coloured = terminal
-            .backend()
-            .buffer()
-            .content()
-            .iter()
-            .filter(|c| {
-                c.fg != ratatui::style::Color::Reset || c.bg != ratatui::style::Color::Reset
-            })
-            .count();
-        assert_eq!(coloured, 0);
+        assert_eq!(common::coloured_cells(terminal.backend().buffer()), 0);
         // Moved values are underlined, so they show without colour.
         let underlined = terminal
             .backend()
@@ -509,9 +500,7 @@ fn types_asked_for_are_checked_at_once_and_kept_in_a_saved_session() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.ron");
         run(&mut app, &[Command::SaveSession]);
-        for c in path.to_str().unwrap().chars() {
-            update(&mut app, Action::Prompt(PromptKey::Char(c)));
-        }
+        common::type_text(&mut app, path.to_str().unwrap());
         update(&mut app, Action::Prompt(PromptKey::Confirm));
         app.settle();
         let session = Session::read(&path).unwrap();

@@ -3,7 +3,10 @@
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use symcsp::tui::app::App;
+use ratatui::buffer::Buffer;
+use ratatui::style::Color;
+use symcsp::tui::app::{Action, App, update};
+use symcsp::tui::prompt::PromptKey;
 use symcsp::tui::view::view;
 
 /// Draws the screen at `width` × `height`, keeps the layout (as the
@@ -26,4 +29,21 @@ pub fn screen(app: &mut App, width: u16, height: u16) -> String {
         text.push('\n');
     }
     text
+}
+
+/// How many cells of a drawn screen have a colour of their own.
+pub fn coloured_cells(buffer: &Buffer) -> usize {
+    buffer
+        .content()
+        .iter()
+        .filter(|c| c.fg != Color::Reset || c.bg != Color::Reset)
+        .count()
+}
+
+/// Types `text` into the open prompt, a key at a time.
+pub fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        update(app, Action::Prompt(PromptKey::Char(c)));
+        app.settle();
+    }
 }

@@ -345,6 +345,49 @@ fn partition(theme: &Theme, x: &StateSymmetry, cells: &[Vec<usize>]) -> Vec<Line
         .collect()
 }
 
+/// Each column of an n-value table as wide as its head or its widest
+/// count; one list of widths a group (variable).
+fn column_widths(heads: &[Vec<String>], rows: &[&NValue]) -> Vec<Vec<usize>> {
+    heads
+        .iter()
+        .enumerate()
+        .map(|(g, group)| {
+            group
+                .iter()
+                .enumerate()
+                .map(|(k, head)| {
+                    rows.iter()
+                        .filter_map(|nv| nv.groups.get(g)?.get(k))
+                        .map(|n| n.to_string().len())
+                        .chain([head.chars().count()])
+                        .max()
+                        .unwrap_or(1)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// One row of an n-value table: `cells` right-aligned in `widths`,
+/// groups apart by a bar.
+fn table_row(widths: &[Vec<usize>], cells: &[String]) -> String {
+    let mut out = String::new();
+    let mut at = 0;
+    for (g, group) in widths.iter().enumerate() {
+        if g > 0 {
+            out.push_str(" │ ");
+        }
+        for (k, &w) in group.iter().enumerate() {
+            if k > 0 {
+                out.push(' ');
+            }
+            out.push_str(&format!("{:>w$}", cells.get(at).map_or("", String::as_str)));
+            at += 1;
+        }
+    }
+    out
+}
+
 /// The n-values of cell `j`'s components as a table: a column per
 /// entry, headed by what it counts, groups (one per variable) apart.
 fn n_value_table(
@@ -357,91 +400,37 @@ fn n_value_table(
 ) -> Vec<Line<'static>> {
     const NAME: usize = 26;
     let groups = labels.len();
-    // Each column as wide as its label or its widest count.
-    let widths: Vec<Vec<usize>> = labels
-        .iter()
-        .enumerate()
-        .map(|(g, group)| {
-            group
-                .iter()
-                .enumerate()
-                .map(|(k, label)| {
-                    rows.iter()
-                        .filter_map(|nv| nv.groups.get(g)?.get(k))
-                        .map(|n| n.to_string().len())
-                        .chain([label.chars().count()])
-                        .max()
-                        .unwrap_or(1)
-                })
-                .collect()
-        })
-        .collect();
-    let row = |cells: Vec<String>| -> String {
-        let mut out = String::new();
-        let mut at = 0;
-        for (g, group) in widths.iter().enumerate() {
-            if g > 0 {
-                out.push_str(" │ ");
-            }
-            for (k, &w) in group.iter().enumerate() {
-                if k > 0 {
-                    out.push(' ');
-                }
-                out.push_str(&format!("{:>w$}", cells.get(at).map_or("", String::as_str)));
-                at += 1;
-            }
-        }
-        out
-    };
-    // Too wide for the pane: the entries numbered, what each counts
-    // listed under the table, so columns still line up.
+    // Too wide for the pane with its labels as heads: the entries
+    // numbered, what each counts listed under the table, so columns
+    // still line up.
     let heads: Vec<String> = labels.iter().flatten().cloned().collect();
-    let table = 7 + NAME + 1 + row(heads.clone()).chars().count();
+    let table = 7
+        + NAME
+        + 1
+        + table_row(&column_widths(labels, rows), &heads)
+            .chars()
+            .count();
     let numbered = table > width && !heads.is_empty();
-    let heads = if numbered {
-        (1..=heads.len()).map(|k| k.to_string()).collect()
-    } else {
-        heads
-    };
-    let widths: Vec<Vec<usize>> = if numbered {
+    let heads_by_group: Vec<Vec<String>> = if numbered {
         let mut k = 0;
         labels
             .iter()
-            .enumerate()
-            .map(|(g, group)| {
-                (0..group.len())
-                    .map(|i| {
+            .map(|group| {
+                group
+                    .iter()
+                    .map(|_| {
                         k += 1;
-                        rows.iter()
-                            .filter_map(|nv| nv.groups.get(g)?.get(i))
-                            .map(|n| n.to_string().len())
-                            .chain([k.to_string().len()])
-                            .max()
-                            .unwrap_or(1)
+                        k.to_string()
                     })
                     .collect()
             })
             .collect()
     } else {
-        widths
+        labels.to_vec()
     };
-    let row = |cells: Vec<String>| -> String {
-        let mut out = String::new();
-        let mut at = 0;
-        for (g, group) in widths.iter().enumerate() {
-            if g > 0 {
-                out.push_str(" │ ");
-            }
-            for (k, &w) in group.iter().enumerate() {
-                if k > 0 {
-                    out.push(' ');
-                }
-                out.push_str(&format!("{:>w$}", cells.get(at).map_or("", String::as_str)));
-                at += 1;
-            }
-        }
-        out
-    };
+    let heads: Vec<String> = heads_by_group.iter().flatten().cloned().collect();
+    let widths = column_widths(&heads_by_group, rows);
+    let row = |cells: Vec<String>| table_row(&widths, &cells);
     let mut lines = vec![Line::from(vec![
         Span::styled(format!("  c{:<4}", j + 1), theme.cell(j)),
         Span::styled(format!("{:<NAME$} ", ""), theme.dim),
