@@ -13,7 +13,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::process::{EventId, EventSet, TAU, TICK};
+use crate::process::{EventId, EventRelation, EventSet, TAU, TICK};
 
 use super::Node;
 
@@ -44,6 +44,31 @@ impl Bits {
             }
         }
         bits.without_internal()
+    }
+
+    /// The events below a renaming whose images lie in `above`: all
+    /// of them or any one, as `images` says (an event the renaming does
+    /// not rename is its own image).
+    fn below_renaming(
+        relation: &EventRelation,
+        above: &Bits,
+        id_count: usize,
+        images: Images,
+    ) -> Bits {
+        let mut below = Bits::empty(id_count);
+        for e in 0..id_count as EventId {
+            let image = relation.image(e);
+            let inside = |&(_, to): &(EventId, EventId)| above.contains(to);
+            let lies = match (image.is_empty(), images) {
+                (true, _) => above.contains(e),
+                (false, Images::All) => image.iter().all(inside),
+                (false, Images::Any) => image.iter().any(inside),
+            };
+            if lies {
+                below.insert(e);
+            }
+        }
+        below
     }
 
     pub(super) fn insert(&mut self, e: EventId) {
@@ -90,6 +115,13 @@ impl Bits {
         }
         self
     }
+}
+
+/// Which of an event's images [`Bits::below_renaming`] asks about.
+#[derive(Clone, Copy)]
+enum Images {
+    All,
+    Any,
 }
 
 /// An index into [`Plan::sets`].
@@ -257,18 +289,7 @@ impl Plan {
             Node::Rename { child, relation } => {
                 // An event may be left out below when every event it
                 // becomes is left out above.
-                let mut child_excluded = Bits::empty(n);
-                for e in 0..n as EventId {
-                    let image = relation.image(e);
-                    let left_out = if image.is_empty() {
-                        excluded.contains(e)
-                    } else {
-                        image.iter().all(|&(_, to)| excluded.contains(to))
-                    };
-                    if left_out {
-                        child_excluded.insert(e);
-                    }
-                }
+                let child_excluded = Bits::below_renaming(relation, &excluded, n, Images::All);
                 self.exclude(nodes, *child, child_excluded.without_internal());
             }
             Node::Parallel {
@@ -372,18 +393,7 @@ impl Plan {
                 child: self.offer(nodes, *child, &set.minus(&Bits::of(hidden, n))),
             },
             Node::Rename { child, relation } => {
-                let mut preimage = Bits::empty(n);
-                for e in 0..n as EventId {
-                    let image = relation.image(e);
-                    let reaches = if image.is_empty() {
-                        set.contains(e)
-                    } else {
-                        image.iter().any(|&(_, to)| set.contains(to))
-                    };
-                    if reaches {
-                        preimage.insert(e);
-                    }
-                }
+                let preimage = Bits::below_renaming(relation, set, n, Images::Any);
                 Offer::Rename {
                     node,
                     child: self.offer(nodes, *child, &preimage.without_internal()),
