@@ -139,13 +139,7 @@ impl Batch {
         {
             let reader: &StateStore = store;
             let hashes = &self.hashes;
-            let mut work: Vec<(&mut Lane, &mut [Table])> = Vec::with_capacity(threads);
-            let mut rest: &mut [Table] = &mut shards;
-            for lane in &mut self.lanes {
-                let (mine, others) = rest.split_at_mut(lane.shards.len());
-                work.push((lane, mine));
-                rest = others;
-            }
+            let mut work = with_their_shards(&mut self.lanes, &mut shards);
             pool.each(&mut work, |_, (lane, tables)| {
                 lane.look_up(tables, reader, hashes, rows, width, meter);
             });
@@ -187,13 +181,7 @@ impl Batch {
     fn settle(&mut self, store: &mut StateStore, pool: &Pool) {
         let ids = &self.ids;
         let mut shards = std::mem::take(&mut store.shards);
-        let mut work: Vec<(&mut Lane, &mut [Table])> = Vec::with_capacity(self.lanes.len());
-        let mut rest: &mut [Table] = &mut shards;
-        for lane in &mut self.lanes {
-            let (mine, others) = rest.split_at_mut(lane.shards.len());
-            work.push((lane, mine));
-            rest = others;
-        }
+        let mut work = with_their_shards(&mut self.lanes, &mut shards);
         pool.each(&mut work, |_, (lane, tables)| {
             let first = lane.shards.start;
             for found in &lane.found {
@@ -276,6 +264,22 @@ impl Lane {
             });
         }
     }
+}
+
+/// Each lane with the shards it owns (lanes own consecutive runs of
+/// shards, in order), for a thread each.
+fn with_their_shards<'a>(
+    lanes: &'a mut [Lane],
+    shards: &'a mut [Table],
+) -> Vec<(&'a mut Lane, &'a mut [Table])> {
+    let mut work = Vec::with_capacity(lanes.len());
+    let mut rest = shards;
+    for lane in lanes {
+        let (mine, others) = rest.split_at_mut(lane.shards.len());
+        work.push((lane, mine));
+        rest = others;
+    }
+    work
 }
 
 #[cfg(test)]
