@@ -30,11 +30,15 @@ use super::store::StateStore;
 #[repr(u8)]
 enum Status {
     Unseen,
-    /// On Tarjan's stack (its place is in [`TauCycles::places`]).
+    /// On Tarjan's stack (see [`TauCycles::place`]).
     Open,
     Clear,
     Divergent,
 }
+
+/// The open states at the bottom of the stack whose places are found
+/// by looking rather than in a map.
+const SCANNED: usize = 16;
 
 /// Where a search stands after being asked about a state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,7 +54,10 @@ pub enum Progress {
 #[derive(Debug, Default)]
 pub struct TauCycles {
     status: Vec<Status>,
-    places: FxHashMap<u32, u32>,
+    /// The places of the open states above the first [`SCANNED`] on
+    /// the stack (those are found by looking): most searches stay that
+    /// shallow, and then no state costs a hash insertion.
+    deep: FxHashMap<u32, u32>,
     stack: Vec<Entry>,
     frames: Vec<Frame>,
     successors: Vec<u32>,
@@ -154,7 +161,7 @@ impl TauCycles {
             let state = self.stack[i].state;
             self.set(state, Status::Unseen);
         }
-        self.places.clear();
+        self.deep.clear();
         self.stack.clear();
         self.frames.clear();
         self.successors.clear();
@@ -187,7 +194,7 @@ impl TauCycles {
                         }
                     }
                     Status::Open => {
-                        let to = self.places[&next];
+                        let to = self.place(next);
                         self.lower(place, to);
                     }
                     Status::Clear => {}
@@ -220,7 +227,9 @@ impl TauCycles {
         }
         let place = self.stack.len();
         self.set(state, Status::Open);
-        self.places.insert(state, place as u32);
+        if place >= SCANNED {
+            self.deep.insert(state, place as u32);
+        }
         self.stack.push(Entry {
             state,
             low: place as u32,
@@ -236,6 +245,15 @@ impl TauCycles {
             place,
         });
         Ok(true)
+    }
+
+    /// The place of open state `state` on the stack.
+    fn place(&self, state: u32) -> u32 {
+        let shallow = &self.stack[..self.stack.len().min(SCANNED)];
+        match shallow.iter().position(|entry| entry.state == state) {
+            Some(place) => place as u32,
+            None => self.deep[&state],
+        }
     }
 
     fn lower(&mut self, place: usize, to: u32) {
@@ -257,7 +275,9 @@ impl TauCycles {
         for i in place..self.stack.len() {
             let state = self.stack[i].state;
             self.set(state, status);
-            self.places.remove(&state);
+            if i >= SCANNED {
+                self.deep.remove(&state);
+            }
         }
         self.stack.truncate(place);
         // A state earlier on the stack that reached this component by τ
@@ -286,14 +306,7 @@ impl TauCycles {
 #[derive(Debug, Default)]
 pub struct TauLog {
     cycles: TauCycles,
-    /// Per state `first..recorded`: where its τ-successors start in
-    /// `edges`, as a position counted from the log's beginning modulo
-    /// 2^31, with [`ASKED`] set when it was asked about.
-    starts: ChunkedQueue,
-    edges: ChunkedQueue,
-    first: u32,
-    /// The position of `edges[0]`, modulo 2^31.
-    dropped: u32,
+    transitions: Transitions,
     /// Asked about and not recorded yet, in order.
     ahead: VecDeque<u32>,
     /// Every state asked about before this one is answered, and clear.
@@ -304,66 +317,100 @@ pub struct TauLog {
     divergent: Option<u32>,
 }
 
-/// The flag of a state asked about, in [`TauLog::starts`].
+/// The τ-successors of states `first..recorded()`, laid end to end.
+#[derive(Debug, Default)]
+struct Transitions {
+    /// Per state: where its τ-successors start in `edges`, as a position
+    /// counted from the log's beginning modulo 2^31, with [`ASKED`] set
+    /// when it was asked about.
+    starts: ChunkedQueue,
+    edges: ChunkedQueue,
+    first: u32,
+    /// The position of `edges[0]`, modulo 2^31.
+    dropped: u32,
+}
+
+/// The flag of a state asked about, in [`Transitions::starts`].
 const ASKED: u32 = 1 << 31;
-/// Positions in [`TauLog::edges`] are counted modulo this (the log never
-/// holds that many transitions at once).
+/// Positions in [`Transitions::edges`] are counted modulo this (the log
+/// never holds that many transitions at once).
 const POSITIONS: u32 = ASKED - 1;
 
-impl TauLog {
-    /// The states recorded so far are `0..recorded()`.
-    pub fn recorded(&self) -> u32 {
+impl Transitions {
+    fn recorded(&self) -> u32 {
         self.first + self.starts.len() as u32
     }
 
+    /// The position after the last edge.
+    fn end(&self) -> u32 {
+        self.dropped.wrapping_add(self.edges.len() as u32) & POSITIONS
+    }
+
+    /// Records the next state's; whether it has any.
+    fn push(&mut self, asked: bool, taus: impl IntoIterator<Item = u32>) -> bool {
+        let start = self.end();
+        self.starts
+            .push_back(if asked { start | ASKED } else { start });
+        let before = self.edges.len();
+        for tau in taus {
+            self.edges.push_back(tau);
+        }
+        debug_assert!(self.edges.len() < POSITIONS as usize);
+        self.edges.len() > before
+    }
+
+    fn asked(&self, state: u32) -> bool {
+        let i = (state - self.first) as usize;
+        self.starts.get(i).expect("a recorded state") & ASKED != 0
+    }
+
+    /// The τ-successors of recorded state `state`, not let go.
+    fn of(&self, state: u32) -> impl Iterator<Item = u32> + '_ {
+        debug_assert!(state >= self.first, "a state let go is closed");
+        let i = (state - self.first) as usize;
+        let start = self.starts.get(i).expect("a recorded state");
+        let end = self.starts.get(i + 1).unwrap_or_else(|| self.end());
+        let at = |position: u32| (position.wrapping_sub(self.dropped) & POSITIONS) as usize;
+        self.edges.range(at(start), at(end))
+    }
+
+    /// Lets go of the first state's.
+    fn drop_first(&mut self) {
+        self.starts.drop_front(1);
+        let next = self.starts.get(0).unwrap_or_else(|| self.end()) & POSITIONS;
+        let count = (next.wrapping_sub(self.dropped) & POSITIONS) as usize;
+        self.edges.drop_front(count);
+        self.dropped = next;
+        self.first += 1;
+    }
+}
+
+impl TauLog {
     /// Asks whether `state`, not recorded yet, diverges; states are asked
     /// about in increasing order.
     pub fn ask(&mut self, state: u32) {
-        debug_assert!(state >= self.recorded());
+        debug_assert!(state >= self.transitions.recorded());
         debug_assert!(self.ahead.back().is_none_or(|&last| last < state));
         self.ahead.push_back(state);
     }
 
     /// Records the τ-successors of the next state.
     pub fn record(&mut self, state: u32, taus: impl IntoIterator<Item = u32>) {
-        debug_assert_eq!(state, self.recorded());
+        debug_assert_eq!(state, self.transitions.recorded());
         let asked = self.ahead.front() == Some(&state);
         if asked {
             self.ahead.pop_front();
         }
-        let before = self.edges.len();
-        let start = self.dropped.wrapping_add(before as u32) & POSITIONS;
-        self.starts
-            .push_back(if asked { start | ASKED } else { start });
-        for tau in taus {
-            self.edges.push_back(tau);
-        }
-        debug_assert!(self.edges.len() < POSITIONS as usize);
-        if self.edges.len() == before {
+        if !self.transitions.push(asked, taus) {
             self.cycles.settle_stable(state);
         }
     }
 
     /// The states asked about and not answered yet, in order.
     pub fn unanswered(&self) -> impl Iterator<Item = u32> + '_ {
-        let logged = (self.next..self.recorded()).filter(|&state| self.asked(state));
+        let logged =
+            (self.next..self.transitions.recorded()).filter(|&state| self.transitions.asked(state));
         logged.chain(self.ahead.iter().copied())
-    }
-
-    /// The τ-successors of recorded state `state`, not let go.
-    fn tau_successors(&self, state: u32) -> impl Iterator<Item = u32> + '_ {
-        debug_assert!(state >= self.first, "a state let go is closed");
-        let i = (state - self.first) as usize;
-        let start = self.starts.get(i).expect("a recorded state");
-        let end = self.starts.get(i + 1);
-        let end = end.unwrap_or_else(|| self.dropped.wrapping_add(self.edges.len() as u32));
-        let at = |position: u32| (position.wrapping_sub(self.dropped) & POSITIONS) as usize;
-        self.edges.range(at(start), at(end))
-    }
-
-    fn asked(&self, state: u32) -> bool {
-        let i = (state - self.first) as usize;
-        self.starts.get(i).expect("a recorded state") & ASKED != 0
     }
 
     /// Answers what the recorded transitions allow: the first state asked
@@ -373,23 +420,26 @@ impl TauLog {
         if self.divergent.is_some() {
             return self.divergent;
         }
-        let recorded = self.recorded();
+        let recorded = self.transitions.recorded();
         if self.waiting.is_some_and(|state| state >= recorded) {
             return None;
         }
         self.waiting = None;
         while self.next < recorded {
             let state = self.next;
-            if self.asked(state) {
-                let mut cycles = std::mem::take(&mut self.cycles);
+            if self.transitions.asked(state) {
+                let TauLog {
+                    cycles,
+                    transitions,
+                    ..
+                } = self;
                 let progress = cycles.search(state, &mut |s, out| {
                     if s >= recorded {
                         return Ok(false);
                     }
-                    out.extend(self.tau_successors(s));
+                    out.extend(transitions.of(s));
                     Ok(true)
                 });
-                self.cycles = cycles;
                 match progress.expect("reading recorded transitions cannot fail") {
                     Progress::Waiting(on) => {
                         self.waiting = Some(on);
@@ -403,25 +453,15 @@ impl TauLog {
                 }
             }
             self.next += 1;
-            self.let_go();
+            // Let go of the answered states at the front.
+            let transitions = &mut self.transitions;
+            while transitions.first < self.next && self.cycles.answer(transitions.first).is_some() {
+                transitions.drop_first();
+            }
         }
         // The next state asked about is not recorded yet.
         self.waiting = Some(recorded);
         None
-    }
-
-    /// Drops the transitions of the answered states at the front.
-    fn let_go(&mut self) {
-        while self.first < self.next && self.cycles.answer(self.first).is_some() {
-            self.starts.drop_front(1);
-            let next = self.starts.get(0);
-            let next = next.unwrap_or_else(|| self.dropped.wrapping_add(self.edges.len() as u32));
-            let next = next & POSITIONS;
-            let count = (next.wrapping_sub(self.dropped) & POSITIONS) as usize;
-            self.edges.drop_front(count);
-            self.dropped = next;
-            self.first += 1;
-        }
     }
 }
 
@@ -645,7 +685,10 @@ mod tests {
             assert_eq!(log.advance(), None);
         }
         assert_eq!(log.unanswered().count(), 0);
-        assert_eq!((log.edges.len(), log.starts.len()), (0, 0));
+        assert_eq!(
+            (log.transitions.edges.len(), log.transitions.starts.len()),
+            (0, 0)
+        );
     }
 
     proptest::proptest! {
