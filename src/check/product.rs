@@ -435,46 +435,55 @@ impl Product {
         }
     }
 
-    /// After the search: the first of its states that diverges, when the
-    /// τ-transitions it recorded show one and nothing was found before.
-    pub fn settle(&mut self, search: &Search) {
-        if self.violation.is_some() {
-            return;
-        }
-        if let Some(state) = self.divergences.as_mut().and_then(|(log, _)| log.advance()) {
+    /// After the search: the first of its states that diverges, unless
+    /// a divergence was found already. Without a violation, it is what
+    /// the recorded τ-transitions show. After a breach of another kind,
+    /// the states judged before it (and itself) not answered yet are
+    /// asked the slow way, computing their τ-closures, so the breach
+    /// reported is the first in the search's order.
+    pub fn settle(&mut self, search: &mut Search, procs: &mut Processes) -> EvalResult<()> {
+        let Some((log, slow)) = &mut self.divergences else {
+            return Ok(());
+        };
+        let divergent = match &self.violation {
+            Some(Violation {
+                breach: Breach::Divergence,
+                ..
+            }) => return Ok(()),
+            Some(_) => match log.advance() {
+                Some(state) => Some(state),
+                None => {
+                    let slow = slow.get_or_insert_with(|| Divergences::new(self.width));
+                    let mut canonicaliser =
+                        self.reduction.as_mut().map(|s| s as &mut dyn Canonicaliser);
+                    let mut found = None;
+                    for state in log.unanswered() {
+                        let row = search.row(state);
+                        let components = &row[..self.width];
+                        let machine = search.machine_mut();
+                        if slow.diverges(
+                            machine,
+                            procs,
+                            components,
+                            canonicaliser.as_deref_mut(),
+                        )? {
+                            found = Some(state);
+                            break;
+                        }
+                    }
+                    found
+                }
+            },
+            None => log.advance(),
+        };
+        if let Some(state) = divergent {
             self.violation = Some(Violation {
                 state,
                 node: search.row(state)[self.width],
                 breach: Breach::Divergence,
             });
         }
-    }
-
-    /// The first state judged so far that diverges, asked the slow way of
-    /// those the recorded τ-transitions have not answered.
-    fn first_divergent(
-        &mut self,
-        machine: &mut Machine,
-        procs: &mut Processes,
-        store: &StateStore,
-    ) -> EvalResult<Option<u32>> {
-        let Some((log, slow)) = &mut self.divergences else {
-            return Ok(None);
-        };
-        if let Some(state) = log.advance() {
-            return Ok(Some(state));
-        }
-        let slow = slow.get_or_insert_with(|| Divergences::new(self.width));
-        let mut canonicaliser = self.reduction.as_mut().map(|s| s as &mut dyn Canonicaliser);
-        let mut row = Vec::new();
-        for state in log.unanswered() {
-            store.read(state, &mut row);
-            let components = &row[..self.width];
-            if slow.diverges(machine, procs, components, canonicaliser.as_deref_mut())? {
-                return Ok(Some(state));
-            }
-        }
-        Ok(None)
+        Ok(())
     }
 
     fn breach(&mut self, state: u32, node: NodeId, breach: Breach) -> Flow {
@@ -500,11 +509,7 @@ enum DivergenceCheck<'a> {
 
 impl Visitor for Product {
     fn visit(&mut self, context: Context<'_, '_>, visit: Visit<'_>) -> EvalResult<Flow> {
-        let Context {
-            procs,
-            machine,
-            store,
-        } = context;
+        let Context { procs, store, .. } = context;
         let width = self.width;
         if let Some(state) = self.divergences.as_mut().and_then(|(log, _)| log.advance()) {
             let node = store_node(store, state, width);
@@ -536,14 +541,9 @@ impl Visitor for Product {
         match judgement {
             Judgement::Fine => Ok(Flow::Continue),
             Judgement::Allowed => Ok(Flow::Prune),
-            Judgement::Breach(breach) => {
-                let machine = machine.expect("the search lends its machine");
-                if let Some(state) = self.first_divergent(machine, procs, store)? {
-                    let node = store_node(store, state, width);
-                    return Ok(self.breach(state, node, Breach::Divergence));
-                }
-                Ok(self.breach(visit.id, node, breach))
-            }
+            // A divergence before it is looked for after the search
+            // (`settle`).
+            Judgement::Breach(breach) => Ok(self.breach(visit.id, node, breach)),
         }
     }
 
@@ -561,6 +561,12 @@ impl Visitor for Product {
             Some(_) => Some(self),
             None => None,
         }
+    }
+
+    /// Only to canonicalise: divergence is looked for the slow way after
+    /// the search.
+    fn needs_machine(&self) -> bool {
+        self.reduction.is_some()
     }
 }
 

@@ -82,6 +82,10 @@ impl TraceWalk {
 }
 
 impl Visitor for TraceWalk {
+    fn needs_machine(&self) -> bool {
+        self.divergences.is_some() || self.reduction.is_some()
+    }
+
     fn visit(&mut self, context: Context<'_, '_>, visit: Visit<'_>) -> EvalResult<Flow> {
         let done = visit.row[self.width] as usize;
         if done > self.furthest.1 {

@@ -53,6 +53,10 @@ struct Counter<'c> {
 }
 
 impl Visitor for Counter<'_> {
+    fn needs_machine(&self) -> bool {
+        self.canonicaliser.is_some()
+    }
+
     fn canonicaliser(&mut self) -> Option<&mut dyn Canonicaliser> {
         match &mut self.canonicaliser {
             Some(c) => Some(&mut **c),

@@ -75,6 +75,10 @@ struct Edges<'c> {
 }
 
 impl Visitor for Edges<'_> {
+    fn needs_machine(&self) -> bool {
+        self.canonicaliser.is_some()
+    }
+
     fn visit(&mut self, _: Context<'_, '_>, _: Visit<'_>) -> EvalResult<Flow> {
         Ok(Flow::Continue)
     }

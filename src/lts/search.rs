@@ -173,6 +173,13 @@ pub trait Visitor {
     /// After a state's successors are stored: their `(id, new)` in the
     /// order of the successors kept.
     fn stored(&mut self, _state: u32, _events: &[EventId], _ids: &[(u32, bool)]) {}
+
+    /// Whether it uses [`Context::machine`] (or canonicalises). One that
+    /// does not is judged while the next block is being expanded, the
+    /// machine shared with the threads expanding it, and gets `None`.
+    fn needs_machine(&self) -> bool {
+        true
+    }
 }
 
 /// What a search did.
