@@ -112,6 +112,38 @@ impl Part {
     }
 }
 
+/// Where a block's rows are read from.
+#[derive(Clone, Copy)]
+pub enum Sources<'a> {
+    Store(&'a StateStore),
+    /// Copied out, the block's rows laid end to end (so the store can
+    /// take new rows meanwhile).
+    Copied {
+        rows: &'a [u32],
+        width: usize,
+    },
+}
+
+impl Sources<'_> {
+    fn width(&self) -> usize {
+        match self {
+            Sources::Store(store) => store.width(),
+            Sources::Copied { width, .. } => *width,
+        }
+    }
+
+    /// Row `i` of the block starting at state `from`.
+    fn read(&self, from: usize, i: usize, row: &mut Vec<u32>) {
+        match self {
+            Sources::Store(store) => store.read((from + i) as u32, row),
+            Sources::Copied { rows, width } => {
+                row.clear();
+                row.extend_from_slice(&rows[i * width..(i + 1) * width]);
+            }
+        }
+    }
+}
+
 /// Splits the states `from..to` between `parts` (a few per thread of the
 /// pool, fewer for a narrow block) and expands them; the states after
 /// the first part that stopped early (the parts' successors reached
@@ -120,12 +152,28 @@ impl Part {
 pub fn expand_block(
     pool: &Pool,
     parts: &mut Vec<Part>,
-    store: &StateStore,
+    sources: Sources<'_>,
+    machine: &Machine,
+    range: (usize, usize),
+    width: usize,
+    shared: Option<&dyn SharedCanonicaliser>,
+) -> usize {
+    expand_block_beside(pool, parts, sources, machine, range, width, shared, || ()).0
+}
+
+/// As [`expand_block`], while the calling thread first does `beside`,
+/// which must not need the machine mutably nor the parts.
+#[allow(clippy::too_many_arguments)]
+pub fn expand_block_beside<R>(
+    pool: &Pool,
+    parts: &mut Vec<Part>,
+    sources: Sources<'_>,
     machine: &Machine,
     (from, to): (usize, usize),
     width: usize,
     shared: Option<&dyn SharedCanonicaliser>,
-) -> usize {
+    beside: impl FnOnce() -> R,
+) -> (usize, R) {
     let states = to - from;
     // Parts of at least a few dozen states each: a hand-over costs
     // microseconds, and a small search never starts the workers.
@@ -147,14 +195,14 @@ pub fn expand_block(
         part.from = (from + i * per).min(to);
         part.to = (part.from + per).min(to);
     }
-    pool.each(parts, |_, part| {
+    let work = |_, part: &mut Part| {
         part.clear();
-        let mut row = Vec::with_capacity(store.width());
+        let mut row = Vec::with_capacity(sources.width());
         for id in part.from..part.to {
             if id > part.from && part.successors.rows.len() >= limit {
                 break;
             }
-            store.read(id as u32, &mut row);
+            sources.read(from, id - from, &mut row);
             if !machine.is_prepared(&row[..width]) {
                 part.sources.extend_from_slice(&row);
                 part.counts.push(LATER);
@@ -162,7 +210,8 @@ pub fn expand_block(
             }
             part.expand(machine, &row, width, shared);
         }
-    });
+    };
+    let result = pool.each_beside(parts, work, beside);
     let mut done = 0;
     for part in parts.iter() {
         done += part.counts.len();
@@ -170,5 +219,5 @@ pub fn expand_block(
             break;
         }
     }
-    done
+    (done, result)
 }

@@ -64,9 +64,21 @@ impl Pool {
             }
             return;
         }
+        self.each_beside(items, work, || ());
+    }
+
+    /// As [`Pool::each`], while the caller first does `beside` (work of
+    /// its own that shares nothing with the items); it then takes the
+    /// items left. With one thread, `beside` and then the items in order.
+    pub fn each_beside<T: Send, R>(
+        &self,
+        items: &mut [T],
+        work: impl Fn(usize, &mut T) + Sync,
+        beside: impl FnOnce() -> R,
+    ) -> R {
         match self.workers() {
-            Some(pool) => {
-                let helpers = (self.threads - 1).min(items.len() - 1);
+            Some(pool) if !items.is_empty() => {
+                let helpers = (self.threads - 1).min(items.len());
                 let cells: Vec<Mutex<&mut T>> = items.iter_mut().map(Mutex::new).collect();
                 let next = AtomicUsize::new(0);
                 let take = || {
@@ -84,13 +96,17 @@ impl Pool {
                     for _ in 0..helpers {
                         scope.spawn(|_| take());
                     }
+                    let result = beside();
                     take();
-                });
+                    result
+                })
             }
-            None => {
+            _ => {
+                let result = beside();
                 for (i, item) in items.iter_mut().enumerate() {
                     work(i, item);
                 }
+                result
             }
         }
     }

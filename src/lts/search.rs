@@ -41,7 +41,7 @@ use crate::eval::{EvalError, EvalResult};
 use crate::process::{EventId, ProcId, Processes};
 
 use super::batch::Batch;
-use super::expand::{LATER, Part, expand_block};
+use super::expand::{LATER, Part, Sources, expand_block, expand_block_beside};
 use super::machine::Machine;
 use super::pool::Pool;
 use super::store::StateStore;
@@ -414,40 +414,117 @@ impl Search {
         let mut later = Part::default();
         let mut kept = Kept::default();
         let mut batch = Batch::default();
+        // Overlapping: the next block, expanded while this one was judged
+        // and stored (how many of its states), its parts and rows.
+        let overlap = pool.threads() > 1 && !visitor.needs_machine();
+        let mut ahead: Option<usize> = None;
+        let mut ahead_parts: Vec<Part> = Vec::new();
+        let mut ahead_rows: Vec<u32> = Vec::new();
+        let alone = Pool::new(1);
         loop {
             let from = storing.next;
-            let to = self.store.len().min(from + BLOCK);
-            if from == to {
-                return Ok(None);
-            }
-            // The representatives threads may find need what the
-            // canonicaliser has learnt of the component states met.
-            let shared = match visitor.canonicaliser() {
-                Some(canonicaliser) => {
-                    canonicaliser.prepare(&self.machine, procs)?;
-                    canonicaliser.shared()
+            let expanded = match ahead.take() {
+                Some(expanded) => expanded,
+                None => {
+                    let to = self.store.len().min(from + BLOCK);
+                    if from == to {
+                        return Ok(None);
+                    }
+                    // The representatives threads may find need what the
+                    // canonicaliser has learnt of the component states met.
+                    let shared = match visitor.canonicaliser() {
+                        Some(canonicaliser) => {
+                            canonicaliser.prepare(&self.machine, procs)?;
+                            canonicaliser.shared()
+                        }
+                        None => None,
+                    };
+                    expand_block(
+                        pool,
+                        &mut parts,
+                        Sources::Store(&self.store),
+                        &self.machine,
+                        (from, to),
+                        self.width,
+                        shared,
+                    )
                 }
-                None => None,
             };
-            let expanded = expand_block(
-                pool,
-                &mut parts,
-                &self.store,
-                &self.machine,
-                (from, to),
-                self.width,
-                shared,
-            );
             self.expand_later(procs, meter, visitor, &parts, expanded, &mut later, storing)?;
-            let (visited, stop) = self.visit_block(
-                procs, budget, meter, visitor, &mut parts, &mut later, &mut kept, storing, expanded,
-            )?;
-            let refused = batch.store(&mut self.store, &kept.rows, pool, meter);
-            self.record(visitor, &kept, &batch, from, storing);
-            if let Some(stop) = refused.or(stop) {
+            // The states after this block stored already: with a visitor
+            // that leaves the machine alone, the other threads expand them
+            // while this one judges and stores the block (storing alone,
+            // as the others are busy). Any thread count numbers the states
+            // alike: they are judged and stored in order all the same.
+            let next = from + expanded;
+            let next_to = self.store.len().min(next + BLOCK);
+            let stop = if overlap && next_to > next {
+                ahead_rows.clear();
+                let mut row = Vec::with_capacity(self.row_width);
+                for id in next..next_to {
+                    self.store.read(id as u32, &mut row);
+                    ahead_rows.extend_from_slice(&row);
+                }
+                let sources = Sources::Copied {
+                    rows: &ahead_rows,
+                    width: self.row_width,
+                };
+                let Search {
+                    machine,
+                    store,
+                    parents,
+                    width,
+                    row_width,
+                    ..
+                } = self;
+                let (ahead_expanded, stop) = expand_block_beside(
+                    pool,
+                    &mut ahead_parts,
+                    sources,
+                    machine,
+                    (next, next_to),
+                    *width,
+                    None,
+                    || -> EvalResult<Option<Stopped>> {
+                        let widths = (*width, *row_width);
+                        let (visited, stop) = Search::visit_block(
+                            (store, None, widths),
+                            (procs, budget, meter, visitor),
+                            (&mut parts, &mut later, &mut kept, storing, expanded),
+                        )?;
+                        let refused = batch.store(store, &kept.rows, &alone, meter);
+                        Search::record(parents, store.len(), visitor, &kept, &batch, from, storing);
+                        debug_assert!(stop.is_some() || visited == expanded);
+                        Ok(refused.or(stop))
+                    },
+                );
+                std::mem::swap(&mut parts, &mut ahead_parts);
+                ahead = Some(ahead_expanded);
+                stop?
+            } else {
+                let widths = (self.width, self.row_width);
+                let (visited, stop) = Search::visit_block(
+                    (&self.store, Some(&mut self.machine), widths),
+                    (procs, budget, meter, visitor),
+                    (&mut parts, &mut later, &mut kept, storing, expanded),
+                )?;
+                let refused = batch.store(&mut self.store, &kept.rows, pool, meter);
+                let stored = self.store.len();
+                Search::record(
+                    &mut self.parents,
+                    stored,
+                    visitor,
+                    &kept,
+                    &batch,
+                    from,
+                    storing,
+                );
+                debug_assert!(stop.is_some() || visited == expanded);
+                refused.or(stop)
+            };
+            if let Some(stop) = stop {
                 return Ok(Some(stop));
             }
-            debug_assert_eq!(storing.next, from + visited);
         }
     }
 
@@ -496,20 +573,24 @@ impl Search {
     /// Lets the visitor judge the block's states in order (the first
     /// `expanded` of them), keeping the successors it keeps, canonicalised
     /// when it reduces; how many it visited, and why it stopped early.
-    #[allow(clippy::too_many_arguments)]
+    /// The machine is lent to the visitor when given (it is not when
+    /// other threads are expanding the next block with it).
+    #[allow(clippy::type_complexity)]
     fn visit_block(
-        &mut self,
-        procs: &mut Processes,
-        budget: &Budget,
-        meter: &Meter,
-        visitor: &mut dyn Visitor,
-        parts: &mut [Part],
-        later: &mut Part,
-        kept: &mut Kept,
-        storing: &mut Storing,
-        expanded: usize,
+        (store, mut machine, (components, width)): (
+            &StateStore,
+            Option<&mut Machine>,
+            (usize, usize),
+        ),
+        (procs, budget, meter, visitor): (&mut Processes, &Budget, &Meter, &mut dyn Visitor),
+        (parts, later, kept, storing, expanded): (
+            &mut [Part],
+            &mut Part,
+            &mut Kept,
+            &mut Storing,
+            usize,
+        ),
     ) -> EvalResult<(usize, Option<Stopped>)> {
-        let (components, width) = (self.width, self.row_width);
         kept.counts.clear();
         kept.events.clear();
         kept.rows.clear();
@@ -526,7 +607,7 @@ impl Search {
                 if storing.since_poll >= POLL_EVERY {
                     storing.since_poll = 0;
                     if let Some(live) = &budget.live {
-                        storing.publish(live, self.store.len());
+                        storing.publish(live, store.len());
                     }
                     if let Err(stop) = meter.poll() {
                         return Ok((visited, Some(stop)));
@@ -555,8 +636,8 @@ impl Search {
                 let flow = visitor.visit(
                     Context {
                         procs: &mut *procs,
-                        machine: Some(&mut self.machine),
-                        store: &self.store,
+                        machine: machine.as_deref_mut(),
+                        store,
                     },
                     Visit {
                         id: id as u32,
@@ -611,7 +692,10 @@ impl Search {
                             let images = &out.images[at * stride..(at + 1) * stride];
                             canonicaliser.finish(procs, row, images)?;
                         } else {
-                            canonicaliser.canonicalise(&mut self.machine, procs, row)?;
+                            let machine = machine
+                                .as_deref_mut()
+                                .expect("a canonicalising visitor has the machine");
+                            canonicaliser.canonicalise(machine, procs, row)?;
                         }
                     }
                 }
@@ -627,7 +711,8 @@ impl Search {
     /// refusal): parent pointers, the visitor's `stored`, transitions and
     /// levels, state by state in order.
     fn record(
-        &mut self,
+        parents: &mut Option<Parents>,
+        stored: usize,
         visitor: &mut dyn Visitor,
         kept: &Kept,
         batch: &Batch,
@@ -639,7 +724,7 @@ impl Search {
             let id = from + i;
             if storing.level_start == Some(id) {
                 storing.level_start = None;
-                storing.level_end = self.store.len().min(
+                storing.level_end = stored.min(
                     // The first state of the next level: the first id
                     // given to a successor of this one or a later one.
                     batch.ids[at..]
@@ -652,7 +737,7 @@ impl Search {
             let stored = batch.ids.len().saturating_sub(at).min(count);
             let ids = &batch.ids[at..at + stored];
             let events = &kept.events[at..at + stored];
-            if let Some(parents) = &mut self.parents {
+            if let Some(parents) = parents {
                 for (&event, &(target, new)) in events.iter().zip(ids) {
                     if new {
                         parents.push((id as u32, event));
