@@ -20,7 +20,10 @@
 //! thread; then the successors it keeps are stored by every worker at
 //! once ([`super::batch`]). A block is the whole frontier, up to
 //! [`BLOCK`] states, so narrow levels are split between the workers
-//! too. Any thread count numbers the states exactly as one does.
+//! too. When the visitor leaves the machine alone, the workers expand
+//! the next block (the states stored already after this one) while the
+//! calling thread judges and stores this one, and it then joins them.
+//! Any thread count numbers the states exactly as one does.
 //!
 //! **Symmetry reduction has one hook, here**: a visitor may hand the
 //! search a [`Canonicaliser`], and then every row is replaced by its
