@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::script::builtins::{Builtin, Shape};
+use crate::script::builtins::{Builtin, ProcessFunction, Shape};
 use crate::syntax::Span;
 
 use super::sets::{diff, inter, union, union_all};
@@ -312,9 +312,15 @@ impl Evaluator<'_> {
                 args.finite(0)?;
                 Ok(proc_builtin(b, args.values.to_vec()))
             }
-            Builtin::ProcessFunction(_) => {
+            Builtin::ProcessFunction(f) => {
                 if !matches!(args.values[0], Value::Proc(_)) {
                     return Err(args.wrong(0, "a process", &args.values[0]));
+                }
+                if matches!(
+                    f,
+                    ProcessFunction::Prioritise | ProcessFunction::PrioritiseNoCache
+                ) {
+                    args.priority_levels()?;
                 }
                 Ok(proc_builtin(b, args.values.to_vec()))
             }
@@ -462,6 +468,43 @@ impl<'a> Args<'_, 'a> {
             }
             other => Err(self.wrong(i, "a sequence", other)),
         }
+    }
+
+    /// The second argument of `prioritise(P, <A1, ..., An>)`: a finite,
+    /// non-empty sequence of finite sets (as in FDR, the empty sequence
+    /// is an error).
+    fn priority_levels(&self) -> EvalResult<()> {
+        let levels = self.seq(1)?;
+        if levels.is_empty() {
+            return Err(EvalError::new(
+                self.span,
+                format!(
+                    "`{}` needs at least one set of events, but the sequence is empty",
+                    self.builtin.name()
+                ),
+            )
+            .with_note("the sets go from the most urgent to the least: `<{a}, {b}>`"));
+        }
+        for level in levels.iter() {
+            let problem = match level {
+                Value::Set(s) if s.as_finite().is_some() => continue,
+                Value::Set(_) => "an infinite set".to_string(),
+                other => other.kind_name().to_string(),
+            };
+            return Err(EvalError::new(
+                self.span,
+                format!(
+                    "the second argument of `{}` must be a sequence of finite sets of events, \
+                     but one of its elements is {problem}",
+                    self.builtin.name()
+                ),
+            )
+            .with_note(format!(
+                "the element is {}",
+                super::interp::truncate(self.ev.show(level))
+            )));
+        }
+        Ok(())
     }
 
     fn map(&self, i: usize) -> EvalResult<&'a Arc<BTreeMap<Value, Value>>> {

@@ -312,6 +312,10 @@ impl<R: Reading> Walk<'_, R> {
                 relation_fixed(procs, self.movable, *r) && e
             }
             Term::Loop(c) => self.state(*c),
+            Term::Prioritise(c, levels) => {
+                let e = self.state(*c);
+                levels.iter().all(|&s| sets_fixed(s)) && e
+            }
         }
     }
 
@@ -486,6 +490,12 @@ fn state_atoms(
             vec![*a, *b]
         }
         Term::Loop(c) => vec![*c],
+        Term::Prioritise(c, levels) => {
+            for &s in levels.iter() {
+                events(procs.set(s), out);
+            }
+            vec![*c]
+        }
     };
     for c in children {
         state_atoms(procs, symmetry, movable, c, out);
