@@ -527,3 +527,20 @@ fn prioritise_judges_its_operand_alone() {
         (2, 3, 0)
     );
 }
+
+#[test]
+fn a_lazy_comprehension_feeds_a_prefix() {
+    // The first value above 1 of an infinite comprehension: e.2 only.
+    assert_eq!(
+        counts("", "e!head(<x | x <- <0..>, (x > 1)>) -> STOP"),
+        (2, 1, 1)
+    );
+    assert_eq!(
+        counts(
+            "take(0, _) = <>\ntake(n, <x>^s) = <x> ^ take(n - 1, s)\n\
+             P(<>) = SKIP\nP(<x>^s) = e!x -> P(s)",
+            "P(take(3, <x % 3 | x <- <0..>>))"
+        ),
+        (5, 4, 0)
+    );
+}

@@ -537,10 +537,17 @@ fn value_atoms(symmetry: &Symmetry, value: &Value, out: &mut Vec<Atom>) {
             parts.iter().for_each(|v| value_atoms(symmetry, v, out))
         }
         Value::Seq(seq) => seq.iter().for_each(|v| value_atoms(symmetry, v, out)),
-        Value::Stream(stream) => stream
-            .prefix()
-            .iter()
-            .for_each(|v| value_atoms(symmetry, v, out)),
+        Value::Stream(stream) => {
+            stream
+                .prefix()
+                .iter()
+                .for_each(|v| value_atoms(symmetry, v, out));
+            if let crate::eval::value::Rest::Comprehension(s) = stream.rest() {
+                env(symmetry, &s.env, out);
+                env(symmetry, &s.locals, out);
+                value_atoms(symmetry, &Value::Stream(s.source.clone()), out);
+            }
+        }
         Value::Set(set) => set
             .as_finite()
             .into_iter()
