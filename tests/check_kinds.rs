@@ -285,6 +285,32 @@ assert P :[divergence-free]
     );
 }
 
+/// Divergence is answered from the search's own τ-transitions, a level
+/// or so behind the judging; a breach of another kind found meanwhile
+/// must still lose to a divergence at an earlier state (here the first,
+/// whose τ-run reaches its loop only after twenty states), and win over
+/// one at a later state.
+#[test]
+fn the_first_breach_in_search_order_wins_over_a_divergence_not_yet_answered() {
+    check_all(
+        "channel d
+Chain(n) = if n < 20 then d -> Chain(n + 1) else d -> Chain(n)
+assert RUN({a}) [FD= (a -> c -> STOP [] Chain(0)) \\ {d}
+assert RUN({a}) [FD= (a -> Chain(0)) \\ {d}
+assert RUN({a, b}) [FD= a -> c -> STOP [] b -> Hidden
+assert (a -> Chain(0)) \\ {d} :[divergence free]
+assert ((a -> STOP) [] Chain(0)) \\ {d} :[deadlock free [FD]]
+",
+        &[
+            fail(Kind::Divergence, &[], None),
+            fail(Kind::Divergence, &["a"], None),
+            fail(Kind::Refusal, &["a"], None),
+            fail(Kind::Divergence, &["a"], None),
+            fail(Kind::Divergence, &[], None),
+        ],
+    );
+}
+
 #[test]
 fn determinism() {
     check_all(

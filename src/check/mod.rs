@@ -575,6 +575,7 @@ fn product(
     }
     let mut search = Search::with_machine(machine, &[root], true);
     let mut outcome = search.run(procs, budget, &mut product)?;
+    product.settle(&search);
     let Some(violation) = product.violation.take() else {
         let holds = outcome.stopped.is_none().then_some(true);
         return Ok((holds, outcome, None));

@@ -12,11 +12,22 @@
 //!   specification does not allow (a refusal, or a deadlock, or for
 //!   determinism an event the trace allows but this state refuses);
 //! - for each visible event of `imp`: whether `node` allows it (traces).
+//!
+//! Whether `imp` diverges is read from the τ-transitions the search
+//! records ([`TauLog`]), a level or so behind the judging: the search
+//! stops when the first state in its order that diverges is known. A
+//! breach of another kind first asks the states judged before it (and
+//! itself) the slow way, computing their τ-closures
+//! ([`Divergences`]), so the breach reported is the first in the
+//! search's order, a divergence before any other at the same state.
 
 use crate::eval::EvalResult;
-use crate::lts::divergence::{Divergences, TauLoop};
+use crate::lts::divergence::{Divergences, TauLog, TauLoop};
 use crate::lts::machine::Machine;
-use crate::lts::search::{Canonicaliser, Context, Flow, SharedCanonicaliser, Visit, Visitor};
+use crate::lts::search::{
+    Canonicaliser, Context, Flow, Search, SharedCanonicaliser, Visit, Visitor,
+};
+use crate::lts::store::StateStore;
 use crate::process::{EventId, Processes, TAU, TICK};
 use crate::symmetry::{Permutation, SystemSymmetry};
 
@@ -255,7 +266,10 @@ pub enum Judgement {
 pub struct Product {
     pub spec: Spec,
     refusals: bool,
-    divergences: Option<Divergences>,
+    /// With divergences: the search's τ-transitions, which answer
+    /// whether its states diverge, and the slow way for when the answer
+    /// is needed at once (made when first needed).
+    divergences: Option<(TauLog, Option<Divergences>)>,
     /// Components per row; the node is the column after them.
     width: usize,
     pub violation: Option<Violation>,
@@ -272,7 +286,7 @@ impl Product {
         Product {
             spec,
             refusals,
-            divergences: divergences.then(|| Divergences::new(width)),
+            divergences: divergences.then(|| (TauLog::default(), None)),
             width,
             violation: None,
             accepted: Vec::new(),
@@ -305,26 +319,24 @@ impl Product {
     /// Judges the product state of implementation state `row` (its
     /// components only) and specification node `node`, whose moves have
     /// `events`; `next(k, node)` learns the node after each visible move
-    /// `k`. With `divergences`, whether `row` diverges is asked of it (and
-    /// of `canonicaliser`'s representatives when the search is reduced).
-    #[allow(clippy::too_many_arguments)]
+    /// `k`. `divergence` says whether and when the implementation's
+    /// divergence is judged.
     fn judge(
         spec: &mut Spec,
         refusals: bool,
         accepted: &mut Vec<EventId>,
-        divergences: Option<(&mut Divergences, Option<&mut dyn Canonicaliser>)>,
-        (procs, machine): (&mut Processes, Option<&mut Machine>),
+        divergence: DivergenceCheck<'_>,
+        procs: &mut Processes,
         (node, row, events): (NodeId, &[u32], &[EventId]),
         (columns, next): (bool, &mut dyn FnMut(usize, u32)),
     ) -> EvalResult<Judgement> {
-        if let Some((divergences, canonicaliser)) = divergences {
-            if spec.divergent(procs, node)? {
-                return Ok(Judgement::Allowed);
-            }
-            let machine = machine.expect("a visitor that needs the machine gets it");
-            if divergences.diverges(machine, procs, row, canonicaliser)? {
-                return Ok(Judgement::Breach(Breach::Divergence));
-            }
+        if !matches!(divergence, DivergenceCheck::Off) && spec.divergent(procs, node)? {
+            return Ok(Judgement::Allowed);
+        }
+        if let DivergenceCheck::Now(divergences, machine) = divergence
+            && divergences.diverges(machine, procs, row, None)?
+        {
+            return Ok(Judgement::Breach(Breach::Divergence));
         }
         let stable = !events.contains(&TAU);
         if stable {
@@ -392,13 +404,17 @@ impl Product {
         let mut moves = crate::lts::machine::Moves::default();
         machine.moves(procs, &row[..width], &mut moves)?;
         let events: Vec<EventId> = moves.list.iter().map(|m| m.event).collect();
-        let mut fresh = self.divergences.as_ref().map(|_| Divergences::new(width));
+        let mut fresh = Divergences::new(width);
+        let divergence = match self.divergences {
+            Some(_) => DivergenceCheck::Now(&mut fresh, machine),
+            None => DivergenceCheck::Off,
+        };
         Product::judge(
             &mut self.spec,
             self.refusals,
             &mut self.accepted,
-            fresh.as_mut().map(|d| (d, None)),
-            (procs, Some(machine)),
+            divergence,
+            procs,
             (row[width], &row[..width], &events),
             (false, &mut |_, _| {}),
         )
@@ -418,41 +434,125 @@ impl Product {
             None => Ok(None),
         }
     }
+
+    /// After the search: the first of its states that diverges, when the
+    /// τ-transitions it recorded show one and nothing was found before.
+    pub fn settle(&mut self, search: &Search) {
+        if self.violation.is_some() {
+            return;
+        }
+        if let Some(state) = self.divergences.as_mut().and_then(|(log, _)| log.advance()) {
+            self.violation = Some(Violation {
+                state,
+                node: search.row(state)[self.width],
+                breach: Breach::Divergence,
+            });
+        }
+    }
+
+    /// The first state judged so far that diverges, asked the slow way of
+    /// those the recorded τ-transitions have not answered.
+    fn first_divergent(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        store: &StateStore,
+    ) -> EvalResult<Option<u32>> {
+        let Some((log, slow)) = &mut self.divergences else {
+            return Ok(None);
+        };
+        if let Some(state) = log.advance() {
+            return Ok(Some(state));
+        }
+        let slow = slow.get_or_insert_with(|| Divergences::new(self.width));
+        let mut canonicaliser = self.reduction.as_mut().map(|s| s as &mut dyn Canonicaliser);
+        let mut row = Vec::new();
+        for state in log.unanswered() {
+            store.read(state, &mut row);
+            let components = &row[..self.width];
+            if slow.diverges(machine, procs, components, canonicaliser.as_deref_mut())? {
+                return Ok(Some(state));
+            }
+        }
+        Ok(None)
+    }
+
+    fn breach(&mut self, state: u32, node: NodeId, breach: Breach) -> Flow {
+        self.violation = Some(Violation {
+            state,
+            node,
+            breach,
+        });
+        Flow::Stop
+    }
+}
+
+/// How judging a state learns whether the implementation diverges there.
+enum DivergenceCheck<'a> {
+    /// Not at all: the model has no divergences.
+    Off,
+    /// From the search's τ-transitions, later: judging looks only at the
+    /// specification's divergence.
+    Later,
+    /// Now, computing the τ-closure.
+    Now(&'a mut Divergences, &'a mut Machine),
 }
 
 impl Visitor for Product {
     fn visit(&mut self, context: Context<'_, '_>, visit: Visit<'_>) -> EvalResult<Flow> {
-        let Context { procs, machine } = context;
+        let Context {
+            procs,
+            machine,
+            store,
+        } = context;
         let width = self.width;
+        if let Some(state) = self.divergences.as_mut().and_then(|(log, _)| log.advance()) {
+            let node = store_node(store, state, width);
+            return Ok(self.breach(state, node, Breach::Divergence));
+        }
         let node = visit.row[width];
         let successors = visit.successors;
         let columns = self.reduction.is_some();
-        let divergences = self.divergences.as_mut().map(|d| {
-            let canonicaliser = self.reduction.as_mut().map(|s| s as &mut dyn Canonicaliser);
-            (d, canonicaliser)
-        });
+        let divergence = match self.divergences {
+            Some(_) => DivergenceCheck::Later,
+            None => DivergenceCheck::Off,
+        };
         let judgement = Product::judge(
             &mut self.spec,
             self.refusals,
             &mut self.accepted,
-            divergences,
-            (procs, machine),
+            divergence,
+            procs,
             (node, &visit.row[..width], visit.events),
             (columns, &mut |k, after| {
                 successors[k * (width + 1) + width] = after
             }),
         )?;
+        if judgement != Judgement::Allowed
+            && let Some((log, _)) = &mut self.divergences
+        {
+            log.ask(visit.id);
+        }
         match judgement {
             Judgement::Fine => Ok(Flow::Continue),
             Judgement::Allowed => Ok(Flow::Prune),
             Judgement::Breach(breach) => {
-                self.violation = Some(Violation {
-                    state: visit.id,
-                    node,
-                    breach,
-                });
-                Ok(Flow::Stop)
+                let machine = machine.expect("the search lends its machine");
+                if let Some(state) = self.first_divergent(machine, procs, store)? {
+                    let node = store_node(store, state, width);
+                    return Ok(self.breach(state, node, Breach::Divergence));
+                }
+                Ok(self.breach(visit.id, node, breach))
             }
+        }
+    }
+
+    /// Records the state's τ-transitions, for the answers to come.
+    fn stored(&mut self, state: u32, events: &[EventId], ids: &[(u32, bool)]) {
+        if let Some((log, _)) = &mut self.divergences {
+            let taus = events.iter().zip(ids).filter(|(e, _)| **e == TAU);
+            log.record(state, taus.map(|(_, &(id, _))| id));
+            log.advance();
         }
     }
 
@@ -462,6 +562,13 @@ impl Visitor for Product {
             None => None,
         }
     }
+}
+
+/// The specification's node of stored product state `state`.
+fn store_node(store: &StateStore, state: u32, width: usize) -> NodeId {
+    let mut row = Vec::new();
+    store.read(state, &mut row);
+    row[width]
 }
 
 impl Canonicaliser for Product {

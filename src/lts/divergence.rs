@@ -4,39 +4,75 @@
 //! long the τ-paths), with every state's answer remembered, so finding
 //! the divergent states of a whole search costs one pass over its
 //! τ-transitions.
+//!
+//! Two ways to the τ-transitions: [`Divergences`] computes them (moves
+//! of the machine, states in a store of its own), for a state met on its
+//! own; [`TauLog`] reads the ones a search recorded as it stored each
+//! state's successors, so a check's divergence costs no second store and
+//! no move computed twice. The log answers in the search's order, a
+//! level or so behind it: a state's answer waits until the states it
+//! reaches by τ have been expanded.
+
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap;
 
 use crate::eval::{EvalError, EvalResult};
 use crate::process::{Processes, TAU};
 
 use super::machine::{Machine, Moves};
+use super::queue::ChunkedQueue;
 use super::search::Canonicaliser;
 use super::store::StateStore;
 
+/// A state's standing in the search: its answer, once it has one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mark {
+#[repr(u8)]
+enum Status {
     Unseen,
-    /// On Tarjan's stack: its index, lowest index reachable, and its
-    /// place on the stack.
-    Open {
-        index: u32,
-        low: u32,
-    },
-    Closed {
-        divergent: bool,
-    },
+    /// On Tarjan's stack (see [`TauCycles::place`]).
+    Open,
+    Clear,
+    Divergent,
 }
 
-/// Divergence of states numbered by the caller.
+/// The open states at the bottom of the stack whose places are found
+/// by looking rather than in a map.
+const SCANNED: usize = 16;
+
+/// Where a search stands after being asked about a state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    Answered(bool),
+    /// It needs the τ-successors of this state, not known yet; asking
+    /// again about the same state resumes it.
+    Waiting(u32),
+}
+
+/// Divergence of states numbered by the caller: one byte a state, and
+/// for the states on Tarjan's stack their place on it.
 #[derive(Debug, Default)]
 pub struct TauCycles {
-    marks: Vec<Mark>,
-    /// Per state on the stack: whether it has a τ to itself or to a
-    /// closed divergent state.
-    stack: Vec<(u32, bool)>,
+    status: Vec<Status>,
+    /// The places of the open states above the first [`SCANNED`] on
+    /// the stack (those are found by looking): most searches stay that
+    /// shallow, and then no state costs a hash insertion.
+    deep: FxHashMap<u32, u32>,
+    stack: Vec<Entry>,
     frames: Vec<Frame>,
     successors: Vec<u32>,
     found: Vec<u32>,
-    counter: u32,
+}
+
+/// A state on Tarjan's stack. The stack's places stand in for Tarjan's
+/// indices: the states on it were opened in the order they sit there.
+#[derive(Debug)]
+struct Entry {
+    state: u32,
+    /// The lowest place it reaches.
+    low: u32,
+    /// Whether it has a τ to itself or to a closed divergent state.
+    bad: bool,
 }
 
 #[derive(Debug)]
@@ -51,104 +87,154 @@ struct Frame {
     place: usize,
 }
 
+/// `tau_successors(s, out)` pushes the states `s` reaches by one τ, or
+/// says `false` when they are not known yet.
+pub type TauSuccessors<'a> = dyn FnMut(u32, &mut Vec<u32>) -> EvalResult<bool> + 'a;
+
 impl TauCycles {
-    fn mark(&self, state: u32) -> Mark {
-        self.marks
+    fn status(&self, state: u32) -> Status {
+        self.status
             .get(state as usize)
             .copied()
-            .unwrap_or(Mark::Unseen)
+            .unwrap_or(Status::Unseen)
     }
 
-    fn set(&mut self, state: u32, mark: Mark) {
+    fn set(&mut self, state: u32, status: Status) {
         let i = state as usize;
-        if self.marks.len() <= i {
-            self.marks.resize(i + 1, Mark::Unseen);
+        if self.status.len() <= i {
+            self.status.resize(i + 1, Status::Unseen);
         }
-        self.marks[i] = mark;
+        self.status[i] = status;
     }
 
-    /// Whether `start` diverges; `tau_successors(s, out)` pushes the
-    /// states `s` reaches by one τ. After an error (a stop by the budget
-    /// included) the states the search had open are forgotten, so asking
-    /// again starts afresh.
+    /// The answer for `state`, if a search has closed it.
+    pub fn answer(&self, state: u32) -> Option<bool> {
+        match self.status(state) {
+            Status::Clear => Some(false),
+            Status::Divergent => Some(true),
+            Status::Unseen | Status::Open => None,
+        }
+    }
+
+    /// Records that `state` has no τ-successors (so it does not diverge)
+    /// without a search.
+    pub fn settle_stable(&mut self, state: u32) {
+        debug_assert_ne!(self.status(state), Status::Open);
+        self.set(state, Status::Clear);
+    }
+
+    /// Whether `start` diverges, every τ-successor known at once. After
+    /// an error (a stop by the budget included) the states the search had
+    /// open are forgotten, so asking again starts afresh.
     pub fn diverges(
         &mut self,
         start: u32,
         tau_successors: &mut dyn FnMut(u32, &mut Vec<u32>) -> EvalResult<()>,
     ) -> EvalResult<bool> {
-        let result = self.search(start, tau_successors);
+        let progress = self.search(start, &mut |state, out| {
+            tau_successors(state, out)?;
+            Ok(true)
+        })?;
+        match progress {
+            Progress::Answered(divergent) => Ok(divergent),
+            Progress::Waiting(_) => unreachable!("every state's τ-successors are known"),
+        }
+    }
+
+    /// Searches from `start`, or resumes the search that waited while
+    /// searching from it; an error forgets the states it had open.
+    pub fn search(
+        &mut self,
+        start: u32,
+        tau_successors: &mut TauSuccessors<'_>,
+    ) -> EvalResult<Progress> {
+        debug_assert!(self.frames.first().is_none_or(|f| f.state == start));
+        let result = self.run(start, tau_successors);
         if result.is_err() {
-            for i in 0..self.stack.len() {
-                let state = self.stack[i].0;
-                self.set(state, Mark::Unseen);
-            }
-            self.stack.clear();
-            self.frames.clear();
-            self.successors.clear();
+            self.forget_open();
         }
         result
     }
 
-    fn search(
-        &mut self,
-        start: u32,
-        tau_successors: &mut dyn FnMut(u32, &mut Vec<u32>) -> EvalResult<()>,
-    ) -> EvalResult<bool> {
-        if let Mark::Closed { divergent } = self.mark(start) {
-            return Ok(divergent);
+    fn forget_open(&mut self) {
+        for i in 0..self.stack.len() {
+            let state = self.stack[i].state;
+            self.set(state, Status::Unseen);
         }
-        self.open(start, tau_successors)?;
+        self.deep.clear();
+        self.stack.clear();
+        self.frames.clear();
+        self.successors.clear();
+    }
+
+    fn run(&mut self, start: u32, tau_successors: &mut TauSuccessors<'_>) -> EvalResult<Progress> {
+        if self.frames.is_empty() {
+            if let Some(divergent) = self.answer(start) {
+                return Ok(Progress::Answered(divergent));
+            }
+            if !self.open(start, tau_successors)? {
+                return Ok(Progress::Waiting(start));
+            }
+        }
         while let Some(frame) = self.frames.last_mut() {
             if frame.at < frame.end {
                 let next = self.successors[frame.at];
                 frame.at += 1;
                 let (state, place) = (frame.state, frame.place);
                 if next == state {
-                    self.stack[place].1 = true;
+                    self.stack[place].bad = true;
                     continue;
                 }
-                match self.mark(next) {
-                    Mark::Unseen => self.open(next, tau_successors)?,
-                    Mark::Open { index, .. } => self.lower(state, index),
-                    Mark::Closed { divergent } => self.stack[place].1 |= divergent,
+                match self.status(next) {
+                    Status::Unseen => {
+                        if !self.open(next, tau_successors)? {
+                            // Looked at again when the search resumes.
+                            self.frames.last_mut().expect("this frame").at -= 1;
+                            return Ok(Progress::Waiting(next));
+                        }
+                    }
+                    Status::Open => {
+                        let to = self.place(next);
+                        self.lower(place, to);
+                    }
+                    Status::Clear => {}
+                    Status::Divergent => self.stack[place].bad = true,
                 }
                 continue;
             }
             let frame = self.frames.pop().expect("a frame");
             self.successors.truncate(frame.start);
-            let Mark::Open { index, low } = self.mark(frame.state) else {
-                unreachable!("a frame's state is open")
-            };
-            if index == low {
+            let low = self.stack[frame.place].low;
+            if low as usize == frame.place {
                 self.close(frame.place);
             } else if let Some(parent) = self.frames.last() {
-                let parent = parent.state;
+                let parent = parent.place;
                 self.lower(parent, low);
             }
         }
-        match self.mark(start) {
-            Mark::Closed { divergent } => Ok(divergent),
-            _ => unreachable!("the search closes its start"),
+        match self.answer(start) {
+            Some(divergent) => Ok(Progress::Answered(divergent)),
+            None => unreachable!("the search closes its start"),
         }
     }
 
-    /// Whether `state` is known to diverge: a search has closed it as
-    /// divergent.
-    fn known_divergent(&self, state: u32) -> bool {
-        matches!(self.mark(state), Mark::Closed { divergent: true })
-    }
-
-    fn open(
-        &mut self,
-        state: u32,
-        tau_successors: &mut dyn FnMut(u32, &mut Vec<u32>) -> EvalResult<()>,
-    ) -> EvalResult<()> {
-        let index = self.counter;
-        self.counter += 1;
-        self.set(state, Mark::Open { index, low: index });
-        self.stack.push((state, false));
+    /// Puts `state` on the stack with a frame over its τ-successors;
+    /// `false` (and nothing changed) when they are not known yet.
+    fn open(&mut self, state: u32, tau_successors: &mut TauSuccessors<'_>) -> EvalResult<bool> {
         self.found.clear();
-        tau_successors(state, &mut self.found)?;
+        if !tau_successors(state, &mut self.found)? {
+            return Ok(false);
+        }
+        let place = self.stack.len();
+        self.set(state, Status::Open);
+        if place >= SCANNED {
+            self.deep.insert(state, place as u32);
+        }
+        self.stack.push(Entry {
+            state,
+            low: place as u32,
+            bad: false,
+        });
         let start = self.successors.len();
         self.successors.extend_from_slice(&self.found);
         self.frames.push(Frame {
@@ -156,21 +242,23 @@ impl TauCycles {
             start,
             at: start,
             end: self.successors.len(),
-            place: self.stack.len() - 1,
+            place,
         });
-        Ok(())
+        Ok(true)
     }
 
-    fn lower(&mut self, state: u32, to: u32) {
-        if let Mark::Open { index, low } = self.mark(state) {
-            self.set(
-                state,
-                Mark::Open {
-                    index,
-                    low: low.min(to),
-                },
-            );
+    /// The place of open state `state` on the stack.
+    fn place(&self, state: u32) -> u32 {
+        let shallow = &self.stack[..self.stack.len().min(SCANNED)];
+        match shallow.iter().position(|entry| entry.state == state) {
+            Some(place) => place as u32,
+            None => self.deep[&state],
         }
+    }
+
+    fn lower(&mut self, place: usize, to: u32) {
+        let entry = &mut self.stack[place];
+        entry.low = entry.low.min(to);
     }
 
     /// Closes the component whose root sits at `place` on the stack: it
@@ -178,19 +266,202 @@ impl TauCycles {
     /// itself) or reaches a divergent state.
     fn close(&mut self, place: usize) {
         let members = &self.stack[place..];
-        let divergent = members.len() > 1 || members.iter().any(|&(_, bad)| bad);
+        let divergent = members.len() > 1 || members.iter().any(|entry| entry.bad);
+        let status = if divergent {
+            Status::Divergent
+        } else {
+            Status::Clear
+        };
         for i in place..self.stack.len() {
-            let state = self.stack[i].0;
-            self.set(state, Mark::Closed { divergent });
+            let state = self.stack[i].state;
+            self.set(state, status);
+            if i >= SCANNED {
+                self.deep.remove(&state);
+            }
         }
         self.stack.truncate(place);
         // A state earlier on the stack that reached this component by τ
         // learns its answer when its frame looks at the edge: edges are
-        // examined after the component closes only through `Closed`.
+        // examined after the component closes only through the status.
         if divergent && let Some(parent) = self.frames.last() {
             let place = parent.place;
-            self.stack[place].1 = true;
+            self.stack[place].bad = true;
         }
+    }
+}
+
+/// Divergence of a search's own states from the τ-transitions it
+/// records, state by state in the order it numbers them
+/// ([`TauLog::record`]). The states asked about ([`TauLog::ask`]) are
+/// answered in that order; [`TauLog::advance`] goes as far as the
+/// transitions recorded allow. A state recorded with no τ is answered at
+/// once; the transitions of a prefix of answered states are let go, so
+/// the log holds about a breadth-first level of the search: a state's
+/// τ-successors are in the level after its own, and its answer needs
+/// theirs recorded.
+///
+/// A state not asked about should be recorded without its τs (a check
+/// records none for the states it does not explore): one that has some
+/// is kept until a search from a state asked about meets it.
+#[derive(Debug, Default)]
+pub struct TauLog {
+    cycles: TauCycles,
+    transitions: Transitions,
+    /// Asked about and not recorded yet, in order.
+    ahead: VecDeque<u32>,
+    /// Every state asked about before this one is answered, and clear.
+    next: u32,
+    /// A waiting search needs this state recorded.
+    waiting: Option<u32>,
+    /// The first state asked about found to diverge.
+    divergent: Option<u32>,
+}
+
+/// The τ-successors of states `first..recorded()`, laid end to end.
+#[derive(Debug, Default)]
+struct Transitions {
+    /// Per state: where its τ-successors start in `edges`, as a position
+    /// counted from the log's beginning modulo 2^31, with [`ASKED`] set
+    /// when it was asked about.
+    starts: ChunkedQueue,
+    edges: ChunkedQueue,
+    first: u32,
+    /// The position of `edges[0]`, modulo 2^31.
+    dropped: u32,
+}
+
+/// The flag of a state asked about, in [`Transitions::starts`].
+const ASKED: u32 = 1 << 31;
+/// Positions in [`Transitions::edges`] are counted modulo this (the log
+/// never holds that many transitions at once).
+const POSITIONS: u32 = ASKED - 1;
+
+impl Transitions {
+    fn recorded(&self) -> u32 {
+        self.first + self.starts.len() as u32
+    }
+
+    /// The position after the last edge.
+    fn end(&self) -> u32 {
+        self.dropped.wrapping_add(self.edges.len() as u32) & POSITIONS
+    }
+
+    /// Records the next state's; whether it has any.
+    fn push(&mut self, asked: bool, taus: impl IntoIterator<Item = u32>) -> bool {
+        let start = self.end();
+        self.starts
+            .push_back(if asked { start | ASKED } else { start });
+        let before = self.edges.len();
+        for tau in taus {
+            self.edges.push_back(tau);
+        }
+        debug_assert!(self.edges.len() < POSITIONS as usize);
+        self.edges.len() > before
+    }
+
+    fn asked(&self, state: u32) -> bool {
+        let i = (state - self.first) as usize;
+        self.starts.get(i).expect("a recorded state") & ASKED != 0
+    }
+
+    /// The τ-successors of recorded state `state`, not let go.
+    fn of(&self, state: u32) -> impl Iterator<Item = u32> + '_ {
+        debug_assert!(state >= self.first, "a state let go is closed");
+        let i = (state - self.first) as usize;
+        let start = self.starts.get(i).expect("a recorded state");
+        let end = self.starts.get(i + 1).unwrap_or_else(|| self.end());
+        let at = |position: u32| (position.wrapping_sub(self.dropped) & POSITIONS) as usize;
+        self.edges.range(at(start), at(end))
+    }
+
+    /// Lets go of the first state's.
+    fn drop_first(&mut self) {
+        self.starts.drop_front(1);
+        let next = self.starts.get(0).unwrap_or_else(|| self.end()) & POSITIONS;
+        let count = (next.wrapping_sub(self.dropped) & POSITIONS) as usize;
+        self.edges.drop_front(count);
+        self.dropped = next;
+        self.first += 1;
+    }
+}
+
+impl TauLog {
+    /// Asks whether `state`, not recorded yet, diverges; states are asked
+    /// about in increasing order.
+    pub fn ask(&mut self, state: u32) {
+        debug_assert!(state >= self.transitions.recorded());
+        debug_assert!(self.ahead.back().is_none_or(|&last| last < state));
+        self.ahead.push_back(state);
+    }
+
+    /// Records the τ-successors of the next state.
+    pub fn record(&mut self, state: u32, taus: impl IntoIterator<Item = u32>) {
+        debug_assert_eq!(state, self.transitions.recorded());
+        let asked = self.ahead.front() == Some(&state);
+        if asked {
+            self.ahead.pop_front();
+        }
+        if !self.transitions.push(asked, taus) {
+            self.cycles.settle_stable(state);
+        }
+    }
+
+    /// The states asked about and not answered yet, in order.
+    pub fn unanswered(&self) -> impl Iterator<Item = u32> + '_ {
+        let logged =
+            (self.next..self.transitions.recorded()).filter(|&state| self.transitions.asked(state));
+        logged.chain(self.ahead.iter().copied())
+    }
+
+    /// Answers what the recorded transitions allow: the first state asked
+    /// about that diverges, once every state asked before it is known not
+    /// to.
+    pub fn advance(&mut self) -> Option<u32> {
+        if self.divergent.is_some() {
+            return self.divergent;
+        }
+        let recorded = self.transitions.recorded();
+        if self.waiting.is_some_and(|state| state >= recorded) {
+            return None;
+        }
+        self.waiting = None;
+        while self.next < recorded {
+            let state = self.next;
+            if self.transitions.asked(state) {
+                let TauLog {
+                    cycles,
+                    transitions,
+                    ..
+                } = self;
+                let progress = cycles.search(state, &mut |s, out| {
+                    if s >= recorded {
+                        return Ok(false);
+                    }
+                    out.extend(transitions.of(s));
+                    Ok(true)
+                });
+                match progress.expect("reading recorded transitions cannot fail") {
+                    Progress::Waiting(on) => {
+                        self.waiting = Some(on);
+                        return None;
+                    }
+                    Progress::Answered(true) => {
+                        self.divergent = Some(state);
+                        return self.divergent;
+                    }
+                    Progress::Answered(false) => {}
+                }
+            }
+            self.next += 1;
+            // Let go of the answered states at the front.
+            let transitions = &mut self.transitions;
+            while transitions.first < self.next && self.cycles.answer(transitions.first).is_some() {
+                transitions.drop_first();
+            }
+        }
+        // The next state asked about is not recorded yet.
+        self.waiting = Some(recorded);
+        None
     }
 }
 
@@ -297,7 +568,7 @@ impl Divergences {
                     canonicaliser.canonicalise(machine, procs, &mut self.next)?;
                 }
                 let id = self.store.insert(&self.next).0;
-                if self.cycles.known_divergent(id) {
+                if self.cycles.answer(id) == Some(true) {
                     onward = Some(id);
                     break;
                 }
@@ -371,7 +642,75 @@ mod tests {
                 .unwrap();
             assert_eq!(divergent, back);
             // Every state on the way has its answer.
-            assert_eq!(cycles.mark(n / 2), Mark::Closed { divergent: back });
+            assert_eq!(cycles.answer(n / 2), Some(back));
+        }
+    }
+
+    /// Records the states of `edges` (a τ-graph on `0..n`) one at a
+    /// time, asking about each as a check does, and says what the log
+    /// answered after each: `None` while nothing diverges yet.
+    fn log_answers(n: u32, edges: &[(u32, u32)]) -> Vec<Option<u32>> {
+        let mut log = TauLog::default();
+        (0..n)
+            .map(|s| {
+                log.ask(s);
+                log.record(s, edges.iter().filter(|e| e.0 == s).map(|e| e.1));
+                log.advance()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_log_answers_once_the_cycle_is_recorded_and_in_order() {
+        // 0 -> 1 -> 3 -> 1: state 0 diverges, known once 3 is recorded;
+        // 2 -> 2 diverges at once but is asked after 0.
+        let edges = [(0, 1), (1, 3), (3, 1), (2, 2)];
+        assert_eq!(log_answers(5, &edges), [None, None, None, Some(0), Some(0)]);
+        // Without the loop back, nothing before 2 diverges: 2 is the
+        // answer as soon as 0 and 1 are cleared (their τ-closure
+        // recorded).
+        let edges = [(0, 1), (1, 3), (2, 2)];
+        assert_eq!(log_answers(5, &edges), [None, None, None, Some(2), Some(2)]);
+    }
+
+    #[test]
+    fn the_log_lets_go_of_answered_states() {
+        // A long τ-free run, then a chain of τs: only the chain's
+        // unanswered states are kept.
+        let mut log = TauLog::default();
+        for s in 0..10_000 {
+            log.ask(s);
+            let taus = (9_000..9_999).contains(&s).then_some(s + 1);
+            log.record(s, taus);
+            assert_eq!(log.advance(), None);
+        }
+        assert_eq!(log.unanswered().count(), 0);
+        assert_eq!(
+            (log.transitions.edges.len(), log.transitions.starts.len()),
+            (0, 0)
+        );
+    }
+
+    proptest::proptest! {
+        /// The log's answer is the first state, in order, that the plain
+        /// search over the whole graph finds divergent.
+        #[test]
+        fn the_log_agrees_with_a_search_over_the_whole_graph(
+            n in 1u32..40,
+            raw in proptest::collection::vec((0u32..40, 0u32..40), 0..60),
+        ) {
+            let edges: Vec<(u32, u32)> =
+                raw.into_iter().map(|(a, b)| (a % n, b % n)).collect();
+            let mut cycles = TauCycles::default();
+            let first = (0..n).find(|&s| diverges(&edges, s, &mut cycles));
+            let answers = log_answers(n, &edges);
+            proptest::prop_assert_eq!(answers[n as usize - 1], first);
+            // Once given, the answer stays.
+            for pair in answers.windows(2) {
+                if pair[0].is_some() {
+                    proptest::prop_assert_eq!(pair[0], pair[1]);
+                }
+            }
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod graph;
 pub mod machine;
 pub mod plain;
 mod pool;
+mod queue;
 pub mod search;
 pub mod store;
 

@@ -85,11 +85,13 @@ pub struct Visit<'a> {
     pub depth: u32,
 }
 
-/// What the visitor may use besides the state: the process layer and the
-/// machine (no worker computes successors while a visitor judges).
+/// What the visitor may use besides the state: the process layer, the
+/// machine (no worker computes successors while a visitor judges) and
+/// the states stored so far.
 pub struct Context<'a, 's> {
     pub procs: &'a mut Processes<'s>,
     pub machine: Option<&'a mut Machine>,
+    pub store: &'a StateStore,
 }
 
 /// Maps a state onto the representative of its symmetry class.
@@ -547,6 +549,7 @@ impl Search {
                     Context {
                         procs: &mut *procs,
                         machine: Some(&mut self.machine),
+                        store: &self.store,
                     },
                     Visit {
                         id: id as u32,
