@@ -807,3 +807,36 @@ fn the_readmes_check_line_is_what_the_model_gives() {
         "README does not quote `{quoted}`"
     );
 }
+
+/// `prioritise` and `timed_priority` are checked from the command line
+/// like any process: every assertion of the fixture holds, the reduced
+/// one on representatives.
+#[test]
+fn check_answers_prioritised_assertions() {
+    symcsp()
+        .args(["check", &fixture("check/priority.csp")])
+        .assert()
+        .code(0)
+        .stdout(
+            predicates::str::contains(
+                "assert Sys :[deadlock free] :[symmetry reduce]: T: Passed — 3 representatives",
+            )
+            .and(predicates::str::contains(
+                "assert not Urgent :[has trace]: <tock, c>: Passed",
+            )),
+        );
+    symcsp()
+        .args([
+            "explore",
+            &fixture("check/priority.csp"),
+            "prioritise(Free, <{| grant |}, {| req |}>)",
+        ])
+        .assert()
+        .code(0)
+        // Grants first: a client that asked is served before the other
+        // can ask, so both never wait at once (3 states, 4 moves).
+        .stdout(
+            predicates::str::contains("states             3")
+                .and(predicates::str::contains("transitions        4")),
+        );
+}

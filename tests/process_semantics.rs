@@ -408,3 +408,139 @@ fn event_sets_print_whole_channels_as_productions() {
         vec!["(a -> STOP) \\ {a, e.1} -τ-> STOP \\ {a, e.1}"]
     );
 }
+
+#[test]
+fn prioritise_holds_back_events_of_later_sets() {
+    // a (first set) goes before b (second): b is held back while a is
+    // offered, whatever the environment would accept.
+    assert_eq!(
+        lts("", "prioritise(a -> STOP [] b -> STOP, <{a}, {b}>)"),
+        vec!["prioritise(a -> STOP [] b -> STOP, <{a}, {b}>) -a-> prioritise(STOP, <{a}, {b}>)"]
+    );
+    // c is in no set: never held back, holds nothing back; b is offered
+    // where a is not.
+    assert_eq!(
+        lts(
+            "",
+            "prioritise(c -> STOP [] b -> STOP [] a -> STOP, <{a}, {b}>)"
+        ),
+        vec![
+            "prioritise(c -> STOP [] b -> STOP [] a -> STOP, <{a}, {b}>) -a-> prioritise(STOP, <{a}, {b}>)",
+            "prioritise(c -> STOP [] b -> STOP [] a -> STOP, <{a}, {b}>) -c-> prioritise(STOP, <{a}, {b}>)",
+        ]
+    );
+    assert_eq!(
+        lts("", "prioritise(c -> STOP [] b -> STOP, <{a}, {b}>)"),
+        vec![
+            "prioritise(c -> STOP [] b -> STOP, <{a}, {b}>) -b-> prioritise(STOP, <{a}, {b}>)",
+            "prioritise(c -> STOP [] b -> STOP, <{a}, {b}>) -c-> prioritise(STOP, <{a}, {b}>)",
+        ]
+    );
+    // Events of one set do not hold each other back.
+    assert_eq!(
+        counts("", "prioritise(a -> STOP [] b -> STOP, <{a, b}>)"),
+        (2, 2, 1)
+    );
+}
+
+#[test]
+fn tau_and_tick_rank_with_the_first_set() {
+    // τ holds back b (second set) but not a (first set, with τ).
+    assert_eq!(
+        lts(
+            "",
+            "prioritise(((d -> STOP) \\ {d}) [] b -> STOP, <{}, {b}>)"
+        ),
+        vec![
+            "prioritise(((d -> STOP) \\ {d}) [] b -> STOP, <{}, {b}>) -τ-> prioritise((STOP \\ {d}) [] (b -> STOP), <{}, {b}>)",
+            "prioritise((STOP \\ {d}) [] (b -> STOP), <{}, {b}>) -b-> prioritise(STOP, <{}, {b}>)",
+        ]
+    );
+    assert_eq!(
+        counts(
+            "",
+            "prioritise(((d -> STOP) \\ {d}) [] a -> STOP, <{a}, {b}>)"
+        ),
+        (3, 3, 1)
+    );
+    // ✓ likewise: it holds back b, and goes to Ω outside the operator.
+    assert_eq!(
+        lts("", "prioritise(SKIP [] b -> STOP, <{}, {b}>)"),
+        vec!["prioritise(SKIP [] b -> STOP, <{}, {b}>) -✓-> Ω"]
+    );
+    assert_eq!(
+        counts("", "prioritise(SKIP [] b -> STOP, <{b}>)"),
+        (3, 2, 1)
+    );
+    // The τ of a sliding choice goes before b; a compression under the
+    // operator is the identity (docs/cspm.md), so the same holds there.
+    assert_eq!(
+        lts("", "prioritise(b -> STOP [> STOP, <{}, {b}>)"),
+        vec!["prioritise(b -> STOP [> STOP, <{}, {b}>) -τ-> prioritise(STOP, <{}, {b}>)"]
+    );
+    assert_eq!(
+        counts("", "prioritise(normal(b -> STOP [> STOP), <{}, {b}>)"),
+        (2, 1, 1)
+    );
+}
+
+#[test]
+fn prioritise_judges_its_operand_alone() {
+    // After the operator: the interleaving offers a and b, so b waits for
+    // a (3 states, not 4).
+    assert_eq!(
+        counts("", "prioritise(a -> STOP ||| b -> STOP, <{a}, {b}>)"),
+        (3, 2, 1)
+    );
+    assert_eq!(counts("", "a -> STOP ||| b -> STOP"), (4, 4, 1));
+    // Under a parallel composition: the left operand holds its b back for
+    // its a, which its partner refuses, so only the right's b happens.
+    assert_eq!(
+        counts(
+            "",
+            "prioritise(a -> STOP [] b -> STOP, <{a}, {b}>) [| {a} |] b -> STOP"
+        ),
+        (2, 1, 1)
+    );
+    // Synchronised on both events: its partner's offer does not change
+    // what the prioritised operand offers (a only), and the partner's
+    // own c and d happen alone.
+    assert_eq!(
+        counts(
+            "",
+            "prioritise(a -> STOP [] b -> STOP, <{a}, {b}>) [| {a, b} |] \
+             (a -> STOP [] b -> STOP [] c -> STOP [] d -> STOP)"
+        ),
+        (3, 3, 2)
+    );
+    // A recursive process keeps its priority at every step.
+    assert_eq!(
+        counts(
+            "P = a -> P [] b -> c -> P",
+            "prioritise(P, <{c}, {b}, {a}>)"
+        ),
+        (2, 2, 0)
+    );
+    // a is in no set: it and b are both offered.
+    assert_eq!(
+        counts("P = a -> P [] b -> c -> P", "prioritise_nocache(P, <{b}>)"),
+        (2, 3, 0)
+    );
+}
+
+#[test]
+fn a_lazy_comprehension_feeds_a_prefix() {
+    // The first value above 1 of an infinite comprehension: e.2 only.
+    assert_eq!(
+        counts("", "e!head(<x | x <- <0..>, (x > 1)>) -> STOP"),
+        (2, 1, 1)
+    );
+    assert_eq!(
+        counts(
+            "take(0, _) = <>\ntake(n, <x>^s) = <x> ^ take(n - 1, s)\n\
+             P(<>) = SKIP\nP(<x>^s) = e!x -> P(s)",
+            "P(take(3, <x % 3 | x <- <0..>>))"
+        ),
+        (5, 4, 0)
+    );
+}

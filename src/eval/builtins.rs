@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::script::builtins::{Builtin, Shape};
+use crate::script::builtins::{Builtin, ProcessFunction, Shape};
 use crate::syntax::Span;
 
 use super::sets::{diff, inter, union, union_all};
@@ -183,9 +183,14 @@ impl Evaluator<'_> {
                 }
             }
             Builtin::Length => Ok(Value::Int(args.seq(0)?.len() as i64)),
-            Builtin::Null if matches!(args.values[0], Value::Stream(_)) => Ok(Value::Bool(false)),
+            Builtin::Null if let Value::Stream(s) = &args.values[0] => {
+                // A comprehension's stream is made to show an element.
+                self.force_stream(s, 1, span)?;
+                Ok(Value::Bool(false))
+            }
             Builtin::Null => Ok(Value::Bool(args.seq(0)?.is_empty())),
             Builtin::Head | Builtin::Tail if let Value::Stream(s) = &args.values[0] => {
+                let s = self.force_stream(s, 1, span)?;
                 let taken = if b == Builtin::Head {
                     s.get(0)
                 } else {
@@ -223,19 +228,40 @@ impl Evaluator<'_> {
                 Ok(Value::seq(out))
             }
             Builtin::Elem => Ok(Value::Bool(match &args.values[1] {
-                Value::Stream(s) => s.contains(&args.values[0]),
-                _ => args.seq(1)?.iter().any(|v| *v == args.values[0]),
+                Value::Stream(s) => {
+                    if super::lazy::holds_lazy(&args.values[0]) {
+                        return Err(EvalError::new(
+                            span,
+                            "cannot look for a value holding an infinite sequence built by a \
+                             comprehension: it cannot be compared",
+                        ));
+                    }
+                    self.stream_contains(s, &args.values[0], span)?
+                }
+                _ => {
+                    let s = args.seq(1)?;
+                    let mut found = false;
+                    for v in s.iter() {
+                        if self.values_equal(v, &args.values[0], span)? {
+                            found = true;
+                            break;
+                        }
+                    }
+                    found
+                }
             })),
             Builtin::MapFromList => {
                 let mut map = BTreeMap::new();
                 for pair in args.seq(0)?.iter() {
                     let (k, v) = args.pair(0, pair)?;
+                    self.check_key(&k, span)?;
                     map.insert(k, v);
                 }
                 Ok(Value::Map(Arc::new(map)))
             }
             Builtin::MapLookup => {
                 let map = args.map(0)?;
+                self.check_key(&args.values[1], span)?;
                 map.get(&args.values[1]).cloned().ok_or_else(|| {
                     EvalError::new(
                         span,
@@ -243,7 +269,10 @@ impl Evaluator<'_> {
                     )
                 })
             }
-            Builtin::MapMember => Ok(Value::Bool(args.map(0)?.contains_key(&args.values[1]))),
+            Builtin::MapMember => {
+                self.check_key(&args.values[1], span)?;
+                Ok(Value::Bool(args.map(0)?.contains_key(&args.values[1])))
+            }
             Builtin::MapToList => Ok(Value::seq(
                 args.map(0)?
                     .iter()
@@ -251,6 +280,7 @@ impl Evaluator<'_> {
                     .collect(),
             )),
             Builtin::MapUpdate => {
+                self.check_key(&args.values[1], span)?;
                 let mut map = (**args.map(0)?).clone();
                 map.insert(args.values[1].clone(), args.values[2].clone());
                 Ok(Value::Map(Arc::new(map)))
@@ -259,11 +289,13 @@ impl Evaluator<'_> {
                 let mut map = (**args.map(0)?).clone();
                 for pair in args.seq(1)?.iter() {
                     let (k, v) = args.pair(1, pair)?;
+                    self.check_key(&k, span)?;
                     map.insert(k, v);
                 }
                 Ok(Value::Map(Arc::new(map)))
             }
             Builtin::MapDelete => {
+                self.check_key(&args.values[1], span)?;
                 let mut map = (**args.map(0)?).clone();
                 map.remove(&args.values[1]);
                 Ok(Value::Map(Arc::new(map)))
@@ -312,9 +344,15 @@ impl Evaluator<'_> {
                 args.finite(0)?;
                 Ok(proc_builtin(b, args.values.to_vec()))
             }
-            Builtin::ProcessFunction(_) => {
+            Builtin::ProcessFunction(f) => {
                 if !matches!(args.values[0], Value::Proc(_)) {
                     return Err(args.wrong(0, "a process", &args.values[0]));
+                }
+                if matches!(
+                    f,
+                    ProcessFunction::Prioritise | ProcessFunction::PrioritiseNoCache
+                ) {
+                    args.priority_levels()?;
                 }
                 Ok(proc_builtin(b, args.values.to_vec()))
             }
@@ -462,6 +500,43 @@ impl<'a> Args<'_, 'a> {
             }
             other => Err(self.wrong(i, "a sequence", other)),
         }
+    }
+
+    /// The second argument of `prioritise(P, <A1, ..., An>)`: a finite,
+    /// non-empty sequence of finite sets (as in FDR, the empty sequence
+    /// is an error).
+    fn priority_levels(&self) -> EvalResult<()> {
+        let levels = self.seq(1)?;
+        if levels.is_empty() {
+            return Err(EvalError::new(
+                self.span,
+                format!(
+                    "`{}` needs at least one set of events, but the sequence is empty",
+                    self.builtin.name()
+                ),
+            )
+            .with_note("the sets go from the most urgent to the least: `<{a}, {b}>`"));
+        }
+        for level in levels.iter() {
+            let problem = match level {
+                Value::Set(s) if s.as_finite().is_some() => continue,
+                Value::Set(_) => "an infinite set".to_string(),
+                other => other.kind_name().to_string(),
+            };
+            return Err(EvalError::new(
+                self.span,
+                format!(
+                    "the second argument of `{}` must be a sequence of finite sets of events, \
+                     but one of its elements is {problem}",
+                    self.builtin.name()
+                ),
+            )
+            .with_note(format!(
+                "the element is {}",
+                super::interp::truncate(self.ev.show(level))
+            )));
+        }
+        Ok(())
     }
 
     fn map(&self, i: usize) -> EvalResult<&'a Arc<BTreeMap<Value, Value>>> {

@@ -10,6 +10,7 @@ use crate::script::ir::{
 use crate::syntax::Span;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 
+use super::seq::Seq;
 use super::value::{Closure, Env, Proc, Set, Slot, Stream, Thunk, Value};
 use super::{EvalError, EvalResult, Evaluator, MAX_ELEMENTS};
 
@@ -399,13 +400,18 @@ impl Evaluator<'_> {
                     }
                 }
             }
-            ExprKind::SeqComprehension(es, stmts) => Ok(Value::seq(self.comprehension(
-                es,
-                stmts,
-                Order::Sequence,
-                frame,
-                span,
-            )?)),
+            ExprKind::SeqComprehension(es, stmts) => {
+                let mut out = Vec::new();
+                match self.seq_comprehend(id, es, stmts, 0, frame, &mut out)? {
+                    None => Ok(Value::seq(out)),
+                    // Drawing from an infinite sequence: the elements
+                    // after `out` are worked out when they are needed.
+                    Some(rest) => Ok(Value::Stream(Arc::new(Stream::new(
+                        Seq::from_vec(out),
+                        rest,
+                    )))),
+                }
+            }
             ExprKind::SetComprehension(es, stmts) => {
                 let out = self.comprehension(es, stmts, Order::Set, frame, span)?;
                 self.check_set_elements(&out, span)?;
@@ -599,6 +605,14 @@ impl Evaluator<'_> {
                 "functions cannot be elements of a set: they cannot be compared",
             ));
         }
+        if values.iter().any(super::lazy::holds_lazy) {
+            return Err(EvalError::new(
+                span,
+                "an infinite sequence built by a comprehension cannot be an element of a set: \
+                 it cannot be compared",
+            )
+            .with_note("FDR would compare its elements for ever"));
+        }
         Ok(())
     }
 
@@ -751,7 +765,8 @@ impl Evaluator<'_> {
             }
             BinaryOp::Eq | BinaryOp::Ne => {
                 self.check_comparable(&x, &y, span)?;
-                Ok(Value::Bool((x == y) == (op == BinaryOp::Eq)))
+                let equal = self.values_equal(&x, &y, span)?;
+                Ok(Value::Bool(equal == (op == BinaryOp::Eq)))
             }
             BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
                 self.check_comparable(&x, &y, span)?;
@@ -762,7 +777,9 @@ impl Evaluator<'_> {
                     _ => (&y, &x, false),
                 };
                 let below = self.less_or_equal(small, large, span)?;
-                Ok(Value::Bool(below && !(strict && small == large)))
+                Ok(Value::Bool(
+                    below && !(strict && self.values_equal(small, large, span)?),
+                ))
             }
             BinaryOp::Concat => match (x, y) {
                 // An infinite sequence never ends: nothing comes after it.
@@ -826,9 +843,16 @@ impl Evaluator<'_> {
             (Value::Seq(a), Value::Seq(b)) => {
                 a.len() <= b.len() && a.iter().zip(b.iter()).all(|(x, y)| x == y)
             }
-            (Value::Seq(a), Value::Stream(b)) => b.starts_with(a),
-            (Value::Stream(_), Value::Seq(_)) => false,
-            (Value::Stream(a), Value::Stream(b)) => a == b,
+            (Value::Seq(a), Value::Stream(b)) => self.stream_starts_with(b, a, span)?,
+            (Value::Stream(a), Value::Seq(b)) => {
+                // Longer than b: a comprehension's stream is made to
+                // show one more element than b has.
+                self.force_stream(a, b.len() + 1, span)?;
+                false
+            }
+            (Value::Stream(a), Value::Stream(b)) => {
+                self.values_equal(&Value::Stream(a.clone()), &Value::Stream(b.clone()), span)?
+            }
             (Value::Tuple(a), Value::Tuple(b)) if a.len() == b.len() => {
                 match a.iter().zip(b.iter()).find(|(x, y)| x != y) {
                     Some((x, y)) => {

@@ -203,6 +203,7 @@ impl Evaluator<'_> {
             ExprKind::Map(_) => {
                 let mut map = BTreeMap::new();
                 while let (Some(k), Some(v)) = (values.next(), values.next()) {
+                    self.check_key(&k, span)?;
                     map.insert(k, v);
                 }
                 Value::Map(Arc::new(map))

@@ -19,6 +19,7 @@ mod error;
 mod fields;
 mod fold;
 mod interp;
+mod lazy;
 mod machine;
 mod pattern;
 pub mod print;

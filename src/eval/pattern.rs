@@ -69,6 +69,7 @@ impl Evaluator<'_> {
                 },
                 Value::Stream(s),
             ) if suffix.is_empty() => {
+                let s = &self.force_stream(s, prefix.len(), crate::syntax::Span::default())?;
                 let firsts: Option<Vec<Value>> = (0..prefix.len()).map(|i| s.get(i)).collect();
                 let rest = s.without_first(prefix.len());
                 match (firsts, rest) {

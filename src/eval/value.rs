@@ -18,7 +18,7 @@ use crate::script::builtins::Builtin;
 use crate::script::ir::{ChannelId, CtorId, DataTypeId, FuncId};
 
 pub use super::seq::Seq;
-pub use super::stream::Stream;
+pub use super::stream::{Rest, Stream, Suspended};
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Value {

@@ -68,6 +68,16 @@ pub enum Node {
         child: usize,
         relation: EventRelation,
     },
+    /// `prioritise(P, <A1, ..., An>)`: a move of the child on an event of
+    /// a later set is dropped where the child also offers an event of an
+    /// earlier one (τ and ✓ count as events of `A1`).
+    Prioritise {
+        child: usize,
+        levels: Vec<EventSet>,
+        /// Per event id: its rank (the index of its set; 0 for τ and ✓),
+        /// or [`NO_RANK`] for an event of no set.
+        rank: Vec<u32>,
+    },
     Linked {
         left: usize,
         right: usize,
@@ -120,6 +130,10 @@ impl Table {
 
 /// A route to an event that several operands of a node can perform.
 const SEVERAL: u32 = u32::MAX;
+
+/// The rank of an event in no set of a `prioritise`: never held back,
+/// holding nothing back.
+const NO_RANK: u32 = u32::MAX;
 
 /// One row of [`Machine::outline`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -280,6 +294,7 @@ impl Machine {
                     self.see(parent, e);
                 }
             }
+            Node::Prioritise { .. } => self.see(parent, e),
             Node::Rename { relation, .. } => {
                 let image: Vec<EventId> = relation.image(e).iter().map(|&(_, to)| to).collect();
                 if image.is_empty() {
@@ -505,6 +520,23 @@ impl Machine {
                 child: self.compile(procs, c, depth + 1),
                 relation: procs.relation(r).clone(),
             },
+            Term::Prioritise(c, sets) => {
+                let levels: Vec<EventSet> = sets.iter().map(|&s| procs.set(s).clone()).collect();
+                let mut rank = vec![NO_RANK; procs.events().id_count()];
+                // The first set holding an event gives its rank.
+                for (i, level) in levels.iter().enumerate().rev() {
+                    for e in level.iter() {
+                        rank[e as usize] = i as u32;
+                    }
+                }
+                rank[TAU as usize] = 0;
+                rank[TICK as usize] = 0;
+                Node::Prioritise {
+                    child: self.compile(procs, c, depth + 1),
+                    levels,
+                    rank,
+                }
+            }
             _ => {
                 let mut table = Table::default();
                 self.initial.push(table.local(p));
@@ -639,7 +671,9 @@ impl Machine {
                 return;
             }
             Node::Parallel { children, .. } => children.clone(),
-            Node::Hide { child, .. } | Node::Rename { child, .. } => vec![*child],
+            Node::Hide { child, .. }
+            | Node::Rename { child, .. }
+            | Node::Prioritise { child, .. } => vec![*child],
             Node::Linked { left, right, .. } => vec![*left, *right],
         };
         rows.push(OutlineRow::Operator {
@@ -673,6 +707,10 @@ impl Machine {
             }
             Node::Linked { relation, .. } => {
                 format!("[ {} ]", procs.show_relation(relation, " <-> "))
+            }
+            Node::Prioritise { levels, .. } => {
+                let levels: Vec<String> = levels.iter().map(|a| procs.show_events(a)).collect();
+                format!("prioritise <{}>", levels.join(", "))
             }
         }
     }
@@ -793,7 +831,9 @@ impl Machine {
             Node::Leaf { slot } => {
                 self.process_state(*slot as usize, state[*slot as usize]) == self.omega
             }
-            Node::Hide { child, .. } | Node::Rename { child, .. } => self.terminated(*child, state),
+            Node::Hide { child, .. }
+            | Node::Rename { child, .. }
+            | Node::Prioritise { child, .. } => self.terminated(*child, state),
             Node::Parallel { slots, depth, .. } | Node::Linked { slots, depth, .. } => {
                 self.is_done(state, *slots, *depth)
             }

@@ -290,6 +290,11 @@ impl<'s> Processes<'s> {
                     let p = self.state(&args[0], span)?;
                     self.intern(Term::Loop(p))
                 }
+                ProcessFunction::Prioritise | ProcessFunction::PrioritiseNoCache => {
+                    let p = self.state(&args[0], span)?;
+                    let levels = self.priority_levels(&args[1], span)?;
+                    self.intern(Term::Prioritise(p, levels))
+                }
                 other => {
                     return Err(EvalError::new(
                         span,
@@ -305,6 +310,28 @@ impl<'s> Processes<'s> {
             },
             other => unreachable!("{other:?} is not a process"),
         })
+    }
+
+    /// The sets of `prioritise(P, <A1, ..., An>)`, in order: a non-empty,
+    /// finite sequence of event sets (the evaluator checked its shape
+    /// where the call was written).
+    fn priority_levels(&mut self, value: &Value, span: Span) -> EvalResult<Arc<[SetId]>> {
+        let Value::Seq(levels) = value else {
+            return Err(EvalError::new(
+                span,
+                format!(
+                    "`prioritise` needs a finite sequence of event sets, but this is {}",
+                    value.kind_name()
+                ),
+            ));
+        };
+        if levels.is_empty() {
+            return Err(EvalError::new(
+                span,
+                "`prioritise` needs at least one set of events, but the sequence is empty",
+            ));
+        }
+        levels.iter().map(|a| self.event_set(a, span)).collect()
     }
 
     /// Interns the operands of an unfolded operator and builds its term.

@@ -212,6 +212,12 @@ impl Processes<'_> {
                 self.write_state(parts, out, p, false);
                 out.push(')');
             }
+            Term::Prioritise(p, levels) => {
+                out.push_str("prioritise(");
+                self.write_state(parts, out, p, false);
+                let sets: Vec<String> = levels.iter().map(set_text).collect();
+                out.push_str(&format!(", <{}>)", sets.join(", ")));
+            }
         }
     }
 

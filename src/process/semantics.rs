@@ -55,6 +55,17 @@ impl Processes<'_> {
             .collect()
     }
 
+    /// An event's rank under `prioritise(P, <A1, ..., An>)`: the index of
+    /// the first set holding it (τ and ✓ rank with `A1`, first), or none
+    /// for an event of no set, which is never held back and holds nothing
+    /// back.
+    fn priority_rank(&self, levels: &[SetId], e: EventId) -> Option<usize> {
+        if e == TAU || e == TICK {
+            return Some(0);
+        }
+        levels.iter().position(|&s| self.set(s).contains(e))
+    }
+
     fn span_of(&self, id: ProcId) -> Span {
         match self.term(id) {
             Term::Node(p) => match &**p {
@@ -196,6 +207,27 @@ impl Processes<'_> {
                             let event = if self.set(set).contains(e) { TAU } else { e };
                             out.push(step(event, self.intern(Term::Hide(t.target, set))));
                         }
+                    }
+                }
+            }
+            Term::Prioritise(p, levels) => {
+                let inner = self.transitions(p)?;
+                let ranks: Vec<Option<usize>> = inner
+                    .iter()
+                    .map(|t| self.priority_rank(&levels, t.event))
+                    .collect();
+                // The most urgent rank offered: events of a later set wait.
+                let best = ranks.iter().flatten().min().copied();
+                for (t, rank) in inner.iter().zip(ranks) {
+                    if rank.is_some_and(|r| Some(r) > best) {
+                        continue;
+                    }
+                    match t.event {
+                        TICK => out.push(*t),
+                        e => out.push(step(
+                            e,
+                            self.intern(Term::Prioritise(t.target, levels.clone())),
+                        )),
                     }
                 }
             }

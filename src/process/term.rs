@@ -84,6 +84,11 @@ pub enum Term<P = ProcId, S = SetId, R = RelationId> {
     Linked(P, R, P),
     /// `loop(P)`: `P ; P ; ...`
     Loop(P),
+    /// `prioritise(P, <A1, ..., An>)` (also `prioritise_nocache`, and
+    /// `timed_priority(P)`, which is `prioritise(P, <{}, {tock}>)`): an
+    /// event of `Ai` happens only where `P` offers no event of an earlier
+    /// set, τ and ✓ counting as events of `A1`.
+    Prioritise(P, Arc<[S]>),
 }
 
 impl<P, S, R> Term<P, S, R> {
@@ -135,6 +140,10 @@ impl<P, S, R> Term<P, S, R> {
             ),
             Term::Linked(a, r, b) => Term::Linked(operand(cx, a), relation(cx, r), operand(cx, b)),
             Term::Loop(p) => Term::Loop(operand(cx, p)),
+            Term::Prioritise(p, levels) => {
+                let p = operand(cx, p);
+                Term::Prioritise(p, levels.iter().map(|s| set(cx, s)).collect())
+            }
         }
     }
 }

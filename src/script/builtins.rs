@@ -75,7 +75,6 @@ pub enum ProcessFunction {
     Prioritise,
     PrioritiseNoCache,
     PrioritisePartialOrder,
-    TimedPriority,
     Determinise,
     LazyEnumerate,
     LazyNormal,
@@ -172,10 +171,6 @@ const TABLE: &[(&str, Builtin)] = &[
     (
         "prioritise",
         Builtin::ProcessFunction(ProcessFunction::Prioritise),
-    ),
-    (
-        "timed_priority",
-        Builtin::ProcessFunction(ProcessFunction::TimedPriority),
     ),
     (
         "prioritise_nocache",

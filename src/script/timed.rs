@@ -11,13 +11,14 @@
 //!   and every synchronisation set or alphabet gains `tock`;
 //! - a false guard is `TSTOP`; a replicated operator over nothing is
 //!   `TSTOP` (`TSKIP` for `;`);
+//! - `timed_priority(P)` is `prioritise(P, <{}, {tock}>)`: τ and ✓ go
+//!   before `tock` (maximal progress);
 //! - hiding, `|~|`, `;`, `[>`, exceptions, renaming and projection are
-//!   unchanged, as is `timed_priority` (not supported: see its
-//!   diagnostic).
+//!   unchanged.
 //!
 //! `tock` is the script's own `tock`, as in FDR. The helper processes are
 //! top-level definitions ([`HELPERS`]: `TSTOP'`, `TSKIP'`, `TOCKS'`,
-//! `WAIT'`); each prefix becomes a `let` of its own (`P$3` in `P`), and each
+//! `WAIT'`, `timed_priority'`); each prefix becomes a `let` of its own (`P$3` in `P`), and each
 //! section's function a definition (`$et0`). Sections inside a `let` are
 //! translated too.
 
@@ -39,6 +40,7 @@ TSTOP'(t) = t -> TSTOP'(t)
 TSKIP'(t) = SKIP [] t -> TSKIP'(t)
 TOCKS'(t, n, P) = if n <= 0 then P else t -> TOCKS'(t, n - 1, P)
 WAIT'(t)(n) = TOCKS'(t, n, TSKIP'(t))
+timed_priority'(t)(P) = prioritise(P, <{}, {t}>)
 ";
 
 /// The name of the source file the helper definitions are read from.
@@ -275,6 +277,9 @@ impl Section<'_> {
             }
             E::Name(n) if !n.is_qualified() && n.text.as_str() == "WAIT" => {
                 call("WAIT'", vec![tock(span)], span).kind
+            }
+            E::Name(n) if !n.is_qualified() && n.text.as_str() == "timed_priority" => {
+                call("timed_priority'", vec![tock(span)], span).kind
             }
             E::Prefix(ev, fields, then) => self.prefix(*ev, fields, *then, span),
             E::Guard(b, p) => E::If(b, p, Box::new(call("TSTOP'", vec![tock(span)], span))),

@@ -14,7 +14,7 @@ use std::sync::{Arc, OnceLock};
 
 use rustc_hash::FxHashMap;
 
-use crate::eval::value::{Closure, Slot, Thunk};
+use crate::eval::value::{Closure, Rest, Slot, Stream, Suspended, Thunk};
 use crate::eval::{Proc, Set, Value};
 use crate::process::{
     EventId, EventRelation, EventSet, EventTable, ProcId, Processes, RelationId, SetId, Term,
@@ -48,8 +48,7 @@ pub fn map_value(value: &Value, map: &dyn ValueMap) -> Option<Value> {
         Value::Tuple(parts) => all(parts).map(|p| Value::Tuple(p.into())),
         Value::Env(parts) => all(parts).map(|p| Value::Env(p.into())),
         Value::Seq(seq) => all(&seq.to_vec()).map(Value::seq),
-        Value::Stream(stream) => all(&stream.prefix().to_vec())
-            .map(|p| Value::Stream(std::sync::Arc::new(stream.with_prefix(p)))),
+        Value::Stream(stream) => map_stream(stream, map).map(|s| Value::Stream(Arc::new(s))),
         Value::Set(set) => map_set_value(set, map).map(Value::set),
         Value::Map(m) => {
             let pairs: Vec<(Value, Value)> =
@@ -134,6 +133,39 @@ fn map_closure(closure: &Closure, map: &dyn ValueMap) -> Option<Arc<Closure>> {
         applied: applied.unwrap_or_else(|| closure.applied.clone()),
         groups: closure.groups,
     }))
+}
+
+/// An infinite sequence's image: its known elements' images, and a
+/// comprehension still to yield the rest mapped as a closure is (what it
+/// captured, and what its generator draws from).
+fn map_stream(stream: &Stream, map: &dyn ValueMap) -> Option<Stream> {
+    let prefix = map_all(&stream.prefix().to_vec(), map);
+    let rest = match stream.rest() {
+        Rest::From(_) => None,
+        Rest::Comprehension(s) => {
+            let env = map_env(&s.env, map);
+            let locals = map_env(&s.locals, map);
+            let source = map_stream(&s.source, map);
+            if env.is_none() && locals.is_none() && source.is_none() {
+                None
+            } else {
+                Some(Rest::Comprehension(Arc::new(Suspended {
+                    expr: s.expr,
+                    generator: s.generator,
+                    env: env.unwrap_or_else(|| s.env.clone()),
+                    locals: locals.unwrap_or_else(|| s.locals.clone()),
+                    source: source.map_or_else(|| s.source.clone(), Arc::new),
+                })))
+            }
+        }
+    };
+    if prefix.is_none() && rest.is_none() {
+        return None;
+    }
+    Some(stream.with_parts(
+        prefix.unwrap_or_else(|| stream.prefix().to_vec()),
+        rest.unwrap_or_else(|| stream.rest().clone()),
+    ))
 }
 
 fn map_env(env: &[Slot], map: &dyn ValueMap) -> Option<Arc<[Slot]>> {
@@ -260,6 +292,10 @@ fn map_term(
             Term::Linked(a, r, child(procs, b, map))
         }
         Term::Loop(c) => Term::Loop(child(procs, c, map)),
+        Term::Prioritise(c, levels) => {
+            let c = child(procs, c, map);
+            Term::Prioritise(c, levels.iter().map(|&s| map.set(procs, s)).collect())
+        }
     };
     let q = procs.intern(image);
     memo.insert(p, q);
@@ -472,10 +508,7 @@ pub fn holds_distinguished(symmetry: &Symmetry, value: &Value) -> bool {
             any(parts)
         }
         Value::Seq(seq) => seq.iter().any(|v| holds_distinguished(symmetry, v)),
-        Value::Stream(stream) => stream
-            .prefix()
-            .iter()
-            .any(|v| holds_distinguished(symmetry, v)),
+        Value::Stream(stream) => stream_holds_distinguished(symmetry, stream),
         Value::Set(set) => set.as_finite().is_some_and(any),
         Value::Map(m) => m
             .iter()
@@ -491,6 +524,21 @@ pub fn holds_distinguished(symmetry: &Symmetry, value: &Value) -> bool {
             Proc::Builtin { args, .. } => any(args),
         },
     }
+}
+
+fn stream_holds_distinguished(symmetry: &Symmetry, stream: &Stream) -> bool {
+    stream
+        .prefix()
+        .iter()
+        .any(|v| holds_distinguished(symmetry, v))
+        || match stream.rest() {
+            Rest::From(_) => false,
+            Rest::Comprehension(s) => {
+                env_holds_distinguished(symmetry, &s.env)
+                    || env_holds_distinguished(symmetry, &s.locals)
+                    || stream_holds_distinguished(symmetry, &s.source)
+            }
+        }
 }
 
 fn env_holds_distinguished(symmetry: &Symmetry, env: &[Slot]) -> bool {

@@ -312,6 +312,10 @@ impl<R: Reading> Walk<'_, R> {
                 relation_fixed(procs, self.movable, *r) && e
             }
             Term::Loop(c) => self.state(*c),
+            Term::Prioritise(c, levels) => {
+                let e = self.state(*c);
+                levels.iter().all(|&s| sets_fixed(s)) && e
+            }
         }
     }
 
@@ -486,6 +490,12 @@ fn state_atoms(
             vec![*a, *b]
         }
         Term::Loop(c) => vec![*c],
+        Term::Prioritise(c, levels) => {
+            for &s in levels.iter() {
+                events(procs.set(s), out);
+            }
+            vec![*c]
+        }
     };
     for c in children {
         state_atoms(procs, symmetry, movable, c, out);
@@ -527,10 +537,17 @@ fn value_atoms(symmetry: &Symmetry, value: &Value, out: &mut Vec<Atom>) {
             parts.iter().for_each(|v| value_atoms(symmetry, v, out))
         }
         Value::Seq(seq) => seq.iter().for_each(|v| value_atoms(symmetry, v, out)),
-        Value::Stream(stream) => stream
-            .prefix()
-            .iter()
-            .for_each(|v| value_atoms(symmetry, v, out)),
+        Value::Stream(stream) => {
+            stream
+                .prefix()
+                .iter()
+                .for_each(|v| value_atoms(symmetry, v, out));
+            if let crate::eval::value::Rest::Comprehension(s) = stream.rest() {
+                env(symmetry, &s.env, out);
+                env(symmetry, &s.locals, out);
+                value_atoms(symmetry, &Value::Stream(s.source.clone()), out);
+            }
+        }
         Value::Set(set) => set
             .as_finite()
             .into_iter()

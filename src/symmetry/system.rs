@@ -885,6 +885,19 @@ fn mappable(
             (Node::Hide { set: s, .. }, Node::Hide { set: t, .. }) => {
                 set_breaks("hidden set", n, s, m, t)
             }
+            (Node::Prioritise { levels: a, .. }, Node::Prioritise { levels: b, .. }) => {
+                if a.len() == b.len() {
+                    a.iter()
+                        .zip(b)
+                        .find_map(|(s, t)| set_breaks("set of priority", n, s, m, t))
+                } else {
+                    Some(format!(
+                        "`{}` is mapped onto `{}` by {shown}",
+                        machine.operator_text(procs, n),
+                        machine.operator_text(procs, m)
+                    ))
+                }
+            }
             (Node::Rename { relation: r, .. }, Node::Rename { relation: q, .. })
             | (Node::Linked { relation: r, .. }, Node::Linked { relation: q, .. }) => {
                 let image = map_relation(r, &images);
@@ -945,9 +958,9 @@ impl Tree {
                     }
                     if children.is_empty() { (0, 0) } else { range }
                 }
-                Node::Hide { child, .. } | Node::Rename { child, .. } => {
-                    visit(nodes, *child, depth + 1, places)
-                }
+                Node::Hide { child, .. }
+                | Node::Rename { child, .. }
+                | Node::Prioritise { child, .. } => visit(nodes, *child, depth + 1, places),
                 Node::Linked { left, right, .. } => {
                     let (a, _) = visit(nodes, *left, depth + 1, places);
                     let (_, b) = visit(nodes, *right, depth + 1, places);
@@ -1054,6 +1067,17 @@ pub fn compare_states(procs: &Processes, symmetry: &Symmetry, a: ProcId, b: Proc
             relations(*x, *y).then_with(|| children(&[*a, *b], &[*c, *d]))
         }
         (Term::Loop(a), Term::Loop(c)) => children(&[*a], &[*c]),
+        (Term::Prioritise(a, xs), Term::Prioritise(c, ys)) => xs
+            .len()
+            .cmp(&ys.len())
+            .then_with(|| {
+                xs.iter()
+                    .zip(ys.iter())
+                    .map(|(&x, &y)| sets(x, y))
+                    .find(|o| o.is_ne())
+                    .unwrap_or(Ordering::Equal)
+            })
+            .then_with(|| children(&[*a], &[*c])),
         _ => term_kind(s).cmp(&term_kind(t)),
     }
 }
@@ -1083,6 +1107,7 @@ fn term_kind(t: &Term) -> u8 {
         Term::AlphaParallel(_) => 20,
         Term::Linked(..) => 21,
         Term::Loop(_) => 22,
+        Term::Prioritise(..) => 23,
     }
 }
 

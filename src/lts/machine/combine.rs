@@ -19,7 +19,7 @@
 use crate::process::{EventId, TAU, TICK};
 
 use super::plan::{Discover, Offer, OfferId};
-use super::{Machine, Moves, Node, SEVERAL};
+use super::{Machine, Moves, NO_RANK, Node, SEVERAL};
 
 impl Machine {
     /// The moves of `node` in `state` on events outside its excluded set,
@@ -39,6 +39,14 @@ impl Machine {
                         m.event = TAU;
                     }
                 }
+            }
+            Node::Prioritise { child, rank, .. } => {
+                let excluded = &self.plan.sets[self.plan.excluded[node] as usize];
+                let base = out.list.len();
+                self.list(*child, state, out);
+                allowed(rank, out, base, |e| {
+                    e == TAU || e == TICK || !excluded.contains(e)
+                });
             }
             Node::Rename { child, relation } => {
                 let excluded = &self.plan.sets[self.plan.excluded[node] as usize];
@@ -188,6 +196,11 @@ impl Machine {
                     self.query(*child, e, state, out);
                 }
             }
+            Node::Prioritise { child, rank, .. } => {
+                let base = out.list.len();
+                self.list(*child, state, out);
+                allowed(rank, out, base, |x| x == e);
+            }
             Node::Rename { child, relation } => {
                 if !relation.in_domain(e) {
                     self.query(*child, e, state, out);
@@ -262,6 +275,12 @@ impl Machine {
         match &self.nodes[node] {
             Node::Leaf { slot } => self.has_leaf(*slot, e, state),
             Node::Hide { child, set } => !set.contains(e) && self.has(*child, e, state),
+            Node::Prioritise { child, rank, .. } => {
+                let mut moves = Moves::default();
+                self.list(*child, state, &mut moves);
+                allowed(rank, &mut moves, 0, |x| x == e);
+                !moves.list.is_empty()
+            }
             Node::Rename { child, relation } => {
                 (!relation.in_domain(e) && self.has(*child, e, state))
                     || self.plan.preimages[node]
@@ -485,6 +504,17 @@ impl Machine {
                 }
                 sort_unique(&mut out.events, start);
             }
+            Offer::Prioritise { node, set } => {
+                let Node::Prioritise { child, rank, .. } = &self.nodes[*node] else {
+                    unreachable!("a prioritised node's plan")
+                };
+                let set = &self.plan.sets[*set as usize];
+                let mut moves = Moves::default();
+                self.list(*child, state, &mut moves);
+                allowed(rank, &mut moves, 0, |e| set.contains(e));
+                out.events.extend(moves.list.iter().map(|m| m.event));
+                sort_unique(&mut out.events, start);
+            }
             Offer::Linked { left, right } => {
                 for plan in [left, right].into_iter().flatten() {
                     self.offers(*plan, state, out);
@@ -502,6 +532,27 @@ impl Machine {
             .map(|slot| self.transitions(slot as usize, state).len())
             .sum()
     }
+}
+
+/// Keeps, of the moves from `base` on (the whole offer of a prioritised
+/// node's child), those its ranks allow (no move of a smaller rank is
+/// offered) and `keep` accepts, in order.
+fn allowed(rank: &[u32], out: &mut Moves, base: usize, keep: impl Fn(EventId) -> bool) {
+    let best = out.list[base..]
+        .iter()
+        .map(|m| rank[m.event as usize])
+        .min()
+        .unwrap_or(NO_RANK);
+    let mut kept = base;
+    for k in base..out.list.len() {
+        let m = out.list[k];
+        let r = rank[m.event as usize];
+        if (r == NO_RANK || r <= best) && keep(m.event) {
+            out.list[kept] = m;
+            kept += 1;
+        }
+    }
+    out.list.truncate(kept);
 }
 
 /// Sorts `events[start..]` and keeps each event once.

@@ -150,6 +150,9 @@ pub(super) enum Offer {
         free: Vec<Option<OfferId>>,
         sync: Option<Discover>,
     },
+    /// The events in the set that a prioritised node performs: its
+    /// child's whole offer is needed to judge each.
+    Prioritise { node: usize, set: SetId },
     /// The left operand's offers on events it does not link, the right's
     /// on events nothing links to.
     Linked {
@@ -244,7 +247,9 @@ impl Plan {
                     _ => unreachable!(),
                 }
             }
-            Node::Hide { child, .. } | Node::Rename { child, .. } => {
+            Node::Hide { child, .. }
+            | Node::Rename { child, .. }
+            | Node::Prioritise { child, .. } => {
                 self.parent[*child] = node;
                 self.range(nodes, *child)
             }
@@ -285,6 +290,11 @@ impl Plan {
                 // A hidden event is a τ above: always listed.
                 let child_excluded = excluded.minus(&Bits::of(set, n));
                 self.exclude(nodes, *child, child_excluded);
+            }
+            Node::Prioritise { child, .. } => {
+                // Whether a move may happen depends on every other move
+                // the child offers: it lists them all.
+                self.exclude(nodes, *child, Bits::empty(n));
             }
             Node::Rename { child, relation } => {
                 // An event may be left out below when every event it
@@ -392,6 +402,7 @@ impl Plan {
             Node::Hide { child, set: hidden } => Offer::Hide {
                 child: self.offer(nodes, *child, &set.minus(&Bits::of(hidden, n))),
             },
+            Node::Prioritise { .. } => Offer::Prioritise { node, set: set_id },
             Node::Rename { child, relation } => {
                 let preimage = Bits::below_renaming(relation, set, n, Images::Any);
                 Offer::Rename {

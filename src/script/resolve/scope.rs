@@ -736,9 +736,9 @@ pub(super) fn missing_builtin(name: &str) -> Option<(String, &'static str)> {
              in the script (e.g. `B(s) = #s < n & in?x -> B(s ^ <x>) [] \
              s != <> & out!head(s) -> B(tail(s))`)",
         ),
-        "WAIT" | "TSTOP" | "TSKIP" => (
+        "WAIT" | "TSTOP" | "TSKIP" | "timed_priority" => (
             format!("`{name}` is not defined outside a `Timed` section"),
-            "as in FDR, the timed processes `WAIT`, `TSTOP` and `TSKIP` are \
+            "as in FDR, `WAIT`, `TSTOP`, `TSKIP` and `timed_priority` are \
              names only inside `Timed(et) { ... }`",
         ),
         _ => return None,

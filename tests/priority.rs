@@ -1,0 +1,119 @@
+//! FDR's priority operators (`prioritise`, `prioritise_nocache`,
+//! `timed_priority`) in every use: exploration by both paths, the
+//! animator's moves, every check (the specification side goes through
+//! the normaliser), and checks reduced by symmetry.
+
+use symcsp::check::{self, Verdict};
+use symcsp::lts::animator::Animator;
+use symcsp::lts::{self, Budget};
+use symcsp::process::Processes;
+use symcsp::script::Script;
+use symcsp::symmetry::spec::Reduce;
+
+const FIXTURE: &str = "tests/fixtures/check/priority.csp";
+
+fn load() -> Script {
+    Script::load_file(std::path::Path::new(FIXTURE))
+        .unwrap_or_else(|e| panic!("the fixture loads: {}", e.render()))
+}
+
+/// States, transitions and deadlock states of `process`, by the
+/// supercombinator and the plain semantics (which must agree).
+fn counts(script: &mut Script, process: &str) -> (u64, u64, u64) {
+    let func = script.add_expr("<process>", process).expect("resolves");
+    let script = &*script;
+    symcsp::stack::with_large_stack(|| {
+        let (mut procs, root) = Processes::with_root(script, func).expect("a process");
+        let budget = Budget::default();
+        let fast = lts::explore(&mut procs, root, &budget).expect("explores");
+        let plain = lts::plain::explore_terms(&mut procs, root, &budget).expect("explores");
+        let key = |x: &lts::Exploration| (x.states, x.transitions, x.deadlock_states);
+        assert_eq!(key(&fast), key(&plain), "{process}");
+        key(&fast)
+    })
+}
+
+#[test]
+fn prioritised_processes_have_the_state_spaces_worked_out_by_hand() {
+    let mut script = load();
+    // Without priority: 4 states, each client's two moves in each.
+    assert_eq!(counts(&mut script, "Free"), (4, 8, 0));
+    // Requests first: (1,0) and (0,1) cannot grant.
+    assert_eq!(counts(&mut script, "Sys"), (4, 6, 0));
+    // Hurry idles (tock), performs c or the hidden a into TSTOP \ {a};
+    // Urgent cannot idle before the hidden a.
+    assert_eq!(counts(&mut script, "Hurry"), (2, 4, 0));
+    assert_eq!(counts(&mut script, "Urgent"), (2, 3, 0));
+}
+
+#[test]
+fn the_animator_offers_only_what_priority_allows() {
+    let mut script = load();
+    let func = script.add_expr("<process>", "Sys").expect("resolves");
+    let script = &script;
+    symcsp::stack::with_large_stack(|| {
+        let mut animator = Animator::load(script, func).expect("loads");
+        let labels = |animator: &mut Animator, state: &[u32]| -> Vec<String> {
+            let moves = animator.enabled(state).expect("moves");
+            moves.into_iter().map(|m| m.label).collect()
+        };
+        let start = animator.initial();
+        assert_eq!(labels(&mut animator, &start), ["req.A", "req.B"]);
+        let after_a = animator
+            .enabled(&start)
+            .expect("moves")
+            .into_iter()
+            .find(|m| m.label == "req.A")
+            .expect("req.A")
+            .target;
+        // grant.A waits: req.B can still be made.
+        assert_eq!(labels(&mut animator, &after_a), ["req.B"]);
+        let both = animator.enabled(&after_a).expect("moves").remove(0).target;
+        assert_eq!(labels(&mut animator, &both), ["grant.A", "grant.B"]);
+    });
+}
+
+#[test]
+fn every_assertion_answers_as_fdr() {
+    let script = load();
+    for index in 0..script.assertions.len() {
+        let result =
+            symcsp::stack::with_large_stack(|| check::check(&script, index, &Budget::default()))
+                .unwrap_or_else(|d| panic!("{}", d.render(&script.sources)));
+        assert_eq!(
+            result.verdict,
+            Verdict::Passed,
+            "{}",
+            check::assertion_text(&script, index)
+        );
+    }
+}
+
+#[test]
+fn reduced_checks_agree_with_unreduced_ones() {
+    let script = load();
+    let run = |index: usize, reduce: &Reduce| {
+        symcsp::stack::with_large_stack(|| {
+            check::check_reduced(&script, index, &Budget::default(), Some(reduce))
+        })
+        .unwrap_or_else(|d| panic!("{}", d.render(&script.sources)))
+    };
+    let mut reduced_some = false;
+    for index in 0..script.assertions.len() {
+        let text = check::assertion_text(&script, index);
+        if !text.contains("symmetry reduce") {
+            continue;
+        }
+        let plain = run(index, &Reduce::Off);
+        let reduced = run(index, &Reduce::Automatic);
+        assert_eq!(plain.verdict, reduced.verdict, "{text}");
+        assert!(reduced.symmetry.is_some(), "{text}: reduced");
+        assert!(reduced.states <= plain.states, "{text}");
+        reduced_some = true;
+    }
+    assert!(reduced_some);
+    // Deadlock freedom of Sys: (1,0) and (0,1) are one class.
+    let plain = run(1, &Reduce::Off);
+    let reduced = run(1, &Reduce::Automatic);
+    assert_eq!((plain.states, reduced.states), (4, 3));
+}
