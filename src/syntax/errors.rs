@@ -108,7 +108,12 @@ pub(crate) fn diagnostic(error: &Error<Rule>, base: u32, text: &str, offset: usi
     let span = Span::new(base, spot.pos, spot.pos + spot.width);
     let diagnostic = Diagnostic::error(span, message);
     let rest = &text[spot.pos..];
-    if spot.open.is_none() && indented_declaration(before) {
+    if spot.open == Some(Construct::Let) && starts_include(rest) {
+        diagnostic.with_note(
+            "`include` is read only among the declarations of a script or of a module, not in \
+             a `let`: include the file at the top level and use its names here",
+        )
+    } else if spot.open.is_none() && indented_declaration(before) {
         diagnostic.with_note(
             "this indented line starts a new declaration: a newline ends a declaration unless an \
              operator joins the lines (at the end of the line before, or at the start of this one)",
@@ -136,6 +141,13 @@ pub(crate) fn diagnostic(error: &Error<Rule>, base: u32, text: &str, offset: usi
     } else {
         diagnostic
     }
+}
+
+/// Whether `rest`, past blanks, is an `include` directive.
+fn starts_include(rest: &str) -> bool {
+    rest.trim_start()
+        .strip_prefix("include")
+        .is_some_and(|after| after.starts_with([' ', '\t', '"']))
 }
 
 /// Where a parse failed, as the message will show it.
