@@ -2,34 +2,17 @@
 //! whose state spaces are small enough to count by hand.
 
 use symcsp::check::{self, Verdict};
-use symcsp::lts::{self, Budget};
-use symcsp::process::Processes;
+use symcsp::lts::Budget;
 use symcsp::script::Script;
+
+mod state_counts;
+
+use state_counts::counts;
 
 const FIXTURE: &str = "tests/fixtures/timed/tock.csp";
 
 fn load() -> Script {
-    Script::load_file(std::path::Path::new(FIXTURE))
-        .unwrap_or_else(|e| panic!("the fixture loads: {}", e.render()))
-}
-
-/// States, transitions and deadlock states of `process`, by the
-/// supercombinator and the plain semantics (which must agree).
-fn counts(script: &mut Script, process: &str) -> (u64, u64, u64) {
-    let func = script.add_expr("<process>", process).expect("resolves");
-    let script = &*script;
-    symcsp::stack::with_large_stack(|| {
-        let (mut procs, root) = Processes::with_root(script, func).expect("a process");
-        let budget = Budget::default();
-        let fast = lts::explore(&mut procs, root, &budget).expect("explores");
-        let plain = lts::plain::explore_terms(&mut procs, root, &budget).expect("explores");
-        assert_eq!(
-            (fast.states, fast.transitions, fast.deadlock_states),
-            (plain.states, plain.transitions, plain.deadlock_states),
-            "{process}"
-        );
-        (fast.states, fast.transitions, fast.deadlock_states)
-    })
+    state_counts::load(FIXTURE)
 }
 
 #[test]
