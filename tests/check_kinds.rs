@@ -311,6 +311,57 @@ assert ((a -> STOP) [] Chain(0)) \\ {d} :[deadlock free [FD]]
     );
 }
 
+/// The divergence judged first is reported however the search ends
+/// before the recorded τ-transitions answer: an evaluation error in a
+/// later state, the state budget refusing part of a state's successors,
+/// or the budget stopping the search with states still unanswered.
+#[test]
+fn a_divergence_judged_first_survives_an_error_or_a_budget_after_it() {
+    let trace_of = |script: &Script, index: usize, budget: &Budget| {
+        let result = run(script, index, budget);
+        assert_eq!(result.verdict, Verdict::Failed, "assertion {index}");
+        let cx = result.counterexample.expect("a counterexample");
+        assert_eq!(cx.kind, Kind::Divergence, "assertion {index}");
+        words(script, &cx).trace
+    };
+    // The first state diverges (a loop of three hidden a's); after b, c
+    // a component fails to evaluate.
+    let script = load(
+        "Three = a -> a -> a -> Three
+Broken = c -> (if head(<>) == 0 then STOP else STOP)
+assert (b -> Broken [] (Three \\ {a})) :[divergence free]
+",
+    );
+    assert!(trace_of(&script, 0, &Budget::default()).is_empty());
+    // After w.0 a loop of three hidden a's, after w.1 one of one: the
+    // budget of four states refuses part of the loop's successors.
+    let script = load(
+        "channel w : {0, 1}
+Long = a -> a -> a -> Long
+Short = a -> Short
+assert (w.0 -> Long [] w.1 -> Short) \\ {a} :[divergence free]
+",
+    );
+    let four = Budget {
+        max_states: Some(4),
+        ..Budget::default()
+    };
+    assert_eq!(trace_of(&script, 0, &four), ["w.0"]);
+    // A thousand states after the first event, each on a loop of two
+    // hidden a's: the budget stops the search before the log answers.
+    let script = load(
+        "channel v : {0..999}
+Two(x) = a -> a -> Two(x)
+assert ([] x : {0..999} @ v.x -> Two(x)) \\ {a} :[divergence free]
+",
+    );
+    let first_level = Budget {
+        max_states: Some(1001),
+        ..Budget::default()
+    };
+    assert_eq!(trace_of(&script, 0, &first_level), ["v.0"]);
+}
+
 #[test]
 fn determinism() {
     check_all(

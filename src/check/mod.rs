@@ -574,8 +574,28 @@ fn product(
         product = product.reduced(system);
     }
     let mut search = Search::with_machine(machine, &[root], true);
-    let mut outcome = search.run(procs, budget, &mut product)?;
-    product.settle(&mut search, procs)?;
+    let (mut outcome, error) = search.run_to_error(procs, budget, &mut product);
+    // A divergence judged before a breach, a stop or an error comes first
+    // (`Product::settle`), looked for within the same budget.
+    let ended_early = error.is_some() || outcome.stopped.is_some();
+    let outer = procs.replace_meter(budget.meter());
+    let settled = product.settle(&mut search, procs, ended_early);
+    procs.replace_meter(outer);
+    if let Err(e) = settled {
+        match e.stop_reason() {
+            Some(stop) if error.is_none() => {
+                product.violation = None;
+                outcome.stopped = Some(stop);
+                outcome.notes.extend(e.notes.iter().cloned());
+            }
+            _ => return Err(error.unwrap_or(e).into()),
+        }
+    }
+    if let Some(error) = error
+        && product.violation.is_none()
+    {
+        return Err(error.into());
+    }
     let Some(violation) = product.violation.take() else {
         let holds = outcome.stopped.is_none().then_some(true);
         return Ok((holds, outcome, None));

@@ -15,17 +15,19 @@
 //!
 //! Whether `imp` diverges is read from the τ-transitions the search
 //! records ([`TauLog`]), a level or so behind the judging: the search
-//! stops when the first state in its order that diverges is known. A
-//! breach of another kind first asks the states judged before it (and
-//! itself) the slow way, computing their τ-closures
-//! ([`Divergences`]), so the breach reported is the first in the
-//! search's order, a divergence before any other at the same state.
+//! stops a block after the first state in its order that diverges is
+//! known. When it ends early otherwise (a breach of another kind, the
+//! budget, an evaluation error), [`Product::settle`] asks the states
+//! judged that the log has not answered the slow way, computing their
+//! τ-closures ([`Divergences`]), so the violation reported is the first
+//! in the search's order, a divergence before any other at the same
+//! state.
 
 use crate::eval::EvalResult;
 use crate::lts::divergence::{Divergences, TauLog, TauLoop};
 use crate::lts::machine::Machine;
 use crate::lts::search::{
-    Canonicaliser, Context, Flow, Search, SharedCanonicaliser, Visit, Visitor,
+    BLOCK, Canonicaliser, Context, Flow, Search, SharedCanonicaliser, Visit, Visitor,
 };
 use crate::lts::store::StateStore;
 use crate::process::{EventId, Processes, TAU, TICK};
@@ -404,9 +406,9 @@ impl Product {
         let mut moves = crate::lts::machine::Moves::default();
         machine.moves(procs, &row[..width], &mut moves)?;
         let events: Vec<EventId> = moves.list.iter().map(|m| m.event).collect();
-        let mut fresh = Divergences::new(width);
+        let mut fresh = None;
         let divergence = match self.divergences {
-            Some(_) => DivergenceCheck::Now(&mut fresh, machine),
+            Some(_) => DivergenceCheck::Now(fresh.insert(Divergences::new(width)), machine),
             None => DivergenceCheck::Off,
         };
         Product::judge(
@@ -435,47 +437,53 @@ impl Product {
         }
     }
 
-    /// After the search: the first of its states that diverges, unless
-    /// a divergence was found already. Without a violation, it is what
-    /// the recorded τ-transitions show. After a breach of another kind,
-    /// the states judged before it (and itself) not answered yet are
-    /// asked the slow way, computing their τ-closures, so the breach
-    /// reported is the first in the search's order.
-    pub fn settle(&mut self, search: &mut Search, procs: &mut Processes) -> EvalResult<()> {
+    /// After the search, which a check must call: the first of the
+    /// states judged that diverges, unless a divergence was found
+    /// already. What the recorded τ-transitions show is enough after a
+    /// search that ran to its end. After one cut short — by a breach of
+    /// another kind (`ended_early` or not), the budget or an evaluation
+    /// error (`ended_early`) — the states judged that they have not
+    /// answered are asked the slow way, computing their τ-closures (within
+    /// the meter `procs` holds), so the violation reported is the first
+    /// in the search's order, as if each state's divergence had been
+    /// decided when it was judged.
+    pub fn settle(
+        &mut self,
+        search: &mut Search,
+        procs: &mut Processes,
+        ended_early: bool,
+    ) -> EvalResult<()> {
         let Some((log, slow)) = &mut self.divergences else {
             return Ok(());
         };
-        let divergent = match &self.violation {
+        let thorough = match &self.violation {
             Some(Violation {
                 breach: Breach::Divergence,
                 ..
             }) => return Ok(()),
-            Some(_) => match log.advance() {
-                Some(state) => Some(state),
-                None => {
-                    let slow = slow.get_or_insert_with(|| Divergences::new(self.width));
-                    let mut canonicaliser =
-                        self.reduction.as_mut().map(|s| s as &mut dyn Canonicaliser);
-                    let mut found = None;
-                    for state in log.unanswered() {
+            Some(_) => true,
+            None => ended_early,
+        };
+        let mut divergent = log.advance();
+        if divergent.is_none() && thorough {
+            let slow = slow.get_or_insert_with(|| Divergences::new(self.width));
+            let mut canonicaliser = self.reduction.as_mut().map(|s| s as &mut dyn Canonicaliser);
+            for state in log.unanswered() {
+                let diverges = match log.known(state) {
+                    Some(known) => known,
+                    None => {
                         let row = search.row(state);
                         let components = &row[..self.width];
                         let machine = search.machine_mut();
-                        if slow.diverges(
-                            machine,
-                            procs,
-                            components,
-                            canonicaliser.as_deref_mut(),
-                        )? {
-                            found = Some(state);
-                            break;
-                        }
+                        slow.diverges(machine, procs, components, canonicaliser.as_deref_mut())?
                     }
-                    found
+                };
+                if diverges {
+                    divergent = Some(state);
+                    break;
                 }
-            },
-            None => log.advance(),
-        };
+            }
+        }
         if let Some(state) = divergent {
             self.violation = Some(Violation {
                 state,
@@ -511,7 +519,16 @@ impl Visitor for Product {
     fn visit(&mut self, context: Context<'_, '_>, visit: Visit<'_>) -> EvalResult<Flow> {
         let Context { procs, store, .. } = context;
         let width = self.width;
-        if let Some(state) = self.divergences.as_mut().and_then(|(log, _)| log.advance()) {
+        // Once the log has found the first divergent state, the search
+        // stops a block's worth of states after the one whose recording
+        // showed it: a point that does not depend on where blocks end, so
+        // neither do the counts on any number of threads.
+        if let Some((state, recorded)) = self
+            .divergences
+            .as_ref()
+            .and_then(|(log, _)| log.divergence())
+            && visit.id as usize >= recorded as usize + BLOCK
+        {
             let node = store_node(store, state, width);
             return Ok(self.breach(state, node, Breach::Divergence));
         }

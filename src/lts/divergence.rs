@@ -298,7 +298,8 @@ impl TauCycles {
 /// once; the transitions of a prefix of answered states are let go, so
 /// the log holds about a breadth-first level of the search: a state's
 /// τ-successors are in the level after its own, and its answer needs
-/// theirs recorded.
+/// theirs recorded. (While one waits on a long run of τs, everything
+/// recorded meanwhile is kept: at worst the whole search.)
 ///
 /// A state not asked about should be recorded without its τs (a check
 /// records none for the states it does not explore): one that has some
@@ -313,8 +314,9 @@ pub struct TauLog {
     next: u32,
     /// A waiting search needs this state recorded.
     waiting: Option<u32>,
-    /// The first state asked about found to diverge.
-    divergent: Option<u32>,
+    /// The first state asked about found to diverge, and how many states
+    /// were recorded when it was found.
+    divergent: Option<(u32, u32)>,
 }
 
 /// The τ-successors of states `first..recorded()`, laid end to end.
@@ -413,12 +415,23 @@ impl TauLog {
         logged.chain(self.ahead.iter().copied())
     }
 
+    /// What the log knows of `state` already.
+    pub fn known(&self, state: u32) -> Option<bool> {
+        self.cycles.answer(state)
+    }
+
+    /// The first state asked about that diverges, once found, and how
+    /// many states were recorded then ([`TauLog::advance`]).
+    pub fn divergence(&self) -> Option<(u32, u32)> {
+        self.divergent
+    }
+
     /// Answers what the recorded transitions allow: the first state asked
     /// about that diverges, once every state asked before it is known not
     /// to.
     pub fn advance(&mut self) -> Option<u32> {
-        if self.divergent.is_some() {
-            return self.divergent;
+        if let Some((state, _)) = self.divergent {
+            return Some(state);
         }
         let recorded = self.transitions.recorded();
         if self.waiting.is_some_and(|state| state >= recorded) {
@@ -446,8 +459,8 @@ impl TauLog {
                         return None;
                     }
                     Progress::Answered(true) => {
-                        self.divergent = Some(state);
-                        return self.divergent;
+                        self.divergent = Some((state, recorded));
+                        return Some(state);
                     }
                     Progress::Answered(false) => {}
                 }

@@ -89,8 +89,9 @@ pub struct Visit<'a> {
 }
 
 /// What the visitor may use besides the state: the process layer, the
-/// machine (no worker computes successors while a visitor judges) and
-/// the states stored so far.
+/// machine (when it needs it, [`Visitor::needs_machine`]: otherwise other
+/// threads may be computing successors with it meanwhile) and the states
+/// stored so far.
 pub struct Context<'a, 's> {
     pub procs: &'a mut Processes<'s>,
     pub machine: Option<&'a mut Machine>,
@@ -174,7 +175,9 @@ pub trait Visitor {
     }
 
     /// After a state's successors are stored: their `(id, new)` in the
-    /// order of the successors kept.
+    /// order of the successors kept. Not called for a state only some of
+    /// whose successors were stored (the budget refused the rest, and the
+    /// search ends).
     fn stored(&mut self, _state: u32, _events: &[EventId], _ids: &[(u32, bool)]) {}
 
     /// Whether it uses [`Context::machine`] (or canonicalises). One that
@@ -355,13 +358,28 @@ impl Search {
     /// transitions are computed, while successors are stored, and by
     /// the evaluator (which polls the same meter during the run). A run
     /// cut short says why in [`Outcome::stopped`], with the counts so
-    /// far.
+    /// far. An evaluation error ends it with the error.
     pub fn run(
         &mut self,
         procs: &mut Processes,
         budget: &Budget,
         visitor: &mut dyn Visitor,
     ) -> EvalResult<Outcome> {
+        match self.run_to_error(procs, budget, visitor) {
+            (_, Some(error)) => Err(error),
+            (outcome, None) => Ok(outcome),
+        }
+    }
+
+    /// As [`Search::run`], but an evaluation error comes back beside the
+    /// counts so far (for a client whose verdict may not hinge on it: a
+    /// divergence judged before the error).
+    pub fn run_to_error(
+        &mut self,
+        procs: &mut Processes,
+        budget: &Budget,
+        visitor: &mut dyn Visitor,
+    ) -> (Outcome, Option<EvalError>) {
         let started = Instant::now();
         let meter = budget.meter();
         let outer = procs.replace_meter(meter.clone());
@@ -378,24 +396,25 @@ impl Search {
         let pool = Pool::new(budget.threads);
         let result = self.search(procs, budget, &meter, &pool, visitor, &mut storing);
         procs.replace_meter(outer);
-        let (stopped, notes) = match result {
-            Ok(stopped) => (stopped, Vec::new()),
+        let (stopped, notes, error) = match result {
+            Ok(stopped) => (stopped, Vec::new(), None),
             Err(e) => match e.stop_reason() {
-                Some(stop) => (Some(stop), e.notes.clone()),
-                None => return Err(e),
+                Some(stop) => (Some(stop), e.notes.clone(), None),
+                None => (None, Vec::new(), Some(e)),
             },
         };
         if let Some(live) = &budget.live {
             storing.publish(live, self.store.len());
         }
-        Ok(Outcome {
+        let outcome = Outcome {
             states: self.store.len() as u64,
             transitions: storing.transitions,
             depth: storing.depth,
             seconds: started.elapsed().as_secs_f64(),
             stopped,
             notes,
-        })
+        };
+        (outcome, error)
     }
 
     /// The loop of [`Search::run`]: `Some` reason when it stopped early
@@ -419,7 +438,8 @@ impl Search {
         let mut batch = Batch::default();
         // Overlapping: the next block, expanded while this one was judged
         // and stored (how many of its states), its parts and rows.
-        let overlap = pool.threads() > 1 && !visitor.needs_machine();
+        let overlap =
+            pool.threads() > 1 && !visitor.needs_machine() && visitor.canonicaliser().is_none();
         let mut ahead: Option<usize> = None;
         let mut ahead_parts: Vec<Part> = Vec::new();
         let mut ahead_rows: Vec<u32> = Vec::new();
@@ -748,7 +768,11 @@ impl Search {
                     debug_assert!(!new || parents.len == target as usize);
                 }
             }
-            visitor.stored(id as u32, events, ids);
+            // Cut short by the budget, the search ends here: the visitor
+            // hears only of states whose successors are all stored.
+            if stored == count {
+                visitor.stored(id as u32, events, ids);
+            }
             storing.pairs.clear();
             storing
                 .pairs
