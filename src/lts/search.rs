@@ -51,6 +51,8 @@ use super::store::StateStore;
 
 /// The most states expanded per block.
 pub const BLOCK: usize = 8192;
+/// The smallest half of a narrow frontier made a block of its own.
+const MIN_HALF: usize = 256;
 /// States stored between two polls of the meter (the clock, the cancel
 /// flag, memory).
 const POLL_EVERY: usize = 4096;
@@ -449,7 +451,7 @@ impl Search {
             let expanded = match ahead.take() {
                 Some(expanded) => expanded,
                 None => {
-                    let to = self.store.len().min(from + BLOCK);
+                    let to = block_end(from, self.store.len(), overlap);
                     if from == to {
                         return Ok(None);
                     }
@@ -480,7 +482,7 @@ impl Search {
             // as the others are busy). Any thread count numbers the states
             // alike: they are judged and stored in order all the same.
             let next = from + expanded;
-            let next_to = self.store.len().min(next + BLOCK);
+            let next_to = block_end(next, self.store.len(), overlap);
             let stop = if overlap && next_to > next {
                 ahead_rows.clear();
                 let mut row = Vec::with_capacity(self.row_width);
@@ -803,6 +805,21 @@ impl Search {
         self.store.insert(&row);
         Ok(())
     }
+}
+
+/// Where a block starting at state `from` ends when `stored` states are
+/// stored: at most [`BLOCK`] states. Overlapping, a frontier narrower
+/// than two blocks is halved (down to [`MIN_HALF`] states), so that
+/// some of it is left to expand while the first half is judged; narrow
+/// levels then use every thread too.
+fn block_end(from: usize, stored: usize, overlap: bool) -> usize {
+    let available = stored - from;
+    let take = if overlap && (2 * MIN_HALF..2 * BLOCK).contains(&available) {
+        available.div_ceil(2)
+    } else {
+        available.min(BLOCK)
+    };
+    from + take
 }
 
 impl Storing {
