@@ -64,7 +64,7 @@ impl Pool {
             }
             return;
         }
-        self.each_beside(items, work, || ());
+        self.share(items, work, None::<fn()>);
     }
 
     /// As [`Pool::each`], while the caller first does `beside` (work of
@@ -76,9 +76,23 @@ impl Pool {
         work: impl Fn(usize, &mut T) + Sync,
         beside: impl FnOnce() -> R,
     ) -> R {
+        self.share(items, work, Some(beside))
+            .expect("beside was given")
+    }
+
+    /// The items between the workers and the caller, who first does
+    /// `beside` when there is one (and then needs a helper more, as it
+    /// takes no item meanwhile).
+    fn share<T: Send, R>(
+        &self,
+        items: &mut [T],
+        work: impl Fn(usize, &mut T) + Sync,
+        beside: Option<impl FnOnce() -> R>,
+    ) -> Option<R> {
         match self.workers() {
             Some(pool) if !items.is_empty() => {
-                let helpers = (self.threads - 1).min(items.len());
+                let busy = usize::from(beside.is_none());
+                let helpers = (self.threads - 1).min(items.len() - busy);
                 let cells: Vec<Mutex<&mut T>> = items.iter_mut().map(Mutex::new).collect();
                 let next = AtomicUsize::new(0);
                 let take = || {
@@ -96,13 +110,13 @@ impl Pool {
                     for _ in 0..helpers {
                         scope.spawn(|_| take());
                     }
-                    let result = beside();
+                    let result = beside.map(|beside| beside());
                     take();
                     result
                 })
             }
             _ => {
-                let result = beside();
+                let result = beside.map(|beside| beside());
                 for (i, item) in items.iter_mut().enumerate() {
                     work(i, item);
                 }
