@@ -83,7 +83,7 @@ impl TraceWalk {
 
 impl Visitor for TraceWalk {
     fn needs_machine(&self) -> bool {
-        self.divergences.is_some() || self.reduction.is_some()
+        self.divergences.is_some()
     }
 
     fn visit(&mut self, context: Context<'_, '_>, visit: Visit<'_>) -> EvalResult<Flow> {

@@ -54,7 +54,7 @@ struct Counter<'c> {
 
 impl Visitor for Counter<'_> {
     fn needs_machine(&self) -> bool {
-        self.canonicaliser.is_some()
+        false
     }
 
     fn canonicaliser(&mut self) -> Option<&mut dyn Canonicaliser> {

@@ -76,7 +76,7 @@ struct Edges<'c> {
 
 impl Visitor for Edges<'_> {
     fn needs_machine(&self) -> bool {
-        self.canonicaliser.is_some()
+        false
     }
 
     fn visit(&mut self, _: Context<'_, '_>, _: Visit<'_>) -> EvalResult<Flow> {

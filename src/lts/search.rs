@@ -182,9 +182,10 @@ pub trait Visitor {
     /// search ends).
     fn stored(&mut self, _state: u32, _events: &[EventId], _ids: &[(u32, bool)]) {}
 
-    /// Whether it uses [`Context::machine`] (or canonicalises). One that
-    /// does not is judged while the next block is being expanded, the
-    /// machine shared with the threads expanding it, and gets `None`.
+    /// Whether it uses [`Context::machine`] to judge. One that does not
+    /// (and does not canonicalise, which needs the machine too) is judged
+    /// while the next block is being expanded, the machine shared with
+    /// the threads expanding it, and gets `None`.
     fn needs_machine(&self) -> bool {
         true
     }
