@@ -164,16 +164,31 @@ impl StateStore {
         out: &mut Vec<(u32, bool)>,
         meter: &Meter,
     ) -> Result<(), Stopped> {
+        // A batch's table lines and rows are far apart in memory, so each
+        // lookup would wait for two cache misses. They are fetched ahead
+        // instead, in a window sliding with the batch (a whole batch's
+        // lines would not all stay in the cache): the table line of the
+        // row `LINE_AHEAD` on, and the stored row its home slot names for
+        // the row `ROW_AHEAD` on, whose line has arrived by then.
+        const LINE_AHEAD: usize = 16;
+        const ROW_AHEAD: usize = 8;
         let width = self.width.max(1);
         self.hashes.clear();
-        for row in rows.chunks_exact(width) {
-            let hash = hash_row(row);
-            self.shards[shard_of(hash)].prefetch(hash);
-            self.hashes.push(hash);
-        }
+        self.hashes.extend(rows.chunks_exact(width).map(hash_row));
         let hashes = std::mem::take(&mut self.hashes);
+        for &hash in hashes.iter().take(LINE_AHEAD) {
+            self.shards[shard_of(hash)].prefetch(hash);
+        }
         let mut result = Ok(());
-        for (row, &hash) in rows.chunks_exact(width).zip(&hashes) {
+        for (k, (row, &hash)) in rows.chunks_exact(width).zip(&hashes).enumerate() {
+            if let Some(&later) = hashes.get(k + LINE_AHEAD) {
+                self.shards[shard_of(later)].prefetch(later);
+            }
+            if let Some(&soon) = hashes.get(k + ROW_AHEAD)
+                && let Some(id) = self.shards[shard_of(soon)].at_home(soon)
+            {
+                prefetch(self.bytes_of(id).as_ptr());
+            }
             match self.insert_hashed(row, hash, meter) {
                 Ok(found) => out.push(found),
                 Err(stop) => {
@@ -300,7 +315,7 @@ pub(super) enum Probe {
 impl Table {
     fn with_capacity_bits(bits: u32) -> Table {
         Table {
-            slots: vec![0; 1 << bits],
+            slots: empty_slots(1 << bits),
             bits,
             used: 0,
         }
@@ -311,15 +326,16 @@ impl Table {
     }
 
     pub(super) fn prefetch(&self, hash: u32) {
-        let slot = &self.slots[self.home(hash)];
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: prefetching is a hint; the address is a live element.
-        unsafe {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch::<_MM_HINT_T0>((slot as *const u64).cast());
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = slot;
+        prefetch(&self.slots[self.home(hash)]);
+    }
+
+    /// The stored id in the home slot of `hash`, if the slot holds one of
+    /// that hash: where a lookup of it most likely ends.
+    fn at_home(&self, hash: u32) -> Option<u32> {
+        let word = self.slots[self.home(hash)];
+        let value = word as u32;
+        (word != 0 && word != GONE && (word >> 32) as u32 == hash && value & PENDING == 0)
+            .then(|| value - 1)
     }
 
     /// The id whose hash is `hash` and for which `same` holds, or the
@@ -423,7 +439,7 @@ impl Table {
     }
 
     fn grow(&mut self) {
-        let old = std::mem::replace(&mut self.slots, vec![0; 1 << (self.bits + 1)]);
+        let old = std::mem::replace(&mut self.slots, empty_slots(1 << (self.bits + 1)));
         self.bits += 1;
         let mask = self.slots.len() - 1;
         self.used = 0;
@@ -436,6 +452,36 @@ impl Table {
             self.used += 1;
         }
     }
+}
+
+/// Asks for the cache line at `at` to be fetched, without waiting for it.
+#[inline]
+fn prefetch<T>(at: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint and never faults, whatever the address.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(at.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
+}
+
+/// `len` empty slots, each page of them written once now. The allocator
+/// hands a large table over as pages not yet mapped; a page read first
+/// (probing) is mapped to the shared zero page, and the first write to
+/// it then copies it and flushes the translation caches of every thread
+/// of the process (an interrupt to each other core, per page). Written
+/// first, each page is mapped once, on this thread alone.
+fn empty_slots(len: usize) -> Vec<u64> {
+    const WORDS_PER_PAGE: usize = 4096 / std::mem::size_of::<u64>();
+    let mut slots = vec![0u64; len];
+    for i in (0..len).step_by(WORDS_PER_PAGE) {
+        // Through `black_box`, so that the write of a zero onto a zero
+        // is not left out.
+        *std::hint::black_box(&mut slots[i]) = 0;
+    }
+    slots
 }
 
 /// Bytes per number that `largest` needs: 1, 2 or 4.
