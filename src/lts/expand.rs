@@ -21,7 +21,7 @@ pub const PART_WORDS: usize = 1 << 22;
 const MIN_PART: usize = 32;
 
 /// Parts a block is split into per thread, when there are several.
-const PARTS_PER_THREAD: usize = 4;
+const PARTS_PER_THREAD: usize = 8;
 
 /// Marks, in [`Part::counts`], a state whose components are not all
 /// prepared: its successors are computed on the search's thread.

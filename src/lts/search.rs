@@ -445,7 +445,11 @@ impl Search {
             pool.threads() > 1 && !visitor.needs_machine() && visitor.canonicaliser().is_none();
         let mut ahead: Option<usize> = None;
         let mut ahead_parts: Vec<Part> = Vec::new();
-        let mut ahead_rows: Vec<u32> = Vec::new();
+        // The rows of the block to expand next, and of the one after it,
+        // copied out by the search's thread at the end of its share of
+        // the block before (so the others need not wait for the copy).
+        let mut ahead_rows = Rows::default();
+        let mut spare_rows = Rows::default();
         let alone = Pool::new(1);
         loop {
             let from = storing.next;
@@ -483,16 +487,17 @@ impl Search {
             // as the others are busy). Any thread count numbers the states
             // alike: they are judged and stored in order all the same.
             let next = from + expanded;
-            let next_to = block_end(next, self.store.len(), overlap);
+            if spare_rows.range.0 == next && spare_rows.range.1 > next {
+                std::mem::swap(&mut ahead_rows, &mut spare_rows);
+            } else if overlap {
+                let next_to = block_end(next, self.store.len(), overlap);
+                ahead_rows.copy(&self.store, (next, next_to));
+            }
+            spare_rows.range = (0, 0);
+            let (_, next_to) = ahead_rows.range;
             let stop = if overlap && next_to > next {
-                ahead_rows.clear();
-                let mut row = Vec::with_capacity(self.row_width);
-                for id in next..next_to {
-                    self.store.read(id as u32, &mut row);
-                    ahead_rows.extend_from_slice(&row);
-                }
                 let sources = Sources::Copied {
-                    rows: &ahead_rows,
+                    rows: &ahead_rows.rows,
                     width: self.row_width,
                 };
                 let Search {
@@ -521,7 +526,12 @@ impl Search {
                         let refused = batch.store(store, &kept.rows, &alone, meter);
                         Search::record(parents, store.len(), visitor, &kept, &batch, from, storing);
                         debug_assert!(stop.is_some() || visited == expanded);
-                        Ok(refused.or(stop))
+                        let stop = refused.or(stop);
+                        if stop.is_none() {
+                            spare_rows
+                                .copy(store, (next_to, block_end(next_to, store.len(), true)));
+                        }
+                        Ok(stop)
                     },
                 );
                 std::mem::swap(&mut parts, &mut ahead_parts);
@@ -805,6 +815,26 @@ impl Search {
         self.store = StateStore::new(self.row_width);
         self.store.insert(&row);
         Ok(())
+    }
+}
+
+/// Rows of stored states copied out, laid end to end, and which.
+#[derive(Default)]
+struct Rows {
+    rows: Vec<u32>,
+    /// The states `from..to` copied.
+    range: (usize, usize),
+}
+
+impl Rows {
+    fn copy(&mut self, store: &StateStore, (from, to): (usize, usize)) {
+        self.rows.clear();
+        let mut row = Vec::with_capacity(store.width());
+        for id in from..to {
+            store.read(id as u32, &mut row);
+            self.rows.extend_from_slice(&row);
+        }
+        self.range = (from, to);
     }
 }
 
