@@ -786,13 +786,7 @@ impl Search {
             if stored == count {
                 visitor.stored(id as u32, events, ids);
             }
-            storing.pairs.clear();
-            storing
-                .pairs
-                .extend(events.iter().zip(ids).map(|(&e, &(target, _))| (e, target)));
-            storing.pairs.sort_unstable();
-            storing.pairs.dedup();
-            storing.transitions += storing.pairs.len() as u64;
+            storing.transitions += distinct_transitions(events, ids, &mut storing.pairs);
             at += count;
             if stored < count {
                 return;
@@ -853,10 +847,56 @@ fn block_end(from: usize, stored: usize, overlap: bool) -> usize {
     from + take
 }
 
+/// How many distinct `(event, target)` pairs a state's successors
+/// make: by comparing each with those before it when there are few (most
+/// states), by sorting when there are many.
+fn distinct_transitions(
+    events: &[EventId],
+    ids: &[(u32, bool)],
+    pairs: &mut Vec<(EventId, u32)>,
+) -> u64 {
+    const FEW: usize = 16;
+    let pair = |k: usize| (events[k], ids[k].0);
+    if ids.len() <= FEW {
+        (0..ids.len())
+            .filter(|&k| (0..k).all(|j| pair(j) != pair(k)))
+            .count() as u64
+    } else {
+        pairs.clear();
+        pairs.extend((0..ids.len()).map(pair));
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs.len() as u64
+    }
+}
+
 impl Storing {
     fn publish(&self, live: &Live, states: usize) {
         live.states.store(states as u64, Ordering::Relaxed);
         live.transitions.store(self.transitions, Ordering::Relaxed);
         live.depth.store(self.depth as u64, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distinct_transitions_count_each_event_and_target_once_few_or_many() {
+        let mut pairs = Vec::new();
+        for len in [0, 1, 5, 16, 17, 40] {
+            // Events and targets repeating with different periods, so
+            // some pairs repeat and some do not.
+            let events: Vec<EventId> = (0..len).map(|k| (k % 3) as EventId).collect();
+            let ids: Vec<(u32, bool)> = (0..len).map(|k| ((k % 4) as u32, false)).collect();
+            let expected: std::collections::BTreeSet<_> =
+                events.iter().zip(&ids).map(|(&e, &(t, _))| (e, t)).collect();
+            assert_eq!(
+                distinct_transitions(&events, &ids, &mut pairs),
+                expected.len() as u64,
+                "{len} successors"
+            );
+        }
     }
 }
