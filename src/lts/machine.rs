@@ -171,6 +171,11 @@ pub struct Machine {
     /// so that a node asked for an event its operands do not share asks
     /// one operand only.
     routes: Vec<Vec<u32>>,
+    /// Per parallel node and event it does not synchronise: the one
+    /// component (`1 +` its slot) its routes lead to through parallel
+    /// nodes that do not synchronise it either, or 0; so that asking for
+    /// an event one philosopher of a table performs goes straight to him.
+    direct: Vec<Vec<u32>>,
     /// Per slot: the local states it is ready to move from (prepared), as
     /// bits.
     ready: Vec<Vec<u64>>,
@@ -192,6 +197,7 @@ impl Machine {
             listing_of: Vec::new(),
             seen: Vec::new(),
             routes: Vec::new(),
+            direct: Vec::new(),
             ready: Vec::new(),
         };
         machine.compile(procs, root, 0);
@@ -255,6 +261,7 @@ impl Machine {
             listing_of: Vec::new(),
             seen: Vec::new(),
             routes: Vec::new(),
+            direct: Vec::new(),
             ready: Vec::new(),
         };
         machine.index_listings();
@@ -272,6 +279,7 @@ impl Machine {
                 _ => Vec::new(),
             })
             .collect();
+        self.direct = self.routes.clone();
         self.ready = vec![Vec::new(); self.initial.len()];
     }
 
@@ -316,6 +324,7 @@ impl Machine {
                         0 => i as u32 + 1,
                         _ => SEVERAL,
                     };
+                    self.redirect(parent, e);
                     self.see(parent, e);
                 }
             }
@@ -334,6 +343,30 @@ impl Machine {
                     self.see(parent, e);
                 }
             }
+        }
+    }
+
+    /// Recomputes the direct route of parallel `node` on `e`, and of the
+    /// parallel nodes above it that lead to it.
+    fn redirect(&mut self, mut node: usize, e: EventId) {
+        while let Node::Parallel { children, sync, .. } = &self.nodes[node] {
+            let direct = match self.routes[node][e as usize] {
+                _ if sync.as_ref().is_some_and(|s| s.contains(e)) => 0,
+                0 | SEVERAL => 0,
+                only => {
+                    let child = children[only as usize - 1];
+                    match &self.nodes[child] {
+                        Node::Leaf { slot } => slot + 1,
+                        Node::Parallel { .. } => self.direct[child][e as usize],
+                        _ => 0,
+                    }
+                }
+            };
+            self.direct[node][e as usize] = direct;
+            if node == 0 {
+                return;
+            }
+            node = self.plan.parent[node];
         }
     }
 

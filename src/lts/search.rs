@@ -890,8 +890,11 @@ mod tests {
             // some pairs repeat and some do not.
             let events: Vec<EventId> = (0..len).map(|k| (k % 3) as EventId).collect();
             let ids: Vec<(u32, bool)> = (0..len).map(|k| ((k % 4) as u32, false)).collect();
-            let expected: std::collections::BTreeSet<_> =
-                events.iter().zip(&ids).map(|(&e, &(t, _))| (e, t)).collect();
+            let expected: std::collections::BTreeSet<_> = events
+                .iter()
+                .zip(&ids)
+                .map(|(&e, &(t, _))| (e, t))
+                .collect();
             assert_eq!(
                 distinct_transitions(&events, &ids, &mut pairs),
                 expected.len() as u64,

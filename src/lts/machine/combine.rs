@@ -226,6 +226,10 @@ impl Machine {
                 } else {
                     match self.routes[node][e as usize] {
                         0 => {}
+                        _ if self.direct[node][e as usize] != 0 => {
+                            let slot = self.direct[node][e as usize] - 1;
+                            self.query_leaf(slot, e, state, out);
+                        }
                         SEVERAL => {
                             for (i, &c) in children.iter().enumerate() {
                                 if alphabets.as_ref().is_none_or(|a| a[i].contains(e)) {
@@ -305,6 +309,9 @@ impl Machine {
                 } else {
                     match self.routes[node][e as usize] {
                         0 => false,
+                        _ if self.direct[node][e as usize] != 0 => {
+                            self.has_leaf(self.direct[node][e as usize] - 1, e, state)
+                        }
                         SEVERAL => participants.any(|c| self.has(c, e, state)),
                         only => self.has(children[only as usize - 1], e, state),
                     }
