@@ -39,7 +39,7 @@ use crate::process::{
 };
 
 pub use moves::{Move, Moves};
-use plan::{Bits, Plan, SetId};
+use plan::{Bits, Offer, Plan, SetId};
 
 /// A node of the operator tree (read by the symmetry layer, which
 /// checks that a permutation maps the tree onto itself).
@@ -176,6 +176,13 @@ pub struct Machine {
     /// nodes that do not synchronise it either, or 0; so that asking for
     /// an event one philosopher of a table performs goes straight to him.
     direct: Vec<Vec<u32>>,
+    /// Per leaf plan: whether its component has been able to perform an
+    /// event of its set (in a state prepared so far); one that has not
+    /// offers nothing and is not read.
+    leaf_live: Vec<bool>,
+    /// Per plan: the components it reads that can offer something (live
+    /// leaf plans' and those it always reads): what asking it costs.
+    live_reads: Vec<Vec<u32>>,
     /// Per slot: the local states it is ready to move from (prepared), as
     /// bits.
     ready: Vec<Vec<u64>>,
@@ -198,6 +205,8 @@ impl Machine {
             seen: Vec::new(),
             routes: Vec::new(),
             direct: Vec::new(),
+            leaf_live: Vec::new(),
+            live_reads: Vec::new(),
             ready: Vec::new(),
         };
         machine.compile(procs, root, 0);
@@ -262,6 +271,8 @@ impl Machine {
             seen: Vec::new(),
             routes: Vec::new(),
             direct: Vec::new(),
+            leaf_live: Vec::new(),
+            live_reads: Vec::new(),
             ready: Vec::new(),
         };
         machine.index_listings();
@@ -280,6 +291,8 @@ impl Machine {
             })
             .collect();
         self.direct = self.routes.clone();
+        self.leaf_live = vec![false; self.plan.offers.len()];
+        self.live_reads = self.plan.always_reads.clone();
         self.ready = vec![Vec::new(); self.initial.len()];
     }
 
@@ -815,6 +828,21 @@ impl Machine {
                         .copied()
                         .collect(),
                 );
+            }
+        }
+        for &offer in &self.plan.leaf_offers[slot] {
+            let Offer::Leaf { set, .. } = self.plan.offers[offer as usize] else {
+                unreachable!("a leaf plan")
+            };
+            let set = &self.plan.sets[set as usize];
+            if !self.leaf_live[offer as usize] && events.iter().any(|&e| set.contains(e)) {
+                self.leaf_live[offer as usize] = true;
+                for &reader in &self.plan.readers[offer as usize] {
+                    let reads = &mut self.live_reads[reader as usize];
+                    if !reads.contains(&(slot as u32)) {
+                        reads.push(slot as u32);
+                    }
+                }
             }
         }
         let leaf = self.plan.leaf[slot];

@@ -391,7 +391,7 @@ impl Machine {
                 // fewest; the others answer by event.
                 let Some(asked) = (0..children.len())
                     .filter(|&i| plans[i].is_some())
-                    .min_by_key(|&i| self.busy(children[i], state))
+                    .min_by_key(|&i| plans[i].map_or(0, |plan| self.busy(plan, state)))
                 else {
                     return;
                 };
@@ -461,6 +461,9 @@ impl Machine {
         let start = out.events.len();
         match &self.plan.offers[offer as usize] {
             Offer::Leaf { slot, set } => {
+                if !self.leaf_live[offer as usize] {
+                    return;
+                }
                 let set = &self.plan.sets[*set as usize];
                 let mut last = None;
                 for &(e, _) in self.transitions(*slot as usize, state) {
@@ -531,12 +534,13 @@ impl Machine {
         }
     }
 
-    /// How many transitions the components below `node` have in `state`:
-    /// how much asking it for its offers would read.
-    fn busy(&self, node: usize, state: &[u32]) -> usize {
-        let (from, to) = self.plan.ranges[node];
-        (from..to)
-            .map(|slot| self.transitions(slot as usize, state).len())
+    /// How many transitions the components plan `offer` reads have in
+    /// `state` (those that can offer anything it asks about): how much
+    /// asking it would read.
+    fn busy(&self, offer: OfferId, state: &[u32]) -> usize {
+        self.live_reads[offer as usize]
+            .iter()
+            .map(|&slot| self.transitions(slot as usize, state).len())
             .sum()
     }
 }

@@ -196,6 +196,13 @@ pub(super) struct Plan {
     /// event), sorted.
     pub preimages: Vec<FxHashMap<EventId, Vec<EventId>>>,
     pub offers: Vec<Offer>,
+    /// Per slot: its components' leaf plans ([`Offer::Leaf`]).
+    pub leaf_offers: Vec<Vec<OfferId>>,
+    /// Per leaf plan: the plans that read it (itself among them).
+    pub readers: Vec<Vec<OfferId>>,
+    /// Per plan: the components it reads whatever they have done (those
+    /// below a prioritised node, whose whole offer it needs).
+    pub always_reads: Vec<Vec<u32>>,
     pub sets: Vec<Bits>,
     set_ids: FxHashMap<Bits, SetId>,
     offer_ids: FxHashMap<(usize, SetId), OfferId>,
@@ -228,7 +235,68 @@ impl Plan {
         }
         let nothing = Bits::empty(id_count);
         plan.exclude(nodes, 0, nothing);
+        plan.index_reads(slots);
         plan
+    }
+
+    /// Which leaf plans and components each plan reads (plans are made
+    /// children first, so each one's are known before its parent's).
+    fn index_reads(&mut self, slots: usize) {
+        let mut leaves: Vec<Vec<OfferId>> = Vec::with_capacity(self.offers.len());
+        self.leaf_offers = vec![Vec::new(); slots];
+        self.always_reads = Vec::with_capacity(self.offers.len());
+        for (id, offer) in self.offers.iter().enumerate() {
+            let id = id as OfferId;
+            let children: Vec<OfferId> = match offer {
+                Offer::Leaf { slot, .. } => {
+                    self.leaf_offers[*slot as usize].push(id);
+                    Vec::new()
+                }
+                Offer::Hide { child } | Offer::Rename { child, .. } => {
+                    child.iter().copied().collect()
+                }
+                Offer::Parallel { free, sync, .. } => {
+                    let discovered = match sync {
+                        Some(Discover::Any { plans } | Discover::First { plans }) => {
+                            plans.as_slice()
+                        }
+                        None => &[],
+                    };
+                    free.iter().chain(discovered).flatten().copied().collect()
+                }
+                Offer::Prioritise { .. } => Vec::new(),
+                Offer::Linked { left, right } => {
+                    [left, right].into_iter().flatten().copied().collect()
+                }
+            };
+            let mut own: Vec<OfferId> = match offer {
+                Offer::Leaf { .. } => vec![id],
+                _ => Vec::new(),
+            };
+            let mut always: Vec<u32> = match offer {
+                Offer::Prioritise { node, .. } => {
+                    let (from, to) = self.ranges[*node];
+                    (from..to).collect()
+                }
+                _ => Vec::new(),
+            };
+            for child in children {
+                own.extend_from_slice(&leaves[child as usize]);
+                always.extend_from_slice(&self.always_reads[child as usize]);
+            }
+            own.sort_unstable();
+            own.dedup();
+            always.sort_unstable();
+            always.dedup();
+            leaves.push(own);
+            self.always_reads.push(always);
+        }
+        self.readers = vec![Vec::new(); self.offers.len()];
+        for (reader, read) in leaves.iter().enumerate() {
+            for &leaf in read {
+                self.readers[leaf as usize].push(reader as OfferId);
+            }
+        }
     }
 
     fn range(&mut self, nodes: &[Node], node: usize) -> (u32, u32) {
