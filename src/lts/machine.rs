@@ -176,12 +176,11 @@ pub struct Machine {
     /// nodes that do not synchronise it either, or 0; so that asking for
     /// an event one philosopher of a table performs goes straight to him.
     direct: Vec<Vec<u32>>,
-    /// Per leaf plan: whether its component has been able to perform an
-    /// event of its set (in a state prepared so far); one that has not
-    /// offers nothing and is not read.
-    leaf_live: Vec<bool>,
-    /// Per plan: the components it reads that can offer something (live
-    /// leaf plans' and those it always reads): what asking it costs.
+    /// Per plan: the components it reads that can offer something — those
+    /// of its leaf plans whose component has performed an event of the
+    /// leaf's set (in a state prepared so far), and those it always
+    /// reads: what asking it costs. A leaf plan's own holds its component
+    /// once it can offer something, and is empty until then.
     live_reads: Vec<Vec<u32>>,
     /// Per slot: the local states it is ready to move from (prepared), as
     /// bits.
@@ -205,7 +204,6 @@ impl Machine {
             seen: Vec::new(),
             routes: Vec::new(),
             direct: Vec::new(),
-            leaf_live: Vec::new(),
             live_reads: Vec::new(),
             ready: Vec::new(),
         };
@@ -271,7 +269,6 @@ impl Machine {
             seen: Vec::new(),
             routes: Vec::new(),
             direct: Vec::new(),
-            leaf_live: Vec::new(),
             live_reads: Vec::new(),
             ready: Vec::new(),
         };
@@ -290,8 +287,8 @@ impl Machine {
                 _ => Vec::new(),
             })
             .collect();
+        // The same shape as the routes, every entry empty.
         self.direct = self.routes.clone();
-        self.leaf_live = vec![false; self.plan.offers.len()];
         self.live_reads = self.plan.always_reads.clone();
         self.ready = vec![Vec::new(); self.initial.len()];
     }
@@ -835,8 +832,8 @@ impl Machine {
                 unreachable!("a leaf plan")
             };
             let set = &self.plan.sets[set as usize];
-            if !self.leaf_live[offer as usize] && events.iter().any(|&e| set.contains(e)) {
-                self.leaf_live[offer as usize] = true;
+            let live = !self.live_reads[offer as usize].is_empty();
+            if !live && events.iter().any(|&e| set.contains(e)) {
                 for &reader in &self.plan.readers[offer as usize] {
                     let reads = &mut self.live_reads[reader as usize];
                     if !reads.contains(&(slot as u32)) {

@@ -389,15 +389,15 @@ impl Machine {
             Discover::Any { plans } => {
                 // Asking the operand with the fewest moves touches the
                 // fewest; the others answer by event.
-                let Some(asked) = (0..children.len())
-                    .filter(|&i| plans[i].is_some())
-                    .min_by_key(|&i| plans[i].map_or(0, |plan| self.busy(plan, state)))
+                let Some((asked, plan)) = plans
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, plan)| plan.map(|plan| (i, plan)))
+                    .min_by_key(|&(_, plan)| self.busy(plan, state))
                 else {
                     return;
                 };
-                if let Some(plan) = plans[asked] {
-                    self.offers(plan, state, out);
-                }
+                self.offers(plan, state, out);
                 if checked {
                     let others = children
                         .iter()
@@ -461,7 +461,9 @@ impl Machine {
         let start = out.events.len();
         match &self.plan.offers[offer as usize] {
             Offer::Leaf { slot, set } => {
-                if !self.leaf_live[offer as usize] {
+                // A component that never offered an event of the set
+                // (its plan reads nothing yet) offers none now.
+                if self.live_reads[offer as usize].is_empty() {
                     return;
                 }
                 let set = &self.plan.sets[*set as usize];

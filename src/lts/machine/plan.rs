@@ -247,39 +247,36 @@ impl Plan {
         self.always_reads = Vec::with_capacity(self.offers.len());
         for (id, offer) in self.offers.iter().enumerate() {
             let id = id as OfferId;
-            let children: Vec<OfferId> = match offer {
-                Offer::Leaf { slot, .. } => {
-                    self.leaf_offers[*slot as usize].push(id);
-                    Vec::new()
-                }
-                Offer::Hide { child } | Offer::Rename { child, .. } => {
-                    child.iter().copied().collect()
-                }
-                Offer::Parallel { free, sync, .. } => {
-                    let discovered = match sync {
-                        Some(Discover::Any { plans } | Discover::First { plans }) => {
-                            plans.as_slice()
-                        }
-                        None => &[],
-                    };
-                    free.iter().chain(discovered).flatten().copied().collect()
-                }
-                Offer::Prioritise { .. } => Vec::new(),
-                Offer::Linked { left, right } => {
-                    [left, right].into_iter().flatten().copied().collect()
-                }
-            };
-            let mut own: Vec<OfferId> = match offer {
-                Offer::Leaf { .. } => vec![id],
-                _ => Vec::new(),
-            };
-            let mut always: Vec<u32> = match offer {
-                Offer::Prioritise { node, .. } => {
-                    let (from, to) = self.ranges[*node];
-                    (from..to).collect()
-                }
-                _ => Vec::new(),
-            };
+            // Its own leaf plan or the components it always reads, and
+            // the plans it asks.
+            let (mut own, mut always, children): (Vec<OfferId>, Vec<u32>, Vec<OfferId>) =
+                match offer {
+                    Offer::Leaf { slot, .. } => {
+                        self.leaf_offers[*slot as usize].push(id);
+                        (vec![id], Vec::new(), Vec::new())
+                    }
+                    Offer::Prioritise { node, .. } => {
+                        let (from, to) = self.ranges[*node];
+                        (Vec::new(), (from..to).collect(), Vec::new())
+                    }
+                    Offer::Hide { child } | Offer::Rename { child, .. } => {
+                        (Vec::new(), Vec::new(), child.iter().copied().collect())
+                    }
+                    Offer::Parallel { free, sync, .. } => {
+                        let discovered = match sync {
+                            Some(Discover::Any { plans } | Discover::First { plans }) => {
+                                plans.as_slice()
+                            }
+                            None => &[],
+                        };
+                        let asked = free.iter().chain(discovered).flatten().copied();
+                        (Vec::new(), Vec::new(), asked.collect())
+                    }
+                    Offer::Linked { left, right } => {
+                        let asked = [left, right].into_iter().flatten().copied();
+                        (Vec::new(), Vec::new(), asked.collect())
+                    }
+                };
             for child in children {
                 own.extend_from_slice(&leaves[child as usize]);
                 always.extend_from_slice(&self.always_reads[child as usize]);
