@@ -64,7 +64,7 @@ impl StateStore {
             cell: 1,
             chunks: Vec::new(),
             len: 0,
-            shards: (0..SHARDS).map(|_| Table::with_capacity_bits(4)).collect(),
+            shards: (0..SHARDS).map(Table::for_shard).collect(),
             encoded: Vec::new(),
             hashes: Vec::new(),
         }
@@ -295,6 +295,8 @@ pub(super) struct Table {
     slots: Vec<u64>,
     bits: u32,
     used: usize,
+    /// Entries per 256 slots at which the table doubles.
+    fill: usize,
 }
 
 /// Marks a word that holds a place for the batch's row `k`.
@@ -313,11 +315,19 @@ pub(super) enum Probe {
 }
 
 impl Table {
-    fn with_capacity_bits(bits: u32) -> Table {
+    /// The table of shard `shard`. The shards fill alike (a row's shard is
+    /// its hash's), so with one threshold they would all double within
+    /// the same batch: the whole index rebuilt at once, tens of
+    /// milliseconds at millions of states on the search's thread while
+    /// the others wait. Each shard doubles at its own fill instead, from
+    /// three quarters down to five eighths, so their doublings are spread
+    /// over a fifth of the stores between two.
+    fn for_shard(shard: usize) -> Table {
         Table {
-            slots: empty_slots(1 << bits),
-            bits,
+            slots: empty_slots(16),
+            bits: 4,
             used: 0,
+            fill: 192 - 32 * shard / SHARDS,
         }
     }
 
@@ -378,10 +388,14 @@ impl Table {
         }
     }
 
-    /// Whether `more` entries would fill the table to three quarters,
-    /// where it doubles.
+    /// Whether `more` entries would fill the table to where it doubles.
     pub(super) fn full_after(&self, more: usize) -> bool {
-        (self.used + more) * 4 >= self.slots.len() * 3
+        self.over(self.used + more, self.slots.len())
+    }
+
+    /// Whether `used` entries in `len` slots are past the table's fill.
+    fn over(&self, used: usize, len: usize) -> bool {
+        used * 256 >= len * self.fill
     }
 
     pub(super) fn bytes(&self) -> u64 {
@@ -390,7 +404,7 @@ impl Table {
 
     /// Adds `id`, whose row is not in the table yet, into the empty slot
     /// `find` returned (or the first one its probe meets), growing when
-    /// three quarters full.
+    /// full to its fill.
     fn add(&mut self, hash: u32, id: u32, slot: Option<usize>) {
         let slot = slot.unwrap_or_else(|| match self.find(hash, |_| false) {
             Err(slot) => slot,
@@ -398,7 +412,7 @@ impl Table {
         });
         self.slots[slot] = ((hash as u64) << 32) | (id as u64 + 1);
         self.used += 1;
-        if self.used * 4 >= self.slots.len() * 3 {
+        if self.full_after(0) {
             self.grow();
         }
     }
@@ -418,7 +432,7 @@ impl Table {
         };
     }
 
-    /// Doubles until `more` entries fit below three quarters.
+    /// Doubles until `more` entries fit below its fill.
     pub(super) fn make_room(&mut self, more: usize) {
         while self.full_after(more) {
             self.grow();
@@ -428,7 +442,7 @@ impl Table {
     /// The bytes [`Table::make_room`] would allocate for `more`.
     pub(super) fn room_bytes(&self, more: usize) -> u64 {
         let mut len = self.slots.len();
-        while (self.used + more) * 4 >= len * 3 {
+        while self.over(self.used + more, len) {
             len *= 2;
         }
         if len == self.slots.len() {
@@ -620,18 +634,18 @@ mod tests {
             store.insert_all(&rows, &mut ids, &tight),
             Err(Stopped::Memory)
         );
-        // Each shard's table (16 slots) doubles at three quarters full:
-        // the first row whose shard held 11 rows needed it and was
-        // refused; the ones before are there.
+        // Each shard's table (16 slots) doubles at its own fill, from 12
+        // rows down to 11: the first row that would fill its shard to
+        // that needed it and was refused; the ones before are there.
         let mut held = [0; SHARDS];
         let refused = (0..5000)
             .find(|&i| {
                 let shard = shard_of(hash_row(&row(i)));
                 held[shard] += 1;
-                held[shard] == 12
+                Table::for_shard(shard).over(held[shard], 16)
             })
             .expect("some shard fills");
-        assert!(refused > 11);
+        assert!(refused > 10);
         assert_eq!(store.len(), refused as usize);
         assert!((0..refused).all(|i| store.insert(&row(i)) == (i, false)));
     }
