@@ -20,8 +20,10 @@ pub const PART_WORDS: usize = 1 << 22;
 /// smaller).
 const MIN_PART: usize = 32;
 
-/// Parts a block is split into per thread, when there are several.
-const PARTS_PER_THREAD: usize = 8;
+/// A part of a block split between several threads takes the states
+/// left divided by this many times the threads: a quarter of them, on
+/// two threads.
+const GUIDED_SHARE: usize = 2;
 
 /// Marks, in [`Part::counts`], a state whose components are not all
 /// prepared: its successors are computed on the search's thread.
@@ -174,29 +176,36 @@ pub fn expand_block_beside<R>(
     shared: Option<&dyn SharedCanonicaliser>,
     beside: impl FnOnce() -> R,
 ) -> (usize, R) {
-    let states = to - from;
-    // Parts of at least a few dozen states each: a hand-over costs
-    // microseconds, and a small search never starts the workers.
-    // A few parts per thread, taken in turn by whichever thread is free,
-    // so the threads finish together.
-    let split = if pool.threads() > 1 {
-        PARTS_PER_THREAD
-    } else {
-        1
-    };
-    let wanted = (pool.threads() * split)
-        .min(states.div_ceil(MIN_PART))
-        .max(1);
-    // The block's successors held at once stay within PART_WORDS a thread.
-    let limit = PART_WORDS * pool.threads() / wanted;
-    parts.resize_with(wanted, Part::default);
-    let per = states.div_ceil(wanted);
-    for (i, part) in parts.iter_mut().enumerate() {
-        part.from = (from + i * per).min(to);
-        part.to = (part.from + per).min(to);
+    // Parts taken in turn by whichever thread is free, each a share of
+    // the states left (guided): large first, so hand-overs are few, and
+    // small last, so the threads finish together — the last part taken
+    // is at most a few dozen states, whoever takes it. At least
+    // MIN_PART states a part: a hand-over costs microseconds, and a
+    // small search never starts the workers.
+    let share = GUIDED_SHARE * pool.threads();
+    let mut wanted = 0;
+    let mut at = from;
+    while at < to || wanted == 0 {
+        if parts.len() == wanted {
+            parts.push(Part::default());
+        }
+        let left = to - at;
+        let size = if pool.threads() > 1 {
+            (left / share).max(MIN_PART).min(left)
+        } else {
+            left
+        };
+        parts[wanted].from = at;
+        parts[wanted].to = at + size;
+        at += size;
+        wanted += 1;
     }
+    parts.truncate(wanted);
     let work = |_, part: &mut Part| {
         part.clear();
+        // The block's successors held at once stay within PART_WORDS a
+        // thread: a part holds its states' share of them.
+        let limit = PART_WORDS * pool.threads() * (part.to - part.from) / (to - from).max(1);
         let mut row = Vec::with_capacity(sources.width());
         for id in part.from..part.to {
             if id > part.from && part.successors.rows.len() >= limit {
