@@ -138,3 +138,54 @@ fn every_assertion_of_every_model_is_judged_alike_on_one_two_and_three_threads()
         }
     }
 }
+
+/// A level split into blocks whose process states are evaluated while
+/// the other threads expand them, one of which fails to evaluate.
+const WIDE_ERROR: &str = "tests/fixtures/check/wide_error.csp";
+
+#[test]
+fn an_evaluation_error_met_ahead_is_reported_as_one_thread_reports_it() {
+    let mut script = Script::load_file(std::path::Path::new(WIDE_ERROR))
+        .unwrap_or_else(|e| panic!("loads: {}", e.render()));
+    let func = script.add_expr("<process>", "Imp").expect("resolves");
+    let errors: Vec<_> = [1, 2, 3]
+        .iter()
+        .map(|&threads| {
+            symcsp::stack::with_large_stack(|| {
+                let (mut procs, root) = Processes::with_root(&script, func).expect("a process");
+                let mut search = Search::new(&mut procs, root, &[], false);
+                let budget = Budget {
+                    threads,
+                    ..Budget::default()
+                };
+                search
+                    .run(&mut procs, &budget, &mut Record::default())
+                    .expect_err("After(7000) cannot be evaluated")
+            })
+        })
+        .collect();
+    assert_eq!(errors[0].message, "`head` of the empty sequence");
+    assert_eq!(errors[1], errors[0], "2 threads");
+    assert_eq!(errors[2], errors[0], "3 threads");
+    // The check on it says the same on any number of threads.
+    let results: Vec<String> = [1, 2, 3]
+        .iter()
+        .map(|&threads| {
+            let budget = Budget {
+                threads,
+                ..Budget::default()
+            };
+            match symcsp::stack::with_large_stack(|| check::check(&script, 0, &budget)) {
+                Ok(result) => format!("{:?}", result.verdict),
+                Err(d) => d.render(&script.sources),
+            }
+        })
+        .collect();
+    assert!(
+        results[0].contains("`head` of the empty sequence"),
+        "{}",
+        results[0]
+    );
+    assert_eq!(results[1], results[0], "2 threads");
+    assert_eq!(results[2], results[0], "3 threads");
+}

@@ -772,11 +772,11 @@ impl Machine {
     /// yet known, and what each component lists itself.
     pub fn prepare(&mut self, procs: &mut Processes, state: &[u32]) -> EvalResult<()> {
         for (slot, &local) in state.iter().enumerate() {
-            let (word, bit) = (local as usize / 64, 1u64 << (local % 64));
-            if self.ready[slot].get(word).is_some_and(|w| w & bit != 0) {
+            if self.is_ready(slot, local) {
                 continue;
             }
             self.prepare_component(procs, slot, local)?;
+            let (word, bit) = (local as usize / 64, 1u64 << (local % 64));
             let ready = &mut self.ready[slot];
             if ready.len() <= word {
                 ready.resize(word + 1, 0);
@@ -784,6 +784,31 @@ impl Machine {
             ready[word] |= bit;
         }
         Ok(())
+    }
+
+    /// Does the evaluation [`Self::prepare`] would do for `state` — the
+    /// transitions of its component states not known yet, computed in the
+    /// process layer, whose memo keeps them — and leaves the machine as it
+    /// is, so that other threads may read it meanwhile; `prepare` then
+    /// finds them computed. In the order `prepare` would compute them, so
+    /// the process layer numbers the states it meets alike either way.
+    pub fn evaluate_ahead(&self, procs: &mut Processes, state: &[u32]) -> EvalResult<()> {
+        for (slot, &local) in state.iter().enumerate() {
+            let table = &self.tables[self.table_of[slot] as usize];
+            if !self.is_ready(slot, local) && table.transitions[local as usize].is_none() {
+                procs.transitions(table.states[local as usize])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether component `slot` is ready to move from its local state
+    /// `local`.
+    #[inline]
+    fn is_ready(&self, slot: usize, local: u32) -> bool {
+        self.ready[slot]
+            .get(local as usize / 64)
+            .is_some_and(|w| w & (1 << (local % 64)) != 0)
     }
 
     /// Makes component `slot` ready to move from its local state `local`:
@@ -853,11 +878,10 @@ impl Machine {
     /// ([`Self::prepare`] has seen it), so that its moves need no
     /// evaluation.
     pub fn is_prepared(&self, state: &[u32]) -> bool {
-        state.iter().enumerate().all(|(slot, &local)| {
-            self.ready[slot]
-                .get(local as usize / 64)
-                .is_some_and(|w| w & (1 << (local % 64)) != 0)
-        })
+        state
+            .iter()
+            .enumerate()
+            .all(|(slot, &local)| self.is_ready(slot, local))
     }
 
     /// The transitions of component `slot` in `state` (prepared), sorted

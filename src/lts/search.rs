@@ -508,6 +508,7 @@ impl Search {
                     row_width,
                     ..
                 } = self;
+                let machine: &Machine = machine;
                 let (ahead_expanded, stop) = expand_block_beside(
                     pool,
                     &mut ahead_parts,
@@ -530,6 +531,7 @@ impl Search {
                         if stop.is_none() {
                             spare_rows
                                 .copy(store, (next_to, block_end(next_to, store.len(), true)));
+                            evaluate_ahead(machine, procs, &ahead_rows.rows, *row_width, *width);
                         }
                         Ok(stop)
                     },
@@ -809,6 +811,28 @@ impl Search {
         self.store = StateStore::new(self.row_width);
         self.store.insert(&row);
         Ok(())
+    }
+}
+
+/// Does the evaluation that preparing the states of `rows` (the block
+/// the other threads are expanding meanwhile) will need, without
+/// changing the machine they read ([`Machine::evaluate_ahead`]): the
+/// states they leave to this thread then cost it no evaluation once they
+/// finish, when it would otherwise evaluate alone. In the order the
+/// states are prepared, so the process layer numbers what it meets as
+/// on any number of threads. Stops at the first error, which is met
+/// again, and reported in order, when its state is prepared.
+fn evaluate_ahead(
+    machine: &Machine,
+    procs: &mut Processes,
+    rows: &[u32],
+    row_width: usize,
+    width: usize,
+) {
+    for row in rows.chunks_exact(row_width) {
+        if machine.evaluate_ahead(procs, &row[..width]).is_err() {
+            return;
+        }
     }
 }
 
