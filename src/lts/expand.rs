@@ -171,9 +171,63 @@ pub fn expand_block_beside<R>(
     parts: &mut Vec<Part>,
     sources: Sources<'_>,
     machine: &Machine,
+    range: (usize, usize),
+    width: usize,
+    shared: Option<&dyn SharedCanonicaliser>,
+    beside: impl FnOnce() -> R,
+) -> (usize, R) {
+    let words = Some(PART_WORDS);
+    expand_parts(
+        pool, parts, sources, machine, range, width, shared, words, beside,
+    )
+}
+
+/// Expands every one of `rows` (of `row_width` numbers, laid end to end),
+/// whose components are all prepared, into `parts`, on every thread: the
+/// states of a block the other threads left to the search's thread, once
+/// it has prepared them. They are fewer than the block, whose expansion
+/// kept within [`PART_WORDS`], so no bound is kept here.
+pub fn expand_prepared(
+    pool: &Pool,
+    parts: &mut Vec<Part>,
+    (rows, row_width): (&[u32], usize),
+    machine: &Machine,
+    width: usize,
+    shared: Option<&dyn SharedCanonicaliser>,
+) {
+    let sources = Sources::Copied {
+        rows,
+        width: row_width,
+    };
+    let states = rows.len() / row_width.max(1);
+    let range = (0, states);
+    let (done, ()) = expand_parts(
+        pool,
+        parts,
+        sources,
+        machine,
+        range,
+        width,
+        shared,
+        None,
+        || (),
+    );
+    debug_assert_eq!(done, states, "every state given is prepared");
+}
+
+/// Splits the states `from..to` between `parts` and expands them, each
+/// part stopping early once its successors take its share of `words`
+/// numbers a thread, when given; `beside` first on the calling thread.
+#[allow(clippy::too_many_arguments)]
+fn expand_parts<R>(
+    pool: &Pool,
+    parts: &mut Vec<Part>,
+    sources: Sources<'_>,
+    machine: &Machine,
     (from, to): (usize, usize),
     width: usize,
     shared: Option<&dyn SharedCanonicaliser>,
+    words: Option<usize>,
     beside: impl FnOnce() -> R,
 ) -> (usize, R) {
     // Parts taken in turn by whichever thread is free, each a share of
@@ -203,9 +257,11 @@ pub fn expand_block_beside<R>(
     parts.truncate(wanted);
     let work = |_, part: &mut Part| {
         part.clear();
-        // The block's successors held at once stay within PART_WORDS a
+        // The block's successors held at once stay within `words` a
         // thread: a part holds its states' share of them.
-        let limit = PART_WORDS * pool.threads() * (part.to - part.from) / (to - from).max(1);
+        let limit = words.map_or(usize::MAX, |words| {
+            words * pool.threads() * (part.to - part.from) / (to - from).max(1)
+        });
         let mut row = Vec::with_capacity(sources.width());
         for id in part.from..part.to {
             if id > part.from && part.successors.rows.len() >= limit {

@@ -14,16 +14,19 @@
 //! ([`super::pool`]). For each block: every worker computes the
 //! successors of its run of the block's states on integers only, the
 //! machine shared read-only ([`super::expand`]); a state with a component
-//! whose transitions are not known yet is expanded afterwards on the
-//! calling thread, the only one that evaluates CSPM. Then the visitor
+//! whose transitions are not known yet is left out, prepared afterwards
+//! on the calling thread, the only one that evaluates CSPM, and then
+//! expanded on every thread with the others so left. Then the visitor
 //! judges each state and its successors, in order, on the calling
-//! thread; then the successors it keeps are stored by every worker at
-//! once ([`super::batch`]). A block is the whole frontier, up to
-//! [`BLOCK`] states, so narrow levels are split between the workers
-//! too. When the visitor leaves the machine alone, the workers expand
-//! the next block (the states stored already after this one) while the
-//! calling thread judges and stores this one, and it then joins them.
-//! Any thread count numbers the states exactly as one does.
+//! thread; then the successors it keeps are stored (split between the
+//! workers when there are enough of them, [`super::batch`]). A block is
+//! the whole frontier, up to [`BLOCK`] states, so narrow levels are
+//! split between the workers too. When the visitor leaves the machine
+//! alone, the workers expand the next block (the states stored already
+//! after this one) while the calling thread judges and stores this one,
+//! and evaluates what the next block's states left out will need, and
+//! it then joins them. Any thread count numbers the states exactly as
+//! one does.
 //!
 //! **Symmetry reduction has one hook, here**: a visitor may hand the
 //! search a [`Canonicaliser`], and then every row is replaced by its
@@ -44,7 +47,9 @@ use crate::eval::{EvalError, EvalResult};
 use crate::process::{EventId, ProcId, Processes};
 
 use super::batch::Batch;
-use super::expand::{LATER, Part, Sources, expand_block, expand_block_beside};
+use super::expand::{
+    LATER, Part, Sources, Successors, expand_block, expand_block_beside, expand_prepared,
+};
 use super::machine::Machine;
 use super::pool::Pool;
 use super::store::StateStore;
@@ -436,7 +441,7 @@ impl Search {
             self.canonicalise_initial(procs, visitor)?;
         }
         let mut parts: Vec<Part> = Vec::new();
-        let mut later = Part::default();
+        let mut later = Later::default();
         let mut kept = Kept::default();
         let mut batch = Batch::default();
         // Overlapping: the next block, expanded while this one was judged
@@ -480,7 +485,8 @@ impl Search {
                     )
                 }
             };
-            self.expand_later(procs, meter, visitor, &parts, expanded, &mut later, storing)?;
+            let block = (&parts[..], expanded);
+            self.expand_later(procs, meter, pool, visitor, block, &mut later, storing)?;
             // The states after this block stored already: with a visitor
             // that leaves the machine alone, the other threads expand them
             // while this one judges and stores the block (storing alone,
@@ -566,20 +572,21 @@ impl Search {
         }
     }
 
-    /// Expands, on this thread, the states of the block whose components
-    /// were not all prepared: prepares them (evaluating CSPM) first.
+    /// Prepares, on this thread (evaluating CSPM), the states of the block
+    /// (the first `expanded` of `parts`) whose components were not all
+    /// prepared, in order, and then expands them on every thread.
     #[allow(clippy::too_many_arguments)]
     fn expand_later(
         &mut self,
         procs: &mut Processes,
         meter: &Meter,
+        pool: &Pool,
         visitor: &mut dyn Visitor,
-        parts: &[Part],
-        expanded: usize,
-        later: &mut Part,
+        (parts, expanded): (&[Part], usize),
+        later: &mut Later,
         storing: &mut Storing,
     ) -> EvalResult<()> {
-        later.clear();
+        later.rows.clear();
         let mut left = expanded;
         for part in parts {
             let states = part.counts.len().min(left);
@@ -595,16 +602,23 @@ impl Search {
                 }
                 let row = &part.sources[i * self.row_width..(i + 1) * self.row_width];
                 self.machine.prepare(procs, &row[..self.width])?;
-                let shared = match visitor.canonicaliser() {
-                    Some(canonicaliser) => {
-                        canonicaliser.prepare(&self.machine, procs)?;
-                        canonicaliser.shared()
-                    }
-                    None => None,
-                };
-                later.expand(&self.machine, row, self.width, shared);
+                if let Some(canonicaliser) = visitor.canonicaliser() {
+                    canonicaliser.prepare(&self.machine, procs)?;
+                }
+                later.rows.extend_from_slice(row);
             }
         }
+        let shared = visitor.canonicaliser().and_then(|c| c.shared());
+        let rows = (&later.rows[..], self.row_width);
+        expand_prepared(
+            pool,
+            &mut later.parts,
+            rows,
+            &self.machine,
+            self.width,
+            shared,
+        );
+        later.next = LaterAt::default();
         Ok(())
     }
 
@@ -623,7 +637,7 @@ impl Search {
         (procs, budget, meter, visitor): (&mut Processes, &Budget, &Meter, &mut dyn Visitor),
         (parts, later, kept, storing, expanded): (
             &mut [Part],
-            &mut Part,
+            &mut Later,
             &mut Kept,
             &mut Storing,
             usize,
@@ -633,10 +647,9 @@ impl Search {
         kept.events.clear();
         kept.rows.clear();
         let mut visited = 0;
-        // Where the next successors of states expanded on this thread are.
-        let mut late = (0, 0);
         for part in parts.iter_mut() {
-            let mut own = (0, 0);
+            // Where the part's next state's successors are.
+            let mut own = 0;
             for i in 0..part.counts.len() {
                 if visited == expanded {
                     return Ok((visited, None));
@@ -660,15 +673,13 @@ impl Search {
                     storing.level_end = usize::MAX;
                 }
                 let row = &part.sources[i * width..(i + 1) * width];
-                let (out, at, count) = if part.counts[i] == LATER {
-                    let count = later.counts[late.1] as usize;
-                    late.1 += 1;
-                    (&mut later.successors, &mut late.0, count)
+                let (out, first, count) = if part.counts[i] == LATER {
+                    later.next()
                 } else {
-                    (&mut part.successors, &mut own.0, part.counts[i] as usize)
+                    let count = part.counts[i] as usize;
+                    own += count;
+                    (&mut part.successors, own - count, count)
                 };
-                let first = *at;
-                *at += count;
                 let events = &out.events[first..first + count];
                 let successors = &mut out.rows[first * width..(first + count) * width];
                 let flow = visitor.visit(
@@ -833,6 +844,43 @@ fn evaluate_ahead(
         if machine.evaluate_ahead(procs, &row[..width]).is_err() {
             return;
         }
+    }
+}
+
+/// The states of a block expanded after it, on their own once prepared
+/// ([`Search::expand_later`]): their rows and the parts that expanded
+/// them, in order, and where the next one's successors are.
+#[derive(Default)]
+struct Later {
+    rows: Vec<u32>,
+    parts: Vec<Part>,
+    next: LaterAt,
+}
+
+/// A place among [`Later::parts`]' successors.
+#[derive(Default)]
+struct LaterAt {
+    part: usize,
+    state: usize,
+    successor: usize,
+}
+
+impl Later {
+    /// The successors of the next of these states: where they are, the
+    /// first and how many.
+    fn next(&mut self) -> (&mut Successors, usize, usize) {
+        let at = &mut self.next;
+        while self.parts[at.part].counts.len() == at.state {
+            *at = LaterAt {
+                part: at.part + 1,
+                ..LaterAt::default()
+            };
+        }
+        let part = &mut self.parts[at.part];
+        let count = part.counts[at.state] as usize;
+        at.state += 1;
+        at.successor += count;
+        (&mut part.successors, at.successor - count, count)
     }
 }
 
