@@ -74,7 +74,7 @@ fn search(script: &Script, func: FuncId, threads: usize) -> (Record, (Vec<EventI
 }
 
 #[test]
-fn every_model_is_numbered_alike_on_one_two_and_three_threads() {
+fn every_model_is_numbered_alike_on_one_to_four_threads() {
     let models = MODELS.iter().map(|m| format!("models/{m}.csp"));
     for model in models.chain([WIDE.to_string()]) {
         let mut script = Script::load_file(std::path::Path::new(&model))
@@ -89,7 +89,8 @@ fn every_model_is_numbered_alike_on_one_two_and_three_threads() {
         let func = script.add_expr("<process>", process).expect("resolves");
         let one = search(&script, func, 1);
         assert!(!one.0.rows.is_empty(), "{model}");
-        for threads in [2, 3] {
+        // Four threads store a block's successors split between them.
+        for threads in [2, 3, 4] {
             let other = search(&script, func, threads);
             assert!(
                 other.0 == one.0,
@@ -101,13 +102,13 @@ fn every_model_is_numbered_alike_on_one_two_and_three_threads() {
 }
 
 #[test]
-fn every_assertion_of_every_model_is_judged_alike_on_one_two_and_three_threads() {
+fn every_assertion_of_every_model_is_judged_alike_on_one_to_four_threads() {
     let models = MODELS.iter().map(|m| format!("models/{m}.csp"));
     for model in models.chain([WIDE.to_string()]) {
         let script = Script::load_file(std::path::Path::new(&model))
             .unwrap_or_else(|e| panic!("{model} loads: {}", e.render()));
         for index in 0..script.assertions.len() {
-            let results: Vec<String> = [1, 2, 3]
+            let results: Vec<String> = [1, 2, 3, 4]
                 .iter()
                 .map(|&threads| {
                     let budget = Budget {
@@ -134,6 +135,10 @@ fn every_assertion_of_every_model_is_judged_alike_on_one_two_and_three_threads()
             assert_eq!(
                 results[2], results[0],
                 "{model}, assertion {index}: 3 threads"
+            );
+            assert_eq!(
+                results[3], results[0],
+                "{model}, assertion {index}: 4 threads"
             );
         }
     }
