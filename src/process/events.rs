@@ -8,7 +8,8 @@
 
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
+use indexmap::IndexSet;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use crate::eval::Value;
 
@@ -155,31 +156,26 @@ impl EventRelation {
     }
 }
 
-/// Interns values of type `T` to dense ids.
+/// Interns values of type `T` to dense ids: an id is the value's place
+/// in an index set, which holds each value once and keeps its hash, so
+/// that growing never hashes the values again (a process term's hash
+/// walks every value in it).
 #[derive(Debug)]
 pub struct Interner<T> {
-    items: Vec<T>,
-    ids: FxHashMap<T, u32>,
+    items: IndexSet<T, FxBuildHasher>,
 }
 
 impl<T> Default for Interner<T> {
     fn default() -> Self {
         Interner {
-            items: Vec::new(),
-            ids: FxHashMap::default(),
+            items: IndexSet::default(),
         }
     }
 }
 
-impl<T: Clone + Eq + std::hash::Hash> Interner<T> {
+impl<T: Eq + std::hash::Hash> Interner<T> {
     pub fn intern(&mut self, item: T) -> u32 {
-        if let Some(&id) = self.ids.get(&item) {
-            return id;
-        }
-        let id = self.items.len() as u32;
-        self.items.push(item.clone());
-        self.ids.insert(item, id);
-        id
+        self.items.insert_full(item).0 as u32
     }
 
     pub fn get(&self, id: u32) -> &T {
