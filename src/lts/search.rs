@@ -501,6 +501,10 @@ impl Search {
             }
             spare_rows.range = (0, 0);
             let (_, next_to) = ahead_rows.range;
+            // Evaluating ahead scans the next block's rows: worth it
+            // while blocks still leave states out, as this one did (in
+            // most searches only the first few do).
+            let evaluate = !later.rows.is_empty();
             let stop = if overlap && next_to > next {
                 let sources = Sources::Copied {
                     rows: &ahead_rows.rows,
@@ -537,7 +541,10 @@ impl Search {
                         if stop.is_none() {
                             spare_rows
                                 .copy(store, (next_to, block_end(next_to, store.len(), true)));
-                            evaluate_ahead(machine, procs, &ahead_rows.rows, *row_width, *width);
+                            if evaluate {
+                                let rows = &ahead_rows.rows;
+                                evaluate_ahead(machine, procs, rows, *row_width, *width);
+                            }
                         }
                         Ok(stop)
                     },
