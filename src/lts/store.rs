@@ -321,7 +321,7 @@ impl Table {
     /// milliseconds at millions of states on the search's thread while
     /// the others wait. Each shard doubles at its own fill instead, from
     /// three quarters down to five eighths, so their doublings are spread
-    /// over a fifth of the stores between two.
+    /// over the last sixth of the stores before the first would double.
     fn for_shard(shard: usize) -> Table {
         Table {
             slots: empty_slots(16),
