@@ -160,7 +160,19 @@ pub fn expand_block(
     width: usize,
     shared: Option<&dyn SharedCanonicaliser>,
 ) -> usize {
-    expand_block_beside(pool, parts, sources, machine, range, width, shared, || ()).0
+    let words = Some(PART_WORDS);
+    let (done, _) = expand_parts(
+        pool,
+        parts,
+        sources,
+        machine,
+        range,
+        width,
+        shared,
+        words,
+        None::<fn()>,
+    );
+    done
 }
 
 /// As [`expand_block`], while the calling thread first does `beside`,
@@ -177,9 +189,18 @@ pub fn expand_block_beside<R>(
     beside: impl FnOnce() -> R,
 ) -> (usize, R) {
     let words = Some(PART_WORDS);
-    expand_parts(
-        pool, parts, sources, machine, range, width, shared, words, beside,
-    )
+    let (done, result) = expand_parts(
+        pool,
+        parts,
+        sources,
+        machine,
+        range,
+        width,
+        shared,
+        words,
+        Some(beside),
+    );
+    (done, result.expect("beside was given"))
 }
 
 /// Expands every one of `rows` (of `row_width` numbers, laid end to end),
@@ -201,7 +222,7 @@ pub fn expand_prepared(
     };
     let states = rows.len() / row_width.max(1);
     let range = (0, states);
-    let (done, ()) = expand_parts(
+    let (done, _) = expand_parts(
         pool,
         parts,
         sources,
@@ -210,14 +231,18 @@ pub fn expand_prepared(
         width,
         shared,
         None,
-        || (),
+        None::<fn()>,
     );
     debug_assert_eq!(done, states, "every state given is prepared");
 }
 
 /// Splits the states `from..to` between `parts` and expands them, each
 /// part stopping early once its successors take its share of `words`
-/// numbers a thread, when given; `beside` first on the calling thread.
+/// numbers a thread, when given; `beside`, when given, first on the
+/// calling thread. Without it a block of one part (a narrow level, a few
+/// states left out) is expanded on the calling thread alone: handing it
+/// to a worker costs tens of microseconds to wake it, and as much again
+/// to hear that it is done, for nothing.
 #[allow(clippy::too_many_arguments)]
 fn expand_parts<R>(
     pool: &Pool,
@@ -228,8 +253,8 @@ fn expand_parts<R>(
     width: usize,
     shared: Option<&dyn SharedCanonicaliser>,
     words: Option<usize>,
-    beside: impl FnOnce() -> R,
-) -> (usize, R) {
+    beside: Option<impl FnOnce() -> R>,
+) -> (usize, Option<R>) {
     // Parts taken in turn by whichever thread is free, each a share of
     // the states left (guided): large first, so hand-overs are few, and
     // small last, so the threads finish together — the last part taken
@@ -276,7 +301,13 @@ fn expand_parts<R>(
             part.expand(machine, &row, width, shared);
         }
     };
-    let result = pool.each_beside(parts, work, beside);
+    let result = match beside {
+        Some(beside) => Some(pool.each_beside(parts, work, beside)),
+        None => {
+            pool.each(parts, work);
+            None
+        }
+    };
     let mut done = 0;
     for part in parts.iter() {
         done += part.counts.len();
