@@ -341,7 +341,8 @@ impl Product {
             return Ok(Judgement::Breach(Breach::Divergence));
         }
         let stable = !events.contains(&TAU);
-        if stable {
+        // What a stable state accepts matters only to refusals.
+        if refusals && stable {
             acceptance(events.iter().copied(), accepted);
         }
         if refusals
