@@ -7,6 +7,7 @@
 
 use crate::process::EventId;
 
+use super::buffer::with_room;
 use super::machine::{Machine, Moves};
 use super::pool::Pool;
 use super::search::{Scratch, SharedCanonicaliser};
@@ -45,7 +46,20 @@ pub struct Part {
     pub successors: Successors,
     scratch: Option<Scratch>,
     moves: Moves,
-    next_state: Vec<u32>,
+    /// The state being expanded, and each successor as it is made:
+    /// written for every state, so with room from the start, as the
+    /// moves ([`crate::lts::buffer`]).
+    row: Roomy,
+    next_state: Roomy,
+}
+
+/// A row with room from the start.
+struct Roomy(Vec<u32>);
+
+impl Default for Roomy {
+    fn default() -> Roomy {
+        Roomy(with_room())
+    }
 }
 
 /// Successors laid end to end: per successor its event and row.
@@ -96,19 +110,19 @@ impl Part {
         }
         let out = &mut self.successors;
         for m in &self.moves.list {
-            self.moves.apply(m, state, &mut self.next_state);
+            self.moves.apply(m, state, &mut self.next_state.0);
             out.events.push(m.event);
-            out.rows.extend_from_slice(&self.next_state);
+            out.rows.extend_from_slice(&self.next_state.0);
             if let (Some(shared), Some(scratch)) = (shared, self.scratch.as_mut()) {
                 let found = shared.try_components(
                     scratch,
                     machine,
-                    &mut self.next_state[..width],
+                    &mut self.next_state.0[..width],
                     &mut out.images,
                 );
                 out.found.push(found);
                 out.representatives
-                    .extend_from_slice(&self.next_state[..width]);
+                    .extend_from_slice(&self.next_state.0[..width]);
             }
         }
     }
@@ -127,13 +141,6 @@ pub enum Sources<'a> {
 }
 
 impl Sources<'_> {
-    fn width(&self) -> usize {
-        match self {
-            Sources::Store(store) => store.width(),
-            Sources::Copied { width, .. } => *width,
-        }
-    }
-
     /// Row `i` of the block starting at state `from`.
     fn read(&self, from: usize, i: usize, row: &mut Vec<u32>) {
         match self {
@@ -287,7 +294,7 @@ fn expand_parts<R>(
         let limit = words.map_or(usize::MAX, |words| {
             words * pool.threads() * (part.to - part.from) / (to - from).max(1)
         });
-        let mut row = Vec::with_capacity(sources.width());
+        let mut row = std::mem::take(&mut part.row.0);
         for id in part.from..part.to {
             if id > part.from && part.successors.rows.len() >= limit {
                 break;
@@ -300,6 +307,7 @@ fn expand_parts<R>(
             }
             part.expand(machine, &row, width, shared);
         }
+        part.row.0 = row;
     };
     let result = match beside {
         Some(beside) => Some(pool.each_beside(parts, work, beside)),

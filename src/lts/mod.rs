@@ -5,6 +5,7 @@
 
 pub mod animator;
 mod batch;
+pub mod buffer;
 pub mod divergence;
 mod expand;
 pub mod explore;

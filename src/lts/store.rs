@@ -34,6 +34,8 @@ use rustc_hash::FxBuildHasher;
 
 use crate::budget::{Meter, Stopped};
 
+use super::buffer::with_room;
+
 /// Rows per chunk.
 const CHUNK_ROWS: usize = 1 << 14;
 
@@ -65,7 +67,9 @@ impl StateStore {
             chunks: Vec::new(),
             len: 0,
             shards: (0..SHARDS).map(Table::for_shard).collect(),
-            encoded: Vec::new(),
+            // Written for every row looked up, on the search's thread
+            // while the others read the machine ([`super::buffer`]).
+            encoded: with_room(),
             hashes: Vec::new(),
         }
     }

@@ -2,6 +2,7 @@
 //! each an event and the components it changes, laid end to end in
 //! buffers reused from state to state (no allocation per state).
 
+use crate::lts::buffer::with_room;
 use crate::process::EventId;
 
 /// One move of a system state: an event and the components it changes.
@@ -14,7 +15,7 @@ pub struct Move {
 }
 
 /// The moves of one system state; reused from state to state.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Moves {
     pub list: Vec<Move>,
     pub(super) changes: Vec<(u32, u32)>,
@@ -27,6 +28,22 @@ pub struct Moves {
     pub(super) renamed: Vec<EventId>,
     pub(super) pick: Vec<usize>,
     pub(super) parts: Vec<Move>,
+}
+
+/// Every buffer with room from the start: they are written for every
+/// state, on every thread of a search ([`crate::lts::buffer`]).
+impl Default for Moves {
+    fn default() -> Moves {
+        Moves {
+            list: with_room(),
+            changes: with_room(),
+            bounds: with_room(),
+            events: with_room(),
+            renamed: with_room(),
+            pick: with_room(),
+            parts: with_room(),
+        }
+    }
 }
 
 impl Moves {
