@@ -13,6 +13,7 @@
 pub mod counterexample;
 pub mod normal;
 pub mod product;
+mod shared_judge;
 pub mod trace;
 pub mod unwind;
 pub mod worker;

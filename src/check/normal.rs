@@ -52,6 +52,11 @@ pub struct Normaliser {
     /// search permutes the same ones by the same few permutations again
     /// and again.
     permuted: FxHashMap<Permutation, FxHashMap<Permuted, NodeId>>,
+    /// Counts what the nodes have learnt (a node, its initials, a
+    /// target's node, its acceptances, its divergence), so that a copy
+    /// of what is known ([`Normaliser::known_after`] and the like) can
+    /// tell whether it is still whole.
+    learnt: u64,
 }
 
 /// What was permuted into a node.
@@ -159,6 +164,7 @@ impl Normaliser {
             targets: Vec::new(),
             target_index: FxHashMap::default(),
             permuted: FxHashMap::default(),
+            learnt: 0,
         };
         let root = normaliser.node_of(procs, vec![0])?;
         Ok((normaliser, root))
@@ -244,6 +250,7 @@ impl Normaliser {
         let seeds = self.targets[target as usize].states.to_vec();
         let node = self.node_of(procs, seeds)?;
         self.targets[target as usize].node = Some(node);
+        self.learnt += 1;
         Ok(node)
     }
 
@@ -264,6 +271,38 @@ impl Normaliser {
 
     pub fn nodes(&self) -> usize {
         self.nodes.len()
+    }
+
+    /// How much the normal form has learnt: a number that grows with
+    /// every node, initials, target's node, acceptances and divergence
+    /// worked out, and only then.
+    pub fn learnt(&self) -> u64 {
+        self.learnt
+    }
+
+    /// What is known of `node`'s visible events without working anything
+    /// out: each with the node it leads to, where that is known; `None`
+    /// when its initials are not known yet.
+    pub fn known_after(
+        &self,
+        node: NodeId,
+    ) -> Option<impl Iterator<Item = (EventId, Option<NodeId>)> + '_> {
+        let after = self.nodes[node as usize].after.as_deref()?;
+        Some(
+            after
+                .iter()
+                .map(|&(e, target)| (e, self.targets[target as usize].node)),
+        )
+    }
+
+    /// `node`'s minimal acceptances, if worked out.
+    pub fn known_acceptances(&self, node: NodeId) -> Option<&[Box<[EventId]>]> {
+        self.nodes[node as usize].acceptances.as_deref()
+    }
+
+    /// Whether `node` diverges, if worked out.
+    pub fn known_divergent(&self, node: NodeId) -> Option<bool> {
+        self.nodes[node as usize].divergent
     }
 
     /// The process states of each component of specification state
@@ -352,6 +391,7 @@ impl Normaliser {
             stable: None,
             divergent: None,
         });
+        self.learnt += 1;
         Ok(node)
     }
 
@@ -380,6 +420,7 @@ impl Normaliser {
                 after.push((group[0].0, self.target_of(states)));
             }
             self.nodes[node as usize].after = Some(after.into());
+            self.learnt += 1;
         }
         Ok(self.nodes[node as usize]
             .after
@@ -442,6 +483,7 @@ impl Normaliser {
                 }
             }
             self.nodes[node as usize].acceptances = Some(minimal.into());
+            self.learnt += 1;
         }
         Ok(self.nodes[node as usize]
             .acceptances
@@ -547,6 +589,7 @@ impl Normaliser {
             }
         }
         self.nodes[node as usize].divergent = Some(divergent);
+        self.learnt += 1;
         Ok(divergent)
     }
 }

@@ -23,17 +23,20 @@
 //! in the search's order, a divergence before any other at the same
 //! state.
 
+use std::sync::Arc;
+
 use crate::eval::EvalResult;
 use crate::lts::divergence::{Divergences, TauLog, TauLoop};
 use crate::lts::machine::Machine;
 use crate::lts::search::{
-    BLOCK, Canonicaliser, Context, Flow, Search, SharedCanonicaliser, Visit, Visitor,
+    BLOCK, Canonicaliser, Context, Flow, Search, SharedCanonicaliser, SharedJudge, Visit, Visitor,
 };
 use crate::lts::store::StateStore;
 use crate::process::{EventId, Processes, TAU, TICK};
 use crate::symmetry::{Permutation, SystemSymmetry};
 
 use super::normal::{NodeId, Normaliser, acceptance, is_subset};
+use super::shared_judge::JudgeTable;
 
 /// What the implementation is checked against.
 pub enum Spec {
@@ -281,6 +284,21 @@ pub struct Product {
     reduction: Option<SystemSymmetry>,
     /// A permutation handed over by a search thread, read into here.
     permutation: Option<Permutation>,
+    /// The copy of what the specification knows that the threads
+    /// computing successors judge by, once made.
+    shared: Option<SharedCopy>,
+}
+
+/// A copy of what a specification knew, for the threads computing
+/// successors ([`JudgeTable`]).
+struct SharedCopy {
+    /// What the specification had learnt when it was made.
+    learnt: u64,
+    table: Arc<dyn SharedJudge>,
+    /// Blocks given it since it was made, and how many it must serve
+    /// before another is made.
+    waited: usize,
+    wait: usize,
 }
 
 impl Product {
@@ -294,6 +312,7 @@ impl Product {
             accepted: Vec::new(),
             reduction: None,
             permutation: None,
+            shared: None,
         }
     }
 
@@ -533,6 +552,14 @@ impl Visitor for Product {
             let node = store_node(store, state, width);
             return Ok(self.breach(state, node, Breach::Divergence));
         }
+        // Found fine beside the search, from what the specification had
+        // learnt then ([`SharedJudge`]): as a `Fine` judgement here.
+        if visit.judged {
+            if let Some((log, _)) = &mut self.divergences {
+                log.ask(visit.id);
+            }
+            return Ok(Flow::Continue);
+        }
         let node = visit.row[width];
         let successors = visit.successors;
         let columns = self.reduction.is_some();
@@ -579,6 +606,52 @@ impl Visitor for Product {
             Some(_) => Some(self),
             None => None,
         }
+    }
+
+    /// A copy of what the specification has learnt, made again when it
+    /// has learnt more, but not more often than its size warrants: a
+    /// copy of `n` entries waits `n / COPY_PER_BLOCK` blocks. None for a
+    /// reduced search (its successors' columns are targets to permute)
+    /// and for the revivals and refusal-testing models (what follows a
+    /// refusal is theirs alone).
+    fn shared_judge(&mut self) -> Option<Arc<dyn SharedJudge>> {
+        const COPY_PER_BLOCK: usize = 16_384;
+        #[cfg(test)]
+        if super::shared_judge::SWITCHED_OFF.load(std::sync::atomic::Ordering::SeqCst) {
+            return None;
+        }
+        if self.reduction.is_some() {
+            return None;
+        }
+        let learnt = match &self.spec {
+            Spec::Refines(n) | Spec::Deterministic(n) => n.learnt(),
+            Spec::DeadlockFree | Spec::Anything => 0,
+            Spec::Revivals(_) | Spec::RefusalTesting(_) => return None,
+        };
+        if let Some(copy) = &mut self.shared
+            && (copy.learnt == learnt || copy.waited < copy.wait)
+        {
+            copy.waited += 1;
+            return Some(copy.table.clone());
+        }
+        let (refusals, divergences) = (self.refusals, self.divergences.is_some());
+        let table = match &self.spec {
+            Spec::Refines(n) | Spec::Deterministic(n) => {
+                let deterministic = matches!(self.spec, Spec::Deterministic(_));
+                JudgeTable::of_normal_form(n, deterministic, refusals, divergences)
+            }
+            Spec::DeadlockFree => JudgeTable::deadlock_free(refusals, divergences),
+            _ => JudgeTable::anything(refusals, divergences),
+        };
+        let wait = table.size() / COPY_PER_BLOCK;
+        let table: Arc<dyn SharedJudge> = Arc::new(table);
+        self.shared = Some(SharedCopy {
+            learnt,
+            table: table.clone(),
+            waited: 0,
+            wait,
+        });
+        Some(table)
     }
 
     /// Divergence is looked for the slow way after the search.

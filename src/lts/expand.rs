@@ -10,7 +10,7 @@ use crate::process::EventId;
 use super::buffer::with_room;
 use super::machine::{Machine, Moves};
 use super::pool::Pool;
-use super::search::{Scratch, SharedCanonicaliser};
+use super::search::{Scratch, SharedCanonicaliser, SharedJudge};
 use super::store::StateStore;
 
 /// The most numbers (successor rows laid end to end) the parts of a
@@ -43,6 +43,9 @@ pub struct Part {
     pub to: usize,
     pub sources: Vec<u32>,
     pub counts: Vec<u32>,
+    /// Per state: whether the visitor's shared judge found it plainly
+    /// fine ([`SharedJudge`]).
+    pub judged: Vec<bool>,
     pub successors: Successors,
     scratch: Option<Scratch>,
     moves: Moves,
@@ -51,6 +54,8 @@ pub struct Part {
     /// moves ([`crate::lts::buffer`]).
     row: Roomy,
     next_state: Roomy,
+    /// What a stable state accepts, for the shared judge.
+    accepted: Vec<EventId>,
 }
 
 /// A row with room from the start.
@@ -60,6 +65,15 @@ impl Default for Roomy {
     fn default() -> Roomy {
         Roomy(with_room())
     }
+}
+
+/// What the threads expanding a block may read of the search's visitor:
+/// its canonicaliser's shared part (representatives) and its shared
+/// judge (states plainly fine).
+#[derive(Clone, Copy, Default)]
+pub struct Shared<'a> {
+    pub canonicaliser: Option<&'a dyn SharedCanonicaliser>,
+    pub judge: Option<&'a dyn SharedJudge>,
 }
 
 /// Successors laid end to end: per successor its event and row.
@@ -79,6 +93,7 @@ impl Part {
     pub fn clear(&mut self) {
         self.sources.clear();
         self.counts.clear();
+        self.judged.clear();
         let s = &mut self.successors;
         s.events.clear();
         s.rows.clear();
@@ -93,28 +108,25 @@ impl Part {
     }
 
     /// Expands `state` (its row, prepared) onto the end of this part.
-    pub fn expand(
-        &mut self,
-        machine: &Machine,
-        state: &[u32],
-        width: usize,
-        shared: Option<&dyn SharedCanonicaliser>,
-    ) {
+    pub fn expand(&mut self, machine: &Machine, state: &[u32], width: usize, shared: Shared<'_>) {
         self.sources.extend_from_slice(state);
         machine.prepared_moves(&state[..width], &mut self.moves);
         self.counts.push(self.moves.list.len() as u32);
-        if let Some(shared) = shared
+        if let Some(canonicaliser) = shared.canonicaliser
             && self.scratch.is_none()
         {
-            self.scratch = Some(shared.scratch());
+            self.scratch = Some(canonicaliser.scratch());
         }
         let out = &mut self.successors;
+        let (first_event, first_row) = (out.events.len(), out.rows.len());
         for m in &self.moves.list {
             self.moves.apply(m, state, &mut self.next_state.0);
             out.events.push(m.event);
             out.rows.extend_from_slice(&self.next_state.0);
-            if let (Some(shared), Some(scratch)) = (shared, self.scratch.as_mut()) {
-                let found = shared.try_components(
+            if let (Some(canonicaliser), Some(scratch)) =
+                (shared.canonicaliser, self.scratch.as_mut())
+            {
+                let found = canonicaliser.try_components(
                     scratch,
                     machine,
                     &mut self.next_state.0[..width],
@@ -125,6 +137,16 @@ impl Part {
                     .extend_from_slice(&self.next_state.0[..width]);
             }
         }
+        let judged = shared.judge.is_some_and(|judge| {
+            judge.fine(
+                &state[width..],
+                &out.events[first_event..],
+                &mut out.rows[first_row..],
+                (width, state.len()),
+                &mut self.accepted,
+            )
+        });
+        self.judged.push(judged);
     }
 }
 
@@ -165,7 +187,7 @@ pub fn expand_block(
     machine: &Machine,
     range: (usize, usize),
     width: usize,
-    shared: Option<&dyn SharedCanonicaliser>,
+    shared: Shared<'_>,
 ) -> usize {
     let words = Some(PART_WORDS);
     let (done, _) = expand_parts(
@@ -192,7 +214,7 @@ pub fn expand_block_beside<R>(
     machine: &Machine,
     range: (usize, usize),
     width: usize,
-    shared: Option<&dyn SharedCanonicaliser>,
+    shared: Shared<'_>,
     beside: impl FnOnce() -> R,
 ) -> (usize, R) {
     let words = Some(PART_WORDS);
@@ -221,7 +243,7 @@ pub fn expand_prepared(
     (rows, row_width): (&[u32], usize),
     machine: &Machine,
     width: usize,
-    shared: Option<&dyn SharedCanonicaliser>,
+    shared: Shared<'_>,
 ) {
     let sources = Sources::Copied {
         rows,
@@ -258,7 +280,7 @@ fn expand_parts<R>(
     machine: &Machine,
     (from, to): (usize, usize),
     width: usize,
-    shared: Option<&dyn SharedCanonicaliser>,
+    shared: Shared<'_>,
     words: Option<usize>,
     beside: Option<impl FnOnce() -> R>,
 ) -> (usize, Option<R>) {
@@ -303,6 +325,7 @@ fn expand_parts<R>(
             if !machine.is_prepared(&row[..width]) {
                 part.sources.extend_from_slice(&row);
                 part.counts.push(LATER);
+                part.judged.push(false);
                 continue;
             }
             part.expand(machine, &row, width, shared);

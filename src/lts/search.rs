@@ -16,9 +16,12 @@
 //! machine shared read-only ([`super::expand`]); a state with a component
 //! whose transitions are not known yet is left out, prepared afterwards
 //! on the calling thread, the only one that evaluates CSPM, and then
-//! expanded on every thread with the others so left. Then the visitor
-//! judges each state and its successors, in order, on the calling
-//! thread; then the successors it keeps are stored (split between the
+//! expanded on every thread with the others so left. A visitor may lend
+//! those threads a read-only copy of what it knows ([`SharedJudge`]),
+//! with which they judge the states that are plainly fine as they
+//! compute them. Then the visitor judges each state and its successors
+//! (those not judged already), in order, on the calling thread; then the
+//! successors it keeps are stored (split between the
 //! workers when there are enough of them, [`super::batch`]). A block is
 //! the whole frontier, up to [`BLOCK`] states, so narrow levels are
 //! split between the workers too. When the visitor leaves the machine
@@ -37,6 +40,7 @@
 //! system. This layer knows nothing of permutations: the symmetry layer
 //! implements the trait.
 
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -48,7 +52,7 @@ use crate::process::{EventId, ProcId, Processes};
 
 use super::batch::Batch;
 use super::expand::{
-    LATER, Part, Sources, Successors, expand_block, expand_block_beside, expand_prepared,
+    LATER, Part, Shared, Sources, Successors, expand_block, expand_block_beside, expand_prepared,
 };
 use super::machine::Machine;
 use super::pool::Pool;
@@ -93,6 +97,10 @@ pub struct Visit<'a> {
     pub successors: &'a mut [u32],
     /// The breadth-first level of the state.
     pub depth: u32,
+    /// The visitor's [`SharedJudge`] found the state plainly fine on the
+    /// thread that computed its successors, and wrote their extra
+    /// columns: the visitor need not judge it again.
+    pub judged: bool,
 }
 
 /// What the visitor may use besides the state: the process layer, the
@@ -171,6 +179,29 @@ pub trait SharedCanonicaliser: Sync {
 /// A thread's buffers for a [`SharedCanonicaliser`], whatever they are.
 pub struct Scratch(pub Box<dyn std::any::Any + Send>);
 
+/// What of its judging a visitor lets the threads computing successors
+/// do: read what it has learnt so far, and change nothing. A state it
+/// finds plainly fine (every successor kept, their extra columns known)
+/// is not judged again on the search's thread, which judges the rest
+/// itself, in order, as always: so the verdict, the counts and the
+/// counterexample never depend on what the copy knew.
+pub trait SharedJudge: Send + Sync {
+    /// Whether the state whose extra columns are `columns` and whose
+    /// moves have `events` is plainly fine; if so, the extra columns of
+    /// its successors (`successors`: their rows laid end to end, each of
+    /// `row_width` numbers, the extra columns from `width` on, where
+    /// `widths` is `(width, row_width)`) are written. `accepted` is a
+    /// buffer to reuse.
+    fn fine(
+        &self,
+        columns: &[u32],
+        events: &[EventId],
+        successors: &mut [u32],
+        widths: (usize, usize),
+        accepted: &mut Vec<EventId>,
+    ) -> bool;
+}
+
 /// A search's client: judges each state and its successors.
 pub trait Visitor {
     fn visit(&mut self, context: Context<'_, '_>, visit: Visit<'_>) -> EvalResult<Flow>;
@@ -178,6 +209,12 @@ pub trait Visitor {
     /// The canonicaliser whose representatives the search stores instead
     /// of the states themselves (symmetry reduction); none by default.
     fn canonicaliser(&mut self) -> Option<&mut dyn Canonicaliser> {
+        None
+    }
+
+    /// What of its judging the threads computing the next states'
+    /// successors may do ([`SharedJudge`]), as of now; none by default.
+    fn shared_judge(&mut self) -> Option<Arc<dyn SharedJudge>> {
         None
     }
 
@@ -465,14 +502,19 @@ impl Search {
                     if from == to {
                         return Ok(None);
                     }
+                    let judge = visitor.shared_judge();
                     // The representatives threads may find need what the
                     // canonicaliser has learnt of the component states met.
-                    let shared = match visitor.canonicaliser() {
+                    let canonicaliser = match visitor.canonicaliser() {
                         Some(canonicaliser) => {
                             canonicaliser.prepare(&self.machine, procs)?;
                             canonicaliser.shared()
                         }
                         None => None,
+                    };
+                    let shared = Shared {
+                        canonicaliser,
+                        judge: judge.as_deref(),
                     };
                     expand_block(
                         pool,
@@ -510,6 +552,13 @@ impl Search {
                     rows: &ahead_rows.rows,
                     width: self.row_width,
                 };
+                // What the visitor knows before judging this block: the
+                // next is expanded meanwhile.
+                let judge = visitor.shared_judge();
+                let shared = Shared {
+                    canonicaliser: None,
+                    judge: judge.as_deref(),
+                };
                 let Search {
                     machine,
                     store,
@@ -526,7 +575,7 @@ impl Search {
                     machine,
                     (next, next_to),
                     *width,
-                    None,
+                    shared,
                     || -> EvalResult<Option<Stopped>> {
                         let widths = (*width, *row_width);
                         let (visited, stop) = Search::visit_block(
@@ -615,7 +664,11 @@ impl Search {
                 later.rows.extend_from_slice(row);
             }
         }
-        let shared = visitor.canonicaliser().and_then(|c| c.shared());
+        let judge = visitor.shared_judge();
+        let shared = Shared {
+            canonicaliser: visitor.canonicaliser().and_then(|c| c.shared()),
+            judge: judge.as_deref(),
+        };
         let rows = (&later.rows[..], self.row_width);
         expand_prepared(
             pool,
@@ -680,12 +733,12 @@ impl Search {
                     storing.level_end = usize::MAX;
                 }
                 let row = &part.sources[i * width..(i + 1) * width];
-                let (out, first, count) = if part.counts[i] == LATER {
+                let (out, first, count, judged) = if part.counts[i] == LATER {
                     later.next()
                 } else {
                     let count = part.counts[i] as usize;
                     own += count;
-                    (&mut part.successors, own - count, count)
+                    (&mut part.successors, own - count, count, part.judged[i])
                 };
                 let events = &out.events[first..first + count];
                 let successors = &mut out.rows[first * width..(first + count) * width];
@@ -701,6 +754,7 @@ impl Search {
                         events,
                         successors: &mut *successors,
                         depth: storing.depth,
+                        judged,
                     },
                 )?;
                 let start = kept.rows.len();
@@ -874,8 +928,8 @@ struct LaterAt {
 
 impl Later {
     /// The successors of the next of these states: where they are, the
-    /// first and how many.
-    fn next(&mut self) -> (&mut Successors, usize, usize) {
+    /// first, how many, and whether the state was judged already.
+    fn next(&mut self) -> (&mut Successors, usize, usize, bool) {
         let at = &mut self.next;
         while self.parts[at.part].counts.len() == at.state {
             *at = LaterAt {
@@ -885,9 +939,10 @@ impl Later {
         }
         let part = &mut self.parts[at.part];
         let count = part.counts[at.state] as usize;
+        let judged = part.judged[at.state];
         at.state += 1;
         at.successor += count;
-        (&mut part.successors, at.successor - count, count)
+        (&mut part.successors, at.successor - count, count, judged)
     }
 }
 
