@@ -60,6 +60,11 @@ use super::store::StateStore;
 
 /// The most states expanded per block.
 pub const BLOCK: usize = 8192;
+/// The most states expanded per block by a search on one thread: their
+/// successors (about a megabyte at 2048 states of six successors of
+/// sixteen components) are judged and stored while they are still in
+/// the core's cache, where a block of [`BLOCK`] states' are not.
+const ALONE_BLOCK: usize = 2048;
 /// The smallest half of a narrow frontier made a block of its own.
 const MIN_HALF: usize = 256;
 /// States stored between two polls of the meter (the clock, the cancel
@@ -485,6 +490,11 @@ impl Search {
         // and stored (how many of its states), its parts and rows.
         let overlap =
             pool.threads() > 1 && !visitor.needs_machine() && visitor.canonicaliser().is_none();
+        let most = if pool.threads() == 1 {
+            ALONE_BLOCK
+        } else {
+            BLOCK
+        };
         let mut ahead: Option<usize> = None;
         let mut ahead_parts: Vec<Part> = Vec::new();
         // The rows of the block to expand next, and of the one after it,
@@ -498,7 +508,7 @@ impl Search {
             let expanded = match ahead.take() {
                 Some(expanded) => expanded,
                 None => {
-                    let to = block_end(from, self.store.len(), overlap);
+                    let to = block_end(from, self.store.len(), overlap, most);
                     if from == to {
                         return Ok(None);
                     }
@@ -538,7 +548,7 @@ impl Search {
             if spare_rows.range.0 == next && spare_rows.range.1 > next {
                 std::mem::swap(&mut ahead_rows, &mut spare_rows);
             } else if overlap {
-                let next_to = block_end(next, self.store.len(), overlap);
+                let next_to = block_end(next, self.store.len(), overlap, most);
                 ahead_rows.copy(&self.store, (next, next_to));
             }
             spare_rows.range = (0, 0);
@@ -588,8 +598,10 @@ impl Search {
                         debug_assert!(stop.is_some() || visited == expanded);
                         let stop = refused.or(stop);
                         if stop.is_none() {
-                            spare_rows
-                                .copy(store, (next_to, block_end(next_to, store.len(), true)));
+                            spare_rows.copy(
+                                store,
+                                (next_to, block_end(next_to, store.len(), true, most)),
+                            );
                             if evaluate {
                                 let rows = &ahead_rows.rows;
                                 evaluate_ahead(machine, procs, rows, *row_width, *width);
@@ -967,16 +979,16 @@ impl Rows {
 }
 
 /// Where a block starting at state `from` ends when `stored` states are
-/// stored: at most [`BLOCK`] states. Overlapping, a frontier narrower
+/// stored: at most `block` states. Overlapping, a frontier narrower
 /// than two blocks is halved (down to [`MIN_HALF`] states), so that
 /// some of it is left to expand while the first half is judged; narrow
 /// levels then use every thread too.
-fn block_end(from: usize, stored: usize, overlap: bool) -> usize {
+fn block_end(from: usize, stored: usize, overlap: bool, block: usize) -> usize {
     let available = stored - from;
-    let take = if overlap && (2 * MIN_HALF..2 * BLOCK).contains(&available) {
+    let take = if overlap && (2 * MIN_HALF..2 * block).contains(&available) {
         available.div_ceil(2)
     } else {
-        available.min(BLOCK)
+        available.min(block)
     };
     from + take
 }
