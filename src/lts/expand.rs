@@ -175,60 +175,36 @@ impl Sources<'_> {
     }
 }
 
-/// Splits the states `from..to` between `parts` (a few per thread of the
+/// A block to expand: its states `range` (state ids; rows `0..` of
+/// `sources` when copied), the machine, the components per row, and what
+/// the visitor shares with the expanding threads.
+#[derive(Clone, Copy)]
+pub struct Block<'a> {
+    pub sources: Sources<'a>,
+    pub range: (usize, usize),
+    pub machine: &'a Machine,
+    pub width: usize,
+    pub shared: Shared<'a>,
+}
+
+/// Splits `block`'s states between `parts` (a few per thread of the
 /// pool, fewer for a narrow block) and expands them; the states after
 /// the first part that stopped early (the parts' successors reached
-/// [`PART_WORDS`] a thread) are expanded again with the next block. Returns how
-/// many states, from `from`, were expanded.
-pub fn expand_block(
-    pool: &Pool,
-    parts: &mut Vec<Part>,
-    sources: Sources<'_>,
-    machine: &Machine,
-    range: (usize, usize),
-    width: usize,
-    shared: Shared<'_>,
-) -> usize {
-    let words = Some(PART_WORDS);
-    let (done, _) = expand_parts(
-        pool,
-        parts,
-        sources,
-        machine,
-        range,
-        width,
-        shared,
-        words,
-        None::<fn()>,
-    );
-    done
+/// [`PART_WORDS`] a thread) are expanded again with the next block.
+/// Returns how many states, from the first, were expanded.
+pub fn expand_block(pool: &Pool, parts: &mut Vec<Part>, block: Block<'_>) -> usize {
+    expand_parts(pool, parts, block, Some(PART_WORDS), None::<fn()>).0
 }
 
 /// As [`expand_block`], while the calling thread first does `beside`,
 /// which must not need the machine mutably nor the parts.
-#[allow(clippy::too_many_arguments)]
 pub fn expand_block_beside<R>(
     pool: &Pool,
     parts: &mut Vec<Part>,
-    sources: Sources<'_>,
-    machine: &Machine,
-    range: (usize, usize),
-    width: usize,
-    shared: Shared<'_>,
+    block: Block<'_>,
     beside: impl FnOnce() -> R,
 ) -> (usize, R) {
-    let words = Some(PART_WORDS);
-    let (done, result) = expand_parts(
-        pool,
-        parts,
-        sources,
-        machine,
-        range,
-        width,
-        shared,
-        words,
-        Some(beside),
-    );
+    let (done, result) = expand_parts(pool, parts, block, Some(PART_WORDS), Some(beside));
     (done, result.expect("beside was given"))
 }
 
@@ -245,45 +221,42 @@ pub fn expand_prepared(
     width: usize,
     shared: Shared<'_>,
 ) {
-    let sources = Sources::Copied {
-        rows,
-        width: row_width,
-    };
     let states = rows.len() / row_width.max(1);
-    let range = (0, states);
-    let (done, _) = expand_parts(
-        pool,
-        parts,
-        sources,
+    let block = Block {
+        sources: Sources::Copied {
+            rows,
+            width: row_width,
+        },
+        range: (0, states),
         machine,
-        range,
         width,
         shared,
-        None,
-        None::<fn()>,
-    );
+    };
+    let (done, _) = expand_parts(pool, parts, block, None, None::<fn()>);
     debug_assert_eq!(done, states, "every state given is prepared");
 }
 
-/// Splits the states `from..to` between `parts` and expands them, each
+/// Splits `block`'s states between `parts` and expands them, each
 /// part stopping early once its successors take its share of `words`
 /// numbers a thread, when given; `beside`, when given, first on the
 /// calling thread. Without it a block of one part (a narrow level, a few
 /// states left out) is expanded on the calling thread alone: handing it
 /// to a worker costs tens of microseconds to wake it, and as much again
 /// to hear that it is done, for nothing.
-#[allow(clippy::too_many_arguments)]
 fn expand_parts<R>(
     pool: &Pool,
     parts: &mut Vec<Part>,
-    sources: Sources<'_>,
-    machine: &Machine,
-    (from, to): (usize, usize),
-    width: usize,
-    shared: Shared<'_>,
+    block: Block<'_>,
     words: Option<usize>,
     beside: Option<impl FnOnce() -> R>,
 ) -> (usize, Option<R>) {
+    let Block {
+        sources,
+        range: (from, to),
+        machine,
+        width,
+        shared,
+    } = block;
     // Parts taken in turn by whichever thread is free, each a share of
     // the states left (guided): large first, so hand-overs are few, and
     // small last, so the threads finish together — the last part taken

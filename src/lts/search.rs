@@ -52,7 +52,8 @@ use crate::process::{EventId, ProcId, Processes};
 
 use super::batch::Batch;
 use super::expand::{
-    LATER, Part, Shared, Sources, Successors, expand_block, expand_block_beside, expand_prepared,
+    Block, LATER, Part, Shared, Sources, Successors, expand_block, expand_block_beside,
+    expand_prepared,
 };
 use super::machine::Machine;
 use super::pool::Pool;
@@ -526,15 +527,14 @@ impl Search {
                         canonicaliser,
                         judge: judge.as_deref(),
                     };
-                    expand_block(
-                        pool,
-                        &mut parts,
-                        Sources::Store(&self.store),
-                        &self.machine,
-                        (from, to),
-                        self.width,
+                    let block = Block {
+                        sources: Sources::Store(&self.store),
+                        range: (from, to),
+                        machine: &self.machine,
+                        width: self.width,
                         shared,
-                    )
+                    };
+                    expand_block(pool, &mut parts, block)
                 }
             };
             let block = (&parts[..], expanded);
@@ -578,14 +578,17 @@ impl Search {
                     ..
                 } = self;
                 let machine: &Machine = machine;
+                let block = Block {
+                    sources,
+                    range: (next, next_to),
+                    machine,
+                    width: *width,
+                    shared,
+                };
                 let (ahead_expanded, stop) = expand_block_beside(
                     pool,
                     &mut ahead_parts,
-                    sources,
-                    machine,
-                    (next, next_to),
-                    *width,
-                    shared,
+                    block,
                     || -> EvalResult<Option<Stopped>> {
                         let widths = (*width, *row_width);
                         let (visited, stop) = Search::visit_block(
@@ -682,14 +685,8 @@ impl Search {
             judge: judge.as_deref(),
         };
         let rows = (&later.rows[..], self.row_width);
-        expand_prepared(
-            pool,
-            &mut later.parts,
-            rows,
-            &self.machine,
-            self.width,
-            shared,
-        );
+        let machine = &self.machine;
+        expand_prepared(pool, &mut later.parts, rows, machine, self.width, shared);
         later.next = LaterAt::default();
         Ok(())
     }
