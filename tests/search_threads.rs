@@ -194,3 +194,33 @@ fn an_evaluation_error_met_ahead_is_reported_as_one_thread_reports_it() {
     assert_eq!(results[1], results[0], "2 threads");
     assert_eq!(results[2], results[0], "3 threads");
 }
+
+/// A level with a deadlock and an evaluation error in it, in both orders.
+const WIDE_ERROR_AND_DEADLOCK: &str = "tests/fixtures/check/wide_error_and_deadlock.csp";
+
+#[test]
+fn a_breach_before_an_evaluation_error_in_the_same_block_comes_first_on_any_number_of_threads() {
+    let script = Script::load_file(std::path::Path::new(WIDE_ERROR_AND_DEADLOCK))
+        .unwrap_or_else(|e| panic!("loads: {}", e.render()));
+    for (index, expected) in [(0, "Failed"), (1, "`head` of the empty sequence")] {
+        for threads in [1, 2, 3, 4] {
+            let budget = Budget {
+                threads,
+                ..Budget::default()
+            };
+            let result =
+                match symcsp::stack::with_large_stack(|| check::check(&script, index, &budget)) {
+                    Ok(result) => {
+                        let trace = result.counterexample.map(|cx| cx.trace());
+                        format!("{:?} {trace:?}", result.verdict)
+                    }
+                    Err(d) => d.render(&script.sources),
+                };
+            assert!(
+                result.contains(expected),
+                "assertion {}, {threads} threads: {result}",
+                index + 1
+            );
+        }
+    }
+}

@@ -538,7 +538,8 @@ impl Search {
                 }
             };
             let block = (&parts[..], expanded);
-            self.expand_later(procs, meter, pool, visitor, block, &mut later, storing)?;
+            let (expanded, failed) =
+                self.expand_later(procs, meter, pool, visitor, block, &mut later, storing);
             // The states after this block stored already: with a visitor
             // that leaves the machine alone, the other threads expand them
             // while this one judges and stores the block (storing alone,
@@ -557,7 +558,7 @@ impl Search {
             // while blocks still leave states out, as this one did (in
             // most searches only the first few do).
             let evaluate = !later.rows.is_empty();
-            let stop = if overlap && next_to > next {
+            let stop = if overlap && next_to > next && failed.is_none() {
                 let sources = Sources::Copied {
                     rows: &ahead_rows.rows,
                     width: self.row_width,
@@ -640,12 +641,19 @@ impl Search {
             if let Some(stop) = stop {
                 return Ok(Some(stop));
             }
+            if let Some(error) = failed {
+                return Err(error);
+            }
         }
     }
 
     /// Prepares, on this thread (evaluating CSPM), the states of the block
     /// (the first `expanded` of `parts`) whose components were not all
-    /// prepared, in order, and then expands them on every thread.
+    /// prepared, in order, and then expands them on every thread. Returns
+    /// how many of the block's states are ready to visit: all of them, or
+    /// those before the first whose preparation failed, with the error.
+    /// The error is reported once the states before it are judged, so a
+    /// breach at an earlier state comes first wherever blocks end.
     #[allow(clippy::too_many_arguments)]
     fn expand_later(
         &mut self,
@@ -656,27 +664,25 @@ impl Search {
         (parts, expanded): (&[Part], usize),
         later: &mut Later,
         storing: &mut Storing,
-    ) -> EvalResult<()> {
+    ) -> (usize, Option<EvalError>) {
         later.rows.clear();
         let mut left = expanded;
-        for part in parts {
+        // The states before the first whose preparation failed.
+        let mut ready = 0;
+        let mut failed = None;
+        'parts: for part in parts {
             let states = part.counts.len().min(left);
             left -= states;
             for (i, &count) in part.counts[..states].iter().enumerate() {
-                if count != LATER {
-                    continue;
+                if count == LATER {
+                    let row = &part.sources[i * self.row_width..(i + 1) * self.row_width];
+                    if let Err(error) = self.prepare_later(procs, meter, visitor, row, storing) {
+                        failed = Some(error);
+                        break 'parts;
+                    }
+                    later.rows.extend_from_slice(row);
                 }
-                storing.since_load_poll += 1;
-                if storing.since_load_poll >= LOAD_POLL_EVERY {
-                    storing.since_load_poll = 0;
-                    meter.poll().map_err(EvalError::stopped)?;
-                }
-                let row = &part.sources[i * self.row_width..(i + 1) * self.row_width];
-                self.machine.prepare(procs, &row[..self.width])?;
-                if let Some(canonicaliser) = visitor.canonicaliser() {
-                    canonicaliser.prepare(&self.machine, procs)?;
-                }
-                later.rows.extend_from_slice(row);
+                ready += 1;
             }
         }
         let judge = visitor.shared_judge();
@@ -688,6 +694,28 @@ impl Search {
         let machine = &self.machine;
         expand_prepared(pool, &mut later.parts, rows, machine, self.width, shared);
         later.next = LaterAt::default();
+        (ready, failed)
+    }
+
+    /// Prepares a state a block left to this thread (evaluating CSPM),
+    /// polling the meter every [`LOAD_POLL_EVERY`] states.
+    fn prepare_later(
+        &mut self,
+        procs: &mut Processes,
+        meter: &Meter,
+        visitor: &mut dyn Visitor,
+        row: &[u32],
+        storing: &mut Storing,
+    ) -> EvalResult<()> {
+        storing.since_load_poll += 1;
+        if storing.since_load_poll >= LOAD_POLL_EVERY {
+            storing.since_load_poll = 0;
+            meter.poll().map_err(EvalError::stopped)?;
+        }
+        self.machine.prepare(procs, &row[..self.width])?;
+        if let Some(canonicaliser) = visitor.canonicaliser() {
+            canonicaliser.prepare(&self.machine, procs)?;
+        }
         Ok(())
     }
 
