@@ -29,7 +29,7 @@
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, TryLockError};
 use std::thread::{self, JoinHandle, Thread};
 use std::time::{Duration, Instant};
 
@@ -151,7 +151,13 @@ impl Pool {
         beside: Option<impl FnOnce() -> R>,
     ) -> Option<R> {
         let workers = self.workers().filter(|_| !items.is_empty());
-        let posting = workers.and_then(|w| Some((w, w.posting.try_lock().ok()?)));
+        // A job that panicked left the lock poisoned: the pool is still
+        // whole (the panic was passed on after every worker finished).
+        let posting = workers.and_then(|w| match w.posting.try_lock() {
+            Ok(guard) => Some((w, guard)),
+            Err(TryLockError::Poisoned(poisoned)) => Some((w, poisoned.into_inner())),
+            Err(TryLockError::WouldBlock) => None,
+        });
         match posting {
             Some((workers, _one_at_a_time)) => {
                 let busy = usize::from(beside.is_none());
@@ -311,11 +317,18 @@ impl Posted<'_> {
 
 impl Drop for Posted<'_> {
     /// The caller is unwinding past the job: the workers still running
-    /// it must finish first (their panic, if any, is dropped: the
-    /// caller's own is under way).
+    /// it must finish first. Their panic, if any, is dropped (the
+    /// caller's own is under way), not left for the next job.
     fn drop(&mut self) {
         if !self.done {
             self.wait();
+            drop(
+                self.crew
+                    .panic
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .take(),
+            );
         }
     }
 }
@@ -480,8 +493,21 @@ mod tests {
             .copied()
             .or_else(|| message.downcast_ref::<String>().map(String::as_str));
         assert_eq!(text, Some("item 40"));
-        let mut again = vec![1u32; 16];
-        pool.each(&mut again, |_, x| *x *= 3);
-        assert!(again.iter().all(|&x| x == 3));
+        // Still on both threads afterwards, and no stale panic.
+        let mut again = vec![1u32; 64];
+        let threads = Mutex::new(std::collections::HashSet::new());
+        for _ in 0..50 {
+            pool.each(&mut again, |_, x| {
+                *x += 1;
+                threads.lock().unwrap().insert(thread::current().id());
+                thread::sleep(Duration::from_micros(50));
+            });
+        }
+        assert!(again.iter().all(|&x| x == 51));
+        assert_eq!(
+            threads.lock().unwrap().len(),
+            2,
+            "the worker still takes items"
+        );
     }
 }
