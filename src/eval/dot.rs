@@ -329,12 +329,66 @@ impl Evaluator<'_> {
 
     /// `extensions(v)`: every `x` such that `v.x` is complete.
     pub(super) fn extensions(&self, v: &Value, span: Span) -> EvalResult<Vec<Value>> {
-        let Some(head) = head_of(v) else {
+        let Some(choices) = self.extension_choices(v, span)? else {
             return Ok(Vec::new());
+        };
+        self.reserve(self.product_size(choices.iter().map(Vec::len), span)?)?;
+        let mut out = vec![Vec::new()];
+        for choice in &choices {
+            let mut grown = Vec::with_capacity(out.len() * choice.len());
+            for prefix in &out {
+                self.work(choice.len() * (prefix.len() + 1))?;
+                for c in choice {
+                    let mut p: Vec<Value> = prefix.clone();
+                    match c {
+                        Value::Dot(parts) => p.extend(parts.iter().cloned()),
+                        c => p.push(c.clone()),
+                    }
+                    grown.push(p);
+                }
+                self.check_size(grown.len(), span)?;
+            }
+            out = grown;
+        }
+        Ok(out.into_iter().map(dot_list).collect())
+    }
+
+    /// The first part of every extension of `v`, in the order of
+    /// [`extensions`](Self::extensions), without the repeats the later
+    /// parts make there (`{0..2}.Bool` gives 0, 1, 2): what an input
+    /// field that is not the last of its prefix ranges over. The rest of
+    /// the product is never built (`c?x?y?z` asks this at each of `x` and
+    /// `y` and would otherwise build every `x.y.z` and then every `y.z`).
+    pub(super) fn first_extensions(&self, v: &Value, span: Span) -> EvalResult<Vec<Value>> {
+        let Some(choices) = self.extension_choices(v, span)? else {
+            return Ok(Vec::new());
+        };
+        // Sized as the whole product is, so a prefix over a channel too
+        // large to enumerate is refused at its first input as at its last.
+        self.product_size(choices.iter().map(Vec::len), span)?;
+        let (Some(first), false) = (choices.first(), choices.iter().any(Vec::is_empty)) else {
+            return Ok(Vec::new());
+        };
+        self.work(first.len())?;
+        Ok(first
+            .iter()
+            .map(|c| match c {
+                Value::Dot(parts) if !parts.is_empty() => parts[0].clone(),
+                c => c.clone(),
+            })
+            .collect())
+    }
+
+    /// What each further part of an extension of `v` may be, part by
+    /// part (an extension is one choice of each, flattened); none when
+    /// `v` has no head or is complete.
+    fn extension_choices(&self, v: &Value, span: Span) -> EvalResult<Option<Vec<Vec<Value>>>> {
+        let Some(head) = head_of(v) else {
+            return Ok(None);
         };
         if self.is_complete(v) {
             // FDR: the only extension of a complete value is nothing.
-            return Ok(Vec::new());
+            return Ok(None);
         }
         let parts = named_parts(v);
         let filled = parts.len() - 1;
@@ -369,25 +423,7 @@ impl Evaluator<'_> {
             );
             next_field += 1;
         }
-        self.reserve(self.product_size(choices.iter().map(Vec::len), span)?)?;
-        let mut out = vec![Vec::new()];
-        for choice in &choices {
-            let mut grown = Vec::with_capacity(out.len() * choice.len());
-            for prefix in &out {
-                self.work(choice.len() * (prefix.len() + 1))?;
-                for c in choice {
-                    let mut p: Vec<Value> = prefix.clone();
-                    match c {
-                        Value::Dot(parts) => p.extend(parts.iter().cloned()),
-                        c => p.push(c.clone()),
-                    }
-                    grown.push(p);
-                }
-                self.check_size(grown.len(), span)?;
-            }
-            out = grown;
-        }
-        Ok(out.into_iter().map(dot_list).collect())
+        Ok(Some(choices))
     }
 
     /// A field's set holds complete values; an incomplete one (a bare

@@ -50,6 +50,13 @@ impl Evaluator<'_> {
         self.extensions(v, span)
     }
 
+    /// The first part of every `x` such that `v.x` is complete, in
+    /// order, without building the `x`s (a first part is given once, not
+    /// once for each way to go on from it).
+    pub fn value_first_extensions(&self, v: &Value, span: Span) -> EvalResult<Vec<Value>> {
+        self.first_extensions(v, span)
+    }
+
     /// Whether a value needs no more fields.
     pub fn complete(&self, v: &Value) -> bool {
         self.is_complete(v)

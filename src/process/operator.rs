@@ -351,17 +351,10 @@ impl PrefixWalk<'_, '_> {
     /// The values an input field at `index` ranges over: the whole rest of
     /// the event when it is the last field, else the next field.
     fn candidates(&self, event: &Value, index: usize) -> EvalResult<Vec<Value>> {
-        let rests = self.ev.value_extensions(event, self.span)?;
         if index + 1 == self.fields.len() {
-            return Ok(rests);
+            return self.ev.value_extensions(event, self.span);
         }
-        let mut firsts: Vec<Value> = rests
-            .into_iter()
-            .map(|rest| match rest {
-                Value::Dot(parts) => parts[0].clone(),
-                single => single,
-            })
-            .collect();
+        let mut firsts = self.ev.value_first_extensions(event, self.span)?;
         firsts.dedup();
         firsts.sort();
         firsts.dedup();
@@ -416,5 +409,87 @@ mod tests {
         let q = branches(roots[1]);
         assert_eq!(q.len(), 50);
         assert!(q.windows(2).all(|w| w[0].next != w[1].next));
+    }
+
+    /// An input that is not the last of its prefix ranges over the first
+    /// parts of the extensions, found without building the extensions:
+    /// the same values, in the same order, as taking them from the
+    /// extensions built in full; and the prefixes over such fields branch
+    /// once per complete event.
+    #[test]
+    fn first_parts_of_extensions_are_those_of_the_extensions_built() {
+        let text = "datatype T = Pair.{0..1}.{0..1} | Single | Tri.Bool\n\
+                    channel a : {0..2}.Bool.{0..1}\nchannel b : T.{0..2}\n\
+                    channel d : {0..3}\nchannel e : T\nchannel f : {(0, 1), (1, 2)}.Bool\n\
+                    P = b?x?y -> STOP\nQ = b.Pair?x?y?z -> STOP\nR = a?x?y!1 -> STOP\n";
+        let partial = [
+            "a",
+            "a.1",
+            "a.1.true",
+            "b",
+            "b.Pair",
+            "b.Pair.0",
+            "b.Pair.0.1",
+            "b.Single",
+            "b.Tri",
+            "d",
+            "d.1",
+            "e",
+            "e.Tri",
+            "f",
+            "f.(0, 1)",
+        ];
+        let mut script = Script::load_str("firsts.csp", text).expect("loads");
+        let values: Vec<_> = partial
+            .iter()
+            .map(|v| script.add_expr("<value>", v).expect("resolves"))
+            .collect();
+        let procs = ["P", "Q", "R"].map(|p| script.add_expr("<process>", p).expect("resolves"));
+        let ev = Evaluator::new(&script);
+        let span = Span::default();
+        for (text, &id) in partial.iter().zip(&values) {
+            let v = ev.eval_constant(id).expect("evaluates");
+            let mut built: Vec<Value> = ev
+                .value_extensions(&v, span)
+                .expect("extends")
+                .into_iter()
+                .map(|rest| match rest {
+                    Value::Dot(parts) => parts[0].clone(),
+                    single => single,
+                })
+                .collect();
+            built.dedup();
+            let mut firsts = ev.value_first_extensions(&v, span).expect("extends");
+            firsts.dedup();
+            assert_eq!(firsts, built, "the first parts of the extensions of {text}");
+        }
+        let b = ev.eval_constant(values[3]).expect("evaluates");
+        let firsts = ev.value_first_extensions(&b, span).expect("extends");
+        let shown: Vec<String> = firsts.iter().map(|v| ev.show(v)).collect();
+        assert_eq!(
+            shown,
+            [
+                "Single",
+                "Pair.0.0",
+                "Pair.0.1",
+                "Pair.1.0",
+                "Pair.1.1",
+                "Tri.false",
+                "Tri.true"
+            ],
+            "the values of T in their set order, once each"
+        );
+        for (id, branches) in procs.iter().zip([21, 12, 6]) {
+            let Value::Proc(proc) = ev.eval_constant(*id).expect("evaluates") else {
+                panic!("a process");
+            };
+            let Proc::Node { func, vars } = &*proc else {
+                panic!("a prefix of the script");
+            };
+            match unfold(&ev, *func, vars).expect("unfolds") {
+                Operator::Prefix { branches: made, .. } => assert_eq!(made.len(), branches),
+                _ => panic!("a prefix"),
+            }
+        }
     }
 }
