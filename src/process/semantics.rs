@@ -11,7 +11,7 @@ use std::sync::Arc;
 use crate::eval::{EvalError, EvalResult, Proc};
 use crate::syntax::Span;
 
-use super::operator::{self, Operator};
+use super::operator::{self, Branch, Operator};
 use super::{EventId, ProcId, Processes, RelationId, SetId, TAU, TICK, Term, Transition};
 
 impl Processes<'_> {
@@ -101,7 +101,7 @@ impl Processes<'_> {
                 let Term::Node(proc) = self.term(prefix).clone() else {
                     unreachable!("a chosen prefix is a control state")
                 };
-                return self.prefix_transitions(&proc, Some(&choice));
+                return self.prefix_transitions(&proc, &choice);
             }
             Term::ExternalChoice(ps) => {
                 for (i, &p) in ps.iter().enumerate() {
@@ -457,7 +457,11 @@ impl Processes<'_> {
         let span = self.script().expr(body).span;
         let op = operator::unfold(&self.eval, *func, vars)?;
         match op {
-            Operator::Prefix { .. } => self.prefix_transitions(proc, None),
+            // The branches just walked: a prefix is unfolded once.
+            Operator::Prefix {
+                branches,
+                nondeterministic,
+            } => self.branch_transitions(proc, (branches, nondeterministic), None),
             Operator::InternalChoice(ps) => {
                 let mut out = Vec::with_capacity(ps.len());
                 for p in &ps {
@@ -475,18 +479,16 @@ impl Processes<'_> {
         }
     }
 
-    /// A prefix's transitions. With nondeterministic fields and no
-    /// `choice` yet, a τ to each choice of their values; with a
-    /// `choice`, the events that agree with it.
+    /// A prefix's transitions, once the choice of its nondeterministic
+    /// fields' values is made: the events that agree with `choice`.
     fn prefix_transitions(
         &mut self,
         proc: &Arc<Proc>,
-        choice: Option<&Arc<[crate::eval::Value]>>,
+        choice: &Arc<[crate::eval::Value]>,
     ) -> EvalResult<Vec<Transition>> {
         let Proc::Node { func, vars } = &**proc else {
             unreachable!("a prefix is a control state")
         };
-        let span = self.script().function(*func).span;
         let Operator::Prefix {
             branches,
             nondeterministic,
@@ -494,6 +496,22 @@ impl Processes<'_> {
         else {
             unreachable!("a prefix unfolds to a prefix")
         };
+        self.branch_transitions(proc, (branches, nondeterministic), Some(choice))
+    }
+
+    /// The transitions of prefix `proc` unfolded into `branches`. With
+    /// nondeterministic fields and no `choice` yet, a τ to each choice of
+    /// their values; with a `choice`, the events that agree with it.
+    fn branch_transitions(
+        &mut self,
+        proc: &Arc<Proc>,
+        (branches, nondeterministic): (Vec<Branch>, bool),
+        choice: Option<&Arc<[crate::eval::Value]>>,
+    ) -> EvalResult<Vec<Transition>> {
+        let Proc::Node { func, .. } = &**proc else {
+            unreachable!("a prefix is a control state")
+        };
+        let span = self.script().function(*func).span;
         let mut out = Vec::with_capacity(branches.len());
         if nondeterministic && choice.is_none() {
             let prefix = self.intern(Term::Node(proc.clone()));
