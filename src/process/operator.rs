@@ -355,7 +355,6 @@ impl PrefixWalk<'_, '_> {
             return self.ev.value_extensions(event, self.span);
         }
         let mut firsts = self.ev.value_first_extensions(event, self.span)?;
-        firsts.dedup();
         firsts.sort();
         firsts.dedup();
         Ok(firsts)
@@ -376,6 +375,20 @@ mod tests {
     use crate::eval::Proc;
     use crate::script::Script;
 
+    /// The branches of the prefix that constant process `root` is.
+    fn prefix_branches(ev: &Evaluator, root: FuncId) -> Vec<Branch> {
+        let Value::Proc(proc) = ev.eval_constant(root).expect("evaluates") else {
+            panic!("a process");
+        };
+        let Proc::Node { func, vars } = &*proc else {
+            panic!("a prefix of the script");
+        };
+        match unfold(ev, *func, vars).expect("unfolds") {
+            Operator::Prefix { branches, .. } => branches,
+            _ => panic!("a prefix"),
+        }
+    }
+
     /// `w?x -> CHAOS({| b |})` builds the set afresh for each `x`; the
     /// branches keep one value of their equal continuations, so the
     /// copies are freed as they are made (they used to be held until every
@@ -386,18 +399,7 @@ mod tests {
         let mut script = Script::load_str("prefix.csp", text).expect("loads");
         let roots = ["P", "Q"].map(|p| script.add_expr("<process>", p).expect("resolves"));
         let ev = Evaluator::new(&script);
-        let branches = |root| {
-            let Value::Proc(proc) = ev.eval_constant(root).expect("evaluates") else {
-                panic!("a process");
-            };
-            let Proc::Node { func, vars } = &*proc else {
-                panic!("a prefix of the script");
-            };
-            match unfold(&ev, *func, vars).expect("unfolds") {
-                Operator::Prefix { branches, .. } => branches,
-                _ => panic!("a prefix"),
-            }
-        };
+        let branches = |root| prefix_branches(&ev, root);
         let same = |a: &Value, b: &Value| match (a, b) {
             (Value::Proc(a), Value::Proc(b)) => std::sync::Arc::ptr_eq(a, b),
             _ => false,
@@ -479,17 +481,8 @@ mod tests {
             ],
             "the values of T in their set order, once each"
         );
-        for (id, branches) in procs.iter().zip([21, 12, 6]) {
-            let Value::Proc(proc) = ev.eval_constant(*id).expect("evaluates") else {
-                panic!("a process");
-            };
-            let Proc::Node { func, vars } = &*proc else {
-                panic!("a prefix of the script");
-            };
-            match unfold(&ev, *func, vars).expect("unfolds") {
-                Operator::Prefix { branches: made, .. } => assert_eq!(made.len(), branches),
-                _ => panic!("a prefix"),
-            }
+        for (&root, branches) in procs.iter().zip([21, 12, 6]) {
+            assert_eq!(prefix_branches(&ev, root).len(), branches);
         }
     }
 }
