@@ -365,8 +365,9 @@ impl Evaluator<'_> {
         };
         // Sized as the whole product is, so a prefix over a channel too
         // large to enumerate is refused at its first input as at its last.
-        self.product_size(choices.iter().map(Vec::len), span)?;
-        let (Some(first), false) = (choices.first(), choices.iter().any(Vec::is_empty)) else {
+        let size = self.product_size(choices.iter().map(Vec::len), span)?;
+        // A field with no value leaves no extension at all.
+        let Some(first) = choices.first().filter(|_| size > 0) else {
             return Ok(Vec::new());
         };
         self.work(first.len())?;
