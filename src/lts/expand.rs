@@ -49,11 +49,9 @@ pub struct Part {
     pub successors: Successors,
     scratch: Option<Scratch>,
     moves: Moves,
-    /// The state being expanded, and each successor as it is made:
-    /// written for every state, so with room from the start, as the
-    /// moves ([`crate::lts::buffer`]).
+    /// The state being expanded: written for every state, so with room
+    /// from the start, as the moves ([`crate::lts::buffer`]).
     row: Roomy,
-    next_state: Roomy,
     /// What a stable state accepts, for the shared judge.
     accepted: Vec<EventId>,
 }
@@ -120,21 +118,23 @@ impl Part {
         let out = &mut self.successors;
         let (first_event, first_row) = (out.events.len(), out.rows.len());
         for m in &self.moves.list {
-            self.moves.apply(m, state, &mut self.next_state.0);
             out.events.push(m.event);
-            out.rows.extend_from_slice(&self.next_state.0);
+            // Made in place: a successor is copied once.
+            let start = out.rows.len();
+            self.moves.append(m, state, &mut out.rows);
             if let (Some(canonicaliser), Some(scratch)) =
                 (shared.canonicaliser, self.scratch.as_mut())
             {
+                let at = out.representatives.len();
+                out.representatives
+                    .extend_from_slice(&out.rows[start..start + width]);
                 let found = canonicaliser.try_components(
                     scratch,
                     machine,
-                    &mut self.next_state.0[..width],
+                    &mut out.representatives[at..],
                     &mut out.images,
                 );
                 out.found.push(found);
-                out.representatives
-                    .extend_from_slice(&self.next_state.0[..width]);
             }
         }
         let judged = shared.judge.is_some_and(|judge| {

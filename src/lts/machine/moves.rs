@@ -60,9 +60,17 @@ impl Moves {
     /// `state` after move `m`.
     pub fn apply(&self, m: &Move, state: &[u32], out: &mut Vec<u32>) {
         out.clear();
+        self.append(m, state, out);
+    }
+
+    /// Appends `state` after move `m` to `out` (rows laid end to end).
+    #[inline]
+    pub fn append(&self, m: &Move, state: &[u32], out: &mut Vec<u32>) {
+        let start = out.len();
         out.extend_from_slice(state);
+        let row = &mut out[start..];
         for &(slot, target) in self.changes(m) {
-            out[slot as usize] = target;
+            row[slot as usize] = target;
         }
     }
 
