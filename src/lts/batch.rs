@@ -70,33 +70,46 @@ pub struct Batch {
     cursors: Vec<usize>,
     /// Each successor's id and whether it was new, for those stored.
     pub ids: Vec<(u32, bool)>,
+    /// The rows of several runs laid end to end, for the split path.
+    gathered: Vec<u32>,
 }
 
 impl Batch {
-    /// Stores `rows` (of the store's width, laid end to end) in order,
-    /// filling [`Batch::ids`]; stops at the first new row a budget
-    /// refuses (the ids then cover the rows before it).
+    /// Stores the rows of `runs` (each of rows of the store's width laid
+    /// end to end) in order, filling [`Batch::ids`]; stops at the first
+    /// new row a budget refuses (the ids then cover the rows before it).
     pub fn store(
         &mut self,
         store: &mut StateStore,
-        rows: &[u32],
+        runs: &[&[u32]],
         pool: &Pool,
         meter: &Meter,
     ) -> Option<Stopped> {
         let width = store.width().max(1);
-        let count = rows.len() / width;
+        let count = runs.iter().map(|run| run.len()).sum::<usize>() / width;
         self.ids.clear();
         if count == 0 {
             return None;
         }
         if pool.threads() < MIN_THREADS || count < MIN_SPLIT {
             // One thread storing in order: the same ids, fewer passes.
-            return store.insert_all(rows, &mut self.ids, meter).err();
+            return store.insert_all(runs, &mut self.ids, meter).err();
         }
+        // The split's passes read rows by their place in the batch.
+        let mut gathered = std::mem::take(&mut self.gathered);
+        let rows: &[u32] = match runs {
+            [run] => run,
+            _ => {
+                gathered.clear();
+                runs.iter().for_each(|run| gathered.extend_from_slice(run));
+                &gathered[..]
+            }
+        };
         self.hash(rows, width, pool);
         self.look_up(store, rows, width, pool, meter);
         let stopped = self.number(store, rows, width, meter);
         self.settle(store, pool);
+        self.gathered = gathered;
         stopped
     }
 
@@ -312,7 +325,9 @@ mod tests {
         let mut batch = Batch::default();
         let mut ids = Vec::new();
         for chunk in rows.chunks(per * 2) {
-            let stopped = batch.store(&mut store, chunk, &pool, meter);
+            // In two runs, split unevenly: the rows are one batch.
+            let (first, second) = chunk.split_at(chunk.len() / 3 / 2 * 2);
+            let stopped = batch.store(&mut store, &[first, second], &pool, meter);
             ids.extend_from_slice(&batch.ids);
             if stopped.is_some() {
                 return (store, ids, stopped);

@@ -159,12 +159,13 @@ impl StateStore {
         self.insert_hashed(row, hash_row(row), meter)
     }
 
-    /// Inserts rows of `self.width` numbers laid end to end, pushing each
-    /// one's `(id, new)` onto `out`, until one would pass `meter`'s
-    /// budget: then `out` holds the rows before it.
+    /// Inserts rows of `self.width` numbers, laid end to end in `runs`
+    /// (one run or several, in order), pushing each one's `(id, new)`
+    /// onto `out`, until one would pass `meter`'s budget: then `out`
+    /// holds the rows before it.
     pub fn insert_all(
         &mut self,
-        rows: &[u32],
+        runs: &[&[u32]],
         out: &mut Vec<(u32, bool)>,
         meter: &Meter,
     ) -> Result<(), Stopped> {
@@ -173,18 +174,20 @@ impl StateStore {
         // instead, in a window sliding with the batch (a whole batch's
         // lines would not all stay in the cache): the table line of the
         // row `LINE_AHEAD` on, and the stored row its home slot names for
-        // the row `ROW_AHEAD` on, whose line has arrived by then.
+        // the row `ROW_AHEAD` on, whose line has arrived by then. The
+        // window runs on across the runs' ends.
         const LINE_AHEAD: usize = 16;
         const ROW_AHEAD: usize = 8;
         let width = self.width.max(1);
+        let rows = || runs.iter().flat_map(|run| run.chunks_exact(width));
         self.hashes.clear();
-        self.hashes.extend(rows.chunks_exact(width).map(hash_row));
+        self.hashes.extend(rows().map(hash_row));
         let hashes = std::mem::take(&mut self.hashes);
         for &hash in hashes.iter().take(LINE_AHEAD) {
             self.shards[shard_of(hash)].prefetch(hash);
         }
         let mut result = Ok(());
-        for (k, (row, &hash)) in rows.chunks_exact(width).zip(&hashes).enumerate() {
+        for (k, (row, &hash)) in rows().zip(&hashes).enumerate() {
             if let Some(&later) = hashes.get(k + LINE_AHEAD) {
                 self.shards[shard_of(later)].prefetch(later);
             }
@@ -603,7 +606,7 @@ mod tests {
         let mut store = StateStore::new(1);
         let rows: Vec<u32> = (0..1000).collect();
         let mut ids = Vec::new();
-        let stopped = store.insert_all(&rows, &mut ids, &meter);
+        let stopped = store.insert_all(&[&rows], &mut ids, &meter);
         assert_eq!(stopped, Err(Stopped::StateBudget));
         assert_eq!(store.len(), 300);
         assert_eq!(ids.len(), 300);
@@ -635,7 +638,7 @@ mod tests {
         let rows: Vec<u32> = (0..5000).flat_map(row).collect();
         let mut ids = Vec::new();
         assert_eq!(
-            store.insert_all(&rows, &mut ids, &tight),
+            store.insert_all(&[&rows], &mut ids, &tight),
             Err(Stopped::Memory)
         );
         // Each shard's table (16 slots) doubles at its own fill, from 12
@@ -661,10 +664,21 @@ mod tests {
         let rows: Vec<u32> = (0..5000u32).flat_map(|i| [i % 61, i % 17]).collect();
         let mut ids = Vec::new();
         batch
-            .insert_all(&rows, &mut ids, &Meter::unlimited())
+            .insert_all(&[&rows], &mut ids, &Meter::unlimited())
             .unwrap();
         let expected: Vec<(u32, bool)> = rows.chunks(2).map(|r| one.insert(r)).collect();
         assert_eq!(ids, expected);
         assert_eq!(batch.len(), 61 * 17);
+        // The same rows in runs of any lengths (empty ones among them).
+        for cut in [1, 3, 40, 4999] {
+            let mut runs: Vec<&[u32]> = rows.chunks(cut * 2).collect();
+            runs.insert(1, &[]);
+            let mut in_runs = StateStore::new(2);
+            let mut ids = Vec::new();
+            in_runs
+                .insert_all(&runs, &mut ids, &Meter::unlimited())
+                .unwrap();
+            assert_eq!(ids, expected, "runs of {cut} rows");
+        }
     }
 }
