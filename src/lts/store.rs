@@ -10,9 +10,10 @@
 //! The index is an open-addressing table of `(hash, id)` words rather
 //! than a general hash map, for the two things exploration needs most: a
 //! lookup touches one table line and then the row, and the lines of a
-//! whole batch of successors are prefetched before any is looked up
-//! ([`StateStore::insert_all`]), so their cache misses overlap. Growing
-//! a table rehashes from the stored hashes, never the rows.
+//! batch of successors are fetched ahead of their lookups, in a window
+//! sliding along the batch ([`StateStore::insert_all`]), so their cache
+//! misses overlap. Growing a table rehashes from the stored hashes,
+//! never the rows.
 //!
 //! The index is split into [`SHARDS`] tables by hash, for two reasons.
 //! Several threads can look up and add a block of rows at once, each in
