@@ -303,8 +303,8 @@ impl View<'_> {
                         "left_count": left_count,
                         "right_count": right_count,
                     }),
-                    Evidence::NoPermutation { tried } => json!({
-                        "kind": "no_permutation", "tried": tried,
+                    Evidence::NoPermutation { tried, after_steps } => json!({
+                        "kind": "no_permutation", "tried": tried, "after_steps": after_steps,
                     }),
                 },
             }),

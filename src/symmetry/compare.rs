@@ -117,8 +117,10 @@ pub enum Evidence {
         left_count: u32,
         right_count: u32,
     },
-    /// Steps 1–2 agree; the exhaustive search found no permutation.
-    NoPermutation { tried: u64 },
+    /// The exhaustive search found no permutation, after steps 1–2
+    /// agreed (`after_steps`) or, for states with values the algorithm
+    /// does not read, without them.
+    NoPermutation { tried: u64, after_steps: bool },
 }
 
 /// Why symmetric states got different representatives.
@@ -230,7 +232,26 @@ fn decide(
             ),
         }
     } else {
-        (None, invariant_cells(li, ri, search.system.orbits()))
+        let cells = invariant_cells(li, ri, search.system.orbits());
+        // The shapes of exact components no permutation changes: counts
+        // of a shape that differ are evidence enough, as step 1's are
+        // for exact states.
+        let exact_cell = |cell: &[usize], input: &OwnedInput| cell.iter().all(|&c| input.exact[c]);
+        let differing = cells
+            .0
+            .iter()
+            .zip(&cells.1)
+            .find(|(l, r)| l.len() != r.len());
+        if let Some((l, r)) = differing
+            && exact_cell(l, li)
+            && exact_cell(r, ri)
+        {
+            return Answer::NotSymmetric(Evidence::Shapes {
+                left: l.clone(),
+                right: r.clone(),
+            });
+        }
+        (None, cells)
     };
     let permutation = match search.find((li, &cells.0), (ri, &cells.1)) {
         (Outcome::Found, Some(permutation)) => permutation,
@@ -238,6 +259,7 @@ fn decide(
         _ => {
             return Answer::NotSymmetric(Evidence::NoPermutation {
                 tried: search.allowance.spent(),
+                after_steps: agreed.is_some(),
             });
         }
     };
@@ -878,9 +900,15 @@ impl Evidence {
                 ),
                 invariant,
             ],
-            Evidence::NoPermutation { tried } => vec![format!(
-                "steps 1 and 2 do not tell them apart, but an exhaustive search ({tried} \
-                 candidates) found no permutation that maps the first state onto the second"
+            Evidence::NoPermutation { tried, after_steps } => vec![format!(
+                "{}, but an exhaustive search ({tried} candidates) found no permutation that \
+                 maps the first state onto the second",
+                if *after_steps {
+                    "steps 1 and 2 do not tell them apart"
+                } else {
+                    "the states hold values in sets, maps or functions, which steps 1 and 2 do \
+                     not read"
+                }
             )],
         }
     }
