@@ -160,6 +160,31 @@ fn a_broken_script_and_a_broken_theme_show_their_messages() {
 }
 
 #[test]
+fn a_script_that_cannot_be_read_is_an_error_not_an_empty_animator() {
+    let config = tempfile::tempdir().unwrap();
+    for (path, reason) in [
+        ("no/such/file.csp", "no such file"),
+        ("tests", "it is a directory"),
+    ] {
+        let mut session = Session::start(&[path], config.path());
+        let deadline = Instant::now() + PATIENCE;
+        let status = loop {
+            if let Some(status) = session.child.try_wait().expect("its status") {
+                break status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{path}: the animator opened; the screen:\n{}",
+                session.text()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert_eq!(status.exit_code(), 2, "{path}");
+        session.wait_for(&format!("error: cannot read `{path}`: {reason}"));
+    }
+}
+
+#[test]
 fn a_five_million_step_random_run_is_cancelled_at_once() {
     let config = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();

@@ -43,6 +43,18 @@ pub(super) fn run(
         };
         return summary::run(described.as_deref(), out, err);
     }
+    // A script that cannot be opened at all is a slip in the command,
+    // not a script to mend in the animator and reload: said and left,
+    // as the other commands do.
+    if let Some(path) = file
+        && let Some(reason) = crate::syntax::unreadable(path)
+    {
+        say(
+            err,
+            &format!("error: cannot read `{}`: {reason}\n", path.display()),
+        );
+        return EXIT_INPUT_ERROR;
+    }
     let no_colour = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let config = Config::load(Config::directory().as_deref(), no_colour);
     let source = match file {

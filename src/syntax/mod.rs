@@ -26,6 +26,7 @@ pub use diagnostic::{Diagnostic, Severity, render_all};
 pub use lexical::{MAX_BRACKET_DEPTH, without_comments};
 pub use load::{LoadError, Program, display_name, empty_file, load_file, load_str};
 pub use print::{binary_symbol, process_symbol};
+pub use read::unreadable;
 pub use source::{FileId, Location, SourceFile, SourceMap, Span};
 
 use thin_vec::ThinVec;

@@ -77,6 +77,21 @@ pub(crate) fn read(path: &Path, limit: usize) -> Result<Contents, ReadError> {
     read_stream(file, limit).map(|bytes| Contents { bytes, device })
 }
 
+/// Why the script at `path` cannot be opened and read, in words (after
+/// "cannot read `name`: "), if it cannot: missing, a directory, not
+/// permitted. Reads nothing.
+pub fn unreadable(path: &Path) -> Option<String> {
+    if is_stdin(path) {
+        return None;
+    }
+    let problem = match std::fs::File::open(path).and_then(|file| file.metadata()) {
+        Err(e) => ReadError::Io(e),
+        Ok(meta) if meta.is_dir() => ReadError::Directory,
+        Ok(_) => return None,
+    };
+    Some(problem.reason(usize::MAX))
+}
+
 /// Reads `source` to its end, a NUL byte, or past `limit` (an error).
 fn read_stream(mut source: impl Read, limit: usize) -> Result<Vec<u8>, ReadError> {
     let mut bytes = Vec::new();
