@@ -225,7 +225,7 @@ fn a_long_random_run_is_cancelled_and_keeps_its_steps() {
         assert!(done < total);
         let shown = screen(&mut app, 120, 30);
         assert!(shown.contains("random run: "), "{shown}");
-        assert!(shown.contains("of 5 000 000 · "), "{shown}");
+        assert!(shown.contains("of 5\u{a0}000\u{a0}000 · "), "{shown}");
         // Another step is refused while it runs; Esc cancels it.
         update(&mut app, Action::Command(Command::FireNth(1)));
         assert!(
@@ -1022,5 +1022,26 @@ fn a_reload_keeps_the_events_a_tau_hid_or_stops_where_they_are_gone() {
             "{}",
             message(&app)
         );
+    });
+}
+
+#[test]
+fn the_status_bar_keeps_help_and_quit_on_a_narrow_terminal() {
+    with_large_stack(|| {
+        let mut app = open("counter.csp", None);
+        run(&mut app, &[Command::FireNth(1), Command::FireNth(1)]);
+        // 60 columns is the least the animator draws its panes in.
+        for width in [120, 70, 60] {
+            let shown = screen(&mut app, width, 30);
+            let status = shown.lines().last().expect("a status bar");
+            assert!(status.ends_with("? help · q quit"), "{width}:\n{shown}");
+            assert!(
+                status.starts_with(" tests/fixtures/tui/counter.csp") || status.contains('…'),
+                "{status}"
+            );
+        }
+        let wide = screen(&mut app, 120, 30);
+        let status = wide.lines().last().unwrap();
+        assert!(status.contains("depth 2"), "{status}");
     });
 }

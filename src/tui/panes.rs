@@ -130,18 +130,22 @@ pub fn clip(line: Line<'static>, width: usize) -> Line<'static> {
     Line::from(spans).style(line.style)
 }
 
-/// `1234567` as `1 234 567`.
+/// `1234567` as `1 234 567`, the groups joined by no-break spaces so
+/// that a wrapped paragraph never splits a number across lines.
 pub fn count(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(' ');
+            out.push(GROUP_SEPARATOR);
         }
         out.push(c);
     }
     out
 }
+
+/// Between groups of three digits in [`count`]: a no-break space.
+pub const GROUP_SEPARATOR: char = '\u{a0}';
 
 /// `n` and a noun, the noun plural unless `n` is one: `1 step`, `3 steps`.
 pub fn plural(n: u64, one: &str, many: &str) -> String {
@@ -183,11 +187,34 @@ mod tests {
     #[test]
     fn words_and_rows_read_well() {
         assert_eq!(plural(1, "step", "steps"), "1 step");
-        assert_eq!(plural(1234, "step", "steps"), "1 234 steps");
+        assert_eq!(plural(1234, "step", "steps"), "1\u{a0}234 steps");
         assert_eq!(
             elide_middle("Spec(<>) [T= System :[symmetry reduce]", 21),
             "Spec(<>) […ry reduce]"
         );
         assert_eq!(elide_middle("short", 21), "short");
+    }
+
+    #[test]
+    fn a_wrapped_paragraph_keeps_each_number_whole() {
+        use ratatui::buffer::Buffer;
+        use ratatui::layout::Rect;
+        use ratatui::widgets::{Paragraph, Widget, Wrap};
+        let text = format!("checked {} states", count(8_953_229));
+        let area = Rect::new(0, 0, 12, 3);
+        let mut buffer = Buffer::empty(area);
+        Paragraph::new(text)
+            .wrap(Wrap { trim: true })
+            .render(area, &mut buffer);
+        let rows: Vec<String> = (0..area.height)
+            .map(|y| {
+                (0..area.width)
+                    .map(|x| buffer[(x, y)].symbol())
+                    .collect::<String>()
+                    .trim_end()
+                    .replace(GROUP_SEPARATOR, " ")
+            })
+            .collect();
+        assert_eq!(rows, ["checked", "8 953 229", "states"]);
     }
 }

@@ -308,15 +308,27 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
     if app.check_running() {
         parts.push("checking…".into());
     }
-    // The pane's hints as far as they fit; help and quit always.
+    // The pane's hints as far as they fit, then the facts on the left
+    // as far as they fit; help and quit always, the script's name cut
+    // short last.
     let width = usize::from(area.width);
     let text = loop {
         let shown: Vec<&str> = hints.iter().chain(&last).map(String::as_str).collect();
-        let text = format!(" {} │ {}", parts.join(" │ "), shown.join(" · "));
-        if text.chars().count() <= width || hints.is_empty() {
+        let right = shown.join(" · ");
+        let text = format!(" {} │ {right}", parts.join(" │ "));
+        if text.chars().count() <= width {
             break text;
         }
-        hints.pop();
+        if hints.pop().is_some() {
+            continue;
+        }
+        if parts.len() > 1 {
+            parts.pop();
+            continue;
+        }
+        let room = width.saturating_sub(right.chars().count() + 4);
+        let name = super::panes::elide_middle(&parts[0], room);
+        break format!(" {name} │ {right}");
     };
     frame.render_widget(Paragraph::new(text).style(app.config.theme.status), area);
 }
