@@ -73,7 +73,25 @@ const END_OF_LINE: &str = "<end of line>";
 /// A diagnostic for a failed parse of the part of `text` (all of a file,
 /// whose positions start at `base`) that starts at byte `offset`. The whole text is wanted: what
 /// precedes the parsed part (an open `let`, say) shapes the message.
-pub(crate) fn diagnostic(error: &Error<Rule>, base: u32, text: &str, offset: usize) -> Diagnostic {
+/// What the text that failed to parse was meant to be: its declarations'
+/// rules (a top-level `=`, lines that start declarations) apply to a
+/// script only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Input {
+    Script,
+    /// One expression (a process named on the command line, typed in
+    /// the animator).
+    Expression,
+}
+
+pub(crate) fn diagnostic(
+    error: &Error<Rule>,
+    base: u32,
+    text: &str,
+    offset: usize,
+    input: Input,
+) -> Diagnostic {
+    let script = input == Input::Script;
     let spot = locate(error, text, offset);
     if let ErrorVariant::CustomError { message } = &error.variant {
         // pest's own guards: its stack probe or call budget ran out.
@@ -89,11 +107,15 @@ pub(crate) fn diagnostic(error: &Error<Rule>, base: u32, text: &str, offset: usi
     let mut expected = expected_tokens(error);
     // On the first line of a top-level declaration that is not a keyword
     // declaration and has no `=` yet, the `=` of a definition is due.
-    if spot.open.is_none() && starts_definition(before) && !previous_line_continues(before) {
+    if script
+        && spot.open.is_none()
+        && starts_definition(before)
+        && !previous_line_continues(before)
+    {
         expected.push("=".to_string());
     }
     let ends_declaration = expected.iter().any(|t| t == END_OF_LINE);
-    let wanted = if spot.open.is_none() && at_line_start(before) && !ends_declaration {
+    let wanted = if script && spot.open.is_none() && at_line_start(before) && !ends_declaration {
         Some(
             "a declaration (a definition `name = ...`, `channel`, `datatype`, `assert`, ...)"
                 .to_string(),
@@ -113,7 +135,7 @@ pub(crate) fn diagnostic(error: &Error<Rule>, base: u32, text: &str, offset: usi
             "`include` is read only among the declarations of a script or of a module, not in \
              a `let`: include the file at the top level and use its names here",
         )
-    } else if spot.open.is_none() && indented_declaration(before) {
+    } else if script && spot.open.is_none() && indented_declaration(before) {
         diagnostic.with_note(
             "this indented line starts a new declaration: a newline ends a declaration unless an \
              operator joins the lines (at the end of the line before, or at the start of this one)",
@@ -128,7 +150,11 @@ pub(crate) fn diagnostic(error: &Error<Rule>, base: u32, text: &str, offset: usi
         )
     } else if model_after_property(before, rest) {
         diagnostic.with_note("the semantic model goes inside the brackets: `:[deadlock free [F]]`")
-    } else if spot.open.is_none() && expected.iter().any(|t| t == "=") && !ends_declaration {
+    } else if script
+        && spot.open.is_none()
+        && expected.iter().any(|t| t == "=")
+        && !ends_declaration
+    {
         diagnostic.with_note("a declaration at the top level is a definition: `Name = expression`")
     } else if follows_operand(before) && starts_operand(rest) {
         diagnostic.with_note(

@@ -225,13 +225,13 @@ fn explain_failure(
         if let Err(error) = pest_run::parse(Rule::file, rest, Detail::On)
             && near + errors::failure_offset(&error) == failed_at
         {
-            return errors::diagnostic(&error, base, text, near);
+            return errors::diagnostic(&error, base, text, near, errors::Input::Script);
         }
     }
     let rest = &text[start..];
     let error = pest_run::parse(Rule::file, rest, Detail::On)
         .expect_err("a text that failed to parse fails again");
-    errors::diagnostic(&error, base, text, start)
+    errors::diagnostic(&error, base, text, start, errors::Input::Script)
 }
 
 #[derive(Default)]

@@ -59,7 +59,13 @@ fn reference_expr(base: u32, text: &str) -> Result<ast::Expr, Vec<Diagnostic>> {
         Err(_) => {
             let error = pest_run::parse(rule, text, Detail::On)
                 .expect_err("a text that failed to parse fails again");
-            Err(vec![errors::diagnostic(&error, base, text, 0)])
+            Err(vec![errors::diagnostic(
+                &error,
+                base,
+                text,
+                0,
+                errors::Input::Expression,
+            )])
         }
     }
 }
