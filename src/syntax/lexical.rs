@@ -191,16 +191,38 @@ pub(crate) fn check(base: u32, text: &str) -> Vec<Diagnostic> {
     if errors.is_empty()
         && let Some(open) = stack.last()
     {
-        errors.push(Diagnostic::error(
-            span(open.start, open.start + 1),
-            format!(
-                "unclosed `{}`: no `{}` closes it before the end of the file",
-                open.bracket as char,
-                closing(open.bracket)
+        errors.push(match unknown_model(&text[open.start..]) {
+            Some(written) => Diagnostic::error(
+                span(open.start, open.start + written.len()),
+                format!(
+                    "`{written}` is not a refinement: the models are `[T=`, `[F=`, `[FD=`, `[R=`, \
+                     `[RD=`, `[V=` and `[VD=`"
+                ),
             ),
-        ));
+            None => Diagnostic::error(
+                span(open.start, open.start + 1),
+                format!(
+                    "unclosed `{}`: no `{}` closes it before the end of the file",
+                    open.bracket as char,
+                    closing(open.bracket)
+                ),
+            ),
+        });
     }
     errors
+}
+
+/// `rest`'s start when it looks like a refinement of a model there is
+/// not (`[X=`, `[TF=`): a `[`, capital letters and `=` (not `==`).
+fn unknown_model(rest: &str) -> Option<&str> {
+    let letters = rest
+        .strip_prefix('[')?
+        .bytes()
+        .take_while(u8::is_ascii_uppercase)
+        .count();
+    let end = 1 + letters;
+    (letters > 0 && rest[end..].starts_with('=') && !rest[end..].starts_with("=="))
+        .then(|| &rest[..=end])
 }
 
 fn closing(open: u8) -> char {
@@ -395,6 +417,24 @@ mod tests {
                 "f(x) = {- a ( comment {- nested -} -} x -- ( too\nc = '('\ns = \"[\"\nP' = P''\n"
             )
             .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_refinement_of_a_model_there_is_not_is_named_as_such() {
+        let expected = "`[X=` is not a refinement: the models are `[T=`, `[F=`, `[FD=`, `[R=`, \
+                        `[RD=`, `[V=` and `[VD=`";
+        assert_eq!(messages("assert P [X= P\n"), [expected]);
+        let span = check(0, "assert P [X= P\n")[0].span.expect("a place");
+        assert_eq!((span.start, span.end), (9, 12));
+        assert_eq!(
+            messages("assert P [TF= Q"),
+            [expected.replace("[X=", "[TF=")]
+        );
+        // A bracket left open before `==` or a name stays an unclosed one.
+        assert_eq!(
+            messages("x = [A== 1"),
+            ["unclosed `[`: no `]` closes it before the end of the file"]
         );
     }
 
