@@ -87,31 +87,23 @@ fn bad_inputs_get_a_diagnostic_and_exit_two() {
 
 #[test]
 fn a_missing_file_is_an_error_not_a_panic() {
-    let output = symcsp()
+    symcsp()
         .args(["parse", "no/such/file.csp"])
         .assert()
         .code(2)
-        .get_output()
-        .clone();
-    assert_eq!(
-        String::from_utf8_lossy(&output.stderr),
-        "error: cannot read `no/such/file.csp`: no such file\nno/such/file.csp: 1 error\n"
-    );
+        .stderr("error: cannot read `no/such/file.csp`: no such file\nno/such/file.csp: 1 error\n");
 }
 
 #[test]
 fn a_broken_process_argument_is_told_as_an_expression_not_a_declaration() {
-    let output = symcsp()
+    symcsp()
         .args(["explore", "models/ring.csp", "System |||"])
         .assert()
         .code(2)
-        .get_output()
-        .clone();
-    assert_eq!(
-        String::from_utf8_lossy(&output.stderr),
-        "error: unexpected end of file: expected an expression\n --> <process>:1:11\n  |\n1 | \
-         System |||\n  |           ^\n"
-    );
+        .stderr(
+            "error: unexpected end of file: expected an expression\n --> <process>:1:11\n  |\n1 | \
+             System |||\n  |           ^\n",
+        );
 }
 
 /// Issue 24, item 7: a script is read once, its kind and size judged
