@@ -423,3 +423,18 @@ fn explore_refuses_symmetry_it_cannot_apply() {
             "--engine terms explores without symmetry",
         ));
 }
+
+#[test]
+fn the_legend_of_values_appearing_nowhere_is_shown_only_when_some_do_not() {
+    // After enqCall.T1.B every NodeID, ThreadID and Data value is held by
+    // some component: no ordering has a `|`, so no legend explains one.
+    let out = rep(&["models/lockfreequeue.csp", "--after", "enqCall.T1.B"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).expect("text");
+    assert!(out.contains("  type orderings\n    NodeID: N1, N2, N0\n"), "{out}");
+    assert!(!out.contains("appear nowhere"), "{out}");
+    assert!(!out.contains(" | "), "{out}");
+}

@@ -415,9 +415,14 @@ impl<'r> One<'r> {
         }
         let order: Vec<&str> = x.trace.order.iter().map(|&c| texts[c].as_str()).collect();
         out.push_str(&format!("  order   {}\n", order.join(", ")));
-        out.push_str(
-            "  type orderings (values after | appear nowhere: their order is arbitrary)\n",
-        );
+        // The legend only when some value appears nowhere.
+        let hidden = (x.trace.type_orderings.iter())
+            .zip(&x.trace.appeared)
+            .any(|(ordering, &appeared)| appeared < ordering.len());
+        out.push_str(match hidden {
+            true => "  type orderings (values after | appear nowhere: their order is arbitrary)\n",
+            false => "  type orderings\n",
+        });
         for (t, ordering) in x.trace.type_orderings.iter().enumerate() {
             let appeared = x.trace.appeared[t];
             let names: Vec<&str> = ordering.iter().map(|&a| self.atom(a)).collect();
