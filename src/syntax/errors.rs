@@ -496,7 +496,10 @@ fn previous_line_continues(before: &str) -> bool {
         return false;
     };
     let code = previous.split("--").next().unwrap_or("").trim_end();
-    code.ends_with("->") || code.ends_with(|c: char| "-+*/%&;|.^,=<:?!$@\\".contains(c))
+    // Operators of two or more symbols first: `[]`, `[>` and a parallel's
+    // `[| A |]` end with symbols that also close brackets.
+    ["->", "[]", "[>", "|]"].iter().any(|op| code.ends_with(op))
+        || code.ends_with(|c: char| "-+*/%&;|.^,=<:?!$@\\".contains(c))
 }
 
 /// Whether `rest` starts with a name or a literal.
