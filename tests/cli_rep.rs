@@ -434,7 +434,10 @@ fn the_legend_of_values_appearing_nowhere_is_shown_only_when_some_do_not() {
         .stdout
         .clone();
     let out = String::from_utf8(out).expect("text");
-    assert!(out.contains("  type orderings\n    NodeID: N1, N2, N0\n"), "{out}");
+    assert!(
+        out.contains("  type orderings\n    NodeID: N1, N2, N0\n"),
+        "{out}"
+    );
     assert!(!out.contains("appear nowhere"), "{out}");
     assert!(!out.contains(" | "), "{out}");
 }

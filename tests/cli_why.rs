@@ -91,6 +91,25 @@ fn the_same_representative() {
 }
 
 #[test]
+fn comparing_a_state_with_itself_says_so_and_how_to_name_two() {
+    // No --after, no --vs: both default to the initial state.
+    let out = plain(&["models/liststack.csp"]);
+    assert!(
+        out.contains("state 1    nothing (the initial state)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "\nnote       the two are one state: give the traces of two with --after and --vs\n\n"
+        ),
+        "{out}"
+    );
+    // Two different states get no such note.
+    let out = plain(&["models/liststack.csp", "--after", "push.T0.A"]);
+    assert!(!out.contains("the two are one state"), "{out}");
+}
+
+#[test]
 fn not_symmetric_by_step_1() {
     let args = [
         "models/liststack.csp",

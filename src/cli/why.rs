@@ -84,7 +84,15 @@ fn report(
                 ("state 1", reached.states[0].0.as_slice()),
                 ("state 2", reached.states[1].0.as_slice()),
             ];
-            header(&reached, subject, &traces) + &view.plain()
+            let mut text = header(&reached, subject, &traces);
+            if reached.states[0].1 == reached.states[1].1 {
+                // Inside the header, before the blank line that ends it.
+                text.insert_str(
+                    text.len() - 1,
+                    "note       the two are one state: give the traces of two with --after and --vs\n",
+                );
+            }
+            text + &view.plain()
         }
         Format::Json => {
             serde_json::to_string_pretty(&view.json(subject)).expect("a report serialises") + "\n"
