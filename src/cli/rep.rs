@@ -416,7 +416,8 @@ impl<'r> One<'r> {
         let order: Vec<&str> = x.trace.order.iter().map(|&c| texts[c].as_str()).collect();
         out.push_str(&format!("  order   {}\n", order.join(", ")));
         // The legend only when some value appears nowhere.
-        let hidden = (x.trace.type_orderings.iter())
+        let orderings = x.trace.type_orderings.iter();
+        let hidden = orderings
             .zip(&x.trace.appeared)
             .any(|(ordering, &appeared)| appeared < ordering.len());
         out.push_str(match hidden {
