@@ -1045,3 +1045,46 @@ fn the_status_bar_keeps_help_and_quit_on_a_narrow_terminal() {
         assert!(status.contains("depth 2"), "{status}");
     });
 }
+
+#[test]
+fn a_narrow_terminal_keeps_the_events_columns_and_the_states_indentation() {
+    with_large_stack(|| {
+        let mut app = open("long_labels.csp", Some("System"));
+        for width in [70, 100] {
+            let shown = screen(&mut app, width, 24);
+            // Every event's components start in one column, however long
+            // its label: labels longer than the column are cut.
+            let columns: Vec<usize> = shown
+                .lines()
+                .filter_map(|line| {
+                    let at = line.find(" #1").or_else(|| line.find(" #2"))?;
+                    Some(line[..at].chars().count())
+                })
+                .filter(|&at| at > usize::from(width) / 2)
+                .collect();
+            assert!(columns.len() >= 3, "{width}:\n{shown}");
+            assert!(
+                columns.iter().all(|&c| c == columns[0]),
+                "{width}: components start in columns {columns:?}:\n{shown}"
+            );
+        }
+        // A component wider than the State pane wraps under its own
+        // text, not at the pane's edge.
+        run(&mut app, &[Command::FireNth(1)]);
+        let narrow = screen(&mut app, 70, 24);
+        let state: Vec<&str> = narrow
+            .lines()
+            .map(|line| line.split('│').nth(3).unwrap_or(""))
+            .collect();
+        let first = state
+            .iter()
+            .position(|row| row.contains("#1 "))
+            .unwrap_or_else(|| panic!("component #1 in the State pane:\n{narrow}"));
+        let text_at = state[first].find("#1 ").unwrap() + 3;
+        let next = state[first + 1];
+        assert!(
+            next.len() > text_at && next[..text_at].trim().is_empty(),
+            "the row after #1 continues under its text:\n{narrow}"
+        );
+    });
+}

@@ -986,7 +986,7 @@ impl App {
 
     fn state_rows(&self) -> usize {
         self.walk.as_ref().map_or(0, |w| {
-            super::panes::state::lines(w, &self.config.theme).len()
+            super::panes::state::rows(w, &self.config.theme).len()
         })
     }
 

@@ -11,7 +11,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::super::config::{Command, Theme};
 use super::super::engine::Move;
-use super::{Effect, List, clip};
+use super::{Effect, List, clip, elide_middle};
 use crate::lts::animator::EventKind;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -145,7 +145,11 @@ impl EventsPane {
                 }
                 let mut spans = vec![
                     Span::styled(format!("{:>3} ", n + 1), theme.dim),
-                    Span::styled(format!("{:<width$}", m.label), event_style(theme, m.kind)),
+                    // Cut to the column, so the components moving line up.
+                    Span::styled(
+                        format!("{:<width$}", elide_middle(&m.label, width)),
+                        event_style(theme, m.kind),
+                    ),
                     Span::styled(format!("  {}", who.join(" ")), theme.dim),
                 ];
                 if !m.after.is_empty() {

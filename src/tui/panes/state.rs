@@ -4,13 +4,30 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::super::config::{Command, Theme};
 use super::super::walk::Walk;
-use super::List;
+use super::{List, wrap_hanging};
 use crate::lts::machine::OutlineRow;
+
+/// A row of the pane: its text, its style, and how far the rows it
+/// wraps onto are indented when it is wider than the pane — under its
+/// own text, not at the pane's edge, so the operator tree still reads.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub text: String,
+    pub style: Style,
+    pub hang: usize,
+}
+
+impl Row {
+    fn new(text: String, style: Style, hang: usize) -> Row {
+        Row { text, style, hang }
+    }
+}
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StatePane {
@@ -45,46 +62,52 @@ impl StatePane {
             frame.render_widget(Paragraph::new("loading…").style(theme.dim), area);
             return;
         };
-        let rows = lines(walk, theme);
+        let rows = rows(walk, theme);
         let offset = self.scroll.selected.min(rows.len().saturating_sub(1));
-        let lines: Vec<Line> = rows.into_iter().skip(offset).collect();
-        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+        let width = usize::from(area.width);
+        let lines: Vec<Line> = rows
+            .into_iter()
+            .skip(offset)
+            .flat_map(|row| wrap_hanging(&row.text, row.style, width, row.hang))
+            .take(usize::from(area.height))
+            .collect();
+        frame.render_widget(Paragraph::new(lines), area);
     }
 }
 
-/// The pane's lines: the components under their operators, then the
+/// The pane's rows: the components under their operators, then the
 /// specification beside a loaded counterexample.
-pub fn lines(walk: &Walk, theme: &Theme) -> Vec<Line<'static>> {
-    let mut rows: Vec<Line> = Vec::new();
+pub fn rows(walk: &Walk, theme: &Theme) -> Vec<Row> {
+    let mut rows: Vec<Row> = Vec::new();
     let Some(shown) = &walk.shown else {
         return rows;
     };
     let changed = walk.changed();
     if shown.reduced {
-        rows.push(Line::styled(
-            "walking the reduced system: this is a representative (W: raw states)",
+        rows.push(Row::new(
+            "walking the reduced system: this is a representative (W: raw states)".to_string(),
             theme.dim,
+            2,
         ));
     }
     for row in &walk.outline {
         match row {
             OutlineRow::Operator { depth, text } => {
-                rows.push(Line::styled(
-                    format!("{}{text}", "  ".repeat(*depth)),
-                    theme.dim,
-                ));
+                let indent = "  ".repeat(*depth);
+                let hang = indent.len() + 2;
+                rows.push(Row::new(format!("{indent}{text}"), theme.dim, hang));
             }
             OutlineRow::Component { depth, slot } => {
                 let text = shown.components.get(*slot).map_or("", String::as_str);
                 let indent = "  ".repeat(*depth);
-                if changed.contains(slot) {
-                    rows.push(Line::styled(
-                        format!("{indent}* #{} {text}", slot + 1),
-                        theme.changed,
-                    ));
+                let (mark, style) = if changed.contains(slot) {
+                    ("* ", theme.changed)
                 } else {
-                    rows.push(Line::from(format!("{indent}  #{} {text}", slot + 1)));
-                }
+                    ("  ", Style::default())
+                };
+                let head = format!("{indent}{mark}#{} ", slot + 1);
+                let hang = head.len();
+                rows.push(Row::new(format!("{head}{text}"), style, hang));
             }
         }
     }
@@ -102,18 +125,19 @@ pub fn lines(walk: &Walk, theme: &Theme) -> Vec<Line<'static>> {
             None => None,
         };
         if let Some((heading, spec)) = spec {
-            rows.push(Line::default());
-            rows.push(Line::styled(heading, theme.spec));
+            rows.push(Row::new(String::new(), Style::default(), 0));
+            rows.push(Row::new(heading.to_string(), theme.spec, 2));
             rows.extend(
                 spec.iter()
-                    .map(|s| Line::styled(format!("  {s}"), theme.spec)),
+                    .map(|s| Row::new(format!("  {s}"), theme.spec, 4)),
             );
         }
         if at_violation {
-            rows.push(Line::default());
-            rows.push(Line::styled(
+            rows.push(Row::new(String::new(), Style::default(), 0));
+            rows.push(Row::new(
                 format!("✗ assertion {}: {}", cx.assertion + 1, cx.verdict),
                 theme.failed,
+                2,
             ));
         }
     }
