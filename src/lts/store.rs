@@ -181,7 +181,7 @@ impl StateStore {
         // in the cache when it is looked up. Hashing the whole batch
         // first read it twice, and a batch made on another thread (a
         // few megabytes) no longer fits this core's cache by the second
-        // pass: dining's exploration on two threads spent a thirtieth of
+        // pass: dining's exploration on two threads spent a fiftieth of
         // its time reading it again.
         const LINE_AHEAD: usize = 16;
         const ROW_AHEAD: usize = 8;
