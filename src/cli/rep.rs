@@ -420,9 +420,10 @@ impl<'r> One<'r> {
         let hidden = orderings
             .zip(&x.trace.appeared)
             .any(|(ordering, &appeared)| appeared < ordering.len());
-        out.push_str(match hidden {
-            true => "  type orderings (values after | appear nowhere: their order is arbitrary)\n",
-            false => "  type orderings\n",
+        out.push_str(if hidden {
+            "  type orderings (values after | appear nowhere: their order is arbitrary)\n"
+        } else {
+            "  type orderings\n"
         });
         for (t, ordering) in x.trace.type_orderings.iter().enumerate() {
             let appeared = x.trace.appeared[t];

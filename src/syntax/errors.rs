@@ -70,9 +70,6 @@ const NAMED: &[&str] = &["=", "->", "@", "<-", ":", "::", "=>", ",", "..", "|"];
 /// means the declaration could end here.
 const END_OF_LINE: &str = "<end of line>";
 
-/// A diagnostic for a failed parse of the part of `text` (all of a file,
-/// whose positions start at `base`) that starts at byte `offset`. The whole text is wanted: what
-/// precedes the parsed part (an open `let`, say) shapes the message.
 /// What the text that failed to parse was meant to be: its declarations'
 /// rules (a top-level `=`, lines that start declarations) apply to a
 /// script only.
@@ -84,6 +81,10 @@ pub(crate) enum Input {
     Expression,
 }
 
+/// A diagnostic for a failed parse of the part of `text` (all of a file,
+/// whose positions start at `base`) that starts at byte `offset`, read
+/// as `input`. The whole text is wanted: what precedes the parsed part
+/// (an open `let`, say) shapes the message.
 pub(crate) fn diagnostic(
     error: &Error<Rule>,
     base: u32,

@@ -159,14 +159,14 @@ pub fn plural(n: u64, one: &str, many: &str) -> String {
 /// width, so a deep row in a narrow pane still has room.
 pub fn wrap_hanging(text: &str, style: Style, width: usize, hang: usize) -> Vec<Line<'static>> {
     let body = text.trim_start_matches(' ');
+    if body.is_empty() {
+        return vec![Line::styled(text.to_string(), style)];
+    }
     let indent = " ".repeat((text.len() - body.len()).min(width / 2));
     let hang = " ".repeat(hang.min(width / 2));
     let options = textwrap::Options::new(width.max(1))
         .initial_indent(&indent)
         .subsequent_indent(&hang);
-    if body.is_empty() {
-        return vec![Line::styled(text.to_string(), style)];
-    }
     textwrap::wrap(body, options)
         .into_iter()
         .map(|row| Line::styled(row.into_owned(), style))
