@@ -1,5 +1,6 @@
 //! "Did you mean": the known name closest to an unknown one, by edit
-//! distance, within a budget of work per script.
+//! distance (optimal string alignment, from `strsim`), within a budget
+//! of work per script.
 //!
 //! Each suggestion compares the unknown name with every name in scope,
 //! so a script with many unknown names, or a huge one, could spend
@@ -33,6 +34,11 @@ impl Suggester {
 
     /// The candidate closest to `text`, if close enough to be a likely
     /// typo (within a third of its length), ties broken by name.
+    ///
+    /// Closeness ignores case first (`Stop` is `STOP`, `Skip` is `SKIP`,
+    /// as FDR users coming from the books write them), then counts it;
+    /// a swap of two neighbouring letters is one edit (`Porc` is
+    /// `Proc`).
     pub fn closest<'c>(
         &mut self,
         text: &str,
@@ -43,40 +49,30 @@ impl Suggester {
             return None;
         }
         let limit = (length / 3).max(1);
-        let mut best: Option<(usize, &str)> = None;
+        let folded = text.to_lowercase();
+        let mut best: Option<((usize, usize), &str)> = None;
         for candidate in candidates {
             let other = candidate.chars().count();
             if other.abs_diff(length) > limit {
                 continue;
             }
-            let cells = length * other;
+            // Two distance tables a comparison.
+            let cells = 2 * length * other;
             if cells > self.work_left {
                 break;
             }
             self.work_left -= cells;
-            let distance = edit_distance(text, candidate);
-            let better = best.is_none_or(|(d, name)| (distance, candidate) < (d, name));
-            if distance <= limit && better {
+            let ignoring_case = strsim::osa_distance(&folded, &candidate.to_lowercase());
+            if ignoring_case > limit {
+                continue;
+            }
+            let distance = (ignoring_case, strsim::osa_distance(text, candidate));
+            if best.is_none_or(|(d, name)| (distance, candidate) < (d, name)) {
                 best = Some((distance, candidate));
             }
         }
         best.map(|(_, name)| name)
     }
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitution = previous + usize::from(ca != cb);
-            previous = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]
@@ -93,6 +89,20 @@ mod tests {
             Some("Thread")
         );
         assert_eq!(suggester.closest("zzz", names.into_iter()), None);
+    }
+
+    #[test]
+    fn case_and_swapped_letters_are_near_misses() {
+        let names = ["STOP", "SKIP", "Proc", "Stock", "Clock"];
+        let mut suggester = Suggester::default();
+        let mut closest = |text| suggester.closest(text, names.into_iter());
+        // `Stock` is one edit from `Stop` as written; `STOP` is none
+        // once case is set aside.
+        assert_eq!(closest("Stop"), Some("STOP"));
+        assert_eq!(closest("skip"), Some("SKIP"));
+        assert_eq!(closest("Porc"), Some("Proc"));
+        assert_eq!(closest("Clok"), Some("Clock"));
+        assert_eq!(closest("Qwerty"), None);
     }
 
     #[test]
