@@ -467,14 +467,8 @@ impl<'a> Args<'_, 'a> {
     fn finite(&self, i: usize) -> EvalResult<&'a [Value]> {
         let set = self.set(i)?;
         set.as_finite().ok_or_else(|| {
-            EvalError::new(
-                self.span,
-                format!(
-                    "`{}` needs a finite set, but its argument is the infinite set {}",
-                    self.builtin.name(),
-                    self.ev.show(&self.values[i])
-                ),
-            )
+            let why = format!("`{}` needs its argument's elements", self.builtin.name());
+            self.ev.unlisted(set, self.span, &why)
         })
     }
 
@@ -482,10 +476,8 @@ impl<'a> Args<'_, 'a> {
     fn finite_value<'v>(&self, v: &'v Value) -> EvalResult<&'v [Value]> {
         match v {
             Value::Set(s) => s.as_finite().ok_or_else(|| {
-                EvalError::new(
-                    self.span,
-                    format!("`{}` needs finite sets", self.builtin.name()),
-                )
+                let why = format!("`{}` needs the elements of each set", self.builtin.name());
+                self.ev.unlisted(s, self.span, &why)
             }),
             other => Err(self.wrong(0, "a set of sets", other)),
         }

@@ -704,16 +704,27 @@ impl Evaluator<'_> {
 
     /// The elements of a set, or an error if it is infinite.
     pub(super) fn enumerate<'a>(&self, set: &'a Set, span: Span) -> EvalResult<&'a [Value]> {
-        set.as_finite().ok_or_else(|| {
-            EvalError::new(
+        set.as_finite()
+            .ok_or_else(|| self.unlisted(set, span, "its elements cannot be listed"))
+    }
+
+    /// Why the elements of `set` (not [`Set::Finite`]) cannot be had:
+    /// it is infinite, or a set of sets or maps too large to build.
+    /// `why` says what that prevents.
+    pub(super) fn unlisted(&self, set: &Set, span: Span, why: &str) -> EvalError {
+        let shown = truncate(self.show(&Value::set(set.clone())));
+        match set.unlisted_size() {
+            Some(size) => EvalError::new(
                 span,
-                format!(
-                    "the set {} is infinite: its elements cannot be listed",
-                    self.show(&Value::set(set.clone()))
-                ),
+                format!("the set {shown} has {size} elements, too many to build: {why}"),
             )
-            .with_note("infinite sets can only be tested for membership")
-        })
+            .with_note(
+                "symcsp builds `Set(A)` and `Map(A, B)` up to about a million elements; \
+                 larger ones can only be tested for membership",
+            ),
+            None => EvalError::new(span, format!("the set {shown} is infinite: {why}"))
+                .with_note("infinite sets can only be tested for membership"),
+        }
     }
 
     // ------------------------------------------------------------ operators

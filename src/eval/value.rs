@@ -137,6 +137,21 @@ impl Set {
             _ => None,
         }
     }
+
+    /// How many elements a set kept symbolic only for its size has
+    /// (`Set(A)` and `Map(A, B)` over finite sets too large to build),
+    /// as a power: `2^41`. `None` for a set that is really infinite.
+    pub fn unlisted_size(&self) -> Option<String> {
+        match self {
+            Set::Powerset(base) => Some(format!("2^{}", base.as_finite()?.len())),
+            Set::Maps(keys, values) => {
+                let (keys, values) = (keys.as_finite()?, values.as_finite()?);
+                // A map takes each key to a value or leaves it out.
+                Some(format!("{}^{}", values.len() + 1, keys.len()))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// A function value: a function of the script with the environment it
