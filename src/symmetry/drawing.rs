@@ -129,9 +129,11 @@ pub fn layout(graph: &StateGraph, texts: &[String], width: usize) -> Vec<Line> {
             let label = drawer.label(c);
             if k > 0 {
                 // The comma stays with the label before it; a wrapped
-                // row starts under the first label.
+                // row starts under the first label. A label fits with the
+                // comma that follows it, but for the last.
                 line.push(",", Role::Text);
-                if line.width() + 1 + label.chars().count() > drawer.width {
+                let comma = usize::from(k + 1 < alone.len());
+                if line.width() + 1 + label.chars().count() + comma > drawer.width {
                     lines.push(std::mem::take(&mut line));
                     line.push("            ", Role::Mark);
                 } else {
@@ -167,13 +169,22 @@ struct Drawer<'g> {
 }
 
 /// A reference to draw below a line: from the component at `column`,
-/// to `target` through the variables `names`; a `continued` chain goes
-/// on from the end of the line above.
+/// to `target` through the variables `names`.
 struct Branch<'g> {
     column: usize,
     target: usize,
     names: &'g [&'g str],
-    continued: bool,
+    kind: BranchKind,
+}
+
+/// How a branch meets the line above it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BranchKind {
+    /// A second or later reference of a component, under it.
+    Fork,
+    /// The chain going on from the end of the line above, which drew
+    /// the reference's arrow when `arrow_drawn`.
+    Continued { arrow_drawn: bool },
 }
 
 impl<'g> Drawer<'g> {
@@ -210,7 +221,7 @@ impl<'g> Drawer<'g> {
                     column,
                     target: *target,
                     names,
-                    continued: false,
+                    kind: BranchKind::Fork,
                 });
             }
             let first = *first;
@@ -232,13 +243,20 @@ impl<'g> Drawer<'g> {
             };
             let next = line.width() + link + self.label(first).chars().count() + goes_on;
             if next > self.width {
-                line.push(arrow, Role::Edge);
+                // The arrow ends this line if it fits with the `…`, else
+                // starts the next, so no line is wider than it need be.
+                let arrow_drawn = line.width() + link < self.width;
+                if arrow_drawn {
+                    line.push(arrow, Role::Edge);
+                } else {
+                    line.push(" ", Role::Mark);
+                }
                 line.push("…", Role::Mark);
                 branches.push(Branch {
                     column: 0,
                     target: first,
                     names,
-                    continued: true,
+                    kind: BranchKind::Continued { arrow_drawn },
                 });
                 break;
             }
@@ -272,15 +290,20 @@ impl<'g> Drawer<'g> {
                 g.push(text, Role::Mark);
                 g
             };
-            let (connector, arrow) = if branch.continued {
-                ("…".to_string(), " ".to_string())
-            } else {
-                let corner = if rest.iter().any(|b| b.column == branch.column) {
-                    "├"
-                } else {
-                    "└"
-                };
-                (corner.to_string(), format!("─{}→ ", branch.names.join(",")))
+            let names = branch.names.join(",");
+            let (connector, arrow, arrow_role) = match branch.kind {
+                BranchKind::Continued { arrow_drawn: true } => ("…", " ".to_string(), Role::Mark),
+                BranchKind::Continued { arrow_drawn: false } => {
+                    ("…", format!(" ─{names}→ "), Role::Edge)
+                }
+                BranchKind::Fork => {
+                    let corner = if rest.iter().any(|b| b.column == branch.column) {
+                        "├"
+                    } else {
+                        "└"
+                    };
+                    (corner, format!("─{names}→ "), Role::Edge)
+                }
             };
             let sub = if self.drawn[branch.target] {
                 let mut l = Line::default();
@@ -299,15 +322,8 @@ impl<'g> Drawer<'g> {
             for (s, sub_line) in sub.into_iter().enumerate() {
                 let mut out = gutter(s > 0);
                 if s == 0 {
-                    out.push(connector.as_str(), Role::Mark);
-                    out.push(
-                        arrow.as_str(),
-                        if branch.continued {
-                            Role::Mark
-                        } else {
-                            Role::Edge
-                        },
-                    );
+                    out.push(connector, Role::Mark);
+                    out.push(arrow.as_str(), arrow_role);
                 } else {
                     out.push(" ".repeat(indent), Role::Mark);
                 }
@@ -461,6 +477,35 @@ mod tests {
              \x20           #3 Idle(N2), #4 Idle(N3),\n\
              \x20           #5 Idle(N4), #6 Idle(N5)\n"
         );
+    }
+
+    #[test]
+    fn no_line_passes_the_width_for_a_comma_or_an_arrow() {
+        // "not linked: #1 Idle(N0), #2 Idle(N1)," is 37 columns: at 36
+        // the second label would fit, but not with its comma.
+        let idle: Vec<_> = (0..3)
+            .map(|c| component(c, &[("me", 0, c)], true))
+            .collect();
+        let texts = ["Idle(N0)", "Idle(N1)", "Idle(N2)"];
+        assert_eq!(
+            drawn(idle, &texts, 36),
+            "not linked: #1 Idle(N0),\n\
+             \x20           #2 Idle(N1), #3 Idle(N2)\n"
+        );
+        // A first label too long for its arrow: the arrow starts the
+        // next line, after the `…` that carries the chain on.
+        let chain = vec![
+            component(0, &[("head", 0, 1)], false),
+            component(1, &[("me", 0, 1)], true),
+        ];
+        let texts = ["Pointer(getHead, casHead, N0)", "Node(N0)"];
+        let text = drawn(chain, &texts, 36);
+        assert_eq!(
+            text,
+            "#1 Pointer(getHead, casHead, N0) …\n\
+             … ─head→ #2 Node(N0)\n"
+        );
+        assert!(text.lines().all(|l| l.chars().count() <= 36), "{text}");
     }
 
     #[test]

@@ -315,10 +315,7 @@ impl App {
             maximised: None,
             ..self.settings()
         };
-        let width = super::layout::areas(settings)
-            .iter()
-            .find(|(p, _)| *p == Pane::Symmetry)
-            .map_or(self.size.0, |(_, r)| r.width.saturating_sub(2));
+        let width = self.symmetry_width(settings);
         Want {
             reduced: self.walk.as_ref().is_some_and(|w| w.reduced),
             symmetry: self.symmetry.open,
@@ -995,14 +992,20 @@ impl App {
             return 0;
         };
         let x = walk.shown.as_ref().and_then(|s| s.symmetry.as_deref());
+        let width = self.symmetry_width(self.settings());
         self.symmetry
-            .lines(
-                &self.config.theme,
-                &walk.symmetry,
-                x,
-                usize::from(self.size.0),
-            )
+            .lines(&self.config.theme, &walk.symmetry, x, usize::from(width))
             .len()
+    }
+
+    /// The symmetry view's width inside its border, laid out by
+    /// `settings` (the screen's, when they leave it out).
+    fn symmetry_width(&self, settings: super::layout::Settings) -> u16 {
+        super::layout::areas(settings)
+            .iter()
+            .find(|(p, _)| *p == Pane::Symmetry)
+            .map_or(self.size.0, |(_, r)| r.width)
+            .saturating_sub(2)
     }
 
     /// The current state's explanation, if the engine gave one.

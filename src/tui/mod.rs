@@ -23,3 +23,4 @@ pub mod session;
 pub mod terminal;
 pub mod view;
 pub mod walk;
+pub mod wrap;

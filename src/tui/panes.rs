@@ -152,27 +152,6 @@ pub fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", count(n), if n == 1 { one } else { many })
 }
 
-/// `text` broken at spaces into lines of at most `width` columns (a word
-/// longer than that across lines), each after the first indented by
-/// `hang` columns, and all in `style`. The text's own indentation is
-/// kept on its first line. Neither indentation takes more than half the
-/// width, so a deep row in a narrow pane still has room.
-pub fn wrap_hanging(text: &str, style: Style, width: usize, hang: usize) -> Vec<Line<'static>> {
-    let body = text.trim_start_matches(' ');
-    if body.is_empty() {
-        return vec![Line::styled(text.to_string(), style)];
-    }
-    let indent = " ".repeat((text.len() - body.len()).min(width / 2));
-    let hang = " ".repeat(hang.min(width / 2));
-    let options = textwrap::Options::new(width.max(1))
-        .initial_indent(&indent)
-        .subsequent_indent(&hang);
-    textwrap::wrap(body, options)
-        .into_iter()
-        .map(|row| Line::styled(row.into_owned(), style))
-        .collect()
-}
-
 /// `text` cut to `width` characters by dropping its middle (`…`), so
 /// that rows which begin alike still show how they end.
 pub fn elide_middle(text: &str, width: usize) -> String {
@@ -191,38 +170,6 @@ pub fn elide_middle(text: &str, width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn long_rows_wrap_under_their_own_text() {
-        let text =
-            |lines: Vec<Line>| -> Vec<String> { lines.iter().map(|l| l.to_string()).collect() };
-        let row = "    * #3 Node(N0, A, Pointer(N1, 2, true))";
-        assert_eq!(
-            text(wrap_hanging(row, Style::default(), 24, 9)),
-            [
-                "    * #3 Node(N0, A,",
-                "         Pointer(N1, 2,",
-                "         true))"
-            ]
-        );
-        // Fitting rows and empty ones are left alone.
-        assert_eq!(
-            text(wrap_hanging("  a b", Style::default(), 24, 4)),
-            ["  a b"]
-        );
-        assert_eq!(text(wrap_hanging("", Style::default(), 24, 4)), [""]);
-        // Indentation wider than half the pane is cut to half, and a
-        // word longer than a row is broken across rows.
-        assert_eq!(
-            text(wrap_hanging(
-                "          #1 abcdefghijkl",
-                Style::default(),
-                10,
-                13
-            )),
-            ["     #1", "     abcde", "     fghij", "     kl"]
-        );
-    }
 
     #[test]
     fn lists_navigate_within_their_rows() {

@@ -14,6 +14,7 @@ use super::config::{Command, Pane};
 use super::layout::{Layout, Region, areas};
 use super::panes::count;
 use super::panes::trace::TracePane;
+use super::wrap::wrap_line;
 
 /// The smallest terminal the animator draws in.
 pub const MIN_SIZE: (u16, u16) = (60, 16);
@@ -349,6 +350,9 @@ fn confirm(frame: &mut Frame, area: Rect, title: &str, text: &str) {
 }
 
 /// The help overlay's lines: one per command, its keys together.
+/// The width of the help's column of keys.
+const HELP_KEYS: usize = 12;
+
 pub fn help_lines(app: &App) -> Vec<Line<'static>> {
     let theme = &app.config.theme;
     let mut grouped: Vec<(Vec<String>, Command)> = Vec::new();
@@ -371,7 +375,7 @@ pub fn help_lines(app: &App) -> Vec<Line<'static>> {
                 c => c.describe(app.focus),
             };
             Line::from(vec![
-                Span::styled(format!("{:>12}  ", keys.join(" ")), theme.title),
+                Span::styled(format!("{:>HELP_KEYS$}  ", keys.join(" ")), theme.title),
                 Span::raw(what),
             ])
         })
@@ -421,17 +425,21 @@ fn help(app: &App, frame: &mut Frame, area: Rect) {
         frame.render_widget(Paragraph::new(lines), left);
         frame.render_widget(Paragraph::new(second), right);
     } else {
-        // Scrolled no further than the last screenful.
-        let width = usize::from(inner.width).max(1);
-        let rows: usize = lines.iter().map(|l| l.width().div_ceil(width).max(1)).sum();
-        let last = rows.saturating_sub(usize::from(inner.height));
+        // A description goes on under itself, past the keys' column;
+        // scrolled no further than the last screenful.
+        let width = usize::from(inner.width);
+        let rows: Vec<Line> = lines
+            .iter()
+            .flat_map(|line| {
+                // A key's description hangs past the keys; the notes
+                // below them are prose, flush left.
+                let described = line.spans.len() > 1;
+                wrap_line(line, width, if described { HELP_KEYS + 2 } else { 0 })
+            })
+            .collect();
+        let last = rows.len().saturating_sub(usize::from(inner.height));
         let scroll = u16::try_from(app.help_scroll.min(last)).unwrap_or(u16::MAX);
-        frame.render_widget(
-            Paragraph::new(lines)
-                .wrap(Wrap { trim: false })
-                .scroll((scroll, 0)),
-            inner,
-        );
+        frame.render_widget(Paragraph::new(rows).scroll((scroll, 0)), inner);
     }
 }
 

@@ -10,8 +10,9 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::super::config::{Command, Theme};
 use super::super::walk::Walk;
-use super::{List, wrap_hanging};
+use super::List;
 use crate::lts::machine::OutlineRow;
+use crate::tui::wrap::wrap_line;
 
 /// A row of the pane: its text, its style, and how far the rows it
 /// wraps onto are indented when it is wider than the pane — under its
@@ -68,7 +69,7 @@ impl StatePane {
         let lines: Vec<Line> = rows
             .into_iter()
             .skip(offset)
-            .flat_map(|row| wrap_hanging(&row.text, row.style, width, row.hang))
+            .flat_map(|row| wrap_line(&Line::styled(row.text, row.style), width, row.hang))
             .take(usize::from(area.height))
             .collect();
         frame.render_widget(Paragraph::new(lines), area);

@@ -10,13 +10,14 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 
 use super::super::config::{Command, Theme};
 use super::super::engine::{Compared, StateSymmetry};
 use super::super::model::SymmetryAbout;
 use super::List;
 use crate::symmetry::rep::{NValue, Step};
+use crate::tui::wrap::wrap_line;
 
 /// What the view shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -119,11 +120,33 @@ impl SymmetryPane {
         let lines = self.lines(theme, about, x, usize::from(area.width));
         let offset = self.scroll.selected.min(lines.len().saturating_sub(1));
         let lines: Vec<Line> = lines.into_iter().skip(offset).collect();
-        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+        frame.render_widget(Paragraph::new(lines), area);
     }
 
-    /// Everything the view shows, as lines of `width` columns.
+    /// Everything the view shows, as lines of `width` columns: a line
+    /// wider than that goes on at its own indentation (prose), or two
+    /// columns in (the graph's components, so the break shows).
     pub fn lines(
+        &self,
+        theme: &Theme,
+        about: &SymmetryAbout,
+        x: Option<&StateSymmetry>,
+        width: usize,
+    ) -> Vec<Line<'static>> {
+        let step_in = if self.section == Section::Graph { 2 } else { 0 };
+        self.content(theme, about, x, width)
+            .iter()
+            .flat_map(|line| {
+                let text = line.to_string();
+                let indent = text.len() - text.trim_start_matches(' ').len();
+                wrap_line(line, width, indent + step_in)
+            })
+            .collect()
+    }
+
+    /// What the view shows, laid out for `width` columns where it can be
+    /// (the state beside its representative, the graph's chains).
+    fn content(
         &self,
         theme: &Theme,
         about: &SymmetryAbout,
@@ -149,7 +172,7 @@ impl SymmetryPane {
                     theme.dim,
                 )],
             },
-            Section::Graph => graph(theme, x),
+            Section::Graph => graph(theme, x, width),
         }
     }
 }
@@ -179,12 +202,13 @@ fn not_symmetric(theme: &Theme, about: &SymmetryAbout, problem: &str) -> Vec<Lin
     lines
 }
 
-/// The types and where they came from.
-fn heading(theme: &Theme, about: &SymmetryAbout) -> Vec<Line<'static>> {
-    let mut lines = vec![Line::from(vec![
+/// The types and where they came from, wrapped under the types.
+fn heading(theme: &Theme, about: &SymmetryAbout, width: usize) -> Vec<Line<'static>> {
+    let types = Line::from(vec![
         Span::styled("types  ", theme.title),
         Span::raw(about.types.join("; ")),
-    ])];
+    ]);
+    let mut lines = wrap_line(&types, width, "types  ".len());
     lines.push(Line::styled(
         format!("       {}; group of {}", about.origin, about.group_order),
         theme.dim,
@@ -203,7 +227,7 @@ fn representative(
     x: &StateSymmetry,
     width: usize,
 ) -> Vec<Line<'static>> {
-    let mut lines = heading(theme, about);
+    let mut lines = heading(theme, about, width);
     lines.push(Line::default());
     let n = x.state.len();
     let column = (width.saturating_sub(14) / 2).max(12);
@@ -459,7 +483,8 @@ fn n_value_table(
             .iter()
             .flatten()
             .enumerate()
-            .map(|(k, label)| format!("{} {label}", k + 1))
+            // A no-break space keeps each number with its entry.
+            .map(|(k, label)| format!("{}\u{a0}{label}", k + 1))
             .collect();
         lines.push(Line::styled(
             format!("        entries: {}", legend.join(" · ")),
@@ -702,16 +727,16 @@ fn comparison(theme: &Theme, c: &Compared, width: usize) -> Vec<Line<'static>> {
 
 /// The state as a graph: components in their cells' colours (and
 /// marked with their cell's number), references as arrows.
-fn graph(theme: &Theme, x: &StateSymmetry) -> Vec<Line<'static>> {
+fn graph(theme: &Theme, x: &StateSymmetry, width: usize) -> Vec<Line<'static>> {
     use crate::symmetry::drawing::Role;
-    let mut lines = vec![
-        Line::styled(
-            "each component with its final cell; an arrow where a variable holds another \
-             component's identity (next=me); shared values listed below",
-            theme.dim,
-        ),
-        Line::default(),
-    ];
+    let legend = Line::styled(
+        "each component with its final cell; an arrow where a variable holds another \
+         component's identity (next=me); shared values listed below",
+        theme.dim,
+    );
+    // Prose: wrapped flush left (the drawing's lines hang).
+    let mut lines = wrap_line(&legend, width, 0);
+    lines.push(Line::default());
     // Without colour, a component's cell is written after it.
     let colourless = theme.cell(0).fg.is_none();
     lines.extend(x.graph.iter().map(|line| {
