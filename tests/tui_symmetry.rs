@@ -513,3 +513,17 @@ fn types_asked_for_are_checked_at_once_and_kept_in_a_saved_session() {
         assert!(shown.contains("Data"), "{shown}");
     });
 }
+
+#[test]
+fn a_narrow_view_wraps_the_graph_between_components_not_inside_them() {
+    with_large_stack(|| {
+        let mut app = two_pushes();
+        run(&mut app, &[Command::Graph]);
+        // Laid out anew for the narrower view: the chain goes on after
+        // `…`, the list under its first label, no label cut in two.
+        let shown = screen(&mut app, 60, 24);
+        assert!(shown.contains("│… #3 Node(N0, A, Null)"), "{shown}");
+        assert!(shown.contains("│            #2 Thread(T1)"), "{shown}");
+        insta::assert_snapshot!("graph_narrow", shown);
+    });
+}

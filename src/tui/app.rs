@@ -163,6 +163,9 @@ pub struct App {
     history: History,
     engine: Engine,
     busy: Option<Busy>,
+    /// The screen changed the symmetry view's width since the current
+    /// state was explained: its graph is laid out for the old width.
+    explanation_stale: bool,
     /// Esc was pressed while the engine worked.
     cancelling: bool,
     /// `--symmetry` was given: a problem with it is shown at once.
@@ -224,6 +227,7 @@ impl App {
             },
             session_path: None,
             help_scroll: 0,
+            explanation_stale: false,
             history: History::default(),
             engine: Engine::start(),
             busy: None,
@@ -1328,6 +1332,7 @@ impl App {
                 Err(EngineStopped) => self.engine_stopped(),
             }
         }
+        self.refresh_explanation();
         let key = self
             .config
             .keymap
@@ -1341,6 +1346,25 @@ impl App {
             if m.at.elapsed() > life {
                 self.message = None;
             }
+        }
+    }
+
+    fn resize(&mut self, width: u16, height: u16) {
+        let before = self.want().width;
+        self.size = (width, height);
+        if self.symmetry.open && self.want().width != before {
+            self.explanation_stale = true;
+        }
+        self.refresh_explanation();
+    }
+
+    /// Asks again for the current state's explanation, laid out for the
+    /// symmetry view's width now, once the engine is free (a resize
+    /// while it works is not refused with a message).
+    fn refresh_explanation(&mut self) {
+        if self.explanation_stale && self.busy.is_none() {
+            self.explanation_stale = false;
+            self.show_again();
         }
     }
 
@@ -1361,7 +1385,7 @@ pub fn update(app: &mut App, action: Action) {
         Action::Prompt(key) => app.prompt(key),
         Action::Click { column, row } => app.click(column, row, None),
         Action::Scroll { column, row, down } => app.click(column, row, Some(down)),
-        Action::Resize { width, height } => app.size = (width, height),
+        Action::Resize { width, height } => app.resize(width, height),
         Action::Tick => app.tick(),
     }
 }
