@@ -291,3 +291,52 @@ fn a_cancel_reaches_evaluation_while_a_check_loads_or_steps() {
         assert_eq!(result.states, states, "{text}");
     }
 }
+
+/// A search a budget stops on a long thin chain of states says that a
+/// parameter growing without bound would explain it (here `n`); one
+/// stopped on a wide, shallow space does not.
+#[test]
+fn a_deep_thin_search_stopped_by_a_budget_says_it_may_never_end() {
+    let chain = fixture("divergence.csp");
+    let text = stdout_of(
+        &["check", &chain, "--assert", "1", "--max-states", "20000"],
+        3,
+    );
+    assert!(
+        text.contains(
+            "note: the search was 19999 levels deep with about 1 state a level: if a process \
+             parameter grows without bound"
+        ),
+        "{text}"
+    );
+    let report = json_of(
+        &[
+            "explore",
+            &chain,
+            "P(0)",
+            "--max-states",
+            "20000",
+            "--format",
+            "json",
+        ],
+        3,
+    );
+    assert_eq!(report["depth"], 19_999);
+    let text = stdout_of(&["explore", &chain, "P(0)", "--max-states", "20000"], 3);
+    assert!(
+        text.contains("depth              19999 (breadth-first levels)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("note               the search was 19999"),
+        "{text}"
+    );
+    // Twenty interleaved counters: wide levels, no such note.
+    let wide = fixture("counters.csp");
+    let text = stdout_of(
+        &["check", &wide, "--assert", "1", "--max-states", "20000"],
+        3,
+    );
+    assert!(text.contains("Inconclusive"), "{text}");
+    assert!(!text.contains("levels deep"), "{text}");
+}

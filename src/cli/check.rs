@@ -21,7 +21,7 @@ use super::limits::SearchLimits;
 use super::progress::{ProgressLine, counters};
 use super::symmetry::{SymmetryReport, requested};
 use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, fail_with, load_as, plural, say};
-use crate::budget::Stopped;
+use crate::budget::{Stopped, unbounded_note};
 use crate::check::counterexample::{Counterexample, Kind, RenderedCounterexample};
 use crate::check::worker::CheckHandle;
 use crate::check::{CheckResult, Verdict, assertion_text};
@@ -66,6 +66,8 @@ struct Entry<'a> {
     stopped: Option<&'static str>,
     states: u64,
     transitions: u64,
+    /// The deepest breadth-first level the search reached.
+    depth: u32,
     seconds: f64,
     /// Through a `Value`, whose maps print their keys sorted.
     counterexample: Option<serde_json::Value>,
@@ -235,6 +237,7 @@ fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
             },
             states: result.states,
             transitions: result.transitions,
+            depth: result.depth,
             seconds: result.seconds,
             counterexample: counterexample.as_ref().map(counterexample_json),
             notes: &result.notes,
@@ -256,6 +259,7 @@ fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
             stopped: None,
             states: 0,
             transitions: 0,
+            depth: 0,
             seconds: 0.0,
             counterexample: None,
             notes: &[],
@@ -349,6 +353,9 @@ fn plain(script: &Script, index: usize, outcome: &Outcome, limits: &SearchLimits
             "    {}{option} before an answer\n",
             stopped.ended()
         ));
+        if let Some(note) = unbounded_note(result.states, result.depth) {
+            lines.push_str(&format!("    note: {note}\n"));
+        }
     }
     for note in &result.notes {
         lines.push_str(&format!("    note: {note}\n"));

@@ -17,7 +17,7 @@ use super::symmetry::{SymmetryReport, not_mappable, requested, symmetry};
 use super::{
     EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, fail_at, fail_with, load_as, plural, say,
 };
-use crate::budget::{Live, Stopped};
+use crate::budget::{Live, Stopped, unbounded_note};
 use crate::lts::machine::Machine;
 use crate::lts::{self, Budget, Exploration};
 use crate::process::Processes;
@@ -75,6 +75,8 @@ struct Report<'a> {
     transitions: u64,
     deadlock_states: u64,
     terminated_states: u64,
+    /// The deepest breadth-first level reached.
+    depth: u32,
     /// What the engine splits the process into (see [`Engine`]).
     components: usize,
     seconds: f64,
@@ -191,6 +193,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
                 transitions: exploration.transitions,
                 deadlock_states: exploration.deadlock_states,
                 terminated_states: exploration.terminated_states,
+                depth: exploration.depth,
                 components: exploration.components,
                 seconds: exploration.seconds,
                 store_bytes: exploration.store_bytes,
@@ -317,7 +320,8 @@ fn plain(
     };
     let mut text = format!(
         "process            {}\nstates             {}\ntransitions        {}\n\
-         deadlock states    {}\nterminated states  {}\ncomponents         {} ({})\n\
+         deadlock states    {}\nterminated states  {}\ndepth              {} (breadth-first levels)\n\
+         components         {} ({})\n\
          time               {:.3} s{rate}\n\
          store              {:.1} MB ({:.1} bytes/state: rows and index)\n",
         request.process,
@@ -325,6 +329,7 @@ fn plain(
         x.transitions,
         x.deadlock_states,
         x.terminated_states,
+        x.depth,
         x.components,
         request.engine.components_are(),
         x.seconds,
@@ -367,6 +372,9 @@ fn plain(
         text.push_str(&format!(
             "incomplete         stopped by {why}; the counts are lower bounds\n"
         ));
+        if let Some(note) = unbounded_note(x.states, x.depth) {
+            text.push_str(&format!("note               {note}\n"));
+        }
     }
     text
 }

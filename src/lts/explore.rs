@@ -36,6 +36,7 @@ pub fn explore_machine(
         transitions: outcome.transitions,
         deadlock_states: counter.deadlock_states,
         terminated_states: counter.terminated.iter().filter(|&&t| t).count() as u64,
+        depth: outcome.depth,
         components: search.components(),
         seconds: outcome.seconds,
         store_bytes: search.bytes(),

@@ -30,6 +30,8 @@ pub struct Exploration {
     pub deadlock_states: u64,
     /// States reached by ✓ (they have terminated: not deadlocks).
     pub terminated_states: u64,
+    /// The deepest breadth-first level reached.
+    pub depth: u32,
     /// Leaf components of the supercombinator (1 for the plain path).
     pub components: usize,
     pub seconds: f64,

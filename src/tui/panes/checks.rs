@@ -12,6 +12,7 @@ use ratatui::widgets::{Block, Borders, Gauge, Paragraph, Wrap};
 
 use super::super::config::{Command, KeyMap, Pane, Theme};
 use super::{Effect, List, count, draw_list, elide_middle, plural};
+use crate::budget::unbounded_note;
 use crate::check::counterexample::{Kind, RenderedCounterexample};
 use crate::check::worker::{CheckHandle, Checked};
 use crate::check::{CheckResult, Verdict};
@@ -328,6 +329,11 @@ impl ChecksPane {
                     ));
                 }
                 for note in &r.notes {
+                    text.push_str(&format!("\nnote: {note}"));
+                }
+                if let Verdict::Inconclusive(_) = r.verdict
+                    && let Some(note) = unbounded_note(r.states, r.depth)
+                {
                     text.push_str(&format!("\nnote: {note}"));
                 }
                 frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
