@@ -702,7 +702,7 @@ impl Evaluator<'_> {
         )
     }
 
-    /// The elements of a set, or an error if it is infinite.
+    /// The elements of a set, or an error saying why they cannot be had.
     pub(super) fn enumerate<'a>(&self, set: &'a Set, span: Span) -> EvalResult<&'a [Value]> {
         set.as_finite()
             .ok_or_else(|| self.unlisted(set, span, "its elements cannot be listed"))

@@ -14,7 +14,7 @@ use textwrap::wrap_algorithms::wrap_first_fit;
 
 /// A run of text without spaces, in one or more styles, and the spaces
 /// after it.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Word {
     pieces: Vec<(String, Style)>,
     width: usize,
@@ -104,12 +104,8 @@ fn words(line: &Line<'_>) -> (usize, Vec<Word>) {
             if part.is_empty() {
                 continue;
             }
-            if fresh || words.is_empty() {
-                words.push(Word {
-                    pieces: Vec::new(),
-                    width: 0,
-                    gap: 0,
-                });
+            if fresh {
+                words.push(Word::default());
                 fresh = false;
             }
             let word = words.last_mut().expect("pushed");
@@ -129,23 +125,12 @@ fn break_long_words(words: Vec<Word>, most: usize) -> Vec<Word> {
             out.push(word);
             continue;
         }
-        let mut chunk = Word {
-            pieces: Vec::new(),
-            width: 0,
-            gap: 0,
-        };
+        let mut chunk = Word::default();
         for (text, style) in word.pieces {
             for c in text.chars() {
                 let w = display_width(c.encode_utf8(&mut [0; 4]));
                 if chunk.width + w > most && chunk.width > 0 {
-                    out.push(std::mem::replace(
-                        &mut chunk,
-                        Word {
-                            pieces: Vec::new(),
-                            width: 0,
-                            gap: 0,
-                        },
-                    ));
+                    out.push(std::mem::take(&mut chunk));
                 }
                 match chunk.pieces.last_mut() {
                     Some((piece, s)) if *s == style => piece.push(c),
