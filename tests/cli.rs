@@ -847,3 +847,39 @@ fn check_answers_prioritised_assertions() {
                 .and(predicates::str::contains("transitions        4")),
         );
 }
+
+/// An assertion is named as written, without the comments after or in it.
+#[test]
+fn assertions_are_named_without_their_comments() {
+    let (_dir, file) = script(
+        "channel a\nassert a -> STOP [T= STOP -- trailing\n\
+         assert SKIP :[deadlock free] {- block -}\nassert STOP [T= {- inside -} STOP\n",
+    );
+    let text = stdout_of(&["check", &file], 0);
+    for name in [
+        "assert a -> STOP [T= STOP: Passed",
+        "assert SKIP :[deadlock free]: Passed",
+        "assert STOP [T= STOP: Passed",
+    ] {
+        assert!(text.contains(name), "{text}");
+    }
+    let report = json_of(&["check", &file, "--format", "json"], 0);
+    assert_eq!(
+        report["assertions"][1]["text"],
+        "assert SKIP :[deadlock free]"
+    );
+}
+
+/// Without a terminal `symcsp FILE` prints the summary; a `--process`
+/// meant for the animator is said to be unused, not silently dropped.
+#[test]
+fn a_process_for_the_animator_without_a_terminal_is_said_to_be_unused() {
+    symcsp()
+        .args(["models/ring.csp", "--process", "Nope"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("declarations"))
+        .stderr(predicate::str::contains(
+            "note: --process is for the animator, which needs a terminal",
+        ));
+}

@@ -117,12 +117,11 @@ impl Reduced {
     }
 }
 
-/// The assertion's text as written (on one line).
+/// The assertion's text as written, on one line and without comments.
 pub fn assertion_text(script: &Script, index: usize) -> String {
     let span = script.assertions[index].span;
-    script
-        .sources
-        .snippet(span)
+    // The assertion's span may run over a comment after it.
+    crate::syntax::without_comments(script.sources.snippet(span))
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
@@ -159,6 +158,11 @@ pub fn check_reduced(
             AssertOption::TauPriority(set, _) => tau_priority = Some(*set),
             AssertOption::PartialOrderReduce(_) => notes
                 .push("partial order reduction: not applied; the search is exhaustive".to_string()),
+            AssertOption::SymmetryReduce(..) if reduce == Some(&Reduce::Off) => notes.push(
+                "symmetry: the reduction the assertion asks for is switched off \
+                 (--symmetry off): the states are all counted"
+                    .to_string(),
+            ),
             AssertOption::SymmetryReduce(..) => {}
         }
     }

@@ -41,6 +41,15 @@ pub(super) fn run(
             },
             None => file.map(Path::to_path_buf),
         };
+        if let Some(process) = &process {
+            say(
+                err,
+                &format!(
+                    "note: --process is for the animator, which needs a terminal: here is the \
+                     script's summary (`symcsp explore FILE '{process}'` explores the process)\n"
+                ),
+            );
+        }
         return summary::run(described.as_deref(), out, err);
     }
     // A script that cannot be opened at all is a slip in the command,
