@@ -33,7 +33,8 @@ impl Suggester {
     const LONGEST: usize = 64;
 
     /// The candidate closest to `text`, if close enough to be a likely
-    /// typo (within a third of its length), ties broken by name.
+    /// typo (within a third of its length; only case for a name of one
+    /// or two letters), ties broken by name.
     ///
     /// Closeness ignores case first (`Stop` is `STOP`, `Skip` is `SKIP`,
     /// as FDR users coming from the books write them), then counts it;
@@ -48,7 +49,10 @@ impl Suggester {
         if length > Self::LONGEST {
             return None;
         }
-        let limit = (length / 3).max(1);
+        // Any one- or two-letter name is an edit or two from the
+        // script's others (`x` from `P`): those get only a name that
+        // differs in case.
+        let limit = if length <= 2 { 0 } else { (length / 3).max(1) };
         let folded = text.to_lowercase();
         let mut best: Option<((usize, usize), &str)> = None;
         for candidate in candidates {
@@ -103,6 +107,13 @@ mod tests {
         assert_eq!(closest("Porc"), Some("Proc"));
         assert_eq!(closest("Clok"), Some("Clock"));
         assert_eq!(closest("Qwerty"), None);
+        // Short names: only a difference of case.
+        let names = ["P", "Q", "ab"];
+        let mut closest = |text| suggester.closest(text, names.into_iter());
+        assert_eq!(closest("x"), None);
+        assert_eq!(closest("p"), Some("P"));
+        assert_eq!(closest("ac"), None);
+        assert_eq!(closest("AB"), Some("ab"));
     }
 
     #[test]
