@@ -266,15 +266,12 @@ impl ChecksPane {
                         let [gauge, words] =
                             Layout::vertical([Constraint::Length(1), Constraint::Fill(1)])
                                 .areas(area);
+                        let label = gauge_label(ratio, max as u64, what, gauge.width);
                         frame.render_widget(
                             Gauge::default()
                                 .gauge_style(theme.running)
                                 .ratio(ratio)
-                                .label(format!(
-                                    "{:.0}% of the budget of {} {what}",
-                                    ratio * 100.0,
-                                    count(max as u64)
-                                )),
+                                .label(label),
                             gauge,
                         );
                         words
@@ -365,6 +362,21 @@ fn status(theme: &Theme, row: &CheckRow) -> (String, Style) {
     }
 }
 
+/// The longest label of a check's gauge (`ratio` of the budget of
+/// `max` states) that fits `width` columns whole: one cut short would
+/// read as another number (`of 2` for `of 20 000 000`).
+fn gauge_label(ratio: f64, max: u64, what: &str, width: u16) -> String {
+    let (percent, max) = (format!("{:.0}%", ratio * 100.0), count(max));
+    [
+        format!("{percent} of the budget of {max} {what}"),
+        format!("{percent} of {max}"),
+        percent,
+    ]
+    .into_iter()
+    .find(|label| label.chars().count() <= usize::from(width))
+    .unwrap_or_default()
+}
+
 /// A verdict in words, with why a check stopped.
 pub fn verdict_text(verdict: Verdict) -> String {
     match verdict {
@@ -395,5 +407,22 @@ pub fn describe_counterexample(cx: &RenderedCounterexample) -> String {
             Some(e) => format!("after this trace the process may both perform and refuse {e}"),
             None => "nondeterminism after this trace".to_string(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_gauges_label_is_never_cut_inside_a_number() {
+        let label = |width| gauge_label(0.44, 20_000_000, "states", width);
+        assert_eq!(
+            label(60),
+            "44% of the budget of 20\u{a0}000\u{a0}000 states"
+        );
+        assert_eq!(label(30), "44% of 20\u{a0}000\u{a0}000");
+        assert_eq!(label(10), "44%");
+        assert_eq!(label(2), "");
     }
 }
