@@ -305,6 +305,12 @@ fn check_reduces_as_the_assertion_or_the_command_line_says() {
     let off = check(&["models/liststack.csp", "--assert", "2", "--symmetry", "off"]);
     assert_eq!(off["assertions"][0]["symmetry"], Value::Null);
     assert_eq!(off["assertions"][0]["states"], 1867);
+    // The assertion asked for the reduction: a note says it was not made.
+    assert_eq!(
+        off["assertions"][0]["notes"][0],
+        "symmetry: the reduction the assertion asks for is switched off (--symmetry off): \
+         the states are all counted"
+    );
     let auto = check(&[
         "models/liststack.csp",
         "--assert",

@@ -123,10 +123,13 @@ pub(super) fn header(
     {
         out.push_str(&format!("           {line}\n"));
     }
-    out.push_str(&format!(
-        "group      {} permutations\n\n",
-        symmetry.group_order()
-    ));
+    let order = symmetry.group_order();
+    let noun = if order.value() == 1u32.into() {
+        "permutation (the identity: nothing to reduce)"
+    } else {
+        "permutations"
+    };
+    out.push_str(&format!("group      {order} {noun}\n\n"));
     out
 }
 
