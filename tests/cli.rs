@@ -883,3 +883,24 @@ fn a_process_for_the_animator_without_a_terminal_is_said_to_be_unused() {
             "note: --process is for the animator, which needs a terminal",
         ));
 }
+
+/// An event where a set of events belongs: the note shows how to write
+/// the set.
+#[test]
+fn an_event_for_a_set_of_events_is_answered_with_the_set_written_out() {
+    let (_dir, file) = script(
+        "channel a : {0..1}\nchannel b\nP = a?x -> P\nQ = P \\ b\nassert Q :[deadlock free]\n",
+    );
+    let text = stdout_of(&["check", &file], 2);
+    assert!(
+        text.contains("error: expected a set of events, but this is an event"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "note: the value is b; a set of events is written in braces: `{b}` for the one \
+             event, `{| b |}` for every event that begins with it"
+        ),
+        "{text}"
+    );
+}

@@ -454,13 +454,24 @@ impl<'s> Processes<'s> {
     /// The event set a value stands for; every element must be an event.
     pub fn event_set(&mut self, value: &Value, span: Span) -> EvalResult<SetId> {
         let Value::Set(set) = value else {
-            return Err(EvalError::new(
+            let error = EvalError::new(
                 span,
                 format!(
                     "expected a set of events, but this is {}",
                     value.kind_name()
                 ),
-            ));
+            );
+            // A short value (an event, a channel) put where its set was
+            // meant: how to write the set.
+            let shown = self.eval.show(value);
+            return Err(if shown.chars().count() <= 40 {
+                error.with_note(format!(
+                    "the value is {shown}; a set of events is written in braces: `{{{shown}}}` \
+                     for the one event, `{{| {shown} |}}` for every event that begins with it"
+                ))
+            } else {
+                error
+            });
         };
         let elements = self.eval.elements(set, span)?;
         let mut ids = Vec::with_capacity(elements.len());
