@@ -251,6 +251,7 @@ assert Hidden :[deadlock free [F]]
 assert Hidden :[deadlock free [FD]]
 assert not (a -> b -> STOP) :[deadlock-free]
 assert (a -> SKIP ; b -> STOP) :[deadlock free]
+assert Hidden :[deadlock free]
 ",
         &[
             PASS,
@@ -264,6 +265,8 @@ assert (a -> SKIP ; b -> STOP) :[deadlock free]
                 counterexample: Some((Kind::Deadlock, &["a", "b"], None)),
             },
             fail(Kind::Deadlock, &["a", "b"], None),
+            // Without a model, FD, as in FDR: the divergence fails it.
+            fail(Kind::Divergence, &[], None),
         ],
     );
 }

@@ -464,13 +464,13 @@ fn run(
             model,
         } => {
             let imp = process(procs, p)?;
-            let fd = with_divergences(model);
+            // FDR's default model for deadlock freedom and determinism
+            // is FD: a divergence fails them.
+            let fd = model.is_none() || with_divergences(model);
             let (spec, root, checks) = match property {
                 Property::DeadlockFree => (Spec::DeadlockFree, 0, (true, fd)),
                 Property::DivergenceFree => (Spec::Anything, 0, (false, true)),
                 Property::Deterministic => {
-                    // FDR's default model for determinism is FD.
-                    let fd = model.is_none() || with_divergences(model);
                     let (normaliser, root) =
                         normalise(procs, imp, priority.clone(), "implementation")?;
                     (Spec::Deterministic(normaliser), root, (true, fd))

@@ -931,7 +931,18 @@ pub(crate) fn property_kind(
             })
         }
     };
+    // As in FDR: a trace shows neither a deadlock nor a choice made
+    // inside, so these two have no check in the traces model.
+    let not_in_traces = |what: &str| {
+        Err(Diagnostic::error(
+            span,
+            format!("{what} cannot be checked in the traces model `[T]`"),
+        )
+        .with_note("as in FDR, use `[F]` or `[FD]`; without a model it is `[FD]`"))
+    };
     match words {
+        ["deadlock", "free"] if model == Some(Model::Traces) => not_in_traces("deadlock freedom"),
+        ["deterministic"] if model == Some(Model::Traces) => not_in_traces("determinism"),
         ["deadlock", "free"] => simple(Property::DeadlockFree),
         ["divergence", "free"] | ["livelock", "free"] => simple(Property::DivergenceFree),
         ["deterministic"] => simple(Property::Deterministic),
