@@ -117,10 +117,14 @@ pub(crate) fn diagnostic(
     }
     let ends_declaration = expected.iter().any(|t| t == END_OF_LINE);
     let wanted = if script && spot.open.is_none() && at_line_start(before) && !ends_declaration {
-        Some(
+        // A line after one ending with an operator goes on with it: what
+        // is due is that operator's operand, whatever this line begins.
+        Some(if previous_line_continues(before) {
+            "an operand for the operator that ends the line before".to_string()
+        } else {
             "a declaration (a definition `name = ...`, `channel`, `datatype`, `assert`, ...)"
-                .to_string(),
-        )
+                .to_string()
+        })
     } else {
         describe_expected(&expected, spot.open)
     };
