@@ -1088,3 +1088,21 @@ fn a_narrow_terminal_keeps_the_events_columns_and_the_states_indentation() {
         );
     });
 }
+
+/// A label longer than half a narrow Events pane is shown whole when
+/// its own row has room beside the components that move; the long event
+/// a τ hides is what gets clipped, at the pane's edge.
+#[test]
+fn long_labels_keep_the_room_their_rows_leave() {
+    with_large_stack(|| {
+        let mut app = open("hidden_beside_long.csp", Some("System"));
+        let shown = screen(&mut app, 70, 24);
+        for value in 0..3 {
+            assert!(
+                shown.contains(&format!("announcing.{value}  #1")),
+                "{shown}"
+            );
+        }
+        assert!(shown.contains("τ             ‹hid…"), "{shown}");
+    });
+}

@@ -124,14 +124,30 @@ impl EventsPane {
         let height = usize::from(area.height);
         let chosen = self.list.selected;
         let offset = self.list.offset(height);
-        let width = visible
-            .iter()
-            .skip(offset)
-            .take(height)
-            .map(|&i| moves[i].label.chars().count())
+        // Who moves: the event a τ hides, then the components.
+        let who = |m: &Move| -> String {
+            let slots = m.slots().map(|s| format!("#{}", s + 1));
+            m.hidden
+                .iter()
+                .map(|hidden| format!("‹{hidden}›"))
+                .chain(slots)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let shown = || visible.iter().skip(offset).take(height).map(|&i| &moves[i]);
+        // The labels' column: the longest label, cut only where the
+        // pane has not room for a long label beside who moves in its own
+        // row (never to less than half the pane; a τ's short label
+        // leaves its long ‹hidden event› to be clipped at the edge).
+        let pane = usize::from(area.width);
+        let widest_who = shown()
+            .filter(|m| m.label.chars().count() > pane / 2)
+            .map(|m| who(m).chars().count())
             .max()
-            .unwrap_or(0)
-            .min(usize::from(area.width) / 2);
+            .unwrap_or(0);
+        let room = pane.saturating_sub(4 + 2 + widest_who).max(pane / 2);
+        let longest = shown().map(|m| m.label.chars().count()).max().unwrap_or(0);
+        let width = longest.min(room);
         let lines: Vec<Line> = visible
             .iter()
             .enumerate()
@@ -139,10 +155,6 @@ impl EventsPane {
             .take(height)
             .map(|(n, &i)| {
                 let m = &moves[i];
-                let mut who: Vec<String> = m.slots().map(|s| format!("#{}", s + 1)).collect();
-                if let Some(hidden) = &m.hidden {
-                    who.insert(0, format!("‹{hidden}›"));
-                }
                 let mut spans = vec![
                     Span::styled(format!("{:>3} ", n + 1), theme.dim),
                     // Cut to the column, so the components moving line up.
@@ -150,7 +162,7 @@ impl EventsPane {
                         format!("{:<width$}", elide_middle(&m.label, width)),
                         event_style(theme, m.kind),
                     ),
-                    Span::styled(format!("  {}", who.join(" ")), theme.dim),
+                    Span::styled(format!("  {}", who(m)), theme.dim),
                 ];
                 if !m.after.is_empty() {
                     let after: Vec<String> = m
