@@ -1106,3 +1106,36 @@ fn long_labels_keep_the_room_their_rows_leave() {
         assert!(shown.contains("τ             ‹hid…"), "{shown}");
     });
 }
+
+/// A check whose name the Checks pane's list had to cut is named whole
+/// in the detail below it; the list keeps the chosen check in sight when
+/// the pane loses the focus.
+#[test]
+fn a_cut_check_name_is_given_whole_in_the_detail() {
+    with_large_stack(|| {
+        let mut app = open("counter.csp", None);
+        app.focus = Pane::Checks;
+        run(&mut app, &[Command::Down]);
+        let shown = screen(&mut app, 70, 40);
+        let checks: Vec<&str> = shown
+            .lines()
+            .filter_map(|line| line.split('│').nth(1))
+            .collect();
+        assert!(
+            checks.iter().any(|row| row.contains('…')),
+            "the list cuts the names:\n{shown}"
+        );
+        // Below the list's last row and its rule: the name, wrapped.
+        let rule = checks.iter().position(|row| row.starts_with('─'));
+        let detail = rule.map(|r| {
+            checks[r + 1..]
+                .iter()
+                .map(|row| row.trim())
+                .collect::<Vec<_>>()
+        });
+        assert!(
+            detail.is_some_and(|rows| rows.join(" ").starts_with("System :[deadlock free]")),
+            "the detail names assertion 2 whole:\n{shown}"
+        );
+    });
+}

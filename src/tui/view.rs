@@ -443,7 +443,6 @@ fn help(app: &App, frame: &mut Frame, area: Rect) {
     }
 }
 
-/// A rectangle of `percent_x` × `percent_y` of `area`, centred.
 /// How many rows `text` takes wrapped at word boundaries to `width`
 /// columns, as a wrapping `Paragraph` lays it out.
 fn wrapped_rows(text: &str, width: u16) -> u16 {
@@ -466,6 +465,7 @@ fn wrapped_rows(text: &str, width: u16) -> u16 {
     u16::try_from(rows).unwrap_or(u16::MAX)
 }
 
+/// A rectangle of `percent_x` × `percent_y` of `area`, centred.
 fn centred(area: Rect, percent_x: u16, percent_y: u16) -> Rect {
     let [_, middle, _] = Split::vertical([
         Constraint::Percentage((100 - percent_y) / 2),

@@ -18,6 +18,7 @@ use crate::check::worker::{CheckHandle, Checked};
 use crate::check::{CheckResult, Verdict};
 use crate::lts::Budget;
 use crate::script::Script;
+use crate::tui::wrap::wrap_line;
 
 pub enum CheckStatus {
     NotRun,
@@ -199,11 +200,8 @@ impl ChecksPane {
                 ])
             })
             .collect();
-        let offset = if focused {
-            self.list.offset(usize::from(list_area.height))
-        } else {
-            0
-        };
+        // Unfocused too: the check just run or opened stays in sight.
+        let offset = self.list.offset(usize::from(list_area.height));
         draw_list(
             frame,
             list_area,
@@ -215,8 +213,24 @@ impl ChecksPane {
             let block = Block::default()
                 .borders(Borders::TOP)
                 .border_style(theme.border);
-            let inner = block.inner(detail);
+            let mut inner = block.inner(detail);
             frame.render_widget(block, detail);
+            // A name the list had to cut is given whole above the rest.
+            let name = row.text.trim_start_matches("assert ");
+            if name.chars().count() > room {
+                let name = Line::styled(name.to_string(), theme.title);
+                // What follows is about this check: two rows are kept for
+                // its verdict, the rest may name it.
+                let lines = wrap_line(&name, usize::from(inner.width), 0);
+                let height = u16::try_from(lines.len())
+                    .unwrap_or(u16::MAX)
+                    .min(inner.height.saturating_sub(2));
+                let [head, rest] =
+                    Layout::vertical([Constraint::Length(height), Constraint::Fill(1)])
+                        .areas(inner);
+                frame.render_widget(Paragraph::new(lines), head);
+                inner = rest;
+            }
             self.detail(frame, inner, theme, keymap, chosen, row);
         }
         offset
