@@ -904,3 +904,18 @@ fn an_event_for_a_set_of_events_is_answered_with_the_set_written_out() {
         "{text}"
     );
 }
+
+/// `eval FILE` on a script without `print` says there is nothing to do.
+#[test]
+fn eval_without_prints_says_there_is_nothing_to_evaluate() {
+    let (_dir, file) = script("channel a\nP = a -> P\n");
+    symcsp()
+        .args(["eval", &file])
+        .assert()
+        .success()
+        .stdout("")
+        .stderr(predicate::str::ends_with(
+            "script.csp: no `print` declarations, nothing to evaluate (`symcsp eval FILE EXPR` \
+             evaluates an expression)\n",
+        ));
+}

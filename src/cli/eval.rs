@@ -30,6 +30,17 @@ pub(super) fn run(
                 return EXIT_INPUT_ERROR;
             }
         },
+        None if script.prints.is_empty() => {
+            say(
+                err,
+                &format!(
+                    "{}: no `print` declarations, nothing to evaluate (`symcsp eval FILE EXPR` \
+                     evaluates an expression)\n",
+                    crate::syntax::display_name(file)
+                ),
+            );
+            return 0;
+        }
         None => script.prints.clone(),
     };
     let script = &script;
