@@ -1108,8 +1108,7 @@ fn long_labels_keep_the_room_their_rows_leave() {
 }
 
 /// A check whose name the Checks pane's list had to cut is named whole
-/// in the detail below it; the list keeps the chosen check in sight when
-/// the pane loses the focus.
+/// in the detail below it.
 #[test]
 fn a_cut_check_name_is_given_whole_in_the_detail() {
     with_large_stack(|| {
@@ -1137,5 +1136,25 @@ fn a_cut_check_name_is_given_whole_in_the_detail() {
             detail.is_some_and(|rows| rows.join(" ").starts_with("System :[deadlock free]")),
             "the detail names assertion 2 whole:\n{shown}"
         );
+    });
+}
+
+/// The Checks pane keeps the chosen check in sight when it loses the
+/// focus (it went back to the top of the list).
+#[test]
+fn the_chosen_check_stays_in_sight_without_the_focus() {
+    with_large_stack(|| {
+        let mut app = open("many_checks.csp", None);
+        app.focus = Pane::Checks;
+        run(&mut app, &[Command::Bottom]);
+        let focused = screen(&mut app, 100, 24);
+        assert!(focused.contains("12 ·"), "{focused}");
+        assert!(
+            !focused.contains(" 1 ·"),
+            "the list is scrolled:\n{focused}"
+        );
+        app.focus = Pane::Events;
+        let unfocused = screen(&mut app, 100, 24);
+        assert!(unfocused.contains("12 ·"), "{unfocused}");
     });
 }

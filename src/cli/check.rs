@@ -353,7 +353,7 @@ fn plain(script: &Script, index: usize, outcome: &Outcome, limits: &SearchLimits
             "    {}{option} before an answer\n",
             stopped.ended()
         ));
-        if let Some(note) = unbounded_note(result.states, result.depth) {
+        if let Some(note) = unbounded_note(stopped, result.states, result.depth) {
             lines.push_str(&format!("    note: {note}\n"));
         }
     }

@@ -372,7 +372,7 @@ fn plain(
         text.push_str(&format!(
             "incomplete         stopped by {why}; the counts are lower bounds\n"
         ));
-        if let Some(note) = unbounded_note(x.states, x.depth) {
+        if let Some(note) = unbounded_note(stopped, x.states, x.depth) {
             text.push_str(&format!("note               {note}\n"));
         }
     }

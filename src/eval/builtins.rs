@@ -11,7 +11,7 @@ use super::value::{Proc, Seq, Set, Value};
 use super::{EvalError, EvalResult, Evaluator, MAX_ELEMENTS};
 
 /// `Set(A)` is built explicitly up to this many elements of `A`.
-const MAX_POWERSET_BASE: usize = 20;
+pub(super) const MAX_POWERSET_BASE: usize = 20;
 
 /// `Map(A, B)` is built explicitly up to this many maps (`Set(A)`'s
 /// bound): beyond, it stays symbolic (membership works).

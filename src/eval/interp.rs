@@ -718,10 +718,11 @@ impl Evaluator<'_> {
                 span,
                 format!("the set {shown} has {size} elements, too many to build: {why}"),
             )
-            .with_note(
-                "symcsp builds `Set(A)` and `Map(A, B)` up to about a million elements; \
-                 larger ones can only be tested for membership",
-            ),
+            .with_note(format!(
+                "symcsp builds `Set(A)` and `Map(A, B)` of up to 2^{} elements; larger ones \
+                 can only be tested for membership",
+                super::builtins::MAX_POWERSET_BASE
+            )),
             None => EvalError::new(span, format!("the set {shown} is infinite: {why}"))
                 .with_note("infinite sets can only be tested for membership"),
         }

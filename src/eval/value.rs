@@ -69,7 +69,8 @@ impl Value {
         Value::seq(text.chars().map(Value::Char).collect())
     }
 
-    /// What kind of value this is, for messages.
+    /// Whether this value can be applied (a closure, a built-in, an
+    /// image of a map).
     pub fn is_function(&self) -> bool {
         matches!(
             self,
@@ -77,6 +78,7 @@ impl Value {
         )
     }
 
+    /// What kind of value this is, for messages.
     pub fn kind_name(&self) -> &'static str {
         match self {
             Value::Int(_) => "an integer",
@@ -99,8 +101,9 @@ impl Value {
 }
 
 /// A set of values. Finite sets are explicit; the infinite ones CSPM
-/// names (`Int`, `{n..}`, `Seq(A)`, ...) are kept symbolic: membership
-/// works, enumeration is an error.
+/// names (`Int`, `{n..}`, `Seq(A)`, ...), and `Set(A)` and `Map(A, B)`
+/// too large to build, are kept symbolic: membership works, enumeration
+/// is an error.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Set {
     /// Sorted, without duplicates.
@@ -111,11 +114,13 @@ pub enum Set {
     AllProcs,
     /// `Seq(A)`: every finite sequence over A.
     Seqs(Arc<Set>),
-    /// `Set(A)` over an infinite A (over a finite one it is explicit).
+    /// `Set(A)` over an infinite A, or over a finite one with too many
+    /// subsets to build (over a smaller one it is explicit).
     Powerset(Arc<Set>),
     /// The values of a recursive datatype.
     DataType(DataTypeId),
-    /// `Map(A, B)`: every map from A to B.
+    /// `Map(A, B)`: every map from A to B (kept symbolic when there
+    /// are too many to build).
     Maps(Arc<Set>, Arc<Set>),
 }
 
@@ -143,13 +148,22 @@ impl Set {
     /// as a power: `2^41`. `None` for a set that is really infinite.
     pub fn unlisted_size(&self) -> Option<String> {
         match self {
-            Set::Powerset(base) => Some(format!("2^{}", base.as_finite()?.len())),
-            Set::Maps(keys, values) => {
-                let (keys, values) = (keys.as_finite()?, values.as_finite()?);
-                // A map takes each key to a value or leaves it out.
-                Some(format!("{}^{}", values.len() + 1, keys.len()))
-            }
+            Set::Powerset(base) => Some(format!("2^{}", base.size()?)),
+            // A map takes each key to a value or leaves it out.
+            Set::Maps(keys, values) => match (keys.as_finite(), values.as_finite()) {
+                (Some(keys), Some(values)) => Some(format!("{}^{}", values.len() + 1, keys.len())),
+                _ => Some(format!("({} + 1)^{}", values.size()?, keys.size()?)),
+            },
             _ => None,
+        }
+    }
+
+    /// How many elements a finite set has, as a number or a power in
+    /// brackets; `None` for an infinite one.
+    fn size(&self) -> Option<String> {
+        match self {
+            Set::Finite(values) => Some(values.len().to_string()),
+            symbolic => Some(format!("({})", symbolic.unlisted_size()?)),
         }
     }
 }

@@ -461,10 +461,11 @@ impl<'s> Processes<'s> {
                     value.kind_name()
                 ),
             );
-            // A short value (an event, a channel) put where its set was
-            // meant: how to write the set.
+            // An event or a channel put where its set was meant: how to
+            // write the set.
+            let event = matches!(value, Value::Channel(_) | Value::Named(_) | Value::Dot(_));
             let shown = self.eval.show(value);
-            return Err(if shown.chars().count() <= 40 {
+            return Err(if event && shown.chars().count() <= 40 {
                 error.with_note(format!(
                     "the value is {shown}; a set of events is written in braces: `{{{shown}}}` \
                      for the one event, `{{| {shown} |}}` for every event that begins with it"

@@ -97,10 +97,10 @@ mod tests {
 
     #[test]
     fn case_and_swapped_letters_are_near_misses() {
-        let names = ["STOP", "SKIP", "Proc", "Stock", "Clock"];
+        let names = ["STOP", "SKIP", "Proc", "Step", "Clock"];
         let mut suggester = Suggester::default();
         let mut closest = |text| suggester.closest(text, names.into_iter());
-        // `Stock` is one edit from `Stop` as written; `STOP` is none
+        // `Step` is one edit from `Stop` as written; `STOP` is none
         // once case is set aside.
         assert_eq!(closest("Stop"), Some("STOP"));
         assert_eq!(closest("skip"), Some("SKIP"));

@@ -100,7 +100,7 @@ pub fn layout(graph: &StateGraph, texts: &[String], width: usize) -> Vec<Line> {
         graph,
         texts,
         targets: &targets,
-        width: width.max(20),
+        width: width.max(MIN_WIDTH),
         drawn: vec![false; n],
         on_path: vec![false; n],
     };
@@ -156,6 +156,10 @@ pub fn layout(graph: &StateGraph, texts: &[String], width: usize) -> Vec<Line> {
     }
     lines
 }
+
+/// The narrowest a drawing (or a branch of it) is laid out: narrower
+/// would break every label.
+const MIN_WIDTH: usize = 20;
 
 /// What the text drawing keeps while it draws.
 struct Drawer<'g> {
@@ -225,7 +229,7 @@ impl<'g> Drawer<'g> {
                 });
             }
             let first = *first;
-            let arrow = format!(" ─{}→ ", names.join(","));
+            let arrow = format!(" {}", arrow(names));
             if self.drawn[first] {
                 line.push(arrow, Role::Edge);
                 let mark = if self.on_path[first] { "↺" } else { "↑" };
@@ -290,11 +294,10 @@ impl<'g> Drawer<'g> {
                 g.push(text, Role::Mark);
                 g
             };
-            let names = branch.names.join(",");
             let (connector, arrow, arrow_role) = match branch.kind {
                 BranchKind::Continued { arrow_drawn: true } => ("…", " ".to_string(), Role::Mark),
                 BranchKind::Continued { arrow_drawn: false } => {
-                    ("…", format!(" ─{names}→ "), Role::Edge)
+                    ("…", format!(" {}", arrow(branch.names)), Role::Edge)
                 }
                 BranchKind::Fork => {
                     let corner = if rest.iter().any(|b| b.column == branch.column) {
@@ -302,7 +305,7 @@ impl<'g> Drawer<'g> {
                     } else {
                         "└"
                     };
-                    (corner, format!("─{names}→ "), Role::Edge)
+                    (corner, arrow(branch.names), Role::Edge)
                 }
             };
             let sub = if self.drawn[branch.target] {
@@ -316,7 +319,14 @@ impl<'g> Drawer<'g> {
                 l.push(format!("#{}", branch.target + 1), self.role(branch.target));
                 vec![l]
             } else {
-                self.block(branch.target)
+                // Laid out in the width its prefix (gutter, connector,
+                // arrow) leaves, so its lines too keep within the width.
+                let prefix = branch.column + connector.chars().count() + arrow.chars().count();
+                let width = self.width;
+                self.width = width.saturating_sub(prefix).max(MIN_WIDTH);
+                let sub = self.block(branch.target);
+                self.width = width;
+                sub
             };
             let indent = connector.chars().count() + arrow.chars().count() - 1;
             for (s, sub_line) in sub.into_iter().enumerate() {
@@ -336,6 +346,11 @@ impl<'g> Drawer<'g> {
         }
         lines
     }
+}
+
+/// The arrow of a reference through the variables `names`: `─next→ `.
+fn arrow(names: &[&str]) -> String {
+    format!("─{}→ ", names.join(","))
 }
 
 /// `graph` for Graphviz: a box per component labelled `#n text`, filled
@@ -506,6 +521,23 @@ mod tests {
              … ─head→ #2 Node(N0)\n"
         );
         assert!(text.lines().all(|l| l.chars().count() <= 36), "{text}");
+        // A chain going on past a continuation: its next line, laid out
+        // after `… ─head→ `, keeps within the width too.
+        let chain = vec![
+            component(0, &[("head", 0, 1)], false),
+            component(1, &[("me", 0, 1), ("next", 0, 2)], true),
+            component(2, &[("me", 0, 2), ("next", 0, 3)], true),
+            component(3, &[("me", 0, 3)], true),
+        ];
+        let texts = [
+            "Pointer(getHead, casHead, N0)",
+            "Node(N0, A)",
+            "Node(N1, B)",
+            "Node(N2, A)",
+        ];
+        let text = drawn(chain, &texts, 36);
+        assert!(text.lines().all(|l| l.chars().count() <= 36), "{text}");
+        assert!(text.contains("… ─head→ #2 Node(N0, A) ─next→ …"), "{text}");
     }
 
     #[test]

@@ -1088,8 +1088,10 @@ impl App {
         let other = if column == 2 { 1 } else { column + 1 };
         let neighbour = i32::from(self.widths[other]) - change;
         if (12..=76).contains(&neighbour) {
-            self.widths[column] = new as u16;
-            self.widths[other] = neighbour as u16;
+            self.relayout(|app| {
+                app.widths[column] = new as u16;
+                app.widths[other] = neighbour as u16;
+            });
         }
     }
 
@@ -1350,8 +1352,15 @@ impl App {
     }
 
     fn resize(&mut self, width: u16, height: u16) {
+        self.relayout(|app| app.size = (width, height));
+    }
+
+    /// Applies `change` to the layout (the screen's size, the columns'
+    /// widths); when it changes the symmetry view's width, the state's
+    /// explanation is asked for again at the new width.
+    fn relayout(&mut self, change: impl FnOnce(&mut App)) {
         let before = self.want().width;
-        self.size = (width, height);
+        change(self);
         if self.symmetry.open && self.want().width != before {
             self.explanation_stale = true;
         }

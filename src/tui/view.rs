@@ -349,10 +349,10 @@ fn confirm(frame: &mut Frame, area: Rect, title: &str, text: &str) {
     );
 }
 
-/// The help overlay's lines: one per command, its keys together.
 /// The width of the help's column of keys.
 const HELP_KEYS: usize = 12;
 
+/// The help overlay's lines: one per command, its keys together.
 pub fn help_lines(app: &App) -> Vec<Line<'static>> {
     let theme = &app.config.theme;
     let mut grouped: Vec<(Vec<String>, Command)> = Vec::new();

@@ -18,8 +18,9 @@ use textwrap::wrap_algorithms::wrap_first_fit;
 struct Word {
     pieces: Vec<(String, Style)>,
     width: usize,
-    /// Spaces after the word, in the style of its last piece.
+    /// Spaces after the word, and the style of the text they were in.
     gap: usize,
+    gap_style: Style,
 }
 
 impl Fragment for Word {
@@ -65,8 +66,7 @@ pub fn wrap_line(line: &Line<'_>, width: usize, hang: usize) -> Vec<Line<'static
                         .map(|(text, style)| Span::styled(text.clone(), *style)),
                 );
                 if k + 1 < words.len() && word.gap > 0 {
-                    let style = word.pieces.last().map_or(first_style, |p| p.1);
-                    spans.push(Span::styled(" ".repeat(word.gap), style));
+                    spans.push(Span::styled(" ".repeat(word.gap), word.gap_style));
                 }
             }
             Line::from(spans).style(line.style)
@@ -96,7 +96,10 @@ fn words(line: &Line<'_>) -> (usize, Vec<Word>) {
             if k > 0 {
                 // A space ended what came before.
                 match words.last_mut() {
-                    Some(word) => word.gap += 1,
+                    Some(word) => {
+                        word.gap += 1;
+                        word.gap_style = style;
+                    }
                     None => indent += 1,
                 }
                 fresh = true;
@@ -140,6 +143,7 @@ fn break_long_words(words: Vec<Word>, most: usize) -> Vec<Word> {
             }
         }
         chunk.gap = word.gap;
+        chunk.gap_style = word.gap_style;
         out.push(chunk);
     }
     out

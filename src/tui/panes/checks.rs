@@ -41,6 +41,14 @@ pub struct CheckRow {
     pub status: CheckStatus,
 }
 
+impl CheckRow {
+    /// The assertion as the pane names it: without the `assert` every
+    /// one begins with.
+    fn name(&self) -> &str {
+        self.text.trim_start_matches("assert ")
+    }
+}
+
 #[derive(Default)]
 pub struct ChecksPane {
     pub rows: Vec<CheckRow>,
@@ -196,7 +204,7 @@ impl ChecksPane {
                     Span::styled(format!("{:>2} ", i + 1), theme.dim),
                     Span::styled(format!("{word:<width$} "), style),
                     // Rows that begin alike still show how they end.
-                    Span::raw(elide_middle(c.text.trim_start_matches("assert "), room)),
+                    Span::raw(elide_middle(c.name(), room)),
                 ])
             })
             .collect();
@@ -216,7 +224,7 @@ impl ChecksPane {
             let mut inner = block.inner(detail);
             frame.render_widget(block, detail);
             // A name the list had to cut is given whole above the rest.
-            let name = row.text.trim_start_matches("assert ");
+            let name = row.name();
             if name.chars().count() > room {
                 let name = Line::styled(name.to_string(), theme.title);
                 // What follows is about this check: two rows are kept for
@@ -342,8 +350,8 @@ impl ChecksPane {
                 for note in &r.notes {
                     text.push_str(&format!("\nnote: {note}"));
                 }
-                if let Verdict::Inconclusive(_) = r.verdict
-                    && let Some(note) = unbounded_note(r.states, r.depth)
+                if let Verdict::Inconclusive(stopped) = r.verdict
+                    && let Some(note) = unbounded_note(stopped, r.states, r.depth)
                 {
                     text.push_str(&format!("\nnote: {note}"));
                 }

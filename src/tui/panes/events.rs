@@ -134,15 +134,28 @@ impl EventsPane {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
+        // What tells moves that read alike apart: their components'
+        // states after them.
+        let after = |m: &Move| -> Option<String> {
+            (!m.after.is_empty()).then(|| {
+                let after: Vec<String> = m
+                    .after
+                    .iter()
+                    .map(|(slot, text)| format!("#{} {text}", slot + 1))
+                    .collect();
+                format!("  → {}", after.join(", "))
+            })
+        };
         let shown = || visible.iter().skip(offset).take(height).map(|&i| &moves[i]);
         // The labels' column: the longest label, cut only where the
-        // pane has not room for a long label beside who moves in its own
-        // row (never to less than half the pane; a τ's short label
-        // leaves its long ‹hidden event› to be clipped at the edge).
+        // pane has not room for a long label beside who moves, and what
+        // tells it from its like, in its own row (never to less than half
+        // the pane; a τ's short label leaves its long ‹hidden event› to
+        // be clipped at the edge).
         let pane = usize::from(area.width);
         let widest_who = shown()
             .filter(|m| m.label.chars().count() > pane / 2)
-            .map(|m| who(m).chars().count())
+            .map(|m| who(m).chars().count() + after(m).map_or(0, |a| a.chars().count()))
             .max()
             .unwrap_or(0);
         let room = pane.saturating_sub(4 + 2 + widest_who).max(pane / 2);
@@ -164,13 +177,8 @@ impl EventsPane {
                     ),
                     Span::styled(format!("  {}", who(m)), theme.dim),
                 ];
-                if !m.after.is_empty() {
-                    let after: Vec<String> = m
-                        .after
-                        .iter()
-                        .map(|(slot, text)| format!("#{} {text}", slot + 1))
-                        .collect();
-                    spans.push(Span::raw(format!("  → {}", after.join(", "))));
+                if let Some(after) = after(m) {
+                    spans.push(Span::raw(after));
                 }
                 let line = clip(Line::from(spans), usize::from(area.width));
                 if n == chosen {
