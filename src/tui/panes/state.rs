@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 
 use super::super::config::{Command, Theme};
 use super::super::walk::Walk;
@@ -51,12 +51,15 @@ impl StatePane {
     ) {
         let problem = problem.or_else(|| walk?.shown.as_ref()?.problem.as_deref());
         if let Some(problem) = problem {
-            frame.render_widget(
-                Paragraph::new(problem)
-                    .style(theme.error)
-                    .wrap(Wrap { trim: false }),
-                area,
-            );
+            let width = usize::from(area.width);
+            let lines: Vec<Line> = problem
+                .lines()
+                .flat_map(|line| {
+                    let row = Line::styled(line.to_string(), theme.error);
+                    wrap_line(&row, width, diagnostic_hang(line))
+                })
+                .collect();
+            frame.render_widget(Paragraph::new(lines), area);
             return;
         }
         let Some(walk) = walk else {
@@ -143,4 +146,15 @@ pub fn rows(walk: &Walk, theme: &Theme) -> Vec<Row> {
         }
     }
     rows
+}
+
+/// Where a wrapped line of a rendered diagnostic goes on: under the text
+/// after its label (`error: `, `= note: `), else at its indentation.
+fn diagnostic_hang(line: &str) -> usize {
+    let text = line.trim_start();
+    let indent = line.len() - text.len();
+    ["error: ", "warning: ", "= note: ", "= help: "]
+        .iter()
+        .find(|label| text.starts_with(*label))
+        .map_or(indent, |label| indent + label.len())
 }
