@@ -124,50 +124,59 @@ impl EventsPane {
         let height = usize::from(area.height);
         let chosen = self.list.selected;
         let offset = self.list.offset(height);
-        // Who moves: the event a τ hides, then the components.
-        let who = |m: &Move| -> String {
-            let slots = m.slots().map(|s| format!("#{}", s + 1));
-            m.hidden
-                .iter()
-                .map(|hidden| format!("‹{hidden}›"))
-                .chain(slots)
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        // What tells moves that read alike apart: their components'
-        // states after them.
-        let after = |m: &Move| -> Option<String> {
-            (!m.after.is_empty()).then(|| {
-                let after: Vec<String> = m
-                    .after
-                    .iter()
-                    .map(|(slot, text)| format!("#{} {text}", slot + 1))
-                    .collect();
-                format!("  → {}", after.join(", "))
-            })
-        };
-        let shown = || visible.iter().skip(offset).take(height).map(|&i| &moves[i]);
-        // The labels' column: the longest label, cut only where the
-        // pane has not room for a long label beside who moves, and what
-        // tells it from its like, in its own row (never to less than half
-        // the pane; a τ's short label leaves its long ‹hidden event› to
-        // be clipped at the edge).
-        let pane = usize::from(area.width);
-        let widest_who = shown()
-            .filter(|m| m.label.chars().count() > pane / 2)
-            .map(|m| who(m).chars().count() + after(m).map_or(0, |a| a.chars().count()))
-            .max()
-            .unwrap_or(0);
-        let room = pane.saturating_sub(4 + 2 + widest_who).max(pane / 2);
-        let longest = shown().map(|m| m.label.chars().count()).max().unwrap_or(0);
-        let width = longest.min(room);
-        let lines: Vec<Line> = visible
+        // Each row shown, with who moves (the event a τ hides, then the
+        // components) and what tells moves that read alike apart (their
+        // components' states after them): made once, for the column
+        // widths and the drawing.
+        let rows: Vec<(usize, &Move, String, String)> = visible
             .iter()
             .enumerate()
             .skip(offset)
             .take(height)
             .map(|(n, &i)| {
                 let m = &moves[i];
+                let slots = m.slots().map(|s| format!("#{}", s + 1));
+                let who: Vec<String> = m
+                    .hidden
+                    .iter()
+                    .map(|hidden| format!("‹{hidden}›"))
+                    .chain(slots)
+                    .collect();
+                let after: Vec<String> = m
+                    .after
+                    .iter()
+                    .map(|(slot, text)| format!("#{} {text}", slot + 1))
+                    .collect();
+                let after = if after.is_empty() {
+                    String::new()
+                } else {
+                    format!("  → {}", after.join(", "))
+                };
+                (n, m, who.join(" "), after)
+            })
+            .collect();
+        // The labels' column: the longest label, cut only where the
+        // pane has not room for a long label beside who moves, and what
+        // tells it from its like, in its own row (never to less than half
+        // the pane; a τ's short label leaves its long ‹hidden event› to
+        // be clipped at the edge).
+        let pane = usize::from(area.width);
+        let widest_who = rows
+            .iter()
+            .filter(|(_, m, _, _)| m.label.chars().count() > pane / 2)
+            .map(|(_, _, who, after)| who.chars().count() + after.chars().count())
+            .max()
+            .unwrap_or(0);
+        let room = pane.saturating_sub(4 + 2 + widest_who).max(pane / 2);
+        let longest = rows
+            .iter()
+            .map(|(_, m, _, _)| m.label.chars().count())
+            .max()
+            .unwrap_or(0);
+        let width = longest.min(room);
+        let lines: Vec<Line> = rows
+            .into_iter()
+            .map(|(n, m, who, after)| {
                 let mut spans = vec![
                     Span::styled(format!("{:>3} ", n + 1), theme.dim),
                     // Cut to the column, so the components moving line up.
@@ -175,9 +184,9 @@ impl EventsPane {
                         format!("{:<width$}", elide_middle(&m.label, width)),
                         event_style(theme, m.kind),
                     ),
-                    Span::styled(format!("  {}", who(m)), theme.dim),
+                    Span::styled(format!("  {who}"), theme.dim),
                 ];
-                if let Some(after) = after(m) {
+                if !after.is_empty() {
                     spans.push(Span::raw(after));
                 }
                 let line = clip(Line::from(spans), usize::from(area.width));
