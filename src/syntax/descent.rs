@@ -353,12 +353,7 @@ impl<'t> Parser<'t> {
             }
             Tok::External | Tok::Transparent => {
                 self.bump();
-                let names = self.name_list()?;
-                if first.kind == Tok::External {
-                    DeclKind::External(names)
-                } else {
-                    DeclKind::Transparent(names)
-                }
+                return self.names_decl(first);
             }
             Tok::Assert => {
                 self.bump();
@@ -389,6 +384,26 @@ impl<'t> Parser<'t> {
             kind,
             span: self.span_to_trail(first.start),
         })
+    }
+
+    /// The names of `external` or `transparent` (the keyword `first`,
+    /// read already). Pest's span runs on over the blanks (and comment)
+    /// after a single name, which its rule's repetition skips before
+    /// finding no comma; after several, it ends with the last name, as
+    /// the failed repetition gives back what it skipped.
+    fn names_decl(&mut self, first: Token) -> Parsed<Decl> {
+        let names = self.name_list()?;
+        let span = if names.len() == 1 {
+            self.span_to_trail(first.start)
+        } else {
+            self.span(first.start, self.last_end)
+        };
+        let kind = if first.kind == Tok::External {
+            DeclKind::External(names)
+        } else {
+            DeclKind::Transparent(names)
+        };
+        Ok(Decl { kind, span })
     }
 
     /// `lhs = rhs`, or else `f, g :: type`.
@@ -1254,16 +1269,7 @@ impl<'t> Parser<'t> {
             let decl = match first.kind {
                 Tok::External | Tok::Transparent => {
                     self.bump();
-                    let names = self.name_list()?;
-                    let kind = if first.kind == Tok::External {
-                        DeclKind::External(names)
-                    } else {
-                        DeclKind::Transparent(names)
-                    };
-                    Decl {
-                        kind,
-                        span: self.span_to_trail(first.start),
-                    }
+                    self.names_decl(first)?
                 }
                 _ => self.definition_or_annotation()?,
             };
