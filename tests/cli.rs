@@ -884,6 +884,67 @@ fn a_process_for_the_animator_without_a_terminal_is_said_to_be_unused() {
         ));
 }
 
+/// The budget options of `symcsp FILE` bound the checks run from the
+/// animator: without a terminal they are said to be unused.
+#[test]
+fn the_animator_s_budget_options_without_a_terminal_are_said_to_be_unused() {
+    symcsp()
+        .args(["models/ring.csp", "--max-states", "100", "--timeout", "5"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("declarations"))
+        .stderr(predicate::str::contains(
+            "note: the budget options are for checks run from the animator",
+        ));
+    symcsp()
+        .args(["models/ring.csp", "--max-states", "lots"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("invalid value 'lots'"));
+}
+
+/// The animator's options before a command's name would be read as the
+/// animator's and left unused: refused, saying where they go.
+#[test]
+fn the_animator_s_options_before_a_command_are_refused_not_dropped() {
+    symcsp()
+        .args(["--symmetry", "off", "explore", "models/ring.csp", "System"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "error: --symmetry before `explore` is the animator's",
+        ))
+        .stderr(predicate::str::contains("`symcsp explore --symmetry ...`"));
+    symcsp()
+        .args([
+            "--max-states",
+            "5",
+            "--threads",
+            "1",
+            "check",
+            "models/ring.csp",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "error: --max-states, --threads before `check` are the animator's",
+        ));
+    // After the command's name they are the command's own.
+    symcsp()
+        .args([
+            "explore",
+            "models/ring.csp",
+            "System",
+            "--symmetry",
+            "off",
+            "--max-states",
+            "5",
+        ])
+        .assert()
+        .code(3);
+}
+
 /// An event where a set of events belongs: the note shows how to write
 /// the set.
 #[test]

@@ -261,3 +261,25 @@ fn a_teacher_walks_through_the_symmetry_view_in_a_real_terminal() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+#[test]
+fn the_budget_of_checks_run_from_the_animator_is_set_on_the_command_line() {
+    let config = tempfile::tempdir().unwrap();
+    let mut session = Session::start(
+        &["models/philosophers.csp", "--max-states", "100"],
+        config.path(),
+    );
+    session.wait_for("Trace (0 of 0)");
+    // Events -> Trace -> Checks; the first assertion needs 1 420 states.
+    session.keys("\t\tc");
+    let screen = session.wait_for("Inconclusive (state budget): 100");
+    assert!(
+        screen.contains("stopped by the state budget of"),
+        "{screen}"
+    );
+    session
+        .child
+        .as_mut()
+        .kill()
+        .expect("the animator can be stopped");
+}

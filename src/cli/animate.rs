@@ -5,6 +5,7 @@
 use std::io::Write;
 use std::path::Path;
 
+use super::limits::AnimatorLimits;
 use super::{EXIT_INPUT_ERROR, say, summary};
 use crate::builtin::LISTSTACK;
 use crate::tui::app::{App, Start};
@@ -18,6 +19,7 @@ pub(super) fn run(
     process: Option<String>,
     session: Option<&Path>,
     symmetry: Option<String>,
+    limits: &AnimatorLimits,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
@@ -50,6 +52,13 @@ pub(super) fn run(
                 ),
             );
         }
+        if limits.given() {
+            say(
+                err,
+                "note: the budget options are for checks run from the animator, which needs a \
+                 terminal (`symcsp check FILE` takes them too)\n",
+            );
+        }
         return summary::run(described.as_deref(), out, err);
     }
     // A script that cannot be opened at all is a slip in the command,
@@ -71,8 +80,9 @@ pub(super) fn run(
         None => Source::Builtin(LISTSTACK),
     };
     // Evaluation recurses: the whole animator runs on a large stack.
+    let limits = limits.clone();
     let outcome = crate::stack::with_large_stack(move || {
-        let app = match session {
+        let mut app = match session {
             Some((session, path)) => {
                 App::from_session(&session, path.to_path_buf(), symmetry, config)?
             }
@@ -86,6 +96,7 @@ pub(super) fn run(
                 config,
             ),
         };
+        app.budget = limits.budget(app.budget);
         terminal::run(app).map_err(|e| format!("terminal error: {e}"))
     });
     match outcome {

@@ -42,6 +42,53 @@ pub struct WorkLimits {
     pub max_memory: Option<MemoryLimit>,
 }
 
+/// What the checks run from the animator may use (`symcsp FILE
+/// --max-states N ...`). The same options as `check`'s, with the
+/// animator's own defaults: a state budget, and a core left to the screen.
+#[derive(Args, Debug, Clone, Default)]
+pub struct AnimatorLimits {
+    /// Checks run from the animator store at most N states each, and then
+    /// say they were stopped (default 20000000).
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<usize>,
+    /// A check run from the animator gives up after SECS seconds (0, the
+    /// default, for no time limit).
+    #[arg(long, value_name = "SECS", value_parser = parse_timeout)]
+    pub timeout: Option<Timeout>,
+    /// Checks run from the animator stop before the process uses more
+    /// than SIZE of memory: bytes, or with a unit (`512M`, `4G`), or a
+    /// share of the machine's memory (`50%`); `none` for no budget.
+    /// Default: 75% of the machine's memory.
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    pub max_memory: Option<MemoryLimit>,
+    /// Threads a check run from the animator computes successors on
+    /// (default: every core but one, which the screen keeps).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+}
+
+impl AnimatorLimits {
+    /// Whether any of the options was given.
+    pub fn given(&self) -> bool {
+        self.max_states.is_some()
+            || self.timeout.is_some()
+            || self.max_memory.is_some()
+            || self.threads.is_some()
+    }
+
+    /// `budget` (the animator's default for checks) with what these
+    /// options ask for.
+    pub fn budget(&self, budget: Budget) -> Budget {
+        Budget {
+            max_states: self.max_states.or(budget.max_states),
+            timeout: self.timeout.map_or(budget.timeout, |t| t.0),
+            max_memory: self.max_memory.map_or(budget.max_memory, |m| m.0),
+            threads: self.threads.map_or(budget.threads, usize::from),
+            ..budget
+        }
+    }
+}
+
 /// `--timeout`: `None` for no limit.
 #[derive(Debug, Clone, Copy)]
 pub struct Timeout(Option<Duration>);
@@ -153,6 +200,34 @@ mod tests {
         if let Some(physical) = memory::physical() {
             assert_eq!(bytes("50%"), Ok(Some(physical / 2)));
         }
+    }
+
+    #[test]
+    fn the_animator_s_options_replace_its_defaults_and_only_those_given() {
+        let defaults = Budget {
+            max_states: Some(20_000_000),
+            threads: 3,
+            ..Budget::default()
+        };
+        let none = AnimatorLimits::default();
+        assert!(!none.given());
+        let kept = none.budget(defaults.clone());
+        assert_eq!(
+            (kept.max_states, kept.threads, kept.timeout, kept.max_memory),
+            (Some(20_000_000), 3, defaults.timeout, defaults.max_memory)
+        );
+        let given = AnimatorLimits {
+            max_states: Some(100),
+            timeout: Some(Timeout(Some(Duration::from_secs(5)))),
+            max_memory: Some(MemoryLimit(None)),
+            threads: Some(1),
+        };
+        assert!(given.given());
+        let set = given.budget(defaults);
+        assert_eq!(
+            (set.max_states, set.threads, set.timeout, set.max_memory),
+            (Some(100), 1, Some(Duration::from_secs(5)), None)
+        );
     }
 
     #[test]

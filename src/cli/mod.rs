@@ -23,7 +23,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::error::ErrorKind;
+use clap::parser::ValueSource;
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Exit code for input the user must fix (usage, syntax, evaluation).
 pub const EXIT_INPUT_ERROR: u8 = 2;
@@ -57,6 +59,8 @@ struct Cli {
     /// else automatic.
     #[arg(long, value_name = "auto|off|T,U")]
     symmetry: Option<String>,
+    #[command(flatten)]
+    limits: limits::AnimatorLimits,
 }
 
 #[derive(Subcommand, Debug)]
@@ -191,7 +195,11 @@ struct StateArgs {
 
 /// Runs the command line with the process's arguments.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let parsed = Cli::command().try_get_matches().and_then(|matches| {
+        refuse_animator_options_before_a_command(&matches)?;
+        Cli::from_arg_matches(&matches)
+    });
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -278,12 +286,48 @@ pub fn main() -> ExitCode {
             cli.process,
             cli.session.as_deref(),
             cli.symmetry,
+            &cli.limits,
             &mut out,
             &mut err,
         ),
     };
     let _ = out.flush();
     ExitCode::from(code)
+}
+
+/// The animator's options (`--symmetry`, `--max-states`, ...) given
+/// before a command's name would be left unused, as clap reads them as
+/// the animator's: `symcsp --symmetry off explore FILE` would explore
+/// with symmetry as the script asks. Refused, saying where they go.
+fn refuse_animator_options_before_a_command(matches: &ArgMatches) -> Result<(), clap::Error> {
+    let Some(command) = matches.subcommand_name() else {
+        return Ok(());
+    };
+    let given: Vec<String> = matches
+        .ids()
+        .filter(|id| matches.value_source(id.as_str()) == Some(ValueSource::CommandLine))
+        .filter_map(|id| {
+            let arg = Cli::command()
+                .get_arguments()
+                .find(|a| a.get_id() == id)
+                .cloned()?;
+            Some(match arg.get_long() {
+                Some(long) => format!("--{long}"),
+                None => arg.get_value_names()?.first()?.to_string(),
+            })
+        })
+        .collect();
+    if given.is_empty() {
+        return Ok(());
+    }
+    let message = format!(
+        "{} before `{command}` {} the animator's (`symcsp [OPTIONS] [FILE]`); a command's \
+         options go after its name: `symcsp {command} {} ...` (see `symcsp {command} --help`)",
+        given.join(", "),
+        if given.len() == 1 { "is" } else { "are" },
+        given[0],
+    );
+    Err(Cli::command().error(ErrorKind::ArgumentConflict, message))
 }
 
 /// How a command prints its outcome.

@@ -12,7 +12,7 @@ use ratatui::widgets::{Block, Borders, Gauge, Paragraph, Wrap};
 
 use super::super::config::{Command, KeyMap, Pane, Theme};
 use super::{Effect, List, count, draw_list, elide_middle, plural};
-use crate::budget::unbounded_note;
+use crate::budget::{Stopped, unbounded_note};
 use crate::check::counterexample::{Kind, RenderedCounterexample};
 use crate::check::worker::{CheckHandle, Checked};
 use crate::check::{CheckResult, Verdict};
@@ -31,6 +31,8 @@ pub enum CheckStatus {
 pub struct Finished {
     pub result: CheckResult,
     pub counterexample: Option<RenderedCounterexample>,
+    /// The state budget it ran within (said when it stopped it).
+    pub max_states: Option<usize>,
 }
 
 pub struct CheckRow {
@@ -124,6 +126,7 @@ impl ChecksPane {
         else {
             unreachable!("matched above")
         };
+        let max_states = handle.max_states();
         let (status, effect) = match handle.join_rendered() {
             Ok(Checked {
                 result,
@@ -143,6 +146,7 @@ impl ChecksPane {
                     CheckStatus::Done(Box::new(Finished {
                         result,
                         counterexample,
+                        max_states,
                     })),
                     Effect::Say(said),
                 )
@@ -350,10 +354,11 @@ impl ChecksPane {
                 for note in &r.notes {
                     text.push_str(&format!("\nnote: {note}"));
                 }
-                if let Verdict::Inconclusive(stopped) = r.verdict
-                    && let Some(note) = unbounded_note(stopped, r.states, r.depth)
-                {
-                    text.push_str(&format!("\nnote: {note}"));
+                if let Verdict::Inconclusive(stopped) = r.verdict {
+                    text.push_str(&format!("\n{}", stopped_by(stopped, done.max_states)));
+                    if let Some(note) = unbounded_note(stopped, r.states, r.depth) {
+                        text.push_str(&format!("\nnote: {note}"));
+                    }
                 }
                 frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
             }
@@ -407,6 +412,24 @@ pub fn verdict_text(verdict: Verdict) -> String {
     }
 }
 
+/// Why a check stopped, and the option of `symcsp FILE` that sets the
+/// budget it met.
+fn stopped_by(stopped: Stopped, max_states: Option<usize>) -> String {
+    let amount = match (stopped, max_states) {
+        (Stopped::StateBudget, Some(max)) => {
+            format!(" of {}", plural(max as u64, "state", "states"))
+        }
+        _ => String::new(),
+    };
+    let option = match stopped {
+        Stopped::StateBudget => " (`symcsp FILE --max-states N` sets it)",
+        Stopped::Timeout => " (`symcsp FILE --timeout SECS` sets it)",
+        Stopped::Memory => " (`symcsp FILE --max-memory SIZE` sets it, or the system's limit)",
+        Stopped::Cancelled | Stopped::Visitor => "",
+    };
+    format!("{}{amount} before an answer{option}", stopped.ended())
+}
+
 /// What a counterexample shows, in one line.
 pub fn describe_counterexample(cx: &RenderedCounterexample) -> String {
     let list = |events: &[String]| format!("{{{}}}", events.join(", "));
@@ -435,6 +458,23 @@ pub fn describe_counterexample(cx: &RenderedCounterexample) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stopped_check_says_what_stopped_it_and_which_option_sets_it() {
+        assert_eq!(
+            stopped_by(Stopped::StateBudget, Some(20_000_000)),
+            "stopped by the state budget of 20\u{a0}000\u{a0}000 states before an answer \
+             (`symcsp FILE --max-states N` sets it)"
+        );
+        assert_eq!(
+            stopped_by(Stopped::Timeout, Some(100)),
+            "stopped by the time-out before an answer (`symcsp FILE --timeout SECS` sets it)"
+        );
+        assert_eq!(
+            stopped_by(Stopped::Cancelled, None),
+            "cancelled before an answer"
+        );
+    }
 
     #[test]
     fn a_gauges_label_is_never_cut_inside_a_number() {
