@@ -79,6 +79,11 @@ fn divergence_checks_obey_the_state_budget_and_the_clock() {
     );
     let text = stdout_of(&["check", &file, "--timeout", "0.5"], 3);
     assert_eq!(text.matches("stopped by the time-out").count(), 2, "{text}");
+    // Whatever budget stops the normaliser, the note says where it was.
+    assert!(
+        text.contains("it stopped normalising the specification"),
+        "{text}"
+    );
 }
 
 /// Item 3: 65 537 successors per state cannot carry the search past the

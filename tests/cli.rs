@@ -980,3 +980,64 @@ fn eval_without_prints_says_there_is_nothing_to_evaluate() {
              evaluates an expression)\n",
         ));
 }
+
+/// An operand of the wrong kind is pointed at, not the whole operator
+/// expression around it.
+#[test]
+fn a_wrong_operand_is_pointed_at_itself() {
+    let cases = [
+        (
+            "P = a -> STOP [] 3",
+            "3",
+            "expected a process, but this is an integer",
+        ),
+        (
+            "P = (a -> STOP) ||| {a}",
+            "{a}",
+            "expected a process, but this is a set",
+        ),
+        (
+            "P = a -> STOP \\ a",
+            "a",
+            "expected a set of events, but this is an event",
+        ),
+        (
+            "P = STOP [| a |] STOP",
+            "a",
+            "expected a set of events, but this is an event",
+        ),
+        (
+            "P = a -> 3",
+            "3",
+            "expected a process, but this is an integer",
+        ),
+        (
+            "P = true & 3",
+            "3",
+            "expected a process, but this is an integer",
+        ),
+        (
+            "P = ||| i : {1, 2} @ i",
+            "i",
+            "expected a process, but this is an integer",
+        ),
+        (
+            "P = [] i : {1, 2} @ a -> <i>",
+            "<i>",
+            "expected a process, but this is a sequence",
+        ),
+    ];
+    for (line, operand, message) in cases {
+        let (_dir, file) = script(&format!("channel a\n{line}\nassert P :[deadlock free]\n"));
+        let text = stdout_of(&["check", &file], 2);
+        assert!(text.contains(message), "{line}:\n{text}");
+        // The operand is the last one of the line written so: its caret
+        // starts where it does and is as long.
+        let column = line.rfind(operand).expect("in the line");
+        let caret = format!("| {}{}\n", " ".repeat(column), "^".repeat(operand.len()));
+        assert!(
+            text.contains(&caret),
+            "{line}: expected the caret `{caret}` in\n{text}"
+        );
+    }
+}

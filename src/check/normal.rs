@@ -322,38 +322,50 @@ impl Normaliser {
             .collect()
     }
 
-    /// The moves of specification state `state`, computed once.
+    /// The moves of specification state `state`, computed once. A
+    /// budget that stops the work here (states, time, memory, a cancel)
+    /// says it stopped in the specification: the search's own counts may
+    /// still be zero.
     fn transitions(&mut self, procs: &mut Processes, state: u32) -> EvalResult<&[(EventId, u32)]> {
         let i = state as usize;
         if self.transitions.len() <= i {
             self.transitions.resize(i + 1, None);
         }
         if self.transitions[i].is_none() {
-            // The specification's states are held to the budget like the
-            // product's: counted, polled, at most `max_states`.
-            procs.evaluator().tick(1)?;
-            let meter = procs.meter().clone();
-            self.states.read(state, &mut self.row);
-            self.machine.moves(procs, &self.row, &mut self.moves)?;
-            let mut list = Vec::with_capacity(self.moves.list.len());
-            for m in &self.moves.list {
-                self.moves.apply(m, &self.row, &mut self.next);
-                let (id, _) = self
-                    .states
-                    .insert_within(&self.next, &meter)
-                    .map_err(|stop| {
-                        EvalError::stopped(stop).with_note(
-                            "it stopped normalising the specification: its states are held to \
-                         the same budget as the search",
-                        )
-                    })?;
-                list.push((m.event, id));
-            }
-            list.sort_unstable();
-            list.dedup();
-            self.transitions[i] = Some(list.into());
+            self.compute_transitions(procs, state).map_err(|error| {
+                if error.stop_reason().is_some() && error.notes.is_empty() {
+                    error.with_note(
+                        "it stopped normalising the specification: its states are held to the \
+                         same budget as the search",
+                    )
+                } else {
+                    error
+                }
+            })?;
         }
         Ok(self.transitions[i].as_deref().expect("just computed"))
+    }
+
+    fn compute_transitions(&mut self, procs: &mut Processes, state: u32) -> EvalResult<()> {
+        // The specification's states are held to the budget like the
+        // product's: counted, polled, at most `max_states`.
+        procs.evaluator().tick(1)?;
+        let meter = procs.meter().clone();
+        self.states.read(state, &mut self.row);
+        self.machine.moves(procs, &self.row, &mut self.moves)?;
+        let mut list = Vec::with_capacity(self.moves.list.len());
+        for m in &self.moves.list {
+            self.moves.apply(m, &self.row, &mut self.next);
+            let (id, _) = self
+                .states
+                .insert_within(&self.next, &meter)
+                .map_err(EvalError::stopped)?;
+            list.push((m.event, id));
+        }
+        list.sort_unstable();
+        list.dedup();
+        self.transitions[state as usize] = Some(list.into());
+        Ok(())
     }
 
     /// The node of the τ-closure of `seeds`.

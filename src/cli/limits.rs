@@ -13,7 +13,7 @@ use crate::budget::{Budget, memory};
 pub struct SearchLimits {
     /// Store at most N states (then inconclusive, exit 3; the counts are
     /// a lower bound).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_states)]
     pub max_states: Option<usize>,
     #[command(flatten)]
     pub work: WorkLimits,
@@ -49,7 +49,7 @@ pub struct WorkLimits {
 pub struct AnimatorLimits {
     /// Checks run from the animator store at most N states each, and then
     /// say they were stopped (default 20000000).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_states)]
     pub max_states: Option<usize>,
     /// A check run from the animator gives up after SECS seconds (0, the
     /// default, for no time limit).
@@ -117,6 +117,21 @@ impl SearchLimits {
             threads: self.threads.map_or(budget.threads, usize::from),
             ..budget
         }
+    }
+}
+
+/// `--max-states`: a positive number (a budget of no states could not
+/// even hold the initial state; `--timeout 0` means no limit, and a
+/// state budget of 0 would be read as that too).
+fn parse_states(text: &str) -> Result<usize, String> {
+    match text.trim().replace('_', "").parse::<usize>() {
+        Ok(0) => Err(
+            "a state budget holds at least the initial state: give 1 or more \
+             (leave the option out for no limit)"
+                .to_string(),
+        ),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("expected a number of states, not `{text}`")),
     }
 }
 
@@ -228,6 +243,15 @@ mod tests {
             (set.max_states, set.threads, set.timeout, set.max_memory),
             (Some(100), 1, Some(Duration::from_secs(5)), None)
         );
+    }
+
+    #[test]
+    fn a_state_budget_is_a_positive_number() {
+        assert_eq!(parse_states("100"), Ok(100));
+        assert_eq!(parse_states("20_000_000"), Ok(20_000_000));
+        for bad in ["0", "-1", "lots", ""] {
+            assert!(parse_states(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -76,6 +76,29 @@ impl Drop for Processes<'_> {
     }
 }
 
+/// `value`, at `span`, is not the set of events an operator needs.
+fn not_an_event_set(ev: &Evaluator, value: &Value, span: Span) -> EvalError {
+    let error = EvalError::new(
+        span,
+        format!(
+            "expected a set of events, but this is {}",
+            value.kind_name()
+        ),
+    );
+    // An event or a channel put where its set was meant: how to write
+    // the set.
+    let event = matches!(value, Value::Channel(_) | Value::Named(_) | Value::Dot(_));
+    let shown = ev.show(value);
+    if event && shown.chars().count() <= 40 {
+        error.with_note(format!(
+            "the value is {shown}; a set of events is written in braces: `{{{shown}}}` for the \
+             one event, `{{| {shown} |}}` for every event that begins with it"
+        ))
+    } else {
+        error
+    }
+}
+
 impl<'s> Processes<'s> {
     /// Prepares the processes of `script`, interning its events.
     pub fn new(script: &'s Script) -> EvalResult<Processes<'s>> {
@@ -454,25 +477,7 @@ impl<'s> Processes<'s> {
     /// The event set a value stands for; every element must be an event.
     pub fn event_set(&mut self, value: &Value, span: Span) -> EvalResult<SetId> {
         let Value::Set(set) = value else {
-            let error = EvalError::new(
-                span,
-                format!(
-                    "expected a set of events, but this is {}",
-                    value.kind_name()
-                ),
-            );
-            // An event or a channel put where its set was meant: how to
-            // write the set.
-            let event = matches!(value, Value::Channel(_) | Value::Named(_) | Value::Dot(_));
-            let shown = self.eval.show(value);
-            return Err(if event && shown.chars().count() <= 40 {
-                error.with_note(format!(
-                    "the value is {shown}; a set of events is written in braces: `{{{shown}}}` \
-                     for the one event, `{{| {shown} |}}` for every event that begins with it"
-                ))
-            } else {
-                error
-            });
+            return Err(not_an_event_set(&self.eval, value, span));
         };
         let elements = self.eval.elements(set, span)?;
         let mut ids = Vec::with_capacity(elements.len());
