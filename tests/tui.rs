@@ -1158,3 +1158,45 @@ fn the_chosen_check_stays_in_sight_without_the_focus() {
         assert!(unfocused.contains("12 ·"), "{unfocused}");
     });
 }
+
+/// In a narrow Checks pane a verdict is its mark alone, so that every
+/// assertion keeps its name (the words took the whole row).
+#[test]
+fn a_narrow_checks_pane_keeps_every_assertion_s_name() {
+    with_large_stack(|| {
+        let mut app = open("counter.csp", Some("Counter(0)"));
+        app.focus = Pane::Checks;
+        run(&mut app, &[Command::RunCheck]);
+        wait_for_checks(&mut app);
+        let narrow = screen(&mut app, 60, 20);
+        for (i, name) in ["✗ Spe", "· Sys", "· Qui"].iter().enumerate() {
+            let row = format!("{} ", i + 1);
+            assert!(
+                narrow
+                    .lines()
+                    .any(|line| line.contains(&row) && line.contains(name)),
+                "assertion {} lost its name:\n{narrow}",
+                i + 1
+            );
+        }
+        // With room, the verdict is in words.
+        let wide = screen(&mut app, 160, 40);
+        assert!(wide.contains("✗ Failed"), "{wide}");
+    });
+}
+
+/// A complaint answers the key before: the next key that acts makes it
+/// stale, while what that key says is shown.
+#[test]
+fn a_complaint_does_not_outlive_the_next_key() {
+    with_large_stack(|| {
+        let mut app = open("counter.csp", None);
+        run(&mut app, &[Command::FireNth(5)]);
+        assert!(message(&app).contains("no event 5"), "{}", message(&app));
+        run(&mut app, &[Command::Down]);
+        assert_eq!(message(&app), "");
+        run(&mut app, &[Command::FireNth(5), Command::Mark]);
+        assert!(!message(&app).contains("no event 5"), "{}", message(&app));
+        assert!(!message(&app).is_empty(), "the mark is said");
+    });
+}

@@ -794,6 +794,11 @@ impl App {
         if !matches!(command, Command::Cancel | Command::Quit | Command::Help) {
             // Keys act on what the screen is about to show.
             self.await_quick();
+            // A complaint answered the key before: the next one makes it
+            // stale (`there is no event 2` stayed through a reload).
+            if self.message.as_ref().is_some_and(|m| m.error) {
+                self.message = None;
+            }
         }
         let page = self.page();
         match command {

@@ -191,13 +191,27 @@ impl ChecksPane {
         let detail_height = area.height.saturating_sub(rows).max(area.height / 2);
         let [list_area, detail] =
             Layout::vertical([Constraint::Fill(1), Constraint::Length(detail_height)]).areas(area);
-        let statuses: Vec<(String, Style)> = self.rows.iter().map(|c| status(theme, c)).collect();
-        let width = statuses
-            .iter()
-            .map(|(w, _)| w.chars().count())
-            .max()
-            .unwrap_or(0);
-        let room = usize::from(list_area.width).saturating_sub(width + 4);
+        let mut statuses: Vec<(String, Style)> =
+            self.rows.iter().map(|c| status(theme, c)).collect();
+        let longest = |statuses: &[(String, Style)]| {
+            statuses
+                .iter()
+                .map(|(w, _)| w.chars().count())
+                .max()
+                .unwrap_or(0)
+        };
+        let room_beside = |width: usize| usize::from(list_area.width).saturating_sub(width + 4);
+        // In a narrow pane the verdicts' words would leave the names no
+        // room: each verdict is then its mark alone (the detail says it
+        // in words).
+        let name_wanted = self.rows.iter().map(|c| c.name().chars().count()).max();
+        if room_beside(longest(&statuses)) < MIN_NAME_ROOM.min(name_wanted.unwrap_or(0)) {
+            for (word, _) in &mut statuses {
+                *word = word.chars().take(1).collect();
+            }
+        }
+        let width = longest(&statuses);
+        let room = room_beside(width);
         let rows = self
             .rows
             .iter()
@@ -372,6 +386,12 @@ impl ChecksPane {
     }
 }
 
+/// The fewest columns of a check's name the list keeps beside its
+/// verdict before it shows verdicts as marks alone.
+const MIN_NAME_ROOM: usize = 16;
+
+/// A check's verdict in the list: a mark, then a word (the mark alone
+/// where room is short).
 fn status(theme: &Theme, row: &CheckRow) -> (String, Style) {
     match &row.status {
         CheckStatus::NotRun => ("·".to_string(), theme.dim),
