@@ -143,9 +143,13 @@ fn draw_pane(app: &App, frame: &mut Frame, pane: Pane, inner: Rect, focused: boo
             Some(w) => app.trace.draw(frame, inner, theme, w, focused),
             None => 0,
         },
-        Pane::Checks => app
-            .checks
-            .draw(frame, inner, theme, &app.config.keymap, focused),
+        Pane::Checks => {
+            // Nothing animated and nothing wrong: the script is loading.
+            let loading = walk.is_none() && app.problem.is_none();
+            let keymap = &app.config.keymap;
+            app.checks
+                .draw(frame, inner, theme, keymap, (focused, loading))
+        }
         Pane::Symmetry => {
             match walk {
                 Some(w) => {
@@ -249,6 +253,11 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
     let hint =
         |command: Command, what: &str| keymap.key_for(pane, command).map(|k| format!("{k} {what}"));
     let mut hints: Vec<String> = match pane {
+        // Nothing is animated (the script or the process failed, or it
+        // is loading): there is nothing to fire or step.
+        Pane::Events | Pane::State | Pane::Trace | Pane::Symmetry if app.walk.is_none() => {
+            vec![hint(Command::Reload, "reload")]
+        }
         Pane::Events | Pane::State => vec![
             hint(Command::Activate, "fire"),
             Some("1-9 fire n".into()),

@@ -161,20 +161,21 @@ impl ChecksPane {
     }
 
     /// Draws the list and the selected check's detail; the list's first
-    /// row shown.
+    /// row shown. `loading`: the script is being read (no script yet is
+    /// no failure).
     pub fn draw(
         &self,
         frame: &mut Frame,
         area: Rect,
         theme: &Theme,
         keymap: &KeyMap,
-        focused: bool,
+        (focused, loading): (bool, bool),
     ) -> usize {
         if self.rows.is_empty() {
-            let text = if self.script.is_some() {
-                "no assertions in this script"
-            } else {
-                "the script did not load (see the State pane)"
+            let text = match (&self.script, loading) {
+                (Some(_), _) => "no assertions in this script",
+                (None, true) => "loading…",
+                (None, false) => "the script did not load (see the State pane)",
             };
             frame.render_widget(
                 Paragraph::new(text)
