@@ -1041,3 +1041,17 @@ fn a_wrong_operand_is_pointed_at_itself() {
         );
     }
 }
+
+/// A file that is no session is refused as every other error is, with
+/// where it stopped reading.
+#[test]
+fn a_session_that_is_not_one_is_an_error_in_the_usual_form() {
+    symcsp()
+        .args(["--session", "models/ring.csp"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::starts_with(
+            "error: `models/ring.csp` is not a symcsp session",
+        ))
+        .stderr(predicate::str::contains("at line 1, column 1:"));
+}

@@ -25,7 +25,7 @@ pub(super) fn run(
 ) -> u8 {
     let session = match session.map(|path| Session::read(path).map(|s| (s, path))) {
         Some(Err(e)) => {
-            say(err, &format!("symcsp: {e}\n"));
+            say(err, &format!("error: {e}\n"));
             return EXIT_INPUT_ERROR;
         }
         Some(Ok(found)) => Some(found),
@@ -37,7 +37,7 @@ pub(super) fn run(
                 Ok(Source::File(path)) => Some(path),
                 Ok(Source::Builtin(_)) => None,
                 Err(e) => {
-                    say(err, &format!("symcsp: {e}\n"));
+                    say(err, &format!("error: {e}\n"));
                     return EXIT_INPUT_ERROR;
                 }
             },
@@ -102,7 +102,7 @@ pub(super) fn run(
     match outcome {
         Ok(()) => 0,
         Err(e) => {
-            say(err, &format!("symcsp: {e}\n"));
+            say(err, &format!("error: {e}\n"));
             EXIT_INPUT_ERROR
         }
     }

@@ -88,8 +88,16 @@ impl Session {
     pub fn read(path: &Path) -> Result<Session, String> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let session: Session = ron::from_str(&text)
-            .map_err(|e| format!("{}: not a symcsp session: {e}", path.display()))?;
+        let session: Session = ron::from_str(&text).map_err(|e| {
+            format!(
+                "`{}` is not a symcsp session (a file the animator saved with its save key): at \
+                 line {}, column {}: {}",
+                path.display(),
+                e.span.start.line,
+                e.span.start.col,
+                e.code
+            )
+        })?;
         if session.version != VERSION {
             return Err(format!(
                 "{}: session format {} (this symcsp reads format {VERSION})",
