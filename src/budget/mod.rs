@@ -250,8 +250,10 @@ pub fn unbounded_note(stopped: Stopped, states: u64, depth: u32) -> Option<Strin
     (budget && depth >= DEEP && states <= 4 * u64::from(depth)).then(|| {
         format!(
             "the search was {depth} levels deep with about {} a level: if a process \
-             parameter grows without bound (as `n` in `P(n) = a -> P(n+1)`), there are \
-             infinitely many states and no budget is enough",
+             parameter grows without bound (as `n` in `P(n) = a -> P(n+1)`), or a process \
+             recurses through hiding, renaming or a parallel composition (as `S = (a -> S) \\ \
+             {{a}}`, one hiding more at each step), there are infinitely many states and no \
+             budget is enough",
             match states / u64::from(depth) {
                 0 | 1 => "1 state".to_string(),
                 n => format!("{n} states"),
