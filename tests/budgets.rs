@@ -81,7 +81,7 @@ fn divergence_checks_obey_the_state_budget_and_the_clock() {
     assert_eq!(text.matches("stopped by the time-out").count(), 2, "{text}");
     // Whatever budget stops the normaliser, the note says where it was.
     assert!(
-        text.contains("it stopped normalising the specification"),
+        text.contains("it stopped while normalising the specification"),
         "{text}"
     );
 }

@@ -930,6 +930,13 @@ fn the_animator_s_options_before_a_command_are_refused_not_dropped() {
         .stderr(predicate::str::contains(
             "error: --max-states, --threads before `check` are the animator's",
         ));
+    // An option the command does not take is said to be the animator's.
+    symcsp()
+        .args(["--max-states", "5", "rep", "models/ring.csp"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("`rep` takes no --max-states"))
+        .stderr(predicate::str::contains("symcsp rep --max-states").not());
     // After the command's name they are the command's own.
     symcsp()
         .args([

@@ -18,6 +18,7 @@
 
 use rustc_hash::FxHashMap;
 
+use crate::budget::Stopped;
 use crate::eval::{EvalError, EvalResult};
 use crate::lts::divergence::TauCycles;
 use crate::lts::machine::{Machine, Moves};
@@ -323,30 +324,34 @@ impl Normaliser {
     }
 
     /// The moves of specification state `state`, computed once. A
-    /// budget that stops the work here (states, time, memory, a cancel)
-    /// says it stopped in the specification: the search's own counts may
-    /// still be zero.
+    /// budget that stops the work here says it stopped in the
+    /// specification (the search's own counts may still be zero).
     fn transitions(&mut self, procs: &mut Processes, state: u32) -> EvalResult<&[(EventId, u32)]> {
         let i = state as usize;
         if self.transitions.len() <= i {
             self.transitions.resize(i + 1, None);
         }
         if self.transitions[i].is_none() {
-            self.compute_transitions(procs, state).map_err(|error| {
-                if error.stop_reason().is_some() && error.notes.is_empty() {
-                    error.with_note(
+            let list = self.compute_transitions(procs, state).map_err(|error| {
+                match error.stop_reason() {
+                    Some(Stopped::StateBudget | Stopped::Memory) => error.with_note(
                         "it stopped normalising the specification: its states are held to the \
                          same budget as the search",
-                    )
-                } else {
-                    error
+                    ),
+                    Some(_) => error.with_note("it stopped while normalising the specification"),
+                    None => error,
                 }
             })?;
+            self.transitions[i] = Some(list);
         }
         Ok(self.transitions[i].as_deref().expect("just computed"))
     }
 
-    fn compute_transitions(&mut self, procs: &mut Processes, state: u32) -> EvalResult<()> {
+    fn compute_transitions(
+        &mut self,
+        procs: &mut Processes,
+        state: u32,
+    ) -> EvalResult<Box<[(EventId, u32)]>> {
         // The specification's states are held to the budget like the
         // product's: counted, polled, at most `max_states`.
         procs.evaluator().tick(1)?;
@@ -364,8 +369,7 @@ impl Normaliser {
         }
         list.sort_unstable();
         list.dedup();
-        self.transitions[state as usize] = Some(list.into());
-        Ok(())
+        Ok(list.into())
     }
 
     /// The node of the τ-closure of `seeds`.

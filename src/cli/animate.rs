@@ -97,7 +97,7 @@ pub(super) fn run(
             ),
         };
         app.budget = limits.budget(app.budget);
-        terminal::run(app).map_err(|e| format!("terminal error: {e}"))
+        terminal::run(app).map_err(|e| format!("the terminal failed: {e}"))
     });
     match outcome {
         Ok(()) => 0,

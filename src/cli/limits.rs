@@ -43,8 +43,8 @@ pub struct WorkLimits {
 }
 
 /// What the checks run from the animator may use (`symcsp FILE
-/// --max-states N ...`). The same options as `check`'s, with the
-/// animator's own defaults: a state budget, and a core left to the screen.
+/// --max-states N ...`): `check`'s budget options, over the animator's
+/// own defaults (a state budget, and a core left to the screen).
 #[derive(Args, Debug, Clone, Default)]
 pub struct AnimatorLimits {
     /// Checks run from the animator store at most N states each, and then
@@ -125,11 +125,7 @@ impl SearchLimits {
 /// state budget of 0 would be read as that too).
 fn parse_states(text: &str) -> Result<usize, String> {
     match text.trim().replace('_', "").parse::<usize>() {
-        Ok(0) => Err(
-            "a state budget holds at least the initial state: give 1 or more \
-             (leave the option out for no limit)"
-                .to_string(),
-        ),
+        Ok(0) => Err("a state budget holds at least the initial state: give 1 or more".to_string()),
         Ok(n) => Ok(n),
         Err(_) => Err(format!("expected a number of states, not `{text}`")),
     }

@@ -300,34 +300,49 @@ pub fn main() -> ExitCode {
 /// the animator's: `symcsp --symmetry off explore FILE` would explore
 /// with symmetry as the script asks. Refused, saying where they go.
 fn refuse_animator_options_before_a_command(matches: &ArgMatches) -> Result<(), clap::Error> {
-    let Some(command) = matches.subcommand_name() else {
+    let Some(name) = matches.subcommand_name() else {
         return Ok(());
     };
-    let given: Vec<String> = matches
-        .ids()
-        .filter(|id| matches.value_source(id.as_str()) == Some(ValueSource::CommandLine))
-        .filter_map(|id| {
-            let arg = Cli::command()
-                .get_arguments()
-                .find(|a| a.get_id() == id)
-                .cloned()?;
-            Some(match arg.get_long() {
-                Some(long) => format!("--{long}"),
-                None => arg.get_value_names()?.first()?.to_string(),
-            })
-        })
+    let mut cli = Cli::command();
+    let given: Vec<String> = cli
+        .get_arguments()
+        .filter(|arg| matches.value_source(arg.get_id().as_str()) == Some(ValueSource::CommandLine))
+        .filter_map(|arg| arg.get_long().map(str::to_string))
         .collect();
     if given.is_empty() {
         return Ok(());
     }
-    let message = format!(
-        "{} before `{command}` {} the animator's (`symcsp [OPTIONS] [FILE]`); a command's \
-         options go after its name: `symcsp {command} {} ...` (see `symcsp {command} --help`)",
-        given.join(", "),
+    // Where the command takes an option of the same name, say to move
+    // it; where it does not, say whose option it is.
+    let takes = |long: &str| {
+        Cli::command()
+            .find_subcommand(name)
+            .is_some_and(|c| c.get_arguments().any(|a| a.get_long() == Some(long)))
+    };
+    let (moved, animator_only): (Vec<&String>, Vec<&String>) =
+        given.iter().partition(|long| takes(long));
+    let listed = |longs: &[&String]| {
+        longs
+            .iter()
+            .map(|long| format!("--{long}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut message = format!(
+        "{} before `{name}` {} the animator's (`symcsp [OPTIONS] [FILE]`)",
+        listed(&given.iter().collect::<Vec<_>>()),
         if given.len() == 1 { "is" } else { "are" },
-        given[0],
     );
-    Err(Cli::command().error(ErrorKind::ArgumentConflict, message))
+    if let Some(first) = moved.first() {
+        message.push_str(&format!(
+            "; a command's options go after its name: `symcsp {name} --{first} ...`"
+        ));
+    }
+    if !animator_only.is_empty() {
+        message.push_str(&format!("; `{name}` takes no {}", listed(&animator_only)));
+    }
+    message.push_str(&format!(" (see `symcsp {name} --help`)"));
+    Err(cli.error(ErrorKind::ArgumentConflict, message))
 }
 
 /// How a command prints its outcome.

@@ -109,13 +109,13 @@ pub fn unfold(ev: &Evaluator, func: FuncId, vars: &[Value]) -> EvalResult<Operat
             }
         }
         ExprKind::Guard(guard, p) => match ev.eval_in(*guard, f)? {
-            Value::Bool(true) => Operator::As(process(ev, *p, f)?),
+            Value::Bool(true) => Operator::As(process_operand(ev, *p, f)?),
             Value::Bool(false) => Operator::Stop,
             other => return Err(not_a(ev, *guard, "a boolean guard", &other)),
         },
         ExprKind::ProcBinary(op, a, b) => {
-            let a = process(ev, *a, f)?;
-            let b = process(ev, *b, f)?;
+            let a = process_operand(ev, *a, f)?;
+            let b = process_operand(ev, *b, f)?;
             match op {
                 ProcOp::ExternalChoice => Operator::ExternalChoice(vec![a, b]),
                 ProcOp::InternalChoice => Operator::InternalChoice(vec![a, b]),
@@ -125,51 +125,53 @@ pub fn unfold(ev: &Evaluator, func: FuncId, vars: &[Value]) -> EvalResult<Operat
                 ProcOp::SlidingChoice => Operator::SlidingChoice(a, b),
             }
         }
-        ExprKind::Hide(p, set) => Operator::Hide(process(ev, *p, f)?, event_set(ev, *set, f)?),
+        ExprKind::Hide(p, set) => {
+            Operator::Hide(process_operand(ev, *p, f)?, set_operand(ev, *set, f)?)
+        }
         ExprKind::Project(p, set) => {
-            Operator::Project(process(ev, *p, f)?, event_set(ev, *set, f)?)
+            Operator::Project(process_operand(ev, *p, f)?, set_operand(ev, *set, f)?)
         }
         ExprKind::GenParallel(a, set, b) => {
             let (a, set, b) = (
-                process(ev, *a, f)?,
-                event_set(ev, *set, f)?,
-                process(ev, *b, f)?,
+                process_operand(ev, *a, f)?,
+                set_operand(ev, *set, f)?,
+                process_operand(ev, *b, f)?,
             );
             Operator::Parallel(Some(set), vec![a, b])
         }
         ExprKind::Exception(a, set, b) => Operator::Exception(
-            process(ev, *a, f)?,
-            event_set(ev, *set, f)?,
-            process(ev, *b, f)?,
+            process_operand(ev, *a, f)?,
+            set_operand(ev, *set, f)?,
+            process_operand(ev, *b, f)?,
         ),
         ExprKind::SyncExternalChoice(a, set, b) => {
             let (a, set, b) = (
-                process(ev, *a, f)?,
-                event_set(ev, *set, f)?,
-                process(ev, *b, f)?,
+                process_operand(ev, *a, f)?,
+                set_operand(ev, *set, f)?,
+                process_operand(ev, *b, f)?,
             );
             Operator::SyncExternalChoice(set, vec![a, b])
         }
         ExprKind::SyncInterrupt(a, set, b) => Operator::SyncInterrupt(
-            process(ev, *a, f)?,
-            event_set(ev, *set, f)?,
-            process(ev, *b, f)?,
+            process_operand(ev, *a, f)?,
+            set_operand(ev, *set, f)?,
+            process_operand(ev, *b, f)?,
         ),
         ExprKind::AlphaParallel(a, alpha_a, alpha_b, b) => {
-            let a = process(ev, *a, f)?;
-            let alpha_a = event_set(ev, *alpha_a, f)?;
-            let alpha_b = event_set(ev, *alpha_b, f)?;
-            let b = process(ev, *b, f)?;
+            let a = process_operand(ev, *a, f)?;
+            let alpha_a = set_operand(ev, *alpha_a, f)?;
+            let alpha_b = set_operand(ev, *alpha_b, f)?;
+            let b = process_operand(ev, *b, f)?;
             Operator::AlphaParallel(vec![(alpha_a, a), (alpha_b, b)])
         }
         ExprKind::LinkedParallel(a, pairs, stmts, b) => {
-            let a = process(ev, *a, f)?;
-            let b = process(ev, *b, f)?;
+            let a = process_operand(ev, *a, f)?;
+            let b = process_operand(ev, *b, f)?;
             let links = event_pairs(ev, pairs, stmts, f)?;
             Operator::Linked(vec![a, b], vec![links])
         }
         ExprKind::Rename(p, pairs, stmts) => {
-            let p = process(ev, *p, f)?;
+            let p = process_operand(ev, *p, f)?;
             Operator::Rename(p, event_pairs(ev, pairs, stmts, f)?)
         }
         ExprKind::Replicated(op, stmts, body) => replicated(ev, op, stmts, *body, f, span)?,
@@ -200,13 +202,13 @@ fn replicated(
         match op {
             ReplicatedOp::SyncExternalChoice(a)
             | ReplicatedOp::GenParallel(a)
-            | ReplicatedOp::AlphaParallel(a) => extras.push(event_set(ev, *a, f)?),
+            | ReplicatedOp::AlphaParallel(a) => extras.push(set_operand(ev, *a, f)?),
             ReplicatedOp::LinkedParallel(pairs, inner) => {
                 links.push(event_pairs(ev, pairs, inner, f)?)
             }
             _ => {}
         }
-        operands.push(process(ev, body, f)?);
+        operands.push(process_operand(ev, body, f)?);
         Ok(())
     })?;
     if operands.len() == 1 && !matches!(op, ReplicatedOp::AlphaParallel(_)) {
@@ -300,7 +302,7 @@ impl PrefixWalk<'_, '_> {
                     ),
                 ));
             }
-            let mut next = process(ev, self.then, frame)?;
+            let mut next = process_operand(ev, self.then, frame)?;
             // Branches mostly lead to the same process (`c?x -> P` where
             // `P` does not use `x`): keep one value of it, so that each
             // branch's own copy (which may hold a large set built afresh,
@@ -377,7 +379,7 @@ impl PrefixWalk<'_, '_> {
 
 /// A process operand, evaluated; refused at its own place when it is
 /// something else (`a -> STOP [] 3` points at the `3`).
-fn process(ev: &Evaluator, e: ExprId, frame: &mut Frame) -> EvalResult<Value> {
+fn process_operand(ev: &Evaluator, e: ExprId, frame: &mut Frame) -> EvalResult<Value> {
     match ev.eval_in(e, frame)? {
         value @ Value::Proc(_) => Ok(value),
         other => Err(not_a(ev, e, "a process", &other)),
@@ -387,7 +389,7 @@ fn process(ev: &Evaluator, e: ExprId, frame: &mut Frame) -> EvalResult<Value> {
 /// An event-set operand, evaluated; refused at its own place when it is
 /// not a set (`P \ a`). Its elements are checked as events when the
 /// operator's term is made.
-fn event_set(ev: &Evaluator, e: ExprId, frame: &mut Frame) -> EvalResult<Value> {
+fn set_operand(ev: &Evaluator, e: ExprId, frame: &mut Frame) -> EvalResult<Value> {
     match ev.eval_in(e, frame)? {
         value @ Value::Set(_) => Ok(value),
         other => Err(super::not_an_event_set(

@@ -78,6 +78,9 @@ pub enum Overlay {
 pub struct Message {
     pub text: String,
     pub error: bool,
+    /// Kept through keys until it times out (a problem found at start,
+    /// not an answer to a key).
+    pub lasting: bool,
     pub at: Instant,
 }
 
@@ -237,6 +240,9 @@ impl App {
         };
         if let Some(problem) = app.config.problems.first().cloned() {
             app.complain(problem);
+            if let Some(message) = &mut app.message {
+                message.lasting = true;
+            }
         }
         let (session_path, replay) = match start.session {
             Some((path, replay)) => (Some(path), Some(replay)),
@@ -295,6 +301,14 @@ impl App {
                 self.engine.control.progress(),
             )
         })
+    }
+
+    /// Whether the script is being read (nothing to show yet is no
+    /// failure).
+    pub fn loading(&self) -> bool {
+        self.busy
+            .as_ref()
+            .is_some_and(|b| matches!(b.job, Job::Open))
     }
 
     /// Waits for the engine's reply (tests; a real terminal ticks).
@@ -370,6 +384,7 @@ impl App {
         self.message = Some(Message {
             text: text.into(),
             error: false,
+            lasting: false,
             at: Instant::now(),
         });
     }
@@ -378,6 +393,7 @@ impl App {
         self.message = Some(Message {
             text: text.into(),
             error: true,
+            lasting: false,
             at: Instant::now(),
         });
     }
@@ -792,13 +808,15 @@ impl App {
             return;
         }
         if !matches!(command, Command::Cancel | Command::Quit | Command::Help) {
-            // Keys act on what the screen is about to show.
-            self.await_quick();
-            // A complaint answered the key before: the next one makes it
-            // stale (`there is no event 2` stayed through a reload).
-            if self.message.as_ref().is_some_and(|m| m.error) {
+            // A complaint answered a key before: this one makes it stale
+            // (`there is no event 2` stayed through a reload). Cleared
+            // before the previous key's reply is taken in, which may
+            // complain itself.
+            if self.message.as_ref().is_some_and(|m| m.error && !m.lasting) {
                 self.message = None;
             }
+            // Keys act on what the screen is about to show.
+            self.await_quick();
         }
         let page = self.page();
         match command {

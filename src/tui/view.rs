@@ -12,6 +12,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use super::app::{App, Overlay};
 use super::config::{Command, Pane};
 use super::layout::{Layout, Region, areas};
+use super::panes::checks::ChecksView;
 use super::panes::count;
 use super::panes::trace::TracePane;
 use super::wrap::wrap_line;
@@ -144,11 +145,12 @@ fn draw_pane(app: &App, frame: &mut Frame, pane: Pane, inner: Rect, focused: boo
             None => 0,
         },
         Pane::Checks => {
-            // Nothing animated and nothing wrong: the script is loading.
-            let loading = walk.is_none() && app.problem.is_none();
             let keymap = &app.config.keymap;
-            app.checks
-                .draw(frame, inner, theme, keymap, (focused, loading))
+            let view = ChecksView {
+                focused,
+                loading: app.loading(),
+            };
+            app.checks.draw(frame, inner, theme, keymap, view)
         }
         Pane::Symmetry => {
             match walk {
@@ -256,7 +258,12 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
         // Nothing is animated (the script or the process failed, or it
         // is loading): there is nothing to fire or step.
         Pane::Events | Pane::State | Pane::Trace | Pane::Symmetry if app.walk.is_none() => {
-            vec![hint(Command::Reload, "reload")]
+            vec![
+                // A script that loaded without a process to animate.
+                hint(Command::TypeProcess, "type a process")
+                    .filter(|_| app.checks.script.is_some()),
+                hint(Command::Reload, "reload").filter(|_| !app.loading()),
+            ]
         }
         Pane::Events | Pane::State => vec![
             hint(Command::Activate, "fire"),

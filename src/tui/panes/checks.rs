@@ -35,6 +35,14 @@ pub struct Finished {
     pub max_states: Option<usize>,
 }
 
+/// How the Checks pane is drawn.
+#[derive(Debug, Clone, Copy)]
+pub struct ChecksView {
+    pub focused: bool,
+    /// The script is being read: no script yet is no failure.
+    pub loading: bool,
+}
+
 pub struct CheckRow {
     /// The assertion as written.
     pub text: String,
@@ -161,16 +169,16 @@ impl ChecksPane {
     }
 
     /// Draws the list and the selected check's detail; the list's first
-    /// row shown. `loading`: the script is being read (no script yet is
-    /// no failure).
+    /// row shown.
     pub fn draw(
         &self,
         frame: &mut Frame,
         area: Rect,
         theme: &Theme,
         keymap: &KeyMap,
-        (focused, loading): (bool, bool),
+        view: ChecksView,
     ) -> usize {
+        let ChecksView { focused, loading } = view;
         if self.rows.is_empty() {
             let text = match (&self.script, loading) {
                 (Some(_), _) => "no assertions in this script",
