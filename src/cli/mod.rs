@@ -304,44 +304,40 @@ fn refuse_animator_options_before_a_command(matches: &ArgMatches) -> Result<(), 
         return Ok(());
     };
     let mut cli = Cli::command();
-    let given: Vec<String> = cli
-        .get_arguments()
-        .filter(|arg| matches.value_source(arg.get_id().as_str()) == Some(ValueSource::CommandLine))
-        .filter_map(|arg| arg.get_long().map(str::to_string))
-        .collect();
-    if given.is_empty() {
-        return Ok(());
-    }
-    // Where the command takes an option of the same name, say to move
-    // it; where it does not, say whose option it is.
-    let takes = |long: &str| {
-        Cli::command()
-            .find_subcommand(name)
-            .is_some_and(|c| c.get_arguments().any(|a| a.get_long() == Some(long)))
-    };
-    let (moved, animator_only): (Vec<&String>, Vec<&String>) =
-        given.iter().partition(|long| takes(long));
-    let listed = |longs: &[&String]| {
-        longs
+    let message = {
+        let given: Vec<&str> = cli
+            .get_arguments()
+            .filter(|a| matches.value_source(a.get_id().as_str()) == Some(ValueSource::CommandLine))
+            .filter_map(|a| a.get_long())
+            .collect();
+        if given.is_empty() {
+            return Ok(());
+        }
+        // Where the command takes an option of the same name, say to
+        // move it; where it does not, say whose option it is.
+        let command = cli.find_subcommand(name).expect("a parsed subcommand");
+        let (moved, animator_only): (Vec<&str>, Vec<&str>) = given
             .iter()
-            .map(|long| format!("--{long}"))
-            .collect::<Vec<_>>()
-            .join(", ")
+            .partition(|&&long| command.get_arguments().any(|a| a.get_long() == Some(long)));
+        let listed = |longs: &[&str]| {
+            let longs: Vec<String> = longs.iter().map(|long| format!("--{long}")).collect();
+            longs.join(", ")
+        };
+        let mut message = format!(
+            "{} before `{name}` {} the animator's (`symcsp [OPTIONS] [FILE]`)",
+            listed(&given),
+            if given.len() == 1 { "is" } else { "are" },
+        );
+        if let Some(first) = moved.first() {
+            message.push_str(&format!(
+                "; a command's options go after its name: `symcsp {name} --{first} ...`"
+            ));
+        }
+        if !animator_only.is_empty() {
+            message.push_str(&format!("; `{name}` takes no {}", listed(&animator_only)));
+        }
+        message + &format!(" (see `symcsp {name} --help`)")
     };
-    let mut message = format!(
-        "{} before `{name}` {} the animator's (`symcsp [OPTIONS] [FILE]`)",
-        listed(&given.iter().collect::<Vec<_>>()),
-        if given.len() == 1 { "is" } else { "are" },
-    );
-    if let Some(first) = moved.first() {
-        message.push_str(&format!(
-            "; a command's options go after its name: `symcsp {name} --{first} ...`"
-        ));
-    }
-    if !animator_only.is_empty() {
-        message.push_str(&format!("; `{name}` takes no {}", listed(&animator_only)));
-    }
-    message.push_str(&format!(" (see `symcsp {name} --help`)"));
     Err(cli.error(ErrorKind::ArgumentConflict, message))
 }
 
