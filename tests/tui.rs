@@ -204,6 +204,29 @@ fn random_steps_are_taken_until_nothing_is_possible() {
 }
 
 #[test]
+fn random_steps_typed_faster_than_the_engine_answers_are_all_taken() {
+    with_large_stack(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("up.csp");
+        std::fs::write(&path, "channel a, b\nP(n) = a -> P(n+1) [] b -> P(n+1)\n").unwrap();
+        let mut app = App::new(Source::File(path), Some("P(0)".into()), Config::default());
+        app.settle();
+        // A burst of keys, none waiting for the screen: each press is a
+        // step (a press while one is out waits for it, as firing does).
+        for _ in 0..10 {
+            update(&mut app, Action::Command(Command::RandomStep));
+        }
+        app.settle();
+        assert_eq!(position(&app), 10);
+        assert!(
+            !app.message.as_ref().is_some_and(|m| m.error),
+            "{}",
+            message(&app)
+        );
+    });
+}
+
+#[test]
 fn a_long_random_run_is_cancelled_and_keeps_its_steps() {
     with_large_stack(|| {
         let dir = tempfile::tempdir().unwrap();

@@ -362,7 +362,10 @@ impl App {
     /// Waits up to [`QUICK`] for a quick request's reply.
     fn await_quick(&mut self) {
         while let Some(busy) = &self.busy {
-            let quick = matches!(busy.job, Job::Show | Job::Fire | Job::Animate);
+            let quick = matches!(
+                busy.job,
+                Job::Show | Job::Fire | Job::Animate | Job::Random(1)
+            );
             let left = QUICK.saturating_sub(busy.since.elapsed());
             if !quick || left.is_zero() {
                 return;
@@ -876,6 +879,8 @@ impl App {
                 None => {}
             },
             Command::RandomStep => {
+                // A step still out may end where nothing can move.
+                self.await_quick();
                 if self.walk.as_ref().is_some_and(|w| w.moves().is_empty()) {
                     self.complain(self.why_no_event());
                 } else {
