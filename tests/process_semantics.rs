@@ -211,6 +211,31 @@ fn inputs_bind_the_rest_of_the_event_or_one_field() {
     );
 }
 
+/// FDR splits a dotted input pattern into its parts: each takes one
+/// field of the event, a constructor stands for itself, and only the last
+/// part of the last field takes the rest (these were prefixes with no
+/// events at all).
+#[test]
+fn a_dotted_input_takes_one_field_per_part() {
+    let defs = "channel g : {0..1}.{0..1}.{0..1}\ndatatype T = Pk.{0..1}.{0..1}\n\
+                channel h : T.{0..1}\nchannel out : {0..1}.{0..1}\n";
+    assert_eq!(
+        lts(defs, "g?x.y!1 -> out!x.y -> STOP")[..4],
+        [
+            "g?x.y!1 -> out!x.y -> STOP -g.0.0.1-> out!0.0 -> STOP",
+            "g?x.y!1 -> out!x.y -> STOP -g.0.1.1-> out!0.1 -> STOP",
+            "g?x.y!1 -> out!x.y -> STOP -g.1.0.1-> out!1.0 -> STOP",
+            "g?x.y!1 -> out!x.y -> STOP -g.1.1.1-> out!1.1 -> STOP",
+        ]
+    );
+    // (states, transitions, deadlocks)
+    assert_eq!(counts(defs, "g?x.y?z -> STOP"), (2, 8, 1));
+    assert_eq!(counts(defs, "h?Pk.s?t.u -> out!s.u -> STOP"), (6, 12, 1));
+    assert_eq!(counts(defs, "g$x.y?z -> STOP"), (6, 12, 1));
+    // A dotted last field: its last part takes the rest (two fields).
+    assert_eq!(counts(defs, "g?x.y -> out!y -> STOP"), (6, 12, 1));
+}
+
 #[test]
 fn a_nondeterministic_input_chooses_by_tau() {
     assert_eq!(

@@ -8,7 +8,7 @@
 //! whole rest of the event, elsewhere one field.
 
 use crate::eval::{EvalError, EvalResult, Evaluator, Frame, Order, Set, Value};
-use crate::script::ir::{ExprId, ExprKind, Field, FuncId, ReplicatedOp, Stmt};
+use crate::script::ir::{ExprId, ExprKind, Field, FuncId, Pattern, ReplicatedOp, Stmt};
 use crate::syntax::Span;
 use crate::syntax::ast::ProcOp;
 
@@ -274,6 +274,15 @@ fn event_pairs(
     Ok(out)
 }
 
+/// The parts of a dotted input pattern still to bind.
+#[derive(Clone, Copy)]
+struct Parts<'a> {
+    parts: &'a [Pattern],
+    /// The field is the prefix's last.
+    last_field: bool,
+    nondeterministic: bool,
+}
+
 /// Walks the fields of a prefix left to right, branching at each input.
 struct PrefixWalk<'a, 'e> {
     ev: &'a Evaluator<'e>,
@@ -338,6 +347,14 @@ impl PrefixWalk<'_, '_> {
                     None => None,
                 };
                 let nondeterministic = matches!(field, Field::NondetInput(..));
+                if let (Pattern::Dot(parts), None) = (pattern, &restriction) {
+                    let parts = Parts {
+                        parts,
+                        last_field: index + 1 == self.fields.len(),
+                        nondeterministic,
+                    };
+                    return self.walk_parts(event, &parts, index, frame, choice, out);
+                }
                 for value in self.candidates(&event, index)? {
                     // A channel's type may be large: each value is work.
                     ev.tick(1)?;
@@ -362,6 +379,56 @@ impl PrefixWalk<'_, '_> {
                 Ok(())
             }
         }
+    }
+
+    /// An input field of dotted parts (`c?x.y?z`, `e?Pk.s`), as FDR takes
+    /// it: part by part, each part one field of the event (a part that is
+    /// a constructor is that constructor), except that the last part of
+    /// the prefix's last field takes the whole rest of the event.
+    fn walk_parts(
+        &self,
+        event: Value,
+        field: &Parts,
+        index: usize,
+        frame: &mut Frame,
+        choice: &mut Vec<Value>,
+        out: &mut Vec<Branch>,
+    ) -> EvalResult<()> {
+        let ev = self.ev;
+        let Some((part, rest)) = field.parts.split_first() else {
+            return self.walk(event, index + 1, frame, choice, out);
+        };
+        let rest = Parts {
+            parts: rest,
+            ..*field
+        };
+        if let Pattern::Ctor(ctor, _) = part {
+            let event = ev.dot_values(event, Value::Ctor(*ctor), self.span)?;
+            return self.walk_parts(event, &rest, index, frame, choice, out);
+        }
+        let candidates = if field.last_field && rest.parts.is_empty() {
+            ev.value_extensions(&event, self.span)?
+        } else {
+            let mut firsts = ev.value_first_extensions(&event, self.span)?;
+            firsts.sort();
+            firsts.dedup();
+            firsts
+        };
+        for value in candidates {
+            ev.tick(1)?;
+            if !ev.bind(part, &value, frame)? {
+                continue;
+            }
+            let next = ev.dot_values(event.clone(), value.clone(), self.span)?;
+            if field.nondeterministic {
+                choice.push(value);
+            }
+            self.walk_parts(next, &rest, index, frame, choice, out)?;
+            if field.nondeterministic {
+                choice.pop();
+            }
+        }
+        Ok(())
     }
 
     /// The values an input field at `index` ranges over: the whole rest of
