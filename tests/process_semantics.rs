@@ -148,6 +148,21 @@ fn hiding_a_cycle_creates_divergence() {
     assert_eq!(counts("P = a -> P", "P \\ {a}"), (1, 1, 0));
 }
 
+/// `P \ A [] Q` is `(P \ A) [] Q` (FDR's rule for a hiding before a
+/// process operator): `Q`'s events are offered, not hidden, and the
+/// script is not an error (`{a} [] b -> STOP` hid a process).
+#[test]
+fn a_hiding_before_a_process_operator_hides_its_first_operand() {
+    assert_eq!(
+        lts("", "a -> STOP \\ {a} [] b -> STOP"),
+        [
+            "a -> STOP \\ {a} [] b -> STOP -τ-> (STOP \\ {a}) [] (b -> STOP)",
+            "a -> STOP \\ {a} [] b -> STOP -b-> STOP",
+            "(STOP \\ {a}) [] (b -> STOP) -b-> STOP",
+        ]
+    );
+}
+
 #[test]
 fn renaming_onto_a_hidden_event_hides_it() {
     assert_eq!(

@@ -39,7 +39,32 @@ fn process_operators_follow_fdr_table() {
     same("P [| A |> Q ||| R", "(P [| A |> Q) ||| R");
     same("P [+ A +] Q |~| R", "(P [+ A +] Q) |~| R");
     same("P /+ A +\\ Q [] R", "(P /+ A +\\ Q) [] R");
-    same("P |\\ A ||| Q", "P |\\ (A ||| Q)");
+}
+
+/// FDR's one context-dependent rule: hiding binds loosest (`P ||| Q \ A`
+/// hides in both), yet `P \ A ||| Q` is `(P \ A) ||| Q`: a hidden set that
+/// is a process operator written without brackets gives its first operand
+/// to the hiding (libcspm's `transformHideProject`; linked parallel is not
+/// among the operators, as there).
+#[test]
+fn hiding_before_a_process_operator_hides_only_its_first_operand() {
+    for op in [
+        "|||", "[]", "|~|", "/\\", "[>", ";", "[| B |]", "[B || C]", "[| B |>", "[+ B +]",
+        "/+ B +\\",
+    ] {
+        same(&format!("P \\ A {op} Q"), &format!("(P \\ A) {op} Q"));
+    }
+    same("P |\\ A ||| Q", "(P |\\ A) ||| Q");
+    same("P \\ A [] B ||| Q", "((P \\ A) [] B) ||| Q");
+    same("P \\ (A) ||| Q", "(P \\ A) ||| Q");
+    same("P \\ A [a <-> b] Q", "P \\ (A [a <-> b] Q)");
+    same("P ||| Q \\ A ||| R", "((P ||| Q) \\ A) ||| R");
+    // Brackets say what is hidden.
+    let bracketed = parse_expr(0, "P \\ (A ||| Q)").unwrap();
+    let ExprKind::Hide(_, set) = &bracketed.kind else {
+        panic!("a hiding: {bracketed}");
+    };
+    assert!(matches!(set.kind, ExprKind::Process(..)), "{bracketed}");
 }
 
 #[test]

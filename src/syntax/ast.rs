@@ -426,6 +426,81 @@ pub enum ExprKind {
     Replicated(Box<Replicated>),
 }
 
+impl ExprKind {
+    /// `process \ set` (or `|\` when `project`) as FDR reads it. Hiding
+    /// binds more loosely than the other process operators, so that `P |||
+    /// Q \ A` hides in both; read alone, `P \ A ||| Q` would then be `P \
+    /// (A ||| Q)`, which nobody means. FDR takes it as `(P \ A) ||| Q`:
+    /// when the hidden set is a binary process operator written without
+    /// brackets, the hiding takes its first operand and the operator the
+    /// hiding (`(P \ A) [] Q`, `(P \ A) [| B |] Q`, ...; not for linked
+    /// parallel, as in FDR). Both parsers build hidings here.
+    pub fn hiding(project: bool, process: Box<Expr>, set: Box<Expr>) -> ExprKind {
+        let unbracketed = set
+            .kind
+            .first_process_operand()
+            .is_some_and(|first| first.span.start == set.span.start);
+        if !unbracketed {
+            return if project {
+                ExprKind::Project(process, set)
+            } else {
+                ExprKind::Hide(process, set)
+            };
+        }
+        let hide = |first: Box<Expr>| {
+            let span = process.span.to(first.span);
+            Box::new(Expr {
+                kind: ExprKind::hiding(project, process, first),
+                span,
+            })
+        };
+        match set.kind {
+            ExprKind::Process(op, first, second) => ExprKind::Process(op, hide(first), second),
+            ExprKind::GenParallel(first, sync, second) => {
+                ExprKind::GenParallel(hide(first), sync, second)
+            }
+            ExprKind::Exception(first, sync, second) => {
+                ExprKind::Exception(hide(first), sync, second)
+            }
+            ExprKind::SyncExternalChoice(first, sync, second) => {
+                ExprKind::SyncExternalChoice(hide(first), sync, second)
+            }
+            ExprKind::SyncInterrupt(first, sync, second) => {
+                ExprKind::SyncInterrupt(hide(first), sync, second)
+            }
+            ExprKind::AlphaParallel(parallel) => {
+                let AlphaParallel {
+                    left,
+                    left_alphabet,
+                    right_alphabet,
+                    right,
+                } = *parallel;
+                ExprKind::AlphaParallel(Box::new(AlphaParallel {
+                    left: *hide(Box::new(left)),
+                    left_alphabet,
+                    right_alphabet,
+                    right,
+                }))
+            }
+            _ => unreachable!("first_process_operand named the operators"),
+        }
+    }
+
+    /// The first operand of a binary process operator that a hiding
+    /// written before it takes (see [`ExprKind::hiding`]).
+    fn first_process_operand(&self) -> Option<&Expr> {
+        match self {
+            ExprKind::Process(_, first, _)
+            | ExprKind::GenParallel(first, _, _)
+            | ExprKind::Exception(first, _, _)
+            | ExprKind::SyncExternalChoice(first, _, _)
+            | ExprKind::SyncInterrupt(first, _, _) => Some(first),
+            ExprKind::AlphaParallel(parallel) => Some(&parallel.left),
+            _ => None,
+        }
+    }
+}
+
 // The three largest process operators are boxed whole: they are rare, and
 // unboxed they would make every expression of every script larger.
 

@@ -585,8 +585,8 @@ impl Builder {
             }
             Rule::op_dot => ExprKind::Dot(l, r),
             Rule::op_guard => ExprKind::Guard(l, r),
-            Rule::op_hide => ExprKind::Hide(l, r),
-            Rule::op_project => ExprKind::Project(l, r),
+            Rule::op_hide => ExprKind::hiding(false, l, r),
+            Rule::op_project => ExprKind::hiding(true, l, r),
             Rule::op_sync_interrupt => {
                 let set = self.expr(op.into_inner().next().unwrap())?;
                 ExprKind::SyncInterrupt(l, Box::new(set), r)

@@ -944,8 +944,8 @@ impl<'t> Parser<'t> {
                 }
                 Tok::Dot => ExprKind::Dot(l, r),
                 Tok::Amp => ExprKind::Guard(l, r),
-                Tok::Backslash => ExprKind::Hide(l, r),
-                Tok::Project => ExprKind::Project(l, r),
+                Tok::Backslash => ExprKind::hiding(false, l, r),
+                Tok::Project => ExprKind::hiding(true, l, r),
                 _ => return Err(GiveUp),
             }
         };

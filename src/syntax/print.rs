@@ -775,7 +775,14 @@ impl Printer {
         self.break_or_space(fits, indent);
         op(self);
         self.put(" ");
-        self.with_continuation(indent, |p| p.expr(r, lvl + 1));
+        // A hidden set that is itself a process operator is bracketed:
+        // unbracketed, the hiding would take its first operand
+        // (`ExprKind::hiding`).
+        let right = match whole.kind {
+            ExprKind::Hide(..) | ExprKind::Project(..) => level::PREFIX,
+            _ => lvl + 1,
+        };
+        self.with_continuation(indent, |p| p.expr(r, right));
     }
 
     fn range(&mut self, from: &Expr, to: Option<&Expr>) {
