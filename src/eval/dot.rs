@@ -443,6 +443,15 @@ impl Evaluator<'_> {
         if datatype.recursive {
             return Ok(Value::set(Set::DataType(d)));
         }
+        // A field of an infinite set (`Num.Int`) makes the datatype
+        // infinite too: it is kept symbolic (membership), as a recursive
+        // one is, so that its values can still be built and matched.
+        for &ctor in &datatype.ctors {
+            let fields = self.field_sets(Head::Ctor(ctor), datatype.span)?;
+            if fields.sets.iter().any(|set| set.as_finite().is_none()) {
+                return Ok(Value::set(Set::DataType(d)));
+            }
+        }
         let mut values = Vec::new();
         for &ctor in &datatype.ctors {
             values.extend(self.productions(&Value::Ctor(ctor), datatype.span)?);
