@@ -401,7 +401,21 @@ impl Evaluator<'_> {
         if filled > 0 {
             let last = parts.last().expect("non-empty");
             if !self.is_complete(last) {
-                choices.push(self.extensions(last, span)?);
+                let mut completions = self.extensions(last, span)?;
+                // The field it stands in may allow only some of them
+                // (`channel send : {Req.0, Req.1, Ack}` of a `Req.{0..2}`).
+                if let Some(place) = fields.place(filled - 1).filter(|p| p.width == 1) {
+                    let allowed = &sets[place.field];
+                    let mut kept = Vec::with_capacity(completions.len());
+                    for rest in completions {
+                        let whole = self.dot_values(last.clone(), rest.clone(), span)?;
+                        if self.contains(allowed, &whole) {
+                            kept.push(rest);
+                        }
+                    }
+                    completions = kept;
+                }
+                choices.push(completions);
             }
         }
         let mut next_field = match fields.place(filled) {
