@@ -316,6 +316,19 @@ fn any_process_expression_can_be_animated_and_errors_keep_the_old_one() {
         assert!(problem.contains("<process>:1:"), "{problem}");
         run(&mut app, &[Command::Cancel]);
         assert_eq!(app.overlay, None);
+        // An error evaluating its first moves keeps the old one too.
+        run(&mut app, &[Command::FireNth(1)]);
+        run(&mut app, &[Command::TypeProcess]);
+        act(&mut app, Action::Prompt(PromptKey::DeleteToStart));
+        type_text(&mut app, "User [] 5");
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        assert_eq!(walk(&app).process, "Counter(1) ||| User");
+        assert_eq!(position(&app), 1);
+        let Some(Overlay::Problem(problem)) = &app.overlay else {
+            panic!("expected a problem, got {:?}", app.overlay)
+        };
+        assert!(problem.contains("expected a process"), "{problem}");
+        assert!(problem.contains("<process>:1:9"), "{problem}");
     });
 }
 
@@ -462,6 +475,32 @@ fn keys_do_nothing_on_a_screen_too_small_but_quit() {
     });
 }
 
+/// A check that meets an error shows it as the command line does: the
+/// place, the line with a caret under the fault, and the notes.
+#[test]
+fn a_checks_error_is_shown_with_its_place_and_caret() {
+    with_large_stack(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("err.csp");
+        let text = "channel a\nP = a -> P\nQ = a -> (1 + P)\nassert P [T= Q\n";
+        std::fs::write(&path, text).unwrap();
+        let mut app = App::new(Source::File(path), None, Config::default());
+        app.settle();
+        app.focus = Pane::Checks;
+        run(&mut app, &[Command::RunCheck]);
+        wait_for_checks(&mut app);
+        assert!(matches!(app.checks.rows[0].status, CheckStatus::Error(_)));
+        let shown = screen(&mut app, 140, 40);
+        assert!(shown.contains("err.csp:3:15"), "{shown}");
+        assert!(shown.contains("3 | Q = a -> (1 + P)"), "{shown}");
+        assert!(shown.contains("  |               ^"), "{shown}");
+        // Nothing runs and there is no counterexample: the status bar
+        // offers neither.
+        assert!(!shown.contains("Esc cancel"), "{shown}");
+        assert!(!shown.contains("o counterexample"), "{shown}");
+    });
+}
+
 #[test]
 fn a_failed_checks_counterexample_is_loaded_and_stepped_through() {
     with_large_stack(|| {
@@ -477,6 +516,9 @@ fn a_failed_checks_counterexample_is_loaded_and_stepped_through() {
         };
         assert_eq!(done.result.verdict, Verdict::Failed);
         assert!(message(&app).contains("Failed"));
+        let shown = screen(&mut app, 140, 40);
+        assert!(shown.contains("o counterexample"), "{shown}");
+        assert!(!shown.contains("Esc cancel"), "{shown}");
         run(&mut app, &[Command::Activate]);
         assert_eq!(walk(&app).process, "Quiet");
         assert_eq!(trace(&app), ["up", "τ", "up"]);

@@ -1130,9 +1130,18 @@ impl App {
             .and_then(|w| w.shown.as_ref())
             .is_some_and(|s| s.problem.is_some());
         if uncomputed {
-            return "this state's moves were not computed (the State pane says why; u and \
-                    Ctrl-r compute them again)"
-                .to_string();
+            // Stepping away and back computes them again (a stopped
+            // computation may then finish); at the initial state there
+            // is nowhere to step.
+            let again = if self.walk.as_ref().is_some_and(|w| w.path.position() > 0) {
+                "u and Ctrl-r compute them again, "
+            } else {
+                ""
+            };
+            return format!(
+                "this state's moves were not computed (the State pane says why; {again}L \
+                 reloads a fixed script)"
+            );
         }
         let terminated = self.walk.as_ref().is_some_and(|w| {
             let p = w.path.position();

@@ -12,7 +12,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use super::app::{App, Overlay};
 use super::config::{Command, Pane};
 use super::layout::{Layout, Region, areas};
-use super::panes::checks::ChecksView;
+use super::panes::checks::{CheckStatus, ChecksView};
 use super::panes::count;
 use super::panes::trace::TracePane;
 use super::wrap::wrap_line;
@@ -283,11 +283,17 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
             hint(Command::Activate, "animate"),
             hint(Command::TypeProcess, "type a process"),
         ],
+        // What applies now: a counterexample to open, a check to cancel.
         Pane::Checks => vec![
             hint(Command::Activate, "run/open"),
             hint(Command::RunCheck, "run"),
-            hint(Command::OpenCounterexample, "counterexample"),
-            hint(Command::Cancel, "cancel"),
+            hint(Command::OpenCounterexample, "counterexample").filter(|_| {
+                let selected = app.checks.rows.get(app.checks.list.selected);
+                selected.is_some_and(|row| {
+                    matches!(&row.status, CheckStatus::Done(done) if done.counterexample.is_some())
+                })
+            }),
+            hint(Command::Cancel, "cancel").filter(|_| app.check_running()),
         ],
         Pane::Symmetry => vec![
             hint(Command::AlgorithmNext, "next stage"),
@@ -404,6 +410,11 @@ pub fn help_lines(app: &App) -> Vec<Line<'static>> {
     lines.push(Line::styled(
         "Marks: * changed, ▶ current, τ internal, ✓ done, ↻ loop, π the permutation of a \
          reduced step.",
+        theme.dim,
+    ));
+    lines.push(Line::styled(
+        "Checks: · not run, … running, ✓ passed, ✗ failed, ? inconclusive (a budget or Esc \
+         stopped it), ! error.",
         theme.dim,
     ));
     lines.push(Line::styled(

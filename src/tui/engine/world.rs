@@ -231,10 +231,17 @@ impl World {
             named: FxHashSet::default(),
         };
         let initial = walk.initial().map_err(|e| walk.render(e))?;
+        let fresh = replay.is_none();
         let walked = match replay {
             Some(replay) => walk.replay(initial, &replay, want, &self.control),
             None => walk.walked(Vec::new(), 0, None, initial, None, want),
         };
+        // A process typed in whose first moves fail (`Lock [] 5`) is
+        // refused as a name error is: the one animated stays, with its
+        // trace. With nothing animated, the failing state is shown.
+        if let (true, Some(_), Some(problem)) = (fresh, &self.walk, &walked.shown.problem) {
+            return Err(problem.clone());
+        }
         let (outline, symmetry, reducible) = walk.animation.with_dependent(|_, s| {
             let about = match &s.lens {
                 Ok(lens) => lens.about.clone(),

@@ -24,6 +24,7 @@ pub enum CheckStatus {
     NotRun,
     Running(CheckHandle),
     Done(Box<Finished>),
+    /// The check's diagnostic, rendered with its place and excerpt.
     Error(String),
 }
 
@@ -161,7 +162,13 @@ impl ChecksPane {
             }
             Err(d) => {
                 let said = format!("assertion {}: {}", i + 1, d.message);
-                (CheckStatus::Error(d.message), Effect::Complain(said))
+                // In full, as the command line shows it: where, the line
+                // with a caret, and the notes.
+                let shown = match &self.script {
+                    Some(script) => d.render(&script.sources),
+                    None => d.message,
+                };
+                (CheckStatus::Error(shown), Effect::Complain(said))
             }
         };
         self.rows[i].status = status;
@@ -385,10 +392,11 @@ impl ChecksPane {
                 }
                 frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
             }
+            // Untrimmed: the caret lines up under the excerpt.
             CheckStatus::Error(e) => frame.render_widget(
                 Paragraph::new(e.as_str())
                     .style(theme.error)
-                    .wrap(Wrap { trim: true }),
+                    .wrap(Wrap { trim: false }),
                 area,
             ),
         }
