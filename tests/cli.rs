@@ -903,6 +903,32 @@ fn the_animator_s_budget_options_without_a_terminal_are_said_to_be_unused() {
         .stderr(predicate::str::contains("invalid value 'lots'"));
 }
 
+/// A mistyped command's name is said to be one, with the command meant
+/// (clap read it as the animator's script and refused what followed).
+#[test]
+fn a_mistyped_command_is_named_with_the_command_meant() {
+    symcsp()
+        .args(["chek", "models/ring.csp"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "error: `chek` is neither a command nor a file: did you mean `symcsp check`?",
+        ));
+    // After the animator's options, and alone.
+    symcsp()
+        .args(["--timeout", "5", "explor"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean `symcsp explore`?"));
+    // A file that is not there and no command's name is the file's error.
+    symcsp()
+        .args(["nothing-here.csp"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read `nothing-here.csp`"));
+}
+
 /// The animator's options before a command's name would be read as the
 /// animator's and left unused: refused, saying where they go.
 #[test]

@@ -195,10 +195,17 @@ struct StateArgs {
 
 /// Runs the command line with the process's arguments.
 pub fn main() -> ExitCode {
-    let parsed = Cli::command().try_get_matches().and_then(|matches| {
-        refuse_animator_options_before_a_command(&matches)?;
-        Cli::from_arg_matches(&matches)
-    });
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(e) = mistyped_command(&args) {
+        let _ = e.print();
+        return ExitCode::from(EXIT_INPUT_ERROR);
+    }
+    let parsed = Cli::command()
+        .try_get_matches_from(&args)
+        .and_then(|matches| {
+            refuse_animator_options_before_a_command(&matches)?;
+            Cli::from_arg_matches(&matches)
+        });
     let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
@@ -293,6 +300,43 @@ pub fn main() -> ExitCode {
     };
     let _ = out.flush();
     ExitCode::from(code)
+}
+
+/// A command's name mistyped (`symcsp chek FILE`): clap would read it as
+/// the animator's script and then refuse what follows as an unexpected
+/// argument, naming neither. The first argument that is no option's
+/// value, when it is no command and no file but close to a command's
+/// name, is refused as that.
+fn mistyped_command(args: &[std::ffi::OsString]) -> Option<clap::Error> {
+    let mut cli = Cli::command();
+    let mut rest = args.iter().skip(1);
+    let first = loop {
+        let arg = rest.next()?.to_str()?;
+        if let Some(long) = arg.strip_prefix("--") {
+            let takes_value = cli
+                .get_arguments()
+                .any(|a| a.get_long() == Some(long) && a.get_action().takes_values());
+            if takes_value {
+                rest.next();
+            }
+        } else if !arg.starts_with('-') {
+            break arg;
+        }
+    };
+    if std::path::Path::new(first).exists() || cli.find_subcommand(first).is_some() {
+        return None;
+    }
+    let names: Vec<String> = cli
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    let closest = crate::script::suggest::Suggester::default()
+        .closest(first, names.iter().map(String::as_str))?
+        .to_string();
+    Some(cli.error(
+        ErrorKind::InvalidSubcommand,
+        format!("`{first}` is neither a command nor a file: did you mean `symcsp {closest}`?"),
+    ))
 }
 
 /// The animator's options (`--symmetry`, `--max-states`, ...) given

@@ -11,7 +11,7 @@ pub mod builtins;
 pub mod ir;
 mod mentions;
 mod resolve;
-mod suggest;
+pub(crate) mod suggest;
 mod timed;
 
 use rustc_hash::{FxHashMap, FxHashSet};

@@ -11,7 +11,7 @@
 //! of its unknown names go without.
 
 /// Suggestions for one script's unknown names.
-pub(super) struct Suggester {
+pub(crate) struct Suggester {
     /// Edit-distance cells left to compute.
     work_left: usize,
 }
