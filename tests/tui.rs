@@ -673,6 +673,11 @@ fn sessions_are_saved_and_reopened_with_their_trace() {
         back.settle();
         assert_eq!(walk(&back).process, "System");
         assert_eq!(trace(&back), ["up", "step.1"]);
+        assert!(
+            message(&back).ends_with("mine.ron reopened: step 2 of 3"),
+            "{}",
+            message(&back)
+        );
         run(&mut back, &[Command::Redo]);
         assert_eq!(trace(&back), ["up", "step.1", "down"]);
         // A trace that no longer fits the model replays as far as it can.
@@ -728,9 +733,22 @@ fn moves_that_read_the_same_show_where_they_lead_and_sessions_keep_the_branch() 
             "channel a, b, c\nP = a -> c -> STOP [] a -> b -> STOP\nSystem = P \\ {a}\n",
         )
         .unwrap();
-        let mut back = App::from_session(&saved, session, None, Config::default()).unwrap();
+        let mut back = App::from_session(&saved, session.clone(), None, Config::default()).unwrap();
         back.settle();
         assert_eq!(labels(&back), ["c"]);
+        // The hidden event is gone: the reason names it, not a bare τ.
+        std::fs::write(
+            &script,
+            "channel a, b, c, d\nP = d -> c -> STOP\nSystem = P \\ {d}\n",
+        )
+        .unwrap();
+        let mut gone = App::from_session(&saved, session, None, Config::default()).unwrap();
+        gone.settle();
+        assert!(
+            message(&gone).contains("stops at step 1: `τ ‹a›` is not possible here"),
+            "{}",
+            message(&gone)
+        );
     });
 }
 

@@ -295,11 +295,13 @@ impl App {
     /// What the engine is working on, if anything.
     pub fn busy(&self) -> Option<(&'static str, Duration, (u64, u64))> {
         self.busy.as_ref().map(|b| {
-            (
-                b.job.doing(),
-                b.since.elapsed(),
-                self.engine.control.progress(),
-            )
+            let progress = self.engine.control.progress();
+            // Opening counts steps only when it replays a saved session.
+            let doing = match b.job {
+                Job::Open if progress.1 > 0 => "replaying the saved trace",
+                _ => b.job.doing(),
+            };
+            (doing, b.since.elapsed(), progress)
         })
     }
 
@@ -588,7 +590,20 @@ impl App {
                     self.say("reloaded");
                 }
             }
-            (_, Reply::Opened(opened) | Reply::Reloaded(opened)) => self.opened(*opened),
+            (job, Reply::Opened(opened) | Reply::Reloaded(opened)) => {
+                self.opened(*opened);
+                let quiet = self.message.as_ref().is_none_or(|m| !m.error);
+                if let (Job::Open, Some(path), Some(walk), true) =
+                    (job, &self.session_path, &self.walk, quiet)
+                {
+                    self.say(format!(
+                        "session {} reopened: step {} of {}",
+                        path.display(),
+                        walk.path.position(),
+                        walk.path.len()
+                    ));
+                }
+            }
             (job, Reply::Animated(animated)) => {
                 let process = animated.process.clone();
                 let followed = animated.followed;

@@ -479,11 +479,18 @@ impl Walk {
                     let saved = &replay.steps[k];
                     match ctx.find_saved(here, saved) {
                         Ok(Some(choice)) => Ok(choice),
-                        Ok(None) => Err(format!(
-                            "the saved trace stops at step {}: `{}` is not possible here",
-                            k + 1,
-                            saved.event
-                        )),
+                        Ok(None) => {
+                            // As the Trace pane shows it: a τ with the event
+                            // it hid, which is what no longer fits.
+                            let step = match &saved.hidden {
+                                Some(hidden) => format!("{} ‹{hidden}›", saved.event),
+                                None => saved.event.clone(),
+                            };
+                            Err(format!(
+                                "the saved trace stops at step {}: `{step}` is not possible here",
+                                k + 1
+                            ))
+                        }
                         Err(e) => Err(ctx.render(e)),
                     }
                 },
