@@ -317,6 +317,40 @@ fn linked_parallel_joins_and_hides_the_linked_events() {
     );
 }
 
+/// FDR refuses a linked parallel that names an event twice on one side
+/// (it would link one event to two); symcsp linked `c.0` to both.
+#[test]
+fn a_linked_parallel_naming_an_event_twice_is_an_error() {
+    let text = format!("{CHANNELS}P = f?x -> P\nQ = e?x -> Q\n");
+    for (linked, twice) in [
+        (
+            "P [f.0.0 <-> e.0, f.0.0 <-> e.1] Q",
+            "f.0.0 is named more than once on the left",
+        ),
+        (
+            "P [f.0.0 <-> e.0, f.1.1 <-> e.0] Q",
+            "e.0 is named more than once on the right",
+        ),
+        (
+            "[f.0.0 <-> e.0, f.0.0 <-> e.1] i : <P, Q> @ i",
+            "f.0.0 is named more than once on the left",
+        ),
+    ] {
+        let mut script = Script::load_str("test.csp", &text).expect("loads");
+        let func = script.add_expr("<process>", linked).expect("resolves");
+        let script = &script;
+        // Refused where it is first unfolded: building the process or
+        // its first moves.
+        let error = symcsp::stack::with_large_stack(|| {
+            Processes::with_root(script, func)
+                .and_then(|(mut procs, root)| procs.transitions(root).map(|_| ()))
+                .expect_err("refused")
+        });
+        let shown = error.to_diagnostic().render(&script.sources);
+        assert!(shown.contains(twice), "{linked}: {shown}");
+    }
+}
+
 #[test]
 fn parallel_compositions_terminate_together() {
     // The inner composition has five states (its two operands' four,

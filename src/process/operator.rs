@@ -167,7 +167,7 @@ pub fn unfold(ev: &Evaluator, func: FuncId, vars: &[Value]) -> EvalResult<Operat
         ExprKind::LinkedParallel(a, pairs, stmts, b) => {
             let a = process_operand(ev, *a, f)?;
             let b = process_operand(ev, *b, f)?;
-            let links = event_pairs(ev, pairs, stmts, f)?;
+            let links = links(ev, pairs, stmts, f, span)?;
             Operator::Linked(vec![a, b], vec![links])
         }
         ExprKind::Rename(p, pairs, stmts) => {
@@ -204,7 +204,7 @@ fn replicated(
             | ReplicatedOp::GenParallel(a)
             | ReplicatedOp::AlphaParallel(a) => extras.push(set_operand(ev, *a, f)?),
             ReplicatedOp::LinkedParallel(pairs, inner) => {
-                links.push(event_pairs(ev, pairs, inner, f)?)
+                links.push(self::links(ev, pairs, inner, f, span)?)
             }
             _ => {}
         }
@@ -243,6 +243,37 @@ fn replicated(
             Operator::Linked(operands, links)
         }
     })
+}
+
+/// The links of a linked parallel at `span`: its pairs, refused as FDR
+/// refuses them when an event is named more than once on one side
+/// (`[c.0 <-> d.0, c.0 <-> d.1]` would link `c.0` to two events).
+fn links(
+    ev: &Evaluator,
+    pairs: &[(ExprId, ExprId)],
+    stmts: &[Stmt],
+    frame: &mut Frame,
+    span: Span,
+) -> EvalResult<Vec<(Value, Value)>> {
+    let links = event_pairs(ev, pairs, stmts, frame)?;
+    for (side, of) in [("left", 0), ("right", 1)] {
+        let mut events: Vec<&Value> = links
+            .iter()
+            .map(|(left, right)| if of == 0 { left } else { right })
+            .collect();
+        events.sort();
+        if let Some(twice) = events.windows(2).find(|w| w[0] == w[1]) {
+            return Err(EvalError::new(
+                span,
+                format!(
+                    "the event {} is named more than once on the {side} of this linked \
+                     parallel: each event may be linked once",
+                    ev.show(twice[0])
+                ),
+            ));
+        }
+    }
+    Ok(links)
 }
 
 /// The pairs of a renaming or link, each side extended pointwise to
