@@ -329,6 +329,10 @@ fn any_process_expression_can_be_animated_and_errors_keep_the_old_one() {
         };
         assert!(problem.contains("expected a process"), "{problem}");
         assert!(problem.contains("<process>:1:9"), "{problem}");
+        // Any key closes it (a letter bound to nothing included).
+        let closing = app.key(KeyEvent::from(KeyCode::Char('x'))).unwrap();
+        act(&mut app, closing);
+        assert_eq!(app.overlay, None);
     });
 }
 

@@ -768,6 +768,9 @@ impl App {
                 };
                 return Some(Action::Prompt(edit));
             }
+            // Read, then any key closes it (keys typed at it were lost
+            // without a word).
+            Some(Overlay::Problem(_)) => return Some(Action::Command(Command::Cancel)),
             Some(Overlay::ConfirmQuit | Overlay::ConfirmOpen(_)) => {
                 return Some(Action::Prompt(match key.code {
                     KeyCode::Char('y' | 'Y') | KeyCode::Enter => PromptKey::Confirm,

@@ -83,7 +83,7 @@ pub fn view(app: &App, frame: &mut Frame) -> Layout {
             .intersection(area);
             frame.render_widget(Clear, rect);
             let block = Block::bordered()
-                .title(" Problem — Esc closes ")
+                .title(" Problem — any key closes ")
                 .border_style(app.config.theme.error);
             frame.render_widget(
                 Paragraph::new(text.as_str())
