@@ -267,6 +267,10 @@ fn a_long_random_run_is_cancelled_and_keeps_its_steps() {
         );
         assert_eq!(walk(&app).seen, taken + 1);
         assert_eq!(labels(&app), ["a"], "the state reached is shown");
+        // The trace's title groups its digits as the progress did.
+        let taken = symcsp::tui::panes::count(taken as u64);
+        let title = format!("Trace ({taken} of {taken})");
+        assert!(screen(&mut app, 120, 30).contains(&title), "{title}");
     });
 }
 

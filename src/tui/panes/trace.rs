@@ -11,7 +11,7 @@ use ratatui::widgets::Paragraph;
 use super::super::config::{Command, Theme};
 use super::super::walk::Walk;
 use super::events::event_style;
-use super::{Effect, List, clip};
+use super::{Effect, List, clip, count};
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TracePane {
@@ -31,12 +31,17 @@ impl TracePane {
 
     pub fn title(walk: Option<&Walk>) -> String {
         match walk {
+            // Grouped as every count on the screen is.
             Some(w) if w.reduced => format!(
                 " Trace ({} of {}) — reduced walk ",
-                w.path.position(),
-                w.path.len()
+                count(w.path.position() as u64),
+                count(w.path.len() as u64)
             ),
-            Some(w) => format!(" Trace ({} of {}) ", w.path.position(), w.path.len()),
+            Some(w) => format!(
+                " Trace ({} of {}) ",
+                count(w.path.position() as u64),
+                count(w.path.len() as u64)
+            ),
             None => " Trace ".to_string(),
         }
     }
