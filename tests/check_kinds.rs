@@ -564,6 +564,22 @@ fn a_revival_the_specification_lacks_is_explained() {
     );
 }
 
+/// `<a, b>` is a trace of T1: what it lacks is `b` after refusing `c`
+/// at the first stable state. The note says the refusals count.
+#[test]
+fn a_refusal_testing_failure_says_the_refusals_count() {
+    let script = load(&format!("{REVIVALS}assert T1 [R= T2\n"));
+    let result = run(&script, 0, &Budget::default());
+    assert_eq!(result.verdict, Verdict::Failed);
+    assert!(
+        result.notes.iter().any(|n| n
+            == "in the refusal-testing model the specification is held to what the stable \
+                states along the path refuse as well as to the trace"),
+        "{:?}",
+        result.notes
+    );
+}
+
 #[test]
 fn bad_operands_are_diagnostics() {
     let script = load("assert P [T= P\nassert P :[has trace]: <a, 3>\nassert P [T= 3\n");

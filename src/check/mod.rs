@@ -635,7 +635,18 @@ fn product(
         }
     };
     let (kind, error, refusals, accepted) = match breach {
-        Breach::Event(e) => (Kind::Trace, Some(e), Vec::new(), Vec::new()),
+        Breach::Event(e) => {
+            // The trace may well be one of the specification's: what it
+            // may lack is the event after the refusals on the way.
+            if let Spec::RefusalTesting(_) = product.spec {
+                outcome.notes.push(
+                    "in the refusal-testing model the specification is held to what the stable \
+                     states along the path refuse as well as to the trace"
+                        .to_string(),
+                );
+            }
+            (Kind::Trace, Some(e), Vec::new(), Vec::new())
+        }
         Breach::EventAfterRefusal { event, accepted } => {
             let shown = accepted
                 .iter()
