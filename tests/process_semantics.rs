@@ -40,6 +40,20 @@ fn lts(defs: &str, expr: &str) -> Vec<String> {
     })
 }
 
+/// The diagnostic that refuses `expr`, where it is first unfolded:
+/// building the process or its first moves.
+fn refusal(defs: &str, expr: &str) -> String {
+    let mut script = Script::load_str("test.csp", &format!("{CHANNELS}{defs}")).expect("loads");
+    let func = script.add_expr("<process>", expr).expect("resolves");
+    let script = &script;
+    let error = symcsp::stack::with_large_stack(|| {
+        Processes::with_root(script, func)
+            .and_then(|(mut procs, root)| procs.transitions(root).map(|_| ()))
+            .expect_err("refused")
+    });
+    error.to_diagnostic().render(&script.sources)
+}
+
 /// States, transitions and deadlock states of `expr`, by the plain
 /// semantics, after checking that the supercombinator agrees.
 fn counts(defs: &str, expr: &str) -> (u64, u64, u64) {
@@ -262,6 +276,12 @@ fn a_nondeterministic_input_chooses_by_tau() {
             "e$x:{0, 1} -> STOP {$ 1} -e.1-> STOP",
         ]
     );
+    // Over no value it is no process, as in FDR (it was STOP).
+    let shown = refusal("", "e$x:{} -> STOP");
+    assert!(
+        shown.contains("a nondeterministic input over no value is not a process"),
+        "{shown}"
+    );
 }
 
 #[test]
@@ -321,7 +341,6 @@ fn linked_parallel_joins_and_hides_the_linked_events() {
 /// (it would link one event to two); symcsp linked `c.0` to both.
 #[test]
 fn a_linked_parallel_naming_an_event_twice_is_an_error() {
-    let text = format!("{CHANNELS}P = f?x -> P\nQ = e?x -> Q\n");
     for (linked, twice) in [
         (
             "P [f.0.0 <-> e.0, f.0.0 <-> e.1] Q",
@@ -336,17 +355,7 @@ fn a_linked_parallel_naming_an_event_twice_is_an_error() {
             "f.0.0 is named more than once on the left",
         ),
     ] {
-        let mut script = Script::load_str("test.csp", &text).expect("loads");
-        let func = script.add_expr("<process>", linked).expect("resolves");
-        let script = &script;
-        // Refused where it is first unfolded: building the process or
-        // its first moves.
-        let error = symcsp::stack::with_large_stack(|| {
-            Processes::with_root(script, func)
-                .and_then(|(mut procs, root)| procs.transitions(root).map(|_| ()))
-                .expect_err("refused")
-        });
-        let shown = error.to_diagnostic().render(&script.sources);
+        let shown = refusal("P = f?x -> P\nQ = e?x -> Q\n", linked);
         assert!(shown.contains(twice), "{linked}: {shown}");
     }
 }

@@ -386,6 +386,7 @@ impl PrefixWalk<'_, '_> {
                     };
                     return self.walk_parts(event, &parts, index, frame, choice, out);
                 }
+                let mut bound_any = false;
                 for value in self.candidates(&event, index)? {
                     // A channel's type may be large: each value is work.
                     ev.tick(1)?;
@@ -398,6 +399,7 @@ impl PrefixWalk<'_, '_> {
                     if !ev.bind(pattern, &value, frame)? {
                         continue;
                     }
+                    bound_any = true;
                     let next = ev.dot_values(event.clone(), value.clone(), self.span)?;
                     if nondeterministic {
                         choice.push(value);
@@ -406,6 +408,16 @@ impl PrefixWalk<'_, '_> {
                     if nondeterministic {
                         choice.pop();
                     }
+                }
+                if nondeterministic && !bound_any {
+                    return Err(EvalError::new(
+                        self.span,
+                        "a nondeterministic input over no value is not a process",
+                    )
+                    .with_note(
+                        "`c$x : S -> P` is an internal choice over the values of S; FDR \
+                         rejects it over none, as it does `|~| x : {} @ P`",
+                    ));
                 }
                 Ok(())
             }
