@@ -725,7 +725,11 @@ impl<'t> Parser<'t> {
                 span: self.token_span(open),
             }),
             Tok::LParen => {
-                let parts = self.comma_list(Self::type_expr)?;
+                let parts = if self.at(Tok::RParen) {
+                    ThinVec::new()
+                } else {
+                    self.comma_list(Self::type_expr)?
+                };
                 self.expect(Tok::RParen)?;
                 TypeKind::Tuple(parts)
             }
