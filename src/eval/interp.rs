@@ -839,7 +839,9 @@ impl Evaluator<'_> {
     }
 
     /// CSPM's order: numbers and characters as usual, sets by inclusion,
-    /// sequences by prefix, tuples lexicographically. Nothing else is
+    /// sequences by prefix, tuples lexicographically, maps as FDR orders
+    /// them (one is below another when each of its keys is the other's
+    /// with a value below or equal to the other's). Nothing else is
     /// ordered, as in FDR (datatype values, events and booleans have no
     /// order): an order on a datatype would let a script tell its values
     /// apart without naming them, which symmetry reduction relies on
@@ -880,12 +882,24 @@ impl Evaluator<'_> {
                     "cannot compare tuples of different sizes",
                 ));
             }
+            (Value::Map(a), Value::Map(b)) => {
+                for (key, value) in a.iter() {
+                    let Some(other) = b.get(key) else {
+                        return Ok(false);
+                    };
+                    self.check_comparable(value, other, span)?;
+                    if !self.less_or_equal(value, other, span)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
             _ => {
                 return Err(EvalError::new(
                     span,
                     format!(
-                        "{} has no order: only numbers, characters, sets, sequences and \
-                         tuples of them can be compared with `<`, `<=`, `>` and `>=`",
+                        "{} has no order: only numbers, characters, sets, sequences, maps \
+                         and tuples of them can be compared with `<`, `<=`, `>` and `>=`",
                         x.kind_name()
                     ),
                 )
