@@ -921,6 +921,12 @@ fn a_mistyped_command_is_named_with_the_command_meant() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("did you mean `symcsp explore`?"));
+    // After `--` it is a file, whatever it is called.
+    symcsp()
+        .args(["--", "chek"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read `chek`"));
     // A file that is not there and no command's name is the file's error.
     symcsp()
         .args(["nothing-here.csp"])

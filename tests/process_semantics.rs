@@ -263,6 +263,15 @@ fn a_dotted_input_takes_one_field_per_part() {
     assert_eq!(counts(defs, "g$x.y?z -> STOP"), (6, 12, 1));
     // A dotted last field: its last part takes the rest (two fields).
     assert_eq!(counts(defs, "g?x.y -> out!y -> STOP"), (6, 12, 1));
+    // A restricted input that is not the last field takes its set's
+    // values, which may span fields, as FDR does (it had no events).
+    assert_eq!(counts(defs, "g?x:{0.1}!0 -> STOP"), (2, 1, 1));
+    assert_eq!(counts(defs, "g?x:{0.1, 1.1}!0 -> out!x -> STOP"), (4, 4, 1));
+    assert_eq!(counts(defs, "g?x:{0, 5}?y -> STOP"), (2, 4, 1));
+    // A channel named in the pattern is part of the event, as a
+    // constructor is.
+    let events = "channel inner : {0..1}\nchannel carry : {| inner |}\n";
+    assert_eq!(counts(events, "carry?inner.x -> a -> STOP"), (3, 3, 1));
 }
 
 #[test]

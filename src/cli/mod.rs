@@ -312,6 +312,10 @@ fn mistyped_command(args: &[std::ffi::OsString]) -> Option<clap::Error> {
     let mut rest = args.iter().skip(1);
     let first = loop {
         let arg = rest.next()?.to_str()?;
+        if arg == "--" {
+            // What follows is a file, whatever it is called.
+            return None;
+        }
         if let Some(long) = arg.strip_prefix("--") {
             let takes_value = cli
                 .get_arguments()

@@ -401,21 +401,7 @@ impl Evaluator<'_> {
         if filled > 0 {
             let last = parts.last().expect("non-empty");
             if !self.is_complete(last) {
-                let mut completions = self.extensions(last, span)?;
-                // The field it stands in may allow only some of them
-                // (`channel send : {Req.0, Req.1, Ack}` of a `Req.{0..2}`).
-                if let Some(place) = fields.place(filled - 1).filter(|p| p.width == 1) {
-                    let allowed = &sets[place.field];
-                    let mut kept = Vec::with_capacity(completions.len());
-                    for rest in completions {
-                        let whole = self.dot_values(last.clone(), rest.clone(), span)?;
-                        if self.contains(allowed, &whole) {
-                            kept.push(rest);
-                        }
-                    }
-                    completions = kept;
-                }
-                choices.push(completions);
+                choices.push(self.completions(last, &fields, filled - 1, span)?);
             }
         }
         let mut next_field = match fields.place(filled) {
@@ -439,6 +425,53 @@ impl Evaluator<'_> {
             next_field += 1;
         }
         Ok(Some(choices))
+    }
+
+    /// What completes `partial`, a constructor with some of its fields
+    /// standing as part `position` of a value: what the field it stands in
+    /// allows (`channel send : {Req.0, Req.1, Ack}` allows two of a
+    /// `Req.{0..2}`, and `{Num.0, Num.1}` two of a `Num.Int`). Read off
+    /// the field's values, as FDR does, when they can be listed and
+    /// `partial` has no half-built field of its own; else the
+    /// constructor's extensions that the field holds.
+    fn completions(
+        &self,
+        partial: &Value,
+        fields: &Fields,
+        position: usize,
+        span: Span,
+    ) -> EvalResult<Vec<Value>> {
+        let Some(place) = fields.place(position).filter(|p| p.width == 1) else {
+            return self.extensions(partial, span);
+        };
+        let allowed = &fields.sets[place.field];
+        let prefix = named_parts(partial);
+        let flat = prefix[1..].iter().all(|part| self.is_complete(part));
+        if let (Some(values), true) = (allowed.as_finite(), flat) {
+            let mut rests = Vec::new();
+            for value in values {
+                let wholes = if self.is_complete(value) {
+                    vec![value.clone()]
+                } else {
+                    self.productions(value, span)?
+                };
+                for whole in wholes {
+                    let parts = named_parts(&whole);
+                    if parts.len() > prefix.len() && parts.starts_with(&prefix) {
+                        rests.push(dot_list(parts[prefix.len()..].to_vec()));
+                    }
+                }
+            }
+            return Ok(rests);
+        }
+        let mut kept = Vec::new();
+        for rest in self.extensions(partial, span)? {
+            let whole = self.dot_values(partial.clone(), rest.clone(), span)?;
+            if self.contains(allowed, &whole) {
+                kept.push(rest);
+            }
+        }
+        Ok(kept)
     }
 
     /// A field's set holds complete values; an incomplete one (a bare
@@ -593,9 +626,10 @@ impl Evaluator<'_> {
         Ok(self.events.get_or_init(|| events).clone())
     }
 
-    /// Membership in a recursive datatype: a complete value whose
-    /// constructor is one of the datatype's. Its fields need no second
-    /// look: values are only built by dotting fields on, and every field
+    /// Membership in an infinite datatype (recursive, or with an infinite
+    /// field): a complete value whose constructor is one of the
+    /// datatype's. Its fields need no second look: values are only built
+    /// by dotting fields on, and every field
     /// that is complete when it is put in is checked against its type
     /// ([`Evaluator::dot`]), and checked again at every level when a
     /// nested field is completed later. Looking again at every level

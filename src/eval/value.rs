@@ -117,7 +117,8 @@ pub enum Set {
     /// `Set(A)` over an infinite A, or over a finite one with too many
     /// subsets to build (over a smaller one it is explicit).
     Powerset(Arc<Set>),
-    /// The values of a recursive datatype.
+    /// The values of an infinite datatype: a recursive one, or one with
+    /// a field of an infinite set.
     DataType(DataTypeId),
     /// `Map(A, B)`: every map from A to B (kept symbolic when there
     /// are too many to build).

@@ -7,7 +7,7 @@
 //! enumerated here, by FDR's dot rules: `?x` in the last place takes the
 //! whole rest of the event, elsewhere one field.
 
-use crate::eval::{EvalError, EvalResult, Evaluator, Frame, Order, Set, Value};
+use crate::eval::{EvalError, EvalResult, Evaluator, Frame, Order, Value};
 use crate::script::ir::{ExprId, ExprKind, Field, FuncId, Pattern, ReplicatedOp, Stmt};
 use crate::syntax::Span;
 use crate::syntax::ast::ProcOp;
@@ -305,6 +305,23 @@ fn event_pairs(
     Ok(out)
 }
 
+/// The values an input field tries.
+enum Candidates {
+    /// Each one field of the event (or the rest of it), from the
+    /// channel's type; a restriction is checked on each.
+    Extending(Vec<Value>),
+    /// The values of a restricting set, in its order.
+    Listed(Vec<Value>),
+}
+
+impl Candidates {
+    fn values(&self) -> &[Value] {
+        match self {
+            Candidates::Extending(values) | Candidates::Listed(values) => values,
+        }
+    }
+}
+
 /// The parts of a dotted input pattern still to bind.
 #[derive(Clone, Copy)]
 struct Parts<'a> {
@@ -370,7 +387,7 @@ impl PrefixWalk<'_, '_> {
             Field::Input(pattern, restriction) | Field::NondetInput(pattern, restriction) => {
                 let restriction = match restriction {
                     Some(r) => match ev.eval_in(*r, frame)? {
-                        Value::Set(s) => Some(s),
+                        Value::Set(s) => Some((s, ev.script().expr(*r).span)),
                         other => {
                             return Err(not_a(ev, *r, "a set of values to input from", &other));
                         }
@@ -378,31 +395,54 @@ impl PrefixWalk<'_, '_> {
                     None => None,
                 };
                 let nondeterministic = matches!(field, Field::NondetInput(..));
-                if let (Pattern::Dot(parts), None) = (pattern, &restriction) {
-                    let parts = Parts {
-                        parts,
-                        last_field: index + 1 == self.fields.len(),
-                        nondeterministic,
-                    };
-                    return self.walk_parts(event, &parts, index, frame, choice, out);
-                }
+                let last = index + 1 == self.fields.len();
+                let candidates = match (&restriction, pattern) {
+                    (None, Pattern::Dot(parts)) => {
+                        let parts = Parts {
+                            parts,
+                            last_field: last,
+                            nondeterministic,
+                        };
+                        return self.walk_parts(event, &parts, index, frame, choice, out);
+                    }
+                    // Not the last field, a restricted input inputs from its
+                    // set, as FDR does: a value there may take several
+                    // fields (`g?x:{0.1}!0`).
+                    (Some((set, span)), _) if !last => {
+                        Candidates::Listed(ev.elements(set, *span)?.to_vec())
+                    }
+                    _ => Candidates::Extending(self.candidates(&event, index)?),
+                };
                 let mut bound_any = false;
-                for value in self.candidates(&event, index)? {
+                for value in candidates.values() {
                     // A channel's type may be large: each value is work.
                     ev.tick(1)?;
-                    if restriction
-                        .as_ref()
-                        .is_some_and(|s: &std::sync::Arc<Set>| !ev.contains(s, &value))
-                    {
-                        continue;
-                    }
-                    if !ev.bind(pattern, &value, frame)? {
+                    let next = match &candidates {
+                        Candidates::Extending(_) => {
+                            if restriction
+                                .as_ref()
+                                .is_some_and(|(s, _)| !ev.contains(s, value))
+                            {
+                                continue;
+                            }
+                            ev.dot_values(event.clone(), value.clone(), self.span)?
+                        }
+                        // Values of the set that do not continue the event
+                        // are left out, as they are from a last field.
+                        Candidates::Listed(_) => {
+                            match ev.dot_values(event.clone(), value.clone(), self.span) {
+                                Ok(next) => next,
+                                Err(e) if e.stop_reason().is_some() => return Err(e),
+                                Err(_) => continue,
+                            }
+                        }
+                    };
+                    if !ev.bind(pattern, value, frame)? {
                         continue;
                     }
                     bound_any = true;
-                    let next = ev.dot_values(event.clone(), value.clone(), self.span)?;
                     if nondeterministic {
-                        choice.push(value);
+                        choice.push(value.clone());
                     }
                     self.walk(next, index + 1, frame, choice, out)?;
                     if nondeterministic {
@@ -426,8 +466,8 @@ impl PrefixWalk<'_, '_> {
 
     /// An input field of dotted parts (`c?x.y?z`, `e?Pk.s`), as FDR takes
     /// it: part by part, each part one field of the event (a part that is
-    /// a constructor is that constructor), except that the last part of
-    /// the prefix's last field takes the whole rest of the event.
+    /// a constructor or a channel is that name), except that the last
+    /// part of the prefix's last field takes the whole rest of the event.
     fn walk_parts(
         &self,
         event: Value,
@@ -445,8 +485,15 @@ impl PrefixWalk<'_, '_> {
             parts: rest,
             ..*field
         };
-        if let Pattern::Ctor(ctor, _) = part {
-            let event = ev.dot_values(event, Value::Ctor(*ctor), self.span)?;
+        // A constructor or channel named in the pattern is part of the
+        // event, as FDR takes a name that constructs values.
+        let named = match part {
+            Pattern::Ctor(ctor, _) => Some(Value::Ctor(*ctor)),
+            Pattern::Channel(channel) => Some(Value::Channel(*channel)),
+            _ => None,
+        };
+        if let Some(name) = named {
+            let event = ev.dot_values(event, name, self.span)?;
             return self.walk_parts(event, &rest, index, frame, choice, out);
         }
         let candidates = if field.last_field && rest.parts.is_empty() {

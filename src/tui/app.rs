@@ -100,7 +100,10 @@ pub const CHECK_BUDGET: usize = 20_000_000;
 /// The request out, and what its reply is for.
 #[derive(Debug)]
 enum Job {
-    Open,
+    /// Opening a script; `replaying` a saved session's trace on it.
+    Open {
+        replaying: bool,
+    },
     Animate,
     /// Loading check `assertion`'s counterexample.
     Follow(Box<LoadedCounterexample>),
@@ -116,7 +119,8 @@ impl Job {
     /// What the interface is waiting for, in words.
     fn doing(&self) -> &'static str {
         match self {
-            Job::Open => "loading the script",
+            Job::Open { replaying: false } => "loading the script",
+            Job::Open { replaying: true } => "replaying the saved trace",
             Job::Animate => "compiling the process",
             Job::Follow(_) => "following the counterexample",
             Job::Reload => "reloading",
@@ -251,7 +255,9 @@ impl App {
         app.session_path = session_path;
         app.asked_symmetry = start.symmetry.is_some();
         app.request(
-            Job::Open,
+            Job::Open {
+                replaying: replay.is_some(),
+            },
             Request::Open {
                 source,
                 process: start.process,
@@ -295,13 +301,11 @@ impl App {
     /// What the engine is working on, if anything.
     pub fn busy(&self) -> Option<(&'static str, Duration, (u64, u64))> {
         self.busy.as_ref().map(|b| {
-            let progress = self.engine.control.progress();
-            // Opening counts steps only when it replays a saved session.
-            let doing = match b.job {
-                Job::Open if progress.1 > 0 => "replaying the saved trace",
-                _ => b.job.doing(),
-            };
-            (doing, b.since.elapsed(), progress)
+            (
+                b.job.doing(),
+                b.since.elapsed(),
+                self.engine.control.progress(),
+            )
         })
     }
 
@@ -310,7 +314,7 @@ impl App {
     pub fn loading(&self) -> bool {
         self.busy
             .as_ref()
-            .is_some_and(|b| matches!(b.job, Job::Open))
+            .is_some_and(|b| matches!(b.job, Job::Open { .. }))
     }
 
     /// Waits for the engine's reply (tests; a real terminal ticks).
@@ -593,7 +597,7 @@ impl App {
             (job, Reply::Opened(opened) | Reply::Reloaded(opened)) => {
                 self.opened(*opened);
                 let quiet = self.message.as_ref().is_none_or(|m| !m.error);
-                if let (Job::Open, Some(path), Some(walk), true) =
+                if let (Job::Open { replaying: true }, Some(path), Some(walk), true) =
                     (job, &self.session_path, &self.walk, quiet)
                 {
                     self.say(format!(
@@ -1235,7 +1239,7 @@ impl App {
                 // Nothing loaded before: load afresh.
                 let source = self.source.clone();
                 self.request(
-                    Job::Open,
+                    Job::Open { replaying: false },
                     Request::Open {
                         source,
                         process: None,
@@ -1262,7 +1266,7 @@ impl App {
                 if key == PromptKey::Confirm {
                     let source = Source::File(path.clone());
                     if self.request(
-                        Job::Open,
+                        Job::Open { replaying: false },
                         Request::Open {
                             source,
                             process: self.walk.as_ref().map(|w| w.process.clone()),

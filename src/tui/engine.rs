@@ -199,6 +199,8 @@ pub struct Shown {
     pub moves: Vec<Move>,
     /// Why the moves could not be computed.
     pub problem: Option<String>,
+    /// They failed with an error (not stopped by a budget or Esc).
+    pub failed: bool,
     /// The state's representative, explained (when asked for).
     pub symmetry: Option<Box<StateSymmetry>>,
     /// Distinct raw states met since the process was opened.

@@ -97,6 +97,8 @@ impl World {
                 symmetry,
                 replay,
             } => {
+                // No count from an earlier request shows while it loads.
+                self.control.start(0);
                 self.symmetry = symmetry;
                 let listing = match source.load() {
                     Ok(script) => Listing::new(script),
@@ -106,7 +108,7 @@ impl World {
                 let process = process.or_else(|| listing.default_process());
                 let animated =
                     match process {
-                        Some(process) => self.animate(&process, replay, Want::default()),
+                        Some(process) => self.animate(&process, replay, Want::default(), false),
                         None => Err("this script defines no process to animate: type one with e"
                             .to_string()),
                     };
@@ -123,7 +125,7 @@ impl World {
             } => {
                 let animated = match follow {
                     Some(cx) => self.follow(&process, &cx, want),
-                    None => self.animate(&process, None, want),
+                    None => self.animate(&process, None, want, true),
                 };
                 match animated {
                     Ok(animated) => Reply::Animated(animated),
@@ -207,12 +209,15 @@ impl World {
         }
     }
 
-    /// Opens `process` in the loaded script and replays `replay` on it.
+    /// Opens `process` in the loaded script and replays `replay` on it;
+    /// a `typed` process replaces the one animated only if its first
+    /// moves can be computed.
     fn animate(
         &mut self,
         process: &str,
         replay: Option<Replay>,
         want: Want,
+        typed: bool,
     ) -> Result<Box<Animated>, String> {
         let source = self.source.clone().ok_or("no script is loaded")?;
         let animation = Animation::open(
@@ -231,15 +236,20 @@ impl World {
             named: FxHashSet::default(),
         };
         let initial = walk.initial().map_err(|e| walk.render(e))?;
-        let fresh = replay.is_none();
         let walked = match replay {
             Some(replay) => walk.replay(initial, &replay, want, &self.control),
             None => walk.walked(Vec::new(), 0, None, initial, None, want),
         };
         // A process typed in whose first moves fail (`Lock [] 5`) is
         // refused as a name error is: the one animated stays, with its
-        // trace. With nothing animated, the failing state is shown.
-        if let (true, Some(_), Some(problem)) = (fresh, &self.walk, &walked.shown.problem) {
+        // trace. With nothing animated, or moves only stopped (Esc, a
+        // budget), the state is shown with why.
+        if let (true, Some(_), Some(problem), true) = (
+            typed,
+            &self.walk,
+            &walked.shown.problem,
+            walked.shown.failed,
+        ) {
             return Err(problem.clone());
         }
         let (outline, symmetry, reducible) = walk.animation.with_dependent(|_, s| {
@@ -268,7 +278,7 @@ impl World {
         cx: &crate::check::counterexample::Counterexample,
         want: Want,
     ) -> Result<Box<Animated>, String> {
-        let mut animated = self.animate(process, None, want)?;
+        let mut animated = self.animate(process, None, want, false)?;
         let walk = self.walk.as_mut().expect("just animated");
         let followed = walk
             .animation
@@ -310,7 +320,7 @@ impl World {
         };
         // The old walk stays until the new one is ready.
         let old = self.walk.take();
-        match self.animate(&process, Some(replay), want) {
+        match self.animate(&process, Some(replay), want, false) {
             Ok(animated) => Reply::Reloaded(Box::new(Opened {
                 source,
                 listing,
@@ -322,7 +332,7 @@ impl World {
                 let fallback = listing
                     .default_process()
                     .filter(|p| *p != process)
-                    .map(|p| self.animate(&p, None, want));
+                    .map(|p| self.animate(&p, None, want, false));
                 match fallback {
                     Some(Ok(animated)) => Reply::Reloaded(Box::new(Opened {
                         source,
@@ -877,20 +887,22 @@ impl Ctx<'_, '_> {
         let components = (0..animator.components())
             .map(|slot| animator.show_component(slot, row[slot]))
             .collect();
-        let (moves, problem) = match animator.enabled(&row) {
-            Ok(enabled) => (moves_in_words(animator, enabled), None),
+        let (moves, problem, failed) = match animator.enabled(&row) {
+            Ok(enabled) => (moves_in_words(animator, enabled), None, false),
             Err(e) => match e.stop_reason() {
                 Some(stop) => (
                     Vec::new(),
                     Some(format!(
-                        "this state's moves were {} before they were all computed (u and \
-                         Ctrl-r compute them again)",
+                        "this state's moves were {} before they were all computed (stepping \
+                         away and back computes them again)",
                         stop.ended()
                     )),
+                    false,
                 ),
                 None => (
                     Vec::new(),
                     Some(e.to_diagnostic().render(&self.script.sources)),
+                    true,
                 ),
             },
         };
@@ -907,6 +919,7 @@ impl Ctx<'_, '_> {
             changed,
             moves,
             problem,
+            failed,
             symmetry,
             seen: self.raw.len(),
         }
