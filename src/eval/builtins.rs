@@ -32,6 +32,19 @@ fn map_count(keys: usize, values: usize) -> u128 {
 }
 
 impl Evaluator<'_> {
+    /// The values of `listed` that are (`inside`) or are not members of
+    /// `other`: `inter` and `diff` where only one side can be listed.
+    fn kept(&self, listed: &[Value], other: &Set, inside: bool) -> EvalResult<Value> {
+        self.work(listed.len())?;
+        let kept = listed
+            .iter()
+            .filter(|v| self.member(v, other) == inside)
+            .cloned()
+            .collect();
+        // A filtered sorted list stays sorted.
+        Ok(Value::set(Set::Finite(kept)))
+    }
+
     /// `Map(A, B)` for finite `A` and `B`: every map from a subset of `A`
     /// to `B`, as FDR gives it (`Map({}, {})` is `{emptyMap}`).
     fn all_maps(&self, keys: &[Value], values: &[Value]) -> EvalResult<Set> {
@@ -104,15 +117,30 @@ impl Evaluator<'_> {
                     .map(finite)
                     .ok_or_else(|| self.too_many(span))
             }
-            Builtin::Inter => {
-                let (a, b) = (args.finite(0)?, args.finite(1)?);
-                self.work(a.len() + b.len())?;
-                Ok(finite(inter(a, b)))
-            }
+            // With one side finite the answer is finite, and membership in
+            // the other side (an infinite set, `{0..}`, `Int`) is enough.
+            Builtin::Inter => match (args.set(0)?.as_finite(), args.set(1)?.as_finite()) {
+                (Some(a), Some(b)) => {
+                    self.work(a.len() + b.len())?;
+                    Ok(finite(inter(a, b)))
+                }
+                (Some(a), None) => self.kept(a, args.set(1)?, true),
+                (None, Some(b)) => self.kept(b, args.set(0)?, true),
+                (None, None) => Err(self.unlisted(
+                    args.set(0)?,
+                    span,
+                    "`inter` needs the elements of one of its arguments",
+                )),
+            },
             Builtin::Diff => {
-                let (a, b) = (args.finite(0)?, args.finite(1)?);
-                self.work(a.len() + b.len())?;
-                Ok(finite(diff(a, b)))
+                let a = args.finite(0)?;
+                match args.set(1)?.as_finite() {
+                    Some(b) => {
+                        self.work(a.len() + b.len())?;
+                        Ok(finite(diff(a, b)))
+                    }
+                    None => self.kept(a, args.set(1)?, false),
+                }
             }
             Builtin::UnionAll => {
                 let sets = args.finite(0)?;

@@ -850,10 +850,19 @@ impl Evaluator<'_> {
         Ok(match (x, y) {
             (Value::Int(a), Value::Int(b)) => a <= b,
             (Value::Char(a), Value::Char(b)) => a <= b,
-            (Value::Set(a), Value::Set(b)) => {
-                let a = self.enumerate(a, span)?;
-                a.iter().all(|v| self.member(v, b))
-            }
+            (Value::Set(a), Value::Set(b)) => match (a.as_finite(), &**a, &**b) {
+                (Some(a), _, _) => a.iter().all(|v| self.member(v, b)),
+                // Infinite sets whose inclusion is plain: the same set, a
+                // finite set above one, ranges of integers.
+                (None, a, b) if a == b => true,
+                (None, a, Set::Finite(_)) if a.unlisted_size().is_none() => false,
+                (None, Set::IntsFrom(m), Set::IntsFrom(n)) => m >= n,
+                (None, Set::IntsFrom(_), Set::AllInts) => true,
+                (None, Set::AllInts, Set::IntsFrom(_)) => false,
+                (None, a, _) => {
+                    return Err(self.unlisted(a, span, "its elements cannot be listed"));
+                }
+            },
             (Value::Seq(a), Value::Seq(b)) => {
                 a.len() <= b.len() && a.iter().zip(b.iter()).all(|(x, y)| x == y)
             }
