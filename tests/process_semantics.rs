@@ -268,6 +268,8 @@ fn a_dotted_input_takes_one_field_per_part() {
     assert_eq!(counts(defs, "g?x:{0.1}!0 -> STOP"), (2, 1, 1));
     assert_eq!(counts(defs, "g?x:{0.1, 1.1}!0 -> out!x -> STOP"), (4, 4, 1));
     assert_eq!(counts(defs, "g?x:{0, 5}?y -> STOP"), (2, 4, 1));
+    // An infinite set restricts the channel's values instead.
+    assert_eq!(counts(defs, "g?x:Int!0.1 -> STOP"), (2, 2, 1));
     // A channel named in the pattern is part of the event, as a
     // constructor is.
     let events = "channel inner : {0..1}\nchannel carry : {| inner |}\n";
@@ -285,12 +287,15 @@ fn a_nondeterministic_input_chooses_by_tau() {
             "e$x:{0, 1} -> STOP {$ 1} -e.1-> STOP",
         ]
     );
-    // Over no value it is no process, as in FDR (it was STOP).
-    let shown = refusal("", "e$x:{} -> STOP");
-    assert!(
-        shown.contains("a nondeterministic input over no value is not a process"),
-        "{shown}"
-    );
+    // Over no value it is no process, as in FDR (it was STOP), whole or
+    // in dotted parts.
+    for empty in ["e$x:{} -> STOP", "none$x.y -> STOP"] {
+        let shown = refusal("channel none : {0..1}.{}\n", empty);
+        assert!(
+            shown.contains("a nondeterministic input over no value is not a process"),
+            "{empty}: {shown}"
+        );
+    }
 }
 
 #[test]

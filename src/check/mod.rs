@@ -641,7 +641,8 @@ fn product(
             if let Spec::RefusalTesting(_) = product.spec {
                 outcome.notes.push(
                     "in the refusal-testing model the specification is held to what the stable \
-                     states along the path refuse as well as to the trace"
+                     states along the path refuse as well as to the trace, so the trace itself \
+                     may be one of its own"
                         .to_string(),
                 );
             }

@@ -855,7 +855,7 @@ impl Evaluator<'_> {
                 // Infinite sets whose inclusion is plain: the same set, a
                 // finite set above one, ranges of integers.
                 (None, a, b) if a == b => true,
-                (None, a, Set::Finite(_)) if a.unlisted_size().is_none() => false,
+                (None, a, Set::Finite(_)) if a.is_infinite() => false,
                 (None, Set::IntsFrom(m), Set::IntsFrom(n)) => m >= n,
                 (None, Set::IntsFrom(_), Set::AllInts) => true,
                 (None, Set::AllInts, Set::IntsFrom(_)) => false,

@@ -137,6 +137,21 @@ impl Set {
         Set::Finite(values)
     }
 
+    /// Whether the set has infinitely many elements (a symbolic set may
+    /// be finite: `Seq({})` is `{<>}`, `Set(A)` of a large finite `A`).
+    pub fn is_infinite(&self) -> bool {
+        let empty = |s: &Set| matches!(s, Set::Finite(values) if values.is_empty());
+        match self {
+            Set::Finite(_) => false,
+            Set::AllInts | Set::IntsFrom(_) | Set::AllChars | Set::AllProcs | Set::DataType(_) => {
+                true
+            }
+            Set::Seqs(of) => !empty(of),
+            Set::Powerset(of) => of.is_infinite(),
+            Set::Maps(keys, values) => !empty(keys) && (keys.is_infinite() || values.is_infinite()),
+        }
+    }
+
     pub fn as_finite(&self) -> Option<&[Value]> {
         match self {
             Set::Finite(values) => Some(values),

@@ -305,6 +305,18 @@ fn event_pairs(
     Ok(out)
 }
 
+/// A nondeterministic input (`$`) at `span` with no value to choose.
+fn no_value_to_choose(span: Span) -> EvalError {
+    EvalError::new(
+        span,
+        "a nondeterministic input over no value is not a process",
+    )
+    .with_note(
+        "`c$x : S -> P` is an internal choice over the values of S; FDR rejects it over none, \
+         as it does `|~| x : {} @ P`",
+    )
+}
+
 /// The values an input field tries.
 enum Candidates {
     /// Each one field of the event (or the rest of it), from the
@@ -396,22 +408,25 @@ impl PrefixWalk<'_, '_> {
                 };
                 let nondeterministic = matches!(field, Field::NondetInput(..));
                 let last = index + 1 == self.fields.len();
-                let candidates = match (&restriction, pattern) {
-                    (None, Pattern::Dot(parts)) => {
-                        let parts = Parts {
-                            parts,
-                            last_field: last,
-                            nondeterministic,
-                        };
-                        return self.walk_parts(event, &parts, index, frame, choice, out);
-                    }
-                    // Not the last field, a restricted input inputs from its
-                    // set, as FDR does: a value there may take several
-                    // fields (`g?x:{0.1}!0`).
-                    (Some((set, span)), _) if !last => {
-                        Candidates::Listed(ev.elements(set, *span)?.to_vec())
-                    }
-                    _ => Candidates::Extending(self.candidates(&event, index)?),
+                if let (None, Pattern::Dot(parts)) = (&restriction, pattern) {
+                    let parts = Parts {
+                        parts,
+                        last_field: last,
+                        nondeterministic,
+                    };
+                    return self.walk_parts(event, &parts, index, frame, choice, out);
+                }
+                // Not the last field, a restricted input inputs from its set,
+                // as FDR does: a value there may take several fields
+                // (`g?x:{0.1}!0`). An infinite set (`?x:Int`) restricts the
+                // channel's values instead.
+                let listed = match &restriction {
+                    Some((set, _)) if !last => set.as_finite(),
+                    _ => None,
+                };
+                let candidates = match listed {
+                    Some(values) => Candidates::Listed(values.to_vec()),
+                    None => Candidates::Extending(self.candidates(&event, index)?),
                 };
                 let mut bound_any = false;
                 for value in candidates.values() {
@@ -450,14 +465,7 @@ impl PrefixWalk<'_, '_> {
                     }
                 }
                 if nondeterministic && !bound_any {
-                    return Err(EvalError::new(
-                        self.span,
-                        "a nondeterministic input over no value is not a process",
-                    )
-                    .with_note(
-                        "`c$x : S -> P` is an internal choice over the values of S; FDR \
-                         rejects it over none, as it does `|~| x : {} @ P`",
-                    ));
+                    return Err(no_value_to_choose(self.span));
                 }
                 Ok(())
             }
@@ -504,11 +512,13 @@ impl PrefixWalk<'_, '_> {
             firsts.dedup();
             firsts
         };
+        let mut bound_any = false;
         for value in candidates {
             ev.tick(1)?;
             if !ev.bind(part, &value, frame)? {
                 continue;
             }
+            bound_any = true;
             let next = ev.dot_values(event.clone(), value.clone(), self.span)?;
             if field.nondeterministic {
                 choice.push(value);
@@ -517,6 +527,9 @@ impl PrefixWalk<'_, '_> {
             if field.nondeterministic {
                 choice.pop();
             }
+        }
+        if field.nondeterministic && !bound_any {
+            return Err(no_value_to_choose(self.span));
         }
         Ok(())
     }

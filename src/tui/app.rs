@@ -13,7 +13,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::config::{Command, Config, Pane};
 use super::engine::{
@@ -774,6 +774,8 @@ impl App {
             }
             // Read, then any key closes it (keys typed at it were lost
             // without a word).
+            // A held key's repeats do not close it unread.
+            Some(Overlay::Problem(_)) if key.kind == KeyEventKind::Repeat => return None,
             Some(Overlay::Problem(_)) => return Some(Action::Command(Command::Cancel)),
             Some(Overlay::ConfirmQuit | Overlay::ConfirmOpen(_)) => {
                 return Some(Action::Prompt(match key.code {
