@@ -550,17 +550,21 @@ assert SKIP [R= SKIP
     );
 }
 
-#[test]
-fn a_revival_the_specification_lacks_is_explained() {
-    let script = load(&format!("{REVIVALS}assert S1 [V= S2\n"));
+/// Checks `assertion` (over [`REVIVALS`]): it fails, with `note`.
+#[track_caller]
+fn fails_with_note(assertion: &str, note: &str) {
+    let script = load(&format!("{REVIVALS}{assertion}\n"));
     let result = run(&script, 0, &Budget::default());
     assert_eq!(result.verdict, Verdict::Failed);
-    assert!(
-        result.notes.iter().any(|n| n
-            == "the state before the last step is stable and accepts only {a}: the \
-                specification cannot perform the last event after refusing the rest"),
-        "{:?}",
-        result.notes
+    assert!(result.notes.iter().any(|n| n == note), "{:?}", result.notes);
+}
+
+#[test]
+fn a_revival_the_specification_lacks_is_explained() {
+    fails_with_note(
+        "assert S1 [V= S2",
+        "the state before the last step is stable and accepts only {a}: the specification \
+         cannot perform the last event after refusing the rest",
     );
 }
 
@@ -568,16 +572,11 @@ fn a_revival_the_specification_lacks_is_explained() {
 /// at the first stable state. The note says the refusals count.
 #[test]
 fn a_refusal_testing_failure_says_the_refusals_count() {
-    let script = load(&format!("{REVIVALS}assert T1 [R= T2\n"));
-    let result = run(&script, 0, &Budget::default());
-    assert_eq!(result.verdict, Verdict::Failed);
-    assert!(
-        result.notes.iter().any(|n| n
-            == "in the refusal-testing model the specification is held to what the stable \
-                states along the path refuse as well as to the trace, so the trace itself may \
-                be one of its own"),
-        "{:?}",
-        result.notes
+    fails_with_note(
+        "assert T1 [R= T2",
+        "in the refusal-testing model the specification is held to what the stable states \
+         along the path refuse as well as to the trace, so the trace itself may be one of its \
+         own",
     );
 }
 

@@ -38,6 +38,21 @@ fn open(name: &str, process: Option<&str>) -> App {
     app
 }
 
+/// The animator on `text`, written to a file called `name` in a
+/// directory that lasts as long as the returned handle.
+fn open_script(name: &str, text: &str, process: Option<&str>) -> (tempfile::TempDir, App) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    let mut app = App::new(
+        Source::File(path),
+        process.map(str::to_string),
+        Config::default(),
+    );
+    app.settle();
+    (dir, app)
+}
+
 fn act(app: &mut App, action: Action) {
     update(app, action);
     app.settle();
@@ -206,11 +221,8 @@ fn random_steps_are_taken_until_nothing_is_possible() {
 #[test]
 fn random_steps_typed_faster_than_the_engine_answers_are_all_taken() {
     with_large_stack(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("up.csp");
-        std::fs::write(&path, "channel a, b\nP(n) = a -> P(n+1) [] b -> P(n+1)\n").unwrap();
-        let mut app = App::new(Source::File(path), Some("P(0)".into()), Config::default());
-        app.settle();
+        let text = "channel a, b\nP(n) = a -> P(n+1) [] b -> P(n+1)\n";
+        let (_dir, mut app) = open_script("up.csp", text, Some("P(0)"));
         // A burst of keys, none waiting for the screen: each press is a
         // step (a press while one is out waits for it, as firing does).
         for _ in 0..10 {
@@ -229,11 +241,8 @@ fn random_steps_typed_faster_than_the_engine_answers_are_all_taken() {
 #[test]
 fn a_long_random_run_is_cancelled_and_keeps_its_steps() {
     with_large_stack(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("up.csp");
-        std::fs::write(&path, "channel a\nP(n) = a -> P(n+1)\n").unwrap();
-        let mut app = App::new(Source::File(path), Some("P(0)".into()), Config::default());
-        app.settle();
+        let (_dir, mut app) =
+            open_script("up.csp", "channel a\nP(n) = a -> P(n+1)\n", Some("P(0)"));
         update(&mut app, Action::Command(Command::RandomRun));
         update(&mut app, Action::Prompt(PromptKey::DeleteToStart));
         for c in "5000000".chars() {
@@ -488,12 +497,8 @@ fn keys_do_nothing_on_a_screen_too_small_but_quit() {
 #[test]
 fn a_checks_error_is_shown_with_its_place_and_caret() {
     with_large_stack(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("err.csp");
         let text = "channel a\nP = a -> P\nQ = a -> (1 + P)\nassert P [T= Q\n";
-        std::fs::write(&path, text).unwrap();
-        let mut app = App::new(Source::File(path), None, Config::default());
-        app.settle();
+        let (_dir, mut app) = open_script("err.csp", text, None);
         app.focus = Pane::Checks;
         run(&mut app, &[Command::RunCheck]);
         wait_for_checks(&mut app);

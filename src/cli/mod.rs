@@ -196,16 +196,16 @@ struct StateArgs {
 /// Runs the command line with the process's arguments.
 pub fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    if let Some(e) = mistyped_command(&args) {
+    // Built once: parsing and both refusals read it.
+    let mut command = Cli::command();
+    if let Some(e) = mistyped_command(&args, &mut command) {
         let _ = e.print();
         return ExitCode::from(EXIT_INPUT_ERROR);
     }
-    let parsed = Cli::command()
-        .try_get_matches_from(&args)
-        .and_then(|matches| {
-            refuse_animator_options_before_a_command(&matches)?;
-            Cli::from_arg_matches(&matches)
-        });
+    let parsed = command.try_get_matches_from_mut(&args).and_then(|matches| {
+        refuse_animator_options_before_a_command(&matches, &mut command)?;
+        Cli::from_arg_matches(&matches)
+    });
     let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
@@ -307,8 +307,7 @@ pub fn main() -> ExitCode {
 /// argument, naming neither. The first argument that is no option's
 /// value, when it is no command and no file but close to a command's
 /// name, is refused as that.
-fn mistyped_command(args: &[std::ffi::OsString]) -> Option<clap::Error> {
-    let mut cli = Cli::command();
+fn mistyped_command(args: &[std::ffi::OsString], cli: &mut clap::Command) -> Option<clap::Error> {
     let mut rest = args.iter().skip(1);
     let first = loop {
         let arg = rest.next()?.to_str()?;
@@ -347,11 +346,13 @@ fn mistyped_command(args: &[std::ffi::OsString]) -> Option<clap::Error> {
 /// before a command's name would be left unused, as clap reads them as
 /// the animator's: `symcsp --symmetry off explore FILE` would explore
 /// with symmetry as the script asks. Refused, saying where they go.
-fn refuse_animator_options_before_a_command(matches: &ArgMatches) -> Result<(), clap::Error> {
+fn refuse_animator_options_before_a_command(
+    matches: &ArgMatches,
+    cli: &mut clap::Command,
+) -> Result<(), clap::Error> {
     let Some(name) = matches.subcommand_name() else {
         return Ok(());
     };
-    let mut cli = Cli::command();
     let message = {
         let given: Vec<&str> = cli
             .get_arguments()

@@ -305,6 +305,22 @@ fn event_pairs(
     Ok(out)
 }
 
+/// Walks on (`go`) with `chosen`, a nondeterministic input's value,
+/// recorded among the choices made on the way, and forgotten after.
+fn with_choice(
+    choice: &mut Vec<Value>,
+    chosen: Option<Value>,
+    go: impl FnOnce(&mut Vec<Value>) -> EvalResult<()>,
+) -> EvalResult<()> {
+    let recorded = chosen.is_some();
+    choice.extend(chosen);
+    let walked = go(choice);
+    if recorded {
+        choice.pop();
+    }
+    walked
+}
+
 /// A nondeterministic input (`$`) at `span` with no value to choose.
 fn no_value_to_choose(span: Span) -> EvalError {
     EvalError::new(
@@ -426,7 +442,7 @@ impl PrefixWalk<'_, '_> {
                 };
                 let candidates = match listed {
                     Some(values) => Candidates::Listed(values.to_vec()),
-                    None => Candidates::Extending(self.candidates(&event, index)?),
+                    None => Candidates::Extending(self.candidates(&event, last)?),
                 };
                 let mut bound_any = false;
                 for value in candidates.values() {
@@ -456,13 +472,10 @@ impl PrefixWalk<'_, '_> {
                         continue;
                     }
                     bound_any = true;
-                    if nondeterministic {
-                        choice.push(value.clone());
-                    }
-                    self.walk(next, index + 1, frame, choice, out)?;
-                    if nondeterministic {
-                        choice.pop();
-                    }
+                    let chosen = nondeterministic.then(|| value.clone());
+                    with_choice(choice, chosen, |choice| {
+                        self.walk(next, index + 1, frame, choice, out)
+                    })?;
                 }
                 if nondeterministic && !bound_any {
                     return Err(no_value_to_choose(self.span));
@@ -504,29 +517,18 @@ impl PrefixWalk<'_, '_> {
             let event = ev.dot_values(event, name, self.span)?;
             return self.walk_parts(event, &rest, index, frame, choice, out);
         }
-        let candidates = if field.last_field && rest.parts.is_empty() {
-            ev.value_extensions(&event, self.span)?
-        } else {
-            let mut firsts = ev.value_first_extensions(&event, self.span)?;
-            firsts.sort();
-            firsts.dedup();
-            firsts
-        };
         let mut bound_any = false;
-        for value in candidates {
+        for value in self.candidates(&event, field.last_field && rest.parts.is_empty())? {
             ev.tick(1)?;
             if !ev.bind(part, &value, frame)? {
                 continue;
             }
             bound_any = true;
             let next = ev.dot_values(event.clone(), value.clone(), self.span)?;
-            if field.nondeterministic {
-                choice.push(value);
-            }
-            self.walk_parts(next, &rest, index, frame, choice, out)?;
-            if field.nondeterministic {
-                choice.pop();
-            }
+            let chosen = field.nondeterministic.then_some(value);
+            with_choice(choice, chosen, |choice| {
+                self.walk_parts(next, &rest, index, frame, choice, out)
+            })?;
         }
         if field.nondeterministic && !bound_any {
             return Err(no_value_to_choose(self.span));
@@ -534,10 +536,11 @@ impl PrefixWalk<'_, '_> {
         Ok(())
     }
 
-    /// The values an input field at `index` ranges over: the whole rest of
-    /// the event when it is the last field, else the next field.
-    fn candidates(&self, event: &Value, index: usize) -> EvalResult<Vec<Value>> {
-        if index + 1 == self.fields.len() {
+    /// The values an input (or a part of one) ranges over after `event`:
+    /// the whole rest of the event when it takes the rest, else the next
+    /// field.
+    fn candidates(&self, event: &Value, takes_rest: bool) -> EvalResult<Vec<Value>> {
+        if takes_rest {
             return self.ev.value_extensions(event, self.span);
         }
         let mut firsts = self.ev.value_first_extensions(event, self.span)?;
