@@ -14,7 +14,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use symcsp::builtin::LISTSTACK;
 use symcsp::check::Verdict;
 use symcsp::stack::with_large_stack;
-use symcsp::tui::app::{Action, App, Overlay, update};
+use symcsp::tui::app::{Action, App, Overlay, Replacement, update};
 use symcsp::tui::config::{Command, Config, Pane};
 use symcsp::tui::model::Source;
 use symcsp::tui::panes::checks::CheckStatus;
@@ -584,6 +584,155 @@ fn a_failed_checks_counterexample_is_loaded_and_stepped_through() {
 }
 
 #[test]
+fn a_walk_left_for_a_counterexample_or_a_process_is_kept_and_b_goes_back() {
+    with_large_stack(|| {
+        let mut app = open("counter.csp", Some("System"));
+        // A walk without steps is not kept: there is nothing to lose.
+        app.focus = Pane::Checks;
+        run(&mut app, &[Command::RunCheck]);
+        wait_for_checks(&mut app);
+        run(&mut app, &[Command::OpenCounterexample]);
+        assert!(app.earlier.is_none());
+        // Steps of the user's own are kept when a counterexample replaces them.
+        run(&mut app, &[Command::TypeProcess]);
+        act(&mut app, Action::Prompt(PromptKey::DeleteToStart));
+        type_text(&mut app, "System");
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        assert!(
+            app.earlier.is_none(),
+            "the counterexample, unchanged, opens again"
+        );
+        run(&mut app, &[Command::FireNth(1), Command::FireNth(1)]);
+        app.focus = Pane::Checks;
+        run(&mut app, &[Command::OpenCounterexample]);
+        assert_eq!(walk(&app).process, "Quiet");
+        assert_eq!(trace(&app), ["up", "τ", "up"]);
+        assert!(
+            message(&app).ends_with("; b goes back to System (step 2 of 2))"),
+            "{}",
+            message(&app)
+        );
+        let shown = screen(&mut app, 140, 40);
+        assert!(shown.contains("b earlier walk"), "{shown}");
+        run(&mut app, &[Command::SwapWalk]);
+        assert_eq!(walk(&app).process, "System");
+        assert_eq!(trace(&app), ["up", "step.1"]);
+        assert_eq!(labels(&app), ["up", "down"]);
+        assert_eq!(
+            message(&app),
+            "back to System (step 2 of 2); b goes back to Quiet (counterexample of assertion 1, step \
+             3 of 3)"
+        );
+        // And back again, the counterexample still laid over its walk.
+        run(&mut app, &[Command::SwapWalk]);
+        assert_eq!(trace(&app), ["up", "τ", "up"]);
+        let cx = walk(&app).counterexample.as_ref().unwrap();
+        assert_eq!(cx.spec_at(2).unwrap(), ["down -> Spec"]);
+        // Another counterexample replaces this one, not the user's walk.
+        app.focus = Pane::Checks;
+        run(&mut app, &[Command::Down, Command::RunCheck]);
+        wait_for_checks(&mut app);
+        run(&mut app, &[Command::OpenCounterexample]);
+        assert_eq!(trace(&app), ["up", "step.1", "up", "step.2"]);
+        assert_eq!(
+            app.earlier.as_ref().unwrap().summary(),
+            "System (step 2 of 2)"
+        );
+        // Steps taken on a counterexample's walk make it the user's: a
+        // process typed now would drop the earlier walk, so it asks.
+        run(
+            &mut app,
+            &[Command::Undo, Command::Undo, Command::FireNth(2)],
+        );
+        run(&mut app, &[Command::TypeProcess]);
+        act(&mut app, Action::Prompt(PromptKey::DeleteToStart));
+        type_text(&mut app, "User");
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        assert_eq!(
+            app.overlay,
+            Some(Overlay::ConfirmDrop(Replacement::Process("User".into())))
+        );
+        let shown = screen(&mut app, 120, 30);
+        assert!(
+            shown.contains("This drops the earlier walk, System (step 2 of 2),"),
+            "{shown}"
+        );
+        let no = app.key(KeyEvent::from(KeyCode::Char('n'))).unwrap();
+        act(&mut app, no);
+        assert_eq!(app.overlay, None);
+        assert_eq!(walk(&app).process, "System");
+        assert_eq!(trace(&app), ["up", "step.1", "down"]);
+        // Asked again and confirmed: the walk just left is the one kept.
+        run(&mut app, &[Command::TypeProcess]);
+        act(&mut app, Action::Prompt(PromptKey::DeleteToStart));
+        type_text(&mut app, "User");
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        let yes = app.key(KeyEvent::from(KeyCode::Char('y'))).unwrap();
+        act(&mut app, yes);
+        assert_eq!(walk(&app).process, "User");
+        assert_eq!(
+            app.earlier.as_ref().unwrap().summary(),
+            "System (counterexample of assertion 2, step 3 of 3)"
+        );
+        // A refused process keeps both walks.
+        run(&mut app, &[Command::TypeProcess]);
+        act(&mut app, Action::Prompt(PromptKey::DeleteToStart));
+        type_text(&mut app, "Nope");
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        assert!(matches!(app.overlay, Some(Overlay::Problem(_))));
+        run(&mut app, &[Command::Cancel, Command::SwapWalk]);
+        assert_eq!(trace(&app), ["up", "step.1", "down"]);
+        assert_eq!(labels(&app), ["step.0"], "the engine swapped too");
+    });
+}
+
+#[test]
+fn a_reload_replays_the_earlier_walk_too() {
+    with_large_stack(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.csp");
+        std::fs::copy(fixture("counter.csp"), &path).unwrap();
+        let mut app = App::new(
+            Source::File(path.clone()),
+            Some("System".into()),
+            Config::default(),
+        );
+        app.settle();
+        run(&mut app, &[Command::FireNth(1), Command::FireNth(1)]);
+        run(&mut app, &[Command::TypeProcess]);
+        act(&mut app, Action::Prompt(PromptKey::DeleteToStart));
+        type_text(&mut app, "User");
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        run(&mut app, &[Command::FireNth(1)]);
+        let text = std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("channel up, down", "channel up, down, reset");
+        std::fs::write(&path, text).unwrap();
+        run(&mut app, &[Command::Reload]);
+        assert_eq!(message(&app), "reloaded");
+        assert_eq!(trace(&app), ["up"]);
+        run(&mut app, &[Command::SwapWalk]);
+        assert_eq!(walk(&app).process, "System");
+        assert_eq!(trace(&app), ["up", "step.1"]);
+        // Its process gone, the earlier walk is dropped, and the user told.
+        run(&mut app, &[Command::SwapWalk]);
+        let text = std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("System = ", "Whole = ")
+            .replace("System \\", "Whole \\")
+            .replace("assert System", "assert Whole");
+        std::fs::write(&path, text).unwrap();
+        run(&mut app, &[Command::Reload]);
+        assert_eq!(walk(&app).process, "User");
+        assert!(app.earlier.is_none());
+        assert_eq!(
+            message(&app),
+            "reloaded; the earlier walk on System was dropped: the process no longer opens"
+        );
+    });
+}
+
+#[test]
 fn a_divergence_is_loaded_with_its_tau_loop_marked() {
     with_large_stack(|| {
         let mut app = open("spin.csp", None);
@@ -833,6 +982,8 @@ fn the_built_in_model_has_no_file_to_reload() {
     with_large_stack(|| {
         let mut app = App::new(Source::Builtin(LISTSTACK), None, Config::default());
         app.settle();
+        run(&mut app, &[Command::FireNth(1), Command::FireNth(1)]);
+        let before = trace(&app);
         run(&mut app, &[Command::Reload]);
         // The tests run in the project, where the model's file is.
         let Some(Overlay::ConfirmOpen(file)) = &app.overlay else {
@@ -848,6 +999,9 @@ fn the_built_in_model_has_no_file_to_reload() {
             Source::File(PathBuf::from("models/liststack.csp"))
         );
         assert_eq!(walk(&app).process, "System");
+        // The walk is replayed on the file, as a reload replays it.
+        assert_eq!(trace(&app), before);
+        assert_eq!(message(&app), "opened models/liststack.csp");
     });
 }
 

@@ -68,9 +68,21 @@ pub enum Overlay {
     ConfirmQuit,
     /// Opening a file instead of the built-in model (on reload).
     ConfirmOpen(PathBuf),
+    /// Opening another walk, which would drop the earlier walk the user
+    /// made.
+    ConfirmDrop(Replacement),
     Prompt(Prompt),
     /// Diagnostics of a process expression, a reload or a session.
     Problem(String),
+}
+
+/// What opening another walk opens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Replacement {
+    /// A process expression.
+    Process(String),
+    /// The counterexample of the check at this row.
+    Counterexample(usize),
 }
 
 /// A status line message.
@@ -104,9 +116,18 @@ enum Job {
     Open {
         replaying: bool,
     },
-    Animate,
-    /// Loading check `assertion`'s counterexample.
-    Follow(Box<LoadedCounterexample>),
+    /// Animating a process; `keep`: the walk it replaces becomes the
+    /// earlier walk.
+    Animate {
+        keep: bool,
+    },
+    /// Loading check `cx.assertion`'s counterexample.
+    Follow {
+        cx: Box<LoadedCounterexample>,
+        keep: bool,
+    },
+    /// Going back to the earlier walk.
+    Swap,
     Reload,
     Show,
     Fire,
@@ -121,8 +142,9 @@ impl Job {
         match self {
             Job::Open { replaying: false } => "loading the script",
             Job::Open { replaying: true } => "replaying the saved trace",
-            Job::Animate => "compiling the process",
-            Job::Follow(_) => "following the counterexample",
+            Job::Animate { .. } => "compiling the process",
+            Job::Follow { .. } => "following the counterexample",
+            Job::Swap => "going back to the earlier walk",
             Job::Reload => "reloading",
             Job::Show => "computing the state's events",
             Job::Fire => "taking the step",
@@ -157,6 +179,9 @@ pub struct App {
     /// Why nothing is animated (the script or the process failed).
     pub problem: Option<String>,
     pub walk: Option<Walk>,
+    /// The walk left when another process or counterexample was opened,
+    /// if it held the user's steps: the swap key goes back to it.
+    pub earlier: Option<Walk>,
     pub script: ScriptPane,
     pub state: StatePane,
     pub events: EventsPane,
@@ -220,6 +245,7 @@ impl App {
             source: source.clone(),
             problem: None,
             walk: None,
+            earlier: None,
             script: ScriptPane::default(),
             state: StatePane::default(),
             events: EventsPane::default(),
@@ -370,7 +396,7 @@ impl App {
         while let Some(busy) = &self.busy {
             let quick = matches!(
                 busy.job,
-                Job::Show | Job::Fire | Job::Animate | Job::Random(1)
+                Job::Show | Job::Fire | Job::Animate { .. } | Job::Swap | Job::Random(1)
             );
             let left = QUICK.saturating_sub(busy.since.elapsed());
             if !quick || left.is_zero() {
@@ -433,15 +459,110 @@ impl App {
     /// Starts animating `process`; on an error the animation stays and
     /// the diagnostics are shown.
     pub fn animate(&mut self, process: &str) {
-        let want = self.want();
-        self.request(
-            Job::Animate,
-            Request::Animate {
-                process: process.to_string(),
-                follow: None,
-                want,
-            },
-        );
+        self.replace_walk(Replacement::Process(process.to_string()), false);
+    }
+
+    /// Loads the counterexample of check `index` into the animator.
+    pub fn open_counterexample(&mut self, index: usize) {
+        self.replace_walk(Replacement::Counterexample(index), false);
+    }
+
+    /// Opens another walk. The walk it replaces is kept as the earlier
+    /// walk if it holds the user's steps; when that would drop an
+    /// earlier walk of the user's, asks first (`confirmed`: asked).
+    fn replace_walk(&mut self, replacement: Replacement, confirmed: bool) {
+        let keep = self.walk.as_ref().is_some_and(Walk::is_users);
+        let request = match &replacement {
+            Replacement::Process(process) => Some((
+                Job::Animate { keep },
+                Request::Animate {
+                    process: process.clone(),
+                    follow: None,
+                    want: self.want(),
+                    keep,
+                },
+            )),
+            Replacement::Counterexample(index) => self.follow_request(*index, keep),
+        };
+        let Some((job, request)) = request else {
+            return;
+        };
+        if keep && !confirmed && self.earlier.as_ref().is_some_and(Walk::is_users) {
+            self.overlay = Some(Overlay::ConfirmDrop(replacement));
+            return;
+        }
+        self.request(job, request);
+    }
+
+    /// The request that loads check `index`'s counterexample, or a
+    /// complaint that there is none.
+    fn follow_request(&mut self, index: usize, keep: bool) -> Option<(Job, Request)> {
+        use super::panes::checks::CheckStatus;
+        let row = self.checks.rows.get(index)?;
+        let CheckStatus::Done(done) = &row.status else {
+            self.complain("run the check first (c)");
+            return None;
+        };
+        let (Some(cx), Some(shown)) = (&done.result.counterexample, &done.counterexample) else {
+            self.complain("this check has no counterexample to open");
+            return None;
+        };
+        let loaded = LoadedCounterexample {
+            assertion: index,
+            spec_initial: shown.spec_initial.clone(),
+            spec_after: shown.steps.iter().map(|s| s.spec.clone()).collect(),
+            valid: 0,
+            verdict: describe_counterexample(shown),
+            loop_from: cx.loop_from.map(|k| k + 1),
+        };
+        let request = Request::Animate {
+            process: row.implementation.clone(),
+            follow: Some(Box::new(cx.clone())),
+            want: self.want(),
+            keep,
+        };
+        let job = Job::Follow {
+            cx: Box::new(loaded),
+            keep,
+        };
+        Some((job, request))
+    }
+
+    /// Swaps the walk shown with the earlier one.
+    fn swap_walk(&mut self) {
+        let Some(earlier) = &self.earlier else {
+            self.complain(
+                "there is no earlier walk: opening another process or a counterexample keeps \
+                 the walk it replaces, if you took steps on it",
+            );
+            return;
+        };
+        let want = Want {
+            reduced: earlier.reduced,
+            ..self.want()
+        };
+        let (at, into) = (earlier.path.current(), earlier.path.into_current());
+        self.request(Job::Swap, Request::Swap { at, into, want });
+    }
+
+    /// The key bound to `command` where the focus is, for messages.
+    fn key_of(&self, command: Command) -> String {
+        self.config
+            .keymap
+            .key_for(self.focus, command)
+            .unwrap_or_else(|| format!("{command:?}"))
+    }
+
+    /// Where the swap key leads, for messages: nothing without an
+    /// earlier walk.
+    fn back_hint(&self) -> String {
+        self.earlier.as_ref().map_or_else(String::new, |earlier| {
+            format!(
+                "; {} goes back to {}",
+                self.key_of(Command::SwapWalk),
+                earlier.summary()
+            )
+        })
     }
 
     /// Takes move `i` of the state shown. Taking the move an undone step
@@ -527,36 +648,6 @@ impl App {
         );
     }
 
-    /// Loads the counterexample of check `index` into the animator.
-    pub fn open_counterexample(&mut self, index: usize) {
-        use super::panes::checks::CheckStatus;
-        let Some(row) = self.checks.rows.get(index) else {
-            return;
-        };
-        let CheckStatus::Done(done) = &row.status else {
-            self.complain("run the check first (c)");
-            return;
-        };
-        let (Some(cx), Some(shown)) = (&done.result.counterexample, &done.counterexample) else {
-            self.complain("this check has no counterexample to open");
-            return;
-        };
-        let loaded = LoadedCounterexample {
-            assertion: index,
-            spec_initial: shown.spec_initial.clone(),
-            spec_after: shown.steps.iter().map(|s| s.spec.clone()).collect(),
-            valid: 0,
-            verdict: describe_counterexample(shown),
-            loop_from: cx.loop_from.map(|k| k + 1),
-        };
-        let request = Request::Animate {
-            process: row.implementation.clone(),
-            follow: Some(Box::new(cx.clone())),
-            want: self.want(),
-        };
-        self.request(Job::Follow(Box::new(loaded)), request);
-    }
-
     /// The engine's answer to the request out.
     fn receive(&mut self, reply: Reply) {
         let Some(busy) = self.busy.take() else {
@@ -589,9 +680,21 @@ impl App {
                 self.walk = None;
             }
             (Job::Reload, Reply::Reloaded(opened)) => {
+                let earlier = self.earlier.as_ref().map(|w| w.process.clone());
+                let source = self.source.clone();
                 self.opened(*opened);
-                if self.message.as_ref().is_none_or(|m| !m.error) {
-                    self.say("reloaded");
+                let done = if self.source == source {
+                    "reloaded".to_string()
+                } else {
+                    format!("opened {}", self.source.name())
+                };
+                match earlier {
+                    Some(process) if self.earlier.is_none() => self.complain(format!(
+                        "{done}; the earlier walk on {process} was dropped: the process no \
+                         longer opens"
+                    )),
+                    _ if self.message.as_ref().is_none_or(|m| !m.error) => self.say(done),
+                    _ => {}
                 }
             }
             (job, Reply::Opened(opened) | Reply::Reloaded(opened)) => {
@@ -611,23 +714,37 @@ impl App {
             (job, Reply::Animated(animated)) => {
                 let process = animated.process.clone();
                 let followed = animated.followed;
-                self.install(*animated);
+                let left = self.install(*animated);
+                if let Job::Animate { keep: true } | Job::Follow { keep: true, .. } = job {
+                    self.earlier = left;
+                }
                 match job {
-                    Job::Follow(mut cx) => {
+                    Job::Follow { mut cx, .. } => {
                         let taken = followed.unwrap_or(0);
                         cx.valid = taken;
+                        self.focus = Pane::Trace;
                         self.say(format!(
-                            "counterexample of assertion {} loaded: {} (u and Ctrl-r step \
-                             through it)",
+                            "counterexample of assertion {} loaded: {} ({} and {} step \
+                             through it{})",
                             cx.assertion + 1,
-                            plural(taken as u64, "step", "steps")
+                            plural(taken as u64, "step", "steps"),
+                            self.key_of(Command::Undo),
+                            self.key_of(Command::Redo),
+                            self.back_hint()
                         ));
                         if let Some(walk) = &mut self.walk {
                             walk.counterexample = Some(*cx);
                         }
-                        self.focus = Pane::Trace;
                     }
-                    _ => self.say(format!("animating {process}")),
+                    _ => self.say(format!("animating {process}{}", self.back_hint())),
+                }
+            }
+            (Job::Swap, Reply::Shown(shown)) => {
+                std::mem::swap(&mut self.walk, &mut self.earlier);
+                self.walk_changed();
+                self.shown(*shown);
+                if let Some(walk) = &self.walk {
+                    self.say(format!("back to {}{}", walk.summary(), self.back_hint()));
                 }
             }
             (job, Reply::Walked(walked)) => self.walked(job, walked),
@@ -650,8 +767,11 @@ impl App {
         }
     }
 
-    /// A script loaded: list it and install its animation.
+    /// A script loaded: list it and install its animation (and, on a
+    /// reload, the earlier walk replayed).
     fn opened(&mut self, opened: Opened) {
+        let reduced = self.earlier.as_ref().is_some_and(|w| w.reduced);
+        self.earlier = opened.earlier.map(|animated| Walk::new(*animated, reduced));
         self.source = opened.source;
         self.script.list(&opened.listing);
         self.checks
@@ -673,20 +793,29 @@ impl App {
         }
     }
 
-    /// A process opened: a new walk.
-    fn install(&mut self, animated: Animated) {
+    /// A process opened: a new walk. Returns the walk it replaced.
+    fn install(&mut self, animated: Animated) -> Option<Walk> {
         let reduced = self.walk.as_ref().is_some_and(|w| w.reduced);
         let stopped = animated.walked.stopped.clone();
-        let walk = Walk::new(animated, reduced);
-        self.trace.list.selected = walk.path.position();
-        self.events.filter.clear();
-        self.events.list.selected = 0;
-        self.walk = Some(walk);
-        self.problem = None;
-        self.after_show();
+        let left = self.walk.replace(Walk::new(animated, reduced));
+        self.walk_changed();
         if let Some(stopped) = stopped {
             self.complain(stopped);
         }
+        left
+    }
+
+    /// Another walk is shown: the panes start afresh on it.
+    fn walk_changed(&mut self) {
+        let Some(walk) = &self.walk else {
+            return;
+        };
+        self.trace.list.selected = walk.path.position();
+        self.events.filter.clear();
+        self.events.list.selected = 0;
+        self.symmetry.compared = None;
+        self.problem = None;
+        self.after_show();
     }
 
     fn walked(&mut self, job: Job, walked: Walked) {
@@ -777,7 +906,7 @@ impl App {
             // A held key's repeats do not close it unread.
             Some(Overlay::Problem(_)) if key.kind == KeyEventKind::Repeat => return None,
             Some(Overlay::Problem(_)) => return Some(Action::Command(Command::Cancel)),
-            Some(Overlay::ConfirmQuit | Overlay::ConfirmOpen(_)) => {
+            Some(Overlay::ConfirmQuit | Overlay::ConfirmOpen(_) | Overlay::ConfirmDrop(_)) => {
                 return Some(Action::Prompt(match key.code {
                     KeyCode::Char('y' | 'Y') | KeyCode::Enter => PromptKey::Confirm,
                     _ => PromptKey::Cancel,
@@ -989,6 +1118,7 @@ impl App {
                     });
             }
             Command::WalkReduced => self.toggle_reduced(),
+            Command::SwapWalk => self.swap_walk(),
             Command::Up
             | Command::Down
             | Command::PageUp
@@ -1226,20 +1356,25 @@ impl App {
             }
             return;
         }
+        self.reload_from(None);
+    }
+
+    /// Reads the script again, or `from` instead, replaying the walks.
+    fn reload_from(&mut self, from: Option<Source>) {
         let want = self.want();
         match &self.walk {
             Some(walk) => {
                 let request = Request::Reload {
-                    process: walk.process.clone(),
-                    path: walk.path.saved(),
-                    position: walk.path.position(),
+                    from,
+                    walk: walk.walk_path(),
+                    earlier: self.earlier.as_ref().map(Walk::walk_path),
                     want,
                 };
                 self.request(Job::Reload, request);
             }
             None => {
                 // Nothing loaded before: load afresh.
-                let source = self.source.clone();
+                let source = from.unwrap_or_else(|| self.source.clone());
                 self.request(
                     Job::Open { replaying: false },
                     Request::Open {
@@ -1266,18 +1401,12 @@ impl App {
             }
             Some(Overlay::ConfirmOpen(path)) => {
                 if key == PromptKey::Confirm {
-                    let source = Source::File(path.clone());
-                    if self.request(
-                        Job::Open { replaying: false },
-                        Request::Open {
-                            source,
-                            process: self.walk.as_ref().map(|w| w.process.clone()),
-                            symmetry: None,
-                            replay: None,
-                        },
-                    ) {
-                        self.say(format!("opening {}", path.display()));
-                    }
+                    self.reload_from(Some(Source::File(path)));
+                }
+            }
+            Some(Overlay::ConfirmDrop(replacement)) => {
+                if key == PromptKey::Confirm {
+                    self.replace_walk(replacement, true);
                 }
             }
             Some(Overlay::Prompt(mut prompt)) => {

@@ -89,6 +89,7 @@ pub enum Command {
     Compare,
     Graph,
     WalkReduced,
+    SwapWalk,
 }
 
 impl Command {
@@ -144,6 +145,9 @@ impl Command {
             Command::Graph => "show the state as a graph (Section 7.1)".into(),
             Command::WalkReduced => {
                 "walk the reduced system: step through representatives (again: raw)".into()
+            }
+            Command::SwapWalk => {
+                "back to the walk left for another process or counterexample (again: return)".into()
             }
         }
     }

@@ -96,6 +96,17 @@ pub struct Want {
     pub width: u16,
 }
 
+/// A walk's process and path, as the interface holds them, to be
+/// replayed on a reloaded script.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WalkPath {
+    pub process: String,
+    /// The initial position and every step (undone ones included),
+    /// replayed as a session would replay them.
+    pub path: (Position, Vec<(Step, Position)>),
+    pub position: usize,
+}
+
 /// Steps to replay from the initial state, and where to stop.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Replay {
@@ -114,20 +125,29 @@ pub enum Request {
         replay: Option<Replay>,
     },
     /// Animate another process of the same script; with a counterexample,
-    /// follow its path.
+    /// follow its path. With `keep`, the walk it replaces becomes the
+    /// earlier walk (else it is dropped, and the earlier walk stays).
     Animate {
         process: String,
         follow: Option<Box<Counterexample>>,
         want: Want,
+        keep: bool,
     },
-    /// Read the script again and replace everything, replaying the path
-    /// as far as it fits; if it does not load, keep everything.
+    /// Read the script again (or read `from`, instead of the script
+    /// loaded) and replace everything, replaying the walk's path, and the
+    /// earlier walk's, as far as they fit; if it does not load, keep
+    /// everything.
     Reload {
-        process: String,
-        /// The path walked: its initial position and every step (undone
-        /// ones included), replayed as a session would replay them.
-        path: (Position, Vec<(Step, Position)>),
-        position: usize,
+        from: Option<Source>,
+        walk: WalkPath,
+        earlier: Option<WalkPath>,
+        want: Want,
+    },
+    /// Swap the walk animated with the earlier one, and describe the
+    /// earlier one's state at `at` (reached by `into`).
+    Swap {
+        at: Position,
+        into: Option<(Position, Step)>,
         want: Want,
     },
     /// Describe a state; `into` is the step that led to it (for the
@@ -295,6 +315,9 @@ pub struct Opened {
     pub source: Source,
     pub listing: Listing,
     pub animated: Result<Box<Animated>, String>,
+    /// On a reload, the earlier walk replayed on the new script (none if
+    /// there was none, or its process no longer opens).
+    pub earlier: Option<Box<Animated>>,
 }
 
 /// What [`Request::Compare`] found: the answer of the symmetry layer's

@@ -107,6 +107,22 @@ pub fn view(app: &App, frame: &mut Frame) -> Layout {
             );
             confirm(frame, area, " Reload ", &text);
         }
+        Some(Overlay::ConfirmDrop(_)) => {
+            let key = |command| {
+                app.config
+                    .keymap
+                    .key_for(app.focus, command)
+                    .unwrap_or_default()
+            };
+            let earlier = app.earlier.as_ref().map_or(String::new(), |w| w.summary());
+            let text = format!(
+                "This drops the earlier walk, {earlier},\nwhich {swap} goes back to ({swap} then {save} \
+                 saves it).\nOpen anyway? (y/n)",
+                swap = key(Command::SwapWalk),
+                save = key(Command::SaveSession),
+            );
+            confirm(frame, area, " Open ", &text);
+        }
         Some(Overlay::Prompt(_)) | None => {}
     }
     layout
@@ -277,6 +293,7 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
             hint(Command::Activate, "go there"),
             hint(Command::Undo, "undo"),
             hint(Command::Redo, "redo"),
+            hint(Command::SwapWalk, "earlier walk").filter(|_| app.earlier.is_some()),
             hint(Command::Initial, "initial"),
         ],
         Pane::Script => vec![
@@ -358,10 +375,19 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
 
 fn confirm(frame: &mut Frame, area: Rect, title: &str, text: &str) {
     let rect = centred(area, 60, 20).intersection(area);
+    // As high as the text wraps to (a long process name takes rows).
+    let inner = usize::from(rect.width.saturating_sub(2)).max(1);
+    let rows: usize = text
+        .lines()
+        .map(|line| line.chars().count().div_ceil(inner).max(1))
+        .sum();
     let rect = Rect {
-        height: rect.height.clamp(4, 6),
+        height: u16::try_from(rows + 2)
+            .unwrap_or(u16::MAX)
+            .clamp(4, area.height.max(4)),
         ..rect
-    };
+    }
+    .intersection(area);
     frame.render_widget(Clear, rect);
     frame.render_widget(
         Paragraph::new(text.to_string())

@@ -5,7 +5,7 @@
 
 use crate::lts::machine::OutlineRow;
 
-use super::engine::{Animated, Move, Position, Shown};
+use super::engine::{Animated, Move, Position, Shown, WalkPath};
 use super::model::SymmetryAbout;
 use super::path::{NameTable, Path};
 
@@ -120,6 +120,37 @@ impl Walk {
         (
             self.names.event(event).to_string(),
             self.names.hidden(hidden).map(str::to_string),
+        )
+    }
+
+    /// Whether the walk holds steps only the user can make again: some
+    /// steps, not all of them a loaded counterexample's (which opens
+    /// again from the Checks pane).
+    pub fn is_users(&self) -> bool {
+        let followed = self.counterexample.as_ref().map_or(0, |cx| cx.valid);
+        self.path.len() > followed
+    }
+
+    /// The process and path, to be replayed on a reloaded script.
+    pub fn walk_path(&self) -> WalkPath {
+        WalkPath {
+            process: self.process.clone(),
+            path: self.path.saved(),
+            position: self.path.position(),
+        }
+    }
+
+    /// The walk in a few words: its process, the counterexample it
+    /// loaded, and where it stands.
+    pub fn summary(&self) -> String {
+        let loaded = self.counterexample.as_ref().map_or(String::new(), |cx| {
+            format!("counterexample of assertion {}, ", cx.assertion + 1)
+        });
+        format!(
+            "{} ({loaded}step {} of {})",
+            self.process,
+            self.path.position(),
+            self.path.len()
         )
     }
 

@@ -23,7 +23,7 @@ use super::super::model::{Animation, Lens, Listing, Source, Stepper};
 use super::super::session::{SavedStep, Session};
 use super::{
     Animated, Compared, Control, Move, NONE, Names, Opened, Parting, Position, Replay, Reply,
-    Request, Shown, StateSymmetry, Step, StepWords, Walked, Want,
+    Request, Shown, StateSymmetry, Step, StepWords, WalkPath, Walked, Want,
 };
 
 /// How many steps of a long request pass between looks at the cancel
@@ -77,6 +77,10 @@ struct World {
     source: Option<Source>,
     symmetry: Option<String>,
     walk: Option<Walk>,
+    /// The walk left when another process or counterexample was opened,
+    /// kept so that the user's trace is not lost (the interface decides
+    /// which walk is worth keeping).
+    earlier: Option<Walk>,
 }
 
 impl World {
@@ -86,6 +90,7 @@ impl World {
             source: None,
             symmetry: None,
             walk: None,
+            earlier: None,
         }
     }
 
@@ -105,6 +110,7 @@ impl World {
                     Err(problem) => return Reply::OpenFailed { source, problem },
                 };
                 self.source = Some(source.clone());
+                self.earlier = None;
                 let process = process.or_else(|| listing.default_process());
                 let animated =
                     match process {
@@ -116,38 +122,60 @@ impl World {
                     source,
                     listing,
                     animated,
+                    earlier: None,
                 }))
             }
             Request::Animate {
                 process,
                 follow,
                 want,
+                keep,
             } => {
+                // A process typed in whose first moves fail is refused
+                // while another is animated.
+                let refuse_failing = self.walk.is_some();
+                let before = self.walk.take();
                 let animated = match follow {
                     Some(cx) => self.follow(&process, &cx, want),
-                    None => self.animate(&process, None, want, true),
+                    None => self.animate(&process, None, want, refuse_failing),
                 };
                 match animated {
-                    Ok(animated) => Reply::Animated(animated),
-                    Err(problem) => Reply::Refused(problem),
+                    Ok(animated) => {
+                        if keep {
+                            self.earlier = before;
+                        }
+                        Reply::Animated(animated)
+                    }
+                    Err(problem) => {
+                        self.walk = before;
+                        Reply::Refused(problem)
+                    }
                 }
             }
             Request::Reload {
-                process,
-                path: (initial, steps),
-                position,
+                from,
+                walk,
+                earlier,
                 want,
             } => {
-                // The path as a session saves it, read off the old walk
-                // before the script changes.
-                let saved = match self.walk.as_mut() {
-                    Some(walk) => walk.saved_steps(initial, &steps, &self.control),
-                    None => Ok(Vec::new()),
-                };
-                match saved {
-                    Ok(steps) => self.reload(process, Replay { steps, position }, want),
-                    Err(problem) => Reply::Refused(problem),
+                // The paths as a session saves them, read off the old
+                // walks before the script changes.
+                let walk = replay_of(self.walk.as_mut(), walk, &self.control);
+                let earlier = earlier
+                    .map(|path| replay_of(self.earlier.as_mut(), path, &self.control))
+                    .transpose();
+                match (walk, earlier) {
+                    (Ok(walk), Ok(earlier)) => self.reload(from, walk, earlier, want),
+                    (Err(problem), _) | (_, Err(problem)) => Reply::Refused(problem),
                 }
+            }
+            Request::Swap { at, into, want } => {
+                if self.earlier.is_none() {
+                    return Reply::Refused("there is no earlier walk to go back to".into());
+                }
+                std::mem::swap(&mut self.walk, &mut self.earlier);
+                let walk = self.walk.as_mut().expect("the earlier walk, swapped in");
+                Reply::Shown(Box::new(walk.show(at, into, want)))
             }
             Request::Show { at, into, want } => match self.walk.as_mut() {
                 Some(walk) => Reply::Shown(Box::new(walk.show(at, into, want))),
@@ -210,14 +238,14 @@ impl World {
     }
 
     /// Opens `process` in the loaded script and replays `replay` on it;
-    /// a `typed` process replaces the one animated only if its first
-    /// moves can be computed.
+    /// with `refuse_failing`, a process whose first moves cannot be
+    /// computed is refused.
     fn animate(
         &mut self,
         process: &str,
         replay: Option<Replay>,
         want: Want,
-        typed: bool,
+        refuse_failing: bool,
     ) -> Result<Box<Animated>, String> {
         let source = self.source.clone().ok_or("no script is loaded")?;
         let animation = Animation::open(
@@ -244,12 +272,9 @@ impl World {
         // refused as a name error is: the one animated stays, with its
         // trace. With nothing animated, or moves only stopped (Esc, a
         // budget), the state is shown with why.
-        if let (true, Some(_), Some(problem), true) = (
-            typed,
-            &self.walk,
-            &walked.shown.problem,
-            walked.shown.failed,
-        ) {
+        if let (true, Some(problem), true) =
+            (refuse_failing, &walked.shown.problem, walked.shown.failed)
+        {
             return Err(problem.clone());
         }
         let (outline, symmetry, reducible) = walk.animation.with_dependent(|_, s| {
@@ -309,44 +334,83 @@ impl World {
         Ok(animated)
     }
 
-    /// Reads the script again: all or nothing.
-    fn reload(&mut self, process: String, replay: Replay, want: Want) -> Reply {
-        let Some(source) = self.source.clone() else {
+    /// Reads the script again (or `from`) and replays the walks on it:
+    /// all or nothing (but an earlier walk whose process no longer opens
+    /// is dropped).
+    fn reload(
+        &mut self,
+        from: Option<Source>,
+        (process, replay): (String, Replay),
+        earlier: Option<(String, Replay)>,
+        want: Want,
+    ) -> Reply {
+        let Some(source) = from.or_else(|| self.source.clone()) else {
             return Reply::Refused("no script is loaded".into());
         };
         let listing = match source.load() {
             Ok(script) => Listing::new(script),
             Err(problem) => return Reply::Refused(problem),
         };
-        // The old walk stays until the new one is ready.
+        // The old walks (and script) stay until the new ones are ready.
+        let old_source = self.source.replace(source.clone());
         let old = self.walk.take();
-        match self.animate(&process, Some(replay), want, false) {
-            Ok(animated) => Reply::Reloaded(Box::new(Opened {
-                source,
-                listing,
-                animated: Ok(animated),
-            })),
-            Err(problem) => {
+        let old_earlier = self.earlier.take();
+        // The earlier walk first, set aside (`animate` installs what it
+        // opens).
+        let (earlier, earlier_walk) = earlier
+            .and_then(|(process, replay)| {
+                let animated = self.animate(&process, Some(replay), want, false).ok()?;
+                Some((animated, self.walk.take()?))
+            })
+            .unzip();
+        let animated = self
+            .animate(&process, Some(replay), want, false)
+            .or_else(|problem| {
                 // The script loads but the process no longer does: the
                 // new script, animating its default process.
-                let fallback = listing
-                    .default_process()
-                    .filter(|p| *p != process)
-                    .map(|p| self.animate(&p, None, want, false));
-                match fallback {
-                    Some(Ok(animated)) => Reply::Reloaded(Box::new(Opened {
-                        source,
-                        listing,
-                        animated: Ok(animated),
-                    })),
-                    _ => {
-                        self.walk = old;
-                        Reply::Refused(problem)
-                    }
+                let fallback = listing.default_process().filter(|p| *p != process);
+                match fallback.map(|p| self.animate(&p, None, want, false)) {
+                    Some(Ok(animated)) => Ok(animated),
+                    _ => Err(problem),
                 }
+            });
+        match animated {
+            Ok(animated) => {
+                self.earlier = earlier_walk;
+                Reply::Reloaded(Box::new(Opened {
+                    source,
+                    listing,
+                    animated: Ok(animated),
+                    earlier,
+                }))
+            }
+            Err(problem) => {
+                self.source = old_source;
+                self.walk = old;
+                self.earlier = old_earlier;
+                Reply::Refused(problem)
             }
         }
     }
+}
+
+/// A walk's process and the replay of its path, read off the walk that
+/// made it (none: nothing to read, an empty path).
+fn replay_of(
+    walk: Option<&mut Walk>,
+    path: WalkPath,
+    control: &Control,
+) -> Result<(String, Replay), String> {
+    let (initial, steps) = path.path;
+    let steps = match walk {
+        Some(walk) => walk.saved_steps(initial, &steps, control)?,
+        None => Vec::new(),
+    };
+    let replay = Replay {
+        steps,
+        position: path.position,
+    };
+    Ok((path.process, replay))
 }
 
 /// The pieces of a walk a step works on, borrowed together.
