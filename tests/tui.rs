@@ -1432,6 +1432,15 @@ fn a_narrow_checks_pane_keeps_every_assertion_s_name() {
         // With room, the verdict is in words.
         let wide = screen(&mut app, 160, 40);
         assert!(wide.contains("✗ Failed"), "{wide}");
+        // A long verdict that does not fit is its mark alone; the others
+        // keep their words.
+        app.budget.max_states = Some(1);
+        run(&mut app, &[Command::Down, Command::Down, Command::RunCheck]);
+        wait_for_checks(&mut app);
+        let middle = screen(&mut app, 130, 40);
+        assert!(middle.contains(" 1 ✗ Failed Spec [T= Quiet"), "{middle}");
+        assert!(middle.contains(" 3 ?        Quiet"), "{middle}");
+        assert!(middle.contains("Inconclusive (state budget)"), "{middle}");
     });
 }
 

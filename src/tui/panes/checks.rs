@@ -217,12 +217,13 @@ impl ChecksPane {
                 .unwrap_or(0)
         };
         let room_beside = |width: usize| usize::from(list_area.width).saturating_sub(width + 4);
-        // In a narrow pane the verdicts' words would leave the names no
-        // room: each verdict is then its mark alone (the detail says it
-        // in words).
+        // In a narrow pane a verdict's words would leave the names no
+        // room: that verdict is then its mark alone (the detail says it
+        // in words), and the others keep theirs where they fit.
         let name_wanted = self.rows.iter().map(|c| c.name().chars().count()).max();
-        if room_beside(longest(&statuses)) < MIN_NAME_ROOM.min(name_wanted.unwrap_or(0)) {
-            for (word, _) in &mut statuses {
+        let need = MIN_NAME_ROOM.min(name_wanted.unwrap_or(0));
+        for (word, _) in &mut statuses {
+            if room_beside(word.chars().count()) < need {
                 *word = word.chars().take(1).collect();
             }
         }
