@@ -219,7 +219,7 @@ fn comparing_says_same_or_not_symmetric_with_the_evidence() {
         assert_eq!(app.symmetry.section, Section::Compare);
         let c = app.symmetry.compared.clone().unwrap();
         assert_eq!(c.headline, "same representative");
-        assert!(c.permutation[0].contains("N0↦N2"), "{:?}", c.permutation);
+        assert!(c.permutation[0].contains("N0 ↦ N2"), "{:?}", c.permutation);
         insta::assert_snapshot!("compare_same", screen(&mut app, 140, 40));
         // Another datum, and the top set: not symmetric.
         fire(&mut app, "setTop.T0.N2");
@@ -316,11 +316,11 @@ fn walking_the_reduced_system_steps_through_representatives() {
         );
         let shown = screen(&mut app, 140, 40);
         assert!(shown.contains("Trace (3 of 3) — reduced walk"), "{shown}");
-        assert!(shown.contains("π NodeID: N0↦N…"), "{shown}");
+        assert!(shown.contains("π NodeID: N0 ↦…"), "{shown}");
         let w = walk(&app);
         assert_eq!(
             w.names.permutation(w.path.step(3).permutation),
-            "NodeID: N0↦N2 N1↦N0 N2↦N1"
+            "NodeID: N0 ↦ N2, N1 ↦ N0, N2 ↦ N1"
         );
         insta::assert_snapshot!("reduced_walk", shown);
         // A move of the representative: the raw walk takes its image.

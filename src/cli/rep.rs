@@ -20,6 +20,7 @@ use super::reach::{Question, Reached, Subject, answer, reach};
 use crate::script::Script;
 use crate::symmetry::drawing::{layout, plain as drawing_text};
 use crate::symmetry::graph::{EdgeKind, StateGraph};
+use crate::symmetry::perm::pairs_text;
 use crate::symmetry::rep::Step;
 use crate::symmetry::splits::{StepAccount, account};
 use crate::symmetry::variables::ComponentVariables;
@@ -202,14 +203,14 @@ pub(super) fn permutation_json(
 
 /// α, the components that move: `1 ↦ 5, 5 ↦ 1`.
 fn alpha_text(alpha: &[usize]) -> String {
-    let moved: Vec<String> = (0..alpha.len())
+    let moved: Vec<(usize, usize)> = (0..alpha.len())
         .filter(|&i| alpha[i] != i)
-        .map(|i| format!("{} ↦ {}", i + 1, alpha[i] + 1))
+        .map(|i| (i + 1, alpha[i] + 1))
         .collect();
     if moved.is_empty() {
         "each stays in place".to_string()
     } else {
-        moved.join(", ")
+        pairs_text(&moved)
     }
 }
 

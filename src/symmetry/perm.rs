@@ -151,9 +151,15 @@ impl Permutation {
         out
     }
 
-    /// The permutation as a person reads it, per type that it moves:
-    /// `N0 ↦ N2, N1 ↦ N0, N2 ↦ N1`.
-    pub fn show(&self, symmetry: &Symmetry, script: &Script) -> Vec<(String, String)> {
+    /// Per type that it moves, the type's name and each value's image,
+    /// by name (`moved_only`: the values it moves, not those it fixes).
+    pub fn pairs(
+        &self,
+        symmetry: &Symmetry,
+        script: &Script,
+        moved_only: bool,
+    ) -> Vec<(String, Vec<(String, String)>)> {
+        let name = |t: usize, i: usize| symmetry.name(script, Atom::new(t, i)).to_string();
         symmetry
             .types()
             .iter()
@@ -165,20 +171,34 @@ impl Permutation {
                     .any(|(i, &j)| i != j as usize)
             })
             .map(|(t, ty)| {
-                let pairs: Vec<String> = self.maps[t]
+                let pairs = self.maps[t]
                     .iter()
                     .enumerate()
-                    .map(|(i, &j)| {
-                        format!(
-                            "{} ↦ {}",
-                            symmetry.name(script, Atom::new(t, i)),
-                            symmetry.name(script, Atom::new(t, j as usize))
-                        )
-                    })
+                    .filter(|&(i, &j)| !moved_only || i != j as usize)
+                    .map(|(i, &j)| (name(t, i), name(t, j as usize)))
                     .collect();
-                (ty.name.clone(), pairs.join(", "))
+                (ty.name.clone(), pairs)
             })
             .collect()
+    }
+
+    /// The permutation as a person reads it, per type that it moves:
+    /// `N0 ↦ N2, N1 ↦ N0, N2 ↦ N1`.
+    pub fn show(&self, symmetry: &Symmetry, script: &Script) -> Vec<(String, String)> {
+        self.pairs(symmetry, script, false)
+            .into_iter()
+            .map(|(ty, pairs)| (ty, pairs_text(&pairs)))
+            .collect()
+    }
+
+    /// On one line, the values it moves per type: `NodeID: N0 ↦ N2, N2 ↦
+    /// N0; ThreadID: T0 ↦ T1, T1 ↦ T0` (empty for the identity).
+    pub fn moves_text(&self, symmetry: &Symmetry, script: &Script) -> String {
+        self.pairs(symmetry, script, true)
+            .into_iter()
+            .map(|(ty, pairs)| format!("{ty}: {}", pairs_text(&pairs)))
+            .collect::<Vec<_>>()
+            .join("; ")
     }
 }
 
@@ -194,6 +214,23 @@ impl fmt::Display for Permutation {
         }
         Ok(())
     }
+}
+
+/// One value's image, as every view writes it: `N0 ↦ N2`.
+pub fn maps_to(from: impl fmt::Display, to: impl fmt::Display) -> String {
+    format!("{from} ↦ {to}")
+}
+
+/// What separates a permutation's pairs wherever it is written.
+pub const PAIRS_JOINED_BY: &str = ", ";
+
+/// Pairs of values, each with its image: `N0 ↦ N2, N2 ↦ N0`.
+pub fn pairs_text<A: fmt::Display, B: fmt::Display>(pairs: &[(A, B)]) -> String {
+    pairs
+        .iter()
+        .map(|(a, b)| maps_to(a, b))
+        .collect::<Vec<_>>()
+        .join(PAIRS_JOINED_BY)
 }
 
 /// Every arrangement of `0..n`, in lexicographic order.

@@ -19,7 +19,7 @@ use crate::symmetry::graph::StateGraph;
 use crate::symmetry::splits::{StepAccount, account};
 use crate::symmetry::{Atom, Permutation};
 
-use super::super::model::{Animation, Lens, Listing, Source, Stepper};
+use super::super::model::{Animation, Listing, Source, Stepper};
 use super::super::session::{SavedStep, Session};
 use super::{
     Animated, Compared, Control, Move, NONE, Names, Opened, Parting, Position, Replay, Reply,
@@ -718,7 +718,7 @@ impl Ctx<'_, '_> {
         };
         while self.permutations.named < self.permutations.list.len() {
             let id = self.permutations.named;
-            let text = permutation_text(self.script, lens, &self.permutations.list[id]);
+            let text = self.permutations.list[id].moves_text(&lens.symmetry, self.script);
             self.names
                 .new
                 .permutations
@@ -1006,13 +1006,12 @@ impl Ctx<'_, '_> {
         };
         let (marked, here) = (show(left), show(right));
         let permutation = match &comparison.answer {
-            Answer::Same { mapping } | Answer::NotUnique { mapping, .. } => {
-                permutation_text(self.script, lens, &mapping.permutation)
-                    .split("; ")
-                    .filter(|t| !t.is_empty())
-                    .map(str::to_string)
-                    .collect()
-            }
+            Answer::Same { mapping } | Answer::NotUnique { mapping, .. } => mapping
+                .permutation
+                .show(&lens.symmetry, self.script)
+                .into_iter()
+                .map(|(ty, pairs)| format!("{ty}: {pairs}"))
+                .collect(),
             _ => Vec::new(),
         };
         let parting = comparison.step_to_show().map(|k| {
@@ -1078,21 +1077,12 @@ impl Ctx<'_, '_> {
         let graph = drawing::layout(&graph, &texts, usize::from(width.max(40)));
         let symmetry = &lens.symmetry;
         let name = |a: Atom| symmetry.name(self.script, a).to_string();
-        let mut permutation = Vec::new();
-        let mut moved = Vec::new();
-        for (t, ty) in symmetry.types().iter().enumerate() {
-            let images = x.permutation.images(t);
-            if images.iter().enumerate().all(|(i, &j)| i == j as usize) {
-                continue;
-            }
-            let pairs: Vec<(String, String)> = images
-                .iter()
-                .enumerate()
-                .map(|(i, &j)| (name(Atom::new(t, i)), name(Atom::new(t, j as usize))))
-                .collect();
-            moved.extend(pairs.iter().filter(|(a, b)| a != b).map(|(a, _)| a.clone()));
-            permutation.push((ty.name.clone(), pairs));
-        }
+        let permutation = x.permutation.pairs(symmetry, self.script, false);
+        let moved = permutation
+            .iter()
+            .flat_map(|(_, pairs)| pairs.iter().filter(|(a, b)| a != b))
+            .map(|(a, _)| a.clone())
+            .collect();
         let orderings = symmetry
             .types()
             .iter()
@@ -1212,31 +1202,4 @@ fn moves_in_words(
             }
         })
         .collect()
-}
-
-/// A permutation as the Trace pane shows it: the types it moves, each
-/// with the values it moves (`NodeID: N0↦N2 N2↦N0`); empty for the
-/// identity.
-fn permutation_text(script: &Script, lens: &Lens, perm: &Permutation) -> String {
-    let symmetry = &lens.symmetry;
-    let mut parts = Vec::new();
-    for (t, ty) in symmetry.types().iter().enumerate() {
-        let pairs: Vec<String> = perm
-            .images(t)
-            .iter()
-            .enumerate()
-            .filter(|(i, j)| *i != **j as usize)
-            .map(|(i, &j)| {
-                format!(
-                    "{}↦{}",
-                    symmetry.name(script, Atom::new(t, i)),
-                    symmetry.name(script, Atom::new(t, j as usize))
-                )
-            })
-            .collect();
-        if !pairs.is_empty() {
-            parts.push(format!("{}: {}", ty.name, pairs.join(" ")));
-        }
-    }
-    parts.join("; ")
 }

@@ -16,6 +16,7 @@ use super::super::config::{Command, Theme};
 use super::super::engine::{Compared, StateSymmetry};
 use super::super::model::SymmetryAbout;
 use super::List;
+use crate::symmetry::perm::{PAIRS_JOINED_BY, maps_to, pairs_text};
 use crate::symmetry::rep::{NValue, Step};
 use crate::tui::wrap::wrap_line;
 
@@ -256,25 +257,25 @@ fn representative(
             let mut spans = vec![Span::raw(format!("  {ty}: "))];
             for (k, (from, to)) in pairs.iter().enumerate() {
                 if k > 0 {
-                    spans.push(Span::raw("  "));
+                    spans.push(Span::raw(PAIRS_JOINED_BY));
                 }
                 let style = if from == to {
                     Style::default()
                 } else {
                     theme.moved
                 };
-                spans.push(Span::styled(format!("{from}↦{to}"), style));
+                spans.push(Span::styled(maps_to(from, to), style));
             }
             lines.push(Line::from(spans));
         }
-        let moved: Vec<String> = (0..n)
+        let moved: Vec<(usize, usize)> = (0..n)
             .filter(|&i| x.alpha[i] != i)
-            .map(|i| format!("{}↦{}", i + 1, x.alpha[i] + 1))
+            .map(|i| (i + 1, x.alpha[i] + 1))
             .collect();
         if !moved.is_empty() {
             lines.push(Line::from(format!(
                 "  components (α): {}",
-                moved.join("  ")
+                pairs_text(&moved)
             )));
         }
     }
@@ -629,8 +630,7 @@ fn algorithm(theme: &Theme, x: &StateSymmetry, stage: usize, width: usize) -> Ve
                 lines.push(Line::from("  the identity"));
             }
             for (ty, pairs) in &x.permutation {
-                let pairs: Vec<String> = pairs.iter().map(|(a, b)| format!("{a}↦{b}")).collect();
-                lines.push(Line::from(format!("  {ty}: {}", pairs.join("  "))));
+                lines.push(Line::from(format!("  {ty}: {}", pairs_text(pairs))));
             }
             lines.push(Line::default());
             lines.push(unique_line(theme, x));
