@@ -277,6 +277,43 @@ fn a_dotted_input_takes_one_field_per_part() {
 }
 
 #[test]
+fn an_input_pattern_naming_a_value_of_another_type_is_refused() {
+    let defs = "datatype Coin = Ten | Twenty\ndatatype Colour = Red | Blue\n\
+                channel insert : Coin\nchannel pair : Coin.Colour\n";
+    for (expr, says) in [
+        // `b` is a channel: it stands for itself, it binds nothing.
+        (
+            "insert?b -> STOP",
+            "pattern `b` is a channel, but the values input here are values of datatype Coin \
+             (such as Ten)",
+        ),
+        (
+            "insert?Red -> STOP",
+            "pattern `Red` is a value of datatype Colour, but the values input here are values \
+             of datatype Coin",
+        ),
+        (
+            "e?true -> STOP",
+            "pattern `true` is a boolean, but the values input here are integers (such as 0)",
+        ),
+        // The rest of an event is of its first field's kind.
+        (
+            "pair?Blue -> STOP",
+            "values of datatype Coin (such as Ten.Red)",
+        ),
+    ] {
+        let shown = refusal(defs, expr);
+        assert!(shown.contains(says), "{expr}: {shown}");
+        assert!(shown.contains("<process>:1:1"), "{expr}: {shown}");
+    }
+    // A value of the right type that the channel does not carry is no
+    // error (FDR's type checker accepts it): the input offers nothing.
+    assert_eq!(counts(defs, "e?5 -> STOP"), (1, 0, 1));
+    assert_eq!(counts(defs, "insert?Ten -> STOP"), (2, 1, 1));
+    assert_eq!(counts(defs, "pair?Ten -> STOP"), (1, 0, 1));
+}
+
+#[test]
 fn a_nondeterministic_input_chooses_by_tau() {
     assert_eq!(
         lts("", "e$x:{0, 1} -> STOP"),

@@ -8,7 +8,9 @@
 //! whole rest of the event, elsewhere one field.
 
 use crate::eval::{EvalError, EvalResult, Evaluator, Frame, Order, Value};
-use crate::script::ir::{ExprId, ExprKind, Field, FuncId, Pattern, ReplicatedOp, Stmt};
+use crate::script::ir::{
+    CtorId, DataTypeId, ExprId, ExprKind, Field, FuncId, Pattern, ReplicatedOp, Stmt,
+};
 use crate::syntax::Span;
 use crate::syntax::ast::ProcOp;
 
@@ -477,6 +479,11 @@ impl PrefixWalk<'_, '_> {
                         self.walk(next, index + 1, frame, choice, out)
                     })?;
                 }
+                if !bound_any
+                    && let Some(clash) = type_clash(ev, pattern, candidates.values(), self.span)
+                {
+                    return Err(clash);
+                }
                 if nondeterministic && !bound_any {
                     return Err(no_value_to_choose(self.span));
                 }
@@ -548,6 +555,106 @@ impl PrefixWalk<'_, '_> {
         firsts.dedup();
         Ok(firsts)
     }
+}
+
+/// The kinds of value an input pattern's name is told apart by.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ValueKind {
+    Int,
+    Bool,
+    Char,
+    Data(DataTypeId),
+    Event,
+    Other,
+}
+
+impl ValueKind {
+    fn of(script: &crate::script::Script, value: &Value) -> ValueKind {
+        let datatype = |ctor: &CtorId| ValueKind::Data(script.ctors[ctor.index()].datatype);
+        match value {
+            Value::Int(_) => ValueKind::Int,
+            Value::Bool(_) => ValueKind::Bool,
+            Value::Char(_) => ValueKind::Char,
+            Value::Ctor(ctor) => datatype(ctor),
+            Value::Named(parts) => match parts.first() {
+                Some(Value::Ctor(ctor)) => datatype(ctor),
+                _ => ValueKind::Event,
+            },
+            Value::Channel(_) => ValueKind::Event,
+            // The rest of an event (`pair?x` taking `Ten.Red`): its first
+            // field decides, so that a pattern of that field's type is
+            // not refused.
+            Value::Dot(parts) => parts
+                .first()
+                .map_or(ValueKind::Other, |v| ValueKind::of(script, v)),
+            _ => ValueKind::Other,
+        }
+    }
+}
+
+/// The error of an input pattern that names a value (`insert?c` with `c`
+/// a channel, `c?Red` with `Red` of another datatype, `c?true` on
+/// numbers) when no value the input ranges over is of its kind: FDR's
+/// type checker refuses it, where matching would silently match nothing.
+fn type_clash(
+    ev: &Evaluator,
+    pattern: &Pattern,
+    values: &[Value],
+    span: Span,
+) -> Option<EvalError> {
+    let script = ev.script();
+    let datatype = |ctor: CtorId| script.ctors[ctor.index()].datatype;
+    let kind = |value: &Value| ValueKind::of(script, value);
+    let (named, shown) = match pattern {
+        Pattern::Int(n) => (ValueKind::Int, n.to_string()),
+        Pattern::Bool(b) => (ValueKind::Bool, b.to_string()),
+        Pattern::Char(c) => (ValueKind::Char, format!("{c:?}")),
+        Pattern::Ctor(ctor, _) => (
+            ValueKind::Data(datatype(*ctor)),
+            script.ctors[ctor.index()].name.to_string(),
+        ),
+        Pattern::Channel(channel) => (
+            ValueKind::Event,
+            script.channels[channel.index()].name.to_string(),
+        ),
+        _ => return None,
+    };
+    let first = values.first()?;
+    if values.iter().any(|v| kind(v) == named) {
+        return None;
+    }
+    let describe = |kind: ValueKind, one: bool| match (kind, one) {
+        (ValueKind::Int, true) => "an integer".to_string(),
+        (ValueKind::Int, false) => "integers".to_string(),
+        (ValueKind::Bool, true) => "a boolean".to_string(),
+        (ValueKind::Bool, false) => "booleans".to_string(),
+        (ValueKind::Char, true) => "a character".to_string(),
+        (ValueKind::Char, false) => "characters".to_string(),
+        (ValueKind::Data(d), true) => {
+            format!("a value of datatype {}", script.datatypes[d.index()].name)
+        }
+        (ValueKind::Data(d), false) => {
+            format!("values of datatype {}", script.datatypes[d.index()].name)
+        }
+        (ValueKind::Event, true) => "a channel".to_string(),
+        (ValueKind::Event, false) => "events".to_string(),
+        (ValueKind::Other, _) => first.kind_name().to_string(),
+    };
+    let message = format!(
+        "this input's pattern `{shown}` is {}, but the values input here are {} (such as {}): \
+         it can match none of them",
+        describe(named, true),
+        describe(kind(first), false),
+        ev.show(first)
+    );
+    let note = match pattern {
+        Pattern::Ctor(..) | Pattern::Channel(_) => {
+            "a channel or constructor named in an input pattern stands for that value; it does \
+             not bind a variable (FDR reports a type error here)"
+        }
+        _ => "FDR reports a type error here",
+    };
+    Some(EvalError::new(span, message).with_note(note))
 }
 
 /// A process operand, evaluated; refused at its own place when it is
