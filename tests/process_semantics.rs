@@ -306,6 +306,18 @@ fn an_input_pattern_naming_a_value_of_another_type_is_refused() {
         assert!(shown.contains(says), "{expr}: {shown}");
         assert!(shown.contains("<process>:1:1"), "{expr}: {shown}");
     }
+    // So is a set to input from, pointed at where it is written.
+    let shown = refusal(defs, "insert?x:{Red, Blue} -> STOP");
+    assert!(
+        shown.contains(
+            "this input's set holds values of datatype Colour (such as Red), but the values \
+             input here are values of datatype Coin (such as Ten): none of them can be input here"
+        ),
+        "{shown}"
+    );
+    assert!(shown.contains("<process>:1:10"), "{shown}");
+    // Of the right type, a set may hold values the channel does not carry.
+    assert_eq!(counts(defs, "e?x:{1, 7} -> STOP"), (2, 1, 1));
     // A value of the right type that the channel does not carry is no
     // error (FDR's type checker accepts it): the input offers nothing.
     assert_eq!(counts(defs, "e?5 -> STOP"), (1, 0, 1));

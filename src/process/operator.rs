@@ -7,7 +7,7 @@
 //! enumerated here, by FDR's dot rules: `?x` in the last place takes the
 //! whole rest of the event, elsewhere one field.
 
-use crate::eval::{EvalError, EvalResult, Evaluator, Frame, Order, Value};
+use crate::eval::{EvalError, EvalResult, Evaluator, Frame, Order, Set, Value};
 use crate::script::ir::{
     CtorId, DataTypeId, ExprId, ExprKind, Field, FuncId, Pattern, ReplicatedOp, Stmt,
 };
@@ -479,10 +479,17 @@ impl PrefixWalk<'_, '_> {
                         self.walk(next, index + 1, frame, choice, out)
                     })?;
                 }
-                if !bound_any
-                    && let Some(clash) = type_clash(ev, pattern, candidates.values(), self.span)
-                {
-                    return Err(clash);
+                if !bound_any {
+                    let values = candidates.values();
+                    let clash = match (&candidates, &restriction) {
+                        (Candidates::Extending(_), Some((set, span))) => {
+                            set_clash(ev, set, values, *span)
+                        }
+                        _ => pattern_clash(ev, pattern, values, self.span),
+                    };
+                    if let Some(clash) = clash {
+                        return Err(clash);
+                    }
                 }
                 if nondeterministic && !bound_any {
                     return Err(no_value_to_choose(self.span));
@@ -592,69 +599,92 @@ impl ValueKind {
     }
 }
 
-/// The error of an input pattern that names a value (`insert?c` with `c`
-/// a channel, `c?Red` with `Red` of another datatype, `c?true` on
-/// numbers) when no value the input ranges over is of its kind: FDR's
-/// type checker refuses it, where matching would silently match nothing.
-fn type_clash(
+impl ValueKind {
+    /// The kind in words, of one value or of several (`example` names
+    /// a kind without words of its own).
+    fn describe(self, script: &crate::script::Script, one: bool, example: &Value) -> String {
+        let words = match self {
+            ValueKind::Int => ("an integer", "integers"),
+            ValueKind::Bool => ("a boolean", "booleans"),
+            ValueKind::Char => ("a character", "characters"),
+            ValueKind::Event => ("a channel", "events"),
+            ValueKind::Data(d) => {
+                let name = &script.datatypes[d.index()].name;
+                return if one {
+                    format!("a value of datatype {name}")
+                } else {
+                    format!("values of datatype {name}")
+                };
+            }
+            ValueKind::Other => return example.kind_name().to_string(),
+        };
+        if one { words.0 } else { words.1 }.to_string()
+    }
+}
+
+/// What the values an input ranges over are, when none is of `kind`
+/// (`, but the values input here are ... (such as ...)`): an input
+/// naming a value, or a set, of another type than its channel carries.
+/// FDR's type checker refuses it, where matching would silently offer
+/// nothing.
+fn other_kind(ev: &Evaluator, kind: ValueKind, values: &[Value]) -> Option<String> {
+    let script = ev.script();
+    let first = values.first()?;
+    if values.iter().any(|v| ValueKind::of(script, v) == kind) {
+        return None;
+    }
+    Some(format!(
+        ", but the values input here are {} (such as {})",
+        ValueKind::of(script, first).describe(script, false, first),
+        ev.show(first)
+    ))
+}
+
+/// The error of an input pattern that names a value of another kind
+/// than any the input ranges over (`insert?c` with `c` a channel,
+/// `c?Red` with `Red` of another datatype, `n?true` on numbers).
+fn pattern_clash(
     ev: &Evaluator,
     pattern: &Pattern,
     values: &[Value],
     span: Span,
 ) -> Option<EvalError> {
     let script = ev.script();
-    let datatype = |ctor: CtorId| script.ctors[ctor.index()].datatype;
-    let kind = |value: &Value| ValueKind::of(script, value);
-    let (named, shown) = match pattern {
-        Pattern::Int(n) => (ValueKind::Int, n.to_string()),
-        Pattern::Bool(b) => (ValueKind::Bool, b.to_string()),
-        Pattern::Char(c) => (ValueKind::Char, format!("{c:?}")),
-        Pattern::Ctor(ctor, _) => (
-            ValueKind::Data(datatype(*ctor)),
-            script.ctors[ctor.index()].name.to_string(),
-        ),
-        Pattern::Channel(channel) => (
-            ValueKind::Event,
-            script.channels[channel.index()].name.to_string(),
-        ),
+    let (named, note) = match pattern {
+        Pattern::Int(n) => (Value::Int(*n), "FDR reports a type error here"),
+        Pattern::Bool(b) => (Value::Bool(*b), "FDR reports a type error here"),
+        Pattern::Char(c) => (Value::Char(*c), "FDR reports a type error here"),
+        Pattern::Ctor(ctor, _) => (Value::Ctor(*ctor), NAMED_IN_PATTERN),
+        Pattern::Channel(channel) => (Value::Channel(*channel), NAMED_IN_PATTERN),
         _ => return None,
     };
-    let first = values.first()?;
-    if values.iter().any(|v| kind(v) == named) {
-        return None;
-    }
-    let describe = |kind: ValueKind, one: bool| match (kind, one) {
-        (ValueKind::Int, true) => "an integer".to_string(),
-        (ValueKind::Int, false) => "integers".to_string(),
-        (ValueKind::Bool, true) => "a boolean".to_string(),
-        (ValueKind::Bool, false) => "booleans".to_string(),
-        (ValueKind::Char, true) => "a character".to_string(),
-        (ValueKind::Char, false) => "characters".to_string(),
-        (ValueKind::Data(d), true) => {
-            format!("a value of datatype {}", script.datatypes[d.index()].name)
-        }
-        (ValueKind::Data(d), false) => {
-            format!("values of datatype {}", script.datatypes[d.index()].name)
-        }
-        (ValueKind::Event, true) => "a channel".to_string(),
-        (ValueKind::Event, false) => "events".to_string(),
-        (ValueKind::Other, _) => first.kind_name().to_string(),
-    };
+    let kind = ValueKind::of(script, &named);
+    let tail = other_kind(ev, kind, values)?;
     let message = format!(
-        "this input's pattern `{shown}` is {}, but the values input here are {} (such as {}): \
-         it can match none of them",
-        describe(named, true),
-        describe(kind(first), false),
+        "this input's pattern `{}` is {}{tail}: it can match none of them",
+        ev.show(&named),
+        kind.describe(script, true, &named)
+    );
+    Some(EvalError::new(span, message).with_note(note))
+}
+
+const NAMED_IN_PATTERN: &str = "a channel or constructor named in an input pattern stands for \
+                                that value; it does not bind a variable (FDR reports a type \
+                                error here)";
+
+/// The error of an input restricted to a set of another kind than any
+/// the input ranges over (`insert?x:{Red}` on a channel of coins).
+fn set_clash(ev: &Evaluator, set: &Set, values: &[Value], span: Span) -> Option<EvalError> {
+    let script = ev.script();
+    let first = set.as_finite()?.first()?;
+    let kind = ValueKind::of(script, first);
+    let tail = other_kind(ev, kind, values)?;
+    let message = format!(
+        "this input's set holds {} (such as {}){tail}: none of them can be input here",
+        kind.describe(script, false, first),
         ev.show(first)
     );
-    let note = match pattern {
-        Pattern::Ctor(..) | Pattern::Channel(_) => {
-            "a channel or constructor named in an input pattern stands for that value; it does \
-             not bind a variable (FDR reports a type error here)"
-        }
-        _ => "FDR reports a type error here",
-    };
-    Some(EvalError::new(span, message).with_note(note))
+    Some(EvalError::new(span, message).with_note("FDR reports a type error here"))
 }
 
 /// A process operand, evaluated; refused at its own place when it is
