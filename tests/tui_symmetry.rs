@@ -228,6 +228,26 @@ fn comparing_says_same_or_not_symmetric_with_the_evidence() {
         assert!(c.headline.starts_with("not symmetric"), "{}", c.headline);
         assert!(c.parting.is_some());
         insta::assert_snapshot!("compare_not_symmetric", screen(&mut app, 140, 40));
+        // A state marked in the reduced walk is that walk's state, compared
+        // with the raw state shown after W: not the reduced one beside it.
+        run(&mut app, &[Command::Initial]);
+        for (label, after) in [
+            ("lock.T0", ""),
+            ("getTop.T0.Null", "!A!"),
+            ("initNode.T0.N0.A.Null", ""),
+        ] {
+            fire_to(&mut app, label, after);
+        }
+        run(
+            &mut app,
+            &[Command::WalkReduced, Command::Mark, Command::WalkReduced],
+        );
+        assert!(!walk(&app).reduced);
+        run(&mut app, &[Command::Compare]);
+        let c = app.symmetry.compared.clone().unwrap();
+        assert_eq!(c.headline, "same representative");
+        assert_ne!(c.marked, c.here, "the representative against the raw state");
+        assert!(!c.permutation.is_empty(), "{c:?}");
     });
 }
 

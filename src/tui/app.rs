@@ -1213,7 +1213,7 @@ impl App {
         let Some(walk) = &self.walk else {
             return;
         };
-        let Some((marked, marked_reduced)) = walk.mark else {
+        let Some(marked) = walk.mark else {
             self.complain("mark a state first (m), then go to another and press =");
             return;
         };
@@ -1222,16 +1222,8 @@ impl App {
             self.complain("this process is not symmetric: the symmetry view says why");
             return;
         }
-        let here = walk.path.current();
-        let reduced = walk.reduced || marked_reduced;
-        self.request(
-            Job::Compare,
-            Request::Compare {
-                marked,
-                here,
-                reduced,
-            },
-        );
+        let here = (walk.path.current(), walk.reduced);
+        self.request(Job::Compare, Request::Compare { marked, here });
     }
 
     fn toggle_reduced(&mut self) {

@@ -180,10 +180,11 @@ pub enum Request {
         position: usize,
     },
     /// Why do these two states have different representatives?
+    /// Each state with the walk it was seen in (`true`: the reduced
+    /// walk's state at that position).
     Compare {
-        marked: Position,
-        here: Position,
-        reduced: bool,
+        marked: (Position, bool),
+        here: (Position, bool),
     },
 }
 

@@ -226,12 +226,8 @@ impl World {
                     .map(|()| path)
                 }))
             }
-            Request::Compare {
-                marked,
-                here,
-                reduced,
-            } => match self.walk.as_mut() {
-                Some(walk) => walk.compare(marked, here, reduced),
+            Request::Compare { marked, here } => match self.walk.as_mut() {
+                Some(walk) => walk.compare(marked, here),
                 None => Reply::Refused("nothing is animated".into()),
             },
         }
@@ -628,10 +624,14 @@ impl Walk {
         saved
     }
 
-    fn compare(&mut self, marked: Position, here: Position, reduced: bool) -> Reply {
+    /// Compares two states, each of the walk it was seen in (`.1`: the
+    /// reduced walk's).
+    fn compare(&mut self, marked: (Position, bool), here: (Position, bool)) -> Reply {
         let (outcome, _) = self.with(|ctx| {
-            let left = ctx.row(marked.state(reduced), reduced && marked.has_reduced());
-            let right = ctx.row(here.state(reduced), reduced && here.has_reduced());
+            let row = |ctx: &mut Ctx, (at, reduced): (Position, bool)| {
+                ctx.row(at.state(reduced), reduced && at.has_reduced())
+            };
+            let (left, right) = (row(ctx, marked), row(ctx, here));
             ctx.compare(&left, &right)
         });
         match outcome {
