@@ -614,6 +614,10 @@ fn a_walk_left_for_a_counterexample_or_a_process_is_kept_and_b_goes_back() {
         );
         let shown = screen(&mut app, 140, 40);
         assert!(shown.contains("b earlier walk"), "{shown}");
+        assert!(
+            shown.contains("Trace (3 of 3) — counterexample of assertion 1 "),
+            "{shown}"
+        );
         run(&mut app, &[Command::SwapWalk]);
         assert_eq!(walk(&app).process, "System");
         assert_eq!(trace(&app), ["up", "step.1"]);
@@ -654,12 +658,13 @@ fn a_walk_left_for_a_counterexample_or_a_process_is_kept_and_b_goes_back() {
         );
         let shown = screen(&mut app, 120, 30);
         assert!(
-            shown.contains("This drops the earlier walk, System (step 2 of 2),"),
+            shown.contains("Opening this drops the earlier walk, System (step 2 of 2)"),
             "{shown}"
         );
         let no = app.key(KeyEvent::from(KeyCode::Char('n'))).unwrap();
         act(&mut app, no);
         assert_eq!(app.overlay, None);
+        assert_eq!(message(&app), "nothing opened: both walks are kept");
         assert_eq!(walk(&app).process, "System");
         assert_eq!(trace(&app), ["up", "step.1", "down"]);
         // Asked again and confirmed: the walk just left is the one kept.
@@ -672,7 +677,8 @@ fn a_walk_left_for_a_counterexample_or_a_process_is_kept_and_b_goes_back() {
         assert_eq!(walk(&app).process, "User");
         assert_eq!(
             app.earlier.as_ref().unwrap().summary(),
-            "System (counterexample of assertion 2, step 3 of 3)"
+            "System (step 3 of 3)",
+            "off the counterexample, the walk is the user's"
         );
         // A refused process keeps both walks.
         run(&mut app, &[Command::TypeProcess]);
@@ -714,8 +720,24 @@ fn a_reload_replays_the_earlier_walk_too() {
         run(&mut app, &[Command::SwapWalk]);
         assert_eq!(walk(&app).process, "System");
         assert_eq!(trace(&app), ["up", "step.1"]);
-        // Its process gone, the earlier walk is dropped, and the user told.
+        // Cut short, it says so.
         run(&mut app, &[Command::SwapWalk]);
+        let text = std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("step.(n+1)", "step.(n+2)");
+        std::fs::write(&path, &text).unwrap();
+        run(&mut app, &[Command::Reload]);
+        assert_eq!(trace(&app), ["up"]);
+        assert_eq!(
+            message(&app),
+            "the earlier walk on System: the trace replayed stops at step 2 of 2: `step.1` is \
+             not possible here"
+        );
+        assert_eq!(
+            app.earlier.as_ref().unwrap().summary(),
+            "System (step 1 of 1)"
+        );
+        // Its process gone, the earlier walk is dropped, and the user told.
         let text = std::fs::read_to_string(&path)
             .unwrap()
             .replace("System = ", "Whole = ")
@@ -907,7 +929,7 @@ fn moves_that_read_the_same_show_where_they_lead_and_sessions_keep_the_branch() 
         let mut gone = App::from_session(&saved, session, None, Config::default()).unwrap();
         gone.settle();
         assert!(
-            message(&gone).contains("stops at step 1: `τ ‹a›` is not possible here"),
+            message(&gone).contains("stops at step 1 of 1: `τ ‹a›` is not possible here"),
             "{}",
             message(&gone)
         );

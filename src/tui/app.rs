@@ -771,6 +771,10 @@ impl App {
     /// reload, the earlier walk replayed).
     fn opened(&mut self, opened: Opened) {
         let reduced = self.earlier.as_ref().is_some_and(|w| w.reduced);
+        let earlier_stopped = opened
+            .earlier
+            .as_ref()
+            .and_then(|a| Some((a.process.clone(), a.walked.stopped.clone()?)));
         self.earlier = opened.earlier.map(|animated| Walk::new(*animated, reduced));
         self.source = opened.source;
         self.script.list(&opened.listing);
@@ -789,6 +793,15 @@ impl App {
             Err(problem) => {
                 self.walk = None;
                 self.problem = Some(problem);
+            }
+        }
+        // A replay of the earlier walk cut short is said too, after what
+        // the walk shown says.
+        if let Some((process, why)) = earlier_stopped {
+            let said = format!("the earlier walk on {process}: {why}");
+            match &self.message {
+                Some(m) if m.error => self.complain(format!("{}; {said}", m.text)),
+                _ => self.complain(said),
             }
         }
     }
@@ -1399,6 +1412,8 @@ impl App {
             Some(Overlay::ConfirmDrop(replacement)) => {
                 if key == PromptKey::Confirm {
                     self.replace_walk(replacement, true);
+                } else {
+                    self.say("nothing opened: both walks are kept");
                 }
             }
             Some(Overlay::Prompt(mut prompt)) => {

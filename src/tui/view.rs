@@ -116,8 +116,9 @@ pub fn view(app: &App, frame: &mut Frame) -> Layout {
             };
             let earlier = app.earlier.as_ref().map_or(String::new(), |w| w.summary());
             let text = format!(
-                "This drops the earlier walk, {earlier},\nwhich {swap} goes back to ({swap} then {save} \
-                 saves it).\nOpen anyway? (y/n)",
+                "Opening this drops the earlier walk, {earlier}, that {swap} goes back \
+                 to.\nTo keep it: n, then {swap} to go back to it and {save} to save it.\nOpen \
+                 anyway? (y/n)",
                 swap = key(Command::SwapWalk),
                 save = key(Command::SaveSession),
             );

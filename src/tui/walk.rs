@@ -140,18 +140,26 @@ impl Walk {
         }
     }
 
-    /// The walk in a few words: its process, the counterexample it
-    /// loaded, and where it stands.
+    /// The walk in a few words: its process, where it stands, and the
+    /// counterexample it loaded (while it follows it).
     pub fn summary(&self) -> String {
-        let loaded = self.counterexample.as_ref().map_or(String::new(), |cx| {
-            format!("counterexample of assertion {}, ", cx.assertion + 1)
-        });
-        format!(
-            "{} ({loaded}step {} of {})",
-            self.process,
-            self.path.position(),
-            self.path.len()
-        )
+        let at = format!("step {} of {}", self.path.position(), self.path.len());
+        match self.following() {
+            Some(assertion) => format!(
+                "{} (counterexample of assertion {assertion}, {at})",
+                self.process
+            ),
+            None => format!("{} ({at})", self.process),
+        }
+    }
+
+    /// The assertion (from 1) whose counterexample the whole path still
+    /// is.
+    pub fn following(&self) -> Option<usize> {
+        self.counterexample
+            .as_ref()
+            .filter(|cx| cx.valid == self.path.len())
+            .map(|cx| cx.assertion + 1)
     }
 
     /// The counterexample's steps no longer hold past position `p` once

@@ -557,8 +557,10 @@ impl Walk {
                                 None => saved.event.clone(),
                             };
                             Err(format!(
-                                "the saved trace stops at step {}: `{step}` is not possible here",
-                                k + 1
+                                "the trace replayed stops at step {} of {}: `{step}` is not \
+                                 possible here",
+                                k + 1,
+                                replay.steps.len()
                             ))
                         }
                         Err(e) => Err(ctx.render(e)),

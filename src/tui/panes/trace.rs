@@ -29,21 +29,26 @@ impl TracePane {
         }
     }
 
+    /// The pane's title: where the walk stands, and what it is (the
+    /// reduced walk, a counterexample).
     pub fn title(walk: Option<&Walk>) -> String {
-        match walk {
-            // Grouped as every count on the screen is.
-            Some(w) if w.reduced => format!(
-                " Trace ({} of {}) — reduced walk ",
-                count(w.path.position() as u64),
-                count(w.path.len() as u64)
-            ),
-            Some(w) => format!(
-                " Trace ({} of {}) ",
-                count(w.path.position() as u64),
-                count(w.path.len() as u64)
-            ),
-            None => " Trace ".to_string(),
+        let Some(w) = walk else {
+            return " Trace ".to_string();
+        };
+        // Grouped as every count on the screen is.
+        let mut title = format!(
+            " Trace ({} of {})",
+            count(w.path.position() as u64),
+            count(w.path.len() as u64)
+        );
+        if w.reduced {
+            title.push_str(" — reduced walk");
         }
+        if let Some(assertion) = w.following() {
+            title.push_str(&format!(" — counterexample of assertion {assertion}"));
+        }
+        title.push(' ');
+        title
     }
 
     pub fn draw(
