@@ -296,6 +296,12 @@ fn an_input_pattern_naming_a_value_of_another_type_is_refused() {
             "e?true -> STOP",
             "pattern `true` is a boolean, but the values input here are integers (such as 0)",
         ),
+        // A part of a dotted pattern, as a whole field.
+        (
+            "pair?x.true -> STOP",
+            "pattern `true` is a boolean, but the values input here are values of datatype \
+             Colour (such as Red)",
+        ),
         // The rest of an event is of its first field's kind.
         (
             "pair?Blue -> STOP",

@@ -661,6 +661,11 @@ fn a_walk_left_for_a_counterexample_or_a_process_is_kept_and_b_goes_back() {
             shown.contains("Opening this drops the earlier walk, System (step 2 of 2)"),
             "{shown}"
         );
+        // Narrow, the box grows with the words it wraps: the question shows.
+        for width in [60, 67, 69] {
+            let shown = screen(&mut app, width, 24);
+            assert!(shown.contains("Open anyway? (y/n)"), "{shown}");
+        }
         let no = app.key(KeyEvent::from(KeyCode::Char('n'))).unwrap();
         act(&mut app, no);
         assert_eq!(app.overlay, None);

@@ -532,17 +532,21 @@ impl PrefixWalk<'_, '_> {
             return self.walk_parts(event, &rest, index, frame, choice, out);
         }
         let mut bound_any = false;
-        for value in self.candidates(&event, field.last_field && rest.parts.is_empty())? {
+        let candidates = self.candidates(&event, field.last_field && rest.parts.is_empty())?;
+        for value in &candidates {
             ev.tick(1)?;
-            if !ev.bind(part, &value, frame)? {
+            if !ev.bind(part, value, frame)? {
                 continue;
             }
             bound_any = true;
             let next = ev.dot_values(event.clone(), value.clone(), self.span)?;
-            let chosen = field.nondeterministic.then_some(value);
+            let chosen = field.nondeterministic.then(|| value.clone());
             with_choice(choice, chosen, |choice| {
                 self.walk_parts(next, &rest, index, frame, choice, out)
             })?;
+        }
+        if !bound_any && let Some(clash) = pattern_clash(ev, part, &candidates, self.span) {
+            return Err(clash);
         }
         if field.nondeterministic && !bound_any {
             return Err(no_value_to_choose(self.span));
@@ -572,6 +576,9 @@ enum ValueKind {
     Char,
     Data(DataTypeId),
     Event,
+    Tuple,
+    Seq,
+    Set,
     Other,
 }
 
@@ -594,6 +601,9 @@ impl ValueKind {
             Value::Dot(parts) => parts
                 .first()
                 .map_or(ValueKind::Other, |v| ValueKind::of(script, v)),
+            Value::Tuple(_) => ValueKind::Tuple,
+            Value::Seq(_) | Value::Stream(_) => ValueKind::Seq,
+            Value::Set(_) => ValueKind::Set,
             _ => ValueKind::Other,
         }
     }
@@ -608,6 +618,9 @@ impl ValueKind {
             ValueKind::Bool => ("a boolean", "booleans"),
             ValueKind::Char => ("a character", "characters"),
             ValueKind::Event => ("a channel", "events"),
+            ValueKind::Tuple => ("a tuple", "tuples"),
+            ValueKind::Seq => ("a sequence", "sequences"),
+            ValueKind::Set => ("a set", "sets"),
             ValueKind::Data(d) => {
                 let name = &script.datatypes[d.index()].name;
                 return if one {
@@ -616,7 +629,8 @@ impl ValueKind {
                     format!("values of datatype {name}")
                 };
             }
-            ValueKind::Other => return example.kind_name().to_string(),
+            ValueKind::Other if one => return example.kind_name().to_string(),
+            ValueKind::Other => return "values of another kind".to_string(),
         };
         if one { words.0 } else { words.1 }.to_string()
     }

@@ -487,7 +487,13 @@ impl App {
         let Some((job, request)) = request else {
             return;
         };
-        if keep && !confirmed && self.earlier.as_ref().is_some_and(Walk::is_users) {
+        // Asked only when the engine can take the request at once.
+        self.await_quick();
+        if keep
+            && !confirmed
+            && self.busy.is_none()
+            && self.earlier.as_ref().is_some_and(Walk::is_users)
+        {
             self.overlay = Some(Overlay::ConfirmDrop(replacement));
             return;
         }

@@ -333,7 +333,7 @@ pub struct Compared {
     /// Why, in sentences.
     pub sentences: Vec<String>,
     /// A permutation mapping the marked state onto this one, per type
-    /// it moves (`NodeID: N0↦N2 …`), when one was found.
+    /// it moves (`NodeID: N0 ↦ N2, …`), when one was found.
     pub permutation: Vec<String>,
     /// The two states' partitions side by side at the step where the
     /// evidence is or where the traces part.

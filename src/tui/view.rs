@@ -376,14 +376,15 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
 
 fn confirm(frame: &mut Frame, area: Rect, title: &str, text: &str) {
     let rect = centred(area, 60, 20).intersection(area);
-    // As high as the text wraps to (a long process name takes rows).
-    let inner = usize::from(rect.width.saturating_sub(2)).max(1);
-    let rows: usize = text
+    // Wrapped here, so that the box is as high as the text (a long
+    // process name takes rows) and the question at its end shows.
+    let inner = usize::from(rect.width.saturating_sub(2));
+    let lines: Vec<Line> = text
         .lines()
-        .map(|line| line.chars().count().div_ceil(inner).max(1))
-        .sum();
+        .flat_map(|line| crate::tui::wrap::wrap_line(&Line::raw(line), inner, 0))
+        .collect();
     let rect = Rect {
-        height: u16::try_from(rows + 2)
+        height: u16::try_from(lines.len() + 2)
             .unwrap_or(u16::MAX)
             .clamp(4, area.height.max(4)),
         ..rect
@@ -391,9 +392,7 @@ fn confirm(frame: &mut Frame, area: Rect, title: &str, text: &str) {
     .intersection(area);
     frame.render_widget(Clear, rect);
     frame.render_widget(
-        Paragraph::new(text.to_string())
-            .wrap(Wrap { trim: true })
-            .block(Block::bordered().title(title.to_string())),
+        Paragraph::new(lines).block(Block::bordered().title(title.to_string())),
         rect,
     );
 }
