@@ -66,6 +66,23 @@ fn run(app: &mut App, commands: &[Command]) {
 
 use common::type_text;
 
+/// Types `text` at the process prompt, over what it offers, and confirms.
+fn type_process(app: &mut App, text: &str) {
+    run(app, &[Command::TypeProcess]);
+    act(app, Action::Prompt(PromptKey::DeleteToStart));
+    type_text(app, text);
+    act(app, Action::Prompt(PromptKey::Confirm));
+}
+
+/// The animator on a copy of fixture `name` called `copy`, which the
+/// test may edit.
+fn open_copy(name: &str, copy: &str, process: &str) -> (tempfile::TempDir, PathBuf, App) {
+    let text = std::fs::read_to_string(fixture(name)).unwrap();
+    let (dir, app) = open_script(copy, &text, Some(process));
+    let path = dir.path().join(copy);
+    (dir, path, app)
+}
+
 fn walk(app: &App) -> &Walk {
     app.walk.as_ref().expect("a process is animated")
 }
@@ -331,10 +348,7 @@ fn any_process_expression_can_be_animated_and_errors_keep_the_old_one() {
         assert_eq!(app.overlay, None);
         // An error evaluating its first moves keeps the old one too.
         run(&mut app, &[Command::FireNth(1)]);
-        run(&mut app, &[Command::TypeProcess]);
-        act(&mut app, Action::Prompt(PromptKey::DeleteToStart));
-        type_text(&mut app, "User [] 5");
-        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        type_process(&mut app, "User [] 5");
         assert_eq!(walk(&app).process, "Counter(1) ||| User");
         assert_eq!(position(&app), 1);
         let Some(Overlay::Problem(problem)) = &app.overlay else {
@@ -594,10 +608,7 @@ fn a_walk_left_for_a_counterexample_or_a_process_is_kept_and_b_goes_back() {
         run(&mut app, &[Command::OpenCounterexample]);
         assert!(app.earlier.is_none());
         // Steps of the user's own are kept when a counterexample replaces them.
-        run(&mut app, &[Command::TypeProcess]);
-        act(&mut app, Action::Prompt(PromptKey::DeleteToStart));
-        type_text(&mut app, "System");
-        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        type_process(&mut app, "System");
         assert!(
             app.earlier.is_none(),
             "the counterexample, unchanged, opens again"
@@ -648,10 +659,7 @@ fn a_walk_left_for_a_counterexample_or_a_process_is_kept_and_b_goes_back() {
             &mut app,
             &[Command::Undo, Command::Undo, Command::FireNth(2)],
         );
-        run(&mut app, &[Command::TypeProcess]);
-        act(&mut app, Action::Prompt(PromptKey::DeleteToStart));
-        type_text(&mut app, "User");
-        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        type_process(&mut app, "User");
         assert_eq!(
             app.overlay,
             Some(Overlay::ConfirmDrop(Replacement::Process("User".into())))
@@ -673,10 +681,7 @@ fn a_walk_left_for_a_counterexample_or_a_process_is_kept_and_b_goes_back() {
         assert_eq!(walk(&app).process, "System");
         assert_eq!(trace(&app), ["up", "step.1", "down"]);
         // Asked again and confirmed: the walk just left is the one kept.
-        run(&mut app, &[Command::TypeProcess]);
-        act(&mut app, Action::Prompt(PromptKey::DeleteToStart));
-        type_text(&mut app, "User");
-        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        type_process(&mut app, "User");
         let yes = app.key(KeyEvent::from(KeyCode::Char('y'))).unwrap();
         act(&mut app, yes);
         assert_eq!(walk(&app).process, "User");
@@ -686,10 +691,7 @@ fn a_walk_left_for_a_counterexample_or_a_process_is_kept_and_b_goes_back() {
             "off the counterexample, the walk is the user's"
         );
         // A refused process keeps both walks.
-        run(&mut app, &[Command::TypeProcess]);
-        act(&mut app, Action::Prompt(PromptKey::DeleteToStart));
-        type_text(&mut app, "Nope");
-        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        type_process(&mut app, "Nope");
         assert!(matches!(app.overlay, Some(Overlay::Problem(_))));
         run(&mut app, &[Command::Cancel, Command::SwapWalk]);
         assert_eq!(trace(&app), ["up", "step.1", "down"]);
@@ -700,20 +702,9 @@ fn a_walk_left_for_a_counterexample_or_a_process_is_kept_and_b_goes_back() {
 #[test]
 fn a_reload_replays_the_earlier_walk_too() {
     with_large_stack(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("c.csp");
-        std::fs::copy(fixture("counter.csp"), &path).unwrap();
-        let mut app = App::new(
-            Source::File(path.clone()),
-            Some("System".into()),
-            Config::default(),
-        );
-        app.settle();
+        let (_dir, path, mut app) = open_copy("counter.csp", "c.csp", "System");
         run(&mut app, &[Command::FireNth(1), Command::FireNth(1)]);
-        run(&mut app, &[Command::TypeProcess]);
-        act(&mut app, Action::Prompt(PromptKey::DeleteToStart));
-        type_text(&mut app, "User");
-        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        type_process(&mut app, "User");
         run(&mut app, &[Command::FireNth(1)]);
         let text = std::fs::read_to_string(&path)
             .unwrap()
@@ -944,15 +935,7 @@ fn moves_that_read_the_same_show_where_they_lead_and_sessions_keep_the_branch() 
 #[test]
 fn reloading_is_all_or_nothing() {
     with_large_stack(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("c.csp");
-        std::fs::copy(fixture("counter.csp"), &path).unwrap();
-        let mut app = App::new(
-            Source::File(path.clone()),
-            Some("System".into()),
-            Config::default(),
-        );
-        app.settle();
+        let (_dir, path, mut app) = open_copy("counter.csp", "c.csp", "System");
         run(&mut app, &[Command::FireNth(1), Command::FireNth(1)]);
         run(&mut app, &[Command::Reload]);
         assert_eq!(trace(&app), ["up", "step.1"]);

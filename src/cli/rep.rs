@@ -174,8 +174,8 @@ pub(super) fn permutation_text(
     } else {
         format!("{title}\n")
     };
-    for (ty, pairs) in permutation.show(symmetry, script) {
-        out.push_str(&format!("  {ty}: {pairs}\n"));
+    for line in permutation.lines(symmetry, script, false) {
+        out.push_str(&format!("  {line}\n"));
     }
     out.push_str(&format!("components (α)  {}\n", alpha_text(alpha)));
     out

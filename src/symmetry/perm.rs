@@ -182,23 +182,19 @@ impl Permutation {
             .collect()
     }
 
-    /// The permutation as a person reads it, per type that it moves:
-    /// `N0 ↦ N2, N1 ↦ N0, N2 ↦ N1`.
-    pub fn show(&self, symmetry: &Symmetry, script: &Script) -> Vec<(String, String)> {
-        self.pairs(symmetry, script, false)
+    /// A line per type that it moves: `NodeID: N0 ↦ N2, N1 ↦ N1, N2 ↦
+    /// N0` (`moved_only`: the values it moves).
+    pub fn lines(&self, symmetry: &Symmetry, script: &Script, moved_only: bool) -> Vec<String> {
+        self.pairs(symmetry, script, moved_only)
             .into_iter()
-            .map(|(ty, pairs)| (ty, pairs_text(&pairs)))
+            .map(|(ty, pairs)| format!("{ty}: {}", pairs_text(&pairs)))
             .collect()
     }
 
     /// On one line, the values it moves per type: `NodeID: N0 ↦ N2, N2 ↦
     /// N0; ThreadID: T0 ↦ T1, T1 ↦ T0` (empty for the identity).
     pub fn moves_text(&self, symmetry: &Symmetry, script: &Script) -> String {
-        self.pairs(symmetry, script, true)
-            .into_iter()
-            .map(|(ty, pairs)| format!("{ty}: {}", pairs_text(&pairs)))
-            .collect::<Vec<_>>()
-            .join("; ")
+        self.lines(symmetry, script, true).join("; ")
     }
 }
 
@@ -308,8 +304,8 @@ mod tests {
         let (script, symmetry) = symmetry();
         let p = Permutation::from_images(vec![vec![2, 0, 1], vec![0, 1]]);
         assert_eq!(
-            p.show(&symmetry, &script),
-            vec![("T".to_string(), "A ↦ C, B ↦ A, C ↦ B".to_string())]
+            p.lines(&symmetry, &script, false),
+            ["T: A ↦ C, B ↦ A, C ↦ B"]
         );
         assert_eq!(symmetry.group_order().to_string(), "3!·2! = 12");
     }

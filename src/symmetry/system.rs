@@ -774,12 +774,7 @@ fn mappable(
     g: &Permutation,
 ) -> Result<Vec<usize>, Vec<String>> {
     let script = procs.script();
-    let shown = g
-        .show(symmetry, script)
-        .into_iter()
-        .map(|(ty, pairs)| format!("{ty}: {pairs}"))
-        .collect::<Vec<_>>()
-        .join("; ");
+    let shown = g.lines(symmetry, script, false).join("; ");
     let mut problems = Vec::new();
     let mut alpha = Vec::with_capacity(components.len());
     for (slot, c) in components.iter().enumerate() {

@@ -553,10 +553,7 @@ impl App {
 
     /// The key bound to `command` where the focus is, for messages.
     fn key_of(&self, command: Command) -> String {
-        self.config
-            .keymap
-            .key_for(self.focus, command)
-            .unwrap_or_else(|| format!("{command:?}"))
+        self.config.keymap.key_text(self.focus, command)
     }
 
     /// Where the swap key leads, for messages: nothing without an

@@ -195,6 +195,13 @@ impl KeyMap {
         list
     }
 
+    /// The key to name for `command` in `pane`, in a sentence: the
+    /// first bound, else the command's own name.
+    pub fn key_text(&self, pane: Pane, command: Command) -> String {
+        self.key_for(pane, command)
+            .unwrap_or_else(|| format!("{command:?}"))
+    }
+
     /// The first key bound to `command` in `pane`, for hints.
     pub fn key_for(&self, pane: Pane, command: Command) -> Option<String> {
         self.bindings(pane)

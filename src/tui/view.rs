@@ -108,12 +108,7 @@ pub fn view(app: &App, frame: &mut Frame) -> Layout {
             confirm(frame, area, " Reload ", &text);
         }
         Some(Overlay::ConfirmDrop(_)) => {
-            let key = |command| {
-                app.config
-                    .keymap
-                    .key_for(app.focus, command)
-                    .unwrap_or_default()
-            };
+            let key = |command| app.config.keymap.key_text(app.focus, command);
             let earlier = app.earlier.as_ref().map_or(String::new(), |w| w.summary());
             let text = format!(
                 "Opening this drops the earlier walk, {earlier}, that {swap} goes back \

@@ -1010,10 +1010,7 @@ impl Ctx<'_, '_> {
         let permutation = match &comparison.answer {
             Answer::Same { mapping } | Answer::NotUnique { mapping, .. } => mapping
                 .permutation
-                .show(&lens.symmetry, self.script)
-                .into_iter()
-                .map(|(ty, pairs)| format!("{ty}: {pairs}"))
-                .collect(),
+                .lines(&lens.symmetry, self.script, false),
             _ => Vec::new(),
         };
         let parting = comparison.step_to_show().map(|k| {
