@@ -19,6 +19,7 @@ use symcsp::tui::config::{Command, Config, Pane};
 use symcsp::tui::model::Source;
 use symcsp::tui::panes::checks::CheckStatus;
 use symcsp::tui::prompt::{PromptKey, Purpose};
+use symcsp::tui::session::Session;
 use symcsp::tui::view::view;
 use symcsp::tui::walk::Walk;
 
@@ -871,6 +872,132 @@ fn sessions_are_saved_and_reopened_with_their_trace() {
             "{}",
             message(&partial)
         );
+    });
+}
+
+/// The note said after quitting, for a walk kept in `file`.
+fn kept_note(file: &Path) -> String {
+    format!(
+        "note: your walk was not saved: it is kept in {0} (`symcsp --session {0}` reopens it)",
+        file.display()
+    )
+}
+
+#[test]
+fn quitting_keeps_the_walks_no_session_holds_and_says_where() {
+    with_large_stack(|| {
+        let kept = tempfile::tempdir().unwrap();
+        let opened = |process: &str| {
+            let mut app = open("counter.csp", Some(process));
+            app.keep_walks_in = Some(kept.path().to_path_buf());
+            app
+        };
+        // No steps: nothing to keep.
+        let mut app = opened("System");
+        run(&mut app, &[Command::Quit]);
+        assert!(app.quit);
+        assert!(app.farewell.is_empty(), "{:?}", app.farewell);
+        // Steps, one undone: the whole walk is kept, then it quits.
+        let mut app = opened("System");
+        run(
+            &mut app,
+            &[Command::FireNth(1), Command::FireNth(1), Command::Undo],
+        );
+        run(&mut app, &[Command::Quit]);
+        assert!(app.quit);
+        let first = kept.path().join("walk-1.ron");
+        assert_eq!(app.farewell, [kept_note(&first)]);
+        let session = Session::read(&first).unwrap();
+        assert_eq!(session.process, "System");
+        assert_eq!((session.steps.len(), session.position), (2, 1));
+        // Reopened from there, it is held by its file: nothing to keep.
+        let mut back = App::from_session(&session, first.clone(), None, Config::default()).unwrap();
+        back.settle();
+        back.keep_walks_in = Some(kept.path().to_path_buf());
+        run(&mut back, &[Command::Quit]);
+        assert!(back.quit);
+        assert!(back.farewell.is_empty(), "{:?}", back.farewell);
+        // A walk saved and not changed since is not kept again; one step
+        // more and it is, in a file of its own.
+        let mut app = opened("System");
+        let mine = kept.path().join("mine.ron");
+        run(&mut app, &[Command::FireNth(1), Command::SaveSession]);
+        act(&mut app, Action::Prompt(PromptKey::DeleteToStart));
+        type_text(&mut app, mine.to_str().unwrap());
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        assert!(message(&app).contains("session saved"), "{}", message(&app));
+        run(&mut app, &[Command::FireNth(1), Command::Quit]);
+        let second = kept.path().join("walk-2.ron");
+        assert_eq!(app.farewell, [kept_note(&second)]);
+        assert_eq!(Session::read(&second).unwrap().steps.len(), 2);
+        assert_eq!(Session::read(&mine).unwrap().steps.len(), 1, "untouched");
+        assert_eq!(Session::read(&first).unwrap(), session, "untouched");
+        // The walk left for another process is kept too, from its own
+        // process; the new one has no steps of the user's.
+        let mut app = opened("System");
+        run(&mut app, &[Command::FireNth(1)]);
+        type_process(&mut app, "Quiet");
+        assert_eq!(walk(&app).process, "Quiet");
+        run(&mut app, &[Command::Quit]);
+        let third = kept.path().join("walk-3.ron");
+        assert_eq!(app.farewell, [kept_note(&third)]);
+        let earlier = Session::read(&third).unwrap();
+        assert_eq!(
+            (earlier.process.as_str(), earlier.steps.len()),
+            ("System", 1)
+        );
+    });
+}
+
+#[test]
+fn a_walk_that_cannot_be_kept_is_said_and_quitting_again_leaves() {
+    with_large_stack(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let not_a_directory = dir.path().join("file");
+        std::fs::write(&not_a_directory, "").unwrap();
+        let mut app = open("counter.csp", Some("System"));
+        app.keep_walks_in = Some(not_a_directory.join("kept"));
+        run(&mut app, &[Command::FireNth(1), Command::Quit]);
+        assert!(!app.quit, "the walk would be lost");
+        let said = message(&app);
+        assert!(
+            said.starts_with("your walk could not be kept before quitting: cannot make ")
+                && said.ends_with("; s saves it elsewhere, q again quits without it"),
+            "{said}"
+        );
+        run(&mut app, &[Command::Quit]);
+        assert!(app.quit);
+        assert!(app.farewell.is_empty(), "{:?}", app.farewell);
+    });
+}
+
+#[test]
+fn quitting_during_a_long_run_stops_it_and_keeps_its_steps() {
+    with_large_stack(|| {
+        let kept = tempfile::tempdir().unwrap();
+        let (_dir, mut app) =
+            open_script("up.csp", "channel a\nP(n) = a -> P(n+1)\n", Some("P(0)"));
+        app.keep_walks_in = Some(kept.path().to_path_buf());
+        update(&mut app, Action::Command(Command::RandomRun));
+        update(&mut app, Action::Prompt(PromptKey::DeleteToStart));
+        for c in "5000000".chars() {
+            update(&mut app, Action::Prompt(PromptKey::Char(c)));
+        }
+        update(&mut app, Action::Prompt(PromptKey::Confirm));
+        std::thread::sleep(Duration::from_millis(100));
+        update(&mut app, Action::Command(Command::Quit));
+        assert!(matches!(app.overlay, Some(Overlay::ConfirmQuit)));
+        update(&mut app, Action::Prompt(PromptKey::Confirm));
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !app.quit {
+            assert!(Instant::now() < deadline, "the animator did not quit");
+            std::thread::sleep(Duration::from_millis(5));
+            update(&mut app, Action::Tick);
+        }
+        let file = kept.path().join("walk-1.ron");
+        assert_eq!(app.farewell, [kept_note(&file)]);
+        let steps = Session::read(&file).unwrap().steps.len();
+        assert!(steps > 0 && steps < 5_000_000, "{steps}");
     });
 }
 

@@ -33,6 +33,8 @@ impl Session {
         command.cwd(env!("CARGO_MANIFEST_DIR"));
         command.env("TERM", "xterm-256color");
         command.env("SYMCSP_CONFIG_DIR", config_dir);
+        // Walks kept on quitting go there too, not to the user's home.
+        command.env("SYMCSP_STATE_DIR", config_dir.join("state"));
         let child = pair.slave.spawn_command(command).expect("symcsp starts");
         drop(pair.slave);
         let mut reader = pair.master.try_clone_reader().unwrap();
@@ -140,6 +142,23 @@ fn step_undo_check_and_follow_a_counterexample_in_a_real_terminal() {
         assert!(Instant::now() < deadline, "the alternate screen stayed");
         std::thread::sleep(Duration::from_millis(20));
     }
+    // The walk left for the counterexample was not saved: it is kept,
+    // and the terminal says where.
+    let kept = config.path().join("state/walk-1.ron");
+    // Lines wrap anywhere: the note is looked for without white space.
+    let squeezed = |text: &str| text.split_whitespace().collect::<String>();
+    let note = squeezed(&format!(
+        "it is kept in {0} (`symcsp --session {0}` reopens it)",
+        kept.display()
+    ));
+    let deadline = Instant::now() + PATIENCE;
+    while !squeezed(&session.text()).contains(&note) {
+        assert!(Instant::now() < deadline, "no note: {}", session.text());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let text = std::fs::read_to_string(&kept).unwrap();
+    assert!(text.contains("process: \"System\""), "{text}");
+    assert!(text.contains("position: 2"), "{text}");
 }
 
 #[test]

@@ -100,7 +100,12 @@ pub(super) fn run(
         terminal::run(app).map_err(|e| format!("the terminal failed: {e}"))
     });
     match outcome {
-        Ok(()) => 0,
+        Ok(farewell) => {
+            for line in farewell {
+                say(err, &format!("{line}\n"));
+            }
+            0
+        }
         Err(e) => {
             say(err, &format!("error: {e}\n"));
             EXIT_INPUT_ERROR

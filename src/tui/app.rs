@@ -29,8 +29,8 @@ use super::panes::symmetry::{Section, SymmetryPane};
 use super::panes::trace::TracePane;
 use super::panes::{Effect, plural};
 use super::prompt::{History, Outcome, Prompt, PromptKey, Purpose};
-use super::session::Session;
-use super::walk::{LoadedCounterexample, Walk};
+use super::session::{self, Session};
+use super::walk::{LoadedCounterexample, Walk, WalkRecord};
 use crate::lts::Budget;
 use crate::lts::animator::EventKind;
 
@@ -104,6 +104,10 @@ const ERROR_LIFE: Duration = Duration::from_secs(20);
 /// refused as "busy".
 const QUICK: Duration = Duration::from_millis(250);
 
+/// How long a confirmed quit waits for the engine to stop before it
+/// leaves without keeping the walks.
+const STOP_PATIENCE: Duration = Duration::from_secs(3);
+
 /// The number of steps a random run offers to take.
 const DEFAULT_RANDOM_RUN: usize = 100;
 /// The state budget of checks run from the animator.
@@ -132,7 +136,15 @@ enum Job {
     Show,
     Fire,
     Random(usize),
-    Save,
+    /// Saving the session asked for; `record`: the walk saved.
+    Save {
+        record: WalkRecord,
+    },
+    /// Keeping a walk of the user's that no session holds, on the way
+    /// out ([`App::leave`]).
+    Keep {
+        record: WalkRecord,
+    },
     Compare,
 }
 
@@ -149,7 +161,8 @@ impl Job {
             Job::Show => "computing the state's events",
             Job::Fire => "taking the step",
             Job::Random(_) => "random run",
-            Job::Save => "saving the session",
+            Job::Save { .. } => "saving the session",
+            Job::Keep { .. } => "keeping your walk before quitting",
             Job::Compare => "comparing the states",
         }
     }
@@ -190,6 +203,20 @@ pub struct App {
     pub symmetry: SymmetryPane,
     pub budget: Budget,
     pub session_path: Option<PathBuf>,
+    /// The walks a session file holds (saved, or reopened): the others
+    /// of the user's are kept before quitting.
+    saved_walks: Vec<WalkRecord>,
+    /// Quitting was confirmed while the engine worked: since when it
+    /// has been asked to stop.
+    quitting: Option<Instant>,
+    /// Keeping a walk failed: the next quit leaves without it.
+    keeping_failed: bool,
+    /// Where walks are kept on the way out
+    /// ([`session::kept_walks_directory`]).
+    pub keep_walks_in: Option<PathBuf>,
+    /// What to tell the user once the screen is restored: where the
+    /// walks kept on the way out are.
+    pub farewell: Vec<String>,
     /// How far the help overlay is scrolled.
     pub help_scroll: usize,
     history: History,
@@ -259,6 +286,11 @@ impl App {
                 ..Budget::default()
             },
             session_path: None,
+            saved_walks: Vec::new(),
+            quitting: None,
+            keeping_failed: false,
+            keep_walks_in: session::kept_walks_directory(),
+            farewell: Vec::new(),
             help_scroll: 0,
             explanation_stale: false,
             history: History::default(),
@@ -389,6 +421,55 @@ impl App {
             since: Instant::now(),
         });
         true
+    }
+
+    /// Quits, keeping first, one at a time, each walk of the user's that
+    /// no session file holds ([`App::keep_walks_in`]); where they
+    /// are is said once the screen is restored ([`App::farewell`]).
+    fn leave(&mut self) {
+        let unsaved = [(false, &self.walk), (true, &self.earlier)]
+            .into_iter()
+            .filter(|_| !self.keeping_failed)
+            .find_map(|(earlier, walk)| {
+                let walk = walk.as_ref().filter(|w| w.is_users())?;
+                let record = walk.record();
+                (!self.saved_walks.contains(&record)).then_some((earlier, walk, record))
+            })
+            .map(|(earlier, walk, record)| {
+                let (initial, steps) = walk.path.saved();
+                (earlier, record, initial, steps, walk.path.position())
+            });
+        let Some((earlier, record, initial, steps, position)) = unsaved else {
+            self.quit = true;
+            return;
+        };
+        match session::new_kept_file(self.keep_walks_in.as_deref()) {
+            Ok(path) => {
+                self.request(
+                    Job::Keep { record },
+                    Request::Save {
+                        path,
+                        earlier,
+                        initial,
+                        steps,
+                        position,
+                    },
+                );
+            }
+            Err(problem) => self.keeping_failed(&problem),
+        }
+    }
+
+    /// A walk could not be kept on the way out: said, and the next quit
+    /// leaves without it.
+    fn keeping_failed(&mut self, problem: &str) {
+        self.keeping_failed = true;
+        self.complain(format!(
+            "your walk could not be kept before quitting: {problem}; {} saves it elsewhere, {} \
+             again quits without it",
+            self.key_of(Command::SaveSession),
+            self.key_of(Command::Quit)
+        ));
     }
 
     /// Waits up to [`QUICK`] for a quick request's reply.
@@ -703,6 +784,10 @@ impl App {
             (job, Reply::Opened(opened) | Reply::Reloaded(opened)) => {
                 self.opened(*opened);
                 let quiet = self.message.as_ref().is_none_or(|m| !m.error);
+                if let (Job::Open { replaying: true }, Some(walk)) = (&job, &self.walk) {
+                    // The session file holds this walk.
+                    self.saved_walks.push(walk.record());
+                }
                 if let (Job::Open { replaying: true }, Some(path), Some(walk), true) =
                     (job, &self.session_path, &self.walk, quiet)
                 {
@@ -762,7 +847,20 @@ impl App {
                 // The rest of the view explains this state.
                 self.open_symmetry();
             }
-            (_, Reply::Saved(Ok(path))) => {
+            (Job::Keep { record }, Reply::Saved(Ok(path))) => {
+                self.saved_walks.push(record);
+                self.farewell.push(format!(
+                    "note: your walk was not saved: it is kept in {0} (`symcsp --session {0}` \
+                     reopens it)",
+                    path.display()
+                ));
+                self.leave();
+            }
+            (Job::Keep { .. }, Reply::Saved(Err(problem))) => self.keeping_failed(&problem),
+            (job, Reply::Saved(Ok(path))) => {
+                if let Job::Save { record } = job {
+                    self.saved_walks.push(record);
+                }
                 self.say(format!("session saved to {}", path.display()));
                 self.session_path = Some(path);
             }
@@ -996,7 +1094,7 @@ impl App {
                 if self.check_running() || self.busy.is_some() {
                     self.overlay = Some(Overlay::ConfirmQuit);
                 } else {
-                    self.quit = true;
+                    self.leave();
                 }
             }
             Command::Help => {
@@ -1403,8 +1501,15 @@ impl App {
                     if let Some(h) = self.checks.running() {
                         h.cancel();
                     }
-                    self.engine.control.cancel();
-                    self.quit = true;
+                    if self.busy.is_some() {
+                        // What the engine was doing may add steps to
+                        // the walk: they are kept once it has stopped.
+                        self.engine.control.cancel();
+                        self.quitting = Some(Instant::now());
+                        self.say("stopping, then quitting…");
+                    } else {
+                        self.leave();
+                    }
                 }
             }
             Some(Overlay::ConfirmOpen(path)) => {
@@ -1467,9 +1572,12 @@ impl App {
                 let (initial, steps) = walk.path.saved();
                 let position = walk.path.position();
                 self.request(
-                    Job::Save,
+                    Job::Save {
+                        record: walk.record(),
+                    },
                     Request::Save {
                         path: PathBuf::from(text.trim()),
+                        earlier: false,
                         initial,
                         steps,
                         position,
@@ -1532,6 +1640,17 @@ impl App {
                 Ok(Some(reply)) => self.receive(reply),
                 Ok(None) => {}
                 Err(EngineStopped) => self.engine_stopped(),
+            }
+        }
+        if let Some(since) = self.quitting {
+            if self.busy.is_none() {
+                self.quitting = None;
+                self.leave();
+            } else if since.elapsed() > STOP_PATIENCE {
+                self.farewell.push(
+                    "note: the animator did not stop in time: a walk not saved is lost".into(),
+                );
+                self.quit = true;
             }
         }
         self.refresh_explanation();

@@ -97,7 +97,7 @@ impl Command {
     /// help overlay).
     pub fn describe(self, pane: Pane) -> String {
         match self {
-            Command::Quit => "quit (asks first while a check runs)".into(),
+            Command::Quit => "quit (asks while a check runs; keeps a walk not saved)".into(),
             Command::Help => "show or hide this help".into(),
             Command::Cancel => "close an overlay; cancel the running check".into(),
             Command::NextPane => "next pane".into(),

@@ -172,9 +172,11 @@ pub enum Request {
         want: Want,
     },
     /// Save the session: the path from `initial` (every step, undone
-    /// ones included) and the position on it.
+    /// ones included) and the position on it, of the walk shown or of
+    /// the `earlier` one.
     Save {
         path: std::path::PathBuf,
+        earlier: bool,
         initial: Position,
         steps: Vec<(Step, Position)>,
         position: usize,

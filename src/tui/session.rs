@@ -117,6 +117,30 @@ impl Session {
     }
 }
 
+/// Where the animator keeps, on quitting, a walk of the user's that no
+/// session file holds: `$SYMCSP_STATE_DIR`, else `symcsp` in the user's
+/// state directory (`~/.local/state`), or local data directory where
+/// the system has none.
+pub fn kept_walks_directory() -> Option<PathBuf> {
+    match std::env::var_os("SYMCSP_STATE_DIR") {
+        Some(dir) if !dir.is_empty() => Some(PathBuf::from(dir)),
+        _ => dirs::state_dir()
+            .or_else(dirs::data_local_dir)
+            .map(|d| d.join("symcsp")),
+    }
+}
+
+/// A new file to keep a walk in: `walk-N.ron` in `dir` (made if need
+/// be), N the first number free, so no walk kept before is written over.
+pub fn new_kept_file(dir: Option<&Path>) -> Result<PathBuf, String> {
+    let dir = dir.ok_or("this system has no directory for it (SYMCSP_STATE_DIR names one)")?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    let free = (1..=u32::MAX)
+        .map(|n| dir.join(format!("walk-{n}.ron")))
+        .find(|path| !path.exists());
+    free.ok_or_else(|| format!("{} is full", dir.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -34,8 +34,9 @@ fn restore() {
     let _ = execute!(io::stdout(), LeaveAlternateScreen, DisableMouseCapture);
 }
 
-/// Runs the animator on `app` until the user quits.
-pub fn run(mut app: App) -> io::Result<()> {
+/// Runs the animator on `app` until the user quits; what to tell the
+/// user once the screen is restored ([`App::farewell`]).
+pub fn run(mut app: App) -> io::Result<Vec<String>> {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore();
@@ -46,7 +47,7 @@ pub fn run(mut app: App) -> io::Result<()> {
         .and_then(|()| event_loop(&mut app));
     restore();
     let _ = std::panic::take_hook();
-    result
+    result.map(|()| std::mem::take(&mut app.farewell))
 }
 
 fn event_loop(app: &mut App) -> io::Result<()> {

@@ -45,6 +45,14 @@ impl LoadedCounterexample {
     }
 }
 
+/// What a session file holds of a walk ([`Walk::record`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WalkRecord {
+    process: String,
+    /// Each step's event, the event it hides and its place in the list.
+    steps: Vec<(String, Option<String>, u32)>,
+}
+
 /// The animated process.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Walk {
@@ -129,6 +137,23 @@ impl Walk {
     pub fn is_users(&self) -> bool {
         let followed = self.counterexample.as_ref().map_or(0, |cx| cx.valid);
         self.path.len() > followed
+    }
+
+    /// The walk's steps in words, undone ones included: two walks with
+    /// the same record save the same session, whatever the engine
+    /// numbered their states (a reload renumbers them).
+    pub fn record(&self) -> WalkRecord {
+        let steps = (1..=self.path.len())
+            .map(|p| {
+                let (event, hidden, choice) = self.path.step(p).seen(false);
+                let hidden = self.names.hidden(hidden).map(str::to_string);
+                (self.names.event(event).to_string(), hidden, choice)
+            })
+            .collect();
+        WalkRecord {
+            process: self.process.clone(),
+            steps,
+        }
     }
 
     /// The process and path, to be replayed on a reloaded script.

@@ -207,11 +207,17 @@ impl World {
             }
             Request::Save {
                 path,
+                earlier,
                 initial,
                 steps,
                 position,
             } => {
-                let (Some(walk), Some(source)) = (self.walk.as_mut(), &self.source) else {
+                let walk = if earlier {
+                    self.earlier.as_mut()
+                } else {
+                    self.walk.as_mut()
+                };
+                let (Some(walk), Some(source)) = (walk, &self.source) else {
                     return Reply::Refused("nothing is animated".into());
                 };
                 self.control.start(steps.len() as u64);
