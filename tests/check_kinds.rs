@@ -188,6 +188,32 @@ assert a -> STOP [T= a -> b -> STOP
     );
 }
 
+/// `chase` takes τs at once: it may lose what the process could do
+/// instead (c below), refines the process, and keeps a τ-loop as a
+/// divergence.
+#[test]
+fn chase_refines_the_process_and_keeps_its_divergence() {
+    check_all(
+        "assert chase((a -> b -> STOP [] c -> STOP) \\ {a}) [T= b -> STOP
+assert b -> STOP [FD= chase((a -> b -> STOP [] c -> STOP) \\ {a})
+assert (a -> b -> STOP [] c -> STOP) \\ {a} [F= chase((a -> b -> STOP [] c -> STOP) \\ {a})
+assert chase((a -> b -> STOP [] c -> STOP) \\ {a}) [T= (a -> b -> STOP [] c -> STOP) \\ {a}
+assert chase(Hidden) :[divergence free]
+assert chase_nocache(b -> Hidden) :[divergence free]
+assert chase(P) [FD= P
+",
+        &[
+            PASS,
+            PASS,
+            PASS,
+            fail(Kind::Trace, &[], Some("c")),
+            fail(Kind::Divergence, &[], None),
+            fail(Kind::Divergence, &["b"], None),
+            PASS,
+        ],
+    );
+}
+
 #[test]
 fn failures_refinement() {
     check_all(

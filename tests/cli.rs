@@ -390,14 +390,14 @@ fn explore_reports_processes_it_cannot_explore() {
     let file = dir.path().join("bad.csp");
     std::fs::write(
         &file,
-        "channel a\nP = P [] a -> P\nQ = a -> STOP ||| Q\nR = chase(a -> STOP)\n",
+        "channel a\nP = P [] a -> P\nQ = a -> STOP ||| Q\nR = deter(a -> STOP)\n",
     )
     .unwrap();
     let file = file.to_str().unwrap();
     for (process, message) in [
         ("P", "P is defined by unguarded recursion"),
         ("Q", "nest more than 10000 deep"),
-        ("R", "`chase` is not supported yet"),
+        ("R", "`deter` is not supported yet"),
         ("STOP \\ {1}", "1 is not an event of any channel"),
     ] {
         symcsp()

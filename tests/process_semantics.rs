@@ -4,19 +4,31 @@
 use std::collections::BTreeSet;
 
 use symcsp::lts::{Budget, plain};
-use symcsp::process::Processes;
+use symcsp::process::{ProcId, Processes};
 use symcsp::script::Script;
 
 const CHANNELS: &str = "channel a, b, c, d\nchannel e : {0..2}\nchannel f : {0..1}.{0..1}\n";
 
-/// Every transition reachable from `expr`, as `state -event-> state`
-/// lines in breadth-first order of their source.
-fn lts(defs: &str, expr: &str) -> Vec<String> {
+/// `f` on the process layer of a script of `defs` and the state of
+/// `expr` in it, on a large stack.
+fn with_process<T: Send>(
+    defs: &str,
+    expr: &str,
+    f: impl FnOnce(&mut Processes, ProcId) -> T + Send,
+) -> T {
     let mut script = Script::load_str("test.csp", &format!("{CHANNELS}{defs}")).expect("loads");
     let func = script.add_expr("<process>", expr).expect("resolves");
     let script = &script;
     symcsp::stack::with_large_stack(|| {
         let (mut procs, root) = Processes::with_root(script, func).expect("a process");
+        f(&mut procs, root)
+    })
+}
+
+/// Every transition reachable from `expr`, as `state -event-> state`
+/// lines in breadth-first order of their source.
+fn lts(defs: &str, expr: &str) -> Vec<String> {
+    with_process(defs, expr, |procs, root| {
         let mut order = vec![root];
         let mut seen: BTreeSet<_> = [root].into();
         let mut lines = Vec::new();
@@ -54,24 +66,31 @@ fn refusal(defs: &str, expr: &str) -> String {
     error.to_diagnostic().render(&script.sources)
 }
 
+fn key(x: &symcsp::lts::Exploration) -> (u64, u64, u64) {
+    (x.states, x.transitions, x.deadlock_states)
+}
+
 /// States, transitions and deadlock states of `expr`, by the plain
 /// semantics, after checking that the supercombinator agrees.
 fn counts(defs: &str, expr: &str) -> (u64, u64, u64) {
-    let mut script = Script::load_str("test.csp", &format!("{CHANNELS}{defs}")).expect("loads");
-    let func = script.add_expr("<process>", expr).expect("resolves");
-    let script = &script;
-    symcsp::stack::with_large_stack(|| {
-        let (mut procs, root) = Processes::with_root(script, func).expect("a process");
+    with_process(defs, expr, |procs, root| {
         let budget = Budget::default();
-        let terms = plain::explore_terms(&mut procs, root, &budget).expect("explores");
-        let machine = symcsp::lts::explore(&mut procs, root, &budget).expect("explores");
-        let key = |x: &symcsp::lts::Exploration| (x.states, x.transitions, x.deadlock_states);
+        let terms = plain::explore_terms(procs, root, &budget).expect("explores");
+        let machine = symcsp::lts::explore(procs, root, &budget).expect("explores");
         assert_eq!(
             key(&terms),
             key(&machine),
             "the two paths disagree on {expr}"
         );
         key(&terms)
+    })
+}
+
+/// States, transitions and deadlock states of `expr` by the
+/// supercombinator alone.
+fn machine_counts(defs: &str, expr: &str) -> (u64, u64, u64) {
+    with_process(defs, expr, |procs, root| {
+        key(&symcsp::lts::explore(procs, root, &Budget::default()).expect("explores"))
     })
 }
 
@@ -160,6 +179,70 @@ fn hiding_a_cycle_creates_divergence() {
         ]
     );
     assert_eq!(counts("P = a -> P", "P \\ {a}"), (1, 1, 0));
+}
+
+/// A recursion through hiding: each time round would hide once more,
+/// but `(P \ B) \ A` is `P \ (A ∪ B)`, so `S` is one state that
+/// diverges, not one more `\` a step (which ran until memory ran out).
+#[test]
+fn a_hiding_of_a_hiding_is_one_hiding() {
+    assert_eq!(
+        lts("S = (a -> S) \\ {a}", "S"),
+        vec!["(a -> S) \\ {a} -τ-> (a -> S) \\ {a}"]
+    );
+    assert_eq!(
+        lts("", "((a -> b -> c -> STOP) \\ {a}) \\ {b}"),
+        vec![
+            "(a -> b -> c -> STOP) \\ {a, b} -τ-> (b -> c -> STOP) \\ {a, b}",
+            "(b -> c -> STOP) \\ {a, b} -τ-> (c -> STOP) \\ {a, b}",
+            "(c -> STOP) \\ {a, b} -c-> STOP \\ {a, b}",
+        ]
+    );
+    assert_eq!(
+        lts("T = (a -> T [] b -> STOP) \\ {a}", "T \\ {b}"),
+        vec![
+            "(a -> T [] b -> STOP) \\ {a, b} -τ-> (a -> T [] b -> STOP) \\ {a, b}",
+            "(a -> T [] b -> STOP) \\ {a, b} -τ-> STOP \\ {a, b}",
+        ]
+    );
+    // The supercombinator keeps the hiding it was built with as an
+    // operator over the prefix, whose states then hide again: one state
+    // more than the plain semantics, finite all the same.
+    assert_eq!(machine_counts("S = (a -> S) \\ {a}", "S"), (2, 2, 0));
+}
+
+/// `chase(P)`: the first τ is taken at once until none is offered; what
+/// that state offers is what `chase(P)` offers, and a τ-loop on the way
+/// is a divergence.
+#[test]
+fn chase_takes_the_first_tau_until_none_is_left() {
+    // The τ (a hidden) goes before c is offered; b follows.
+    assert_eq!(
+        lts("", "chase((a -> b -> STOP [] c -> STOP) \\ {a})"),
+        vec!["chase((a -> b -> STOP [] c -> STOP) \\ {a}) -b-> chase(STOP \\ {a})",]
+    );
+    // A chain of τs is one state; ✓ goes on as it is.
+    assert_eq!(
+        lts("", "chase((a -> a -> b -> SKIP) \\ {a})"),
+        vec![
+            "chase((a -> a -> b -> SKIP) \\ {a}) -b-> chase(SKIP \\ {a})",
+            "chase(SKIP \\ {a}) -✓-> Ω",
+        ]
+    );
+    // τs that loop: chase diverges there, and after a visible event too.
+    assert_eq!(
+        lts("L = a -> L", "chase(L \\ {a})"),
+        vec!["chase(L \\ {a}) -τ-> DIV", "DIV -τ-> DIV"]
+    );
+    assert_eq!(
+        lts("L = a -> L", "chase(b -> L \\ {a})"),
+        vec!["chase((b -> L) \\ {a}) -b-> DIV", "DIV -τ-> DIV"]
+    );
+    // chase_nocache is chase.
+    assert_eq!(
+        lts("", "chase_nocache((a -> b -> STOP) \\ {a})"),
+        vec!["chase((a -> b -> STOP) \\ {a}) -b-> chase(STOP \\ {a})"]
+    );
 }
 
 /// `P \ A [] Q` is `(P \ A) [] Q` (FDR's rule for a hiding before a

@@ -15,6 +15,7 @@
 //! (`Node(N3, B, N1)`), and is unfolded only to compute its transitions. Process-name calls are transparent: `P = a -> P` is one
 //! state.
 
+mod chase;
 pub mod events;
 pub mod key;
 mod operator;
@@ -25,7 +26,7 @@ pub mod term;
 use std::sync::Arc;
 
 use indexmap::IndexMap;
-use rustc_hash::FxBuildHasher;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use crate::budget::Meter;
 use crate::eval::{EvalError, EvalResult, Evaluator, Proc, Value};
@@ -62,6 +63,9 @@ pub struct Processes<'s> {
     /// States whose transitions are being computed: meeting one again
     /// means its first steps depend on themselves.
     computing: Vec<bool>,
+    /// Where `chase` goes from each state it has walked through: the
+    /// state it stops in, or `None` on a τ-loop ([`chase`]).
+    chased: FxHashMap<ProcId, Option<ProcId>>,
     static_depth: usize,
     omega: ProcId,
 }
@@ -154,6 +158,7 @@ impl<'s> Processes<'s> {
             states_of: IndexMap::default(),
             memo: Vec::new(),
             computing: Vec::new(),
+            chased: FxHashMap::default(),
             static_depth: 0,
             omega: ProcId(0),
         };
@@ -317,6 +322,10 @@ impl<'s> Processes<'s> {
                     let p = self.state(&args[0], span)?;
                     self.intern(Term::Loop(p))
                 }
+                ProcessFunction::Chase | ProcessFunction::ChaseNoCache => {
+                    let p = self.state(&args[0], span)?;
+                    self.intern(Term::Chase(p))
+                }
                 ProcessFunction::Prioritise | ProcessFunction::PrioritiseNoCache => {
                     let p = self.state(&args[0], span)?;
                     let levels = self.priority_levels(&args[1], span)?;
@@ -412,7 +421,7 @@ impl<'s> Processes<'s> {
             Operator::Hide(p, set) => {
                 let p = self.state(&p, span)?;
                 let set = self.event_set(&set, span)?;
-                self.intern(Term::Hide(p, set))
+                self.hide(p, set)
             }
             Operator::Project(p, set) => {
                 let p = self.state(&p, span)?;
@@ -423,7 +432,7 @@ impl<'s> Processes<'s> {
                     self.events.id_count(),
                 );
                 let set = self.sets.intern(hidden);
-                self.intern(Term::Hide(p, set))
+                self.hide(p, set)
             }
             Operator::Parallel(set, ps) => {
                 let ps = states(self, &ps)?;
@@ -464,6 +473,23 @@ impl<'s> Processes<'s> {
     }
 
     /// The id of an event set (added if new).
+    /// `p \ set`, a hiding of a hiding made one: `(P \ B) \ A` is
+    /// `P \ (A ∪ B)` step for step, so a recursion through hiding
+    /// (`Q = (a -> Q) \ {a}`) has two states, not one `\` more each
+    /// time round.
+    fn hide(&mut self, p: ProcId, set: SetId) -> ProcId {
+        let (p, set) = match *self.term(p) {
+            Term::Hide(inner, inner_set) if inner_set == set => (inner, set),
+            Term::Hide(inner, inner_set) => {
+                let both = self.set(inner_set).iter().chain(self.set(set).iter());
+                let both = EventSet::from_ids(both, self.events.id_count());
+                (inner, self.sets.intern(both))
+            }
+            _ => (p, set),
+        };
+        self.intern(Term::Hide(p, set))
+    }
+
     pub fn intern_set(&mut self, set: EventSet) -> SetId {
         self.sets.intern(set)
     }

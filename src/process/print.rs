@@ -212,6 +212,11 @@ impl Processes<'_> {
                 self.write_state(parts, out, p, false);
                 out.push(')');
             }
+            Term::Chase(p) => {
+                out.push_str("chase(");
+                self.write_state(parts, out, p, false);
+                out.push(')');
+            }
             Term::Prioritise(p, levels) => {
                 out.push_str("prioritise(");
                 self.write_state(parts, out, p, false);

@@ -126,6 +126,20 @@ impl Processes<'_> {
                     }
                 }
             }
+            Term::Chase(p) => match self.chased(p)? {
+                Some(stable) => {
+                    for t in self.transitions(stable)?.iter() {
+                        match t.event {
+                            TICK => out.push(*t),
+                            e => {
+                                let next = self.chase_from(t.target)?;
+                                out.push(step(e, next));
+                            }
+                        }
+                    }
+                }
+                None => out.push(step(TAU, self.intern(Term::Div))),
+            },
             // `loop(P)` is `P ; loop(P)`, step for step.
             Term::Loop(p) => {
                 let unrolled = self.intern(Term::SequentialComposition(p, id));
@@ -205,7 +219,7 @@ impl Processes<'_> {
                         TICK => out.push(*t),
                         e => {
                             let event = if self.set(set).contains(e) { TAU } else { e };
-                            out.push(step(event, self.intern(Term::Hide(t.target, set))));
+                            out.push(step(event, self.hide(t.target, set)));
                         }
                     }
                 }

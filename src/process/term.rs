@@ -89,6 +89,10 @@ pub enum Term<P = ProcId, S = SetId, R = RelationId> {
     /// event of `Ai` happens only where `P` offers no event of an earlier
     /// set, τ and ✓ counting as events of `A1`.
     Prioritise(P, Arc<[S]>),
+    /// `chase(P)` (also `chase_nocache`): `P` with its τs taken at once,
+    /// the first in its list each time, until it reaches a state that
+    /// offers none; a τ-loop on the way is a divergence.
+    Chase(P),
 }
 
 impl<P, S, R> Term<P, S, R> {
@@ -140,6 +144,7 @@ impl<P, S, R> Term<P, S, R> {
             ),
             Term::Linked(a, r, b) => Term::Linked(operand(cx, a), relation(cx, r), operand(cx, b)),
             Term::Loop(p) => Term::Loop(operand(cx, p)),
+            Term::Chase(p) => Term::Chase(operand(cx, p)),
             Term::Prioritise(p, levels) => {
                 let p = operand(cx, p);
                 Term::Prioritise(p, levels.iter().map(|s| set(cx, s)).collect())

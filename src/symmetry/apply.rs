@@ -292,6 +292,7 @@ fn map_term(
             Term::Linked(a, r, child(procs, b, map))
         }
         Term::Loop(c) => Term::Loop(child(procs, c, map)),
+        Term::Chase(c) => Term::Chase(child(procs, c, map)),
         Term::Prioritise(c, levels) => {
             let c = child(procs, c, map);
             Term::Prioritise(c, levels.iter().map(|&s| map.set(procs, s)).collect())

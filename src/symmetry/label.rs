@@ -311,7 +311,7 @@ impl<R: Reading> Walk<'_, R> {
                 let e = self.operands(&[*a, *b]);
                 relation_fixed(procs, self.movable, *r) && e
             }
-            Term::Loop(c) => self.state(*c),
+            Term::Loop(c) | Term::Chase(c) => self.state(*c),
             Term::Prioritise(c, levels) => {
                 let e = self.state(*c);
                 levels.iter().all(|&s| sets_fixed(s)) && e
@@ -489,7 +489,7 @@ fn state_atoms(
             relation_atoms(procs, symmetry, movable, *r, out);
             vec![*a, *b]
         }
-        Term::Loop(c) => vec![*c],
+        Term::Loop(c) | Term::Chase(c) => vec![*c],
         Term::Prioritise(c, levels) => {
             for &s in levels.iter() {
                 events(procs.set(s), out);

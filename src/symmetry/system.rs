@@ -1061,7 +1061,7 @@ pub fn compare_states(procs: &Processes, symmetry: &Symmetry, a: ProcId, b: Proc
         (Term::Linked(a, x, b), Term::Linked(c, y, d)) => {
             relations(*x, *y).then_with(|| children(&[*a, *b], &[*c, *d]))
         }
-        (Term::Loop(a), Term::Loop(c)) => children(&[*a], &[*c]),
+        (Term::Loop(a), Term::Loop(c)) | (Term::Chase(a), Term::Chase(c)) => children(&[*a], &[*c]),
         (Term::Prioritise(a, xs), Term::Prioritise(c, ys)) => xs
             .len()
             .cmp(&ys.len())
@@ -1103,6 +1103,7 @@ fn term_kind(t: &Term) -> u8 {
         Term::Linked(..) => 21,
         Term::Loop(_) => 22,
         Term::Prioritise(..) => 23,
+        Term::Chase(_) => 24,
     }
 }
 
