@@ -13,6 +13,7 @@
 
 pub mod app;
 pub mod config;
+pub mod diagnostic_wrap;
 pub mod engine;
 pub mod layout;
 pub mod model;

@@ -6,11 +6,13 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout as Split, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::app::{App, Overlay};
 use super::config::{Command, Pane};
+use super::diagnostic_wrap::wrap_diagnostic;
 use super::layout::{Layout, Region, areas};
 use super::panes::checks::{CheckStatus, ChecksView};
 use super::panes::count;
@@ -73,8 +75,12 @@ pub fn view(app: &App, frame: &mut Frame) -> Layout {
             // As tall as the text needs (up to 70% of the screen), so a
             // short diagnostic is not lost in an empty box.
             let most = centred(area, 90, 70);
-            let height =
-                (wrapped_rows(text, most.width.saturating_sub(2)) + 2).clamp(3, most.height.max(3));
+            let theme = &app.config.theme;
+            let inner = usize::from(most.width.saturating_sub(2));
+            let lines = wrap_diagnostic(text, inner, Style::default());
+            let height = u16::try_from(lines.len() + 2)
+                .unwrap_or(u16::MAX)
+                .clamp(3, most.height.max(3));
             let rect = Rect {
                 y: area.y + area.height.saturating_sub(height) / 2,
                 height,
@@ -84,13 +90,8 @@ pub fn view(app: &App, frame: &mut Frame) -> Layout {
             frame.render_widget(Clear, rect);
             let block = Block::bordered()
                 .title(" Problem — any key closes ")
-                .border_style(app.config.theme.error);
-            frame.render_widget(
-                Paragraph::new(text.as_str())
-                    .wrap(Wrap { trim: false })
-                    .block(block),
-                rect,
-            );
+                .border_style(theme.error);
+            frame.render_widget(Paragraph::new(lines).block(block), rect);
         }
         Some(Overlay::ConfirmQuit) => {
             let text = if app.check_running() {
@@ -491,28 +492,6 @@ fn help(app: &App, frame: &mut Frame, area: Rect) {
     }
 }
 
-/// How many rows `text` takes wrapped at word boundaries to `width`
-/// columns, as a wrapping `Paragraph` lays it out.
-fn wrapped_rows(text: &str, width: u16) -> u16 {
-    let width = usize::from(width.max(1));
-    let mut rows = 0usize;
-    for line in text.lines() {
-        let mut used = 0usize;
-        rows += 1;
-        for word in line.split_inclusive(' ') {
-            let n = word.chars().count();
-            if used > 0 && used + n.min(width) > width {
-                rows += 1;
-                used = 0;
-            }
-            // A word longer than the row is broken across rows.
-            rows += n.saturating_sub(1) / width;
-            used = if n > width { n % width } else { used + n };
-        }
-    }
-    u16::try_from(rows).unwrap_or(u16::MAX)
-}
-
 /// A rectangle of `percent_x` × `percent_y` of `area`, centred.
 fn centred(area: Rect, percent_x: u16, percent_y: u16) -> Rect {
     let [_, middle, _] = Split::vertical([
@@ -528,21 +507,4 @@ fn centred(area: Rect, percent_x: u16, percent_y: u16) -> Rect {
     ])
     .areas(middle);
     centre
-}
-
-#[cfg(test)]
-mod tests {
-    use super::wrapped_rows;
-
-    #[test]
-    fn rows_count_words_wrapped_and_long_words_broken() {
-        assert_eq!(wrapped_rows("one line", 20), 1);
-        assert_eq!(wrapped_rows("two\nlines", 20), 2);
-        assert_eq!(wrapped_rows("", 20), 0);
-        // "aaaa bbbb " fills 10 columns; "cccc" goes to the next row.
-        assert_eq!(wrapped_rows("aaaa bbbb cccc", 10), 2);
-        // A 25-character word takes three rows of 10.
-        assert_eq!(wrapped_rows(&"x".repeat(25), 10), 3);
-        assert_eq!(wrapped_rows(&format!("ab {}", "x".repeat(25)), 10), 4);
-    }
 }

@@ -18,6 +18,7 @@ use crate::check::worker::{CheckHandle, Checked};
 use crate::check::{CheckResult, Verdict};
 use crate::lts::Budget;
 use crate::script::Script;
+use crate::tui::diagnostic_wrap::wrap_diagnostic;
 use crate::tui::wrap::wrap_line;
 
 pub enum CheckStatus {
@@ -393,11 +394,8 @@ impl ChecksPane {
                 }
                 frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
             }
-            // Untrimmed: the caret lines up under the excerpt.
             CheckStatus::Error(e) => frame.render_widget(
-                Paragraph::new(e.as_str())
-                    .style(theme.error)
-                    .wrap(Wrap { trim: false }),
+                Paragraph::new(wrap_diagnostic(e, usize::from(area.width), theme.error)),
                 area,
             ),
         }

@@ -12,6 +12,7 @@ use super::super::config::{Command, Theme};
 use super::super::walk::Walk;
 use super::List;
 use crate::lts::machine::OutlineRow;
+use crate::tui::diagnostic_wrap::wrap_diagnostic;
 use crate::tui::wrap::wrap_line;
 
 /// A row of the pane: its text, its style, and how far the rows it
@@ -51,14 +52,7 @@ impl StatePane {
     ) {
         let problem = problem.or_else(|| walk?.shown.as_ref()?.problem.as_deref());
         if let Some(problem) = problem {
-            let width = usize::from(area.width);
-            let lines: Vec<Line> = problem
-                .lines()
-                .flat_map(|line| {
-                    let row = Line::styled(line.to_string(), theme.error);
-                    wrap_line(&row, width, diagnostic_hang(line))
-                })
-                .collect();
+            let lines = wrap_diagnostic(problem, usize::from(area.width), theme.error);
             frame.render_widget(Paragraph::new(lines), area);
             return;
         }
@@ -146,15 +140,4 @@ pub fn rows(walk: &Walk, theme: &Theme) -> Vec<Row> {
         }
     }
     rows
-}
-
-/// Where a wrapped line of a rendered diagnostic goes on: under the text
-/// after its label (`error: `, `= note: `), else at its indentation.
-fn diagnostic_hang(line: &str) -> usize {
-    let text = line.trim_start();
-    let indent = line.len() - text.len();
-    ["error: ", "warning: ", "= note: ", "= help: "]
-        .iter()
-        .find(|label| text.starts_with(*label))
-        .map_or(indent, |label| indent + label.len())
 }
