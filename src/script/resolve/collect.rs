@@ -381,7 +381,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             .iter()
             .map(|p| Ustr::from(&format!("{p}{}", module_name.text)))
             .find_map(|q| self.modules.get(&q).cloned());
-        let Some((module, _defined_in)) = found else {
+        let Some((module, defined_in)) = found else {
             self.error(
                 module_name.span,
                 format!("there is no module `{}`", module_name.text),
@@ -406,7 +406,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             return;
         }
         let outer = self.ctx.clone();
-        let inner = Rc::new(outer.enter(&ident.name));
+        let inner = Rc::new(outer.instance(&ident.name, &defined_in));
         self.module_names.insert(outer.qualify(&ident.name));
         // The parameters are constants of the instance, their values the
         // arguments evaluated where the instance is declared.

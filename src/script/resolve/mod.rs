@@ -58,6 +58,20 @@ impl ModuleCtx {
         }
     }
 
+    /// The body of an instance named `name` declared in `self` of a
+    /// module defined in `defined_in`: its names are qualified by the
+    /// instance, and it sees what the module's definition sees (its
+    /// enclosing modules, their parameters among them), not the
+    /// surroundings of the instance.
+    fn instance(&self, name: &str, defined_in: &ModuleCtx) -> ModuleCtx {
+        let mut prefixes = vec![format!("{}{name}::", self.prefix())];
+        prefixes.extend(defined_in.prefixes.iter().cloned());
+        ModuleCtx {
+            prefixes,
+            timed: defined_in.timed,
+        }
+    }
+
     fn top() -> ModuleCtx {
         ModuleCtx {
             prefixes: vec![String::new()],

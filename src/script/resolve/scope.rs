@@ -291,8 +291,14 @@ impl<'s, 'p> Resolver<'s, 'p> {
         let Some(qualified) = self.global_name(&name.text) else {
             return;
         };
+        // Visible from the module itself, the modules inside it and the
+        // instances of those, all of which have it among their prefixes.
         if let Some(module) = self.script.private.get(&qualified)
-            && !self.ctx.prefix().starts_with(module.as_str())
+            && !self
+                .ctx
+                .prefixes
+                .iter()
+                .any(|p| p.starts_with(module.as_str()))
         {
             let module = module.trim_end_matches("::").to_string();
             self.error(
