@@ -507,7 +507,7 @@ impl Evaluator<'_> {
     }
 
     /// `subtype S = A | B.T`: the listed constructors with (narrowed)
-    /// field types.
+    /// field types, the fields not listed at their declared types.
     pub(super) fn subtype_set(
         &self,
         clauses: &[(CtorId, Vec<FuncId>)],
@@ -550,7 +550,12 @@ impl Evaluator<'_> {
                 self.check_size(grown.len(), span)?;
                 product = grown;
             }
-            values.extend(product);
+            // Fields the clause leaves out range over their declared
+            // types: with `datatype D = C.X.Y`, `subtype S = C.X` is
+            // every `C.x.y`.
+            for value in &product {
+                values.extend(self.productions(value, span)?);
+            }
         }
         Ok(Value::set(Set::from_values(values)))
     }
