@@ -391,6 +391,51 @@ assert ([] x : {0..999} @ v.x -> Two(x)) \\ {a} :[divergence free]
     assert_eq!(trace_of(&script, 0, &first_level), ["v.0"]);
 }
 
+/// An evaluation error met in a later state says the trace that reached
+/// it (its visible events, a shortest way there), on any thread count;
+/// one in the initial state needs none.
+#[test]
+fn an_evaluation_error_names_the_trace_that_reached_it() {
+    let script = load(
+        "channel d : {0..3}
+Count(n) = if n == 3 then d.head(<>) -> STOP else d.n -> Count(n + 1)
+Hid = (a -> Count(0)) \\ {a}
+assert Count(0) :[deadlock free]
+assert Hid :[deadlock free]
+assert d.head(<>) -> STOP :[deadlock free]
+",
+    );
+    let note = |index: usize, threads: usize| {
+        let budget = Budget {
+            threads,
+            ..Budget::default()
+        };
+        let error = symcsp::stack::with_large_stack(|| check::check(&script, index, &budget))
+            .expect_err("an evaluation error");
+        assert!(
+            error.message.contains("`head` of the empty sequence"),
+            "{}",
+            error.message
+        );
+        error
+            .notes
+            .iter()
+            .find(|n| n.starts_with("met in"))
+            .cloned()
+    };
+    for threads in [1, 2, 3] {
+        assert_eq!(
+            note(0, threads).as_deref(),
+            Some("met in a state the process reaches after <d.0, d.1, d.2>")
+        );
+        assert_eq!(
+            note(1, threads).as_deref(),
+            Some("met in a state the process reaches after <d.0, d.1, d.2> (and τ steps)")
+        );
+        assert_eq!(note(2, threads), None);
+    }
+}
+
 #[test]
 fn determinism() {
     check_all(

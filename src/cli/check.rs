@@ -26,6 +26,7 @@ use crate::check::counterexample::{Counterexample, Kind, RenderedCounterexample}
 use crate::check::worker::CheckHandle;
 use crate::check::{CheckResult, Verdict, assertion_text};
 use crate::process::Processes;
+use crate::process::print::trace_text;
 use crate::script::Script;
 use crate::stack::with_large_stack;
 use crate::syntax::Diagnostic;
@@ -374,31 +375,13 @@ fn indent(text: &str) -> String {
     text.lines().map(|l| format!("    {l}\n")).collect()
 }
 
-/// Events shown at each end of a long trace in a headline.
-const TRACE_ENDS: usize = 8;
-
-/// A trace as CSPM writes it; a long one shows its ends and its length
-/// (the whole of it is in the path below, or in JSON).
-fn sequence(events: &[String]) -> String {
-    if events.len() <= 3 * TRACE_ENDS {
-        return format!("<{}>", events.join(", "));
-    }
-    let (head, tail) = (&events[..TRACE_ENDS], &events[events.len() - TRACE_ENDS..]);
-    format!(
-        "<{}, …, {}> ({} events)",
-        head.join(", "),
-        tail.join(", "),
-        events.len()
-    )
-}
-
 fn set(events: &[String]) -> String {
     format!("{{{}}}", events.join(", "))
 }
 
 /// A counterexample in words, then its path and each component's part.
 fn describe(cx: &RenderedCounterexample, negated: bool, verdict: Verdict) -> String {
-    let trace = sequence(&cx.trace);
+    let trace = trace_text(&cx.trace);
     let error = cx.error_event.as_deref().unwrap_or("?");
     let headline = match cx.kind {
         Kind::Trace if cx.ends_with_error => format!(
@@ -424,7 +407,7 @@ fn describe(cx: &RenderedCounterexample, negated: bool, verdict: Verdict) -> Str
             let witness = cx
                 .witness
                 .as_ref()
-                .map(|w| format!(" (as in {})", sequence(w)))
+                .map(|w| format!(" (as in {})", trace_text(w)))
                 .unwrap_or_default();
             format!(
                 "after {trace} the process may perform {error}{witness} or refuse it (accepting only {})",

@@ -48,7 +48,8 @@ pub use crate::budget::{Budget, Live, Stopped};
 
 use crate::budget::Meter;
 use crate::eval::{EvalError, EvalResult};
-use crate::process::{EventId, ProcId, Processes};
+use crate::process::print::trace_text;
+use crate::process::{EventId, ProcId, Processes, TAU};
 
 use super::batch::Batch;
 use super::expand::{
@@ -539,8 +540,8 @@ impl Search {
         let mut batch = Batch::default();
         // Overlapping: the next block, expanded while this one was judged
         // and stored (how many of its states), its parts and rows.
-        let overlap =
-            pool.threads() > 1 && !visitor.needs_machine() && visitor.canonicaliser().is_none();
+        let reduced = visitor.canonicaliser().is_some();
+        let overlap = pool.threads() > 1 && !visitor.needs_machine() && !reduced;
         let most = if pool.threads() == 1 {
             ALONE_BLOCK
         } else {
@@ -694,9 +695,38 @@ impl Search {
                 return Ok(Some(stop));
             }
             if let Some(error) = failed {
-                return Err(error);
+                return Err(self.placed(procs, error, next, reduced));
             }
         }
+    }
+
+    /// `error`, met computing the moves of state `id`, with the trace
+    /// that first reached the state, where that trace is known: the
+    /// search records parents (a check's does) and follows raw states
+    /// (a reduced search's path joins representatives, whose events are
+    /// no trace of the process).
+    fn placed(&self, procs: &Processes, error: EvalError, id: usize, reduced: bool) -> EvalError {
+        let Ok(id) = u32::try_from(id) else {
+            return error;
+        };
+        if id == 0 || reduced || self.parents.is_none() || error.stop_reason().is_some() {
+            return error;
+        }
+        let (path, _) = self.path_to(id);
+        let visible: Vec<String> = path
+            .iter()
+            .filter(|&&event| event != TAU)
+            .map(|&event| procs.show_event(event))
+            .collect();
+        let hidden = if visible.len() < path.len() {
+            " (and τ steps)"
+        } else {
+            ""
+        };
+        error.with_note(format!(
+            "met in a state the process reaches after {}{hidden}",
+            trace_text(&visible)
+        ))
     }
 
     /// Prepares, on this thread (evaluating CSPM), the states of the block

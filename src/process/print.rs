@@ -11,6 +11,24 @@ use super::{EventId, EventRelation, EventSet, ProcId, Processes, TAU, TICK, Term
 /// Sets with more events than this print abbreviated.
 const SET_SHOWN: usize = 6;
 
+/// Events shown at each end of a long trace.
+const TRACE_ENDS: usize = 8;
+
+/// A trace as CSPM writes it (`<a, b.1>`); a long one shows its ends and
+/// its length, for a headline or a note.
+pub fn trace_text(events: &[String]) -> String {
+    if events.len() <= 3 * TRACE_ENDS {
+        return format!("<{}>", events.join(", "));
+    }
+    let (head, tail) = (&events[..TRACE_ENDS], &events[events.len() - TRACE_ENDS..]);
+    format!(
+        "<{}, …, {}> ({} events)",
+        head.join(", "),
+        tail.join(", "),
+        events.len()
+    )
+}
+
 /// Where a printed term finds its operands, event sets and relations:
 /// interned in a [`Processes`] (ids), or held by the term itself (keys).
 trait Parts {
