@@ -6,6 +6,7 @@ use std::sync::Arc;
 use crate::script::builtins::{Builtin, ProcessFunction, Shape};
 use crate::syntax::Span;
 
+use super::int_tails::{SetOp, combine};
 use super::sets::{diff, inter, union, union_all};
 use super::value::{Proc, Seq, Set, Value};
 use super::{EvalError, EvalResult, Evaluator, MAX_ELEMENTS};
@@ -110,13 +111,15 @@ impl Evaluator<'_> {
             span,
         };
         match b {
-            Builtin::Union => {
-                let (a, b) = (args.finite(0)?, args.finite(1)?);
-                self.work(a.len() + b.len())?;
-                union(a, b, MAX_ELEMENTS)
-                    .map(finite)
-                    .ok_or_else(|| self.too_many(span))
-            }
+            Builtin::Union => match (args.set(0)?.as_finite(), args.set(1)?.as_finite()) {
+                (Some(a), Some(b)) => {
+                    self.work(a.len() + b.len())?;
+                    union(a, b, MAX_ELEMENTS)
+                        .map(finite)
+                        .ok_or_else(|| self.too_many(span))
+                }
+                _ => args.combined(SetOp::Union),
+            },
             // With one side finite the answer is finite, and membership in
             // the other side (an infinite set, `{0..}`, `Int`) is enough.
             Builtin::Inter => match (args.set(0)?.as_finite(), args.set(1)?.as_finite()) {
@@ -126,24 +129,25 @@ impl Evaluator<'_> {
                 }
                 (Some(a), None) => self.kept(a, args.set(1)?, true),
                 (None, Some(b)) => self.kept(b, args.set(0)?, true),
-                (None, None) => Err(self.unlisted(
-                    args.set(0)?,
-                    span,
-                    "`inter` needs the elements of one of its arguments",
-                )),
+                (None, None) => args.combined(SetOp::Inter),
             },
-            Builtin::Diff => {
-                let a = args.finite(0)?;
-                match args.set(1)?.as_finite() {
-                    Some(b) => {
-                        self.work(a.len() + b.len())?;
-                        Ok(finite(diff(a, b)))
-                    }
-                    None => self.kept(a, args.set(1)?, false),
+            Builtin::Diff => match (args.set(0)?.as_finite(), args.set(1)?.as_finite()) {
+                (Some(a), Some(b)) => {
+                    self.work(a.len() + b.len())?;
+                    Ok(finite(diff(a, b)))
                 }
-            }
+                (Some(a), None) => self.kept(a, args.set(1)?, false),
+                (None, _) => args.combined(SetOp::Diff),
+            },
             Builtin::UnionAll => {
                 let sets = args.finite(0)?;
+                let infinite = sets.iter().find_map(|s| match s {
+                    Value::Set(set) if set.as_finite().is_none() => Some(set),
+                    _ => None,
+                });
+                if let Some(infinite) = infinite {
+                    return args.union_of_infinite(sets, infinite);
+                }
                 let mut all = Vec::with_capacity(sets.len());
                 for s in sets {
                     let set = args.finite_value(s)?;
@@ -498,6 +502,45 @@ impl<'a> Args<'_, 'a> {
             let why = format!("`{}` needs its argument's elements", self.builtin.name());
             self.ev.unlisted(set, self.span, &why)
         })
+    }
+
+    /// `union`, `inter` or `diff` of its two arguments where one is an
+    /// infinite set: a set of integers symcsp can represent, or an
+    /// error naming the first infinite argument.
+    fn combined(&self, op: SetOp) -> EvalResult<Value> {
+        let (a, b) = (self.set(0)?, self.set(1)?);
+        self.ev.work(a.as_finite().map_or(0, <[Value]>::len))?;
+        self.ev.work(b.as_finite().map_or(0, <[Value]>::len))?;
+        combine(op, a, b, MAX_ELEMENTS)
+            .map(Value::set)
+            .ok_or_else(|| self.not_combined(if a.as_finite().is_none() { a } else { b }))
+    }
+
+    /// `Union(S)` where an element of `S` is infinite: the union of
+    /// each in turn, as [`Args::combined`] forms it.
+    fn union_of_infinite(&self, sets: &[Value], infinite: &Set) -> EvalResult<Value> {
+        let mut all = Set::empty();
+        for s in sets {
+            let Value::Set(set) = s else {
+                return Err(self.wrong(0, "a set of sets", s));
+            };
+            self.ev.work(set.as_finite().map_or(1, <[Value]>::len))?;
+            all = combine(SetOp::Union, &all, set, MAX_ELEMENTS)
+                .ok_or_else(|| self.not_combined(infinite))?;
+        }
+        Ok(Value::set(all))
+    }
+
+    fn not_combined(&self, unlisted: &Set) -> EvalError {
+        let why = format!("`{}` needs its elements", self.builtin.name());
+        if !unlisted.is_infinite() {
+            return self.ev.unlisted(unlisted, self.span, &why);
+        }
+        let shown = super::interp::truncate(self.ev.show(&Value::set(unlisted.clone())));
+        EvalError::new(self.span, format!("the set {shown} is infinite: {why}")).with_note(
+            "with an infinite set, symcsp forms a union, intersection or difference only of \
+             sets of integers whose answer is finite, `{n..}` or `Int`",
+        )
     }
 
     /// An element that must itself be a finite set (`Union`, `Inter`).

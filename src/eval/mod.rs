@@ -18,6 +18,7 @@ mod dot;
 mod error;
 mod fields;
 mod fold;
+mod int_tails;
 mod interp;
 mod lazy;
 mod machine;
