@@ -5,6 +5,9 @@
 use super::expr::pattern_variables;
 use super::*;
 
+/// FDR's type classes, as a type annotation's constraints name them.
+const TYPE_CLASSES: &[&str] = &["Eq", "Ord", "Complete", "Set", "Yieldable"];
+
 impl<'s, 'p> Resolver<'s, 'p> {
     // ------------------------------------------------------------ pass 1
 
@@ -36,7 +39,8 @@ impl<'s, 'p> Resolver<'s, 'p> {
                         self.collect_pattern_definition(pattern, &def.rhs, decl.span, pending)
                     }
                 },
-                DeclKind::TypeAnnotation(names, _) => {
+                DeclKind::TypeAnnotation(names, ty) => {
+                    self.check_type(ty);
                     for ident in names {
                         self.annotated.push((self.ctx.qualify(&ident.name), *ident));
                     }
@@ -159,6 +163,70 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 }
             }
             i += 1;
+        }
+    }
+
+    /// What FDR refuses in a type annotation: a function type whose
+    /// arguments are not in brackets, a type class it does not have.
+    pub(super) fn check_type(&mut self, ty: &ast::TypeExpr) {
+        use ast::TypeKind as T;
+        match &ty.kind {
+            T::Name(_) => {}
+            T::Tuple(parts) | T::Dot(parts) => parts.iter().for_each(|t| self.check_type(t)),
+            T::Set(inner) | T::Seq(inner) => self.check_type(inner),
+            T::Map(a, b) | T::Dotable(a, b) | T::Extendable(a, b) => {
+                self.check_type(a);
+                self.check_type(b);
+            }
+            T::Function(arguments, result) => {
+                if !matches!(arguments.kind, T::Tuple(_)) {
+                    self.diagnostics.push(
+                        Diagnostic::error(
+                            arguments.span,
+                            "a function type's arguments go in brackets",
+                        )
+                        .with_note("write `(a) -> b`, or `(a, b) -> c` for two arguments"),
+                    );
+                }
+                self.check_type(arguments);
+                self.check_type(result);
+            }
+            T::Constrained(constraints, body) => {
+                for (class, _) in constraints {
+                    if !TYPE_CLASSES.contains(&class.name.as_str()) {
+                        self.diagnostics.push(
+                            Diagnostic::error(
+                                class.span,
+                                format!("there is no type class `{}`", class.name),
+                            )
+                            .with_note(format!("the classes are {}", TYPE_CLASSES.join(", "))),
+                        );
+                    }
+                }
+                self.check_type(body);
+            }
+        }
+    }
+
+    /// Each name annotated at most once in a scope (`names` in the
+    /// order written).
+    pub(super) fn check_annotated_once<'i>(
+        &mut self,
+        names: impl IntoIterator<Item = (Ustr, &'i ast::Ident)>,
+    ) {
+        let mut first: FxHashMap<Ustr, Span> = FxHashMap::default();
+        for (name, ident) in names {
+            if let Some(&earlier) = first.get(&name) {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        ident.span,
+                        format!("`{}` has two type annotations", ident.name),
+                    )
+                    .with_secondary(earlier, "first annotated here"),
+                );
+            } else {
+                first.insert(name, ident.span);
+            }
         }
     }
 
@@ -437,7 +505,9 @@ impl<'s, 'p> Resolver<'s, 'p> {
     pub fn resolve_program(&mut self, decls: &'p [ast::Decl]) {
         let mut pending = Vec::new();
         self.collect(decls, &mut pending);
-        for (name, ident) in std::mem::take(&mut self.annotated) {
+        let annotated = std::mem::take(&mut self.annotated);
+        self.check_annotated_once(annotated.iter().map(|(name, ident)| (*name, ident)));
+        for (name, ident) in annotated {
             if !self.script.names.contains_key(&name) {
                 self.annotation_without_definition(&ident);
             }

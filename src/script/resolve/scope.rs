@@ -421,7 +421,10 @@ impl<'s, 'p> Resolver<'s, 'p> {
                         clauses: vec![(def, decl.span)],
                     });
                 }
-                DeclKind::TypeAnnotation(names, _) => annotated.extend(names.iter()),
+                DeclKind::TypeAnnotation(names, ty) => {
+                    self.check_type(ty);
+                    annotated.extend(names.iter());
+                }
                 DeclKind::External(names) | DeclKind::Transparent(names) => {
                     self.check_provided(names)
                 }
@@ -432,6 +435,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 ),
             }
         }
+        self.check_annotated_once(annotated.iter().map(|ident| (ident.name, *ident)));
         for ident in annotated {
             if !defined.contains_key(&ident.name) {
                 self.annotation_without_definition(ident);
