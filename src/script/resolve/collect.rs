@@ -5,6 +5,9 @@
 use super::expr::pattern_variables;
 use super::*;
 
+/// The most module instances a script may make, nested ones included.
+const MAX_INSTANCES: usize = 100_000;
+
 /// FDR's type classes, as a type annotation's constraints name them.
 const TYPE_CLASSES: &[&str] = &["Eq", "Ord", "Complete", "Set", "Yieldable"];
 
@@ -417,16 +420,10 @@ impl<'s, 'p> Resolver<'s, 'p> {
         module: &'p ast::Module,
         pending: &mut Vec<Pending<'p>>,
     ) {
-        let before: FxHashSet<Ustr> = self.script.names.keys().copied().collect();
+        let before = self.declared.len();
         self.collect(&module.private, pending);
         let module_prefix = Ustr::from(self.ctx.prefix());
-        let private: Vec<Ustr> = self
-            .script
-            .names
-            .keys()
-            .filter(|n| !before.contains(*n))
-            .copied()
-            .collect();
+        let private = self.declared[before..].to_vec();
         for name in private {
             self.script.private.insert(name, module_prefix);
         }
@@ -473,6 +470,35 @@ impl<'s, 'p> Resolver<'s, 'p> {
             self.refused_instances.insert(self.ctx.qualify(&ident.name));
             return;
         }
+        if self.instantiating.iter().any(|m| std::ptr::eq(*m, module)) {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    span,
+                    format!(
+                        "module `{}` is instantiated inside itself: its instances would never end",
+                        module.name.name
+                    ),
+                )
+                .with_note("an instance of a module may not stand, directly or through other instances, in the module's own body"),
+            );
+            self.refused_instances.insert(self.ctx.qualify(&ident.name));
+            return;
+        }
+        self.instances += 1;
+        // Said once: the instances after it are refused in silence.
+        if self.instances == MAX_INSTANCES + 1 {
+            self.error(
+                span,
+                format!(
+                    "more than {MAX_INSTANCES} module instances: instances inside instances \
+                     multiply past what symcsp builds"
+                ),
+            );
+        }
+        if self.instances > MAX_INSTANCES {
+            self.refused_instances.insert(self.ctx.qualify(&ident.name));
+            return;
+        }
         let outer = self.ctx.clone();
         let inner = Rc::new(outer.instance(&ident.name, &defined_in));
         self.module_names.insert(outer.qualify(&ident.name));
@@ -495,7 +521,9 @@ impl<'s, 'p> Resolver<'s, 'p> {
             }
         }
         self.ctx = inner;
+        self.instantiating.push(module);
         self.collect_module_body(module, pending);
+        self.instantiating.pop();
         self.ctx = outer;
     }
 

@@ -191,12 +191,19 @@ pub(super) struct Resolver<'s, 'p> {
     nametypes: FxHashMap<Ustr, &'p ast::Expr>,
     /// Where each qualified name was declared.
     declared_at: FxHashMap<Ustr, Span>,
+    /// The qualified names in the order they were declared.
+    declared: Vec<Ustr>,
     /// "Did you mean" for unknown names, within its budget.
     suggester: Suggester,
     /// `Timed` sections (by start) whose missing `tock` was reported.
     tock_reported: FxHashSet<u32>,
     /// The names given a type annotation, qualified, and where.
     annotated: Vec<(Ustr, ast::Ident)>,
+    /// The modules whose instances are being collected, outermost
+    /// first: an instance of one of them inside them would never end.
+    instantiating: Vec<&'p ast::Module>,
+    /// Instances collected so far, nested ones included.
+    instances: usize,
 }
 
 impl<'s, 'p> Resolver<'s, 'p> {
@@ -214,9 +221,12 @@ impl<'s, 'p> Resolver<'s, 'p> {
             refused_instances: FxHashSet::default(),
             nametypes: FxHashMap::default(),
             declared_at: FxHashMap::default(),
+            declared: Vec::new(),
             suggester: Suggester::default(),
             tock_reported: FxHashSet::default(),
             annotated: Vec::new(),
+            instantiating: Vec::new(),
+            instances: 0,
         }
     }
 
@@ -279,6 +289,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         }
         self.declared_at.insert(name, span);
         self.script.names.insert(name, named);
+        self.declared.push(name);
         true
     }
 }
