@@ -145,3 +145,47 @@ fn a_path_is_followed_only_as_far_as_it_is_a_behaviour() {
         );
     });
 }
+
+/// A choice of twenty thousand events, hidden or synchronised, lists
+/// each move with the event its components performed. (Finding it once
+/// compared every event of a component with every other, for each move:
+/// minutes for a choice this wide, with the animator frozen.)
+#[test]
+fn a_wide_choice_lists_every_move_with_what_its_components_performed() {
+    let script = Script::load_str(
+        "wide.csp",
+        "channel c, d : {0..19999}
+P = c?x -> d!x -> P
+Q = c?x -> d!x -> Q
+Loop = c?x -> Loop
+assert STOP [T= P \\ {| c |}
+assert STOP [T= P [| {| c |} |] Q
+assert STOP [T= (P [| {| c |} |] Q) \\ {| c |}
+assert STOP [T= Loop
+",
+    )
+    .expect("the script loads");
+    with_large_stack(|| {
+        for (index, shown, hidden) in [
+            (0, "τ", Some("c.12345")),
+            (1, "c.12345", None),
+            (2, "τ", Some("c.12345")),
+            // Every move back to the same state.
+            (3, "c.12345", None),
+        ] {
+            let mut animator = animator(&script, index);
+            let initial = animator.initial();
+            let moves = animator.enabled(&initial).expect("the moves");
+            assert_eq!(moves.len(), 20_000, "assertion {index}");
+            let one = &moves[12345];
+            assert_eq!(one.label, shown, "assertion {index}");
+            assert_eq!(one.hidden.as_deref(), hidden, "assertion {index}");
+            let own: Vec<&str> = one
+                .participants
+                .iter()
+                .map(|p| p.own_event.as_str())
+                .collect();
+            assert!(own.iter().all(|&e| e == "c.12345"), "{own:?}");
+        }
+    });
+}

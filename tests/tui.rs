@@ -284,6 +284,12 @@ fn a_long_random_run_is_cancelled_and_keeps_its_steps() {
             message(&app)
         );
         update(&mut app, Action::Command(Command::Cancel));
+        // Until the engine answers, the status line says Esc was heard.
+        let shown = screen(&mut app, 120, 30);
+        assert!(
+            shown.contains("random run: ") && shown.contains("— cancelling…"),
+            "{shown}"
+        );
         app.settle();
         let taken = position(&app);
         assert!(taken > 0 && taken < 5_000_000, "{taken}");

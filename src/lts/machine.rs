@@ -656,42 +656,72 @@ impl Machine {
         changes: &[(u32, u32)],
         event: EventId,
     ) -> Vec<(usize, EventId)> {
-        let mut slots: Vec<usize> = Vec::with_capacity(changes.len());
-        let mut candidates: Vec<Vec<EventId>> = Vec::with_capacity(changes.len());
+        // Each component once: its slot, its transitions, its new state.
+        type TakingPart<'m> = (usize, &'m [(EventId, u32)], u32);
+        let mut taking_part: Vec<TakingPart> = Vec::with_capacity(changes.len());
         for &(slot, to) in changes {
             let slot = slot as usize;
             // A parallel node's ✓ puts its marker into its components:
             // that is the node's step, not theirs.
-            if slots.contains(&slot) || self.done.contains(&self.process_state(slot, to)) {
+            if taking_part.iter().any(|&(s, ..)| s == slot)
+                || self.done.contains(&self.process_state(slot, to))
+            {
                 continue;
             }
-            slots.push(slot);
-            candidates.push(
-                self.tables[self.table_of[slot] as usize].transitions[state[slot] as usize]
-                    .as_deref()
-                    .unwrap_or_default()
-                    .iter()
-                    .filter(|&&(_, target)| target == to)
-                    .map(|&(e, _)| e)
-                    .collect(),
-            );
+            let own = self.tables[self.table_of[slot] as usize].transitions[state[slot] as usize]
+                .as_deref()
+                .unwrap_or_default();
+            taking_part.push((slot, own, to));
         }
-        let shared_by = |e: EventId| candidates.iter().filter(|c| c.contains(&e)).count();
-        // First the most shared, then the earliest: deterministic.
-        let shared = candidates
+        // Whether `own` (sorted by event) has `e` into `to`.
+        let performed = |own: &[(EventId, u32)], e: EventId, to: u32| {
+            let from = own.partition_point(|&(x, _)| x < e);
+            own[from..]
+                .iter()
+                .take_while(|&&(x, _)| x == e)
+                .any(|&(_, target)| target == to)
+        };
+        if taking_part
             .iter()
-            .flatten()
-            .copied()
-            .max_by_key(|&e| (shared_by(e), std::cmp::Reverse(e)));
-        slots
-            .into_iter()
-            .zip(&candidates)
-            .map(|(slot, own)| {
-                let chosen = [Some(event), shared]
+            .all(|&(_, own, to)| performed(own, event, to))
+        {
+            return taking_part
+                .into_iter()
+                .map(|(slot, ..)| (slot, event))
+                .collect();
+        }
+        // Hidden or renamed: the event into their new states that the
+        // most participants share, the earliest of equals (deterministic).
+        let shared = (taking_part.len() > 1)
+            .then(|| {
+                let mut sharing: FxHashMap<EventId, usize> = FxHashMap::default();
+                for &(_, own, to) in &taking_part {
+                    let mut last = None;
+                    for &(e, target) in own {
+                        if target == to && last != Some(e) {
+                            *sharing.entry(e).or_default() += 1;
+                            last = Some(e);
+                        }
+                    }
+                }
+                sharing
                     .into_iter()
-                    .flatten()
-                    .find(|e| own.contains(e))
-                    .or(own.first().copied())
+                    .max_by_key(|&(e, count)| (count, std::cmp::Reverse(e)))
+                    .map(|(e, _)| e)
+            })
+            .flatten();
+        taking_part
+            .into_iter()
+            .map(|(slot, own, to)| {
+                let chosen = [event]
+                    .into_iter()
+                    .chain(shared)
+                    .find(|&e| performed(own, e, to))
+                    .or_else(|| {
+                        own.iter()
+                            .find(|&&(_, target)| target == to)
+                            .map(|&(e, _)| e)
+                    })
                     .unwrap_or(TAU);
                 (slot, chosen)
             })

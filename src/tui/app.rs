@@ -367,6 +367,12 @@ impl App {
         })
     }
 
+    /// Whether Esc asked the engine's running request to stop (it stops
+    /// at its next check of the cancel flag).
+    pub fn cancelling(&self) -> bool {
+        self.cancelling
+    }
+
     /// Whether the script is being read (nothing to show yet is no
     /// failure).
     pub fn loading(&self) -> bool {

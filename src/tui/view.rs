@@ -245,9 +245,14 @@ fn message_line(app: &App, frame: &mut Frame, area: Rect) {
         } else {
             String::new()
         };
+        let then = if app.cancelling() {
+            "cancelling…"
+        } else {
+            "Esc cancels"
+        };
         Line::styled(
             format!(
-                "… {doing}{progress} · {:.1} s — Esc cancels",
+                "… {doing}{progress} · {:.1} s — {then}",
                 elapsed.as_secs_f64()
             ),
             theme.running,
