@@ -82,6 +82,40 @@ impl Session {
         }
     }
 
+    /// How the program ended, once it has (within [`PATIENCE`]).
+    fn exit(&mut self) -> portable_pty::ExitStatus {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "symcsp did not quit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Waits for the terminal to be handed back: the alternate screen
+    /// left.
+    fn wait_for_main_screen(&self) {
+        let deadline = Instant::now() + PATIENCE;
+        while self.screen.lock().unwrap().screen().alternate_screen() {
+            assert!(Instant::now() < deadline, "the alternate screen stayed");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Waits for `text` on the screen, lines wrapped anywhere (white
+    /// space is ignored).
+    fn wait_for_wrapped(&self, text: &str) {
+        let squeezed = |text: &str| text.split_whitespace().collect::<String>();
+        let wanted = squeezed(text);
+        let deadline = Instant::now() + PATIENCE;
+        while !squeezed(&self.text()).contains(&wanted) {
+            assert!(Instant::now() < deadline, "no `{text}`: {}", self.text());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     fn keys(&mut self, keys: &str) {
         for c in keys.chars() {
             self.writer.write_all(c.to_string().as_bytes()).unwrap();
@@ -127,38 +161,46 @@ fn step_undo_check_and_follow_a_counterexample_in_a_real_terminal() {
         "{screen}"
     );
     session.keys("q");
-    let deadline = Instant::now() + PATIENCE;
-    let status = loop {
-        if let Some(status) = session.child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "symcsp did not quit");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = session.exit();
     assert!(status.success(), "{status:?}");
-    // The terminal is handed back: the alternate screen is left.
-    let deadline = Instant::now() + PATIENCE;
-    while session.screen.lock().unwrap().screen().alternate_screen() {
-        assert!(Instant::now() < deadline, "the alternate screen stayed");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    session.wait_for_main_screen();
     // The walk left for the counterexample was not saved: it is kept,
     // and the terminal says where.
     let kept = config.path().join("state/walk-1.ron");
-    // Lines wrap anywhere: the note is looked for without white space.
-    let squeezed = |text: &str| text.split_whitespace().collect::<String>();
-    let note = squeezed(&format!(
+    session.wait_for_wrapped(&format!(
         "it is kept in {0} (`symcsp --session {0}` reopens it)",
         kept.display()
     ));
-    let deadline = Instant::now() + PATIENCE;
-    while !squeezed(&session.text()).contains(&note) {
-        assert!(Instant::now() < deadline, "no note: {}", session.text());
-        std::thread::sleep(Duration::from_millis(20));
-    }
     let text = std::fs::read_to_string(&kept).unwrap();
     assert!(text.contains("process: \"System\""), "{text}");
     assert!(text.contains("position: 2"), "{text}");
+}
+
+/// Asked to end (`kill`, or the terminal closing), the animator quits as
+/// a user would: the terminal handed back, the walk kept.
+#[cfg(unix)]
+#[test]
+fn terminated_it_restores_the_terminal_and_keeps_the_walk() {
+    for signal in [libc::SIGTERM, libc::SIGHUP] {
+        let config = tempfile::tempdir().unwrap();
+        let mut session = Session::start(
+            &["tests/fixtures/tui/counter.csp", "--process", "System"],
+            config.path(),
+        );
+        session.wait_for("Events (1)");
+        session.keys("11");
+        session.wait_for("Trace (2 of 2)");
+        let pid = session.child.process_id().expect("a process id");
+        // SAFETY: kill only sends a signal to the child started above.
+        assert_eq!(unsafe { libc::kill(pid as libc::pid_t, signal) }, 0);
+        let status = session.exit();
+        assert!(status.success(), "signal {signal}: {status:?}");
+        session.wait_for_main_screen();
+        let kept = config.path().join("state/walk-1.ron");
+        session.wait_for_wrapped(&format!("it is kept in {}", kept.display()));
+        let text = std::fs::read_to_string(&kept).unwrap();
+        assert!(text.contains("position: 2"), "{text}");
+    }
 }
 
 #[test]
@@ -237,11 +279,7 @@ fn a_five_million_step_random_run_is_cancelled_at_once() {
     session.wait_for("▸Trace");
     assert!(pressed.elapsed() < Duration::from_millis(500));
     session.keys("q");
-    let deadline = Instant::now() + PATIENCE;
-    while session.child.try_wait().unwrap().is_none() {
-        assert!(Instant::now() < deadline, "symcsp did not quit");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    session.exit();
 }
 
 #[test]
@@ -274,11 +312,7 @@ fn a_teacher_walks_through_the_symmetry_view_in_a_real_terminal() {
         "{screen}"
     );
     session.keys("Sq");
-    let deadline = Instant::now() + PATIENCE;
-    while session.child.try_wait().unwrap().is_none() {
-        assert!(Instant::now() < deadline, "symcsp did not quit");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    session.exit();
 }
 
 #[test]

@@ -59,6 +59,9 @@ pub enum Action {
     /// Time passes: collect the engine's reply, poll the running check,
     /// let old messages go.
     Tick,
+    /// The process is asked to end (`SIGTERM`, or `SIGHUP` as its
+    /// terminal goes): quit without asking, keeping a walk not saved.
+    Terminate,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -211,6 +214,8 @@ pub struct App {
     quitting: Option<Instant>,
     /// Keeping a walk failed: the next quit leaves without it.
     keeping_failed: bool,
+    /// Quitting because the process was asked to end: nothing is asked.
+    terminating: bool,
     /// Where walks are kept on the way out
     /// ([`session::kept_walks_directory`]).
     pub keep_walks_in: Option<PathBuf>,
@@ -289,6 +294,7 @@ impl App {
             saved_walks: Vec::new(),
             quitting: None,
             keeping_failed: false,
+            terminating: false,
             keep_walks_in: session::kept_walks_directory(),
             farewell: Vec::new(),
             help_scroll: 0,
@@ -466,9 +472,32 @@ impl App {
         }
     }
 
+    /// Quits whatever runs: the check is cancelled, and the engine is
+    /// stopped first, as what it was doing may add steps to the walk
+    /// (they are kept once it has stopped, within [`STOP_PATIENCE`]).
+    fn quit_anyway(&mut self) {
+        if let Some(h) = self.checks.running() {
+            h.cancel();
+        }
+        if self.busy.is_some() {
+            self.engine.control.cancel();
+            self.quitting = Some(Instant::now());
+            self.say("stopping, then quitting…");
+        } else {
+            self.leave();
+        }
+    }
+
     /// A walk could not be kept on the way out: said, and the next quit
     /// leaves without it.
     fn keeping_failed(&mut self, problem: &str) {
+        if self.terminating {
+            // No one is there to answer: said on the way out.
+            self.farewell
+                .push(format!("note: your walk could not be kept: {problem}"));
+            self.quit = true;
+            return;
+        }
         self.keeping_failed = true;
         self.complain(format!(
             "your walk could not be kept before quitting: {problem}; {} saves it elsewhere, {} \
@@ -1504,18 +1533,7 @@ impl App {
         match self.overlay.take() {
             Some(Overlay::ConfirmQuit) => {
                 if key == PromptKey::Confirm {
-                    if let Some(h) = self.checks.running() {
-                        h.cancel();
-                    }
-                    if self.busy.is_some() {
-                        // What the engine was doing may add steps to
-                        // the walk: they are kept once it has stopped.
-                        self.engine.control.cancel();
-                        self.quitting = Some(Instant::now());
-                        self.say("stopping, then quitting…");
-                    } else {
-                        self.leave();
-                    }
+                    self.quit_anyway();
                 }
             }
             Some(Overlay::ConfirmOpen(path)) => {
@@ -1721,5 +1739,10 @@ pub fn update(app: &mut App, action: Action) {
         Action::Scroll { column, row, down } => app.click(column, row, Some(down)),
         Action::Resize { width, height } => app.resize(width, height),
         Action::Tick => app.tick(),
+        Action::Terminate => {
+            app.overlay = None;
+            app.terminating = true;
+            app.quit_anyway();
+        }
     }
 }

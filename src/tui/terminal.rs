@@ -1,8 +1,11 @@
 //! The real terminal: raw mode, the alternate screen and the mouse,
-//! restored on every way out (a panic included); the event loop that
+//! restored on every way out (a panic, `SIGTERM` and `SIGHUP` included);
+//! the event loop that
 //! turns key presses, clicks and ticks into actions and redraws.
 
 use std::io::{self, IsTerminal};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{
@@ -50,7 +53,20 @@ pub fn run(mut app: App) -> io::Result<Vec<String>> {
     result.map(|()| std::mem::take(&mut app.farewell))
 }
 
+/// Raised when the process is asked to end (`SIGTERM`, `SIGHUP`): the
+/// loop then quits as the user would, restoring the terminal and keeping
+/// the walk, instead of dying with the terminal left raw.
+fn end_requests() -> io::Result<Arc<AtomicBool>> {
+    let asked = Arc::new(AtomicBool::new(false));
+    #[cfg(unix)]
+    for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
+        signal_hook::flag::register(signal, Arc::clone(&asked))?;
+    }
+    Ok(asked)
+}
+
 fn event_loop(app: &mut App) -> io::Result<()> {
+    let end_asked = end_requests()?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     let size = terminal.size()?;
     update(
@@ -97,6 +113,10 @@ fn event_loop(app: &mut App) -> io::Result<()> {
                 update(app, action);
                 dirty = true;
             }
+        }
+        if end_asked.swap(false, Ordering::Relaxed) {
+            update(app, Action::Terminate);
+            dirty = true;
         }
         let ticked = last_tick.elapsed() >= TICK;
         if ticked || app.busy().is_some() {
