@@ -308,7 +308,7 @@ fn a_long_random_run_is_cancelled_and_keeps_its_steps() {
 }
 
 #[test]
-fn the_filter_narrows_the_events_and_esc_clears_it() {
+fn the_filter_narrows_the_events_esc_restores_it_then_clears_it() {
     with_large_stack(|| {
         let mut app = open("wide.csp", None);
         assert_eq!(labels(&app).len(), 500);
@@ -320,6 +320,15 @@ fn the_filter_narrows_the_events_and_esc_clears_it() {
         assert_eq!(app.events.filter, "e.49");
         run(&mut app, &[Command::FireNth(2)]);
         assert_eq!(trace(&app), ["e.490"]);
+        // Esc in the prompt cancels the edit: the filter stays as it was.
+        let shown = app.events.visible(walk(&app).moves()).len();
+        run(&mut app, &[Command::Filter]);
+        type_text(&mut app, "9");
+        assert_ne!(app.events.filter, "e.49", "the filter follows the prompt");
+        act(&mut app, Action::Prompt(PromptKey::Cancel));
+        assert_eq!(app.events.filter, "e.49");
+        assert_eq!(app.events.visible(walk(&app).moves()).len(), shown);
+        // Esc outside it clears the filter.
         run(&mut app, &[Command::Cancel]);
         assert!(app.events.filter.is_empty());
         assert_eq!(app.events.visible(walk(&app).moves()).len(), 500);
@@ -367,6 +376,26 @@ fn any_process_expression_can_be_animated_and_errors_keep_the_old_one() {
         let closing = app.key(KeyEvent::from(KeyCode::Char('x'))).unwrap();
         act(&mut app, closing);
         assert_eq!(app.overlay, None);
+        // A key bound to a command closes it and acts: `e` types the
+        // process again, and what follows goes into the prompt.
+        type_process(&mut app, "User [] 5");
+        assert!(matches!(app.overlay, Some(Overlay::Problem(_))));
+        let again = app.key(KeyEvent::from(KeyCode::Char('e'))).unwrap();
+        act(&mut app, again);
+        assert!(
+            matches!(app.overlay, Some(Overlay::Prompt(_))),
+            "{:?}",
+            app.overlay
+        );
+        act(&mut app, Action::Prompt(PromptKey::Cancel));
+        // Esc and Enter only close it.
+        for key in [KeyCode::Esc, KeyCode::Enter] {
+            type_process(&mut app, "User [] 5");
+            let closing = app.key(KeyEvent::from(key)).unwrap();
+            act(&mut app, closing);
+            assert_eq!(app.overlay, None, "{key:?}");
+            assert_eq!(position(&app), 1, "{key:?} fired nothing");
+        }
     });
 }
 

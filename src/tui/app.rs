@@ -216,6 +216,8 @@ pub struct App {
     keeping_failed: bool,
     /// Quitting because the process was asked to end: nothing is asked.
     terminating: bool,
+    /// The events' filter when its prompt opened, for Esc to restore.
+    filter_before: String,
     /// Where walks are kept on the way out
     /// ([`session::kept_walks_directory`]).
     pub keep_walks_in: Option<PathBuf>,
@@ -295,6 +297,7 @@ impl App {
             quitting: None,
             keeping_failed: false,
             terminating: false,
+            filter_before: String::new(),
             keep_walks_in: session::kept_walks_directory(),
             farewell: Vec::new(),
             help_scroll: 0,
@@ -1050,11 +1053,18 @@ impl App {
                 };
                 return Some(Action::Prompt(edit));
             }
-            // Read, then any key closes it (keys typed at it were lost
-            // without a word).
+            // Read, then any key closes it; a key bound to something
+            // other than closing does that too (`e` types the process
+            // again), so what is typed after the problem is not misread.
             // A held key's repeats do not close it unread.
             Some(Overlay::Problem(_)) if key.kind == KeyEventKind::Repeat => return None,
-            Some(Overlay::Problem(_)) => return Some(Action::Command(Command::Cancel)),
+            Some(Overlay::Problem(_)) => {
+                let only_closes = matches!(key.code, KeyCode::Esc | KeyCode::Enter);
+                let command = self.config.keymap.command(self.focus, &key);
+                return Some(Action::Command(
+                    command.filter(|_| !only_closes).unwrap_or(Command::Cancel),
+                ));
+            }
             Some(Overlay::ConfirmQuit | Overlay::ConfirmOpen(_) | Overlay::ConfirmDrop(_)) => {
                 return Some(Action::Prompt(match key.code {
                     KeyCode::Char('y' | 'Y') | KeyCode::Enter => PromptKey::Confirm,
@@ -1096,6 +1106,10 @@ impl App {
             if matches!(overlay, Overlay::Help | Overlay::Problem(_)) && closes {
                 self.overlay = None;
                 return;
+            }
+            if matches!(overlay, Overlay::Problem(_)) {
+                self.overlay = None;
+                return self.command(command);
             }
             if help {
                 let page = self.page();
@@ -1198,6 +1212,7 @@ impl App {
             Command::Initial => self.goto(0),
             Command::Filter => {
                 self.focus = Pane::Events;
+                self.filter_before = self.events.filter.clone();
                 self.overlay = Some(Overlay::Prompt(Prompt::new(
                     Purpose::Filter,
                     &self.events.filter,
@@ -1559,9 +1574,12 @@ impl App {
                         self.overlay = Some(Overlay::Prompt(prompt));
                     }
                     Outcome::Cancelled => {
+                        // The filter as it was before the prompt opened
+                        // (Esc again, outside the prompt, clears it).
                         if prompt.purpose == Purpose::Filter {
                             let moves = self.walk.as_ref().map_or(&[][..], |w| w.moves()).to_vec();
-                            self.events.set_filter("", &moves);
+                            let before = std::mem::take(&mut self.filter_before);
+                            self.events.set_filter(&before, &moves);
                         }
                     }
                     Outcome::Confirmed(text) => {

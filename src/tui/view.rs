@@ -89,7 +89,7 @@ pub fn view(app: &App, frame: &mut Frame) -> Layout {
             .intersection(area);
             frame.render_widget(Clear, rect);
             let block = Block::bordered()
-                .title(" Problem — any key closes ")
+                .title(" Problem — Esc closes; other keys close it and act ")
                 .border_style(theme.error);
             frame.render_widget(Paragraph::new(lines).block(block), rect);
         }
