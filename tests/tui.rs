@@ -910,10 +910,12 @@ fn sessions_are_saved_and_reopened_with_their_trace() {
     });
 }
 
-/// The note said after quitting, for a walk kept in `file`.
-fn kept_note(file: &Path) -> String {
+/// The note said after quitting, for a walk of `process` kept in
+/// `file` (`which`: "your walk" or "your earlier walk ...").
+fn kept_note(which: &str, process: &str, file: &Path) -> String {
     format!(
-        "note: your walk was not saved: it is kept in {0} (`symcsp --session {0}` reopens it)",
+        "note: {which} of {process} was not saved: it is kept in {0} (`symcsp --session {0}` \
+         reopens it)",
         file.display()
     )
 }
@@ -941,7 +943,7 @@ fn quitting_keeps_the_walks_no_session_holds_and_says_where() {
         run(&mut app, &[Command::Quit]);
         assert!(app.quit);
         let first = kept.path().join("walk-1.ron");
-        assert_eq!(app.farewell, [kept_note(&first)]);
+        assert_eq!(app.farewell, [kept_note("your walk", "System", &first)]);
         let session = Session::read(&first).unwrap();
         assert_eq!(session.process, "System");
         assert_eq!((session.steps.len(), session.position), (2, 1));
@@ -963,7 +965,7 @@ fn quitting_keeps_the_walks_no_session_holds_and_says_where() {
         assert!(message(&app).contains("session saved"), "{}", message(&app));
         run(&mut app, &[Command::FireNth(1), Command::Quit]);
         let second = kept.path().join("walk-2.ron");
-        assert_eq!(app.farewell, [kept_note(&second)]);
+        assert_eq!(app.farewell, [kept_note("your walk", "System", &second)]);
         assert_eq!(Session::read(&second).unwrap().steps.len(), 2);
         assert_eq!(Session::read(&mine).unwrap().steps.len(), 1, "untouched");
         assert_eq!(Session::read(&first).unwrap(), session, "untouched");
@@ -975,7 +977,14 @@ fn quitting_keeps_the_walks_no_session_holds_and_says_where() {
         assert_eq!(walk(&app).process, "Quiet");
         run(&mut app, &[Command::Quit]);
         let third = kept.path().join("walk-3.ron");
-        assert_eq!(app.farewell, [kept_note(&third)]);
+        assert_eq!(
+            app.farewell,
+            [kept_note(
+                "your earlier walk (the one b went back to)",
+                "System",
+                &third
+            )]
+        );
         let earlier = Session::read(&third).unwrap();
         assert_eq!(
             (earlier.process.as_str(), earlier.steps.len()),
@@ -1030,7 +1039,7 @@ fn quitting_during_a_long_run_stops_it_and_keeps_its_steps() {
             update(&mut app, Action::Tick);
         }
         let file = kept.path().join("walk-1.ron");
-        assert_eq!(app.farewell, [kept_note(&file)]);
+        assert_eq!(app.farewell, [kept_note("your walk", "P(0)", &file)]);
         let steps = Session::read(&file).unwrap().steps.len();
         assert!(steps > 0 && steps < 5_000_000, "{steps}");
     });

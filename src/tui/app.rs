@@ -147,6 +147,8 @@ enum Job {
     /// out ([`App::leave`]).
     Keep {
         record: WalkRecord,
+        /// The earlier walk (the one `b` goes back to), not the one shown.
+        earlier: bool,
     },
     Compare,
 }
@@ -461,7 +463,7 @@ impl App {
         match session::new_kept_file(self.keep_walks_in.as_deref()) {
             Ok(path) => {
                 self.request(
-                    Job::Keep { record },
+                    Job::Keep { record, earlier },
                     Request::Save {
                         path,
                         earlier,
@@ -885,13 +887,19 @@ impl App {
                 // The rest of the view explains this state.
                 self.open_symmetry();
             }
-            (Job::Keep { record }, Reply::Saved(Ok(path))) => {
-                self.saved_walks.push(record);
+            (Job::Keep { record, earlier }, Reply::Saved(Ok(path))) => {
+                let which = if earlier {
+                    "your earlier walk (the one b went back to)"
+                } else {
+                    "your walk"
+                };
                 self.farewell.push(format!(
-                    "note: your walk was not saved: it is kept in {0} (`symcsp --session {0}` \
-                     reopens it)",
+                    "note: {which} of {} was not saved: it is kept in {1} (`symcsp --session \
+                     {1}` reopens it)",
+                    record.process(),
                     path.display()
                 ));
+                self.saved_walks.push(record);
                 self.leave();
             }
             (Job::Keep { .. }, Reply::Saved(Err(problem))) => self.keeping_failed(&problem),

@@ -53,6 +53,13 @@ pub struct WalkRecord {
     steps: Vec<(String, Option<String>, u32)>,
 }
 
+impl WalkRecord {
+    /// The process walked, as the user named it.
+    pub fn process(&self) -> &str {
+        &self.process
+    }
+}
+
 /// The animated process.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Walk {
