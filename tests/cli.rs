@@ -871,9 +871,18 @@ fn assertions_are_named_without_their_comments() {
 }
 
 /// Without a terminal `symcsp FILE` prints the summary; a `--process`
-/// meant for the animator is said to be unused, not silently dropped.
+/// or `--symmetry` meant for the animator is said to be unused, not
+/// silently dropped.
 #[test]
 fn a_process_for_the_animator_without_a_terminal_is_said_to_be_unused() {
+    symcsp()
+        .args(["models/ring.csp", "--symmetry", "Foo"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("declarations"))
+        .stderr(predicate::str::contains(
+            "note: --symmetry is for the animator, which needs a terminal",
+        ));
     symcsp()
         .args(["models/ring.csp", "--process", "Nope"])
         .assert()

@@ -52,6 +52,13 @@ pub(super) fn run(
                 ),
             );
         }
+        if symmetry.is_some() {
+            say(
+                err,
+                "note: --symmetry is for the animator, which needs a terminal (`symcsp rep FILE \
+                 --symmetry T` shows a state's representative)\n",
+            );
+        }
         if limits.given() {
             say(
                 err,
