@@ -319,6 +319,28 @@ fn explore_stops_an_infinite_process_at_the_budget_with_exit_3() {
     assert!(report["states"].as_u64().unwrap() >= 1000);
 }
 
+/// Without a process, `explore` takes the first assertion's, as the
+/// animator, `rep` and `why` do; a script without one asks for it.
+#[test]
+fn explore_without_a_process_explores_the_first_assertion_s() {
+    symcsp()
+        .args(["explore", "models/liststack.csp"])
+        .assert()
+        .success()
+        .stdout(predicates::str::starts_with(
+            "process            System
+states             1867
+",
+        ));
+    symcsp()
+        .args(["explore", "/dev/null"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "has no assertion to take a process from: name the process",
+        ));
+}
+
 #[test]
 fn explore_takes_any_process_expression_and_the_terms_engine_agrees() {
     for engine in ["supercombinator", "terms"] {

@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use super::limits::SearchLimits;
 use super::progress::{ProgressLine, counters, progress_of};
+use super::reach::one_line;
 use super::symmetry::{SymmetryReport, not_mappable, requested, symmetry};
 use super::{
     EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, fail_at, fail_with, load_as, plural, say,
@@ -58,7 +59,8 @@ impl Engine {
 
 pub struct Request<'a> {
     pub file: &'a Path,
-    pub process: &'a str,
+    /// The process to explore; by default the first assertion's.
+    pub process: Option<&'a str>,
     pub format: Format,
     pub engine: Engine,
     pub limits: &'a SearchLimits,
@@ -106,7 +108,25 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     let Some(mut script) = load_as(request.file, format, out, err) else {
         return EXIT_INPUT_ERROR;
     };
-    let func = match script.add_expr("<process>", request.process) {
+    let process = match request.process {
+        Some(text) => text.to_string(),
+        None => match script.assertions.first() {
+            Some(first) => one_line(
+                script
+                    .sources
+                    .snippet(script.function(first.kind.implementation()).span),
+            ),
+            None => {
+                let problem = format!(
+                    "error: {} has no assertion to take a process from: name the process \
+                     (`symcsp explore {0} PROCESS`)\n",
+                    request.file.display()
+                );
+                return fail_with(format, request.file, &problem, out, err);
+            }
+        },
+    };
+    let func = match script.add_expr("<process>", &process) {
         Ok(func) => func,
         Err(diagnostics) => {
             return fail_at(
@@ -187,7 +207,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     match format {
         Format::Json => {
             let report = Report {
-                process: request.process,
+                process: &process,
                 engine: request.engine.name(),
                 states: exploration.states,
                 transitions: exploration.transitions,
@@ -209,7 +229,13 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         }
         Format::Plain => say(
             out,
-            &plain(request, &budget, &exploration, reduced.as_ref(), script),
+            &plain(
+                (request, &process),
+                &budget,
+                &exploration,
+                reduced.as_ref(),
+                script,
+            ),
         ),
     }
     if exploration.complete {
@@ -307,7 +333,7 @@ fn explore(
 }
 
 fn plain(
-    request: &Request,
+    (request, process): (&Request, &str),
     budget: &Budget,
     x: &Exploration,
     reduced: Option<&Symmetry>,
@@ -324,7 +350,7 @@ fn plain(
          components         {} ({})\n\
          time               {:.3} s{rate}\n\
          store              {:.1} MB ({:.1} bytes/state: rows and index)\n",
-        request.process,
+        process,
         x.states,
         x.transitions,
         x.deadlock_states,

@@ -94,9 +94,10 @@ enum Command {
         #[arg(value_name = "FILE")]
         file: PathBuf,
         /// Any process expression in the script's scope: `System`,
-        /// `Phil(P0)`, `P ||| Q`.
+        /// `Phil(P0)`, `P ||| Q`; by default the first assertion's
+        /// process.
         #[arg(value_name = "PROCESS", allow_hyphen_values = true)]
-        process: String,
+        process: Option<String>,
         #[arg(long, value_enum, default_value = "plain")]
         format: Format,
         #[command(flatten)]
@@ -236,7 +237,7 @@ pub fn main() -> ExitCode {
         }) => {
             let request = explore::Request {
                 file: &file,
-                process: &process,
+                process: process.as_deref(),
                 format,
                 engine,
                 limits: &limits,

@@ -124,7 +124,8 @@ fn subject(script: &mut Script, question: &Question) -> Result<Subject, String> 
     })
 }
 
-fn one_line(text: &str) -> String {
+/// `text` on one line, its white space runs one space each.
+pub(super) fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
