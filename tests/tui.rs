@@ -808,6 +808,45 @@ fn a_divergence_is_loaded_with_its_tau_loop_marked() {
     });
 }
 
+/// `C` runs every check in turn, as FDR's "run all"; Esc stops the one
+/// running and drops those waiting.
+#[test]
+fn all_the_checks_run_in_turn_and_esc_stops_them() {
+    with_large_stack(|| {
+        let verdicts = |app: &App| -> Vec<String> {
+            app.checks
+                .rows
+                .iter()
+                .map(|row| match &row.status {
+                    CheckStatus::Done(done) => done.result.verdict.word().to_string(),
+                    CheckStatus::NotRun => "not run".into(),
+                    CheckStatus::Queued => "queued".into(),
+                    CheckStatus::Running(_) => "running".into(),
+                    CheckStatus::Error(_) => "error".into(),
+                })
+                .collect()
+        };
+        let mut app = open("counter.csp", None);
+        run(&mut app, &[Command::RunAllChecks]);
+        assert_eq!(verdicts(&app)[1..], ["queued", "queued"]);
+        assert!(message(&app).contains("checking the 3 assertions in turn"));
+        assert!(screen(&mut app, 140, 40).contains("… queued"));
+        wait_for_checks(&mut app);
+        assert_eq!(verdicts(&app), ["Failed", "Failed", "Passed"]);
+        // The unreduced assertion runs long enough to be stopped.
+        let mut app = App::new(Source::Builtin(LISTSTACK), None, Config::default());
+        app.settle();
+        run(&mut app, &[Command::RunAllChecks, Command::Cancel]);
+        wait_for_checks(&mut app);
+        let after = verdicts(&app);
+        assert!(
+            after[0] == "Inconclusive" || after[0] == "Passed",
+            "{after:?}"
+        );
+        assert!(after[1..].iter().all(|v| v == "not run"), "{after:?}");
+    });
+}
+
 #[test]
 fn quitting_asks_first_while_a_check_runs_and_esc_cancels_it() {
     with_large_stack(|| {

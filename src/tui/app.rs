@@ -481,6 +481,7 @@ impl App {
     /// stopped first, as what it was doing may add steps to the walk
     /// (they are kept once it has stopped, within [`STOP_PATIENCE`]).
     fn quit_anyway(&mut self) {
+        self.checks.stop_queue();
         if let Some(h) = self.checks.running() {
             h.cancel();
         }
@@ -1232,6 +1233,10 @@ impl App {
                     .run(self.checks.list.selected, &self.budget.clone());
                 self.effect(effect);
             }
+            Command::RunAllChecks => {
+                let effect = self.checks.run_all(&self.budget.clone());
+                self.effect(effect);
+            }
             Command::OpenCounterexample => self.open_counterexample(self.checks.list.selected),
             Command::TypeProcess => {
                 let current = self.walk.as_ref().map_or("", |w| w.process.as_str());
@@ -1490,6 +1495,7 @@ impl App {
             self.say("cancelling…");
         } else if let Some(h) = self.checks.running() {
             h.cancel();
+            self.checks.stop_queue();
             self.say("cancelling the check…");
         } else if self.focus == Pane::Symmetry && self.symmetry.section != Section::Representative {
             self.symmetry.show(Section::Representative);

@@ -313,6 +313,7 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
                 })
             }),
             hint(Command::Cancel, "cancel").filter(|_| app.check_running()),
+            hint(Command::RunAllChecks, "run all").filter(|_| !app.check_running()),
         ],
         Pane::Symmetry => vec![
             hint(Command::AlgorithmNext, "next stage"),

@@ -2,6 +2,7 @@
 //! thread with live progress (one at a time; Esc cancels), its verdict,
 //! and a counterexample to load into the animator.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use ratatui::Frame;
@@ -23,6 +24,8 @@ use crate::tui::wrap::wrap_line;
 
 pub enum CheckStatus {
     NotRun,
+    /// Waiting for the running check to finish (`C` runs them all).
+    Queued,
     Running(CheckHandle),
     Done(Box<Finished>),
     /// The check's diagnostic, rendered with its place and excerpt.
@@ -67,6 +70,10 @@ pub struct ChecksPane {
     pub list: List,
     /// The script the checks run on.
     pub script: Option<Arc<Script>>,
+    /// The checks queued after the running one, in order, and the
+    /// budget they run within.
+    queue: VecDeque<usize>,
+    queue_budget: Budget,
 }
 
 impl ChecksPane {
@@ -82,6 +89,7 @@ impl ChecksPane {
             .collect();
         self.list.fit(self.rows.len());
         self.script = Some(script);
+        self.queue.clear();
     }
 
     /// The running check, if any.
@@ -106,6 +114,34 @@ impl ChecksPane {
             }
             (Command::Activate, Some(_)) => Effect::RunCheck(selected),
             _ => Effect::None,
+        }
+    }
+
+    /// Starts checking every assertion in turn, from the first, each
+    /// within `budget`.
+    pub fn run_all(&mut self, budget: &Budget) -> Effect {
+        if self.script.is_some() && self.rows.is_empty() {
+            return Effect::Complain("the script has no assertions to check".into());
+        }
+        let effect = self.run(0, budget);
+        if !matches!(effect, Effect::Say(_)) {
+            return effect;
+        }
+        self.queue = (1..self.rows.len()).collect();
+        self.queue_budget = budget.clone();
+        for &i in &self.queue {
+            self.rows[i].status = CheckStatus::Queued;
+        }
+        Effect::Say(format!(
+            "checking the {} assertions in turn (Esc stops them)",
+            self.rows.len()
+        ))
+    }
+
+    /// Drops the checks queued after the running one: they are not run.
+    pub fn stop_queue(&mut self) {
+        for i in self.queue.drain(..) {
+            self.rows[i].status = CheckStatus::NotRun;
         }
     }
 
@@ -173,6 +209,10 @@ impl ChecksPane {
             }
         };
         self.rows[i].status = status;
+        if let Some(next) = self.queue.pop_front() {
+            let budget = self.queue_budget.clone();
+            self.run(next, &budget);
+        }
         Some(effect)
     }
 
@@ -291,12 +331,24 @@ impl ChecksPane {
     ) {
         let key = |command| keymap.key_for(Pane::Checks, command).unwrap_or_default();
         match &row.status {
+            CheckStatus::Queued => {
+                frame.render_widget(
+                    Paragraph::new(format!(
+                        "assertion {}: runs when the checks before it are done (Esc stops them)",
+                        index + 1,
+                    ))
+                    .style(theme.dim)
+                    .wrap(Wrap { trim: true }),
+                    area,
+                );
+            }
             CheckStatus::NotRun => {
                 frame.render_widget(
                     Paragraph::new(format!(
-                        "assertion {}: not run yet ({} runs it)",
+                        "assertion {}: not run yet ({} runs it, {} runs them all)",
                         index + 1,
-                        key(Command::RunCheck)
+                        key(Command::RunCheck),
+                        key(Command::RunAllChecks)
                     ))
                     .style(theme.dim)
                     .wrap(Wrap { trim: true }),
@@ -411,6 +463,7 @@ const MIN_NAME_ROOM: usize = 16;
 fn status(theme: &Theme, row: &CheckRow) -> (String, Style) {
     match &row.status {
         CheckStatus::NotRun => ("·".to_string(), theme.dim),
+        CheckStatus::Queued => ("… queued".to_string(), theme.dim),
         CheckStatus::Running(_) => ("… running".to_string(), theme.running),
         CheckStatus::Done(done) => {
             let verdict = done.result.verdict;
