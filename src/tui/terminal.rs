@@ -3,9 +3,10 @@
 //! the event loop that
 //! turns key presses, clicks and ticks into actions and redraws.
 
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{
@@ -53,16 +54,58 @@ pub fn run(mut app: App) -> io::Result<Vec<String>> {
     result.map(|()| std::mem::take(&mut app.farewell))
 }
 
+/// How long the animator has to quit once asked to end before the
+/// process exits regardless: a terminal that hung up can hold the event
+/// loop in crossterm's reading for good.
+const END_PATIENCE: Duration = Duration::from_secs(5);
+
 /// Raised when the process is asked to end (`SIGTERM`, `SIGHUP`): the
 /// loop then quits as the user would, restoring the terminal and keeping
-/// the walk, instead of dying with the terminal left raw.
+/// the walk, instead of dying with the terminal left raw. A second such
+/// signal ends the process at once, and so does [`END_PATIENCE`] passing.
 fn end_requests() -> io::Result<Arc<AtomicBool>> {
     let asked = Arc::new(AtomicBool::new(false));
     #[cfg(unix)]
     for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
+        // Registered first, so it sees the flag as the first signal left
+        // it: only a second signal ends the process here.
+        signal_hook::flag::register_conditional_shutdown(signal, 1, Arc::clone(&asked))?;
         signal_hook::flag::register(signal, Arc::clone(&asked))?;
     }
+    let watched = Arc::clone(&asked);
+    std::thread::Builder::new()
+        .name("symcsp-end".into())
+        .spawn(move || {
+            while !watched.load(Ordering::Relaxed) {
+                std::thread::sleep(POLL * 10);
+            }
+            std::thread::sleep(END_PATIENCE);
+            restore();
+            let note = "note: the animator did not quit in time after it was asked to end";
+            let _ = writeln!(io::stderr(), "{note}");
+            std::process::exit(1);
+        })?;
     Ok(asked)
+}
+
+/// The terminal's events, read on a thread of their own: the event loop
+/// waits on the channel, so a terminal that hangs up (where crossterm's
+/// reading can spin for good) never holds the loop, which goes on to
+/// keep the walk and quit. An error ends the reading, passed on.
+fn read_events() -> io::Result<mpsc::Receiver<io::Result<Event>>> {
+    let (sender, events) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("symcsp-input".into())
+        .spawn(move || {
+            loop {
+                let event = event::read();
+                let failed = event.is_err();
+                if sender.send(event).is_err() || failed {
+                    break;
+                }
+            }
+        })?;
+    Ok(events)
 }
 
 fn event_loop(app: &mut App) -> io::Result<()> {
@@ -76,9 +119,21 @@ fn event_loop(app: &mut App) -> io::Result<()> {
             height: size.height,
         },
     );
+    let events = read_events()?;
     let mut last_tick = Instant::now();
     let mut dirty = true;
+    let mut ending = false;
     while !app.quit {
+        if !ending && end_asked.load(Ordering::Relaxed) {
+            ending = true;
+            update(app, Action::Terminate);
+        }
+        if ending {
+            // The terminal may be gone: neither drawn nor read again.
+            std::thread::sleep(POLL);
+            update(app, Action::Tick);
+            continue;
+        }
         if dirty {
             let mut layout = None;
             terminal.draw(|frame| layout = Some(view(app, frame)))?;
@@ -91,8 +146,17 @@ fn event_loop(app: &mut App) -> io::Result<()> {
         } else {
             wait
         };
-        if event::poll(wait)? {
-            let action = match event::read()? {
+        let event = match events.recv_timeout(wait) {
+            Ok(event) => Some(event?),
+            Err(mpsc::RecvTimeoutError::Timeout) => None,
+            // The reader stopped without an error: nothing more to read.
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                end_asked.store(true, Ordering::Relaxed);
+                None
+            }
+        };
+        if let Some(event) = event {
+            let action = match event {
                 Event::Key(key) if key.kind != KeyEventKind::Release => app.key(key),
                 Event::Mouse(mouse) => match mouse.kind {
                     MouseEventKind::Down(_) => Some(Action::Click {
@@ -113,10 +177,6 @@ fn event_loop(app: &mut App) -> io::Result<()> {
                 update(app, action);
                 dirty = true;
             }
-        }
-        if end_asked.swap(false, Ordering::Relaxed) {
-            update(app, Action::Terminate);
-            dirty = true;
         }
         let ticked = last_tick.elapsed() >= TICK;
         if ticked || app.busy().is_some() {
