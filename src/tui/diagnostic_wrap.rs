@@ -82,7 +82,12 @@ impl Excerpt {
         Some(Excerpt {
             gutter,
             numbered: line[..gutter].to_string(),
-            source: line[gutter..].chars().collect(),
+            // A tab is one column on both lines (ratatui draws it as
+            // none, which the caret rows, made of spaces, would not).
+            source: line[gutter..]
+                .chars()
+                .map(|c| if c == '\t' { ' ' } else { c })
+                .collect(),
             carets: (marks[..lead].chars().count(), carets),
             label: marks[lead + carets..].trim().to_string(),
         })
@@ -184,6 +189,15 @@ mod tests {
         assert_eq!(
             rows("9 | abcdef\n  |       ^\n", 8),
             ["9 | abcd", "  | ef", "  |   ^"]
+        );
+    }
+
+    #[test]
+    fn a_tab_before_the_carets_is_one_column_on_both_lines() {
+        let text = "2 | \t\tP = a -> nope\n  | \t\t         ^^^^\n";
+        assert_eq!(
+            rows(text, 12),
+            ["2 |   P = a ", "  | -> nope", "  |    ^^^^"]
         );
     }
 
