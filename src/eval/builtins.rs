@@ -511,7 +511,7 @@ impl<'a> Args<'_, 'a> {
         let (a, b) = (self.set(0)?, self.set(1)?);
         self.ev.work(a.as_finite().map_or(0, <[Value]>::len))?;
         self.ev.work(b.as_finite().map_or(0, <[Value]>::len))?;
-        combine(op, a, b, MAX_ELEMENTS)
+        combine(op, a, b, MAX_ELEMENTS, &|n| self.ev.reserve(n))?
             .map(Value::set)
             .ok_or_else(|| self.not_combined(if a.as_finite().is_none() { a } else { b }))
     }
@@ -525,8 +525,10 @@ impl<'a> Args<'_, 'a> {
                 return Err(self.wrong(0, "a set of sets", s));
             };
             self.ev.work(set.as_finite().map_or(1, <[Value]>::len))?;
-            all = combine(SetOp::Union, &all, set, MAX_ELEMENTS)
-                .ok_or_else(|| self.not_combined(infinite))?;
+            all = combine(SetOp::Union, &all, set, MAX_ELEMENTS, &|n| {
+                self.ev.reserve(n)
+            })?
+            .ok_or_else(|| self.not_combined(infinite))?;
         }
         Ok(Value::set(all))
     }

@@ -6,6 +6,7 @@
 //! `{2..}` and `union({0..}, {-1})` is `{-1..}`. Others (`diff(Int, {0})`,
 //! `union({5..}, {1})`) have no such form and are refused by the caller.
 
+use super::EvalResult;
 use super::value::{Set, Value};
 
 /// A set operation.
@@ -101,18 +102,38 @@ fn higher(a: Bound, b: Bound) -> Bound {
     }
 }
 
+/// Asked before a range of integers is built, with its length: an error
+/// (a budget reached) stops the operation.
+pub(super) type Reserve<'r> = &'r dyn Fn(usize) -> EvalResult<()>;
+
 /// The integers from `from` up to but not including `to`, when there are
-/// at most `limit`.
-fn range(from: i64, to: i64, limit: usize) -> Option<Vec<i64>> {
-    let len = usize::try_from(to.checked_sub(from)?).unwrap_or(0);
-    (len <= limit).then(|| (from..to).collect())
+/// at most `limit` (`Ok(None)` when there are more), each reserved first.
+fn range(from: i64, to: i64, limit: usize, reserve: Reserve) -> EvalResult<Option<Vec<i64>>> {
+    let Some(len) = to.checked_sub(from) else {
+        return Ok(None);
+    };
+    let len = usize::try_from(len).unwrap_or(0);
+    if len > limit {
+        return Ok(None);
+    }
+    reserve(len)?;
+    Ok(Some((from..to).collect()))
 }
 
 /// `a op b` on sets of integers where the answer is finite (of at most
 /// `limit` elements), `{n..}` or `Int`; `None` otherwise, or where a
-/// side is not a set of integers.
-pub(super) fn combine(op: SetOp, a: &Set, b: &Set, limit: usize) -> Option<Set> {
-    let (a, b) = (IntSet::of(a)?, IntSet::of(b)?);
+/// side is not a set of integers. A range of integers the answer needs
+/// is reserved before it is built.
+pub(super) fn combine(
+    op: SetOp,
+    a: &Set,
+    b: &Set,
+    limit: usize,
+    reserve: Reserve,
+) -> EvalResult<Option<Set>> {
+    let (Some(a), Some(b)) = (IntSet::of(a), IntSet::of(b)) else {
+        return Ok(None);
+    };
     let mut candidates: Vec<i64> = a.below.iter().chain(&b.below).copied().collect();
     let tail = match op {
         SetOp::Union => match (a.tail, b.tail) {
@@ -128,16 +149,27 @@ pub(super) fn combine(op: SetOp, a: &Set, b: &Set, limit: usize) -> Option<Set> 
             // it, from `a`'s bound, each integer is a candidate.
             (Some(x), None) => {
                 let Some(&last) = b.below.last() else {
-                    return a.into_set();
+                    return Ok(a.into_set());
                 };
-                let from = x?.min(last);
-                candidates.extend(range(from, last.checked_add(1)?, limit)?);
-                Some(Some(last.checked_add(1)?.max(x?)))
+                let (Some(x), Some(after)) = (x, last.checked_add(1)) else {
+                    return Ok(None);
+                };
+                let Some(between) = range(x.min(last), after, limit, reserve)? else {
+                    return Ok(None);
+                };
+                candidates.extend(between);
+                Some(Some(after.max(x)))
             }
             // Between the bounds: `a`'s tail where `b`'s has not begun.
             (Some(x), Some(y)) => {
                 if let Some(y) = y {
-                    candidates.extend(range(x?, y, limit)?);
+                    let Some(x) = x else {
+                        return Ok(None);
+                    };
+                    let Some(between) = range(x, y, limit, reserve)? else {
+                        return Ok(None);
+                    };
+                    candidates.extend(between);
                 }
                 None
             }
@@ -153,13 +185,13 @@ pub(super) fn combine(op: SetOp, a: &Set, b: &Set, limit: usize) -> Option<Set> 
     candidates.dedup();
     candidates.retain(|&x| member(x));
     if tail.is_none() && candidates.len() > limit {
-        return None;
+        return Ok(None);
     }
-    IntSet {
+    Ok(IntSet {
         below: candidates,
         tail,
     }
-    .into_set()
+    .into_set())
 }
 
 #[cfg(test)]
@@ -170,16 +202,20 @@ mod tests {
         Set::Finite(xs.iter().map(|&x| Value::Int(x)).collect())
     }
 
+    fn with_room(op: SetOp, a: &Set, b: &Set) -> Option<Set> {
+        combine(op, a, b, 1000, &|_| Ok(())).expect("no budget to reach")
+    }
+
     fn union(a: &Set, b: &Set) -> Option<Set> {
-        combine(SetOp::Union, a, b, 1000)
+        with_room(SetOp::Union, a, b)
     }
 
     fn inter(a: &Set, b: &Set) -> Option<Set> {
-        combine(SetOp::Inter, a, b, 1000)
+        with_room(SetOp::Inter, a, b)
     }
 
     fn diff(a: &Set, b: &Set) -> Option<Set> {
-        combine(SetOp::Diff, a, b, 1000)
+        with_room(SetOp::Diff, a, b)
     }
 
     #[test]
@@ -218,6 +254,20 @@ mod tests {
         assert_eq!(diff(&Set::AllInts, &ints(&[])), Some(Set::AllInts));
         // Too many between the bounds.
         assert_eq!(diff(&from(0), &from(5000)), None);
+    }
+
+    #[test]
+    fn a_range_is_reserved_before_it_is_built() {
+        let asked = std::cell::Cell::new(0);
+        let reserve = |n: usize| {
+            asked.set(n);
+            Err(super::super::EvalError::stopped(
+                crate::budget::Stopped::Memory,
+            ))
+        };
+        let from = Set::IntsFrom;
+        assert!(combine(SetOp::Diff, &from(0), &from(500), 1000, &reserve).is_err());
+        assert_eq!(asked.get(), 500);
     }
 
     #[test]
