@@ -43,7 +43,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                     }
                 },
                 DeclKind::TypeAnnotation(names, ty) => {
-                    self.check_type(ty);
+                    self.check_annotation(ty);
                     for ident in names {
                         self.annotated.push((self.ctx.qualify(&ident.name), *ident));
                     }
@@ -169,9 +169,20 @@ impl<'s, 'p> Resolver<'s, 'p> {
         }
     }
 
+    /// [`Resolver::check_type`] on an annotation's type, once however
+    /// many instances hold it.
+    pub(super) fn check_annotation(&mut self, ty: &ast::TypeExpr) {
+        if self
+            .checked_annotations
+            .insert((ty.span.start, ty.span.end))
+        {
+            self.check_type(ty);
+        }
+    }
+
     /// What FDR refuses in a type annotation: a function type whose
     /// arguments are not in brackets, a type class it does not have.
-    pub(super) fn check_type(&mut self, ty: &ast::TypeExpr) {
+    fn check_type(&mut self, ty: &ast::TypeExpr) {
         use ast::TypeKind as T;
         match &ty.kind {
             T::Name(_) => {}
@@ -403,7 +414,14 @@ impl<'s, 'p> Resolver<'s, 'p> {
         }
         self.modules.insert(qualified, (module, self.ctx.clone()));
         if module.params.is_some() {
-            // Only its instances have names.
+            // Only its instances have names; its annotations are checked
+            // here, instantiated or not.
+            let decls = module.private.iter().chain(module.exports.iter().flatten());
+            for decl in decls {
+                if let DeclKind::TypeAnnotation(_, ty) = &decl.kind {
+                    self.check_annotation(ty);
+                }
+            }
             return;
         }
         self.module_names.insert(qualified);

@@ -204,6 +204,10 @@ pub(super) struct Resolver<'s, 'p> {
     instantiating: Vec<&'p ast::Module>,
     /// Instances collected so far, nested ones included.
     instances: usize,
+    /// The type annotations checked already, by place (`start`, `end`):
+    /// a module's body is collected once per instance, its annotations
+    /// checked once.
+    checked_annotations: FxHashSet<(u32, u32)>,
 }
 
 impl<'s, 'p> Resolver<'s, 'p> {
@@ -227,6 +231,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             annotated: Vec::new(),
             instantiating: Vec::new(),
             instances: 0,
+            checked_annotations: FxHashSet::default(),
         }
     }
 

@@ -422,7 +422,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                     });
                 }
                 DeclKind::TypeAnnotation(names, ty) => {
-                    self.check_type(ty);
+                    self.check_annotation(ty);
                     annotated.extend(names.iter());
                 }
                 DeclKind::External(names) | DeclKind::Transparent(names) => {
