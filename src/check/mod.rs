@@ -121,10 +121,9 @@ impl Reduced {
 pub fn assertion_text(script: &Script, index: usize) -> String {
     let span = script.assertions[index].span;
     // The assertion's span may run over a comment after it.
-    crate::syntax::without_comments(script.sources.snippet(span))
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    crate::syntax::one_line(&crate::syntax::without_comments(
+        script.sources.snippet(span),
+    ))
 }
 
 /// Checks assertion `index` of `script` within `budget`, reduced by

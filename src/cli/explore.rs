@@ -13,7 +13,6 @@ use serde::Serialize;
 
 use super::limits::SearchLimits;
 use super::progress::{ProgressLine, counters, progress_of};
-use super::reach::one_line;
 use super::symmetry::{SymmetryReport, not_mappable, requested, symmetry};
 use super::{
     EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, fail_at, fail_with, load_as, plural, say,
@@ -24,6 +23,7 @@ use crate::lts::{self, Budget, Exploration};
 use crate::process::Processes;
 use crate::symmetry::spec::Reduce;
 use crate::symmetry::{Symmetry, SystemSymmetry};
+use crate::syntax::one_line;
 
 /// The most states `--dot` draws.
 pub const DOT_LIMIT: usize = 2_000;

@@ -18,7 +18,7 @@ use crate::script::Script;
 use crate::script::ir::FuncId;
 use crate::symmetry::spec::Reduce;
 use crate::symmetry::{Symmetry, SystemSymmetry};
-use crate::syntax::{Diagnostic, render_all};
+use crate::syntax::{Diagnostic, one_line, render_all};
 
 /// What the user asked about, as typed.
 pub(super) struct Question<'a> {
@@ -122,11 +122,6 @@ fn subject(script: &mut Script, question: &Question) -> Result<Subject, String> 
         symmetry,
         traces,
     })
-}
-
-/// `text` on one line, its white space runs one space each.
-pub(super) fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The machine under symmetry and the states the traces lead to.

@@ -207,7 +207,7 @@ fn node_text(script: &Script, func: FuncId, vars: &[Value], folds: &[(Span, Stri
     }
     spliced.push_str(&source[at..]);
     let text = crate::syntax::without_comments(&spliced);
-    let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = crate::syntax::one_line(&text);
     let text = strip_enclosing_parens(&text);
     substitute(text, &bindings(script, function, vars))
 }

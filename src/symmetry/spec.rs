@@ -417,8 +417,7 @@ impl Reduce {
                 items
                     .iter()
                     .map(|&f| {
-                        let text = script.sources.snippet(script.function(f).span);
-                        text.split_whitespace().collect::<Vec<_>>().join(" ")
+                        crate::syntax::one_line(script.sources.snippet(script.function(f).span))
                     })
                     .collect::<Vec<_>>()
                     .join(", "),

@@ -270,6 +270,12 @@ pub(crate) fn block_comment_end(bytes: &[u8], i: usize) -> Option<usize> {
     None
 }
 
+/// `text` on one line: each run of white space (line breaks included)
+/// one space, none at either end.
+pub fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// `text` with each comment replaced by one space, for showing source as
 /// process text on one line. String and character literals keep their
 /// `--`; an unterminated comment runs to the end.

@@ -23,7 +23,7 @@ mod tokens;
 
 pub use build::MAX_DEPTH;
 pub use diagnostic::{Diagnostic, Severity, render_all};
-pub use lexical::{MAX_BRACKET_DEPTH, without_comments};
+pub use lexical::{MAX_BRACKET_DEPTH, one_line, without_comments};
 pub use load::{LoadError, Program, display_name, empty_file, load_file, load_str};
 pub use print::{binary_symbol, process_symbol};
 pub use read::unreadable;

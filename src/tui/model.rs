@@ -20,6 +20,7 @@ use crate::script::builtins::Builtin;
 use crate::script::ir::{ExprId, ExprKind, FuncId, GlobalKind};
 use crate::symmetry::spec::Reduce;
 use crate::symmetry::{Symmetry, SystemSymmetry};
+use crate::syntax::one_line;
 use crate::syntax::render_all;
 
 /// Where the script comes from.
@@ -343,8 +344,4 @@ fn is_process_builtin(builtin: Builtin) -> bool {
             | Builtin::Run
             | Builtin::ProcessFunction(_)
     )
-}
-
-pub fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
