@@ -897,22 +897,16 @@ fn assertions_are_named_without_their_comments() {
 /// silently dropped.
 #[test]
 fn a_process_for_the_animator_without_a_terminal_is_said_to_be_unused() {
-    symcsp()
-        .args(["models/ring.csp", "--symmetry", "Foo"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("declarations"))
-        .stderr(predicate::str::contains(
-            "note: --symmetry is for the animator, which needs a terminal",
-        ));
-    symcsp()
-        .args(["models/ring.csp", "--process", "Nope"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("declarations"))
-        .stderr(predicate::str::contains(
-            "note: --process is for the animator, which needs a terminal",
-        ));
+    for (option, value) in [("--symmetry", "Foo"), ("--process", "Nope")] {
+        symcsp()
+            .args(["models/ring.csp", option, value])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("declarations"))
+            .stderr(predicate::str::contains(format!(
+                "note: {option} is for the animator, which needs a terminal"
+            )));
+    }
 }
 
 /// The budget options of `symcsp FILE` bound the checks run from the

@@ -472,14 +472,12 @@ impl<'s> Processes<'s> {
         })
     }
 
-    /// The id of an event set (added if new).
     /// `p \ set`, a hiding of a hiding made one: `(P \ B) \ A` is
     /// `P \ (A ∪ B)` step for step, so a recursion through hiding
     /// (`Q = (a -> Q) \ {a}`) has two states, not one `\` more each
     /// time round.
     fn hide(&mut self, p: ProcId, set: SetId) -> ProcId {
         let (p, set) = match *self.term(p) {
-            Term::Hide(inner, inner_set) if inner_set == set => (inner, set),
             Term::Hide(inner, inner_set) => {
                 let both = self.set(inner_set).iter().chain(self.set(set).iter());
                 let both = EventSet::from_ids(both, self.events.id_count());
@@ -490,6 +488,7 @@ impl<'s> Processes<'s> {
         self.intern(Term::Hide(p, set))
     }
 
+    /// The id of an event set (added if new).
     pub fn intern_set(&mut self, set: EventSet) -> SetId {
         self.sets.intern(set)
     }

@@ -494,6 +494,13 @@ impl App {
         }
     }
 
+    /// The process is asked to end: quits without asking anything.
+    fn terminate(&mut self) {
+        self.overlay = None;
+        self.terminating = true;
+        self.quit_anyway();
+    }
+
     /// A walk could not be kept on the way out: said, and the next quit
     /// leaves without it.
     fn keeping_failed(&mut self, problem: &str) {
@@ -1771,10 +1778,6 @@ pub fn update(app: &mut App, action: Action) {
         Action::Scroll { column, row, down } => app.click(column, row, Some(down)),
         Action::Resize { width, height } => app.resize(width, height),
         Action::Tick => app.tick(),
-        Action::Terminate => {
-            app.overlay = None;
-            app.terminating = true;
-            app.quit_anyway();
-        }
+        Action::Terminate => app.terminate(),
     }
 }
