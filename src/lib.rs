@@ -7,6 +7,7 @@
 //!
 //! - [`syntax`]: CSPM text to an AST with spans, diagnostics, printing.
 //! - [`script`]: names resolved, datatypes and channels collected.
+//! - [`types`]: FDR's static types, checked before anything runs.
 //! - [`eval`]: values and the functional language.
 //! - [`process`]: process states and their operational semantics.
 //! - [`lts`]: the supercombinator, the state store and breadth-first search.
@@ -29,3 +30,4 @@ pub mod stack;
 pub mod symmetry;
 pub mod syntax;
 pub mod tui;
+pub mod types;

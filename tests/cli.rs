@@ -403,7 +403,9 @@ fn explore_reports_a_bad_process_with_a_caret() {
         .args(["explore", "models/buffers.csp", "1 + 2"])
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("expected a process"));
+        .stderr(predicates::str::contains(
+            "Couldn't match expected type Proc with actual type Int",
+        ));
 }
 
 #[test]
@@ -420,7 +422,10 @@ fn explore_reports_processes_it_cannot_explore() {
         ("P", "P is defined by unguarded recursion"),
         ("Q", "nest more than 10000 deep"),
         ("R", "`deter` is not supported yet"),
-        ("STOP \\ {1}", "1 is not an event of any channel"),
+        (
+            "STOP \\ {1}",
+            "Couldn't match expected type Event with actual type Int",
+        ),
     ] {
         symcsp()
             .args(["explore", file, process])
@@ -571,6 +576,12 @@ fn stdout_of(args: &[&str], code: i32) -> String {
     String::from_utf8(output.stdout).expect("UTF-8")
 }
 
+/// What `symcsp ARGS` writes on stderr, exiting with `code`.
+fn stderr_of(args: &[&str], code: i32) -> String {
+    let output = symcsp().args(args).assert().code(code).get_output().clone();
+    String::from_utf8(output.stderr).expect("UTF-8")
+}
+
 /// The one JSON object `symcsp ARGS` prints, exiting with `code`.
 fn json_of(args: &[&str], code: i32) -> serde_json::Value {
     serde_json::from_str(&stdout_of(args, code)).expect("one JSON object")
@@ -591,11 +602,11 @@ fn script(text: &str) -> (tempfile::TempDir, String) {
 fn check_exit_codes_put_errors_first_then_failures_then_inconclusive() {
     let (_dir, file) = script(
         "channel a, c\nP = a -> P\nQ = a -> c -> STOP\nR(n) = a -> R(n + 1)\n\
-         assert P [T= Q\nassert P [T= 3\nassert R(0) :[deadlock free]\n",
+         assert P [T= Q\nassert P [T= head(<>)\nassert R(0) :[deadlock free]\n",
     );
     let text = stdout_of(&["check", &file, "--max-states", "50"], 2);
     assert!(text.contains("assert P [T= Q: Failed"), "{text}");
-    assert!(text.contains("assert P [T= 3: Error"), "{text}");
+    assert!(text.contains("assert P [T= head(<>): Error"), "{text}");
     assert!(
         text.contains("assert R(0) :[deadlock free]: Inconclusive"),
         "{text}"
@@ -756,22 +767,23 @@ fn json_counterexamples_are_numbered_as_the_text_is() {
 /// Errors in JSON are fields beside the rendered text.
 #[test]
 fn json_errors_are_fields_beside_the_rendered_text() {
-    let (_dir, file) = script("channel a\nP = a -> P\nassert P [T= 3\n");
+    // A value outside its channel's type is seen when the check runs.
+    let (_dir, file) = script("channel a : {0..1}\nP = a?x -> P\nassert P [T= a!5 -> STOP\n");
     let report = json_of(&["check", &file, "--format", "json"], 2);
     let error = &report["assertions"][0]["error"];
     assert!(error["file"].as_str().unwrap().ends_with("script.csp"));
     assert_eq!(error["line"], 3);
-    assert_eq!(error["column"], 14);
+    assert_eq!(error["column"], 16);
     assert_eq!(
         error["message"],
-        "expected a process, but this is an integer"
+        "5 is not a valid field 1 of `a`: it is not in {0, 1}"
     );
-    assert_eq!(error["notes"][0], "its value is 3");
+    assert_eq!(error["notes"][0], "while building a.5");
     assert!(
         error["rendered"]
             .as_str()
             .unwrap()
-            .starts_with("error: expected a process, but this is an integer\n --> ")
+            .starts_with("error: 5 is not a valid field 1 of `a`: it is not in {0, 1}\n --> ")
     );
     // A script that does not load: one JSON object on stdout too.
     let output = symcsp()
@@ -1016,15 +1028,15 @@ fn an_event_for_a_set_of_events_is_answered_with_the_set_written_out() {
     let (_dir, file) = script(
         "channel a : {0..1}\nchannel b\nP = a?x -> P\nQ = P \\ b\nassert Q :[deadlock free]\n",
     );
-    let text = stdout_of(&["check", &file], 2);
+    let text = stderr_of(&["check", &file], 2);
     assert!(
-        text.contains("error: expected a set of events, but this is an event"),
+        text.contains("error: Couldn't match expected type {Event} with actual type Event"),
         "{text}"
     );
     assert!(
         text.contains(
-            "note: the value is b; a set of events is written in braces: `{b}` for the one \
-             event, `{| b |}` for every event that begins with it"
+            "note: a set of events is written in braces: `{b}` for the one event, `{| b |}` \
+             for every event that begins with it"
         ),
         "{text}"
     );
@@ -1045,55 +1057,56 @@ fn eval_without_prints_says_there_is_nothing_to_evaluate() {
         ));
 }
 
-/// An operand of the wrong kind is pointed at, not the whole operator
-/// expression around it.
+/// An operand of the wrong type is refused when the script loads, the
+/// caret under the operand, not under the whole operator expression
+/// around it.
 #[test]
 fn a_wrong_operand_is_pointed_at_itself() {
     let cases = [
         (
             "P = a -> STOP [] 3",
             "3",
-            "expected a process, but this is an integer",
+            "Couldn't match expected type Proc with actual type Int",
         ),
         (
             "P = (a -> STOP) ||| {a}",
             "{a}",
-            "expected a process, but this is a set",
+            "Couldn't match expected type Proc with actual type {Event}",
         ),
         (
             "P = a -> STOP \\ a",
             "a",
-            "expected a set of events, but this is an event",
+            "Couldn't match expected type {Event} with actual type Event",
         ),
         (
             "P = STOP [| a |] STOP",
             "a",
-            "expected a set of events, but this is an event",
+            "Couldn't match expected type {Event} with actual type Event",
         ),
         (
             "P = a -> 3",
             "3",
-            "expected a process, but this is an integer",
+            "Couldn't match expected type Proc with actual type Int",
         ),
         (
             "P = true & 3",
             "3",
-            "expected a process, but this is an integer",
+            "Couldn't match expected type Proc with actual type Int",
         ),
         (
             "P = ||| i : {1, 2} @ i",
             "i",
-            "expected a process, but this is an integer",
+            "Couldn't match expected type Proc with actual type Int",
         ),
         (
             "P = [] i : {1, 2} @ a -> <i>",
             "<i>",
-            "expected a process, but this is a sequence",
+            "Couldn't match expected type Proc with actual type <Int>",
         ),
     ];
     for (line, operand, message) in cases {
         let (_dir, file) = script(&format!("channel a\n{line}\nassert P :[deadlock free]\n"));
-        let text = stdout_of(&["check", &file], 2);
+        let text = stderr_of(&["check", &file], 2);
         assert!(text.contains(message), "{line}:\n{text}");
         // The operand is the last one of the line written so: its caret
         // starts where it does and is as long.

@@ -71,7 +71,8 @@ fn timed_assertions_answer_as_fdr() {
 /// processes the translation adds.
 #[test]
 fn the_listing_shows_only_the_scripts_processes() {
-    let listing = symcsp::tui::model::Listing::new(load());
+    let loaded = symcsp::types::load_file(std::path::Path::new(FIXTURE)).expect("loads");
+    let listing = symcsp::tui::model::Listing::new(loaded);
     assert_eq!(
         listing.processes,
         [

@@ -370,7 +370,10 @@ fn any_process_expression_can_be_animated_and_errors_keep_the_old_one() {
         let Some(Overlay::Problem(problem)) = &app.overlay else {
             panic!("expected a problem, got {:?}", app.overlay)
         };
-        assert!(problem.contains("expected a process"), "{problem}");
+        assert!(
+            problem.contains("Couldn't match expected type Proc with actual type Int"),
+            "{problem}"
+        );
         assert!(problem.contains("<process>:1:9"), "{problem}");
         // Any key closes it (a letter bound to nothing included).
         let closing = app.key(KeyEvent::from(KeyCode::Char('x'))).unwrap();
@@ -542,21 +545,22 @@ fn keys_do_nothing_on_a_screen_too_small_but_quit() {
     });
 }
 
-/// A check that meets an error shows it as the command line does: the
-/// place, the line with a caret under the fault, and the notes.
+/// A check that meets an error (one no type shows: the head of an empty
+/// sequence) shows it as the command line does: the place, the line
+/// with a caret under the fault, and the notes.
 #[test]
 fn a_checks_error_is_shown_with_its_place_and_caret() {
     with_large_stack(|| {
-        let text = "channel a\nP = a -> P\nQ = a -> (1 + P)\nassert P [T= Q\n";
+        let text = "channel a\nP = a -> P\nQ = a -> head(<>)\nassert P [T= Q\n";
         let (_dir, mut app) = open_script("err.csp", text, None);
         app.focus = Pane::Checks;
         run(&mut app, &[Command::RunCheck]);
         wait_for_checks(&mut app);
         assert!(matches!(app.checks.rows[0].status, CheckStatus::Error(_)));
         let shown = screen(&mut app, 140, 40);
-        assert!(shown.contains("err.csp:3:15"), "{shown}");
-        assert!(shown.contains("3 | Q = a -> (1 + P)"), "{shown}");
-        assert!(shown.contains("  |               ^"), "{shown}");
+        assert!(shown.contains("err.csp:3:10"), "{shown}");
+        assert!(shown.contains("3 | Q = a -> head(<>)"), "{shown}");
+        assert!(shown.contains("  |          ^^^^^^^^"), "{shown}");
         // Nothing runs and there is no counterexample: the status bar
         // offers neither.
         assert!(!shown.contains("Esc cancel"), "{shown}");

@@ -85,9 +85,10 @@ struct Entry<'a> {
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let format = request.format;
-    let Some(mut script) = load_as(request.file, format, out, err) else {
+    let Some(loaded) = load_as(request.file, format, out, err) else {
         return EXIT_INPUT_ERROR;
     };
+    let mut script = loaded.script;
     let reduce = match request.symmetry.map(|text| requested(&mut script, text)) {
         None => None,
         Some(Ok(reduce)) => Some(reduce),

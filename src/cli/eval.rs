@@ -11,6 +11,7 @@ use super::limits::WorkLimits;
 use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, load, say};
 use crate::eval::{EvalError, Evaluator};
 use crate::syntax::render_all;
+use crate::types::Expect;
 
 pub(super) fn run(
     file: &Path,
@@ -19,18 +20,18 @@ pub(super) fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let Some(mut script) = load(file, err) else {
+    let Some(mut loaded) = load(file, err) else {
         return EXIT_INPUT_ERROR;
     };
     let targets = match expr {
-        Some(text) => match script.add_expr("<expression>", text) {
+        Some(text) => match loaded.add_expr("<expression>", text, Expect::Any) {
             Ok(func) => vec![func],
             Err(diagnostics) => {
-                say(err, &render_all(&diagnostics, &script.sources));
+                say(err, &render_all(&diagnostics, &loaded.script.sources));
                 return EXIT_INPUT_ERROR;
             }
         },
-        None if script.prints.is_empty() => {
+        None if loaded.script.prints.is_empty() => {
             say(
                 err,
                 &format!(
@@ -41,9 +42,9 @@ pub(super) fn run(
             );
             return 0;
         }
-        None => script.prints.clone(),
+        None => loaded.script.prints.clone(),
     };
-    let script = &script;
+    let script = &loaded.script;
     let meter = limits.budget().meter();
     let outcome = crate::stack::with_large_stack(|| {
         let evaluator = Evaluator::new(script).with_meter(meter);

@@ -24,6 +24,7 @@ use crate::process::Processes;
 use crate::symmetry::spec::Reduce;
 use crate::symmetry::{Symmetry, SystemSymmetry};
 use crate::syntax::one_line;
+use crate::types::Expect;
 
 /// The most states `--dot` draws.
 pub const DOT_LIMIT: usize = 2_000;
@@ -105,16 +106,17 @@ struct DotReport {
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let format = request.format;
-    let Some(mut script) = load_as(request.file, format, out, err) else {
+    let Some(mut loaded) = load_as(request.file, format, out, err) else {
         return EXIT_INPUT_ERROR;
     };
     let process = match request.process {
         Some(text) => text.to_string(),
-        None => match script.assertions.first() {
+        None => match loaded.script.assertions.first() {
             Some(first) => one_line(
-                script
+                loaded
+                    .script
                     .sources
-                    .snippet(script.function(first.kind.implementation()).span),
+                    .snippet(loaded.script.function(first.kind.implementation()).span),
             ),
             None => {
                 let problem = format!(
@@ -126,19 +128,20 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             }
         },
     };
-    let func = match script.add_expr("<process>", &process) {
+    let func = match loaded.add_expr("<process>", &process, Expect::Process) {
         Ok(func) => func,
         Err(diagnostics) => {
             return fail_at(
                 format,
                 request.file,
                 &diagnostics,
-                &script.sources,
+                &loaded.script.sources,
                 out,
                 err,
             );
         }
     };
+    let mut script = loaded.script;
     let asked = match request.symmetry.map(|text| requested(&mut script, text)) {
         None => Reduce::Off,
         Some(Ok(asked)) => asked,

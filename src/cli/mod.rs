@@ -400,8 +400,9 @@ pub enum Format {
     Json,
 }
 
-/// Loads the script at `file`, or reports why not (for exit 2).
-fn load(file: &std::path::Path, err: &mut dyn Write) -> Option<crate::script::Script> {
+/// Loads (parses, resolves and type-checks) the script at `file`, or
+/// reports why not (for exit 2).
+fn load(file: &std::path::Path, err: &mut dyn Write) -> Option<crate::types::Loaded> {
     load_as(file, Format::Plain, &mut std::io::sink(), err)
 }
 
@@ -412,9 +413,9 @@ fn load_as(
     format: Format,
     out: &mut dyn Write,
     err: &mut dyn Write,
-) -> Option<crate::script::Script> {
-    match crate::script::Script::load_file(file) {
-        Ok(script) => Some(script),
+) -> Option<crate::types::Loaded> {
+    match crate::types::load_file(file) {
+        Ok(loaded) => Some(loaded),
         Err(e) => {
             let errors = e
                 .diagnostics

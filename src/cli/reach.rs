@@ -19,6 +19,7 @@ use crate::script::ir::FuncId;
 use crate::symmetry::spec::Reduce;
 use crate::symmetry::{Symmetry, SystemSymmetry};
 use crate::syntax::{Diagnostic, one_line, render_all};
+use crate::types::{Expect, Loaded};
 
 /// What the user asked about, as typed.
 pub(super) struct Question<'a> {
@@ -41,11 +42,11 @@ pub(super) fn answer(
     err: &mut dyn Write,
     report: impl FnOnce(&Script, &Subject) -> Result<String, String> + Send,
 ) -> u8 {
-    let Some(mut script) = load(question.file, err) else {
+    let Some(mut loaded) = load(question.file, err) else {
         return EXIT_INPUT_ERROR;
     };
-    let outcome = subject(&mut script, question).and_then(|subject| {
-        let script = &script;
+    let outcome = subject(&mut loaded, question).and_then(|subject| {
+        let script = &loaded.script;
         crate::stack::with_large_stack(|| report(script, &subject))
     });
     match outcome {
@@ -70,12 +71,26 @@ pub(super) struct Subject {
 
 /// Resolves the process, the types and the traces, adding what the user
 /// typed to the script.
-fn subject(script: &mut Script, question: &Question) -> Result<Subject, String> {
-    let add = |script: &mut Script, name: &str, text: &str| {
-        script
-            .add_expr(name, text)
-            .map_err(|ds| render_all(&ds, &script.sources))
+fn subject(loaded: &mut Loaded, question: &Question) -> Result<Subject, String> {
+    let add = |loaded: &mut Loaded, name: &str, text: &str, expect: Expect| {
+        loaded
+            .add_expr(name, text, expect)
+            .map_err(|ds| render_all(&ds, &loaded.script.sources))
     };
+    let process = match question.process {
+        Some(text) => Some(add(loaded, "<process>", text, Expect::Process)?),
+        None => None,
+    };
+    let mut traces = Vec::with_capacity(question.traces.len());
+    for &(name, text) in &question.traces {
+        traces.push(match text {
+            Some(text) if !text.trim().is_empty() => {
+                Some(add(loaded, name, &format!("<{text}>"), Expect::Any)?)
+            }
+            _ => None,
+        });
+    }
+    let script = &mut loaded.script;
     let asked = question
         .symmetry
         .map(|text| requested(script, text))
@@ -95,7 +110,7 @@ fn subject(script: &mut Script, question: &Question) -> Result<Subject, String> 
     });
     let file = question.file.display();
     let (process, process_text, from_assertion) = match question.process {
-        Some(text) => (add(script, "<process>", text)?, text.to_string(), None),
+        Some(text) => (process.expect("added above"), text.to_string(), None),
         None => {
             let Some((imp, asked)) = reducing else {
                 return Err(format!(
@@ -109,13 +124,6 @@ fn subject(script: &mut Script, question: &Question) -> Result<Subject, String> 
         }
     };
     let symmetry = asked.or(from_assertion).unwrap_or(Reduce::Automatic);
-    let mut traces = Vec::with_capacity(question.traces.len());
-    for &(name, text) in &question.traces {
-        traces.push(match text {
-            Some(text) if !text.trim().is_empty() => Some(add(script, name, &format!("<{text}>"))?),
-            _ => None,
-        });
-    }
     Ok(Subject {
         process,
         process_text,

@@ -25,7 +25,7 @@ pub(super) fn run(file: Option<&Path>, out: &mut dyn Write, err: &mut dyn Write)
     // Described from its syntax, then resolved as the animator would.
     let described = loaded.and_then(|program| {
         let text = describe(&title, &program);
-        crate::script::Script::resolve(program).map(|_| text)
+        crate::types::load_program(program).map(|_| text)
     });
     match described {
         Ok(text) => {

@@ -494,6 +494,7 @@ impl Evaluator<'_> {
                 LetGroup::Recursive {
                     captures,
                     group_slot,
+                    ..
                 } => {
                     let env = self.capture(captures, frame);
                     frame.locals[*group_slot as usize] = Slot::Group(env);
@@ -654,7 +655,7 @@ impl Evaluator<'_> {
                 }
                 Ok(())
             }
-            Stmt::Generator(pattern, source) => {
+            Stmt::Generator(pattern, source, _) => {
                 // The source's elements are borrowed from its value, not
                 // copied: an inner generator's source is evaluated afresh
                 // for every binding of the outer ones.

@@ -85,7 +85,7 @@ impl Evaluator<'_> {
         out: &mut Vec<Value>,
     ) -> EvalResult<Option<Rest>> {
         let expr = self.script.expr(suspended.expr);
-        let (ExprKind::SeqComprehension(es, stmts), Some(Stmt::Generator(pattern, _))) =
+        let (ExprKind::SeqComprehension(es, stmts), Some(Stmt::Generator(pattern, _, _))) =
             (&expr.kind, self.generator(suspended))
         else {
             return Err(EvalError::new(
@@ -126,7 +126,7 @@ impl Evaluator<'_> {
             span
         };
         let at = match self.generator(suspended) {
-            Some(Stmt::Generator(_, source)) => self.script.expr(*source).span,
+            Some(Stmt::Generator(_, source, _)) => self.script.expr(*source).span,
             _ => span,
         };
         EvalError::new(
@@ -174,7 +174,7 @@ impl Evaluator<'_> {
                 }
                 Ok(None)
             }
-            Stmt::Generator(pattern, source) => {
+            Stmt::Generator(pattern, source, _) => {
                 let source_value = self.eval(*source, frame)?;
                 let items = match &source_value {
                     Value::Seq(s) => s,

@@ -9,7 +9,7 @@
 
 use crate::eval::{EvalError, EvalResult, Evaluator, Frame, Order, Set, Value};
 use crate::script::ir::{
-    CtorId, DataTypeId, ExprId, ExprKind, Field, FuncId, Pattern, ReplicatedOp, Stmt,
+    CtorId, DataTypeId, ExprId, ExprKind, Field, FieldKind, FuncId, Pattern, ReplicatedOp, Stmt,
 };
 use crate::syntax::Span;
 use crate::syntax::ast::ProcOp;
@@ -107,7 +107,9 @@ pub fn unfold(ev: &Evaluator, func: FuncId, vars: &[Value]) -> EvalResult<Operat
             prefix.walk(head, 0, f, &mut choice, &mut branches)?;
             Operator::Prefix {
                 branches,
-                nondeterministic: fields.iter().any(|x| matches!(x, Field::NondetInput(..))),
+                nondeterministic: fields
+                    .iter()
+                    .any(|x| matches!(x.kind, FieldKind::NondetInput(..))),
             }
         }
         ExprKind::Guard(guard, p) => match ev.eval_in(*guard, f)? {
@@ -407,14 +409,15 @@ impl PrefixWalk<'_, '_> {
             });
             return Ok(());
         };
-        match field {
-            Field::Output(e) => {
+        match &field.kind {
+            FieldKind::Output(e) => {
                 let value = ev.eval_in(*e, frame)?;
                 let span = ev.script().expr(*e).span;
                 let event = ev.dot_values(event, value, span)?;
                 self.walk(event, index + 1, frame, choice, out)
             }
-            Field::Input(pattern, restriction) | Field::NondetInput(pattern, restriction) => {
+            FieldKind::Input(pattern, restriction)
+            | FieldKind::NondetInput(pattern, restriction) => {
                 let restriction = match restriction {
                     Some(r) => match ev.eval_in(*r, frame)? {
                         Value::Set(s) => Some((s, ev.script().expr(*r).span)),
@@ -424,7 +427,7 @@ impl PrefixWalk<'_, '_> {
                     },
                     None => None,
                 };
-                let nondeterministic = matches!(field, Field::NondetInput(..));
+                let nondeterministic = matches!(field.kind, FieldKind::NondetInput(..));
                 let last = index + 1 == self.fields.len();
                 if let (None, Pattern::Dot(parts)) = (&restriction, pattern) {
                     let parts = Parts {

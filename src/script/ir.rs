@@ -60,6 +60,55 @@ id_type!(
     /// A datatype.
     DataTypeId
 );
+id_type!(
+    /// A type variable of a type annotation (`a` in `f :: (a) -> a`).
+    TypeVarId
+);
+
+/// A type annotation `f :: Eq a => (a, Int) -> Proc`, its names resolved.
+#[derive(Debug, Clone)]
+pub struct Annotation {
+    /// The type variables it introduces (a variable an enclosing
+    /// annotation introduced keeps its meaning inside).
+    pub binds: Vec<TypeVarId>,
+    pub ty: TypeSig,
+    /// The annotation's type, for messages.
+    pub span: Span,
+}
+
+/// A type as an annotation writes it.
+#[derive(Debug, Clone)]
+pub enum TypeSig {
+    Int,
+    Bool,
+    Char,
+    Proc,
+    Event,
+    Data(DataTypeId),
+    Var(TypeVarId),
+    Set(Box<TypeSig>),
+    Seq(Box<TypeSig>),
+    Map(Box<TypeSig>, Box<TypeSig>),
+    Tuple(Vec<TypeSig>),
+    /// `A.B.C`
+    Dot(Vec<TypeSig>),
+    /// `(A, B) -> C`
+    Fun(Vec<TypeSig>, Box<TypeSig>),
+    /// `A => B`
+    Dotable(Box<TypeSig>, Box<TypeSig>),
+    /// `a =>* B`: the variable stands for the fields.
+    Extendable(TypeVarId, Box<TypeSig>),
+}
+
+/// A type variable of an annotation, with the classes it is given.
+#[derive(Debug, Clone)]
+pub struct TypeVar {
+    pub name: Ustr,
+    /// `Eq`, `Ord`, `Complete`, `Set`, `Yieldable`.
+    pub classes: Vec<Ustr>,
+    /// The annotation that introduces it.
+    pub bound_at: Span,
+}
 
 /// Where a variable lives at run time, seen from the function using it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -174,17 +223,27 @@ pub enum LetGroup {
     Recursive {
         captures: Vec<VarRef>,
         group_slot: u32,
+        /// The group's definitions.
+        members: Vec<FuncId>,
     },
 }
 
 #[derive(Debug, Clone)]
 pub enum Stmt {
-    Generator(Pattern, ExprId),
+    /// `p <- e` (or `p : e`), and where it is written.
+    Generator(Pattern, ExprId, Span),
     Guard(ExprId),
 }
 
+/// A field of a prefix, and where it is written.
 #[derive(Debug, Clone)]
-pub enum Field {
+pub struct Field {
+    pub kind: FieldKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum FieldKind {
     /// `!e` or `.e`
     Output(ExprId),
     /// `?p` or `?p:S`
@@ -253,6 +312,8 @@ pub struct Function {
     /// `P(x, y) = ...`: the definition's name and, for each parameter in
     /// order, its capture index — to print the state as `P(1, A)`.
     pub call_form: Option<CallForm>,
+    /// The type annotation of a definition that has one.
+    pub annotation: Option<Annotation>,
 }
 
 #[derive(Debug, Clone)]
@@ -306,6 +367,8 @@ pub struct Constructor {
     /// One type expression per field, each a constant.
     pub fields: Vec<FuncId>,
     pub span: Span,
+    /// `C :: Int => T`, if given.
+    pub annotation: Option<Annotation>,
 }
 
 #[derive(Debug, Clone)]
@@ -314,6 +377,8 @@ pub struct Channel {
     /// One type expression per field, each a constant.
     pub fields: Vec<FuncId>,
     pub span: Span,
+    /// `c :: Int => Event`, if given.
+    pub annotation: Option<Annotation>,
 }
 
 #[derive(Debug, Clone)]
@@ -392,7 +457,7 @@ impl ExprKind {
         let stmts = |stmts: &[Stmt], f: &mut dyn FnMut(ExprId)| {
             for s in stmts {
                 match s {
-                    Stmt::Generator(_, e) | Stmt::Guard(e) => f(*e),
+                    Stmt::Generator(_, e, _) | Stmt::Guard(e) => f(*e),
                 }
             }
         };
@@ -455,9 +520,9 @@ impl ExprKind {
             ExprKind::Prefix(ev, fields, then) => {
                 f(*ev);
                 for field in fields {
-                    match field {
-                        Field::Output(e) => f(*e),
-                        Field::Input(_, s) | Field::NondetInput(_, s) => {
+                    match &field.kind {
+                        FieldKind::Output(e) => f(*e),
+                        FieldKind::Input(_, s) | FieldKind::NondetInput(_, s) => {
                             s.iter().for_each(|e| f(*e))
                         }
                     }

@@ -8,6 +8,7 @@
 //! `eval` layer.
 
 pub mod builtins;
+pub mod graph;
 pub mod ir;
 mod mentions;
 mod resolve;
@@ -43,6 +44,8 @@ pub struct Script {
     pub assertions: Vec<Assertion>,
     /// The `print` declarations, in order.
     pub prints: Vec<FuncId>,
+    /// The type variables of every type annotation.
+    pub type_vars: Vec<TypeVar>,
     /// `Timed(...) { }` sections: their declarations are loaded, but timed
     /// semantics (tock insertion) is not applied.
     pub timed_sections: Vec<syntax::Span>,
@@ -65,6 +68,7 @@ impl Script {
             channels: Vec::new(),
             assertions: Vec::new(),
             prints: Vec::new(),
+            type_vars: Vec::new(),
             timed_sections: Vec::new(),
             names: FxHashMap::default(),
             private: FxHashMap::default(),

@@ -17,7 +17,7 @@ use rustc_hash::FxHashSet;
 use crate::script::Script;
 use crate::script::builtins::{Builtin, ProcessFunction};
 use crate::script::ir::{
-    CtorId, ExprId, ExprKind, Field, FuncId, GlobalKind, LetGroup, Pattern, ReplicatedOp, Stmt,
+    CtorId, ExprId, ExprKind, FieldKind, FuncId, GlobalKind, LetGroup, Pattern, ReplicatedOp, Stmt,
 };
 use crate::syntax::{Diagnostic, Span};
 
@@ -126,7 +126,7 @@ impl Walk<'_> {
                 ExprKind::Destructure { pattern, .. } => self.pattern(pattern),
                 ExprKind::Prefix(_, fields, _) => {
                     for field in fields {
-                        if let Field::Input(p, _) | Field::NondetInput(p, _) = field {
+                        if let FieldKind::Input(p, _) | FieldKind::NondetInput(p, _) = &field.kind {
                             self.pattern(p);
                         }
                     }
@@ -175,7 +175,7 @@ impl Walk<'_> {
 
     fn stmts(&mut self, stmts: &[Stmt]) {
         for stmt in stmts {
-            if let Stmt::Generator(p, _) = stmt {
+            if let Stmt::Generator(p, _, _) = stmt {
                 self.pattern(p);
             }
         }

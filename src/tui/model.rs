@@ -22,6 +22,7 @@ use crate::symmetry::spec::Reduce;
 use crate::symmetry::{Symmetry, SystemSymmetry};
 use crate::syntax::one_line;
 use crate::syntax::render_all;
+use crate::types::{Expect, Loaded};
 
 /// Where the script comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,16 +45,17 @@ impl Source {
         }
     }
 
-    /// Reads, parses and resolves the script; diagnostics come rendered.
-    pub fn load(&self) -> Result<Script, String> {
+    /// Reads, parses, resolves and type-checks the script; diagnostics
+    /// come rendered.
+    pub fn load(&self) -> Result<Loaded, String> {
         if let Source::File(path) = self
             && let Some(problem) = crate::syntax::empty_file(path)
         {
             return Err(format!("error: {}: {problem}\n", path.display()));
         }
         let loaded = match self {
-            Source::File(path) => Script::load_file(path),
-            Source::Builtin(model) => Script::load_str(model.name, model.text),
+            Source::File(path) => crate::types::load_file(path),
+            Source::Builtin(model) => crate::types::load_str(model.name, model.text),
         };
         loaded.map_err(|e| e.render())
     }
@@ -111,10 +113,11 @@ impl Animation {
         symmetry: Option<&str>,
         meter: Meter,
     ) -> Result<Animation, String> {
-        let mut script = source.load()?;
-        let func = script
-            .add_expr("<process>", process)
-            .map_err(|d| render_all(&d, &script.sources))?;
+        let mut loaded = source.load()?;
+        let func = loaded
+            .add_expr("<process>", process, Expect::Process)
+            .map_err(|d| render_all(&d, &loaded.script.sources))?;
+        let mut script = loaded.script;
         let asked = symmetry.map(|text| Reduce::requested(&mut script, text));
         Animation::try_new(script, |script| {
             let mut animator = Animator::load(script, func)
@@ -239,7 +242,8 @@ impl Listing {
     /// Lists `script`'s processes and process functions, read off their
     /// definitions without evaluating anything (a constant's value may
     /// take long to compute, and animating it computes it anyway).
-    pub fn new(script: Script) -> Listing {
+    pub fn new(loaded: Loaded) -> Listing {
+        let script = loaded.script;
         let mut processes = Vec::new();
         let mut functions = Vec::new();
         for global in &script.globals {

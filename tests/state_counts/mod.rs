@@ -5,9 +5,11 @@ use symcsp::lts::{self, Budget};
 use symcsp::process::Processes;
 use symcsp::script::Script;
 
+/// The script at `path`, type-checked as every command loads it.
 pub fn load(path: &str) -> Script {
-    Script::load_file(std::path::Path::new(path))
+    symcsp::types::load_file(std::path::Path::new(path))
         .unwrap_or_else(|e| panic!("the fixture loads: {}", e.render()))
+        .script
 }
 
 /// States, transitions and deadlock states of `process`, by the

@@ -45,7 +45,12 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 DeclKind::TypeAnnotation(names, ty) => {
                     self.check_annotation(ty);
                     for ident in names {
-                        self.annotated.push((self.ctx.qualify(&ident.name), *ident));
+                        self.annotated.push((
+                            self.ctx.qualify(&ident.name),
+                            *ident,
+                            ty,
+                            self.ctx.clone(),
+                        ));
                     }
                 }
                 DeclKind::Channel(names, fields) => {
@@ -57,6 +62,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                                 name,
                                 fields: Vec::new(),
                                 span: ident.span,
+                                annotation: None,
                             });
                             if let Some(expr) = fields {
                                 pending.push(Pending::Fields {
@@ -85,6 +91,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                                     datatype: id,
                                     fields: Vec::new(),
                                     span: clause.span,
+                                    annotation: None,
                                 });
                                 ctors.push(ctor);
                                 if let Some(expr) = &clause.fields {
@@ -552,10 +559,15 @@ impl<'s, 'p> Resolver<'s, 'p> {
         let mut pending = Vec::new();
         self.collect(decls, &mut pending);
         let annotated = std::mem::take(&mut self.annotated);
-        self.check_annotated_once(annotated.iter().map(|(name, ident)| (*name, ident)));
-        for (name, ident) in annotated {
+        self.check_annotated_once(annotated.iter().map(|(name, ident, ..)| (*name, ident)));
+        let mut attached = FxHashSet::default();
+        for (name, ident, ty, ctx) in annotated {
             if !self.script.names.contains_key(&name) {
                 self.annotation_without_definition(&ident);
+            } else if attached.insert(name) {
+                self.ctx = ctx;
+                let annotation = self.annotation(ty);
+                self.attach_annotation(name, &ident, annotation);
             }
         }
         for item in pending {

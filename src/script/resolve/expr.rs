@@ -264,19 +264,60 @@ impl<'s, 'p> Resolver<'s, 'p> {
     /// Resolves statements, leaving one lexical scope per generator open
     /// for what follows; the caller truncates the scopes afterwards.
     pub(super) fn stmts(&mut self, stmts: &[ast::Stmt]) -> Vec<Stmt> {
+        let mut bound = BoundOnce::default();
         stmts
             .iter()
             .map(|s| match &s.kind {
                 ast::StmtKind::Generator(p, _, e) => {
                     let source = self.expr(e);
                     self.scopes.push(FxHashMap::default());
-                    Stmt::Generator(self.pattern(p), source)
+                    self.bind_once(&mut bound, p, "list of statements");
+                    Stmt::Generator(self.pattern(p), source, s.span)
                 }
                 ast::StmtKind::Guard(e) => Stmt::Guard(self.expr(e)),
             })
             .collect()
     }
+
+    /// Refuses a variable that `p` binds when an earlier pattern of the
+    /// same prefix or list of statements bound it already (`a?x?x`,
+    /// `{x | x <- A, x <- B}`), as FDR does: the second would hide the
+    /// first without a word.
+    pub(super) fn bind_once(&mut self, bound: &mut BoundOnce, p: &ast::Pattern, construct: &str) {
+        let mut names = Vec::new();
+        pattern_variables(p, &mut |n: &ast::Name| {
+            names.push((n.text, n.span, n.is_qualified()))
+        });
+        for (name, span, qualified) in names {
+            let is_variable = !qualified
+                && bool_constant(&name).is_none()
+                && !matches!(
+                    self.lookup_global(&name),
+                    Some(Named::Ctor(_) | Named::Channel(_))
+                );
+            if !is_variable {
+                continue;
+            }
+            // Twice in this one pattern is the pattern's own error.
+            if let Some(&earlier) = bound.0.get(&name)
+                && earlier.start < p.span.start
+            {
+                self.diagnostics.push(
+                    Diagnostic::error(span, format!("`{name}` is bound twice in this {construct}"))
+                        .with_secondary(earlier, "first bound here")
+                        .with_note("each variable of a prefix or comprehension needs its own name"),
+                );
+            } else {
+                bound.0.entry(name).or_insert(span);
+            }
+        }
+    }
 }
+
+/// The variables the patterns of one prefix or list of statements have
+/// bound so far.
+#[derive(Default)]
+pub(super) struct BoundOnce(FxHashMap<Ustr, Span>);
 
 pub(super) fn describe_arity(shape: &[usize]) -> String {
     if shape.is_empty() {

@@ -31,6 +31,7 @@ use super::mentions::expr_mentions;
 use super::suggest::Suggester;
 use super::{Named, Script};
 
+mod annotation;
 mod collect;
 mod expr;
 mod process;
@@ -197,8 +198,15 @@ pub(super) struct Resolver<'s, 'p> {
     suggester: Suggester,
     /// `Timed` sections (by start) whose missing `tock` was reported.
     tock_reported: FxHashSet<u32>,
-    /// The names given a type annotation, qualified, and where.
-    annotated: Vec<(Ustr, ast::Ident)>,
+    /// The names given a type annotation, qualified, where, the
+    /// annotation and the module it is written in.
+    annotated: Vec<(Ustr, ast::Ident, &'p ast::TypeExpr, Rc<ModuleCtx>)>,
+    /// The type variables of the annotations of the definitions being
+    /// resolved, innermost last.
+    type_var_scopes: Vec<FxHashMap<Ustr, TypeVarId>>,
+    /// The annotations resolved so far, by place: their problems are
+    /// reported once.
+    resolved_annotations: FxHashSet<(u32, u32)>,
     /// The modules whose instances are being collected, outermost
     /// first: an instance of one of them inside them would never end.
     instantiating: Vec<&'p ast::Module>,
@@ -229,6 +237,8 @@ impl<'s, 'p> Resolver<'s, 'p> {
             suggester: Suggester::default(),
             tock_reported: FxHashSet::default(),
             annotated: Vec::new(),
+            type_var_scopes: Vec::new(),
+            resolved_annotations: FxHashSet::default(),
             instantiating: Vec::new(),
             instances: 0,
             checked_annotations: FxHashSet::default(),
@@ -256,6 +266,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             clauses: Vec::new(),
             frame_size: 0,
             call_form: None,
+            annotation: None,
         });
         FuncId((self.script.functions.len() - 1) as u32)
     }

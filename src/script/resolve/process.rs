@@ -1,6 +1,7 @@
 //! Lowering process expressions: operators, prefixes and their fields,
 //! replicated operators.
 
+use super::expr::BoundOnce;
 use super::*;
 
 impl<'s, 'p> Resolver<'s, 'p> {
@@ -15,10 +16,14 @@ impl<'s, 'p> Resolver<'s, 'p> {
         let body = match &e.kind {
             E::Prefix(event, fields, then) => {
                 let event = self.expr(event);
+                let mut bound = BoundOnce::default();
                 let fields = fields
                     .iter()
                     .map(|f| match &f.kind {
-                        ast::FieldKind::Output(e) => Field::Output(self.expr(e)),
+                        ast::FieldKind::Output(e) => Field {
+                            kind: FieldKind::Output(self.expr(e)),
+                            span: f.span,
+                        },
                         ast::FieldKind::Input(p, set) | ast::FieldKind::NondetInput(p, set) => {
                             if self.ctx.timed && matches!(f.kind, ast::FieldKind::NondetInput(..)) {
                                 self.error(
@@ -29,12 +34,14 @@ impl<'s, 'p> Resolver<'s, 'p> {
                             }
                             let set = set.as_ref().map(|s| self.expr(s));
                             self.scopes.push(FxHashMap::default());
+                            self.bind_once(&mut bound, p, "prefix");
                             let p = self.pattern(p);
-                            if matches!(f.kind, ast::FieldKind::Input(..)) {
-                                Field::Input(p, set)
+                            let kind = if matches!(f.kind, ast::FieldKind::Input(..)) {
+                                FieldKind::Input(p, set)
                             } else {
-                                Field::NondetInput(p, set)
-                            }
+                                FieldKind::NondetInput(p, set)
+                            };
+                            Field { kind, span: f.span }
                         }
                     })
                     .collect();

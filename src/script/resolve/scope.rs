@@ -62,7 +62,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         let saved_scopes = std::mem::take(&mut self.scopes);
         let saved_fns = std::mem::take(&mut self.fns);
         self.push_fn(None);
-        self.function_clauses(func, &defs);
+        self.with_type_vars(func, |r| r.function_clauses(func, &defs));
         self.fns.pop();
         self.scopes = saved_scopes;
         self.fns = saved_fns;
@@ -365,7 +365,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         let mut defined: FxHashMap<Ustr, (usize, Span)> = FxHashMap::default();
         let mut flat = Vec::new();
         self.let_declarations(decls, &mut flat);
-        let mut annotated: Vec<&ast::Ident> = Vec::new();
+        let mut annotated: Vec<(&ast::Ident, &ast::TypeExpr)> = Vec::new();
         for decl in flat {
             match &decl.kind {
                 DeclKind::Definition(def) => {
@@ -423,7 +423,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 }
                 DeclKind::TypeAnnotation(names, ty) => {
                     self.check_annotation(ty);
-                    annotated.extend(names.iter());
+                    annotated.extend(names.iter().map(|ident| (ident, ty)));
                 }
                 DeclKind::External(names) | DeclKind::Transparent(names) => {
                     self.check_provided(names)
@@ -435,10 +435,15 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 ),
             }
         }
-        self.check_annotated_once(annotated.iter().map(|ident| (ident.name, *ident)));
-        for ident in annotated {
+        self.check_annotated_once(annotated.iter().map(|(ident, _)| (ident.name, *ident)));
+        let mut annotations: FxHashMap<Ustr, Annotation> = FxHashMap::default();
+        for (ident, ty) in annotated {
             if !defined.contains_key(&ident.name) {
                 self.annotation_without_definition(ident);
+            } else if let std::collections::hash_map::Entry::Vacant(entry) =
+                annotations.entry(ident.name)
+            {
+                entry.insert(self.annotation(ty));
             }
         }
         // Order the units by dependency: strongly connected components,
@@ -459,14 +464,14 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 targets
             })
             .collect();
-        let components = strongly_connected(&edges);
+        let components = crate::script::graph::strongly_connected(&edges);
 
         self.scopes.push(FxHashMap::default());
         let mut groups = Vec::new();
         for component in components {
             let recursive = component.len() > 1 || edges[component[0]].contains(&component[0]);
             if !recursive && !units[component[0]].is_function {
-                self.lazy_unit(&units[component[0]], &mut groups);
+                self.lazy_unit(&units[component[0]], &annotations, &mut groups);
             } else {
                 if let Some(&p) = component.iter().find(|&&i| units[i].is_pattern) {
                     self.error(
@@ -475,7 +480,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                     );
                     continue;
                 }
-                self.recursive_group(&component, &units, &mut groups);
+                self.recursive_group(&component, &units, &annotations, &mut groups);
             }
         }
         let body = self.expr(body);
@@ -503,11 +508,16 @@ impl<'s, 'p> Resolver<'s, 'p> {
     }
 
     /// A constant used by nothing in its own group: a memoised thunk.
-    pub(super) fn lazy_unit(&mut self, unit: &LetUnit<'_>, groups: &mut Vec<LetGroup>) {
+    pub(super) fn lazy_unit(
+        &mut self,
+        unit: &LetUnit<'_>,
+        annotations: &FxHashMap<Ustr, Annotation>,
+        groups: &mut Vec<LetGroup>,
+    ) {
         let (def, span) = unit.clauses[0];
         if unit.is_pattern {
             // The value once, then each name projected out of it.
-            let value = self.thunk(Ustr::from("pattern"), span, |r| r.expr(&def.rhs));
+            let value = self.thunk(Ustr::from("pattern"), span, None, |r| r.expr(&def.rhs));
             let value_slot = self.bind_local(Ustr::from("$pattern"));
             groups.push(LetGroup::Lazy {
                 func: value.0,
@@ -519,7 +529,8 @@ impl<'s, 'p> Resolver<'s, 'p> {
             };
             let hidden = self.lookup_local("$pattern").expect("just bound");
             for &(name, _) in &unit.names {
-                let (func, captures) = self.thunk(name, span, |r| {
+                let annotation = annotations.get(&name).cloned();
+                let (func, captures) = self.thunk(name, span, annotation, |r| {
                     let value = r.var_ref(hidden);
                     let value = r.push_expr(ExprKind::Var(value), span);
                     r.destructure(value, pattern, name, span)
@@ -534,7 +545,10 @@ impl<'s, 'p> Resolver<'s, 'p> {
             return;
         }
         let name = unit.names[0].0;
-        let (func, captures) = self.thunk(name, span, |r| r.definition_body(def, name, &[]));
+        let annotation = annotations.get(&name).cloned();
+        let (func, captures) = self.thunk(name, span, annotation, |r| {
+            r.definition_body(def, name, &[])
+        });
         let slot = self.bind_local(name);
         groups.push(LetGroup::Lazy {
             func,
@@ -599,12 +613,14 @@ impl<'s, 'p> Resolver<'s, 'p> {
         &mut self,
         name: Ustr,
         span: Span,
+        annotation: Option<Annotation>,
         body: impl FnOnce(&mut Self) -> ExprId,
     ) -> (FuncId, Vec<VarRef>) {
         let func = self.new_function(name, FunctionKind::Constant, span);
+        self.script.functions[func.index()].annotation = annotation;
         self.push_fn(None);
         self.scopes.push(FxHashMap::default());
-        let body = body(self);
+        let body = self.with_type_vars(func, body);
         self.scopes.pop();
         self.script.functions[func.index()].clauses = vec![Clause {
             params: Vec::new(),
@@ -621,6 +637,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         &mut self,
         component: &[usize],
         units: &[LetUnit<'_>],
+        annotations: &FxHashMap<Ustr, Annotation>,
         groups: &mut Vec<LetGroup>,
     ) {
         let handle = Ustr::from(&format!("$group{}", self.next_binding));
@@ -634,10 +651,10 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 } else {
                     FunctionKind::Constant
                 };
-                (
-                    i,
-                    self.new_function(unit.names[0].0, kind, unit.clauses[0].1),
-                )
+                let func = self.new_function(unit.names[0].0, kind, unit.clauses[0].1);
+                self.script.functions[func.index()].annotation =
+                    annotations.get(&unit.names[0].0).cloned();
+                (i, func)
             })
             .collect();
         // The members' names, visible to each other and to the body.
@@ -654,7 +671,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             let me = self.fns.len() - 1;
             self.scopes.push(FxHashMap::default());
             self.bind(handle, BindingKind::Env { scope: me });
-            self.function_clauses(func, &units[i].clauses);
+            self.with_type_vars(func, |r| r.function_clauses(func, &units[i].clauses));
             self.scopes.pop();
             self.fns.pop();
         }
@@ -667,6 +684,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         groups.push(LetGroup::Recursive {
             captures,
             group_slot,
+            members: members.iter().map(|&(_, func)| func).collect(),
         });
     }
 }
@@ -676,64 +694,6 @@ pub(super) struct LetUnit<'a> {
     is_function: bool,
     is_pattern: bool,
     clauses: Vec<(&'a ast::Definition, Span)>,
-}
-
-/// Tarjan's algorithm; components come out dependencies first.
-pub(super) fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
-    struct State<'e> {
-        edges: &'e [Vec<usize>],
-        index: Vec<Option<usize>>,
-        low: Vec<usize>,
-        on_stack: Vec<bool>,
-        stack: Vec<usize>,
-        next: usize,
-        out: Vec<Vec<usize>>,
-    }
-    fn visit(s: &mut State<'_>, v: usize) {
-        s.index[v] = Some(s.next);
-        s.low[v] = s.next;
-        s.next += 1;
-        s.stack.push(v);
-        s.on_stack[v] = true;
-        for &w in &s.edges[v] {
-            match s.index[w] {
-                None => {
-                    visit(s, w);
-                    s.low[v] = s.low[v].min(s.low[w]);
-                }
-                Some(i) if s.on_stack[w] => s.low[v] = s.low[v].min(i),
-                Some(_) => {}
-            }
-        }
-        if Some(s.low[v]) == s.index[v] {
-            let mut component = Vec::new();
-            while let Some(w) = s.stack.pop() {
-                s.on_stack[w] = false;
-                component.push(w);
-                if w == v {
-                    break;
-                }
-            }
-            component.sort_unstable();
-            s.out.push(component);
-        }
-    }
-    let n = edges.len();
-    let mut s = State {
-        edges,
-        index: vec![None; n],
-        low: vec![0; n],
-        on_stack: vec![false; n],
-        stack: Vec::new(),
-        next: 0,
-        out: Vec::new(),
-    };
-    for v in 0..n {
-        if s.index[v].is_none() {
-            visit(&mut s, v);
-        }
-    }
-    s.out
 }
 
 /// What FDR's built-ins that are not names here are, for the diagnostic
@@ -753,19 +713,4 @@ pub(super) fn missing_builtin(name: &str) -> Option<(String, &'static str)> {
         ),
         _ => return None,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn components_come_dependencies_first() {
-        // 0 -> 1 -> 2 -> 1, 3 alone.
-        let edges = vec![vec![1], vec![2], vec![1], vec![]];
-        assert_eq!(
-            strongly_connected(&edges),
-            vec![vec![1, 2], vec![0], vec![3]]
-        );
-    }
 }

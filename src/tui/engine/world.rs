@@ -106,7 +106,7 @@ impl World {
                 self.control.start(0);
                 self.symmetry = symmetry;
                 let listing = match source.load() {
-                    Ok(script) => Listing::new(script),
+                    Ok(loaded) => Listing::new(loaded),
                     Err(problem) => return Reply::OpenFailed { source, problem },
                 };
                 self.source = Some(source.clone());
@@ -350,7 +350,7 @@ impl World {
             return Reply::Refused("no script is loaded".into());
         };
         let listing = match source.load() {
-            Ok(script) => Listing::new(script),
+            Ok(loaded) => Listing::new(loaded),
             Err(problem) => return Reply::Refused(problem),
         };
         // The old walks (and script) stay until the new ones are ready.

@@ -1,0 +1,682 @@
+//! Declarations: the order they are checked in, and the types of
+//! definitions, datatypes, channels, subtypes and nametypes.
+//!
+//! Declarations are checked in groups that refer to each other (strongly
+//! connected components of "uses"), each group after those it uses, as
+//! FDR does; a group's definitions are then generalised (`id(x) = x` is
+//! `(a) -> a` for every `a`). A channel or constructor whose type is
+//! still polymorphic after its group is refused (its fields must be
+//! known), and the datatypes of a group can be compared with `==` when
+//! all their fields can (the largest such set, as a datatype may contain
+//! itself).
+
+use rustc_hash::FxHashMap;
+
+use crate::script::Script;
+use crate::script::ir::{
+    ChannelId, CtorId, DataTypeId, ExprKind, FieldKind, FuncId, GlobalId, GlobalKind, LetGroup,
+    Pattern, Stmt,
+};
+use crate::syntax::Span;
+
+use super::checker::{Checker, Context, Equality, Outcome};
+use super::env::{Binding, Scheme, generalise, instantiate};
+use super::print::Namer;
+use super::ty::{Class, Ty, TyId, atom};
+
+/// A declaration checked as a unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Decl {
+    /// A definition, nametype or subtype.
+    Global(GlobalId),
+    /// A datatype with its constructors.
+    DataType(DataTypeId),
+    Channel(ChannelId),
+}
+
+/// The script's declarations in groups, each after the groups it uses.
+pub fn dependency_order(script: &Script) -> Vec<Vec<Decl>> {
+    let mut decls = Vec::new();
+    let mut index: FxHashMap<Decl, usize> = FxHashMap::default();
+    let mut add = |decl: Decl, decls: &mut Vec<Decl>| {
+        index.insert(decl, decls.len());
+        decls.push(decl);
+    };
+    for (i, global) in script.globals.iter().enumerate() {
+        if matches!(
+            global.kind,
+            GlobalKind::Definition(_) | GlobalKind::NameType(_) | GlobalKind::SubType(_)
+        ) {
+            add(Decl::Global(GlobalId(i as u32)), &mut decls);
+        }
+    }
+    for i in 0..script.datatypes.len() {
+        add(Decl::DataType(DataTypeId(i as u32)), &mut decls);
+    }
+    for i in 0..script.channels.len() {
+        add(Decl::Channel(ChannelId(i as u32)), &mut decls);
+    }
+    let edges: Vec<Vec<usize>> = decls
+        .iter()
+        .map(|&decl| {
+            let mut uses = Uses::default();
+            for func in roots(script, decl, &mut uses) {
+                uses.function(script, func);
+            }
+            let mut targets: Vec<usize> = uses
+                .found
+                .iter()
+                .filter_map(|used| {
+                    let target = match *used {
+                        Used::Global(g) => match script.globals[g.index()].kind {
+                            GlobalKind::DataType(d) => Decl::DataType(d),
+                            GlobalKind::Builtin(_) => return None,
+                            _ => Decl::Global(g),
+                        },
+                        Used::Ctor(c) => Decl::DataType(script.ctors[c.index()].datatype),
+                        Used::Channel(c) => Decl::Channel(c),
+                    };
+                    index.get(&target).copied()
+                })
+                .collect();
+            targets.sort_unstable();
+            targets.dedup();
+            targets
+        })
+        .collect();
+    crate::script::graph::strongly_connected(&edges)
+        .into_iter()
+        .map(|component| component.into_iter().map(|i| decls[i]).collect())
+        .collect()
+}
+
+/// The functions a declaration is made of (and, for a subtype, the
+/// constructors it names).
+fn roots(script: &Script, decl: Decl, uses: &mut Uses) -> Vec<FuncId> {
+    match decl {
+        Decl::Global(g) => match &script.globals[g.index()].kind {
+            GlobalKind::Definition(f) | GlobalKind::NameType(f) => vec![*f],
+            GlobalKind::SubType(clauses) => clauses
+                .iter()
+                .flat_map(|(ctor, fields)| {
+                    uses.found.push(Used::Ctor(*ctor));
+                    fields.iter().copied()
+                })
+                .collect(),
+            _ => Vec::new(),
+        },
+        Decl::DataType(d) => script.datatypes[d.index()]
+            .ctors
+            .iter()
+            .flat_map(|c| script.ctors[c.index()].fields.iter().copied())
+            .collect(),
+        Decl::Channel(c) => script.channels[c.index()].fields.clone(),
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Used {
+    Global(GlobalId),
+    Ctor(CtorId),
+    Channel(ChannelId),
+}
+
+/// The names a function and the functions inside it use.
+#[derive(Default)]
+struct Uses {
+    found: Vec<Used>,
+}
+
+impl Uses {
+    fn function(&mut self, script: &Script, root: FuncId) {
+        let mut functions = vec![root];
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut exprs = Vec::new();
+        while let Some(func) = functions.pop() {
+            // A recursive `let` group's members name each other.
+            if !seen.insert(func) {
+                continue;
+            }
+            for clause in &script.function(func).clauses {
+                for p in clause.params.iter().flatten() {
+                    self.pattern(p);
+                }
+                exprs.push(clause.body);
+            }
+            while let Some(e) = exprs.pop() {
+                let kind = &script.expr(e).kind;
+                match kind {
+                    ExprKind::Global(g) => self.found.push(Used::Global(*g)),
+                    ExprKind::Ctor(c) => self.found.push(Used::Ctor(*c)),
+                    ExprKind::Channel(c) => self.found.push(Used::Channel(*c)),
+                    ExprKind::Destructure { pattern, .. } => self.pattern(pattern),
+                    ExprKind::Let(groups, _) => {
+                        for group in groups {
+                            match group {
+                                LetGroup::Lazy { func, .. } => functions.push(*func),
+                                LetGroup::Recursive { members, .. } => {
+                                    functions.extend(members.iter().copied())
+                                }
+                            }
+                        }
+                    }
+                    ExprKind::Prefix(_, fields, _) => {
+                        for field in fields {
+                            if let FieldKind::Input(p, _) | FieldKind::NondetInput(p, _) =
+                                &field.kind
+                            {
+                                self.pattern(p);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                for stmts in statements(kind) {
+                    for stmt in stmts {
+                        if let Stmt::Generator(p, _, _) = stmt {
+                            self.pattern(p);
+                        }
+                    }
+                }
+                functions.extend(kind.nested_function());
+                kind.for_each_child(|child| exprs.push(child));
+            }
+        }
+    }
+
+    fn pattern(&mut self, p: &Pattern) {
+        match p {
+            Pattern::Ctor(c, _) => self.found.push(Used::Ctor(*c)),
+            Pattern::Channel(c) => self.found.push(Used::Channel(*c)),
+            Pattern::Tuple(ps) | Pattern::Dot(ps) | Pattern::Seq(ps) | Pattern::Set(ps) => {
+                ps.iter().for_each(|p| self.pattern(p))
+            }
+            Pattern::Concat {
+                prefix,
+                middle,
+                suffix,
+            } => {
+                prefix.iter().chain(suffix).for_each(|p| self.pattern(p));
+                if let Some(m) = middle {
+                    self.pattern(m);
+                }
+            }
+            Pattern::Both(a, b) => {
+                self.pattern(a);
+                self.pattern(b);
+            }
+            Pattern::Wildcard
+            | Pattern::Bind(_)
+            | Pattern::Int(_)
+            | Pattern::Char(_)
+            | Pattern::Bool(_) => {}
+        }
+    }
+}
+
+/// The statement lists of an expression (comprehensions, replicated
+/// operators, renamings and linked parallels).
+fn statements(kind: &ExprKind) -> Vec<&[Stmt]> {
+    use crate::script::ir::ReplicatedOp;
+    match kind {
+        ExprKind::SeqComprehension(_, s)
+        | ExprKind::SetComprehension(_, s)
+        | ExprKind::Production(_, s)
+        | ExprKind::LinkedParallel(_, _, s, _)
+        | ExprKind::Rename(_, _, s) => vec![s],
+        ExprKind::Replicated(op, s, _) => match op {
+            ReplicatedOp::LinkedParallel(_, inner) => vec![s, inner],
+            _ => vec![s],
+        },
+        _ => Vec::new(),
+    }
+}
+
+impl Checker<'_> {
+    /// Checks one group of declarations that use each other.
+    pub fn check_group(&mut self, group: &[Decl]) {
+        let script = self.script;
+        let before = self.diagnostics.len();
+        let mut datatypes = Vec::new();
+        self.group_types.clear();
+        for &decl in group {
+            match decl {
+                Decl::Global(g) => {
+                    let t = self.store.fresh();
+                    self.group_types.push(t);
+                    self.env.set_global(g, Binding::Mono(t));
+                }
+                Decl::DataType(d) => {
+                    datatypes.push(d);
+                    self.equality[d.index()] = Equality::Pending;
+                    for &c in &script.datatypes[d.index()].ctors {
+                        self.env.ctors[c.index()] = Binding::Mono(self.store.fresh());
+                    }
+                }
+                Decl::Channel(c) => {
+                    self.env.channels[c.index()] = Binding::Mono(self.store.fresh());
+                }
+            }
+        }
+        // Datatypes first, as FDR does: the others use their
+        // constructors' types.
+        for &d in &datatypes {
+            self.check_datatype(d);
+        }
+        for &decl in group {
+            match decl {
+                Decl::Global(g) => self.check_global(g),
+                Decl::Channel(c) => self.check_channel(c),
+                Decl::DataType(_) => {}
+            }
+        }
+        self.decide_equality(&datatypes);
+        let failed = self.diagnostics.len() > before;
+        for &decl in group {
+            self.close(decl, failed);
+        }
+    }
+
+    /// The declaration's types made final: definitions generalised,
+    /// constructors and channels checked to be fully known; everything
+    /// of a group with errors has the error type, so that its uses are
+    /// not reported again.
+    fn close(&mut self, decl: Decl, failed: bool) {
+        let script = self.script;
+        let error = Binding::Poly(Scheme::mono(atom::ERROR));
+        match decl {
+            Decl::Global(g) => {
+                let binding = match self.env.global(g).clone() {
+                    _ if failed => error,
+                    Binding::Mono(t) => Binding::Poly(generalise(&mut self.store, t, &[])),
+                    other => other,
+                };
+                self.env.set_global(g, binding);
+            }
+            Decl::DataType(d) => {
+                for &c in &script.datatypes[d.index()].ctors {
+                    let ctor = &script.ctors[c.index()];
+                    let binding = self.env.ctors[c.index()].clone();
+                    self.env.ctors[c.index()] = match binding {
+                        _ if failed => error.clone(),
+                        Binding::Mono(t) => {
+                            let what = format!("The data type clause {}", ctor.name);
+                            self.fixed(t, &what, ctor.name.as_str(), ctor.span)
+                        }
+                        other => other,
+                    };
+                }
+            }
+            Decl::Channel(c) => {
+                let channel = &script.channels[c.index()];
+                self.env.channels[c.index()] = match self.env.channels[c.index()].clone() {
+                    _ if failed => error,
+                    Binding::Mono(t) => {
+                        let what = format!("The channel {}", channel.name);
+                        self.fixed(t, &what, channel.name.as_str(), channel.span)
+                    }
+                    other => other,
+                };
+            }
+        }
+    }
+
+    /// A constructor's or channel's type, which must have no variables
+    /// left: FDR refuses `channel c : {}` ("polymorphic type").
+    fn fixed(&mut self, t: TyId, what: &str, name: &str, span: Span) -> Binding {
+        let mut vars = Vec::new();
+        self.store.free_vars(t, &mut vars);
+        if vars.is_empty() {
+            return Binding::Poly(Scheme::mono(t));
+        }
+        let (fields, _) = self.reduce_dotable(t);
+        let mut namer = Namer::default();
+        let mut p = self.printer(&mut namer);
+        let scheme = p.scheme(t);
+        let mut notes = vec![format!(
+            "to fix this, give these fields of {name} a type that is known:"
+        )];
+        for (i, &field) in fields.iter().enumerate() {
+            let mut field_vars = Vec::new();
+            self.store.free_vars(field, &mut field_vars);
+            if !field_vars.is_empty() {
+                let mut p = self.printer(&mut namer);
+                notes.push(format!("field {}: {}", i + 1, p.ty(field)));
+            }
+        }
+        self.at(span, |c| {
+            c.report(format!("{what} has a polymorphic type: {scheme}"), notes)
+        });
+        Binding::Poly(Scheme::mono(atom::ERROR))
+    }
+
+    fn check_global(&mut self, g: GlobalId) {
+        let script = self.script;
+        let global = &script.globals[g.index()];
+        let Binding::Mono(name_type) = *self.env.global(g) else {
+            return;
+        };
+        match &global.kind {
+            GlobalKind::Definition(func) => self.define(*func, Vec::new(), name_type),
+            GlobalKind::NameType(func) => {
+                let context = Context::Declaration(global.name.to_string());
+                let _ = self.within(context, |c| {
+                    c.at(global.span, |c| -> Outcome<()> {
+                        // An annotation gives the type of the set.
+                        let t = match &script.function(*func).annotation {
+                            Some(a) => {
+                                let signature = c.annotation_type(a);
+                                c.check_constant_as(*func, signature)
+                            }
+                            None => c.check_function(*func, Vec::new()),
+                        };
+                        let value = c.type_expression(t)?;
+                        let value = c.ensure_classes(&[Class::Complete], value)?;
+                        let set = c.store.set(value);
+                        c.unify(name_type, set)?;
+                        Ok(())
+                    })
+                });
+            }
+            GlobalKind::SubType(clauses) => {
+                let context = Context::Declaration(global.name.to_string());
+                let _ = self.within(context, |c| {
+                    c.at(global.span, |c| -> Outcome<()> {
+                        let parent = c.store.fresh();
+                        for (ctor, fields) in clauses {
+                            c.check_subtype_clause(*ctor, fields, parent)?;
+                        }
+                        let set = c.store.set(parent);
+                        c.unify(name_type, set)?;
+                        Ok(())
+                    })
+                });
+            }
+            GlobalKind::DataType(_) | GlobalKind::Builtin(_) => {}
+        }
+    }
+
+    /// One clause `C.A.B` of a subtype of the datatype with `parent`'s
+    /// type: `C`'s fields, at most as many as it has, of its types.
+    fn check_subtype_clause(
+        &mut self,
+        ctor: CtorId,
+        fields: &[FuncId],
+        parent: TyId,
+    ) -> Outcome<()> {
+        let given = self.field_types(fields, &[Class::Complete])?;
+        let binding = self.env.ctor(ctor).clone();
+        let ctor_type = instantiate(&mut self.store, &binding);
+        let (declared, data) = self.reduce_dotable(ctor_type);
+        if given.len() > declared.len() {
+            let name = &self.script.ctors[ctor.index()].name;
+            return Err(self.report(
+                format!(
+                    "The datatype clause {name} was supplied with {} arguments, but was \
+                     expecting at most {}",
+                    given.len(),
+                    declared.len()
+                ),
+                Vec::new(),
+            ));
+        }
+        let pointer = self.store.fresh();
+        let extendable = self.store.add(Ty::Extendable(parent, pointer));
+        self.unify(extendable, data)?;
+        for (&d, &g) in declared.iter().zip(&given) {
+            self.unify(d, g)?;
+        }
+        Ok(())
+    }
+
+    fn check_datatype(&mut self, d: DataTypeId) {
+        let script = self.script;
+        let datatype = &script.datatypes[d.index()];
+        let data = self.store.add(Ty::Data(d));
+        let context = Context::Declaration(datatype.name.to_string());
+        self.within(context, |c| {
+            for &ctor in &datatype.ctors {
+                let constructor = &script.ctors[ctor.index()];
+                let Binding::Mono(name_type) = c.env.ctor(ctor).clone() else {
+                    continue;
+                };
+                let context = Context::Source {
+                    what: "the data type clause".to_string(),
+                    span: constructor.span,
+                };
+                let _ = c.within(context, |c| {
+                    c.at(constructor.span, |c| -> Outcome<()> {
+                        let signature = match &constructor.annotation {
+                            Some(a) => {
+                                let signature = c.annotation_type(a);
+                                c.expect_extendable(data, signature)?;
+                                Some(signature)
+                            }
+                            None => None,
+                        };
+                        let fields = c.field_types(&constructor.fields, &[Class::Complete])?;
+                        let t = c.store.dotables(&fields, data);
+                        if let Some(signature) = signature {
+                            c.unify(signature, t)?;
+                        }
+                        c.unify(t, name_type)?;
+                        Ok(())
+                    })
+                });
+            }
+        });
+    }
+
+    fn check_channel(&mut self, ch: ChannelId) {
+        let channel = &self.script.channels[ch.index()];
+        let Binding::Mono(name_type) = self.env.channel(ch).clone() else {
+            return;
+        };
+        let context = Context::Declaration(channel.name.to_string());
+        let _ = self.within(context, |c| {
+            c.at(channel.span, |c| -> Outcome<()> {
+                let signature = channel.annotation.as_ref().map(|a| c.annotation_type(a));
+                if let Some(signature) = signature
+                    && channel.fields.is_empty()
+                {
+                    c.unify(signature, atom::EVENT)?;
+                }
+                // Events are compared, so their fields must be comparable.
+                let fields = c.field_types(&channel.fields, &[Class::Eq, Class::Complete])?;
+                let t = c.store.dotables(&fields, atom::EVENT);
+                if let Some(signature) = signature {
+                    c.unify(signature, t)?;
+                }
+                c.unify(name_type, t)?;
+                Ok(())
+            })
+        });
+    }
+
+    /// The fields a channel's or constructor's field sets give: each set's
+    /// values, split where they are dotted (`{0.1}` is two fields).
+    fn field_types(&mut self, fields: &[FuncId], classes: &[Class]) -> Outcome<Vec<TyId>> {
+        let mut out = Vec::new();
+        for &field in fields {
+            let t = self.check_function(field, Vec::new());
+            let t = self.evaluate_dots(t)?;
+            let value = self.type_expression(t)?;
+            let value = self.ensure_classes(classes, value)?;
+            out.extend(self.dot_list(value));
+        }
+        Ok(out)
+    }
+
+    /// The type of the values a type expression stands for: `{Int}` is
+    /// `Int`, `({Int}, {Bool})` is `(Int, Bool)`, `{Int}.{Bool}` is
+    /// `Int.Bool`.
+    pub fn type_expression(&mut self, t: TyId) -> Outcome {
+        let (t, node) = self.store.view(t);
+        match node {
+            Ty::Tuple(list) => {
+                let items = self.store.items_vec(list);
+                let mut parts = Vec::with_capacity(items.len());
+                for item in items {
+                    parts.push(self.type_expression(item)?);
+                }
+                Ok(self.store.tuple(&parts))
+            }
+            Ty::Dot(a, b) => {
+                let a = self.type_expression(a)?;
+                let b = self.type_expression(b)?;
+                Ok(self.store.dot(a, b))
+            }
+            _ => {
+                let element = self.store.fresh();
+                let set = self.store.set(element);
+                self.unify(t, set)?;
+                Ok(element)
+            }
+        }
+    }
+
+    /// Which datatypes of a group can be compared with `==`: the largest
+    /// set whose fields all can, given that the set's members can. Uses
+    /// of `==` met while the group was checked are judged now.
+    fn decide_equality(&mut self, datatypes: &[DataTypeId]) {
+        if datatypes.is_empty() {
+            return;
+        }
+        let script = self.script;
+        let mut fields: Vec<(DataTypeId, Vec<TyId>)> = Vec::new();
+        for &d in datatypes {
+            let mut all = Vec::new();
+            for &c in &script.datatypes[d.index()].ctors {
+                if let Binding::Mono(t) = self.env.ctor(c).clone() {
+                    all.extend(self.reduce_dotable(t).0);
+                }
+            }
+            fields.push((d, all));
+        }
+        loop {
+            let mut changed = false;
+            for (d, field_types) in &fields {
+                if self.equality[d.index()] == Equality::No {
+                    continue;
+                }
+                if !field_types.iter().all(|&t| self.has_equality(t)) {
+                    self.equality[d.index()] = Equality::No;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for &d in datatypes {
+            if self.equality[d.index()] == Equality::Pending {
+                self.equality[d.index()] = Equality::Yes;
+            }
+        }
+        let pending = std::mem::take(&mut self.pending_equality);
+        for (d, at, contexts) in pending {
+            if self.equality[d.index()] == Equality::No {
+                let outer = std::mem::replace(&mut self.contexts, contexts);
+                let name = &script.datatypes[d.index()].name;
+                self.at(at, |c| {
+                    c.report(
+                        format!("The type {name} does not have the constraint Eq"),
+                        vec![format!(
+                            "a value of {name} may hold a process or a function, which \
+                             cannot be compared"
+                        )],
+                    )
+                });
+                self.contexts = outer;
+            }
+        }
+    }
+
+    /// Whether values of type `t` can be compared, reading datatypes
+    /// still being decided as they are marked now.
+    fn has_equality(&mut self, t: TyId) -> bool {
+        let (_, node) = self.store.view(t);
+        match node {
+            Ty::Int | Ty::Char | Ty::Bool | Ty::Event | Ty::Error => true,
+            Ty::Var(_) | Ty::Extendable(..) => true,
+            Ty::Rigid(_, classes) => classes.entails(Class::Eq),
+            Ty::Proc | Ty::Fun(..) | Ty::EmptyDots | Ty::Link(_) => false,
+            Ty::Data(d) => self.equality[d.index()] != Equality::No,
+            Ty::Set(a) | Ty::Seq(a) => self.has_equality(a),
+            Ty::Map(a, b) | Ty::Dot(a, b) | Ty::Dotable(a, b) => {
+                self.has_equality(a) && self.has_equality(b)
+            }
+            Ty::Tuple(list) => self
+                .store
+                .items_vec(list)
+                .into_iter()
+                .all(|t| self.has_equality(t)),
+        }
+    }
+
+    /// Checks an assertion: its processes are processes, its sets sets
+    /// of events or of values.
+    pub fn check_assertion(&mut self, index: usize) {
+        use crate::script::ir::{AssertOption, AssertionKind};
+        let script = self.script;
+        let assertion = &script.assertions[index];
+        let context = Context::Source {
+            what: "the assertion".to_string(),
+            span: assertion.span,
+        };
+        self.within(context, |c| {
+            let process = |c: &mut Checker<'_>, func: FuncId| {
+                c.check_constant_as(func, atom::PROC);
+            };
+            match &assertion.kind {
+                AssertionKind::Refinement { spec, imp, .. } => {
+                    process(c, *spec);
+                    process(c, *imp);
+                }
+                AssertionKind::Property { process: p, .. } => process(c, *p),
+                AssertionKind::HasTrace {
+                    process: p, trace, ..
+                } => {
+                    process(c, *p);
+                    let trace_type = c.store.seq(atom::EVENT);
+                    c.check_constant_as(*trace, trace_type);
+                }
+                AssertionKind::Symmetric { process: p, types } => {
+                    process(c, *p);
+                    for &t in types {
+                        let set = c.any_set();
+                        c.check_constant_as(t, set);
+                    }
+                }
+            }
+            for option in &assertion.options {
+                match option {
+                    AssertOption::TauPriority(func, _) => {
+                        let events = c.store.set(atom::EVENT);
+                        c.check_constant_as(*func, events);
+                    }
+                    AssertOption::SymmetryReduce(types, _) => {
+                        for &t in types {
+                            let set = c.any_set();
+                            c.check_constant_as(t, set);
+                        }
+                    }
+                    AssertOption::PartialOrderReduce(_) => {}
+                }
+            }
+        });
+    }
+
+    fn any_set(&mut self) -> TyId {
+        let element = self.store.fresh();
+        self.store.set(element)
+    }
+
+    /// Checks constant `func` (a top-level expression) against `expected`.
+    pub fn check_constant_as(&mut self, func: FuncId, expected: TyId) -> TyId {
+        let body = self.script.function(func).clauses[0].body;
+        let t = self.in_frame(func, Vec::new(), |c| c.expect(body, expected));
+        self.function_types.insert(func, t);
+        t
+    }
+}

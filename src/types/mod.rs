@@ -1,0 +1,176 @@
+//! FDR's static type system: every script is type-checked after its
+//! names are resolved and before anything is evaluated.
+//!
+//! Owns types (`ty`: Int, Bool, Char, Proc, Event, sets, sequences,
+//! tuples, maps, functions, datatypes and FDR's dotted types `a.b`,
+//! `a=>b`, `a=>*b`), the classes Eq, Ord, Complete, Set and Yieldable,
+//! unification with FDR's dot rules (`unify`), the scheme of every
+//! built-in (`builtins`), inference over the resolved script (`infer`)
+//! and its declarations in dependency order with generalisation at the
+//! top level (`decl`), and how types and type errors are written
+//! (`print`, `checker`). Uses the resolved [`Script`] only: it never
+//! evaluates.
+//!
+//! [`load_file`] and [`load_str`] are how every command and the animator
+//! load a script: parsed, resolved and type-checked, or the diagnostics
+//! of the first stage that refused it.
+
+mod annotation;
+mod builtins;
+mod checker;
+mod decl;
+mod env;
+mod infer;
+mod print;
+mod ty;
+mod unify;
+
+use crate::script::Script;
+use crate::script::ir::{FuncId, GlobalKind};
+use crate::syntax::{self, Diagnostic, LoadError, Program};
+
+use checker::{Checker, State};
+use env::{Binding, instantiate};
+use print::Namer;
+use ty::atom;
+
+/// The types of a checked script, kept to check expressions added to it
+/// later (`symcsp eval`, the process the animator is given) and to show
+/// a definition's type.
+#[derive(Debug, Clone)]
+pub struct Types {
+    state: State,
+}
+
+/// What an expression added to a checked script must be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect {
+    /// Any type (`symcsp eval`).
+    Any,
+    /// A process (`symcsp explore`, the animator).
+    Process,
+}
+
+/// Type-checks a resolved script: every type error, or its types.
+pub fn check(script: &Script) -> Result<Types, Vec<Diagnostic>> {
+    crate::stack::with_large_stack(|| {
+        let mut c = Checker::new(script, State::new(script));
+        for group in decl::dependency_order(script) {
+            c.check_group(&group);
+        }
+        for i in 0..script.assertions.len() {
+            c.check_assertion(i);
+        }
+        for &print in &script.prints {
+            let any = c.store.fresh();
+            c.check_constant_as(print, any);
+        }
+        let (state, diagnostics) = c.finish();
+        if diagnostics.is_empty() {
+            Ok(Types { state })
+        } else {
+            Err(diagnostics)
+        }
+    })
+}
+
+impl Types {
+    /// Checks `func`, an expression added to `script` after it was
+    /// checked ([`Script::add_expr`]), and gives its type as FDR writes
+    /// it.
+    pub fn check_added(
+        &mut self,
+        script: &Script,
+        func: FuncId,
+        expect: Expect,
+    ) -> Result<String, Vec<Diagnostic>> {
+        let state = std::mem::replace(&mut self.state, State::new(script));
+        let (state, diagnostics, written) = crate::stack::with_large_stack(|| {
+            let mut c = Checker::new(script, state);
+            let expected = match expect {
+                Expect::Any => c.store.fresh(),
+                Expect::Process => atom::PROC,
+            };
+            let t = c.check_constant_as(func, expected);
+            let mut namer = Namer::default();
+            let written = c.printer(&mut namer).scheme(t);
+            let (state, diagnostics) = c.finish();
+            (state, diagnostics, written)
+        });
+        self.state = state;
+        if diagnostics.is_empty() {
+            Ok(written)
+        } else {
+            Err(diagnostics)
+        }
+    }
+
+    /// The type of the top-level name `name` (`f`, `M::x`, a channel or
+    /// a constructor), as FDR's `:type` writes it.
+    pub fn of_name(&mut self, script: &Script, name: &str) -> Option<String> {
+        let binding = match script.lookup(name)? {
+            crate::script::Named::Global(g) => match script.globals[g.index()].kind {
+                GlobalKind::DataType(d) => {
+                    let data = self.state.store.add(ty::Ty::Data(d));
+                    Binding::Mono(self.state.store.set(data))
+                }
+                _ => self.state.env.global(g).clone(),
+            },
+            crate::script::Named::Ctor(c) => self.state.env.ctor(c).clone(),
+            crate::script::Named::Channel(c) => self.state.env.channel(c).clone(),
+        };
+        let t = instantiate(&mut self.state.store, &binding);
+        let mut namer = Namer::default();
+        let mut printer = print::Printer {
+            store: &mut self.state.store,
+            script,
+            namer: &mut namer,
+        };
+        Some(printer.scheme(t))
+    }
+}
+
+/// A script parsed, resolved and type-checked.
+#[derive(Debug)]
+pub struct Loaded {
+    pub script: Script,
+    pub types: Types,
+}
+
+impl Loaded {
+    /// Adds `text` as an expression in the script's top-level scope
+    /// ([`Script::add_expr`]) and type-checks it: a process where
+    /// `expect` asks for one.
+    pub fn add_expr(
+        &mut self,
+        name: &str,
+        text: &str,
+        expect: Expect,
+    ) -> Result<FuncId, Vec<Diagnostic>> {
+        let func = self.script.add_expr(name, text)?;
+        self.types.check_added(&self.script, func, expect)?;
+        Ok(func)
+    }
+}
+
+/// Resolves and type-checks a parsed program.
+pub fn load_program(program: Program) -> Result<Loaded, LoadError> {
+    let script = Script::resolve(program)?;
+    match check(&script) {
+        Ok(types) => Ok(Loaded { script, types }),
+        Err(diagnostics) => Err(LoadError {
+            sources: script.sources,
+            diagnostics,
+        }),
+    }
+}
+
+/// Reads, parses, resolves and type-checks the script at `path`.
+pub fn load_file(path: &std::path::Path) -> Result<Loaded, LoadError> {
+    load_program(syntax::load_file(path)?)
+}
+
+/// Parses, resolves and type-checks a script given as text.
+pub fn load_str(name: &str, text: &str) -> Result<Loaded, LoadError> {
+    load_program(syntax::load_str(name, text)?)
+}
