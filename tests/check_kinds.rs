@@ -43,7 +43,8 @@ fn fail(kind: Kind, trace: &'static [&'static str], error: Option<&'static str>)
 }
 
 fn load(assertions: &str) -> Script {
-    Script::load_str("test.csp", &format!("{DEFS}{assertions}")).expect("the script loads")
+    let text = format!("{DEFS}{assertions}\nexternal chase, chase_nocache\n");
+    Script::load_str("test.csp", &text).expect("the script loads")
 }
 
 fn run(script: &Script, index: usize, budget: &Budget) -> CheckResult {

@@ -414,7 +414,7 @@ fn explore_reports_processes_it_cannot_explore() {
     let file = dir.path().join("bad.csp");
     std::fs::write(
         &file,
-        "channel a\nP = P [] a -> P\nQ = a -> STOP ||| Q\nR = deter(a -> STOP)\n",
+        "channel a\nP = P [] a -> P\nQ = a -> STOP ||| Q\nR = deter(a -> STOP)\nexternal deter\n",
     )
     .unwrap();
     let file = file.to_str().unwrap();

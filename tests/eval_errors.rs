@@ -6,7 +6,6 @@
 use std::path::Path;
 
 use symcsp::eval::{Evaluator, Limits};
-use symcsp::script::Script;
 
 /// Deep enough for every fixture but those that recurse forever.
 const LIMITS: Limits = Limits {
@@ -20,11 +19,11 @@ fn relative(path: &Path) -> &Path {
         .unwrap_or(path)
 }
 
-/// What `symcsp eval FILE` reports: the load diagnostics, or those of the
-/// first `print` that fails.
+/// What `symcsp eval FILE` reports: the load diagnostics (names and
+/// types included), or those of the first `print` that fails.
 fn report(path: &Path) -> String {
-    let script = match Script::load_file(path) {
-        Ok(script) => script,
+    let script = match symcsp::types::load_file(path) {
+        Ok(loaded) => loaded.script,
         Err(e) => return e.render(),
     };
     symcsp::stack::with_large_stack(|| {

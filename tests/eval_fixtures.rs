@@ -1,17 +1,17 @@
-//! Evaluation fixtures: in every `tests/fixtures/eval/*.csp`, each
-//! top-level definition whose name starts with `test` must evaluate to
-//! `true`. Adding a case is one line in a fixture.
+//! Evaluation fixtures: every `tests/fixtures/eval/*.csp` loads as the
+//! commands load it (type-checked), and in each, every top-level
+//! definition whose name starts with `test` must evaluate to `true`.
+//! Adding a case is one line in a fixture.
 
 use std::path::Path;
 
 use symcsp::eval::{Evaluator, Value};
-use symcsp::script::Script;
 use symcsp::script::ir::{GlobalId, GlobalKind};
 
 /// How many tests a fixture ran, and a line for each that failed.
 fn failures_in(path: &Path) -> (usize, Vec<String>) {
-    let script = match Script::load_file(path) {
-        Ok(script) => script,
+    let script = match symcsp::types::load_file(path) {
+        Ok(loaded) => loaded.script,
         Err(e) => return (0, vec![e.render()]),
     };
     symcsp::stack::with_large_stack(|| {

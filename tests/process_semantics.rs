@@ -9,6 +9,10 @@ use symcsp::script::Script;
 
 const CHANNELS: &str = "channel a, b, c, d\nchannel e : {0..2}\nchannel f : {0..1}.{0..1}\n";
 
+/// FDR's functions a script declares before it uses them (after the
+/// definitions, so that their lines are the ones the tests name).
+const IMPORTS: &str = "\nexternal chase, chase_nocache, loop, prioritise, prioritise_nocache\ntransparent normal, sbisim, diamond\n";
+
 /// `f` on the process layer of a script of `defs` and the state of
 /// `expr` in it, on a large stack.
 fn with_process<T: Send>(
@@ -16,7 +20,8 @@ fn with_process<T: Send>(
     expr: &str,
     f: impl FnOnce(&mut Processes, ProcId) -> T + Send,
 ) -> T {
-    let mut script = Script::load_str("test.csp", &format!("{CHANNELS}{defs}")).expect("loads");
+    let text = format!("{CHANNELS}{defs}{IMPORTS}");
+    let mut script = Script::load_str("test.csp", &text).expect("loads");
     let func = script.add_expr("<process>", expr).expect("resolves");
     let script = &script;
     symcsp::stack::with_large_stack(|| {

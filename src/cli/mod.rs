@@ -17,6 +17,7 @@ mod reach;
 mod rep;
 mod summary;
 mod symmetry;
+mod types;
 mod why;
 
 use std::io::Write;
@@ -86,6 +87,16 @@ enum Command {
         expr: Option<String>,
         #[command(flatten)]
         limits: limits::WorkLimits,
+    },
+    /// Print the type of a definition or an expression, as FDR's `:type`
+    /// does, or of every name the script declares.
+    Type {
+        /// The script (`/dev/null` for none, `-` for standard input).
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// A name the script defines, or any expression in its scope.
+        #[arg(value_name = "NAME|EXPR", allow_hyphen_values = true)]
+        what: Option<String>,
     },
     /// Explore the state space of a process breadth first and report its
     /// size (exit 3 if the budget stopped it).
@@ -225,6 +236,9 @@ pub fn main() -> ExitCode {
         Some(Command::Parse { files, print }) => parse::run(&files, print, &mut out, &mut err),
         Some(Command::Eval { file, expr, limits }) => {
             eval::run(&file, expr.as_deref(), &limits, &mut out, &mut err)
+        }
+        Some(Command::Type { file, what }) => {
+            types::run(&file, what.as_deref(), &mut out, &mut err)
         }
         Some(Command::Explore {
             file,

@@ -137,6 +137,7 @@ Group = let X = a -> Y
         within X
 Renamed = ((Guarded [| {a} |] Cycle) \\ {b}) [[ c <- d.2 ]]
 Ended = (SKIP ||| SKIP) ; loop(a -> SKIP)
+external loop
 ";
 
     const PROCESSES: [&str; 8] = [

@@ -83,6 +83,34 @@ pub enum ProcessFunction {
     TraceWatchdog,
 }
 
+/// How a script makes a built-in visible: FDR's Prelude names are
+/// always in scope, but functions that step outside CSP's algebra must be
+/// declared first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Import {
+    /// Always in scope.
+    Prelude,
+    /// Needs `external f`.
+    External,
+    /// Needs `transparent f` (a compression, which keeps the semantics).
+    Transparent,
+    /// `chase`: either declaration.
+    Either,
+}
+
+impl Import {
+    /// Whether a declaration `external` (or not: `transparent`) makes it
+    /// visible.
+    pub fn allows(self, external: bool) -> bool {
+        match self {
+            Import::Prelude => false,
+            Import::External => external,
+            Import::Transparent => !external,
+            Import::Either => true,
+        }
+    }
+}
+
 /// How a built-in name is used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
@@ -232,6 +260,38 @@ impl Builtin {
             .find(|&&(_, b)| b == self)
             .map(|&(n, _)| n)
             .expect("every built-in is in the table")
+    }
+
+    /// Whether the script must declare it to use it.
+    pub fn import(self) -> Import {
+        use ProcessFunction as F;
+        match self {
+            Builtin::Mtransclose
+            | Builtin::RelationalImage
+            | Builtin::RelationalInverseImage
+            | Builtin::Transpose => Import::External,
+            Builtin::ProcessFunction(f) => match f {
+                F::Chase | F::ChaseNoCache => Import::Either,
+                F::Determinise
+                | F::FailureWatchdog
+                | F::TraceWatchdog
+                | F::Loop
+                | F::Prioritise
+                | F::PrioritiseNoCache
+                | F::PrioritisePartialOrder => Import::External,
+                F::Normal
+                | F::Sbisim
+                | F::Wbisim
+                | F::Dbisim
+                | F::Diamond
+                | F::Explicate
+                | F::ModelCompress
+                | F::TauLoopFactor
+                | F::LazyEnumerate
+                | F::LazyNormal => Import::Transparent,
+            },
+            _ => Import::Prelude,
+        }
     }
 
     pub fn shape(self) -> Shape {

@@ -100,6 +100,19 @@ pub enum TypeSig {
     Extendable(TypeVarId, Box<TypeSig>),
 }
 
+/// A `Timed(et) { ... }` section: what the type checker checks of it
+/// (`tock` is an event, `et` a function from events to integers).
+#[derive(Debug, Clone)]
+pub struct TimedSection {
+    pub span: Span,
+    /// `tock`, resolved where the section stands.
+    pub tock: Option<FuncId>,
+    /// The section's function (`$et<k>`, its translation's name).
+    pub function: Option<FuncId>,
+    /// The top-level definitions inside it.
+    pub members: Vec<GlobalId>,
+}
+
 /// A type variable of an annotation, with the classes it is given.
 #[derive(Debug, Clone)]
 pub struct TypeVar {

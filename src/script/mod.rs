@@ -46,9 +46,12 @@ pub struct Script {
     pub prints: Vec<FuncId>,
     /// The type variables of every type annotation.
     pub type_vars: Vec<TypeVar>,
-    /// `Timed(...) { }` sections: their declarations are loaded, but timed
-    /// semantics (tock insertion) is not applied.
-    pub timed_sections: Vec<syntax::Span>,
+    /// The built-ins an `external` or `transparent` declaration made
+    /// visible (to the script and to what is added to it later).
+    pub imported: FxHashSet<Builtin>,
+    /// `Timed(...) { }` sections (translated to untimed CSP before names
+    /// are resolved).
+    pub timed: Vec<TimedSection>,
     /// Every top-level name, qualified by its modules.
     names: FxHashMap<Ustr, Named>,
     /// Names declared in a module's private part, with the module prefix.
@@ -69,7 +72,8 @@ impl Script {
             assertions: Vec::new(),
             prints: Vec::new(),
             type_vars: Vec::new(),
-            timed_sections: Vec::new(),
+            imported: FxHashSet::default(),
+            timed: Vec::new(),
             names: FxHashMap::default(),
             private: FxHashMap::default(),
             builtin_globals: FxHashMap::default(),

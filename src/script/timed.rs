@@ -111,6 +111,9 @@ impl Section<'_> {
                 }
                 DeclKind::Timed(function, inner) => self.section(function.as_ref(), inner, span),
                 DeclKind::Definition(_) => self.decl(decl),
+                // An assertion in a section is about timed processes, as
+                // FDR translates it.
+                DeclKind::Assert(assertion) if self.timed => self.assertion(assertion),
                 _ => {}
             }
         }
@@ -152,6 +155,19 @@ impl Section<'_> {
             }
             self.expr(&mut def.rhs);
             self.within = outer;
+        }
+    }
+
+    fn assertion(&mut self, assertion: &mut crate::syntax::ast::Assertion) {
+        use crate::syntax::ast::AssertionKind as A;
+        match &mut assertion.kind {
+            A::Refinement { spec, imp, .. } => {
+                self.expr(spec);
+                self.expr(imp);
+            }
+            A::Property { process, .. }
+            | A::HasTrace { process, .. }
+            | A::Symmetric { process, .. } => self.expr(process),
         }
     }
 

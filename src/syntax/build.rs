@@ -201,7 +201,9 @@ impl Builder {
                         decls.push(self.decl(p)?);
                     }
                 }
-                only_declarations(&decls, "a `Timed` section")?;
+                // FDR's grammar admits assertions in a section (generated
+                // scripts rely on it), not `print`.
+                only_declarations(&decls, "a `Timed` section", true)?;
                 DeclKind::Timed(function, decls)
             }
             other => unreachable!("not a declaration: {other:?}"),
@@ -219,7 +221,21 @@ impl Builder {
                 Rule::ident => name = Some(self.ident(p)),
                 Rule::module_params => {
                     let brackets = self.span(&p);
-                    let names: ThinVec<Ident> = p.into_inner().map(|i| self.ident(i)).collect();
+                    // A parameter is a name or `_` (an argument the
+                    // module does not use).
+                    let names: ThinVec<Ident> = p
+                        .into_inner()
+                        .map(|param| {
+                            let inner = param.into_inner().next().expect("a name or `_`");
+                            match inner.as_rule() {
+                                Rule::wildcard => Ident {
+                                    name: Ustr::from("_"),
+                                    span: self.span(&inner),
+                                },
+                                _ => self.ident(inner),
+                            }
+                        })
+                        .collect();
                     if names.is_empty() {
                         return Err(empty_brackets(brackets, "a module"));
                     }
@@ -230,9 +246,9 @@ impl Builder {
                 other => unreachable!("not part of a module: {other:?}"),
             }
         }
-        only_declarations(&private, "a module")?;
+        only_declarations(&private, "a module", false)?;
         if let Some(exports) = &exports {
-            only_declarations(exports, "a module")?;
+            only_declarations(exports, "a module", false)?;
         }
         Ok(Module {
             name: name.expect("a module has a name"),
@@ -1039,12 +1055,12 @@ fn empty_brackets(span: Span, what: &str) -> Diagnostic {
     )
 }
 
-/// Refuses assertions and `print` inside a module or a `Timed` section,
-/// which FDR's parser admits only at the top level.
-fn only_declarations(decls: &[Decl], within: &str) -> Result<()> {
+/// Refuses `print` inside a module or a `Timed` section, and assertions
+/// inside a module, which FDR's parser admits only at the top level.
+fn only_declarations(decls: &[Decl], within: &str, assertions: bool) -> Result<()> {
     for d in decls {
         let what = match d.kind {
-            DeclKind::Assert(_) => "an assertion",
+            DeclKind::Assert(_) if !assertions => "an assertion",
             DeclKind::Print(_) => "`print`",
             _ => continue,
         };

@@ -322,18 +322,36 @@ impl<'s> Checker<'s> {
         let &(expected, actual) = self.pairs.first()?;
         let (_, expected) = self.store.view(expected);
         let (_, actual) = self.store.view(actual);
+        // The expression the mismatch is about, as written.
         let written = match self.contexts.last() {
-            Some(Context::Expr(e)) => self.text(self.expr_span(*e)),
-            _ => "x".to_string(),
+            Some(Context::Expr(e)) => Some(self.text(self.expr_span(*e))),
+            _ => None,
         };
-        let is_event = |t: Ty| matches!(t, Ty::Event | Ty::Dotable(..) | Ty::Dot(..));
         match (expected, actual) {
-            (Ty::Set(inner), _)
-                if is_event(actual) && self.store.head(inner) == super::ty::atom::EVENT =>
-            {
+            (Ty::Seq(_), Ty::Set(_)) => {
+                return Some(
+                    "the elements of a set come in no order: `seq(S)` lists a set `S` as a \
+                     sequence"
+                        .to_string(),
+                );
+            }
+            (Ty::Set(_), Ty::Seq(_)) => {
+                return Some(
+                    "a sequence is not a set: `set(s)` is the set of the elements of `s`"
+                        .to_string(),
+                );
+            }
+            _ => {}
+        }
+        let written = written?;
+        let is_event = |t: Ty| matches!(t, Ty::Event | Ty::Dotable(..) | Ty::Dot(..));
+        let events =
+            |store: &mut super::ty::Store, inner| store.head(inner) == super::ty::atom::EVENT;
+        match (expected, actual) {
+            (Ty::Set(inner), _) if is_event(actual) && events(&mut self.store, inner) => {
                 Some(format!(
                     "a set of events is written in braces: `{{{written}}}` for the one event, \
-                     `{{| {written} |}}` for every event that begins with it"
+                 `{{| {written} |}}` for every event that begins with it"
                 ))
             }
             (Ty::Set(_), Ty::Int | Ty::Bool | Ty::Char | Ty::Data(_) | Ty::Tuple(_)) => Some(
@@ -347,6 +365,15 @@ impl<'s> Checker<'s> {
             )),
             (Ty::Fun(..), Ty::Proc | Ty::Int | Ty::Bool | Ty::Event | Ty::Set(_) | Ty::Seq(_)) => {
                 Some("only a function can be applied to arguments".to_string())
+            }
+            (Ty::Fun(given, _), Ty::Fun(takes, _)) if given.len() != takes.len() => {
+                let plural = |n: usize| if n == 1 { "argument" } else { "arguments" };
+                Some(format!(
+                    "`{written}` takes {} {}, and is given {}",
+                    takes.len(),
+                    plural(takes.len()),
+                    given.len()
+                ))
             }
             _ => None,
         }
@@ -371,6 +398,9 @@ impl<'s> Checker<'s> {
                 format!("whilst matching expected type {e} with actual type {a}")
             });
         }
+        // A dotted type written as what it gives can repeat the line
+        // before it.
+        lines.dedup();
         if lines.is_empty() {
             lines.push("the types do not match".to_string());
         }

@@ -32,6 +32,9 @@ pub enum Decl {
     /// A datatype with its constructors.
     DataType(DataTypeId),
     Channel(ChannelId),
+    /// A `Timed` section's `tock` and function, checked before the
+    /// section's definitions (which use `tock` at every prefix).
+    Timed(usize),
 }
 
 /// The script's declarations in groups, each after the groups it uses.
@@ -56,6 +59,16 @@ pub fn dependency_order(script: &Script) -> Vec<Vec<Decl>> {
     for i in 0..script.channels.len() {
         add(Decl::Channel(ChannelId(i as u32)), &mut decls);
     }
+    for i in 0..script.timed.len() {
+        add(Decl::Timed(i), &mut decls);
+    }
+    // Each definition of a section comes after the section's check.
+    let mut sections: FxHashMap<GlobalId, usize> = FxHashMap::default();
+    for (i, section) in script.timed.iter().enumerate() {
+        for &g in &section.members {
+            sections.insert(g, i);
+        }
+    }
     let edges: Vec<Vec<usize>> = decls
         .iter()
         .map(|&decl| {
@@ -79,6 +92,11 @@ pub fn dependency_order(script: &Script) -> Vec<Vec<Decl>> {
                     index.get(&target).copied()
                 })
                 .collect();
+            if let Decl::Global(g) = decl
+                && let Some(&section) = sections.get(&g)
+            {
+                targets.push(index[&Decl::Timed(section)]);
+            }
             targets.sort_unstable();
             targets.dedup();
             targets
@@ -111,6 +129,15 @@ fn roots(script: &Script, decl: Decl, uses: &mut Uses) -> Vec<FuncId> {
             .flat_map(|c| script.ctors[c.index()].fields.iter().copied())
             .collect(),
         Decl::Channel(c) => script.channels[c.index()].fields.clone(),
+        Decl::Timed(i) => {
+            let section = &script.timed[i];
+            section
+                .tock
+                .iter()
+                .chain(&section.function)
+                .copied()
+                .collect()
+        }
     }
 }
 
@@ -256,6 +283,7 @@ impl Checker<'_> {
                 Decl::Channel(c) => {
                     self.env.channels[c.index()] = Binding::Mono(self.store.fresh());
                 }
+                Decl::Timed(_) => {}
             }
         }
         // Datatypes first, as FDR does: the others use their
@@ -267,6 +295,7 @@ impl Checker<'_> {
             match decl {
                 Decl::Global(g) => self.check_global(g),
                 Decl::Channel(c) => self.check_channel(c),
+                Decl::Timed(i) => self.check_timed(i),
                 Decl::DataType(_) => {}
             }
         }
@@ -307,6 +336,7 @@ impl Checker<'_> {
                     };
                 }
             }
+            Decl::Timed(_) => {}
             Decl::Channel(c) => {
                 let channel = &script.channels[c.index()];
                 self.env.channels[c.index()] = match self.env.channels[c.index()].clone() {
@@ -476,10 +506,14 @@ impl Checker<'_> {
         let _ = self.within(context, |c| {
             c.at(channel.span, |c| -> Outcome<()> {
                 let signature = channel.annotation.as_ref().map(|a| c.annotation_type(a));
-                if let Some(signature) = signature
-                    && channel.fields.is_empty()
-                {
-                    c.unify(signature, atom::EVENT)?;
+                if let Some(signature) = signature {
+                    if channel.fields.is_empty() {
+                        c.unify(signature, atom::EVENT)?;
+                    } else {
+                        // FDR first asks that the annotation give events.
+                        let (_, result) = c.reduce_dotable(signature);
+                        c.unify(atom::EVENT, result)?;
+                    }
                 }
                 // Events are compared, so their fields must be comparable.
                 let fields = c.field_types(&channel.fields, &[Class::Eq, Class::Complete])?;
@@ -568,9 +602,15 @@ impl Checker<'_> {
                 break;
             }
         }
-        for &d in datatypes {
+        for (d, field_types) in &fields {
             if self.equality[d.index()] == Equality::Pending {
                 self.equality[d.index()] = Equality::Yes;
+                // Fields still unknown must then be comparable too (the
+                // constructor is refused as polymorphic, with FDR's
+                // classes).
+                for &t in field_types {
+                    let _ = self.unify_class(Class::Eq, t);
+                }
             }
         }
         let pending = std::mem::take(&mut self.pending_equality);
@@ -612,6 +652,56 @@ impl Checker<'_> {
                 .into_iter()
                 .all(|t| self.has_equality(t)),
         }
+    }
+
+    /// A `Timed` section: `tock` must be an event and the function take
+    /// events to integers (the number of tocks each event lasts). A
+    /// `tock` of another type is reported here once, not at every prefix
+    /// the translation made.
+    pub fn check_timed(&mut self, index: usize) {
+        let script = self.script;
+        let section = &script.timed[index];
+        // `Timed(et)`, up to the brace: where a problem of the section's
+        // own is shown.
+        let text = script.sources.snippet(section.span);
+        let head = Span {
+            start: section.span.start,
+            end: section.span.start + text.find('{').unwrap_or(text.len()) as u32,
+        };
+        let context = Context::Source {
+            what: "the Timed section".to_string(),
+            span: head,
+        };
+        self.within(context, |c| {
+            if let Some(tock) = section.tock {
+                let before = c.diagnostics.len();
+                let t = c.check_function(tock, Vec::new());
+                let _ = c.at(head, |c| c.unify(atom::EVENT, t));
+                if c.diagnostics.len() > before {
+                    c.diagnostics
+                        .last_mut()
+                        .expect("just reported")
+                        .notes
+                        .insert(
+                            0,
+                            "time passes by `tock`, which must be an event: declare it \
+                             `channel tock`"
+                                .to_string(),
+                        );
+                    let error = Binding::Poly(Scheme::mono(atom::ERROR));
+                    match script.expr(script.function(tock).clauses[0].body).kind {
+                        ExprKind::Channel(ch) => c.env.channels[ch.index()] = error,
+                        ExprKind::Global(g) => c.env.set_global(g, error),
+                        _ => {}
+                    }
+                }
+            }
+            if let Some(function) = section.function {
+                let timing = c.store.fun(&[atom::EVENT], atom::INT);
+                let t = c.check_function(function, Vec::new());
+                let _ = c.at(head, |c| c.unify(timing, t));
+            }
+        });
     }
 
     /// Checks an assertion: its processes are processes, its sets sets

@@ -315,9 +315,14 @@ impl Checker<'_> {
     }
 
     /// The type of `e`, which must be `expected`; `expected` again if it
-    /// is not (reported).
+    /// is not (reported). An expression with an error inside is not
+    /// blamed again for the type the error left it.
     pub fn expect(&mut self, e: ExprId, expected: TyId) -> TyId {
+        let before = self.diagnostics.len();
         let actual = self.check(e);
+        if self.diagnostics.len() > before {
+            return expected;
+        }
         let span = self.expr_span(e);
         self.within(Context::Expr(e), |c| {
             c.at(span, |c| c.unify(expected, actual).unwrap_or(expected))
@@ -529,13 +534,18 @@ impl Checker<'_> {
                 argument: arg,
             };
             let span = self.expr_span(arg);
-            let _ = self.within(context, |c| {
+            let matched = self.within(context, |c| {
                 c.at(span, |c| {
                     let actual = c.evaluate_dots(actual)?;
                     let expected = c.evaluate_dots(param)?;
                     c.asymmetric(|c| c.unify(expected, actual))
                 })
             });
+            // As FDR: the first argument that does not fit is the error
+            // (the others are often wrong only because of it).
+            if matched.is_err() {
+                break;
+            }
         }
         Ok(result)
     }
@@ -844,6 +854,7 @@ impl Checker<'_> {
             self.expect(event, atom::EVENT);
         } else {
             let head = self.check(event);
+            let before_fields = self.diagnostics.len();
             let mut types = Vec::with_capacity(fields.len());
             for field in fields {
                 let context = Context::Source {
@@ -868,10 +879,13 @@ impl Checker<'_> {
             }
             let last = fields.last().expect("not empty").span;
             let reported = self.diagnostics.len();
-            let _ = self.at(last, |c| {
-                let rest = c.store.dots_right(&types);
-                let dotted = c.store.dot(head, rest);
-                c.unify(atom::EVENT, dotted)
+            // A field already found ill-typed is not blamed again.
+            let _ = (reported == before_fields).then(|| {
+                self.at(last, |c| {
+                    let rest = c.store.dots_right(&types);
+                    let dotted = c.store.dot(head, rest);
+                    c.unify(atom::EVENT, dotted)
+                })
             });
             if self.diagnostics.len() > reported
                 && let Some(note) = self.field_count_note(event, fields.len())

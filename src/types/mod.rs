@@ -25,8 +25,8 @@ mod print;
 mod ty;
 mod unify;
 
-use crate::script::Script;
-use crate::script::ir::{FuncId, GlobalKind};
+use crate::script::ir::{ChannelId, CtorId, FuncId, GlobalId, GlobalKind};
+use crate::script::{Named, Script};
 use crate::syntax::{self, Diagnostic, LoadError, Program};
 
 use checker::{Checker, State};
@@ -108,16 +108,21 @@ impl Types {
     /// The type of the top-level name `name` (`f`, `M::x`, a channel or
     /// a constructor), as FDR's `:type` writes it.
     pub fn of_name(&mut self, script: &Script, name: &str) -> Option<String> {
-        let binding = match script.lookup(name)? {
-            crate::script::Named::Global(g) => match script.globals[g.index()].kind {
+        let named = script.lookup(name)?;
+        Some(self.of_named(script, named))
+    }
+
+    fn of_named(&mut self, script: &Script, named: Named) -> String {
+        let binding = match named {
+            Named::Global(g) => match script.globals[g.index()].kind {
                 GlobalKind::DataType(d) => {
                     let data = self.state.store.add(ty::Ty::Data(d));
                     Binding::Mono(self.state.store.set(data))
                 }
                 _ => self.state.env.global(g).clone(),
             },
-            crate::script::Named::Ctor(c) => self.state.env.ctor(c).clone(),
-            crate::script::Named::Channel(c) => self.state.env.channel(c).clone(),
+            Named::Ctor(c) => self.state.env.ctor(c).clone(),
+            Named::Channel(c) => self.state.env.channel(c).clone(),
         };
         let t = instantiate(&mut self.state.store, &binding);
         let mut namer = Namer::default();
@@ -126,7 +131,44 @@ impl Types {
             script,
             namer: &mut namer,
         };
-        Some(printer.scheme(t))
+        printer.scheme(t)
+    }
+
+    /// Every name the script declares, with its type, in the order the
+    /// script writes them (the names symcsp makes for itself aside).
+    pub fn declared(&mut self, script: &Script) -> Vec<(String, String)> {
+        let mut names: Vec<(u32, &str, Named)> = Vec::new();
+        for (i, global) in script.globals.iter().enumerate() {
+            let user = matches!(
+                global.kind,
+                GlobalKind::Definition(_)
+                    | GlobalKind::DataType(_)
+                    | GlobalKind::NameType(_)
+                    | GlobalKind::SubType(_)
+            ) && script.lookup(&global.name) == Some(Named::Global(GlobalId(i as u32)));
+            if user && !script.is_generated(global.span) && !global.name.contains('$') {
+                names.push((
+                    global.span.start,
+                    &global.name,
+                    Named::Global(GlobalId(i as u32)),
+                ));
+            }
+        }
+        for (i, ctor) in script.ctors.iter().enumerate() {
+            names.push((ctor.span.start, &ctor.name, Named::Ctor(CtorId(i as u32))));
+        }
+        for (i, channel) in script.channels.iter().enumerate() {
+            names.push((
+                channel.span.start,
+                &channel.name,
+                Named::Channel(ChannelId(i as u32)),
+            ));
+        }
+        names.sort_by_key(|&(start, ..)| start);
+        names
+            .into_iter()
+            .map(|(_, name, named)| (name.to_string(), self.of_named(script, named)))
+            .collect()
     }
 }
 

@@ -59,8 +59,7 @@ impl Namer {
                 } else {
                     format!("{letter}{round}")
                 };
-                let taken = self.names.iter().any(|(_, n)| *n == candidate)
-                    || store.rigids.iter().any(|r| r.name.as_str() == candidate);
+                let taken = self.names.iter().any(|(_, n)| *n == candidate);
                 if !taken {
                     break candidate;
                 }
@@ -81,9 +80,22 @@ pub struct Printer<'a> {
 impl Printer<'_> {
     /// `t` without its classes.
     pub fn ty(&mut self, t: TyId) -> String {
+        self.reserve_rigids(t);
         let mut out = String::new();
         self.write(&mut out, t);
         out
+    }
+
+    /// Names the rigid variables of `t` first, so that no other variable
+    /// takes an annotation's name.
+    fn reserve_rigids(&mut self, t: TyId) {
+        let mut vars = Vec::new();
+        self.store.free_vars(t, &mut vars);
+        for v in vars {
+            if let Ty::Rigid(..) = self.store.node(v) {
+                self.namer.name(self.store, v);
+            }
+        }
     }
 
     /// `t` with the classes of its variables first: `Eq a => (a) -> Bool`.
@@ -203,11 +215,15 @@ impl Printer<'_> {
                 out.push_str(") -> ");
                 self.write(out, result);
             }
-            Ty::Dot(a, b) => {
-                self.operand(out, node, Side::Left, a);
-                out.push('.');
-                self.operand(out, node, Side::Right, b);
-            }
+            Ty::Dot(a, b) => match self.applied(t) {
+                // Written as what the dots give, where they fit.
+                Some(result) => self.write(out, result),
+                None => {
+                    self.operand(out, node, Side::Left, a);
+                    out.push('.');
+                    self.operand(out, node, Side::Right, b);
+                }
+            },
             Ty::Dotable(a, b) => {
                 self.operand(out, node, Side::Left, a);
                 out.push_str("=>");
@@ -219,6 +235,56 @@ impl Printer<'_> {
                 let _ = write!(out, "{name}=>*");
                 self.operand(out, node, Side::Right, b);
             }
+        }
+    }
+
+    /// What a dotted type gives when each value waiting for fields takes
+    /// the fields after it (`(Int=>Event).Int` is `Event`), if every
+    /// field fits what it is given to; `None` if some does not, or if
+    /// nothing waits for fields. For writing only: nothing is unified.
+    fn applied(&mut self, t: TyId) -> Option<TyId> {
+        let mut list = Vec::new();
+        let mut stack = vec![t];
+        while let Some(t) = stack.pop() {
+            let (t, node) = self.store.view(t);
+            match node {
+                Ty::Dot(a, b) => {
+                    stack.push(b);
+                    stack.push(a);
+                }
+                _ => list.push(t),
+            }
+        }
+        let (&head, fields) = list.split_first()?;
+        let mut current = head;
+        let mut consumed = 0;
+        for &field in fields {
+            let (_, Ty::Dotable(arg, rest)) = self.store.view(current) else {
+                break;
+            };
+            if !self.fits(arg, field) {
+                return None;
+            }
+            current = rest;
+            consumed += 1;
+        }
+        if consumed == 0 {
+            return None;
+        }
+        let mut parts = vec![current];
+        parts.extend_from_slice(&fields[consumed..]);
+        Some(self.store.dots_left(&parts))
+    }
+
+    /// Whether a field of type `given` may be what `wanted` asks for: the
+    /// same kind of type, or a variable on either side.
+    fn fits(&mut self, wanted: TyId, given: TyId) -> bool {
+        let (_, wanted) = self.store.view(wanted);
+        let (_, given) = self.store.view(given);
+        match (wanted, given) {
+            (Ty::Var(_) | Ty::Error, _) | (_, Ty::Var(_) | Ty::Error) => true,
+            (Ty::Data(a), Ty::Data(b)) => a == b,
+            (a, b) => std::mem::discriminant(&a) == std::mem::discriminant(&b),
         }
     }
 

@@ -5,6 +5,17 @@
 use super::expr::pattern_variables;
 use super::*;
 
+/// Where a breadth-first path that reached `at` started.
+fn path_start(
+    parent: &FxHashMap<(GlobalId, bool), (GlobalId, bool)>,
+    mut at: (GlobalId, bool),
+) -> GlobalId {
+    while let Some(&before) = parent.get(&at) {
+        at = before;
+    }
+    at.0
+}
+
 /// The most module instances a script may make, nested ones included.
 const MAX_INSTANCES: usize = 100_000;
 
@@ -139,9 +150,8 @@ impl<'s, 'p> Resolver<'s, 'p> {
                         });
                     }
                 }
-                DeclKind::External(names) | DeclKind::Transparent(names) => {
-                    self.check_provided(names)
-                }
+                DeclKind::External(names) => self.import(names, true),
+                DeclKind::Transparent(names) => self.import(names, false),
                 DeclKind::Assert(assertion) => pending.push(Pending::Assert {
                     assertion,
                     span: decl.span,
@@ -162,14 +172,37 @@ impl<'s, 'p> Resolver<'s, 'p> {
                     self.collect_instance(ident, module, args.as_deref(), decl.span, pending)
                 }
                 DeclKind::Timed(_, inner) => {
-                    self.script.timed_sections.push(decl.span);
+                    let index = self.timed_section(decl.span);
                     let outer = self.ctx.clone();
                     self.ctx = Rc::new(ModuleCtx {
                         timed: true,
                         ..(*outer).clone()
                     });
+                    let before = self.declared.len();
                     self.collect(inner, pending);
                     self.ctx = outer;
+                    let members = self.declared[before..]
+                        .iter()
+                        .filter_map(|name| match self.script.names.get(name) {
+                            Some(Named::Global(g)) => Some(*g),
+                            _ => None,
+                        })
+                        .collect();
+                    self.script.timed[index].members = members;
+                    // The translation puts the section's function first.
+                    let function = inner.first().and_then(|d| match &d.kind {
+                        DeclKind::Definition(def) => def
+                            .lhs
+                            .name()
+                            .filter(|i| i.name.starts_with("$et"))
+                            .map(|i| i.name),
+                        _ => None,
+                    });
+                    pending.push(Pending::Timed {
+                        index,
+                        function,
+                        ctx: self.ctx.clone(),
+                    });
                 }
             }
             i += 1;
@@ -262,15 +295,30 @@ impl<'s, 'p> Resolver<'s, 'p> {
         );
     }
 
-    /// `external f` and `transparent f` only announce built-ins FDR
-    /// provides: each name must be one symcsp provides too.
-    pub(super) fn check_provided(&mut self, names: &[ast::Ident]) {
+    /// `external f` (`external`) or `transparent f`: makes built-in `f`
+    /// visible, where FDR provides it with that declaration.
+    pub(super) fn import(&mut self, names: &[ast::Ident], external: bool) {
+        let (keyword, other) = if external {
+            ("an external", "transparent")
+        } else {
+            ("a transparent", "external")
+        };
         for ident in names {
-            if Builtin::lookup(&ident.name).is_none() {
-                self.error(
+            match Builtin::lookup(&ident.name) {
+                Some(b) if b.import().allows(external) => {
+                    self.script.imported.insert(b);
+                }
+                Some(b) if b.import().allows(!external) => self.error(
                     ident.span,
-                    format!("`{}` is not a function symcsp provides", ident.name),
-                );
+                    format!(
+                        "`{}` is not {keyword} function: declare it `{other} {}`",
+                        ident.name, ident.name
+                    ),
+                ),
+                _ => self.error(
+                    ident.span,
+                    format!("`{}` is not {keyword} function symcsp provides", ident.name),
+                ),
             }
         }
     }
@@ -412,11 +460,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         pending: &mut Vec<Pending<'p>>,
     ) {
         let qualified = self.ctx.qualify(&module.name.name);
-        if self.declared_at.contains_key(&qualified) || self.modules.contains_key(&qualified) {
-            self.error(
-                module.name.span,
-                format!("module `{qualified}` is defined twice"),
-            );
+        if !self.declare_module(qualified, module.name.span) {
             return;
         }
         self.modules.insert(qualified, (module, self.ctx.clone()));
@@ -433,9 +477,32 @@ impl<'s, 'p> Resolver<'s, 'p> {
         }
         self.module_names.insert(qualified);
         let outer = self.ctx.clone();
-        self.ctx = Rc::new(outer.enter(&module.name.name));
+        self.ctx = Rc::new(outer.enter(module));
         self.collect_module_body(module, pending);
         self.ctx = outer;
+    }
+
+    /// Registers the name of a module or instance, unless something of
+    /// that name exists already (reported).
+    fn declare_module(&mut self, qualified: Ustr, span: Span) -> bool {
+        let earlier = self
+            .modules_declared_at
+            .get(&qualified)
+            .or_else(|| self.declared_at.get(&qualified))
+            .copied();
+        if let Some(earlier) = earlier {
+            self.diagnostics.push(
+                Diagnostic::error(span, format!("`{qualified}` is defined twice"))
+                    .with_secondary(earlier, "first declared here")
+                    .with_note(
+                        "modules and instances share one name space with the other declarations",
+                    ),
+            );
+            return false;
+        }
+        self.modules_declared_at.insert(qualified, span);
+        self.declared_modules.push(qualified);
+        true
     }
 
     /// The private declarations, remembered as private to the module
@@ -446,11 +513,15 @@ impl<'s, 'p> Resolver<'s, 'p> {
         pending: &mut Vec<Pending<'p>>,
     ) {
         let before = self.declared.len();
+        let modules_before = self.declared_modules.len();
         self.collect(&module.private, pending);
         let module_prefix = Ustr::from(self.ctx.prefix());
         let private = self.declared[before..].to_vec();
         for name in private {
             self.script.private.insert(name, module_prefix);
+        }
+        for &name in &self.declared_modules[modules_before..] {
+            self.private_modules.insert(name, module_prefix);
         }
         if let Some(exports) = &module.exports {
             self.collect(exports, pending);
@@ -470,14 +541,31 @@ impl<'s, 'p> Resolver<'s, 'p> {
             .prefixes
             .iter()
             .map(|p| Ustr::from(&format!("{p}{}", module_name.text)))
-            .find_map(|q| self.modules.get(&q).cloned());
-        let Some((module, defined_in)) = found else {
+            .find_map(|q| self.modules.get(&q).cloned().map(|m| (q, m)));
+        let Some((qualified_module, (module, defined_in))) = found else {
             self.error(
                 module_name.span,
                 format!("there is no module `{}`", module_name.text),
             );
             return;
         };
+        if let Some(&owner) = self.private_modules.get(&qualified_module)
+            && !self
+                .ctx
+                .prefixes
+                .iter()
+                .any(|p| p.starts_with(owner.as_str()))
+        {
+            self.error(
+                module_name.span,
+                format!(
+                    "module `{qualified_module}` is private to `{}`: it is not exported",
+                    owner.trim_end_matches("::")
+                ),
+            );
+            self.refused_instances.insert(self.ctx.qualify(&ident.name));
+            return;
+        }
         let params = module.params.as_deref().unwrap_or(&[]);
         let args = args.unwrap_or(&[]);
         if params.len() != args.len() {
@@ -525,12 +613,26 @@ impl<'s, 'p> Resolver<'s, 'p> {
             return;
         }
         let outer = self.ctx.clone();
-        let inner = Rc::new(outer.instance(&ident.name, &defined_in));
+        if !self.declare_module(outer.qualify(&ident.name), ident.span) {
+            self.refused_instances.insert(outer.qualify(&ident.name));
+            return;
+        }
+        let inner = Rc::new(outer.instance(&ident.name, module, &defined_in));
         self.module_names.insert(outer.qualify(&ident.name));
+        self.instance_of.insert(
+            outer.qualify(&ident.name),
+            (module_id(module), qualified_module),
+        );
         // The parameters are constants of the instance, their values the
         // arguments evaluated where the instance is declared.
-        for (param, arg) in params.iter().zip(args) {
-            let name = inner.qualify(&param.name);
+        for (i, (param, arg)) in params.iter().zip(args).enumerate() {
+            // `_` names no definition; its argument is still checked, as
+            // a constant of a name no script can write.
+            let name = if param.name == "_" {
+                inner.qualify(&format!("$unused{i}"))
+            } else {
+                inner.qualify(&param.name)
+            };
             let func = self.new_function(name, FunctionKind::Constant, arg.span);
             if self
                 .new_global(name, GlobalKind::Definition(func), param.span)
@@ -573,7 +675,87 @@ impl<'s, 'p> Resolver<'s, 'p> {
         for item in pending {
             self.resolve_pending(item);
         }
+        self.check_modules_use_no_instance_of_themselves();
         self.mark_recursive_datatypes();
+    }
+
+    /// As FDR: no definition of a module may lead, through definitions
+    /// outside it, to a definition of one of its own instances (whose
+    /// definitions are the module's own: `y = X` in `M`, `X = M1::y`
+    /// outside, `M1` an instance of `M`). A direct use is refused where
+    /// it is written ([`Resolver::uses_own_instance`]).
+    fn check_modules_use_no_instance_of_themselves(&mut self) {
+        let mut modules: Vec<(ModuleId, Ustr)> = self.instance_of.values().copied().collect();
+        modules.sort_unstable();
+        modules.dedup();
+        if modules.is_empty() {
+            return;
+        }
+        let uses: Vec<Vec<GlobalId>> = (0..self.script.globals.len())
+            .map(|g| match self.script.globals[g].kind {
+                GlobalKind::Definition(f) | GlobalKind::NameType(f) => {
+                    let mut used = FxHashSet::default();
+                    self.script.globals_used(f, &mut used);
+                    used.into_iter().collect()
+                }
+                _ => Vec::new(),
+            })
+            .collect();
+        for (module, module_name) in modules {
+            let within = |g: GlobalId, instance_only: bool| {
+                self.global_modules.get(&g).is_some_and(|ms| {
+                    ms.iter()
+                        .any(|&(m, i)| m == module && (i || !instance_only))
+                })
+            };
+            // Breadth first from the module's definitions; `left` says
+            // whether the path has gone outside the module.
+            let mut parent: FxHashMap<(GlobalId, bool), (GlobalId, bool)> = FxHashMap::default();
+            let mut queue: std::collections::VecDeque<(GlobalId, bool)> = (0..uses.len())
+                .map(|g| GlobalId(g as u32))
+                .filter(|&g| within(g, false))
+                .map(|g| (g, false))
+                .collect();
+            let mut seen: FxHashSet<(GlobalId, bool)> = queue.iter().copied().collect();
+            let mut found = None;
+            'search: while let Some((g, left)) = queue.pop_front() {
+                for &v in &uses[g.index()] {
+                    if left && within(v, true) {
+                        found = Some(((v, true), (g, left)));
+                        break 'search;
+                    }
+                    let next = (v, left || !within(v, false));
+                    if seen.insert(next) {
+                        parent.insert(next, (g, left));
+                        queue.push_back(next);
+                    }
+                }
+            }
+            let Some((end, last)) = found else {
+                continue;
+            };
+            // The path back from the instance's definition to the module.
+            let name = |g: GlobalId| self.script.globals[g.index()].name.to_string();
+            let mut path = vec![name(end.0), name(last.0)];
+            let mut at = last;
+            while let Some(&before) = parent.get(&at) {
+                path.push(name(before.0));
+                at = before;
+            }
+            path.reverse();
+            let span = self.script.globals[path_start(&parent, last).index()].span;
+            self.diagnostics.push(
+                Diagnostic::error(
+                    span,
+                    format!(
+                        "module `{}` uses a definition of an instance of itself: {}",
+                        module_name.trim_end_matches("::"),
+                        path.join(" uses ")
+                    ),
+                )
+                .with_note("a module cannot use its own instances: their definitions are its own"),
+            );
+        }
     }
 
     pub(super) fn resolve_pending(&mut self, item: Pending<'p>) {
@@ -592,7 +774,17 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 ctx,
             } => {
                 self.ctx = ctx;
-                self.constant_body(value, |r| r.expr(rhs));
+                let bare = names.is_empty();
+                self.constant_body(value, |r| {
+                    if bare {
+                        // No name projects the pattern out: resolve it
+                        // here for its problems (`Y::f.0 = e`).
+                        r.scopes.push(FxHashMap::default());
+                        let _ = r.pattern(pattern);
+                        r.scopes.pop();
+                    }
+                    r.expr(rhs)
+                });
                 for (name, func) in names {
                     self.constant_body(func, |r| {
                         let value = r.push_expr(ExprKind::Global(value_global), span);
@@ -668,7 +860,44 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 let func = self.top_expr(expr);
                 self.script.prints.push(func);
             }
+            Pending::Timed {
+                index,
+                function,
+                ctx,
+            } => {
+                self.ctx = ctx;
+                let span = self.script.timed[index].span;
+                self.script.timed[index].tock = Some(self.section_tock(span));
+                self.script.timed[index].function = function.map(|name| {
+                    let name = ast::Expr {
+                        kind: ast::ExprKind::Name(ast::Name { text: name, span }),
+                        span,
+                    };
+                    self.top_expr(&name)
+                });
+            }
         }
+    }
+
+    /// Starts a `Timed` section at `span`: its index in the script's list.
+    pub(super) fn timed_section(&mut self, span: Span) -> usize {
+        self.script.timed.push(TimedSection {
+            span,
+            tock: None,
+            function: None,
+            members: Vec::new(),
+        });
+        self.script.timed.len() - 1
+    }
+
+    /// `tock` as the section at `span` sees it: a section needs one, even
+    /// an empty section, as in FDR.
+    pub(super) fn section_tock(&mut self, span: Span) -> FuncId {
+        let tock = ast::Expr {
+            kind: ast::ExprKind::Name(ast::Name::simple("tock", span)),
+            span,
+        };
+        self.top_expr(&tock)
     }
 
     /// Resolves an expression at top level into a new constant.

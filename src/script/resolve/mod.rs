@@ -25,7 +25,7 @@ use ustr::Ustr;
 use crate::syntax::ast::{self, DeclKind, Lhs};
 use crate::syntax::{Diagnostic, Span};
 
-use super::builtins::{Builtin, bool_constant};
+use super::builtins::{Builtin, Import, bool_constant};
 use super::ir::*;
 use super::mentions::expr_mentions;
 use super::suggest::Suggester;
@@ -46,16 +46,31 @@ struct ModuleCtx {
     /// Inside a `Timed` section, where FDR forbids linked parallel and
     /// nondeterministic input.
     timed: bool,
+    /// The modules whose bodies enclose this context, by identity, each
+    /// with whether the body is an instance's.
+    modules: Vec<(ModuleId, bool)>,
+}
+
+/// A module, by the address of its syntax: the same module whatever
+/// instance or name it is reached through.
+type ModuleId = usize;
+
+fn module_id(module: &ast::Module) -> ModuleId {
+    std::ptr::from_ref(module) as usize
 }
 
 impl ModuleCtx {
-    fn enter(&self, name: &str) -> ModuleCtx {
+    fn enter(&self, module: &ast::Module) -> ModuleCtx {
+        let name = &module.name.name;
         let inner = format!("{}{name}::", self.prefixes.first().map_or("", |p| p));
         let mut prefixes = vec![inner];
         prefixes.extend(self.prefixes.iter().cloned());
+        let mut modules = self.modules.clone();
+        modules.push((module_id(module), false));
         ModuleCtx {
             prefixes,
             timed: self.timed,
+            modules,
         }
     }
 
@@ -64,12 +79,15 @@ impl ModuleCtx {
     /// instance, and it sees what the module's definition sees (its
     /// enclosing modules, their parameters among them), not the
     /// surroundings of the instance.
-    fn instance(&self, name: &str, defined_in: &ModuleCtx) -> ModuleCtx {
+    fn instance(&self, name: &str, module: &ast::Module, defined_in: &ModuleCtx) -> ModuleCtx {
         let mut prefixes = vec![format!("{}{name}::", self.prefix())];
         prefixes.extend(defined_in.prefixes.iter().cloned());
+        let mut modules = defined_in.modules.clone();
+        modules.push((module_id(module), true));
         ModuleCtx {
             prefixes,
             timed: defined_in.timed,
+            modules,
         }
     }
 
@@ -77,6 +95,7 @@ impl ModuleCtx {
         ModuleCtx {
             prefixes: vec![String::new()],
             timed: false,
+            modules: Vec::new(),
         }
     }
 
@@ -133,6 +152,12 @@ enum Pending<'a> {
     },
     Print {
         expr: &'a ast::Expr,
+        ctx: Rc<ModuleCtx>,
+    },
+    /// A `Timed` section's `tock` and function.
+    Timed {
+        index: usize,
+        function: Option<Ustr>,
         ctx: Rc<ModuleCtx>,
     },
 }
@@ -192,6 +217,21 @@ pub(super) struct Resolver<'s, 'p> {
     nametypes: FxHashMap<Ustr, &'p ast::Expr>,
     /// Where each qualified name was declared.
     declared_at: FxHashMap<Ustr, Span>,
+    /// Where each module and instance was declared, by qualified name:
+    /// they share one name space with everything else, as in FDR.
+    modules_declared_at: FxHashMap<Ustr, Span>,
+    /// The modules and instances in the order declared.
+    declared_modules: Vec<Ustr>,
+    /// Modules declared in another module's private part, with that
+    /// module's prefix.
+    private_modules: FxHashMap<Ustr, Ustr>,
+    /// Each instance's module, by the instance's qualified name.
+    instance_of: FxHashMap<Ustr, (ModuleId, Ustr)>,
+    /// Uses of a module's own instance reported, by place (an instance's
+    /// body repeats its module's text).
+    reported_own_instance: FxHashSet<(u32, u32)>,
+    /// The module bodies each global is declared in.
+    global_modules: FxHashMap<GlobalId, Vec<(ModuleId, bool)>>,
     /// The qualified names in the order they were declared.
     declared: Vec<Ustr>,
     /// "Did you mean" for unknown names, within its budget.
@@ -233,6 +273,12 @@ impl<'s, 'p> Resolver<'s, 'p> {
             refused_instances: FxHashSet::default(),
             nametypes: FxHashMap::default(),
             declared_at: FxHashMap::default(),
+            modules_declared_at: FxHashMap::default(),
+            declared_modules: Vec::new(),
+            private_modules: FxHashMap::default(),
+            instance_of: FxHashMap::default(),
+            reported_own_instance: FxHashSet::default(),
+            global_modules: FxHashMap::default(),
             declared: Vec::new(),
             suggester: Suggester::default(),
             tock_reported: FxHashSet::default(),
@@ -277,11 +323,22 @@ impl<'s, 'p> Resolver<'s, 'p> {
             return None;
         }
         self.script.globals.push(Global { name, kind, span });
+        self.global_modules.insert(id, self.ctx.modules.clone());
         Some(id)
     }
 
     /// Registers a top-level name; reports a clash with an earlier one.
     fn declare(&mut self, name: Ustr, named: Named, span: Span) -> bool {
+        if let Some(&earlier) = self.modules_declared_at.get(&name) {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    span,
+                    format!("`{name}` is already a module or instance; it cannot be defined again"),
+                )
+                .with_secondary(earlier, "first declared here"),
+            );
+            return false;
+        }
         if let Some(&earlier) = self.declared_at.get(&name) {
             let what = match self.script.names[&name] {
                 Named::Ctor(_) => "a datatype constructor",

@@ -16,6 +16,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         let body = match &e.kind {
             E::Prefix(event, fields, then) => {
                 let event = self.expr(event);
+                self.check_field_order(fields);
                 let mut bound = BoundOnce::default();
                 let fields = fields
                     .iter()
@@ -142,6 +143,27 @@ impl<'s, 'p> Resolver<'s, 'p> {
         }];
         let sources = self.pop_fn(func);
         self.push_expr(ExprKind::Process(func, sources), span)
+    }
+
+    /// As in FDR, the nondeterministic fields of a prefix come first:
+    /// `c$x?y` chooses `x` and then offers every `y`; `c?y$x` is refused.
+    fn check_field_order(&mut self, fields: &[ast::Field]) {
+        let first_other = fields
+            .iter()
+            .position(|f| !matches!(f.kind, ast::FieldKind::NondetInput(..)));
+        let Some(first_other) = first_other else {
+            return;
+        };
+        if let Some(late) = fields[first_other..]
+            .iter()
+            .find(|f| matches!(f.kind, ast::FieldKind::NondetInput(..)))
+        {
+            self.diagnostics.push(
+                Diagnostic::error(late.span, "a `$` field cannot follow a `?` or `!` field")
+                    .with_secondary(fields[first_other].span, "this field comes before it")
+                    .with_note("write the nondeterministic fields first: `c$x?y`"),
+            );
+        }
     }
 
     /// FDR has no timed semantics for linked parallel: it is an error in a

@@ -246,6 +246,9 @@ impl<'s, 'p> Resolver<'s, 'p> {
             };
             return self.push_expr(kind, span);
         }
+        if self.module_shadows(name) || self.uses_own_instance(name) {
+            return self.push_expr(ExprKind::Int(0), span);
+        }
         match self.lookup_global(&name.text) {
             Some(named) => {
                 self.check_private(name);
@@ -258,6 +261,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             }
             None => match self.builtin_named(name) {
                 Some(b) => {
+                    self.check_imported(b, name);
                     let g = self.script.builtin_global(b);
                     self.push_expr(ExprKind::Global(g), span)
                 }
@@ -270,6 +274,70 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 }
             },
         }
+    }
+
+    /// Whether the innermost declaration of `name` is a module or an
+    /// instance (reported: a module is no value, as in FDR, even where an
+    /// outer scope has a value of that name).
+    fn module_shadows(&mut self, name: &ast::Name) -> bool {
+        for p in &self.ctx.prefixes {
+            let Some(q) = Ustr::from_existing(&format!("{p}{}", name.text)) else {
+                continue;
+            };
+            if self.script.names.contains_key(&q) {
+                return false;
+            }
+            if self.modules_declared_at.contains_key(&q) {
+                self.error(
+                    name.span,
+                    format!(
+                        "`{}` is a module or instance, not a value: name its definitions \
+                         through it (`{}::x`)",
+                        name.text, name.text
+                    ),
+                );
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether `name` (`I::x`) reaches into an instance of a module whose
+    /// body is being resolved (reported: as in FDR, a module may not use
+    /// its own instance, whose definitions would be its own).
+    fn uses_own_instance(&mut self, name: &ast::Name) -> bool {
+        let Some((qualifier, _)) = name.text.rsplit_once("::") else {
+            return false;
+        };
+        let found = self.ctx.prefixes.iter().find_map(|p| {
+            let q = Ustr::from_existing(&format!("{p}{qualifier}"))?;
+            self.instance_of
+                .get(&q)
+                .map(|&(id, module)| (q, id, module))
+        });
+        let Some((instance, id, module)) = found else {
+            return false;
+        };
+        if !self.ctx.modules.iter().any(|&(m, _)| m == id) {
+            return false;
+        }
+        if self
+            .reported_own_instance
+            .insert((name.span.start, name.span.end))
+        {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    name.span,
+                    format!(
+                        "module `{module}` uses `{}`, a definition of `{instance}`, which is an \
+                         instance of itself",
+                        name.text
+                    ),
+                )
+                .with_note("a module cannot use its own instances: their definitions are its own"),
+            );
+        }
+        true
     }
 
     /// The built-in a name not defined by the script denotes: a plain
@@ -285,6 +353,30 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 .is_some_and(|m| self.module_names.contains(&m))
         });
         known.then(|| Builtin::lookup(last)).flatten()
+    }
+
+    /// A built-in FDR provides only with `external` or `transparent` must
+    /// have been declared so (the timed translation's own uses aside).
+    fn check_imported(&mut self, builtin: Builtin, name: &ast::Name) {
+        let declaration = match builtin.import() {
+            Import::Prelude => return,
+            _ if self.script.imported.contains(&builtin) || self.script.is_generated(name.span) => {
+                return;
+            }
+            Import::Transparent => "transparent",
+            Import::External | Import::Either => "external",
+        };
+        let bare = name
+            .text
+            .rsplit_once("::")
+            .map_or(name.text.as_str(), |(_, b)| b);
+        self.diagnostics.push(
+            Diagnostic::error(name.span, format!("`{}` is not in scope", name.text)).with_note(
+                format!(
+                    "FDR provides `{bare}` once the script declares it: add `{declaration} {bare}`"
+                ),
+            ),
+        );
     }
 
     pub(super) fn check_private(&mut self, name: &ast::Name) {
@@ -321,10 +413,10 @@ impl<'s, 'p> Resolver<'s, 'p> {
         if text == "tock"
             && let Some(section) = self
                 .script
-                .timed_sections
+                .timed
                 .iter()
+                .map(|t| t.span)
                 .find(|s| s.start <= span.start && span.end <= s.end)
-                .copied()
         {
             // The translation of a `Timed` section names `tock` at every
             // prefix: one report per section.
@@ -425,8 +517,16 @@ impl<'s, 'p> Resolver<'s, 'p> {
                     self.check_annotation(ty);
                     annotated.extend(names.iter().map(|ident| (ident, ty)));
                 }
-                DeclKind::External(names) | DeclKind::Transparent(names) => {
-                    self.check_provided(names)
+                DeclKind::External(names) => self.import(names, true),
+                DeclKind::Transparent(names) => self.import(names, false),
+                DeclKind::Instance(ident, ..) => {
+                    self.error(
+                        decl.span,
+                        "an instance is not a valid declaration in a `let` (as in FDR): declare \
+                         it at the top level or in a module",
+                    );
+                    // Its names are not reported again.
+                    self.refused_instances.insert(self.ctx.qualify(&ident.name));
                 }
                 _ => self.error(
                     decl.span,
@@ -499,7 +599,8 @@ impl<'s, 'p> Resolver<'s, 'p> {
         for decl in decls {
             match &decl.kind {
                 DeclKind::Timed(_, inner) => {
-                    self.script.timed_sections.push(decl.span);
+                    let index = self.timed_section(decl.span);
+                    self.script.timed[index].tock = Some(self.section_tock(decl.span));
                     self.let_declarations(inner, out);
                 }
                 _ => out.push(decl),
