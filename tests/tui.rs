@@ -101,6 +101,21 @@ fn position(app: &App) -> usize {
     walk(app).path.position()
 }
 
+/// Moves the Script pane's selection to the first row whose debug form
+/// contains `row` (e.g. `"Counter"` with its quotes).
+fn select_script_item(app: &mut App, row: &str) {
+    let index = app
+        .script
+        .items
+        .iter()
+        .position(|i| format!("{i:?}").contains(row))
+        .unwrap_or_else(|| panic!("no Script row {row}"));
+    run(app, &[Command::Top]);
+    for _ in 0..index {
+        run(app, &[Command::Down]);
+    }
+}
+
 fn message(app: &App) -> String {
     app.message
         .as_ref()
@@ -418,28 +433,10 @@ fn the_script_pane_animates_processes_and_asks_for_arguments() {
                 .any(|n| n.contains("name: \"Counter\", arity: 1")),
             "{names:?}"
         );
-        let system = app
-            .script
-            .items
-            .iter()
-            .position(|i| format!("{i:?}") == "Process(\"System\")")
-            .unwrap();
-        run(&mut app, &[Command::Top]);
-        for _ in 0..system {
-            run(&mut app, &[Command::Down]);
-        }
+        select_script_item(&mut app, "Process(\"System\")");
         run(&mut app, &[Command::Activate]);
         assert_eq!(walk(&app).process, "System");
-        let counter = app
-            .script
-            .items
-            .iter()
-            .position(|i| format!("{i:?}").contains("\"Counter\""))
-            .unwrap();
-        run(&mut app, &[Command::Top]);
-        for _ in 0..counter {
-            run(&mut app, &[Command::Down]);
-        }
+        select_script_item(&mut app, "\"Counter\"");
         run(&mut app, &[Command::Activate]);
         let Some(Overlay::Prompt(prompt)) = &app.overlay else {
             panic!("expected a prompt, got {:?}", app.overlay)
@@ -453,6 +450,44 @@ fn the_script_pane_animates_processes_and_asks_for_arguments() {
         act(&mut app, Action::Prompt(PromptKey::Confirm));
         assert_eq!(walk(&app).process, "Counter(2)");
         assert_eq!(labels(&app), ["down"]);
+    });
+}
+
+/// `t` shows each definition's type in the Script pane, and the other
+/// names the script declares with theirs; again, it hides them.
+#[test]
+fn the_script_pane_shows_types_on_request() {
+    with_large_stack(|| {
+        let mut app = open("counter.csp", None);
+        app.focus = Pane::Events;
+        let before = screen(&mut app, 120, 40);
+        assert!(!before.contains(":: (Int) -> Proc"), "{before}");
+        run(&mut app, &[Command::ShowTypes]);
+        assert_eq!(app.focus, Pane::Script);
+        let shown = screen(&mut app, 120, 40);
+        for line in [
+            "Counter(_) :: (Int) ->",
+            "System :: Proc",
+            "Definitions and their types",
+            "step :: Int=>Event",
+            "up :: Event",
+        ] {
+            assert!(shown.contains(line), "{line} in\n{shown}");
+        }
+        // The full type is on the status line.
+        select_script_item(&mut app, "\"Counter\"");
+        let status = screen(&mut app, 120, 40);
+        assert!(status.contains("Counter :: (Int) -> Proc"), "{status}");
+        // A definition row animates nothing.
+        select_script_item(&mut app, "\"step\"");
+        let process = walk(&app).process.clone();
+        run(&mut app, &[Command::Activate]);
+        assert_eq!(walk(&app).process, process);
+        assert_eq!(app.overlay, None);
+        run(&mut app, &[Command::ShowTypes]);
+        let hidden = screen(&mut app, 120, 40);
+        assert!(!hidden.contains("step :: Int=>Event"), "{hidden}");
+        assert!(hidden.contains("Counter(_)"), "{hidden}");
     });
 }
 

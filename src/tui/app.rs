@@ -544,6 +544,16 @@ impl App {
         self.complain("internal error: the animator's engine stopped; please report it (q quits)");
     }
 
+    /// With the types shown, the selected definition's type in full on
+    /// the status line.
+    fn say_selected_type(&mut self) {
+        if self.script.types_shown
+            && let Some(typed) = self.script.selected_type()
+        {
+            self.say(typed);
+        }
+    }
+
     fn say(&mut self, text: impl Into<String>) {
         self.message = Some(Message {
             text: text.into(),
@@ -1303,6 +1313,15 @@ impl App {
             }
             Command::WalkReduced => self.toggle_reduced(),
             Command::SwapWalk => self.swap_walk(),
+            Command::ShowTypes => {
+                self.script.toggle_types();
+                self.focus = Pane::Script;
+                if self.script.types_shown {
+                    self.say_selected_type();
+                } else {
+                    self.say("types hidden");
+                }
+            }
             Command::Up
             | Command::Down
             | Command::PageUp
@@ -1316,7 +1335,11 @@ impl App {
     /// A command for the focused pane.
     fn pane_command(&mut self, command: Command, page: usize) {
         let effect = match self.focus {
-            Pane::Script => self.script.update(command, page),
+            Pane::Script => {
+                let effect = self.script.update(command, page);
+                self.say_selected_type();
+                effect
+            }
             Pane::Checks => self.checks.update(command, page),
             Pane::Events | Pane::State if command == Command::Activate => match &self.walk {
                 Some(walk) => self.events.update(command, walk.moves(), page),

@@ -91,6 +91,7 @@ pub enum Command {
     Graph,
     WalkReduced,
     SwapWalk,
+    ShowTypes,
 }
 
 impl Command {
@@ -150,6 +151,9 @@ impl Command {
             }
             Command::SwapWalk => {
                 "back to the walk left for another process or counterexample (again: return)".into()
+            }
+            Command::ShowTypes => {
+                "show each definition's type in the Script pane (again: hide them)".into()
             }
         }
     }

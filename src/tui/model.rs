@@ -9,15 +9,13 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use rustc_hash::FxHashSet;
 use self_cell::self_cell;
 
 use crate::budget::Meter;
 use crate::builtin::{BuiltinModel, LISTSTACK};
 use crate::lts::animator::Animator;
 use crate::script::Script;
-use crate::script::builtins::Builtin;
-use crate::script::ir::{ExprId, ExprKind, FuncId, GlobalKind};
+use crate::script::ir::{FuncId, GlobalId, GlobalKind};
 use crate::symmetry::spec::Reduce;
 use crate::symmetry::{Symmetry, SystemSymmetry};
 use crate::syntax::one_line;
@@ -236,29 +234,31 @@ pub struct Listing {
     /// Each assertion as written, and the text of the process a
     /// counterexample runs on.
     pub assertions: Vec<(String, String)>,
+    /// Every name the script declares with its type (`f :: (Int) ->
+    /// Proc`), in the order written.
+    pub types: Vec<(String, String)>,
 }
 
 impl Listing {
-    /// Lists `script`'s processes and process functions, read off their
-    /// definitions without evaluating anything (a constant's value may
-    /// take long to compute, and animating it computes it anyway).
+    /// Lists `script`'s processes and process functions, known by their
+    /// types (nothing is evaluated: a constant's value may take long to
+    /// compute, and animating it computes it anyway).
     pub fn new(loaded: Loaded) -> Listing {
-        let script = loaded.script;
+        let Loaded { script, mut types } = loaded;
         let mut processes = Vec::new();
         let mut functions = Vec::new();
-        for global in &script.globals {
+        for (i, global) in script.globals.iter().enumerate() {
             let GlobalKind::Definition(func) = global.kind else {
                 continue;
             };
-            let function = script.function(func);
-            if script.is_generated(function.span)
-                || !process_valued(&script, func, &mut FxHashSet::default())
-            {
+            if script.is_generated(script.function(func).span) || global.name.contains('$') {
                 continue;
             }
-            match function.arity.as_slice() {
-                [] => processes.push(global.name.to_string()),
-                [arity] => functions.push((global.name.to_string(), *arity)),
+            match types.process_arity(GlobalId(i as u32)) {
+                Some(0) => processes.push(global.name.to_string()),
+                Some(arity) if script.function(func).arity.len() == 1 => {
+                    functions.push((global.name.to_string(), arity))
+                }
                 _ => {}
             }
         }
@@ -272,12 +272,22 @@ impl Listing {
                 )
             })
             .collect();
+        let declared = types.declared(&script);
         Listing {
             script: Arc::new(script),
             processes,
             functions,
             assertions,
+            types: declared,
         }
+    }
+
+    /// The type of top-level name `name`, as `symcsp type` writes it.
+    pub fn type_of(&self, name: &str) -> Option<&str> {
+        self.types
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t.as_str())
     }
 
     /// The process to animate first: the implementation of the first
@@ -288,64 +298,4 @@ impl Listing {
             .map(|(_, imp)| imp.clone())
             .or_else(|| self.processes.last().cloned())
     }
-}
-
-/// Whether function `func` yields a process, read off its clauses
-/// without calling it: a body that is a process expression, or an `if`,
-/// `let` or call that leads to one (`Climb(p, n) = if n == 0 then Done
-/// else Climb(p, n - 1)`).
-fn process_valued(script: &Script, func: FuncId, visiting: &mut FxHashSet<FuncId>) -> bool {
-    if !visiting.insert(func) {
-        return false;
-    }
-    script
-        .function(func)
-        .clauses
-        .iter()
-        .any(|clause| yields_process(script, clause.body, visiting))
-}
-
-fn yields_process(script: &Script, expr: ExprId, visiting: &mut FxHashSet<FuncId>) -> bool {
-    match &script.expr(expr).kind {
-        ExprKind::Process(..) => true,
-        ExprKind::If(_, then, otherwise) => {
-            yields_process(script, *then, visiting) || yields_process(script, *otherwise, visiting)
-        }
-        ExprKind::Let(_, body) => yields_process(script, *body, visiting),
-        // A process defined in a recursive `let` (`let X = a -> X within
-        // X`, and every prefix of a `Timed` section).
-        ExprKind::GroupMember { member, .. } => {
-            script.function(*member).arity.is_empty() && process_valued(script, *member, visiting)
-        }
-        ExprKind::App(head, _) => match &script.expr(*head).kind {
-            ExprKind::Global(g) => match script.globals[g.index()].kind {
-                GlobalKind::Definition(f) => process_valued(script, f, visiting),
-                GlobalKind::Builtin(b) => is_process_builtin(b),
-                _ => false,
-            },
-            _ => false,
-        },
-        ExprKind::Global(g) => match script.globals[g.index()].kind {
-            GlobalKind::Definition(f) => {
-                script.function(f).arity.is_empty() && process_valued(script, f, visiting)
-            }
-            GlobalKind::Builtin(b) => is_process_builtin(b),
-            _ => false,
-        },
-        _ => false,
-    }
-}
-
-/// A built-in process (`STOP`, `RUN(A)`) or process function
-/// (`normal(P)`).
-fn is_process_builtin(builtin: Builtin) -> bool {
-    matches!(
-        builtin,
-        Builtin::Stop
-            | Builtin::Skip
-            | Builtin::Div
-            | Builtin::Chaos
-            | Builtin::Run
-            | Builtin::ProcessFunction(_)
-    )
 }

@@ -301,6 +301,14 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
         Pane::Script => vec![
             hint(Command::Activate, "animate"),
             hint(Command::TypeProcess, "type a process"),
+            hint(
+                Command::ShowTypes,
+                if app.script.types_shown {
+                    "hide types"
+                } else {
+                    "types"
+                },
+            ),
         ],
         // What applies now: a counterexample to open, a check to cancel.
         Pane::Checks => vec![

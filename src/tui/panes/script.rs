@@ -1,5 +1,7 @@
 //! The Script pane: the script's processes, process functions and
 //! assertions; Enter animates one (a function asks for its arguments).
+//! On request (`t`) it shows each definition's type, and every other
+//! name the script declares with its type, as `symcsp type` does.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -20,18 +22,31 @@ pub enum ScriptItem {
     Function {
         name: String,
         arity: usize,
+        /// Its type, `(Int, Colour) -> Proc`.
+        ty: String,
     },
     /// An assertion: Enter animates its implementation.
     Assertion {
         text: String,
         implementation: String,
     },
+    /// Any other name the script declares, with its type (shown with
+    /// the types).
+    Definition {
+        name: String,
+        ty: String,
+    },
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ScriptPane {
+    /// The rows shown.
     pub items: Vec<ScriptItem>,
     pub list: List,
+    /// Whether each definition's type is shown.
+    pub types_shown: bool,
+    /// Every row, the definitions among them.
+    all: Vec<ScriptItem>,
 }
 
 impl ScriptPane {
@@ -48,6 +63,7 @@ impl ScriptPane {
                     .map(|(name, arity)| ScriptItem::Function {
                         name: name.clone(),
                         arity: *arity,
+                        ty: listing.type_of(name).unwrap_or("?").to_string(),
                     }),
             );
         }
@@ -63,7 +79,67 @@ impl ScriptPane {
                     }),
             );
         }
-        self.items = items;
+        let listed = |name: &str| {
+            listing.processes.iter().any(|p| p == name)
+                || listing.functions.iter().any(|(f, _)| f == name)
+        };
+        let others: Vec<ScriptItem> = listing
+            .types
+            .iter()
+            .filter(|(name, _)| !listed(name))
+            .map(|(name, ty)| ScriptItem::Definition {
+                name: name.clone(),
+                ty: ty.clone(),
+            })
+            .collect();
+        if !others.is_empty() {
+            items.push(ScriptItem::Heading("Definitions and their types"));
+            items.extend(others);
+        }
+        self.all = items;
+        self.show();
+    }
+
+    /// Shows or hides the types (and the definitions that have nothing
+    /// but a type to show).
+    pub fn toggle_types(&mut self) {
+        self.types_shown = !self.types_shown;
+        self.show();
+    }
+
+    /// The selected row's name and type in full (`Counter :: (Int) ->
+    /// Proc`), for the status line, which has room for a long type the
+    /// pane cuts.
+    pub fn selected_type(&self) -> Option<String> {
+        match self.items.get(self.list.selected)? {
+            ScriptItem::Process(p) => Some(format!("{p} :: Proc")),
+            ScriptItem::Function { name, ty, .. } | ScriptItem::Definition { name, ty } => {
+                Some(format!("{name} :: {ty}"))
+            }
+            ScriptItem::Heading(_) | ScriptItem::Assertion { .. } => None,
+        }
+    }
+
+    fn show(&mut self) {
+        let selected = self.items.get(self.list.selected).cloned();
+        let shown = self.types_shown;
+        self.items = self
+            .all
+            .iter()
+            .filter(|item| {
+                shown
+                    || !matches!(
+                        item,
+                        ScriptItem::Definition { .. }
+                            | ScriptItem::Heading("Definitions and their types")
+                    )
+            })
+            .cloned()
+            .collect();
+        // The selection stays on its row where that row is still shown.
+        if let Some(row) = selected.and_then(|s| self.items.iter().position(|i| *i == s)) {
+            self.list.selected = row;
+        }
         self.list.fit(self.items.len());
     }
 
@@ -79,7 +155,7 @@ impl ScriptPane {
             Some(ScriptItem::Assertion { implementation, .. }) => {
                 Effect::Animate(implementation.clone())
             }
-            Some(ScriptItem::Function { name, arity }) => {
+            Some(ScriptItem::Function { name, arity, .. }) => {
                 // The name is a start, not a suggestion: typing goes on
                 // after it.
                 let holes = vec!["_"; *arity].join(", ");
@@ -89,7 +165,7 @@ impl ScriptPane {
                     format!("{name}({holes})"),
                 ))
             }
-            Some(ScriptItem::Heading(_)) | None => Effect::None,
+            Some(ScriptItem::Heading(_) | ScriptItem::Definition { .. }) | None => Effect::None,
         }
     }
 
@@ -108,11 +184,18 @@ impl ScriptPane {
                 ScriptItem::Heading(h) => Line::styled(h.to_string(), theme.title),
                 ScriptItem::Process(p) => {
                     let mark = if p == animated { "▶ " } else { "  " };
-                    Line::from(format!("{mark}{p}"))
+                    let ty = if self.types_shown { " :: Proc" } else { "" };
+                    Line::from(format!("{mark}{p}{ty}"))
                 }
-                ScriptItem::Function { name, arity } => {
-                    Line::from(format!("  {name}({})", vec!["_"; *arity].join(", ")))
+                ScriptItem::Function { name, arity, ty } => {
+                    let ty = if self.types_shown {
+                        format!(" :: {ty}")
+                    } else {
+                        String::new()
+                    };
+                    Line::from(format!("  {name}({}){ty}", vec!["_"; *arity].join(", ")))
                 }
+                ScriptItem::Definition { name, ty } => Line::from(format!("  {name} :: {ty}")),
                 ScriptItem::Assertion { text, .. } => {
                     Line::from(format!("  {}", text.trim_start_matches("assert ")))
                 }
