@@ -1,6 +1,7 @@
 //! The mutation fuzz of issue 24 as a bounded property test: shipped
 //! models and evaluation fixtures, mutated (pieces of CSPM inserted,
-//! deleted, repeated, copied; numbers made large), are loaded, their
+//! deleted, repeated, copied; numbers made large), are loaded (parsed,
+//! resolved and type-checked, as every command loads them), their
 //! `print`s evaluated and their assertions checked under a small budget.
 //! Nothing may panic, hang past the budget or fail without a diagnostic
 //! that points inside the script. A failing case is kept by proptest in
@@ -181,8 +182,8 @@ fn budget() -> Budget {
 /// Loads the script, evaluates its prints and checks (some of) its
 /// assertions within the budget.
 fn exercise(text: &str) {
-    let script = match Script::load_str("mutated.csp", text) {
-        Ok(script) => script,
+    let script = match symcsp::types::load_str("mutated.csp", text) {
+        Ok(loaded) => loaded.script,
         Err(e) => {
             assert!(!e.diagnostics.is_empty());
             for d in &e.diagnostics {
@@ -241,7 +242,7 @@ proptest! {
 #[test]
 fn the_scripts_fuzzed_load() {
     for text in SCRIPTS {
-        Script::load_str("script.csp", text).expect("a shipped script loads");
+        symcsp::types::load_str("script.csp", text).expect("a shipped script loads");
     }
 }
 

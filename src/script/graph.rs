@@ -3,12 +3,14 @@
 //! script's declarations are type-checked.
 
 /// Tarjan's algorithm, iterative (a chain of 100 000 definitions each
-/// using the one before must not exhaust the stack). `edges[v]` lists
-/// what `v` depends on; each component comes out sorted, after every
-/// component it depends on.
-pub fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+/// using the one before must not exhaust the stack) over vertices
+/// `0..n`. `successors(v)` lists what `v` depends on; each component
+/// comes out sorted, after every component it depends on.
+pub fn strongly_connected<'e>(
+    n: usize,
+    successors: impl Fn(usize) -> &'e [usize],
+) -> Vec<Vec<usize>> {
     const UNVISITED: usize = usize::MAX;
-    let n = edges.len();
     let mut index = vec![UNVISITED; n];
     let mut low = vec![0; n];
     let mut on_stack = vec![false; n];
@@ -28,7 +30,7 @@ pub fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
         stack.push(root);
         on_stack[root] = true;
         while let Some(&mut (v, ref mut edge)) = path.last_mut() {
-            if let Some(&w) = edges[v].get(*edge) {
+            if let Some(&w) = successors(v).get(*edge) {
                 *edge += 1;
                 if index[w] == UNVISITED {
                     index[w] = next;
@@ -70,9 +72,9 @@ mod tests {
     #[test]
     fn components_come_dependencies_first() {
         // 0 -> 1 -> 2 -> 1, 3 alone.
-        let edges = vec![vec![1], vec![2], vec![1], vec![]];
+        let edges = [vec![1], vec![2], vec![1], vec![]];
         assert_eq!(
-            strongly_connected(&edges),
+            strongly_connected(edges.len(), |v| &edges[v]),
             vec![vec![1, 2], vec![0], vec![3]]
         );
     }
@@ -83,7 +85,7 @@ mod tests {
         let edges: Vec<Vec<usize>> = (0..n)
             .map(|i| if i > 0 { vec![i - 1] } else { vec![] })
             .collect();
-        let components = strongly_connected(&edges);
+        let components = strongly_connected(edges.len(), |v| &edges[v]);
         assert_eq!(components.len(), n);
         assert_eq!(components[0], vec![0]);
         assert_eq!(components[n - 1], vec![n - 1]);
@@ -91,7 +93,10 @@ mod tests {
 
     #[test]
     fn a_cycle_through_several_vertices_is_one_component() {
-        let edges = vec![vec![1], vec![2], vec![0, 3], vec![]];
-        assert_eq!(strongly_connected(&edges), vec![vec![3], vec![0, 1, 2]]);
+        let edges = [vec![1], vec![2], vec![0, 3], vec![]];
+        assert_eq!(
+            strongly_connected(edges.len(), |v| &edges[v]),
+            vec![vec![3], vec![0, 1, 2]]
+        );
     }
 }

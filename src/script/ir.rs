@@ -327,6 +327,11 @@ pub struct Function {
     pub call_form: Option<CallForm>,
     /// The type annotation of a definition that has one.
     pub annotation: Option<Annotation>,
+    /// For a top-level function (a definition, a field type, an
+    /// assertion's process, ...): the top-level names it and the
+    /// functions inside it use, which the type checker orders
+    /// declarations by. Empty for the functions inside.
+    pub uses: Vec<super::Named>,
 }
 
 #[derive(Debug, Clone)]

@@ -12,8 +12,9 @@
 use rustc_hash::FxHashMap;
 
 use crate::script::Script;
-use crate::script::ir::{DataTypeId, ExprId, FuncId, TypeVarId};
+use crate::script::ir::{DataTypeId, ExprId, TypeVarId};
 use crate::syntax::{Diagnostic, Span};
+use ustr::Ustr;
 
 use super::env::Env;
 use super::infer::Frame;
@@ -53,14 +54,19 @@ pub enum Context {
         operator: &'static str,
         operand: ExprId,
     },
-    /// A prefix's field, a comprehension's statement, an equation: the
-    /// text at the span, with what it is.
+    /// A prefix's field, a comprehension's statement, a pattern binding:
+    /// the text at the span, with what it is.
     Source {
-        what: String,
+        what: &'static str,
+        span: Span,
+    },
+    /// An equation of the function named.
+    Equation {
+        name: Ustr,
         span: Span,
     },
     /// The declaration of a name.
-    Declaration(String),
+    Declaration(Ustr),
 }
 
 /// Most notes of context one error lists (FDR shows three).
@@ -98,12 +104,11 @@ pub struct Checker<'s> {
     said: FxHashMap<(u32, u32), Vec<String>>,
     pub work: u64,
     pub work_limit: u64,
-    /// The type of each function being checked or checked already, for
-    /// the animator's Script pane and `symcsp type`.
-    pub function_types: FxHashMap<FuncId, TyId>,
     pub env: Env,
     /// The functions being checked, innermost last.
     pub frames: Vec<Frame>,
+    /// The variables of the functions being checked, frame after frame.
+    pub bindings: Vec<super::env::Binding>,
     /// The types of the group of declarations being checked (they are
     /// the environment of a `let` inside them).
     pub group_types: Vec<TyId>,
@@ -118,7 +123,6 @@ pub struct State {
     pub store: Store,
     pub env: Env,
     pub equality: Vec<Equality>,
-    pub function_types: FxHashMap<FuncId, TyId>,
 }
 
 impl State {
@@ -131,7 +135,6 @@ impl State {
                 script.channels.len(),
             ),
             equality: vec![Equality::Yes; script.datatypes.len()],
-            function_types: FxHashMap::default(),
         }
     }
 }
@@ -158,9 +161,9 @@ impl<'s> Checker<'s> {
             said: FxHashMap::default(),
             work: 0,
             work_limit: WORK_BASE + text * WORK_PER_BYTE,
-            function_types: state.function_types,
             env: state.env,
             frames: Vec::new(),
+            bindings: Vec::new(),
             group_types: Vec::new(),
             rigids: FxHashMap::default(),
         }
@@ -173,7 +176,6 @@ impl<'s> Checker<'s> {
                 store: self.store,
                 env: self.env,
                 equality: self.equality,
-                function_types: self.function_types,
             },
             self.diagnostics,
         )
@@ -285,6 +287,9 @@ impl<'s> Checker<'s> {
                 self.text(self.expr_span(*operand))
             ),
             Context::Source { what, span } => format!("in {what}: {}", self.text(*span)),
+            Context::Equation { name, span } => {
+                format!("in an equation for {name}: {}", self.text(*span))
+            }
             Context::Declaration(name) => format!("in the declaration of {name}"),
         }
     }

@@ -1,263 +1,24 @@
-//! Declarations: the order they are checked in, and the types of
-//! definitions, datatypes, channels, subtypes and nametypes.
+//! Declarations: the types of definitions, datatypes, channels, subtypes,
+//! nametypes, `Timed` sections and assertions.
 //!
-//! Declarations are checked in groups that refer to each other (strongly
-//! connected components of "uses"), each group after those it uses, as
-//! FDR does; a group's definitions are then generalised (`id(x) = x` is
+//! Declarations are checked in groups that refer to each other
+//! ([`super::order`]), each group after those it uses, as FDR does; a
+//! group's definitions are then generalised (`id(x) = x` is
 //! `(a) -> a` for every `a`). A channel or constructor whose type is
 //! still polymorphic after its group is refused (its fields must be
 //! known), and the datatypes of a group can be compared with `==` when
 //! all their fields can (the largest such set, as a datatype may contain
 //! itself).
 
-use rustc_hash::FxHashMap;
-
-use crate::script::Script;
-use crate::script::ir::{
-    ChannelId, CtorId, DataTypeId, ExprKind, FieldKind, FuncId, GlobalId, GlobalKind, LetGroup,
-    Pattern, Stmt,
-};
+use crate::script::ir::{ChannelId, CtorId, DataTypeId, ExprKind, FuncId, GlobalId, GlobalKind};
 use crate::syntax::Span;
 
 use super::checker::{Checker, Context, Equality, Outcome};
 use super::env::{Binding, Scheme, generalise, instantiate};
+use super::infer::Captures;
+use super::order::Decl;
 use super::print::Namer;
 use super::ty::{Class, Ty, TyId, atom};
-
-/// A declaration checked as a unit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Decl {
-    /// A definition, nametype or subtype.
-    Global(GlobalId),
-    /// A datatype with its constructors.
-    DataType(DataTypeId),
-    Channel(ChannelId),
-    /// A `Timed` section's `tock` and function, checked before the
-    /// section's definitions (which use `tock` at every prefix).
-    Timed(usize),
-}
-
-/// The script's declarations in groups, each after the groups it uses.
-pub fn dependency_order(script: &Script) -> Vec<Vec<Decl>> {
-    let mut decls = Vec::new();
-    let mut index: FxHashMap<Decl, usize> = FxHashMap::default();
-    let mut add = |decl: Decl, decls: &mut Vec<Decl>| {
-        index.insert(decl, decls.len());
-        decls.push(decl);
-    };
-    for (i, global) in script.globals.iter().enumerate() {
-        if matches!(
-            global.kind,
-            GlobalKind::Definition(_) | GlobalKind::NameType(_) | GlobalKind::SubType(_)
-        ) {
-            add(Decl::Global(GlobalId(i as u32)), &mut decls);
-        }
-    }
-    for i in 0..script.datatypes.len() {
-        add(Decl::DataType(DataTypeId(i as u32)), &mut decls);
-    }
-    for i in 0..script.channels.len() {
-        add(Decl::Channel(ChannelId(i as u32)), &mut decls);
-    }
-    for i in 0..script.timed.len() {
-        add(Decl::Timed(i), &mut decls);
-    }
-    // Each definition of a section comes after the section's check.
-    let mut sections: FxHashMap<GlobalId, usize> = FxHashMap::default();
-    for (i, section) in script.timed.iter().enumerate() {
-        for &g in &section.members {
-            sections.insert(g, i);
-        }
-    }
-    let edges: Vec<Vec<usize>> = decls
-        .iter()
-        .map(|&decl| {
-            let mut uses = Uses::default();
-            for func in roots(script, decl, &mut uses) {
-                uses.function(script, func);
-            }
-            let mut targets: Vec<usize> = uses
-                .found
-                .iter()
-                .filter_map(|used| {
-                    let target = match *used {
-                        Used::Global(g) => match script.globals[g.index()].kind {
-                            GlobalKind::DataType(d) => Decl::DataType(d),
-                            GlobalKind::Builtin(_) => return None,
-                            _ => Decl::Global(g),
-                        },
-                        Used::Ctor(c) => Decl::DataType(script.ctors[c.index()].datatype),
-                        Used::Channel(c) => Decl::Channel(c),
-                    };
-                    index.get(&target).copied()
-                })
-                .collect();
-            if let Decl::Global(g) = decl
-                && let Some(&section) = sections.get(&g)
-            {
-                targets.push(index[&Decl::Timed(section)]);
-            }
-            targets.sort_unstable();
-            targets.dedup();
-            targets
-        })
-        .collect();
-    crate::script::graph::strongly_connected(&edges)
-        .into_iter()
-        .map(|component| component.into_iter().map(|i| decls[i]).collect())
-        .collect()
-}
-
-/// The functions a declaration is made of (and, for a subtype, the
-/// constructors it names).
-fn roots(script: &Script, decl: Decl, uses: &mut Uses) -> Vec<FuncId> {
-    match decl {
-        Decl::Global(g) => match &script.globals[g.index()].kind {
-            GlobalKind::Definition(f) | GlobalKind::NameType(f) => vec![*f],
-            GlobalKind::SubType(clauses) => clauses
-                .iter()
-                .flat_map(|(ctor, fields)| {
-                    uses.found.push(Used::Ctor(*ctor));
-                    fields.iter().copied()
-                })
-                .collect(),
-            _ => Vec::new(),
-        },
-        Decl::DataType(d) => script.datatypes[d.index()]
-            .ctors
-            .iter()
-            .flat_map(|c| script.ctors[c.index()].fields.iter().copied())
-            .collect(),
-        Decl::Channel(c) => script.channels[c.index()].fields.clone(),
-        Decl::Timed(i) => {
-            let section = &script.timed[i];
-            section
-                .tock
-                .iter()
-                .chain(&section.function)
-                .copied()
-                .collect()
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy)]
-enum Used {
-    Global(GlobalId),
-    Ctor(CtorId),
-    Channel(ChannelId),
-}
-
-/// The names a function and the functions inside it use.
-#[derive(Default)]
-struct Uses {
-    found: Vec<Used>,
-}
-
-impl Uses {
-    fn function(&mut self, script: &Script, root: FuncId) {
-        let mut functions = vec![root];
-        let mut seen = rustc_hash::FxHashSet::default();
-        let mut exprs = Vec::new();
-        while let Some(func) = functions.pop() {
-            // A recursive `let` group's members name each other.
-            if !seen.insert(func) {
-                continue;
-            }
-            for clause in &script.function(func).clauses {
-                for p in clause.params.iter().flatten() {
-                    self.pattern(p);
-                }
-                exprs.push(clause.body);
-            }
-            while let Some(e) = exprs.pop() {
-                let kind = &script.expr(e).kind;
-                match kind {
-                    ExprKind::Global(g) => self.found.push(Used::Global(*g)),
-                    ExprKind::Ctor(c) => self.found.push(Used::Ctor(*c)),
-                    ExprKind::Channel(c) => self.found.push(Used::Channel(*c)),
-                    ExprKind::Destructure { pattern, .. } => self.pattern(pattern),
-                    ExprKind::Let(groups, _) => {
-                        for group in groups {
-                            match group {
-                                LetGroup::Lazy { func, .. } => functions.push(*func),
-                                LetGroup::Recursive { members, .. } => {
-                                    functions.extend(members.iter().copied())
-                                }
-                            }
-                        }
-                    }
-                    ExprKind::Prefix(_, fields, _) => {
-                        for field in fields {
-                            if let FieldKind::Input(p, _) | FieldKind::NondetInput(p, _) =
-                                &field.kind
-                            {
-                                self.pattern(p);
-                            }
-                        }
-                    }
-                    _ => {}
-                }
-                for stmts in statements(kind) {
-                    for stmt in stmts {
-                        if let Stmt::Generator(p, _, _) = stmt {
-                            self.pattern(p);
-                        }
-                    }
-                }
-                functions.extend(kind.nested_function());
-                kind.for_each_child(|child| exprs.push(child));
-            }
-        }
-    }
-
-    fn pattern(&mut self, p: &Pattern) {
-        match p {
-            Pattern::Ctor(c, _) => self.found.push(Used::Ctor(*c)),
-            Pattern::Channel(c) => self.found.push(Used::Channel(*c)),
-            Pattern::Tuple(ps) | Pattern::Dot(ps) | Pattern::Seq(ps) | Pattern::Set(ps) => {
-                ps.iter().for_each(|p| self.pattern(p))
-            }
-            Pattern::Concat {
-                prefix,
-                middle,
-                suffix,
-            } => {
-                prefix.iter().chain(suffix).for_each(|p| self.pattern(p));
-                if let Some(m) = middle {
-                    self.pattern(m);
-                }
-            }
-            Pattern::Both(a, b) => {
-                self.pattern(a);
-                self.pattern(b);
-            }
-            Pattern::Wildcard
-            | Pattern::Bind(_)
-            | Pattern::Int(_)
-            | Pattern::Char(_)
-            | Pattern::Bool(_) => {}
-        }
-    }
-}
-
-/// The statement lists of an expression (comprehensions, replicated
-/// operators, renamings and linked parallels).
-fn statements(kind: &ExprKind) -> Vec<&[Stmt]> {
-    use crate::script::ir::ReplicatedOp;
-    match kind {
-        ExprKind::SeqComprehension(_, s)
-        | ExprKind::SetComprehension(_, s)
-        | ExprKind::Production(_, s)
-        | ExprKind::LinkedParallel(_, _, s, _)
-        | ExprKind::Rename(_, _, s) => vec![s],
-        ExprKind::Replicated(op, s, _) => match op {
-            ReplicatedOp::LinkedParallel(_, inner) => vec![s, inner],
-            _ => vec![s],
-        },
-        _ => Vec::new(),
-    }
-}
 
 impl Checker<'_> {
     /// Checks one group of declarations that use each other.
@@ -329,8 +90,7 @@ impl Checker<'_> {
                     self.env.ctors[c.index()] = match binding {
                         _ if failed => error.clone(),
                         Binding::Mono(t) => {
-                            let what = format!("The data type clause {}", ctor.name);
-                            self.fixed(t, &what, ctor.name.as_str(), ctor.span)
+                            self.fixed(t, "The data type clause", ctor.name.as_str(), ctor.span)
                         }
                         other => other,
                     };
@@ -342,8 +102,7 @@ impl Checker<'_> {
                 self.env.channels[c.index()] = match self.env.channels[c.index()].clone() {
                     _ if failed => error,
                     Binding::Mono(t) => {
-                        let what = format!("The channel {}", channel.name);
-                        self.fixed(t, &what, channel.name.as_str(), channel.span)
+                        self.fixed(t, "The channel", channel.name.as_str(), channel.span)
                     }
                     other => other,
                 };
@@ -352,8 +111,9 @@ impl Checker<'_> {
     }
 
     /// A constructor's or channel's type, which must have no variables
-    /// left: FDR refuses `channel c : {}` ("polymorphic type").
-    fn fixed(&mut self, t: TyId, what: &str, name: &str, span: Span) -> Binding {
+    /// left: FDR refuses `channel c : {}` ("polymorphic type"). `what`
+    /// is the kind of declaration `name` is, for the message.
+    fn fixed(&mut self, t: TyId, what: &'static str, name: &str, span: Span) -> Binding {
         let mut vars = Vec::new();
         self.store.free_vars(t, &mut vars);
         if vars.is_empty() {
@@ -375,7 +135,10 @@ impl Checker<'_> {
             }
         }
         self.at(span, |c| {
-            c.report(format!("{what} has a polymorphic type: {scheme}"), notes)
+            c.report(
+                format!("{what} {name} has a polymorphic type: {scheme}"),
+                notes,
+            )
         });
         Binding::Poly(Scheme::mono(atom::ERROR))
     }
@@ -387,9 +150,9 @@ impl Checker<'_> {
             return;
         };
         match &global.kind {
-            GlobalKind::Definition(func) => self.define(*func, Vec::new(), name_type),
+            GlobalKind::Definition(func) => self.define(*func, Captures::None, name_type),
             GlobalKind::NameType(func) => {
-                let context = Context::Declaration(global.name.to_string());
+                let context = Context::Declaration(global.name);
                 let _ = self.within(context, |c| {
                     c.at(global.span, |c| -> Outcome<()> {
                         // An annotation gives the type of the set.
@@ -398,7 +161,7 @@ impl Checker<'_> {
                                 let signature = c.annotation_type(a);
                                 c.check_constant_as(*func, signature)
                             }
-                            None => c.check_function(*func, Vec::new()),
+                            None => c.check_function(*func, Captures::None),
                         };
                         let value = c.type_expression(t)?;
                         let value = c.ensure_classes(&[Class::Complete], value)?;
@@ -409,7 +172,7 @@ impl Checker<'_> {
                 });
             }
             GlobalKind::SubType(clauses) => {
-                let context = Context::Declaration(global.name.to_string());
+                let context = Context::Declaration(global.name);
                 let _ = self.within(context, |c| {
                     c.at(global.span, |c| -> Outcome<()> {
                         let parent = c.store.fresh();
@@ -463,7 +226,7 @@ impl Checker<'_> {
         let script = self.script;
         let datatype = &script.datatypes[d.index()];
         let data = self.store.add(Ty::Data(d));
-        let context = Context::Declaration(datatype.name.to_string());
+        let context = Context::Declaration(datatype.name);
         self.within(context, |c| {
             for &ctor in &datatype.ctors {
                 let constructor = &script.ctors[ctor.index()];
@@ -471,7 +234,7 @@ impl Checker<'_> {
                     continue;
                 };
                 let context = Context::Source {
-                    what: "the data type clause".to_string(),
+                    what: "the data type clause",
                     span: constructor.span,
                 };
                 let _ = c.within(context, |c| {
@@ -502,7 +265,7 @@ impl Checker<'_> {
         let Binding::Mono(name_type) = self.env.channel(ch).clone() else {
             return;
         };
-        let context = Context::Declaration(channel.name.to_string());
+        let context = Context::Declaration(channel.name);
         let _ = self.within(context, |c| {
             c.at(channel.span, |c| -> Outcome<()> {
                 let signature = channel.annotation.as_ref().map(|a| c.annotation_type(a));
@@ -532,7 +295,7 @@ impl Checker<'_> {
     fn field_types(&mut self, fields: &[FuncId], classes: &[Class]) -> Outcome<Vec<TyId>> {
         let mut out = Vec::new();
         for &field in fields {
-            let t = self.check_function(field, Vec::new());
+            let t = self.check_function(field, Captures::None);
             let t = self.evaluate_dots(t)?;
             let value = self.type_expression(t)?;
             let value = self.ensure_classes(classes, value)?;
@@ -669,13 +432,13 @@ impl Checker<'_> {
             end: section.span.start + text.find('{').unwrap_or(text.len()) as u32,
         };
         let context = Context::Source {
-            what: "the Timed section".to_string(),
+            what: "the Timed section",
             span: head,
         };
         self.within(context, |c| {
             if let Some(tock) = section.tock {
                 let before = c.diagnostics.len();
-                let t = c.check_function(tock, Vec::new());
+                let t = c.check_function(tock, Captures::None);
                 let _ = c.at(head, |c| c.unify(atom::EVENT, t));
                 if c.diagnostics.len() > before {
                     c.diagnostics
@@ -698,7 +461,7 @@ impl Checker<'_> {
             }
             if let Some(function) = section.function {
                 let timing = c.store.fun(&[atom::EVENT], atom::INT);
-                let t = c.check_function(function, Vec::new());
+                let t = c.check_function(function, Captures::None);
                 let _ = c.at(head, |c| c.unify(timing, t));
             }
         });
@@ -711,7 +474,7 @@ impl Checker<'_> {
         let script = self.script;
         let assertion = &script.assertions[index];
         let context = Context::Source {
-            what: "the assertion".to_string(),
+            what: "the assertion",
             span: assertion.span,
         };
         self.within(context, |c| {
@@ -765,8 +528,6 @@ impl Checker<'_> {
     /// Checks constant `func` (a top-level expression) against `expected`.
     pub fn check_constant_as(&mut self, func: FuncId, expected: TyId) -> TyId {
         let body = self.script.function(func).clauses[0].body;
-        let t = self.in_frame(func, Vec::new(), |c| c.expect(body, expected));
-        self.function_types.insert(func, t);
-        t
+        self.in_frame(func, Captures::None, |c| c.expect(body, expected))
     }
 }

@@ -26,12 +26,21 @@ fn dot_leaves(script: &crate::script::Script, e: ExprId) -> usize {
     }
 }
 
-/// The types of a running function's variables: monomorphic, but for
+/// Where a running function's variables are in [`Checker::bindings`]:
+/// its captured variables, then its slots. Each is monomorphic, but for
 /// a `let` constant with a type annotation, which is generalised.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct Frame {
-    pub slots: Vec<Binding>,
-    pub captures: Vec<Binding>,
+    pub captures: u32,
+    pub slots: u32,
+}
+
+/// The variables a function captures, read from the running function.
+#[derive(Debug, Clone, Copy)]
+pub enum Captures<'a> {
+    /// A top-level function: nothing to capture.
+    None,
+    Of(&'a [VarRef]),
 }
 
 /// What a comprehension's generators draw from: sets or sequences.
@@ -53,46 +62,69 @@ impl Source {
 impl Checker<'_> {
     // ------------------------------------------------------------ frames
 
-    fn var_binding(&self, var: VarRef) -> Binding {
+    /// Where variable `var` of the running function is bound.
+    fn binding_index(&self, var: VarRef) -> Option<usize> {
         let frame = self.frames.last().expect("inside a function");
         match var {
-            VarRef::Local(slot) => frame.slots[slot as usize].clone(),
-            VarRef::Capture(i) => frame.captures[i as usize].clone(),
+            VarRef::Local(slot) => Some((frame.slots + slot) as usize),
+            VarRef::Capture(i) => Some((frame.captures + i) as usize),
             // A recursive group's environment: its members are typed by
             // function, never through it.
-            VarRef::Env => Binding::Mono(atom::ERROR),
+            VarRef::Env => None,
         }
     }
 
-    pub fn capture_types(&self, captures: &[VarRef]) -> Vec<Binding> {
-        captures.iter().map(|&v| self.var_binding(v)).collect()
+    fn var_binding(&self, var: VarRef) -> &Binding {
+        match self.binding_index(var) {
+            Some(i) => &self.bindings[i],
+            None => &Binding::Mono(atom::ERROR),
+        }
     }
 
     /// The type of local slot `slot` of the running function, as bound
     /// by a pattern (monomorphic).
     fn slot(&self, slot: u32) -> TyId {
-        match &self.frames.last().expect("inside a function").slots[slot as usize] {
+        match self.var_binding(VarRef::Local(slot)) {
             Binding::Mono(t) => *t,
             Binding::Poly(scheme) => scheme.body,
             Binding::Unchecked => atom::ERROR,
         }
     }
 
-    /// Runs `f` in a new frame for `func` with captured variables of
-    /// types `captures`.
+    fn set_slot(&mut self, slot: u32, binding: Binding) {
+        let i = self
+            .binding_index(VarRef::Local(slot))
+            .expect("a slot is bound");
+        self.bindings[i] = binding;
+    }
+
+    /// Runs `f` in a new frame for `func` with the variables `captures`
+    /// names (in the running function).
     pub fn in_frame<T>(
         &mut self,
         func: FuncId,
-        captures: Vec<Binding>,
+        captures: Captures<'_>,
         f: impl FnOnce(&mut Self) -> T,
     ) -> T {
-        let size = self.script.function(func).frame_size;
-        let slots = (0..size)
-            .map(|_| Binding::Mono(self.store.fresh()))
-            .collect();
-        self.frames.push(Frame { slots, captures });
+        let base = self.bindings.len();
+        if let Captures::Of(vars) = captures {
+            for &var in vars {
+                let binding = self.var_binding(var).clone();
+                self.bindings.push(binding);
+            }
+        }
+        let slots = self.bindings.len();
+        for _ in 0..self.script.function(func).frame_size {
+            let t = self.store.fresh();
+            self.bindings.push(Binding::Mono(t));
+        }
+        self.frames.push(Frame {
+            captures: base as u32,
+            slots: slots as u32,
+        });
         let result = f(self);
         self.frames.pop();
+        self.bindings.truncate(base);
         result
     }
 
@@ -100,9 +132,9 @@ impl Checker<'_> {
 
     /// The type of a constant, a lambda or a process expression run with
     /// captured variables of types `captures`.
-    pub fn check_function(&mut self, func: FuncId, captures: Vec<Binding>) -> TyId {
+    pub fn check_function(&mut self, func: FuncId, captures: Captures<'_>) -> TyId {
         let f = self.script.function(func);
-        let t = match f.kind {
+        match f.kind {
             FunctionKind::Constant => {
                 let body = f.clauses[0].body;
                 self.in_frame(func, captures, |c| c.check(body))
@@ -127,9 +159,7 @@ impl Checker<'_> {
                 let types = self.clause_types(func, captures, None);
                 self.unify_all(&types).unwrap_or(atom::ERROR)
             }
-        };
-        self.function_types.insert(func, t);
-        t
+        }
     }
 
     /// The type of each clause of a function defined by clauses; with
@@ -137,7 +167,7 @@ impl Checker<'_> {
     pub fn clause_types(
         &mut self,
         func: FuncId,
-        captures: Vec<Binding>,
+        captures: Captures<'_>,
         signature: Option<TyId>,
     ) -> Vec<TyId> {
         let f = self.script.function(func);
@@ -146,8 +176,8 @@ impl Checker<'_> {
             f.clauses
                 .iter()
                 .map(|clause| {
-                    let context = Context::Source {
-                        what: format!("an equation for {name}"),
+                    let context = Context::Equation {
+                        name,
                         span: clause.span,
                     };
                     c.within(context, |c| {
@@ -236,14 +266,8 @@ impl Checker<'_> {
             Pattern::Int(_) => atom::INT,
             Pattern::Char(_) => atom::CHAR,
             Pattern::Bool(_) => atom::BOOL,
-            Pattern::Ctor(c, _) => {
-                let binding = self.env.ctor(*c).clone();
-                instantiate(&mut self.store, &binding)
-            }
-            Pattern::Channel(c) => {
-                let binding = self.env.channel(*c).clone();
-                instantiate(&mut self.store, &binding)
-            }
+            Pattern::Ctor(c, _) => instantiate(&mut self.store, self.env.ctor(*c)),
+            Pattern::Channel(c) => instantiate(&mut self.store, self.env.channel(*c)),
             Pattern::Tuple(ps) => {
                 let parts: Vec<TyId> = ps.iter().map(|p| self.check_pattern(p)).collect();
                 self.store.tuple(&parts)
@@ -330,7 +354,7 @@ impl Checker<'_> {
     }
 
     fn events(&mut self) -> TyId {
-        self.store.set(atom::EVENT)
+        atom::EVENTS
     }
 
     fn infer(&mut self, e: ExprId) -> Outcome {
@@ -342,11 +366,11 @@ impl Checker<'_> {
             E::Int(_) => atom::INT,
             E::Bool(_) => atom::BOOL,
             E::Char(_) => atom::CHAR,
-            E::String(_) => self.store.seq(atom::CHAR),
-            E::Var(v) => {
-                let binding = self.var_binding(*v);
-                instantiate(&mut self.store, &binding)
-            }
+            E::String(_) => atom::STRING,
+            E::Var(v) => match self.binding_index(*v) {
+                Some(i) => instantiate(&mut self.store, &self.bindings[i]),
+                None => atom::ERROR,
+            },
             E::Global(g) => {
                 let global = &script.globals[g.index()];
                 match global.kind {
@@ -358,36 +382,17 @@ impl Checker<'_> {
                         let data = self.store.add(Ty::Data(d));
                         self.store.set(data)
                     }
-                    _ => {
-                        let binding = self.env.global(*g).clone();
-                        instantiate(&mut self.store, &binding)
-                    }
+                    _ => instantiate(&mut self.store, self.env.global(*g)),
                 }
             }
-            E::Ctor(c) => {
-                let binding = self.env.ctor(*c).clone();
-                instantiate(&mut self.store, &binding)
-            }
-            E::Channel(c) => {
-                let binding = self.env.channel(*c).clone();
-                instantiate(&mut self.store, &binding)
-            }
-            E::GroupMember { member, .. } => {
-                let binding = self
-                    .env
-                    .members
-                    .get(member)
-                    .cloned()
-                    .unwrap_or(Binding::Unchecked);
-                instantiate(&mut self.store, &binding)
-            }
-            E::Lambda(func, vars) => {
-                let captures = self.capture_types(vars);
-                self.check_function(*func, captures)
-            }
-            E::Process(func, vars) => {
-                let captures = self.capture_types(vars);
-                self.check_function(*func, captures)
+            E::Ctor(c) => instantiate(&mut self.store, self.env.ctor(*c)),
+            E::Channel(c) => instantiate(&mut self.store, self.env.channel(*c)),
+            E::GroupMember { member, .. } => match self.env.members.get(member) {
+                Some(binding) => instantiate(&mut self.store, binding),
+                None => atom::ERROR,
+            },
+            E::Lambda(func, vars) | E::Process(func, vars) => {
+                self.check_function(*func, Captures::Of(vars))
             }
             E::App(f, args) => self.infer_call(*f, args)?,
             E::Dot(a, b) => {
@@ -605,29 +610,25 @@ impl Checker<'_> {
                 captures,
                 slot,
             } => {
-                let captures = self.capture_types(captures);
                 let slot_type = self.slot(*slot);
-                self.define(*func, captures, slot_type);
+                self.define(*func, Captures::Of(captures), slot_type);
                 if self.script.function(*func).annotation.is_some() {
                     // Generalised over what the rest of the scope does
                     // not use (the slot itself aside).
-                    let slots = &mut self.frames.last_mut().expect("in a function").slots;
-                    slots[*slot as usize] = Binding::Unchecked;
+                    self.set_slot(*slot, Binding::Unchecked);
                     let scheme = self.let_scheme(slot_type);
-                    self.frames.last_mut().expect("in a function").slots[*slot as usize] =
-                        Binding::Poly(scheme);
+                    self.set_slot(*slot, Binding::Poly(scheme));
                 }
             }
             LetGroup::Recursive {
                 captures, members, ..
             } => {
-                let captures = self.capture_types(captures);
                 let types: Vec<TyId> = members.iter().map(|_| self.store.fresh()).collect();
                 for (&member, &t) in members.iter().zip(&types) {
                     self.env.members.insert(member, Binding::Mono(t));
                 }
                 for (&member, &t) in members.iter().zip(&types) {
-                    self.define(member, captures.clone(), t);
+                    self.define(member, Captures::Of(captures), t);
                 }
                 // As FDR: only the members with an annotation are
                 // generalised, over what the rest of the scope does not
@@ -664,11 +665,9 @@ impl Checker<'_> {
     /// declarations being checked.
     fn environment_vars(&mut self) -> Vec<TyId> {
         let mut types: Vec<TyId> = Vec::new();
-        for frame in &self.frames {
-            for binding in frame.slots.iter().chain(&frame.captures) {
-                if let Binding::Mono(t) = binding {
-                    types.push(*t);
-                }
+        for binding in &self.bindings {
+            if let Binding::Mono(t) = binding {
+                types.push(*t);
             }
         }
         for binding in self.env.members.values() {
@@ -687,23 +686,22 @@ impl Checker<'_> {
     /// Checks the definition of `func` (a function defined by clauses, or
     /// a constant) against `name_type`, the type its name has, and
     /// against its type annotation if it has one.
-    pub fn define(&mut self, func: FuncId, captures: Vec<Binding>, name_type: TyId) {
+    pub fn define(&mut self, func: FuncId, captures: Captures<'_>, name_type: TyId) {
         let f = self.script.function(func);
         let signature = f.annotation.as_ref().map(|a| self.annotation_type(a));
         match f.kind {
             FunctionKind::Named => {
-                let context = Context::Declaration(f.name.to_string());
+                let context = Context::Declaration(f.name);
                 let span = f.span;
                 self.within(context, |c| {
                     let types = c.clause_types(func, captures, signature);
                     let all: Vec<TyId> = std::iter::once(name_type).chain(types).collect();
-                    let t = c.at(span, |c| c.unify_all(&all)).unwrap_or(atom::ERROR);
-                    c.function_types.insert(func, t);
+                    let _ = c.at(span, |c| c.unify_all(&all));
                 });
             }
             _ => {
                 let context = Context::Source {
-                    what: "a pattern binding".to_string(),
+                    what: "a pattern binding",
                     span: f.span,
                 };
                 let span = f.span;
@@ -712,9 +710,7 @@ impl Checker<'_> {
                         Some(signature) => {
                             let _ = c.at(span, |c| c.unify(signature, name_type));
                             let body = f.clauses[0].body;
-                            let t = c.in_frame(func, captures, |c| c.expect(body, signature));
-                            c.function_types.insert(func, t);
-                            t
+                            c.in_frame(func, captures, |c| c.expect(body, signature))
                         }
                         None => c.check_function(func, captures),
                     };
@@ -738,14 +734,14 @@ impl Checker<'_> {
                 Stmt::Guard(e) => {
                     let span = self.expr_span(*e);
                     let context = Context::Source {
-                        what: "the statement of a comprehension".to_string(),
+                        what: "the statement of a comprehension",
                         span,
                     };
                     self.within(context, |c| c.expect(*e, atom::BOOL));
                 }
                 Stmt::Generator(pattern, from, span) => {
                     let context = Context::Source {
-                        what: "the statement of a comprehension".to_string(),
+                        what: "the statement of a comprehension",
                         span: *span,
                     };
                     let _ = self.within(context, |c| {
@@ -858,7 +854,7 @@ impl Checker<'_> {
             let mut types = Vec::with_capacity(fields.len());
             for field in fields {
                 let context = Context::Source {
-                    what: "the field".to_string(),
+                    what: "the field",
                     span: field.span,
                 };
                 let t = self.at(field.span, |c| match &field.kind {

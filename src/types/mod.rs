@@ -21,6 +21,7 @@ mod checker;
 mod decl;
 mod env;
 mod infer;
+mod order;
 mod print;
 mod ty;
 mod unify;
@@ -55,7 +56,10 @@ pub enum Expect {
 pub fn check(script: &Script) -> Result<Types, Vec<Diagnostic>> {
     crate::stack::with_large_stack(|| {
         let mut c = Checker::new(script, State::new(script));
-        for group in decl::dependency_order(script) {
+        // About two nodes an expression.
+        c.store.reserve(2 * script.exprs.len());
+        let order = order::dependency_order(script);
+        for group in order {
             c.check_group(&group);
         }
         for i in 0..script.assertions.len() {
@@ -132,6 +136,21 @@ impl Types {
             namer: &mut namer,
         };
         printer.scheme(t)
+    }
+
+    /// How many arguments definition `global` takes to give a process:
+    /// `Some(0)` for a process, `Some(n)` for a function of `n`
+    /// arguments (one bracket) giving one, `None` otherwise.
+    pub fn process_arity(&mut self, global: GlobalId) -> Option<usize> {
+        let binding = self.state.env.global(global).clone();
+        let t = instantiate(&mut self.state.store, &binding);
+        match self.state.store.view(t).1 {
+            ty::Ty::Proc => Some(0),
+            ty::Ty::Fun(args, result) if self.state.store.head(result) == atom::PROC => {
+                Some(args.len())
+            }
+            _ => None,
+        }
     }
 
     /// Every name the script declares, with its type, in the order the

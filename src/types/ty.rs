@@ -184,6 +184,10 @@ pub mod atom {
     pub const EVENT: TyId = TyId(4);
     pub const EMPTY_DOTS: TyId = TyId(5);
     pub const ERROR: TyId = TyId(6);
+    /// `{Event}`, the type of every synchronisation set.
+    pub const EVENTS: TyId = TyId(7);
+    /// `<Char>`, the type of strings.
+    pub const STRING: TyId = TyId(8);
 }
 
 impl Default for Store {
@@ -197,6 +201,8 @@ impl Default for Store {
                 Ty::Event,
                 Ty::EmptyDots,
                 Ty::Error,
+                Ty::Set(atom::EVENT),
+                Ty::Seq(atom::CHAR),
             ],
             lists: Vec::new(),
             rigids: Vec::new(),
@@ -205,13 +211,21 @@ impl Default for Store {
 }
 
 impl Store {
+    /// Room for `n` more nodes, taken at once.
+    pub fn reserve(&mut self, n: usize) {
+        self.nodes.reserve(n);
+    }
+
     /// The node as stored (links not followed).
     pub fn node(&self, t: TyId) -> Ty {
         self.nodes[t.index()]
     }
 
     pub fn add(&mut self, ty: Ty) -> TyId {
+        // Types without variables are shared (nothing ever changes them).
         match ty {
+            Ty::Set(atom::EVENT) => return atom::EVENTS,
+            Ty::Seq(atom::CHAR) => return atom::STRING,
             Ty::Int => return atom::INT,
             Ty::Bool => return atom::BOOL,
             Ty::Char => return atom::CHAR,
@@ -427,7 +441,8 @@ impl Store {
     /// A copy of `t` in which each variable of `mapping` is replaced by
     /// its image; shared parts stay shared.
     pub fn substitute(&mut self, t: TyId, mapping: &[(TyId, TyId)]) -> TyId {
-        let mut memo = rustc_hash::FxHashMap::default();
+        // Types are small: a list is a faster memo than a table.
+        let mut memo = Vec::new();
         self.substitute_memo(t, mapping, &mut memo)
     }
 
@@ -435,13 +450,13 @@ impl Store {
         &mut self,
         t: TyId,
         mapping: &[(TyId, TyId)],
-        memo: &mut rustc_hash::FxHashMap<TyId, TyId>,
+        memo: &mut Vec<(TyId, TyId)>,
     ) -> TyId {
         let t = self.find(t);
         if let Some(&(_, image)) = mapping.iter().find(|(v, _)| *v == t) {
             return image;
         }
-        if let Some(&done) = memo.get(&t) {
+        if let Some(&(_, done)) = memo.iter().find(|(from, _)| *from == t) {
             return done;
         }
         let node = self.nodes[t.index()];
@@ -493,7 +508,7 @@ impl Store {
             _ => return t,
         };
         let copy = self.add(copy);
-        memo.insert(t, copy);
+        memo.push((t, copy));
         copy
     }
 }

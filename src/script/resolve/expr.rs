@@ -17,8 +17,14 @@ impl<'s, 'p> Resolver<'s, 'p> {
             P::String(s) => Pattern::Seq(s.chars().map(Pattern::Char).collect()),
             P::Name(n) => {
                 match self.lookup_global(&n.text) {
-                    Some(Named::Ctor(c)) => return Pattern::Ctor(c, n.span),
-                    Some(Named::Channel(c)) => return Pattern::Channel(c),
+                    Some(Named::Ctor(c)) => {
+                        self.uses.push(Named::Ctor(c));
+                        return Pattern::Ctor(c, n.span);
+                    }
+                    Some(Named::Channel(c)) => {
+                        self.uses.push(Named::Channel(c));
+                        return Pattern::Channel(c);
+                    }
                     _ => {}
                 }
                 if n.is_qualified() {

@@ -232,6 +232,8 @@ pub(super) struct Resolver<'s, 'p> {
     reported_own_instance: FxHashSet<(u32, u32)>,
     /// The module bodies each global is declared in.
     global_modules: FxHashMap<GlobalId, Vec<(ModuleId, bool)>>,
+    /// The names the top-level function being resolved uses so far.
+    uses: Vec<Named>,
     /// The qualified names in the order they were declared.
     declared: Vec<Ustr>,
     /// "Did you mean" for unknown names, within its budget.
@@ -279,6 +281,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             instance_of: FxHashMap::default(),
             reported_own_instance: FxHashSet::default(),
             global_modules: FxHashMap::default(),
+            uses: Vec::new(),
             declared: Vec::new(),
             suggester: Suggester::default(),
             tock_reported: FxHashSet::default(),
@@ -313,6 +316,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             frame_size: 0,
             call_form: None,
             annotation: None,
+            uses: Vec::new(),
         });
         FuncId((self.script.functions.len() - 1) as u32)
     }

@@ -12,8 +12,11 @@ impl<'s, 'p> Resolver<'s, 'p> {
     pub(super) fn constant_body(&mut self, func: FuncId, body: impl FnOnce(&mut Self) -> ExprId) {
         let saved_scopes = std::mem::take(&mut self.scopes);
         let saved_fns = std::mem::take(&mut self.fns);
+        let saved_uses = std::mem::take(&mut self.uses);
         self.push_fn(None);
         let body = body(self);
+        let uses = std::mem::replace(&mut self.uses, saved_uses);
+        self.script.functions[func.index()].uses = uses;
         let scope = self.fns.pop().expect("pushed above");
         let f = &mut self.script.functions[func.index()];
         f.frame_size = scope.locals;
@@ -61,8 +64,11 @@ impl<'s, 'p> Resolver<'s, 'p> {
             .collect();
         let saved_scopes = std::mem::take(&mut self.scopes);
         let saved_fns = std::mem::take(&mut self.fns);
+        let saved_uses = std::mem::take(&mut self.uses);
         self.push_fn(None);
         self.with_type_vars(func, |r| r.function_clauses(func, &defs));
+        let uses = std::mem::replace(&mut self.uses, saved_uses);
+        self.script.functions[func.index()].uses = uses;
         self.fns.pop();
         self.scopes = saved_scopes;
         self.fns = saved_fns;
@@ -252,6 +258,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         match self.lookup_global(&name.text) {
             Some(named) => {
                 self.check_private(name);
+                self.uses.push(named);
                 let kind = match named {
                     Named::Global(g) => ExprKind::Global(g),
                     Named::Ctor(c) => ExprKind::Ctor(c),
@@ -564,7 +571,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 targets
             })
             .collect();
-        let components = crate::script::graph::strongly_connected(&edges);
+        let components = crate::script::graph::strongly_connected(edges.len(), |v| &edges[v]);
 
         self.scopes.push(FxHashMap::default());
         let mut groups = Vec::new();
