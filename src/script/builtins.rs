@@ -167,11 +167,6 @@ const TABLE: &[(&str, Builtin)] = &[
     ("CHAOS", Builtin::Chaos),
     ("RUN", Builtin::Run),
     ("normal", Builtin::ProcessFunction(ProcessFunction::Normal)),
-    // FDR2's spelling, still read by FDR.
-    (
-        "normalise",
-        Builtin::ProcessFunction(ProcessFunction::Normal),
-    ),
     ("sbisim", Builtin::ProcessFunction(ProcessFunction::Sbisim)),
     ("wbisim", Builtin::ProcessFunction(ProcessFunction::Wbisim)),
     ("dbisim", Builtin::ProcessFunction(ProcessFunction::Dbisim)),

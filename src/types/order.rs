@@ -1,8 +1,9 @@
 //! The order declarations are checked in: groups that use each other
 //! (strongly connected components of "uses"), each after the groups it
 //! uses, as FDR orders them. Built from the names the resolver saw
-//! each top-level function use ([`Function::uses`](crate::script::ir::Function::uses)) with dense tables:
-//! it runs on every load.
+//! each top-level function use
+//! ([`Function::uses`](crate::script::ir::Function::uses)) with dense
+//! tables: it runs on every load.
 
 use crate::script::ir::{ChannelId, DataTypeId, FuncId, GlobalId, GlobalKind};
 use crate::script::{Named, Script};

@@ -370,8 +370,9 @@ impl<'s, 'p> Resolver<'s, 'p> {
             _ if self.script.imported.contains(&builtin) || self.script.is_generated(name.span) => {
                 return;
             }
-            Import::Transparent => "transparent",
-            Import::External | Import::Either => "external",
+            // FDR suggests `transparent` for `chase`, which takes either.
+            Import::Transparent | Import::Either => "transparent",
+            Import::External => "external",
         };
         let bare = name
             .text
