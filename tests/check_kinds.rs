@@ -817,3 +817,74 @@ assert b -> STOP [FD= LateDiv
     assert_eq!(shown.loop_steps().as_deref(), Some("step 2"));
     replay(&script, 1, &cx);
 }
+
+/// The event a τ is labelled with is one the system really performed at
+/// that step: when two hidden events take a component to the same state
+/// and only one of them is possible, the label is that one. Shown by the
+/// counterexample and by the animator's list of moves alike.
+#[test]
+fn a_tau_is_labelled_with_the_hidden_event_really_performed() {
+    let script = Script::load_str(
+        "hidden.csp",
+        "channel a, b, c
+P = a -> R [] b -> R
+R = c -> STOP
+-- a is refused by the STOP: the step is b.
+Sys = (P [| {a} |] STOP) \\ {a, b}
+datatype Node = N0 | N1
+channel start : Node
+channel pass : Node.Node
+-- The bug the label must show: each node passes the token to itself.
+-- start is refused (the STOP), so every loop is a pass.
+Ring = ((||| i : Node @ Cell(i)) [| {| start |} |] STOP) \\ {| start, pass |}
+Cell(i) = start.i -> Cell(i) [] pass.i.i -> Cell(i)
+-- Renamed, then hidden: the label is what the component performed (b,
+-- renamed to d); its a is refused by the STOP.
+channel d
+Renamed = ((P [[ b <- d ]]) [| {a} |] STOP) \\ {d}
+assert Sys :[deadlock free]
+assert Ring :[divergence free]
+assert Renamed :[deadlock free]
+",
+    )
+    .expect("the script loads");
+    let labels = |index: usize| -> Vec<(String, Option<String>)> {
+        let result = run(&script, index, &Budget::default());
+        let cx = result.counterexample.expect("a counterexample");
+        replay(&script, index, &cx);
+        words(&script, &cx)
+            .steps
+            .into_iter()
+            .map(|s| (s.event, s.hidden))
+            .collect()
+    };
+    let tau = |hidden: &str| ("τ".to_string(), Some(hidden.to_string()));
+    assert_eq!(labels(0), vec![tau("b"), ("c".to_string(), None)]);
+    let ring = labels(1);
+    assert!(!ring.is_empty());
+    assert!(
+        ring.iter()
+            .all(|step| *step == tau("pass.N0.N0") || *step == tau("pass.N1.N1")),
+        "{ring:?}"
+    );
+    assert_eq!(labels(2), vec![tau("b"), ("c".to_string(), None)]);
+
+    // The animator lists the same labels.
+    symcsp::stack::with_large_stack(|| {
+        let sys = script.assertions[0].kind.implementation();
+        let mut animator = symcsp::lts::animator::Animator::load(&script, sys).expect("loads");
+        let initial = animator.initial();
+        let enabled = animator.enabled(&initial).expect("moves");
+        let shown: Vec<(String, Option<String>)> = enabled
+            .iter()
+            .map(|e| (e.label.clone(), e.hidden.clone()))
+            .collect();
+        assert_eq!(shown, vec![tau("b")]);
+        let own: Vec<String> = enabled[0]
+            .participants
+            .iter()
+            .map(|p| p.own_event.clone())
+            .collect();
+        assert_eq!(own, vec!["b".to_string()]);
+    });
+}

@@ -392,6 +392,43 @@ fn explore_writes_a_small_lts_as_dot_and_skips_a_big_one() {
     assert!(!big.exists());
 }
 
+/// A state prints with the values of the variables it captured put where
+/// the resolved program uses them: a name bound again inside (a `let`, a
+/// comprehension's generator, a lambda's parameter) is left alone.
+#[test]
+fn explore_prints_states_without_touching_names_bound_inside() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("binders.csp");
+    std::fs::write(
+        &script,
+        "channel a, go
+channel c : {0..30}
+P(x) = a -> c!(x + (let x = 2 within x)) -> c!(card({x | x <- {1, x}})) -> Q(x)
+Q(y) = go -> c!((\\ y @ y + 1)(y)) -> STOP
+",
+    )
+    .unwrap();
+    let dot = dir.path().join("binders.dot");
+    symcsp()
+        .args(["explore", script.to_str().unwrap(), "P(5)"])
+        .args(["--dot", dot.to_str().unwrap()])
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&dot).unwrap();
+    for state in [
+        "P(5)",
+        "c!(5 + (let x = 2 within x)) -> c!(card({x | x <- {1, 5}})) -> Q(5)",
+        "c!(card({x | x <- {1, 5}})) -> Q(5)",
+        "Q(5)",
+        "c!((\\\\ y @ y + 1)(5)) -> STOP",
+    ] {
+        assert!(
+            text.contains(&format!("[label=\"{state}\"]")),
+            "{state} in {text}"
+        );
+    }
+}
+
 #[test]
 fn explore_reports_a_bad_process_with_a_caret() {
     symcsp()

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::lts::animator::{ComponentMove, PathStep};
 use crate::lts::divergence::TauLoop;
-use crate::lts::machine::{Machine, Moves};
+use crate::lts::machine::{Change, Machine, Moves};
 use crate::lts::search::Search;
 use crate::process::{EventId, Exporter, Processes, StateKey, TAU};
 
@@ -173,7 +173,7 @@ pub fn describe(machine: &Machine, procs: &Processes, path: Path, found: Found) 
     let mut moves = Moves::default();
     // The step taken from each row to the next, found among the row's
     // moves (every state on a path was expanded, so its moves are known).
-    let mut step_changes: Vec<Vec<(u32, u32)>> = Vec::new();
+    let mut step_changes: Vec<Vec<Change>> = Vec::new();
     let mut after = Vec::new();
     for (k, &event) in path.iter().enumerate() {
         machine.prepared_moves(&rows[k][..width], &mut moves);
@@ -216,7 +216,7 @@ pub fn describe(machine: &Machine, procs: &Processes, path: Path, found: Found) 
     let spec_initial = spec(&mut keys, &rows[0]);
     let mut steps = Vec::with_capacity(path.len());
     for (k, &event) in path.iter().enumerate() {
-        let taking_part = machine.participants(&rows[k], &step_changes[k], event);
+        let taking_part = machine.participants(&step_changes[k]);
         let hidden = Machine::hidden_event(&taking_part, event);
         let mut moved: Vec<ComponentMove> = taking_part
             .into_iter()

@@ -5,7 +5,7 @@
 use std::fmt::{self, Display, Formatter, Write};
 
 use crate::script::Script;
-use crate::script::ir::{FuncId, FunctionKind};
+use crate::script::ir::{ExprId, ExprKind, FuncId, FunctionKind, LetGroup, VarRef};
 use crate::syntax::Span;
 
 use super::fold::{FOLDED_CLOSE, FOLDED_OPEN};
@@ -186,15 +186,29 @@ fn write_proc(f: &mut Formatter<'_>, script: &Script, proc: &Proc) -> fmt::Resul
 }
 
 /// A control state that is not a call: its source text with `folds`
-/// (parts worked out, by span) spliced in and every variable replaced by
-/// its value.
+/// (parts worked out, by span) spliced in and every use of a variable it
+/// captured replaced by its value.
 fn node_text(script: &Script, func: FuncId, vars: &[Value], folds: &[(Span, String)]) -> String {
     let function = script.function(func);
     let source = script.sources.snippet(function.span);
     let base = function.span.start;
+    // A use inside a folded part is folded with it.
+    let uses = capture_uses(script, func)
+        .into_iter()
+        .filter(|(span, _)| {
+            !folds
+                .iter()
+                .any(|(fold, _)| fold.start <= span.start && span.end <= fold.end)
+        })
+        .filter_map(|(span, capture)| match vars.get(capture as usize) {
+            Some(Value::Env(_)) | None => None,
+            Some(value) => Some((span, show(script, value))),
+        });
+    let mut splices: Vec<(Span, String)> = folds.iter().cloned().chain(uses).collect();
+    splices.sort_by_key(|(span, _)| span.start);
     let mut spliced = String::with_capacity(source.len());
     let mut at = 0;
-    for (span, value) in folds {
+    for (span, value) in &splices {
         let (start, end) = ((span.start - base) as usize, (span.end - base) as usize);
         if start < at || end > source.len() {
             continue;
@@ -208,8 +222,64 @@ fn node_text(script: &Script, func: FuncId, vars: &[Value], folds: &[(Span, Stri
     spliced.push_str(&source[at..]);
     let text = crate::syntax::without_comments(&spliced);
     let text = crate::syntax::one_line(&text);
-    let text = strip_enclosing_parens(&text);
-    substitute(text, &bindings(script, function, vars))
+    strip_enclosing_parens(&text).replace([FOLDED_OPEN, FOLDED_CLOSE], "")
+}
+
+/// Where the body of `func` (and the functions written inside it) uses
+/// the variables `func` captured: each use's span and capture index. Read
+/// from the resolved program, so a name bound again inside (`?x`, a
+/// `let`, a comprehension's generator, a lambda's parameter) is never
+/// taken for the captured variable of the same name.
+fn capture_uses(script: &Script, func: FuncId) -> Vec<(Span, u32)> {
+    let mut uses = Vec::new();
+    // Each function to read, with what its captures are in `func`'s.
+    let identity = (0..script.function(func).captures.len() as u32)
+        .map(Some)
+        .collect();
+    let mut functions: Vec<(FuncId, Vec<Option<u32>>)> = vec![(func, identity)];
+    while let Some((f, outer)) = functions.pop() {
+        let through = |vars: &[VarRef]| -> Vec<Option<u32>> {
+            vars.iter()
+                .map(|v| match v {
+                    VarRef::Capture(j) => outer.get(*j as usize).copied().flatten(),
+                    VarRef::Local(_) | VarRef::Env => None,
+                })
+                .collect()
+        };
+        let mut exprs: Vec<ExprId> = script.function(f).clauses.iter().map(|c| c.body).collect();
+        while let Some(id) = exprs.pop() {
+            let expr = script.expr(id);
+            match &expr.kind {
+                ExprKind::Var(VarRef::Capture(j)) => {
+                    if let Some(capture) = outer.get(*j as usize).copied().flatten() {
+                        uses.push((expr.span, capture));
+                    }
+                }
+                ExprKind::Lambda(nested, vars) | ExprKind::Process(nested, vars) => {
+                    functions.push((*nested, through(vars)));
+                }
+                ExprKind::Let(groups, body) => {
+                    for group in groups {
+                        match group {
+                            LetGroup::Lazy { func, captures, .. } => {
+                                functions.push((*func, through(captures)));
+                            }
+                            // Each member captures the group's variables.
+                            LetGroup::Recursive {
+                                captures, members, ..
+                            } => {
+                                let mapping = through(captures);
+                                functions.extend(members.iter().map(|m| (*m, mapping.clone())));
+                            }
+                        }
+                    }
+                    exprs.push(*body);
+                }
+                kind => kind.for_each_child(|child| exprs.push(child)),
+            }
+        }
+    }
+    uses
 }
 
 /// A state's variables with their values, in capture order (a recursive
@@ -274,86 +344,4 @@ fn strip_enclosing_parens(text: &str) -> &str {
         }
     }
     if depth == 0 { inner } else { text }
-}
-
-/// Process text with each free variable replaced by its value:
-/// `getTop!me?top -> P(me)` with `me = T0` reads `getTop!T0?top -> P(T0)`.
-/// A name bound again inside (`?me`, `$me`) is left alone from there on.
-fn substitute(text: &str, bound: &[(&str, String)]) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut shadowed: Vec<&str> = Vec::new();
-    let mut chars = text.char_indices().peekable();
-    let mut previous = ' ';
-    while let Some((start, c)) = chars.next() {
-        if c == FOLDED_OPEN {
-            // A value worked out: copied as it is, without its marks.
-            for (_, d) in chars.by_ref() {
-                if d == FOLDED_CLOSE {
-                    break;
-                }
-                out.push(d);
-            }
-            previous = 'a';
-            continue;
-        }
-        if c == '"' {
-            // A string literal: copied as it is.
-            out.push(c);
-            for (_, d) in chars.by_ref() {
-                out.push(d);
-                if d == '"' {
-                    break;
-                }
-            }
-            previous = '"';
-            continue;
-        }
-        if !(c.is_alphabetic() || c == '_') {
-            out.push(c);
-            if !c.is_whitespace() {
-                previous = c;
-            }
-            continue;
-        }
-        let mut end = start + c.len_utf8();
-        while let Some(&(i, d)) = chars.peek() {
-            if d.is_alphanumeric() || d == '_' || d == '\'' {
-                end = i + d.len_utf8();
-                chars.next();
-            } else {
-                break;
-            }
-        }
-        let name = &text[start..end];
-        let binder = previous == '?' || previous == '$';
-        match bound.iter().find(|(n, _)| *n == name) {
-            Some(_) if binder => {
-                shadowed.push(name);
-                out.push_str(name);
-            }
-            Some((_, value)) if !shadowed.contains(&name) => out.push_str(value),
-            _ => out.push_str(name),
-        }
-        previous = 'a';
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::substitute;
-
-    #[test]
-    fn free_variables_read_as_their_values_until_bound_again() {
-        let bound = [("me", "T0".to_string()), ("x", "<1, 2>".to_string())];
-        assert_eq!(
-            substitute("getTop!me?top -> P(me, x, xs)", &bound),
-            "getTop!T0?top -> P(T0, <1, 2>, xs)"
-        );
-        assert_eq!(
-            substitute("c!x -> d?x -> e!x -> STOP", &bound),
-            "c!<1, 2> -> d?x -> e!x -> STOP"
-        );
-        assert_eq!(substitute("c!\"me\" -> me'", &bound), "c!\"me\" -> me'");
-    }
 }

@@ -182,9 +182,7 @@ impl<'s> Animator<'s> {
     pub fn take(&self, state: &[u32], k: usize, target: &mut Vec<u32>) -> Taken {
         let m = &self.moves.list[self.order[k]];
         self.moves.apply(m, state, target);
-        let taking_part = self
-            .machine
-            .participants(state, self.moves.changes(m), m.event);
+        let taking_part = self.machine.participants(self.moves.changes(m));
         Taken {
             event: m.event,
             hidden: Machine::hidden_event(&taking_part, m.event),
@@ -192,11 +190,11 @@ impl<'s> Animator<'s> {
     }
 
     /// The components move `k` of the last computed state changes.
-    pub fn changed_by(&self, state: &[u32], k: usize) -> Vec<usize> {
+    pub fn changed_by(&self, k: usize) -> Vec<usize> {
         let m = &self.moves.list[self.order[k]];
         let mut slots: Vec<usize> = self
             .machine
-            .participants(state, self.moves.changes(m), m.event)
+            .participants(self.moves.changes(m))
             .into_iter()
             .map(|(slot, _)| slot)
             .collect();
@@ -212,9 +210,7 @@ impl<'s> Animator<'s> {
         for &i in &self.order {
             let m = &self.moves.list[i];
             self.moves.apply(m, state, &mut self.after);
-            let taking_part = self
-                .machine
-                .participants(state, self.moves.changes(m), m.event);
+            let taking_part = self.machine.participants(self.moves.changes(m));
             let hidden = Machine::hidden_event(&taking_part, m.event);
             let mut participants: Vec<Participant> = taking_part
                 .into_iter()

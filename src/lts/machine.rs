@@ -38,7 +38,7 @@ use crate::process::{
     EventId, EventRelation, EventSet, ProcId, Processes, TAU, TICK, Term, Transition,
 };
 
-pub use moves::{Move, Moves};
+pub use moves::{Change, Move, Moves};
 use plan::{Bits, Offer, Plan, SetId};
 
 /// A node of the operator tree (read by the symmetry layer, which
@@ -642,90 +642,23 @@ impl Machine {
         self.tau_priority = Some(events);
     }
 
-    /// The components taking part in a move of `state` (its `changes`,
-    /// performing `event`), each once, with the event it performed itself
-    /// (before hiding and renaming). A component that has `event` into its
-    /// new state performed `event`. Otherwise the event was hidden or
-    /// renamed: the participants of a hidden synchronisation all performed
-    /// the same event, so each takes the one into its new state that the
-    /// most participants share, which tells `getNext.T0.N0.Null` from the
-    /// node's other self-loops. For explaining a step.
-    pub fn participants(
-        &self,
-        state: &[u32],
-        changes: &[(u32, u32)],
-        event: EventId,
-    ) -> Vec<(usize, EventId)> {
-        // Each component once: its slot, its transitions, its new state.
-        type TakingPart<'m> = (usize, &'m [(EventId, u32)], u32);
-        let mut taking_part: Vec<TakingPart> = Vec::with_capacity(changes.len());
-        for &(slot, to) in changes {
-            let slot = slot as usize;
-            // A parallel node's ✓ puts its marker into its components:
-            // that is the node's step, not theirs.
-            if taking_part.iter().any(|&(s, ..)| s == slot)
-                || self.done.contains(&self.process_state(slot, to))
+    /// The components taking part in a move (its `changes`), each once,
+    /// with the event it performed itself (before hiding and renaming),
+    /// as the move recorded it where the component moved. A parallel
+    /// node's ✓ puts its marker into its components: that is the node's
+    /// step, not theirs, and they are left out. For explaining a step.
+    pub fn participants(&self, changes: &[Change]) -> Vec<(usize, EventId)> {
+        let mut taking_part: Vec<(usize, EventId)> = Vec::with_capacity(changes.len());
+        for change in changes {
+            let slot = change.slot as usize;
+            if taking_part.iter().any(|&(s, _)| s == slot)
+                || self.done.contains(&self.process_state(slot, change.to))
             {
                 continue;
             }
-            let own = self.tables[self.table_of[slot] as usize].transitions[state[slot] as usize]
-                .as_deref()
-                .unwrap_or_default();
-            taking_part.push((slot, own, to));
+            taking_part.push((slot, change.event));
         }
-        // Whether `own` (sorted by event) has `e` into `to`.
-        let performed = |own: &[(EventId, u32)], e: EventId, to: u32| {
-            let from = own.partition_point(|&(x, _)| x < e);
-            own[from..]
-                .iter()
-                .take_while(|&&(x, _)| x == e)
-                .any(|&(_, target)| target == to)
-        };
-        if taking_part
-            .iter()
-            .all(|&(_, own, to)| performed(own, event, to))
-        {
-            return taking_part
-                .into_iter()
-                .map(|(slot, ..)| (slot, event))
-                .collect();
-        }
-        // Hidden or renamed: the event into their new states that the
-        // most participants share, the earliest of equals (deterministic).
-        let shared = (taking_part.len() > 1)
-            .then(|| {
-                let mut sharing: FxHashMap<EventId, usize> = FxHashMap::default();
-                for &(_, own, to) in &taking_part {
-                    let mut last = None;
-                    for &(e, target) in own {
-                        if target == to && last != Some(e) {
-                            *sharing.entry(e).or_default() += 1;
-                            last = Some(e);
-                        }
-                    }
-                }
-                sharing
-                    .into_iter()
-                    .max_by_key(|&(e, count)| (count, std::cmp::Reverse(e)))
-                    .map(|(e, _)| e)
-            })
-            .flatten();
         taking_part
-            .into_iter()
-            .map(|(slot, own, to)| {
-                let chosen = [event]
-                    .into_iter()
-                    .chain(shared)
-                    .find(|&e| performed(own, e, to))
-                    .or_else(|| {
-                        own.iter()
-                            .find(|&&(_, target)| target == to)
-                            .map(|&(e, _)| e)
-                    })
-                    .unwrap_or(TAU);
-                (slot, chosen)
-            })
-            .collect()
     }
 
     /// What the participants of a move performed when the system shows
@@ -985,7 +918,11 @@ impl Machine {
         let start = out.changes.len() as u32;
         for slot in from..to {
             let local = self.tables[self.table_of[slot as usize] as usize].index[&marker];
-            out.changes.push((slot, local));
+            out.changes.push(Change {
+                slot,
+                to: local,
+                event: TICK,
+            });
         }
         out.list.push(Move {
             event: TICK,
@@ -1049,11 +986,7 @@ mod tests {
             machine.moves(procs, &state, &mut moves).expect("moves");
             let tick = moves.list.iter().find(|m| m.event == TICK).expect("✓");
             assert_eq!(moves.changes(tick).len(), 3, "the outer ✓ marks all three");
-            assert!(
-                machine
-                    .participants(&state, moves.changes(tick), TICK)
-                    .is_empty()
-            );
+            assert!(machine.participants(moves.changes(tick)).is_empty());
             let done = fire(procs, machine, &state, TICK);
             let markers: Vec<&Term> = (0..3)
                 .map(|slot| procs.term(machine.process_state(slot, done[slot])))

@@ -83,8 +83,11 @@ impl Machine {
                     // An operand's ✓ is a τ here.
                     if let Node::Leaf { slot } = self.nodes[c] {
                         for &(event, target) in self.listed(slot as usize, state) {
-                            let event = if event == TICK { TAU } else { event };
+                            // The component performed its ✓ all the same.
                             out.push_one(event, slot, target);
+                            if event == TICK {
+                                out.list.last_mut().expect("just pushed").event = TAU;
+                            }
                         }
                         continue;
                     }

@@ -14,11 +14,22 @@ pub struct Move {
     pub(super) len: u32,
 }
 
+/// One component's part in a move: it performs `event` itself (before
+/// any hiding or renaming above it) and goes to its state `to`. Kept so
+/// that a τ can say which event it hides: the event is known exactly
+/// where the component moves, and nowhere above.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Change {
+    pub slot: u32,
+    pub to: u32,
+    pub event: EventId,
+}
+
 /// The moves of one system state; reused from state to state.
 #[derive(Debug)]
 pub struct Moves {
     pub list: Vec<Move>,
-    pub(super) changes: Vec<(u32, u32)>,
+    pub(super) changes: Vec<Change>,
     /// Where the operands' moves start while a node combines them, on a
     /// stack shared with the nodes below (each pops what it pushes).
     pub(super) bounds: Vec<usize>,
@@ -52,8 +63,9 @@ impl Moves {
         self.changes.clear();
     }
 
-    /// The `(component, new state)` changes of a move.
-    pub fn changes(&self, m: &Move) -> &[(u32, u32)] {
+    /// The components a move changes, each with its new state and the
+    /// event it performed.
+    pub fn changes(&self, m: &Move) -> &[Change] {
         &self.changes[m.start as usize..(m.start + m.len) as usize]
     }
 
@@ -69,8 +81,8 @@ impl Moves {
         let start = out.len();
         out.extend_from_slice(state);
         let row = &mut out[start..];
-        for &(slot, target) in self.changes(m) {
-            row[slot as usize] = target;
+        for change in self.changes(m) {
+            row[change.slot as usize] = change.to;
         }
     }
 
@@ -78,7 +90,11 @@ impl Moves {
     #[inline]
     pub(super) fn push_one(&mut self, event: EventId, slot: u32, target: u32) {
         let start = self.changes.len() as u32;
-        self.changes.push((slot, target));
+        self.changes.push(Change {
+            slot,
+            to: target,
+            event,
+        });
         self.list.push(Move {
             event,
             start,

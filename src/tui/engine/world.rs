@@ -611,7 +611,7 @@ impl Walk {
                     let target = ctx.row(to.raw, false);
                     let animator = &ctx.stepper.animator;
                     animator
-                        .changed_by(&row, step.choice as usize)
+                        .changed_by(step.choice as usize)
                         .into_iter()
                         .map(|slot| animator.show_component(slot, target[slot]))
                         .collect()
@@ -951,8 +951,7 @@ impl Ctx<'_, '_> {
                 let from_row = self.row(from.state(reduced), reduced);
                 let (_, _, choice) = step.seen(reduced);
                 let n = self.stepper.animator.compute_moves(&from_row).ok()?;
-                ((choice as usize) < n)
-                    .then(|| self.stepper.animator.changed_by(&from_row, choice as usize))
+                ((choice as usize) < n).then(|| self.stepper.animator.changed_by(choice as usize))
             })
             .unwrap_or_default();
         let animator = &mut self.stepper.animator;
