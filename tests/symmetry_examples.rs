@@ -17,6 +17,7 @@ use symcsp::symmetry::compare::{Answer, Cause, DEFAULT_CANDIDATES, Evidence};
 use symcsp::symmetry::drawing::{layout, plain};
 use symcsp::symmetry::rep::{Step, Trace};
 use symcsp::symmetry::splits::{StepAccount, account};
+use symcsp::symmetry::witness::{Tie, tell_apart};
 use symcsp::symmetry::{Origin, Permutation, Symmetry, SystemSymmetry};
 
 /// What the algorithm did for the state a trace leads to.
@@ -437,10 +438,10 @@ fn example_37_names_the_columns_and_says_why_each_cell_split() {
             assert_eq!(split.fully_symmetric, Some(true));
             assert!(
                 split
-                    .sentence(&texts)
+                    .sentence(&texts, &variables)
                     .contains("the cell is fully symmetric (Definition 49)"),
                 "{}",
-                split.sentence(&texts)
+                split.sentence(&texts, &variables)
             );
             assert!(matches!(&steps[4], StepAccount::Refine { round: 1, .. }));
         },
@@ -522,8 +523,39 @@ fn example_43_the_rings_are_symmetric_but_step_3_splits_them_apart() {
                 .sentences(&texts(procs, machine, left), &texts(procs, machine, right))
                 .join(" ");
             assert!(
-                words.contains("the two runs of the algorithm part at split 1 of step 3"),
+                words.contains("the two runs of the algorithm part at step 3's first split"),
                 "{words}"
+            );
+            // As the paper explains it: what π makes of the first state's
+            // choice, and the relation on which that differs from the
+            // second state's choice (a successor holding the same datum,
+            // against one holding the other).
+            assert!(
+                words.contains("the permutation maps the first state's choice to"),
+                "{words}"
+            );
+            assert!(
+                words.contains("whose datum (B) is the same as its own"),
+                "{words}"
+            );
+            assert!(words.contains("differs from its own (A)"), "{words}");
+            // Definition 49's witness within the first state: the node split
+            // off holds its successor's datum; its successor does not.
+            let variables = system.variables(machine, procs, left);
+            let witness = tell_apart(&variables, 0, 1).expect("a relation tells them apart");
+            assert_eq!(
+                witness.tie,
+                Tie::Through {
+                    mine: "next".into(),
+                    theirs: "me".into(),
+                    their: "datum".into(),
+                    own: "datum".into(),
+                }
+            );
+            assert_eq!((witness.first, witness.second), (1, 0));
+            assert!(
+                tell_apart(&variables, 0, 0).is_none(),
+                "a component is like itself"
             );
             assert!(
                 words.contains("the cell is not fully symmetric (Definition 49)"),

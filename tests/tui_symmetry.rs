@@ -251,6 +251,70 @@ fn comparing_says_same_or_not_symmetric_with_the_evidence() {
     });
 }
 
+/// Evidence from a round of step 2 counts the components of a cell as
+/// it was before the round split it: the screen shows that partition
+/// (not the one after), the cell's n-values side by side as `symcsp why`
+/// shows them, and both representatives.
+#[test]
+fn comparing_by_n_values_shows_the_cell_the_sentence_counts_in() {
+    with_large_stack(|| {
+        let mut app = open(
+            file("tests/fixtures/symmetry/linked_nodes.csp"),
+            "Nodes",
+            Config::default(),
+        );
+        let list = ["initNode.N4.B.Null", "initNode.N0.B.N4", "initNode.N1.B.N0"];
+        for label in list.iter().chain(&["initNode.N3.B.N1"]) {
+            fire(&mut app, label);
+        }
+        run(&mut app, &[Command::Mark, Command::Initial]);
+        for label in list.iter().chain(&["initNode.N3.B.N0"]) {
+            fire(&mut app, label);
+        }
+        run(&mut app, &[Command::Compare]);
+        let c = app.symmetry.compared.clone().unwrap();
+        assert!(c.headline.starts_with("not symmetric"), "{}", c.headline);
+        let parting = c.parting.clone().expect("the partitions");
+        assert_eq!(parting.step, "before step 2, round 1");
+        // Before round 1 the three nodes with a successor are one cell
+        // (cell 2), as the sentence counts them; the round splits it.
+        let nodes = |cells: &[Vec<usize>], texts: &[String]| -> Vec<usize> {
+            cells
+                .iter()
+                .map(|cell| {
+                    cell.iter()
+                        .filter(|&&m| texts[m].starts_with("Node("))
+                        .count()
+                })
+                .collect()
+        };
+        assert_eq!(nodes(&parting.marked, &c.marked)[1], 3, "{parting:?}");
+        assert_eq!(nodes(&parting.here, &c.here)[1], 3, "{parting:?}");
+        assert!(
+            c.n_values
+                .iter()
+                .any(|l| l.contains("Node(N3, B, N1)")
+                    && l.contains("⟨0, 1, 0, 0; 3, 1; 0, 1, 1, 0⟩")),
+            "{:?}",
+            c.n_values
+        );
+        assert!(
+            c.n_values
+                .iter()
+                .any(|l| l.contains("⟨0, 1, 0, 0; 3, 1; 0, 1, 2, 0⟩")),
+            "{:?}",
+            c.n_values
+        );
+        assert!(c.representatives[0].contains("representative of 1"));
+        let shown = screen(&mut app, 140, 50);
+        assert!(
+            shown.contains("the partitions side by side before step 2, round 1"),
+            "{shown}"
+        );
+        assert!(shown.contains("sorted by n-value"), "{shown}");
+    });
+}
+
 #[test]
 fn comparing_example_43s_rings_finds_the_permutation_and_the_split() {
     with_large_stack(|| {

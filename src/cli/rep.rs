@@ -410,7 +410,7 @@ impl<'r> One<'r> {
                 (Step::Individualise { cells, .. }, StepAccount::Individualise(split)) => {
                     out.push_str(&format!(
                         "  step 3  {}\n    {}\n",
-                        split.sentence(texts),
+                        split.sentence(texts, &self.graph.variables),
                         cells_text(cells, texts)
                     ));
                 }
@@ -524,7 +524,7 @@ impl<'r> One<'r> {
                     "members": members.iter().map(|&m| component(m)).collect::<Vec<_>>(),
                     "split": component(*split),
                     "fully_symmetric": fully_symmetric,
-                    "sentence": individualisation.sentence(&self.texts),
+                    "sentence": individualisation.sentence(&self.texts, &self.graph.variables),
                     "cells": cells(c),
                 }),
                 (step, _) => json!({ "kind": "step1", "cells": cells(step.cells()) }),

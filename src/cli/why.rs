@@ -21,7 +21,6 @@ use super::rep::{
     One, cells_text, header, header_json, permutation_json, permutation_text, widest,
 };
 use crate::script::Script;
-use crate::symmetry::columns::columns;
 use crate::symmetry::compare::{Answer, Cause, Comparison, Evidence, Mapping};
 use crate::symmetry::rep::Step;
 
@@ -161,22 +160,12 @@ impl View<'_> {
             out.push('\n');
         }
         // The representatives, slot by slot, `*` where they differ.
-        let (lr, rr) = (
-            self.reached.texts(&c.left.representative),
-            self.reached.texts(&c.right.representative),
+        let representatives = Comparison::representative_lines(
+            &self.reached.texts(&c.left.representative),
+            &self.reached.texts(&c.right.representative),
         );
-        let heading = "representative of 1";
-        let width = widest(&lr, heading.chars().count());
-        out.push_str(&format!(
-            "{:>3}  {heading:<width$}  representative of 2\n",
-            ""
-        ));
-        for (slot, (l, r)) in lr.iter().zip(&rr).enumerate() {
-            out.push_str(&format!(
-                "{:>3}{} {l:<width$}  {r}\n",
-                slot + 1,
-                if l == r { " " } else { "*" },
-            ));
+        for line in representatives {
+            out.push_str(&format!("{line}\n"));
         }
         out.push_str(&self.side_by_side());
         out
@@ -194,45 +183,13 @@ impl View<'_> {
                 out.push_str(&format!("  state 1  {}\n", cells_text(ls[0].cells(), lt)));
                 out.push_str(&format!("  state 2  {}\n", cells_text(rs[0].cells(), rt)));
             }
-            Answer::NotSymmetric(Evidence::NValues {
-                step, round, cell, ..
-            }) => {
-                let (Step::Refine { n_values: ln, .. }, Step::Refine { n_values: rn, .. }) =
-                    (&ls[*step], &rs[*step])
-                else {
-                    return out;
-                };
-                let before = (ls[step - 1].cells(), rs[step - 1].cells());
-                let columns = columns(before.0, &c.left_variables);
+            Answer::NotSymmetric(Evidence::NValues { round, cell, .. }) => {
                 out.push_str(&format!(
                     "\nstep 2, round {round}, cell {}, side by side (sorted by n-value)\n",
                     cell + 1
                 ));
-                let width = widest(lt, "columns".len()).max(widest(rt, 0));
-                if let Some(columns) = columns.get(*cell) {
-                    out.push_str(&format!(
-                        "  {:<7}  {:<width$}  {}\n",
-                        "",
-                        "columns",
-                        columns.header()
-                    ));
-                }
-                for (label, n_values, members, texts) in [
-                    ("state 1", ln, &before.0[*cell], lt),
-                    ("state 2", rn, &before.1[*cell], rt),
-                ] {
-                    let mut sorted: Vec<_> = n_values
-                        .iter()
-                        .filter(|nv| members.contains(&nv.component))
-                        .collect();
-                    sorted.sort_by_key(|nv| (nv.groups.concat(), nv.component));
-                    for (k, nv) in sorted.iter().enumerate() {
-                        out.push_str(&format!(
-                            "  {:<7}  {:<width$}  {nv}\n",
-                            if k == 0 { label } else { "" },
-                            texts[nv.component]
-                        ));
-                    }
+                for line in c.n_value_lines(lt, rt) {
+                    out.push_str(&format!("  {line}\n"));
                 }
             }
             Answer::NotUnique {
@@ -243,7 +200,7 @@ impl View<'_> {
                     .filter(|s| matches!(s, Step::Individualise { .. }))
                     .count();
                 out.push_str(&format!(
-                    "\nwhere the two runs part: split {split} of step 3 (the algorithm's step {}), \
+                    "\nwhere the two runs part: step 3's split {split} (stage {} of the trace), \
                      side by side\n",
                     t + 1
                 ));

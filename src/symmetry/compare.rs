@@ -44,6 +44,7 @@ use super::spec::Atom;
 use super::splits::{Relation, count_phrase, subject};
 use super::system::{Explanation, SystemSymmetry};
 use super::variables::ComponentVariables;
+use super::witness::tell_apart;
 
 /// How many candidates a comparison may try by default (partners tried
 /// while pairing components, and whole permutations checked).
@@ -676,6 +677,37 @@ impl Search<'_, '_> {
     }
 }
 
+/// The widest of `texts` in characters, at least `at_least`.
+fn widest(texts: &[String], at_least: usize) -> usize {
+    texts
+        .iter()
+        .map(|t| t.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(at_least)
+}
+
+/// `1` as "first", `2` as "second", …; beyond ten as "11th", "21st".
+fn ordinal(n: usize) -> String {
+    const WORDS: [&str; 10] = [
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+        "tenth",
+    ];
+    match n.checked_sub(1).and_then(|i| WORDS.get(i)) {
+        Some(word) => word.to_string(),
+        None => {
+            let suffix = match (n % 10, n % 100) {
+                (_, 11..=13) => "th",
+                (1, _) => "st",
+                (2, _) => "nd",
+                (3, _) => "rd",
+                _ => "th",
+            };
+            format!("{n}{suffix}")
+        }
+    }
+}
+
 /// Undoes the image chosen for `a`.
 fn unassign(a: Atom, images: &mut [Vec<Option<u16>>], used: &mut [Vec<bool>]) {
     if let Some(y) = images[a.ty()][a.index()].take() {
@@ -749,13 +781,17 @@ impl Comparison {
                     .to_string(),
             ],
             Answer::NotSymmetric(evidence) => evidence.sentences(left, right),
-            Answer::NotUnique { cause, parting, .. } => {
+            Answer::NotUnique {
+                cause,
+                parting,
+                mapping,
+            } => {
                 let mut out = vec![
                     "the second state is the image of the first under the permutation below, \
                      yet the algorithm gave them different representatives"
                         .to_string(),
                 ];
-                out.push(self.cause_sentence(cause, *parting, left, right));
+                out.extend(self.cause_sentences(cause, mapping, *parting, left, right));
                 out
             }
             Answer::Undecided { .. } => vec![
@@ -766,20 +802,85 @@ impl Comparison {
         }
     }
 
-    fn cause_sentence(
+    /// For evidence from a round of step 2: the cell the evidence names,
+    /// as it was before the round split it, each state's members sorted
+    /// by n-value under the column header (the cell the sentences count
+    /// in). Empty for other answers.
+    pub fn n_value_lines(&self, left: &[String], right: &[String]) -> Vec<String> {
+        let Answer::NotSymmetric(Evidence::NValues { step, cell, .. }) = &self.answer else {
+            return Vec::new();
+        };
+        let (ls, rs) = (&self.left.trace.steps, &self.right.trace.steps);
+        let (Some(Step::Refine { n_values: ln, .. }), Some(Step::Refine { n_values: rn, .. })) =
+            (ls.get(*step), rs.get(*step))
+        else {
+            return Vec::new();
+        };
+        let before = (ls[step - 1].cells(), rs[step - 1].cells());
+        let width = widest(left, "columns".len()).max(widest(right, 0));
+        let mut out = Vec::new();
+        if let Some(columns) = columns(before.0, &self.left_variables).get(*cell) {
+            out.push(format!(
+                "{:<7}  {:<width$}  {}",
+                "",
+                "columns",
+                columns.header()
+            ));
+        }
+        for (label, n_values, members, texts) in [
+            ("state 1", ln, &before.0[*cell], left),
+            ("state 2", rn, &before.1[*cell], right),
+        ] {
+            let mut sorted: Vec<_> = n_values
+                .iter()
+                .filter(|nv| members.contains(&nv.component))
+                .collect();
+            sorted.sort_by_key(|nv| (nv.groups.concat(), nv.component));
+            for (k, nv) in sorted.iter().enumerate() {
+                out.push(format!(
+                    "{:<7}  {:<width$}  {nv}",
+                    if k == 0 { label } else { "" },
+                    texts[nv.component]
+                ));
+            }
+        }
+        out
+    }
+
+    /// The two representatives slot by slot (`left` and `right` are
+    /// their component texts), `*` where they differ.
+    pub fn representative_lines(left: &[String], right: &[String]) -> Vec<String> {
+        let heading = "representative of 1";
+        let width = widest(left, heading.chars().count());
+        let mut out = vec![format!("{:>3}  {heading:<width$}  representative of 2", "")];
+        for (slot, (l, r)) in left.iter().zip(right).enumerate() {
+            out.push(format!(
+                "{:>3}{} {l:<width$}  {r}",
+                slot + 1,
+                if l == r { " " } else { "*" },
+            ));
+        }
+        out
+    }
+
+    /// Why symmetric states got different representatives: a sentence
+    /// or a few.
+    fn cause_sentences(
         &self,
         cause: &Cause,
+        mapping: &Mapping,
         parting: Option<usize>,
         left: &[String],
         right: &[String],
-    ) -> String {
+    ) -> Vec<String> {
         let at = parting.map(|t| {
             let split = self.left.trace.steps[..=t]
                 .iter()
                 .filter(|s| matches!(s, Step::Individualise { .. }))
                 .count();
             format!(
-                "the two runs of the algorithm part at split {split} of step 3 (its step {})",
+                "the two runs of the algorithm part at step 3's {} split (stage {} of the trace)",
+                ordinal(split),
                 t + 1
             )
         });
@@ -789,29 +890,56 @@ impl Comparison {
                 left_component,
                 right_component,
                 fully_symmetric,
-            } => format!(
-                "{}: steps 1 and 2 left cell {} of both states unsplit, and step 3 split off its \
-                 first member: {} in the first state, {} in the second{}. No permutation that \
-                 maps the first state onto the second maps the one onto the other while keeping \
-                 every cell; the cell {} (Definition 49), so the choice step 3 made decided the \
-                 representative",
-                at.unwrap_or_else(|| "the two runs of the algorithm part at step 3".to_string()),
-                cell + 1,
-                left[*left_component],
-                right[*right_component],
-                if left[*left_component] == right[*right_component] {
-                    " (the same component state, related differently to the rest of each state)"
-                } else {
-                    ""
-                },
-                match fully_symmetric {
-                    Some(false) => "is not fully symmetric",
-                    _ => "could not be shown fully symmetric",
+            } => {
+                let (chosen, other) = (*left_component, *right_component);
+                let mut out = vec![
+                    format!(
+                        "{}: steps 1 and 2 left cell {} unsplit in both states, and step 3 split off \
+                     its first member: {} in the first state, {} in the second",
+                        at.unwrap_or_else(
+                            || "the two runs of the algorithm part at step 3".to_string()
+                        ),
+                        cell + 1,
+                        left[chosen],
+                        right[other],
+                    ),
+                ];
+                if let Some(&image) = mapping.alpha.get(chosen) {
+                    let mut why = format!(
+                        "the permutation maps the first state's choice to {} (component {}) \
+                         in the second: to give the same representative, the second state had \
+                         to split that one off, but its first member is {}{}",
+                        right[image],
+                        image + 1,
+                        right[other],
+                        if right[image] == right[other] {
+                            " (the same component state, related differently to the rest)"
+                        } else {
+                            ""
+                        },
+                    );
+                    if let Some(witness) = tell_apart(&self.right_variables, image, other) {
+                        why.push_str(&format!(
+                            ", and the two are not alike — {}",
+                            witness.contrast(&self.right_variables, right, image, other)
+                        ));
+                    }
+                    out.push(why);
                 }
-            ),
+                out.push(format!(
+                    "no permutation keeping every cell maps one choice onto the other: the \
+                     cell {} (Definition 49), so the choice step 3 made decided the \
+                     representative",
+                    match fully_symmetric {
+                        Some(false) => "is not fully symmetric",
+                        _ => "could not be shown fully symmetric",
+                    }
+                ));
+                out
+            }
             Cause::Identities { sets } => {
                 let sets: Vec<String> = sets.iter().map(|s| subject(s, left)).collect();
-                format!(
+                vec![format!(
                     "{}the unique-identities condition (Definition 46) is broken: {} {} no \
                      identity every component still holds, so equal component states may land \
                      in different components",
@@ -822,9 +950,9 @@ impl Comparison {
                         sets.join(" and ")
                     },
                     if sets.len() > 1 { "have" } else { "has" }
-                )
+                )]
             }
-            Cause::UnreadValues { components } => format!(
+            Cause::UnreadValues { components } => vec![format!(
                 "{}, but {} {} distinguished values in sets, maps or functions, which the \
                  algorithm does not read, so their images were chosen arbitrarily",
                 at.unwrap_or_else(|| "the traces agree at every step".to_string()),
@@ -834,10 +962,10 @@ impl Comparison {
                 } else {
                     "holds"
                 }
-            ),
-            Cause::Unknown => "the budget ran out before the search found where the two traces \
-                               part"
-                .to_string(),
+            )],
+            Cause::Unknown => vec![
+                "the budget ran out before the search found where the two traces part".to_string(),
+            ],
         }
     }
 }

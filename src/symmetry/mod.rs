@@ -55,6 +55,7 @@ pub mod splits;
 pub mod system;
 pub mod trace;
 pub mod variables;
+pub mod witness;
 
 pub use perm::Permutation;
 pub use spec::{Atom, Origin, Symmetry};

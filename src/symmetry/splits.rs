@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use super::columns::{CellColumns, Column, columns};
 use super::rep::{NValue, Step, Trace};
 use super::variables::ComponentVariables;
+use super::witness::{self, Witness};
 
 /// What one step of the algorithm did, explained.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -114,6 +115,10 @@ pub struct Individualisation {
     pub component: usize,
     /// Definition 49 for the cell; `None` when it could not be decided.
     pub fully_symmetric: Option<bool>,
+    /// For a cell not fully symmetric: another member no permutation of
+    /// the state maps the one split off onto, and the relation on which
+    /// they differ (when one of [`super::witness`]'s relations shows it).
+    pub witness: Option<(usize, Witness)>,
 }
 
 /// Every step of `trace` explained, given the state's variables.
@@ -150,12 +155,20 @@ pub fn account(trace: &Trace, variables: &[ComponentVariables]) -> Vec<StepAccou
                 cells,
             } => {
                 round = 0;
+                let witness = (*fully_symmetric == Some(false))
+                    .then(|| {
+                        members.iter().filter(|&&m| m != *component).find_map(|&m| {
+                            Some((m, witness::tell_apart(variables, *component, m)?))
+                        })
+                    })
+                    .flatten();
                 (
                     StepAccount::Individualise(Individualisation {
                         cell: *cell,
                         members: members.clone(),
                         component: *component,
                         fully_symmetric: *fully_symmetric,
+                        witness,
                     }),
                     cells,
                 )
@@ -374,7 +387,8 @@ impl SplitPart {
 impl Individualisation {
     /// Whether the choice step 3 made can matter, and so whether this is
     /// where the representative may stop being unique.
-    pub fn sentence(&self, texts: &[String]) -> String {
+    /// `variables` are the state's, to put the witness in words.
+    pub fn sentence(&self, texts: &[String], variables: &[ComponentVariables]) -> String {
         let head = format!(
             "step 2 cannot split cell {} {}, so step 3 splits off its first component, {}",
             self.cell + 1,
@@ -386,17 +400,28 @@ impl Individualisation {
                 "the cell is fully symmetric (Definition 49): some permutation keeping every \
                  cell maps it onto each of the others, so splitting off any of them gives the \
                  same representative"
+                    .to_string()
             }
-            Some(false) => {
-                "the cell is not fully symmetric (Definition 49): for some other member, no \
-                 permutation keeping every cell maps it onto that member, so splitting off another \
-                 may give another representative — this is where the representative may stop \
-                 being unique"
-            }
+            Some(false) => match &self.witness {
+                Some((other, witness)) => format!(
+                    "the cell is not fully symmetric (Definition 49): no permutation maps {} onto \
+                     {}, for {}; so splitting off another member may give another representative \
+                     — this is where the representative may stop being unique",
+                    texts[self.component],
+                    texts[*other],
+                    witness.contrast(variables, texts, self.component, *other)
+                ),
+                None => "the cell is not fully symmetric (Definition 49): for some other member, \
+                         no permutation keeping every cell maps it onto that member, so splitting \
+                         off another may give another representative — this is where the \
+                         representative may stop being unique"
+                    .to_string(),
+            },
             None => {
                 "whether the cell is fully symmetric (Definition 49) could not be decided (its \
                  values hide in sets or maps, or the search was too large), so the \
                  representative may stop being unique here"
+                    .to_string()
             }
         };
         format!("{head}; {why}")

@@ -337,15 +337,20 @@ pub struct Compared {
     /// A permutation mapping the marked state onto this one, per type
     /// it moves (`NodeID: N0 ↦ N2, …`), when one was found.
     pub permutation: Vec<String>,
-    /// The two states' partitions side by side at the step where the
-    /// evidence is or where the traces part.
+    /// The two states' partitions side by side before the step where
+    /// the evidence is or where the traces part.
     pub parting: Option<Parting>,
+    /// For evidence from step 2: the cell it names, before the round,
+    /// with both states' n-values (as `symcsp why` shows it).
+    pub n_values: Vec<String>,
+    /// The two representatives slot by slot, `*` where they differ.
+    pub representatives: Vec<String>,
 }
 
 /// Two states' partitions at one step of the algorithm.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Parting {
-    /// The step by name (`split 1 of step 3`).
+    /// Where the partitions are, in words (`before step 3's split 1`).
     pub step: String,
     pub marked: Vec<Vec<usize>>,
     pub here: Vec<Vec<usize>>,

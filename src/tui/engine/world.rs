@@ -13,7 +13,7 @@ use crate::lts::animator::kind_of;
 use crate::lts::store::StateStore;
 use crate::process::EventId;
 use crate::script::Script;
-use crate::symmetry::compare::{Answer, Cause, DEFAULT_CANDIDATES, Evidence};
+use crate::symmetry::compare::{Answer, Cause, Comparison, DEFAULT_CANDIDATES, Evidence};
 use crate::symmetry::drawing;
 use crate::symmetry::graph::StateGraph;
 use crate::symmetry::splits::{StepAccount, account};
@@ -1019,14 +1019,22 @@ impl Ctx<'_, '_> {
             _ => Vec::new(),
         };
         let parting = comparison.step_to_show().map(|k| {
+            // The partition the sentences speak of: step 1's own, or the
+            // one the step where the states part was given.
+            let at = k.saturating_sub(1);
             let cells = |trace: &crate::symmetry::rep::Trace| {
                 trace
                     .steps
-                    .get(k)
+                    .get(at)
                     .map_or(Vec::new(), |s| s.cells().to_vec())
             };
+            let name = step_name(&comparison.left.trace, k);
             Parting {
-                step: step_name(&comparison.left.trace, k),
+                step: if k == 0 {
+                    format!("after {name}")
+                } else {
+                    format!("before {name}")
+                },
                 marked: cells(&comparison.left.trace),
                 here: cells(&comparison.right.trace),
                 split: match &comparison.answer {
@@ -1049,9 +1057,15 @@ impl Ctx<'_, '_> {
                 },
             }
         });
+        let representatives = Comparison::representative_lines(
+            &show(&comparison.left.representative),
+            &show(&comparison.right.representative),
+        );
         Some(Compared {
             headline: comparison.answer.headline(),
             sentences: comparison.sentences(&marked, &here),
+            n_values: comparison.n_value_lines(&marked, &here),
+            representatives,
             permutation,
             parting,
             marked,
@@ -1075,7 +1089,7 @@ impl Ctx<'_, '_> {
         let texts = show(&x.state);
         let words = account(&x.trace, &variables)
             .iter()
-            .map(|step| step_words(step, &texts))
+            .map(|step| step_words(step, &texts, &variables))
             .collect();
         let graph = StateGraph::new(variables, x.trace.final_cells());
         let graph = drawing::layout(&graph, &texts, usize::from(width.max(40)));
@@ -1116,7 +1130,11 @@ impl Ctx<'_, '_> {
 }
 
 /// A step of the algorithm in words.
-fn step_words(step: &StepAccount, texts: &[String]) -> StepWords {
+fn step_words(
+    step: &StepAccount,
+    texts: &[String],
+    variables: &[crate::symmetry::variables::ComponentVariables],
+) -> StepWords {
     match step {
         StepAccount::Shapes { .. } => StepWords::default(),
         StepAccount::Refine {
@@ -1140,7 +1158,7 @@ fn step_words(step: &StepAccount, texts: &[String]) -> StepWords {
         },
         StepAccount::Individualise(split) => StepWords {
             columns: Vec::new(),
-            sentences: vec![split.sentence(texts)],
+            sentences: vec![split.sentence(texts, variables)],
         },
     }
 }

@@ -669,7 +669,7 @@ fn comparison(theme: &Theme, c: &Compared, width: usize) -> Vec<Line<'static>> {
         let (step, left, right) = (&parting.step, &parting.marked, &parting.here);
         lines.push(Line::default());
         lines.push(Line::styled(
-            format!("the partitions side by side after {step}"),
+            format!("the partitions side by side {step}"),
             theme.title,
         ));
         let half = (width.saturating_sub(4) / 2).max(20);
@@ -722,6 +722,25 @@ fn comparison(theme: &Theme, c: &Compared, width: usize) -> Vec<Line<'static>> {
             theme.dim,
         ));
     }
+    if !c.n_values.is_empty() {
+        lines.push(Line::default());
+        lines.push(Line::styled(
+            "the cell the round split, before it, sorted by n-value",
+            theme.title,
+        ));
+        lines.extend(c.n_values.iter().map(|l| Line::from(format!("  {l}"))));
+    }
+    lines.push(Line::default());
+    lines.extend(c.representatives.iter().enumerate().map(|(k, l)| {
+        let style = if k == 0 {
+            theme.title
+        } else if l.chars().nth(3) == Some('*') {
+            theme.changed
+        } else {
+            Style::default()
+        };
+        Line::styled(l.clone(), style)
+    }));
     lines
 }
 
