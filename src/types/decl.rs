@@ -20,6 +20,13 @@ use super::order::Decl;
 use super::print::Namer;
 use super::ty::{Class, Ty, TyId, atom};
 
+/// How deep a definition's type may nest. Far beyond any type written by
+/// hand, and shallow enough that every walk over types (unification,
+/// working out dots, instantiation, printing) stays well inside the
+/// stack: a deeper type comes only from a definition whose type doubles
+/// with each use.
+const MAX_TYPE_DEPTH: usize = 2_000;
+
 impl Checker<'_> {
     /// Checks one group of declarations that use each other.
     pub fn check_group(&mut self, group: &[Decl]) {
@@ -78,6 +85,25 @@ impl Checker<'_> {
             Decl::Global(g) => {
                 let binding = match self.env.global(g).clone() {
                     _ if failed => error,
+                    Binding::Mono(t) if self.store.deeper_than(t, MAX_TYPE_DEPTH) => {
+                        let global = &script.globals[g.index()];
+                        self.at(global.span, |c| {
+                            c.report(
+                                format!(
+                                    "type checking stopped: the type of {} nests more than {} \
+                                     levels deep",
+                                    global.name, MAX_TYPE_DEPTH
+                                ),
+                                vec![
+                                    "a definition whose type doubles with each use (`f(x) = <x>` \
+                                     applied to itself, again and again) makes types too large to \
+                                     work with"
+                                        .to_string(),
+                                ],
+                            )
+                        });
+                        error
+                    }
                     Binding::Mono(t) => Binding::Poly(generalise(&mut self.store, t, &[])),
                     other => other,
                 };

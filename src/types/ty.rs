@@ -16,6 +16,8 @@
 //!   variable that, once known, holds `EmptyDots` or `Dotable(a, p')`,
 //!   the fields one by one ([`Store::head`] expands it).
 
+use rustc_hash::FxHashMap;
+
 use crate::script::ir::DataTypeId;
 use crate::syntax::Span;
 use ustr::Ustr;
@@ -410,6 +412,43 @@ impl Store {
                 _ => self.push_parts(node, &mut stack),
             }
         }
+    }
+
+    /// Whether `t` nests more than `limit` levels deep (shared parts
+    /// counted once, with an explicit stack: a type may be as deep as
+    /// inference made it, deeper than any call stack).
+    pub fn deeper_than(&mut self, t: TyId, limit: usize) -> bool {
+        // Each type's depth once its parts are done; entered but not done
+        // (`None`) is not entered again, so even a cycle ends.
+        let mut depth: FxHashMap<TyId, Option<usize>> = FxHashMap::default();
+        let mut stack = vec![(t, false)];
+        let mut parts = Vec::new();
+        while let Some((t, parts_done)) = stack.pop() {
+            let t = self.find(t);
+            parts.clear();
+            self.push_parts(self.nodes[t.index()], &mut parts);
+            if parts_done {
+                let below = parts
+                    .iter()
+                    .map(|&p| depth.get(&self.find(p)).copied().flatten().unwrap_or(0))
+                    .max()
+                    .unwrap_or(0);
+                if below + 1 > limit {
+                    return true;
+                }
+                depth.insert(t, Some(below + 1));
+            } else if let std::collections::hash_map::Entry::Vacant(entry) = depth.entry(t) {
+                entry.insert(None);
+                stack.push((t, true));
+                for &p in &parts {
+                    let p = self.find(p);
+                    if !depth.contains_key(&p) {
+                        stack.push((p, false));
+                    }
+                }
+            }
+        }
+        false
     }
 
     /// Pushes the parts of `node` onto `stack`, last part first.

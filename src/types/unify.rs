@@ -230,12 +230,20 @@ impl Checker<'_> {
     fn write_pointer(&mut self, pointer: TyId, fields: TyId) -> Outcome<()> {
         let pointer = self.store.find(pointer);
         match self.store.node(pointer) {
+            // Unifying the fields after it may already have tied the
+            // pointer into `fields` (a dotted value used both whole and
+            // extended): binding it would make a type that contains
+            // itself. FDR overwrites the pointer's own cell there; the
+            // pointer already stands for those fields, so leave it.
+            Ty::Var(_) if self.occurs(pointer, fields)? => Ok(()),
             Ty::Var(_) => {
                 self.store.bind(pointer, fields);
                 Ok(())
             }
             _ if self.store.find(fields) == pointer => Ok(()),
-            _ => Err(self.mismatch()),
+            // Written already (while the fields after it were worked
+            // out): the two writings must agree.
+            _ => self.unify(pointer, fields).map(|_| ()),
         }
     }
 
