@@ -447,3 +447,54 @@ fn the_legend_of_values_appearing_nowhere_is_shown_only_when_some_do_not() {
     assert!(!out.contains("appear nowhere"), "{out}");
     assert!(!out.contains(" | "), "{out}");
 }
+
+/// Step 3 by hand on Example 43's ring: splitting off the second node
+/// gives the paper's other representative, shown beside the algorithm's
+/// with the permutation between them; a component that is not there is
+/// a plain error.
+#[test]
+fn step_3_by_hand_gives_the_other_representative_of_the_class() {
+    let ring = [
+        "tests/fixtures/symmetry/ring.csp",
+        "Ring",
+        "--symmetry",
+        "NodeID, Data",
+        "--after",
+        "link.N0.A.N1, link.N1.A.N2, link.N2.B.N3, link.N3.B.N0",
+    ];
+    let mut args = ring.to_vec();
+    args.extend(["--choose", "2"]);
+    let out = String::from_utf8(rep(&args).success().get_output().stdout.clone()).unwrap();
+    let by_hand = &out[out.find("step 3 by hand").expect("the section")..];
+    assert!(
+        by_hand.contains(
+            "split 1: splits off #2 Linked(N1, A, N2) (the algorithm's: #1 Linked(N0, A, N1))"
+        ),
+        "{by_hand}"
+    );
+    assert!(
+        by_hand.contains("  2* Linked(N1, A, N2)               Linked(N1, B, N2)"),
+        "{by_hand}"
+    );
+    assert!(
+        by_hand.contains("  4* Linked(N3, B, N0)               Linked(N3, A, N0)"),
+        "{by_hand}"
+    );
+    assert!(
+        by_hand.contains("one symmetry class, two representatives"),
+        "{by_hand}"
+    );
+    // The algorithm's own choice changes nothing.
+    let mut args = ring.to_vec();
+    args.extend(["--choose", "1"]);
+    let out = String::from_utf8(rep(&args).success().get_output().stdout.clone()).unwrap();
+    assert!(
+        out.contains("the same representative as the algorithm's own choices give"),
+        "{out}"
+    );
+    let mut args = ring.to_vec();
+    args.extend(["--choose", "5"]);
+    rep(&args).code(2).stderr(predicates::str::contains(
+        "error: --choose 5: the state's components are numbered 1 to 4",
+    ));
+}

@@ -565,6 +565,79 @@ fn example_43_the_rings_are_symmetric_but_step_3_splits_them_apart() {
     );
 }
 
+/// Step 3 by hand on Example 43's ring (A, A, B, B): splitting off a
+/// node whose successor holds another datum, instead of the first node
+/// (whose successor holds the same), gives the paper's second
+/// representative; the two are of one symmetry class, related by a
+/// permutation.
+#[test]
+fn example_43_step_3_by_hand_gives_the_other_representative() {
+    let types = &["NodeID", "Data"];
+    with_states(
+        "tests/fixtures/symmetry/ring.csp",
+        "Ring",
+        types,
+        &[RING],
+        |_, procs, machine, system, rows| {
+            let row = &rows[0];
+            let own = system.explain(machine, procs, row);
+            assert_eq!(
+                texts(procs, machine, &own.representative),
+                [
+                    "Linked(N0, A, N1)",
+                    "Linked(N1, A, N2)",
+                    "Linked(N2, B, N3)",
+                    "Linked(N3, B, N0)"
+                ]
+            );
+            // The choice of the first member is the algorithm's own.
+            let first = system.explain_choosing(machine, procs, row, &[0]);
+            assert_eq!(first.representative, own.representative);
+            // Linked(N1, A, N2): its successor holds B.
+            let other = system.explain_choosing(machine, procs, row, &[1]);
+            let Step::Individualise { component, .. } = &other.trace.steps[2] else {
+                panic!("step 3 at stage 3: {:?}", other.trace.steps[2]);
+            };
+            assert_eq!(*component, 1);
+            assert_eq!(
+                texts(procs, machine, &other.representative),
+                [
+                    "Linked(N0, A, N1)",
+                    "Linked(N1, B, N2)",
+                    "Linked(N2, B, N3)",
+                    "Linked(N3, A, N0)"
+                ]
+            );
+            // One symmetry class: a permutation maps one representative
+            // onto the other.
+            let c = system.compare(
+                machine,
+                procs,
+                &own.representative,
+                &other.representative,
+                DEFAULT_CANDIDATES,
+            );
+            let (Answer::NotUnique { mapping, .. } | Answer::Same { mapping }) = &c.answer else {
+                panic!("symmetric: {:?}", c.answer);
+            };
+            let mut image = vec![0; row.len()];
+            system.apply(
+                machine,
+                procs,
+                &mapping.permutation,
+                &own.representative,
+                &mut image,
+            );
+            assert_eq!(image, other.representative);
+            // After the choice, the algorithm chooses for itself again.
+            assert_eq!(
+                system.explain(machine, procs, row).representative,
+                own.representative
+            );
+        },
+    );
+}
+
 #[test]
 fn comparisons_answer_same_not_symmetric_and_undecided() {
     let types = &["NodeID", "Data"];

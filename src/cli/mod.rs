@@ -161,6 +161,13 @@ enum Command {
         /// `plain`, `json`, or `dot`: the state as a graph for Graphviz.
         #[arg(long, value_enum, default_value = "plain")]
         format: rep::RepFormat,
+        /// Step 3 by hand: the components (numbered from 1, separated by
+        /// commas) that step 3's splits split off in turn, instead of
+        /// each cell's first member; the representative this choice
+        /// gives is shown beside the algorithm's, with the permutation
+        /// between them.
+        #[arg(long, value_name = "N,N", value_delimiter = ',')]
+        choose: Vec<usize>,
     },
     /// Why did two states get different representatives? Compares the
     /// state `--after` leads to with the one `--vs` leads to: the same
@@ -276,13 +283,18 @@ pub fn main() -> ExitCode {
             };
             check::run(&request, &mut out, &mut err)
         }
-        Some(Command::Rep { state, format }) => {
+        Some(Command::Rep {
+            state,
+            format,
+            choose,
+        }) => {
             let request = rep::Request {
                 file: &state.file,
                 process: state.process.as_deref(),
                 after: state.after.as_deref(),
                 symmetry: state.symmetry.as_deref(),
                 format,
+                choose: &choose,
             };
             rep::run(&request, &mut out, &mut err)
         }

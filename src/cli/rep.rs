@@ -18,6 +18,7 @@ use serde_json::{Map, Value as Json, json};
 
 use super::reach::{Question, Reached, Subject, answer, reach};
 use crate::script::Script;
+use crate::symmetry::compare::Comparison;
 use crate::symmetry::drawing::{layout, plain as drawing_text};
 use crate::symmetry::graph::{EdgeKind, StateGraph};
 use crate::symmetry::perm::pairs_text;
@@ -43,6 +44,8 @@ pub struct Request<'a> {
     pub after: Option<&'a str>,
     pub symmetry: Option<&'a str>,
     pub format: RepFormat,
+    /// Step 3 by hand: the components (from 1) its splits split off.
+    pub choose: &'a [usize],
 }
 
 /// How wide the state's drawing may be.
@@ -58,16 +61,35 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     };
     let format = request.format;
     answer(&question, out, err, |script, subject| {
-        report(script, subject, format)
+        report(script, subject, format, request.choose)
     })
 }
 
-fn report(script: &Script, subject: &Subject, format: RepFormat) -> Result<String, String> {
+fn report(
+    script: &Script,
+    subject: &Subject,
+    format: RepFormat,
+    choose: &[usize],
+) -> Result<String, String> {
     let mut reached = reach(script, subject)?;
     let (trace, row) = reached.states[0].clone();
-    let explanation = reached
-        .system
-        .explain(&mut reached.machine, &mut reached.procs, &row);
+    if let Some(&bad) = choose.iter().find(|&&c| c == 0 || c > row.len()) {
+        return Err(format!(
+            "error: --choose {bad}: the state's components are numbered 1 to {}\n",
+            row.len()
+        ));
+    }
+    let choices: Vec<usize> = choose.iter().map(|c| c - 1).collect();
+    let explanation =
+        reached
+            .system
+            .explain_choosing(&mut reached.machine, &mut reached.procs, &row, &choices);
+    let by_hand = (!choices.is_empty()).then(|| {
+        let own = reached
+            .system
+            .explain(&mut reached.machine, &mut reached.procs, &row);
+        ByHand::new(&mut reached, &own, &explanation, &choices)
+    });
     let variables = reached
         .system
         .variables(&reached.machine, &mut reached.procs, &row);
@@ -76,6 +98,9 @@ fn report(script: &Script, subject: &Subject, format: RepFormat) -> Result<Strin
         RepFormat::Plain => {
             let mut out = header(&reached, subject, &[("after", &trace)]);
             out.push_str(&one.plain());
+            if let Some(by_hand) = &by_hand {
+                out.push_str(&by_hand.plain(&reached));
+            }
             out
         }
         RepFormat::Json => {
@@ -83,6 +108,9 @@ fn report(script: &Script, subject: &Subject, format: RepFormat) -> Result<Strin
             object.insert("after".into(), json!(reached.events(&trace)));
             if let Json::Object(rest) = one.json() {
                 object.extend(rest);
+            }
+            if let Some(by_hand) = &by_hand {
+                object.insert("by_hand".into(), by_hand.json(&reached));
             }
             serde_json::to_string_pretty(&Json::Object(object)).expect("a report serialises") + "\n"
         }
@@ -584,4 +612,155 @@ fn graph_json(graph: &StateGraph, texts: &[String]) -> Json {
         })).collect::<Vec<_>>(),
         "drawing": layout(graph, texts, DRAWING_WIDTH).iter().map(|l| l.text()).collect::<Vec<_>>(),
     })
+}
+
+/// Step 3 by hand beside the algorithm's own choices: what each split
+/// split off both ways, the two representatives and the permutation
+/// that maps the algorithm's onto the chosen one (the two are of one
+/// symmetry class, Example 43).
+struct ByHand {
+    splits: Vec<HandSplit>,
+    own: Vec<u32>,
+    chosen: Vec<u32>,
+    /// The algorithm's representative ↦ the chosen one.
+    between: Permutation,
+    alpha: Vec<usize>,
+    texts: Vec<String>,
+}
+
+/// One step-3 split made by hand.
+struct HandSplit {
+    /// The member asked for, if one was.
+    asked: Option<usize>,
+    /// The member split off.
+    component: usize,
+    /// The algorithm's own choice at this split, if it made one.
+    own: Option<usize>,
+    /// The cell's members.
+    members: Vec<usize>,
+}
+
+impl ByHand {
+    fn new(
+        reached: &mut Reached,
+        own: &Explanation,
+        chosen: &Explanation,
+        choices: &[usize],
+    ) -> ByHand {
+        let split_offs = |x: &Explanation| -> Vec<(usize, Vec<usize>)> {
+            x.trace
+                .steps
+                .iter()
+                .filter_map(|s| match s {
+                    Step::Individualise {
+                        component, members, ..
+                    } => Some((*component, members.clone())),
+                    _ => None,
+                })
+                .collect()
+        };
+        let own_splits = split_offs(own);
+        let splits = split_offs(chosen)
+            .into_iter()
+            .enumerate()
+            .map(|(k, (component, members))| HandSplit {
+                asked: choices.get(k).copied(),
+                component,
+                own: own_splits.get(k).map(|s| s.0),
+                members,
+            })
+            .collect();
+        let between = own.permutation.inverse().then(&chosen.permutation);
+        let alpha = reached.system.alpha(&mut reached.procs, &between);
+        ByHand {
+            splits,
+            own: own.representative.clone(),
+            chosen: chosen.representative.clone(),
+            between,
+            alpha,
+            texts: reached.texts(&chosen.state),
+        }
+    }
+
+    fn plain(&self, reached: &Reached) -> String {
+        let texts = &self.texts;
+        let mut out = String::from(
+            "
+step 3 by hand
+",
+        );
+        for (k, split) in self.splits.iter().enumerate() {
+            let HandSplit {
+                asked,
+                component,
+                own,
+                members,
+            } = split;
+            let named = |c: usize| format!("#{} {}", c + 1, texts[c]);
+            let own_text = own.map_or_else(
+                || "the algorithm made no such split".to_string(),
+                |c| format!("the algorithm's: {}", named(c)),
+            );
+            let line = match asked {
+                Some(a) if a != component => format!(
+                    "split {}: #{} is not in the cell it splits ({}), so it split off its first \
+                     member, {}",
+                    k + 1,
+                    a + 1,
+                    members
+                        .iter()
+                        .map(|&m| format!("#{}", m + 1))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    named(*component)
+                ),
+                Some(_) => format!(
+                    "split {}: splits off {} ({own_text})",
+                    k + 1,
+                    named(*component)
+                ),
+                None => format!("split {}: its first member, {}", k + 1, named(*component)),
+            };
+            out.push_str(&format!("  {line}\n"));
+        }
+        if self.own == self.chosen {
+            out.push_str("  the same representative as the algorithm's own choices give\n");
+            return out;
+        }
+        out.push('\n');
+        let lines = Comparison::representative_lines(
+            &reached.texts(&self.own),
+            &reached.texts(&self.chosen),
+            ("the algorithm's representative", "this choice's"),
+        );
+        for line in lines {
+            out.push_str(&format!("{line}\n"));
+        }
+        out.push('\n');
+        out.push_str(&permutation_text(
+            "permutation (the algorithm's representative ↦ this choice's): one symmetry class, \
+             two representatives",
+            "the identity",
+            &self.between,
+            &self.alpha,
+            &reached.symmetry,
+            reached.procs.script(),
+        ));
+        out
+    }
+
+    fn json(&self, reached: &Reached) -> Json {
+        json!({
+            "splits": self.splits.iter().map(|split| json!({
+                "asked": split.asked,
+                "component": split.component,
+                "algorithm": split.own,
+                "members": split.members,
+            })).collect::<Vec<_>>(),
+            "representative": reached.texts(&self.chosen),
+            "algorithm_representative": reached.texts(&self.own),
+            "permutation": permutation_json(&self.between, &reached.symmetry, reached.procs.script()),
+            "components": self.alpha,
+        })
+    }
 }

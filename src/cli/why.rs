@@ -163,6 +163,7 @@ impl View<'_> {
         let representatives = Comparison::representative_lines(
             &self.reached.texts(&c.left.representative),
             &self.reached.texts(&c.right.representative),
+            ("representative of 1", "representative of 2"),
         );
         for line in representatives {
             out.push_str(&format!("{line}\n"));

@@ -847,12 +847,16 @@ impl Comparison {
         out
     }
 
-    /// The two representatives slot by slot (`left` and `right` are
-    /// their component texts), `*` where they differ.
-    pub fn representative_lines(left: &[String], right: &[String]) -> Vec<String> {
-        let heading = "representative of 1";
+    /// Two representatives slot by slot (`left` and `right` are their
+    /// component texts) under `headings`, `*` where they differ.
+    pub fn representative_lines(
+        left: &[String],
+        right: &[String],
+        headings: (&str, &str),
+    ) -> Vec<String> {
+        let (heading, other) = headings;
         let width = widest(left, heading.chars().count());
-        let mut out = vec![format!("{:>3}  {heading:<width$}  representative of 2", "")];
+        let mut out = vec![format!("{:>3}  {heading:<width$}  {other}", "")];
         for (slot, (l, r)) in left.iter().zip(right).enumerate() {
             out.push(format!(
                 "{:>3}{} {l:<width$}  {r}",

@@ -213,6 +213,9 @@ pub struct Workspace {
     seen: Vec<bool>,
     listed: Vec<Vec<u16>>,
     permutation: Option<Permutation>,
+    /// The members step 3 splits off, split by split, in place of each
+    /// cell's first (step 3 by hand); empty for the algorithm's own.
+    choices: Vec<usize>,
 }
 
 impl Workspace {
@@ -222,6 +225,14 @@ impl Workspace {
         self.order_components(input, trace.as_deref_mut());
         self.generate_permutation(input, trace);
         self.permutation.as_ref().expect("just made")
+    }
+
+    /// Step 3 splits off `choices[k]` at its `k`-th split where that is
+    /// a member of the cell it splits, its first member otherwise, until
+    /// the choices are cleared (an empty list: the algorithm's own).
+    pub fn choose(&mut self, choices: &[usize]) {
+        self.choices.clear();
+        self.choices.extend_from_slice(choices);
     }
 
     /// The permutation last made.
@@ -265,6 +276,7 @@ impl Workspace {
                 cells: self.cells(),
             });
         }
+        let mut splits = 0;
         loop {
             // Step 2, until a round splits nothing.
             loop {
@@ -279,6 +291,15 @@ impl Workspace {
             else {
                 return;
             };
+            if let Some(&chosen) = self.choices.get(splits) {
+                let range = self.starts[cell] as usize..self.starts[cell + 1] as usize;
+                let cell_order = &mut self.order[range];
+                if let Some(at) = cell_order.iter().position(|&c| c as usize == chosen) {
+                    // The chosen member first, the others in their order.
+                    cell_order[..=at].rotate_right(1);
+                }
+            }
+            splits += 1;
             let members = if trace.is_some() {
                 self.members(cell)
             } else {

@@ -642,6 +642,32 @@ impl SystemSymmetry {
         procs: &mut Processes,
         row: &[u32],
     ) -> Explanation {
+        self.explain_choosing(machine, procs, row, &[])
+    }
+
+    /// [`Self::explain`] with step 3 by hand: its `k`-th split splits off
+    /// component `choices[k]` (when a member of the cell it splits)
+    /// instead of the cell's first member. Another choice may give
+    /// another representative of the same symmetry class (Example 43).
+    pub fn explain_choosing(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &[u32],
+        choices: &[usize],
+    ) -> Explanation {
+        self.workspace.choose(choices);
+        let explanation = self.explain_as_chosen(machine, procs, row);
+        self.workspace.choose(&[]);
+        explanation
+    }
+
+    fn explain_as_chosen(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &[u32],
+    ) -> Explanation {
         let mut representative = vec![0; row.len()];
         let mut trace = Trace::default();
         let permutation = self

@@ -1060,6 +1060,7 @@ impl Ctx<'_, '_> {
         let representatives = Comparison::representative_lines(
             &show(&comparison.left.representative),
             &show(&comparison.right.representative),
+            ("representative of 1", "representative of 2"),
         );
         Some(Compared {
             headline: comparison.answer.headline(),
