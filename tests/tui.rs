@@ -1718,3 +1718,83 @@ fn a_complaint_does_not_outlive_the_next_key() {
         assert!(message(&app).contains("no event 7"), "{}", message(&app));
     });
 }
+
+/// The animator on a model of `models/`, its default process.
+fn open_model(name: &str) -> App {
+    let source = Source::File(PathBuf::from("models").join(name));
+    let mut app = App::new(source, None, Config::default());
+    app.settle();
+    app
+}
+
+#[test]
+fn moves_that_read_the_same_show_the_datum_that_tells_them_apart() {
+    with_large_stack(|| {
+        let mut app = open_model("liststack.csp");
+        run(&mut app, &[Command::FireNth(1)]);
+        for (width, height) in [(120, 30), (80, 24)] {
+            let shown = screen(&mut app, width, height);
+            let events: Vec<&str> = shown.lines().filter(|l| l.contains("τ  ‹get")).collect();
+            assert_eq!(events.len(), 3, "{shown}");
+            assert!(events[0].contains("!A!"), "{shown}");
+            assert!(events[1].contains("!B!"), "{shown}");
+            assert!(events[2].contains("popE"), "{shown}");
+        }
+        let shown = screen(&mut app, 120, 30);
+        assert!(shown.contains("→ #1 …?n!A!Null"), "{shown}");
+    });
+}
+
+#[test]
+fn numbers_fire_nothing_while_the_events_pane_is_hidden() {
+    with_large_stack(|| {
+        let mut app = open_model("liststack.csp");
+        act(
+            &mut app,
+            Action::Resize {
+                width: 80,
+                height: 24,
+            },
+        );
+        run(&mut app, &[Command::ToggleSymmetry]);
+        let shown = screen(&mut app, 80, 24);
+        assert!(!shown.contains("Events ("), "{shown}");
+        run(&mut app, &[Command::FireNth(1)]);
+        assert_eq!(position(&app), 0);
+        assert_eq!(
+            message(&app),
+            "1: no event fired, the symmetry view hides the Events pane (S closes it)"
+        );
+        run(&mut app, &[Command::Activate]);
+        assert_eq!(position(&app), 0);
+        assert!(
+            message(&app).contains("no event fired"),
+            "{}",
+            message(&app)
+        );
+        let shown = screen(&mut app, 80, 24);
+        assert!(shown.contains("! Enter: no event fired"), "{shown}");
+        // Undo and random steps still work unseen: they name no event.
+        run(&mut app, &[Command::RandomStep]);
+        assert_eq!(position(&app), 1);
+        // Side by side (100 columns and more), the numbers fire.
+        act(
+            &mut app,
+            Action::Resize {
+                width: 120,
+                height: 30,
+            },
+        );
+        run(&mut app, &[Command::FireNth(1)]);
+        assert_eq!(position(&app), 2);
+        // A maximised pane hides it too.
+        run(&mut app, &[Command::ToggleSymmetry]);
+        app.focus = Pane::State;
+        run(&mut app, &[Command::Maximise, Command::FireNth(1)]);
+        assert_eq!(position(&app), 2);
+        assert_eq!(
+            message(&app),
+            "1: no event fired, the Events pane is hidden (z shows it)"
+        );
+    });
+}

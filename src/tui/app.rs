@@ -1201,6 +1201,10 @@ impl App {
                 }
             }
             Command::FireNth(n) => {
+                if let Some(why) = self.events_hidden() {
+                    self.complain(format!("{n}: no event fired, {why}"));
+                    return;
+                }
                 let effect = match &self.walk {
                     Some(walk) => self.events.nth(n, walk.moves()),
                     None => Effect::None,
@@ -1332,8 +1336,40 @@ impl App {
         }
     }
 
+    /// Why the Events pane is not on the screen, if it is not: then the
+    /// keys that fire its events by number or selection would take a
+    /// move the user cannot see, and do nothing but say so.
+    pub fn events_hidden(&self) -> Option<String> {
+        if super::layout::order(self.settings()).contains(&Pane::Events) {
+            return None;
+        }
+        let key = |command| self.key_of(command);
+        // Short: at 80 columns the status line is the only place it shows.
+        Some(if self.maximised {
+            format!(
+                "the Events pane is hidden ({} shows it)",
+                key(Command::Maximise)
+            )
+        } else {
+            format!(
+                "the symmetry view hides the Events pane ({} closes it)",
+                key(Command::ToggleSymmetry)
+            )
+        })
+    }
+
     /// A command for the focused pane.
     fn pane_command(&mut self, command: Command, page: usize) {
+        // Enter fires the selected event from the State pane and the
+        // symmetry view too: not unseen.
+        if command == Command::Activate
+            && matches!(self.focus, Pane::State | Pane::Symmetry)
+            && let Some(why) = self.events_hidden()
+        {
+            let key = self.key_of(Command::Activate);
+            self.complain(format!("{key}: no event fired, {why}"));
+            return;
+        }
         let effect = match self.focus {
             Pane::Script => {
                 let effect = self.script.update(command, page);
