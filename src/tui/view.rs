@@ -297,6 +297,7 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
             hint(Command::Redo, "redo"),
             hint(Command::SwapWalk, "earlier walk").filter(|_| app.earlier.is_some()),
             hint(Command::Initial, "initial"),
+            hint(Command::FollowTrace, "follow a trace"),
         ],
         Pane::Script => vec![
             hint(Command::Activate, "animate"),
