@@ -941,12 +941,16 @@ fn assertions_are_named_without_their_comments() {
     );
 }
 
-/// Without a terminal `symcsp FILE` prints the summary; a `--process`
-/// or `--symmetry` meant for the animator is said to be unused, not
-/// silently dropped.
+/// Without a terminal `symcsp FILE` prints the summary; a `--process`,
+/// `--symmetry` or `--after` meant for the animator is said to be
+/// unused, not silently dropped.
 #[test]
 fn a_process_for_the_animator_without_a_terminal_is_said_to_be_unused() {
-    for (option, value) in [("--symmetry", "Foo"), ("--process", "Nope")] {
+    for (option, value) in [
+        ("--symmetry", "Foo"),
+        ("--process", "Nope"),
+        ("--after", "link.N0.A.N1"),
+    ] {
         symcsp()
             .args(["models/ring.csp", option, value])
             .assert()

@@ -201,6 +201,11 @@ fn bad_requests_are_diagnostics_with_exit_two() {
         .code(2)
         .stderr(predicate::str::contains(
             "after push.T1.B, System cannot perform pop.T0.A",
+        ))
+        // And the events that could happen there instead.
+        .stderr(predicate::str::contains(
+            "= note: it could perform push.T0.A, push.T0.B, push.T1.A, push.T1.B, pop.T0.B, \
+             pop.T1.B\n",
         ));
     // Types the script is not symmetric in.
     rep(&["models/liststack.csp", "--symmetry", "NodeIDType"])

@@ -1718,3 +1718,278 @@ fn a_complaint_does_not_outlive_the_next_key() {
         assert!(message(&app).contains("no event 7"), "{}", message(&app));
     });
 }
+
+/// The animator on a model of `models/`, its default process.
+fn open_model(name: &str) -> App {
+    let source = Source::File(PathBuf::from("models").join(name));
+    let mut app = App::new(source, None, Config::default());
+    app.settle();
+    app
+}
+
+/// The ListStack model, written where a test may edit it.
+fn open_liststack() -> (tempfile::TempDir, PathBuf, App) {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("models/liststack.csp"))
+            .unwrap();
+    let (dir, app) = open_script("liststack.csp", &text, None);
+    let path = dir.path().join("liststack.csp");
+    (dir, path, app)
+}
+
+/// The marked state's components, as `=` compares them with the state
+/// shown.
+fn compared_mark(app: &mut App) -> Vec<String> {
+    app.symmetry.compared = None;
+    run(app, &[Command::Compare]);
+    let compared = app.symmetry.compared.as_ref();
+    compared.expect("= compared").marked.clone()
+}
+
+#[test]
+fn the_mark_is_kept_through_a_reload_and_a_session_and_dropped_where_its_path_is_gone() {
+    with_large_stack(|| {
+        let (dir, script, mut app) = open_liststack();
+        // T0 takes the lock and starts to push A: that state is marked.
+        run(
+            &mut app,
+            &[
+                Command::FireNth(1),
+                Command::FireNth(1),
+                Command::FireNth(1),
+            ],
+        );
+        let labelled = walk(&app).step_label(3).1.unwrap();
+        assert_eq!(labelled, "initNode.T0.N0.A.Null");
+        run(&mut app, &[Command::Mark]);
+        run(&mut app, &[Command::Undo]);
+        let marked = compared_mark(&mut app);
+        assert!(
+            marked.iter().any(|c| c == "Node(N0, A, Null)"),
+            "{marked:?}"
+        );
+        // Reloaded, the mark is found again by its path.
+        run(&mut app, &[Command::Reload]);
+        assert_eq!(message(&app), "reloaded");
+        assert_eq!(walk(&app).mark.as_ref().unwrap().steps.len(), 3);
+        assert_eq!(compared_mark(&mut app), marked);
+        // Saved in the session, and found again when it is reopened.
+        let session = dir.path().join("marked.ron");
+        run(&mut app, &[Command::SaveSession]);
+        act(&mut app, Action::Prompt(PromptKey::DeleteToStart));
+        type_text(&mut app, session.to_str().unwrap());
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        let text = std::fs::read_to_string(&session).unwrap();
+        assert!(text.contains("mark: Some("), "{text}");
+        let saved = Session::read(&session).unwrap();
+        assert_eq!(saved.mark.as_ref().unwrap().steps.len(), 3);
+        let mut back = App::from_session(&saved, session.clone(), None, Config::default()).unwrap();
+        back.settle();
+        assert_eq!(position(&back), 2);
+        assert_eq!(compared_mark(&mut back), marked);
+        // A session saved before marks were kept has none.
+        let old = text.replace(
+            &text[text.find("mark:").unwrap()..text.rfind(')').unwrap()],
+            "",
+        );
+        std::fs::write(&session, old).unwrap();
+        assert_eq!(Session::read(&session).unwrap().mark, None);
+        // The datum the marked path pushes is gone: the walk (which
+        // stops before it) stays, the mark is dropped, saying why.
+        let text = std::fs::read_to_string(&script).unwrap();
+        std::fs::write(
+            &script,
+            text.replace("datatype Data = A | B", "datatype Data = B | C"),
+        )
+        .unwrap();
+        run(&mut app, &[Command::Reload]);
+        assert_eq!(position(&app), 2);
+        assert!(walk(&app).mark.is_none());
+        assert!(
+            message(&app).contains(
+                "the mark was dropped: the path to the marked state no longer fits (the marked \
+                 path stops at step 3 of 3: `τ ‹initNode.T0.N0.A.Null›` is not possible here)"
+            ),
+            "{}",
+            message(&app)
+        );
+        let shown = screen(&mut app, 120, 30);
+        assert!(!shown.contains("a state is marked"), "{shown}");
+    });
+}
+
+#[test]
+fn after_opens_the_animator_at_the_state_a_trace_leads_to() {
+    with_large_stack(|| {
+        let start = |after: &str| {
+            let mut app = symcsp::tui::app::App::start(
+                Source::File(PathBuf::from("models/liststack.csp")),
+                symcsp::tui::app::Start {
+                    after: Some(after.to_string()),
+                    ..Default::default()
+                },
+                Config::default(),
+            );
+            app.settle();
+            app
+        };
+        let app = start("push.T0.A, push.T1.B");
+        let visible: Vec<String> = trace(&app).into_iter().filter(|e| e != "τ").collect();
+        assert_eq!(visible, ["push.T0.A", "push.T1.B"]);
+        assert_eq!(position(&app), walk(&app).path.len());
+        let components = &walk(&app).shown.as_ref().unwrap().components;
+        assert!(
+            components.iter().any(|c| c == "Node(N1, B, N0)"),
+            "{components:?}"
+        );
+        assert_eq!(
+            message(&app),
+            "followed the trace: 2 events (11 steps with τ)"
+        );
+        // A trace the process cannot follow: the animator opens at the
+        // last state reached, naming the event that cannot happen and
+        // those that could.
+        let mut app = start("push.T0.A, pop.T1.B");
+        let visible: Vec<String> = trace(&app).into_iter().filter(|e| e != "τ").collect();
+        assert_eq!(visible, ["push.T0.A"]);
+        assert!(message(&app).starts_with(
+            "after push.T0.A, System cannot perform pop.T1.B; it could perform push.T0.A, \
+             push.T0.B, push.T1.A, push.T1.B, pop.T0.A, pop.T1.A"
+        ));
+        let Some(Overlay::Problem(problem)) = &app.overlay else {
+            panic!("the diagnostic is shown: {:?}", app.overlay);
+        };
+        assert!(problem.contains("<push.T0.A, pop.T1.B>"), "{problem}");
+        // Esc closes it; the animator is there to use.
+        run(&mut app, &[Command::Cancel, Command::FireNth(1)]);
+        assert!(app.overlay.is_none());
+        // Not a trace at all: said, at the initial state.
+        let app = start("push.T0.A,, pop");
+        assert_eq!(position(&app), 0);
+        assert!(
+            matches!(&app.overlay, Some(Overlay::Problem(p)) if p.contains("<after>:1:")),
+            "{:?}",
+            app.overlay
+        );
+    });
+}
+
+#[test]
+fn the_trace_prompt_follows_a_trace_from_the_initial_state() {
+    with_large_stack(|| {
+        let mut app = open_model("liststack.csp");
+        run(&mut app, &[Command::FireNth(1), Command::Mark]);
+        run(&mut app, &[Command::FollowTrace]);
+        let Some(Overlay::Prompt(prompt)) = &app.overlay else {
+            panic!("the trace prompt opens");
+        };
+        assert_eq!(prompt.purpose, Purpose::Trace);
+        type_text(&mut app, "push.T1.A");
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        let visible: Vec<String> = trace(&app).into_iter().filter(|e| e != "τ").collect();
+        assert_eq!(visible, ["push.T1.A"]);
+        assert!(
+            message(&app).starts_with("followed the trace: 1 event"),
+            "{}",
+            message(&app)
+        );
+        // The walk it replaced is kept, and so is the mark.
+        assert!(app.earlier.is_some());
+        assert_eq!(walk(&app).mark.as_ref().unwrap().steps.len(), 1);
+        // The prompt offers the events walked, to edit.
+        run(&mut app, &[Command::FollowTrace]);
+        let Some(Overlay::Prompt(prompt)) = &app.overlay else {
+            panic!("the trace prompt opens");
+        };
+        assert_eq!(prompt.text(), "push.T1.A");
+        act(&mut app, Action::Prompt(PromptKey::End));
+        type_text(&mut app, ", pop.T0.B");
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        // It would drop the earlier walk: asked first.
+        assert!(matches!(app.overlay, Some(Overlay::ConfirmDrop(_))));
+        act(&mut app, Action::Prompt(PromptKey::Confirm));
+        let visible: Vec<String> = trace(&app).into_iter().filter(|e| e != "τ").collect();
+        assert_eq!(visible, ["push.T1.A"]);
+        assert!(
+            message(&app).contains("cannot perform pop.T0.B; it could perform"),
+            "{}",
+            message(&app)
+        );
+        // The key is in the help.
+        run(&mut app, &[Command::Cancel, Command::Help]);
+        let help = screen(&mut app, 120, 60);
+        assert!(help.contains(">  type a trace"), "{help}");
+    });
+}
+
+#[test]
+fn moves_that_read_the_same_show_the_datum_that_tells_them_apart() {
+    with_large_stack(|| {
+        let mut app = open_model("liststack.csp");
+        run(&mut app, &[Command::FireNth(1)]);
+        for (width, height) in [(120, 30), (80, 24)] {
+            let shown = screen(&mut app, width, height);
+            let events: Vec<&str> = shown.lines().filter(|l| l.contains("τ  ‹get")).collect();
+            assert_eq!(events.len(), 3, "{shown}");
+            assert!(events[0].contains("!A!"), "{shown}");
+            assert!(events[1].contains("!B!"), "{shown}");
+            assert!(events[2].contains("popE"), "{shown}");
+        }
+        let shown = screen(&mut app, 120, 30);
+        assert!(shown.contains("→ #1 …?n!A!Null"), "{shown}");
+    });
+}
+
+#[test]
+fn numbers_fire_nothing_while_the_events_pane_is_hidden() {
+    with_large_stack(|| {
+        let mut app = open_model("liststack.csp");
+        act(
+            &mut app,
+            Action::Resize {
+                width: 80,
+                height: 24,
+            },
+        );
+        run(&mut app, &[Command::ToggleSymmetry]);
+        let shown = screen(&mut app, 80, 24);
+        assert!(!shown.contains("Events ("), "{shown}");
+        run(&mut app, &[Command::FireNth(1)]);
+        assert_eq!(position(&app), 0);
+        assert_eq!(
+            message(&app),
+            "1: no event fired, the symmetry view hides the Events pane (S closes it)"
+        );
+        run(&mut app, &[Command::Activate]);
+        assert_eq!(position(&app), 0);
+        assert!(
+            message(&app).contains("no event fired"),
+            "{}",
+            message(&app)
+        );
+        let shown = screen(&mut app, 80, 24);
+        assert!(shown.contains("! Enter: no event fired"), "{shown}");
+        // Undo and random steps still work unseen: they name no event.
+        run(&mut app, &[Command::RandomStep]);
+        assert_eq!(position(&app), 1);
+        // Side by side (100 columns and more), the numbers fire.
+        act(
+            &mut app,
+            Action::Resize {
+                width: 120,
+                height: 30,
+            },
+        );
+        run(&mut app, &[Command::FireNth(1)]);
+        assert_eq!(position(&app), 2);
+        // A maximised pane hides it too.
+        run(&mut app, &[Command::ToggleSymmetry]);
+        app.focus = Pane::State;
+        run(&mut app, &[Command::Maximise, Command::FireNth(1)]);
+        assert_eq!(position(&app), 2);
+        assert_eq!(
+            message(&app),
+            "1: no event fired, the Events pane is hidden (z shows it)"
+        );
+    });
+}

@@ -336,3 +336,28 @@ fn the_budget_of_checks_run_from_the_animator_is_set_on_the_command_line() {
         .kill()
         .expect("the animator can be stopped");
 }
+
+#[test]
+fn after_opens_at_a_state_by_name_and_the_prompt_follows_another_trace() {
+    let config = tempfile::tempdir().unwrap();
+    // A trace that goes wrong at its second event: the animator opens
+    // after the first, saying which event cannot happen and which could.
+    let mut session = Session::start(
+        &["models/liststack.csp", "--after", "push.T0.A, pop.T1.B"],
+        config.path(),
+    );
+    let screen = session.wait_for("after push.T0.A, System cannot perform pop.T1.B");
+    assert!(screen.contains("<push.T0.A, pop.T1.B>"), "{screen}");
+    session.wait_for_wrapped("it could perform push.T0.A, push.T0.B, push.T1.A");
+    session.keys("\x1b");
+    let screen = session.wait_for("Trace (5 of 5)");
+    assert!(screen.contains("push.T0.A"), "{screen}");
+    // The prompt: a trace typed over the one walked.
+    session.keys(">");
+    session.wait_for("Follow the trace");
+    session.keys("push.T1.B, push.T0.A\r");
+    let screen = session.wait_for("followed the trace: 2 events");
+    assert!(screen.contains("Node(N1, A, N0)"), "{screen}");
+    session.keys("q");
+    session.exit();
+}

@@ -559,7 +559,7 @@ fn types_asked_for_are_checked_at_once_and_kept_in_a_saved_session() {
                 Start {
                     process: Some("System".into()),
                     symmetry: Some(symmetry.into()),
-                    session: None,
+                    ..Start::default()
                 },
                 Config::default(),
             );

@@ -1,18 +1,26 @@
 //! Following given traces through a process: `:[has trace]:`, the
-//! witness of a nondeterminism, and replaying a counterexample's exact
-//! path to show it is a real behaviour.
+//! witness of a nondeterminism, replaying a counterexample's exact
+//! path to show it is a real behaviour, and a trace a user types
+//! (`push.T0.A, push.T1.B`: `symcsp rep`/`why --after`, `symcsp FILE
+//! --after` and the animator's prompt), τ steps found as needed, with
+//! where it stops when the process cannot perform it.
 
 use std::sync::Arc;
 
-use crate::eval::EvalResult;
+use crate::eval::{EvalResult, Value};
+use crate::lts::animator::kind_of;
 use crate::lts::divergence::Divergences;
 use crate::lts::machine::{Machine, Moves};
 use crate::lts::search::{
-    Budget, Canonicaliser, Context, DROP, Flow, Outcome, Search, Visit, Visitor,
+    Budget, Canonicaliser, Context, DROP, Flow, Outcome, Search, Stopped, Visit, Visitor,
 };
 use crate::process::{EventId, Processes, TAU};
+use crate::script::Script;
+use crate::script::ir::{ExprKind, FuncId};
 use crate::symmetry::trace::{TraceMatcher, UNSET};
 use crate::symmetry::{Symmetry, SystemSymmetry};
+use crate::syntax::{Diagnostic, Span};
+use crate::types::{Expect, Loaded};
 
 /// A trace walk's symmetry.
 pub struct Reduction {
@@ -211,17 +219,203 @@ pub fn state_after(
     trace: &[EventId],
     budget: &Budget,
 ) -> EvalResult<(Machine, Result<(Vec<EventId>, Vec<u32>), usize>)> {
-    let search = Search::with_machine(machine, &[0], true);
-    let (search, walk, _) = walk(procs, search, trace.to_vec(), false, budget)?;
-    let found = match walk.reached {
-        Some(id) => {
-            let mut row = search.row(id);
-            row.truncate(search.components());
-            Ok((search.path_to(id).0, row))
+    let (machine, followed) = follow(procs, machine, trace, budget);
+    let followed = followed?;
+    let found = match followed.performed == trace.len() {
+        true => {
+            let row = followed.rows.last().expect("the initial state").clone();
+            Ok((followed.path, row))
         }
-        None => Err(walk.furthest.1),
+        false => Err(followed.performed),
     };
-    Ok((search.into_machine(), found))
+    Ok((machine, found))
+}
+
+/// How far a process follows a trace ([`follow`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Followed {
+    /// A shortest path (τ included) to the state reached: the first state
+    /// breadth first that completes the trace, else the first that
+    /// performs its longest prefix any run performs.
+    pub path: Vec<EventId>,
+    /// The system states along the path, the initial state first (one
+    /// more than the path's events; components only).
+    pub rows: Vec<Vec<u32>>,
+    /// How many of the trace's events the path performs.
+    pub performed: usize,
+    /// When not all of them: every event but τ the process can perform
+    /// next after that prefix (τ steps as needed), in the animator's
+    /// order (visible events, then ✓).
+    pub possible: Vec<EventId>,
+    /// Why the search stopped before it knew (a budget, a cancel).
+    pub stopped: Option<Stopped>,
+}
+
+/// Follows the visible events `trace` from `machine`'s initial state, τ
+/// steps wherever needed, as far as any run goes ([`Followed`]). The
+/// machine comes back, an evaluation error or not, with every state the
+/// search met numbered, so the rows read with it.
+pub fn follow(
+    procs: &mut Processes,
+    machine: Machine,
+    trace: &[EventId],
+    budget: &Budget,
+) -> (Machine, EvalResult<Followed>) {
+    let mut search = Search::with_machine(machine, &[0], true);
+    let mut walk = TraceWalk::new(trace.to_vec(), search.components(), false);
+    let outcome = match search.run(procs, budget, &mut walk) {
+        Ok(outcome) => outcome,
+        Err(e) => return (search.into_machine(), Err(e)),
+    };
+    let width = search.components();
+    let components = |id: u32| {
+        let mut row = search.row(id);
+        row.truncate(width);
+        row
+    };
+    let (id, performed) = match walk.reached {
+        Some(id) => (id, trace.len()),
+        None => walk.furthest,
+    };
+    let (path, states) = search.path_to(id);
+    let rows = states.into_iter().map(components).collect();
+    // Every state the search met after the longest prefix: what the
+    // process can do there is what could have come next.
+    let after_prefix: Vec<Vec<u32>> = match walk.reached {
+        Some(_) => Vec::new(),
+        None => (0..search.states() as u32)
+            .map(|id| search.row(id))
+            .filter(|row| row[width] as usize == performed)
+            .map(|mut row| {
+                row.truncate(width);
+                row
+            })
+            .collect(),
+    };
+    let stopped = outcome
+        .stopped
+        .filter(|s| walk.reached.is_none() && *s != Stopped::Visitor);
+    let mut machine = search.into_machine();
+    let mut possible = Vec::new();
+    let mut moves = Moves::default();
+    for row in &after_prefix {
+        if let Err(e) = machine.moves(procs, row, &mut moves) {
+            return (machine, Err(e));
+        }
+        possible.extend(moves.list.iter().map(|m| m.event).filter(|&e| e != TAU));
+    }
+    possible.sort_by_key(|&e| (kind_of(e), e));
+    possible.dedup();
+    let followed = Followed {
+        path,
+        rows,
+        performed,
+        possible,
+        stopped,
+    };
+    (machine, Ok(followed))
+}
+
+/// At most this many of the events that could come next are named.
+const POSSIBLE_NAMED: usize = 12;
+
+impl Followed {
+    /// Why the trace written as `func` ([`add_typed`]) stops where it
+    /// does: the first event the process (`process`, as the user named
+    /// it) cannot perform, with the caret under it, and the events it
+    /// could perform there. `None` when it performs the whole trace.
+    pub fn refusal(
+        &self,
+        procs: &Processes,
+        func: FuncId,
+        trace: &[EventId],
+        process: &str,
+    ) -> Option<Diagnostic> {
+        let &missing = trace.get(self.performed)?;
+        let span = event_span(procs.script(), func, self.performed);
+        if let Some(stopped) = self.stopped {
+            return Some(Diagnostic::error(
+                span,
+                format!(
+                    "looking for a run that performs {} was {}",
+                    procs.show_event(missing),
+                    stopped.ended()
+                ),
+            ));
+        }
+        let message = match self.performed {
+            0 => format!(
+                "{process} cannot perform {} first",
+                procs.show_event(missing)
+            ),
+            done => {
+                let shown: Vec<String> =
+                    trace[..done].iter().map(|&e| procs.show_event(e)).collect();
+                format!(
+                    "after {}, {process} cannot perform {}",
+                    shown.join(", "),
+                    procs.show_event(missing)
+                )
+            }
+        };
+        Some(Diagnostic::error(span, message).with_note(self.possible_text(procs)))
+    }
+
+    /// The events that could come next, in words.
+    pub fn possible_text(&self, procs: &Processes) -> String {
+        let mut named: Vec<String> = self
+            .possible
+            .iter()
+            .take(POSSIBLE_NAMED)
+            .map(|&e| procs.show_event(e))
+            .collect();
+        let more = self.possible.len().saturating_sub(POSSIBLE_NAMED);
+        if more > 0 {
+            named.push(format!("and {more} more"));
+        }
+        match named.is_empty() {
+            true => "it can perform no event there".to_string(),
+            false => format!("it could perform {}", named.join(", ")),
+        }
+    }
+}
+
+/// Adds a trace as a user types it (visible events separated by commas:
+/// `push.T0.A, push.T1.B`) to `loaded` as the sequence `<…>`, called
+/// `name` in diagnostics (`<after>`).
+pub fn add_typed(loaded: &mut Loaded, name: &str, text: &str) -> Result<FuncId, Vec<Diagnostic>> {
+    loaded.add_expr(name, &format!("<{text}>"), Expect::Any)
+}
+
+/// The events of a trace added with [`add_typed`].
+pub fn typed_events(procs: &Processes, func: FuncId) -> Result<Vec<EventId>, Diagnostic> {
+    let span = procs.script().function(func).span;
+    let value = procs
+        .evaluator()
+        .eval_constant(func)
+        .map_err(|e| e.to_diagnostic())?;
+    // `<...>` is a sequence unless the text closed it and opened
+    // another (`a> == <b`).
+    let Value::Seq(seq) = &value else {
+        return Err(Diagnostic::error(
+            span,
+            "this is not a list of events separated by commas".to_string(),
+        ));
+    };
+    seq.iter()
+        .map(|e| procs.event_id(e, span).map_err(|e| e.to_diagnostic()))
+        .collect()
+}
+
+/// Where the `index`-th event of a trace added with [`add_typed`] was
+/// written (the whole trace when it is not a plain list).
+fn event_span(script: &Script, func: FuncId, index: usize) -> Span {
+    let function = script.function(func);
+    let body = script.expr(function.clauses[0].body);
+    match &body.kind {
+        ExprKind::Seq(items) if index < items.len() => script.expr(items[index]).span,
+        _ => function.span,
+    }
 }
 
 /// Every system state `machine` can be in after performing exactly

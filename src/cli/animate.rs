@@ -1,6 +1,6 @@
-//! `symcsp [FILE] [--process EXPR]` and `symcsp --session FILE`: the
-//! animator in the terminal; where there is no terminal (a pipe, CI),
-//! a short account of the script instead.
+//! `symcsp [FILE] [--process EXPR] [--after EVENTS]` and `symcsp
+//! --session FILE`: the animator in the terminal; where there is no
+//! terminal (a pipe, CI), a short account of the script instead.
 
 use std::io::Write;
 use std::path::Path;
@@ -14,15 +14,29 @@ use crate::tui::model::Source;
 use crate::tui::session::Session;
 use crate::tui::terminal;
 
+/// What the animator is asked to open.
+pub(super) struct Request<'a> {
+    pub file: Option<&'a Path>,
+    pub process: Option<String>,
+    pub session: Option<&'a Path>,
+    pub symmetry: Option<String>,
+    /// `--after`: the trace to follow from the initial state.
+    pub after: Option<String>,
+}
+
 pub(super) fn run(
-    file: Option<&Path>,
-    process: Option<String>,
-    session: Option<&Path>,
-    symmetry: Option<String>,
+    request: Request,
     limits: &AnimatorLimits,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
+    let Request {
+        file,
+        process,
+        session,
+        symmetry,
+        after,
+    } = request;
     let session = match session.map(|path| Session::read(path).map(|s| (s, path))) {
         Some(Err(e)) => {
             say(err, &format!("error: {e}\n"));
@@ -57,6 +71,15 @@ pub(super) fn run(
                 err,
                 "note: --symmetry is for the animator, which needs a terminal (`symcsp rep FILE \
                  --symmetry T` shows a state's representative)\n",
+            );
+        }
+        if let Some(after) = &after {
+            say(
+                err,
+                &format!(
+                    "note: --after is for the animator, which needs a terminal (`symcsp rep \
+                     FILE --after '{after}'` shows the state it leads to)\n"
+                ),
             );
         }
         if limits.given() {
@@ -99,6 +122,7 @@ pub(super) fn run(
                     process,
                     symmetry,
                     session: None,
+                    after,
                 },
                 config,
             ),

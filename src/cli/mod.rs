@@ -60,6 +60,18 @@ struct Cli {
     /// else automatic.
     #[arg(long, value_name = "auto|off|T,U")]
     symmetry: Option<String>,
+    /// Open the animator at the state these visible events lead to,
+    /// separated by commas (`"push.T0.A, push.T1.B"`), τ steps as needed:
+    /// as `symcsp rep --after` reads them. One that cannot happen is
+    /// named, with the events that could, and the animator opens at the
+    /// last state reached.
+    #[arg(
+        long,
+        value_name = "EVENTS",
+        allow_hyphen_values = true,
+        conflicts_with = "session"
+    )]
+    after: Option<String>,
     #[command(flatten)]
     limits: limits::AnimatorLimits,
 }
@@ -315,15 +327,16 @@ pub fn main() -> ExitCode {
             };
             why::run(&request, &mut out, &mut err)
         }
-        None => animate::run(
-            cli.file.as_deref(),
-            cli.process,
-            cli.session.as_deref(),
-            cli.symmetry,
-            &cli.limits,
-            &mut out,
-            &mut err,
-        ),
+        None => {
+            let request = animate::Request {
+                file: cli.file.as_deref(),
+                process: cli.process,
+                session: cli.session.as_deref(),
+                symmetry: cli.symmetry,
+                after: cli.after,
+            };
+            animate::run(request, &cli.limits, &mut out, &mut err)
+        }
     };
     let _ = out.flush();
     ExitCode::from(code)

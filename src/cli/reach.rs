@@ -9,8 +9,7 @@ use std::sync::Arc;
 
 use super::symmetry::{not_mappable, requested, symmetry as resolve_symmetry};
 use super::{EXIT_INPUT_ERROR, load, say};
-use crate::check::trace::state_after;
-use crate::eval::Value;
+use crate::check::trace::{add_typed, follow, typed_events};
 use crate::lts::Budget;
 use crate::lts::machine::Machine;
 use crate::process::{EventId, Processes};
@@ -72,20 +71,20 @@ pub(super) struct Subject {
 /// Resolves the process, the types and the traces, adding what the user
 /// typed to the script.
 fn subject(loaded: &mut Loaded, question: &Question) -> Result<Subject, String> {
-    let add = |loaded: &mut Loaded, name: &str, text: &str, expect: Expect| {
-        loaded
-            .add_expr(name, text, expect)
-            .map_err(|ds| render_all(&ds, &loaded.script.sources))
-    };
+    let rendered = |loaded: &Loaded, ds: Vec<Diagnostic>| render_all(&ds, &loaded.script.sources);
     let process = match question.process {
-        Some(text) => Some(add(loaded, "<process>", text, Expect::Process)?),
+        Some(text) => Some(
+            loaded
+                .add_expr("<process>", text, Expect::Process)
+                .map_err(|ds| rendered(loaded, ds))?,
+        ),
         None => None,
     };
     let mut traces = Vec::with_capacity(question.traces.len());
     for &(name, text) in &question.traces {
         traces.push(match text {
             Some(text) if !text.trim().is_empty() => {
-                Some(add(loaded, name, &format!("<{text}>"), Expect::Any)?)
+                Some(add_typed(loaded, name, text).map_err(|ds| rendered(loaded, ds))?)
             }
             _ => None,
         });
@@ -173,7 +172,7 @@ pub(super) fn reach<'s>(script: &'s Script, subject: &Subject) -> Result<Reached
         .traces
         .iter()
         .map(|func| match func {
-            Some(func) => events(&procs, *func).map_err(|e| render(&[e])),
+            Some(func) => typed_events(&procs, *func).map_err(|e| render(&[e])),
             None => Ok(Vec::new()),
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -183,33 +182,16 @@ pub(super) fn reach<'s>(script: &'s Script, subject: &Subject) -> Result<Reached
         .map_err(|refusal| not_mappable(script, subject.process, &symmetry, &refusal))?;
     let mut states = Vec::with_capacity(traces.len());
     for (trace, func) in traces.into_iter().zip(&subject.traces) {
-        let (next, found) =
-            state_after(&mut procs, machine, &trace, &Budget::default()).map_err(eval_error)?;
+        let (next, followed) = follow(&mut procs, machine, &trace, &Budget::default());
         machine = next;
-        match found {
-            Ok((_, row)) => states.push((trace, row)),
-            Err(done) => {
-                let func = func.expect("an empty trace is always performed");
-                let span = event_span(script, func, done);
-                let shown: Vec<String> =
-                    trace[..done].iter().map(|&e| procs.show_event(e)).collect();
-                let message = if done == 0 {
-                    format!(
-                        "{} cannot perform {} first",
-                        subject.process_text,
-                        procs.show_event(trace[0])
-                    )
-                } else {
-                    format!(
-                        "after {}, {} cannot perform {}",
-                        shown.join(", "),
-                        subject.process_text,
-                        procs.show_event(trace[done])
-                    )
-                };
-                return Err(render(&[Diagnostic::error(span, message)]));
-            }
+        let followed = followed.map_err(eval_error)?;
+        if let Some(func) = func
+            && let Some(refusal) = followed.refusal(&procs, *func, &trace, &subject.process_text)
+        {
+            return Err(render(&[refusal]));
         }
+        let row = followed.rows.last().expect("the initial state").clone();
+        states.push((trace, row));
     }
     Ok(Reached {
         procs,
@@ -218,37 +200,4 @@ pub(super) fn reach<'s>(script: &'s Script, subject: &Subject) -> Result<Reached
         symmetry,
         states,
     })
-}
-
-/// The events of a trace's sequence.
-fn events(procs: &Processes, func: FuncId) -> Result<Vec<EventId>, Diagnostic> {
-    let span = procs.script().function(func).span;
-    let value = procs
-        .evaluator()
-        .eval_constant(func)
-        .map_err(|e| e.to_diagnostic())?;
-    // `<...>` is a sequence unless the text closed it and opened
-    // another (`a> == <b`).
-    let Value::Seq(seq) = &value else {
-        return Err(Diagnostic::error(
-            span,
-            "this is not a list of events separated by commas".to_string(),
-        ));
-    };
-    seq.iter()
-        .map(|e| procs.event_id(e, span).map_err(|e| e.to_diagnostic()))
-        .collect()
-}
-
-/// Where the `index`-th event of a trace was written (the whole trace
-/// when it is not a plain list).
-fn event_span(script: &Script, func: FuncId, index: usize) -> crate::syntax::Span {
-    let function = script.function(func);
-    let body = script.expr(function.clauses[0].body);
-    match &body.kind {
-        crate::script::ir::ExprKind::Seq(items) if index < items.len() => {
-            script.expr(items[index]).span
-        }
-        _ => function.span,
-    }
 }

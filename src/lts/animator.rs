@@ -160,6 +160,23 @@ impl<'s> Animator<'s> {
         &self.machine
     }
 
+    /// Lends the machine by value to `f` with the processes — a search
+    /// ([`Machine`] is moved into it) run on the states this animator
+    /// numbers, so that the rows it finds are rows here — and takes back
+    /// the machine `f` returns.
+    pub fn lend_machine<R>(
+        &mut self,
+        f: impl FnOnce(&mut Processes<'s>, Machine) -> (Machine, R),
+    ) -> R {
+        // Held while lent: the smallest machine there is.
+        let omega = self.procs.omega();
+        let stand_in = Machine::single(&mut self.procs, omega);
+        let machine = std::mem::replace(&mut self.machine, stand_in);
+        let (machine, out) = f(&mut self.procs, machine);
+        self.machine = machine;
+        out
+    }
+
     /// Computes the moves of `state` and orders them as [`Self::enabled`]
     /// lists them (visible events in the order of their values, `e.2`
     /// before `e.10` as FDR lists them, then τ, then ✓; moves with the

@@ -17,7 +17,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::config::{Command, Config, Pane};
 use super::engine::{
-    Animated, Engine, EngineStopped, Opened, Replay, Reply, Request, Shown, Walked, Want,
+    Animated, Engine, EngineStopped, Follow, Opened, Replay, Reply, Request, Shown, Walked, Want,
 };
 use super::layout::Layout;
 use super::model::Source;
@@ -86,6 +86,9 @@ pub enum Replacement {
     Process(String),
     /// The counterexample of the check at this row.
     Counterexample(usize),
+    /// The animated process again, following this trace (visible events
+    /// separated by commas) from its initial state.
+    Trace(String),
 }
 
 /// A status line message.
@@ -119,9 +122,11 @@ pub const CHECK_BUDGET: usize = 20_000_000;
 /// The request out, and what its reply is for.
 #[derive(Debug)]
 enum Job {
-    /// Opening a script; `replaying` a saved session's trace on it.
+    /// Opening a script; `replaying` a saved session's trace on it,
+    /// `following` a trace given with `--after`.
     Open {
         replaying: bool,
+        following: bool,
     },
     /// Animating a process; `keep`: the walk it replaces becomes the
     /// earlier walk.
@@ -131,6 +136,10 @@ enum Job {
     /// Loading check `cx.assertion`'s counterexample.
     Follow {
         cx: Box<LoadedCounterexample>,
+        keep: bool,
+    },
+    /// Opening the process again to follow a trace the user typed.
+    Trace {
         keep: bool,
     },
     /// Going back to the earlier walk.
@@ -157,8 +166,14 @@ impl Job {
     /// What the interface is waiting for, in words.
     fn doing(&self) -> &'static str {
         match self {
-            Job::Open { replaying: false } => "loading the script",
-            Job::Open { replaying: true } => "replaying the saved trace",
+            Job::Open {
+                replaying: true, ..
+            } => "replaying the saved trace",
+            Job::Open {
+                following: true, ..
+            } => "following the trace",
+            Job::Open { .. } => "loading the script",
+            Job::Trace { .. } => "following the trace",
             Job::Animate { .. } => "compiling the process",
             Job::Follow { .. } => "following the counterexample",
             Job::Swap => "going back to the earlier walk",
@@ -249,6 +264,8 @@ pub struct Start {
     pub symmetry: Option<String>,
     /// A session to reopen: its path and its steps.
     pub session: Option<(PathBuf, Replay)>,
+    /// `--after`: a trace to follow from the initial state.
+    pub after: Option<String>,
 }
 
 impl App {
@@ -326,12 +343,14 @@ impl App {
         app.request(
             Job::Open {
                 replaying: replay.is_some(),
+                following: start.after.is_some(),
             },
             Request::Open {
                 source,
                 process: start.process,
                 symmetry: start.symmetry,
                 replay,
+                trace: start.after,
             },
         );
         app
@@ -355,8 +374,10 @@ impl App {
                     Replay {
                         steps: session.steps.clone(),
                         position: session.position,
+                        mark: session.mark.clone(),
                     },
                 )),
+                after: None,
             },
             config,
         ))
@@ -454,9 +475,10 @@ impl App {
             })
             .map(|(earlier, walk, record)| {
                 let (initial, steps) = walk.path.saved();
-                (earlier, record, initial, steps, walk.path.position())
+                let mark = walk.mark.clone();
+                (earlier, record, initial, steps, walk.path.position(), mark)
             });
-        let Some((earlier, record, initial, steps, position)) = unsaved else {
+        let Some((earlier, record, initial, steps, position, mark)) = unsaved else {
             self.quit = true;
             return;
         };
@@ -470,6 +492,7 @@ impl App {
                         initial,
                         steps,
                         position,
+                        mark,
                     },
                 );
             }
@@ -601,6 +624,35 @@ impl App {
         self.replace_walk(Replacement::Process(process.to_string()), false);
     }
 
+    /// Follows `trace` (visible events separated by commas, as `symcsp
+    /// rep --after` reads them) from the animated process's initial
+    /// state, in a new walk.
+    pub fn follow_trace(&mut self, trace: &str) {
+        if self.walk.is_none() {
+            self.complain("nothing is animated: there is no process to follow a trace in");
+            return;
+        }
+        self.replace_walk(Replacement::Trace(trace.to_string()), false);
+    }
+
+    /// Says where a trace followed led.
+    fn say_followed(&mut self) {
+        let Some(walk) = &self.walk else {
+            return;
+        };
+        let steps = walk.path.position();
+        let events = (1..=steps)
+            .filter(|&p| walk.path.step(p).kind == EventKind::Visible)
+            .count();
+        let text = format!(
+            "followed the trace: {} ({} with τ){}",
+            plural(events as u64, "event", "events"),
+            plural(steps as u64, "step", "steps"),
+            self.back_hint()
+        );
+        self.say(text);
+    }
+
     /// Loads the counterexample of check `index` into the animator.
     pub fn open_counterexample(&mut self, index: usize) {
         self.replace_walk(Replacement::Counterexample(index), false);
@@ -619,9 +671,24 @@ impl App {
                     follow: None,
                     want: self.want(),
                     keep,
+                    mark: None,
                 },
             )),
             Replacement::Counterexample(index) => self.follow_request(*index, keep),
+            Replacement::Trace(trace) => self.walk.as_ref().map(|walk| {
+                (
+                    Job::Trace { keep },
+                    Request::Animate {
+                        process: walk.process.clone(),
+                        follow: Some(Follow::Trace(trace.clone())),
+                        want: self.want(),
+                        keep,
+                        // The same process: a state marked on it is
+                        // still there to compare with.
+                        mark: walk.mark.clone(),
+                    },
+                )
+            }),
         };
         let Some((job, request)) = request else {
             return;
@@ -662,9 +729,10 @@ impl App {
         };
         let request = Request::Animate {
             process: row.implementation.clone(),
-            follow: Some(Box::new(cx.clone())),
+            follow: Some(Follow::Counterexample(Box::new(cx.clone()))),
             want: self.want(),
             keep,
+            mark: None,
         };
         let job = Job::Follow {
             cx: Box::new(loaded),
@@ -842,12 +910,24 @@ impl App {
             (job, Reply::Opened(opened) | Reply::Reloaded(opened)) => {
                 self.opened(*opened);
                 let quiet = self.message.as_ref().is_none_or(|m| !m.error);
-                if let (Job::Open { replaying: true }, Some(walk)) = (&job, &self.walk) {
+                if let (
+                    Job::Open {
+                        replaying: true, ..
+                    },
+                    Some(walk),
+                ) = (&job, &self.walk)
+                {
                     // The session file holds this walk.
                     self.saved_walks.push(walk.record());
                 }
-                if let (Job::Open { replaying: true }, Some(path), Some(walk), true) =
-                    (job, &self.session_path, &self.walk, quiet)
+                if let (
+                    Job::Open {
+                        replaying: true, ..
+                    },
+                    Some(path),
+                    Some(walk),
+                    true,
+                ) = (&job, &self.session_path, &self.walk, quiet)
                 {
                     self.say(format!(
                         "session {} reopened: step {} of {}",
@@ -856,12 +936,24 @@ impl App {
                         walk.path.len()
                     ));
                 }
+                if let (
+                    Job::Open {
+                        following: true, ..
+                    },
+                    true,
+                ) = (&job, quiet)
+                {
+                    self.say_followed();
+                }
             }
             (job, Reply::Animated(animated)) => {
                 let process = animated.process.clone();
                 let followed = animated.followed;
                 let left = self.install(*animated);
-                if let Job::Animate { keep: true } | Job::Follow { keep: true, .. } = job {
+                if let Job::Animate { keep: true }
+                | Job::Follow { keep: true, .. }
+                | Job::Trace { keep: true } = job
+                {
                     self.earlier = left;
                 }
                 match job {
@@ -880,6 +972,11 @@ impl App {
                         ));
                         if let Some(walk) = &mut self.walk {
                             walk.counterexample = Some(*cx);
+                        }
+                    }
+                    Job::Trace { .. } => {
+                        if self.message.as_ref().is_none_or(|m| !m.error) {
+                            self.say_followed();
                         }
                     }
                     _ => self.say(format!("animating {process}{}", self.back_hint())),
@@ -940,6 +1037,10 @@ impl App {
             .earlier
             .as_ref()
             .and_then(|a| Some((a.process.clone(), a.walked.stopped.clone()?)));
+        let earlier_dropped = opened
+            .earlier
+            .as_ref()
+            .and_then(|a| Some((a.process.clone(), mark_dropped(a)?)));
         self.earlier = opened.earlier.map(|animated| Walk::new(*animated, reduced));
         self.source = opened.source;
         self.script.list(&opened.listing);
@@ -963,11 +1064,10 @@ impl App {
         // A replay of the earlier walk cut short is said too, after what
         // the walk shown says.
         if let Some((process, why)) = earlier_stopped {
-            let said = format!("the earlier walk on {process}: {why}");
-            match &self.message {
-                Some(m) if m.error => self.complain(format!("{}; {said}", m.text)),
-                _ => self.complain(said),
-            }
+            self.also_complain(format!("the earlier walk on {process}: {why}"));
+        }
+        if let Some((process, why)) = earlier_dropped {
+            self.also_complain(format!("on the earlier walk on {process}, {why}"));
         }
     }
 
@@ -975,12 +1075,47 @@ impl App {
     fn install(&mut self, animated: Animated) -> Option<Walk> {
         let reduced = self.walk.as_ref().is_some_and(|w| w.reduced);
         let stopped = animated.walked.stopped.clone();
+        let dropped = mark_dropped(&animated);
         let left = self.walk.replace(Walk::new(animated, reduced));
         self.walk_changed();
         if let Some(stopped) = stopped {
-            self.complain(stopped);
+            self.stopped_short(stopped);
+        }
+        if let Some(dropped) = dropped {
+            self.also_complain(dropped);
         }
         left
+    }
+
+    /// Why a walk opened stopped short of what it was to replay or
+    /// follow: on the status line and, where that needs more than a
+    /// line (a diagnostic with its caret and the events that could
+    /// happen), over the screen too.
+    fn stopped_short(&mut self, why: String) {
+        match why.lines().count() {
+            0 | 1 => self.complain(why),
+            _ => {
+                // The diagnostic's message and notes, without its place.
+                let first = why.lines().next().unwrap_or_default();
+                let notes = why
+                    .lines()
+                    .filter_map(|line| line.split_once("= note: ").map(|(_, note)| note));
+                let said: Vec<&str> =
+                    std::iter::once(first.strip_prefix("error: ").unwrap_or(first))
+                        .chain(notes)
+                        .collect();
+                self.complain(said.join("; "));
+                self.overlay = Some(Overlay::Problem(why));
+            }
+        }
+    }
+
+    /// Complains, after the complaint already shown if there is one.
+    fn also_complain(&mut self, text: String) {
+        match &self.message {
+            Some(m) if m.error => self.complain(format!("{}; {text}", m.text)),
+            _ => self.complain(text),
+        }
     }
 
     /// Another walk is shown: the panes start afresh on it.
@@ -1201,6 +1336,10 @@ impl App {
                 }
             }
             Command::FireNth(n) => {
+                if let Some(why) = self.events_hidden() {
+                    self.complain(format!("{n}: no event fired, {why}"));
+                    return;
+                }
                 let effect = match &self.walk {
                     Some(walk) => self.events.nth(n, walk.moves()),
                     None => Effect::None,
@@ -1294,7 +1433,7 @@ impl App {
             }
             Command::Mark => {
                 if let Some(walk) = &mut self.walk {
-                    walk.mark = Some((walk.path.current(), walk.reduced));
+                    walk.mark_here();
                     let p = walk.path.position();
                     self.say(format!(
                         "state {p} marked: go to another state and press = to compare"
@@ -1302,6 +1441,19 @@ impl App {
                 }
             }
             Command::Compare => self.compare(),
+            Command::FollowTrace => {
+                // The visible events walked so far, to edit: the raw
+                // walk's, which the trace is followed in.
+                let walked = self.walk.as_ref().map_or_else(String::new, |w| {
+                    let events: Vec<&str> = (1..=w.path.position())
+                        .map(|p| w.path.step(p))
+                        .filter(|step| step.kind == EventKind::Visible)
+                        .map(|step| w.names.event(step.event))
+                        .collect();
+                    events.join(", ")
+                });
+                self.overlay = Some(Overlay::Prompt(Prompt::new(Purpose::Trace, &walked)));
+            }
             Command::Graph => {
                 self.open_symmetry();
                 self.symmetry
@@ -1332,8 +1484,40 @@ impl App {
         }
     }
 
+    /// Why the Events pane is not on the screen, if it is not: then the
+    /// keys that fire its events by number or selection would take a
+    /// move the user cannot see, and do nothing but say so.
+    pub fn events_hidden(&self) -> Option<String> {
+        if super::layout::order(self.settings()).contains(&Pane::Events) {
+            return None;
+        }
+        let key = |command| self.key_of(command);
+        // Short: at 80 columns the status line is the only place it shows.
+        Some(if self.maximised {
+            format!(
+                "the Events pane is hidden ({} shows it)",
+                key(Command::Maximise)
+            )
+        } else {
+            format!(
+                "the symmetry view hides the Events pane ({} closes it)",
+                key(Command::ToggleSymmetry)
+            )
+        })
+    }
+
     /// A command for the focused pane.
     fn pane_command(&mut self, command: Command, page: usize) {
+        // Enter fires the selected event from the State pane and the
+        // symmetry view too: not unseen.
+        if command == Command::Activate
+            && matches!(self.focus, Pane::State | Pane::Symmetry)
+            && let Some(why) = self.events_hidden()
+        {
+            let key = self.key_of(Command::Activate);
+            self.complain(format!("{key}: no event fired, {why}"));
+            return;
+        }
         let effect = match self.focus {
             Pane::Script => {
                 let effect = self.script.update(command, page);
@@ -1420,7 +1604,7 @@ impl App {
         let Some(walk) = &self.walk else {
             return;
         };
-        let Some(marked) = walk.mark else {
+        let Some(marked) = walk.mark.as_ref().map(|m| (m.at, m.reduced)) else {
             self.complain("mark a state first (m), then go to another and press =");
             return;
         };
@@ -1576,12 +1760,16 @@ impl App {
                 // Nothing loaded before: load afresh.
                 let source = from.unwrap_or_else(|| self.source.clone());
                 self.request(
-                    Job::Open { replaying: false },
+                    Job::Open {
+                        replaying: false,
+                        following: false,
+                    },
                     Request::Open {
                         source,
                         process: None,
                         symmetry: None,
                         replay: None,
+                        trace: None,
                     },
                 );
             }
@@ -1667,9 +1855,11 @@ impl App {
                         initial,
                         steps,
                         position,
+                        mark: walk.mark.clone(),
                     },
                 );
             }
+            Purpose::Trace => self.follow_trace(text.trim()),
         }
     }
 
@@ -1785,6 +1975,17 @@ impl App {
     /// Whether the screen changes on a tick (progress to show).
     pub fn animating(&self) -> bool {
         self.busy.is_some() || self.check_running() || self.message.is_some()
+    }
+}
+
+/// Why the mark a walk was opened with was dropped, if it was: its path
+/// no longer fits.
+fn mark_dropped(animated: &Animated) -> Option<String> {
+    match &animated.mark {
+        Some(Err(why)) => Some(format!(
+            "the mark was dropped: the path to the marked state no longer fits ({why})"
+        )),
+        _ => None,
     }
 }
 

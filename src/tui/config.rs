@@ -92,6 +92,7 @@ pub enum Command {
     WalkReduced,
     SwapWalk,
     ShowTypes,
+    FollowTrace,
 }
 
 impl Command {
@@ -154,6 +155,11 @@ impl Command {
             }
             Command::ShowTypes => {
                 "show each definition's type in the Script pane (again: hide them)".into()
+            }
+            Command::FollowTrace => {
+                "type a trace (push.T0.A, push.T1.B) to follow from the initial state, τ as \
+                 needed"
+                    .into()
             }
         }
     }

@@ -24,7 +24,7 @@ use crate::lts::machine::OutlineRow;
 use crate::symmetry::{drawing, rep};
 
 use super::model::{Listing, Source, SymmetryAbout};
-use super::session::SavedStep;
+use super::session::{SavedMark, SavedStep};
 
 /// "No such number": a position without a representative, a step
 /// without a hidden event.
@@ -105,6 +105,20 @@ pub struct WalkPath {
     /// replayed as a session would replay them.
     pub path: (Position, Vec<(Step, Position)>),
     pub position: usize,
+    /// The walk's marked state, found again by its path.
+    pub mark: Option<Mark>,
+}
+
+/// The state marked for comparison: where it is, whether it was the
+/// reduced walk's state there, and the path from the initial state that
+/// reaches it — kept apart from the walk's path, which may leave it —
+/// by which a reloaded script, a session or a walk opened again finds
+/// it (positions are numbers into stores that those start afresh).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mark {
+    pub at: Position,
+    pub reduced: bool,
+    pub steps: Vec<(Step, Position)>,
 }
 
 /// Steps to replay from the initial state, and where to stop.
@@ -112,26 +126,41 @@ pub struct WalkPath {
 pub struct Replay {
     pub steps: Vec<SavedStep>,
     pub position: usize,
+    /// A marked state to find again by its path.
+    pub mark: Option<SavedMark>,
+}
+
+/// What a process opened with [`Request::Animate`] follows.
+#[derive(Debug)]
+pub enum Follow {
+    /// A check's counterexample.
+    Counterexample(Box<Counterexample>),
+    /// A trace the user typed (visible events separated by commas).
+    Trace(String),
 }
 
 #[derive(Debug)]
 pub enum Request {
     /// Load the script, list it and animate `process` (else its default
-    /// process), replaying a saved path.
+    /// process), replaying a saved path or following `trace` (`--after`).
     Open {
         source: Source,
         process: Option<String>,
         symmetry: Option<String>,
         replay: Option<Replay>,
+        trace: Option<String>,
     },
-    /// Animate another process of the same script; with a counterexample,
-    /// follow its path. With `keep`, the walk it replaces becomes the
-    /// earlier walk (else it is dropped, and the earlier walk stays).
+    /// Animate another process of the same script; with a counterexample
+    /// or a trace, follow it. With `keep`, the walk it replaces becomes
+    /// the earlier walk (else it is dropped, and the earlier walk stays).
+    /// `mark`, the replaced walk's, is found again on the new walk by its
+    /// path (the same process, opened again to follow a trace).
     Animate {
         process: String,
-        follow: Option<Box<Counterexample>>,
+        follow: Option<Follow>,
         want: Want,
         keep: bool,
+        mark: Option<Mark>,
     },
     /// Read the script again (or read `from`, instead of the script
     /// loaded) and replace everything, replaying the walk's path, and the
@@ -180,6 +209,7 @@ pub enum Request {
         initial: Position,
         steps: Vec<(Step, Position)>,
         position: usize,
+        mark: Option<Mark>,
     },
     /// Why do these two states have different representatives?
     /// Each state with the walk it was seen in (`true`: the reduced
@@ -296,6 +326,8 @@ pub struct Animated {
     pub walked: Walked,
     /// For a followed counterexample: how many of its steps were taken.
     pub followed: Option<usize>,
+    /// The mark asked to be found again: found, or why not.
+    pub mark: Option<Result<Mark, String>>,
 }
 
 /// Steps taken, and the state reached (or, for a replay, the state at
@@ -407,6 +439,17 @@ impl Control {
             ..Budget::default()
         }
         .meter()
+    }
+
+    /// The budget of a search the engine runs (following a trace): this
+    /// cancel flag, the default memory budget, and one thread (the
+    /// interface and a running check keep the other cores).
+    pub fn search_budget(&self) -> Budget {
+        Budget {
+            live: Some(self.live.clone()),
+            threads: 1,
+            ..Budget::default()
+        }
     }
 
     /// `(done, total)` of the running request's work.

@@ -13,6 +13,7 @@ use self_cell::self_cell;
 
 use crate::budget::Meter;
 use crate::builtin::{BuiltinModel, LISTSTACK};
+use crate::check::trace::add_typed;
 use crate::lts::animator::Animator;
 use crate::script::Script;
 use crate::script::ir::{FuncId, GlobalId, GlobalKind};
@@ -88,6 +89,9 @@ pub struct Stepper<'s> {
     pub animator: Animator<'s>,
     /// Its symmetry, or why it has none.
     pub lens: Result<Lens, SymmetryAbout>,
+    /// The trace to follow from the initial state (`--after`, the trace
+    /// prompt), added to the script as `<after>` — or its diagnostics.
+    pub trace: Option<Result<FuncId, String>>,
 }
 
 self_cell!(
@@ -104,17 +108,25 @@ impl Animation {
     /// script from `source`, with its symmetry: the types of `symmetry`
     /// (`--symmetry`'s text) if given, else those of an assertion with
     /// `:[symmetry reduce]` about this process, else automatic ones.
+    /// With `trace` (visible events separated by commas), the trace is
+    /// added too, for the walk to follow ([`Stepper::trace`]): a trace
+    /// that does not read leaves the process animated, with why.
     /// Evaluation recurses: call it on a large stack.
     pub fn open(
         source: &Source,
         process: &str,
         symmetry: Option<&str>,
+        trace: Option<&str>,
         meter: Meter,
     ) -> Result<Animation, String> {
         let mut loaded = source.load()?;
         let func = loaded
             .add_expr("<process>", process, Expect::Process)
             .map_err(|d| render_all(&d, &loaded.script.sources))?;
+        let trace = trace.map(|text| {
+            add_typed(&mut loaded, "<after>", text)
+                .map_err(|d| render_all(&d, &loaded.script.sources))
+        });
         let mut script = loaded.script;
         let asked = symmetry.map(|text| Reduce::requested(&mut script, text));
         Animation::try_new(script, |script| {
@@ -135,7 +147,11 @@ impl Animation {
                 Ok(Ok(lens)) => Ok(lens),
                 Ok(Err(about)) | Err(about) => Err(about),
             };
-            Ok(Stepper { animator, lens })
+            Ok(Stepper {
+                animator,
+                lens,
+                trace,
+            })
         })
     }
 }

@@ -81,6 +81,16 @@ impl Path {
         self.position += then.min(taken.len());
     }
 
+    /// The steps from the initial state to the current one (not those
+    /// undone).
+    pub fn taken(&self) -> Vec<(Step, Position)> {
+        self.steps[..self.position]
+            .iter()
+            .copied()
+            .zip(self.positions[1..=self.position].iter().copied())
+            .collect()
+    }
+
     /// The whole path as the engine saves it.
     pub fn saved(&self) -> (Position, Vec<(Step, Position)>) {
         let steps = self
@@ -161,6 +171,7 @@ mod tests {
         path.goto(1);
         assert_eq!(path.current(), position(1));
         assert_eq!(path.len(), 2, "undone steps stay until a new step");
+        assert_eq!(path.taken(), [(step(5), position(1))]);
         path.extend(&[(step(7), position(3))], 1);
         assert_eq!(path.len(), 2);
         assert_eq!(path.step(2), step(7));

@@ -12,6 +12,8 @@ pub enum Purpose {
     RandomRun,
     Filter,
     SaveSession,
+    /// A trace to follow from the initial state.
+    Trace,
 }
 
 impl Purpose {
@@ -21,6 +23,7 @@ impl Purpose {
             Purpose::RandomRun => "Random steps",
             Purpose::Filter => "Filter events",
             Purpose::SaveSession => "Save session to",
+            Purpose::Trace => "Follow the trace (events, commas between) from the start",
         }
     }
 }

@@ -1,6 +1,7 @@
-//! Sessions: the model, the process and the trace, saved as RON so that
-//! `symcsp --session FILE` reopens the animator where the user left it.
-//! Written atomically ([`crate::files::write_atomically`]).
+//! Sessions: the model, the process, the trace and the marked state,
+//! saved as RON so that `symcsp --session FILE` reopens the animator
+//! where the user left it. Written atomically
+//! ([`crate::files::write_atomically`]).
 
 use std::path::{Path, PathBuf};
 
@@ -37,6 +38,16 @@ pub struct SavedStep {
     pub after: Vec<String>,
 }
 
+/// The state marked for comparison, by the steps from the initial state
+/// that reach it (saved as the trace's are), and whether it was the
+/// reduced walk's state there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedMark {
+    pub steps: Vec<SavedStep>,
+    #[serde(default)]
+    pub reduced: bool,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Session {
     pub version: u32,
@@ -50,6 +61,10 @@ pub struct Session {
     /// The symmetry types asked for with `--symmetry`, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symmetry: Option<String>,
+    /// The marked state (sessions saved before marks were kept have
+    /// none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mark: Option<SavedMark>,
 }
 
 impl Session {
@@ -67,6 +82,7 @@ impl Session {
             steps,
             position,
             symmetry: None,
+            mark: None,
         }
     }
 
@@ -175,6 +191,18 @@ mod tests {
         // written) reads back.
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.matches("after").count(), 1, "{text}");
+        // Without a mark none is written, and a file without one (as
+        // earlier versions wrote them) reads back as having none.
+        assert!(!text.contains("mark"), "{text}");
+        let marked = Session {
+            mark: Some(SavedMark {
+                steps: session.steps[..1].to_vec(),
+                reduced: true,
+            }),
+            ..session.clone()
+        };
+        marked.save(&path).unwrap();
+        assert_eq!(Session::read(&path).unwrap(), marked);
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1);
     }

@@ -285,7 +285,7 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
         }
         Pane::Events | Pane::State => vec![
             hint(Command::Activate, "fire"),
-            Some("1-9 fire n".into()),
+            Some("1-9 fire n".into()).filter(|_| app.events_hidden().is_none()),
             hint(Command::Undo, "undo"),
             hint(Command::RandomStep, "random"),
             hint(Command::Filter, "filter"),
@@ -297,6 +297,7 @@ fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
             hint(Command::Redo, "redo"),
             hint(Command::SwapWalk, "earlier walk").filter(|_| app.earlier.is_some()),
             hint(Command::Initial, "initial"),
+            hint(Command::FollowTrace, "follow a trace"),
         ],
         Pane::Script => vec![
             hint(Command::Activate, "animate"),

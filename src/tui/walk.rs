@@ -5,7 +5,7 @@
 
 use crate::lts::machine::OutlineRow;
 
-use super::engine::{Animated, Move, Position, Shown, WalkPath};
+use super::engine::{Animated, Mark, Move, Shown, WalkPath};
 use super::model::SymmetryAbout;
 use super::path::{NameTable, Path};
 
@@ -75,16 +75,16 @@ pub struct Walk {
     pub reducible: bool,
     /// Walking the reduced system: the states shown are representatives.
     pub reduced: bool,
-    /// The state marked for comparison, and whether it was a state of the
-    /// reduced walk.
-    pub mark: Option<(Position, bool)>,
+    /// The state marked for comparison, with the path that reaches it.
+    pub mark: Option<Mark>,
     /// Distinct states met.
     pub seen: usize,
 }
 
 impl Walk {
     /// The walk of a process just opened (keeping `reduced` mode when
-    /// the new process has a reduced walk too).
+    /// the new process has a reduced walk too), with the mark it found
+    /// again (why one was dropped is the caller's to say).
     pub fn new(animated: Animated, reduced: bool) -> Walk {
         let mut path = Path::new(animated.initial);
         let walked = animated.walked;
@@ -102,8 +102,17 @@ impl Walk {
             symmetry: animated.symmetry,
             reducible: animated.reducible,
             reduced: reduced && animated.reducible,
-            mark: None,
+            mark: animated.mark.and_then(Result::ok),
         }
+    }
+
+    /// Marks the current state (of the walk shown: reduced or raw).
+    pub fn mark_here(&mut self) {
+        self.mark = Some(Mark {
+            at: self.path.current(),
+            reduced: self.reduced,
+            steps: self.path.taken(),
+        });
     }
 
     /// The current state's moves (none while it is described).
@@ -169,6 +178,7 @@ impl Walk {
             process: self.process.clone(),
             path: self.path.saved(),
             position: self.path.position(),
+            mark: self.mark.clone(),
         }
     }
 

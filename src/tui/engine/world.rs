@@ -8,11 +8,13 @@ use std::sync::mpsc::{Receiver, Sender};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::check::trace::{follow, typed_events};
 use crate::eval::EvalResult;
 use crate::lts::animator::kind_of;
 use crate::lts::store::StateStore;
 use crate::process::EventId;
 use crate::script::Script;
+use crate::script::ir::FuncId;
 use crate::symmetry::compare::{Answer, Cause, Comparison, DEFAULT_CANDIDATES, Evidence};
 use crate::symmetry::drawing;
 use crate::symmetry::graph::StateGraph;
@@ -20,10 +22,10 @@ use crate::symmetry::splits::{StepAccount, account};
 use crate::symmetry::{Atom, Permutation};
 
 use super::super::model::{Animation, Listing, Source, Stepper};
-use super::super::session::{SavedStep, Session};
+use super::super::session::{SavedMark, SavedStep, Session};
 use super::{
-    Animated, Compared, Control, Move, NONE, Names, Opened, Parting, Position, Replay, Reply,
-    Request, Shown, StateSymmetry, Step, StepWords, WalkPath, Walked, Want,
+    Animated, Compared, Control, Follow, Mark, Move, NONE, Names, Opened, Parting, Position,
+    Replay, Reply, Request, Shown, StateSymmetry, Step, StepWords, WalkPath, Walked, Want,
 };
 
 /// How many steps of a long request pass between looks at the cancel
@@ -101,6 +103,7 @@ impl World {
                 process,
                 symmetry,
                 replay,
+                trace,
             } => {
                 // No count from an earlier request shows while it loads.
                 self.control.start(0);
@@ -112,9 +115,14 @@ impl World {
                 self.source = Some(source.clone());
                 self.earlier = None;
                 let process = process.or_else(|| listing.default_process());
+                let opening = Opening {
+                    replay,
+                    trace,
+                    ..Opening::default()
+                };
                 let animated =
                     match process {
-                        Some(process) => self.animate(&process, replay, Want::default(), false),
+                        Some(process) => self.animate(&process, opening, Want::default(), false),
                         None => Err("this script defines no process to animate: type one with e"
                             .to_string()),
                     };
@@ -130,14 +138,33 @@ impl World {
                 follow,
                 want,
                 keep,
+                mark,
             } => {
                 // A process typed in whose first moves fail is refused
                 // while another is animated.
                 let refuse_failing = self.walk.is_some();
-                let before = self.walk.take();
+                let mut before = self.walk.take();
+                // The mark as a session saves it, read off the walk that
+                // made it.
+                let mark = match mark.map(|m| saved_mark(before.as_mut(), &m, &self.control)) {
+                    Some(Err(problem)) => {
+                        self.walk = before;
+                        return Reply::Refused(problem);
+                    }
+                    Some(Ok(mark)) => mark,
+                    None => None,
+                };
                 let animated = match follow {
-                    Some(cx) => self.follow(&process, &cx, want),
-                    None => self.animate(&process, None, want, refuse_failing),
+                    Some(Follow::Counterexample(cx)) => self.follow(&process, &cx, want),
+                    Some(Follow::Trace(trace)) => {
+                        let opening = Opening {
+                            trace: Some(trace),
+                            mark,
+                            ..Opening::default()
+                        };
+                        self.animate(&process, opening, want, refuse_failing)
+                    }
+                    None => self.animate(&process, Opening::default(), want, refuse_failing),
                 };
                 match animated {
                     Ok(animated) => {
@@ -211,6 +238,7 @@ impl World {
                 initial,
                 steps,
                 position,
+                mark,
             } => {
                 let walk = if earlier {
                     self.earlier.as_mut()
@@ -222,10 +250,15 @@ impl World {
                 };
                 self.control.start(steps.len() as u64);
                 let saved = walk.saved_steps(initial, &steps, &self.control);
+                let mark = match &mark {
+                    Some(mark) => saved_mark(Some(walk), mark, &self.control),
+                    None => Ok(None),
+                };
                 let symmetry = self.symmetry.clone();
                 Reply::Saved(saved.and_then(|saved| {
                     Session {
                         symmetry,
+                        mark: mark?,
                         ..Session::new(source, &walk.process, saved, position)
                     }
                     .save(&path)
@@ -239,21 +272,27 @@ impl World {
         }
     }
 
-    /// Opens `process` in the loaded script and replays `replay` on it;
-    /// with `refuse_failing`, a process whose first moves cannot be
-    /// computed is refused.
+    /// Opens `process` in the loaded script, replaying or following what
+    /// `opening` holds; with `refuse_failing`, a process whose first
+    /// moves cannot be computed is refused.
     fn animate(
         &mut self,
         process: &str,
-        replay: Option<Replay>,
+        opening: Opening,
         want: Want,
         refuse_failing: bool,
     ) -> Result<Box<Animated>, String> {
         let source = self.source.clone().ok_or("no script is loaded")?;
+        let Opening {
+            replay,
+            trace,
+            mark,
+        } = opening;
         let animation = Animation::open(
             &source,
             process,
             self.symmetry.as_deref(),
+            trace.as_deref(),
             self.control.meter(),
         )?;
         let width = animation.with_dependent(|_, s| s.animator.components());
@@ -266,10 +305,14 @@ impl World {
             named: FxHashSet::default(),
         };
         let initial = walk.initial().map_err(|e| walk.render(e))?;
-        let walked = match replay {
-            Some(replay) => walk.replay(initial, &replay, want, &self.control),
-            None => walk.walked(Vec::new(), 0, None, initial, None, want),
+        let trace = walk.animation.with_dependent(|_, s| s.trace.clone());
+        let mark = mark.or_else(|| replay.as_ref().and_then(|r| r.mark.clone()));
+        let walked = match (replay, trace) {
+            (Some(replay), _) => walk.replay(initial, &replay, want, &self.control),
+            (None, Some(trace)) => walk.follow_trace(initial, trace, process, want, &self.control),
+            (None, None) => walk.walked(Vec::new(), 0, None, initial, None, want),
         };
+        let mark = mark.map(|mark| walk.find_mark(initial, &mark, &self.control));
         // A process typed in whose first moves fail (`Lock [] 5`) is
         // refused as a name error is: the one animated stays, with its
         // trace. With nothing animated, or moves only stopped (Esc, a
@@ -295,6 +338,7 @@ impl World {
             reducible,
             walked,
             followed: None,
+            mark,
         }))
     }
 
@@ -305,7 +349,7 @@ impl World {
         cx: &crate::check::counterexample::Counterexample,
         want: Want,
     ) -> Result<Box<Animated>, String> {
-        let mut animated = self.animate(process, None, want, false)?;
+        let mut animated = self.animate(process, Opening::default(), want, false)?;
         let walk = self.walk.as_mut().expect("just animated");
         let followed = walk
             .animation
@@ -361,17 +405,25 @@ impl World {
         // opens).
         let (earlier, earlier_walk) = earlier
             .and_then(|(process, replay)| {
-                let animated = self.animate(&process, Some(replay), want, false).ok()?;
+                let opening = Opening {
+                    replay: Some(replay),
+                    ..Opening::default()
+                };
+                let animated = self.animate(&process, opening, want, false).ok()?;
                 Some((animated, self.walk.take()?))
             })
             .unzip();
+        let opening = Opening {
+            replay: Some(replay),
+            ..Opening::default()
+        };
         let animated = self
-            .animate(&process, Some(replay), want, false)
+            .animate(&process, opening, want, false)
             .or_else(|problem| {
                 // The script loads but the process no longer does: the
                 // new script, animating its default process.
                 let fallback = listing.default_process().filter(|p| *p != process);
-                match fallback.map(|p| self.animate(&p, None, want, false)) {
+                match fallback.map(|p| self.animate(&p, Opening::default(), want, false)) {
                     Some(Ok(animated)) => Ok(animated),
                     _ => Err(problem),
                 }
@@ -396,23 +448,58 @@ impl World {
     }
 }
 
-/// A walk's process and the replay of its path, read off the walk that
-/// made it (none: nothing to read, an empty path).
+/// What a walk opens with, besides its process.
+#[derive(Default)]
+struct Opening {
+    /// A saved path to replay (a session, a reload).
+    replay: Option<Replay>,
+    /// A trace to follow (`--after`, the trace prompt).
+    trace: Option<String>,
+    /// A mark to find again (one a replay holds is found too).
+    mark: Option<SavedMark>,
+}
+
+/// A walk's process and the replay of its path and mark, read off the
+/// walk that made them (none: nothing to read, an empty path).
 fn replay_of(
-    walk: Option<&mut Walk>,
+    mut walk: Option<&mut Walk>,
     path: WalkPath,
     control: &Control,
 ) -> Result<(String, Replay), String> {
     let (initial, steps) = path.path;
-    let steps = match walk {
+    let steps = match walk.as_deref_mut() {
         Some(walk) => walk.saved_steps(initial, &steps, control)?,
         None => Vec::new(),
+    };
+    let mark = match &path.mark {
+        Some(mark) => saved_mark(walk, mark, control)?,
+        None => None,
     };
     let replay = Replay {
         steps,
         position: path.position,
+        mark,
     };
     Ok((path.process, replay))
+}
+
+/// A mark as a session saves it, read off the walk that made it (none:
+/// nothing to read it from).
+fn saved_mark(
+    walk: Option<&mut Walk>,
+    mark: &Mark,
+    control: &Control,
+) -> Result<Option<SavedMark>, String> {
+    let Some(walk) = walk else {
+        return Ok(None);
+    };
+    // The initial state is stored already: this finds its position.
+    let initial = walk.initial().map_err(|e| walk.render(e))?;
+    let steps = walk.saved_steps(initial, &mark.steps, control)?;
+    Ok(Some(SavedMark {
+        steps,
+        reduced: mark.reduced,
+    }))
 }
 
 /// The pieces of a walk a step works on, borrowed together.
@@ -544,37 +631,49 @@ impl Walk {
         want: Want,
         control: &Control,
     ) -> Walked {
-        control.start(replay.steps.len() as u64);
-        let ((steps, stopped), names) = self.with(|ctx| {
-            ctx.walk_from(
-                initial,
-                false,
-                control,
-                replay.steps.len(),
-                |ctx, k, here| {
-                    let saved = &replay.steps[k];
-                    match ctx.find_saved(here, saved) {
-                        Ok(Some(choice)) => Ok(choice),
-                        Ok(None) => {
-                            // As the Trace pane shows it: a τ with the event
-                            // it hid, which is what no longer fits.
-                            let step = match &saved.hidden {
-                                Some(hidden) => format!("{} ‹{hidden}›", saved.event),
-                                None => saved.event.clone(),
-                            };
-                            Err(format!(
-                                "the trace replayed stops at step {} of {}: `{step}` is not \
-                                 possible here",
-                                k + 1,
-                                replay.steps.len()
-                            ))
-                        }
-                        Err(e) => Err(ctx.render(e)),
-                    }
-                },
-            )
-        });
+        let ((steps, stopped), names) = self
+            .with(|ctx| ctx.follow_saved(initial, &replay.steps, "the trace replayed", control));
         let position = replay.position.min(steps.len());
+        self.walked(steps, position, stopped, initial, Some(names), want)
+    }
+
+    /// Finds a saved mark again by its path from `initial`, as a replay
+    /// finds its steps; why not, when the path no longer fits.
+    fn find_mark(
+        &mut self,
+        initial: Position,
+        mark: &SavedMark,
+        control: &Control,
+    ) -> Result<Mark, String> {
+        let ((steps, stopped), _) =
+            self.with(|ctx| ctx.follow_saved(initial, &mark.steps, "the marked path", control));
+        match stopped {
+            Some(why) => Err(why),
+            None => Ok(Mark {
+                at: steps.last().map_or(initial, |&(_, at)| at),
+                reduced: mark.reduced,
+                steps,
+            }),
+        }
+    }
+
+    /// Follows the trace the animation was opened with (`--after`, the
+    /// trace prompt) from `initial`, τ steps as the search for it found
+    /// them; where it stops short, says why (the first event that cannot
+    /// happen, with the events that could), at the last state reached.
+    fn follow_trace(
+        &mut self,
+        initial: Position,
+        trace: Result<FuncId, String>,
+        process: &str,
+        want: Want,
+        control: &Control,
+    ) -> Walked {
+        let ((steps, stopped), names) = self.with(|ctx| match trace {
+            Ok(func) => ctx.follow_trace(initial, func, process, control),
+            Err(problem) => (Vec::new(), Some(problem)),
+        });
+        let position = steps.len();
         self.walked(steps, position, stopped, initial, Some(names), want)
     }
 
@@ -699,6 +798,86 @@ impl Ctx<'_, '_> {
         (steps, None)
     }
 
+    /// Takes the saved `steps` from `at` in the raw walk, as far as they
+    /// fit ([`Self::find_saved`]); where one no longer does, says so,
+    /// naming `what` they are (`the trace replayed`).
+    fn follow_saved(
+        &mut self,
+        at: Position,
+        steps: &[SavedStep],
+        what: &str,
+        control: &Control,
+    ) -> (Vec<(Step, Position)>, Option<String>) {
+        control.start(steps.len() as u64);
+        self.walk_from(at, false, control, steps.len(), |ctx, k, here| {
+            let saved = &steps[k];
+            match ctx.find_saved(here, saved) {
+                Ok(Some(choice)) => Ok(choice),
+                Ok(None) => {
+                    // As the Trace pane shows it: a τ with the event it
+                    // hid, which is what no longer fits.
+                    let step = match &saved.hidden {
+                        Some(hidden) => format!("{} ‹{hidden}›", saved.event),
+                        None => saved.event.clone(),
+                    };
+                    Err(format!(
+                        "{what} stops at step {} of {}: `{step}` is not possible here",
+                        k + 1,
+                        steps.len()
+                    ))
+                }
+                Err(e) => Err(ctx.render(e)),
+            }
+        })
+    }
+
+    /// Follows the trace `func` (visible events) from `at`: the search
+    /// for it ([`follow`]) runs on the animator's own machine, so the
+    /// states along the path it finds are states here, and each of its
+    /// steps (τ included) is the move between two of them. Where the
+    /// process cannot perform the whole trace, the walk stops at the
+    /// last state reached and says why.
+    fn follow_trace(
+        &mut self,
+        at: Position,
+        func: FuncId,
+        process: &str,
+        control: &Control,
+    ) -> (Vec<(Step, Position)>, Option<String>) {
+        let render = |ctx: &Self, d: &crate::syntax::Diagnostic| d.render(&ctx.script.sources);
+        let events = match typed_events(self.stepper.animator.processes(), func) {
+            Ok(events) => events,
+            Err(d) => return (Vec::new(), Some(render(self, &d))),
+        };
+        let budget = control.search_budget();
+        let followed = self
+            .stepper
+            .animator
+            .lend_machine(|procs, machine| follow(procs, machine, &events, &budget));
+        let followed = match followed {
+            Ok(followed) => followed,
+            Err(e) => return (Vec::new(), Some(self.render(e))),
+        };
+        control.start(followed.path.len() as u64);
+        let (steps, stopped) =
+            self.walk_from(at, false, control, followed.path.len(), |ctx, k, here| {
+                let row = ctx.row(here.raw, false);
+                match ctx.find_move(&row, followed.path[k], &followed.rows[k + 1]) {
+                    Ok(Some(choice)) => Ok(choice),
+                    Ok(None) => Err(format!(
+                        "internal error: step {} of the trace's path is not a move here; \
+                         please report it",
+                        k + 1
+                    )),
+                    Err(e) => Err(ctx.render(e)),
+                }
+            });
+        let refusal = followed
+            .refusal(self.stepper.animator.processes(), func, &events, process)
+            .map(|d| render(self, &d));
+        (steps, stopped.or(refusal))
+    }
+
     fn row(&self, id: u32, reduced: bool) -> Vec<u32> {
         let mut out = Vec::new();
         if reduced {
@@ -753,7 +932,7 @@ impl Ctx<'_, '_> {
 
     /// The representative of `row` and the permutation that made it.
     fn representative(&mut self, row: &[u32]) -> Option<(Vec<u32>, Permutation)> {
-        let Stepper { animator, lens } = &mut *self.stepper;
+        let Stepper { animator, lens, .. } = &mut *self.stepper;
         let lens = lens.as_mut().ok()?;
         let (machine, procs) = animator.parts_mut();
         let mut out = vec![0; row.len()];
@@ -766,7 +945,7 @@ impl Ctx<'_, '_> {
 
     /// `perm` applied to `row`.
     fn permute(&mut self, perm: &Permutation, row: &[u32]) -> Vec<u32> {
-        let Stepper { animator, lens } = &mut *self.stepper;
+        let Stepper { animator, lens, .. } = &mut *self.stepper;
         let lens = lens.as_mut().expect("only reduced walks permute");
         let (machine, procs) = animator.parts_mut();
         let mut out = vec![0; row.len()];
@@ -775,7 +954,7 @@ impl Ctx<'_, '_> {
     }
 
     fn permute_event(&mut self, perm: &Permutation, e: Option<EventId>) -> Option<EventId> {
-        let Stepper { animator, lens } = &mut *self.stepper;
+        let Stepper { animator, lens, .. } = &mut *self.stepper;
         let lens = lens.as_ref().expect("only reduced walks permute");
         e.map(|e| lens.system.permute_event(animator.processes(), perm, e))
     }
@@ -1000,7 +1179,7 @@ impl Ctx<'_, '_> {
     /// did, from the symmetry layer's comparison (`None` without
     /// symmetry).
     fn compare(&mut self, left: &[u32], right: &[u32]) -> Option<Compared> {
-        let Stepper { animator, lens } = &mut *self.stepper;
+        let Stepper { animator, lens, .. } = &mut *self.stepper;
         let lens = lens.as_mut().ok()?;
         let (machine, procs) = animator.parts_mut();
         let comparison = lens
@@ -1077,7 +1256,7 @@ impl Ctx<'_, '_> {
     /// State `id`'s representative, explained (`None` without symmetry).
     fn explain(&mut self, id: u32, reduced: bool, width: u16) -> Option<StateSymmetry> {
         let row = self.row(id, reduced);
-        let Stepper { animator, lens } = &mut *self.stepper;
+        let Stepper { animator, lens, .. } = &mut *self.stepper;
         let lens = lens.as_mut().ok()?;
         let (machine, procs) = animator.parts_mut();
         let x = lens.system.explain(machine, procs, &row);

@@ -1,7 +1,8 @@
 //! The Events pane: the current state's moves, numbered, with the
 //! components taking part, the event a τ hides and, for moves that would
-//! otherwise read the same, the components they change after them; a
-//! filter narrows the list.
+//! otherwise read the same, the components they change after them —
+//! where that does not fit, the part where they differ (the choice the
+//! user makes); a filter narrows the list.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -126,9 +127,9 @@ impl EventsPane {
         let offset = self.list.offset(height);
         // Each row shown, with who moves (the event a τ hides, then the
         // components) and what tells moves that read alike apart (their
-        // components' states after them): made once, for the column
-        // widths and the drawing.
-        let rows: Vec<(usize, &Move, String, String)> = visible
+        // components' states after them, with where they first differ):
+        // made once, for the column widths and the drawing.
+        let rows: Vec<(usize, &Move, String, String, Option<Parting>)> = visible
             .iter()
             .enumerate()
             .skip(offset)
@@ -142,17 +143,13 @@ impl EventsPane {
                     .map(|hidden| format!("‹{hidden}›"))
                     .chain(slots)
                     .collect();
-                let after: Vec<String> = m
-                    .after
-                    .iter()
-                    .map(|(slot, text)| format!("#{} {text}", slot + 1))
-                    .collect();
-                let after = if after.is_empty() {
-                    String::new()
-                } else {
-                    format!("  → {}", after.join(", "))
-                };
-                (n, m, who.join(" "), after)
+                (
+                    n,
+                    m,
+                    who.join(" "),
+                    after_text(&m.after),
+                    difference(m, moves),
+                )
             })
             .collect();
         // The labels' column: the longest label, cut only where the
@@ -163,20 +160,25 @@ impl EventsPane {
         let pane = usize::from(area.width);
         let widest_who = rows
             .iter()
-            .filter(|(_, m, _, _)| m.label.chars().count() > pane / 2)
-            .map(|(_, _, who, after)| who.chars().count() + after.chars().count())
+            .filter(|(_, m, ..)| m.label.chars().count() > pane / 2)
+            .map(|(_, _, who, after, _)| who.chars().count() + arrowed(after).chars().count())
             .max()
             .unwrap_or(0);
         let room = pane.saturating_sub(4 + 2 + widest_who).max(pane / 2);
         let longest = rows
             .iter()
-            .map(|(_, m, _, _)| m.label.chars().count())
+            .map(|(_, m, ..)| m.label.chars().count())
             .max()
             .unwrap_or(0);
         let width = longest.min(room);
         let lines: Vec<Line> = rows
             .into_iter()
-            .map(|(n, m, who, after)| {
+            .map(|(n, m, who, after, differs)| {
+                // What follows the label's column: who moves, then what
+                // tells the move from its like, both shortened where they
+                // do not fit so that the difference still shows.
+                let rest = pane.saturating_sub(4 + width + 2);
+                let (who, after) = fit_after(&who, &m.after, &after, differs, rest);
                 let mut spans = vec![
                     Span::styled(format!("{:>3} ", n + 1), theme.dim),
                     // Cut to the column, so the components moving line up.
@@ -187,7 +189,7 @@ impl EventsPane {
                     Span::styled(format!("  {who}"), theme.dim),
                 ];
                 if !after.is_empty() {
-                    spans.push(Span::raw(after));
+                    spans.push(Span::raw(arrowed(&after)));
                 }
                 let line = clip(Line::from(spans), usize::from(area.width));
                 if n == chosen {
@@ -202,11 +204,182 @@ impl EventsPane {
     }
 }
 
+/// The components a move changes, after it: `#1 text, #6 text`.
+fn after_text(after: &[(usize, String)]) -> String {
+    let parts: Vec<String> = after
+        .iter()
+        .map(|(slot, text)| format!("#{} {text}", slot + 1))
+        .collect();
+    parts.join(", ")
+}
+
+/// The components after a move, as drawn after who moves.
+fn arrowed(after: &str) -> String {
+    if after.is_empty() {
+        String::new()
+    } else {
+        format!("  → {after}")
+    }
+}
+
+/// Where the components after a move first differ from another's: the
+/// component's place in [`Move::after`] and the character of its text.
+type Parting = (usize, usize);
+
+/// Where the components after `m` first differ from those after the
+/// move most like it among the moves that read the same (same event,
+/// same hidden event). `None` when no other move reads the same.
+fn difference(m: &Move, moves: &[Move]) -> Option<Parting> {
+    if m.after.is_empty() {
+        return None;
+    }
+    let first_difference = |other: &Move| {
+        let parted = m
+            .after
+            .iter()
+            .zip(&other.after)
+            .position(|(a, b)| a != b)
+            .unwrap_or(m.after.len().min(other.after.len()));
+        let common = match (m.after.get(parted), other.after.get(parted)) {
+            (Some((slot, a)), Some((other_slot, b))) if slot == other_slot => {
+                a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
+            }
+            _ => 0,
+        };
+        (parted, common)
+    };
+    moves
+        .iter()
+        .filter(|o| !std::ptr::eq(*o, m) && o.label == m.label && o.hidden == m.hidden)
+        .map(first_difference)
+        .max()
+}
+
+/// The fewest characters kept of who moves, where what tells a move from
+/// its like needs the room.
+const WHO_AT_LEAST: usize = 8;
+/// The room that tells a move from its like, taken from who moves where
+/// both do not fit.
+const AFTER_AT_LEAST: usize = 16;
+
+/// Who moves and what tells the move from its like, in `room`
+/// characters (with the arrow between): whole when they fit; else who
+/// moves elided in the middle as far as [`WHO_AT_LEAST`] for the
+/// components after to have [`AFTER_AT_LEAST`], and those shown around
+/// where they differ ([`around`]) rather than cut at the end.
+fn fit_after(
+    who: &str,
+    after: &[(usize, String)],
+    text: &str,
+    differs: Option<Parting>,
+    room: usize,
+) -> (String, String) {
+    let who_width = who.chars().count();
+    let arrow = arrowed("x").chars().count() - 1;
+    let Some(differs) = differs.filter(|_| who_width + arrow + text.chars().count() > room) else {
+        return (who.to_string(), text.to_string());
+    };
+    let left = room.saturating_sub(arrow);
+    let who_room = who_width.min(left.saturating_sub(AFTER_AT_LEAST).max(WHO_AT_LEAST));
+    let who = elide_middle(who, who_room);
+    let after_room = left.saturating_sub(who.chars().count());
+    (who, around(after, differs, after_room))
+}
+
+/// The components after a move in `width` characters, showing where they
+/// differ from another move's (`(component, character)`): that
+/// component's number, then its text from a little before the
+/// difference, `…` where text is left out.
+fn around(after: &[(usize, String)], (part, at): Parting, width: usize) -> String {
+    let Some((slot, text)) = after.get(part) else {
+        return elide_middle(&after_text(after), width);
+    };
+    let head = format!("#{} ", slot + 1);
+    let chars: Vec<char> = text.chars().collect();
+    let room = width.saturating_sub(head.chars().count());
+    if room < 3 {
+        return elide_middle(&after_text(after), width);
+    }
+    // From the start when the difference lies in its first two thirds;
+    // else from a third of the room before it, so that more of what
+    // differs shows than of what leads to it.
+    let start = if at < room * 2 / 3 || chars.len() <= room {
+        0
+    } else {
+        at.saturating_sub((room - 2) / 3).min(chars.len())
+    };
+    let mut visible = room - usize::from(start > 0);
+    let cut = chars.len() - start > visible;
+    if cut {
+        visible -= 1;
+    }
+    let mut out = head;
+    if start > 0 {
+        out.push('…');
+    }
+    out.extend(&chars[start..(start + visible).min(chars.len())]);
+    if cut {
+        out.push('…');
+    }
+    out
+}
+
 /// How an event of a kind is drawn: τ and ✓ in their own styles.
 pub fn event_style(theme: &Theme, kind: EventKind) -> Style {
     match kind {
         EventKind::Visible => Style::default(),
         EventKind::Tau => theme.tau,
         EventKind::Tick => theme.tick,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn twin(after: &str) -> Move {
+        Move {
+            label: "τ".into(),
+            kind: EventKind::Tau,
+            hidden: Some("getTop.T0.Null".into()),
+            participants: Vec::new(),
+            after: vec![(0, after.into()), (5, "Top(Null)".into())],
+        }
+    }
+
+    #[test]
+    fn moves_that_read_the_same_show_where_they_differ() {
+        let moves = [
+            twin("initNode!T0?n!A!Null -> setTop!T0!n -> Thread(T0)"),
+            twin("initNode!T0?n!B!Null -> setTop!T0!n -> Thread(T0)"),
+            twin("popEmpty!T0 -> unlock!T0 -> Thread(T0)"),
+        ];
+        let at = difference(&moves[0], &moves);
+        assert_eq!(at, Some((0, 14)));
+        assert_eq!(difference(&moves[2], &moves), Some((0, 0)));
+        let shown = |m: &Move, width| around(&m.after, difference(m, &moves).unwrap(), width);
+        assert_eq!(shown(&moves[0], 30), "#1 initNode!T0?n!A!Null -> se…");
+        assert_eq!(shown(&moves[0], 14), "#1 …?n!A!Null…");
+        assert_eq!(shown(&moves[1], 14), "#1 …?n!B!Null…");
+        assert_eq!(shown(&moves[2], 14), "#1 popEmpty!T…");
+        // Who moves gives way to the difference, down to a few letters.
+        let who = "‹getTop.T0.Null› #1 #6";
+        let text = after_text(&moves[0].after);
+        let (who, after) = fit_after(who, &moves[0].after, &text, at, 30);
+        assert_eq!(after.chars().count(), AFTER_AT_LEAST, "{after}");
+        assert!(after.contains("!A!"), "{after}");
+        assert_eq!(who.chars().count() + 4 + after.chars().count(), 30);
+        let (who, _) = fit_after("‹getTop.T0.Null› #1 #6", &moves[0].after, &text, at, 20);
+        assert_eq!(who.chars().count(), WHO_AT_LEAST, "{who}");
+    }
+
+    #[test]
+    fn a_difference_in_a_later_component_shows_that_component() {
+        let mut other = twin("initNode!T0?n!A!Null");
+        other.after[1].1 = "Top(N1)".into();
+        let moves = [twin("initNode!T0?n!A!Null"), other];
+        let at = difference(&moves[1], &moves);
+        assert_eq!(at, Some((1, 5)));
+        assert_eq!(around(&moves[1].after, at.unwrap(), 12), "#6 Top(N1)");
     }
 }
