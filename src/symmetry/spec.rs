@@ -258,6 +258,9 @@ impl Symmetry {
                 });
             }
         }
+        // Listed as the diagnostics are: down the file (a stable sort,
+        // so the values one built-in leaves out stay in declaration order).
+        left_out.sort_by_key(|l| source_order(&l.reason));
         let mut symmetry = Symmetry::new(script, types, Origin::Automatic);
         symmetry.left_out = left_out;
         symmetry
@@ -265,13 +268,16 @@ impl Symmetry {
 
     /// Why the script is not symmetric in these types: one diagnostic
     /// per use that breaks it, each with the remedy (the type less every
-    /// constructor of it the script names).
+    /// constructor of it the script names), in source order.
     pub fn breaks(&self, script: &Script, uses: &[Reason]) -> Vec<Diagnostic> {
         if self.types.is_empty() {
             return Vec::new();
         }
+        // The walk meets uses in dependency order (channel types first);
+        // a reader goes down the file.
+        let uses = in_source_order(uses);
         let mut named: Vec<Vec<CtorId>> = vec![Vec::new(); self.types.len()];
-        for reason in uses {
+        for reason in &uses {
             if let Use::Constant(c) = reason.what
                 && let Some(atom) = self.atom(c)
                 && !named[atom.ty()].contains(&c)
@@ -280,7 +286,7 @@ impl Symmetry {
             }
         }
         let mut out = Vec::new();
-        for reason in uses {
+        for reason in &uses {
             match reason.what {
                 Use::Constant(c) => {
                     let Some(atom) = self.atom(c) else { continue };
@@ -541,6 +547,20 @@ impl Symmetry {
     }
 }
 
+/// Where a use sits, as a key that sorts in source order: positions are
+/// numbered through the files in the order they were loaded, so this is
+/// file, then line, then column.
+fn source_order(reason: &Reason) -> (u32, u32) {
+    (reason.span.start, reason.span.end)
+}
+
+/// `uses`, sorted in source order (a stable sort: one place, one order).
+fn in_source_order(uses: &[Reason]) -> Vec<Reason> {
+    let mut sorted = uses.to_vec();
+    sorted.sort_by_key(source_order);
+    sorted
+}
+
 /// The order of a symmetry group, `n1!·n2!·…`, printed with its value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GroupOrder(Vec<usize>);
@@ -742,11 +762,13 @@ mod tests {
     #[test]
     fn a_named_constant_breaks_symmetry_in_its_type_only() {
         let errors = explicit(&["NodeID", "diff(Data, {| C |})"], "Q(N0)").unwrap_err();
+        // In source order: A in the script, then N0 in the root added
+        // after it.
         assert_eq!(
             errors,
             vec![
-                "N0 is named here, so NodeID is not symmetric: N0 cannot be permuted",
-                "A is named here, so diff(Data, {| C |}) is not symmetric: A cannot be permuted"
+                "A is named here, so diff(Data, {| C |}) is not symmetric: A cannot be permuted",
+                "N0 is named here, so NodeID is not symmetric: N0 cannot be permuted"
             ]
         );
         // Null is outside NodeID: naming it is fine.
