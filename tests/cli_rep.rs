@@ -169,9 +169,63 @@ fn automatic_mode_says_what_it_left_out() {
         rep(&["models/liststack.csp", "System", "--symmetry", "auto"]),
         &[
             "chosen automatically",
-            "NodeIDType = {N0, N1, N2}",
+            // The script's own name for NodeIDType less Null.
+            "           NodeID = {N0, N1, N2}\n",
             "Null left out: it is named at models/liststack.csp:43:28",
         ],
+    );
+}
+
+#[test]
+fn automatic_mode_names_the_set_it_permutes_not_the_whole_type() {
+    // No definition names {W0, W1, W2}: the datatype less what was left
+    // out, in the types and in every permutation.
+    let fixture = "tests/fixtures/symmetry_errors/automatic_drops_one.csp";
+    let out = rep(&[fixture, "--after", "start.W1"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).expect("text");
+    assert!(
+        out.contains("           Id less Idle = {W0, W1, W2}\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n  Id less Idle: W0 ↦ W0, W1 ↦ W2, W2 ↦ W1\n"),
+        "{out}"
+    );
+    assert!(!out.contains("Id = "), "{out}");
+}
+
+#[test]
+fn a_permutation_lists_only_the_types_it_moves() {
+    // After push.T0.A only node values move: Data and ThreadID are left
+    // alone and not listed, not even as `identity`.
+    let out = rep(&["models/liststack.csp", "--after", "push.T0.A"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).expect("text");
+    let permutation = out
+        .split("\npermutation\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\ncomponents (α)").next())
+        .expect("a permutation section");
+    assert_eq!(permutation, "  NodeID: N0 ↦ N2, N1 ↦ N0, N2 ↦ N1", "{out}");
+    assert!(!out.contains("identity"), "{out}");
+    // A state that is its own representative says so once.
+    let out = rep(&["models/liststack.csp"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).expect("text");
+    assert_eq!(out.matches("identity").count(), 1, "{out}");
+    assert!(
+        out.contains("permutation  the identity: the state is its own representative\n"),
+        "{out}"
     );
 }
 
@@ -276,7 +330,7 @@ fn explore_counts_representatives_with_symmetry() {
     );
     assert_eq!(reduced["deadlock_states"], 8);
     assert_eq!(auto["states"], 93);
-    assert_eq!(auto["symmetry"]["types"][0]["name"], "NodeIDType");
+    assert_eq!(auto["symmetry"]["types"][0]["name"], "NodeID");
 }
 
 #[test]
@@ -321,7 +375,7 @@ fn check_reduces_as_the_assertion_or_the_command_line_says() {
     assert_eq!(auto["assertions"][0]["states"], 93);
     assert_eq!(
         auto["assertions"][0]["symmetry"]["types"][0]["name"],
-        "NodeIDType"
+        "NodeID"
     );
     // In plain text, the line says what was reduced.
     symcsp()

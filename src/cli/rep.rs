@@ -20,7 +20,7 @@ use super::reach::{Question, Reached, Subject, answer, reach};
 use crate::script::Script;
 use crate::symmetry::drawing::{layout, plain as drawing_text};
 use crate::symmetry::graph::{EdgeKind, StateGraph};
-use crate::symmetry::perm::pairs_text;
+use crate::symmetry::perm::alpha_text;
 use crate::symmetry::rep::Step;
 use crate::symmetry::splits::{StepAccount, account};
 use crate::symmetry::variables::ComponentVariables;
@@ -199,19 +199,6 @@ pub(super) fn permutation_json(
         object.insert(ty.name.clone(), Json::Object(map));
     }
     Json::Object(object)
-}
-
-/// α, the components that move: `1 ↦ 5, 5 ↦ 1`.
-fn alpha_text(alpha: &[usize]) -> String {
-    let moved: Vec<(usize, usize)> = (0..alpha.len())
-        .filter(|&i| alpha[i] != i)
-        .map(|i| (i + 1, alpha[i] + 1))
-        .collect();
-    if moved.is_empty() {
-        "each stays in place".to_string()
-    } else {
-        pairs_text(&moved)
-    }
 }
 
 /// The widest of `texts` in characters, and at least `at_least`.

@@ -8,6 +8,7 @@
 //! - [`constant_free`]: the paper's Definition 23, over the resolved
 //!   script: every named constant of a distinguished type and every use of
 //!   an order-revealing built-in, with its span; FDR's `:[symmetric]:`.
+//! - [`naming`]: what automatic mode calls the sets it chose.
 //! - [`perm`]: permutations of the distinguished types (one array per
 //!   type), their group, generators and order.
 //! - [`apply`]: permutations applied to values, events, event sets and
@@ -48,6 +49,7 @@ pub mod drawing;
 pub mod graph;
 pub mod label;
 pub mod matching;
+pub mod naming;
 pub mod perm;
 pub mod rep;
 pub mod spec;

@@ -20,6 +20,7 @@ use crate::script::ir::{
 use crate::syntax::{Diagnostic, Span};
 
 use super::constant_free::{self, Reason, Use};
+use super::naming;
 
 /// A value of a distinguished type: the type's number (in the order of
 /// the specification) and the value's place in the type (declaration
@@ -58,8 +59,8 @@ pub const MAX_VALUES: usize = 1 << 16;
 /// One distinguished subtype.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DistinguishedType {
-    /// As the user wrote it (`NodeID`, `diff(T, {| c |})`), or the
-    /// datatype's name in automatic mode.
+    /// As the user wrote it (`NodeID`, `diff(T, {| c |})`); in automatic
+    /// mode, what the set is (see [`super::naming`]).
     pub name: String,
     pub datatype: DataTypeId,
     /// Its values, in declaration order.
@@ -251,9 +252,10 @@ impl Symmetry {
                 }
             }
             if values.len() >= 2 {
+                let datatype = DataTypeId(d as u32);
                 types.push(DistinguishedType {
-                    name: datatype.name.to_string(),
-                    datatype: DataTypeId(d as u32),
+                    name: naming::by_datatype(script, datatype, &values),
+                    datatype,
                     values,
                 });
             }
@@ -264,6 +266,17 @@ impl Symmetry {
         let mut symmetry = Symmetry::new(script, types, Origin::Automatic);
         symmetry.left_out = left_out;
         symmetry
+    }
+
+    /// Automatic mode's types called by the script's own names for them
+    /// where it has one (`NodeID` for `NodeIDType less Null`).
+    fn named_by_definitions(mut self, script: &Script, eval: &Evaluator) -> Symmetry {
+        for ty in &mut self.types {
+            if let Some(name) = naming::by_definition(script, eval, &ty.values) {
+                ty.name = name;
+            }
+        }
+        self
     }
 
     /// Why the script is not symmetric in these types: one diagnostic
@@ -442,7 +455,9 @@ impl Reduce {
     ) -> Result<Option<Symmetry>, Vec<Diagnostic>> {
         match self {
             Reduce::Off => Ok(None),
-            Reduce::Automatic => Ok(Some(Symmetry::automatic(script, roots))),
+            Reduce::Automatic => Ok(Some(
+                Symmetry::automatic(script, roots).named_by_definitions(script, eval),
+            )),
             Reduce::Types(items, origin) => {
                 Symmetry::explicit(script, eval, items, origin.clone(), roots).map(Some)
             }
@@ -780,8 +795,12 @@ mod tests {
         let mut script = Script::load_str("t.csp", SCRIPT).expect("loads");
         let root = script.add_expr("<root>", "Q(Null)").expect("resolves");
         let symmetry = Symmetry::automatic(&script, &[root]);
-        // Data's A is named by Q; B alone is nothing to permute.
-        assert_eq!(symmetry.describe(&script), ["NodeIDType = {N0, N1, N2}"]);
+        // Data's A is named by Q; B alone is nothing to permute. The set
+        // is called what it is, not by the whole datatype's name.
+        assert_eq!(
+            symmetry.describe(&script),
+            ["NodeIDType less Null = {N0, N1, N2}"]
+        );
         let lines = symmetry.left_out_lines(&script);
         assert_eq!(lines.len(), 2, "{lines:?}");
         // Null is named by NodeID, which the channel's type uses.

@@ -1012,11 +1012,14 @@ impl Ctx<'_, '_> {
                 .collect()
         };
         let (marked, here) = (show(left), show(right));
-        let permutation = match &comparison.answer {
-            Answer::Same { mapping } | Answer::NotUnique { mapping, .. } => mapping
-                .permutation
-                .lines(&lens.symmetry, self.script, false),
-            _ => Vec::new(),
+        let (permutation, alpha) = match &comparison.answer {
+            Answer::Same { mapping } | Answer::NotUnique { mapping, .. } => (
+                mapping
+                    .permutation
+                    .lines(&lens.symmetry, self.script, false),
+                mapping.alpha.clone(),
+            ),
+            _ => (Vec::new(), Vec::new()),
         };
         let parting = comparison.step_to_show().map(|k| {
             let cells = |trace: &crate::symmetry::rep::Trace| {
@@ -1053,6 +1056,7 @@ impl Ctx<'_, '_> {
             headline: comparison.answer.headline(),
             sentences: comparison.sentences(&marked, &here),
             permutation,
+            alpha,
             parting,
             marked,
             here,
