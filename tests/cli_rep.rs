@@ -143,6 +143,56 @@ fn the_state_as_a_graph_for_graphviz() {
     insta::assert_snapshot!(String::from_utf8(out).expect("text"));
 }
 
+#[test]
+fn every_cell_has_its_own_colour_in_dot_with_a_legend_past_twelve() {
+    let out = rep(&["tests/fixtures/symmetry/many_cells.csp", "--format", "dot"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).expect("text");
+    // Each component's cell and fill: `c13 [label="#13 …\ncell 13", fillcolor="#…"]`.
+    let mut fills: Vec<(usize, String)> = out
+        .lines()
+        .filter_map(|l| {
+            let (_, rest) = l.split_once("\\ncell ")?;
+            let (cell, rest) = rest.split_once('"')?;
+            let colour = rest.split("fillcolor=\"").nth(1)?.split('"').next()?;
+            Some((cell.parse().ok()?, colour.to_string()))
+        })
+        .collect();
+    fills.sort();
+    assert_eq!(fills.len(), 15, "{out}");
+    for (k, (cell, colour)) in fills.iter().enumerate() {
+        assert_eq!(*cell, k + 1, "one component a cell here: {out}");
+        assert!(
+            !fills[k + 1..].iter().any(|(_, other)| other == colour),
+            "cell {cell}'s colour {colour} is reused: {out}"
+        );
+    }
+    assert_ne!(fills[12].1, fills[0].1, "cell 13 is not cell 1's colour");
+    // More cells than the scheme's twelve: a legend, cell by cell.
+    assert!(out.contains("subgraph cluster_legend"), "{out}");
+    let legend = format!(
+        "<td bgcolor=\"{}\" width=\"24\"></td><td align=\"left\">cell 13</td>",
+        fills[12].1
+    );
+    assert!(out.contains(&legend), "{out}");
+    // Twelve cells or fewer: no legend (the snapshot below has seven).
+    let few = rep(&[
+        "models/liststack.csp",
+        "--after",
+        "push.T0.A",
+        "--format",
+        "dot",
+    ])
+    .success()
+    .get_output()
+    .stdout
+    .clone();
+    assert!(!String::from_utf8(few).expect("text").contains("legend"));
+}
+
 /// Asserts that a run succeeded and its output has every one of `parts`.
 fn prints_all(assert: assert_cmd::assert::Assert, parts: &[&str]) {
     let out = String::from_utf8(assert.success().get_output().stdout.clone()).unwrap();

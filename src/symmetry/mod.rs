@@ -32,7 +32,8 @@
 //!   why each step split what it split, as data and in words.
 //! - [`compare`]: why two states got different representatives.
 //! - [`graph`] and [`drawing`]: the state as the multigraph of Section
-//!   7.1, drawn as text for terminals and as DOT for Graphviz.
+//!   7.1, drawn as text for terminals and as DOT for Graphviz;
+//!   [`palette`]: a colour per cell for drawings outside the terminal.
 //! - [`brute`]: the brute-force canonicaliser (least image over the whole
 //!   group), the oracle for tests on small types.
 //!
@@ -50,6 +51,7 @@ pub mod graph;
 pub mod label;
 pub mod matching;
 pub mod naming;
+pub mod palette;
 pub mod perm;
 pub mod rep;
 pub mod spec;
