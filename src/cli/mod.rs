@@ -158,9 +158,15 @@ enum Command {
     Rep {
         #[command(flatten)]
         state: StateArgs,
-        /// `plain`, `json`, or `dot`: the state as a graph for Graphviz.
+        /// `plain`, `json`, or `dot`: the state as a graph for Graphviz;
+        /// `markdown`, `latex` or `svg`: the stages, for slides.
         #[arg(long, value_enum, default_value = "plain")]
         format: rep::RepFormat,
+        /// Only the algorithm, stage by stage: the partition after step
+        /// 1, each round of step 2 with its n-values, each split of step
+        /// 3 with its reason, the orderings and the permutation.
+        #[arg(long)]
+        stages: bool,
     },
     /// Why did two states get different representatives? Compares the
     /// state `--after` leads to with the one `--vs` leads to: the same
@@ -276,8 +282,13 @@ pub fn main() -> ExitCode {
             };
             check::run(&request, &mut out, &mut err)
         }
-        Some(Command::Rep { state, format }) => {
+        Some(Command::Rep {
+            state,
+            format,
+            stages,
+        }) => {
             let request = rep::Request {
+                stages,
                 file: &state.file,
                 process: state.process.as_deref(),
                 after: state.after.as_deref(),

@@ -31,6 +31,8 @@
 //! - [`columns`] and [`splits`]: what each n-value entry counts, and
 //!   why each step split what it split, as data and in words.
 //! - [`compare`]: why two states got different representatives.
+//! - [`stages`]: the algorithm on one state as a document of stages,
+//!   printed as Markdown, LaTeX or SVG for slides and handouts.
 //! - [`graph`] and [`drawing`]: the state as the multigraph of Section
 //!   7.1, drawn as text for terminals and as DOT for Graphviz;
 //!   [`palette`]: a colour per cell for drawings outside the terminal.
@@ -56,6 +58,7 @@ pub mod perm;
 pub mod rep;
 pub mod spec;
 pub mod splits;
+pub mod stages;
 pub mod system;
 pub mod trace;
 pub mod variables;
