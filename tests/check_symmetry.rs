@@ -329,12 +329,12 @@ assert System [| {c.A} |] STOP :[deadlock free] :[symmetry reduce]: T
     // The same check runs without reduction when asked.
     assert_eq!(run(&script, 0, &Reduce::Off).verdict, Verdict::Failed);
     // Automatic mode leaves A out, so T permutes B and C only, and the
-    // specification is symmetric in them.
+    // specification is symmetric in them; the set is called what it is.
     let auto = run(&script, 0, &Reduce::Automatic);
     assert_eq!(auto.verdict, Verdict::Failed);
     assert_eq!(
         auto.symmetry.expect("reduced").types,
-        [("T".to_string(), 2)]
+        [("T less A".to_string(), 2)]
     );
     // Asked for all of T, the synchronisation set's A is a reason too.
     let rendered = refusal(2, None);
@@ -345,7 +345,7 @@ assert System [| {c.A} |] STOP :[deadlock free] :[symmetry reduce]: T
     assert_eq!(auto.states, 1);
     assert_eq!(
         auto.symmetry.expect("reduced").types,
-        [("T".to_string(), 2)]
+        [("T less A".to_string(), 2)]
     );
 }
 

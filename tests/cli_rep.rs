@@ -143,6 +143,210 @@ fn the_state_as_a_graph_for_graphviz() {
     insta::assert_snapshot!(String::from_utf8(out).expect("text"));
 }
 
+#[test]
+fn every_cell_has_its_own_colour_in_dot_with_a_legend_past_twelve() {
+    let out = rep(&["tests/fixtures/symmetry/many_cells.csp", "--format", "dot"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).expect("text");
+    // Each component's cell and fill: `c13 [label="#13 …\ncell 13", fillcolor="#…"]`.
+    let mut fills: Vec<(usize, String)> = out
+        .lines()
+        .filter_map(|l| {
+            let (_, rest) = l.split_once("\\ncell ")?;
+            let (cell, rest) = rest.split_once('"')?;
+            let colour = rest.split("fillcolor=\"").nth(1)?.split('"').next()?;
+            Some((cell.parse().ok()?, colour.to_string()))
+        })
+        .collect();
+    fills.sort();
+    assert_eq!(fills.len(), 15, "{out}");
+    for (k, (cell, colour)) in fills.iter().enumerate() {
+        assert_eq!(*cell, k + 1, "one component a cell here: {out}");
+        assert!(
+            !fills[k + 1..].iter().any(|(_, other)| other == colour),
+            "cell {cell}'s colour {colour} is reused: {out}"
+        );
+    }
+    assert_ne!(fills[12].1, fills[0].1, "cell 13 is not cell 1's colour");
+    // More cells than the scheme's twelve: a legend, cell by cell.
+    assert!(out.contains("subgraph cluster_legend"), "{out}");
+    let legend = format!(
+        "<td bgcolor=\"{}\" width=\"24\"></td><td align=\"left\">cell 13</td>",
+        fills[12].1
+    );
+    assert!(out.contains(&legend), "{out}");
+    // Twelve cells or fewer: no legend (the snapshot below has seven).
+    let few = rep(&[
+        "models/liststack.csp",
+        "--after",
+        "push.T0.A",
+        "--format",
+        "dot",
+    ])
+    .success()
+    .get_output()
+    .stdout
+    .clone();
+    assert!(!String::from_utf8(few).expect("text").contains("legend"));
+}
+
+/// `symcsp rep` on Example 37's state with `extra` arguments: its output.
+fn example_37(extra: &[&str]) -> String {
+    let mut args = vec![
+        "tests/fixtures/symmetry/linked_nodes.csp",
+        "Nodes",
+        "--symmetry",
+        "NodeID, Data",
+        "--after",
+        LIST,
+    ];
+    args.extend_from_slice(extra);
+    let out = rep(&args).success().get_output().stdout.clone();
+    String::from_utf8(out).expect("text")
+}
+
+/// The cell sizes of Example 37, stage by stage: step 1, two rounds of
+/// step 2 (the second splits nothing), step 3, a last round.
+const EXAMPLE_37_SIZES: &str = "2,3,1 → 2,1,1,1,1 → 2,1,1,1,1 → 1,1,1,1,1,1 → 1,1,1,1,1,1";
+
+#[test]
+fn the_stages_alone_open_with_the_cell_sizes_of_each() {
+    let out = example_37(&["--stages"]);
+    assert!(
+        out.contains(&format!(
+            "the algorithm\n  cell sizes, stage by stage: {EXAMPLE_37_SIZES}\n  step 1"
+        )),
+        "{out}"
+    );
+    // The stages, the orderings and the permutation; not the state
+    // beside its representative, nor the graph.
+    assert!(
+        out.contains("  step 3  step 2 cannot split cell 1"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    NodeID: N2, N5, N3, N1, N0, N4\n"),
+        "{out}"
+    );
+    assert!(out.contains("\npermutation\n  NodeID: N0 ↦ N4"), "{out}");
+    assert!(!out.contains("  representative\n"), "{out}");
+    assert!(!out.contains("the state as a graph"), "{out}");
+}
+
+#[test]
+fn example_37_exported_as_markdown() {
+    let out = example_37(&["--stages", "--format", "markdown"]);
+    assert!(out.contains(&format!(
+        "**Cell sizes, stage by stage:** {EXAMPLE_37_SIZES}"
+    )));
+    // Example 37's n-value of N(N0, B, N4), entry by entry.
+    assert!(
+        out.contains("| 2 | #1 `Node(N0, B, N4)` | 0 | 1 | 1 | 0 | 3 | 1 | 0 | 0 | 1 | 1 |"),
+        "{out}"
+    );
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn example_37_exported_as_latex() {
+    // The format implies --stages.
+    let out = example_37(&["--format", "latex"]);
+    assert!(out.starts_with("% The representative algorithm"), "{out}");
+    assert!(out.contains("\\begin{document}") && out.ends_with("\\end{document}\n"));
+    assert!(out.contains("\\subsection*{Stage 4 of 5. Step 3"), "{out}");
+    assert!(
+        out.contains("$\\checkmark$ step 2 cannot split cell 1"),
+        "{out}"
+    );
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn example_37_exported_as_svg() {
+    let out = example_37(&["--stages", "--format", "svg"]);
+    assert!(
+        out.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+        "{out}"
+    );
+    assert!(out.ends_with("</svg>\n"));
+    // A drawing per stage, each with a box per component.
+    assert_eq!(out.matches("<g transform=").count(), 5, "{out}");
+    assert_eq!(
+        out.matches("<rect x=").count(),
+        5 * 6 + (3 + 5 + 5 + 6 + 6),
+        "{out}"
+    );
+    // Stage 1 colours the free nodes alike, stage 4 apart.
+    let stages: Vec<&str> = out.split("<g transform=").collect();
+    let fill = |stage: &str, label: &str| -> String {
+        let at = stage.find(label).expect("a component");
+        let rect = stage[..at].rsplit("<rect").next().expect("its box");
+        rect.split("fill=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        fill(stages[1], "#3 FreeNode(N2)"),
+        fill(stages[1], "#6 FreeNode(N5)")
+    );
+    assert_ne!(
+        fill(stages[4], "#3 FreeNode(N2)"),
+        fill(stages[4], "#6 FreeNode(N5)")
+    );
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn a_state_with_nothing_to_show_stage_by_stage_says_so() {
+    let fixture = "tests/fixtures/symmetry/nothing_to_show.csp";
+    rep(&[
+        fixture,
+        "One",
+        "--symmetry",
+        "T",
+        "--after",
+        "c.A",
+        "--stages",
+    ])
+    .code(2)
+    .stdout("")
+    .stderr(predicate::str::contains(
+        "error: nothing to show stage by stage: the state has one component (Holding(A))",
+    ));
+    for format in ["markdown", "latex", "svg"] {
+        rep(&[fixture, "Idlers", "--symmetry", "T", "--format", format])
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(
+                "error: nothing to show stage by stage: no component of the state holds a value \
+                 of T",
+            ));
+    }
+    // Without --stages the same state is shown as ever.
+    rep(&[fixture, "Idlers", "--symmetry", "T"]).success();
+    // JSON and DOT are not stage by stage.
+    rep(&[
+        fixture,
+        "Idlers",
+        "--symmetry",
+        "T",
+        "--stages",
+        "--format",
+        "json",
+    ])
+    .code(2)
+    .stderr(predicate::str::contains(
+        "--format json already holds every stage",
+    ));
+}
+
 /// Asserts that a run succeeded and its output has every one of `parts`.
 fn prints_all(assert: assert_cmd::assert::Assert, parts: &[&str]) {
     let out = String::from_utf8(assert.success().get_output().stdout.clone()).unwrap();
@@ -169,9 +373,63 @@ fn automatic_mode_says_what_it_left_out() {
         rep(&["models/liststack.csp", "System", "--symmetry", "auto"]),
         &[
             "chosen automatically",
-            "NodeIDType = {N0, N1, N2}",
+            // The script's own name for NodeIDType less Null.
+            "           NodeID = {N0, N1, N2}\n",
             "Null left out: it is named at models/liststack.csp:43:28",
         ],
+    );
+}
+
+#[test]
+fn automatic_mode_names_the_set_it_permutes_not_the_whole_type() {
+    // No definition names {W0, W1, W2}: the datatype less what was left
+    // out, in the types and in every permutation.
+    let fixture = "tests/fixtures/symmetry_errors/automatic_drops_one.csp";
+    let out = rep(&[fixture, "--after", "start.W1"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).expect("text");
+    assert!(
+        out.contains("           Id less Idle = {W0, W1, W2}\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n  Id less Idle: W0 ↦ W0, W1 ↦ W2, W2 ↦ W1\n"),
+        "{out}"
+    );
+    assert!(!out.contains("Id = "), "{out}");
+}
+
+#[test]
+fn a_permutation_lists_only_the_types_it_moves() {
+    // After push.T0.A only node values move: Data and ThreadID are left
+    // alone and not listed, not even as `identity`.
+    let out = rep(&["models/liststack.csp", "--after", "push.T0.A"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).expect("text");
+    let permutation = out
+        .split("\npermutation\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\ncomponents (α)").next())
+        .expect("a permutation section");
+    assert_eq!(permutation, "  NodeID: N0 ↦ N2, N1 ↦ N0, N2 ↦ N1", "{out}");
+    assert!(!out.contains("identity"), "{out}");
+    // A state that is its own representative says so once.
+    let out = rep(&["models/liststack.csp"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).expect("text");
+    assert_eq!(out.matches("identity").count(), 1, "{out}");
+    assert!(
+        out.contains("permutation  the identity: the state is its own representative\n"),
+        "{out}"
     );
 }
 
@@ -281,7 +539,7 @@ fn explore_counts_representatives_with_symmetry() {
     );
     assert_eq!(reduced["deadlock_states"], 8);
     assert_eq!(auto["states"], 93);
-    assert_eq!(auto["symmetry"]["types"][0]["name"], "NodeIDType");
+    assert_eq!(auto["symmetry"]["types"][0]["name"], "NodeID");
 }
 
 #[test]
@@ -326,7 +584,7 @@ fn check_reduces_as_the_assertion_or_the_command_line_says() {
     assert_eq!(auto["assertions"][0]["states"], 93);
     assert_eq!(
         auto["assertions"][0]["symmetry"]["types"][0]["name"],
-        "NodeIDType"
+        "NodeID"
     );
     // In plain text, the line says what was reduced.
     symcsp()

@@ -56,3 +56,22 @@ fn automatic_mode_lists_what_it_left_out() {
     let head: Vec<&str> = text.lines().take(6).collect();
     insta::assert_snapshot!(head.join("\n"));
 }
+
+#[test]
+fn diagnostics_are_listed_in_source_order() {
+    // The walk meets B (a channel type, line 10) first, then A and C.
+    let text = check("tests/fixtures/symmetry_errors/out_of_source_order.csp");
+    let lines: Vec<usize> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("--> "))
+        .map(|at| {
+            let mut parts = at.rsplit(':');
+            parts.next();
+            parts
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("file:line:col")
+        })
+        .collect();
+    assert_eq!(lines, [8, 9, 10], "{text}");
+}

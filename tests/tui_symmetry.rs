@@ -220,7 +220,11 @@ fn comparing_says_same_or_not_symmetric_with_the_evidence() {
         let c = app.symmetry.compared.clone().unwrap();
         assert_eq!(c.headline, "same representative");
         assert!(c.permutation[0].contains("N0 ↦ N2"), "{:?}", c.permutation);
-        insta::assert_snapshot!("compare_same", screen(&mut app, 140, 40));
+        // α as well: which component of the marked state became which.
+        assert_eq!(c.alpha.len(), c.marked.len());
+        let shown = screen(&mut app, 140, 40);
+        assert!(shown.contains("components (α): "), "{shown}");
+        insta::assert_snapshot!("compare_same", shown);
         // Another datum, and the top set: not symmetric.
         fire(&mut app, "setTop.T0.N2");
         run(&mut app, &[Command::Compare]);

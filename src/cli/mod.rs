@@ -170,9 +170,15 @@ enum Command {
     Rep {
         #[command(flatten)]
         state: StateArgs,
-        /// `plain`, `json`, or `dot`: the state as a graph for Graphviz.
+        /// `plain`, `json`, or `dot`: the state as a graph for Graphviz;
+        /// `markdown`, `latex` or `svg`: the stages, for slides.
         #[arg(long, value_enum, default_value = "plain")]
         format: rep::RepFormat,
+        /// Only the algorithm, stage by stage: the partition after step
+        /// 1, each round of step 2 with its n-values, each split of step
+        /// 3 with its reason, the orderings and the permutation.
+        #[arg(long)]
+        stages: bool,
         /// Step 3 by hand: the components (numbered from 1, separated by
         /// commas) that step 3's splits split off in turn, instead of
         /// each cell's first member; the representative this choice
@@ -298,9 +304,11 @@ pub fn main() -> ExitCode {
         Some(Command::Rep {
             state,
             format,
+            stages,
             choose,
         }) => {
             let request = rep::Request {
+                stages,
                 file: &state.file,
                 process: state.process.as_deref(),
                 after: state.after.as_deref(),

@@ -1,9 +1,12 @@
 //! `symcsp rep FILE [PROCESS] [--after "e1, e2"] [--symmetry auto|T,U]
-//! [--format plain|json|dot]`: the representative of the state a trace
-//! leads to, beside the state, with the permutation, the component
-//! bijection α and every partition the representative algorithm built —
-//! each n-value's columns named and each split explained — and the state
-//! as a graph; plain, JSON, or the graph for Graphviz.
+//! [--stages] [--format plain|json|dot|markdown|latex|svg]`: the
+//! representative of the state a trace leads to, beside the state, with
+//! the permutation, the component bijection α and every partition the
+//! representative algorithm built — each n-value's columns named and each
+//! split explained — and the state as a graph; plain, JSON, or the graph
+//! for Graphviz. `--stages` shows only the algorithm, stage by stage,
+//! with the cell sizes of each on one line; Markdown, LaTeX and SVG are
+//! exports of the stages for slides and handouts.
 //!
 //! Without PROCESS, the process of the first assertion that asks for
 //! symmetry reduction, with its types. Exit 0, or 2 for anything the user
@@ -17,13 +20,19 @@ use std::path::Path;
 use serde_json::{Map, Value as Json, json};
 
 use super::reach::{Question, Reached, Subject, answer, reach};
+use super::{EXIT_INPUT_ERROR, say};
+use crate::process::EventId;
 use crate::script::Script;
 use crate::symmetry::compare::Comparison;
 use crate::symmetry::drawing::{layout, plain as drawing_text};
 use crate::symmetry::graph::{EdgeKind, StateGraph};
-use crate::symmetry::perm::pairs_text;
+use crate::symmetry::perm::alpha_text;
 use crate::symmetry::rep::Step;
 use crate::symmetry::splits::{StepAccount, account};
+use crate::symmetry::stages::latex::latex;
+use crate::symmetry::stages::markdown::markdown;
+use crate::symmetry::stages::svg::svg;
+use crate::symmetry::stages::{Document, Sources, cell_sizes, uniqueness};
 use crate::symmetry::variables::ComponentVariables;
 use crate::symmetry::{Atom, Explanation, Origin, Permutation, Symmetry};
 
@@ -36,6 +45,29 @@ pub enum RepFormat {
     Json,
     /// The state as a graph, in Graphviz's DOT language.
     Dot,
+    /// The algorithm stage by stage, as Markdown (implies `--stages`).
+    Markdown,
+    /// The algorithm stage by stage, as a LaTeX article (implies
+    /// `--stages`).
+    Latex,
+    /// The algorithm stage by stage, a drawing per stage (implies
+    /// `--stages`).
+    Svg,
+}
+
+/// A printer of the stages.
+type Export = fn(&Document) -> String;
+
+impl RepFormat {
+    /// The printer of an export of the stages (`None`: not an export).
+    fn export(self) -> Option<Export> {
+        match self {
+            RepFormat::Markdown => Some(markdown),
+            RepFormat::Latex => Some(latex),
+            RepFormat::Svg => Some(svg),
+            RepFormat::Plain | RepFormat::Json | RepFormat::Dot => None,
+        }
+    }
 }
 
 pub struct Request<'a> {
@@ -44,6 +76,8 @@ pub struct Request<'a> {
     pub after: Option<&'a str>,
     pub symmetry: Option<&'a str>,
     pub format: RepFormat,
+    /// Only the algorithm's stages (what the exports always are).
+    pub stages: bool,
     /// Step 3 by hand: the components (from 1) its splits split off.
     pub choose: &'a [usize],
 }
@@ -52,6 +86,15 @@ pub struct Request<'a> {
 pub(super) const DRAWING_WIDTH: usize = 100;
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    if request.stages && matches!(request.format, RepFormat::Json | RepFormat::Dot) {
+        say(
+            err,
+            "error: --stages shows the algorithm stage by stage as plain text, markdown, latex or \
+             svg; --format json already holds every stage (\"steps\"), and --format dot draws \
+             the last\n",
+        );
+        return EXIT_INPUT_ERROR;
+    }
     let question = Question {
         file: request.file,
         process: request.process,
@@ -59,18 +102,18 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         traces: vec![("<after>", request.after)],
         command: "rep",
     };
-    let format = request.format;
     answer(&question, out, err, |script, subject| {
-        report(script, subject, format, request.choose)
+        report(script, subject, request)
     })
 }
 
-fn report(
-    script: &Script,
-    subject: &Subject,
-    format: RepFormat,
-    choose: &[usize],
-) -> Result<String, String> {
+fn report(script: &Script, subject: &Subject, request: &Request) -> Result<String, String> {
+    let Request {
+        format,
+        stages,
+        choose,
+        ..
+    } = *request;
     let mut reached = reach(script, subject)?;
     let (trace, row) = reached.states[0].clone();
     if let Some(&bad) = choose.iter().find(|&&c| c == 0 || c > row.len()) {
@@ -95,7 +138,7 @@ fn report(
         .variables(&reached.machine, &mut reached.procs, &row);
     let one = One::new(&reached, &explanation, variables);
     Ok(match format {
-        RepFormat::Plain => {
+        RepFormat::Plain if !stages => {
             let mut out = header(&reached, subject, &[("after", &trace)]);
             out.push_str(&one.plain());
             if let Some(by_hand) = &by_hand {
@@ -115,6 +158,9 @@ fn report(
             serde_json::to_string_pretty(&Json::Object(object)).expect("a report serialises") + "\n"
         }
         RepFormat::Dot => crate::symmetry::drawing::dot(&one.graph, &one.texts),
+        RepFormat::Plain | RepFormat::Markdown | RepFormat::Latex | RepFormat::Svg => {
+            one.stages(subject, &trace, format.export())?
+        }
     })
 }
 
@@ -130,27 +176,42 @@ pub(super) fn header(
     subject: &Subject,
     traces: &[(&str, &[crate::process::EventId])],
 ) -> String {
+    let mut out = String::new();
+    for (label, text) in heading(reached, subject, traces) {
+        out.push_str(&format!("{label:<10} {text}\n"));
+    }
+    out.push('\n');
+    out
+}
+
+/// The header's lines as `(label, text)`, a line going on from the one
+/// above with an empty label.
+fn heading(
+    reached: &Reached,
+    subject: &Subject,
+    traces: &[(&str, &[crate::process::EventId])],
+) -> Vec<(String, String)> {
     let script = reached.procs.script();
     let symmetry = &reached.symmetry;
-    let mut out = format!("process    {}\n", subject.process_text);
+    let mut out = vec![("process".to_string(), subject.process_text.clone())];
     for (label, trace) in traces {
         let shown = reached.events(trace);
-        out.push_str(&format!(
-            "{label:<10} {}\n",
+        out.push((
+            label.to_string(),
             if shown.is_empty() {
                 "nothing (the initial state)".to_string()
             } else {
                 shown.join(", ")
-            }
+            },
         ));
     }
-    out.push_str(&format!("symmetry   {}\n", origin(reached, script)));
+    out.push(("symmetry".to_string(), origin(reached, script)));
     for line in symmetry
         .describe(script)
         .into_iter()
         .chain(symmetry.left_out_lines(script))
     {
-        out.push_str(&format!("           {line}\n"));
+        out.push((String::new(), line));
     }
     let order = symmetry.group_order();
     let noun = if order.value() == 1u32.into() {
@@ -158,7 +219,7 @@ pub(super) fn header(
     } else {
         "permutations"
     };
-    out.push_str(&format!("group      {order} {noun}\n\n"));
+    out.push(("group".to_string(), format!("{order} {noun}")));
     out
 }
 
@@ -227,19 +288,6 @@ pub(super) fn permutation_json(
         object.insert(ty.name.clone(), Json::Object(map));
     }
     Json::Object(object)
-}
-
-/// α, the components that move: `1 ↦ 5, 5 ↦ 1`.
-fn alpha_text(alpha: &[usize]) -> String {
-    let moved: Vec<(usize, usize)> = (0..alpha.len())
-        .filter(|&i| alpha[i] != i)
-        .map(|i| (i + 1, alpha[i] + 1))
-        .collect();
-    if moved.is_empty() {
-        "each stays in place".to_string()
-    } else {
-        pairs_text(&moved)
-    }
 }
 
 /// The widest of `texts` in characters, and at least `at_least`.
@@ -334,7 +382,7 @@ impl<'r> One<'r> {
         out.push('\n');
         out.push_str("the algorithm\n");
         out.push_str(&self.algorithm());
-        out.push_str(&format!("\nunique      {}\n", self.uniqueness()));
+        out.push_str(&format!("\nunique      {}\n", uniqueness(self.explanation)));
         out.push_str(
             "\nthe state as a graph (Section 7.1): #n is component n; arrows point at identities\n",
         );
@@ -342,25 +390,6 @@ impl<'r> One<'r> {
             out.push_str(&format!("  {line}\n"));
         }
         out
-    }
-
-    /// Whether Proposition 50's conditions held, in words.
-    fn uniqueness(&self) -> &'static str {
-        let x = self.explanation;
-        match (x.unique_identities, x.trace.splits_fully_symmetric()) {
-            (true, true) => {
-                "guaranteed (Proposition 50: unique identities, and every split was of a fully \
-                 symmetric cell)"
-            }
-            (false, _) => {
-                "not guaranteed: a symmetric set lacks identities this state still holds \
-                 (Definition 46)"
-            }
-            (true, false) => {
-                "not guaranteed: step 3 split a cell that is not known to be fully symmetric \
-                 (Definition 49)"
-            }
-        }
     }
 
     /// The algorithm's steps, each partition, n-value and split, with
@@ -371,6 +400,10 @@ impl<'r> One<'r> {
         let mut out = String::new();
         let width = widest(texts, 5);
         let steps = &x.trace.steps;
+        out.push_str(&format!(
+            "  cell sizes, stage by stage: {}\n",
+            cell_sizes(&x.trace)
+        ));
         for (index, (step, account)) in steps.iter().zip(&self.steps).enumerate() {
             match (step, account) {
                 (Step::Shapes { cells }, _) => {
@@ -472,6 +505,54 @@ impl<'r> One<'r> {
             ));
         }
         out
+    }
+
+    /// The algorithm stage by stage: exported, or as plain text (the
+    /// header, the algorithm and the permutation). A state with nothing
+    /// to show stage by stage is an error, said plainly.
+    fn stages(
+        &self,
+        subject: &Subject,
+        trace: &[EventId],
+        export: Option<Export>,
+    ) -> Result<String, String> {
+        let reached = self.reached;
+        let traces = [("after", trace)];
+        let document = Document::new(Sources {
+            heading: heading(reached, subject, &traces),
+            explanation: self.explanation,
+            accounts: &self.steps,
+            graph: &self.graph,
+            texts: &self.texts,
+            representative: reached.texts(&self.explanation.representative),
+            symmetry: &reached.symmetry,
+            script: self.script(),
+        });
+        if let Some(why) = document.nothing_to_show(&reached.symmetry) {
+            return Err(format!(
+                "error: nothing to show stage by stage: {why}\n  = note: give --after a trace to a \
+                 state of several components holding values of the types\n"
+            ));
+        }
+        Ok(match export {
+            Some(export) => export(&document),
+            None => {
+                let x = self.explanation;
+                let mut out = header(reached, subject, &traces);
+                out.push_str("the algorithm\n");
+                out.push_str(&self.algorithm());
+                out.push('\n');
+                out.push_str(&permutation_text(
+                    "permutation",
+                    "the identity: the state is its own representative",
+                    &x.permutation,
+                    &x.alpha,
+                    &reached.symmetry,
+                    self.script(),
+                ));
+                out
+            }
+        })
     }
 
     /// Everything [`One::plain`] shows, as JSON fields.

@@ -1,6 +1,6 @@
 //! A [`StateGraph`] drawn: as lines of text for a terminal, each cut
 //! into spans a user interface can colour (a component by its cell), and
-//! as DOT for Graphviz.
+//! as DOT for Graphviz (each cell its own colour, from [`super::palette`]).
 //!
 //! The text follows the references (edges towards an identity): each
 //! component that nothing refers to starts a chain, `#6 Top(N1) ─top→
@@ -19,6 +19,7 @@
 use crate::lts::graph::dot_string;
 
 use super::graph::{EdgeKind, StateGraph};
+use super::palette::{NO_CELL, cell_colours, needs_legend};
 
 /// One line of a drawing.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -354,25 +355,26 @@ fn arrow(names: &[&str]) -> String {
 }
 
 /// `graph` for Graphviz: a box per component labelled `#n text`, filled
-/// with a colour per cell (and the cell named), references as arrows
+/// with its cell's own colour (and the cell named), references as arrows
 /// labelled with their variables (`next=me`), and each shared value as a
-/// dashed ellipse joined to the variables that hold it.
+/// dashed ellipse joined to the variables that hold it. With more cells
+/// than the colour scheme has colours, a legend lists each cell's colour.
 pub fn dot(graph: &StateGraph, texts: &[String]) -> String {
     let mut out = String::from(
-        "digraph state {\n  node [shape=box, style=filled, fontname=\"monospace\", \
-         colorscheme=set312];\n",
+        "digraph state {\n  node [shape=box, style=filled, fontname=\"monospace\"];\n",
     );
+    let cells = graph.cells.iter().flatten().max().map_or(0, |&j| j + 1);
+    let colours = cell_colours(cells);
     for (c, text) in texts.iter().enumerate().take(graph.components()) {
         let (label, colour) = match graph.cells[c] {
             Some(j) => (
                 format!("#{} {text}\ncell {}", c + 1, j + 1),
-                // Set312 has twelve colours.
-                (j % 12 + 1).to_string(),
+                colours[j].as_str(),
             ),
-            None => (format!("#{} {text}", c + 1), "white".to_string()),
+            None => (format!("#{} {text}", c + 1), NO_CELL),
         };
         out.push_str(&format!(
-            "  c{} [label={}, fillcolor={colour}];\n",
+            "  c{} [label={}, fillcolor=\"{colour}\"];\n",
             c + 1,
             dot_string(&label)
         ));
@@ -400,8 +402,32 @@ pub fn dot(graph: &StateGraph, texts: &[String]) -> String {
             ));
         }
     }
+    if needs_legend(cells) {
+        out.push_str(&dot_legend(&colours));
+    }
     out.push_str("}\n");
     out
+}
+
+/// A legend for Graphviz: a cluster holding one table, a row per cell
+/// with its colour.
+fn dot_legend(colours: &[String]) -> String {
+    let rows: String = colours
+        .iter()
+        .enumerate()
+        .map(|(j, colour)| {
+            format!(
+                "\n      <tr><td bgcolor=\"{colour}\" width=\"24\"></td><td \
+                 align=\"left\">cell {}</td></tr>",
+                j + 1
+            )
+        })
+        .collect();
+    format!(
+        "  subgraph cluster_legend {{\n    label=\"cells\";\n    legend [shape=plaintext, \
+         fillcolor=\"{NO_CELL}\", label=<<table border=\"0\" cellspacing=\"2\">{rows}\n    \
+         </table>>];\n  }}\n"
+    )
 }
 
 #[cfg(test)]
@@ -567,9 +593,9 @@ mod tests {
         assert_eq!(graph.label(&graph.edges[0]), "next=me");
         assert_eq!(
             dot(&graph, &texts),
-            "digraph state {\n  node [shape=box, style=filled, fontname=\"monospace\", \
-             colorscheme=set312];\n  c1 [label=\"#1 A\\ncell 2\", fillcolor=2];\n  c2 \
-             [label=\"#2 B\\ncell 1\", fillcolor=1];\n  c1 -> c2 [label=\"next=me\"];\n}\n"
+            "digraph state {\n  node [shape=box, style=filled, fontname=\"monospace\"];\n  \
+             c1 [label=\"#1 A\\ncell 2\", fillcolor=\"#ffffb3\"];\n  c2 [label=\"#2 B\\ncell \
+             1\", fillcolor=\"#8dd3c7\"];\n  c1 -> c2 [label=\"next=me\"];\n}\n"
         );
     }
 }

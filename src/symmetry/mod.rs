@@ -8,6 +8,7 @@
 //! - [`constant_free`]: the paper's Definition 23, over the resolved
 //!   script: every named constant of a distinguished type and every use of
 //!   an order-revealing built-in, with its span; FDR's `:[symmetric]:`.
+//! - [`naming`]: what automatic mode calls the sets it chose.
 //! - [`perm`]: permutations of the distinguished types (one array per
 //!   type), their group, generators and order.
 //! - [`apply`]: permutations applied to values, events, event sets and
@@ -30,8 +31,11 @@
 //! - [`columns`] and [`splits`]: what each n-value entry counts, and
 //!   why each step split what it split, as data and in words.
 //! - [`compare`]: why two states got different representatives.
+//! - [`stages`]: the algorithm on one state as a document of stages,
+//!   printed as Markdown, LaTeX or SVG for slides and handouts.
 //! - [`graph`] and [`drawing`]: the state as the multigraph of Section
-//!   7.1, drawn as text for terminals and as DOT for Graphviz.
+//!   7.1, drawn as text for terminals and as DOT for Graphviz;
+//!   [`palette`]: a colour per cell for drawings outside the terminal.
 //! - [`brute`]: the brute-force canonicaliser (least image over the whole
 //!   group), the oracle for tests on small types.
 //!
@@ -48,10 +52,13 @@ pub mod drawing;
 pub mod graph;
 pub mod label;
 pub mod matching;
+pub mod naming;
+pub mod palette;
 pub mod perm;
 pub mod rep;
 pub mod spec;
 pub mod splits;
+pub mod stages;
 pub mod system;
 pub mod trace;
 pub mod variables;

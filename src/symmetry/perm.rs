@@ -229,6 +229,26 @@ pub fn pairs_text<A: fmt::Display, B: fmt::Display>(pairs: &[(A, B)]) -> String 
         .join(PAIRS_JOINED_BY)
 }
 
+/// The components α moves, numbered from 1 as the views number them:
+/// `(1, 5)` for component 1 ↦ component 5.
+pub fn alpha_moves(alpha: &[usize]) -> Vec<(usize, usize)> {
+    (0..alpha.len())
+        .filter(|&i| alpha[i] != i)
+        .map(|i| (i + 1, alpha[i] + 1))
+        .collect()
+}
+
+/// α, the components that move: `1 ↦ 5, 5 ↦ 1`, or `each stays in
+/// place`.
+pub fn alpha_text(alpha: &[usize]) -> String {
+    let moved = alpha_moves(alpha);
+    if moved.is_empty() {
+        "each stays in place".to_string()
+    } else {
+        pairs_text(&moved)
+    }
+}
+
 /// Every arrangement of `0..n`, in lexicographic order.
 fn permutations_of(n: usize) -> Vec<Vec<u16>> {
     let mut current: Vec<u16> = (0..n as u16).collect();

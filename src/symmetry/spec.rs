@@ -20,6 +20,7 @@ use crate::script::ir::{
 use crate::syntax::{Diagnostic, Span};
 
 use super::constant_free::{self, Reason, Use};
+use super::naming;
 
 /// A value of a distinguished type: the type's number (in the order of
 /// the specification) and the value's place in the type (declaration
@@ -58,8 +59,8 @@ pub const MAX_VALUES: usize = 1 << 16;
 /// One distinguished subtype.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DistinguishedType {
-    /// As the user wrote it (`NodeID`, `diff(T, {| c |})`), or the
-    /// datatype's name in automatic mode.
+    /// As the user wrote it (`NodeID`, `diff(T, {| c |})`); in automatic
+    /// mode, what the set is (see [`super::naming`]).
     pub name: String,
     pub datatype: DataTypeId,
     /// Its values, in declaration order.
@@ -251,27 +252,45 @@ impl Symmetry {
                 }
             }
             if values.len() >= 2 {
+                let datatype = DataTypeId(d as u32);
                 types.push(DistinguishedType {
-                    name: datatype.name.to_string(),
-                    datatype: DataTypeId(d as u32),
+                    name: naming::by_datatype(script, datatype, &values),
+                    datatype,
                     values,
                 });
             }
         }
+        // Listed as the diagnostics are: down the file (a stable sort,
+        // so the values one built-in leaves out stay in declaration order).
+        left_out.sort_by_key(|l| source_order(&l.reason));
         let mut symmetry = Symmetry::new(script, types, Origin::Automatic);
         symmetry.left_out = left_out;
         symmetry
     }
 
+    /// Automatic mode's types called by the script's own names for them
+    /// where it has one (`NodeID` for `NodeIDType less Null`).
+    fn named_by_definitions(mut self, script: &Script, eval: &Evaluator) -> Symmetry {
+        for ty in &mut self.types {
+            if let Some(name) = naming::by_definition(script, eval, &ty.values) {
+                ty.name = name;
+            }
+        }
+        self
+    }
+
     /// Why the script is not symmetric in these types: one diagnostic
     /// per use that breaks it, each with the remedy (the type less every
-    /// constructor of it the script names).
+    /// constructor of it the script names), in source order.
     pub fn breaks(&self, script: &Script, uses: &[Reason]) -> Vec<Diagnostic> {
         if self.types.is_empty() {
             return Vec::new();
         }
+        // The walk meets uses in dependency order (channel types first);
+        // a reader goes down the file.
+        let uses = in_source_order(uses);
         let mut named: Vec<Vec<CtorId>> = vec![Vec::new(); self.types.len()];
-        for reason in uses {
+        for reason in &uses {
             if let Use::Constant(c) = reason.what
                 && let Some(atom) = self.atom(c)
                 && !named[atom.ty()].contains(&c)
@@ -280,7 +299,7 @@ impl Symmetry {
             }
         }
         let mut out = Vec::new();
-        for reason in uses {
+        for reason in &uses {
             match reason.what {
                 Use::Constant(c) => {
                     let Some(atom) = self.atom(c) else { continue };
@@ -436,7 +455,9 @@ impl Reduce {
     ) -> Result<Option<Symmetry>, Vec<Diagnostic>> {
         match self {
             Reduce::Off => Ok(None),
-            Reduce::Automatic => Ok(Some(Symmetry::automatic(script, roots))),
+            Reduce::Automatic => Ok(Some(
+                Symmetry::automatic(script, roots).named_by_definitions(script, eval),
+            )),
             Reduce::Types(items, origin) => {
                 Symmetry::explicit(script, eval, items, origin.clone(), roots).map(Some)
             }
@@ -539,6 +560,20 @@ impl Symmetry {
             }
         }
     }
+}
+
+/// Where a use sits, as a key that sorts in source order: positions are
+/// numbered through the files in the order they were loaded, so this is
+/// file, then line, then column.
+fn source_order(reason: &Reason) -> (u32, u32) {
+    (reason.span.start, reason.span.end)
+}
+
+/// `uses`, sorted in source order (a stable sort: one place, one order).
+fn in_source_order(uses: &[Reason]) -> Vec<Reason> {
+    let mut sorted = uses.to_vec();
+    sorted.sort_by_key(source_order);
+    sorted
 }
 
 /// The order of a symmetry group, `n1!·n2!·…`, printed with its value.
@@ -742,11 +777,13 @@ mod tests {
     #[test]
     fn a_named_constant_breaks_symmetry_in_its_type_only() {
         let errors = explicit(&["NodeID", "diff(Data, {| C |})"], "Q(N0)").unwrap_err();
+        // In source order: A in the script, then N0 in the root added
+        // after it.
         assert_eq!(
             errors,
             vec![
-                "N0 is named here, so NodeID is not symmetric: N0 cannot be permuted",
-                "A is named here, so diff(Data, {| C |}) is not symmetric: A cannot be permuted"
+                "A is named here, so diff(Data, {| C |}) is not symmetric: A cannot be permuted",
+                "N0 is named here, so NodeID is not symmetric: N0 cannot be permuted"
             ]
         );
         // Null is outside NodeID: naming it is fine.
@@ -758,8 +795,12 @@ mod tests {
         let mut script = Script::load_str("t.csp", SCRIPT).expect("loads");
         let root = script.add_expr("<root>", "Q(Null)").expect("resolves");
         let symmetry = Symmetry::automatic(&script, &[root]);
-        // Data's A is named by Q; B alone is nothing to permute.
-        assert_eq!(symmetry.describe(&script), ["NodeIDType = {N0, N1, N2}"]);
+        // Data's A is named by Q; B alone is nothing to permute. The set
+        // is called what it is, not by the whole datatype's name.
+        assert_eq!(
+            symmetry.describe(&script),
+            ["NodeIDType less Null = {N0, N1, N2}"]
+        );
         let lines = symmetry.left_out_lines(&script);
         assert_eq!(lines.len(), 2, "{lines:?}");
         // Null is named by NodeID, which the channel's type uses.

@@ -369,6 +369,9 @@ pub struct Compared {
     /// A permutation mapping the marked state onto this one, per type
     /// it moves (`NodeID: N0 ↦ N2, …`), when one was found.
     pub permutation: Vec<String>,
+    /// With that permutation, α: the marked state's component `i` is
+    /// this state's `alpha[i]` (empty when none was found).
+    pub alpha: Vec<usize>,
     /// The two states' partitions side by side before the step where
     /// the evidence is or where the traces part.
     pub parting: Option<Parting>,

@@ -1191,11 +1191,14 @@ impl Ctx<'_, '_> {
                 .collect()
         };
         let (marked, here) = (show(left), show(right));
-        let permutation = match &comparison.answer {
-            Answer::Same { mapping } | Answer::NotUnique { mapping, .. } => mapping
-                .permutation
-                .lines(&lens.symmetry, self.script, false),
-            _ => Vec::new(),
+        let (permutation, alpha) = match &comparison.answer {
+            Answer::Same { mapping } | Answer::NotUnique { mapping, .. } => (
+                mapping
+                    .permutation
+                    .lines(&lens.symmetry, self.script, false),
+                mapping.alpha.clone(),
+            ),
+            _ => (Vec::new(), Vec::new()),
         };
         let parting = comparison.step_to_show().map(|k| {
             // The partition the sentences speak of: step 1's own, or the
@@ -1247,6 +1250,7 @@ impl Ctx<'_, '_> {
             n_values: comparison.n_value_lines(&marked, &here),
             representatives,
             permutation,
+            alpha,
             parting,
             marked,
             here,

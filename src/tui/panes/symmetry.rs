@@ -16,7 +16,7 @@ use super::super::config::{Command, Theme};
 use super::super::engine::{Compared, StateSymmetry};
 use super::super::model::SymmetryAbout;
 use super::List;
-use crate::symmetry::perm::{PAIRS_JOINED_BY, maps_to, pairs_text};
+use crate::symmetry::perm::{PAIRS_JOINED_BY, alpha_moves, alpha_text, maps_to, pairs_text};
 use crate::symmetry::rep::{NValue, Step};
 use crate::tui::wrap::wrap_line;
 
@@ -268,14 +268,10 @@ fn representative(
             }
             lines.push(Line::from(spans));
         }
-        let moved: Vec<(usize, usize)> = (0..n)
-            .filter(|&i| x.alpha[i] != i)
-            .map(|i| (i + 1, x.alpha[i] + 1))
-            .collect();
-        if !moved.is_empty() {
+        if !alpha_moves(&x.alpha).is_empty() {
             lines.push(Line::from(format!(
                 "  components (α): {}",
-                pairs_text(&moved)
+                alpha_text(&x.alpha)
             )));
         }
     }
@@ -664,6 +660,12 @@ fn comparison(theme: &Theme, c: &Compared, width: usize) -> Vec<Line<'static>> {
                 .iter()
                 .map(|p| Line::styled(format!("  {p}"), theme.moved)),
         );
+        // α says which component became which: the states' lists are not
+        // in the same order.
+        lines.push(Line::from(format!(
+            "  components (α): {}",
+            alpha_text(&c.alpha)
+        )));
     }
     if let Some(parting) = &c.parting {
         let (step, left, right) = (&parting.step, &parting.marked, &parting.here);

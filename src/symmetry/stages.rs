@@ -1,0 +1,349 @@
+//! The representative algorithm of one state as a document of stages, for
+//! a slide or a handout: the partition after step 1, each round of step 2
+//! with its n-value tables (one per cell, columns named) and why each
+//! cell split, each step-3 split with whether its cell was fully
+//! symmetric, then the orderings and the permutation. Above them, the
+//! cell sizes stage by stage on one line (`2,3,1 → 2,1,1,1,1 → …`), the
+//! algorithm at a glance.
+//!
+//! A [`Document`] holds only words and numbers, so each format —
+//! [`markdown`], [`latex`], [`svg`] — is a printer of it; the state's
+//! graph comes along for the drawings. [`Document::nothing_to_show`]
+//! says when a state makes a poor lesson: with one component, or no
+//! distinguished value, no stage can tell anything apart.
+
+pub mod latex;
+pub mod markdown;
+pub mod svg;
+
+use crate::script::Script;
+
+use super::graph::StateGraph;
+use super::perm::alpha_text;
+use super::rep::{NValue, Step, Trace};
+use super::splits::StepAccount;
+use super::{Explanation, Symmetry};
+
+/// Everything the stages show, in words and numbers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document {
+    /// `(label, text)` lines naming the process, the trace, the types and
+    /// the group.
+    pub heading: Vec<(String, String)>,
+    /// Each component of the state, and of its representative.
+    pub texts: Vec<String>,
+    pub representative: Vec<String>,
+    /// α: component `i` of the state is the representative's `alpha[i]`.
+    pub alpha: Vec<usize>,
+    pub stages: Vec<Stage>,
+    /// The final order of the components.
+    pub order: Vec<usize>,
+    pub orderings: Vec<TypeOrdering>,
+    /// A line per type the permutation moves (none for the identity).
+    pub permutation: Vec<String>,
+    /// Whether the representative is guaranteed unique, in words.
+    pub unique: String,
+    /// The state's graph (its cells those of the last stage).
+    pub graph: StateGraph,
+}
+
+/// One stage: what the algorithm did and the partition it left.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stage {
+    pub kind: StageKind,
+    /// Per cell of the partition before a round of step 2: its
+    /// components' n-values (empty for the other steps).
+    pub tables: Vec<Table>,
+    /// Why cells split (a sentence per new cell, or step 3's reason).
+    pub sentences: Vec<String>,
+    /// The ordered partition after the stage.
+    pub cells: Vec<Vec<usize>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StageKind {
+    /// Step 1: the components by shape.
+    Shapes,
+    /// A round of step 2 (from 1), and whether it split a cell.
+    Refine { round: usize, split: bool },
+    /// Step 3, with whether the cell was fully symmetric (Definition 49;
+    /// `None`: undecided).
+    Individualise { fully_symmetric: Option<bool> },
+}
+
+/// One cell's n-values in a round of step 2.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// The cell, in the partition before the round.
+    pub cell: usize,
+    /// The columns' labels (`me→c2.next`), one group per variable.
+    pub heads: Vec<Vec<String>>,
+    pub rows: Vec<NValue>,
+}
+
+/// A type's values in the order the ordered components hold them, and
+/// those that appear nowhere (in any order).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeOrdering {
+    pub ty: String,
+    pub appeared: Vec<String>,
+    pub nowhere: Vec<String>,
+}
+
+/// The cell sizes after each step of `trace`, on one line: `2,3,1 →
+/// 2,1,1,1,1`.
+pub fn cell_sizes(trace: &Trace) -> String {
+    sizes_line(trace.steps.iter().map(Step::cells))
+}
+
+/// Each partition's cell sizes, `2,3,1`, joined by arrows.
+fn sizes_line<'a>(partitions: impl Iterator<Item = &'a [Vec<usize>]>) -> String {
+    partitions
+        .map(|cells| {
+            let sizes: Vec<String> = cells.iter().map(|c| c.len().to_string()).collect();
+            sizes.join(",")
+        })
+        .collect::<Vec<_>>()
+        .join(" → ")
+}
+
+impl Stage {
+    /// What the stage is, as a heading: `Step 2, round 1: n-values`.
+    pub fn title(&self) -> String {
+        match self.kind {
+            StageKind::Shapes => "Step 1: the components by control state and the values \
+                                  that are not distinguished"
+                .to_string(),
+            StageKind::Refine { round, .. } => format!(
+                "Step 2, round {round}: each component's n-value against the cells before the \
+                 round"
+            ),
+            StageKind::Individualise { .. } => {
+                "Step 3: a cell nothing tells apart loses its first component".to_string()
+            }
+        }
+    }
+
+    /// What came of the stage, as a line under its tables: `→ 5 cells`.
+    pub fn outcome(&self) -> String {
+        match self.kind {
+            StageKind::Refine { split: true, .. } => format!(
+                "Components with different n-values split apart: {}",
+                cells_counted(self.cells.len())
+            ),
+            StageKind::Refine { split: false, .. } => "No cell splits: step 2 is done".to_string(),
+            StageKind::Shapes | StageKind::Individualise { .. } => cells_counted(self.cells.len()),
+        }
+    }
+
+    /// The n-value tables, those of neighbouring cells with the same
+    /// columns together (one table with a column for the cell reads
+    /// better than a table per one-component cell).
+    pub fn table_runs(&self) -> Vec<&[Table]> {
+        self.tables.chunk_by(|a, b| a.heads == b.heads).collect()
+    }
+
+    /// Step 3's mark, at a glance and without colour: ✓ the choice
+    /// cannot matter, ✗ it may, ? undecided.
+    pub fn mark(&self) -> Option<char> {
+        match self.kind {
+            StageKind::Individualise { fully_symmetric } => Some(match fully_symmetric {
+                Some(true) => '✓',
+                Some(false) => '✗',
+                None => '?',
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// How to read a column's label, said once per round of step 2.
+pub const COLUMNS_EXPLAINED: &str = "A column v→cj.w counts the components of cell j whose \
+     variable w holds the value of this component's variable v.";
+
+/// What the permutation is, said above it.
+pub const PERMUTATION_EXPLAINED: &str = "The permutation maps the k-th value of each ordering \
+     to the type's k-th value; α says which component of the representative each component \
+     becomes.";
+
+/// `1 cell`, `5 cells`.
+fn cells_counted(n: usize) -> String {
+    format!("{n} cell{}", if n == 1 { "" } else { "s" })
+}
+
+/// What [`Document::new`] reads: the explanation of one state and how
+/// it is shown.
+pub struct Sources<'a> {
+    pub heading: Vec<(String, String)>,
+    pub explanation: &'a Explanation,
+    /// Each step of the trace, explained ([`super::splits::account`]).
+    pub accounts: &'a [StepAccount],
+    pub graph: &'a StateGraph,
+    pub texts: &'a [String],
+    pub representative: Vec<String>,
+    pub symmetry: &'a Symmetry,
+    pub script: &'a Script,
+}
+
+impl Document {
+    pub fn new(from: Sources) -> Document {
+        let x = from.explanation;
+        let texts = from.texts;
+        let mut stages = Vec::with_capacity(x.trace.steps.len());
+        let mut before: &[Vec<usize>] = &[];
+        for (step, account) in x.trace.steps.iter().zip(from.accounts) {
+            let stage = match (step, account) {
+                (
+                    Step::Refine {
+                        n_values, split, ..
+                    },
+                    StepAccount::Refine {
+                        round,
+                        columns,
+                        splits,
+                    },
+                ) => Stage {
+                    kind: StageKind::Refine {
+                        round: *round,
+                        split: *split,
+                    },
+                    tables: before
+                        .iter()
+                        .enumerate()
+                        .map(|(j, cell)| Table {
+                            cell: j,
+                            heads: columns
+                                .get(j)
+                                .map(|c| {
+                                    c.groups
+                                        .iter()
+                                        .map(|g| g.iter().map(|col| col.label()).collect())
+                                        .collect()
+                                })
+                                .unwrap_or_default(),
+                            rows: n_values
+                                .iter()
+                                .filter(|nv| cell.contains(&nv.component))
+                                .cloned()
+                                .collect(),
+                        })
+                        .collect(),
+                    sentences: splits
+                        .iter()
+                        .flat_map(|s| &s.parts)
+                        .map(|p| p.sentence(texts))
+                        .collect(),
+                    cells: step.cells().to_vec(),
+                },
+                (
+                    Step::Individualise {
+                        fully_symmetric, ..
+                    },
+                    StepAccount::Individualise(split),
+                ) => Stage {
+                    kind: StageKind::Individualise {
+                        fully_symmetric: *fully_symmetric,
+                    },
+                    tables: Vec::new(),
+                    sentences: vec![split.sentence(texts, &from.graph.variables)],
+                    cells: step.cells().to_vec(),
+                },
+                _ => Stage {
+                    kind: StageKind::Shapes,
+                    tables: Vec::new(),
+                    sentences: Vec::new(),
+                    cells: step.cells().to_vec(),
+                },
+            };
+            stages.push(stage);
+            before = step.cells();
+        }
+        let name = |a| from.symmetry.name(from.script, a).to_string();
+        let orderings = from
+            .symmetry
+            .types()
+            .iter()
+            .enumerate()
+            .map(|(t, ty)| {
+                let ordering = &x.trace.type_orderings[t];
+                let appeared = x.trace.appeared[t].min(ordering.len());
+                TypeOrdering {
+                    ty: ty.name.clone(),
+                    appeared: ordering[..appeared].iter().map(|&a| name(a)).collect(),
+                    nowhere: ordering[appeared..].iter().map(|&a| name(a)).collect(),
+                }
+            })
+            .collect();
+        Document {
+            heading: from.heading,
+            texts: texts.to_vec(),
+            representative: from.representative,
+            alpha: x.alpha.clone(),
+            stages,
+            order: x.trace.order.clone(),
+            orderings,
+            permutation: x.permutation.lines(from.symmetry, from.script, false),
+            unique: uniqueness(x).to_string(),
+            graph: from.graph.clone(),
+        }
+    }
+
+    /// The cell sizes stage by stage: `2,3,1 → 2,1,1,1,1 → …`.
+    pub fn summary(&self) -> String {
+        sizes_line(self.stages.iter().map(|s| s.cells.as_slice()))
+    }
+
+    /// α in words: `1 ↦ 5, 3 ↦ 1` or `each stays in place`.
+    pub fn alpha_text(&self) -> String {
+        alpha_text(&self.alpha)
+    }
+
+    /// Why the stages of this state would show nothing (`None` when they
+    /// show something): one component, or no distinguished value held.
+    pub fn nothing_to_show(&self, symmetry: &Symmetry) -> Option<String> {
+        match self.texts.len() {
+            0 => return Some("the state has no component".to_string()),
+            1 => {
+                return Some(format!(
+                    "the state has one component ({}): every stage is one cell, and there is \
+                     nothing to order",
+                    self.texts[0]
+                ));
+            }
+            _ => {}
+        }
+        if symmetry.types().is_empty() {
+            return Some(
+                "no type is permuted (the group is the identity alone): every state is its own \
+                 representative"
+                    .to_string(),
+            );
+        }
+        let holds_none = self.graph.variables.iter().all(|v| v.variables.is_empty());
+        holds_none.then(|| {
+            format!(
+                "no component of the state holds a value of {}: no n-value tells components \
+                 apart, and every permutation leaves the state as it is",
+                symmetry.type_names()
+            )
+        })
+    }
+}
+
+/// Whether Proposition 50's conditions held, in words.
+pub fn uniqueness(x: &Explanation) -> &'static str {
+    match (x.unique_identities, x.trace.splits_fully_symmetric()) {
+        (true, true) => {
+            "guaranteed (Proposition 50: unique identities, and every split was of a fully \
+             symmetric cell)"
+        }
+        (false, _) => {
+            "not guaranteed: a symmetric set lacks identities this state still holds \
+             (Definition 46)"
+        }
+        (true, false) => {
+            "not guaranteed: step 3 split a cell that is not known to be fully symmetric \
+             (Definition 49)"
+        }
+    }
+}
