@@ -290,15 +290,7 @@ pub(super) fn permutation_json(
     Json::Object(object)
 }
 
-/// The widest of `texts` in characters, and at least `at_least`.
-pub(super) fn widest(texts: &[String], at_least: usize) -> usize {
-    texts
-        .iter()
-        .map(|t| t.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(at_least)
-}
+pub(super) use crate::symmetry::compare::widest;
 
 /// An ordered partition as `{A, B}  {C}`.
 pub(super) fn cells_text(cells: &[Vec<usize>], texts: &[String]) -> String {
@@ -347,6 +339,19 @@ impl<'r> One<'r> {
         self.reached.symmetry.name(self.script(), atom)
     }
 
+    /// The permutation that made the representative, and α.
+    fn permutation(&self) -> String {
+        let x = self.explanation;
+        permutation_text(
+            "permutation",
+            "the identity: the state is its own representative",
+            &x.permutation,
+            &x.alpha,
+            &self.reached.symmetry,
+            self.script(),
+        )
+    }
+
     /// Everything after the header: the state beside its representative,
     /// the permutation, the algorithm, uniqueness and the graph.
     pub fn plain(&self) -> String {
@@ -371,14 +376,7 @@ impl<'r> One<'r> {
             ));
         }
         out.push('\n');
-        out.push_str(&permutation_text(
-            "permutation",
-            "the identity: the state is its own representative",
-            &x.permutation,
-            &x.alpha,
-            &self.reached.symmetry,
-            self.script(),
-        ));
+        out.push_str(&self.permutation());
         out.push('\n');
         out.push_str("the algorithm\n");
         out.push_str(&self.algorithm());
@@ -537,19 +535,11 @@ impl<'r> One<'r> {
         Ok(match export {
             Some(export) => export(&document),
             None => {
-                let x = self.explanation;
                 let mut out = header(reached, subject, &traces);
                 out.push_str("the algorithm\n");
                 out.push_str(&self.algorithm());
                 out.push('\n');
-                out.push_str(&permutation_text(
-                    "permutation",
-                    "the identity: the state is its own representative",
-                    &x.permutation,
-                    &x.alpha,
-                    &reached.symmetry,
-                    self.script(),
-                ));
+                out.push_str(&self.permutation());
                 out
             }
         })

@@ -677,8 +677,9 @@ impl Search<'_, '_> {
     }
 }
 
-/// The widest of `texts` in characters, at least `at_least`.
-fn widest(texts: &[String], at_least: usize) -> usize {
+/// The widest of `texts` in characters, at least `at_least`: the width
+/// of a column of them.
+pub fn widest(texts: &[String], at_least: usize) -> usize {
     texts
         .iter()
         .map(|t| t.chars().count())
