@@ -285,10 +285,12 @@ impl Section<'_> {
         let span = e.span;
         let kind = std::mem::replace(&mut e.kind, E::Wildcard);
         e.kind = match kind {
-            E::Name(n) if !n.is_qualified() && matches!(n.text.as_str(), "STOP" | "TSTOP") => {
+            // FDR reserves TSTOP and TSKIP without defining them: only
+            // STOP and SKIP stand for them.
+            E::Name(n) if !n.is_qualified() && n.text.as_str() == "STOP" => {
                 call("TSTOP'", vec![tock(span)], span).kind
             }
-            E::Name(n) if !n.is_qualified() && matches!(n.text.as_str(), "SKIP" | "TSKIP") => {
+            E::Name(n) if !n.is_qualified() && n.text.as_str() == "SKIP" => {
                 call("TSKIP'", vec![tock(span)], span).kind
             }
             E::Name(n) if !n.is_qualified() && n.text.as_str() == "WAIT" => {

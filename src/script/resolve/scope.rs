@@ -815,10 +815,15 @@ pub(super) fn missing_builtin(name: &str) -> Option<(String, &'static str)> {
              in the script (e.g. `B(s) = #s < n & in?x -> B(s ^ <x>) [] \
              s != <> & out!head(s) -> B(tail(s))`)",
         ),
-        "WAIT" | "TSTOP" | "TSKIP" | "timed_priority" => (
+        "WAIT" | "timed_priority" => (
             format!("`{name}` is not defined outside a `Timed` section"),
-            "as in FDR, `WAIT`, `TSTOP`, `TSKIP` and `timed_priority` are \
-             names only inside `Timed(et) { ... }`",
+            "as in FDR, `WAIT` and `timed_priority` are names only inside \
+             `Timed(et) { ... }`",
+        ),
+        "TSTOP" | "TSKIP" => (
+            format!("`{name}` is not in scope"),
+            "as in FDR, `TSTOP` and `TSKIP` cannot be named, even inside \
+             `Timed(et) { ... }`: there `STOP` and `SKIP` stand for them",
         ),
         _ => return None,
     })
