@@ -16,6 +16,7 @@
 //! state.
 
 mod chase;
+pub mod compress;
 pub mod events;
 pub mod key;
 mod operator;
@@ -35,9 +36,10 @@ use crate::script::builtins::{Builtin, ProcessFunction};
 use crate::script::ir::FuncId;
 use crate::syntax::Span;
 
+pub use compress::Compression;
 pub use events::{EventId, EventRelation, EventSet, EventTable, TAU, TICK};
 pub use key::{Exporter, StateKey};
-pub use term::{ProcId, RelationId, SetId, Term, Transition};
+pub use term::{Place, ProcId, RelationId, SetId, Term, Transition};
 
 use events::Interner;
 use operator::Operator;
@@ -66,6 +68,9 @@ pub struct Processes<'s> {
     /// Where `chase` goes from each state it has walked through: the
     /// state it stops in, or `None` on a τ-loop ([`chase`]).
     chased: FxHashMap<ProcId, Option<ProcId>>,
+    /// Each compressed process, by compression and the state it was
+    /// computed from ([`compress`]).
+    compressions: FxHashMap<(Compression, ProcId), Arc<compress::Table>>,
     static_depth: usize,
     omega: ProcId,
 }
@@ -159,6 +164,7 @@ impl<'s> Processes<'s> {
             memo: Vec::new(),
             computing: Vec::new(),
             chased: FxHashMap::default(),
+            compressions: FxHashMap::default(),
             static_depth: 0,
             omega: ProcId(0),
         };
@@ -306,8 +312,6 @@ impl<'s> Processes<'s> {
                 self.intern(Term::Chaos(set))
             }
             Builtin::ProcessFunction(function) => match function {
-                // Compressions preserve the semantics in every model, so
-                // the uncompressed process is an exact stand-in.
                 ProcessFunction::Normal
                 | ProcessFunction::Sbisim
                 | ProcessFunction::Wbisim
@@ -317,7 +321,11 @@ impl<'s> Processes<'s> {
                 | ProcessFunction::ModelCompress
                 | ProcessFunction::TauLoopFactor
                 | ProcessFunction::LazyEnumerate
-                | ProcessFunction::LazyNormal => self.state(&args[0], span)?,
+                | ProcessFunction::LazyNormal => {
+                    let compression = Compression::of(function).expect("a compression");
+                    let p = self.state(&args[0], span)?;
+                    self.compress(compression, p)?
+                }
                 ProcessFunction::Loop => {
                     let p = self.state(&args[0], span)?;
                     self.intern(Term::Loop(p))

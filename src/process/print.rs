@@ -6,7 +6,12 @@
 use crate::eval::Value;
 
 use super::key::{KeyTerm, StateKey};
-use super::{EventId, EventRelation, EventSet, ProcId, Processes, TAU, TICK, Term};
+use super::{EventId, EventRelation, EventSet, Place, ProcId, Processes, TAU, TICK, Term};
+
+thread_local! {
+    /// Set while a compressed state's original process is printed.
+    static INSIDE_COMPRESSED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 
 /// Sets with more events than this print abbreviated.
 const SET_SHOWN: usize = 6;
@@ -234,6 +239,37 @@ impl Processes<'_> {
                 out.push_str("chase(");
                 self.write_state(parts, out, p, false);
                 out.push(')');
+            }
+            Term::Compressed {
+                compression,
+                of,
+                at,
+            } => {
+                out.push_str(compression.name());
+                // A compressed level inside another prints as `normal(…)`:
+                // a hierarchy of them (each level linking two copies of
+                // the one below) would otherwise print twice as long per
+                // level.
+                let outer = INSIDE_COMPRESSED.with(|inside| !inside.replace(true));
+                if outer {
+                    out.push('(');
+                    self.write_state(parts, out, of, false);
+                    out.push(')');
+                } else {
+                    out.push_str("(…)");
+                }
+                match at {
+                    Place::Member(w) if outer => {
+                        out.push_str("⟨≈ ");
+                        self.write_state(parts, out, w, false);
+                        out.push('⟩');
+                    }
+                    Place::Member(_) => out.push_str("⟨…⟩"),
+                    Place::Numbered(n) => out.push_str(&format!("⟨{n}⟩")),
+                }
+                if outer {
+                    INSIDE_COMPRESSED.with(|inside| inside.set(false));
+                }
             }
             Term::Prioritise(p, levels) => {
                 out.push_str("prioritise(");

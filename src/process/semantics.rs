@@ -140,6 +140,13 @@ impl Processes<'_> {
                 }
                 None => out.push(step(TAU, self.intern(Term::Div))),
             },
+            Term::Compressed {
+                compression,
+                of,
+                at,
+            } => {
+                return self.compressed_transitions(compression, of, &at);
+            }
             // `loop(P)` is `P ; loop(P)`, step for step.
             Term::Loop(p) => {
                 let unrolled = self.intern(Term::SequentialComposition(p, id));

@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use crate::eval::Proc;
 
+use super::compress::Compression;
 use super::events::EventId;
 
 /// A hash-consed process state.
@@ -93,6 +94,25 @@ pub enum Term<P = ProcId, S = SetId, R = RelationId> {
     /// the first in its list each time, until it reaches a state that
     /// offers none; a τ-loop on the way is a divergence.
     Chase(P),
+    /// A state of a compressed process (`normal(P)`, `sbisim(P)`, ...):
+    /// the compression, the state of `P` it was computed from, and which
+    /// of the result's states this is ([`super::compress`]).
+    Compressed {
+        compression: Compression,
+        of: P,
+        at: Place<P>,
+    },
+}
+
+/// Which state of a compressed process: the one standing for a state of
+/// the original process (its class, for the compressions that group
+/// states), or, for `normal`, a number that every `Processes` of the
+/// script gives the same state (normal forms are deterministic, so they
+/// are numbered breadth first by event).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Place<P> {
+    Member(P),
+    Numbered(u32),
 }
 
 impl<P, S, R> Term<P, S, R> {
@@ -145,6 +165,18 @@ impl<P, S, R> Term<P, S, R> {
             Term::Linked(a, r, b) => Term::Linked(operand(cx, a), relation(cx, r), operand(cx, b)),
             Term::Loop(p) => Term::Loop(operand(cx, p)),
             Term::Chase(p) => Term::Chase(operand(cx, p)),
+            Term::Compressed {
+                compression,
+                of,
+                at,
+            } => Term::Compressed {
+                compression: *compression,
+                of: operand(cx, of),
+                at: match at {
+                    Place::Member(p) => Place::Member(operand(cx, p)),
+                    Place::Numbered(n) => Place::Numbered(*n),
+                },
+            },
             Term::Prioritise(p, levels) => {
                 let p = operand(cx, p);
                 Term::Prioritise(p, levels.iter().map(|s| set(cx, s)).collect())

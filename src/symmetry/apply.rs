@@ -17,7 +17,7 @@ use rustc_hash::FxHashMap;
 use crate::eval::value::{Closure, Rest, Slot, Stream, Suspended, Thunk};
 use crate::eval::{Proc, Set, Value};
 use crate::process::{
-    EventId, EventRelation, EventSet, EventTable, ProcId, Processes, RelationId, SetId, Term,
+    EventId, EventRelation, EventSet, EventTable, Place, ProcId, Processes, RelationId, SetId, Term,
 };
 use crate::script::ir::CtorId;
 
@@ -293,6 +293,22 @@ fn map_term(
         }
         Term::Loop(c) => Term::Loop(child(procs, c, map)),
         Term::Chase(c) => Term::Chase(child(procs, c, map)),
+        // Never met under a symmetry: a script that compresses is not
+        // reduced (the constant-free check refuses it). The image of a
+        // class is the class of the image; a normal form's numbers are
+        // kept, which would be right only for a fixed process.
+        Term::Compressed {
+            compression,
+            of,
+            at,
+        } => Term::Compressed {
+            compression,
+            of: child(procs, of, map),
+            at: match at {
+                Place::Member(w) => Place::Member(child(procs, w, map)),
+                Place::Numbered(n) => Place::Numbered(n),
+            },
+        },
         Term::Prioritise(c, levels) => {
             let c = child(procs, c, map);
             Term::Prioritise(c, levels.iter().map(|&s| map.set(procs, s)).collect())

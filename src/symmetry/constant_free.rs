@@ -14,6 +14,7 @@
 
 use rustc_hash::FxHashSet;
 
+use crate::process::Compression;
 use crate::script::Script;
 use crate::script::builtins::{Builtin, ProcessFunction};
 use crate::script::ir::{
@@ -51,7 +52,13 @@ pub fn breaks_symmetry(builtin: Builtin) -> bool {
                     | ProcessFunction::Chase
                     | ProcessFunction::ChaseNoCache
             )
-    )
+    ) || compresses(builtin)
+}
+
+/// Whether a built-in is a compression: its states are not permuted
+/// (yet), so a script that compresses is checked unreduced.
+fn compresses(builtin: Builtin) -> bool {
+    matches!(builtin, Builtin::ProcessFunction(f) if Compression::of(f).is_some())
 }
 
 /// Every use in what `roots` depend on, and in the declarations of
@@ -220,6 +227,7 @@ pub fn why_builtin_breaks(builtin: Builtin) -> &'static str {
         Builtin::MapToList => "it lists a map in an order of its own",
         Builtin::Mtransclose => "it picks a representative of each class in an order of its own",
         Builtin::Show => "it prints values, telling them apart by name",
+        b if compresses(b) => "symcsp does not yet permute the states of a compressed process",
         _ => "it prunes transitions in an order of its own",
     }
 }
@@ -229,14 +237,20 @@ pub fn builtin_diagnostic(reason: &Reason, builtin: Builtin) -> Diagnostic {
     Diagnostic::error(
         reason.span,
         format!(
-            "`{}` is used here, so the script is not symmetric: {}",
+            "`{}` is used here, so {}: {}",
             builtin.name(),
+            if compresses(builtin) {
+                "symmetry reduction does not apply"
+            } else {
+                "the script is not symmetric"
+            },
             why_builtin_breaks(builtin)
         ),
     )
     .with_note(
         "symmetry reduction needs a script that uses none of seq, mapToList, mtransclose, \
-         show, deter, chase and chase_nocache in what the checked processes depend on",
+         show, deter, chase, chase_nocache and the compressions (normal, sbisim, ...) in what \
+         the checked processes depend on",
     )
 }
 

@@ -21,7 +21,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use crate::eval::{Proc, Value};
-use crate::process::{ProcId, Processes, Term};
+use crate::process::{Place, ProcId, Processes, Term};
 use crate::script::ir::FuncId;
 
 use super::apply::{Collapse, Movable, holds_distinguished, map_state};
@@ -312,6 +312,13 @@ impl<R: Reading> Walk<'_, R> {
                 relation_fixed(procs, self.movable, *r) && e
             }
             Term::Loop(c) | Term::Chase(c) => self.state(*c),
+            Term::Compressed { of, at, .. } => {
+                let e = self.state(*of);
+                match at {
+                    Place::Member(w) => self.state(*w) && e,
+                    Place::Numbered(_) => e,
+                }
+            }
             Term::Prioritise(c, levels) => {
                 let e = self.state(*c);
                 levels.iter().all(|&s| sets_fixed(s)) && e
@@ -490,6 +497,10 @@ fn state_atoms(
             vec![*a, *b]
         }
         Term::Loop(c) | Term::Chase(c) => vec![*c],
+        Term::Compressed { of, at, .. } => match at {
+            Place::Member(w) => vec![*of, *w],
+            Place::Numbered(_) => vec![*of],
+        },
         Term::Prioritise(c, levels) => {
             for &s in levels.iter() {
                 events(procs.set(s), out);

@@ -23,7 +23,7 @@ use rustc_hash::FxHashMap;
 use crate::eval::{EvalResult, Proc, Value};
 use crate::lts::machine::{Machine, Node};
 use crate::lts::search::{Canonicaliser, Scratch as SearchScratch, SharedCanonicaliser};
-use crate::process::{EventId, EventSet, ProcId, Processes, Term};
+use crate::process::{EventId, EventSet, Place, ProcId, Processes, Term};
 
 use super::apply::{
     Movable, Permute, event_images, map_event_set, map_relation, map_state, permute_event,
@@ -1088,6 +1088,26 @@ pub fn compare_states(procs: &Processes, symmetry: &Symmetry, a: ProcId, b: Proc
             relations(*x, *y).then_with(|| children(&[*a, *b], &[*c, *d]))
         }
         (Term::Loop(a), Term::Loop(c)) | (Term::Chase(a), Term::Chase(c)) => children(&[*a], &[*c]),
+        (
+            Term::Compressed {
+                compression: x,
+                of: a,
+                at: p,
+            },
+            Term::Compressed {
+                compression: y,
+                of: c,
+                at: q,
+            },
+        ) => x
+            .cmp(y)
+            .then_with(|| children(&[*a], &[*c]))
+            .then_with(|| match (p, q) {
+                (Place::Member(v), Place::Member(w)) => children(&[*v], &[*w]),
+                (Place::Numbered(m), Place::Numbered(n)) => m.cmp(n),
+                (Place::Member(_), Place::Numbered(_)) => Ordering::Less,
+                (Place::Numbered(_), Place::Member(_)) => Ordering::Greater,
+            }),
         (Term::Prioritise(a, xs), Term::Prioritise(c, ys)) => xs
             .len()
             .cmp(&ys.len())
@@ -1130,6 +1150,7 @@ fn term_kind(t: &Term) -> u8 {
         Term::Loop(_) => 22,
         Term::Prioritise(..) => 23,
         Term::Chase(_) => 24,
+        Term::Compressed { .. } => 25,
     }
 }
 
