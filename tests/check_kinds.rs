@@ -59,7 +59,7 @@ fn run(script: &Script, index: usize, budget: &Budget) -> CheckResult {
 /// The counterexample in words, printed by process states of the script
 /// other than the check's own (as the command line prints it).
 fn words(script: &Script, cx: &Counterexample) -> RenderedCounterexample {
-    symcsp::stack::with_large_stack(|| cx.render(&Processes::new(script).expect("events")))
+    symcsp::stack::with_large_stack(|| cx.render(&mut Processes::new(script).expect("events")))
 }
 
 /// Checks each assertion of `assertions` (one per line) against `expect`.

@@ -116,3 +116,66 @@ fn two_to_the_n_philosophers_are_a_few_states_at_every_level() {
         }
     }
 }
+
+#[test]
+fn a_counterexample_through_compressed_components_unwinds_to_real_runs() {
+    use symcsp::process::compress::Ending;
+    use symcsp::process::{Processes, TAU};
+    let mut script =
+        Script::load_file("tests/fixtures/compress/phils.csp".as_ref()).expect("the script loads");
+    let ring = script
+        .assertions
+        .iter()
+        .position(|a| script.sources.snippet(a.span).contains("RING(10)"))
+        .expect("RING(10) is checked");
+    let root = script.add_expr("<ring>", "RING(10)").expect("resolves");
+    symcsp::stack::with_large_stack(|| {
+        let result = check::check(&script, ring, &Budget::default()).expect("checks");
+        assert_eq!(result.verdict, Verdict::Failed);
+        let cx = result.counterexample.expect("a deadlock");
+        // A Processes of its own, as whoever shows the counterexample has.
+        let (mut procs, _) = Processes::with_root(&script, root).expect("a process");
+        let rendered = cx.render(&mut procs);
+        let mut unwound = 0;
+        for slot in 0..cx.initial.len() {
+            let own: Vec<u32> = cx
+                .steps
+                .iter()
+                .flat_map(|s| s.moved.iter().filter(|m| m.slot == slot))
+                .map(|m| m.event)
+                .filter(|&e| e != TAU)
+                .collect();
+            let last = cx
+                .steps
+                .iter()
+                .flat_map(|s| s.moved.iter().filter(|m| m.slot == slot))
+                .last()
+                .map_or(&cx.initial[slot], |m| &m.state);
+            let from = procs.import(&cx.initial[slot]);
+            let to = procs.import(last);
+            let run = procs
+                .unwind(from, &own, to, Ending::Stable)
+                .expect("within budget")
+                .expect("a run of the uncompressed process");
+            // Replayed on the uncompressed process: every step one of its
+            // transitions, the component's events in order, ending stable.
+            assert_eq!(run.start, run.of, "the run starts where the process does");
+            let mut at = run.start;
+            let mut visible = Vec::new();
+            for step in &run.steps {
+                let transitions = procs.transitions(at).expect("transitions");
+                assert!(transitions.contains(step), "a real transition");
+                if step.event != TAU {
+                    visible.push(step.event);
+                }
+                at = step.target;
+            }
+            assert_eq!(visible, own);
+            let end = procs.transitions(at).expect("transitions");
+            assert!(end.iter().all(|t| t.event != TAU), "stable at the end");
+            assert!(rendered.components[slot].unwound.is_some());
+            unwound += 1;
+        }
+        assert_eq!(unwound, 2, "both halves of the ring unwound");
+    });
+}

@@ -19,7 +19,9 @@ use crate::process::{EventId, Exporter, Processes, StateKey, TAU};
 
 use super::normal::{NodeId, Normaliser};
 
-pub use render::{RenderedBehaviour, RenderedCounterexample, RenderedMove, RenderedStep};
+pub use render::{
+    RenderedBehaviour, RenderedCounterexample, RenderedMove, RenderedRun, RenderedStep,
+};
 
 /// What kind of behaviour a counterexample shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

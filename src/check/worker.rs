@@ -96,8 +96,8 @@ impl CheckHandle {
                 let result = check_reduced(&script, index, &for_thread, reduce.as_ref())?;
                 let counterexample = match &result.counterexample {
                     Some(cx) => {
-                        let procs = Processes::new(&script).map_err(|e| e.to_diagnostic())?;
-                        Some(cx.render(&procs))
+                        let mut procs = Processes::new(&script).map_err(|e| e.to_diagnostic())?;
+                        Some(cx.render(&mut procs))
                     }
                     None => None,
                 };

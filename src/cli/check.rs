@@ -480,6 +480,16 @@ fn describe(cx: &RenderedCounterexample, negated: bool, verdict: Verdict) -> Str
                 m.state
             ));
         }
+        if let Some(run) = &c.unwound {
+            text.push_str(&format!(
+                "             as a run of {} (the compression undone):\n",
+                run.process
+            ));
+            text.push_str(&format!("                   {}\n", run.start));
+            for (event, state) in &run.steps {
+                text.push_str(&format!("                   {event} → {state}\n"));
+            }
+        }
     }
     if still > 0 {
         text.push_str(&format!(

@@ -24,6 +24,7 @@ mod explicit;
 mod normal_form;
 mod partition;
 mod tau_loops;
+mod unwind;
 
 use std::sync::Arc;
 
@@ -35,6 +36,7 @@ use crate::script::builtins::ProcessFunction;
 use super::term::Place;
 use super::{EventId, ProcId, Processes, TICK, Term, Transition};
 use explicit::Explicit;
+pub use unwind::{Ending, Unwound};
 
 /// A transition's target that is Ω, the terminated state: every ✓ leads
 /// there, and it is never grouped with another state (it has no

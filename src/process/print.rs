@@ -246,11 +246,11 @@ impl Processes<'_> {
                 at,
             } => {
                 out.push_str(compression.name());
-                // A compressed level inside another prints as `normal(…)`:
-                // a hierarchy of them (each level linking two copies of
-                // the one below) would otherwise print twice as long per
-                // level.
-                let outer = INSIDE_COMPRESSED.with(|inside| !inside.replace(true));
+                // A compressed state inside another term prints as
+                // `normal(…)⟨3⟩`: a hierarchy of them (each level linking
+                // two copies of the one below) would otherwise print
+                // twice as long per level.
+                let outer = !nested && INSIDE_COMPRESSED.with(|inside| !inside.replace(true));
                 if outer {
                     out.push('(');
                     self.write_state(parts, out, of, false);

@@ -5,7 +5,8 @@
 
 use serde::Serialize;
 
-use crate::process::{EventId, Processes, StateKey};
+use crate::process::compress::Ending;
+use crate::process::{EventId, Processes, StateKey, TAU, Term};
 
 use super::{Counterexample, Kind, SpecStates};
 
@@ -48,6 +49,21 @@ pub struct RenderedStep {
 pub struct RenderedBehaviour {
     pub initial: String,
     pub moves: Vec<RenderedMove>,
+    /// For a compressed component: its part as a run of the process it
+    /// compresses.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unwound: Option<RenderedRun>,
+}
+
+/// A compressed component's part as a run of the uncompressed process:
+/// the events it performed with the τs the compression removed.
+#[derive(Debug, Clone, Serialize)]
+pub struct RenderedRun {
+    /// The uncompressed process.
+    pub process: String,
+    pub start: String,
+    /// Each step: the event (τ included) and the state it leads to.
+    pub steps: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -61,16 +77,23 @@ pub struct RenderedMove {
 }
 
 impl Counterexample {
-    /// The counterexample in words, printed by `procs`.
-    pub fn render(&self, procs: &Processes) -> RenderedCounterexample {
+    /// The counterexample in words, printed by `procs` (which also
+    /// unwinds each compressed component through its compression).
+    pub fn render(&self, procs: &mut Processes) -> RenderedCounterexample {
+        let unwound: Vec<Option<RenderedRun>> = (0..self.initial.len())
+            .map(|slot| self.unwind(procs, slot))
+            .collect();
+        let procs = &*procs;
         let event = |e: EventId| procs.show_event(e);
         let events = |es: &[EventId]| -> Vec<String> { es.iter().map(|&e| event(e)).collect() };
         let mut components: Vec<RenderedBehaviour> = self
             .initial
             .iter()
-            .map(|state| RenderedBehaviour {
+            .zip(unwound)
+            .map(|(state, unwound)| RenderedBehaviour {
                 initial: procs.show_key(state),
                 moves: Vec::new(),
+                unwound,
             })
             .collect();
         for (k, step) in self.steps.iter().enumerate() {
@@ -109,6 +132,47 @@ impl Counterexample {
             trace: events(&self.trace()),
             ends_with_error: self.ends_with_error,
         }
+    }
+}
+
+impl Counterexample {
+    /// Component `slot`'s part as a run of the process it compresses,
+    /// when it is a compressed process throughout the path (and the run
+    /// can be found within the budget of `procs`).
+    fn unwind(&self, procs: &mut Processes, slot: usize) -> Option<RenderedRun> {
+        let mut own = Vec::new();
+        let mut last = &self.initial[slot];
+        let mut moved = false;
+        for step in &self.steps {
+            for m in step.moved.iter().filter(|m| m.slot == slot) {
+                if m.event != TAU {
+                    own.push(m.event);
+                }
+                last = &m.state;
+                moved = true;
+            }
+        }
+        let first = procs.import(&self.initial[slot]);
+        if !moved || !matches!(procs.term(first), Term::Compressed { .. }) {
+            return None;
+        }
+        let end = procs.import(last);
+        let ending = match self.kind {
+            Kind::Deadlock | Kind::Refusal => Ending::Stable,
+            Kind::Divergence if self.loop_from.is_some() => Ending::Divergent,
+            _ => Ending::Any,
+        };
+        let run = procs.unwind(first, &own, end, ending).ok().flatten()?;
+        let procs = &*procs;
+        Some(RenderedRun {
+            process: procs.show_state(run.of),
+            start: procs.show_state(run.start),
+            steps: run
+                .steps
+                .iter()
+                .map(|t| (procs.show_event(t.event), procs.show_state(t.target)))
+                .collect(),
+        })
     }
 }
 
