@@ -13,11 +13,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::super::config::{Command, Theme};
-use super::super::engine::{Compared, StateSymmetry};
+use super::super::engine::{Chosen, Compared, Position, StateSymmetry};
 use super::super::model::SymmetryAbout;
 use super::List;
+use crate::symmetry::by_hand::split_offs;
 use crate::symmetry::perm::{PAIRS_JOINED_BY, alpha_moves, alpha_text, maps_to, pairs_text};
 use crate::symmetry::rep::{NValue, Step};
+use crate::symmetry::stages::{SIZES_JOINED_BY, stage_sizes};
 use crate::tui::wrap::wrap_line;
 
 /// What the view shows.
@@ -42,6 +44,9 @@ pub struct SymmetryPane {
     pub stage: usize,
     pub scroll: List,
     pub compared: Option<Box<Compared>>,
+    /// Step 3 by hand on the state shown: the algorithm's stages with
+    /// the choices made, shown in place of its own.
+    pub hand: Option<Box<Chosen>>,
 }
 
 /// The stages of the algorithm a teacher steps through: the partition
@@ -57,6 +62,8 @@ impl SymmetryPane {
     /// (the stage is then kept within it when it comes). A note when
     /// there is no stage further that way.
     pub fn step(&mut self, forward: bool, x: Option<&StateSymmetry>) -> Option<String> {
+        let x = self.algorithm_of(x).cloned();
+        let x = x.as_ref();
         let last = x.map_or(usize::MAX, |x| stages(x) - 1);
         if self.section != Section::Algorithm {
             self.section = Section::Algorithm;
@@ -76,11 +83,86 @@ impl SymmetryPane {
         None
     }
 
-    /// Keeps the stage within the algorithm of a newly shown state.
-    pub fn fit(&mut self, x: Option<&StateSymmetry>) {
-        if let Some(x) = x {
+    /// Keeps the stage within the algorithm of a newly shown state
+    /// (`at`, of the reduced walk with `reduced`); step 3 by hand was
+    /// for the state before.
+    pub fn fit(&mut self, x: Option<&StateSymmetry>, at: Position, reduced: bool) {
+        if self
+            .hand
+            .as_ref()
+            .is_some_and(|h| h.at != at || h.reduced != reduced)
+        {
+            self.hand = None;
+        }
+        if let Some(x) = self.algorithm_of(x) {
             self.stage = self.stage.min(stages(x) - 1);
         }
+    }
+
+    /// The explanation whose stages the view steps through: with step 3
+    /// made by hand, the one its choices give; else `x`, the state's.
+    pub fn algorithm_of<'a>(&'a self, x: Option<&'a StateSymmetry>) -> Option<&'a StateSymmetry> {
+        match &self.hand {
+            Some(hand) => Some(&hand.symmetry),
+            None => x,
+        }
+    }
+
+    /// Shows stage `number` (from 1) of the algorithm of `x`; why not,
+    /// when there is no such stage.
+    pub fn go_to(&mut self, number: &str, x: Option<&StateSymmetry>) -> Result<(), String> {
+        let Some(x) = self.algorithm_of(x) else {
+            return Err("the representative is still being computed: try again".into());
+        };
+        let total = stages(x);
+        match number.trim().parse::<usize>() {
+            Ok(n) if (1..=total).contains(&n) => {
+                self.show(Section::Algorithm);
+                self.stage = n - 1;
+                Ok(())
+            }
+            _ => Err(format!(
+                "`{}` is not a stage: this state's algorithm has stages 1 to {total}",
+                number.trim()
+            )),
+        }
+    }
+
+    /// The choices that make the step-3 split shown split off the next
+    /// member of its cell by number (after the last, the first), the
+    /// splits before it as they were: pressed again and again, every
+    /// member comes round, the algorithm's own among them. Why not, when
+    /// the stage shown is not a step-3 split.
+    pub fn next_choice(&self, x: &StateSymmetry) -> Result<Vec<usize>, String> {
+        let shown = self.algorithm_of(Some(x)).unwrap_or(x);
+        let not_here = || {
+            if split_offs(&shown.trace).is_empty() {
+                "steps 1 and 2 told every component apart here: step 3 made no split to choose"
+                    .to_string()
+            } else {
+                "step 3 by hand works at a step-3 split: go to one (] and [, or its number)"
+                    .to_string()
+            }
+        };
+        if self.section != Section::Algorithm {
+            return Err(not_here());
+        }
+        let Some(Step::Individualise { .. }) = shown.trace.steps.get(self.stage) else {
+            return Err(not_here());
+        };
+        let k = shown.trace.steps[..self.stage]
+            .iter()
+            .filter(|s| matches!(s, Step::Individualise { .. }))
+            .count();
+        let splits = split_offs(&shown.trace);
+        // By number: the cell lists the member split off first, so its
+        // own order changes with the choice.
+        let (component, members) = splits[k];
+        let after = members.iter().filter(|&&m| m > component).min();
+        let next = after.or(members.iter().min()).copied().unwrap_or(component);
+        let mut choices: Vec<usize> = splits[..k].iter().map(|s| s.0).collect();
+        choices.push(next);
+        Ok(choices)
     }
 
     /// Shows `section` from its top.
@@ -165,7 +247,16 @@ impl SymmetryPane {
         };
         match self.section {
             Section::Representative => representative(theme, about, x, width),
-            Section::Algorithm => algorithm(theme, x, self.stage, width),
+            Section::Algorithm => {
+                let hand = self.hand.as_deref();
+                algorithm(
+                    theme,
+                    hand.map_or(x, |h| &h.symmetry),
+                    hand,
+                    self.stage,
+                    width,
+                )
+            }
             Section::Compare => match &self.compared {
                 Some(c) => comparison(theme, c, width),
                 None => vec![Line::styled(
@@ -491,16 +582,74 @@ fn n_value_table(
     lines
 }
 
-/// Stage `stage` of the algorithm.
-fn algorithm(theme: &Theme, x: &StateSymmetry, stage: usize, width: usize) -> Vec<Line<'static>> {
-    let total = stages(x);
-    let mut lines = vec![Line::styled(
-        format!(
-            "stage {} of {total}   (] next · [ back · Esc: the representative)",
-            stage + 1
+/// The cell sizes stage by stage on one line, the stage shown marked
+/// (and bracketed, so the mark shows without colour); the last stage,
+/// the orderings, has no partition of its own.
+fn summary(theme: &Theme, x: &StateSymmetry, stage: usize) -> Line<'static> {
+    let mut spans = vec![Span::styled("cell sizes  ", theme.dim)];
+    for (k, sizes) in stage_sizes(&x.trace).into_iter().enumerate() {
+        if k > 0 {
+            spans.push(Span::styled(SIZES_JOINED_BY, theme.dim));
+        }
+        spans.push(if k == stage {
+            Span::styled(format!("[{sizes}]"), theme.selection)
+        } else {
+            Span::raw(sizes)
+        });
+    }
+    Line::from(spans)
+}
+
+/// Step 3 by hand: what each split split off, beside the algorithm's
+/// choice, and what came of it.
+fn by_hand(theme: &Theme, hand: &Chosen) -> Vec<Line<'static>> {
+    let mut lines = vec![
+        Line::default(),
+        Line::styled(
+            "Step 3 by hand (a: split off another member; Esc: the algorithm's own)",
+            theme.title,
         ),
-        theme.dim,
-    )];
+    ];
+    lines.extend(hand.splits.iter().map(|l| Line::from(format!("  {l}"))));
+    let style = if hand.differs {
+        theme.changed
+    } else {
+        Style::default()
+    };
+    lines.extend(
+        hand.outcome
+            .iter()
+            .map(|l| Line::styled(format!("  {l}"), style)),
+    );
+    lines
+}
+
+/// Stage `stage` of the algorithm of `x` (with step 3 by `hand`, if it
+/// was made so).
+fn algorithm(
+    theme: &Theme,
+    x: &StateSymmetry,
+    hand: Option<&Chosen>,
+    stage: usize,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let total = stages(x);
+    let step3 = matches!(x.trace.steps.get(stage), Some(Step::Individualise { .. }));
+    let mut lines = vec![
+        Line::styled(
+            format!(
+                "stage {} of {total}   (] next · [ back · # go to{} · Esc: the representative)",
+                stage + 1,
+                if step3 {
+                    " · a: split off another"
+                } else {
+                    ""
+                }
+            ),
+            theme.dim,
+        ),
+        summary(theme, x, stage),
+    ];
     lines.push(Line::default());
     match x.trace.steps.get(stage) {
         Some(Step::Shapes { cells }) => {
@@ -631,6 +780,9 @@ fn algorithm(theme: &Theme, x: &StateSymmetry, stage: usize, width: usize) -> Ve
             lines.push(Line::default());
             lines.push(unique_line(theme, x));
         }
+    }
+    if let Some(hand) = hand.filter(|_| step3 || stage + 1 == total) {
+        lines.extend(by_hand(theme, hand));
     }
     lines
 }
