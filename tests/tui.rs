@@ -1383,7 +1383,10 @@ fn the_help_scrolls_where_it_does_not_fit() {
         assert_ne!(first, pages[2]);
         let later = pages.concat();
         assert!(later.contains("walk the reduced system"), "{later}");
-        assert!(later.contains("go to a stage of the representative"), "{later}");
+        assert!(
+            later.contains("go to a stage of the representative"),
+            "{later}"
+        );
     });
 }
 

@@ -897,3 +897,121 @@ fn example_43s_step_3_by_hand_gives_two_representatives_of_one_class() {
         assert!(app.symmetry.hand.is_none());
     });
 }
+
+/// The symmetry view's lines, laid out as drawn at `width`.
+fn laid(app: &App, width: usize) -> symcsp::tui::panes::symmetry::Laid {
+    let walk = walk(app);
+    let x = walk.shown.as_ref().and_then(|s| s.symmetry.as_deref());
+    app.symmetry
+        .laid_out(&app.config.theme, &walk.symmetry, x, width)
+}
+
+#[test]
+fn n_value_tables_wrap_under_their_labels_and_explain_entries_once_a_stage() {
+    with_large_stack(|| {
+        let mut app = two_pushes();
+        run(&mut app, &[Command::GoToStage]);
+        answer(&mut app, "2");
+        let shown = screen(&mut app, 60, 30);
+        // Cell 2's row goes on under its entries, clear of the labels,
+        // head and rows broken at the same column.
+        let label = " ".repeat(34);
+        for line in [
+            "│  c2                              1 2 3 4 5 │ 6 7 │ 8 9 10│".to_string(),
+            format!("│{label}11 12"),
+            "│   #4  Node(N1, B, N0)            0 1 0 0 1 │ 1 0 │ 0 0  1│".to_string(),
+            format!("│{label} 1  0"),
+        ] {
+            assert!(shown.contains(&line), "{line}\n{shown}");
+        }
+        insta::assert_snapshot!("n_values_wrapped_60x30", shown);
+        // The legend once a stage: later tables add only their new
+        // entries, or say "as above".
+        let text: Vec<String> = laid(&app, 58)
+            .lines
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let count = |what: &str| text.iter().filter(|l| l.contains(what)).count();
+        assert_eq!(count("entries: 1\u{a0}me→c1.me"), 1, "{text:#?}");
+        assert_eq!(
+            count("entries as above, and 6\u{a0}datum→c2.datum"),
+            1,
+            "{text:#?}"
+        );
+        assert!(count("entries as above") >= 3, "{text:#?}");
+        assert_eq!(count("1\u{a0}me→c1.me"), 1, "{text:#?}");
+        // Wide enough, Example 37's tables name their entries as heads
+        // where they fit, numbers where not, one legend for both cells.
+        let mut app = example_37();
+        run(&mut app, &[Command::GoToStage]);
+        answer(&mut app, "2");
+        let shown = screen(&mut app, 120, 40);
+        assert!(
+            shown.contains("me→c1.me me→c2.me me→c2.next me→c3.me"),
+            "{shown}"
+        );
+        assert!(shown.contains("│        entries as above "), "{shown}");
+        insta::assert_snapshot!("n_values_legend_once_120x40", shown);
+    });
+}
+
+#[test]
+fn a_view_holding_more_than_it_shows_says_so_and_scrolls_both_ways() {
+    with_large_stack(|| {
+        let mut app = two_pushes();
+        run(&mut app, &[Command::GoToStage]);
+        answer(&mut app, "2");
+        let shown = screen(&mut app, 80, 24);
+        let more = laid(&app, 78).lines.len() - 20;
+        assert!(
+            shown.contains(&format!("─ ↓ {more} more lines ┘")),
+            "{more}\n{shown}"
+        );
+        insta::assert_snapshot!("more_lines_80x24", shown);
+        run(&mut app, &[Command::PageDown]);
+        let down = screen(&mut app, 80, 24);
+        assert!(down.contains(" above"), "{down}");
+        // Nothing cut here: nothing to scroll sideways, and it says so.
+        run(&mut app, &[Command::ScrollRight]);
+        assert!(
+            message(&app).contains("nothing here is cut short"),
+            "{}",
+            message(&app)
+        );
+        // A thread midway through a push is longer than its column.
+        fire(&mut app, "lock.T0");
+        fire_to(&mut app, "getTop.T0.N1", "!A!");
+        run(&mut app, &[Command::Cancel]);
+        assert_eq!(app.symmetry.section, Section::Representative);
+        app.message = None;
+        let shown = screen(&mut app, 80, 24);
+        assert!(
+            shown.contains("  1  initNode!T0?n!A!N1 -> setTop!T0…"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("─ text cut: { } scroll sideways ┘"),
+            "{shown}"
+        );
+        run(&mut app, &[Command::ScrollRight, Command::ScrollRight]);
+        let right = screen(&mut app, 80, 24);
+        assert_eq!(app.symmetry.sideways, 16);
+        assert!(
+            right.contains("  1  …1 -> setTop!T0!n -> push!T0!A …  ↦"),
+            "{right}"
+        );
+        assert!(right.contains("scroll sideways (at 16) ┘"), "{right}");
+        insta::assert_snapshot!("scrolled_sideways_80x24", right);
+        // As far as the longest text goes, and back.
+        for _ in 0..50 {
+            run(&mut app, &[Command::ScrollRight]);
+        }
+        assert_eq!(app.symmetry.sideways, laid(&app, 78).overflow);
+        for _ in 0..50 {
+            run(&mut app, &[Command::ScrollLeft]);
+        }
+        assert_eq!(app.symmetry.sideways, 0);
+        assert_eq!(screen(&mut app, 80, 24), shown);
+    });
+}

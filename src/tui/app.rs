@@ -1574,6 +1574,14 @@ impl App {
             Command::GoToStage => self.ask_stage(),
             Command::ChooseMember => self.choose_member(),
             Command::ExportStages => self.ask_export(),
+            Command::ScrollLeft | Command::ScrollRight => {
+                self.open_symmetry();
+                let overflow = self.symmetry_laid().map_or(0, |laid| laid.overflow);
+                let right = command == Command::ScrollRight;
+                if let Err(why) = self.symmetry.scroll_sideways(right, overflow) {
+                    self.complain(why);
+                }
+            }
             Command::AlgorithmNext | Command::AlgorithmBack => {
                 if !self.algorithm_command() {
                     return;
@@ -1718,14 +1726,18 @@ impl App {
     }
 
     fn symmetry_rows(&self) -> usize {
-        let Some(walk) = &self.walk else {
-            return 0;
-        };
+        self.symmetry_laid().map_or(0, |laid| laid.lines.len())
+    }
+
+    /// The symmetry view laid out as it is drawn.
+    fn symmetry_laid(&self) -> Option<super::panes::symmetry::Laid> {
+        let walk = self.walk.as_ref()?;
         let x = walk.shown.as_ref().and_then(|s| s.symmetry.as_deref());
         let width = self.symmetry_width(self.settings());
-        self.symmetry
-            .lines(&self.config.theme, &walk.symmetry, x, usize::from(width))
-            .len()
+        Some(
+            self.symmetry
+                .laid_out(&self.config.theme, &walk.symmetry, x, usize::from(width)),
+        )
     }
 
     /// The symmetry view's width inside its border, laid out by

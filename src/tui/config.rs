@@ -96,6 +96,8 @@ pub enum Command {
     GoToStage,
     ChooseMember,
     ExportStages,
+    ScrollLeft,
+    ScrollRight,
 }
 
 impl Command {
@@ -173,6 +175,12 @@ impl Command {
                 .into(),
             Command::ExportStages => {
                 "export this state's algorithm stage by stage as Markdown (asks for the file)"
+                    .into()
+            }
+            Command::ScrollLeft => "scroll the symmetry view's cut text left".into(),
+            Command::ScrollRight => {
+                "scroll the symmetry view's cut text right (the pane's edge says where text \
+                 is cut)"
                     .into()
             }
         }
