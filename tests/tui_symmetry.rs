@@ -865,6 +865,22 @@ fn example_43s_step_3_by_hand_gives_two_representatives_of_one_class() {
             assert!(shown.contains(line), "{line}\n{shown}");
         }
         insta::assert_snapshot!("example_43_by_hand_120x40", shown);
+        // At 80×24 the comparison lies below the split: the pane says so,
+        // and scrolling down shows both representatives.
+        let small = screen(&mut app, 80, 24);
+        assert!(small.contains(" more lines ┘"), "{small}");
+        run(&mut app, &[Command::PageDown]);
+        let below = screen(&mut app, 80, 24);
+        assert!(
+            below.contains("2* Linked(N1, A, N2)               Linked(N1, B, N2)"),
+            "{below}"
+        );
+        assert!(
+            below.contains("NodeID: N0 ↦ N3, N1 ↦ N0, N2 ↦ N1, N3 ↦ N2"),
+            "{below}"
+        );
+        insta::assert_snapshot!("example_43_by_hand_80x24", below);
+        run(&mut app, &[Command::Top]);
         // The stages after the split are those the choice gives; the last
         // shows the choice's permutation and the comparison again.
         run(&mut app, &[Command::GoToStage]);
