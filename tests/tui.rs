@@ -1373,14 +1373,20 @@ fn the_help_scrolls_where_it_does_not_fit() {
         );
         run(&mut app, &[Command::Help]);
         let first = screen(&mut app, 80, 24);
-        run(
-            &mut app,
-            &[Command::PageDown, Command::PageDown, Command::PageDown],
-        );
-        let later = screen(&mut app, 80, 24);
-        assert_ne!(first, later);
-        // Every description shows whole somewhere, none cut at the edge.
+        // Page by page to the end: every description shows whole
+        // somewhere, none cut at the edge.
+        let mut pages = Vec::new();
+        for _ in 0..5 {
+            run(&mut app, &[Command::PageDown]);
+            pages.push(screen(&mut app, 80, 24));
+        }
+        assert_ne!(first, pages[2]);
+        let later = pages.concat();
         assert!(later.contains("walk the reduced system"), "{later}");
+        assert!(
+            later.contains("go to a stage of the representative"),
+            "{later}"
+        );
     });
 }
 

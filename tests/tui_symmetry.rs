@@ -615,3 +615,419 @@ fn a_narrow_view_wraps_the_graph_between_components_not_inside_them() {
         insta::assert_snapshot!("graph_narrow", shown);
     });
 }
+
+/// The ring of Example 43 after `trace`, its stages shown.
+fn ring(trace: [&str; 4]) -> App {
+    let mut app = open(
+        file("tests/fixtures/symmetry/ring.csp"),
+        "Ring",
+        Config::default(),
+    );
+    for label in trace {
+        fire(&mut app, label);
+    }
+    app.message = None;
+    app
+}
+
+const AABB: [&str; 4] = [
+    "link.N0.A.N1",
+    "link.N1.A.N2",
+    "link.N2.B.N3",
+    "link.N3.B.N0",
+];
+
+/// Answers the open prompt with `text`.
+fn answer(app: &mut App, text: &str) {
+    common::type_text(app, text);
+    update(app, Action::Prompt(PromptKey::Confirm));
+    app.settle();
+}
+
+/// Example 37's list and free nodes, reached with `--after`, under the
+/// types the CLI's tests name.
+fn example_37() -> App {
+    let mut app = App::start(
+        file("tests/fixtures/symmetry/linked_nodes.csp"),
+        Start {
+            process: Some("Nodes".into()),
+            symmetry: Some("NodeID, Data".into()),
+            after: Some(
+                "initNode.N4.B.Null, initNode.N0.B.N4, initNode.N1.B.N0, initNode.N3.B.N1".into(),
+            ),
+            ..Start::default()
+        },
+        Config::default(),
+    );
+    app.settle();
+    app.message = None;
+    app
+}
+
+#[test]
+fn the_stage_view_opens_with_the_cell_sizes_and_goes_to_a_stage_by_number() {
+    with_large_stack(|| {
+        let mut app = example_37();
+        run(&mut app, &[Command::GoToStage]);
+        match &app.overlay {
+            Some(Overlay::Prompt(prompt)) => assert_eq!(prompt.hint, "1 to 6"),
+            other => panic!("no prompt: {other:?}"),
+        }
+        answer(&mut app, "4");
+        assert_eq!(app.symmetry.section, Section::Algorithm);
+        assert_eq!(app.symmetry.stage, 3);
+        let shown = screen(&mut app, 120, 40);
+        // The same summary `rep --stages` prints, the stage shown marked.
+        assert!(
+            shown.contains(
+                "│cell sizes  2,3,1 → 2,1,1,1,1 → 2,1,1,1,1 → [1,1,1,1,1,1] → 1,1,1,1,1,1"
+            ),
+            "{shown}"
+        );
+        assert!(shown.contains("stage 4 of 6"), "{shown}");
+        insta::assert_snapshot!("stage_by_number_120x40", shown);
+        let small = screen(&mut app, 80, 24);
+        assert!(small.contains("[1,1,1,1,1,1]"), "{small}");
+        insta::assert_snapshot!("stage_by_number_80x24", small);
+        // Stepping on marks the next; the last stage (the orderings) has
+        // no partition of its own, so none is marked.
+        run(&mut app, &[Command::AlgorithmNext]);
+        let next = screen(&mut app, 120, 40);
+        assert!(next.contains("1,1,1,1,1,1 → [1,1,1,1,1,1]"), "{next}");
+        run(&mut app, &[Command::AlgorithmNext]);
+        let last = screen(&mut app, 120, 40);
+        assert!(last.contains("stage 6 of 6"), "{last}");
+        assert!(!last.contains("[1,"), "{last}");
+        // Numbers that are not stages are refused, saying which are.
+        for bad in ["7", "0", "two", ""] {
+            run(&mut app, &[Command::GoToStage]);
+            answer(&mut app, bad);
+            assert!(
+                message(&app).contains("stages 1 to 6"),
+                "{bad}: {}",
+                message(&app)
+            );
+            assert_eq!(app.symmetry.stage, 5);
+        }
+        // The help lists the key.
+        let help: Vec<String> = symcsp::tui::view::help_lines(&app)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert!(
+            help.iter().any(|l| l
+                .trim_start()
+                .starts_with("#  go to a stage of the representative")),
+            "{help:?}"
+        );
+    });
+}
+
+#[test]
+fn the_stages_are_exported_as_markdown_as_rep_writes_them() {
+    with_large_stack(|| {
+        let mut app = example_37();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("stages.md");
+        run(&mut app, &[Command::ExportStages]);
+        answer(&mut app, path.to_str().unwrap());
+        assert_eq!(
+            message(&app),
+            format!("the stages written to {} (Markdown)", path.display())
+        );
+        // Byte for byte what `symcsp rep --stages --format markdown`
+        // writes for this state (its snapshot), and nothing left beside.
+        let written = std::fs::read_to_string(&path).unwrap();
+        let snapshot = std::fs::read_to_string(
+            "tests/snapshots/cli_rep__example_37_exported_as_markdown.snap",
+        )
+        .unwrap();
+        let cli = snapshot.splitn(3, "---\n").nth(2).unwrap();
+        assert_eq!(written.trim_end(), cli.trim_end());
+        let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(files.len(), 1, "no temporary file is left");
+        // The status line says where, at 80 columns too.
+        let shown = screen(&mut app, 80, 24);
+        assert!(shown.contains("the stages written to"), "{shown}");
+        // The path is offered again; a directory that does not exist is
+        // refused in words, and nothing is written.
+        run(&mut app, &[Command::ExportStages]);
+        match &app.overlay {
+            Some(Overlay::Prompt(prompt)) => assert_eq!(prompt.text(), path.to_str().unwrap()),
+            other => panic!("no prompt: {other:?}"),
+        }
+        update(&mut app, Action::Prompt(PromptKey::Cancel));
+        let missing = dir.path().join("no/such/dir/stages.md");
+        run(&mut app, &[Command::ExportStages]);
+        answer(&mut app, missing.to_str().unwrap());
+        assert!(
+            message(&app).starts_with("cannot write"),
+            "{}",
+            message(&app)
+        );
+        assert!(!missing.exists());
+    });
+}
+
+#[test]
+fn a_state_with_nothing_to_show_is_not_exported_and_says_why() {
+    with_large_stack(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("one.csp");
+        std::fs::write(
+            &script,
+            "datatype T = A | B | C\nchannel c : T\nchannel tick\n\
+             P = tick -> c?x -> Q(x)\nQ(x) = c!x -> P\n\
+             R = c?x -> STOP\nTwo = P ||| R\n",
+        )
+        .unwrap();
+        let out = dir.path().join("stages.md");
+        // One component.
+        let mut app = open(Source::File(script.clone()), "P", Config::default());
+        run(&mut app, &[Command::ExportStages]);
+        answer(&mut app, out.to_str().unwrap());
+        assert!(
+            message(&app).contains("nothing to export stage by stage: the state has one component"),
+            "{}",
+            message(&app)
+        );
+        assert!(!out.exists());
+        // Two components, neither holding a value of T.
+        let mut app = open(Source::File(script), "Two", Config::default());
+        run(&mut app, &[Command::ExportStages]);
+        answer(&mut app, out.to_str().unwrap());
+        assert!(
+            message(&app).contains("no component of the state holds a value of"),
+            "{}",
+            message(&app)
+        );
+        assert!(!out.exists());
+        let shown = screen(&mut app, 80, 24);
+        assert!(shown.contains("nothing to export"), "{shown}");
+    });
+}
+
+#[test]
+fn example_43s_step_3_by_hand_gives_two_representatives_of_one_class() {
+    with_large_stack(|| {
+        let mut app = ring(AABB);
+        // Not at a step-3 split: the key says where it works.
+        run(&mut app, &[Command::AlgorithmNext, Command::ChooseMember]);
+        assert!(
+            message(&app).contains("at a step-3 split"),
+            "{}",
+            message(&app)
+        );
+        assert!(app.symmetry.hand.is_none());
+        run(&mut app, &[Command::GoToStage]);
+        answer(&mut app, "3");
+        let own = walk(&app).shown.as_ref().unwrap().symmetry.clone().unwrap();
+        run(&mut app, &[Command::ChooseMember]);
+        let hand = app.symmetry.hand.clone().expect("step 3 made by hand");
+        assert_eq!(hand.choices, [1]);
+        assert!(hand.differs);
+        // Two representatives of one class: the algorithm's (the walk's
+        // own) and the one splitting off #2 gives.
+        assert_eq!(
+            own.representative,
+            [
+                "Linked(N0, A, N1)",
+                "Linked(N1, A, N2)",
+                "Linked(N2, B, N3)",
+                "Linked(N3, B, N0)"
+            ]
+        );
+        assert_eq!(
+            hand.symmetry.representative,
+            [
+                "Linked(N0, A, N1)",
+                "Linked(N1, B, N2)",
+                "Linked(N2, B, N3)",
+                "Linked(N3, A, N0)"
+            ]
+        );
+        assert!(
+            message(&app).contains("#2 Linked(N1, A, N2) split off — another representative"),
+            "{}",
+            message(&app)
+        );
+        let shown = screen(&mut app, 120, 40);
+        // The split by hand beside the algorithm's, both representatives
+        // and the permutation between them.
+        for line in [
+            "split 1: splits off #2 Linked(N1, A, N2) (the algorithm's: #1 Linked(N0,",
+            "2* Linked(N1, A, N2)               Linked(N1, B, N2)",
+            "4* Linked(N3, B, N0)               Linked(N3, A, N0)",
+            "NodeID: N0 ↦ N3, N1 ↦ N0, N2 ↦ N1, N3 ↦ N2",
+            "components (α)  1 ↦ 4, 2 ↦ 1, 3 ↦ 2, 4 ↦ 3",
+            "c1  [ #2 Linked(N1, A, N2) ]",
+        ] {
+            assert!(shown.contains(line), "{line}\n{shown}");
+        }
+        insta::assert_snapshot!("example_43_by_hand_120x40", shown);
+        // At 80×24 the comparison lies below the split: the pane says so,
+        // and scrolling down shows both representatives.
+        let small = screen(&mut app, 80, 24);
+        assert!(small.contains(" more lines ┘"), "{small}");
+        run(&mut app, &[Command::PageDown]);
+        let below = screen(&mut app, 80, 24);
+        assert!(
+            below.contains("2* Linked(N1, A, N2)               Linked(N1, B, N2)"),
+            "{below}"
+        );
+        assert!(
+            below.contains("NodeID: N0 ↦ N3, N1 ↦ N0, N2 ↦ N1, N3 ↦ N2"),
+            "{below}"
+        );
+        insta::assert_snapshot!("example_43_by_hand_80x24", below);
+        run(&mut app, &[Command::Top]);
+        // The stages after the split are those the choice gives; the last
+        // shows the choice's permutation and the comparison again.
+        run(&mut app, &[Command::GoToStage]);
+        answer(&mut app, "6");
+        let last = screen(&mut app, 120, 40);
+        assert!(last.contains("Step 3 by hand"), "{last}");
+        // Round the cell: #3, #4, then the algorithm's own (#1) again.
+        run(&mut app, &[Command::GoToStage]);
+        answer(&mut app, "3");
+        run(&mut app, &[Command::ChooseMember]);
+        assert_eq!(app.symmetry.hand.as_ref().unwrap().choices, [2]);
+        run(&mut app, &[Command::ChooseMember]);
+        assert_eq!(app.symmetry.hand.as_ref().unwrap().choices, [3]);
+        run(&mut app, &[Command::ChooseMember]);
+        assert!(app.symmetry.hand.is_none());
+        assert!(
+            message(&app).contains("its own representative"),
+            "{}",
+            message(&app)
+        );
+        // Esc goes back to the algorithm's own choice first, then to the
+        // representative.
+        run(&mut app, &[Command::ChooseMember, Command::Cancel]);
+        assert!(app.symmetry.hand.is_none());
+        assert_eq!(app.symmetry.section, Section::Algorithm);
+        // A step elsewhere forgets the choice.
+        run(&mut app, &[Command::ChooseMember]);
+        assert!(app.symmetry.hand.is_some());
+        run(&mut app, &[Command::Undo]);
+        assert!(app.symmetry.hand.is_none());
+    });
+}
+
+/// The symmetry view's lines, laid out as drawn at `width`.
+fn laid(app: &App, width: usize) -> symcsp::tui::panes::symmetry::Laid {
+    let walk = walk(app);
+    let x = walk.shown.as_ref().and_then(|s| s.symmetry.as_deref());
+    app.symmetry
+        .laid_out(&app.config.theme, &walk.symmetry, x, width)
+}
+
+#[test]
+fn n_value_tables_wrap_under_their_labels_and_explain_entries_once_a_stage() {
+    with_large_stack(|| {
+        let mut app = two_pushes();
+        run(&mut app, &[Command::GoToStage]);
+        answer(&mut app, "2");
+        let shown = screen(&mut app, 60, 30);
+        // Cell 2's row goes on under its entries, clear of the labels,
+        // head and rows broken at the same column.
+        let label = " ".repeat(34);
+        for line in [
+            "│  c2                              1 2 3 4 5 │ 6 7 │ 8 9 10│".to_string(),
+            format!("│{label}11 12"),
+            "│   #4  Node(N1, B, N0)            0 1 0 0 1 │ 1 0 │ 0 0  1│".to_string(),
+            format!("│{label} 1  0"),
+        ] {
+            assert!(shown.contains(&line), "{line}\n{shown}");
+        }
+        insta::assert_snapshot!("n_values_wrapped_60x30", shown);
+        // The legend once a stage: later tables add only their new
+        // entries, or say "as above".
+        let text: Vec<String> = laid(&app, 58)
+            .lines
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let count = |what: &str| text.iter().filter(|l| l.contains(what)).count();
+        assert_eq!(count("entries: 1\u{a0}me→c1.me"), 1, "{text:#?}");
+        assert_eq!(
+            count("entries as above, and 6\u{a0}datum→c2.datum"),
+            1,
+            "{text:#?}"
+        );
+        assert!(count("entries as above") >= 3, "{text:#?}");
+        assert_eq!(count("1\u{a0}me→c1.me"), 1, "{text:#?}");
+        // Wide enough, Example 37's tables name their entries as heads
+        // where they fit, numbers where not, one legend for both cells.
+        let mut app = example_37();
+        run(&mut app, &[Command::GoToStage]);
+        answer(&mut app, "2");
+        let shown = screen(&mut app, 120, 40);
+        assert!(
+            shown.contains("me→c1.me me→c2.me me→c2.next me→c3.me"),
+            "{shown}"
+        );
+        assert!(shown.contains("│        entries as above "), "{shown}");
+        insta::assert_snapshot!("n_values_legend_once_120x40", shown);
+    });
+}
+
+#[test]
+fn a_view_holding_more_than_it_shows_says_so_and_scrolls_both_ways() {
+    with_large_stack(|| {
+        let mut app = two_pushes();
+        run(&mut app, &[Command::GoToStage]);
+        answer(&mut app, "2");
+        let shown = screen(&mut app, 80, 24);
+        let more = laid(&app, 78).lines.len() - 20;
+        assert!(
+            shown.contains(&format!("─ ↓ {more} more lines ┘")),
+            "{more}\n{shown}"
+        );
+        insta::assert_snapshot!("more_lines_80x24", shown);
+        run(&mut app, &[Command::PageDown]);
+        let down = screen(&mut app, 80, 24);
+        assert!(down.contains(" above"), "{down}");
+        // Nothing cut here: nothing to scroll sideways, and it says so.
+        run(&mut app, &[Command::ScrollRight]);
+        assert!(
+            message(&app).contains("nothing here is cut short"),
+            "{}",
+            message(&app)
+        );
+        // A thread midway through a push is longer than its column.
+        fire(&mut app, "lock.T0");
+        fire_to(&mut app, "getTop.T0.N1", "!A!");
+        run(&mut app, &[Command::Cancel]);
+        assert_eq!(app.symmetry.section, Section::Representative);
+        app.message = None;
+        let shown = screen(&mut app, 80, 24);
+        assert!(
+            shown.contains("  1  initNode!T0?n!A!N1 -> setTop!T0…"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("─ text cut: { } scroll sideways ┘"),
+            "{shown}"
+        );
+        run(&mut app, &[Command::ScrollRight, Command::ScrollRight]);
+        let right = screen(&mut app, 80, 24);
+        assert_eq!(app.symmetry.sideways, 16);
+        assert!(
+            right.contains("  1  …1 -> setTop!T0!n -> push!T0!A …  ↦"),
+            "{right}"
+        );
+        assert!(right.contains("scroll sideways (at 16) ┘"), "{right}");
+        insta::assert_snapshot!("scrolled_sideways_80x24", right);
+        // As far as the longest text goes, and back.
+        for _ in 0..50 {
+            run(&mut app, &[Command::ScrollRight]);
+        }
+        assert_eq!(app.symmetry.sideways, laid(&app, 78).overflow);
+        for _ in 0..50 {
+            run(&mut app, &[Command::ScrollLeft]);
+        }
+        assert_eq!(app.symmetry.sideways, 0);
+        assert_eq!(screen(&mut app, 80, 24), shown);
+    });
+}

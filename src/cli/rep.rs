@@ -23,16 +23,16 @@ use super::reach::{Question, Reached, Subject, answer, reach};
 use super::{EXIT_INPUT_ERROR, say};
 use crate::process::EventId;
 use crate::script::Script;
-use crate::symmetry::compare::Comparison;
+use crate::symmetry::by_hand::ByHand;
 use crate::symmetry::drawing::{layout, plain as drawing_text};
 use crate::symmetry::graph::{EdgeKind, StateGraph};
-use crate::symmetry::perm::alpha_text;
+use crate::symmetry::perm::permutation_lines;
 use crate::symmetry::rep::Step;
 use crate::symmetry::splits::{StepAccount, account};
 use crate::symmetry::stages::latex::latex;
 use crate::symmetry::stages::markdown::markdown;
 use crate::symmetry::stages::svg::svg;
-use crate::symmetry::stages::{Document, Sources, cell_sizes, uniqueness};
+use crate::symmetry::stages::{self, Document, Sources, cell_sizes, uniqueness};
 use crate::symmetry::variables::ComponentVariables;
 use crate::symmetry::{Atom, Explanation, Origin, Permutation, Symmetry};
 
@@ -123,20 +123,15 @@ fn report(script: &Script, subject: &Subject, request: &Request) -> Result<Strin
         ));
     }
     let choices: Vec<usize> = choose.iter().map(|c| c - 1).collect();
-    let explanation =
-        reached
-            .system
-            .explain_choosing(&mut reached.machine, &mut reached.procs, &row, &choices);
-    let by_hand = (!choices.is_empty()).then(|| {
-        let own = reached
-            .system
-            .explain(&mut reached.machine, &mut reached.procs, &row);
-        ByHand::new(&mut reached, &own, &explanation, &choices)
-    });
+    let hand = reached
+        .system
+        .by_hand(&mut reached.machine, &mut reached.procs, &row, &choices);
+    let by_hand = (!choices.is_empty()).then_some(HandShown { by_hand: &hand });
+    let explanation = &hand.chosen;
     let variables = reached
         .system
         .variables(&reached.machine, &mut reached.procs, &row);
-    let one = One::new(&reached, &explanation, variables);
+    let one = One::new(&reached, explanation, variables);
     Ok(match format {
         RepFormat::Plain if !stages => {
             let mut out = header(&reached, subject, &[("after", &trace)]);
@@ -164,11 +159,6 @@ fn report(script: &Script, subject: &Subject, request: &Request) -> Result<Strin
     })
 }
 
-/// Where the symmetry types came from, in words.
-fn origin(reached: &Reached, script: &Script) -> String {
-    reached.symmetry.origin_text(script)
-}
-
 /// The lines naming the process, each state's trace (`after ...`), the
 /// types and the group.
 pub(super) fn header(
@@ -184,43 +174,22 @@ pub(super) fn header(
     out
 }
 
-/// The header's lines as `(label, text)`, a line going on from the one
-/// above with an empty label.
+/// The header's lines as `(label, text)` ([`stages::heading`]).
 fn heading(
     reached: &Reached,
     subject: &Subject,
     traces: &[(&str, &[crate::process::EventId])],
 ) -> Vec<(String, String)> {
-    let script = reached.procs.script();
-    let symmetry = &reached.symmetry;
-    let mut out = vec![("process".to_string(), subject.process_text.clone())];
-    for (label, trace) in traces {
-        let shown = reached.events(trace);
-        out.push((
-            label.to_string(),
-            if shown.is_empty() {
-                "nothing (the initial state)".to_string()
-            } else {
-                shown.join(", ")
-            },
-        ));
-    }
-    out.push(("symmetry".to_string(), origin(reached, script)));
-    for line in symmetry
-        .describe(script)
-        .into_iter()
-        .chain(symmetry.left_out_lines(script))
-    {
-        out.push((String::new(), line));
-    }
-    let order = symmetry.group_order();
-    let noun = if order.value() == 1u32.into() {
-        "permutation (the identity: nothing to reduce)"
-    } else {
-        "permutations"
-    };
-    out.push(("group".to_string(), format!("{order} {noun}")));
-    out
+    let traces: Vec<(&str, Vec<String>)> = traces
+        .iter()
+        .map(|(label, trace)| (*label, reached.events(trace)))
+        .collect();
+    stages::heading(
+        &subject.process_text,
+        &traces,
+        &reached.symmetry,
+        reached.procs.script(),
+    )
 }
 
 /// The process and the symmetry, as JSON fields.
@@ -248,8 +217,7 @@ pub(super) fn header_json(reached: &Reached, subject: &Subject) -> Map<String, J
     object
 }
 
-/// A permutation under `title`, one line per type it moves (or `title`
-/// and `identity` when it moves nothing), then α's moves.
+/// A permutation under `title`, as text ([`permutation_lines`]).
 pub(super) fn permutation_text(
     title: &str,
     identity: &str,
@@ -258,16 +226,10 @@ pub(super) fn permutation_text(
     symmetry: &Symmetry,
     script: &Script,
 ) -> String {
-    let mut out = if permutation.is_identity() {
-        format!("{title}  {identity}\n")
-    } else {
-        format!("{title}\n")
-    };
-    for line in permutation.lines(symmetry, script, false) {
-        out.push_str(&format!("  {line}\n"));
-    }
-    out.push_str(&format!("components (α)  {}\n", alpha_text(alpha)));
-    out
+    permutation_lines(title, identity, permutation, alpha, symmetry, script)
+        .iter()
+        .map(|line| format!("{line}\n"))
+        .collect()
 }
 
 /// A permutation as JSON: per type, each value's image.
@@ -685,153 +647,52 @@ fn graph_json(graph: &StateGraph, texts: &[String]) -> Json {
     })
 }
 
-/// Step 3 by hand beside the algorithm's own choices: what each split
-/// split off both ways, the two representatives and the permutation
-/// that maps the algorithm's onto the chosen one (the two are of one
-/// symmetry class, Example 43).
-struct ByHand {
-    splits: Vec<HandSplit>,
-    own: Vec<u32>,
-    chosen: Vec<u32>,
-    /// The algorithm's representative ↦ the chosen one.
-    between: Permutation,
-    alpha: Vec<usize>,
-    texts: Vec<String>,
+/// Step 3 by hand beside the algorithm's own choices
+/// ([`crate::symmetry::by_hand`]), as text and JSON.
+struct HandShown<'b> {
+    by_hand: &'b ByHand,
 }
 
-/// One step-3 split made by hand.
-struct HandSplit {
-    /// The member asked for, if one was.
-    asked: Option<usize>,
-    /// The member split off.
-    component: usize,
-    /// The algorithm's own choice at this split, if it made one.
-    own: Option<usize>,
-    /// The cell's members.
-    members: Vec<usize>,
-}
-
-impl ByHand {
-    fn new(
-        reached: &mut Reached,
-        own: &Explanation,
-        chosen: &Explanation,
-        choices: &[usize],
-    ) -> ByHand {
-        let split_offs = |x: &Explanation| -> Vec<(usize, Vec<usize>)> {
-            x.trace
-                .steps
-                .iter()
-                .filter_map(|s| match s {
-                    Step::Individualise {
-                        component, members, ..
-                    } => Some((*component, members.clone())),
-                    _ => None,
-                })
-                .collect()
-        };
-        let own_splits = split_offs(own);
-        let splits = split_offs(chosen)
-            .into_iter()
-            .enumerate()
-            .map(|(k, (component, members))| HandSplit {
-                asked: choices.get(k).copied(),
-                component,
-                own: own_splits.get(k).map(|s| s.0),
-                members,
-            })
-            .collect();
-        let between = own.permutation.inverse().then(&chosen.permutation);
-        let alpha = reached.system.alpha(&mut reached.procs, &between);
-        ByHand {
-            splits,
-            own: own.representative.clone(),
-            chosen: chosen.representative.clone(),
-            between,
-            alpha,
-            texts: reached.texts(&chosen.state),
-        }
-    }
-
+impl HandShown<'_> {
     fn plain(&self, reached: &Reached) -> String {
-        let texts = &self.texts;
-        let mut out = String::from(
-            "
-step 3 by hand
-",
-        );
-        for (k, split) in self.splits.iter().enumerate() {
-            let HandSplit {
-                asked,
-                component,
-                own,
-                members,
-            } = split;
-            let named = |c: usize| format!("#{} {}", c + 1, texts[c]);
-            let own_text = own.map_or_else(
-                || "the algorithm made no such split".to_string(),
-                |c| format!("the algorithm's: {}", named(c)),
-            );
-            let line = match asked {
-                Some(a) if a != component => format!(
-                    "split {}: #{} is not in the cell it splits ({}), so it split off its first \
-                     member, {}",
-                    k + 1,
-                    a + 1,
-                    members
-                        .iter()
-                        .map(|&m| format!("#{}", m + 1))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    named(*component)
-                ),
-                Some(_) => format!(
-                    "split {}: splits off {} ({own_text})",
-                    k + 1,
-                    named(*component)
-                ),
-                None => format!("split {}: its first member, {}", k + 1, named(*component)),
-            };
+        let by_hand = self.by_hand;
+        let texts = reached.texts(&by_hand.chosen.state);
+        let mut out = String::from("\nstep 3 by hand\n");
+        for line in by_hand.split_lines(&texts) {
             out.push_str(&format!("  {line}\n"));
         }
-        if self.own == self.chosen {
-            out.push_str("  the same representative as the algorithm's own choices give\n");
-            return out;
-        }
-        out.push('\n');
-        let lines = Comparison::representative_lines(
-            &reached.texts(&self.own),
-            &reached.texts(&self.chosen),
-            ("the algorithm's representative", "this choice's"),
-        );
-        for line in lines {
-            out.push_str(&format!("{line}\n"));
-        }
-        out.push('\n');
-        out.push_str(&permutation_text(
-            "permutation (the algorithm's representative ↦ this choice's): one symmetry class, \
-             two representatives",
-            "the identity",
-            &self.between,
-            &self.alpha,
+        let outcome = by_hand.outcome_lines(
+            &reached.texts(&by_hand.own.representative),
+            &reached.texts(&by_hand.chosen.representative),
             &reached.symmetry,
             reached.procs.script(),
-        ));
+        );
+        if by_hand.differs() {
+            out.push('\n');
+            for line in outcome {
+                out.push_str(&format!("{line}\n"));
+            }
+        } else {
+            for line in outcome {
+                out.push_str(&format!("  {line}\n"));
+            }
+        }
         out
     }
 
     fn json(&self, reached: &Reached) -> Json {
+        let by_hand = self.by_hand;
         json!({
-            "splits": self.splits.iter().map(|split| json!({
+            "splits": by_hand.splits.iter().map(|split| json!({
                 "asked": split.asked,
                 "component": split.component,
                 "algorithm": split.own,
                 "members": split.members,
             })).collect::<Vec<_>>(),
-            "representative": reached.texts(&self.chosen),
-            "algorithm_representative": reached.texts(&self.own),
-            "permutation": permutation_json(&self.between, &reached.symmetry, reached.procs.script()),
-            "components": self.alpha,
+            "representative": reached.texts(&by_hand.chosen.representative),
+            "algorithm_representative": reached.texts(&by_hand.own.representative),
+            "permutation": permutation_json(&by_hand.between, &reached.symmetry, reached.procs.script()),
+            "components": by_hand.alpha,
         })
     }
 }

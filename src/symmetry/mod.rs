@@ -31,6 +31,7 @@
 //! - [`columns`] and [`splits`]: what each n-value entry counts, and
 //!   why each step split what it split, as data and in words.
 //! - [`compare`]: why two states got different representatives.
+//! - [`by_hand`]: step 3 by hand, beside the algorithm's own choices.
 //! - [`stages`]: the algorithm on one state as a document of stages,
 //!   printed as Markdown, LaTeX or SVG for slides and handouts.
 //! - [`graph`] and [`drawing`]: the state as the multigraph of Section
@@ -45,6 +46,7 @@
 
 pub mod apply;
 pub mod brute;
+pub mod by_hand;
 pub mod columns;
 pub mod compare;
 pub mod constant_free;

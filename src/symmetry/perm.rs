@@ -268,6 +268,33 @@ fn permutations_of(n: usize) -> Vec<Vec<u16>> {
     }
 }
 
+/// A permutation under `title`, a line per type it moves (or `title`
+/// and `identity` on one line when it moves nothing), then α's moves —
+/// as `symcsp rep`, `symcsp why` and the animator's step 3 by hand print
+/// it.
+pub fn permutation_lines(
+    title: &str,
+    identity: &str,
+    permutation: &Permutation,
+    alpha: &[usize],
+    symmetry: &Symmetry,
+    script: &Script,
+) -> Vec<String> {
+    let mut out = vec![if permutation.is_identity() {
+        format!("{title}  {identity}")
+    } else {
+        title.to_string()
+    }];
+    out.extend(
+        permutation
+            .lines(symmetry, script, false)
+            .into_iter()
+            .map(|line| format!("  {line}")),
+    );
+    out.push(format!("components (α)  {}", alpha_text(alpha)));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -93,18 +93,22 @@ pub struct TypeOrdering {
 /// The cell sizes after each step of `trace`, on one line: `2,3,1 →
 /// 2,1,1,1,1`.
 pub fn cell_sizes(trace: &Trace) -> String {
-    sizes_line(trace.steps.iter().map(Step::cells))
+    stage_sizes(trace).join(SIZES_JOINED_BY)
 }
 
-/// Each partition's cell sizes, `2,3,1`, joined by arrows.
-fn sizes_line<'a>(partitions: impl Iterator<Item = &'a [Vec<usize>]>) -> String {
-    partitions
-        .map(|cells| {
-            let sizes: Vec<String> = cells.iter().map(|c| c.len().to_string()).collect();
-            sizes.join(",")
-        })
-        .collect::<Vec<_>>()
-        .join(" → ")
+/// The cell sizes after each step of `trace`, a stage each (`2,3,1`):
+/// [`cell_sizes`] before they are joined, for a view that marks one.
+pub fn stage_sizes(trace: &Trace) -> Vec<String> {
+    trace.steps.iter().map(|s| sizes(s.cells())).collect()
+}
+
+/// What joins the stages' cell sizes on the summary line.
+pub const SIZES_JOINED_BY: &str = " → ";
+
+/// One partition's cell sizes: `2,3,1`.
+fn sizes(cells: &[Vec<usize>]) -> String {
+    let sizes: Vec<String> = cells.iter().map(|c| c.len().to_string()).collect();
+    sizes.join(",")
 }
 
 impl Stage {
@@ -290,7 +294,8 @@ impl Document {
 
     /// The cell sizes stage by stage: `2,3,1 → 2,1,1,1,1 → …`.
     pub fn summary(&self) -> String {
-        sizes_line(self.stages.iter().map(|s| s.cells.as_slice()))
+        let stages: Vec<String> = self.stages.iter().map(|s| sizes(&s.cells)).collect();
+        stages.join(SIZES_JOINED_BY)
     }
 
     /// α in words: `1 ↦ 5, 3 ↦ 1` or `each stays in place`.
@@ -328,6 +333,46 @@ impl Document {
             )
         })
     }
+}
+
+/// The lines naming the process, each state's trace (`after push.T0.A`,
+/// its events given as text), the types and where they came from, and
+/// the group, as `(label, text)`: a line going on from the one above has
+/// an empty label. The heading of `symcsp rep` and `why`, and of the
+/// stages the animator exports.
+pub fn heading(
+    process: &str,
+    traces: &[(&str, Vec<String>)],
+    symmetry: &Symmetry,
+    script: &Script,
+) -> Vec<(String, String)> {
+    let mut out = vec![("process".to_string(), process.to_string())];
+    for (label, shown) in traces {
+        out.push((
+            label.to_string(),
+            if shown.is_empty() {
+                "nothing (the initial state)".to_string()
+            } else {
+                shown.join(", ")
+            },
+        ));
+    }
+    out.push(("symmetry".to_string(), symmetry.origin_text(script)));
+    for line in symmetry
+        .describe(script)
+        .into_iter()
+        .chain(symmetry.left_out_lines(script))
+    {
+        out.push((String::new(), line));
+    }
+    let order = symmetry.group_order();
+    let noun = if order.value() == 1u32.into() {
+        "permutation (the identity: nothing to reduce)"
+    } else {
+        "permutations"
+    };
+    out.push(("group".to_string(), format!("{order} {noun}")));
+    out
 }
 
 /// Whether Proposition 50's conditions held, in words.

@@ -33,6 +33,7 @@ use super::session::{self, Session};
 use super::walk::{LoadedCounterexample, Walk, WalkRecord};
 use crate::lts::Budget;
 use crate::lts::animator::EventKind;
+use crate::symmetry::by_hand::split_offs;
 
 /// Everything that can happen to the animator.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -160,6 +161,10 @@ enum Job {
         earlier: bool,
     },
     Compare,
+    /// Step 3 by hand on the state shown.
+    Choose,
+    /// Writing the state's stages to a file.
+    Export,
 }
 
 impl Job {
@@ -184,6 +189,8 @@ impl Job {
             Job::Save { .. } => "saving the session",
             Job::Keep { .. } => "keeping your walk before quitting",
             Job::Compare => "comparing the states",
+            Job::Choose => "running the algorithm with step 3 by hand",
+            Job::Export => "exporting the stages",
         }
     }
 }
@@ -223,6 +230,8 @@ pub struct App {
     pub symmetry: SymmetryPane,
     pub budget: Budget,
     pub session_path: Option<PathBuf>,
+    /// Where the stages were last exported (offered again).
+    pub export_path: Option<PathBuf>,
     /// The walks a session file holds (saved, or reopened): the others
     /// of the user's are kept before quitting.
     saved_walks: Vec<WalkRecord>,
@@ -312,6 +321,7 @@ impl App {
                 ..Budget::default()
             },
             session_path: None,
+            export_path: None,
             saved_walks: Vec::new(),
             quitting: None,
             keeping_failed: false,
@@ -1002,6 +1012,15 @@ impl App {
                 // The rest of the view explains this state.
                 self.open_symmetry();
             }
+            (_, Reply::Chosen(chosen)) => self.chosen(*chosen),
+            (_, Reply::Exported(Ok(path))) => {
+                self.say(format!(
+                    "the stages written to {} (Markdown)",
+                    path.display()
+                ));
+                self.export_path = Some(path);
+            }
+            (_, Reply::Exported(Err(problem))) => self.complain(problem),
             (Job::Keep { record, earlier }, Reply::Saved(Ok(path))) => {
                 let which = if earlier {
                     "your earlier walk (the one b went back to)"
@@ -1127,6 +1146,7 @@ impl App {
         self.events.filter.clear();
         self.events.list.selected = 0;
         self.symmetry.compared = None;
+        self.symmetry.hand = None;
         self.problem = None;
         self.after_show();
     }
@@ -1174,8 +1194,140 @@ impl App {
             return;
         };
         self.events.fit(walk.moves());
-        let x = walk.shown.as_ref().and_then(|s| s.symmetry.as_deref());
-        self.symmetry.fit(x);
+        if let Some(shown) = &walk.shown {
+            self.symmetry
+                .fit(shown.symmetry.as_deref(), shown.at, shown.reduced);
+        }
+    }
+
+    /// Step 3 made by hand: its stages shown in place of the
+    /// algorithm's own, and what came of it said.
+    fn chosen(&mut self, chosen: super::engine::Chosen) {
+        let current = self
+            .walk
+            .as_ref()
+            .and_then(|w| w.shown.as_ref())
+            .is_some_and(|s| s.at == chosen.at && s.reduced == chosen.reduced);
+        if !current {
+            // The walk moved on while the engine worked.
+            return;
+        }
+        let member = chosen.choices.last().map_or(String::new(), |&c| {
+            let text = chosen.symmetry.state.get(c).map_or("", String::as_str);
+            format!("#{} {text} split off", c + 1)
+        });
+        let came = if chosen.differs {
+            "another representative of the same class (below)"
+        } else {
+            "the algorithm's own representative"
+        };
+        self.say(format!("step 3 by hand: {member} — {came}"));
+        let (at, reduced) = (chosen.at, chosen.reduced);
+        self.symmetry.hand = Some(Box::new(chosen));
+        self.symmetry.fit(None, at, reduced);
+    }
+
+    /// Opens the symmetry view for a command about the algorithm; why
+    /// not, when the process is not symmetric.
+    fn algorithm_command(&mut self) -> bool {
+        self.open_symmetry();
+        // The explanation the view opened for, if it comes quickly.
+        self.await_quick();
+        if self.walk.as_ref().is_some_and(|w| !w.reducible) {
+            self.complain("this process is not symmetric: the symmetry view says why");
+            return false;
+        }
+        self.walk.is_some()
+    }
+
+    /// Asks for a stage's number.
+    fn ask_stage(&mut self) {
+        if !self.algorithm_command() {
+            return;
+        }
+        let x = self.explained();
+        let mut prompt = Prompt::new(Purpose::Stage, "");
+        if let Some(x) = self.symmetry.algorithm_of(x.as_deref()) {
+            prompt.hint = format!("1 to {}", super::panes::symmetry::stages(x));
+        }
+        self.overlay = Some(Overlay::Prompt(prompt));
+    }
+
+    /// Step 3 by hand: the split shown splits off the next member of its
+    /// cell (the engine runs the algorithm so).
+    fn choose_member(&mut self) {
+        if !self.algorithm_command() {
+            return;
+        }
+        let Some(x) = self.explained() else {
+            self.complain("the representative is still being computed: try again");
+            return;
+        };
+        let choices = match self.symmetry.next_choice(&x) {
+            Ok(choices) => choices,
+            Err(why) => return self.complain(why),
+        };
+        // Round the cell and back to the algorithm's own choices: its own
+        // stages again.
+        let own: Vec<usize> = split_offs(&x.trace).iter().map(|s| s.0).collect();
+        if own.starts_with(&choices) {
+            self.symmetry.hand = None;
+            self.say("step 3 as the algorithm makes it: its own representative");
+            return;
+        }
+        let Some(at) = self.walk.as_ref().map(|w| w.path.current()) else {
+            return;
+        };
+        let want = self.want();
+        self.request(Job::Choose, Request::Choose { at, choices, want });
+    }
+
+    /// Asks for the file to export the stages to.
+    fn ask_export(&mut self) {
+        match &self.walk {
+            None => return self.complain("nothing is animated: there are no stages to export"),
+            Some(w) if !w.reducible => {
+                return self.complain(
+                    "this process is not symmetric: there are no stages to export (the \
+                     symmetry view says why)",
+                );
+            }
+            Some(_) => {}
+        }
+        let path = self.export_path.as_ref().map_or_else(
+            || "symcsp-stages.md".to_string(),
+            |p| p.display().to_string(),
+        );
+        self.overlay = Some(Overlay::Prompt(Prompt::new(Purpose::ExportStages, &path)));
+    }
+
+    /// Exports the stages of the state shown (with step 3 as made by
+    /// hand) to `path`.
+    fn export(&mut self, path: &str) {
+        if path.is_empty() {
+            return self.complain("no file named: the stages were not exported");
+        }
+        let Some(walk) = &self.walk else {
+            return;
+        };
+        let reduced = walk.reduced;
+        let trace: Vec<String> = (1..=walk.path.position())
+            .map(|p| walk.path.step(p))
+            .filter(|step| step.kind == EventKind::Visible)
+            .map(|step| walk.names.event(step.seen(reduced).0).to_string())
+            .collect();
+        let request = Request::Export {
+            at: walk.path.current(),
+            choices: self
+                .symmetry
+                .hand
+                .as_ref()
+                .map_or_else(Vec::new, |h| h.choices.clone()),
+            want: self.want(),
+            trace,
+            path: PathBuf::from(path),
+        };
+        self.request(Job::Export, request);
     }
 
     /// Translates a key press into an action: prompts and confirmations
@@ -1419,10 +1571,19 @@ impl App {
                     self.focus = Pane::Events;
                 }
             }
-            Command::AlgorithmNext | Command::AlgorithmBack => {
+            Command::GoToStage => self.ask_stage(),
+            Command::ChooseMember => self.choose_member(),
+            Command::ExportStages => self.ask_export(),
+            Command::ScrollLeft | Command::ScrollRight => {
                 self.open_symmetry();
-                if self.walk.as_ref().is_some_and(|w| !w.reducible) {
-                    self.complain("this process is not symmetric: the symmetry view says why");
+                let overflow = self.symmetry_laid().map_or(0, |laid| laid.overflow);
+                let right = command == Command::ScrollRight;
+                if let Err(why) = self.symmetry.scroll_sideways(right, overflow) {
+                    self.complain(why);
+                }
+            }
+            Command::AlgorithmNext | Command::AlgorithmBack => {
+                if !self.algorithm_command() {
                     return;
                 }
                 let x = self.explained();
@@ -1565,14 +1726,18 @@ impl App {
     }
 
     fn symmetry_rows(&self) -> usize {
-        let Some(walk) = &self.walk else {
-            return 0;
-        };
+        self.symmetry_laid().map_or(0, |laid| laid.lines.len())
+    }
+
+    /// The symmetry view laid out as it is drawn.
+    fn symmetry_laid(&self) -> Option<super::panes::symmetry::Laid> {
+        let walk = self.walk.as_ref()?;
         let x = walk.shown.as_ref().and_then(|s| s.symmetry.as_deref());
         let width = self.symmetry_width(self.settings());
-        self.symmetry
-            .lines(&self.config.theme, &walk.symmetry, x, usize::from(width))
-            .len()
+        Some(
+            self.symmetry
+                .laid_out(&self.config.theme, &walk.symmetry, x, usize::from(width)),
+        )
     }
 
     /// The symmetry view's width inside its border, laid out by
@@ -1711,6 +1876,16 @@ impl App {
             h.cancel();
             self.checks.stop_queue();
             self.say("cancelling the check…");
+        } else if self.focus == Pane::Symmetry
+            && self.symmetry.section == Section::Algorithm
+            && self.symmetry.hand.is_some()
+        {
+            self.symmetry.hand = None;
+            let x = self.explained();
+            if let Some(shown) = self.walk.as_ref().and_then(|w| w.shown.as_ref()) {
+                self.symmetry.fit(x.as_deref(), shown.at, shown.reduced);
+            }
+            self.say("step 3 as the algorithm makes it again");
         } else if self.focus == Pane::Symmetry && self.symmetry.section != Section::Representative {
             self.symmetry.show(Section::Representative);
         } else if !self.events.filter.is_empty() {
@@ -1860,6 +2035,13 @@ impl App {
                 );
             }
             Purpose::Trace => self.follow_trace(text.trim()),
+            Purpose::Stage => {
+                let x = self.explained();
+                if let Err(why) = self.symmetry.go_to(&text, x.as_deref()) {
+                    self.complain(why);
+                }
+            }
+            Purpose::ExportStages => self.export(text.trim()),
         }
     }
 

@@ -93,6 +93,11 @@ pub enum Command {
     SwapWalk,
     ShowTypes,
     FollowTrace,
+    GoToStage,
+    ChooseMember,
+    ExportStages,
+    ScrollLeft,
+    ScrollRight,
 }
 
 impl Command {
@@ -159,6 +164,23 @@ impl Command {
             Command::FollowTrace => {
                 "type a trace (push.T0.A, push.T1.B) to follow from the initial state, τ as \
                  needed"
+                    .into()
+            }
+            Command::GoToStage => {
+                "go to a stage of the representative algorithm by its number (asks for it)".into()
+            }
+            Command::ChooseMember => "at a step-3 split of the algorithm: split off another \
+                                      member of the cell (step 3 by hand; Esc: the algorithm's \
+                                      own)"
+                .into(),
+            Command::ExportStages => {
+                "export this state's algorithm stage by stage as Markdown (asks for the file)"
+                    .into()
+            }
+            Command::ScrollLeft => "scroll the symmetry view's cut text left".into(),
+            Command::ScrollRight => {
+                "scroll the symmetry view's cut text right (the pane's edge says where text \
+                 is cut)"
                     .into()
             }
         }

@@ -211,6 +211,23 @@ pub enum Request {
         position: usize,
         mark: Option<Mark>,
     },
+    /// Step 3 by hand on the state at `at` (the reduced walk's with
+    /// `want.reduced`): its `k`-th split splits off `choices[k]`.
+    Choose {
+        at: Position,
+        choices: Vec<usize>,
+        want: Want,
+    },
+    /// Write the algorithm's stages on the state at `at` (step 3 by hand
+    /// with `choices`) as Markdown to `path`, atomically; `trace` is the
+    /// walk's visible events to it, for the heading.
+    Export {
+        at: Position,
+        choices: Vec<usize>,
+        want: Want,
+        trace: Vec<String>,
+        path: std::path::PathBuf,
+    },
     /// Why do these two states have different representatives?
     /// Each state with the walk it was seen in (`true`: the reduced
     /// walk's state at that position).
@@ -301,6 +318,25 @@ pub struct StepWords {
     pub columns: Vec<(usize, Vec<Vec<String>>)>,
     /// What split and why, one sentence each.
     pub sentences: Vec<String>,
+}
+
+/// Step 3 by hand on one state, in words: the stages the choices give,
+/// and what they gave beside the algorithm's own run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chosen {
+    pub at: Position,
+    pub reduced: bool,
+    /// The member each step-3 split split off, as asked.
+    pub choices: Vec<usize>,
+    /// The state explained with the choices made.
+    pub symmetry: StateSymmetry,
+    /// A line per split: what it split off, and the algorithm's choice.
+    pub splits: Vec<String>,
+    /// The two representatives and the permutation between them, or
+    /// that they are the same.
+    pub outcome: Vec<String>,
+    /// The choices gave another representative.
+    pub differs: bool,
 }
 
 /// Names for the ids the interface keeps on its path, sent as they are
@@ -409,6 +445,10 @@ pub enum Reply {
     Walked(Walked),
     Shown(Box<Shown>),
     Compared(Box<Compared>),
+    /// Step 3 made by hand.
+    Chosen(Box<Chosen>),
+    /// The stages were written (to this path), or why not.
+    Exported(Result<std::path::PathBuf, String>),
     /// The session was written (to this path), or why not.
     Saved(Result<std::path::PathBuf, String>),
     /// The request could not be carried out; everything stays as it was.

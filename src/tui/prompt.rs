@@ -14,6 +14,10 @@ pub enum Purpose {
     SaveSession,
     /// A trace to follow from the initial state.
     Trace,
+    /// A stage of the representative algorithm to show, by number.
+    Stage,
+    /// The file to export the algorithm's stages to.
+    ExportStages,
 }
 
 impl Purpose {
@@ -24,6 +28,8 @@ impl Purpose {
             Purpose::Filter => "Filter events",
             Purpose::SaveSession => "Save session to",
             Purpose::Trace => "Follow the trace (events, commas between) from the start",
+            Purpose::Stage => "Go to stage",
+            Purpose::ExportStages => "Export the stages as Markdown to",
         }
     }
 }

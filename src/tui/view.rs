@@ -16,6 +16,7 @@ use super::diagnostic_wrap::wrap_diagnostic;
 use super::layout::{Layout, Region, areas};
 use super::panes::checks::{CheckStatus, ChecksView};
 use super::panes::count;
+use super::panes::symmetry::View as SymmetryView;
 use super::panes::trace::TracePane;
 use super::wrap::wrap_line;
 
@@ -173,7 +174,20 @@ fn draw_pane(app: &App, frame: &mut Frame, pane: Pane, inner: Rect, focused: boo
                         .as_ref()
                         .filter(|_| w.is_current())
                         .and_then(|s| s.symmetry.as_deref());
-                    app.symmetry.draw(frame, inner, theme, &w.symmetry, x);
+                    let key = |command| {
+                        app.config
+                            .keymap
+                            .key_for(Pane::Symmetry, command)
+                            .unwrap_or_default()
+                    };
+                    let (left, right) = (key(Command::ScrollLeft), key(Command::ScrollRight));
+                    let view = SymmetryView {
+                        theme,
+                        about: &w.symmetry,
+                        x,
+                        keys: (&left, &right),
+                    };
+                    app.symmetry.draw(frame, inner, &view);
                 }
                 None => frame.render_widget(
                     Paragraph::new(app.problem.as_deref().unwrap_or("loading…"))

@@ -19,13 +19,16 @@ use crate::symmetry::compare::{Answer, Cause, Comparison, DEFAULT_CANDIDATES, Ev
 use crate::symmetry::drawing;
 use crate::symmetry::graph::StateGraph;
 use crate::symmetry::splits::{StepAccount, account};
+use crate::symmetry::stages::markdown::markdown;
+use crate::symmetry::stages::{Document, Sources, heading};
 use crate::symmetry::{Atom, Permutation};
 
 use super::super::model::{Animation, Listing, Source, Stepper};
 use super::super::session::{SavedMark, SavedStep, Session};
 use super::{
-    Animated, Compared, Control, Follow, Mark, Move, NONE, Names, Opened, Parting, Position,
-    Replay, Reply, Request, Shown, StateSymmetry, Step, StepWords, WalkPath, Walked, Want,
+    Animated, Chosen, Compared, Control, Follow, Mark, Move, NONE, Names, Opened, Parting,
+    Position, Replay, Reply, Request, Shown, StateSymmetry, Step, StepWords, WalkPath, Walked,
+    Want,
 };
 
 /// How many steps of a long request pass between looks at the cancel
@@ -265,6 +268,33 @@ impl World {
                     .map(|()| path)
                 }))
             }
+            Request::Choose { at, choices, want } => match self.walk.as_mut() {
+                Some(walk) => match walk.with(|ctx| ctx.choose(at, &choices, want)).0 {
+                    Some(chosen) => Reply::Chosen(Box::new(chosen)),
+                    None => Reply::Refused(NOT_SYMMETRIC.into()),
+                },
+                None => Reply::Refused("nothing is animated".into()),
+            },
+            Request::Export {
+                at,
+                choices,
+                want,
+                trace,
+                path,
+            } => match self.walk.as_mut() {
+                Some(walk) => {
+                    let process = walk.process.clone();
+                    let document = walk
+                        .with(|ctx| ctx.document(at, &choices, want, &process, trace))
+                        .0;
+                    Reply::Exported(document.and_then(|text| {
+                        crate::files::write_atomically(&path, text.as_bytes())
+                            .map(|()| path.clone())
+                            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+                    }))
+                }
+                None => Reply::Refused("nothing is animated".into()),
+            },
             Request::Compare { marked, here } => match self.walk.as_mut() {
                 Some(walk) => walk.compare(marked, here),
                 None => Reply::Refused("nothing is animated".into()),
@@ -1265,11 +1295,113 @@ impl Ctx<'_, '_> {
         let (machine, procs) = animator.parts_mut();
         let x = lens.system.explain(machine, procs, &row);
         let variables = lens.system.variables(machine, procs, &row);
-        let show = |r: &[u32]| -> Vec<String> {
-            (0..r.len())
-                .map(|slot| animator.show_component(slot, r[slot]))
-                .collect()
-        };
+        Some(state_symmetry(
+            animator,
+            &lens.symmetry,
+            self.script,
+            x,
+            variables,
+            width,
+        ))
+    }
+
+    /// Step 3 by hand on the state at `at` (`None` without symmetry).
+    fn choose(&mut self, at: Position, choices: &[usize], want: Want) -> Option<Chosen> {
+        let reduced = want.reduced && at.has_reduced();
+        let row = self.row(at.state(reduced), reduced);
+        let Stepper { animator, lens, .. } = &mut *self.stepper;
+        let lens = lens.as_mut().ok()?;
+        let (machine, procs) = animator.parts_mut();
+        let hand = lens.system.by_hand(machine, procs, &row, choices);
+        let variables = lens.system.variables(machine, procs, &row);
+        let show = |r: &[u32]| shown_components(animator, r);
+        let texts = show(&hand.chosen.state);
+        let outcome = hand.outcome_lines(
+            &show(&hand.own.representative),
+            &show(&hand.chosen.representative),
+            &lens.symmetry,
+            self.script,
+        );
+        Some(Chosen {
+            at,
+            reduced,
+            choices: choices.to_vec(),
+            splits: hand.split_lines(&texts),
+            outcome,
+            differs: hand.differs(),
+            symmetry: state_symmetry(
+                animator,
+                &lens.symmetry,
+                self.script,
+                hand.chosen,
+                variables,
+                want.width,
+            ),
+        })
+    }
+
+    /// The algorithm's stages on the state at `at` (step 3 by hand with
+    /// `choices`) as Markdown, the stages `symcsp rep --stages --format
+    /// markdown` prints; or why there is nothing to show.
+    fn document(
+        &mut self,
+        at: Position,
+        choices: &[usize],
+        want: Want,
+        process: &str,
+        trace: Vec<String>,
+    ) -> Result<String, String> {
+        let reduced = want.reduced && at.has_reduced();
+        let row = self.row(at.state(reduced), reduced);
+        let Stepper { animator, lens, .. } = &mut *self.stepper;
+        let lens = lens.as_mut().map_err(|_| NOT_SYMMETRIC.to_string())?;
+        let (machine, procs) = animator.parts_mut();
+        let x = lens.system.explain_choosing(machine, procs, &row, choices);
+        let variables = lens.system.variables(machine, procs, &row);
+        let accounts = account(&x.trace, &variables);
+        let graph = StateGraph::new(variables, x.trace.final_cells());
+        let texts = shown_components(animator, &x.state);
+        let document = Document::new(Sources {
+            heading: heading(process, &[("after", trace)], &lens.symmetry, self.script),
+            explanation: &x,
+            accounts: &accounts,
+            graph: &graph,
+            texts: &texts,
+            representative: shown_components(animator, &x.representative),
+            symmetry: &lens.symmetry,
+            script: self.script,
+        });
+        match document.nothing_to_show(&lens.symmetry) {
+            Some(why) => Err(format!("nothing to export stage by stage: {why}")),
+            None => Ok(markdown(&document)),
+        }
+    }
+}
+
+/// What the engine says when asked about the symmetry of a process
+/// that has none.
+const NOT_SYMMETRIC: &str = "this process is not symmetric: there is no representative to explain";
+
+/// Each component of `row`, as text.
+fn shown_components(animator: &crate::lts::animator::Animator, row: &[u32]) -> Vec<String> {
+    (0..row.len())
+        .map(|slot| animator.show_component(slot, row[slot]))
+        .collect()
+}
+
+/// The explanation `x` of a state whose distinguished variables are
+/// `variables`, in the words the symmetry view shows (its graph drawn
+/// `width` columns wide).
+fn state_symmetry(
+    animator: &crate::lts::animator::Animator,
+    symmetry: &crate::symmetry::Symmetry,
+    script: &Script,
+    x: crate::symmetry::Explanation,
+    variables: Vec<crate::symmetry::variables::ComponentVariables>,
+    width: u16,
+) -> StateSymmetry {
+    {
+        let show = |r: &[u32]| shown_components(animator, r);
         let texts = show(&x.state);
         let words = account(&x.trace, &variables)
             .iter()
@@ -1277,9 +1409,8 @@ impl Ctx<'_, '_> {
             .collect();
         let graph = StateGraph::new(variables, x.trace.final_cells());
         let graph = drawing::layout(&graph, &texts, usize::from(width.max(40)));
-        let symmetry = &lens.symmetry;
-        let name = |a: Atom| symmetry.name(self.script, a).to_string();
-        let permutation = x.permutation.pairs(symmetry, self.script, false);
+        let name = |a: Atom| symmetry.name(script, a).to_string();
+        let permutation = x.permutation.pairs(symmetry, script, false);
         let moved = permutation
             .iter()
             .flat_map(|(_, pairs)| pairs.iter().filter(|(a, b)| a != b))
@@ -1297,7 +1428,7 @@ impl Ctx<'_, '_> {
                 )
             })
             .collect();
-        Some(StateSymmetry {
+        StateSymmetry {
             words,
             graph,
             state: texts,
@@ -1309,7 +1440,7 @@ impl Ctx<'_, '_> {
             unique_guaranteed: x.unique_guaranteed(),
             trace: x.trace,
             orderings,
-        })
+        }
     }
 }
 
