@@ -1105,6 +1105,7 @@ mod tests {
             cell: 0,
             members: vec![0, 1, 2],
             component,
+            by_hand: false,
             fully_symmetric,
             cells: vec![vec![component], vec![]],
         };

@@ -137,6 +137,9 @@ pub enum Step {
         cell: usize,
         members: Vec<usize>,
         component: usize,
+        /// Whether the component was chosen by hand
+        /// ([`Workspace::choose`]) rather than taken first.
+        by_hand: bool,
         fully_symmetric: Option<bool>,
         cells: Vec<Vec<usize>>,
     },
@@ -291,6 +294,7 @@ impl Workspace {
             else {
                 return;
             };
+            let by_hand = self.choices.get(splits).is_some();
             if let Some(&chosen) = self.choices.get(splits) {
                 let range = self.starts[cell] as usize..self.starts[cell + 1] as usize;
                 let cell_order = &mut self.order[range];
@@ -317,6 +321,7 @@ impl Workspace {
                     cell,
                     members,
                     component: self.order[start as usize] as usize,
+                    by_hand,
                     fully_symmetric,
                     cells: self.cells(),
                 });

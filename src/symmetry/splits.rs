@@ -113,6 +113,8 @@ pub struct Individualisation {
     pub members: Vec<usize>,
     /// The component split off, into a cell of its own before the rest.
     pub component: usize,
+    /// Whether it was chosen by hand rather than taken first.
+    pub by_hand: bool,
     /// Definition 49 for the cell; `None` when it could not be decided.
     pub fully_symmetric: Option<bool>,
     /// For a cell not fully symmetric: another member no permutation of
@@ -151,6 +153,7 @@ pub fn account(trace: &Trace, variables: &[ComponentVariables]) -> Vec<StepAccou
                 cell,
                 members,
                 component,
+                by_hand,
                 fully_symmetric,
                 cells,
             } => {
@@ -167,6 +170,7 @@ pub fn account(trace: &Trace, variables: &[ComponentVariables]) -> Vec<StepAccou
                         cell: *cell,
                         members: members.clone(),
                         component: *component,
+                        by_hand: *by_hand,
                         fully_symmetric: *fully_symmetric,
                         witness,
                     }),
@@ -390,9 +394,14 @@ impl Individualisation {
     /// `variables` are the state's, to put the witness in words.
     pub fn sentence(&self, texts: &[String], variables: &[ComponentVariables]) -> String {
         let head = format!(
-            "step 2 cannot split cell {} {}, so step 3 splits off its first component, {}",
+            "step 2 cannot split cell {} {}, so step 3 splits off {}, {}",
             self.cell + 1,
             subject(&self.members, texts),
+            if self.by_hand {
+                "the member chosen by hand"
+            } else {
+                "its first component"
+            },
             texts[self.component]
         );
         let why = match self.fully_symmetric {

@@ -68,7 +68,11 @@ pub enum StageKind {
     Refine { round: usize, split: bool },
     /// Step 3, with whether the cell was fully symmetric (Definition 49;
     /// `None`: undecided).
-    Individualise { fully_symmetric: Option<bool> },
+    /// and whether the member split off was chosen by hand.
+    Individualise {
+        fully_symmetric: Option<bool>,
+        by_hand: bool,
+    },
 }
 
 /// One cell's n-values in a round of step 2.
@@ -122,8 +126,11 @@ impl Stage {
                 "Step 2, round {round}: each component's n-value against the cells before the \
                  round"
             ),
-            StageKind::Individualise { .. } => {
+            StageKind::Individualise { by_hand: false, .. } => {
                 "Step 3: a cell nothing tells apart loses its first component".to_string()
+            }
+            StageKind::Individualise { by_hand: true, .. } => {
+                "Step 3: a cell nothing tells apart loses the member chosen by hand".to_string()
             }
         }
     }
@@ -151,7 +158,9 @@ impl Stage {
     /// cannot matter, ✗ it may, ? undecided.
     pub fn mark(&self) -> Option<char> {
         match self.kind {
-            StageKind::Individualise { fully_symmetric } => Some(match fully_symmetric {
+            StageKind::Individualise {
+                fully_symmetric, ..
+            } => Some(match fully_symmetric {
                 Some(true) => '✓',
                 Some(false) => '✗',
                 None => '?',
@@ -241,12 +250,15 @@ impl Document {
                 },
                 (
                     Step::Individualise {
-                        fully_symmetric, ..
+                        fully_symmetric,
+                        by_hand,
+                        ..
                     },
                     StepAccount::Individualise(split),
                 ) => Stage {
                     kind: StageKind::Individualise {
                         fully_symmetric: *fully_symmetric,
+                        by_hand: *by_hand,
                     },
                     tables: Vec::new(),
                     sentences: vec![split.sentence(texts, &from.graph.variables)],

@@ -956,16 +956,18 @@ fn algorithm(
             cell,
             members,
             component,
+            by_hand,
             fully_symmetric,
             cells,
         }) => {
             lines.push(Line::styled(
                 format!(
                     "Step 3: cell {} has {} components that nothing tells apart: #{} is taken \
-                     out into a cell of its own",
+                     out into a cell of its own{}",
                     cell + 1,
                     members.len(),
-                    component + 1
+                    component + 1,
+                    if *by_hand { ", chosen by hand" } else { "" }
                 ),
                 theme.title,
             ));
