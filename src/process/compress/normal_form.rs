@@ -118,14 +118,19 @@ fn minimise(nodes: &[Node], meter: &Meter) -> EvalResult<Vec<u32>> {
             *labels.entry(label).or_insert(fresh)
         })
         .collect();
-    refine(initial, meter, |s, blocks, sig| {
-        sig.extend(
-            nodes[s]
-                .edges
-                .iter()
-                .map(|&(e, t)| (e, block_of(blocks, t))),
-        );
-    })
+    refine(
+        initial,
+        meter,
+        |_| {},
+        |s, blocks, sig| {
+            sig.extend(
+                nodes[s]
+                    .edges
+                    .iter()
+                    .map(|&(e, t)| (e, block_of(blocks, t))),
+            );
+        },
+    )
 }
 
 /// The normal form as a process: one state per block, then the stable

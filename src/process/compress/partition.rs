@@ -19,16 +19,19 @@ type Signature = Vec<(EventId, u32)>;
 
 /// Splits `blocks` until every two states of a block have the same
 /// signature (computed into the vector handed over, from the blocks of
-/// the round before). Blocks are numbered in the order of their first
-/// state, so the result does not depend on hashing.
+/// the round before, after `prepare` has seen them). Blocks are numbered
+/// in the order of their first state, so the result does not depend on
+/// hashing.
 pub(super) fn refine(
     mut blocks: Vec<u32>,
     meter: &Meter,
+    mut prepare: impl FnMut(&[u32]),
     mut signature: impl FnMut(usize, &[u32], &mut Signature),
 ) -> EvalResult<Vec<u32>> {
     let mut count = blocks.iter().copied().max().map_or(0, |m| m + 1) as usize;
     let mut sig = Signature::new();
     loop {
+        prepare(&blocks);
         let mut ids: FxHashMap<(u32, Signature), u32> = FxHashMap::default();
         let mut next = Vec::with_capacity(blocks.len());
         for s in 0..blocks.len() {
@@ -61,9 +64,14 @@ pub(super) fn block_of(blocks: &[u32], target: u32) -> u32 {
 
 /// `sbisim`: the coarsest strong bisimulation.
 pub(crate) fn strong(lts: &Explicit, meter: &Meter) -> EvalResult<Reduced> {
-    let blocks = refine(vec![0; lts.len()], meter, |s, blocks, sig| {
-        sig.extend(lts.edges[s].iter().map(|&(e, t)| (e, block_of(blocks, t))));
-    })?;
+    let blocks = refine(
+        vec![0; lts.len()],
+        meter,
+        |_| {},
+        |s, blocks, sig| {
+            sig.extend(lts.edges[s].iter().map(|&(e, t)| (e, block_of(blocks, t))));
+        },
+    )?;
     let mut out = Reduced::default();
     let mut seen = vec![false; lts.len()];
     for _ in 0..=blocks.iter().copied().max().unwrap_or(0) {
@@ -88,27 +96,56 @@ pub(crate) fn strong(lts: &Explicit, meter: &Meter) -> EvalResult<Reduced> {
 /// block keeps its members' transitions but the τs inside it, and a τ to
 /// itself if it diverges.
 pub(crate) fn weak(lts: &Collapsed, meter: &Meter) -> EvalResult<Reduced> {
-    let closures = lts.closures(meter)?;
     let initial: Vec<u32> = lts.divergent.iter().map(|&d| d as u32).collect();
-    let blocks = refine(initial, meter, |s, blocks, sig| {
-        for &t in &closures[s] {
-            sig.push((TAU, blocks[t as usize]));
-            for &(e, u) in &lts.edges[t as usize] {
-                if e == TAU {
-                    continue;
+    // Each round, the signatures of all states at once, in the order
+    // of their numbers (a τ leads to a smaller one, so what a state
+    // reaches by τs is known before it): the blocks a state reaches by
+    // τs, then its weak visible moves — its own moves to those blocks of
+    // their targets, and those of the states its τs lead to.
+    let signatures: std::cell::RefCell<Vec<Signature>> =
+        std::cell::RefCell::new(vec![Vec::new(); lts.len()]);
+    let blocks = refine(
+        initial,
+        meter,
+        |blocks| {
+            let n = lts.len();
+            let mut silent: Vec<Vec<u32>> = Vec::with_capacity(n);
+            for t in 0..n {
+                let mut reach = vec![blocks[t]];
+                for &(e, u) in &lts.edges[t] {
+                    if e == TAU {
+                        reach.extend_from_slice(&silent[u as usize]);
+                    }
                 }
-                if u == OMEGA {
-                    sig.push((e, OMEGA));
-                } else {
-                    sig.extend(
-                        closures[u as usize]
-                            .iter()
-                            .map(|&w| (e, blocks[w as usize])),
-                    );
-                }
+                reach.sort_unstable();
+                reach.dedup();
+                silent.push(reach);
             }
-        }
-    })?;
+            let mut signatures = signatures.borrow_mut();
+            for t in 0..n {
+                let mut sig: Signature = silent[t].iter().map(|&b| (TAU, b)).collect();
+                for &(e, u) in &lts.edges[t] {
+                    match (e, u) {
+                        (TAU, _) => {
+                            let (before, _) = signatures.split_at(t);
+                            sig.extend(
+                                before[u as usize]
+                                    .iter()
+                                    .copied()
+                                    .filter(|&(f, _)| f != TAU),
+                            );
+                        }
+                        (_, OMEGA) => sig.push((e, OMEGA)),
+                        _ => sig.extend(silent[u as usize].iter().map(|&b| (e, b))),
+                    }
+                }
+                sig.sort_unstable();
+                sig.dedup();
+                signatures[t] = sig;
+            }
+        },
+        |s, _, sig| sig.extend_from_slice(&signatures.borrow()[s]),
+    )?;
     let count = blocks.iter().copied().max().map_or(0, |m| m + 1);
     let mut out = Reduced::default();
     for _ in 0..count {
