@@ -145,6 +145,9 @@ pub fn check_reduced(
     budget: &Budget,
     reduce: Option<&Reduce>,
 ) -> Result<CheckResult, Diagnostic> {
+    // The whole memory budget: not what an earlier check that stopped
+    // is still freeing.
+    crate::budget::wait_for_frees();
     // One clock for every part of the check: loading the processes,
     // normalising, every search.
     let budget = &budget.started();
