@@ -17,7 +17,7 @@ pub mod alloc;
 pub mod memory;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Counters a search publishes while it runs, and the flag that cancels
@@ -29,6 +29,9 @@ pub struct Live {
     pub transitions: AtomicU64,
     /// The breadth-first level being expanded.
     pub depth: AtomicU64,
+    /// What a check decided about symmetry before it began (`reduced over
+    /// T (3)`, `not reduced: ...`), for a watcher to show at once.
+    pub decided: OnceLock<String>,
 }
 
 impl Live {
@@ -101,6 +104,7 @@ impl Budget {
             live: self.live.clone(),
             max_memory: self.max_memory,
             max_states: self.max_states,
+            first_stop: Arc::default(),
         }
     }
 }
@@ -152,6 +156,10 @@ pub struct Meter {
     live: Option<Arc<Live>>,
     max_memory: Option<u64>,
     max_states: Option<usize>,
+    /// The first stop this meter (or a clone) gave: work that turned a
+    /// stop into something else (a diagnostic) can still be told it was
+    /// stopped ([`Meter::stopped`]).
+    first_stop: Arc<OnceLock<Stopped>>,
 }
 
 impl Meter {
@@ -164,12 +172,22 @@ impl Meter {
     /// `Err` with the reason when the work must stop now.
     pub fn poll(&self) -> Result<(), Stopped> {
         if self.live.as_ref().is_some_and(|live| live.cancelled()) {
-            return Err(Stopped::Cancelled);
+            return self.stop(Stopped::Cancelled);
         }
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(Stopped::Timeout);
+            return self.stop(Stopped::Timeout);
         }
         self.memory_allows(0, memory::FRESH)
+    }
+
+    /// The first stop this meter or a clone of it gave, if any.
+    pub fn stopped(&self) -> Option<Stopped> {
+        self.first_stop.get().copied()
+    }
+
+    fn stop(&self, reason: Stopped) -> Result<(), Stopped> {
+        let _ = self.first_stop.set(reason);
+        Err(reason)
     }
 
     /// Whether `bytes` more may be allocated now without passing the
@@ -208,7 +226,7 @@ impl Meter {
                 .is_some_and(|usage| usage.address_space.saturating_add(bytes) > max)
         });
         if over_budget || over_address_space {
-            Err(Stopped::Memory)
+            self.stop(Stopped::Memory)
         } else {
             Ok(())
         }
