@@ -345,3 +345,234 @@ fn a_deep_thin_search_stopped_by_a_budget_says_it_may_never_end() {
     assert!(text.contains("Inconclusive"), "{text}");
     assert!(!text.contains("levels deep"), "{text}");
 }
+
+/// What a run of the binary came to, measured from outside.
+struct Measured {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    /// Wall-clock time from the start to the exit, start-up included.
+    seconds: f64,
+    /// The largest resident memory the process had, in bytes.
+    peak: u64,
+}
+
+/// Runs `symcsp ARGS` alone (one measured run at a time: the machine's
+/// cores are not shared between them) and measures its time and peak
+/// memory (the kernel's own accounting of the child, through `wait4`).
+fn measured(args: &[&str]) -> Measured {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let started = std::time::Instant::now();
+    // Reaped by `wait4` below, which gives its resource usage too.
+    #[allow(clippy::zombie_processes)]
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("symcsp"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        err.read_to_string(&mut text).unwrap();
+        text
+    });
+    let mut stdout = String::new();
+    out.read_to_string(&mut stdout).unwrap();
+    let mut status = 0;
+    // SAFETY: an all-zero `rusage` is valid; `wait4` fills it in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, writing into the two locals.
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32, "waited for the child");
+    let seconds = started.elapsed().as_secs_f64();
+    let status = std::process::ExitStatus::from_raw(status);
+    Measured {
+        code: status.code().expect("exited, not killed"),
+        stdout,
+        stderr: reader.join().unwrap(),
+        seconds,
+        // Linux reports kilobytes.
+        peak: usage.ru_maxrss as u64 * 1024,
+    }
+}
+
+/// Issue 48's bounds on a stop: the time-out overshot by at most 10 %
+/// and half a second (start-up and freeing included); the memory budget
+/// by at most 10 %.
+fn within_time(run: &Measured, budget: f64) {
+    assert!(
+        run.seconds <= budget * 1.1 + 0.5,
+        "{:.2} s under a time-out of {budget} s\n{}{}",
+        run.seconds,
+        run.stdout,
+        run.stderr
+    );
+}
+
+fn within_memory(run: &Measured, budget: u64) {
+    assert!(
+        run.peak <= budget + budget / 10,
+        "{} MB under a budget of {} MB\n{}{}",
+        run.peak >> 20,
+        budget >> 20,
+        run.stdout,
+        run.stderr
+    );
+}
+
+/// Issue 48, item 5: a long operation inside one step of evaluation —
+/// building a range, a union, a comprehension's set — polls the clock as
+/// it goes, so a time-out of a second stops each within the bounds.
+#[test]
+fn long_operations_stop_at_the_time_out() {
+    for expr in [
+        "#<0..49000000>",
+        "card(union({0..49000000}, {1..48000000}))",
+        "card(union({0..24000000}, {24000001..49000000}))",
+        "card(diff({0..40000000}, {1..39000000}))",
+        "card({x | x <- {0..30000000}})",
+    ] {
+        let run = measured(&["eval", "/dev/null", expr, "--timeout", "1"]);
+        assert_eq!(run.code, 3, "{expr}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("the evaluation was stopped by the time-out"),
+            "{expr}: {}",
+            run.stderr
+        );
+        within_time(&run, 1.0);
+    }
+}
+
+/// Issue 48, item 4: the memory budget measures what the check holds, so
+/// when the first of four assertions stops at it, the other three start
+/// with the whole budget and pass; the process stays within it.
+#[test]
+fn a_memory_stop_leaves_the_whole_budget_to_the_next_assertion() {
+    let four = fixture("four.csp");
+    let run = measured(&["check", &four, "--max-memory", "256M"]);
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    let lines: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("assert"))
+        .collect();
+    assert_eq!(lines.len(), 4, "{}", run.stdout);
+    assert!(lines[0].contains("Inconclusive"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("stopped by the memory budget"),
+        "{}",
+        run.stdout
+    );
+    for line in &lines[1..] {
+        assert!(line.contains("Passed"), "{}", run.stdout);
+    }
+    assert!(lines[1].contains("1000000 states"), "{}", run.stdout);
+    within_memory(&run, 256 << 20);
+}
+
+/// Issue 48, item 6: a timed (tick-tock) script whose values come from
+/// a million nested calls and two hundred thousand levels through `let`
+/// checks, as in FDR; a recursion without a base case stops at the
+/// memory budget saying how deep it was, within the budget.
+#[test]
+fn deep_recursion_evaluates_and_a_runaway_one_stops_in_the_budget() {
+    let deep = fixture("deep_timed.csp");
+    let run = measured(&["check", &deep, "--max-memory", "2G"]);
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    let lines: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("assert"))
+        .collect();
+    assert!(
+        lines[0].ends_with(" s") && lines[0].contains("Passed"),
+        "{}",
+        run.stdout
+    );
+    assert!(lines[1].contains("Passed"), "{}", run.stdout);
+    assert!(lines[2].contains("Inconclusive"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("stopped by the memory budget")
+            && run.stdout.contains("calls deep")
+            && run.stdout.contains("a function may call itself"),
+        "{}",
+        run.stdout
+    );
+    within_memory(&run, 2 << 30);
+}
+
+/// Issue 48, item 1: every stage of a check obeys the budgets and a stop
+/// names its stage: loading (the channels' events), compiling an
+/// operand, deciding symmetry (working out the types asked for).
+#[test]
+fn each_stage_stops_within_the_budgets_and_says_which_it_was() {
+    for (file, limit, stage) in [
+        ("stage_load.csp", "--timeout", "while loading the script"),
+        ("stage_compile.csp", "--timeout", "while compiling `Many`"),
+        (
+            "stage_compile.csp",
+            "--max-memory",
+            "while compiling `Many`",
+        ),
+        ("stage_symmetry.csp", "--timeout", "while deciding symmetry"),
+        (
+            "stage_symmetry.csp",
+            "--max-memory",
+            "while deciding symmetry",
+        ),
+    ] {
+        let path = fixture(file);
+        let amount = if limit == "--timeout" { "1" } else { "256M" };
+        let run = measured(&["check", &path, limit, amount]);
+        assert_eq!(run.code, 3, "{file} {limit}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout.contains(stage) && run.stdout.contains("Inconclusive"),
+            "{file} {limit}: {}",
+            run.stdout
+        );
+        if limit == "--timeout" {
+            within_time(&run, 1.0);
+        } else {
+            within_memory(&run, 256 << 20);
+        }
+    }
+    // A search stopped says so too, in JSON as well.
+    let counters = fixture("counters.csp");
+    let args = ["check", &counters, "--assert", "1", "--max-states", "1000"];
+    let text = stdout_of(&args, 3);
+    assert!(
+        text.contains("(--max-states) while searching, before an answer"),
+        "{text}"
+    );
+    let report = json_of(&[&args[..], &["--format", "json"]].concat(), 3);
+    assert_eq!(report["assertions"][0]["stage"], "searching");
+}
+
+/// Issue 48, item 3: deciding symmetry reads the script's names for the
+/// types from its text, and never evaluates its constants: a linked-list
+/// set with a large unused constant is checked reduced at once (it took
+/// seconds, past a time-out of 3, and then checked nothing).
+#[test]
+fn deciding_symmetry_never_evaluates_the_script_s_constants() {
+    let set = fixture("listset.csp");
+    let run = measured(&["check", &set, "--symmetry", "auto", "--timeout", "3"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        run.stdout
+            .matches("symmetry: ThreadID (2), Value (3), NodeID (3)")
+            .count(),
+        4,
+        "{}",
+        run.stdout
+    );
+    // Well inside the time-out: loading and deciding are a small part.
+    within_time(&run, 1.0);
+}

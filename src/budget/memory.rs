@@ -1,13 +1,14 @@
-//! How much memory the machine has and how much this process uses, as
-//! the system tells (through `sysinfo`, on every platform it knows; a
-//! platform it does not know has no memory budget).
+//! How much memory the machine has and how much this process holds.
 //!
-//! Two limits matter: the memory budget, against the process's resident
-//! memory (what competes for the machine's memory), and the address
-//! space the system allows (`ulimit -v`), against its virtual size:
-//! passing the latter makes an allocation fail, which aborts the process.
-//! Reading the process's usage costs tens of microseconds, so it is read
-//! at most every [`FRESH`] and shared by all threads.
+//! Two limits matter: the memory budget, against what the process holds
+//! ([`held`]: the heap as the counting allocator of [`super::alloc`]
+//! counts it, else the resident memory the system reports), and the
+//! address space the system allows (`ulimit -v`), against its virtual
+//! size: passing the latter makes an allocation fail, which aborts the
+//! process. The system's figures come from `sysinfo` (on every platform
+//! it knows; a platform it does not know has no memory budget unless the
+//! allocator counts). Reading them costs tens of microseconds, so they
+//! are read at most every [`FRESH`] and shared by all threads.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
@@ -77,6 +78,32 @@ fn rlimit_as() -> Option<u64> {
 fn rlimit_as() -> Option<u64> {
     None
 }
+
+/// What the process holds now, in bytes: the heap as the counting
+/// allocator counts it (freed memory is not held, though the system's
+/// allocator may keep its pages resident), plus the native stack that
+/// deep evaluation has grown ([`charge_stack`]); where the allocator
+/// does not count, the resident memory read at most `max_age` ago.
+/// `None` where nothing says.
+pub fn held(max_age: Duration) -> Option<u64> {
+    let stack = STACK.load(Ordering::Relaxed);
+    match super::alloc::held() {
+        Some(heap) => Some(heap.saturating_add(stack)),
+        None => usage(max_age).map(|u| u.resident),
+    }
+}
+
+/// Native stack grown (or, with `bytes` negative, given back) by deep
+/// evaluation, which runs on stack segments mapped outside the heap.
+pub fn charge_stack(bytes: i64) {
+    if bytes >= 0 {
+        STACK.fetch_add(bytes as u64, Ordering::Relaxed);
+    } else {
+        STACK.fetch_sub(bytes.unsigned_abs(), Ordering::Relaxed);
+    }
+}
+
+static STACK: AtomicU64 = AtomicU64::new(0);
 
 /// What the process uses now, read at most `max_age` ago (every thread
 /// shares the last reading); `None` where the system does not say.

@@ -13,10 +13,11 @@
 //!
 //! A utility: any layer may use it, and it uses none.
 
+pub mod alloc;
 pub mod memory;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Counters a search publishes while it runs, and the flag that cancels
@@ -28,6 +29,9 @@ pub struct Live {
     pub transitions: AtomicU64,
     /// The breadth-first level being expanded.
     pub depth: AtomicU64,
+    /// What a check decided about symmetry before it began (`reduced over
+    /// T (3)`, `not reduced: ...`), for a watcher to show at once.
+    pub decided: OnceLock<String>,
 }
 
 impl Live {
@@ -53,8 +57,9 @@ pub struct Budget {
     /// Stop by then: set by [`Budget::started`], so that every part of a
     /// check shares one clock.
     pub deadline: Option<Instant>,
-    /// Stop before the process's resident memory passes this many bytes.
-    /// The default is a safe fraction of the machine's memory
+    /// Stop before the memory the work holds passes this many bytes
+    /// ([`memory::held`]: the heap, as the binary's allocator counts it,
+    /// and the native stack of deep evaluation). The default is a safe fraction of the machine's memory
     /// ([`memory::default_budget`]).
     pub max_memory: Option<u64>,
     /// Threads that compute successors (the results never depend on it).
@@ -99,6 +104,7 @@ impl Budget {
             live: self.live.clone(),
             max_memory: self.max_memory,
             max_states: self.max_states,
+            first_stop: Arc::default(),
         }
     }
 }
@@ -150,6 +156,10 @@ pub struct Meter {
     live: Option<Arc<Live>>,
     max_memory: Option<u64>,
     max_states: Option<usize>,
+    /// The first stop this meter (or a clone) gave: work that turned a
+    /// stop into something else (a diagnostic) can still be told it was
+    /// stopped ([`Meter::stopped`]).
+    first_stop: Arc<OnceLock<Stopped>>,
 }
 
 impl Meter {
@@ -162,12 +172,22 @@ impl Meter {
     /// `Err` with the reason when the work must stop now.
     pub fn poll(&self) -> Result<(), Stopped> {
         if self.live.as_ref().is_some_and(|live| live.cancelled()) {
-            return Err(Stopped::Cancelled);
+            return self.stop(Stopped::Cancelled);
         }
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(Stopped::Timeout);
+            return self.stop(Stopped::Timeout);
         }
         self.memory_allows(0, memory::FRESH)
+    }
+
+    /// The first stop this meter or a clone of it gave, if any.
+    pub fn stopped(&self) -> Option<Stopped> {
+        self.first_stop.get().copied()
+    }
+
+    fn stop(&self, reason: Stopped) -> Result<(), Stopped> {
+        let _ = self.first_stop.set(reason);
+        Err(reason)
     }
 
     /// Whether `bytes` more may be allocated now without passing the
@@ -198,16 +218,15 @@ impl Meter {
     }
 
     fn memory_allows(&self, bytes: u64, max_age: Duration) -> Result<(), Stopped> {
-        let Some(usage) = memory::usage(max_age) else {
-            return Ok(());
-        };
-        let over_budget = self
-            .max_memory
-            .is_some_and(|max| usage.resident.saturating_add(bytes) > max);
-        let over_address_space = memory::address_space_limit()
-            .is_some_and(|max| usage.address_space.saturating_add(bytes) > max);
+        let over_budget = self.max_memory.is_some_and(|max| {
+            memory::held(max_age).is_some_and(|held| held.saturating_add(bytes) > max)
+        });
+        let over_address_space = memory::address_space_limit().is_some_and(|max| {
+            memory::usage(max_age)
+                .is_some_and(|usage| usage.address_space.saturating_add(bytes) > max)
+        });
         if over_budget || over_address_space {
-            Err(Stopped::Memory)
+            self.stop(Stopped::Memory)
         } else {
             Ok(())
         }
@@ -219,12 +238,51 @@ impl Meter {
 /// small values, and freeing them takes a fifth as long as building them.
 /// Used only for large structures (a spawned thread costs tens of
 /// microseconds); if no thread can be started, `value` is dropped here.
+/// [`wait_for_frees`] waits until every such value is freed.
 pub fn drop_later<T: Send + 'static>(value: T) {
+    let freeing = Freeing::start();
     // If no thread can be started, the closure, and `value` with it, is
-    // dropped here.
+    // dropped here (and `freeing` with it, after `value`).
     let _ = std::thread::Builder::new()
         .name("symcsp-free".into())
-        .spawn(move || drop(value));
+        .spawn(move || {
+            drop(value);
+            drop(freeing);
+        });
+}
+
+/// Waits until every value handed to [`drop_later`] is freed: a check
+/// calls it before it starts, so that it starts with the whole memory
+/// budget rather than with what an earlier, stopped one still held.
+pub fn wait_for_frees() {
+    let (count, freed) = &FREEING;
+    let guard = count.lock().unwrap_or_else(|p| p.into_inner());
+    drop(
+        freed
+            .wait_while(guard, |pending| *pending > 0)
+            .unwrap_or_else(|p| p.into_inner()),
+    );
+}
+
+/// Values being freed by [`drop_later`], and the signal that one was.
+static FREEING: (Mutex<usize>, Condvar) = (Mutex::new(0), Condvar::new());
+
+/// One value being freed: counted while it lives.
+struct Freeing;
+
+impl Freeing {
+    fn start() -> Freeing {
+        *FREEING.0.lock().unwrap_or_else(|p| p.into_inner()) += 1;
+        Freeing
+    }
+}
+
+impl Drop for Freeing {
+    fn drop(&mut self) {
+        let (count, freed) = &FREEING;
+        *count.lock().unwrap_or_else(|p| p.into_inner()) -= 1;
+        freed.notify_all();
+    }
 }
 
 /// Allocations of at least this many bytes read the memory afresh first.

@@ -81,6 +81,10 @@ pub struct CheckResult {
     /// What the search was reduced by, when it was: its states are then
     /// representatives of symmetry classes.
     pub symmetry: Option<Reduced>,
+    /// For an inconclusive check, the stage a budget stopped it in
+    /// (`loading the script`, `deciding symmetry`, `compiling `P``,
+    /// `normalising the specification`, `searching`).
+    pub stage: Option<String>,
 }
 
 /// What a reduced check was reduced by.
@@ -145,6 +149,9 @@ pub fn check_reduced(
     budget: &Budget,
     reduce: Option<&Reduce>,
 ) -> Result<CheckResult, Diagnostic> {
+    // The whole memory budget: not what an earlier check that stopped
+    // is still freeing.
+    crate::budget::wait_for_frees();
     // One clock for every part of the check: loading the processes,
     // normalising, every search.
     let budget = &budget.started();
@@ -168,7 +175,19 @@ pub fn check_reduced(
     if let AssertionKind::Symmetric { process, types } = &assertion.kind {
         return symmetric(script, assertion, *process, types);
     }
-    let symmetry = reduction(script, assertion, reduce)?;
+    // Deciding symmetry evaluates the types asked for: a budget that
+    // stops it (its problems then being that it stopped) stops the check.
+    let meter = budget.meter();
+    let decided = reduction(script, assertion, reduce, &meter);
+    if let Some(stop) = meter.stopped().or_else(|| meter.poll().err()) {
+        return Ok(CheckResult::stopped(
+            stop,
+            started.elapsed().as_secs_f64(),
+            notes,
+            DECIDING_SYMMETRY,
+        ));
+    }
+    let symmetry = decided?;
     if let Some(s) = &symmetry {
         // What automatic mode could not permute, and why.
         notes.extend(
@@ -186,6 +205,18 @@ pub fn check_reduced(
         );
     }
     let symmetry = symmetry.filter(|s| !s.is_trivial()).map(Arc::new);
+    if let Some(live) = &budget.live {
+        let decided = match &symmetry {
+            Some(s) => format!("reduced over {}", Reduced::of(s).type_list()),
+            None if notes.iter().any(|n| n.starts_with("symmetry:")) => {
+                "not reduced (see the notes)".to_string()
+            }
+            None => "not reduced".to_string(),
+        };
+        // Set once: a check decides once.
+        let _ = live.decided.set(decided);
+    }
+    let mut stage = None;
     let (result, reduced) = match run(
         script,
         &assertion.kind,
@@ -212,6 +243,7 @@ pub fn check_reduced(
                 stopped: e.stop_reason(),
                 notes: e.notes.clone(),
             };
+            stage = e.stage.clone();
             ((None, outcome, None), symmetry.is_some())
         }
         Err(failure) => return Err(failure.into_diagnostic(script, assertion)),
@@ -241,6 +273,9 @@ pub fn check_reduced(
         (None, stopped) => Verdict::Inconclusive(stopped.unwrap_or(Stopped::Cancelled)),
     };
     let reduced = symmetry.as_deref().map(Reduced::of);
+    if let Verdict::Inconclusive(_) = verdict {
+        stage = stage.or_else(|| Some(SEARCHING.to_string()));
+    }
     Ok(CheckResult {
         verdict,
         states: outcome.states,
@@ -252,7 +287,27 @@ pub fn check_reduced(
         reasons: Vec::new(),
         searched: true,
         symmetry: reduced,
+        stage,
     })
+}
+
+impl CheckResult {
+    /// A check a budget stopped (`stop`) in `stage`, before any search.
+    fn stopped(stop: Stopped, seconds: f64, notes: Vec<String>, stage: &str) -> CheckResult {
+        CheckResult {
+            verdict: Verdict::Inconclusive(stop),
+            states: 0,
+            transitions: 0,
+            depth: 0,
+            seconds,
+            counterexample: None,
+            notes,
+            reasons: Vec::new(),
+            searched: true,
+            symmetry: None,
+            stage: Some(stage.to_string()),
+        }
+    }
 }
 
 /// The processes an assertion checks (the roots of its constant-free
@@ -273,11 +328,12 @@ fn reduction(
     script: &Script,
     assertion: &Assertion,
     reduce: Option<&Reduce>,
+    meter: &crate::budget::Meter,
 ) -> Result<Option<Symmetry>, Diagnostic> {
     let asked = reduce
         .cloned()
         .unwrap_or_else(|| Reduce::of_assertion(assertion));
-    let eval = crate::eval::Evaluator::new(script);
+    let eval = crate::eval::Evaluator::new(script).with_meter(meter.clone());
     asked
         .resolve(script, &eval, &checked_processes(&assertion.kind))
         .map_err(|problems| refused(assertion, problems))
@@ -346,6 +402,7 @@ fn symmetric(
         reasons,
         searched: false,
         symmetry: None,
+        stage: None,
     })
 }
 
@@ -411,7 +468,8 @@ fn run(
     budget: &Budget,
 ) -> Result<(Answer, bool), Failure> {
     let evaluator = crate::eval::Evaluator::new(script).with_meter(budget.meter());
-    let mut procs = Processes::with_evaluator(evaluator)?;
+    let mut procs =
+        Processes::with_evaluator(evaluator).map_err(|e| e.during(|| LOADING.to_string()))?;
     let priority = match tau_priority {
         Some(func) => {
             let (value, span) = constant(&procs, func)?;
@@ -427,9 +485,11 @@ fn run(
                      priority: Option<EventSet>,
                      process: &'static str|
      -> Result<(Normaliser, u32), Failure> {
+        let during = |e: EvalError| e.during(|| NORMALISING.to_string());
         match &symmetry {
-            None => Ok(Normaliser::new(procs, root, priority)?),
-            Some(symmetry) => Normaliser::symmetric(procs, root, priority, symmetry.clone())?
+            None => Ok(Normaliser::new(procs, root, priority).map_err(during)?),
+            Some(symmetry) => Normaliser::symmetric(procs, root, priority, symmetry.clone())
+                .map_err(during)?
                 .map_err(|refusal| Failure::NotMappable { process, refusal }),
         }
     };
@@ -437,8 +497,8 @@ fn run(
     match *kind {
         AssertionKind::Refinement { spec, model, imp } => {
             let spec = process(procs, spec)?;
-            let imp = process(procs, imp)?;
-            let (normaliser, root) = normalise(procs, spec, None, "specification")?;
+            let (imp, compiling) = process(procs, imp)?;
+            let (normaliser, root) = normalise(procs, spec.0, None, "specification")?;
             let refusals = model != Model::Traces;
             let divergences = with_divergences(Some(model));
             let spec = match model {
@@ -448,7 +508,7 @@ fn run(
             };
             let answer = product(
                 procs,
-                imp,
+                (imp, &compiling),
                 (spec, root),
                 (refusals, divergences),
                 priority,
@@ -462,7 +522,7 @@ fn run(
             property,
             model,
         } => {
-            let imp = process(procs, p)?;
+            let (imp, compiling) = process(procs, p)?;
             // FDR's default model for deadlock freedom and determinism
             // is FD: a divergence fails them.
             let fd = model.is_none() || with_divergences(model);
@@ -475,7 +535,15 @@ fn run(
                     (Spec::Deterministic(normaliser), root, (true, fd))
                 }
             };
-            let answer = product(procs, imp, (spec, root), checks, priority, reduce, budget)?;
+            let answer = product(
+                procs,
+                (imp, &compiling),
+                (spec, root),
+                checks,
+                priority,
+                reduce,
+                budget,
+            )?;
             Ok((answer, reduce.is_some()))
         }
         AssertionKind::HasTrace {
@@ -483,11 +551,11 @@ fn run(
             model,
             trace,
         } => {
-            let imp = process(procs, p)?;
+            let (imp, compiling) = process(procs, p)?;
             let trace = events_of(procs, trace)?;
             has_trace(
                 procs,
-                imp,
+                (imp, &compiling),
                 trace,
                 with_divergences(model),
                 priority,
@@ -516,9 +584,15 @@ fn constant(procs: &Processes, func: FuncId) -> Result<(Value, Span), EvalError>
     Ok((procs.evaluator().eval_constant(func)?, span))
 }
 
-fn process(procs: &mut Processes, func: FuncId) -> Result<ProcId, EvalError> {
-    let (value, span) = constant(procs, func)?;
-    procs.state(&value, span)
+/// The process state of an assertion's operand, and the stage of
+/// compiling it (which names it), within which it was made.
+fn process(procs: &mut Processes, func: FuncId) -> Result<(ProcId, String), EvalError> {
+    let stage = compiling(procs.script(), func);
+    let made = constant(procs, func).and_then(|(value, span)| procs.state(&value, span));
+    match made {
+        Ok(state) => Ok((state, stage)),
+        Err(e) => Err(e.during(|| stage)),
+    }
 }
 
 /// The events of a sequence operand (`:[has trace]: <a, b>`).
@@ -536,12 +610,48 @@ fn events_of(procs: &Processes, func: FuncId) -> Result<Vec<EventId>, EvalError>
     seq.iter().map(|e| procs.event_id(e, span)).collect()
 }
 
-fn machine_of(procs: &mut Processes, root: ProcId, priority: &Option<EventSet>) -> Machine {
+/// The supercombinator of `root`, and whether its budget allows going
+/// on: compiling the operator tree takes memory of its own.
+/// The stages of a check a stop names, besides `compiling `P``.
+const LOADING: &str = "loading the script";
+const DECIDING_SYMMETRY: &str = "deciding symmetry";
+const NORMALISING: &str = "normalising the specification";
+const SEARCHING: &str = "searching";
+
+/// Whether the budget allows going on after `stage`, which polls nothing
+/// itself (building a machine's symmetry tables, compiling).
+fn polled(procs: &Processes, stage: &str) -> Result<(), EvalError> {
+    procs
+        .evaluator()
+        .meter()
+        .poll()
+        .map_err(|stop| EvalError::stopped(stop).during(|| stage.to_string()))
+}
+
+/// The stage of compiling an assertion's operand: `compiling `P(3)``.
+fn compiling(script: &Script, func: FuncId) -> String {
+    let text = script.sources.snippet(script.function(func).span);
+    format!(
+        "compiling `{}`",
+        crate::syntax::one_line(&crate::syntax::without_comments(text))
+    )
+}
+
+fn machine_of(
+    procs: &mut Processes,
+    root: ProcId,
+    priority: &Option<EventSet>,
+) -> Result<Machine, EvalError> {
     let mut machine = Machine::new(procs, root);
+    procs
+        .evaluator()
+        .meter()
+        .poll()
+        .map_err(EvalError::stopped)?;
     if let Some(set) = priority {
         machine.set_tau_priority(set.clone());
     }
-    machine
+    Ok(machine)
 }
 
 fn search_from(
@@ -549,22 +659,27 @@ fn search_from(
     root: ProcId,
     extra: &[u32],
     priority: &Option<EventSet>,
-) -> Search {
-    Search::with_machine(machine_of(procs, root, priority), extra, true)
+) -> Result<Search, EvalError> {
+    Ok(Search::with_machine(
+        machine_of(procs, root, priority)?,
+        extra,
+        true,
+    ))
 }
 
 /// Searches the product of `spec` (with its initial node `root`) and
 /// `imp`, reduced by `symmetry` when given.
 fn product(
     procs: &mut Processes,
-    imp: ProcId,
+    (imp, compiling): (ProcId, &str),
     (spec, root): (Spec, u32),
     (refusals, divergences): (bool, bool),
     priority: Option<EventSet>,
     symmetry: Option<&Arc<Symmetry>>,
     budget: &Budget,
 ) -> Result<Answer, Failure> {
-    let mut machine = machine_of(procs, imp, &priority);
+    let mut machine =
+        machine_of(procs, imp, &priority).map_err(|e| e.during(|| compiling.to_string()))?;
     let width = machine.components();
     let mut product = Product::new(spec, refusals, divergences, width);
     if let Some(symmetry) = symmetry {
@@ -575,6 +690,7 @@ fn product(
                     refusal,
                 }
             })?;
+        polled(procs, DECIDING_SYMMETRY)?;
         product = product.reduced(system);
     }
     let mut search = Search::with_machine(machine, &[root], true);
@@ -710,7 +826,7 @@ fn product(
         // that performs the event.
         let mut trace = trace;
         trace.push(event);
-        let fresh = search_from(procs, imp, &[0], &priority);
+        let fresh = search_from(procs, imp, &[0], &priority)?;
         let witness = trace::find_trace(procs, fresh, &trace, budget)?;
         counterexample.witness =
             witness.map(|path| path.into_iter().filter(|&e| e != TAU).collect());
@@ -722,14 +838,15 @@ fn product(
 /// values sit at positions of its events; whether it was reduced.
 fn has_trace(
     procs: &mut Processes,
-    imp: ProcId,
+    (imp, compiling): (ProcId, &str),
     trace: Vec<EventId>,
     divergence_strict: bool,
     priority: Option<EventSet>,
     symmetry: Option<&Arc<Symmetry>>,
     budget: &Budget,
 ) -> Result<(Answer, bool), Failure> {
-    let mut machine = machine_of(procs, imp, &priority);
+    let mut machine =
+        machine_of(procs, imp, &priority).map_err(|e| e.during(|| compiling.to_string()))?;
     let mut walk = trace::TraceWalk::new(trace.clone(), machine.components(), divergence_strict);
     let matcher =
         symmetry.and_then(|s| crate::symmetry::trace::TraceMatcher::new(s, procs, &trace));
@@ -741,6 +858,7 @@ fn has_trace(
                     refusal,
                 }
             })?;
+        polled(procs, DECIDING_SYMMETRY)?;
         walk = walk.reduced(system, matcher);
     }
     let root = walk.initial_columns();
@@ -770,7 +888,7 @@ fn has_trace(
         Some(_) => trace.len(),
         None => walk.furthest.1,
     };
-    let plain = search_from(procs, imp, &[0], &priority);
+    let plain = search_from(procs, imp, &[0], &priority)?;
     let (plain, plain_walk, plain_outcome) =
         trace::walk(procs, plain, trace[..performed].to_vec(), false, budget)?;
     let evidence = match (plain_walk.reached, plain_outcome.stopped) {

@@ -146,6 +146,12 @@ impl CheckHandle {
         self.reduced_over.as_deref()
     }
 
+    /// What the check decided about symmetry (`reduced over T (3)`,
+    /// `not reduced`), once it has: before its search begins.
+    pub fn decided(&self) -> Option<&str> {
+        self.live.decided.get().map(String::as_str)
+    }
+
     /// The state budget the check runs within, if any (for a gauge).
     pub fn max_states(&self) -> Option<usize> {
         self.budget.max_states

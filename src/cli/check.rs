@@ -65,6 +65,10 @@ struct Entry<'a> {
     result: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     stopped: Option<&'static str>,
+    /// The stage the budget stopped the check in (`searching`,
+    /// `compiling `P``, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stage: Option<String>,
     states: u64,
     transitions: u64,
     /// The deepest breadth-first level the search reached.
@@ -129,11 +133,17 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         let index = number - 1;
         let handle =
             CheckHandle::spawn_reduced(script.clone(), index, budget.clone(), reduce.clone());
-        let (reduced, what) = match handle.reduced_over() {
-            Some(types) => (format!(" (reduced over {types})"), "representatives"),
-            None => (String::new(), "states"),
-        };
         while !handle.wait(progress.interval()) {
+            // What the check decided about symmetry, once it has (before
+            // its search), else what was asked.
+            let (reduced, what) = match (handle.decided(), handle.reduced_over()) {
+                (Some(decided), _) if decided.starts_with("reduced") => {
+                    (format!(" ({decided})"), "representatives")
+                }
+                (Some(decided), _) => (format!(" ({decided})"), "states"),
+                (None, Some(types)) => (format!(" (reduced over {types})"), "representatives"),
+                (None, None) => (String::new(), "states"),
+            };
             let text = format!(
                 "checking assertion {number}{reduced}: {}",
                 counters(&handle.progress(), what)
@@ -237,6 +247,7 @@ fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
                 Verdict::Inconclusive(s) => Some(s.reason()),
                 _ => None,
             },
+            stage: result.stage.clone(),
             states: result.states,
             transitions: result.transitions,
             depth: result.depth,
@@ -259,6 +270,7 @@ fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
             text,
             result: "error",
             stopped: None,
+            stage: None,
             states: 0,
             transitions: 0,
             depth: 0,
@@ -351,8 +363,13 @@ fn plain(script: &Script, index: usize, outcome: &Outcome, limits: &SearchLimits
             Stopped::Memory => " (--max-memory, or the system's limit)".to_string(),
             Stopped::Cancelled | Stopped::Visitor => String::new(),
         };
+        let stage = result
+            .stage
+            .as_ref()
+            .map(|stage| format!(" while {stage},"))
+            .unwrap_or_default();
         lines.push_str(&format!(
-            "    {}{option} before an answer\n",
+            "    {}{option}{stage} before an answer\n",
             stopped.ended()
         ));
         if let Some(note) = unbounded_note(stopped, result.states, result.depth) {

@@ -78,6 +78,9 @@ fn stopped_or_failed(e: &EvalError, script: &crate::script::Script, err: &mut dy
                     reason.ended()
                 ),
             );
+            for note in &e.notes {
+                say(err, &format!("  note: {note}\n"));
+            }
             EXIT_INCONCLUSIVE
         }
         None => {

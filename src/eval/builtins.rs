@@ -114,7 +114,7 @@ impl Evaluator<'_> {
             Builtin::Union => match (args.set(0)?.as_finite(), args.set(1)?.as_finite()) {
                 (Some(a), Some(b)) => {
                     self.work(a.len() + b.len())?;
-                    union(a, b, MAX_ELEMENTS)
+                    union(a, b, MAX_ELEMENTS, &|| self.pace())?
                         .map(finite)
                         .ok_or_else(|| self.too_many(span))
                 }
@@ -125,7 +125,7 @@ impl Evaluator<'_> {
             Builtin::Inter => match (args.set(0)?.as_finite(), args.set(1)?.as_finite()) {
                 (Some(a), Some(b)) => {
                     self.work(a.len() + b.len())?;
-                    Ok(finite(inter(a, b)))
+                    Ok(finite(inter(a, b, &|| self.pace())?))
                 }
                 (Some(a), None) => self.kept(a, args.set(1)?, true),
                 (None, Some(b)) => self.kept(b, args.set(0)?, true),
@@ -134,7 +134,7 @@ impl Evaluator<'_> {
             Builtin::Diff => match (args.set(0)?.as_finite(), args.set(1)?.as_finite()) {
                 (Some(a), Some(b)) => {
                     self.work(a.len() + b.len())?;
-                    Ok(finite(diff(a, b)))
+                    Ok(finite(diff(a, b, &|| self.pace())?))
                 }
                 (Some(a), None) => self.kept(a, args.set(1)?, false),
                 (None, _) => args.combined(SetOp::Diff),
@@ -154,7 +154,7 @@ impl Evaluator<'_> {
                     self.work(set.len())?;
                     all.push(set);
                 }
-                union_all(&all, MAX_ELEMENTS)
+                union_all(&all, MAX_ELEMENTS, &|| self.pace())?
                     .map(finite)
                     .ok_or_else(|| self.too_many(span))
             }
@@ -167,7 +167,7 @@ impl Evaluator<'_> {
                 for s in rest {
                     let set = args.finite_value(s)?;
                     self.work(out.len() + set.len())?;
-                    out = inter(&out, set);
+                    out = inter(&out, set, &|| self.pace())?;
                 }
                 Ok(finite(out))
             }

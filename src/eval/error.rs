@@ -28,6 +28,9 @@ pub struct ErrorDetail {
     /// budget (time-out, cancel, memory, states), carried out through
     /// every caller like an error.
     pub stopped: Option<Stopped>,
+    /// The stage of the work it happened in (`compiling `P``), named by
+    /// the innermost stage that knew it ([`EvalError::during`]).
+    pub stage: Option<String>,
 }
 
 pub type EvalResult<T> = Result<T, EvalError>;
@@ -55,6 +58,7 @@ impl EvalError {
             calls: Vec::new(),
             more_calls: 0,
             stopped: None,
+            stage: None,
         }))
     }
 
@@ -69,12 +73,22 @@ impl EvalError {
             calls: Vec::new(),
             more_calls: 0,
             stopped: Some(reason),
+            stage: None,
         }))
     }
 
     /// Why work stopped, when this is a stop rather than an error.
     pub fn stop_reason(&self) -> Option<Stopped> {
         self.stopped
+    }
+
+    /// Names the stage of the work this happened in (`loading the
+    /// script`, `compiling `P``), unless an inner stage named it.
+    pub fn during(mut self, stage: impl FnOnce() -> String) -> EvalError {
+        if self.stage.is_none() {
+            self.stage = Some(stage());
+        }
+        self
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> EvalError {

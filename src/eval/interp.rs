@@ -1,8 +1,8 @@
 //! Expression evaluation: frames, variables, calls, `let`, comprehensions
 //! and the operators of the functional language.
 
-use std::sync::Arc;
 use std::sync::atomic::Ordering as AtomicOrdering;
+use std::sync::{Arc, OnceLock};
 
 use crate::script::ir::{
     ExprId, ExprKind, FuncId, FunctionKind, GlobalId, GlobalKind, LetGroup, Stmt, VarRef,
@@ -218,28 +218,59 @@ impl Evaluator<'_> {
         Err(self.no_clause_matches(func, args, span))
     }
 
-    /// The error of a recursion stopped at one of the evaluator's limits.
+    /// The error of a recursion stopped at one of the evaluator's limits,
+    /// naming the function (`func`, else the definition around `span`)
+    /// and how deep it went.
     #[cold]
     #[inline(never)]
-    pub(super) fn runaway(&self, limit: Runaway, span: Span) -> EvalError {
+    pub(super) fn runaway(&self, limit: Runaway, func: Option<FuncId>, span: Span) -> EvalError {
         let limits = &self.limits;
+        let func = func.or_else(|| self.function_around(span));
+        let name = func.map_or_else(
+            || "a function".to_string(),
+            |f| format!("`{}`", self.script.function(f).name),
+        );
         let message = match limit {
             Runaway::NestedCalls => format!(
-                "recursion too deep: more than {} nested calls",
+                "recursion too deep: {name} was called {} calls deep, more than the {} nested \
+                 calls symcsp follows",
+                limits.nested_calls + 1,
                 limits.nested_calls
             ),
             Runaway::NativeLevels => format!(
-                "recursion too deep: more than {} levels nested through comprehensions, \
-                 lambdas or `let` definitions",
+                "recursion too deep: {name} nested {} levels deep through comprehensions, \
+                 lambdas or `let` definitions, more than the {} symcsp follows",
+                limits.native_levels + 1,
                 limits.native_levels
             ),
             Runaway::TailCalls => format!(
-                "recursion too long: more than {} calls in a row in tail position",
+                "recursion too long: {name} made more than {} calls in a row in tail position",
                 limits.tail_calls
             ),
         };
         EvalError::new(span, message)
             .with_note("a function probably calls itself without reaching its base case")
+    }
+
+    /// The innermost top-level definition whose text holds `span` (a
+    /// `let` or a lambda inside it is not what a reader looks for).
+    fn function_around(&self, span: Span) -> Option<FuncId> {
+        let script = self.script;
+        script
+            .globals
+            .iter()
+            .filter_map(|g| match g.kind {
+                crate::script::ir::GlobalKind::Definition(f) => Some(f),
+                _ => None,
+            })
+            .filter(|&f| {
+                let s = script.function(f).span;
+                s.start <= span.start && span.end <= s.end
+            })
+            .min_by_key(|&f| {
+                let s = script.function(f).span;
+                s.end - s.start
+            })
     }
 
     #[cold]
@@ -388,7 +419,8 @@ impl Evaluator<'_> {
                     return Ok(Value::Stream(Arc::new(Stream::ints_from(from))));
                 };
                 let to = self.eval_int(*to, frame)?;
-                Ok(Value::seq(self.int_range(from, to, span)?))
+                let cells = self.int_range(from, to, span, |i| OnceLock::from(Value::Int(i)))?;
+                Ok(Value::Seq(Seq::from_cells(cells)))
             }
             ExprKind::SetRange(from, to) => {
                 let from = self.eval_int(*from, frame)?;
@@ -396,7 +428,12 @@ impl Evaluator<'_> {
                     None => Ok(Value::set(Set::IntsFrom(from))),
                     Some(to) => {
                         let to = self.eval_int(*to, frame)?;
-                        Ok(Value::set(Set::Finite(self.int_range(from, to, span)?)))
+                        Ok(Value::set(Set::Finite(self.int_range(
+                            from,
+                            to,
+                            span,
+                            Value::Int,
+                        )?)))
                     }
                 }
             }
@@ -415,7 +452,7 @@ impl Evaluator<'_> {
             ExprKind::SetComprehension(es, stmts) => {
                 let out = self.comprehension(es, stmts, Order::Set, frame, span)?;
                 self.check_set_elements(&out, span)?;
-                Ok(Value::set(Set::from_values(out)))
+                Ok(Value::set(self.set_of(out)?))
             }
             ExprKind::Production(es, stmts) => {
                 let mut out = Vec::new();
@@ -426,7 +463,7 @@ impl Evaluator<'_> {
                     }
                     ev.check_size(out.len(), span)
                 })?;
-                Ok(Value::set(Set::from_values(out)))
+                Ok(Value::set(self.set_of(out)?))
             }
             ExprKind::TypeDot(parts) => {
                 let sets = parts
@@ -532,7 +569,16 @@ impl Evaluator<'_> {
         .with_note(format!("the value is {}", truncate(self.show(got))))
     }
 
-    fn int_range(&self, from: i64, to: i64, span: Span) -> EvalResult<Vec<Value>> {
+    /// The integers `from..=to` as values, each made by `make`: counted
+    /// and reserved first, and built a chunk at a time with the meter
+    /// polled between chunks.
+    fn int_range<T>(
+        &self,
+        from: i64,
+        to: i64,
+        span: Span,
+        make: impl Fn(i64) -> T,
+    ) -> EvalResult<Vec<T>> {
         if to < from {
             return Ok(Vec::new());
         }
@@ -546,7 +592,7 @@ impl Evaluator<'_> {
             ));
         }
         self.reserve(count as usize)?;
-        Ok((from..=to).map(Value::Int).collect())
+        super::pace::collect((from..=to).map(make), &|| self.pace())
     }
 
     /// Every set, sequence and product is held to [`MAX_ELEMENTS`]:

@@ -32,6 +32,11 @@ use smallvec::SmallVec;
 const RED_ZONE: usize = 256 * 1024;
 const STACK_SEGMENT: usize = 16 * 1024 * 1024;
 
+/// Native levels charged to the memory budget at a time, and what they
+/// cost: a level takes about 3.5 KB of stack in a release build.
+const CHARGED_LEVELS: usize = 1024;
+const CHARGE: i64 = CHARGED_LEVELS as i64 * 4096;
+
 /// Spare local-slot vectors kept for reuse by the next calls.
 const SPARE_FRAMES: usize = 64;
 
@@ -259,11 +264,25 @@ impl Evaluator<'_> {
     pub(super) fn nested<T>(&self, span: Span, f: impl FnOnce() -> EvalResult<T>) -> EvalResult<T> {
         let depth = self.native_depth.get();
         if depth >= self.limits.native_levels {
-            return Err(self.runaway(Runaway::NativeLevels, span));
+            return Err(self.runaway(Runaway::NativeLevels, None, span));
+        }
+        // The native stack lies outside the heap the allocator counts:
+        // every [`CHARGED_LEVELS`] levels are charged to the memory
+        // budget as they are entered, and asked about.
+        let charged = (depth + 1).is_multiple_of(CHARGED_LEVELS);
+        if charged {
+            crate::budget::memory::charge_stack(CHARGE);
+            if let Err(stop) = self.meter().may_allocate(0) {
+                crate::budget::memory::charge_stack(-CHARGE);
+                return Err(self.stopped(stop));
+            }
         }
         self.native_depth.set(depth + 1);
         let result = stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, f);
         self.native_depth.set(depth);
+        if charged {
+            crate::budget::memory::charge_stack(-CHARGE);
+        }
         result
     }
 }
@@ -455,7 +474,7 @@ impl Machine<'_, '_> {
         let call = match (&mut self.call, in_tail_position) {
             (Some(call), true) => {
                 if call.replaced_count >= ev.limits.tail_calls {
-                    return Err(ev.runaway(Runaway::TailCalls, span));
+                    return Err(ev.runaway(Runaway::TailCalls, Some(func), span));
                 }
                 if call.replaced.len() == SHOWN_FRAMES {
                     call.replaced.pop_front();
@@ -468,7 +487,7 @@ impl Machine<'_, '_> {
             }
             _ => {
                 if depth >= ev.limits.nested_calls {
-                    return Err(ev.runaway(Runaway::NestedCalls, span));
+                    return Err(ev.runaway(Runaway::NestedCalls, Some(func), span));
                 }
                 ev.depth.set(depth + 1);
                 let locals = self.stacks.spare_locals.pop().unwrap_or_default();

@@ -22,6 +22,7 @@ mod int_tails;
 mod interp;
 mod lazy;
 mod machine;
+mod pace;
 mod pattern;
 pub mod print;
 mod process;
@@ -42,18 +43,21 @@ pub use interp::{Frame, Order};
 pub use value::{Proc, Seq, Set, Value};
 
 /// Where evaluation gives up on a recursion, with "recursion too deep" or
-/// "too long": each bound is far beyond what a terminating script of FDR's
-/// kind reaches, and keeps a runaway one to seconds and a bounded amount
-/// of memory.
+/// "too long" naming the function: each bound is far beyond what a
+/// terminating script of FDR's kind reaches (FDR's own evaluator recurses
+/// as deep as memory allows), and keeps a runaway one to seconds. Memory
+/// is the memory budget's: the heap that calls take is counted by the
+/// allocator, the native stack charged as it grows, so a recursion that
+/// would pass the budget stops there first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Calls nested in each other. A level costs about 400 bytes of heap
-    /// in a release build: the default bounds it near 400 MB.
+    /// in a release build: the default bounds it near 4 GB.
     pub nested_calls: usize,
     /// Levels nested through the constructs evaluated by native recursion
     /// (comprehensions, ranges, lambdas, `let` constants, top-level
-    /// constants), which cost about 3.3 KB each: the default bounds them
-    /// near 700 MB.
+    /// constants), which cost about 3.5 KB of stack each: the default
+    /// bounds them near 4 GB.
     pub native_levels: usize,
     /// Calls in tail position made one after another without returning:
     /// they take no room, so this only bounds the time a loop that never
@@ -64,8 +68,8 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
-            nested_calls: 1_000_000,
-            native_levels: 200_000,
+            nested_calls: 10_000_000,
+            native_levels: 1_000_000,
             tail_calls: 20_000_000,
         }
     }
@@ -106,6 +110,9 @@ pub struct Evaluator<'s> {
 /// millisecond of calls (a poll, a clock read and a few atomic loads,
 /// costs a thousandth of that).
 const POLL_STEPS: u32 = 1 << 10;
+
+/// Calls (or native levels) nested from which a stop says how deep.
+const DEEP: usize = 100_000;
 
 impl<'s> Evaluator<'s> {
     pub fn new(script: &'s Script) -> Evaluator<'s> {
@@ -162,7 +169,24 @@ impl<'s> Evaluator<'s> {
             return Ok(());
         }
         self.until_poll.set(POLL_STEPS);
-        self.meter.poll().map_err(EvalError::stopped)
+        self.meter.poll().map_err(|stop| self.stopped(stop))
+    }
+
+    /// A stop, saying how deep evaluation was when it came in a deep
+    /// recursion (a runaway one stopped by the memory budget or the
+    /// clock before any of the [`Limits`]).
+    #[cold]
+    fn stopped(&self, stop: crate::budget::Stopped) -> EvalError {
+        let (calls, native) = (self.depth.get(), self.native_depth.get());
+        let error = EvalError::stopped(stop);
+        if calls < DEEP && native < DEEP {
+            return error;
+        }
+        error.with_note(format!(
+            "evaluation was {calls} calls deep ({native} levels through comprehensions, \
+             lambdas or `let` definitions) when it stopped: a function may call itself without \
+             reaching its base case"
+        ))
     }
 
     /// Lowers (or raises) where a recursion stops.

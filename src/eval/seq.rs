@@ -46,6 +46,16 @@ impl Seq {
         }
     }
 
+    /// The sequence of the values in `cells`, each filled.
+    pub(super) fn from_cells(cells: Vec<OnceLock<Value>>) -> Seq {
+        let len = cells.len() as u32;
+        Seq {
+            cells: Arc::new(cells.into_boxed_slice()),
+            start: 0,
+            len,
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.len as usize
     }

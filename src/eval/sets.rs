@@ -4,8 +4,9 @@
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
-use super::Evaluator;
+use super::pace::{CHUNK, Pace};
 use super::value::{Set, Value};
+use super::{EvalResult, Evaluator};
 
 impl Evaluator<'_> {
     /// Whether `v` is an element of `set`.
@@ -30,13 +31,25 @@ impl Evaluator<'_> {
 
 /// Merges two sorted, deduplicated arrays, keeping the elements `keep`
 /// says for (in left only, in both, in right only); `None` once the
-/// result would pass `limit` elements.
-fn merge(a: &[Value], b: &[Value], keep: (bool, bool, bool), limit: usize) -> Option<Vec<Value>> {
+/// result would pass `limit` elements. `pace` is asked every [`CHUNK`]
+/// steps.
+fn merge(
+    a: &[Value],
+    b: &[Value],
+    keep: (bool, bool, bool),
+    limit: usize,
+    pace: Pace,
+) -> EvalResult<Option<Vec<Value>>> {
     let mut out = Vec::with_capacity(a.len().max(b.len()).min(limit));
     let (mut i, mut j) = (0, 0);
+    let mut steps = 0;
     while i < a.len() && j < b.len() {
         if out.len() > limit {
-            return None;
+            return Ok(None);
+        }
+        steps += 1;
+        if steps % CHUNK == 0 {
+            pace()?;
         }
         match a[i].cmp(&b[j]) {
             Ordering::Less => {
@@ -62,25 +75,33 @@ fn merge(a: &[Value], b: &[Value], keep: (bool, bool, bool), limit: usize) -> Op
     }
     let rest = (if keep.0 { a.len() - i } else { 0 }) + (if keep.2 { b.len() - j } else { 0 });
     if out.len() + rest > limit {
-        return None;
+        return Ok(None);
     }
-    if keep.0 {
-        out.extend_from_slice(&a[i..]);
+    let tails = [(keep.0, &a[i..]), (keep.2, &b[j..])];
+    for (kept, tail) in tails {
+        if kept {
+            for chunk in tail.chunks(CHUNK) {
+                pace()?;
+                out.extend_from_slice(chunk);
+            }
+        }
     }
-    if keep.2 {
-        out.extend_from_slice(&b[j..]);
-    }
-    Some(out)
+    Ok(Some(out))
 }
 
 /// `a ∪ b`, or `None` past `limit` elements.
-pub(super) fn union(a: &[Value], b: &[Value], limit: usize) -> Option<Vec<Value>> {
+pub(super) fn union(
+    a: &[Value],
+    b: &[Value],
+    limit: usize,
+    pace: Pace,
+) -> EvalResult<Option<Vec<Value>>> {
     // Too large a union is found by counting, before any element is
     // copied: most such unions are of disjoint sets, seen at once.
     if a.len() + b.len() > limit && union_len(a, b, limit) > limit {
-        return None;
+        return Ok(None);
     }
-    merge(a, b, (true, true, true), limit)
+    merge(a, b, (true, true, true), limit, pace)
 }
 
 /// `|a ∪ b|`, counted only as far as just past `limit`.
@@ -105,26 +126,30 @@ fn union_len(a: &[Value], b: &[Value], limit: usize) -> usize {
     n + (a.len() - i) + (b.len() - j)
 }
 
-pub(super) fn inter(a: &[Value], b: &[Value]) -> Vec<Value> {
-    merge(a, b, (false, true, false), usize::MAX).expect("no larger than either")
+pub(super) fn inter(a: &[Value], b: &[Value], pace: Pace) -> EvalResult<Vec<Value>> {
+    merge(a, b, (false, true, false), usize::MAX, pace).map(|m| m.expect("no larger than either"))
 }
 
-pub(super) fn diff(a: &[Value], b: &[Value]) -> Vec<Value> {
-    merge(a, b, (true, false, false), usize::MAX).expect("no larger than the first")
+pub(super) fn diff(a: &[Value], b: &[Value], pace: Pace) -> EvalResult<Vec<Value>> {
+    merge(a, b, (true, false, false), usize::MAX, pace)
+        .map(|m| m.expect("no larger than the first"))
 }
 
 /// The union of many sorted sets by a k-way merge, O(N log k) (a merge
 /// per set would be quadratic in the number of sets); `None` once it
 /// passes `limit` elements.
-pub(super) fn union_all(sets: &[&[Value]], limit: usize) -> Option<Vec<Value>> {
+pub(super) fn union_all(
+    sets: &[&[Value]],
+    limit: usize,
+    pace: Pace,
+) -> EvalResult<Option<Vec<Value>>> {
     // As for two sets: too large a union is found before copying.
     let total: usize = sets.iter().map(|s| s.len()).sum();
-    if total > limit && (disjoint(sets) || merge_all(sets, limit, |_| {}).is_none()) {
-        return None;
+    if total > limit && (disjoint(sets) || merge_all(sets, limit, pace, |_| {})?.is_none()) {
+        return Ok(None);
     }
     let mut out: Vec<Value> = Vec::new();
-    merge_all(sets, limit, |v| out.push(v.clone()))?;
-    Some(out)
+    Ok(merge_all(sets, limit, pace, |v| out.push(v.clone()))?.map(|_| out))
 }
 
 /// Whether no two of `sets` overlap even in their bounds (ranges side
@@ -140,7 +165,12 @@ fn disjoint(sets: &[&[Value]]) -> bool {
 
 /// Hands each element of the union of `sets` to `emit`, in order, once;
 /// `None` as soon as there would be more than `limit`.
-fn merge_all(sets: &[&[Value]], limit: usize, mut emit: impl FnMut(&Value)) -> Option<usize> {
+fn merge_all(
+    sets: &[&[Value]],
+    limit: usize,
+    pace: Pace,
+    mut emit: impl FnMut(&Value),
+) -> EvalResult<Option<usize>> {
     let mut heads: BinaryHeap<Reverse<(&Value, usize, usize)>> = sets
         .iter()
         .enumerate()
@@ -148,10 +178,15 @@ fn merge_all(sets: &[&[Value]], limit: usize, mut emit: impl FnMut(&Value)) -> O
         .collect();
     let mut last: Option<&Value> = None;
     let mut count = 0;
+    let mut steps = 0;
     while let Some(Reverse((value, k, i))) = heads.pop() {
+        steps += 1;
+        if steps % CHUNK == 0 {
+            pace()?;
+        }
         if last != Some(value) {
             if count == limit {
-                return None;
+                return Ok(None);
             }
             emit(value);
             count += 1;
@@ -161,12 +196,14 @@ fn merge_all(sets: &[&[Value]], limit: usize, mut emit: impl FnMut(&Value)) -> O
             heads.push(Reverse((next, k, i + 1)));
         }
     }
-    Some(count)
+    Ok(Some(count))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const GO: Pace = &|| Ok(());
 
     fn ints(xs: &[i64]) -> Vec<Value> {
         xs.iter().map(|&i| Value::Int(i)).collect()
@@ -176,11 +213,14 @@ mod tests {
     fn merges_follow_set_algebra() {
         let a = ints(&[1, 2, 4, 6]);
         let b = ints(&[2, 3, 6, 7]);
-        assert_eq!(union(&a, &b, 100), Some(ints(&[1, 2, 3, 4, 6, 7])));
-        assert_eq!(inter(&a, &b), ints(&[2, 6]));
-        assert_eq!(diff(&a, &b), ints(&[1, 4]));
-        assert_eq!(diff(&b, &a), ints(&[3, 7]));
-        let all = union_all(&[a.as_slice(), b.as_slice(), &ints(&[0])], 100);
+        assert_eq!(
+            union(&a, &b, 100, GO).unwrap(),
+            Some(ints(&[1, 2, 3, 4, 6, 7]))
+        );
+        assert_eq!(inter(&a, &b, GO).unwrap(), ints(&[2, 6]));
+        assert_eq!(diff(&a, &b, GO).unwrap(), ints(&[1, 4]));
+        assert_eq!(diff(&b, &a, GO).unwrap(), ints(&[3, 7]));
+        let all = union_all(&[a.as_slice(), b.as_slice(), &ints(&[0])], 100, GO).unwrap();
         assert_eq!(all, Some(ints(&[0, 1, 2, 3, 4, 6, 7])));
     }
 
@@ -188,13 +228,13 @@ mod tests {
     fn unions_stop_at_the_limit_counting_what_overlaps_once() {
         let a = ints(&[1, 2, 3, 4]);
         let b = ints(&[3, 4, 5, 6]);
-        assert_eq!(union(&a, &b, 6).map(|u| u.len()), Some(6));
-        assert_eq!(union(&a, &b, 5), None);
-        assert_eq!(union(&a, &a, 4).map(|u| u.len()), Some(4));
+        assert_eq!(union(&a, &b, 6, GO).unwrap().map(|u| u.len()), Some(6));
+        assert_eq!(union(&a, &b, 5, GO).unwrap(), None);
+        assert_eq!(union(&a, &a, 4, GO).unwrap().map(|u| u.len()), Some(4));
         let many: Vec<Vec<Value>> = (0..50).map(|i| ints(&[i % 7])).collect();
         let many: Vec<&[Value]> = many.iter().map(Vec::as_slice).collect();
-        assert_eq!(union_all(&many, 7).map(|u| u.len()), Some(7));
-        assert_eq!(union_all(&many, 6), None);
+        assert_eq!(union_all(&many, 7, GO).unwrap().map(|u| u.len()), Some(7));
+        assert_eq!(union_all(&many, 6, GO).unwrap(), None);
     }
 
     #[test]
@@ -208,11 +248,41 @@ mod tests {
         assert_eq!(union_len(&low, &[], 100), 3);
         // Counting stops just past the limit.
         assert!(union_len(&low, &mixed, 2) > 2);
-        assert_eq!(union(&low, &mixed, 5), None);
-        assert_eq!(union(&low, &mixed, 6).map(|u| u.len()), Some(6));
+        assert_eq!(union(&low, &mixed, 5, GO).unwrap(), None);
+        assert_eq!(
+            union(&low, &mixed, 6, GO).unwrap().map(|u| u.len()),
+            Some(6)
+        );
         assert!(disjoint(&[&high, &low, &[]]));
         assert!(!disjoint(&[&high, &low, &mixed]));
-        assert_eq!(union_all(&[&high, &low], 4), None);
-        assert_eq!(union_all(&[&high, &low], 5).map(|u| u.len()), Some(5));
+        assert_eq!(union_all(&[&high, &low], 4, GO).unwrap(), None);
+        assert_eq!(
+            union_all(&[&high, &low], 5, GO).unwrap().map(|u| u.len()),
+            Some(5)
+        );
+    }
+
+    #[test]
+    fn a_long_merge_asks_to_go_on_as_it_goes() {
+        let evens: Vec<Value> = (0..4 * CHUNK as i64).map(|i| Value::Int(2 * i)).collect();
+        let odds: Vec<Value> = (0..4 * CHUNK as i64)
+            .map(|i| Value::Int(2 * i + 1))
+            .collect();
+        let asked = std::cell::Cell::new(0);
+        let count: Pace = &|| {
+            asked.set(asked.get() + 1);
+            Ok(())
+        };
+        let all = union(&evens, &odds, usize::MAX, count).unwrap().unwrap();
+        assert_eq!(all.len(), 8 * CHUNK);
+        assert!(asked.get() >= 7, "{}", asked.get());
+        let stop: Pace = &|| {
+            Err(super::super::EvalError::stopped(
+                crate::budget::Stopped::Timeout,
+            ))
+        };
+        let stopped = union(&evens, &odds, usize::MAX, stop).unwrap_err();
+        assert_eq!(stopped.stop_reason(), Some(crate::budget::Stopped::Timeout));
+        assert!(union_all(&[&evens, &odds], usize::MAX, stop).is_err());
     }
 }

@@ -7,10 +7,11 @@
 //! by the datatype less what was left out (`NodeIDType less Null`), and by
 //! the datatype's name only when it is the whole datatype.
 
-use crate::eval::{Evaluator, Value};
+use std::collections::BTreeSet;
+
 use crate::script::Script;
 use crate::script::builtins::Builtin;
-use crate::script::ir::{CtorId, DataTypeId, ExprKind, FuncId, FunctionKind, GlobalKind};
+use crate::script::ir::{CtorId, DataTypeId, ExprId, ExprKind, FuncId, FunctionKind, GlobalKind};
 
 /// The name of `values` (atomic constructors of `datatype`, sorted)
 /// from the datatype alone: its name, or `T less A, B`.
@@ -31,10 +32,13 @@ pub fn by_datatype(script: &Script, datatype: DataTypeId, values: &[CtorId]) -> 
 
 /// The first top-level name (in source order) the script gives to the
 /// set `values` (sorted constructors): a subtype, a nametype or a
-/// constant whose value is that set. Only definitions that are plainly
-/// sets of constructors are evaluated (a set literal, or `diff`, `union`
-/// or `inter` of others), so naming never runs an arbitrary computation.
-pub fn by_definition(script: &Script, eval: &Evaluator, values: &[CtorId]) -> Option<String> {
+/// constant whose value is that set. The sets are worked out from the
+/// text alone (set literals of constructors, datatypes, `{| C |}`, and
+/// `diff`, `union` or `inter` of such sets or of names for them): naming
+/// never evaluates, so it costs a walk over the definitions however
+/// large the script's constants (evaluating `union(…)` of a big set took
+/// seconds before a check began).
+pub fn by_definition(script: &Script, values: &[CtorId]) -> Option<String> {
     let mut globals: Vec<_> = script.globals.iter().collect();
     globals.sort_by_key(|g| g.span.start);
     globals.into_iter().find_map(|global| {
@@ -49,16 +53,25 @@ pub fn by_definition(script: &Script, eval: &Evaluator, values: &[CtorId]) -> Op
                 // A clause with fields makes it another set.
                 (ctors.len() == clauses.len()).then_some(ctors)
             }
-            GlobalKind::Definition(f) | GlobalKind::NameType(f) => constructors(script, eval, *f),
+            GlobalKind::Definition(f) | GlobalKind::NameType(f) => {
+                let whole = constant_set(script, *f, 0)?;
+                let atomic = whole
+                    .iter()
+                    .all(|c| script.ctors[c.index()].fields.is_empty());
+                atomic.then(|| whole.into_iter().collect())
+            }
             GlobalKind::Builtin(_) | GlobalKind::DataType(_) => None,
         };
         (found.as_deref() == Some(values)).then(|| global.name.to_string())
     })
 }
 
-/// The constructors in the value of constant `f`, sorted, when its body
-/// is plainly a set and its value a set of constructors without fields.
-fn constructors(script: &Script, eval: &Evaluator, f: FuncId) -> Option<Vec<CtorId>> {
+/// How many names deep [`ctor_set`] follows a definition.
+const FOLLOWED: u32 = 16;
+
+/// The constructors whose every value makes up the value of constant
+/// `f`, when its text plainly says so.
+fn constant_set(script: &Script, f: FuncId, depth: u32) -> Option<BTreeSet<CtorId>> {
     let function = script.function(f);
     let [clause] = &function.clauses[..] else {
         return None;
@@ -66,33 +79,65 @@ fn constructors(script: &Script, eval: &Evaluator, f: FuncId) -> Option<Vec<Ctor
     if function.kind != FunctionKind::Constant || !function.arity.is_empty() {
         return None;
     }
-    let body = script.expr(clause.body);
-    let plainly_a_set = match &body.kind {
-        ExprKind::Set(_) => true,
-        ExprKind::App(head, _) => matches!(
-            script.expr(*head).kind,
-            ExprKind::Global(g) if matches!(
-                script.globals[g.index()].kind,
-                GlobalKind::Builtin(Builtin::Diff | Builtin::Union | Builtin::Inter)
-            )
-        ),
-        _ => false,
-    };
-    if !plainly_a_set {
+    ctor_set(script, clause.body, depth)
+}
+
+/// The constructors whose values make up the set `e` denotes, from its
+/// text: each constructor stands for all its values (`C` of `C.{0..1}`
+/// for `{| C |}`), so that whole datatypes less some of them are exact.
+/// `None` where the text does not plainly say.
+fn ctor_set(script: &Script, e: ExprId, depth: u32) -> Option<BTreeSet<CtorId>> {
+    if depth > FOLLOWED {
         return None;
     }
-    let Ok(Value::Set(set)) = eval.eval_constant(f) else {
-        return None;
+    let atomic = |e: &ExprId| match script.expr(*e).kind {
+        ExprKind::Ctor(c) if script.ctors[c.index()].fields.is_empty() => Some(c),
+        _ => None,
     };
-    let mut ctors = Vec::new();
-    for value in eval.elements(&set, body.span).ok()? {
-        match value {
-            Value::Ctor(c) if script.ctors[c.index()].fields.is_empty() => ctors.push(*c),
-            _ => return None,
+    match &script.expr(e).kind {
+        ExprKind::Set(items) => items.iter().map(atomic).collect(),
+        ExprKind::Production(items, stmts) if stmts.is_empty() => items
+            .iter()
+            .map(|e| match script.expr(*e).kind {
+                ExprKind::Ctor(c) => Some(c),
+                _ => None,
+            })
+            .collect(),
+        ExprKind::Global(g) => match &script.globals[g.index()].kind {
+            GlobalKind::DataType(d) => {
+                Some(script.datatypes[d.index()].ctors.iter().copied().collect())
+            }
+            GlobalKind::SubType(clauses) if clauses.iter().all(|(_, f)| f.is_empty()) => {
+                Some(clauses.iter().map(|(c, _)| *c).collect())
+            }
+            GlobalKind::Definition(f) | GlobalKind::NameType(f) => {
+                constant_set(script, *f, depth + 1)
+            }
+            _ => None,
+        },
+        ExprKind::App(head, args) => {
+            let ExprKind::Global(g) = script.expr(*head).kind else {
+                return None;
+            };
+            let GlobalKind::Builtin(builtin) = script.globals[g.index()].kind else {
+                return None;
+            };
+            let [a, b] = &args[..] else {
+                return None;
+            };
+            let (a, b) = (
+                ctor_set(script, *a, depth + 1)?,
+                ctor_set(script, *b, depth + 1)?,
+            );
+            match builtin {
+                Builtin::Union => Some(&a | &b),
+                Builtin::Inter => Some(&a & &b),
+                Builtin::Diff => Some(&a - &b),
+                _ => None,
+            }
         }
+        _ => None,
     }
-    ctors.sort_unstable();
-    Some(ctors)
 }
 
 #[cfg(test)]
@@ -102,7 +147,6 @@ mod tests {
     /// `by_definition`'s name for the constructors `names` of `text`.
     fn named(text: &str, names: &[&str]) -> Option<String> {
         let script = Script::load_str("t.csp", text).expect("loads");
-        let eval = Evaluator::new(&script);
         let mut values: Vec<CtorId> = names
             .iter()
             .map(|n| {
@@ -111,7 +155,7 @@ mod tests {
             })
             .collect();
         values.sort_unstable();
-        by_definition(&script, &eval, &values)
+        by_definition(&script, &values)
     }
 
     #[test]
@@ -128,6 +172,24 @@ mod tests {
         let text = "datatype T = Null | A | B\nf(x) = x\nTwo = f({A, B})\n";
         assert_eq!(named(text, &["A", "B"]), None);
         let text = "datatype T = Null | A | B\nchannel c : T\nSome = {c.A}\n";
+        assert_eq!(named(text, &["A", "B"]), None);
+    }
+
+    #[test]
+    fn sets_are_worked_out_from_the_text_without_evaluating() {
+        // Whole constructors less others, through names.
+        let text = "datatype T = Null | A | B | C.{0..1}\n\
+                    Pair = diff(T, union({Null}, {| C |}))\n\
+                    Same = inter(Pair, {A, B, Null})\n";
+        assert_eq!(named(text, &["A", "B"]).as_deref(), Some("Pair"));
+        // A set worked out only by evaluation (here one of 10^12 integers,
+        // which would take for ever) is never evaluated: no name, at once.
+        let text = "datatype T = Null | A | B\n\
+                    Huge = union({A, B}, {x | x <- {0..999999999999}})\n\
+                    Two = union({A}, {B})\n";
+        assert_eq!(named(text, &["A", "B"]).as_deref(), Some("Two"));
+        // A definition that names itself is not followed for ever.
+        let text = "datatype T = Null | A | B\nLoop = union(Loop, {A})\n";
         assert_eq!(named(text, &["A", "B"]), None);
     }
 

@@ -270,9 +270,9 @@ impl Symmetry {
 
     /// Automatic mode's types called by the script's own names for them
     /// where it has one (`NodeID` for `NodeIDType less Null`).
-    fn named_by_definitions(mut self, script: &Script, eval: &Evaluator) -> Symmetry {
+    fn named_by_definitions(mut self, script: &Script) -> Symmetry {
         for ty in &mut self.types {
-            if let Some(name) = naming::by_definition(script, eval, &ty.values) {
+            if let Some(name) = naming::by_definition(script, &ty.values) {
                 ty.name = name;
             }
         }
@@ -456,7 +456,7 @@ impl Reduce {
         match self {
             Reduce::Off => Ok(None),
             Reduce::Automatic => Ok(Some(
-                Symmetry::automatic(script, roots).named_by_definitions(script, eval),
+                Symmetry::automatic(script, roots).named_by_definitions(script),
             )),
             Reduce::Types(items, origin) => {
                 Symmetry::explicit(script, eval, items, origin.clone(), roots).map(Some)

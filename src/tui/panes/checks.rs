@@ -440,6 +440,9 @@ impl ChecksPane {
                 }
                 if let Verdict::Inconclusive(stopped) = r.verdict {
                     text.push_str(&format!("\n{}", stopped_by(stopped, done.max_states)));
+                    if let Some(stage) = &r.stage {
+                        text.push_str(&format!("\nit stopped while {stage}"));
+                    }
                     if let Some(note) = unbounded_note(stopped, r.states, r.depth) {
                         text.push_str(&format!("\nnote: {note}"));
                     }
