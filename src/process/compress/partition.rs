@@ -110,9 +110,9 @@ pub(crate) fn weak(lts: &Collapsed, meter: &Meter) -> EvalResult<Reduced> {
         |blocks| {
             let n = lts.len();
             let mut silent: Vec<Vec<u32>> = Vec::with_capacity(n);
-            for t in 0..n {
-                let mut reach = vec![blocks[t]];
-                for &(e, u) in &lts.edges[t] {
+            for (&block, edges) in blocks.iter().zip(&lts.edges) {
+                let mut reach = vec![block];
+                for &(e, u) in edges {
                     if e == TAU {
                         reach.extend_from_slice(&silent[u as usize]);
                     }
