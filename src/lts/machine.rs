@@ -109,7 +109,6 @@ type LocalTransitions = Box<[(EventId, u32)]>;
 /// state, those on other events (all of them when nothing is excluded).
 #[derive(Debug)]
 struct Listing {
-    table: u32,
     excluded: SetId,
     everything: bool,
     listed: Vec<Option<LocalTransitions>>,
@@ -401,22 +400,21 @@ impl Machine {
     /// state's listed transitions are made when it is prepared.
     fn index_listings(&mut self) {
         let mut listings: Vec<Listing> = Vec::new();
+        // By (table, excluded set): a machine may have millions of
+        // components, so finding a listing must not be a walk of them.
+        let mut index: FxHashMap<(u32, SetId), u32> = FxHashMap::default();
         self.listing_of = (0..self.initial.len())
             .map(|slot| {
                 let table = self.table_of[slot];
                 let excluded = self.plan.leaf_excluded[slot];
-                let found = listings
-                    .iter()
-                    .position(|l| l.table == table && l.excluded == excluded);
-                found.unwrap_or_else(|| {
+                *index.entry((table, excluded)).or_insert_with(|| {
                     listings.push(Listing {
-                        table,
                         excluded,
                         everything: self.plan.sets[excluded as usize].is_empty(),
                         listed: Vec::new(),
                     });
-                    listings.len() - 1
-                }) as u32
+                    (listings.len() - 1) as u32
+                })
             })
             .collect();
         // Listed anew (lazily, as states are prepared) under the new

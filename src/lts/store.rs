@@ -27,7 +27,9 @@
 //! every step that allocates much at once (doubling the table, widening
 //! the rows): a step that would pass the memory budget is not taken, and
 //! the row that needed it is refused instead. Rows are stored in chunks
-//! of [`CHUNK_ROWS`], small steps the meter's periodic reading covers.
+//! of at most [`CHUNK_ROWS`] rows and [`CHUNK_BYTES`] bytes (a system of
+//! millions of components has rows of megabytes), small steps the
+//! meter's periodic reading covers, each asked for first.
 
 use std::hash::{BuildHasher, Hasher};
 
@@ -37,14 +39,19 @@ use crate::budget::{Meter, Stopped};
 
 use super::buffer::with_room;
 
-/// Rows per chunk.
+/// Rows per chunk, at most.
 const CHUNK_ROWS: usize = 1 << 14;
+
+/// Bytes per chunk, at most (but a row, however wide, has a chunk).
+const CHUNK_BYTES: usize = 16 << 20;
 
 /// Tables the index is split into (a power of two).
 pub const SHARDS: usize = 64;
 
 pub struct StateStore {
     width: usize,
+    /// Rows per chunk: [`CHUNK_ROWS`], fewer for wide rows.
+    chunk_rows: usize,
     /// Bytes per number: 1, 2 or 4.
     cell: usize,
     chunks: Vec<Box<[u8]>>,
@@ -63,6 +70,7 @@ impl StateStore {
     pub fn new(width: usize) -> StateStore {
         StateStore {
             width,
+            chunk_rows: (CHUNK_BYTES / (width * 4).max(1)).clamp(1, CHUNK_ROWS),
             cell: 1,
             chunks: Vec::new(),
             len: 0,
@@ -114,6 +122,7 @@ impl StateStore {
         }
         self.encoded.clear();
         encode(row, self.cell, &mut self.encoded);
+        self.may_push(meter)?;
         let id = self.len as u32;
         self.push_encoded();
         Ok(id)
@@ -134,8 +143,8 @@ impl StateStore {
     pub(super) fn bytes_of(&self, id: u32) -> &[u8] {
         let id = id as usize;
         let size = self.row_bytes();
-        let start = (id % CHUNK_ROWS) * size;
-        &self.chunks[id / CHUNK_ROWS][start..start + size]
+        let start = (id % self.chunk_rows) * size;
+        &self.chunks[id / self.chunk_rows][start..start + size]
     }
 
     /// The row of state `id`, into `out`.
@@ -236,11 +245,11 @@ impl StateStore {
             // new, its slot still to be found.
             None
         } else {
-            let (chunks, encoded) = (&self.chunks, &self.encoded);
+            let (chunks, encoded, rows) = (&self.chunks, &self.encoded, self.chunk_rows);
             let found = self.shards[shard_of(hash)].find(hash, |id| {
                 let id = id as usize;
-                let start = (id % CHUNK_ROWS) * size;
-                &chunks[id / CHUNK_ROWS][start..start + size] == encoded.as_slice()
+                let start = (id % rows) * size;
+                &chunks[id / rows][start..start + size] == encoded.as_slice()
             });
             match found {
                 Ok(id) => return Ok((id, false)),
@@ -262,20 +271,34 @@ impl StateStore {
             self.encoded.clear();
             encode(row, cell, &mut self.encoded);
         }
+        self.may_push(meter)?;
         let id = self.len as u32;
         self.push_encoded();
         self.shards[shard_of(hash)].add(hash, id, slot);
         Ok((id, true))
     }
 
+    /// Asks `meter` for the chunk the next row starts, if it starts one
+    /// larger than a chunk may be (a single row of more than
+    /// [`CHUNK_BYTES`]); smaller ones are steps the meter's periodic
+    /// reading covers.
+    fn may_push(&self, meter: &Meter) -> Result<(), Stopped> {
+        let bytes = self.chunk_rows * self.row_bytes();
+        if self.len.is_multiple_of(self.chunk_rows) && bytes > CHUNK_BYTES {
+            meter.may_allocate(bytes as u64)?;
+        }
+        Ok(())
+    }
+
     fn push_encoded(&mut self) {
         let size = self.row_bytes();
-        if self.len.is_multiple_of(CHUNK_ROWS) {
+        let rows = self.chunk_rows;
+        if self.len.is_multiple_of(rows) {
             self.chunks
-                .push(vec![0; CHUNK_ROWS * size.max(1)].into_boxed_slice());
+                .push(vec![0; rows * size.max(1)].into_boxed_slice());
         }
-        let start = (self.len % CHUNK_ROWS) * size;
-        self.chunks[self.len / CHUNK_ROWS][start..start + size].copy_from_slice(&self.encoded);
+        let start = (self.len % rows) * size;
+        self.chunks[self.len / rows][start..start + size].copy_from_slice(&self.encoded);
         self.len += 1;
     }
 
@@ -290,10 +313,10 @@ impl StateStore {
         let old_size = self.width * old_cell;
         let mut row = Vec::with_capacity(self.width);
         for id in 0..len {
-            let start = (id % CHUNK_ROWS) * old_size;
+            let start = (id % self.chunk_rows) * old_size;
             row.clear();
             decode(
-                &chunks[id / CHUNK_ROWS][start..start + old_size],
+                &chunks[id / self.chunk_rows][start..start + old_size],
                 old_cell,
                 &mut row,
             );
@@ -588,6 +611,22 @@ mod tests {
         assert_eq!(store.insert(&[1, 2, 3]), (0, false));
         assert_eq!(row(&store, 1), vec![3, 2, 1]);
         assert_eq!(store.len(), 2);
+    }
+
+    #[test]
+    fn a_row_of_two_million_components_gets_a_chunk_of_its_own_size() {
+        // A chunk of the usual 16 384 rows of these would be 32 GB at one
+        // allocation: it aborted the process.
+        let width = 2_000_000;
+        let mut store = StateStore::new(width);
+        let mut row = vec![0u32; width];
+        for i in 0..3 {
+            row[i] = 1;
+            assert_eq!(store.insert(&row), (i as u32, true));
+        }
+        assert_eq!(store.chunk_rows, 2);
+        assert_eq!(self::row(&store, 2)[..3], [1, 1, 1]);
+        assert_eq!(self::row(&store, 0)[..3], [1, 0, 0]);
     }
 
     #[test]
