@@ -179,3 +179,24 @@ fn a_counterexample_through_compressed_components_unwinds_to_real_runs() {
         assert_eq!(unwound, 2, "both halves of the ring unwound");
     });
 }
+
+#[test]
+fn the_animator_shows_which_original_states_a_compressed_state_stands_for() {
+    use symcsp::lts::animator::Animator;
+    let mut script = Script::load_str(
+        "shown.csp",
+        "transparent sbisim\nchannel a, b\nTwin = a -> Twin'\nTwin' = a -> Twin\n\
+         P = sbisim(Twin) ||| b -> STOP\n",
+    )
+    .expect("the script loads");
+    let root = script.add_expr("<p>", "P").expect("resolves");
+    symcsp::stack::with_large_stack(|| {
+        let animator = Animator::load(&script, root).expect("a process");
+        let initial = animator.initial();
+        assert_eq!(
+            animator.show_component(0, initial[0]),
+            "sbisim(Twin)⟨≈ Twin⟩  — stands for 2 of its process's 2 states: Twin; Twin'"
+        );
+        assert_eq!(animator.show_component(1, initial[1]), "b -> STOP");
+    });
+}

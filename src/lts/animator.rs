@@ -13,6 +13,9 @@ use crate::script::ir::FuncId;
 
 use super::machine::{Machine, Moves, OutlineRow};
 
+/// Original states listed beside a compressed component's state.
+const MEMBERS_SHOWN: usize = 3;
+
 /// How an enabled event is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum EventKind {
@@ -140,9 +143,33 @@ impl<'s> Animator<'s> {
         self.machine.process_state(slot, local)
     }
 
-    /// Component `slot` in local state `local`, as process text.
+    /// Component `slot` in local state `local`, as process text; a
+    /// compressed state says which of its process's states it stands
+    /// for.
     pub fn show_component(&self, slot: usize, local: u32) -> String {
-        self.procs.show_state(self.component_state(slot, local))
+        let state = self.component_state(slot, local);
+        let text = self.procs.show_state(state);
+        match self.procs.stands_for(state) {
+            Some((members, of)) => {
+                let shown: Vec<String> = members
+                    .iter()
+                    .take(MEMBERS_SHOWN)
+                    .map(|&m| self.procs.show_state(m))
+                    .collect();
+                let more = members.len().saturating_sub(MEMBERS_SHOWN);
+                let more = if more > 0 {
+                    format!(", … {more} more")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{text}  — stands for {} of its process's {of} states: {}{more}",
+                    members.len(),
+                    shown.join("; ")
+                )
+            }
+            None => text,
+        }
     }
 
     /// The operator tree over the components.

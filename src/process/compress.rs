@@ -231,6 +231,24 @@ impl Processes<'_> {
         }
     }
 
+    /// For a compressed state: the original process's states it stands
+    /// for, and how many states that process has (none for any other
+    /// state, or one whose compression this `Processes` has not
+    /// computed).
+    pub fn stands_for(&self, id: ProcId) -> Option<(&[ProcId], usize)> {
+        let Term::Compressed {
+            compression,
+            of,
+            at,
+        } = self.term(id)
+        else {
+            return None;
+        };
+        let table = self.compressions.get(&(*compression, *of))?;
+        let index = table.index(at)?;
+        Some((&table.members[index as usize], table.original_states))
+    }
+
     /// The transitions of a compressed state.
     pub(super) fn compressed_transitions(
         &mut self,
