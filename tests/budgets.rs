@@ -518,6 +518,11 @@ fn each_stage_stops_within_the_budgets_and_says_which_it_was() {
         ("stage_load.csp", "--timeout", "while loading the script"),
         ("stage_compile.csp", "--timeout", "while compiling `Many`"),
         (
+            "stage_compile_wide.csp",
+            "--timeout",
+            "while compiling `Many`",
+        ),
+        (
             "stage_compile.csp",
             "--max-memory",
             "while compiling `Many`",

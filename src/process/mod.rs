@@ -388,8 +388,17 @@ impl<'s> Processes<'s> {
 
     /// Interns the operands of an unfolded operator and builds its term.
     fn build(&mut self, op: Operator, span: Span) -> EvalResult<ProcId> {
+        // A replicated operator may have millions of operands: the
+        // budget is asked between them.
         let states = |this: &mut Self, values: &[Value]| -> EvalResult<Vec<ProcId>> {
-            values.iter().map(|v| this.state(v, span)).collect()
+            let mut out = Vec::with_capacity(values.len());
+            for (i, v) in values.iter().enumerate() {
+                if i % 4096 == 4095 {
+                    this.meter().poll().map_err(EvalError::stopped)?;
+                }
+                out.push(this.state(v, span)?);
+            }
+            Ok(out)
         };
         Ok(match op {
             Operator::Prefix { .. } | Operator::InternalChoice(_) => {
