@@ -451,6 +451,19 @@ fn long_operations_stop_at_the_time_out() {
     }
 }
 
+/// Issue 48: states whose components are first met in a block are
+/// expanded on the search's thread, held to what the other threads hold:
+/// two thousand interleaved components stop at the time-out.
+#[test]
+fn a_search_over_thousands_of_components_stops_at_the_time_out() {
+    let wide = fixture("search_wide.csp");
+    let run = measured(&["check", &wide, "--timeout", "3"]);
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("while searching"), "{}", run.stdout);
+    within_time(&run, 3.0);
+    assert!(run.peak < 4 << 30, "{} bytes at the peak", run.peak);
+}
+
 /// Issue 48, item 4: the memory budget measures what the check holds, so
 /// when the first of four assertions stops at it, the other three start
 /// with the whole budget and pass; the process stays within it.

@@ -53,7 +53,7 @@ use crate::process::{EventId, ProcId, Processes, TAU};
 
 use super::batch::Batch;
 use super::expand::{
-    Block, LATER, Part, Shared, Sources, Successors, expand_block, expand_block_beside,
+    Block, LATER, PART_WORDS, Part, Shared, Sources, Successors, expand_block, expand_block_beside,
     expand_prepared,
 };
 use super::machine::Machine;
@@ -69,8 +69,8 @@ pub const BLOCK: usize = 8192;
 const ALONE_BLOCK: usize = 2048;
 /// The smallest half of a narrow frontier made a block of its own.
 const MIN_HALF: usize = 256;
-/// States stored between two polls of the meter (the clock, the cancel
-/// flag, memory).
+/// States stored (each counted with its successors) between two polls
+/// of the meter (the clock, the cancel flag, memory).
 const POLL_EVERY: usize = 4096;
 /// States whose transitions are completed between two polls of the
 /// meter (computing them evaluates CSPM, and a state may have many).
@@ -749,14 +749,25 @@ impl Search {
     ) -> (usize, Option<EvalError>) {
         later.rows.clear();
         let mut left = expanded;
-        // The states before the first whose preparation failed.
+        // The states before the first whose preparation failed, or the
+        // first left to the next block.
         let mut ready = 0;
         let mut failed = None;
+        // What expanding them here may hold, as the other threads keep to
+        // [`PART_WORDS`]: a state's successors guessed at one per
+        // component (interleaved components each move alone). The rest
+        // are expanded with the next block.
+        let most = (PART_WORDS / (self.row_width * self.width).max(1)).max(1);
+        let mut taken = 0;
         'parts: for part in parts {
             let states = part.counts.len().min(left);
             left -= states;
             for (i, &count) in part.counts[..states].iter().enumerate() {
                 if count == LATER {
+                    if taken == most {
+                        break 'parts;
+                    }
+                    taken += 1;
                     let row = &part.sources[i * self.row_width..(i + 1) * self.row_width];
                     if let Err(error) = self.prepare_later(procs, meter, visitor, row, storing) {
                         failed = Some(error);
@@ -832,7 +843,14 @@ impl Search {
                 if visited == expanded {
                     return Ok((visited, None));
                 }
-                storing.since_poll += 1;
+                // A state counts with its successors: one with thousands
+                // of wide successors is as much work as thousands of
+                // states.
+                let successors = match part.counts[i] {
+                    LATER => 0,
+                    count => count as usize,
+                };
+                storing.since_poll += 1 + successors;
                 if storing.since_poll >= POLL_EVERY {
                     storing.since_poll = 0;
                     if let Some(live) = &budget.live {
@@ -1036,7 +1054,12 @@ fn evaluate_ahead(
     row_width: usize,
     width: usize,
 ) {
-    for row in rows.chunks_exact(row_width) {
+    for (i, row) in rows.chunks_exact(row_width).enumerate() {
+        // Only work ahead: a stop is met again, and reported, where the
+        // search polls (a block of wide rows takes long to scan).
+        if i % 64 == 63 && procs.meter().poll().is_err() {
+            return;
+        }
         if machine.evaluate_ahead(procs, &row[..width]).is_err() {
             return;
         }
