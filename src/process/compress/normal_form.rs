@@ -149,22 +149,21 @@ fn write_back(lts: &Collapsed, nodes: &[Node], blocks: Vec<u32>) -> Reduced {
         m.dedup();
         m
     };
-    let mut first = vec![u32::MAX; count as usize];
+    // Each block's nodes, gathered in one pass.
+    let mut in_block: Vec<Vec<usize>> = vec![Vec::new(); count as usize];
     for (n, &b) in blocks.iter().enumerate() {
-        if first[b as usize] == u32::MAX {
-            first[b as usize] = n as u32;
-        }
+        in_block[b as usize].push(n);
     }
-    for b in 0..count {
+    for nodes_of in &in_block {
         let members = members_of(
-            &mut (0..nodes.len())
-                .filter(|&n| blocks[n] == b)
-                .flat_map(|n| nodes[n].classes.iter().copied()),
+            &mut nodes_of
+                .iter()
+                .flat_map(|&n| nodes[n].classes.iter().copied()),
         );
         out.add(members);
     }
     for b in 0..count {
-        let node = &nodes[first[b as usize] as usize];
+        let node = &nodes[in_block[b as usize][0]];
         let after = |e: EventId| {
             let &(_, t) = node
                 .edges

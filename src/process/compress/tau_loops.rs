@@ -87,12 +87,20 @@ impl Collapsed {
 pub(crate) fn collapse(lts: &Explicit, meter: &Meter) -> EvalResult<Collapsed> {
     const UNSEEN: u32 = u32::MAX;
     let n = lts.len();
-    let taus = |v: usize| {
-        lts.edges[v]
-            .iter()
-            .filter(|&&(e, t)| e == TAU && t != OMEGA)
-            .map(|&(_, t)| t)
-    };
+    // Each state's τ-targets, once: the walk below resumes a state's
+    // list by position.
+    let tau_targets: Vec<Vec<u32>> = lts
+        .edges
+        .iter()
+        .map(|edges| {
+            edges
+                .iter()
+                .filter(|&&(e, t)| e == TAU && t != OMEGA)
+                .map(|&(_, t)| t)
+                .collect()
+        })
+        .collect();
+    let taus = |v: usize| tau_targets[v].iter().copied();
     let mut order = vec![UNSEEN; n];
     let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
@@ -114,7 +122,7 @@ pub(crate) fn collapse(lts: &Explicit, meter: &Meter) -> EvalResult<Collapsed> {
         on_stack[start] = true;
         while let Some(&mut (v, ref mut next)) = calls.last_mut() {
             let v = v as usize;
-            if let Some(w) = taus(v).nth(*next) {
+            if let Some(&w) = tau_targets[v].get(*next) {
                 *next += 1;
                 let w = w as usize;
                 if order[w] == UNSEEN {
