@@ -843,14 +843,10 @@ impl Search {
                 if visited == expanded {
                     return Ok((visited, None));
                 }
-                // A state counts with its successors: one with thousands
-                // of wide successors is as much work as thousands of
-                // states.
-                let successors = match part.counts[i] {
-                    LATER => 0,
-                    count => count as usize,
-                };
-                storing.since_poll += 1 + successors;
+                // A state counts with its successors (counted below, once
+                // known: a state left to this thread has its own): one
+                // with thousands of wide successors is as much work as
+                // thousands of states.
                 if storing.since_poll >= POLL_EVERY {
                     storing.since_poll = 0;
                     if let Some(live) = &budget.live {
@@ -884,6 +880,7 @@ impl Search {
                         judged,
                     )
                 };
+                storing.since_poll += 1 + count;
                 let events = &out.events[first..first + count];
                 let successors = &mut out.rows[first * width..(first + count) * width];
                 let flow = visitor.visit(
