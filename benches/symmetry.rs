@@ -111,7 +111,7 @@ fn measure(name: &str, text: &str, process: &str, types: &[&str]) -> Row {
             &[root],
         )
         .expect("symmetric");
-        let mut machine = Machine::new(&mut procs, start);
+        let mut machine = Machine::new(&mut procs, start).expect("the machine compiles");
         let mut system =
             SystemSymmetry::new(Arc::new(symmetry), &mut machine, &mut procs).expect("mappable");
         let states = sample(&mut procs, &mut machine);

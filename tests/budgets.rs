@@ -464,6 +464,31 @@ fn a_search_over_thousands_of_components_stops_at_the_time_out() {
     assert!(run.peak < 4 << 30, "{} bytes at the peak", run.peak);
 }
 
+/// Issue 48: one state's successors are asked of the memory budget
+/// before they are made: 100 000 successors of 100 000 components (40
+/// GB) stop the search at once, where they ran the machine out of memory;
+/// and the machine of two million components is built within the
+/// time-out (it was not polled, and finding a component's place among
+/// its parent's operands was a walk of them: quadratic).
+#[test]
+fn a_state_too_wide_for_the_budget_stops_the_search() {
+    let wide = fixture("one_state_too_wide.csp");
+    let run = measured(&["check", &wide, "--max-memory", "1G"]);
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains(
+            "stopped by the memory budget (--max-memory, or the system's limit) while searching"
+        ),
+        "{}",
+        run.stdout
+    );
+    within_memory(&run, 1 << 30);
+    let widest = fixture("stage_compile_wide.csp");
+    let run = measured(&["check", &widest, "--timeout", "4"]);
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    within_time(&run, 4.0);
+}
+
 /// Issue 48, item 4: the memory budget measures what the check holds, so
 /// when the first of four assertions stops at it, the other three start
 /// with the whole budget and pass; the process stays within it.
@@ -528,7 +553,11 @@ fn deep_recursion_evaluates_and_a_runaway_one_stops_in_the_budget() {
 #[test]
 fn each_stage_stops_within_the_budgets_and_says_which_it_was() {
     for (file, limit, stage) in [
-        ("stage_load.csp", "--timeout", "while loading the script"),
+        (
+            "stage_load.csp",
+            "--timeout",
+            "while working out the channels' events",
+        ),
         ("stage_compile.csp", "--timeout", "while compiling `Many`"),
         (
             "stage_compile_wide.csp",
@@ -572,6 +601,60 @@ fn each_stage_stops_within_the_budgets_and_says_which_it_was() {
     );
     let report = json_of(&[&args[..], &["--format", "json"]].concat(), 3);
     assert_eq!(report["assertions"][0]["stage"], "searching");
+}
+
+/// Issue 48, item 1: parsing, resolving names and checking types poll
+/// the time-out and the memory budget between declarations (and steps of
+/// inference): a generated script of 300 000 definitions stops within
+/// the bounds and says where, in text and in JSON (exit 3), where it took
+/// seconds and gigabytes whatever the budget.
+#[test]
+fn loading_a_large_script_stops_within_the_budgets_and_says_where() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("large.csp");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).expect("created"));
+    writeln!(file, "channel a : {{0..9}}").unwrap();
+    for i in 0..300_000 {
+        writeln!(
+            file,
+            "P{i}(x) = if x > {i} then a!(x % 10) -> P{i}(x-1) else STOP"
+        )
+        .unwrap();
+    }
+    file.flush().unwrap();
+    drop(file);
+    let path = path.to_str().expect("UTF-8");
+    let stages = [
+        "parsing the script",
+        "resolving the script's names",
+        "checking the script's types",
+    ];
+    let said = |stderr: &str, reason: &str| {
+        stages.iter().any(|stage| {
+            stderr.contains(&format!(
+                "the script was not loaded: stopped by the {reason}"
+            )) && stderr.contains(&format!("while {stage}"))
+        })
+    };
+    let run = measured(&["check", path, "--timeout", "0.5"]);
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    assert!(said(&run.stderr, "time-out (--timeout)"), "{}", run.stderr);
+    within_time(&run, 0.5);
+    let run = measured(&["check", path, "--max-memory", "128M"]);
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    assert!(said(&run.stderr, "memory budget"), "{}", run.stderr);
+    within_memory(&run, 128 << 20);
+    let report = json_of(
+        &["explore", path, "--timeout", "0.5", "--format", "json"],
+        3,
+    );
+    assert_eq!(report["result"], "Inconclusive");
+    assert_eq!(report["stopped"], "time-out");
+    assert!(
+        stages.iter().any(|stage| report["stage"] == *stage),
+        "{report}"
+    );
 }
 
 /// Issue 48, item 3: deciding symmetry reads the script's names for the

@@ -21,7 +21,7 @@ use symcsp::script::ir::{AssertionKind, FuncId};
 fn traces(script: &Script, func: FuncId, depth: usize) -> BTreeSet<Vec<EventId>> {
     symcsp::stack::with_large_stack(|| {
         let (mut procs, root) = Processes::with_root(script, func).expect("a process");
-        let mut machine = Machine::new(&mut procs, root);
+        let mut machine = Machine::new(&mut procs, root).expect("the machine compiles");
         let mut moves = Moves::default();
         let mut next = Vec::new();
         // The states after each trace of the current length, τ-closed.
@@ -178,7 +178,7 @@ fn acceptances(
 ) -> BTreeMap<Vec<EventId>, BTreeSet<Vec<EventId>>> {
     symcsp::stack::with_large_stack(|| {
         let (mut procs, root) = Processes::with_root(script, func).expect("a process");
-        let mut machine = Machine::new(&mut procs, root);
+        let mut machine = Machine::new(&mut procs, root).expect("the machine compiles");
         let mut moves = Moves::default();
         let mut next = Vec::new();
         let mut level: BTreeMap<Vec<EventId>, BTreeSet<Vec<u32>>> = BTreeMap::new();

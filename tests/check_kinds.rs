@@ -107,7 +107,7 @@ fn replay(script: &Script, index: usize, cx: &Counterexample) {
     };
     symcsp::stack::with_large_stack(|| {
         let (mut procs, root) = Processes::with_root(script, imp).expect("a process");
-        let mut machine = Machine::new(&mut procs, root);
+        let mut machine = Machine::new(&mut procs, root).expect("the machine compiles");
         for option in &script.assertions[index].options {
             if let AssertOption::TauPriority(set, span) = option {
                 let value = procs.evaluator().eval_constant(*set).expect("a set");

@@ -33,7 +33,7 @@ fn replays(script: &Script, index: usize, cx: &Counterexample) -> bool {
     }
     symcsp::stack::with_large_stack(|| {
         let (mut procs, root) = Processes::with_root(script, imp).expect("a process");
-        let mut machine = Machine::new(&mut procs, root);
+        let mut machine = Machine::new(&mut procs, root).expect("the machine compiles");
         let reached = trace::replay(&mut machine, &mut procs, &path).expect("replays");
         !reached.is_empty()
     })

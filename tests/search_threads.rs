@@ -58,7 +58,7 @@ const WIDE: &str = "tests/fixtures/check/wide_divergence.csp";
 fn search(script: &Script, func: FuncId, threads: usize) -> (Record, (Vec<EventId>, Vec<u32>)) {
     symcsp::stack::with_large_stack(|| {
         let (mut procs, root) = Processes::with_root(script, func).expect("a process");
-        let mut search = Search::new(&mut procs, root, &[], true);
+        let mut search = Search::new(&mut procs, root, &[], true).expect("the machine compiles");
         let budget = Budget {
             threads,
             ..Budget::default()
@@ -158,7 +158,8 @@ fn an_evaluation_error_met_ahead_is_reported_as_one_thread_reports_it() {
         .map(|&threads| {
             symcsp::stack::with_large_stack(|| {
                 let (mut procs, root) = Processes::with_root(&script, func).expect("a process");
-                let mut search = Search::new(&mut procs, root, &[], false);
+                let mut search =
+                    Search::new(&mut procs, root, &[], false).expect("the machine compiles");
                 let budget = Budget {
                     threads,
                     ..Budget::default()

@@ -69,7 +69,7 @@ fn with_states<T: Send>(
             &[root],
         )
         .expect("symmetric");
-        let mut machine = Machine::new(&mut procs, start);
+        let mut machine = Machine::new(&mut procs, start).expect("the machine compiles");
         let mut system =
             SystemSymmetry::new(Arc::new(symmetry), &mut machine, &mut procs).expect("mappable");
         let mut rows = Vec::new();

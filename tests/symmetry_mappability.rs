@@ -31,7 +31,7 @@ fn mappable(process: &str, types: &[&str]) -> Result<Vec<Vec<usize>>, Vec<String
         let (mut procs, start) = Processes::with_root(script, root).expect("a process");
         let symmetry = Symmetry::from_items(script, procs.evaluator(), &items, Origin::CommandLine)
             .expect("types");
-        let mut machine = Machine::new(&mut procs, start);
+        let mut machine = Machine::new(&mut procs, start).expect("the machine compiles");
         SystemSymmetry::new(Arc::new(symmetry), &mut machine, &mut procs)
             .map(|s| {
                 s.generators()

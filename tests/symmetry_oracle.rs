@@ -78,12 +78,12 @@ fn counts(m: &Model) -> (Exploration, Exploration, Exploration) {
     m.with(|procs, root, symmetry| {
         let budget = Budget::default();
         let plain = explore(procs, root, &budget).expect("explores");
-        let mut machine = Machine::new(procs, root);
+        let mut machine = Machine::new(procs, root).expect("the machine compiles");
         let mut system =
             SystemSymmetry::new(symmetry.clone(), &mut machine, procs).expect("mappable");
         let reduced =
             explore_machine(procs, machine, &budget, Some(&mut system)).expect("explores");
-        let mut machine = Machine::new(procs, root);
+        let mut machine = Machine::new(procs, root).expect("the machine compiles");
         let system = SystemSymmetry::new(symmetry, &mut machine, procs).expect("mappable");
         let mut brute = BruteForce::new(system).expect("a small group");
         let orbits = explore_machine(procs, machine, &budget, Some(&mut brute)).expect("explores");
@@ -154,7 +154,7 @@ fn with_reachable<T: Send>(
         let graph = symcsp::lts::graph::graph(procs, root, 200_000, None)
             .expect("explores")
             .expect("small");
-        let mut machine = Machine::new(procs, root);
+        let mut machine = Machine::new(procs, root).expect("the machine compiles");
         let mut system =
             SystemSymmetry::new(symmetry.clone(), &mut machine, procs).expect("mappable");
         let oracle = SystemSymmetry::new(symmetry, &mut machine, procs).expect("mappable");

@@ -139,3 +139,56 @@ fn an_added_expression_of_the_wrong_type_is_refused_where_it_is_wrong() {
         .add_expr("<process>", "Lock", symcsp::types::Expect::Process)
         .expect("a process");
 }
+
+/// Issue 48, item 1: each stage of loading polls the budget it is given
+/// and, stopped, says which stage it was in; a meter that stops at once
+/// stops parsing, and a script parsed and resolved without a budget is
+/// stopped in type checking by one that has run out.
+#[test]
+fn each_stage_of_loading_stops_at_its_budget_and_says_which() {
+    use symcsp::budget::{Budget, Stopped};
+    use symcsp::syntax::LoadStage;
+    use symcsp::types::Checked;
+    let text: String = (0..20_000)
+        .map(|i| format!("P{i}(x) = if x > {i} then a!(x % 10) -> P{i}(x-1) else STOP\n"))
+        .collect();
+    let text = format!("channel a : {{0..9}}\n{text}");
+    let expired = Budget {
+        timeout: Some(std::time::Duration::ZERO),
+        max_memory: None,
+        ..Budget::default()
+    };
+    let stopped =
+        symcsp::types::load_str_within("big.csp", &text, &expired.meter()).expect_err("stopped");
+    let how = stopped.stopped.expect("a stop, not an error");
+    assert_eq!(how.reason, Stopped::Timeout);
+    assert_eq!(how.stage, LoadStage::Parsing);
+    assert!(stopped.diagnostics.is_empty());
+    assert!(
+        stopped.render().contains(
+            "the script was not loaded: stopped by the time-out while parsing the script"
+        ),
+        "{}",
+        stopped.render()
+    );
+
+    let program = symcsp::syntax::load_str("big.csp", &text).expect("parses");
+    let resolved =
+        symcsp::script::Script::resolve_within(program, &expired.meter()).expect_err("stopped");
+    assert_eq!(
+        resolved.stopped.map(|s| s.stage),
+        Some(LoadStage::Resolving)
+    );
+
+    let program = symcsp::syntax::load_str("big.csp", &text).expect("parses");
+    let script = symcsp::script::Script::resolve(program).expect("resolves");
+    match symcsp::types::check_within(&script, &expired.meter()) {
+        Checked::Stopped(Stopped::Timeout, errors) => assert!(errors.is_empty()),
+        _ => panic!("type checking should stop at the time-out"),
+    }
+    // Without a budget the same script loads.
+    assert!(matches!(
+        symcsp::types::check_within(&script, &Budget::default().meter()),
+        Checked::Typed(_)
+    ));
+}

@@ -233,6 +233,51 @@ impl Meter {
     }
 }
 
+/// A meter polled once every `every` units of cheap work (declarations
+/// parsed, definitions resolved, steps of type inference): a loop counts
+/// each unit with [`Ticker::tick`] and reads the clock only now and then.
+#[derive(Debug, Clone)]
+pub struct Ticker {
+    meter: Meter,
+    every: u32,
+    since: u32,
+}
+
+impl Ticker {
+    pub fn new(meter: Meter, every: u32) -> Ticker {
+        Ticker {
+            meter,
+            every: every.max(1),
+            since: 0,
+        }
+    }
+
+    /// A ticker that stops nothing but an address space about to run out.
+    pub fn unlimited() -> Ticker {
+        Ticker::new(Meter::unlimited(), 1024)
+    }
+
+    /// Counts a unit of work; `Err` with the reason when it must stop.
+    pub fn tick(&mut self) -> Result<(), Stopped> {
+        self.since += 1;
+        if self.since < self.every {
+            return Ok(());
+        }
+        self.since = 0;
+        self.meter.poll()
+    }
+
+    /// The first stop its meter gave, if any: work that could not carry
+    /// the stop out of where it ticked asks afterwards.
+    pub fn stopped(&self) -> Option<Stopped> {
+        self.meter.stopped()
+    }
+
+    pub fn meter(&self) -> &Meter {
+        &self.meter
+    }
+}
+
 /// Drops `value` on a thread of its own, so that whoever held it can
 /// answer at once: a run stopped by its budget may have built millions of
 /// small values, and freeing them takes a fifth as long as building them.
@@ -354,6 +399,24 @@ mod tests {
         assert_eq!(started.started().deadline, Some(deadline));
         assert_eq!(started.meter().deadline, Some(deadline));
         assert!(budget.meter().deadline.expect("its own") > deadline);
+    }
+
+    #[test]
+    fn a_ticker_polls_once_every_so_many_units() {
+        let stopped = Budget {
+            timeout: Some(Duration::ZERO),
+            max_memory: None,
+            ..Budget::default()
+        };
+        let mut ticker = Ticker::new(stopped.meter(), 3);
+        assert_eq!(ticker.tick(), Ok(()));
+        assert_eq!(ticker.tick(), Ok(()));
+        assert_eq!(ticker.stopped(), None);
+        assert_eq!(ticker.tick(), Err(Stopped::Timeout));
+        assert_eq!(ticker.stopped(), Some(Stopped::Timeout));
+        assert_eq!(ticker.tick(), Ok(()), "the count starts again");
+        let mut free = Ticker::unlimited();
+        assert!((0..5000).all(|_| free.tick().is_ok()));
     }
 
     #[test]

@@ -82,7 +82,7 @@ pub struct CheckResult {
     /// representatives of symmetry classes.
     pub symmetry: Option<Reduced>,
     /// For an inconclusive check, the stage a budget stopped it in
-    /// (`loading the script`, `deciding symmetry`, `compiling `P``,
+    /// (`working out the channels' events`, `deciding symmetry`, `compiling `P``,
     /// `normalising the specification`, `searching`).
     pub stage: Option<String>,
 }
@@ -468,8 +468,8 @@ fn run(
     budget: &Budget,
 ) -> Result<(Answer, bool), Failure> {
     let evaluator = crate::eval::Evaluator::new(script).with_meter(budget.meter());
-    let mut procs =
-        Processes::with_evaluator(evaluator).map_err(|e| e.during(|| LOADING.to_string()))?;
+    let mut procs = Processes::with_evaluator(evaluator)
+        .map_err(|e| e.during(|| WORKING_OUT_EVENTS.to_string()))?;
     let priority = match tau_priority {
         Some(func) => {
             let (value, span) = constant(&procs, func)?;
@@ -613,7 +613,7 @@ fn events_of(procs: &Processes, func: FuncId) -> Result<Vec<EventId>, EvalError>
 /// The supercombinator of `root`, and whether its budget allows going
 /// on: compiling the operator tree takes memory of its own.
 /// The stages of a check a stop names, besides `compiling `P``.
-const LOADING: &str = "loading the script";
+const WORKING_OUT_EVENTS: &str = "working out the channels' events";
 const DECIDING_SYMMETRY: &str = "deciding symmetry";
 const NORMALISING: &str = "normalising the specification";
 const SEARCHING: &str = "searching";
@@ -642,12 +642,7 @@ fn machine_of(
     root: ProcId,
     priority: &Option<EventSet>,
 ) -> Result<Machine, EvalError> {
-    let mut machine = Machine::new(procs, root);
-    procs
-        .evaluator()
-        .meter()
-        .poll()
-        .map_err(EvalError::stopped)?;
+    let mut machine = Machine::new(procs, root)?;
     if let Some(set) = priority {
         machine.set_tau_priority(set.clone());
     }

@@ -116,7 +116,7 @@ impl Normaliser {
         root: ProcId,
         tau_priority: Option<EventSet>,
     ) -> EvalResult<(Normaliser, NodeId)> {
-        let machine = Machine::new(procs, root);
+        let machine = Machine::new(procs, root)?;
         Normaliser::with_machine(procs, machine, tau_priority, None)
     }
 
@@ -129,7 +129,7 @@ impl Normaliser {
         tau_priority: Option<EventSet>,
         symmetry: std::sync::Arc<Symmetry>,
     ) -> EvalResult<Result<(Normaliser, NodeId), NotMappable>> {
-        let mut machine = Machine::new(procs, root);
+        let mut machine = Machine::new(procs, root)?;
         if let Some(set) = &tau_priority {
             machine.set_tau_priority(set.clone());
         }

@@ -20,8 +20,10 @@ use super::json::JsonDiagnostic;
 use super::limits::SearchLimits;
 use super::progress::{ProgressLine, counters};
 use super::symmetry::{SymmetryReport, requested};
-use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, fail_with, load_as, plural, say};
-use crate::budget::{Stopped, unbounded_note};
+use super::{
+    EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, fail_with, load_as, plural, say, stopped_by,
+};
+use crate::budget::unbounded_note;
 use crate::check::counterexample::{Counterexample, Kind, RenderedCounterexample};
 use crate::check::worker::CheckHandle;
 use crate::check::{CheckResult, Verdict, assertion_text};
@@ -89,8 +91,9 @@ struct Entry<'a> {
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let format = request.format;
-    let Some(loaded) = load_as(request.file, format, out, err) else {
-        return EXIT_INPUT_ERROR;
+    let loaded = match load_as(request.file, format, &request.limits.budget(), out, err) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
     };
     let mut script = loaded.script;
     let reduce = match request.symmetry.map(|text| requested(&mut script, text)) {
@@ -354,23 +357,14 @@ fn plain(script: &Script, index: usize, outcome: &Outcome, limits: &SearchLimits
         lines.push_str(&indent(&reason.render(&script.sources)));
     }
     if let Verdict::Inconclusive(stopped) = result.verdict {
-        let option = match stopped {
-            Stopped::StateBudget => format!(
-                " of {} (--max-states)",
-                plural(limits.max_states.unwrap_or_default(), "state")
-            ),
-            Stopped::Timeout => " (--timeout)".to_string(),
-            Stopped::Memory => " (--max-memory, or the system's limit)".to_string(),
-            Stopped::Cancelled | Stopped::Visitor => String::new(),
-        };
         let stage = result
             .stage
             .as_ref()
             .map(|stage| format!(" while {stage},"))
             .unwrap_or_default();
         lines.push_str(&format!(
-            "    {}{option}{stage} before an answer\n",
-            stopped.ended()
+            "    {}{stage} before an answer\n",
+            stopped_by(stopped, limits.max_states)
         ));
         if let Some(note) = unbounded_note(stopped, result.states, result.depth) {
             lines.push_str(&format!("    note: {note}\n"));

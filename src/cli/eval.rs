@@ -20,8 +20,9 @@ pub(super) fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let Some(mut loaded) = load(file, err) else {
-        return EXIT_INPUT_ERROR;
+    let mut loaded = match load(file, &limits.budget(), err) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
     };
     let targets = match expr {
         Some(text) => match loaded.add_expr("<expression>", text, Expect::Any) {

@@ -15,8 +15,9 @@ use super::limits::SearchLimits;
 use super::progress::{ProgressLine, counters, progress_of};
 use super::symmetry::{SymmetryReport, not_mappable, requested, symmetry};
 use super::{
-    EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, fail_at, fail_with, load_as, plural, say,
+    EXIT_INCONCLUSIVE, Format, fail_at, fail_with, load_as, plural, say, stopped_before, stopped_by,
 };
+
 use crate::budget::{Live, Stopped, unbounded_note};
 use crate::lts::machine::Machine;
 use crate::lts::{self, Budget, Exploration};
@@ -106,8 +107,9 @@ struct DotReport {
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let format = request.format;
-    let Some(mut loaded) = load_as(request.file, format, out, err) else {
-        return EXIT_INPUT_ERROR;
+    let mut loaded = match load_as(request.file, format, &request.limits.budget(), out, err) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
     };
     let process = match request.process {
         Some(text) => text.to_string(),
@@ -181,6 +183,16 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             return fail_at(format, request.file, &[d], &script.sources, out, err);
         }
         Err(Problem::Text(problem)) => return fail_with(format, request.file, &problem, out, err),
+        Err(Problem::Stopped(reason, stage)) => {
+            return stopped_before(
+                (format, request.file),
+                "the process was not explored",
+                (reason, budget.max_states),
+                &stage,
+                out,
+                err,
+            );
+        }
     };
     let dot_report = match (request.dot, dot) {
         (Some(path), Drawing::Drawn(text)) => {
@@ -252,6 +264,8 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
 enum Problem {
     Diagnostic(crate::syntax::Diagnostic),
     Text(String),
+    /// A budget stopped it before the search began: why, and the stage.
+    Stopped(Stopped, String),
 }
 
 /// What the exploration found, the drawing asked for, and the symmetry
@@ -279,14 +293,15 @@ fn explore(
     budget: &Budget,
 ) -> Result<Explored, Problem> {
     let diagnostic = |e: crate::eval::EvalError| Problem::Diagnostic(e.to_diagnostic());
-    let (mut procs, root) =
-        Processes::with_root_within(script, func, budget.meter()).map_err(|e| {
-            match e.stop_reason() {
-                // Stopped while loading: nothing explored yet.
-                Some(_) => Problem::Text(format!("error: {}\n", e.message)),
-                None => diagnostic(e),
-            }
-        })?;
+    // A stop before the search: nothing explored yet.
+    let before_search = |stage: &'static str| {
+        move |e: crate::eval::EvalError| match e.stop_reason() {
+            Some(stop) => Problem::Stopped(stop, e.stage.clone().unwrap_or(stage.to_string())),
+            None => diagnostic(e),
+        }
+    };
+    let (mut procs, root) = Processes::with_root_within(script, func, budget.meter())
+        .map_err(before_search("compiling the process"))?;
     let symmetry = symmetry(script, procs.evaluator(), asked, &[func]).map_err(Problem::Text)?;
     let reduced = |procs: &mut Processes, machine: &mut Machine| match &symmetry {
         Some(s) => SystemSymmetry::new(std::sync::Arc::new(s.clone()), machine, procs)
@@ -296,7 +311,8 @@ fn explore(
     };
     let exploration = match request.engine {
         Engine::Supercombinator => {
-            let mut machine = Machine::new(&mut procs, root);
+            let mut machine =
+                Machine::new(&mut procs, root).map_err(before_search("compiling the process"))?;
             let mut system = reduced(&mut procs, &mut machine)?;
             let canonicaliser = system
                 .as_mut()
@@ -316,7 +332,7 @@ fn explore(
         ))
     } else {
         // The drawing's own machine, reduced alike.
-        let mut machine = Machine::new(&mut procs, root);
+        let mut machine = Machine::new(&mut procs, root).map_err(diagnostic)?;
         let mut system = reduced(&mut procs, &mut machine)?;
         let canonicaliser = system
             .as_mut()
@@ -387,19 +403,9 @@ fn plain(
         }
     }
     if let Some(stopped) = x.stopped {
-        let why = match stopped {
-            Stopped::StateBudget => format!(
-                "the state budget of {} (--max-states)",
-                plural(budget.max_states.unwrap_or_default(), "state")
-            ),
-            Stopped::Timeout => "the time-out (--timeout)".to_string(),
-            Stopped::Memory => {
-                "the memory budget (--max-memory, or the system's limit)".to_string()
-            }
-            Stopped::Cancelled | Stopped::Visitor => "a cancel".to_string(),
-        };
         text.push_str(&format!(
-            "incomplete         stopped by {why}; the counts are lower bounds\n"
+            "incomplete         {}; the counts are lower bounds\n",
+            stopped_by(stopped, budget.max_states)
         ));
         if let Some(note) = unbounded_note(stopped, x.states, x.depth) {
             text.push_str(&format!("note               {note}\n"));

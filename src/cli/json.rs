@@ -44,6 +44,24 @@ impl JsonDiagnostic {
     }
 }
 
+/// Work a budget stopped before it had anything to report (loading the
+/// script, compiling the process): `{"file", "result": "Inconclusive",
+/// "stopped": "time-out", "stage": "parsing the script"}`.
+#[derive(Serialize)]
+pub struct JsonStopped {
+    pub file: String,
+    pub result: &'static str,
+    pub stopped: &'static str,
+    pub stage: String,
+}
+
+impl JsonStopped {
+    pub fn print(self, out: &mut dyn std::io::Write) {
+        let text = serde_json::to_string_pretty(&self).expect("a stop serialises");
+        super::say(out, &format!("{text}\n"));
+    }
+}
+
 /// What a command that could not start prints as JSON: the file it was
 /// given and every error, so that a program reading stdout always gets
 /// one object.

@@ -28,6 +28,8 @@ use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use crate::budget::{Budget, Stopped};
+
 /// Exit code for input the user must fix (usage, syntax, evaluation).
 pub const EXIT_INPUT_ERROR: u8 = 2;
 /// Exit code when a budget stopped the work before it could answer.
@@ -447,32 +449,94 @@ pub enum Format {
     Json,
 }
 
-/// Loads (parses, resolves and type-checks) the script at `file`, or
-/// reports why not (for exit 2).
-fn load(file: &std::path::Path, err: &mut dyn Write) -> Option<crate::types::Loaded> {
-    load_as(file, Format::Plain, &mut std::io::sink(), err)
+/// Loads (parses, resolves and type-checks) the script at `file` within
+/// `budget`, or reports why not and gives the exit code: 2 for an error
+/// in the script, 3 when the budget stopped loading first.
+fn load(
+    file: &std::path::Path,
+    budget: &Budget,
+    err: &mut dyn Write,
+) -> Result<crate::types::Loaded, u8> {
+    load_as(file, Format::Plain, budget, &mut std::io::sink(), err)
 }
 
-/// Loads the script at `file`, or reports why not (for exit 2), with
-/// `--format json` also as a JSON object on stdout.
+/// [`load`], with `--format json` also as a JSON object on stdout.
 fn load_as(
     file: &std::path::Path,
     format: Format,
+    budget: &Budget,
     out: &mut dyn Write,
     err: &mut dyn Write,
-) -> Option<crate::types::Loaded> {
-    match crate::types::load_file(file) {
-        Ok(loaded) => Some(loaded),
-        Err(e) => {
-            let errors = e
-                .diagnostics
-                .iter()
-                .map(|d| json::JsonDiagnostic::new(d, &e.sources))
-                .collect();
-            fail(format, file, errors, &e.render(), out, err);
-            None
-        }
+) -> Result<crate::types::Loaded, u8> {
+    let e = match crate::types::load_file_within(file, &budget.meter()) {
+        Ok(loaded) => return Ok(loaded),
+        Err(e) => e,
+    };
+    let errors: Vec<_> = e
+        .diagnostics
+        .iter()
+        .map(|d| json::JsonDiagnostic::new(d, &e.sources))
+        .collect();
+    match e.stopped {
+        // Errors found before the stop are errors all the same.
+        Some(stopped) if errors.is_empty() => Err(stopped_before(
+            (format, file),
+            "the script was not loaded",
+            (stopped.reason, budget.max_states),
+            stopped.stage.describe(),
+            out,
+            err,
+        )),
+        _ => Err(fail(format, file, errors, &e.render(), out, err)),
     }
+}
+
+/// Reports work a budget stopped before it had anything to report —
+/// `FILE: the script was not loaded: stopped by the time-out (--timeout)
+/// while parsing the script` on stderr, and with `--format json` a
+/// [`json::JsonStopped`] on stdout — and gives the exit code, 3.
+fn stopped_before(
+    (format, file): (Format, &std::path::Path),
+    what: &str,
+    (reason, max_states): (Stopped, Option<usize>),
+    stage: &str,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let name = crate::syntax::display_name(file);
+    say(
+        err,
+        &format!(
+            "{name}: {what}: {} while {stage}\n",
+            stopped_by(reason, max_states)
+        ),
+    );
+    if format == Format::Json {
+        json::JsonStopped {
+            file: name,
+            result: "Inconclusive",
+            stopped: reason.reason(),
+            stage: stage.to_string(),
+        }
+        .print(out);
+    }
+    EXIT_INCONCLUSIVE
+}
+
+/// What stopped work, with the option that sets it: `stopped by the
+/// time-out (--timeout)`, `stopped by the state budget of 10 states
+/// (--max-states)`, `cancelled`.
+pub(crate) fn stopped_by(stopped: Stopped, max_states: Option<usize>) -> String {
+    let option = match stopped {
+        Stopped::StateBudget => format!(
+            " of {} (--max-states)",
+            plural(max_states.unwrap_or_default(), "state")
+        ),
+        Stopped::Timeout => " (--timeout)".to_string(),
+        Stopped::Memory => " (--max-memory, or the system's limit)".to_string(),
+        Stopped::Cancelled | Stopped::Visitor => String::new(),
+    };
+    format!("{}{option}", stopped.ended())
 }
 
 /// Reports what stops a command before it can start: the rendered text

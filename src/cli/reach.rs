@@ -41,8 +41,9 @@ pub(super) fn answer(
     err: &mut dyn Write,
     report: impl FnOnce(&Script, &Subject) -> Result<String, String> + Send,
 ) -> u8 {
-    let Some(mut loaded) = load(question.file, err) else {
-        return EXIT_INPUT_ERROR;
+    let mut loaded = match load(question.file, &Budget::default(), err) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
     };
     let outcome = subject(&mut loaded, question).and_then(|subject| {
         let script = &loaded.script;
@@ -176,7 +177,7 @@ pub(super) fn reach<'s>(script: &'s Script, subject: &Subject) -> Result<Reached
             None => Ok(Vec::new()),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let mut machine = Machine::new(&mut procs, root);
+    let mut machine = Machine::new(&mut procs, root).map_err(eval_error)?;
     let symmetry = Arc::new(symmetry);
     let system = SystemSymmetry::new(symmetry.clone(), &mut machine, &mut procs)
         .map_err(|refusal| not_mappable(script, subject.process, &symmetry, &refusal))?;

@@ -6,12 +6,14 @@ use std::io::Write;
 use std::path::Path;
 
 use super::{EXIT_INPUT_ERROR, load, say};
+use crate::budget::Budget;
 use crate::syntax::render_all;
 use crate::types::Expect;
 
 pub(super) fn run(file: &Path, what: Option<&str>, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let Some(mut loaded) = load(file, err) else {
-        return EXIT_INPUT_ERROR;
+    let mut loaded = match load(file, &Budget::default(), err) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
     };
     let Some(text) = what else {
         let declared = loaded.types.declared(&loaded.script);

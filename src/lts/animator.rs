@@ -112,18 +112,18 @@ impl<'s> Animator<'s> {
     /// call it on a large stack ([`crate::stack`]).
     pub fn load(script: &'s Script, func: FuncId) -> EvalResult<Animator<'s>> {
         let (procs, root) = Processes::with_root(script, func)?;
-        Ok(Animator::new(procs, root))
+        Animator::new(procs, root)
     }
 
-    pub fn new(mut procs: Processes<'s>, root: ProcId) -> Animator<'s> {
-        let machine = Machine::new(&mut procs, root);
-        Animator {
+    pub fn new(mut procs: Processes<'s>, root: ProcId) -> EvalResult<Animator<'s>> {
+        let machine = Machine::new(&mut procs, root)?;
+        Ok(Animator {
             procs,
             machine,
             moves: Moves::default(),
             order: Vec::new(),
             after: Vec::new(),
-        }
+        })
     }
 
     pub fn processes(&self) -> &Processes<'s> {

@@ -5,6 +5,7 @@
 //! component whose transitions are not known yet is left for the
 //! search's thread, which alone may evaluate CSPM ([`Part::Later`]).
 
+use crate::budget::{Meter, Stopped};
 use crate::process::EventId;
 
 use super::buffer::with_room;
@@ -25,6 +26,12 @@ const MIN_PART: usize = 32;
 /// left divided by this many times the threads: a quarter of them, on
 /// two threads.
 const GUIDED_SHARE: usize = 2;
+
+/// A state's successors of at least this many numbers are asked of the
+/// memory budget before they are made, and the clock is read every so
+/// many numbers while they are: one state of a wide interleaving can
+/// have millions of successors of millions of components.
+const LARGE_STATE_WORDS: usize = 1 << 20;
 
 /// Marks, in [`Part::counts`], a state whose components are not all
 /// prepared: its successors are computed on the search's thread.
@@ -54,6 +61,9 @@ pub struct Part {
     row: Roomy,
     /// What a stable state accepts, for the shared judge.
     accepted: Vec<EventId>,
+    /// Why the part stopped before a state whose successors the budget
+    /// does not allow (their size, or the time making them took).
+    pub refused: Option<Stopped>,
 }
 
 /// A row with room from the start.
@@ -98,6 +108,7 @@ impl Part {
         s.representatives.clear();
         s.images.clear();
         s.found.clear();
+        self.refused = None;
     }
 
     /// Expanded every state it was given.
@@ -105,10 +116,26 @@ impl Part {
         self.from + self.counts.len() == self.to
     }
 
-    /// Expands `state` (its row, prepared) onto the end of this part.
-    pub fn expand(&mut self, machine: &Machine, state: &[u32], width: usize, shared: Shared<'_>) {
-        self.sources.extend_from_slice(state);
+    /// Expands `state` (its row, prepared) onto the end of this part;
+    /// `false`, with the part as it was and [`Part::refused`] saying why,
+    /// when `meter` does not allow its successors.
+    pub fn expand(
+        &mut self,
+        machine: &Machine,
+        state: &[u32],
+        width: usize,
+        shared: Shared<'_>,
+        meter: &Meter,
+    ) -> bool {
         machine.prepared_moves(&state[..width], &mut self.moves);
+        let words = self.moves.list.len().saturating_mul(state.len());
+        if words >= LARGE_STATE_WORDS
+            && let Err(stop) = meter.may_allocate(words as u64 * 4).and(meter.poll())
+        {
+            self.refused = Some(stop);
+            return false;
+        }
+        self.sources.extend_from_slice(state);
         self.counts.push(self.moves.list.len() as u32);
         if let Some(canonicaliser) = shared.canonicaliser
             && self.scratch.is_none()
@@ -117,7 +144,25 @@ impl Part {
         }
         let out = &mut self.successors;
         let (first_event, first_row) = (out.events.len(), out.rows.len());
+        let (first_representative, first_image, first_found) =
+            (out.representatives.len(), out.images.len(), out.found.len());
+        let mut next_poll = first_row + LARGE_STATE_WORDS;
         for m in &self.moves.list {
+            if out.rows.len() >= next_poll {
+                next_poll = out.rows.len() + LARGE_STATE_WORDS;
+                if let Err(stop) = meter.poll() {
+                    // The part as it was before this state.
+                    out.events.truncate(first_event);
+                    out.rows.truncate(first_row);
+                    out.representatives.truncate(first_representative);
+                    out.images.truncate(first_image);
+                    out.found.truncate(first_found);
+                    self.sources.truncate(self.sources.len() - state.len());
+                    self.counts.pop();
+                    self.refused = Some(stop);
+                    return false;
+                }
+            }
             out.events.push(m.event);
             // Made in place: a successor is copied once.
             let start = out.rows.len();
@@ -147,6 +192,7 @@ impl Part {
             )
         });
         self.judged.push(judged);
+        true
     }
 }
 
@@ -176,8 +222,9 @@ impl Sources<'_> {
 }
 
 /// A block to expand: its states `range` (state ids; rows `0..` of
-/// `sources` when copied), the machine, the components per row, and what
-/// the visitor shares with the expanding threads.
+/// `sources` when copied), the machine, the components per row, what
+/// the visitor shares with the expanding threads, and the meter that
+/// a state of very many successors asks first.
 #[derive(Clone, Copy)]
 pub struct Block<'a> {
     pub sources: Sources<'a>,
@@ -185,6 +232,13 @@ pub struct Block<'a> {
     pub machine: &'a Machine,
     pub width: usize,
     pub shared: Shared<'a>,
+    pub meter: &'a Meter,
+}
+
+/// Why a part of the block stopped before one of its states, if one did:
+/// the search then stops too.
+pub fn refused(parts: &[Part]) -> Option<Stopped> {
+    parts.iter().find_map(|part| part.refused)
 }
 
 /// Splits `block`'s states between `parts` (a few per thread of the
@@ -217,9 +271,9 @@ pub fn expand_prepared(
     pool: &Pool,
     parts: &mut Vec<Part>,
     (rows, row_width): (&[u32], usize),
-    machine: &Machine,
-    width: usize,
+    (machine, width): (&Machine, usize),
     shared: Shared<'_>,
+    meter: &Meter,
 ) {
     let states = rows.len() / row_width.max(1);
     let block = Block {
@@ -231,9 +285,13 @@ pub fn expand_prepared(
         machine,
         width,
         shared,
+        meter,
     };
     let (done, _) = expand_parts(pool, parts, block, None, None::<fn()>);
-    debug_assert_eq!(done, states, "every state given is prepared");
+    debug_assert!(
+        done == states || refused(parts).is_some(),
+        "every state given is prepared"
+    );
 }
 
 /// Splits `block`'s states between `parts` and expands them, each
@@ -256,6 +314,7 @@ fn expand_parts<R>(
         machine,
         width,
         shared,
+        meter,
     } = block;
     // Parts taken in turn by whichever thread is free, each a share of
     // the states left (guided): large first, so hand-overs are few, and
@@ -301,7 +360,9 @@ fn expand_parts<R>(
                 part.judged.push(false);
                 continue;
             }
-            part.expand(machine, &row, width, shared);
+            if !part.expand(machine, &row, width, shared, meter) {
+                break;
+            }
         }
         part.row.0 = row;
     };

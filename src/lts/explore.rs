@@ -11,8 +11,11 @@ use super::{Budget, Exploration};
 
 /// Explores every state reachable from `root`.
 pub fn explore(procs: &mut Processes, root: ProcId, budget: &Budget) -> EvalResult<Exploration> {
+    // Building the machine is held to the budget too.
+    let outer = procs.replace_meter(budget.meter());
     let machine = Machine::new(procs, root);
-    explore_machine(procs, machine, budget, None)
+    procs.replace_meter(outer);
+    explore_machine(procs, machine?, budget, None)
 }
 
 /// Explores every state `machine` reaches; with a canonicaliser, every

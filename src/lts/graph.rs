@@ -27,7 +27,7 @@ pub fn graph(
     limit: usize,
     canonicaliser: Option<&mut dyn Canonicaliser>,
 ) -> EvalResult<Option<Graph>> {
-    let machine = Machine::new(procs, root);
+    let machine = Machine::new(procs, root)?;
     graph_machine(procs, machine, limit, canonicaliser)
 }
 

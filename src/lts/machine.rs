@@ -33,7 +33,7 @@ mod plan;
 
 use rustc_hash::FxHashMap;
 
-use crate::eval::EvalResult;
+use crate::eval::{EvalError, EvalResult};
 use crate::process::{
     EventId, EventRelation, EventSet, ProcId, Processes, TAU, TICK, Term, Transition,
 };
@@ -203,9 +203,19 @@ impl Drop for Machine {
     }
 }
 
+/// Components compiled between two polls of the evaluator's meter.
+const COMPILE_POLL_EVERY: usize = 4096;
+
+/// Whether the evaluator's meter lets work on `procs` go on.
+fn polled(procs: &Processes) -> EvalResult<()> {
+    procs.evaluator().meter().poll().map_err(EvalError::stopped)
+}
+
 impl Machine {
-    /// Flattens the static top of `root`.
-    pub fn new(procs: &mut Processes, root: ProcId) -> Machine {
+    /// Flattens the static top of `root`, polling the evaluator's meter
+    /// ([`Processes::evaluator`]) as it goes: a machine of millions of
+    /// components takes seconds to build, and a budget stops it.
+    pub fn new(procs: &mut Processes, root: ProcId) -> EvalResult<Machine> {
         let mut machine = Machine {
             nodes: Vec::new(),
             tables: Vec::new(),
@@ -223,14 +233,18 @@ impl Machine {
             live_reads: Vec::new(),
             ready: Vec::new(),
         };
-        machine.compile(procs, root, 0);
+        machine.compile(procs, root, 0)?;
+        polled(procs)?;
         machine.plan = Plan::new(
             &machine.nodes,
             machine.initial.len(),
             procs.events().id_count(),
         );
+        polled(procs)?;
         machine.index_listings();
+        polled(procs)?;
         machine.forget_seen(procs.events().id_count());
+        polled(procs)?;
         let depth = machine
             .nodes
             .iter()
@@ -260,7 +274,7 @@ impl Machine {
                 machine.local_of(slot as usize, marker);
             }
         }
-        machine
+        Ok(machine)
     }
 
     /// The whole of `root` as one component, its operators left to the
@@ -338,12 +352,8 @@ impl Machine {
                     self.see(parent, to);
                 }
             }
-            Node::Parallel {
-                children,
-                alphabets,
-                ..
-            } => {
-                let i = children.iter().position(|&c| c == node).expect("a child");
+            Node::Parallel { alphabets, .. } => {
+                let i = self.plan.child_index[node] as usize;
                 if alphabets.as_ref().is_none_or(|a| a[i].contains(e)) {
                     let route = &mut self.routes[parent][e as usize];
                     *route = match *route {
@@ -510,7 +520,7 @@ impl Machine {
             .unwrap_or(0)
     }
 
-    fn compile(&mut self, procs: &mut Processes, p: ProcId, depth: u32) -> usize {
+    fn compile(&mut self, procs: &mut Processes, p: ProcId, depth: u32) -> EvalResult<usize> {
         let index = self.nodes.len();
         self.nodes.push(Node::Leaf { slot: 0 });
         let first_slot = self.initial.len() as u32;
@@ -519,7 +529,7 @@ impl Machine {
                 let children = ps
                     .iter()
                     .map(|&c| self.compile(procs, c, depth + 1))
-                    .collect();
+                    .collect::<EvalResult<_>>()?;
                 Node::Parallel {
                     children,
                     alphabets: None,
@@ -532,7 +542,7 @@ impl Machine {
                 let children = pairs
                     .iter()
                     .map(|&(_, c)| self.compile(procs, c, depth + 1))
-                    .collect();
+                    .collect::<EvalResult<_>>()?;
                 let alphabets: Vec<EventSet> =
                     pairs.iter().map(|&(a, _)| procs.set(a).clone()).collect();
                 let mut counts: FxHashMap<EventId, u32> = FxHashMap::default();
@@ -554,8 +564,8 @@ impl Machine {
                 }
             }
             Term::Linked(a, r, b) => {
-                let left = self.compile(procs, a, depth + 1);
-                let right = self.compile(procs, b, depth + 1);
+                let left = self.compile(procs, a, depth + 1)?;
+                let right = self.compile(procs, b, depth + 1)?;
                 let relation = procs.relation(r).clone();
                 let range = EventSet::from_ids(
                     relation.pairs().iter().map(|&(_, y)| y),
@@ -571,11 +581,11 @@ impl Machine {
                 }
             }
             Term::Hide(c, set) => Node::Hide {
-                child: self.compile(procs, c, depth + 1),
+                child: self.compile(procs, c, depth + 1)?,
                 set: procs.set(set).clone(),
             },
             Term::Rename(c, r) => Node::Rename {
-                child: self.compile(procs, c, depth + 1),
+                child: self.compile(procs, c, depth + 1)?,
                 relation: procs.relation(r).clone(),
             },
             Term::Prioritise(c, sets) => {
@@ -590,12 +600,15 @@ impl Machine {
                 rank[TAU as usize] = 0;
                 rank[TICK as usize] = 0;
                 Node::Prioritise {
-                    child: self.compile(procs, c, depth + 1),
+                    child: self.compile(procs, c, depth + 1)?,
                     levels,
                     rank,
                 }
             }
             _ => {
+                if self.initial.len() % COMPILE_POLL_EVERY == COMPILE_POLL_EVERY - 1 {
+                    polled(procs)?;
+                }
                 let mut table = Table::default();
                 self.initial.push(table.local(p));
                 self.table_of.push(self.tables.len() as u32);
@@ -604,7 +617,7 @@ impl Machine {
             }
         };
         self.nodes[index] = node;
-        index
+        Ok(index)
     }
 
     /// Every move of `state`, into `out` (cleared first). Components'
@@ -749,9 +762,16 @@ impl Machine {
     /// Computes the transitions of every component state of `state` not
     /// yet known, and what each component lists itself.
     pub fn prepare(&mut self, procs: &mut Processes, state: &[u32]) -> EvalResult<()> {
+        let mut prepared = 0;
         for (slot, &local) in state.iter().enumerate() {
             if self.is_ready(slot, local) {
                 continue;
+            }
+            // A state of millions of components new to the machine (the
+            // first of a wide interleaving) is seconds of work.
+            prepared += 1;
+            if prepared % COMPILE_POLL_EVERY == 0 {
+                polled(procs)?;
             }
             self.prepare_component(procs, slot, local)?;
             let (word, bit) = (local as usize / 64, 1u64 << (local % 64));
@@ -830,7 +850,8 @@ impl Machine {
                 );
             }
         }
-        for &offer in &self.plan.leaf_offers[slot] {
+        let offers = &self.plan.leaf_offers[slot];
+        for &offer in offers {
             let Offer::Leaf { set, .. } = self.plan.offers[offer as usize] else {
                 unreachable!("a leaf plan")
             };
@@ -838,9 +859,18 @@ impl Machine {
             let live = !self.live_reads[offer as usize].is_empty();
             if !live && events.iter().any(|&e| set.contains(e)) {
                 for &reader in &self.plan.readers[offer as usize] {
-                    let reads = &mut self.live_reads[reader as usize];
-                    if !reads.contains(&(slot as u32)) {
-                        reads.push(slot as u32);
+                    // A leaf plan goes live once, so the slot is in the
+                    // reader's list already only if another of its leaf
+                    // plans that the reader reads went live before: asked
+                    // of those few plans, not of the list, which holds
+                    // every component of a wide interleaving.
+                    let listed = offers.iter().any(|&other| {
+                        other != offer
+                            && !self.live_reads[other as usize].is_empty()
+                            && self.plan.readers[other as usize].contains(&reader)
+                    });
+                    if !listed {
+                        self.live_reads[reader as usize].push(slot as u32);
                     }
                 }
             }
@@ -944,7 +974,7 @@ mod tests {
         let mut script = Script::load_str("test.csp", "channel a, b\n").expect("loads");
         let func = script.add_expr("<process>", expr).expect("resolves");
         let (mut procs, root) = Processes::with_root(&script, func).expect("a process");
-        let mut machine = Machine::new(&mut procs, root);
+        let mut machine = Machine::new(&mut procs, root).expect("compiles");
         body(&mut procs, &mut machine)
     }
 

@@ -54,7 +54,7 @@ use crate::process::{EventId, ProcId, Processes, TAU};
 use super::batch::Batch;
 use super::expand::{
     Block, LATER, PART_WORDS, Part, Shared, Sources, Successors, expand_block, expand_block_beside,
-    expand_prepared,
+    expand_prepared, refused,
 };
 use super::machine::Machine;
 use super::pool::Pool;
@@ -375,9 +375,19 @@ struct Storing {
 }
 
 impl Search {
-    /// A search from `root` whose initial row ends with `extra`.
-    pub fn new(procs: &mut Processes, root: ProcId, extra: &[u32], parents: bool) -> Search {
-        Search::with_machine(Machine::new(procs, root), extra, parents)
+    /// A search from `root` whose initial row ends with `extra` (its
+    /// machine built within the evaluator's meter).
+    pub fn new(
+        procs: &mut Processes,
+        root: ProcId,
+        extra: &[u32],
+        parents: bool,
+    ) -> EvalResult<Search> {
+        Ok(Search::with_machine(
+            Machine::new(procs, root)?,
+            extra,
+            parents,
+        ))
     }
 
     pub fn with_machine(machine: Machine, extra: &[u32], parents: bool) -> Search {
@@ -584,10 +594,15 @@ impl Search {
                         machine: &self.machine,
                         width: self.width,
                         shared,
+                        meter,
                     };
                     expand_block(pool, &mut parts, block)
                 }
             };
+            // A state whose successors the budget does not allow.
+            if let Some(stop) = refused(&parts) {
+                return Ok(Some(stop));
+            }
             let block = (&parts[..], expanded);
             let (expanded, failed) =
                 self.expand_later(procs, meter, pool, visitor, block, &mut later, storing);
@@ -636,6 +651,7 @@ impl Search {
                     machine,
                     width: *width,
                     shared,
+                    meter,
                 };
                 let (ahead_expanded, stop) = expand_block_beside(
                     pool,
@@ -785,7 +801,17 @@ impl Search {
         };
         let rows = (&later.rows[..], self.row_width);
         let machine = &self.machine;
-        expand_prepared(pool, &mut later.parts, rows, machine, self.width, shared);
+        expand_prepared(
+            pool,
+            &mut later.parts,
+            rows,
+            (machine, self.width),
+            shared,
+            meter,
+        );
+        if let Some(stop) = refused(&later.parts) {
+            return (0, Some(EvalError::stopped(stop)));
+        }
         later.next = LaterAt::default();
         (ready, failed)
     }

@@ -18,6 +18,7 @@ mod timed;
 use rustc_hash::{FxHashMap, FxHashSet};
 use ustr::Ustr;
 
+use crate::budget::{Meter, Ticker};
 use crate::syntax::{self, Diagnostic, LoadError, Program, SourceMap};
 
 use builtins::Builtin;
@@ -82,27 +83,38 @@ impl Script {
 
     /// Resolves a parsed program.
     pub fn resolve(program: Program) -> Result<Script, LoadError> {
+        Script::resolve_within(program, &Meter::unlimited())
+    }
+
+    /// [`Script::resolve`] within what `meter` allows, polled between
+    /// declarations.
+    pub fn resolve_within(program: Program, meter: &Meter) -> Result<Script, LoadError> {
         let Program {
             sources,
             mut files,
             root,
         } = program;
         let mut script = Script::empty(sources);
-        let diagnostics = crate::stack::with_large_stack(|| {
+        let (diagnostics, stopped) = crate::stack::with_large_stack(|| {
             if let Err(d) = timed::translate(&mut files, root as usize, &mut script.sources) {
-                return d;
+                return (d, None);
             }
             let mut resolver = resolve::Resolver::new(&mut script, &files);
+            resolver.ticker = Ticker::new(meter.clone(), syntax::LOAD_POLL_EVERY);
             resolver.resolve_program(&files[root as usize].decls);
-            resolver.diagnostics
+            (resolver.diagnostics, resolver.ticker.stopped())
         });
-        if diagnostics.is_empty() {
-            Ok(script)
-        } else {
-            Err(LoadError {
+        match stopped {
+            Some(reason) => Err(LoadError {
                 sources: script.sources,
                 diagnostics,
-            })
+                stopped: Some(syntax::LoadStopped {
+                    reason,
+                    stage: syntax::LoadStage::Resolving,
+                }),
+            }),
+            None if diagnostics.is_empty() => Ok(script),
+            None => Err(LoadError::refused(script.sources, diagnostics)),
         }
     }
 

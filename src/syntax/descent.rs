@@ -18,6 +18,8 @@
 //! [`Token::trail_before`] records.
 
 use thin_vec::{ThinVec, thin_vec};
+
+use crate::budget::Ticker;
 use ustr::Ustr;
 
 use super::ast::*;
@@ -44,7 +46,7 @@ impl From<super::diagnostic::Diagnostic> for GiveUp {
 
 /// The declarations of a whole file, or `None` where pest must decide.
 pub(super) fn parse_file(base: u32, text: &str) -> Option<ThinVec<Decl>> {
-    match parse_prefix(base, text) {
+    match parse_prefix(base, text, &mut Ticker::unlimited()) {
         (decls, None) => Some(decls),
         (_, Some(_)) => None,
     }
@@ -55,11 +57,21 @@ pub(super) fn parse_file(base: u32, text: &str) -> Option<ThinVec<Decl>> {
 /// offset of the first declaration it leaves to pest, which is one before
 /// the declaration it declined: where a declaration ends can depend on
 /// what follows it (a continuation line the fast parser does not know).
-pub(super) fn parse_prefix(base: u32, text: &str) -> (ThinVec<Decl>, Option<usize>) {
+/// Each declaration is a tick of `ticker`; when it says stop, the
+/// declarations read so far come back as if the text ended there, and
+/// the caller asks the ticker whether it stopped.
+pub(super) fn parse_prefix(
+    base: u32,
+    text: &str,
+    ticker: &mut Ticker,
+) -> (ThinVec<Decl>, Option<usize>) {
     let mut parser = Parser::new(base, text);
     let mut decls = ThinVec::new();
     let mut last_start = 0;
     while !parser.at(Tok::Eof) {
+        if ticker.tick().is_err() {
+            break;
+        }
         let start = parser.tok.start as usize;
         // Declarations stand on lines of their own.
         let own_line = decls.is_empty() || parser.tok.nl_before;

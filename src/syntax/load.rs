@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 use thin_vec::ThinVec;
 
+use crate::budget::{Meter, Stopped, Ticker};
+
 use super::ast::{Decl, DeclKind, File};
 use super::build::Builder;
 use super::diagnostic::{Diagnostic, render_all};
@@ -43,20 +45,88 @@ impl Program {
 pub struct LoadError {
     pub sources: SourceMap,
     pub diagnostics: Vec<Diagnostic>,
+    /// When a budget stopped loading before it could tell whether the
+    /// script is good: why, and in which stage. The diagnostics are then
+    /// those found before it stopped (often none).
+    pub stopped: Option<LoadStopped>,
 }
 
 impl LoadError {
+    /// The errors of a stage that refused the script.
+    pub fn refused(sources: SourceMap, diagnostics: Vec<Diagnostic>) -> LoadError {
+        LoadError {
+            sources,
+            diagnostics,
+            stopped: None,
+        }
+    }
+
     pub fn render(&self) -> String {
-        render_all(&self.diagnostics, &self.sources)
+        let mut text = render_all(&self.diagnostics, &self.sources);
+        if let Some(stopped) = self.stopped {
+            text.push_str(&format!("{}\n", stopped.sentence()));
+        }
+        text
     }
 }
+
+/// Why and where a budget stopped loading a script.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoadStopped {
+    pub reason: Stopped,
+    pub stage: LoadStage,
+}
+
+impl LoadStopped {
+    /// `the script was not loaded: stopped by the time-out while parsing
+    /// the script`.
+    pub fn sentence(self) -> String {
+        format!(
+            "the script was not loaded: {} while {}",
+            self.reason.ended(),
+            self.stage.describe()
+        )
+    }
+}
+
+/// The stages of loading a script, which a budget may stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadStage {
+    /// Reading the files and parsing them.
+    Parsing,
+    /// Resolving names (the `script` layer).
+    Resolving,
+    /// Checking types (the `types` layer).
+    TypeChecking,
+}
+
+impl LoadStage {
+    /// The stage as a check's stop names it: `parsing the script`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            LoadStage::Parsing => "parsing the script",
+            LoadStage::Resolving => "resolving the script's names",
+            LoadStage::TypeChecking => "checking the script's types",
+        }
+    }
+}
+
+/// Declarations parsed, or definitions resolved, between two polls of a
+/// loading meter.
+pub const LOAD_POLL_EVERY: u32 = 256;
 
 /// Loads the script at `path` (`-`: standard input) and everything it
 /// includes. Each file is read once, within the size limit; a root file
 /// of nothing but white space is refused (see [`empty_file`]).
 pub fn load_file(path: &Path) -> Result<Program, LoadError> {
+    load_file_within(path, &Meter::unlimited())
+}
+
+/// [`load_file`] within what `meter` allows (the time-out, the memory
+/// budget, a cancel), polled between declarations.
+pub fn load_file_within(path: &Path, meter: &Meter) -> Result<Program, LoadError> {
     crate::stack::with_large_stack(|| {
-        let mut loader = Loader::default();
+        let mut loader = Loader::new(meter);
         let root = loader.read_and_parse(path, display_name(path), None);
         loader.finish(root)
     })
@@ -74,8 +144,13 @@ pub fn display_name(path: &Path) -> String {
 /// Loads a script given as text; includes resolve against the current
 /// directory.
 pub fn load_str(name: &str, text: &str) -> Result<Program, LoadError> {
+    load_str_within(name, text, &Meter::unlimited())
+}
+
+/// [`load_str`] within what `meter` allows.
+pub fn load_str_within(name: &str, text: &str, meter: &Meter) -> Result<Program, LoadError> {
     crate::stack::with_large_stack(|| {
-        let mut loader = Loader::default();
+        let mut loader = Loader::new(meter);
         let root = loader.sources.add(name, None, text.to_string(), None);
         loader.parse(root);
         loader.finish(Some(root))
@@ -90,17 +165,38 @@ pub fn load_str(name: &str, text: &str) -> Result<Program, LoadError> {
 /// large script with a few modules or a few errors so costs about one
 /// fast pass, and at most [`MAX_SYNTAX_ERRORS`] are reported.
 pub(crate) fn parse_decls(base: u32, text: &str) -> Result<ThinVec<Decl>, Vec<Diagnostic>> {
+    let mut ticker = Ticker::unlimited();
+    let parsed = parse_decls_within(base, text, &mut ticker);
+    match ticker.stopped() {
+        Some(stop) => Err(vec![Diagnostic::error(
+            Span::new(base, 0, 0),
+            format!("parsing was {}", stop.ended()),
+        )]),
+        None => parsed,
+    }
+}
+
+/// [`parse_decls`], each declaration a tick of `ticker`: when it says
+/// stop, what comes back is partial, and the caller asks the ticker.
+fn parse_decls_within(
+    base: u32,
+    text: &str,
+    ticker: &mut Ticker,
+) -> Result<ThinVec<Decl>, Vec<Diagnostic>> {
     let lexical_errors = lexical::check(base, text);
     if !lexical_errors.is_empty() {
         return Err(lexical_errors);
     }
-    let (mut decls, stop) = descent::parse_prefix(base, text);
+    let (mut decls, stop) = descent::parse_prefix(base, text, ticker);
     let Some(mut start) = stop else {
         return Ok(decls);
     };
     let restarts = lexical::restart_points(text);
     let mut diagnostics = Vec::new();
     loop {
+        if ticker.stopped().is_some() || ticker.meter().poll().is_err() {
+            break;
+        }
         // Pest's part, from `start`.
         let resume = match parse_stretch(base, text, start, &restarts) {
             Stretch::Parsed { built, end } => {
@@ -126,7 +222,7 @@ pub(crate) fn parse_decls(base: u32, text: &str) -> Result<ThinVec<Decl>, Vec<Di
             break;
         }
         // The fast parser's part, from `resume`.
-        let (more, stop) = descent::parse_prefix(base + resume as u32, &text[resume..]);
+        let (more, stop) = descent::parse_prefix(base + resume as u32, &text[resume..], ticker);
         decls.extend(more);
         match stop {
             Some(at) => start = resume + at,
@@ -234,17 +330,39 @@ fn explain_failure(
     errors::diagnostic(&error, base, text, start, errors::Input::Script)
 }
 
-#[derive(Default)]
 struct Loader {
     sources: SourceMap,
     files: Vec<Option<File>>,
     diagnostics: Vec<Diagnostic>,
     /// Canonical paths of the files being loaded, outermost first.
     chain: Vec<PathBuf>,
+    /// Polled between declarations; once it has stopped, no more files
+    /// are read.
+    ticker: Ticker,
 }
 
 impl Loader {
+    fn new(meter: &Meter) -> Loader {
+        Loader {
+            sources: SourceMap::default(),
+            files: Vec::new(),
+            diagnostics: Vec::new(),
+            chain: Vec::new(),
+            ticker: Ticker::new(meter.clone(), LOAD_POLL_EVERY),
+        }
+    }
+
     fn finish(self, root: Option<FileId>) -> Result<Program, LoadError> {
+        if let Some(reason) = self.ticker.stopped() {
+            return Err(LoadError {
+                sources: self.sources,
+                diagnostics: self.diagnostics,
+                stopped: Some(LoadStopped {
+                    reason,
+                    stage: LoadStage::Parsing,
+                }),
+            });
+        }
         match root {
             Some(root) if self.diagnostics.is_empty() => Ok(Program {
                 files: self
@@ -255,10 +373,7 @@ impl Loader {
                 sources: self.sources,
                 root,
             }),
-            _ => Err(LoadError {
-                sources: self.sources,
-                diagnostics: self.diagnostics,
-            }),
+            _ => Err(LoadError::refused(self.sources, self.diagnostics)),
         }
     }
 
@@ -305,8 +420,11 @@ impl Loader {
     }
 
     fn parse(&mut self, id: FileId) {
+        if self.ticker.stopped().is_some() {
+            return;
+        }
         let source = self.sources.file(id);
-        match parse_decls(source.base, &source.text) {
+        match parse_decls_within(source.base, &source.text, &mut self.ticker) {
             Ok(mut decls) => {
                 self.resolve_includes(id, &mut decls);
                 self.store(id, File { id, decls });

@@ -24,7 +24,10 @@ mod tokens;
 pub use build::MAX_DEPTH;
 pub use diagnostic::{Diagnostic, Severity, render_all};
 pub use lexical::{MAX_BRACKET_DEPTH, one_line, without_comments};
-pub use load::{LoadError, Program, display_name, empty_file, load_file, load_str};
+pub use load::{
+    LOAD_POLL_EVERY, LoadError, LoadStage, LoadStopped, Program, display_name, empty_file,
+    load_file, load_file_within, load_str, load_str_within,
+};
 pub use print::{binary_symbol, process_symbol};
 pub use read::unreadable;
 pub use source::{FileId, Location, SourceFile, SourceMap, Span};

@@ -44,17 +44,18 @@ impl Source {
         }
     }
 
-    /// Reads, parses, resolves and type-checks the script; diagnostics
-    /// come rendered.
-    pub fn load(&self) -> Result<Loaded, String> {
+    /// Reads, parses, resolves and type-checks the script within what
+    /// `meter` allows (Esc cancels it); diagnostics, or where it was
+    /// stopped, come rendered.
+    pub fn load(&self, meter: &Meter) -> Result<Loaded, String> {
         if let Source::File(path) = self
             && let Some(problem) = crate::syntax::empty_file(path)
         {
             return Err(format!("error: {}: {problem}\n", path.display()));
         }
         let loaded = match self {
-            Source::File(path) => crate::types::load_file(path),
-            Source::Builtin(model) => crate::types::load_str(model.name, model.text),
+            Source::File(path) => crate::types::load_file_within(path, meter),
+            Source::Builtin(model) => crate::types::load_str_within(model.name, model.text, meter),
         };
         loaded.map_err(|e| e.render())
     }
@@ -119,7 +120,7 @@ impl Animation {
         trace: Option<&str>,
         meter: Meter,
     ) -> Result<Animation, String> {
-        let mut loaded = source.load()?;
+        let mut loaded = source.load(&meter)?;
         let func = loaded
             .add_expr("<process>", process, Expect::Process)
             .map_err(|d| render_all(&d, &loaded.script.sources))?;

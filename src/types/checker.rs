@@ -11,6 +11,7 @@
 
 use rustc_hash::FxHashMap;
 
+use crate::budget::{Meter, Ticker};
 use crate::script::Script;
 use crate::script::ir::{DataTypeId, ExprId, TypeVarId};
 use crate::syntax::{Diagnostic, Span};
@@ -114,7 +115,14 @@ pub struct Checker<'s> {
     pub group_types: Vec<TyId>,
     /// The rigid variable of each annotation's type variable.
     pub rigids: FxHashMap<TypeVarId, TyId>,
+    /// The time-out, memory budget and cancel, polled once every
+    /// [`TICKS_PER_POLL`] steps of work: once it has stopped, every step
+    /// fails without a diagnostic, and the caller asks it why.
+    pub ticker: Ticker,
 }
+
+/// Steps of inference between two polls of the loading meter.
+const TICKS_PER_POLL: u32 = 4096;
 
 /// What inference knows once a script is checked: enough to check
 /// expressions added to the script later in its scope.
@@ -166,7 +174,14 @@ impl<'s> Checker<'s> {
             bindings: Vec::new(),
             group_types: Vec::new(),
             rigids: FxHashMap::default(),
+            ticker: Ticker::unlimited(),
         }
+    }
+
+    /// The same checker, polling `meter` as it works.
+    pub fn polling(mut self, meter: &Meter) -> Checker<'s> {
+        self.ticker = Ticker::new(meter.clone(), TICKS_PER_POLL);
+        self
     }
 
     /// What this checker has learnt, and the errors it found.
@@ -183,6 +198,9 @@ impl<'s> Checker<'s> {
 
     /// Counts a step of work; past the budget, inference stops.
     pub fn tick(&mut self) -> Outcome<()> {
+        if self.ticker.stopped().is_some() || self.ticker.tick().is_err() {
+            return Err(Reported);
+        }
         self.work += 1;
         if self.work > self.work_limit {
             if self.work == self.work_limit + 1 {

@@ -26,9 +26,10 @@ mod print;
 mod ty;
 mod unify;
 
+use crate::budget::{Meter, Stopped};
 use crate::script::ir::{ChannelId, CtorId, FuncId, GlobalId, GlobalKind};
 use crate::script::{Named, Script};
-use crate::syntax::{self, Diagnostic, LoadError, Program};
+use crate::syntax::{self, Diagnostic, LoadError, LoadStage, LoadStopped, Program};
 
 use checker::{Checker, State};
 use env::{Binding, instantiate};
@@ -54,26 +55,57 @@ pub enum Expect {
 
 /// Type-checks a resolved script: every type error, or its types.
 pub fn check(script: &Script) -> Result<Types, Vec<Diagnostic>> {
+    match check_within(script, &Meter::unlimited()) {
+        Checked::Typed(types) => Ok(*types),
+        Checked::Refused(diagnostics) => Err(diagnostics),
+        Checked::Stopped(stop, _) => Err(vec![Diagnostic::error_nowhere(format!(
+            "type checking was {}",
+            stop.ended()
+        ))]),
+    }
+}
+
+/// What checking a script's types within a budget came to.
+pub enum Checked {
+    Typed(Box<Types>),
+    Refused(Vec<Diagnostic>),
+    /// The budget stopped it, with the errors found before.
+    Stopped(Stopped, Vec<Diagnostic>),
+}
+
+/// [`check`] within what `meter` allows, polled as inference works.
+pub fn check_within(script: &Script, meter: &Meter) -> Checked {
     crate::stack::with_large_stack(|| {
-        let mut c = Checker::new(script, State::new(script));
+        let mut c = Checker::new(script, State::new(script)).polling(meter);
         // About two nodes an expression.
         c.store.reserve(2 * script.exprs.len());
         let order = order::dependency_order(script);
+        let stopped = |c: &Checker| c.ticker.stopped().is_some();
         for group in order {
+            if stopped(&c) {
+                break;
+            }
             c.check_group(&group);
         }
         for i in 0..script.assertions.len() {
+            if stopped(&c) {
+                break;
+            }
             c.check_assertion(i);
         }
         for &print in &script.prints {
+            if stopped(&c) {
+                break;
+            }
             let any = c.store.fresh();
             c.check_constant_as(print, any);
         }
+        let stop = c.ticker.stopped();
         let (state, diagnostics) = c.finish();
-        if diagnostics.is_empty() {
-            Ok(Types { state })
-        } else {
-            Err(diagnostics)
+        match stop {
+            Some(stop) => Checked::Stopped(stop, diagnostics),
+            None if diagnostics.is_empty() => Checked::Typed(Box::new(Types { state })),
+            None => Checked::Refused(diagnostics),
         }
     })
 }
@@ -216,22 +248,47 @@ impl Loaded {
 
 /// Resolves and type-checks a parsed program.
 pub fn load_program(program: Program) -> Result<Loaded, LoadError> {
-    let script = Script::resolve(program)?;
-    match check(&script) {
-        Ok(types) => Ok(Loaded { script, types }),
-        Err(diagnostics) => Err(LoadError {
+    load_program_within(program, &Meter::unlimited())
+}
+
+/// [`load_program`] within what `meter` allows.
+pub fn load_program_within(program: Program, meter: &Meter) -> Result<Loaded, LoadError> {
+    let script = Script::resolve_within(program, meter)?;
+    match check_within(&script, meter) {
+        Checked::Typed(types) => Ok(Loaded {
+            script,
+            types: *types,
+        }),
+        Checked::Refused(diagnostics) => Err(LoadError::refused(script.sources, diagnostics)),
+        Checked::Stopped(reason, diagnostics) => Err(LoadError {
             sources: script.sources,
             diagnostics,
+            stopped: Some(LoadStopped {
+                reason,
+                stage: LoadStage::TypeChecking,
+            }),
         }),
     }
 }
 
 /// Reads, parses, resolves and type-checks the script at `path`.
 pub fn load_file(path: &std::path::Path) -> Result<Loaded, LoadError> {
-    load_program(syntax::load_file(path)?)
+    load_file_within(path, &Meter::unlimited())
+}
+
+/// [`load_file`] within what `meter` allows (the time-out, the memory
+/// budget, a cancel) in each stage: parsing, resolving and type
+/// checking. A stop is a [`LoadError`] that says where it stopped.
+pub fn load_file_within(path: &std::path::Path, meter: &Meter) -> Result<Loaded, LoadError> {
+    load_program_within(syntax::load_file_within(path, meter)?, meter)
 }
 
 /// Parses, resolves and type-checks a script given as text.
 pub fn load_str(name: &str, text: &str) -> Result<Loaded, LoadError> {
-    load_program(syntax::load_str(name, text)?)
+    load_str_within(name, text, &Meter::unlimited())
+}
+
+/// [`load_str`] within what `meter` allows.
+pub fn load_str_within(name: &str, text: &str, meter: &Meter) -> Result<Loaded, LoadError> {
+    load_program_within(syntax::load_str_within(name, text, meter)?, meter)
 }

@@ -180,6 +180,9 @@ pub(super) struct Plan {
     pub ranges: Vec<(u32, u32)>,
     /// Per node: the node above it (the root's is itself).
     pub parent: Vec<usize>,
+    /// Per node: its place among its parent's operands (a parallel
+    /// node's may be millions: never searched for).
+    pub child_index: Vec<u32>,
     /// Per slot: its leaf node.
     pub leaf: Vec<usize>,
     /// Per node: the events its listing leaves out.
@@ -215,6 +218,7 @@ impl Plan {
         let mut plan = Plan {
             ranges: vec![(0, 0); nodes.len()],
             parent: vec![0; nodes.len()],
+            child_index: vec![0; nodes.len()],
             leaf: vec![0; slots],
             excluded: vec![0; nodes.len()],
             leaf_excluded: vec![0; slots],
@@ -303,8 +307,9 @@ impl Plan {
                 (*slot, slot + 1)
             }
             Node::Parallel { children, .. } => {
-                for &c in children {
+                for (i, &c) in children.iter().enumerate() {
                     self.parent[c] = node;
+                    self.child_index[c] = i as u32;
                     self.range(nodes, c);
                 }
                 match &nodes[node] {
@@ -323,6 +328,7 @@ impl Plan {
             } => {
                 self.parent[*left] = node;
                 self.parent[*right] = node;
+                self.child_index[*right] = 1;
                 self.range(nodes, *left);
                 self.range(nodes, *right);
                 *slots

@@ -29,6 +29,9 @@ impl<'s, 'p> Resolver<'s, 'p> {
     pub(super) fn collect(&mut self, decls: &'p [ast::Decl], pending: &mut Vec<Pending<'p>>) {
         let mut i = 0;
         while i < decls.len() {
+            if self.ticker.tick().is_err() {
+                return;
+            }
             let decl = &decls[i];
             match &decl.kind {
                 DeclKind::Definition(def) => match &def.lhs {
@@ -673,7 +676,13 @@ impl<'s, 'p> Resolver<'s, 'p> {
             }
         }
         for item in pending {
+            if self.ticker.tick().is_err() {
+                return;
+            }
             self.resolve_pending(item);
+        }
+        if self.ticker.stopped().is_some() {
+            return;
         }
         self.check_modules_use_no_instance_of_themselves();
         self.mark_recursive_datatypes();

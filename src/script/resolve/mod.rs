@@ -22,6 +22,7 @@ use std::rc::Rc;
 use rustc_hash::{FxHashMap, FxHashSet};
 use ustr::Ustr;
 
+use crate::budget::Ticker;
 use crate::syntax::ast::{self, DeclKind, Lhs};
 use crate::syntax::{Diagnostic, Span};
 
@@ -258,6 +259,9 @@ pub(super) struct Resolver<'s, 'p> {
     /// a module's body is collected once per instance, its annotations
     /// checked once.
     checked_annotations: FxHashSet<(u32, u32)>,
+    /// Polled once a declaration collected and once a definition
+    /// resolved: once it has stopped, the rest is skipped.
+    pub ticker: Ticker,
 }
 
 impl<'s, 'p> Resolver<'s, 'p> {
@@ -291,6 +295,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             instantiating: Vec::new(),
             instances: 0,
             checked_annotations: FxHashSet::default(),
+            ticker: Ticker::unlimited(),
         }
     }
 

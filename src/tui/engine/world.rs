@@ -111,7 +111,7 @@ impl World {
                 // No count from an earlier request shows while it loads.
                 self.control.start(0);
                 self.symmetry = symmetry;
-                let listing = match source.load() {
+                let listing = match source.load(&self.control.meter()) {
                     Ok(loaded) => Listing::new(loaded),
                     Err(problem) => return Reply::OpenFailed { source, problem },
                 };
@@ -423,7 +423,7 @@ impl World {
         let Some(source) = from.or_else(|| self.source.clone()) else {
             return Reply::Refused("no script is loaded".into());
         };
-        let listing = match source.load() {
+        let listing = match source.load(&self.control.meter()) {
             Ok(loaded) => Listing::new(loaded),
             Err(problem) => return Reply::Refused(problem),
         };
