@@ -569,6 +569,16 @@ fn each_stage_stops_within_the_budgets_and_says_which_it_was() {
             "--max-memory",
             "while compiling `Many`",
         ),
+        (
+            "many_events.csp",
+            "--timeout",
+            "while working out the channels' events",
+        ),
+        (
+            "many_events.csp",
+            "--max-memory",
+            "while working out the channels' events",
+        ),
         ("stage_symmetry.csp", "--timeout", "while deciding symmetry"),
         (
             "stage_symmetry.csp",

@@ -44,6 +44,43 @@ fn named_parts(v: &Value) -> Vec<Value> {
 }
 
 /// Parts dotted together without a head: `1.Red`.
+/// Calls `f` with each extension the `choices` make, in order: every way
+/// of taking one value of each choice, the last changing fastest, a
+/// choice that is itself dotted spliced in.
+fn each_extension(
+    choices: &[Vec<Value>],
+    mut f: impl FnMut(Value) -> EvalResult<()>,
+) -> EvalResult<()> {
+    if choices.iter().any(Vec::is_empty) {
+        return Ok(());
+    }
+    let mut at = vec![0; choices.len()];
+    let mut parts = Vec::new();
+    loop {
+        parts.clear();
+        for (choice, &i) in choices.iter().zip(&at) {
+            match &choice[i] {
+                Value::Dot(dotted) => parts.extend(dotted.iter().cloned()),
+                c => parts.push(c.clone()),
+            }
+        }
+        f(dot_list(std::mem::take(&mut parts)))?;
+        // The next choice, as an odometer turns.
+        let mut k = choices.len();
+        loop {
+            if k == 0 {
+                return Ok(());
+            }
+            k -= 1;
+            at[k] += 1;
+            if at[k] < choices[k].len() {
+                break;
+            }
+            at[k] = 0;
+        }
+    }
+}
+
 fn dot_list(parts: Vec<Value>) -> Value {
     if parts.len() == 1 {
         parts.into_iter().next().expect("one part")
@@ -306,23 +343,26 @@ impl Evaluator<'_> {
         if head_of(v).is_none() || self.is_complete(v) {
             return Ok(vec![v.clone()]);
         }
-        let mut extensions = self.extensions(v, span)?.into_iter();
-        let mut out = Vec::with_capacity(extensions.len());
-        for extension in extensions.by_ref() {
+        let Some(choices) = self.extension_choices(v, span)? else {
+            return Ok(Vec::new());
+        };
+        let total = self.product_size(choices.iter().map(Vec::len), span)?;
+        self.reserve(total)?;
+        // Each extension made as it is needed: a channel of millions of
+        // events holds them once, not once more as a list of extensions.
+        let mut out = Vec::with_capacity(total);
+        let built = each_extension(&choices, |extension| {
             // Each value is built and checked field by field, like a call.
-            let built = self
-                .tick(1)
-                .and_then(|()| self.dot(v.clone(), extension, span));
-            match built {
-                Ok(value) => out.push(value),
-                Err(e) => {
-                    // Millions of values may be left: stop at once.
-                    if e.stop_reason().is_some() {
-                        crate::budget::drop_later((extensions, out));
-                    }
-                    return Err(e);
-                }
+            self.tick(1)?;
+            out.push(self.dot(v.clone(), extension, span)?);
+            Ok(())
+        });
+        if let Err(e) = built {
+            // Millions of values may have been made: freed elsewhere.
+            if e.stop_reason().is_some() {
+                crate::budget::drop_later(out);
             }
+            return Err(e);
         }
         Ok(out)
     }

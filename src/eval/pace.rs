@@ -24,6 +24,15 @@ impl Evaluator<'_> {
         self.meter().poll().map_err(EvalError::stopped)
     }
 
+    /// `values` sorted, each once, as [`Evaluator::set_of`] sorts them:
+    /// polling as it goes.
+    pub fn sorted_set(&self, values: Vec<Value>) -> EvalResult<Vec<Value>> {
+        match self.set_of(values)? {
+            Set::Finite(values) => Ok(values),
+            _ => unreachable!("a set of values is finite"),
+        }
+    }
+
     /// The set of `values` (in any order, duplicates allowed), sorted a
     /// chunk at a time when there are many.
     pub(super) fn set_of(&self, mut values: Vec<Value>) -> EvalResult<Set> {

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use indexmap::IndexSet;
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::FxBuildHasher;
 
 use crate::eval::Value;
 
@@ -23,32 +23,45 @@ pub const TAU: EventId = 0;
 pub const TICK: EventId = 1;
 
 /// Every event of a script, by id and by value.
+///
+/// The values are in FDR's order, so an event's id is found by binary
+/// search: no second copy of millions of events in a hash map.
 #[derive(Debug, Default)]
 pub struct EventTable {
     values: Vec<Value>,
-    ids: FxHashMap<Value, EventId>,
     /// Each channel with the ids of its events, `first..end`: `Events`
     /// is in value order, so a channel's events are consecutive.
     channels: Vec<(Value, std::ops::Range<EventId>)>,
 }
 
+/// Events entered between two calls of the pace given to
+/// [`EventTable::new`].
+const EVENTS_PER_PACE: usize = 1 << 16;
+
 impl EventTable {
-    pub fn new(events: &[Value]) -> EventTable {
-        let mut table = EventTable::default();
-        for event in events {
-            let id = (table.values.len() + 2) as EventId;
-            table.values.push(event.clone());
-            table.ids.insert(event.clone(), id);
+    /// The table of `events`, sorted and without duplicates; `pace` is
+    /// asked every so many events, and its error ends the work.
+    pub fn new<E>(events: Vec<Value>, pace: &dyn Fn() -> Result<(), E>) -> Result<EventTable, E> {
+        debug_assert!(events.windows(2).all(|w| w[0] < w[1]), "sorted, once each");
+        let mut channels: Vec<(Value, std::ops::Range<EventId>)> = Vec::new();
+        for (i, event) in events.iter().enumerate() {
+            if i % EVENTS_PER_PACE == EVENTS_PER_PACE - 1 {
+                pace()?;
+            }
+            let id = (i + 2) as EventId;
             let channel = match event {
-                Value::Named(parts) => parts[0].clone(),
-                other => other.clone(),
+                Value::Named(parts) => &parts[0],
+                other => other,
             };
-            match table.channels.last_mut() {
-                Some((last, range)) if *last == channel => range.end = id + 1,
-                _ => table.channels.push((channel, id..id + 1)),
+            match channels.last_mut() {
+                Some((last, range)) if last == channel => range.end = id + 1,
+                _ => channels.push((channel.clone(), id..id + 1)),
             }
         }
-        table
+        Ok(EventTable {
+            values: events,
+            channels,
+        })
     }
 
     /// Each channel (as a value) with the range of its events' ids.
@@ -58,7 +71,10 @@ impl EventTable {
 
     /// The id of a complete event, if it is one.
     pub fn id(&self, event: &Value) -> Option<EventId> {
-        self.ids.get(event).copied()
+        self.values
+            .binary_search(event)
+            .ok()
+            .map(|i| (i + 2) as EventId)
     }
 
     /// The value of a visible event (`None` for τ and ✓).

@@ -157,11 +157,8 @@ impl<'s> Processes<'s> {
         eval.meter()
             .may_allocate(values.len() as u64 * EVENT_TABLE_BYTES)
             .map_err(EvalError::stopped)?;
-        values.sort();
-        values.dedup();
-        poll(&eval)?;
-        let events = EventTable::new(&values);
-        poll(&eval)?;
+        let values = eval.sorted_set(values)?;
+        let events = EventTable::new(values, &|| poll(&eval))?;
         let mut processes = Processes {
             eval,
             events,
