@@ -72,38 +72,35 @@ pub fn unwind(
         let mut taken = None;
         for m in moves.list.iter().filter(|m| m.event == event) {
             moves.apply(m, &here[..width], &mut next);
-            let perm = system.representative(machine, procs, &next, &mut representative, None);
-            if representative[..] != there[..width] {
+            let settled = system.settle(machine, procs, &pi, &next);
+            if settled.representative[..] != there[..width] {
                 continue;
             }
-            let perm = perm.clone();
-            if spec.permute(procs, spec_after, &perm)? == there[width] {
-                taken = Some((next.clone(), perm));
+            if spec.permute(procs, spec_after, &settled.pi)? == there[width] {
+                taken = Some((next.clone(), settled));
                 break;
             }
         }
-        let Some((target_state, perm)) = taken else {
+        let Some((target_state, settled)) = taken else {
             return Ok(Err(format!(
                 "step {}: no move of the stored representative reaches the next one",
                 k + 1
             )));
         };
         // The unreduced step mirrors the representative's under π⁻¹.
-        let inverse = pi.inverse();
-        let raw_event = system.permute_event(procs, &inverse, event);
-        let mut raw_next = vec![0; width];
-        system.apply(machine, procs, &inverse, &target_state, &mut raw_next);
+        let raw = system.mirror(machine, procs, &pi.inverse(), (event, None), &target_state);
         let raw_node = path.rows[k][width];
-        let Some(node) = spec.after(procs, raw_node, raw_event)? else {
+        let Some(node) = spec.after(procs, raw_node, raw.event)? else {
             return Ok(Err(format!(
                 "step {}: the specification does not allow the unwound event",
                 k + 1
             )));
         };
+        let mut raw_next = raw.target;
         raw_next.push(node);
-        path.events.push(raw_event);
+        path.events.push(raw.event);
         path.rows.push(raw_next);
-        pi = pi.then(&perm);
+        pi = settled.sigma;
     }
     Ok(Ok(path))
 }

@@ -30,6 +30,10 @@
 //!   its components' identities (Definition 46).
 //! - [`columns`] and [`splits`]: what each n-value entry counts, and
 //!   why each step split what it split, as data and in words.
+//! - [`walk`]: two walks of one system related by a permutation σ (the
+//!   raw and the reduced): a move of one seen through σ, and σ after the
+//!   reduced walk settles on a representative; shared by unwinding a
+//!   reduced check's counterexample and the animator's reduced walk.
 //! - [`compare`]: why two states got different representatives.
 //! - [`by_hand`]: step 3 by hand, beside the algorithm's own choices.
 //! - [`stages`]: the algorithm on one state as a document of stages,
@@ -64,6 +68,7 @@ pub mod stages;
 pub mod system;
 pub mod trace;
 pub mod variables;
+pub mod walk;
 pub mod witness;
 
 pub use perm::Permutation;

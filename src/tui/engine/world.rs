@@ -10,7 +10,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::check::trace::{follow, typed_events};
 use crate::eval::EvalResult;
-use crate::lts::animator::kind_of;
+use crate::lts::animator::{Taken, kind_of};
 use crate::lts::store::StateStore;
 use crate::process::EventId;
 use crate::script::Script;
@@ -21,6 +21,7 @@ use crate::symmetry::graph::StateGraph;
 use crate::symmetry::splits::{StepAccount, account};
 use crate::symmetry::stages::markdown::markdown;
 use crate::symmetry::stages::{Document, Sources, heading};
+use crate::symmetry::walk::{Mirrored, Settled};
 use crate::symmetry::{Atom, Permutation};
 
 use super::super::model::{Animation, Listing, Source, Stepper};
@@ -973,20 +974,23 @@ impl Ctx<'_, '_> {
         Some((out, pi))
     }
 
-    /// `perm` applied to `row`.
-    fn permute(&mut self, perm: &Permutation, row: &[u32]) -> Vec<u32> {
+    /// The move `taken` to `target` seen through `perm`: the other
+    /// walk's matching move.
+    fn mirror(&mut self, perm: &Permutation, taken: &Taken, target: &[u32]) -> Mirrored {
         let Stepper { animator, lens, .. } = &mut *self.stepper;
         let lens = lens.as_mut().expect("only reduced walks permute");
         let (machine, procs) = animator.parts_mut();
-        let mut out = vec![0; row.len()];
-        lens.system.apply(machine, procs, perm, row, &mut out);
-        out
+        lens.system
+            .mirror(machine, procs, perm, (taken.event, taken.hidden), target)
     }
 
-    fn permute_event(&mut self, perm: &Permutation, e: Option<EventId>) -> Option<EventId> {
+    /// The reduced walk settled on the representative of `target`, with
+    /// σ after it.
+    fn settle(&mut self, sigma: &Permutation, target: &[u32]) -> Settled {
         let Stepper { animator, lens, .. } = &mut *self.stepper;
-        let lens = lens.as_ref().expect("only reduced walks permute");
-        e.map(|e| lens.system.permute_event(animator.processes(), perm, e))
+        let lens = lens.as_mut().expect("the walk is reduced");
+        let (machine, procs) = animator.parts_mut();
+        lens.system.settle(machine, procs, sigma, target)
     }
 
     /// How many moves the state at `at` has (in the mode's walk); the
@@ -1055,29 +1059,22 @@ impl Ctx<'_, '_> {
         // The two walks' moves: `raw -e-> raw'` and `σ(raw) -σ(e)-> σ(raw')`.
         let (raw_row, raw_target, raw_move, reduced_row, reduced_target, reduced_move) = if reduced
         {
-            let inverse = sigma.inverse();
+            let raw = self.mirror(&sigma.inverse(), &taken, &target);
             let raw_row = self.row(at.raw, false);
-            let raw_target = self.permute(&inverse, &target);
-            let raw_move = (
-                self.permute_event(&inverse, Some(taken.event)),
-                self.permute_event(&inverse, taken.hidden),
-            );
             let reduced_move = (Some(taken.event), taken.hidden);
-            (raw_row, raw_target, raw_move, here, target, reduced_move)
+            let raw_move = (Some(raw.event), raw.hidden);
+            (raw_row, raw.target, raw_move, here, target, reduced_move)
         } else {
+            let reduced = self.mirror(&sigma, &taken, &target);
             let reduced_row = self.row(at.reduced, true);
-            let reduced_target = self.permute(&sigma, &target);
-            let reduced_move = (
-                self.permute_event(&sigma, Some(taken.event)),
-                self.permute_event(&sigma, taken.hidden),
-            );
+            let reduced_move = (Some(reduced.event), reduced.hidden);
             let raw_move = (Some(taken.event), taken.hidden);
             (
                 here,
                 target,
                 raw_move,
                 reduced_row,
-                reduced_target,
+                reduced.target,
                 reduced_move,
             )
         };
@@ -1100,9 +1097,7 @@ impl Ctx<'_, '_> {
                     .to_string(),
             ));
         };
-        let (representative, pi) = self
-            .representative(&reduced_target)
-            .expect("the walk is reduced");
+        let settled = self.settle(&sigma, &reduced_target);
         let step = Step {
             kind,
             event: self.note_event(raw_move.0),
@@ -1111,12 +1106,12 @@ impl Ctx<'_, '_> {
             reduced_event: self.note_event(reduced_move.0),
             reduced_hidden: self.note_event(reduced_move.1),
             reduced_choice: reduced_choice as u32,
-            permutation: self.permutations.id(&pi),
+            permutation: self.permutations.id(&settled.pi),
         };
         let next = Position {
             raw: self.raw.insert(&raw_target).0,
-            reduced: self.reduced.insert(&representative).0,
-            sigma: self.permutations.id(&sigma.then(&pi)),
+            reduced: self.reduced.insert(&settled.representative).0,
+            sigma: self.permutations.id(&settled.sigma),
         };
         Ok(Ok((step, next)))
     }
