@@ -679,7 +679,7 @@ impl Canonicaliser for Product {
         let Some(system) = &mut self.reduction else {
             return Ok(());
         };
-        let perm = system.canonicalise_components(machine, procs, row);
+        let perm = system.canonicalise_components(machine, procs, row)?;
         row[width] = self.spec.permute_column(procs, row[width], perm)?;
         Ok(())
     }

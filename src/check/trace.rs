@@ -160,7 +160,7 @@ impl Canonicaliser for TraceWalk {
         let Some(Reduction { system, .. }) = &mut self.reduction else {
             return Ok(());
         };
-        let perm = system.canonicalise_components(machine, procs, row).clone();
+        let perm = system.canonicalise_components(machine, procs, row)?.clone();
         TraceMatcher::permute(&mut row[width + 1..], &perm);
         if let Some(held) = system.held_atoms() {
             TraceMatcher::free(&mut row[width + 1..], held.iter().map(|&a| perm.apply(a)));

@@ -45,7 +45,7 @@ pub fn unwind(
     let mut raw: Vec<u32> = machine.initial().to_vec();
     raw.push(root);
     let mut pi = system
-        .representative(machine, procs, &raw[..width], &mut representative, None)
+        .canonical(machine, procs, &raw[..width], &mut representative)?
         .clone();
     if representative[..] != stored[0][..width]
         || spec.permute(procs, root, &pi)? != stored[0][width]
@@ -72,7 +72,7 @@ pub fn unwind(
         let mut taken = None;
         for m in moves.list.iter().filter(|m| m.event == event) {
             moves.apply(m, &here[..width], &mut next);
-            let settled = system.settle(machine, procs, &pi, &next);
+            let settled = system.settle(machine, procs, &pi, &next)?;
             if settled.representative[..] != there[..width] {
                 continue;
             }

@@ -131,6 +131,32 @@ impl Permutation {
         out
     }
 
+    /// The `k`-th permutation of the group (`k` below its order), in the
+    /// order of [`Permutation::all`]: each type's arrangement read off
+    /// `k` in mixed radix, the last type fastest, each arrangement by
+    /// its Lehmer code. Lets a strategy walk a group too large to hold.
+    pub fn nth(symmetry: &Symmetry, mut k: u64) -> Permutation {
+        let sizes: Vec<usize> = symmetry.types().iter().map(|t| t.values.len()).collect();
+        let mut maps = vec![Vec::new(); sizes.len()];
+        for (t, &n) in sizes.iter().enumerate().rev() {
+            let count: u64 = (2..=n as u64).product();
+            let mut code = k % count.max(1);
+            k /= count.max(1);
+            // Lehmer code: the arrangement's first image picked among the
+            // values left by the most significant digit.
+            let mut left: Vec<u16> = (0..n as u16).collect();
+            let mut map = Vec::with_capacity(n);
+            for i in 0..n {
+                let weight: u64 = (1..(n - i) as u64).product();
+                let pick = (code / weight.max(1)) as usize;
+                code %= weight.max(1);
+                map.push(left.remove(pick));
+            }
+            maps[t] = map;
+        }
+        Permutation { maps }
+    }
+
     /// Every permutation of the group, in a fixed order (for the
     /// brute-force oracle: only for tiny types).
     pub fn all(symmetry: &Symmetry) -> Vec<Permutation> {

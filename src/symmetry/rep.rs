@@ -21,7 +21,11 @@
 //! n-value, each split (and whether the split cell was fully symmetric,
 //! Definition 49) and the type orderings.
 
+mod exact;
+
 use std::cmp::Ordering;
+
+pub use exact::{Leaf, Searched};
 
 use super::matching::{Allowance, Matcher, Outcome, Side};
 use super::perm::Permutation;
@@ -259,21 +263,7 @@ impl Workspace {
 
     /// Steps 1–3: leaves the final order in `self.order`.
     fn order_components(&mut self, input: &Input, mut trace: Option<&mut Trace>) {
-        let n = input.components();
-        self.prepare(input);
-        // Step 1: by shape rank (ties by component, for a fixed order).
-        self.order.clear();
-        self.order.extend(0..n as u32);
-        self.order
-            .sort_unstable_by_key(|&c| (input.ranks[c as usize], c));
-        self.starts.clear();
-        for (i, &c) in self.order.iter().enumerate() {
-            if i == 0 || input.ranks[c as usize] != input.ranks[self.order[i - 1] as usize] {
-                self.starts.push(i as u32);
-            }
-        }
-        self.starts.push(n as u32);
-        self.index_cells();
+        self.shapes_first(input);
         if let Some(trace) = trace.as_deref_mut() {
             trace.steps.push(Step::Shapes {
                 cells: self.cells(),
@@ -289,9 +279,7 @@ impl Workspace {
                 }
             }
             // Step 3.
-            let Some(cell) =
-                (0..self.starts.len() - 1).find(|&j| self.starts[j + 1] - self.starts[j] > 1)
-            else {
+            let Some(cell) = self.first_wide_cell() else {
                 return;
             };
             let by_hand = self.choices.get(splits).is_some();
@@ -327,6 +315,30 @@ impl Workspace {
                 });
             }
         }
+    }
+
+    /// The first cell with several components, which step 3 splits.
+    fn first_wide_cell(&self) -> Option<usize> {
+        (0..self.starts.len() - 1).find(|&j| self.starts[j + 1] - self.starts[j] > 1)
+    }
+
+    /// Step 1: the components by shape rank (ties by component, for a
+    /// fixed order), the variables bucketed.
+    fn shapes_first(&mut self, input: &Input) {
+        let n = input.components();
+        self.prepare(input);
+        self.order.clear();
+        self.order.extend(0..n as u32);
+        self.order
+            .sort_unstable_by_key(|&c| (input.ranks[c as usize], c));
+        self.starts.clear();
+        for (i, &c) in self.order.iter().enumerate() {
+            if i == 0 || input.ranks[c as usize] != input.ranks[self.order[i - 1] as usize] {
+                self.starts.push(i as u32);
+            }
+        }
+        self.starts.push(n as u32);
+        self.index_cells();
     }
 
     /// Buckets every variable by its value (Section 7.5).

@@ -126,6 +126,21 @@ impl Symmetry {
         self.types.iter().all(|t| t.values.len() < 2)
     }
 
+    /// Why a trivial symmetry permutes nothing, in words.
+    pub fn why_trivial(&self, script: &Script) -> String {
+        if script.datatypes.is_empty() {
+            "the script has no datatype, so there is no value to permute: every state is its \
+             own representative"
+                .to_string()
+        } else if self.left_out.is_empty() {
+            "no type has two or more values to permute".to_string()
+        } else {
+            "no type is symmetric here: the script names the values that could be permuted \
+             (each is listed above, where it is named); a permutation would have to fix them all"
+                .to_string()
+        }
+    }
+
     /// The atom of a constructor, if it is of a distinguished type.
     pub fn atom(&self, ctor: CtorId) -> Option<Atom> {
         self.atoms.get(ctor.index()).copied().flatten()

@@ -15,6 +15,8 @@
 //! representatives with [`super::rep`]; it is the search's
 //! [`Canonicaliser`].
 
+mod strategies;
+
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -151,6 +153,8 @@ pub struct SystemSymmetry {
     alpha: Vec<u32>,
     key: Vec<u32>,
     row: Vec<u32>,
+    /// How representatives are found, and what that remembers.
+    strategy: strategies::StrategyState,
 }
 
 impl SystemSymmetry {
@@ -283,6 +287,7 @@ impl SystemSymmetry {
             alpha: Vec::new(),
             key: Vec::new(),
             row: Vec::new(),
+            strategy: strategies::StrategyState::default(),
         })
     }
 
@@ -688,23 +693,29 @@ impl SystemSymmetry {
 
 impl SystemSymmetry {
     /// Replaces the components of `row` (the first [`Machine::components`]
-    /// columns) by their representative's, in place, and returns the
-    /// permutation that made it; extra columns are left to whoever owns
-    /// them.
+    /// columns) by their representative's under the system's strategy,
+    /// in place, and returns the permutation that made it; extra columns
+    /// are left to whoever owns them.
     pub fn canonicalise_components(
         &mut self,
         machine: &mut Machine,
         procs: &mut Processes,
         row: &mut [u32],
-    ) -> &Permutation {
+    ) -> EvalResult<&Permutation> {
         let n = self.components.len();
         let mut out = std::mem::take(&mut self.row);
         out.clear();
         out.resize(n, 0);
-        self.representative(machine, procs, &row[..n], &mut out, None);
+        let made = self
+            .canonical(machine, procs, &row[..n], &mut out)
+            .map(|_| ());
         row[..n].copy_from_slice(&out);
         self.row = out;
-        self.workspace.permutation()
+        made?;
+        Ok(match self.strategy() {
+            super::strategy::Strategy::Fdr => self.workspace.permutation(),
+            _ => &self.strategy.chosen,
+        })
     }
 }
 
@@ -717,12 +728,15 @@ impl Canonicaliser for SystemSymmetry {
         procs: &mut Processes,
         row: &mut [u32],
     ) -> EvalResult<()> {
-        self.canonicalise_components(machine, procs, row);
+        self.canonicalise_components(machine, procs, row)?;
         Ok(())
     }
 
+    /// FDR's algorithm runs on the threads computing successors; the
+    /// other strategies (which enumerate, or remember what was stored)
+    /// run on the search's own.
     fn shared(&self) -> Option<&dyn SharedCanonicaliser> {
-        Some(self)
+        (self.strategy() == super::strategy::Strategy::Fdr).then_some(self as _)
     }
 
     fn prepare(&mut self, machine: &Machine, procs: &mut Processes) -> EvalResult<()> {

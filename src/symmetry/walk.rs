@@ -10,6 +10,7 @@
 //! into a run of the real system (Section 3.5, `check::unwind`) and the
 //! animator's reduced walk beside its raw one.
 
+use crate::eval::EvalResult;
 use crate::lts::machine::Machine;
 use crate::process::{EventId, Processes};
 
@@ -58,22 +59,23 @@ impl SystemSymmetry {
     }
 
     /// The reduced walk after it moved to `target` from a state related
-    /// to the raw walk's by `sigma`.
+    /// to the raw walk's by `sigma`: settled on the representative the
+    /// system's strategy gives (which a budget may stop).
     pub fn settle(
         &mut self,
         machine: &mut Machine,
         procs: &mut Processes,
         sigma: &Permutation,
         target: &[u32],
-    ) -> Settled {
+    ) -> EvalResult<Settled> {
         let mut representative = vec![0; target.len()];
         let pi = self
-            .representative(machine, procs, target, &mut representative, None)
+            .canonical(machine, procs, target, &mut representative)?
             .clone();
-        Settled {
+        Ok(Settled {
             representative,
             sigma: sigma.then(&pi),
             pi,
-        }
+        })
     }
 }

@@ -954,7 +954,7 @@ impl Ctx<'_, '_> {
             reduced: NONE,
             sigma: NONE,
         };
-        if let Some((rep, pi)) = self.representative(&row) {
+        if let Some((rep, pi)) = self.representative(&row)? {
             at.reduced = self.reduced.insert(&rep).0;
             at.sigma = self.permutations.id(&pi);
         }
@@ -962,16 +962,18 @@ impl Ctx<'_, '_> {
     }
 
     /// The representative of `row` and the permutation that made it.
-    fn representative(&mut self, row: &[u32]) -> Option<(Vec<u32>, Permutation)> {
+    fn representative(&mut self, row: &[u32]) -> EvalResult<Option<(Vec<u32>, Permutation)>> {
         let Stepper { animator, lens, .. } = &mut *self.stepper;
-        let lens = lens.as_mut().ok()?;
+        let Ok(lens) = lens.as_mut() else {
+            return Ok(None);
+        };
         let (machine, procs) = animator.parts_mut();
         let mut out = vec![0; row.len()];
         let pi = lens
             .system
-            .representative(machine, procs, row, &mut out, None)
+            .canonical(machine, procs, row, &mut out)?
             .clone();
-        Some((out, pi))
+        Ok(Some((out, pi)))
     }
 
     /// The move `taken` to `target` seen through `perm`: the other
@@ -986,7 +988,7 @@ impl Ctx<'_, '_> {
 
     /// The reduced walk settled on the representative of `target`, with
     /// σ after it.
-    fn settle(&mut self, sigma: &Permutation, target: &[u32]) -> Settled {
+    fn settle(&mut self, sigma: &Permutation, target: &[u32]) -> EvalResult<Settled> {
         let Stepper { animator, lens, .. } = &mut *self.stepper;
         let lens = lens.as_mut().expect("the walk is reduced");
         let (machine, procs) = animator.parts_mut();
@@ -1097,7 +1099,7 @@ impl Ctx<'_, '_> {
                     .to_string(),
             ));
         };
-        let settled = self.settle(&sigma, &reduced_target);
+        let settled = self.settle(&sigma, &reduced_target)?;
         let step = Step {
             kind,
             event: self.note_event(raw_move.0),

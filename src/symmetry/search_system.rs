@@ -1,0 +1,208 @@
+//! The one place that builds the system a job searches or animates: from
+//! a script, a process and what was asked of symmetry, the process
+//! states, the supercombinator and — when reduced — the system's symmetry
+//! under a representative strategy, with what decided it.
+//!
+//! Every command and the animator build through here, under one rule for
+//! which symmetry applies when none is asked for ([`Reduce::chosen`]):
+//! - `--symmetry` (or the animator's), when given;
+//! - otherwise the `:[symmetry reduce]` of the assertion the job is
+//!   about: the assertion being checked, or for a process, the first
+//!   assertion asking for reduction whose implementation is written as
+//!   that process;
+//! - otherwise none for checks and explorations (as FDR), and automatic
+//!   for the views that show symmetry (`rep`, `why`, the animator's
+//!   symmetry view).
+//!
+//! Explorations take only what is asked (`symcsp explore` counts the
+//! real states unless told otherwise).
+
+use std::sync::Arc;
+
+use crate::budget::Meter;
+use crate::eval::{EvalResult, Evaluator};
+use crate::lts::machine::Machine;
+use crate::process::{ProcId, Processes};
+use crate::script::Script;
+use crate::script::ir::FuncId;
+use crate::syntax::{Diagnostic, one_line};
+
+use super::spec::{Reduce, Symmetry};
+use super::strategy::Strategy;
+use super::system::{NotMappable, SystemSymmetry};
+
+/// What a job is for: it decides the symmetry when none is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    /// Checking an assertion: reduced as the assertion asks.
+    Check,
+    /// Exploring a process: reduced only when asked.
+    Explore,
+    /// Showing symmetry (`rep`, `why`, the animator's symmetry view):
+    /// reduced as an assertion about the process asks, else
+    /// automatically.
+    Show,
+}
+
+/// What a job is about: an assertion (by index), or a process as typed.
+#[derive(Debug, Clone, Copy)]
+pub enum About<'a> {
+    Assertion(usize),
+    Process(&'a str),
+}
+
+impl Reduce {
+    /// The one rule for which symmetry a job uses (see the module's
+    /// documentation).
+    pub fn chosen(
+        script: &Script,
+        asked: Option<&Reduce>,
+        purpose: Purpose,
+        about: About,
+    ) -> Reduce {
+        if let Some(asked) = asked {
+            return asked.clone();
+        }
+        if purpose == Purpose::Explore {
+            return Reduce::Off;
+        }
+        let from_assertion = match about {
+            About::Assertion(index) => Some(Reduce::of_assertion(&script.assertions[index])),
+            About::Process(text) => {
+                let text = one_line(text);
+                script.assertions.iter().find_map(|a| {
+                    let reduce = Reduce::of_assertion(a);
+                    let imp = script.function(a.kind.implementation()).span;
+                    (reduce != Reduce::Off && one_line(script.sources.snippet(imp)) == text)
+                        .then_some(reduce)
+                })
+            }
+        };
+        match (from_assertion, purpose) {
+            (Some(reduce), _) if reduce != Reduce::Off => reduce,
+            (_, Purpose::Show) => Reduce::Automatic,
+            _ => Reduce::Off,
+        }
+    }
+}
+
+/// A system's symmetry, as decided for a job.
+pub enum Reduction {
+    /// None was asked for.
+    Off,
+    /// The types asked for have nothing to permute: why, in words.
+    Trivial { symmetry: Symmetry, why: String },
+    /// Reduced: the machine under the symmetry, with its strategy.
+    Reduced(Box<SystemSymmetry>),
+    /// The types asked for are not symmetric in the script: each use
+    /// that breaks it, at its place.
+    Refused(Vec<Diagnostic>),
+    /// The machine is not symmetric in the types (Section 6.1).
+    NotMappable {
+        symmetry: Arc<Symmetry>,
+        refusal: NotMappable,
+    },
+}
+
+impl Reduction {
+    /// Works out the types `reduce` asks for over what `roots` depend on
+    /// (without evaluating the script's constants) — `Ok(None)` when it
+    /// asks for none — or every use that breaks them.
+    pub fn decide(
+        script: &Script,
+        eval: &Evaluator,
+        reduce: &Reduce,
+        roots: &[FuncId],
+    ) -> Result<Option<Symmetry>, Vec<Diagnostic>> {
+        reduce.resolve(script, eval, roots)
+    }
+
+    /// The reduction of `machine` by `symmetry` under `strategy`: checked
+    /// to be mappable, or trivial when there is nothing to permute. Call
+    /// it before any state of the machine is stored.
+    pub fn of_machine(
+        script: &Script,
+        symmetry: Symmetry,
+        strategy: Strategy,
+        machine: &mut Machine,
+        procs: &mut Processes,
+    ) -> Reduction {
+        if symmetry.is_trivial() {
+            let why = symmetry.why_trivial(script);
+            return Reduction::Trivial { symmetry, why };
+        }
+        let symmetry = Arc::new(symmetry);
+        match SystemSymmetry::new(symmetry.clone(), machine, procs) {
+            Ok(system) => Reduction::Reduced(Box::new(system.with_strategy(strategy))),
+            Err(refusal) => Reduction::NotMappable { symmetry, refusal },
+        }
+    }
+
+    /// The system's symmetry when it is reduced.
+    pub fn system(&mut self) -> Option<&mut SystemSymmetry> {
+        match self {
+            Reduction::Reduced(system) => Some(system),
+            _ => None,
+        }
+    }
+
+    /// Why the system is not reduced, as a diagnostic at `process`, when
+    /// it was asked to be and cannot be; `None` when it is reduced, was
+    /// not asked to be, or has nothing to permute.
+    pub fn refusal(&self, script: &Script, process: FuncId) -> Option<Vec<Diagnostic>> {
+        match self {
+            Reduction::Refused(problems) => Some(problems.clone()),
+            Reduction::NotMappable { symmetry, refusal } => {
+                Some(vec![refusal.diagnostic(script, process, symmetry)])
+            }
+            _ => None,
+        }
+    }
+
+    /// The symmetry decided on, reduced or not.
+    pub fn symmetry(&self) -> Option<&Symmetry> {
+        match self {
+            Reduction::Trivial { symmetry, .. } => Some(symmetry),
+            Reduction::Reduced(system) => Some(system.symmetry()),
+            Reduction::NotMappable { symmetry, .. } => Some(symmetry),
+            Reduction::Off | Reduction::Refused(_) => None,
+        }
+    }
+}
+
+/// The system a job searches or animates.
+pub struct SearchSystem<'s> {
+    pub procs: Processes<'s>,
+    pub root: ProcId,
+    pub machine: Machine,
+    pub reduction: Reduction,
+}
+
+impl<'s> SearchSystem<'s> {
+    /// Builds process `func` of `script` within `meter` (loading its
+    /// events and compiling it), and its reduction as `reduce` asks,
+    /// under `strategy`.
+    pub fn build(
+        script: &'s Script,
+        func: FuncId,
+        reduce: &Reduce,
+        strategy: Strategy,
+        meter: Meter,
+    ) -> EvalResult<SearchSystem<'s>> {
+        let (mut procs, root) = Processes::with_root_within(script, func, meter)?;
+        let mut machine = Machine::new(&mut procs, root)?;
+        let reduction = match Reduction::decide(script, procs.evaluator(), reduce, &[func]) {
+            Ok(None) => Reduction::Off,
+            Ok(Some(symmetry)) => {
+                Reduction::of_machine(script, symmetry, strategy, &mut machine, &mut procs)
+            }
+            Err(problems) => Reduction::Refused(problems),
+        };
+        Ok(SearchSystem {
+            procs,
+            root,
+            machine,
+            reduction,
+        })
+    }
+}

@@ -1,0 +1,450 @@
+//! The representative strategies other than FDR's ([`Strategy`]), on a
+//! system's symmetry: sorted and segmented (families of components
+//! indexed by a distinguished type, sorted by their non-distinguished
+//! part), permutation flooding (every image of a new state marked seen)
+//! and the exact canonical form (the least image over every branch of
+//! step 3). Each gives the representative and the permutation that makes
+//! it, as FDR's does, so reduced checks, unwinding and the animator work
+//! the same under any of them.
+
+use std::cmp::Ordering;
+
+use rustc_hash::FxHashMap;
+
+use crate::eval::{EvalError, EvalResult};
+use crate::lts::machine::Machine;
+use crate::process::Processes;
+
+use super::super::perm::Permutation;
+use super::super::rep::{Leaf, OwnedInput, Searched, Workspace};
+use super::super::strategy::Strategy;
+use super::{Image, SystemSymmetry};
+
+/// Images made between two polls of the meter.
+const POLL_EVERY: u64 = 256;
+
+/// The group elements flooding walks per new state, at most: past it the
+/// enumeration alone outlasts any budget.
+const MAX_FLOODED_GROUP: u64 = 1 << 40;
+
+/// A family of components indexed by a distinguished type: the members
+/// of a symmetric set, each holding its own value of the type as its
+/// identity.
+#[derive(Debug, Clone)]
+pub(super) struct Family {
+    pub ty: usize,
+    pub members: Vec<usize>,
+    /// Each member's identity (an index of `ty`'s values).
+    pub identities: Vec<u16>,
+}
+
+/// What a strategy keeps from state to state.
+#[derive(Debug, Default)]
+pub(super) struct StrategyState {
+    pub strategy: Strategy,
+    /// The families, one per type that indexes one (sorted, segmented).
+    pub families: Vec<Family>,
+    /// Flooding: every image of a stored state, with the group element
+    /// (by its place in [`Permutation::nth`]'s order) whose inverse maps
+    /// it back onto the stored state.
+    pub flooded: FxHashMap<Box<[u32]>, u64>,
+    /// The permutation the last state's representative was made with.
+    pub chosen: Permutation,
+}
+
+impl SystemSymmetry {
+    /// This symmetry with representatives found by `strategy`.
+    pub fn with_strategy(mut self, strategy: Strategy) -> SystemSymmetry {
+        self.strategy.strategy = strategy;
+        self.strategy.families = self.families();
+        self
+    }
+
+    pub fn strategy(&self) -> Strategy {
+        self.strategy.strategy
+    }
+
+    /// The distinguished types the sorted and segmented strategies
+    /// cannot reduce (no family of components is indexed by them): each
+    /// type's name.
+    pub fn types_without_family(&self) -> Vec<String> {
+        let families = self.families();
+        self.symmetry
+            .types()
+            .iter()
+            .enumerate()
+            .filter(|(t, ty)| ty.values.len() > 1 && families.iter().all(|f| f.ty != *t))
+            .map(|(_, ty)| ty.name.clone())
+            .collect()
+    }
+
+    /// Families of components indexed by a distinguished type: the
+    /// symmetric sets with an identity variable, the first per type.
+    fn families(&self) -> Vec<Family> {
+        let mut families: Vec<Family> = Vec::new();
+        for members in self.orbits.iter().filter(|m| m.len() > 1) {
+            let Image::Identity { position, .. } = self.components[members[0]].image else {
+                continue;
+            };
+            let ty = self.components[members[0]].initial_atoms[position].ty();
+            if families.iter().any(|f| f.ty == ty) {
+                continue;
+            }
+            let identities = members
+                .iter()
+                .map(|&m| self.components[m].initial_atoms[position].index() as u16)
+                .collect();
+            families.push(Family {
+                ty,
+                members: members.clone(),
+                identities,
+            });
+        }
+        families
+    }
+
+    /// The representative of `row` by the system's strategy, into `out`,
+    /// and the permutation that makes it (`out` is its image of `row`).
+    /// A budget may stop the strategies that enumerate.
+    pub fn canonical(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &[u32],
+        out: &mut [u32],
+    ) -> EvalResult<&Permutation> {
+        let chosen = match self.strategy.strategy {
+            Strategy::Fdr => return Ok(self.representative(machine, procs, row, out, None)),
+            Strategy::Sorted => self.sorted(machine, procs, row),
+            Strategy::Segmented => self.segmented(machine, procs, row)?,
+            Strategy::Flooding => {
+                // What the state holds, for `held_atoms`, as the others
+                // read it.
+                self.read_state(machine, procs, row);
+                self.flooding(machine, procs, row)?
+            }
+            Strategy::Exact => self.exact(machine, procs, row)?,
+        };
+        self.apply(machine, procs, &chosen, row, out);
+        self.strategy.chosen = chosen;
+        Ok(&self.strategy.chosen)
+    }
+
+    /// Each family's members in the order of their shapes (the rank of
+    /// their non-distinguished part), equal shapes in component order;
+    /// read off `row` as the algorithm reads it.
+    fn sorted_families(
+        &mut self,
+        machine: &Machine,
+        procs: &mut Processes,
+        row: &[u32],
+    ) -> Vec<Vec<usize>> {
+        self.read_state(machine, procs, row);
+        self.strategy
+            .families
+            .iter()
+            .map(|family| {
+                let mut order: Vec<usize> = (0..family.members.len()).collect();
+                order.sort_by_key(|&i| self.ranks[family.members[i]]);
+                order
+            })
+            .collect()
+    }
+
+    /// The permutation that puts each family's members in `orders` (per
+    /// family, the members' places in sorted order): the `j`-th of the
+    /// order takes the `j`-th identity. Types indexing no family, and
+    /// values that are nobody's identity, stay where they are.
+    fn sorting(&self, orders: &[Vec<usize>]) -> Permutation {
+        let identity = Permutation::identity(&self.symmetry);
+        let mut maps: Vec<Vec<u16>> = (0..self.type_sizes.len())
+            .map(|t| identity.images(t).to_vec())
+            .collect();
+        for (family, order) in self.strategy.families.iter().zip(orders) {
+            for (j, &i) in order.iter().enumerate() {
+                maps[family.ty][family.identities[i] as usize] = family.identities[j];
+            }
+        }
+        Permutation::from_images(maps)
+    }
+
+    fn sorted(&mut self, machine: &Machine, procs: &mut Processes, row: &[u32]) -> Permutation {
+        let orders = self.sorted_families(machine, procs, row);
+        self.sorting(&orders)
+    }
+
+    /// Every order that sorts the families (each run of equal shapes in
+    /// any order), the least image kept.
+    fn segmented(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &[u32],
+    ) -> EvalResult<Permutation> {
+        let sorted = self.sorted_families(machine, procs, row);
+        // The runs of equal shapes, per family, as ranges of the order.
+        let runs: Vec<Vec<(usize, usize)>> = self
+            .strategy
+            .families
+            .iter()
+            .zip(&sorted)
+            .map(|(family, order)| {
+                let mut runs = Vec::new();
+                let mut start = 0;
+                for k in 1..=order.len() {
+                    let same = k < order.len()
+                        && self.ranks[family.members[order[k]]]
+                            == self.ranks[family.members[order[start]]];
+                    if !same {
+                        runs.push((start, k));
+                        start = k;
+                    }
+                }
+                runs
+            })
+            .collect();
+        let orders_count: f64 = runs
+            .iter()
+            .flatten()
+            .map(|&(a, b)| (2..=(b - a)).map(|k| k as f64).product::<f64>())
+            .product();
+        let mut orders = sorted.clone();
+        let mut best: Option<(Vec<u32>, Permutation)> = None;
+        let mut image = vec![0; row.len()];
+        let mut made = 0u64;
+        loop {
+            made += 1;
+            if made.is_multiple_of(POLL_EVERY) {
+                procs.evaluator().meter().poll().map_err(|stop| {
+                    EvalError::stopped(stop).with_note(format!(
+                        "the segmented strategy tries every order of each run of equal \
+                         components: {orders_count:.0} orders for this state"
+                    ))
+                })?;
+            }
+            let perm = self.sorting(&orders);
+            self.apply(machine, procs, &perm, row, &mut image);
+            if best.as_ref().is_none_or(|(b, _)| image < *b) {
+                best = Some((image.clone(), perm));
+            }
+            if !next_order(&mut orders, &runs) {
+                break;
+            }
+        }
+        Ok(best.expect("at least one order").1)
+    }
+
+    /// Flooding: a state met before (as an image of a stored one) maps
+    /// onto that one; a new one is stored as it is, its every image
+    /// marked seen first.
+    fn flooding(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &[u32],
+    ) -> EvalResult<Permutation> {
+        if let Some(&k) = self.strategy.flooded.get(row) {
+            return Ok(Permutation::nth(&self.symmetry, k).inverse());
+        }
+        let order = self.symmetry.group_order().value();
+        let order = u64::try_from(&order)
+            .ok()
+            .filter(|&o| o <= MAX_FLOODED_GROUP)
+            .ok_or_else(|| {
+                EvalError::stopped(crate::budget::Stopped::Memory).with_note(format!(
+                    "flooding marks every image of a new state seen: the group has {} \
+                     elements, more than any budget holds",
+                    self.symmetry.group_order()
+                ))
+            })?;
+        let meter = procs.evaluator().meter().clone();
+        let bytes = order.saturating_mul((row.len() * 4 + 48) as u64);
+        meter.may_allocate(bytes).map_err(|stop| {
+            EvalError::stopped(stop).with_note(format!(
+                "flooding marks every image of a new state seen: {} images of {} bytes each",
+                self.symmetry.group_order(),
+                row.len() * 4
+            ))
+        })?;
+        let mut image = vec![0; row.len()];
+        for k in 0..order {
+            if k % POLL_EVERY == POLL_EVERY - 1 {
+                meter.poll().map_err(|stop| {
+                    EvalError::stopped(stop).with_note(format!(
+                        "flooding marks every image of a new state seen: {} per state",
+                        self.symmetry.group_order()
+                    ))
+                })?;
+            }
+            let perm = Permutation::nth(&self.symmetry, k);
+            self.apply(machine, procs, &perm, row, &mut image);
+            self.strategy
+                .flooded
+                .entry(image.as_slice().into())
+                .or_insert(k);
+        }
+        Ok(Permutation::identity(&self.symmetry))
+    }
+
+    /// The exact canonical form: the least image over the leaves of the
+    /// individualisation–refinement search.
+    fn exact(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &[u32],
+    ) -> EvalResult<Permutation> {
+        self.read_state(machine, procs, row);
+        let input = OwnedInput {
+            ranks: self.ranks.clone(),
+            atoms: self.atoms.clone(),
+            bounds: self.bounds.clone(),
+            exact: self.exact.clone(),
+            type_sizes: self.type_sizes.clone(),
+        };
+        let mut workspace = std::mem::take(&mut self.workspace);
+        let meter = procs.evaluator().meter().clone();
+        let mut image = vec![0; row.len()];
+        let mut first: Option<(Vec<u32>, Permutation)> = None;
+        let mut best: Option<(Vec<u32>, Permutation)> = None;
+        let mut leaves = 0u64;
+        let mut stopped = None;
+        let searched = workspace.exact(&input.input(), &mut |perm: &Permutation| {
+            leaves += 1;
+            if leaves.is_multiple_of(POLL_EVERY)
+                && let Err(stop) = meter.poll()
+            {
+                stopped = Some(stop);
+                return Leaf::Stop;
+            }
+            self.apply(machine, procs, perm, row, &mut image);
+            let (Some((first_image, first_perm)), Some((best_image, best_perm))) =
+                (&first, &mut best)
+            else {
+                first = Some((image.clone(), perm.clone()));
+                best = Some((image.clone(), perm.clone()));
+                return Leaf::Better;
+            };
+            // Two leaves with one image: their permutations make an
+            // automorphism of the state, `perm ; earlier⁻¹`.
+            let mut automorphism = |earlier: &Permutation| -> Vec<u32> {
+                let g = perm.then(&earlier.inverse());
+                self.compute_alpha(procs, &g);
+                self.alpha.clone()
+            };
+            if image == *first_image {
+                return Leaf::Same {
+                    automorphism: automorphism(first_perm),
+                    first: true,
+                };
+            }
+            match image.cmp(best_image) {
+                Ordering::Less => {
+                    best_image.clone_from(&image);
+                    *best_perm = perm.clone();
+                    Leaf::Better
+                }
+                Ordering::Greater => Leaf::Worse,
+                Ordering::Equal => Leaf::Same {
+                    automorphism: automorphism(best_perm),
+                    first: false,
+                },
+            }
+        });
+        self.workspace = workspace;
+        if searched == Searched::Stopped {
+            let stop = stopped.expect("stopped by the meter");
+            return Err(EvalError::stopped(stop).with_note(format!(
+                "the exact strategy had tried {leaves} branches of step 3 for one state"
+            )));
+        }
+        Ok(best.expect("a search has a leaf").1)
+    }
+
+    /// For tests and the audit: how many leaves the exact search visits
+    /// for `row`.
+    pub fn exact_leaves(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &[u32],
+    ) -> u64 {
+        self.read_state(machine, procs, row);
+        let input = OwnedInput {
+            ranks: self.ranks.clone(),
+            atoms: self.atoms.clone(),
+            bounds: self.bounds.clone(),
+            exact: self.exact.clone(),
+            type_sizes: self.type_sizes.clone(),
+        };
+        let mut workspace = Workspace::default();
+        match workspace.exact(&input.input(), &mut |_| Leaf::Worse) {
+            Searched::Done { leaves } => leaves,
+            Searched::Stopped => unreachable!("never stopped"),
+        }
+    }
+}
+
+/// The next combination of orders of the runs (each run's members in
+/// their next lexicographic order, the last run fastest); `false` after
+/// the last.
+fn next_order(orders: &mut [Vec<usize>], runs: &[Vec<(usize, usize)>]) -> bool {
+    for (order, runs) in orders.iter_mut().zip(runs).rev() {
+        for &(a, b) in runs.iter().rev() {
+            if next_permutation(&mut order[a..b]) {
+                return true;
+            }
+            // Wrapped round to its first order: carry to the run before.
+        }
+    }
+    false
+}
+
+/// The next lexicographic order of `items`, or (at the last) the first
+/// again and `false`.
+fn next_permutation(items: &mut [usize]) -> bool {
+    let n = items.len();
+    let Some(i) = (1..n).rev().find(|&i| items[i - 1] < items[i]) else {
+        items.reverse();
+        return false;
+    };
+    let j = (i..n)
+        .rev()
+        .find(|&j| items[j] > items[i - 1])
+        .expect("a larger element follows");
+    items.swap(i - 1, j);
+    items[i..].reverse();
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_order_of_every_run_comes_once() {
+        // Two runs in one family, of 3 and 2: 3!·2! orders.
+        let mut orders = vec![vec![0, 1, 2, 3, 4]];
+        let runs = vec![vec![(0, 3), (3, 5)]];
+        let mut seen = std::collections::BTreeSet::new();
+        loop {
+            assert!(seen.insert(orders[0].clone()), "{:?} twice", orders[0]);
+            if !next_order(&mut orders, &runs) {
+                break;
+            }
+        }
+        assert_eq!(seen.len(), 12);
+        assert_eq!(orders[0], vec![0, 1, 2, 3, 4], "back to the first");
+    }
+
+    #[test]
+    fn the_next_permutation_runs_through_all_then_wraps() {
+        let mut items = vec![2, 5, 7];
+        let mut count = 1;
+        while next_permutation(&mut items) {
+            count += 1;
+        }
+        assert_eq!(count, 6);
+        assert_eq!(items, vec![2, 5, 7]);
+    }
+}
