@@ -304,3 +304,96 @@ fn exact_representatives_are_invariant_under_permutation() {
         });
     }
 }
+
+/// Every strategy gives every assertion of every shipped model FDR's
+/// verdict, and on one thread and two the same counts (the exact form is
+/// found on the threads computing successors where it can be).
+#[test]
+fn every_strategy_agrees_on_every_verdict() {
+    use symcsp::check::{Asked, Verdict, check_with};
+    let models = [
+        "models/liststack.csp",
+        "models/peterson.csp",
+        "models/treebroadcast.csp",
+        "models/ring.csp",
+        "models/database.csp",
+        "models/buffers.csp",
+        "models/philosophers.csp",
+        "models/scheduler.csp",
+        "models/lockfreequeue.csp",
+    ];
+    let mut compared = 0;
+    for file in models {
+        let loaded = symcsp::types::load_file(file.as_ref()).expect("loads");
+        let script = loaded.script;
+        for index in 0..script.assertions.len() {
+            let mut seen: Option<(Verdict, String)> = None;
+            for strategy in Strategy::ALL {
+                for threads in [1, 2] {
+                    let budget = Budget {
+                        threads,
+                        max_states: Some(2_000_000),
+                        ..Budget::default()
+                    };
+                    let asked = Asked {
+                        symmetry: None,
+                        strategy,
+                    };
+                    let result = symcsp::stack::with_large_stack(|| {
+                        check_with(&script, index, &budget, &asked)
+                    });
+                    let Ok(result) = result else {
+                        continue;
+                    };
+                    if matches!(result.verdict, Verdict::Inconclusive(_)) {
+                        continue;
+                    }
+                    let what = format!(
+                        "{strategy} on {threads} thread(s): {} states",
+                        result.states
+                    );
+                    compared += 1;
+                    match &seen {
+                        None => seen = Some((result.verdict, what)),
+                        Some((verdict, first)) => assert_eq!(
+                            *verdict,
+                            result.verdict,
+                            "{file} assertion {}: {first}, but {what}",
+                            index + 1
+                        ),
+                    }
+                }
+            }
+        }
+    }
+    // Each model's every assertion, every strategy, both thread counts,
+    // bar those a budget or an error stopped.
+    assert!(compared > 300, "{compared} verdicts compared");
+}
+
+/// Representatives do not depend on the threads: the exact form a thread
+/// finds is the one the search's own would.
+#[test]
+fn exact_counts_do_not_depend_on_the_threads() {
+    let m = model("models/treebroadcast.csp", "System", &["NodeID", "Data"]);
+    let counts: Vec<(u64, u64)> = [1, 2, 3]
+        .iter()
+        .map(|&threads| {
+            m.with(|procs, root, symmetry| {
+                let budget = Budget {
+                    threads,
+                    ..Budget::default()
+                };
+                let mut machine = Machine::new(procs, root).expect("compiles");
+                let mut system = SystemSymmetry::new(symmetry, &mut machine, procs)
+                    .expect("mappable")
+                    .with_strategy(Strategy::Exact);
+                let x =
+                    explore_machine(procs, machine, &budget, Some(&mut system)).expect("explores");
+                (x.states, x.transitions)
+            })
+        })
+        .collect();
+    assert_eq!(counts, vec![counts[0]; 3]);
+    assert_eq!(counts[0].0, 304);
+}

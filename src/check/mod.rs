@@ -27,7 +27,9 @@ use crate::lts::search::{Budget, Live, Outcome, Search, Stopped};
 use crate::process::{EventId, EventSet, ProcId, Processes, TAU};
 use crate::script::Script;
 use crate::script::ir::{AssertOption, Assertion, AssertionKind, FuncId};
+use crate::symmetry::search_system::{About, Purpose, Reduction};
 use crate::symmetry::spec::Reduce;
+use crate::symmetry::strategy::Strategy;
 use crate::symmetry::{NotMappable, Origin, Symmetry, SystemSymmetry};
 use crate::syntax::ast::{Model, Property};
 use crate::syntax::{Diagnostic, Span};
@@ -96,10 +98,12 @@ pub struct Reduced {
     pub group_order: crate::symmetry::spec::GroupOrder,
     /// Where the types came from.
     pub origin: Origin,
+    /// How its representatives were found.
+    pub strategy: Strategy,
 }
 
 impl Reduced {
-    fn of(symmetry: &Symmetry) -> Reduced {
+    fn of(symmetry: &Symmetry, strategy: Strategy) -> Reduced {
         Reduced {
             types: symmetry
                 .types()
@@ -108,6 +112,7 @@ impl Reduced {
                 .collect(),
             group_order: symmetry.group_order(),
             origin: symmetry.origin.clone(),
+            strategy,
         }
     }
 
@@ -135,20 +140,47 @@ pub fn assertion_text(script: &Script, index: usize) -> String {
 /// on a thread with a large stack ([`crate::stack::with_large_stack`],
 /// or a [`worker`]).
 pub fn check(script: &Script, index: usize, budget: &Budget) -> Result<CheckResult, Diagnostic> {
-    check_reduced(script, index, budget, None)
+    check_with(script, index, budget, &Asked::default())
 }
 
 /// Checks assertion `index` of `script` within `budget`, reduced as
-/// `reduce` says (`None`: as the assertion's `:[symmetry reduce]` says).
-/// Types that are not constant-free, or a system that is not symmetric
-/// in them, make it an error naming why: it is never checked reduced
-/// then, nor silently unreduced.
+/// `reduce` says (`None`: as the assertion's `:[symmetry reduce]` says),
+/// with FDR's representatives ([`check_with`] takes a strategy).
 pub fn check_reduced(
     script: &Script,
     index: usize,
     budget: &Budget,
     reduce: Option<&Reduce>,
 ) -> Result<CheckResult, Diagnostic> {
+    let asked = Asked {
+        symmetry: reduce.cloned(),
+        strategy: Strategy::Fdr,
+    };
+    check_with(script, index, budget, &asked)
+}
+
+/// How a check is asked to be reduced: the symmetry (`None`: as the
+/// assertion says, by the one rule, [`Reduce::chosen`]) and the
+/// representative strategy.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Asked {
+    pub symmetry: Option<Reduce>,
+    pub strategy: Strategy,
+}
+
+/// Checks assertion `index` of `script` within `budget`, reduced as
+/// `asked` says (its symmetry `None`: as the assertion's `:[symmetry
+/// reduce]` says), with its strategy's representatives. Types that are
+/// not constant-free, or a system that is not symmetric in them, make it
+/// an error naming why: it is never checked reduced then, nor silently
+/// unreduced.
+pub fn check_with(
+    script: &Script,
+    index: usize,
+    budget: &Budget,
+    asked: &Asked,
+) -> Result<CheckResult, Diagnostic> {
+    let reduce = asked.symmetry.as_ref();
     // The whole memory budget: not what an earlier check that stopped
     // is still freeing.
     crate::budget::wait_for_frees();
@@ -178,7 +210,8 @@ pub fn check_reduced(
     // Deciding symmetry evaluates the types asked for: a budget that
     // stops it (its problems then being that it stopped) stops the check.
     let meter = budget.meter();
-    let decided = reduction(script, assertion, reduce, &meter);
+    let chosen = Reduce::chosen(script, reduce, Purpose::Check, About::Assertion(index));
+    let decided = reduction(script, assertion, &chosen, &meter);
     if let Some(stop) = meter.stopped().or_else(|| meter.poll().err()) {
         return Ok(CheckResult::stopped(
             stop,
@@ -207,7 +240,10 @@ pub fn check_reduced(
     let symmetry = symmetry.filter(|s| !s.is_trivial()).map(Arc::new);
     if let Some(live) = &budget.live {
         let decided = match &symmetry {
-            Some(s) => format!("reduced over {}", Reduced::of(s).type_list()),
+            Some(s) => format!(
+                "reduced over {}",
+                Reduced::of(s, asked.strategy).type_list()
+            ),
             None if notes.iter().any(|n| n.starts_with("symmetry:")) => {
                 "not reduced (see the notes)".to_string()
             }
@@ -217,11 +253,18 @@ pub fn check_reduced(
         let _ = live.decided.set(decided);
     }
     let mut stage = None;
+    if symmetry.is_some() && asked.strategy != Strategy::Fdr {
+        notes.push(format!(
+            "symmetry: representatives by the {} strategy ({})",
+            asked.strategy,
+            asked.strategy.summary()
+        ));
+    }
     let (result, reduced) = match run(
         script,
         &assertion.kind,
         tau_priority,
-        symmetry.clone(),
+        (symmetry.clone(), asked.strategy),
         budget,
     ) {
         Ok(result) => result,
@@ -272,7 +315,7 @@ pub fn check_reduced(
         }
         (None, stopped) => Verdict::Inconclusive(stopped.unwrap_or(Stopped::Cancelled)),
     };
-    let reduced = symmetry.as_deref().map(Reduced::of);
+    let reduced = symmetry.as_deref().map(|s| Reduced::of(s, asked.strategy));
     if let Verdict::Inconclusive(_) = verdict {
         stage = stage.or_else(|| Some(SEARCHING.to_string()));
     }
@@ -327,15 +370,11 @@ fn checked_processes(kind: &AssertionKind) -> Vec<FuncId> {
 fn reduction(
     script: &Script,
     assertion: &Assertion,
-    reduce: Option<&Reduce>,
+    chosen: &Reduce,
     meter: &crate::budget::Meter,
 ) -> Result<Option<Symmetry>, Diagnostic> {
-    let asked = reduce
-        .cloned()
-        .unwrap_or_else(|| Reduce::of_assertion(assertion));
     let eval = crate::eval::Evaluator::new(script).with_meter(meter.clone());
-    asked
-        .resolve(script, &eval, &checked_processes(&assertion.kind))
+    Reduction::decide(script, &eval, chosen, &checked_processes(&assertion.kind))
         .map_err(|problems| refused(assertion, problems))
 }
 
@@ -464,7 +503,7 @@ fn run(
     script: &Script,
     kind: &AssertionKind,
     tau_priority: Option<FuncId>,
-    symmetry: Option<Arc<Symmetry>>,
+    (symmetry, strategy): (Option<Arc<Symmetry>>, Strategy),
     budget: &Budget,
 ) -> Result<(Answer, bool), Failure> {
     let evaluator = crate::eval::Evaluator::new(script).with_meter(budget.meter());
@@ -493,7 +532,7 @@ fn run(
                 .map_err(|refusal| Failure::NotMappable { process, refusal }),
         }
     };
-    let reduce = symmetry.as_ref();
+    let reduce = symmetry.as_ref().map(|s| (s, strategy));
     match *kind {
         AssertionKind::Refinement { spec, model, imp } => {
             let spec = process(procs, spec)?;
@@ -637,6 +676,26 @@ fn compiling(script: &Script, func: FuncId) -> String {
     )
 }
 
+/// `machine` under `symmetry` with its strategy, through the one place
+/// that reduces a system ([`Reduction::of_machine`]); refused when it is
+/// not mappable (`process` says which side of the check it is).
+fn reduced_system(
+    procs: &mut Processes,
+    machine: &mut Machine,
+    (symmetry, strategy): (&Arc<Symmetry>, Strategy),
+    process: &'static str,
+) -> Result<SystemSymmetry, Failure> {
+    let script = procs.script();
+    match Reduction::of_machine(script, symmetry.clone(), strategy, machine, procs) {
+        Reduction::Reduced(system) => {
+            polled(procs, DECIDING_SYMMETRY)?;
+            Ok(*system)
+        }
+        Reduction::NotMappable { refusal, .. } => Err(Failure::NotMappable { process, refusal }),
+        _ => unreachable!("a check reduces only by a symmetry that permutes something"),
+    }
+}
+
 fn machine_of(
     procs: &mut Processes,
     root: ProcId,
@@ -670,7 +729,7 @@ fn product(
     (spec, root): (Spec, u32),
     (refusals, divergences): (bool, bool),
     priority: Option<EventSet>,
-    symmetry: Option<&Arc<Symmetry>>,
+    symmetry: Option<(&Arc<Symmetry>, Strategy)>,
     budget: &Budget,
 ) -> Result<Answer, Failure> {
     let mut machine =
@@ -678,14 +737,7 @@ fn product(
     let width = machine.components();
     let mut product = Product::new(spec, refusals, divergences, width);
     if let Some(symmetry) = symmetry {
-        let system =
-            SystemSymmetry::new(symmetry.clone(), &mut machine, procs).map_err(|refusal| {
-                Failure::NotMappable {
-                    process: "implementation",
-                    refusal,
-                }
-            })?;
-        polled(procs, DECIDING_SYMMETRY)?;
+        let system = reduced_system(procs, &mut machine, symmetry, "implementation")?;
         product = product.reduced(system);
     }
     let mut search = Search::with_machine(machine, &[root], true);
@@ -837,23 +889,16 @@ fn has_trace(
     trace: Vec<EventId>,
     divergence_strict: bool,
     priority: Option<EventSet>,
-    symmetry: Option<&Arc<Symmetry>>,
+    symmetry: Option<(&Arc<Symmetry>, Strategy)>,
     budget: &Budget,
 ) -> Result<(Answer, bool), Failure> {
     let mut machine =
         machine_of(procs, imp, &priority).map_err(|e| e.during(|| compiling.to_string()))?;
     let mut walk = trace::TraceWalk::new(trace.clone(), machine.components(), divergence_strict);
     let matcher =
-        symmetry.and_then(|s| crate::symmetry::trace::TraceMatcher::new(s, procs, &trace));
+        symmetry.and_then(|(s, _)| crate::symmetry::trace::TraceMatcher::new(s, procs, &trace));
     if let (Some(symmetry), Some(matcher)) = (symmetry, matcher) {
-        let system =
-            SystemSymmetry::new(symmetry.clone(), &mut machine, procs).map_err(|refusal| {
-                Failure::NotMappable {
-                    process: "process",
-                    refusal,
-                }
-            })?;
-        polled(procs, DECIDING_SYMMETRY)?;
+        let system = reduced_system(procs, &mut machine, symmetry, "process")?;
         walk = walk.reduced(system, matcher);
     }
     let root = walk.initial_columns();

@@ -14,8 +14,9 @@ use crate::symmetry::spec::Reduce;
 use crate::syntax::Diagnostic;
 
 use super::counterexample::RenderedCounterexample;
-use super::{CheckResult, check_reduced};
+use super::{Asked, CheckResult, check_with};
 use crate::process::Processes;
+use crate::symmetry::search_system::{About, Purpose};
 
 /// A snapshot of a running check.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -65,16 +66,16 @@ impl CheckHandle {
     /// Starts checking assertion `index` of `script` within `budget`
     /// (whose `live` counters are replaced by the handle's own).
     pub fn spawn(script: Arc<Script>, index: usize, budget: Budget) -> CheckHandle {
-        CheckHandle::spawn_reduced(script, index, budget, None)
+        CheckHandle::spawn_reduced(script, index, budget, Asked::default())
     }
 
-    /// Starts checking assertion `index`, reduced as `reduce` says
-    /// (`None`: as the assertion says; see [`check_reduced`]).
+    /// Starts checking assertion `index`, reduced as `asked` says (see
+    /// [`check_with`]).
     pub fn spawn_reduced(
         script: Arc<Script>,
         index: usize,
         budget: Budget,
-        reduce: Option<Reduce>,
+        asked: Asked,
     ) -> CheckHandle {
         let live = Arc::new(Live::default());
         let budget = Budget {
@@ -82,10 +83,13 @@ impl CheckHandle {
             ..budget
         };
         let for_thread = budget.clone();
-        let asked = reduce
-            .clone()
-            .unwrap_or_else(|| Reduce::of_assertion(&script.assertions[index]));
-        let reduced_over = asked.describe(&script);
+        let chosen = Reduce::chosen(
+            &script,
+            asked.symmetry.as_ref(),
+            Purpose::Check,
+            About::Assertion(index),
+        );
+        let reduced_over = chosen.describe(&script);
         let done = Arc::new((Mutex::new(false), Condvar::new()));
         let finishing = Finishing(done.clone());
         let thread = std::thread::Builder::new()
@@ -93,7 +97,7 @@ impl CheckHandle {
             .stack_size(LARGE_STACK)
             .spawn(move || {
                 let _finishing = finishing;
-                let result = check_reduced(&script, index, &for_thread, reduce.as_ref())?;
+                let result = check_with(&script, index, &for_thread, &asked)?;
                 let counterexample = match &result.counterexample {
                     Some(cx) => {
                         let mut procs = Processes::new(&script).map_err(|e| e.to_diagnostic())?;

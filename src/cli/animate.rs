@@ -8,6 +8,7 @@ use std::path::Path;
 use super::limits::AnimatorLimits;
 use super::{EXIT_INPUT_ERROR, say, summary};
 use crate::builtin::LISTSTACK;
+use crate::symmetry::strategy::Strategy;
 use crate::tui::app::{App, Start};
 use crate::tui::config::Config;
 use crate::tui::model::Source;
@@ -20,6 +21,8 @@ pub(super) struct Request<'a> {
     pub process: Option<String>,
     pub session: Option<&'a Path>,
     pub symmetry: Option<String>,
+    /// `--strategy`: how representatives are found.
+    pub strategy: Strategy,
     /// `--after`: the trace to follow from the initial state.
     pub after: Option<String>,
 }
@@ -35,6 +38,7 @@ pub(super) fn run(
         process,
         session,
         symmetry,
+        strategy,
         after,
     } = request;
     let session = match session.map(|path| Session::read(path).map(|s| (s, path))) {
@@ -114,7 +118,8 @@ pub(super) fn run(
     let outcome = crate::stack::with_large_stack(move || {
         let mut app = match session {
             Some((session, path)) => {
-                App::from_session(&session, path.to_path_buf(), symmetry, config)?
+                let strategy = (strategy != Strategy::Fdr).then_some(strategy);
+                App::from_session_as(&session, path.to_path_buf(), (symmetry, strategy), config)?
             }
             None => App::start(
                 source,
@@ -123,6 +128,7 @@ pub(super) fn run(
                     symmetry,
                     session: None,
                     after,
+                    strategy,
                 },
                 config,
             ),

@@ -24,6 +24,7 @@ use super::{
     EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, fail_with, load_as, plural, say, stopped_by,
 };
 use crate::budget::unbounded_note;
+use crate::check::Asked;
 use crate::check::counterexample::{Counterexample, Kind, RenderedCounterexample};
 use crate::check::worker::CheckHandle;
 use crate::check::{CheckResult, Verdict, assertion_text};
@@ -31,6 +32,7 @@ use crate::process::Processes;
 use crate::process::print::trace_text;
 use crate::script::Script;
 use crate::stack::with_large_stack;
+use crate::symmetry::strategy::Strategy;
 use crate::syntax::Diagnostic;
 
 /// Exit code when an assertion fails.
@@ -47,6 +49,8 @@ pub struct Request<'a> {
     pub limits: &'a SearchLimits,
     /// `--symmetry auto|off|T,U`: instead of what each assertion asks.
     pub symmetry: Option<&'a str>,
+    /// `--strategy`: how representatives are found.
+    pub strategy: Strategy,
 }
 
 #[derive(Serialize)]
@@ -134,8 +138,11 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     let mut outcomes = Vec::new();
     for &number in &chosen {
         let index = number - 1;
-        let handle =
-            CheckHandle::spawn_reduced(script.clone(), index, budget.clone(), reduce.clone());
+        let asked = Asked {
+            symmetry: reduce.clone(),
+            strategy: request.strategy,
+        };
+        let handle = CheckHandle::spawn_reduced(script.clone(), index, budget.clone(), asked);
         while !handle.wait(progress.interval()) {
             // What the check decided about symmetry, once it has (before
             // its search), else what was asked.
@@ -258,7 +265,12 @@ fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
             counterexample: counterexample.as_ref().map(counterexample_json),
             notes: &result.notes,
             symmetry: result.symmetry.as_ref().map(|reduced| {
-                SymmetryReport::new(&reduced.types, &reduced.group_order, result.states)
+                SymmetryReport::new(
+                    &reduced.types,
+                    &reduced.group_order,
+                    reduced.strategy,
+                    result.states,
+                )
             }),
             reasons: result
                 .reasons

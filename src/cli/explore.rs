@@ -13,18 +13,19 @@ use serde::Serialize;
 
 use super::limits::SearchLimits;
 use super::progress::{ProgressLine, counters, progress_of};
-use super::symmetry::{SymmetryReport, not_mappable, requested, symmetry};
+use super::symmetry::{SymmetryReport, requested};
 use super::{
     EXIT_INCONCLUSIVE, Format, fail_at, fail_with, load_as, plural, say, stopped_before, stopped_by,
 };
 
 use crate::budget::{Live, Stopped, unbounded_note};
-use crate::lts::machine::Machine;
 use crate::lts::{self, Budget, Exploration};
 use crate::process::Processes;
+use crate::symmetry::Symmetry;
+use crate::symmetry::search_system::{About, Purpose, Reduction, SearchSystem};
 use crate::symmetry::spec::Reduce;
-use crate::symmetry::{Symmetry, SystemSymmetry};
-use crate::syntax::one_line;
+use crate::symmetry::strategy::Strategy;
+use crate::syntax::{one_line, render_all};
 use crate::types::Expect;
 
 /// The most states `--dot` draws.
@@ -69,6 +70,8 @@ pub struct Request<'a> {
     pub dot: Option<&'a Path>,
     /// `--symmetry auto|off|T,U`.
     pub symmetry: Option<&'a str>,
+    /// `--strategy`: how representatives are found.
+    pub strategy: Strategy,
 }
 
 #[derive(Serialize)]
@@ -94,6 +97,9 @@ struct Report<'a> {
     /// What the states were reduced by (`null`: they are states, not
     /// representatives).
     symmetry: Option<SymmetryReport>,
+    /// How the reduction fell short of what was asked, if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -145,10 +151,16 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     };
     let mut script = loaded.script;
     let asked = match request.symmetry.map(|text| requested(&mut script, text)) {
-        None => Reduce::Off,
-        Some(Ok(asked)) => asked,
+        None => None,
+        Some(Ok(asked)) => Some(asked),
         Some(Err(problem)) => return fail_with(format, request.file, &problem, out, err),
     };
+    let asked = Reduce::chosen(
+        &script,
+        asked.as_ref(),
+        Purpose::Explore,
+        About::Process(&process),
+    );
     if request.engine == Engine::Terms && !matches!(asked, Reduce::Off) {
         let problem = "error: --engine terms explores without symmetry reduction (it is the \
                        independent cross-check); drop --symmetry or the engine\n";
@@ -177,6 +189,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         exploration,
         dot,
         symmetry: reduced,
+        note,
     } = match outcome {
         Ok(found) => found,
         Err(Problem::Diagnostic(d)) => {
@@ -237,7 +250,8 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
                 dot: dot_report,
                 symmetry: reduced
                     .as_ref()
-                    .map(|s| SymmetryReport::of_exploration(s, &exploration)),
+                    .map(|s| SymmetryReport::of_exploration(s, &exploration, request.strategy)),
+                note: note.as_deref(),
             };
             let text = serde_json::to_string(&report).expect("a report serialises");
             say(out, &format!("{text}\n"));
@@ -248,7 +262,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
                 (request, &process),
                 &budget,
                 &exploration,
-                reduced.as_ref(),
+                (reduced.as_ref(), note.as_deref()),
                 script,
             ),
         ),
@@ -274,6 +288,8 @@ struct Explored {
     exploration: Exploration,
     dot: Drawing,
     symmetry: Option<Symmetry>,
+    /// How the reduction fell short of what was asked, if it did.
+    note: Option<String>,
 }
 
 enum Drawing {
@@ -300,27 +316,48 @@ fn explore(
             None => diagnostic(e),
         }
     };
-    let (mut procs, root) = Processes::with_root_within(script, func, budget.meter())
-        .map_err(before_search("compiling the process"))?;
-    let symmetry = symmetry(script, procs.evaluator(), asked, &[func]).map_err(Problem::Text)?;
-    let reduced = |procs: &mut Processes, machine: &mut Machine| match &symmetry {
-        Some(s) => SystemSymmetry::new(std::sync::Arc::new(s.clone()), machine, procs)
-            .map(Some)
-            .map_err(|refusal| Problem::Text(not_mappable(script, func, s, &refusal))),
-        None => Ok(None),
-    };
-    let exploration = match request.engine {
-        Engine::Supercombinator => {
-            let mut machine =
-                Machine::new(&mut procs, root).map_err(before_search("compiling the process"))?;
-            let mut system = reduced(&mut procs, &mut machine)?;
-            let canonicaliser = system
-                .as_mut()
-                .map(|s| s as &mut dyn lts::search::Canonicaliser);
-            lts::explore_machine(&mut procs, machine, budget, canonicaliser).map_err(diagnostic)?
+    if request.engine == Engine::Terms {
+        let (mut procs, root) = Processes::with_root_within(script, func, budget.meter())
+            .map_err(before_search("compiling the process"))?;
+        let exploration =
+            lts::plain::explore_terms(&mut procs, root, budget).map_err(diagnostic)?;
+        return Ok(Explored {
+            exploration,
+            dot: Drawing::NotAsked,
+            symmetry: None,
+            note: None,
+        });
+    }
+    // The system through the one place that builds it (again for the
+    // drawing: a search's system is spent by it).
+    let build = || {
+        let mut built = SearchSystem::build(script, func, asked, request.strategy, budget.meter())
+            .map_err(before_search("compiling the process"))?;
+        if let Some(problems) = built.reduction.refusal(script, func) {
+            return Err(Problem::Text(render_all(&problems, &script.sources)));
         }
-        Engine::Terms => lts::plain::explore_terms(&mut procs, root, budget).map_err(diagnostic)?,
+        let note = match &built.reduction {
+            Reduction::Reduced(system)
+                if !system.types_without_family().is_empty()
+                    && matches!(request.strategy, Strategy::Sorted | Strategy::Segmented) =>
+            {
+                Some(unfamiliar(request.strategy, &system.types_without_family()))
+            }
+            _ => None,
+        };
+        // A trivial symmetry is shown (it names what it left out) though
+        // nothing is reduced.
+        let symmetry = built.reduction.symmetry().cloned();
+        built.procs.replace_meter(budget.meter());
+        Ok((built, symmetry, note))
     };
+    let (mut built, symmetry, note) = build()?;
+    let canonicaliser = built
+        .reduction
+        .system()
+        .map(|s| s as &mut dyn lts::search::Canonicaliser);
+    let exploration = lts::explore_machine(&mut built.procs, built.machine, budget, canonicaliser)
+        .map_err(diagnostic)?;
     let dot = if request.dot.is_none() {
         Drawing::NotAsked
     } else if !exploration.complete {
@@ -331,16 +368,15 @@ fn explore(
             plural(exploration.states as usize, "state")
         ))
     } else {
-        // The drawing's own machine, reduced alike.
-        let mut machine = Machine::new(&mut procs, root).map_err(diagnostic)?;
-        let mut system = reduced(&mut procs, &mut machine)?;
-        let canonicaliser = system
-            .as_mut()
+        let (mut drawn, _, _) = build()?;
+        let canonicaliser = drawn
+            .reduction
+            .system()
             .map(|s| s as &mut dyn lts::search::Canonicaliser);
-        match lts::graph::graph_machine(&mut procs, machine, DOT_LIMIT, canonicaliser)
+        match lts::graph::graph_machine(&mut drawn.procs, drawn.machine, DOT_LIMIT, canonicaliser)
             .map_err(diagnostic)?
         {
-            Some(graph) => Drawing::Drawn(graph.to_dot(&procs)),
+            Some(graph) => Drawing::Drawn(graph.to_dot(&drawn.procs)),
             None => Drawing::Skipped(format!("the LTS has more than {DOT_LIMIT} states")),
         }
     };
@@ -348,14 +384,31 @@ fn explore(
         exploration,
         dot,
         symmetry,
+        note,
     })
+}
+
+/// What the sorted and segmented strategies cannot reduce: types that
+/// index no family of components.
+pub(super) fn unfamiliar(strategy: Strategy, types: &[String]) -> String {
+    format!(
+        "the {strategy} strategy reduces only types that index a family of components: {} \
+         index{} none, so {} not reduced",
+        types.join(", "),
+        if types.len() == 1 { "es" } else { "" },
+        if types.len() == 1 {
+            "it is"
+        } else {
+            "they are"
+        }
+    )
 }
 
 fn plain(
     (request, process): (&Request, &str),
     budget: &Budget,
     x: &Exploration,
-    reduced: Option<&Symmetry>,
+    (reduced, note): (Option<&Symmetry>, Option<&str>),
     script: &crate::script::Script,
 ) -> String {
     let rate = if x.seconds > 0.0 {
@@ -392,15 +445,22 @@ fn plain(
                 .collect::<Vec<_>>()
                 .join(", ")
         };
+        let strategy = match request.strategy {
+            Strategy::Fdr => String::new(),
+            other => format!(" (the {other} strategy's)"),
+        };
         text.push_str(&format!(
             "symmetry           {types} — group order {}: the states are representatives of \
-             symmetry classes\n",
+             symmetry classes{strategy}\n",
             symmetry.group_order().value()
         ));
         // What automatic mode could not permute, and why.
         for line in symmetry.left_out_lines(script) {
             text.push_str(&format!("                   {line}\n"));
         }
+    }
+    if let Some(note) = note {
+        text.push_str(&format!("note               symmetry: {note}\n"));
     }
     if let Some(stopped) = x.stopped {
         text.push_str(&format!(

@@ -29,6 +29,7 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::budget::{Budget, Stopped};
+use crate::symmetry::strategy::Strategy;
 
 /// Exit code for input the user must fix (usage, syntax, evaluation).
 pub const EXIT_INPUT_ERROR: u8 = 2;
@@ -62,6 +63,11 @@ struct Cli {
     /// else automatic.
     #[arg(long, value_name = "auto|off|T,U")]
     symmetry: Option<String>,
+    /// How the symmetry view and the reduced walk find representatives:
+    /// `fdr`, `sorted`, `segmented`, `flooding` or `exact` (as `symcsp
+    /// check --strategy`); the view's key cycles them.
+    #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = Strategy::parse)]
+    strategy: Strategy,
     /// Open the animator at the state these visible events lead to,
     /// separated by commas (`"push.T0.A, push.T1.B"`), τ steps as needed:
     /// as `symcsp rep --after` reads them. One that cannot happen is
@@ -140,6 +146,13 @@ enum Command {
         /// types separated by commas (`NodeID, Data`).
         #[arg(long, value_name = "auto|off|T,U")]
         symmetry: Option<String>,
+        /// How representatives are found: `fdr` (the paper's algorithm,
+        /// as FDR), `sorted` or `segmented` (Bošnački et al.: families of
+        /// components sorted), `flooding` (every image of a new state
+        /// marked seen) or `exact` (a canonical form: one representative
+        /// per symmetry class).
+        #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = Strategy::parse)]
+        strategy: Strategy,
     },
     /// Check a script's assertions, as FDR does: Passed or Failed, with a
     /// counterexample (exit 0 all passed, 2 some could not be checked,
@@ -164,6 +177,13 @@ enum Command {
         /// `:[symmetry reduce]` says.
         #[arg(long, value_name = "auto|off|T,U")]
         symmetry: Option<String>,
+        /// How representatives are found: `fdr` (the paper's algorithm,
+        /// as FDR), `sorted` or `segmented` (Bošnački et al.: families of
+        /// components sorted), `flooding` (every image of a new state
+        /// marked seen) or `exact` (a canonical form: one representative
+        /// per symmetry class).
+        #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = Strategy::parse)]
+        strategy: Strategy,
     },
     /// Show the representative of a state's symmetry class beside the
     /// state: the permutation, the component bijection, every partition
@@ -230,6 +250,11 @@ struct StateArgs {
     /// assertion, or `auto`.
     #[arg(long, value_name = "auto|T,U")]
     symmetry: Option<String>,
+    /// Whose representative to show: `fdr` (the paper's algorithm, the
+    /// default), `sorted`, `segmented`, `flooding` or `exact` (as `symcsp
+    /// check --strategy`).
+    #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = Strategy::parse)]
+    strategy: Strategy,
 }
 
 /// Runs the command line with the process's arguments.
@@ -275,6 +300,7 @@ pub fn main() -> ExitCode {
             dot,
             engine,
             symmetry,
+            strategy,
         }) => {
             let request = explore::Request {
                 file: &file,
@@ -284,6 +310,7 @@ pub fn main() -> ExitCode {
                 limits: &limits,
                 dot: dot.as_deref(),
                 symmetry: symmetry.as_deref(),
+                strategy,
             };
             explore::run(&request, &mut out, &mut err)
         }
@@ -293,6 +320,7 @@ pub fn main() -> ExitCode {
             format,
             limits,
             symmetry,
+            strategy,
         }) => {
             let request = check::Request {
                 file: &file,
@@ -300,6 +328,7 @@ pub fn main() -> ExitCode {
                 format,
                 limits: &limits,
                 symmetry: symmetry.as_deref(),
+                strategy,
             };
             check::run(&request, &mut out, &mut err)
         }
@@ -315,6 +344,7 @@ pub fn main() -> ExitCode {
                 process: state.process.as_deref(),
                 after: state.after.as_deref(),
                 symmetry: state.symmetry.as_deref(),
+                strategy: state.strategy,
                 format,
                 choose: &choose,
             };
@@ -332,6 +362,7 @@ pub fn main() -> ExitCode {
                 after: state.after.as_deref(),
                 vs: vs.as_deref(),
                 symmetry: state.symmetry.as_deref(),
+                strategy: state.strategy,
                 budget,
                 format,
             };
@@ -343,6 +374,7 @@ pub fn main() -> ExitCode {
                 process: cli.process,
                 session: cli.session.as_deref(),
                 symmetry: cli.symmetry,
+                strategy: cli.strategy,
                 after: cli.after,
             };
             animate::run(request, &cli.limits, &mut out, &mut err)

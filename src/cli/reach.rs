@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::symmetry::{not_mappable, requested, symmetry as resolve_symmetry};
+use super::symmetry::{not_mappable, requested};
 use super::{EXIT_INPUT_ERROR, load, say};
 use crate::check::trace::{add_typed, follow, typed_events};
 use crate::lts::Budget;
@@ -15,7 +15,9 @@ use crate::lts::machine::Machine;
 use crate::process::{EventId, Processes};
 use crate::script::Script;
 use crate::script::ir::FuncId;
+use crate::symmetry::search_system::{About, Purpose, Reduction, SearchSystem};
 use crate::symmetry::spec::Reduce;
+use crate::symmetry::strategy::Strategy;
 use crate::symmetry::{Symmetry, SystemSymmetry};
 use crate::syntax::{Diagnostic, one_line, render_all};
 use crate::types::{Expect, Loaded};
@@ -25,6 +27,8 @@ pub(super) struct Question<'a> {
     pub file: &'a Path,
     pub process: Option<&'a str>,
     pub symmetry: Option<&'a str>,
+    /// How representatives are found (`--strategy`).
+    pub strategy: Strategy,
     /// Each trace (visible events separated by commas) with the name its
     /// diagnostics give it (`<after>`, `<vs>`); `None` for the initial
     /// state.
@@ -66,6 +70,7 @@ pub(super) struct Subject {
     pub process: FuncId,
     pub process_text: String,
     pub symmetry: Reduce,
+    pub strategy: Strategy,
     pub traces: Vec<Option<FuncId>>,
 }
 
@@ -123,11 +128,20 @@ fn subject(loaded: &mut Loaded, question: &Question) -> Result<Subject, String> 
             (imp, text, Some(asked))
         }
     };
-    let symmetry = asked.or(from_assertion).unwrap_or(Reduce::Automatic);
+    // With no process named, the assertion's process; its types by the
+    // one rule (the assertion's, unless --symmetry says otherwise).
+    let _ = from_assertion;
+    let symmetry = Reduce::chosen(
+        script,
+        asked.as_ref(),
+        Purpose::Show,
+        About::Process(&process_text),
+    );
     Ok(Subject {
         process,
         process_text,
         symmetry,
+        strategy: question.strategy,
         traces,
     })
 }
@@ -165,10 +179,28 @@ impl Reached<'_> {
 pub(super) fn reach<'s>(script: &'s Script, subject: &Subject) -> Result<Reached<'s>, String> {
     let render = |ds: &[Diagnostic]| render_all(ds, &script.sources);
     let eval_error = |e: crate::eval::EvalError| render(&[e.to_diagnostic()]);
-    let (mut procs, root) = Processes::with_root(script, subject.process).map_err(eval_error)?;
-    let roots = [subject.process];
-    let symmetry = resolve_symmetry(script, procs.evaluator(), &subject.symmetry, &roots)?
-        .expect("`off` was refused");
+    let SearchSystem {
+        mut procs,
+        mut machine,
+        reduction,
+        ..
+    } = SearchSystem::build(
+        script,
+        subject.process,
+        &subject.symmetry,
+        subject.strategy,
+        Budget::default().meter(),
+    )
+    .map_err(eval_error)?;
+    let system = match reduction {
+        Reduction::Reduced(system) | Reduction::Trivial { system, .. } => *system,
+        Reduction::Refused(problems) => return Err(render(&problems)),
+        Reduction::NotMappable { symmetry, refusal } => {
+            return Err(not_mappable(script, subject.process, &symmetry, &refusal));
+        }
+        Reduction::Off => unreachable!("`off` was refused"),
+    };
+    let symmetry = Arc::new(system.symmetry().clone());
     let traces = subject
         .traces
         .iter()
@@ -177,10 +209,6 @@ pub(super) fn reach<'s>(script: &'s Script, subject: &Subject) -> Result<Reached
             None => Ok(Vec::new()),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let mut machine = Machine::new(&mut procs, root).map_err(eval_error)?;
-    let symmetry = Arc::new(symmetry);
-    let system = SystemSymmetry::new(symmetry.clone(), &mut machine, &mut procs)
-        .map_err(|refusal| not_mappable(script, subject.process, &symmetry, &refusal))?;
     let mut states = Vec::with_capacity(traces.len());
     for (trace, func) in traces.into_iter().zip(&subject.traces) {
         let (next, followed) = follow(&mut procs, machine, &trace, &Budget::default());

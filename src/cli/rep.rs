@@ -33,6 +33,7 @@ use crate::symmetry::stages::latex::latex;
 use crate::symmetry::stages::markdown::markdown;
 use crate::symmetry::stages::svg::svg;
 use crate::symmetry::stages::{self, Document, Sources, cell_sizes, uniqueness};
+use crate::symmetry::strategy::Strategy;
 use crate::symmetry::variables::ComponentVariables;
 use crate::symmetry::{Atom, Explanation, Origin, Permutation, Symmetry};
 
@@ -75,6 +76,9 @@ pub struct Request<'a> {
     pub process: Option<&'a str>,
     pub after: Option<&'a str>,
     pub symmetry: Option<&'a str>,
+    /// `--strategy`: whose representative is shown beside the
+    /// algorithm's.
+    pub strategy: Strategy,
     pub format: RepFormat,
     /// Only the algorithm's stages (what the exports always are).
     pub stages: bool,
@@ -99,6 +103,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         file: request.file,
         process: request.process,
         symmetry: request.symmetry,
+        strategy: request.strategy,
         traces: vec![("<after>", request.after)],
         command: "rep",
     };
@@ -131,6 +136,7 @@ fn report(script: &Script, subject: &Subject, request: &Request) -> Result<Strin
     let variables = reached
         .system
         .variables(&reached.machine, &mut reached.procs, &row);
+    let by_strategy = StrategyShown::of(&mut reached, &row, &explanation.representative)?;
     let one = One::new(&reached, explanation, variables);
     Ok(match format {
         RepFormat::Plain if !stages => {
@@ -138,6 +144,9 @@ fn report(script: &Script, subject: &Subject, request: &Request) -> Result<Strin
             out.push_str(&one.plain());
             if let Some(by_hand) = &by_hand {
                 out.push_str(&by_hand.plain(&reached));
+            }
+            if let Some(shown) = &by_strategy {
+                out.push_str(&shown.plain(&reached));
             }
             out
         }
@@ -150,6 +159,9 @@ fn report(script: &Script, subject: &Subject, request: &Request) -> Result<Strin
             if let Some(by_hand) = &by_hand {
                 object.insert("by_hand".into(), by_hand.json(&reached));
             }
+            if let Some(shown) = &by_strategy {
+                object.insert("strategy".into(), shown.json(&reached));
+            }
             serde_json::to_string_pretty(&Json::Object(object)).expect("a report serialises") + "\n"
         }
         RepFormat::Dot => crate::symmetry::drawing::dot(&one.graph, &one.texts),
@@ -157,6 +169,88 @@ fn report(script: &Script, subject: &Subject, request: &Request) -> Result<Strin
             one.stages(subject, &trace, format.export())?
         }
     })
+}
+
+/// The representative another strategy than the algorithm's gives, beside
+/// the algorithm's.
+struct StrategyShown {
+    strategy: Strategy,
+    representative: Vec<u32>,
+    permutation: Permutation,
+    alpha: Vec<usize>,
+    /// Whether it is the algorithm's representative too.
+    same: bool,
+}
+
+impl StrategyShown {
+    /// `None` for FDR's strategy (the algorithm shown already).
+    fn of(
+        reached: &mut Reached,
+        row: &[u32],
+        algorithm: &[u32],
+    ) -> Result<Option<StrategyShown>, String> {
+        let strategy = reached.system.strategy();
+        if strategy == Strategy::Fdr {
+            return Ok(None);
+        }
+        let mut representative = vec![0; row.len()];
+        let permutation = reached
+            .system
+            .canonical(
+                &mut reached.machine,
+                &mut reached.procs,
+                row,
+                &mut representative,
+            )
+            .map_err(|e| e.to_diagnostic().render(&reached.procs.script().sources))?
+            .clone();
+        let same = representative == algorithm;
+        let alpha = reached.system.alpha(&mut reached.procs, &permutation);
+        Ok(Some(StrategyShown {
+            strategy,
+            representative,
+            permutation,
+            alpha,
+            same,
+        }))
+    }
+
+    fn plain(&self, reached: &Reached) -> String {
+        let mut out = format!(
+            "
+the {} strategy ({})
+",
+            self.strategy,
+            self.strategy.summary()
+        );
+        for (slot, text) in reached.texts(&self.representative).iter().enumerate() {
+            out.push_str(&format!("{:>3}  {text}\n", slot + 1));
+        }
+        out.push_str(&permutation_text(
+            "permutation",
+            "the identity",
+            &self.permutation,
+            &self.alpha,
+            &reached.symmetry,
+            reached.procs.script(),
+        ));
+        out.push_str(if self.same {
+            "the same representative as the algorithm's\n"
+        } else {
+            "not the algorithm's representative: the algorithm gives another state of the same \
+             symmetry class\n"
+        });
+        out
+    }
+
+    fn json(&self, reached: &Reached) -> Json {
+        json!({
+            "name": self.strategy.name(),
+            "representative": reached.texts(&self.representative),
+            "permutation": permutation_json(&self.permutation, &reached.symmetry, reached.procs.script()),
+            "same_as_algorithm": self.same,
+        })
+    }
 }
 
 /// The lines naming the process, each state's trace (`after ...`), the

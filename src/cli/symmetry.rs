@@ -2,31 +2,17 @@
 //! types added to the script as expressions, then checked (or chosen) by
 //! the symmetry layer, every problem rendered for the terminal.
 
-use crate::eval::Evaluator;
 use crate::script::Script;
 use crate::script::ir::FuncId;
 use serde::Serialize;
 
 use crate::symmetry::Symmetry;
 use crate::symmetry::spec::{GroupOrder, Reduce};
-use crate::syntax::render_all;
+use crate::symmetry::strategy::Strategy;
 
 /// Reads `--symmetry`'s text and adds its types to `script`.
 pub(super) fn requested(script: &mut Script, text: &str) -> Result<Reduce, String> {
     Reduce::requested(script, text)
-}
-
-/// The symmetry asked for, over what `roots` depend on, with every
-/// problem rendered for the terminal.
-pub(super) fn symmetry(
-    script: &Script,
-    eval: &Evaluator,
-    requested: &Reduce,
-    roots: &[FuncId],
-) -> Result<Option<Symmetry>, String> {
-    requested
-        .resolve(script, eval, roots)
-        .map_err(|ds| render_all(&ds, &script.sources))
 }
 
 /// What a search was reduced by, as JSON (`"symmetry"`; `null` when it
@@ -36,6 +22,10 @@ pub(super) struct SymmetryReport {
     types: Vec<TypeReport>,
     /// A string: the order outgrows every integer type.
     group_order: String,
+    /// How representatives were found (`exact`, ...), when not by FDR's
+    /// algorithm.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    strategy: Option<&'static str>,
     /// The states searched, each a representative of its class.
     representatives: u64,
     /// Between representatives (exploration only).
@@ -55,6 +45,7 @@ impl SymmetryReport {
     pub(super) fn new(
         types: &[(String, usize)],
         group_order: &GroupOrder,
+        strategy: Strategy,
         representatives: u64,
     ) -> SymmetryReport {
         SymmetryReport {
@@ -66,6 +57,7 @@ impl SymmetryReport {
                 })
                 .collect(),
             group_order: group_order.value().to_string(),
+            strategy: (strategy != Strategy::Fdr).then_some(strategy.name()),
             representatives,
             transitions: None,
             deadlock_states: None,
@@ -76,6 +68,7 @@ impl SymmetryReport {
     pub(super) fn of_exploration(
         symmetry: &Symmetry,
         x: &crate::lts::Exploration,
+        strategy: Strategy,
     ) -> SymmetryReport {
         let types: Vec<(String, usize)> = symmetry
             .types()
@@ -85,7 +78,7 @@ impl SymmetryReport {
         SymmetryReport {
             transitions: Some(x.transitions),
             deadlock_states: Some(x.deadlock_states),
-            ..SymmetryReport::new(&types, &symmetry.group_order(), x.states)
+            ..SymmetryReport::new(&types, &symmetry.group_order(), strategy, x.states)
         }
     }
 }

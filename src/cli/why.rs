@@ -23,6 +23,7 @@ use super::rep::{
 use crate::script::Script;
 use crate::symmetry::compare::{Answer, Cause, Comparison, Evidence, Mapping};
 use crate::symmetry::rep::Step;
+use crate::symmetry::strategy::Strategy;
 
 pub struct Request<'a> {
     pub file: &'a Path,
@@ -30,6 +31,8 @@ pub struct Request<'a> {
     pub after: Option<&'a str>,
     pub vs: Option<&'a str>,
     pub symmetry: Option<&'a str>,
+    /// `--strategy`: whose representatives are compared first.
+    pub strategy: Strategy,
     pub budget: u64,
     pub format: Format,
 }
@@ -39,6 +42,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         file: request.file,
         process: request.process,
         symmetry: request.symmetry,
+        strategy: request.strategy,
         traces: vec![("<after>", request.after), ("<vs>", request.vs)],
         command: "why",
     };
@@ -56,6 +60,7 @@ fn report(
 ) -> Result<String, String> {
     let mut reached = reach(script, subject)?;
     let (left, right) = (reached.states[0].1.clone(), reached.states[1].1.clone());
+    let by_strategy = strategy_answer(&mut reached, &left, &right)?;
     let comparison = reached.system.compare(
         &mut reached.machine,
         &mut reached.procs,
@@ -91,12 +96,70 @@ fn report(
                     "note       the two are one state: give the traces of two with --after and --vs\n",
                 );
             }
+            if let Some((strategy, same)) = by_strategy {
+                text.insert_str(
+                    text.len() - 1,
+                    &format!("strategy   {}\n", strategy_sentence(strategy, same)),
+                );
+            }
             text + &view.plain()
         }
         Format::Json => {
-            serde_json::to_string_pretty(&view.json(subject)).expect("a report serialises") + "\n"
+            let mut object = view.json(subject);
+            if let (Some((strategy, same)), Json::Object(map)) = (by_strategy, &mut object) {
+                map.insert(
+                    "strategy".into(),
+                    json!({
+                        "name": strategy.name(),
+                        "same_representative": same,
+                        "one_class": same || strategy.unique(),
+                        "sentence": strategy_sentence(strategy, same),
+                    }),
+                );
+            }
+            serde_json::to_string_pretty(&object).expect("a report serialises") + "\n"
         }
     })
+}
+
+/// Under a strategy other than the algorithm's: whether it gives the two
+/// states one representative.
+fn strategy_answer(
+    reached: &mut Reached,
+    left: &[u32],
+    right: &[u32],
+) -> Result<Option<(Strategy, bool)>, String> {
+    let strategy = reached.system.strategy();
+    if strategy == Strategy::Fdr {
+        return Ok(None);
+    }
+    let mut representative = |row: &[u32]| -> Result<Vec<u32>, String> {
+        let mut out = vec![0; row.len()];
+        reached
+            .system
+            .canonical(&mut reached.machine, &mut reached.procs, row, &mut out)
+            .map_err(|e| e.to_diagnostic().render(&reached.procs.script().sources))?;
+        Ok(out)
+    };
+    let same = representative(left)? == representative(right)?;
+    Ok(Some((strategy, same)))
+}
+
+/// What one strategy's representatives say of two states.
+fn strategy_sentence(strategy: Strategy, same: bool) -> String {
+    match (same, strategy.unique()) {
+        (true, _) => format!(
+            "the {strategy} strategy gives both the same representative: one symmetry class"
+        ),
+        (false, true) => format!(
+            "the {strategy} strategy gives them different representatives, and it gives one \
+             per class: they are in different symmetry classes"
+        ),
+        (false, false) => format!(
+            "the {strategy} strategy gives them different representatives (it may give one \
+             class several)"
+        ),
+    }
 }
 
 /// The comparison with both states' texts.

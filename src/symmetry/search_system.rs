@@ -90,8 +90,12 @@ impl Reduce {
 pub enum Reduction {
     /// None was asked for.
     Off,
-    /// The types asked for have nothing to permute: why, in words.
-    Trivial { symmetry: Symmetry, why: String },
+    /// The types asked for have nothing to permute: why, in words. A
+    /// search is not reduced; a view still shows the (trivial) symmetry.
+    Trivial {
+        system: Box<SystemSymmetry>,
+        why: String,
+    },
     /// Reduced: the machine under the symmetry, with its strategy.
     Reduced(Box<SystemSymmetry>),
     /// The types asked for are not symmetric in the script: each use
@@ -122,18 +126,20 @@ impl Reduction {
     /// it before any state of the machine is stored.
     pub fn of_machine(
         script: &Script,
-        symmetry: Symmetry,
+        symmetry: Arc<Symmetry>,
         strategy: Strategy,
         machine: &mut Machine,
         procs: &mut Processes,
     ) -> Reduction {
-        if symmetry.is_trivial() {
-            let why = symmetry.why_trivial(script);
-            return Reduction::Trivial { symmetry, why };
-        }
-        let symmetry = Arc::new(symmetry);
+        let trivial = symmetry.is_trivial().then(|| symmetry.why_trivial(script));
         match SystemSymmetry::new(symmetry.clone(), machine, procs) {
-            Ok(system) => Reduction::Reduced(Box::new(system.with_strategy(strategy))),
+            Ok(system) => {
+                let system = Box::new(system.with_strategy(strategy));
+                match trivial {
+                    Some(why) => Reduction::Trivial { system, why },
+                    None => Reduction::Reduced(system),
+                }
+            }
             Err(refusal) => Reduction::NotMappable { symmetry, refusal },
         }
     }
@@ -162,8 +168,9 @@ impl Reduction {
     /// The symmetry decided on, reduced or not.
     pub fn symmetry(&self) -> Option<&Symmetry> {
         match self {
-            Reduction::Trivial { symmetry, .. } => Some(symmetry),
-            Reduction::Reduced(system) => Some(system.symmetry()),
+            Reduction::Trivial { system, .. } | Reduction::Reduced(system) => {
+                Some(system.symmetry())
+            }
             Reduction::NotMappable { symmetry, .. } => Some(symmetry),
             Reduction::Off | Reduction::Refused(_) => None,
         }
@@ -193,9 +200,13 @@ impl<'s> SearchSystem<'s> {
         let mut machine = Machine::new(&mut procs, root)?;
         let reduction = match Reduction::decide(script, procs.evaluator(), reduce, &[func]) {
             Ok(None) => Reduction::Off,
-            Ok(Some(symmetry)) => {
-                Reduction::of_machine(script, symmetry, strategy, &mut machine, &mut procs)
-            }
+            Ok(Some(symmetry)) => Reduction::of_machine(
+                script,
+                Arc::new(symmetry),
+                strategy,
+                &mut machine,
+                &mut procs,
+            ),
             Err(problems) => Reduction::Refused(problems),
         };
         Ok(SearchSystem {

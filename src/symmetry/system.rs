@@ -732,11 +732,12 @@ impl Canonicaliser for SystemSymmetry {
         Ok(())
     }
 
-    /// FDR's algorithm runs on the threads computing successors; the
-    /// other strategies (which enumerate, or remember what was stored)
-    /// run on the search's own.
+    /// FDR's algorithm and the exact canonical form run on the threads
+    /// computing successors; the other strategies (which enumerate, or
+    /// remember what was stored) run on the search's own.
     fn shared(&self) -> Option<&dyn SharedCanonicaliser> {
-        (self.strategy() == super::strategy::Strategy::Fdr).then_some(self as _)
+        use super::strategy::Strategy;
+        matches!(self.strategy(), Strategy::Fdr | Strategy::Exact).then_some(self as _)
     }
 
     fn prepare(&mut self, machine: &Machine, procs: &mut Processes) -> EvalResult<()> {
@@ -767,9 +768,17 @@ impl SharedCanonicaliser for SystemSymmetry {
         let mut out = std::mem::take(&mut scratch.out);
         out.clear();
         out.resize(row.len(), 0);
-        let found = match self.try_representative(scratch, machine, row, &mut out) {
-            Some(perm) => {
-                perm.write_flat(images);
+        let found = match self.strategy() {
+            super::strategy::Strategy::Fdr => self
+                .try_representative(scratch, machine, row, &mut out)
+                .map(|perm| perm.write_flat(images)),
+            super::strategy::Strategy::Exact => self
+                .try_exact(scratch, machine, row, &mut out)
+                .map(|perm| perm.write_flat(images)),
+            _ => None,
+        };
+        let found = match found {
+            Some(()) => {
                 row.copy_from_slice(&out);
                 true
             }
@@ -1261,8 +1270,8 @@ impl SystemSymmetry {
         row: &[u32],
         out: &mut [u32],
     ) -> Option<&'s Permutation> {
+        self.try_read(scratch, machine, row)?;
         let Scratch {
-            out: _,
             workspace,
             ranks,
             atoms,
@@ -1270,6 +1279,29 @@ impl SystemSymmetry {
             exact,
             alpha,
             key,
+            ..
+        } = scratch;
+        let input = Input {
+            ranks,
+            atoms,
+            bounds,
+            exact,
+            type_sizes: &self.type_sizes,
+        };
+        let perm = workspace.representative(&input, None);
+        self.try_apply(machine, perm, row, (alpha, key), out)?;
+        Some(workspace.permutation())
+    }
+
+    /// Reads `row` into `scratch`'s input buffers from what is known;
+    /// `None` where a label or a shape is not known yet.
+    fn try_read(&self, scratch: &mut Scratch, machine: &Machine, row: &[u32]) -> Option<()> {
+        let Scratch {
+            ranks,
+            atoms,
+            bounds,
+            exact,
+            ..
         } = scratch;
         ranks.clear();
         atoms.clear();
@@ -1288,15 +1320,17 @@ impl SystemSymmetry {
             bounds.push(atoms.len() as u32);
             exact.push(label.exact);
         }
-        let input = Input {
-            ranks,
-            atoms,
-            bounds,
-            exact,
-            type_sizes: &self.type_sizes,
-        };
-        let perm = workspace.representative(&input, None);
-        // α_π, where the initial labels tell it without evaluation.
+        Some(())
+    }
+
+    /// α_π into `alpha`, where the initial labels tell it without
+    /// evaluation; `None` otherwise.
+    fn try_alpha(
+        &self,
+        perm: &Permutation,
+        alpha: &mut Vec<u32>,
+        key: &mut Vec<u32>,
+    ) -> Option<()> {
         alpha.clear();
         for (i, c) in self.components.iter().enumerate() {
             let j = match c.image {
@@ -1316,6 +1350,20 @@ impl SystemSymmetry {
             };
             alpha.push(j);
         }
+        Some(())
+    }
+
+    /// `perm` applied to `row` into `out`, from images known already;
+    /// `None` where one is not.
+    fn try_apply(
+        &self,
+        machine: &Machine,
+        perm: &Permutation,
+        row: &[u32],
+        (alpha, key): (&mut Vec<u32>, &mut Vec<u32>),
+        out: &mut [u32],
+    ) -> Option<()> {
+        self.try_alpha(perm, alpha, key)?;
         for (slot, &local) in row.iter().enumerate() {
             let labels = &self.labels[machine.table_of(slot)];
             let image = if labels.label(local).exact {
@@ -1333,6 +1381,6 @@ impl SystemSymmetry {
             };
             out[alpha[slot] as usize] = image;
         }
-        Some(workspace.permutation())
+        Some(())
     }
 }

@@ -34,6 +34,7 @@ use super::walk::{LoadedCounterexample, Walk, WalkRecord};
 use crate::lts::Budget;
 use crate::lts::animator::EventKind;
 use crate::symmetry::by_hand::split_offs;
+use crate::symmetry::strategy::Strategy;
 
 /// Everything that can happen to the animator.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -238,6 +239,8 @@ pub struct App {
     /// Quitting was confirmed while the engine worked: since when it
     /// has been asked to stop.
     quitting: Option<Instant>,
+    /// How the symmetry view and the reduced walk find representatives.
+    pub strategy: Strategy,
     /// Keeping a walk failed: the next quit leaves without it.
     keeping_failed: bool,
     /// Quitting because the process was asked to end: nothing is asked.
@@ -275,6 +278,9 @@ pub struct Start {
     pub session: Option<(PathBuf, Replay)>,
     /// `--after`: a trace to follow from the initial state.
     pub after: Option<String>,
+    /// `--strategy`: how the symmetry view and the reduced walk find
+    /// representatives (the `y` key cycles it).
+    pub strategy: Strategy,
 }
 
 impl App {
@@ -324,6 +330,7 @@ impl App {
             export_path: None,
             saved_walks: Vec::new(),
             quitting: None,
+            strategy: start.strategy,
             keeping_failed: false,
             terminating: false,
             filter_before: String::new(),
@@ -359,6 +366,7 @@ impl App {
                 source,
                 process: start.process,
                 symmetry: start.symmetry,
+                strategy: start.strategy,
                 replay,
                 trace: start.after,
             },
@@ -373,7 +381,23 @@ impl App {
         symmetry: Option<String>,
         config: Config,
     ) -> Result<App, String> {
+        App::from_session_as(session, path, (symmetry, None), config)
+    }
+
+    /// [`App::from_session`], with a strategy instead of the session's
+    /// (`--strategy`).
+    pub fn from_session_as(
+        session: &Session,
+        path: PathBuf,
+        (symmetry, strategy): (Option<String>, Option<Strategy>),
+        config: Config,
+    ) -> Result<App, String> {
         let source = session.source()?;
+        let strategy = match (strategy, &session.strategy) {
+            (Some(strategy), _) => strategy,
+            (None, Some(saved)) => Strategy::parse(saved)?,
+            (None, None) => Strategy::Fdr,
+        };
         Ok(App::start(
             source,
             Start {
@@ -388,6 +412,7 @@ impl App {
                     },
                 )),
                 after: None,
+                strategy,
             },
             config,
         ))
@@ -1625,6 +1650,7 @@ impl App {
                     });
             }
             Command::WalkReduced => self.toggle_reduced(),
+            Command::CycleStrategy => self.cycle_strategy(),
             Command::SwapWalk => self.swap_walk(),
             Command::ShowTypes => {
                 self.script.toggle_types();
@@ -1808,6 +1834,35 @@ impl App {
         self.show_again();
     }
 
+    /// The next representative strategy, for the symmetry view and the
+    /// reduced walk: the walks are opened again under it (a reload).
+    fn cycle_strategy(&mut self) {
+        if self.check_running() {
+            self.complain("wait for the running check (or cancel it) before changing the strategy");
+            return;
+        }
+        if self.busy.is_some() {
+            self.complain("busy (Esc cancels)");
+            return;
+        }
+        let Some(walk) = &self.walk else {
+            return;
+        };
+        if !walk.reducible {
+            self.open_symmetry();
+            self.complain("this process is not symmetric, so it has no representatives to find");
+            return;
+        }
+        self.strategy = self.strategy.next();
+        self.open_symmetry();
+        self.say(format!(
+            "representatives by the {} strategy: {}",
+            self.strategy,
+            self.strategy.summary()
+        ));
+        self.reload_from(None);
+    }
+
     fn resize_column(&mut self, grow: bool) {
         let column = super::layout::column_of(self.focus);
         let delta: i32 = if grow { 4 } else { -4 };
@@ -1928,6 +1983,7 @@ impl App {
                     walk: walk.walk_path(),
                     earlier: self.earlier.as_ref().map(Walk::walk_path),
                     want,
+                    strategy: self.strategy,
                 };
                 self.request(Job::Reload, request);
             }
@@ -1943,6 +1999,7 @@ impl App {
                         source,
                         process: None,
                         symmetry: None,
+                        strategy: self.strategy,
                         replay: None,
                         trace: None,
                     },

@@ -98,6 +98,7 @@ pub enum Command {
     ExportStages,
     ScrollLeft,
     ScrollRight,
+    CycleStrategy,
 }
 
 impl Command {
@@ -178,6 +179,10 @@ impl Command {
                     .into()
             }
             Command::ScrollLeft => "scroll the symmetry view's cut text left".into(),
+            Command::CycleStrategy => "next representative strategy (fdr, sorted, segmented, \
+                                       flooding, exact): the symmetry view shows its \
+                                       representative beside the algorithm's"
+                .into(),
             Command::ScrollRight => {
                 "scroll the symmetry view's cut text right (the pane's edge says where text \
                  is cut)"

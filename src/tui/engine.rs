@@ -21,6 +21,7 @@ use crate::budget::{Budget, Live, Meter};
 use crate::check::counterexample::Counterexample;
 use crate::lts::animator::{EventKind, Participant};
 use crate::lts::machine::OutlineRow;
+use crate::symmetry::strategy::Strategy;
 use crate::symmetry::{drawing, rep};
 
 use super::model::{Listing, Source, SymmetryAbout};
@@ -147,6 +148,7 @@ pub enum Request {
         source: Source,
         process: Option<String>,
         symmetry: Option<String>,
+        strategy: Strategy,
         replay: Option<Replay>,
         trace: Option<String>,
     },
@@ -171,6 +173,9 @@ pub enum Request {
         walk: WalkPath,
         earlier: Option<WalkPath>,
         want: Want,
+        /// The representative strategy to reopen with (the `y` key cycles
+        /// it).
+        strategy: Strategy,
     },
     /// Swap the walk animated with the earlier one, and describe the
     /// earlier one's state at `at` (reached by `into`).
@@ -307,6 +312,22 @@ pub struct StateSymmetry {
     pub unique_identities: bool,
     /// Proposition 50 held: this representative is its class's only one.
     pub unique_guaranteed: bool,
+    /// The representative another strategy gives, beside the algorithm's
+    /// (`None` under the algorithm's own, FDR's).
+    pub strategy: Option<StrategyView>,
+}
+
+/// One strategy's representative of a state, as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrategyView {
+    /// `exact`, and what it does in a line.
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub representative: Vec<String>,
+    /// The values the permutation moves, by type, on one line.
+    pub moves: String,
+    /// Whether the algorithm gives the same representative.
+    pub same_as_algorithm: bool,
 }
 
 /// One step of the algorithm in words.
@@ -416,6 +437,9 @@ pub struct Compared {
     pub n_values: Vec<String>,
     /// The two representatives slot by slot, `*` where they differ.
     pub representatives: Vec<String>,
+    /// When the algorithm's representatives differ: whether the exact
+    /// canonical form puts the two states in one symmetry class.
+    pub exact: Option<String>,
 }
 
 /// Two states' partitions at one step of the algorithm.

@@ -17,7 +17,9 @@ use crate::check::trace::add_typed;
 use crate::lts::animator::Animator;
 use crate::script::Script;
 use crate::script::ir::{FuncId, GlobalId, GlobalKind};
+use crate::symmetry::search_system::{About, Purpose, Reduction};
 use crate::symmetry::spec::Reduce;
+use crate::symmetry::strategy::Strategy;
 use crate::symmetry::{Symmetry, SystemSymmetry};
 use crate::syntax::one_line;
 use crate::syntax::render_all;
@@ -116,7 +118,7 @@ impl Animation {
     pub fn open(
         source: &Source,
         process: &str,
-        symmetry: Option<&str>,
+        (symmetry, strategy): (Option<&str>, Strategy),
         trace: Option<&str>,
         meter: Meter,
     ) -> Result<Animation, String> {
@@ -135,11 +137,19 @@ impl Animation {
                 .map_err(|e| e.to_diagnostic().render(&script.sources))?;
             animator.parts_mut().1.replace_meter(meter);
             let asked = match asked {
-                Some(Ok(reduce)) => Ok(reduce),
+                Some(Ok(reduce)) => Ok(Some(reduce)),
                 Some(Err(problem)) => Err(problem),
-                None => Ok(asserted_symmetry(script, process)),
+                None => Ok(None),
             };
-            let lens = asked.and_then(|reduce| Lens::open(script, func, &mut animator, &reduce));
+            let lens = asked.and_then(|asked| {
+                let reduce = Reduce::chosen(
+                    script,
+                    asked.as_ref(),
+                    Purpose::Show,
+                    About::Process(process),
+                );
+                Lens::open(script, func, &mut animator, (&reduce, strategy))
+            });
             let lens = lens.map_err(|problem| SymmetryAbout {
                 problem: Some(problem),
                 ..SymmetryAbout::default()
@@ -164,22 +174,19 @@ impl Lens {
         script: &Script,
         func: FuncId,
         animator: &mut Animator,
-        reduce: &Reduce,
+        (reduce, strategy): (&Reduce, Strategy),
     ) -> Result<Result<Lens, SymmetryAbout>, String> {
-        let reduce = match reduce {
-            Reduce::Off => {
+        let (machine, procs) = animator.parts_mut();
+        let symmetry = match Reduction::decide(script, procs.evaluator(), reduce, &[func]) {
+            Ok(Some(symmetry)) => symmetry,
+            Ok(None) => {
                 return Ok(Err(SymmetryAbout {
                     problem: Some("symmetry is off (--symmetry off)".to_string()),
                     ..SymmetryAbout::default()
                 }));
             }
-            other => other,
+            Err(problems) => return Err(render_all(&problems, &script.sources)),
         };
-        let (machine, procs) = animator.parts_mut();
-        let symmetry = reduce
-            .resolve(script, procs.evaluator(), &[func])
-            .map_err(|ds| render_all(&ds, &script.sources))?
-            .expect("not off");
         let mut about = SymmetryAbout {
             types: symmetry.describe(script),
             origin: symmetry.origin_text(script),
@@ -187,58 +194,25 @@ impl Lens {
             group_order: symmetry.group_order().to_string(),
             problem: None,
         };
-        if symmetry.is_trivial() {
-            about.problem = Some(if script.datatypes.is_empty() {
-                "the script has no datatype, so there is no value to permute: every state is \
-                 its own representative"
-                    .to_string()
-            } else if about.left_out.is_empty() {
-                "no type has two or more values to permute".to_string()
-            } else {
-                "no type is symmetric here: the script names the values that could be \
-                 permuted (each is listed above, where it is named); a permutation would \
-                 have to fix them all"
-                    .to_string()
-            });
-            return Ok(Err(about));
-        }
         let symmetry = Arc::new(symmetry);
-        match SystemSymmetry::new(symmetry.clone(), machine, procs) {
-            Ok(system) => Ok(Ok(Lens {
-                system,
+        match Reduction::of_machine(script, symmetry.clone(), strategy, machine, procs) {
+            Reduction::Reduced(system) => Ok(Ok(Lens {
+                system: *system,
                 symmetry,
                 about,
             })),
-            Err(refusal) => {
-                about.problem = Some(
-                    refusal
-                        .diagnostic(script, func, &symmetry)
-                        .render(&script.sources),
-                );
+            Reduction::Trivial { why, .. } => {
+                about.problem = Some(why);
+                Ok(Err(about))
+            }
+            reduction => {
+                about.problem = reduction
+                    .refusal(script, func)
+                    .map(|problems| render_all(&problems, &script.sources));
                 Ok(Err(about))
             }
         }
     }
-}
-
-/// The symmetry of the first assertion with `:[symmetry reduce]` whose
-/// implementation is written as `process`; else automatic.
-fn asserted_symmetry(script: &Script, process: &str) -> Reduce {
-    let process = one_line(process);
-    script
-        .assertions
-        .iter()
-        .map(Reduce::of_assertion)
-        .zip(&script.assertions)
-        .find(|(reduce, a)| {
-            *reduce != Reduce::Off
-                && one_line(
-                    script
-                        .sources
-                        .snippet(script.function(a.kind.implementation()).span),
-                ) == process
-        })
-        .map_or(Reduce::Automatic, |(reduce, _)| reduce)
 }
 
 /// The script as the Script and Checks panes list it.

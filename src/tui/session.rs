@@ -61,6 +61,9 @@ pub struct Session {
     /// The symmetry types asked for with `--symmetry`, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symmetry: Option<String>,
+    /// The representative strategy, when not FDR's (`exact`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<String>,
     /// The marked state (sessions saved before marks were kept have
     /// none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -82,6 +85,7 @@ impl Session {
             steps,
             position,
             symmetry: None,
+            strategy: None,
             mark: None,
         }
     }

@@ -16,12 +16,16 @@ use crate::lts::machine::Machine;
 use crate::process::Processes;
 
 use super::super::perm::Permutation;
-use super::super::rep::{Leaf, OwnedInput, Searched, Workspace};
+use super::super::rep::{Input, Leaf, OwnedInput, Searched, Workspace};
 use super::super::strategy::Strategy;
-use super::{Image, SystemSymmetry};
+use super::{Image, Scratch, SystemSymmetry};
 
 /// Images made between two polls of the meter.
 const POLL_EVERY: u64 = 256;
+
+/// The most branches a thread computing successors tries for one state's
+/// exact canonical form; past it, the search's own thread does it.
+const SHARED_LEAVES: u64 = 4096;
 
 /// The group elements flooding walks per new state, at most: past it the
 /// enumeration alone outlasts any budget.
@@ -295,11 +299,13 @@ impl SystemSymmetry {
         row: &[u32],
     ) -> EvalResult<Permutation> {
         self.read_state(machine, procs, row);
+        // The state as read, lent out while the leaves are applied (which
+        // reads none of it), and the workspace with it.
         let input = OwnedInput {
-            ranks: self.ranks.clone(),
-            atoms: self.atoms.clone(),
-            bounds: self.bounds.clone(),
-            exact: self.exact.clone(),
+            ranks: std::mem::take(&mut self.ranks),
+            atoms: std::mem::take(&mut self.atoms),
+            bounds: std::mem::take(&mut self.bounds),
+            exact: std::mem::take(&mut self.exact),
             type_sizes: self.type_sizes.clone(),
         };
         let mut workspace = std::mem::take(&mut self.workspace);
@@ -352,6 +358,10 @@ impl SystemSymmetry {
             }
         });
         self.workspace = workspace;
+        self.ranks = input.ranks;
+        self.atoms = input.atoms;
+        self.bounds = input.bounds;
+        self.exact = input.exact;
         if searched == Searched::Stopped {
             let stop = stopped.expect("stopped by the meter");
             return Err(EvalError::stopped(stop).with_note(format!(
@@ -359,6 +369,110 @@ impl SystemSymmetry {
             )));
         }
         Ok(best.expect("a search has a leaf").1)
+    }
+
+    /// The exact canonical form of `row` into `out` and the permutation
+    /// that makes it, from what is known only, on a thread computing
+    /// successors ([`SystemSymmetry::try_representative`]'s way); `None`
+    /// where that needs what only the search's thread can do, or more
+    /// than [`SHARED_LEAVES`] branches (the search's thread, which polls
+    /// the budget, then does it).
+    pub(super) fn try_exact(
+        &self,
+        scratch: &mut Scratch,
+        machine: &Machine,
+        row: &[u32],
+        out: &mut [u32],
+    ) -> Option<Permutation> {
+        self.try_read(scratch, machine, row)?;
+        let Scratch {
+            workspace,
+            ranks,
+            atoms,
+            bounds,
+            exact,
+            alpha,
+            key,
+            ..
+        } = scratch;
+        let input = Input {
+            ranks,
+            atoms,
+            bounds,
+            exact,
+            type_sizes: &self.type_sizes,
+        };
+        let mut image = vec![0; row.len()];
+        let mut first: Option<(Vec<u32>, Permutation)> = None;
+        let mut best: Option<(Vec<u32>, Permutation)> = None;
+        let mut leaves = 0u64;
+        let searched = workspace.exact(&input, &mut |perm: &Permutation| {
+            leaves += 1;
+            if leaves > SHARED_LEAVES
+                || self
+                    .try_apply(machine, perm, row, (&mut *alpha, &mut *key), &mut image)
+                    .is_none()
+            {
+                return Leaf::Stop;
+            }
+            let (Some((first_image, first_perm)), Some((best_image, best_perm))) =
+                (&first, &mut best)
+            else {
+                first = Some((image.clone(), perm.clone()));
+                best = Some((image.clone(), perm.clone()));
+                return Leaf::Better;
+            };
+            let mut automorphism = |earlier: &Permutation| -> Option<Vec<u32>> {
+                let g = perm.then(&earlier.inverse());
+                self.try_alpha(&g, alpha, key)?;
+                Some(alpha.clone())
+            };
+            if image == *first_image {
+                return match automorphism(first_perm) {
+                    Some(automorphism) => Leaf::Same {
+                        automorphism,
+                        first: true,
+                    },
+                    None => Leaf::Stop,
+                };
+            }
+            match image.cmp(best_image) {
+                Ordering::Less => {
+                    best_image.clone_from(&image);
+                    *best_perm = perm.clone();
+                    Leaf::Better
+                }
+                Ordering::Greater => Leaf::Worse,
+                Ordering::Equal => match automorphism(best_perm) {
+                    Some(automorphism) => Leaf::Same {
+                        automorphism,
+                        first: false,
+                    },
+                    None => Leaf::Stop,
+                },
+            }
+        });
+        if searched == Searched::Stopped {
+            return None;
+        }
+        let (best_image, perm) = best?;
+        out.copy_from_slice(&best_image);
+        Some(perm)
+    }
+
+    /// The exact canonical form of `row` into `out`, whatever the
+    /// system's strategy (the audit, the animator's comparison), and the
+    /// permutation that makes it.
+    pub fn exact_canonical(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &[u32],
+        out: &mut [u32],
+    ) -> EvalResult<Permutation> {
+        let perm = self.exact(machine, procs, row)?;
+        self.apply(machine, procs, &perm, row, out);
+        Ok(perm)
     }
 
     /// For tests and the audit: how many leaves the exact search visits

@@ -21,6 +21,7 @@ use crate::symmetry::graph::StateGraph;
 use crate::symmetry::splits::{StepAccount, account};
 use crate::symmetry::stages::markdown::markdown;
 use crate::symmetry::stages::{Document, Sources, heading};
+use crate::symmetry::strategy::Strategy;
 use crate::symmetry::walk::{Mirrored, Settled};
 use crate::symmetry::{Atom, Permutation};
 
@@ -28,8 +29,8 @@ use super::super::model::{Animation, Listing, Source, Stepper};
 use super::super::session::{SavedMark, SavedStep, Session};
 use super::{
     Animated, Chosen, Compared, Control, Follow, Mark, Move, NONE, Names, Opened, Parting,
-    Position, Replay, Reply, Request, Shown, StateSymmetry, Step, StepWords, WalkPath, Walked,
-    Want,
+    Position, Replay, Reply, Request, Shown, StateSymmetry, Step, StepWords, StrategyView,
+    WalkPath, Walked, Want,
 };
 
 /// How many steps of a long request pass between looks at the cancel
@@ -82,6 +83,8 @@ struct World {
     control: Arc<Control>,
     source: Option<Source>,
     symmetry: Option<String>,
+    /// How the symmetry view and the reduced walk find representatives.
+    strategy: Strategy,
     walk: Option<Walk>,
     /// The walk left when another process or counterexample was opened,
     /// kept so that the user's trace is not lost (the interface decides
@@ -95,6 +98,7 @@ impl World {
             control,
             source: None,
             symmetry: None,
+            strategy: Strategy::Fdr,
             walk: None,
             earlier: None,
         }
@@ -106,12 +110,14 @@ impl World {
                 source,
                 process,
                 symmetry,
+                strategy,
                 replay,
                 trace,
             } => {
                 // No count from an earlier request shows while it loads.
                 self.control.start(0);
                 self.symmetry = symmetry;
+                self.strategy = strategy;
                 let listing = match source.load(&self.control.meter()) {
                     Ok(loaded) => Listing::new(loaded),
                     Err(problem) => return Reply::OpenFailed { source, problem },
@@ -188,6 +194,7 @@ impl World {
                 walk,
                 earlier,
                 want,
+                strategy,
             } => {
                 // The paths as a session saves them, read off the old
                 // walks before the script changes.
@@ -196,7 +203,14 @@ impl World {
                     .map(|path| replay_of(self.earlier.as_mut(), path, &self.control))
                     .transpose();
                 match (walk, earlier) {
-                    (Ok(walk), Ok(earlier)) => self.reload(from, walk, earlier, want),
+                    (Ok(walk), Ok(earlier)) => {
+                        let before = std::mem::replace(&mut self.strategy, strategy);
+                        let reply = self.reload(from, walk, earlier, want);
+                        if matches!(reply, Reply::Refused(_)) {
+                            self.strategy = before;
+                        }
+                        reply
+                    }
                     (Err(problem), _) | (_, Err(problem)) => Reply::Refused(problem),
                 }
             }
@@ -259,9 +273,11 @@ impl World {
                     None => Ok(None),
                 };
                 let symmetry = self.symmetry.clone();
+                let strategy = (self.strategy != Strategy::Fdr).then(|| self.strategy.to_string());
                 Reply::Saved(saved.and_then(|saved| {
                     Session {
                         symmetry,
+                        strategy,
                         mark: mark?,
                         ..Session::new(source, &walk.process, saved, position)
                     }
@@ -322,7 +338,7 @@ impl World {
         let animation = Animation::open(
             &source,
             process,
-            self.symmetry.as_deref(),
+            (self.symmetry.as_deref(), self.strategy),
             trace.as_deref(),
             self.control.meter(),
         )?;
@@ -1212,6 +1228,26 @@ impl Ctx<'_, '_> {
         let comparison = lens
             .system
             .compare(machine, procs, left, right, DEFAULT_CANDIDATES);
+        // Two representatives: one class or two? The exact canonical form
+        // answers (the algorithm's may give one class several).
+        let exact = (comparison.left.representative != comparison.right.representative)
+            .then(|| {
+                let mut canonical = |row: &[u32]| {
+                    let mut out = vec![0; row.len()];
+                    lens.system
+                        .exact_canonical(machine, procs, row, &mut out)
+                        .ok()
+                        .map(|_| out)
+                };
+                Some(match canonical(left)? == canonical(right)? {
+                    true => "the exact canonical form puts them in one symmetry class: the \
+                             algorithm gave this class more than one representative"
+                        .to_string(),
+                    false => "the exact canonical form puts them in different symmetry classes"
+                        .to_string(),
+                })
+            })
+            .flatten();
         let show = |r: &[u32]| -> Vec<String> {
             (0..r.len())
                 .map(|slot| animator.show_component(slot, r[slot]))
@@ -1281,6 +1317,7 @@ impl Ctx<'_, '_> {
             parting,
             marked,
             here,
+            exact,
         })
     }
 
@@ -1292,14 +1329,28 @@ impl Ctx<'_, '_> {
         let (machine, procs) = animator.parts_mut();
         let x = lens.system.explain(machine, procs, &row);
         let variables = lens.system.variables(machine, procs, &row);
-        Some(state_symmetry(
-            animator,
-            &lens.symmetry,
-            self.script,
-            x,
-            variables,
-            width,
-        ))
+        // Another strategy's representative beside the algorithm's; a
+        // budget that stops it leaves the algorithm's alone.
+        let strategy = lens.system.strategy();
+        let by_strategy = (strategy != Strategy::Fdr)
+            .then(|| {
+                let mut out = vec![0; row.len()];
+                let perm = lens.system.canonical(machine, procs, &row, &mut out).ok()?;
+                Some((out, perm.clone()))
+            })
+            .flatten();
+        let same = by_strategy
+            .as_ref()
+            .is_some_and(|(out, _)| *out == x.representative);
+        let mut shown = state_symmetry(animator, &lens.symmetry, self.script, x, variables, width);
+        shown.strategy = by_strategy.map(|(out, perm)| StrategyView {
+            name: strategy.name(),
+            summary: strategy.summary(),
+            representative: shown_components(animator, &out),
+            moves: perm.moves_text(&lens.symmetry, self.script),
+            same_as_algorithm: same,
+        });
+        Some(shown)
     }
 
     /// Step 3 by hand on the state at `at` (`None` without symmetry).
@@ -1437,6 +1488,7 @@ fn state_symmetry(
             unique_guaranteed: x.unique_guaranteed(),
             trace: x.trace,
             orderings,
+            strategy: None,
         }
     }
 }
