@@ -146,7 +146,12 @@ enum Job {
     },
     /// Going back to the earlier walk.
     Swap,
-    Reload,
+    /// Reading the script again; `strategy`: for a new representative
+    /// strategy, what to say once done and the strategy to go back to if
+    /// it cannot be (the walks stay as they were).
+    Reload {
+        strategy: Option<(String, Strategy)>,
+    },
     Show,
     Fire,
     Random(usize),
@@ -183,7 +188,7 @@ impl Job {
             Job::Animate { .. } => "compiling the process",
             Job::Follow { .. } => "following the counterexample",
             Job::Swap => "going back to the earlier walk",
-            Job::Reload => "reloading",
+            Job::Reload { .. } => "reloading",
             Job::Show => "computing the state's events",
             Job::Fire => "taking the step",
             Job::Random(_) => "random run",
@@ -913,6 +918,15 @@ impl App {
     /// What a reply to job `job` changes.
     fn apply(&mut self, job: Job, reply: Reply) {
         match (job, reply) {
+            (
+                Job::Reload {
+                    strategy: Some((_, before)),
+                },
+                Reply::Refused(problem),
+            ) => {
+                self.strategy = before;
+                self.complain(format!("the strategy is not changed: {problem}"));
+            }
             (_, Reply::Refused(problem)) => {
                 if problem.lines().count() > 1 {
                     self.overlay = Some(Overlay::Problem(problem));
@@ -924,14 +938,14 @@ impl App {
                 self.problem = Some(problem);
                 self.walk = None;
             }
-            (Job::Reload, Reply::Reloaded(opened)) => {
+            (Job::Reload { strategy }, Reply::Reloaded(opened)) => {
                 let earlier = self.earlier.as_ref().map(|w| w.process.clone());
                 let source = self.source.clone();
                 self.opened(*opened);
-                let done = if self.source == source {
-                    "reloaded".to_string()
-                } else {
-                    format!("opened {}", self.source.name())
+                let done = match strategy {
+                    Some((said, _)) => said,
+                    None if self.source == source => "reloaded".to_string(),
+                    None => format!("opened {}", self.source.name()),
                 };
                 match earlier {
                     Some(process) if self.earlier.is_none() => self.complain(format!(
@@ -1853,14 +1867,15 @@ impl App {
             self.complain("this process is not symmetric, so it has no representatives to find");
             return;
         }
+        let before = self.strategy;
         self.strategy = self.strategy.next();
         self.open_symmetry();
-        self.say(format!(
+        let said = format!(
             "representatives by the {} strategy: {}",
             self.strategy,
             self.strategy.summary()
-        ));
-        self.reload_from(None);
+        );
+        self.reload_with(None, Some((said, before)));
     }
 
     fn resize_column(&mut self, grow: bool) {
@@ -1975,6 +1990,12 @@ impl App {
 
     /// Reads the script again, or `from` instead, replaying the walks.
     fn reload_from(&mut self, from: Option<Source>) {
+        self.reload_with(from, None);
+    }
+
+    /// [`App::reload_from`], for a new strategy when `strategy` says what
+    /// to say once done and which to go back to otherwise.
+    fn reload_with(&mut self, from: Option<Source>, strategy: Option<(String, Strategy)>) {
         let want = self.want();
         match &self.walk {
             Some(walk) => {
@@ -1985,7 +2006,7 @@ impl App {
                     want,
                     strategy: self.strategy,
                 };
-                self.request(Job::Reload, request);
+                self.request(Job::Reload { strategy }, request);
             }
             None => {
                 // Nothing loaded before: load afresh.

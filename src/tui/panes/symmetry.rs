@@ -15,7 +15,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::super::config::{Command, Theme};
-use super::super::engine::{Chosen, Compared, Position, StateSymmetry};
+use super::super::engine::{Chosen, Compared, Position, StateSymmetry, StrategyView};
 use super::super::model::SymmetryAbout;
 use super::List;
 use crate::symmetry::by_hand::split_offs;
@@ -465,6 +465,40 @@ fn representative(
     }
     lines.push(Line::default());
     lines.push(unique_line(theme, x));
+    if let Some(s) = &x.strategy {
+        lines.extend(strategy_lines(theme, s, width, cut));
+    }
+    lines
+}
+
+/// Another strategy's representative, under the algorithm's.
+fn strategy_lines(theme: &Theme, s: &StrategyView, width: usize, cut: &Cut) -> Vec<Line<'static>> {
+    let mut lines = vec![
+        Line::default(),
+        Line::styled(
+            format!("the {} strategy (y: the next)", s.name),
+            theme.title,
+        ),
+        Line::styled(format!("  {}", s.summary), theme.dim),
+    ];
+    if s.same_as_algorithm {
+        lines.push(Line::from("  the same representative as the algorithm's"));
+        return lines;
+    }
+    lines.push(Line::styled(
+        "  another representative of the same class:",
+        theme.running,
+    ));
+    let column = width.saturating_sub(7).max(12);
+    for (i, text) in s.representative.iter().enumerate() {
+        lines.push(Line::from(vec![
+            Span::styled(format!("{:>3}  ", i + 1), theme.dim),
+            Span::raw(cut.fit(text, column)),
+        ]));
+    }
+    if !s.moves.is_empty() {
+        lines.push(Line::from(format!("  permutation: {}", s.moves)));
+    }
     lines
 }
 
@@ -1039,6 +1073,9 @@ fn comparison(theme: &Theme, c: &Compared, width: usize, cut: &Cut) -> Vec<Line<
         ),
     ];
     lines.extend(c.sentences.iter().map(|s| Line::from(format!("  {s}"))));
+    if let Some(exact) = &c.exact {
+        lines.push(Line::styled(format!("  {exact}"), theme.title));
+    }
     let mapped = c.headline.starts_with("same") || c.headline.starts_with("symmetric");
     if mapped {
         lines.push(Line::default());
