@@ -6,7 +6,9 @@
 //! apply, 2 before 1 before 3.
 
 mod animate;
+mod audit;
 mod check;
+mod compare;
 mod eval;
 mod explore;
 mod json;
@@ -209,6 +211,68 @@ enum Command {
         #[arg(long, value_name = "N,N", value_delimiter = ',')]
         choose: Vec<usize>,
     },
+    /// Every representative strategy side by side on one assertion (or a
+    /// process explored): verdict, states, transitions, time, peak
+    /// memory, time per state and duplicates (representatives beyond one
+    /// per symmetry class), and the unreduced search for scale.
+    Compare {
+        /// The script.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// A process to explore (any process expression in the script's
+        /// scope); by default the first assertion with `:[symmetry
+        /// reduce]`'s.
+        #[arg(value_name = "PROCESS", allow_hyphen_values = true)]
+        process: Option<String>,
+        /// Check assertion N (numbered from 1) instead of exploring.
+        #[arg(long = "assert", value_name = "N")]
+        assertion: Option<usize>,
+        /// The strategies to compare, separated by commas.
+        #[arg(
+            long,
+            value_name = "LIST",
+            value_delimiter = ',',
+            default_value = "fdr,sorted,segmented,flooding,exact",
+            value_parser = Strategy::parse
+        )]
+        strategies: Vec<Strategy>,
+        /// The types to reduce by (`auto`, or types separated by
+        /// commas); by default the assertion's, else automatic.
+        #[arg(long, value_name = "auto|T,U")]
+        symmetry: Option<String>,
+        #[arg(long, value_enum, default_value = "plain")]
+        format: Format,
+        #[command(flatten)]
+        limits: limits::SearchLimits,
+    },
+    /// How far a strategy is from one representative per symmetry class:
+    /// after a reduced exploration, each representative in its exact
+    /// canonical form; orbits, duplicates, and up to five duplicate pairs
+    /// as traces for `symcsp why`.
+    Audit {
+        /// The script.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The process (by default the first assertion with `:[symmetry
+        /// reduce]`'s).
+        #[arg(value_name = "PROCESS", allow_hyphen_values = true)]
+        process: Option<String>,
+        /// Audit assertion N's process (numbered from 1), reduced as it
+        /// asks.
+        #[arg(long = "assert", value_name = "N")]
+        assertion: Option<usize>,
+        /// The strategy whose representatives are audited.
+        #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = Strategy::parse)]
+        strategy: Strategy,
+        /// The types to reduce by (`auto`, or types separated by
+        /// commas); by default the assertion's, else automatic.
+        #[arg(long, value_name = "auto|T,U")]
+        symmetry: Option<String>,
+        #[arg(long, value_enum, default_value = "plain")]
+        format: Format,
+        #[command(flatten)]
+        limits: limits::SearchLimits,
+    },
     /// Why did two states get different representatives? Compares the
     /// state `--after` leads to with the one `--vs` leads to: the same
     /// representative; not symmetric (with the evidence); symmetric but
@@ -367,6 +431,54 @@ pub fn main() -> ExitCode {
                 format,
             };
             why::run(&request, &mut out, &mut err)
+        }
+        Some(Command::Compare {
+            file,
+            process,
+            assertion,
+            strategies,
+            symmetry,
+            format,
+            limits,
+        }) => {
+            // Each once, in the order given.
+            let mut once = Vec::new();
+            for strategy in strategies {
+                if !once.contains(&strategy) {
+                    once.push(strategy);
+                }
+            }
+            let strategies = once;
+            let request = compare::Request {
+                file: &file,
+                process: process.as_deref(),
+                assertion,
+                strategies: &strategies,
+                symmetry: symmetry.as_deref(),
+                format,
+                limits: &limits,
+            };
+            compare::run(&request, &mut out, &mut err)
+        }
+        Some(Command::Audit {
+            file,
+            process,
+            assertion,
+            strategy,
+            symmetry,
+            format,
+            limits,
+        }) => {
+            let request = audit::Request {
+                file: &file,
+                process: process.as_deref(),
+                assertion,
+                strategy,
+                symmetry: symmetry.as_deref(),
+                format,
+                limits: &limits,
+            };
+            audit::run(&request, &mut out, &mut err)
         }
         None => {
             let request = animate::Request {

@@ -27,14 +27,26 @@ pub fn explore_machine(
     budget: &Budget,
     canonicaliser: Option<&mut dyn Canonicaliser>,
 ) -> EvalResult<Exploration> {
-    let mut search = Search::with_machine(machine, &[], false);
+    explore_kept(procs, machine, budget, canonicaliser, false).map(|(x, _)| x)
+}
+
+/// [`explore_machine`], the search kept for what it stored (and with
+/// `parents`, the path to every state).
+pub fn explore_kept(
+    procs: &mut Processes,
+    machine: Machine,
+    budget: &Budget,
+    canonicaliser: Option<&mut dyn Canonicaliser>,
+    parents: bool,
+) -> EvalResult<(Exploration, Search)> {
+    let mut search = Search::with_machine(machine, &[], parents);
     let mut counter = Counter {
         terminated: vec![false],
         deadlock_states: 0,
         canonicaliser,
     };
     let outcome = search.run(procs, budget, &mut counter)?;
-    Ok(Exploration {
+    let exploration = Exploration {
         states: outcome.states,
         transitions: outcome.transitions,
         deadlock_states: counter.deadlock_states,
@@ -45,7 +57,8 @@ pub fn explore_machine(
         store_bytes: search.bytes(),
         complete: outcome.stopped.is_none(),
         stopped: outcome.stopped,
-    })
+    };
+    Ok((exploration, search))
 }
 
 /// Counts deadlocks: states without transitions not reached by ✓.

@@ -17,7 +17,7 @@ mod queue;
 pub mod search;
 pub mod store;
 
-pub use explore::{explore, explore_machine};
+pub use explore::{explore, explore_kept, explore_machine};
 pub use search::{Budget, Live, Search, Stopped};
 
 /// What an exploration found.

@@ -11,7 +11,7 @@
 //! animator's reduced walk beside its raw one.
 
 use crate::eval::EvalResult;
-use crate::lts::machine::Machine;
+use crate::lts::machine::{Machine, Moves};
 use crate::process::{EventId, Processes};
 
 use super::perm::Permutation;
@@ -39,6 +39,57 @@ pub struct Settled {
 }
 
 impl SystemSymmetry {
+    /// The run of the real system behind a path a reduced search
+    /// recorded: `stored`, the representatives along it (the initial
+    /// state's first), and `events`, each a move from one to a state
+    /// whose representative is the next. The real run's events (each the
+    /// recorded one under σ⁻¹), or the step that could not be followed.
+    pub fn unwind_path(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        stored: &[Vec<u32>],
+        events: &[EventId],
+    ) -> EvalResult<Result<Vec<EventId>, String>> {
+        let initial = machine.initial().to_vec();
+        let start = self.settle(
+            machine,
+            procs,
+            &Permutation::identity(self.symmetry()),
+            &initial,
+        )?;
+        if stored.first() != Some(&start.representative) {
+            return Ok(Err(
+                "the initial state's representative is not the path's first state".to_string(),
+            ));
+        }
+        let mut sigma = start.sigma;
+        let mut run = Vec::with_capacity(events.len());
+        let (mut moves, mut next) = (Moves::default(), Vec::new());
+        for (k, &event) in events.iter().enumerate() {
+            machine.moves(procs, &stored[k], &mut moves)?;
+            let mut taken = None;
+            for m in moves.list.iter().filter(|m| m.event == event) {
+                moves.apply(m, &stored[k], &mut next);
+                let settled = self.settle(machine, procs, &sigma, &next)?;
+                if settled.representative == stored[k + 1] {
+                    taken = Some((next.clone(), settled));
+                    break;
+                }
+            }
+            let Some((target, settled)) = taken else {
+                return Ok(Err(format!(
+                    "step {}: no move of the stored representative reaches the next one",
+                    k + 1
+                )));
+            };
+            let raw = self.mirror(machine, procs, &sigma.inverse(), (event, None), &target);
+            run.push(raw.event);
+            sigma = settled.sigma;
+        }
+        Ok(Ok(run))
+    }
+
     /// The move `event` (hiding `hidden`) to `target` seen through
     /// `perm`: the matching move of the other walk.
     pub fn mirror(

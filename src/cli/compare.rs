@@ -1,0 +1,455 @@
+//! `symcsp compare FILE [PROCESS] [--assert N] [--strategies LIST]`:
+//! one assertion checked (or a process explored) once per representative
+//! strategy, and once unreduced, in one process, as a table: verdict,
+//! states, transitions, time, peak memory, time per state, and the
+//! duplicates — representatives beyond one per symmetry class (the exact
+//! strategy's count is the number of classes). Verdicts must agree: a
+//! disagreement is an internal error, shown with both counterexamples.
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::limits::SearchLimits;
+use super::symmetry::requested;
+use super::{EXIT_INCONCLUSIVE, Format, fail_with, load_as, plural, say};
+use crate::budget::{Budget, memory};
+use crate::check::worker::CheckHandle;
+use crate::check::{Asked, Verdict};
+use crate::lts::{self, Exploration};
+use crate::script::Script;
+use crate::symmetry::search_system::{About, Purpose, Reduction, SearchSystem};
+use crate::symmetry::spec::Reduce;
+use crate::symmetry::strategy::Strategy;
+use crate::syntax::{one_line, render_all};
+use crate::types::Expect;
+
+pub struct Request<'a> {
+    pub file: &'a Path,
+    pub process: Option<&'a str>,
+    /// Numbered from 1.
+    pub assertion: Option<usize>,
+    pub strategies: &'a [Strategy],
+    pub symmetry: Option<&'a str>,
+    pub format: Format,
+    pub limits: &'a SearchLimits,
+}
+
+/// One run: a strategy's (or the unreduced search's) figures.
+#[derive(Debug, Clone, Serialize)]
+struct Row {
+    /// `unreduced`, or the strategy's name.
+    strategy: String,
+    /// FDR's word for a check; `complete` or `incomplete` for an
+    /// exploration.
+    verdict: String,
+    /// Why the budget stopped it, if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<&'static str>,
+    states: u64,
+    transitions: u64,
+    seconds: f64,
+    /// The most the heap held above what it held before the run
+    /// (sampled every 20 ms).
+    peak_bytes: u64,
+    microseconds_per_state: f64,
+    /// Representatives beyond one per symmetry class (`null` where not
+    /// known: without the exact strategy's count, or a run cut short).
+    duplicates: Option<u64>,
+    /// A failed check's counterexample in words.
+    #[serde(skip)]
+    counterexample: Option<String>,
+    #[serde(skip)]
+    decided: bool,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    file: String,
+    /// `assertion 2: ...` or `process System`.
+    subject: String,
+    symmetry: String,
+    rows: &'a [Row],
+}
+
+/// How often the heap is sampled while a run works.
+const SAMPLE: Duration = Duration::from_millis(20);
+
+pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let format = request.format;
+    let mut loaded = match load_as(request.file, format, &request.limits.budget(), out, err) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
+    if request.process.is_some() && request.assertion.is_some() {
+        let problem = "error: compare takes a process to explore or an assertion to check \
+                       (--assert N), not both\n";
+        return fail_with(format, request.file, problem, out, err);
+    }
+    let count = loaded.script.assertions.len();
+    if let Some(n) = request.assertion.filter(|&n| n == 0 || n > count) {
+        let problem = format!(
+            "error: there is no assertion {n}: {} has {} (numbered from 1)\n",
+            request.file.display(),
+            plural(count, "assertion")
+        );
+        return fail_with(format, request.file, &problem, out, err);
+    }
+    // The process explored: as typed, else the first assertion asking
+    // for reduction's (or the first assertion's).
+    let process = match (request.assertion, request.process) {
+        (Some(_), _) => None,
+        (None, Some(text)) => Some(text.to_string()),
+        (None, None) => {
+            let script = &loaded.script;
+            let first = script
+                .assertions
+                .iter()
+                .find(|a| Reduce::of_assertion(a) != Reduce::Off)
+                .or(script.assertions.first());
+            match first {
+                Some(a) => Some(one_line(
+                    script
+                        .sources
+                        .snippet(script.function(a.kind.implementation()).span),
+                )),
+                None => {
+                    let problem = format!(
+                        "error: {} has no assertion: name a process to explore (`symcsp \
+                         compare {0} PROCESS`) \n",
+                        request.file.display()
+                    );
+                    return fail_with(format, request.file, &problem, out, err);
+                }
+            }
+        }
+    };
+    let func = match &process {
+        Some(text) => match loaded.add_expr("<process>", text, Expect::Process) {
+            Ok(func) => Some(func),
+            Err(ds) => {
+                let problem = render_all(&ds, &loaded.script.sources);
+                return fail_with(format, request.file, &problem, out, err);
+            }
+        },
+        None => None,
+    };
+    let mut script = loaded.script;
+    let asked = match request.symmetry.map(|text| requested(&mut script, text)) {
+        None => None,
+        Some(Ok(Reduce::Off)) => {
+            let problem = "error: compare compares the ways of reducing by symmetry: \
+                           `--symmetry off` leaves nothing to compare\n";
+            return fail_with(format, request.file, problem, out, err);
+        }
+        Some(Ok(reduce)) => Some(reduce),
+        Some(Err(problem)) => return fail_with(format, request.file, &problem, out, err),
+    };
+    let script = Arc::new(script);
+    let budget = request.limits.budget();
+    let subject = match (request.assertion, &process) {
+        (Some(n), _) => format!(
+            "assertion {n}: {}",
+            crate::check::assertion_text(&script, n - 1)
+        ),
+        (None, Some(text)) => format!("process {text}"),
+        (None, None) => unreachable!("one or the other"),
+    };
+    let reduce = match (request.assertion, &process) {
+        (Some(n), _) => Reduce::chosen(
+            &script,
+            asked.as_ref(),
+            Purpose::Check,
+            About::Assertion(n - 1),
+        ),
+        (None, Some(text)) => {
+            Reduce::chosen(&script, asked.as_ref(), Purpose::Show, About::Process(text))
+        }
+        (None, None) => unreachable!("one or the other"),
+    };
+    if reduce == Reduce::Off {
+        let problem = format!(
+            "error: {subject} asks for no symmetry reduction: give the types with --symmetry \
+             (`--symmetry auto` for the largest symmetric ones)\n"
+        );
+        return fail_with(format, request.file, &problem, out, err);
+    }
+    let symmetry_text = reduce
+        .describe(&script)
+        .unwrap_or_else(|| "automatic".to_string());
+    let mut rows = Vec::new();
+    let runs = std::iter::once(None).chain(request.strategies.iter().copied().map(Some));
+    for strategy in runs {
+        let row = match (request.assertion, func) {
+            (Some(n), _) => check_row(&script, n - 1, (&reduce, strategy), &budget),
+            (None, Some(func)) => explore_row(&script, func, (&reduce, strategy), &budget),
+            (None, None) => unreachable!("one or the other"),
+        };
+        match row {
+            Ok(row) => rows.push(row),
+            Err(problem) => return fail_with(format, request.file, &problem, out, err),
+        }
+    }
+    // The classes: the exact strategy's count, when it completed.
+    let classes = rows
+        .iter()
+        .find(|r| r.strategy == Strategy::Exact.name() && r.decided)
+        .map(|r| r.states);
+    for row in rows.iter_mut().filter(|r| r.strategy != "unreduced") {
+        row.duplicates = classes
+            .filter(|_| row.decided)
+            .map(|classes| row.states.saturating_sub(classes));
+    }
+    // Every verdict reached must be the same.
+    let decided: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.decided && request.assertion.is_some())
+        .collect();
+    if let Some(odd) = decided.iter().find(|r| r.verdict != decided[0].verdict) {
+        let first = decided[0];
+        let mut problem = format!(
+            "internal error: the strategies disagree on {subject}: {} says {}, {} says {}; \
+             please report it with {}\n",
+            first.strategy,
+            first.verdict,
+            odd.strategy,
+            odd.verdict,
+            request.file.display()
+        );
+        for row in [first, odd] {
+            if let Some(cx) = &row.counterexample {
+                problem.push_str(&format!("{}'s counterexample:\n{cx}", row.strategy));
+            }
+        }
+        return fail_with(format, request.file, &problem, out, err);
+    }
+    let report = Report {
+        file: crate::syntax::display_name(request.file),
+        subject,
+        symmetry: symmetry_text,
+        rows: &rows,
+    };
+    match format {
+        Format::Json => {
+            let text = serde_json::to_string_pretty(&report).expect("a report serialises");
+            say(out, &format!("{text}\n"));
+        }
+        Format::Plain => say(out, &table(&report)),
+    }
+    if rows.iter().any(|r| !r.decided && r.strategy != "unreduced") {
+        EXIT_INCONCLUSIVE
+    } else {
+        0
+    }
+}
+
+/// Checks assertion `index` reduced by `strategy` (unreduced for `None`),
+/// sampling the heap meanwhile.
+fn check_row(
+    script: &Arc<Script>,
+    index: usize,
+    (reduce, strategy): (&Reduce, Option<Strategy>),
+    budget: &Budget,
+) -> Result<Row, String> {
+    let asked = Asked {
+        symmetry: Some(if strategy.is_some() {
+            reduce.clone()
+        } else {
+            Reduce::Off
+        }),
+        strategy: strategy.unwrap_or_default(),
+    };
+    crate::budget::wait_for_frees();
+    let before = held();
+    let mut peak = before;
+    let handle = CheckHandle::spawn_reduced(script.clone(), index, budget.clone(), asked);
+    while !handle.wait(SAMPLE) {
+        peak = peak.max(held());
+    }
+    let checked = handle
+        .join_rendered()
+        .map_err(|d| d.render(&script.sources))?;
+    let result = checked.result;
+    let counterexample = checked.counterexample.map(|cx| {
+        cx.steps
+            .iter()
+            .map(|s| format!("  {}\n", s.event))
+            .collect::<String>()
+    });
+    let decided = !matches!(result.verdict, Verdict::Inconclusive(_));
+    Ok(Row {
+        strategy: strategy.map_or("unreduced".to_string(), |s| s.name().to_string()),
+        verdict: result.verdict.word().to_string(),
+        stopped: match result.verdict {
+            Verdict::Inconclusive(stop) => Some(stop.reason()),
+            _ => None,
+        },
+        states: result.states,
+        transitions: result.transitions,
+        seconds: result.seconds,
+        peak_bytes: peak.max(held()).saturating_sub(before),
+        microseconds_per_state: per_state(result.seconds, result.states),
+        duplicates: None,
+        counterexample,
+        decided,
+    })
+}
+
+/// Explores process `func` reduced by `strategy` (unreduced for `None`),
+/// sampling the heap meanwhile.
+fn explore_row(
+    script: &Script,
+    func: crate::script::ir::FuncId,
+    (reduce, strategy): (&Reduce, Option<Strategy>),
+    budget: &Budget,
+) -> Result<Row, String> {
+    crate::budget::wait_for_frees();
+    let before = held();
+    let work = || -> Result<Exploration, String> {
+        let reduce = if strategy.is_some() {
+            reduce.clone()
+        } else {
+            Reduce::Off
+        };
+        let rendered = |e: crate::eval::EvalError| e.to_diagnostic().render(&script.sources);
+        let mut built = SearchSystem::build(
+            script,
+            func,
+            &reduce,
+            strategy.unwrap_or_default(),
+            budget.meter(),
+        )
+        .map_err(rendered)?;
+        if let Some(problems) = built.reduction.refusal(script, func) {
+            return Err(render_all(&problems, &script.sources));
+        }
+        if let Reduction::Trivial { why, .. } = &built.reduction {
+            return Err(format!("error: nothing to compare: {why}\n"));
+        }
+        let canonicaliser = built
+            .reduction
+            .system()
+            .map(|s| s as &mut dyn lts::search::Canonicaliser);
+        lts::explore_machine(&mut built.procs, built.machine, budget, canonicaliser)
+            .map_err(rendered)
+    };
+    let (explored, peak) = sampled(work);
+    let x = explored?;
+    Ok(Row {
+        strategy: strategy.map_or("unreduced".to_string(), |s| s.name().to_string()),
+        verdict: if x.complete { "complete" } else { "incomplete" }.to_string(),
+        stopped: x.stopped.map(|s| s.reason()),
+        states: x.states,
+        transitions: x.transitions,
+        seconds: x.seconds,
+        peak_bytes: peak.saturating_sub(before),
+        microseconds_per_state: per_state(x.seconds, x.states),
+        duplicates: None,
+        counterexample: None,
+        decided: x.complete,
+    })
+}
+
+/// Runs `work` on a thread with a large stack, sampling the heap every
+/// [`SAMPLE`] until it ends: its result and the most the heap held.
+fn sampled<T: Send>(work: impl FnOnce() -> T + Send) -> (T, u64) {
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("symcsp-compare".into())
+            .stack_size(crate::stack::LARGE_STACK)
+            .spawn_scoped(scope, work)
+            .expect("the system can start a thread");
+        let mut peak = held();
+        while !handle.is_finished() {
+            std::thread::sleep(SAMPLE);
+            peak = peak.max(held());
+        }
+        match handle.join() {
+            Ok(value) => (value, peak.max(held())),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
+fn held() -> u64 {
+    memory::held(Duration::ZERO).unwrap_or(0)
+}
+
+fn per_state(seconds: f64, states: u64) -> f64 {
+    seconds * 1e6 / states.max(1) as f64
+}
+
+/// The report as a table.
+fn table(report: &Report) -> String {
+    let mut out = format!(
+        "compare {}, {}\nsymmetry: {}\n\n",
+        report.file, report.subject, report.symmetry
+    );
+    let header = [
+        "strategy",
+        "verdict",
+        "states",
+        "transitions",
+        "time",
+        "peak memory",
+        "per state",
+        "duplicates",
+    ];
+    let cells: Vec<[String; 8]> = report
+        .rows
+        .iter()
+        .map(|r| {
+            [
+                r.strategy.clone(),
+                match r.stopped {
+                    Some(stop) => format!("{} ({stop})", r.verdict),
+                    None => r.verdict.clone(),
+                },
+                r.states.to_string(),
+                r.transitions.to_string(),
+                format!("{:.3} s", r.seconds),
+                format!("{:.1} MB", r.peak_bytes as f64 / 1e6),
+                format!("{:.2} µs", r.microseconds_per_state),
+                r.duplicates
+                    .map_or_else(|| "—".to_string(), |d| d.to_string()),
+            ]
+        })
+        .collect();
+    let widths: Vec<usize> = (0..8)
+        .map(|c| {
+            cells
+                .iter()
+                .map(|row| row[c].chars().count())
+                .chain([header[c].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |row: &[String]| -> String {
+        let parts: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(c, text)| {
+                if c <= 1 {
+                    format!("{text:<width$}", width = widths[c])
+                } else {
+                    format!("{text:>width$}", width = widths[c])
+                }
+            })
+            .collect();
+        format!("{}\n", parts.join("  ").trim_end())
+    };
+    out.push_str(&line(&header.map(str::to_string)));
+    for row in &cells {
+        out.push_str(&line(row));
+    }
+    out.push_str(
+        "\nduplicates: representatives beyond one per symmetry class (the exact strategy's \
+         states are the classes); peak memory: the most the heap held above what it held \
+         before the run, sampled every 20 ms\n",
+    );
+    out
+}

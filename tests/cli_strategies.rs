@@ -1,0 +1,259 @@
+//! Issue 49 at the command line: `--strategy` on the commands that
+//! reduce, `symcsp compare` (every strategy side by side, verdicts that
+//! must agree) and `symcsp audit` (representatives against orbits, with
+//! duplicate pairs as traces for `symcsp why`), and their bad input.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn symcsp() -> Command {
+    Command::cargo_bin("symcsp").expect("the binary is built")
+}
+
+fn stdout(args: &[&str], code: i32) -> String {
+    let out = symcsp().args(args).assert().code(code).get_output().clone();
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&stdout(args, 0)).expect("one JSON object")
+}
+
+const EXAMPLE_43: &str = "tests/fixtures/strategies/example43.csp";
+
+#[test]
+fn audit_finds_example_43s_pair_of_rings() {
+    let text = stdout(&["audit", EXAMPLE_43], 0);
+    for line in [
+        "representatives    13",
+        "orbits             12 (the exact canonical forms of the representatives)",
+        "duplicates         1 (duplication factor 1.083: representatives per class)",
+        // The two rings of A, A, B, B the paper's step 3 splits apart.
+        "1. --after \"link.N0.A.N1, link.N1.A.N2, link.N2.B.N3, link.N3.B.N0\" --vs \
+         \"link.N0.A.N1, link.N1.B.N2, link.N2.B.N3, link.N3.A.N0\"",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    // The pair is ready for `symcsp why`: one class, not one
+    // representative.
+    let why = stdout(
+        &[
+            "why",
+            EXAMPLE_43,
+            "--after",
+            "link.N0.A.N1, link.N1.A.N2, link.N2.B.N3, link.N3.B.N0",
+            "--vs",
+            "link.N0.A.N1, link.N1.B.N2, link.N2.B.N3, link.N3.A.N0",
+            "--strategy",
+            "exact",
+        ],
+        0,
+    );
+    assert!(
+        why.contains("answer     symmetric, but the representative is not unique here"),
+        "{why}"
+    );
+    assert!(
+        why.contains(
+            "strategy   the exact strategy gives both the same representative: one symmetry class"
+        ),
+        "{why}"
+    );
+    // Under the exact strategy there is nothing to find.
+    let exact = stdout(&["audit", EXAMPLE_43, "--strategy", "exact"], 0);
+    assert!(
+        exact.contains("duplicates         none: one representative per symmetry class"),
+        "{exact}"
+    );
+    let report = json(&["audit", EXAMPLE_43, "--format", "json"]);
+    assert_eq!(report["representatives"], 13);
+    assert_eq!(report["orbits"], 12);
+    assert_eq!(report["pairs"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn compare_tabulates_every_strategy_and_the_unreduced_search() {
+    let report = json(&["compare", EXAMPLE_43, "--format", "json"]);
+    let rows = report["rows"].as_array().expect("rows");
+    let got: Vec<(String, u64, Option<u64>)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["strategy"].as_str().unwrap().to_string(),
+                r["states"].as_u64().unwrap(),
+                r["duplicates"].as_u64(),
+            )
+        })
+        .collect();
+    let want = [
+        ("unreduced", 409, None),
+        ("fdr", 13, Some(1)),
+        ("sorted", 39, Some(27)),
+        ("segmented", 21, Some(9)),
+        ("flooding", 12, Some(0)),
+        ("exact", 12, Some(0)),
+    ];
+    let want: Vec<(String, u64, Option<u64>)> = want
+        .iter()
+        .map(|&(s, n, d)| (s.to_string(), n, d))
+        .collect();
+    assert_eq!(got, want);
+    // A check: every strategy's verdict is the same, in the table.
+    let text = stdout(
+        &[
+            "compare",
+            "models/peterson.csp",
+            "--assert",
+            "2",
+            "--strategies",
+            "exact,fdr,exact",
+        ],
+        0,
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("compare models/peterson.csp, assertion 2:"),
+        "{text}"
+    );
+    let table: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("unreduced") || l.starts_with("exact") || l.starts_with("fdr"))
+        .copied()
+        .collect();
+    assert_eq!(table.len(), 3, "each strategy once:\n{text}");
+    assert!(table.iter().all(|l| l.contains("Passed")), "{text}");
+    assert!(
+        table[1].starts_with("exact") && table[1].trim_end().ends_with(" 0"),
+        "{text}"
+    );
+    assert!(
+        table[2].starts_with("fdr") && table[2].trim_end().ends_with(" 9"),
+        "{text}"
+    );
+}
+
+#[test]
+fn strategies_on_check_and_explore() {
+    for strategy in ["fdr", "sorted", "segmented", "flooding", "exact"] {
+        let text = stdout(
+            &[
+                "explore",
+                "models/peterson.csp",
+                "System",
+                "--symmetry",
+                "ProcID",
+                "--strategy",
+                strategy,
+            ],
+            0,
+        );
+        let expected = if matches!(strategy, "fdr" | "sorted") {
+            130
+        } else {
+            121
+        };
+        assert!(
+            text.contains(&format!("states             {expected}\n")),
+            "{strategy}: {text}"
+        );
+    }
+    let text = stdout(
+        &[
+            "check",
+            "models/liststack.csp",
+            "--assert",
+            "2",
+            "--strategy",
+            "exact",
+        ],
+        0,
+    );
+    assert!(
+        text.contains("note: symmetry: representatives by the exact strategy"),
+        "{text}"
+    );
+    // ListStack's Data indexes no family: the sorted strategy says so.
+    let text = stdout(
+        &[
+            "explore",
+            "models/liststack.csp",
+            "System",
+            "--symmetry",
+            "NodeID, Data, ThreadID",
+            "--strategy",
+            "sorted",
+        ],
+        0,
+    );
+    assert!(
+        text.contains(
+            "the sorted strategy reduces only types that index a family of components: Data \
+             indexes none, so it is not reduced"
+        ),
+        "{text}"
+    );
+    // rep shows the strategy's representative beside the algorithm's.
+    let text = stdout(
+        &[
+            "rep",
+            EXAMPLE_43,
+            "--after",
+            "link.N0.A.N1, link.N1.B.N2, link.N2.B.N3, link.N3.A.N0",
+            "--strategy",
+            "exact",
+        ],
+        0,
+    );
+    assert!(
+        text.contains("the exact strategy (the least image over every branch of step 3"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_strategies_and_groups_too_large_are_said_plainly() {
+    symcsp()
+        .args(["check", "models/peterson.csp", "--strategy", "nauty"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "there is no strategy `nauty`: the strategies are fdr, sorted, segmented, flooding, \
+             exact",
+        ));
+    symcsp()
+        .args(["compare", EXAMPLE_43, "--symmetry", "off"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("leaves nothing to compare"));
+    // Ten interleaved copies: flooding marks 10! images of each new
+    // state, segmented tries 9! orders; the budget stops both, saying
+    // why; the exact form is found at once.
+    let copies = "datatype T = T0 | T1 | T2 | T3 | T4 | T5 | T6 | T7 | T8 | T9\n\
+                  channel c, d : T\nP(t) = c.t -> Q(t)\nQ(t) = d.t -> Q(t)\n\
+                  System = ||| t : T @ P(t)\n\
+                  assert System :[deadlock free] :[symmetry reduce]: T\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("copies.csp");
+    std::fs::write(&path, copies).unwrap();
+    let path = path.to_str().unwrap();
+    for (strategy, why) in [
+        (
+            "flooding",
+            "note: flooding marks every image of a new state seen: 10! = 3628800 per state",
+        ),
+        (
+            "segmented",
+            "note: the segmented strategy tries every order of each run of equal components",
+        ),
+    ] {
+        let text = stdout(
+            &["check", path, "--strategy", strategy, "--timeout", "0.5"],
+            3,
+        );
+        assert!(text.contains("stopped by the time-out"), "{text}");
+        assert!(text.contains(why), "{strategy}: {text}");
+    }
+    let text = stdout(&["check", path, "--strategy", "exact"], 0);
+    assert!(text.contains("Passed — 11 representatives"), "{text}");
+}
