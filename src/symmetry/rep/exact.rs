@@ -122,7 +122,13 @@ impl Workspace {
             };
         };
         let (from, to) = (self.starts[cell] as usize, self.starts[cell + 1] as usize);
-        let members: Vec<u32> = self.order[from..to].to_vec();
+        let mut members: Vec<u32> = self.order[from..to].to_vec();
+        // Components holding no distinguished value (a `STOP` beside
+        // others) count in nobody's n-value and move no value: whichever
+        // is split off, the permutations below are the same. One branch.
+        if members.iter().all(|&c| input.atoms_of(c as usize).is_empty()) {
+            members.truncate(1);
+        }
         let saved = (self.order.clone(), self.starts.clone());
         let mut tried: Vec<u32> = Vec::new();
         for &m in &members {
