@@ -213,6 +213,13 @@ fn audit(
     let system = match &mut reduction {
         Reduction::Reduced(system) => system,
         Reduction::Trivial { why, .. } => return Err(format!("error: nothing to audit: {why}\n")),
+        Reduction::Structural { .. } => {
+            return Err(
+                "error: the structural group's representatives are exact already (the least \
+                 image over the whole group): nothing to audit\n"
+                    .to_string(),
+            );
+        }
         _ => return Err("error: the process is not reduced: nothing to audit\n".to_string()),
     };
     let symmetry = system

@@ -329,10 +329,7 @@ fn explore_row(
         if let Reduction::Trivial { why, .. } = &built.reduction {
             return Err(format!("error: nothing to compare: {why}\n"));
         }
-        let canonicaliser = built
-            .reduction
-            .system()
-            .map(|s| s as &mut dyn lts::search::Canonicaliser);
+        let canonicaliser = built.reduction.canonicaliser();
         lts::explore_machine(&mut built.procs, built.machine, budget, canonicaliser)
             .map_err(rendered)
     };

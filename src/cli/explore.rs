@@ -343,6 +343,9 @@ fn explore(
             {
                 Some(unfamiliar(request.strategy, &system.types_without_family()))
             }
+            Reduction::Structural { how, .. } => {
+                Some(format!("reduced by the structural group, {how}"))
+            }
             _ => None,
         };
         // A trivial symmetry is shown (it names what it left out) though
@@ -352,10 +355,7 @@ fn explore(
         Ok((built, symmetry, note))
     };
     let (mut built, symmetry, note) = build()?;
-    let canonicaliser = built
-        .reduction
-        .system()
-        .map(|s| s as &mut dyn lts::search::Canonicaliser);
+    let canonicaliser = built.reduction.canonicaliser();
     let exploration = lts::explore_machine(&mut built.procs, built.machine, budget, canonicaliser)
         .map_err(diagnostic)?;
     let dot = if request.dot.is_none() {
@@ -369,10 +369,7 @@ fn explore(
         ))
     } else {
         let (mut drawn, _, _) = build()?;
-        let canonicaliser = drawn
-            .reduction
-            .system()
-            .map(|s| s as &mut dyn lts::search::Canonicaliser);
+        let canonicaliser = drawn.reduction.canonicaliser();
         match lts::graph::graph_machine(&mut drawn.procs, drawn.machine, DOT_LIMIT, canonicaliser)
             .map_err(diagnostic)?
         {

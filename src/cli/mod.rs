@@ -18,6 +18,7 @@ mod progress;
 mod reach;
 mod rep;
 mod summary;
+mod symmetries;
 mod symmetry;
 mod types;
 mod why;
@@ -273,6 +274,27 @@ enum Command {
         #[command(flatten)]
         limits: limits::SearchLimits,
     },
+    /// Every symmetry symcsp finds in a system: the datatype symmetries
+    /// (automatic mode's types) and the structural group — the
+    /// communication graph's automorphisms, each validated or refused
+    /// with why, the standard patterns (rotation, reflection, swap), the
+    /// largest validated group and its orbits.
+    Symmetries {
+        /// The script.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The process (by default the first assertion's).
+        #[arg(value_name = "PROCESS", allow_hyphen_values = true)]
+        process: Option<String>,
+        /// `plain`, `json`, or `dot`: the communication graph for
+        /// Graphviz, each orbit in one colour.
+        #[arg(long, value_enum, default_value = "plain")]
+        format: symmetries::SymmetriesFormat,
+        /// Load the script again for each value of a constant (`N=2..8`)
+        /// and tabulate which patterns hold.
+        #[arg(long, value_name = "NAME=FROM..TO")]
+        sweep: Option<String>,
+    },
     /// Why did two states get different representatives? Compares the
     /// state `--after` leads to with the one `--vs` leads to: the same
     /// representative; not symmetric (with the evidence); symmetric but
@@ -459,6 +481,20 @@ pub fn main() -> ExitCode {
                 limits: &limits,
             };
             compare::run(&request, &mut out, &mut err)
+        }
+        Some(Command::Symmetries {
+            file,
+            process,
+            format,
+            sweep,
+        }) => {
+            let request = symmetries::Request {
+                file: &file,
+                process: process.as_deref(),
+                format,
+                sweep: sweep.as_deref(),
+            };
+            symmetries::run(&request, &mut out, &mut err)
         }
         Some(Command::Audit {
             file,

@@ -198,6 +198,14 @@ pub(super) fn reach<'s>(script: &'s Script, subject: &Subject) -> Result<Reached
         Reduction::NotMappable { symmetry, refusal } => {
             return Err(not_mappable(script, subject.process, &symmetry, &refusal));
         }
+        Reduction::Structural { .. } | Reduction::NoStructure(_) => {
+            return Err(
+                "error: `rep` and `why` show the paper's algorithm on datatypes; the structural \
+                 group has none (`symcsp symmetries` shows it, `symcsp explore --symmetry \
+                 structural` reduces by it)\n"
+                    .to_string(),
+            );
+        }
         Reduction::Off => unreachable!("`off` was refused"),
     };
     let symmetry = Arc::new(system.symmetry().clone());

@@ -160,6 +160,18 @@ impl Evaluator<'_> {
         }
     }
 
+    /// Per part of channel `channel`'s complete events (after the
+    /// channel), the set of values its declared field takes, when every
+    /// field is one part (`None` for a channel whose fields are dotted).
+    pub fn channel_part_sets(
+        &self,
+        channel: crate::script::ir::ChannelId,
+    ) -> EvalResult<Option<Vec<crate::eval::value::Set>>> {
+        let span = self.script.channels[channel.index()].span;
+        let fields = self.field_sets(Head::Channel(channel), span)?;
+        Ok((fields.arity == fields.sets.len()).then(|| fields.sets.clone()))
+    }
+
     /// The sets of values each field of a constructor or channel takes,
     /// and the parts each spreads over.
     fn field_sets(&self, head: Head, span: Span) -> EvalResult<Arc<Fields>> {

@@ -67,6 +67,7 @@ pub mod spec;
 pub mod splits;
 pub mod stages;
 pub mod strategy;
+pub mod structural;
 pub mod system;
 pub mod trace;
 pub mod variables;

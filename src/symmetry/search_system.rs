@@ -29,6 +29,7 @@ use crate::syntax::{Diagnostic, one_line};
 
 use super::spec::{Reduce, Symmetry};
 use super::strategy::Strategy;
+use super::structural::{self, group::StructuralReduction};
 use super::system::{NotMappable, SystemSymmetry};
 
 /// What a job is for: it decides the symmetry when none is asked for.
@@ -106,6 +107,16 @@ pub enum Reduction {
         symmetry: Arc<Symmetry>,
         refusal: NotMappable,
     },
+    /// Reduced by the validated group of the system's communication
+    /// structure: the canonicaliser, the group's order, how it was
+    /// found.
+    Structural {
+        reduction: Box<StructuralReduction>,
+        how: String,
+    },
+    /// The structural group was asked for and does nothing (or cannot be
+    /// enumerated): why.
+    NoStructure(String),
 }
 
 impl Reduction {
@@ -144,12 +155,48 @@ impl Reduction {
         }
     }
 
-    /// The system's symmetry when it is reduced.
+    /// The system's symmetry when it is reduced by datatypes.
     pub fn system(&mut self) -> Option<&mut SystemSymmetry> {
         match self {
             Reduction::Reduced(system) => Some(system),
             _ => None,
         }
+    }
+
+    /// What a search reduces by, when it reduces: datatypes or the
+    /// structural group.
+    pub fn canonicaliser(&mut self) -> Option<&mut dyn crate::lts::search::Canonicaliser> {
+        match self {
+            Reduction::Reduced(system) => Some(&mut **system),
+            Reduction::Structural { reduction, .. } => Some(&mut **reduction),
+            _ => None,
+        }
+    }
+
+    /// The structural reduction of `machine`: its validated group, or
+    /// why there is none to reduce by.
+    pub fn structural(machine: &mut Machine, procs: &mut Processes) -> EvalResult<Reduction> {
+        let structure = structural::analyse(machine, procs)?;
+        if structure.is_trivial() {
+            return Ok(Reduction::NoStructure(
+                "no symmetry of its structure that validates moves a component (`symcsp \
+                 symmetries` lists the candidates and why each fails)"
+                    .to_string(),
+            ));
+        }
+        let Some(elements) = structure.elements else {
+            return Ok(Reduction::NoStructure(format!(
+                "the structural group has order {}, more than the {} elements symcsp reduces by",
+                structure.order,
+                structural::group::MAX_ELEMENTS
+            )));
+        };
+        let how = format!("order {}: {}", elements.len(), structure.how);
+        let reduction = StructuralReduction::new(elements, &structure.graph, machine);
+        Ok(Reduction::Structural {
+            reduction: Box::new(reduction),
+            how,
+        })
     }
 
     /// Why the system is not reduced, as a diagnostic at `process`, when
@@ -161,6 +208,10 @@ impl Reduction {
             Reduction::NotMappable { symmetry, refusal } => {
                 Some(vec![refusal.diagnostic(script, process, symmetry)])
             }
+            Reduction::NoStructure(why) => Some(vec![Diagnostic::error(
+                script.function(process).span,
+                format!("this process is not reduced by its structure: {why}"),
+            )]),
             _ => None,
         }
     }
@@ -172,7 +223,10 @@ impl Reduction {
                 Some(system.symmetry())
             }
             Reduction::NotMappable { symmetry, .. } => Some(symmetry),
-            Reduction::Off | Reduction::Refused(_) => None,
+            Reduction::Off
+            | Reduction::Refused(_)
+            | Reduction::Structural { .. }
+            | Reduction::NoStructure(_) => None,
         }
     }
 }
@@ -198,6 +252,15 @@ impl<'s> SearchSystem<'s> {
     ) -> EvalResult<SearchSystem<'s>> {
         let (mut procs, root) = Processes::with_root_within(script, func, meter)?;
         let mut machine = Machine::new(&mut procs, root)?;
+        if *reduce == Reduce::Structural {
+            let reduction = Reduction::structural(&mut machine, &mut procs)?;
+            return Ok(SearchSystem {
+                procs,
+                root,
+                machine,
+                reduction,
+            });
+        }
         let reduction = match Reduction::decide(script, procs.evaluator(), reduce, &[func]) {
             Ok(None) => Reduction::Off,
             Ok(Some(symmetry)) => Reduction::of_machine(

@@ -414,6 +414,9 @@ impl Symmetry {
 pub enum Reduce {
     /// No reduction.
     Off,
+    /// The validated group of the system's communication structure
+    /// ([`super::structural`]), not the datatypes.
+    Structural,
     /// The largest constant-free subtypes of what the roots depend on.
     Automatic,
     /// These types, checked to be constant-free.
@@ -446,6 +449,7 @@ impl Reduce {
     pub fn describe(&self, script: &Script) -> Option<String> {
         match self {
             Reduce::Off => None,
+            Reduce::Structural => Some("the structural group".to_string()),
             Reduce::Automatic => Some("automatic types".to_string()),
             Reduce::Types(items, _) => Some(
                 items
@@ -469,7 +473,8 @@ impl Reduce {
         roots: &[FuncId],
     ) -> Result<Option<Symmetry>, Vec<Diagnostic>> {
         match self {
-            Reduce::Off => Ok(None),
+            // The structural group is not a choice of datatypes.
+            Reduce::Off | Reduce::Structural => Ok(None),
             Reduce::Automatic => Ok(Some(
                 Symmetry::automatic(script, roots).named_by_definitions(script),
             )),
@@ -487,6 +492,8 @@ pub enum Choice {
     Automatic,
     /// No reduction.
     Off,
+    /// The structural group.
+    Structural,
     /// These types, as CSPM expressions: where each lies in the text
     /// (blanks around it left out), so a problem points into the text.
     Types(Vec<std::ops::Range<usize>>),
@@ -499,6 +506,7 @@ impl Choice {
         match text.trim() {
             "auto" => return Ok(Choice::Automatic),
             "off" => return Ok(Choice::Off),
+            "structural" => return Ok(Choice::Structural),
             _ => {}
         }
         let mut items = Vec::new();
@@ -541,6 +549,7 @@ impl Reduce {
     pub fn requested(script: &mut Script, text: &str) -> Result<Reduce, String> {
         match Choice::parse(text).map_err(|e| format!("error: {e}\n"))? {
             Choice::Off => Ok(Reduce::Off),
+            Choice::Structural => Ok(Reduce::Structural),
             Choice::Automatic => Ok(Reduce::Automatic),
             Choice::Types(items) => {
                 let funcs = script

@@ -126,7 +126,10 @@ impl Workspace {
         // Components holding no distinguished value (a `STOP` beside
         // others) count in nobody's n-value and move no value: whichever
         // is split off, the permutations below are the same. One branch.
-        if members.iter().all(|&c| input.atoms_of(c as usize).is_empty()) {
+        if members
+            .iter()
+            .all(|&c| input.atoms_of(c as usize).is_empty())
+        {
             members.truncate(1);
         }
         let saved = (self.order.clone(), self.starts.clone());

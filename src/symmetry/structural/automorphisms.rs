@@ -1,0 +1,350 @@
+//! The automorphism group of a coloured graph, by individualisation and
+//! refinement (McKay's method, as nauty does it, in its plain form).
+//!
+//! A partition of the vertices is refined until *equitable* (every
+//! vertex of a cell has as many neighbours in each cell as the others);
+//! the first cell with several vertices then has each vertex in turn
+//! split off (*individualised*) and the partition refined again, down to
+//! a partition of single vertices (a *leaf*, a labelling). The first
+//! path (always the first vertex) gives the first leaf; for each level,
+//! from the deepest up, every other vertex of that level's cell not yet
+//! known to be in the chosen vertex's orbit is individualised instead,
+//! and its subtree searched for a leaf the first one maps onto: the map
+//! between them is an automorphism fixing the path above. The orbits at
+//! each level multiply to the group's order. Subtrees whose partitions
+//! differ in shape from the first path's are skipped (no leaf there can
+//! match).
+
+use num_bigint::BigUint;
+
+use super::graph::CommunicationGraph;
+
+/// A graph's automorphisms: generators, the group's order and the
+/// orbits of its vertices.
+#[derive(Debug, Clone)]
+pub struct Automorphisms {
+    /// Each generator as a map of vertices (`map[v]`: where `v` goes).
+    pub generators: Vec<Vec<u32>>,
+    pub order: BigUint,
+    /// The orbits of the vertices (each sorted; in order of their first
+    /// vertex).
+    pub orbits: Vec<Vec<u32>>,
+}
+
+/// An ordered partition: the vertices cell after cell.
+#[derive(Debug, Clone)]
+struct Partition {
+    order: Vec<u32>,
+    /// Per vertex: its place in `order`.
+    at: Vec<u32>,
+    /// Per vertex: the place its cell starts.
+    cell: Vec<u32>,
+    /// Per place that starts a cell: where the cell ends.
+    end: Vec<u32>,
+}
+
+impl Partition {
+    /// The vertices by colour, a cell per colour.
+    fn by_colour(colours: &[u32]) -> Partition {
+        let n = colours.len();
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        order.sort_by_key(|&v| (colours[v as usize], v));
+        let mut p = Partition {
+            order,
+            at: vec![0; n],
+            cell: vec![0; n],
+            end: vec![0; n],
+        };
+        let mut start = 0;
+        for i in 0..=n {
+            let boundary = i == n
+                || (i > 0 && colours[p.order[i] as usize] != colours[p.order[i - 1] as usize]);
+            if boundary && i > start {
+                p.end[start] = i as u32;
+                for k in start..i {
+                    p.cell[p.order[k] as usize] = start as u32;
+                }
+                start = i;
+            }
+        }
+        for (k, &v) in p.order.iter().enumerate() {
+            p.at[v as usize] = k as u32;
+        }
+        p
+    }
+
+    fn cell_starts(&self) -> Vec<u32> {
+        let mut starts = Vec::new();
+        let mut k = 0;
+        while k < self.order.len() {
+            starts.push(k as u32);
+            k = self.end[k] as usize;
+        }
+        starts
+    }
+
+    /// The first cell with several vertices.
+    fn first_wide(&self) -> Option<u32> {
+        let mut k = 0;
+        while k < self.order.len() {
+            let end = self.end[k] as usize;
+            if end - k > 1 {
+                return Some(k as u32);
+            }
+            k = end;
+        }
+        None
+    }
+
+    fn members(&self, start: u32) -> &[u32] {
+        &self.order[start as usize..self.end[start as usize] as usize]
+    }
+
+    /// The cells' sizes in order: two partitions whose shapes differ
+    /// lead to no leaves that match.
+    fn shape(&self) -> Vec<u32> {
+        self.cell_starts()
+            .iter()
+            .map(|&s| self.end[s as usize] - s)
+            .collect()
+    }
+
+    /// Splits `v` off the front of its cell; the new cell's start.
+    fn individualise(&mut self, v: u32) -> u32 {
+        let start = self.cell[v as usize] as usize;
+        let end = self.end[start] as usize;
+        let at = self.at[v as usize] as usize;
+        self.order.swap(start, at);
+        let moved = self.order[at];
+        self.at[moved as usize] = at as u32;
+        self.at[v as usize] = start as u32;
+        self.end[start] = start as u32 + 1;
+        self.end[start + 1] = end as u32;
+        for k in start + 1..end {
+            self.cell[self.order[k] as usize] = start as u32 + 1;
+        }
+        start as u32
+    }
+
+    /// Refines until equitable, splitting by the cells in `splitters`
+    /// first (and every cell a split makes).
+    fn refine(&mut self, graph: &CommunicationGraph, splitters: Vec<u32>, counts: &mut [u32]) {
+        let mut queue: std::collections::VecDeque<u32> = splitters.into();
+        let mut queued = vec![false; self.order.len()];
+        for &s in &queue {
+            queued[s as usize] = true;
+        }
+        let mut touched: Vec<u32> = Vec::new();
+        while let Some(s) = queue.pop_front() {
+            queued[s as usize] = false;
+            let members: Vec<u32> = self.members(s).to_vec();
+            for &v in &members {
+                for &w in &graph.adjacency[v as usize] {
+                    if counts[w as usize] == 0 {
+                        touched.push(w);
+                    }
+                    counts[w as usize] += 1;
+                }
+            }
+            let mut cells: Vec<u32> = touched.iter().map(|&w| self.cell[w as usize]).collect();
+            cells.sort_unstable();
+            cells.dedup();
+            for c in cells {
+                let (a, b) = (c as usize, self.end[c as usize] as usize);
+                if b - a == 1 {
+                    continue;
+                }
+                self.order[a..b].sort_by_key(|&v| counts[v as usize]);
+                let mut runs = vec![a];
+                for k in a + 1..b {
+                    if counts[self.order[k] as usize] != counts[self.order[k - 1] as usize] {
+                        runs.push(k);
+                    }
+                }
+                if runs.len() == 1 {
+                    continue;
+                }
+                runs.push(b);
+                let was_queued = queued[a];
+                for r in 0..runs.len() - 1 {
+                    let (x, y) = (runs[r], runs[r + 1]);
+                    self.end[x] = y as u32;
+                    for k in x..y {
+                        let v = self.order[k];
+                        self.cell[v as usize] = x as u32;
+                        self.at[v as usize] = k as u32;
+                    }
+                    if !queued[x] && (x != a || !was_queued) {
+                        queued[x] = true;
+                        queue.push_back(x as u32);
+                    }
+                }
+            }
+            for &w in &touched {
+                counts[w as usize] = 0;
+            }
+            touched.clear();
+        }
+    }
+}
+
+/// The search's bookkeeping.
+struct Search<'g> {
+    graph: &'g CommunicationGraph,
+    counts: Vec<u32>,
+    first_leaf: Vec<u32>,
+    /// The first path's partitions' shapes, by depth.
+    shapes: Vec<Vec<u32>>,
+    generators: Vec<Vec<u32>>,
+    /// How many leaves were looked at, against the budget.
+    leaves: u64,
+}
+
+/// The most leaves the search looks at before it answers with what it
+/// has found (a group it could not finish is still a group of
+/// automorphisms: validation checks each element anyway).
+pub const MAX_LEAVES: u64 = 1_000_000;
+
+/// The automorphisms of `graph`.
+pub fn automorphisms(graph: &CommunicationGraph) -> Automorphisms {
+    let n = graph.vertices();
+    let mut counts = vec![0; n];
+    let mut root = Partition::by_colour(&graph.colours);
+    let all = root.cell_starts();
+    root.refine(graph, all, &mut counts);
+    // The first path.
+    let mut path: Vec<(Partition, u32, u32)> = Vec::new();
+    let mut shapes = vec![root.shape()];
+    let mut p = root;
+    while let Some(cell) = p.first_wide() {
+        let v = p.members(cell)[0];
+        path.push((p.clone(), cell, v));
+        let start = p.individualise(v);
+        p.refine(graph, vec![start], &mut counts);
+        shapes.push(p.shape());
+    }
+    let mut search = Search {
+        graph,
+        counts,
+        first_leaf: p.order.clone(),
+        shapes,
+        generators: Vec::new(),
+        leaves: 1,
+    };
+    let mut order = BigUint::from(1u32);
+    for level in (0..path.len()).rev() {
+        let (partition, cell, v) = &path[level];
+        let prefix: Vec<u32> = path[..level].iter().map(|&(_, _, v)| v).collect();
+        let mut known = orbit(&search.generators, &prefix, *v, n);
+        for &u in partition.members(*cell) {
+            if known[u as usize] {
+                continue;
+            }
+            let mut q = partition.clone();
+            let start = q.individualise(u);
+            q.refine(graph, vec![start], &mut search.counts);
+            if let Some(gamma) = search.find(q, level + 1) {
+                search.generators.push(gamma);
+                known = orbit(&search.generators, &prefix, *v, n);
+            }
+        }
+        order *= known.iter().filter(|&&k| k).count();
+    }
+    let orbits = vertex_orbits(n, &search.generators);
+    Automorphisms {
+        generators: search.generators,
+        order,
+        orbits,
+    }
+}
+
+impl Search<'_> {
+    /// A leaf below `p` (at `depth` on its path) the first leaf maps
+    /// onto by an automorphism, and that automorphism.
+    fn find(&mut self, p: Partition, depth: usize) -> Option<Vec<u32>> {
+        if self.leaves >= MAX_LEAVES || self.shapes.get(depth) != Some(&p.shape()) {
+            return None;
+        }
+        let Some(cell) = p.first_wide() else {
+            self.leaves += 1;
+            let mut gamma = vec![0; p.order.len()];
+            for (k, &v) in self.first_leaf.iter().enumerate() {
+                gamma[v as usize] = p.order[k];
+            }
+            return self.is_automorphism(&gamma).then_some(gamma);
+        };
+        for &w in p.members(cell) {
+            let mut q = p.clone();
+            let start = q.individualise(w);
+            q.refine(self.graph, vec![start], &mut self.counts);
+            if let Some(gamma) = self.find(q, depth + 1) {
+                return Some(gamma);
+            }
+        }
+        None
+    }
+
+    fn is_automorphism(&self, gamma: &[u32]) -> bool {
+        let g = self.graph;
+        (0..gamma.len()).all(|v| {
+            g.colours[v] == g.colours[gamma[v] as usize]
+                && g.adjacency[v].len() == g.adjacency[gamma[v] as usize].len()
+                && g.adjacency[v]
+                    .iter()
+                    .all(|&w| g.joined(gamma[v], gamma[w as usize]))
+        })
+    }
+}
+
+/// The orbit of `v` under the generators that fix every vertex of
+/// `prefix`, as a mark per vertex (of `n`).
+fn orbit(generators: &[Vec<u32>], prefix: &[u32], v: u32, n: usize) -> Vec<bool> {
+    let fixing: Vec<&Vec<u32>> = generators
+        .iter()
+        .filter(|g| prefix.iter().all(|&p| g[p as usize] == p))
+        .collect();
+    let mut seen = vec![false; n];
+    seen[v as usize] = true;
+    let mut frontier = vec![v];
+    while let Some(x) = frontier.pop() {
+        for g in &fixing {
+            let y = g[x as usize];
+            if !seen[y as usize] {
+                seen[y as usize] = true;
+                frontier.push(y);
+            }
+        }
+    }
+    seen
+}
+
+/// The orbits of every vertex under the group the generators make.
+fn vertex_orbits(n: usize, generators: &[Vec<u32>]) -> Vec<Vec<u32>> {
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    fn root(parent: &mut [u32], mut x: u32) -> u32 {
+        while parent[x as usize] != x {
+            parent[x as usize] = parent[parent[x as usize] as usize];
+            x = parent[x as usize];
+        }
+        x
+    }
+    for g in generators {
+        for v in 0..n as u32 {
+            let (a, b) = (root(&mut parent, v), root(&mut parent, g[v as usize]));
+            if a != b {
+                parent[a.max(b) as usize] = a.min(b);
+            }
+        }
+    }
+    let mut orbits: Vec<Vec<u32>> = Vec::new();
+    let mut index: rustc_hash::FxHashMap<u32, usize> = rustc_hash::FxHashMap::default();
+    for v in 0..n as u32 {
+        let r = root(&mut parent, v);
+        let k = *index.entry(r).or_insert_with(|| {
+            orbits.push(Vec::new());
+            orbits.len() - 1
+        });
+        orbits[k].push(v);
+    }
+    orbits
+}

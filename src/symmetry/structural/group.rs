@@ -1,0 +1,205 @@
+//! A validated group of structural symmetries, its elements enumerated
+//! once, and the search's canonicaliser under it: a state's
+//! representative is its least image over the whole group (exact: one
+//! representative per orbit), found by trying every element.
+
+use rustc_hash::FxHashSet;
+
+use crate::eval::EvalResult;
+use crate::lts::machine::Machine;
+use crate::lts::search::Canonicaliser;
+use crate::process::{ProcId, Processes};
+
+use super::graph::CommunicationGraph;
+use super::validate::Element;
+
+/// The most elements a group may have to be enumerated and reduced by
+/// (the least image over the group is its order's work per state).
+pub const MAX_ELEMENTS: usize = 10_000;
+
+/// The closure of `generators` under composition, the identity first;
+/// `None` past `limit` elements.
+pub fn closure(identity: Element, generators: &[Element], limit: usize) -> Option<Vec<Element>> {
+    let mut seen: FxHashSet<Element> = FxHashSet::default();
+    seen.insert(identity.clone());
+    let mut elements = vec![identity];
+    let mut k = 0;
+    while k < elements.len() {
+        for g in generators {
+            let next = elements[k].then(g);
+            if seen.insert(next.clone()) {
+                if elements.len() == limit {
+                    return None;
+                }
+                elements.push(next);
+            }
+        }
+        k += 1;
+    }
+    Some(elements)
+}
+
+/// The closure of vertex maps under composition (for the graph's whole
+/// automorphism group), the identity first; `None` past `limit`.
+pub fn map_closure(n: usize, generators: &[Vec<u32>], limit: usize) -> Option<Vec<Vec<u32>>> {
+    let identity: Vec<u32> = (0..n as u32).collect();
+    let mut seen: FxHashSet<Vec<u32>> = FxHashSet::default();
+    seen.insert(identity.clone());
+    let mut maps = vec![identity];
+    let mut k = 0;
+    while k < maps.len() {
+        for g in generators {
+            let next: Vec<u32> = maps[k].iter().map(|&v| g[v as usize]).collect();
+            if seen.insert(next.clone()) {
+                if maps.len() == limit {
+                    return None;
+                }
+                maps.push(next);
+            }
+        }
+        k += 1;
+    }
+    Some(maps)
+}
+
+/// The search's canonicaliser under an enumerated group.
+pub struct StructuralReduction {
+    elements: Vec<Element>,
+    /// Per component: each LTS state's local number in the machine.
+    local_of: Vec<Vec<u32>>,
+    /// Per component: each local number's LTS state (`u32::MAX` for a
+    /// state its LTS does not hold: a marker of termination).
+    state_of: Vec<Vec<u32>>,
+    /// The LTSs' states, to number new local states.
+    states: Vec<Vec<ProcId>>,
+    image: Vec<u32>,
+    best: Vec<u32>,
+    /// The element the last representative was made with.
+    chosen: usize,
+}
+
+impl StructuralReduction {
+    /// Reduction by `elements` (the identity among them) of `machine`,
+    /// whose components' LTSs `graph` holds: every LTS state numbered in
+    /// the machine now.
+    pub fn new(elements: Vec<Element>, graph: &CommunicationGraph, machine: &mut Machine) -> Self {
+        let n = graph.components;
+        let mut local_of = Vec::with_capacity(n);
+        let mut state_of: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (c, lts) in graph.ltss.iter().enumerate() {
+            let locals: Vec<u32> = lts.states.iter().map(|&p| machine.local_of(c, p)).collect();
+            for (s, &local) in locals.iter().enumerate() {
+                let map = &mut state_of[c];
+                if map.len() <= local as usize {
+                    map.resize(local as usize + 1, u32::MAX);
+                }
+                map[local as usize] = s as u32;
+            }
+            local_of.push(locals);
+        }
+        StructuralReduction {
+            elements,
+            local_of,
+            state_of,
+            states: graph.ltss.iter().map(|l| l.states.clone()).collect(),
+            image: Vec::new(),
+            best: Vec::new(),
+            chosen: 0,
+        }
+    }
+
+    pub fn order(&self) -> usize {
+        self.elements.len()
+    }
+
+    pub fn elements(&self) -> &[Element] {
+        &self.elements
+    }
+
+    /// Element `g` applied to `row` (the components), into `out`.
+    pub fn apply(&self, machine: &mut Machine, g: usize, row: &[u32], out: &mut [u32]) {
+        let element = &self.elements[g];
+        for (c, &local) in row.iter().enumerate() {
+            let d = element.alpha[c] as usize;
+            let state = self.state_of[c].get(local as usize).copied();
+            out[d] = match state {
+                Some(s) if s != u32::MAX => self.local_of[d][element.phi[c][s as usize] as usize],
+                // A marker (or Ω) every component has alike.
+                _ => machine.local_of(d, machine.process_state(c, local)),
+            };
+        }
+    }
+
+    /// The least image of `row` over the group into `out`, and the
+    /// element that gives it.
+    pub fn representative(&mut self, machine: &mut Machine, row: &[u32], out: &mut [u32]) -> usize {
+        let n = row.len();
+        self.image.resize(n, 0);
+        self.best.clear();
+        self.best.extend_from_slice(row);
+        let mut chosen = 0;
+        for g in 1..self.elements.len() {
+            let mut image = std::mem::take(&mut self.image);
+            self.apply(machine, g, row, &mut image);
+            if image < self.best {
+                self.best.copy_from_slice(&image);
+                chosen = g;
+            }
+            self.image = image;
+        }
+        out.copy_from_slice(&self.best);
+        self.chosen = chosen;
+        chosen
+    }
+
+    /// The element the last representative was made with.
+    pub fn chosen(&self) -> usize {
+        self.chosen
+    }
+
+    /// The element that is `g`'s inverse.
+    pub fn inverse(&self, g: usize) -> usize {
+        let inverse = self.elements[g].inverse();
+        self.elements
+            .iter()
+            .position(|e| *e == inverse)
+            .expect("a group holds every inverse")
+    }
+
+    /// The element `g` then `h`.
+    pub fn compose(&self, g: usize, h: usize) -> usize {
+        let composed = self.elements[g].then(&self.elements[h]);
+        self.elements
+            .iter()
+            .position(|e| *e == composed)
+            .expect("a group is closed")
+    }
+
+    /// The image of event `e` under element `g`.
+    pub fn permute_event(&self, g: usize, e: crate::process::EventId) -> crate::process::EventId {
+        match e {
+            crate::process::TAU | crate::process::TICK => e,
+            e => self.elements[g].pi[e as usize],
+        }
+    }
+
+    /// The LTS states of component `c` (for showing).
+    pub fn component_states(&self, c: usize) -> &[ProcId] {
+        &self.states[c]
+    }
+}
+
+impl Canonicaliser for StructuralReduction {
+    fn canonicalise(
+        &mut self,
+        machine: &mut Machine,
+        _procs: &mut Processes,
+        row: &mut [u32],
+    ) -> EvalResult<()> {
+        let n = machine.components();
+        let mut out = vec![0; n];
+        self.representative(machine, &row[..n], &mut out);
+        row[..n].copy_from_slice(&out);
+        Ok(())
+    }
+}

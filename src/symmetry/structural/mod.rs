@@ -1,0 +1,268 @@
+//! Symmetry beyond datatypes: a system's symmetries found from its
+//! communication structure (rings, stars, groups of groups), validated,
+//! and reduced by — where FDR's method (the paper's) finds symmetry only
+//! in datatypes a script never names, and a ring written with `(i+1)%N`
+//! gets none.
+//!
+//! After Donaldson, Miller & Calder (TopSPIN's static channel diagrams):
+//! - [`graph`]: the communication graph of the supercombinator's
+//!   components and the events they share, coloured, each component's
+//!   own LTS explored once;
+//! - [`automorphisms`]: its automorphism group by individualisation and
+//!   refinement: generators, order, orbits;
+//! - [`validate`]: each candidate (a graph automorphism, or a standard
+//!   pattern) checked to carry the system onto itself — every
+//!   component's LTS onto its image's, the operator tree onto itself —
+//!   or refused with why; the largest validated subgroup kept;
+//! - [`patterns`]: the standard candidates for each family's index set
+//!   (rotation, reflection, a swap), after Lin et al.'s regular
+//!   symmetry patterns;
+//! - [`group`]: the group's elements and the search's canonicaliser, the
+//!   least image over the group.
+
+pub mod automorphisms;
+pub mod graph;
+pub mod group;
+pub mod patterns;
+pub mod validate;
+
+use num_bigint::BigUint;
+
+use crate::eval::EvalResult;
+use crate::lts::machine::Machine;
+use crate::process::Processes;
+
+use automorphisms::Automorphisms;
+use graph::CommunicationGraph;
+use group::{MAX_ELEMENTS, closure, map_closure};
+use patterns::Pattern;
+use validate::{Element, events_of_automorphism, validate};
+
+/// A candidate symmetry and what validation said of it.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// Its permutation of the components in cycle notation, by name.
+    pub cycles: String,
+    /// The element, or why it is not a symmetry of the system.
+    pub result: Result<Element, String>,
+}
+
+/// What structural analysis found.
+#[derive(Debug, Clone)]
+pub struct Structure {
+    pub graph: CommunicationGraph,
+    pub automorphisms: Automorphisms,
+    /// The graph's generators, each validated.
+    pub generators: Vec<Candidate>,
+    /// The standard patterns tried, each validated.
+    pub patterns: Vec<(Pattern, Candidate)>,
+    /// The validated group's elements, when it could be enumerated (the
+    /// identity first).
+    pub elements: Option<Vec<Element>>,
+    /// The validated group's order (at least: a subgroup when the graph's
+    /// group was too large to check element by element).
+    pub order: BigUint,
+    /// How the validated group was found, in a sentence.
+    pub how: String,
+}
+
+impl Structure {
+    /// The orbits of the components under the validated group.
+    pub fn component_orbits(&self) -> Vec<Vec<usize>> {
+        let n = self.graph.components;
+        let mut orbit_of: Vec<Option<usize>> = vec![None; n];
+        let mut orbits: Vec<Vec<usize>> = Vec::new();
+        let elements = self.elements.as_deref().unwrap_or(&[]);
+        for c in 0..n {
+            if orbit_of[c].is_some() {
+                continue;
+            }
+            let mut orbit: Vec<usize> = elements.iter().map(|e| e.alpha[c] as usize).collect();
+            orbit.push(c);
+            orbit.sort_unstable();
+            orbit.dedup();
+            for &d in &orbit {
+                orbit_of[d] = Some(orbits.len());
+            }
+            orbits.push(orbit);
+        }
+        orbits
+    }
+
+    /// Whether the validated group moves no component (it may still
+    /// exchange events a component can perform alike, which changes no
+    /// state).
+    pub fn is_trivial(&self) -> bool {
+        self.component_orbits().iter().all(|o| o.len() == 1)
+    }
+}
+
+/// The structure of `machine`'s system: its communication graph, the
+/// graph's automorphisms, each validated, the standard patterns, and the
+/// largest validated group.
+pub fn analyse(machine: &Machine, procs: &mut Processes) -> EvalResult<Structure> {
+    let graph = CommunicationGraph::of(machine, procs)?;
+    let automorphisms = automorphisms::automorphisms(&graph);
+    let id_count = procs.events().id_count();
+    let n = graph.components;
+    let check = |gamma: &[u32]| -> Candidate {
+        let alpha: Vec<u32> = gamma[..n].to_vec();
+        let mut shown = cycles(&graph, &alpha);
+        if alpha.iter().enumerate().all(|(c, &a)| c as u32 == a) {
+            shown.push_str(&format!("; events {}", event_cycles(&graph, gamma, procs)));
+        }
+        Candidate {
+            cycles: shown,
+            result: validate(
+                &graph,
+                machine,
+                procs,
+                &alpha,
+                events_of_automorphism(&graph, gamma, id_count),
+            ),
+        }
+    };
+    let generators: Vec<Candidate> = automorphisms.generators.iter().map(|g| check(g)).collect();
+    // The graph's whole group, where it is small enough to list: the
+    // standard patterns are found in it, and the largest validated
+    // subgroup checked element by element.
+    let maps = map_closure(graph.vertices(), &automorphisms.generators, MAX_ELEMENTS);
+    let patterns: Vec<(Pattern, Candidate)> = patterns::candidates(&graph, maps.as_deref())
+        .into_iter()
+        .map(|candidate| {
+            let checked = match candidate.found {
+                Ok(patterns::Found::Automorphisms(gammas)) => {
+                    // The first that holds; else the first's reason.
+                    let mut tried = gammas.iter().map(|g| check(g));
+                    let first = tried.next().expect("one at least");
+                    if first.result.is_ok() {
+                        first
+                    } else {
+                        tried.find(|c| c.result.is_ok()).unwrap_or(first)
+                    }
+                }
+                Ok(patterns::Found::Components(alpha)) => Candidate {
+                    cycles: cycles(&graph, &alpha),
+                    result: validate::events_for(&graph, &alpha, id_count)
+                        .and_then(|pi| validate(&graph, machine, procs, &alpha, pi)),
+                },
+                Err(why) => Candidate {
+                    cycles: String::new(),
+                    result: Err(why),
+                },
+            };
+            (candidate.pattern, checked)
+        })
+        .collect();
+    let identity = Element::identity(&graph, id_count);
+    let all_valid = generators.iter().all(|c| c.result.is_ok());
+    let valid: Vec<Element> = generators
+        .iter()
+        .chain(patterns.iter().map(|(_, c)| c))
+        .filter_map(|c| c.result.clone().ok())
+        .collect();
+    let (elements, how) = if all_valid {
+        (
+            closure(identity.clone(), &valid, MAX_ELEMENTS),
+            "every automorphism of the communication graph is a symmetry of the system".to_string(),
+        )
+    } else {
+        // Some generator fails: the largest subgroup that holds, found
+        // element by element where the graph's group is small enough.
+        match &maps {
+            Some(maps) => {
+                let holding: Vec<Element> = maps
+                    .iter()
+                    .filter_map(|gamma| {
+                        let alpha: Vec<u32> = gamma[..n].to_vec();
+                        validate(
+                            &graph,
+                            machine,
+                            procs,
+                            &alpha,
+                            events_of_automorphism(&graph, gamma, id_count),
+                        )
+                        .ok()
+                    })
+                    .collect();
+                let count = holding.len();
+                (
+                    closure(identity.clone(), &holding, MAX_ELEMENTS),
+                    format!(
+                        "{count} of the communication graph's {} automorphisms are symmetries of \
+                         the system: the largest validated subgroup",
+                        maps.len()
+                    ),
+                )
+            }
+            None => (
+                closure(identity.clone(), &valid, MAX_ELEMENTS),
+                "the communication graph's group is too large to check element by element: the \
+                 group the validated generators and patterns make"
+                    .to_string(),
+            ),
+        }
+    };
+    let order = match &elements {
+        Some(e) => BigUint::from(e.len()),
+        None if all_valid => automorphisms.order.clone(),
+        None => BigUint::from(1u32),
+    };
+    Ok(Structure {
+        graph,
+        automorphisms,
+        generators,
+        patterns,
+        elements,
+        order,
+        how,
+    })
+}
+
+/// The events a graph automorphism exchanges, in cycle notation.
+fn event_cycles(graph: &CommunicationGraph, gamma: &[u32], procs: &Processes) -> String {
+    let n = graph.components;
+    let m = graph.events.len();
+    let mut seen = vec![false; m];
+    let mut out = String::new();
+    for start in 0..m {
+        let image = |k: usize| gamma[n + k] as usize - n;
+        if seen[start] || image(start) == start {
+            continue;
+        }
+        let mut cycle = Vec::new();
+        let mut k = start;
+        while !seen[k] {
+            seen[k] = true;
+            cycle.push(procs.show_event(graph.events[k]));
+            k = image(k);
+        }
+        out.push_str(&format!("({})", cycle.join(" ")));
+    }
+    out
+}
+
+/// A permutation of the components in cycle notation over their names:
+/// `(Phil(0) Phil(1) Phil(2))(Fork(0) Fork(1) Fork(2))`; `()` for the
+/// identity.
+pub fn cycles(graph: &CommunicationGraph, alpha: &[u32]) -> String {
+    let mut seen = vec![false; alpha.len()];
+    let mut out = String::new();
+    for start in 0..alpha.len() {
+        if seen[start] || alpha[start] as usize == start {
+            continue;
+        }
+        let mut cycle = Vec::new();
+        let mut c = start;
+        while !seen[c] {
+            seen[c] = true;
+            cycle.push(graph.names[c].clone());
+            c = alpha[c] as usize;
+        }
+        out.push_str(&format!("({})", cycle.join(" ")));
+    }
+    if out.is_empty() {
+        out.push_str("() on the components");
+    }
+    out
+}
