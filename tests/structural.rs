@@ -149,3 +149,105 @@ fn a_candidate_that_fails_says_why_and_the_rest_survives() {
     let (ring, ..) = analysed(&fixture("ij.csp"));
     assert!(ring.patterns.iter().take(2).all(|(_, c)| c.result.is_ok()));
 }
+
+/// Every assertion of `file`, unreduced and under the structural group:
+/// (verdict, states, reduced by, the counterexample's steps) each way.
+type Judged = (String, u64, Option<String>, Option<usize>);
+
+fn judged_both_ways(file: &str) -> Vec<(Judged, Judged, Vec<String>)> {
+    use symcsp::check::{Asked, check_with};
+    use symcsp::symmetry::spec::Reduce;
+    let script = Script::load_file(file.as_ref()).expect("loads");
+    let budget = Budget::default();
+    let judge = |index: usize, reduce: Reduce| {
+        let asked = Asked {
+            symmetry: Some(reduce),
+            ..Asked::default()
+        };
+        let result = check_with(&script, index, &budget, &asked).expect("checks");
+        let judged = (
+            result.verdict.word().to_string(),
+            result.states,
+            result.symmetry.as_ref().map(|r| r.order_text()),
+            result.counterexample.as_ref().map(|c| c.steps.len()),
+        );
+        (judged, result.notes)
+    };
+    (0..script.assertions.len())
+        .map(|index| {
+            let (plain, _) = judge(index, Reduce::Off);
+            let (reduced, notes) = judge(index, Reduce::Structural);
+            (plain, reduced, notes)
+        })
+        .collect()
+}
+
+#[test]
+fn checks_under_the_structural_group_keep_every_verdict_and_counterexample_length() {
+    let judged = symcsp::stack::with_large_stack(|| judged_both_ways(&fixture("checks.csp")));
+    for (k, (plain, reduced, _)) in judged.iter().enumerate() {
+        assert_eq!(plain.0, reduced.0, "assertion {}: the verdict", k + 1);
+        // Breadth first, reduced or not: the shortest counterexample.
+        assert_eq!(plain.3, reduced.3, "assertion {}: the counterexample", k + 1);
+    }
+    let verdicts: Vec<&str> = judged.iter().map(|(p, ..)| p.0.as_str()).collect();
+    assert_eq!(
+        verdicts,
+        [
+            "Failed", "Passed", "Passed", "Passed", "Failed", "Failed", "Failed", "Passed",
+            "Failed", "Passed"
+        ]
+    );
+    // Searched to the end: 392 states, and the orbits under the five
+    // rotations are (392 + 4·2)/5 = 80 (two states, all thinking and all
+    // holding their left fork, are fixed by every rotation).
+    let (plain, reduced, _) = &judged[1];
+    assert_eq!((plain.1, reduced.1), (392, 80));
+    assert_eq!(reduced.2.as_deref(), Some("5"));
+    // A specification no rotation keeps: checked unreduced, saying why.
+    let (_, first, notes) = &judged[6];
+    assert_eq!(first.2, None);
+    assert!(
+        notes.iter().any(|n| n.contains("invariant under no element")
+            && n.contains("cannot do its image eat.1")),
+        "{notes:?}"
+    );
+    // A trace is followed, not reduced.
+    let (_, trace, notes) = &judged[9];
+    assert_eq!(trace.2, None);
+    assert!(notes.iter().any(|n| n.contains("has trace")), "{notes:?}");
+}
+
+#[test]
+fn a_specification_that_singles_out_a_component_keeps_the_subgroup_that_fixes_it() {
+    let judged = symcsp::stack::with_large_stack(|| judged_both_ways(&fixture("subgroup.csp")));
+    for (k, (plain, reduced, _)) in judged.iter().enumerate() {
+        assert_eq!(plain.0, reduced.0, "assertion {}: the verdict", k + 1);
+        assert_eq!(plain.3, reduced.3, "assertion {}: the counterexample", k + 1);
+        // The permutations of copies 1..3 only.
+        assert_eq!(reduced.2.as_deref(), Some("6"), "assertion {}", k + 1);
+    }
+    // 3^4 = 81 states; with copy 0 fixed, 3 · C(5, 2) = 30 orbits.
+    let (plain, reduced, _) = &judged[1];
+    assert_eq!((plain.0.as_str(), plain.1, reduced.1), ("Passed", 81, 30));
+}
+
+#[test]
+fn every_fixture_is_judged_alike_reduced_and_not() {
+    for name in [
+        "copies.csp",
+        "dining.csp",
+        "ij.csp",
+        "star.csp",
+        "balancer.csp",
+        "lopsided.csp",
+    ] {
+        let judged = symcsp::stack::with_large_stack(|| judged_both_ways(&fixture(name)));
+        assert!(!judged.is_empty(), "{name} has assertions");
+        for (k, (plain, reduced, _)) in judged.iter().enumerate() {
+            assert_eq!(plain.0, reduced.0, "{name} {}: the verdict", k + 1);
+            assert_eq!(plain.3, reduced.3, "{name} {}: the counterexample", k + 1);
+            assert!(reduced.2.is_some(), "{name} {}: reduced", k + 1);
+        }
+    }
+}

@@ -14,6 +14,7 @@ pub mod counterexample;
 pub mod normal;
 pub mod product;
 mod shared_judge;
+pub mod structural;
 pub mod trace;
 pub mod unwind;
 pub mod worker;
@@ -37,6 +38,8 @@ use crate::syntax::{Diagnostic, Span};
 use counterexample::{Counterexample, Found, Kind, Path};
 use normal::Normaliser;
 use product::{Breach, Judgement, Product, Spec};
+use structural::StructuralProduct;
+use crate::symmetry::structural::group::StructuralReduction;
 
 /// An assertion's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,11 +103,16 @@ pub struct Reduced {
     pub origin: Origin,
     /// How its representatives were found.
     pub strategy: Strategy,
+    /// For a check reduced by the implementation's structure instead of
+    /// datatypes (`types` then empty): the group's order and how it was
+    /// found.
+    pub structure: Option<(usize, String)>,
 }
 
 impl Reduced {
     fn of(symmetry: &Symmetry, strategy: Strategy) -> Reduced {
         Reduced {
+            structure: None,
             types: symmetry
                 .types()
                 .iter()
@@ -116,8 +124,31 @@ impl Reduced {
         }
     }
 
-    /// `NodeID (3), Data (2), ThreadID (2)`.
+    /// A reduction by the structural group `how` found, of `order`.
+    fn structural(order: usize, how: String) -> Reduced {
+        Reduced {
+            types: Vec::new(),
+            group_order: Default::default(),
+            origin: Origin::CommandLine,
+            strategy: Strategy::Exact,
+            structure: Some((order, how)),
+        }
+    }
+
+    /// The group's order, in digits.
+    pub fn order_text(&self) -> String {
+        match &self.structure {
+            Some((order, _)) => order.to_string(),
+            None => self.group_order.value().to_string(),
+        }
+    }
+
+    /// `NodeID (3), Data (2), ThreadID (2)`, or for a structural group
+    /// `its structure (rotations of ...)`.
     pub fn type_list(&self) -> String {
+        if let Some((_, how)) = &self.structure {
+            return format!("its structure ({how})");
+        }
         self.types
             .iter()
             .map(|(name, size)| format!("{name} ({size})"))
@@ -238,12 +269,14 @@ pub fn check_with(
         );
     }
     let symmetry = symmetry.filter(|s| !s.is_trivial()).map(Arc::new);
+    let structural = chosen == Reduce::Structural;
     if let Some(live) = &budget.live {
         let decided = match &symmetry {
             Some(s) => format!(
                 "reduced over {}",
                 Reduced::of(s, asked.strategy).type_list()
             ),
+            None if structural => "reduced by its structure, where it has one".to_string(),
             None if notes.iter().any(|n| n.starts_with("symmetry:")) => {
                 "not reduced (see the notes)".to_string()
             }
@@ -260,13 +293,12 @@ pub fn check_with(
             asked.strategy.summary()
         ));
     }
-    let (result, reduced) = match run(
-        script,
-        &assertion.kind,
-        tau_priority,
-        (symmetry.clone(), asked.strategy),
-        budget,
-    ) {
+    let reducing = match &symmetry {
+        Some(symmetry) => Reducing::Types(symmetry.clone(), asked.strategy),
+        None if structural => Reducing::Structure,
+        None => Reducing::Not,
+    };
+    let (result, reduced) = match run(script, &assertion.kind, tau_priority, reducing, budget) {
         Ok(result) => result,
         // Stopped outside a search (loading, normalising, a
         // counterexample's witness): inconclusive with the counts the
@@ -287,11 +319,12 @@ pub fn check_with(
                 notes: e.notes.clone(),
             };
             stage = e.stage.clone();
-            ((None, outcome, None), symmetry.is_some())
+            let reduced = symmetry.as_deref().map(|s| Reduced::of(s, asked.strategy));
+            ((None, outcome, None), reduced)
         }
         Err(failure) => return Err(failure.into_diagnostic(script, assertion)),
     };
-    if symmetry.is_some() && !reduced {
+    if symmetry.is_some() && reduced.is_none() {
         notes.push(
             "symmetry: the trace holds a distinguished value inside a set, a map or a \
              function, where no position names it, so `:[has trace]:` follows it without \
@@ -299,7 +332,6 @@ pub fn check_with(
                 .to_string(),
         );
     }
-    let symmetry = symmetry.filter(|_| reduced);
     let (holds, outcome, counterexample) = result;
     notes.extend(outcome.notes.iter().cloned());
     // A trace the process has is worth showing only when it decides the
@@ -315,7 +347,6 @@ pub fn check_with(
         }
         (None, stopped) => Verdict::Inconclusive(stopped.unwrap_or(Stopped::Cancelled)),
     };
-    let reduced = symmetry.as_deref().map(|s| Reduced::of(s, asked.strategy));
     if let Verdict::Inconclusive(_) = verdict {
         stage = stage.or_else(|| Some(SEARCHING.to_string()));
     }
@@ -499,13 +530,34 @@ impl Failure {
     }
 }
 
+/// What a check is reduced by.
+#[derive(Clone)]
+enum Reducing {
+    Not,
+    /// Distinguished datatypes, with a strategy's representatives.
+    Types(Arc<Symmetry>, Strategy),
+    /// The validated group of the implementation's structure, where it
+    /// has one the specification shares.
+    Structure,
+}
+
+impl Reducing {
+    fn types(&self) -> Option<(&Arc<Symmetry>, Strategy)> {
+        match self {
+            Reducing::Types(symmetry, strategy) => Some((symmetry, *strategy)),
+            _ => None,
+        }
+    }
+}
+
+/// Runs the check; its answer and what it was reduced by.
 fn run(
     script: &Script,
     kind: &AssertionKind,
     tau_priority: Option<FuncId>,
-    (symmetry, strategy): (Option<Arc<Symmetry>>, Strategy),
+    reducing: Reducing,
     budget: &Budget,
-) -> Result<(Answer, bool), Failure> {
+) -> Result<(Answer, Option<Reduced>), Failure> {
     let evaluator = crate::eval::Evaluator::new(script).with_meter(budget.meter());
     let mut procs = Processes::with_evaluator(evaluator)
         .map_err(|e| e.during(|| WORKING_OUT_EVENTS.to_string()))?;
@@ -525,17 +577,17 @@ fn run(
                      process: &'static str|
      -> Result<(Normaliser, u32), Failure> {
         let during = |e: EvalError| e.during(|| NORMALISING.to_string());
-        match &symmetry {
+        match reducing.types() {
             None => Ok(Normaliser::new(procs, root, priority).map_err(during)?),
-            Some(symmetry) => Normaliser::symmetric(procs, root, priority, symmetry.clone())
+            Some((symmetry, _)) => Normaliser::symmetric(procs, root, priority, symmetry.clone())
                 .map_err(during)?
                 .map_err(|refusal| Failure::NotMappable { process, refusal }),
         }
     };
-    let reduce = symmetry.as_ref().map(|s| (s, strategy));
     match *kind {
         AssertionKind::Refinement { spec, model, imp } => {
             let spec = process(procs, spec)?;
+            let spec_process = spec.0;
             let (imp, compiling) = process(procs, imp)?;
             let (normaliser, root) = normalise(procs, spec.0, None, "specification")?;
             let refusals = model != Model::Traces;
@@ -545,16 +597,15 @@ fn run(
                 Model::Refusals | Model::RefusalsDivergences => Spec::RefusalTesting(normaliser),
                 _ => Spec::Refines(normaliser),
             };
-            let answer = product(
+            product(
                 procs,
                 (imp, &compiling),
-                (spec, root),
+                (spec, root, Some(spec_process)),
                 (refusals, divergences),
                 priority,
-                reduce,
+                &reducing,
                 budget,
-            )?;
-            Ok((answer, reduce.is_some()))
+            )
         }
         AssertionKind::Property {
             process: p,
@@ -574,16 +625,17 @@ fn run(
                     (Spec::Deterministic(normaliser), root, (true, fd))
                 }
             };
-            let answer = product(
+            // The fixed specifications and the implementation's own
+            // normal form are invariant under its symmetries.
+            product(
                 procs,
                 (imp, &compiling),
-                (spec, root),
+                (spec, root, None),
                 checks,
                 priority,
-                reduce,
+                &reducing,
                 budget,
-            )?;
-            Ok((answer, reduce.is_some()))
+            )
         }
         AssertionKind::HasTrace {
             process: p,
@@ -592,15 +644,29 @@ fn run(
         } => {
             let (imp, compiling) = process(procs, p)?;
             let trace = events_of(procs, trace)?;
-            has_trace(
+            let types = reducing.types();
+            let (answer, reduced) = has_trace(
                 procs,
                 (imp, &compiling),
                 trace,
                 with_divergences(model),
                 priority,
-                reduce,
+                types,
                 budget,
-            )
+            )?;
+            let mut reduced = types
+                .filter(|_| reduced)
+                .map(|(symmetry, strategy)| Reduced::of(symmetry, strategy));
+            let (holds, mut outcome, evidence) = answer;
+            if let Reducing::Structure = reducing {
+                outcome.notes.push(
+                    "symmetry: `:[has trace]:` follows the one trace asked for, so it is not \
+                     reduced by the structure"
+                        .to_string(),
+                );
+                reduced = None;
+            }
+            Ok(((holds, outcome, evidence), reduced))
         }
         AssertionKind::Symmetric { .. } => unreachable!("rejected before"),
     }
@@ -721,25 +787,115 @@ fn search_from(
     ))
 }
 
-/// Searches the product of `spec` (with its initial node `root`) and
-/// `imp`, reduced by `symmetry` when given.
+/// Searches the product of `spec` (with its initial node `root`, and
+/// its process when it is not a fixed one or the implementation's own
+/// normal form) and `imp`, reduced as `reducing` says; the answer and
+/// what it was reduced by.
 fn product(
     procs: &mut Processes,
     (imp, compiling): (ProcId, &str),
-    (spec, root): (Spec, u32),
+    (spec, root, spec_process): (Spec, u32, Option<ProcId>),
     (refusals, divergences): (bool, bool),
     priority: Option<EventSet>,
-    symmetry: Option<(&Arc<Symmetry>, Strategy)>,
+    reducing: &Reducing,
     budget: &Budget,
-) -> Result<Answer, Failure> {
+) -> Result<(Answer, Option<Reduced>), Failure> {
     let mut machine =
         machine_of(procs, imp, &priority).map_err(|e| e.during(|| compiling.to_string()))?;
     let width = machine.components();
     let mut product = Product::new(spec, refusals, divergences, width);
-    if let Some(symmetry) = symmetry {
-        let system = reduced_system(procs, &mut machine, symmetry, "implementation")?;
-        product = product.reduced(system);
+    let mut reduced = None;
+    let mut notes = Vec::new();
+    match reducing {
+        Reducing::Not => {}
+        Reducing::Types(symmetry, strategy) => {
+            let system = reduced_system(procs, &mut machine, (symmetry, *strategy), "implementation")?;
+            product = product.reduced(system);
+            reduced = Some(Reduced::of(symmetry, *strategy));
+        }
+        Reducing::Structure => {
+            match structural_group(procs, &mut machine, &product.spec, spec_process)? {
+                Ok((group, how)) => {
+                    reduced = Some(Reduced::structural(group.order(), how));
+                    product = product.reduced_structurally(StructuralProduct::new(group, root));
+                }
+                Err(why) => notes.push(format!("symmetry: not reduced: {why}")),
+            }
+        }
     }
+    let answer = searched_product(procs, (imp, machine, root), product, priority, budget);
+    answer.map(|(holds, mut outcome, counterexample)| {
+        outcome.notes.splice(0..0, notes);
+        ((holds, outcome, counterexample), reduced)
+    })
+}
+
+/// The structural group of `machine`, cut down to the elements under
+/// which the specification's process (when given) is invariant, with how
+/// it was found; or why the check is not reduced by it.
+fn structural_group(
+    procs: &mut Processes,
+    machine: &mut Machine,
+    spec: &Spec,
+    spec_process: Option<ProcId>,
+) -> Result<Result<(StructuralReduction, String), String>, Failure> {
+    use crate::symmetry::structural::{graph::ComponentLts, validate};
+    if let Spec::Revivals(_) | Spec::RefusalTesting(_) = spec {
+        return Ok(Err(
+            "the revivals and refusal-testing models follow refusals along the trace, which \
+             the structural reduction does not permute"
+                .to_string(),
+        ));
+    }
+    let during = |e: EvalError| e.during(|| DECIDING_SYMMETRY.to_string());
+    let (group, how) = match Reduction::structural(machine, procs).map_err(during)? {
+        Reduction::Structural { reduction, how } => (*reduction, how),
+        Reduction::NoStructure(why) => return Ok(Err(why)),
+        _ => unreachable!("the structural reduction is structural or none"),
+    };
+    let Some(spec_process) = spec_process else {
+        return Ok(Ok((group, how)));
+    };
+    let spec_lts = ComponentLts::explore(procs, spec_process).map_err(during)?;
+    let name = procs.show_state(spec_process);
+    let mut first_failure = None;
+    let kept = group.keeping(|element| {
+        match validate::invariant(&spec_lts, &name, procs, &element.pi) {
+            Ok(()) => true,
+            Err(why) => {
+                first_failure.get_or_insert(why);
+                false
+            }
+        }
+    });
+    if !kept.moves_a_component() {
+        return Ok(Err(format!(
+            "the specification is invariant under no element of the structural group that \
+             moves a component ({})",
+            first_failure.unwrap_or_default()
+        )));
+    }
+    let how = match first_failure {
+        Some(_) if kept.order() < group.order() => format!(
+            "{how}; cut to the {} elements under which the specification is invariant",
+            kept.order()
+        ),
+        _ => how,
+    };
+    Ok(Ok((kept, how)))
+}
+
+/// Searches `product` from the implementation `imp` (compiled into
+/// `machine`) and the specification's node `root`; a breach found is
+/// unwound, replayed and described.
+fn searched_product(
+    procs: &mut Processes,
+    (imp, machine, root): (ProcId, Machine, u32),
+    mut product: Product,
+    priority: Option<EventSet>,
+    budget: &Budget,
+) -> Result<Answer, Failure> {
+    let width = machine.components();
     let mut search = Search::with_machine(machine, &[root], true);
     let (mut outcome, error) = search.run_to_error(procs, budget, &mut product);
     // A divergence judged before a breach, a stop or an error comes first
@@ -769,11 +925,17 @@ fn product(
     };
     // The path and the breach in the unreduced system: read back from
     // the search, or unwound from the reduced one and confirmed there.
-    let (path, breach) = match product.reduction_mut() {
+    let unwound = if let Some((spec, system)) = product.reduction_mut() {
+        Some(unwind::unwind(&mut search, spec, system, procs, root, violation.state)?)
+    } else if let Some((spec, group)) = product.structural_mut() {
+        Some(group.unwind(&mut search, spec, procs, violation.state)?)
+    } else {
+        None
+    };
+    let (path, breach) = match unwound {
         None => (Path::of_search(&search, violation.state), violation.breach),
-        Some((spec, system)) => {
-            let path = unwind::unwind(&mut search, spec, system, procs, root, violation.state)?
-                .map_err(Failure::Internal)?;
+        Some(unwound) => {
+            let path = unwound.map_err(Failure::Internal)?;
             let machine = search.machine_mut();
             if !unwind::replays(machine, procs, &path)? {
                 return Err(Failure::Internal(

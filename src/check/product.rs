@@ -37,6 +37,7 @@ use crate::symmetry::{Permutation, SystemSymmetry};
 
 use super::normal::{NodeId, Normaliser, acceptance, is_subset};
 use super::shared_judge::JudgeTable;
+use super::structural::StructuralProduct;
 
 /// What the implementation is checked against.
 pub enum Spec {
@@ -282,6 +283,9 @@ pub struct Product {
     accepted: Vec<EventId>,
     /// The implementation's symmetry, when the product is reduced.
     reduction: Option<SystemSymmetry>,
+    /// The implementation's structural group, when the product is
+    /// reduced by that instead.
+    structural: Option<StructuralProduct>,
     /// A permutation handed over by a search thread, read into here.
     permutation: Option<Permutation>,
     /// The copy of what the specification knows that the threads
@@ -311,6 +315,7 @@ impl Product {
             violation: None,
             accepted: Vec::new(),
             reduction: None,
+            structural: None,
             permutation: None,
             shared: None,
         }
@@ -329,6 +334,19 @@ impl Product {
         });
         self.reduction = Some(system);
         self
+    }
+
+    /// The product reduced by `group`, a structural group under which
+    /// the specification is invariant.
+    pub fn reduced_structurally(mut self, group: StructuralProduct) -> Product {
+        self.structural = Some(group);
+        self
+    }
+
+    /// The specification and the structural group, when the product is
+    /// reduced by one.
+    pub fn structural_mut(&mut self) -> Option<(&mut Spec, &mut StructuralProduct)> {
+        Some((&mut self.spec, self.structural.as_mut()?))
     }
 
     /// The specification and the implementation's symmetry, when the
@@ -487,7 +505,11 @@ impl Product {
         let mut divergent = log.advance();
         if divergent.is_none() && thorough {
             let slow = slow.get_or_insert_with(|| Divergences::new(self.width));
-            let mut canonicaliser = self.reduction.as_mut().map(|s| s as &mut dyn Canonicaliser);
+            let mut canonicaliser = match (&mut self.reduction, &mut self.structural) {
+                (Some(system), _) => Some(system as &mut dyn Canonicaliser),
+                (None, Some(structural)) => Some(&mut structural.group as &mut dyn Canonicaliser),
+                (None, None) => None,
+            };
             for state in log.unanswered() {
                 let diverges = match log.known(state) {
                     Some(known) => known,
@@ -562,7 +584,9 @@ impl Visitor for Product {
         }
         let node = visit.row[width];
         let successors = visit.successors;
+        let events = visit.events;
         let columns = self.reduction.is_some();
+        let structural = &mut self.structural;
         let divergence = match self.divergences {
             Some(_) => DivergenceCheck::Later,
             None => DivergenceCheck::Off,
@@ -575,7 +599,10 @@ impl Visitor for Product {
             procs,
             (node, &visit.row[..width], visit.events),
             (columns, &mut |k, after| {
-                successors[k * (width + 1) + width] = after
+                successors[k * (width + 1) + width] = after;
+                if let Some(structural) = structural.as_mut() {
+                    structural.learn(node, events[k], after);
+                }
             }),
         )?;
         if judgement != Judgement::Allowed
@@ -602,9 +629,9 @@ impl Visitor for Product {
     }
 
     fn canonicaliser(&mut self) -> Option<&mut dyn Canonicaliser> {
-        match self.reduction {
-            Some(_) => Some(self),
-            None => None,
+        match (&self.reduction, &self.structural) {
+            (None, None) => None,
+            _ => Some(self),
         }
     }
 
@@ -620,7 +647,7 @@ impl Visitor for Product {
         if super::shared_judge::SWITCHED_OFF.load(std::sync::atomic::Ordering::SeqCst) {
             return None;
         }
-        if self.reduction.is_some() {
+        if self.reduction.is_some() || self.structural.is_some() {
             return None;
         }
         let learnt = match &self.spec {
@@ -676,6 +703,10 @@ impl Canonicaliser for Product {
         row: &mut [u32],
     ) -> EvalResult<()> {
         let width = self.width;
+        if let Some(structural) = &mut self.structural {
+            structural.canonicalise(machine, procs, &mut self.spec, row)?;
+            return Ok(());
+        }
         let Some(system) = &mut self.reduction else {
             return Ok(());
         };

@@ -271,6 +271,7 @@ fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
                     reduced.strategy,
                     result.states,
                 )
+                .with_structure(reduced.structure.as_ref())
             }),
             reasons: result
                 .reasons
@@ -353,7 +354,7 @@ fn plain(script: &Script, index: usize, outcome: &Outcome, limits: &SearchLimits
             result.verdict.word(),
             result.seconds,
             reduced.type_list(),
-            reduced.group_order.value(),
+            reduced.order_text(),
         )
     } else if result.searched {
         format!(

@@ -189,6 +189,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         exploration,
         dot,
         symmetry: reduced,
+        structure,
         note,
     } = match outcome {
         Ok(found) => found,
@@ -248,9 +249,16 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
                 complete: exploration.complete,
                 stopped: exploration.stopped.map(Stopped::reason),
                 dot: dot_report,
-                symmetry: reduced
-                    .as_ref()
-                    .map(|s| SymmetryReport::of_exploration(s, &exploration, request.strategy)),
+                symmetry: match &structure {
+                    Some(_) => Some(
+                        SymmetryReport::new(&[], &Default::default(), Strategy::Exact, 0)
+                            .with_exploration(&exploration)
+                            .with_structure(structure.as_ref()),
+                    ),
+                    None => reduced
+                        .as_ref()
+                        .map(|s| SymmetryReport::of_exploration(s, &exploration, request.strategy)),
+                },
                 note: note.as_deref(),
             };
             let text = serde_json::to_string(&report).expect("a report serialises");
@@ -262,7 +270,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
                 (request, &process),
                 &budget,
                 &exploration,
-                (reduced.as_ref(), note.as_deref()),
+                (reduced.as_ref(), structure.as_ref(), note.as_deref()),
                 script,
             ),
         ),
@@ -288,6 +296,9 @@ struct Explored {
     exploration: Exploration,
     dot: Drawing,
     symmetry: Option<Symmetry>,
+    /// When the states are representatives under the system's
+    /// structural group: its order and how it was found.
+    structure: Option<(usize, String)>,
     /// How the reduction fell short of what was asked, if it did.
     note: Option<String>,
 }
@@ -325,6 +336,7 @@ fn explore(
             exploration,
             dot: Drawing::NotAsked,
             symmetry: None,
+            structure: None,
             note: None,
         });
     }
@@ -343,18 +355,19 @@ fn explore(
             {
                 Some(unfamiliar(request.strategy, &system.types_without_family()))
             }
-            Reduction::Structural { how, .. } => {
-                Some(format!("reduced by the structural group, {how}"))
-            }
+            _ => None,
+        };
+        let structure = match &built.reduction {
+            Reduction::Structural { how, reduction } => Some((reduction.order(), how.clone())),
             _ => None,
         };
         // A trivial symmetry is shown (it names what it left out) though
         // nothing is reduced.
         let symmetry = built.reduction.symmetry().cloned();
         built.procs.replace_meter(budget.meter());
-        Ok((built, symmetry, note))
+        Ok((built, symmetry, structure, note))
     };
-    let (mut built, symmetry, note) = build()?;
+    let (mut built, symmetry, structure, note) = build()?;
     let canonicaliser = built.reduction.canonicaliser();
     let exploration = lts::explore_machine(&mut built.procs, built.machine, budget, canonicaliser)
         .map_err(diagnostic)?;
@@ -368,7 +381,7 @@ fn explore(
             plural(exploration.states as usize, "state")
         ))
     } else {
-        let (mut drawn, _, _) = build()?;
+        let (mut drawn, ..) = build()?;
         let canonicaliser = drawn.reduction.canonicaliser();
         match lts::graph::graph_machine(&mut drawn.procs, drawn.machine, DOT_LIMIT, canonicaliser)
             .map_err(diagnostic)?
@@ -381,6 +394,7 @@ fn explore(
         exploration,
         dot,
         symmetry,
+        structure,
         note,
     })
 }
@@ -405,7 +419,7 @@ fn plain(
     (request, process): (&Request, &str),
     budget: &Budget,
     x: &Exploration,
-    (reduced, note): (Option<&Symmetry>, Option<&str>),
+    (reduced, structure, note): (Option<&Symmetry>, Option<&(usize, String)>, Option<&str>),
     script: &crate::script::Script,
 ) -> String {
     let rate = if x.seconds > 0.0 {
@@ -455,6 +469,12 @@ fn plain(
         for line in symmetry.left_out_lines(script) {
             text.push_str(&format!("                   {line}\n"));
         }
+    }
+    if let Some((order, how)) = structure {
+        text.push_str(&format!(
+            "symmetry           its structure — group order {order}: the states are \
+             representatives of symmetry classes, one per orbit\n                   {how}\n"
+        ));
     }
     if let Some(note) = note {
         text.push_str(&format!("note               symmetry: {note}\n"));

@@ -33,6 +33,10 @@ pub(super) struct SymmetryReport {
     transitions: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     deadlock_states: Option<u64>,
+    /// For a reduction by the system's communication structure (`types`
+    /// then empty): how its group was found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    structure: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -61,6 +65,20 @@ impl SymmetryReport {
             representatives,
             transitions: None,
             deadlock_states: None,
+            structure: None,
+        }
+    }
+
+    /// The report of a reduction by a structural group (its order and how
+    /// it was found), when it was one.
+    pub(super) fn with_structure(self, structure: Option<&(usize, String)>) -> SymmetryReport {
+        match structure {
+            Some((order, how)) => SymmetryReport {
+                group_order: order.to_string(),
+                structure: Some(how.clone()),
+                ..self
+            },
+            None => self,
         }
     }
 
@@ -75,10 +93,16 @@ impl SymmetryReport {
             .iter()
             .map(|t| (t.name.clone(), t.values.len()))
             .collect();
+        SymmetryReport::new(&types, &symmetry.group_order(), strategy, 0).with_exploration(x)
+    }
+
+    /// The report with an exploration's counts.
+    pub(super) fn with_exploration(self, x: &crate::lts::Exploration) -> SymmetryReport {
         SymmetryReport {
+            representatives: x.states,
             transitions: Some(x.transitions),
             deadlock_states: Some(x.deadlock_states),
-            ..SymmetryReport::new(&types, &symmetry.group_order(), strategy, x.states)
+            ..self
         }
     }
 }

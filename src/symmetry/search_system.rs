@@ -191,7 +191,7 @@ impl Reduction {
                 structural::group::MAX_ELEMENTS
             )));
         };
-        let how = format!("order {}: {}", elements.len(), structure.how);
+        let how = structure.how;
         let reduction = StructuralReduction::new(elements, &structure.graph, machine);
         Ok(Reduction::Structural {
             reduction: Box::new(reduction),

@@ -601,7 +601,7 @@ fn in_source_order(uses: &[Reason]) -> Vec<Reason> {
 }
 
 /// The order of a symmetry group, `n1!·n2!·…`, printed with its value.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GroupOrder(Vec<usize>);
 
 impl GroupOrder {

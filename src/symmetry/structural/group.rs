@@ -108,6 +108,35 @@ impl StructuralReduction {
         }
     }
 
+    /// The subgroup of the elements `keep` accepts, which must be a
+    /// subgroup (the stabiliser of something the group acts on).
+    pub fn keeping(&self, mut keep: impl FnMut(&Element) -> bool) -> StructuralReduction {
+        let elements: Vec<Element> = self
+            .elements
+            .iter()
+            .enumerate()
+            .filter(|&(g, e)| g == 0 || keep(e))
+            .map(|(_, e)| e.clone())
+            .collect();
+        StructuralReduction {
+            elements,
+            local_of: self.local_of.clone(),
+            state_of: self.state_of.clone(),
+            states: self.states.clone(),
+            image: Vec::new(),
+            best: Vec::new(),
+            chosen: 0,
+        }
+    }
+
+    /// Whether some element moves a component (otherwise no state has
+    /// another image).
+    pub fn moves_a_component(&self) -> bool {
+        self.elements
+            .iter()
+            .any(|e| e.alpha.iter().enumerate().any(|(c, &a)| a as usize != c))
+    }
+
     pub fn order(&self) -> usize {
         self.elements.len()
     }

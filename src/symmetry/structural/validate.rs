@@ -15,7 +15,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::lts::machine::{Machine, Node};
 use crate::process::{EventId, EventSet, Processes, TAU, TICK};
 
-use super::graph::CommunicationGraph;
+use super::graph::{CommunicationGraph, ComponentLts};
 
 /// A validated symmetry of the system.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -172,7 +172,10 @@ pub fn validate(
 ) -> Result<Element, String> {
     let mut phi = Vec::with_capacity(graph.components);
     for (c, &image) in alpha.iter().enumerate() {
-        phi.push(isomorphism(graph, procs, c, image as usize, &pi)?);
+        let d = image as usize;
+        let (from, to) = (&graph.ltss[c], &graph.ltss[d]);
+        let names = (graph.names[c].as_str(), graph.names[d].as_str());
+        phi.push(isomorphism((from, to), names, procs, &pi)?);
     }
     tree_maps(graph, machine, procs, alpha, &mut pi)?;
     Ok(Element {
@@ -182,22 +185,27 @@ pub fn validate(
     })
 }
 
-/// Component `c`'s LTS onto component `d`'s under `pi`: the state map,
-/// or the first behaviour of `c` its image lacks.
-fn isomorphism(
-    graph: &CommunicationGraph,
+/// Whether `pi` carries the LTS of a process (`name`) onto itself,
+/// its initial state onto its initial state: `Err` says what the process
+/// does whose image it cannot.
+pub fn invariant(
+    lts: &ComponentLts,
+    name: &str,
     procs: &Processes,
-    c: usize,
-    d: usize,
+    pi: &[EventId],
+) -> Result<(), String> {
+    isomorphism((lts, lts), (name, name), procs, pi).map(|_| ())
+}
+
+/// One LTS onto another under `pi` (`names` name the processes): the
+/// state map, or the first behaviour of the first its image lacks.
+fn isomorphism(
+    (from, to): (&ComponentLts, &ComponentLts),
+    names: (&str, &str),
+    procs: &Processes,
     pi: &[EventId],
 ) -> Result<Vec<u32>, String> {
-    let (from, to) = (&graph.ltss[c], &graph.ltss[d]);
-    let fail = |why: String| {
-        Err(format!(
-            "{} and its image {}: {why}",
-            graph.names[c], graph.names[d]
-        ))
-    };
+    let fail = |why: String| Err(format!("{} and its image {}: {why}", names.0, names.1));
     if from.states.len() != to.states.len() {
         return fail(format!(
             "they have {} and {} states",
@@ -250,10 +258,10 @@ fn isomorphism(
             let missing = match original {
                 Some(e) => format!(
                     "{} {} can do {}, but {} cannot do its image {}",
-                    graph.names[c],
+                    names.0,
                     show(&trace, s),
                     procs.show_event(e),
-                    graph.names[d],
+                    names.1,
                     procs.show_event(image_of(pi, e))
                 ),
                 None => {
@@ -264,9 +272,9 @@ fn isomorphism(
                         .map_or_else(String::new, |f| procs.show_event(f));
                     format!(
                         "{} {} can do {extra}, the image of nothing {} can do",
-                        graph.names[d],
+                        names.1,
                         show(&trace, s),
-                        graph.names[c]
+                        names.0
                     )
                 }
             };

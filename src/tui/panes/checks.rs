@@ -419,7 +419,7 @@ impl ChecksPane {
                     text.push_str(&format!(
                         " — reduced over {} (group order {})",
                         reduced.type_list(),
-                        reduced.group_order.value()
+                        reduced.order_text()
                     ));
                 }
                 if let Some(script) = &self.script {
