@@ -1,7 +1,9 @@
 //! Every model in `models/` documents the expected result of each of its
 //! assertions in its header (`-- expect: assert 2 failed (1039 states)`,
 //! `(93 representatives)` for a check reduced by symmetry, or `(static
-//! check)` for one that explores no states);
+//! check)` for one that explores no states); `-- expect structural:`
+//! lines say the same of a check reduced by the system's structural
+//! group (`--symmetry structural`);
 //! these tests check each one, so a model and its documentation never
 //! drift apart. One test per model, so they run in parallel and a failure
 //! names its model.
@@ -23,8 +25,13 @@ struct Expected {
     reduced: bool,
 }
 
-fn expectation(line: &str) -> Option<Expected> {
-    let rest = line.strip_prefix("-- expect: assert ")?;
+/// An `-- expect:` line (`false`) or an `-- expect structural:` line
+/// (`true`).
+fn expectation(line: &str) -> Option<(bool, Expected)> {
+    let (structural, rest) = match line.strip_prefix("-- expect: assert ") {
+        Some(rest) => (false, rest),
+        None => (true, line.strip_prefix("-- expect structural: assert ")?),
+    };
     let mut words = rest.split_whitespace();
     let number = words.next()?.parse().ok()?;
     let result = words.next()?.to_string();
@@ -33,12 +40,15 @@ fn expectation(line: &str) -> Option<Expected> {
         .and_then(|w| w.strip_prefix('('))
         .and_then(|w| w.parse().ok());
     let reduced = words.next() == Some("representatives)");
-    Some(Expected {
-        number,
-        result,
-        states,
-        reduced,
-    })
+    Some((
+        structural,
+        Expected {
+            number,
+            result,
+            states,
+            reduced,
+        },
+    ))
 }
 
 /// Checks every assertion of `models/{name}.csp` against its header.
@@ -49,19 +59,30 @@ fn check_model(name: &str) {
     let script = Script::load_file(&path).expect("a model loads");
     let name = path.display();
     assert_eq!(
-        expected.iter().map(|e| e.number).collect::<Vec<_>>(),
+        expected
+            .iter()
+            .filter(|(structural, _)| !structural)
+            .map(|(_, e)| e.number)
+            .collect::<Vec<_>>(),
         (1..=script.assertions.len()).collect::<Vec<_>>(),
         "{name}: one `-- expect:` line per assertion, in order"
     );
-    for Expected {
-        number,
-        result,
-        states,
-        reduced,
-    } in expected
+    for (
+        structural,
+        Expected {
+            number,
+            result,
+            states,
+            reduced,
+        },
+    ) in expected
     {
+        let asked = check::Asked {
+            symmetry: structural.then_some(symcsp::symmetry::spec::Reduce::Structural),
+            ..check::Asked::default()
+        };
         let outcome = symcsp::stack::with_large_stack(|| {
-            check::check(&script, number - 1, &Budget::default())
+            check::check_with(&script, number - 1, &Budget::default(), &asked)
         });
         let (word, found, was_reduced) = match &outcome {
             Ok(r) => (
@@ -74,6 +95,11 @@ fn check_model(name: &str) {
                 r.symmetry.is_some(),
             ),
             Err(_) => ("error", None, false),
+        };
+        let name = if structural {
+            format!("{name} (structural)")
+        } else {
+            name.to_string()
         };
         assert_eq!(word, result, "{name}: assert {number}");
         assert_eq!(found, states, "{name}: assert {number}, states");
@@ -110,6 +136,8 @@ macro_rules! models {
 models!(
     buffers,
     database,
+    diningring,
+    ijring,
     liststack,
     lockfreequeue,
     peterson,

@@ -9,9 +9,11 @@ use symcsp::process::{EventId, Processes};
 use symcsp::script::Script;
 use symcsp::script::ir::FuncId;
 
-const MODELS: [&str; 10] = [
+const MODELS: [&str; 12] = [
     "buffers",
     "database",
+    "diningring",
+    "ijring",
     "liststack",
     "lockfreequeue",
     "peterson",

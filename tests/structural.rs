@@ -188,7 +188,12 @@ fn checks_under_the_structural_group_keep_every_verdict_and_counterexample_lengt
     for (k, (plain, reduced, _)) in judged.iter().enumerate() {
         assert_eq!(plain.0, reduced.0, "assertion {}: the verdict", k + 1);
         // Breadth first, reduced or not: the shortest counterexample.
-        assert_eq!(plain.3, reduced.3, "assertion {}: the counterexample", k + 1);
+        assert_eq!(
+            plain.3,
+            reduced.3,
+            "assertion {}: the counterexample",
+            k + 1
+        );
     }
     let verdicts: Vec<&str> = judged.iter().map(|(p, ..)| p.0.as_str()).collect();
     assert_eq!(
@@ -208,8 +213,10 @@ fn checks_under_the_structural_group_keep_every_verdict_and_counterexample_lengt
     let (_, first, notes) = &judged[6];
     assert_eq!(first.2, None);
     assert!(
-        notes.iter().any(|n| n.contains("invariant under no element")
-            && n.contains("cannot do its image eat.1")),
+        notes
+            .iter()
+            .any(|n| n.contains("invariant under no element")
+                && n.contains("cannot do its image eat.1")),
         "{notes:?}"
     );
     // A trace is followed, not reduced.
@@ -223,7 +230,12 @@ fn a_specification_that_singles_out_a_component_keeps_the_subgroup_that_fixes_it
     let judged = symcsp::stack::with_large_stack(|| judged_both_ways(&fixture("subgroup.csp")));
     for (k, (plain, reduced, _)) in judged.iter().enumerate() {
         assert_eq!(plain.0, reduced.0, "assertion {}: the verdict", k + 1);
-        assert_eq!(plain.3, reduced.3, "assertion {}: the counterexample", k + 1);
+        assert_eq!(
+            plain.3,
+            reduced.3,
+            "assertion {}: the counterexample",
+            k + 1
+        );
         // The permutations of copies 1..3 only.
         assert_eq!(reduced.2.as_deref(), Some("6"), "assertion {}", k + 1);
     }

@@ -35,11 +35,11 @@ use crate::symmetry::{NotMappable, Origin, Symmetry, SystemSymmetry};
 use crate::syntax::ast::{Model, Property};
 use crate::syntax::{Diagnostic, Span};
 
+use crate::symmetry::structural::group::StructuralReduction;
 use counterexample::{Counterexample, Found, Kind, Path};
 use normal::Normaliser;
 use product::{Breach, Judgement, Product, Spec};
 use structural::StructuralProduct;
-use crate::symmetry::structural::group::StructuralReduction;
 
 /// An assertion's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -809,7 +809,8 @@ fn product(
     match reducing {
         Reducing::Not => {}
         Reducing::Types(symmetry, strategy) => {
-            let system = reduced_system(procs, &mut machine, (symmetry, *strategy), "implementation")?;
+            let system =
+                reduced_system(procs, &mut machine, (symmetry, *strategy), "implementation")?;
             product = product.reduced(system);
             reduced = Some(Reduced::of(symmetry, *strategy));
         }
@@ -859,15 +860,16 @@ fn structural_group(
     let spec_lts = ComponentLts::explore(procs, spec_process).map_err(during)?;
     let name = procs.show_state(spec_process);
     let mut first_failure = None;
-    let kept = group.keeping(|element| {
-        match validate::invariant(&spec_lts, &name, procs, &element.pi) {
-            Ok(()) => true,
-            Err(why) => {
-                first_failure.get_or_insert(why);
-                false
-            }
-        }
-    });
+    let kept =
+        group.keeping(
+            |element| match validate::invariant(&spec_lts, &name, procs, &element.pi) {
+                Ok(()) => true,
+                Err(why) => {
+                    first_failure.get_or_insert(why);
+                    false
+                }
+            },
+        );
     if !kept.moves_a_component() {
         return Ok(Err(format!(
             "the specification is invariant under no element of the structural group that \
@@ -926,7 +928,14 @@ fn searched_product(
     // The path and the breach in the unreduced system: read back from
     // the search, or unwound from the reduced one and confirmed there.
     let unwound = if let Some((spec, system)) = product.reduction_mut() {
-        Some(unwind::unwind(&mut search, spec, system, procs, root, violation.state)?)
+        Some(unwind::unwind(
+            &mut search,
+            spec,
+            system,
+            procs,
+            root,
+            violation.state,
+        )?)
     } else if let Some((spec, group)) = product.structural_mut() {
         Some(group.unwind(&mut search, spec, procs, violation.state)?)
     } else {

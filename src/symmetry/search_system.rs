@@ -176,7 +176,20 @@ impl Reduction {
     /// The structural reduction of `machine`: its validated group, or
     /// why there is none to reduce by.
     pub fn structural(machine: &mut Machine, procs: &mut Processes) -> EvalResult<Reduction> {
-        let structure = structural::analyse(machine, procs)?;
+        // A component that fails on its own (it reads a value the rest
+        // of the system never sends it) leaves the structure unknown: the
+        // system is not reduced by it, and says why.
+        let structure = match structural::analyse(machine, procs) {
+            Ok(structure) => structure,
+            Err(e) if e.stop_reason().is_none() => {
+                return Ok(Reduction::NoStructure(format!(
+                    "its structure could not be analysed: {} ({})",
+                    e.message,
+                    e.notes.last().map_or("", String::as_str)
+                )));
+            }
+            Err(e) => return Err(e),
+        };
         if structure.is_trivial() {
             return Ok(Reduction::NoStructure(
                 "no symmetry of its structure that validates moves a component (`symcsp \

@@ -145,7 +145,14 @@ impl CommunicationGraph {
                 }
                 None => {
                     explored.insert(p, ltss.len());
-                    ltss.push(ComponentLts::explore(procs, p)?);
+                    let lts = ComponentLts::explore(procs, p).map_err(|e| {
+                        let name = procs.show_state(p);
+                        e.with_note(format!(
+                            "structural symmetry explores each component on its own, where \
+                             {name} can do what the rest of the system would not let it"
+                        ))
+                    })?;
+                    ltss.push(lts);
                 }
             }
         }
@@ -252,6 +259,24 @@ impl CommunicationGraph {
             ltss,
             hidden,
         })
+    }
+
+    /// The graph with every port alike: where a component's identity
+    /// stands in an event is forgotten, so an automorphism may reverse
+    /// messages. A pattern the graph refuses is looked for here, and
+    /// then refused by the components' behaviour, with its reason.
+    pub fn without_directions(&self) -> CommunicationGraph {
+        let mut graph = self.clone();
+        let port = graph.colour_names.len() as u32;
+        graph.colour_names.push("port".to_string());
+        let first_port = self.components + self.events.len();
+        for colour in &mut graph.colours[first_port..] {
+            *colour = port;
+        }
+        for (_, colour) in graph.incidence.iter_mut().flatten() {
+            *colour = port;
+        }
+        graph
     }
 
     pub fn vertices(&self) -> usize {
@@ -421,6 +446,8 @@ fn identities(
     }
     let mut position: FxHashMap<(crate::script::ir::FuncId, usize), Vec<usize>> =
         FxHashMap::default();
+    let mut uncoloured: FxHashMap<(crate::script::ir::FuncId, usize), Vec<usize>> =
+        FxHashMap::default();
     for (&key, members) in &families {
         if members.len() < 2 {
             continue;
@@ -450,6 +477,20 @@ fn identities(
                 (all.len() > 1 && distinct(&all)).then_some(all)
             });
         if let Some(places) = found {
+            // Other places that hold the identity's values one for one
+            // (`Phil(i, i, (i+1)%N)`: the forks it takes) follow the
+            // identity too: they are left out of the colour like it.
+            let values = |k: usize| {
+                let mut v: Vec<Value> = members.iter().map(|&c| vars(c)[k].clone()).collect();
+                v.sort();
+                v
+            };
+            let own: Vec<Vec<Value>> = places.iter().map(|&k| values(k)).collect();
+            let derived: Vec<usize> = (0..key.1)
+                .filter(|k| !places.contains(k))
+                .filter(|&k| atomic(k) && distinct(&[k]) && own.contains(&values(k)))
+                .collect();
+            uncoloured.insert(key, derived);
             position.insert(key, places);
         }
     }
@@ -482,6 +523,9 @@ fn identities(
                     .get(&(*func, vars.len()))
                     .cloned()
                     .unwrap_or_default();
+                let derived = uncoloured
+                    .get(&(*func, vars.len()))
+                    .map_or(&[][..], Vec::as_slice);
                 identities.push(at.iter().map(|&k| vars[k].clone()).collect());
                 family_ranges.push(
                     ranges
@@ -495,7 +539,7 @@ fn identities(
                     .iter()
                     .enumerate()
                     .map(|(k, v)| {
-                        if at.contains(&k) {
+                        if at.contains(&k) || derived.contains(&k) {
                             "_".to_string()
                         } else {
                             procs.evaluator().show(v)

@@ -127,6 +127,31 @@ pub fn analyse(machine: &Machine, procs: &mut Processes) -> EvalResult<Structure
     // standard patterns are found in it, and the largest validated
     // subgroup checked element by element.
     let maps = map_closure(graph.vertices(), &automorphisms.generators, MAX_ELEMENTS);
+    // A pattern the graph refuses (its messages would run backwards),
+    // found with directions forgotten and tried on the behaviour, for
+    // the reason it fails (or, should it hold, as a symmetry).
+    let forgetful = std::cell::OnceCell::new();
+    let undirected = |pattern: &Pattern| -> Option<Candidate> {
+        let (loose, maps) = forgetful.get_or_init(|| {
+            let loose = graph.without_directions();
+            let group = automorphisms::automorphisms(&loose);
+            let maps = map_closure(loose.vertices(), &group.generators, MAX_ELEMENTS);
+            (loose, maps)
+        });
+        let found = patterns::candidates(loose, maps.as_deref())
+            .into_iter()
+            .find(|c| c.pattern == *pattern)?;
+        let Ok(patterns::Found::Automorphisms(gammas)) = found.found else {
+            return None;
+        };
+        let mut tried = gammas.iter().map(|g| check(g));
+        let first = tried.next()?;
+        Some(if first.result.is_ok() {
+            first
+        } else {
+            tried.find(|c| c.result.is_ok()).unwrap_or(first)
+        })
+    };
     let patterns: Vec<(Pattern, Candidate)> = patterns::candidates(&graph, maps.as_deref())
         .into_iter()
         .map(|candidate| {
@@ -146,10 +171,10 @@ pub fn analyse(machine: &Machine, procs: &mut Processes) -> EvalResult<Structure
                     result: validate::events_for(&graph, &alpha, id_count)
                         .and_then(|pi| validate(&graph, machine, procs, &alpha, pi)),
                 },
-                Err(why) => Candidate {
+                Err(why) => undirected(&candidate.pattern).unwrap_or(Candidate {
                     cycles: String::new(),
                     result: Err(why),
-                },
+                }),
             };
             (candidate.pattern, checked)
         })
