@@ -109,6 +109,21 @@ impl Partition {
             .collect()
     }
 
+    /// Whether the cells' sizes in order are `shape` (without making
+    /// the list).
+    fn has_shape(&self, shape: &[u32]) -> bool {
+        let mut k = 0;
+        let mut cells = shape.iter();
+        while k < self.order.len() {
+            let end = self.end[k] as usize;
+            if cells.next() != Some(&((end - k) as u32)) {
+                return false;
+            }
+            k = end;
+        }
+        cells.next().is_none()
+    }
+
     /// Splits `v` off the front of its cell; the new cell's start.
     fn individualise(&mut self, v: u32) -> u32 {
         let start = self.cell[v as usize] as usize;
@@ -127,7 +142,11 @@ impl Partition {
     }
 
     /// Refines until equitable, splitting by the cells in `splitters`
-    /// first (and every cell a split makes).
+    /// first (and the cells a split makes). A split moves only the
+    /// vertices the splitter touches (the rest stay where they are), and
+    /// queues every piece but the largest when the cell was not queued
+    /// already (Hopcroft's rule): a ring's refinement, which runs round
+    /// the ring a vertex at a time, stays near linear.
     fn refine(&mut self, graph: &CommunicationGraph, splitters: Vec<u32>, counts: &mut [u32]) {
         let mut queue: std::collections::VecDeque<u32> = splitters.into();
         let mut queued = vec![false; self.order.len()];
@@ -135,9 +154,11 @@ impl Partition {
             queued[s as usize] = true;
         }
         let mut touched: Vec<u32> = Vec::new();
+        let mut members: Vec<u32> = Vec::new();
         while let Some(s) = queue.pop_front() {
             queued[s as usize] = false;
-            let members: Vec<u32> = self.members(s).to_vec();
+            members.clear();
+            members.extend_from_slice(self.members(s));
             for &v in &members {
                 for &w in &graph.adjacency[v as usize] {
                     if counts[w as usize] == 0 {
@@ -146,44 +167,78 @@ impl Partition {
                     counts[w as usize] += 1;
                 }
             }
-            let mut cells: Vec<u32> = touched.iter().map(|&w| self.cell[w as usize]).collect();
-            cells.sort_unstable();
-            cells.dedup();
-            for c in cells {
-                let (a, b) = (c as usize, self.end[c as usize] as usize);
-                if b - a == 1 {
-                    continue;
+            // The touched vertices cell by cell, by count within each.
+            touched.sort_unstable_by_key(|&w| (self.cell[w as usize], counts[w as usize]));
+            let mut k = 0;
+            while k < touched.len() {
+                let c = self.cell[touched[k] as usize];
+                let mut j = k;
+                while j < touched.len() && self.cell[touched[j] as usize] == c {
+                    j += 1;
                 }
-                self.order[a..b].sort_by_key(|&v| counts[v as usize]);
-                let mut runs = vec![a];
-                for k in a + 1..b {
-                    if counts[self.order[k] as usize] != counts[self.order[k - 1] as usize] {
-                        runs.push(k);
-                    }
-                }
-                if runs.len() == 1 {
-                    continue;
-                }
-                runs.push(b);
-                let was_queued = queued[a];
-                for r in 0..runs.len() - 1 {
-                    let (x, y) = (runs[r], runs[r + 1]);
-                    self.end[x] = y as u32;
-                    for k in x..y {
-                        let v = self.order[k];
-                        self.cell[v as usize] = x as u32;
-                        self.at[v as usize] = k as u32;
-                    }
-                    if !queued[x] && (x != a || !was_queued) {
-                        queued[x] = true;
-                        queue.push_back(x as u32);
-                    }
-                }
+                self.split(c, &touched[k..j], counts, (&mut queue, &mut queued));
+                k = j;
             }
             for &w in &touched {
                 counts[w as usize] = 0;
             }
             touched.clear();
+        }
+    }
+
+    /// Splits the cell starting at `a` by the counts of its `touched`
+    /// members (sorted by count; the others count 0), queueing the new
+    /// cells.
+    fn split(
+        &mut self,
+        a: u32,
+        touched: &[u32],
+        counts: &[u32],
+        (queue, queued): (&mut std::collections::VecDeque<u32>, &mut [bool]),
+    ) {
+        let (a, b) = (a as usize, self.end[a as usize] as usize);
+        let size = b - a;
+        let uniform = counts[touched[0] as usize] == counts[touched[touched.len() - 1] as usize];
+        if size == 1 || (touched.len() == size && uniform) {
+            return;
+        }
+        // The touched members to the back of the cell, in count order.
+        let back = b - touched.len();
+        for (i, &w) in touched.iter().enumerate() {
+            let to = back + i;
+            let from = self.at[w as usize] as usize;
+            let other = self.order[to];
+            self.order.swap(from, to);
+            self.at[other as usize] = from as u32;
+            self.at[w as usize] = to as u32;
+        }
+        // The pieces: the untouched front (if any), then a run per count.
+        let mut starts = Vec::new();
+        if back > a {
+            starts.push(a);
+        }
+        for k in back..b {
+            if k == back || counts[self.order[k] as usize] != counts[self.order[k - 1] as usize] {
+                starts.push(k);
+            }
+        }
+        starts.push(b);
+        let was_queued = queued[a];
+        let largest = (0..starts.len() - 1)
+            .max_by_key(|&r| (starts[r + 1] - starts[r], std::cmp::Reverse(r)))
+            .expect("a piece");
+        for r in 0..starts.len() - 1 {
+            let (x, y) = (starts[r], starts[r + 1]);
+            self.end[x] = y as u32;
+            if x != a {
+                for k in x..y {
+                    self.cell[self.order[k] as usize] = x as u32;
+                }
+            }
+            if !queued[x] && (was_queued || r != largest) {
+                queued[x] = true;
+                queue.push_back(x as u32);
+            }
         }
     }
 }
@@ -262,7 +317,7 @@ impl Search<'_> {
     /// A leaf below `p` (at `depth` on its path) the first leaf maps
     /// onto by an automorphism, and that automorphism.
     fn find(&mut self, p: Partition, depth: usize) -> Option<Vec<u32>> {
-        if self.leaves >= MAX_LEAVES || self.shapes.get(depth) != Some(&p.shape()) {
+        if self.leaves >= MAX_LEAVES || !self.shapes.get(depth).is_some_and(|s| p.has_shape(s)) {
             return None;
         }
         let Some(cell) = p.first_wide() else {

@@ -72,6 +72,10 @@ pub struct StructuralReduction {
     state_of: Vec<Vec<u32>>,
     /// The LTSs' states, to number new local states.
     states: Vec<Vec<ProcId>>,
+    /// Per element: the component each place of an image comes from
+    /// (α⁻¹), so an image is built place by place and dropped at the
+    /// first place where it is greater than the best so far.
+    sources: Vec<Vec<u32>>,
     image: Vec<u32>,
     best: Vec<u32>,
     /// The element the last representative was made with.
@@ -98,6 +102,7 @@ impl StructuralReduction {
             local_of.push(locals);
         }
         StructuralReduction {
+            sources: elements.iter().map(sources_of).collect(),
             elements,
             local_of,
             state_of,
@@ -119,6 +124,7 @@ impl StructuralReduction {
             .map(|(_, e)| e.clone())
             .collect();
         StructuralReduction {
+            sources: elements.iter().map(sources_of).collect(),
             elements,
             local_of: self.local_of.clone(),
             state_of: self.state_of.clone(),
@@ -147,20 +153,26 @@ impl StructuralReduction {
 
     /// Element `g` applied to `row` (the components), into `out`.
     pub fn apply(&self, machine: &mut Machine, g: usize, row: &[u32], out: &mut [u32]) {
-        let element = &self.elements[g];
-        for (c, &local) in row.iter().enumerate() {
-            let d = element.alpha[c] as usize;
-            let state = self.state_of[c].get(local as usize).copied();
-            out[d] = match state {
-                Some(s) if s != u32::MAX => self.local_of[d][element.phi[c][s as usize] as usize],
-                // A marker (or Ω) every component has alike.
-                _ => machine.local_of(d, machine.process_state(c, local)),
-            };
+        for (d, place) in out.iter_mut().enumerate() {
+            *place = self.image_at(machine, g, row, d);
+        }
+    }
+
+    /// Place `d` of element `g`'s image of `row`: the state there of the
+    /// component `g` moves to `d`.
+    fn image_at(&self, machine: &mut Machine, g: usize, row: &[u32], d: usize) -> u32 {
+        let c = self.sources[g][d] as usize;
+        let local = row[c];
+        match self.state_of[c].get(local as usize).copied() {
+            Some(s) if s != u32::MAX => self.local_of[d][self.elements[g].phi.get(c, s) as usize],
+            // A marker (or Ω) every component has alike.
+            _ => machine.local_of(d, machine.process_state(c, local)),
         }
     }
 
     /// The least image of `row` over the group into `out`, and the
-    /// element that gives it.
+    /// element that gives it. Each image is built place by place and
+    /// dropped at the first place that makes it greater than the best.
     pub fn representative(&mut self, machine: &mut Machine, row: &[u32], out: &mut [u32]) -> usize {
         let n = row.len();
         self.image.resize(n, 0);
@@ -169,9 +181,23 @@ impl StructuralReduction {
         let mut chosen = 0;
         for g in 1..self.elements.len() {
             let mut image = std::mem::take(&mut self.image);
-            self.apply(machine, g, row, &mut image);
-            if image < self.best {
-                self.best.copy_from_slice(&image);
+            let mut less = false;
+            let mut greater = false;
+            for (d, place) in image.iter_mut().enumerate() {
+                *place = self.image_at(machine, g, row, d);
+                if !less {
+                    match (*place).cmp(&self.best[d]) {
+                        std::cmp::Ordering::Less => less = true,
+                        std::cmp::Ordering::Greater => {
+                            greater = true;
+                            break;
+                        }
+                        std::cmp::Ordering::Equal => {}
+                    }
+                }
+            }
+            if less && !greater {
+                std::mem::swap(&mut self.best, &mut image);
                 chosen = g;
             }
             self.image = image;
@@ -208,7 +234,7 @@ impl StructuralReduction {
     pub fn permute_event(&self, g: usize, e: crate::process::EventId) -> crate::process::EventId {
         match e {
             crate::process::TAU | crate::process::TICK => e,
-            e => self.elements[g].pi[e as usize],
+            e => self.elements[g].pi.image(e),
         }
     }
 
@@ -216,6 +242,15 @@ impl StructuralReduction {
     pub fn component_states(&self, c: usize) -> &[ProcId] {
         &self.states[c]
     }
+}
+
+/// Per place of an image under `element`: the component it comes from.
+fn sources_of(element: &Element) -> Vec<u32> {
+    let mut sources = vec![0; element.alpha.len()];
+    for (c, &d) in element.alpha.iter().enumerate() {
+        sources[d as usize] = c as u32;
+    }
+    sources
 }
 
 impl Canonicaliser for StructuralReduction {

@@ -17,30 +17,223 @@ use crate::process::{EventId, EventSet, Processes, TAU, TICK};
 
 use super::graph::{CommunicationGraph, ComponentLts};
 
+/// A permutation of events. The events the components perform (the
+/// graph's, sorted: its *domain*) map among themselves, kept as a table
+/// of places in the domain, so composing two is one pass; any other
+/// event that moves (one a renaming makes) is kept beside, with its
+/// image. A system of N² declared events whose components perform a few
+/// each stores only those.
+#[derive(Debug, Clone)]
+pub struct EventMap {
+    domain: std::sync::Arc<[EventId]>,
+    /// Per place in the domain: its image's place.
+    places: Vec<u32>,
+    /// Other events that move, with their images, sorted.
+    others: Vec<(EventId, EventId)>,
+}
+
+impl PartialEq for EventMap {
+    fn eq(&self, other: &EventMap) -> bool {
+        self.places == other.places && self.others == other.others
+    }
+}
+
+impl Eq for EventMap {}
+
+impl std::hash::Hash for EventMap {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.places.hash(state);
+        self.others.hash(state);
+    }
+}
+
+impl EventMap {
+    /// Every event to itself, over `graph`'s events.
+    fn identity(graph: &CommunicationGraph) -> EventMap {
+        EventMap {
+            domain: graph.events.clone().into(),
+            places: (0..graph.events.len() as u32).collect(),
+            others: Vec::new(),
+        }
+    }
+
+    /// The map a dense table (per event id, its image) gives, over
+    /// `graph`'s events (which it must map among themselves).
+    fn from_dense(graph: &CommunicationGraph, pi: &[EventId]) -> EventMap {
+        let mut map = EventMap::identity(graph);
+        for (k, &e) in graph.events.iter().enumerate() {
+            let image = pi[e as usize];
+            map.places[k] = graph
+                .events
+                .binary_search(&image)
+                .expect("the graph's events map among themselves")
+                as u32;
+        }
+        map.others = pi
+            .iter()
+            .enumerate()
+            .filter(|&(e, &f)| {
+                e as EventId != f && graph.events.binary_search(&(e as EventId)).is_err()
+            })
+            .map(|(e, &f)| (e as EventId, f))
+            .collect();
+        map
+    }
+
+    /// The image of `e` (τ and ✓ are their own).
+    pub fn image(&self, e: EventId) -> EventId {
+        if let Ok(k) = self.domain.binary_search(&e) {
+            return self.domain[self.places[k] as usize];
+        }
+        match self.others.binary_search_by_key(&e, |&(from, _)| from) {
+            Ok(k) => self.others[k].1,
+            Err(_) => e,
+        }
+    }
+
+    /// `self` then `then`.
+    pub fn then(&self, then: &EventMap) -> EventMap {
+        let places = self
+            .places
+            .iter()
+            .map(|&k| then.places[k as usize])
+            .collect();
+        let mut others: Vec<(EventId, EventId)> = self
+            .others
+            .iter()
+            .map(|&(e, _)| e)
+            .chain(then.others.iter().map(|&(e, _)| e))
+            .map(|e| (e, then.image(self.image(e))))
+            .filter(|&(e, f)| e != f)
+            .collect();
+        others.sort_unstable();
+        others.dedup();
+        EventMap {
+            domain: self.domain.clone(),
+            places,
+            others,
+        }
+    }
+
+    pub fn inverse(&self) -> EventMap {
+        let mut places = vec![0; self.places.len()];
+        for (k, &to) in self.places.iter().enumerate() {
+            places[to as usize] = k as u32;
+        }
+        let mut others: Vec<(EventId, EventId)> =
+            self.others.iter().map(|&(e, f)| (f, e)).collect();
+        others.sort_unstable();
+        EventMap {
+            domain: self.domain.clone(),
+            places,
+            others,
+        }
+    }
+
+    pub fn is_identity(&self) -> bool {
+        self.others.is_empty()
+            && self
+                .places
+                .iter()
+                .enumerate()
+                .all(|(k, &to)| k as u32 == to)
+    }
+}
+
 /// A validated symmetry of the system.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Element {
     /// Where each component goes.
     pub alpha: Vec<u32>,
-    /// Per event id: its image.
-    pub pi: Vec<EventId>,
-    /// Per component: each of its LTS's states' image in its image's LTS
-    /// (by their places in [`super::graph::ComponentLts::states`]).
-    pub phi: Vec<Vec<u32>>,
+    /// How the events move.
+    pub pi: EventMap,
+    /// How each component's LTS states go to its image's.
+    pub phi: StateMaps,
+}
+
+/// Per component, each of its LTS's states' image in its image's LTS
+/// (by their places in [`super::graph::ComponentLts::states`]), in one
+/// table: component `c`'s states from `offsets[c]` (the offsets are the
+/// same for every element of a system: a component and its image have
+/// LTSs of one size).
+#[derive(Debug, Clone)]
+pub struct StateMaps {
+    offsets: std::sync::Arc<[u32]>,
+    images: Vec<u32>,
+}
+
+impl PartialEq for StateMaps {
+    fn eq(&self, other: &StateMaps) -> bool {
+        self.images == other.images
+    }
+}
+
+impl Eq for StateMaps {}
+
+impl std::hash::Hash for StateMaps {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.images.hash(state);
+    }
+}
+
+impl StateMaps {
+    /// Every state to itself, for `graph`'s components.
+    fn identity(graph: &CommunicationGraph) -> StateMaps {
+        let mut offsets = Vec::with_capacity(graph.components + 1);
+        let mut images = Vec::new();
+        for lts in &graph.ltss {
+            offsets.push(images.len() as u32);
+            images.extend(0..lts.states.len() as u32);
+        }
+        offsets.push(images.len() as u32);
+        StateMaps {
+            offsets: offsets.into(),
+            images,
+        }
+    }
+
+    /// The image of component `c`'s state `s`.
+    pub fn get(&self, c: usize, s: u32) -> u32 {
+        self.images[(self.offsets[c] + s) as usize]
+    }
+
+    fn states(&self, c: usize) -> std::ops::Range<u32> {
+        0..self.offsets[c + 1] - self.offsets[c]
+    }
+
+    /// These maps (moving components by `alpha`) then `then`.
+    fn then(&self, alpha: &[u32], then: &StateMaps) -> StateMaps {
+        let mut images = Vec::with_capacity(self.images.len());
+        for (c, &d) in alpha.iter().enumerate() {
+            images.extend(self.states(c).map(|s| then.get(d as usize, self.get(c, s))));
+        }
+        StateMaps {
+            offsets: self.offsets.clone(),
+            images,
+        }
+    }
+
+    fn inverse(&self, alpha: &[u32]) -> StateMaps {
+        let mut images = vec![0; self.images.len()];
+        for (c, &d) in alpha.iter().enumerate() {
+            for s in self.states(c) {
+                images[(self.offsets[d as usize] + self.get(c, s)) as usize] = s;
+            }
+        }
+        StateMaps {
+            offsets: self.offsets.clone(),
+            images,
+        }
+    }
 }
 
 impl Element {
-    /// The identity of a system with `graph`'s components and
-    /// `id_count` event ids.
-    pub fn identity(graph: &CommunicationGraph, id_count: usize) -> Element {
+    /// The identity of a system with `graph`'s components.
+    pub fn identity(graph: &CommunicationGraph) -> Element {
         Element {
             alpha: (0..graph.components as u32).collect(),
-            pi: (0..id_count as EventId).collect(),
-            phi: graph
-                .ltss
-                .iter()
-                .map(|l| (0..l.states.len() as u32).collect())
-                .collect(),
+            pi: EventMap::identity(graph),
+            phi: StateMaps::identity(graph),
         }
     }
 
@@ -48,16 +241,8 @@ impl Element {
     pub fn then(&self, then: &Element) -> Element {
         Element {
             alpha: self.alpha.iter().map(|&a| then.alpha[a as usize]).collect(),
-            pi: self.pi.iter().map(|&e| then.pi[e as usize]).collect(),
-            phi: self
-                .phi
-                .iter()
-                .enumerate()
-                .map(|(c, map)| {
-                    let next = &then.phi[self.alpha[c] as usize];
-                    map.iter().map(|&s| next[s as usize]).collect()
-                })
-                .collect(),
+            pi: self.pi.then(&then.pi),
+            phi: self.phi.then(&self.alpha, &then.phi),
         }
     }
 
@@ -67,25 +252,15 @@ impl Element {
         for (c, &a) in self.alpha.iter().enumerate() {
             alpha[a as usize] = c as u32;
         }
-        let mut pi = vec![0; self.pi.len()];
-        for (e, &f) in self.pi.iter().enumerate() {
-            pi[f as usize] = e as EventId;
+        Element {
+            alpha,
+            pi: self.pi.inverse(),
+            phi: self.phi.inverse(&self.alpha),
         }
-        let mut phi = vec![Vec::new(); n];
-        for (c, map) in self.phi.iter().enumerate() {
-            let image = self.alpha[c] as usize;
-            let mut inverse = vec![0; map.len()];
-            for (s, &t) in map.iter().enumerate() {
-                inverse[t as usize] = s as u32;
-            }
-            phi[image] = inverse;
-        }
-        Element { alpha, pi, phi }
     }
 
     pub fn is_identity(&self) -> bool {
-        self.alpha.iter().enumerate().all(|(c, &a)| c as u32 == a)
-            && self.pi.iter().enumerate().all(|(e, &f)| e as EventId == f)
+        self.alpha.iter().enumerate().all(|(c, &a)| c as u32 == a) && self.pi.is_identity()
     }
 }
 
@@ -170,17 +345,19 @@ pub fn validate(
     alpha: &[u32],
     mut pi: Vec<EventId>,
 ) -> Result<Element, String> {
-    let mut phi = Vec::with_capacity(graph.components);
+    let mut phi = StateMaps::identity(graph);
     for (c, &image) in alpha.iter().enumerate() {
         let d = image as usize;
         let (from, to) = (&graph.ltss[c], &graph.ltss[d]);
         let names = (graph.names[c].as_str(), graph.names[d].as_str());
-        phi.push(isomorphism((from, to), names, procs, &pi)?);
+        let map = isomorphism((from, to), names, procs, &|e| image_of(&pi, e))?;
+        let at = phi.offsets[c] as usize;
+        phi.images[at..at + map.len()].copy_from_slice(&map);
     }
     tree_maps(graph, machine, procs, alpha, &mut pi)?;
     Ok(Element {
         alpha: alpha.to_vec(),
-        pi,
+        pi: EventMap::from_dense(graph, &pi),
         phi,
     })
 }
@@ -192,9 +369,9 @@ pub fn invariant(
     lts: &ComponentLts,
     name: &str,
     procs: &Processes,
-    pi: &[EventId],
+    pi: &EventMap,
 ) -> Result<(), String> {
-    isomorphism((lts, lts), (name, name), procs, pi).map(|_| ())
+    isomorphism((lts, lts), (name, name), procs, &|e| pi.image(e)).map(|_| ())
 }
 
 /// One LTS onto another under `pi` (`names` name the processes): the
@@ -203,7 +380,7 @@ fn isomorphism(
     (from, to): (&ComponentLts, &ComponentLts),
     names: (&str, &str),
     procs: &Processes,
-    pi: &[EventId],
+    image_of: &dyn Fn(EventId) -> EventId,
 ) -> Result<Vec<u32>, String> {
     let fail = |why: String| Err(format!("{} and its image {}: {why}", names.0, names.1));
     if from.states.len() != to.states.len() {
@@ -245,7 +422,7 @@ fn isomorphism(
         // The moves of `s` under π, against those of `t`, event by event.
         let mut mine: Vec<(EventId, u32)> = from.moves[s as usize]
             .iter()
-            .map(|&(e, x)| (image_of(pi, e), x))
+            .map(|&(e, x)| (image_of(e), x))
             .collect();
         mine.sort_unstable();
         let theirs = &to.moves[t as usize];
@@ -254,7 +431,7 @@ fn isomorphism(
             let original = from.moves[s as usize]
                 .iter()
                 .map(|&(e, _)| e)
-                .find(|&e| !theirs.iter().any(|&(f, _)| f == image_of(pi, e)));
+                .find(|&e| !theirs.iter().any(|&(f, _)| f == image_of(e)));
             let missing = match original {
                 Some(e) => format!(
                     "{} {} can do {}, but {} cannot do its image {}",
@@ -262,7 +439,7 @@ fn isomorphism(
                     show(&trace, s),
                     procs.show_event(e),
                     names.1,
-                    procs.show_event(image_of(pi, e))
+                    procs.show_event(image_of(e))
                 ),
                 None => {
                     let extra = theirs
@@ -284,7 +461,7 @@ fn isomorphism(
             // The move of `c` this pairs (its event before π).
             let original = from.moves[s as usize]
                 .iter()
-                .find(|&&(f, target)| target == x && image_of(pi, f) == e)
+                .find(|&&(f, target)| target == x && image_of(f) == e)
                 .map_or(e, |&(f, _)| f);
             match (map[x as usize], back[y as usize]) {
                 (m, b) if m == unmapped && b == unmapped => {
@@ -414,8 +591,18 @@ fn tree_maps(
             }
         }
     }
+    // Only the events the components perform (or a renaming makes) are
+    // asked of a set: a set over N² declared events is never walked.
+    let mut known_sorted: Vec<EventId> = known.iter().copied().collect();
+    known_sorted.sort_unstable();
     let set_maps = |what: &str, n: usize, s: &EventSet, t: &EventSet| -> Result<(), String> {
-        for e in s.iter().filter(|e| known.contains(e)) {
+        let (mut in_s, mut in_t) = (0, 0);
+        for &e in &known_sorted {
+            in_t += usize::from(t.contains(e));
+            if !s.contains(e) {
+                continue;
+            }
+            in_s += 1;
             if !t.contains(pi[e as usize]) {
                 return Err(format!(
                     "the {what} of {} holds {} but not its image {}",
@@ -425,8 +612,7 @@ fn tree_maps(
                 ));
             }
         }
-        let count = |set: &EventSet| set.iter().filter(|e| known.contains(e)).count();
-        if count(s) != count(t) {
+        if in_s != in_t {
             return Err(format!(
                 "the {what} of {} is not carried onto itself",
                 op(n)
