@@ -345,10 +345,15 @@ fn explore(
     let build = || {
         let mut built = SearchSystem::build(script, func, asked, request.strategy, budget.meter())
             .map_err(before_search("compiling the process"))?;
-        if let Some(problems) = built.reduction.refusal(script, func) {
+        // A structure with no symmetry is explored unreduced, saying why
+        // (as a check does); types that are not symmetric are refused.
+        if let Some(problems) = built.reduction.refusal(script, func)
+            && !matches!(built.reduction, Reduction::NoStructure(_))
+        {
             return Err(Problem::Text(render_all(&problems, &script.sources)));
         }
         let note = match &built.reduction {
+            Reduction::NoStructure(why) => Some(format!("not reduced: {why}")),
             Reduction::Reduced(system)
                 if !system.types_without_family().is_empty()
                     && matches!(request.strategy, Strategy::Sorted | Strategy::Segmented) =>

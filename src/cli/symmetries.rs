@@ -250,7 +250,11 @@ fn text(r: &Report) -> String {
         Some(why) => format!("fails: {why}"),
     };
     for g in &r.generators {
-        out.push_str(&format!("  {}\n    {}\n", g.cycles, verdict(g)));
+        out.push_str(&format!(
+            "  {}\n    {}\n",
+            shortened_cycles(&g.cycles),
+            verdict(g)
+        ));
     }
     if !r.patterns.is_empty() {
         out.push_str("patterns\n");
@@ -274,10 +278,46 @@ fn text(r: &Report) -> String {
     } else {
         for (k, orbit) in r.group.orbits.iter().enumerate() {
             let label = if k == 0 { "orbits" } else { "" };
-            out.push_str(&format!("{label:<15}{{{}}}\n", orbit.join(", ")));
+            let shown = if orbit.len() > SHOWN {
+                format!(
+                    "{}, … ({} components; --format json lists them)",
+                    orbit[..SHOWN].join(", "),
+                    orbit.len()
+                )
+            } else {
+                orbit.join(", ")
+            };
+            out.push_str(&format!("{label:<15}{{{shown}}}\n"));
         }
     }
     out
+}
+
+/// The most components or cycles a line shows in the plain report.
+const SHOWN: usize = 8;
+
+/// A permutation in cycle notation, cut after its first [`SHOWN`]
+/// cycles (a ring of a thousand has five hundred).
+fn shortened_cycles(cycles: &str) -> String {
+    let (components, events) = match cycles.split_once("; events ") {
+        Some((c, e)) => (c, Some(e)),
+        None => (cycles, None),
+    };
+    let starts: Vec<usize> = components.match_indices(")(").map(|(k, _)| k + 1).collect();
+    let mut shown = if starts.len() >= SHOWN {
+        format!(
+            "{}… ({} cycles; --format json lists them)",
+            &components[..starts[SHOWN - 1]],
+            starts.len() + 1
+        )
+    } else {
+        components.to_string()
+    };
+    if let Some(events) = events {
+        shown.push_str("; events ");
+        shown.push_str(events);
+    }
+    shown
 }
 
 /// `--sweep N=2..8`: the script loaded with each value of `N`, the
