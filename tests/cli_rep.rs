@@ -446,8 +446,8 @@ fn explore_in_automatic_mode_says_what_it_left_out() {
         symcsp().args(explore).assert(),
         &[
             "no type to permute — group order 1",
-            "N0 left out: it is named at models/tokenring.csp:42:9",
-            "N3 left out: it is named at models/tokenring.csp:42:21",
+            "N0 left out: it is named at models/tokenring.csp:51:9",
+            "N3 left out: it is named at models/tokenring.csp:51:21",
         ],
     );
 }

@@ -440,7 +440,7 @@ fn where_there_is_nothing_to_reduce_the_view_says_why() {
         let shown = screen(&mut app, 140, 40);
         assert!(shown.contains("not reduced by symmetry"), "{shown}");
         assert!(
-            shown.contains("N0 left out: it is named at models/tokenring.csp:42:9"),
+            shown.contains("N0 left out: it is named at models/tokenring.csp:51:9"),
             "{shown}"
         );
         insta::assert_snapshot!("not_symmetric", shown);
@@ -1029,5 +1029,43 @@ fn a_view_holding_more_than_it_shows_says_so_and_scrolls_both_ways() {
         }
         assert_eq!(app.symmetry.sideways, 0);
         assert_eq!(screen(&mut app, 80, 24), shown);
+    });
+}
+
+#[test]
+fn under_the_structural_group_the_view_draws_the_communication_graph() {
+    with_large_stack(|| {
+        let mut app = App::start(
+            file("models/diningring.csp"),
+            Start {
+                process: Some("System".into()),
+                symmetry: Some("structural".into()),
+                ..Start::default()
+            },
+            Config::default(),
+        );
+        app.settle();
+        assert!(app.overlay.is_none(), "{:?}", app.overlay);
+        run(&mut app, &[Command::ToggleSymmetry]);
+        let shown = screen(&mut app, 140, 40);
+        for line in [
+            "group     order 5: every automorphism of the communication graph is a symmetry",
+            "components, by orbit (2 orbits)",
+            "1 ■ Phil(0, 0, 1)  shares events with FORK(0), FORK(1)",
+            "2 ■ FORK(0)  shares events with Phil(0, 0, 1), Phil(4, 4, 0)",
+            "rotation i ↦ i+1 mod 5 over {0..4}  holds",
+            "reflection i ↦ 4−i over {0..4}  fails: Phil(0, 0, 1) at the start can do",
+        ] {
+            assert!(shown.contains(line), "{line}\n{shown}");
+        }
+        insta::assert_snapshot!("structural_graph", shown);
+        // The reduced walk is by datatypes: it says where the structural
+        // group reduces instead.
+        run(&mut app, &[Command::WalkReduced]);
+        assert!(
+            message(&app).contains("reduces `symcsp explore` and `symcsp check`"),
+            "{}",
+            message(&app)
+        );
     });
 }

@@ -1266,6 +1266,26 @@ impl App {
         self.symmetry.fit(None, at, reduced);
     }
 
+    /// Why a command about representatives does nothing here: the
+    /// process is not symmetric (`then` goes on), or it is shown under
+    /// its structural group, which the animator draws but does not walk.
+    fn not_reducible(&self, then: &str) -> String {
+        if self
+            .walk
+            .as_ref()
+            .is_some_and(|w| w.symmetry.structure.is_some())
+        {
+            "the animator's representatives are by datatypes; the structural group (the symmetry \
+             view draws it) reduces `symcsp explore` and `symcsp check` with --symmetry \
+             structural"
+                .to_string()
+        } else if then.starts_with("so") {
+            format!("this process is not symmetric, {then}")
+        } else {
+            format!("this process is not symmetric: {then}")
+        }
+    }
+
     /// Opens the symmetry view for a command about the algorithm; why
     /// not, when the process is not symmetric.
     fn algorithm_command(&mut self) -> bool {
@@ -1273,7 +1293,7 @@ impl App {
         // The explanation the view opened for, if it comes quickly.
         self.await_quick();
         if self.walk.as_ref().is_some_and(|w| !w.reducible) {
-            self.complain("this process is not symmetric: the symmetry view says why");
+            self.complain(&self.not_reducible("the symmetry view says why"));
             return false;
         }
         self.walk.is_some()
@@ -1815,7 +1835,7 @@ impl App {
         };
         if !walk.reducible {
             self.open_symmetry();
-            self.complain("this process is not symmetric: the symmetry view says why");
+            self.complain(&self.not_reducible("the symmetry view says why"));
             return;
         }
         let here = (walk.path.current(), walk.reduced);
@@ -1829,7 +1849,7 @@ impl App {
         };
         if !walk.reducible {
             self.open_symmetry();
-            self.complain("this process is not symmetric, so it has no reduced walk");
+            self.complain(&self.not_reducible("so it has no reduced walk"));
             return;
         }
         if self.busy.is_some() {
@@ -1864,7 +1884,7 @@ impl App {
         };
         if !walk.reducible {
             self.open_symmetry();
-            self.complain("this process is not symmetric, so it has no representatives to find");
+            self.complain(&self.not_reducible("so it has no representatives to find"));
             return;
         }
         let before = self.strategy;

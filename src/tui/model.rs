@@ -85,6 +85,75 @@ pub struct SymmetryAbout {
     /// Why the process is not reduced (rendered diagnostics, with
     /// file:line), when it is not.
     pub problem: Option<String>,
+    /// With `--symmetry structural`: the communication graph and its
+    /// validated group.
+    pub structure: Option<StructureView>,
+}
+
+/// The communication structure of the animated process, as the symmetry
+/// view draws it: the group found, its orbits, each component with the
+/// components it shares events with, and the standard patterns tried.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StructureView {
+    /// `order 5: every automorphism of the communication graph is ...`.
+    pub group: String,
+    /// The graph's own group's order.
+    pub graph_order: String,
+    /// Per component: its name, its orbit, and its neighbours' names.
+    pub components: Vec<(String, usize, Vec<String>)>,
+    /// How many orbits there are.
+    pub orbits: usize,
+    /// Each pattern tried, and why it fails where it does.
+    pub patterns: Vec<(String, Option<String>)>,
+}
+
+impl StructureView {
+    pub fn of(structure: &crate::symmetry::structural::Structure) -> StructureView {
+        let graph = &structure.graph;
+        let n = graph.components;
+        let mut orbit_of = vec![0; n];
+        let orbits = structure.component_orbits();
+        for (k, orbit) in orbits.iter().enumerate() {
+            for &c in orbit {
+                orbit_of[c] = k;
+            }
+        }
+        let mut neighbours: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for incident in &graph.incidence {
+            for &(a, _) in incident {
+                for &(b, _) in incident {
+                    if a != b {
+                        neighbours[a as usize].push(b as usize);
+                    }
+                }
+            }
+        }
+        let components = (0..n)
+            .map(|c| {
+                let mut near = std::mem::take(&mut neighbours[c]);
+                near.sort_unstable();
+                near.dedup();
+                let names = near.iter().map(|&d| graph.names[d].clone()).collect();
+                (graph.names[c].clone(), orbit_of[c], names)
+            })
+            .collect();
+        StructureView {
+            group: format!("order {}: {}", structure.order, structure.how),
+            graph_order: structure.automorphisms.order.to_string(),
+            components,
+            orbits: orbits.len(),
+            patterns: structure
+                .patterns
+                .iter()
+                .map(|(pattern, candidate)| {
+                    (
+                        format!("{} over {}", pattern.name, pattern.over),
+                        candidate.result.as_ref().err().cloned(),
+                    )
+                })
+                .collect(),
+        }
+    }
 }
 
 /// The animated process and everything compiled for it.
@@ -177,6 +246,15 @@ impl Lens {
         (reduce, strategy): (&Reduce, Strategy),
     ) -> Result<Result<Lens, SymmetryAbout>, String> {
         let (machine, procs) = animator.parts_mut();
+        if *reduce == Reduce::Structural {
+            let structure = crate::symmetry::structural::analyse(machine, procs)
+                .map_err(|e| e.to_diagnostic().render(&script.sources))?;
+            return Ok(Err(SymmetryAbout {
+                origin: "from the communication structure (--symmetry structural)".to_string(),
+                structure: Some(StructureView::of(&structure)),
+                ..SymmetryAbout::default()
+            }));
+        }
         let symmetry = match Reduction::decide(script, procs.evaluator(), reduce, &[func]) {
             Ok(Some(symmetry)) => symmetry,
             Ok(None) => {
@@ -193,6 +271,7 @@ impl Lens {
             left_out: symmetry.left_out_lines(script),
             group_order: symmetry.group_order().to_string(),
             problem: None,
+            structure: None,
         };
         let symmetry = Arc::new(symmetry);
         match Reduction::of_machine(script, symmetry.clone(), strategy, machine, procs) {

@@ -7,6 +7,7 @@ pub mod checks;
 pub mod events;
 pub mod script;
 pub mod state;
+pub mod structure;
 pub mod symmetry;
 pub mod trace;
 

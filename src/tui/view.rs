@@ -214,6 +214,9 @@ fn block(app: &App, pane: Pane, focused: bool) -> Block<'static> {
             None => " Events ".to_string(),
         },
         Pane::Trace => TracePane::title(walk),
+        Pane::Symmetry if walk.is_some_and(|w| w.symmetry.structure.is_some()) => {
+            " Symmetry — the communication structure ".to_string()
+        }
         Pane::Symmetry => app.symmetry.title(walk.is_some_and(|w| w.reduced)),
         other => format!(" {} ", other.title()),
     };

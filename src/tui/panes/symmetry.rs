@@ -333,6 +333,9 @@ impl SymmetryPane {
         width: usize,
         cut: &Cut,
     ) -> Vec<Line<'static>> {
+        if let Some(structure) = &about.structure {
+            return super::structure::lines(theme, structure);
+        }
         if let Some(problem) = &about.problem {
             return not_symmetric(theme, about, problem);
         }
