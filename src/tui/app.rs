@@ -1293,7 +1293,7 @@ impl App {
         // The explanation the view opened for, if it comes quickly.
         self.await_quick();
         if self.walk.as_ref().is_some_and(|w| !w.reducible) {
-            self.complain(&self.not_reducible("the symmetry view says why"));
+            self.complain(self.not_reducible("the symmetry view says why"));
             return false;
         }
         self.walk.is_some()
@@ -1835,7 +1835,7 @@ impl App {
         };
         if !walk.reducible {
             self.open_symmetry();
-            self.complain(&self.not_reducible("the symmetry view says why"));
+            self.complain(self.not_reducible("the symmetry view says why"));
             return;
         }
         let here = (walk.path.current(), walk.reduced);
@@ -1849,7 +1849,7 @@ impl App {
         };
         if !walk.reducible {
             self.open_symmetry();
-            self.complain(&self.not_reducible("so it has no reduced walk"));
+            self.complain(self.not_reducible("so it has no reduced walk"));
             return;
         }
         if self.busy.is_some() {
@@ -1884,7 +1884,7 @@ impl App {
         };
         if !walk.reducible {
             self.open_symmetry();
-            self.complain(&self.not_reducible("so it has no representatives to find"));
+            self.complain(self.not_reducible("so it has no representatives to find"));
             return;
         }
         let before = self.strategy;
