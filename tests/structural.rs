@@ -182,19 +182,19 @@ fn judged_both_ways(file: &str) -> Vec<(Judged, Judged, Vec<String>)> {
         .collect()
 }
 
+/// Every assertion judged alike both ways: the verdict, and (breadth
+/// first, reduced or not) the shortest counterexample's length.
+fn assert_alike(name: &str, judged: &[(Judged, Judged, Vec<String>)]) {
+    for (k, (plain, reduced, _)) in judged.iter().enumerate() {
+        assert_eq!(plain.0, reduced.0, "{name} {}: the verdict", k + 1);
+        assert_eq!(plain.3, reduced.3, "{name} {}: the counterexample", k + 1);
+    }
+}
+
 #[test]
 fn checks_under_the_structural_group_keep_every_verdict_and_counterexample_length() {
     let judged = symcsp::stack::with_large_stack(|| judged_both_ways(&fixture("checks.csp")));
-    for (k, (plain, reduced, _)) in judged.iter().enumerate() {
-        assert_eq!(plain.0, reduced.0, "assertion {}: the verdict", k + 1);
-        // Breadth first, reduced or not: the shortest counterexample.
-        assert_eq!(
-            plain.3,
-            reduced.3,
-            "assertion {}: the counterexample",
-            k + 1
-        );
-    }
+    assert_alike("checks.csp", &judged);
     let verdicts: Vec<&str> = judged.iter().map(|(p, ..)| p.0.as_str()).collect();
     assert_eq!(
         verdicts,
@@ -228,14 +228,8 @@ fn checks_under_the_structural_group_keep_every_verdict_and_counterexample_lengt
 #[test]
 fn a_specification_that_singles_out_a_component_keeps_the_subgroup_that_fixes_it() {
     let judged = symcsp::stack::with_large_stack(|| judged_both_ways(&fixture("subgroup.csp")));
-    for (k, (plain, reduced, _)) in judged.iter().enumerate() {
-        assert_eq!(plain.0, reduced.0, "assertion {}: the verdict", k + 1);
-        assert_eq!(
-            plain.3,
-            reduced.3,
-            "assertion {}: the counterexample",
-            k + 1
-        );
+    assert_alike("subgroup.csp", &judged);
+    for (k, (_, reduced, _)) in judged.iter().enumerate() {
         // The permutations of copies 1..3 only.
         assert_eq!(reduced.2.as_deref(), Some("6"), "assertion {}", k + 1);
     }
@@ -256,9 +250,8 @@ fn every_fixture_is_judged_alike_reduced_and_not() {
     ] {
         let judged = symcsp::stack::with_large_stack(|| judged_both_ways(&fixture(name)));
         assert!(!judged.is_empty(), "{name} has assertions");
-        for (k, (plain, reduced, _)) in judged.iter().enumerate() {
-            assert_eq!(plain.0, reduced.0, "{name} {}: the verdict", k + 1);
-            assert_eq!(plain.3, reduced.3, "{name} {}: the counterexample", k + 1);
+        assert_alike(name, &judged);
+        for (k, (_, reduced, _)) in judged.iter().enumerate() {
             assert!(reduced.2.is_some(), "{name} {}: reduced", k + 1);
         }
     }
