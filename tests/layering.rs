@@ -1,6 +1,7 @@
 //! The layering of `docs/architecture.md` ("Layering"), enforced: every
 //! module under `src/` refers only to its own layer, the layers before
-//! it and the utilities. Reads the source tree and nothing else: each
+//! it and the utilities; and no files of a layer import each other in a
+//! circle (a child using its parent's items is no circle). Reads the source tree and nothing else: each
 //! file's `crate::x` paths (in `use` or anywhere in code, `crate::{..}`
 //! groups included) and the `super::` chains that climb to the crate's
 //! root, with comments and literals left out.
@@ -384,6 +385,248 @@ fn every_module_has_a_place_and_each_layer_sees_only_earlier_ones() {
             "src/stack.rs:1: `stack` must not use `eval` (see \"Layering\" in docs/architecture.md)",
             "src/tui/app.rs:1: `tui` must not use `cli` (see \"Layering\" in docs/architecture.md)",
             "src/check/mod.rs:2: `check` refers to `crate::nowhere`, which has no place in the layering",
+        ]
+    );
+}
+
+/// The modules a file's paths lead to (`crate::a::b`, `super::b`,
+/// `self::b`, a child module's name), each with its line: every path as
+/// far as its names go, groups (`{..}`) giving one path per item.
+/// `module` is the file's module path; `children` the modules it
+/// declares (`mod b;`).
+fn module_paths(module: &[String], text: &str) -> Vec<(usize, Vec<String>)> {
+    let tokens = tokens(&code_only(text));
+    let word = |k: usize| tokens.get(k).map_or("", |t| t.text.as_str());
+    let is_name = |w: &str| {
+        w.chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+            && w.chars().all(|c| c.is_alphanumeric() || c == '_')
+    };
+    // The names of a path from token `k` on, as far as they go.
+    let read = |mut k: usize| -> Vec<String> {
+        let mut names = Vec::new();
+        while is_name(word(k)) {
+            names.push(word(k).to_string());
+            if word(k + 1) != "::" {
+                break;
+            }
+            k += 2;
+        }
+        names
+    };
+    let children: Vec<String> = (0..tokens.len())
+        .filter(|&k| word(k) == "mod" && word(k + 2) == ";")
+        .map(|k| word(k + 1).to_string())
+        .collect();
+    let mut found = Vec::new();
+    let mut inline: Vec<(usize, String)> = Vec::new();
+    let mut braces = 0;
+    let mut k = 0;
+    while k < tokens.len() {
+        let before = word(k.wrapping_sub(1));
+        let mut here: Vec<String> = module.to_vec();
+        here.extend(inline.iter().map(|(_, name)| name.clone()));
+        let base = match word(k) {
+            "{" => {
+                braces += 1;
+                None
+            }
+            "}" => {
+                braces -= 1;
+                if inline.last().is_some_and(|(depth, _)| *depth == braces) {
+                    inline.pop();
+                }
+                None
+            }
+            "mod" if word(k + 2) == "{" => {
+                inline.push((braces, word(k + 1).to_string()));
+                braces += 1;
+                k += 3;
+                continue;
+            }
+            _ if before == "::" || before == "." => None,
+            "crate" if word(k + 1) == "::" => Some((Vec::new(), k + 2)),
+            "self" if word(k + 1) == "::" => Some((here.clone(), k + 2)),
+            "super" => {
+                let mut climbed = 1;
+                while word(k + 2 * climbed - 1) == "::" && word(k + 2 * climbed) == "super" {
+                    climbed += 1;
+                }
+                (word(k + 2 * climbed - 1) == "::").then(|| {
+                    let kept = here.len().saturating_sub(climbed);
+                    (here[..kept].to_vec(), k + 2 * climbed)
+                })
+            }
+            name if children.iter().any(|c| c == name) && word(k + 1) == "::" => {
+                Some((module.to_vec(), k))
+            }
+            _ => None,
+        };
+        if let Some((base, start)) = base {
+            let line = tokens[k].line;
+            if word(start) == "{" {
+                let (mut depth, mut item_start) = (0, true);
+                for (j, t) in tokens.iter().enumerate().skip(start) {
+                    match t.text.as_str() {
+                        "{" => depth += 1,
+                        "}" if depth == 1 => break,
+                        "}" => depth -= 1,
+                        "," if depth == 1 => item_start = true,
+                        _ if depth == 1 && item_start => {
+                            let mut path = base.clone();
+                            path.extend(read(j));
+                            found.push((t.line, path));
+                            item_start = false;
+                        }
+                        _ => {}
+                    }
+                }
+            } else {
+                let mut path = base;
+                path.extend(read(start));
+                found.push((line, path));
+            }
+        }
+        k += 1;
+    }
+    found
+}
+
+/// Every circle of imports between files of one layer: a file that,
+/// through files that are not its ancestors, imports itself again (a
+/// child using its parent's items is no circle). Each as `a → b → a`.
+fn circles(files: &[(PathBuf, String)]) -> Vec<String> {
+    let modules: Vec<Vec<String>> = files.iter().map(|(p, _)| module_path(p)).collect();
+    let index: std::collections::HashMap<&[String], usize> = modules
+        .iter()
+        .enumerate()
+        .map(|(k, m)| (m.as_slice(), k))
+        .collect();
+    // Per file, the files it imports.
+    let edges: Vec<Vec<usize>> = files
+        .iter()
+        .enumerate()
+        .map(|(k, (_, text))| {
+            let mut to: Vec<usize> = module_paths(&modules[k], text)
+                .into_iter()
+                .filter_map(|(_, path)| {
+                    (1..=path.len())
+                        .rev()
+                        .find_map(|n| index.get(&path[..n]).copied())
+                })
+                .filter(|&t| t != k && !modules[k].starts_with(&modules[t]))
+                .collect();
+            to.sort_unstable();
+            to.dedup();
+            to
+        })
+        .collect();
+    // Tarjan's strongly connected components.
+    struct Tarjan<'e> {
+        edges: &'e [Vec<usize>],
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        on_stack: Vec<bool>,
+        stack: Vec<usize>,
+        next: usize,
+        components: Vec<Vec<usize>>,
+    }
+    impl Tarjan<'_> {
+        fn visit(&mut self, v: usize) {
+            self.index[v] = Some(self.next);
+            self.low[v] = self.next;
+            self.next += 1;
+            self.stack.push(v);
+            self.on_stack[v] = true;
+            for &w in &self.edges[v] {
+                match self.index[w] {
+                    None => {
+                        self.visit(w);
+                        self.low[v] = self.low[v].min(self.low[w]);
+                    }
+                    Some(i) if self.on_stack[w] => self.low[v] = self.low[v].min(i),
+                    Some(_) => {}
+                }
+            }
+            if Some(self.low[v]) == self.index[v] {
+                let mut component = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on_stack[w] = false;
+                    component.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                self.components.push(component);
+            }
+        }
+    }
+    let n = files.len();
+    let mut tarjan = Tarjan {
+        edges: &edges,
+        index: vec![None; n],
+        low: vec![0; n],
+        on_stack: vec![false; n],
+        stack: Vec::new(),
+        next: 0,
+        components: Vec::new(),
+    };
+    for v in 0..n {
+        if tarjan.index[v].is_none() {
+            tarjan.visit(v);
+        }
+    }
+    let shown = |k: usize| Path::new("src").join(&files[k].0).display().to_string();
+    let mut found: Vec<String> = tarjan
+        .components
+        .into_iter()
+        .filter(|c| c.len() > 1)
+        .map(|mut c| {
+            c.sort_unstable();
+            let mut names: Vec<String> = c.iter().map(|&k| shown(k)).collect();
+            names.push(names[0].clone());
+            format!("an import circle: {}", names.join(" → "))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn no_files_import_each_other_in_a_circle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &src, &mut files);
+    let found = circles(&files);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn a_circle_between_siblings_is_reported_and_a_child_using_its_parent_is_not() {
+    let found = circles(&[
+        file(
+            "lts/mod.rs",
+            "pub mod search;\npub mod expand;\nuse search::Search;\n",
+        ),
+        file(
+            "lts/search.rs",
+            "use super::expand::{expand, Batch};\nuse super::Thing;\n",
+        ),
+        file("lts/expand.rs", "use crate::lts::search::Scratch;\n"),
+        file("lts/store.rs", "use super::search::Search;\n"),
+        file(
+            "eval/a.rs",
+            "fn f() { crate::eval::b::g() }\nmod tests { use super::*; }\n",
+        ),
+        file("eval/b.rs", "use crate::{eval::c::h, syntax::Span};\n"),
+        file("eval/c.rs", "use super::{a::f, b};\n"),
+    ]);
+    assert_eq!(
+        found,
+        [
+            "an import circle: src/eval/a.rs → src/eval/b.rs → src/eval/c.rs → src/eval/a.rs",
+            "an import circle: src/lts/search.rs → src/lts/expand.rs → src/lts/search.rs",
         ]
     );
 }

@@ -14,6 +14,7 @@ pub mod counterexample;
 pub mod normal;
 pub mod product;
 mod shared_judge;
+pub mod spec;
 pub mod structural;
 pub mod trace;
 pub mod unwind;

@@ -19,7 +19,7 @@ use crate::symmetry::structural::group::StructuralReduction;
 
 use super::counterexample::Path;
 use super::normal::NodeId;
-use super::product::Spec;
+use super::spec::Spec;
 
 /// The structural group of a check, acting on implementation states and
 /// specification nodes.

@@ -22,7 +22,7 @@ use crate::symmetry::SystemSymmetry;
 
 use super::counterexample::Path;
 use super::normal::NodeId;
-use super::product::Spec;
+use super::spec::Spec;
 
 /// The path of the unreduced product behind the path a reduced search
 /// recorded to `target`; `root` is the specification's initial node (its

@@ -9,10 +9,7 @@ use crate::syntax::Span;
 use super::int_tails::{SetOp, combine};
 use super::sets::{diff, inter, union, union_all};
 use super::value::{Proc, Seq, Set, Value};
-use super::{EvalError, EvalResult, Evaluator, MAX_ELEMENTS};
-
-/// `Set(A)` is built explicitly up to this many elements of `A`.
-pub(super) const MAX_POWERSET_BASE: usize = 20;
+use super::{EvalError, EvalResult, Evaluator, MAX_ELEMENTS, MAX_POWERSET_BASE};
 
 /// `Map(A, B)` is built explicitly up to this many maps (`Set(A)`'s
 /// bound): beyond, it stays symbolic (membership works).
@@ -228,7 +225,7 @@ impl Evaluator<'_> {
                 } else {
                     s.without_first(1).map(|rest| Value::Stream(Arc::new(rest)))
                 };
-                taken.ok_or_else(|| super::interp::overflow(span))
+                taken.ok_or_else(|| super::error::overflow(span))
             }
             Builtin::Head => {
                 let s = args.seq(0)?;
@@ -261,7 +258,7 @@ impl Evaluator<'_> {
             }
             Builtin::Elem => Ok(Value::Bool(match &args.values[1] {
                 Value::Stream(s) => {
-                    if super::lazy::holds_lazy(&args.values[0]) {
+                    if super::stream::holds_lazy(&args.values[0]) {
                         return Err(EvalError::new(
                             span,
                             "cannot look for a value holding an infinite sequence built by a \
@@ -485,7 +482,7 @@ impl<'a> Args<'_, 'a> {
         )
         .with_note(format!(
             "the value is {}",
-            super::interp::truncate(self.ev.show(got))
+            super::error::truncate(self.ev.show(got))
         ))
     }
 
@@ -538,7 +535,7 @@ impl<'a> Args<'_, 'a> {
         if !unlisted.is_infinite() {
             return self.ev.unlisted(unlisted, self.span, &why);
         }
-        let shown = super::interp::truncate(self.ev.show(&Value::set(unlisted.clone())));
+        let shown = super::error::truncate(self.ev.show(&Value::set(unlisted.clone())));
         EvalError::new(self.span, format!("the set {shown} is infinite: {why}")).with_note(
             "with an infinite set, symcsp forms a union, intersection or difference only of \
              sets of integers whose answer is finite, `{n..}` or `Int`",
@@ -598,7 +595,7 @@ impl<'a> Args<'_, 'a> {
             )
             .with_note(format!(
                 "the element is {}",
-                super::interp::truncate(self.ev.show(level))
+                super::error::truncate(self.ev.show(level))
             )));
         }
         Ok(())

@@ -340,7 +340,7 @@ impl Evaluator<'_> {
                 self.show(&whole),
                 place.field + 1,
                 self.head_name(head),
-                super::interp::truncate(self.show(&Value::set(set.clone())))
+                super::error::truncate(self.show(&Value::set(set.clone())))
             ),
         )
         .with_note(format!(

@@ -124,3 +124,18 @@ impl EvalError {
         d
     }
 }
+
+/// The error of an integer operation whose result does not fit.
+pub(super) fn overflow(span: Span) -> EvalError {
+    EvalError::new(span, "integer overflow: the result does not fit in 64 bits")
+}
+
+/// A value's text for a message, cut short if long.
+pub(super) fn truncate(text: String) -> String {
+    const MAX: usize = 120;
+    if text.chars().count() <= MAX {
+        return text;
+    }
+    let cut: String = text.chars().take(MAX).collect();
+    format!("{cut}...")
+}

@@ -10,6 +10,7 @@ use crate::script::ir::{
 use crate::syntax::Span;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 
+use super::error::{overflow, truncate};
 use super::seq::Seq;
 use super::value::{Closure, Env, Proc, Set, Slot, Stream, Thunk, Value};
 use super::{EvalError, EvalResult, Evaluator, MAX_ELEMENTS};
@@ -652,7 +653,7 @@ impl Evaluator<'_> {
                 "functions cannot be elements of a set: they cannot be compared",
             ));
         }
-        if values.iter().any(super::lazy::holds_lazy) {
+        if values.iter().any(super::stream::holds_lazy) {
             return Err(EvalError::new(
                 span,
                 "an infinite sequence built by a comprehension cannot be an element of a set: \
@@ -768,7 +769,7 @@ impl Evaluator<'_> {
             .with_note(format!(
                 "symcsp builds `Set(A)` and `Map(A, B)` of up to 2^{} elements; larger ones \
                  can only be tested for membership",
-                super::builtins::MAX_POWERSET_BASE
+                super::MAX_POWERSET_BASE
             )),
             None => EvalError::new(span, format!("the set {shown} is infinite: {why}"))
                 .with_note("infinite sets can only be tested for membership"),
@@ -979,10 +980,6 @@ pub(super) fn env_of(values: &[Value]) -> Env {
     values.iter().cloned().map(Slot::Value).collect()
 }
 
-pub(super) fn overflow(span: Span) -> EvalError {
-    EvalError::new(span, "integer overflow: the result does not fit in 64 bits")
-}
-
 /// Integer arithmetic as FDR does it: `/` rounds down and `%` takes the
 /// sign of the divisor (Haskell's `div` and `mod`).
 fn arithmetic(op: BinaryOp, i: i64, j: i64, span: Span) -> EvalResult<i64> {
@@ -1010,16 +1007,6 @@ fn arithmetic(op: BinaryOp, i: i64, j: i64, span: Span) -> EvalResult<i64> {
         _ => unreachable!("arithmetic operators only"),
     };
     result.ok_or_else(|| overflow(span))
-}
-
-/// A value's text for a message, cut short if long.
-pub(super) fn truncate(text: String) -> String {
-    const MAX: usize = 120;
-    if text.chars().count() <= MAX {
-        return text;
-    }
-    let cut: String = text.chars().take(MAX).collect();
-    format!("{cut}...")
 }
 
 #[cfg(test)]

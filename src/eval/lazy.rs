@@ -17,10 +17,11 @@ use std::sync::Arc;
 use crate::script::ir::{ExprId, ExprKind, Stmt};
 use crate::syntax::Span;
 
-use super::interp::{Frame, overflow};
+use super::error::overflow;
+use super::interp::Frame;
 use super::seq::Seq;
-use super::stream::{Rest, Stream, Suspended};
-use super::value::{Set, Value};
+use super::stream::{Rest, Stream, Suspended, holds_lazy};
+use super::value::Value;
 use super::{EvalError, EvalResult, Evaluator};
 
 /// How many values a suspended generator may draw in a row without the
@@ -319,23 +320,5 @@ impl Evaluator<'_> {
             ),
         )
         .with_note("FDR would look at its elements for ever")
-    }
-}
-
-/// Whether `v` holds, anywhere inside, an infinite sequence whose
-/// elements a comprehension yields (such values cannot be told equal by
-/// their form).
-pub fn holds_lazy(v: &Value) -> bool {
-    match v {
-        Value::Stream(s) => {
-            matches!(s.rest(), Rest::Comprehension(_)) || s.prefix().iter().any(holds_lazy)
-        }
-        Value::Seq(s) => s.iter().any(holds_lazy),
-        Value::Named(parts) | Value::Dot(parts) | Value::Tuple(parts) => {
-            parts.iter().any(holds_lazy)
-        }
-        Value::Set(s) => matches!(&**s, Set::Finite(vs) if vs.iter().any(holds_lazy)),
-        Value::Map(m) => m.iter().any(|(k, v)| holds_lazy(k) || holds_lazy(v)),
-        _ => false,
     }
 }

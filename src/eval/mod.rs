@@ -26,10 +26,11 @@ mod pace;
 mod pattern;
 pub mod print;
 mod process;
-mod seq;
 mod sets;
-mod stream;
 pub mod value;
+
+// A value's sequences and streams are parts of it (they hold values).
+use value::{seq, stream};
 
 use std::cell::{Cell, OnceCell, RefCell};
 use std::sync::Arc;
@@ -77,6 +78,9 @@ impl Default for Limits {
 
 /// The most elements a set or sequence may be built with.
 pub const MAX_ELEMENTS: usize = 50_000_000;
+
+/// `Set(A)` is built explicitly up to this many elements of `A`.
+pub const MAX_POWERSET_BASE: usize = 20;
 
 /// Evaluates expressions of one script, remembering the values of its
 /// constants, channel types and datatype sets.

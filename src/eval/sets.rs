@@ -199,6 +199,39 @@ fn merge_all(
     Ok(Some(count))
 }
 
+/// Sets of more elements than this are sorted a chunk at a time and the
+/// chunks merged, so that sorting polls too.
+const SORTED_AT_ONCE: usize = 1 << 20;
+
+impl Evaluator<'_> {
+    /// `values` sorted, each once, as [`Evaluator::set_of`] sorts them:
+    /// polling as it goes.
+    pub fn sorted_set(&self, values: Vec<Value>) -> EvalResult<Vec<Value>> {
+        match self.set_of(values)? {
+            Set::Finite(values) => Ok(values),
+            _ => unreachable!("a set of values is finite"),
+        }
+    }
+
+    /// The set of `values` (in any order, duplicates allowed), sorted a
+    /// chunk at a time when there are many.
+    pub(super) fn set_of(&self, mut values: Vec<Value>) -> EvalResult<Set> {
+        if values.len() <= SORTED_AT_ONCE {
+            return Ok(Set::from_values(values));
+        }
+        for chunk in values.chunks_mut(SORTED_AT_ONCE) {
+            self.pace()?;
+            chunk.sort_unstable();
+        }
+        let chunks: Vec<&[Value]> = values.chunks(SORTED_AT_ONCE).collect();
+        let merged = union_all(&chunks, usize::MAX, &|| self.pace())?.expect("no limit to pass");
+        if values.len() > crate::budget::FREE_LATER {
+            crate::budget::drop_later(values);
+        }
+        Ok(Set::Finite(merged))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

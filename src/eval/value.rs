@@ -17,8 +17,11 @@ use std::sync::{Arc, OnceLock};
 use crate::script::builtins::Builtin;
 use crate::script::ir::{ChannelId, CtorId, DataTypeId, FuncId};
 
-pub use super::seq::Seq;
-pub use super::stream::{Rest, Stream, Suspended};
+pub mod seq;
+pub mod stream;
+
+pub use seq::Seq;
+pub use stream::{Rest, Stream, Suspended};
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Value {

@@ -9,9 +9,9 @@ use crate::budget::{Meter, Stopped};
 use crate::process::EventId;
 
 use super::buffer::with_room;
+use super::hooks::{Scratch, SharedCanonicaliser, SharedJudge};
 use super::machine::{Machine, Moves};
 use super::pool::Pool;
-use super::search::{Scratch, SharedCanonicaliser, SharedJudge};
 use super::store::StateStore;
 
 /// The most numbers (successor rows laid end to end) the parts of a

@@ -10,6 +10,7 @@ pub mod divergence;
 mod expand;
 pub mod explore;
 pub mod graph;
+pub mod hooks;
 pub mod machine;
 pub mod plain;
 mod pool;

@@ -40,7 +40,6 @@
 //! system. This layer knows nothing of permutations: the symmetry layer
 //! implements the trait.
 
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -50,6 +49,10 @@ use crate::budget::Meter;
 use crate::eval::{EvalError, EvalResult};
 use crate::process::print::trace_text;
 use crate::process::{EventId, ProcId, Processes, TAU};
+
+pub use super::hooks::{
+    Canonicaliser, Context, DROP, Flow, Scratch, SharedCanonicaliser, SharedJudge, Visit, Visitor,
+};
 
 use super::batch::Batch;
 use super::expand::{
@@ -75,170 +78,6 @@ const POLL_EVERY: usize = 4096;
 /// States whose transitions are completed between two polls of the
 /// meter (computing them evaluates CSPM, and a state may have many).
 const LOAD_POLL_EVERY: usize = 64;
-
-/// What the visitor decides about a state's successors.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Flow {
-    /// Store every successor.
-    Continue,
-    /// Store the successors whose first extra column is not [`DROP`].
-    Filter,
-    /// Store none.
-    Prune,
-    /// End the search here.
-    Stop,
-}
-
-/// Marks a successor the visitor drops (with [`Flow::Filter`]).
-pub const DROP: u32 = u32::MAX;
-
-/// One state and its successors, as a visitor sees them.
-pub struct Visit<'a> {
-    pub id: u32,
-    /// The state's row: components, then extra columns.
-    pub row: &'a [u32],
-    /// Each successor's event (τ and ✓ included), in the machine's order.
-    pub events: &'a [EventId],
-    /// The successors' rows laid end to end, extra columns copied from
-    /// the state's; the visitor may rewrite the extra columns.
-    pub successors: &'a mut [u32],
-    /// The breadth-first level of the state.
-    pub depth: u32,
-    /// The visitor's [`SharedJudge`] found the state plainly fine on the
-    /// thread that computed its successors, and wrote their extra
-    /// columns: the visitor need not judge it again.
-    pub judged: bool,
-}
-
-/// What the visitor may use besides the state: the process layer, the
-/// machine (when it needs it, [`Visitor::needs_machine`]: otherwise other
-/// threads may be computing successors with it meanwhile) and the states
-/// stored so far.
-pub struct Context<'a, 's> {
-    pub procs: &'a mut Processes<'s>,
-    pub machine: Option<&'a mut Machine>,
-    pub store: &'a StateStore,
-}
-
-/// Maps a state onto the representative of its symmetry class.
-///
-/// The row holds the components of a system state, then the extra
-/// columns of the search it belongs to; the canonicaliser rewrites all of
-/// it (a check keeps the specification's node in its extra column, which
-/// the permutation that made the representative maps too). It may add
-/// component states to the machine's tables, so it runs on the thread
-/// that owns the machine.
-pub trait Canonicaliser {
-    fn canonicalise(
-        &mut self,
-        machine: &mut Machine,
-        procs: &mut Processes,
-        row: &mut [u32],
-    ) -> EvalResult<()>;
-
-    /// The part that may run on the threads computing successors, if it
-    /// has one.
-    fn shared(&self) -> Option<&dyn SharedCanonicaliser> {
-        None
-    }
-
-    /// Gets ready for [`SharedCanonicaliser::try_components`] on
-    /// successors of the states the machine has met (on the thread that
-    /// owns the machine, before they are computed).
-    fn prepare(&mut self, _machine: &Machine, _procs: &mut Processes) -> EvalResult<()> {
-        Ok(())
-    }
-
-    /// Finishes a row whose components a thread replaced by their
-    /// representative's with the permutation `images`
-    /// ([`SharedCanonicaliser::try_components`]): the extra columns.
-    fn finish(
-        &mut self,
-        _procs: &mut Processes,
-        _row: &mut [u32],
-        _images: &[u16],
-    ) -> EvalResult<()> {
-        Ok(())
-    }
-}
-
-/// What a canonicaliser can do on the threads computing successors:
-/// read what it has learnt and change nothing. What it cannot do there
-/// (a state it has not met) is left to [`Canonicaliser::canonicalise`]
-/// on the search's own thread, in the order the successors are stored,
-/// so the states stored never depend on the number of threads.
-pub trait SharedCanonicaliser: Sync {
-    /// Buffers for one thread.
-    fn scratch(&self) -> Scratch;
-
-    /// Replaces the components `row` by their representative's and
-    /// writes the permutation onto `images`; `false` (and `row` as it
-    /// was) when that needs what only the search's thread can do.
-    fn try_components(
-        &self,
-        scratch: &mut Scratch,
-        machine: &Machine,
-        row: &mut [u32],
-        images: &mut Vec<u16>,
-    ) -> bool;
-}
-
-/// A thread's buffers for a [`SharedCanonicaliser`], whatever they are.
-pub struct Scratch(pub Box<dyn std::any::Any + Send>);
-
-/// What of its judging a visitor lets the threads computing successors
-/// do: read what it has learnt so far, and change nothing. A state it
-/// finds plainly fine (every successor kept, their extra columns known)
-/// is not judged again on the search's thread, which judges the rest
-/// itself, in order, as always: so the verdict, the counts and the
-/// counterexample never depend on what the copy knew.
-pub trait SharedJudge: Send + Sync {
-    /// Whether the state whose extra columns are `columns` and whose
-    /// moves have `events` is plainly fine; if so, the extra columns of
-    /// its successors (`successors`: their rows laid end to end, each of
-    /// `row_width` numbers, the extra columns from `width` on, where
-    /// `widths` is `(width, row_width)`) are written. `accepted` is a
-    /// buffer to reuse.
-    fn fine(
-        &self,
-        columns: &[u32],
-        events: &[EventId],
-        successors: &mut [u32],
-        widths: (usize, usize),
-        accepted: &mut Vec<EventId>,
-    ) -> bool;
-}
-
-/// A search's client: judges each state and its successors.
-pub trait Visitor {
-    fn visit(&mut self, context: Context<'_, '_>, visit: Visit<'_>) -> EvalResult<Flow>;
-
-    /// The canonicaliser whose representatives the search stores instead
-    /// of the states themselves (symmetry reduction); none by default.
-    fn canonicaliser(&mut self) -> Option<&mut dyn Canonicaliser> {
-        None
-    }
-
-    /// What of its judging the threads computing the next states'
-    /// successors may do ([`SharedJudge`]), as of now; none by default.
-    fn shared_judge(&mut self) -> Option<Arc<dyn SharedJudge>> {
-        None
-    }
-
-    /// After a state's successors are stored: their `(id, new)` in the
-    /// order of the successors kept. Not called for a state only some of
-    /// whose successors were stored (the budget refused the rest, and the
-    /// search ends).
-    fn stored(&mut self, _state: u32, _events: &[EventId], _ids: &[(u32, bool)]) {}
-
-    /// Whether it uses [`Context::machine`] to judge. One that does not
-    /// (and does not canonicalise, which needs the machine too) is judged
-    /// while the next block is being expanded, the machine shared with
-    /// the threads expanding it, and gets `None`.
-    fn needs_machine(&self) -> bool {
-        true
-    }
-}
 
 /// What a search did.
 #[derive(Debug, Clone, Default, PartialEq)]

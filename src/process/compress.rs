@@ -31,7 +31,6 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use crate::eval::{EvalError, EvalResult};
-use crate::script::builtins::ProcessFunction;
 
 use super::term::Place;
 use super::{EventId, ProcId, Processes, TICK, Term, Transition};
@@ -43,50 +42,7 @@ pub use unwind::{Ending, Unwound};
 /// transitions, like `STOP`, but a parallel composition waits for it).
 pub(crate) const OMEGA: u32 = u32::MAX;
 
-/// One of FDR's compression functions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Compression {
-    Normal,
-    Sbisim,
-    Wbisim,
-    Dbisim,
-    TauLoopFactor,
-    Diamond,
-    Explicate,
-    ModelCompress,
-}
-
-impl Compression {
-    /// The compression a process function performs, if it is one
-    /// (`lazynorm` is `normal`, `lazyenumerate` is `explicate`).
-    pub fn of(function: ProcessFunction) -> Option<Compression> {
-        Some(match function {
-            ProcessFunction::Normal | ProcessFunction::LazyNormal => Compression::Normal,
-            ProcessFunction::Sbisim => Compression::Sbisim,
-            ProcessFunction::Wbisim => Compression::Wbisim,
-            ProcessFunction::Dbisim => Compression::Dbisim,
-            ProcessFunction::TauLoopFactor => Compression::TauLoopFactor,
-            ProcessFunction::Diamond => Compression::Diamond,
-            ProcessFunction::Explicate | ProcessFunction::LazyEnumerate => Compression::Explicate,
-            ProcessFunction::ModelCompress => Compression::ModelCompress,
-            _ => return None,
-        })
-    }
-
-    /// Its name in CSPM.
-    pub fn name(self) -> &'static str {
-        match self {
-            Compression::Normal => "normal",
-            Compression::Sbisim => "sbisim",
-            Compression::Wbisim => "wbisim",
-            Compression::Dbisim => "dbisim",
-            Compression::TauLoopFactor => "tau_loop_factor",
-            Compression::Diamond => "diamond",
-            Compression::Explicate => "explicate",
-            Compression::ModelCompress => "model_compress",
-        }
-    }
-}
+pub use super::term::Compression;
 
 /// A compressed process as a reduction of the original's states: what
 /// each compression hands back.

@@ -15,8 +15,8 @@
 use std::sync::Arc;
 
 use crate::eval::Proc;
+use crate::script::builtins::ProcessFunction;
 
-use super::compress::Compression;
 use super::events::EventId;
 
 /// A hash-consed process state.
@@ -190,4 +190,49 @@ impl<P, S, R> Term<P, S, R> {
 pub struct Transition {
     pub event: EventId,
     pub target: ProcId,
+}
+
+/// One of FDR's compression functions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Compression {
+    Normal,
+    Sbisim,
+    Wbisim,
+    Dbisim,
+    TauLoopFactor,
+    Diamond,
+    Explicate,
+    ModelCompress,
+}
+
+impl Compression {
+    /// The compression a process function performs, if it is one
+    /// (`lazynorm` is `normal`, `lazyenumerate` is `explicate`).
+    pub fn of(function: ProcessFunction) -> Option<Compression> {
+        Some(match function {
+            ProcessFunction::Normal | ProcessFunction::LazyNormal => Compression::Normal,
+            ProcessFunction::Sbisim => Compression::Sbisim,
+            ProcessFunction::Wbisim => Compression::Wbisim,
+            ProcessFunction::Dbisim => Compression::Dbisim,
+            ProcessFunction::TauLoopFactor => Compression::TauLoopFactor,
+            ProcessFunction::Diamond => Compression::Diamond,
+            ProcessFunction::Explicate | ProcessFunction::LazyEnumerate => Compression::Explicate,
+            ProcessFunction::ModelCompress => Compression::ModelCompress,
+            _ => return None,
+        })
+    }
+
+    /// Its name in CSPM.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::Normal => "normal",
+            Compression::Sbisim => "sbisim",
+            Compression::Wbisim => "wbisim",
+            Compression::Dbisim => "dbisim",
+            Compression::TauLoopFactor => "tau_loop_factor",
+            Compression::Diamond => "diamond",
+            Compression::Explicate => "explicate",
+            Compression::ModelCompress => "model_compress",
+        }
+    }
 }

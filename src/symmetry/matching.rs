@@ -20,7 +20,7 @@ use std::cell::Cell;
 
 use rustc_hash::FxHashMap;
 
-use super::rep::Input;
+use super::input::Input;
 use super::spec::Atom;
 
 /// How many candidates (partners tried, whole permutations checked) a

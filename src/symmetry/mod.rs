@@ -56,6 +56,7 @@ pub mod compare;
 pub mod constant_free;
 pub mod drawing;
 pub mod graph;
+pub mod input;
 pub mod label;
 pub mod matching;
 pub mod naming;

@@ -1463,7 +1463,7 @@ impl App {
 
     /// Whether the terminal is too small to draw in.
     pub fn too_small(&self) -> bool {
-        self.size.0 < super::view::MIN_SIZE.0 || self.size.1 < super::view::MIN_SIZE.1
+        self.size.0 < super::layout::MIN_SIZE.0 || self.size.1 < super::layout::MIN_SIZE.1
     }
 
     /// Rows a page moves.
@@ -1494,7 +1494,7 @@ impl App {
                     Command::Bottom => usize::MAX,
                     _ => self.help_scroll,
                 }
-                .min(super::view::help_lines(self).len());
+                .min(super::help::lines(&self.config, self.focus).len());
             }
             return;
         }

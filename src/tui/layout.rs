@@ -7,6 +7,9 @@ use ratatui::layout::{Constraint, Layout as Split, Position, Rect};
 
 use super::config::Pane;
 
+/// The smallest terminal the animator draws in.
+pub const MIN_SIZE: (u16, u16) = (60, 16);
+
 /// What decides where the panes go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Settings {

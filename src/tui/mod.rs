@@ -15,6 +15,7 @@ pub mod app;
 pub mod config;
 pub mod diagnostic_wrap;
 pub mod engine;
+pub mod help;
 pub mod layout;
 pub mod model;
 pub mod panes;

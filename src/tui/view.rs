@@ -21,7 +21,7 @@ use super::panes::trace::TracePane;
 use super::wrap::wrap_line;
 
 /// The smallest terminal the animator draws in.
-pub const MIN_SIZE: (u16, u16) = (60, 16);
+pub use super::layout::MIN_SIZE;
 
 /// Draws the whole screen; where the panes went.
 pub fn view(app: &App, frame: &mut Frame) -> Layout {
@@ -425,57 +425,9 @@ fn confirm(frame: &mut Frame, area: Rect, title: &str, text: &str) {
     );
 }
 
-/// The width of the help's column of keys.
-const HELP_KEYS: usize = 12;
-
 /// The help overlay's lines: one per command, its keys together.
 pub fn help_lines(app: &App) -> Vec<Line<'static>> {
-    let theme = &app.config.theme;
-    let mut grouped: Vec<(Vec<String>, Command)> = Vec::new();
-    for (key, command) in app.config.keymap.bindings(app.focus) {
-        let (key, command) = match command {
-            Command::FireNth(_) => ("1-9".to_string(), Command::FireNth(0)),
-            _ => (key, command),
-        };
-        match grouped.iter_mut().find(|(_, c)| *c == command) {
-            Some((keys, _)) if !keys.contains(&key) => keys.push(key),
-            Some(_) => {}
-            None => grouped.push((vec![key], command)),
-        }
-    }
-    let mut lines: Vec<Line> = grouped
-        .iter()
-        .map(|(keys, command)| {
-            let what = match command {
-                Command::FireNth(_) => "fire the n-th event of the list".to_string(),
-                c => c.describe(app.focus),
-            };
-            Line::from(vec![
-                Span::styled(format!("{:>HELP_KEYS$}  ", keys.join(" ")), theme.title),
-                Span::raw(what),
-            ])
-        })
-        .collect();
-    lines.push(Line::default());
-    lines.push(Line::styled(
-        "Mouse: click selects, wheel scrolls.",
-        theme.dim,
-    ));
-    lines.push(Line::styled(
-        "Marks: * changed, ▶ current, τ internal, ✓ done, ↻ loop, π the permutation of a \
-         reduced step.",
-        theme.dim,
-    ));
-    lines.push(Line::styled(
-        "Checks: · not run, … running, ✓ passed, ✗ failed, ? inconclusive (a budget or Esc \
-         stopped it), ! error.",
-        theme.dim,
-    ));
-    lines.push(Line::styled(
-        "Prompt: ←→ Home End move, Ctrl-U Ctrl-W delete, ↑↓ earlier entries.",
-        theme.dim,
-    ));
-    lines
+    super::help::lines(&app.config, app.focus)
 }
 
 fn help(app: &App, frame: &mut Frame, area: Rect) {
@@ -515,7 +467,15 @@ fn help(app: &App, frame: &mut Frame, area: Rect) {
                 // A key's description hangs past the keys; the notes
                 // below them are prose, flush left.
                 let described = line.spans.len() > 1;
-                wrap_line(line, width, if described { HELP_KEYS + 2 } else { 0 })
+                wrap_line(
+                    line,
+                    width,
+                    if described {
+                        super::help::HELP_KEYS + 2
+                    } else {
+                        0
+                    },
+                )
             })
             .collect();
         let last = rows.len().saturating_sub(usize::from(inner.height));

@@ -8,8 +8,7 @@
 
 use crate::script::builtins::{Builtin, ProcessFunction};
 
-use super::env::Scheme;
-use super::ty::{Class, Classes, Store, Ty, TyId, atom};
+use super::ty::{Class, Classes, Scheme, Store, Ty, TyId, atom};
 
 /// The scheme of `builtin`.
 pub fn scheme(store: &mut Store, builtin: Builtin) -> Scheme {

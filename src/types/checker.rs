@@ -18,7 +18,6 @@ use crate::syntax::{Diagnostic, Span};
 use ustr::Ustr;
 
 use super::env::Env;
-use super::infer::Frame;
 use super::print::{Namer, Printer};
 use super::ty::{Class, Store, Ty, TyId};
 
@@ -514,4 +513,13 @@ pub fn nth(n: usize) -> String {
         9 => "ninth".into(),
         n => format!("{n}th"),
     }
+}
+
+/// Where a running function's variables are in [`Checker::bindings`]:
+/// its captured variables, then its slots. Each is monomorphic, but for
+/// a `let` constant with a type annotation, which is generalised.
+#[derive(Debug, Clone, Copy)]
+pub struct Frame {
+    pub captures: u32,
+    pub slots: u32,
 }

@@ -9,23 +9,7 @@ use crate::script::ir::{ChannelId, CtorId, FuncId, GlobalId};
 
 use super::ty::{Store, Ty, TyId, atom};
 
-/// A type with some variables standing for any type (of their classes).
-#[derive(Debug, Clone)]
-pub struct Scheme {
-    /// The quantified variables: unsolved variables (or rigid ones)
-    /// nothing else refers to.
-    pub vars: Vec<TyId>,
-    pub body: TyId,
-}
-
-impl Scheme {
-    pub fn mono(body: TyId) -> Scheme {
-        Scheme {
-            vars: Vec::new(),
-            body,
-        }
-    }
-}
+pub use super::ty::Scheme;
 
 /// A name's type as inference knows it.
 #[derive(Debug, Clone)]

@@ -26,14 +26,7 @@ fn dot_leaves(script: &crate::script::Script, e: ExprId) -> usize {
     }
 }
 
-/// Where a running function's variables are in [`Checker::bindings`]:
-/// its captured variables, then its slots. Each is monomorphic, but for
-/// a `let` constant with a type annotation, which is generalised.
-#[derive(Debug, Clone, Copy)]
-pub struct Frame {
-    pub captures: u32,
-    pub slots: u32,
-}
+pub use super::checker::Frame;
 
 /// The variables a function captures, read from the running function.
 #[derive(Debug, Clone, Copy)]

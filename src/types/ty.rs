@@ -552,6 +552,24 @@ impl Store {
     }
 }
 
+/// A type with some variables standing for any type (of their classes).
+#[derive(Debug, Clone)]
+pub struct Scheme {
+    /// The quantified variables: unsolved variables (or rigid ones)
+    /// nothing else refers to.
+    pub vars: Vec<TyId>,
+    pub body: TyId,
+}
+
+impl Scheme {
+    pub fn mono(body: TyId) -> Scheme {
+        Scheme {
+            vars: Vec::new(),
+            body,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use crate::script::ir::ExprId;
 
 use super::seq::Seq;
-use super::value::{Env, Value};
+use super::{Env, Set, Value};
 
 /// `prefix ^ rest`. With the integers as its rest it is kept in one form
 /// per sequence (the prefix never ends with `from - 1`), so that equal
@@ -171,6 +171,24 @@ impl fmt::Display for Stream {
             Rest::From(from) => write!(f, "<{from}..>"),
             Rest::Comprehension(_) => f.write_str("<…>"),
         }
+    }
+}
+
+/// Whether `v` holds, anywhere inside, an infinite sequence whose
+/// elements a comprehension yields (such values cannot be told equal by
+/// their form).
+pub fn holds_lazy(v: &Value) -> bool {
+    match v {
+        Value::Stream(s) => {
+            matches!(s.rest(), Rest::Comprehension(_)) || s.prefix().iter().any(holds_lazy)
+        }
+        Value::Seq(s) => s.iter().any(holds_lazy),
+        Value::Named(parts) | Value::Dot(parts) | Value::Tuple(parts) => {
+            parts.iter().any(holds_lazy)
+        }
+        Value::Set(s) => matches!(&**s, Set::Finite(vs) if vs.iter().any(holds_lazy)),
+        Value::Map(m) => m.iter().any(|(k, v)| holds_lazy(k) || holds_lazy(v)),
+        _ => false,
     }
 }
 

@@ -22,7 +22,7 @@ use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 
-use super::value::Value;
+use super::Value;
 
 type Cells = Box<[OnceLock<Value>]>;
 
@@ -47,7 +47,7 @@ impl Seq {
     }
 
     /// The sequence of the values in `cells`, each filled.
-    pub(super) fn from_cells(cells: Vec<OnceLock<Value>>) -> Seq {
+    pub(in crate::eval) fn from_cells(cells: Vec<OnceLock<Value>>) -> Seq {
         let len = cells.len() as u32;
         Seq {
             cells: Arc::new(cells.into_boxed_slice()),
