@@ -13,6 +13,7 @@
 pub mod counterexample;
 pub mod normal;
 pub mod product;
+mod searched;
 mod shared_judge;
 pub mod spec;
 pub mod structural;
@@ -26,7 +27,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::eval::{EvalError, Value};
 use crate::lts::machine::Machine;
 use crate::lts::search::{Budget, Live, Outcome, Search, Stopped};
-use crate::process::{EventId, EventSet, ProcId, Processes, TAU};
+use crate::process::{EventId, EventSet, ProcId, Processes};
 use crate::script::Script;
 use crate::script::ir::{AssertOption, Assertion, AssertionKind, FuncId};
 use crate::symmetry::search_system::{About, Purpose, Reduction};
@@ -36,11 +37,10 @@ use crate::symmetry::{NotMappable, Origin, Symmetry, SystemSymmetry};
 use crate::syntax::ast::{Model, Property};
 use crate::syntax::{Diagnostic, Span};
 
-use crate::symmetry::structural::group::StructuralReduction;
-use counterexample::{Counterexample, Found, Kind, Path};
+use counterexample::Counterexample;
 use normal::Normaliser;
-use product::{Breach, Judgement, Product, Spec};
-use structural::StructuralProduct;
+use product::Spec;
+use searched::has_trace;
 
 /// An assertion's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -598,7 +598,7 @@ fn run(
                 Model::Refusals | Model::RefusalsDivergences => Spec::RefusalTesting(normaliser),
                 _ => Spec::Refines(normaliser),
             };
-            product(
+            searched::product(
                 procs,
                 (imp, &compiling),
                 (spec, root, Some(spec_process)),
@@ -628,7 +628,7 @@ fn run(
             };
             // The fixed specifications and the implementation's own
             // normal form are invariant under its symmetries.
-            product(
+            searched::product(
                 procs,
                 (imp, &compiling),
                 (spec, root, None),
@@ -786,356 +786,4 @@ fn search_from(
         extra,
         true,
     ))
-}
-
-/// Searches the product of `spec` (with its initial node `root`, and
-/// its process when it is not a fixed one or the implementation's own
-/// normal form) and `imp`, reduced as `reducing` says; the answer and
-/// what it was reduced by.
-fn product(
-    procs: &mut Processes,
-    (imp, compiling): (ProcId, &str),
-    (spec, root, spec_process): (Spec, u32, Option<ProcId>),
-    (refusals, divergences): (bool, bool),
-    priority: Option<EventSet>,
-    reducing: &Reducing,
-    budget: &Budget,
-) -> Result<(Answer, Option<Reduced>), Failure> {
-    let mut machine =
-        machine_of(procs, imp, &priority).map_err(|e| e.during(|| compiling.to_string()))?;
-    let width = machine.components();
-    let mut product = Product::new(spec, refusals, divergences, width);
-    let mut reduced = None;
-    let mut notes = Vec::new();
-    match reducing {
-        Reducing::Not => {}
-        Reducing::Types(symmetry, strategy) => {
-            let system =
-                reduced_system(procs, &mut machine, (symmetry, *strategy), "implementation")?;
-            product = product.reduced(system);
-            reduced = Some(Reduced::of(symmetry, *strategy));
-        }
-        Reducing::Structure => {
-            match structural_group(procs, &mut machine, &product.spec, spec_process)? {
-                Ok((group, how)) => {
-                    reduced = Some(Reduced::structural(group.order(), how));
-                    product = product.reduced_structurally(StructuralProduct::new(group, root));
-                }
-                Err(why) => notes.push(format!("symmetry: not reduced: {why}")),
-            }
-        }
-    }
-    let answer = searched_product(procs, (imp, machine, root), product, priority, budget);
-    answer.map(|(holds, mut outcome, counterexample)| {
-        outcome.notes.splice(0..0, notes);
-        ((holds, outcome, counterexample), reduced)
-    })
-}
-
-/// The structural group of `machine`, cut down to the elements under
-/// which the specification's process (when given) is invariant, with how
-/// it was found; or why the check is not reduced by it.
-fn structural_group(
-    procs: &mut Processes,
-    machine: &mut Machine,
-    spec: &Spec,
-    spec_process: Option<ProcId>,
-) -> Result<Result<(StructuralReduction, String), String>, Failure> {
-    use crate::symmetry::structural::{graph::ComponentLts, validate};
-    if let Spec::Revivals(_) | Spec::RefusalTesting(_) = spec {
-        return Ok(Err(
-            "the revivals and refusal-testing models follow refusals along the trace, which \
-             the structural reduction does not permute"
-                .to_string(),
-        ));
-    }
-    let during = |e: EvalError| e.during(|| DECIDING_SYMMETRY.to_string());
-    let (group, how) = match Reduction::structural(machine, procs).map_err(during)? {
-        Reduction::Structural { reduction, how } => (*reduction, how),
-        Reduction::NoStructure(why) => return Ok(Err(why)),
-        _ => unreachable!("the structural reduction is structural or none"),
-    };
-    let Some(spec_process) = spec_process else {
-        return Ok(Ok((group, how)));
-    };
-    let spec_lts = ComponentLts::explore(procs, spec_process).map_err(during)?;
-    let name = procs.show_state(spec_process);
-    let mut first_failure = None;
-    let kept =
-        group.keeping(
-            |element| match validate::invariant(&spec_lts, &name, procs, &element.pi) {
-                Ok(()) => true,
-                Err(why) => {
-                    first_failure.get_or_insert(why);
-                    false
-                }
-            },
-        );
-    if !kept.moves_a_component() {
-        return Ok(Err(format!(
-            "the specification is invariant under no element of the structural group that \
-             moves a component ({})",
-            first_failure.unwrap_or_default()
-        )));
-    }
-    let how = match first_failure {
-        Some(_) if kept.order() < group.order() => format!(
-            "{how}; cut to the {} elements under which the specification is invariant",
-            kept.order()
-        ),
-        _ => how,
-    };
-    Ok(Ok((kept, how)))
-}
-
-/// Searches `product` from the implementation `imp` (compiled into
-/// `machine`) and the specification's node `root`; a breach found is
-/// unwound, replayed and described.
-fn searched_product(
-    procs: &mut Processes,
-    (imp, machine, root): (ProcId, Machine, u32),
-    mut product: Product,
-    priority: Option<EventSet>,
-    budget: &Budget,
-) -> Result<Answer, Failure> {
-    let width = machine.components();
-    let mut search = Search::with_machine(machine, &[root], true);
-    let (mut outcome, error) = search.run_to_error(procs, budget, &mut product);
-    // A divergence judged before a breach, a stop or an error comes first
-    // (`Product::settle`), looked for within the same budget.
-    let ended_early = error.is_some() || outcome.stopped.is_some();
-    let outer = procs.replace_meter(budget.meter());
-    let settled = product.settle(&mut search, procs, ended_early);
-    procs.replace_meter(outer);
-    if let Err(e) = settled {
-        match e.stop_reason() {
-            Some(stop) if error.is_none() => {
-                product.violation = None;
-                outcome.stopped = Some(stop);
-                outcome.notes.extend(e.notes.iter().cloned());
-            }
-            _ => return Err(error.unwrap_or(e).into()),
-        }
-    }
-    if let Some(error) = error
-        && product.violation.is_none()
-    {
-        return Err(error.into());
-    }
-    let Some(violation) = product.violation.take() else {
-        let holds = outcome.stopped.is_none().then_some(true);
-        return Ok((holds, outcome, None));
-    };
-    // The path and the breach in the unreduced system: read back from
-    // the search, or unwound from the reduced one and confirmed there.
-    let unwound = if let Some((spec, system)) = product.reduction_mut() {
-        Some(unwind::unwind(
-            &mut search,
-            spec,
-            system,
-            procs,
-            root,
-            violation.state,
-        )?)
-    } else if let Some((spec, group)) = product.structural_mut() {
-        Some(group.unwind(&mut search, spec, procs, violation.state)?)
-    } else {
-        None
-    };
-    let (path, breach) = match unwound {
-        None => (Path::of_search(&search, violation.state), violation.breach),
-        Some(unwound) => {
-            let path = unwound.map_err(Failure::Internal)?;
-            let machine = search.machine_mut();
-            if !unwind::replays(machine, procs, &path)? {
-                return Err(Failure::Internal(
-                    "the unwound path is not a path of the system".to_string(),
-                ));
-            }
-            let last = path.rows.last().expect("a path has a state").clone();
-            match product.judge_unreduced(machine, procs, &last)? {
-                Judgement::Breach(breach)
-                    if std::mem::discriminant(&breach)
-                        == std::mem::discriminant(&violation.breach) =>
-                {
-                    (path, breach)
-                }
-                _ => {
-                    return Err(Failure::Internal(
-                        "the unwound state does not break the specification".to_string(),
-                    ));
-                }
-            }
-        }
-    };
-    let (kind, error, refusals, accepted) = match breach {
-        Breach::Event(e) => {
-            // The trace may well be one of the specification's: what it
-            // may lack is the event after the refusals on the way.
-            if let Spec::RefusalTesting(_) = product.spec {
-                outcome.notes.push(
-                    "in the refusal-testing model the specification is held to what the stable \
-                     states along the path refuse as well as to the trace, so the trace itself \
-                     may be one of its own"
-                        .to_string(),
-                );
-            }
-            (Kind::Trace, Some(e), Vec::new(), Vec::new())
-        }
-        Breach::EventAfterRefusal { event, accepted } => {
-            let shown = accepted
-                .iter()
-                .map(|&e| procs.show_event(e))
-                .collect::<Vec<_>>()
-                .join(", ");
-            let before = match product.spec {
-                Spec::RefusalTesting(_) => " (and the refusals at the stable states before)",
-                _ => "",
-            };
-            outcome.notes.push(format!(
-                "the state before the last step is stable and accepts only {{{shown}}}: the \
-                 specification cannot perform the last event after refusing the rest{before}"
-            ));
-            (Kind::Trace, Some(event), Vec::new(), accepted)
-        }
-        Breach::Divergence => (Kind::Divergence, None, Vec::new(), Vec::new()),
-        Breach::Refusal { refused, accepted } => {
-            let kind = match product.spec {
-                Spec::DeadlockFree => Kind::Deadlock,
-                Spec::Deterministic(_) => Kind::Nondeterminism,
-                _ => Kind::Refusal,
-            };
-            (kind, None, refused, accepted)
-        }
-    };
-    let nondeterministic = kind == Kind::Nondeterminism;
-    let error_event = if nondeterministic {
-        refusals.first().copied()
-    } else {
-        error
-    };
-    let tau_loop = match kind {
-        Kind::Divergence => {
-            let last = path.rows.last().expect("a path has a state");
-            product.tau_loop(search.machine_mut(), procs, &last[..width])?
-        }
-        _ => None,
-    };
-    let shown_spec = match &product.spec {
-        Spec::Refines(n) => Some(n),
-        _ => None,
-    };
-    let trace: Vec<EventId> = path.events.iter().copied().filter(|&e| e != TAU).collect();
-    let mut counterexample = counterexample::describe(
-        search.machine(),
-        procs,
-        path,
-        Found {
-            kind,
-            error_step: error,
-            error_event,
-            refusals,
-            accepted,
-            spec: shown_spec,
-            tau_loop,
-        },
-    );
-    if let (true, Some(event)) = (nondeterministic, error_event) {
-        // The other half of the nondeterminism: a run of the same trace
-        // that performs the event.
-        let mut trace = trace;
-        trace.push(event);
-        let fresh = search_from(procs, imp, &[0], &priority)?;
-        let witness = trace::find_trace(procs, fresh, &trace, budget)?;
-        counterexample.witness =
-            witness.map(|path| path.into_iter().filter(|&e| e != TAU).collect());
-    }
-    Ok((Some(false), outcome, Some(counterexample)))
-}
-
-/// Whether `imp` has `trace`, reduced by `symmetry` where the trace's
-/// values sit at positions of its events; whether it was reduced.
-fn has_trace(
-    procs: &mut Processes,
-    (imp, compiling): (ProcId, &str),
-    trace: Vec<EventId>,
-    divergence_strict: bool,
-    priority: Option<EventSet>,
-    symmetry: Option<(&Arc<Symmetry>, Strategy)>,
-    budget: &Budget,
-) -> Result<(Answer, bool), Failure> {
-    let mut machine =
-        machine_of(procs, imp, &priority).map_err(|e| e.during(|| compiling.to_string()))?;
-    let mut walk = trace::TraceWalk::new(trace.clone(), machine.components(), divergence_strict);
-    let matcher =
-        symmetry.and_then(|(s, _)| crate::symmetry::trace::TraceMatcher::new(s, procs, &trace));
-    if let (Some(symmetry), Some(matcher)) = (symmetry, matcher) {
-        let system = reduced_system(procs, &mut machine, symmetry, "process")?;
-        walk = walk.reduced(system, matcher);
-    }
-    let root = walk.initial_columns();
-    let search = Search::with_machine(machine, &root, true);
-    let (search, walk, outcome) = trace::run_walk(procs, search, walk, budget)?;
-    let holds = match (walk.reached, outcome.stopped) {
-        (Some(_), _) => Some(true),
-        (None, None) => Some(false),
-        (None, Some(_)) => None,
-    };
-    // The run that completes the trace, or the one that got furthest.
-    let (state, error) = match walk.reached {
-        Some(state) => (state, None),
-        None => (walk.furthest.0, walk.missing_event()),
-    };
-    if walk.reduction.is_none() {
-        let evidence = holds.map(|_| trace_evidence(&search, procs, state, error));
-        return Ok(((holds, outcome, evidence), false));
-    }
-    // The reduced walk decided the verdict; the run shown is the
-    // unreduced walk along the same events, which must find it (else the
-    // two disagree: an internal error).
-    if holds.is_none() {
-        return Ok(((None, outcome, None), true));
-    }
-    let performed = match walk.reached {
-        Some(_) => trace.len(),
-        None => walk.furthest.1,
-    };
-    let plain = search_from(procs, imp, &[0], &priority)?;
-    let (plain, plain_walk, plain_outcome) =
-        trace::walk(procs, plain, trace[..performed].to_vec(), false, budget)?;
-    let evidence = match (plain_walk.reached, plain_outcome.stopped) {
-        (Some(state), _) => Some(trace_evidence(&plain, procs, state, error)),
-        (None, Some(_)) => None,
-        (None, None) => {
-            return Err(Failure::Internal(
-                "the unreduced process does not perform the events the reduced walk performed"
-                    .to_string(),
-            ));
-        }
-    };
-    Ok(((holds, outcome, evidence), true))
-}
-
-/// The run to `state` of a trace walk's search, as a counterexample
-/// (with the event it could not perform next, if any).
-fn trace_evidence(
-    search: &Search,
-    procs: &mut Processes,
-    state: u32,
-    error: Option<EventId>,
-) -> Counterexample {
-    counterexample::describe(
-        search.machine(),
-        procs,
-        Path::of_search(search, state),
-        Found {
-            kind: Kind::Trace,
-            error_step: None,
-            error_event: error,
-            refusals: Vec::new(),
-            accepted: Vec::new(),
-            spec: None,
-            tau_loop: None,
-        },
-    )
 }

@@ -40,7 +40,6 @@
 //! system. This layer knows nothing of permutations: the symmetry layer
 //! implements the trait.
 
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 pub use crate::budget::{Budget, Live, Stopped};
@@ -50,13 +49,16 @@ use crate::eval::{EvalError, EvalResult};
 use crate::process::print::trace_text;
 use crate::process::{EventId, ProcId, Processes, TAU};
 
+mod buffers;
+
 pub use super::hooks::{
     Canonicaliser, Context, DROP, Flow, Scratch, SharedCanonicaliser, SharedJudge, Visit, Visitor,
 };
+use buffers::{Kept, Later, LaterAt, Parents, Rows, RowsAt, Storing};
 
 use super::batch::Batch;
 use super::expand::{
-    Block, LATER, PART_WORDS, Part, Shared, Sources, Successors, expand_block, expand_block_beside,
+    Block, LATER, PART_WORDS, Part, Shared, Sources, expand_block, expand_block_beside,
     expand_prepared, refused,
 };
 use super::machine::Machine;
@@ -107,110 +109,6 @@ pub struct Search {
     parents: Option<Parents>,
     /// Whether a run has begun (the initial row is then final).
     started: bool,
-}
-
-/// Parent pointers, in chunks of fixed size: growing never copies (nor
-/// doubles) what is there.
-#[derive(Default)]
-struct Parents {
-    chunks: Vec<Vec<(u32, EventId)>>,
-    len: usize,
-}
-
-impl Parents {
-    const CHUNK: usize = 1 << 16;
-
-    fn push(&mut self, parent: (u32, EventId)) {
-        if self.len.is_multiple_of(Self::CHUNK) {
-            self.chunks.push(Vec::with_capacity(Self::CHUNK));
-        }
-        self.chunks
-            .last_mut()
-            .expect("a chunk with room")
-            .push(parent);
-        self.len += 1;
-    }
-
-    fn get(&self, i: usize) -> (u32, EventId) {
-        self.chunks[i / Self::CHUNK][i % Self::CHUNK]
-    }
-}
-
-/// The successors the visitor kept, of the states visited in a block:
-/// per state how many, per successor its event, and their rows in runs.
-/// A state whose successors are all kept as they were made keeps them
-/// where the threads made them, and they are stored from there: copying
-/// them first cost dining's searches 1–4 %. Those the visitor filtered,
-/// or a canonicaliser rewrote, are copied.
-#[derive(Default)]
-struct Kept {
-    counts: Vec<u32>,
-    events: Vec<EventId>,
-    runs: Vec<Run>,
-    copied: Vec<u32>,
-    /// Reused by the visitor's filter.
-    filtered: Vec<u32>,
-}
-
-/// A run of kept rows: the numbers `range` of the rows in `at`.
-struct Run {
-    at: RowsAt,
-    range: std::ops::Range<usize>,
-}
-
-/// Where kept rows are: the successors of a block's part, of a part of
-/// its left-out states ([`Later::parts`]), or [`Kept::copied`].
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum RowsAt {
-    Part(usize),
-    Later(usize),
-    Copied,
-}
-
-impl Kept {
-    fn clear(&mut self) {
-        self.counts.clear();
-        self.events.clear();
-        self.runs.clear();
-        self.copied.clear();
-    }
-
-    /// Keeps the rows `range` of `at`, after those kept so far.
-    fn keep(&mut self, at: RowsAt, range: std::ops::Range<usize>) {
-        match self.runs.last_mut() {
-            Some(last) if last.at == at && last.range.end == range.start => {
-                last.range.end = range.end;
-            }
-            _ if range.is_empty() => {}
-            _ => self.runs.push(Run { at, range }),
-        }
-    }
-
-    /// The kept rows, run by run, in order.
-    fn rows<'a>(&'a self, parts: &'a [Part], later: &'a Later) -> Vec<&'a [u32]> {
-        let rows = |run: &Run| match run.at {
-            RowsAt::Part(i) => &parts[i].successors.rows[run.range.clone()],
-            RowsAt::Later(i) => &later.parts[i].successors.rows[run.range.clone()],
-            RowsAt::Copied => &self.copied[run.range.clone()],
-        };
-        self.runs.iter().map(rows).collect()
-    }
-}
-
-/// The bookkeeping of the run.
-struct Storing {
-    /// The next state to visit.
-    next: usize,
-    depth: u32,
-    /// The first state of the next breadth-first level, once known.
-    level_end: usize,
-    /// The first state of a level whose start is not known yet (the
-    /// successors of the states before it are still to be stored).
-    level_start: Option<usize>,
-    transitions: u64,
-    pairs: Vec<(EventId, u32)>,
-    since_poll: usize,
-    since_load_poll: usize,
 }
 
 impl Search {
@@ -928,66 +826,6 @@ fn evaluate_ahead(
     }
 }
 
-/// The states of a block expanded after it, on their own once prepared
-/// ([`Search::expand_later`]): their rows and the parts that expanded
-/// them, in order, and where the next one's successors are.
-#[derive(Default)]
-struct Later {
-    rows: Vec<u32>,
-    parts: Vec<Part>,
-    next: LaterAt,
-}
-
-/// A place among [`Later::parts`]' successors.
-#[derive(Default)]
-struct LaterAt {
-    part: usize,
-    state: usize,
-    successor: usize,
-}
-
-impl Later {
-    /// The successors of the next of these states: the part they are
-    /// in, its successors, the first, how many, and whether the state
-    /// was judged already.
-    fn next(&mut self) -> (usize, &mut Successors, usize, usize, bool) {
-        let at = &mut self.next;
-        while self.parts[at.part].counts.len() == at.state {
-            *at = LaterAt {
-                part: at.part + 1,
-                ..LaterAt::default()
-            };
-        }
-        let part = &mut self.parts[at.part];
-        let count = part.counts[at.state] as usize;
-        let judged = part.judged[at.state];
-        at.state += 1;
-        at.successor += count;
-        let first = at.successor - count;
-        (at.part, &mut part.successors, first, count, judged)
-    }
-}
-
-/// Rows of stored states copied out, laid end to end, and which.
-#[derive(Default)]
-struct Rows {
-    rows: Vec<u32>,
-    /// The states `from..to` copied.
-    range: (usize, usize),
-}
-
-impl Rows {
-    fn copy(&mut self, store: &StateStore, (from, to): (usize, usize)) {
-        self.rows.clear();
-        let mut row = Vec::with_capacity(store.width());
-        for id in from..to {
-            store.read(id as u32, &mut row);
-            self.rows.extend_from_slice(&row);
-        }
-        self.range = (from, to);
-    }
-}
-
 /// Where a block starting at state `from` ends when `stored` states are
 /// stored: at most `block` states. Overlapping, a frontier narrower
 /// than two blocks is halved (down to [`MIN_HALF`] states), so that
@@ -1023,14 +861,6 @@ fn distinct_transitions(
         pairs.sort_unstable();
         pairs.dedup();
         pairs.len() as u64
-    }
-}
-
-impl Storing {
-    fn publish(&self, live: &Live, states: usize) {
-        live.states.store(states as u64, Ordering::Relaxed);
-        live.transitions.store(self.transitions, Ordering::Relaxed);
-        live.depth.store(self.depth as u64, Ordering::Relaxed);
     }
 }
 

@@ -1,0 +1,185 @@
+//! The search's working buffers, reused from block to block: the
+//! parents of the states stored ([`Parents`]), the successors a visitor
+//! kept ([`Kept`]), the states left to the search's own thread
+//! ([`Later`]), rows copied out of the store ([`Rows`]) and the run's
+//! bookkeeping ([`Storing`]).
+
+use std::sync::atomic::Ordering;
+
+use crate::process::EventId;
+
+use super::super::expand::{Part, Successors};
+use super::super::store::StateStore;
+use super::Live;
+
+/// Parent pointers, in chunks of fixed size: growing never copies (nor
+/// doubles) what is there.
+#[derive(Default)]
+pub(super) struct Parents {
+    pub(super) chunks: Vec<Vec<(u32, EventId)>>,
+    pub(super) len: usize,
+}
+
+impl Parents {
+    pub(super) const CHUNK: usize = 1 << 16;
+
+    pub(super) fn push(&mut self, parent: (u32, EventId)) {
+        if self.len.is_multiple_of(Self::CHUNK) {
+            self.chunks.push(Vec::with_capacity(Self::CHUNK));
+        }
+        self.chunks
+            .last_mut()
+            .expect("a chunk with room")
+            .push(parent);
+        self.len += 1;
+    }
+
+    pub(super) fn get(&self, i: usize) -> (u32, EventId) {
+        self.chunks[i / Self::CHUNK][i % Self::CHUNK]
+    }
+}
+
+/// The successors the visitor kept, of the states visited in a block:
+/// per state how many, per successor its event, and their rows in runs.
+/// A state whose successors are all kept as they were made keeps them
+/// where the threads made them, and they are stored from there: copying
+/// them first cost dining's searches 1–4 %. Those the visitor filtered,
+/// or a canonicaliser rewrote, are copied.
+#[derive(Default)]
+pub(super) struct Kept {
+    pub(super) counts: Vec<u32>,
+    pub(super) events: Vec<EventId>,
+    pub(super) runs: Vec<Run>,
+    pub(super) copied: Vec<u32>,
+    /// Reused by the visitor's filter.
+    pub(super) filtered: Vec<u32>,
+}
+
+/// A run of kept rows: the numbers `range` of the rows in `at`.
+pub(super) struct Run {
+    pub(super) at: RowsAt,
+    pub(super) range: std::ops::Range<usize>,
+}
+
+/// Where kept rows are: the successors of a block's part, of a part of
+/// its left-out states ([`Later::parts`]), or [`Kept::copied`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum RowsAt {
+    Part(usize),
+    Later(usize),
+    Copied,
+}
+
+impl Kept {
+    pub(super) fn clear(&mut self) {
+        self.counts.clear();
+        self.events.clear();
+        self.runs.clear();
+        self.copied.clear();
+    }
+
+    /// Keeps the rows `range` of `at`, after those kept so far.
+    pub(super) fn keep(&mut self, at: RowsAt, range: std::ops::Range<usize>) {
+        match self.runs.last_mut() {
+            Some(last) if last.at == at && last.range.end == range.start => {
+                last.range.end = range.end;
+            }
+            _ if range.is_empty() => {}
+            _ => self.runs.push(Run { at, range }),
+        }
+    }
+
+    /// The kept rows, run by run, in order.
+    pub(super) fn rows<'a>(&'a self, parts: &'a [Part], later: &'a Later) -> Vec<&'a [u32]> {
+        let rows = |run: &Run| match run.at {
+            RowsAt::Part(i) => &parts[i].successors.rows[run.range.clone()],
+            RowsAt::Later(i) => &later.parts[i].successors.rows[run.range.clone()],
+            RowsAt::Copied => &self.copied[run.range.clone()],
+        };
+        self.runs.iter().map(rows).collect()
+    }
+}
+
+/// The bookkeeping of the run.
+pub(super) struct Storing {
+    /// The next state to visit.
+    pub(super) next: usize,
+    pub(super) depth: u32,
+    /// The first state of the next breadth-first level, once known.
+    pub(super) level_end: usize,
+    /// The first state of a level whose start is not known yet (the
+    /// successors of the states before it are still to be stored).
+    pub(super) level_start: Option<usize>,
+    pub(super) transitions: u64,
+    pub(super) pairs: Vec<(EventId, u32)>,
+    pub(super) since_poll: usize,
+    pub(super) since_load_poll: usize,
+}
+
+/// The states of a block expanded after it, on their own once prepared
+/// ([`Search::expand_later`]): their rows and the parts that expanded
+/// them, in order, and where the next one's successors are.
+#[derive(Default)]
+pub(super) struct Later {
+    pub(super) rows: Vec<u32>,
+    pub(super) parts: Vec<Part>,
+    pub(super) next: LaterAt,
+}
+
+/// A place among [`Later::parts`]' successors.
+#[derive(Default)]
+pub(super) struct LaterAt {
+    pub(super) part: usize,
+    pub(super) state: usize,
+    pub(super) successor: usize,
+}
+
+impl Later {
+    /// The successors of the next of these states: the part they are
+    /// in, its successors, the first, how many, and whether the state
+    /// was judged already.
+    pub(super) fn next(&mut self) -> (usize, &mut Successors, usize, usize, bool) {
+        let at = &mut self.next;
+        while self.parts[at.part].counts.len() == at.state {
+            *at = LaterAt {
+                part: at.part + 1,
+                ..LaterAt::default()
+            };
+        }
+        let part = &mut self.parts[at.part];
+        let count = part.counts[at.state] as usize;
+        let judged = part.judged[at.state];
+        at.state += 1;
+        at.successor += count;
+        let first = at.successor - count;
+        (at.part, &mut part.successors, first, count, judged)
+    }
+}
+
+/// Rows of stored states copied out, laid end to end, and which.
+#[derive(Default)]
+pub(super) struct Rows {
+    pub(super) rows: Vec<u32>,
+    /// The states `from..to` copied.
+    pub(super) range: (usize, usize),
+}
+
+impl Rows {
+    pub(super) fn copy(&mut self, store: &StateStore, (from, to): (usize, usize)) {
+        self.rows.clear();
+        let mut row = Vec::with_capacity(store.width());
+        for id in from..to {
+            store.read(id as u32, &mut row);
+            self.rows.extend_from_slice(&row);
+        }
+        self.range = (from, to);
+    }
+}
+
+impl Storing {
+    pub(super) fn publish(&self, live: &Live, states: usize) {
+        live.states.store(states as u64, Ordering::Relaxed);
+        live.transitions.store(self.transitions, Ordering::Relaxed);
+        live.depth.store(self.depth as u64, Ordering::Relaxed);
+    }
+}
