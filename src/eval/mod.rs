@@ -13,6 +13,7 @@
 //! position do not nest at all. A runaway recursion stops with a
 //! diagnostic at one of the [`Limits`].
 
+mod arith;
 mod builtins;
 mod dot;
 mod error;
