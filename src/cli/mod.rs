@@ -1,6 +1,7 @@
-//! The command line: `symcsp [FILE]`, `symcsp parse ...` and friends. A thin client of the
-//! library: it reads arguments, calls one library function per command and
-//! prints the outcome. Exit codes follow DESIGN.md: 0 success, 1 a failed
+//! The command line: `symcsp [FILE]`, `symcsp parse ...` and friends. It
+//! reads arguments, runs each command's job on the library (some jobs
+//! are the command's own: `compare` sets every strategy against the
+//! unreduced search, `audit` counts orbits) and prints the outcome. Exit codes follow DESIGN.md: 0 success, 1 a failed
 //! assertion, 2 a usage, parse, type or evaluation error, 3 inconclusive
 //! (a budget, the time-out or a cancel stopped the work); where several
 //! apply, 2 before 1 before 3.

@@ -35,6 +35,7 @@ use super::{Named, Script};
 mod annotation;
 mod collect;
 mod expr;
+mod modules;
 mod process;
 mod scope;
 

@@ -1,0 +1,301 @@
+//! Modules and their instances in the first pass (`module M ... exports
+//! ... endmodule`, `instance M1 = M(args)`), and the check after the
+//! second that no module reaches, through definitions outside it, one
+//! of its own instances.
+
+use super::*;
+
+/// Where a breadth-first path that reached `at` started.
+fn path_start(
+    parent: &FxHashMap<(GlobalId, bool), (GlobalId, bool)>,
+    mut at: (GlobalId, bool),
+) -> GlobalId {
+    while let Some(&before) = parent.get(&at) {
+        at = before;
+    }
+    at.0
+}
+
+/// The most module instances a script may make, nested ones included.
+const MAX_INSTANCES: usize = 100_000;
+
+impl<'s, 'p> Resolver<'s, 'p> {
+    pub(super) fn collect_module(
+        &mut self,
+        module: &'p ast::Module,
+        pending: &mut Vec<Pending<'p>>,
+    ) {
+        let qualified = self.ctx.qualify(&module.name.name);
+        if !self.declare_module(qualified, module.name.span) {
+            return;
+        }
+        self.modules.insert(qualified, (module, self.ctx.clone()));
+        if module.params.is_some() {
+            // Only its instances have names; its annotations are checked
+            // here, instantiated or not.
+            let decls = module.private.iter().chain(module.exports.iter().flatten());
+            for decl in decls {
+                if let DeclKind::TypeAnnotation(_, ty) = &decl.kind {
+                    self.check_annotation(ty);
+                }
+            }
+            return;
+        }
+        self.module_names.insert(qualified);
+        let outer = self.ctx.clone();
+        self.ctx = Rc::new(outer.enter(module));
+        self.collect_module_body(module, pending);
+        self.ctx = outer;
+    }
+
+    /// Registers the name of a module or instance, unless something of
+    /// that name exists already (reported).
+    fn declare_module(&mut self, qualified: Ustr, span: Span) -> bool {
+        let earlier = self
+            .modules_declared_at
+            .get(&qualified)
+            .or_else(|| self.declared_at.get(&qualified))
+            .copied();
+        if let Some(earlier) = earlier {
+            self.diagnostics.push(
+                Diagnostic::error(span, format!("`{qualified}` is defined twice"))
+                    .with_secondary(earlier, "first declared here")
+                    .with_note(
+                        "modules and instances share one name space with the other declarations",
+                    ),
+            );
+            return false;
+        }
+        self.modules_declared_at.insert(qualified, span);
+        self.declared_modules.push(qualified);
+        true
+    }
+
+    /// The private declarations, remembered as private to the module
+    /// being collected, then the exported ones.
+    pub(super) fn collect_module_body(
+        &mut self,
+        module: &'p ast::Module,
+        pending: &mut Vec<Pending<'p>>,
+    ) {
+        let before = self.declared.len();
+        let modules_before = self.declared_modules.len();
+        self.collect(&module.private, pending);
+        let module_prefix = Ustr::from(self.ctx.prefix());
+        let private = self.declared[before..].to_vec();
+        for name in private {
+            self.script.private.insert(name, module_prefix);
+        }
+        for &name in &self.declared_modules[modules_before..] {
+            self.private_modules.insert(name, module_prefix);
+        }
+        if let Some(exports) = &module.exports {
+            self.collect(exports, pending);
+        }
+    }
+
+    pub(super) fn collect_instance(
+        &mut self,
+        ident: &ast::Ident,
+        module_name: &ast::Name,
+        args: Option<&'p [ast::Expr]>,
+        span: Span,
+        pending: &mut Vec<Pending<'p>>,
+    ) {
+        let found = self
+            .ctx
+            .prefixes
+            .iter()
+            .map(|p| Ustr::from(&format!("{p}{}", module_name.text)))
+            .find_map(|q| self.modules.get(&q).cloned().map(|m| (q, m)));
+        let Some((qualified_module, (module, defined_in))) = found else {
+            self.error(
+                module_name.span,
+                format!("there is no module `{}`", module_name.text),
+            );
+            return;
+        };
+        if let Some(&owner) = self.private_modules.get(&qualified_module)
+            && !self
+                .ctx
+                .prefixes
+                .iter()
+                .any(|p| p.starts_with(owner.as_str()))
+        {
+            self.error(
+                module_name.span,
+                format!(
+                    "module `{qualified_module}` is private to `{}`: it is not exported",
+                    owner.trim_end_matches("::")
+                ),
+            );
+            self.refused_instances.insert(self.ctx.qualify(&ident.name));
+            return;
+        }
+        let params = module.params.as_deref().unwrap_or(&[]);
+        let args = args.unwrap_or(&[]);
+        if params.len() != args.len() {
+            self.error(
+                span,
+                format!(
+                    "module `{}` takes {} argument{}, but {} {} given",
+                    module_name.text,
+                    params.len(),
+                    if params.len() == 1 { "" } else { "s" },
+                    args.len(),
+                    if args.len() == 1 { "is" } else { "are" },
+                ),
+            );
+            self.refused_instances.insert(self.ctx.qualify(&ident.name));
+            return;
+        }
+        if self.instantiating.iter().any(|m| std::ptr::eq(*m, module)) {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    span,
+                    format!(
+                        "module `{}` is instantiated inside itself: its instances would never end",
+                        module.name.name
+                    ),
+                )
+                .with_note("an instance of a module may not stand, directly or through other instances, in the module's own body"),
+            );
+            self.refused_instances.insert(self.ctx.qualify(&ident.name));
+            return;
+        }
+        self.instances += 1;
+        // Said once: the instances after it are refused in silence.
+        if self.instances == MAX_INSTANCES + 1 {
+            self.error(
+                span,
+                format!(
+                    "more than {MAX_INSTANCES} module instances: instances inside instances \
+                     multiply past what symcsp builds"
+                ),
+            );
+        }
+        if self.instances > MAX_INSTANCES {
+            self.refused_instances.insert(self.ctx.qualify(&ident.name));
+            return;
+        }
+        let outer = self.ctx.clone();
+        if !self.declare_module(outer.qualify(&ident.name), ident.span) {
+            self.refused_instances.insert(outer.qualify(&ident.name));
+            return;
+        }
+        let inner = Rc::new(outer.instance(&ident.name, module, &defined_in));
+        self.module_names.insert(outer.qualify(&ident.name));
+        self.instance_of.insert(
+            outer.qualify(&ident.name),
+            (module_id(module), qualified_module),
+        );
+        // The parameters are constants of the instance, their values the
+        // arguments evaluated where the instance is declared.
+        for (i, (param, arg)) in params.iter().zip(args).enumerate() {
+            // `_` names no definition; its argument is still checked, as
+            // a constant of a name no script can write.
+            let name = if param.name == "_" {
+                inner.qualify(&format!("$unused{i}"))
+            } else {
+                inner.qualify(&param.name)
+            };
+            let func = self.new_function(name, FunctionKind::Constant, arg.span);
+            if self
+                .new_global(name, GlobalKind::Definition(func), param.span)
+                .is_some()
+            {
+                self.script.private.insert(name, Ustr::from(inner.prefix()));
+                pending.push(Pending::Expr {
+                    func,
+                    expr: arg,
+                    as_type: false,
+                    ctx: outer.clone(),
+                });
+            }
+        }
+        self.ctx = inner;
+        self.instantiating.push(module);
+        self.collect_module_body(module, pending);
+        self.instantiating.pop();
+        self.ctx = outer;
+    }
+
+    /// As FDR: no definition of a module may lead, through definitions
+    /// outside it, to a definition of one of its own instances (whose
+    /// definitions are the module's own: `y = X` in `M`, `X = M1::y`
+    /// outside, `M1` an instance of `M`). A direct use is refused where
+    /// it is written ([`Resolver::uses_own_instance`]).
+    pub(super) fn check_modules_use_no_instance_of_themselves(&mut self) {
+        let mut modules: Vec<(ModuleId, Ustr)> = self.instance_of.values().copied().collect();
+        modules.sort_unstable();
+        modules.dedup();
+        if modules.is_empty() {
+            return;
+        }
+        let uses: Vec<Vec<GlobalId>> = (0..self.script.globals.len())
+            .map(|g| match self.script.globals[g].kind {
+                GlobalKind::Definition(f) | GlobalKind::NameType(f) => {
+                    let mut used = FxHashSet::default();
+                    self.script.globals_used(f, &mut used);
+                    used.into_iter().collect()
+                }
+                _ => Vec::new(),
+            })
+            .collect();
+        for (module, module_name) in modules {
+            let within = |g: GlobalId, instance_only: bool| {
+                self.global_modules.get(&g).is_some_and(|ms| {
+                    ms.iter()
+                        .any(|&(m, i)| m == module && (i || !instance_only))
+                })
+            };
+            // Breadth first from the module's definitions; `left` says
+            // whether the path has gone outside the module.
+            let mut parent: FxHashMap<(GlobalId, bool), (GlobalId, bool)> = FxHashMap::default();
+            let mut queue: std::collections::VecDeque<(GlobalId, bool)> = (0..uses.len())
+                .map(|g| GlobalId(g as u32))
+                .filter(|&g| within(g, false))
+                .map(|g| (g, false))
+                .collect();
+            let mut seen: FxHashSet<(GlobalId, bool)> = queue.iter().copied().collect();
+            let mut found = None;
+            'search: while let Some((g, left)) = queue.pop_front() {
+                for &v in &uses[g.index()] {
+                    if left && within(v, true) {
+                        found = Some(((v, true), (g, left)));
+                        break 'search;
+                    }
+                    let next = (v, left || !within(v, false));
+                    if seen.insert(next) {
+                        parent.insert(next, (g, left));
+                        queue.push_back(next);
+                    }
+                }
+            }
+            let Some((end, last)) = found else {
+                continue;
+            };
+            // The path back from the instance's definition to the module.
+            let name = |g: GlobalId| self.script.globals[g.index()].name.to_string();
+            let mut path = vec![name(end.0), name(last.0)];
+            let mut at = last;
+            while let Some(&before) = parent.get(&at) {
+                path.push(name(before.0));
+                at = before;
+            }
+            path.reverse();
+            let span = self.script.globals[path_start(&parent, last).index()].span;
+            self.diagnostics.push(
+                Diagnostic::error(
+                    span,
+                    format!(
+                        "module `{}` uses a definition of an instance of itself: {}",
+                        module_name.trim_end_matches("::"),
+                        path.join(" uses ")
+                    ),
+                )
+                .with_note("a module cannot use its own instances: their definitions are its own"),
+            );
+        }
+    }
+}
