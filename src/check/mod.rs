@@ -221,21 +221,7 @@ pub fn check_with(
     let budget = &budget.started();
     let started = std::time::Instant::now();
     let assertion = &script.assertions[index];
-    let mut notes = Vec::new();
-    let mut tau_priority = None;
-    for option in &assertion.options {
-        match option {
-            AssertOption::TauPriority(set, _) => tau_priority = Some(*set),
-            AssertOption::PartialOrderReduce(_) => notes
-                .push("partial order reduction: not applied; the search is exhaustive".to_string()),
-            AssertOption::SymmetryReduce(..) if reduce == Some(&Reduce::Off) => notes.push(
-                "symmetry: the reduction the assertion asks for is switched off \
-                 (--symmetry off): the states are all counted"
-                    .to_string(),
-            ),
-            AssertOption::SymmetryReduce(..) => {}
-        }
-    }
+    let (tau_priority, mut notes) = options(assertion, reduce);
     if let AssertionKind::Symmetric { process, types } = &assertion.kind {
         return symmetric(script, assertion, *process, types);
     }
@@ -254,20 +240,7 @@ pub fn check_with(
     }
     let symmetry = decided?;
     if let Some(s) = &symmetry {
-        // What automatic mode could not permute, and why.
-        notes.extend(
-            s.left_out_lines(script)
-                .into_iter()
-                .map(|line| format!("symmetry: {line}")),
-        );
-    }
-    if let Some(s) = &symmetry
-        && s.is_trivial()
-    {
-        notes.push(
-            "symmetry: no type with two or more values to permute, so the check is not reduced"
-                .to_string(),
-        );
+        notes.extend(symmetry_notes(script, s));
     }
     let symmetry = symmetry.filter(|s| !s.is_trivial()).map(Arc::new);
     let structural = chosen == Reduce::Structural;
@@ -305,20 +278,7 @@ pub fn check_with(
         // counterexample's witness): inconclusive with the counts the
         // search published, if it had begun.
         Err(Failure::Eval(e)) if e.stop_reason().is_some() => {
-            let published = |counter: fn(&Live) -> &AtomicU64| {
-                budget
-                    .live
-                    .as_ref()
-                    .map_or(0, |live| counter(live).load(Ordering::Relaxed))
-            };
-            let outcome = Outcome {
-                states: published(|live| &live.states),
-                transitions: published(|live| &live.transitions),
-                depth: published(|live| &live.depth) as u32,
-                seconds: started.elapsed().as_secs_f64(),
-                stopped: e.stop_reason(),
-                notes: e.notes.clone(),
-            };
+            let outcome = published(budget, started.elapsed().as_secs_f64(), &e);
             stage = e.stage.clone();
             let reduced = symmetry.as_deref().map(|s| Reduced::of(s, asked.strategy));
             ((None, outcome, None), reduced)
@@ -339,13 +299,8 @@ pub fn check_with(
     // verdict (`assert not P :[has trace]: s` fails because of it).
     let counterexample = counterexample.filter(|_| holds == Some(false) || assertion.negated);
     let verdict = match (holds, outcome.stopped) {
-        (Some(holds), _) => {
-            if holds != assertion.negated {
-                Verdict::Passed
-            } else {
-                Verdict::Failed
-            }
-        }
+        (Some(holds), _) if holds != assertion.negated => Verdict::Passed,
+        (Some(_), _) => Verdict::Failed,
         (None, stopped) => Verdict::Inconclusive(stopped.unwrap_or(Stopped::Cancelled)),
     };
     if let Verdict::Inconclusive(_) = verdict {
@@ -383,6 +338,64 @@ impl CheckResult {
             stage: Some(stage.to_string()),
         }
     }
+}
+
+/// The outcome of a check a budget stopped outside a search (loading,
+/// normalising, a counterexample's witness) after `seconds`: the counts
+/// the search published, if it had begun.
+fn published(budget: &Budget, seconds: f64, stop: &EvalError) -> Outcome {
+    let count = |counter: fn(&Live) -> &AtomicU64| {
+        budget
+            .live
+            .as_ref()
+            .map_or(0, |live| counter(live).load(Ordering::Relaxed))
+    };
+    Outcome {
+        states: count(|live| &live.states),
+        transitions: count(|live| &live.transitions),
+        depth: count(|live| &live.depth) as u32,
+        seconds,
+        stopped: stop.stop_reason(),
+        notes: stop.notes.clone(),
+    }
+}
+
+/// The assertion's `:[tau priority]` set, and notes on the options not
+/// applied (partial order reduction; symmetry switched off).
+fn options(assertion: &Assertion, reduce: Option<&Reduce>) -> (Option<FuncId>, Vec<String>) {
+    let mut notes = Vec::new();
+    let mut tau_priority = None;
+    for option in &assertion.options {
+        match option {
+            AssertOption::TauPriority(set, _) => tau_priority = Some(*set),
+            AssertOption::PartialOrderReduce(_) => notes
+                .push("partial order reduction: not applied; the search is exhaustive".to_string()),
+            AssertOption::SymmetryReduce(..) if reduce == Some(&Reduce::Off) => notes.push(
+                "symmetry: the reduction the assertion asks for is switched off \
+                 (--symmetry off): the states are all counted"
+                    .to_string(),
+            ),
+            AssertOption::SymmetryReduce(..) => {}
+        }
+    }
+    (tau_priority, notes)
+}
+
+/// What the decided symmetry says of itself: what automatic mode could
+/// not permute and why, and that a trivial one reduces nothing.
+fn symmetry_notes(script: &Script, symmetry: &Symmetry) -> Vec<String> {
+    let mut notes: Vec<String> = symmetry
+        .left_out_lines(script)
+        .into_iter()
+        .map(|line| format!("symmetry: {line}"))
+        .collect();
+    if symmetry.is_trivial() {
+        notes.push(
+            "symmetry: no type with two or more values to permute, so the check is not reduced"
+                .to_string(),
+        );
+    }
+    notes
 }
 
 /// The processes an assertion checks (the roots of its constant-free

@@ -16,7 +16,7 @@ use crate::symmetry::strategy::Strategy;
 use crate::symmetry::structural::group::StructuralReduction;
 
 use super::counterexample::{self, Counterexample, Found, Kind, Path};
-use super::product::{Breach, Judgement, Product, Spec};
+use super::product::{Breach, Judgement, Product, Spec, Violation};
 use super::structural::StructuralProduct;
 use super::{
     Answer, DECIDING_SYMMETRY, Failure, Reduced, Reducing, machine_of, reduced_system, search_from,
@@ -161,88 +161,9 @@ fn searched_product(
         let holds = outcome.stopped.is_none().then_some(true);
         return Ok((holds, outcome, None));
     };
-    // The path and the breach in the unreduced system: read back from
-    // the search, or unwound from the reduced one and confirmed there.
-    let unwound = if let Some((spec, system)) = product.reduction_mut() {
-        Some(unwind::unwind(
-            &mut search,
-            spec,
-            system,
-            procs,
-            root,
-            violation.state,
-        )?)
-    } else if let Some((spec, group)) = product.structural_mut() {
-        Some(group.unwind(&mut search, spec, procs, violation.state)?)
-    } else {
-        None
-    };
-    let (path, breach) = match unwound {
-        None => (Path::of_search(&search, violation.state), violation.breach),
-        Some(unwound) => {
-            let path = unwound.map_err(Failure::Internal)?;
-            let machine = search.machine_mut();
-            if !unwind::replays(machine, procs, &path)? {
-                return Err(Failure::Internal(
-                    "the unwound path is not a path of the system".to_string(),
-                ));
-            }
-            let last = path.rows.last().expect("a path has a state").clone();
-            match product.judge_unreduced(machine, procs, &last)? {
-                Judgement::Breach(breach)
-                    if std::mem::discriminant(&breach)
-                        == std::mem::discriminant(&violation.breach) =>
-                {
-                    (path, breach)
-                }
-                _ => {
-                    return Err(Failure::Internal(
-                        "the unwound state does not break the specification".to_string(),
-                    ));
-                }
-            }
-        }
-    };
-    let (kind, error, refusals, accepted) = match breach {
-        Breach::Event(e) => {
-            // The trace may well be one of the specification's: what it
-            // may lack is the event after the refusals on the way.
-            if let Spec::RefusalTesting(_) = product.spec {
-                outcome.notes.push(
-                    "in the refusal-testing model the specification is held to what the stable \
-                     states along the path refuse as well as to the trace, so the trace itself \
-                     may be one of its own"
-                        .to_string(),
-                );
-            }
-            (Kind::Trace, Some(e), Vec::new(), Vec::new())
-        }
-        Breach::EventAfterRefusal { event, accepted } => {
-            let shown = accepted
-                .iter()
-                .map(|&e| procs.show_event(e))
-                .collect::<Vec<_>>()
-                .join(", ");
-            let before = match product.spec {
-                Spec::RefusalTesting(_) => " (and the refusals at the stable states before)",
-                _ => "",
-            };
-            outcome.notes.push(format!(
-                "the state before the last step is stable and accepts only {{{shown}}}: the \
-                 specification cannot perform the last event after refusing the rest{before}"
-            ));
-            (Kind::Trace, Some(event), Vec::new(), accepted)
-        }
-        Breach::Divergence => (Kind::Divergence, None, Vec::new(), Vec::new()),
-        Breach::Refusal { refused, accepted } => {
-            let kind = match product.spec {
-                Spec::DeadlockFree => Kind::Deadlock,
-                Spec::Deterministic(_) => Kind::Nondeterminism,
-                _ => Kind::Refusal,
-            };
-            (kind, None, refused, accepted)
-        }
-    };
+    let (path, breach) = genuine_path(&mut search, &mut product, procs, root, violation)?;
+    let (kind, error, refusals, accepted) =
+        words_of(breach, &product.spec, procs, &mut outcome.notes);
     let nondeterministic = kind == Kind::Nondeterminism;
     let error_event = if nondeterministic {
         refusals.first().copied()
@@ -286,6 +207,108 @@ fn searched_product(
             witness.map(|path| path.into_iter().filter(|&e| e != TAU).collect());
     }
     Ok((Some(false), outcome, Some(counterexample)))
+}
+
+/// The path to `violation` and its breach in the unreduced system: read
+/// back from the search, or unwound from the reduced one, replayed and
+/// judged there (anything else is an internal error, never shown).
+fn genuine_path(
+    search: &mut Search,
+    product: &mut Product,
+    procs: &mut Processes,
+    root: u32,
+    violation: Violation,
+) -> Result<(Path, Breach), Failure> {
+    let unwound = if let Some((spec, system)) = product.reduction_mut() {
+        Some(unwind::unwind(
+            search,
+            spec,
+            system,
+            procs,
+            root,
+            violation.state,
+        )?)
+    } else if let Some((spec, group)) = product.structural_mut() {
+        Some(group.unwind(search, spec, procs, violation.state)?)
+    } else {
+        None
+    };
+    Ok(match unwound {
+        None => (Path::of_search(search, violation.state), violation.breach),
+        Some(unwound) => {
+            let path = unwound.map_err(Failure::Internal)?;
+            let machine = search.machine_mut();
+            if !unwind::replays(machine, procs, &path)? {
+                return Err(Failure::Internal(
+                    "the unwound path is not a path of the system".to_string(),
+                ));
+            }
+            let last = path.rows.last().expect("a path has a state").clone();
+            match product.judge_unreduced(machine, procs, &last)? {
+                Judgement::Breach(breach)
+                    if std::mem::discriminant(&breach)
+                        == std::mem::discriminant(&violation.breach) =>
+                {
+                    (path, breach)
+                }
+                _ => {
+                    return Err(Failure::Internal(
+                        "the unwound state does not break the specification".to_string(),
+                    ));
+                }
+            }
+        }
+    })
+}
+
+/// A breach as a counterexample's kind, the event in error, the events
+/// refused and those accepted; what needs a sentence goes into `notes`.
+fn words_of(
+    breach: Breach,
+    spec: &Spec,
+    procs: &Processes,
+    notes: &mut Vec<String>,
+) -> (Kind, Option<EventId>, Vec<EventId>, Vec<EventId>) {
+    match breach {
+        Breach::Event(e) => {
+            // The trace may well be one of the specification's: what it
+            // may lack is the event after the refusals on the way.
+            if let Spec::RefusalTesting(_) = spec {
+                notes.push(
+                    "in the refusal-testing model the specification is held to what the stable \
+                     states along the path refuse as well as to the trace, so the trace itself \
+                     may be one of its own"
+                        .to_string(),
+                );
+            }
+            (Kind::Trace, Some(e), Vec::new(), Vec::new())
+        }
+        Breach::EventAfterRefusal { event, accepted } => {
+            let shown = accepted
+                .iter()
+                .map(|&e| procs.show_event(e))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let before = match spec {
+                Spec::RefusalTesting(_) => " (and the refusals at the stable states before)",
+                _ => "",
+            };
+            notes.push(format!(
+                "the state before the last step is stable and accepts only {{{shown}}}: the \
+                 specification cannot perform the last event after refusing the rest{before}"
+            ));
+            (Kind::Trace, Some(event), Vec::new(), accepted)
+        }
+        Breach::Divergence => (Kind::Divergence, None, Vec::new(), Vec::new()),
+        Breach::Refusal { refused, accepted } => {
+            let kind = match spec {
+                Spec::DeadlockFree => Kind::Deadlock,
+                Spec::Deterministic(_) => Kind::Nondeterminism,
+                _ => Kind::Refusal,
+            };
+            (kind, None, refused, accepted)
+        }
+    }
 }
 
 /// Whether `imp` has `trace`, reduced by `symmetry` where the trace's

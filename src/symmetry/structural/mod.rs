@@ -103,135 +103,31 @@ impl Structure {
 pub fn analyse(machine: &Machine, procs: &mut Processes) -> EvalResult<Structure> {
     let graph = CommunicationGraph::of(machine, procs)?;
     let automorphisms = automorphisms::automorphisms(&graph);
-    let id_count = procs.events().id_count();
-    let n = graph.components;
-    let check = |gamma: &[u32]| -> Candidate {
-        let alpha: Vec<u32> = gamma[..n].to_vec();
-        let mut shown = cycles(&graph, &alpha);
-        if alpha.iter().enumerate().all(|(c, &a)| c as u32 == a) {
-            shown.push_str(&format!("; events {}", event_cycles(&graph, gamma, procs)));
-        }
-        Candidate {
-            cycles: shown,
-            result: validate(
-                &graph,
-                machine,
-                procs,
-                &alpha,
-                events_of_automorphism(&graph, gamma, id_count),
-            ),
-        }
+    let tried = Tried {
+        graph: &graph,
+        machine,
+        procs,
+        id_count: procs.events().id_count(),
     };
-    let generators: Vec<Candidate> = automorphisms.generators.iter().map(|g| check(g)).collect();
+    let generators: Vec<Candidate> = automorphisms
+        .generators
+        .iter()
+        .map(|g| tried.candidate(g))
+        .collect();
     // The graph's whole group, where it is small enough to list: the
     // standard patterns are found in it, and the largest validated
     // subgroup checked element by element.
     let maps = map_closure(graph.vertices(), &automorphisms.generators, MAX_ELEMENTS);
-    // A pattern the graph refuses (its messages would run backwards),
-    // found with directions forgotten and tried on the behaviour, for
-    // the reason it fails (or, should it hold, as a symmetry).
-    let forgetful = std::cell::OnceCell::new();
-    let undirected = |pattern: &Pattern| -> Option<Candidate> {
-        // Rotations and reflections, whose failures teach; a swap of two
-        // neighbours on a ring fails for its shape alone.
-        if pattern.name.starts_with("swap") {
-            return None;
-        }
-        let (loose, maps) = forgetful.get_or_init(|| {
-            let loose = graph.without_directions();
-            let group = automorphisms::automorphisms(&loose);
-            let maps = map_closure(loose.vertices(), &group.generators, MAX_ELEMENTS);
-            (loose, maps)
-        });
-        let found = patterns::candidates(loose, maps.as_deref())
-            .into_iter()
-            .find(|c| c.pattern == *pattern)?;
-        let Ok(patterns::Found::Automorphisms(gammas)) = found.found else {
-            return None;
-        };
-        let mut tried = gammas.iter().map(|g| check(g));
-        let first = tried.next()?;
-        Some(if first.result.is_ok() {
-            first
-        } else {
-            tried.find(|c| c.result.is_ok()).unwrap_or(first)
-        })
-    };
-    let patterns: Vec<(Pattern, Candidate)> = patterns::candidates(&graph, maps.as_deref())
-        .into_iter()
-        .map(|candidate| {
-            let checked = match candidate.found {
-                Ok(patterns::Found::Automorphisms(gammas)) => {
-                    // The first that holds; else the first's reason.
-                    let mut tried = gammas.iter().map(|g| check(g));
-                    let first = tried.next().expect("one at least");
-                    if first.result.is_ok() {
-                        first
-                    } else {
-                        tried.find(|c| c.result.is_ok()).unwrap_or(first)
-                    }
-                }
-                Ok(patterns::Found::Components(alpha)) => Candidate {
-                    cycles: cycles(&graph, &alpha),
-                    result: validate::events_for(&graph, &alpha, id_count)
-                        .and_then(|pi| validate(&graph, machine, procs, &alpha, pi)),
-                },
-                Err(why) => undirected(&candidate.pattern).unwrap_or(Candidate {
-                    cycles: String::new(),
-                    result: Err(why),
-                }),
-            };
-            (candidate.pattern, checked)
-        })
-        .collect();
-    let identity = Element::identity(&graph);
+    let patterns = tried.patterns(maps.as_deref());
     let all_valid = generators.iter().all(|c| c.result.is_ok());
-    let valid: Vec<Element> = generators
-        .iter()
-        .chain(patterns.iter().map(|(_, c)| c))
-        .filter_map(|c| c.result.clone().ok())
-        .collect();
     let (elements, how) = if all_valid {
+        let valid = validated(&generators, &patterns);
         (
-            closure(identity.clone(), &valid, MAX_ELEMENTS),
+            closure(Element::identity(&graph), &valid, MAX_ELEMENTS),
             "every automorphism of the communication graph is a symmetry of the system".to_string(),
         )
     } else {
-        // Some generator fails: the largest subgroup that holds, found
-        // element by element where the graph's group is small enough.
-        match &maps {
-            Some(maps) => {
-                let holding: Vec<Element> = maps
-                    .iter()
-                    .filter_map(|gamma| {
-                        let alpha: Vec<u32> = gamma[..n].to_vec();
-                        validate(
-                            &graph,
-                            machine,
-                            procs,
-                            &alpha,
-                            events_of_automorphism(&graph, gamma, id_count),
-                        )
-                        .ok()
-                    })
-                    .collect();
-                let count = holding.len();
-                (
-                    closure(identity.clone(), &holding, MAX_ELEMENTS),
-                    format!(
-                        "{count} of the communication graph's {} automorphisms are symmetries of \
-                         the system: the largest validated subgroup",
-                        maps.len()
-                    ),
-                )
-            }
-            None => (
-                closure(identity.clone(), &valid, MAX_ELEMENTS),
-                "the communication graph's group is too large to check element by element: the \
-                 group the validated generators and patterns make"
-                    .to_string(),
-            ),
-        }
+        tried.largest_subgroup(&generators, &patterns, maps.as_deref())
     };
     let order = match &elements {
         Some(e) => BigUint::from(e.len()),
@@ -247,6 +143,147 @@ pub fn analyse(machine: &Machine, procs: &mut Processes) -> EvalResult<Structure
         order,
         how,
     })
+}
+
+/// The elements of the candidates that hold.
+fn validated(generators: &[Candidate], patterns: &[(Pattern, Candidate)]) -> Vec<Element> {
+    generators
+        .iter()
+        .chain(patterns.iter().map(|(_, c)| c))
+        .filter_map(|c| c.result.clone().ok())
+        .collect()
+}
+
+/// Candidates tried on one system.
+struct Tried<'a, 's> {
+    graph: &'a CommunicationGraph,
+    machine: &'a Machine,
+    procs: &'a Processes<'s>,
+    id_count: usize,
+}
+
+impl Tried<'_, '_> {
+    /// A graph automorphism `gamma`, validated.
+    fn candidate(&self, gamma: &[u32]) -> Candidate {
+        let graph = self.graph;
+        let alpha: Vec<u32> = gamma[..graph.components].to_vec();
+        let mut shown = cycles(graph, &alpha);
+        if alpha.iter().enumerate().all(|(c, &a)| c as u32 == a) {
+            shown.push_str(&format!(
+                "; events {}",
+                event_cycles(graph, gamma, self.procs)
+            ));
+        }
+        Candidate {
+            cycles: shown,
+            result: self.element(gamma),
+        }
+    }
+
+    /// The system's symmetry a graph automorphism gives, or why not.
+    fn element(&self, gamma: &[u32]) -> Result<Element, String> {
+        let graph = self.graph;
+        let alpha: Vec<u32> = gamma[..graph.components].to_vec();
+        let pi = events_of_automorphism(graph, gamma, self.id_count);
+        validate(graph, self.machine, self.procs, &alpha, pi)
+    }
+
+    /// The first of `gammas` that holds; else the first's reason.
+    fn first_holding(&self, gammas: &[Vec<u32>]) -> Option<Candidate> {
+        let mut tried = gammas.iter().map(|g| self.candidate(g));
+        let first = tried.next()?;
+        Some(if first.result.is_ok() {
+            first
+        } else {
+            tried.find(|c| c.result.is_ok()).unwrap_or(first)
+        })
+    }
+
+    /// The standard patterns, each found among the graph's automorphisms
+    /// (`maps`, when the group could be listed) and validated. A pattern
+    /// the graph refuses (its messages would run backwards) is looked
+    /// for again with directions forgotten and tried on the behaviour,
+    /// for the reason it fails (or, should it hold, as a symmetry).
+    fn patterns(&self, maps: Option<&[Vec<u32>]>) -> Vec<(Pattern, Candidate)> {
+        let forgetful = std::cell::OnceCell::new();
+        let undirected = |pattern: &Pattern| -> Option<Candidate> {
+            // Rotations and reflections, whose failures teach; a swap of
+            // two neighbours on a ring fails for its shape alone.
+            if pattern.name.starts_with("swap") {
+                return None;
+            }
+            let (loose, maps) = forgetful.get_or_init(|| {
+                let loose = self.graph.without_directions();
+                let group = automorphisms::automorphisms(&loose);
+                let maps = map_closure(loose.vertices(), &group.generators, MAX_ELEMENTS);
+                (loose, maps)
+            });
+            let found = patterns::candidates(loose, maps.as_deref())
+                .into_iter()
+                .find(|c| c.pattern == *pattern)?;
+            match found.found {
+                Ok(patterns::Found::Automorphisms(gammas)) => self.first_holding(&gammas),
+                _ => None,
+            }
+        };
+        patterns::candidates(self.graph, maps)
+            .into_iter()
+            .map(|candidate| {
+                let checked = match candidate.found {
+                    Ok(patterns::Found::Automorphisms(gammas)) => {
+                        self.first_holding(&gammas).expect("one at least")
+                    }
+                    Ok(patterns::Found::Components(alpha)) => Candidate {
+                        cycles: cycles(self.graph, &alpha),
+                        result: validate::events_for(self.graph, &alpha, self.id_count).and_then(
+                            |pi| validate(self.graph, self.machine, self.procs, &alpha, pi),
+                        ),
+                    },
+                    Err(why) => undirected(&candidate.pattern).unwrap_or(Candidate {
+                        cycles: String::new(),
+                        result: Err(why),
+                    }),
+                };
+                (candidate.pattern, checked)
+            })
+            .collect()
+    }
+
+    /// When some generator fails: the largest subgroup that holds, found
+    /// element by element where the graph's group is small enough to
+    /// list (`maps`), else the group the validated candidates make; with
+    /// how it was found.
+    fn largest_subgroup(
+        &self,
+        generators: &[Candidate],
+        patterns: &[(Pattern, Candidate)],
+        maps: Option<&[Vec<u32>]>,
+    ) -> (Option<Vec<Element>>, String) {
+        let identity = Element::identity(self.graph);
+        match maps {
+            Some(maps) => {
+                let holding: Vec<Element> = maps
+                    .iter()
+                    .filter_map(|gamma| self.element(gamma).ok())
+                    .collect();
+                let count = holding.len();
+                (
+                    closure(identity, &holding, MAX_ELEMENTS),
+                    format!(
+                        "{count} of the communication graph's {} automorphisms are symmetries of \
+                         the system: the largest validated subgroup",
+                        maps.len()
+                    ),
+                )
+            }
+            None => (
+                closure(identity, &validated(generators, patterns), MAX_ELEMENTS),
+                "the communication graph's group is too large to check element by element: the \
+                 group the validated generators and patterns make"
+                    .to_string(),
+            ),
+        }
+    }
 }
 
 /// The events a graph automorphism exchanges, in cycle notation.

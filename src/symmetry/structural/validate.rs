@@ -527,6 +527,67 @@ fn places(machine: &Machine) -> Vec<(u32, Vec<u32>)> {
     out
 }
 
+/// Each operator node's image under `alpha`: the node at the same depth
+/// over the images of its components; `Err(n)` for a node without one.
+fn node_map(places: &[(u32, Vec<u32>)], alpha: &[u32]) -> Result<Vec<usize>, usize> {
+    let index: FxHashMap<(u32, Vec<u32>), usize> = places
+        .iter()
+        .enumerate()
+        .map(|(n, (d, c))| ((*d, c.clone()), n))
+        .collect();
+    places
+        .iter()
+        .enumerate()
+        .map(|(n, (depth, comps))| {
+            let mut image: Vec<u32> = comps.iter().map(|&c| alpha[c as usize]).collect();
+            image.sort_unstable();
+            index.get(&(*depth, image)).copied().ok_or(n)
+        })
+        .collect()
+}
+
+/// The images under `pi` of the events renamings make (children before
+/// parents: deeper nodes first), each from its image node's relation;
+/// every event known to `pi` then (the components' and these).
+fn renamed_images(
+    graph: &CommunicationGraph,
+    machine: &Machine,
+    procs: &Processes,
+    (places, beta): (&[(u32, Vec<u32>)], &[usize]),
+    pi: &mut [EventId],
+) -> Result<FxHashSet<EventId>, String> {
+    let nodes = machine.nodes();
+    let mut by_depth: Vec<usize> = (0..nodes.len()).collect();
+    by_depth.sort_by_key(|&n| std::cmp::Reverse(places[n].0));
+    let mut known: FxHashSet<EventId> = graph.events.iter().copied().collect();
+    for &n in &by_depth {
+        let (Node::Rename { relation: r, .. }, Node::Rename { relation: q, .. }) =
+            (&nodes[n], &nodes[beta[n]])
+        else {
+            continue;
+        };
+        for &(a, b) in r.pairs() {
+            if !known.contains(&a) || known.contains(&b) {
+                continue;
+            }
+            match q.image(pi[a as usize]).first().map(|&(_, y)| y) {
+                Some(y) => {
+                    pi[b as usize] = y;
+                    known.insert(b);
+                }
+                None => {
+                    return Err(format!(
+                        "the renaming `{}` gives {} no image",
+                        machine.operator_text(procs, n),
+                        procs.show_event(b)
+                    ));
+                }
+            }
+        }
+    }
+    Ok(known)
+}
+
 /// The operator tree onto itself under `(alpha, pi)`: each node onto
 /// the node over the images of its components, every set and relation
 /// onto its image's (on the events the components can perform; events
@@ -540,57 +601,14 @@ fn tree_maps(
 ) -> Result<(), String> {
     let nodes = machine.nodes();
     let places = places(machine);
-    let index: FxHashMap<(u32, Vec<u32>), usize> = places
-        .iter()
-        .enumerate()
-        .map(|(n, (d, c))| ((*d, c.clone()), n))
-        .collect();
-    let used: FxHashSet<EventId> = graph.events.iter().copied().collect();
     let op = |n: usize| format!("`{}`", machine.operator_text(procs, n));
-    let mut beta = vec![0; nodes.len()];
-    for (n, (depth, comps)) in places.iter().enumerate() {
-        let mut image: Vec<u32> = comps.iter().map(|&c| alpha[c as usize]).collect();
-        image.sort_unstable();
-        match index.get(&(*depth, image)) {
-            Some(&m) => beta[n] = m,
-            None => {
-                return Err(format!(
-                    "the components under {} are not carried onto those of another such operator",
-                    op(n)
-                ));
-            }
-        }
-    }
-    // Renamed events get their images first (children before parents:
-    // deeper nodes first).
-    let mut by_depth: Vec<usize> = (0..nodes.len()).collect();
-    by_depth.sort_by_key(|&n| std::cmp::Reverse(places[n].0));
-    let mut known: FxHashSet<EventId> = used.clone();
-    for &n in &by_depth {
-        if let (Node::Rename { relation: r, .. }, Node::Rename { relation: q, .. }) =
-            (&nodes[n], &nodes[beta[n]])
-        {
-            for &(a, b) in r.pairs() {
-                if !known.contains(&a) || known.contains(&b) {
-                    continue;
-                }
-                let image = q.image(pi[a as usize]).first().map(|&(_, y)| y);
-                match image {
-                    Some(y) => {
-                        pi[b as usize] = y;
-                        known.insert(b);
-                    }
-                    None => {
-                        return Err(format!(
-                            "the renaming {} gives {} no image",
-                            op(n),
-                            procs.show_event(b)
-                        ));
-                    }
-                }
-            }
-        }
-    }
+    let beta = node_map(&places, alpha).map_err(|n| {
+        format!(
+            "the components under {} are not carried onto those of another such operator",
+            op(n)
+        )
+    })?;
+    let known = renamed_images(graph, machine, procs, (&places, &beta), pi)?;
     // Only the events the components perform (or a renaming makes) are
     // asked of a set: a set over N² declared events is never walked.
     let mut known_sorted: Vec<EventId> = known.iter().copied().collect();

@@ -1,0 +1,409 @@
+//! The key-bound commands: where each [`Command`] goes (an open
+//! overlay, the focused pane, or the job that carries it out), with
+//! moving the focus, cancelling and reloading.
+
+use std::path::PathBuf;
+
+use super::super::config::{Command, Pane};
+use super::super::engine::Request;
+use super::super::model::Source;
+use super::super::panes::symmetry::Section;
+use super::super::panes::{self, Effect};
+use super::super::walk::Walk;
+use super::super::{help, layout};
+use super::{App, Job, Overlay};
+use crate::lts::animator::EventKind;
+use crate::symmetry::strategy::Strategy;
+
+impl App {
+    /// Carries out a key-bound command: on an open overlay, what the
+    /// overlay does with it ([`App::overlay_command`]).
+    pub(super) fn command(&mut self, command: Command) {
+        if self.overlay.is_some() {
+            return self.overlay_command(command);
+        }
+        if !matches!(command, Command::Cancel | Command::Quit | Command::Help) {
+            // A complaint answered a key before: this one makes it stale
+            // (`there is no event 2` stayed through a reload). Cleared
+            // before the previous key's reply is taken in, which may
+            // complain itself.
+            if self.message.as_ref().is_some_and(|m| m.error && !m.lasting) {
+                self.message = None;
+            }
+            // Keys act on what the screen is about to show.
+            self.await_quick();
+        }
+        let page = self.page();
+        match command {
+            Command::Quit => self.quit_or_ask(),
+            Command::Help => {
+                self.help_scroll = 0;
+                self.overlay = Some(Overlay::Help)
+            }
+            Command::Cancel => self.cancel(),
+            Command::NextPane | Command::PrevPane => {
+                self.cycle_focus(command == Command::NextPane);
+            }
+            Command::PaneLeft | Command::PaneRight => {
+                self.focus_beside(command == Command::PaneRight);
+            }
+            Command::FireNth(n) => self.fire_nth(n),
+            Command::Undo => self.undo(),
+            Command::Redo => self.redo(),
+            Command::RandomStep => self.random_step(),
+            Command::RandomRun => self.ask_random_run(),
+            Command::Initial => self.goto(0),
+            Command::Filter => self.ask_filter(),
+            Command::RunCheck => {
+                let effect = self
+                    .checks
+                    .run(self.checks.list.selected, &self.budget.clone());
+                self.effect(effect);
+            }
+            Command::RunAllChecks => {
+                let effect = self.checks.run_all(&self.budget.clone());
+                self.effect(effect);
+            }
+            Command::OpenCounterexample => self.open_counterexample(self.checks.list.selected),
+            Command::TypeProcess => self.ask_process(),
+            Command::Maximise => self.maximised = !self.maximised,
+            Command::Grow | Command::Shrink => self.resize_column(command == Command::Grow),
+            Command::SaveSession => self.ask_session_path(),
+            Command::Reload => self.reload(),
+            Command::ToggleSymmetry => self.toggle_symmetry(),
+            Command::GoToStage => self.ask_stage(),
+            Command::ChooseMember => self.choose_member(),
+            Command::ExportStages => self.ask_export(),
+            Command::ScrollLeft | Command::ScrollRight => {
+                self.scroll_sideways(command == Command::ScrollRight);
+            }
+            Command::AlgorithmNext | Command::AlgorithmBack => {
+                self.algorithm_step(command == Command::AlgorithmNext);
+            }
+            Command::Mark => self.mark(),
+            Command::Compare => self.compare(),
+            Command::FollowTrace => self.ask_trace(),
+            Command::Graph => self.toggle_graph(),
+            Command::WalkReduced => self.toggle_reduced(),
+            Command::CycleStrategy => self.cycle_strategy(),
+            Command::SwapWalk => self.swap_walk(),
+            Command::ShowTypes => self.toggle_types(),
+            Command::Up
+            | Command::Down
+            | Command::PageUp
+            | Command::PageDown
+            | Command::Top
+            | Command::Bottom
+            | Command::Activate => self.pane_command(command, page),
+        }
+    }
+
+    /// A command while an overlay is open: the help and a problem close
+    /// (a problem then lets the command through) and the help scrolls;
+    /// the prompts and confirmations do nothing with it (their keys come
+    /// as prompt keys).
+    fn overlay_command(&mut self, command: Command) {
+        let Some(overlay) = &self.overlay else {
+            return;
+        };
+        let closes = matches!(command, Command::Cancel | Command::Help | Command::Quit);
+        let help = *overlay == Overlay::Help;
+        if matches!(overlay, Overlay::Help | Overlay::Problem(_)) && closes {
+            self.overlay = None;
+            return;
+        }
+        if matches!(overlay, Overlay::Problem(_)) {
+            self.overlay = None;
+            return self.command(command);
+        }
+        if help {
+            let page = self.page();
+            self.help_scroll = match command {
+                Command::Up => self.help_scroll.saturating_sub(1),
+                Command::Down => self.help_scroll + 1,
+                Command::PageUp => self.help_scroll.saturating_sub(page),
+                Command::PageDown => self.help_scroll + page,
+                Command::Top => 0,
+                Command::Bottom => usize::MAX,
+                _ => self.help_scroll,
+            }
+            .min(help::lines(&self.config, self.focus).len());
+        }
+    }
+
+    /// Moves the focus to the next pane on the screen (`forward`) or the
+    /// one before, round the end.
+    fn cycle_focus(&mut self, forward: bool) {
+        let visible = layout::order(self.settings());
+        if let Some(at) = visible.iter().position(|&p| p == self.focus) {
+            let n = visible.len();
+            let step = if forward { 1 } else { n - 1 };
+            self.focus = visible[(at + step) % n];
+        } else if let Some(&first) = visible.first() {
+            self.focus = first;
+        }
+    }
+
+    /// Moves the focus to the pane to the right (`right`) or the left.
+    fn focus_beside(&mut self, right: bool) {
+        if let Some(pane) = layout::beside(self.settings(), self.focus, right) {
+            self.focus = pane;
+        }
+    }
+
+    /// Shows or hides the definitions' types in the Script pane.
+    fn toggle_types(&mut self) {
+        self.script.toggle_types();
+        self.focus = Pane::Script;
+        if self.script.types_shown {
+            self.say_selected_type();
+        } else {
+            self.say("types hidden");
+        }
+    }
+
+    /// Why the Events pane is not on the screen, if it is not: then the
+    /// keys that fire its events by number or selection would take a
+    /// move the user cannot see, and do nothing but say so.
+    pub fn events_hidden(&self) -> Option<String> {
+        if layout::order(self.settings()).contains(&Pane::Events) {
+            return None;
+        }
+        let key = |command| self.key_of(command);
+        // Short: at 80 columns the status line is the only place it shows.
+        Some(if self.maximised {
+            format!(
+                "the Events pane is hidden ({} shows it)",
+                key(Command::Maximise)
+            )
+        } else {
+            format!(
+                "the symmetry view hides the Events pane ({} closes it)",
+                key(Command::ToggleSymmetry)
+            )
+        })
+    }
+
+    /// A command for the focused pane.
+    fn pane_command(&mut self, command: Command, page: usize) {
+        // Enter fires the selected event from the State pane and the
+        // symmetry view too: not unseen.
+        if command == Command::Activate
+            && matches!(self.focus, Pane::State | Pane::Symmetry)
+            && let Some(why) = self.events_hidden()
+        {
+            let key = self.key_of(Command::Activate);
+            self.complain(format!("{key}: no event fired, {why}"));
+            return;
+        }
+        let effect = match self.focus {
+            Pane::Script => {
+                let effect = self.script.update(command, page);
+                self.say_selected_type();
+                effect
+            }
+            Pane::Checks => self.checks.update(command, page),
+            Pane::Events | Pane::State if command == Command::Activate => match &self.walk {
+                Some(walk) => self.events.update(command, walk.moves(), page),
+                None => Effect::None,
+            },
+            Pane::Events => match &self.walk {
+                Some(walk) => self.events.update(command, walk.moves(), page),
+                None => Effect::None,
+            },
+            Pane::State => {
+                let rows = self.state_rows();
+                self.state.update(command, rows, page);
+                Effect::None
+            }
+            Pane::Trace => match &self.walk {
+                Some(walk) => self.trace.update(command, walk, page),
+                None => Effect::None,
+            },
+            Pane::Symmetry => {
+                if command == Command::Activate {
+                    match &self.walk {
+                        Some(walk) => self.events.update(command, walk.moves(), page),
+                        None => Effect::None,
+                    }
+                } else {
+                    let rows = self.symmetry_rows();
+                    self.symmetry.update(command, rows, page);
+                    Effect::None
+                }
+            }
+        };
+        self.effect(effect);
+    }
+
+    /// With the types shown, the selected definition's type in full on
+    /// the status line.
+    fn say_selected_type(&mut self) {
+        if self.script.types_shown
+            && let Some(typed) = self.script.selected_type()
+        {
+            self.say(typed);
+        }
+    }
+
+    pub(super) fn state_rows(&self) -> usize {
+        self.walk
+            .as_ref()
+            .map_or(0, |w| panes::state::rows(w, &self.config.theme).len())
+    }
+
+    fn resize_column(&mut self, grow: bool) {
+        let column = layout::column_of(self.focus);
+        let delta: i32 = if grow { 4 } else { -4 };
+        let new = (i32::from(self.widths[column]) + delta).clamp(12, 76);
+        let change = new - i32::from(self.widths[column]);
+        // The neighbour to the right (or left, for the last column) gives
+        // or takes the difference.
+        let other = if column == 2 { 1 } else { column + 1 };
+        let neighbour = i32::from(self.widths[other]) - change;
+        if (12..=76).contains(&neighbour) {
+            self.relayout(|app| {
+                app.widths[column] = new as u16;
+                app.widths[other] = neighbour as u16;
+            });
+        }
+    }
+
+    pub(super) fn why_no_event(&self) -> String {
+        let uncomputed = self
+            .walk
+            .as_ref()
+            .and_then(|w| w.shown.as_ref())
+            .is_some_and(|s| s.problem.is_some());
+        if uncomputed {
+            // Stepping away and back computes them again (a stopped
+            // computation may then finish); at the initial state there
+            // is nowhere to step.
+            let again = if self.walk.as_ref().is_some_and(|w| w.path.position() > 0) {
+                "u and Ctrl-r compute them again, "
+            } else {
+                ""
+            };
+            return format!(
+                "this state's moves were not computed (the State pane says why; {again}L \
+                 reloads a fixed script)"
+            );
+        }
+        let terminated = self.walk.as_ref().is_some_and(|w| {
+            let p = w.path.position();
+            p > 0 && w.path.step(p).kind == EventKind::Tick
+        });
+        if terminated {
+            "no event is possible: the process has terminated (✓)".to_string()
+        } else {
+            "no event is possible: this state is deadlocked".to_string()
+        }
+    }
+
+    /// What the Events pane says when a state has no moves.
+    pub fn no_event_text(&self) -> String {
+        let why = self.why_no_event();
+        let mark = if why.contains("terminated") {
+            "✓"
+        } else {
+            "⊘"
+        };
+        format!("{mark} {why}")
+    }
+
+    fn cancel(&mut self) {
+        if self.busy.is_some() {
+            self.engine.control.cancel();
+            self.cancelling = true;
+            self.say("cancelling…");
+        } else if let Some(h) = self.checks.running() {
+            h.cancel();
+            self.checks.stop_queue();
+            self.say("cancelling the check…");
+        } else if self.focus == Pane::Symmetry
+            && self.symmetry.section == Section::Algorithm
+            && self.symmetry.hand.is_some()
+        {
+            self.symmetry.hand = None;
+            let x = self.explained();
+            if let Some(shown) = self.walk.as_ref().and_then(|w| w.shown.as_ref()) {
+                self.symmetry.fit(x.as_deref(), shown.at, shown.reduced);
+            }
+            self.say("step 3 as the algorithm makes it again");
+        } else if self.focus == Pane::Symmetry && self.symmetry.section != Section::Representative {
+            self.symmetry.show(Section::Representative);
+        } else if !self.events.filter.is_empty() {
+            let moves = self.walk.as_ref().map_or(&[][..], |w| w.moves()).to_vec();
+            self.events.set_filter("", &moves);
+        } else if self.maximised {
+            self.maximised = false;
+        } else {
+            self.message = None;
+        }
+    }
+
+    fn reload(&mut self) {
+        if self.check_running() {
+            self.complain("wait for the running check (or cancel it) before reloading");
+            return;
+        }
+        if let Source::Builtin(model) = &self.source {
+            let file = PathBuf::from("models").join(model.name);
+            if file.is_file() {
+                self.overlay = Some(Overlay::ConfirmOpen(file));
+            } else {
+                self.complain(format!(
+                    "the built-in {} has no file to reload: open a file with `symcsp FILE`",
+                    model.name
+                ));
+            }
+            return;
+        }
+        self.reload_from(None);
+    }
+
+    /// Reads the script again, or `from` instead, replaying the walks.
+    pub(super) fn reload_from(&mut self, from: Option<Source>) {
+        self.reload_with(from, None);
+    }
+
+    /// [`App::reload_from`], for a new strategy when `strategy` says what
+    /// to say once done and which to go back to otherwise.
+    pub(super) fn reload_with(
+        &mut self,
+        from: Option<Source>,
+        strategy: Option<(String, Strategy)>,
+    ) {
+        let want = self.want();
+        match &self.walk {
+            Some(walk) => {
+                let request = Request::Reload {
+                    from,
+                    walk: walk.walk_path(),
+                    earlier: self.earlier.as_ref().map(Walk::walk_path),
+                    want,
+                    strategy: self.strategy,
+                };
+                self.request(Job::Reload { strategy }, request);
+            }
+            None => {
+                // Nothing loaded before: load afresh.
+                let source = from.unwrap_or_else(|| self.source.clone());
+                self.request(
+                    Job::Open {
+                        replaying: false,
+                        following: false,
+                    },
+                    Request::Open {
+                        source,
+                        process: None,
+                        symmetry: None,
+                        strategy: self.strategy,
+                        replay: None,
+                        trace: None,
+                    },
+                );
+            }
+        }
+    }
+}
