@@ -134,28 +134,7 @@ impl CommunicationGraph {
         let initial: Vec<ProcId> = (0..n)
             .map(|slot| machine.process_state(slot, machine.initial()[slot]))
             .collect();
-        let mut ltss: Vec<ComponentLts> = Vec::with_capacity(n);
-        // Components that start alike share one exploration.
-        let mut explored: FxHashMap<ProcId, usize> = FxHashMap::default();
-        for &p in &initial {
-            match explored.get(&p) {
-                Some(&k) => {
-                    let copy: ComponentLts = ltss[k].clone();
-                    ltss.push(copy);
-                }
-                None => {
-                    explored.insert(p, ltss.len());
-                    let lts = ComponentLts::explore(procs, p).map_err(|e| {
-                        let name = procs.show_state(p);
-                        e.with_note(format!(
-                            "structural symmetry explores each component on its own, where \
-                             {name} can do what the rest of the system would not let it"
-                        ))
-                    })?;
-                    ltss.push(lts);
-                }
-            }
-        }
+        let ltss = component_ltss(procs, &initial)?;
         let hidden = hidden_events(machine);
         let (tuples, families, component_keys) = identities(procs, &initial);
         // A family told apart by one value has it as its identity (for
@@ -335,6 +314,30 @@ impl CommunicationGraph {
     }
 }
 
+/// Each component's LTS, explored on its own from its initial state
+/// (components that start alike share one exploration).
+fn component_ltss(procs: &mut Processes, initial: &[ProcId]) -> EvalResult<Vec<ComponentLts>> {
+    let mut ltss: Vec<ComponentLts> = Vec::with_capacity(initial.len());
+    let mut explored: FxHashMap<ProcId, usize> = FxHashMap::default();
+    for &p in initial {
+        if let Some(&k) = explored.get(&p) {
+            let copy = ltss[k].clone();
+            ltss.push(copy);
+            continue;
+        }
+        explored.insert(p, ltss.len());
+        let lts = ComponentLts::explore(procs, p).map_err(|e| {
+            let name = procs.show_state(p);
+            e.with_note(format!(
+                "structural symmetry explores each component on its own, where {name} can do \
+                 what the rest of the system would not let it"
+            ))
+        })?;
+        ltss.push(lts);
+    }
+    Ok(ltss)
+}
+
 /// Per part of event `e` (after its channel), the values its declared
 /// field takes (`None` where the fields are dotted, or `e` has none).
 fn declared_parts(procs: &Processes, e: EventId) -> EvalResult<Option<Vec<Vec<Value>>>> {
@@ -412,6 +415,43 @@ fn hidden_events(machine: &Machine) -> FxHashSet<EventId> {
     hidden
 }
 
+/// Where a family's identity stands among its members' parameters
+/// (`vars`, one slice per member, `arity` each): the first place in
+/// which every member holds a different integer or datatype value, or
+/// failing one every such place together; and the other places that
+/// hold the identity's values one for one (`Phil(i, i, (i+1)%N)`: the
+/// forks it takes), which follow the identity and are left out of the
+/// colour like it. `None` when the members cannot be told apart so.
+fn family_places(vars: &[&[Value]], arity: usize) -> Option<(Vec<usize>, Vec<usize>)> {
+    let atomic = |k: usize| {
+        vars.iter()
+            .all(|v| matches!(v[k], Value::Int(_) | Value::Ctor(_)))
+    };
+    let distinct = |places: &[usize]| {
+        let mut seen = FxHashSet::default();
+        vars.iter()
+            .all(|v| seen.insert(places.iter().map(|&k| v[k].clone()).collect::<Vec<_>>()))
+    };
+    let places = (0..arity)
+        .find(|&k| atomic(k) && distinct(&[k]))
+        .map(|k| vec![k])
+        .or_else(|| {
+            let all: Vec<usize> = (0..arity).filter(|&k| atomic(k)).collect();
+            (all.len() > 1 && distinct(&all)).then_some(all)
+        })?;
+    let values = |k: usize| {
+        let mut v: Vec<Value> = vars.iter().map(|v| v[k].clone()).collect();
+        v.sort();
+        v
+    };
+    let own: Vec<Vec<Value>> = places.iter().map(|&k| values(k)).collect();
+    let derived: Vec<usize> = (0..arity)
+        .filter(|k| !places.contains(k))
+        .filter(|&k| atomic(k) && distinct(&[k]) && own.contains(&values(k)))
+        .collect();
+    Some((places, derived))
+}
+
 /// Per component its identity and its colour key. A family is the
 /// components that start in one control state with as many values; its
 /// identity is the first value position where every member holds a
@@ -452,44 +492,11 @@ fn identities(
         if members.len() < 2 {
             continue;
         }
-        let vars = |c: usize| &labels[c].as_ref().expect("a family member").1;
-        let atomic = |k: usize| {
-            members
-                .iter()
-                .all(|&c| matches!(vars(c)[k], Value::Int(_) | Value::Ctor(_)))
-        };
-        let distinct = |places: &[usize]| {
-            let mut seen = FxHashSet::default();
-            members.iter().all(|&c| {
-                seen.insert(
-                    places
-                        .iter()
-                        .map(|&k| vars(c)[k].clone())
-                        .collect::<Vec<_>>(),
-                )
-            })
-        };
-        let found = (0..key.1)
-            .find(|&k| atomic(k) && distinct(&[k]))
-            .map(|k| vec![k])
-            .or_else(|| {
-                let all: Vec<usize> = (0..key.1).filter(|&k| atomic(k)).collect();
-                (all.len() > 1 && distinct(&all)).then_some(all)
-            });
-        if let Some(places) = found {
-            // Other places that hold the identity's values one for one
-            // (`Phil(i, i, (i+1)%N)`: the forks it takes) follow the
-            // identity too: they are left out of the colour like it.
-            let values = |k: usize| {
-                let mut v: Vec<Value> = members.iter().map(|&c| vars(c)[k].clone()).collect();
-                v.sort();
-                v
-            };
-            let own: Vec<Vec<Value>> = places.iter().map(|&k| values(k)).collect();
-            let derived: Vec<usize> = (0..key.1)
-                .filter(|k| !places.contains(k))
-                .filter(|&k| atomic(k) && distinct(&[k]) && own.contains(&values(k)))
-                .collect();
+        let vars: Vec<&[Value]> = members
+            .iter()
+            .map(|&c| &*labels[c].as_ref().expect("a family member").1)
+            .collect();
+        if let Some((places, derived)) = family_places(&vars, key.1) {
             uncoloured.insert(key, derived);
             position.insert(key, places);
         }
