@@ -32,7 +32,6 @@ pub struct StructuralProduct {
     reached_by: FxHashMap<NodeId, (NodeId, EventId)>,
     /// `(node, element)` to the node's image.
     images: FxHashMap<(NodeId, u32), NodeId>,
-    representative: Vec<u32>,
 }
 
 impl StructuralProduct {
@@ -42,7 +41,6 @@ impl StructuralProduct {
             root,
             reached_by: FxHashMap::default(),
             images: FxHashMap::default(),
-            representative: Vec::new(),
         }
     }
 
@@ -104,13 +102,7 @@ impl StructuralProduct {
         row: &mut [u32],
     ) -> EvalResult<usize> {
         let width = machine.components();
-        let mut representative = std::mem::take(&mut self.representative);
-        representative.resize(width, 0);
-        let g = self
-            .group
-            .representative(machine, &row[..width], &mut representative);
-        row[..width].copy_from_slice(&representative);
-        self.representative = representative;
+        let g = self.group.canonicalise_row(machine, &mut row[..width]);
         row[width] = self.image(spec, procs, row[width], g)?;
         Ok(g)
     }

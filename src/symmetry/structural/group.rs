@@ -174,6 +174,21 @@ impl StructuralReduction {
     /// element that gives it. Each image is built place by place and
     /// dropped at the first place that makes it greater than the best.
     pub fn representative(&mut self, machine: &mut Machine, row: &[u32], out: &mut [u32]) -> usize {
+        let chosen = self.least(machine, row);
+        out.copy_from_slice(&self.best);
+        chosen
+    }
+
+    /// `row` replaced by its least image over the group; the element
+    /// that gives it.
+    pub fn canonicalise_row(&mut self, machine: &mut Machine, row: &mut [u32]) -> usize {
+        let chosen = self.least(machine, row);
+        row.copy_from_slice(&self.best);
+        chosen
+    }
+
+    /// The least image of `row`, left in `best`, and its element.
+    fn least(&mut self, machine: &mut Machine, row: &[u32]) -> usize {
         let n = row.len();
         self.image.resize(n, 0);
         self.best.clear();
@@ -202,7 +217,6 @@ impl StructuralReduction {
             }
             self.image = image;
         }
-        out.copy_from_slice(&self.best);
         self.chosen = chosen;
         chosen
     }
@@ -261,9 +275,7 @@ impl Canonicaliser for StructuralReduction {
         row: &mut [u32],
     ) -> EvalResult<()> {
         let n = machine.components();
-        let mut out = vec![0; n];
-        self.representative(machine, &row[..n], &mut out);
-        row[..n].copy_from_slice(&out);
+        self.canonicalise_row(machine, &mut row[..n]);
         Ok(())
     }
 }
