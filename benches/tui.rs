@@ -17,6 +17,7 @@ use ratatui::backend::TestBackend;
 use symcsp::tui::app::{Action, App, update};
 use symcsp::tui::config::{Command, Config};
 use symcsp::tui::model::Source;
+use symcsp::tui::panes::checks::ChecksPane;
 use symcsp::tui::prompt::PromptKey;
 use symcsp::tui::view::view;
 
@@ -175,7 +176,7 @@ fn main() {
         // Input while a check runs on the other core.
         let mut dining = open(file("benches/models/dining.csp"), "System");
         // `Served :[deadlock free]`: a full search of 869 248 states.
-        dining.checks.list.selected = 1;
+        dining.panes.of_type_mut::<ChecksPane>().list.selected = 1;
         update(&mut dining, Action::Command(Command::RunCheck));
         let mut latencies = Vec::new();
         let started = Instant::now();

@@ -15,9 +15,12 @@ use symcsp::builtin::LISTSTACK;
 use symcsp::check::Verdict;
 use symcsp::stack::with_large_stack;
 use symcsp::tui::app::{Action, App, Overlay, Replacement, update};
-use symcsp::tui::config::{Command, Config, Pane};
+use symcsp::tui::config::{Command, Config, PaneId};
 use symcsp::tui::model::Source;
-use symcsp::tui::panes::checks::CheckStatus;
+use symcsp::tui::panes::checks::{CheckStatus, ChecksPane};
+use symcsp::tui::panes::events::EventsPane;
+use symcsp::tui::panes::script::ScriptPane;
+use symcsp::tui::panes::symmetry::SymmetryPane;
 use symcsp::tui::prompt::{PromptKey, Purpose};
 use symcsp::tui::session::Session;
 use symcsp::tui::view::view;
@@ -105,7 +108,8 @@ fn position(app: &App) -> usize {
 /// contains `row` (e.g. `"Counter"` with its quotes).
 fn select_script_item(app: &mut App, row: &str) {
     let index = app
-        .script
+        .panes
+        .of_type::<ScriptPane>()
         .items
         .iter()
         .position(|i| format!("{i:?}").contains(row))
@@ -145,7 +149,7 @@ fn opens_on_the_first_assertions_process_with_its_events() {
         assert_eq!(labels(&app), ["up"]);
         assert_eq!(w.moves()[0].slots().collect::<Vec<_>>(), [0, 1]);
         assert_eq!(position(&app), 0);
-        assert_eq!(app.checks.rows.len(), 3);
+        assert_eq!(app.panes.of_type::<ChecksPane>().rows.len(), 3);
         assert_eq!(w.seen, 1);
     });
 }
@@ -205,7 +209,7 @@ fn the_trace_pane_goes_back_to_the_selected_state() {
                 Command::FireNth(2),
             ],
         );
-        app.focus = Pane::Trace;
+        app.focus = PaneId::TRACE;
         run(&mut app, &[Command::Up, Command::Up, Command::Activate]);
         assert_eq!(position(&app), 1);
         assert_eq!(walk(&app).path.len(), 3);
@@ -330,28 +334,54 @@ fn the_filter_narrows_the_events_esc_restores_it_then_clears_it() {
         run(&mut app, &[Command::Filter]);
         type_text(&mut app, "e.49");
         // e.49 and e.490 ... e.499
-        assert_eq!(app.events.visible(walk(&app).moves()).len(), 11);
+        assert_eq!(
+            app.panes
+                .of_type::<EventsPane>()
+                .visible(walk(&app).moves())
+                .len(),
+            11
+        );
         act(&mut app, Action::Prompt(PromptKey::Confirm));
-        assert_eq!(app.events.filter, "e.49");
+        assert_eq!(app.panes.of_type::<EventsPane>().filter, "e.49");
         run(&mut app, &[Command::FireNth(2)]);
         assert_eq!(trace(&app), ["e.490"]);
         // Esc in the prompt cancels the edit: the filter stays as it was.
-        let shown = app.events.visible(walk(&app).moves()).len();
+        let shown = app
+            .panes
+            .of_type::<EventsPane>()
+            .visible(walk(&app).moves())
+            .len();
         run(&mut app, &[Command::Filter]);
         type_text(&mut app, "9");
-        assert_ne!(app.events.filter, "e.49", "the filter follows the prompt");
+        assert_ne!(
+            app.panes.of_type::<EventsPane>().filter,
+            "e.49",
+            "the filter follows the prompt"
+        );
         act(&mut app, Action::Prompt(PromptKey::Cancel));
-        assert_eq!(app.events.filter, "e.49");
-        assert_eq!(app.events.visible(walk(&app).moves()).len(), shown);
+        assert_eq!(app.panes.of_type::<EventsPane>().filter, "e.49");
+        assert_eq!(
+            app.panes
+                .of_type::<EventsPane>()
+                .visible(walk(&app).moves())
+                .len(),
+            shown
+        );
         // Esc outside it clears the filter.
         run(&mut app, &[Command::Cancel]);
-        assert!(app.events.filter.is_empty());
-        assert_eq!(app.events.visible(walk(&app).moves()).len(), 500);
+        assert!(app.panes.of_type::<EventsPane>().filter.is_empty());
+        assert_eq!(
+            app.panes
+                .of_type::<EventsPane>()
+                .visible(walk(&app).moves())
+                .len(),
+            500
+        );
         // The prompt remembers: Up brings the last filter back.
         run(&mut app, &[Command::Filter]);
         act(&mut app, Action::Prompt(PromptKey::Older));
         act(&mut app, Action::Prompt(PromptKey::Confirm));
-        assert_eq!(app.events.filter, "e.49");
+        assert_eq!(app.panes.of_type::<EventsPane>().filter, "e.49");
     });
 }
 
@@ -421,8 +451,14 @@ fn any_process_expression_can_be_animated_and_errors_keep_the_old_one() {
 fn the_script_pane_animates_processes_and_asks_for_arguments() {
     with_large_stack(|| {
         let mut app = open("counter.csp", None);
-        app.focus = Pane::Script;
-        let names: Vec<String> = app.script.items.iter().map(|i| format!("{i:?}")).collect();
+        app.focus = PaneId::SCRIPT;
+        let names: Vec<String> = app
+            .panes
+            .of_type::<ScriptPane>()
+            .items
+            .iter()
+            .map(|i| format!("{i:?}"))
+            .collect();
         assert!(
             names.iter().any(|n| n.contains("Process(\"System\")")),
             "{names:?}"
@@ -459,11 +495,11 @@ fn the_script_pane_animates_processes_and_asks_for_arguments() {
 fn the_script_pane_shows_types_on_request() {
     with_large_stack(|| {
         let mut app = open("counter.csp", None);
-        app.focus = Pane::Events;
+        app.focus = PaneId::EVENTS;
         let before = screen(&mut app, 120, 40);
         assert!(!before.contains(":: (Int) -> Proc"), "{before}");
         run(&mut app, &[Command::ShowTypes]);
-        assert_eq!(app.focus, Pane::Script);
+        assert_eq!(app.focus, PaneId::SCRIPT);
         let shown = screen(&mut app, 120, 40);
         for line in [
             "Counter(_) :: (Int) ->",
@@ -507,7 +543,8 @@ fn the_script_pane_lists_every_process_valued_function() {
         let mut app = App::new(Source::File(path), None, Config::default());
         app.settle();
         let functions: Vec<String> = app
-            .script
+            .panes
+            .of_type::<ScriptPane>()
             .items
             .iter()
             .filter_map(|i| match i {
@@ -523,17 +560,17 @@ fn the_script_pane_lists_every_process_valued_function() {
 fn panes_are_switched_maximised_and_resized() {
     with_large_stack(|| {
         let mut app = open("counter.csp", None);
-        assert_eq!(app.focus, Pane::Events);
+        assert_eq!(app.focus, PaneId::EVENTS);
         run(&mut app, &[Command::NextPane]);
-        assert_eq!(app.focus, Pane::Trace);
+        assert_eq!(app.focus, PaneId::TRACE);
         run(&mut app, &[Command::NextPane, Command::NextPane]);
-        assert_eq!(app.focus, Pane::Script);
+        assert_eq!(app.focus, PaneId::SCRIPT);
         run(&mut app, &[Command::PrevPane]);
-        assert_eq!(app.focus, Pane::Checks);
+        assert_eq!(app.focus, PaneId::CHECKS);
         run(&mut app, &[Command::PaneRight, Command::PaneRight]);
-        assert_eq!(app.focus, Pane::Events);
+        assert_eq!(app.focus, PaneId::EVENTS);
         run(&mut app, &[Command::PaneLeft]);
-        assert_eq!(app.focus, Pane::State);
+        assert_eq!(app.focus, PaneId::STATE);
         run(&mut app, &[Command::Maximise]);
         assert!(app.maximised);
         run(&mut app, &[Command::Cancel]);
@@ -588,10 +625,13 @@ fn a_checks_error_is_shown_with_its_place_and_caret() {
     with_large_stack(|| {
         let text = "channel a\nP = a -> P\nQ = a -> head(<>)\nassert P [T= Q\n";
         let (_dir, mut app) = open_script("err.csp", text, None);
-        app.focus = Pane::Checks;
+        app.focus = PaneId::CHECKS;
         run(&mut app, &[Command::RunCheck]);
         wait_for_checks(&mut app);
-        assert!(matches!(app.checks.rows[0].status, CheckStatus::Error(_)));
+        assert!(matches!(
+            app.panes.of_type::<ChecksPane>().rows[0].status,
+            CheckStatus::Error(_)
+        ));
         let shown = screen(&mut app, 140, 40);
         assert!(shown.contains("err.csp:3:10"), "{shown}");
         assert!(shown.contains("3 | Q = a -> head(<>)"), "{shown}");
@@ -607,13 +647,17 @@ fn a_checks_error_is_shown_with_its_place_and_caret() {
 fn a_failed_checks_counterexample_is_loaded_and_stepped_through() {
     with_large_stack(|| {
         let mut app = open("counter.csp", Some("Counter(0)"));
-        app.focus = Pane::Checks;
+        app.focus = PaneId::CHECKS;
         run(&mut app, &[Command::RunCheck]);
         assert!(
-            app.check_running() || matches!(app.checks.rows[0].status, CheckStatus::Running(_))
+            app.check_running()
+                || matches!(
+                    app.panes.of_type::<ChecksPane>().rows[0].status,
+                    CheckStatus::Running(_)
+                )
         );
         wait_for_checks(&mut app);
-        let CheckStatus::Done(done) = &app.checks.rows[0].status else {
+        let CheckStatus::Done(done) = &app.panes.of_type::<ChecksPane>().rows[0].status else {
             panic!("the check ended without a result")
         };
         assert_eq!(done.result.verdict, Verdict::Failed);
@@ -624,7 +668,7 @@ fn a_failed_checks_counterexample_is_loaded_and_stepped_through() {
         run(&mut app, &[Command::Activate]);
         assert_eq!(walk(&app).process, "Quiet");
         assert_eq!(trace(&app), ["up", "τ", "up"]);
-        assert_eq!(app.focus, Pane::Trace);
+        assert_eq!(app.focus, PaneId::TRACE);
         let cx = walk(&app).counterexample.clone().unwrap();
         assert_eq!(cx.spec_at(0), Some(&["Spec".to_string()][..]));
         assert_eq!(cx.spec_at(2).unwrap(), ["down -> Spec"]);
@@ -656,7 +700,7 @@ fn a_failed_checks_counterexample_is_loaded_and_stepped_through() {
                 .is_some()
         );
         // The deadlock check's counterexample ends where nothing is possible.
-        app.focus = Pane::Checks;
+        app.focus = PaneId::CHECKS;
         run(&mut app, &[Command::Down, Command::RunCheck]);
         wait_for_checks(&mut app);
         run(&mut app, &[Command::OpenCounterexample]);
@@ -664,7 +708,7 @@ fn a_failed_checks_counterexample_is_loaded_and_stepped_through() {
         assert_eq!(trace(&app), ["up", "step.1", "up", "step.2"]);
         assert!(walk(&app).moves().is_empty());
         // A passing check has nothing to open.
-        app.focus = Pane::Checks;
+        app.focus = PaneId::CHECKS;
         run(&mut app, &[Command::Down, Command::RunCheck]);
         wait_for_checks(&mut app);
         run(&mut app, &[Command::OpenCounterexample]);
@@ -677,7 +721,7 @@ fn a_walk_left_for_a_counterexample_or_a_process_is_kept_and_b_goes_back() {
     with_large_stack(|| {
         let mut app = open("counter.csp", Some("System"));
         // A walk without steps is not kept: there is nothing to lose.
-        app.focus = Pane::Checks;
+        app.focus = PaneId::CHECKS;
         run(&mut app, &[Command::RunCheck]);
         wait_for_checks(&mut app);
         run(&mut app, &[Command::OpenCounterexample]);
@@ -689,7 +733,7 @@ fn a_walk_left_for_a_counterexample_or_a_process_is_kept_and_b_goes_back() {
             "the counterexample, unchanged, opens again"
         );
         run(&mut app, &[Command::FireNth(1), Command::FireNth(1)]);
-        app.focus = Pane::Checks;
+        app.focus = PaneId::CHECKS;
         run(&mut app, &[Command::OpenCounterexample]);
         assert_eq!(walk(&app).process, "Quiet");
         assert_eq!(trace(&app), ["up", "τ", "up"]);
@@ -719,7 +763,7 @@ fn a_walk_left_for_a_counterexample_or_a_process_is_kept_and_b_goes_back() {
         let cx = walk(&app).counterexample.as_ref().unwrap();
         assert_eq!(cx.spec_at(2).unwrap(), ["down -> Spec"]);
         // Another counterexample replaces this one, not the user's walk.
-        app.focus = Pane::Checks;
+        app.focus = PaneId::CHECKS;
         run(&mut app, &[Command::Down, Command::RunCheck]);
         wait_for_checks(&mut app);
         run(&mut app, &[Command::OpenCounterexample]);
@@ -829,7 +873,7 @@ fn a_reload_replays_the_earlier_walk_too() {
 fn a_divergence_is_loaded_with_its_tau_loop_marked() {
     with_large_stack(|| {
         let mut app = open("spin.csp", None);
-        app.focus = Pane::Checks;
+        app.focus = PaneId::CHECKS;
         run(&mut app, &[Command::RunCheck]);
         wait_for_checks(&mut app);
         run(&mut app, &[Command::OpenCounterexample]);
@@ -853,7 +897,8 @@ fn a_divergence_is_loaded_with_its_tau_loop_marked() {
 fn all_the_checks_run_in_turn_and_esc_stops_them() {
     with_large_stack(|| {
         let verdicts = |app: &App| -> Vec<String> {
-            app.checks
+            app.panes
+                .of_type::<ChecksPane>()
                 .rows
                 .iter()
                 .map(|row| match &row.status {
@@ -896,7 +941,7 @@ fn quitting_asks_first_while_a_check_runs_and_esc_cancels_it() {
         let mut app = App::new(Source::Builtin(LISTSTACK), None, Config::default());
         app.settle();
         // The unreduced assertion runs long enough to be cancelled.
-        app.checks.list.selected = 0;
+        app.panes.of_type_mut::<ChecksPane>().list.selected = 0;
         run(&mut app, &[Command::RunCheck]);
         run(&mut app, &[Command::Quit]);
         assert_eq!(app.overlay, Some(Overlay::ConfirmQuit));
@@ -1199,8 +1244,8 @@ fn reloading_is_all_or_nothing() {
         assert!(problem.contains("c.csp:2:9"), "{problem}");
         run(&mut app, &[Command::Cancel]);
         assert_eq!(trace(&app), ["up", "step.1"]);
-        assert_eq!(app.checks.rows.len(), 3);
-        assert!(!app.script.items.is_empty());
+        assert_eq!(app.panes.of_type::<ChecksPane>().rows.len(), 3);
+        assert!(!app.panes.of_type::<ScriptPane>().items.is_empty());
         run(&mut app, &[Command::FireNth(1)]);
         assert_eq!(
             trace(&app),
@@ -1284,8 +1329,8 @@ fn clicks_select_and_the_wheel_scrolls() {
                 .unwrap()
                 .rect
         };
-        let events = region(&app, Pane::Events);
-        let trace_area = region(&app, Pane::Trace);
+        let events = region(&app, PaneId::EVENTS);
+        let trace_area = region(&app, PaneId::TRACE);
         act(
             &mut app,
             Action::Click {
@@ -1293,7 +1338,7 @@ fn clicks_select_and_the_wheel_scrolls() {
                 row: trace_area.y + 1,
             },
         );
-        assert_eq!(app.focus, Pane::Trace);
+        assert_eq!(app.focus, PaneId::TRACE);
         act(
             &mut app,
             Action::Click {
@@ -1301,8 +1346,8 @@ fn clicks_select_and_the_wheel_scrolls() {
                 row: events.y + 4,
             },
         );
-        assert_eq!(app.focus, Pane::Events);
-        assert_eq!(app.events.list.selected, 3);
+        assert_eq!(app.focus, PaneId::EVENTS);
+        assert_eq!(app.panes.of_type::<EventsPane>().list.selected, 3);
         act(
             &mut app,
             Action::Scroll {
@@ -1311,7 +1356,7 @@ fn clicks_select_and_the_wheel_scrolls() {
                 down: true,
             },
         );
-        assert_eq!(app.events.list.selected, 6);
+        assert_eq!(app.panes.of_type::<EventsPane>().list.selected, 6);
         run(&mut app, &[Command::Activate]);
         assert_eq!(trace(&app), ["e.6"]);
     });
@@ -1420,10 +1465,10 @@ fn without_colour_the_screen_carries_the_same_marks() {
 fn a_reduced_check_says_what_it_reduced_over_and_opens_a_real_counterexample() {
     with_large_stack(|| {
         let mut app = open("reduced.csp", None);
-        app.focus = Pane::Checks;
+        app.focus = PaneId::CHECKS;
         run(&mut app, &[Command::RunCheck]);
         wait_for_checks(&mut app);
-        let CheckStatus::Done(done) = &app.checks.rows[0].status else {
+        let CheckStatus::Done(done) = &app.panes.of_type::<ChecksPane>().rows[0].status else {
             panic!("the check ended without a result")
         };
         assert_eq!(done.result.verdict, Verdict::Failed);
@@ -1628,7 +1673,7 @@ fn long_labels_keep_the_room_their_rows_leave() {
 fn a_cut_check_name_is_given_whole_in_the_detail() {
     with_large_stack(|| {
         let mut app = open("counter.csp", None);
-        app.focus = Pane::Checks;
+        app.focus = PaneId::CHECKS;
         run(&mut app, &[Command::Down]);
         let shown = screen(&mut app, 70, 40);
         let checks: Vec<&str> = shown
@@ -1660,7 +1705,7 @@ fn a_cut_check_name_is_given_whole_in_the_detail() {
 fn the_chosen_check_stays_in_sight_without_the_focus() {
     with_large_stack(|| {
         let mut app = open("many_checks.csp", None);
-        app.focus = Pane::Checks;
+        app.focus = PaneId::CHECKS;
         run(&mut app, &[Command::Bottom]);
         let focused = screen(&mut app, 100, 24);
         assert!(focused.contains("12 ·"), "{focused}");
@@ -1668,7 +1713,7 @@ fn the_chosen_check_stays_in_sight_without_the_focus() {
             !focused.contains(" 1 ·"),
             "the list is scrolled:\n{focused}"
         );
-        app.focus = Pane::Events;
+        app.focus = PaneId::EVENTS;
         let unfocused = screen(&mut app, 100, 24);
         assert!(unfocused.contains("12 ·"), "{unfocused}");
     });
@@ -1680,7 +1725,7 @@ fn the_chosen_check_stays_in_sight_without_the_focus() {
 fn a_narrow_checks_pane_keeps_every_assertion_s_name() {
     with_large_stack(|| {
         let mut app = open("counter.csp", Some("Counter(0)"));
-        app.focus = Pane::Checks;
+        app.focus = PaneId::CHECKS;
         run(&mut app, &[Command::RunCheck]);
         wait_for_checks(&mut app);
         let narrow = screen(&mut app, 60, 20);
@@ -1746,9 +1791,9 @@ fn open_liststack() -> (tempfile::TempDir, PathBuf, App) {
 /// The marked state's components, as `=` compares them with the state
 /// shown.
 fn compared_mark(app: &mut App) -> Vec<String> {
-    app.symmetry.compared = None;
+    app.panes.of_type_mut::<SymmetryPane>().compared = None;
     run(app, &[Command::Compare]);
-    let compared = app.symmetry.compared.as_ref();
+    let compared = app.panes.of_type::<SymmetryPane>().compared.as_ref();
     compared.expect("= compared").marked.clone()
 }
 
@@ -1990,7 +2035,7 @@ fn numbers_fire_nothing_while_the_events_pane_is_hidden() {
         assert_eq!(position(&app), 2);
         // A maximised pane hides it too.
         run(&mut app, &[Command::ToggleSymmetry]);
-        app.focus = Pane::State;
+        app.focus = PaneId::STATE;
         run(&mut app, &[Command::Maximise, Command::FireNth(1)]);
         assert_eq!(position(&app), 2);
         assert_eq!(
@@ -1998,4 +2043,101 @@ fn numbers_fire_nothing_while_the_events_pane_is_hidden() {
             "1: no event fired, the Events pane is hidden (z shows it)"
         );
     });
+}
+
+/// A pane of one's own: a file implementing `Pane`, and one line adding
+/// it to the registry. It is drawn where it asks to be, Tab reaches it,
+/// its keys move its own list, and the help names what Enter does in it.
+mod a_pane_of_ones_own {
+    use super::*;
+    use ratatui::Frame;
+    use ratatui::layout::Rect;
+    use ratatui::widgets::Paragraph;
+    use symcsp::tui::app::Start;
+    use symcsp::tui::layout::{Column, Placement, Shown};
+    use symcsp::tui::panes::{Context, Effect, Hint, List, Pane, Panes};
+
+    /// The walk's depth, in words; Enter says it.
+    #[derive(Default)]
+    struct Depth {
+        list: List,
+    }
+
+    impl Pane for Depth {
+        fn id(&self) -> PaneId {
+            PaneId("depth")
+        }
+        fn name(&self) -> &'static str {
+            "Depth"
+        }
+        fn placement(&self) -> Placement {
+            Placement {
+                column: Column::Middle,
+                share: 25,
+                shown: Shown::Plain,
+            }
+        }
+        fn activate_help(&self) -> &'static str {
+            "say how deep the walk is"
+        }
+        fn hints(&self, _cx: &Context) -> Vec<Hint> {
+            vec![Hint::Key(Command::Activate, "say the depth")]
+        }
+        fn update(&mut self, command: Command, cx: &Context) -> Effect {
+            if self.list.navigate(command, self.rows(cx), cx.facts.page) {
+                return Effect::None;
+            }
+            match (command, cx.walk) {
+                (Command::Activate, Some(walk)) => {
+                    Effect::Say(format!("the walk is {} deep", walk.path.position()))
+                }
+                _ => Effect::None,
+            }
+        }
+        fn draw(&self, frame: &mut Frame, area: Rect, cx: &Context) -> usize {
+            let depth = cx.walk.map_or(0, |w| w.path.position());
+            frame.render_widget(Paragraph::new(format!("depth {depth}")), area);
+            0
+        }
+        fn rows(&self, _cx: &Context) -> usize {
+            1
+        }
+        fn list_mut(&mut self) -> &mut List {
+            &mut self.list
+        }
+    }
+
+    #[test]
+    fn is_added_through_the_registry_and_drawn() {
+        let source = Source::File(PathBuf::from("tests/fixtures/tui/counter.csp"));
+        let start = Start {
+            process: Some("System".into()),
+            panes: Panes::standard().with(Box::new(Depth::default())),
+            ..Start::default()
+        };
+        let mut app = App::start(source, start, Config::default());
+        app.settle();
+        run(&mut app, &[Command::FireNth(1)]);
+        let screen = common::screen(&mut app, 100, 30);
+        assert!(screen.contains("Depth"), "{screen}");
+        assert!(screen.contains("depth 1"), "{screen}");
+        // Below the State pane, in the middle column.
+        let row_of = |needle: &str| screen.lines().position(|l| l.contains(needle)).unwrap();
+        assert!(row_of("depth 1") > row_of("State"), "{screen}");
+        // Last in Tab order: Tab from the Checks pane reaches it.
+        app.focus = PaneId::CHECKS;
+        run(&mut app, &[Command::NextPane]);
+        assert_eq!(app.focus, PaneId("depth"));
+        run(&mut app, &[Command::Activate]);
+        assert_eq!(app.message.as_ref().unwrap().text, "the walk is 1 deep");
+        let help = app.help_lines();
+        let text: Vec<String> = help.iter().map(|l| l.to_string()).collect();
+        assert!(
+            text.iter().any(|l| l.contains("say how deep the walk is")),
+            "{text:?}"
+        );
+        let screen = common::screen(&mut app, 140, 30);
+        assert!(screen.contains("▸Depth"), "{screen}");
+        assert!(screen.contains("Enter say the depth"), "{screen}");
+    }
 }

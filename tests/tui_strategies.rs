@@ -15,6 +15,7 @@ use symcsp::symmetry::strategy::Strategy;
 use symcsp::tui::app::{Action, App, Start, update};
 use symcsp::tui::config::{Command, Config};
 use symcsp::tui::model::Source;
+use symcsp::tui::panes::symmetry::SymmetryPane;
 
 fn run(app: &mut App, commands: &[Command]) {
     for &c in commands {
@@ -79,7 +80,12 @@ fn comparing_two_representatives_says_whether_they_are_one_class() {
             fire(&mut app, label);
         }
         run(&mut app, &[Command::Compare]);
-        let compared = app.symmetry.compared.clone().expect("compared");
+        let compared = app
+            .panes
+            .of_type::<SymmetryPane>()
+            .compared
+            .clone()
+            .expect("compared");
         assert_eq!(
             compared.exact.as_deref(),
             Some(

@@ -14,9 +14,10 @@ use ratatui::backend::TestBackend;
 use symcsp::builtin::LISTSTACK;
 use symcsp::stack::with_large_stack;
 use symcsp::tui::app::{Action, App, Overlay, Start, update};
-use symcsp::tui::config::{Command, Config, Pane};
+use symcsp::tui::config::{Command, Config, PaneId};
 use symcsp::tui::model::Source;
 use symcsp::tui::panes::symmetry::Section;
+use symcsp::tui::panes::symmetry::SymmetryPane;
 use symcsp::tui::prompt::PromptKey;
 use symcsp::tui::session::Session;
 use symcsp::tui::view::view;
@@ -108,8 +109,8 @@ fn the_view_shows_the_state_beside_its_representative_and_follows_the_steps() {
     with_large_stack(|| {
         let mut app = two_pushes();
         run(&mut app, &[Command::ToggleSymmetry]);
-        assert!(app.symmetry.open);
-        assert_eq!(app.focus, Pane::Symmetry);
+        assert!(app.panes.of_type::<SymmetryPane>().open);
+        assert_eq!(app.focus, PaneId::SYMMETRY);
         let x = walk(&app).shown.as_ref().unwrap().symmetry.clone().unwrap();
         // Component 3 is the list's last node; its image is the
         // representative's last node (a permutation keeps the list).
@@ -125,8 +126,8 @@ fn the_view_shows_the_state_beside_its_representative_and_follows_the_steps() {
         let after = walk(&app).shown.as_ref().unwrap().symmetry.clone().unwrap();
         assert_eq!(after.state[6], "unlock!T0 -> Lock");
         run(&mut app, &[Command::ToggleSymmetry]);
-        assert!(!app.symmetry.open);
-        assert_eq!(app.focus, Pane::Events);
+        assert!(!app.panes.of_type::<SymmetryPane>().open);
+        assert_eq!(app.focus, PaneId::EVENTS);
     });
 }
 
@@ -147,8 +148,11 @@ fn the_algorithm_of_example_37_is_stepped_through_stage_by_stage() {
             fire(&mut app, label);
         }
         run(&mut app, &[Command::AlgorithmNext]);
-        assert!(app.symmetry.open);
-        assert_eq!(app.symmetry.section, Section::Algorithm);
+        assert!(app.panes.of_type::<SymmetryPane>().open);
+        assert_eq!(
+            app.panes.of_type::<SymmetryPane>().section,
+            Section::Algorithm
+        );
         let x = walk(&app).shown.as_ref().unwrap().symmetry.clone().unwrap();
         // Step 1, two rounds of step 2, the split of the free nodes and a
         // last round, then the orderings.
@@ -156,7 +160,7 @@ fn the_algorithm_of_example_37_is_stepped_through_stage_by_stage() {
         assert_eq!(stages, 6);
         let mut shots = Vec::new();
         for stage in 0..stages {
-            assert_eq!(app.symmetry.stage, stage);
+            assert_eq!(app.panes.of_type::<SymmetryPane>().stage, stage);
             shots.push(screen(&mut app, 140, 40));
             run(&mut app, &[Command::AlgorithmNext]);
         }
@@ -177,9 +181,12 @@ fn the_algorithm_of_example_37_is_stepped_through_stage_by_stage() {
             insta::assert_snapshot!(format!("example_37_stage_{}", k + 1), shot);
         }
         run(&mut app, &[Command::AlgorithmBack, Command::AlgorithmBack]);
-        assert_eq!(app.symmetry.stage, stages - 3);
+        assert_eq!(app.panes.of_type::<SymmetryPane>().stage, stages - 3);
         run(&mut app, &[Command::Cancel]);
-        assert_eq!(app.symmetry.section, Section::Representative);
+        assert_eq!(
+            app.panes.of_type::<SymmetryPane>().section,
+            Section::Representative
+        );
     });
 }
 
@@ -216,8 +223,16 @@ fn comparing_says_same_or_not_symmetric_with_the_evidence() {
             fire_to(&mut app, label, after);
         }
         run(&mut app, &[Command::Compare]);
-        assert_eq!(app.symmetry.section, Section::Compare);
-        let c = app.symmetry.compared.clone().unwrap();
+        assert_eq!(
+            app.panes.of_type::<SymmetryPane>().section,
+            Section::Compare
+        );
+        let c = app
+            .panes
+            .of_type::<SymmetryPane>()
+            .compared
+            .clone()
+            .unwrap();
         assert_eq!(c.headline, "same representative");
         assert!(c.permutation[0].contains("N0 ↦ N2"), "{:?}", c.permutation);
         // α as well: which component of the marked state became which.
@@ -228,7 +243,12 @@ fn comparing_says_same_or_not_symmetric_with_the_evidence() {
         // Another datum, and the top set: not symmetric.
         fire(&mut app, "setTop.T0.N2");
         run(&mut app, &[Command::Compare]);
-        let c = app.symmetry.compared.clone().unwrap();
+        let c = app
+            .panes
+            .of_type::<SymmetryPane>()
+            .compared
+            .clone()
+            .unwrap();
         assert!(c.headline.starts_with("not symmetric"), "{}", c.headline);
         assert!(c.parting.is_some());
         insta::assert_snapshot!("compare_not_symmetric", screen(&mut app, 140, 40));
@@ -248,7 +268,12 @@ fn comparing_says_same_or_not_symmetric_with_the_evidence() {
         );
         assert!(!walk(&app).reduced);
         run(&mut app, &[Command::Compare]);
-        let c = app.symmetry.compared.clone().unwrap();
+        let c = app
+            .panes
+            .of_type::<SymmetryPane>()
+            .compared
+            .clone()
+            .unwrap();
         assert_eq!(c.headline, "same representative");
         assert_ne!(c.marked, c.here, "the representative against the raw state");
         assert!(!c.permutation.is_empty(), "{c:?}");
@@ -276,7 +301,12 @@ fn comparing_by_n_values_shows_the_cell_the_sentence_counts_in() {
             fire(&mut app, label);
         }
         run(&mut app, &[Command::Compare]);
-        let c = app.symmetry.compared.clone().unwrap();
+        let c = app
+            .panes
+            .of_type::<SymmetryPane>()
+            .compared
+            .clone()
+            .unwrap();
         assert!(c.headline.starts_with("not symmetric"), "{}", c.headline);
         let parting = c.parting.clone().expect("the partitions");
         assert_eq!(parting.step, "before step 2, round 1");
@@ -345,7 +375,12 @@ fn comparing_example_43s_rings_finds_the_permutation_and_the_split() {
             fire(&mut app, label);
         }
         run(&mut app, &[Command::Compare]);
-        let c = app.symmetry.compared.clone().unwrap();
+        let c = app
+            .panes
+            .of_type::<SymmetryPane>()
+            .compared
+            .clone()
+            .unwrap();
         assert_eq!(
             c.headline,
             "symmetric, but the representative is not unique here"
@@ -361,12 +396,15 @@ fn comparing_example_43s_rings_finds_the_permutation_and_the_split() {
         insta::assert_snapshot!("compare_not_unique", screen(&mut app, 140, 40));
         // The ring as a graph: a chain whose last arrow goes back.
         run(&mut app, &[Command::Graph]);
-        assert_eq!(app.symmetry.section, Section::Graph);
+        assert_eq!(app.panes.of_type::<SymmetryPane>().section, Section::Graph);
         let shown = screen(&mut app, 140, 40);
         assert!(shown.contains("↺"), "{shown}");
         insta::assert_snapshot!("graph_ring", shown);
         run(&mut app, &[Command::Graph]);
-        assert_eq!(app.symmetry.section, Section::Representative);
+        assert_eq!(
+            app.panes.of_type::<SymmetryPane>().section,
+            Section::Representative
+        );
     });
 }
 
@@ -375,7 +413,7 @@ fn a_linked_list_is_drawn_as_a_chain() {
     with_large_stack(|| {
         let mut app = two_pushes();
         run(&mut app, &[Command::Graph]);
-        assert!(app.symmetry.open);
+        assert!(app.panes.of_type::<SymmetryPane>().open);
         let shown = screen(&mut app, 140, 40);
         assert!(
             shown.contains("Top(N1) ─top→ #4 Node(N1, B, N0) ─next→ #3 Node(N0, A, Null)"),
@@ -546,7 +584,12 @@ fn one_component_and_no_distinguished_values_get_a_plain_view() {
         run(&mut app, &[Command::Undo]);
         fire(&mut app, "c.C");
         run(&mut app, &[Command::Compare]);
-        let c = app.symmetry.compared.clone().unwrap();
+        let c = app
+            .panes
+            .of_type::<SymmetryPane>()
+            .compared
+            .clone()
+            .unwrap();
         assert_eq!(c.headline, "same representative");
         // Tiny terminals get a plain message, not a broken view.
         let shown = screen(&mut app, 50, 12);
@@ -674,8 +717,11 @@ fn the_stage_view_opens_with_the_cell_sizes_and_goes_to_a_stage_by_number() {
             other => panic!("no prompt: {other:?}"),
         }
         answer(&mut app, "4");
-        assert_eq!(app.symmetry.section, Section::Algorithm);
-        assert_eq!(app.symmetry.stage, 3);
+        assert_eq!(
+            app.panes.of_type::<SymmetryPane>().section,
+            Section::Algorithm
+        );
+        assert_eq!(app.panes.of_type::<SymmetryPane>().stage, 3);
         let shown = screen(&mut app, 120, 40);
         // The same summary `rep --stages` prints, the stage shown marked.
         assert!(
@@ -707,7 +753,7 @@ fn the_stage_view_opens_with_the_cell_sizes_and_goes_to_a_stage_by_number() {
                 "{bad}: {}",
                 message(&app)
             );
-            assert_eq!(app.symmetry.stage, 5);
+            assert_eq!(app.panes.of_type::<SymmetryPane>().stage, 5);
         }
         // The help lists the key.
         let help: Vec<String> = symcsp::tui::view::help_lines(&app)
@@ -818,12 +864,17 @@ fn example_43s_step_3_by_hand_gives_two_representatives_of_one_class() {
             "{}",
             message(&app)
         );
-        assert!(app.symmetry.hand.is_none());
+        assert!(app.panes.of_type::<SymmetryPane>().hand.is_none());
         run(&mut app, &[Command::GoToStage]);
         answer(&mut app, "3");
         let own = walk(&app).shown.as_ref().unwrap().symmetry.clone().unwrap();
         run(&mut app, &[Command::ChooseMember]);
-        let hand = app.symmetry.hand.clone().expect("step 3 made by hand");
+        let hand = app
+            .panes
+            .of_type::<SymmetryPane>()
+            .hand
+            .clone()
+            .expect("step 3 made by hand");
         assert_eq!(hand.choices, [1]);
         assert!(hand.differs);
         // Two representatives of one class: the algorithm's (the walk's
@@ -891,11 +942,27 @@ fn example_43s_step_3_by_hand_gives_two_representatives_of_one_class() {
         run(&mut app, &[Command::GoToStage]);
         answer(&mut app, "3");
         run(&mut app, &[Command::ChooseMember]);
-        assert_eq!(app.symmetry.hand.as_ref().unwrap().choices, [2]);
+        assert_eq!(
+            app.panes
+                .of_type::<SymmetryPane>()
+                .hand
+                .as_ref()
+                .unwrap()
+                .choices,
+            [2]
+        );
         run(&mut app, &[Command::ChooseMember]);
-        assert_eq!(app.symmetry.hand.as_ref().unwrap().choices, [3]);
+        assert_eq!(
+            app.panes
+                .of_type::<SymmetryPane>()
+                .hand
+                .as_ref()
+                .unwrap()
+                .choices,
+            [3]
+        );
         run(&mut app, &[Command::ChooseMember]);
-        assert!(app.symmetry.hand.is_none());
+        assert!(app.panes.of_type::<SymmetryPane>().hand.is_none());
         assert!(
             message(&app).contains("its own representative"),
             "{}",
@@ -904,13 +971,16 @@ fn example_43s_step_3_by_hand_gives_two_representatives_of_one_class() {
         // Esc goes back to the algorithm's own choice first, then to the
         // representative.
         run(&mut app, &[Command::ChooseMember, Command::Cancel]);
-        assert!(app.symmetry.hand.is_none());
-        assert_eq!(app.symmetry.section, Section::Algorithm);
+        assert!(app.panes.of_type::<SymmetryPane>().hand.is_none());
+        assert_eq!(
+            app.panes.of_type::<SymmetryPane>().section,
+            Section::Algorithm
+        );
         // A step elsewhere forgets the choice.
         run(&mut app, &[Command::ChooseMember]);
-        assert!(app.symmetry.hand.is_some());
+        assert!(app.panes.of_type::<SymmetryPane>().hand.is_some());
         run(&mut app, &[Command::Undo]);
-        assert!(app.symmetry.hand.is_none());
+        assert!(app.panes.of_type::<SymmetryPane>().hand.is_none());
     });
 }
 
@@ -918,7 +988,8 @@ fn example_43s_step_3_by_hand_gives_two_representatives_of_one_class() {
 fn laid(app: &App, width: usize) -> symcsp::tui::panes::symmetry::Laid {
     let walk = walk(app);
     let x = walk.shown.as_ref().and_then(|s| s.symmetry.as_deref());
-    app.symmetry
+    app.panes
+        .of_type::<SymmetryPane>()
         .laid_out(&app.config.theme, &walk.symmetry, x, width)
 }
 
@@ -999,7 +1070,10 @@ fn a_view_holding_more_than_it_shows_says_so_and_scrolls_both_ways() {
         fire(&mut app, "lock.T0");
         fire_to(&mut app, "getTop.T0.N1", "!A!");
         run(&mut app, &[Command::Cancel]);
-        assert_eq!(app.symmetry.section, Section::Representative);
+        assert_eq!(
+            app.panes.of_type::<SymmetryPane>().section,
+            Section::Representative
+        );
         app.message = None;
         let shown = screen(&mut app, 80, 24);
         assert!(
@@ -1012,7 +1086,7 @@ fn a_view_holding_more_than_it_shows_says_so_and_scrolls_both_ways() {
         );
         run(&mut app, &[Command::ScrollRight, Command::ScrollRight]);
         let right = screen(&mut app, 80, 24);
-        assert_eq!(app.symmetry.sideways, 16);
+        assert_eq!(app.panes.of_type::<SymmetryPane>().sideways, 16);
         assert!(
             right.contains("  1  …1 -> setTop!T0!n -> push!T0!A …  ↦"),
             "{right}"
@@ -1023,11 +1097,14 @@ fn a_view_holding_more_than_it_shows_says_so_and_scrolls_both_ways() {
         for _ in 0..50 {
             run(&mut app, &[Command::ScrollRight]);
         }
-        assert_eq!(app.symmetry.sideways, laid(&app, 78).overflow);
+        assert_eq!(
+            app.panes.of_type::<SymmetryPane>().sideways,
+            laid(&app, 78).overflow
+        );
         for _ in 0..50 {
             run(&mut app, &[Command::ScrollLeft]);
         }
-        assert_eq!(app.symmetry.sideways, 0);
+        assert_eq!(app.panes.of_type::<SymmetryPane>().sideways, 0);
         assert_eq!(screen(&mut app, 80, 24), shown);
     });
 }

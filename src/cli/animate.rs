@@ -129,6 +129,7 @@ pub(super) fn run(
                     session: None,
                     after,
                     strategy,
+                    ..Start::default()
                 },
                 config,
             ),

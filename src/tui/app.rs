@@ -20,17 +20,14 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::config::{Command, Config, Pane};
+use super::config::{Command, Config, PaneId};
 use super::engine::{Engine, EngineStopped, Replay, Request, Want};
 use super::layout::Layout;
+use super::layout::Placement;
 use super::model::Source;
-use super::panes::Effect;
 use super::panes::checks::ChecksPane;
-use super::panes::events::EventsPane;
-use super::panes::script::ScriptPane;
-use super::panes::state::StatePane;
 use super::panes::symmetry::SymmetryPane;
-use super::panes::trace::TracePane;
+use super::panes::{Context, Effect, Facts, Panes};
 use super::prompt::{History, Prompt, PromptKey};
 use super::session::{self, Session};
 use super::walk::{LoadedCounterexample, Walk, WalkRecord};
@@ -222,7 +219,7 @@ pub struct App {
     pub size: (u16, u16),
     /// Where the panes were last drawn (for the mouse).
     pub layout: Layout,
-    pub focus: Pane,
+    pub focus: PaneId,
     pub maximised: bool,
     /// Widths of the three columns, in percent.
     pub widths: [u16; 3],
@@ -236,12 +233,10 @@ pub struct App {
     /// The walk left when another process or counterexample was opened,
     /// if it held the user's steps: the swap key goes back to it.
     pub earlier: Option<Walk>,
-    pub script: ScriptPane,
-    pub state: StatePane,
-    pub events: EventsPane,
-    pub trace: TracePane,
-    pub checks: ChecksPane,
-    pub symmetry: SymmetryPane,
+    /// The panes, in Tab order.
+    pub panes: Panes,
+    /// Where each pane goes, in Tab order (the panes' own placements).
+    placements: Vec<(PaneId, Placement)>,
     pub budget: Budget,
     pub session_path: Option<PathBuf>,
     /// Where the stages were last exported (offered again).
@@ -282,7 +277,6 @@ pub struct App {
 }
 
 /// How the animator starts.
-#[derive(Debug, Clone, Default)]
 pub struct Start {
     pub process: Option<String>,
     /// `--symmetry`: the types of the symmetry view and the reduced walk.
@@ -294,6 +288,21 @@ pub struct Start {
     /// `--strategy`: how the symmetry view and the reduced walk find
     /// representatives (the `y` key cycles it).
     pub strategy: Strategy,
+    /// The panes ([`Panes::standard`], and any of one's own).
+    pub panes: Panes,
+}
+
+impl Default for Start {
+    fn default() -> Start {
+        Start {
+            process: None,
+            symmetry: None,
+            session: None,
+            after: None,
+            strategy: Strategy::default(),
+            panes: Panes::standard(),
+        }
+    }
 }
 
 impl App {
@@ -317,7 +326,7 @@ impl App {
             config,
             size: (120, 40),
             layout: Layout::default(),
-            focus: Pane::Events,
+            focus: PaneId::EVENTS,
             maximised: false,
             widths: [24, 40, 36],
             overlay: None,
@@ -327,12 +336,8 @@ impl App {
             problem: None,
             walk: None,
             earlier: None,
-            script: ScriptPane::default(),
-            state: StatePane::default(),
-            events: EventsPane::default(),
-            trace: TracePane::default(),
-            checks: ChecksPane::default(),
-            symmetry: SymmetryPane::default(),
+            placements: start.panes.placements(),
+            panes: start.panes,
             // The check leaves a core to the user interface.
             budget: Budget {
                 max_states: Some(CHECK_BUDGET),
@@ -358,6 +363,15 @@ impl App {
             asked_symmetry: false,
             rng: fastrand::Rng::new(),
         };
+        let panes = app.panes.ids();
+        for name in app.config.keymap.keep_panes(&panes) {
+            let names: Vec<&str> = panes.iter().map(|id| id.0).collect();
+            app.config.problems.push(format!(
+                "the key map names a pane `{name}` the animator does not have (its panes: {}); \
+                 its keys are not used",
+                names.join(", ")
+            ));
+        }
         if let Some(problem) = app.config.problems.first().cloned() {
             app.complain(problem);
             if let Some(message) = &mut app.message {
@@ -424,8 +438,8 @@ impl App {
                         mark: session.mark.clone(),
                     },
                 )),
-                after: None,
                 strategy,
+                ..Start::default()
             },
             config,
         ))
@@ -473,7 +487,7 @@ impl App {
     }
 
     pub fn check_running(&self) -> bool {
-        self.checks.running().is_some()
+        self.panes.of_type::<ChecksPane>().running().is_some()
     }
 
     fn want(&self) -> Want {
@@ -486,7 +500,7 @@ impl App {
         let width = self.symmetry_width(settings);
         Want {
             reduced: self.walk.as_ref().is_some_and(|w| w.reduced),
-            symmetry: self.symmetry.open,
+            symmetry: self.panes.of_type::<SymmetryPane>().open,
             width,
         }
     }
@@ -563,9 +577,24 @@ impl App {
                 self.overlay = Some(Overlay::Prompt(prompt));
             }
             Effect::Fire(i) => self.fire(i),
+            // Enter fires the selected event from the State pane and the
+            // symmetry view too: not unseen.
+            Effect::FireSelected => match self.events_hidden() {
+                Some(why) => {
+                    let key = self.key_of(Command::Activate);
+                    self.complain(format!("{key}: no event fired, {why}"));
+                }
+                None => {
+                    let effect = self.update_pane(PaneId::EVENTS, Command::Activate);
+                    self.effect(effect);
+                }
+            },
             Effect::Goto(p) => self.goto(p),
             Effect::RunCheck(i) => {
-                let effect = self.checks.run(i, &self.budget.clone());
+                let effect = self
+                    .panes
+                    .of_type_mut::<ChecksPane>()
+                    .run(i, &self.budget.clone());
                 self.effect(effect);
             }
             Effect::OpenCounterexample(i) => self.open_counterexample(i),
@@ -592,12 +621,44 @@ impl App {
     }
 
     /// What decides where the panes go.
-    pub fn settings(&self) -> super::layout::Settings {
+    pub fn settings(&self) -> super::layout::Settings<'_> {
         super::layout::Settings {
             size: self.size,
             widths: self.widths,
             maximised: self.maximised.then_some(self.focus),
-            symmetry_open: self.symmetry.open,
+            symmetry_open: self.panes.of_type::<SymmetryPane>().open,
+            placements: &self.placements,
+        }
+    }
+
+    /// What pane `id` reads of the animator besides itself.
+    pub fn context(&self, id: PaneId) -> Context<'_> {
+        Context::new(
+            &self.config,
+            self.walk.as_ref(),
+            self.problem.as_deref(),
+            self.facts(id),
+        )
+    }
+
+    /// The facts of the animator pane `id` reads (what [`App::context`]
+    /// holds besides borrows, made before a pane is borrowed to change).
+    fn facts(&self, id: PaneId) -> Facts {
+        let settings = self.settings();
+        let size = super::layout::areas(settings)
+            .into_iter()
+            .find(|(pane, _)| *pane == id)
+            .map_or(self.size, |(_, rect)| (rect.width, rect.height));
+        Facts {
+            focused: id == self.focus,
+            size: (size.0.saturating_sub(2), size.1.saturating_sub(2)),
+            page: self.page(),
+            loading: self.loading(),
+            check_running: self.check_running(),
+            script_loaded: self.panes.of_type::<ChecksPane>().script.is_some(),
+            earlier_walk: self.earlier.is_some(),
+            events_hidden: self.events_hidden(),
+            no_event: self.no_event_text(),
         }
     }
 
@@ -636,9 +697,9 @@ impl App {
         let key = self
             .config
             .keymap
-            .key_for(Pane::Checks, Command::OpenCounterexample)
+            .key_for(PaneId::CHECKS, Command::OpenCounterexample)
             .unwrap_or_default();
-        if let Some(effect) = self.checks.poll(&key) {
+        if let Some(effect) = self.panes.of_type_mut::<ChecksPane>().poll(&key) {
             self.effect(effect);
         }
         if let Some(m) = &self.message {
@@ -659,7 +720,7 @@ impl App {
     fn relayout(&mut self, change: impl FnOnce(&mut App)) {
         let before = self.want().width;
         change(self);
-        if self.symmetry.open && self.want().width != before {
+        if self.panes.of_type::<SymmetryPane>().open && self.want().width != before {
             self.explanation_stale = true;
         }
         self.refresh_explanation();

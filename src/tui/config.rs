@@ -14,39 +14,19 @@ use serde::Deserialize;
 const DEFAULT_KEYMAP: &str = include_str!("../../assets/keymap.ron");
 const DEFAULT_THEME: &str = include_str!("../../assets/theme.ron");
 
-/// The panes of the animator, in Tab order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Pane {
-    Script,
-    State,
-    Events,
-    Trace,
-    Checks,
-    Symmetry,
-}
+/// A pane, by the name key maps give it (`script`, `events`): which
+/// panes there are, their order and where they go is the registry's
+/// ([`super::panes::Panes`]); the key map only names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PaneId(pub &'static str);
 
-impl Pane {
-    /// In Tab order.
-    pub const ALL: [Pane; 6] = [
-        Pane::Script,
-        Pane::State,
-        Pane::Symmetry,
-        Pane::Events,
-        Pane::Trace,
-        Pane::Checks,
-    ];
-
-    pub fn title(self) -> &'static str {
-        match self {
-            Pane::Script => "Script",
-            Pane::State => "State",
-            Pane::Events => "Events",
-            Pane::Trace => "Trace",
-            Pane::Checks => "Checks",
-            Pane::Symmetry => "Symmetry",
-        }
-    }
+impl PaneId {
+    pub const SCRIPT: PaneId = PaneId("script");
+    pub const STATE: PaneId = PaneId("state");
+    pub const EVENTS: PaneId = PaneId("events");
+    pub const TRACE: PaneId = PaneId("trace");
+    pub const CHECKS: PaneId = PaneId("checks");
+    pub const SYMMETRY: PaneId = PaneId("symmetry");
 }
 
 /// What a key can ask for.
@@ -103,8 +83,8 @@ pub enum Command {
 
 impl Command {
     /// What the command does, in the pane that has the focus (for the
-    /// help overlay).
-    pub fn describe(self, pane: Pane) -> String {
+    /// help overlay); `activate` is what Enter does there.
+    pub fn describe(self, activate: &str) -> String {
         match self {
             Command::Quit => "quit (asks while a check runs; keeps a walk not saved)".into(),
             Command::Help => "show or hide this help".into(),
@@ -119,14 +99,7 @@ impl Command {
             Command::PageDown => "page down".into(),
             Command::Top => "first row".into(),
             Command::Bottom => "last row".into(),
-            Command::Activate => match pane {
-                Pane::Script => "animate the selected process (or type its arguments)".into(),
-                Pane::State => "fire the selected event (from the Events pane)".into(),
-                Pane::Events => "fire the selected event".into(),
-                Pane::Trace => "go back (or forward) to the selected state".into(),
-                Pane::Checks => "run the selected check, or open its counterexample".into(),
-                Pane::Symmetry => "fire the selected event (from the Events pane)".into(),
-            },
+            Command::Activate => activate.into(),
             Command::FireNth(n) => format!("fire event {n} of the list"),
             Command::Undo => "undo the last step".into(),
             Command::Redo => "redo an undone step".into(),
@@ -197,7 +170,28 @@ struct KeyMapFile {
     #[serde(default)]
     global: IndexMap<String, Command>,
     #[serde(default)]
-    panes: IndexMap<Pane, IndexMap<String, Command>>,
+    panes: IndexMap<PaneName, IndexMap<String, Command>>,
+}
+
+/// A pane's name as a key map writes it: a bare identifier
+/// (`events: { … }`), as the panes were an enum's variants.
+#[derive(PartialEq, Eq, Hash)]
+struct PaneName(String);
+
+impl<'de> Deserialize<'de> for PaneName {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<PaneName, D::Error> {
+        struct Name;
+        impl serde::de::Visitor<'_> for Name {
+            type Value = PaneName;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a pane's name")
+            }
+            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<PaneName, E> {
+                Ok(PaneName(name.to_string()))
+            }
+        }
+        deserializer.deserialize_identifier(Name)
+    }
 }
 
 /// Keys to commands: the global bindings and, laid over them, the
@@ -205,23 +199,25 @@ struct KeyMapFile {
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeyMap {
     global: IndexMap<String, Command>,
-    panes: IndexMap<Pane, IndexMap<String, Command>>,
+    /// By pane name; a name no pane has is found when the animator
+    /// starts ([`KeyMap::pane_names`]).
+    panes: IndexMap<String, IndexMap<String, Command>>,
 }
 
 impl KeyMap {
     /// The command bound to `key` in `pane`, if any.
-    pub fn command(&self, pane: Pane, key: &KeyEvent) -> Option<Command> {
+    pub fn command(&self, pane: PaneId, key: &KeyEvent) -> Option<Command> {
         let name = key_name(key)?;
         self.panes
-            .get(&pane)
+            .get(pane.0)
             .and_then(|m| m.get(&name))
             .or_else(|| self.global.get(&name))
             .copied()
     }
 
     /// Every binding in force in `pane`, in the order written.
-    pub fn bindings(&self, pane: Pane) -> Vec<(String, Command)> {
-        let own = self.panes.get(&pane);
+    pub fn bindings(&self, pane: PaneId) -> Vec<(String, Command)> {
+        let own = self.panes.get(pane.0);
         let mut list: Vec<(String, Command)> = self
             .global
             .iter()
@@ -236,13 +232,13 @@ impl KeyMap {
 
     /// The key to name for `command` in `pane`, in a sentence: the
     /// first bound, else the command's own name.
-    pub fn key_text(&self, pane: Pane, command: Command) -> String {
+    pub fn key_text(&self, pane: PaneId, command: Command) -> String {
         self.key_for(pane, command)
             .unwrap_or_else(|| format!("{command:?}"))
     }
 
     /// The first key bound to `command` in `pane`, for hints.
-    pub fn key_for(&self, pane: Pane, command: Command) -> Option<String> {
+    pub fn key_for(&self, pane: PaneId, command: Command) -> Option<String> {
         self.bindings(pane)
             .into_iter()
             .find(|(_, c)| *c == command)
@@ -260,8 +256,25 @@ impl KeyMap {
         }
         Ok(KeyMap {
             global: file.global,
-            panes: file.panes,
+            panes: file
+                .panes
+                .into_iter()
+                .map(|(name, keys)| (name.0, keys))
+                .collect(),
         })
+    }
+
+    /// Drops the bindings of panes not in `known` (a user's key map may
+    /// name a pane symcsp does not have); the names dropped.
+    pub fn keep_panes(&mut self, known: &[PaneId]) -> Vec<String> {
+        let unknown: Vec<String> = self
+            .panes
+            .keys()
+            .filter(|name| !known.iter().any(|id| id.0 == name.as_str()))
+            .cloned()
+            .collect();
+        self.panes.retain(|name, _| !unknown.contains(name));
+        unknown
     }
 
     /// `other`'s bindings laid over these.
@@ -593,12 +606,12 @@ mod tests {
     #[test]
     fn the_default_key_map_binds_what_the_issue_names() {
         let map = KeyMap::default();
-        let press = |c: char| map.command(Pane::Events, &KeyEvent::from(KeyCode::Char(c)));
+        let press = |c: char| map.command(PaneId::EVENTS, &KeyEvent::from(KeyCode::Char(c)));
         assert_eq!(press('q'), Some(Command::Quit));
         assert_eq!(press('3'), Some(Command::FireNth(3)));
         assert_eq!(press('R'), Some(Command::RandomRun));
         let ctrl_r = KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL);
-        assert_eq!(map.command(Pane::Trace, &ctrl_r), Some(Command::Redo));
+        assert_eq!(map.command(PaneId::TRACE, &ctrl_r), Some(Command::Redo));
     }
 
     #[test]
@@ -616,9 +629,24 @@ mod tests {
                 .keymap
                 .command(pane, &KeyEvent::from(KeyCode::Char(c)))
         };
-        assert_eq!(press(Pane::Events, 'x'), Some(Command::Quit));
-        assert_eq!(press(Pane::Events, 'q'), Some(Command::Help));
-        assert_eq!(press(Pane::Trace, 'q'), Some(Command::Quit));
+        assert_eq!(press(PaneId::EVENTS, 'x'), Some(Command::Quit));
+        assert_eq!(press(PaneId::EVENTS, 'q'), Some(Command::Help));
+        assert_eq!(press(PaneId::TRACE, 'q'), Some(Command::Quit));
+    }
+
+    #[test]
+    fn keys_for_a_pane_the_animator_lacks_are_named_and_dropped() {
+        let mut map = KeyMap::parse(r#"(panes: {events: {"q": help}, notes: {"x": quit}})"#)
+            .expect("the key map reads");
+        let known = [PaneId::EVENTS, PaneId::TRACE];
+        assert_eq!(map.keep_panes(&known), ["notes"]);
+        assert_eq!(map.keep_panes(&known), Vec::<String>::new());
+        let q = KeyEvent::from(KeyCode::Char('q'));
+        assert_eq!(map.command(PaneId::EVENTS, &q), Some(Command::Help));
+        assert_eq!(
+            map.command(PaneId("notes"), &KeyEvent::from(KeyCode::Char('x'))),
+            None
+        );
     }
 
     #[test]

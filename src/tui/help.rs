@@ -4,14 +4,14 @@
 
 use ratatui::text::{Line, Span};
 
-use super::config::{Command, Config, Pane};
+use super::config::{Command, Config, PaneId};
 
 /// The width of the help's column of keys.
 pub const HELP_KEYS: usize = 12;
 
-/// The help overlay's lines for `focus`: one per command, its keys
-/// together.
-pub fn lines(config: &Config, focus: Pane) -> Vec<Line<'static>> {
+/// The help overlay's lines for pane `focus`, where Enter does
+/// `activate`: one per command, its keys together.
+pub fn lines(config: &Config, focus: PaneId, activate: &str) -> Vec<Line<'static>> {
     let theme = &config.theme;
     let mut grouped: Vec<(Vec<String>, Command)> = Vec::new();
     for (key, command) in config.keymap.bindings(focus) {
@@ -30,7 +30,7 @@ pub fn lines(config: &Config, focus: Pane) -> Vec<Line<'static>> {
         .map(|(keys, command)| {
             let what = match command {
                 Command::FireNth(_) => "fire the n-th event of the list".to_string(),
-                c => c.describe(focus),
+                c => c.describe(activate),
             };
             Line::from(vec![
                 Span::styled(format!("{:>HELP_KEYS$}  ", keys.join(" ")), theme.title),

@@ -1,7 +1,10 @@
 //! The animator's panes, one module each: the pane's own state, its
 //! `update` (keys in, an [`Effect`] out for what reaches beyond the pane)
-//! and its drawing. What they share: a selectable [`List`], the effects,
-//! and a few drawing helpers.
+//! and its drawing, joined by the [`Pane`] trait. The [`Panes`] registry
+//! holds them in Tab order: adding a pane is a module implementing
+//! [`Pane`] and one line in [`Panes::standard`]. What they share: a
+//! selectable [`List`], the effects, the [`Context`] they read, and a few
+//! drawing helpers.
 
 pub mod checks;
 pub mod events;
@@ -11,14 +14,193 @@ pub mod structure;
 pub mod symmetry;
 pub mod trace;
 
+use std::any::Any;
+
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::config::Command;
+use super::config::{Command, Config, KeyMap, PaneId, Theme};
+use super::layout::Placement;
 use super::prompt::Prompt;
+use super::walk::Walk;
+
+/// A pane of the animator: its state is the implementing type's.
+pub trait Pane: Any {
+    /// Its name in key maps and the registry.
+    fn id(&self) -> PaneId;
+    /// Its name on the screen (the help overlay's title).
+    fn name(&self) -> &'static str;
+    /// Where it goes on the screen.
+    fn placement(&self) -> Placement;
+    /// Its border's title.
+    fn title(&self, _cx: &Context) -> String {
+        format!(" {} ", self.name())
+    }
+    /// What Enter does in it, for the help overlay.
+    fn activate_help(&self) -> &'static str;
+    /// The keys the status bar offers while it has the focus, the most
+    /// useful first (those that do not fit are left out).
+    fn hints(&self, cx: &Context) -> Vec<Hint>;
+    /// A navigation command or Enter, while it has the focus.
+    fn update(&mut self, command: Command, cx: &Context) -> Effect;
+    /// Draws it inside its border; the first row of its list shown.
+    fn draw(&self, frame: &mut Frame, area: Rect, cx: &Context) -> usize;
+    /// The rows its list (or text) has, for the mouse wheel.
+    fn rows(&self, cx: &Context) -> usize;
+    /// Its list, which the mouse scrolls.
+    fn list_mut(&mut self) -> &mut List;
+    /// Whether a click on a row selects it (a list), or only focuses the
+    /// pane (a text that scrolls).
+    fn click_selects(&self) -> bool {
+        true
+    }
+}
+
+/// What a pane reads of the animator besides itself.
+pub struct Context<'a> {
+    pub theme: &'a Theme,
+    pub keymap: &'a KeyMap,
+    /// The walk shown, if a process is animated.
+    pub walk: Option<&'a Walk>,
+    /// Why nothing is animated (the script or the process failed).
+    pub problem: Option<&'a str>,
+    pub facts: Facts,
+}
+
+impl<'a> Context<'a> {
+    pub fn new(
+        config: &'a Config,
+        walk: Option<&'a Walk>,
+        problem: Option<&'a str>,
+        facts: Facts,
+    ) -> Context<'a> {
+        Context {
+            theme: &config.theme,
+            keymap: &config.keymap,
+            walk,
+            problem,
+            facts,
+        }
+    }
+}
+
+/// What the animator tells a pane of itself, by value.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Facts {
+    pub focused: bool,
+    /// The pane's size inside its border, as laid out.
+    pub size: (u16, u16),
+    /// Rows a page moves.
+    pub page: usize,
+    /// The script is being read.
+    pub loading: bool,
+    /// A check runs.
+    pub check_running: bool,
+    /// A script is loaded (a process can be typed).
+    pub script_loaded: bool,
+    /// There is an earlier walk to go back to.
+    pub earlier_walk: bool,
+    /// Why the Events pane is not on the screen, if it is not.
+    pub events_hidden: Option<String>,
+    /// Why the current state offers no event, in words.
+    pub no_event: String,
+}
+
+/// A key offered on the status bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Hint {
+    /// The key bound to the command, and what it does.
+    Key(Command, &'static str),
+    /// Text of its own (keys that no one binding names).
+    Text(&'static str),
+}
+
+/// The status bar's offer while nothing is animated (the script or the
+/// process failed, or it is loading): there is nothing to fire or step.
+pub fn unanimated_hints(cx: &Context) -> Vec<Hint> {
+    let mut hints = Vec::new();
+    // A script that loaded without a process to animate.
+    if cx.facts.script_loaded {
+        hints.push(Hint::Key(Command::TypeProcess, "type a process"));
+    }
+    if !cx.facts.loading {
+        hints.push(Hint::Key(Command::Reload, "reload"));
+    }
+    hints
+}
+
+/// The animator's panes, in Tab order.
+pub struct Panes {
+    panes: Vec<Box<dyn Pane>>,
+}
+
+impl Panes {
+    /// The animator's own panes. A new pane is one line here.
+    pub fn standard() -> Panes {
+        let panes: Vec<Box<dyn Pane>> = vec![
+            Box::new(script::ScriptPane::default()),
+            Box::new(state::StatePane::default()),
+            Box::new(symmetry::SymmetryPane::default()),
+            Box::new(events::EventsPane::default()),
+            Box::new(trace::TracePane::default()),
+            Box::new(checks::ChecksPane::default()),
+        ];
+        Panes { panes }
+    }
+
+    /// `pane` added after the others (a pane of one's own, or a test's).
+    pub fn with(mut self, pane: Box<dyn Pane>) -> Panes {
+        self.panes.push(pane);
+        self
+    }
+
+    /// Every pane's placement, in Tab order.
+    pub fn placements(&self) -> Vec<(PaneId, Placement)> {
+        self.panes.iter().map(|p| (p.id(), p.placement())).collect()
+    }
+
+    pub fn ids(&self) -> Vec<PaneId> {
+        self.panes.iter().map(|p| p.id()).collect()
+    }
+
+    /// The pane named `id`.
+    pub fn get(&self, id: PaneId) -> Option<&dyn Pane> {
+        self.panes.iter().find(|p| p.id() == id).map(|p| &**p)
+    }
+
+    pub fn get_mut(&mut self, id: PaneId) -> Option<&mut dyn Pane> {
+        match self.panes.iter_mut().find(|p| p.id() == id) {
+            Some(pane) => Some(&mut **pane),
+            None => None,
+        }
+    }
+
+    /// The pane of type `P`.
+    ///
+    /// # Panics
+    /// Never for a pane of [`Panes::standard`], which every registry
+    /// starts from (the animator's code asks only for those).
+    pub fn of_type<P: Pane>(&self) -> &P {
+        self.panes
+            .iter()
+            .find_map(|p| (&**p as &dyn Any).downcast_ref::<P>())
+            .expect("the registry holds every standard pane")
+    }
+
+    /// The pane of type `P`, to change.
+    ///
+    /// # Panics
+    /// As [`Panes::of_type`].
+    pub fn of_type_mut<P: Pane>(&mut self) -> &mut P {
+        self.panes
+            .iter_mut()
+            .find_map(|p| (&mut **p as &mut dyn Any).downcast_mut::<P>())
+            .expect("the registry holds every standard pane")
+    }
+}
 
 /// What a pane's update asks of the rest of the animator.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +212,9 @@ pub enum Effect {
     Prompt(Prompt),
     /// Take move `i` of the state shown.
     Fire(usize),
+    /// Take the move selected in the Events pane (Enter in a pane that
+    /// shows the state).
+    FireSelected,
     /// Go to position `p` of the path.
     Goto(usize),
     RunCheck(usize),

@@ -11,13 +11,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::app::{App, Overlay};
-use super::config::{Command, Pane};
+use super::config::{Command, PaneId};
 use super::diagnostic_wrap::wrap_diagnostic;
 use super::layout::{Layout, Region, areas};
-use super::panes::checks::{CheckStatus, ChecksView};
-use super::panes::count;
-use super::panes::symmetry::View as SymmetryView;
-use super::panes::trace::TracePane;
+use super::panes::{Hint, count};
 use super::wrap::wrap_line;
 
 /// The smallest terminal the animator draws in.
@@ -41,11 +38,7 @@ pub fn view(app: &App, frame: &mut Frame) -> Layout {
     };
     let mut layout = Layout::default();
     for (pane, rect) in areas(settings) {
-        let focused = pane == app.focus;
-        let block = block(app, pane, focused);
-        let inner = block.inner(rect);
-        frame.render_widget(block, rect);
-        let first_row = draw_pane(app, frame, pane, inner, focused);
+        let first_row = draw_pane(app, frame, pane, rect);
         layout.regions.push(Region {
             pane,
             rect,
@@ -126,114 +119,31 @@ pub fn view(app: &App, frame: &mut Frame) -> Layout {
     layout
 }
 
-/// Draws `pane` into `inner`; the first row of its list shown.
-fn draw_pane(app: &App, frame: &mut Frame, pane: Pane, inner: Rect, focused: bool) -> usize {
-    let theme = &app.config.theme;
-    let walk = app.walk.as_ref();
-    match pane {
-        Pane::Script => {
-            let animated = walk.map_or("", |w| w.process.as_str());
-            app.script.draw(frame, inner, theme, animated, focused)
-        }
-        Pane::State => {
-            app.state
-                .draw(frame, inner, theme, walk, app.problem.as_deref());
-            app.state.scroll.selected
-        }
-        Pane::Events => {
-            let moves = walk.filter(|w| w.is_current()).map(|w| w.moves());
-            let moves = if app.problem.is_some() {
-                Some(&[][..])
-            } else {
-                moves
-            };
-            let why = if app.problem.is_some() {
-                "no events: see the State pane".to_string()
-            } else {
-                app.no_event_text()
-            };
-            app.events.draw(frame, inner, theme, moves, &why)
-        }
-        Pane::Trace => match walk {
-            Some(w) => app.trace.draw(frame, inner, theme, w, focused),
-            None => 0,
-        },
-        Pane::Checks => {
-            let keymap = &app.config.keymap;
-            let view = ChecksView {
-                focused,
-                loading: app.loading(),
-            };
-            app.checks.draw(frame, inner, theme, keymap, view)
-        }
-        Pane::Symmetry => {
-            match walk {
-                Some(w) => {
-                    let x = w
-                        .shown
-                        .as_ref()
-                        .filter(|_| w.is_current())
-                        .and_then(|s| s.symmetry.as_deref());
-                    let key = |command| {
-                        app.config
-                            .keymap
-                            .key_for(Pane::Symmetry, command)
-                            .unwrap_or_default()
-                    };
-                    let (left, right) = (key(Command::ScrollLeft), key(Command::ScrollRight));
-                    let view = SymmetryView {
-                        theme,
-                        about: &w.symmetry,
-                        x,
-                        keys: (&left, &right),
-                    };
-                    app.symmetry.draw(frame, inner, &view);
-                }
-                None => frame.render_widget(
-                    Paragraph::new(app.problem.as_deref().unwrap_or("loading…"))
-                        .style(theme.dim)
-                        .wrap(Wrap { trim: false }),
-                    inner,
-                ),
-            }
-            app.symmetry.scroll.selected
-        }
-    }
-}
-
-fn block(app: &App, pane: Pane, focused: bool) -> Block<'static> {
-    let theme = &app.config.theme;
-    let walk = app.walk.as_ref();
-    let title = match pane {
-        Pane::State => match walk {
-            Some(w) => format!(" State — {} ", w.process),
-            None => " State ".to_string(),
-        },
-        Pane::Events => match walk {
-            Some(w) => app.events.title(w.moves()),
-            None => " Events ".to_string(),
-        },
-        Pane::Trace => TracePane::title(walk),
-        Pane::Symmetry if walk.is_some_and(|w| w.symmetry.structure.is_some()) => {
-            " Symmetry — the communication structure ".to_string()
-        }
-        Pane::Symmetry => app.symmetry.title(walk.is_some_and(|w| w.reduced)),
-        other => format!(" {} ", other.title()),
+/// Draws pane `id` with its border; the first row of its list shown.
+fn draw_pane(app: &App, frame: &mut Frame, id: PaneId, rect: Rect) -> usize {
+    let Some(pane) = app.panes.get(id) else {
+        return 0;
     };
+    let cx = app.context(id);
+    let theme = &app.config.theme;
+    let title = pane.title(&cx);
     // A focused pane's title is marked, not only coloured.
-    let title = if focused {
+    let title = if cx.facts.focused {
         format!("▸{}", title.trim_start())
     } else {
         title
     };
-    Block::default()
+    let block = Block::default()
         .borders(Borders::ALL)
         .title(Span::styled(title, theme.title))
-        .border_style(if focused {
+        .border_style(if cx.facts.focused {
             theme.focused_border
         } else {
             theme.border
-        })
+        });
+    let inner = block.inner(rect);
+    frame.render_widget(block, rect);
+    pane.draw(frame, inner, &cx)
 }
 
 fn message_line(app: &App, frame: &mut Frame, area: Rect) {
@@ -286,74 +196,23 @@ fn message_line(app: &App, frame: &mut Frame, area: Rect) {
 
 fn status_bar(app: &App, frame: &mut Frame, area: Rect) {
     let keymap = &app.config.keymap;
-    let pane = app.focus;
-    let hint =
-        |command: Command, what: &str| keymap.key_for(pane, command).map(|k| format!("{k} {what}"));
-    let mut hints: Vec<String> = match pane {
-        // Nothing is animated (the script or the process failed, or it
-        // is loading): there is nothing to fire or step.
-        Pane::Events | Pane::State | Pane::Trace | Pane::Symmetry if app.walk.is_none() => {
-            vec![
-                // A script that loaded without a process to animate.
-                hint(Command::TypeProcess, "type a process")
-                    .filter(|_| app.checks.script.is_some()),
-                hint(Command::Reload, "reload").filter(|_| !app.loading()),
-            ]
-        }
-        Pane::Events | Pane::State => vec![
-            hint(Command::Activate, "fire"),
-            Some("1-9 fire n".into()).filter(|_| app.events_hidden().is_none()),
-            hint(Command::Undo, "undo"),
-            hint(Command::RandomStep, "random"),
-            hint(Command::Filter, "filter"),
-            hint(Command::ToggleSymmetry, "symmetry"),
-        ],
-        Pane::Trace => vec![
-            hint(Command::Activate, "go there"),
-            hint(Command::Undo, "undo"),
-            hint(Command::Redo, "redo"),
-            hint(Command::SwapWalk, "earlier walk").filter(|_| app.earlier.is_some()),
-            hint(Command::Initial, "initial"),
-            hint(Command::FollowTrace, "follow a trace"),
-        ],
-        Pane::Script => vec![
-            hint(Command::Activate, "animate"),
-            hint(Command::TypeProcess, "type a process"),
-            hint(
-                Command::ShowTypes,
-                if app.script.types_shown {
-                    "hide types"
-                } else {
-                    "types"
-                },
-            ),
-        ],
-        // What applies now: a counterexample to open, a check to cancel.
-        Pane::Checks => vec![
-            hint(Command::Activate, "run/open"),
-            hint(Command::RunCheck, "run"),
-            hint(Command::OpenCounterexample, "counterexample").filter(|_| {
-                let selected = app.checks.rows.get(app.checks.list.selected);
-                selected.is_some_and(|row| {
-                    matches!(&row.status, CheckStatus::Done(done) if done.counterexample.is_some())
-                })
-            }),
-            hint(Command::Cancel, "cancel").filter(|_| app.check_running()),
-            hint(Command::RunAllChecks, "run all").filter(|_| !app.check_running()),
-        ],
-        Pane::Symmetry => vec![
-            hint(Command::AlgorithmNext, "next stage"),
-            hint(Command::AlgorithmBack, "back"),
-            hint(Command::Mark, "mark"),
-            hint(Command::Compare, "compare"),
-            hint(Command::Graph, "graph"),
-            hint(Command::WalkReduced, "reduced walk"),
-            hint(Command::ToggleSymmetry, "close"),
-        ],
-    }
-    .into_iter()
-    .flatten()
-    .collect();
+    let focus = app.focus;
+    let hint = |command: Command, what: &str| {
+        keymap
+            .key_for(focus, command)
+            .map(|k| format!("{k} {what}"))
+    };
+    let offered = app
+        .panes
+        .get(focus)
+        .map_or_else(Vec::new, |pane| pane.hints(&app.context(focus)));
+    let mut hints: Vec<String> = offered
+        .into_iter()
+        .filter_map(|offer| match offer {
+            Hint::Key(command, what) => hint(command, what),
+            Hint::Text(text) => Some(text.to_string()),
+        })
+        .collect();
     let last: Vec<String> = [hint(Command::Help, "help"), hint(Command::Quit, "quit")]
         .into_iter()
         .flatten()
@@ -427,7 +286,7 @@ fn confirm(frame: &mut Frame, area: Rect, title: &str, text: &str) {
 
 /// The help overlay's lines: one per command, its keys together.
 pub fn help_lines(app: &App) -> Vec<Line<'static>> {
-    super::help::lines(&app.config, app.focus)
+    app.help_lines()
 }
 
 fn help(app: &App, frame: &mut Frame, area: Rect) {
@@ -437,7 +296,7 @@ fn help(app: &App, frame: &mut Frame, area: Rect) {
     let block = Block::bordered()
         .title(format!(
             " Keys — {} pane (↑↓ scroll · Esc closes) ",
-            app.focus.title()
+            app.panes.get(app.focus).map_or("", |pane| pane.name())
         ))
         .border_style(theme.focused_border);
     let inner = block.inner(rect);

@@ -4,11 +4,17 @@
 
 use std::path::PathBuf;
 
-use super::super::config::{Command, Pane};
+use ratatui::text::Line;
+
+use super::super::config::{Command, PaneId};
 use super::super::engine::Request;
 use super::super::model::Source;
+use super::super::panes::checks::ChecksPane;
+use super::super::panes::events::EventsPane;
+use super::super::panes::script::ScriptPane;
 use super::super::panes::symmetry::Section;
-use super::super::panes::{self, Effect};
+use super::super::panes::symmetry::SymmetryPane;
+use super::super::panes::{Context, Effect};
 use super::super::walk::Walk;
 use super::super::{help, layout};
 use super::{App, Job, Overlay};
@@ -33,7 +39,6 @@ impl App {
             // Keys act on what the screen is about to show.
             self.await_quick();
         }
-        let page = self.page();
         match command {
             Command::Quit => self.quit_or_ask(),
             Command::Help => {
@@ -55,16 +60,20 @@ impl App {
             Command::Initial => self.goto(0),
             Command::Filter => self.ask_filter(),
             Command::RunCheck => {
-                let effect = self
-                    .checks
-                    .run(self.checks.list.selected, &self.budget.clone());
+                let checks = self.panes.of_type_mut::<ChecksPane>();
+                let effect = checks.run(checks.list.selected, &self.budget.clone());
                 self.effect(effect);
             }
             Command::RunAllChecks => {
-                let effect = self.checks.run_all(&self.budget.clone());
+                let effect = self
+                    .panes
+                    .of_type_mut::<ChecksPane>()
+                    .run_all(&self.budget.clone());
                 self.effect(effect);
             }
-            Command::OpenCounterexample => self.open_counterexample(self.checks.list.selected),
+            Command::OpenCounterexample => {
+                self.open_counterexample(self.panes.of_type::<ChecksPane>().list.selected)
+            }
             Command::TypeProcess => self.ask_process(),
             Command::Maximise => self.maximised = !self.maximised,
             Command::Grow | Command::Shrink => self.resize_column(command == Command::Grow),
@@ -94,7 +103,7 @@ impl App {
             | Command::PageDown
             | Command::Top
             | Command::Bottom
-            | Command::Activate => self.pane_command(command, page),
+            | Command::Activate => self.pane_command(command),
         }
     }
 
@@ -127,8 +136,17 @@ impl App {
                 Command::Bottom => usize::MAX,
                 _ => self.help_scroll,
             }
-            .min(help::lines(&self.config, self.focus).len());
+            .min(self.help_lines().len());
         }
+    }
+
+    /// The help overlay's lines for the focused pane.
+    pub fn help_lines(&self) -> Vec<Line<'static>> {
+        let activate = self
+            .panes
+            .get(self.focus)
+            .map_or("", |pane| pane.activate_help());
+        help::lines(&self.config, self.focus, activate)
     }
 
     /// Moves the focus to the next pane on the screen (`forward`) or the
@@ -153,9 +171,9 @@ impl App {
 
     /// Shows or hides the definitions' types in the Script pane.
     fn toggle_types(&mut self) {
-        self.script.toggle_types();
-        self.focus = Pane::Script;
-        if self.script.types_shown {
+        self.panes.of_type_mut::<ScriptPane>().toggle_types();
+        self.focus = PaneId::SCRIPT;
+        if self.panes.of_type::<ScriptPane>().types_shown {
             self.say_selected_type();
         } else {
             self.say("types hidden");
@@ -166,7 +184,7 @@ impl App {
     /// keys that fire its events by number or selection would take a
     /// move the user cannot see, and do nothing but say so.
     pub fn events_hidden(&self) -> Option<String> {
-        if layout::order(self.settings()).contains(&Pane::Events) {
+        if layout::order(self.settings()).contains(&PaneId::EVENTS) {
             return None;
         }
         let key = |command| self.key_of(command);
@@ -184,76 +202,41 @@ impl App {
         })
     }
 
-    /// A command for the focused pane.
-    fn pane_command(&mut self, command: Command, page: usize) {
-        // Enter fires the selected event from the State pane and the
-        // symmetry view too: not unseen.
-        if command == Command::Activate
-            && matches!(self.focus, Pane::State | Pane::Symmetry)
-            && let Some(why) = self.events_hidden()
-        {
-            let key = self.key_of(Command::Activate);
-            self.complain(format!("{key}: no event fired, {why}"));
-            return;
-        }
-        let effect = match self.focus {
-            Pane::Script => {
-                let effect = self.script.update(command, page);
-                self.say_selected_type();
-                effect
-            }
-            Pane::Checks => self.checks.update(command, page),
-            Pane::Events | Pane::State if command == Command::Activate => match &self.walk {
-                Some(walk) => self.events.update(command, walk.moves(), page),
-                None => Effect::None,
-            },
-            Pane::Events => match &self.walk {
-                Some(walk) => self.events.update(command, walk.moves(), page),
-                None => Effect::None,
-            },
-            Pane::State => {
-                let rows = self.state_rows();
-                self.state.update(command, rows, page);
-                Effect::None
-            }
-            Pane::Trace => match &self.walk {
-                Some(walk) => self.trace.update(command, walk, page),
-                None => Effect::None,
-            },
-            Pane::Symmetry => {
-                if command == Command::Activate {
-                    match &self.walk {
-                        Some(walk) => self.events.update(command, walk.moves(), page),
-                        None => Effect::None,
-                    }
-                } else {
-                    let rows = self.symmetry_rows();
-                    self.symmetry.update(command, rows, page);
-                    Effect::None
-                }
-            }
-        };
+    /// A command for the focused pane; what it asks for is carried out.
+    fn pane_command(&mut self, command: Command) {
+        let effect = self.update_pane(self.focus, command);
         self.effect(effect);
+    }
+
+    /// Pane `id`'s answer to `command`.
+    pub(super) fn update_pane(&mut self, id: PaneId, command: Command) -> Effect {
+        let facts = self.facts(id);
+        let cx = Context::new(
+            &self.config,
+            self.walk.as_ref(),
+            self.problem.as_deref(),
+            facts,
+        );
+        self.panes
+            .get_mut(id)
+            .map_or(Effect::None, |pane| pane.update(command, &cx))
     }
 
     /// With the types shown, the selected definition's type in full on
     /// the status line.
     fn say_selected_type(&mut self) {
-        if self.script.types_shown
-            && let Some(typed) = self.script.selected_type()
+        if self.panes.of_type::<ScriptPane>().types_shown
+            && let Some(typed) = self.panes.of_type::<ScriptPane>().selected_type()
         {
             self.say(typed);
         }
     }
 
-    pub(super) fn state_rows(&self) -> usize {
-        self.walk
-            .as_ref()
-            .map_or(0, |w| panes::state::rows(w, &self.config.theme).len())
-    }
-
     fn resize_column(&mut self, grow: bool) {
-        let column = layout::column_of(self.focus);
+        let Some(&(_, placement)) = self.placements.iter().find(|(id, _)| *id == self.focus) else {
+            return;
+        };
+        let column = layout::width_of(placement.column);
         let delta: i32 = if grow { 4 } else { -4 };
         let new = (i32::from(self.widths[column]) + delta).clamp(12, 76);
         let change = new - i32::from(self.widths[column]);
@@ -316,25 +299,33 @@ impl App {
             self.engine.control.cancel();
             self.cancelling = true;
             self.say("cancelling…");
-        } else if let Some(h) = self.checks.running() {
+        } else if let Some(h) = self.panes.of_type::<ChecksPane>().running() {
             h.cancel();
-            self.checks.stop_queue();
+            self.panes.of_type_mut::<ChecksPane>().stop_queue();
             self.say("cancelling the check…");
-        } else if self.focus == Pane::Symmetry
-            && self.symmetry.section == Section::Algorithm
-            && self.symmetry.hand.is_some()
+        } else if self.focus == PaneId::SYMMETRY
+            && self.panes.of_type::<SymmetryPane>().section == Section::Algorithm
+            && self.panes.of_type::<SymmetryPane>().hand.is_some()
         {
-            self.symmetry.hand = None;
+            self.panes.of_type_mut::<SymmetryPane>().hand = None;
             let x = self.explained();
             if let Some(shown) = self.walk.as_ref().and_then(|w| w.shown.as_ref()) {
-                self.symmetry.fit(x.as_deref(), shown.at, shown.reduced);
+                self.panes
+                    .of_type_mut::<SymmetryPane>()
+                    .fit(x.as_deref(), shown.at, shown.reduced);
             }
             self.say("step 3 as the algorithm makes it again");
-        } else if self.focus == Pane::Symmetry && self.symmetry.section != Section::Representative {
-            self.symmetry.show(Section::Representative);
-        } else if !self.events.filter.is_empty() {
+        } else if self.focus == PaneId::SYMMETRY
+            && self.panes.of_type::<SymmetryPane>().section != Section::Representative
+        {
+            self.panes
+                .of_type_mut::<SymmetryPane>()
+                .show(Section::Representative);
+        } else if !self.panes.of_type::<EventsPane>().filter.is_empty() {
             let moves = self.walk.as_ref().map_or(&[][..], |w| w.moves()).to_vec();
-            self.events.set_filter("", &moves);
+            self.panes
+                .of_type_mut::<EventsPane>()
+                .set_filter("", &moves);
         } else if self.maximised {
             self.maximised = false;
         } else {

@@ -5,9 +5,12 @@ use std::path::PathBuf;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use super::super::config::{Command, Pane};
+use super::super::config::{Command, PaneId};
 use super::super::engine::Request;
 use super::super::model::Source;
+use super::super::panes::Context;
+use super::super::panes::events::EventsPane;
+use super::super::panes::symmetry::SymmetryPane;
 use super::super::prompt::{Outcome, Prompt, PromptKey, Purpose};
 use super::{Action, App, DEFAULT_RANDOM_RUN, Job, Overlay};
 use crate::lts::animator::EventKind;
@@ -100,7 +103,9 @@ impl App {
                     Outcome::Editing => {
                         if prompt.purpose == Purpose::Filter {
                             let moves = self.walk.as_ref().map_or(&[][..], |w| w.moves()).to_vec();
-                            self.events.set_filter(&prompt.text(), &moves);
+                            self.panes
+                                .of_type_mut::<EventsPane>()
+                                .set_filter(&prompt.text(), &moves);
                         }
                         self.overlay = Some(Overlay::Prompt(prompt));
                     }
@@ -110,7 +115,9 @@ impl App {
                         if prompt.purpose == Purpose::Filter {
                             let moves = self.walk.as_ref().map_or(&[][..], |w| w.moves()).to_vec();
                             let before = std::mem::take(&mut self.filter_before);
-                            self.events.set_filter(&before, &moves);
+                            self.panes
+                                .of_type_mut::<EventsPane>()
+                                .set_filter(&before, &moves);
                         }
                     }
                     Outcome::Confirmed(text) => {
@@ -161,7 +168,11 @@ impl App {
             Purpose::Trace => self.follow_trace(text.trim()),
             Purpose::Stage => {
                 let x = self.explained();
-                if let Err(why) = self.symmetry.go_to(&text, x.as_deref()) {
+                if let Err(why) = self
+                    .panes
+                    .of_type_mut::<SymmetryPane>()
+                    .go_to(&text, x.as_deref())
+                {
                     self.complain(why);
                 }
             }
@@ -177,42 +188,26 @@ impl App {
             return;
         };
         self.focus = hit.pane;
-        let (list, rows) = match hit.pane {
-            Pane::Script => (&mut self.script.list, self.script.items.len()),
-            Pane::Checks => (&mut self.checks.list, self.checks.rows.len()),
-            Pane::Events => {
-                let rows = self
-                    .walk
-                    .as_ref()
-                    .map_or(0, |w| self.events.visible(w.moves()).len());
-                (&mut self.events.list, rows)
-            }
-            Pane::Trace => {
-                let rows = self.walk.as_ref().map_or(0, |w| w.path.len() + 1);
-                (&mut self.trace.list, rows)
-            }
-            Pane::State => {
-                let rows = self.state_rows();
-                (&mut self.state.scroll, rows)
-            }
-            Pane::Symmetry => {
-                let rows = self.symmetry_rows();
-                (&mut self.symmetry.scroll, rows)
-            }
+        let facts = self.facts(hit.pane);
+        let cx = Context::new(
+            &self.config,
+            self.walk.as_ref(),
+            self.problem.as_deref(),
+            facts,
+        );
+        let Some(pane) = self.panes.get_mut(hit.pane) else {
+            return;
         };
+        let rows = pane.rows(&cx);
+        let selects = pane.click_selects();
+        let list = pane.list_mut();
         match (scroll, hit.row) {
             (Some(down), _) => list.scroll(down, rows),
-            (None, Some(clicked)) if clicked < rows => {
-                if matches!(
-                    hit.pane,
-                    Pane::Script | Pane::Checks | Pane::Events | Pane::Trace
-                ) {
-                    list.selected = clicked;
-                }
-            }
+            (None, Some(clicked)) if clicked < rows && selects => list.selected = clicked,
             _ => {}
         }
     }
+
     /// Asks for the number of steps of a random run.
     pub(super) fn ask_random_run(&mut self) {
         self.overlay = Some(Overlay::Prompt(Prompt::new(
@@ -223,11 +218,11 @@ impl App {
 
     /// Asks for the events' filter, which applies as it is typed.
     pub(super) fn ask_filter(&mut self) {
-        self.focus = Pane::Events;
-        self.filter_before = self.events.filter.clone();
+        self.focus = PaneId::EVENTS;
+        self.filter_before = self.panes.of_type::<EventsPane>().filter.clone();
         self.overlay = Some(Overlay::Prompt(Prompt::new(
             Purpose::Filter,
-            &self.events.filter,
+            &self.panes.of_type::<EventsPane>().filter,
         )))
     }
 

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use super::super::config::Command;
 use super::super::engine::Request;
+use super::super::panes::checks::ChecksPane;
 use super::super::session;
 use super::{App, Job, Overlay};
 
@@ -53,8 +54,8 @@ impl App {
     /// stopped first, as what it was doing may add steps to the walk
     /// (they are kept once it has stopped, within [`STOP_PATIENCE`](super::STOP_PATIENCE)).
     pub(super) fn quit_anyway(&mut self) {
-        self.checks.stop_queue();
-        if let Some(h) = self.checks.running() {
+        self.panes.of_type_mut::<ChecksPane>().stop_queue();
+        if let Some(h) = self.panes.of_type::<ChecksPane>().running() {
             h.cancel();
         }
         if self.busy.is_some() {

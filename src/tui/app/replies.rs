@@ -3,10 +3,15 @@
 
 use std::path::PathBuf;
 
-use super::super::config::{Command, Pane};
+use super::super::config::{Command, PaneId};
 use super::super::engine::{Animated, Chosen, Compared, Opened, Reply, Shown, Walked};
+use super::super::panes::checks::ChecksPane;
+use super::super::panes::events::EventsPane;
 use super::super::panes::plural;
+use super::super::panes::script::ScriptPane;
 use super::super::panes::symmetry::Section;
+use super::super::panes::symmetry::SymmetryPane;
+use super::super::panes::trace::TracePane;
 use super::super::walk::{Walk, WalkRecord};
 use super::{App, Job, Overlay};
 use crate::symmetry::strategy::Strategy;
@@ -171,7 +176,7 @@ impl App {
             Job::Follow { mut cx, .. } => {
                 let taken = followed.unwrap_or(0);
                 cx.valid = taken;
-                self.focus = Pane::Trace;
+                self.focus = PaneId::TRACE;
                 self.say(format!(
                     "counterexample of assertion {} loaded: {} ({} and {} step \
                      through it{})",
@@ -211,8 +216,10 @@ impl App {
             "compared with the marked state: {}",
             compared.headline
         ));
-        self.symmetry.compared = Some(compared);
-        self.symmetry.show(Section::Compare);
+        self.panes.of_type_mut::<SymmetryPane>().compared = Some(compared);
+        self.panes
+            .of_type_mut::<SymmetryPane>()
+            .show(Section::Compare);
         // The rest of the view explains this state.
         self.open_symmetry();
     }
@@ -249,8 +256,9 @@ impl App {
             .and_then(|a| Some((a.process.clone(), mark_dropped(a)?)));
         self.earlier = opened.earlier.map(|animated| Walk::new(*animated, reduced));
         self.source = opened.source;
-        self.script.list(&opened.listing);
-        self.checks
+        self.panes.of_type_mut::<ScriptPane>().list(&opened.listing);
+        self.panes
+            .of_type_mut::<ChecksPane>()
             .list(opened.listing.script.clone(), &opened.listing.assertions);
         match opened.animated {
             Ok(animated) => {
@@ -329,11 +337,13 @@ impl App {
         let Some(walk) = &self.walk else {
             return;
         };
-        self.trace.list.selected = walk.path.position();
-        self.events.filter.clear();
-        self.events.list.selected = 0;
-        self.symmetry.compared = None;
-        self.symmetry.hand = None;
+        self.panes.of_type_mut::<TracePane>().list.selected = walk.path.position();
+        let events = self.panes.of_type_mut::<EventsPane>();
+        events.filter.clear();
+        events.list.selected = 0;
+        let symmetry = self.panes.of_type_mut::<SymmetryPane>();
+        symmetry.compared = None;
+        symmetry.hand = None;
         self.problem = None;
         self.after_show();
     }
@@ -351,7 +361,7 @@ impl App {
         walk.path.extend(&walked.steps, walked.position);
         walk.seen = walked.shown.seen;
         walk.shown = Some(walked.shown);
-        self.trace.list.selected = walk.path.position();
+        self.panes.of_type_mut::<TracePane>().list.selected = walk.path.position();
         self.after_show();
         match (job, walked.stopped) {
             (Job::Random(asked), stopped) => {
@@ -380,10 +390,13 @@ impl App {
         let Some(walk) = &self.walk else {
             return;
         };
-        self.events.fit(walk.moves());
+        self.panes.of_type_mut::<EventsPane>().fit(walk.moves());
         if let Some(shown) = &walk.shown {
-            self.symmetry
-                .fit(shown.symmetry.as_deref(), shown.at, shown.reduced);
+            self.panes.of_type_mut::<SymmetryPane>().fit(
+                shown.symmetry.as_deref(),
+                shown.at,
+                shown.reduced,
+            );
         }
     }
 
@@ -410,8 +423,10 @@ impl App {
         };
         self.say(format!("step 3 by hand: {member} — {came}"));
         let (at, reduced) = (chosen.at, chosen.reduced);
-        self.symmetry.hand = Some(Box::new(chosen));
-        self.symmetry.fit(None, at, reduced);
+        self.panes.of_type_mut::<SymmetryPane>().hand = Some(Box::new(chosen));
+        self.panes
+            .of_type_mut::<SymmetryPane>()
+            .fit(None, at, reduced);
     }
 }
 

@@ -4,9 +4,11 @@
 
 use std::path::PathBuf;
 
-use super::super::config::Pane;
+use super::super::config::PaneId;
 use super::super::engine::{Request, StateSymmetry};
 use super::super::layout::{self, Settings};
+use super::super::panes::events::EventsPane;
+use super::super::panes::symmetry::SymmetryPane;
 use super::super::panes::symmetry::{Laid, Section, stages};
 use super::super::prompt::{Prompt, Purpose};
 use super::{App, Job, Overlay};
@@ -54,7 +56,11 @@ impl App {
         }
         let x = self.explained();
         let mut prompt = Prompt::new(Purpose::Stage, "");
-        if let Some(x) = self.symmetry.algorithm_of(x.as_deref()) {
+        if let Some(x) = self
+            .panes
+            .of_type::<SymmetryPane>()
+            .algorithm_of(x.as_deref())
+        {
             prompt.hint = format!("1 to {}", stages(x));
         }
         self.overlay = Some(Overlay::Prompt(prompt));
@@ -70,7 +76,7 @@ impl App {
             self.complain("the representative is still being computed: try again");
             return;
         };
-        let choices = match self.symmetry.next_choice(&x) {
+        let choices = match self.panes.of_type_mut::<SymmetryPane>().next_choice(&x) {
             Ok(choices) => choices,
             Err(why) => return self.complain(why),
         };
@@ -78,7 +84,7 @@ impl App {
         // stages again.
         let own: Vec<usize> = split_offs(&x.trace).iter().map(|s| s.0).collect();
         if own.starts_with(&choices) {
-            self.symmetry.hand = None;
+            self.panes.of_type_mut::<SymmetryPane>().hand = None;
             self.say("step 3 as the algorithm makes it: its own representative");
             return;
         }
@@ -126,7 +132,8 @@ impl App {
         let request = Request::Export {
             at: walk.path.current(),
             choices: self
-                .symmetry
+                .panes
+                .of_type::<SymmetryPane>()
                 .hand
                 .as_ref()
                 .map_or_else(Vec::new, |h| h.choices.clone()),
@@ -137,19 +144,17 @@ impl App {
         self.request(Job::Export, request);
     }
 
-    pub(super) fn symmetry_rows(&self) -> usize {
-        self.symmetry_laid().map_or(0, |laid| laid.lines.len())
-    }
-
     /// The symmetry view laid out as it is drawn.
     pub(super) fn symmetry_laid(&self) -> Option<Laid> {
         let walk = self.walk.as_ref()?;
         let x = walk.shown.as_ref().and_then(|s| s.symmetry.as_deref());
         let width = self.symmetry_width(self.settings());
-        Some(
-            self.symmetry
-                .laid_out(&self.config.theme, &walk.symmetry, x, usize::from(width)),
-        )
+        Some(self.panes.of_type::<SymmetryPane>().laid_out(
+            &self.config.theme,
+            &walk.symmetry,
+            x,
+            usize::from(width),
+        ))
     }
 
     /// The symmetry view's width inside its border, laid out by
@@ -157,7 +162,7 @@ impl App {
     pub(super) fn symmetry_width(&self, settings: Settings) -> u16 {
         layout::areas(settings)
             .iter()
-            .find(|(p, _)| *p == Pane::Symmetry)
+            .find(|(p, _)| *p == PaneId::SYMMETRY)
             .map_or(self.size.0, |(_, r)| r.width)
             .saturating_sub(2)
     }
@@ -170,9 +175,9 @@ impl App {
     /// Opens the symmetry view if it is closed (asking for the current
     /// state's explanation).
     pub(super) fn open_symmetry(&mut self) {
-        if !self.symmetry.open {
-            self.symmetry.open = true;
-            self.focus = Pane::Symmetry;
+        if !self.panes.of_type::<SymmetryPane>().open {
+            self.panes.of_type_mut::<SymmetryPane>().open = true;
+            self.focus = PaneId::SYMMETRY;
             self.show_again();
         }
     }
@@ -215,7 +220,7 @@ impl App {
         } else {
             "walking the raw system again (the same path)"
         };
-        self.events.list.selected = 0;
+        self.panes.of_type_mut::<EventsPane>().list.selected = 0;
         self.say(text);
         self.show_again();
     }
@@ -251,13 +256,16 @@ impl App {
     }
     /// Opens or closes the symmetry view.
     pub(super) fn toggle_symmetry(&mut self) {
-        self.symmetry.open = !self.symmetry.open;
-        if self.symmetry.open {
-            self.symmetry.show(Section::Representative);
-            self.focus = Pane::Symmetry;
+        let symmetry = self.panes.of_type_mut::<SymmetryPane>();
+        symmetry.open = !symmetry.open;
+        if symmetry.open {
+            self.panes
+                .of_type_mut::<SymmetryPane>()
+                .show(Section::Representative);
+            self.focus = PaneId::SYMMETRY;
             self.show_again();
-        } else if self.focus == Pane::Symmetry {
-            self.focus = Pane::Events;
+        } else if self.focus == PaneId::SYMMETRY {
+            self.focus = PaneId::EVENTS;
         }
     }
 
@@ -265,7 +273,11 @@ impl App {
     pub(super) fn scroll_sideways(&mut self, right: bool) {
         self.open_symmetry();
         let overflow = self.symmetry_laid().map_or(0, |laid| laid.overflow);
-        if let Err(why) = self.symmetry.scroll_sideways(right, overflow) {
+        if let Err(why) = self
+            .panes
+            .of_type_mut::<SymmetryPane>()
+            .scroll_sideways(right, overflow)
+        {
             self.complain(why);
         }
     }
@@ -276,7 +288,11 @@ impl App {
             return;
         }
         let x = self.explained();
-        if let Some(note) = self.symmetry.step(forward, x.as_deref()) {
+        if let Some(note) = self
+            .panes
+            .of_type_mut::<SymmetryPane>()
+            .step(forward, x.as_deref())
+        {
             self.complain(note);
         }
     }
@@ -295,11 +311,11 @@ impl App {
     /// Shows the symmetry view's graph, or its representative again.
     pub(super) fn toggle_graph(&mut self) {
         self.open_symmetry();
-        self.symmetry
-            .show(if self.symmetry.section == Section::Graph {
-                Section::Representative
-            } else {
-                Section::Graph
-            });
+        let symmetry = self.panes.of_type_mut::<SymmetryPane>();
+        symmetry.show(if symmetry.section == Section::Graph {
+            Section::Representative
+        } else {
+            Section::Graph
+        });
     }
 }

@@ -3,7 +3,10 @@
 //! (steps, undo and redo, random runs).
 
 use super::super::engine::{Follow, Request, Want};
+use super::super::panes::checks::ChecksPane;
 use super::super::panes::checks::{CheckStatus, describe_counterexample};
+use super::super::panes::events::EventsPane;
+use super::super::panes::trace::TracePane;
 use super::super::panes::{Effect, plural};
 use super::super::walk::{LoadedCounterexample, Walk};
 use super::{App, Job, Overlay, Replacement};
@@ -101,7 +104,7 @@ impl App {
     /// The request that loads check `index`'s counterexample, or a
     /// complaint that there is none.
     fn follow_request(&mut self, index: usize, keep: bool) -> Option<(Job, Request)> {
-        let row = self.checks.rows.get(index)?;
+        let row = self.panes.of_type::<ChecksPane>().rows.get(index)?;
         let CheckStatus::Done(done) = &row.status else {
             self.complain("run the check first (c)");
             return None;
@@ -199,7 +202,7 @@ impl App {
             return;
         }
         walk.path.goto(p);
-        self.trace.list.selected = p;
+        self.panes.of_type_mut::<TracePane>().list.selected = p;
         let (at, into) = (walk.path.current(), walk.path.into_current());
         self.request(Job::Show, Request::Show { at, into, want });
     }
@@ -239,7 +242,7 @@ impl App {
             return;
         }
         let effect = match &self.walk {
-            Some(walk) => self.events.nth(n, walk.moves()),
+            Some(walk) => self.panes.of_type::<EventsPane>().nth(n, walk.moves()),
             None => Effect::None,
         };
         self.effect(effect);

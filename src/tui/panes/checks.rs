@@ -11,8 +11,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Gauge, Paragraph, Wrap};
 
-use super::super::config::{Command, KeyMap, Pane, Theme};
-use super::{Effect, List, count, draw_list, elide_middle, plural};
+use super::super::config::{Command, KeyMap, PaneId, Theme};
+use super::super::layout::{Column, Placement, Shown};
+use super::{Context, Effect, Hint, List, Pane, count, draw_list, elide_middle, plural};
 use crate::budget::{Stopped, unbounded_note};
 use crate::check::counterexample::{Kind, RenderedCounterexample};
 use crate::check::worker::{CheckHandle, Checked};
@@ -38,14 +39,6 @@ pub struct Finished {
     pub counterexample: Option<RenderedCounterexample>,
     /// The state budget it ran within (said when it stopped it).
     pub max_states: Option<usize>,
-}
-
-/// How the Checks pane is drawn.
-#[derive(Debug, Clone, Copy)]
-pub struct ChecksView {
-    pub focused: bool,
-    /// The script is being read: no script yet is no failure.
-    pub loading: bool,
 }
 
 pub struct CheckRow {
@@ -100,20 +93,17 @@ impl ChecksPane {
         })
     }
 
-    pub fn update(&mut self, command: Command, page: usize) -> Effect {
-        if self.list.navigate(command, self.rows.len(), page) {
-            return Effect::None;
-        }
+    /// What Enter on the selected check does: run it, or open its
+    /// counterexample.
+    fn activate(&self) -> Effect {
         let selected = self.list.selected;
-        match (command, self.rows.get(selected).map(|c| &c.status)) {
-            (Command::Activate, Some(CheckStatus::Done(done))) if done.counterexample.is_some() => {
+        match self.rows.get(selected).map(|c| &c.status) {
+            Some(CheckStatus::Done(done)) if done.counterexample.is_some() => {
                 Effect::OpenCounterexample(selected)
             }
-            (Command::Activate, Some(CheckStatus::Running(_))) => {
-                Effect::Say("running (Esc cancels)".into())
-            }
-            (Command::Activate, Some(_)) => Effect::RunCheck(selected),
-            _ => Effect::None,
+            Some(CheckStatus::Running(_)) => Effect::Say("running (Esc cancels)".into()),
+            Some(_) => Effect::RunCheck(selected),
+            None => Effect::None,
         }
     }
 
@@ -218,15 +208,9 @@ impl ChecksPane {
 
     /// Draws the list and the selected check's detail; the list's first
     /// row shown.
-    pub fn draw(
-        &self,
-        frame: &mut Frame,
-        area: Rect,
-        theme: &Theme,
-        keymap: &KeyMap,
-        view: ChecksView,
-    ) -> usize {
-        let ChecksView { focused, loading } = view;
+    fn render(&self, frame: &mut Frame, area: Rect, cx: &Context) -> usize {
+        let (theme, keymap, focused, loading) =
+            (cx.theme, cx.keymap, cx.facts.focused, cx.facts.loading);
         if self.rows.is_empty() {
             let text = match (&self.script, loading) {
                 (Some(_), _) => "no assertions in this script",
@@ -329,7 +313,7 @@ impl ChecksPane {
         index: usize,
         row: &CheckRow,
     ) {
-        let key = |command| keymap.key_for(Pane::Checks, command).unwrap_or_default();
+        let key = |command| keymap.key_for(PaneId::CHECKS, command).unwrap_or_default();
         match &row.status {
             CheckStatus::Queued => {
                 frame.render_widget(
@@ -454,6 +438,70 @@ impl ChecksPane {
                 area,
             ),
         }
+    }
+}
+
+impl Pane for ChecksPane {
+    fn id(&self) -> PaneId {
+        PaneId::CHECKS
+    }
+
+    fn name(&self) -> &'static str {
+        "Checks"
+    }
+
+    fn placement(&self) -> Placement {
+        Placement {
+            column: Column::Left,
+            share: 45,
+            shown: Shown::Plain,
+        }
+    }
+
+    fn activate_help(&self) -> &'static str {
+        "run the selected check, or open its counterexample"
+    }
+
+    /// What applies now: a counterexample to open, a check to cancel.
+    fn hints(&self, cx: &Context) -> Vec<Hint> {
+        let mut hints = vec![
+            Hint::Key(Command::Activate, "run/open"),
+            Hint::Key(Command::RunCheck, "run"),
+        ];
+        let selected = self.rows.get(self.list.selected);
+        if selected.is_some_and(
+            |row| matches!(&row.status, CheckStatus::Done(done) if done.counterexample.is_some()),
+        ) {
+            hints.push(Hint::Key(Command::OpenCounterexample, "counterexample"));
+        }
+        hints.push(if cx.facts.check_running {
+            Hint::Key(Command::Cancel, "cancel")
+        } else {
+            Hint::Key(Command::RunAllChecks, "run all")
+        });
+        hints
+    }
+
+    fn update(&mut self, command: Command, cx: &Context) -> Effect {
+        if self.list.navigate(command, self.rows.len(), cx.facts.page) {
+            return Effect::None;
+        }
+        match command {
+            Command::Activate => self.activate(),
+            _ => Effect::None,
+        }
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, cx: &Context) -> usize {
+        self.render(frame, area, cx)
+    }
+
+    fn rows(&self, _cx: &Context) -> usize {
+        self.rows.len()
+    }
+
+    fn list_mut(&mut self) -> &mut List {
+        &mut self.list
     }
 }
 

@@ -10,9 +10,10 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::super::config::{Command, Theme};
+use super::super::config::{Command, PaneId, Theme};
 use super::super::engine::Move;
-use super::{Effect, List, clip, elide_middle};
+use super::super::layout::{Column, Placement, Shown};
+use super::{Context, Effect, Hint, List, Pane, clip, elide_middle, unanimated_hints};
 use crate::lts::animator::EventKind;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -54,7 +55,8 @@ impl EventsPane {
         self.list.fit(visible);
     }
 
-    pub fn update(&mut self, command: Command, moves: &[Move], page: usize) -> Effect {
+    /// A command among `moves`: moving the selection, or firing it.
+    fn respond(&mut self, command: Command, moves: &[Move], page: usize) -> Effect {
         let visible = self.visible(moves);
         if self.list.navigate(command, visible.len(), page) {
             return Effect::None;
@@ -80,7 +82,7 @@ impl EventsPane {
         }
     }
 
-    pub fn title(&self, moves: &[Move]) -> String {
+    fn title_of(&self, moves: &[Move]) -> String {
         let visible = self.visible(moves).len();
         if self.filter.is_empty() {
             format!(" Events ({visible}) ")
@@ -94,7 +96,7 @@ impl EventsPane {
     }
 
     /// Draws the moves (`None`: not yet described); the first row shown.
-    pub fn draw(
+    fn render(
         &self,
         frame: &mut Frame,
         area: Rect,
@@ -202,6 +204,86 @@ impl EventsPane {
         frame.render_widget(Paragraph::new(lines), area);
         offset
     }
+}
+
+impl Pane for EventsPane {
+    fn id(&self) -> PaneId {
+        PaneId::EVENTS
+    }
+
+    fn name(&self) -> &'static str {
+        "Events"
+    }
+
+    fn placement(&self) -> Placement {
+        Placement {
+            column: Column::Right,
+            share: 58,
+            shown: Shown::Always,
+        }
+    }
+
+    fn title(&self, cx: &Context) -> String {
+        match cx.walk {
+            Some(w) => self.title_of(w.moves()),
+            None => " Events ".to_string(),
+        }
+    }
+
+    fn activate_help(&self) -> &'static str {
+        "fire the selected event"
+    }
+
+    fn hints(&self, cx: &Context) -> Vec<Hint> {
+        match cx.walk {
+            Some(_) => firing_hints(cx),
+            None => unanimated_hints(cx),
+        }
+    }
+
+    fn update(&mut self, command: Command, cx: &Context) -> Effect {
+        match cx.walk {
+            Some(walk) => self.respond(command, walk.moves(), cx.facts.page),
+            None => Effect::None,
+        }
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, cx: &Context) -> usize {
+        if cx.problem.is_some() {
+            return self.render(
+                frame,
+                area,
+                cx.theme,
+                Some(&[]),
+                "no events: see the State pane",
+            );
+        }
+        let moves = cx.walk.filter(|w| w.is_current()).map(|w| w.moves());
+        self.render(frame, area, cx.theme, moves, &cx.facts.no_event)
+    }
+
+    fn rows(&self, cx: &Context) -> usize {
+        cx.walk.map_or(0, |w| self.visible(w.moves()).len())
+    }
+
+    fn list_mut(&mut self) -> &mut List {
+        &mut self.list
+    }
+}
+
+/// The status bar's offer in a pane that shows the state's moves.
+pub fn firing_hints(cx: &Context) -> Vec<Hint> {
+    let mut hints = vec![Hint::Key(Command::Activate, "fire")];
+    if cx.facts.events_hidden.is_none() {
+        hints.push(Hint::Text("1-9 fire n"));
+    }
+    hints.extend([
+        Hint::Key(Command::Undo, "undo"),
+        Hint::Key(Command::RandomStep, "random"),
+        Hint::Key(Command::Filter, "filter"),
+        Hint::Key(Command::ToggleSymmetry, "symmetry"),
+    ]);
+    hints
 }
 
 /// The components a move changes, after it: `#1 text, #6 text`.

@@ -7,10 +7,11 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 
-use super::super::config::{Command, Theme};
+use super::super::config::{Command, PaneId, Theme};
+use super::super::layout::{Column, Placement, Shown};
 use super::super::model::Listing;
 use super::super::prompt::{Prompt, Purpose};
-use super::{Effect, List, draw_list};
+use super::{Context, Effect, Hint, List, Pane, draw_list};
 
 /// One row of the Script pane.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -143,13 +144,8 @@ impl ScriptPane {
         self.list.fit(self.items.len());
     }
 
-    pub fn update(&mut self, command: Command, page: usize) -> Effect {
-        if self.list.navigate(command, self.items.len(), page) {
-            return Effect::None;
-        }
-        if command != Command::Activate {
-            return Effect::None;
-        }
+    /// What Enter on the selected item does.
+    fn activate(&self) -> Effect {
         match self.items.get(self.list.selected) {
             Some(ScriptItem::Process(p)) => Effect::Animate(p.clone()),
             Some(ScriptItem::Assertion { implementation, .. }) => {
@@ -169,7 +165,8 @@ impl ScriptPane {
         }
     }
 
-    pub fn draw(
+    /// Draws the items, `animated` marked; the first row shown.
+    fn render(
         &self,
         frame: &mut Frame,
         area: Rect,
@@ -214,5 +211,71 @@ impl ScriptPane {
             focused.then_some((self.list.selected, theme.selection)),
         );
         offset
+    }
+}
+
+impl Pane for ScriptPane {
+    fn id(&self) -> PaneId {
+        PaneId::SCRIPT
+    }
+
+    fn name(&self) -> &'static str {
+        "Script"
+    }
+
+    fn placement(&self) -> Placement {
+        Placement {
+            column: Column::Left,
+            share: 55,
+            shown: Shown::Plain,
+        }
+    }
+
+    fn activate_help(&self) -> &'static str {
+        "animate the selected process (or type its arguments)"
+    }
+
+    fn hints(&self, _cx: &Context) -> Vec<Hint> {
+        let types = if self.types_shown {
+            "hide types"
+        } else {
+            "types"
+        };
+        vec![
+            Hint::Key(Command::Activate, "animate"),
+            Hint::Key(Command::TypeProcess, "type a process"),
+            Hint::Key(Command::ShowTypes, types),
+        ]
+    }
+
+    /// With the types shown, a move says the selected definition's type
+    /// in full on the status line.
+    fn update(&mut self, command: Command, cx: &Context) -> Effect {
+        let effect = if self.list.navigate(command, self.items.len(), cx.facts.page) {
+            Effect::None
+        } else if command == Command::Activate {
+            self.activate()
+        } else {
+            Effect::None
+        };
+        match effect {
+            Effect::None if self.types_shown => {
+                self.selected_type().map_or(Effect::None, Effect::Say)
+            }
+            effect => effect,
+        }
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, cx: &Context) -> usize {
+        let animated = cx.walk.map_or("", |w| w.process.as_str());
+        self.render(frame, area, cx.theme, animated, cx.facts.focused)
+    }
+
+    fn rows(&self, _cx: &Context) -> usize {
+        self.items.len()
+    }
+
+    fn list_mut(&mut self) -> &mut List {
+        &mut self.list
     }
 }

@@ -8,9 +8,11 @@ use ratatui::style::Style;
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
-use super::super::config::{Command, Theme};
+use super::super::config::{Command, PaneId, Theme};
+use super::super::layout::{Column, Placement, Shown};
 use super::super::walk::Walk;
-use super::List;
+use super::events::firing_hints;
+use super::{Context, Effect, Hint, List, Pane, unanimated_hints};
 use crate::lts::machine::OutlineRow;
 use crate::tui::diagnostic_wrap::wrap_diagnostic;
 use crate::tui::wrap::wrap_line;
@@ -38,11 +40,7 @@ pub struct StatePane {
 }
 
 impl StatePane {
-    pub fn update(&mut self, command: Command, rows: usize, page: usize) {
-        self.scroll.navigate(command, rows, page);
-    }
-
-    pub fn draw(
+    fn render(
         &self,
         frame: &mut Frame,
         area: Rect,
@@ -70,6 +68,68 @@ impl StatePane {
             .take(usize::from(area.height))
             .collect();
         frame.render_widget(Paragraph::new(lines), area);
+    }
+}
+
+impl Pane for StatePane {
+    fn id(&self) -> PaneId {
+        PaneId::STATE
+    }
+
+    fn name(&self) -> &'static str {
+        "State"
+    }
+
+    fn placement(&self) -> Placement {
+        Placement {
+            column: Column::Middle,
+            share: 100,
+            shown: Shown::Plain,
+        }
+    }
+
+    fn title(&self, cx: &Context) -> String {
+        match cx.walk {
+            Some(w) => format!(" State — {} ", w.process),
+            None => " State ".to_string(),
+        }
+    }
+
+    fn activate_help(&self) -> &'static str {
+        "fire the selected event (from the Events pane)"
+    }
+
+    fn hints(&self, cx: &Context) -> Vec<Hint> {
+        match cx.walk {
+            Some(_) => firing_hints(cx),
+            None => unanimated_hints(cx),
+        }
+    }
+
+    fn update(&mut self, command: Command, cx: &Context) -> Effect {
+        if command == Command::Activate {
+            return Effect::FireSelected;
+        }
+        let rows = self.rows(cx);
+        self.scroll.navigate(command, rows, cx.facts.page);
+        Effect::None
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, cx: &Context) -> usize {
+        self.render(frame, area, cx.theme, cx.walk, cx.problem);
+        self.scroll.selected
+    }
+
+    fn rows(&self, cx: &Context) -> usize {
+        cx.walk.map_or(0, |w| rows(w, cx.theme).len())
+    }
+
+    fn list_mut(&mut self) -> &mut List {
+        &mut self.scroll
+    }
+
+    fn click_selects(&self) -> bool {
+        false
     }
 }
 

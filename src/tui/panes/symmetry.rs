@@ -14,12 +14,13 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
-use super::super::config::{Command, Theme};
+use super::super::config::{Command, PaneId, Theme};
 use super::super::engine::{Chosen, Compared, Position, StateSymmetry};
+use super::super::layout::{Column, Placement, Shown};
 use super::super::model::SymmetryAbout;
-use super::List;
+use super::{Context, Effect, Hint, List, Pane, unanimated_hints};
 use crate::symmetry::by_hand::split_offs;
 use crate::symmetry::rep::Step;
 use crate::tui::wrap::wrap_line;
@@ -80,7 +81,7 @@ pub struct Laid {
 }
 
 /// What drawing the view reads besides the pane.
-pub struct View<'a> {
+struct View<'a> {
     pub theme: &'a Theme,
     pub about: &'a SymmetryAbout,
     pub x: Option<&'a StateSymmetry>,
@@ -263,17 +264,7 @@ impl SymmetryPane {
         self.scroll.selected.min(rows.saturating_sub(1))
     }
 
-    pub fn update(&mut self, command: Command, rows: usize, page: usize) -> bool {
-        match command {
-            Command::Cancel if self.section != Section::Representative => {
-                self.show(Section::Representative);
-                true
-            }
-            command => self.scroll.navigate(command, rows, page),
-        }
-    }
-
-    pub fn title(&self, reduced: bool) -> String {
+    fn title_of(&self, reduced: bool) -> String {
         let what = match self.section {
             Section::Representative => "state and representative",
             Section::Algorithm => "the representative algorithm",
@@ -287,7 +278,7 @@ impl SymmetryPane {
     /// Draws the view into `area`, and on the row below it (the pane's
     /// bottom edge) what it holds beyond what shows (see
     /// [`SymmetryPane::indicator`]).
-    pub fn draw(&self, frame: &mut Frame, area: Rect, view: &View) {
+    fn render(&self, frame: &mut Frame, area: Rect, view: &View) {
         let laid = self.laid_out(view.theme, view.about, view.x, usize::from(area.width));
         let offset = self.offset(laid.lines.len());
         let note = self.indicator(&laid, usize::from(area.height), view.keys);
@@ -374,5 +365,108 @@ impl SymmetryPane {
             },
             Section::Graph => graph(theme, x, width),
         }
+    }
+}
+
+impl Pane for SymmetryPane {
+    fn id(&self) -> PaneId {
+        PaneId::SYMMETRY
+    }
+
+    fn name(&self) -> &'static str {
+        "Symmetry"
+    }
+
+    fn placement(&self) -> Placement {
+        Placement {
+            column: Column::LeftAndMiddle,
+            share: 100,
+            shown: Shown::Symmetry,
+        }
+    }
+
+    fn title(&self, cx: &Context) -> String {
+        if cx.walk.is_some_and(|w| w.symmetry.structure.is_some()) {
+            return " Symmetry — the communication structure ".to_string();
+        }
+        self.title_of(cx.walk.is_some_and(|w| w.reduced))
+    }
+
+    fn activate_help(&self) -> &'static str {
+        "fire the selected event (from the Events pane)"
+    }
+
+    fn hints(&self, cx: &Context) -> Vec<Hint> {
+        if cx.walk.is_none() {
+            return unanimated_hints(cx);
+        }
+        vec![
+            Hint::Key(Command::AlgorithmNext, "next stage"),
+            Hint::Key(Command::AlgorithmBack, "back"),
+            Hint::Key(Command::Mark, "mark"),
+            Hint::Key(Command::Compare, "compare"),
+            Hint::Key(Command::Graph, "graph"),
+            Hint::Key(Command::WalkReduced, "reduced walk"),
+            Hint::Key(Command::ToggleSymmetry, "close"),
+        ]
+    }
+
+    fn update(&mut self, command: Command, cx: &Context) -> Effect {
+        if command == Command::Activate {
+            return Effect::FireSelected;
+        }
+        let rows = self.rows(cx);
+        self.scroll.navigate(command, rows, cx.facts.page);
+        Effect::None
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, cx: &Context) -> usize {
+        let Some(walk) = cx.walk else {
+            frame.render_widget(
+                Paragraph::new(cx.problem.unwrap_or("loading…"))
+                    .style(cx.theme.dim)
+                    .wrap(Wrap { trim: false }),
+                area,
+            );
+            return self.scroll.selected;
+        };
+        let x = walk
+            .shown
+            .as_ref()
+            .filter(|_| walk.is_current())
+            .and_then(|s| s.symmetry.as_deref());
+        let key = |command| {
+            cx.keymap
+                .key_for(PaneId::SYMMETRY, command)
+                .unwrap_or_default()
+        };
+        let (left, right) = (key(Command::ScrollLeft), key(Command::ScrollRight));
+        let view = View {
+            theme: cx.theme,
+            about: &walk.symmetry,
+            x,
+            keys: (&left, &right),
+        };
+        self.render(frame, area, &view);
+        self.scroll.selected
+    }
+
+    /// The view's lines at the pane's width.
+    fn rows(&self, cx: &Context) -> usize {
+        cx.walk.map_or(0, |walk| {
+            let x = walk.shown.as_ref().and_then(|s| s.symmetry.as_deref());
+            let width = usize::from(cx.facts.size.0);
+            self.laid_out(cx.theme, &walk.symmetry, x, width)
+                .lines
+                .len()
+        })
+    }
+
+    fn list_mut(&mut self) -> &mut List {
+        &mut self.scroll
+    }
+
+    fn click_selects(&self) -> bool {
+        false
     }
 }

@@ -8,10 +8,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::super::config::{Command, Theme};
+use super::super::config::{Command, PaneId, Theme};
+use super::super::layout::{Column, Placement, Shown};
 use super::super::walk::Walk;
 use super::events::event_style;
-use super::{Effect, List, clip, count};
+use super::{Context, Effect, Hint, List, Pane, clip, count, unanimated_hints};
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TracePane {
@@ -19,19 +20,9 @@ pub struct TracePane {
 }
 
 impl TracePane {
-    pub fn update(&mut self, command: Command, walk: &Walk, page: usize) -> Effect {
-        if self.list.navigate(command, walk.path.len() + 1, page) {
-            return Effect::None;
-        }
-        match command {
-            Command::Activate => Effect::Goto(self.list.selected),
-            _ => Effect::None,
-        }
-    }
-
     /// The pane's title: where the walk stands, and what it is (the
     /// reduced walk, a counterexample).
-    pub fn title(walk: Option<&Walk>) -> String {
+    fn title_of(walk: Option<&Walk>) -> String {
         let Some(w) = walk else {
             return " Trace ".to_string();
         };
@@ -51,7 +42,7 @@ impl TracePane {
         title
     }
 
-    pub fn draw(
+    fn render(
         &self,
         frame: &mut Frame,
         area: Rect,
@@ -112,5 +103,75 @@ impl TracePane {
             .collect();
         frame.render_widget(Paragraph::new(lines), area);
         offset
+    }
+}
+
+impl Pane for TracePane {
+    fn id(&self) -> PaneId {
+        PaneId::TRACE
+    }
+
+    fn name(&self) -> &'static str {
+        "Trace"
+    }
+
+    fn placement(&self) -> Placement {
+        Placement {
+            column: Column::Right,
+            share: 42,
+            shown: Shown::Always,
+        }
+    }
+
+    fn title(&self, cx: &Context) -> String {
+        TracePane::title_of(cx.walk)
+    }
+
+    fn activate_help(&self) -> &'static str {
+        "go back (or forward) to the selected state"
+    }
+
+    fn hints(&self, cx: &Context) -> Vec<Hint> {
+        if cx.walk.is_none() {
+            return unanimated_hints(cx);
+        }
+        let mut hints = vec![
+            Hint::Key(Command::Activate, "go there"),
+            Hint::Key(Command::Undo, "undo"),
+            Hint::Key(Command::Redo, "redo"),
+        ];
+        if cx.facts.earlier_walk {
+            hints.push(Hint::Key(Command::SwapWalk, "earlier walk"));
+        }
+        hints.extend([
+            Hint::Key(Command::Initial, "initial"),
+            Hint::Key(Command::FollowTrace, "follow a trace"),
+        ]);
+        hints
+    }
+
+    fn update(&mut self, command: Command, cx: &Context) -> Effect {
+        if cx.walk.is_none() || self.list.navigate(command, self.rows(cx), cx.facts.page) {
+            return Effect::None;
+        }
+        match command {
+            Command::Activate => Effect::Goto(self.list.selected),
+            _ => Effect::None,
+        }
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, cx: &Context) -> usize {
+        match cx.walk {
+            Some(walk) => self.render(frame, area, cx.theme, walk, cx.facts.focused),
+            None => 0,
+        }
+    }
+
+    fn rows(&self, cx: &Context) -> usize {
+        cx.walk.map_or(0, |w| w.path.len() + 1)
+    }
+
+    fn list_mut(&mut self) -> &mut List {
+        &mut self.list
     }
 }
