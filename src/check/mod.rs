@@ -39,8 +39,10 @@ use crate::syntax::{Diagnostic, Span};
 
 use counterexample::Counterexample;
 use normal::Normaliser;
-use product::Spec;
 use searched::has_trace;
+use spec::{
+    Anything, DeadlockFree, Deterministic, Refines, RefusalTesting, Revivals, Specification,
+};
 
 /// An assertion's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -606,10 +608,12 @@ fn run(
             let (normaliser, root) = normalise(procs, spec.0, None, "specification")?;
             let refusals = model != Model::Traces;
             let divergences = with_divergences(Some(model));
-            let spec = match model {
-                Model::Revivals | Model::RevivalsDivergences => Spec::Revivals(normaliser),
-                Model::Refusals | Model::RefusalsDivergences => Spec::RefusalTesting(normaliser),
-                _ => Spec::Refines(normaliser),
+            let spec: Box<dyn Specification> = match model {
+                Model::Revivals | Model::RevivalsDivergences => Box::new(Revivals(normaliser)),
+                Model::Refusals | Model::RefusalsDivergences => {
+                    Box::new(RefusalTesting(normaliser))
+                }
+                _ => Box::new(Refines(normaliser)),
             };
             searched::product(
                 procs,
@@ -630,13 +634,13 @@ fn run(
             // FDR's default model for deadlock freedom and determinism
             // is FD: a divergence fails them.
             let fd = model.is_none() || with_divergences(model);
-            let (spec, root, checks) = match property {
-                Property::DeadlockFree => (Spec::DeadlockFree, 0, (true, fd)),
-                Property::DivergenceFree => (Spec::Anything, 0, (false, true)),
+            let (spec, root, checks): (Box<dyn Specification>, _, _) = match property {
+                Property::DeadlockFree => (Box::new(DeadlockFree), 0, (true, fd)),
+                Property::DivergenceFree => (Box::new(Anything), 0, (false, true)),
                 Property::Deterministic => {
                     let (normaliser, root) =
                         normalise(procs, imp, priority.clone(), "implementation")?;
-                    (Spec::Deterministic(normaliser), root, (true, fd))
+                    (Box::new(Deterministic(normaliser)), root, (true, fd))
                 }
             };
             // The fixed specifications and the implementation's own

@@ -35,10 +35,9 @@ use crate::lts::store::StateStore;
 use crate::process::{EventId, Processes, TAU, TICK};
 use crate::symmetry::{Permutation, SystemSymmetry};
 
-pub use super::spec::{Spec, TARGET};
+pub use super::spec::{Specification, TARGET};
 
 use super::normal::{NodeId, acceptance};
-use super::shared_judge::JudgeTable;
 use super::structural::StructuralProduct;
 
 /// How a product state broke the specification.
@@ -87,7 +86,7 @@ pub enum Judgement {
 /// representative and the specification's node by the image of the
 /// permutation that made it (Definition 17).
 pub struct Product {
-    pub spec: Spec,
+    pub spec: Box<dyn Specification>,
     refusals: bool,
     /// With divergences: the search's τ-transitions, which answer
     /// whether its states diverge, and the slow way for when the answer
@@ -111,7 +110,7 @@ pub struct Product {
 }
 
 /// A copy of what a specification knew, for the threads computing
-/// successors ([`JudgeTable`]).
+/// successors ([`Specification::shared_judge`]).
 struct SharedCopy {
     /// What the specification had learnt when it was made.
     learnt: u64,
@@ -123,7 +122,12 @@ struct SharedCopy {
 }
 
 impl Product {
-    pub fn new(spec: Spec, refusals: bool, divergences: bool, width: usize) -> Product {
+    pub fn new(
+        spec: Box<dyn Specification>,
+        refusals: bool,
+        divergences: bool,
+        width: usize,
+    ) -> Product {
         Product {
             spec,
             refusals,
@@ -142,13 +146,7 @@ impl Product {
     /// of the implementation's machine. The specification's nodes must
     /// be permutable ([`super::normal::Normaliser::symmetric`]) when it has any.
     pub fn reduced(mut self, system: SystemSymmetry) -> Product {
-        debug_assert!(match &self.spec {
-            Spec::Refines(n)
-            | Spec::Deterministic(n)
-            | Spec::Revivals(n)
-            | Spec::RefusalTesting(n) => n.is_symmetric(),
-            Spec::DeadlockFree | Spec::Anything => true,
-        });
+        debug_assert!(self.spec.is_symmetric());
         self.reduction = Some(system);
         self
     }
@@ -162,14 +160,14 @@ impl Product {
 
     /// The specification and the structural group, when the product is
     /// reduced by one.
-    pub fn structural_mut(&mut self) -> Option<(&mut Spec, &mut StructuralProduct)> {
-        Some((&mut self.spec, self.structural.as_mut()?))
+    pub fn structural_mut(&mut self) -> Option<(&mut dyn Specification, &mut StructuralProduct)> {
+        Some((&mut *self.spec, self.structural.as_mut()?))
     }
 
     /// The specification and the implementation's symmetry, when the
     /// product is reduced.
-    pub fn reduction_mut(&mut self) -> Option<(&mut Spec, &mut SystemSymmetry)> {
-        Some((&mut self.spec, self.reduction.as_mut()?))
+    pub fn reduction_mut(&mut self) -> Option<(&mut dyn Specification, &mut SystemSymmetry)> {
+        Some((&mut *self.spec, self.reduction.as_mut()?))
     }
 
     /// Judges the product state of implementation state `row` (its
@@ -178,7 +176,7 @@ impl Product {
     /// `k`. `divergence` says whether and when the implementation's
     /// divergence is judged.
     fn judge(
-        spec: &mut Spec,
+        spec: &mut dyn Specification,
         refusals: bool,
         accepted: &mut Vec<EventId>,
         divergence: DivergenceCheck<'_>,
@@ -267,7 +265,7 @@ impl Product {
             None => DivergenceCheck::Off,
         };
         Product::judge(
-            &mut self.spec,
+            &mut *self.spec,
             self.refusals,
             &mut self.accepted,
             divergence,
@@ -409,7 +407,7 @@ impl Visitor for Product {
             None => DivergenceCheck::Off,
         };
         let judgement = Product::judge(
-            &mut self.spec,
+            &mut *self.spec,
             self.refusals,
             &mut self.accepted,
             divergence,
@@ -467,11 +465,7 @@ impl Visitor for Product {
         if self.reduction.is_some() || self.structural.is_some() {
             return None;
         }
-        let learnt = match &self.spec {
-            Spec::Refines(n) | Spec::Deterministic(n) => n.learnt(),
-            Spec::DeadlockFree | Spec::Anything => 0,
-            Spec::Revivals(_) | Spec::RefusalTesting(_) => return None,
-        };
+        let learnt = self.spec.learnt();
         if let Some(copy) = &mut self.shared
             && (copy.learnt == learnt || copy.waited < copy.wait)
         {
@@ -479,16 +473,9 @@ impl Visitor for Product {
             return Some(copy.table.clone());
         }
         let (refusals, divergences) = (self.refusals, self.divergences.is_some());
-        let table = match &self.spec {
-            Spec::Refines(n) | Spec::Deterministic(n) => {
-                let deterministic = matches!(self.spec, Spec::Deterministic(_));
-                JudgeTable::of_normal_form(n, deterministic, refusals, divergences)
-            }
-            Spec::DeadlockFree => JudgeTable::deadlock_free(refusals, divergences),
-            _ => JudgeTable::anything(refusals, divergences),
-        };
-        let wait = table.size() / COPY_PER_BLOCK;
-        let table: Arc<dyn SharedJudge> = Arc::new(table);
+        let copy = self.spec.shared_judge(refusals, divergences)?;
+        let wait = copy.size / COPY_PER_BLOCK;
+        let table = copy.judge;
         self.shared = Some(SharedCopy {
             learnt,
             table: table.clone(),
@@ -521,7 +508,7 @@ impl Canonicaliser for Product {
     ) -> EvalResult<()> {
         let width = self.width;
         if let Some(structural) = &mut self.structural {
-            structural.canonicalise(machine, procs, &mut self.spec, row)?;
+            structural.canonicalise(machine, procs, &mut *self.spec, row)?;
             return Ok(());
         }
         let Some(system) = &mut self.reduction else {

@@ -16,7 +16,7 @@ use crate::symmetry::strategy::Strategy;
 use crate::symmetry::structural::group::StructuralReduction;
 
 use super::counterexample::{self, Counterexample, Found, Kind, Path};
-use super::product::{Breach, Judgement, Product, Spec, Violation};
+use super::product::{Breach, Judgement, Product, Specification, Violation};
 use super::structural::StructuralProduct;
 use super::{
     Answer, DECIDING_SYMMETRY, Failure, Reduced, Reducing, machine_of, reduced_system, search_from,
@@ -30,7 +30,7 @@ use super::{
 pub(super) fn product(
     procs: &mut Processes,
     (imp, compiling): (ProcId, &str),
-    (spec, root, spec_process): (Spec, u32, Option<ProcId>),
+    (spec, root, spec_process): (Box<dyn Specification>, u32, Option<ProcId>),
     (refusals, divergences): (bool, bool),
     priority: Option<EventSet>,
     reducing: &Reducing,
@@ -51,7 +51,7 @@ pub(super) fn product(
             reduced = Some(Reduced::of(symmetry, *strategy));
         }
         Reducing::Structure => {
-            match structural_group(procs, &mut machine, &product.spec, spec_process)? {
+            match structural_group(procs, &mut machine, &*product.spec, spec_process)? {
                 Ok((group, how)) => {
                     reduced = Some(Reduced::structural(group.order(), how));
                     product = product.reduced_structurally(StructuralProduct::new(group, root));
@@ -73,11 +73,11 @@ pub(super) fn product(
 fn structural_group(
     procs: &mut Processes,
     machine: &mut Machine,
-    spec: &Spec,
+    spec: &dyn Specification,
     spec_process: Option<ProcId>,
 ) -> Result<Result<(StructuralReduction, String), String>, Failure> {
     use crate::symmetry::structural::{graph::ComponentLts, validate};
-    if let Spec::Revivals(_) | Spec::RefusalTesting(_) = spec {
+    if spec.follows_refusals() {
         return Ok(Err(
             "the revivals and refusal-testing models follow refusals along the trace, which \
              the structural reduction does not permute"
@@ -163,7 +163,7 @@ fn searched_product(
     };
     let (path, breach) = genuine_path(&mut search, &mut product, procs, root, violation)?;
     let (kind, error, refusals, accepted) =
-        words_of(breach, &product.spec, procs, &mut outcome.notes);
+        words_of(breach, &*product.spec, procs, &mut outcome.notes);
     let nondeterministic = kind == Kind::Nondeterminism;
     let error_event = if nondeterministic {
         refusals.first().copied()
@@ -177,10 +177,7 @@ fn searched_product(
         }
         _ => None,
     };
-    let shown_spec = match &product.spec {
-        Spec::Refines(n) => Some(n),
-        _ => None,
-    };
+    let shown_spec = product.spec.shown_normal_form();
     let trace: Vec<EventId> = path.events.iter().copied().filter(|&e| e != TAU).collect();
     let mut counterexample = counterexample::describe(
         search.machine(),
@@ -265,21 +262,14 @@ fn genuine_path(
 /// refused and those accepted; what needs a sentence goes into `notes`.
 fn words_of(
     breach: Breach,
-    spec: &Spec,
+    spec: &dyn Specification,
     procs: &Processes,
     notes: &mut Vec<String>,
 ) -> (Kind, Option<EventId>, Vec<EventId>, Vec<EventId>) {
     match breach {
         Breach::Event(e) => {
-            // The trace may well be one of the specification's: what it
-            // may lack is the event after the refusals on the way.
-            if let Spec::RefusalTesting(_) = spec {
-                notes.push(
-                    "in the refusal-testing model the specification is held to what the stable \
-                     states along the path refuse as well as to the trace, so the trace itself \
-                     may be one of its own"
-                        .to_string(),
-                );
+            if let Some(note) = spec.event_breach_note() {
+                notes.push(note.to_string());
             }
             (Kind::Trace, Some(e), Vec::new(), Vec::new())
         }
@@ -289,10 +279,7 @@ fn words_of(
                 .map(|&e| procs.show_event(e))
                 .collect::<Vec<_>>()
                 .join(", ");
-            let before = match spec {
-                Spec::RefusalTesting(_) => " (and the refusals at the stable states before)",
-                _ => "",
-            };
+            let before = spec.refusals_before();
             notes.push(format!(
                 "the state before the last step is stable and accepts only {{{shown}}}: the \
                  specification cannot perform the last event after refusing the rest{before}"
@@ -300,14 +287,7 @@ fn words_of(
             (Kind::Trace, Some(event), Vec::new(), accepted)
         }
         Breach::Divergence => (Kind::Divergence, None, Vec::new(), Vec::new()),
-        Breach::Refusal { refused, accepted } => {
-            let kind = match spec {
-                Spec::DeadlockFree => Kind::Deadlock,
-                Spec::Deterministic(_) => Kind::Nondeterminism,
-                _ => Kind::Refusal,
-            };
-            (kind, None, refused, accepted)
-        }
+        Breach::Refusal { refused, accepted } => (spec.refusal_kind(), None, refused, accepted),
     }
 }
 

@@ -1,6 +1,7 @@
 //! What the threads computing successors can judge of a product state
-//! ([`SharedJudge`]): a copy of what the specification's normal form had
-//! learnt when the copy was made, read-only, so that judging the states
+//! ([`SharedJudge`]): a copy of what the specification had learnt when
+//! the copy was made ([`SpecCopy`], each kind of specification making
+//! its own), read-only, so that judging the states
 //! that are plainly fine (every event allowed, no refusal, no divergence
 //! of the specification to look at) runs beside the search instead of on
 //! its thread. Whatever the copy does not know — a node whose initials,
@@ -12,180 +13,77 @@
 //! What a normal form learns stays true, so a copy made a block ago is
 //! right, only less complete. A copy is made again when the normal form
 //! has learnt something since, but not more often than its size warrants
-//! ([`Product::shared_judge`](super::product::Product)).
+//! ([`Product::shared_judge`](super::product::Product)). [`Judge`] is the
+//! judging itself, the same whatever the copy is of.
+
+use std::sync::Arc;
 
 use crate::lts::search::SharedJudge;
-use crate::process::{EventId, TAU, TICK};
+use crate::process::{EventId, TAU};
 
-use super::normal::{NodeId, Normaliser, acceptance, is_subset};
+use super::normal::{NodeId, acceptance};
 
-/// A node's minimal acceptances.
-type Acceptances = Box<[Box<[EventId]>]>;
-
-/// Marks an event whose node is not known in the copy.
-const UNKNOWN: NodeId = NodeId::MAX;
-
-/// What kind of specification is judged, with what the copy knows of it.
-enum Known {
-    /// `:[deadlock free]`: node 0 before ✓, node 1 after.
-    DeadlockFree,
-    /// Anything goes (`:[divergence free]`).
-    Anything,
-    /// A normal form: a refinement's specification, or (with
-    /// `deterministic`) the implementation's own.
-    Normal {
-        /// Per node: its visible events and the node each leads to
-        /// ([`UNKNOWN`] if not known), as a range of `after`; `None` when
-        /// its initials were not known.
-        nodes: Vec<Option<(u32, u32)>>,
-        after: Vec<(EventId, NodeId)>,
-        /// Per node: its minimal acceptances, when asked for and known.
-        acceptances: Vec<Option<Acceptances>>,
-        /// Per node: whether it diverges, when asked for and known.
-        divergent: Vec<Option<bool>>,
-        deterministic: bool,
-    },
+/// A copy of what a specification knew, for the threads computing
+/// successors.
+pub struct SharedCopy {
+    pub judge: Arc<dyn SharedJudge>,
+    /// How many numbers it holds: about what making it cost.
+    pub size: usize,
 }
 
-/// A product's judging, for the threads computing successors.
-pub struct JudgeTable {
-    known: Known,
+/// A read-only copy of what a specification knows, as far as it knows
+/// it: what [`Judge`] asks of it.
+pub trait SpecCopy: Send + Sync + 'static {
+    /// The node `event` leads to from `node`: `None` when the copy does
+    /// not know, or the specification does not allow it (both left to the
+    /// search's thread).
+    fn after(&self, node: NodeId, event: EventId) -> Option<NodeId>;
+
+    /// Whether the specification at `node` is known not to diverge (a
+    /// divergent node allows anything: the search's thread prunes there).
+    fn not_divergent(&self, _node: NodeId) -> bool {
+        true
+    }
+
+    /// Whether a stable state accepting `accepted` is known to be allowed
+    /// at `node`.
+    fn accepts(&self, node: NodeId, accepted: &[EventId]) -> bool;
+
+    /// How many numbers the copy holds: about what making it cost.
+    fn size(&self) -> usize {
+        0
+    }
+}
+
+/// A product's judging from a copy of its specification, for the threads
+/// computing successors.
+pub struct Judge<C> {
+    copy: C,
     refusals: bool,
     divergences: bool,
 }
 
-impl JudgeTable {
-    pub fn deadlock_free(refusals: bool, divergences: bool) -> JudgeTable {
-        JudgeTable {
-            known: Known::DeadlockFree,
+impl<C: SpecCopy> Judge<C> {
+    /// Judging by `copy` in a model that looks at `refusals` and
+    /// `divergences` or not.
+    pub fn new(copy: C, refusals: bool, divergences: bool) -> Judge<C> {
+        Judge {
+            copy,
             refusals,
             divergences,
         }
     }
 
-    pub fn anything(refusals: bool, divergences: bool) -> JudgeTable {
-        JudgeTable {
-            known: Known::Anything,
-            refusals,
-            divergences,
-        }
-    }
-
-    /// What `normal` knows now; `deterministic` when it is the
-    /// implementation's own normal form (a determinism check).
-    pub fn of_normal_form(
-        normal: &Normaliser,
-        deterministic: bool,
-        refusals: bool,
-        divergences: bool,
-    ) -> JudgeTable {
-        let count = normal.nodes();
-        let mut nodes = Vec::with_capacity(count);
-        let mut after = Vec::new();
-        for node in 0..count as NodeId {
-            nodes.push(normal.known_after(node).map(|events| {
-                let start = after.len() as u32;
-                after.extend(events.map(|(e, n)| (e, n.unwrap_or(UNKNOWN))));
-                (start, after.len() as u32 - start)
-            }));
-        }
-        let acceptances = (0..count as NodeId)
-            .map(|node| {
-                let wanted = refusals && !deterministic;
-                wanted
-                    .then(|| normal.known_acceptances(node))
-                    .flatten()
-                    .map(Box::from)
-            })
-            .collect();
-        let divergent = (0..count as NodeId)
-            .map(|node| divergences.then(|| normal.known_divergent(node)).flatten())
-            .collect();
-        JudgeTable {
-            known: Known::Normal {
-                nodes,
-                after,
-                acceptances,
-                divergent,
-                deterministic,
-            },
-            refusals,
-            divergences,
-        }
-    }
-
-    /// How many numbers the copy holds: about what making it cost.
-    pub fn size(&self) -> usize {
-        match &self.known {
-            Known::Normal { nodes, after, .. } => nodes.len() + after.len(),
-            Known::DeadlockFree | Known::Anything => 0,
-        }
-    }
-
-    /// The node `event` leads to from `node`: `None` when the copy does
-    /// not know, or the specification does not allow it (both left to the
-    /// search's thread).
-    fn after(&self, node: NodeId, event: EventId) -> Option<NodeId> {
-        match &self.known {
-            Known::DeadlockFree if event == TICK => Some(1),
-            Known::DeadlockFree | Known::Anything => Some(node),
-            Known::Normal { nodes, after, .. } => {
-                let (start, len) = (*nodes.get(node as usize)?)?;
-                let events = &after[start as usize..(start + len) as usize];
-                let at = events.binary_search_by_key(&event, |&(e, _)| e).ok()?;
-                Some(events[at].1).filter(|&n| n != UNKNOWN)
-            }
-        }
-    }
-
-    /// Whether the specification at `node` diverges is known to be
-    /// false (a divergent node allows anything: the search's thread
-    /// prunes there).
-    fn not_divergent(&self, node: NodeId) -> bool {
-        match &self.known {
-            Known::Normal {
-                divergent,
-                deterministic: false,
-                ..
-            } => divergent.get(node as usize) == Some(&Some(false)),
-            _ => true,
-        }
-    }
-
-    /// Whether a stable state accepting `accepted` is allowed at `node`,
-    /// as far as the copy knows.
-    fn accepts(&self, node: NodeId, accepted: &[EventId]) -> bool {
-        match &self.known {
-            Known::DeadlockFree => !(node == 0 && accepted.is_empty()),
-            Known::Anything => true,
-            Known::Normal {
-                acceptances,
-                deterministic: false,
-                ..
-            } => acceptances
-                .get(node as usize)
-                .and_then(Option::as_ref)
-                .is_some_and(|all| all.iter().any(|a| is_subset(a, accepted))),
-            // Determinism: every event the trace allows must be offered.
-            Known::Normal {
-                nodes,
-                after,
-                deterministic: true,
-                ..
-            } => nodes
-                .get(node as usize)
-                .copied()
-                .flatten()
-                .is_some_and(|(start, len)| {
-                    after[start as usize..(start + len) as usize]
-                        .iter()
-                        .all(|(e, _)| accepted.contains(e))
-                }),
+    /// Ready to hand to the threads.
+    pub fn shared(self) -> SharedCopy {
+        SharedCopy {
+            size: self.copy.size(),
+            judge: Arc::new(self),
         }
     }
 }
 
-impl SharedJudge for JudgeTable {
+impl<C: SpecCopy> SharedJudge for Judge<C> {
     /// As `Product::judge` finds a state fine, from the copy alone.
     fn fine(
         &self,
@@ -196,13 +94,13 @@ impl SharedJudge for JudgeTable {
         accepted: &mut Vec<EventId>,
     ) -> bool {
         let node = columns[0];
-        if self.divergences && !self.not_divergent(node) {
+        if self.divergences && !self.copy.not_divergent(node) {
             return false;
         }
         let stable = !events.contains(&TAU);
         if self.refusals && stable {
             acceptance(events.iter().copied(), accepted);
-            if !self.accepts(node, accepted) {
+            if !self.copy.accepts(node, accepted) {
                 return false;
             }
         }
@@ -210,7 +108,7 @@ impl SharedJudge for JudgeTable {
             if event == TAU {
                 continue;
             }
-            match self.after(node, event) {
+            match self.copy.after(node, event) {
                 Some(after) => successors[k * row_width + width] = after,
                 None => return false,
             }
@@ -227,6 +125,23 @@ impl SharedJudge for JudgeTable {
 pub(super) static SWITCHED_OFF: std::sync::atomic::AtomicBool =
     std::sync::atomic::AtomicBool::new(false);
 
+/// What `judge` finds of a state whose specification column is `node`
+/// and whose moves have `events` (one component): the successors'
+/// specification columns when it is fine (for the tests of each kind's
+/// copy).
+#[cfg(test)]
+pub(super) fn judged(
+    judge: &dyn SharedJudge,
+    node: NodeId,
+    events: &[EventId],
+) -> Option<Vec<u32>> {
+    let mut successors = vec![0; events.len() * 2];
+    let mut accepted = Vec::new();
+    judge
+        .fine(&[node], events, &mut successors, (1, 2), &mut accepted)
+        .then(|| successors.chunks(2).map(|r| r[1]).collect())
+}
+
 /// The states the copies have found fine, for the tests to see that
 /// they were used.
 #[cfg(test)]
@@ -239,97 +154,7 @@ mod tests {
     use super::*;
     use crate::check::{self, CheckResult};
     use crate::lts::search::Budget;
-    use crate::process::Processes;
     use crate::script::Script;
-
-    /// `body` with the normal form of `spec` (in a script with `channel
-    /// a, b, c`), its root and the event ids of `a`, `b` and `c`.
-    fn with_normal_form<R>(
-        spec: &str,
-        body: impl FnOnce(&mut Processes, &mut Normaliser, NodeId, [EventId; 3]) -> R,
-    ) -> R {
-        let mut script = Script::load_str("spec.csp", "channel a, b, c\n").expect("loads");
-        let func = script.add_expr("<spec>", spec).expect("resolves");
-        let (mut procs, root) = Processes::with_root(&script, func).expect("a process");
-        let (mut normal, node) = Normaliser::new(&mut procs, root, None).expect("normalises");
-        let events = ["a", "b", "c"].map(|name| {
-            (0..procs.events().id_count() as EventId)
-                .find(|&e| procs.show_event(e) == name)
-                .expect("an event")
-        });
-        body(&mut procs, &mut normal, node, events)
-    }
-
-    fn fine(table: &JudgeTable, node: NodeId, events: &[EventId]) -> Option<Vec<u32>> {
-        // Rows of one component and the node.
-        let mut successors = vec![0; events.len() * 2];
-        let mut accepted = Vec::new();
-        table
-            .fine(&[node], events, &mut successors, (1, 2), &mut accepted)
-            .then(|| successors.chunks(2).map(|r| r[1]).collect())
-    }
-
-    #[test]
-    fn the_copy_judges_fine_only_what_the_normal_form_had_worked_out() {
-        let spec = "let Spec = a -> b -> Spec [] c -> STOP within Spec";
-        with_normal_form(spec, |procs, normal, root, [a, b, c]| {
-            // Nothing worked out yet: nothing is judged here.
-            let table = JudgeTable::of_normal_form(normal, false, false, false);
-            assert_eq!(fine(&table, root, &[a]), None);
-            // The initials known, but not where `a` leads: still not.
-            normal.initials(procs, root).expect("initials");
-            let table = JudgeTable::of_normal_form(normal, false, false, false);
-            assert_eq!(fine(&table, root, &[a]), None);
-            let after_a = normal.after(procs, root, a).expect("after a").unwrap();
-            let table = JudgeTable::of_normal_form(normal, false, false, false);
-            // `a` and τ are fine (τ keeps the node), `b` is a breach and `c`
-            // not worked out: both left to the search's thread.
-            assert_eq!(fine(&table, root, &[a, TAU]), Some(vec![after_a, 0]));
-            assert_eq!(fine(&table, root, &[a, b]), None);
-            assert_eq!(fine(&table, root, &[c]), None);
-            // A node the copy has never heard of.
-            assert_eq!(fine(&table, normal.nodes() as NodeId + 5, &[a]), None);
-        });
-    }
-
-    #[test]
-    fn refusals_and_divergence_are_judged_only_when_known_and_allowed() {
-        let spec = "let Spec = a -> Spec |~| b -> Spec within Spec";
-        with_normal_form(spec, |procs, normal, root, [a, b, _]| {
-            let after_a = normal.after(procs, root, a).expect("after a").unwrap();
-            let after_b = normal.after(procs, root, b).expect("after b").unwrap();
-            // Failures: the acceptances are not known yet.
-            let table = JudgeTable::of_normal_form(normal, false, true, false);
-            assert_eq!(fine(&table, root, &[a]), None);
-            normal.acceptances(procs, root).expect("acceptances");
-            let table = JudgeTable::of_normal_form(normal, false, true, false);
-            // Offering a alone is allowed ({a} is an acceptance), as is
-            // offering both; an unstable state is not asked what it accepts.
-            assert_eq!(fine(&table, root, &[a]), Some(vec![after_a]));
-            assert_eq!(fine(&table, root, &[a, b]), Some(vec![after_a, after_b]));
-            assert_eq!(fine(&table, root, &[TAU]), Some(vec![0]));
-            // Refusing everything is a refusal: the search's thread says so.
-            assert_eq!(fine(&table, root, &[]), None);
-            // Failures-divergences: whether the node diverges must be known.
-            let table = JudgeTable::of_normal_form(normal, false, true, true);
-            assert_eq!(fine(&table, root, &[a]), None);
-            assert!(!normal.divergent(procs, root).expect("divergence"));
-            let table = JudgeTable::of_normal_form(normal, false, true, true);
-            assert_eq!(fine(&table, root, &[a]), Some(vec![after_a]));
-        });
-    }
-
-    #[test]
-    fn deadlock_freedom_and_divergence_freedom_need_no_normal_form() {
-        let deadlock = JudgeTable::deadlock_free(true, false);
-        let (a, b) = (5, 6);
-        assert_eq!(fine(&deadlock, 0, &[a, TICK]), Some(vec![0, 1]));
-        assert_eq!(fine(&deadlock, 0, &[]), None, "a deadlock");
-        assert_eq!(fine(&deadlock, 1, &[]), Some(vec![]), "after ✓");
-        let anything = JudgeTable::anything(false, true);
-        assert_eq!(fine(&anything, 0, &[a, b, TAU]), Some(vec![0, 0, 0]));
-        assert_eq!(fine(&anything, 0, &[]), Some(vec![]));
-    }
 
     /// What a check found, as far as it may not depend on how it judged.
     fn outcome(result: &CheckResult) -> (String, u64, u64, Option<Vec<EventId>>) {

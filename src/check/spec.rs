@@ -1,196 +1,156 @@
-//! What an implementation is checked against: the fixed
-//! specifications (deadlock freedom, anything) and the normalised ones
-//! of each model, each answering what the product's judging asks — the
-//! node after an event, what is refused, whether it diverges — and how
-//! a node is permuted under symmetry.
+//! What an implementation is checked against: a [`Specification`] answers
+//! what the product's judging asks — the node after an event, what is
+//! refused, whether it diverges — says how a node is permuted under
+//! symmetry, gives the threads computing successors a copy of what it
+//! knows ([`SharedJudge`]) and names its breaches in words.
+//!
+//! Each kind of specification is one type: the fixed ones (deadlock
+//! freedom, anything) in `fixed`, those made of a normal form
+//! (refinement in each model, determinism) in `normal_forms`. Adding an
+//! assertion kind is a type implementing [`Specification`] there, and
+//! the line in `check::run` that makes it.
 
+mod fixed;
+pub(super) mod normal_forms;
+
+pub use fixed::{Anything, DeadlockFree};
+pub use normal_forms::{Deterministic, Refines, RefusalTesting, Revivals};
+
+use super::counterexample::Kind;
+use super::normal::{NodeId, Normaliser};
+pub use super::shared_judge::SharedCopy;
 use crate::eval::EvalResult;
-use crate::process::{EventId, Processes, TAU, TICK};
+use crate::process::{EventId, Processes};
 use crate::symmetry::Permutation;
 
-use super::normal::{NodeId, Normaliser, is_subset};
-
 /// What the implementation is checked against.
-pub enum Spec {
-    /// `:[deadlock free]`: node 0 before ✓ (some event must be
-    /// accepted), node 1 after it (anything goes).
-    DeadlockFree,
-    /// One node allowing every trace and refusal (`:[divergence free]`
-    /// checks only divergences).
-    Anything,
-    /// A normalised specification process.
-    Refines(Normaliser),
-    /// The normal form of the implementation itself: every stable state
-    /// must accept everything the trace so far allows.
-    Deterministic(Normaliser),
-    /// A normalised specification in the revivals model (V, VD): besides
-    /// its failures, every event a stable implementation state offers
-    /// must be offered by a stable specification state that refuses at
-    /// least as much.
-    Revivals(Normaliser),
-    /// A normalised specification in the refusal-testing model (R, RD):
-    /// an event a stable implementation state performs is followed only
-    /// from the specification's stable states that refuse as much, so
-    /// the refusals along the whole trace are tested.
-    RefusalTesting(Normaliser),
-}
-
-impl Spec {
+pub trait Specification: Send {
     /// The node after `event` (τ included: the node stays) from `node`;
     /// `None` when the specification does not allow it.
-    pub fn after(
+    fn after(
         &mut self,
         procs: &mut Processes,
         node: NodeId,
         event: EventId,
-    ) -> EvalResult<Option<NodeId>> {
-        match self {
-            _ if event == TAU => Ok(Some(node)),
-            Spec::DeadlockFree if event == TICK => Ok(Some(1)),
-            Spec::DeadlockFree | Spec::Anything => Ok(Some(node)),
-            Spec::Refines(n)
-            | Spec::Deterministic(n)
-            | Spec::Revivals(n)
-            | Spec::RefusalTesting(n) => n.after(procs, node, event),
-        }
-    }
+    ) -> EvalResult<Option<NodeId>>;
+
+    /// The events a stable implementation state accepting `accepted`
+    /// refuses although the specification requires one of them; `None`
+    /// when it is allowed.
+    fn refused(
+        &mut self,
+        procs: &mut Processes,
+        node: NodeId,
+        accepted: &[EventId],
+    ) -> EvalResult<Option<Vec<EventId>>>;
 
     /// The column after `event` performed by a stable implementation
     /// state accepting only `accepted`, in the models that look at what
     /// happens after a refusal (revivals, refusal testing); `None` when
     /// the specification does not allow it; `Some(None)` when the model
     /// does not care (the successor is the usual one).
-    pub(super) fn after_stable(
+    fn after_stable(
         &mut self,
-        procs: &mut Processes,
-        node: NodeId,
-        accepted: &[EventId],
-        event: EventId,
+        _procs: &mut Processes,
+        _node: NodeId,
+        _accepted: &[EventId],
+        _event: EventId,
     ) -> EvalResult<Option<Option<NodeId>>> {
-        match self {
-            Spec::Revivals(n) => {
-                let revived = n
-                    .stable_acceptances(procs, node)?
-                    .iter()
-                    .any(|a| is_subset(a, accepted) && a.contains(&event));
-                Ok(revived.then_some(None))
-            }
-            Spec::RefusalTesting(n) => {
-                Ok(n.after_refusing(procs, node, accepted, event)?.map(Some))
-            }
-            _ => Ok(Some(None)),
-        }
+        Ok(Some(None))
     }
 
     /// The column of a successor by `event` (τ included) from `node` in a
     /// reduced search, before it is canonicalised: a normal form's
     /// *target* (marked with [`TARGET`]) whose τ-closure is taken only
-    /// once it is permuted ([`Spec::permute_column`]), or a node. `None`
-    /// when the specification does not allow the event.
-    pub fn after_column(
+    /// once it is permuted ([`Specification::permute_column`]), or a
+    /// node. `None` when the specification does not allow the event.
+    fn after_column(
         &mut self,
         procs: &mut Processes,
         node: NodeId,
         event: EventId,
     ) -> EvalResult<Option<u32>> {
-        match self {
-            Spec::Refines(n) | Spec::Deterministic(n) | Spec::Revivals(n) if event != TAU => {
-                Ok(n.after_target(procs, node, event)?.map(|target| {
-                    debug_assert!(target < TARGET, "fewer targets than 2^31");
-                    target | TARGET
-                }))
-            }
-            _ => self.after(procs, node, event),
-        }
+        self.after(procs, node, event)
     }
 
-    /// The node `perm` maps a column made by [`Spec::after_column`] to.
-    pub fn permute_column(
+    /// The node `perm` maps a column made by
+    /// [`Specification::after_column`] to.
+    fn permute_column(
         &mut self,
         procs: &mut Processes,
         column: u32,
         perm: &Permutation,
     ) -> EvalResult<NodeId> {
-        match self {
-            Spec::Refines(n) | Spec::Deterministic(n) | Spec::Revivals(n)
-                if column & TARGET != 0 =>
-            {
-                n.permute_target(procs, column & !TARGET, perm)
-            }
-            _ => self.permute(procs, column, perm),
-        }
+        self.permute(procs, column, perm)
     }
 
-    /// The node `perm` maps `node` to (Definition 15); the fixed
-    /// specifications' nodes are their own images.
-    pub fn permute(
+    /// The node `perm` maps `node` to (Definition 15); a fixed
+    /// specification's nodes are their own images.
+    fn permute(
         &mut self,
-        procs: &mut Processes,
+        _procs: &mut Processes,
         node: NodeId,
-        perm: &Permutation,
+        _perm: &Permutation,
     ) -> EvalResult<NodeId> {
-        match self {
-            Spec::Refines(n)
-            | Spec::Deterministic(n)
-            | Spec::Revivals(n)
-            | Spec::RefusalTesting(n)
-                if !perm.is_identity() =>
-            {
-                n.permute(procs, node, perm)
-            }
-            _ => Ok(node),
-        }
+        Ok(node)
     }
 
-    pub(super) fn divergent(&mut self, procs: &mut Processes, node: NodeId) -> EvalResult<bool> {
-        match self {
-            Spec::Refines(n) | Spec::Revivals(n) | Spec::RefusalTesting(n) => {
-                n.divergent(procs, node)
-            }
-            _ => Ok(false),
-        }
+    /// Whether the specification diverges at `node` (then it allows
+    /// anything after).
+    fn divergent(&mut self, _procs: &mut Processes, _node: NodeId) -> EvalResult<bool> {
+        Ok(false)
     }
 
-    /// The events a stable implementation state accepting `accepted`
-    /// refuses although the specification requires one of them; `None`
-    /// when it is allowed.
-    pub(super) fn refused(
-        &mut self,
-        procs: &mut Processes,
-        node: NodeId,
-        accepted: &[EventId],
-    ) -> EvalResult<Option<Vec<EventId>>> {
-        Ok(match self {
-            Spec::DeadlockFree => (node == 0 && accepted.is_empty()).then(Vec::new),
-            Spec::Anything => None,
-            Spec::Refines(n) | Spec::Revivals(n) | Spec::RefusalTesting(n) => {
-                let acceptances = n.acceptances(procs, node)?;
-                if acceptances.iter().any(|a| is_subset(a, accepted)) {
-                    None
-                } else {
-                    let mut required: Vec<EventId> = acceptances
-                        .iter()
-                        .flat_map(|a| a.iter().copied())
-                        .filter(|e| !accepted.contains(e))
-                        .collect();
-                    required.sort_unstable();
-                    required.dedup();
-                    Some(required)
-                }
-            }
-            Spec::Deterministic(n) => {
-                let missing: Vec<EventId> = n
-                    .initials(procs, node)?
-                    .iter()
-                    .map(|&(e, _)| e)
-                    .filter(|e| !accepted.contains(e))
-                    .collect();
-                (!missing.is_empty()).then_some(missing)
-            }
-        })
+    /// Whether its nodes can be permuted (a normal form made for
+    /// symmetry, or none at all).
+    fn is_symmetric(&self) -> bool {
+        true
+    }
+
+    /// What the threads computing successors may judge by: a copy of
+    /// what it knows now, and how much it had learnt when the copy was
+    /// made (a copy is made again when it has learnt more). `None` when
+    /// only the search's thread can judge it.
+    fn shared_judge(&self, _refusals: bool, _divergences: bool) -> Option<SharedCopy> {
+        None
+    }
+
+    /// How much it has learnt so far: a copy made at this much is
+    /// still whole.
+    fn learnt(&self) -> u64 {
+        0
+    }
+
+    /// Whether it follows refusals along the trace (revivals, refusal
+    /// testing), which a structural reduction does not permute.
+    fn follows_refusals(&self) -> bool {
+        false
+    }
+
+    /// What a refusal it does not allow is called.
+    fn refusal_kind(&self) -> Kind {
+        Kind::Refusal
+    }
+
+    /// A sentence for a counterexample whose last event it does not
+    /// allow, where its model makes one needed.
+    fn event_breach_note(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// What it held the implementation to before an event after a
+    /// refusal, besides the refusal itself (`""`, or a clause).
+    fn refusals_before(&self) -> &'static str {
+        ""
+    }
+
+    /// The normal form a counterexample shows the specification's
+    /// states from, if it shows them.
+    fn shown_normal_form(&self) -> Option<&Normaliser> {
+        None
     }
 }
 
 /// Marks a successor's column that holds a normal form's target, not yet
-/// a node (reduced searches only; see [`Spec::after_column`]).
+/// a node (reduced searches only; see [`Specification::after_column`]).
 pub const TARGET: u32 = 1 << 31;

@@ -19,7 +19,7 @@ use crate::symmetry::structural::group::StructuralReduction;
 
 use super::counterexample::Path;
 use super::normal::NodeId;
-use super::spec::Spec;
+use super::spec::Specification;
 
 /// The structural group of a check, acting on implementation states and
 /// specification nodes.
@@ -56,7 +56,7 @@ impl StructuralProduct {
     /// the trace that first reached it.
     pub fn image(
         &mut self,
-        spec: &mut Spec,
+        spec: &mut dyn Specification,
         procs: &mut Processes,
         node: NodeId,
         g: usize,
@@ -98,7 +98,7 @@ impl StructuralProduct {
         &mut self,
         machine: &mut Machine,
         procs: &mut Processes,
-        spec: &mut Spec,
+        spec: &mut dyn Specification,
         row: &mut [u32],
     ) -> EvalResult<usize> {
         let width = machine.components();
@@ -116,7 +116,7 @@ impl StructuralProduct {
     pub fn unwind(
         &mut self,
         search: &mut Search,
-        spec: &mut Spec,
+        spec: &mut dyn Specification,
         procs: &mut Processes,
         target: u32,
     ) -> EvalResult<Result<Path, String>> {

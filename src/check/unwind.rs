@@ -22,7 +22,7 @@ use crate::symmetry::SystemSymmetry;
 
 use super::counterexample::Path;
 use super::normal::NodeId;
-use super::spec::Spec;
+use super::spec::Specification;
 
 /// The path of the unreduced product behind the path a reduced search
 /// recorded to `target`; `root` is the specification's initial node (its
@@ -30,7 +30,7 @@ use super::spec::Spec;
 /// not be unwound (an internal error).
 pub fn unwind(
     search: &mut Search,
-    spec: &mut Spec,
+    spec: &mut dyn Specification,
     system: &mut SystemSymmetry,
     procs: &mut Processes,
     root: NodeId,
