@@ -336,56 +336,9 @@ const FRESH_READING_FROM: u64 = 64 << 20;
 /// Tables holding more entries than this are freed by [`drop_later`].
 pub const FREE_LATER: usize = 1 << 16;
 
-/// Breadth-first levels from which a search stopped by a budget looks
-/// like one that could never end.
-const DEEP: u32 = 10_000;
-
-/// What to tell of a search `stopped` `depth` levels deep at `states`
-/// states: when a budget stopped it and the levels held a few states
-/// each over a long way (a thin, deep space, as `P(n) = a -> P(n+1)`
-/// makes), that a parameter growing without bound would explain it —
-/// no budget is then enough. `None` for an ordinary shape, or a cancel.
-pub fn unbounded_note(stopped: Stopped, states: u64, depth: u32) -> Option<String> {
-    let budget = matches!(
-        stopped,
-        Stopped::StateBudget | Stopped::Timeout | Stopped::Memory
-    );
-    (budget && depth >= DEEP && states <= 4 * u64::from(depth)).then(|| {
-        format!(
-            "the search was {depth} levels deep with about {} a level: if a process \
-             parameter grows without bound (as `n` in `P(n) = a -> P(n+1)`), or a process \
-             recurses through hiding, renaming or a parallel composition (as `S = (a -> S) \\ \
-             {{a}}`, one hiding more at each step), there are infinitely many states and no \
-             budget is enough",
-            match states / u64::from(depth) {
-                0 | 1 => "1 state".to_string(),
-                n => format!("{n} states"),
-            }
-        )
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_a_thin_deep_search_is_said_to_be_perhaps_unbounded() {
-        let budget = Stopped::Timeout;
-        let note = unbounded_note(budget, 50_000, 49_999).expect("a chain");
-        assert!(note.starts_with("the search was 49999 levels deep with about 1 state a level"));
-        assert_eq!(
-            unbounded_note(budget, 160_000, 40_000)
-                .as_deref()
-                .map(|n| &n[..48]),
-            Some("the search was 40000 levels deep with about 4 st")
-        );
-        // Wide levels, or few of them: an ordinary space.
-        assert_eq!(unbounded_note(budget, 200_001, 40_000), None);
-        assert_eq!(unbounded_note(budget, 9_999, 9_999), None);
-        // A cancel says nothing of budgets.
-        assert_eq!(unbounded_note(Stopped::Cancelled, 50_000, 49_999), None);
-    }
 
     #[test]
     fn a_started_budget_shares_one_deadline() {

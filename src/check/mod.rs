@@ -19,6 +19,7 @@ pub mod spec;
 pub mod structural;
 pub mod trace;
 pub mod unwind;
+pub mod wording;
 pub mod worker;
 
 use std::sync::Arc;

@@ -14,7 +14,8 @@ use serde::Serialize;
 
 use super::limits::SearchLimits;
 use super::symmetry::requested;
-use super::{EXIT_INCONCLUSIVE, Format, fail_with, load_as, plural, say, stopped_by};
+use super::{EXIT_INCONCLUSIVE, Format, fail_with, load_as, plural, say};
+use crate::check::wording::{Reader, stopped_by};
 use crate::lts::{self, Budget};
 use crate::process::{Processes, TAU, TICK};
 use crate::script::Script;
@@ -160,7 +161,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
                 text.push_str(&format!(
                     "incomplete         {}: the counts are of the representatives stored \
                      before\n",
-                    stopped_by(stop, budget.max_states)
+                    stopped_by(stop, budget.max_states, Reader::CommandLine)
                 ));
             }
             say(out, &text);

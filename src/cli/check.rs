@@ -20,16 +20,13 @@ use super::json::JsonDiagnostic;
 use super::limits::SearchLimits;
 use super::progress::{ProgressLine, counters};
 use super::symmetry::{SymmetryReport, requested};
-use super::{
-    EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, fail_with, load_as, plural, say, stopped_by,
-};
-use crate::budget::unbounded_note;
+use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, fail_with, load_as, plural, say};
 use crate::check::Asked;
-use crate::check::counterexample::{Counterexample, Kind, RenderedCounterexample};
+use crate::check::counterexample::{Counterexample, RenderedCounterexample};
+use crate::check::wording::{Reader, headline, stopped_by, unbounded_note};
 use crate::check::worker::CheckHandle;
 use crate::check::{CheckResult, Verdict, assertion_text};
 use crate::process::Processes;
-use crate::process::print::trace_text;
 use crate::script::Script;
 use crate::stack::with_large_stack;
 use crate::symmetry::strategy::Strategy;
@@ -377,7 +374,7 @@ fn plain(script: &Script, index: usize, outcome: &Outcome, limits: &SearchLimits
             .unwrap_or_default();
         lines.push_str(&format!(
             "    {}{stage} before an answer\n",
-            stopped_by(stopped, limits.max_states)
+            stopped_by(stopped, limits.max_states, Reader::CommandLine)
         ));
         if let Some(note) = unbounded_note(stopped, result.states, result.depth) {
             lines.push_str(&format!("    note: {note}\n"));
@@ -400,46 +397,9 @@ fn indent(text: &str) -> String {
     text.lines().map(|l| format!("    {l}\n")).collect()
 }
 
-fn set(events: &[String]) -> String {
-    format!("{{{}}}", events.join(", "))
-}
-
 /// A counterexample in words, then its path and each component's part.
 fn describe(cx: &RenderedCounterexample, negated: bool, verdict: Verdict) -> String {
-    let trace = trace_text(&cx.trace);
-    let error = cx.error_event.as_deref().unwrap_or("?");
-    let headline = match cx.kind {
-        Kind::Trace if cx.ends_with_error => format!(
-            "after {trace} the implementation performs {error}, which the specification does not allow"
-        ),
-        Kind::Trace if cx.error_event.is_some() => {
-            format!("the process performs {trace} but then cannot perform {error}")
-        }
-        Kind::Trace => format!("the process performs {trace}"),
-        Kind::Refusal => format!(
-            "after {trace} the implementation refuses {} (it accepts only {}), which the specification does not allow",
-            set(&cx.refusals),
-            set(&cx.accepted)
-        ),
-        Kind::Deadlock => format!("after {trace} the process deadlocks"),
-        Kind::Divergence => match cx.loop_steps() {
-            Some(steps) => format!(
-                "after {trace} the process can perform τ for ever (divergence), going round {steps}"
-            ),
-            None => format!("after {trace} the process can perform τ for ever (divergence)"),
-        },
-        Kind::Nondeterminism => {
-            let witness = cx
-                .witness
-                .as_ref()
-                .map(|w| format!(" (as in {})", trace_text(w)))
-                .unwrap_or_default();
-            format!(
-                "after {trace} the process may perform {error}{witness} or refuse it (accepting only {})",
-                set(&cx.accepted)
-            )
-        }
-    };
+    let headline = headline(cx);
     let property_holds = (verdict == Verdict::Passed) != negated;
     let label = if property_holds {
         "witness"

@@ -14,11 +14,10 @@ use serde::Serialize;
 use super::limits::SearchLimits;
 use super::progress::{ProgressLine, counters, progress_of};
 use super::symmetry::{SymmetryReport, requested};
-use super::{
-    EXIT_INCONCLUSIVE, Format, fail_at, fail_with, load_as, plural, say, stopped_before, stopped_by,
-};
+use super::{EXIT_INCONCLUSIVE, Format, fail_at, fail_with, load_as, plural, say, stopped_before};
 
-use crate::budget::{Live, Stopped, unbounded_note};
+use crate::budget::{Live, Stopped};
+use crate::check::wording::{Reader, stopped_by, unbounded_note};
 use crate::lts::{self, Budget, Exploration};
 use crate::process::Processes;
 use crate::symmetry::Symmetry;
@@ -487,7 +486,7 @@ fn plain(
     if let Some(stopped) = x.stopped {
         text.push_str(&format!(
             "incomplete         {}; the counts are lower bounds\n",
-            stopped_by(stopped, budget.max_states)
+            stopped_by(stopped, budget.max_states, Reader::CommandLine)
         ));
         if let Some(note) = unbounded_note(stopped, x.states, x.depth) {
             text.push_str(&format!("note               {note}\n"));

@@ -33,6 +33,7 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::budget::{Budget, Stopped};
+use crate::check::wording::{Reader, stopped_by};
 use crate::symmetry::strategy::Strategy;
 
 /// Exit code for input the user must fix (usage, syntax, evaluation).
@@ -689,7 +690,7 @@ fn stopped_before(
         err,
         &format!(
             "{name}: {what}: {} while {stage}\n",
-            stopped_by(reason, max_states)
+            stopped_by(reason, max_states, Reader::CommandLine)
         ),
     );
     if format == Format::Json {
@@ -702,22 +703,6 @@ fn stopped_before(
         .print(out);
     }
     EXIT_INCONCLUSIVE
-}
-
-/// What stopped work, with the option that sets it: `stopped by the
-/// time-out (--timeout)`, `stopped by the state budget of 10 states
-/// (--max-states)`, `cancelled`.
-pub(crate) fn stopped_by(stopped: Stopped, max_states: Option<usize>) -> String {
-    let option = match stopped {
-        Stopped::StateBudget => format!(
-            " of {} (--max-states)",
-            plural(max_states.unwrap_or_default(), "state")
-        ),
-        Stopped::Timeout => " (--timeout)".to_string(),
-        Stopped::Memory => " (--max-memory, or the system's limit)".to_string(),
-        Stopped::Cancelled | Stopped::Visitor => String::new(),
-    };
-    format!("{}{option}", stopped.ended())
 }
 
 /// Reports what stops a command before it can start: the rendered text

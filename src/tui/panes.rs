@@ -22,6 +22,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use crate::check::wording::{self, Reader};
+pub use crate::check::wording::{GROUP_SEPARATOR, grouped as count};
+
 use super::config::{Command, Config, KeyMap, PaneId, Theme};
 use super::layout::Placement;
 use super::prompt::Prompt;
@@ -316,26 +319,9 @@ pub fn clip(line: Line<'static>, width: usize) -> Line<'static> {
     Line::from(spans).style(line.style)
 }
 
-/// `1234567` as `1 234 567`, the groups joined by no-break spaces so
-/// that a wrapped paragraph never splits a number across lines.
-pub fn count(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(GROUP_SEPARATOR);
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Between groups of three digits in [`count`]: a no-break space.
-pub const GROUP_SEPARATOR: char = '\u{a0}';
-
 /// `n` and a noun, the noun plural unless `n` is one: `1 step`, `3 steps`.
 pub fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{} {}", count(n), if n == 1 { one } else { many })
+    wording::plural(n, one, many, Reader::Animator)
 }
 
 /// `text` cut to `width` characters by dropping its middle (`…`), so

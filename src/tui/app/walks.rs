@@ -3,13 +3,14 @@
 //! (steps, undo and redo, random runs).
 
 use super::super::engine::{Follow, Request, Want};
+use super::super::panes::checks::CheckStatus;
 use super::super::panes::checks::ChecksPane;
-use super::super::panes::checks::{CheckStatus, describe_counterexample};
 use super::super::panes::events::EventsPane;
 use super::super::panes::trace::TracePane;
 use super::super::panes::{Effect, plural};
 use super::super::walk::{LoadedCounterexample, Walk};
 use super::{App, Job, Overlay, Replacement};
+use crate::check::wording::at_its_end;
 use crate::lts::animator::EventKind;
 
 impl App {
@@ -118,7 +119,7 @@ impl App {
             spec_initial: shown.spec_initial.clone(),
             spec_after: shown.steps.iter().map(|s| s.spec.clone()).collect(),
             valid: 0,
-            verdict: describe_counterexample(shown),
+            verdict: at_its_end(shown),
             loop_from: cx.loop_from.map(|k| k + 1),
         };
         let request = Request::Animate {

@@ -14,8 +14,8 @@ use ratatui::widgets::{Block, Borders, Gauge, Paragraph, Wrap};
 use super::super::config::{Command, KeyMap, PaneId, Theme};
 use super::super::layout::{Column, Placement, Shown};
 use super::{Context, Effect, Hint, List, Pane, count, draw_list, elide_middle, plural};
-use crate::budget::{Stopped, unbounded_note};
-use crate::check::counterexample::{Kind, RenderedCounterexample};
+use crate::check::counterexample::RenderedCounterexample;
+use crate::check::wording::{Reader, at_its_end, stopped_by, unbounded_note, verdict_text};
 use crate::check::worker::{CheckHandle, Checked};
 use crate::check::{CheckResult, Verdict};
 use crate::lts::Budget;
@@ -414,7 +414,7 @@ impl ChecksPane {
                 if let Some(cx) = &done.counterexample {
                     text.push_str(&format!(
                         "\n{} ({}; {} opens it)",
-                        describe_counterexample(cx),
+                        at_its_end(cx),
                         plural(cx.steps.len() as u64, "step", "steps"),
                         key(Command::OpenCounterexample)
                     ));
@@ -423,7 +423,10 @@ impl ChecksPane {
                     text.push_str(&format!("\nnote: {note}"));
                 }
                 if let Verdict::Inconclusive(stopped) = r.verdict {
-                    text.push_str(&format!("\n{}", stopped_by(stopped, done.max_states)));
+                    text.push_str(&format!(
+                        "\n{}",
+                        stopped_by(stopped, done.max_states, Reader::Animator)
+                    ));
                     if let Some(stage) = &r.stage {
                         text.push_str(&format!("\nit stopped while {stage}"));
                     }
@@ -544,77 +547,9 @@ fn gauge_label(ratio: f64, max: u64, what: &str, width: u16) -> String {
     .unwrap_or_default()
 }
 
-/// A verdict in words, with why a check stopped.
-pub fn verdict_text(verdict: Verdict) -> String {
-    match verdict {
-        Verdict::Inconclusive(stopped) => format!("Inconclusive ({})", stopped.reason()),
-        v => v.word().to_string(),
-    }
-}
-
-/// Why a check stopped, and the option of `symcsp FILE` that sets the
-/// budget it met.
-fn stopped_by(stopped: Stopped, max_states: Option<usize>) -> String {
-    let amount = match (stopped, max_states) {
-        (Stopped::StateBudget, Some(max)) => {
-            format!(" of {}", plural(max as u64, "state", "states"))
-        }
-        _ => String::new(),
-    };
-    let option = match stopped {
-        Stopped::StateBudget => " (`symcsp FILE --max-states N` sets it)",
-        Stopped::Timeout => " (`symcsp FILE --timeout SECS` sets it)",
-        Stopped::Memory => " (`symcsp FILE --max-memory SIZE` sets it, or the system's limit)",
-        Stopped::Cancelled | Stopped::Visitor => "",
-    };
-    format!("{}{amount} before an answer{option}", stopped.ended())
-}
-
-/// What a counterexample shows, in one line.
-pub fn describe_counterexample(cx: &RenderedCounterexample) -> String {
-    let list = |events: &[String]| format!("{{{}}}", events.join(", "));
-    match cx.kind {
-        Kind::Trace => match &cx.error_event {
-            Some(e) => format!("the last step, {e}, is not allowed by the specification"),
-            None => "the trace is not allowed by the specification".to_string(),
-        },
-        Kind::Refusal => format!(
-            "this state refuses {} (it accepts only {})",
-            list(&cx.refusals),
-            list(&cx.accepted)
-        ),
-        Kind::Deadlock => "deadlock: this state can do nothing at all".to_string(),
-        Kind::Divergence => match cx.loop_steps() {
-            Some(steps) => format!("divergence: the τ-loop of {steps} can repeat for ever"),
-            None => "this state can perform τ for ever (divergence)".to_string(),
-        },
-        Kind::Nondeterminism => match &cx.error_event {
-            Some(e) => format!("after this trace the process may both perform and refuse {e}"),
-            None => "nondeterminism after this trace".to_string(),
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_stopped_check_says_what_stopped_it_and_which_option_sets_it() {
-        assert_eq!(
-            stopped_by(Stopped::StateBudget, Some(20_000_000)),
-            "stopped by the state budget of 20\u{a0}000\u{a0}000 states before an answer \
-             (`symcsp FILE --max-states N` sets it)"
-        );
-        assert_eq!(
-            stopped_by(Stopped::Timeout, Some(100)),
-            "stopped by the time-out before an answer (`symcsp FILE --timeout SECS` sets it)"
-        );
-        assert_eq!(
-            stopped_by(Stopped::Cancelled, None),
-            "cancelled before an answer"
-        );
-    }
 
     #[test]
     fn a_gauges_label_is_never_cut_inside_a_number() {
