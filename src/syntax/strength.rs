@@ -117,6 +117,11 @@ impl Spelling {
         }
     }
 
+    /// The operator written around `inner`, spaced inside: `[| inner |]`.
+    pub(crate) fn enclose(self, inner: &str) -> String {
+        format!("{} {inner} {}", self.symbol, self.close)
+    }
+
     /// The symbol joining the halves of a pair, spaced: ` <- `, ` || `.
     pub(crate) fn spaced_joins(self) -> String {
         format!(" {} ", self.joins)
