@@ -37,6 +37,7 @@ use crate::eval::{EvalError, EvalResult};
 use crate::process::{
     EventId, EventRelation, EventSet, ProcId, Processes, TAU, TICK, Term, Transition,
 };
+use crate::syntax::strength::{Operator, spelling, symbol};
 
 pub use moves::{Change, Move, Moves};
 use plan::{Bits, Offer, Plan, SetId};
@@ -730,17 +731,22 @@ impl Machine {
                 (Some(alphabets), _) => {
                     let alphabets: Vec<String> =
                         alphabets.iter().map(|a| procs.show_events(a)).collect();
-                    format!("[ {} ]", alphabets.join(" || "))
+                    let parallel = spelling(Operator::BracketPar);
+                    parallel.enclose(&alphabets.join(&parallel.spaced_joins()))
                 }
-                (None, Some(sync)) => format!("[| {} |]", procs.show_events(sync)),
-                (None, None) => "|||".to_string(),
+                (None, Some(sync)) => spelling(Operator::GenPar).enclose(&procs.show_events(sync)),
+                (None, None) => symbol(Operator::Interleave).to_string(),
             },
-            Node::Hide { set, .. } => format!("\\ {}", procs.show_events(set)),
+            Node::Hide { set, .. } => {
+                format!("{} {}", symbol(Operator::Hide), procs.show_events(set))
+            }
             Node::Rename { relation, .. } => {
-                format!("[[ {} ]]", procs.show_relation(relation, " <- "))
+                let rename = spelling(Operator::Rename);
+                rename.enclose(&procs.show_relation(relation, &rename.spaced_joins()))
             }
             Node::Linked { relation, .. } => {
-                format!("[ {} ]", procs.show_relation(relation, " <-> "))
+                let linked = spelling(Operator::LinkedPar);
+                linked.enclose(&procs.show_relation(relation, &linked.spaced_joins()))
             }
             Node::Prioritise { levels, .. } => {
                 let levels: Vec<String> = levels.iter().map(|a| procs.show_events(a)).collect();

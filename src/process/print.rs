@@ -3,14 +3,80 @@
 //! terms with CSPM's operators, event sets in FDR's set syntax. States
 //! print the same whether they are interned ids or portable keys.
 
-use crate::eval::Value;
+use std::sync::Arc;
+
+use crate::eval::{Proc, Value};
+use crate::syntax::strength::{
+    ATOM, GREEDY, Operator, Spelling, level, needs_brackets, spelling, symbol,
+};
 
 use super::key::{KeyTerm, StateKey};
-use super::{EventId, EventRelation, EventSet, Place, ProcId, Processes, TAU, TICK, Term};
+use super::{
+    Compression, EventId, EventRelation, EventSet, Place, ProcId, Processes, TAU, TICK, Term,
+};
 
 thread_local! {
     /// Set while a compressed state's original process is printed.
     static INSIDE_COMPRESSED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The level a state's operator asks of its operands: every operand
+/// but an atom is bracketed, tighter than the table's rule needs, since a
+/// state is long and read without the binding strengths at hand
+/// (`(a -> P) [] (b -> Q)`).
+const OPERAND: u8 = ATOM;
+
+/// Writes what `write` writes, in brackets where the table's rule wants
+/// them for a term of level `level` in a place taking `min`.
+fn bracketed_if(out: &mut String, level: u8, min: u8, write: impl FnOnce(&mut String)) {
+    let bracketed = needs_brackets(level, min);
+    if bracketed {
+        out.push('(');
+    }
+    write(out);
+    if bracketed {
+        out.push(')');
+    }
+}
+
+/// A state of a CSPM operator as written: its operands in order, what
+/// stands between two of them and what follows the last.
+struct Operation<'t, O> {
+    op: Operator,
+    operands: Vec<&'t O>,
+    joint: String,
+    after: String,
+}
+
+impl<'t, O> Operation<'t, O> {
+    /// Operands joined by the operator's symbol, spaced: `P [] Q`.
+    fn plain(op: Operator, operands: impl IntoIterator<Item = &'t O>) -> Self {
+        Self::joined(op, operands, format!(" {} ", symbol(op)))
+    }
+
+    /// Operands joined by the operator written around `argument`:
+    /// `P [| {a} |] Q`.
+    fn around(op: Operator, operands: impl IntoIterator<Item = &'t O>, argument: &str) -> Self {
+        Self::joined(
+            op,
+            operands,
+            format!(" {} ", spelling(op).enclose(argument)),
+        )
+    }
+
+    fn joined(op: Operator, operands: impl IntoIterator<Item = &'t O>, joint: String) -> Self {
+        Operation {
+            op,
+            operands: operands.into_iter().collect(),
+            joint,
+            after: String::new(),
+        }
+    }
+
+    /// The same, with `after` following the last operand.
+    fn then(self, after: String) -> Self {
+        Operation { after, ..self }
+    }
 }
 
 /// Sets with more events than this print abbreviated.
@@ -91,7 +157,7 @@ impl Processes<'_> {
     /// A state as process text.
     pub fn show_state(&self, id: ProcId) -> String {
         let mut out = String::new();
-        self.write_state(self, &mut out, &id, false);
+        self.write_state(self, &mut out, &id, GREEDY);
         out
     }
 
@@ -100,183 +166,210 @@ impl Processes<'_> {
     /// from.
     pub fn show_key(&self, key: &StateKey) -> String {
         let mut out = String::new();
-        self.write_state(&Held, &mut out, key, false);
+        self.write_state(&Held, &mut out, key, GREEDY);
         out
     }
 
-    fn write_state<P: Parts>(&self, parts: &P, out: &mut String, state: &P::Operand, nested: bool) {
-        let open = |out: &mut String| {
-            if nested {
-                out.push('(');
-            }
-        };
-        let close = |out: &mut String| {
-            if nested {
-                out.push(')');
-            }
-        };
-        let binary = |out: &mut String, a: &P::Operand, op: &str, b: &P::Operand| {
-            open(out);
-            self.write_state(parts, out, a, true);
-            out.push_str(op);
-            self.write_state(parts, out, b, true);
-            close(out);
-        };
-        let many = |out: &mut String, ps: &[P::Operand], op: &str| {
-            open(out);
-            for (i, p) in ps.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(op);
-                }
-                self.write_state(parts, out, p, true);
-            }
-            close(out);
-        };
+    /// Writes `state` in a place taking level `min` or tighter (the
+    /// table's bracketing rule): [`GREEDY`] at the top and inside a
+    /// call's brackets, [`OPERAND`] as an operand of an operator.
+    fn write_state<P: Parts>(&self, parts: &P, out: &mut String, state: &P::Operand, min: u8) {
         let set_text = |s: &P::Set| self.show_events(parts.set(s));
-        let relation_text =
-            |r: &P::Relation, arrow: &str| self.show_relation(parts.relation(r), arrow);
+        let relation_text = |r: &P::Relation, op: Operator| {
+            self.show_relation(parts.relation(r), &spelling(op).spaced_joins())
+        };
+        let write = |out: &mut String, operation: Operation<'_, P::Operand>| {
+            self.write_operation(parts, out, operation, min)
+        };
         match parts.term(state) {
-            Term::Node(p) => {
-                let text = self.eval.show(&Value::Proc(p.clone()));
-                let simple = text
-                    .chars()
-                    .all(|c| c.is_alphanumeric() || "_'.(), ".contains(c));
-                if nested && !simple {
-                    out.push('(');
-                    out.push_str(&text);
-                    out.push(')');
-                } else {
-                    out.push_str(&text);
-                }
-            }
+            Term::Node(p) => self.write_node(out, p, min),
             Term::Stop => out.push_str("STOP"),
             Term::Skip => out.push_str("SKIP"),
             Term::Div => out.push_str("DIV"),
             Term::Omega | Term::Done(_) => out.push('Ω'),
-            Term::Run(s) => {
-                out.push_str("RUN(");
-                out.push_str(&set_text(s));
-                out.push(')');
-            }
-            Term::Chaos(s) => {
-                out.push_str("CHAOS(");
-                out.push_str(&set_text(s));
-                out.push(')');
-            }
+            Term::Run(s) => out.push_str(&format!("RUN({})", set_text(s))),
+            Term::Chaos(s) => out.push_str(&format!("CHAOS({})", set_text(s))),
             Term::ChaosOffer(s) => {
-                out.push_str("[] x : ");
-                out.push_str(&set_text(s));
-                out.push_str(" @ x -> CHAOS(");
-                out.push_str(&set_text(s));
-                out.push(')');
+                let set = set_text(s);
+                let (choice, then) = (symbol(Operator::ExtChoice), symbol(Operator::Then));
+                let text = format!("{choice} x : {set} @ x {then} CHAOS({set})");
+                bracketed_if(out, GREEDY, min, |out| out.push_str(&text));
             }
             Term::Chosen { prefix, choice } => {
-                self.write_state(parts, out, prefix, nested);
+                self.write_state(parts, out, prefix, min);
                 let shown: Vec<String> = choice.iter().map(|v| self.eval.show(v)).collect();
                 out.push_str(&format!(" {{$ {}}}", shown.join(", ")));
             }
-            Term::ExternalChoice(ps) => many(out, ps, " [] "),
-            Term::SequentialComposition(a, b) => binary(out, a, " ; ", b),
-            Term::Interrupt(a, b) => binary(out, a, " /\\ ", b),
-            Term::SlidingChoice(a, b) => binary(out, a, " [> ", b),
-            Term::Exception(a, s, b) => {
-                let op = format!(" [| {} |> ", set_text(s));
-                binary(out, a, &op, b)
-            }
-            Term::SyncExternalChoice(s, ps) => {
-                let op = format!(" [+ {} +] ", set_text(s));
-                many(out, ps, &op)
-            }
-            Term::SyncInterrupt(a, s, b) => {
-                let op = format!(" /+ {} +\\ ", set_text(s));
-                binary(out, a, &op, b)
-            }
-            Term::Hide(p, s) => {
-                open(out);
-                self.write_state(parts, out, p, true);
-                out.push_str(" \\ ");
-                out.push_str(&set_text(s));
-                close(out);
-            }
-            Term::Rename(p, r) => {
-                open(out);
-                self.write_state(parts, out, p, true);
-                out.push_str(&format!(" [[{}]]", relation_text(r, " <- ")));
-                close(out);
-            }
-            Term::Parallel(s, ps) => {
-                let op = if parts.set(s).is_empty() {
-                    " ||| ".to_string()
-                } else {
-                    format!(" [| {} |] ", set_text(s))
-                };
-                many(out, ps, &op)
-            }
-            Term::AlphaParallel(pairs) => {
-                open(out);
-                out.push_str("|| ");
-                for (i, (a, p)) in pairs.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    out.push('[');
-                    out.push_str(&set_text(a));
-                    out.push_str("] ");
-                    self.write_state(parts, out, p, true);
-                }
-                close(out);
-            }
-            Term::Linked(a, r, b) => {
-                let op = format!(" [{}] ", relation_text(r, " <-> "));
-                binary(out, a, &op, b)
-            }
-            Term::Loop(p) => {
-                out.push_str("loop(");
-                self.write_state(parts, out, p, false);
-                out.push(')');
-            }
-            Term::Chase(p) => {
-                out.push_str("chase(");
-                self.write_state(parts, out, p, false);
-                out.push(')');
+            Term::Loop(p) => self.write_call(parts, out, "loop", p, ""),
+            Term::Chase(p) => self.write_call(parts, out, "chase", p, ""),
+            Term::Prioritise(p, levels) => {
+                let sets: Vec<String> = levels.iter().map(set_text).collect();
+                let levels = format!(", <{}>", sets.join(", "));
+                self.write_call(parts, out, "prioritise", p, &levels);
             }
             Term::Compressed {
                 compression,
                 of,
                 at,
-            } => {
-                out.push_str(compression.name());
-                // A compressed state inside another term prints as
-                // `normal(…)⟨3⟩`: a hierarchy of them (each level linking
-                // two copies of the one below) would otherwise print
-                // twice as long per level.
-                let outer = !nested && INSIDE_COMPRESSED.with(|inside| !inside.replace(true));
-                if outer {
-                    out.push('(');
-                    self.write_state(parts, out, of, false);
-                    out.push(')');
-                } else {
-                    out.push_str("(…)");
-                }
-                match at {
-                    Place::Member(w) if outer => {
-                        out.push_str("⟨≈ ");
-                        self.write_state(parts, out, w, false);
-                        out.push('⟩');
-                    }
-                    Place::Member(_) => out.push_str("⟨…⟩"),
-                    Place::Numbered(n) => out.push_str(&format!("⟨{n}⟩")),
-                }
-                if outer {
-                    INSIDE_COMPRESSED.with(|inside| inside.set(false));
-                }
+            } => self.write_compressed(parts, out, *compression, (of, at), min),
+            Term::AlphaParallel(pairs) => self.write_alphabetised(parts, out, pairs, min),
+            Term::ExternalChoice(ps) => {
+                write(out, Operation::plain(Operator::ExtChoice, ps.iter()))
             }
-            Term::Prioritise(p, levels) => {
-                out.push_str("prioritise(");
-                self.write_state(parts, out, p, false);
-                let sets: Vec<String> = levels.iter().map(set_text).collect();
-                out.push_str(&format!(", <{}>)", sets.join(", ")));
+            Term::SequentialComposition(a, b) => {
+                write(out, Operation::plain(Operator::Seq, [a, b]))
             }
+            Term::Interrupt(a, b) => write(out, Operation::plain(Operator::Interrupt, [a, b])),
+            Term::SlidingChoice(a, b) => write(out, Operation::plain(Operator::Sliding, [a, b])),
+            Term::Exception(a, s, b) => write(
+                out,
+                Operation::around(Operator::Exception, [a, b], &set_text(s)),
+            ),
+            Term::SyncExternalChoice(s, ps) => write(
+                out,
+                Operation::around(Operator::SyncChoice, ps.iter(), &set_text(s)),
+            ),
+            Term::SyncInterrupt(a, s, b) => write(
+                out,
+                Operation::around(Operator::SyncInterrupt, [a, b], &set_text(s)),
+            ),
+            Term::Parallel(s, ps) if parts.set(s).is_empty() => {
+                write(out, Operation::plain(Operator::Interleave, ps.iter()))
+            }
+            Term::Parallel(s, ps) => write(
+                out,
+                Operation::around(Operator::GenPar, ps.iter(), &set_text(s)),
+            ),
+            Term::Linked(a, r, b) => {
+                let op = Operator::LinkedPar;
+                let Spelling { symbol, close, .. } = spelling(op);
+                let joint = format!(" {symbol}{}{close} ", relation_text(r, op));
+                write(out, Operation::joined(op, [a, b], joint))
+            }
+            Term::Hide(p, s) => {
+                let hidden = format!(" {} {}", symbol(Operator::Hide), set_text(s));
+                write(
+                    out,
+                    Operation::joined(Operator::Hide, [p], String::new()).then(hidden),
+                )
+            }
+            Term::Rename(p, r) => {
+                let op = Operator::Rename;
+                let Spelling { symbol, close, .. } = spelling(op);
+                let renamed = format!(" {symbol}{}{close}", relation_text(r, op));
+                write(out, Operation::joined(op, [p], String::new()).then(renamed))
+            }
+        }
+    }
+
+    /// A control state as its call or its expression, bracketed as an
+    /// operand unless it is a plain call (`Node(N3, B, N1)`).
+    fn write_node(&self, out: &mut String, p: &Arc<Proc>, min: u8) {
+        let text = self.eval.show(&Value::Proc(p.clone()));
+        let call = text
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_'.(), ".contains(c));
+        let level = if call { ATOM } else { GREEDY };
+        bracketed_if(out, level, min, |out| out.push_str(&text));
+    }
+
+    /// `name(state…)`, the state at the top of the brackets.
+    fn write_call<P: Parts>(
+        &self,
+        parts: &P,
+        out: &mut String,
+        name: &str,
+        state: &P::Operand,
+        rest: &str,
+    ) {
+        out.push_str(name);
+        out.push('(');
+        self.write_state(parts, out, state, GREEDY);
+        out.push_str(rest);
+        out.push(')');
+    }
+
+    /// Writes an operator's state, bracketed by the table's rule.
+    fn write_operation<P: Parts>(
+        &self,
+        parts: &P,
+        out: &mut String,
+        operation: Operation<'_, P::Operand>,
+        min: u8,
+    ) {
+        bracketed_if(out, level(operation.op), min, |out| {
+            for (i, p) in operation.operands.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(&operation.joint);
+                }
+                self.write_state(parts, out, p, OPERAND);
+            }
+            out.push_str(&operation.after);
+        });
+    }
+
+    /// The alphabetised parallel of several processes, written as FDR's
+    /// replicated form: `|| [A] P, [B] Q`.
+    fn write_alphabetised<P: Parts>(
+        &self,
+        parts: &P,
+        out: &mut String,
+        pairs: &[(P::Set, P::Operand)],
+        min: u8,
+    ) {
+        let Spelling {
+            symbol,
+            joins,
+            close,
+        } = spelling(Operator::BracketPar);
+        bracketed_if(out, GREEDY, min, |out| {
+            out.push_str(joins);
+            out.push(' ');
+            for (i, (a, p)) in pairs.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(symbol);
+                out.push_str(&self.show_events(parts.set(a)));
+                out.push_str(close);
+                out.push(' ');
+                self.write_state(parts, out, p, OPERAND);
+            }
+        });
+    }
+
+    /// A compressed state: `normal(P)⟨3⟩` or, inside another term,
+    /// `normal(…)⟨3⟩`: a hierarchy of them (each level linking two copies
+    /// of the one below) would otherwise print twice as long per level.
+    fn write_compressed<P: Parts>(
+        &self,
+        parts: &P,
+        out: &mut String,
+        compression: Compression,
+        (of, at): (&P::Operand, &Place<P::Operand>),
+        min: u8,
+    ) {
+        out.push_str(compression.name());
+        let operand = min > GREEDY;
+        let outer = !operand && INSIDE_COMPRESSED.with(|inside| !inside.replace(true));
+        if outer {
+            out.push('(');
+            self.write_state(parts, out, of, GREEDY);
+            out.push(')');
+        } else {
+            out.push_str("(…)");
+        }
+        match at {
+            Place::Member(w) if outer => {
+                out.push_str("⟨≈ ");
+                self.write_state(parts, out, w, GREEDY);
+                out.push('⟩');
+            }
+            Place::Member(_) => out.push_str("⟨…⟩"),
+            Place::Numbered(n) => out.push_str(&format!("⟨{n}⟩")),
+        }
+        if outer {
+            INSIDE_COMPRESSED.with(|inside| inside.set(false));
         }
     }
 

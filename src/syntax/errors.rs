@@ -6,8 +6,9 @@ use pest::error::{Error, ErrorVariant, InputLocation};
 
 use super::diagnostic::Diagnostic;
 use super::lexical;
-use super::parser::Rule;
+use super::parser::{self, Rule};
 use super::source::Span;
+use super::strength::{Fixity, Operator, spelling, strength, symbol, symbols};
 
 /// Tokens that only an expression can start with. (Keywords, `(`, `-`,
 /// `<`, `[` and the like are no evidence: they also start or continue
@@ -18,49 +19,47 @@ const EXPRESSION_STARTS: &[&str] = &[NUMBER, "\"", "'", "#", "_", "{", "{|", "(|
 const NAME: &str = "<name>";
 const NUMBER: &str = "<number>";
 
-/// The token an operator rule starts with.
+/// The token an infix operator's rule starts with: its symbol in the
+/// operator table. (A prefix or postfix operator's rule is no evidence
+/// of an operator expected between operands.)
 fn operator_token(rule: Rule) -> Option<&'static str> {
-    Some(match rule {
-        Rule::op_then => "->",
-        Rule::op_guard => "&",
-        Rule::op_seq => ";",
-        Rule::op_sliding => "[>",
-        Rule::op_interrupt => "/\\",
-        Rule::op_sync_interrupt => "/+",
-        Rule::op_extchoice => "[]",
-        Rule::op_sync_choice => "[+",
-        Rule::op_intchoice => "|~|",
-        Rule::op_genpar => "[|",
-        Rule::op_bracket_par => "[",
-        Rule::op_interleave => "|||",
-        Rule::op_project => "|\\",
-        Rule::op_hide => "\\",
-        Rule::op_double_at => "@@",
-        Rule::op_dot => ".",
-        Rule::op_or | Rule::w_or => "or",
-        Rule::op_and | Rule::w_and => "and",
-        Rule::op_eq => "==",
-        Rule::op_ne => "!=",
-        Rule::op_le => "<=",
-        Rule::op_ge => ">=",
-        Rule::op_lt => "<",
-        Rule::op_gt => ">",
-        Rule::op_plus => "+",
-        Rule::op_minus => "-",
-        Rule::op_times => "*",
-        Rule::op_div => "/",
-        Rule::op_mod => "%",
-        Rule::op_concat => "^",
-        _ => return None,
-    })
+    parser::operator(rule)
+        .filter(|&op| matches!(strength(op).1, Fixity::Left | Fixity::Right))
+        .map(symbol)
 }
 
 /// Tokens that only an infix or postfix operator can start with. When
 /// several are expected the message just says "an operator".
-const OPERATORS: &[&str] = &[
-    "->", "&", "[>", "/\\", "/+", "|\\", ".", "==", "!=", "<=", ">=", ">", "+", "*", "/", "%", "^",
-    "@@", "?", "!", "$", "[[",
-];
+const OPERATORS: [&str; 22] = {
+    use Operator::*;
+    symbols([
+        Then,
+        Guard,
+        Sliding,
+        Interrupt,
+        SyncInterrupt,
+        Project,
+        Dot,
+        Eq,
+        Ne,
+        Le,
+        Ge,
+        Gt,
+        Plus,
+        Times,
+        Div,
+        Mod,
+        Concat,
+        DoubleAt,
+        FieldIn,
+        FieldOut,
+        FieldNondet,
+        Rename,
+    ])
+};
+
+/// The operators written as words.
+const WORD_OPERATORS: [&str; 3] = symbols([Operator::And, Operator::Or, Operator::Not]);
 
 /// Punctuation worth naming when expected, besides the closers of the
 /// innermost open construct (which come first).
@@ -470,26 +469,24 @@ fn ends_with_keyword(line: &str) -> bool {
         .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .next()
         .unwrap_or("");
-    matches!(
-        word,
-        "if" | "then"
-            | "else"
-            | "let"
-            | "within"
-            | "not"
-            | "and"
-            | "or"
-            | "channel"
-            | "datatype"
-            | "subtype"
-            | "nametype"
-            | "assert"
-            | "print"
-            | "external"
-            | "transparent"
-            | "module"
-            | "instance"
-    )
+    WORD_OPERATORS.contains(&word)
+        || matches!(
+            word,
+            "if" | "then"
+                | "else"
+                | "let"
+                | "within"
+                | "channel"
+                | "datatype"
+                | "subtype"
+                | "nametype"
+                | "assert"
+                | "print"
+                | "external"
+                | "transparent"
+                | "module"
+                | "instance"
+        )
 }
 
 /// Whether the line before the one `before` ends on finishes with an
@@ -503,7 +500,13 @@ fn previous_line_continues(before: &str) -> bool {
     let code = previous.split("--").next().unwrap_or("").trim_end();
     // Operators of two or more symbols first: `[]`, `[>` and a parallel's
     // `[| A |]` end with symbols that also close brackets.
-    ["->", "[]", "[>", "|]"].iter().any(|op| code.ends_with(op))
+    const ENDS: [&str; 4] = [
+        symbol(Operator::Then),
+        symbol(Operator::ExtChoice),
+        symbol(Operator::Sliding),
+        spelling(Operator::GenPar).close,
+    ];
+    ENDS.iter().any(|op| code.ends_with(op))
         || code.ends_with(|c: char| "-+*/%&;|.^,=<:?!$@\\".contains(c))
 }
 
@@ -597,16 +600,27 @@ impl Construct {
     /// The tokens that close or continue the construct: worth naming only
     /// when it is the innermost one open.
     fn closers(self) -> &'static [&'static str] {
+        use Operator::*;
         match self {
             Construct::Paren => &[")"],
             Construct::Map => &["|)"],
             Construct::Brace => &["}"],
             Construct::Production => &["|}"],
-            Construct::Square => &["]", "||", "<->"],
-            Construct::Rename => &["]]"],
-            Construct::GenParallel => &["|]", "|>"],
-            Construct::SyncChoice => &["+]"],
-            Construct::SyncInterrupt => &["+\\"],
+            Construct::Square => {
+                const {
+                    &[
+                        spelling(BracketPar).close,
+                        spelling(BracketPar).joins,
+                        spelling(LinkedPar).joins,
+                    ]
+                }
+            }
+            Construct::Rename => const { &[spelling(Rename).close] },
+            Construct::GenParallel => {
+                const { &[spelling(GenPar).close, spelling(Exception).close] }
+            }
+            Construct::SyncChoice => const { &[spelling(SyncChoice).close] },
+            Construct::SyncInterrupt => const { &[spelling(SyncInterrupt).close] },
             Construct::Sequence => &[">"],
             Construct::If => &["then"],
             Construct::Then => &["else"],
@@ -621,10 +635,10 @@ impl Construct {
 const OPENS: &[(&str, Construct)] = &[
     ("(|", Construct::Map),
     ("{|", Construct::Production),
-    ("[[", Construct::Rename),
-    ("[|", Construct::GenParallel),
-    ("[+", Construct::SyncChoice),
-    ("/+", Construct::SyncInterrupt),
+    (symbol(Operator::Rename), Construct::Rename),
+    (symbol(Operator::GenPar), Construct::GenParallel),
+    (symbol(Operator::SyncChoice), Construct::SyncChoice),
+    (symbol(Operator::SyncInterrupt), Construct::SyncInterrupt),
     ("(", Construct::Paren),
     ("{", Construct::Brace),
 ];
@@ -633,14 +647,17 @@ const OPENS: &[(&str, Construct)] = &[
 const CLOSES: &[(&str, Construct)] = &[
     ("|)", Construct::Map),
     ("|}", Construct::Production),
-    ("]]", Construct::Rename),
-    ("|]", Construct::GenParallel),
-    ("|>", Construct::GenParallel),
-    ("+]", Construct::SyncChoice),
-    ("+\\", Construct::SyncInterrupt),
+    (spelling(Operator::Rename).close, Construct::Rename),
+    (spelling(Operator::GenPar).close, Construct::GenParallel),
+    (spelling(Operator::Exception).close, Construct::GenParallel),
+    (spelling(Operator::SyncChoice).close, Construct::SyncChoice),
+    (
+        spelling(Operator::SyncInterrupt).close,
+        Construct::SyncInterrupt,
+    ),
     (")", Construct::Paren),
     ("}", Construct::Brace),
-    ("]", Construct::Square),
+    (spelling(Operator::BracketPar).close, Construct::Square),
 ];
 
 /// The innermost construct still open at the end of `before`, found by a
@@ -688,7 +705,7 @@ fn innermost_open(before: &str) -> Option<Construct> {
                         stack.pop();
                     }
                 }
-                "and" | "or" | "not" => expect_operand = true,
+                _ if WORD_OPERATORS.contains(&word) => expect_operand = true,
                 _ => {}
             }
             if matches!(word, "if" | "then" | "else" | "let" | "within") {
@@ -697,12 +714,16 @@ fn innermost_open(before: &str) -> Option<Construct> {
             i = end;
             continue;
         }
-        if rest.starts_with("[>")
-            || rest.starts_with("[]")
-            || rest.starts_with("<-")
-            || rest.starts_with("<=")
-        {
-            i += 2;
+        // Symbols that start with an opening bracket or a `<` but open
+        // nothing.
+        const OPEN_NOTHING: [&str; 4] = [
+            symbol(Operator::Sliding),
+            symbol(Operator::ExtChoice),
+            spelling(Operator::Rename).joins,
+            symbol(Operator::Le),
+        ];
+        if let Some(op) = OPEN_NOTHING.iter().find(|op| rest.starts_with(*op)) {
+            i += op.len();
             expect_operand = true;
             continue;
         }

@@ -18,7 +18,7 @@ mod pest_run;
 mod print;
 mod read;
 pub mod source;
-mod strength;
+pub(crate) mod strength;
 mod tokens;
 
 pub use build::MAX_DEPTH;

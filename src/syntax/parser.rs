@@ -20,11 +20,12 @@ pub(crate) static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .fold(PrattParser::new(), |pratt, &(fixity, ops)| {
             let op = ops
                 .iter()
-                .map(|&op| match fixity {
-                    Fixity::Left => Op::infix(rule(op), Assoc::Left),
-                    Fixity::Right => Op::infix(rule(op), Assoc::Right),
-                    Fixity::Prefix => Op::prefix(rule(op)),
-                    Fixity::Postfix => Op::postfix(rule(op)),
+                .filter_map(|&(op, _)| rule(op))
+                .map(|rule| match fixity {
+                    Fixity::Left => Op::infix(rule, Assoc::Left),
+                    Fixity::Right => Op::infix(rule, Assoc::Right),
+                    Fixity::Prefix => Op::prefix(rule),
+                    Fixity::Postfix => Op::postfix(rule),
                 })
                 .reduce(|a, b| a | b)
                 .expect("every level has an operator");
@@ -37,16 +38,18 @@ pub(crate) fn is_operator(r: Rule) -> bool {
     static OPERATORS: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         TABLE
             .iter()
-            .flat_map(|&(_, ops)| ops.iter().map(|&op| rule(op)))
+            .flat_map(|&(_, ops)| ops.iter().filter_map(|&(op, _)| rule(op)))
             .collect()
     });
     OPERATORS.contains(&r)
 }
 
-/// The grammar's rule for an operator.
-fn rule(op: Operator) -> Rule {
+/// The grammar's rule for an operator; none for the two that share
+/// another's rule (the exception reads as a generalised parallel, the
+/// linked parallel as the bracketed one, until their brackets close).
+pub(crate) fn rule(op: Operator) -> Option<Rule> {
     use Operator::*;
-    match op {
+    Some(match op {
         Hide => Rule::op_hide,
         Project => Rule::op_project,
         Interleave => Rule::op_interleave,
@@ -85,5 +88,18 @@ fn rule(op: Operator) -> Rule {
         Concat => Rule::op_concat,
         Call => Rule::call_args,
         Rename => Rule::renaming,
+        Exception | LinkedPar => return None,
+    })
+}
+
+/// The operator a grammar rule reads, if it reads one (`w_or` and
+/// `w_and` are the keyword forms of `or` and `and`).
+pub(crate) fn operator(r: Rule) -> Option<Operator> {
+    match r {
+        Rule::w_or => Some(Operator::Or),
+        Rule::w_and => Some(Operator::And),
+        _ => super::strength::ALL
+            .into_iter()
+            .find(|&op| rule(op) == Some(r)),
     }
 }

@@ -1,44 +1,23 @@
 //! The pretty-printer: CSPM text from the AST, re-parsing to the same tree.
 //!
-//! Parentheses are put back exactly where binding strengths need them
-//! (the levels below are read from the table in `strength.rs`), plus around
-//! the constructs that extend as far right as they can (`if`, `let`,
-//! lambdas, replicated operators) whenever they are an operand.
+//! Operators are spelled, ranked and bracketed by the operator table
+//! (`strength.rs`): parentheses go exactly where its bracketing rule
+//! needs them, which puts them around the constructs that extend as far
+//! right as they can (`if`, `let`, lambdas, replicated operators)
+//! whenever they are an operand.
 
 use std::fmt;
 
 use super::ast::*;
-use super::strength::{self, Fixity, Operator};
+use super::strength::{
+    ATOM, GREEDY, Operator, Side, Spelling, level, needs_brackets, operand_min, spelling, symbol,
+};
 
-/// Binding strength of an expression's outermost operator; atoms are the
-/// tightest. `GREEDY` constructs extend to the right as far as possible.
-mod level {
-    use super::super::strength::{self, Operator, level};
-    pub const GREEDY: u8 = strength::GREEDY;
-    pub const HIDE: u8 = level(Operator::Hide);
-    pub const INTERLEAVE: u8 = level(Operator::Interleave);
-    pub const PARALLEL: u8 = level(Operator::GenPar);
-    pub const INTERNAL: u8 = level(Operator::IntChoice);
-    pub const EXTERNAL: u8 = level(Operator::ExtChoice);
-    pub const INTERRUPT: u8 = level(Operator::Interrupt);
-    pub const SLIDING: u8 = level(Operator::Sliding);
-    pub const SEQUENTIAL: u8 = level(Operator::Seq);
-    pub const PREFIX: u8 = level(Operator::Then);
-    pub const FIELD: u8 = level(Operator::FieldOut);
-    pub const DOUBLE_AT: u8 = level(Operator::DoubleAt);
-    pub const DOT: u8 = level(Operator::Dot);
-    pub const NOT: u8 = level(Operator::Not);
-    pub const NEG: u8 = level(Operator::Neg);
-    pub const LENGTH: u8 = level(Operator::Length);
-    pub const CONCAT: u8 = level(Operator::Concat);
-    pub const POSTFIX: u8 = level(Operator::Call);
-    pub const ATOM: u8 = strength::ATOM;
-    /// The loosest level of a functional-only context (a field, a
-    /// generator, a channel type): everything looser needs parentheses.
-    pub const FUNCTIONAL: u8 = DOUBLE_AT;
-}
+/// The loosest level of a functional-only context (a field, a generator,
+/// a channel type): everything looser needs parentheses.
+const FUNCTIONAL: u8 = level(Operator::DoubleAt);
 
-/// The operator of the binding-strength table a binary operator is.
+/// The operator of the table a binary operator is.
 fn binary_operator(op: BinaryOp) -> Operator {
     match op {
         BinaryOp::Or => Operator::Or,
@@ -58,83 +37,83 @@ fn binary_operator(op: BinaryOp) -> Operator {
     }
 }
 
-fn binary_level(op: BinaryOp) -> u8 {
-    strength::level(binary_operator(op))
+/// The operator of the table a process operator is.
+fn process_operator(op: ProcOp) -> Operator {
+    match op {
+        ProcOp::ExternalChoice => Operator::ExtChoice,
+        ProcOp::InternalChoice => Operator::IntChoice,
+        ProcOp::Interleave => Operator::Interleave,
+        ProcOp::SequentialComposition => Operator::Seq,
+        ProcOp::Interrupt => Operator::Interrupt,
+        ProcOp::SlidingChoice => Operator::Sliding,
+    }
 }
 
+/// The operator of the table a unary operator is.
+fn unary_operator(op: UnaryOp) -> Operator {
+    match op {
+        UnaryOp::Neg => Operator::Neg,
+        UnaryOp::Not => Operator::Not,
+        UnaryOp::Length => Operator::Length,
+    }
+}
+
+/// A binary operator's symbol, as CSPM writes it.
 pub fn binary_symbol(op: BinaryOp) -> &'static str {
-    match op {
-        BinaryOp::Add => "+",
-        BinaryOp::Sub => "-",
-        BinaryOp::Mul => "*",
-        BinaryOp::Div => "/",
-        BinaryOp::Mod => "%",
-        BinaryOp::Eq => "==",
-        BinaryOp::Ne => "!=",
-        BinaryOp::Lt => "<",
-        BinaryOp::Le => "<=",
-        BinaryOp::Gt => ">",
-        BinaryOp::Ge => ">=",
-        BinaryOp::And => "and",
-        BinaryOp::Or => "or",
-        BinaryOp::Concat => "^",
-    }
+    symbol(binary_operator(op))
 }
 
-fn process_level(op: ProcOp) -> u8 {
-    match op {
-        ProcOp::ExternalChoice => level::EXTERNAL,
-        ProcOp::InternalChoice => level::INTERNAL,
-        ProcOp::Interleave => level::INTERLEAVE,
-        ProcOp::SequentialComposition => level::SEQUENTIAL,
-        ProcOp::Interrupt => level::INTERRUPT,
-        ProcOp::SlidingChoice => level::SLIDING,
-    }
-}
-
+/// A process operator's symbol, as CSPM writes it.
 pub fn process_symbol(op: ProcOp) -> &'static str {
-    match op {
-        ProcOp::ExternalChoice => "[]",
-        ProcOp::InternalChoice => "|~|",
-        ProcOp::Interleave => "|||",
-        ProcOp::SequentialComposition => ";",
-        ProcOp::Interrupt => "/\\",
-        ProcOp::SlidingChoice => "[>",
-    }
+    symbol(process_operator(op))
 }
 
+/// The operator at the top of an expression, if one is.
+fn top_operator(e: &Expr) -> Option<Operator> {
+    use ExprKind::*;
+    Some(match &e.kind {
+        Int(i) if *i < 0 => Operator::Neg,
+        App(..) => Operator::Call,
+        Rename(..) => Operator::Rename,
+        Dot(..) => Operator::Dot,
+        Unary(op, _) => unary_operator(*op),
+        Binary(op, ..) => binary_operator(*op),
+        DoubleAt(..) => Operator::DoubleAt,
+        Prefix(..) => Operator::Then,
+        Guard(..) => Operator::Guard,
+        Process(op, ..) => process_operator(*op),
+        Hide(..) => Operator::Hide,
+        Project(..) => Operator::Project,
+        GenParallel(..) => Operator::GenPar,
+        Exception(..) => Operator::Exception,
+        AlphaParallel(..) => Operator::BracketPar,
+        LinkedParallel(..) => Operator::LinkedPar,
+        SyncExternalChoice(..) => Operator::SyncChoice,
+        SyncInterrupt(..) => Operator::SyncInterrupt,
+        _ => return None,
+    })
+}
+
+/// Binding strength of an expression: its top operator's level, [`GREEDY`]
+/// for what extends to the right as far as possible, [`ATOM`] for the rest.
 fn expr_level(e: &Expr) -> u8 {
     use ExprKind::*;
-    match &e.kind {
-        Int(i) if *i < 0 => level::NEG,
-        Int(_) | Char(_) | String(_) | Bool(_) | Name(_) | Wildcard | Tuple(_) => level::ATOM,
-        Seq(_) | SeqRange(..) | SeqComprehension(..) | Set(_) | SetRange(..) => level::ATOM,
-        SetComprehension(..) | Production(..) | Map(_) => level::ATOM,
-        App(..) | Rename(..) => level::POSTFIX,
-        Dot(..) => level::DOT,
-        Unary(UnaryOp::Neg, _) => level::NEG,
-        Unary(UnaryOp::Not, _) => level::NOT,
-        Unary(UnaryOp::Length, _) => level::LENGTH,
-        Binary(op, ..) => binary_level(*op),
-        DoubleAt(..) => level::DOUBLE_AT,
-        If(..) | Let(..) | Lambda(..) | Replicated(..) => level::GREEDY,
-        Prefix(..) | Guard(..) => level::PREFIX,
-        Process(op, ..) => process_level(*op),
-        Hide(..) | Project(..) => level::HIDE,
-        GenParallel(..) | Exception(..) | AlphaParallel(..) | LinkedParallel(..) => level::PARALLEL,
-        SyncExternalChoice(..) => level::EXTERNAL,
-        SyncInterrupt(..) => level::INTERRUPT,
+    match (&e.kind, top_operator(e)) {
+        (_, Some(op)) => level(op),
+        (If(..) | Let(..) | Lambda(..) | Replicated(..), None) => GREEDY,
+        (_, None) => ATOM,
     }
 }
 
-fn pattern_level(p: &Pattern) -> u8 {
-    match &p.kind {
-        PatternKind::Int(i) if *i < 0 => level::NEG,
-        PatternKind::Dot(..) => level::DOT,
-        PatternKind::Concat(..) => level::CONCAT,
-        PatternKind::DoubleAt(..) => level::DOUBLE_AT,
-        _ => level::ATOM,
-    }
+/// The operator at the top of a pattern, if one is.
+fn pattern_operator(p: &Pattern) -> Option<Operator> {
+    Some(match &p.kind {
+        PatternKind::Int(i) if *i < 0 => Operator::Neg,
+        PatternKind::Dot(..) => Operator::Dot,
+        PatternKind::Concat(..) => Operator::Concat,
+        PatternKind::DoubleAt(..) => Operator::DoubleAt,
+        _ => return None,
+    })
 }
 
 /// Writes CSPM text into a string.
@@ -300,7 +279,7 @@ impl Printer {
                             });
                         }
                     }
-                    Lhs::Pattern(pat) => self.pattern(pat, level::FUNCTIONAL),
+                    Lhs::Pattern(pat) => self.pattern(pat, FUNCTIONAL),
                 }
                 self.put(" =");
                 self.definition_body(&def.rhs);
@@ -315,7 +294,7 @@ impl Printer {
                 self.idents(names);
                 if let Some(t) = ty {
                     self.put(" : ");
-                    self.expr(t, level::FUNCTIONAL);
+                    self.expr(t, FUNCTIONAL);
                 }
             }
             DeclKind::DataType(name, clauses) | DeclKind::SubType(name, clauses) => {
@@ -334,8 +313,8 @@ impl Printer {
                     }
                     self.put(&c.name.name);
                     if let Some(f) = &c.fields {
-                        self.put(".");
-                        self.expr(f, level::FUNCTIONAL);
+                        self.infix(Operator::Dot);
+                        self.expr(f, FUNCTIONAL);
                     }
                 }
             }
@@ -420,16 +399,16 @@ impl Printer {
         };
         match &a.kind {
             AssertionKind::Refinement { spec, model, imp } => {
-                self.expr(spec, level::HIDE);
+                self.expr(spec, level(Operator::Hide));
                 self.put(&format!(" [{}= ", model.abbreviation()));
-                self.expr(imp, level::HIDE);
+                self.expr(imp, level(Operator::Hide));
             }
             AssertionKind::Property {
                 process,
                 property,
                 model: m,
             } => {
-                self.expr(process, level::HIDE);
+                self.expr(process, level(Operator::Hide));
                 self.put(&format!(" :[{}{}]", property.text(), model(m)));
             }
             AssertionKind::HasTrace {
@@ -437,21 +416,21 @@ impl Printer {
                 model: m,
                 trace,
             } => {
-                self.expr(process, level::HIDE);
+                self.expr(process, level(Operator::Hide));
                 self.put(&format!(" :[has trace{}]: ", model(m)));
-                self.expr(trace, level::FUNCTIONAL);
+                self.expr(trace, FUNCTIONAL);
             }
             AssertionKind::Symmetric { process, types } => {
-                self.expr(process, level::HIDE);
+                self.expr(process, level(Operator::Hide));
                 self.put(" :[symmetric]: ");
-                self.list(types, |p, t| p.expr(t, level::FUNCTIONAL));
+                self.list(types, |p, t| p.expr(t, FUNCTIONAL));
             }
         }
         for option in &a.options {
             match &option.kind {
                 AssertOptionKind::TauPriority(set) => {
                     self.put(" :[tau priority over]: ");
-                    self.expr(set, level::FUNCTIONAL);
+                    self.expr(set, FUNCTIONAL);
                 }
                 AssertOptionKind::PartialOrderReduce(mode) => {
                     self.put(" :[partial order reduce");
@@ -466,7 +445,7 @@ impl Printer {
                     self.put(" :[symmetry reduce]");
                     if !types.is_empty() {
                         self.put(": ");
-                        self.list(types, |p, t| p.expr(t, level::FUNCTIONAL));
+                        self.list(types, |p, t| p.expr(t, FUNCTIONAL));
                     }
                 }
             }
@@ -528,27 +507,48 @@ impl Printer {
 
     // ------------------------------------------------------------ expressions
 
-    /// Writes `e`, in parentheses if it binds looser than `min`.
+    /// Writes `e`, in parentheses where the table's bracketing rule wants
+    /// them in a place taking level `min` or tighter, or where a bare `>`
+    /// would close the sequence around it.
     pub(crate) fn expr(&mut self, e: &Expr, min: u8) {
-        let lvl = expr_level(e);
-        let greedy_operand = lvl == level::GREEDY && min > 0;
         let closes_sequence =
             self.in_sequence && matches!(e.kind, ExprKind::Binary(BinaryOp::Gt, ..));
-        if lvl < min || greedy_operand || closes_sequence {
+        if needs_brackets(expr_level(e), min) || closes_sequence {
             self.bracketed("(", ")", false, |p| p.expr_bare(e));
         } else {
             self.expr_bare(e);
         }
     }
 
-    fn binary_operands(&mut self, op: Operator, l: &Expr, symbol: &str, r: &Expr) {
-        let (lmin, rmin) = match strength::strength(op) {
-            (lvl, Fixity::Right) => (lvl + 1, lvl),
-            (lvl, _) => (lvl, lvl + 1),
-        };
-        self.expr(l, lmin);
-        self.put(symbol);
-        self.expr(r, rmin);
+    /// Writes `e` as the operand on `side` of `op`.
+    fn operand(&mut self, op: Operator, side: Side, e: &Expr) {
+        self.expr(e, operand_min(op, side));
+    }
+
+    /// Writes an infix operator's symbol as it stands between operands:
+    /// spaced, but for the `.` that glues the parts of an event (`c.x`).
+    fn infix(&mut self, op: Operator) {
+        if op == Operator::Dot {
+            self.put(symbol(op));
+        } else {
+            self.put(" ");
+            self.put(symbol(op));
+            self.put(" ");
+        }
+    }
+
+    /// Writes `l op r`.
+    fn binary_operands(&mut self, op: Operator, l: &Expr, r: &Expr) {
+        self.operand(op, Side::Left, l);
+        self.infix(op);
+        self.operand(op, Side::Right, r);
+    }
+
+    /// Writes an operator written around an argument as it stands between
+    /// operands, `[| A |]`: its symbols and the argument, spaced.
+    fn around(&mut self, op: Operator, argument: impl FnOnce(&mut Self)) {
+        let Spelling { symbol, close, .. } = spelling(op);
+        self.bracketed(&format!("{symbol} "), &format!(" {close}"), false, argument);
     }
 
     fn expr_bare(&mut self, e: &Expr) {
@@ -561,78 +561,16 @@ impl Printer {
             Name(n) => self.name(n),
             Wildcard => self.put("_"),
             Tuple(items) => self.bracketed("(", ")", false, |p| p.list(items, |p, x| p.expr(x, 0))),
-            App(f, args) => {
-                self.expr(f, level::POSTFIX);
-                self.bracketed("(", ")", false, |p| p.list(args, |p, x| p.expr(x, 0)));
-            }
-            Dot(l, r) => {
-                // `c.(x + 1)` parses without the parentheses (dot binds
-                // loosest of the functional operators) but reads better.
-                let lmin = if matches!(l.kind, Binary(..)) {
-                    level::ATOM
-                } else {
-                    level::DOT + 1
-                };
-                let rmin = if matches!(r.kind, Binary(..)) {
-                    level::ATOM
-                } else {
-                    level::DOT
-                };
-                self.expr(l, lmin);
-                self.put(".");
-                self.expr(r, rmin);
-            }
-            Unary(op, x) => {
-                let (symbol, lvl) = match op {
-                    UnaryOp::Neg => ("-", level::NEG),
-                    UnaryOp::Not => ("not ", level::NOT),
-                    UnaryOp::Length => ("#", level::LENGTH),
-                };
-                self.put(symbol);
-                let start = self.out.len();
-                self.expr(x, lvl);
-                // `- -x` must not become the comment `--x`.
-                if *op == UnaryOp::Neg && self.out[start..].starts_with('-') {
-                    self.out.insert(start, ' ');
-                }
-            }
-            Binary(op, l, r) => {
-                let symbol = format!(" {} ", binary_symbol(*op));
-                self.binary_operands(binary_operator(*op), l, &symbol, r);
-            }
-            DoubleAt(l, r) => self.binary_operands(Operator::DoubleAt, l, " @@ ", r),
-            If(c, t, f) => {
-                // Broken, `then` and `else` start lines of their own and
-                // their branches continue further in.
-                let fits = self.fits(e);
-                let indent = self.continuation_indent() + 2;
-                self.put("if ");
-                self.expr(c, 0);
-                self.break_or_space(fits, indent);
-                self.put("then ");
-                self.with_continuation(indent + 2, |p| p.expr(t, 0));
-                self.break_or_space(fits, indent);
-                self.put("else ");
-                self.with_continuation(indent + 2, |p| p.expr(f, 0));
-            }
-            Let(decls, body) => {
-                let saved = std::mem::replace(&mut self.in_sequence, false);
-                self.put("let");
-                self.indent += 4;
-                for d in decls {
-                    self.newline();
-                    self.decl(d);
-                }
-                self.indent -= 2;
-                self.newline();
-                self.indent -= 2;
-                self.in_sequence = saved;
-                self.put("within ");
-                self.expr(body, 0);
-            }
+            App(f, args) => self.application(f, args),
+            Dot(l, r) => self.dot(l, r),
+            Unary(op, x) => self.unary(*op, x),
+            Binary(op, l, r) => self.binary_operands(binary_operator(*op), l, r),
+            DoubleAt(l, r) => self.binary_operands(Operator::DoubleAt, l, r),
+            If(c, t, f) => self.conditional(e, c, t, f),
+            Let(decls, body) => self.let_within(decls, body),
             Lambda(params, body) => {
                 self.put("\\ ");
-                self.list(params, |p, x| p.pattern(x, level::FUNCTIONAL));
+                self.list(params, |p, x| p.pattern(x, FUNCTIONAL));
                 self.put(" @ ");
                 self.expr(body, 0);
             }
@@ -664,93 +602,145 @@ impl Printer {
                     p.expr(v, 0);
                 })
             }),
-            Prefix(event, fields, body) => {
-                // A long chain of prefixes goes on with one event per line.
-                let fits = self.fits(e);
-                let indent = self.continuation_indent();
-                if fields.is_empty() {
-                    self.expr(event, level::PREFIX + 1);
-                } else {
-                    self.expr(event, level::FIELD + 1);
-                    for f in fields {
-                        self.field(f);
-                    }
-                }
-                self.put(" ->");
-                self.break_or_space(fits, indent);
-                self.with_continuation(indent, |p| p.expr(body, level::PREFIX));
+            Prefix(event, fields, body) => self.prefix(e, event, fields, body),
+            Guard(b, p) => self.binary_operands(Operator::Guard, b, p),
+            Process(op, l, r) => self.plain_process(e, process_operator(*op), l, r),
+            Hide(l, r) => self.plain_process(e, Operator::Hide, l, r),
+            Project(l, r) => self.plain_process(e, Operator::Project, l, r),
+            GenParallel(l, a, r) => self.process_around(e, Operator::GenPar, l, a, r),
+            Exception(l, a, r) => self.process_around(e, Operator::Exception, l, a, r),
+            SyncExternalChoice(l, a, r) => self.process_around(e, Operator::SyncChoice, l, a, r),
+            SyncInterrupt(l, a, r) => self.process_around(e, Operator::SyncInterrupt, l, a, r),
+            AlphaParallel(par) => self.alphabetised_parallel(e, par),
+            LinkedParallel(par) => self.linked_parallel(e, par),
+            Rename(p, pairs, stmts) => self.renaming(p, pairs, stmts),
+            Replicated(replicated) => self.replicated(replicated),
+        }
+    }
+
+    /// `f(args)`.
+    fn application(&mut self, f: &Expr, args: &[Expr]) {
+        self.operand(Operator::Call, Side::Left, f);
+        let Spelling { symbol, close, .. } = spelling(Operator::Call);
+        self.bracketed(symbol, close, false, |p| p.list(args, |p, x| p.expr(x, 0)));
+    }
+
+    /// `l.r`. An operand that is a binary operation is bracketed although
+    /// the table lets it stand bare (`.` binds loosest of the functional
+    /// operators): `c.(x + 1)` reads better than `c.x + 1`.
+    fn dot(&mut self, l: &Expr, r: &Expr) {
+        let min = |side, e: &Expr| {
+            if matches!(e.kind, ExprKind::Binary(..)) {
+                ATOM
+            } else {
+                operand_min(Operator::Dot, side)
             }
-            Guard(b, p) => self.binary_operands(Operator::Guard, b, " & ", p),
-            Process(op, l, r) => {
-                let lvl = process_level(*op);
-                self.process_operands(e, lvl, l, r, |p| p.put(process_symbol(*op)));
-            }
-            Hide(l, r) => self.process_operands(e, level::HIDE, l, r, |p| p.put("\\")),
-            Project(l, r) => self.process_operands(e, level::HIDE, l, r, |p| p.put("|\\")),
-            GenParallel(l, a, r) => self.process_operands(e, level::PARALLEL, l, r, |p| {
-                p.bracketed("[| ", " |]", false, |p| p.expr(a, 0))
-            }),
-            Exception(l, a, r) => self.process_operands(e, level::PARALLEL, l, r, |p| {
-                p.bracketed("[| ", " |>", false, |p| p.expr(a, 0))
-            }),
-            AlphaParallel(par) => {
-                let (l, r) = (&par.left, &par.right);
-                self.process_operands(e, level::PARALLEL, l, r, |p| {
-                    p.bracketed("[", "]", false, |p| {
-                        p.expr(&par.left_alphabet, level::FUNCTIONAL);
-                        p.put(" || ");
-                        p.expr(&par.right_alphabet, 0);
-                    })
-                })
-            }
-            LinkedParallel(par) => {
-                let (l, r) = (&par.left, &par.right);
-                self.process_operands(e, level::PARALLEL, l, r, |p| {
-                    p.bracketed("[", "]", false, |p| {
-                        p.links(&par.links, " <-> ", &par.stmts)
-                    })
-                })
-            }
-            SyncExternalChoice(l, a, r) => self.process_operands(e, level::EXTERNAL, l, r, |p| {
-                p.bracketed("[+ ", " +]", false, |p| p.expr(a, 0))
-            }),
-            SyncInterrupt(l, a, r) => self.process_operands(e, level::INTERRUPT, l, r, |p| {
-                p.bracketed("/+ ", " +\\", false, |p| p.expr(a, 0))
-            }),
-            Rename(p, pairs, _) if pairs.is_empty() => {
-                self.expr(p, level::POSTFIX);
-                self.put(" [[ ]]");
-            }
-            Rename(p, pairs, stmts) => {
-                self.expr(p, level::POSTFIX);
-                self.bracketed(" [[ ", " ]]", false, |p| p.links(pairs, " <- ", stmts));
-            }
-            Replicated(replicated) => {
-                let super::ast::Replicated { op, stmts, body } = &**replicated;
-                match op {
-                    ReplicatedOp::ExternalChoice => self.put("[] "),
-                    ReplicatedOp::InternalChoice => self.put("|~| "),
-                    ReplicatedOp::Interleave => self.put("||| "),
-                    ReplicatedOp::SequentialComposition => self.put("; "),
-                    ReplicatedOp::SyncExternalChoice(a) => {
-                        self.bracketed("[+ ", " +] ", false, |p| p.expr(a, 0));
-                    }
-                    ReplicatedOp::GenParallel(a) => {
-                        self.bracketed("[| ", " |] ", false, |p| p.expr(a, 0));
-                    }
-                    ReplicatedOp::LinkedParallel(links, link_stmts) => {
-                        self.bracketed("[ ", " ] ", false, |p| p.links(links, " <-> ", link_stmts));
-                    }
-                    ReplicatedOp::AlphaParallel(_) => self.put("|| "),
-                }
-                self.list(stmts, |p, s| p.stmt(s));
-                self.put(" @ ");
-                if let ReplicatedOp::AlphaParallel(alphabet) = op {
-                    self.bracketed("[", "] ", false, |p| p.expr(alphabet, 0));
-                }
-                self.expr(body, 0);
+        };
+        self.expr(l, min(Side::Left, l));
+        self.infix(Operator::Dot);
+        self.expr(r, min(Side::Right, r));
+    }
+
+    fn unary(&mut self, op: UnaryOp, x: &Expr) {
+        let operator = unary_operator(op);
+        self.put(symbol(operator));
+        // A word (`not`) stays apart from its operand.
+        if symbol(operator).ends_with(|c: char| c.is_ascii_alphabetic()) {
+            self.put(" ");
+        }
+        let start = self.out.len();
+        self.operand(operator, Side::Right, x);
+        // `- -x` must not become the comment `--x`.
+        if op == UnaryOp::Neg && self.out[start..].starts_with('-') {
+            self.out.insert(start, ' ');
+        }
+    }
+
+    /// `if c then t else f`, on one line if it fits; broken, `then` and
+    /// `else` start lines of their own and their branches continue further
+    /// in.
+    fn conditional(&mut self, whole: &Expr, c: &Expr, t: &Expr, f: &Expr) {
+        let fits = self.fits(whole);
+        let indent = self.continuation_indent() + 2;
+        self.put("if ");
+        self.expr(c, 0);
+        self.break_or_space(fits, indent);
+        self.put("then ");
+        self.with_continuation(indent + 2, |p| p.expr(t, 0));
+        self.break_or_space(fits, indent);
+        self.put("else ");
+        self.with_continuation(indent + 2, |p| p.expr(f, 0));
+    }
+
+    /// `let` with its declarations on lines of their own, then `within`.
+    fn let_within(&mut self, decls: &[Decl], body: &Expr) {
+        let saved = std::mem::replace(&mut self.in_sequence, false);
+        self.put("let");
+        self.indent += 4;
+        for d in decls {
+            self.newline();
+            self.decl(d);
+        }
+        self.indent -= 2;
+        self.newline();
+        self.indent -= 2;
+        self.in_sequence = saved;
+        self.put("within ");
+        self.expr(body, 0);
+    }
+
+    /// `event fields -> body`. A long chain of prefixes goes on with one
+    /// event per line.
+    fn prefix(&mut self, whole: &Expr, event: &Expr, fields: &[Field], body: &Expr) {
+        let fits = self.fits(whole);
+        let indent = self.continuation_indent();
+        if fields.is_empty() {
+            self.operand(Operator::Then, Side::Left, event);
+        } else {
+            // The fields are postfix operators on the event.
+            self.operand(Operator::FieldOut, Side::Left, event);
+            for f in fields {
+                self.field(f);
             }
         }
+        self.put(" ");
+        self.put(symbol(Operator::Then));
+        self.break_or_space(fits, indent);
+        self.with_continuation(indent, |p| p.operand(Operator::Then, Side::Right, body));
+    }
+
+    /// `l op r` for a process operator written with its symbol alone.
+    fn plain_process(&mut self, whole: &Expr, op: Operator, l: &Expr, r: &Expr) {
+        self.process_operands(whole, op, l, r, |p| p.put(symbol(op)));
+    }
+
+    /// `l [| a |] r` for a process operator written around an argument.
+    fn process_around(&mut self, whole: &Expr, op: Operator, l: &Expr, a: &Expr, r: &Expr) {
+        self.process_operands(whole, op, l, r, |p| p.around(op, |p| p.expr(a, 0)));
+    }
+
+    /// `P [A || B] Q`.
+    fn alphabetised_parallel(&mut self, whole: &Expr, par: &AlphaParallel) {
+        let op = Operator::BracketPar;
+        self.process_operands(whole, op, &par.left, &par.right, |p| {
+            let Spelling { symbol, close, .. } = spelling(op);
+            p.bracketed(symbol, close, false, |p| {
+                p.expr(&par.left_alphabet, FUNCTIONAL);
+                p.put(&spelling(op).spaced_joins());
+                p.expr(&par.right_alphabet, 0);
+            })
+        });
+    }
+
+    /// `P [a <-> b] Q`.
+    fn linked_parallel(&mut self, whole: &Expr, par: &LinkedParallel) {
+        let op = Operator::LinkedPar;
+        self.process_operands(whole, op, &par.left, &par.right, |p| {
+            let Spelling { symbol, close, .. } = spelling(op);
+            p.bracketed(symbol, close, false, |p| {
+                p.links(&par.links, &spelling(op).spaced_joins(), &par.stmts)
+            })
+        });
     }
 
     /// Writes `l op r` for a left-associative process operator: on one
@@ -759,10 +749,10 @@ impl Printer {
     fn process_operands(
         &mut self,
         whole: &Expr,
-        lvl: u8,
+        op: Operator,
         l: &Expr,
         r: &Expr,
-        op: impl FnOnce(&mut Self),
+        write_operator: impl FnOnce(&mut Self),
     ) {
         // Once a chain `a [] b [] c` breaks, every link of it does.
         let forced = std::mem::take(&mut self.break_chain);
@@ -770,19 +760,77 @@ impl Printer {
         let indent = self.continuation_indent();
         self.break_chain =
             !fits && std::mem::discriminant(&l.kind) == std::mem::discriminant(&whole.kind);
-        self.with_continuation(indent, |p| p.expr(l, lvl));
+        self.with_continuation(indent, |p| p.operand(op, Side::Left, l));
         self.break_chain = false;
         self.break_or_space(fits, indent);
-        op(self);
+        write_operator(self);
         self.put(" ");
         // A hidden set that is itself a process operator is bracketed:
         // unbracketed, the hiding would take its first operand
         // (`ExprKind::hiding`).
-        let right = match whole.kind {
-            ExprKind::Hide(..) | ExprKind::Project(..) => level::PREFIX,
-            _ => lvl + 1,
+        let right = match op {
+            Operator::Hide | Operator::Project => level(Operator::Then),
+            _ => operand_min(op, Side::Right),
         };
         self.with_continuation(indent, |p| p.expr(r, right));
+    }
+
+    /// `P [[a <- b]]`, spaced inside the brackets.
+    fn renaming(&mut self, process: &Expr, pairs: &[(Expr, Expr)], stmts: &[Stmt]) {
+        let op = Operator::Rename;
+        self.operand(op, Side::Left, process);
+        let Spelling { symbol, close, .. } = spelling(op);
+        if pairs.is_empty() {
+            self.put(&format!(" {symbol} {close}"));
+        } else {
+            let (open, close) = (format!(" {symbol} "), format!(" {close}"));
+            self.bracketed(&open, &close, false, |p| {
+                p.links(pairs, &spelling(op).spaced_joins(), stmts)
+            });
+        }
+    }
+
+    /// A replicated operator: `[] x : S @ P`, `[| A |] x : S @ P`,
+    /// `|| x : S @ [A] P`.
+    fn replicated(&mut self, replicated: &super::ast::Replicated) {
+        let super::ast::Replicated { op, stmts, body } = replicated;
+        let plain = |p: &mut Self, op: Operator| {
+            p.put(symbol(op));
+            p.put(" ");
+        };
+        match op {
+            ReplicatedOp::ExternalChoice => plain(self, Operator::ExtChoice),
+            ReplicatedOp::InternalChoice => plain(self, Operator::IntChoice),
+            ReplicatedOp::Interleave => plain(self, Operator::Interleave),
+            ReplicatedOp::SequentialComposition => plain(self, Operator::Seq),
+            ReplicatedOp::SyncExternalChoice(a) => {
+                self.around(Operator::SyncChoice, |p| p.expr(a, 0));
+                self.put(" ");
+            }
+            ReplicatedOp::GenParallel(a) => {
+                self.around(Operator::GenPar, |p| p.expr(a, 0));
+                self.put(" ");
+            }
+            ReplicatedOp::LinkedParallel(links, link_stmts) => {
+                let op = Operator::LinkedPar;
+                self.around(op, |p| {
+                    p.links(links, &spelling(op).spaced_joins(), link_stmts)
+                });
+                self.put(" ");
+            }
+            ReplicatedOp::AlphaParallel(_) => {
+                self.put(spelling(Operator::BracketPar).joins);
+                self.put(" ");
+            }
+        }
+        self.list(stmts, |p, s| p.stmt(s));
+        self.put(" @ ");
+        if let ReplicatedOp::AlphaParallel(alphabet) = op {
+            let Spelling { symbol, close, .. } = spelling(Operator::BracketPar);
+            self.bracketed(symbol, close, false, |p| p.expr(alphabet, 0));
+            self.put(" ");
+        }
+        self.expr(body, 0);
     }
 
     fn range(&mut self, from: &Expr, to: Option<&Expr>) {
@@ -800,9 +848,9 @@ impl Printer {
 
     fn links(&mut self, pairs: &[(Expr, Expr)], arrow: &str, stmts: &[Stmt]) {
         self.list(pairs, |p, (a, b)| {
-            p.expr(a, level::FUNCTIONAL);
+            p.expr(a, FUNCTIONAL);
             p.put(arrow);
-            p.expr(b, level::FUNCTIONAL);
+            p.expr(b, FUNCTIONAL);
         });
         self.stmts(stmts);
     }
@@ -818,42 +866,44 @@ impl Printer {
     fn stmt(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::Generator(pat, sep, e) => {
-                self.pattern(pat, level::FUNCTIONAL);
+                self.pattern(pat, FUNCTIONAL);
                 self.put(match sep {
                     GeneratorSep::Arrow => " <- ",
                     GeneratorSep::Colon => " : ",
                 });
-                self.expr(e, level::FUNCTIONAL);
+                self.expr(e, FUNCTIONAL);
             }
-            StmtKind::Guard(e) => self.expr(e, level::FUNCTIONAL),
+            StmtKind::Guard(e) => self.expr(e, FUNCTIONAL),
         }
     }
 
     fn field(&mut self, f: &Field) {
         match &f.kind {
             FieldKind::Input(pat, restriction) | FieldKind::NondetInput(pat, restriction) => {
-                self.put(if matches!(f.kind, FieldKind::Input(..)) {
-                    "?"
+                self.put(symbol(if matches!(f.kind, FieldKind::Input(..)) {
+                    Operator::FieldIn
                 } else {
-                    "$"
-                });
-                self.pattern(pat, level::FUNCTIONAL);
+                    Operator::FieldNondet
+                }));
+                self.pattern(pat, FUNCTIONAL);
                 if let Some(set) = restriction {
                     self.put(":");
-                    self.expr(set, level::FUNCTIONAL);
+                    self.expr(set, FUNCTIONAL);
                 }
             }
             FieldKind::Output(e) => {
-                self.put("!");
-                self.expr(e, level::FUNCTIONAL);
+                self.put(symbol(Operator::FieldOut));
+                self.expr(e, FUNCTIONAL);
             }
         }
     }
 
     // ------------------------------------------------------------ patterns
 
+    /// Writes `pat`, in parentheses where the table's bracketing rule
+    /// wants them in a place taking level `min` or tighter.
     pub(crate) fn pattern(&mut self, pat: &Pattern, min: u8) {
-        if pattern_level(pat) < min {
+        if needs_brackets(pattern_operator(pat).map_or(ATOM, level), min) {
             self.bracketed("(", ")", false, |p| p.pattern_bare(pat));
         } else {
             self.pattern_bare(pat);
@@ -877,22 +927,17 @@ impl Printer {
             PatternKind::Set(items) => {
                 self.bracketed("{", "}", false, |p| p.list(items, |p, x| p.pattern(x, 0)))
             }
-            PatternKind::Dot(l, r) => {
-                self.pattern(l, level::DOT + 1);
-                self.put(".");
-                self.pattern(r, level::DOT);
-            }
-            PatternKind::Concat(l, r) => {
-                self.pattern(l, level::CONCAT);
-                self.put(" ^ ");
-                self.pattern(r, level::CONCAT + 1);
-            }
-            PatternKind::DoubleAt(l, r) => {
-                self.pattern(l, level::DOUBLE_AT + 1);
-                self.put(" @@ ");
-                self.pattern(r, level::DOUBLE_AT);
-            }
+            PatternKind::Dot(l, r) => self.pattern_operands(Operator::Dot, l, r),
+            PatternKind::Concat(l, r) => self.pattern_operands(Operator::Concat, l, r),
+            PatternKind::DoubleAt(l, r) => self.pattern_operands(Operator::DoubleAt, l, r),
         }
+    }
+
+    /// Writes `l op r` of patterns.
+    fn pattern_operands(&mut self, op: Operator, l: &Pattern, r: &Pattern) {
+        self.pattern(l, operand_min(op, Side::Left));
+        self.infix(op);
+        self.pattern(r, operand_min(op, Side::Right));
     }
 
     // ------------------------------------------------------------ literals
@@ -973,5 +1018,205 @@ impl fmt::Display for File {
 impl fmt::Display for Name {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use thin_vec::thin_vec;
+
+    use super::super::differential::reference_expr;
+    use super::super::parse_expr;
+    use super::super::source::Span;
+    use super::super::strength::ALL;
+    use super::*;
+
+    fn e(kind: ExprKind) -> Expr {
+        Expr {
+            kind,
+            span: Span::default(),
+        }
+    }
+
+    fn name(n: &str) -> Expr {
+        e(ExprKind::Name(Name::simple(n, Span::default())))
+    }
+
+    /// `op` applied to operands taken from `operands` (one for a prefix
+    /// operator, two otherwise); an argument an operator is written
+    /// around is a name. `@@` is left to the patterns.
+    fn apply(op: Operator, mut operands: impl FnMut() -> Expr) -> Option<Expr> {
+        use Operator as O;
+        let b = |x: Expr| Box::new(x);
+        let field = |kind| Field {
+            kind,
+            span: Span::default(),
+        };
+        let x = || Pattern {
+            kind: PatternKind::Name(Name::simple("x", Span::default())),
+            span: Span::default(),
+        };
+        let (l, r) = (operands(), operands());
+        Some(e(match op {
+            O::Hide => ExprKind::Hide(b(l), b(r)),
+            O::Project => ExprKind::Project(b(l), b(r)),
+            O::Interleave => ExprKind::Process(ProcOp::Interleave, b(l), b(r)),
+            O::IntChoice => ExprKind::Process(ProcOp::InternalChoice, b(l), b(r)),
+            O::ExtChoice => ExprKind::Process(ProcOp::ExternalChoice, b(l), b(r)),
+            O::Seq => ExprKind::Process(ProcOp::SequentialComposition, b(l), b(r)),
+            O::Interrupt => ExprKind::Process(ProcOp::Interrupt, b(l), b(r)),
+            O::Sliding => ExprKind::Process(ProcOp::SlidingChoice, b(l), b(r)),
+            O::GenPar => ExprKind::GenParallel(b(l), b(name("A")), b(r)),
+            O::Exception => ExprKind::Exception(b(l), b(name("A")), b(r)),
+            O::SyncChoice => ExprKind::SyncExternalChoice(b(l), b(name("A")), b(r)),
+            O::SyncInterrupt => ExprKind::SyncInterrupt(b(l), b(name("A")), b(r)),
+            O::BracketPar => ExprKind::AlphaParallel(Box::new(AlphaParallel {
+                left: l,
+                left_alphabet: name("A"),
+                right_alphabet: name("B"),
+                right: r,
+            })),
+            O::LinkedPar => ExprKind::LinkedParallel(Box::new(LinkedParallel {
+                left: l,
+                links: thin_vec![(name("a"), name("b"))],
+                stmts: thin_vec![],
+                right: r,
+            })),
+            O::Then => ExprKind::Prefix(b(l), thin_vec![], b(r)),
+            O::Guard => ExprKind::Guard(b(l), b(r)),
+            O::FieldIn => {
+                ExprKind::Prefix(b(l), thin_vec![field(FieldKind::Input(x(), None))], b(r))
+            }
+            O::FieldNondet => {
+                let fields = thin_vec![field(FieldKind::NondetInput(x(), None))];
+                ExprKind::Prefix(b(l), fields, b(r))
+            }
+            O::FieldOut => {
+                let fields = thin_vec![field(FieldKind::Output(name("v")))];
+                ExprKind::Prefix(b(l), fields, b(r))
+            }
+            O::DoubleAt => return None,
+            O::Dot => ExprKind::Dot(b(l), b(r)),
+            O::Or => ExprKind::Binary(BinaryOp::Or, b(l), b(r)),
+            O::And => ExprKind::Binary(BinaryOp::And, b(l), b(r)),
+            O::Eq => ExprKind::Binary(BinaryOp::Eq, b(l), b(r)),
+            O::Ne => ExprKind::Binary(BinaryOp::Ne, b(l), b(r)),
+            O::Lt => ExprKind::Binary(BinaryOp::Lt, b(l), b(r)),
+            O::Le => ExprKind::Binary(BinaryOp::Le, b(l), b(r)),
+            O::Gt => ExprKind::Binary(BinaryOp::Gt, b(l), b(r)),
+            O::Ge => ExprKind::Binary(BinaryOp::Ge, b(l), b(r)),
+            O::Plus => ExprKind::Binary(BinaryOp::Add, b(l), b(r)),
+            O::Minus => ExprKind::Binary(BinaryOp::Sub, b(l), b(r)),
+            O::Times => ExprKind::Binary(BinaryOp::Mul, b(l), b(r)),
+            O::Div => ExprKind::Binary(BinaryOp::Div, b(l), b(r)),
+            O::Mod => ExprKind::Binary(BinaryOp::Mod, b(l), b(r)),
+            O::Concat => ExprKind::Binary(BinaryOp::Concat, b(l), b(r)),
+            O::Not => ExprKind::Unary(UnaryOp::Not, b(l)),
+            O::Neg => ExprKind::Unary(UnaryOp::Neg, b(l)),
+            O::Length => ExprKind::Unary(UnaryOp::Length, b(l)),
+            O::Call => ExprKind::App(b(l), thin_vec![r]),
+            O::Rename => ExprKind::Rename(b(l), thin_vec![(name("a"), name("b"))], thin_vec![]),
+        }))
+    }
+
+    /// The expression printed reads back as itself, with the fast parser
+    /// and with pest's.
+    fn assert_round_trip(expr: &Expr) -> Result<(), TestCaseError> {
+        let text = expr.to_string();
+        let fast = parse_expr(0, &text);
+        prop_assert_eq!(fast.as_ref(), Ok(expr), "`{}` reads back", text);
+        let pest = reference_expr(0, &text);
+        prop_assert_eq!(pest.as_ref(), Ok(expr), "`{}` reads back with pest", text);
+        Ok(())
+    }
+
+    /// A greedy construct, which only brackets keep from swallowing what
+    /// follows it.
+    fn greedy() -> Expr {
+        e(ExprKind::If(
+            Box::new(name("c")),
+            Box::new(name("P")),
+            Box::new(name("Q")),
+        ))
+    }
+
+    #[test]
+    fn every_operator_inside_every_operator_prints_as_it_parses() {
+        for outer in ALL {
+            for inner in ALL {
+                for position in 0..2 {
+                    let Some(operand) = apply(inner, || name("P")) else {
+                        continue;
+                    };
+                    let mut operands = [name("Q"), name("Q")];
+                    operands[position] = operand;
+                    let mut operands = operands.into_iter();
+                    if let Some(expr) = apply(outer, || operands.next().unwrap_or(name("Q"))) {
+                        assert_round_trip(&expr).unwrap();
+                    }
+                }
+            }
+            let mut operands = [greedy(), name("Q")].into_iter();
+            if let Some(expr) = apply(outer, || operands.next().unwrap_or(name("Q"))) {
+                assert_round_trip(&expr).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn every_pattern_operator_inside_every_other_prints_as_it_parses() {
+        let pattern = |kind| Pattern {
+            kind,
+            span: Span::default(),
+        };
+        let x = || pattern(PatternKind::Name(Name::simple("x", Span::default())));
+        let apply = |op: Operator, l: Pattern, r: Pattern| {
+            let (l, r) = (Box::new(l), Box::new(r));
+            pattern(match op {
+                Operator::Dot => PatternKind::Dot(l, r),
+                Operator::Concat => PatternKind::Concat(l, r),
+                _ => PatternKind::DoubleAt(l, r),
+            })
+        };
+        let operators = [Operator::Dot, Operator::Concat, Operator::DoubleAt];
+        for outer in operators {
+            for inner in operators {
+                let nested = || apply(inner, x(), x());
+                for p in [apply(outer, nested(), x()), apply(outer, x(), nested())] {
+                    let lambda = e(ExprKind::Lambda(thin_vec![p], Box::new(name("x"))));
+                    assert_round_trip(&lambda).unwrap();
+                }
+            }
+        }
+    }
+
+    /// Expressions of the table's operators nested to any depth.
+    fn nested() -> impl Strategy<Value = Expr> {
+        let leaf = prop_oneof![
+            prop::sample::select(&["P", "Q", "x"][..]).prop_map(name),
+            Just(greedy()),
+        ];
+        // `@@` belongs to patterns.
+        let operators: Vec<Operator> = ALL
+            .into_iter()
+            .filter(|&op| op != Operator::DoubleAt)
+            .collect();
+        leaf.prop_recursive(4, 32, 2, move |inner| {
+            let operators = prop::sample::select(operators.clone());
+            (operators, prop::collection::vec(inner, 2)).prop_map(|(op, operands)| {
+                let mut operands = operands.into_iter();
+                apply(op, || operands.next().expect("two operands")).expect("an expression")
+            })
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn nested_operators_print_as_they_parse(expr in nested()) {
+            assert_round_trip(&expr)?;
+        }
     }
 }

@@ -14,6 +14,7 @@
 //! out as [`Tok::Bad`]; the fast parser then gives up and pest decides.
 
 use super::lexical::{block_comment_end, line_end};
+use super::strength::{Operator, spelling, symbol};
 
 /// The kind of a token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,12 +158,17 @@ pub(super) struct Lexer<'t> {
     pos: usize,
 }
 
+/// The operators written as words.
+const AND: &str = symbol(Operator::And);
+const OR: &str = symbol(Operator::Or);
+const NOT: &str = symbol(Operator::Not);
+
 /// The keyword a word is, if any.
 fn keyword(word: &str) -> Option<Tok> {
     Some(match word {
-        "and" => Tok::And,
-        "or" => Tok::Or,
-        "not" => Tok::Not,
+        AND => Tok::And,
+        OR => Tok::Or,
+        NOT => Tok::Not,
         "if" => Tok::If,
         "then" => Tok::Then,
         "else" => Tok::Else,
@@ -187,72 +193,146 @@ fn keyword(word: &str) -> Option<Tok> {
     })
 }
 
-/// The operator or bracket at the start of `rest` and its length, longest
-/// first as the grammar's lookaheads cut them (`<->` before `<-` before
-/// `<`). A slice match compiles to a decision on the first bytes rather
-/// than a string comparison per symbol.
+/// The symbols of the operator table, each with the token it reads as:
+/// the lexer spells no operator itself. (`not`, `and` and `or` are
+/// words, read by [`keyword`]; the negation's `-` is the minus's token;
+/// a renaming's `]]` is two `]` tokens.)
+const OPERATOR_SYMBOLS: &[(&str, Tok)] = {
+    use Operator as O;
+    &[
+        (symbol(O::Hide), Tok::Backslash),
+        (symbol(O::Project), Tok::Project),
+        (symbol(O::Interleave), Tok::Interleave),
+        (symbol(O::GenPar), Tok::GenParOpen),
+        (spelling(O::GenPar).close, Tok::GenParClose),
+        (spelling(O::Exception).close, Tok::ExceptionClose),
+        (symbol(O::BracketPar), Tok::LSquare),
+        (spelling(O::BracketPar).joins, Tok::Parallel),
+        (spelling(O::BracketPar).close, Tok::RSquare),
+        (spelling(O::LinkedPar).joins, Tok::Tie),
+        (symbol(O::IntChoice), Tok::IntChoice),
+        (symbol(O::ExtChoice), Tok::ExtChoice),
+        (symbol(O::SyncChoice), Tok::SyncChoiceOpen),
+        (spelling(O::SyncChoice).close, Tok::SyncChoiceClose),
+        (symbol(O::Interrupt), Tok::Interrupt),
+        (symbol(O::SyncInterrupt), Tok::SyncInterruptOpen),
+        (spelling(O::SyncInterrupt).close, Tok::SyncInterruptClose),
+        (symbol(O::Sliding), Tok::Sliding),
+        (symbol(O::Seq), Tok::Semi),
+        (symbol(O::Then), Tok::Arrow),
+        (symbol(O::Guard), Tok::Amp),
+        (symbol(O::FieldIn), Tok::Question),
+        (symbol(O::FieldOut), Tok::Bang),
+        (symbol(O::FieldNondet), Tok::Dollar),
+        (symbol(O::DoubleAt), Tok::DoubleAt),
+        (symbol(O::Dot), Tok::Dot),
+        (symbol(O::Eq), Tok::Eq),
+        (symbol(O::Ne), Tok::Ne),
+        (symbol(O::Lt), Tok::Lt),
+        (symbol(O::Le), Tok::Le),
+        (symbol(O::Gt), Tok::Gt),
+        (symbol(O::Ge), Tok::Ge),
+        (symbol(O::Plus), Tok::Plus),
+        (symbol(O::Minus), Tok::Minus),
+        (symbol(O::Times), Tok::Times),
+        (symbol(O::Div), Tok::Div),
+        (symbol(O::Mod), Tok::Mod),
+        (symbol(O::Length), Tok::Hash),
+        (symbol(O::Concat), Tok::Concat),
+        (symbol(O::Call), Tok::LParen),
+        (spelling(O::Call).joins, Tok::Comma),
+        (spelling(O::Call).close, Tok::RParen),
+        (symbol(O::Rename), Tok::RenameOpen),
+        (spelling(O::Rename).joins, Tok::Drawn),
+    ]
+};
+
+/// The symbols that are no operator's. (`(|` and `{|` depend on what
+/// follows them: [`Lexer::symbol`] reads them.)
+const PUNCTUATION: &[(&str, Tok)] = &[
+    ("[FD=", Tok::Refine),
+    ("[RD=", Tok::Refine),
+    ("[VD=", Tok::Refine),
+    ("[T=", Tok::Refine),
+    ("[F=", Tok::Refine),
+    ("[R=", Tok::Refine),
+    ("[V=", Tok::Refine),
+    ("|}", Tok::ProdClose),
+    ("|)", Tok::MapClose),
+    ("::", Tok::DoubleColon),
+    (":[", Tok::PropertyOpen),
+    ("=>", Tok::FatArrow),
+    ("..", Tok::DotDot),
+    ("{", Tok::LBrace),
+    ("}", Tok::RBrace),
+    ("|", Tok::Bar),
+    (":", Tok::Colon),
+    ("=", Tok::Define),
+    ("@", Tok::At),
+];
+
+const SYMBOL_COUNT: usize = OPERATOR_SYMBOLS.len() + PUNCTUATION.len();
+
+/// Every symbol the lexer knows, with its token.
+const SYMBOLS: [(&str, Tok); SYMBOL_COUNT] = {
+    let mut out = [("", Tok::Bad); SYMBOL_COUNT];
+    let mut k = 0;
+    while k < SYMBOL_COUNT {
+        out[k] = if k < OPERATOR_SYMBOLS.len() {
+            OPERATOR_SYMBOLS[k]
+        } else {
+            PUNCTUATION[k - OPERATOR_SYMBOLS.len()]
+        };
+        k += 1;
+    }
+    out
+};
+
+/// Marks the end of a row of [`BY_FIRST_BYTE`].
+const NO_SYMBOL: u8 = u8::MAX;
+
+/// The most symbols that start with one byte (`[` starts the most).
+const MOST_WITH_ONE_FIRST_BYTE: usize = 16;
+
+/// For each ASCII byte, the symbols starting with it as indices into
+/// [`SYMBOLS`], longest first, so that the first that matches is the
+/// longest (`<->` before `<-` before `<`, as the grammar's lookaheads cut
+/// them). Made at compile time; a lookup tries a handful of symbols of
+/// one to four bytes.
+const BY_FIRST_BYTE: [[u8; MOST_WITH_ONE_FIRST_BYTE]; 128] = {
+    assert!(SYMBOL_COUNT < NO_SYMBOL as usize);
+    let mut out = [[NO_SYMBOL; MOST_WITH_ONE_FIRST_BYTE]; 128];
+    let mut i = 0;
+    while i < SYMBOL_COUNT {
+        let symbol = SYMBOLS[i].0.as_bytes();
+        let first = symbol[0] as usize;
+        let mut end = 0;
+        while out[first][end] != NO_SYMBOL {
+            end += 1;
+        }
+        assert!(end + 1 < MOST_WITH_ONE_FIRST_BYTE, "room for the symbol");
+        // Insert it after the longer ones and those as long.
+        let mut at = end;
+        while at > 0 && SYMBOLS[out[first][at - 1] as usize].0.len() < symbol.len() {
+            out[first][at] = out[first][at - 1];
+            at -= 1;
+        }
+        out[first][at] = i as u8;
+        i += 1;
+    }
+    out
+};
+
+/// The symbol at the start of `rest` and its length, the longest that
+/// matches.
 fn symbol_at(rest: &[u8]) -> Option<(usize, Tok)> {
-    Some(match rest {
-        [b'[', b'F' | b'R' | b'V', b'D', b'=', ..] => (4, Tok::Refine),
-        [b'<', b'-', b'>', ..] => (3, Tok::Tie),
-        [b'|', b'|', b'|', ..] => (3, Tok::Interleave),
-        [b'|', b'~', b'|', ..] => (3, Tok::IntChoice),
-        [b'[', b'F' | b'T' | b'R' | b'V', b'=', ..] => (3, Tok::Refine),
-        [b'[', b'[', ..] => (2, Tok::RenameOpen),
-        [b'[', b'|', ..] => (2, Tok::GenParOpen),
-        [b'[', b']', ..] => (2, Tok::ExtChoice),
-        [b'[', b'>', ..] => (2, Tok::Sliding),
-        [b'[', b'+', ..] => (2, Tok::SyncChoiceOpen),
-        [b'|', b'|', ..] => (2, Tok::Parallel),
-        [b'|', b']', ..] => (2, Tok::GenParClose),
-        [b'|', b'}', ..] => (2, Tok::ProdClose),
-        [b'|', b')', ..] => (2, Tok::MapClose),
-        [b'|', b'>', ..] => (2, Tok::ExceptionClose),
-        [b'|', b'\\', ..] => (2, Tok::Project),
-        [b':', b':', ..] => (2, Tok::DoubleColon),
-        [b':', b'[', ..] => (2, Tok::PropertyOpen),
-        [b'=', b'=', ..] => (2, Tok::Eq),
-        [b'=', b'>', ..] => (2, Tok::FatArrow),
-        [b'!', b'=', ..] => (2, Tok::Ne),
-        [b'<', b'-', ..] => (2, Tok::Drawn),
-        [b'<', b'=', ..] => (2, Tok::Le),
-        [b'>', b'=', ..] => (2, Tok::Ge),
-        [b'-', b'>', ..] => (2, Tok::Arrow),
-        [b'+', b']', ..] => (2, Tok::SyncChoiceClose),
-        [b'+', b'\\', ..] => (2, Tok::SyncInterruptClose),
-        [b'/', b'\\', ..] => (2, Tok::Interrupt),
-        [b'/', b'+', ..] => (2, Tok::SyncInterruptOpen),
-        [b'@', b'@', ..] => (2, Tok::DoubleAt),
-        [b'.', b'.', ..] => (2, Tok::DotDot),
-        [b'(', ..] => (1, Tok::LParen),
-        [b')', ..] => (1, Tok::RParen),
-        [b'{', ..] => (1, Tok::LBrace),
-        [b'}', ..] => (1, Tok::RBrace),
-        [b'[', ..] => (1, Tok::LSquare),
-        [b']', ..] => (1, Tok::RSquare),
-        [b'|', ..] => (1, Tok::Bar),
-        [b':', ..] => (1, Tok::Colon),
-        [b'=', ..] => (1, Tok::Define),
-        [b'!', ..] => (1, Tok::Bang),
-        [b'<', ..] => (1, Tok::Lt),
-        [b'>', ..] => (1, Tok::Gt),
-        [b'-', ..] => (1, Tok::Minus),
-        [b'+', ..] => (1, Tok::Plus),
-        [b'/', ..] => (1, Tok::Div),
-        [b'@', ..] => (1, Tok::At),
-        [b'.', ..] => (1, Tok::Dot),
-        [b'*', ..] => (1, Tok::Times),
-        [b'%', ..] => (1, Tok::Mod),
-        [b'^', ..] => (1, Tok::Concat),
-        [b'#', ..] => (1, Tok::Hash),
-        [b'&', ..] => (1, Tok::Amp),
-        [b';', ..] => (1, Tok::Semi),
-        [b',', ..] => (1, Tok::Comma),
-        [b'?', ..] => (1, Tok::Question),
-        [b'$', ..] => (1, Tok::Dollar),
-        [b'\\', ..] => (1, Tok::Backslash),
-        _ => return None,
-    })
+    let candidates = BY_FIRST_BYTE.get(usize::from(*rest.first()?))?;
+    candidates
+        .iter()
+        .take_while(|&&i| i != NO_SYMBOL)
+        .map(|&i| SYMBOLS[usize::from(i)])
+        .find(|(symbol, _)| rest.starts_with(symbol.as_bytes()))
+        .map(|(symbol, tok)| (symbol.len(), tok))
 }
 
 fn is_ident_char(b: u8) -> bool {
@@ -357,7 +437,11 @@ impl<'t> Lexer<'t> {
         }
         // `and'` reads as the operator `and` followed by a character in
         // operator position, but as a name elsewhere: pest decides.
-        if ["and'", "or'", "not'"].iter().any(|k| word.starts_with(k)) {
+        let primed = |k: &str| {
+            word.strip_prefix(k)
+                .is_some_and(|rest| rest.starts_with('\''))
+        };
+        if [AND, OR, NOT].into_iter().any(primed) {
             return Tok::Bad;
         }
         // `M::x`, as long as each part is a name and not a keyword.
@@ -425,26 +509,12 @@ impl<'t> Lexer<'t> {
 
     fn symbol(&mut self) -> Tok {
         let rest = &self.text[self.pos..];
-        // `(|` opens a map unless it is `(||` (a bracketed `||`, but not
-        // the empty map `(||)`) or `(|~` (a bracketed `|~|`).
-        if rest.starts_with("(|") {
-            let after = rest.as_bytes().get(2).copied();
-            let paren = after == Some(b'~')
-                || (after == Some(b'|') && rest.as_bytes().get(3) != Some(&b')'));
-            self.pos += if paren { 1 } else { 2 };
-            return if paren { Tok::LParen } else { Tok::MapOpen };
+        if let Some(kind) = self.opening_with_bar(rest) {
+            return kind;
         }
         if rest.starts_with("{-") {
             // An unterminated comment (the lexical check reports it).
             return Tok::Bad;
-        }
-        if rest.starts_with("{|") {
-            // `{||` and `{|~` open neither a production nor a set.
-            if matches!(rest.as_bytes().get(2), Some(b'|' | b'~')) {
-                return Tok::Bad;
-            }
-            self.pos += 2;
-            return Tok::ProdOpen;
         }
         match symbol_at(rest.as_bytes()) {
             Some((len, kind)) => {
@@ -453,6 +523,29 @@ impl<'t> Lexer<'t> {
             }
             None => Tok::Bad,
         }
+    }
+
+    /// A bracket and a bar at the start of `rest`, whose reading depends
+    /// on what follows them: `(|` opens a map unless a bracketed `||` or
+    /// `|~|` follows the parenthesis (but `(||)` is the empty map); a brace
+    /// and a bar open a production, unless `||` or `|~` make it neither a
+    /// production nor a set.
+    fn opening_with_bar(&mut self, rest: &str) -> Option<Tok> {
+        let after = rest.as_bytes().get(2).copied();
+        if rest.starts_with("(|") {
+            let paren = after == Some(b'~')
+                || (after == Some(b'|') && rest.as_bytes().get(3) != Some(&b')'));
+            self.pos += if paren { 1 } else { 2 };
+            return Some(if paren { Tok::LParen } else { Tok::MapOpen });
+        }
+        if rest.starts_with("{|") {
+            if matches!(after, Some(b'|' | b'~')) {
+                return Some(Tok::Bad);
+            }
+            self.pos += 2;
+            return Some(Tok::ProdOpen);
+        }
+        None
     }
 }
 
@@ -518,6 +611,57 @@ mod tests {
             ]
         );
         assert_eq!(kinds("{| {||"), [ProdOpen, Bad, Parallel]);
+    }
+
+    /// The tokens `text` reads as, with where each ends.
+    fn cut(text: &str) -> Vec<(Tok, u32)> {
+        let mut lexer = Lexer::new(text);
+        std::iter::from_fn(|| Some(lexer.next_token()))
+            .take_while(|t| t.kind != Tok::Eof)
+            .map(|t| (t.kind, t.end))
+            .collect()
+    }
+
+    #[test]
+    fn every_symbol_of_the_operator_table_reads_as_its_token() {
+        use super::super::strength::ALL;
+        for op in ALL {
+            for symbol in spelling(op).symbols() {
+                let tokens = cut(symbol);
+                if symbol.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                    assert_eq!(tokens.len(), 1, "{op:?}: `{symbol}`");
+                    assert_eq!(keyword(symbol), Some(tokens[0].0), "{op:?}: `{symbol}`");
+                } else if symbol == spelling(Operator::Rename).close {
+                    // A renaming closes with two `]` side by side.
+                    assert_eq!(tokens, [(Tok::RSquare, 1), (Tok::RSquare, 2)]);
+                } else {
+                    let (kind, end) = tokens[0];
+                    assert_eq!(end as usize, symbol.len(), "{op:?}: `{symbol}` reads whole");
+                    let entry = (symbol, kind);
+                    assert!(OPERATOR_SYMBOLS.contains(&entry), "{op:?}: {entry:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_operator_token_has_a_table_entry() {
+        use super::super::strength::ALL;
+        for &(symbol, kind) in OPERATOR_SYMBOLS {
+            let spelled = ALL
+                .iter()
+                .any(|&op| spelling(op).symbols().any(|s| s == symbol));
+            assert!(spelled, "`{symbol}` is in the operator table");
+            assert_eq!(cut(symbol), [(kind, symbol.len() as u32)], "`{symbol}`");
+            // No punctuation reads as an operator's token or spells one.
+            assert!(
+                PUNCTUATION.iter().all(|&(p, k)| p != symbol && k != kind),
+                "`{symbol}` is an operator's alone"
+            );
+        }
+        for &(symbol, kind) in PUNCTUATION {
+            assert_eq!(cut(symbol), [(kind, symbol.len() as u32)], "`{symbol}`");
+        }
     }
 
     #[test]
