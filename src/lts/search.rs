@@ -570,16 +570,18 @@ impl Search {
             canonicaliser: caller.visitor.canonicaliser().and_then(|c| c.shared()),
             judge: judge.as_deref(),
         };
-        let rows = (&later.rows[..], self.row_width);
-        let machine = &self.machine;
-        expand_prepared(
-            pool,
-            &mut later.parts,
-            rows,
-            (machine, self.width),
+        let block = Block {
+            sources: Sources::Copied {
+                rows: &later.rows,
+                width: self.row_width,
+            },
+            range: (0, later.rows.len() / self.row_width.max(1)),
+            machine: &self.machine,
+            width: self.width,
             shared,
-            caller.meter,
-        );
+            meter: caller.meter,
+        };
+        expand_prepared(pool, &mut later.parts, block);
         if let Some(stop) = refused(&later.parts) {
             round.expanded = 0;
             return Some(EvalError::stopped(stop));
