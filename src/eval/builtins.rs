@@ -108,6 +108,72 @@ impl Evaluator<'_> {
             span,
         };
         match b {
+            Builtin::Union
+            | Builtin::Inter
+            | Builtin::Diff
+            | Builtin::UnionAll
+            | Builtin::InterAll => self.set_algebra(&args),
+            Builtin::Member
+            | Builtin::Card
+            | Builtin::Empty
+            | Builtin::SetOfSeq
+            | Builtin::SeqOfSet
+            | Builtin::Powerset
+            | Builtin::Seqs
+            | Builtin::MapType => self.set_function(&args),
+            Builtin::Length
+            | Builtin::Null
+            | Builtin::Head
+            | Builtin::Tail
+            | Builtin::Concat
+            | Builtin::Elem => self.sequence_function(&args),
+            Builtin::MapFromList
+            | Builtin::MapLookup
+            | Builtin::MapMember
+            | Builtin::MapToList
+            | Builtin::MapUpdate
+            | Builtin::MapUpdateMultiple
+            | Builtin::MapDelete => self.map_function(&args),
+            Builtin::Transpose
+            | Builtin::RelationalImage
+            | Builtin::RelationalInverseImage
+            | Builtin::Mtransclose => self.relation_function(&args),
+            Builtin::Error => {
+                let message = match &args.values[0] {
+                    Value::Seq(s) if s.iter().all(|c| matches!(c, Value::Char(_))) => s
+                        .iter()
+                        .map(|c| match c {
+                            Value::Char(c) => *c,
+                            _ => unreachable!("checked"),
+                        })
+                        .collect(),
+                    other => self.show(other),
+                };
+                Err(EvalError::new(span, message).with_note("raised by `error`"))
+            }
+            Builtin::Show => Ok(Value::string(&self.show(&args.values[0]))),
+            Builtin::Extensions => Ok(finite_unsorted(self.extensions(&args.values[0], span)?)),
+            Builtin::Productions => Ok(finite_unsorted(self.productions(&args.values[0], span)?)),
+            Builtin::Chaos | Builtin::Run | Builtin::ProcessFunction(_) => {
+                self.process_function(&args)
+            }
+            Builtin::EmptyMap
+            | Builtin::Int
+            | Builtin::Bool
+            | Builtin::Char
+            | Builtin::Proc
+            | Builtin::Events
+            | Builtin::Stop
+            | Builtin::Skip
+            | Builtin::Div => unreachable!("constants are not applied"),
+        }
+    }
+
+    /// `union`, `inter`, `diff`, `Union` and `Inter`: finite sets are
+    /// combined element by element, infinite ones symbolically.
+    fn set_algebra(&self, args: &Args<'_, '_>) -> EvalResult<Value> {
+        let span = args.span;
+        match args.builtin {
             Builtin::Union => match (args.set(0)?.as_finite(), args.set(1)?.as_finite()) {
                 (Some(a), Some(b)) => {
                     self.work(a.len() + b.len())?;
@@ -168,6 +234,15 @@ impl Evaluator<'_> {
                 }
                 Ok(finite(out))
             }
+            _ => unreachable!("not a set operation"),
+        }
+    }
+
+    /// The other functions on sets, and the sets of sequences, subsets
+    /// and maps built from sets.
+    fn set_function(&self, args: &Args<'_, '_>) -> EvalResult<Value> {
+        let span = args.span;
+        match args.builtin {
             Builtin::Member => Ok(Value::Bool(self.member(&args.values[0], args.set(1)?))),
             Builtin::Card => Ok(Value::Int(args.finite(0)?.len() as i64)),
             Builtin::Empty => Ok(Value::Bool(
@@ -211,6 +286,15 @@ impl Evaluator<'_> {
                     ))),
                 }
             }
+            _ => unreachable!("not a function on sets"),
+        }
+    }
+
+    /// The functions on sequences; on an infinite sequence they force
+    /// only as much of it as they need.
+    fn sequence_function(&self, args: &Args<'_, '_>) -> EvalResult<Value> {
+        let (b, span) = (args.builtin, args.span);
+        match args.builtin {
             Builtin::Length => Ok(Value::Int(args.seq(0)?.len() as i64)),
             Builtin::Null if let Value::Stream(s) = &args.values[0] => {
                 // A comprehension's stream is made to show an element.
@@ -279,6 +363,14 @@ impl Evaluator<'_> {
                     found
                 }
             })),
+            _ => unreachable!("not a function on sequences"),
+        }
+    }
+
+    /// The functions on maps; every key is checked to be comparable.
+    fn map_function(&self, args: &Args<'_, '_>) -> EvalResult<Value> {
+        let span = args.span;
+        match args.builtin {
             Builtin::MapFromList => {
                 let mut map = BTreeMap::new();
                 for pair in args.seq(0)?.iter() {
@@ -329,20 +421,13 @@ impl Evaluator<'_> {
                 map.remove(&args.values[1]);
                 Ok(Value::Map(Arc::new(map)))
             }
-            Builtin::Error => {
-                let message = match &args.values[0] {
-                    Value::Seq(s) if s.iter().all(|c| matches!(c, Value::Char(_))) => s
-                        .iter()
-                        .map(|c| match c {
-                            Value::Char(c) => *c,
-                            _ => unreachable!("checked"),
-                        })
-                        .collect(),
-                    other => self.show(other),
-                };
-                Err(EvalError::new(span, message).with_note("raised by `error`"))
-            }
-            Builtin::Show => Ok(Value::string(&self.show(&args.values[0]))),
+            _ => unreachable!("not a function on maps"),
+        }
+    }
+
+    /// The functions on relations (sets of pairs).
+    fn relation_function(&self, args: &Args<'_, '_>) -> EvalResult<Value> {
+        match args.builtin {
             Builtin::Transpose => {
                 let mut out = Vec::new();
                 for pair in args.finite(0)? {
@@ -352,7 +437,7 @@ impl Evaluator<'_> {
                 Ok(finite_unsorted(out))
             }
             Builtin::RelationalImage | Builtin::RelationalInverseImage => {
-                let inverse = b == Builtin::RelationalInverseImage;
+                let inverse = args.builtin == Builtin::RelationalInverseImage;
                 let mut image: BTreeMap<Value, Vec<Value>> = BTreeMap::new();
                 for pair in args.finite(0)? {
                     let (a, b) = args.pair(0, pair)?;
@@ -366,9 +451,16 @@ impl Evaluator<'_> {
                         .collect(),
                 )))
             }
-            Builtin::Mtransclose => self.mtransclose(&args),
-            Builtin::Extensions => Ok(finite_unsorted(self.extensions(&args.values[0], span)?)),
-            Builtin::Productions => Ok(finite_unsorted(self.productions(&args.values[0], span)?)),
+            Builtin::Mtransclose => self.mtransclose(args),
+            _ => unreachable!("not a function on relations"),
+        }
+    }
+
+    /// `CHAOS`, `RUN` and the process functions: their arguments are
+    /// checked now, and their meaning is left to the process layer.
+    fn process_function(&self, args: &Args<'_, '_>) -> EvalResult<Value> {
+        let b = args.builtin;
+        match args.builtin {
             Builtin::Chaos | Builtin::Run => {
                 args.finite(0)?;
                 Ok(proc_builtin(b, args.values.to_vec()))
@@ -385,15 +477,7 @@ impl Evaluator<'_> {
                 }
                 Ok(proc_builtin(b, args.values.to_vec()))
             }
-            Builtin::EmptyMap
-            | Builtin::Int
-            | Builtin::Bool
-            | Builtin::Char
-            | Builtin::Proc
-            | Builtin::Events
-            | Builtin::Stop
-            | Builtin::Skip
-            | Builtin::Div => unreachable!("constants are not applied"),
+            _ => unreachable!("not a process function"),
         }
     }
 

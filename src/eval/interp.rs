@@ -1,8 +1,8 @@
 //! Expression evaluation: frames, variables, calls, `let`, comprehensions
 //! and the operators of the functional language.
 
+use std::sync::Arc;
 use std::sync::atomic::Ordering as AtomicOrdering;
-use std::sync::{Arc, OnceLock};
 
 use crate::script::ir::{
     ExprId, ExprKind, FuncId, FunctionKind, GlobalId, GlobalKind, LetGroup, Stmt, VarRef,
@@ -12,9 +12,10 @@ use crate::syntax::ast::{BinaryOp, UnaryOp};
 
 use super::arith::arithmetic;
 use super::error::{overflow, truncate};
-use super::seq::Seq;
-use super::value::{Closure, Env, Proc, Set, Slot, Stream, Thunk, Value};
+use super::value::{Closure, Env, Proc, Set, Slot, Thunk, Value};
 use super::{EvalError, EvalResult, Evaluator, MAX_ELEMENTS};
+
+mod collections;
 
 /// Values an operation goes through per step of work it counts (a call
 /// is one step, about as long as copying this many values).
@@ -414,73 +415,13 @@ impl Evaluator<'_> {
                 let slot = frame.locals[*slot as usize].clone();
                 self.force(&slot, span)
             }
-            ExprKind::SeqRange(from, to) => {
-                let from = self.eval_int(*from, frame)?;
-                let Some(to) = to else {
-                    // Kept lazy: only the elements used are worked out.
-                    return Ok(Value::Stream(Arc::new(Stream::ints_from(from))));
-                };
-                let to = self.eval_int(*to, frame)?;
-                let cells = self.int_range(from, to, span, |i| OnceLock::from(Value::Int(i)))?;
-                Ok(Value::Seq(Seq::from_cells(cells)))
-            }
-            ExprKind::SetRange(from, to) => {
-                let from = self.eval_int(*from, frame)?;
-                match to {
-                    None => Ok(Value::set(Set::IntsFrom(from))),
-                    Some(to) => {
-                        let to = self.eval_int(*to, frame)?;
-                        Ok(Value::set(Set::Finite(self.int_range(
-                            from,
-                            to,
-                            span,
-                            Value::Int,
-                        )?)))
-                    }
-                }
-            }
-            ExprKind::SeqComprehension(es, stmts) => {
-                let mut out = Vec::new();
-                match self.seq_comprehend(id, es, stmts, 0, frame, &mut out)? {
-                    None => Ok(Value::seq(out)),
-                    // Drawing from an infinite sequence: the elements
-                    // after `out` are worked out when they are needed.
-                    Some(rest) => Ok(Value::Stream(Arc::new(Stream::new(
-                        Seq::from_vec(out),
-                        rest,
-                    )))),
-                }
-            }
-            ExprKind::SetComprehension(es, stmts) => {
-                let out = self.comprehension(es, stmts, Order::Set, frame, span)?;
-                self.check_set_elements(&out, span)?;
-                Ok(Value::set(self.set_of(out)?))
-            }
-            ExprKind::Production(es, stmts) => {
-                let mut out = Vec::new();
-                self.comprehend(stmts, Order::Set, frame, &mut |ev, frame| {
-                    for e in es {
-                        let v = ev.eval(*e, frame)?;
-                        out.extend(ev.productions(&v, ev.span(*e))?);
-                    }
-                    ev.check_size(out.len(), span)
-                })?;
-                Ok(Value::set(self.set_of(out)?))
-            }
-            ExprKind::TypeDot(parts) => {
-                let sets = parts
-                    .iter()
-                    .map(|p| self.eval_set(*p, frame))
-                    .collect::<EvalResult<Vec<_>>>()?;
-                self.dot_product(&sets, span)
-            }
-            ExprKind::TypeTuple(parts) => {
-                let sets = parts
-                    .iter()
-                    .map(|p| self.eval_set(*p, frame))
-                    .collect::<EvalResult<Vec<_>>>()?;
-                self.tuple_product(&sets, span)
-            }
+            ExprKind::SeqRange(..)
+            | ExprKind::SetRange(..)
+            | ExprKind::SeqComprehension(..)
+            | ExprKind::SetComprehension(..)
+            | ExprKind::Production(..)
+            | ExprKind::TypeDot(_)
+            | ExprKind::TypeTuple(_) => self.eval_collection(id, frame),
             ExprKind::Prefix(..)
             | ExprKind::Guard(..)
             | ExprKind::ProcBinary(..)

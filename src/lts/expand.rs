@@ -262,31 +262,13 @@ pub fn expand_block_beside<R>(
     (done, result.expect("beside was given"))
 }
 
-/// Expands every one of `rows` (of `row_width` numbers, laid end to end),
-/// whose components are all prepared, into `parts`, on every thread: the
-/// states of a block the other threads left to the search's thread, once
-/// it has prepared them. They are fewer than the block, whose expansion
-/// kept within [`PART_WORDS`], so no bound is kept here.
-pub fn expand_prepared(
-    pool: &Pool,
-    parts: &mut Vec<Part>,
-    (rows, row_width): (&[u32], usize),
-    (machine, width): (&Machine, usize),
-    shared: Shared<'_>,
-    meter: &Meter,
-) {
-    let states = rows.len() / row_width.max(1);
-    let block = Block {
-        sources: Sources::Copied {
-            rows,
-            width: row_width,
-        },
-        range: (0, states),
-        machine,
-        width,
-        shared,
-        meter,
-    };
+/// Expands every state of `block`, whose components are all prepared,
+/// into `parts`, on every thread: the states of a block the other
+/// threads left to the search's thread, once it has prepared them. They
+/// are fewer than the block, whose expansion kept within
+/// [`PART_WORDS`], so no bound is kept here.
+pub fn expand_prepared(pool: &Pool, parts: &mut Vec<Part>, block: Block<'_>) {
+    let states = block.range.1 - block.range.0;
     let (done, _) = expand_parts(pool, parts, block, None, None::<fn()>);
     debug_assert!(
         done == states || refused(parts).is_some(),

@@ -39,6 +39,10 @@
 //! representative, so a path can be unwound into a path of the unreduced
 //! system. This layer knows nothing of permutations: the symmetry layer
 //! implements the trait.
+//!
+//! Here is the loop, a round per block; the hooks a client implements
+//! are in [`super::hooks`], judging a round's states in `search/visit.rs`
+//! and the buffers reused from round to round in `search/buffers.rs`.
 
 use std::time::Instant;
 
@@ -50,13 +54,14 @@ use crate::process::print::trace_text;
 use crate::process::{EventId, ProcId, Processes, TAU};
 
 mod buffers;
+mod visit;
 
 pub use super::hooks::{
     Canonicaliser, Context, DROP, Flow, Scratch, SharedCanonicaliser, SharedJudge, Visit, Visitor,
 };
-use buffers::{Kept, Later, LaterAt, Parents, Rows, RowsAt, Storing};
+use buffers::{Ahead, LaterAt, Parents, Round, Storing};
+use visit::Stored;
 
-use super::batch::Batch;
 use super::expand::{
     Block, LATER, PART_WORDS, Part, Shared, Sources, expand_block, expand_block_beside,
     expand_prepared, refused,
@@ -243,7 +248,13 @@ impl Search {
             since_load_poll: 0,
         };
         let pool = Pool::new(budget.threads);
-        let result = self.search(procs, budget, &meter, &pool, visitor, &mut storing);
+        let mut caller = Caller {
+            procs: &mut *procs,
+            budget,
+            meter: &meter,
+            visitor,
+        };
+        let result = self.search(&mut caller, &pool, &mut storing);
         procs.replace_meter(outer);
         let (stopped, notes, error) = match result {
             Ok(stopped) => (stopped, Vec::new(), None),
@@ -266,191 +277,216 @@ impl Search {
         (outcome, error)
     }
 
-    /// The loop of [`Search::run`]: `Some` reason when it stopped early
-    /// (a stop inside evaluation comes back as an error that says so).
+    /// The loop of [`Search::run`], a round per block: `Some` reason when
+    /// it stopped early (a stop inside evaluation comes back as an error
+    /// that says so).
     fn search(
         &mut self,
-        procs: &mut Processes,
-        budget: &Budget,
-        meter: &Meter,
+        caller: &mut Caller<'_, '_>,
         pool: &Pool,
-        visitor: &mut dyn Visitor,
         storing: &mut Storing,
     ) -> EvalResult<Option<Stopped>> {
         if !self.started {
             self.started = true;
-            self.canonicalise_initial(procs, visitor)?;
+            self.canonicalise_initial(caller.procs, caller.visitor)?;
         }
-        let mut parts: Vec<Part> = Vec::new();
-        let mut later = Later::default();
-        let mut kept = Kept::default();
-        let mut batch = Batch::default();
-        // Overlapping: the next block, expanded while this one was judged
-        // and stored (how many of its states), its parts and rows.
-        let reduced = visitor.canonicaliser().is_some();
-        let overlap = pool.threads() > 1 && !visitor.needs_machine() && !reduced;
-        let most = if pool.threads() == 1 {
-            ALONE_BLOCK
-        } else {
-            BLOCK
+        let reduced = caller.visitor.canonicaliser().is_some();
+        let blocks = Blocks {
+            overlap: pool.threads() > 1 && !caller.visitor.needs_machine() && !reduced,
+            most: if pool.threads() == 1 {
+                ALONE_BLOCK
+            } else {
+                BLOCK
+            },
         };
-        let mut ahead: Option<usize> = None;
-        let mut ahead_parts: Vec<Part> = Vec::new();
-        // The rows of the block to expand next, and of the one after it,
-        // copied out by the search's thread at the end of its share of
-        // the block before (so the others need not wait for the copy).
-        let mut ahead_rows = Rows::default();
-        let mut spare_rows = Rows::default();
-        let alone = Pool::new(1);
+        let mut round = Round::default();
+        let mut ahead = Ahead::default();
         loop {
-            let from = storing.next;
-            let expanded = match ahead.take() {
+            round.from = storing.next;
+            round.expanded = match ahead.expanded.take() {
                 Some(expanded) => expanded,
                 None => {
-                    let to = block_end(from, self.store.len(), overlap, most);
-                    if from == to {
+                    let to = blocks.end(round.from, self.store.len());
+                    if round.from == to {
                         return Ok(None);
                     }
-                    let judge = visitor.shared_judge();
-                    // The representatives threads may find need what the
-                    // canonicaliser has learnt of the component states met.
-                    let canonicaliser = match visitor.canonicaliser() {
-                        Some(canonicaliser) => {
-                            canonicaliser.prepare(&self.machine, procs)?;
-                            canonicaliser.shared()
-                        }
-                        None => None,
-                    };
-                    let shared = Shared {
-                        canonicaliser,
-                        judge: judge.as_deref(),
-                    };
-                    let block = Block {
-                        sources: Sources::Store(&self.store),
-                        range: (from, to),
-                        machine: &self.machine,
-                        width: self.width,
-                        shared,
-                        meter,
-                    };
-                    expand_block(pool, &mut parts, block)
+                    self.expand(caller, pool, &mut round.parts, (round.from, to))?
                 }
             };
             // A state whose successors the budget does not allow.
-            if let Some(stop) = refused(&parts) {
+            if let Some(stop) = refused(&round.parts) {
                 return Ok(Some(stop));
             }
-            let block = (&parts[..], expanded);
-            let (expanded, failed) =
-                self.expand_later(procs, meter, pool, visitor, block, &mut later, storing);
+            let failed = self.expand_later(caller, pool, &mut round, storing);
             // The states after this block stored already: with a visitor
             // that leaves the machine alone, the other threads expand them
             // while this one judges and stores the block (storing alone,
             // as the others are busy). Any thread count numbers the states
             // alike: they are judged and stored in order all the same.
-            let next = from + expanded;
-            if spare_rows.range.0 == next && spare_rows.range.1 > next {
-                std::mem::swap(&mut ahead_rows, &mut spare_rows);
-            } else if overlap {
-                let next_to = block_end(next, self.store.len(), overlap, most);
-                ahead_rows.copy(&self.store, (next, next_to));
+            let next = round.from + round.expanded;
+            if ahead.spare.range.0 == next && ahead.spare.range.1 > next {
+                std::mem::swap(&mut ahead.rows, &mut ahead.spare);
+            } else if blocks.overlap {
+                let next_to = blocks.end(next, self.store.len());
+                ahead.rows.copy(&self.store, (next, next_to));
             }
-            spare_rows.range = (0, 0);
-            let (_, next_to) = ahead_rows.range;
-            // Evaluating ahead scans the next block's rows: worth it
-            // while blocks still leave states out, as this one did (in
-            // most searches only the first few do).
-            let evaluate = !later.rows.is_empty();
-            let stop = if overlap && next_to > next && failed.is_none() {
-                let sources = Sources::Copied {
-                    rows: &ahead_rows.rows,
-                    width: self.row_width,
-                };
-                // What the visitor knows before judging this block: the
-                // next is expanded meanwhile.
-                let judge = visitor.shared_judge();
-                let shared = Shared {
-                    canonicaliser: None,
-                    judge: judge.as_deref(),
-                };
-                let Search {
-                    machine,
-                    store,
-                    parents,
-                    width,
-                    row_width,
-                    ..
-                } = self;
-                let machine: &Machine = machine;
-                let block = Block {
-                    sources,
-                    range: (next, next_to),
-                    machine,
-                    width: *width,
-                    shared,
-                    meter,
-                };
-                let (ahead_expanded, stop) = expand_block_beside(
-                    pool,
-                    &mut ahead_parts,
-                    block,
-                    || -> EvalResult<Option<Stopped>> {
-                        let widths = (*width, *row_width);
-                        let (visited, stop) = Search::visit_block(
-                            (store, None, widths),
-                            (procs, budget, meter, visitor),
-                            (&mut parts, &mut later, &mut kept, storing, expanded),
-                        )?;
-                        let rows = kept.rows(&parts, &later);
-                        let refused = batch.store(store, &rows, &alone, meter);
-                        Search::record(parents, store.len(), visitor, &kept, &batch, from, storing);
-                        debug_assert!(stop.is_some() || visited == expanded);
-                        let stop = refused.or(stop);
-                        if stop.is_none() {
-                            spare_rows.copy(
-                                store,
-                                (next_to, block_end(next_to, store.len(), true, most)),
-                            );
-                            if evaluate {
-                                let rows = &ahead_rows.rows;
-                                evaluate_ahead(machine, procs, rows, *row_width, *width);
-                            }
-                        }
-                        Ok(stop)
-                    },
-                );
-                std::mem::swap(&mut parts, &mut ahead_parts);
-                ahead = Some(ahead_expanded);
-                stop?
+            ahead.spare.range = (0, 0);
+            let (_, next_to) = ahead.rows.range;
+            let stop = if blocks.overlap && next_to > next && failed.is_none() {
+                self.judge_beside_next(caller, pool, &mut round, &mut ahead, storing, blocks)?
             } else {
-                let widths = (self.width, self.row_width);
-                let (visited, stop) = Search::visit_block(
-                    (&self.store, Some(&mut self.machine), widths),
-                    (procs, budget, meter, visitor),
-                    (&mut parts, &mut later, &mut kept, storing, expanded),
-                )?;
-                let rows = kept.rows(&parts, &later);
-                let refused = batch.store(&mut self.store, &rows, pool, meter);
-                let stored = self.store.len();
-                Search::record(
-                    &mut self.parents,
-                    stored,
-                    visitor,
-                    &kept,
-                    &batch,
-                    from,
-                    storing,
-                );
-                debug_assert!(stop.is_some() || visited == expanded);
-                refused.or(stop)
+                self.judge(caller, pool, &mut round, storing)?
             };
             if let Some(stop) = stop {
                 return Ok(Some(stop));
             }
             if let Some(error) = failed {
-                return Err(self.placed(procs, error, next, reduced));
+                return Err(self.placed(caller.procs, error, next, reduced));
             }
         }
+    }
+
+    /// Expands the block of states `range` on every thread, into `parts`:
+    /// how many of its states were expanded.
+    fn expand(
+        &mut self,
+        caller: &mut Caller<'_, '_>,
+        pool: &Pool,
+        parts: &mut Vec<Part>,
+        range: (usize, usize),
+    ) -> EvalResult<usize> {
+        let judge = caller.visitor.shared_judge();
+        // The representatives threads may find need what the
+        // canonicaliser has learnt of the component states met.
+        let canonicaliser = match caller.visitor.canonicaliser() {
+            Some(canonicaliser) => {
+                canonicaliser.prepare(&self.machine, caller.procs)?;
+                canonicaliser.shared()
+            }
+            None => None,
+        };
+        let shared = Shared {
+            canonicaliser,
+            judge: judge.as_deref(),
+        };
+        let block = Block {
+            sources: Sources::Store(&self.store),
+            range,
+            machine: &self.machine,
+            width: self.width,
+            shared,
+            meter: caller.meter,
+        };
+        Ok(expand_block(pool, parts, block))
+    }
+
+    /// Judges the round's states, with the machine lent to the visitor,
+    /// and stores the successors kept (on every thread): why the search
+    /// must stop, if it must.
+    fn judge(
+        &mut self,
+        caller: &mut Caller<'_, '_>,
+        pool: &Pool,
+        round: &mut Round,
+        storing: &mut Storing,
+    ) -> EvalResult<Option<Stopped>> {
+        let stored = Stored {
+            store: &self.store,
+            machine: Some(&mut self.machine),
+            components: self.width,
+            width: self.row_width,
+        };
+        let (visited, stop) = Search::visit_block(stored, caller, round, storing)?;
+        let rows = round.kept.rows(&round.parts, &round.later);
+        let refused = round
+            .batch
+            .store(&mut self.store, &rows, pool, caller.meter);
+        let stored = self.store.len();
+        Search::record(&mut self.parents, stored, caller.visitor, round, storing);
+        debug_assert!(stop.is_some() || visited == round.expanded);
+        Ok(refused.or(stop))
+    }
+
+    /// As [`Search::judge`] (storing on this thread alone), while the
+    /// other threads expand the next block, the rows `ahead` holds, with
+    /// the machine read only; then copies out the rows of the block
+    /// after it and evaluates what the next block's states left out
+    /// will need. The next block's expansion is left in `ahead`.
+    fn judge_beside_next(
+        &mut self,
+        caller: &mut Caller<'_, '_>,
+        pool: &Pool,
+        round: &mut Round,
+        ahead: &mut Ahead,
+        storing: &mut Storing,
+        blocks: Blocks,
+    ) -> EvalResult<Option<Stopped>> {
+        // Evaluating ahead scans the next block's rows: worth it
+        // while blocks still leave states out, as this one did (in
+        // most searches only the first few do).
+        let evaluate = !round.later.rows.is_empty();
+        let next = round.from + round.expanded;
+        let (_, next_to) = ahead.rows.range;
+        let sources = Sources::Copied {
+            rows: &ahead.rows.rows,
+            width: self.row_width,
+        };
+        // What the visitor knows before judging this block: the
+        // next is expanded meanwhile.
+        let judge = caller.visitor.shared_judge();
+        let shared = Shared {
+            canonicaliser: None,
+            judge: judge.as_deref(),
+        };
+        let meter = caller.meter;
+        let Search {
+            machine,
+            store,
+            parents,
+            width,
+            row_width,
+            ..
+        } = self;
+        let machine: &Machine = machine;
+        let block = Block {
+            sources,
+            range: (next, next_to),
+            machine,
+            width: *width,
+            shared,
+            meter,
+        };
+        let (ahead_expanded, stop) = expand_block_beside(
+            pool,
+            &mut ahead.parts,
+            block,
+            || -> EvalResult<Option<Stopped>> {
+                let stored = Stored {
+                    store,
+                    machine: None,
+                    components: *width,
+                    width: *row_width,
+                };
+                let (visited, stop) = Search::visit_block(stored, caller, round, storing)?;
+                let rows = round.kept.rows(&round.parts, &round.later);
+                let refused = round.batch.store(store, &rows, &Pool::new(1), meter);
+                Search::record(parents, store.len(), caller.visitor, round, storing);
+                debug_assert!(stop.is_some() || visited == round.expanded);
+                let stop = refused.or(stop);
+                if stop.is_none() {
+                    let after = (next_to, blocks.end(next_to, store.len()));
+                    ahead.spare.copy(store, after);
+                    if evaluate {
+                        let rows = &ahead.rows.rows;
+                        evaluate_ahead(machine, caller.procs, rows, *row_width, *width);
+                    }
+                }
+                Ok(stop)
+            },
+        );
+        std::mem::swap(&mut round.parts, &mut ahead.parts);
+        ahead.expanded = Some(ahead_expanded);
+        stop
     }
 
     /// `error`, met computing the moves of state `id`, with the trace
@@ -482,26 +518,24 @@ impl Search {
         ))
     }
 
-    /// Prepares, on this thread (evaluating CSPM), the states of the block
-    /// (the first `expanded` of `parts`) whose components were not all
-    /// prepared, in order, and then expands them on every thread. Returns
-    /// how many of the block's states are ready to visit: all of them, or
-    /// those before the first whose preparation failed, with the error.
-    /// The error is reported once the states before it are judged, so a
-    /// breach at an earlier state comes first wherever blocks end.
-    #[allow(clippy::too_many_arguments)]
+    /// Prepares, on this thread (evaluating CSPM), the states of the
+    /// round's block (the first `expanded` of its parts) whose components
+    /// were not all prepared, in order, and then expands them on every
+    /// thread. Leaves in the round how many of the block's states are
+    /// ready to visit: all of them, or those before the first whose
+    /// preparation failed, with the error returned. The error is
+    /// reported once the states before it are judged, so a breach at an
+    /// earlier state comes first wherever blocks end.
     fn expand_later(
         &mut self,
-        procs: &mut Processes,
-        meter: &Meter,
+        caller: &mut Caller<'_, '_>,
         pool: &Pool,
-        visitor: &mut dyn Visitor,
-        (parts, expanded): (&[Part], usize),
-        later: &mut Later,
+        round: &mut Round,
         storing: &mut Storing,
-    ) -> (usize, Option<EvalError>) {
+    ) -> Option<EvalError> {
+        let later = &mut round.later;
         later.rows.clear();
-        let mut left = expanded;
+        let mut left = round.expanded;
         // The states before the first whose preparation failed, or the
         // first left to the next block.
         let mut ready = 0;
@@ -512,7 +546,7 @@ impl Search {
         // are expanded with the next block.
         let most = (PART_WORDS / (self.row_width * self.width).max(1)).max(1);
         let mut taken = 0;
-        'parts: for part in parts {
+        'parts: for part in &round.parts {
             let states = part.counts.len().min(left);
             left -= states;
             for (i, &count) in part.counts[..states].iter().enumerate() {
@@ -522,7 +556,7 @@ impl Search {
                     }
                     taken += 1;
                     let row = &part.sources[i * self.row_width..(i + 1) * self.row_width];
-                    if let Err(error) = self.prepare_later(procs, meter, visitor, row, storing) {
+                    if let Err(error) = self.prepare_later(caller, row, storing) {
                         failed = Some(error);
                         break 'parts;
                     }
@@ -531,254 +565,50 @@ impl Search {
                 ready += 1;
             }
         }
-        let judge = visitor.shared_judge();
+        let judge = caller.visitor.shared_judge();
         let shared = Shared {
-            canonicaliser: visitor.canonicaliser().and_then(|c| c.shared()),
+            canonicaliser: caller.visitor.canonicaliser().and_then(|c| c.shared()),
             judge: judge.as_deref(),
         };
-        let rows = (&later.rows[..], self.row_width);
-        let machine = &self.machine;
-        expand_prepared(
-            pool,
-            &mut later.parts,
-            rows,
-            (machine, self.width),
+        let block = Block {
+            sources: Sources::Copied {
+                rows: &later.rows,
+                width: self.row_width,
+            },
+            range: (0, later.rows.len() / self.row_width.max(1)),
+            machine: &self.machine,
+            width: self.width,
             shared,
-            meter,
-        );
+            meter: caller.meter,
+        };
+        expand_prepared(pool, &mut later.parts, block);
         if let Some(stop) = refused(&later.parts) {
-            return (0, Some(EvalError::stopped(stop)));
+            round.expanded = 0;
+            return Some(EvalError::stopped(stop));
         }
         later.next = LaterAt::default();
-        (ready, failed)
+        round.expanded = ready;
+        failed
     }
 
     /// Prepares a state a block left to this thread (evaluating CSPM),
     /// polling the meter every [`LOAD_POLL_EVERY`] states.
     fn prepare_later(
         &mut self,
-        procs: &mut Processes,
-        meter: &Meter,
-        visitor: &mut dyn Visitor,
+        caller: &mut Caller<'_, '_>,
         row: &[u32],
         storing: &mut Storing,
     ) -> EvalResult<()> {
         storing.since_load_poll += 1;
         if storing.since_load_poll >= LOAD_POLL_EVERY {
             storing.since_load_poll = 0;
-            meter.poll().map_err(EvalError::stopped)?;
+            caller.meter.poll().map_err(EvalError::stopped)?;
         }
-        self.machine.prepare(procs, &row[..self.width])?;
-        if let Some(canonicaliser) = visitor.canonicaliser() {
-            canonicaliser.prepare(&self.machine, procs)?;
+        self.machine.prepare(caller.procs, &row[..self.width])?;
+        if let Some(canonicaliser) = caller.visitor.canonicaliser() {
+            canonicaliser.prepare(&self.machine, caller.procs)?;
         }
         Ok(())
-    }
-
-    /// Lets the visitor judge the block's states in order (the first
-    /// `expanded` of them), keeping the successors it keeps, canonicalised
-    /// when it reduces; how many it visited, and why it stopped early.
-    /// The machine is lent to the visitor when given (it is not when
-    /// other threads are expanding the next block with it).
-    #[allow(clippy::type_complexity)]
-    fn visit_block(
-        (store, mut machine, (components, width)): (
-            &StateStore,
-            Option<&mut Machine>,
-            (usize, usize),
-        ),
-        (procs, budget, meter, visitor): (&mut Processes, &Budget, &Meter, &mut dyn Visitor),
-        (parts, later, kept, storing, expanded): (
-            &mut [Part],
-            &mut Later,
-            &mut Kept,
-            &mut Storing,
-            usize,
-        ),
-    ) -> EvalResult<(usize, Option<Stopped>)> {
-        kept.clear();
-        let reducing = visitor.canonicaliser().is_some();
-        let mut visited = 0;
-        for (p, part) in parts.iter_mut().enumerate() {
-            // Where the part's next state's successors are.
-            let mut own = 0;
-            for i in 0..part.counts.len() {
-                if visited == expanded {
-                    return Ok((visited, None));
-                }
-                // A state counts with its successors (counted below, once
-                // known: a state left to this thread has its own): one
-                // with thousands of wide successors is as much work as
-                // thousands of states.
-                if storing.since_poll >= POLL_EVERY {
-                    storing.since_poll = 0;
-                    if let Some(live) = &budget.live {
-                        storing.publish(live, store.len());
-                    }
-                    if let Err(stop) = meter.poll() {
-                        return Ok((visited, Some(stop)));
-                    }
-                }
-                let id = storing.next;
-                if id >= storing.level_end {
-                    storing.depth += 1;
-                    storing.level_start = Some(id);
-                    // Known once the successors of the states before this
-                    // one are stored; no state of this block is past it.
-                    storing.level_end = usize::MAX;
-                }
-                let row = &part.sources[i * width..(i + 1) * width];
-                let (at, out, first, count, judged) = if part.counts[i] == LATER {
-                    let (l, out, first, count, judged) = later.next();
-                    (RowsAt::Later(l), out, first, count, judged)
-                } else {
-                    let count = part.counts[i] as usize;
-                    own += count;
-                    let judged = part.judged[i];
-                    (
-                        RowsAt::Part(p),
-                        &mut part.successors,
-                        own - count,
-                        count,
-                        judged,
-                    )
-                };
-                storing.since_poll += 1 + count;
-                let events = &out.events[first..first + count];
-                let successors = &mut out.rows[first * width..(first + count) * width];
-                let flow = visitor.visit(
-                    Context {
-                        procs: &mut *procs,
-                        machine: machine.as_deref_mut(),
-                        store,
-                    },
-                    Visit {
-                        id: id as u32,
-                        row,
-                        events,
-                        successors: &mut *successors,
-                        depth: storing.depth,
-                        judged,
-                    },
-                )?;
-                let start = kept.copied.len();
-                let mut kept_here = 0;
-                match flow {
-                    Flow::Stop => return Ok((visited, Some(Stopped::Visitor))),
-                    Flow::Prune => {}
-                    Flow::Continue if !reducing => {
-                        kept.keep(at, first * width..(first + count) * width);
-                        kept.events.extend_from_slice(events);
-                        kept_here = count;
-                    }
-                    Flow::Continue => {
-                        kept.copied.extend_from_slice(successors);
-                        kept.events.extend_from_slice(events);
-                    }
-                    Flow::Filter => {
-                        for (k, row) in successors.chunks_exact(width).enumerate() {
-                            if row.get(components) != Some(&DROP) {
-                                kept.copied.extend_from_slice(row);
-                                kept.events.push(events[k]);
-                            }
-                        }
-                    }
-                }
-                if let Some(canonicaliser) = visitor.canonicaliser() {
-                    // Each kept successor's place among the state's, where
-                    // a thread may have found its representative already.
-                    kept.filtered.clear();
-                    match flow {
-                        Flow::Continue => kept.filtered.extend(0..count as u32),
-                        Flow::Filter => kept.filtered.extend(
-                            successors
-                                .chunks_exact(width)
-                                .enumerate()
-                                .filter(|(_, row)| row.get(components) != Some(&DROP))
-                                .map(|(k, _)| k as u32),
-                        ),
-                        _ => {}
-                    }
-                    let stride = out.images.len().checked_div(out.found.len()).unwrap_or(0);
-                    for (row, &k) in kept.copied[start..]
-                        .chunks_exact_mut(width)
-                        .zip(&kept.filtered)
-                    {
-                        let at = first + k as usize;
-                        if out.found.get(at) == Some(&true) {
-                            row[..components].copy_from_slice(
-                                &out.representatives[at * components..(at + 1) * components],
-                            );
-                            let images = &out.images[at * stride..(at + 1) * stride];
-                            canonicaliser.finish(procs, row, images)?;
-                        } else {
-                            let machine = machine
-                                .as_deref_mut()
-                                .expect("a canonicalising visitor has the machine");
-                            canonicaliser.canonicalise(machine, procs, row)?;
-                        }
-                    }
-                }
-                let copied = kept.copied.len();
-                kept.keep(RowsAt::Copied, start..copied);
-                kept_here += (copied - start) / width;
-                kept.counts.push(kept_here as u32);
-                storing.next += 1;
-                visited += 1;
-            }
-        }
-        Ok((visited, None))
-    }
-
-    /// After a block's kept successors are stored (all, or up to a
-    /// refusal): parent pointers, the visitor's `stored`, transitions and
-    /// levels, state by state in order.
-    fn record(
-        parents: &mut Option<Parents>,
-        stored: usize,
-        visitor: &mut dyn Visitor,
-        kept: &Kept,
-        batch: &Batch,
-        from: usize,
-        storing: &mut Storing,
-    ) {
-        let mut at = 0;
-        for (i, &count) in kept.counts.iter().enumerate() {
-            let id = from + i;
-            if storing.level_start == Some(id) {
-                storing.level_start = None;
-                storing.level_end = stored.min(
-                    // The first state of the next level: the first id
-                    // given to a successor of this one or a later one.
-                    batch.ids[at..]
-                        .iter()
-                        .find(|&&(_, new)| new)
-                        .map_or(usize::MAX, |&(target, _)| target as usize),
-                );
-            }
-            let count = count as usize;
-            let stored = batch.ids.len().saturating_sub(at).min(count);
-            let ids = &batch.ids[at..at + stored];
-            let events = &kept.events[at..at + stored];
-            if let Some(parents) = parents {
-                for (&event, &(target, new)) in events.iter().zip(ids) {
-                    if new {
-                        parents.push((id as u32, event));
-                    }
-                    debug_assert!(!new || parents.len == target as usize);
-                }
-            }
-            // Cut short by the budget, the search ends here: the visitor
-            // hears only of states whose successors are all stored.
-            if stored == count {
-                visitor.stored(id as u32, events, ids);
-            }
-            storing.transitions += distinct_transitions(events, ids, &mut storing.pairs);
-            at += count;
-            if stored < count {
-                return;
-            }
-        }
     }
 
     /// Replaces the initial row by its representative, when the visitor
@@ -826,66 +656,53 @@ fn evaluate_ahead(
     }
 }
 
-/// Where a block starting at state `from` ends when `stored` states are
-/// stored: at most `block` states. Overlapping, a frontier narrower
-/// than two blocks is halved (down to [`MIN_HALF`] states), so that
-/// some of it is left to expand while the first half is judged; narrow
-/// levels then use every thread too.
-fn block_end(from: usize, stored: usize, overlap: bool, block: usize) -> usize {
-    let available = stored - from;
-    let take = if overlap && (2 * MIN_HALF..2 * block).contains(&available) {
-        available.div_ceil(2)
-    } else {
-        available.min(block)
-    };
-    from + take
+/// What the caller of [`Search::run`] lends its loop: the evaluator,
+/// the budget and its meter, and the visitor.
+struct Caller<'r, 'p> {
+    procs: &'r mut Processes<'p>,
+    budget: &'r Budget,
+    meter: &'r Meter,
+    visitor: &'r mut dyn Visitor,
 }
 
-/// How many distinct `(event, target)` pairs a state's successors
-/// make: by comparing each with those before it when there are few (most
-/// states), by sorting when there are many.
-fn distinct_transitions(
-    events: &[EventId],
-    ids: &[(u32, bool)],
-    pairs: &mut Vec<(EventId, u32)>,
-) -> u64 {
-    const FEW: usize = 16;
-    let pair = |k: usize| (events[k], ids[k].0);
-    if ids.len() <= FEW {
-        (0..ids.len())
-            .filter(|&k| (0..k).all(|j| pair(j) != pair(k)))
-            .count() as u64
-    } else {
-        pairs.clear();
-        pairs.extend((0..ids.len()).map(pair));
-        pairs.sort_unstable();
-        pairs.dedup();
-        pairs.len() as u64
+impl Caller<'_, '_> {
+    /// Every [`POLL_EVERY`] states stored: the live counts published
+    /// (`states` of them) and the meter polled.
+    fn poll(&self, storing: &mut Storing, states: usize) -> Result<(), Stopped> {
+        if storing.since_poll >= POLL_EVERY {
+            storing.since_poll = 0;
+            if let Some(live) = &self.budget.live {
+                storing.publish(live, states);
+            }
+            self.meter.poll()?;
+        }
+        Ok(())
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// How the loop cuts the stored states into blocks.
+#[derive(Clone, Copy)]
+struct Blocks {
+    /// Whether the next block is expanded while this one is judged and
+    /// stored (a visitor that leaves the machine alone, several threads).
+    overlap: bool,
+    /// The most states in a block.
+    most: usize,
+}
 
-    #[test]
-    fn distinct_transitions_count_each_event_and_target_once_few_or_many() {
-        let mut pairs = Vec::new();
-        for len in [0, 1, 5, 16, 17, 40] {
-            // Events and targets repeating with different periods, so
-            // some pairs repeat and some do not.
-            let events: Vec<EventId> = (0..len).map(|k| (k % 3) as EventId).collect();
-            let ids: Vec<(u32, bool)> = (0..len).map(|k| ((k % 4) as u32, false)).collect();
-            let expected: std::collections::BTreeSet<_> = events
-                .iter()
-                .zip(&ids)
-                .map(|(&e, &(t, _))| (e, t))
-                .collect();
-            assert_eq!(
-                distinct_transitions(&events, &ids, &mut pairs),
-                expected.len() as u64,
-                "{len} successors"
-            );
-        }
+impl Blocks {
+    /// Where a block starting at state `from` ends when `stored` states
+    /// are stored: at most [`Blocks::most`] states. Overlapping, a
+    /// frontier narrower than two blocks is halved (down to [`MIN_HALF`]
+    /// states), so that some of it is left to expand while the first
+    /// half is judged; narrow levels then use every thread too.
+    fn end(self, from: usize, stored: usize) -> usize {
+        let available = stored - from;
+        let take = if self.overlap && (2 * MIN_HALF..2 * self.most).contains(&available) {
+            available.div_ceil(2)
+        } else {
+            available.min(self.most)
+        };
+        from + take
     }
 }

@@ -382,32 +382,7 @@ impl PrefixWalk<'_, '_> {
     ) -> EvalResult<()> {
         let ev = self.ev;
         let Some(field) = self.fields.get(index) else {
-            if !ev.complete(&event) {
-                return Err(EvalError::new(
-                    self.span,
-                    format!(
-                        "the event {} of this prefix is incomplete: it needs more fields",
-                        ev.show(&event)
-                    ),
-                ));
-            }
-            let mut next = process_operand(ev, self.then, frame)?;
-            // Branches mostly lead to the same process (`c?x -> P` where
-            // `P` does not use `x`): keep one value of it, so that each
-            // branch's own copy (which may hold a large set built afresh,
-            // `CHAOS({| b |})`) is freed at once, not held until every
-            // branch is made.
-            if let Some(last) = out.last()
-                && last.next == next
-            {
-                next = last.next.clone();
-            }
-            out.push(Branch {
-                event,
-                choice: choice.clone(),
-                next,
-            });
-            return Ok(());
+            return self.finish(event, frame, choice, out);
         };
         match &field.kind {
             FieldKind::Output(e) => {
@@ -500,6 +475,44 @@ impl PrefixWalk<'_, '_> {
                 Ok(())
             }
         }
+    }
+
+    /// Every field walked: the branch by the event made, to the process
+    /// after the arrow.
+    fn finish(
+        &self,
+        event: Value,
+        frame: &mut Frame,
+        choice: &[Value],
+        out: &mut Vec<Branch>,
+    ) -> EvalResult<()> {
+        let ev = self.ev;
+        if !ev.complete(&event) {
+            return Err(EvalError::new(
+                self.span,
+                format!(
+                    "the event {} of this prefix is incomplete: it needs more fields",
+                    ev.show(&event)
+                ),
+            ));
+        }
+        let mut next = process_operand(ev, self.then, frame)?;
+        // Branches mostly lead to the same process (`c?x -> P` where
+        // `P` does not use `x`): keep one value of it, so that each
+        // branch's own copy (which may hold a large set built afresh,
+        // `CHAOS({| b |})`) is freed at once, not held until every
+        // branch is made.
+        if let Some(last) = out.last()
+            && last.next == next
+        {
+            next = last.next.clone();
+        }
+        out.push(Branch {
+            event,
+            choice: choice.to_vec(),
+            next,
+        });
+        Ok(())
     }
 
     /// An input field of dotted parts (`c?x.y?z`, `e?Pk.s`), as FDR takes

@@ -14,6 +14,11 @@ use crate::syntax::Span;
 use super::operator::{self, Branch, Operator};
 use super::{EventId, ProcId, Processes, RelationId, SetId, TAU, TICK, Term, Transition};
 
+/// The move by `event` to `target`.
+fn step(event: EventId, target: ProcId) -> Transition {
+    Transition { event, target }
+}
+
 impl Processes<'_> {
     /// The transitions of a state, sorted by event then target, without
     /// duplicates.
@@ -76,9 +81,10 @@ impl Processes<'_> {
         }
     }
 
+    /// The transitions of a state, from its term (uncached: see
+    /// [`Processes::transitions`]).
     fn compute(&mut self, id: ProcId) -> EvalResult<Vec<Transition>> {
         let omega = self.omega;
-        let step = |event, target| Transition { event, target };
         let mut out = Vec::new();
         match self.term(id).clone() {
             Term::Stop | Term::Omega | Term::Done(_) => {}
@@ -103,19 +109,7 @@ impl Processes<'_> {
                 };
                 return self.prefix_transitions(&proc, &choice);
             }
-            Term::ExternalChoice(ps) => {
-                for (i, &p) in ps.iter().enumerate() {
-                    for t in self.transitions(p)?.iter() {
-                        if t.event == TAU {
-                            let mut next = ps.to_vec();
-                            next[i] = t.target;
-                            out.push(step(TAU, self.intern(Term::ExternalChoice(next.into()))));
-                        } else {
-                            out.push(*t);
-                        }
-                    }
-                }
-            }
+            Term::ExternalChoice(ps) => self.external_choice_transitions(&ps, &mut out)?,
             Term::SequentialComposition(p, q) => {
                 for t in self.transitions(p)?.iter() {
                     if t.event == TICK {
@@ -152,20 +146,7 @@ impl Processes<'_> {
                 let unrolled = self.intern(Term::SequentialComposition(p, id));
                 return Ok(self.transitions(unrolled)?.to_vec());
             }
-            Term::Interrupt(p, q) => {
-                for t in self.transitions(p)?.iter() {
-                    match t.event {
-                        TICK => out.push(*t),
-                        e => out.push(step(e, self.intern(Term::Interrupt(t.target, q)))),
-                    }
-                }
-                for t in self.transitions(q)?.iter() {
-                    match t.event {
-                        TAU => out.push(step(TAU, self.intern(Term::Interrupt(p, t.target)))),
-                        _ => out.push(*t),
-                    }
-                }
-            }
+            Term::Interrupt(p, q) => self.interrupt_transitions(p, q, &mut out)?,
             Term::SlidingChoice(p, q) => {
                 out.push(step(TAU, q));
                 for t in self.transitions(p)?.iter() {
@@ -175,99 +156,16 @@ impl Processes<'_> {
                     }
                 }
             }
-            Term::Exception(p, set, q) => {
-                for t in self.transitions(p)?.iter() {
-                    if t.event == TICK {
-                        out.push(*t);
-                    } else if self.set(set).contains(t.event) {
-                        out.push(step(t.event, q));
-                    } else {
-                        out.push(step(
-                            t.event,
-                            self.intern(Term::Exception(t.target, set, q)),
-                        ));
-                    }
-                }
-            }
+            Term::Exception(p, set, q) => self.exception_transitions(p, set, q, &mut out)?,
             Term::SyncExternalChoice(set, ps) => {
                 self.sync_choice_transitions(set, &ps, &mut out)?;
             }
             Term::SyncInterrupt(p, set, q) => {
-                let (tp, tq) = (self.transitions(p)?, self.transitions(q)?);
-                for t in tp.iter() {
-                    if t.event == TICK {
-                        out.push(*t);
-                    } else if self.set(set).contains(t.event) {
-                        for u in tq.iter().filter(|u| u.event == t.event) {
-                            let next = self.intern(Term::SyncInterrupt(t.target, set, u.target));
-                            out.push(step(t.event, next));
-                        }
-                    } else {
-                        out.push(step(
-                            t.event,
-                            self.intern(Term::SyncInterrupt(t.target, set, q)),
-                        ));
-                    }
-                }
-                for u in tq.iter() {
-                    if u.event == TAU {
-                        out.push(step(
-                            TAU,
-                            self.intern(Term::SyncInterrupt(p, set, u.target)),
-                        ));
-                    } else if !self.set(set).contains(u.event) {
-                        out.push(*u);
-                    }
-                }
+                self.sync_interrupt_transitions(p, set, q, &mut out)?
             }
-            Term::Hide(p, set) => {
-                for t in self.transitions(p)?.iter() {
-                    match t.event {
-                        TICK => out.push(*t),
-                        e => {
-                            let event = if self.set(set).contains(e) { TAU } else { e };
-                            out.push(step(event, self.hide(t.target, set)));
-                        }
-                    }
-                }
-            }
-            Term::Prioritise(p, levels) => {
-                let inner = self.transitions(p)?;
-                let ranks: Vec<Option<usize>> = inner
-                    .iter()
-                    .map(|t| self.priority_rank(&levels, t.event))
-                    .collect();
-                // The most urgent rank offered: events of a later set wait.
-                let best = ranks.iter().flatten().min().copied();
-                for (t, rank) in inner.iter().zip(ranks) {
-                    if rank.is_some_and(|r| Some(r) > best) {
-                        continue;
-                    }
-                    match t.event {
-                        TICK => out.push(*t),
-                        e => out.push(step(
-                            e,
-                            self.intern(Term::Prioritise(t.target, levels.clone())),
-                        )),
-                    }
-                }
-            }
-            Term::Rename(p, relation) => {
-                for t in self.transitions(p)?.iter() {
-                    match t.event {
-                        TICK => out.push(*t),
-                        TAU => out.push(step(TAU, self.intern(Term::Rename(t.target, relation)))),
-                        e => {
-                            let next = self.intern(Term::Rename(t.target, relation));
-                            let image = self.image(relation, e);
-                            if image.is_empty() {
-                                out.push(step(e, next));
-                            }
-                            out.extend(image.into_iter().map(|b| step(b, next)));
-                        }
-                    }
-                }
-            }
+            Term::Hide(p, set) => self.hide_transitions(p, set, &mut out)?,
+            Term::Prioritise(p, levels) => self.prioritise_transitions(p, &levels, &mut out)?,
+            Term::Rename(p, relation) => self.rename_transitions(p, relation, &mut out)?,
             Term::Parallel(set, ps) => {
                 let alphabets: Vec<Option<SetId>> = vec![None; ps.len()];
                 self.parallel_transitions(&ps, &alphabets, Some(set), &mut out, |ps| {
@@ -281,49 +179,236 @@ impl Processes<'_> {
                     Term::AlphaParallel(pairs.iter().zip(ps).map(|(&(a, _), p)| (a, p)).collect())
                 })?;
             }
-            Term::Linked(p, relation, q) => {
-                let (tp, tq) = (self.transitions(p)?, self.transitions(q)?);
-                if p == omega && q == omega {
-                    out.push(step(TICK, omega));
-                }
-                for t in tp.iter() {
-                    match t.event {
-                        TAU | TICK => {
-                            let next = self.intern(Term::Linked(t.target, relation, q));
-                            out.push(step(TAU, next));
-                        }
-                        e if self.relation(relation).in_domain(e) => {
-                            let image = self.image(relation, e);
-                            for b in image {
-                                for u in tq.iter().filter(|u| u.event == b) {
-                                    let next =
-                                        self.intern(Term::Linked(t.target, relation, u.target));
-                                    out.push(step(TAU, next));
-                                }
-                            }
-                        }
-                        e => {
-                            let next = self.intern(Term::Linked(t.target, relation, q));
-                            out.push(step(e, next));
-                        }
-                    }
-                }
-                for u in tq.iter() {
-                    match u.event {
-                        TAU | TICK => {
-                            let next = self.intern(Term::Linked(p, relation, u.target));
-                            out.push(step(TAU, next));
-                        }
-                        e if self.relation(relation).in_range(e) => {}
-                        e => {
-                            let next = self.intern(Term::Linked(p, relation, u.target));
-                            out.push(step(e, next));
-                        }
-                    }
+            Term::Linked(p, relation, q) => self.linked_transitions(p, relation, q, &mut out)?,
+        }
+        Ok(out)
+    }
+
+    /// `[]`: an operand's τ keeps the choice open; any other event resolves it.
+    fn external_choice_transitions(
+        &mut self,
+        ps: &[ProcId],
+        out: &mut Vec<Transition>,
+    ) -> EvalResult<()> {
+        for (i, &p) in ps.iter().enumerate() {
+            for t in self.transitions(p)?.iter() {
+                if t.event == TAU {
+                    let mut next = ps.to_vec();
+                    next[i] = t.target;
+                    out.push(step(TAU, self.intern(Term::ExternalChoice(next.into()))));
+                } else {
+                    out.push(*t);
                 }
             }
         }
-        Ok(out)
+        Ok(())
+    }
+
+    /// `P /\ Q`: P runs until it terminates or Q does anything visible.
+    fn interrupt_transitions(
+        &mut self,
+        p: ProcId,
+        q: ProcId,
+        out: &mut Vec<Transition>,
+    ) -> EvalResult<()> {
+        for t in self.transitions(p)?.iter() {
+            match t.event {
+                TICK => out.push(*t),
+                e => out.push(step(e, self.intern(Term::Interrupt(t.target, q)))),
+            }
+        }
+        for t in self.transitions(q)?.iter() {
+            match t.event {
+                TAU => out.push(step(TAU, self.intern(Term::Interrupt(p, t.target)))),
+                _ => out.push(*t),
+            }
+        }
+        Ok(())
+    }
+
+    /// `P [| A |> Q`: an event of `A` hands control to Q.
+    fn exception_transitions(
+        &mut self,
+        p: ProcId,
+        set: SetId,
+        q: ProcId,
+        out: &mut Vec<Transition>,
+    ) -> EvalResult<()> {
+        for t in self.transitions(p)?.iter() {
+            if t.event == TICK {
+                out.push(*t);
+            } else if self.set(set).contains(t.event) {
+                out.push(step(t.event, q));
+            } else {
+                out.push(step(
+                    t.event,
+                    self.intern(Term::Exception(t.target, set, q)),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// `P /+ A +\ Q`: events of `A` are shared by both sides; any other
+    /// event of Q interrupts P.
+    fn sync_interrupt_transitions(
+        &mut self,
+        p: ProcId,
+        set: SetId,
+        q: ProcId,
+        out: &mut Vec<Transition>,
+    ) -> EvalResult<()> {
+        let (tp, tq) = (self.transitions(p)?, self.transitions(q)?);
+        for t in tp.iter() {
+            if t.event == TICK {
+                out.push(*t);
+            } else if self.set(set).contains(t.event) {
+                for u in tq.iter().filter(|u| u.event == t.event) {
+                    let next = self.intern(Term::SyncInterrupt(t.target, set, u.target));
+                    out.push(step(t.event, next));
+                }
+            } else {
+                out.push(step(
+                    t.event,
+                    self.intern(Term::SyncInterrupt(t.target, set, q)),
+                ));
+            }
+        }
+        for u in tq.iter() {
+            if u.event == TAU {
+                out.push(step(
+                    TAU,
+                    self.intern(Term::SyncInterrupt(p, set, u.target)),
+                ));
+            } else if !self.set(set).contains(u.event) {
+                out.push(*u);
+            }
+        }
+        Ok(())
+    }
+
+    /// `P \ A`: events of `A` become τ.
+    fn hide_transitions(
+        &mut self,
+        p: ProcId,
+        set: SetId,
+        out: &mut Vec<Transition>,
+    ) -> EvalResult<()> {
+        for t in self.transitions(p)?.iter() {
+            match t.event {
+                TICK => out.push(*t),
+                e => {
+                    let event = if self.set(set).contains(e) { TAU } else { e };
+                    out.push(step(event, self.hide(t.target, set)));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `prioritise(P, <A1, ..., An>)`: an event waits while a more urgent
+    /// one is offered.
+    fn prioritise_transitions(
+        &mut self,
+        p: ProcId,
+        levels: &Arc<[SetId]>,
+        out: &mut Vec<Transition>,
+    ) -> EvalResult<()> {
+        let inner = self.transitions(p)?;
+        let ranks: Vec<Option<usize>> = inner
+            .iter()
+            .map(|t| self.priority_rank(levels, t.event))
+            .collect();
+        // The most urgent rank offered: events of a later set wait.
+        let best = ranks.iter().flatten().min().copied();
+        for (t, rank) in inner.iter().zip(ranks) {
+            if rank.is_some_and(|r| Some(r) > best) {
+                continue;
+            }
+            match t.event {
+                TICK => out.push(*t),
+                e => out.push(step(
+                    e,
+                    self.intern(Term::Prioritise(t.target, levels.clone())),
+                )),
+            }
+        }
+        Ok(())
+    }
+
+    /// `P [[R]]`: each event becomes its images under R (itself if it has none).
+    fn rename_transitions(
+        &mut self,
+        p: ProcId,
+        relation: RelationId,
+        out: &mut Vec<Transition>,
+    ) -> EvalResult<()> {
+        for t in self.transitions(p)?.iter() {
+            match t.event {
+                TICK => out.push(*t),
+                TAU => out.push(step(TAU, self.intern(Term::Rename(t.target, relation)))),
+                e => {
+                    let next = self.intern(Term::Rename(t.target, relation));
+                    let image = self.image(relation, e);
+                    if image.is_empty() {
+                        out.push(step(e, next));
+                    }
+                    out.extend(image.into_iter().map(|b| step(b, next)));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `P [R> Q`: related events of P and Q meet as τ; both sides' ✓ are
+    /// τ, and the whole terminates once both are Ω.
+    fn linked_transitions(
+        &mut self,
+        p: ProcId,
+        relation: RelationId,
+        q: ProcId,
+        out: &mut Vec<Transition>,
+    ) -> EvalResult<()> {
+        let omega = self.omega;
+        let (tp, tq) = (self.transitions(p)?, self.transitions(q)?);
+        if p == omega && q == omega {
+            out.push(step(TICK, omega));
+        }
+        for t in tp.iter() {
+            match t.event {
+                TAU | TICK => {
+                    let next = self.intern(Term::Linked(t.target, relation, q));
+                    out.push(step(TAU, next));
+                }
+                e if self.relation(relation).in_domain(e) => {
+                    let image = self.image(relation, e);
+                    for b in image {
+                        for u in tq.iter().filter(|u| u.event == b) {
+                            let next = self.intern(Term::Linked(t.target, relation, u.target));
+                            out.push(step(TAU, next));
+                        }
+                    }
+                }
+                e => {
+                    let next = self.intern(Term::Linked(t.target, relation, q));
+                    out.push(step(e, next));
+                }
+            }
+        }
+        for u in tq.iter() {
+            match u.event {
+                TAU | TICK => {
+                    let next = self.intern(Term::Linked(p, relation, u.target));
+                    out.push(step(TAU, next));
+                }
+                e if self.relation(relation).in_range(e) => {}
+                e => {
+                    let next = self.intern(Term::Linked(p, relation, u.target));
+                    out.push(step(e, next));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A parallel composition of any arity. An event an operand may not

@@ -86,12 +86,7 @@ pub fn expr_mentions(expr: &Expr, out: &mut FxHashSet<Ustr>) {
                 stack.extend(es);
                 push_stmts(stmts, out, &mut stack);
             }
-            ExprKind::Map(pairs) => {
-                for (k, v) in pairs {
-                    stack.push(k);
-                    stack.push(v);
-                }
-            }
+            ExprKind::Map(pairs) => push_pairs(pairs, &mut stack),
             ExprKind::Prefix(ev, fields, body) => {
                 stack.push(ev);
                 for f in fields {
@@ -102,42 +97,49 @@ pub fn expr_mentions(expr: &Expr, out: &mut FxHashSet<Ustr>) {
             ExprKind::LinkedParallel(par) => {
                 stack.push(&par.left);
                 stack.push(&par.right);
-                for (x, y) in &par.links {
-                    stack.push(x);
-                    stack.push(y);
-                }
+                push_pairs(&par.links, &mut stack);
                 push_stmts(&par.stmts, out, &mut stack);
             }
             ExprKind::Rename(a, pairs, stmts) => {
                 stack.push(a);
-                for (x, y) in pairs {
-                    stack.push(x);
-                    stack.push(y);
-                }
+                push_pairs(pairs, &mut stack);
                 push_stmts(stmts, out, &mut stack);
             }
-            ExprKind::Replicated(replicated) => {
-                let Replicated { op, stmts, body } = &**replicated;
-                match op {
-                    ReplicatedOp::SyncExternalChoice(a)
-                    | ReplicatedOp::GenParallel(a)
-                    | ReplicatedOp::AlphaParallel(a) => stack.push(a),
-                    ReplicatedOp::LinkedParallel(pairs, inner) => {
-                        for (x, y) in pairs {
-                            stack.push(x);
-                            stack.push(y);
-                        }
-                        push_stmts(inner, out, &mut stack);
-                    }
-                    ReplicatedOp::ExternalChoice
-                    | ReplicatedOp::InternalChoice
-                    | ReplicatedOp::Interleave
-                    | ReplicatedOp::SequentialComposition => {}
-                }
-                push_stmts(stmts, out, &mut stack);
-                stack.push(body);
-            }
+            ExprKind::Replicated(replicated) => replicated_mentions(replicated, out, &mut stack),
         }
+    }
+}
+
+/// A replicated operator's names: its operator's arguments', its
+/// statements' and its body's.
+fn replicated_mentions<'a>(
+    replicated: &'a Replicated,
+    out: &mut FxHashSet<Ustr>,
+    stack: &mut Vec<&'a Expr>,
+) {
+    let Replicated { op, stmts, body } = replicated;
+    match op {
+        ReplicatedOp::SyncExternalChoice(a)
+        | ReplicatedOp::GenParallel(a)
+        | ReplicatedOp::AlphaParallel(a) => stack.push(a),
+        ReplicatedOp::LinkedParallel(pairs, inner) => {
+            push_pairs(pairs, stack);
+            push_stmts(inner, out, stack);
+        }
+        ReplicatedOp::ExternalChoice
+        | ReplicatedOp::InternalChoice
+        | ReplicatedOp::Interleave
+        | ReplicatedOp::SequentialComposition => {}
+    }
+    push_stmts(stmts, out, stack);
+    stack.push(body);
+}
+
+/// Pushes both sides of each pair (`x <- y`, `k => v`) in order.
+fn push_pairs<'a>(pairs: &'a [(Expr, Expr)], stack: &mut Vec<&'a Expr>) {
+    for (x, y) in pairs {
+        stack.push(x);
+        stack.push(y);
     }
 }
 

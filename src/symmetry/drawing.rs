@@ -207,9 +207,33 @@ impl<'g> Drawer<'g> {
     /// `c` and everything it refers to not yet drawn: lines starting at
     /// column 0 with `c`'s label.
     fn block(&mut self, c: usize) -> Vec<Line> {
-        let mut line = Line::default();
         let mut branches: Vec<Branch<'g>> = Vec::new();
         let mut chain = Vec::new();
+        let mut lines = vec![self.chain_line(c, &mut chain, &mut branches)];
+        // Deeper branches first, each level's in order, so that every
+        // branch sits under its component with `│` carrying the ones
+        // still to come.
+        branches.sort_by_key(|b| std::cmp::Reverse(b.column));
+        for (k, branch) in branches.iter().enumerate() {
+            lines.extend(self.branch_lines(branch, &branches[k + 1..]));
+        }
+        for c in chain {
+            self.on_path[c] = false;
+        }
+        lines
+    }
+
+    /// The line of the chain of first references from `c`, as far as it
+    /// fits: its components go on `chain` (marked on the path), and the
+    /// other references, with the chain's rest when it is cut, on
+    /// `branches`.
+    fn chain_line(
+        &mut self,
+        c: usize,
+        chain: &mut Vec<usize>,
+        branches: &mut Vec<Branch<'g>>,
+    ) -> Line {
+        let mut line = Line::default();
         let mut current = c;
         loop {
             self.drawn[current] = true;
@@ -233,9 +257,7 @@ impl<'g> Drawer<'g> {
             let arrow = format!(" {}", arrow(names));
             if self.drawn[first] {
                 line.push(arrow, Role::Edge);
-                let mark = if self.on_path[first] { "↺" } else { "↑" };
-                line.push(mark, Role::Mark);
-                line.push(format!("#{}", first + 1), self.role(first));
+                self.push_drawn(&mut line, first);
                 break;
             }
             // Room for the next component and, should the chain go on
@@ -268,84 +290,82 @@ impl<'g> Drawer<'g> {
             line.push(arrow, Role::Edge);
             current = first;
         }
-        let mut lines = vec![line];
-        // Deeper branches first, each level's in order, so that every
-        // branch sits under its component with `│` carrying the ones
-        // still to come.
-        branches.sort_by_key(|b| std::cmp::Reverse(b.column));
-        for (k, branch) in branches.iter().enumerate() {
-            let rest = &branches[k + 1..];
-            let gutter = |own: bool| {
-                let mut g = Line::default();
-                let mut text = String::new();
-                for col in 0..branch.column {
-                    text.push(if rest.iter().any(|b| b.column == col) {
-                        '│'
-                    } else {
-                        ' '
-                    });
-                }
-                if own {
-                    text.push(if rest.iter().any(|b| b.column == branch.column) {
-                        '│'
-                    } else {
-                        ' '
-                    });
-                }
-                g.push(text, Role::Mark);
-                g
-            };
-            let (connector, arrow, arrow_role) = match branch.kind {
-                BranchKind::Continued { arrow_drawn: true } => ("…", " ".to_string(), Role::Mark),
-                BranchKind::Continued { arrow_drawn: false } => {
-                    ("…", format!(" {}", arrow(branch.names)), Role::Edge)
-                }
-                BranchKind::Fork => {
-                    let corner = if rest.iter().any(|b| b.column == branch.column) {
-                        "├"
-                    } else {
-                        "└"
-                    };
-                    (corner, arrow(branch.names), Role::Edge)
-                }
-            };
-            let sub = if self.drawn[branch.target] {
-                let mut l = Line::default();
-                let mark = if self.on_path[branch.target] {
-                    "↺"
+        line
+    }
+
+    /// The lines of `branch`, under the line above with `rest` (the
+    /// branches still to come) carried down its gutter.
+    fn branch_lines(&mut self, branch: &Branch<'g>, rest: &[Branch<'g>]) -> Vec<Line> {
+        let mut lines = Vec::new();
+        let gutter = |own: bool| {
+            let mut g = Line::default();
+            let mut text = String::new();
+            for col in 0..branch.column {
+                text.push(if rest.iter().any(|b| b.column == col) {
+                    '│'
                 } else {
-                    "↑"
-                };
-                l.push(mark, Role::Mark);
-                l.push(format!("#{}", branch.target + 1), self.role(branch.target));
-                vec![l]
-            } else {
-                // Laid out in the width its prefix (gutter, connector,
-                // arrow) leaves, so its lines too keep within the width.
-                let prefix = branch.column + connector.chars().count() + arrow.chars().count();
-                let width = self.width;
-                self.width = width.saturating_sub(prefix).max(MIN_WIDTH);
-                let sub = self.block(branch.target);
-                self.width = width;
-                sub
-            };
-            let indent = connector.chars().count() + arrow.chars().count() - 1;
-            for (s, sub_line) in sub.into_iter().enumerate() {
-                let mut out = gutter(s > 0);
-                if s == 0 {
-                    out.push(connector, Role::Mark);
-                    out.push(arrow.as_str(), arrow_role);
-                } else {
-                    out.push(" ".repeat(indent), Role::Mark);
-                }
-                out.spans.extend(sub_line.spans);
-                lines.push(out);
+                    ' '
+                });
             }
-        }
-        for c in chain {
-            self.on_path[c] = false;
+            if own {
+                text.push(if rest.iter().any(|b| b.column == branch.column) {
+                    '│'
+                } else {
+                    ' '
+                });
+            }
+            g.push(text, Role::Mark);
+            g
+        };
+        let (connector, arrow, arrow_role) = match branch.kind {
+            BranchKind::Continued { arrow_drawn: true } => ("…", " ".to_string(), Role::Mark),
+            BranchKind::Continued { arrow_drawn: false } => {
+                ("…", format!(" {}", arrow(branch.names)), Role::Edge)
+            }
+            BranchKind::Fork => {
+                let corner = if rest.iter().any(|b| b.column == branch.column) {
+                    "├"
+                } else {
+                    "└"
+                };
+                (corner, arrow(branch.names), Role::Edge)
+            }
+        };
+        let sub = if self.drawn[branch.target] {
+            let mut l = Line::default();
+            self.push_drawn(&mut l, branch.target);
+            vec![l]
+        } else {
+            // Laid out in the width its prefix (gutter, connector,
+            // arrow) leaves, so its lines too keep within the width.
+            let prefix = branch.column + connector.chars().count() + arrow.chars().count();
+            let width = self.width;
+            self.width = width.saturating_sub(prefix).max(MIN_WIDTH);
+            let sub = self.block(branch.target);
+            self.width = width;
+            sub
+        };
+        let indent = connector.chars().count() + arrow.chars().count() - 1;
+        for (s, sub_line) in sub.into_iter().enumerate() {
+            let mut out = gutter(s > 0);
+            if s == 0 {
+                out.push(connector, Role::Mark);
+                out.push(arrow.as_str(), arrow_role);
+            } else {
+                out.push(" ".repeat(indent), Role::Mark);
+            }
+            out.spans.extend(sub_line.spans);
+            lines.push(out);
         }
         lines
+    }
+
+    /// A reference to a component drawn already, onto `line`: `↺` when
+    /// it is on the chain being drawn (a cycle), else `↑`, and its number.
+    fn push_drawn(&self, line: &mut Line, target: usize) {
+        let mark = if self.on_path[target] { "↺" } else { "↑" };
+        line.push(mark, Role::Mark);
+        line.push(format!("#{}", target + 1), self.role(target));
     }
 }
 

@@ -36,180 +36,223 @@ pub(crate) fn check(base: u32, text: &str) -> Vec<Diagnostic> {
             "this is not a CSPM script: it contains a NUL byte, as binary files do",
         )];
     }
-    let bytes = text.as_bytes();
-    let mut errors = Vec::new();
-    let mut stack: Vec<Open> = Vec::new();
-    let span = |a: usize, b: usize| Span::new(base, a, b);
+    let mut scan = Scan {
+        base,
+        text,
+        stack: Vec::new(),
+        errors: Vec::new(),
+    };
     let mut i = 0;
-    while i < bytes.len() && errors.len() < MAX_ERRORS {
-        let b = bytes[i];
+    while i < text.len() && scan.errors.len() < MAX_ERRORS {
+        match scan.step(i) {
+            Some(next) => i = next,
+            None => break,
+        }
+    }
+    if scan.errors.is_empty()
+        && let Some(unclosed) = scan.unclosed()
+    {
+        scan.errors.push(unclosed);
+    }
+    scan.errors
+}
+
+/// One pass of [`check`] over a text: the brackets open so far and the
+/// errors found.
+struct Scan<'t> {
+    base: u32,
+    text: &'t str,
+    stack: Vec<Open>,
+    errors: Vec<Diagnostic>,
+}
+
+impl Scan<'_> {
+    fn span(&self, start: usize, end: usize) -> Span {
+        Span::new(self.base, start, end)
+    }
+
+    /// Checks what starts at byte `i`: the position to go on from, or
+    /// none when nothing after it can be trusted.
+    fn step(&mut self, i: usize) -> Option<usize> {
+        let bytes = self.text.as_bytes();
         let next = bytes.get(i + 1).copied();
-        match b {
-            b'<' if next == Some(b'-') => {
-                i += DRAWN_ARROW_LEN;
-                continue;
-            }
-            b'-' if next == Some(b'-') => {
-                i = line_end(bytes, i);
-                continue;
-            }
-            b'{' if next == Some(b'-') => match block_comment_end(bytes, i) {
-                Some(end) => {
-                    i = end;
-                    continue;
-                }
-                None => {
-                    errors.push(Diagnostic::error(
-                        span(i, i + 2),
-                        "unterminated comment: this `{-` is never closed by `-}`",
-                    ));
-                    break;
-                }
-            },
-            b'"' => match quoted_end(bytes, i, b'"') {
-                Some(end) => {
-                    i = end;
-                    continue;
-                }
-                None => {
-                    let end = line_end(bytes, i);
-                    errors.push(Diagnostic::error(
-                        span(i, end),
-                        "unterminated string: a string must end with `\"` on the line it starts",
-                    ));
-                    i = end;
-                    continue;
-                }
-            },
-            b'\'' => {
-                // A quote right after a name is a prime (`P'`), not a character.
-                let prime = i > 0
-                    && (bytes[i - 1].is_ascii_alphanumeric()
-                        || matches!(bytes[i - 1], b'_' | b'\''));
-                if !prime {
-                    match quoted_end(bytes, i, b'\'') {
-                        Some(end) => {
-                            i = end;
-                            continue;
-                        }
-                        None => {
-                            errors.push(Diagnostic::error(
-                                span(i, i + 1),
-                                "unterminated character: write a character as `'a'`",
-                            ));
-                        }
-                    }
-                }
-            }
-            b'(' | b'{' | b'[' => {
-                let rest = &text[i..];
-                if rest.starts_with("[>") || is_refinement(rest) {
-                    i += 2;
-                    continue;
-                }
-                if stack.len() >= MAX_BRACKET_DEPTH {
-                    errors.push(Diagnostic::error(
-                        span(i, i + 1),
-                        format!(
-                            "brackets nested too deeply (more than {MAX_BRACKET_DEPTH} levels)"
-                        ),
-                    ));
-                    break;
-                }
-                stack.push(Open {
-                    bracket: b,
-                    start: i,
-                    pipe: rest.starts_with("[|"),
-                });
-            }
-            b'|' if next == Some(b'>') && stack.last().is_some_and(|o| o.pipe) => {
-                stack.pop();
-                i += 2;
-                continue;
+        match bytes[i] {
+            b'<' if next == Some(b'-') => Some(i + DRAWN_ARROW_LEN),
+            b'-' if next == Some(b'-') => Some(line_end(bytes, i)),
+            b'{' if next == Some(b'-') => self.block_comment(i),
+            b'"' => Some(self.string(i)),
+            b'\'' => Some(self.character(i)),
+            b'(' | b'{' | b'[' => self.open(i),
+            b'|' if next == Some(b'>') && self.stack.last().is_some_and(|o| o.pipe) => {
+                self.stack.pop();
+                Some(i + 2)
             }
             b')' | b'}' | b']' => {
-                let want = match b {
-                    b')' => b'(',
-                    b'}' => b'{',
-                    _ => b'[',
-                };
-                match stack.last() {
-                    Some(open) if open.bracket == want => {
-                        stack.pop();
-                    }
-                    Some(open) => {
-                        let closer = b as char;
-                        let expected = closing(open.bracket);
-                        errors.push(
-                            Diagnostic::error(
-                                span(i, i + 1),
-                                format!(
-                                    "mismatched `{closer}`: the open `{}` needs `{expected}` first",
-                                    open.bracket as char
-                                ),
-                            )
-                            .with_secondary(span(open.start, open.start + 1), "opened here"),
-                        );
-                        // Recover: close down to a matching bracket, if any.
-                        if let Some(k) = stack.iter().rposition(|o| o.bracket == want) {
-                            stack.truncate(k);
-                        }
-                    }
-                    None => errors.push(Diagnostic::error(
-                        span(i, i + 1),
-                        format!("unmatched `{}`: no bracket is open here", b as char),
-                    )),
-                }
+                self.close(i);
+                Some(i + 1)
             }
-            b'\t' | b'\n' | b'\r' | 0x0B | 0x0C => {}
+            b'\t' | b'\n' | b'\r' | 0x0B | 0x0C => Some(i + 1),
             b if b < 0x20 || b == 0x7F => {
-                errors.push(Diagnostic::error(
-                    span(i, i + 1),
+                self.errors.push(Diagnostic::error(
+                    self.span(i, i + 1),
                     format!("unexpected control character U+{b:04X}"),
                 ));
+                Some(i + 1)
             }
-            b if b >= 0x80 => {
-                let c = text[i..].chars().next().expect("a character starts here");
-                let mut d = Diagnostic::error(
-                    span(i, i + c.len_utf8()),
-                    format!(
-                        "unexpected character `{c}` (U+{:04X}): outside strings and comments CSPM uses ASCII only",
-                        c as u32
-                    ),
-                );
-                if let Some(ascii) = ascii_lookalike(c) {
-                    d = d.with_note(format!("did you mean `{ascii}`?"));
-                }
-                errors.push(d);
-                i += c.len_utf8();
-                continue;
-            }
-            _ => {}
+            b if b >= 0x80 => Some(self.non_ascii(i)),
+            _ => Some(i + 1),
         }
-        i += 1;
     }
-    if errors.is_empty()
-        && let Some(open) = stack.last()
-    {
-        errors.push(match unknown_model(&text[open.start..]) {
+
+    /// `{-` at `i`: past its `-}`, or none if it is never closed.
+    fn block_comment(&mut self, i: usize) -> Option<usize> {
+        let end = block_comment_end(self.text.as_bytes(), i);
+        if end.is_none() {
+            self.errors.push(Diagnostic::error(
+                self.span(i, i + 2),
+                "unterminated comment: this `{-` is never closed by `-}`",
+            ));
+        }
+        end
+    }
+
+    /// `"` at `i`: past the string, or past its line if it does not end
+    /// there.
+    fn string(&mut self, i: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        quoted_end(bytes, i, b'"').unwrap_or_else(|| {
+            let end = line_end(bytes, i);
+            self.errors.push(Diagnostic::error(
+                self.span(i, end),
+                "unterminated string: a string must end with `\"` on the line it starts",
+            ));
+            end
+        })
+    }
+
+    /// `'` at `i`: past the character it opens, or just past it when it
+    /// is a prime or opens nothing.
+    fn character(&mut self, i: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        // A quote right after a name is a prime (`P'`), not a character.
+        let prime =
+            i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || matches!(bytes[i - 1], b'_' | b'\''));
+        if prime {
+            return i + 1;
+        }
+        quoted_end(bytes, i, b'\'').unwrap_or_else(|| {
+            self.errors.push(Diagnostic::error(
+                self.span(i, i + 1),
+                "unterminated character: write a character as `'a'`",
+            ));
+            i + 1
+        })
+    }
+
+    /// An opening bracket at `i` (or the `[` of `[>` or of a refinement,
+    /// which opens nothing): where to go on, or none when nested too
+    /// deeply.
+    fn open(&mut self, i: usize) -> Option<usize> {
+        let rest = &self.text[i..];
+        if rest.starts_with("[>") || is_refinement(rest) {
+            return Some(i + 2);
+        }
+        if self.stack.len() >= MAX_BRACKET_DEPTH {
+            self.errors.push(Diagnostic::error(
+                self.span(i, i + 1),
+                format!("brackets nested too deeply (more than {MAX_BRACKET_DEPTH} levels)"),
+            ));
+            return None;
+        }
+        self.stack.push(Open {
+            bracket: rest.as_bytes()[0],
+            start: i,
+            pipe: rest.starts_with("[|"),
+        });
+        Some(i + 1)
+    }
+
+    /// A closing bracket at `i`: it closes the innermost open bracket,
+    /// or is reported (and the stack recovered) when that does not match.
+    fn close(&mut self, i: usize) {
+        let b = self.text.as_bytes()[i];
+        let want = match b {
+            b')' => b'(',
+            b'}' => b'{',
+            _ => b'[',
+        };
+        match self.stack.last() {
+            Some(open) if open.bracket == want => {
+                self.stack.pop();
+            }
+            Some(open) => {
+                let closer = b as char;
+                let expected = closing(open.bracket);
+                self.errors.push(
+                    Diagnostic::error(
+                        self.span(i, i + 1),
+                        format!(
+                            "mismatched `{closer}`: the open `{}` needs `{expected}` first",
+                            open.bracket as char
+                        ),
+                    )
+                    .with_secondary(self.span(open.start, open.start + 1), "opened here"),
+                );
+                // Recover: close down to a matching bracket, if any.
+                if let Some(k) = self.stack.iter().rposition(|o| o.bracket == want) {
+                    self.stack.truncate(k);
+                }
+            }
+            None => self.errors.push(Diagnostic::error(
+                self.span(i, i + 1),
+                format!("unmatched `{}`: no bracket is open here", b as char),
+            )),
+        }
+    }
+
+    /// A non-ASCII character at `i`, reported (with the ASCII it may
+    /// stand for): the position past it.
+    fn non_ascii(&mut self, i: usize) -> usize {
+        let c = self.text[i..]
+            .chars()
+            .next()
+            .expect("a character starts here");
+        let mut d = Diagnostic::error(
+            self.span(i, i + c.len_utf8()),
+            format!(
+                "unexpected character `{c}` (U+{:04X}): outside strings and comments CSPM uses ASCII only",
+                c as u32
+            ),
+        );
+        if let Some(ascii) = ascii_lookalike(c) {
+            d = d.with_note(format!("did you mean `{ascii}`?"));
+        }
+        self.errors.push(d);
+        i + c.len_utf8()
+    }
+
+    /// The error for the innermost bracket still open at the end of the
+    /// text, if any (a `[X=` that is no refinement is named as such).
+    fn unclosed(&self) -> Option<Diagnostic> {
+        let open = self.stack.last()?;
+        Some(match unknown_model(&self.text[open.start..]) {
             Some(written) => Diagnostic::error(
-                span(open.start, open.start + written.len()),
+                self.span(open.start, open.start + written.len()),
                 format!(
                     "`{written}` is not a refinement: the models are `[T=`, `[F=`, `[FD=`, `[R=`, \
                      `[RD=`, `[V=` and `[VD=`"
                 ),
             ),
             None => Diagnostic::error(
-                span(open.start, open.start + 1),
+                self.span(open.start, open.start + 1),
                 format!(
                     "unclosed `{}`: no `{}` closes it before the end of the file",
                     open.bracket as char,
                     closing(open.bracket)
                 ),
             ),
-        });
+        })
     }
-    errors
 }
 
 /// `rest`'s start when it looks like a refinement of a model there is

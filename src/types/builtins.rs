@@ -21,6 +21,56 @@ pub fn scheme(store: &mut Store, builtin: Builtin) -> Scheme {
     };
     let events = store.set(atom::EVENT);
     let body = match builtin {
+        B::Union
+        | B::Inter
+        | B::Diff
+        | B::UnionAll
+        | B::InterAll
+        | B::Member
+        | B::Card
+        | B::Empty
+        | B::SetOfSeq
+        | B::Powerset
+        | B::Seqs
+        | B::SeqOfSet => set_function(store, &mut var, builtin),
+        B::Length | B::Null | B::Head | B::Tail | B::Concat | B::Elem => {
+            sequence_function(store, &mut var, builtin)
+        }
+        B::EmptyMap
+        | B::MapFromList
+        | B::MapLookup
+        | B::MapMember
+        | B::MapToList
+        | B::MapUpdate
+        | B::MapUpdateMultiple
+        | B::MapDelete
+        | B::MapType => map_function(store, &mut var, builtin),
+        B::Mtransclose | B::RelationalImage | B::RelationalInverseImage | B::Transpose => {
+            relation_function(store, &mut var, builtin)
+        }
+        B::Error | B::Show | B::Extensions | B::Productions => {
+            value_function(store, &mut var, builtin)
+        }
+        B::Int => store.set(atom::INT),
+        B::Bool => store.set(atom::BOOL),
+        B::Char => store.set(atom::CHAR),
+        B::Proc => store.set(atom::PROC),
+        B::Events => events,
+        B::Stop | B::Skip | B::Div => atom::PROC,
+        B::Chaos | B::Run => store.fun(&[events], atom::PROC),
+        B::ProcessFunction(f) => process_function(store, f, events),
+    };
+    Scheme { vars, body }
+}
+
+/// The functions on sets, and the sets of sequences and subsets.
+fn set_function(
+    store: &mut Store,
+    var: &mut impl FnMut(&mut Store, &[Class]) -> TyId,
+    builtin: Builtin,
+) -> TyId {
+    use Builtin as B;
+    match builtin {
         B::Union | B::Inter | B::Diff => {
             let a = var(store, &[Class::Set]);
             let set = store.set(a);
@@ -69,6 +119,18 @@ pub fn scheme(store: &mut Store, builtin: Builtin) -> Scheme {
             let (set, seq) = (store.set(a), store.seq(a));
             store.fun(&[set], seq)
         }
+        _ => unreachable!("not a function on sets"),
+    }
+}
+
+/// The functions on sequences.
+fn sequence_function(
+    store: &mut Store,
+    var: &mut impl FnMut(&mut Store, &[Class]) -> TyId,
+    builtin: Builtin,
+) -> TyId {
+    use Builtin as B;
+    match builtin {
         B::Length | B::Null | B::Head | B::Tail | B::Concat => {
             let a = var(store, &[]);
             let seq = store.seq(a);
@@ -88,6 +150,18 @@ pub fn scheme(store: &mut Store, builtin: Builtin) -> Scheme {
             let seq = store.seq(a);
             store.fun(&[a, seq], atom::BOOL)
         }
+        _ => unreachable!("not a function on sequences"),
+    }
+}
+
+/// The maps and the functions on them.
+fn map_function(
+    store: &mut Store,
+    var: &mut impl FnMut(&mut Store, &[Class]) -> TyId,
+    builtin: Builtin,
+) -> TyId {
+    use Builtin as B;
+    match builtin {
         B::EmptyMap
         | B::MapFromList
         | B::MapLookup
@@ -120,16 +194,18 @@ pub fn scheme(store: &mut Store, builtin: Builtin) -> Scheme {
             let maps = store.set(map);
             store.fun(&[keys, values], maps)
         }
-        B::Error => {
-            let a = var(store, &[]);
-            let string = store.seq(atom::CHAR);
-            store.fun(&[string], a)
-        }
-        B::Show => {
-            let a = var(store, &[]);
-            let string = store.seq(atom::CHAR);
-            store.fun(&[a], string)
-        }
+        _ => unreachable!("not a function on maps"),
+    }
+}
+
+/// The functions on relations (sets of pairs).
+fn relation_function(
+    store: &mut Store,
+    var: &mut impl FnMut(&mut Store, &[Class]) -> TyId,
+    builtin: Builtin,
+) -> TyId {
+    use Builtin as B;
+    match builtin {
         B::Mtransclose => {
             let a = var(store, &[Class::Eq]);
             let pair = store.tuple(&[a, a]);
@@ -164,6 +240,29 @@ pub fn scheme(store: &mut Store, builtin: Builtin) -> Scheme {
             let (abs, bas) = (store.set(ab), store.set(ba));
             store.fun(&[abs], bas)
         }
+        _ => unreachable!("not a function on relations"),
+    }
+}
+
+/// The functions of any value: `error`, `show`, and the ways to complete
+/// a dot (`extensions`, `productions`).
+fn value_function(
+    store: &mut Store,
+    var: &mut impl FnMut(&mut Store, &[Class]) -> TyId,
+    builtin: Builtin,
+) -> TyId {
+    use Builtin as B;
+    match builtin {
+        B::Error => {
+            let a = var(store, &[]);
+            let string = store.seq(atom::CHAR);
+            store.fun(&[string], a)
+        }
+        B::Show => {
+            let a = var(store, &[]);
+            let string = store.seq(atom::CHAR);
+            store.fun(&[a], string)
+        }
         B::Extensions => {
             let a = var(store, &[]);
             let b = var(store, &[Class::Yieldable]);
@@ -178,16 +277,8 @@ pub fn scheme(store: &mut Store, builtin: Builtin) -> Scheme {
             let set = store.set(a);
             store.fun(&[waiting], set)
         }
-        B::Int => store.set(atom::INT),
-        B::Bool => store.set(atom::BOOL),
-        B::Char => store.set(atom::CHAR),
-        B::Proc => store.set(atom::PROC),
-        B::Events => events,
-        B::Stop | B::Skip | B::Div => atom::PROC,
-        B::Chaos | B::Run => store.fun(&[events], atom::PROC),
-        B::ProcessFunction(f) => process_function(store, f, events),
-    };
-    Scheme { vars, body }
+        _ => unreachable!("not a function of any value"),
+    }
 }
 
 fn process_function(store: &mut Store, f: ProcessFunction, events: TyId) -> TyId {

@@ -18,6 +18,8 @@ use super::checker::{Checker, Context, Outcome};
 use super::env::{Binding, instantiate, instantiate_scheme};
 use super::ty::{Class, Store, Ty, TyId, atom};
 
+mod collections;
+
 /// How many values a dotted expression `a.b.c` is made of.
 fn dot_leaves(script: &crate::script::Script, e: ExprId) -> usize {
     match &script.expr(e).kind {
@@ -350,6 +352,7 @@ impl Checker<'_> {
         atom::EVENTS
     }
 
+    /// The type of the expression `e`, its parts checked on the way.
     fn infer(&mut self, e: ExprId) -> Outcome {
         self.tick()?;
         let script = self.script;
@@ -360,30 +363,9 @@ impl Checker<'_> {
             E::Bool(_) => atom::BOOL,
             E::Char(_) => atom::CHAR,
             E::String(_) => atom::STRING,
-            E::Var(v) => match self.binding_index(*v) {
-                Some(i) => instantiate(&mut self.store, &self.bindings[i]),
-                None => atom::ERROR,
-            },
-            E::Global(g) => {
-                let global = &script.globals[g.index()];
-                match global.kind {
-                    GlobalKind::Builtin(b) => {
-                        let scheme = self.env.builtin(&mut self.store, b);
-                        instantiate_scheme(&mut self.store, &scheme)
-                    }
-                    GlobalKind::DataType(d) => {
-                        let data = self.store.add(Ty::Data(d));
-                        self.store.set(data)
-                    }
-                    _ => instantiate(&mut self.store, self.env.global(*g)),
-                }
+            E::Var(_) | E::Global(_) | E::Ctor(_) | E::Channel(_) | E::GroupMember { .. } => {
+                self.infer_name(e)
             }
-            E::Ctor(c) => instantiate(&mut self.store, self.env.ctor(*c)),
-            E::Channel(c) => instantiate(&mut self.store, self.env.channel(*c)),
-            E::GroupMember { member, .. } => match self.env.members.get(member) {
-                Some(binding) => instantiate(&mut self.store, binding),
-                None => atom::ERROR,
-            },
             E::Lambda(func, vars) | E::Process(func, vars) => {
                 self.check_function(*func, Captures::Of(vars))
             }
@@ -434,74 +416,56 @@ impl Checker<'_> {
                 self.asymmetric(|c| c.unify(t, v))?;
                 self.slot(*slot)
             }
-            E::Tuple(es) => {
-                let parts: Vec<TyId> = es.iter().map(|&e| self.check(e)).collect();
-                self.store.tuple(&parts)
-            }
-            E::Seq(es) => {
-                let element = self.same_types(es);
-                self.store.seq(element)
-            }
-            E::SeqRange(a, b) | E::SetRange(a, b) => {
-                self.expect(*a, atom::INT);
-                if let Some(b) = b {
-                    self.expect(*b, atom::INT);
-                }
-                match expr {
-                    E::SeqRange(..) => self.store.seq(atom::INT),
-                    _ => self.store.set(atom::INT),
-                }
-            }
-            E::SeqComprehension(es, stmts) => {
-                self.check_stmts(stmts, Source::Seq);
-                let element = self.same_types(es);
-                self.store.seq(element)
-            }
-            E::Set(es) => {
-                let element = self.store.var(super::ty::Classes::of(&[Class::Set]));
-                for &e in es {
-                    self.expect(e, element);
-                }
-                self.store.set(element)
-            }
-            E::SetComprehension(es, stmts) => {
-                self.check_stmts(stmts, Source::Set);
-                let element = self.store.var(super::ty::Classes::of(&[Class::Set]));
-                for &e in es {
-                    self.expect(e, element);
-                }
-                self.store.set(element)
-            }
-            E::Production(es, stmts) => {
-                self.check_stmts(stmts, Source::Set);
-                let element = self.store.var(super::ty::Classes::of(&[Class::Yieldable]));
-                for &e in es {
-                    let pointer = self.store.fresh();
-                    let extendable = self.store.add(Ty::Extendable(element, pointer));
-                    self.expect(e, extendable);
-                }
-                self.store.set(element)
-            }
-            E::Map(pairs) => {
-                let keys: Vec<ExprId> = pairs.iter().map(|p| p.0).collect();
-                let values: Vec<ExprId> = pairs.iter().map(|p| p.1).collect();
-                let k = self.same_types(&keys);
-                let v = self.same_types(&values);
-                self.store.add(Ty::Map(k, v))
-            }
-            E::TypeDot(parts) => {
-                let parts: Vec<TyId> = parts.iter().map(|&p| self.check(p)).collect();
-                self.store.dots_right(&parts)
-            }
-            E::TypeTuple(parts) => {
-                let parts: Vec<TyId> = parts.iter().map(|&p| self.check(p)).collect();
-                self.store.tuple(&parts)
-            }
+            E::Tuple(_)
+            | E::Seq(_)
+            | E::SeqRange(..)
+            | E::SetRange(..)
+            | E::SeqComprehension(..)
+            | E::Set(_)
+            | E::SetComprehension(..)
+            | E::Production(..)
+            | E::Map(_)
+            | E::TypeDot(_)
+            | E::TypeTuple(_) => self.infer_collection(e),
             _ => {
                 self.infer_process(e)?;
                 atom::PROC
             }
         })
+    }
+
+    /// The type of a name: its binding's scheme (a built-in's, a
+    /// global's, a constructor's, a channel's...), instantiated.
+    fn infer_name(&mut self, e: ExprId) -> TyId {
+        let script = self.script;
+        use ExprKind as E;
+        match &script.expr(e).kind {
+            E::Var(v) => match self.binding_index(*v) {
+                Some(i) => instantiate(&mut self.store, &self.bindings[i]),
+                None => atom::ERROR,
+            },
+            E::Global(g) => {
+                let global = &script.globals[g.index()];
+                match global.kind {
+                    GlobalKind::Builtin(b) => {
+                        let scheme = self.env.builtin(&mut self.store, b);
+                        instantiate_scheme(&mut self.store, &scheme)
+                    }
+                    GlobalKind::DataType(d) => {
+                        let data = self.store.add(Ty::Data(d));
+                        self.store.set(data)
+                    }
+                    _ => instantiate(&mut self.store, self.env.global(*g)),
+                }
+            }
+            E::Ctor(c) => instantiate(&mut self.store, self.env.ctor(*c)),
+            E::Channel(c) => instantiate(&mut self.store, self.env.channel(*c)),
+            E::GroupMember { member, .. } => match self.env.members.get(member) {
+                Some(binding) => instantiate(&mut self.store, binding),
+                None => atom::ERROR,
+            },
+            _ => unreachable!("not a name"),
+        }
     }
 
     /// The types of `es`, all the type of the first.

@@ -55,11 +55,24 @@ impl Checker<'_> {
         self.unify(v, t)
     }
 
+    /// Unifies two types, neither of them a link: the type both are.
     fn unify_heads(&mut self, a: TyId, b: TyId) -> Outcome {
         use Ty::*;
         match (self.store.node(a), self.store.node(b)) {
             (Error, _) => Ok(b),
             (_, Error) => Ok(a),
+            (Var(_) | Rigid(..), _) | (_, Var(_) | Rigid(..)) => self.unify_variables(a, b),
+            (Dot(..) | Dotable(..) | Extendable(..), _)
+            | (_, Dot(..) | Dotable(..) | Extendable(..)) => self.unify_dotted(a, b),
+            _ => self.unify_structures(a, b),
+        }
+    }
+
+    /// Unifies two types one of which is a variable, flexible or rigid:
+    /// the other must have the classes it asks for.
+    fn unify_variables(&mut self, a: TyId, b: TyId) -> Outcome {
+        use Ty::*;
+        match (self.store.node(a), self.store.node(b)) {
             (Var(ca), Var(cb)) => {
                 let v = self.store.var(ca.union(cb));
                 self.store.bind(a, v);
@@ -96,6 +109,15 @@ impl Checker<'_> {
                 }
                 self.substitute_var(b, a)
             }
+            _ => unreachable!("one of the types is a variable"),
+        }
+    }
+
+    /// Unifies two types neither of which is a variable nor dotted: their
+    /// heads must agree, and their parts are unified.
+    fn unify_structures(&mut self, a: TyId, b: TyId) -> Outcome {
+        use Ty::*;
+        match (self.store.node(a), self.store.node(b)) {
             (Int, Int) | (Bool, Bool) | (Proc, Proc) | (Event, Event) | (Char, Char) => Ok(a),
             (Data(x), Data(y)) if x == y => Ok(a),
             (Fun(la, ra), Fun(lb, rb)) if la.len() == lb.len() => {
@@ -128,6 +150,16 @@ impl Checker<'_> {
                 }
                 Ok(self.store.tuple(&parts))
             }
+            _ => Err(self.mismatch()),
+        }
+    }
+
+    /// Unifies two types one of which is dotted: a dot, a value waiting
+    /// for fields (dotable), or one taking any number of them
+    /// (extendable).
+    fn unify_dotted(&mut self, a: TyId, b: TyId) -> Outcome {
+        use Ty::*;
+        match (self.store.node(a), self.store.node(b)) {
             (Dotable(..), Dotable(..)) => self.unify_dotables(a, b),
             (Dot(..), Dot(..)) => {
                 let xs = self.normal_dot_list(a);

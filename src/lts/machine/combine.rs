@@ -16,7 +16,7 @@
 //! event, each combination with the last participant varying fastest,
 //! then its ✓.
 
-use crate::process::{EventId, TAU, TICK};
+use crate::process::{EventId, EventRelation, TAU, TICK};
 
 use super::plan::{Discover, Offer, OfferId};
 use super::{Machine, Moves, NO_RANK, Node, SEVERAL};
@@ -80,24 +80,7 @@ impl Machine {
                 ..
             } => {
                 for &c in children {
-                    // An operand's ✓ is a τ here.
-                    if let Node::Leaf { slot } = self.nodes[c] {
-                        for &(event, target) in self.listed(slot as usize, state) {
-                            // The component performed its ✓ all the same.
-                            out.push_one(event, slot, target);
-                            if event == TICK {
-                                out.list.last_mut().expect("just pushed").event = TAU;
-                            }
-                        }
-                        continue;
-                    }
-                    let base = out.list.len();
-                    self.list(c, state, out);
-                    for m in &mut out.list[base..] {
-                        if m.event == TICK {
-                            m.event = TAU;
-                        }
-                    }
+                    self.list_operand(c, state, out);
                 }
                 if let Some(discover) = &self.plan.discover[node] {
                     let at = out.events.len();
@@ -123,40 +106,10 @@ impl Machine {
                 ..
             } => {
                 for side in [*left, *right] {
-                    let base = out.list.len();
-                    self.list(side, state, out);
-                    for m in &mut out.list[base..] {
-                        if m.event == TICK {
-                            m.event = TAU;
-                        }
-                    }
+                    self.list_operand(side, state, out);
                 }
                 if let Some(offer) = self.plan.link_offers[node] {
-                    let at = out.events.len();
-                    self.offers(offer, state, out);
-                    for k in at..out.events.len() {
-                        let linked = out.events[k];
-                        let base = out.list.len();
-                        self.query(*left, linked, state, out);
-                        let mid = out.list.len();
-                        if mid == base {
-                            continue;
-                        }
-                        for &(_, to) in relation.image(linked) {
-                            let from = out.list.len();
-                            self.query(*right, to, state, out);
-                            let end = out.list.len();
-                            for a in base..mid {
-                                for b in from..end {
-                                    let parts = [out.list[a], out.list[b]];
-                                    out.join(TAU, &parts);
-                                }
-                            }
-                            out.remove(from, end);
-                        }
-                        out.remove(base, mid);
-                    }
-                    out.events.truncate(at);
+                    self.list_linked(*left, *right, relation, offer, state, out);
                 }
                 if !self.is_done(state, *slots, *depth)
                     && self.terminated(*left, state)
@@ -166,6 +119,68 @@ impl Machine {
                 }
             }
         }
+    }
+
+    /// The moves of an operand of a parallel composition or a link,
+    /// appended to `out`: its ✓ is a τ there (the composition terminates
+    /// once every operand has).
+    fn list_operand(&self, node: usize, state: &[u32], out: &mut Moves) {
+        if let Node::Leaf { slot } = self.nodes[node] {
+            for &(event, target) in self.listed(slot as usize, state) {
+                // The component performed its ✓ all the same.
+                out.push_one(event, slot, target);
+                if event == TICK {
+                    out.list.last_mut().expect("just pushed").event = TAU;
+                }
+            }
+            return;
+        }
+        let base = out.list.len();
+        self.list(node, state, out);
+        for m in &mut out.list[base..] {
+            if m.event == TICK {
+                m.event = TAU;
+            }
+        }
+    }
+
+    /// The τ moves of a link `left [relation> right`, appended to `out`:
+    /// each event the left side offers (by `offer`) joined with each
+    /// right move on an event it is related to.
+    fn list_linked(
+        &self,
+        left: usize,
+        right: usize,
+        relation: &EventRelation,
+        offer: OfferId,
+        state: &[u32],
+        out: &mut Moves,
+    ) {
+        let at = out.events.len();
+        self.offers(offer, state, out);
+        for k in at..out.events.len() {
+            let linked = out.events[k];
+            let base = out.list.len();
+            self.query(left, linked, state, out);
+            let mid = out.list.len();
+            if mid == base {
+                continue;
+            }
+            for &(_, to) in relation.image(linked) {
+                let from = out.list.len();
+                self.query(right, to, state, out);
+                let end = out.list.len();
+                for a in base..mid {
+                    for b in from..end {
+                        let parts = [out.list[a], out.list[b]];
+                        out.join(TAU, &parts);
+                    }
+                }
+                out.remove(from, end);
+            }
+            out.remove(base, mid);
+        }
+        out.events.truncate(at);
     }
 
     /// The moves of `node` in `state` on the visible event `e`, appended

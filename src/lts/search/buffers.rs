@@ -1,13 +1,15 @@
 //! The search's working buffers, reused from block to block: the
-//! parents of the states stored ([`Parents`]), the successors a visitor
-//! kept ([`Kept`]), the states left to the search's own thread
-//! ([`Later`]), rows copied out of the store ([`Rows`]) and the run's
-//! bookkeeping ([`Storing`]).
+//! parents of the states stored ([`Parents`]), a round's block and what
+//! it fills ([`Round`]), the successors a visitor kept ([`Kept`]), the
+//! states left to the search's own thread ([`Later`]), the block
+//! expanded ahead ([`Ahead`]), rows copied out of the store ([`Rows`])
+//! and the run's bookkeeping ([`Storing`]).
 
 use std::sync::atomic::Ordering;
 
 use crate::process::EventId;
 
+use super::super::batch::Batch;
 use super::super::expand::{Part, Successors};
 use super::super::store::StateStore;
 use super::Live;
@@ -37,6 +39,34 @@ impl Parents {
     pub(super) fn get(&self, i: usize) -> (u32, EventId) {
         self.chunks[i / Self::CHUNK][i % Self::CHUNK]
     }
+}
+
+/// One round of the search's loop: the block being judged and stored,
+/// and the buffers its expansion filled and its judging fills.
+#[derive(Default)]
+pub(super) struct Round {
+    /// The block's first state.
+    pub(super) from: usize,
+    /// How many of the block's states are ready to visit.
+    pub(super) expanded: usize,
+    pub(super) parts: Vec<Part>,
+    pub(super) later: Later,
+    pub(super) kept: Kept,
+    pub(super) batch: Batch,
+}
+
+/// Overlapping, the block after the round's, expanded by the other
+/// threads while the search's thread judges and stores the round's.
+#[derive(Default)]
+pub(super) struct Ahead {
+    /// How many of its states were expanded, once they were.
+    pub(super) expanded: Option<usize>,
+    pub(super) parts: Vec<Part>,
+    /// Its rows, and those of the block after it (`spare`), copied out
+    /// by the search's thread at the end of its share of the round
+    /// before, so the others need not wait for the copy.
+    pub(super) rows: Rows,
+    pub(super) spare: Rows,
 }
 
 /// The successors the visitor kept, of the states visited in a block:
@@ -134,11 +164,22 @@ pub(super) struct LaterAt {
     pub(super) successor: usize,
 }
 
+/// Where the successors of a state of a block are.
+pub(super) struct Expanded<'a> {
+    /// Which buffer holds them.
+    pub(super) at: RowsAt,
+    /// The successors of the part they are in.
+    pub(super) successors: &'a mut Successors,
+    /// The first of them among `successors`, and how many there are.
+    pub(super) first: usize,
+    pub(super) count: usize,
+    /// Whether a thread judged the state already.
+    pub(super) judged: bool,
+}
+
 impl Later {
-    /// The successors of the next of these states: the part they are
-    /// in, its successors, the first, how many, and whether the state
-    /// was judged already.
-    pub(super) fn next(&mut self) -> (usize, &mut Successors, usize, usize, bool) {
+    /// Where the successors of the next of these states are.
+    pub(super) fn next(&mut self) -> Expanded<'_> {
         let at = &mut self.next;
         while self.parts[at.part].counts.len() == at.state {
             *at = LaterAt {
@@ -152,7 +193,13 @@ impl Later {
         at.state += 1;
         at.successor += count;
         let first = at.successor - count;
-        (at.part, &mut part.successors, first, count, judged)
+        Expanded {
+            at: RowsAt::Later(at.part),
+            successors: &mut part.successors,
+            first,
+            count,
+            judged,
+        }
     }
 }
 

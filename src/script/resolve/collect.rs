@@ -42,74 +42,12 @@ impl<'s, 'p> Resolver<'s, 'p> {
                         self.collect_pattern_definition(pattern, &def.rhs, decl.span, pending)
                     }
                 },
-                DeclKind::TypeAnnotation(names, ty) => {
-                    self.check_annotation(ty);
-                    for ident in names {
-                        self.annotated.push((
-                            self.ctx.qualify(&ident.name),
-                            *ident,
-                            ty,
-                            self.ctx.clone(),
-                        ));
-                    }
-                }
+                DeclKind::TypeAnnotation(names, ty) => self.collect_annotation(names, ty),
                 DeclKind::Channel(names, fields) => {
-                    for ident in names {
-                        let name = self.ctx.qualify(&ident.name);
-                        let id = ChannelId(self.script.channels.len() as u32);
-                        if self.declare(name, Named::Channel(id), ident.span) {
-                            self.script.channels.push(Channel {
-                                name,
-                                fields: Vec::new(),
-                                span: ident.span,
-                                annotation: None,
-                            });
-                            if let Some(expr) = fields {
-                                pending.push(Pending::Fields {
-                                    owner: FieldOwner::Channel(id),
-                                    expr,
-                                    ctx: self.ctx.clone(),
-                                });
-                            }
-                        }
-                    }
+                    self.collect_channels(names, fields.as_ref(), pending)
                 }
                 DeclKind::DataType(ident, clauses) => {
-                    let name = self.ctx.qualify(&ident.name);
-                    let id = DataTypeId(self.script.datatypes.len() as u32);
-                    if self
-                        .new_global(name, GlobalKind::DataType(id), ident.span)
-                        .is_some()
-                    {
-                        let mut ctors = Vec::new();
-                        for clause in clauses {
-                            let ctor_name = self.ctx.qualify(&clause.name.name);
-                            let ctor = CtorId(self.script.ctors.len() as u32);
-                            if self.declare(ctor_name, Named::Ctor(ctor), clause.name.span) {
-                                self.script.ctors.push(Constructor {
-                                    name: ctor_name,
-                                    datatype: id,
-                                    fields: Vec::new(),
-                                    span: clause.span,
-                                    annotation: None,
-                                });
-                                ctors.push(ctor);
-                                if let Some(expr) = &clause.fields {
-                                    pending.push(Pending::Fields {
-                                        owner: FieldOwner::Ctor(ctor),
-                                        expr,
-                                        ctx: self.ctx.clone(),
-                                    });
-                                }
-                            }
-                        }
-                        self.script.datatypes.push(DataType {
-                            name,
-                            ctors,
-                            recursive: false,
-                            span: ident.span,
-                        });
-                    }
+                    self.collect_datatype(ident, clauses, pending)
                 }
                 DeclKind::SubType(ident, clauses) => {
                     let name = self.ctx.qualify(&ident.name);
@@ -124,20 +62,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                     }
                 }
                 DeclKind::NameType(ident, expr) => {
-                    let name = self.ctx.qualify(&ident.name);
-                    let func = self.new_function(name, FunctionKind::Constant, decl.span);
-                    if self
-                        .new_global(name, GlobalKind::NameType(func), ident.span)
-                        .is_some()
-                    {
-                        self.nametypes.insert(name, expr);
-                        pending.push(Pending::Expr {
-                            func,
-                            expr,
-                            as_type: true,
-                            ctx: self.ctx.clone(),
-                        });
-                    }
+                    self.collect_nametype(ident, expr, decl.span, pending)
                 }
                 DeclKind::External(names) => self.import(names, true),
                 DeclKind::Transparent(names) => self.import(names, false),
@@ -160,42 +85,157 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 DeclKind::Instance(ident, module, args) => {
                     self.collect_instance(ident, module, args.as_deref(), decl.span, pending)
                 }
-                DeclKind::Timed(_, inner) => {
-                    let index = self.timed_section(decl.span);
-                    let outer = self.ctx.clone();
-                    self.ctx = Rc::new(ModuleCtx {
-                        timed: true,
-                        ..(*outer).clone()
-                    });
-                    let before = self.declared.len();
-                    self.collect(inner, pending);
-                    self.ctx = outer;
-                    let members = self.declared[before..]
-                        .iter()
-                        .filter_map(|name| match self.script.names.get(name) {
-                            Some(Named::Global(g)) => Some(*g),
-                            _ => None,
-                        })
-                        .collect();
-                    self.script.timed[index].members = members;
-                    // The translation puts the section's function first.
-                    let function = inner.first().and_then(|d| match &d.kind {
-                        DeclKind::Definition(def) => def
-                            .lhs
-                            .name()
-                            .filter(|i| i.name.starts_with("$et"))
-                            .map(|i| i.name),
-                        _ => None,
-                    });
-                    pending.push(Pending::Timed {
-                        index,
-                        function,
+                DeclKind::Timed(_, inner) => self.collect_timed(inner, decl.span, pending),
+            }
+            i += 1;
+        }
+    }
+
+    /// `f, g :: T`: checked now, and kept for the type checker.
+    fn collect_annotation(&mut self, names: &[ast::Ident], ty: &'p ast::TypeExpr) {
+        self.check_annotation(ty);
+        for ident in names {
+            self.annotated
+                .push((self.ctx.qualify(&ident.name), *ident, ty, self.ctx.clone()));
+        }
+    }
+
+    /// `channel a, b : T`: each channel gets its id; its fields are queued.
+    fn collect_channels(
+        &mut self,
+        names: &[ast::Ident],
+        fields: Option<&'p ast::Expr>,
+        pending: &mut Vec<Pending<'p>>,
+    ) {
+        for ident in names {
+            let name = self.ctx.qualify(&ident.name);
+            let id = ChannelId(self.script.channels.len() as u32);
+            if self.declare(name, Named::Channel(id), ident.span) {
+                self.script.channels.push(Channel {
+                    name,
+                    fields: Vec::new(),
+                    span: ident.span,
+                    annotation: None,
+                });
+                if let Some(expr) = fields {
+                    pending.push(Pending::Fields {
+                        owner: FieldOwner::Channel(id),
+                        expr,
                         ctx: self.ctx.clone(),
                     });
                 }
             }
-            i += 1;
         }
+    }
+
+    /// `datatype T = A.X | B`: the type and its constructors get their ids;
+    /// the constructors' fields are queued.
+    fn collect_datatype(
+        &mut self,
+        ident: &ast::Ident,
+        clauses: &'p [ast::DataClause],
+        pending: &mut Vec<Pending<'p>>,
+    ) {
+        let name = self.ctx.qualify(&ident.name);
+        let id = DataTypeId(self.script.datatypes.len() as u32);
+        if self
+            .new_global(name, GlobalKind::DataType(id), ident.span)
+            .is_some()
+        {
+            let mut ctors = Vec::new();
+            for clause in clauses {
+                let ctor_name = self.ctx.qualify(&clause.name.name);
+                let ctor = CtorId(self.script.ctors.len() as u32);
+                if self.declare(ctor_name, Named::Ctor(ctor), clause.name.span) {
+                    self.script.ctors.push(Constructor {
+                        name: ctor_name,
+                        datatype: id,
+                        fields: Vec::new(),
+                        span: clause.span,
+                        annotation: None,
+                    });
+                    ctors.push(ctor);
+                    if let Some(expr) = &clause.fields {
+                        pending.push(Pending::Fields {
+                            owner: FieldOwner::Ctor(ctor),
+                            expr,
+                            ctx: self.ctx.clone(),
+                        });
+                    }
+                }
+            }
+            self.script.datatypes.push(DataType {
+                name,
+                ctors,
+                recursive: false,
+                span: ident.span,
+            });
+        }
+    }
+
+    /// `nametype T = e`: a constant whose value is queued as a type.
+    fn collect_nametype(
+        &mut self,
+        ident: &ast::Ident,
+        expr: &'p ast::Expr,
+        span: Span,
+        pending: &mut Vec<Pending<'p>>,
+    ) {
+        let name = self.ctx.qualify(&ident.name);
+        let func = self.new_function(name, FunctionKind::Constant, span);
+        if self
+            .new_global(name, GlobalKind::NameType(func), ident.span)
+            .is_some()
+        {
+            self.nametypes.insert(name, expr);
+            pending.push(Pending::Expr {
+                func,
+                expr,
+                as_type: true,
+                ctx: self.ctx.clone(),
+            });
+        }
+    }
+
+    /// `Timed(et) { ... }`: its declarations are collected as timed, and
+    /// the section learns its members and its time function.
+    fn collect_timed(
+        &mut self,
+        inner: &'p [ast::Decl],
+        span: Span,
+        pending: &mut Vec<Pending<'p>>,
+    ) {
+        let index = self.timed_section(span);
+        let outer = self.ctx.clone();
+        self.ctx = Rc::new(ModuleCtx {
+            timed: true,
+            ..(*outer).clone()
+        });
+        let before = self.declared.len();
+        self.collect(inner, pending);
+        self.ctx = outer;
+        let members = self.declared[before..]
+            .iter()
+            .filter_map(|name| match self.script.names.get(name) {
+                Some(Named::Global(g)) => Some(*g),
+                _ => None,
+            })
+            .collect();
+        self.script.timed[index].members = members;
+        // The translation puts the section's function first.
+        let function = inner.first().and_then(|d| match &d.kind {
+            DeclKind::Definition(def) => def
+                .lhs
+                .name()
+                .filter(|i| i.name.starts_with("$et"))
+                .map(|i| i.name),
+            _ => None,
+        });
+        pending.push(Pending::Timed {
+            index,
+            function,
+            ctx: self.ctx.clone(),
+        });
     }
 
     /// [`Resolver::check_type`] on an annotation's type, once however

@@ -94,6 +94,10 @@ impl<'s, 'p> Resolver<'s, 'p> {
         }
     }
 
+    /// `instance M2 = M(args)`: the module's body collected again under
+    /// the instance's name, its parameters bound to the arguments, unless
+    /// the instance is refused (no such module, a private one, the wrong
+    /// number of arguments, an instance inside itself, too many).
     pub(super) fn collect_instance(
         &mut self,
         ident: &ast::Ident,
@@ -102,17 +106,8 @@ impl<'s, 'p> Resolver<'s, 'p> {
         span: Span,
         pending: &mut Vec<Pending<'p>>,
     ) {
-        let found = self
-            .ctx
-            .prefixes
-            .iter()
-            .map(|p| Ustr::from(&format!("{p}{}", module_name.text)))
-            .find_map(|q| self.modules.get(&q).cloned().map(|m| (q, m)));
-        let Some((qualified_module, (module, defined_in))) = found else {
-            self.error(
-                module_name.span,
-                format!("there is no module `{}`", module_name.text),
-            );
+        let Some((qualified_module, (module, defined_in))) = self.instantiated_module(module_name)
+        else {
             return;
         };
         if let Some(&owner) = self.private_modules.get(&qualified_module)
@@ -189,8 +184,47 @@ impl<'s, 'p> Resolver<'s, 'p> {
             outer.qualify(&ident.name),
             (module_id(module), qualified_module),
         );
-        // The parameters are constants of the instance, their values the
-        // arguments evaluated where the instance is declared.
+        self.instance_params(&inner, &outer, params, args, pending);
+        self.ctx = inner;
+        self.instantiating.push(module);
+        self.collect_module_body(module, pending);
+        self.instantiating.pop();
+        self.ctx = outer;
+    }
+
+    /// The module an instance names, looked up from the innermost
+    /// enclosing module out, with its qualified name (reported when
+    /// there is none).
+    fn instantiated_module(
+        &mut self,
+        module_name: &ast::Name,
+    ) -> Option<(Ustr, (&'p ast::Module, Rc<ModuleCtx>))> {
+        let found = self
+            .ctx
+            .prefixes
+            .iter()
+            .map(|p| Ustr::from(&format!("{p}{}", module_name.text)))
+            .find_map(|q| self.modules.get(&q).cloned().map(|m| (q, m)));
+        if found.is_none() {
+            self.error(
+                module_name.span,
+                format!("there is no module `{}`", module_name.text),
+            );
+        }
+        found
+    }
+
+    /// The parameters of the instance `inner` as constants of it, their
+    /// values the arguments evaluated where the instance is declared
+    /// (`outer`).
+    fn instance_params(
+        &mut self,
+        inner: &ModuleCtx,
+        outer: &Rc<ModuleCtx>,
+        params: &[ast::Ident],
+        args: &'p [ast::Expr],
+        pending: &mut Vec<Pending<'p>>,
+    ) {
         for (i, (param, arg)) in params.iter().zip(args).enumerate() {
             // `_` names no definition; its argument is still checked, as
             // a constant of a name no script can write.
@@ -213,11 +247,6 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 });
             }
         }
-        self.ctx = inner;
-        self.instantiating.push(module);
-        self.collect_module_body(module, pending);
-        self.instantiating.pop();
-        self.ctx = outer;
     }
 
     /// As FDR: no definition of a module may lead, through definitions

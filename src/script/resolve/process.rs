@@ -14,41 +14,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         self.push_fn(None);
         let depth = self.scopes.len();
         let body = match &e.kind {
-            E::Prefix(event, fields, then) => {
-                let event = self.expr(event);
-                self.check_field_order(fields);
-                let mut bound = BoundOnce::default();
-                let fields = fields
-                    .iter()
-                    .map(|f| match &f.kind {
-                        ast::FieldKind::Output(e) => Field {
-                            kind: FieldKind::Output(self.expr(e)),
-                            span: f.span,
-                        },
-                        ast::FieldKind::Input(p, set) | ast::FieldKind::NondetInput(p, set) => {
-                            if self.ctx.timed && matches!(f.kind, ast::FieldKind::NondetInput(..)) {
-                                self.error(
-                                    f.span,
-                                    "a nondeterministic input (`$`) is not allowed in a `Timed` \
-                                     section",
-                                );
-                            }
-                            let set = set.as_ref().map(|s| self.expr(s));
-                            self.scopes.push(FxHashMap::default());
-                            self.bind_once(&mut bound, p, "prefix");
-                            let p = self.pattern(p);
-                            let kind = if matches!(f.kind, ast::FieldKind::Input(..)) {
-                                FieldKind::Input(p, set)
-                            } else {
-                                FieldKind::NondetInput(p, set)
-                            };
-                            Field { kind, span: f.span }
-                        }
-                    })
-                    .collect();
-                let then = self.expr(then);
-                ExprKind::Prefix(event, fields, then)
-            }
+            E::Prefix(event, fields, then) => self.prefix(event, fields, then),
             E::Guard(g, p) => {
                 let g = self.expr(g);
                 ExprKind::Guard(g, self.expr(p))
@@ -104,33 +70,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 self.scopes.truncate(depth);
                 ExprKind::Rename(a, pairs, stmts)
             }
-            E::Replicated(replicated) => {
-                let ast::Replicated { op, stmts, body } = &**replicated;
-                let stmts = self.stmts(stmts);
-                let op = match op {
-                    ast::ReplicatedOp::ExternalChoice => ReplicatedOp::ExternalChoice,
-                    ast::ReplicatedOp::InternalChoice => ReplicatedOp::InternalChoice,
-                    ast::ReplicatedOp::Interleave => ReplicatedOp::Interleave,
-                    ast::ReplicatedOp::SequentialComposition => ReplicatedOp::SequentialComposition,
-                    ast::ReplicatedOp::SyncExternalChoice(a) => {
-                        ReplicatedOp::SyncExternalChoice(self.expr(a))
-                    }
-                    ast::ReplicatedOp::GenParallel(a) => ReplicatedOp::GenParallel(self.expr(a)),
-                    ast::ReplicatedOp::AlphaParallel(a) => {
-                        ReplicatedOp::AlphaParallel(self.expr(a))
-                    }
-                    ast::ReplicatedOp::LinkedParallel(pairs, inner) => {
-                        self.refuse_in_timed(span);
-                        let inner_depth = self.scopes.len();
-                        let inner_stmts = self.stmts(inner);
-                        let pairs = self.pairs(pairs);
-                        self.scopes.truncate(inner_depth);
-                        ReplicatedOp::LinkedParallel(pairs, inner_stmts)
-                    }
-                };
-                let body = self.expr(body);
-                ExprKind::Replicated(op, stmts, body)
-            }
+            E::Replicated(replicated) => self.replicated(replicated, span),
             _ => unreachable!("every other expression is functional"),
         };
         self.scopes.truncate(depth);
@@ -143,6 +83,72 @@ impl<'s, 'p> Resolver<'s, 'p> {
         }];
         let sources = self.pop_fn(func);
         self.push_expr(ExprKind::Process(func, sources), span)
+    }
+
+    /// `c?x!y -> P`: the event, the fields in order (each input binding
+    /// its pattern's variables for the rest) and what follows.
+    fn prefix(&mut self, event: &ast::Expr, fields: &[ast::Field], then: &ast::Expr) -> ExprKind {
+        let event = self.expr(event);
+        self.check_field_order(fields);
+        let mut bound = BoundOnce::default();
+        let fields = fields
+            .iter()
+            .map(|f| match &f.kind {
+                ast::FieldKind::Output(e) => Field {
+                    kind: FieldKind::Output(self.expr(e)),
+                    span: f.span,
+                },
+                ast::FieldKind::Input(p, set) | ast::FieldKind::NondetInput(p, set) => {
+                    if self.ctx.timed && matches!(f.kind, ast::FieldKind::NondetInput(..)) {
+                        self.error(
+                            f.span,
+                            "a nondeterministic input (`$`) is not allowed in a `Timed` \
+                             section",
+                        );
+                    }
+                    let set = set.as_ref().map(|s| self.expr(s));
+                    self.scopes.push(FxHashMap::default());
+                    self.bind_once(&mut bound, p, "prefix");
+                    let p = self.pattern(p);
+                    let kind = if matches!(f.kind, ast::FieldKind::Input(..)) {
+                        FieldKind::Input(p, set)
+                    } else {
+                        FieldKind::NondetInput(p, set)
+                    };
+                    Field { kind, span: f.span }
+                }
+            })
+            .collect();
+        let then = self.expr(then);
+        ExprKind::Prefix(event, fields, then)
+    }
+
+    /// A replicated operator (`[] x : X @ P`): its statements bind the
+    /// variables of its operator's argument and of its body.
+    fn replicated(&mut self, replicated: &ast::Replicated, span: Span) -> ExprKind {
+        let ast::Replicated { op, stmts, body } = replicated;
+        let stmts = self.stmts(stmts);
+        let op = match op {
+            ast::ReplicatedOp::ExternalChoice => ReplicatedOp::ExternalChoice,
+            ast::ReplicatedOp::InternalChoice => ReplicatedOp::InternalChoice,
+            ast::ReplicatedOp::Interleave => ReplicatedOp::Interleave,
+            ast::ReplicatedOp::SequentialComposition => ReplicatedOp::SequentialComposition,
+            ast::ReplicatedOp::SyncExternalChoice(a) => {
+                ReplicatedOp::SyncExternalChoice(self.expr(a))
+            }
+            ast::ReplicatedOp::GenParallel(a) => ReplicatedOp::GenParallel(self.expr(a)),
+            ast::ReplicatedOp::AlphaParallel(a) => ReplicatedOp::AlphaParallel(self.expr(a)),
+            ast::ReplicatedOp::LinkedParallel(pairs, inner) => {
+                self.refuse_in_timed(span);
+                let inner_depth = self.scopes.len();
+                let inner_stmts = self.stmts(inner);
+                let pairs = self.pairs(pairs);
+                self.scopes.truncate(inner_depth);
+                ReplicatedOp::LinkedParallel(pairs, inner_stmts)
+            }
+        };
+        let body = self.expr(body);
+        ExprKind::Replicated(op, stmts, body)
     }
 
     /// As in FDR, the nondeterministic fields of a prefix come first:

@@ -459,6 +459,8 @@ impl<'s, 'p> Resolver<'s, 'p> {
 
     // ------------------------------------------------------------ let
 
+    /// `let decls within body`: its definitions grouped by dependency
+    /// (each recursive group sharing one environment), then the body.
     pub(super) fn let_expr(&mut self, decls: &[ast::Decl], body: &ast::Expr, span: Span) -> ExprId {
         // The definitions, by name, in order; pattern definitions apart.
         let mut units: Vec<LetUnit<'_>> = Vec::new();
@@ -469,57 +471,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         for decl in flat {
             match &decl.kind {
                 DeclKind::Definition(def) => {
-                    let names: Vec<(Ustr, Span)> = match &def.lhs {
-                        Lhs::Name(i) | Lhs::Function(i, _) => vec![(i.name, i.span)],
-                        Lhs::Pattern(p) => {
-                            let mut names = Vec::new();
-                            pattern_variables(p, &mut |n: &ast::Name| {
-                                if !matches!(
-                                    self.lookup_global(&n.text),
-                                    Some(Named::Ctor(_) | Named::Channel(_))
-                                ) {
-                                    names.push((n.text, n.span));
-                                }
-                            });
-                            names
-                        }
-                    };
-                    let continues = matches!(&def.lhs, Lhs::Function(i, _)
-                        if units.last().is_some_and(|u| u.is_function && u.names[0].0 == i.name));
-                    if continues {
-                        units
-                            .last_mut()
-                            .expect("checked")
-                            .clauses
-                            .push((def, decl.span));
-                        continue;
-                    }
-                    for &(name, name_span) in &names {
-                        if let Some(&(_, earlier)) = defined.get(&name) {
-                            self.diagnostics.push(
-                                Diagnostic::error(name_span, format!("`{name}` is defined twice"))
-                                    .with_secondary(earlier, "first defined here"),
-                            );
-                        }
-                        if matches!(
-                            self.lookup_global(&name),
-                            Some(Named::Ctor(_) | Named::Channel(_))
-                        ) {
-                            self.error(
-                                name_span,
-                                format!(
-                                    "`{name}` is a datatype constructor or channel; it cannot be defined as a variable"
-                                ),
-                            );
-                        }
-                        defined.insert(name, (units.len(), name_span));
-                    }
-                    units.push(LetUnit {
-                        names,
-                        is_function: matches!(def.lhs, Lhs::Function(..)),
-                        is_pattern: matches!(def.lhs, Lhs::Pattern(_)),
-                        clauses: vec![(def, decl.span)],
-                    });
+                    self.let_definition(def, decl.span, &mut units, &mut defined)
                 }
                 DeclKind::TypeAnnotation(names, ty) => {
                     self.check_annotation(ty);
@@ -556,22 +508,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         }
         // Order the units by dependency: strongly connected components,
         // dependencies first.
-        let edges: Vec<Vec<usize>> = units
-            .iter()
-            .map(|u| {
-                let mut mentioned = FxHashSet::default();
-                for (def, _) in &u.clauses {
-                    expr_mentions(&def.rhs, &mut mentioned);
-                }
-                let mut targets: Vec<usize> = mentioned
-                    .iter()
-                    .filter_map(|n| defined.get(n).map(|&(i, _)| i))
-                    .collect();
-                targets.sort_unstable();
-                targets.dedup();
-                targets
-            })
-            .collect();
+        let edges = let_dependencies(&units, &defined);
         let components = crate::script::graph::strongly_connected(edges.len(), |v| &edges[v]);
 
         self.scopes.push(FxHashMap::default());
@@ -594,6 +531,65 @@ impl<'s, 'p> Resolver<'s, 'p> {
         let body = self.expr(body);
         self.scopes.pop();
         self.push_expr(ExprKind::Let(groups, body), span)
+    }
+
+    /// A definition between `let` and `within`: one more clause of the
+    /// function just before it, or a new unit whose names are checked
+    /// against those `defined` before.
+    fn let_definition<'d>(
+        &mut self,
+        def: &'d ast::Definition,
+        span: Span,
+        units: &mut Vec<LetUnit<'d>>,
+        defined: &mut FxHashMap<Ustr, (usize, Span)>,
+    ) {
+        let names: Vec<(Ustr, Span)> = match &def.lhs {
+            Lhs::Name(i) | Lhs::Function(i, _) => vec![(i.name, i.span)],
+            Lhs::Pattern(p) => {
+                let mut names = Vec::new();
+                pattern_variables(p, &mut |n: &ast::Name| {
+                    if !matches!(
+                        self.lookup_global(&n.text),
+                        Some(Named::Ctor(_) | Named::Channel(_))
+                    ) {
+                        names.push((n.text, n.span));
+                    }
+                });
+                names
+            }
+        };
+        let continues = matches!(&def.lhs, Lhs::Function(i, _)
+            if units.last().is_some_and(|u| u.is_function && u.names[0].0 == i.name));
+        if continues {
+            units.last_mut().expect("checked").clauses.push((def, span));
+            return;
+        }
+        for &(name, name_span) in &names {
+            if let Some(&(_, earlier)) = defined.get(&name) {
+                self.diagnostics.push(
+                    Diagnostic::error(name_span, format!("`{name}` is defined twice"))
+                        .with_secondary(earlier, "first defined here"),
+                );
+            }
+            if matches!(
+                self.lookup_global(&name),
+                Some(Named::Ctor(_) | Named::Channel(_))
+            ) {
+                self.error(
+                    name_span,
+                    format!(
+                        "`{name}` is a datatype constructor or channel; it cannot be defined as a variable"
+                    ),
+                );
+            }
+            defined.insert(name, (units.len(), name_span));
+        }
+        units.push(LetUnit {
+            names,
+            is_function: matches!(def.lhs, Lhs::Function(..)),
+            is_pattern: matches!(def.lhs, Lhs::Pattern(_)),
+            clauses: vec![(def, span)],
+        });
     }
 
     /// The declarations of a `let`, with those of its `Timed` sections
@@ -803,6 +799,30 @@ pub(super) struct LetUnit<'a> {
     is_function: bool,
     is_pattern: bool,
     clauses: Vec<(&'a ast::Definition, Span)>,
+}
+
+/// For each unit of a `let`, the units (of those `defined` there) its
+/// clauses mention, in order.
+fn let_dependencies(
+    units: &[LetUnit<'_>],
+    defined: &FxHashMap<Ustr, (usize, Span)>,
+) -> Vec<Vec<usize>> {
+    units
+        .iter()
+        .map(|u| {
+            let mut mentioned = FxHashSet::default();
+            for (def, _) in &u.clauses {
+                expr_mentions(&def.rhs, &mut mentioned);
+            }
+            let mut targets: Vec<usize> = mentioned
+                .iter()
+                .filter_map(|n| defined.get(n).map(|&(i, _)| i))
+                .collect();
+            targets.sort_unstable();
+            targets.dedup();
+            targets
+        })
+        .collect()
 }
 
 /// What FDR's built-ins that are not names here are, for the diagnostic

@@ -84,42 +84,8 @@ pub fn candidates(graph: &CommunicationGraph, group: Option<&[Vec<u32>]>) -> Vec
                 wanted.push((c, by_kind[&(*family, image.clone())]));
             }
             let alpha = match group {
-                Some(maps) => {
-                    let matching: Vec<Vec<u32>> = maps
-                        .iter()
-                        .filter(|g| wanted.iter().all(|&(c, d)| g[c] as usize == d))
-                        .cloned()
-                        .collect();
-                    if matching.is_empty() {
-                        Err(
-                            "no automorphism of the communication graph moves the family so"
-                                .to_string(),
-                        )
-                    } else {
-                        Ok(Found::Automorphisms(matching))
-                    }
-                }
-                None => {
-                    // Every family with this set of identities alike.
-                    let mut alpha: Vec<u32> = (0..graph.components as u32).collect();
-                    let mut missing = None;
-                    for (c, image) in alpha.iter_mut().enumerate() {
-                        let Some(id) = &graph.identities[c] else {
-                            continue;
-                        };
-                        let Some(&k) = place.get(id) else {
-                            continue;
-                        };
-                        match by_kind.get(&(graph.colours[c], ids[to(k)].clone())) {
-                            Some(&d) => *image = d as u32,
-                            None => missing = Some(graph.names[c].clone()),
-                        }
-                    }
-                    match missing {
-                        Some(name) => Err(format!("{name} has no image of its kind")),
-                        None => Ok(Found::Components(alpha)),
-                    }
-                }
+                Some(maps) => automorphisms_moving(maps, &wanted),
+                None => moved_alike(graph, &by_kind, &place, ids, to),
             };
             Candidate {
                 pattern: Pattern {
@@ -152,6 +118,52 @@ pub fn candidates(graph: &CommunicationGraph, group: Option<&[Vec<u32>]>) -> Vec
         ));
     }
     out
+}
+
+/// The automorphisms among `maps` that move each component as `wanted`
+/// says (a component and its image), or why there are none.
+fn automorphisms_moving(maps: &[Vec<u32>], wanted: &[(usize, usize)]) -> Result<Found, String> {
+    let matching: Vec<Vec<u32>> = maps
+        .iter()
+        .filter(|g| wanted.iter().all(|&(c, d)| g[c] as usize == d))
+        .cloned()
+        .collect();
+    if matching.is_empty() {
+        Err("no automorphism of the communication graph moves the family so".to_string())
+    } else {
+        Ok(Found::Automorphisms(matching))
+    }
+}
+
+/// The map of components moving every family whose identities are `ids`
+/// alike: each identity's holder to the holder of the same kind (found
+/// in `by_kind`) of its image by `to` (between places in `ids`), or the
+/// component that has no such image.
+fn moved_alike(
+    graph: &CommunicationGraph,
+    by_kind: &FxHashMap<(u32, Value), usize>,
+    place: &FxHashMap<&Value, usize>,
+    ids: &[Value],
+    to: &dyn Fn(usize) -> usize,
+) -> Result<Found, String> {
+    let mut alpha: Vec<u32> = (0..graph.components as u32).collect();
+    let mut missing = None;
+    for (c, image) in alpha.iter_mut().enumerate() {
+        let Some(id) = &graph.identities[c] else {
+            continue;
+        };
+        let Some(&k) = place.get(id) else {
+            continue;
+        };
+        match by_kind.get(&(graph.colours[c], ids[to(k)].clone())) {
+            Some(&d) => *image = d as u32,
+            None => missing = Some(graph.names[c].clone()),
+        }
+    }
+    match missing {
+        Some(name) => Err(format!("{name} has no image of its kind")),
+        None => Ok(Found::Components(alpha)),
+    }
 }
 
 /// A standard pattern and how it moves the system, or why it cannot.
