@@ -660,35 +660,46 @@ fn run(
             process: p,
             model,
             trace,
-        } => {
-            let (imp, compiling) = process(procs, p)?;
-            let trace = events_of(procs, trace)?;
-            let types = reducing.types();
-            let (answer, reduced) = has_trace(
-                procs,
-                (imp, &compiling),
-                trace,
-                with_divergences(model),
-                priority,
-                types,
-                budget,
-            )?;
-            let mut reduced = types
-                .filter(|_| reduced)
-                .map(|(symmetry, strategy)| Reduced::of(symmetry, strategy));
-            let (holds, mut outcome, evidence) = answer;
-            if let Reducing::Structure = reducing {
-                outcome.notes.push(
-                    "symmetry: `:[has trace]:` follows the one trace asked for, so it is not \
-                     reduced by the structure"
-                        .to_string(),
-                );
-                reduced = None;
-            }
-            Ok(((holds, outcome, evidence), reduced))
-        }
+        } => trace_check(procs, (p, trace), model, priority, &reducing, budget),
         AssertionKind::Symmetric { .. } => unreachable!("rejected before"),
     }
+}
+
+/// `:[has trace]:` of `trace` by process `p`: followed, reduced by the
+/// types where its values allow (never by the structure).
+fn trace_check(
+    procs: &mut Processes,
+    (p, trace): (FuncId, FuncId),
+    model: Option<Model>,
+    priority: Option<EventSet>,
+    reducing: &Reducing,
+    budget: &Budget,
+) -> Result<(Answer, Option<Reduced>), Failure> {
+    let (imp, compiling) = process(procs, p)?;
+    let trace = events_of(procs, trace)?;
+    let types = reducing.types();
+    let (answer, reduced) = has_trace(
+        procs,
+        (imp, &compiling),
+        trace,
+        with_divergences(model),
+        priority,
+        types,
+        budget,
+    )?;
+    let mut reduced = types
+        .filter(|_| reduced)
+        .map(|(symmetry, strategy)| Reduced::of(symmetry, strategy));
+    let (holds, mut outcome, evidence) = answer;
+    if let Reducing::Structure = reducing {
+        outcome.notes.push(
+            "symmetry: `:[has trace]:` follows the one trace asked for, so it is not reduced by \
+             the structure"
+                .to_string(),
+        );
+        reduced = None;
+    }
+    Ok(((holds, outcome, evidence), reduced))
 }
 
 /// Whether a model also records divergences (FD, RD, VD): a divergence

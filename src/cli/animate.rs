@@ -33,15 +33,10 @@ pub(super) fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let Request {
-        file,
-        process,
-        session,
-        symmetry,
-        strategy,
-        after,
-    } = request;
-    let session = match session.map(|path| Session::read(path).map(|s| (s, path))) {
+    let session = match request
+        .session
+        .map(|path| Session::read(path).map(|s| (s, path)))
+    {
         Some(Err(e)) => {
             say(err, &format!("error: {e}\n"));
             return EXIT_INPUT_ERROR;
@@ -50,51 +45,17 @@ pub(super) fn run(
         None => None,
     };
     if !terminal::available() {
-        let described = match &session {
-            Some((s, _)) => match s.source() {
-                Ok(Source::File(path)) => Some(path),
-                Ok(Source::Builtin(_)) => None,
-                Err(e) => {
-                    say(err, &format!("error: {e}\n"));
-                    return EXIT_INPUT_ERROR;
-                }
-            },
-            None => file.map(Path::to_path_buf),
-        };
-        if let Some(process) = &process {
-            say(
-                err,
-                &format!(
-                    "note: --process is for the animator, which needs a terminal: here is the \
-                     script's summary (`symcsp explore FILE '{process}'` explores the process)\n"
-                ),
-            );
-        }
-        if symmetry.is_some() {
-            say(
-                err,
-                "note: --symmetry is for the animator, which needs a terminal (`symcsp rep FILE \
-                 --symmetry T` shows a state's representative)\n",
-            );
-        }
-        if let Some(after) = &after {
-            say(
-                err,
-                &format!(
-                    "note: --after is for the animator, which needs a terminal (`symcsp rep \
-                     FILE --after '{after}'` shows the state it leads to)\n"
-                ),
-            );
-        }
-        if limits.given() {
-            say(
-                err,
-                "note: the budget options are for checks run from the animator, which needs a \
-                 terminal (`symcsp check FILE` takes them too)\n",
-            );
-        }
-        return summary::run(described.as_deref(), out, err);
+        let session = session.as_ref().map(|(session, _)| session);
+        return without_a_terminal(&request, session, limits, out, err);
     }
+    let Request {
+        file,
+        process,
+        session: _,
+        symmetry,
+        strategy,
+        after,
+    } = request;
     // A script that cannot be opened at all is a slip in the command,
     // not a script to mend in the animator and reload: said and left,
     // as the other commands do.
@@ -149,4 +110,59 @@ pub(super) fn run(
             EXIT_INPUT_ERROR
         }
     }
+}
+
+/// Without a terminal there is no animator: the script's summary, after
+/// a note for each option given that only the animator reads.
+fn without_a_terminal(
+    request: &Request,
+    session: Option<&Session>,
+    limits: &AnimatorLimits,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let described = match session {
+        Some(s) => match s.source() {
+            Ok(Source::File(path)) => Some(path),
+            Ok(Source::Builtin(_)) => None,
+            Err(e) => {
+                say(err, &format!("error: {e}\n"));
+                return EXIT_INPUT_ERROR;
+            }
+        },
+        None => request.file.map(Path::to_path_buf),
+    };
+    if let Some(process) = &request.process {
+        say(
+            err,
+            &format!(
+                "note: --process is for the animator, which needs a terminal: here is the \
+                 script's summary (`symcsp explore FILE '{process}'` explores the process)\n"
+            ),
+        );
+    }
+    if request.symmetry.is_some() {
+        say(
+            err,
+            "note: --symmetry is for the animator, which needs a terminal (`symcsp rep FILE \
+             --symmetry T` shows a state's representative)\n",
+        );
+    }
+    if let Some(after) = &request.after {
+        say(
+            err,
+            &format!(
+                "note: --after is for the animator, which needs a terminal (`symcsp rep \
+                 FILE --after '{after}'` shows the state it leads to)\n"
+            ),
+        );
+    }
+    if limits.given() {
+        say(
+            err,
+            "note: the budget options are for checks run from the animator, which needs a \
+             terminal (`symcsp check FILE` takes them too)\n",
+        );
+    }
+    summary::run(described.as_deref(), out, err)
 }

@@ -21,11 +21,12 @@ use crate::check::worker::CheckHandle;
 use crate::check::{Asked, Verdict};
 use crate::lts::{self, Exploration};
 use crate::script::Script;
+use crate::script::ir::FuncId;
 use crate::symmetry::search_system::{About, Purpose, Reduction, SearchSystem};
 use crate::symmetry::spec::Reduce;
 use crate::symmetry::strategy::Strategy;
 use crate::syntax::{one_line, render_all};
-use crate::types::Expect;
+use crate::types::{Expect, Loaded};
 
 pub struct Request<'a> {
     pub file: &'a Path,
@@ -84,58 +85,9 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    if request.process.is_some() && request.assertion.is_some() {
-        let problem = "error: compare takes a process to explore or an assertion to check \
-                       (--assert N), not both\n";
-        return fail_with(format, request.file, problem, out, err);
-    }
-    let count = loaded.script.assertions.len();
-    if let Some(n) = request.assertion.filter(|&n| n == 0 || n > count) {
-        let problem = format!(
-            "error: there is no assertion {n}: {} has {} (numbered from 1)\n",
-            request.file.display(),
-            plural(count, "assertion")
-        );
-        return fail_with(format, request.file, &problem, out, err);
-    }
-    // The process explored: as typed, else the first assertion asking
-    // for reduction's (or the first assertion's).
-    let process = match (request.assertion, request.process) {
-        (Some(_), _) => None,
-        (None, Some(text)) => Some(text.to_string()),
-        (None, None) => {
-            let script = &loaded.script;
-            let first = script
-                .assertions
-                .iter()
-                .find(|a| Reduce::of_assertion(a) != Reduce::Off)
-                .or(script.assertions.first());
-            match first {
-                Some(a) => Some(one_line(
-                    script
-                        .sources
-                        .snippet(script.function(a.kind.implementation()).span),
-                )),
-                None => {
-                    let problem = format!(
-                        "error: {} has no assertion: name a process to explore (`symcsp \
-                         compare {0} PROCESS`) \n",
-                        request.file.display()
-                    );
-                    return fail_with(format, request.file, &problem, out, err);
-                }
-            }
-        }
-    };
-    let func = match &process {
-        Some(text) => match loaded.add_expr("<process>", text, Expect::Process) {
-            Ok(func) => Some(func),
-            Err(ds) => {
-                let problem = render_all(&ds, &loaded.script.sources);
-                return fail_with(format, request.file, &problem, out, err);
-            }
-        },
-        None => None,
+    let compared = match what_is_compared(request, &mut loaded) {
+        Ok(compared) => compared,
+        Err(problem) => return fail_with(format, request.file, &problem, out, err),
     };
     let mut script = loaded.script;
     let asked = match request.symmetry.map(|text| requested(&mut script, text)) {
@@ -150,25 +102,24 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     };
     let script = Arc::new(script);
     let budget = request.limits.budget();
-    let subject = match (request.assertion, &process) {
-        (Some(n), _) => format!(
-            "assertion {n}: {}",
-            crate::check::assertion_text(&script, n - 1)
+    let subject = match &compared {
+        Compared::Assertion(index) => format!(
+            "assertion {}: {}",
+            index + 1,
+            crate::check::assertion_text(&script, *index)
         ),
-        (None, Some(text)) => format!("process {text}"),
-        (None, None) => unreachable!("one or the other"),
+        Compared::Process(text, _) => format!("process {text}"),
     };
-    let reduce = match (request.assertion, &process) {
-        (Some(n), _) => Reduce::chosen(
+    let reduce = match &compared {
+        Compared::Assertion(index) => Reduce::chosen(
             &script,
             asked.as_ref(),
             Purpose::Check,
-            About::Assertion(n - 1),
+            About::Assertion(*index),
         ),
-        (None, Some(text)) => {
+        Compared::Process(text, _) => {
             Reduce::chosen(&script, asked.as_ref(), Purpose::Show, About::Process(text))
         }
-        (None, None) => unreachable!("one or the other"),
     };
     if reduce == Reduce::Off {
         let problem = format!(
@@ -183,47 +134,19 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     let mut rows = Vec::new();
     let runs = std::iter::once(None).chain(request.strategies.iter().copied().map(Some));
     for strategy in runs {
-        let row = match (request.assertion, func) {
-            (Some(n), _) => check_row(&script, n - 1, (&reduce, strategy), &budget),
-            (None, Some(func)) => explore_row(&script, func, (&reduce, strategy), &budget),
-            (None, None) => unreachable!("one or the other"),
+        let row = match &compared {
+            Compared::Assertion(index) => check_row(&script, *index, (&reduce, strategy), &budget),
+            Compared::Process(_, func) => explore_row(&script, *func, (&reduce, strategy), &budget),
         };
         match row {
             Ok(row) => rows.push(row),
             Err(problem) => return fail_with(format, request.file, &problem, out, err),
         }
     }
-    // The classes: the exact strategy's count, when it completed.
-    let classes = rows
-        .iter()
-        .find(|r| r.strategy == Strategy::Exact.name() && r.decided)
-        .map(|r| r.states);
-    for row in rows.iter_mut().filter(|r| r.strategy != "unreduced") {
-        row.duplicates = classes
-            .filter(|_| row.decided)
-            .map(|classes| row.states.saturating_sub(classes));
-    }
-    // Every verdict reached must be the same.
-    let decided: Vec<&Row> = rows
-        .iter()
-        .filter(|r| r.decided && request.assertion.is_some())
-        .collect();
-    if let Some(odd) = decided.iter().find(|r| r.verdict != decided[0].verdict) {
-        let first = decided[0];
-        let mut problem = format!(
-            "internal error: the strategies disagree on {subject}: {} says {}, {} says {}; \
-             please report it with {}\n",
-            first.strategy,
-            first.verdict,
-            odd.strategy,
-            odd.verdict,
-            request.file.display()
-        );
-        for row in [first, odd] {
-            if let Some(cx) = &row.counterexample {
-                problem.push_str(&format!("{}'s counterexample:\n{cx}", row.strategy));
-            }
-        }
+    count_duplicates(&mut rows);
+    if let Compared::Assertion(_) = compared
+        && let Some(problem) = disagreement(&rows, &subject, request.file)
+    {
         return fail_with(format, request.file, &problem, out, err);
     }
     let report = Report {
@@ -244,6 +167,98 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     } else {
         0
     }
+}
+
+/// What `compare` runs each strategy on.
+enum Compared {
+    /// The assertion of this index, checked.
+    Assertion(usize),
+    /// The process as written, explored.
+    Process(String, FuncId),
+}
+
+/// The assertion asked for, or the process to explore: as typed, else
+/// the first assertion asking for reduction's (or the first
+/// assertion's); or why there is nothing to compare.
+fn what_is_compared(request: &Request, loaded: &mut Loaded) -> Result<Compared, String> {
+    let count = loaded.script.assertions.len();
+    match (request.assertion, request.process) {
+        (Some(_), Some(_)) => Err("error: compare takes a process to explore or an assertion \
+                                   to check (--assert N), not both\n"
+            .to_string()),
+        (Some(n), None) if n == 0 || n > count => Err(format!(
+            "error: there is no assertion {n}: {} has {} (numbered from 1)\n",
+            request.file.display(),
+            plural(count, "assertion")
+        )),
+        (Some(n), None) => Ok(Compared::Assertion(n - 1)),
+        (None, process) => {
+            let text = match process {
+                Some(text) => text.to_string(),
+                None => {
+                    let script = &loaded.script;
+                    let first = script
+                        .assertions
+                        .iter()
+                        .find(|a| Reduce::of_assertion(a) != Reduce::Off)
+                        .or(script.assertions.first())
+                        .ok_or_else(|| {
+                            format!(
+                                "error: {} has no assertion: name a process to explore \
+                                 (`symcsp compare {0} PROCESS`) \n",
+                                request.file.display()
+                            )
+                        })?;
+                    one_line(
+                        script
+                            .sources
+                            .snippet(script.function(first.kind.implementation()).span),
+                    )
+                }
+            };
+            let func = loaded
+                .add_expr("<process>", &text, Expect::Process)
+                .map_err(|ds| render_all(&ds, &loaded.script.sources))?;
+            Ok(Compared::Process(text, func))
+        }
+    }
+}
+
+/// Each reduced row's duplicates: its states beyond the classes (the
+/// exact strategy's count, when it completed).
+fn count_duplicates(rows: &mut [Row]) {
+    let classes = rows
+        .iter()
+        .find(|r| r.strategy == Strategy::Exact.name() && r.decided)
+        .map(|r| r.states);
+    for row in rows.iter_mut().filter(|r| r.strategy != "unreduced") {
+        row.duplicates = classes
+            .filter(|_| row.decided)
+            .map(|classes| row.states.saturating_sub(classes));
+    }
+}
+
+/// Every verdict reached must be the same: when two differ, the internal
+/// error to report, with both counterexamples.
+fn disagreement(rows: &[Row], subject: &str, file: &Path) -> Option<String> {
+    let decided: Vec<&Row> = rows.iter().filter(|r| r.decided).collect();
+    let odd = decided.iter().find(|r| r.verdict != decided[0].verdict)?;
+    let first = decided[0];
+    let mut problem = format!(
+        "internal error: the strategies disagree on {subject}: {} says {}, {} says {}; please \
+         report it with {}\n",
+        first.strategy,
+        first.verdict,
+        odd.strategy,
+        odd.verdict,
+        file.display()
+    );
+    for row in [first, odd] {
+        if let Some(cx) = &row.counterexample {
+            problem.push_str(&format!("{}'s counterexample:\n{cx}", row.strategy));
+        }
+    }
+    Some(problem)
 }
 
 /// Checks assertion `index` reduced by `strategy` (unreduced for `None`),

@@ -116,24 +116,9 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    let process = match request.process {
-        Some(text) => text.to_string(),
-        None => match loaded.script.assertions.first() {
-            Some(first) => one_line(
-                loaded
-                    .script
-                    .sources
-                    .snippet(loaded.script.function(first.kind.implementation()).span),
-            ),
-            None => {
-                let problem = format!(
-                    "error: {} has no assertion to take a process from: name the process \
-                     (`symcsp explore {0} PROCESS`)\n",
-                    request.file.display()
-                );
-                return fail_with(format, request.file, &problem, out, err);
-            }
-        },
+    let process = match process_to_explore(request, &loaded.script) {
+        Ok(process) => process,
+        Err(problem) => return fail_with(format, request.file, &problem, out, err),
     };
     let func = match loaded.add_expr("<process>", &process, Expect::Process) {
         Ok(func) => func,
@@ -207,11 +192,71 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             );
         }
     };
-    let dot_report = match (request.dot, dot) {
+    let dot_report = match drawn(request.dot, dot, err) {
+        Ok(report) => report,
+        Err(problem) => return fail_with(format, request.file, &problem, out, err),
+    };
+    match format {
+        Format::Json => {
+            let report = Report::new(
+                (request, &process),
+                &exploration,
+                dot_report,
+                (reduced.as_ref(), structure.as_ref(), note.as_deref()),
+            );
+            let text = serde_json::to_string(&report).expect("a report serialises");
+            say(out, &format!("{text}\n"));
+        }
+        Format::Plain => say(
+            out,
+            &plain(
+                (request, &process),
+                &budget,
+                &exploration,
+                (reduced.as_ref(), structure.as_ref(), note.as_deref()),
+                script,
+            ),
+        ),
+    }
+    if exploration.complete {
+        0
+    } else {
+        EXIT_INCONCLUSIVE
+    }
+}
+
+/// The process `explore` explores: the one named, else the first
+/// assertion's implementation; or why there is none.
+fn process_to_explore(request: &Request, script: &crate::script::Script) -> Result<String, String> {
+    if let Some(text) = request.process {
+        return Ok(text.to_string());
+    }
+    match script.assertions.first() {
+        Some(first) => {
+            Ok(one_line(script.sources.snippet(
+                script.function(first.kind.implementation()).span,
+            )))
+        }
+        None => Err(format!(
+            "error: {} has no assertion to take a process from: name the process (`symcsp \
+             explore {0} PROCESS`)\n",
+            request.file.display()
+        )),
+    }
+}
+
+/// Writes the drawing to `path` when one was asked for: what the report
+/// says of it (a drawing skipped is said on `err` too), or why it could
+/// not be written.
+fn drawn(
+    path: Option<&Path>,
+    dot: Drawing,
+    err: &mut dyn Write,
+) -> Result<Option<DotReport>, String> {
+    Ok(match (path, dot) {
         (Some(path), Drawing::Drawn(text)) => {
             if let Err(e) = crate::files::write_atomically(path, text.as_bytes()) {
-                let problem = format!("error: cannot write {}: {e}\n", path.display());
-                return fail_with(format, request.file, &problem, out, err);
+                return Err(format!("error: cannot write {}: {e}\n", path.display()));
             }
             Some(DotReport {
                 file: path.display().to_string(),
@@ -231,53 +276,42 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             })
         }
         _ => None,
-    };
-    match format {
-        Format::Json => {
-            let report = Report {
-                process: &process,
-                engine: request.engine.name(),
-                states: exploration.states,
-                transitions: exploration.transitions,
-                deadlock_states: exploration.deadlock_states,
-                terminated_states: exploration.terminated_states,
-                depth: exploration.depth,
-                components: exploration.components,
-                seconds: exploration.seconds,
-                store_bytes: exploration.store_bytes,
-                complete: exploration.complete,
-                stopped: exploration.stopped.map(Stopped::reason),
-                dot: dot_report,
-                symmetry: match &structure {
-                    Some(_) => Some(
-                        SymmetryReport::new(&[], &Default::default(), Strategy::Exact, 0)
-                            .with_exploration(&exploration)
-                            .with_structure(structure.as_ref()),
-                    ),
-                    None => reduced
-                        .as_ref()
-                        .map(|s| SymmetryReport::of_exploration(s, &exploration, request.strategy)),
-                },
-                note: note.as_deref(),
-            };
-            let text = serde_json::to_string(&report).expect("a report serialises");
-            say(out, &format!("{text}\n"));
+    })
+}
+
+impl<'a> Report<'a> {
+    /// The JSON report of `exploration`.
+    fn new(
+        (request, process): (&Request, &'a str),
+        exploration: &Exploration,
+        dot: Option<DotReport>,
+        (reduced, structure, note): (Option<&Symmetry>, Option<&(usize, String)>, Option<&'a str>),
+    ) -> Report<'a> {
+        Report {
+            process,
+            engine: request.engine.name(),
+            states: exploration.states,
+            transitions: exploration.transitions,
+            deadlock_states: exploration.deadlock_states,
+            terminated_states: exploration.terminated_states,
+            depth: exploration.depth,
+            components: exploration.components,
+            seconds: exploration.seconds,
+            store_bytes: exploration.store_bytes,
+            complete: exploration.complete,
+            stopped: exploration.stopped.map(Stopped::reason),
+            dot,
+            symmetry: match structure {
+                Some(_) => Some(
+                    SymmetryReport::new(&[], &Default::default(), Strategy::Exact, 0)
+                        .with_exploration(exploration)
+                        .with_structure(structure),
+                ),
+                None => reduced
+                    .map(|s| SymmetryReport::of_exploration(s, exploration, request.strategy)),
+            },
+            note,
         }
-        Format::Plain => say(
-            out,
-            &plain(
-                (request, &process),
-                &budget,
-                &exploration,
-                (reduced.as_ref(), structure.as_ref(), note.as_deref()),
-                script,
-            ),
-        ),
-    }
-    if exploration.complete {
-        0
-    } else {
-        EXIT_INCONCLUSIVE
     }
 }
 

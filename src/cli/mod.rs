@@ -373,14 +373,32 @@ pub fn main() -> ExitCode {
     let mut out = std::io::stdout();
     let mut err = std::io::stderr();
     let code = match cli.command {
-        Some(Command::Parse { files, print }) => parse::run(&files, print, &mut out, &mut err),
-        Some(Command::Eval { file, expr, limits }) => {
-            eval::run(&file, expr.as_deref(), &limits, &mut out, &mut err)
+        Some(command) => run_command(command, &mut out, &mut err),
+        None => {
+            let request = animate::Request {
+                file: cli.file.as_deref(),
+                process: cli.process,
+                session: cli.session.as_deref(),
+                symmetry: cli.symmetry,
+                strategy: cli.strategy,
+                after: cli.after,
+            };
+            animate::run(request, &cli.limits, &mut out, &mut err)
         }
-        Some(Command::Type { file, what }) => {
-            types::run(&file, what.as_deref(), &mut out, &mut err)
+    };
+    let _ = out.flush();
+    ExitCode::from(code)
+}
+
+/// Runs a command (not the animator); its exit code.
+fn run_command(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    match command {
+        Command::Parse { files, print } => parse::run(&files, print, out, err),
+        Command::Eval { file, expr, limits } => {
+            eval::run(&file, expr.as_deref(), &limits, out, err)
         }
-        Some(Command::Explore {
+        Command::Type { file, what } => types::run(&file, what.as_deref(), out, err),
+        Command::Explore {
             file,
             process,
             format,
@@ -389,7 +407,7 @@ pub fn main() -> ExitCode {
             engine,
             symmetry,
             strategy,
-        }) => {
+        } => {
             let request = explore::Request {
                 file: &file,
                 process: process.as_deref(),
@@ -400,16 +418,16 @@ pub fn main() -> ExitCode {
                 symmetry: symmetry.as_deref(),
                 strategy,
             };
-            explore::run(&request, &mut out, &mut err)
+            explore::run(&request, out, err)
         }
-        Some(Command::Check {
+        Command::Check {
             file,
             assertions,
             format,
             limits,
             symmetry,
             strategy,
-        }) => {
+        } => {
             let request = check::Request {
                 file: &file,
                 assertions: &assertions,
@@ -418,14 +436,26 @@ pub fn main() -> ExitCode {
                 symmetry: symmetry.as_deref(),
                 strategy,
             };
-            check::run(&request, &mut out, &mut err)
+            check::run(&request, out, err)
         }
-        Some(Command::Rep {
+        symmetry @ (Command::Rep { .. }
+        | Command::Why { .. }
+        | Command::Compare { .. }
+        | Command::Symmetries { .. }
+        | Command::Audit { .. }) => run_symmetry_command(symmetry, out, err),
+    }
+}
+
+/// Runs one of the commands about a script's symmetry: `rep`, `why`,
+/// `compare`, `symmetries`, `audit`; its exit code.
+fn run_symmetry_command(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    match command {
+        Command::Rep {
             state,
             format,
             stages,
             choose,
-        }) => {
+        } => {
             let request = rep::Request {
                 stages,
                 file: &state.file,
@@ -436,14 +466,14 @@ pub fn main() -> ExitCode {
                 format,
                 choose: &choose,
             };
-            rep::run(&request, &mut out, &mut err)
+            rep::run(&request, out, err)
         }
-        Some(Command::Why {
+        Command::Why {
             state,
             vs,
             budget,
             format,
-        }) => {
+        } => {
             let request = why::Request {
                 file: &state.file,
                 process: state.process.as_deref(),
@@ -454,9 +484,9 @@ pub fn main() -> ExitCode {
                 budget,
                 format,
             };
-            why::run(&request, &mut out, &mut err)
+            why::run(&request, out, err)
         }
-        Some(Command::Compare {
+        Command::Compare {
             file,
             process,
             assertion,
@@ -464,7 +494,7 @@ pub fn main() -> ExitCode {
             symmetry,
             format,
             limits,
-        }) => {
+        } => {
             // Each once, in the order given.
             let mut once = Vec::new();
             for strategy in strategies {
@@ -482,23 +512,23 @@ pub fn main() -> ExitCode {
                 format,
                 limits: &limits,
             };
-            compare::run(&request, &mut out, &mut err)
+            compare::run(&request, out, err)
         }
-        Some(Command::Symmetries {
+        Command::Symmetries {
             file,
             process,
             format,
             sweep,
-        }) => {
+        } => {
             let request = symmetries::Request {
                 file: &file,
                 process: process.as_deref(),
                 format,
                 sweep: sweep.as_deref(),
             };
-            symmetries::run(&request, &mut out, &mut err)
+            symmetries::run(&request, out, err)
         }
-        Some(Command::Audit {
+        Command::Audit {
             file,
             process,
             assertion,
@@ -506,7 +536,7 @@ pub fn main() -> ExitCode {
             symmetry,
             format,
             limits,
-        }) => {
+        } => {
             let request = audit::Request {
                 file: &file,
                 process: process.as_deref(),
@@ -516,22 +546,11 @@ pub fn main() -> ExitCode {
                 format,
                 limits: &limits,
             };
-            audit::run(&request, &mut out, &mut err)
+            audit::run(&request, out, err)
         }
-        None => {
-            let request = animate::Request {
-                file: cli.file.as_deref(),
-                process: cli.process,
-                session: cli.session.as_deref(),
-                symmetry: cli.symmetry,
-                strategy: cli.strategy,
-                after: cli.after,
-            };
-            animate::run(request, &cli.limits, &mut out, &mut err)
-        }
-    };
-    let _ = out.flush();
-    ExitCode::from(code)
+        // The others are run_command's own.
+        other => run_command(other, out, err),
+    }
 }
 
 /// A command's name mistyped (`symcsp chek FILE`): clap would read it as

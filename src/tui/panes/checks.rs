@@ -304,6 +304,72 @@ impl ChecksPane {
         offset
     }
 
+    /// What a finished check found, in words: its verdict and counts, the
+    /// reduction, its reasons, its counterexample (`opens` is the key that
+    /// opens it), its notes and what stopped it.
+    fn finished(&self, done: &Finished, opens: &str) -> String {
+        let r = &done.result;
+        let what = if r.symmetry.is_some() {
+            ("representative", "representatives")
+        } else {
+            ("state", "states")
+        };
+        let mut text = if r.searched {
+            // Not "no state is deeper": a search stops at a
+            // failure, a trace found or its budget.
+            let depth = format!(
+                "depth {} (the search reached states {} from the start)",
+                r.depth,
+                plural(u64::from(r.depth), "step", "steps")
+            );
+            format!(
+                "{}: {}, {}, {depth}, {:.2} s",
+                verdict_text(r.verdict),
+                plural(r.states, what.0, what.1),
+                plural(r.transitions, "transition", "transitions"),
+                r.seconds,
+            )
+        } else {
+            format!("{}: a static check", verdict_text(r.verdict))
+        };
+        if let Some(reduced) = &r.symmetry {
+            text.push_str(&format!(
+                " — reduced over {} (group order {})",
+                reduced.type_list(),
+                reduced.order_text()
+            ));
+        }
+        if let Some(script) = &self.script {
+            for reason in &r.reasons {
+                text.push_str(&format!("\n{}", reason.headline(&script.sources)));
+            }
+        }
+        if let Some(cx) = &done.counterexample {
+            text.push_str(&format!(
+                "\n{} ({}; {} opens it)",
+                at_its_end(cx),
+                plural(cx.steps.len() as u64, "step", "steps"),
+                opens
+            ));
+        }
+        for note in &r.notes {
+            text.push_str(&format!("\nnote: {note}"));
+        }
+        if let Verdict::Inconclusive(stopped) = r.verdict {
+            text.push_str(&format!(
+                "\n{}",
+                stopped_by(stopped, done.max_states, Reader::Animator)
+            ));
+            if let Some(stage) = &r.stage {
+                text.push_str(&format!("\nit stopped while {stage}"));
+            }
+            if let Some(note) = unbounded_note(stopped, r.states, r.depth) {
+                text.push_str(&format!("\nnote: {note}"));
+            }
+        }
+        text
+    }
+
     fn detail(
         &self,
         frame: &mut Frame,
@@ -339,101 +405,10 @@ impl ChecksPane {
                     area,
                 );
             }
-            CheckStatus::Running(handle) => {
-                let p = handle.progress();
-                let (reduced, what) = match handle.reduced_over() {
-                    Some(types) => (format!("reduced over {types} · "), "representatives"),
-                    None => (String::new(), "states"),
-                };
-                let text = format!(
-                    "{reduced}{} {what} · {} transitions · depth {} · {} {what}/s · {:.1} s — Esc \
-                     cancels",
-                    count(p.states),
-                    count(p.transitions),
-                    p.depth,
-                    count(p.states_per_second as u64),
-                    p.elapsed.as_secs_f64()
-                );
-                let words = match handle.max_states() {
-                    Some(max) => {
-                        let ratio = (p.states as f64 / max as f64).clamp(0.0, 1.0);
-                        let [gauge, words] =
-                            Layout::vertical([Constraint::Length(1), Constraint::Fill(1)])
-                                .areas(area);
-                        let label = gauge_label(ratio, max as u64, what, gauge.width);
-                        frame.render_widget(
-                            Gauge::default()
-                                .gauge_style(theme.running)
-                                .ratio(ratio)
-                                .label(label),
-                            gauge,
-                        );
-                        words
-                    }
-                    None => area,
-                };
-                frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), words);
-            }
+            CheckStatus::Running(handle) => running(frame, area, theme, handle),
             CheckStatus::Done(done) => {
-                let r = &done.result;
-                let what = if r.symmetry.is_some() {
-                    ("representative", "representatives")
-                } else {
-                    ("state", "states")
-                };
-                let mut text = if r.searched {
-                    // Not "no state is deeper": a search stops at a
-                    // failure, a trace found or its budget.
-                    let depth = format!(
-                        "depth {} (the search reached states {} from the start)",
-                        r.depth,
-                        plural(u64::from(r.depth), "step", "steps")
-                    );
-                    format!(
-                        "{}: {}, {}, {depth}, {:.2} s",
-                        verdict_text(r.verdict),
-                        plural(r.states, what.0, what.1),
-                        plural(r.transitions, "transition", "transitions"),
-                        r.seconds,
-                    )
-                } else {
-                    format!("{}: a static check", verdict_text(r.verdict))
-                };
-                if let Some(reduced) = &r.symmetry {
-                    text.push_str(&format!(
-                        " — reduced over {} (group order {})",
-                        reduced.type_list(),
-                        reduced.order_text()
-                    ));
-                }
-                if let Some(script) = &self.script {
-                    for reason in &r.reasons {
-                        text.push_str(&format!("\n{}", reason.headline(&script.sources)));
-                    }
-                }
-                if let Some(cx) = &done.counterexample {
-                    text.push_str(&format!(
-                        "\n{} ({}; {} opens it)",
-                        at_its_end(cx),
-                        plural(cx.steps.len() as u64, "step", "steps"),
-                        key(Command::OpenCounterexample)
-                    ));
-                }
-                for note in &r.notes {
-                    text.push_str(&format!("\nnote: {note}"));
-                }
-                if let Verdict::Inconclusive(stopped) = r.verdict {
-                    text.push_str(&format!(
-                        "\n{}",
-                        stopped_by(stopped, done.max_states, Reader::Animator)
-                    ));
-                    if let Some(stage) = &r.stage {
-                        text.push_str(&format!("\nit stopped while {stage}"));
-                    }
-                    if let Some(note) = unbounded_note(stopped, r.states, r.depth) {
-                        text.push_str(&format!("\nnote: {note}"));
-                    }
-                }
+                let opens = key(Command::OpenCounterexample);
+                let text = self.finished(done, &opens);
                 frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
             }
             CheckStatus::Error(e) => frame.render_widget(
@@ -506,6 +481,43 @@ impl Pane for ChecksPane {
     fn list_mut(&mut self) -> &mut List {
         &mut self.list
     }
+}
+
+/// A running check's progress: its counts, and a gauge of its state
+/// budget when it has one.
+fn running(frame: &mut Frame, area: Rect, theme: &Theme, handle: &CheckHandle) {
+    let p = handle.progress();
+    let (reduced, what) = match handle.reduced_over() {
+        Some(types) => (format!("reduced over {types} · "), "representatives"),
+        None => (String::new(), "states"),
+    };
+    let text = format!(
+        "{reduced}{} {what} · {} transitions · depth {} · {} {what}/s · {:.1} s — Esc \
+         cancels",
+        count(p.states),
+        count(p.transitions),
+        p.depth,
+        count(p.states_per_second as u64),
+        p.elapsed.as_secs_f64()
+    );
+    let words = match handle.max_states() {
+        Some(max) => {
+            let ratio = (p.states as f64 / max as f64).clamp(0.0, 1.0);
+            let [gauge, words] =
+                Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(area);
+            let label = gauge_label(ratio, max as u64, what, gauge.width);
+            frame.render_widget(
+                Gauge::default()
+                    .gauge_style(theme.running)
+                    .ratio(ratio)
+                    .label(label),
+                gauge,
+            );
+            words
+        }
+        None => area,
+    };
+    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), words);
 }
 
 /// The fewest columns of a check's name the list keeps beside its
