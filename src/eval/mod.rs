@@ -63,7 +63,7 @@ pub struct Limits {
     pub native_levels: usize,
     /// Calls in tail position made one after another without returning:
     /// they take no room, so this only bounds the time a loop that never
-    /// reaches its base case runs (about 250 ns a call).
+    /// reaches its base case runs.
     pub tail_calls: usize,
 }
 

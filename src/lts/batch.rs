@@ -27,10 +27,8 @@ use super::store::{Probe, SHARDS, StateStore, Table, hash_row, shard_of};
 const MIN_SPLIT: usize = 256;
 
 /// The fewest threads worth splitting a batch between. The split's
-/// passes do about three times the work of storing the rows in order:
-/// ListStack (10, 4, 3) reduced, whose blocks are stored this way, took
-/// 0.11-0.13 s to store on two threads against 0.08 s in order on one,
-/// and 130-150 ms more processor time in all. So it pays from four.
+/// passes do about three times the work of storing the rows in order,
+/// so two threads store more slowly than one: it pays from four.
 const MIN_THREADS: usize = 4;
 
 /// What the lookup found for one successor.

@@ -7,8 +7,8 @@
 //! time and read by every thread from then on. A cache line one thread
 //! keeps writing and another keeps reading moves between their caches at
 //! every write (false sharing): the store's encoded row and the
-//! expanding threads' moves, grown so, cost dining's `Served` deadlock
-//! check a tenth of its time on two threads (0.55 -> 0.49 s). Made once
+//! expanding threads' moves, grown so, cost a two-thread search a tenth
+//! of its time. Made once
 //! with a page of room, a buffer lies among the others made with it and
 //! does not move while the search runs.
 

@@ -15,10 +15,8 @@
 //! search's thread works alone for a while (judging, storing,
 //! evaluating). Rayon's idle workers go to sleep after a few dozen
 //! yields, and a caller outside the pool waits for the work on a futex,
-//! so most blocks paid a wake-up at the start and another at the end:
-//! 40 to 60 µs each on this project's two-core machine, a sixth of a
-//! 124 000-state search, and erratic enough that an extra hand-over made
-//! some searches faster by keeping the worker awake. Here a worker spins
+//! so most blocks paid a wake-up at the start and another at the end —
+//! a large share of a small search's time, and erratic. Here a worker spins
 //! (yielding) for [`SPIN`] after its last job before it parks, the caller
 //! spins for the workers at the end, and places a worker has not taken
 //! by then are withdrawn, so the caller never waits for a worker to wake.

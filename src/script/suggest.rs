@@ -4,8 +4,7 @@
 //!
 //! Each suggestion compares the unknown name with every name in scope,
 //! so a script with many unknown names, or a huge one, could spend
-//! minutes on suggestions alone (20 000 names and a 100 KB identifier
-//! took 10 s). Names too long to be typos get none, names whose length
+//! minutes on suggestions alone. Names too long to be typos get none, names whose length
 //! alone puts them out of reach are skipped without a comparison, and
 //! once a script has spent [`Suggester::WORK`] comparison steps the rest
 //! of its unknown names go without.
