@@ -1,9 +1,9 @@
 //! Divergence: whether a state can perform an unending run of τs, that
-//! is, reach a τ-cycle by τs alone. Tarjan's strongly connected
-//! components over the τ-transitions, iterative (no recursion however
-//! long the τ-paths), with every state's answer remembered, so finding
-//! the divergent states of a whole search costs one pass over its
-//! τ-transitions.
+//! is, reach a τ-cycle by τs alone. A depth-first search along τs,
+//! iterative (no recursion however long the τ-paths), that answers at
+//! the first τ back to its path, with every state's answer remembered,
+//! so finding the divergent states of a whole search costs one pass over
+//! its τ-transitions, and a divergence is found where it is.
 //!
 //! Two ways to the τ-transitions: [`Divergences`] computes them (moves
 //! of the machine, states in a store of its own), for a state met on its
@@ -14,8 +14,6 @@
 //! reaches by τ have been expanded.
 
 use std::collections::VecDeque;
-
-use rustc_hash::FxHashMap;
 
 use crate::eval::{EvalError, EvalResult};
 use crate::process::{Processes, TAU};
@@ -30,15 +28,11 @@ use super::store::StateStore;
 #[repr(u8)]
 enum Status {
     Unseen,
-    /// On Tarjan's stack (see [`TauCycles::place`]).
+    /// On the search's current path.
     Open,
     Clear,
     Divergent,
 }
-
-/// The open states at the bottom of the stack whose places are found
-/// by looking rather than in a map.
-const SCANNED: usize = 16;
 
 /// Where a search stands after being asked about a state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,30 +43,19 @@ pub enum Progress {
     Waiting(u32),
 }
 
-/// Divergence of states numbered by the caller: one byte a state, and
-/// for the states on Tarjan's stack their place on it.
+/// Divergence of states numbered by the caller, one byte a state: a
+/// depth-first search along τs that answers as soon as it can. A τ back
+/// to a state on its path closes a τ-cycle, and a τ to a state known to
+/// diverge reaches one: then every state on the path diverges, and the
+/// search ends there rather than once the whole τ-component is explored.
+/// A state all of whose τ-successors are clear is clear.
 #[derive(Debug, Default)]
 pub struct TauCycles {
     status: Vec<Status>,
-    /// The places of the open states above the first [`SCANNED`] on
-    /// the stack (those are found by looking): most searches stay that
-    /// shallow, and then no state costs a hash insertion.
-    deep: FxHashMap<u32, u32>,
-    stack: Vec<Entry>,
+    /// The path: each open state with its τ-successors.
     frames: Vec<Frame>,
     successors: Vec<u32>,
     found: Vec<u32>,
-}
-
-/// A state on Tarjan's stack. The stack's places stand in for Tarjan's
-/// indices: the states on it were opened in the order they sit there.
-#[derive(Debug)]
-struct Entry {
-    state: u32,
-    /// The lowest place it reaches.
-    low: u32,
-    /// Whether it has a τ to itself or to a closed divergent state.
-    bad: bool,
 }
 
 #[derive(Debug)]
@@ -83,8 +66,6 @@ struct Frame {
     start: usize,
     at: usize,
     end: usize,
-    /// Its place on `stack`.
-    place: usize,
 }
 
 /// `tau_successors(s, out)` pushes the states `s` reaches by one τ, or
@@ -107,7 +88,7 @@ impl TauCycles {
         self.status[i] = status;
     }
 
-    /// The answer for `state`, if a search has closed it.
+    /// The answer for `state`, if a search has reached one.
     pub fn answer(&self, state: u32) -> Option<bool> {
         match self.status(state) {
             Status::Clear => Some(false),
@@ -151,18 +132,17 @@ impl TauCycles {
         debug_assert!(self.frames.first().is_none_or(|f| f.state == start));
         let result = self.run(start, tau_successors);
         if result.is_err() {
-            self.forget_open();
+            self.end_path(Status::Unseen);
         }
         result
     }
 
-    fn forget_open(&mut self) {
-        for i in 0..self.stack.len() {
-            let state = self.stack[i].state;
-            self.set(state, Status::Unseen);
+    /// Gives every state on the path `status` and ends the search.
+    fn end_path(&mut self, status: Status) {
+        for i in 0..self.frames.len() {
+            let state = self.frames[i].state;
+            self.set(state, status);
         }
-        self.deep.clear();
-        self.stack.clear();
         self.frames.clear();
         self.successors.clear();
     }
@@ -177,64 +157,43 @@ impl TauCycles {
             }
         }
         while let Some(frame) = self.frames.last_mut() {
-            if frame.at < frame.end {
-                let next = self.successors[frame.at];
-                frame.at += 1;
-                let (state, place) = (frame.state, frame.place);
-                if next == state {
-                    self.stack[place].bad = true;
-                    continue;
-                }
-                match self.status(next) {
-                    Status::Unseen => {
-                        if !self.open(next, tau_successors)? {
-                            // Looked at again when the search resumes.
-                            self.frames.last_mut().expect("this frame").at -= 1;
-                            return Ok(Progress::Waiting(next));
-                        }
-                    }
-                    Status::Open => {
-                        let to = self.place(next);
-                        self.lower(place, to);
-                    }
-                    Status::Clear => {}
-                    Status::Divergent => self.stack[place].bad = true,
-                }
+            if frame.at == frame.end {
+                // Every τ-successor is clear.
+                let frame = self.frames.pop().expect("a frame");
+                self.successors.truncate(frame.start);
+                self.set(frame.state, Status::Clear);
                 continue;
             }
-            let frame = self.frames.pop().expect("a frame");
-            self.successors.truncate(frame.start);
-            let low = self.stack[frame.place].low;
-            if low as usize == frame.place {
-                self.close(frame.place);
-            } else if let Some(parent) = self.frames.last() {
-                let parent = parent.place;
-                self.lower(parent, low);
+            let next = self.successors[frame.at];
+            frame.at += 1;
+            match self.status(next) {
+                Status::Unseen => {
+                    if !self.open(next, tau_successors)? {
+                        // Looked at again when the search resumes.
+                        self.frames.last_mut().expect("this frame").at -= 1;
+                        return Ok(Progress::Waiting(next));
+                    }
+                }
+                // A τ back to the path (to itself included) closes a
+                // cycle; one to a divergent state reaches one.
+                Status::Open | Status::Divergent => {
+                    self.end_path(Status::Divergent);
+                    return Ok(Progress::Answered(true));
+                }
+                Status::Clear => {}
             }
         }
-        match self.answer(start) {
-            Some(divergent) => Ok(Progress::Answered(divergent)),
-            None => unreachable!("the search closes its start"),
-        }
+        Ok(Progress::Answered(false))
     }
 
-    /// Puts `state` on the stack with a frame over its τ-successors;
+    /// Puts `state` on the path with a frame over its τ-successors;
     /// `false` (and nothing changed) when they are not known yet.
     fn open(&mut self, state: u32, tau_successors: &mut TauSuccessors<'_>) -> EvalResult<bool> {
         self.found.clear();
         if !tau_successors(state, &mut self.found)? {
             return Ok(false);
         }
-        let place = self.stack.len();
         self.set(state, Status::Open);
-        if place >= SCANNED {
-            self.deep.insert(state, place as u32);
-        }
-        self.stack.push(Entry {
-            state,
-            low: place as u32,
-            bad: false,
-        });
         let start = self.successors.len();
         self.successors.extend_from_slice(&self.found);
         self.frames.push(Frame {
@@ -242,51 +201,8 @@ impl TauCycles {
             start,
             at: start,
             end: self.successors.len(),
-            place,
         });
         Ok(true)
-    }
-
-    /// The place of open state `state` on the stack.
-    fn place(&self, state: u32) -> u32 {
-        let shallow = &self.stack[..self.stack.len().min(SCANNED)];
-        match shallow.iter().position(|entry| entry.state == state) {
-            Some(place) => place as u32,
-            None => self.deep[&state],
-        }
-    }
-
-    fn lower(&mut self, place: usize, to: u32) {
-        let entry = &mut self.stack[place];
-        entry.low = entry.low.min(to);
-    }
-
-    /// Closes the component whose root sits at `place` on the stack: it
-    /// diverges if it has a cycle (more than one state, or a τ to
-    /// itself) or reaches a divergent state.
-    fn close(&mut self, place: usize) {
-        let members = &self.stack[place..];
-        let divergent = members.len() > 1 || members.iter().any(|entry| entry.bad);
-        let status = if divergent {
-            Status::Divergent
-        } else {
-            Status::Clear
-        };
-        for i in place..self.stack.len() {
-            let state = self.stack[i].state;
-            self.set(state, status);
-            if i >= SCANNED {
-                self.deep.remove(&state);
-            }
-        }
-        self.stack.truncate(place);
-        // A state earlier on the stack that reached this component by τ
-        // learns its answer when its frame looks at the edge: edges are
-        // examined after the component closes only through the status.
-        if divergent && let Some(parent) = self.frames.last() {
-            let place = parent.place;
-            self.stack[place].bad = true;
-        }
     }
 }
 
