@@ -126,16 +126,16 @@ impl Counterexample {
 /// extra columns of the search: a check's specification node), one more
 /// row than events.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Path {
+pub struct RowPath {
     pub events: Vec<EventId>,
     pub rows: Vec<Vec<u32>>,
 }
 
-impl Path {
+impl RowPath {
     /// The path a search recorded to state `id` (a shortest one).
-    pub fn of_search(search: &Search, id: u32) -> Path {
+    pub fn of_search(search: &Search, id: u32) -> RowPath {
         let (events, states) = search.path_to(id);
-        Path {
+        RowPath {
             events,
             rows: states.iter().map(|&s| search.row(s)).collect(),
         }
@@ -159,9 +159,14 @@ pub struct Found<'a> {
 
 /// Describes a violation reached by `path`, a path of `machine` along
 /// which every state's moves are known.
-pub fn describe(machine: &Machine, procs: &Processes, path: Path, found: Found) -> Counterexample {
+pub fn describe(
+    machine: &Machine,
+    procs: &Processes,
+    path: RowPath,
+    found: Found,
+) -> Counterexample {
     let width = machine.components();
-    let Path {
+    let RowPath {
         events: mut path,
         mut rows,
     } = path;

@@ -15,7 +15,7 @@ use crate::symmetry::search_system::Reduction;
 use crate::symmetry::strategy::Strategy;
 use crate::symmetry::structural::group::StructuralReduction;
 
-use super::counterexample::{self, Counterexample, Found, Kind, Path};
+use super::counterexample::{self, Counterexample, Found, Kind, RowPath};
 use super::product::{Breach, Judgement, Product, Specification, Violation};
 use super::structural::StructuralProduct;
 use super::{
@@ -215,7 +215,7 @@ fn genuine_path(
     procs: &mut Processes,
     root: u32,
     violation: Violation,
-) -> Result<(Path, Breach), Failure> {
+) -> Result<(RowPath, Breach), Failure> {
     let unwound = if let Some((spec, system)) = product.reduction_mut() {
         Some(unwind::unwind(
             search,
@@ -231,7 +231,10 @@ fn genuine_path(
         None
     };
     Ok(match unwound {
-        None => (Path::of_search(search, violation.state), violation.breach),
+        None => (
+            RowPath::of_search(search, violation.state),
+            violation.breach,
+        ),
         Some(unwound) => {
             let path = unwound.map_err(Failure::Internal)?;
             let machine = search.machine_mut();
@@ -365,7 +368,7 @@ fn trace_evidence(
     counterexample::describe(
         search.machine(),
         procs,
-        Path::of_search(search, state),
+        RowPath::of_search(search, state),
         Found {
             kind: Kind::Trace,
             error_step: None,

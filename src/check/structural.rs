@@ -17,7 +17,7 @@ use crate::lts::search::Search;
 use crate::process::{EventId, Processes, TAU};
 use crate::symmetry::structural::group::StructuralReduction;
 
-use super::counterexample::Path;
+use super::counterexample::RowPath;
 use super::normal::NodeId;
 use super::spec::Specification;
 
@@ -119,7 +119,7 @@ impl StructuralProduct {
         spec: &mut dyn Specification,
         procs: &mut Processes,
         target: u32,
-    ) -> EvalResult<Result<Path, String>> {
+    ) -> EvalResult<Result<RowPath, String>> {
         let width = search.components();
         let (events, ids) = search.path_to(target);
         let stored: Vec<Vec<u32>> = ids.iter().map(|&id| search.row(id)).collect();
@@ -133,7 +133,7 @@ impl StructuralProduct {
                 "the initial state's representative is not the search's first state".to_string(),
             ));
         }
-        let mut path = Path {
+        let mut path = RowPath {
             events: Vec::with_capacity(events.len()),
             rows: vec![raw],
         };

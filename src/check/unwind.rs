@@ -20,7 +20,7 @@ use crate::lts::search::Search;
 use crate::process::Processes;
 use crate::symmetry::SystemSymmetry;
 
-use super::counterexample::Path;
+use super::counterexample::RowPath;
 use super::normal::NodeId;
 use super::spec::Specification;
 
@@ -35,7 +35,7 @@ pub fn unwind(
     procs: &mut Processes,
     root: NodeId,
     target: u32,
-) -> EvalResult<Result<Path, String>> {
+) -> EvalResult<Result<RowPath, String>> {
     let width = search.components();
     let (events, ids) = search.path_to(target);
     let stored: Vec<Vec<u32>> = ids.iter().map(|&id| search.row(id)).collect();
@@ -54,7 +54,7 @@ pub fn unwind(
             "the initial state's representative is not the search's first state".to_string(),
         ));
     }
-    let mut path = Path {
+    let mut path = RowPath {
         events: Vec::with_capacity(events.len()),
         rows: vec![raw],
     };
@@ -108,7 +108,7 @@ pub fn unwind(
 /// Whether `path` is a behaviour of `machine`: it starts at the initial
 /// state, and each step's event leads from one row's components to the
 /// next's. (Leaves every state on it with its moves known.)
-pub fn replays(machine: &mut Machine, procs: &mut Processes, path: &Path) -> EvalResult<bool> {
+pub fn replays(machine: &mut Machine, procs: &mut Processes, path: &RowPath) -> EvalResult<bool> {
     let width = machine.components();
     if path.rows.first().map(|r| &r[..width]) != Some(machine.initial()) {
         return Ok(false);

@@ -209,7 +209,8 @@ struct Checked {
     counterexample: Option<RenderedCounterexample>,
 }
 
-type Outcome = Result<Checked, Diagnostic>;
+/// One assertion checked, or the error that stopped its check.
+type CheckOutcome = Result<Checked, Diagnostic>;
 
 /// Puts counterexamples into words with process states of the checked
 /// script, made when the first counterexample needs them.
@@ -233,7 +234,7 @@ impl Printer<'_> {
     }
 }
 
-fn entry<'a>(script: &Script, index: usize, outcome: &'a Outcome) -> Entry<'a> {
+fn entry<'a>(script: &Script, index: usize, outcome: &'a CheckOutcome) -> Entry<'a> {
     let span = script.assertions[index].span;
     let line = script.sources.location(span).line;
     let text = assertion_text(script, index);
@@ -330,7 +331,7 @@ fn counterexample_json(cx: &RenderedCounterexample) -> serde_json::Value {
 }
 
 /// One assertion's verdict line, its notes and its counterexample.
-fn plain(script: &Script, index: usize, outcome: &Outcome, limits: &SearchLimits) -> String {
+fn plain(script: &Script, index: usize, outcome: &CheckOutcome, limits: &SearchLimits) -> String {
     let text = assertion_text(script, index);
     let (result, counterexample) = match outcome {
         Ok(checked) => (&checked.result, &checked.counterexample),

@@ -104,11 +104,11 @@ fn from_parts(parts: Vec<Value>) -> Value {
 /// afresh.
 #[derive(Default)]
 pub(super) struct Completeness {
-    known: RefCell<FxHashMap<usize, Known>>,
+    known: RefCell<FxHashMap<usize, RememberedParts>>,
 }
 
 /// A remembered value (kept alive) and whether it is complete.
-type Known = (Arc<[Value]>, bool);
+type RememberedParts = (Arc<[Value]>, bool);
 
 impl Completeness {
     const CAPACITY: usize = 1 << 16;

@@ -109,7 +109,7 @@ type LocalTransitions = Box<[(EventId, u32)]>;
 /// operators above them ask for the events of `excluded` by event: per
 /// state, those on other events (all of them when nothing is excluded).
 #[derive(Debug)]
-struct Listing {
+struct TransitionListing {
     excluded: SetId,
     everything: bool,
     listed: Vec<Option<LocalTransitions>>,
@@ -159,7 +159,7 @@ pub struct Machine {
     /// Events that τ and ✓ take priority over (`:[tau priority over]:`).
     tau_priority: Option<EventSet>,
     plan: Plan,
-    listings: Vec<Listing>,
+    listings: Vec<TransitionListing>,
     /// Each component's listing.
     listing_of: Vec<u32>,
     /// Per node: every visible event it has been able to perform in a
@@ -410,7 +410,7 @@ impl Machine {
     /// One listing per table and excluded set its components use; a
     /// state's listed transitions are made when it is prepared.
     fn index_listings(&mut self) {
-        let mut listings: Vec<Listing> = Vec::new();
+        let mut listings: Vec<TransitionListing> = Vec::new();
         // By (table, excluded set): a machine may have millions of
         // components, so finding a listing must not be a walk of them.
         let mut index: FxHashMap<(u32, SetId), u32> = FxHashMap::default();
@@ -419,7 +419,7 @@ impl Machine {
                 let table = self.table_of[slot];
                 let excluded = self.plan.leaf_excluded[slot];
                 *index.entry((table, excluded)).or_insert_with(|| {
-                    listings.push(Listing {
+                    listings.push(TransitionListing {
                         excluded,
                         everything: self.plan.sets[excluded as usize].is_empty(),
                         listed: Vec::new(),

@@ -37,7 +37,7 @@ use crate::lts::machine::Machine;
 use crate::process::Processes;
 
 use super::columns::{Column, columns};
-use super::matching::{Allowance, Matcher, Outcome, Side};
+use super::matching::{Allowance, MatchOutcome, Matcher, Side};
 use super::perm::Permutation;
 use super::rep::{NValue, OwnedInput, Step, Trace};
 use super::spec::Atom;
@@ -170,7 +170,7 @@ impl SystemSymmetry {
         let inputs = self.read_inputs(machine, procs, &[left, right]);
         let relevant = self.values_that_matter(machine, procs, left);
         let allowance = Allowance::new(budget);
-        let mut search = Search {
+        let mut search = PermutationSearch {
             system: self,
             machine,
             procs,
@@ -208,7 +208,7 @@ impl SystemSymmetry {
 
 /// The answer for two states with different representatives.
 fn decide(
-    search: &mut Search,
+    search: &mut PermutationSearch,
     left: &Explanation,
     right: &Explanation,
     left_variables: &[ComponentVariables],
@@ -255,8 +255,8 @@ fn decide(
         (None, cells)
     };
     let permutation = match search.find((li, &cells.0), (ri, &cells.1)) {
-        (Outcome::Found, Some(permutation)) => permutation,
-        (Outcome::OutOfBudget, _) => return Answer::Undecided { budget },
+        (MatchOutcome::Found, Some(permutation)) => permutation,
+        (MatchOutcome::OutOfBudget, _) => return Answer::Undecided { budget },
         _ => {
             return Answer::NotSymmetric(Evidence::NoPermutation {
                 tried: search.allowance.spent(),
@@ -291,12 +291,12 @@ fn decide(
             (li, left.trace.steps[t].cells()),
             (ri, right.trace.steps[t].cells()),
         ) {
-            (Outcome::Found, _) => {}
-            (Outcome::Exhausted, _) => {
+            (MatchOutcome::Found, _) => {}
+            (MatchOutcome::Exhausted, _) => {
                 parting = Some(t);
                 break;
             }
-            (Outcome::OutOfBudget, _) => {
+            (MatchOutcome::OutOfBudget, _) => {
                 unknown = true;
                 break;
             }
@@ -545,7 +545,7 @@ fn n_values_differ(
 }
 
 /// The exact search for a permutation mapping `left` onto `right`.
-struct Search<'s, 'p> {
+struct PermutationSearch<'s, 'p> {
     system: &'s mut SystemSymmetry,
     machine: &'s mut Machine,
     procs: &'s mut Processes<'p>,
@@ -556,7 +556,7 @@ struct Search<'s, 'p> {
     allowance: &'s Allowance,
 }
 
-impl Search<'_, '_> {
+impl PermutationSearch<'_, '_> {
     fn mapping(&mut self, permutation: Permutation) -> Mapping {
         let alpha = self.system.alpha(self.procs, &permutation);
         Mapping { permutation, alpha }
@@ -568,7 +568,7 @@ impl Search<'_, '_> {
         &mut self,
         (li, lc): (&OwnedInput, &[Vec<usize>]),
         (ri, rc): (&OwnedInput, &[Vec<usize>]),
-    ) -> (Outcome, Option<Permutation>) {
+    ) -> (MatchOutcome, Option<Permutation>) {
         let (left_input, right_input) = (li.input(), ri.input());
         let allowance = self.allowance;
         let mut matcher = Matcher::new(
@@ -597,7 +597,7 @@ impl Search<'_, '_> {
         type_sizes: &[usize],
         cells: (&[Vec<usize>], &[Vec<usize>]),
         found: &mut Option<Permutation>,
-    ) -> Outcome {
+    ) -> MatchOutcome {
         let open: Vec<Atom> = self
             .relevant
             .iter()
@@ -617,15 +617,15 @@ impl Search<'_, '_> {
         loop {
             if level == open.len() {
                 if !self.allowance.take() {
-                    return Outcome::OutOfBudget;
+                    return MatchOutcome::OutOfBudget;
                 }
                 let candidate = fill(&images, &used);
                 if self.maps(&candidate, cells) {
                     *found = Some(candidate);
-                    return Outcome::Found;
+                    return MatchOutcome::Found;
                 }
                 if level == 0 {
-                    return Outcome::Exhausted;
+                    return MatchOutcome::Exhausted;
                 }
                 level -= 1;
                 unassign(open[level], &mut images, &mut used);
@@ -646,7 +646,7 @@ impl Search<'_, '_> {
                 None => {
                     next[level] = 0;
                     if level == 0 {
-                        return Outcome::Exhausted;
+                        return MatchOutcome::Exhausted;
                     }
                     level -= 1;
                     unassign(open[level], &mut images, &mut used);

@@ -66,7 +66,7 @@ fn compresses(builtin: Builtin) -> bool {
 /// definitions of the distinguished types themselves) are not looked
 /// into. In the order met, each syntactic use once.
 pub fn uses(script: &Script, roots: &[FuncId], exempt: &FxHashSet<FuncId>) -> Vec<Reason> {
-    let mut walk = Walk {
+    let mut walk = UseScan {
         script,
         exempt,
         seen: FxHashSet::default(),
@@ -86,7 +86,7 @@ pub fn uses(script: &Script, roots: &[FuncId], exempt: &FxHashSet<FuncId>) -> Ve
     walk.reasons
 }
 
-struct Walk<'a> {
+struct UseScan<'a> {
     script: &'a Script,
     exempt: &'a FxHashSet<FuncId>,
     seen: FxHashSet<FuncId>,
@@ -94,7 +94,7 @@ struct Walk<'a> {
     reasons: Vec<Reason>,
 }
 
-impl Walk<'_> {
+impl UseScan<'_> {
     fn run(&mut self) {
         // Functions are visited in a fixed order (a stack, children pushed
         // in reverse), so reasons come out in the same order every time.

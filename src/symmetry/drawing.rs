@@ -24,12 +24,12 @@ use super::palette::{NO_CELL, cell_colours, needs_legend};
 /// One line of a drawing.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Line {
-    pub spans: Vec<Span>,
+    pub spans: Vec<StyledText>,
 }
 
 /// A piece of a line, with what it shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Span {
+pub struct StyledText {
     pub text: String,
     pub role: Role,
 }
@@ -52,7 +52,7 @@ pub enum Role {
 
 impl Line {
     fn push(&mut self, text: impl Into<String>, role: Role) {
-        self.spans.push(Span {
+        self.spans.push(StyledText {
             text: text.into(),
             role,
         });

@@ -204,7 +204,7 @@ impl Labeller {
         p: ProcId,
         reading: &mut R,
     ) -> bool {
-        Walk {
+        StateReader {
             procs,
             symmetry,
             movable,
@@ -259,7 +259,7 @@ pub enum Part<'a> {
 }
 
 /// One walk over a state, with the caches it needs.
-struct Walk<'w, R> {
+struct StateReader<'w, R> {
     procs: &'w Processes<'w>,
     symmetry: &'w Symmetry,
     movable: &'w Movable,
@@ -267,7 +267,7 @@ struct Walk<'w, R> {
     reading: &'w mut R,
 }
 
-impl<R: Reading> Walk<'_, R> {
+impl<R: Reading> StateReader<'_, R> {
     fn state(&mut self, p: ProcId) -> bool {
         let procs = self.procs;
         let sets_fixed = |set| !self.movable.any(procs.set(set));

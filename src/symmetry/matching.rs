@@ -58,7 +58,7 @@ impl Allowance {
 
 /// How a search ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum MatchOutcome {
     /// A complete pairing was accepted.
     Found,
     /// Every pairing was tried (or rejected).
@@ -165,26 +165,26 @@ impl<'a> Matcher<'a> {
     }
 
     /// Extends the pairing to every component, calling `accept` on each
-    /// complete pairing until it answers [`Outcome::Found`] (the pairing
-    /// is then left in place) or [`Outcome::OutOfBudget`].
-    pub fn search(&mut self, accept: &mut dyn FnMut(&Matcher) -> Outcome) -> Outcome {
+    /// complete pairing until it answers [`MatchOutcome::Found`] (the pairing
+    /// is then left in place) or [`MatchOutcome::OutOfBudget`].
+    pub fn search(&mut self, accept: &mut dyn FnMut(&Matcher) -> MatchOutcome) -> MatchOutcome {
         let (from, partners) = match self.most_constrained() {
             Ok(Some(next)) => next,
             Ok(None) => return accept(self),
-            Err(()) => return Outcome::OutOfBudget,
+            Err(()) => return MatchOutcome::OutOfBudget,
         };
         for to in partners {
             if !self.allowance.take() {
-                return Outcome::OutOfBudget;
+                return MatchOutcome::OutOfBudget;
             }
             if let Some(added) = self.pair(from, to) {
                 match self.search(accept) {
-                    Outcome::Exhausted => self.unpair(from, to, &added),
+                    MatchOutcome::Exhausted => self.unpair(from, to, &added),
                     done => return done,
                 }
             }
         }
-        Outcome::Exhausted
+        MatchOutcome::Exhausted
     }
 
     /// The unpaired left component with the fewest possible partners,

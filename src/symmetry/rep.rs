@@ -27,7 +27,7 @@ use std::cmp::Ordering;
 
 pub use exact::{Leaf, Searched};
 
-use super::matching::{Allowance, Matcher, Outcome, Side};
+use super::matching::{Allowance, MatchOutcome, Matcher, Side};
 use super::perm::Permutation;
 use super::spec::Atom;
 
@@ -573,10 +573,10 @@ impl Workspace {
             if matcher.pair(members[0], target).is_none() {
                 return Some(false);
             }
-            match matcher.search(&mut |_| Outcome::Found) {
-                Outcome::Found => {}
-                Outcome::Exhausted => return Some(false),
-                Outcome::OutOfBudget => return None,
+            match matcher.search(&mut |_| MatchOutcome::Found) {
+                MatchOutcome::Found => {}
+                MatchOutcome::Exhausted => return Some(false),
+                MatchOutcome::OutOfBudget => return None,
             }
         }
         Some(true)

@@ -25,7 +25,7 @@ mod threads;
 
 pub use explain::Explanation;
 pub use order::compare_states;
-pub use threads::Scratch;
+pub use threads::RepresentativeScratch;
 
 use mappability::check_generators;
 

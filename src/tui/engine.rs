@@ -244,7 +244,7 @@ pub enum Request {
 
 /// A move of the state shown, in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Move {
+pub struct ShownMove {
     pub label: String,
     pub kind: EventKind,
     /// The event a τ hides (or the one renamed).
@@ -256,7 +256,7 @@ pub struct Move {
     pub after: Vec<(usize, String)>,
 }
 
-impl Move {
+impl ShownMove {
     pub fn slots(&self) -> impl Iterator<Item = usize> + '_ {
         self.participants.iter().map(|p| p.slot)
     }
@@ -271,7 +271,7 @@ pub struct Shown {
     pub components: Vec<String>,
     /// The components the step into this state changed.
     pub changed: Vec<usize>,
-    pub moves: Vec<Move>,
+    pub moves: Vec<ShownMove>,
     /// Why the moves could not be computed.
     pub problem: Option<String>,
     /// They failed with an error (not stopped by a budget or Esc).

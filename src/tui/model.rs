@@ -4,7 +4,7 @@
 //! script's scope. The animated process owns its own copy of the script
 //! (the expression is added to it), held together with the animator that
 //! borrows it and, where the process is symmetric, the symmetry layer's
-//! view of its supercombinator ([`Lens`]).
+//! view of its supercombinator ([`ProcessSymmetry`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -65,7 +65,7 @@ impl Source {
 
 /// The animated process's symmetry: the distinguished types, where they
 /// came from, and the supercombinator under them — or why there is none.
-pub struct Lens {
+pub struct ProcessSymmetry {
     pub system: SystemSymmetry,
     pub symmetry: Arc<Symmetry>,
     pub about: SymmetryAbout,
@@ -160,7 +160,7 @@ impl StructureView {
 pub struct Stepper<'s> {
     pub animator: Animator<'s>,
     /// Its symmetry, or why it has none.
-    pub lens: Result<Lens, SymmetryAbout>,
+    pub lens: Result<ProcessSymmetry, SymmetryAbout>,
     /// The trace to follow from the initial state (`--after`, the trace
     /// prompt), added to the script as `<after>` — or its diagnostics.
     pub trace: Option<Result<FuncId, String>>,
@@ -217,7 +217,7 @@ impl Animation {
                     Purpose::Show,
                     About::Process(process),
                 );
-                Lens::open(script, func, &mut animator, (&reduce, strategy))
+                ProcessSymmetry::open(script, func, &mut animator, (&reduce, strategy))
             });
             let lens = lens.map_err(|problem| SymmetryAbout {
                 problem: Some(problem),
@@ -236,7 +236,7 @@ impl Animation {
     }
 }
 
-impl Lens {
+impl ProcessSymmetry {
     /// The symmetry `reduce` asks for over the process `func`, checked:
     /// `Ok(Err(..))` says why the process is not symmetric in it.
     fn open(
@@ -244,7 +244,7 @@ impl Lens {
         func: FuncId,
         animator: &mut Animator,
         (reduce, strategy): (&Reduce, Strategy),
-    ) -> Result<Result<Lens, SymmetryAbout>, String> {
+    ) -> Result<Result<ProcessSymmetry, SymmetryAbout>, String> {
         let (machine, procs) = animator.parts_mut();
         if *reduce == Reduce::Structural {
             let structure = crate::symmetry::structural::analyse(machine, procs)
@@ -275,7 +275,7 @@ impl Lens {
         };
         let symmetry = Arc::new(symmetry);
         match Reduction::of_machine(script, symmetry.clone(), strategy, machine, procs) {
-            Reduction::Reduced(system) => Ok(Ok(Lens {
+            Reduction::Reduced(system) => Ok(Ok(ProcessSymmetry {
                 system: *system,
                 symmetry,
                 about,

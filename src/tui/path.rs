@@ -14,15 +14,15 @@ use super::engine::{NONE, Names, Position, Step};
 /// `positions[i + 1]` follows `steps[i]`. Steps past `position` were
 /// undone and can be redone.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Path {
+pub struct StepHistory {
     positions: Vec<Position>,
     steps: Vec<Step>,
     position: usize,
 }
 
-impl Path {
-    pub fn new(initial: Position) -> Path {
-        Path {
+impl StepHistory {
+    pub fn new(initial: Position) -> StepHistory {
+        StepHistory {
             positions: vec![initial],
             steps: Vec::new(),
             position: 0,
@@ -165,7 +165,7 @@ mod tests {
 
     #[test]
     fn extending_after_an_undo_drops_the_undone_steps() {
-        let mut path = Path::new(position(0));
+        let mut path = StepHistory::new(position(0));
         path.extend(&[(step(5), position(1)), (step(6), position(2))], 2);
         assert_eq!(path.position(), 2);
         path.goto(1);
@@ -184,7 +184,7 @@ mod tests {
 
     #[test]
     fn a_replay_can_stop_short_of_its_last_step() {
-        let mut path = Path::new(position(0));
+        let mut path = StepHistory::new(position(0));
         path.extend(&[(step(5), position(1)), (step(6), position(2))], 1);
         assert_eq!(path.position(), 1);
         assert_eq!(path.len(), 2);

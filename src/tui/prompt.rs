@@ -75,7 +75,7 @@ pub struct Prompt {
 
 /// What an edit did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub enum EditOutcome {
     /// The prompt stays open; the text may have changed.
     Editing,
     Confirmed(String),
@@ -123,7 +123,7 @@ impl Prompt {
 
     /// Applies `key`, with the earlier entries for this prompt's purpose
     /// (oldest first).
-    pub fn edit(&mut self, key: PromptKey, history: &[String]) -> Outcome {
+    pub fn edit(&mut self, key: PromptKey, history: &[String]) -> EditOutcome {
         let selected = std::mem::replace(&mut self.selected, false);
         match key {
             PromptKey::Char(c) => {
@@ -170,10 +170,10 @@ impl Prompt {
             }
             PromptKey::Older => self.browse(history, true),
             PromptKey::Newer => self.browse(history, false),
-            PromptKey::Confirm => return Outcome::Confirmed(self.text()),
-            PromptKey::Cancel => return Outcome::Cancelled,
+            PromptKey::Confirm => return EditOutcome::Confirmed(self.text()),
+            PromptKey::Cancel => return EditOutcome::Cancelled,
         }
-        Outcome::Editing
+        EditOutcome::Editing
     }
 
     fn browse(&mut self, history: &[String], older: bool) {
@@ -273,7 +273,7 @@ mod tests {
         assert_eq!(p.text(), " ");
         assert_eq!(
             p.edit(PromptKey::Confirm, &[]),
-            Outcome::Confirmed(" ".into())
+            EditOutcome::Confirmed(" ".into())
         );
     }
 

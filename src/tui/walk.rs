@@ -5,9 +5,9 @@
 
 use crate::lts::machine::OutlineRow;
 
-use super::engine::{Animated, Mark, Move, Shown, WalkPath};
+use super::engine::{Animated, Mark, Shown, ShownMove, WalkPath};
 use super::model::SymmetryAbout;
-use super::path::{NameTable, Path};
+use super::path::{NameTable, StepHistory};
 
 /// A counterexample loaded into the animator: what the specification
 /// was doing beside each of its steps.
@@ -65,7 +65,7 @@ impl WalkRecord {
 pub struct Walk {
     pub process: String,
     pub outline: Vec<OutlineRow>,
-    pub path: Path,
+    pub path: StepHistory,
     /// The current state, as the engine described it.
     pub shown: Option<Box<Shown>>,
     pub names: NameTable,
@@ -86,7 +86,7 @@ impl Walk {
     /// the new process has a reduced walk too), with the mark it found
     /// again (why one was dropped is the caller's to say).
     pub fn new(animated: Animated, reduced: bool) -> Walk {
-        let mut path = Path::new(animated.initial);
+        let mut path = StepHistory::new(animated.initial);
         let walked = animated.walked;
         path.extend(&walked.steps, walked.position);
         let mut names = NameTable::default();
@@ -116,7 +116,7 @@ impl Walk {
     }
 
     /// The current state's moves (none while it is described).
-    pub fn moves(&self) -> &[Move] {
+    pub fn moves(&self) -> &[ShownMove] {
         self.shown.as_ref().map_or(&[], |s| s.moves.as_slice())
     }
 

@@ -25,7 +25,9 @@ use super::ty::{Class, Store, Ty, TyId};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Reported;
 
-pub type Outcome<T = TyId> = Result<T, Reported>;
+/// What checking found (a type, by default), or that it reported a type
+/// error.
+pub type Inferred<T = TyId> = Result<T, Reported>;
 
 /// Whether values of a datatype can be compared with `==`: decided for
 /// a group of datatypes once their fields' types are known.
@@ -196,7 +198,7 @@ impl<'s> Checker<'s> {
     }
 
     /// Counts a step of work; past the budget, inference stops.
-    pub fn tick(&mut self) -> Outcome<()> {
+    pub fn tick(&mut self) -> Inferred<()> {
         if self.ticker.stopped().is_some() || self.ticker.tick().is_err() {
             return Err(Reported);
         }

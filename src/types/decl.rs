@@ -13,7 +13,7 @@
 use crate::script::ir::{ChannelId, CtorId, DataTypeId, ExprKind, FuncId, GlobalId, GlobalKind};
 use crate::syntax::Span;
 
-use super::checker::{Checker, Context, Equality, Outcome};
+use super::checker::{Checker, Context, Equality, Inferred};
 use super::env::{Binding, Scheme, generalise, instantiate};
 use super::infer::Captures;
 use super::order::Decl;
@@ -180,7 +180,7 @@ impl Checker<'_> {
             GlobalKind::NameType(func) => {
                 let context = Context::Declaration(global.name);
                 let _ = self.within(context, |c| {
-                    c.at(global.span, |c| -> Outcome<()> {
+                    c.at(global.span, |c| -> Inferred<()> {
                         // An annotation gives the type of the set.
                         let t = match &script.function(*func).annotation {
                             Some(a) => {
@@ -200,7 +200,7 @@ impl Checker<'_> {
             GlobalKind::SubType(clauses) => {
                 let context = Context::Declaration(global.name);
                 let _ = self.within(context, |c| {
-                    c.at(global.span, |c| -> Outcome<()> {
+                    c.at(global.span, |c| -> Inferred<()> {
                         let parent = c.store.fresh();
                         for (ctor, fields) in clauses {
                             c.check_subtype_clause(*ctor, fields, parent)?;
@@ -222,7 +222,7 @@ impl Checker<'_> {
         ctor: CtorId,
         fields: &[FuncId],
         parent: TyId,
-    ) -> Outcome<()> {
+    ) -> Inferred<()> {
         let given = self.field_types(fields, &[Class::Complete])?;
         let binding = self.env.ctor(ctor).clone();
         let ctor_type = instantiate(&mut self.store, &binding);
@@ -264,7 +264,7 @@ impl Checker<'_> {
                     span: constructor.span,
                 };
                 let _ = c.within(context, |c| {
-                    c.at(constructor.span, |c| -> Outcome<()> {
+                    c.at(constructor.span, |c| -> Inferred<()> {
                         let signature = match &constructor.annotation {
                             Some(a) => {
                                 let signature = c.annotation_type(a);
@@ -293,7 +293,7 @@ impl Checker<'_> {
         };
         let context = Context::Declaration(channel.name);
         let _ = self.within(context, |c| {
-            c.at(channel.span, |c| -> Outcome<()> {
+            c.at(channel.span, |c| -> Inferred<()> {
                 let signature = channel.annotation.as_ref().map(|a| c.annotation_type(a));
                 if let Some(signature) = signature {
                     if channel.fields.is_empty() {
@@ -318,7 +318,7 @@ impl Checker<'_> {
 
     /// The fields a channel's or constructor's field sets give: each set's
     /// values, split where they are dotted (`{0.1}` is two fields).
-    fn field_types(&mut self, fields: &[FuncId], classes: &[Class]) -> Outcome<Vec<TyId>> {
+    fn field_types(&mut self, fields: &[FuncId], classes: &[Class]) -> Inferred<Vec<TyId>> {
         let mut out = Vec::new();
         for &field in fields {
             let t = self.check_function(field, Captures::None);
@@ -333,7 +333,7 @@ impl Checker<'_> {
     /// The type of the values a type expression stands for: `{Int}` is
     /// `Int`, `({Int}, {Bool})` is `(Int, Bool)`, `{Int}.{Bool}` is
     /// `Int.Bool`.
-    pub fn type_expression(&mut self, t: TyId) -> Outcome {
+    pub fn type_expression(&mut self, t: TyId) -> Inferred {
         let (t, node) = self.store.view(t);
         match node {
             Ty::Tuple(list) => {

@@ -14,7 +14,7 @@ use crate::script::ir::{
 };
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 
-use super::checker::{Checker, Context, Outcome};
+use super::checker::{Checker, Context, Inferred};
 use super::env::{Binding, instantiate, instantiate_scheme};
 use super::ty::{Class, Store, Ty, TyId, atom};
 
@@ -237,7 +237,7 @@ impl Checker<'_> {
     }
 
     /// `types` made one, the first taken as expected (FDR's `unifyAll`).
-    pub fn unify_all(&mut self, types: &[TyId]) -> Outcome {
+    pub fn unify_all(&mut self, types: &[TyId]) -> Inferred {
         match types {
             [] => Ok(self.store.fresh()),
             [t] => Ok(*t),
@@ -254,7 +254,7 @@ impl Checker<'_> {
         self.infer_pattern(p).unwrap_or(atom::ERROR)
     }
 
-    fn infer_pattern(&mut self, p: &Pattern) -> Outcome {
+    fn infer_pattern(&mut self, p: &Pattern) -> Inferred {
         Ok(match p {
             Pattern::Wildcard => self.store.fresh(),
             Pattern::Bind(slot) => self.slot(*slot),
@@ -306,7 +306,7 @@ impl Checker<'_> {
         })
     }
 
-    fn same_pattern_types(&mut self, ps: &[Pattern]) -> Outcome {
+    fn same_pattern_types(&mut self, ps: &[Pattern]) -> Inferred {
         let Some((first, rest)) = ps.split_first() else {
             return Ok(self.store.fresh());
         };
@@ -353,7 +353,7 @@ impl Checker<'_> {
     }
 
     /// The type of the expression `e`, its parts checked on the way.
-    fn infer(&mut self, e: ExprId) -> Outcome {
+    fn infer(&mut self, e: ExprId) -> Inferred {
         self.tick()?;
         let script = self.script;
         let expr = &script.expr(e).kind;
@@ -483,7 +483,7 @@ impl Checker<'_> {
     /// `f(args)`: `f` must be a function of as many arguments; each
     /// argument's dots are worked out before it is matched, and a dotted
     /// argument is not taken apart to fit (`g(x.y)` against `g(B)`).
-    fn infer_call(&mut self, f: ExprId, args: &[ExprId]) -> Outcome {
+    fn infer_call(&mut self, f: ExprId, args: &[ExprId]) -> Inferred {
         let params: Vec<TyId> = args.iter().map(|_| self.store.fresh()).collect();
         let result = self.store.fresh();
         let function = self.store.fun(&params, result);
@@ -512,7 +512,7 @@ impl Checker<'_> {
         Ok(result)
     }
 
-    fn infer_binary(&mut self, op: BinaryOp, a: ExprId, b: ExprId) -> Outcome {
+    fn infer_binary(&mut self, op: BinaryOp, a: ExprId, b: ExprId) -> Inferred {
         use BinaryOp as B;
         Ok(match op {
             B::Add | B::Sub | B::Mul | B::Div | B::Mod => {
@@ -718,7 +718,7 @@ impl Checker<'_> {
 
     // ------------------------------------------------------------ processes
 
-    fn infer_process(&mut self, e: ExprId) -> Outcome<()> {
+    fn infer_process(&mut self, e: ExprId) -> Inferred<()> {
         use ExprKind as E;
         let script = self.script;
         let proc = atom::PROC;
@@ -802,7 +802,7 @@ impl Checker<'_> {
         event: ExprId,
         fields: &[crate::script::ir::Field],
         then: ExprId,
-    ) -> Outcome<()> {
+    ) -> Inferred<()> {
         if fields.is_empty() {
             self.expect(event, atom::EVENT);
         } else {

@@ -19,7 +19,7 @@
 //!   matches `b` itself (no fields) or `a=>p'=>*b`, recording the fields
 //!   in its pointer `p`.
 
-use super::checker::{Checker, Equality, Outcome};
+use super::checker::{Checker, Equality, Inferred};
 use super::ty::{Class, Classes, Ty, TyId, atom};
 use crate::script::ir::DataTypeId;
 
@@ -35,7 +35,7 @@ pub enum Match {
 impl Checker<'_> {
     /// Makes `expected` and `actual` one type, or reports why they
     /// cannot be.
-    pub fn unify(&mut self, expected: TyId, actual: TyId) -> Outcome {
+    pub fn unify(&mut self, expected: TyId, actual: TyId) -> Inferred {
         self.tick()?;
         let expected = self.store.head(expected);
         let actual = self.store.head(actual);
@@ -50,13 +50,13 @@ impl Checker<'_> {
 
     /// `expected` must have the classes `classes` (FDR unifies with a
     /// fresh variable of those classes, and so do its messages).
-    pub fn ensure_classes(&mut self, classes: &[Class], t: TyId) -> Outcome {
+    pub fn ensure_classes(&mut self, classes: &[Class], t: TyId) -> Inferred {
         let v = self.store.var(Classes::of(classes));
         self.unify(v, t)
     }
 
     /// Unifies two types, neither of them a link: the type both are.
-    fn unify_heads(&mut self, a: TyId, b: TyId) -> Outcome {
+    fn unify_heads(&mut self, a: TyId, b: TyId) -> Inferred {
         use Ty::*;
         match (self.store.node(a), self.store.node(b)) {
             (Error, _) => Ok(b),
@@ -70,7 +70,7 @@ impl Checker<'_> {
 
     /// Unifies two types one of which is a variable, flexible or rigid:
     /// the other must have the classes it asks for.
-    fn unify_variables(&mut self, a: TyId, b: TyId) -> Outcome {
+    fn unify_variables(&mut self, a: TyId, b: TyId) -> Inferred {
         use Ty::*;
         match (self.store.node(a), self.store.node(b)) {
             (Var(ca), Var(cb)) => {
@@ -115,7 +115,7 @@ impl Checker<'_> {
 
     /// Unifies two types neither of which is a variable nor dotted: their
     /// heads must agree, and their parts are unified.
-    fn unify_structures(&mut self, a: TyId, b: TyId) -> Outcome {
+    fn unify_structures(&mut self, a: TyId, b: TyId) -> Inferred {
         use Ty::*;
         match (self.store.node(a), self.store.node(b)) {
             (Int, Int) | (Bool, Bool) | (Proc, Proc) | (Event, Event) | (Char, Char) => Ok(a),
@@ -157,7 +157,7 @@ impl Checker<'_> {
     /// Unifies two types one of which is dotted: a dot, a value waiting
     /// for fields (dotable), or one taking any number of them
     /// (extendable).
-    fn unify_dotted(&mut self, a: TyId, b: TyId) -> Outcome {
+    fn unify_dotted(&mut self, a: TyId, b: TyId) -> Inferred {
         use Ty::*;
         match (self.store.node(a), self.store.node(b)) {
             (Dotable(..), Dotable(..)) => self.unify_dotables(a, b),
@@ -249,7 +249,7 @@ impl Checker<'_> {
         }
     }
 
-    fn require_symmetric(&mut self) -> Outcome<()> {
+    fn require_symmetric(&mut self) -> Inferred<()> {
         if self.symmetric {
             Ok(())
         } else {
@@ -259,7 +259,7 @@ impl Checker<'_> {
 
     /// Records what an `Extendable`'s pointer holds; a rigid pointer (an
     /// annotation's `a=>*b`) cannot be made to hold anything.
-    fn write_pointer(&mut self, pointer: TyId, fields: TyId) -> Outcome<()> {
+    fn write_pointer(&mut self, pointer: TyId, fields: TyId) -> Inferred<()> {
         let pointer = self.store.find(pointer);
         match self.store.node(pointer) {
             // Unifying the fields after it may already have tied the
@@ -281,7 +281,7 @@ impl Checker<'_> {
 
     /// Solves variable `v` as `t`, unless `t` contains `v` even once its
     /// dots are worked out (an infinite type).
-    fn substitute_var(&mut self, v: TyId, t: TyId) -> Outcome {
+    fn substitute_var(&mut self, v: TyId, t: TyId) -> Inferred {
         let t = if self.occurs(v, t)? {
             let evaluated = self.evaluate_dots(t)?;
             if self.store.head(evaluated) == v {
@@ -301,7 +301,7 @@ impl Checker<'_> {
         Ok(t)
     }
 
-    fn occurs(&mut self, v: TyId, t: TyId) -> Outcome<bool> {
+    fn occurs(&mut self, v: TyId, t: TyId) -> Inferred<bool> {
         let mut stack = vec![t];
         while let Some(t) = stack.pop() {
             self.tick()?;
@@ -319,7 +319,7 @@ impl Checker<'_> {
 
     /// `t` must be of `class`: solved where it can be (a variable gains
     /// the class), reported where it cannot.
-    pub fn unify_class(&mut self, class: Class, t: TyId) -> Outcome<()> {
+    pub fn unify_class(&mut self, class: Class, t: TyId) -> Inferred<()> {
         self.tick()?;
         self.class_pairs.push((class, t));
         let result = self.class_of_head(class, t);
@@ -327,7 +327,7 @@ impl Checker<'_> {
         result
     }
 
-    fn class_of_head(&mut self, class: Class, t: TyId) -> Outcome<()> {
+    fn class_of_head(&mut self, class: Class, t: TyId) -> Inferred<()> {
         use Class as C;
         use Ty::*;
         let (t, node) = self.store.view(t);
@@ -496,7 +496,7 @@ impl Checker<'_> {
 
     /// `t` with its dots worked out: each value waiting for fields takes
     /// the fields after it (a final variable takes all the rest).
-    pub fn evaluate_dots(&mut self, t: TyId) -> Outcome {
+    pub fn evaluate_dots(&mut self, t: TyId) -> Inferred {
         self.tick()?;
         let (t, node) = self.store.view(t);
         match node {
@@ -568,7 +568,7 @@ impl Checker<'_> {
 
     /// FDR's reading of a list of fields: each value waiting for fields
     /// applied to those after it.
-    pub fn eval_list(&mut self, mode: Match, list: Vec<TyId>) -> Outcome<Vec<TyId>> {
+    pub fn eval_list(&mut self, mode: Match, list: Vec<TyId>) -> Inferred<Vec<TyId>> {
         self.tick()?;
         let mut list: Vec<TyId> = list.into_iter().map(|t| self.store.head(t)).collect();
         if list.len() <= 1 {
@@ -640,7 +640,7 @@ impl Checker<'_> {
 
     /// Two lists of fields made one, field by field; a value waiting for
     /// fields on one side takes as many of the other's as it needs.
-    fn combine(&mut self, xs: Vec<TyId>, ys: Vec<TyId>) -> Outcome<Vec<TyId>> {
+    fn combine(&mut self, xs: Vec<TyId>, ys: Vec<TyId>) -> Inferred<Vec<TyId>> {
         self.tick()?;
         let xs: Vec<TyId> = xs.into_iter().map(|t| self.store.head(t)).collect();
         let ys: Vec<TyId> = ys.into_iter().map(|t| self.store.head(t)).collect();
@@ -730,7 +730,7 @@ impl Checker<'_> {
     }
 
     /// Two values waiting for fields made one.
-    fn unify_dotables(&mut self, a: TyId, b: TyId) -> Outcome {
+    fn unify_dotables(&mut self, a: TyId, b: TyId) -> Inferred {
         let a = self.normal_form(a);
         let b = self.normal_form(b);
         let (args_a, result_a) = self.reduce_dotable(a);
@@ -797,7 +797,7 @@ impl Checker<'_> {
         self.reduce_dotable(t).1
     }
 
-    fn zip_unify(&mut self, xs: &[TyId], ys: &[TyId]) -> Outcome<Vec<TyId>> {
+    fn zip_unify(&mut self, xs: &[TyId], ys: &[TyId]) -> Inferred<Vec<TyId>> {
         xs.iter().zip(ys).map(|(&x, &y)| self.unify(x, y)).collect()
     }
 
@@ -812,7 +812,7 @@ impl Checker<'_> {
 
     /// Whether `t` is a value that some dots turn into a `result`
     /// (`ensureIsExtendable`): unifies it with `p=>*result`.
-    pub fn expect_extendable(&mut self, result: TyId, actual: TyId) -> Outcome {
+    pub fn expect_extendable(&mut self, result: TyId, actual: TyId) -> Inferred {
         let pointer = self.store.fresh();
         let extendable = self.store.add(Ty::Extendable(result, pointer));
         self.unify(extendable, actual)

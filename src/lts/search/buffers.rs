@@ -1,7 +1,7 @@
 //! The search's working buffers, reused from block to block: the
 //! parents of the states stored ([`Parents`]), a round's block and what
-//! it fills ([`Round`]), the successors a visitor kept ([`Kept`]), the
-//! states left to the search's own thread ([`Later`]), the block
+//! it fills ([`Round`]), the successors a visitor kept ([`KeptSuccessors`]), the
+//! states left to the search's own thread ([`LaterStates`]), the block
 //! expanded ahead ([`Ahead`]), rows copied out of the store ([`Rows`])
 //! and the run's bookkeeping ([`Storing`]).
 
@@ -50,8 +50,8 @@ pub(super) struct Round {
     /// How many of the block's states are ready to visit.
     pub(super) expanded: usize,
     pub(super) parts: Vec<Part>,
-    pub(super) later: Later,
-    pub(super) kept: Kept,
+    pub(super) later: LaterStates,
+    pub(super) kept: KeptSuccessors,
     pub(super) batch: Batch,
 }
 
@@ -76,7 +76,7 @@ pub(super) struct Ahead {
 /// them first cost dining's searches 1–4 %. Those the visitor filtered,
 /// or a canonicaliser rewrote, are copied.
 #[derive(Default)]
-pub(super) struct Kept {
+pub(super) struct KeptSuccessors {
     pub(super) counts: Vec<u32>,
     pub(super) events: Vec<EventId>,
     pub(super) runs: Vec<Run>,
@@ -92,7 +92,7 @@ pub(super) struct Run {
 }
 
 /// Where kept rows are: the successors of a block's part, of a part of
-/// its left-out states ([`Later::parts`]), or [`Kept::copied`].
+/// its left-out states ([`LaterStates::parts`]), or [`KeptSuccessors::copied`].
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum RowsAt {
     Part(usize),
@@ -100,7 +100,7 @@ pub(super) enum RowsAt {
     Copied,
 }
 
-impl Kept {
+impl KeptSuccessors {
     pub(super) fn clear(&mut self) {
         self.counts.clear();
         self.events.clear();
@@ -120,7 +120,7 @@ impl Kept {
     }
 
     /// The kept rows, run by run, in order.
-    pub(super) fn rows<'a>(&'a self, parts: &'a [Part], later: &'a Later) -> Vec<&'a [u32]> {
+    pub(super) fn rows<'a>(&'a self, parts: &'a [Part], later: &'a LaterStates) -> Vec<&'a [u32]> {
         let rows = |run: &Run| match run.at {
             RowsAt::Part(i) => &parts[i].successors.rows[run.range.clone()],
             RowsAt::Later(i) => &later.parts[i].successors.rows[run.range.clone()],
@@ -150,13 +150,13 @@ pub(super) struct Storing {
 /// ([`Search::expand_later`]): their rows and the parts that expanded
 /// them, in order, and where the next one's successors are.
 #[derive(Default)]
-pub(super) struct Later {
+pub(super) struct LaterStates {
     pub(super) rows: Vec<u32>,
     pub(super) parts: Vec<Part>,
     pub(super) next: LaterAt,
 }
 
-/// A place among [`Later::parts`]' successors.
+/// A place among [`LaterStates::parts`]' successors.
 #[derive(Default)]
 pub(super) struct LaterAt {
     pub(super) part: usize,
@@ -177,7 +177,7 @@ pub(super) struct Expanded<'a> {
     pub(super) judged: bool,
 }
 
-impl Later {
+impl LaterStates {
     /// Where the successors of the next of these states are.
     pub(super) fn next(&mut self) -> Expanded<'_> {
         let at = &mut self.next;

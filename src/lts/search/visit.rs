@@ -10,7 +10,7 @@ use crate::process::EventId;
 use super::super::expand::LATER;
 use super::super::machine::Machine;
 use super::super::store::StateStore;
-use super::buffers::{Expanded, Kept, Parents, Round, RowsAt, Storing};
+use super::buffers::{Expanded, KeptSuccessors, Parents, Round, RowsAt, Storing};
 use super::{Caller, Context, DROP, Flow, Search, Visit, Visitor};
 
 /// The stored states as judging a block sees them: the store, the
@@ -107,7 +107,7 @@ impl Search {
     fn keep(
         stored: &mut Stored<'_>,
         caller: &mut Caller<'_, '_>,
-        kept: &mut Kept,
+        kept: &mut KeptSuccessors,
         flow: Flow,
         state: Expanded<'_>,
     ) -> EvalResult<()> {

@@ -44,7 +44,7 @@ pub enum Searched {
 }
 
 /// The search's bookkeeping.
-struct Search {
+struct ExactSearch {
     leaves: u64,
     /// The individualisation path of the first leaf.
     first_path: Option<Vec<u32>>,
@@ -65,7 +65,7 @@ impl Workspace {
     /// permutation (the caller compares the image it gives).
     pub fn exact(&mut self, input: &Input, leaf: &mut dyn FnMut(&Permutation) -> Leaf) -> Searched {
         self.shapes_first(input);
-        let mut search = Search {
+        let mut search = ExactSearch {
             leaves: 0,
             first_path: None,
             automorphisms: Vec::new(),
@@ -83,7 +83,7 @@ impl Workspace {
         &mut self,
         input: &Input,
         path: &mut Vec<u32>,
-        search: &mut Search,
+        search: &mut ExactSearch,
         leaf: &mut dyn FnMut(&Permutation) -> Leaf,
     ) -> Flow {
         while self.refine(input, None) {}

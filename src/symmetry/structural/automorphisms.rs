@@ -244,7 +244,7 @@ impl Partition {
 }
 
 /// The search's bookkeeping.
-struct Search<'g> {
+struct AutomorphismSearch<'g> {
     graph: &'g CommunicationGraph,
     counts: Vec<u32>,
     first_leaf: Vec<u32>,
@@ -278,7 +278,7 @@ pub fn automorphisms(graph: &CommunicationGraph) -> Automorphisms {
         p.refine(graph, vec![start], &mut counts);
         shapes.push(p.shape());
     }
-    let mut search = Search {
+    let mut search = AutomorphismSearch {
         graph,
         counts,
         first_leaf: p.order.clone(),
@@ -313,7 +313,7 @@ pub fn automorphisms(graph: &CommunicationGraph) -> Automorphisms {
     }
 }
 
-impl Search<'_> {
+impl AutomorphismSearch<'_> {
     /// A leaf below `p` (at `depth` on its path) the first leaf maps
     /// onto by an automorphism, and that automorphism.
     fn find(&mut self, p: Partition, depth: usize) -> Option<Vec<u32>> {

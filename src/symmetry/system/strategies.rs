@@ -18,7 +18,7 @@ use crate::process::Processes;
 use super::super::perm::Permutation;
 use super::super::rep::{Input, Leaf, OwnedInput, Searched, Workspace};
 use super::super::strategy::Strategy;
-use super::{Image, Scratch, SystemSymmetry};
+use super::{Image, RepresentativeScratch, SystemSymmetry};
 
 /// Images made between two polls of the meter.
 const POLL_EVERY: u64 = 256;
@@ -379,13 +379,13 @@ impl SystemSymmetry {
     /// the budget, then does it).
     pub(super) fn try_exact(
         &self,
-        scratch: &mut Scratch,
+        scratch: &mut RepresentativeScratch,
         machine: &Machine,
         row: &[u32],
         out: &mut [u32],
     ) -> Option<Permutation> {
         self.try_read(scratch, machine, row)?;
-        let Scratch {
+        let RepresentativeScratch {
             workspace,
             ranks,
             atoms,

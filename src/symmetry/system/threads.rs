@@ -3,7 +3,7 @@
 //! buffers of their own per thread.
 
 use crate::lts::machine::Machine;
-use crate::lts::search::{Scratch as SearchScratch, SharedCanonicaliser};
+use crate::lts::search::{Scratch, SharedCanonicaliser};
 use crate::process::Processes;
 
 use super::super::label::{Labels, key_of};
@@ -14,8 +14,8 @@ use super::super::strategy::Strategy;
 use super::{Image, SystemSymmetry};
 
 impl SharedCanonicaliser for SystemSymmetry {
-    fn scratch(&self) -> SearchScratch {
-        SearchScratch(Box::new(Scratch::default()))
+    fn scratch(&self) -> Scratch {
+        Scratch(Box::new(RepresentativeScratch::default()))
     }
 
     /// [`SystemSymmetry::try_representative`] for the search's threads;
@@ -23,12 +23,12 @@ impl SharedCanonicaliser for SystemSymmetry {
     /// successor's take the same room).
     fn try_components(
         &self,
-        scratch: &mut SearchScratch,
+        scratch: &mut Scratch,
         machine: &Machine,
         row: &mut [u32],
         images: &mut Vec<u16>,
     ) -> bool {
-        let scratch: &mut Scratch = scratch
+        let scratch: &mut RepresentativeScratch = scratch
             .0
             .downcast_mut()
             .expect("a scratch this canonicaliser made");
@@ -62,7 +62,7 @@ impl SharedCanonicaliser for SystemSymmetry {
 /// Buffers for finding representatives on a thread of its own
 /// ([`SystemSymmetry::try_representative`]).
 #[derive(Debug, Default)]
-pub struct Scratch {
+pub struct RepresentativeScratch {
     /// The representative being made.
     out: Vec<u32>,
     pub(super) workspace: Workspace,
@@ -100,13 +100,13 @@ impl SystemSymmetry {
     /// learnt later keep the order of those known now.
     pub fn try_representative<'s>(
         &self,
-        scratch: &'s mut Scratch,
+        scratch: &'s mut RepresentativeScratch,
         machine: &Machine,
         row: &[u32],
         out: &mut [u32],
     ) -> Option<&'s Permutation> {
         self.try_read(scratch, machine, row)?;
-        let Scratch {
+        let RepresentativeScratch {
             workspace,
             ranks,
             atoms,
@@ -132,11 +132,11 @@ impl SystemSymmetry {
     /// `None` where a label or a shape is not known yet.
     pub(super) fn try_read(
         &self,
-        scratch: &mut Scratch,
+        scratch: &mut RepresentativeScratch,
         machine: &Machine,
         row: &[u32],
     ) -> Option<()> {
-        let Scratch {
+        let RepresentativeScratch {
             ranks,
             atoms,
             bounds,

@@ -11,7 +11,7 @@ use super::super::model::Source;
 use super::super::panes::Context;
 use super::super::panes::events::EventsPane;
 use super::super::panes::symmetry::SymmetryPane;
-use super::super::prompt::{Outcome, Prompt, PromptKey, Purpose};
+use super::super::prompt::{EditOutcome, Prompt, PromptKey, Purpose};
 use super::{Action, App, DEFAULT_RANDOM_RUN, Job, Overlay};
 use crate::lts::animator::EventKind;
 
@@ -100,7 +100,7 @@ impl App {
             Some(Overlay::Prompt(mut prompt)) => {
                 let history = self.history.of(prompt.purpose).to_vec();
                 match prompt.edit(key, &history) {
-                    Outcome::Editing => {
+                    EditOutcome::Editing => {
                         if prompt.purpose == Purpose::Filter {
                             let moves = self.walk.as_ref().map_or(&[][..], |w| w.moves()).to_vec();
                             self.panes
@@ -109,7 +109,7 @@ impl App {
                         }
                         self.overlay = Some(Overlay::Prompt(prompt));
                     }
-                    Outcome::Cancelled => {
+                    EditOutcome::Cancelled => {
                         // The filter as it was before the prompt opened
                         // (Esc again, outside the prompt, clears it).
                         if prompt.purpose == Purpose::Filter {
@@ -120,7 +120,7 @@ impl App {
                                 .set_filter(&before, &moves);
                         }
                     }
-                    Outcome::Confirmed(text) => {
+                    EditOutcome::Confirmed(text) => {
                         self.history.remember(prompt.purpose, &text);
                         self.prompt_confirmed(prompt.purpose, text);
                     }

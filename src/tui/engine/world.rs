@@ -4,7 +4,7 @@
 //! related by a permutation σ at every position).
 //!
 //! This file holds the world and the parts its jobs share: the walk's
-//! stores and the borrowing of them together (`Ctx`). The jobs are in
+//! stores and the borrowing of them together (`WalkParts`). The jobs are in
 //! the child modules: answering each request (`requests`), opening,
 //! following and reloading walks (`opening`), one step of both walks
 //! (`stepping`), fired, random and replayed walks (`walks`), following a
@@ -70,7 +70,7 @@ impl Permutations {
 }
 
 /// Everything about the animated process that outlives one request.
-struct Walk {
+struct WalkState {
     animation: Animation,
     process: String,
     raw: StateStore,
@@ -85,11 +85,11 @@ struct World {
     symmetry: Option<String>,
     /// How the symmetry view and the reduced walk find representatives.
     strategy: Strategy,
-    walk: Option<Walk>,
+    walk: Option<WalkState>,
     /// The walk left when another process or counterexample was opened,
     /// kept so that the user's trace is not lost (the interface decides
     /// which walk is worth keeping).
-    earlier: Option<Walk>,
+    earlier: Option<WalkState>,
 }
 
 impl World {
@@ -106,7 +106,7 @@ impl World {
 }
 
 /// The pieces of a walk a step works on, borrowed together.
-struct Ctx<'a, 's> {
+struct WalkParts<'a, 's> {
     script: &'a Script,
     stepper: &'a mut Stepper<'s>,
     raw: &'a mut StateStore,
@@ -121,7 +121,7 @@ struct NameLog<'a> {
     new: Names,
 }
 
-impl Walk {
+impl WalkState {
     fn render(&self, e: crate::eval::EvalError) -> String {
         self.animation
             .with_dependent(|script, _| e.to_diagnostic().render(&script.sources))
@@ -134,8 +134,8 @@ impl Walk {
 
     /// Runs `f` with the walk's parts borrowed together, and collects
     /// the names it used.
-    fn with<R>(&mut self, f: impl FnOnce(&mut Ctx) -> R) -> (R, Names) {
-        let Walk {
+    fn with<R>(&mut self, f: impl FnOnce(&mut WalkParts) -> R) -> (R, Names) {
+        let WalkState {
             animation,
             raw,
             reduced,
@@ -144,7 +144,7 @@ impl Walk {
             ..
         } = self;
         animation.with_dependent_mut(|script, stepper| {
-            let mut ctx = Ctx {
+            let mut ctx = WalkParts {
                 script,
                 stepper,
                 raw,
@@ -162,7 +162,7 @@ impl Walk {
     }
 }
 
-impl Ctx<'_, '_> {
+impl WalkParts<'_, '_> {
     /// An evaluation's failure in words: a stop (Esc, the memory budget)
     /// plainly, a mistake in the script as its diagnostic.
     fn render(&self, e: crate::eval::EvalError) -> String {

@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::super::config::{Command, PaneId, Theme};
-use super::super::engine::Move;
+use super::super::engine::ShownMove;
 use super::super::layout::{Column, Placement, Shown};
 use super::{Context, Effect, Hint, List, Pane, clip, elide_middle, unanimated_hints};
 use crate::lts::animator::EventKind;
@@ -24,7 +24,7 @@ pub struct EventsPane {
 
 impl EventsPane {
     /// The moves the filter lets through, by their index in `moves`.
-    pub fn visible(&self, moves: &[Move]) -> Vec<usize> {
+    pub fn visible(&self, moves: &[ShownMove]) -> Vec<usize> {
         let needle = self.filter.to_lowercase();
         moves
             .iter()
@@ -43,20 +43,20 @@ impl EventsPane {
             .collect()
     }
 
-    pub fn set_filter(&mut self, filter: &str, moves: &[Move]) {
+    pub fn set_filter(&mut self, filter: &str, moves: &[ShownMove]) {
         self.filter = filter.to_string();
         self.list.selected = 0;
         self.fit(moves);
     }
 
     /// Keeps the selection on a move the filter shows.
-    pub fn fit(&mut self, moves: &[Move]) {
+    pub fn fit(&mut self, moves: &[ShownMove]) {
         let visible = self.visible(moves).len();
         self.list.fit(visible);
     }
 
     /// A command among `moves`: moving the selection, or firing it.
-    fn respond(&mut self, command: Command, moves: &[Move], page: usize) -> Effect {
+    fn respond(&mut self, command: Command, moves: &[ShownMove], page: usize) -> Effect {
         let visible = self.visible(moves);
         if self.list.navigate(command, visible.len(), page) {
             return Effect::None;
@@ -71,7 +71,7 @@ impl EventsPane {
     }
 
     /// The n-th (from 1) visible move, for the digit keys.
-    pub fn nth(&self, n: usize, moves: &[Move]) -> Effect {
+    pub fn nth(&self, n: usize, moves: &[ShownMove]) -> Effect {
         let visible = self.visible(moves);
         match n.checked_sub(1).and_then(|k| visible.get(k)) {
             Some(&i) => Effect::Fire(i),
@@ -82,7 +82,7 @@ impl EventsPane {
         }
     }
 
-    fn title_of(&self, moves: &[Move]) -> String {
+    fn title_of(&self, moves: &[ShownMove]) -> String {
         let visible = self.visible(moves).len();
         if self.filter.is_empty() {
             format!(" Events ({visible}) ")
@@ -101,7 +101,7 @@ impl EventsPane {
         frame: &mut Frame,
         area: Rect,
         theme: &Theme,
-        moves: Option<&[Move]>,
+        moves: Option<&[ShownMove]>,
         why_none: &str,
     ) -> usize {
         let Some(moves) = moves else {
@@ -131,7 +131,7 @@ impl EventsPane {
         // components) and what tells moves that read alike apart (their
         // components' states after them, with where they first differ):
         // made once, for the column widths and the drawing.
-        let rows: Vec<(usize, &Move, String, String, Option<Parting>)> = visible
+        let rows: Vec<(usize, &ShownMove, String, String, Option<Parting>)> = visible
             .iter()
             .enumerate()
             .skip(offset)
@@ -305,17 +305,17 @@ fn arrowed(after: &str) -> String {
 }
 
 /// Where the components after a move first differ from another's: the
-/// component's place in [`Move::after`] and the character of its text.
+/// component's place in [`ShownMove::after`] and the character of its text.
 type Parting = (usize, usize);
 
 /// Where the components after `m` first differ from those after the
 /// move most like it among the moves that read the same (same event,
 /// same hidden event). `None` when no other move reads the same.
-fn difference(m: &Move, moves: &[Move]) -> Option<Parting> {
+fn difference(m: &ShownMove, moves: &[ShownMove]) -> Option<Parting> {
     if m.after.is_empty() {
         return None;
     }
-    let first_difference = |other: &Move| {
+    let first_difference = |other: &ShownMove| {
         let parted = m
             .after
             .iter()
@@ -419,8 +419,8 @@ pub fn event_style(theme: &Theme, kind: EventKind) -> Style {
 mod tests {
     use super::*;
 
-    fn twin(after: &str) -> Move {
-        Move {
+    fn twin(after: &str) -> ShownMove {
+        ShownMove {
             label: "τ".into(),
             kind: EventKind::Tau,
             hidden: Some("getTop.T0.Null".into()),
@@ -439,7 +439,7 @@ mod tests {
         let at = difference(&moves[0], &moves);
         assert_eq!(at, Some((0, 14)));
         assert_eq!(difference(&moves[2], &moves), Some((0, 0)));
-        let shown = |m: &Move, width| around(&m.after, difference(m, &moves).unwrap(), width);
+        let shown = |m: &ShownMove, width| around(&m.after, difference(m, &moves).unwrap(), width);
         assert_eq!(shown(&moves[0], 30), "#1 initNode!T0?n!A!Null -> se…");
         assert_eq!(shown(&moves[0], 14), "#1 …?n!A!Null…");
         assert_eq!(shown(&moves[1], 14), "#1 …?n!B!Null…");

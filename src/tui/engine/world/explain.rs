@@ -17,14 +17,14 @@ use crate::tui::engine::{
 };
 use crate::tui::model::Stepper;
 
-use super::{Ctx, Walk};
+use super::{WalkParts, WalkState};
 
-impl Walk {
+impl WalkState {
     /// Compares two states, each of the walk it was seen in (`.1`: the
     /// reduced walk's).
     pub(super) fn compare(&mut self, marked: (Position, bool), here: (Position, bool)) -> Reply {
         let (outcome, _) = self.with(|ctx| {
-            let row = |ctx: &mut Ctx, (at, reduced): (Position, bool)| {
+            let row = |ctx: &mut WalkParts, (at, reduced): (Position, bool)| {
                 ctx.row(at.state(reduced), reduced && at.has_reduced())
             };
             let (left, right) = (row(ctx, marked), row(ctx, here));
@@ -39,7 +39,7 @@ impl Walk {
     }
 }
 
-impl Ctx<'_, '_> {
+impl WalkParts<'_, '_> {
     /// Why the states `left` and `right` got the representatives they
     /// did, from the symmetry layer's comparison (`None` without
     /// symmetry).

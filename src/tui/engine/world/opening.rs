@@ -11,7 +11,7 @@ use crate::tui::engine::{Animated, Control, Mark, Opened, Replay, Reply, WalkPat
 use crate::tui::model::{Animation, Listing, Source};
 use crate::tui::session::SavedMark;
 
-use super::{Permutations, Walk, World};
+use super::{Permutations, WalkState, World};
 
 impl World {
     /// Opens `process` in the loaded script, replaying or following what
@@ -38,7 +38,7 @@ impl World {
             self.control.meter(),
         )?;
         let width = animation.with_dependent(|_, s| s.animator.components());
-        let mut walk = Walk {
+        let mut walk = WalkState {
             animation,
             process: process.to_string(),
             raw: StateStore::new(width),
@@ -204,7 +204,7 @@ pub(super) struct Opening {
 /// A walk's process and the replay of its path and mark, read off the
 /// walk that made them (none: nothing to read, an empty path).
 pub(super) fn replay_of(
-    mut walk: Option<&mut Walk>,
+    mut walk: Option<&mut WalkState>,
     path: WalkPath,
     control: &Control,
 ) -> Result<(String, Replay), String> {
@@ -228,7 +228,7 @@ pub(super) fn replay_of(
 /// A mark as a session saves it, read off the walk that made it (none:
 /// nothing to read it from).
 pub(super) fn saved_mark(
-    walk: Option<&mut Walk>,
+    walk: Option<&mut WalkState>,
     mark: &Mark,
     control: &Control,
 ) -> Result<Option<SavedMark>, String> {

@@ -3,11 +3,11 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::tui::engine::{Move, Position, Shown, Step, Want};
+use crate::tui::engine::{Position, Shown, ShownMove, Step, Want};
 
-use super::{Ctx, Walk};
+use super::{WalkParts, WalkState};
 
-impl Walk {
+impl WalkState {
     pub(super) fn show(
         &mut self,
         at: Position,
@@ -18,7 +18,7 @@ impl Walk {
     }
 }
 
-impl Ctx<'_, '_> {
+impl WalkParts<'_, '_> {
     /// A state as the panes show it.
     pub(super) fn show(
         &mut self,
@@ -84,7 +84,7 @@ impl Ctx<'_, '_> {
 fn moves_in_words(
     animator: &crate::lts::animator::Animator,
     enabled: Vec<crate::lts::animator::Enabled>,
-) -> Vec<Move> {
+) -> Vec<ShownMove> {
     let mut count: FxHashMap<(&str, Option<&str>), usize> = FxHashMap::default();
     for e in &enabled {
         *count.entry((&e.label, e.hidden.as_deref())).or_default() += 1;
@@ -104,7 +104,7 @@ fn moves_in_words(
             } else {
                 Vec::new()
             };
-            Move {
+            ShownMove {
                 label: e.label,
                 kind: e.kind,
                 hidden: e.hidden,

@@ -10,15 +10,15 @@ use crate::symmetry::walk::{Mirrored, Settled};
 use crate::tui::engine::{NONE, Position, Step};
 use crate::tui::model::Stepper;
 
-use super::{Ctx, Walk};
+use super::{WalkParts, WalkState};
 
-impl Walk {
+impl WalkState {
     pub(super) fn initial(&mut self) -> EvalResult<Position> {
         self.with(|ctx| ctx.initial()).0
     }
 }
 
-impl Ctx<'_, '_> {
+impl WalkParts<'_, '_> {
     /// The position of the initial state.
     fn initial(&mut self) -> EvalResult<Position> {
         let row = self.stepper.animator.initial();

@@ -6,9 +6,9 @@ use crate::check::trace::{follow, typed_events};
 use crate::script::ir::FuncId;
 use crate::tui::engine::{Control, Position, Step, Walked, Want};
 
-use super::{Ctx, Walk};
+use super::{WalkParts, WalkState};
 
-impl Walk {
+impl WalkState {
     /// Follows the trace the animation was opened with (`--after`, the
     /// trace prompt) from `initial`, τ steps as the search for it found
     /// them; where it stops short, says why (the first event that cannot
@@ -30,7 +30,7 @@ impl Walk {
     }
 }
 
-impl Ctx<'_, '_> {
+impl WalkParts<'_, '_> {
     /// Follows the trace `func` (visible events) from `at`: the search
     /// for it ([`follow`]) runs on the animator's own machine, so the
     /// states along the path it finds are states here, and each of its

@@ -6,9 +6,9 @@ use crate::eval::EvalResult;
 use crate::tui::engine::{Control, Mark, NONE, Names, Position, Replay, Reply, Step, Walked, Want};
 use crate::tui::session::{SavedMark, SavedStep};
 
-use super::{Ctx, POLL_EVERY, Walk};
+use super::{POLL_EVERY, WalkParts, WalkState};
 
-impl Walk {
+impl WalkState {
     /// The reply for `steps` taken from `from`, showing the last state.
     pub(super) fn walked(
         &mut self,
@@ -155,7 +155,7 @@ impl Walk {
     }
 }
 
-impl Ctx<'_, '_> {
+impl WalkParts<'_, '_> {
     /// Takes up to `limit` steps from `at` (in the reduced walk's terms
     /// with `reduced`), the `k`-th the move `pick` chooses from the
     /// position reached (an `Err` stops, saying why), watching `control`:
