@@ -315,6 +315,32 @@ assert P :[divergence-free]
     );
 }
 
+/// A divergence is found where it is: seven hidden counters of ten
+/// states each make 10^7 states, all τ-connected, and the initial state's
+/// τ-cycle (the first counter going round) is ten steps long. The search
+/// answers a block's worth of states past it, not after the whole
+/// component (which takes the 10^7).
+#[test]
+fn a_divergence_at_the_start_of_a_vast_tau_component_is_found_there() {
+    let text = "channel a, b, c, d, e, f, g : {0..9}
+C(x, n) = x.n -> C(x, (n + 1) % 10)
+System = (C(a, 0) ||| C(b, 0) ||| C(c, 0) ||| C(d, 0) ||| C(e, 0) ||| C(f, 0) ||| C(g, 0)) \\ Events
+assert System :[divergence free]
+";
+    let script = Script::load_str("vast.csp", text).expect("the script loads");
+    let budget = Budget {
+        max_states: Some(200_000),
+        ..Budget::default()
+    };
+    let result = run(&script, 0, &budget);
+    assert_eq!(result.verdict, Verdict::Failed);
+    assert!(result.states < 50_000, "{} states explored", result.states);
+    let cx = result.counterexample.as_ref().expect("a counterexample");
+    assert_eq!(words(&script, cx).kind, Kind::Divergence);
+    assert!(cx.trace().is_empty());
+    replay(&script, 0, cx);
+}
+
 /// Divergence is answered from the search's own τ-transitions, a level
 /// or so behind the judging; a breach of another kind found meanwhile
 /// must still lose to a divergence at an earlier state (here the first,

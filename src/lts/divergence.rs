@@ -155,6 +155,10 @@ impl TauCycles {
             if !self.open(start, tau_successors)? {
                 return Ok(Progress::Waiting(start));
             }
+            if self.top_reaches_back() {
+                self.end_path(Status::Divergent);
+                return Ok(Progress::Answered(true));
+            }
         }
         while let Some(frame) = self.frames.last_mut() {
             if frame.at == frame.end {
@@ -173,6 +177,10 @@ impl TauCycles {
                         self.frames.last_mut().expect("this frame").at -= 1;
                         return Ok(Progress::Waiting(next));
                     }
+                    if self.top_reaches_back() {
+                        self.end_path(Status::Divergent);
+                        return Ok(Progress::Answered(true));
+                    }
                 }
                 // A τ back to the path (to itself included) closes a
                 // cycle; one to a divergent state reaches one.
@@ -184,6 +192,17 @@ impl TauCycles {
             }
         }
         Ok(Progress::Answered(false))
+    }
+
+    /// Whether the state just opened has a τ back to the path (to itself
+    /// included) or to a divergent state: looked for among all its
+    /// τ-successors before the search goes deeper through the first, so
+    /// a cycle at hand is not missed for one far away.
+    fn top_reaches_back(&self) -> bool {
+        let frame = self.frames.last().expect("a state just opened");
+        self.successors[frame.start..frame.end]
+            .iter()
+            .any(|&next| matches!(self.status(next), Status::Open | Status::Divergent))
     }
 
     /// Puts `state` on the path with a frame over its τ-successors;
@@ -620,9 +639,60 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_cycle_at_hand_is_answered_before_the_tau_component_is_recorded() {
+        // The root has a τ to itself and starts a long chain of τs; the
+        // chain's states are recorded after it. The answer comes with
+        // the root alone.
+        let mut log = TauLog::default();
+        log.ask(0);
+        log.record(0, [1, 0]);
+        assert_eq!(log.advance(), Some(0));
+        // A cycle behind a clear τ-component: 0 -> 1, 0 -> 2 (clear,
+        // stable), 1 -> 3 -> 1. Known once 3 is recorded, whatever
+        // comes after.
+        let edges = [(0, 2), (0, 1), (1, 3), (3, 1)];
+        assert_eq!(
+            log_answers(6, &edges),
+            [None, None, None, Some(0), Some(0), Some(0)]
+        );
+        // A deep cycle: the answer waits for the chain down to it, and
+        // no longer.
+        let mut edges: Vec<(u32, u32)> = (0..50).map(|s| (s, s + 1)).collect();
+        edges.push((50, 45));
+        let answers = log_answers(60, &edges);
+        assert_eq!(answers[49], None);
+        assert_eq!(answers[50], Some(0));
+    }
+
+    /// Whether `start` reaches a τ-cycle, by brute force: some state it
+    /// reaches reaches itself again.
+    fn reaches_a_cycle(edges: &[(u32, u32)], start: u32) -> bool {
+        let reach = |from: u32| {
+            let mut seen = vec![from];
+            let mut at = 0;
+            while at < seen.len() {
+                let s = seen[at];
+                at += 1;
+                for &(_, b) in edges.iter().filter(|e| e.0 == s) {
+                    if !seen.contains(&b) {
+                        seen.push(b);
+                    }
+                }
+            }
+            seen
+        };
+        reach(start).into_iter().any(|u| {
+            edges
+                .iter()
+                .filter(|e| e.0 == u)
+                .any(|&(_, b)| reach(b).contains(&u))
+        })
+    }
+
     proptest::proptest! {
-        /// The log's answer is the first state, in order, that the plain
-        /// search over the whole graph finds divergent.
+        /// Each state's answer is brute force's, and the log's is the
+        /// first state, in order, that diverges.
         #[test]
         fn the_log_agrees_with_a_search_over_the_whole_graph(
             n in 1u32..40,
@@ -631,7 +701,13 @@ mod tests {
             let edges: Vec<(u32, u32)> =
                 raw.into_iter().map(|(a, b)| (a % n, b % n)).collect();
             let mut cycles = TauCycles::default();
-            let first = (0..n).find(|&s| diverges(&edges, s, &mut cycles));
+            for s in 0..n {
+                proptest::prop_assert_eq!(
+                    diverges(&edges, s, &mut cycles),
+                    reaches_a_cycle(&edges, s)
+                );
+            }
+            let first = (0..n).find(|&s| reaches_a_cycle(&edges, s));
             let answers = log_answers(n, &edges);
             proptest::prop_assert_eq!(answers[n as usize - 1], first);
             // Once given, the answer stays.
