@@ -42,7 +42,8 @@ use counterexample::Counterexample;
 use normal::Normaliser;
 use searched::has_trace;
 use spec::{
-    Anything, DeadlockFree, Deterministic, Refines, RefusalTesting, Revivals, Specification,
+    Anything, DeadlockFree, Deterministic, NormalForm, Refines, RefusalTesting, Revivals,
+    Specification,
 };
 
 /// An assertion's answer.
@@ -610,11 +611,13 @@ fn run(
             let refusals = model != Model::Traces;
             let divergences = with_divergences(Some(model));
             let spec: Box<dyn Specification> = match model {
-                Model::Revivals | Model::RevivalsDivergences => Box::new(Revivals(normaliser)),
-                Model::Refusals | Model::RefusalsDivergences => {
-                    Box::new(RefusalTesting(normaliser))
+                Model::Revivals | Model::RevivalsDivergences => {
+                    Box::new(NormalForm::new(normaliser, Revivals))
                 }
-                _ => Box::new(Refines(normaliser)),
+                Model::Refusals | Model::RefusalsDivergences => {
+                    Box::new(NormalForm::new(normaliser, RefusalTesting))
+                }
+                _ => Box::new(NormalForm::new(normaliser, Refines)),
             };
             searched::product(
                 procs,
@@ -641,7 +644,11 @@ fn run(
                 Property::Deterministic => {
                     let (normaliser, root) =
                         normalise(procs, imp, priority.clone(), "implementation")?;
-                    (Box::new(Deterministic(normaliser)), root, (true, fd))
+                    (
+                        Box::new(NormalForm::new(normaliser, Deterministic)),
+                        root,
+                        (true, fd),
+                    )
                 }
             };
             // The fixed specifications and the implementation's own

@@ -14,7 +14,7 @@ mod fixed;
 pub(super) mod normal_forms;
 
 pub use fixed::{Anything, DeadlockFree};
-pub use normal_forms::{Deterministic, Refines, RefusalTesting, Revivals};
+pub use normal_forms::{Deterministic, NormalForm, Refines, RefusalTesting, Revivals};
 
 use super::counterexample::Kind;
 use super::normal::{NodeId, Normaliser};

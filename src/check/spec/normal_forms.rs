@@ -1,10 +1,9 @@
-//! The specifications made of a normal form: refinement in the traces,
-//! failures and failures-divergences models ([`Refines`]), in the
-//! revivals models ([`Revivals`]) and the refusal-testing models
-//! ([`RefusalTesting`]), and determinism, against the implementation's
-//! own normal form ([`Deterministic`]). What they share — the node after
-//! an event, permuting nodes and targets, the minimal acceptances — is
-//! the functions at the end; the copy the threads judge by is
+//! The specifications made of a normal form ([`NormalForm`]), one for
+//! each model: refinement in the traces, failures and
+//! failures-divergences models ([`Refines`]), in the revivals models
+//! ([`Revivals`]) and the refusal-testing models ([`RefusalTesting`]),
+//! and determinism, against the implementation's own normal form
+//! ([`Deterministic`]). The copy the threads judge by is
 //! [`NormalFormCopy`].
 
 use super::super::counterexample::Kind;
@@ -15,34 +14,105 @@ use crate::eval::EvalResult;
 use crate::process::{EventId, Processes, TAU};
 use crate::symmetry::Permutation;
 
-/// Refinement of a normalised specification process (`[T=`, `[F=`,
-/// `[FD=`).
-pub struct Refines(pub Normaliser);
+/// A specification made of a normal form, judged as its model `M`
+/// says: what the models share — the node after an event, permuting
+/// nodes and targets, the specification's divergence, the copy for the
+/// workers — is written once here, and each model ([`Refines`],
+/// [`Deterministic`], [`Revivals`], [`RefusalTesting`]) says what is its
+/// own ([`NormalFormModel`]).
+pub struct NormalForm<M> {
+    normal: Normaliser,
+    model: M,
+}
 
-/// The normal form of the implementation itself: every stable state
-/// must accept everything the trace so far allows (`:[deterministic]`).
-pub struct Deterministic(pub Normaliser);
+impl<M: NormalFormModel> NormalForm<M> {
+    pub fn new(normal: Normaliser, model: M) -> NormalForm<M> {
+        NormalForm { normal, model }
+    }
+}
 
-/// A normalised specification in the revivals model (V, VD): besides its
-/// failures, every event a stable implementation state offers must be
-/// offered by a stable specification state that refuses at least as
-/// much.
-pub struct Revivals(pub Normaliser);
+/// What one model of a normal-form specification decides for itself.
+pub trait NormalFormModel: Send {
+    /// The events a stable implementation state accepting `accepted`
+    /// refuses although `node` requires one of them; `None` when allowed.
+    fn refused(
+        &self,
+        normal: &mut Normaliser,
+        procs: &mut Processes,
+        node: NodeId,
+        accepted: &[EventId],
+    ) -> EvalResult<Option<Vec<EventId>>> {
+        refused_acceptances(normal, procs, node, accepted)
+    }
 
-/// A normalised specification in the refusal-testing model (R, RD): an
-/// event a stable implementation state performs is followed only from
-/// the specification's stable states that refuse as much, so the
-/// refusals along the whole trace are tested.
-pub struct RefusalTesting(pub Normaliser);
+    /// As [`Specification::after_stable`].
+    fn after_stable(
+        &self,
+        _normal: &mut Normaliser,
+        _procs: &mut Processes,
+        _node: NodeId,
+        _accepted: &[EventId],
+        _event: EventId,
+    ) -> EvalResult<Option<Option<NodeId>>> {
+        Ok(Some(None))
+    }
 
-impl Specification for Refines {
+    /// Whether a reduced search's successors carry the normal form's
+    /// targets, whose τ-closure waits until they are permuted (not where
+    /// the node after an event depends on the refusal before it).
+    fn permutes_targets(&self) -> bool {
+        true
+    }
+
+    /// Whether the specification's own divergence allows anything after.
+    fn specification_diverges(&self) -> bool {
+        true
+    }
+
+    /// Whether the workers may judge by a copy of the normal form, and
+    /// whether the copy is of the implementation's own (determinism);
+    /// `None`: only the search's thread judges it.
+    fn copy(&self) -> Option<bool> {
+        None
+    }
+
+    /// As [`Specification::follows_refusals`].
+    fn follows_refusals(&self) -> bool {
+        false
+    }
+
+    /// As [`Specification::refusal_kind`].
+    fn refusal_kind(&self) -> Kind {
+        Kind::Refusal
+    }
+
+    /// As [`Specification::event_breach_note`].
+    fn event_breach_note(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// As [`Specification::refusals_before`].
+    fn refusals_before(&self) -> &'static str {
+        ""
+    }
+
+    /// Whether a counterexample shows the specification's states.
+    fn shows_normal_form(&self) -> bool {
+        false
+    }
+}
+
+impl<M: NormalFormModel> Specification for NormalForm<M> {
     fn after(
         &mut self,
         procs: &mut Processes,
         node: NodeId,
         event: EventId,
     ) -> EvalResult<Option<NodeId>> {
-        after(&mut self.0, procs, node, event)
+        if event == TAU {
+            return Ok(Some(node));
+        }
+        self.normal.after(procs, node, event)
     }
 
     fn refused(
@@ -51,16 +121,34 @@ impl Specification for Refines {
         node: NodeId,
         accepted: &[EventId],
     ) -> EvalResult<Option<Vec<EventId>>> {
-        refused_acceptances(&mut self.0, procs, node, accepted)
+        self.model.refused(&mut self.normal, procs, node, accepted)
     }
 
+    fn after_stable(
+        &mut self,
+        procs: &mut Processes,
+        node: NodeId,
+        accepted: &[EventId],
+        event: EventId,
+    ) -> EvalResult<Option<Option<NodeId>>> {
+        self.model
+            .after_stable(&mut self.normal, procs, node, accepted, event)
+    }
+
+    /// The target, marked, whose τ-closure waits until it is permuted.
     fn after_column(
         &mut self,
         procs: &mut Processes,
         node: NodeId,
         event: EventId,
     ) -> EvalResult<Option<u32>> {
-        target_column(&mut self.0, procs, node, event)
+        if event == TAU || !self.model.permutes_targets() {
+            return self.after(procs, node, event);
+        }
+        Ok(self.normal.after_target(procs, node, event)?.map(|target| {
+            debug_assert!(target < TARGET, "fewer targets than 2^31");
+            target | TARGET
+        }))
     }
 
     fn permute_column(
@@ -69,7 +157,11 @@ impl Specification for Refines {
         column: u32,
         perm: &Permutation,
     ) -> EvalResult<NodeId> {
-        permute_column(&mut self.0, procs, column, perm)
+        if column & TARGET != 0 {
+            self.normal.permute_target(procs, column & !TARGET, perm)
+        } else {
+            self.permute(procs, column, perm)
+        }
     }
 
     fn permute(
@@ -78,50 +170,84 @@ impl Specification for Refines {
         node: NodeId,
         perm: &Permutation,
     ) -> EvalResult<NodeId> {
-        permute(&mut self.0, procs, node, perm)
+        if perm.is_identity() {
+            Ok(node)
+        } else {
+            self.normal.permute(procs, node, perm)
+        }
     }
 
     fn divergent(&mut self, procs: &mut Processes, node: NodeId) -> EvalResult<bool> {
-        self.0.divergent(procs, node)
+        if self.model.specification_diverges() {
+            self.normal.divergent(procs, node)
+        } else {
+            Ok(false)
+        }
     }
 
     fn is_symmetric(&self) -> bool {
-        self.0.is_symmetric()
+        self.normal.is_symmetric()
     }
 
     fn shared_judge(&self, refusals: bool, divergences: bool) -> Option<SharedCopy> {
-        let copy = NormalFormCopy::of(&self.0, false, refusals, divergences);
+        let deterministic = self.model.copy()?;
+        let copy = NormalFormCopy::of(&self.normal, deterministic, refusals, divergences);
         Some(Judge::new(copy, refusals, divergences).shared())
     }
 
     fn learnt(&self) -> u64 {
-        self.0.learnt()
+        self.normal.learnt()
+    }
+
+    fn follows_refusals(&self) -> bool {
+        self.model.follows_refusals()
+    }
+
+    fn refusal_kind(&self) -> Kind {
+        self.model.refusal_kind()
+    }
+
+    fn event_breach_note(&self) -> Option<&'static str> {
+        self.model.event_breach_note()
+    }
+
+    fn refusals_before(&self) -> &'static str {
+        self.model.refusals_before()
     }
 
     fn shown_normal_form(&self) -> Option<&Normaliser> {
-        Some(&self.0)
+        self.model.shows_normal_form().then_some(&self.normal)
     }
 }
 
-impl Specification for Deterministic {
-    fn after(
-        &mut self,
-        procs: &mut Processes,
-        node: NodeId,
-        event: EventId,
-    ) -> EvalResult<Option<NodeId>> {
-        after(&mut self.0, procs, node, event)
+/// Refinement of a normalised specification process (`[T=`, `[F=`,
+/// `[FD=`).
+pub struct Refines;
+
+impl NormalFormModel for Refines {
+    fn copy(&self) -> Option<bool> {
+        Some(false)
     }
 
+    fn shows_normal_form(&self) -> bool {
+        true
+    }
+}
+
+/// The normal form of the implementation itself: every stable state
+/// must accept everything the trace so far allows (`:[deterministic]`).
+pub struct Deterministic;
+
+impl NormalFormModel for Deterministic {
     /// The events the trace allows that the state does not offer.
     fn refused(
-        &mut self,
+        &self,
+        normal: &mut Normaliser,
         procs: &mut Processes,
         node: NodeId,
         accepted: &[EventId],
     ) -> EvalResult<Option<Vec<EventId>>> {
-        let missing: Vec<EventId> = self
-            .0
+        let missing: Vec<EventId> = normal
             .initials(procs, node)?
             .iter()
             .map(|&(e, _)| e)
@@ -130,44 +256,12 @@ impl Specification for Deterministic {
         Ok((!missing.is_empty()).then_some(missing))
     }
 
-    fn after_column(
-        &mut self,
-        procs: &mut Processes,
-        node: NodeId,
-        event: EventId,
-    ) -> EvalResult<Option<u32>> {
-        target_column(&mut self.0, procs, node, event)
+    fn specification_diverges(&self) -> bool {
+        false
     }
 
-    fn permute_column(
-        &mut self,
-        procs: &mut Processes,
-        column: u32,
-        perm: &Permutation,
-    ) -> EvalResult<NodeId> {
-        permute_column(&mut self.0, procs, column, perm)
-    }
-
-    fn permute(
-        &mut self,
-        procs: &mut Processes,
-        node: NodeId,
-        perm: &Permutation,
-    ) -> EvalResult<NodeId> {
-        permute(&mut self.0, procs, node, perm)
-    }
-
-    fn is_symmetric(&self) -> bool {
-        self.0.is_symmetric()
-    }
-
-    fn shared_judge(&self, refusals: bool, divergences: bool) -> Option<SharedCopy> {
-        let copy = NormalFormCopy::of(&self.0, true, refusals, divergences);
-        Some(Judge::new(copy, refusals, divergences).shared())
-    }
-
-    fn learnt(&self) -> u64 {
-        self.0.learnt()
+    fn copy(&self) -> Option<bool> {
+        Some(true)
     }
 
     fn refusal_kind(&self) -> Kind {
@@ -175,75 +269,28 @@ impl Specification for Deterministic {
     }
 }
 
-impl Specification for Revivals {
-    fn after(
-        &mut self,
-        procs: &mut Processes,
-        node: NodeId,
-        event: EventId,
-    ) -> EvalResult<Option<NodeId>> {
-        after(&mut self.0, procs, node, event)
-    }
+/// A normalised specification in the revivals model (V, VD): besides its
+/// failures, every event a stable implementation state offers must be
+/// offered by a stable specification state that refuses at least as
+/// much.
+pub struct Revivals;
 
-    fn refused(
-        &mut self,
-        procs: &mut Processes,
-        node: NodeId,
-        accepted: &[EventId],
-    ) -> EvalResult<Option<Vec<EventId>>> {
-        refused_acceptances(&mut self.0, procs, node, accepted)
-    }
-
+impl NormalFormModel for Revivals {
     /// Allowed when a stable state of the specification refuses as much
     /// and offers the event (a revival); the successor is the usual one.
     fn after_stable(
-        &mut self,
+        &self,
+        normal: &mut Normaliser,
         procs: &mut Processes,
         node: NodeId,
         accepted: &[EventId],
         event: EventId,
     ) -> EvalResult<Option<Option<NodeId>>> {
-        let revived = self
-            .0
+        let revived = normal
             .stable_acceptances(procs, node)?
             .iter()
             .any(|a| is_subset(a, accepted) && a.contains(&event));
         Ok(revived.then_some(None))
-    }
-
-    fn after_column(
-        &mut self,
-        procs: &mut Processes,
-        node: NodeId,
-        event: EventId,
-    ) -> EvalResult<Option<u32>> {
-        target_column(&mut self.0, procs, node, event)
-    }
-
-    fn permute_column(
-        &mut self,
-        procs: &mut Processes,
-        column: u32,
-        perm: &Permutation,
-    ) -> EvalResult<NodeId> {
-        permute_column(&mut self.0, procs, column, perm)
-    }
-
-    fn permute(
-        &mut self,
-        procs: &mut Processes,
-        node: NodeId,
-        perm: &Permutation,
-    ) -> EvalResult<NodeId> {
-        permute(&mut self.0, procs, node, perm)
-    }
-
-    fn divergent(&mut self, procs: &mut Processes, node: NodeId) -> EvalResult<bool> {
-        self.0.divergent(procs, node)
-    }
-
-    fn is_symmetric(&self) -> bool {
-        self.0.is_symmetric()
     }
 
     fn follows_refusals(&self) -> bool {
@@ -251,55 +298,30 @@ impl Specification for Revivals {
     }
 }
 
-impl Specification for RefusalTesting {
-    fn after(
-        &mut self,
-        procs: &mut Processes,
-        node: NodeId,
-        event: EventId,
-    ) -> EvalResult<Option<NodeId>> {
-        after(&mut self.0, procs, node, event)
-    }
+/// A normalised specification in the refusal-testing model (R, RD): an
+/// event a stable implementation state performs is followed only from
+/// the specification's stable states that refuse as much, so the
+/// refusals along the whole trace are tested.
+pub struct RefusalTesting;
 
-    fn refused(
-        &mut self,
-        procs: &mut Processes,
-        node: NodeId,
-        accepted: &[EventId],
-    ) -> EvalResult<Option<Vec<EventId>>> {
-        refused_acceptances(&mut self.0, procs, node, accepted)
-    }
-
+impl NormalFormModel for RefusalTesting {
     /// Followed only from the specification's stable states that refuse
     /// as much: the node after is theirs.
     fn after_stable(
-        &mut self,
+        &self,
+        normal: &mut Normaliser,
         procs: &mut Processes,
         node: NodeId,
         accepted: &[EventId],
         event: EventId,
     ) -> EvalResult<Option<Option<NodeId>>> {
-        Ok(self
-            .0
+        Ok(normal
             .after_refusing(procs, node, accepted, event)?
             .map(Some))
     }
 
-    fn permute(
-        &mut self,
-        procs: &mut Processes,
-        node: NodeId,
-        perm: &Permutation,
-    ) -> EvalResult<NodeId> {
-        permute(&mut self.0, procs, node, perm)
-    }
-
-    fn divergent(&mut self, procs: &mut Processes, node: NodeId) -> EvalResult<bool> {
-        self.0.divergent(procs, node)
-    }
-
-    fn is_symmetric(&self) -> bool {
-        self.0.is_symmetric()
+    fn permutes_targets(&self) -> bool {
+        false
     }
 
     fn follows_refusals(&self) -> bool {
@@ -318,64 +340,6 @@ impl Specification for RefusalTesting {
 
     fn refusals_before(&self) -> &'static str {
         " (and the refusals at the stable states before)"
-    }
-}
-
-/// The node after `event` from `node` (τ keeps the node).
-fn after(
-    normal: &mut Normaliser,
-    procs: &mut Processes,
-    node: NodeId,
-    event: EventId,
-) -> EvalResult<Option<NodeId>> {
-    if event == TAU {
-        return Ok(Some(node));
-    }
-    normal.after(procs, node, event)
-}
-
-/// The column of a successor by `event` in a reduced search: the
-/// target, marked, whose τ-closure waits until it is permuted.
-fn target_column(
-    normal: &mut Normaliser,
-    procs: &mut Processes,
-    node: NodeId,
-    event: EventId,
-) -> EvalResult<Option<u32>> {
-    if event == TAU {
-        return Ok(Some(node));
-    }
-    Ok(normal.after_target(procs, node, event)?.map(|target| {
-        debug_assert!(target < TARGET, "fewer targets than 2^31");
-        target | TARGET
-    }))
-}
-
-/// The node `perm` maps a column made by [`target_column`] to.
-fn permute_column(
-    normal: &mut Normaliser,
-    procs: &mut Processes,
-    column: u32,
-    perm: &Permutation,
-) -> EvalResult<NodeId> {
-    if column & TARGET != 0 {
-        normal.permute_target(procs, column & !TARGET, perm)
-    } else {
-        permute(normal, procs, column, perm)
-    }
-}
-
-/// The node `perm` maps `node` to (Definition 15).
-fn permute(
-    normal: &mut Normaliser,
-    procs: &mut Processes,
-    node: NodeId,
-    perm: &Permutation,
-) -> EvalResult<NodeId> {
-    if perm.is_identity() {
-        Ok(node)
-    } else {
-        normal.permute(procs, node, perm)
     }
 }
 
