@@ -318,7 +318,7 @@ assert P :[divergence-free]
 /// A divergence is found where it is: seven hidden counters of ten
 /// states each make 10^7 states, all τ-connected, and the initial state's
 /// τ-cycle (the first counter going round) is ten steps long. The search
-/// answers a block's worth of states past it, not after the whole
+/// ends once the states down to it are recorded, not after the whole
 /// component (which takes the 10^7).
 #[test]
 fn a_divergence_at_the_start_of_a_vast_tau_component_is_found_there() {
@@ -339,6 +339,36 @@ assert System :[divergence free]
     assert_eq!(words(&script, cx).kind, Kind::Divergence);
     assert!(cx.trace().is_empty());
     replay(&script, 0, cx);
+}
+
+/// An initial state with a τ to itself diverges at once, whatever τ-chain
+/// goes on beside it: the search ends with the state whose recording
+/// showed it, on any thread count.
+#[test]
+fn a_tau_to_itself_at_the_start_is_answered_with_a_few_states() {
+    let text = "channel a, b : {0..9}
+Counter(n) = n < 5000 & b.(n % 10) -> Counter(n + 1)
+Spin = a.0 -> Spin
+System = (Spin ||| Counter(0)) \\ {| a, b |}
+assert System :[divergence free]
+";
+    let script = Script::load_str("spin.csp", text).expect("the script loads");
+    for threads in [1, 2, 3] {
+        let budget = Budget {
+            threads,
+            ..Budget::default()
+        };
+        let result = run(&script, 0, &budget);
+        assert_eq!(result.verdict, Verdict::Failed);
+        assert_eq!(
+            (result.states, result.transitions),
+            (2, 2),
+            "{threads} threads"
+        );
+        let cx = result.counterexample.as_ref().expect("a counterexample");
+        assert_eq!(words(&script, cx).kind, Kind::Divergence);
+        replay(&script, 0, cx);
+    }
 }
 
 /// Divergence is answered from the search's own τ-transitions, a level

@@ -29,9 +29,8 @@ use crate::eval::EvalResult;
 use crate::lts::divergence::{Divergences, TauLog, TauLoop};
 use crate::lts::machine::Machine;
 use crate::lts::search::{
-    BLOCK, Canonicaliser, Context, Flow, Search, SharedCanonicaliser, SharedJudge, Visit, Visitor,
+    Canonicaliser, Context, Flow, Search, SharedCanonicaliser, SharedJudge, Visit, Visitor,
 };
-use crate::lts::store::StateStore;
 use crate::process::{EventId, Processes, TAU, TICK};
 use crate::symmetry::{Permutation, SystemSymmetry};
 
@@ -374,21 +373,8 @@ enum DivergenceCheck<'a> {
 
 impl Visitor for Product {
     fn visit(&mut self, context: Context<'_, '_>, visit: Visit<'_>) -> EvalResult<Flow> {
-        let Context { procs, store, .. } = context;
+        let Context { procs, .. } = context;
         let width = self.width;
-        // Once the log has found the first divergent state, the search
-        // stops a block's worth of states after the one whose recording
-        // showed it: a point that does not depend on where blocks end, so
-        // neither do the counts on any number of threads.
-        if let Some((state, recorded)) = self
-            .divergences
-            .as_ref()
-            .and_then(|(log, _)| log.divergence())
-            && visit.id as usize >= recorded as usize + BLOCK
-        {
-            let node = store_node(store, state, width);
-            return Ok(self.breach(state, node, Breach::Divergence));
-        }
         // Found fine beside the search, from what the specification had
         // learnt then ([`SharedJudge`]): as a `Fine` judgement here.
         if visit.judged {
@@ -443,6 +429,16 @@ impl Visitor for Product {
         }
     }
 
+    /// Once the log has found the first divergent state, the search ends
+    /// with the state whose recording showed it: the counts are those of
+    /// that point, which does not depend on where blocks end
+    /// ([`Product::settle`] makes it the violation).
+    fn ends_after_stored(&self) -> bool {
+        self.divergences
+            .as_ref()
+            .is_some_and(|(log, _)| log.divergence().is_some())
+    }
+
     fn canonicaliser(&mut self) -> Option<&mut dyn Canonicaliser> {
         match (&self.reduction, &self.structural) {
             (None, None) => None,
@@ -489,13 +485,6 @@ impl Visitor for Product {
     fn needs_machine(&self) -> bool {
         false
     }
-}
-
-/// The specification's node of stored product state `state`.
-fn store_node(store: &StateStore, state: u32, width: usize) -> NodeId {
-    let mut row = Vec::new();
-    store.read(state, &mut row);
-    row[width]
 }
 
 impl Canonicaliser for Product {

@@ -168,6 +168,16 @@ pub trait Visitor {
     /// search ends).
     fn stored(&mut self, _state: u32, _events: &[EventId], _ids: &[(u32, bool)]) {}
 
+    /// Whether the search ends with the state just [`stored`]: what the
+    /// visitor was looking for is found in what the states recorded so
+    /// far show (a divergence, from their τs). The search's counts are
+    /// then those as of that state, whatever the thread count.
+    ///
+    /// [`stored`]: Visitor::stored
+    fn ends_after_stored(&self) -> bool {
+        false
+    }
+
     /// Whether it uses [`Context::machine`] to judge. One that does not
     /// (and does not canonicalise, which needs the machine too) is judged
     /// while the next block is being expanded, the machine shared with

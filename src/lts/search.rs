@@ -246,6 +246,8 @@ impl Search {
             pairs: Vec::new(),
             since_poll: 0,
             since_load_poll: 0,
+            deepened_at: 0,
+            cut: None,
         };
         let pool = Pool::new(budget.threads);
         let mut caller = Caller {
@@ -266,10 +268,11 @@ impl Search {
         if let Some(live) = &budget.live {
             storing.publish(live, self.store.len());
         }
+        let (states, depth) = storing.cut.unwrap_or((self.store.len(), storing.depth));
         let outcome = Outcome {
-            states: self.store.len() as u64,
+            states: states as u64,
             transitions: storing.transitions,
-            depth: storing.depth,
+            depth,
             seconds: started.elapsed().as_secs_f64(),
             stopped,
             notes,
@@ -402,9 +405,9 @@ impl Search {
             .batch
             .store(&mut self.store, &rows, pool, caller.meter);
         let stored = self.store.len();
-        Search::record(&mut self.parents, stored, caller.visitor, round, storing);
+        let ended = Search::record(&mut self.parents, stored, caller.visitor, round, storing);
         debug_assert!(stop.is_some() || visited == round.expanded);
-        Ok(refused.or(stop))
+        Ok(refused.or(stop).or(ended))
     }
 
     /// As [`Search::judge`] (storing on this thread alone), while the
@@ -470,9 +473,9 @@ impl Search {
                 let (visited, stop) = Search::visit_block(stored, caller, round, storing)?;
                 let rows = round.kept.rows(&round.parts, &round.later);
                 let refused = round.batch.store(store, &rows, &Pool::new(1), meter);
-                Search::record(parents, store.len(), caller.visitor, round, storing);
+                let ended = Search::record(parents, store.len(), caller.visitor, round, storing);
                 debug_assert!(stop.is_some() || visited == round.expanded);
-                let stop = refused.or(stop);
+                let stop = refused.or(stop).or(ended);
                 if stop.is_none() {
                     let after = (next_to, blocks.end(next_to, store.len()));
                     ahead.spare.copy(store, after);

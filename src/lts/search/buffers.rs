@@ -144,6 +144,12 @@ pub(super) struct Storing {
     pub(super) pairs: Vec<(EventId, u32)>,
     pub(super) since_poll: usize,
     pub(super) since_load_poll: usize,
+    /// The state at which the current depth began.
+    pub(super) deepened_at: usize,
+    /// Where the visitor ended the search on recording a state
+    /// ([`Visitor::ends_after_stored`](super::Visitor::ends_after_stored)):
+    /// the states stored and the depth as of that state.
+    pub(super) cut: Option<(usize, u32)>,
 }
 
 /// The states of a block expanded after it, on their own once prepared

@@ -53,6 +53,7 @@ impl Search {
                 let id = storing.next;
                 if id >= storing.level_end {
                     storing.depth += 1;
+                    storing.deepened_at = id;
                     storing.level_start = Some(id);
                     // Known once the successors of the states before this
                     // one are stored; no state of this block is past it.
@@ -184,14 +185,16 @@ impl Search {
 
     /// After a round's kept successors are stored (all, or up to a
     /// refusal): parent pointers, the visitor's `stored`, transitions and
-    /// levels, state by state in order.
+    /// levels, state by state in order. `Some` when the visitor ended the
+    /// search at a state (the counts cut there).
     pub(super) fn record(
         parents: &mut Option<Parents>,
         stored: usize,
         visitor: &mut dyn Visitor,
         round: &Round,
         storing: &mut Storing,
-    ) {
+    ) -> Option<Stopped> {
+        let store_len = stored;
         let (kept, batch) = (&round.kept, &round.batch);
         let mut at = 0;
         for (i, &count) in kept.counts.iter().enumerate() {
@@ -227,9 +230,21 @@ impl Search {
             storing.transitions += distinct_transitions(events, ids, &mut storing.pairs);
             at += count;
             if stored < count {
-                return;
+                return None;
+            }
+            if visitor.ends_after_stored() {
+                // The states stored by this one and those before it: up
+                // to the first new one a later state stored.
+                let states = batch.ids[at..]
+                    .iter()
+                    .find(|&&(_, new)| new)
+                    .map_or(store_len, |&(target, _)| target as usize);
+                let depth = storing.depth - u32::from(id < storing.deepened_at);
+                storing.cut = Some((states, depth));
+                return Some(Stopped::Visitor);
             }
         }
+        None
     }
 }
 
