@@ -51,14 +51,22 @@ pub struct Normaliser {
     target_index: FxHashMap<Box<[u32]>, TargetId>,
     /// Nodes and targets already permuted, by permutation: a reduced
     /// search permutes the same ones by the same few permutations again
-    /// and again.
+    /// and again. A working set, not a record: past `memo_limit`
+    /// entries it starts afresh (an image forgotten is made again, the
+    /// same node), so it does not grow with the search.
     permuted: FxHashMap<Permutation, FxHashMap<Permuted, NodeId>>,
+    permuted_entries: usize,
+    memo_limit: usize,
     /// Counts what the nodes have learnt (a node, its initials, a
     /// target's node, its acceptances, its divergence), so that a copy
     /// of what is known ([`Normaliser::known_after`] and the like) can
     /// tell whether it is still whole.
     learnt: u64,
 }
+
+/// The most images of nodes and targets the memo of permuted nodes
+/// holds before it starts afresh: tens of megabytes.
+const PERMUTED_MEMO: usize = 1 << 20;
 
 /// What was permuted into a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -165,6 +173,8 @@ impl Normaliser {
             targets: Vec::new(),
             target_index: FxHashMap::default(),
             permuted: FxHashMap::default(),
+            permuted_entries: 0,
+            memo_limit: PERMUTED_MEMO,
             learnt: 0,
         };
         let root = normaliser.node_of(procs, vec![0])?;
@@ -214,6 +224,11 @@ impl Normaliser {
         };
         let images = self.images(procs, &states, perm);
         let image = self.node_of(procs, images)?;
+        if self.permuted_entries >= self.memo_limit {
+            self.permuted.clear();
+            self.permuted_entries = 0;
+        }
+        self.permuted_entries += 1;
         match self.permuted.get_mut(perm) {
             Some(images) => {
                 images.insert(what, image);
@@ -696,6 +711,44 @@ mod tests {
             assert_eq!(normaliser.nodes[a as usize].members.len(), 3);
             assert_eq!(normaliser.permute(procs, a, &cycle).unwrap(), b);
             assert_eq!(normaliser.permute(procs, root, &cycle).unwrap(), root);
+        });
+    }
+
+    #[test]
+    fn a_memo_starting_afresh_gives_the_same_images() {
+        with_normal_form("MAYBE", |procs, normaliser, root, _| {
+            let perms = [
+                Permutation::from_images(vec![vec![1, 2, 0]]),
+                Permutation::from_images(vec![vec![1, 0, 2]]),
+                Permutation::from_images(vec![vec![2, 1, 0]]),
+            ];
+            let nodes: Vec<NodeId> = ["left.A", "left.B", "left.C"]
+                .iter()
+                .map(|e| {
+                    let e = event(procs, e);
+                    normaliser.after(procs, root, e).unwrap().unwrap()
+                })
+                .chain([root])
+                .collect();
+            let images = |n: &mut Normaliser, procs: &mut Processes| {
+                let mut out = Vec::new();
+                for _ in 0..2 {
+                    for perm in &perms {
+                        for &node in &nodes {
+                            out.push(n.permute(procs, node, perm).unwrap());
+                        }
+                    }
+                }
+                out
+            };
+            let remembered = images(normaliser, procs);
+            normaliser.permuted.clear();
+            normaliser.permuted_entries = 0;
+            normaliser.memo_limit = 2;
+            let forgetting = images(normaliser, procs);
+            assert_eq!(remembered, forgetting);
+            let held: usize = normaliser.permuted.values().map(FxHashMap::len).sum();
+            assert!(held <= 2, "{held} images held");
         });
     }
 
