@@ -2108,6 +2108,31 @@ mod a_pane_of_ones_own {
     }
 
     #[test]
+    fn keys_for_a_pane_the_animator_lacks_are_named_at_start() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("keymap.ron"),
+            r#"(panes: {notes: {"x": quit}, events: {"Q": help}})"#,
+        )
+        .unwrap();
+        let config = Config::load(Some(dir.path()), false);
+        let source = Source::File(PathBuf::from("tests/fixtures/tui/counter.csp"));
+        let mut app = App::new(source, None, config);
+        app.settle();
+        let said = app.message.as_ref().expect("a message").text.clone();
+        assert!(
+            said.starts_with("key map: no pane is called `notes`"),
+            "{said}"
+        );
+        // The pane the animator has keeps its keys.
+        let q = KeyEvent::from(KeyCode::Char('Q'));
+        assert_eq!(
+            app.config.keymap.command(PaneId::EVENTS, &q),
+            Some(Command::Help)
+        );
+    }
+
+    #[test]
     fn is_added_through_the_registry_and_drawn() {
         let source = Source::File(PathBuf::from("tests/fixtures/tui/counter.csp"));
         let start = Start {

@@ -367,8 +367,7 @@ impl App {
         for name in app.config.keymap.keep_panes(&panes) {
             let names: Vec<&str> = panes.iter().map(|id| id.0).collect();
             app.config.problems.push(format!(
-                "the key map names a pane `{name}` the animator does not have (its panes: {}); \
-                 its keys are not used",
+                "key map: no pane is called `{name}`, so its keys are ignored (the panes: {})",
                 names.join(", ")
             ));
         }
