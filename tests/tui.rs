@@ -2137,7 +2137,9 @@ mod a_pane_of_ones_own {
         let source = Source::File(PathBuf::from("tests/fixtures/tui/counter.csp"));
         let start = Start {
             process: Some("System".into()),
-            panes: Panes::standard().with(Box::new(Depth::default())),
+            panes: Panes::standard()
+                .with(Box::new(Depth::default()))
+                .expect("no other pane is called `depth`"),
             ..Start::default()
         };
         let mut app = App::start(source, start, Config::default());
@@ -2160,6 +2162,14 @@ mod a_pane_of_ones_own {
         assert!(
             text.iter().any(|l| l.contains("say how deep the walk is")),
             "{text:?}"
+        );
+        // An id is one pane's.
+        let twice = Panes::standard()
+            .with(Box::new(Depth::default()))
+            .and_then(|panes| panes.with(Box::new(Depth::default())));
+        assert_eq!(
+            twice.err().as_deref(),
+            Some("a pane is already called `depth`")
         );
         let screen = common::screen(&mut app, 140, 30);
         assert!(screen.contains("▸Depth"), "{screen}");

@@ -105,12 +105,12 @@ pub struct Product {
     permutation: Option<Permutation>,
     /// The copy of what the specification knows that the threads
     /// computing successors judge by, once made.
-    shared: Option<SharedCopy>,
+    shared: Option<CachedJudge>,
 }
 
 /// A copy of what a specification knew, for the threads computing
 /// successors ([`Specification::shared_judge`]).
-struct SharedCopy {
+struct CachedJudge {
     /// What the specification had learnt when it was made.
     learnt: u64,
     table: Arc<dyn SharedJudge>,
@@ -472,7 +472,7 @@ impl Visitor for Product {
         let copy = self.spec.shared_judge(refusals, divergences)?;
         let wait = copy.size / COPY_PER_BLOCK;
         let table = copy.judge;
-        self.shared = Some(SharedCopy {
+        self.shared = Some(CachedJudge {
             learnt,
             table: table.clone(),
             waited: 0,

@@ -108,9 +108,9 @@ pub trait Specification: Send {
     }
 
     /// What the threads computing successors may judge by: a copy of
-    /// what it knows now, and how much it had learnt when the copy was
-    /// made (a copy is made again when it has learnt more). `None` when
-    /// only the search's thread can judge it.
+    /// what it knows now, with its size (a copy is made again when it has
+    /// learnt more, [`Specification::learnt`]). `None` when only the
+    /// search's thread can judge it.
     fn shared_judge(&self, _refusals: bool, _divergences: bool) -> Option<SharedCopy> {
         None
     }

@@ -31,14 +31,12 @@ pub fn verdict_text(verdict: Verdict) -> String {
 }
 
 /// What stopped work and the option that sets it: for the command line
-/// `stopped by the state budget of 10 states (--max-states)`; for the
-/// animator `stopped by the state budget of 10 states before an answer
-/// (`symcsp FILE --max-states N` sets it)`.
+/// `stopped by the state budget of 10 states (--max-states)` (its
+/// callers say what was stopped: the stage, "before an answer"); for
+/// the animator, a sentence of its own, `stopped by the state budget of
+/// 10 states before an answer (`symcsp FILE --max-states N` sets it)`.
 pub fn stopped_by(stopped: Stopped, max_states: Option<usize>, reader: Reader) -> String {
-    let budget = |max: usize| match reader {
-        Reader::CommandLine => plural(max as u64, "state", "states", Reader::CommandLine),
-        Reader::Animator => plural(max as u64, "state", "states", Reader::Animator),
-    };
+    let budget = |max: usize| plural(max as u64, "state", "states", reader);
     match reader {
         Reader::CommandLine => {
             let option = match stopped {

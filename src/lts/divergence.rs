@@ -249,9 +249,8 @@ pub struct TauLog {
     next: u32,
     /// A waiting search needs this state recorded.
     waiting: Option<u32>,
-    /// The first state asked about found to diverge, and how many states
-    /// were recorded when it was found.
-    divergent: Option<(u32, u32)>,
+    /// The first state asked about found to diverge.
+    divergent: Option<u32>,
 }
 
 /// The τ-successors of states `first..recorded()`, laid end to end.
@@ -355,9 +354,9 @@ impl TauLog {
         self.cycles.answer(state)
     }
 
-    /// The first state asked about that diverges, once found, and how
-    /// many states were recorded then ([`TauLog::advance`]).
-    pub fn divergence(&self) -> Option<(u32, u32)> {
+    /// The first state asked about that diverges, once found
+    /// ([`TauLog::advance`]).
+    pub fn divergence(&self) -> Option<u32> {
         self.divergent
     }
 
@@ -365,7 +364,7 @@ impl TauLog {
     /// about that diverges, once every state asked before it is known not
     /// to.
     pub fn advance(&mut self) -> Option<u32> {
-        if let Some((state, _)) = self.divergent {
+        if let Some(state) = self.divergent {
             return Some(state);
         }
         let recorded = self.transitions.recorded();
@@ -394,7 +393,7 @@ impl TauLog {
                         return None;
                     }
                     Progress::Answered(true) => {
-                        self.divergent = Some((state, recorded));
+                        self.divergent = Some(state);
                         return Some(state);
                     }
                     Progress::Answered(false) => {}

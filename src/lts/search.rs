@@ -407,7 +407,12 @@ impl Search {
         let stored = self.store.len();
         let ended = Search::record(&mut self.parents, stored, caller.visitor, round, storing);
         debug_assert!(stop.is_some() || visited == round.expanded);
-        Ok(refused.or(stop).or(ended))
+        if let Some(error) = round.visit_error.take()
+            && ended.is_none()
+        {
+            return Err(error);
+        }
+        Ok(ended.or(refused).or(stop))
     }
 
     /// As [`Search::judge`] (storing on this thread alone), while the
@@ -475,7 +480,12 @@ impl Search {
                 let refused = round.batch.store(store, &rows, &Pool::new(1), meter);
                 let ended = Search::record(parents, store.len(), caller.visitor, round, storing);
                 debug_assert!(stop.is_some() || visited == round.expanded);
-                let stop = refused.or(stop).or(ended);
+                if let Some(error) = round.visit_error.take()
+                    && ended.is_none()
+                {
+                    return Err(error);
+                }
+                let stop = ended.or(refused).or(stop);
                 if stop.is_none() {
                     let after = (next_to, blocks.end(next_to, store.len()));
                     ahead.spare.copy(store, after);

@@ -200,7 +200,7 @@ impl<'de> Deserialize<'de> for PaneName {
 pub struct KeyMap {
     global: IndexMap<String, Command>,
     /// By pane name; a name no pane has is found when the animator
-    /// starts ([`KeyMap::pane_names`]).
+    /// starts ([`KeyMap::keep_panes`]).
     panes: IndexMap<String, IndexMap<String, Command>>,
 }
 

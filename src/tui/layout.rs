@@ -102,10 +102,11 @@ pub fn areas(settings: Settings) -> Vec<(PaneId, Rect)> {
     let rects = Split::horizontal(columns.iter().map(|(w, _)| Constraint::Fill(*w))).split(main);
     let mut areas = Vec::new();
     for ((_, panes), &column) in columns.iter().zip(rects.iter()) {
-        let total: u16 = panes.iter().map(|(_, share)| share).sum();
-        let heights = panes
-            .iter()
-            .map(|(_, share)| Constraint::Percentage(share * 100 / total.max(1)));
+        let total: u32 = panes.iter().map(|&(_, share)| u32::from(share)).sum();
+        let heights = panes.iter().map(|&(_, share)| {
+            let percent = u32::from(share) * 100 / total.max(1);
+            Constraint::Percentage(percent as u16)
+        });
         let cells = Split::vertical(heights).split(column);
         areas.extend(panes.iter().map(|(id, _)| *id).zip(cells.iter().copied()));
     }

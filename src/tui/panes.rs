@@ -154,10 +154,16 @@ impl Panes {
         Panes { panes }
     }
 
-    /// `pane` added after the others (a pane of one's own, or a test's).
-    pub fn with(mut self, pane: Box<dyn Pane>) -> Panes {
+    /// `pane` added after the others (a pane of one's own, or a test's);
+    /// refused, with the reason, when a pane already has its id (key
+    /// maps and the layout find panes by id).
+    pub fn with(mut self, pane: Box<dyn Pane>) -> Result<Panes, String> {
+        let id = pane.id();
+        if self.get(id).is_some() {
+            return Err(format!("a pane is already called `{}`", id.0));
+        }
         self.panes.push(pane);
-        self
+        Ok(self)
     }
 
     /// Every pane's placement, in Tab order.

@@ -53,6 +53,10 @@ pub(super) struct Round {
     pub(super) later: LaterStates,
     pub(super) kept: KeptSuccessors,
     pub(super) batch: Batch,
+    /// An error judging a state: the states before it are stored and
+    /// recorded first (their recording may end the search, which then
+    /// does not depend on where the block ended), then it is returned.
+    pub(super) visit_error: Option<crate::eval::EvalError>,
 }
 
 /// Overlapping, the block after the round's, expanded by the other

@@ -75,7 +75,7 @@ impl Search {
                 };
                 let (first, count) = (state.first, state.count);
                 storing.since_poll += 1 + count;
-                let flow = caller.visitor.visit(
+                let judged = caller.visitor.visit(
                     Context {
                         procs: &mut *caller.procs,
                         machine: stored.machine.as_deref_mut(),
@@ -90,7 +90,14 @@ impl Search {
                         depth: storing.depth,
                         judged: state.judged,
                     },
-                )?;
+                );
+                let flow = match judged {
+                    Ok(flow) => flow,
+                    Err(error) => {
+                        round.visit_error = Some(error);
+                        return Ok((visited, Some(Stopped::Visitor)));
+                    }
+                };
                 if flow == Flow::Stop {
                     return Ok((visited, Some(Stopped::Visitor)));
                 }
@@ -189,19 +196,18 @@ impl Search {
     /// search at a state (the counts cut there).
     pub(super) fn record(
         parents: &mut Option<Parents>,
-        stored: usize,
+        store_len: usize,
         visitor: &mut dyn Visitor,
         round: &Round,
         storing: &mut Storing,
     ) -> Option<Stopped> {
-        let store_len = stored;
         let (kept, batch) = (&round.kept, &round.batch);
         let mut at = 0;
         for (i, &count) in kept.counts.iter().enumerate() {
             let id = round.from + i;
             if storing.level_start == Some(id) {
                 storing.level_start = None;
-                storing.level_end = stored.min(
+                storing.level_end = store_len.min(
                     // The first state of the next level: the first id
                     // given to a successor of this one or a later one.
                     batch.ids[at..]
