@@ -31,6 +31,15 @@ impl<M: NormalFormModel> NormalForm<M> {
     }
 }
 
+/// Whose normal form a copy for the workers is of: a refinement's
+/// specification, or (determinism) the implementation's own, which must
+/// accept every event the trace allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CopyOf {
+    Specification,
+    Implementation,
+}
+
 /// What one model of a normal-form specification decides for itself.
 pub trait NormalFormModel: Send {
     /// The events a stable implementation state accepting `accepted`
@@ -69,10 +78,9 @@ pub trait NormalFormModel: Send {
         true
     }
 
-    /// Whether the workers may judge by a copy of the normal form, and
-    /// whether the copy is of the implementation's own (determinism);
-    /// `None`: only the search's thread judges it.
-    fn copy(&self) -> Option<bool> {
+    /// Whose normal form the workers may judge by a copy of; `None`:
+    /// only the search's thread judges it.
+    fn copy(&self) -> Option<CopyOf> {
         None
     }
 
@@ -190,7 +198,7 @@ impl<M: NormalFormModel> Specification for NormalForm<M> {
     }
 
     fn shared_judge(&self, refusals: bool, divergences: bool) -> Option<SharedCopy> {
-        let deterministic = self.model.copy()?;
+        let deterministic = self.model.copy()? == CopyOf::Implementation;
         let copy = NormalFormCopy::of(&self.normal, deterministic, refusals, divergences);
         Some(Judge::new(copy, refusals, divergences).shared())
     }
@@ -225,8 +233,8 @@ impl<M: NormalFormModel> Specification for NormalForm<M> {
 pub struct Refines;
 
 impl NormalFormModel for Refines {
-    fn copy(&self) -> Option<bool> {
-        Some(false)
+    fn copy(&self) -> Option<CopyOf> {
+        Some(CopyOf::Specification)
     }
 
     fn shows_normal_form(&self) -> bool {
@@ -260,8 +268,8 @@ impl NormalFormModel for Deterministic {
         false
     }
 
-    fn copy(&self) -> Option<bool> {
-        Some(true)
+    fn copy(&self) -> Option<CopyOf> {
+        Some(CopyOf::Implementation)
     }
 
     fn refusal_kind(&self) -> Kind {
