@@ -16,8 +16,9 @@ use crate::lts::machine::Machine;
 use crate::process::Processes;
 
 use super::super::perm::Permutation;
-use super::super::rep::{Input, Leaf, OwnedInput, Searched, Workspace};
+use super::super::rep::{Leaf, OwnedInput, Searched, Workspace};
 use super::super::strategy::Strategy;
+use super::threads::ReadRow;
 use super::{Image, RepresentativeScratch, SystemSymmetry};
 
 /// Images made between two polls of the meter.
@@ -384,24 +385,12 @@ impl SystemSymmetry {
         row: &[u32],
         out: &mut [u32],
     ) -> Option<Permutation> {
-        self.try_read(scratch, machine, row)?;
-        let RepresentativeScratch {
+        let ReadRow {
             workspace,
-            ranks,
-            atoms,
-            bounds,
-            exact,
+            input,
             alpha,
             key,
-            ..
-        } = scratch;
-        let input = Input {
-            ranks,
-            atoms,
-            bounds,
-            exact,
-            type_sizes: &self.type_sizes,
-        };
+        } = self.try_read_row(scratch, machine, row)?;
         let mut image = vec![0; row.len()];
         let mut first: Option<(Vec<u32>, Permutation)> = None;
         let mut best: Option<(Vec<u32>, Permutation)> = None;

@@ -74,6 +74,15 @@ pub struct RepresentativeScratch {
     pub(super) key: Vec<u32>,
 }
 
+/// A row read into a [`RepresentativeScratch`]: the algorithm's input,
+/// its workspace, and the buffers a permutation is applied with.
+pub(super) struct ReadRow<'s, 'i> {
+    pub(super) workspace: &'s mut Workspace,
+    pub(super) input: Input<'i>,
+    pub(super) alpha: &'s mut Vec<u32>,
+    pub(super) key: &'s mut Vec<u32>,
+}
+
 impl SystemSymmetry {
     /// Labels every state the machine's tables hold and ranks every
     /// shape met, so that [`SystemSymmetry::try_representative`] finds
@@ -105,6 +114,25 @@ impl SystemSymmetry {
         row: &[u32],
         out: &mut [u32],
     ) -> Option<&'s Permutation> {
+        let ReadRow {
+            workspace,
+            input,
+            alpha,
+            key,
+        } = self.try_read_row(scratch, machine, row)?;
+        let perm = workspace.representative(&input, None);
+        self.try_apply(machine, perm, row, (alpha, key), out)?;
+        Some(workspace.permutation())
+    }
+
+    /// Reads `row` into `scratch` ([`SystemSymmetry::try_read`]), split
+    /// into the algorithm's input and the buffers it works in.
+    pub(super) fn try_read_row<'s: 'i, 'i>(
+        &'i self,
+        scratch: &'s mut RepresentativeScratch,
+        machine: &Machine,
+        row: &[u32],
+    ) -> Option<ReadRow<'s, 'i>> {
         self.try_read(scratch, machine, row)?;
         let RepresentativeScratch {
             workspace,
@@ -116,16 +144,18 @@ impl SystemSymmetry {
             key,
             ..
         } = scratch;
-        let input = Input {
-            ranks,
-            atoms,
-            bounds,
-            exact,
-            type_sizes: &self.type_sizes,
-        };
-        let perm = workspace.representative(&input, None);
-        self.try_apply(machine, perm, row, (alpha, key), out)?;
-        Some(workspace.permutation())
+        Some(ReadRow {
+            workspace,
+            input: Input {
+                ranks,
+                atoms,
+                bounds,
+                exact,
+                type_sizes: &self.type_sizes,
+            },
+            alpha,
+            key,
+        })
     }
 
     /// Reads `row` into `scratch`'s input buffers from what is known;
