@@ -632,22 +632,32 @@ impl App {
 
     /// What pane `id` reads of the animator besides itself.
     pub fn context(&self, id: PaneId) -> Context<'_> {
+        let size = super::layout::areas(self.settings())
+            .into_iter()
+            .find(|(pane, _)| *pane == id)
+            .map_or(self.size, |(_, rect)| (rect.width, rect.height));
+        self.context_in(id, size)
+    }
+
+    /// [`App::context`] for pane `id` drawn in a rectangle of `size`
+    /// (its border included), as the view knows it.
+    pub fn context_in(&self, id: PaneId, size: (u16, u16)) -> Context<'_> {
         Context::new(
             &self.config,
             self.walk.as_ref(),
             self.problem.as_deref(),
-            self.facts(id),
+            self.facts_in(id, size),
         )
     }
 
     /// The facts of the animator pane `id` reads (what [`App::context`]
     /// holds besides borrows, made before a pane is borrowed to change).
     fn facts(&self, id: PaneId) -> Facts {
-        let settings = self.settings();
-        let size = super::layout::areas(settings)
-            .into_iter()
-            .find(|(pane, _)| *pane == id)
-            .map_or(self.size, |(_, rect)| (rect.width, rect.height));
+        self.context(id).facts
+    }
+
+    /// [`App::facts`] for pane `id` in a rectangle of `size`.
+    fn facts_in(&self, id: PaneId, size: (u16, u16)) -> Facts {
         Facts {
             focused: id == self.focus,
             size: (size.0.saturating_sub(2), size.1.saturating_sub(2)),

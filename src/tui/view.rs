@@ -124,7 +124,7 @@ fn draw_pane(app: &App, frame: &mut Frame, id: PaneId, rect: Rect) -> usize {
     let Some(pane) = app.panes.get(id) else {
         return 0;
     };
-    let cx = app.context(id);
+    let cx = app.context_in(id, (rect.width, rect.height));
     let theme = &app.config.theme;
     let title = pane.title(&cx);
     // A focused pane's title is marked, not only coloured.
