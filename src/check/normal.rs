@@ -57,6 +57,10 @@ pub struct Normaliser {
     permuted: FxHashMap<Permutation, FxHashMap<Permuted, NodeId>>,
     permuted_entries: usize,
     memo_limit: usize,
+    /// Whether a state's moves may be read off its representative's
+    /// ([`Normaliser::moves_by_orbit`]): with a symmetry and no
+    /// τ-priority set.
+    by_orbit: bool,
     /// Counts what the nodes have learnt (a node, its initials, a
     /// target's node, its acceptances, its divergence), so that a copy
     /// of what is known ([`Normaliser::known_after`] and the like) can
@@ -145,15 +149,23 @@ impl Normaliser {
             Ok(system) => system,
             Err(refusal) => return Ok(Err(refusal)),
         };
-        Normaliser::with_machine(procs, machine, None, Some(system)).map(Ok)
+        // A τ-priority set the permutations might not respect keeps
+        // every state's moves evaluated.
+        let by_orbit = tau_priority.is_none();
+        let symmetry = Some((system, by_orbit));
+        Normaliser::with_machine(procs, machine, None, symmetry).map(Ok)
     }
 
     fn with_machine(
         procs: &mut Processes,
         mut machine: Machine,
         tau_priority: Option<EventSet>,
-        symmetry: Option<SystemSymmetry>,
+        symmetry: Option<(SystemSymmetry, bool)>,
     ) -> EvalResult<(Normaliser, NodeId)> {
+        let (symmetry, by_orbit) = match symmetry {
+            Some((system, by_orbit)) => (Some(system), by_orbit),
+            None => (None, false),
+        };
         if let Some(set) = tau_priority {
             machine.set_tau_priority(set);
         }
@@ -175,6 +187,7 @@ impl Normaliser {
             permuted: FxHashMap::default(),
             permuted_entries: 0,
             memo_limit: PERMUTED_MEMO,
+            by_orbit,
             learnt: 0,
         };
         let root = normaliser.node_of(procs, vec![0])?;
@@ -362,14 +375,18 @@ impl Normaliser {
         Ok(self.transitions[i].as_deref().expect("just computed"))
     }
 
-    fn compute_transitions(
-        &mut self,
-        procs: &mut Processes,
-        state: u32,
-    ) -> EvalResult<Box<[(EventId, u32)]>> {
+    fn compute_transitions(&mut self, procs: &mut Processes, state: u32) -> EvalResult<StateMoves> {
         // The specification's states are held to the budget like the
         // product's: counted, polled, at most `max_states`.
         procs.evaluator().tick(1)?;
+        match self.moves_by_orbit(procs, state)? {
+            Some(moves) => Ok(moves),
+            None => self.evaluate_moves(procs, state),
+        }
+    }
+
+    /// The moves of `state` from its CSPM: the machine evaluates it.
+    fn evaluate_moves(&mut self, procs: &mut Processes, state: u32) -> EvalResult<StateMoves> {
         let meter = procs.meter().clone();
         self.states.read(state, &mut self.row);
         self.machine.moves(procs, &self.row, &mut self.moves)?;
@@ -385,6 +402,62 @@ impl Normaliser {
         list.sort_unstable();
         list.dedup();
         Ok(list.into())
+    }
+
+    /// The moves of `state` as its representative's, permuted back: a
+    /// state's moves under a permutation of the specification's symmetry
+    /// are the permuted moves, so its CSPM is evaluated once per
+    /// representative, not once per state, and a reduced check that
+    /// meets the same stack with its values renamed evaluates it once.
+    /// `None` when the state is its own representative (or the normal
+    /// form has no symmetry, or a τ-priority set the permutation might
+    /// not respect): it is evaluated.
+    fn moves_by_orbit(
+        &mut self,
+        procs: &mut Processes,
+        state: u32,
+    ) -> EvalResult<Option<StateMoves>> {
+        let Some(system) = self.symmetry.as_mut().filter(|_| self.by_orbit) else {
+            return Ok(None);
+        };
+        self.states.read(state, &mut self.row);
+        self.next.clear();
+        self.next.resize(self.row.len(), 0);
+        let back = system
+            .representative(&mut self.machine, procs, &self.row, &mut self.next, None)
+            .inverse();
+        if self.next == self.row {
+            return Ok(None);
+        }
+        let meter = procs.meter().clone();
+        let (representative, _) = self
+            .states
+            .insert_within(&self.next, &meter)
+            .map_err(EvalError::stopped)?;
+        let i = representative as usize;
+        if self.transitions.len() <= i {
+            self.transitions.resize(i + 1, None);
+        }
+        if self.transitions[i].is_none() {
+            self.transitions[i] = Some(self.evaluate_moves(procs, representative)?);
+        }
+        let moves = self.transitions[i].clone().expect("just evaluated");
+        let system = self.symmetry.as_mut().expect("checked above");
+        let mut list = Vec::with_capacity(moves.len());
+        for &(event, target) in moves.iter() {
+            self.states.read(target, &mut self.row);
+            self.next.clear();
+            self.next.resize(self.row.len(), 0);
+            system.apply(&mut self.machine, procs, &back, &self.row, &mut self.next);
+            let (image, _) = self
+                .states
+                .insert_within(&self.next, &meter)
+                .map_err(EvalError::stopped)?;
+            list.push((system.permute_event(procs, &back, event), image));
+        }
+        list.sort_unstable();
+        list.dedup();
+        Ok(Some(list.into()))
     }
 
     /// The node of the τ-closure of `seeds`.
@@ -658,7 +731,9 @@ mod tests {
         let mut script = Script::load_str(
             "t.csp",
             "datatype T = A | B | C\nchannel left, right : T\n\
-             COPY = left?x -> right!x -> COPY\nMAYBE = left?x -> (right!x -> MAYBE |~| STOP)\n",
+             COPY = left?x -> right!x -> COPY\nMAYBE = left?x -> (right!x -> MAYBE |~| STOP)\n\
+             STACK(s) = #s < 3 & left?x -> STACK(<x>^s)\n\
+               [] s != <> & right!head(s) -> (STACK(tail(s)) |~| STACK(s))\n",
         )
         .expect("loads");
         let func = script.add_expr("<spec>", expr).expect("resolves");
@@ -749,6 +824,37 @@ mod tests {
             assert_eq!(remembered, forgetting);
             let held: usize = normaliser.permuted.values().map(FxHashMap::len).sum();
             assert!(held <= 2, "{held} images held");
+        });
+    }
+
+    #[test]
+    fn a_state_s_moves_read_off_its_representative_are_its_evaluated_moves() {
+        with_normal_form("STACK(<>)", |procs, normaliser, root, _| {
+            // Every node the normal form reaches, and so every state.
+            let mut nodes = vec![root];
+            let mut at = 0;
+            while at < nodes.len() {
+                let initials = normaliser.initials(procs, nodes[at]).unwrap().to_vec();
+                at += 1;
+                for (_, target) in initials {
+                    let node = normaliser.target_node(procs, target).unwrap();
+                    if !nodes.contains(&node) {
+                        nodes.push(node);
+                    }
+                }
+            }
+            // Stacks of up to three values of three: 1 + 3 + 9 + 27,
+            // and the nondeterministic pops in between.
+            assert!(nodes.len() > 40, "{} nodes", nodes.len());
+            let mut by_orbit = 0;
+            for state in 0..normaliser.states.len() as u32 {
+                let evaluated = normaliser.evaluate_moves(procs, state).unwrap();
+                if let Some(read_off) = normaliser.moves_by_orbit(procs, state).unwrap() {
+                    assert_eq!(read_off, evaluated, "state {state}");
+                    by_orbit += 1;
+                }
+            }
+            assert!(by_orbit > 20, "{by_orbit} states read off a representative");
         });
     }
 
