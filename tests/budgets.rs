@@ -86,6 +86,32 @@ fn divergence_checks_obey_the_state_budget_and_the_clock() {
     );
 }
 
+/// Issue 52: a specification whose normal form outgrows the memory
+/// budget stops the check as Inconclusive (memory budget), with the
+/// product's counts so far and the normal form's size in a note.
+#[test]
+fn a_normal_form_too_large_for_the_memory_budget_is_inconclusive_with_its_size() {
+    let file = fixture("normal_form.csp");
+    let json = json_of(
+        &["check", &file, "--max-memory", "300M", "--format", "json"],
+        3,
+    );
+    let assertion = &json["assertions"][0];
+    assert_eq!(assertion["result"], "inconclusive", "{json}");
+    assert_eq!(assertion["stopped"], "memory budget", "{json}");
+    assert!(assertion["states"].as_u64().unwrap() > 0, "{json}");
+    let note = assertion["notes"][0].as_str().unwrap();
+    let made = note
+        .strip_prefix("it stopped normalising the specification, with ")
+        .and_then(|rest| rest.split_once(" made"))
+        .map(|(made, _)| made)
+        .unwrap_or_else(|| panic!("{note}"));
+    let (nodes, states) = made.split_once(" normal-form nodes of ").expect(made);
+    let nodes: u64 = nodes.parse().expect(nodes);
+    let states: u64 = states.trim_end_matches(" states").parse().expect(states);
+    assert!(nodes > 100 && states > 100 * nodes, "{note}");
+}
+
 /// Item 3: 65 537 successors per state cannot carry the search past the
 /// state budget, and the clock is read while they are computed.
 #[test]

@@ -16,8 +16,11 @@
 //! state is permuted as the symmetry layer permutes system states, and
 //! the τ-closed set of the images is the image node.
 
+mod orbits;
+
 use rustc_hash::FxHashMap;
 
+use super::wording::{Reader::CommandLine, plural};
 use crate::budget::Stopped;
 use crate::eval::{EvalError, EvalResult};
 use crate::lts::divergence::TauCycles;
@@ -34,8 +37,13 @@ pub struct Normaliser {
     machine: Machine,
     /// The specification's own states (rows of its machine), by id.
     states: StateStore,
-    /// Per specification state: its distinct `(event, state)` moves.
+    /// Per specification state: its distinct `(event, state)` moves,
+    /// once known.
     transitions: Vec<Option<StateMoves>>,
+    /// The permutations targets and moves are images under, by
+    /// [`PermId`] (the identity first).
+    perms: Vec<Permutation>,
+    perm_ids: FxHashMap<Permutation, PermId>,
     cycles: TauCycles,
     nodes: Vec<Node>,
     index: FxHashMap<Box<[u32]>, NodeId>,
@@ -48,6 +56,7 @@ pub struct Normaliser {
     /// The states each visible event leads to from a node, before their
     /// τ-closure is taken (a node's successors are made from these).
     targets: Vec<Target>,
+    /// Targets by their states with their permutation's id last.
     target_index: FxHashMap<Box<[u32]>, TargetId>,
     /// Nodes and targets already permuted, by permutation: a reduced
     /// search permutes the same ones by the same few permutations again
@@ -82,14 +91,34 @@ enum Permuted {
 /// The number of a set of specification states some event leads to.
 pub type TargetId = u32;
 
+/// The states some event leads to from a node: the images of `states`
+/// under permutation `perm`, made only when its τ-closure is taken or it
+/// is permuted further. A reduced search permutes most targets at once
+/// (into a representative's column), so their own states are never made.
 struct Target {
     states: Box<[u32]>,
+    perm: PermId,
     /// Its τ-closure, once taken.
     node: Option<NodeId>,
 }
 
-/// A specification state's distinct `(event, state)` moves.
-type StateMoves = Box<[(EventId, u32)]>;
+/// The number of a permutation a normaliser keeps ([`Normaliser::perm_id`]).
+type PermId = u32;
+
+/// The identity's [`PermId`].
+const IDENTITY: PermId = 0;
+
+/// How a specification state's distinct moves are known.
+#[derive(Clone)]
+enum StateMoves {
+    /// Each `(event, state)`.
+    Listed(Box<[(EventId, u32)]>),
+    /// Those of `representative` (listed), under permutation `perm`:
+    /// the state is the image of its representative, and its moves the
+    /// images of the representative's ([`Normaliser::moves_by_orbit`]).
+    /// Their states are made only where a caller needs them one by one.
+    Image { representative: u32, perm: PermId },
+}
 
 struct Node {
     /// Specification states, sorted.
@@ -171,10 +200,15 @@ impl Normaliser {
         }
         let mut states = StateStore::new(machine.components());
         states.insert(machine.initial());
+        let identity = symmetry
+            .as_ref()
+            .map(|system: &SystemSymmetry| Permutation::identity(system.symmetry()));
         let mut normaliser = Normaliser {
             machine,
             states,
             transitions: Vec::new(),
+            perms: Vec::new(),
+            perm_ids: FxHashMap::default(),
             cycles: TauCycles::default(),
             nodes: Vec::new(),
             index: FxHashMap::default(),
@@ -190,85 +224,11 @@ impl Normaliser {
             by_orbit,
             learnt: 0,
         };
+        if let Some(identity) = identity {
+            normaliser.perm_id(&identity);
+        }
         let root = normaliser.node_of(procs, vec![0])?;
         Ok((normaliser, root))
-    }
-
-    /// The node `perm` maps `node` to: the one with the images of its
-    /// members (Lemma 14 makes it unique). Needs a normaliser made by
-    /// [`Normaliser::symmetric`].
-    pub fn permute(
-        &mut self,
-        procs: &mut Processes,
-        node: NodeId,
-        perm: &Permutation,
-    ) -> EvalResult<NodeId> {
-        self.permuted_node(procs, Permuted::Node(node), perm)
-    }
-
-    /// The node `perm` maps target `target`'s τ-closure to: the τ-closure
-    /// of its states' images. The target's own closure is never taken,
-    /// which spares evaluating states a reduced search only passes
-    /// through on their way to a representative.
-    pub fn permute_target(
-        &mut self,
-        procs: &mut Processes,
-        target: TargetId,
-        perm: &Permutation,
-    ) -> EvalResult<NodeId> {
-        if perm.is_identity() {
-            return self.target_node(procs, target);
-        }
-        self.permuted_node(procs, Permuted::Target(target), perm)
-    }
-
-    fn permuted_node(
-        &mut self,
-        procs: &mut Processes,
-        what: Permuted,
-        perm: &Permutation,
-    ) -> EvalResult<NodeId> {
-        if let Some(&image) = self.permuted.get(perm).and_then(|images| images.get(&what)) {
-            return Ok(image);
-        }
-        let states = match what {
-            Permuted::Node(node) => self.nodes[node as usize].members.clone(),
-            Permuted::Target(target) => self.targets[target as usize].states.clone(),
-        };
-        let images = self.images(procs, &states, perm);
-        let image = self.node_of(procs, images)?;
-        if self.permuted_entries >= self.memo_limit {
-            self.permuted.clear();
-            self.permuted_entries = 0;
-        }
-        self.permuted_entries += 1;
-        match self.permuted.get_mut(perm) {
-            Some(images) => {
-                images.insert(what, image);
-            }
-            None => {
-                let images = FxHashMap::from_iter([(what, image)]);
-                self.permuted.insert(perm.clone(), images);
-            }
-        }
-        Ok(image)
-    }
-
-    /// The images of specification states under `perm`.
-    fn images(&mut self, procs: &mut Processes, states: &[u32], perm: &Permutation) -> Vec<u32> {
-        let system = self
-            .symmetry
-            .as_mut()
-            .expect("a normaliser made with a symmetry");
-        let mut images = Vec::with_capacity(states.len());
-        for &s in states {
-            self.states.read(s, &mut self.row);
-            self.next.clear();
-            self.next.resize(self.row.len(), 0);
-            system.apply(&mut self.machine, procs, perm, &self.row, &mut self.next);
-            images.push(self.states.insert(&self.next).0);
-        }
-        images
     }
 
     /// The node of target `target`: its τ-closure.
@@ -276,20 +236,35 @@ impl Normaliser {
         if let Some(node) = self.targets[target as usize].node {
             return Ok(node);
         }
-        let seeds = self.targets[target as usize].states.to_vec();
+        let Target { states, perm, .. } = &self.targets[target as usize];
+        let (states, perm) = (states.clone(), *perm);
+        let seeds = match perm {
+            IDENTITY => states.to_vec(),
+            perm => {
+                let perm = self.perms[perm as usize].clone();
+                self.images(procs, &states, &perm)
+            }
+        };
         let node = self.node_of(procs, seeds)?;
         self.targets[target as usize].node = Some(node);
         self.learnt += 1;
         Ok(node)
     }
 
-    fn target_of(&mut self, states: Box<[u32]>) -> TargetId {
-        if let Some(&target) = self.target_index.get(&states) {
+    fn target_of(&mut self, states: Vec<u32>, perm: PermId) -> TargetId {
+        let mut key = states;
+        key.push(perm);
+        if let Some(&target) = self.target_index.get(key.as_slice()) {
             return target;
         }
         let target = self.targets.len() as TargetId;
-        self.target_index.insert(states.clone(), target);
-        self.targets.push(Target { states, node: None });
+        let states = key[..key.len() - 1].into();
+        self.target_index.insert(key.into(), target);
+        self.targets.push(Target {
+            states,
+            perm,
+            node: None,
+        });
         target
     }
 
@@ -354,25 +329,119 @@ impl Normaliser {
     /// The moves of specification state `state`, computed once. A
     /// budget that stops the work here says it stopped in the
     /// specification (the search's own counts may still be zero).
-    fn transitions(&mut self, procs: &mut Processes, state: u32) -> EvalResult<&[(EventId, u32)]> {
+    fn known_moves(&mut self, procs: &mut Processes, state: u32) -> EvalResult<&StateMoves> {
         let i = state as usize;
         if self.transitions.len() <= i {
             self.transitions.resize(i + 1, None);
         }
         if self.transitions[i].is_none() {
-            let list = self.compute_transitions(procs, state).map_err(|error| {
+            let (nodes, states) = (self.nodes.len() as u64, self.states.len() as u64);
+            let made = || {
+                let nodes = plural(nodes, "normal-form node", "normal-form nodes", CommandLine);
+                let states = plural(states, "state", "states", CommandLine);
+                format!("{nodes} of {states}")
+            };
+            let moves = self.compute_transitions(procs, state).map_err(|error| {
                 match error.stop_reason() {
-                    Some(Stopped::StateBudget | Stopped::Memory) => error.with_note(
-                        "it stopped normalising the specification: its states are held to the \
-                         same budget as the search",
-                    ),
-                    Some(_) => error.with_note("it stopped while normalising the specification"),
+                    Some(Stopped::StateBudget | Stopped::Memory) => error.with_note(format!(
+                        "it stopped normalising the specification, with {} made: its states \
+                         are held to the same budget as the search",
+                        made()
+                    )),
+                    Some(_) => error.with_note(format!(
+                        "it stopped while normalising the specification, with {} made",
+                        made()
+                    )),
                     None => error,
                 }
             })?;
-            self.transitions[i] = Some(list);
+            self.transitions[i] = Some(moves);
         }
-        Ok(self.transitions[i].as_deref().expect("just computed"))
+        Ok(self.transitions[i].as_ref().expect("just computed"))
+    }
+
+    /// Every `(event, state)` move of `state`, listed: an image of its
+    /// representative's moves is made into its list now, and kept so.
+    fn transitions(&mut self, procs: &mut Processes, state: u32) -> EvalResult<&[(EventId, u32)]> {
+        if let StateMoves::Image {
+            representative,
+            perm,
+        } = *self.known_moves(procs, state)?
+        {
+            let list = self.image_moves(procs, representative, perm)?;
+            self.transitions[state as usize] = Some(StateMoves::Listed(list));
+        }
+        match &self.transitions[state as usize] {
+            Some(StateMoves::Listed(list)) => Ok(list),
+            _ => unreachable!("listed just above"),
+        }
+    }
+
+    /// The listed moves of a representative (see [`StateMoves::Image`]).
+    fn listed(&self, representative: u32) -> &[(EventId, u32)] {
+        match &self.transitions[representative as usize] {
+            Some(StateMoves::Listed(list)) => list,
+            _ => unreachable!("a representative's moves are listed"),
+        }
+    }
+
+    /// The events of `state`'s moves (τ included), into `out`, sorted
+    /// and without repeats; no state is made.
+    fn events_of(
+        &mut self,
+        procs: &mut Processes,
+        state: u32,
+        out: &mut Vec<EventId>,
+    ) -> EvalResult<()> {
+        out.clear();
+        match *self.known_moves(procs, state)? {
+            StateMoves::Listed(ref list) => out.extend(list.iter().map(|&(e, _)| e)),
+            StateMoves::Image {
+                representative,
+                perm,
+            } => {
+                let system = self.symmetry.as_ref().expect("an image needs a symmetry");
+                let perm = &self.perms[perm as usize];
+                out.extend(
+                    self.listed(representative)
+                        .iter()
+                        .map(|&(e, _)| system.permute_event(procs, perm, e)),
+                );
+                out.sort_unstable();
+            }
+        }
+        out.dedup();
+        Ok(())
+    }
+
+    /// The states `state` reaches by τ, into `out` (appended).
+    fn tau_targets(
+        &mut self,
+        procs: &mut Processes,
+        state: u32,
+        out: &mut Vec<u32>,
+    ) -> EvalResult<()> {
+        match *self.known_moves(procs, state)? {
+            StateMoves::Listed(ref list) => {
+                out.extend(list.iter().filter(|&&(e, _)| e == TAU).map(|&(_, t)| t));
+            }
+            StateMoves::Image {
+                representative,
+                perm,
+            } => {
+                let taus: Vec<u32> = self
+                    .listed(representative)
+                    .iter()
+                    .filter(|&&(e, _)| e == TAU)
+                    .map(|&(_, t)| t)
+                    .collect();
+                if !taus.is_empty() {
+                    let perm = self.perms[perm as usize].clone();
+                    out.extend(self.images(procs, &taus, &perm));
+                }
+            }
+        }
+        Ok(())
     }
 
     fn compute_transitions(&mut self, procs: &mut Processes, state: u32) -> EvalResult<StateMoves> {
@@ -381,12 +450,16 @@ impl Normaliser {
         procs.evaluator().tick(1)?;
         match self.moves_by_orbit(procs, state)? {
             Some(moves) => Ok(moves),
-            None => self.evaluate_moves(procs, state),
+            None => self.evaluate_moves(procs, state).map(StateMoves::Listed),
         }
     }
 
     /// The moves of `state` from its CSPM: the machine evaluates it.
-    fn evaluate_moves(&mut self, procs: &mut Processes, state: u32) -> EvalResult<StateMoves> {
+    fn evaluate_moves(
+        &mut self,
+        procs: &mut Processes,
+        state: u32,
+    ) -> EvalResult<Box<[(EventId, u32)]>> {
         let meter = procs.meter().clone();
         self.states.read(state, &mut self.row);
         self.machine.moves(procs, &self.row, &mut self.moves)?;
@@ -404,78 +477,19 @@ impl Normaliser {
         Ok(list.into())
     }
 
-    /// The moves of `state` as its representative's, permuted back: a
-    /// state's moves under a permutation of the specification's symmetry
-    /// are the permuted moves, so its CSPM is evaluated once per
-    /// representative, not once per state, and a reduced check that
-    /// meets the same stack with its values renamed evaluates it once.
-    /// `None` when the state is its own representative (or the normal
-    /// form has no symmetry, or a τ-priority set the permutation might
-    /// not respect): it is evaluated.
-    fn moves_by_orbit(
-        &mut self,
-        procs: &mut Processes,
-        state: u32,
-    ) -> EvalResult<Option<StateMoves>> {
-        let Some(system) = self.symmetry.as_mut().filter(|_| self.by_orbit) else {
-            return Ok(None);
-        };
-        self.states.read(state, &mut self.row);
-        self.next.clear();
-        self.next.resize(self.row.len(), 0);
-        let back = system
-            .representative(&mut self.machine, procs, &self.row, &mut self.next, None)
-            .inverse();
-        if self.next == self.row {
-            return Ok(None);
-        }
-        let meter = procs.meter().clone();
-        let (representative, _) = self
-            .states
-            .insert_within(&self.next, &meter)
-            .map_err(EvalError::stopped)?;
-        let i = representative as usize;
-        if self.transitions.len() <= i {
-            self.transitions.resize(i + 1, None);
-        }
-        if self.transitions[i].is_none() {
-            self.transitions[i] = Some(self.evaluate_moves(procs, representative)?);
-        }
-        let moves = self.transitions[i].clone().expect("just evaluated");
-        let system = self.symmetry.as_mut().expect("checked above");
-        let mut list = Vec::with_capacity(moves.len());
-        for &(event, target) in moves.iter() {
-            self.states.read(target, &mut self.row);
-            self.next.clear();
-            self.next.resize(self.row.len(), 0);
-            system.apply(&mut self.machine, procs, &back, &self.row, &mut self.next);
-            let (image, _) = self
-                .states
-                .insert_within(&self.next, &meter)
-                .map_err(EvalError::stopped)?;
-            list.push((system.permute_event(procs, &back, event), image));
-        }
-        list.sort_unstable();
-        list.dedup();
-        Ok(Some(list.into()))
-    }
-
     /// The node of the τ-closure of `seeds`.
     fn node_of(&mut self, procs: &mut Processes, mut members: Vec<u32>) -> EvalResult<NodeId> {
         let mut at = 0;
         members.sort_unstable();
         members.dedup();
         let mut seen: rustc_hash::FxHashSet<u32> = members.iter().copied().collect();
+        let mut targets = Vec::new();
         while at < members.len() {
             let state = members[at];
             at += 1;
-            let targets: Vec<u32> = self
-                .transitions(procs, state)?
-                .iter()
-                .filter(|&&(e, _)| e == TAU)
-                .map(|&(_, t)| t)
-                .collect();
-            for t in targets {
+            targets.clear();
+            self.tau_targets(procs, state, &mut targets)?;
+            for &t in &targets {
                 if seen.insert(t) {
                     members.push(t);
                 }
@@ -507,22 +521,7 @@ impl Normaliser {
         node: NodeId,
     ) -> EvalResult<&[(EventId, TargetId)]> {
         if self.nodes[node as usize].after.is_none() {
-            let members = self.nodes[node as usize].members.clone();
-            let mut by_event: Vec<(EventId, u32)> = Vec::new();
-            for &s in members.iter() {
-                by_event.extend(
-                    self.transitions(procs, s)?
-                        .iter()
-                        .filter(|&&(e, _)| e != TAU),
-                );
-            }
-            by_event.sort_unstable();
-            by_event.dedup();
-            let mut after = Vec::new();
-            for group in by_event.chunk_by(|a, b| a.0 == b.0) {
-                let states = group.iter().map(|&(_, t)| t).collect();
-                after.push((group[0].0, self.target_of(states)));
-            }
+            let after = self.compute_initials(procs, node)?;
             self.nodes[node as usize].after = Some(after.into());
             self.learnt += 1;
         }
@@ -530,6 +529,68 @@ impl Normaliser {
             .after
             .as_deref()
             .expect("just computed"))
+    }
+
+    /// Each visible event of the node's members with its target. A
+    /// member whose moves are an image of its representative's gives
+    /// its targets as images too (their states are not made); where the
+    /// members of one event's target are images under different
+    /// permutations, they are made.
+    fn compute_initials(
+        &mut self,
+        procs: &mut Processes,
+        node: NodeId,
+    ) -> EvalResult<Vec<(EventId, TargetId)>> {
+        let members = self.nodes[node as usize].members.clone();
+        // (event, state, the permutation the state is to be taken under)
+        let mut by_event: Vec<(EventId, u32, PermId)> = Vec::new();
+        for &s in members.iter() {
+            match *self.known_moves(procs, s)? {
+                StateMoves::Listed(ref list) => by_event.extend(
+                    list.iter()
+                        .filter(|&&(e, _)| e != TAU)
+                        .map(|&(e, t)| (e, t, IDENTITY)),
+                ),
+                StateMoves::Image {
+                    representative,
+                    perm,
+                } => {
+                    let system = self.symmetry.as_ref().expect("an image needs a symmetry");
+                    let under = &self.perms[perm as usize];
+                    by_event.extend(
+                        self.listed(representative)
+                            .iter()
+                            .filter(|&&(e, _)| e != TAU)
+                            .map(|&(e, t)| (system.permute_event(procs, under, e), t, perm)),
+                    );
+                }
+            }
+        }
+        by_event.sort_unstable();
+        by_event.dedup();
+        let mut after = Vec::new();
+        for group in by_event.chunk_by(|a, b| a.0 == b.0) {
+            let perm = group[0].2;
+            let target = if group.iter().all(|&(_, _, p)| p == perm) {
+                self.target_of(group.iter().map(|&(_, t, _)| t).collect(), perm)
+            } else {
+                let mut states = Vec::with_capacity(group.len());
+                for &(_, t, p) in group {
+                    match p {
+                        IDENTITY => states.push(t),
+                        p => {
+                            let under = self.perms[p as usize].clone();
+                            states.extend(self.images(procs, &[t], &under));
+                        }
+                    }
+                }
+                states.sort_unstable();
+                states.dedup();
+                self.target_of(states, IDENTITY)
+            };
+            after.push((group[0].0, target));
+        }
+        Ok(after)
     }
 
     /// The node after `event`, or `None` if the node does not allow it.
@@ -568,17 +629,8 @@ impl Normaliser {
         node: NodeId,
     ) -> EvalResult<&[Box<[EventId]>]> {
         if self.nodes[node as usize].acceptances.is_none() {
-            let members = self.nodes[node as usize].members.clone();
-            let mut all: Vec<Box<[EventId]>> = Vec::new();
-            for &s in members.iter() {
-                let transitions = self.transitions(procs, s)?;
-                if transitions.iter().any(|&(e, _)| e == TAU) {
-                    continue;
-                }
-                let mut accepted = Vec::new();
-                acceptance(transitions.iter().map(|&(e, _)| e), &mut accepted);
-                all.push(accepted.into());
-            }
+            let all = self.stable_members_acceptances(procs, node)?;
+            let mut all: Vec<Box<[EventId]>> = all.into_iter().map(Into::into).collect();
             all.sort_by_key(|a| a.len());
             let mut minimal: Vec<Box<[EventId]>> = Vec::new();
             for a in all {
@@ -595,6 +647,22 @@ impl Normaliser {
             .expect("just computed"))
     }
 
+    /// What each stable member of the node accepts.
+    fn stable_members_acceptances(
+        &mut self,
+        procs: &mut Processes,
+        node: NodeId,
+    ) -> EvalResult<Vec<Vec<EventId>>> {
+        let members = self.nodes[node as usize].members.clone();
+        let mut all = Vec::new();
+        for &s in members.iter() {
+            if let Some(accepted) = self.stable_acceptance(procs, s)? {
+                all.push(accepted);
+            }
+        }
+        Ok(all)
+    }
+
     /// Every acceptance of the node's stable states (not only the
     /// minimal ones: the revivals model asks which of them offer an
     /// event), each sorted.
@@ -604,13 +672,8 @@ impl Normaliser {
         node: NodeId,
     ) -> EvalResult<&[Box<[EventId]>]> {
         if self.nodes[node as usize].stable.is_none() {
-            let members = self.nodes[node as usize].members.clone();
-            let mut all: Vec<Box<[EventId]>> = Vec::new();
-            for &s in members.iter() {
-                if let Some(accepted) = self.stable_acceptance(procs, s)? {
-                    all.push(accepted.into());
-                }
-            }
+            let all = self.stable_members_acceptances(procs, node)?;
+            let mut all: Vec<Box<[EventId]>> = all.into_iter().map(Into::into).collect();
             all.sort_unstable();
             all.dedup();
             self.nodes[node as usize].stable = Some(all.into());
@@ -627,12 +690,13 @@ impl Normaliser {
         procs: &mut Processes,
         state: u32,
     ) -> EvalResult<Option<Vec<EventId>>> {
-        let transitions = self.transitions(procs, state)?;
-        if transitions.iter().any(|&(e, _)| e == TAU) {
+        let mut events = Vec::new();
+        self.events_of(procs, state, &mut events)?;
+        if events.contains(&TAU) {
             return Ok(None);
         }
         let mut accepted = Vec::new();
-        acceptance(transitions.iter().map(|&(e, _)| e), &mut accepted);
+        acceptance(events.into_iter(), &mut accepted);
         Ok(Some(accepted))
     }
 
@@ -677,15 +741,7 @@ impl Normaliser {
         let mut divergent = false;
         for &s in members.iter() {
             let mut cycles = std::mem::take(&mut self.cycles);
-            let found = cycles.diverges(s, &mut |state, out| {
-                out.extend(
-                    self.transitions(procs, state)?
-                        .iter()
-                        .filter(|&&(e, _)| e == TAU)
-                        .map(|&(_, t)| t),
-                );
-                Ok(())
-            });
+            let found = cycles.diverges(s, &mut |state, out| self.tau_targets(procs, state, out));
             self.cycles = cycles;
             if found? {
                 divergent = true;
@@ -718,160 +774,4 @@ pub fn is_subset(a: &[EventId], b: &[EventId]) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The normal form of `expr` with nodes permutable over T, and the
-    /// event ids of `events`.
-    fn with_normal_form<R>(
-        expr: &str,
-        body: impl FnOnce(&mut Processes, &mut Normaliser, NodeId, &Symmetry) -> R,
-    ) -> R {
-        use crate::script::Script;
-        let mut script = Script::load_str(
-            "t.csp",
-            "datatype T = A | B | C\nchannel left, right : T\n\
-             COPY = left?x -> right!x -> COPY\nMAYBE = left?x -> (right!x -> MAYBE |~| STOP)\n\
-             STACK(s) = #s < 3 & left?x -> STACK(<x>^s)\n\
-               [] s != <> & right!head(s) -> (STACK(tail(s)) |~| STACK(s))\n",
-        )
-        .expect("loads");
-        let func = script.add_expr("<spec>", expr).expect("resolves");
-        let (mut procs, root) = Processes::with_root(&script, func).expect("a process");
-        let symmetry = std::sync::Arc::new(Symmetry::automatic(&script, &[func]));
-        let (mut normaliser, node) =
-            Normaliser::symmetric(&mut procs, root, None, symmetry.clone())
-                .expect("evaluates")
-                .expect("mappable");
-        body(&mut procs, &mut normaliser, node, &symmetry)
-    }
-
-    fn event(procs: &Processes, text: &str) -> EventId {
-        (0..procs.events().id_count() as EventId)
-            .find(|&e| procs.show_event(e) == text)
-            .expect("an event")
-    }
-
-    #[test]
-    fn a_permuted_node_is_the_node_after_the_permuted_trace() {
-        with_normal_form("COPY", |procs, normaliser, root, symmetry| {
-            let swap = Permutation::from_images(vec![vec![1, 0, 2]]);
-            assert!(symmetry.types().len() == 1);
-            let after_a = normaliser
-                .after(procs, root, event(procs, "left.A"))
-                .unwrap()
-                .unwrap();
-            let after_b = normaliser
-                .after(procs, root, event(procs, "left.B"))
-                .unwrap()
-                .unwrap();
-            assert_ne!(after_a, after_b);
-            assert_eq!(normaliser.permute(procs, after_a, &swap).unwrap(), after_b);
-            assert_eq!(normaliser.permute(procs, root, &swap).unwrap(), root);
-        });
-    }
-
-    #[test]
-    fn a_node_of_several_states_permutes_as_a_whole() {
-        with_normal_form("MAYBE", |procs, normaliser, root, _| {
-            let cycle = Permutation::from_images(vec![vec![1, 2, 0]]);
-            let after = |n: &mut Normaliser, procs: &mut Processes, e: &str| {
-                n.after(procs, root, event(procs, e)).unwrap().unwrap()
-            };
-            let (a, b) = (
-                after(normaliser, procs, "left.A"),
-                after(normaliser, procs, "left.B"),
-            );
-            // The choice, right!A -> MAYBE, and STOP.
-            assert_eq!(normaliser.nodes[a as usize].members.len(), 3);
-            assert_eq!(normaliser.permute(procs, a, &cycle).unwrap(), b);
-            assert_eq!(normaliser.permute(procs, root, &cycle).unwrap(), root);
-        });
-    }
-
-    #[test]
-    fn a_memo_starting_afresh_gives_the_same_images() {
-        with_normal_form("MAYBE", |procs, normaliser, root, _| {
-            let perms = [
-                Permutation::from_images(vec![vec![1, 2, 0]]),
-                Permutation::from_images(vec![vec![1, 0, 2]]),
-                Permutation::from_images(vec![vec![2, 1, 0]]),
-            ];
-            let nodes: Vec<NodeId> = ["left.A", "left.B", "left.C"]
-                .iter()
-                .map(|e| {
-                    let e = event(procs, e);
-                    normaliser.after(procs, root, e).unwrap().unwrap()
-                })
-                .chain([root])
-                .collect();
-            let images = |n: &mut Normaliser, procs: &mut Processes| {
-                let mut out = Vec::new();
-                for _ in 0..2 {
-                    for perm in &perms {
-                        for &node in &nodes {
-                            out.push(n.permute(procs, node, perm).unwrap());
-                        }
-                    }
-                }
-                out
-            };
-            let remembered = images(normaliser, procs);
-            normaliser.permuted.clear();
-            normaliser.permuted_entries = 0;
-            normaliser.memo_limit = 2;
-            let forgetting = images(normaliser, procs);
-            assert_eq!(remembered, forgetting);
-            let held: usize = normaliser.permuted.values().map(FxHashMap::len).sum();
-            assert!(held <= 2, "{held} images held");
-        });
-    }
-
-    #[test]
-    fn a_state_s_moves_read_off_its_representative_are_its_evaluated_moves() {
-        with_normal_form("STACK(<>)", |procs, normaliser, root, _| {
-            // Every node the normal form reaches, and so every state.
-            let mut nodes = vec![root];
-            let mut at = 0;
-            while at < nodes.len() {
-                let initials = normaliser.initials(procs, nodes[at]).unwrap().to_vec();
-                at += 1;
-                for (_, target) in initials {
-                    let node = normaliser.target_node(procs, target).unwrap();
-                    if !nodes.contains(&node) {
-                        nodes.push(node);
-                    }
-                }
-            }
-            // Stacks of up to three values of three: 1 + 3 + 9 + 27,
-            // and the nondeterministic pops in between.
-            assert!(nodes.len() > 40, "{} nodes", nodes.len());
-            let mut by_orbit = 0;
-            for state in 0..normaliser.states.len() as u32 {
-                let evaluated = normaliser.evaluate_moves(procs, state).unwrap();
-                if let Some(read_off) = normaliser.moves_by_orbit(procs, state).unwrap() {
-                    assert_eq!(read_off, evaluated, "state {state}");
-                    by_orbit += 1;
-                }
-            }
-            assert!(by_orbit > 20, "{by_orbit} states read off a representative");
-        });
-    }
-
-    #[test]
-    fn subsets_of_sorted_lists() {
-        assert!(is_subset(&[], &[1, 2]));
-        assert!(is_subset(&[2, 5], &[1, 2, 3, 5]));
-        assert!(!is_subset(&[2, 4], &[1, 2, 3, 5]));
-        assert!(!is_subset(&[6], &[1, 2, 3, 5]));
-    }
-
-    #[test]
-    fn a_state_that_can_terminate_offers_only_tick() {
-        let mut out = Vec::new();
-        acceptance([5, 1, 3].into_iter(), &mut out);
-        assert_eq!(out, [TICK]);
-        acceptance([5, 3, 5].into_iter(), &mut out);
-        assert_eq!(out, [3, 5]);
-    }
-}
+mod tests;
