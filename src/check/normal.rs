@@ -20,7 +20,6 @@ mod orbits;
 
 use rustc_hash::FxHashMap;
 
-use super::wording::{Reader::CommandLine, plural};
 use crate::budget::Stopped;
 use crate::eval::{EvalError, EvalResult};
 use crate::lts::divergence::TauCycles;
@@ -277,6 +276,11 @@ impl Normaliser {
         self.nodes.len()
     }
 
+    /// How many specification states its nodes and targets have made.
+    pub fn spec_states(&self) -> usize {
+        self.states.len()
+    }
+
     /// How much the normal form has learnt: a number that grows with
     /// every node, initials, target's node, acceptances and divergence
     /// worked out, and only then.
@@ -335,23 +339,13 @@ impl Normaliser {
             self.transitions.resize(i + 1, None);
         }
         if self.transitions[i].is_none() {
-            let (nodes, states) = (self.nodes.len() as u64, self.states.len() as u64);
-            let made = || {
-                let nodes = plural(nodes, "normal-form node", "normal-form nodes", CommandLine);
-                let states = plural(states, "state", "states", CommandLine);
-                format!("{nodes} of {states}")
-            };
             let moves = self.compute_transitions(procs, state).map_err(|error| {
                 match error.stop_reason() {
-                    Some(Stopped::StateBudget | Stopped::Memory) => error.with_note(format!(
-                        "it stopped normalising the specification, with {} made: its states \
-                         are held to the same budget as the search",
-                        made()
-                    )),
-                    Some(_) => error.with_note(format!(
-                        "it stopped while normalising the specification, with {} made",
-                        made()
-                    )),
+                    Some(Stopped::StateBudget | Stopped::Memory) => error.with_note(
+                        "it stopped normalising the specification: its states are held to the \
+                         same budget as the search",
+                    ),
+                    Some(_) => error.with_note("it stopped while normalising the specification"),
                     None => error,
                 }
             })?;

@@ -18,6 +18,7 @@ use crate::symmetry::structural::group::StructuralReduction;
 use super::counterexample::{self, Counterexample, Found, Kind, RowPath};
 use super::product::{Breach, Judgement, Product, Specification, Violation};
 use super::structural::StructuralProduct;
+use super::wording::{Reader, plural};
 use super::{
     Answer, DECIDING_SYMMETRY, Failure, Reduced, Reducing, machine_of, reduced_system, search_from,
     trace, unwind,
@@ -155,7 +156,18 @@ fn searched_product(
     if let Some(error) = error
         && product.violation.is_none()
     {
-        return Err(error.into());
+        return Err(
+            match (error.stop_reason(), normal_form_size(&*product.spec)) {
+                (Some(_), Some(size)) => error.with_note(size),
+                _ => error,
+            }
+            .into(),
+        );
+    }
+    if outcome.stopped.is_some()
+        && let Some(size) = normal_form_size(&*product.spec)
+    {
+        outcome.notes.push(size);
     }
     let Some(violation) = product.violation.take() else {
         let holds = outcome.stopped.is_none().then_some(true);
@@ -379,4 +391,20 @@ fn trace_evidence(
             tau_loop: None,
         },
     )
+}
+
+/// How large the specification's normal form had grown, for a check a
+/// budget stopped: what the budget bought on the specification's side.
+fn normal_form_size(spec: &dyn Specification) -> Option<String> {
+    let normal = spec.normal_form()?;
+    let nodes = plural(normal.nodes() as u64, "node", "nodes", Reader::CommandLine);
+    let states = plural(
+        normal.spec_states() as u64,
+        "state",
+        "states",
+        Reader::CommandLine,
+    );
+    Some(format!(
+        "the specification's normal form had grown to {nodes} over {states} of its own"
+    ))
 }

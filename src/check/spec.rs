@@ -144,6 +144,11 @@ pub trait Specification: Send {
         ""
     }
 
+    /// Its normal form, if it is made of one.
+    fn normal_form(&self) -> Option<&Normaliser> {
+        None
+    }
+
     /// The normal form a counterexample shows the specification's
     /// states from, if it shows them.
     fn shown_normal_form(&self) -> Option<&Normaliser> {

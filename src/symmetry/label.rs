@@ -25,6 +25,7 @@ use crate::process::{Place, ProcId, Processes, Term};
 use crate::script::ir::FuncId;
 
 use super::apply::{Collapse, Movable, holds_distinguished, map_state};
+use super::perm::Permutation;
 use super::spec::{Atom, Symmetry};
 
 /// A component state, read for ordering.
@@ -100,6 +101,18 @@ impl Labels {
     /// permutation, by the key `[local, π(support)...]`.
     pub fn remember(&mut self, key: &[u32], image: u32) {
         self.images.insert(key.into(), image);
+    }
+
+    /// Records the label of the next local state, the image of exact
+    /// state `of` under `perm`: its shape, its variables permuted. It is
+    /// what [`Labeller::push`] would work out from the image's term,
+    /// without walking the term again.
+    pub fn push_image(&mut self, of: u32, perm: &Permutation) {
+        let label = &self.labels[of as usize];
+        debug_assert!(label.exact, "only an exact state's image is known");
+        let shape = label.shape;
+        let atoms: Vec<Atom> = self.atoms(of).iter().map(|&a| perm.apply(a)).collect();
+        self.push(shape, &atoms, &[], true);
     }
 
     /// Records the label of the next local state.

@@ -223,6 +223,10 @@ impl<M: NormalFormModel> Specification for NormalForm<M> {
         self.model.refusals_before()
     }
 
+    fn normal_form(&self) -> Option<&Normaliser> {
+        Some(&self.normal)
+    }
+
     fn shown_normal_form(&self) -> Option<&Normaliser> {
         self.model.shows_normal_form().then_some(&self.normal)
     }

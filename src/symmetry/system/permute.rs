@@ -90,7 +90,14 @@ impl SystemSymmetry {
             &mut Permute::new(&self.symmetry, perm, &self.movable),
         );
         let image = machine.local_of(slot, image);
-        self.sync_labels(machine, procs, table);
+        // A new image of an exact state is labelled straight from its
+        // preimage's label; anything else new is labelled from its term.
+        let next_label = self.labels[table].len();
+        if exact && image as usize == next_label && machine.table_len(table) == next_label + 1 {
+            self.labels[table].push_image(local, perm);
+        } else {
+            self.sync_labels(machine, procs, table);
+        }
         if !exact {
             self.labels[table].remember(&self.key, image);
         }
@@ -115,6 +122,70 @@ impl SystemSymmetry {
         for (i, &local) in row.iter().enumerate() {
             let image = self.permute_local(machine, procs, i, local, perm);
             out[self.alpha[i] as usize] = image;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::super::super::label::{Labeller, Labels};
+    use super::super::super::{Permutation, Symmetry};
+    use super::*;
+    use crate::script::Script;
+
+    /// A new image of an exact state is labelled from its preimage's
+    /// label; the label must be the one its term gives.
+    #[test]
+    fn an_image_labelled_from_its_preimage_has_the_label_its_term_gives() {
+        let mut script = Script::load_str(
+            "t.csp",
+            "datatype T = A | B | C\nchannel in, out : T\n\
+             STACK(s) = #s < 3 & in?x -> STACK(<x>^s)\n\
+               [] s != <> & out!head(s) -> STACK(tail(s))\n",
+        )
+        .expect("loads");
+        let func = script.add_expr("<spec>", "STACK(<>)").expect("resolves");
+        let (mut procs, root) = Processes::with_root(&script, func).expect("a process");
+        let symmetry = Arc::new(Symmetry::automatic(&script, &[func]));
+        let mut machine = Machine::new(&mut procs, root).expect("compiles");
+        let mut system =
+            SystemSymmetry::new(symmetry.clone(), &mut machine, &mut procs).expect("mappable");
+        // Stacks reached by pushing A's and B's, then permuted by a
+        // cycle that makes stacks holding C, met for the first time.
+        let mut rows = vec![machine.initial().to_vec()];
+        let mut moves = crate::lts::machine::Moves::default();
+        for at in 0..13 {
+            let row = rows[at].clone();
+            machine.moves(&mut procs, &row, &mut moves).expect("moves");
+            for m in &moves.list {
+                let mut next = Vec::new();
+                moves.apply(m, &row, &mut next);
+                let shown = procs.show_event(m.event);
+                if !shown.contains('C') && !rows.contains(&next) {
+                    rows.push(next);
+                }
+            }
+        }
+        let cycle = Permutation::from_images(vec![vec![1, 2, 0]]);
+        let table = machine.table_of(0);
+        let before = machine.table_len(table);
+        for row in &rows {
+            let mut image = vec![0; row.len()];
+            system.apply(&mut machine, &mut procs, &cycle, row, &mut image);
+        }
+        assert!(machine.table_len(table) > before + 5, "new images made");
+        let mut fresh = Labels::default();
+        let mut labeller = Labeller::new();
+        let labels = &system.labels[table];
+        for local in 0..machine.table_len(table) as u32 {
+            let p = machine.table_state(table, local);
+            labeller.push(&mut procs, &symmetry, &system.movable, &mut fresh, p);
+            let (made, worked_out) = (labels.label(local), fresh.label(local));
+            assert_eq!(made.shape, worked_out.shape, "local {local}");
+            assert_eq!(made.exact, worked_out.exact, "local {local}");
+            assert_eq!(labels.atoms(local), fresh.atoms(local), "local {local}");
         }
     }
 }
