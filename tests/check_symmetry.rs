@@ -427,3 +427,73 @@ fn a_reduced_check_finds_the_same_representatives_on_any_number_of_threads() {
         }
     }
 }
+
+/// A stack of at most one value short of its nodes under a failures
+/// specification with internal choices: its normal-form nodes hold
+/// several states, kept as keys under symmetry and made process terms
+/// only to be shown.
+const SHORT_STACK: &str = "
+datatype NodeIDType = Null | N0 | N1 | N2
+NodeID = diff(NodeIDType, {Null})
+datatype Data = A | B
+datatype ThreadID = T0 | T1
+channel initNode : ThreadID.NodeID.Data.NodeIDType
+channel freeNode : ThreadID.NodeID
+channel getTop, setTop : ThreadID.NodeIDType
+channel getNext : ThreadID.NodeID.NodeIDType
+channel getDatum : ThreadID.NodeID.Data
+channel lock, unlock : ThreadID
+channel push, pop : ThreadID.Data
+channel popEmpty : ThreadID
+FreeNode(me) = initNode?t!me?d?next -> Node(me, d, next)
+Node(me, d, next) = getDatum?t!me!d -> Node(me, d, next)
+  [] getNext?t!me!next -> Node(me, d, next) [] freeNode?t!me -> FreeNode(me)
+Top(top) = getTop?t!top -> Top(top) [] setTop?t?top' -> Top(top')
+Lock = lock?t -> unlock!t -> Lock
+Thread(me) = lock!me -> (Push(me) [] Pop(me))
+Push(me) = [] d : Data @ getTop!me?top -> initNode!me?n!d!top -> setTop!me!n ->
+  push!me!d -> unlock!me -> Thread(me)
+Pop(me) = getTop!me?top -> if top == Null then popEmpty!me -> unlock!me -> Thread(me)
+  else getNext!me!top?next -> setTop!me!next -> getDatum!me!top?d ->
+    pop!me!d -> freeNode!me!top -> unlock!me -> Thread(me)
+Internal = {| initNode, getDatum, getNext, freeNode, getTop, setTop, lock, unlock |}
+System = ((||| t : ThreadID @ Thread(t)) [| Internal |]
+  ((||| n : NodeID @ FreeNode(n)) ||| Top(Null) ||| Lock)) \\ Internal
+Short(s) = |~| t : ThreadID @ Op(t, s)
+Op(t, s) = (if #s < card(NodeID) - 1 then (|~| d : Data @ push!t!d -> Short(<d>^s)) else STOP)
+  |~| (if s == <> then popEmpty!t -> Short(s) else pop!t!head(s) -> Short(tail(s)))
+assert Short(<>) [F= System :[symmetry reduce]: NodeID, Data, ThreadID
+";
+
+#[test]
+fn a_normal_form_kept_as_keys_shows_the_specification_states_a_plain_check_shows() {
+    let script = Script::load_str("short.csp", SHORT_STACK).expect("loads");
+    let reduced = run(&script, 0, &Reduce::of_assertion(&script.assertions[0]));
+    let plain = run(&script, 0, &Reduce::Off);
+    assert!(reduced.symmetry.is_some());
+    assert_eq!(reduced.verdict, Verdict::Failed);
+    assert_eq!(plain.verdict, Verdict::Failed);
+    let procs = symcsp::stack::with_large_stack(|| Processes::new(&script).expect("ok"));
+    // The specification's states after each step, as the user reads them.
+    let shown = |cx: &Counterexample| -> Vec<Vec<String>> {
+        cx.steps
+            .iter()
+            .filter_map(|step| step.spec.as_ref())
+            .map(|spec| {
+                spec.members
+                    .iter()
+                    .map(|member| procs.show_key(&member[0]))
+                    .collect()
+            })
+            .collect()
+    };
+    let (reduced_cx, plain_cx) = (
+        reduced.counterexample.expect("a counterexample"),
+        plain.counterexample.expect("a counterexample"),
+    );
+    assert!(replays(&script, 0, &reduced_cx));
+    let after_reduced = shown(&reduced_cx);
+    assert_eq!(after_reduced.last(), shown(&plain_cx).last());
+    let last = after_reduced.last().expect("states shown");
+    assert_eq!(last[0], "Short(<A, A>)", "{last:?}");
+}

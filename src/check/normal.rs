@@ -16,6 +16,7 @@
 //! state is permuted as the symmetry layer permutes system states, and
 //! the τ-closed set of the images is the image node.
 
+mod keyed;
 mod orbits;
 
 use rustc_hash::FxHashMap;
@@ -28,6 +29,8 @@ use crate::lts::store::StateStore;
 use crate::process::{EventId, EventSet, ProcId, Processes, TAU, TICK};
 use crate::symmetry::{NotMappable, Permutation, Symmetry, SystemSymmetry};
 
+use keyed::{KeyedStates, Terms};
+
 /// A normal-form node's number.
 pub type NodeId = u32;
 
@@ -39,10 +42,12 @@ pub struct Normaliser {
     /// Per specification state: its distinct `(event, state)` moves,
     /// once known.
     transitions: Vec<Option<StateMoves>>,
-    /// The permutations targets and moves are images under, by
-    /// [`PermId`] (the identity first).
-    perms: Vec<Permutation>,
-    perm_ids: FxHashMap<Permutation, PermId>,
+    /// The permutations targets and moves are images under.
+    perms: Perms,
+    /// The states as keys instead of rows (see [`keyed`]), when the
+    /// normal form is under symmetry and its machine is one component:
+    /// then `states` is not used.
+    keyed: Option<KeyedStates>,
     cycles: TauCycles,
     nodes: Vec<Node>,
     index: FxHashMap<Box<[u32]>, NodeId>,
@@ -101,8 +106,32 @@ struct Target {
     node: Option<NodeId>,
 }
 
-/// The number of a permutation a normaliser keeps ([`Normaliser::perm_id`]).
+/// The number of a permutation a normaliser keeps ([`Perms`]).
 type PermId = u32;
+
+/// The permutations a normaliser keeps, numbered (the identity first).
+#[derive(Default)]
+struct Perms {
+    list: Vec<Permutation>,
+    ids: FxHashMap<Permutation, PermId>,
+}
+
+impl Perms {
+    /// The number of `perm`, kept if new.
+    fn id(&mut self, perm: &Permutation) -> PermId {
+        if let Some(&id) = self.ids.get(perm) {
+            return id;
+        }
+        let id = self.list.len() as PermId;
+        self.list.push(perm.clone());
+        self.ids.insert(perm.clone(), id);
+        id
+    }
+
+    fn get(&self, id: PermId) -> &Permutation {
+        &self.list[id as usize]
+    }
+}
 
 /// The identity's [`PermId`].
 const IDENTITY: PermId = 0;
@@ -198,16 +227,23 @@ impl Normaliser {
             machine.set_tau_priority(set);
         }
         let mut states = StateStore::new(machine.components());
-        states.insert(machine.initial());
-        let identity = symmetry
-            .as_ref()
-            .map(|system: &SystemSymmetry| Permutation::identity(system.symmetry()));
+        let mut perms = Perms::default();
+        let mut keyed = None;
+        if let Some(system) = &symmetry {
+            perms.id(&Permutation::identity(system.symmetry()));
+            if by_orbit && machine.components() == 1 {
+                keyed = Some(KeyedStates::new(system));
+            }
+        }
+        if keyed.is_none() {
+            states.insert(machine.initial());
+        }
         let mut normaliser = Normaliser {
             machine,
             states,
             transitions: Vec::new(),
-            perms: Vec::new(),
-            perm_ids: FxHashMap::default(),
+            perms,
+            keyed,
             cycles: TauCycles::default(),
             nodes: Vec::new(),
             index: FxHashMap::default(),
@@ -223,10 +259,14 @@ impl Normaliser {
             by_orbit,
             learnt: 0,
         };
-        if let Some(identity) = identity {
-            normaliser.perm_id(&identity);
-        }
-        let root = normaliser.node_of(procs, vec![0])?;
+        let initial = match normaliser.keyed.is_some() {
+            true => {
+                let local = normaliser.machine.initial()[0];
+                normaliser.keyed_of_local(procs, local)?
+            }
+            false => 0,
+        };
+        let root = normaliser.node_of(procs, vec![initial])?;
         Ok((normaliser, root))
     }
 
@@ -240,8 +280,8 @@ impl Normaliser {
         let seeds = match perm {
             IDENTITY => states.to_vec(),
             perm => {
-                let perm = self.perms[perm as usize].clone();
-                self.images(procs, &states, &perm)
+                let perm = self.perms.get(perm).clone();
+                self.images(procs, &states, &perm)?
             }
         };
         let node = self.node_of(procs, seeds)?;
@@ -278,7 +318,25 @@ impl Normaliser {
 
     /// How many specification states its nodes and targets have made.
     pub fn spec_states(&self) -> usize {
-        self.states.len()
+        match &self.keyed {
+            Some(keyed) => keyed.len(),
+            None => self.states.len(),
+        }
+    }
+
+    /// Makes the process terms of the states of `nodes`, which a
+    /// counterexample shows ([`Normaliser::member_states`]).
+    pub fn make_shown(&mut self, procs: &mut Processes, nodes: &[NodeId]) -> EvalResult<()> {
+        if self.keyed.is_none() {
+            return Ok(());
+        }
+        for &node in nodes {
+            let members = self.nodes[node as usize].members.clone();
+            for &state in members.iter() {
+                self.keyed_local(procs, state)?;
+            }
+        }
+        Ok(())
     }
 
     /// How much the normal form has learnt: a number that grows with
@@ -321,7 +379,13 @@ impl Normaliser {
             .members
             .iter()
             .map(|&s| {
-                self.states.read(s, &mut row);
+                match &self.keyed {
+                    Some(keyed) => {
+                        row.clear();
+                        row.push(keyed.local(s).expect("made by make_shown"));
+                    }
+                    None => self.states.read(s, &mut row),
+                }
                 row.iter()
                     .enumerate()
                     .map(|(slot, &local)| self.machine.process_state(slot, local))
@@ -395,7 +459,7 @@ impl Normaliser {
                 perm,
             } => {
                 let system = self.symmetry.as_ref().expect("an image needs a symmetry");
-                let perm = &self.perms[perm as usize];
+                let perm = self.perms.get(perm);
                 out.extend(
                     self.listed(representative)
                         .iter()
@@ -430,8 +494,8 @@ impl Normaliser {
                     .map(|&(_, t)| t)
                     .collect();
                 if !taus.is_empty() {
-                    let perm = self.perms[perm as usize].clone();
-                    out.extend(self.images(procs, &taus, &perm));
+                    let perm = self.perms.get(perm).clone();
+                    out.extend(self.images(procs, &taus, &perm)?);
                 }
             }
         }
@@ -455,17 +519,36 @@ impl Normaliser {
         state: u32,
     ) -> EvalResult<Box<[(EventId, u32)]>> {
         let meter = procs.meter().clone();
-        self.states.read(state, &mut self.row);
+        match self.keyed.is_some() {
+            true => {
+                let local = self.keyed_local(procs, state)?;
+                self.row.clear();
+                self.row.push(local);
+            }
+            false => self.states.read(state, &mut self.row),
+        }
         self.machine.moves(procs, &self.row, &mut self.moves)?;
         let mut list = Vec::with_capacity(self.moves.list.len());
-        for m in &self.moves.list {
-            self.moves.apply(m, &self.row, &mut self.next);
-            let (id, _) = self
-                .states
-                .insert_within(&self.next, &meter)
-                .map_err(EvalError::stopped)?;
-            list.push((m.event, id));
+        let moves = std::mem::take(&mut self.moves);
+        for m in &moves.list {
+            moves.apply(m, &self.row, &mut self.next);
+            let id = match self.keyed.is_some() {
+                true => self.keyed_of_local(procs, self.next[0]),
+                false => self
+                    .states
+                    .insert_within(&self.next, &meter)
+                    .map(|(id, _)| id)
+                    .map_err(EvalError::stopped),
+            };
+            match id {
+                Ok(id) => list.push((m.event, id)),
+                Err(error) => {
+                    self.moves = moves;
+                    return Err(error);
+                }
+            }
         }
+        self.moves = moves;
         list.sort_unstable();
         list.dedup();
         Ok(list.into())
@@ -550,7 +633,7 @@ impl Normaliser {
                     perm,
                 } => {
                     let system = self.symmetry.as_ref().expect("an image needs a symmetry");
-                    let under = &self.perms[perm as usize];
+                    let under = self.perms.get(perm);
                     by_event.extend(
                         self.listed(representative)
                             .iter()
@@ -573,8 +656,8 @@ impl Normaliser {
                     match p {
                         IDENTITY => states.push(t),
                         p => {
-                            let under = self.perms[p as usize].clone();
-                            states.extend(self.images(procs, &[t], &under));
+                            let under = self.perms.get(p).clone();
+                            states.extend(self.images(procs, &[t], &under)?);
                         }
                     }
                 }

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use crate::budget::Stopped;
 use crate::eval::EvalError;
 use crate::lts::machine::Machine;
 use crate::lts::search::{Budget, Search};
@@ -164,7 +165,7 @@ fn searched_product(
             .into(),
         );
     }
-    if outcome.stopped.is_some()
+    if outcome.stopped.is_some_and(|stop| stop != Stopped::Visitor)
         && let Some(size) = normal_form_size(&*product.spec)
     {
         outcome.notes.push(size);
@@ -189,6 +190,12 @@ fn searched_product(
         }
         _ => None,
     };
+    let shown: Vec<u32> = path
+        .rows
+        .iter()
+        .filter_map(|row| row.get(width).copied())
+        .collect();
+    product.spec.prepare_shown(procs, &shown)?;
     let shown_spec = product.spec.shown_normal_form();
     let trace: Vec<EventId> = path.events.iter().copied().filter(|&e| e != TAU).collect();
     let mut counterexample = counterexample::describe(

@@ -144,6 +144,13 @@ pub trait Specification: Send {
         ""
     }
 
+    /// Makes ready to be shown the specification states of `nodes`, which
+    /// a counterexample shows (a normal form keeping its states as keys
+    /// makes their process terms).
+    fn prepare_shown(&mut self, _procs: &mut Processes, _nodes: &[NodeId]) -> EvalResult<()> {
+        Ok(())
+    }
+
     /// Its normal form, if it is made of one.
     fn normal_form(&self) -> Option<&Normaliser> {
         None

@@ -7,7 +7,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{IDENTITY, NodeId, Normaliser, PermId, Permuted, StateMoves, Target, TargetId};
+use super::{IDENTITY, NodeId, Normaliser, PermId, Permuted, StateMoves, Target, TargetId, Terms};
 use crate::eval::{EvalError, EvalResult};
 use crate::process::{EventId, Processes};
 use crate::symmetry::Permutation;
@@ -53,7 +53,7 @@ impl Normaliser {
         let images = match what {
             Permuted::Node(node) => {
                 let members = self.nodes[node as usize].members.clone();
-                self.images(procs, &members, perm)
+                self.images(procs, &members, perm)?
             }
             Permuted::Target(target) => {
                 let Target {
@@ -61,10 +61,10 @@ impl Normaliser {
                 } = &self.targets[target as usize];
                 let states = states.clone();
                 match *made {
-                    IDENTITY => self.images(procs, &states, perm),
+                    IDENTITY => self.images(procs, &states, perm)?,
                     made => {
-                        let both = self.perms[made as usize].then(perm);
-                        self.images(procs, &states, &both)
+                        let both = self.perms.get(made).then(perm);
+                        self.images(procs, &states, &both)?
                     }
                 }
             }
@@ -93,7 +93,21 @@ impl Normaliser {
         procs: &mut Processes,
         states: &[u32],
         perm: &Permutation,
-    ) -> Vec<u32> {
+    ) -> EvalResult<Vec<u32>> {
+        if let Some(keyed) = &mut self.keyed {
+            let meter = procs.meter().clone();
+            let mut terms = Terms {
+                machine: &mut self.machine,
+                system: self.symmetry.as_mut().expect("keys need a symmetry"),
+                procs,
+                meter: &meter,
+            };
+            return states
+                .iter()
+                .map(|&s| keyed.image(&mut terms, &mut self.perms, s, perm))
+                .collect::<Result<_, _>>()
+                .map_err(EvalError::stopped);
+        }
         let system = self
             .symmetry
             .as_mut()
@@ -106,18 +120,38 @@ impl Normaliser {
             system.apply(&mut self.machine, procs, perm, &self.row, &mut self.next);
             images.push(self.states.insert(&self.next).0);
         }
-        images
+        Ok(images)
     }
 
-    /// The number of `perm` among the permutations kept.
-    pub(super) fn perm_id(&mut self, perm: &Permutation) -> PermId {
-        if let Some(&id) = self.perm_ids.get(perm) {
-            return id;
-        }
-        let id = self.perms.len() as PermId;
-        self.perms.push(perm.clone());
-        self.perm_ids.insert(perm.clone(), id);
-        id
+    /// The state (as a key) of the machine's local state `local`.
+    pub(super) fn keyed_of_local(&mut self, procs: &mut Processes, local: u32) -> EvalResult<u32> {
+        let keyed = self.keyed.as_mut().expect("states as keys");
+        let meter = procs.meter().clone();
+        let mut terms = Terms {
+            machine: &mut self.machine,
+            system: self.symmetry.as_mut().expect("keys need a symmetry"),
+            procs,
+            meter: &meter,
+        };
+        keyed
+            .of_local(&mut terms, &mut self.perms, local)
+            .map_err(EvalError::stopped)
+    }
+
+    /// The machine's local state of `state` (a key), its term made now
+    /// if it was not.
+    pub(super) fn keyed_local(&mut self, procs: &mut Processes, state: u32) -> EvalResult<u32> {
+        let keyed = self.keyed.as_mut().expect("states as keys");
+        let meter = procs.meter().clone();
+        let mut terms = Terms {
+            machine: &mut self.machine,
+            system: self.symmetry.as_mut().expect("keys need a symmetry"),
+            procs,
+            meter: &meter,
+        };
+        keyed
+            .make(&mut terms, &mut self.perms, state)
+            .map_err(EvalError::stopped)
     }
 
     /// The moves of `representative` under permutation `perm`, with their
@@ -128,10 +162,10 @@ impl Normaliser {
         representative: u32,
         perm: PermId,
     ) -> EvalResult<Box<[(EventId, u32)]>> {
-        let perm = self.perms[perm as usize].clone();
+        let perm = self.perms.get(perm).clone();
         let moves = self.listed(representative).to_vec();
         let targets: Vec<u32> = moves.iter().map(|&(_, t)| t).collect();
-        let images = self.images(procs, &targets, &perm);
+        let images = self.images(procs, &targets, &perm)?;
         let system = self.symmetry.as_ref().expect("an image needs a symmetry");
         let mut list: Vec<(EventId, u32)> = moves
             .iter()
@@ -156,6 +190,22 @@ impl Normaliser {
         procs: &mut Processes,
         state: u32,
     ) -> EvalResult<Option<StateMoves>> {
+        if let Some(keyed) = &mut self.keyed {
+            let meter = procs.meter().clone();
+            let canonical = keyed
+                .canonical(&mut self.perms, state, &meter)
+                .map_err(EvalError::stopped)?;
+            return match canonical {
+                Some((representative, perm)) if representative != state => {
+                    self.list_representative(procs, representative)?;
+                    Ok(Some(StateMoves::Image {
+                        representative,
+                        perm,
+                    }))
+                }
+                _ => Ok(None),
+            };
+        }
         let Some(system) = self.symmetry.as_mut().filter(|_| self.by_orbit) else {
             return Ok(None);
         };
@@ -173,6 +223,20 @@ impl Normaliser {
             .states
             .insert_within(&self.next, &meter)
             .map_err(EvalError::stopped)?;
+        self.list_representative(procs, representative)?;
+        let perm = self.perms.id(&back);
+        Ok(Some(StateMoves::Image {
+            representative,
+            perm,
+        }))
+    }
+
+    /// Lists the moves of `representative`, evaluated if not known.
+    fn list_representative(
+        &mut self,
+        procs: &mut Processes,
+        representative: u32,
+    ) -> EvalResult<()> {
         let i = representative as usize;
         if self.transitions.len() <= i {
             self.transitions.resize(i + 1, None);
@@ -189,10 +253,6 @@ impl Normaliser {
             }
             Some(StateMoves::Listed(_)) => {}
         }
-        let perm = self.perm_id(&back);
-        Ok(Some(StateMoves::Image {
-            representative,
-            perm,
-        }))
+        Ok(())
     }
 }

@@ -223,6 +223,10 @@ impl<M: NormalFormModel> Specification for NormalForm<M> {
         self.model.refusals_before()
     }
 
+    fn prepare_shown(&mut self, procs: &mut Processes, nodes: &[NodeId]) -> EvalResult<()> {
+        self.normal.make_shown(procs, nodes)
+    }
+
     fn normal_form(&self) -> Option<&Normaliser> {
         Some(&self.normal)
     }

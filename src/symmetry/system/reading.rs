@@ -7,12 +7,45 @@ use rustc_hash::FxHashMap;
 use crate::lts::machine::Machine;
 use crate::process::{ProcId, Processes};
 
-use super::super::label::Reading;
+use super::super::label::{Reading, key_of};
 use super::super::rep::OwnedInput;
 use super::super::spec::Atom;
 use super::{Image, SystemSymmetry};
 
 impl SystemSymmetry {
+    /// The key of component `slot`'s local state `local` into `key`: its
+    /// shape, then its distinguished values ([`key_of`]); and whether the
+    /// state is exact, so that the key names it alone.
+    pub fn local_key(
+        &mut self,
+        machine: &Machine,
+        procs: &mut Processes,
+        slot: usize,
+        local: u32,
+        key: &mut Vec<u32>,
+    ) -> bool {
+        let table = machine.table_of(slot);
+        self.sync_labels(machine, procs, table);
+        let labels = &self.labels[table];
+        let label = labels.label(local);
+        key_of(label.shape, labels.atoms(local).iter().copied(), key);
+        label.exact
+    }
+
+    /// The local state of component `slot` whose exact key is `key`, if
+    /// the machine has made it.
+    pub fn find_local(
+        &mut self,
+        machine: &Machine,
+        procs: &mut Processes,
+        slot: usize,
+        key: &[u32],
+    ) -> Option<u32> {
+        let table = machine.table_of(slot);
+        self.sync_labels(machine, procs, table);
+        self.labels[table].find(key)
+    }
+
     /// Reads `row`'s components into the algorithm's input buffers.
     pub(super) fn read_state(&mut self, machine: &Machine, procs: &mut Processes, row: &[u32]) {
         self.ranks.clear();
