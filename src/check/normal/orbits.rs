@@ -7,7 +7,11 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{IDENTITY, NodeId, Normaliser, PermId, Permuted, StateMoves, Target, TargetId, Terms};
+use super::{
+    IDENTITY, KeyedStates, NodeId, Normaliser, PermId, Perms, Permuted, StateMoves, Target,
+    TargetId, Terms,
+};
+use crate::budget::Stopped;
 use crate::eval::{EvalError, EvalResult};
 use crate::process::{EventId, Processes};
 use crate::symmetry::Permutation;
@@ -94,19 +98,13 @@ impl Normaliser {
         states: &[u32],
         perm: &Permutation,
     ) -> EvalResult<Vec<u32>> {
-        if let Some(keyed) = &mut self.keyed {
-            let meter = procs.meter().clone();
-            let mut terms = Terms {
-                machine: &mut self.machine,
-                system: self.symmetry.as_mut().expect("keys need a symmetry"),
-                procs,
-                meter: &meter,
-            };
-            return states
-                .iter()
-                .map(|&s| keyed.image(&mut terms, &mut self.perms, s, perm))
-                .collect::<Result<_, _>>()
-                .map_err(EvalError::stopped);
+        if self.keyed.is_some() {
+            return self.with_keys(procs, |keyed, terms, perms| {
+                states
+                    .iter()
+                    .map(|&s| keyed.image(terms, perms, s, perm))
+                    .collect()
+            });
         }
         let system = self
             .symmetry
@@ -125,22 +123,24 @@ impl Normaliser {
 
     /// The state (as a key) of the machine's local state `local`.
     pub(super) fn keyed_of_local(&mut self, procs: &mut Processes, local: u32) -> EvalResult<u32> {
-        let keyed = self.keyed.as_mut().expect("states as keys");
-        let meter = procs.meter().clone();
-        let mut terms = Terms {
-            machine: &mut self.machine,
-            system: self.symmetry.as_mut().expect("keys need a symmetry"),
-            procs,
-            meter: &meter,
-        };
-        keyed
-            .of_local(&mut terms, &mut self.perms, local)
-            .map_err(EvalError::stopped)
+        self.with_keys(procs, |keyed, terms, perms| {
+            keyed.of_local(terms, perms, local)
+        })
     }
 
     /// The machine's local state of `state` (a key), its term made now
     /// if it was not.
     pub(super) fn keyed_local(&mut self, procs: &mut Processes, state: u32) -> EvalResult<u32> {
+        self.with_keys(procs, |keyed, terms, perms| keyed.make(terms, perms, state))
+    }
+
+    /// `work` on the states kept as keys, with what making their terms
+    /// needs.
+    fn with_keys<R>(
+        &mut self,
+        procs: &mut Processes,
+        work: impl FnOnce(&mut KeyedStates, &mut Terms, &mut Perms) -> Result<R, Stopped>,
+    ) -> EvalResult<R> {
         let keyed = self.keyed.as_mut().expect("states as keys");
         let meter = procs.meter().clone();
         let mut terms = Terms {
@@ -149,9 +149,7 @@ impl Normaliser {
             procs,
             meter: &meter,
         };
-        keyed
-            .make(&mut terms, &mut self.perms, state)
-            .map_err(EvalError::stopped)
+        work(keyed, &mut terms, &mut self.perms).map_err(EvalError::stopped)
     }
 
     /// The moves of `representative` under permutation `perm`, with their
