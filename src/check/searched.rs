@@ -190,12 +190,14 @@ fn searched_product(
         }
         _ => None,
     };
-    let shown: Vec<u32> = path
-        .rows
-        .iter()
-        .filter_map(|row| row.get(width).copied())
-        .collect();
-    product.spec.prepare_shown(procs, &shown)?;
+    if product.spec.shown_normal_form().is_some() {
+        let shown: Vec<u32> = path
+            .rows
+            .iter()
+            .filter_map(|row| row.get(width).copied())
+            .collect();
+        product.spec.prepare_shown(procs, &shown)?;
+    }
     let shown_spec = product.spec.shown_normal_form();
     let trace: Vec<EventId> = path.events.iter().copied().filter(|&e| e != TAU).collect();
     let mut counterexample = counterexample::describe(

@@ -103,12 +103,14 @@ impl KeyedStates {
         self.key = key;
         let state = state?;
         if self.locals[state as usize] == UNMADE {
-            self.locals[state as usize] = local;
+            // The witness first: a budget that stops it leaves the state
+            // without a term, to be registered again when next met.
             if exact && let Some((canonical, perm)) = self.canonical(perms, state, terms.meter)? {
                 // The canonical state is `perm` of this one's inverse.
                 let back = perms.id(&perms.get(perm).inverse());
                 self.witnesses.entry(canonical).or_insert((local, back));
             }
+            self.locals[state as usize] = local;
         }
         Ok(state)
     }
@@ -221,6 +223,14 @@ impl KeyedStates {
                 terms
                     .system
                     .apply(terms.machine, terms.procs, &perm, &[witness], &mut image);
+                if cfg!(debug_assertions) {
+                    let mut made = Vec::new();
+                    let exact =
+                        terms
+                            .system
+                            .local_key(terms.machine, terms.procs, 0, image[0], &mut made);
+                    debug_assert!(exact && made[..] == self.keys[state as usize][..]);
+                }
                 image[0]
             }
         };

@@ -108,40 +108,87 @@ fn a_memo_starting_afresh_gives_the_same_images() {
     });
 }
 
+/// Every node `normaliser` reaches from `root`.
+fn every_node(procs: &mut Processes, normaliser: &mut Normaliser, root: NodeId) -> Vec<NodeId> {
+    let mut nodes = vec![root];
+    let mut at = 0;
+    while at < nodes.len() {
+        let initials = normaliser.initials(procs, nodes[at]).unwrap().to_vec();
+        at += 1;
+        for (_, target) in initials {
+            let node = normaliser.target_node(procs, target).unwrap();
+            if !nodes.contains(&node) {
+                nodes.push(node);
+            }
+        }
+    }
+    nodes
+}
+
+/// For every state of `normaliser`: the moves read off its
+/// representative, where they are, equal its evaluated moves; how many
+/// were read off.
+fn moves_read_off_agree(procs: &mut Processes, normaliser: &mut Normaliser) -> usize {
+    let mut by_orbit = 0;
+    for state in 0..normaliser.spec_states() as u32 {
+        let evaluated = normaliser.evaluate_moves(procs, state).unwrap();
+        let by_representative = normaliser.moves_by_orbit(procs, state).unwrap();
+        if let Some(StateMoves::Image {
+            representative,
+            perm,
+        }) = by_representative
+        {
+            let read_off = normaliser.image_moves(procs, representative, perm).unwrap();
+            assert_eq!(read_off, evaluated, "state {state}");
+            by_orbit += 1;
+        }
+    }
+    by_orbit
+}
+
 #[test]
 fn a_state_s_moves_read_off_its_representative_are_its_evaluated_moves() {
+    // One component: the states are kept as keys.
     with_normal_form("STACK(<>)", |procs, normaliser, root, _| {
-        // Every node the normal form reaches, and so every state.
-        let mut nodes = vec![root];
-        let mut at = 0;
-        while at < nodes.len() {
-            let initials = normaliser.initials(procs, nodes[at]).unwrap().to_vec();
-            at += 1;
-            for (_, target) in initials {
-                let node = normaliser.target_node(procs, target).unwrap();
-                if !nodes.contains(&node) {
-                    nodes.push(node);
-                }
-            }
-        }
+        assert!(normaliser.keyed.is_some());
         // Stacks of up to three values of three: 1 + 3 + 9 + 27,
         // and the nondeterministic pops in between.
+        let nodes = every_node(procs, normaliser, root);
         assert!(nodes.len() > 40, "{} nodes", nodes.len());
-        let mut by_orbit = 0;
-        for state in 0..normaliser.spec_states() as u32 {
-            let evaluated = normaliser.evaluate_moves(procs, state).unwrap();
-            let by_representative = normaliser.moves_by_orbit(procs, state).unwrap();
-            if let Some(StateMoves::Image {
-                representative,
-                perm,
-            }) = by_representative
-            {
-                let read_off = normaliser.image_moves(procs, representative, perm).unwrap();
-                assert_eq!(read_off, evaluated, "state {state}");
-                by_orbit += 1;
+        let by_orbit = moves_read_off_agree(procs, normaliser);
+        assert!(by_orbit > 20, "{by_orbit} states read off a representative");
+    });
+    // Two components: the states are rows, their representatives found
+    // by the representative algorithm.
+    with_normal_form("COPY ||| MAYBE", |procs, normaliser, root, _| {
+        assert!(normaliser.keyed.is_none());
+        let nodes = every_node(procs, normaliser, root);
+        assert!(nodes.len() > 5, "{} nodes", nodes.len());
+        let by_orbit = moves_read_off_agree(procs, normaliser);
+        assert!(by_orbit > 5, "{by_orbit} states read off a representative");
+    });
+}
+
+#[test]
+fn a_state_kept_as_a_key_is_made_the_term_its_key_names() {
+    with_normal_form("STACK(<>)", |procs, normaliser, root, symmetry| {
+        let after = |n: &mut Normaliser, procs: &mut Processes, node: NodeId, e: &str| {
+            n.after(procs, node, event(procs, e)).unwrap().unwrap()
+        };
+        let a = after(normaliser, procs, root, "left.A");
+        let ab = after(normaliser, procs, a, "left.B");
+        normaliser.initials(procs, ab).unwrap();
+        let states = normaliser.spec_states() as u32;
+        let mut made = 0;
+        for perm in Permutation::all(symmetry) {
+            for state in 0..states {
+                let image = normaliser.images(procs, &[state], &perm).unwrap()[0];
+                let local = normaliser.keyed_local(procs, image).unwrap();
+                assert_eq!(normaliser.keyed_of_local(procs, local).unwrap(), image);
+                made += 1;
             }
         }
-        assert!(by_orbit > 20, "{by_orbit} states read off a representative");
+        assert!(made > 30, "{made} images made");
     });
 }
 
