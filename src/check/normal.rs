@@ -21,7 +21,7 @@ mod orbits;
 
 use rustc_hash::FxHashMap;
 
-use crate::budget::Stopped;
+use crate::budget::{Meter, Stopped};
 use crate::eval::{EvalError, EvalResult};
 use crate::lts::divergence::TauCycles;
 use crate::lts::machine::{Machine, Moves};
@@ -528,30 +528,37 @@ impl Normaliser {
             false => self.states.read(state, &mut self.row),
         }
         self.machine.moves(procs, &self.row, &mut self.moves)?;
-        let mut list = Vec::with_capacity(self.moves.list.len());
+        // Lent out while each successor is stored, which needs `self`.
         let moves = std::mem::take(&mut self.moves);
-        for m in &moves.list {
-            moves.apply(m, &self.row, &mut self.next);
-            let id = match self.keyed.is_some() {
-                true => self.keyed_of_local(procs, self.next[0]),
-                false => self
-                    .states
-                    .insert_within(&self.next, &meter)
-                    .map(|(id, _)| id)
-                    .map_err(EvalError::stopped),
-            };
-            match id {
-                Ok(id) => list.push((m.event, id)),
-                Err(error) => {
-                    self.moves = moves;
-                    return Err(error);
-                }
-            }
-        }
+        let stored = self.store_successors(procs, &moves, &meter);
         self.moves = moves;
+        let mut list = stored?;
         list.sort_unstable();
         list.dedup();
         Ok(list.into())
+    }
+
+    /// Each of `moves` (from the row in `self.row`) with its successor
+    /// stored as a state.
+    fn store_successors(
+        &mut self,
+        procs: &mut Processes,
+        moves: &Moves,
+        meter: &Meter,
+    ) -> EvalResult<Vec<(EventId, u32)>> {
+        let mut list = Vec::with_capacity(moves.list.len());
+        for m in &moves.list {
+            moves.apply(m, &self.row, &mut self.next);
+            let id = match self.keyed.is_some() {
+                true => self.keyed_of_local(procs, self.next[0])?,
+                false => {
+                    let stored = self.states.insert_within(&self.next, meter);
+                    stored.map_err(EvalError::stopped)?.0
+                }
+            };
+            list.push((m.event, id));
+        }
+        Ok(list)
     }
 
     /// The node of the τ-closure of `seeds`.
