@@ -17,6 +17,7 @@ use std::sync::{Arc, OnceLock};
 use crate::script::builtins::Builtin;
 use crate::script::ir::{ChannelId, CtorId, DataTypeId, FuncId};
 
+pub mod bytes;
 pub mod seq;
 pub mod stream;
 

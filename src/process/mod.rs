@@ -17,6 +17,7 @@
 
 mod chase;
 pub mod compress;
+pub mod encode;
 pub mod events;
 pub mod key;
 mod operator;

@@ -257,6 +257,21 @@ impl Builtin {
             .expect("every built-in is in the table")
     }
 
+    /// Its place in the table of built-in names: the same number in
+    /// every run of every build with this table, so it can cross a
+    /// process boundary ([`Self::from_index`]).
+    pub fn index(self) -> u16 {
+        TABLE
+            .iter()
+            .position(|&(_, b)| b == self)
+            .expect("every built-in is in the table") as u16
+    }
+
+    /// The built-in at `index` of the table, if there is one.
+    pub fn from_index(index: u16) -> Option<Builtin> {
+        TABLE.get(index as usize).map(|&(_, b)| b)
+    }
+
     /// Whether the script must declare it to use it.
     pub fn import(self) -> Import {
         use ProcessFunction as F;

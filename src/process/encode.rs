@@ -1,0 +1,344 @@
+//! Process states written as bytes: the encoding that crosses a process
+//! boundary. A state is its term written out — the operator, then its
+//! operands in turn, its event sets as ids and its relations as pairs,
+//! its leaves as the values they hold ([`crate::eval::value::bytes`]) —
+//! so another [`Processes`] of the same script reads it back as the same
+//! state, whatever order it interned its own states in. Event ids need
+//! no translation: every `Processes` of a script numbers events alike
+//! (see [`super::key`]).
+//!
+//! Unlike a [`super::StateKey`], the bytes hold no evaluator's values,
+//! so they can be sent to another process or machine; and equal states
+//! have equal bytes, so a hash of the bytes places a state the same way
+//! everywhere.
+
+use std::sync::Arc;
+
+use crate::eval::value::bytes::{DecodeResult, Reader, Writer};
+
+use super::{Compression, EventRelation, EventSet, Place, ProcId, Processes, Term};
+
+/// Every compression, numbered for the encoding.
+const COMPRESSIONS: [Compression; 8] = [
+    Compression::Normal,
+    Compression::Sbisim,
+    Compression::Wbisim,
+    Compression::Dbisim,
+    Compression::TauLoopFactor,
+    Compression::Diamond,
+    Compression::Explicate,
+    Compression::ModelCompress,
+];
+
+impl Processes<'_> {
+    /// Appends the encoding of state `id` to `out`.
+    pub fn encode_state(&self, id: ProcId, out: &mut Vec<u8>) {
+        self.write_encoded(id, &mut Writer { out });
+    }
+
+    /// The state `bytes` encode (all of them), interned here.
+    pub fn decode_state(&mut self, bytes: &[u8]) -> DecodeResult<ProcId> {
+        let script = self.script();
+        let mut reader = Reader::new(script, bytes);
+        let id = self.read_encoded(&mut reader)?;
+        reader.finish()?;
+        Ok(id)
+    }
+
+    /// Reads one state from `reader`, leaving what follows it.
+    pub fn read_encoded(&mut self, reader: &mut Reader) -> DecodeResult<ProcId> {
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.read_encoded_here(reader))
+    }
+
+    /// Writes one state to `writer`.
+    pub fn write_encoded(&self, id: ProcId, w: &mut Writer) {
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.write_encoded_here(id, w));
+    }
+
+    fn write_encoded_here(&self, id: ProcId, w: &mut Writer) {
+        let set = |w: &mut Writer, s: &u32| write_set(self.set(*s), w);
+        let relation = |w: &mut Writer, r: &u32| write_relation(self.relation(*r), w);
+        let all = |w: &mut Writer, ps: &[ProcId]| {
+            w.len(ps.len());
+            for &p in ps {
+                self.write_encoded(p, w);
+            }
+        };
+        match self.term(id) {
+            Term::Node(proc) => {
+                w.tag(0);
+                w.proc(proc);
+            }
+            Term::Stop => w.tag(1),
+            Term::Skip => w.tag(2),
+            Term::Div => w.tag(3),
+            Term::Omega => w.tag(4),
+            Term::Done(depth) => {
+                w.tag(5);
+                w.u32(*depth);
+            }
+            Term::Run(s) => {
+                w.tag(6);
+                set(w, s);
+            }
+            Term::Chaos(s) => {
+                w.tag(7);
+                set(w, s);
+            }
+            Term::ChaosOffer(s) => {
+                w.tag(8);
+                set(w, s);
+            }
+            Term::Chosen { prefix, choice } => {
+                w.tag(9);
+                self.write_encoded(*prefix, w);
+                w.values(choice.iter());
+            }
+            Term::ExternalChoice(ps) => {
+                w.tag(10);
+                all(w, ps);
+            }
+            Term::SequentialComposition(a, b)
+            | Term::Interrupt(a, b)
+            | Term::SlidingChoice(a, b) => {
+                w.tag(match self.term(id) {
+                    Term::SequentialComposition(..) => 11,
+                    Term::Interrupt(..) => 12,
+                    _ => 13,
+                });
+                self.write_encoded(*a, w);
+                self.write_encoded(*b, w);
+            }
+            Term::Exception(a, s, b) | Term::SyncInterrupt(a, s, b) => {
+                w.tag(if matches!(self.term(id), Term::Exception(..)) {
+                    14
+                } else {
+                    15
+                });
+                self.write_encoded(*a, w);
+                set(w, s);
+                self.write_encoded(*b, w);
+            }
+            Term::SyncExternalChoice(s, ps) => {
+                w.tag(16);
+                set(w, s);
+                all(w, ps);
+            }
+            Term::Hide(p, s) => {
+                w.tag(17);
+                self.write_encoded(*p, w);
+                set(w, s);
+            }
+            Term::Rename(p, r) => {
+                w.tag(18);
+                self.write_encoded(*p, w);
+                relation(w, r);
+            }
+            Term::Parallel(s, ps) => {
+                w.tag(19);
+                set(w, s);
+                all(w, ps);
+            }
+            Term::AlphaParallel(pairs) => {
+                w.tag(20);
+                w.len(pairs.len());
+                for (s, p) in pairs.iter() {
+                    set(w, s);
+                    self.write_encoded(*p, w);
+                }
+            }
+            Term::Linked(a, r, b) => {
+                w.tag(21);
+                self.write_encoded(*a, w);
+                relation(w, r);
+                self.write_encoded(*b, w);
+            }
+            Term::Loop(p) => {
+                w.tag(22);
+                self.write_encoded(*p, w);
+            }
+            Term::Prioritise(p, levels) => {
+                w.tag(23);
+                self.write_encoded(*p, w);
+                w.len(levels.len());
+                for s in levels.iter() {
+                    set(w, s);
+                }
+            }
+            Term::Chase(p) => {
+                w.tag(24);
+                self.write_encoded(*p, w);
+            }
+            Term::Compressed {
+                compression,
+                of,
+                at,
+            } => {
+                w.tag(25);
+                let index = COMPRESSIONS.iter().position(|c| c == compression);
+                w.len(index.expect("every compression is numbered"));
+                self.write_encoded(*of, w);
+                match at {
+                    Place::Member(p) => {
+                        w.tag(0);
+                        self.write_encoded(*p, w);
+                    }
+                    Place::Numbered(n) => {
+                        w.tag(1);
+                        w.u32(*n);
+                    }
+                }
+            }
+        }
+    }
+
+    fn read_encoded_here(&mut self, r: &mut Reader) -> DecodeResult<ProcId> {
+        let term = match r.tag()? {
+            0 => Term::Node(Arc::new(r.proc()?)),
+            1 => Term::Stop,
+            2 => Term::Skip,
+            3 => Term::Div,
+            4 => Term::Omega,
+            5 => Term::Done(r.u32()?),
+            tag @ 6..=8 => {
+                let s = self.read_set(r)?;
+                match tag {
+                    6 => Term::Run(s),
+                    7 => Term::Chaos(s),
+                    _ => Term::ChaosOffer(s),
+                }
+            }
+            9 => Term::Chosen {
+                prefix: self.read_encoded(r)?,
+                choice: r.values()?.into(),
+            },
+            10 => Term::ExternalChoice(self.read_states(r)?),
+            tag @ 11..=13 => {
+                let a = self.read_encoded(r)?;
+                let b = self.read_encoded(r)?;
+                match tag {
+                    11 => Term::SequentialComposition(a, b),
+                    12 => Term::Interrupt(a, b),
+                    _ => Term::SlidingChoice(a, b),
+                }
+            }
+            tag @ 14..=15 => {
+                let a = self.read_encoded(r)?;
+                let s = self.read_set(r)?;
+                let b = self.read_encoded(r)?;
+                if tag == 14 {
+                    Term::Exception(a, s, b)
+                } else {
+                    Term::SyncInterrupt(a, s, b)
+                }
+            }
+            16 => {
+                let s = self.read_set(r)?;
+                Term::SyncExternalChoice(s, self.read_states(r)?)
+            }
+            17 => {
+                let p = self.read_encoded(r)?;
+                Term::Hide(p, self.read_set(r)?)
+            }
+            18 => {
+                let p = self.read_encoded(r)?;
+                Term::Rename(p, self.read_relation(r)?)
+            }
+            19 => {
+                let s = self.read_set(r)?;
+                Term::Parallel(s, self.read_states(r)?)
+            }
+            20 => {
+                let n = r.len()?;
+                let mut pairs = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let s = self.read_set(r)?;
+                    pairs.push((s, self.read_encoded(r)?));
+                }
+                Term::AlphaParallel(pairs.into())
+            }
+            21 => {
+                let a = self.read_encoded(r)?;
+                let relation = self.read_relation(r)?;
+                Term::Linked(a, relation, self.read_encoded(r)?)
+            }
+            22 => Term::Loop(self.read_encoded(r)?),
+            23 => {
+                let p = self.read_encoded(r)?;
+                let n = r.len()?;
+                let levels = (0..n)
+                    .map(|_| self.read_set(r))
+                    .collect::<DecodeResult<Arc<[u32]>>>()?;
+                Term::Prioritise(p, levels)
+            }
+            24 => Term::Chase(self.read_encoded(r)?),
+            25 => {
+                let index = r.len()?;
+                let Some(&compression) = COMPRESSIONS.get(index) else {
+                    return r.error(format!("compression {index}"));
+                };
+                let of = self.read_encoded(r)?;
+                let at = match r.tag()? {
+                    0 => Place::Member(self.read_encoded(r)?),
+                    1 => Place::Numbered(r.u32()?),
+                    tag => return r.error(format!("place tag {tag}")),
+                };
+                Term::Compressed {
+                    compression,
+                    of,
+                    at,
+                }
+            }
+            tag => return r.error(format!("term tag {tag}")),
+        };
+        Ok(self.intern(term))
+    }
+
+    fn read_states(&mut self, r: &mut Reader) -> DecodeResult<Arc<[ProcId]>> {
+        let n = r.len()?;
+        (0..n).map(|_| self.read_encoded(r)).collect()
+    }
+
+    fn read_event(&self, r: &mut Reader) -> DecodeResult<u32> {
+        let id = r.u32()?;
+        if (id as usize) < self.events().id_count() {
+            Ok(id)
+        } else {
+            r.error(format!("event {id}"))
+        }
+    }
+
+    fn read_set(&mut self, r: &mut Reader) -> DecodeResult<u32> {
+        let n = r.len()?;
+        let ids = (0..n)
+            .map(|_| self.read_event(r))
+            .collect::<DecodeResult<Vec<_>>>()?;
+        let set = EventSet::from_ids(ids, self.events().id_count());
+        Ok(self.intern_set(set))
+    }
+
+    fn read_relation(&mut self, r: &mut Reader) -> DecodeResult<u32> {
+        let n = r.len()?;
+        let mut pairs = Vec::with_capacity(n);
+        for _ in 0..n {
+            let a = self.read_event(r)?;
+            pairs.push((a, self.read_event(r)?));
+        }
+        Ok(self.intern_relation(EventRelation::new(pairs)))
+    }
+}
+
+fn write_set(set: &EventSet, w: &mut Writer) {
+    w.len(set.len());
+    for id in set.iter() {
+        w.u32(id);
+    }
+}
+
+fn write_relation(relation: &EventRelation, w: &mut Writer) {
+    w.len(relation.pairs().len());
+    for &(a, b) in relation.pairs() {
+        w.u32(a);
+        w.u32(b);
+    }
+}

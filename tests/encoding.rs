@@ -1,0 +1,166 @@
+//! The process-independent state encoding (`Processes::encode_state`):
+//! a state of any shipped model, written by one `Processes` and read by
+//! another that interned its states in a different order, is the same
+//! state there — it prints alike, it writes the same bytes back, and its
+//! moves lead to states with the same bytes. Malformed bytes are an
+//! error, never a panic.
+
+use proptest::prelude::*;
+use rustc_hash::FxHashSet;
+use symcsp::process::{ProcId, Processes};
+use symcsp::script::Script;
+use symcsp::script::ir::FuncId;
+
+const MODELS: [&str; 12] = [
+    "buffers",
+    "database",
+    "diningring",
+    "ijring",
+    "liststack",
+    "lockfreequeue",
+    "peterson",
+    "philosophers",
+    "ring",
+    "scheduler",
+    "tokenring",
+    "treebroadcast",
+];
+
+/// How many states of each process the test walks.
+const STATES: usize = 400;
+
+fn load(model: &str) -> Script {
+    Script::load_file(std::path::Path::new(&format!("models/{model}.csp")))
+        .unwrap_or_else(|e| panic!("{model} loads: {}", e.render()))
+}
+
+/// The processes the model's assertions are about.
+fn roots(script: &Script) -> Vec<FuncId> {
+    let mut roots: Vec<FuncId> = script
+        .assertions
+        .iter()
+        .map(|a| a.kind.implementation())
+        .collect();
+    roots.dedup();
+    roots
+}
+
+/// Up to [`STATES`] states reachable from `root`, breadth first.
+fn reachable(procs: &mut Processes, root: ProcId) -> Vec<ProcId> {
+    let mut order = vec![root];
+    let mut seen: FxHashSet<ProcId> = [root].into_iter().collect();
+    let mut next = 0;
+    while let Some(&state) = order.get(next) {
+        for t in procs.transitions(state).expect("transitions").iter() {
+            if order.len() < STATES && seen.insert(t.target) {
+                order.push(t.target);
+            }
+        }
+        next += 1;
+    }
+    order
+}
+
+fn encoded(procs: &Processes, state: ProcId) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    procs.encode_state(state, &mut bytes);
+    bytes
+}
+
+/// Each move of `state`: its event and its target's bytes, sorted (the
+/// process layer lists a state's moves in its own numbering's order).
+fn moves(procs: &mut Processes, state: ProcId) -> Vec<(u32, Vec<u8>)> {
+    let transitions = procs.transitions(state).expect("transitions");
+    let mut moves: Vec<_> = transitions
+        .iter()
+        .map(|t| (t.event, encoded(procs, t.target)))
+        .collect();
+    moves.sort();
+    moves
+}
+
+/// Every state the model's processes reach (up to a bound), written by
+/// one `Processes` and read by another that first read them in the
+/// order `shuffle` gives; returns how many states were compared.
+fn round_trip(model: &str, shuffle: u64) -> usize {
+    let script = load(model);
+    let script = &script;
+    let roots = roots(script);
+    symcsp::stack::with_large_stack(|| {
+        let mut compared = 0;
+        for &root in &roots {
+            let (mut here, start) = Processes::with_root(script, root).expect("a process");
+            let states = reachable(&mut here, start);
+            let bytes: Vec<Vec<u8>> = states.iter().map(|&s| encoded(&here, s)).collect();
+            let (mut there, _) = Processes::with_root(script, root).expect("a process");
+            // Read in a shuffled order first, so the numbering differs.
+            let mut order: Vec<usize> = (0..states.len()).collect();
+            fastrand::Rng::with_seed(shuffle).shuffle(&mut order);
+            let mut read = vec![ProcId(0); states.len()];
+            for &i in &order {
+                read[i] = there.decode_state(&bytes[i]).expect("decodes");
+            }
+            let distinct: FxHashSet<ProcId> = read.iter().copied().collect();
+            assert_eq!(distinct.len(), states.len(), "{model}: one state each");
+            for (i, &state) in states.iter().enumerate() {
+                let shown = here.show_state(state);
+                assert_eq!(there.show_state(read[i]), shown, "{model}");
+                assert_eq!(encoded(&there, read[i]), bytes[i], "{model}: {shown}");
+                assert_eq!(
+                    moves(&mut here, state),
+                    moves(&mut there, read[i]),
+                    "{model}: {shown}"
+                );
+                compared += 1;
+            }
+        }
+        compared
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn a_state_read_by_another_processes_is_the_same_state(
+        model in 0..MODELS.len(),
+        shuffle in any::<u64>(),
+    ) {
+        prop_assert!(round_trip(MODELS[model], shuffle) > 10);
+    }
+}
+
+#[test]
+fn every_model_round_trips() {
+    for model in MODELS {
+        let compared = round_trip(model, 7);
+        assert!(compared >= 50, "{model}: only {compared} states");
+    }
+}
+
+#[test]
+fn malformed_bytes_are_an_error() {
+    let script = load("liststack");
+    let root = roots(&script)[0];
+    let (mut procs, start) = Processes::with_root(&script, root).expect("a process");
+    let bytes = encoded(&procs, start);
+    for cut in 0..bytes.len() {
+        let error = procs.decode_state(&bytes[..cut]).expect_err("cut short");
+        assert!(error.to_string().starts_with("malformed state encoding"));
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(procs.decode_state(&longer).is_err(), "bytes left over");
+    for tag in [200u8, 0xff] {
+        assert!(procs.decode_state(&[tag]).is_err());
+    }
+    // Every single-byte change reads as some state or is an error.
+    for i in 0..bytes.len() {
+        for flip in [1u8, 0x80, 0xff] {
+            let mut changed = bytes.clone();
+            changed[i] ^= flip;
+            let _ = procs.decode_state(&changed);
+        }
+    }
+    assert_eq!(procs.decode_state(&bytes), Ok(start));
+}
