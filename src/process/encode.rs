@@ -59,7 +59,7 @@ impl Processes<'_> {
         let set = |w: &mut Writer, s: &u32| write_set(self.set(*s), w);
         let relation = |w: &mut Writer, r: &u32| write_relation(self.relation(*r), w);
         let all = |w: &mut Writer, ps: &[ProcId]| {
-            w.len(ps.len());
+            w.count(ps.len());
             for &p in ps {
                 self.write_encoded(p, w);
             }
@@ -141,7 +141,7 @@ impl Processes<'_> {
             }
             Term::AlphaParallel(pairs) => {
                 w.tag(20);
-                w.len(pairs.len());
+                w.count(pairs.len());
                 for (s, p) in pairs.iter() {
                     set(w, s);
                     self.write_encoded(*p, w);
@@ -160,7 +160,7 @@ impl Processes<'_> {
             Term::Prioritise(p, levels) => {
                 w.tag(23);
                 self.write_encoded(*p, w);
-                w.len(levels.len());
+                w.count(levels.len());
                 for s in levels.iter() {
                     set(w, s);
                 }
@@ -176,7 +176,7 @@ impl Processes<'_> {
             } => {
                 w.tag(25);
                 let index = COMPRESSIONS.iter().position(|c| c == compression);
-                w.len(index.expect("every compression is numbered"));
+                w.count(index.expect("every compression is numbered"));
                 self.write_encoded(*of, w);
                 match at {
                     Place::Member(p) => {
@@ -249,7 +249,7 @@ impl Processes<'_> {
                 Term::Parallel(s, self.read_states(r)?)
             }
             20 => {
-                let n = r.len()?;
+                let n = r.count()?;
                 let mut pairs = Vec::with_capacity(n);
                 for _ in 0..n {
                     let s = self.read_set(r)?;
@@ -265,7 +265,7 @@ impl Processes<'_> {
             22 => Term::Loop(self.read_encoded(r)?),
             23 => {
                 let p = self.read_encoded(r)?;
-                let n = r.len()?;
+                let n = r.count()?;
                 let levels = (0..n)
                     .map(|_| self.read_set(r))
                     .collect::<DecodeResult<Arc<[u32]>>>()?;
@@ -273,7 +273,7 @@ impl Processes<'_> {
             }
             24 => Term::Chase(self.read_encoded(r)?),
             25 => {
-                let index = r.len()?;
+                let index = r.count()?;
                 let Some(&compression) = COMPRESSIONS.get(index) else {
                     return r.error(format!("compression {index}"));
                 };
@@ -295,7 +295,7 @@ impl Processes<'_> {
     }
 
     fn read_states(&mut self, r: &mut Reader) -> DecodeResult<Arc<[ProcId]>> {
-        let n = r.len()?;
+        let n = r.count()?;
         (0..n).map(|_| self.read_encoded(r)).collect()
     }
 
@@ -309,7 +309,7 @@ impl Processes<'_> {
     }
 
     fn read_set(&mut self, r: &mut Reader) -> DecodeResult<u32> {
-        let n = r.len()?;
+        let n = r.count()?;
         let ids = (0..n)
             .map(|_| self.read_event(r))
             .collect::<DecodeResult<Vec<_>>>()?;
@@ -318,7 +318,7 @@ impl Processes<'_> {
     }
 
     fn read_relation(&mut self, r: &mut Reader) -> DecodeResult<u32> {
-        let n = r.len()?;
+        let n = r.count()?;
         let mut pairs = Vec::with_capacity(n);
         for _ in 0..n {
             let a = self.read_event(r)?;
@@ -329,14 +329,14 @@ impl Processes<'_> {
 }
 
 fn write_set(set: &EventSet, w: &mut Writer) {
-    w.len(set.len());
+    w.count(set.len());
     for id in set.iter() {
         w.u32(id);
     }
 }
 
 fn write_relation(relation: &EventRelation, w: &mut Writer) {
-    w.len(relation.pairs().len());
+    w.count(relation.pairs().len());
     for &(a, b) in relation.pairs() {
         w.u32(a);
         w.u32(b);

@@ -61,7 +61,7 @@ impl Writer<'_> {
         self.u64(n.into());
     }
 
-    pub fn len(&mut self, n: usize) {
+    pub fn count(&mut self, n: usize) {
         self.u64(n as u64);
     }
 
@@ -74,7 +74,7 @@ impl Writer<'_> {
     }
 
     pub fn values<'v>(&mut self, values: impl ExactSizeIterator<Item = &'v Value>) {
-        self.len(values.len());
+        self.count(values.len());
         for v in values {
             self.value(v);
         }
@@ -129,7 +129,7 @@ impl Writer<'_> {
             }
             Value::Map(map) => {
                 self.tag(12);
-                self.len(map.len());
+                self.count(map.len());
                 for (k, v) in map.iter() {
                     self.value(k);
                     self.value(v);
@@ -140,7 +140,7 @@ impl Writer<'_> {
                 self.u32(closure.func.0);
                 self.env(&closure.env);
                 self.values(closure.applied.iter());
-                self.len(closure.groups);
+                self.count(closure.groups);
             }
             Value::Builtin(builtin) => {
                 self.tag(14);
@@ -148,7 +148,7 @@ impl Writer<'_> {
             }
             Value::Image(image) => {
                 self.tag(15);
-                self.len(image.len());
+                self.count(image.len());
                 for (k, set) in image.iter() {
                     self.value(k);
                     self.set(set);
@@ -223,7 +223,7 @@ impl Writer<'_> {
             Rest::Comprehension(suspended) => {
                 self.tag(1);
                 self.u32(suspended.expr.0);
-                self.len(suspended.generator);
+                self.count(suspended.generator);
                 self.env(&suspended.env);
                 self.env(&suspended.locals);
                 self.stream(&suspended.source);
@@ -232,7 +232,7 @@ impl Writer<'_> {
     }
 
     fn env(&mut self, env: &Env) {
-        self.len(env.len());
+        self.count(env.len());
         for slot in env.iter() {
             match slot {
                 Slot::Empty => self.tag(0),
@@ -340,7 +340,7 @@ impl<'b> Reader<'b> {
 
     /// A count of things each at least a byte long: never more than the
     /// bytes left, so a corrupt length cannot ask for a huge allocation.
-    pub fn len(&mut self) -> DecodeResult<usize> {
+    pub fn count(&mut self) -> DecodeResult<usize> {
         let n = self.u64()?;
         let left = (self.bytes.len() - self.at) as u64;
         if n > left {
@@ -371,7 +371,7 @@ impl<'b> Reader<'b> {
     }
 
     pub fn values(&mut self) -> DecodeResult<Vec<Value>> {
-        let n = self.len()?;
+        let n = self.count()?;
         (0..n).map(|_| self.value()).collect()
     }
 
@@ -403,7 +403,7 @@ impl<'b> Reader<'b> {
             10 => Value::Stream(Arc::new(self.stream()?)),
             11 => Value::Set(Arc::new(self.set()?)),
             12 => {
-                let n = self.len()?;
+                let n = self.count()?;
                 let mut map = BTreeMap::new();
                 for _ in 0..n {
                     let k = self.value()?;
@@ -425,7 +425,7 @@ impl<'b> Reader<'b> {
             }
             14 => Value::Builtin(self.builtin()?),
             15 => {
-                let n = self.len()?;
+                let n = self.count()?;
                 let mut image = BTreeMap::new();
                 for _ in 0..n {
                     let k = self.value()?;
@@ -511,7 +511,7 @@ impl<'b> Reader<'b> {
         if self.depth > MAX_DEPTH {
             return self.error("environments nested too deep");
         }
-        let n = self.len()?;
+        let n = self.count()?;
         let mut slots = Vec::with_capacity(n);
         for _ in 0..n {
             slots.push(match self.tag()? {
