@@ -32,6 +32,7 @@ pub mod budget;
 pub mod builtin;
 pub mod check;
 pub mod cli;
+pub mod cluster;
 pub mod eval;
 pub mod files;
 pub mod lts;

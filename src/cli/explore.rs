@@ -71,10 +71,12 @@ pub struct Request<'a> {
     pub symmetry: Option<&'a str>,
     /// `--strategy`: how representatives are found.
     pub strategy: Strategy,
+    /// `--workers`, `--processes`...: explore on timely dataflow.
+    pub cluster: &'a super::cluster::ClusterArgs,
 }
 
 #[derive(Serialize)]
-struct Report<'a> {
+pub(super) struct Report<'a> {
     process: &'a str,
     engine: &'static str,
     states: u64,
@@ -102,7 +104,7 @@ struct Report<'a> {
 }
 
 #[derive(Serialize)]
-struct DotReport {
+pub(super) struct DotReport {
     file: String,
     written: bool,
     /// Why it was not written.
@@ -116,13 +118,12 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    let process = match process_to_explore(request, &loaded.script) {
-        Ok(process) => process,
-        Err(problem) => return fail_with(format, request.file, &problem, out, err),
-    };
-    let func = match loaded.add_expr("<process>", &process, Expect::Process) {
-        Ok(func) => func,
-        Err(diagnostics) => {
+    let (process, func, asked) = match prepare(&mut loaded, request.process, request.symmetry) {
+        Ok(prepared) => prepared,
+        Err(Unprepared::Text(problem)) => {
+            return fail_with(format, request.file, &problem, out, err);
+        }
+        Err(Unprepared::At(diagnostics)) => {
             return fail_at(
                 format,
                 request.file,
@@ -133,18 +134,10 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             );
         }
     };
-    let mut script = loaded.script;
-    let asked = match request.symmetry.map(|text| requested(&mut script, text)) {
-        None => None,
-        Some(Ok(asked)) => Some(asked),
-        Some(Err(problem)) => return fail_with(format, request.file, &problem, out, err),
-    };
-    let asked = Reduce::chosen(
-        &script,
-        asked.as_ref(),
-        Purpose::Explore,
-        About::Process(&process),
-    );
+    if request.cluster.asked() {
+        return super::cluster::explore(request, &loaded, (&process, func, &asked), out, err);
+    }
+    let script = loaded.script;
     if request.engine == Engine::Terms && !matches!(asked, Reduce::Off) {
         let problem = "error: --engine terms explores without symmetry reduction (it is the \
                        independent cross-check); drop --symmetry or the engine\n";
@@ -225,24 +218,58 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     }
 }
 
-/// The process `explore` explores: the one named, else the first
-/// assertion's implementation; or why there is none.
-fn process_to_explore(request: &Request, script: &crate::script::Script) -> Result<String, String> {
-    if let Some(text) = request.process {
-        return Ok(text.to_string());
-    }
-    match script.assertions.first() {
-        Some(first) => {
-            Ok(one_line(script.sources.snippet(
-                script.function(first.kind.implementation()).span,
-            )))
-        }
-        None => Err(format!(
-            "error: {} has no assertion to take a process from: name the process (`symcsp \
-             explore {0} PROCESS`)\n",
-            request.file.display()
-        )),
-    }
+/// Why the process to explore could not be made ready.
+pub(super) enum Unprepared {
+    Text(String),
+    At(Vec<crate::syntax::Diagnostic>),
+}
+
+/// Makes `loaded` ready to explore: the process (the one named, else the
+/// first assertion's implementation) added to the script, and the
+/// symmetry to reduce by. Every process of a cluster runs it alike.
+pub(super) fn prepare(
+    loaded: &mut crate::types::Loaded,
+    process: Option<&str>,
+    symmetry: Option<&str>,
+) -> Result<(String, crate::script::ir::FuncId, Reduce), Unprepared> {
+    let process = match process {
+        Some(text) => text.to_string(),
+        None => match loaded.script.assertions.first() {
+            Some(first) => one_line(
+                loaded
+                    .script
+                    .sources
+                    .snippet(loaded.script.function(first.kind.implementation()).span),
+            ),
+            None => {
+                let file = loaded
+                    .script
+                    .sources
+                    .files()
+                    .next()
+                    .map_or(String::new(), |(_, f)| f.name.clone());
+                return Err(Unprepared::Text(format!(
+                    "error: {file} has no assertion to take a process from: name the process \
+                     (`symcsp explore {file} PROCESS`)\n"
+                )));
+            }
+        },
+    };
+    let func = loaded
+        .add_expr("<process>", &process, Expect::Process)
+        .map_err(Unprepared::At)?;
+    let asked = match symmetry.map(|text| requested(&mut loaded.script, text)) {
+        None => None,
+        Some(Ok(asked)) => Some(asked),
+        Some(Err(problem)) => return Err(Unprepared::Text(problem)),
+    };
+    let asked = Reduce::chosen(
+        &loaded.script,
+        asked.as_ref(),
+        Purpose::Explore,
+        About::Process(&process),
+    );
+    Ok((process, func, asked))
 }
 
 /// Writes the drawing to `path` when one was asked for: what the report
@@ -281,7 +308,7 @@ fn drawn(
 
 impl<'a> Report<'a> {
     /// The JSON report of `exploration`.
-    fn new(
+    pub(super) fn new(
         (request, process): (&Request, &'a str),
         exploration: &Exploration,
         dot: Option<DotReport>,
@@ -316,7 +343,7 @@ impl<'a> Report<'a> {
 }
 
 /// Why `explore` could not explore.
-enum Problem {
+pub(super) enum Problem {
     Diagnostic(crate::syntax::Diagnostic),
     Text(String),
     /// A budget stopped it before the search began: why, and the stage.
@@ -375,37 +402,15 @@ fn explore(
     }
     // The system through the one place that builds it (again for the
     // drawing: a search's system is spent by it).
-    let build = || {
-        let mut built = SearchSystem::build(script, func, asked, request.strategy, budget.meter())
-            .map_err(before_search("compiling the process"))?;
-        // A structure with no symmetry is explored unreduced, saying why
-        // (as a check does); types that are not symmetric are refused.
-        if let Some(problems) = built.reduction.refusal(script, func)
-            && !matches!(built.reduction, Reduction::NoStructure(_))
-        {
-            return Err(Problem::Text(render_all(&problems, &script.sources)));
-        }
-        let note = match &built.reduction {
-            Reduction::NoStructure(why) => Some(format!("not reduced: {why}")),
-            Reduction::Reduced(system)
-                if !system.types_without_family().is_empty()
-                    && matches!(request.strategy, Strategy::Sorted | Strategy::Segmented) =>
-            {
-                Some(unfamiliar(request.strategy, &system.types_without_family()))
-            }
-            _ => None,
-        };
-        let structure = match &built.reduction {
-            Reduction::Structural { how, reduction } => Some((reduction.order(), how.clone())),
-            _ => None,
-        };
-        // A trivial symmetry is shown (it names what it left out) though
-        // nothing is reduced.
-        let symmetry = built.reduction.symmetry().cloned();
-        built.procs.replace_meter(budget.meter());
-        Ok((built, symmetry, structure, note))
-    };
-    let (mut built, symmetry, structure, note) = build()?;
+    let build = || build_system(script, func, asked, request.strategy, budget);
+    let (
+        mut built,
+        Described {
+            symmetry,
+            structure,
+            note,
+        },
+    ) = build()?;
     let canonicaliser = built.reduction.canonicaliser();
     let exploration = lts::explore_machine(&mut built.procs, built.machine, budget, canonicaliser)
         .map_err(diagnostic)?;
@@ -437,6 +442,73 @@ fn explore(
     })
 }
 
+/// The system to explore, through the one place that builds it, with
+/// what the report says of its symmetry: the symmetry itself (a trivial
+/// one names what it left out), the structure's group (order, how it was
+/// found) and a note when the reduction fell short of what was asked.
+pub(super) fn build_system<'s>(
+    script: &'s crate::script::Script,
+    func: crate::script::ir::FuncId,
+    asked: &Reduce,
+    strategy: Strategy,
+    budget: &Budget,
+) -> Result<(SearchSystem<'s>, Described), Problem> {
+    let mut built =
+        SearchSystem::build(script, func, asked, strategy, budget.meter()).map_err(|e| match e
+            .stop_reason()
+        {
+            Some(stop) => Problem::Stopped(
+                stop,
+                e.stage
+                    .clone()
+                    .unwrap_or("compiling the process".to_string()),
+            ),
+            None => Problem::Diagnostic(e.to_diagnostic()),
+        })?;
+    // A structure with no symmetry is explored unreduced, saying why
+    // (as a check does); types that are not symmetric are refused.
+    if let Some(problems) = built.reduction.refusal(script, func)
+        && !matches!(built.reduction, Reduction::NoStructure(_))
+    {
+        return Err(Problem::Text(render_all(&problems, &script.sources)));
+    }
+    let note = match &built.reduction {
+        Reduction::NoStructure(why) => Some(format!("not reduced: {why}")),
+        Reduction::Reduced(system)
+            if !system.types_without_family().is_empty()
+                && matches!(strategy, Strategy::Sorted | Strategy::Segmented) =>
+        {
+            Some(unfamiliar(strategy, &system.types_without_family()))
+        }
+        _ => None,
+    };
+    let structure = match &built.reduction {
+        Reduction::Structural { how, reduction } => Some((reduction.order(), how.clone())),
+        _ => None,
+    };
+    let symmetry = built.reduction.symmetry().cloned();
+    built.procs.replace_meter(budget.meter());
+    Ok((
+        built,
+        Described {
+            symmetry,
+            structure,
+            note,
+        },
+    ))
+}
+
+/// What a report says of the symmetry a system was built with.
+pub(super) struct Described {
+    /// A trivial symmetry is shown (it names what it left out) though
+    /// nothing is reduced.
+    pub symmetry: Option<Symmetry>,
+    /// The structure's group: its order, and how it was found.
+    pub structure: Option<(usize, String)>,
+    /// How the reduction fell short of what was asked, if it did.
+    pub note: Option<String>,
+}
+
 /// What the sorted and segmented strategies cannot reduce: types that
 /// index no family of components.
 pub(super) fn unfamiliar(strategy: Strategy, types: &[String]) -> String {
@@ -453,7 +525,7 @@ pub(super) fn unfamiliar(strategy: Strategy, types: &[String]) -> String {
     )
 }
 
-fn plain(
+pub(super) fn plain(
     (request, process): (&Request, &str),
     budget: &Budget,
     x: &Exploration,

@@ -9,6 +9,7 @@
 mod animate;
 mod audit;
 mod check;
+mod cluster;
 mod compare;
 mod eval;
 mod explore;
@@ -158,6 +159,25 @@ enum Command {
         /// per symmetry class).
         #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = Strategy::parse)]
         strategy: Strategy,
+        #[command(flatten)]
+        cluster: cluster::ClusterArgs,
+    },
+    /// Run a command as the processes of a cluster on this machine, for
+    /// a trial: `symcsp cluster --local 3 explore model.csp System`
+    /// starts three processes on free local ports, each with `--processes
+    /// 3 --process I --hostfile` added, and prints process 0's report.
+    Cluster {
+        /// How many processes.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        local: u16,
+        /// The command each process runs (`explore FILE [PROCESS] ...`).
+        #[arg(
+            value_name = "COMMAND",
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            required = true
+        )]
+        command: Vec<String>,
     },
     /// Check a script's assertions, as FDR does: Passed or Failed, with a
     /// counterexample (exit 0 all passed, 2 some could not be checked,
@@ -407,6 +427,7 @@ fn run_command(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> u8
             engine,
             symmetry,
             strategy,
+            cluster,
         } => {
             let request = explore::Request {
                 file: &file,
@@ -417,9 +438,11 @@ fn run_command(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> u8
                 dot: dot.as_deref(),
                 symmetry: symmetry.as_deref(),
                 strategy,
+                cluster: &cluster,
             };
             explore::run(&request, out, err)
         }
+        Command::Cluster { local, command } => cluster::run_local(local, &command, out, err),
         Command::Check {
             file,
             assertions,

@@ -297,6 +297,11 @@ impl<'b> Reader<'b> {
         self.at == self.bytes.len()
     }
 
+    /// How many bytes are still to be read.
+    pub fn remaining(&self) -> usize {
+        self.bytes.len() - self.at
+    }
+
     /// Fails unless every byte has been read.
     pub fn finish(&self) -> DecodeResult<()> {
         if self.is_done() {

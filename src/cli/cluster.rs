@@ -1,0 +1,434 @@
+//! Exploring beyond one thread of search: `--workers W` (threads of one
+//! process, through timely dataflow), `--processes N --process I
+//! --hostfile FILE` (one process of a cluster, as timely's own options
+//! name them), and `symcsp cluster --local N COMMAND...`, which starts N
+//! local processes of a command on free ports for a trial. Every process
+//! prints the same report; it adds to `explore`'s the cluster's shape,
+//! each worker's counts and the bytes the workers exchanged.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::explore::{self, Problem, Report, Request, Unprepared};
+use super::progress::{ProgressLine, counters};
+use super::{EXIT_INCONCLUSIVE, Format, fail_at, fail_with, say, stopped_before};
+
+use crate::budget::Live;
+use crate::cluster::{ClusterExploration, Job, Prepared, Topology};
+use crate::lts::Budget;
+use crate::script::ir::FuncId;
+use crate::symmetry::spec::Reduce;
+use crate::syntax::render_all;
+use crate::types::Loaded;
+
+/// Where the search runs, when not on the usual search's threads.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ClusterArgs {
+    /// Explore on W workers through timely dataflow: W threads in this
+    /// process, each owning the states that hash to it. The counts are
+    /// those of one process.
+    #[arg(long, value_name = "W", value_parser = clap::value_parser!(u16).range(1..))]
+    pub workers: Option<u16>,
+    /// The cluster's number of processes (timely's `-n`): with
+    /// `--process` and `--hostfile` (default: the host file's lines).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub processes: Option<u16>,
+    /// This process's index in the cluster, from 0 (timely's `-p`).
+    #[arg(long = "process", id = "cluster_process", value_name = "I")]
+    pub process: Option<u16>,
+    /// One `host:port` per line, process 0 first (timely's `-h`).
+    /// Without it, process I listens on localhost:2101+I.
+    #[arg(long, value_name = "FILE")]
+    pub hostfile: Option<PathBuf>,
+    /// How long to wait for every process of the cluster to connect
+    /// (default 30).
+    #[arg(long, value_name = "SECS")]
+    pub connect_timeout: Option<f64>,
+}
+
+impl ClusterArgs {
+    /// Whether the search is to run on timely dataflow.
+    pub fn asked(&self) -> bool {
+        self.workers.is_some()
+            || self.processes.is_some()
+            || self.process.is_some()
+            || self.hostfile.is_some()
+    }
+
+    /// The cluster these options describe.
+    pub fn topology(&self) -> Result<Topology, String> {
+        let hosts: Option<Vec<String>> = match &self.hostfile {
+            None => None,
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| {
+                    format!("error: cannot read the host file {}: {e}\n", path.display())
+                })?;
+                Some(
+                    text.lines()
+                        .map(str::trim)
+                        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+                        .map(str::to_string)
+                        .collect(),
+                )
+            }
+        };
+        let processes = match (self.processes, &hosts) {
+            (Some(n), _) => n as usize,
+            (None, Some(hosts)) => hosts.len(),
+            (None, None) => 1,
+        };
+        let hosts = match hosts {
+            Some(hosts) if hosts.len() < processes => {
+                return Err(format!(
+                    "error: the host file {} has {} address{} for --processes {processes}\n",
+                    self.hostfile
+                        .as_ref()
+                        .map_or(String::new(), |p| p.display().to_string()),
+                    hosts.len(),
+                    if hosts.len() == 1 { "" } else { "es" }
+                ));
+            }
+            Some(mut hosts) => {
+                hosts.truncate(processes);
+                hosts
+            }
+            None if processes == 1 => vec!["127.0.0.1:0".to_string()],
+            None => (0..processes)
+                .map(|i| format!("localhost:{}", 2101 + i))
+                .collect(),
+        };
+        let topology = Topology {
+            workers: self.workers.map_or(1, usize::from),
+            process: self.process.map_or(0, usize::from),
+            hosts,
+        };
+        topology.check().map_err(|e| format!("error: {e}\n"))?;
+        Ok(topology)
+    }
+
+    fn connect_wait(&self) -> Duration {
+        Duration::from_secs_f64(self.connect_timeout.unwrap_or(30.0).clamp(0.1, 86_400.0))
+    }
+}
+
+/// The cluster's part of the JSON report.
+#[derive(Serialize)]
+struct ClusterReport {
+    processes: usize,
+    workers_per_process: usize,
+    /// Bytes of encoded states the workers sent, in all and between
+    /// processes.
+    bytes_exchanged: u64,
+    bytes_between_processes: u64,
+    bytes_per_state: f64,
+    workers: Vec<WorkerReport>,
+}
+
+#[derive(Serialize)]
+struct WorkerReport {
+    worker: u32,
+    process: usize,
+    states: u64,
+    transitions: u64,
+    bytes_sent: u64,
+    bytes_to_other_processes: u64,
+    store_bytes: u64,
+}
+
+#[derive(Serialize)]
+struct DistributedReport<'a> {
+    #[serde(flatten)]
+    explored: Report<'a>,
+    cluster: ClusterReport,
+}
+
+impl ClusterReport {
+    fn new(found: &ClusterExploration, topology: &Topology) -> ClusterReport {
+        let bytes_exchanged = found.workers.iter().map(|w| w.bytes_sent).sum::<u64>();
+        ClusterReport {
+            processes: found.processes,
+            workers_per_process: topology.workers,
+            bytes_exchanged,
+            bytes_between_processes: found
+                .workers
+                .iter()
+                .map(|w| w.bytes_to_other_processes)
+                .sum(),
+            bytes_per_state: bytes_exchanged as f64 / found.exploration.states.max(1) as f64,
+            workers: found
+                .workers
+                .iter()
+                .map(|w| WorkerReport {
+                    worker: w.worker,
+                    process: w.worker as usize / topology.workers,
+                    states: w.stored,
+                    transitions: w.transitions,
+                    bytes_sent: w.bytes_sent,
+                    bytes_to_other_processes: w.bytes_to_other_processes,
+                    store_bytes: w.store_bytes,
+                })
+                .collect(),
+        }
+    }
+
+    fn plain(&self) -> String {
+        let mut text = format!(
+            "cluster            {} process{} x {} worker{} (timely dataflow)\n\
+             exchanged          {:.1} MB of states ({:.1} bytes/state), {:.1} MB between processes\n",
+            self.processes,
+            if self.processes == 1 { "" } else { "es" },
+            self.workers_per_process,
+            if self.workers_per_process == 1 {
+                ""
+            } else {
+                "s"
+            },
+            self.bytes_exchanged as f64 / 1e6,
+            self.bytes_per_state,
+            self.bytes_between_processes as f64 / 1e6,
+        );
+        for w in &self.workers {
+            text.push_str(&format!(
+                "  worker {:<3}       process {}: {} states, {} transitions, {:.1} MB sent\n",
+                w.worker,
+                w.process,
+                w.states,
+                w.transitions,
+                w.bytes_sent as f64 / 1e6
+            ));
+        }
+        text
+    }
+}
+
+/// `explore` on timely dataflow: `loaded` made ready as `prepared`.
+pub(super) fn explore(
+    request: &Request,
+    loaded: &Loaded,
+    (process, func, asked): (&str, FuncId, &Reduce),
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let format = request.format;
+    let topology = match request.cluster.topology() {
+        Ok(topology) => topology,
+        Err(problem) => return fail_with(format, request.file, &problem, out, err),
+    };
+    if request.engine == explore::Engine::Terms || request.dot.is_some() {
+        let problem = "error: --engine terms and --dot explore in one search: drop --workers, \
+                       --processes and --hostfile to use them\n";
+        return fail_with(format, request.file, problem, out, err);
+    }
+    let live = Arc::new(Live::default());
+    let budget = Budget {
+        live: Some(live.clone()),
+        ..request.limits.budget()
+    }
+    .started();
+    // The system built here only to refuse what cannot be reduced, and
+    // for the report's symmetry; each worker builds its own.
+    let script = &loaded.script;
+    let described = match crate::stack::with_large_stack(|| {
+        explore::build_system(script, func, asked, request.strategy, &budget)
+            .map(|(_, described)| described)
+    }) {
+        Ok(parts) => parts,
+        Err(Problem::Diagnostic(d)) => {
+            return fail_at(format, request.file, &[d], &script.sources, out, err);
+        }
+        Err(Problem::Text(problem)) => return fail_with(format, request.file, &problem, out, err),
+        Err(Problem::Stopped(reason, stage)) => {
+            return stopped_before(
+                (format, request.file),
+                "the process was not explored",
+                (reason, budget.max_states),
+                &stage,
+                out,
+                err,
+            );
+        }
+    };
+    let job = Job {
+        file: request.file.to_path_buf(),
+        prepare: {
+            let process = request.process.map(str::to_string);
+            let symmetry = request.symmetry.map(str::to_string);
+            Arc::new(move |loaded: &mut Loaded| {
+                match explore::prepare(loaded, process.as_deref(), symmetry.as_deref()) {
+                    Ok((_, func, reduce)) => Ok(Prepared { func, reduce }),
+                    Err(Unprepared::Text(problem)) => Err(problem),
+                    Err(Unprepared::At(diagnostics)) => {
+                        Err(render_all(&diagnostics, &loaded.script.sources))
+                    }
+                }
+            })
+        },
+        strategy: request.strategy,
+        options: format!(
+            "explore {process:?} symmetry {:?} strategy {} max-states {:?} timeout {:?} \
+             max-memory {:?}",
+            request.symmetry,
+            request.strategy,
+            budget.max_states,
+            budget.timeout,
+            budget.max_memory
+        ),
+        budget,
+        connect_wait: request.cluster.connect_wait(),
+    };
+    let mut progress = ProgressLine::new(request.limits.progress && topology.process == 0);
+    let what = if matches!(asked, Reduce::Off) {
+        "states"
+    } else {
+        "representatives"
+    };
+    let describe = |live: &Live, elapsed| {
+        format!(
+            "exploring on {} process{}: {}",
+            topology.processes(),
+            if topology.processes() == 1 { "" } else { "es" },
+            counters(&super::progress::progress_of(live, elapsed), what)
+        )
+    };
+    let outcome = progress.watch(&live, describe, || crate::cluster::explore(&job, &topology));
+    let found = match outcome {
+        Ok(found) => found,
+        Err(e) => return fail_with(format, request.file, &format!("error: {e}\n"), out, err),
+    };
+    let cluster = ClusterReport::new(&found, &topology);
+    let parts = (
+        described.symmetry.as_ref(),
+        described.structure.as_ref(),
+        described.note.as_deref(),
+    );
+    match format {
+        Format::Json => {
+            let report = DistributedReport {
+                explored: Report::new((request, process), &found.exploration, None, parts),
+                cluster,
+            };
+            let text = serde_json::to_string(&report).expect("a report serialises");
+            say(out, &format!("{text}\n"));
+        }
+        Format::Plain => {
+            let mut text = explore::plain(
+                (request, process),
+                &job.budget,
+                &found.exploration,
+                parts,
+                script,
+            );
+            text.push_str(&cluster.plain());
+            say(out, &text);
+        }
+    }
+    if found.exploration.complete {
+        0
+    } else {
+        EXIT_INCONCLUSIVE
+    }
+}
+
+/// `symcsp cluster --local N COMMAND...`: runs COMMAND as the N processes
+/// of a cluster on this machine (free ports of 127.0.0.1, a host file of
+/// its own), process 0's output as its own; another process's errors are
+/// shown too, each line naming it. The exit code is process 0's, or 2
+/// when another failed and process 0 did not say so.
+pub(super) fn run_local(
+    processes: u16,
+    command: &[String],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    match local_cluster(processes as usize, command, out, err) {
+        Ok(code) => code,
+        Err(problem) => {
+            say(err, &format!("symcsp: {problem}\n"));
+            2
+        }
+    }
+}
+
+fn local_cluster(
+    processes: usize,
+    command: &[String],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<u8, String> {
+    if !matches!(command.first().map(String::as_str), Some("explore")) {
+        return Err(
+            "cluster --local runs `explore FILE ...` (for example `symcsp cluster --local 2 \
+             explore model.csp System`)"
+                .to_string(),
+        );
+    }
+    // Free ports, found by binding and released just before the start.
+    let listeners: Vec<std::net::TcpListener> = (0..processes)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0"))
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("cannot find a free port: {e}"))?;
+    let hosts: Vec<String> = listeners
+        .iter()
+        .map(|l| l.local_addr().map(|a| a.to_string()))
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
+    drop(listeners);
+    let hostfile = std::env::temp_dir().join(format!(
+        "symcsp-hosts-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    ));
+    crate::files::write_atomically(&hostfile, format!("{}\n", hosts.join("\n")).as_bytes())
+        .map_err(|e| format!("cannot write a host file: {e}"))?;
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find symcsp itself: {e}"))?;
+    let mut children = Vec::new();
+    for process in 0..processes {
+        let mut child = Command::new(&exe);
+        child
+            .args(command)
+            .args(["--processes", &processes.to_string()])
+            .args(["--process", &process.to_string()])
+            .arg("--hostfile")
+            .arg(&hostfile)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        children.push(
+            child
+                .spawn()
+                .map_err(|e| format!("cannot start process {process}: {e}"))?,
+        );
+    }
+    let mut first_code = 2;
+    let mut others_failed = false;
+    for (process, child) in children.into_iter().enumerate() {
+        let output = child
+            .wait_with_output()
+            .map_err(|e| format!("process {process}: {e}"))?;
+        let code = output.status.code().map_or(2, |c| c as u8);
+        if process == 0 {
+            let _ = out.write_all(&output.stdout);
+            let _ = err.write_all(&output.stderr);
+            first_code = code;
+        } else if code != first_code && code != 0 {
+            others_failed = true;
+            for line in String::from_utf8_lossy(&output.stderr).lines() {
+                say(err, &format!("process {process}: {line}\n"));
+            }
+        }
+    }
+    let _ = std::fs::remove_file(&hostfile);
+    Ok(if others_failed && first_code == 0 {
+        2
+    } else {
+        first_code
+    })
+}

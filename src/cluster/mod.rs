@@ -1,0 +1,421 @@
+//! The search beyond one process: the state space partitioned among
+//! workers — threads of one process, or processes on many machines — by
+//! a hash of each state's process-independent encoding, explored level
+//! by level on timely dataflow, with the same answers as one process.
+//!
+//! - [`network`]: connecting the processes within a bounded time, the
+//!   hello that refuses a peer with another script or other options, and
+//!   watching the connections while the search runs;
+//! - [`exchange`]: timely's dataflow that carries each round's messages
+//!   to their owners and says when the round (a level) has ended;
+//! - [`rows`]: a system state as bytes;
+//! - [`search`]: a worker's partition and its rounds.
+//!
+//! Every process loads the script itself and builds its own workers'
+//! systems the same way ([`Job::prepare`]), so the script's ids agree;
+//! the encoding carries everything else. Each round every worker sends
+//! the successors of its new states (their representatives, under
+//! symmetry) and a [`Tally`] of where it stands to every worker; so
+//! after a round every worker knows the same totals and takes the same
+//! decision: go on, end, or stop with the same verdict.
+
+pub mod exchange;
+pub mod network;
+pub mod rows;
+pub mod search;
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rustc_hash::FxHasher;
+use serde::{Deserialize, Serialize};
+
+use crate::budget::{Budget, Stopped};
+use crate::lts::Exploration;
+use crate::script::ir::FuncId;
+use crate::symmetry::spec::Reduce;
+use crate::symmetry::strategy::Strategy;
+use crate::types::Loaded;
+
+use exchange::{Endpoints, Rounds};
+use network::{Hello, Losses};
+
+/// Where the workers run: `workers` threads in each of the processes at
+/// `hosts` (one address per process, `host:port`, as timely's host
+/// file has them), this being process `process`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Topology {
+    pub workers: usize,
+    pub process: usize,
+    pub hosts: Vec<String>,
+}
+
+impl Topology {
+    /// One process.
+    pub fn local(workers: usize) -> Topology {
+        Topology {
+            workers,
+            process: 0,
+            hosts: vec!["127.0.0.1:0".to_string()],
+        }
+    }
+
+    pub fn processes(&self) -> usize {
+        self.hosts.len()
+    }
+
+    /// Every worker of the cluster.
+    pub fn peers(&self) -> usize {
+        self.workers * self.processes()
+    }
+
+    /// Why this topology cannot run, if it cannot.
+    pub fn check(&self) -> Result<(), ClusterError> {
+        if self.workers == 0 {
+            return Err(ClusterError::Topology(
+                "--workers must be at least 1".to_string(),
+            ));
+        }
+        if self.hosts.is_empty() {
+            return Err(ClusterError::Topology(
+                "a cluster needs at least one process".to_string(),
+            ));
+        }
+        if self.process >= self.processes() {
+            return Err(ClusterError::Topology(format!(
+                "--process {} is out of range: the cluster has {} process{} (0 to {})",
+                self.process,
+                self.processes(),
+                if self.processes() == 1 { "" } else { "es" },
+                self.processes() - 1
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// What a worker's script needs before it is searched: the process to
+/// search (added to the script) and the symmetry to reduce it by.
+pub struct Prepared {
+    pub func: FuncId,
+    pub reduce: Reduce,
+}
+
+/// Makes a freshly loaded script ready: run alike by every worker of
+/// every process, so the ids it adds agree.
+pub type Prepare = dyn Fn(&mut Loaded) -> Result<Prepared, String> + Send + Sync;
+
+/// What every worker searches.
+#[derive(Clone)]
+pub struct Job {
+    pub file: PathBuf,
+    pub prepare: Arc<Prepare>,
+    pub strategy: Strategy,
+    /// Budgets: `max_states` for the whole cluster, the time-out and
+    /// memory per process (each process's own clock and allocator).
+    pub budget: Budget,
+    /// The options every process must share, as text (the process,
+    /// `--symmetry`, `--strategy`, budgets): their hash is compared at
+    /// start.
+    pub options: String,
+    /// How long to wait for every process to connect.
+    pub connect_wait: Duration,
+}
+
+/// A worker's report at the end of a round, sent to every worker.
+/// Counts are totals since the start.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    pub worker: u32,
+    /// States this worker owns (stored).
+    pub stored: u64,
+    /// States it expanded in this round (its new states of the round
+    /// before).
+    pub expanded: u64,
+    /// States it sent in this round.
+    pub sent: u64,
+    pub transitions: u64,
+    pub deadlocks: u64,
+    pub terminated: u64,
+    /// Bytes of states it sent, in all and to other processes.
+    pub bytes_sent: u64,
+    pub bytes_to_other_processes: u64,
+    /// The bytes its store holds.
+    pub store_bytes: u64,
+    /// Why it stopped, if a budget stopped it ([`Stopped::code`]).
+    pub stopped: Option<u8>,
+    /// An error it met (a diagnostic, rendered).
+    pub problem: Option<String>,
+}
+
+/// What the cluster found, as every process knows it at the end.
+#[derive(Debug, Clone)]
+pub struct ClusterExploration {
+    /// The totals, as one process's exploration reports them.
+    pub exploration: Exploration,
+    /// Each worker's own counts, in worker order.
+    pub workers: Vec<Tally>,
+    pub processes: usize,
+}
+
+/// Why a cluster could not run or finish.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClusterError {
+    /// The workers, processes or host file do not make a cluster.
+    Topology(String),
+    /// This process cannot listen on its address.
+    Listen {
+        process: usize,
+        address: String,
+        cause: String,
+    },
+    /// A process could not be reached (or did not connect) in time.
+    NoContact {
+        process: usize,
+        address: String,
+        seconds: f64,
+        cause: String,
+    },
+    /// A process is not one this process can work with.
+    Refused {
+        process: usize,
+        address: String,
+        why: String,
+    },
+    /// A connection was lost while the search ran.
+    Lost {
+        process: usize,
+        what: String,
+    },
+    /// A worker met an error (an evaluation error, a malformed state).
+    Worker {
+        worker: usize,
+        message: String,
+    },
+    /// The script or process could not be made ready.
+    Load(String),
+    Io(String),
+}
+
+impl ClusterError {
+    fn peer(topology: &Topology, process: usize, cause: std::io::Error) -> ClusterError {
+        ClusterError::NoContact {
+            process,
+            address: topology.hosts[process].clone(),
+            seconds: 0.0,
+            cause: format!("the greeting failed: {cause}"),
+        }
+    }
+}
+
+impl fmt::Display for ClusterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClusterError::Topology(why) => f.write_str(why),
+            ClusterError::Listen {
+                process,
+                address,
+                cause,
+            } => write!(
+                f,
+                "process {process} cannot listen on {address} (its line of the host file): \
+                 {cause}"
+            ),
+            ClusterError::NoContact {
+                process,
+                address,
+                seconds,
+                cause,
+            } => write!(
+                f,
+                "cannot reach process {process} at {address} within {seconds:.0} s: {cause}"
+            ),
+            ClusterError::Refused {
+                process,
+                address,
+                why,
+            } => write!(f, "process {process} at {address} was refused: {why}"),
+            ClusterError::Lost { process, what } => write!(
+                f,
+                "lost process {process} during the search ({what}); every process stops"
+            ),
+            ClusterError::Worker { worker, message } => {
+                write!(f, "worker {worker}: {message}")
+            }
+            ClusterError::Load(message) | ClusterError::Io(message) => f.write_str(message),
+        }
+    }
+}
+
+impl Stopped {
+    /// A number for the reason, to send to other processes.
+    pub fn code(self) -> u8 {
+        match self {
+            Stopped::Visitor => 0,
+            Stopped::StateBudget => 1,
+            Stopped::Timeout => 2,
+            Stopped::Cancelled => 3,
+            Stopped::Memory => 4,
+        }
+    }
+
+    pub fn from_code(code: u8) -> Option<Stopped> {
+        Some(match code {
+            0 => Stopped::Visitor,
+            1 => Stopped::StateBudget,
+            2 => Stopped::Timeout,
+            3 => Stopped::Cancelled,
+            4 => Stopped::Memory,
+            _ => return None,
+        })
+    }
+}
+
+/// A hash that is the same in every process and every run.
+fn stable_hash(parts: &[&[u8]]) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = FxHasher::default();
+    for part in parts {
+        hasher.write_usize(part.len());
+        hasher.write(part);
+    }
+    hasher.finish()
+}
+
+/// Explores `job` on the cluster `topology` describes, as its process
+/// `topology.process`: every process returns the same totals.
+pub fn explore(job: &Job, topology: &Topology) -> Result<ClusterExploration, ClusterError> {
+    topology.check()?;
+    // Load once here: a script that does not load is said before any
+    // connection, and its text is what the hello compares.
+    let mut loaded =
+        crate::types::load_file(&job.file).map_err(|e| ClusterError::Load(e.render()))?;
+    (job.prepare)(&mut loaded).map_err(ClusterError::Load)?;
+    let sources: Vec<&[u8]> = loaded
+        .script
+        .sources
+        .files()
+        .map(|(_, file)| file.text.as_bytes())
+        .collect();
+    let hello = Hello {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        process: topology.process as u64,
+        processes: topology.processes() as u64,
+        workers: topology.workers as u64,
+        script: stable_hash(&sources),
+        options: stable_hash(&[job.options.as_bytes()]),
+    };
+    drop(loaded);
+    let losses = Arc::new(Losses::default());
+    let builders = if topology.processes() == 1 {
+        timely::CommunicationConfig::Process(topology.workers)
+            .try_build()
+            .map_err(ClusterError::Io)?
+    } else {
+        use timely::communication::allocator::AllocatorBuilder;
+        use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+        let sockets = network::connect(topology, &hello, job.connect_wait, &losses)?;
+        network::quiet_network_panics(&losses);
+        let hooks = timely::communication::Hooks::default();
+        let local = timely::communication::allocator::ProcessBuilder::new_typed_vector(
+            topology.workers,
+            hooks.refill.clone(),
+            None,
+        );
+        let (builders, guard) = initialize_networking_from_sockets(
+            local,
+            sockets,
+            topology.process,
+            topology.workers,
+            hooks,
+        )
+        .map_err(|e| ClusterError::Io(e.to_string()))?;
+        let builders: Vec<AllocatorBuilder> =
+            builders.into_iter().map(AllocatorBuilder::Tcp).collect();
+        (builders, Box::new(guard) as Box<dyn std::any::Any + Send>)
+    };
+    run(job, topology, builders, &losses)
+}
+
+/// Starts the timely workers and a search thread for each, and waits
+/// for the searches.
+fn run(
+    job: &Job,
+    topology: &Topology,
+    (builders, others): (
+        Vec<timely::communication::allocator::AllocatorBuilder>,
+        Box<dyn std::any::Any + Send>,
+    ),
+    losses: &Arc<Losses>,
+) -> Result<ClusterExploration, ClusterError> {
+    let mut searches = Vec::new();
+    let mut ends = Vec::new();
+    for _ in 0..topology.workers {
+        let (request, requests) = mpsc::channel();
+        let (reply, replies) = mpsc::channel();
+        searches.push(Rounds {
+            requests: request,
+            replies,
+        });
+        ends.push(Some((requests, reply)));
+    }
+    let endpoints: Endpoints = Arc::new(Mutex::new(ends));
+    let first = topology.process * topology.workers;
+    let served = {
+        let endpoints = endpoints.clone();
+        let losses = losses.clone();
+        timely::execute::execute_from(
+            builders,
+            others,
+            timely::WorkerConfig::default(),
+            move |worker| {
+                let local = worker.index() - first;
+                exchange::serve(worker, local, &endpoints, &losses);
+            },
+        )
+        .map_err(ClusterError::Io)?
+    };
+    let threads: Vec<_> = searches
+        .into_iter()
+        .enumerate()
+        .map(|(local, rounds)| {
+            let job = job.clone();
+            let topology = topology.clone();
+            std::thread::Builder::new()
+                .name(format!("symcsp:search-{}", first + local))
+                .stack_size(crate::stack::LARGE_STACK)
+                .spawn(move || search::partition(&job, &topology, first + local, rounds))
+        })
+        .collect();
+    let mut results = Vec::new();
+    for thread in threads {
+        let thread = thread.map_err(|e| ClusterError::Io(e.to_string()))?;
+        results.push(
+            thread
+                .join()
+                .unwrap_or_else(|_| Err(ClusterError::Io("a search thread panicked".to_string()))),
+        );
+    }
+    let outcome = results.into_iter().reduce(|a, b| match (a, b) {
+        (Err(e), _) | (_, Err(e)) => Err(e),
+        (ok, _) => ok,
+    });
+    match outcome {
+        Some(Ok(found)) => {
+            losses.finish();
+            // Every worker has ended its rounds: the dataflows drain.
+            drop(served);
+            Ok(found)
+        }
+        Some(Err(error)) => {
+            // A worker may still wait on a peer that is gone: leave the
+            // timely threads to the end of the process.
+            std::mem::forget(served);
+            Err(error)
+        }
+        None => Err(ClusterError::Topology("no worker ran".to_string())),
+    }
+}

@@ -1,0 +1,337 @@
+//! One worker's part of a distributed exploration: the states it owns
+//! (those whose encoding hashes to it), found level by level.
+//!
+//! Round `r`: the worker expands the states it stored in round `r - 1`
+//! (its frontier), canonicalises each successor under symmetry, encodes
+//! it, and sends it to its owner; with them it sends every worker its
+//! [`Tally`]. When the round ends it stores the states it received that
+//! are new (its next frontier) and reads every worker's tally: when no
+//! worker sent a state, the search is over; when any worker stopped (a
+//! budget, an error), all stop with the first one's reason, in worker
+//! order. Every worker decides from the same tallies, so all decide
+//! alike.
+
+use std::hash::Hasher;
+
+use rustc_hash::{FxHashSet, FxHasher};
+
+use crate::budget::{Meter, Stopped, Ticker};
+use crate::eval::EvalError;
+use crate::lts::Exploration;
+use crate::lts::machine::{Machine, Moves};
+use crate::lts::search::Canonicaliser;
+use crate::lts::store::StateStore;
+use crate::process::{Processes, TICK};
+use crate::symmetry::search_system::SearchSystem;
+
+use super::exchange::{Message, Rounds};
+use super::rows::RowCodec;
+use super::{ClusterError, ClusterExploration, Job, Tally, Topology};
+
+/// The owner of a state: a hash of its encoding, the same everywhere.
+pub fn owner(row: &[u8], peers: usize) -> u32 {
+    let mut hasher = FxHasher::default();
+    hasher.write(row);
+    // The high bits: FxHash mixes them best.
+    ((hasher.finish() >> 32) % peers as u64) as u32
+}
+
+/// Runs worker `me`'s partition to the end of the search.
+pub fn partition(
+    job: &Job,
+    topology: &Topology,
+    me: usize,
+    rounds: Rounds,
+) -> Result<ClusterExploration, ClusterError> {
+    let started = std::time::Instant::now();
+    let budget = job.budget.clone();
+    let meter = budget.meter();
+    let mut loaded = crate::types::load_file_within(&job.file, &meter)
+        .map_err(|e| ClusterError::Load(e.render()))?;
+    let prepared = (job.prepare)(&mut loaded).map_err(ClusterError::Load)?;
+    let script = &loaded.script;
+    let built = SearchSystem::build(
+        script,
+        prepared.func,
+        &prepared.reduce,
+        job.strategy,
+        meter.clone(),
+    );
+    let mut built = match built {
+        Ok(built) => built,
+        Err(e) => return Err(worker_error(me, script, &e)),
+    };
+    built.procs.replace_meter(meter.clone());
+    let components = built.machine.components();
+    let canonicaliser = built.reduction.canonicaliser();
+    let mut part = Partition {
+        me,
+        topology,
+        procs: &mut built.procs,
+        machine: &mut built.machine,
+        canonicaliser,
+        codec: RowCodec::default(),
+        store: StateStore::new(components),
+        ticked: Vec::new(),
+        frontier: Vec::new(),
+        tally: Tally {
+            worker: me as u32,
+            ..Tally::default()
+        },
+        moves: Moves::default(),
+        row: Vec::new(),
+        next: Vec::new(),
+    };
+    let mut out = Vec::new();
+    if me == 0 {
+        part.seed(&mut out)
+            .map_err(|e| worker_error(me, script, &e))?;
+    }
+    let mut levels = 0u32;
+    loop {
+        part.tally.sent = out.len() as u64;
+        for to in 0..topology.peers() {
+            out.push(Message::Tally {
+                to: to as u32,
+                tally: part.tally.clone(),
+            });
+        }
+        let received = rounds.round(std::mem::take(&mut out))?;
+        let mut tallies: Vec<Tally> = Vec::with_capacity(topology.peers());
+        let mut states = Vec::new();
+        for message in received {
+            match message {
+                Message::State { ticked, row, .. } => states.push((ticked, row)),
+                Message::Tally { tally, .. } => tallies.push(tally),
+            }
+        }
+        tallies.sort_by_key(|t| t.worker);
+        if tallies.len() != topology.peers()
+            || tallies
+                .iter()
+                .enumerate()
+                .any(|(i, t)| t.worker as usize != i)
+        {
+            let missing = (0..topology.peers())
+                .find(|&w| tallies.iter().all(|t| t.worker as usize != w))
+                .unwrap_or(0);
+            return Err(ClusterError::Worker {
+                worker: missing,
+                message: "it stopped reporting (its process failed or was stopped)".to_string(),
+            });
+        }
+        if let Some(problem) = tallies.iter().find(|t| t.problem.is_some()) {
+            return Err(ClusterError::Worker {
+                worker: problem.worker as usize,
+                message: problem.problem.clone().unwrap_or_default(),
+            });
+        }
+        if tallies.iter().any(|t| t.expanded > 0) {
+            levels += 1;
+        }
+        let stored: u64 = tallies.iter().map(|t| t.stored).sum();
+        if let Some(live) = &budget.live
+            && me == 0
+        {
+            use std::sync::atomic::Ordering::Relaxed;
+            live.states.store(stored, Relaxed);
+            live.depth.store(u64::from(levels), Relaxed);
+            let transitions = tallies.iter().map(|t| t.transitions).sum();
+            live.transitions.store(transitions, Relaxed);
+        }
+        let stopped = tallies
+            .iter()
+            .find_map(|t| t.stopped.and_then(Stopped::from_code))
+            .or_else(|| {
+                budget
+                    .max_states
+                    .filter(|&max| stored > max as u64)
+                    .map(|_| Stopped::StateBudget)
+            });
+        let sent: u64 = tallies.iter().map(|t| t.sent).sum();
+        if stopped.is_some() || sent == 0 {
+            return Ok(finish(
+                tallies, levels, components, stopped, started, topology,
+            ));
+        }
+        // Store what arrived, then expand it.
+        part.tally.expanded = 0;
+        let mut ticker = Ticker::new(meter.clone(), 1024);
+        let absorbed = part.absorb(&states, &meter);
+        let expanded = absorbed.and_then(|()| part.expand(&mut out, &mut ticker));
+        match expanded {
+            Ok(()) => {}
+            Err(Halt::Stopped(stop)) => {
+                out.clear();
+                part.tally.stopped = Some(stop.code());
+            }
+            Err(Halt::Error(e)) => {
+                out.clear();
+                part.tally.problem = Some(
+                    crate::syntax::render_all(&[e.to_diagnostic()], &script.sources)
+                        .trim_end()
+                        .to_string(),
+                );
+            }
+            Err(Halt::Malformed(e)) => {
+                out.clear();
+                part.tally.problem = Some(e);
+            }
+        }
+        part.tally.store_bytes = part.store.bytes();
+    }
+}
+
+/// The cluster's totals, from the last round's tallies.
+fn finish(
+    tallies: Vec<Tally>,
+    levels: u32,
+    components: usize,
+    stopped: Option<Stopped>,
+    started: std::time::Instant,
+    topology: &Topology,
+) -> ClusterExploration {
+    let sum = |f: fn(&Tally) -> u64| tallies.iter().map(f).sum::<u64>();
+    ClusterExploration {
+        exploration: Exploration {
+            states: sum(|t| t.stored),
+            transitions: sum(|t| t.transitions),
+            deadlock_states: sum(|t| t.deadlocks),
+            terminated_states: sum(|t| t.terminated),
+            depth: levels.saturating_sub(1),
+            components,
+            seconds: started.elapsed().as_secs_f64(),
+            store_bytes: sum(|t| t.store_bytes),
+            complete: stopped.is_none(),
+            stopped,
+        },
+        workers: tallies,
+        processes: topology.processes(),
+    }
+}
+
+fn worker_error(me: usize, script: &crate::script::Script, e: &EvalError) -> ClusterError {
+    ClusterError::Worker {
+        worker: me,
+        message: crate::syntax::render_all(&[e.to_diagnostic()], &script.sources)
+            .trim_end()
+            .to_string(),
+    }
+}
+
+/// Why a worker stopped expanding.
+enum Halt {
+    Stopped(Stopped),
+    Error(EvalError),
+    Malformed(String),
+}
+
+impl From<EvalError> for Halt {
+    fn from(e: EvalError) -> Halt {
+        match e.stop_reason() {
+            Some(stop) => Halt::Stopped(stop),
+            None => Halt::Error(e),
+        }
+    }
+}
+
+impl From<Stopped> for Halt {
+    fn from(stop: Stopped) -> Halt {
+        Halt::Stopped(stop)
+    }
+}
+
+/// A worker's states and what it needs to expand them.
+struct Partition<'a, 's> {
+    me: usize,
+    topology: &'a Topology,
+    procs: &'a mut Processes<'s>,
+    machine: &'a mut Machine,
+    canonicaliser: Option<&'a mut dyn Canonicaliser>,
+    codec: RowCodec,
+    store: StateStore,
+    /// Per stored state: reached by ✓.
+    ticked: Vec<bool>,
+    /// The states stored in the last round, to expand in this one.
+    frontier: Vec<u32>,
+    tally: Tally,
+    moves: Moves,
+    row: Vec<u32>,
+    next: Vec<u32>,
+}
+
+impl Partition<'_, '_> {
+    /// Sends the initial state (its representative) to its owner.
+    fn seed(&mut self, out: &mut Vec<Message>) -> Result<(), EvalError> {
+        let mut row = self.machine.initial().to_vec();
+        if let Some(c) = self.canonicaliser.as_deref_mut() {
+            c.canonicalise(self.machine, self.procs, &mut row)?;
+        }
+        let mut bytes = Vec::new();
+        self.codec
+            .encode(self.machine, self.procs, &row, &mut bytes);
+        self.send(out, false, bytes);
+        Ok(())
+    }
+
+    fn send(&mut self, out: &mut Vec<Message>, ticked: bool, row: Vec<u8>) {
+        let to = owner(&row, self.topology.peers());
+        self.tally.bytes_sent += row.len() as u64;
+        if to as usize / self.topology.workers != self.me / self.topology.workers {
+            self.tally.bytes_to_other_processes += row.len() as u64;
+        }
+        out.push(Message::State { to, ticked, row });
+    }
+
+    /// Stores the states received: the new ones are the next frontier.
+    fn absorb(&mut self, states: &[(bool, Vec<u8>)], meter: &Meter) -> Result<(), Halt> {
+        self.frontier.clear();
+        for (ticked, bytes) in states {
+            self.codec
+                .decode(self.machine, self.procs, bytes, &mut self.row)
+                .map_err(|e| Halt::Malformed(e.to_string()))?;
+            let (id, new) = self.store.insert_within(&self.row, meter)?;
+            if new {
+                self.ticked.push(false);
+                self.frontier.push(id);
+                self.tally.stored += 1;
+            }
+            if *ticked && !self.ticked[id as usize] {
+                self.ticked[id as usize] = true;
+                self.tally.terminated += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Expands the frontier: each successor to its owner.
+    fn expand(&mut self, out: &mut Vec<Message>, ticker: &mut Ticker) -> Result<(), Halt> {
+        let frontier = std::mem::take(&mut self.frontier);
+        let mut seen: FxHashSet<(u32, Vec<u8>)> = FxHashSet::default();
+        for &id in &frontier {
+            ticker.tick()?;
+            self.store.read(id, &mut self.row);
+            self.machine.moves(self.procs, &self.row, &mut self.moves)?;
+            self.tally.expanded += 1;
+            if self.moves.list.is_empty() && !self.ticked[id as usize] {
+                self.tally.deadlocks += 1;
+            }
+            seen.clear();
+            for index in 0..self.moves.list.len() {
+                let m = self.moves.list[index];
+                self.moves.apply(&m, &self.row, &mut self.next);
+                if let Some(c) = self.canonicaliser.as_deref_mut() {
+                    c.canonicalise(self.machine, self.procs, &mut self.next)?;
+                }
+                let mut bytes = Vec::new();
+                self.codec
+                    .encode(self.machine, self.procs, &self.next, &mut bytes);
+                if seen.insert((m.event, bytes.clone())) {
+                    self.tally.transitions += 1;
+                    self.send(out, m.event == TICK, bytes);
+                }
+            }
+        }
+        Ok(())
+    }
+}
