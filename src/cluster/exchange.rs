@@ -49,21 +49,33 @@ impl Message {
 pub struct Rounds {
     pub(super) requests: Sender<Vec<Message>>,
     pub(super) replies: Receiver<Result<Vec<Message>, ClusterError>>,
+    pub(super) losses: Arc<Losses>,
 }
 
 impl Rounds {
     /// Sends `out` and waits for the end of the round: the messages
     /// every worker addressed to this one in it.
     pub fn round(&self, out: Vec<Message>) -> Result<Vec<Message>, ClusterError> {
-        self.requests
-            .send(out)
-            .map_err(|_| ClusterError::Io("the exchange thread stopped".to_string()))?;
+        if self.requests.send(out).is_err() {
+            return Err(self.stopped());
+        }
         match self.replies.recv() {
             Ok(reply) => reply,
-            Err(_) => Err(ClusterError::Io(
-                "the exchange thread stopped during a round".to_string(),
-            )),
+            Err(_) => Err(self.stopped()),
         }
+    }
+
+    /// Why the timely worker stopped serving: a connection it lost (its
+    /// network thread panics first, and the worker on reading from it).
+    fn stopped(&self) -> ClusterError {
+        let started = Instant::now();
+        while started.elapsed() < GRACE {
+            if let Some((process, what)) = self.losses.first() {
+                return ClusterError::Lost { process, what };
+            }
+            std::thread::sleep(PARK);
+        }
+        ClusterError::Io("the exchange stopped during a round".to_string())
     }
 }
 

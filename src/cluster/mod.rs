@@ -359,6 +359,7 @@ fn run(
         searches.push(Rounds {
             requests: request,
             replies,
+            losses: losses.clone(),
         });
         ends.push(Some((requests, reply)));
     }

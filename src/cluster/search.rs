@@ -74,6 +74,7 @@ pub fn partition(
         store: StateStore::new(components),
         ticked: Vec::new(),
         frontier: Vec::new(),
+        allowance: None,
         tally: Tally {
             worker: me as u32,
             ..Tally::default()
@@ -148,6 +149,13 @@ pub fn partition(
                     .filter(|&max| stored > max as u64)
                     .map(|_| Stopped::StateBudget)
             });
+        // Each worker may store its share of what the state budget has
+        // left, so the cluster never stores more than the budget.
+        part.allowance = budget.max_states.map(|max| {
+            let left = (max as u64).saturating_sub(stored);
+            let peers = topology.peers() as u64;
+            left / peers + if me == 0 { left % peers } else { 0 }
+        });
         let sent: u64 = tallies.iter().map(|t| t.sent).sum();
         if stopped.is_some() || sent == 0 {
             return Ok(finish(
@@ -254,6 +262,9 @@ struct Partition<'a, 's> {
     ticked: Vec<bool>,
     /// The states stored in the last round, to expand in this one.
     frontier: Vec<u32>,
+    /// How many new states it may store this round (its share of the
+    /// state budget), if the budget limits states.
+    allowance: Option<u64>,
     tally: Tally,
     moves: Moves,
     row: Vec<u32>,
@@ -291,6 +302,9 @@ impl Partition<'_, '_> {
                 .decode(self.machine, self.procs, bytes, &mut self.row)
                 .map_err(|e| Halt::Malformed(e.to_string()))?;
             let (id, new) = self.store.insert_within(&self.row, meter)?;
+            if new && self.allowance == Some(self.frontier.len() as u64) {
+                return Err(Halt::Stopped(Stopped::StateBudget));
+            }
             if new {
                 self.ticked.push(false);
                 self.frontier.push(id);
