@@ -25,14 +25,15 @@ use timely::dataflow::operators::{Input, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 
 use super::network::Losses;
+use super::rows::Batch;
 use super::{ClusterError, Tally};
 
 /// What workers send each other.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Message {
-    /// A state for the worker that owns it: its row's encoding, and
-    /// whether it was reached by ✓.
-    State { to: u32, ticked: bool, row: Vec<u8> },
+    /// A round's states for the worker that owns them, with the
+    /// component states they need defined.
+    Batch { to: u32, batch: Batch },
     /// A worker's report on its last round, to every worker.
     Tally { to: u32, tally: Tally },
 }
@@ -40,7 +41,7 @@ pub enum Message {
 impl Message {
     fn to(&self) -> u32 {
         match self {
-            Message::State { to, .. } | Message::Tally { to, .. } => *to,
+            Message::Batch { to, .. } | Message::Tally { to, .. } => *to,
         }
     }
 }

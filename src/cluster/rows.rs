@@ -1,88 +1,225 @@
-//! System states as bytes: a row of component-local numbers written as
-//! each component's process state encoded ([`Processes::encode_state`]),
-//! each with its length, so that a row means the same system state to
-//! every worker, whatever it numbered its component states. Each worker
-//! remembers the encoding of every component state it has written and
-//! the local number of every encoding it has read, so a component state
-//! is encoded and decoded once per worker, not once per row.
+//! System states between workers. A component state crosses once, as
+//! its encoding ([`Processes::encode_state`]): the first time a worker
+//! sends it to another, it *defines* it under the next code of that
+//! pair of workers and that table; from then on a row is one small code
+//! per component. So a row costs a few bytes however large its states'
+//! terms, and each component state is encoded and decoded once per pair
+//! of workers, not once per row.
+//!
+//! A state's owner is read off its content, not its codes: each
+//! component state's encoding is hashed once (its *fingerprint*), and a
+//! row's owner is the fingerprints combined, the same in every process.
+//!
+//! One [`Batch`] carries a round's definitions and rows from one worker
+//! to another; the receiver reads the definitions first, so a row may
+//! use a code defined in the same batch.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHasher};
+use serde::{Deserialize, Serialize};
 
 use crate::eval::value::bytes::{DecodeError, DecodeResult, Reader, Writer};
 use crate::lts::machine::Machine;
 use crate::process::Processes;
 
-/// What one worker knows of the encodings of its machine's tables.
+/// What one worker sends another in a round.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Batch {
+    pub from: u32,
+    /// Definitions: per component state, its table, then its encoding
+    /// (with its length); its code is the next of that table.
+    pub defines: Vec<u8>,
+    /// Rows: whether it was reached by ✓ (a byte), then one code per
+    /// component.
+    pub rows: Vec<u8>,
+    pub count: u64,
+}
+
+impl Batch {
+    pub fn bytes(&self) -> usize {
+        self.defines.len() + self.rows.len()
+    }
+}
+
+/// Per table, per local number: something about that component state.
+type PerState<T> = Vec<Vec<Option<T>>>;
+
+fn slot_of<T>(per: &mut PerState<T>, table: usize, local: u32) -> &mut Option<T> {
+    if per.len() <= table {
+        per.resize_with(table + 1, Vec::new);
+    }
+    let states = &mut per[table];
+    if states.len() <= local as usize {
+        states.resize_with(local as usize + 1, || None);
+    }
+    &mut states[local as usize]
+}
+
+/// One worker's codes, sent and received, and its states' fingerprints.
 #[derive(Debug, Default)]
 pub struct RowCodec {
-    /// Per table, per local number: its state's encoding, once written.
-    written: Vec<Vec<Option<Box<[u8]>>>>,
-    /// Per table: the local number of each encoding read.
-    read: Vec<FxHashMap<Box<[u8]>, u32>>,
+    /// Per table, per local number: the state's encoding and its hash.
+    known: PerState<(Box<[u8]>, u64)>,
+    /// Per peer: the code each component state has there (by table and
+    /// local number), and how many codes each table has used.
+    sent: Vec<(FxHashMap<(u32, u32), u32>, Vec<u32>)>,
+    /// Per peer, per table: the local number of each code it defined.
+    received: Vec<Vec<Vec<u32>>>,
 }
 
 impl RowCodec {
-    /// Appends the encoding of `row` to `out`.
-    pub fn encode(&mut self, machine: &Machine, procs: &Processes, row: &[u32], out: &mut Vec<u8>) {
-        for (slot, &local) in row.iter().enumerate() {
-            let table = machine.table_of(slot);
-            if self.written.len() <= table {
-                self.written.resize_with(table + 1, Vec::new);
-            }
-            let known = &mut self.written[table];
-            if known.len() <= local as usize {
-                known.resize(local as usize + 1, None);
-            }
-            let bytes = known[local as usize].get_or_insert_with(|| {
-                let mut bytes = Vec::new();
-                procs.encode_state(machine.process_state(slot, local), &mut bytes);
-                bytes.into_boxed_slice()
-            });
-            Writer { out }.count(bytes.len());
-            out.extend_from_slice(bytes);
+    pub fn new(peers: usize) -> RowCodec {
+        RowCodec {
+            known: Vec::new(),
+            sent: (0..peers).map(|_| Default::default()).collect(),
+            received: vec![Vec::new(); peers],
         }
     }
 
-    /// The row `bytes` encode, in this worker's numbering, into `row`
-    /// (cleared first): its component states are added to the machine's
-    /// tables as needed.
-    pub fn decode(
+    /// The encoding and fingerprint of a component state.
+    fn known(
+        &mut self,
+        machine: &Machine,
+        procs: &Processes,
+        slot: usize,
+        local: u32,
+    ) -> &(Box<[u8]>, u64) {
+        let table = machine.table_of(slot);
+        slot_of(&mut self.known, table, local).get_or_insert_with(|| {
+            let mut bytes = Vec::new();
+            procs.encode_state(machine.process_state(slot, local), &mut bytes);
+            let fingerprint = stable_hash(&bytes);
+            (bytes.into_boxed_slice(), fingerprint)
+        })
+    }
+
+    /// The worker (of `peers`) that owns `row`: from its content only.
+    pub fn owner(
+        &mut self,
+        machine: &Machine,
+        procs: &Processes,
+        row: &[u32],
+        peers: usize,
+    ) -> u32 {
+        let mut hash = 0u64;
+        for (slot, &local) in row.iter().enumerate() {
+            let fingerprint = self.known(machine, procs, slot, local).1;
+            hash = (hash.rotate_left(5) ^ fingerprint).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+        ((hash >> 32) % peers as u64) as u32
+    }
+
+    /// Appends `row` to `batch`, for worker `to`, defining what `to` has
+    /// not been sent yet.
+    pub fn push(
+        &mut self,
+        machine: &Machine,
+        procs: &Processes,
+        (row, ticked): (&[u32], bool),
+        to: usize,
+        batch: &mut Batch,
+    ) {
+        batch.rows.push(u8::from(ticked));
+        for (slot, &local) in row.iter().enumerate() {
+            let table = machine.table_of(slot) as u32;
+            let code = match self.sent[to].0.get(&(table, local)) {
+                Some(&code) => code,
+                None => {
+                    let bytes = self.known(machine, procs, slot, local).0.clone();
+                    let (codes, used) = &mut self.sent[to];
+                    if used.len() <= table as usize {
+                        used.resize(table as usize + 1, 0);
+                    }
+                    let code = used[table as usize];
+                    used[table as usize] += 1;
+                    codes.insert((table, local), code);
+                    let mut w = Writer {
+                        out: &mut batch.defines,
+                    };
+                    w.u32(table);
+                    w.count(bytes.len());
+                    batch.defines.extend_from_slice(&bytes);
+                    code
+                }
+            };
+            Writer {
+                out: &mut batch.rows,
+            }
+            .u32(code);
+        }
+        batch.count += 1;
+    }
+
+    /// Reads the definitions of `batch`: its sender's new codes.
+    pub fn define(
         &mut self,
         machine: &mut Machine,
         procs: &mut Processes,
-        bytes: &[u8],
-        row: &mut Vec<u32>,
+        batch: &Batch,
     ) -> DecodeResult<()> {
-        row.clear();
+        let from = batch.from as usize;
+        let Some(tables) = self.received.get_mut(from) else {
+            return Err(DecodeError(format!("a batch from worker {from}")));
+        };
         let mut at = 0;
-        for slot in 0..machine.components() {
-            let mut reader = Reader::new(procs.script(), &bytes[at..]);
+        while at < batch.defines.len() {
+            let mut reader = Reader::new(procs.script(), &batch.defines[at..]);
+            let table = reader.u32()? as usize;
             let length = reader.count()?;
-            let start = at + (bytes.len() - at) - reader.remaining();
-            let part = &bytes[start..start + length];
+            let start = batch.defines.len() - reader.remaining();
+            let state = procs.decode_state(&batch.defines[start..start + length])?;
             at = start + length;
-            let table = machine.table_of(slot);
-            if self.read.len() <= table {
-                self.read.resize_with(table + 1, FxHashMap::default);
-            }
-            let local = match self.read[table].get(part) {
-                Some(&local) => local,
-                None => {
-                    let state = procs.decode_state(part)?;
-                    let local = machine.local_of(slot, state);
-                    self.read[table].insert(part.into(), local);
-                    local
-                }
+            let Some(slot) = (0..machine.components()).find(|&s| machine.table_of(s) == table)
+            else {
+                return Err(DecodeError(format!("a definition for table {table}")));
             };
-            row.push(local);
-        }
-        if at != bytes.len() {
-            return Err(DecodeError(format!(
-                "a row of {} components with {} bytes left over",
-                machine.components(),
-                bytes.len() - at
-            )));
+            if tables.len() <= table {
+                tables.resize_with(table + 1, Vec::new);
+            }
+            tables[table].push(machine.local_of(slot, state));
         }
         Ok(())
     }
+
+    /// Reads the rows of `batch` (after its definitions): each row in
+    /// this worker's numbering, with whether it was reached by ✓.
+    pub fn rows(
+        &self,
+        machine: &Machine,
+        procs: &Processes,
+        batch: &Batch,
+        mut each: impl FnMut(&[u32], bool) -> Result<(), super::search::Halt>,
+    ) -> Result<(), super::search::Halt> {
+        let malformed = |e: DecodeError| super::search::Halt::Malformed(e.to_string());
+        let tables = &self.received[batch.from as usize];
+        let mut reader = Reader::new(procs.script(), &batch.rows);
+        let mut row = Vec::with_capacity(machine.components());
+        while !reader.is_done() {
+            let ticked = reader.tag().map_err(malformed)? != 0;
+            row.clear();
+            for slot in 0..machine.components() {
+                let code = reader.u32().map_err(malformed)?;
+                let local = tables
+                    .get(machine.table_of(slot))
+                    .and_then(|codes| codes.get(code as usize));
+                match local {
+                    Some(&local) => row.push(local),
+                    None => {
+                        return Err(malformed(DecodeError(format!(
+                            "code {code} of component {slot} was never defined"
+                        ))));
+                    }
+                }
+            }
+            each(&row, ticked)?;
+        }
+        Ok(())
+    }
+}
+
+/// A hash that is the same in every process and every run.
+pub fn stable_hash(bytes: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = FxHasher::default();
+    hasher.write(bytes);
+    hasher.finish()
 }

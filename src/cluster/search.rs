@@ -11,10 +11,6 @@
 //! order. Every worker decides from the same tallies, so all decide
 //! alike.
 
-use std::hash::Hasher;
-
-use rustc_hash::{FxHashSet, FxHasher};
-
 use crate::budget::{Meter, Stopped, Ticker};
 use crate::eval::EvalError;
 use crate::lts::Exploration;
@@ -25,16 +21,8 @@ use crate::process::{Processes, TICK};
 use crate::symmetry::search_system::SearchSystem;
 
 use super::exchange::{Message, Rounds};
-use super::rows::RowCodec;
+use super::rows::{Batch, RowCodec};
 use super::{ClusterError, ClusterExploration, Job, Tally, Topology};
-
-/// The owner of a state: a hash of its encoding, the same everywhere.
-pub fn owner(row: &[u8], peers: usize) -> u32 {
-    let mut hasher = FxHasher::default();
-    hasher.write(row);
-    // The high bits: FxHash mixes them best.
-    ((hasher.finish() >> 32) % peers as u64) as u32
-}
 
 /// Runs worker `me`'s partition to the end of the search.
 pub fn partition(
@@ -70,7 +58,7 @@ pub fn partition(
         procs: &mut built.procs,
         machine: &mut built.machine,
         canonicaliser,
-        codec: RowCodec::default(),
+        codec: RowCodec::new(topology.peers()),
         store: StateStore::new(components),
         ticked: Vec::new(),
         frontier: Vec::new(),
@@ -82,15 +70,24 @@ pub fn partition(
         moves: Moves::default(),
         row: Vec::new(),
         next: Vec::new(),
+        batches: Vec::new(),
     };
-    let mut out = Vec::new();
+    part.reset_batches();
     if me == 0 {
-        part.seed(&mut out)
-            .map_err(|e| worker_error(me, script, &e))?;
+        part.seed().map_err(|e| worker_error(me, script, &e))?;
     }
     let mut levels = 0u32;
+    let mut out = Vec::new();
     loop {
-        part.tally.sent = out.len() as u64;
+        part.tally.sent = part.batches.iter().map(|b| b.count).sum();
+        for (to, batch) in part.batches.drain(..).enumerate() {
+            if batch.count > 0 {
+                out.push(Message::Batch {
+                    to: to as u32,
+                    batch,
+                });
+            }
+        }
         for to in 0..topology.peers() {
             out.push(Message::Tally {
                 to: to as u32,
@@ -99,10 +96,10 @@ pub fn partition(
         }
         let received = rounds.round(std::mem::take(&mut out))?;
         let mut tallies: Vec<Tally> = Vec::with_capacity(topology.peers());
-        let mut states = Vec::new();
+        let mut batches = Vec::new();
         for message in received {
             match message {
-                Message::State { ticked, row, .. } => states.push((ticked, row)),
+                Message::Batch { batch, .. } => batches.push(batch),
                 Message::Tally { tally, .. } => tallies.push(tally),
             }
         }
@@ -165,16 +162,17 @@ pub fn partition(
         // Store what arrived, then expand it.
         part.tally.expanded = 0;
         let mut ticker = Ticker::new(meter.clone(), 1024);
-        let absorbed = part.absorb(&states, &meter);
-        let expanded = absorbed.and_then(|()| part.expand(&mut out, &mut ticker));
+        part.reset_batches();
+        let absorbed = part.absorb(&batches, &meter);
+        let expanded = absorbed.and_then(|()| part.expand(&mut ticker));
         match expanded {
             Ok(()) => {}
             Err(Halt::Stopped(stop)) => {
-                out.clear();
+                part.batches.clear();
                 part.tally.stopped = Some(stop.code());
             }
             Err(Halt::Error(e)) => {
-                out.clear();
+                part.batches.clear();
                 part.tally.problem = Some(
                     crate::syntax::render_all(&[e.to_diagnostic()], &script.sources)
                         .trim_end()
@@ -182,7 +180,7 @@ pub fn partition(
                 );
             }
             Err(Halt::Malformed(e)) => {
-                out.clear();
+                part.batches.clear();
                 part.tally.problem = Some(e);
             }
         }
@@ -228,7 +226,7 @@ fn worker_error(me: usize, script: &crate::script::Script, e: &EvalError) -> Clu
 }
 
 /// Why a worker stopped expanding.
-enum Halt {
+pub enum Halt {
     Stopped(Stopped),
     Error(EvalError),
     Malformed(String),
@@ -269,59 +267,94 @@ struct Partition<'a, 's> {
     moves: Moves,
     row: Vec<u32>,
     next: Vec<u32>,
+    /// This round's states for each worker.
+    batches: Vec<Batch>,
 }
 
 impl Partition<'_, '_> {
+    fn reset_batches(&mut self) {
+        self.batches = (0..self.topology.peers())
+            .map(|_| Batch {
+                from: self.me as u32,
+                ..Batch::default()
+            })
+            .collect();
+    }
+
     /// Sends the initial state (its representative) to its owner.
-    fn seed(&mut self, out: &mut Vec<Message>) -> Result<(), EvalError> {
+    fn seed(&mut self) -> Result<(), EvalError> {
         let mut row = self.machine.initial().to_vec();
         if let Some(c) = self.canonicaliser.as_deref_mut() {
             c.canonicalise(self.machine, self.procs, &mut row)?;
         }
-        let mut bytes = Vec::new();
-        self.codec
-            .encode(self.machine, self.procs, &row, &mut bytes);
-        self.send(out, false, bytes);
+        self.send(&row, false);
         Ok(())
     }
 
-    fn send(&mut self, out: &mut Vec<Message>, ticked: bool, row: Vec<u8>) {
-        let to = owner(&row, self.topology.peers());
-        self.tally.bytes_sent += row.len() as u64;
-        if to as usize / self.topology.workers != self.me / self.topology.workers {
-            self.tally.bytes_to_other_processes += row.len() as u64;
+    /// Adds `row` to the batch of its owner.
+    fn send(&mut self, row: &[u32], ticked: bool) {
+        let peers = self.topology.peers();
+        let to = self.codec.owner(self.machine, self.procs, row, peers) as usize;
+        let batch = &mut self.batches[to];
+        let before = batch.bytes();
+        self.codec
+            .push(self.machine, self.procs, (row, ticked), to, batch);
+        let bytes = (batch.bytes() - before) as u64;
+        self.tally.bytes_sent += bytes;
+        if to / self.topology.workers != self.me / self.topology.workers {
+            self.tally.bytes_to_other_processes += bytes;
         }
-        out.push(Message::State { to, ticked, row });
     }
 
     /// Stores the states received: the new ones are the next frontier.
-    fn absorb(&mut self, states: &[(bool, Vec<u8>)], meter: &Meter) -> Result<(), Halt> {
+    fn absorb(&mut self, batches: &[Batch], meter: &Meter) -> Result<(), Halt> {
         self.frontier.clear();
-        for (ticked, bytes) in states {
+        for batch in batches {
             self.codec
-                .decode(self.machine, self.procs, bytes, &mut self.row)
+                .define(self.machine, self.procs, batch)
                 .map_err(|e| Halt::Malformed(e.to_string()))?;
-            let (id, new) = self.store.insert_within(&self.row, meter)?;
-            if new && self.allowance == Some(self.frontier.len() as u64) {
-                return Err(Halt::Stopped(Stopped::StateBudget));
-            }
-            if new {
-                self.ticked.push(false);
-                self.frontier.push(id);
-                self.tally.stored += 1;
-            }
-            if *ticked && !self.ticked[id as usize] {
-                self.ticked[id as usize] = true;
-                self.tally.terminated += 1;
-            }
+        }
+        let Partition {
+            codec,
+            machine,
+            procs,
+            store,
+            ticked,
+            frontier,
+            tally,
+            allowance,
+            ..
+        } = self;
+        for batch in batches {
+            codec.rows(machine, procs, batch, |row, reached_by_tick| {
+                let (id, new) = store.insert_within(row, meter)?;
+                if new && *allowance == Some(frontier.len() as u64) {
+                    return Err(Halt::Stopped(Stopped::StateBudget));
+                }
+                if new {
+                    ticked.push(false);
+                    frontier.push(id);
+                    tally.stored += 1;
+                }
+                if reached_by_tick && !ticked[id as usize] {
+                    ticked[id as usize] = true;
+                    tally.terminated += 1;
+                }
+                Ok(())
+            })?;
         }
         Ok(())
     }
 
-    /// Expands the frontier: each successor to its owner.
-    fn expand(&mut self, out: &mut Vec<Message>, ticker: &mut Ticker) -> Result<(), Halt> {
+    /// Expands the frontier: each successor to its owner, each distinct
+    /// transition counted once.
+    fn expand(&mut self, ticker: &mut Ticker) -> Result<(), Halt> {
         let frontier = std::mem::take(&mut self.frontier);
-        let mut seen: FxHashSet<(u32, Vec<u8>)> = FxHashSet::default();
+        let width = self.machine.components();
+        // This state's successors so far, events and rows, to count each
+        // distinct transition once (a state has few).
+        let mut events: Vec<u32> = Vec::new();
+        let mut targets: Vec<u32> = Vec::new();
         for &id in &frontier {
             ticker.tick()?;
             self.store.read(id, &mut self.row);
@@ -330,19 +363,32 @@ impl Partition<'_, '_> {
             if self.moves.list.is_empty() && !self.ticked[id as usize] {
                 self.tally.deadlocks += 1;
             }
-            seen.clear();
+            events.clear();
+            targets.clear();
             for index in 0..self.moves.list.len() {
                 let m = self.moves.list[index];
                 self.moves.apply(&m, &self.row, &mut self.next);
                 if let Some(c) = self.canonicaliser.as_deref_mut() {
                     c.canonicalise(self.machine, self.procs, &mut self.next)?;
                 }
-                let mut bytes = Vec::new();
-                self.codec
-                    .encode(self.machine, self.procs, &self.next, &mut bytes);
-                if seen.insert((m.event, bytes.clone())) {
-                    self.tally.transitions += 1;
-                    self.send(out, m.event == TICK, bytes);
+                let next = &self.next;
+                let seen = (0..events.len()).any(|k| {
+                    events[k] == m.event && targets[k * width..(k + 1) * width] == next[..]
+                });
+                if seen {
+                    continue;
+                }
+                let sent_already =
+                    (0..events.len()).any(|k| targets[k * width..(k + 1) * width] == next[..]);
+                events.push(m.event);
+                targets.extend_from_slice(next);
+                self.tally.transitions += 1;
+                // A target is sent once per state, and again only to say
+                // it is reached by ✓.
+                if !sent_already || m.event == TICK {
+                    let next = std::mem::take(&mut self.next);
+                    self.send(&next, m.event == TICK);
+                    self.next = next;
                 }
             }
         }
