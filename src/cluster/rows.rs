@@ -54,14 +54,17 @@ fn slot_of<T>(per: &mut PerState<T>, table: usize, local: u32) -> &mut Option<T>
     &mut states[local as usize]
 }
 
+/// The codes one worker gave another: each component state's (by table
+/// and local number), and how many codes each table has used.
+type Codes = (FxHashMap<(u32, u32), u32>, Vec<u32>);
+
 /// One worker's codes, sent and received, and its states' fingerprints.
 #[derive(Debug, Default)]
 pub struct RowCodec {
     /// Per table, per local number: the state's encoding and its hash.
     known: PerState<(Box<[u8]>, u64)>,
-    /// Per peer: the code each component state has there (by table and
-    /// local number), and how many codes each table has used.
-    sent: Vec<(FxHashMap<(u32, u32), u32>, Vec<u32>)>,
+    /// Per peer: the codes given there.
+    sent: Vec<Codes>,
     /// Per peer, per table: the local number of each code it defined.
     received: Vec<Vec<Vec<u32>>>,
 }
