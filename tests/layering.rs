@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 /// command line comes last because `symcsp FILE` starts the animator;
 /// the animator must not use the command line.
 const LAYERS: &[&str] = &[
-    "syntax", "script", "types", "eval", "process", "lts", "symmetry", "check", "tui", "cli",
+    "syntax", "script", "types", "eval", "process", "lts", "symmetry", "check", "cluster", "tui",
+    "cli",
 ];
 
 /// Modules any layer may use; they use none.

@@ -7,115 +7,21 @@
 //! each worker's counts and the bytes the workers exchanged.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
-use std::time::Duration;
 
-use clap::Args;
 use serde::Serialize;
 
 use super::explore::{self, Problem, Report, Request, Unprepared};
 use super::progress::{ProgressLine, counters};
-use super::{EXIT_INCONCLUSIVE, Format, fail_at, fail_with, say, stopped_before};
+use super::{EXIT_INCONCLUSIVE, Format, fail_at, fail_with, load_as, say, stopped_before};
 
 use crate::budget::Live;
 use crate::cluster::{ClusterExploration, Job, Prepared, Topology};
 use crate::lts::Budget;
-use crate::script::ir::FuncId;
 use crate::symmetry::spec::Reduce;
 use crate::syntax::render_all;
 use crate::types::Loaded;
-
-/// Where the search runs, when not on the usual search's threads.
-#[derive(Args, Debug, Clone, Default)]
-pub struct ClusterArgs {
-    /// Explore on W workers through timely dataflow: W threads in this
-    /// process, each owning the states that hash to it. The counts are
-    /// those of one process.
-    #[arg(long, value_name = "W", value_parser = clap::value_parser!(u16).range(1..))]
-    pub workers: Option<u16>,
-    /// The cluster's number of processes (timely's `-n`): with
-    /// `--process` and `--hostfile` (default: the host file's lines).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub processes: Option<u16>,
-    /// This process's index in the cluster, from 0 (timely's `-p`).
-    #[arg(long = "process", id = "cluster_process", value_name = "I")]
-    pub process: Option<u16>,
-    /// One `host:port` per line, process 0 first (timely's `-h`).
-    /// Without it, process I listens on localhost:2101+I.
-    #[arg(long, value_name = "FILE")]
-    pub hostfile: Option<PathBuf>,
-    /// How long to wait for every process of the cluster to connect
-    /// (default 30).
-    #[arg(long, value_name = "SECS")]
-    pub connect_timeout: Option<f64>,
-}
-
-impl ClusterArgs {
-    /// Whether the search is to run on timely dataflow.
-    pub fn asked(&self) -> bool {
-        self.workers.is_some()
-            || self.processes.is_some()
-            || self.process.is_some()
-            || self.hostfile.is_some()
-    }
-
-    /// The cluster these options describe.
-    pub fn topology(&self) -> Result<Topology, String> {
-        let hosts: Option<Vec<String>> = match &self.hostfile {
-            None => None,
-            Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| {
-                    format!("error: cannot read the host file {}: {e}\n", path.display())
-                })?;
-                Some(
-                    text.lines()
-                        .map(str::trim)
-                        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-                        .map(str::to_string)
-                        .collect(),
-                )
-            }
-        };
-        let processes = match (self.processes, &hosts) {
-            (Some(n), _) => n as usize,
-            (None, Some(hosts)) => hosts.len(),
-            (None, None) => 1,
-        };
-        let hosts = match hosts {
-            Some(hosts) if hosts.len() < processes => {
-                return Err(format!(
-                    "error: the host file {} has {} address{} for --processes {processes}\n",
-                    self.hostfile
-                        .as_ref()
-                        .map_or(String::new(), |p| p.display().to_string()),
-                    hosts.len(),
-                    if hosts.len() == 1 { "" } else { "es" }
-                ));
-            }
-            Some(mut hosts) => {
-                hosts.truncate(processes);
-                hosts
-            }
-            None if processes == 1 => vec!["127.0.0.1:0".to_string()],
-            None => (0..processes)
-                .map(|i| format!("localhost:{}", 2101 + i))
-                .collect(),
-        };
-        let topology = Topology {
-            workers: self.workers.map_or(1, usize::from),
-            process: self.process.map_or(0, usize::from),
-            hosts,
-        };
-        topology.check().map_err(|e| format!("error: {e}\n"))?;
-        Ok(topology)
-    }
-
-    fn connect_wait(&self) -> Duration {
-        Duration::from_secs_f64(self.connect_timeout.unwrap_or(30.0).clamp(0.1, 86_400.0))
-    }
-}
 
 /// The cluster's part of the JSON report.
 #[derive(Serialize)]
@@ -207,15 +113,31 @@ impl ClusterReport {
     }
 }
 
-/// `explore` on timely dataflow: `loaded` made ready as `prepared`.
-pub(super) fn explore(
-    request: &Request,
-    loaded: &Loaded,
-    (process, func, asked): (&str, FuncId, &Reduce),
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> u8 {
+/// `explore` on timely dataflow.
+pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let format = request.format;
+    let mut loaded = match load_as(request.file, format, &request.limits.budget(), out, err) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
+    let (process, func, asked) =
+        match explore::prepare(&mut loaded, request.process, request.symmetry) {
+            Ok(prepared) => prepared,
+            Err(Unprepared::Text(problem)) => {
+                return fail_with(format, request.file, &problem, out, err);
+            }
+            Err(Unprepared::At(diagnostics)) => {
+                return fail_at(
+                    format,
+                    request.file,
+                    &diagnostics,
+                    &loaded.script.sources,
+                    out,
+                    err,
+                );
+            }
+        };
+    let (process, asked) = (process.as_str(), &asked);
     let topology = match request.cluster.topology() {
         Ok(topology) => topology,
         Err(problem) => return fail_with(format, request.file, &problem, out, err),
@@ -281,6 +203,7 @@ pub(super) fn explore(
         ),
         budget,
         connect_wait: request.cluster.connect_wait(),
+        script: crate::cluster::script_hash(script),
     };
     let mut progress = ProgressLine::new(request.limits.progress && topology.process == 0);
     let what = if matches!(asked, Reduce::Off) {

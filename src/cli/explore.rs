@@ -72,7 +72,7 @@ pub struct Request<'a> {
     /// `--strategy`: how representatives are found.
     pub strategy: Strategy,
     /// `--workers`, `--processes`...: explore on timely dataflow.
-    pub cluster: &'a super::cluster::ClusterArgs,
+    pub cluster: &'a super::limits::ClusterArgs,
 }
 
 #[derive(Serialize)]
@@ -134,9 +134,6 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             );
         }
     };
-    if request.cluster.asked() {
-        return super::cluster::explore(request, &loaded, (&process, func, &asked), out, err);
-    }
     let script = loaded.script;
     if request.engine == Engine::Terms && !matches!(asked, Reduce::Off) {
         let problem = "error: --engine terms explores without symmetry reduction (it is the \

@@ -1,7 +1,10 @@
 //! The budget options of the commands that can run long (`check`,
 //! `explore`, `eval`), read into one [`Budget`]: `--max-states`,
-//! `--timeout`, `--max-memory`, `--threads`, and `--progress`.
+//! `--timeout`, `--max-memory`, `--threads`, and `--progress`; and where
+//! an exploration runs (`--workers`, `--processes`, `--process`,
+//! `--hostfile`, `--connect-timeout`), read into a cluster's topology.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
@@ -190,6 +193,96 @@ fn parse_memory(text: &str) -> Result<MemoryLimit, String> {
         return Err(wrong());
     }
     Ok(MemoryLimit(Some(bytes as u64)))
+}
+
+/// Where the search runs, when not on the usual search's threads.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ClusterArgs {
+    /// Explore on W workers through timely dataflow: W threads in this
+    /// process, each owning the states that hash to it. The counts are
+    /// those of one process.
+    #[arg(long, value_name = "W", value_parser = clap::value_parser!(u16).range(1..))]
+    pub workers: Option<u16>,
+    /// The cluster's number of processes (timely's `-n`): with
+    /// `--process` and `--hostfile` (default: the host file's lines).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub processes: Option<u16>,
+    /// This process's index in the cluster, from 0 (timely's `-p`).
+    #[arg(long = "process", id = "cluster_process", value_name = "I")]
+    pub process: Option<u16>,
+    /// One `host:port` per line, process 0 first (timely's `-h`).
+    /// Without it, process I listens on localhost:2101+I.
+    #[arg(long, value_name = "FILE")]
+    pub hostfile: Option<PathBuf>,
+    /// How long to wait for every process of the cluster to connect
+    /// (default 30).
+    #[arg(long, value_name = "SECS")]
+    pub connect_timeout: Option<f64>,
+}
+
+impl ClusterArgs {
+    /// Whether the search is to run on timely dataflow.
+    pub fn asked(&self) -> bool {
+        self.workers.is_some()
+            || self.processes.is_some()
+            || self.process.is_some()
+            || self.hostfile.is_some()
+    }
+
+    /// The cluster these options describe.
+    pub fn topology(&self) -> Result<crate::cluster::Topology, String> {
+        let hosts: Option<Vec<String>> = match &self.hostfile {
+            None => None,
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| {
+                    format!("error: cannot read the host file {}: {e}\n", path.display())
+                })?;
+                Some(
+                    text.lines()
+                        .map(str::trim)
+                        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+                        .map(str::to_string)
+                        .collect(),
+                )
+            }
+        };
+        let processes = match (self.processes, &hosts) {
+            (Some(n), _) => n as usize,
+            (None, Some(hosts)) => hosts.len(),
+            (None, None) => 1,
+        };
+        let hosts = match hosts {
+            Some(hosts) if hosts.len() < processes => {
+                return Err(format!(
+                    "error: the host file {} has {} address{} for --processes {processes}\n",
+                    self.hostfile
+                        .as_ref()
+                        .map_or(String::new(), |p| p.display().to_string()),
+                    hosts.len(),
+                    if hosts.len() == 1 { "" } else { "es" }
+                ));
+            }
+            Some(mut hosts) => {
+                hosts.truncate(processes);
+                hosts
+            }
+            None if processes == 1 => vec!["127.0.0.1:0".to_string()],
+            None => (0..processes)
+                .map(|i| format!("localhost:{}", 2101 + i))
+                .collect(),
+        };
+        let topology = crate::cluster::Topology {
+            workers: self.workers.map_or(1, usize::from),
+            process: self.process.map_or(0, usize::from),
+            hosts,
+        };
+        topology.check().map_err(|e| format!("error: {e}\n"))?;
+        Ok(topology)
+    }
+
+    pub fn connect_wait(&self) -> Duration {
+        Duration::from_secs_f64(self.connect_timeout.unwrap_or(30.0).clamp(0.1, 86_400.0))
+    }
 }
 
 #[cfg(test)]

@@ -160,7 +160,7 @@ enum Command {
         #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = Strategy::parse)]
         strategy: Strategy,
         #[command(flatten)]
-        cluster: cluster::ClusterArgs,
+        cluster: limits::ClusterArgs,
     },
     /// Run a command as the processes of a cluster on this machine, for
     /// a trial: `symcsp cluster --local 3 explore model.csp System`
@@ -440,7 +440,11 @@ fn run_command(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> u8
                 strategy,
                 cluster: &cluster,
             };
-            explore::run(&request, out, err)
+            if cluster.asked() {
+                cluster::run(&request, out, err)
+            } else {
+                explore::run(&request, out, err)
+            }
         }
         Command::Cluster { local, command } => cluster::run_local(local, &command, out, err),
         Command::Check {

@@ -123,6 +123,19 @@ pub struct Job {
     pub options: String,
     /// How long to wait for every process to connect.
     pub connect_wait: Duration,
+    /// The hash of the script's text ([`script_hash`]), compared at start.
+    pub script: u64,
+}
+
+/// A hash of every file of `script`, in order: equal in two processes
+/// exactly when (but for a collision) they loaded the same text.
+pub fn script_hash(script: &crate::script::Script) -> u64 {
+    let sources: Vec<&[u8]> = script
+        .sources
+        .files()
+        .map(|(_, file)| file.text.as_bytes())
+        .collect();
+    stable_hash(&sources)
 }
 
 /// A worker's report at the end of a round, sent to every worker.
@@ -289,26 +302,14 @@ fn stable_hash(parts: &[&[u8]]) -> u64 {
 /// `topology.process`: every process returns the same totals.
 pub fn explore(job: &Job, topology: &Topology) -> Result<ClusterExploration, ClusterError> {
     topology.check()?;
-    // Load once here: a script that does not load is said before any
-    // connection, and its text is what the hello compares.
-    let mut loaded =
-        crate::types::load_file(&job.file).map_err(|e| ClusterError::Load(e.render()))?;
-    (job.prepare)(&mut loaded).map_err(ClusterError::Load)?;
-    let sources: Vec<&[u8]> = loaded
-        .script
-        .sources
-        .files()
-        .map(|(_, file)| file.text.as_bytes())
-        .collect();
     let hello = Hello {
         version: env!("CARGO_PKG_VERSION").to_string(),
         process: topology.process as u64,
         processes: topology.processes() as u64,
         workers: topology.workers as u64,
-        script: stable_hash(&sources),
+        script: job.script,
         options: stable_hash(&[job.options.as_bytes()]),
     };
-    drop(loaded);
     let losses = Arc::new(Losses::default());
     let builders = if topology.processes() == 1 {
         timely::CommunicationConfig::Process(topology.workers)

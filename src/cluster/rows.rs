@@ -14,7 +14,7 @@
 //! to another; the receiver reads the definitions first, so a row may
 //! use a code defined in the same batch.
 
-use rustc_hash::{FxHashMap, FxHasher};
+use rustc_hash::FxHasher;
 use serde::{Deserialize, Serialize};
 
 use crate::eval::value::bytes::{DecodeError, DecodeResult, Reader, Writer};
@@ -54,9 +54,10 @@ fn slot_of<T>(per: &mut PerState<T>, table: usize, local: u32) -> &mut Option<T>
     &mut states[local as usize]
 }
 
-/// The codes one worker gave another: each component state's (by table
-/// and local number), and how many codes each table has used.
-type Codes = (FxHashMap<(u32, u32), u32>, Vec<u32>);
+/// The codes one worker gave another: per table, each component state's
+/// code plus one by local number (0: none yet), and how many codes the
+/// table has used.
+type Codes = Vec<(Vec<u32>, u32)>;
 
 /// One worker's codes, sent and received, and its states' fingerprints.
 #[derive(Debug, Default)]
@@ -124,17 +125,21 @@ impl RowCodec {
         batch.rows.push(u8::from(ticked));
         for (slot, &local) in row.iter().enumerate() {
             let table = machine.table_of(slot) as u32;
-            let code = match self.sent[to].0.get(&(table, local)) {
-                Some(&code) => code,
-                None => {
+            let codes = &mut self.sent[to];
+            if codes.len() <= table as usize {
+                codes.resize_with(table as usize + 1, Default::default);
+            }
+            let (given, _) = &mut codes[table as usize];
+            if given.len() <= local as usize {
+                given.resize(local as usize + 1, 0);
+            }
+            let code = match given[local as usize] {
+                0 => {
                     let bytes = self.known(machine, procs, slot, local).0.clone();
-                    let (codes, used) = &mut self.sent[to];
-                    if used.len() <= table as usize {
-                        used.resize(table as usize + 1, 0);
-                    }
-                    let code = used[table as usize];
-                    used[table as usize] += 1;
-                    codes.insert((table, local), code);
+                    let (given, used) = &mut self.sent[to][table as usize];
+                    let code = *used;
+                    *used += 1;
+                    given[local as usize] = code + 1;
                     let mut w = Writer {
                         out: &mut batch.defines,
                     };
@@ -143,6 +148,7 @@ impl RowCodec {
                     batch.defines.extend_from_slice(&bytes);
                     code
                 }
+                given => given - 1,
             };
             Writer {
                 out: &mut batch.rows,
@@ -185,14 +191,14 @@ impl RowCodec {
 
     /// Reads the rows of `batch` (after its definitions): each row in
     /// this worker's numbering, with whether it was reached by ✓.
-    pub fn rows(
+    pub fn rows<E: From<DecodeError>>(
         &self,
         machine: &Machine,
         procs: &Processes,
         batch: &Batch,
-        mut each: impl FnMut(&[u32], bool) -> Result<(), super::search::Halt>,
-    ) -> Result<(), super::search::Halt> {
-        let malformed = |e: DecodeError| super::search::Halt::Malformed(e.to_string());
+        mut each: impl FnMut(&[u32], bool) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let malformed = E::from;
         let tables = &self.received[batch.from as usize];
         let mut reader = Reader::new(procs.script(), &batch.rows);
         let mut row = Vec::with_capacity(machine.components());

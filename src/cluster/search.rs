@@ -13,6 +13,7 @@
 
 use crate::budget::{Meter, Stopped, Ticker};
 use crate::eval::EvalError;
+use crate::eval::value::bytes::DecodeError;
 use crate::lts::Exploration;
 use crate::lts::machine::{Machine, Moves};
 use crate::lts::search::Canonicaliser;
@@ -226,7 +227,7 @@ fn worker_error(me: usize, script: &crate::script::Script, e: &EvalError) -> Clu
 }
 
 /// Why a worker stopped expanding.
-pub enum Halt {
+enum Halt {
     Stopped(Stopped),
     Error(EvalError),
     Malformed(String),
@@ -238,6 +239,12 @@ impl From<EvalError> for Halt {
             Some(stop) => Halt::Stopped(stop),
             None => Halt::Error(e),
         }
+    }
+}
+
+impl From<DecodeError> for Halt {
+    fn from(e: DecodeError) -> Halt {
+        Halt::Malformed(e.to_string())
     }
 }
 
