@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::explore::{self, Problem, Report, Request, Unprepared};
 use super::progress::{ProgressLine, counters};
-use super::{EXIT_INCONCLUSIVE, Format, fail_at, fail_with, load_as, say, stopped_before};
+use super::{EXIT_INCONCLUSIVE, Format, fail_at, fail_with, say, stopped_before};
 
 use crate::budget::Live;
 use crate::cluster::{ClusterExploration, Job, Prepared, Topology};
@@ -116,27 +116,10 @@ impl ClusterReport {
 /// `explore` on timely dataflow.
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let format = request.format;
-    let mut loaded = match load_as(request.file, format, &request.limits.budget(), out, err) {
-        Ok(loaded) => loaded,
+    let (loaded, process, func, asked) = match explore::load_prepared(request, out, err) {
+        Ok(prepared) => prepared,
         Err(code) => return code,
     };
-    let (process, func, asked) =
-        match explore::prepare(&mut loaded, request.process, request.symmetry) {
-            Ok(prepared) => prepared,
-            Err(Unprepared::Text(problem)) => {
-                return fail_with(format, request.file, &problem, out, err);
-            }
-            Err(Unprepared::At(diagnostics)) => {
-                return fail_at(
-                    format,
-                    request.file,
-                    &diagnostics,
-                    &loaded.script.sources,
-                    out,
-                    err,
-                );
-            }
-        };
     let (process, asked) = (process.as_str(), &asked);
     let topology = match request.cluster.topology() {
         Ok(topology) => topology,

@@ -114,25 +114,9 @@ pub(super) struct DotReport {
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let format = request.format;
-    let mut loaded = match load_as(request.file, format, &request.limits.budget(), out, err) {
-        Ok(loaded) => loaded,
-        Err(code) => return code,
-    };
-    let (process, func, asked) = match prepare(&mut loaded, request.process, request.symmetry) {
+    let (loaded, process, func, asked) = match load_prepared(request, out, err) {
         Ok(prepared) => prepared,
-        Err(Unprepared::Text(problem)) => {
-            return fail_with(format, request.file, &problem, out, err);
-        }
-        Err(Unprepared::At(diagnostics)) => {
-            return fail_at(
-                format,
-                request.file,
-                &diagnostics,
-                &loaded.script.sources,
-                out,
-                err,
-            );
-        }
+        Err(code) => return code,
     };
     let script = loaded.script;
     if request.engine == Engine::Terms && !matches!(asked, Reduce::Off) {
@@ -212,6 +196,37 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         0
     } else {
         EXIT_INCONCLUSIVE
+    }
+}
+
+/// The script loaded and the process made ready as `request` asks
+/// ([`prepare`]); or, said on `out` or `err`, the exit code.
+pub(super) fn load_prepared(
+    request: &Request,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<
+    (
+        crate::types::Loaded,
+        String,
+        crate::script::ir::FuncId,
+        Reduce,
+    ),
+    u8,
+> {
+    let format = request.format;
+    let mut loaded = load_as(request.file, format, &request.limits.budget(), out, err)?;
+    match prepare(&mut loaded, request.process, request.symmetry) {
+        Ok((process, func, asked)) => Ok((loaded, process, func, asked)),
+        Err(Unprepared::Text(problem)) => Err(fail_with(format, request.file, &problem, out, err)),
+        Err(Unprepared::At(diagnostics)) => Err(fail_at(
+            format,
+            request.file,
+            &diagnostics,
+            &loaded.script.sources,
+            out,
+            err,
+        )),
     }
 }
 
