@@ -411,3 +411,56 @@ pub fn quiet_network_panics(losses: &Arc<Losses>) {
         }));
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hello() -> Hello {
+        Hello {
+            version: "0.1.0".to_string(),
+            process: 0,
+            processes: 3,
+            workers: 2,
+            script: 11,
+            options: 22,
+        }
+    }
+
+    #[test]
+    fn a_hello_reads_back_as_written() {
+        let mut bytes = Vec::new();
+        hello().write(&mut bytes).expect("written");
+        assert_eq!(Hello::read(&mut &bytes[..]).expect("read"), hello());
+        let mut garbled = bytes.clone();
+        garbled[0] ^= 1;
+        assert!(Hello::read(&mut &garbled[..]).is_err(), "not a symcsp peer");
+        assert!(
+            Hello::read(&mut &bytes[..bytes.len() - 1]).is_err(),
+            "cut short"
+        );
+    }
+
+    #[test]
+    fn a_peer_that_differs_is_refused_saying_how() {
+        let mine = hello();
+        let peer = |change: fn(&mut Hello)| {
+            let mut theirs = Hello {
+                process: 1,
+                ..hello()
+            };
+            change(&mut theirs);
+            mine.mismatch(&theirs, 1)
+        };
+        assert_eq!(peer(|_| {}), None);
+        let refused = |change, words: &str| {
+            let why = peer(change).expect("refused");
+            assert!(why.contains(words), "{why}");
+        };
+        refused(|h| h.version = "0.2.0".to_string(), "runs symcsp 0.2.0");
+        refused(|h| h.process = 2, "says it is process 2");
+        refused(|h| h.workers = 4, "--workers 4");
+        refused(|h| h.script = 12, "a different script");
+        refused(|h| h.options = 23, "different options");
+    }
+}

@@ -106,7 +106,16 @@ impl RowCodec {
     ) -> u32 {
         let mut hash = 0u64;
         for (slot, &local) in row.iter().enumerate() {
-            let fingerprint = self.known(machine, procs, slot, local).1;
+            let table = machine.table_of(slot);
+            // Met before, almost always: read it without growing.
+            let fingerprint = match self
+                .known
+                .get(table)
+                .and_then(|states| states.get(local as usize))
+            {
+                Some(Some((_, fingerprint))) => *fingerprint,
+                _ => self.known(machine, procs, slot, local).1,
+            };
             hash = (hash.rotate_left(5) ^ fingerprint).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
         }
         ((hash >> 32) % peers as u64) as u32
@@ -125,18 +134,22 @@ impl RowCodec {
         batch.rows.push(u8::from(ticked));
         for (slot, &local) in row.iter().enumerate() {
             let table = machine.table_of(slot) as u32;
-            let codes = &mut self.sent[to];
-            if codes.len() <= table as usize {
-                codes.resize_with(table as usize + 1, Default::default);
-            }
-            let (given, _) = &mut codes[table as usize];
-            if given.len() <= local as usize {
-                given.resize(local as usize + 1, 0);
-            }
-            let code = match given[local as usize] {
+            let given = self.sent[to]
+                .get(table as usize)
+                .and_then(|(given, _)| given.get(local as usize))
+                .copied()
+                .unwrap_or(0);
+            let code = match given {
                 0 => {
                     let bytes = self.known(machine, procs, slot, local).0.clone();
-                    let (given, used) = &mut self.sent[to][table as usize];
+                    let codes = &mut self.sent[to];
+                    if codes.len() <= table as usize {
+                        codes.resize_with(table as usize + 1, Default::default);
+                    }
+                    let (given, used) = &mut codes[table as usize];
+                    if given.len() <= local as usize {
+                        given.resize(local as usize + 1, 0);
+                    }
                     let code = *used;
                     *used += 1;
                     given[local as usize] = code + 1;
@@ -199,7 +212,12 @@ impl RowCodec {
         mut each: impl FnMut(&[u32], bool) -> Result<(), E>,
     ) -> Result<(), E> {
         let malformed = E::from;
-        let tables = &self.received[batch.from as usize];
+        let Some(tables) = self.received.get(batch.from as usize) else {
+            return Err(malformed(DecodeError(format!(
+                "a batch from worker {}",
+                batch.from
+            ))));
+        };
         let mut reader = Reader::new(procs.script(), &batch.rows);
         let mut row = Vec::with_capacity(machine.components());
         while !reader.is_done() {
@@ -231,4 +249,120 @@ pub fn stable_hash(bytes: &[u8]) -> u64 {
     let mut hasher = FxHasher::default();
     hasher.write(bytes);
     hasher.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::script::Script;
+
+    const SCRIPT: &str = "
+channel c : {0..3}
+channel d
+Cell(n) = c!n -> Cell((n + 1) % 4) [] d -> SKIP
+System = Cell(0) ||| Cell(2) ||| (d -> STOP)
+";
+
+    /// Every row `machine` reaches, breadth first.
+    fn rows(machine: &mut Machine, procs: &mut Processes) -> Vec<Vec<u32>> {
+        let mut found = vec![machine.initial().to_vec()];
+        let mut moves = crate::lts::machine::Moves::default();
+        let mut next = Vec::new();
+        let mut k = 0;
+        while k < found.len() {
+            let row = found[k].clone();
+            machine.moves(procs, &row, &mut moves).expect("moves");
+            for m in moves.list.clone() {
+                moves.apply(&m, &row, &mut next);
+                if !found.contains(&next) {
+                    found.push(next.clone());
+                }
+            }
+            k += 1;
+        }
+        found
+    }
+
+    #[test]
+    fn rows_sent_as_codes_are_the_same_states_to_the_receiver() {
+        let mut script = Script::load_str("rows.csp", SCRIPT).expect("loads");
+        let func = script.add_expr("<process>", "System").expect("resolves");
+        crate::stack::with_large_stack(|| {
+            let (mut here, root) = Processes::with_root(&script, func).expect("a process");
+            let mut sender = Machine::new(&mut here, root).expect("a machine");
+            let (mut there, root) = Processes::with_root(&script, func).expect("a process");
+            let mut receiver = Machine::new(&mut there, root).expect("a machine");
+            let sent = rows(&mut sender, &mut here);
+            assert!(sent.len() > 20, "{} rows", sent.len());
+            let mut codec = RowCodec::new(2);
+            // Two batches: the second uses codes the first defined.
+            let (first, second) = sent.split_at(sent.len() / 2);
+            let batches: Vec<Batch> = [first, second]
+                .iter()
+                .map(|part| {
+                    let mut batch = Batch {
+                        from: 0,
+                        ..Batch::default()
+                    };
+                    for row in part.iter().rev() {
+                        codec.push(&sender, &here, (row, false), 1, &mut batch);
+                    }
+                    batch
+                })
+                .collect();
+            assert!(batches[1].defines.len() < batches[0].defines.len());
+            let mut reader = RowCodec::new(2);
+            let mut received = Vec::new();
+            for batch in &batches {
+                reader
+                    .define(&mut receiver, &mut there, batch)
+                    .expect("defined");
+                reader
+                    .rows(&receiver, &there, batch, |row, _| {
+                        received.push(row.to_vec());
+                        Ok::<(), DecodeError>(())
+                    })
+                    .expect("read");
+            }
+            let shown = |machine: &Machine, procs: &Processes, row: &[u32]| {
+                (0..row.len())
+                    .map(|slot| procs.show_state(machine.process_state(slot, row[slot])))
+                    .collect::<Vec<_>>()
+            };
+            let expected: Vec<_> = first
+                .iter()
+                .rev()
+                .chain(second.iter().rev())
+                .map(|row| shown(&sender, &here, row))
+                .collect();
+            let got: Vec<_> = received
+                .iter()
+                .map(|row| shown(&receiver, &there, row))
+                .collect();
+            assert_eq!(got, expected);
+            // Owners are read off content: the receiver agrees.
+            for (row, back) in first.iter().rev().zip(&received) {
+                assert_eq!(
+                    codec.owner(&sender, &here, row, 7),
+                    reader.owner(&receiver, &there, back, 7)
+                );
+            }
+            // A row whose code was never defined, or cut short, is an error.
+            let mut undefined = Batch {
+                from: 1,
+                rows: vec![0, 5, 5, 5],
+                count: 1,
+                ..Batch::default()
+            };
+            let never = |_: &[u32], _| Ok::<(), DecodeError>(());
+            assert!(reader.rows(&receiver, &there, &undefined, never).is_err());
+            undefined.rows.truncate(2);
+            assert!(reader.rows(&receiver, &there, &undefined, never).is_err());
+            let stranger = Batch {
+                from: 9,
+                ..Batch::default()
+            };
+            assert!(reader.define(&mut receiver, &mut there, &stranger).is_err());
+        });
+    }
 }
