@@ -306,3 +306,22 @@ fn a_process_that_dies_stops_the_others_with_its_name() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("lost process 1"), "{err}");
 }
+
+#[test]
+fn a_time_out_on_any_process_stops_every_process_alike() {
+    let started = Instant::now();
+    let report = json(&[
+        "cluster",
+        "--local",
+        "2",
+        "explore",
+        "tests/fixtures/cluster/long_chain.csp",
+        "--timeout",
+        "1",
+    ]);
+    assert_eq!(report["complete"], false);
+    assert_eq!(report["stopped"], "time-out");
+    let states = report["states"].as_u64().unwrap();
+    assert!(states > 10 && states < 2_000_000, "{states} states");
+    assert!(started.elapsed() < Duration::from_secs(30));
+}
