@@ -72,6 +72,7 @@ pub fn partition(
         row: Vec::new(),
         next: Vec::new(),
         batches: Vec::new(),
+        received: Vec::new(),
     };
     part.reset_batches();
     if me == 0 {
@@ -276,6 +277,8 @@ struct Partition<'a, 's> {
     next: Vec<u32>,
     /// This round's states for each worker.
     batches: Vec<Batch>,
+    /// The rows received in a round, end to end (kept for its room).
+    received: Vec<u32>,
 }
 
 impl Partition<'_, '_> {
@@ -321,35 +324,37 @@ impl Partition<'_, '_> {
                 .define(self.machine, self.procs, batch)
                 .map_err(|e| Halt::Malformed(e.to_string()))?;
         }
-        let Partition {
-            codec,
-            machine,
-            procs,
-            store,
-            ticked,
-            frontier,
-            tally,
-            allowance,
-            ..
-        } = self;
+        // Read every row first, then store them together: the store
+        // fetches a batch's table lines ahead of their lookups.
+        let mut flat = std::mem::take(&mut self.received);
+        let mut reached_by_tick = Vec::new();
+        flat.clear();
         for batch in batches {
-            codec.rows(machine, procs, batch, |row, reached_by_tick| {
-                let (id, new) = store.insert_within(row, meter)?;
-                if new && *allowance == Some(frontier.len() as u64) {
-                    return Err(Halt::Stopped(Stopped::StateBudget));
-                }
-                if new {
-                    ticked.push(false);
-                    frontier.push(id);
-                    tally.stored += 1;
-                }
-                if reached_by_tick && !ticked[id as usize] {
-                    ticked[id as usize] = true;
-                    tally.terminated += 1;
-                }
-                Ok(())
-            })?;
+            self.codec
+                .rows(self.machine, self.procs, batch, |row, ticked| {
+                    flat.extend_from_slice(row);
+                    reached_by_tick.push(ticked);
+                    Ok::<(), Halt>(())
+                })?;
         }
+        let mut stored = Vec::with_capacity(reached_by_tick.len());
+        let full = self.store.insert_all(&[&flat], &mut stored, meter);
+        self.received = flat;
+        for (&(id, new), &ticked) in stored.iter().zip(&reached_by_tick) {
+            if new && self.allowance == Some(self.frontier.len() as u64) {
+                return Err(Halt::Stopped(Stopped::StateBudget));
+            }
+            if new {
+                self.ticked.push(false);
+                self.frontier.push(id);
+                self.tally.stored += 1;
+            }
+            if ticked && !self.ticked[id as usize] {
+                self.ticked[id as usize] = true;
+                self.tally.terminated += 1;
+            }
+        }
+        full?;
         Ok(())
     }
 
