@@ -325,3 +325,84 @@ fn a_time_out_on_any_process_stops_every_process_alike() {
     assert!(states > 10 && states < 2_000_000, "{states} states");
     assert!(started.elapsed() < Duration::from_secs(30));
 }
+
+/// Explores `process` of `file` through the library on `workers` threads
+/// of one process, each expanding at most `round_states` states a round.
+fn explore_in_rounds(
+    file: &str,
+    process: &'static str,
+    symmetry: Option<&'static str>,
+    workers: usize,
+    round_states: usize,
+) -> symcsp::lts::Exploration {
+    use std::sync::Arc;
+    use symcsp::cluster::{Job, Prepared, Topology};
+    use symcsp::symmetry::search_system::{About, Purpose};
+    use symcsp::symmetry::spec::Reduce;
+    let loaded = symcsp::types::load_file(std::path::Path::new(file)).expect("loads");
+    let job = Job {
+        file: file.into(),
+        prepare: Arc::new(move |loaded: &mut symcsp::types::Loaded| {
+            let func = loaded
+                .add_expr("<process>", process, symcsp::types::Expect::Process)
+                .map_err(|_| "the process".to_string())?;
+            let asked = match symmetry {
+                Some(text) => Some(Reduce::requested(&mut loaded.script, text)?),
+                None => None,
+            };
+            let reduce = Reduce::chosen(
+                &loaded.script,
+                asked.as_ref(),
+                Purpose::Explore,
+                About::Process(process),
+            );
+            Ok(Prepared { func, reduce })
+        }),
+        strategy: Default::default(),
+        budget: symcsp::lts::Budget::default(),
+        options: String::new(),
+        connect_wait: Duration::from_secs(5),
+        script: symcsp::cluster::script_hash(&loaded.script),
+        round_states,
+    };
+    symcsp::cluster::explore(&job, &Topology::local(workers))
+        .expect("explores")
+        .exploration
+}
+
+#[test]
+fn a_level_expanded_over_many_rounds_gives_the_same_counts() {
+    for (file, process, symmetry) in [
+        ("models/lockfreequeue.csp", "System", None),
+        ("models/lockfreequeue.csp", "System", Some("auto")),
+        ("models/liststack.csp", "System", None),
+        (
+            "tests/fixtures/cluster/terminating.csp",
+            "Painter(Red) ||| Job",
+            None,
+        ),
+    ] {
+        let whole = explore_in_rounds(file, process, symmetry, 1, usize::MAX);
+        assert!(whole.complete);
+        for (workers, round_states) in [(2, 7), (3, 1), (2, 1000)] {
+            let rounds = explore_in_rounds(file, process, symmetry, workers, round_states);
+            assert_eq!(
+                (
+                    rounds.states,
+                    rounds.transitions,
+                    rounds.deadlock_states,
+                    rounds.terminated_states,
+                    rounds.depth
+                ),
+                (
+                    whole.states,
+                    whole.transitions,
+                    whole.deadlock_states,
+                    whole.terminated_states,
+                    whole.depth
+                ),
+                "{file} {process} {symmetry:?}: {workers} workers, {round_states} states a round"
+            );
+        }
+    }
+}

@@ -187,6 +187,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         budget,
         connect_wait: request.cluster.connect_wait(),
         script: crate::cluster::script_hash(script),
+        round_states: crate::cluster::ROUND_STATES,
     };
     let mut progress = ProgressLine::new(request.limits.progress && topology.process == 0);
     let what = if matches!(asked, Reduce::Off) {

@@ -125,7 +125,15 @@ pub struct Job {
     pub connect_wait: Duration,
     /// The hash of the script's text ([`script_hash`]), compared at start.
     pub script: u64,
+    /// The most states a worker expands in one round ([`ROUND_STATES`]
+    /// unless a test asks for fewer): a wider level takes several rounds.
+    pub round_states: usize,
 }
+
+/// What a worker expands in one round by default: enough that a round's
+/// synchronisation costs little, few enough that its messages stay a
+/// few megabytes.
+pub const ROUND_STATES: usize = 1 << 16;
 
 /// A hash of every file of `script`, in order: equal in two processes
 /// exactly when (but for a collision) they loaded the same text.
@@ -150,6 +158,10 @@ pub struct Tally {
     pub expanded: u64,
     /// States it sent in this round.
     pub sent: u64,
+    /// States of the current level it has still to expand.
+    pub remaining: u64,
+    /// States it has stored for the next level (before this round's).
+    pub queued: u64,
     pub transitions: u64,
     pub deadlocks: u64,
     pub terminated: u64,

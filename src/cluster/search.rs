@@ -1,12 +1,14 @@
 //! One worker's part of a distributed exploration: the states it owns
 //! (those whose encoding hashes to it), found level by level.
 //!
-//! Round `r`: the worker expands the states it stored in round `r - 1`
-//! (its frontier), canonicalises each successor under symmetry, encodes
-//! it, and sends it to its owner; with them it sends every worker its
-//! [`Tally`]. When the round ends it stores the states it received that
-//! are new (its next frontier) and reads every worker's tally: when no
-//! worker sent a state, the search is over; when any worker stopped (a
+//! Each round the worker expands the next part of its current level (a
+//! wide level takes several rounds, so a round's messages stay bounded),
+//! canonicalises each successor under symmetry and sends it to its
+//! owner; with them it sends every worker its [`Tally`]. When the round
+//! ends it stores the states it received that are new, for the next
+//! level, and reads every worker's tally. When every worker has expanded
+//! its part of the level, the next level begins; when besides nobody sent
+//! or holds a state, the search is over; when any worker stopped (a
 //! budget, an error), all stop with the first one's reason, in worker
 //! order. Every worker decides from the same tallies, so all decide
 //! alike.
@@ -63,6 +65,8 @@ pub fn partition(
         store: StateStore::new(components),
         ticked: Vec::new(),
         frontier: Vec::new(),
+        at: 0,
+        queued: Vec::new(),
         allowance: None,
         tally: Tally {
             worker: me as u32,
@@ -70,7 +74,7 @@ pub fn partition(
         },
         moves: Moves::default(),
         row: Vec::new(),
-        next: Vec::new(),
+        target: Vec::new(),
         batches: Vec::new(),
         received: Vec::new(),
     };
@@ -79,9 +83,13 @@ pub fn partition(
         part.seed().map_err(|e| worker_error(me, script, &e))?;
     }
     let mut levels = 0u32;
+    // Whether any worker expanded a state of the current level.
+    let mut level_expanded = false;
     let mut out = Vec::new();
     loop {
         part.tally.sent = part.batches.iter().map(|b| b.count).sum();
+        part.tally.remaining = (part.frontier.len() - part.at) as u64;
+        part.tally.queued = part.queued.len() as u64;
         for (to, batch) in part.batches.drain(..).enumerate() {
             if batch.count > 0 {
                 out.push(Message::Batch {
@@ -126,8 +134,13 @@ pub fn partition(
                 message: problem.problem.clone().unwrap_or_default(),
             });
         }
-        if tallies.iter().any(|t| t.expanded > 0) {
+        level_expanded |= tallies.iter().any(|t| t.expanded > 0);
+        let sum = |f: fn(&Tally) -> u64| tallies.iter().map(f).sum::<u64>();
+        let (remaining, sent, queued) = (sum(|t| t.remaining), sum(|t| t.sent), sum(|t| t.queued));
+        let level_ends = remaining == 0;
+        if level_ends && level_expanded {
             levels += 1;
+            level_expanded = false;
         }
         let stored: u64 = tallies.iter().map(|t| t.stored).sum();
         if let Some(live) = &budget.live
@@ -155,8 +168,7 @@ pub fn partition(
             let peers = topology.peers() as u64;
             left / peers + if me == 0 { left % peers } else { 0 }
         });
-        let sent: u64 = tallies.iter().map(|t| t.sent).sum();
-        if stopped.is_some() || sent == 0 {
+        if stopped.is_some() || (level_ends && sent == 0 && queued == 0) {
             return Ok(finish(
                 tallies, levels, components, stopped, started, topology,
             ));
@@ -166,7 +178,11 @@ pub fn partition(
         let mut ticker = Ticker::new(meter.clone(), 1024);
         part.reset_batches();
         let absorbed = part.absorb(&batches, &meter);
-        let expanded = absorbed.and_then(|()| part.expand(&mut ticker));
+        if level_ends {
+            part.frontier = std::mem::take(&mut part.queued);
+            part.at = 0;
+        }
+        let expanded = absorbed.and_then(|()| part.expand(job.round_states, &mut ticker));
         match expanded {
             Ok(()) => {}
             Err(Halt::Stopped(stop)) => {
@@ -227,6 +243,10 @@ fn worker_error(me: usize, script: &crate::script::Script, e: &EvalError) -> Clu
     }
 }
 
+/// The most bytes of states a worker sends in one round (roughly: the
+/// round ends after the state that passes it).
+const ROUND_BYTES: u64 = 32 << 20;
+
 /// Why a worker stopped expanding.
 enum Halt {
     Stopped(Stopped),
@@ -266,15 +286,19 @@ struct Partition<'a, 's> {
     store: StateStore,
     /// Per stored state: reached by ✓.
     ticked: Vec<bool>,
-    /// The states stored in the last round, to expand in this one.
+    /// The level being expanded, and how far.
     frontier: Vec<u32>,
+    at: usize,
+    /// The states stored for the next level.
+    queued: Vec<u32>,
     /// How many new states it may store this round (its share of the
     /// state budget), if the budget limits states.
     allowance: Option<u64>,
     tally: Tally,
     moves: Moves,
     row: Vec<u32>,
-    next: Vec<u32>,
+    /// A successor's row.
+    target: Vec<u32>,
     /// This round's states for each worker.
     batches: Vec<Batch>,
     /// The rows received in a round, end to end (kept for its room).
@@ -318,7 +342,7 @@ impl Partition<'_, '_> {
 
     /// Stores the states received: the new ones are the next frontier.
     fn absorb(&mut self, batches: &[Batch], meter: &Meter) -> Result<(), Halt> {
-        self.frontier.clear();
+        let before = self.queued.len();
         for batch in batches {
             self.codec
                 .define(self.machine, self.procs, batch)
@@ -341,12 +365,12 @@ impl Partition<'_, '_> {
         let full = self.store.insert_all(&[&flat], &mut stored, meter);
         self.received = flat;
         for (&(id, new), &ticked) in stored.iter().zip(&reached_by_tick) {
-            if new && self.allowance == Some(self.frontier.len() as u64) {
+            if new && self.allowance == Some((self.queued.len() - before) as u64) {
                 return Err(Halt::Stopped(Stopped::StateBudget));
             }
             if new {
                 self.ticked.push(false);
-                self.frontier.push(id);
+                self.queued.push(id);
                 self.tally.stored += 1;
             }
             if ticked && !self.ticked[id as usize] {
@@ -358,16 +382,23 @@ impl Partition<'_, '_> {
         Ok(())
     }
 
-    /// Expands the frontier: each successor to its owner, each distinct
-    /// transition counted once.
-    fn expand(&mut self, ticker: &mut Ticker) -> Result<(), Halt> {
-        let frontier = std::mem::take(&mut self.frontier);
+    /// Expands the next part of the level (at most `states`, or as many
+    /// as fill [`ROUND_BYTES`] of batches): each successor to its owner,
+    /// each distinct transition counted once.
+    fn expand(&mut self, states: usize, ticker: &mut Ticker) -> Result<(), Halt> {
+        let end = self.frontier.len().min(self.at + states.max(1));
+        let part = self.frontier[self.at..end].to_vec();
+        let bytes_before = self.tally.bytes_sent;
         let width = self.machine.components();
         // This state's successors so far, events and rows, to count each
         // distinct transition once (a state has few).
         let mut events: Vec<u32> = Vec::new();
         let mut targets: Vec<u32> = Vec::new();
-        for &id in &frontier {
+        for &id in &part {
+            if self.tally.bytes_sent - bytes_before > ROUND_BYTES {
+                break;
+            }
+            self.at += 1;
             ticker.tick()?;
             self.store.read(id, &mut self.row);
             self.machine.moves(self.procs, &self.row, &mut self.moves)?;
@@ -379,11 +410,11 @@ impl Partition<'_, '_> {
             targets.clear();
             for index in 0..self.moves.list.len() {
                 let m = self.moves.list[index];
-                self.moves.apply(&m, &self.row, &mut self.next);
+                self.moves.apply(&m, &self.row, &mut self.target);
                 if let Some(c) = self.canonicaliser.as_deref_mut() {
-                    c.canonicalise(self.machine, self.procs, &mut self.next)?;
+                    c.canonicalise(self.machine, self.procs, &mut self.target)?;
                 }
-                let next = &self.next;
+                let next = &self.target;
                 let seen = (0..events.len()).any(|k| {
                     events[k] == m.event && targets[k * width..(k + 1) * width] == next[..]
                 });
@@ -398,9 +429,9 @@ impl Partition<'_, '_> {
                 // A target is sent once per state, and again only to say
                 // it is reached by ✓.
                 if !sent_already || m.event == TICK {
-                    let next = std::mem::take(&mut self.next);
-                    self.send(&next, m.event == TICK);
-                    self.next = next;
+                    let target = std::mem::take(&mut self.target);
+                    self.send(&target, m.event == TICK);
+                    self.target = target;
                 }
             }
         }
