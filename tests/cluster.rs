@@ -106,18 +106,54 @@ fn fixtures_explore_alike_reduced_and_structurally() {
         ),
         (
             "tests/fixtures/strategies/example43.csp",
-            &["--symmetry", "auto", "--strategy", "exact"],
-        ),
-        (
-            "tests/fixtures/strategies/example43.csp",
             &["--symmetry", "auto", "--strategy", "sorted"],
         ),
         ("tests/fixtures/check/follow.csp", &[]),
+        ("tests/fixtures/cluster/compressed.csp", &["Normalised"]),
         ("tests/fixtures/compress/phils.csp", &[]),
         ("tests/fixtures/timed/tock.csp", &[]),
     ] {
         explores_alike(file, extra);
     }
+}
+
+#[test]
+fn strategies_that_depend_on_one_process_are_refused_on_workers() {
+    for strategy in ["exact", "segmented", "flooding"] {
+        let (code, err) = failing(&[
+            "explore",
+            "models/treebroadcast.csp",
+            "--symmetry",
+            "auto",
+            "--strategy",
+            strategy,
+            "--workers",
+            "2",
+        ]);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains(&format!(
+                "the {strategy} strategy does not explore on workers"
+            )),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn a_compression_that_names_classes_by_a_member_is_refused_on_workers() {
+    let (code, err) = failing(&[
+        "explore",
+        "tests/fixtures/cluster/compressed.csp",
+        "Bisimilar",
+        "--workers",
+        "2",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("sbisim(...)'s states") && err.contains("explore it in one process"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -137,6 +173,27 @@ fn a_state_budget_holds_for_the_whole_cluster() {
     assert_eq!(report["stopped"], "state budget");
     let states = report["states"].as_u64().unwrap();
     assert!(states <= 5000 && states > 1000, "{states} states");
+    // A budget the state space just fits is not a stop, however the
+    // states fall among the workers; one state less is.
+    let ring = |max: &str| {
+        json(&[
+            "cluster",
+            "--local",
+            "3",
+            "explore",
+            "models/ijring.csp",
+            "--max-states",
+            max,
+        ])
+    };
+    let fits = ring("63");
+    assert_eq!(
+        (fits["states"].as_u64(), &fits["complete"]),
+        (Some(63), &Value::Bool(true))
+    );
+    let short = ring("62");
+    assert_eq!(short["complete"], false);
+    assert!(short["states"].as_u64().unwrap() <= 62);
 }
 
 /// Runs symcsp with `args`; its exit code and standard error.

@@ -51,7 +51,7 @@ fn reachable(procs: &mut Processes, root: ProcId) -> Vec<ProcId> {
 
 fn encoded(procs: &Processes, state: ProcId) -> Vec<u8> {
     let mut bytes = Vec::new();
-    procs.encode_state(state, &mut bytes);
+    procs.encode_state(state, &mut bytes).expect("encodable");
     bytes
 }
 

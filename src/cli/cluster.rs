@@ -20,6 +20,7 @@ use crate::budget::Live;
 use crate::cluster::{ClusterExploration, Job, Prepared, Topology};
 use crate::lts::Budget;
 use crate::symmetry::spec::Reduce;
+use crate::symmetry::strategy::Strategy;
 use crate::syntax::render_all;
 use crate::types::Loaded;
 
@@ -129,6 +130,21 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         let problem = "error: --engine terms and --dot explore in one search: drop --workers, \
                        --processes and --hostfile to use them\n";
         return fail_with(format, request.file, problem, out, err);
+    }
+    if !matches!(asked, Reduce::Off)
+        && matches!(
+            request.strategy,
+            Strategy::Exact | Strategy::Segmented | Strategy::Flooding
+        )
+    {
+        let problem = format!(
+            "error: the {} strategy does not explore on workers: it chooses among images by \
+             the order one process met its states (or, flooding, by what one worker has \
+             seen), so workers would disagree; use --strategy fdr or sorted, or drop \
+             --workers, --processes and --hostfile\n",
+            request.strategy
+        );
+        return fail_with(format, request.file, &problem, out, err);
     }
     let live = Arc::new(Live::default());
     let budget = Budget {

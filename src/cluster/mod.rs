@@ -162,6 +162,9 @@ pub struct Tally {
     pub remaining: u64,
     /// States it has stored for the next level (before this round's).
     pub queued: u64,
+    /// Of the states it received, how many are new (counted only when
+    /// the state budget might be passed).
+    pub fresh: u64,
     pub transitions: u64,
     pub deadlocks: u64,
     pub terminated: u64,

@@ -79,21 +79,24 @@ impl RowCodec {
         }
     }
 
-    /// The encoding and fingerprint of a component state.
+    /// The encoding and fingerprint of a component state, or why it has
+    /// none.
     fn known(
         &mut self,
         machine: &Machine,
         procs: &Processes,
         slot: usize,
         local: u32,
-    ) -> &(Box<[u8]>, u64) {
+    ) -> Result<&(Box<[u8]>, u64), String> {
         let table = machine.table_of(slot);
-        slot_of(&mut self.known, table, local).get_or_insert_with(|| {
+        let known = slot_of(&mut self.known, table, local);
+        if known.is_none() {
             let mut bytes = Vec::new();
-            procs.encode_state(machine.process_state(slot, local), &mut bytes);
+            procs.encode_state(machine.process_state(slot, local), &mut bytes)?;
             let fingerprint = stable_hash(&bytes);
-            (bytes.into_boxed_slice(), fingerprint)
-        })
+            *known = Some((bytes.into_boxed_slice(), fingerprint));
+        }
+        Ok(known.as_ref().expect("just made"))
     }
 
     /// The worker (of `peers`) that owns `row`: from its content only.
@@ -103,7 +106,7 @@ impl RowCodec {
         procs: &Processes,
         row: &[u32],
         peers: usize,
-    ) -> u32 {
+    ) -> Result<u32, String> {
         let mut hash = 0u64;
         for (slot, &local) in row.iter().enumerate() {
             let table = machine.table_of(slot);
@@ -114,11 +117,11 @@ impl RowCodec {
                 .and_then(|states| states.get(local as usize))
             {
                 Some(Some((_, fingerprint))) => *fingerprint,
-                _ => self.known(machine, procs, slot, local).1,
+                _ => self.known(machine, procs, slot, local)?.1,
             };
             hash = (hash.rotate_left(5) ^ fingerprint).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
         }
-        ((hash >> 32) % peers as u64) as u32
+        Ok(((hash >> 32) % peers as u64) as u32)
     }
 
     /// Appends `row` to `batch`, for worker `to`, defining what `to` has
@@ -130,7 +133,7 @@ impl RowCodec {
         (row, ticked): (&[u32], bool),
         to: usize,
         batch: &mut Batch,
-    ) {
+    ) -> Result<(), String> {
         batch.rows.push(u8::from(ticked));
         for (slot, &local) in row.iter().enumerate() {
             let table = machine.table_of(slot) as u32;
@@ -141,7 +144,7 @@ impl RowCodec {
                 .unwrap_or(0);
             let code = match given {
                 0 => {
-                    let bytes = self.known(machine, procs, slot, local).0.clone();
+                    let bytes = self.known(machine, procs, slot, local)?.0.clone();
                     let codes = &mut self.sent[to];
                     if codes.len() <= table as usize {
                         codes.resize_with(table as usize + 1, Default::default);
@@ -169,6 +172,7 @@ impl RowCodec {
             .u32(code);
         }
         batch.count += 1;
+        Ok(())
     }
 
     /// Reads the definitions of `batch`: its sender's new codes.
@@ -305,7 +309,9 @@ System = Cell(0) ||| Cell(2) ||| (d -> STOP)
                         ..Batch::default()
                     };
                     for row in part.iter().rev() {
-                        codec.push(&sender, &here, (row, false), 1, &mut batch);
+                        codec
+                            .push(&sender, &here, (row, false), 1, &mut batch)
+                            .expect("encodable");
                     }
                     batch
                 })
@@ -343,8 +349,8 @@ System = Cell(0) ||| Cell(2) ||| (d -> STOP)
             // Owners are read off content: the receiver agrees.
             for (row, back) in first.iter().rev().zip(&received) {
                 assert_eq!(
-                    codec.owner(&sender, &here, row, 7),
-                    reader.owner(&receiver, &there, back, 7)
+                    codec.owner(&sender, &here, row, 7).expect("encodable"),
+                    reader.owner(&receiver, &there, back, 7).expect("encodable")
                 );
             }
             // A row whose code was never defined, or cut short, is an error.

@@ -13,6 +13,8 @@
 //! order. Every worker decides from the same tallies, so all decide
 //! alike.
 
+use rustc_hash::FxHashSet;
+
 use crate::budget::{Meter, Stopped, Ticker};
 use crate::eval::EvalError;
 use crate::eval::value::bytes::DecodeError;
@@ -67,7 +69,6 @@ pub fn partition(
         frontier: Vec::new(),
         at: 0,
         queued: Vec::new(),
-        allowance: None,
         tally: Tally {
             worker: me as u32,
             ..Tally::default()
@@ -77,10 +78,12 @@ pub fn partition(
         target: Vec::new(),
         batches: Vec::new(),
         received: Vec::new(),
+        reached_by_tick: Vec::new(),
     };
     part.reset_batches();
     if me == 0 {
-        part.seed().map_err(|e| worker_error(me, script, &e))?;
+        let seeded = part.seed();
+        part.record(seeded, &script.sources);
     }
     let mut levels = 0u32;
     // Whether any worker expanded a state of the current level.
@@ -98,36 +101,7 @@ pub fn partition(
                 });
             }
         }
-        for to in 0..topology.peers() {
-            out.push(Message::Tally {
-                to: to as u32,
-                tally: part.tally.clone(),
-            });
-        }
-        let received = rounds.round(std::mem::take(&mut out))?;
-        let mut tallies: Vec<Tally> = Vec::with_capacity(topology.peers());
-        let mut batches = Vec::new();
-        for message in received {
-            match message {
-                Message::Batch { batch, .. } => batches.push(batch),
-                Message::Tally { tally, .. } => tallies.push(tally),
-            }
-        }
-        tallies.sort_by_key(|t| t.worker);
-        if tallies.len() != topology.peers()
-            || tallies
-                .iter()
-                .enumerate()
-                .any(|(i, t)| t.worker as usize != i)
-        {
-            let missing = (0..topology.peers())
-                .find(|&w| tallies.iter().all(|t| t.worker as usize != w))
-                .unwrap_or(0);
-            return Err(ClusterError::Worker {
-                worker: missing,
-                message: "it stopped reporting (its process failed or was stopped)".to_string(),
-            });
-        }
+        let (tallies, batches) = exchange(&rounds, topology, &part.tally, &mut out)?;
         if let Some(problem) = tallies.iter().find(|t| t.problem.is_some()) {
             return Err(ClusterError::Worker {
                 worker: problem.worker as usize,
@@ -152,22 +126,25 @@ pub fn partition(
             let transitions = tallies.iter().map(|t| t.transitions).sum();
             live.transitions.store(transitions, Relaxed);
         }
-        let stopped = tallies
+        let mut stopped = tallies
             .iter()
-            .find_map(|t| t.stopped.and_then(Stopped::from_code))
-            .or_else(|| {
-                budget
-                    .max_states
-                    .filter(|&max| stored > max as u64)
-                    .map(|_| Stopped::StateBudget)
-            });
-        // Each worker may store its share of what the state budget has
-        // left, so the cluster never stores more than the budget.
-        part.allowance = budget.max_states.map(|max| {
+            .find_map(|t| t.stopped.and_then(Stopped::from_code));
+        // Read what arrived. Under a state budget that this round's
+        // states could pass, every worker first counts its new states
+        // and all compare the total with what the budget has left, in a
+        // round of their own: the cluster stores no more than the budget,
+        // and stops only when the states would pass it.
+        let read = part.read(&batches);
+        if let (Some(max), None, Ok(())) = (budget.max_states, stopped, &read) {
             let left = (max as u64).saturating_sub(stored);
-            let peers = topology.peers() as u64;
-            left / peers + if me == 0 { left % peers } else { 0 }
-        });
+            if sent > left {
+                part.tally.fresh = part.count_fresh();
+                let (counted, _) = exchange(&rounds, topology, &part.tally, &mut out)?;
+                if counted.iter().map(|t| t.fresh).sum::<u64>() > left {
+                    stopped = Some(Stopped::StateBudget);
+                }
+            }
+        }
         if stopped.is_some() || (level_ends && sent == 0 && queued == 0) {
             return Ok(finish(
                 tallies, levels, components, stopped, started, topology,
@@ -177,33 +154,50 @@ pub fn partition(
         part.tally.expanded = 0;
         let mut ticker = Ticker::new(meter.clone(), 1024);
         part.reset_batches();
-        let absorbed = part.absorb(&batches, &meter);
+        let absorbed = read.and_then(|()| part.store_read(&meter));
         if level_ends {
             part.frontier = std::mem::take(&mut part.queued);
             part.at = 0;
         }
         let expanded = absorbed.and_then(|()| part.expand(job.round_states, &mut ticker));
-        match expanded {
-            Ok(()) => {}
-            Err(Halt::Stopped(stop)) => {
-                part.batches.clear();
-                part.tally.stopped = Some(stop.code());
-            }
-            Err(Halt::Error(e)) => {
-                part.batches.clear();
-                part.tally.problem = Some(
-                    crate::syntax::render_all(&[e.to_diagnostic()], &script.sources)
-                        .trim_end()
-                        .to_string(),
-                );
-            }
-            Err(Halt::Malformed(e)) => {
-                part.batches.clear();
-                part.tally.problem = Some(e);
-            }
-        }
+        part.record(expanded, &script.sources);
         part.tally.store_bytes = part.store.bytes();
     }
+}
+
+/// One round: this worker's batches (taken from `out`) and its tally to
+/// every worker; every worker's tally, in worker order, and the batches
+/// sent to this one. A worker whose tally is missing has stopped.
+fn exchange(
+    rounds: &Rounds,
+    topology: &Topology,
+    tally: &Tally,
+    out: &mut Vec<Message>,
+) -> Result<(Vec<Tally>, Vec<Batch>), ClusterError> {
+    for to in 0..topology.peers() {
+        out.push(Message::Tally {
+            to: to as u32,
+            tally: tally.clone(),
+        });
+    }
+    let received = rounds.round(std::mem::take(out))?;
+    let mut tallies: Vec<Tally> = Vec::with_capacity(topology.peers());
+    let mut batches = Vec::new();
+    for message in received {
+        match message {
+            Message::Batch { batch, .. } => batches.push(batch),
+            Message::Tally { tally, .. } => tallies.push(tally),
+        }
+    }
+    tallies.sort_by_key(|t| t.worker);
+    let reported = |w: usize| tallies.iter().any(|t| t.worker as usize == w);
+    if let Some(missing) = (0..topology.peers()).find(|&w| !reported(w)) {
+        return Err(ClusterError::Worker {
+            worker: missing,
+            message: "it stopped reporting (its process failed or was stopped)".to_string(),
+        });
+    }
+    Ok((tallies, batches))
 }
 
 /// The cluster's totals, from the last round's tallies.
@@ -291,9 +285,7 @@ struct Partition<'a, 's> {
     at: usize,
     /// The states stored for the next level.
     queued: Vec<u32>,
-    /// How many new states it may store this round (its share of the
-    /// state budget), if the budget limits states.
-    allowance: Option<u64>,
+
     tally: Tally,
     moves: Moves,
     row: Vec<u32>,
@@ -301,11 +293,34 @@ struct Partition<'a, 's> {
     target: Vec<u32>,
     /// This round's states for each worker.
     batches: Vec<Batch>,
-    /// The rows received in a round, end to end (kept for its room).
+    /// The rows received in a round, end to end, and whether each was
+    /// reached by ✓ (kept for their room).
     received: Vec<u32>,
+    reached_by_tick: Vec<bool>,
 }
 
 impl Partition<'_, '_> {
+    /// Records in the tally why this worker stopped, if it did: every
+    /// worker reads it at the end of the round and stops alike.
+    fn record(&mut self, outcome: Result<(), Halt>, sources: &crate::syntax::SourceMap) {
+        let halt = match outcome {
+            Ok(()) => return,
+            Err(halt) => halt,
+        };
+        self.batches.clear();
+        match halt {
+            Halt::Stopped(stop) => self.tally.stopped = Some(stop.code()),
+            Halt::Error(e) => {
+                self.tally.problem = Some(
+                    crate::syntax::render_all(&[e.to_diagnostic()], sources)
+                        .trim_end()
+                        .to_string(),
+                );
+            }
+            Halt::Malformed(e) => self.tally.problem = Some(e),
+        }
+    }
+
     fn reset_batches(&mut self) {
         self.batches = (0..self.topology.peers())
             .map(|_| Batch {
@@ -316,58 +331,75 @@ impl Partition<'_, '_> {
     }
 
     /// Sends the initial state (its representative) to its owner.
-    fn seed(&mut self) -> Result<(), EvalError> {
+    fn seed(&mut self) -> Result<(), Halt> {
         let mut row = self.machine.initial().to_vec();
         if let Some(c) = self.canonicaliser.as_deref_mut() {
             c.canonicalise(self.machine, self.procs, &mut row)?;
         }
-        self.send(&row, false);
-        Ok(())
+        self.send(&row, false)
     }
 
     /// Adds `row` to the batch of its owner.
-    fn send(&mut self, row: &[u32], ticked: bool) {
+    fn send(&mut self, row: &[u32], ticked: bool) -> Result<(), Halt> {
         let peers = self.topology.peers();
-        let to = self.codec.owner(self.machine, self.procs, row, peers) as usize;
+        let to = self
+            .codec
+            .owner(self.machine, self.procs, row, peers)
+            .map_err(Halt::Malformed)? as usize;
         let batch = &mut self.batches[to];
         let before = batch.bytes();
         self.codec
-            .push(self.machine, self.procs, (row, ticked), to, batch);
+            .push(self.machine, self.procs, (row, ticked), to, batch)
+            .map_err(Halt::Malformed)?;
         let bytes = (batch.bytes() - before) as u64;
         self.tally.bytes_sent += bytes;
         if to / self.topology.workers != self.me / self.topology.workers {
             self.tally.bytes_to_other_processes += bytes;
         }
+        Ok(())
     }
 
-    /// Stores the states received: the new ones are the next frontier.
-    fn absorb(&mut self, batches: &[Batch], meter: &Meter) -> Result<(), Halt> {
-        let before = self.queued.len();
+    /// Reads the batches received: their definitions, then their rows,
+    /// end to end, with whether each was reached by ✓.
+    fn read(&mut self, batches: &[Batch]) -> Result<(), Halt> {
+        self.received.clear();
+        self.reached_by_tick.clear();
         for batch in batches {
             self.codec
                 .define(self.machine, self.procs, batch)
                 .map_err(|e| Halt::Malformed(e.to_string()))?;
         }
-        // Read every row first, then store them together: the store
-        // fetches a batch's table lines ahead of their lookups.
-        let mut flat = std::mem::take(&mut self.received);
-        let mut reached_by_tick = Vec::new();
-        flat.clear();
+        let (received, reached_by_tick) = (&mut self.received, &mut self.reached_by_tick);
         for batch in batches {
             self.codec
                 .rows(self.machine, self.procs, batch, |row, ticked| {
-                    flat.extend_from_slice(row);
+                    received.extend_from_slice(row);
                     reached_by_tick.push(ticked);
                     Ok::<(), Halt>(())
                 })?;
         }
-        let mut stored = Vec::with_capacity(reached_by_tick.len());
-        let full = self.store.insert_all(&[&flat], &mut stored, meter);
-        self.received = flat;
-        for (&(id, new), &ticked) in stored.iter().zip(&reached_by_tick) {
-            if new && self.allowance == Some((self.queued.len() - before) as u64) {
-                return Err(Halt::Stopped(Stopped::StateBudget));
+        Ok(())
+    }
+
+    /// How many of the rows read are new, storing nothing.
+    fn count_fresh(&self) -> u64 {
+        let width = self.machine.components().max(1);
+        let mut fresh: FxHashSet<&[u32]> = FxHashSet::default();
+        for row in self.received.chunks_exact(width) {
+            if !self.store.contains(row) {
+                fresh.insert(row);
             }
+        }
+        fresh.len() as u64
+    }
+
+    /// Stores the rows read, together (the store fetches a batch's table
+    /// lines ahead of their lookups): the new ones are queued for the
+    /// next level.
+    fn store_read(&mut self, meter: &Meter) -> Result<(), Halt> {
+        let mut stored = Vec::with_capacity(self.reached_by_tick.len());
+        let full = self.store.insert_all(&[&self.received], &mut stored, meter);
+        for (&(id, new), &ticked) in stored.iter().zip(&self.reached_by_tick) {
             if new {
                 self.ticked.push(false);
                 self.queued.push(id);
@@ -390,10 +422,11 @@ impl Partition<'_, '_> {
         let part = self.frontier[self.at..end].to_vec();
         let bytes_before = self.tally.bytes_sent;
         let width = self.machine.components();
-        // This state's successors so far, events and rows, to count each
-        // distinct transition once (a state has few).
-        let mut events: Vec<u32> = Vec::new();
+        // A state's successors, event and row, end to end: sorted, so
+        // that each distinct transition counts once and each distinct
+        // target is sent once, however many moves the state has.
         let mut targets: Vec<u32> = Vec::new();
+        let mut order: Vec<u32> = Vec::new();
         for &id in &part {
             if self.tally.bytes_sent - bytes_before > ROUND_BYTES {
                 break;
@@ -406,33 +439,45 @@ impl Partition<'_, '_> {
             if self.moves.list.is_empty() && !self.ticked[id as usize] {
                 self.tally.deadlocks += 1;
             }
-            events.clear();
             targets.clear();
             for index in 0..self.moves.list.len() {
+                // A state with very many moves is held to the budget as
+                // it grows.
+                ticker.tick()?;
                 let m = self.moves.list[index];
                 self.moves.apply(&m, &self.row, &mut self.target);
                 if let Some(c) = self.canonicaliser.as_deref_mut() {
                     c.canonicalise(self.machine, self.procs, &mut self.target)?;
                 }
-                let next = &self.target;
-                let seen = (0..events.len()).any(|k| {
-                    events[k] == m.event && targets[k * width..(k + 1) * width] == next[..]
-                });
-                if seen {
-                    continue;
+                targets.push(m.event);
+                targets.extend_from_slice(&self.target);
+            }
+            let step = width + 1;
+            let entry = |k: u32| &targets[k as usize * step..(k as usize + 1) * step];
+            order.clear();
+            order.extend(0..(targets.len() / step) as u32);
+            // By row, then event: equal transitions side by side, and a
+            // row's moves together.
+            order.sort_unstable_by(|&a, &b| {
+                let (a, b) = (entry(a), entry(b));
+                (&a[1..], a[0]).cmp(&(&b[1..], b[0]))
+            });
+            order.dedup_by(|a, b| entry(*a) == entry(*b));
+            self.tally.transitions += order.len() as u64;
+            let mut k = 0;
+            while k < order.len() {
+                let row = &entry(order[k])[1..];
+                let mut ticked = false;
+                while k < order.len() && &entry(order[k])[1..] == row {
+                    ticked |= entry(order[k])[0] == TICK;
+                    k += 1;
                 }
-                let sent_already =
-                    (0..events.len()).any(|k| targets[k * width..(k + 1) * width] == next[..]);
-                events.push(m.event);
-                targets.extend_from_slice(next);
-                self.tally.transitions += 1;
-                // A target is sent once per state, and again only to say
-                // it is reached by ✓.
-                if !sent_already || m.event == TICK {
-                    let target = std::mem::take(&mut self.target);
-                    self.send(&target, m.event == TICK);
-                    self.target = target;
-                }
+                self.target.clear();
+                self.target.extend_from_slice(row);
+                let target = std::mem::take(&mut self.target);
+                let sent = self.send(&target, ticked);
+                self.target = target;
+                sent?;
             }
         }
         Ok(())

@@ -161,6 +161,18 @@ impl StateStore {
             .expect("an unlimited meter refuses only when the address space runs out")
     }
 
+    /// Whether `row` is stored, storing nothing.
+    pub fn contains(&self, row: &[u32]) -> bool {
+        let mut encoded = Vec::new();
+        if !self.encode_row(row, &mut encoded) {
+            return false;
+        }
+        let hash = hash_row(row);
+        self.shards[shard_of(hash)]
+            .find(hash, |id| self.row_is(id, &encoded))
+            .is_ok()
+    }
+
     /// The id of `row`, adding it if it is new (then `true`), unless
     /// adding it would pass `meter`'s state or memory budget.
     pub fn insert_within(&mut self, row: &[u32], meter: &Meter) -> Result<(u32, bool), Stopped> {

@@ -31,9 +31,48 @@ const COMPRESSIONS: [Compression; 8] = [
 ];
 
 impl Processes<'_> {
-    /// Appends the encoding of state `id` to `out`.
-    pub fn encode_state(&self, id: ProcId, out: &mut Vec<u8>) {
+    /// Appends the encoding of state `id` to `out`; or why it has none.
+    ///
+    /// A state of a compression that groups states (`sbisim`, `wbisim`,
+    /// `diamond`...) names its class by a member that each `Processes`
+    /// picks by its own numbering, so it has no encoding that every
+    /// process reads alike. (`normal`'s states are numbered by event, the
+    /// same everywhere.)
+    pub fn encode_state(&self, id: ProcId, out: &mut Vec<u8>) -> Result<(), String> {
+        if let Some(compression) = self.grouping_compression(id) {
+            return Err(format!(
+                "{}(...)'s states stand for classes of states that each process names its own \
+                 way, so they cannot cross between processes: explore it in one process",
+                compression.name()
+            ));
+        }
         self.write_encoded(id, &mut Writer { out });
+        Ok(())
+    }
+
+    /// The compression that groups states, if `id` is one's state or
+    /// holds one.
+    fn grouping_compression(&self, id: ProcId) -> Option<Compression> {
+        let mut found = None;
+        let _ = self.term(id).map(
+            &mut found,
+            |found, &operand| {
+                if found.is_none() {
+                    *found = self.grouping_compression(operand);
+                }
+            },
+            |_, _| (),
+            |_, _| (),
+        );
+        if let Term::Compressed {
+            compression,
+            at: Place::Member(_),
+            ..
+        } = self.term(id)
+        {
+            return Some(*compression);
+        }
+        found
     }
 
     /// The state `bytes` encode (all of them), interned here.
