@@ -463,3 +463,29 @@ fn a_level_expanded_over_many_rounds_gives_the_same_counts() {
         }
     }
 }
+
+#[test]
+fn a_process_that_stops_answering_is_given_up_after_the_time_out() {
+    let hosts = hostfile(&[
+        format!("127.0.0.1:{}", free_port()),
+        format!("127.0.0.1:{}", free_port()),
+    ]);
+    let path = hosts.path().to_str().unwrap();
+    let chain = "tests/fixtures/cluster/long_chain.csp";
+    let first = start(chain, path, 0, &["--timeout", "2"]);
+    let mut second = start(chain, path, 1, &["--timeout", "2"]);
+    std::thread::sleep(Duration::from_millis(1000));
+    let pause = |signal: &str| {
+        Process::new("kill")
+            .args([signal, &second.id().to_string()])
+            .status()
+            .expect("kill runs")
+    };
+    pause("-STOP");
+    let (code, err) = finish(first, Duration::from_secs(40));
+    pause("-CONT");
+    let _ = second.kill();
+    let _ = second.wait();
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("one has stopped answering"), "{err}");
+}

@@ -98,6 +98,10 @@ pub type Endpoints = Arc<
 /// read.
 const GRACE: Duration = Duration::from_secs(2);
 
+/// How long after the time-out a round may still take before the
+/// processes that have not answered are taken to have stopped.
+const STALLED: Duration = Duration::from_secs(10);
+
 /// How long a worker parks between looks at the lost connections.
 const PARK: Duration = Duration::from_millis(20);
 
@@ -108,6 +112,7 @@ pub fn serve(
     local: usize,
     endpoints: &Endpoints,
     losses: &Arc<Losses>,
+    deadline: Option<Instant>,
 ) {
     let taken = endpoints.lock().unwrap_or_else(|e| e.into_inner())[local].take();
     let Some((requests, replies)) = taken else {
@@ -148,6 +153,16 @@ pub fn serve(
         let mut lost_at: Option<Instant> = None;
         while probe.less_than(&round) {
             worker.step_or_park(Some(PARK));
+            // Past the time-out every live worker stops within a round;
+            // one that has not answered long after has stopped answering
+            // (a process stopped, or cut off without a reset).
+            if deadline.is_some_and(|d| Instant::now() > d + STALLED) {
+                let _ = replies.send(Err(ClusterError::Stalled {
+                    seconds: STALLED.as_secs(),
+                }));
+                worker.drop_dataflow(dataflow);
+                return;
+            }
             if let Some((process, what)) = losses.first() {
                 let since = *lost_at.get_or_insert_with(Instant::now);
                 if since.elapsed() > GRACE {

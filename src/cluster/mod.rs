@@ -218,6 +218,11 @@ pub enum ClusterError {
         process: usize,
         what: String,
     },
+    /// The time-out passed and a round still had not ended long after:
+    /// a process stopped answering.
+    Stalled {
+        seconds: u64,
+    },
     /// A worker met an error (an evaluation error, a malformed state).
     Worker {
         worker: usize,
@@ -269,6 +274,12 @@ impl fmt::Display for ClusterError {
             ClusterError::Lost { process, what } => write!(
                 f,
                 "lost process {process} during the search ({what}); every process stops"
+            ),
+            ClusterError::Stalled { seconds } => write!(
+                f,
+                "the time-out passed and the other processes had not finished their round \
+                 {seconds} s later: one has stopped answering (stopped, or cut off); every \
+                 process that still answers stops"
             ),
             ClusterError::Worker { worker, message } => {
                 write!(f, "worker {worker}: {message}")
@@ -384,13 +395,14 @@ fn run(
     let served = {
         let endpoints = endpoints.clone();
         let losses = losses.clone();
+        let deadline = job.budget.deadline;
         timely::execute::execute_from(
             builders,
             others,
             timely::WorkerConfig::default(),
             move |worker| {
                 let local = worker.index() - first;
-                exchange::serve(worker, local, &endpoints, &losses);
+                exchange::serve(worker, local, &endpoints, &losses, deadline);
             },
         )
         .map_err(ClusterError::Io)?

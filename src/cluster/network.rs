@@ -261,8 +261,10 @@ pub fn connect(
                 stream
                     .set_nonblocking(false)
                     .map_err(|e| ClusterError::Io(e.to_string()))?;
-                // A stray connection that says nothing is dropped.
-                let Ok(theirs) = greet(&mut stream, hello, false, deadline) else {
+                // A stray connection that says nothing is dropped, soon:
+                // the real peers are still to come.
+                let soon = deadline.min(Instant::now() + Duration::from_secs(2));
+                let Ok(theirs) = greet(&mut stream, hello, false, soon) else {
                     continue;
                 };
                 let peer = theirs.process as usize;

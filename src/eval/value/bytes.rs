@@ -260,6 +260,9 @@ pub struct Reader<'b> {
     at: usize,
     depth: u32,
     bounds: Bounds,
+    /// Per function: how many variables it captures (a control state
+    /// holds exactly those).
+    captures: Vec<u32>,
 }
 
 /// How many of each kind of id the script has.
@@ -285,6 +288,11 @@ impl<'b> Reader<'b> {
                 channels: script.channels.len(),
                 datatypes: script.datatypes.len(),
             },
+            captures: script
+                .functions
+                .iter()
+                .map(|f| f.captures.len() as u32)
+                .collect(),
         }
     }
 
@@ -446,10 +454,21 @@ impl<'b> Reader<'b> {
 
     pub fn proc(&mut self) -> DecodeResult<Proc> {
         Ok(match self.tag()? {
-            0 => Proc::Node {
-                func: self.func()?,
-                vars: self.values()?.into(),
-            },
+            0 => {
+                let func = self.func()?;
+                let vars = self.values()?;
+                let captured = self.captures[func.index()] as usize;
+                if vars.len() != captured {
+                    return self.error(format!(
+                        "a control state with {} variables where its process has {captured}",
+                        vars.len()
+                    ));
+                }
+                Proc::Node {
+                    func,
+                    vars: vars.into(),
+                }
+            }
             1 => Proc::Builtin {
                 builtin: self.builtin()?,
                 args: self.values()?.into(),
