@@ -12,9 +12,9 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::explore::{self, Problem, Report, Request, Unprepared};
+use super::explore::{self, Report, Request, Unprepared};
 use super::progress::{ProgressLine, counters};
-use super::{EXIT_INCONCLUSIVE, Format, fail_at, fail_with, say, stopped_before};
+use super::{EXIT_INCONCLUSIVE, Format, fail_with, say};
 
 use crate::budget::Live;
 use crate::cluster::{ClusterExploration, Job, Prepared, Topology};
@@ -160,20 +160,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             .map(|(_, described)| described)
     }) {
         Ok(parts) => parts,
-        Err(Problem::Diagnostic(d)) => {
-            return fail_at(format, request.file, &[d], &script.sources, out, err);
-        }
-        Err(Problem::Text(problem)) => return fail_with(format, request.file, &problem, out, err),
-        Err(Problem::Stopped(reason, stage)) => {
-            return stopped_before(
-                (format, request.file),
-                "the process was not explored",
-                (reason, budget.max_states),
-                &stage,
-                out,
-                err,
-            );
-        }
+        Err(problem) => return problem.say(request, (script, &budget), out, err),
     };
     let job = Job {
         file: request.file.to_path_buf(),

@@ -151,20 +151,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         note,
     } = match outcome {
         Ok(found) => found,
-        Err(Problem::Diagnostic(d)) => {
-            return fail_at(format, request.file, &[d], &script.sources, out, err);
-        }
-        Err(Problem::Text(problem)) => return fail_with(format, request.file, &problem, out, err),
-        Err(Problem::Stopped(reason, stage)) => {
-            return stopped_before(
-                (format, request.file),
-                "the process was not explored",
-                (reason, budget.max_states),
-                &stage,
-                out,
-                err,
-            );
-        }
+        Err(problem) => return problem.say(request, (script, &budget), out, err),
     };
     let dot_report = match drawn(request.dot, dot, err) {
         Ok(report) => report,
@@ -350,6 +337,34 @@ impl<'a> Report<'a> {
                     .map(|s| SymmetryReport::of_exploration(s, exploration, request.strategy)),
             },
             note,
+        }
+    }
+}
+
+impl Problem {
+    /// Says why `request` could not explore, as its format asks: the exit
+    /// code.
+    pub(super) fn say(
+        self,
+        request: &Request,
+        (script, budget): (&crate::script::Script, &Budget),
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> u8 {
+        let format = request.format;
+        match self {
+            Problem::Diagnostic(d) => {
+                fail_at(format, request.file, &[d], &script.sources, out, err)
+            }
+            Problem::Text(problem) => fail_with(format, request.file, &problem, out, err),
+            Problem::Stopped(reason, stage) => stopped_before(
+                (format, request.file),
+                "the process was not explored",
+                (reason, budget.max_states),
+                &stage,
+                out,
+                err,
+            ),
         }
     }
 }
