@@ -128,27 +128,48 @@ fn every_model_round_trips() {
 
 #[test]
 fn malformed_bytes_are_an_error() {
-    let script = load("liststack");
+    for model in models() {
+        malformed_bytes_of(&model);
+    }
+}
+
+/// Cut and changed encodings of `model`'s states.
+fn malformed_bytes_of(model: &str) {
+    let script = load(model);
     let root = roots(&script)[0];
-    let (mut procs, start) = Processes::with_root(&script, root).expect("a process");
-    let bytes = encoded(&procs, start);
-    for cut in 0..bytes.len() {
-        let error = procs.decode_state(&bytes[..cut]).expect_err("cut short");
-        assert!(error.to_string().starts_with("malformed state encoding"));
-    }
-    let mut longer = bytes.clone();
-    longer.push(0);
-    assert!(procs.decode_state(&longer).is_err(), "bytes left over");
-    for tag in [200u8, 0xff] {
-        assert!(procs.decode_state(&[tag]).is_err());
-    }
-    // Every single-byte change reads as some state or is an error.
-    for i in 0..bytes.len() {
-        for flip in [1u8, 0x80, 0xff] {
-            let mut changed = bytes.clone();
-            changed[i] ^= flip;
-            let _ = procs.decode_state(&changed);
+    let script = &script;
+    symcsp::stack::with_large_stack(|| {
+        let (mut procs, start) = Processes::with_root(script, root).expect("a process");
+        let bytes = encoded(&procs, start);
+        for cut in 0..bytes.len() {
+            let error = procs.decode_state(&bytes[..cut]).expect_err("cut short");
+            assert!(error.to_string().starts_with("malformed state encoding"));
         }
-    }
-    assert_eq!(procs.decode_state(&bytes), Ok(start));
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(procs.decode_state(&longer).is_err(), "bytes left over");
+        for tag in [200u8, 0xff] {
+            assert!(procs.decode_state(&[tag]).is_err());
+        }
+        // Every single-byte change reads as some state or is an error, and
+        // a state it reads as can be stepped: an evaluation error at worst,
+        // never a panic.
+        let states = reachable(&mut procs, start);
+        let mut read = 0;
+        for &state in states.iter().step_by(25) {
+            let bytes = encoded(&procs, state);
+            for i in 0..bytes.len() {
+                for flip in [1u8, 2, 0x80, 0xff] {
+                    let mut changed = bytes.clone();
+                    changed[i] ^= flip;
+                    if let Ok(other) = procs.decode_state(&changed) {
+                        let _ = procs.transitions(other);
+                        read += 1;
+                    }
+                }
+            }
+        }
+        assert!(read > 5, "{model}: {read} changed encodings read as states");
+        assert_eq!(procs.decode_state(&bytes), Ok(start));
+    });
 }

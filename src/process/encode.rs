@@ -233,7 +233,13 @@ impl Processes<'_> {
 
     fn read_encoded_here(&mut self, r: &mut Reader) -> DecodeResult<ProcId> {
         let term = match r.tag()? {
-            0 => Term::Node(Arc::new(r.proc()?)),
+            0 => match r.proc()? {
+                // A built-in process is a term of its own, never a leaf.
+                proc @ crate::eval::Proc::Node { .. } => Term::Node(Arc::new(proc)),
+                crate::eval::Proc::Builtin { .. } => {
+                    return r.error("a built-in process as a control state");
+                }
+            },
             1 => Term::Stop,
             2 => Term::Skip,
             3 => Term::Div,
@@ -247,10 +253,16 @@ impl Processes<'_> {
                     _ => Term::ChaosOffer(s),
                 }
             }
-            9 => Term::Chosen {
-                prefix: self.read_encoded(r)?,
-                choice: r.values()?.into(),
-            },
+            9 => {
+                let prefix = self.read_encoded(r)?;
+                if !matches!(self.term(prefix), Term::Node(_)) {
+                    return r.error("a chosen prefix that is not a control state");
+                }
+                Term::Chosen {
+                    prefix,
+                    choice: r.values()?.into(),
+                }
+            }
             10 => Term::ExternalChoice(self.read_states(r)?),
             tag @ 11..=13 => {
                 let a = self.read_encoded(r)?;

@@ -254,6 +254,17 @@ impl Writer<'_> {
     }
 }
 
+/// How many arguments a built-in process takes; `None` for a built-in
+/// that is not a process.
+fn process_arity(builtin: Builtin) -> Option<usize> {
+    match builtin {
+        Builtin::Stop | Builtin::Skip | Builtin::Div => Some(0),
+        Builtin::Run | Builtin::Chaos => Some(1),
+        Builtin::ProcessFunction(function) => Some(function.arity()),
+        _ => None,
+    }
+}
+
 /// Reads what a [`Writer`] wrote, against the script both sides loaded.
 pub struct Reader<'b> {
     bytes: &'b [u8],
@@ -409,9 +420,27 @@ impl<'b> Reader<'b> {
             }
             4 => Value::Ctor(CtorId(self.id("constructor", self.bounds.ctors)?)),
             5 => Value::Channel(ChannelId(self.id("channel", self.bounds.channels)?)),
-            6 => Value::Named(self.values()?.into()),
-            7 => Value::Dot(self.values()?.into()),
-            8 => Value::Tuple(self.values()?.into()),
+            6 => {
+                let parts = self.values()?;
+                if parts.len() < 2 || !matches!(parts[0], Value::Ctor(_) | Value::Channel(_)) {
+                    return self.error("a datatype value or event without its head and a field");
+                }
+                Value::Named(parts.into())
+            }
+            7 => {
+                let parts = self.values()?;
+                if parts.len() < 2 || parts.iter().any(|p| matches!(p, Value::Dot(_))) {
+                    return self.error("a dotted value of fewer than two parts, or nested");
+                }
+                Value::Dot(parts.into())
+            }
+            8 => {
+                let parts = self.values()?;
+                if parts.len() < 2 {
+                    return self.error("a tuple of fewer than two values");
+                }
+                Value::Tuple(parts.into())
+            }
             9 => Value::Seq(Seq::from_vec(self.values()?)),
             10 => Value::Stream(Arc::new(self.stream()?)),
             11 => Value::Set(Arc::new(self.set()?)),
@@ -469,10 +498,21 @@ impl<'b> Reader<'b> {
                     vars: vars.into(),
                 }
             }
-            1 => Proc::Builtin {
-                builtin: self.builtin()?,
-                args: self.values()?.into(),
-            },
+            1 => {
+                let builtin = self.builtin()?;
+                let args = self.values()?;
+                if process_arity(builtin) != Some(args.len()) {
+                    return self.error(format!(
+                        "the built-in process {} with {} arguments",
+                        builtin.name(),
+                        args.len()
+                    ));
+                }
+                Proc::Builtin {
+                    builtin,
+                    args: args.into(),
+                }
+            }
             tag => return self.error(format!("process tag {tag}")),
         })
     }
