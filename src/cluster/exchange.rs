@@ -36,12 +36,17 @@ pub enum Message {
     Batch { to: u32, batch: Batch },
     /// A worker's report on its last round, to every worker.
     Tally { to: u32, tally: Tally },
+    /// Worker `from` is alive: sent every [`HEARTBEAT`] by its timely
+    /// thread, however long its search works on a round.
+    Alive { to: u32, from: u32 },
 }
 
 impl Message {
     fn to(&self) -> u32 {
         match self {
-            Message::Batch { to, .. } | Message::Tally { to, .. } => *to,
+            Message::Batch { to, .. } | Message::Tally { to, .. } | Message::Alive { to, .. } => {
+                *to
+            }
         }
     }
 }
@@ -102,6 +107,13 @@ const GRACE: Duration = Duration::from_secs(2);
 /// processes that have not answered are taken to have stopped.
 const STALLED: Duration = Duration::from_secs(10);
 
+/// How often a worker says it is alive.
+const HEARTBEAT: Duration = Duration::from_secs(1);
+
+/// How long a worker waiting for a round may go without hearing from
+/// another before it takes that one's process to have stopped answering.
+const SILENT: Duration = Duration::from_secs(15);
+
 /// How long a worker parks between looks at the lost connections.
 const PARK: Duration = Duration::from_millis(20);
 
@@ -112,13 +124,17 @@ pub fn serve(
     local: usize,
     endpoints: &Endpoints,
     losses: &Arc<Losses>,
-    deadline: Option<Instant>,
+    (deadline, workers): (Option<Instant>, usize),
 ) {
     let taken = endpoints.lock().unwrap_or_else(|e| e.into_inner())[local].take();
     let Some((requests, replies)) = taken else {
         return;
     };
     let inbox: Rc<RefCell<BTreeMap<u64, Vec<Message>>>> = Rc::default();
+    let peers = worker.peers();
+    let me = worker.index() as u32;
+    // When each worker was last heard from.
+    let heard: Rc<RefCell<Vec<Instant>>> = Rc::new(RefCell::new(vec![Instant::now(); peers]));
     let mut input: InputHandle<u64, CapacityContainerBuilder<Vec<Message>>> = InputHandle::new();
     let probe = ProbeHandle::new();
     let delivered = inbox.clone();
@@ -143,24 +159,89 @@ pub fn serve(
             )
             .probe_with(&probe);
     });
+    // Heartbeats go on a dataflow of their own: each is its own epoch,
+    // so it leaves at once, and no round waits for them.
+    let mut beats: InputHandle<u64, CapacityContainerBuilder<Vec<Message>>> = InputHandle::new();
+    let hearing = heard.clone();
+    let heartbeats = worker.next_dataflow_index();
+    worker.dataflow::<u64, _, _>(|scope| {
+        scope.input_from(&mut beats).sink(
+            Route::new(|m: &Message| u64::from(m.to())),
+            "Hear",
+            move |(input, _frontier)| {
+                input.for_each(|_, data| {
+                    let mut heard = hearing.borrow_mut();
+                    for message in data.drain(..) {
+                        if let Message::Alive { from, .. } = message
+                            && let Some(at) = heard.get_mut(from as usize)
+                        {
+                            *at = Instant::now();
+                        }
+                    }
+                });
+            },
+        );
+    });
+    let mut said_alive = Instant::now();
+    let mut alive = |beats: &mut InputHandle<u64, CapacityContainerBuilder<Vec<Message>>>| {
+        if said_alive.elapsed() >= HEARTBEAT {
+            for to in 0..peers as u32 {
+                beats.send(Message::Alive { to, from: me });
+            }
+            let next = *beats.time() + 1;
+            beats.advance_to(next);
+            said_alive = Instant::now();
+        }
+    };
+    let leave = |worker: &mut timely::worker::Worker| {
+        worker.drop_dataflow(dataflow);
+        worker.drop_dataflow(heartbeats);
+    };
     let mut round = 0u64;
-    while let Ok(out) = requests.recv() {
+    loop {
+        let out = match requests.recv_timeout(HEARTBEAT / 4) {
+            Ok(out) => out,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                // The search is working: say so, and keep messages moving.
+                alive(&mut beats);
+                worker.step_or_park(Some(Duration::ZERO));
+                continue;
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+        };
         for message in out {
             input.send(message);
         }
         round += 1;
         input.advance_to(round);
         let mut lost_at: Option<Instant> = None;
+        let waiting = Instant::now();
         while probe.less_than(&round) {
             worker.step_or_park(Some(PARK));
+            alive(&mut beats);
+            // A worker not heard from for long (while this one has waited
+            // that long too) has a process that stopped answering.
+            let silent = heard
+                .borrow()
+                .iter()
+                .position(|at| at.elapsed() > SILENT && waiting.elapsed() > SILENT);
+            if let Some(silent) = silent {
+                let _ = replies.send(Err(ClusterError::Stalled {
+                    process: Some(silent / workers.max(1)),
+                    seconds: SILENT.as_secs(),
+                }));
+                leave(worker);
+                return;
+            }
             // Past the time-out every live worker stops within a round;
             // one that has not answered long after has stopped answering
             // (a process stopped, or cut off without a reset).
             if deadline.is_some_and(|d| Instant::now() > d + STALLED) {
                 let _ = replies.send(Err(ClusterError::Stalled {
+                    process: None,
                     seconds: STALLED.as_secs(),
                 }));
-                worker.drop_dataflow(dataflow);
+                leave(worker);
                 return;
             }
             if let Some((process, what)) = losses.first() {
@@ -169,7 +250,7 @@ pub fn serve(
                     let _ = replies.send(Err(ClusterError::Lost { process, what }));
                     // Nothing more will arrive: leave without waiting
                     // for the dataflow to drain.
-                    worker.drop_dataflow(dataflow);
+                    leave(worker);
                     return;
                 }
             }

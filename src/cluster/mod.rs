@@ -221,6 +221,8 @@ pub enum ClusterError {
     /// The time-out passed and a round still had not ended long after:
     /// a process stopped answering.
     Stalled {
+        /// The process not heard from, when one was not.
+        process: Option<usize>,
         seconds: u64,
     },
     /// A worker met an error (an evaluation error, a malformed state).
@@ -275,7 +277,18 @@ impl fmt::Display for ClusterError {
                 f,
                 "lost process {process} during the search ({what}); every process stops"
             ),
-            ClusterError::Stalled { seconds } => write!(
+            ClusterError::Stalled {
+                process: Some(process),
+                seconds,
+            } => write!(
+                f,
+                "process {process} has stopped answering: not heard from for {seconds} s \
+                 (stopped, or cut off); every process that still answers stops"
+            ),
+            ClusterError::Stalled {
+                process: None,
+                seconds,
+            } => write!(
                 f,
                 "the time-out passed and the other processes had not finished their round \
                  {seconds} s later: one has stopped answering (stopped, or cut off); every \
@@ -396,13 +409,14 @@ fn run(
         let endpoints = endpoints.clone();
         let losses = losses.clone();
         let deadline = job.budget.deadline;
+        let workers = topology.workers;
         timely::execute::execute_from(
             builders,
             others,
             timely::WorkerConfig::default(),
             move |worker| {
                 let local = worker.index() - first;
-                exchange::serve(worker, local, &endpoints, &losses, deadline);
+                exchange::serve(worker, local, &endpoints, &losses, (deadline, workers));
             },
         )
         .map_err(ClusterError::Io)?

@@ -187,6 +187,8 @@ fn exchange(
         match message {
             Message::Batch { batch, .. } => batches.push(batch),
             Message::Tally { tally, .. } => tallies.push(tally),
+            // Heartbeats stay with the timely worker.
+            Message::Alive { .. } => {}
         }
     }
     tallies.sort_by_key(|t| t.worker);
