@@ -151,7 +151,7 @@ fn a_compression_that_names_classes_by_a_member_is_refused_on_workers() {
     ]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("sbisim(...)'s states") && err.contains("explore it in one process"),
+        err.contains("sbisim(...)'s states") && err.contains("explore it in one search"),
         "{err}"
     );
 }
@@ -237,6 +237,41 @@ fn a_topology_that_cannot_run_is_an_error_at_start() {
     let (code, err) = failing(&["explore", model, "--processes", "2", "--hostfile", path]);
     assert_eq!(code, 2);
     assert!(err.contains("has 1 address for --processes 2"), "{err}");
+    // A host file of two, and no --process: which one is this?
+    let two = hostfile(&[
+        "127.0.0.1:2101 # first".to_string(),
+        String::new(),
+        "127.0.0.1:2102".to_string(),
+    ]);
+    let two = two.path().to_str().unwrap();
+    let (code, err) = failing(&["explore", model, "--hostfile", two]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("say which one this is with --process I (0 to 1)"),
+        "{err}"
+    );
+    let bad = hostfile(&["127.0.0.1:2101".to_string(), "127.0.0.1".to_string()]);
+    let bad = bad.path().to_str().unwrap();
+    let (code, err) = failing(&["explore", model, "--hostfile", bad, "--process", "0"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("`127.0.0.1` in the host file is not host:port"),
+        "{err}"
+    );
+    let (code, err) = failing(&[
+        "cluster",
+        "--local",
+        "2",
+        "explore",
+        model,
+        "--process",
+        "1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("leave out --process"), "{err}");
+    let (code, err) = failing(&["explore", model, "--workers", "2", "--dot", "x.dot"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("error: --dot explores in one search"), "{err}");
 }
 
 #[test]
@@ -277,6 +312,8 @@ fn a_port_in_use_is_an_error_at_start() {
         "models/buffers.csp",
         "--hostfile",
         path,
+        "--process",
+        "0",
         "--connect-timeout",
         "5",
     ]);

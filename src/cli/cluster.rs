@@ -126,10 +126,16 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         Ok(topology) => topology,
         Err(problem) => return fail_with(format, request.file, &problem, out, err),
     };
-    if request.engine == explore::Engine::Terms || request.dot.is_some() {
-        let problem = "error: --engine terms and --dot explore in one search: drop --workers, \
-                       --processes and --hostfile to use them\n";
-        return fail_with(format, request.file, problem, out, err);
+    let single = [
+        (request.engine == explore::Engine::Terms, "--engine terms"),
+        (request.dot.is_some(), "--dot"),
+    ];
+    if let Some((_, option)) = single.iter().find(|(given, _)| *given) {
+        let problem = format!(
+            "error: {option} explores in one search: drop --workers, --processes and \
+             --hostfile to use it\n"
+        );
+        return fail_with(format, request.file, &problem, out, err);
     }
     if !matches!(asked, Reduce::Off)
         && matches!(
@@ -200,9 +206,11 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     };
     let describe = |live: &Live, elapsed| {
         format!(
-            "exploring on {} process{}: {}",
+            "exploring on {} process{} x {} worker{}: {}",
             topology.processes(),
             if topology.processes() == 1 { "" } else { "es" },
+            topology.workers,
+            if topology.workers == 1 { "" } else { "s" },
             counters(&super::progress::progress_of(live, elapsed), what)
         )
     };
@@ -259,7 +267,7 @@ pub(super) fn run_local(
     match local_cluster(processes as usize, command, out, err) {
         Ok(code) => code,
         Err(problem) => {
-            say(err, &format!("symcsp: {problem}\n"));
+            say(err, &format!("error: {problem}\n"));
             2
         }
     }
@@ -278,6 +286,16 @@ fn local_cluster(
                 .to_string(),
         );
     }
+    let given = ["--processes", "--process", "--hostfile"];
+    if let Some(option) = command
+        .iter()
+        .find(|a| given.iter().any(|g| a.split('=').next() == Some(*g)))
+    {
+        return Err(format!(
+            "cluster --local gives each process --processes, --process and --hostfile itself: \
+             leave out {option}"
+        ));
+    }
     // Free ports, found by binding and released just before the start.
     let listeners: Vec<std::net::TcpListener> = (0..processes)
         .map(|_| std::net::TcpListener::bind("127.0.0.1:0"))
@@ -289,15 +307,22 @@ fn local_cluster(
         .collect::<Result<_, _>>()
         .map_err(|e| e.to_string())?;
     drop(listeners);
-    let hostfile = std::env::temp_dir().join(format!(
+    let hostfile = TemporaryFile(std::env::temp_dir().join(format!(
         "symcsp-hosts-{}-{}",
         std::process::id(),
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos())
-    ));
-    crate::files::write_atomically(&hostfile, format!("{}\n", hosts.join("\n")).as_bytes())
+    )));
+    crate::files::write_atomically(&hostfile.0, format!("{}\n", hosts.join("\n")).as_bytes())
         .map_err(|e| format!("cannot write a host file: {e}"))?;
+    // Ctrl-C or a kill stops every process, not only this one.
+    let asked_to_stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    #[cfg(unix)]
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(signal, Arc::clone(&asked_to_stop))
+            .map_err(|e| format!("cannot watch for Ctrl-C: {e}"))?;
+    }
     let exe = std::env::current_exe().map_err(|e| format!("cannot find symcsp itself: {e}"))?;
     let mut children = Vec::new();
     for process in 0..processes {
@@ -307,38 +332,96 @@ fn local_cluster(
             .args(["--processes", &processes.to_string()])
             .args(["--process", &process.to_string()])
             .arg("--hostfile")
-            .arg(&hostfile)
+            .arg(&hostfile.0)
             .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        children.push(
-            child
-                .spawn()
-                .map_err(|e| format!("cannot start process {process}: {e}"))?,
-        );
+            // Process 0's report is this command's; its progress and
+            // errors show as they come.
+            .stdout(if process == 0 {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .stderr(if process == 0 {
+                Stdio::inherit()
+            } else {
+                Stdio::piped()
+            });
+        let mut child = child
+            .spawn()
+            .map_err(|e| format!("cannot start process {process}: {e}"))?;
+        // Read on threads, so that no process blocks on a full pipe.
+        let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+            std::thread::spawn(move || {
+                let mut text = Vec::new();
+                if let Some(mut pipe) = pipe {
+                    let _ = pipe.read_to_end(&mut text);
+                }
+                text
+            })
+        };
+        let stdout = read(child.stdout.take().map(|p| Box::new(p) as Box<_>));
+        let stderr = read(child.stderr.take().map(|p| Box::new(p) as Box<_>));
+        children.push((child, stdout, stderr));
+    }
+    let mut statuses: Vec<Option<std::process::ExitStatus>> = vec![None; processes];
+    while statuses.iter().any(Option::is_none) {
+        if asked_to_stop.load(std::sync::atomic::Ordering::Relaxed) {
+            for (child, ..) in &mut children {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+            say(err, "symcsp: stopped every process of the cluster\n");
+            return Ok(130);
+        }
+        for (process, (child, ..)) in children.iter_mut().enumerate() {
+            if statuses[process].is_none() {
+                statuses[process] = child
+                    .try_wait()
+                    .map_err(|e| format!("process {process}: {e}"))?;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
     let mut first_code = 2;
     let mut others_failed = false;
-    for (process, child) in children.into_iter().enumerate() {
-        let output = child
-            .wait_with_output()
-            .map_err(|e| format!("process {process}: {e}"))?;
-        let code = output.status.code().map_or(2, |c| c as u8);
+    for (process, (_, stdout, stderr)) in children.into_iter().enumerate() {
+        let status = statuses[process].expect("every process has ended");
+        let (stdout, stderr) = (
+            stdout.join().unwrap_or_default(),
+            stderr.join().unwrap_or_default(),
+        );
+        let code = status.code().map(|c| c as u8);
         if process == 0 {
-            let _ = out.write_all(&output.stdout);
-            let _ = err.write_all(&output.stderr);
-            first_code = code;
-        } else if code != first_code && code != 0 {
+            let _ = out.write_all(&stdout);
+            first_code = code.unwrap_or(2);
+            if code.is_none() {
+                say(err, "error: process 0 was stopped by a signal\n");
+            }
+        } else if code.is_none() {
             others_failed = true;
-            for line in String::from_utf8_lossy(&output.stderr).lines() {
+            say(
+                err,
+                &format!("error: process {process} was stopped by a signal\n"),
+            );
+        } else if code != Some(first_code) && code != Some(0) {
+            others_failed = true;
+            for line in String::from_utf8_lossy(&stderr).lines() {
                 say(err, &format!("process {process}: {line}\n"));
             }
         }
     }
-    let _ = std::fs::remove_file(&hostfile);
     Ok(if others_failed && first_code == 0 {
         2
     } else {
         first_code
     })
+}
+
+/// A file removed when dropped, whatever path leaves the function.
+struct TemporaryFile(std::path::PathBuf);
+
+impl Drop for TemporaryFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }

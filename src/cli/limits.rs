@@ -215,7 +215,7 @@ pub struct ClusterArgs {
     #[arg(long, value_name = "FILE")]
     pub hostfile: Option<PathBuf>,
     /// How long to wait for every process of the cluster to connect
-    /// (default 30).
+    /// (default 30; 0 waits for ever).
     #[arg(long, value_name = "SECS")]
     pub connect_timeout: Option<f64>,
 }
@@ -239,8 +239,9 @@ impl ClusterArgs {
                 })?;
                 Some(
                     text.lines()
-                        .map(str::trim)
-                        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+                        // A comment runs from `#` to the end of the line.
+                        .map(|line| line.split('#').next().unwrap_or("").trim())
+                        .filter(|line| !line.is_empty())
                         .map(str::to_string)
                         .collect(),
                 )
@@ -271,6 +272,21 @@ impl ClusterArgs {
                 .map(|i| format!("localhost:{}", 2101 + i))
                 .collect(),
         };
+        if processes > 1 && self.process.is_none() {
+            return Err(format!(
+                "error: the cluster has {processes} processes: say which one this is with \
+                 --process I (0 to {})\n",
+                processes - 1
+            ));
+        }
+        if let Some(bad) = hosts.iter().find(|h| {
+            h.rsplit_once(':')
+                .is_none_or(|(_, port)| port.parse::<u16>().is_err())
+        }) {
+            return Err(format!(
+                "error: `{bad}` in the host file is not host:port (one address per line)\n"
+            ));
+        }
         let topology = crate::cluster::Topology {
             workers: self.workers.map_or(1, usize::from),
             process: self.process.map_or(0, usize::from),
@@ -281,7 +297,10 @@ impl ClusterArgs {
     }
 
     pub fn connect_wait(&self) -> Duration {
-        Duration::from_secs_f64(self.connect_timeout.unwrap_or(30.0).clamp(0.1, 86_400.0))
+        match self.connect_timeout.unwrap_or(30.0) {
+            0.0 => Duration::from_secs(u64::MAX / 4),
+            seconds => Duration::from_secs_f64(seconds.clamp(0.1, 86_400.0 * 365.0)),
+        }
     }
 }
 

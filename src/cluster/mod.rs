@@ -86,11 +86,16 @@ impl Topology {
         }
         if self.process >= self.processes() {
             return Err(ClusterError::Topology(format!(
-                "--process {} is out of range: the cluster has {} process{} (0 to {})",
+                "--process {} is out of range: the cluster has {} process{} (0 to {}){}",
                 self.process,
                 self.processes(),
                 if self.processes() == 1 { "" } else { "es" },
-                self.processes() - 1
+                self.processes() - 1,
+                if self.processes() == 1 {
+                    "; give --processes N or --hostfile FILE for more"
+                } else {
+                    ""
+                }
             )));
         }
         Ok(())

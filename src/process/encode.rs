@@ -42,7 +42,8 @@ impl Processes<'_> {
         if let Some(compression) = self.grouping_compression(id) {
             return Err(format!(
                 "{}(...)'s states stand for classes of states that each process names its own \
-                 way, so they cannot cross between processes: explore it in one process",
+                 way, so they cannot cross between workers: explore it in one search (without \
+                 --workers, --processes and --hostfile)",
                 compression.name()
             ));
         }
