@@ -269,6 +269,9 @@ fn a_topology_that_cannot_run_is_an_error_at_start() {
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("leave out --process"), "{err}");
+    let (code, err) = failing(&["check", model, "--workers", "2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("checks do not run on workers yet"), "{err}");
     let (code, err) = failing(&["explore", model, "--workers", "2", "--dot", "x.dot"]);
     assert_eq!(code, 2);
     assert!(err.contains("error: --dot explores in one search"), "{err}");

@@ -209,6 +209,8 @@ enum Command {
         /// per symmetry class).
         #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = Strategy::parse)]
         strategy: Strategy,
+        #[command(flatten)]
+        not_distributed: limits::NotDistributed,
     },
     /// Show the representative of a state's symmetry class beside the
     /// state: the permutation, the component bijection, every partition
@@ -454,7 +456,11 @@ fn run_command(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> u8
             limits,
             symmetry,
             strategy,
+            not_distributed,
         } => {
+            if let Some(refusal) = not_distributed.refusal() {
+                return fail_with(format, &file, &refusal, out, err);
+            }
             let request = check::Request {
                 file: &file,
                 assertions: &assertions,
