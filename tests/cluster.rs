@@ -216,6 +216,25 @@ fn hostfile(lines: &[String]) -> tempfile::NamedTempFile {
     file
 }
 
+/// A host file of two processes on free local ports.
+fn two_local_hosts() -> tempfile::NamedTempFile {
+    hostfile(&[
+        format!("127.0.0.1:{}", free_port()),
+        format!("127.0.0.1:{}", free_port()),
+    ])
+}
+
+/// Two processes started on a long chain of levels (and their host
+/// file, kept until they end).
+fn two_on_the_long_chain() -> (tempfile::NamedTempFile, Child, Child) {
+    let hosts = two_local_hosts();
+    let path = hosts.path().to_str().unwrap();
+    let chain = "tests/fixtures/cluster/long_chain.csp";
+    let first = start(chain, path, 0, &[]);
+    let second = start(chain, path, 1, &[]);
+    (hosts, first, second)
+}
+
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
@@ -280,10 +299,7 @@ fn a_topology_that_cannot_run_is_an_error_at_start() {
 #[test]
 fn an_unreachable_process_is_named_within_the_wait() {
     // Process 0's address: a port nobody listens on.
-    let hosts = hostfile(&[
-        format!("127.0.0.1:{}", free_port()),
-        format!("127.0.0.1:{}", free_port()),
-    ]);
+    let hosts = two_local_hosts();
     let path = hosts.path().to_str().unwrap();
     let started = Instant::now();
     let (code, err) = failing(&[
@@ -367,10 +383,7 @@ fn a_process_with_another_script_is_refused() {
     let other = dir.path().join("buffers.csp");
     let text = std::fs::read_to_string("models/buffers.csp").unwrap();
     std::fs::write(&other, format!("{text}\n-- edited\n")).unwrap();
-    let hosts = hostfile(&[
-        format!("127.0.0.1:{}", free_port()),
-        format!("127.0.0.1:{}", free_port()),
-    ]);
+    let hosts = two_local_hosts();
     let path = hosts.path().to_str().unwrap();
     let wait = ["--connect-timeout", "20"];
     let first = start("models/buffers.csp", path, 0, &wait);
@@ -388,14 +401,7 @@ fn a_process_with_another_script_is_refused() {
 
 #[test]
 fn a_process_that_dies_stops_the_others_with_its_name() {
-    let hosts = hostfile(&[
-        format!("127.0.0.1:{}", free_port()),
-        format!("127.0.0.1:{}", free_port()),
-    ]);
-    let path = hosts.path().to_str().unwrap();
-    let chain = "tests/fixtures/cluster/long_chain.csp";
-    let first = start(chain, path, 0, &[]);
-    let mut second = start(chain, path, 1, &[]);
+    let (_hosts, first, mut second) = two_on_the_long_chain();
     std::thread::sleep(Duration::from_millis(2500));
     second.kill().expect("killed");
     let _ = second.wait();
@@ -506,14 +512,7 @@ fn a_level_expanded_over_many_rounds_gives_the_same_counts() {
 
 #[test]
 fn a_process_that_stops_answering_is_named_when_it_has_been_silent_for_long() {
-    let hosts = hostfile(&[
-        format!("127.0.0.1:{}", free_port()),
-        format!("127.0.0.1:{}", free_port()),
-    ]);
-    let path = hosts.path().to_str().unwrap();
-    let chain = "tests/fixtures/cluster/long_chain.csp";
-    let first = start(chain, path, 0, &[]);
-    let mut second = start(chain, path, 1, &[]);
+    let (_hosts, first, mut second) = two_on_the_long_chain();
     std::thread::sleep(Duration::from_millis(1000));
     let pause = |signal: &str| {
         Process::new("kill")
