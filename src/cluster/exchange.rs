@@ -219,45 +219,63 @@ pub fn serve(
         while probe.less_than(&round) {
             worker.step_or_park(Some(PARK));
             alive(&mut beats);
-            // A worker not heard from for long (while this one has waited
-            // that long too) has a process that stopped answering.
-            let silent = heard
-                .borrow()
-                .iter()
-                .position(|at| at.elapsed() > SILENT && waiting.elapsed() > SILENT);
-            if let Some(silent) = silent {
-                let _ = replies.send(Err(ClusterError::Stalled {
-                    process: Some(silent / workers.max(1)),
-                    seconds: SILENT.as_secs(),
-                }));
+            let watch = Watch {
+                heard: &heard.borrow(),
+                waiting,
+                deadline,
+                workers,
+            };
+            if let Some(error) = watch.stuck(losses, &mut lost_at) {
+                let _ = replies.send(Err(error));
+                // Nothing more will arrive: leave without waiting for the
+                // dataflows to drain.
                 leave(worker);
                 return;
-            }
-            // Past the time-out every live worker stops within a round;
-            // one that has not answered long after has stopped answering
-            // (a process stopped, or cut off without a reset).
-            if deadline.is_some_and(|d| Instant::now() > d + STALLED) {
-                let _ = replies.send(Err(ClusterError::Stalled {
-                    process: None,
-                    seconds: STALLED.as_secs(),
-                }));
-                leave(worker);
-                return;
-            }
-            if let Some((process, what)) = losses.first() {
-                let since = *lost_at.get_or_insert_with(Instant::now);
-                if since.elapsed() > GRACE {
-                    let _ = replies.send(Err(ClusterError::Lost { process, what }));
-                    // Nothing more will arrive: leave without waiting
-                    // for the dataflow to drain.
-                    leave(worker);
-                    return;
-                }
             }
         }
         let received = inbox.borrow_mut().remove(&(round - 1)).unwrap_or_default();
         if replies.send(Ok(received)).is_err() {
             break;
         }
+    }
+}
+
+/// What a worker waiting for a round looks at to tell a round that is
+/// slow from one that will never end.
+struct Watch<'h> {
+    /// When each worker was last heard from.
+    heard: &'h [Instant],
+    /// When this round's wait began.
+    waiting: Instant,
+    deadline: Option<Instant>,
+    /// Workers per process, to name a worker's process.
+    workers: usize,
+}
+
+impl Watch<'_> {
+    /// Why the round will never end, if it will not: a process not heard
+    /// from for long (while this worker has waited that long too), a
+    /// round still running long past the time-out (every live worker
+    /// stops within a round of it), or a connection lost (after a grace,
+    /// in case the peer had finished cleanly and its last messages are
+    /// still to be read; `lost_at` keeps when it was first seen).
+    fn stuck(&self, losses: &Losses, lost_at: &mut Option<Instant>) -> Option<ClusterError> {
+        if self.waiting.elapsed() > SILENT
+            && let Some(silent) = self.heard.iter().position(|at| at.elapsed() > SILENT)
+        {
+            return Some(ClusterError::Stalled {
+                process: Some(silent / self.workers.max(1)),
+                seconds: SILENT.as_secs(),
+            });
+        }
+        if self.deadline.is_some_and(|d| Instant::now() > d + STALLED) {
+            return Some(ClusterError::Stalled {
+                process: None,
+                seconds: STALLED.as_secs(),
+            });
+        }
+        let (process, what) = losses.first()?;
+        let since = *lost_at.get_or_insert_with(Instant::now);
+        (since.elapsed() > GRACE).then_some(ClusterError::Lost { process, what })
     }
 }

@@ -332,7 +332,7 @@ impl Stopped {
 }
 
 /// A hash that is the same in every process and every run.
-fn stable_hash(parts: &[&[u8]]) -> u64 {
+pub(super) fn stable_hash(parts: &[&[u8]]) -> u64 {
     use std::hash::Hasher;
     let mut hasher = FxHasher::default();
     for part in parts {

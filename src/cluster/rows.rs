@@ -14,12 +14,13 @@
 //! to another; the receiver reads the definitions first, so a row may
 //! use a code defined in the same batch.
 
-use rustc_hash::FxHasher;
 use serde::{Deserialize, Serialize};
 
 use crate::eval::value::bytes::{DecodeError, DecodeResult, Reader, Writer};
 use crate::lts::machine::Machine;
 use crate::process::Processes;
+
+use super::stable_hash;
 
 /// What one worker sends another in a round.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,9 +56,8 @@ fn slot_of<T>(per: &mut PerState<T>, table: usize, local: u32) -> &mut Option<T>
 }
 
 /// The codes one worker gave another: per table, each component state's
-/// code plus one by local number (0: none yet), and how many codes the
-/// table has used.
-type Codes = Vec<(Vec<u32>, u32)>;
+/// code by local number, and how many codes each table has used.
+type Codes = (PerState<u32>, Vec<u32>);
 
 /// One worker's codes, sent and received, and its states' fingerprints.
 #[derive(Debug, Default)]
@@ -89,14 +89,22 @@ impl RowCodec {
         local: u32,
     ) -> Result<&(Box<[u8]>, u64), String> {
         let table = machine.table_of(slot);
-        let known = slot_of(&mut self.known, table, local);
-        if known.is_none() {
+        // Met before, almost always: then read without growing the table.
+        let met = matches!(
+            self.known
+                .get(table)
+                .and_then(|states| states.get(local as usize)),
+            Some(Some(_))
+        );
+        if !met {
             let mut bytes = Vec::new();
             procs.encode_state(machine.process_state(slot, local), &mut bytes)?;
-            let fingerprint = stable_hash(&bytes);
-            *known = Some((bytes.into_boxed_slice(), fingerprint));
+            let fingerprint = stable_hash(&[&bytes]);
+            *slot_of(&mut self.known, table, local) = Some((bytes.into_boxed_slice(), fingerprint));
         }
-        Ok(known.as_ref().expect("just made"))
+        Ok(self.known[table][local as usize]
+            .as_ref()
+            .expect("met or just made"))
     }
 
     /// The worker (of `peers`) that owns `row`: from its content only.
@@ -109,16 +117,7 @@ impl RowCodec {
     ) -> Result<u32, String> {
         let mut hash = 0u64;
         for (slot, &local) in row.iter().enumerate() {
-            let table = machine.table_of(slot);
-            // Met before, almost always: read it without growing.
-            let fingerprint = match self
-                .known
-                .get(table)
-                .and_then(|states| states.get(local as usize))
-            {
-                Some(Some((_, fingerprint))) => *fingerprint,
-                _ => self.known(machine, procs, slot, local)?.1,
-            };
+            let fingerprint = self.known(machine, procs, slot, local)?.1;
             hash = (hash.rotate_left(5) ^ fingerprint).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
         }
         Ok(((hash >> 32) % peers as u64) as u32)
@@ -136,35 +135,32 @@ impl RowCodec {
     ) -> Result<(), String> {
         batch.rows.push(u8::from(ticked));
         for (slot, &local) in row.iter().enumerate() {
-            let table = machine.table_of(slot) as u32;
+            let table = machine.table_of(slot);
             let given = self.sent[to]
-                .get(table as usize)
-                .and_then(|(given, _)| given.get(local as usize))
+                .0
+                .get(table)
+                .and_then(|codes| codes.get(local as usize))
                 .copied()
-                .unwrap_or(0);
+                .flatten();
             let code = match given {
-                0 => {
-                    let bytes = self.known(machine, procs, slot, local)?.0.clone();
-                    let codes = &mut self.sent[to];
-                    if codes.len() <= table as usize {
-                        codes.resize_with(table as usize + 1, Default::default);
-                    }
-                    let (given, used) = &mut codes[table as usize];
-                    if given.len() <= local as usize {
-                        given.resize(local as usize + 1, 0);
-                    }
-                    let code = *used;
-                    *used += 1;
-                    given[local as usize] = code + 1;
-                    let mut w = Writer {
+                Some(code) => code,
+                None => {
+                    let (bytes, _) = self.known(machine, procs, slot, local)?;
+                    let w = &mut Writer {
                         out: &mut batch.defines,
                     };
-                    w.u32(table);
+                    w.u32(table as u32);
                     w.count(bytes.len());
-                    batch.defines.extend_from_slice(&bytes);
+                    w.out.extend_from_slice(bytes);
+                    let (codes, used) = &mut self.sent[to];
+                    if used.len() <= table {
+                        used.resize(table + 1, 0);
+                    }
+                    let code = used[table];
+                    used[table] += 1;
+                    *slot_of(codes, table, local) = Some(code);
                     code
                 }
-                given => given - 1,
             };
             Writer {
                 out: &mut batch.rows,
@@ -245,14 +241,6 @@ impl RowCodec {
         }
         Ok(())
     }
-}
-
-/// A hash that is the same in every process and every run.
-pub fn stable_hash(bytes: &[u8]) -> u64 {
-    use std::hash::Hasher;
-    let mut hasher = FxHasher::default();
-    hasher.write(bytes);
-    hasher.finish()
 }
 
 #[cfg(test)]

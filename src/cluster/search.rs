@@ -50,10 +50,10 @@ pub fn partition(
         job.strategy,
         meter.clone(),
     );
-    let mut built = match built {
-        Ok(built) => built,
-        Err(e) => return Err(worker_error(me, script, &e)),
-    };
+    let mut built = built.map_err(|e| ClusterError::Worker {
+        worker: me,
+        message: rendered(&e, &script.sources),
+    })?;
     built.procs.replace_meter(meter.clone());
     let components = built.machine.components();
     let canonicaliser = built.reduction.canonicaliser();
@@ -109,22 +109,21 @@ pub fn partition(
             });
         }
         level_expanded |= tallies.iter().any(|t| t.expanded > 0);
-        let sum = |f: fn(&Tally) -> u64| tallies.iter().map(f).sum::<u64>();
+        let sum = |f: fn(&Tally) -> u64| total(&tallies, f);
         let (remaining, sent, queued) = (sum(|t| t.remaining), sum(|t| t.sent), sum(|t| t.queued));
         let level_ends = remaining == 0;
         if level_ends && level_expanded {
             levels += 1;
             level_expanded = false;
         }
-        let stored: u64 = tallies.iter().map(|t| t.stored).sum();
+        let stored = sum(|t| t.stored);
         if let Some(live) = &budget.live
             && me == 0
         {
             use std::sync::atomic::Ordering::Relaxed;
             live.states.store(stored, Relaxed);
             live.depth.store(u64::from(levels), Relaxed);
-            let transitions = tallies.iter().map(|t| t.transitions).sum();
-            live.transitions.store(transitions, Relaxed);
+            live.transitions.store(sum(|t| t.transitions), Relaxed);
         }
         let mut stopped = tallies
             .iter()
@@ -140,7 +139,7 @@ pub fn partition(
             if sent > left {
                 part.tally.fresh = part.count_fresh();
                 let (counted, _) = exchange(&rounds, topology, &part.tally, &mut out)?;
-                if counted.iter().map(|t| t.fresh).sum::<u64>() > left {
+                if total(&counted, |t| t.fresh) > left {
                     stopped = Some(Stopped::StateBudget);
                 }
             }
@@ -202,6 +201,11 @@ fn exchange(
     Ok((tallies, batches))
 }
 
+/// A count summed over every worker's tally.
+fn total(tallies: &[Tally], count: fn(&Tally) -> u64) -> u64 {
+    tallies.iter().map(count).sum()
+}
+
 /// The cluster's totals, from the last round's tallies.
 fn finish(
     tallies: Vec<Tally>,
@@ -211,7 +215,7 @@ fn finish(
     started: std::time::Instant,
     topology: &Topology,
 ) -> ClusterExploration {
-    let sum = |f: fn(&Tally) -> u64| tallies.iter().map(f).sum::<u64>();
+    let sum = |f: fn(&Tally) -> u64| total(&tallies, f);
     ClusterExploration {
         exploration: Exploration {
             states: sum(|t| t.stored),
@@ -230,13 +234,11 @@ fn finish(
     }
 }
 
-fn worker_error(me: usize, script: &crate::script::Script, e: &EvalError) -> ClusterError {
-    ClusterError::Worker {
-        worker: me,
-        message: crate::syntax::render_all(&[e.to_diagnostic()], &script.sources)
-            .trim_end()
-            .to_string(),
-    }
+/// An evaluation error as the worker's message: its diagnostic, rendered.
+fn rendered(e: &EvalError, sources: &crate::syntax::SourceMap) -> String {
+    crate::syntax::render_all(&[e.to_diagnostic()], sources)
+        .trim_end()
+        .to_string()
 }
 
 /// The most bytes of states a worker sends in one round (roughly: the
@@ -312,13 +314,7 @@ impl Partition<'_, '_> {
         self.batches.clear();
         match halt {
             Halt::Stopped(stop) => self.tally.stopped = Some(stop.code()),
-            Halt::Error(e) => {
-                self.tally.problem = Some(
-                    crate::syntax::render_all(&[e.to_diagnostic()], sources)
-                        .trim_end()
-                        .to_string(),
-                );
-            }
+            Halt::Error(e) => self.tally.problem = Some(rendered(&e, sources)),
             Halt::Malformed(e) => self.tally.problem = Some(e),
         }
     }
@@ -421,7 +417,6 @@ impl Partition<'_, '_> {
     /// each distinct transition counted once.
     fn expand(&mut self, states: usize, ticker: &mut Ticker) -> Result<(), Halt> {
         let end = self.frontier.len().min(self.at + states.max(1));
-        let part = self.frontier[self.at..end].to_vec();
         let bytes_before = self.tally.bytes_sent;
         let width = self.machine.components();
         // A state's successors, event and row, end to end: sorted, so
@@ -429,10 +424,8 @@ impl Partition<'_, '_> {
         // target is sent once, however many moves the state has.
         let mut targets: Vec<u32> = Vec::new();
         let mut order: Vec<u32> = Vec::new();
-        for &id in &part {
-            if self.tally.bytes_sent - bytes_before > ROUND_BYTES {
-                break;
-            }
+        while self.at < end && self.tally.bytes_sent - bytes_before <= ROUND_BYTES {
+            let id = self.frontier[self.at];
             self.at += 1;
             ticker.tick()?;
             self.store.read(id, &mut self.row);
@@ -474,12 +467,7 @@ impl Partition<'_, '_> {
                     ticked |= entry(order[k])[0] == TICK;
                     k += 1;
                 }
-                self.target.clear();
-                self.target.extend_from_slice(row);
-                let target = std::mem::take(&mut self.target);
-                let sent = self.send(&target, ticked);
-                self.target = target;
-                sent?;
+                self.send(row, ticked)?;
             }
         }
         Ok(())
