@@ -17,7 +17,7 @@ use crate::symmetry::strategy::Strategy;
 use crate::symmetry::structural::group::StructuralReduction;
 
 use super::counterexample::{self, Counterexample, Found, Kind, RowPath};
-use super::product::{Breach, Judgement, Product, Specification, Violation};
+use super::product::{Breach, Judgement, Product, Specification};
 use super::structural::StructuralProduct;
 use super::wording::{Reader, plural};
 use super::{
@@ -135,7 +135,6 @@ fn searched_product(
     priority: Option<EventSet>,
     budget: &Budget,
 ) -> Result<Answer, Failure> {
-    let width = machine.components();
     let mut search = Search::with_machine(machine, &[root], true);
     let (mut outcome, error) = search.run_to_error(procs, budget, &mut product);
     // A divergence judged before a breach, a stop or an error comes first
@@ -174,9 +173,45 @@ fn searched_product(
         let holds = outcome.stopped.is_none().then_some(true);
         return Ok((holds, outcome, None));
     };
-    let (path, breach) = genuine_path(&mut search, &mut product, procs, root, violation)?;
-    let (kind, error, refusals, accepted) =
-        words_of(breach, &*product.spec, procs, &mut outcome.notes);
+    let recorded = RowPath::of_search(&search, violation.state);
+    let (mut counterexample, nondeterministic) = described(
+        search.machine_mut(),
+        procs,
+        (&mut product, root),
+        (recorded, violation.breach),
+        &mut outcome.notes,
+    )?;
+    let error_event = counterexample.error_event.filter(|_| nondeterministic);
+    if let Some(event) = error_event {
+        // The other half of the nondeterminism: a run of the same trace
+        // that performs the event.
+        let mut trace = counterexample.trace();
+        trace.push(event);
+        let fresh = search_from(procs, imp, &[0], &priority)?;
+        let witness = trace::find_trace(procs, fresh, &trace, budget)?;
+        counterexample.witness =
+            witness.map(|path| path.into_iter().filter(|&e| e != TAU).collect());
+    }
+    Ok((Some(false), outcome, Some(counterexample)))
+}
+
+/// The counterexample behind `recorded`, the path the search recorded to
+/// a state that broke the specification by `breach`: unwound to the
+/// unreduced system when the search was reduced, replayed, judged again
+/// there and described; and whether it shows a nondeterminism (whose
+/// other half the caller finds). What needs a sentence goes into
+/// `notes`. Used by the one search and by the cluster, whose worker 0
+/// reads the recorded path back from the workers that own its states.
+pub(crate) fn described(
+    machine: &mut Machine,
+    procs: &mut Processes,
+    (product, root): (&mut Product, u32),
+    (recorded, breach): (RowPath, Breach),
+    notes: &mut Vec<String>,
+) -> Result<(Counterexample, bool), Failure> {
+    let width = machine.components();
+    let (path, breach) = genuine_path(machine, product, procs, root, (recorded, breach))?;
+    let (kind, error, refusals, accepted) = words_of(breach, &*product.spec, procs, notes);
     let nondeterministic = kind == Kind::Nondeterminism;
     let error_event = if nondeterministic {
         refusals.first().copied()
@@ -186,7 +221,7 @@ fn searched_product(
     let tau_loop = match kind {
         Kind::Divergence => {
             let last = path.rows.last().expect("a path has a state");
-            product.tau_loop(search.machine_mut(), procs, &last[..width])?
+            product.tau_loop(machine, procs, &last[..width])?
         }
         _ => None,
     };
@@ -199,9 +234,8 @@ fn searched_product(
         product.spec.prepare_shown(procs, &shown)?;
     }
     let shown_spec = product.spec.shown_normal_form();
-    let trace: Vec<EventId> = path.events.iter().copied().filter(|&e| e != TAU).collect();
-    let mut counterexample = counterexample::describe(
-        search.machine(),
+    let counterexample = counterexample::describe(
+        machine,
         procs,
         path,
         Found {
@@ -214,51 +248,32 @@ fn searched_product(
             tau_loop,
         },
     );
-    if let (true, Some(event)) = (nondeterministic, error_event) {
-        // The other half of the nondeterminism: a run of the same trace
-        // that performs the event.
-        let mut trace = trace;
-        trace.push(event);
-        let fresh = search_from(procs, imp, &[0], &priority)?;
-        let witness = trace::find_trace(procs, fresh, &trace, budget)?;
-        counterexample.witness =
-            witness.map(|path| path.into_iter().filter(|&e| e != TAU).collect());
-    }
-    Ok((Some(false), outcome, Some(counterexample)))
+    Ok((counterexample, nondeterministic))
 }
 
-/// The path to `violation` and its breach in the unreduced system: read
-/// back from the search, or unwound from the reduced one, replayed and
-/// judged there (anything else is an internal error, never shown).
+/// The recorded path and its breach in the unreduced system: as
+/// recorded, or unwound from the reduced one, replayed and judged there
+/// (anything else is an internal error, never shown).
 fn genuine_path(
-    search: &mut Search,
+    machine: &mut Machine,
     product: &mut Product,
     procs: &mut Processes,
     root: u32,
-    violation: Violation,
+    (recorded, breach): (RowPath, Breach),
 ) -> Result<(RowPath, Breach), Failure> {
     let unwound = if let Some((spec, system)) = product.reduction_mut() {
         Some(unwind::unwind(
-            search,
-            spec,
-            system,
-            procs,
-            root,
-            violation.state,
+            machine, spec, system, procs, root, &recorded,
         )?)
     } else if let Some((spec, group)) = product.structural_mut() {
-        Some(group.unwind(search, spec, procs, violation.state)?)
+        Some(group.unwind(machine, spec, procs, &recorded)?)
     } else {
         None
     };
     Ok(match unwound {
-        None => (
-            RowPath::of_search(search, violation.state),
-            violation.breach,
-        ),
+        None => (recorded, breach),
         Some(unwound) => {
             let path = unwound.map_err(Failure::Internal)?;
-            let machine = search.machine_mut();
             if !unwind::replays(machine, procs, &path)? {
                 return Err(Failure::Internal(
                     "the unwound path is not a path of the system".to_string(),
@@ -266,11 +281,10 @@ fn genuine_path(
             }
             let last = path.rows.last().expect("a path has a state").clone();
             match product.judge_unreduced(machine, procs, &last)? {
-                Judgement::Breach(breach)
-                    if std::mem::discriminant(&breach)
-                        == std::mem::discriminant(&violation.breach) =>
+                Judgement::Breach(found)
+                    if std::mem::discriminant(&found) == std::mem::discriminant(&breach) =>
                 {
-                    (path, breach)
+                    (path, found)
                 }
                 _ => {
                     return Err(Failure::Internal(

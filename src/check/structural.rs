@@ -13,7 +13,6 @@ use rustc_hash::FxHashMap;
 
 use crate::eval::{EvalError, EvalResult};
 use crate::lts::machine::{Machine, Moves};
-use crate::lts::search::Search;
 use crate::process::{EventId, Processes, TAU};
 use crate::symmetry::structural::group::StructuralReduction;
 
@@ -107,23 +106,21 @@ impl StructuralProduct {
         Ok(g)
     }
 
-    /// The path of the unreduced product behind the path the reduced
-    /// search recorded to `target` (as [`super::unwind::unwind`] does for
+    /// The path of the unreduced product behind `recorded`, the path the
+    /// reduced search recorded in `machine` (as [`super::unwind::unwind`] does for
     /// datatypes): at each step `σ` carries the raw state onto the
     /// stored representative, the stored move is mirrored under `σ⁻¹`,
     /// and `σ` is composed with the element that made the next
     /// representative. `Err` names the step that could not be unwound.
     pub fn unwind(
         &mut self,
-        search: &mut Search,
+        machine: &mut Machine,
         spec: &mut dyn Specification,
         procs: &mut Processes,
-        target: u32,
+        recorded: &RowPath,
     ) -> EvalResult<Result<RowPath, String>> {
-        let width = search.components();
-        let (events, ids) = search.path_to(target);
-        let stored: Vec<Vec<u32>> = ids.iter().map(|&id| search.row(id)).collect();
-        let machine = search.machine_mut();
+        let width = machine.components();
+        let (events, stored) = (&recorded.events, &recorded.rows);
         let mut raw: Vec<u32> = machine.initial().to_vec();
         raw.push(self.root);
         let mut first = raw.clone();

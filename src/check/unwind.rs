@@ -16,7 +16,6 @@
 
 use crate::eval::EvalResult;
 use crate::lts::machine::{Machine, Moves};
-use crate::lts::search::Search;
 use crate::process::Processes;
 use crate::symmetry::SystemSymmetry;
 
@@ -24,22 +23,21 @@ use super::counterexample::RowPath;
 use super::normal::NodeId;
 use super::spec::Specification;
 
-/// The path of the unreduced product behind the path a reduced search
-/// recorded to `target`; `root` is the specification's initial node (its
-/// raw state, before any permutation). `Err` names the step that could
-/// not be unwound (an internal error).
+/// The path of the unreduced product behind `recorded`, the path a
+/// reduced search recorded (representatives, with their nodes) in
+/// `machine`; `root` is the specification's initial node (its raw state,
+/// before any permutation). `Err` names the step that could not be
+/// unwound (an internal error).
 pub fn unwind(
-    search: &mut Search,
+    machine: &mut Machine,
     spec: &mut dyn Specification,
     system: &mut SystemSymmetry,
     procs: &mut Processes,
     root: NodeId,
-    target: u32,
+    recorded: &RowPath,
 ) -> EvalResult<Result<RowPath, String>> {
-    let width = search.components();
-    let (events, ids) = search.path_to(target);
-    let stored: Vec<Vec<u32>> = ids.iter().map(|&id| search.row(id)).collect();
-    let machine = search.machine_mut();
+    let width = machine.components();
+    let (events, stored) = (&recorded.events, &recorded.rows);
     let mut representative = vec![0; width];
 
     let mut raw: Vec<u32> = machine.initial().to_vec();
