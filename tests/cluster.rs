@@ -459,7 +459,11 @@ fn explore_in_rounds(
                 Purpose::Explore,
                 About::Process(process),
             );
-            Ok(Prepared { func, reduce })
+            Ok(Prepared {
+                func,
+                reduce,
+                goal: symcsp::cluster::Goal::Explore,
+            })
         }),
         strategy: Default::default(),
         budget: symcsp::lts::Budget::default(),

@@ -38,8 +38,9 @@ use crate::symmetry::{NotMappable, Origin, Symmetry, SystemSymmetry};
 use crate::syntax::ast::{Model, Property};
 use crate::syntax::{Diagnostic, Span};
 
-use counterexample::Counterexample;
+use counterexample::{Counterexample, RowPath};
 use normal::Normaliser;
+use product::{Breach, Product};
 use searched::has_trace;
 use spec::{
     Anything, DeadlockFree, Deterministic, NormalForm, Refines, RefusalTesting, Revivals,
@@ -498,6 +499,31 @@ fn symmetric(
 /// search's outcome and the behaviour behind the answer.
 type Answer = (Option<bool>, Outcome, Option<Counterexample>);
 
+/// The counterexample behind `recorded`, a path to a state of `machine`
+/// that broke `product`'s specification by `breach`, found by a search
+/// elsewhere (the cluster's workers, which read the path back to their
+/// worker 0): unwound, replayed and described as the one search's are.
+/// Anything that stops it is said as text.
+pub fn counterexample_of(
+    machine: &mut Machine,
+    procs: &mut Processes,
+    (product, root): (&mut Product, u32),
+    (recorded, breach): (RowPath, Breach),
+    notes: &mut Vec<String>,
+) -> Result<Counterexample, String> {
+    match searched::described(machine, procs, (product, root), (recorded, breach), notes) {
+        Ok((counterexample, _)) => Ok(counterexample),
+        Err(Failure::Eval(e)) => Err(crate::syntax::render_all(
+            &[e.to_diagnostic()],
+            &procs.script().sources,
+        )),
+        Err(Failure::Internal(why)) => Err(format!("internal error: {why}")),
+        Err(Failure::NotMappable { process, .. }) => Err(format!(
+            "the {process} is not symmetric in the types it is reduced by"
+        )),
+    }
+}
+
 /// Why a check could not give an answer.
 enum Failure {
     Eval(EvalError),
@@ -713,7 +739,7 @@ fn trace_check(
 /// is then a failure, and after one of the specification's anything
 /// goes. The refusal-testing and revivals models (R, V) judge
 /// deadlock freedom, determinism and traces as the failures model does.
-fn with_divergences(model: Option<Model>) -> bool {
+pub(crate) fn with_divergences(model: Option<Model>) -> bool {
     matches!(
         model,
         Some(Model::FailuresDivergences | Model::RefusalsDivergences | Model::RevivalsDivergences)

@@ -245,6 +245,31 @@ impl Product {
         Ok(Judgement::Fine)
     }
 
+    /// Judges product state (`node`, `row`) whose moves have `events`,
+    /// for a search that finds divergences elsewhere (the cluster's,
+    /// from its τ-graph once it is settled): `next(k, node)` learns the
+    /// node after each visible move `k`.
+    pub fn judge_state(
+        &mut self,
+        procs: &mut Processes,
+        (node, row, events): (NodeId, &[u32], &[EventId]),
+        next: &mut dyn FnMut(usize, u32),
+    ) -> EvalResult<Judgement> {
+        let divergence = match self.divergences {
+            Some(_) => DivergenceCheck::Later,
+            None => DivergenceCheck::Off,
+        };
+        Product::judge(
+            &mut *self.spec,
+            self.refusals,
+            &mut self.accepted,
+            divergence,
+            procs,
+            (node, row, events),
+            (false, next),
+        )
+    }
+
     /// Judges a product state of the *unreduced* product (`row`: its
     /// components, then the node), computing its moves: how a
     /// counterexample unwound from a reduced search is confirmed.

@@ -175,7 +175,11 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             let symmetry = request.symmetry.map(str::to_string);
             Arc::new(move |loaded: &mut Loaded| {
                 match explore::prepare(loaded, process.as_deref(), symmetry.as_deref()) {
-                    Ok((_, func, reduce)) => Ok(Prepared { func, reduce }),
+                    Ok((_, func, reduce)) => Ok(Prepared {
+                        func,
+                        reduce,
+                        goal: crate::cluster::Goal::Explore,
+                    }),
                     Err(Unprepared::Text(problem)) => Err(problem),
                     Err(Unprepared::At(diagnostics)) => {
                         Err(render_all(&diagnostics, &loaded.script.sources))

@@ -39,14 +39,18 @@ pub enum Message {
     /// Worker `from` is alive: sent every [`HEARTBEAT`] by its timely
     /// thread, however long its search works on a round.
     Alive { to: u32, from: u32 },
+    /// In a check's search for divergences: states of the receiver one
+    /// of whose τ-successors was found not to diverge.
+    Removed { to: u32, ids: Vec<u32> },
 }
 
 impl Message {
     fn to(&self) -> u32 {
         match self {
-            Message::Batch { to, .. } | Message::Tally { to, .. } | Message::Alive { to, .. } => {
-                *to
-            }
+            Message::Batch { to, .. }
+            | Message::Tally { to, .. }
+            | Message::Alive { to, .. }
+            | Message::Removed { to, .. } => *to,
         }
     }
 }

@@ -20,6 +20,7 @@
 //! decision: go on, end, or stop with the same verdict.
 
 pub mod exchange;
+pub mod judge;
 pub mod network;
 pub mod rows;
 pub mod search;
@@ -103,10 +104,24 @@ impl Topology {
 }
 
 /// What a worker's script needs before it is searched: the process to
-/// search (added to the script) and the symmetry to reduce it by.
+/// search (added to the script), the symmetry to reduce it by and what
+/// to do with its states.
 pub struct Prepared {
     pub func: FuncId,
     pub reduce: Reduce,
+    pub goal: Goal,
+}
+
+/// What the workers do with the states they find.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Goal {
+    /// Count them.
+    Explore,
+    /// Judge them by `:[deadlock free]`, in the failures model or, with
+    /// `divergences`, failures-divergences (FDR's default).
+    DeadlockFree { divergences: bool },
+    /// Look for a divergence (`:[divergence free]`).
+    DivergenceFree,
 }
 
 /// Makes a freshly loaded script ready: run alike by every worker of
@@ -180,6 +195,14 @@ pub struct Tally {
     pub store_bytes: u64,
     /// Why it stopped, if a budget stopped it ([`Stopped::code`]).
     pub stopped: Option<u8>,
+    /// In a check: the level of a state of its own that broke the
+    /// specification in this round, if one did.
+    pub breached: Option<u32>,
+    /// In a check's search for divergences: its first state (by level)
+    /// that diverges, as (level, number), once the τ-graph is settled.
+    pub divergent: Option<(u32, u32)>,
+    /// While a counterexample is read back: the step it owns.
+    pub step: Option<judge::PathStep>,
     /// An error it met (a diagnostic, rendered).
     pub problem: Option<String>,
 }
@@ -192,6 +215,19 @@ pub struct ClusterExploration {
     /// Each worker's own counts, in worker order.
     pub workers: Vec<Tally>,
     pub processes: usize,
+    /// A check's answer, when the goal was one.
+    pub check: Option<ClusterCheck>,
+}
+
+/// What a distributed check found: every process knows the verdict;
+/// worker 0 (of process 0) has the counterexample.
+#[derive(Debug, Clone)]
+pub struct ClusterCheck {
+    /// `None` when a budget stopped it first.
+    pub holds: Option<bool>,
+    pub counterexample: Option<crate::check::counterexample::Counterexample>,
+    /// What describing the counterexample had to say.
+    pub notes: Vec<String>,
 }
 
 /// Why a cluster could not run or finish.

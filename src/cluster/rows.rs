@@ -12,7 +12,9 @@
 //!
 //! One [`Batch`] carries a round's definitions and rows from one worker
 //! to another; the receiver reads the definitions first, so a row may
-//! use a code defined in the same batch.
+//! use a code defined in the same batch. In a check, each row carries
+//! its [`Link`] too: the specification's node, and the state and event
+//! it was reached from, for the owner's parent pointers and τ-graph.
 
 use serde::{Deserialize, Serialize};
 
@@ -29,8 +31,9 @@ pub struct Batch {
     /// Definitions: per component state, its table, then its encoding
     /// (with its length); its code is the next of that table.
     pub defines: Vec<u8>,
-    /// Rows: whether it was reached by ✓ (a byte), then one code per
-    /// component.
+    /// Rows: whether it was reached by ✓ and by τ (a byte of flags),
+    /// one code per component, then its link in a check (the node, the
+    /// parent's number plus one, the event).
     pub rows: Vec<u8>,
     pub count: u64,
 }
@@ -40,6 +43,31 @@ impl Batch {
         self.defines.len() + self.rows.len()
     }
 }
+
+/// How a row was reached.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Arrived {
+    /// By ✓ (its state is then terminated, not deadlocked).
+    pub ticked: bool,
+    /// In a check: the link back to the state it was reached from.
+    pub link: Option<Link>,
+}
+
+/// In a check: a row's specification node and the move that reached it,
+/// from the sender's state `parent` (none for the initial state).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Link {
+    pub node: u32,
+    pub parent: Option<u32>,
+    /// One of the events of the moves from the parent to the row.
+    pub event: u32,
+    /// Whether one of those moves is τ (an edge of the τ-graph).
+    pub tau: bool,
+}
+
+const TICKED: u8 = 1;
+const BY_TAU: u8 = 2;
+const LINKED: u8 = 4;
 
 /// Per table, per local number: something about that component state.
 type PerState<T> = Vec<Vec<Option<T>>>;
@@ -129,11 +157,16 @@ impl RowCodec {
         &mut self,
         machine: &Machine,
         procs: &Processes,
-        (row, ticked): (&[u32], bool),
+        (row, arrived): (&[u32], Arrived),
         to: usize,
         batch: &mut Batch,
     ) -> Result<(), String> {
-        batch.rows.push(u8::from(ticked));
+        let by_tau = arrived.link.is_some_and(|l| l.tau);
+        batch.rows.push(
+            u8::from(arrived.ticked) * TICKED
+                + u8::from(by_tau) * BY_TAU
+                + u8::from(arrived.link.is_some()) * LINKED,
+        );
         for (slot, &local) in row.iter().enumerate() {
             let table = machine.table_of(slot);
             let given = self.sent[to]
@@ -166,6 +199,14 @@ impl RowCodec {
                 out: &mut batch.rows,
             }
             .u32(code);
+        }
+        if let Some(link) = arrived.link {
+            let w = &mut Writer {
+                out: &mut batch.rows,
+            };
+            w.u32(link.node);
+            w.u32(link.parent.map_or(0, |p| p + 1));
+            w.u32(link.event);
         }
         batch.count += 1;
         Ok(())
@@ -203,13 +244,13 @@ impl RowCodec {
     }
 
     /// Reads the rows of `batch` (after its definitions): each row in
-    /// this worker's numbering, with whether it was reached by ✓.
+    /// this worker's numbering, with how it was reached.
     pub fn rows<E: From<DecodeError>>(
         &self,
         machine: &Machine,
         procs: &Processes,
         batch: &Batch,
-        mut each: impl FnMut(&[u32], bool) -> Result<(), E>,
+        mut each: impl FnMut(&[u32], Arrived) -> Result<(), E>,
     ) -> Result<(), E> {
         let malformed = E::from;
         let Some(tables) = self.received.get(batch.from as usize) else {
@@ -221,7 +262,7 @@ impl RowCodec {
         let mut reader = Reader::new(procs.script(), &batch.rows);
         let mut row = Vec::with_capacity(machine.components());
         while !reader.is_done() {
-            let ticked = reader.tag().map_err(malformed)? != 0;
+            let flags = reader.tag().map_err(malformed)?;
             row.clear();
             for slot in 0..machine.components() {
                 let code = reader.u32().map_err(malformed)?;
@@ -237,7 +278,24 @@ impl RowCodec {
                     }
                 }
             }
-            each(&row, ticked)?;
+            let link = if flags & LINKED != 0 {
+                let node = reader.u32().map_err(malformed)?;
+                let parent = reader.u32().map_err(malformed)?.checked_sub(1);
+                let event = reader.u32().map_err(malformed)?;
+                Some(Link {
+                    node,
+                    parent,
+                    event,
+                    tau: flags & BY_TAU != 0,
+                })
+            } else {
+                None
+            };
+            let arrived = Arrived {
+                ticked: flags & TICKED != 0,
+                link,
+            };
+            each(&row, arrived)?;
         }
         Ok(())
     }
@@ -287,6 +345,7 @@ System = Cell(0) ||| Cell(2) ||| (d -> STOP)
             let sent = rows(&mut sender, &mut here);
             assert!(sent.len() > 20, "{} rows", sent.len());
             let mut codec = RowCodec::new(2);
+            let mut sent_arrivals = Vec::new();
             // Two batches: the second uses codes the first defined.
             let (first, second) = sent.split_at(sent.len() / 2);
             let batches: Vec<Batch> = [first, second]
@@ -296,10 +355,20 @@ System = Cell(0) ||| Cell(2) ||| (d -> STOP)
                         from: 0,
                         ..Batch::default()
                     };
-                    for row in part.iter().rev() {
+                    for (k, row) in part.iter().rev().enumerate() {
+                        let arrived = Arrived {
+                            ticked: k % 3 == 0,
+                            link: (k % 2 == 0).then_some(Link {
+                                node: k as u32,
+                                parent: (k > 0).then_some(k as u32 * 7),
+                                event: 3,
+                                tau: k % 4 == 0,
+                            }),
+                        };
                         codec
-                            .push(&sender, &here, (row, false), 1, &mut batch)
+                            .push(&sender, &here, (row, arrived), 1, &mut batch)
                             .expect("encodable");
+                        sent_arrivals.push(arrived);
                     }
                     batch
                 })
@@ -307,13 +376,15 @@ System = Cell(0) ||| Cell(2) ||| (d -> STOP)
             assert!(batches[1].defines.len() < batches[0].defines.len());
             let mut reader = RowCodec::new(2);
             let mut received = Vec::new();
+            let mut arrivals = Vec::new();
             for batch in &batches {
                 reader
                     .define(&mut receiver, &mut there, batch)
                     .expect("defined");
                 reader
-                    .rows(&receiver, &there, batch, |row, _| {
+                    .rows(&receiver, &there, batch, |row, arrived| {
                         received.push(row.to_vec());
+                        arrivals.push(arrived);
                         Ok::<(), DecodeError>(())
                     })
                     .expect("read");
@@ -334,6 +405,8 @@ System = Cell(0) ||| Cell(2) ||| (d -> STOP)
                 .map(|row| shown(&receiver, &there, row))
                 .collect();
             assert_eq!(got, expected);
+            // How each was reached (✓, τ, the link) crosses as sent.
+            assert_eq!(arrivals, sent_arrivals);
             // Owners are read off content: the receiver agrees.
             for (row, back) in first.iter().rev().zip(&received) {
                 assert_eq!(
@@ -348,7 +421,7 @@ System = Cell(0) ||| Cell(2) ||| (d -> STOP)
                 count: 1,
                 ..Batch::default()
             };
-            let never = |_: &[u32], _| Ok::<(), DecodeError>(());
+            let never = |_: &[u32], _: Arrived| Ok::<(), DecodeError>(());
             assert!(reader.rows(&receiver, &there, &undefined, never).is_err());
             undefined.rows.truncate(2);
             assert!(reader.rows(&receiver, &there, &undefined, never).is_err());

@@ -16,18 +16,20 @@
 use rustc_hash::FxHashSet;
 
 use crate::budget::{Meter, Stopped, Ticker};
+use crate::check::product::Judgement;
 use crate::eval::EvalError;
 use crate::eval::value::bytes::DecodeError;
 use crate::lts::Exploration;
 use crate::lts::machine::{Machine, Moves};
 use crate::lts::search::Canonicaliser;
 use crate::lts::store::StateStore;
-use crate::process::{Processes, TICK};
+use crate::process::{Processes, TAU, TICK};
 use crate::symmetry::search_system::SearchSystem;
 
 use super::exchange::{Message, Rounds};
-use super::rows::{Batch, RowCodec};
-use super::{ClusterError, ClusterExploration, Job, Tally, Topology};
+use super::judge::{self, Judging, PathStep};
+use super::rows::{Arrived, Batch, Link, RowCodec};
+use super::{ClusterCheck, ClusterError, ClusterExploration, Job, Tally, Topology};
 
 /// Runs worker `me`'s partition to the end of the search.
 pub fn partition(
@@ -56,6 +58,9 @@ pub fn partition(
     })?;
     built.procs.replace_meter(meter.clone());
     let components = built.machine.components();
+    let judging = Judging::new(prepared.goal, components);
+    // A check's rows carry the specification's node after the components.
+    let width = components + usize::from(judging.is_some());
     let canonicaliser = built.reduction.canonicaliser();
     let mut part = Partition {
         me,
@@ -64,7 +69,10 @@ pub fn partition(
         machine: &mut built.machine,
         canonicaliser,
         codec: RowCodec::new(topology.peers()),
-        store: StateStore::new(components),
+        store: StateStore::new(width),
+        judging,
+        arrival_level: 0,
+        tau_only: false,
         ticked: Vec::new(),
         frontier: Vec::new(),
         at: 0,
@@ -78,7 +86,7 @@ pub fn partition(
         target: Vec::new(),
         batches: Vec::new(),
         received: Vec::new(),
-        reached_by_tick: Vec::new(),
+        arrivals: Vec::new(),
     };
     part.reset_batches();
     if me == 0 {
@@ -88,8 +96,11 @@ pub fn partition(
     let mut levels = 0u32;
     // Whether any worker expanded a state of the current level.
     let mut level_expanded = false;
+    // In a check: the tallies when a state first broke the
+    // specification, and the level of that state.
+    let mut at_breach: Option<(Vec<Tally>, u32)> = None;
     let mut out = Vec::new();
-    loop {
+    let (tallies, stopped) = loop {
         part.tally.sent = part.batches.iter().map(|b| b.count).sum();
         part.tally.remaining = (part.frontier.len() - part.at) as u64;
         part.tally.queued = part.queued.len() as u64;
@@ -101,13 +112,8 @@ pub fn partition(
                 });
             }
         }
-        let (tallies, batches) = exchange(&rounds, topology, &part.tally, &mut out)?;
-        if let Some(problem) = tallies.iter().find(|t| t.problem.is_some()) {
-            return Err(ClusterError::Worker {
-                worker: problem.worker as usize,
-                message: problem.problem.clone().unwrap_or_default(),
-            });
-        }
+        let round = exchange(&rounds, topology, &part.tally, &mut out)?;
+        let (tallies, batches) = (round.tallies, round.batches);
         level_expanded |= tallies.iter().any(|t| t.expanded > 0);
         let sum = |f: fn(&Tally) -> u64| total(&tallies, f);
         let (remaining, sent, queued) = (sum(|t| t.remaining), sum(|t| t.sent), sum(|t| t.queued));
@@ -119,6 +125,7 @@ pub fn partition(
         let stored = sum(|t| t.stored);
         if let Some(live) = &budget.live
             && me == 0
+            && at_breach.is_none()
         {
             use std::sync::atomic::Ordering::Relaxed;
             live.states.store(stored, Relaxed);
@@ -128,6 +135,17 @@ pub fn partition(
         let mut stopped = tallies
             .iter()
             .find_map(|t| t.stopped.and_then(Stopped::from_code));
+        // A breach ends the search; with divergences, only τ-moves are
+        // followed after it, until every state's τ-successors are known.
+        if at_breach.is_none()
+            && let Some(level) = tallies.iter().filter_map(|t| t.breached).min()
+        {
+            at_breach = Some((tallies.clone(), level));
+            match &part.judging {
+                Some(judging) if judging.divergences => part.tau_only = true,
+                _ => break (tallies, stopped),
+            }
+        }
         // Read what arrived. Under a state budget that this round's
         // states could pass, every worker first counts its new states
         // and all compare the total with what the budget has left, in a
@@ -138,16 +156,14 @@ pub fn partition(
             let left = (max as u64).saturating_sub(stored);
             if sent > left {
                 part.tally.fresh = part.count_fresh();
-                let (counted, _) = exchange(&rounds, topology, &part.tally, &mut out)?;
-                if total(&counted, |t| t.fresh) > left {
+                let counted = exchange(&rounds, topology, &part.tally, &mut out)?;
+                if total(&counted.tallies, |t| t.fresh) > left {
                     stopped = Some(Stopped::StateBudget);
                 }
             }
         }
         if stopped.is_some() || (level_ends && sent == 0 && queued == 0) {
-            return Ok(finish(
-                tallies, levels, components, stopped, started, topology,
-            ));
+            break (tallies, stopped);
         }
         // Store what arrived, then expand it.
         part.tally.expanded = 0;
@@ -157,22 +173,127 @@ pub fn partition(
         if level_ends {
             part.frontier = std::mem::take(&mut part.queued);
             part.at = 0;
+            part.arrival_level += 1;
         }
         let expanded = absorbed.and_then(|()| part.expand(job.round_states, &mut ticker));
         part.record(expanded, &script.sources);
         part.tally.store_bytes = part.store.bytes();
+    };
+    // A budget that stops the search for divergences after a breach
+    // leaves the breach: the verdict stands.
+    let breached = at_breach.as_ref().map(|(at, level)| {
+        let worker = at.iter().position(|t| t.breached == Some(*level));
+        (worker.unwrap_or(0) as u32, *level)
+    });
+    // The path to the first violation, when there is one.
+    let violation = match (&part.judging, breached, stopped) {
+        (None, _, _) | (Some(_), None, Some(_)) => None,
+        (Some(_), breached, stopped) => {
+            part.settle((&rounds, topology, &mut out), breached, stopped.is_none())?
+        }
+    };
+    let judging = part.judging.take();
+    drop(part);
+    let (counted, stopped) = match at_breach {
+        Some((at, _)) => (at, None),
+        None => (tallies, stopped),
+    };
+    let mut found = finish(counted, levels, components, stopped, started, topology);
+    let Some(judging) = judging else {
+        return Ok(found);
+    };
+    let mut check = ClusterCheck {
+        holds: match (&violation, stopped) {
+            (Some(_), _) => Some(false),
+            (None, None) => Some(true),
+            (None, Some(_)) => None,
+        },
+        counterexample: None,
+        notes: Vec::new(),
+    };
+    if let (Some(steps), 0) = (&violation, me) {
+        let made = described(&mut built, judging, steps, &mut check.notes);
+        let made = made.map_err(|message| ClusterError::Worker {
+            worker: me,
+            message,
+        })?;
+        check.counterexample = Some(made);
     }
+    found.check = Some(check);
+    Ok(found)
 }
 
-/// One round: this worker's batches (taken from `out`) and its tally to
-/// every worker; every worker's tally, in worker order, and the batches
-/// sent to this one. A worker whose tally is missing has stopped.
+/// The counterexample along `steps` (read back from the workers, the
+/// violation first), made genuine in worker 0's own system: its last
+/// state judged again (the breach is known only to its owner), unwound
+/// when the search was reduced, replayed and described.
+fn described(
+    built: &mut SearchSystem,
+    judging: Judging,
+    steps: &[PathStep],
+    notes: &mut Vec<String>,
+) -> Result<crate::check::counterexample::Counterexample, String> {
+    use crate::symmetry::search_system::Reduction;
+    let recorded =
+        judge::recorded(&mut built.machine, &mut built.procs, steps).map_err(|e| e.to_string())?;
+    // Unreduced, the path read back is a path of this worker's system
+    // (replaying it also leaves its states' moves known, as the one
+    // search's are); reduced, the path it unwinds to is replayed.
+    if matches!(built.reduction, Reduction::Off | Reduction::Trivial { .. })
+        && !crate::check::unwind::replays(&mut built.machine, &mut built.procs, &recorded)
+            .is_ok_and(|replays| replays)
+    {
+        return Err("internal error: the path read back from the workers does not replay".into());
+    }
+    let root = judging.root;
+    let mut product = judging.product;
+    let last = recorded.rows.last().expect("a path has a state");
+    let breach = match product.judge_unreduced(&mut built.machine, &mut built.procs, last) {
+        Ok(Judgement::Breach(breach)) => breach,
+        Ok(_) => return Err("internal error: the path read back breaks nothing".to_string()),
+        Err(e) => {
+            return Err(crate::syntax::render_all(
+                &[e.to_diagnostic()],
+                &built.procs.script().sources,
+            ));
+        }
+    };
+    match std::mem::replace(&mut built.reduction, Reduction::Off) {
+        Reduction::Reduced(system) => product = product.reduced(*system),
+        Reduction::Structural { reduction, .. } => {
+            product = product.reduced_structurally(
+                crate::check::structural::StructuralProduct::new(*reduction, root),
+            )
+        }
+        _ => {}
+    }
+    crate::check::counterexample_of(
+        &mut built.machine,
+        &mut built.procs,
+        (&mut product, root),
+        (recorded, breach),
+        notes,
+    )
+}
+
+/// What reached a worker in one round.
+struct Round {
+    /// Every worker's tally, in worker order.
+    tallies: Vec<Tally>,
+    batches: Vec<Batch>,
+    /// States of its own that lost a τ-successor (a divergence search).
+    removed: Vec<u32>,
+}
+
+/// One round: this worker's messages (taken from `out`) and its tally to
+/// every worker; what every worker sent this one. A worker whose tally
+/// is missing has stopped; one that met an error stops every worker.
 fn exchange(
     rounds: &Rounds,
     topology: &Topology,
     tally: &Tally,
     out: &mut Vec<Message>,
-) -> Result<(Vec<Tally>, Vec<Batch>), ClusterError> {
+) -> Result<Round, ClusterError> {
     for to in 0..topology.peers() {
         out.push(Message::Tally {
             to: to as u32,
@@ -180,16 +301,21 @@ fn exchange(
         });
     }
     let received = rounds.round(std::mem::take(out))?;
-    let mut tallies: Vec<Tally> = Vec::with_capacity(topology.peers());
-    let mut batches = Vec::new();
+    let mut round = Round {
+        tallies: Vec::with_capacity(topology.peers()),
+        batches: Vec::new(),
+        removed: Vec::new(),
+    };
     for message in received {
         match message {
-            Message::Batch { batch, .. } => batches.push(batch),
-            Message::Tally { tally, .. } => tallies.push(tally),
+            Message::Batch { batch, .. } => round.batches.push(batch),
+            Message::Tally { tally, .. } => round.tallies.push(tally),
+            Message::Removed { ids, .. } => round.removed.extend(ids),
             // Heartbeats stay with the timely worker.
             Message::Alive { .. } => {}
         }
     }
+    let tallies = &mut round.tallies;
     tallies.sort_by_key(|t| t.worker);
     let reported = |w: usize| tallies.iter().any(|t| t.worker as usize == w);
     if let Some(missing) = (0..topology.peers()).find(|&w| !reported(w)) {
@@ -198,7 +324,13 @@ fn exchange(
             message: "it stopped reporting (its process failed or was stopped)".to_string(),
         });
     }
-    Ok((tallies, batches))
+    if let Some(problem) = tallies.iter().find(|t| t.problem.is_some()) {
+        return Err(ClusterError::Worker {
+            worker: problem.worker as usize,
+            message: problem.problem.clone().unwrap_or_default(),
+        });
+    }
+    Ok(round)
 }
 
 /// A count summed over every worker's tally.
@@ -231,6 +363,7 @@ fn finish(
         },
         workers: tallies,
         processes: topology.processes(),
+        check: None,
     }
 }
 
@@ -281,7 +414,15 @@ struct Partition<'a, 's> {
     machine: &'a mut Machine,
     canonicaliser: Option<&'a mut dyn Canonicaliser>,
     codec: RowCodec,
+    /// Its states: their components, then (in a check) their node.
     store: StateStore,
+    /// In a check: what judging its states needs and finds.
+    judging: Option<Judging>,
+    /// The level of the states that arrive in this round.
+    arrival_level: u32,
+    /// After a breach, while the τ-successors of every state are found
+    /// (to look for a divergence before it): only τ-moves are followed.
+    tau_only: bool,
     /// Per stored state: reached by ✓.
     ticked: Vec<bool>,
     /// The level being expanded, and how far.
@@ -297,10 +438,10 @@ struct Partition<'a, 's> {
     target: Vec<u32>,
     /// This round's states for each worker.
     batches: Vec<Batch>,
-    /// The rows received in a round, end to end, and whether each was
-    /// reached by ✓ (kept for their room).
+    /// The rows received in a round, end to end (with their nodes), and
+    /// where each came from and how (kept for their room).
     received: Vec<u32>,
-    reached_by_tick: Vec<bool>,
+    arrivals: Vec<(u32, Arrived)>,
 }
 
 impl Partition<'_, '_> {
@@ -328,17 +469,28 @@ impl Partition<'_, '_> {
             .collect();
     }
 
-    /// Sends the initial state (its representative) to its owner.
+    /// Sends the initial state (its representative, with the
+    /// specification's initial node in a check) to its owner.
     fn seed(&mut self) -> Result<(), Halt> {
         let mut row = self.machine.initial().to_vec();
         if let Some(c) = self.canonicaliser.as_deref_mut() {
             c.canonicalise(self.machine, self.procs, &mut row)?;
         }
-        self.send(&row, false)
+        let link = self.judging.as_ref().map(|judging| Link {
+            node: judging.root,
+            parent: None,
+            event: TAU,
+            tau: false,
+        });
+        let arrived = Arrived {
+            ticked: false,
+            link,
+        };
+        self.send(&row, arrived)
     }
 
-    /// Adds `row` to the batch of its owner.
-    fn send(&mut self, row: &[u32], ticked: bool) -> Result<(), Halt> {
+    /// Adds `row` (its components) to the batch of its owner.
+    fn send(&mut self, row: &[u32], arrived: Arrived) -> Result<(), Halt> {
         let peers = self.topology.peers();
         let to = self
             .codec
@@ -347,7 +499,7 @@ impl Partition<'_, '_> {
         let batch = &mut self.batches[to];
         let before = batch.bytes();
         self.codec
-            .push(self.machine, self.procs, (row, ticked), to, batch)
+            .push(self.machine, self.procs, (row, arrived), to, batch)
             .map_err(Halt::Malformed)?;
         let bytes = (batch.bytes() - before) as u64;
         self.tally.bytes_sent += bytes;
@@ -358,22 +510,32 @@ impl Partition<'_, '_> {
     }
 
     /// Reads the batches received: their definitions, then their rows,
-    /// end to end, with whether each was reached by ✓.
+    /// end to end (with their nodes), with how each was reached.
     fn read(&mut self, batches: &[Batch]) -> Result<(), Halt> {
         self.received.clear();
-        self.reached_by_tick.clear();
+        self.arrivals.clear();
         for batch in batches {
             self.codec
                 .define(self.machine, self.procs, batch)
                 .map_err(|e| Halt::Malformed(e.to_string()))?;
         }
-        let (received, reached_by_tick) = (&mut self.received, &mut self.reached_by_tick);
+        let (received, arrivals) = (&mut self.received, &mut self.arrivals);
+        let checking = self.judging.is_some();
         for batch in batches {
             self.codec
-                .rows(self.machine, self.procs, batch, |row, ticked| {
+                .rows(self.machine, self.procs, batch, |row, arrived| {
                     received.extend_from_slice(row);
-                    reached_by_tick.push(ticked);
-                    Ok::<(), Halt>(())
+                    match (checking, arrived.link) {
+                        (false, _) => {}
+                        (true, Some(link)) => received.push(link.node),
+                        (true, None) => {
+                            return Err(Halt::Malformed(
+                                "a state of a check without its link".to_string(),
+                            ));
+                        }
+                    }
+                    arrivals.push((batch.from, arrived));
+                    Ok(())
                 })?;
         }
         Ok(())
@@ -381,7 +543,7 @@ impl Partition<'_, '_> {
 
     /// How many of the rows read are new, storing nothing.
     fn count_fresh(&self) -> u64 {
-        let width = self.machine.components().max(1);
+        let width = self.store.width().max(1);
         let mut fresh: FxHashSet<&[u32]> = FxHashSet::default();
         for row in self.received.chunks_exact(width) {
             if !self.store.contains(row) {
@@ -395,17 +557,20 @@ impl Partition<'_, '_> {
     /// lines ahead of their lookups): the new ones are queued for the
     /// next level.
     fn store_read(&mut self, meter: &Meter) -> Result<(), Halt> {
-        let mut stored = Vec::with_capacity(self.reached_by_tick.len());
+        let mut stored = Vec::with_capacity(self.arrivals.len());
         let full = self.store.insert_all(&[&self.received], &mut stored, meter);
-        for (&(id, new), &ticked) in stored.iter().zip(&self.reached_by_tick) {
+        for (&(id, new), &(from, arrived)) in stored.iter().zip(&self.arrivals) {
             if new {
                 self.ticked.push(false);
                 self.queued.push(id);
                 self.tally.stored += 1;
             }
-            if ticked && !self.ticked[id as usize] {
+            if arrived.ticked && !self.ticked[id as usize] {
                 self.ticked[id as usize] = true;
                 self.tally.terminated += 1;
+            }
+            if let (Some(judging), Some(link)) = (&mut self.judging, arrived.link) {
+                judging.stored((id, new), from, link, self.arrival_level);
             }
         }
         full?;
@@ -414,25 +579,46 @@ impl Partition<'_, '_> {
 
     /// Expands the next part of the level (at most `states`, or as many
     /// as fill [`ROUND_BYTES`] of batches): each successor to its owner,
-    /// each distinct transition counted once.
+    /// each distinct transition counted once. In a check each state is
+    /// judged first; one that breaks the specification, and every state
+    /// after a breach, has only its τ-successors followed (for the
+    /// search for divergences).
     fn expand(&mut self, states: usize, ticker: &mut Ticker) -> Result<(), Halt> {
         let end = self.frontier.len().min(self.at + states.max(1));
         let bytes_before = self.tally.bytes_sent;
-        let width = self.machine.components();
-        // A state's successors, event and row, end to end: sorted, so
-        // that each distinct transition counts once and each distinct
-        // target is sent once, however many moves the state has.
+        let components = self.machine.components();
+        // A state's successors, event and row (with its node in a
+        // check), end to end: sorted, so that each distinct transition
+        // counts once and each distinct target is sent once, however
+        // many moves the state has.
+        let step = self.store.width() + 1;
         let mut targets: Vec<u32> = Vec::new();
         let mut order: Vec<u32> = Vec::new();
+        let mut events = Vec::new();
         while self.at < end && self.tally.bytes_sent - bytes_before <= ROUND_BYTES {
             let id = self.frontier[self.at];
             self.at += 1;
             ticker.tick()?;
             self.store.read(id, &mut self.row);
-            self.machine.moves(self.procs, &self.row, &mut self.moves)?;
+            let (row, node) = self.row.split_at(components);
+            let node = node.first().copied();
+            self.machine.moves(self.procs, row, &mut self.moves)?;
             self.tally.expanded += 1;
             if self.moves.list.is_empty() && !self.ticked[id as usize] {
                 self.tally.deadlocks += 1;
+            }
+            let mut tau_only = self.tau_only;
+            if let (Some(judging), Some(node), false) = (&mut self.judging, node, tau_only) {
+                events.clear();
+                events.extend(self.moves.list.iter().map(|m| m.event));
+                match judging.judge(self.procs, id, (node, row, &events))? {
+                    Judgement::Fine => {}
+                    Judgement::Allowed => continue,
+                    Judgement::Breach(_) => {
+                        self.tally.breached = Some(judging.breach_level());
+                        tau_only = true;
+                    }
+                }
             }
             targets.clear();
             for index in 0..self.moves.list.len() {
@@ -440,14 +626,19 @@ impl Partition<'_, '_> {
                 // it grows.
                 ticker.tick()?;
                 let m = self.moves.list[index];
-                self.moves.apply(&m, &self.row, &mut self.target);
+                if tau_only && m.event != TAU {
+                    continue;
+                }
+                self.moves.apply(&m, row, &mut self.target);
                 if let Some(c) = self.canonicaliser.as_deref_mut() {
                     c.canonicalise(self.machine, self.procs, &mut self.target)?;
                 }
                 targets.push(m.event);
                 targets.extend_from_slice(&self.target);
+                if let (Some(judging), Some(node)) = (&self.judging, node) {
+                    targets.push(judging.node_after(index, m.event, node));
+                }
             }
-            let step = width + 1;
             let entry = |k: u32| &targets[k as usize * step..(k as usize + 1) * step];
             order.clear();
             order.extend(0..(targets.len() / step) as u32);
@@ -458,18 +649,118 @@ impl Partition<'_, '_> {
                 (&a[1..], a[0]).cmp(&(&b[1..], b[0]))
             });
             order.dedup_by(|a, b| entry(*a) == entry(*b));
-            self.tally.transitions += order.len() as u64;
+            if !tau_only {
+                self.tally.transitions += order.len() as u64;
+            }
+            let mut tau_successors = 0;
             let mut k = 0;
             while k < order.len() {
-                let row = &entry(order[k])[1..];
-                let mut ticked = false;
-                while k < order.len() && &entry(order[k])[1..] == row {
+                let first = entry(order[k]);
+                let target = &first[1..];
+                let (mut ticked, mut tau) = (false, false);
+                while k < order.len() && &entry(order[k])[1..] == target {
                     ticked |= entry(order[k])[0] == TICK;
+                    tau |= entry(order[k])[0] == TAU;
                     k += 1;
                 }
-                self.send(row, ticked)?;
+                tau_successors += u32::from(tau);
+                let link = node.map(|_| Link {
+                    node: target[components],
+                    parent: Some(id),
+                    event: first[0],
+                    tau,
+                });
+                self.send(&target[..components], Arrived { ticked, link })?;
+            }
+            if let Some(judging) = &mut self.judging {
+                judging.tau_successors(id, tau_successors);
             }
         }
         Ok(())
+    }
+
+    /// After a check's search (`breached`: the first worker to find a
+    /// breach, and its level; `searched_all`: whether every state was
+    /// expanded): which states diverge, when the model has divergences,
+    /// then the first violation — a divergence at a lower level than the
+    /// breach, else the breach — and its path, read back one state a
+    /// round. Every worker returns the same.
+    fn settle(
+        &mut self,
+        (rounds, topology, out): (&Rounds, &Topology, &mut Vec<Message>),
+        breached: Option<(u32, u32)>,
+        searched_all: bool,
+    ) -> Result<Option<Vec<PathStep>>, ClusterError> {
+        let peers = topology.peers();
+        let judging = self.judging.as_mut().expect("a check judges");
+        let mut divergent = None;
+        if judging.divergences && searched_all {
+            let predecessors = judging.predecessors();
+            let mut removed = judging.without_tau();
+            loop {
+                out.extend(Judging::removals(&removed, &predecessors, peers));
+                self.tally.sent = out.len() as u64;
+                let round = exchange(rounds, topology, &self.tally, out)?;
+                removed.clear();
+                judging.count_down(&round.removed, &mut removed);
+                if total(&round.tallies, |t| t.sent) == 0 {
+                    break;
+                }
+            }
+            self.tally.divergent = judging.first_divergent();
+            let round = exchange(rounds, topology, &self.tally, out)?;
+            divergent = round
+                .tallies
+                .iter()
+                .filter_map(|t| t.divergent.map(|(level, id)| (level, t.worker, id)))
+                .min();
+        }
+        // The first violation's state (worker, number): worker 0 judges
+        // it again when it has the path, and so learns how it breaks.
+        let mut at = match (divergent, breached) {
+            (Some((level, worker, id)), breached)
+                if breached.is_none_or(|(_, breach_level)| level < breach_level) =>
+            {
+                Some((worker, id))
+            }
+            (_, Some((worker, _))) => {
+                let own = judging.breach.filter(|_| worker as usize == self.me);
+                Some((worker, own.map_or(0, |(id, _)| id)))
+            }
+            (Some(_), None) | (None, None) => return Ok(None),
+        };
+        let mut steps = Vec::new();
+        while let Some((worker, id)) = at {
+            self.tally.step = None;
+            if worker as usize == self.me {
+                self.store.read(id, &mut self.row);
+                let judging = self.judging.as_ref().expect("a check judges");
+                let step = judging
+                    .step(self.machine, self.procs, id, &self.row)
+                    .map_err(|message| ClusterError::Worker {
+                        worker: self.me,
+                        message,
+                    })?;
+                self.tally.step = Some(step);
+            }
+            let round = exchange(rounds, topology, &self.tally, out)?;
+            let Some(step) = round.tallies.iter().find_map(|t| t.step.clone()) else {
+                return Err(ClusterError::Worker {
+                    worker: worker as usize,
+                    message: "it did not report a state of the counterexample".to_string(),
+                });
+            };
+            at = step.from.map(|(_, worker, id)| (worker, id));
+            steps.push(step);
+            // A path visits each state once at most.
+            if steps.len() as u64 > total(&round.tallies, |t| t.stored) + 1 {
+                return Err(ClusterError::Worker {
+                    worker: worker as usize,
+                    message: "a counterexample's path does not end".to_string(),
+                });
+            }
+        }
+        self.tally.step = None;
+        Ok(Some(steps))
     }
 }

@@ -1,0 +1,324 @@
+//! A worker's side of a distributed check: its states judged against a
+//! fixed specification as it expands them (`:[deadlock free]`,
+//! `:[divergence free]`), the parent of each state it owns, the τ-edges
+//! into them, and the elimination that settles which of them diverge.
+//!
+//! A state diverges when an infinite τ-path starts at it. Once every
+//! state's τ-successors are known, the workers remove, round after
+//! round, the states none of whose τ-successors is left (at first those
+//! with none): each removal is told to the owners of the state's
+//! τ-predecessors, who count down. What is left when nothing more is
+//! removed diverges (each has a τ-successor that is left), and nothing
+//! else does — the graph is finite.
+//!
+//! A breach's path is read back one state a round: the owner of the
+//! state reports its encoding, the event that reached it and its parent,
+//! and worker 0 decodes the whole path into its own numbering.
+
+use serde::{Deserialize, Serialize};
+
+use crate::check::counterexample::RowPath;
+use crate::check::product::{Judgement, Product};
+use crate::check::spec::{Anything, DeadlockFree, Specification};
+use crate::eval::EvalResult;
+use crate::eval::value::bytes::{DecodeError, Reader, Writer};
+use crate::lts::machine::Machine;
+use crate::process::{EventId, Processes, TAU};
+
+use super::Goal;
+use super::exchange::Message;
+use super::rows::Link;
+
+/// One state of a counterexample's path, as its owner reports it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PathStep {
+    /// Its component states' encodings, each with its length.
+    pub row: Vec<u8>,
+    pub node: u32,
+    /// The event of the move that reached it and the state it came from
+    /// (worker, number): none for the initial state.
+    pub from: Option<(u32, u32, u32)>,
+}
+
+/// What a worker knows of the check it takes part in.
+pub struct Judging {
+    pub product: Product,
+    /// Whether the model has divergences (they are then looked for).
+    pub divergences: bool,
+    /// The specification's initial node.
+    pub root: u32,
+    /// After each visible move of the state being judged: its node.
+    next_nodes: Vec<u32>,
+    /// Per state: where it was first reached from (event, worker, state).
+    parents: Vec<Option<(u32, u32, u32)>>,
+    /// Per state: its level (the length of a shortest path to it).
+    levels: Vec<u32>,
+    /// Per state: its τ-successors not (yet) known not to diverge.
+    tau_out: Vec<u32>,
+    /// τ-edges into this worker's states: (state, from worker, from state).
+    tau_in: Vec<(u32, u32, u32)>,
+    /// The first of its states that broke the specification, and its
+    /// level.
+    pub breach: Option<(u32, u32)>,
+}
+
+impl Judging {
+    /// The judging `goal` asks for, none when it explores.
+    pub fn new(goal: Goal, width: usize) -> Option<Judging> {
+        let (spec, refusals, divergences): (Box<dyn Specification>, bool, bool) = match goal {
+            Goal::Explore => return None,
+            Goal::DeadlockFree { divergences } => (Box::new(DeadlockFree), true, divergences),
+            Goal::DivergenceFree => (Box::new(Anything), false, true),
+        };
+        Some(Judging {
+            product: Product::new(spec, refusals, divergences, width),
+            divergences,
+            root: 0,
+            next_nodes: Vec::new(),
+            parents: Vec::new(),
+            levels: Vec::new(),
+            tau_out: Vec::new(),
+            tau_in: Vec::new(),
+            breach: None,
+        })
+    }
+
+    /// Records a row stored as `id` (`new` the first time), reached from
+    /// worker `from` as `link` says, at `level`.
+    pub fn stored(&mut self, (id, new): (u32, bool), from: u32, link: Link, level: u32) {
+        if new {
+            self.parents
+                .push(link.parent.map(|parent| (link.event, from, parent)));
+            self.levels.push(level);
+            self.tau_out.push(0);
+        }
+        if let (true, Some(parent)) = (link.tau, link.parent) {
+            self.tau_in.push((id, from, parent));
+        }
+    }
+
+    /// Judges state `id` (`node`, `row`) whose moves have `events`: its
+    /// breach is recorded (the first only).
+    pub fn judge(
+        &mut self,
+        procs: &mut Processes,
+        id: u32,
+        (node, row, events): (u32, &[u32], &[EventId]),
+    ) -> EvalResult<Judgement> {
+        self.next_nodes.clear();
+        self.next_nodes.resize(events.len(), node);
+        let next_nodes = &mut self.next_nodes;
+        let judgement = self
+            .product
+            .judge_state(procs, (node, row, events), &mut |k, after| {
+                next_nodes[k] = after
+            })?;
+        if let (Judgement::Breach(_), None) = (&judgement, &self.breach) {
+            self.breach = Some((id, self.levels[id as usize]));
+        }
+        Ok(judgement)
+    }
+
+    /// The level of its breach (0 when it has none).
+    pub fn breach_level(&self) -> u32 {
+        self.breach.map_or(0, |(_, level)| level)
+    }
+
+    /// The node after move `k` (of `event`) of the state just judged.
+    pub fn node_after(&self, k: usize, event: EventId, node: u32) -> u32 {
+        if event == TAU {
+            node
+        } else {
+            self.next_nodes[k]
+        }
+    }
+
+    /// Records how many distinct τ-successors state `id` has.
+    pub fn tau_successors(&mut self, id: u32, count: u32) {
+        self.tau_out[id as usize] = count;
+    }
+
+    /// The states with no τ-successor: the first removed.
+    pub fn without_tau(&self) -> Vec<u32> {
+        (0..self.tau_out.len() as u32)
+            .filter(|&id| self.tau_out[id as usize] == 0)
+            .collect()
+    }
+
+    /// The τ-edges into this worker's states by target, made once before
+    /// the elimination: per state, its τ-predecessors (worker, state).
+    pub fn predecessors(&mut self) -> (Vec<usize>, Vec<(u32, u32)>) {
+        self.tau_in.sort_unstable();
+        let mut starts = vec![0; self.tau_out.len() + 1];
+        for &(to, _, _) in &self.tau_in {
+            starts[to as usize + 1] += 1;
+        }
+        for k in 1..starts.len() {
+            starts[k] += starts[k - 1];
+        }
+        let edges = self.tau_in.iter().map(|&(_, w, s)| (w, s)).collect();
+        self.tau_in = Vec::new();
+        (starts, edges)
+    }
+
+    /// The messages that tell the τ-predecessors of `removed` (by
+    /// `predecessors`) that a τ-successor of theirs is gone.
+    pub fn removals(
+        removed: &[u32],
+        (starts, edges): &(Vec<usize>, Vec<(u32, u32)>),
+        peers: usize,
+    ) -> Vec<Message> {
+        let mut ids: Vec<Vec<u32>> = vec![Vec::new(); peers];
+        for &id in removed {
+            for &(worker, state) in &edges[starts[id as usize]..starts[id as usize + 1]] {
+                ids[worker as usize].push(state);
+            }
+        }
+        ids.into_iter()
+            .enumerate()
+            .filter(|(_, ids)| !ids.is_empty())
+            .map(|(to, ids)| Message::Removed { to: to as u32, ids })
+            .collect()
+    }
+
+    /// Counts down the states told of a removed τ-successor: those left
+    /// with none are removed next.
+    pub fn count_down(&mut self, ids: &[u32], removed: &mut Vec<u32>) {
+        for &id in ids {
+            let left = &mut self.tau_out[id as usize];
+            *left -= 1;
+            if *left == 0 {
+                removed.push(id);
+            }
+        }
+    }
+
+    /// After the elimination: the first (by level) of its states that
+    /// diverge, as (level, state).
+    pub fn first_divergent(&self) -> Option<(u32, u32)> {
+        (0..self.tau_out.len() as u32)
+            .filter(|&id| self.tau_out[id as usize] > 0)
+            .map(|id| (self.levels[id as usize], id))
+            .min()
+    }
+
+    /// State `id` (`row`: its components, then its node) as a step of a
+    /// counterexample's path.
+    pub fn step(
+        &self,
+        machine: &Machine,
+        procs: &Processes,
+        id: u32,
+        row: &[u32],
+    ) -> Result<PathStep, String> {
+        let width = machine.components();
+        let mut bytes = Vec::new();
+        let mut state = Vec::new();
+        for (slot, &local) in row[..width].iter().enumerate() {
+            state.clear();
+            procs.encode_state(machine.process_state(slot, local), &mut state)?;
+            let w = &mut Writer { out: &mut bytes };
+            w.count(state.len());
+            bytes.extend_from_slice(&state);
+        }
+        Ok(PathStep {
+            row: bytes,
+            node: row[width],
+            from: self.parents[id as usize],
+        })
+    }
+}
+
+/// The path whose steps (from the breach back to the initial state)
+/// `steps` are, in `machine`'s numbering: rows with their nodes.
+pub fn recorded(
+    machine: &mut Machine,
+    procs: &mut Processes,
+    steps: &[PathStep],
+) -> Result<RowPath, DecodeError> {
+    let width = machine.components();
+    let mut path = RowPath {
+        events: Vec::with_capacity(steps.len()),
+        rows: Vec::with_capacity(steps.len()),
+    };
+    for step in steps.iter().rev() {
+        let mut row = Vec::with_capacity(width + 1);
+        let mut at = 0;
+        for slot in 0..width {
+            let mut reader = Reader::new(procs.script(), &step.row[at..]);
+            let length = reader.count()?;
+            let start = step.row.len() - reader.remaining();
+            let bytes = step
+                .row
+                .get(start..start + length)
+                .ok_or_else(|| DecodeError("a counterexample's state is cut short".to_string()))?;
+            let state = procs.decode_state(bytes)?;
+            row.push(machine.local_of(slot, state));
+            at = start + length;
+        }
+        row.push(step.node);
+        path.rows.push(row);
+        if let Some((event, _, _)) = step.from {
+            path.events.push(event);
+        }
+    }
+    if path.events.len() + 1 != path.rows.len() {
+        return Err(DecodeError(
+            "a counterexample's path does not start at the initial state".to_string(),
+        ));
+    }
+    Ok(path)
+}
+
+/// What assertion `index` of `script` asks the workers to do, if they
+/// can: the process, the symmetry it is reduced by (as the one search
+/// would choose it, `asked` by `--symmetry`) and the goal; else why the
+/// assertion is checked by one search.
+pub fn assertion_goal(
+    script: &crate::script::Script,
+    index: usize,
+    asked: Option<&crate::symmetry::spec::Reduce>,
+) -> Result<super::Prepared, &'static str> {
+    use crate::script::ir::{AssertOption, AssertionKind};
+    use crate::symmetry::search_system::{About, Purpose};
+    use crate::symmetry::spec::Reduce;
+    use crate::syntax::ast::Property;
+    let assertion = &script.assertions[index];
+    if assertion
+        .options
+        .iter()
+        .any(|o| matches!(o, AssertOption::TauPriority(..)))
+    {
+        return Err("`:[tau priority]` is not applied on workers yet");
+    }
+    let AssertionKind::Property {
+        process,
+        property,
+        model,
+    } = &assertion.kind
+    else {
+        return Err(
+            "only deadlock and divergence freedom are checked on workers yet: refinement and \
+             determinism need the specification's normal form on every worker",
+        );
+    };
+    let goal = match property {
+        // FDR's default model for deadlock freedom is FD.
+        Property::DeadlockFree => Goal::DeadlockFree {
+            divergences: model.is_none() || crate::check::with_divergences(*model),
+        },
+        Property::DivergenceFree => Goal::DivergenceFree,
+        _ => {
+            return Err(
+                "determinism needs the implementation's normal form on every worker: not \
+                 checked on workers yet",
+            );
+        }
+    };
+    let reduce = Reduce::chosen(script, asked, Purpose::Check, About::Assertion(index));
+    Ok(super::Prepared {
+        func: *process,
+        reduce,
+        goal,
+    })
+}
