@@ -103,3 +103,94 @@ fn every_model_s_deadlock_and_divergence_checks_agree_on_workers() {
 fn breaches_are_found_at_the_one_search_s_depth_and_read_back_from_the_workers() {
     assert_eq!(checks_alike("tests/fixtures/cluster/checks.csp"), 14);
 }
+
+/// `symcsp ARGS --format json`'s assertions.
+fn assertions_of(args: &[&str]) -> Vec<serde_json::Value> {
+    let output = assert_cmd::Command::cargo_bin("symcsp")
+        .expect("the binary is built")
+        .args(args)
+        .args(["--format", "json"])
+        .timeout(Duration::from_secs(120))
+        .output()
+        .expect("runs");
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| {
+        panic!(
+            "{args:?}: {e}: {text}{}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    report["assertions"].as_array().expect("assertions").clone()
+}
+
+#[test]
+fn check_on_workers_and_on_processes_answers_as_one_search() {
+    let file = "tests/fixtures/cluster/checks.csp";
+    let one = assertions_of(&["check", file]);
+    for args in [
+        vec!["check", file, "--workers", "3"],
+        vec!["cluster", "--local", "2", "check", file],
+        vec!["cluster", "--local", "3", "check", file, "--workers", "2"],
+    ] {
+        let many = assertions_of(&args);
+        assert_eq!(many.len(), one.len(), "{args:?}");
+        for (theirs, mine) in one.iter().zip(&many) {
+            let at = format!("{args:?}: assertion {}", theirs["index"]);
+            assert_eq!(mine["result"], theirs["result"], "{at}");
+            assert_eq!(mine["symmetry"], theirs["symmetry"], "{at}");
+            if theirs["result"] == "passed" && theirs["counterexample"].is_null() {
+                assert_eq!(mine["states"], theirs["states"], "{at}");
+                assert_eq!(mine["transitions"], theirs["transitions"], "{at}");
+            } else {
+                let steps =
+                    |v: &serde_json::Value| v["counterexample"]["steps"].as_array().map(Vec::len);
+                assert_eq!(steps(mine), steps(theirs), "{at}: path length");
+                assert_eq!(
+                    mine["counterexample"]["kind"], theirs["counterexample"]["kind"],
+                    "{at}"
+                );
+            }
+            assert!(
+                mine["notes"][0]
+                    .as_str()
+                    .is_some_and(|n| n.starts_with("checked on")),
+                "{at}: {}",
+                mine["notes"]
+            );
+        }
+    }
+}
+
+#[test]
+fn assertions_that_do_not_run_on_workers_are_named_with_the_reason() {
+    let output = assert_cmd::Command::cargo_bin("symcsp")
+        .expect("the binary is built")
+        .args(["check", "models/buffers.csp", "--workers", "2"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.contains("`--assert 7 --assert 8 --assert 9 --assert 10` picks those that do")
+            && err.contains("assertion 1: only deadlock and divergence freedom"),
+        "{err}"
+    );
+    // The static check and the deadlock checks run.
+    let picked = assertions_of(&[
+        "check",
+        "models/buffers.csp",
+        "--workers",
+        "2",
+        "--assert",
+        "7",
+        "--assert",
+        "8",
+        "--assert",
+        "11",
+    ]);
+    let results: Vec<&str> = picked
+        .iter()
+        .map(|a| a["result"].as_str().unwrap())
+        .collect();
+    assert_eq!(results, ["passed", "passed", "passed"]);
+}

@@ -116,7 +116,7 @@ pub struct Reduced {
 }
 
 impl Reduced {
-    fn of(symmetry: &Symmetry, strategy: Strategy) -> Reduced {
+    pub(crate) fn of(symmetry: &Symmetry, strategy: Strategy) -> Reduced {
         Reduced {
             structure: None,
             types: symmetry
@@ -131,7 +131,7 @@ impl Reduced {
     }
 
     /// A reduction by the structural group `how` found, of `order`.
-    fn structural(order: usize, how: String) -> Reduced {
+    pub(crate) fn structural(order: usize, how: String) -> Reduced {
         Reduced {
             types: Vec::new(),
             group_order: Default::default(),

@@ -48,6 +48,9 @@ pub struct Request<'a> {
     pub symmetry: Option<&'a str>,
     /// `--strategy`: how representatives are found.
     pub strategy: Strategy,
+    /// `--workers`, `--processes`, `--process`, `--hostfile`: where the
+    /// assertions run, when on a cluster.
+    pub cluster: &'a super::limits::ClusterArgs,
 }
 
 #[derive(Serialize)]
@@ -127,6 +130,10 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         );
     }
     let budget = request.limits.budget();
+    let topology = match on_cluster(request, &script, &chosen, reduce.as_ref()) {
+        Ok(topology) => topology,
+        Err(problem) => return fail_with(format, request.file, &problem, out, err),
+    };
     let mut progress = ProgressLine::new(request.limits.progress);
     let mut printer = Printer {
         script: &script,
@@ -139,6 +146,30 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             symmetry: reduce.clone(),
             strategy: request.strategy,
         };
+        // A static check (`:[symmetric]:`) searches nothing: it is made
+        // in place, as without the cluster.
+        let is_static = matches!(
+            script.assertions[index].kind,
+            crate::script::ir::AssertionKind::Symmetric { .. }
+        );
+        if let (Some(topology), false) = (&topology, is_static) {
+            let outcome = super::cluster::check(request, (&script, index), topology, &budget)
+                .and_then(|result| {
+                    let counterexample = match &result.counterexample {
+                        Some(cx) => Some(printer.render(cx)?),
+                        None => None,
+                    };
+                    Ok(Checked {
+                        result,
+                        counterexample,
+                    })
+                });
+            if format == Format::Plain {
+                say(out, &plain(&script, index, &outcome, request.limits));
+            }
+            outcomes.push((index, outcome));
+            continue;
+        }
         let handle = CheckHandle::spawn_reduced(script.clone(), index, budget.clone(), asked);
         while !handle.wait(progress.interval()) {
             // What the check decided about symmetry, once it has (before
@@ -201,6 +232,64 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     } else {
         0
     }
+}
+
+/// The cluster the assertions run on, when the cluster's options ask
+/// for one: every chosen assertion must be one the workers check (else
+/// the error says which are, and why the others are not); the strategy
+/// must choose by content.
+fn on_cluster(
+    request: &Request,
+    script: &Script,
+    chosen: &[usize],
+    reduce: Option<&crate::symmetry::spec::Reduce>,
+) -> Result<Option<crate::cluster::Topology>, String> {
+    if !request.cluster.asked() {
+        return Ok(None);
+    }
+    let topology = request.cluster.topology()?;
+    if matches!(
+        request.strategy,
+        Strategy::Exact | Strategy::Segmented | Strategy::Flooding
+    ) {
+        return Err(format!(
+            "error: the {} strategy does not run on workers: it chooses among images by the \
+             order one process met its states, so workers would disagree; use --strategy fdr \
+             or sorted\n",
+            request.strategy
+        ));
+    }
+    let mut distributed = Vec::new();
+    let mut refused = Vec::new();
+    for &number in chosen {
+        if let crate::script::ir::AssertionKind::Symmetric { .. } =
+            script.assertions[number - 1].kind
+        {
+            // Static: made in place.
+            continue;
+        }
+        match crate::cluster::judge::assertion_goal(script, number - 1, reduce) {
+            Ok(_) => distributed.push(number.to_string()),
+            Err(why) => refused.push(format!("  assertion {number}: {why}\n")),
+        }
+    }
+    if refused.is_empty() {
+        return Ok(Some(topology));
+    }
+    let pick = if distributed.is_empty() {
+        "none of the assertions chosen runs on workers".to_string()
+    } else {
+        format!(
+            "`--assert {}` picks those that do",
+            distributed.join(" --assert ")
+        )
+    };
+    Err(format!(
+        "error: these assertions are not checked on workers yet ({pick}; without \
+         --workers, --processes and --hostfile every assertion is checked in one \
+         search):\n{}",
+        refused.concat()
+    ))
 }
 
 /// A check's result with its counterexample in words.

@@ -257,6 +257,101 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     }
 }
 
+/// Assertion `index` of `script` checked on the cluster `topology`
+/// (one of the assertions [`crate::cluster::judge::assertion_goal`]
+/// accepts): its result as the one search's, the counterexample on
+/// process 0 only, with a note of where it ran.
+pub(super) fn check(
+    request: &super::check::Request,
+    (script, index): (&crate::script::Script, usize),
+    topology: &Topology,
+    budget: &Budget,
+) -> Result<crate::check::CheckResult, crate::syntax::Diagnostic> {
+    use crate::check::{CheckResult, Verdict};
+    let assertion = &script.assertions[index];
+    let symmetry = request.symmetry.map(str::to_string);
+    let live = Arc::new(Live::default());
+    let budget = Budget {
+        live: Some(live.clone()),
+        ..budget.clone()
+    }
+    .started();
+    let job = Job {
+        file: request.file.to_path_buf(),
+        prepare: {
+            let symmetry = symmetry.clone();
+            Arc::new(move |loaded: &mut Loaded| {
+                let asked = match &symmetry {
+                    Some(text) => Some(Reduce::requested(&mut loaded.script, text)?),
+                    None => None,
+                };
+                crate::cluster::judge::assertion_goal(&loaded.script, index, asked.as_ref())
+                    .map_err(str::to_string)
+            })
+        },
+        strategy: request.strategy,
+        options: format!(
+            "check assertion {index} symmetry {symmetry:?} strategy {} max-states {:?} \
+             timeout {:?} max-memory {:?}",
+            request.strategy, budget.max_states, budget.timeout, budget.max_memory
+        ),
+        budget,
+        connect_wait: request.cluster.connect_wait(),
+        script: crate::cluster::script_hash(script),
+        round_states: crate::cluster::ROUND_STATES,
+    };
+    let mut progress = ProgressLine::new(request.limits.progress && topology.process == 0);
+    let describe = |live: &Live, elapsed| {
+        format!(
+            "checking assertion {} on {} process{} x {} worker{}: {}",
+            index + 1,
+            topology.processes(),
+            if topology.processes() == 1 { "" } else { "es" },
+            topology.workers,
+            if topology.workers == 1 { "" } else { "s" },
+            counters(&super::progress::progress_of(live, elapsed), "states")
+        )
+    };
+    let found = progress
+        .watch(&live, describe, || crate::cluster::explore(&job, topology))
+        .map_err(|e| crate::syntax::Diagnostic::error(assertion.span, e.to_string()))?;
+    let check = found.check.expect("a check's goal answers");
+    let verdict = match (check.holds, found.exploration.stopped) {
+        (Some(holds), _) if holds != assertion.negated => Verdict::Passed,
+        (Some(_), _) => Verdict::Failed,
+        (None, stopped) => {
+            Verdict::Inconclusive(stopped.unwrap_or(crate::budget::Stopped::Cancelled))
+        }
+    };
+    let mut notes = vec![format!(
+        "checked on {} process{} x {} worker{} (timely dataflow){}",
+        topology.processes(),
+        if topology.processes() == 1 { "" } else { "es" },
+        topology.workers,
+        if topology.workers == 1 { "" } else { "s" },
+        if check.holds == Some(false) && topology.process != 0 {
+            "; process 0 shows the counterexample"
+        } else {
+            ""
+        }
+    )];
+    notes.extend(check.notes);
+    let inconclusive = matches!(verdict, Verdict::Inconclusive(_));
+    Ok(CheckResult {
+        verdict,
+        states: found.exploration.states,
+        transitions: found.exploration.transitions,
+        depth: found.exploration.depth,
+        seconds: found.exploration.seconds,
+        counterexample: check.counterexample,
+        notes,
+        reasons: Vec::new(),
+        searched: true,
+        symmetry: check.reduced,
+        stage: inconclusive.then(|| "searching".to_string()),
+    })
+}
+
 /// `symcsp cluster --local N COMMAND...`: runs COMMAND as the N processes
 /// of a cluster on this machine (free ports of 127.0.0.1, a host file of
 /// its own), process 0's output as its own; another process's errors are
@@ -283,10 +378,13 @@ fn local_cluster(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<u8, String> {
-    if !matches!(command.first().map(String::as_str), Some("explore")) {
+    if !matches!(
+        command.first().map(String::as_str),
+        Some("explore" | "check")
+    ) {
         return Err(
-            "cluster --local runs `explore FILE ...` (for example `symcsp cluster --local 2 \
-             explore model.csp System`)"
+            "cluster --local runs `explore FILE ...` or `check FILE ...` (for example \
+             `symcsp cluster --local 2 explore model.csp System`)"
                 .to_string(),
         );
     }

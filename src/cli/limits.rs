@@ -195,39 +195,6 @@ fn parse_memory(text: &str) -> Result<MemoryLimit, String> {
     Ok(MemoryLimit(Some(bytes as u64)))
 }
 
-/// The cluster's options where they do not apply yet (`check`): hidden,
-/// read only to say so instead of a parser's "unexpected argument".
-#[derive(Args, Debug, Clone, Default)]
-pub struct NotDistributed {
-    #[arg(long, hide = true, num_args = 0..=1, value_name = "W")]
-    workers: Option<Option<String>>,
-    #[arg(long, hide = true, num_args = 0..=1, value_name = "N")]
-    processes: Option<Option<String>>,
-    #[arg(long = "process", id = "check_process", hide = true, num_args = 0..=1)]
-    process: Option<Option<String>>,
-    #[arg(long, hide = true, num_args = 0..=1, value_name = "FILE")]
-    hostfile: Option<Option<String>>,
-}
-
-impl NotDistributed {
-    /// Why the command cannot do what was asked, if a cluster's option
-    /// was given.
-    pub fn refusal(&self) -> Option<String> {
-        let given = [
-            (self.workers.is_some(), "--workers"),
-            (self.processes.is_some(), "--processes"),
-            (self.process.is_some(), "--process"),
-            (self.hostfile.is_some(), "--hostfile"),
-        ];
-        let (_, option) = given.iter().find(|(given, _)| *given)?;
-        Some(format!(
-            "error: {option}: checks do not run on workers yet; `symcsp check` runs each \
-             assertion in one search (on --threads), and `symcsp explore` runs on workers \
-             (docs/distributed.md)\n"
-        ))
-    }
-}
-
 /// Where the search runs, when not on the usual search's threads.
 #[derive(Args, Debug, Clone, Default)]
 pub struct ClusterArgs {

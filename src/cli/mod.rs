@@ -170,7 +170,8 @@ enum Command {
         /// How many processes.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
         local: u16,
-        /// The command each process runs (`explore FILE [PROCESS] ...`).
+        /// The command each process runs (`explore FILE [PROCESS] ...` or
+        /// `check FILE ...`).
         #[arg(
             value_name = "COMMAND",
             trailing_var_arg = true,
@@ -210,7 +211,7 @@ enum Command {
         #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = Strategy::parse)]
         strategy: Strategy,
         #[command(flatten)]
-        not_distributed: limits::NotDistributed,
+        cluster: limits::ClusterArgs,
     },
     /// Show the representative of a state's symmetry class beside the
     /// state: the permutation, the component bijection, every partition
@@ -456,11 +457,8 @@ fn run_command(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> u8
             limits,
             symmetry,
             strategy,
-            not_distributed,
+            cluster,
         } => {
-            if let Some(refusal) = not_distributed.refusal() {
-                return fail_with(format, &file, &refusal, out, err);
-            }
             let request = check::Request {
                 file: &file,
                 assertions: &assertions,
@@ -468,6 +466,7 @@ fn run_command(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> u8
                 limits: &limits,
                 symmetry: symmetry.as_deref(),
                 strategy,
+                cluster: &cluster,
             };
             check::run(&request, out, err)
         }

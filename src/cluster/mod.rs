@@ -228,6 +228,8 @@ pub struct ClusterCheck {
     pub counterexample: Option<crate::check::counterexample::Counterexample>,
     /// What describing the counterexample had to say.
     pub notes: Vec<String>,
+    /// What the workers' search was reduced by, if anything.
+    pub reduced: Option<crate::check::Reduced>,
 }
 
 /// Why a cluster could not run or finish.

@@ -16,6 +16,7 @@
 use rustc_hash::FxHashSet;
 
 use crate::budget::{Meter, Stopped, Ticker};
+use crate::check::Reduced;
 use crate::check::product::Judgement;
 use crate::eval::EvalError;
 use crate::eval::value::bytes::DecodeError;
@@ -24,6 +25,7 @@ use crate::lts::machine::{Machine, Moves};
 use crate::lts::search::Canonicaliser;
 use crate::lts::store::StateStore;
 use crate::process::{Processes, TAU, TICK};
+use crate::symmetry::search_system::Reduction;
 use crate::symmetry::search_system::SearchSystem;
 
 use super::exchange::{Message, Rounds};
@@ -59,6 +61,22 @@ pub fn partition(
     built.procs.replace_meter(meter.clone());
     let components = built.machine.components();
     let judging = Judging::new(prepared.goal, components);
+    let reduced = match &built.reduction {
+        Reduction::Reduced(system) => Some(Reduced::of(system.symmetry(), job.strategy)),
+        Reduction::Structural { reduction, how } => {
+            Some(Reduced::structural(reduction.order(), how.clone()))
+        }
+        // A check is never silently unreduced.
+        Reduction::NotMappable { .. } | Reduction::Refused(_) if judging.is_some() => {
+            return Err(ClusterError::Worker {
+                worker: me,
+                message: "the symmetry asked for cannot reduce this check (`symcsp check` \
+                          without the cluster's options says why)"
+                    .to_string(),
+            });
+        }
+        _ => None,
+    };
     // A check's rows carry the specification's node after the components.
     let width = components + usize::from(judging.is_some());
     let canonicaliser = built.reduction.canonicaliser();
@@ -203,6 +221,7 @@ pub fn partition(
         return Ok(found);
     };
     let mut check = ClusterCheck {
+        reduced,
         holds: match (&violation, stopped) {
             (Some(_), _) => Some(false),
             (None, None) => Some(true),
@@ -233,7 +252,6 @@ fn described(
     steps: &[PathStep],
     notes: &mut Vec<String>,
 ) -> Result<crate::check::counterexample::Counterexample, String> {
-    use crate::symmetry::search_system::Reduction;
     let recorded =
         judge::recorded(&mut built.machine, &mut built.procs, steps).map_err(|e| e.to_string())?;
     // Unreduced, the path read back is a path of this worker's system
