@@ -292,7 +292,7 @@ fn a_topology_that_cannot_run_is_an_error_at_start() {
     assert_eq!(code, 2);
     assert!(
         err.contains("these assertions are not checked on workers yet")
-            && err.contains("assertion 1: only deadlock and divergence freedom"),
+            && err.contains("assertion 2: a reduced refinement check permutes"),
         "{err}"
     );
     let (code, err) = failing(&["explore", model, "--workers", "2", "--dot", "x.dot"]);

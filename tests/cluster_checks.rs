@@ -9,16 +9,17 @@ mod shipped;
 use std::sync::Arc;
 use std::time::Duration;
 
-use symcsp::check::{CheckResult, Verdict};
+use symcsp::check::{Asked, CheckResult, Verdict};
 use symcsp::cluster::judge::assertion_goal;
 use symcsp::cluster::{ClusterCheck, Job, Topology};
 use symcsp::lts::Budget;
+use symcsp::symmetry::spec::Reduce;
 
 /// Assertion `index` of `file` checked on `workers` threads, expanding
-/// at most `round_states` a round.
+/// at most `round_states` a round, reduced as `asked` (`None`: as the
+/// assertion says).
 fn on_workers(
-    file: &str,
-    index: usize,
+    (file, index, asked): (&str, usize, Option<Reduce>),
     workers: usize,
     round_states: usize,
 ) -> (ClusterCheck, u64) {
@@ -26,7 +27,7 @@ fn on_workers(
     let job = Job {
         file: file.into(),
         prepare: Arc::new(move |loaded: &mut symcsp::types::Loaded| {
-            assertion_goal(&loaded.script, index, None).map_err(str::to_string)
+            assertion_goal(&loaded.script, index, asked.as_ref()).map_err(str::to_string)
         }),
         strategy: Default::default(),
         budget: Budget::default(),
@@ -39,32 +40,38 @@ fn on_workers(
     (found.check.expect("a check"), found.exploration.states)
 }
 
-/// The one search's answer to assertion `index` of `file`.
-fn in_one_search(file: &str, index: usize) -> CheckResult {
+/// The one search's answer to assertion `index` of `file`, reduced as
+/// `asked`.
+fn in_one_search(file: &str, index: usize, asked: Option<Reduce>) -> CheckResult {
     let loaded = symcsp::types::load_file(std::path::Path::new(file)).expect("loads");
+    let asked = Asked {
+        symmetry: asked,
+        ..Asked::default()
+    };
     symcsp::stack::with_large_stack(|| {
-        symcsp::check::check(&loaded.script, index, &Budget::default()).expect("checks")
+        symcsp::check::check_with(&loaded.script, index, &Budget::default(), &asked)
+            .expect("checks")
     })
 }
 
-/// Every assertion of `file` that workers check agrees with the one
-/// search; how many there were.
-fn checks_alike(file: &str) -> usize {
+/// Every assertion of `file` that workers check, reduced as `asked`,
+/// agrees with the one search; how many there were.
+fn checks_alike(file: &str, asked: Option<Reduce>) -> usize {
     let loaded = symcsp::types::load_file(std::path::Path::new(file)).expect("loads");
     let mut compared = 0;
     for index in 0..loaded.script.assertions.len() {
-        if assertion_goal(&loaded.script, index, None).is_err() {
+        if assertion_goal(&loaded.script, index, asked.as_ref()).is_err() {
             continue;
         }
         let negated = loaded.script.assertions[index].negated;
-        let one = in_one_search(file, index);
+        let one = in_one_search(file, index, asked.clone());
         let property_holds = match one.verdict {
             Verdict::Passed => !negated,
             Verdict::Failed => negated,
             Verdict::Inconclusive(_) => panic!("{file} #{index}: inconclusive"),
         };
         for (workers, round_states) in [(3, 7), (2, 1 << 16)] {
-            let (check, states) = on_workers(file, index, workers, round_states);
+            let (check, states) = on_workers((file, index, asked.clone()), workers, round_states);
             let at = format!("{file} assertion {} on {workers} workers", index + 1);
             assert_eq!(check.holds, Some(property_holds), "{at}");
             if property_holds {
@@ -91,17 +98,28 @@ fn checks_alike(file: &str) -> usize {
 }
 
 #[test]
-fn every_model_s_deadlock_and_divergence_checks_agree_on_workers() {
-    let mut compared = 0;
+fn every_model_s_checks_agree_on_workers_reduced_and_unreduced() {
+    let (mut reduced, mut unreduced) = (0, 0);
     for model in shipped::models() {
-        compared += checks_alike(&format!("models/{model}.csp"));
+        let file = format!("models/{model}.csp");
+        reduced += checks_alike(&file, None);
+        unreduced += checks_alike(&file, Some(Reduce::Off));
     }
-    assert!(compared >= 10, "{compared} assertions compared");
+    assert!(reduced >= 20, "{reduced} assertions compared as they ask");
+    assert!(unreduced >= 40, "{unreduced} assertions compared unreduced");
 }
 
 #[test]
 fn breaches_are_found_at_the_one_search_s_depth_and_read_back_from_the_workers() {
-    assert_eq!(checks_alike("tests/fixtures/cluster/checks.csp"), 14);
+    assert_eq!(checks_alike("tests/fixtures/cluster/checks.csp", None), 14);
+}
+
+#[test]
+fn refinement_against_a_normal_form_made_on_every_worker_agrees() {
+    assert_eq!(
+        checks_alike("tests/fixtures/cluster/refinement.csp", None),
+        15
+    );
 }
 
 /// `symcsp ARGS --format json`'s assertions.
@@ -125,7 +143,17 @@ fn assertions_of(args: &[&str]) -> Vec<serde_json::Value> {
 
 #[test]
 fn check_on_workers_and_on_processes_answers_as_one_search() {
-    let file = "tests/fixtures/cluster/checks.csp";
+    for file in [
+        "tests/fixtures/cluster/checks.csp",
+        "tests/fixtures/cluster/refinement.csp",
+    ] {
+        answers_as_one_search(file);
+    }
+}
+
+/// `check FILE` on workers, on two processes and on three processes of
+/// two workers gives what it gives in one search.
+fn answers_as_one_search(file: &str) {
     let one = assertions_of(&["check", file]);
     for args in [
         vec!["check", file, "--workers", "3"],
@@ -162,7 +190,7 @@ fn check_on_workers_and_on_processes_answers_as_one_search() {
 }
 
 #[test]
-fn assertions_that_do_not_run_on_workers_are_named_with_the_reason() {
+fn assertions_that_do_not_run_on_workers_are_named_with_the_reason_and_the_rest_run() {
     let output = assert_cmd::Command::cargo_bin("symcsp")
         .expect("the binary is built")
         .args(["check", "models/buffers.csp", "--workers", "2"])
@@ -171,11 +199,11 @@ fn assertions_that_do_not_run_on_workers_are_named_with_the_reason() {
     assert_eq!(output.status.code(), Some(2));
     let err = String::from_utf8_lossy(&output.stderr);
     assert!(
-        err.contains("`--assert 7 --assert 8 --assert 9 --assert 10` picks those that do")
-            && err.contains("assertion 1: only deadlock and divergence freedom"),
+        err.contains("`--assert 1 --assert 3 --assert 5 --assert 7 --assert 8 --assert 9 --assert 10` picks those that do")
+            && err.contains("assertion 2: a reduced refinement check permutes"),
         "{err}"
     );
-    // The static check and the deadlock checks run.
+    // The static check, refinement and the deadlock checks run.
     let picked = assertions_of(&[
         "check",
         "models/buffers.csp",

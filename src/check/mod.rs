@@ -634,17 +634,7 @@ fn run(
             let spec_process = spec.0;
             let (imp, compiling) = process(procs, imp)?;
             let (normaliser, root) = normalise(procs, spec.0, None, "specification")?;
-            let refusals = model != Model::Traces;
-            let divergences = with_divergences(Some(model));
-            let spec: Box<dyn Specification> = match model {
-                Model::Revivals | Model::RevivalsDivergences => {
-                    Box::new(NormalForm::new(normaliser, Revivals))
-                }
-                Model::Refusals | Model::RefusalsDivergences => {
-                    Box::new(NormalForm::new(normaliser, RefusalTesting))
-                }
-                _ => Box::new(NormalForm::new(normaliser, Refines)),
-            };
+            let (spec, refusals, divergences) = refinement(normaliser, model);
             searched::product(
                 procs,
                 (imp, &compiling),
@@ -739,6 +729,25 @@ fn trace_check(
 /// is then a failure, and after one of the specification's anything
 /// goes. The refusal-testing and revivals models (R, V) judge
 /// deadlock freedom, determinism and traces as the failures model does.
+/// The specification of a refinement check in `model` against the
+/// normal form `normaliser` makes; whether it judges refusals and
+/// divergences.
+pub(crate) fn refinement(
+    normaliser: Normaliser,
+    model: Model,
+) -> (Box<dyn Specification>, bool, bool) {
+    let spec: Box<dyn Specification> = match model {
+        Model::Revivals | Model::RevivalsDivergences => {
+            Box::new(NormalForm::new(normaliser, Revivals))
+        }
+        Model::Refusals | Model::RefusalsDivergences => {
+            Box::new(NormalForm::new(normaliser, RefusalTesting))
+        }
+        _ => Box::new(NormalForm::new(normaliser, Refines)),
+    };
+    (spec, model != Model::Traces, with_divergences(Some(model)))
+}
+
 pub(crate) fn with_divergences(model: Option<Model>) -> bool {
     matches!(
         model,
@@ -754,7 +763,7 @@ fn constant(procs: &Processes, func: FuncId) -> Result<(Value, Span), EvalError>
 
 /// The process state of an assertion's operand, and the stage of
 /// compiling it (which names it), within which it was made.
-fn process(procs: &mut Processes, func: FuncId) -> Result<(ProcId, String), EvalError> {
+pub(crate) fn process(procs: &mut Processes, func: FuncId) -> Result<(ProcId, String), EvalError> {
     let stage = compiling(procs.script(), func);
     let made = constant(procs, func).and_then(|(value, span)| procs.state(&value, span));
     match made {

@@ -394,6 +394,97 @@ impl Normaliser {
             .collect()
     }
 
+    /// `node` as bytes: its member states, each as its components'
+    /// encodings, sorted, so that another process with the same script
+    /// reads back the same node ([`Normaliser::read_node`]) whatever
+    /// order it made its states in. A normal form keeping its states as
+    /// keys (under symmetry) has none.
+    pub fn write_node(
+        &self,
+        procs: &Processes,
+        node: NodeId,
+        out: &mut Vec<u8>,
+    ) -> Result<(), String> {
+        use crate::eval::value::bytes::Writer;
+        if self.keyed.is_some() {
+            return Err("a normal form under symmetry does not cross between processes".into());
+        }
+        let mut row = Vec::new();
+        let mut members: Vec<Vec<u8>> = Vec::new();
+        for &state in self.nodes[node as usize].members.iter() {
+            self.states.read(state, &mut row);
+            let mut bytes = Vec::new();
+            for (slot, &local) in row.iter().enumerate() {
+                let mut encoded = Vec::new();
+                procs.encode_state(self.machine.process_state(slot, local), &mut encoded)?;
+                Writer { out: &mut bytes }.count(encoded.len());
+                bytes.extend_from_slice(&encoded);
+            }
+            members.push(bytes);
+        }
+        members.sort_unstable();
+        let w = &mut Writer { out };
+        w.count(members.len());
+        for member in members {
+            w.count(member.len());
+            w.out.extend_from_slice(&member);
+        }
+        Ok(())
+    }
+
+    /// The node whose members `bytes` (from [`Normaliser::write_node`])
+    /// hold, in this normaliser's numbering: made if new. `Ok(Err)` when
+    /// the bytes are not a node.
+    pub fn read_node(
+        &mut self,
+        procs: &mut Processes,
+        bytes: &[u8],
+    ) -> EvalResult<Result<NodeId, String>> {
+        match self.members_of(procs, bytes) {
+            Ok(members) => self.node_of(procs, members).map(Ok),
+            Err(malformed) => Ok(Err(malformed)),
+        }
+    }
+
+    /// The states (numbered here, made if new) whose encodings `bytes`
+    /// hold, as [`Normaliser::write_node`] writes them.
+    fn members_of(&mut self, procs: &mut Processes, bytes: &[u8]) -> Result<Vec<u32>, String> {
+        use crate::eval::value::bytes::Reader;
+        let cut = || "a normal form's node is cut short".to_string();
+        let mut reader = Reader::new(procs.script(), bytes);
+        let count = reader.count().map_err(|e| e.to_string())?;
+        let mut at = bytes.len() - reader.remaining();
+        let width = self.machine.components();
+        let mut members = Vec::with_capacity(count.min(bytes.len()));
+        let mut row = Vec::with_capacity(width);
+        for _ in 0..count {
+            let mut reader = Reader::new(procs.script(), &bytes[at..]);
+            let length = reader.count().map_err(|e| e.to_string())?;
+            let start = bytes.len() - reader.remaining();
+            let member = bytes.get(start..start + length).ok_or_else(cut)?;
+            at = start + length;
+            row.clear();
+            let mut k = 0;
+            for slot in 0..width {
+                let mut reader = Reader::new(procs.script(), &member[k..]);
+                let length = reader.count().map_err(|e| e.to_string())?;
+                let begin = member.len() - reader.remaining();
+                let state = member.get(begin..begin + length).ok_or_else(cut)?;
+                let state = procs.decode_state(state).map_err(|e| e.to_string())?;
+                row.push(self.machine.local_of(slot, state));
+                k = begin + length;
+            }
+            if k != member.len() {
+                return Err("a normal form's state has more than its components".into());
+            }
+            members.push(self.states.insert(&row).0);
+        }
+        if at != bytes.len() {
+            return Err("a normal form's node has more than its members".into());
+        }
+        Ok(members)
+    }
+
     /// The moves of specification state `state`, computed once. A
     /// budget that stops the work here says it stopped in the
     /// specification (the search's own counts may still be zero).

@@ -156,6 +156,35 @@ pub trait Specification: Send {
         None
     }
 
+    /// `node` as bytes that another process with the same script reads
+    /// back as the same node ([`Specification::read_node`]), however it
+    /// numbered its nodes: a fixed specification's number, a normal
+    /// form's member states. The cluster's workers send nodes so.
+    fn write_node(
+        &self,
+        _procs: &Processes,
+        node: NodeId,
+        out: &mut Vec<u8>,
+    ) -> Result<(), String> {
+        crate::eval::value::bytes::Writer { out }.u32(node);
+        Ok(())
+    }
+
+    /// The node `bytes` (from [`Specification::write_node`]) are, in
+    /// this process's numbering; `Ok(Err)` when they are not a node.
+    fn read_node(
+        &mut self,
+        procs: &mut Processes,
+        bytes: &[u8],
+    ) -> EvalResult<Result<NodeId, String>> {
+        let mut reader = crate::eval::value::bytes::Reader::new(procs.script(), bytes);
+        Ok(match reader.u32() {
+            Ok(node @ (0 | 1)) if reader.is_done() => Ok(node),
+            Ok(node) => Err(format!("node {node} of a fixed specification")),
+            Err(e) => Err(e.to_string()),
+        })
+    }
+
     /// The normal form a counterexample shows the specification's
     /// states from, if it shows them.
     fn shown_normal_form(&self) -> Option<&Normaliser> {

@@ -18,6 +18,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::check::counterexample::RowPath;
+use crate::check::normal::Normaliser;
 use crate::check::product::{Judgement, Product};
 use crate::check::spec::{Anything, DeadlockFree, Specification};
 use crate::eval::EvalResult;
@@ -34,7 +35,8 @@ use super::rows::Link;
 pub struct PathStep {
     /// Its component states' encodings, each with its length.
     pub row: Vec<u8>,
-    pub node: u32,
+    /// Its specification node's encoding ([`Specification::write_node`]).
+    pub node: Vec<u8>,
     /// The event of the move that reached it and the state it came from
     /// (worker, number): none for the initial state.
     pub from: Option<(u32, u32, u32)>,
@@ -63,24 +65,35 @@ pub struct Judging {
 }
 
 impl Judging {
-    /// The judging `goal` asks for, none when it explores.
-    pub fn new(goal: Goal, width: usize) -> Option<Judging> {
-        let (spec, refusals, divergences): (Box<dyn Specification>, bool, bool) = match goal {
-            Goal::Explore => return None,
-            Goal::DeadlockFree { divergences } => (Box::new(DeadlockFree), true, divergences),
-            Goal::DivergenceFree => (Box::new(Anything), false, true),
-        };
-        Some(Judging {
+    /// The judging `goal` asks for, none when it explores: a refinement's
+    /// specification is normalised in `procs`, the implementation's.
+    pub fn new(goal: Goal, procs: &mut Processes, width: usize) -> EvalResult<Option<Judging>> {
+        let (spec, root, refusals, divergences): (Box<dyn Specification>, u32, bool, bool) =
+            match goal {
+                Goal::Explore => return Ok(None),
+                Goal::DeadlockFree { divergences } => {
+                    (Box::new(DeadlockFree), 0, true, divergences)
+                }
+                Goal::DivergenceFree => (Box::new(Anything), 0, false, true),
+                Goal::Refinement { spec, model } => {
+                    let (process, stage) = crate::check::process(procs, spec)?;
+                    let (normaliser, root) = Normaliser::new(procs, process, None)
+                        .map_err(|e| e.during(|| format!("normalising {stage}")))?;
+                    let (spec, refusals, divergences) = crate::check::refinement(normaliser, model);
+                    (spec, root, refusals, divergences)
+                }
+            };
+        Ok(Some(Judging {
             product: Product::new(spec, refusals, divergences, width),
             divergences,
-            root: 0,
+            root,
             next_nodes: Vec::new(),
             parents: Vec::new(),
             levels: Vec::new(),
             tau_out: Vec::new(),
             tau_in: Vec::new(),
             breach: None,
-        })
+        }))
     }
 
     /// Records a row stored as `id` (`new` the first time), reached from
@@ -221,53 +234,70 @@ impl Judging {
             w.count(state.len());
             bytes.extend_from_slice(&state);
         }
+        let mut node = Vec::new();
+        self.product.spec.write_node(procs, row[width], &mut node)?;
         Ok(PathStep {
             row: bytes,
-            node: row[width],
+            node,
             from: self.parents[id as usize],
         })
     }
 }
 
 /// The path whose steps (from the breach back to the initial state)
-/// `steps` are, in `machine`'s numbering: rows with their nodes.
+/// `steps` are, in `machine`'s numbering: rows with their nodes (`spec`'s).
 pub fn recorded(
-    machine: &mut Machine,
-    procs: &mut Processes,
+    (machine, procs, spec): (&mut Machine, &mut Processes, &mut dyn Specification),
     steps: &[PathStep],
-) -> Result<RowPath, DecodeError> {
-    let width = machine.components();
+) -> EvalResult<Result<RowPath, DecodeError>> {
     let mut path = RowPath {
         events: Vec::with_capacity(steps.len()),
         rows: Vec::with_capacity(steps.len()),
     };
     for step in steps.iter().rev() {
-        let mut row = Vec::with_capacity(width + 1);
-        let mut at = 0;
-        for slot in 0..width {
-            let mut reader = Reader::new(procs.script(), &step.row[at..]);
-            let length = reader.count()?;
-            let start = step.row.len() - reader.remaining();
-            let bytes = step
-                .row
-                .get(start..start + length)
-                .ok_or_else(|| DecodeError("a counterexample's state is cut short".to_string()))?;
-            let state = procs.decode_state(bytes)?;
-            row.push(machine.local_of(slot, state));
-            at = start + length;
+        let mut row = match row_of(machine, procs, &step.row) {
+            Ok(row) => row,
+            Err(malformed) => return Ok(Err(malformed)),
+        };
+        match spec.read_node(procs, &step.node)? {
+            Ok(node) => row.push(node),
+            Err(malformed) => return Ok(Err(DecodeError(malformed))),
         }
-        row.push(step.node);
         path.rows.push(row);
         if let Some((event, _, _)) = step.from {
             path.events.push(event);
         }
     }
     if path.events.len() + 1 != path.rows.len() {
-        return Err(DecodeError(
+        return Ok(Err(DecodeError(
             "a counterexample's path does not start at the initial state".to_string(),
-        ));
+        )));
     }
-    Ok(path)
+    Ok(Ok(path))
+}
+
+/// The row (in `machine`'s numbering) whose component states' encodings
+/// `bytes` hold, as [`Judging::step`] writes them.
+fn row_of(
+    machine: &mut Machine,
+    procs: &mut Processes,
+    bytes: &[u8],
+) -> Result<Vec<u32>, DecodeError> {
+    let width = machine.components();
+    let mut row = Vec::with_capacity(width + 1);
+    let mut at = 0;
+    for slot in 0..width {
+        let mut reader = Reader::new(procs.script(), &bytes[at..]);
+        let length = reader.count()?;
+        let start = bytes.len() - reader.remaining();
+        let state = bytes
+            .get(start..start + length)
+            .ok_or_else(|| DecodeError("a counterexample's state is cut short".to_string()))?;
+        let state = procs.decode_state(state)?;
+        row.push(machine.local_of(slot, state));
+        at = start + length;
+    }
+    Ok(row)
 }
 
 /// What assertion `index` of `script` asks the workers to do, if they
@@ -291,33 +321,47 @@ pub fn assertion_goal(
     {
         return Err("`:[tau priority]` is not applied on workers yet");
     }
-    let AssertionKind::Property {
-        process,
-        property,
-        model,
-    } = &assertion.kind
-    else {
-        return Err(
-            "only deadlock and divergence freedom are checked on workers yet: refinement and \
-             determinism need the specification's normal form on every worker",
-        );
-    };
-    let goal = match property {
-        // FDR's default model for deadlock freedom is FD.
-        Property::DeadlockFree => Goal::DeadlockFree {
-            divergences: model.is_none() || crate::check::with_divergences(*model),
-        },
-        Property::DivergenceFree => Goal::DivergenceFree,
-        _ => {
-            return Err(
-                "determinism needs the implementation's normal form on every worker: not \
-                 checked on workers yet",
-            );
-        }
-    };
     let reduce = Reduce::chosen(script, asked, Purpose::Check, About::Assertion(index));
+    let (process, goal) = match &assertion.kind {
+        AssertionKind::Refinement { spec, model, imp } => {
+            if reduce != Reduce::Off {
+                return Err(
+                    "a reduced refinement check permutes its normal form's nodes, which do not \
+                     cross between workers yet (`--symmetry off` checks it unreduced on workers)",
+                );
+            }
+            (
+                *imp,
+                Goal::Refinement {
+                    spec: *spec,
+                    model: *model,
+                },
+            )
+        }
+        AssertionKind::Property {
+            process,
+            property,
+            model,
+        } => {
+            let goal = match property {
+                // FDR's default model for deadlock freedom is FD.
+                Property::DeadlockFree => Goal::DeadlockFree {
+                    divergences: model.is_none() || crate::check::with_divergences(*model),
+                },
+                Property::DivergenceFree => Goal::DivergenceFree,
+                _ => {
+                    return Err(
+                        "determinism needs the implementation's normal form on every worker: \
+                         not checked on workers yet",
+                    );
+                }
+            };
+            (*process, goal)
+        }
+        _ => return Err("only refinement, deadlock and divergence freedom run on workers yet"),
+    };
     Ok(super::Prepared {
-        func: *process,
+        func: process,
         reduce,
         goal,
     })

@@ -122,6 +122,13 @@ pub enum Goal {
     DeadlockFree { divergences: bool },
     /// Look for a divergence (`:[divergence free]`).
     DivergenceFree,
+    /// Refinement of process `spec` (an assertion's operand) in `model`:
+    /// every worker normalises it, and nodes cross as their member
+    /// states.
+    Refinement {
+        spec: FuncId,
+        model: crate::syntax::ast::Model,
+    },
 }
 
 /// Makes a freshly loaded script ready: run alike by every worker of

@@ -18,6 +18,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use rustc_hash::FxHashMap;
+
+use crate::check::spec::Specification;
+use crate::eval::EvalResult;
 use crate::eval::value::bytes::{DecodeError, DecodeResult, Reader, Writer};
 use crate::lts::machine::Machine;
 use crate::process::Processes;
@@ -31,16 +35,21 @@ pub struct Batch {
     /// Definitions: per component state, its table, then its encoding
     /// (with its length); its code is the next of that table.
     pub defines: Vec<u8>,
+    /// In a check, the specification's nodes the rows use that the
+    /// receiver has not been sent before: each its encoding
+    /// ([`Specification::write_node`]) with its length; its code is the
+    /// next.
+    pub nodes: Vec<u8>,
     /// Rows: whether it was reached by ✓ and by τ (a byte of flags),
-    /// one code per component, then its link in a check (the node, the
-    /// parent's number plus one, the event).
+    /// one code per component, then its link in a check (the node's
+    /// code, the parent's number plus one, the event).
     pub rows: Vec<u8>,
     pub count: u64,
 }
 
 impl Batch {
     pub fn bytes(&self) -> usize {
-        self.defines.len() + self.rows.len()
+        self.defines.len() + self.nodes.len() + self.rows.len()
     }
 }
 
@@ -96,6 +105,10 @@ pub struct RowCodec {
     sent: Vec<Codes>,
     /// Per peer, per table: the local number of each code it defined.
     received: Vec<Vec<Vec<u32>>>,
+    /// Per peer: the codes of the nodes given there, and the nodes (in
+    /// this worker's numbering) of the codes it gave.
+    nodes_sent: Vec<FxHashMap<u32, u32>>,
+    nodes_received: Vec<Vec<u32>>,
 }
 
 impl RowCodec {
@@ -104,6 +117,8 @@ impl RowCodec {
             known: Vec::new(),
             sent: (0..peers).map(|_| Default::default()).collect(),
             received: vec![Vec::new(); peers],
+            nodes_sent: vec![FxHashMap::default(); peers],
+            nodes_received: vec![Vec::new(); peers],
         }
     }
 
@@ -152,11 +167,10 @@ impl RowCodec {
     }
 
     /// Appends `row` to `batch`, for worker `to`, defining what `to` has
-    /// not been sent yet.
+    /// not been sent yet (its link's node by `spec`).
     pub fn push(
         &mut self,
-        machine: &Machine,
-        procs: &Processes,
+        (machine, procs, spec): (&Machine, &Processes, Option<&dyn Specification>),
         (row, arrived): (&[u32], Arrived),
         to: usize,
         batch: &mut Batch,
@@ -201,10 +215,27 @@ impl RowCodec {
             .u32(code);
         }
         if let Some(link) = arrived.link {
+            let codes = &mut self.nodes_sent[to];
+            let code = match codes.get(&link.node) {
+                Some(&code) => code,
+                None => {
+                    let spec = spec.ok_or("a linked row without its specification")?;
+                    let mut bytes = Vec::new();
+                    spec.write_node(procs, link.node, &mut bytes)?;
+                    let w = &mut Writer {
+                        out: &mut batch.nodes,
+                    };
+                    w.count(bytes.len());
+                    w.out.extend_from_slice(&bytes);
+                    let code = codes.len() as u32;
+                    codes.insert(link.node, code);
+                    code
+                }
+            };
             let w = &mut Writer {
                 out: &mut batch.rows,
             };
-            w.u32(link.node);
+            w.u32(code);
             w.u32(link.parent.map_or(0, |p| p + 1));
             w.u32(link.event);
         }
@@ -212,8 +243,46 @@ impl RowCodec {
         Ok(())
     }
 
-    /// Reads the definitions of `batch`: its sender's new codes.
+    /// Reads the definitions of `batch`: its sender's new codes, of
+    /// component states and (by `spec`) of nodes. `Ok(Err)` when they
+    /// are malformed.
     pub fn define(
+        &mut self,
+        (machine, procs, spec): (&mut Machine, &mut Processes, Option<&mut dyn Specification>),
+        batch: &Batch,
+    ) -> EvalResult<DecodeResult<()>> {
+        let from = batch.from as usize;
+        if let Err(malformed) = self.define_states(machine, procs, batch) {
+            return Ok(Err(malformed));
+        }
+        let Some(received) = self.nodes_received.get_mut(from) else {
+            return Ok(Err(DecodeError(format!("a batch from worker {from}"))));
+        };
+        let mut spec = spec;
+        let mut at = 0;
+        while at < batch.nodes.len() {
+            let Some(spec) = spec.as_deref_mut() else {
+                return Ok(Err(DecodeError("a node without a specification".into())));
+            };
+            let mut reader = Reader::new(procs.script(), &batch.nodes[at..]);
+            let length = match reader.count() {
+                Ok(length) => length,
+                Err(e) => return Ok(Err(e)),
+            };
+            let start = batch.nodes.len() - reader.remaining();
+            let Some(bytes) = batch.nodes.get(start..start + length) else {
+                return Ok(Err(DecodeError("a node's definition is cut short".into())));
+            };
+            at = start + length;
+            match spec.read_node(procs, bytes)? {
+                Ok(node) => received.push(node),
+                Err(malformed) => return Ok(Err(DecodeError(malformed))),
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    fn define_states(
         &mut self,
         machine: &mut Machine,
         procs: &mut Processes,
@@ -279,7 +348,13 @@ impl RowCodec {
                 }
             }
             let link = if flags & LINKED != 0 {
-                let node = reader.u32().map_err(malformed)?;
+                let code = reader.u32().map_err(malformed)?;
+                let node = self.nodes_received[batch.from as usize]
+                    .get(code as usize)
+                    .copied()
+                    .ok_or_else(|| {
+                        malformed(DecodeError(format!("node {code} was never defined")))
+                    })?;
                 let parent = reader.u32().map_err(malformed)?.checked_sub(1);
                 let event = reader.u32().map_err(malformed)?;
                 Some(Link {
@@ -346,6 +421,8 @@ System = Cell(0) ||| Cell(2) ||| (d -> STOP)
             assert!(sent.len() > 20, "{} rows", sent.len());
             let mut codec = RowCodec::new(2);
             let mut sent_arrivals = Vec::new();
+            // Nodes of a fixed specification cross as their numbers.
+            let mut spec = crate::check::spec::DeadlockFree;
             // Two batches: the second uses codes the first defined.
             let (first, second) = sent.split_at(sent.len() / 2);
             let batches: Vec<Batch> = [first, second]
@@ -359,14 +436,14 @@ System = Cell(0) ||| Cell(2) ||| (d -> STOP)
                         let arrived = Arrived {
                             ticked: k % 3 == 0,
                             link: (k % 2 == 0).then_some(Link {
-                                node: k as u32,
+                                node: (k % 4 == 0) as u32,
                                 parent: (k > 0).then_some(k as u32 * 7),
                                 event: 3,
                                 tau: k % 4 == 0,
                             }),
                         };
                         codec
-                            .push(&sender, &here, (row, arrived), 1, &mut batch)
+                            .push((&sender, &here, Some(&spec)), (row, arrived), 1, &mut batch)
                             .expect("encodable");
                         sent_arrivals.push(arrived);
                     }
@@ -379,7 +456,8 @@ System = Cell(0) ||| Cell(2) ||| (d -> STOP)
             let mut arrivals = Vec::new();
             for batch in &batches {
                 reader
-                    .define(&mut receiver, &mut there, batch)
+                    .define((&mut receiver, &mut there, Some(&mut spec)), batch)
+                    .expect("evaluates")
                     .expect("defined");
                 reader
                     .rows(&receiver, &there, batch, |row, arrived| {
@@ -429,7 +507,8 @@ System = Cell(0) ||| Cell(2) ||| (d -> STOP)
                 from: 9,
                 ..Batch::default()
             };
-            assert!(reader.define(&mut receiver, &mut there, &stranger).is_err());
+            let defined = reader.define((&mut receiver, &mut there, None), &stranger);
+            assert!(defined.expect("evaluates").is_err());
         });
     }
 }

@@ -60,7 +60,12 @@ pub fn partition(
     })?;
     built.procs.replace_meter(meter.clone());
     let components = built.machine.components();
-    let judging = Judging::new(prepared.goal, components);
+    let judging = Judging::new(prepared.goal, &mut built.procs, components).map_err(|e| {
+        ClusterError::Worker {
+            worker: me,
+            message: rendered(&e, &script.sources),
+        }
+    })?;
     let reduced = match &built.reduction {
         Reduction::Reduced(system) => Some(Reduced::of(system.symmetry(), job.strategy)),
         Reduction::Structural { reduction, how } => {
@@ -252,8 +257,13 @@ fn described(
     steps: &[PathStep],
     notes: &mut Vec<String>,
 ) -> Result<crate::check::counterexample::Counterexample, String> {
-    let recorded =
-        judge::recorded(&mut built.machine, &mut built.procs, steps).map_err(|e| e.to_string())?;
+    let mut judging = judging;
+    let spec = &mut *judging.product.spec;
+    let recorded = match judge::recorded((&mut built.machine, &mut built.procs, spec), steps) {
+        Ok(Ok(recorded)) => recorded,
+        Ok(Err(malformed)) => return Err(malformed.to_string()),
+        Err(e) => return Err(rendered(&e, &built.procs.script().sources)),
+    };
     // Unreduced, the path read back is a path of this worker's system
     // (replaying it also leaves its states' moves known, as the one
     // search's are); reduced, the path it unwinds to is replayed.
@@ -269,12 +279,7 @@ fn described(
     let breach = match product.judge_unreduced(&mut built.machine, &mut built.procs, last) {
         Ok(Judgement::Breach(breach)) => breach,
         Ok(_) => return Err("internal error: the path read back breaks nothing".to_string()),
-        Err(e) => {
-            return Err(crate::syntax::render_all(
-                &[e.to_diagnostic()],
-                &built.procs.script().sources,
-            ));
-        }
+        Err(e) => return Err(rendered(&e, &built.procs.script().sources)),
     };
     match std::mem::replace(&mut built.reduction, Reduction::Off) {
         Reduction::Reduced(system) => product = product.reduced(*system),
@@ -517,7 +522,16 @@ impl Partition<'_, '_> {
         let batch = &mut self.batches[to];
         let before = batch.bytes();
         self.codec
-            .push(self.machine, self.procs, (row, arrived), to, batch)
+            .push(
+                (
+                    self.machine,
+                    self.procs,
+                    self.judging.as_ref().map(|j| &*j.product.spec),
+                ),
+                (row, arrived),
+                to,
+                batch,
+            )
             .map_err(Halt::Malformed)?;
         let bytes = (batch.bytes() - before) as u64;
         self.tally.bytes_sent += bytes;
@@ -533,9 +547,14 @@ impl Partition<'_, '_> {
         self.received.clear();
         self.arrivals.clear();
         for batch in batches {
-            self.codec
-                .define(self.machine, self.procs, batch)
-                .map_err(|e| Halt::Malformed(e.to_string()))?;
+            self.codec.define(
+                (
+                    self.machine,
+                    self.procs,
+                    self.judging.as_mut().map(|j| &mut *j.product.spec as _),
+                ),
+                batch,
+            )??;
         }
         let (received, arrivals) = (&mut self.received, &mut self.arrivals);
         let checking = self.judging.is_some();

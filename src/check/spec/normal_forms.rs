@@ -111,6 +111,18 @@ pub trait NormalFormModel: Send {
 }
 
 impl<M: NormalFormModel> Specification for NormalForm<M> {
+    fn write_node(&self, procs: &Processes, node: NodeId, out: &mut Vec<u8>) -> Result<(), String> {
+        self.normal.write_node(procs, node, out)
+    }
+
+    fn read_node(
+        &mut self,
+        procs: &mut Processes,
+        bytes: &[u8],
+    ) -> EvalResult<Result<NodeId, String>> {
+        self.normal.read_node(procs, bytes)
+    }
+
     fn after(
         &mut self,
         procs: &mut Processes,
