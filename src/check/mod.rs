@@ -502,17 +502,27 @@ type Answer = (Option<bool>, Outcome, Option<Counterexample>);
 /// The counterexample behind `recorded`, a path to a state of `machine`
 /// that broke `product`'s specification by `breach`, found by a search
 /// elsewhere (the cluster's workers, which read the path back to their
-/// worker 0): unwound, replayed and described as the one search's are.
+/// worker 0): unwound, replayed and described as the one search's are
+/// (a nondeterminism with a run of `imp` that performs its event).
 /// Anything that stops it is said as text.
 pub fn counterexample_of(
     machine: &mut Machine,
     procs: &mut Processes,
     (product, root): (&mut Product, u32),
     (recorded, breach): (RowPath, Breach),
+    (imp, budget): (ProcId, &Budget),
     notes: &mut Vec<String>,
 ) -> Result<Counterexample, String> {
-    match searched::described(machine, procs, (product, root), (recorded, breach), notes) {
-        Ok((counterexample, _)) => Ok(counterexample),
+    let found = (recorded, breach);
+    match searched::described(
+        machine,
+        procs,
+        (product, root),
+        found,
+        (imp, &None, budget),
+        notes,
+    ) {
+        Ok(counterexample) => Ok(counterexample),
         Err(Failure::Eval(e)) => Err(crate::syntax::render_all(
             &[e.to_diagnostic()],
             &procs.script().sources,
@@ -792,7 +802,7 @@ fn events_of(procs: &Processes, func: FuncId) -> Result<Vec<EventId>, EvalError>
 /// The stages of a check a stop names, besides `compiling `P``.
 const WORKING_OUT_EVENTS: &str = "working out the channels' events";
 const DECIDING_SYMMETRY: &str = "deciding symmetry";
-const NORMALISING: &str = "normalising the specification";
+pub(crate) const NORMALISING: &str = "normalising the specification";
 const SEARCHING: &str = "searching";
 
 /// Whether the budget allows going on after `stage`, which polls nothing

@@ -174,41 +174,33 @@ fn searched_product(
         return Ok((holds, outcome, None));
     };
     let recorded = RowPath::of_search(&search, violation.state);
-    let (mut counterexample, nondeterministic) = described(
+    let counterexample = described(
         search.machine_mut(),
         procs,
         (&mut product, root),
         (recorded, violation.breach),
+        (imp, &priority, budget),
         &mut outcome.notes,
     )?;
-    let error_event = counterexample.error_event.filter(|_| nondeterministic);
-    if let Some(event) = error_event {
-        // The other half of the nondeterminism: a run of the same trace
-        // that performs the event.
-        let mut trace = counterexample.trace();
-        trace.push(event);
-        let fresh = search_from(procs, imp, &[0], &priority)?;
-        let witness = trace::find_trace(procs, fresh, &trace, budget)?;
-        counterexample.witness =
-            witness.map(|path| path.into_iter().filter(|&e| e != TAU).collect());
-    }
     Ok((Some(false), outcome, Some(counterexample)))
 }
 
 /// The counterexample behind `recorded`, the path the search recorded to
 /// a state that broke the specification by `breach`: unwound to the
 /// unreduced system when the search was reduced, replayed, judged again
-/// there and described; and whether it shows a nondeterminism (whose
-/// other half the caller finds). What needs a sentence goes into
-/// `notes`. Used by the one search and by the cluster, whose worker 0
-/// reads the recorded path back from the workers that own its states.
+/// there and described; a nondeterminism with its other half, a run of
+/// the implementation `imp` (under `priority`) that performs the event.
+/// What needs a sentence goes into `notes`. Used by the one search and
+/// by the cluster, whose worker 0 reads the recorded path back from the
+/// workers that own its states.
 pub(crate) fn described(
     machine: &mut Machine,
     procs: &mut Processes,
     (product, root): (&mut Product, u32),
     (recorded, breach): (RowPath, Breach),
+    (imp, priority, budget): (ProcId, &Option<EventSet>, &Budget),
     notes: &mut Vec<String>,
-) -> Result<(Counterexample, bool), Failure> {
+) -> Result<Counterexample, Failure> {
     let width = machine.components();
     let (path, breach) = genuine_path(machine, product, procs, root, (recorded, breach))?;
     let (kind, error, refusals, accepted) = words_of(breach, &*product.spec, procs, notes);
@@ -234,7 +226,7 @@ pub(crate) fn described(
         product.spec.prepare_shown(procs, &shown)?;
     }
     let shown_spec = product.spec.shown_normal_form();
-    let counterexample = counterexample::describe(
+    let mut counterexample = counterexample::describe(
         machine,
         procs,
         path,
@@ -248,7 +240,17 @@ pub(crate) fn described(
             tau_loop,
         },
     );
-    Ok((counterexample, nondeterministic))
+    if let (true, Some(event)) = (nondeterministic, error_event) {
+        // The other half of the nondeterminism: a run of the same trace
+        // that performs the event.
+        let mut trace = counterexample.trace();
+        trace.push(event);
+        let fresh = search_from(procs, imp, &[0], priority)?;
+        let witness = trace::find_trace(procs, fresh, &trace, budget)?;
+        counterexample.witness =
+            witness.map(|path| path.into_iter().filter(|&e| e != TAU).collect());
+    }
+    Ok(counterexample)
 }
 
 /// The recorded path and its breach in the unreduced system: as

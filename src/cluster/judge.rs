@@ -66,8 +66,13 @@ pub struct Judging {
 
 impl Judging {
     /// The judging `goal` asks for, none when it explores: a refinement's
-    /// specification is normalised in `procs`, the implementation's.
-    pub fn new(goal: Goal, procs: &mut Processes, width: usize) -> EvalResult<Option<Judging>> {
+    /// specification, or for determinism the implementation `imp`
+    /// itself, is normalised in `procs`, the implementation's.
+    pub fn new(
+        goal: Goal,
+        (procs, imp): (&mut Processes, crate::process::ProcId),
+        width: usize,
+    ) -> EvalResult<Option<Judging>> {
         let (spec, root, refusals, divergences): (Box<dyn Specification>, u32, bool, bool) =
             match goal {
                 Goal::Explore => return Ok(None),
@@ -75,10 +80,19 @@ impl Judging {
                     (Box::new(DeadlockFree), 0, true, divergences)
                 }
                 Goal::DivergenceFree => (Box::new(Anything), 0, false, true),
+                Goal::Deterministic { divergences } => {
+                    let (normaliser, root) = Normaliser::new(procs, imp, None)
+                        .map_err(|e| e.during(|| crate::check::NORMALISING.to_string()))?;
+                    let spec = crate::check::spec::NormalForm::new(
+                        normaliser,
+                        crate::check::spec::Deterministic,
+                    );
+                    (Box::new(spec), root, true, divergences)
+                }
                 Goal::Refinement { spec, model } => {
-                    let (process, stage) = crate::check::process(procs, spec)?;
+                    let (process, _) = crate::check::process(procs, spec)?;
                     let (normaliser, root) = Normaliser::new(procs, process, None)
-                        .map_err(|e| e.during(|| format!("normalising {stage}")))?;
+                        .map_err(|e| e.during(|| crate::check::NORMALISING.to_string()))?;
                     let (spec, refusals, divergences) = crate::check::refinement(normaliser, model);
                     (spec, root, refusals, divergences)
                 }
@@ -349,12 +363,16 @@ pub fn assertion_goal(
                     divergences: model.is_none() || crate::check::with_divergences(*model),
                 },
                 Property::DivergenceFree => Goal::DivergenceFree,
-                _ => {
+                Property::Deterministic if reduce != Reduce::Off => {
                     return Err(
-                        "determinism needs the implementation's normal form on every worker: \
-                         not checked on workers yet",
+                        "a reduced determinism check permutes its normal form's nodes, which do \
+                         not cross between workers yet (`--symmetry off` checks it unreduced on \
+                         workers)",
                     );
                 }
+                Property::Deterministic => Goal::Deterministic {
+                    divergences: model.is_none() || crate::check::with_divergences(*model),
+                },
             };
             (*process, goal)
         }

@@ -122,6 +122,10 @@ pub enum Goal {
     DeadlockFree { divergences: bool },
     /// Look for a divergence (`:[divergence free]`).
     DivergenceFree,
+    /// `:[deterministic]`: judged against the implementation's own
+    /// normal form, made on every worker; in failures-divergences with
+    /// `divergences` (FDR's default).
+    Deterministic { divergences: bool },
     /// Refinement of process `spec` (an assertion's operand) in `model`:
     /// every worker normalises it, and nodes cross as their member
     /// states.

@@ -15,7 +15,7 @@
 
 use rustc_hash::FxHashSet;
 
-use crate::budget::{Meter, Stopped, Ticker};
+use crate::budget::{Budget, Meter, Stopped, Ticker};
 use crate::check::Reduced;
 use crate::check::product::Judgement;
 use crate::eval::EvalError;
@@ -60,12 +60,22 @@ pub fn partition(
     })?;
     built.procs.replace_meter(meter.clone());
     let components = built.machine.components();
-    let judging = Judging::new(prepared.goal, &mut built.procs, components).map_err(|e| {
-        ClusterError::Worker {
-            worker: me,
-            message: rendered(&e, &script.sources),
-        }
-    })?;
+    let checking = prepared.goal != super::Goal::Explore;
+    // A budget that stops the specification's normalisation stops every
+    // worker at the first round, alike.
+    let (judging, stopped_early) =
+        match Judging::new(prepared.goal, (&mut built.procs, built.root), components) {
+            Ok(judging) => (judging, None),
+            Err(e) => match e.stop_reason() {
+                Some(stop) => (None, Some(stop.code())),
+                None => {
+                    return Err(ClusterError::Worker {
+                        worker: me,
+                        message: rendered(&e, &script.sources),
+                    });
+                }
+            },
+        };
     let reduced = match &built.reduction {
         Reduction::Reduced(system) => Some(Reduced::of(system.symmetry(), job.strategy)),
         Reduction::Structural { reduction, how } => {
@@ -102,6 +112,7 @@ pub fn partition(
         queued: Vec::new(),
         tally: Tally {
             worker: me as u32,
+            stopped: stopped_early,
             ..Tally::default()
         },
         moves: Moves::default(),
@@ -223,6 +234,14 @@ pub fn partition(
     };
     let mut found = finish(counted, levels, components, stopped, started, topology);
     let Some(judging) = judging else {
+        if checking {
+            found.check = Some(ClusterCheck {
+                holds: None,
+                counterexample: None,
+                notes: Vec::new(),
+                reduced,
+            });
+        }
         return Ok(found);
     };
     let mut check = ClusterCheck {
@@ -236,7 +255,7 @@ pub fn partition(
         notes: Vec::new(),
     };
     if let (Some(steps), 0) = (&violation, me) {
-        let made = described(&mut built, judging, steps, &mut check.notes);
+        let made = described((&mut built, &budget), judging, steps, &mut check.notes);
         let made = made.map_err(|message| ClusterError::Worker {
             worker: me,
             message,
@@ -252,7 +271,7 @@ pub fn partition(
 /// state judged again (the breach is known only to its owner), unwound
 /// when the search was reduced, replayed and described.
 fn described(
-    built: &mut SearchSystem,
+    (built, budget): (&mut SearchSystem, &Budget),
     judging: Judging,
     steps: &[PathStep],
     notes: &mut Vec<String>,
@@ -295,6 +314,7 @@ fn described(
         &mut built.procs,
         (&mut product, root),
         (recorded, breach),
+        (built.root, budget),
         notes,
     )
 }
