@@ -198,6 +198,29 @@ impl Normaliser {
         tau_priority: Option<EventSet>,
         symmetry: std::sync::Arc<Symmetry>,
     ) -> EvalResult<Result<(Normaliser, NodeId), NotMappable>> {
+        let by_orbit = tau_priority.is_none();
+        Normaliser::symmetric_by(procs, (root, tau_priority), symmetry, by_orbit)
+    }
+
+    /// A normal form whose nodes can be permuted, as [`Normaliser::symmetric`],
+    /// and written for another process ([`Normaliser::write_node`]): its
+    /// states are rows of its machine, never keys, and each state's
+    /// moves are its own (not read off its orbit's), as the cluster's
+    /// workers need.
+    pub fn symmetric_portable(
+        procs: &mut Processes,
+        root: ProcId,
+        symmetry: std::sync::Arc<Symmetry>,
+    ) -> EvalResult<Result<(Normaliser, NodeId), NotMappable>> {
+        Normaliser::symmetric_by(procs, (root, None), symmetry, false)
+    }
+
+    fn symmetric_by(
+        procs: &mut Processes,
+        (root, tau_priority): (ProcId, Option<EventSet>),
+        symmetry: std::sync::Arc<Symmetry>,
+        by_orbit: bool,
+    ) -> EvalResult<Result<(Normaliser, NodeId), NotMappable>> {
         let mut machine = Machine::new(procs, root)?;
         if let Some(set) = &tau_priority {
             machine.set_tau_priority(set.clone());
@@ -207,8 +230,7 @@ impl Normaliser {
             Err(refusal) => return Ok(Err(refusal)),
         };
         // A τ-priority set the permutations might not respect keeps
-        // every state's moves evaluated.
-        let by_orbit = tau_priority.is_none();
+        // every state's moves evaluated (the caller says so).
         let symmetry = Some((system, by_orbit));
         Normaliser::with_machine(procs, machine, None, symmetry).map(Ok)
     }

@@ -15,16 +15,22 @@
 //! state reports its encoding, the event that reached it and its parent,
 //! and worker 0 decodes the whole path into its own numbering.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::check::counterexample::RowPath;
 use crate::check::normal::Normaliser;
 use crate::check::product::{Judgement, Product};
 use crate::check::spec::{Anything, DeadlockFree, Specification};
-use crate::eval::EvalResult;
+use crate::check::structural::StructuralProduct;
 use crate::eval::value::bytes::{DecodeError, Reader, Writer};
+use crate::eval::{EvalError, EvalResult};
 use crate::lts::machine::Machine;
 use crate::process::{EventId, Processes, TAU};
+use crate::symmetry::Symmetry;
+use crate::symmetry::search_system::Reduction;
+use crate::syntax::Span;
 
 use super::Goal;
 use super::exchange::Message;
@@ -72,7 +78,24 @@ impl Judging {
         goal: Goal,
         (procs, imp): (&mut Processes, crate::process::ProcId),
         width: usize,
+        symmetry: Option<Arc<Symmetry>>,
     ) -> EvalResult<Option<Judging>> {
+        // A normal form under symmetry has nodes that can be permuted.
+        let normalise = |procs: &mut Processes, root| match &symmetry {
+            None => Normaliser::new(procs, root, None),
+            Some(symmetry) => {
+                match Normaliser::symmetric_portable(procs, root, symmetry.clone())? {
+                    Ok(made) => Ok(made),
+                    Err(refusal) => Err(EvalError::new(
+                        Span::default(),
+                        format!(
+                            "the specification is not symmetric in the types: {}",
+                            refusal.problems.join("; ")
+                        ),
+                    )),
+                }
+            }
+        };
         let (spec, root, refusals, divergences): (Box<dyn Specification>, u32, bool, bool) =
             match goal {
                 Goal::Explore => return Ok(None),
@@ -81,7 +104,7 @@ impl Judging {
                 }
                 Goal::DivergenceFree => (Box::new(Anything), 0, false, true),
                 Goal::Deterministic { divergences } => {
-                    let (normaliser, root) = Normaliser::new(procs, imp, None)
+                    let (normaliser, root) = normalise(procs, imp)
                         .map_err(|e| e.during(|| crate::check::NORMALISING.to_string()))?;
                     let spec = crate::check::spec::NormalForm::new(
                         normaliser,
@@ -91,7 +114,7 @@ impl Judging {
                 }
                 Goal::Refinement { spec, model } => {
                     let (process, _) = crate::check::process(procs, spec)?;
-                    let (normaliser, root) = Normaliser::new(procs, process, None)
+                    let (normaliser, root) = normalise(procs, process)
                         .map_err(|e| e.during(|| crate::check::NORMALISING.to_string()))?;
                     let (spec, refusals, divergences) = crate::check::refinement(normaliser, model);
                     (spec, root, refusals, divergences)
@@ -108,6 +131,22 @@ impl Judging {
             tau_in: Vec::new(),
             breach: None,
         }))
+    }
+
+    /// Takes `reduction` over: the product canonicalises states and
+    /// unwinds the counterexample by it.
+    pub fn reduce_by(&mut self, reduction: Reduction) {
+        let product = std::mem::replace(
+            &mut self.product,
+            Product::new(Box::new(Anything), false, false, 0),
+        );
+        self.product = match reduction {
+            Reduction::Reduced(system) => product.reduced(*system),
+            Reduction::Structural { reduction, .. } => {
+                product.reduced_structurally(StructuralProduct::new(*reduction, self.root))
+            }
+            _ => product,
+        };
     }
 
     /// Records a row stored as `id` (`new` the first time), reached from
@@ -314,6 +353,12 @@ fn row_of(
     Ok(row)
 }
 
+/// Why a check against a normal form is not reduced structurally on
+/// workers.
+const STRUCTURAL_NORMAL_FORM: &str = "a check against a normal form reduced by the \
+     implementation's structure cuts the group to the specification's stabiliser, which the \
+     workers do not do yet (`--symmetry off`, or the datatypes, check it on workers)";
+
 /// What assertion `index` of `script` asks the workers to do, if they
 /// can: the process, the symmetry it is reduced by (as the one search
 /// would choose it, `asked` by `--symmetry`) and the goal; else why the
@@ -338,11 +383,8 @@ pub fn assertion_goal(
     let reduce = Reduce::chosen(script, asked, Purpose::Check, About::Assertion(index));
     let (process, goal) = match &assertion.kind {
         AssertionKind::Refinement { spec, model, imp } => {
-            if reduce != Reduce::Off {
-                return Err(
-                    "a reduced refinement check permutes its normal form's nodes, which do not \
-                     cross between workers yet (`--symmetry off` checks it unreduced on workers)",
-                );
+            if reduce == Reduce::Structural {
+                return Err(STRUCTURAL_NORMAL_FORM);
             }
             (
                 *imp,
@@ -363,12 +405,8 @@ pub fn assertion_goal(
                     divergences: model.is_none() || crate::check::with_divergences(*model),
                 },
                 Property::DivergenceFree => Goal::DivergenceFree,
-                Property::Deterministic if reduce != Reduce::Off => {
-                    return Err(
-                        "a reduced determinism check permutes its normal form's nodes, which do \
-                         not cross between workers yet (`--symmetry off` checks it unreduced on \
-                         workers)",
-                    );
+                Property::Deterministic if reduce == Reduce::Structural => {
+                    return Err(STRUCTURAL_NORMAL_FORM);
                 }
                 Property::Deterministic => Goal::Deterministic {
                     divergences: model.is_none() || crate::check::with_divergences(*model),

@@ -63,19 +63,28 @@ pub fn partition(
     let checking = prepared.goal != super::Goal::Explore;
     // A budget that stops the specification's normalisation stops every
     // worker at the first round, alike.
-    let (judging, stopped_early) =
-        match Judging::new(prepared.goal, (&mut built.procs, built.root), components) {
-            Ok(judging) => (judging, None),
-            Err(e) => match e.stop_reason() {
-                Some(stop) => (None, Some(stop.code())),
-                None => {
-                    return Err(ClusterError::Worker {
-                        worker: me,
-                        message: rendered(&e, &script.sources),
-                    });
-                }
-            },
-        };
+    let symmetry = match &built.reduction {
+        Reduction::Reduced(system) => Some(std::sync::Arc::new(system.symmetry().clone())),
+        _ => None,
+    };
+    let made = Judging::new(
+        prepared.goal,
+        (&mut built.procs, built.root),
+        components,
+        symmetry,
+    );
+    let (mut judging, stopped_early) = match made {
+        Ok(judging) => (judging, None),
+        Err(e) => match e.stop_reason() {
+            Some(stop) => (None, Some(stop.code())),
+            None => {
+                return Err(ClusterError::Worker {
+                    worker: me,
+                    message: rendered(&e, &script.sources),
+                });
+            }
+        },
+    };
     let reduced = match &built.reduction {
         Reduction::Reduced(system) => Some(Reduced::of(system.symmetry(), job.strategy)),
         Reduction::Structural { reduction, how } => {
@@ -94,6 +103,12 @@ pub fn partition(
     };
     // A check's rows carry the specification's node after the components.
     let width = components + usize::from(judging.is_some());
+    // A check's states are canonicalised with their node (permuted with
+    // the implementation's state) by its product, which takes the
+    // reduction over.
+    if let Some(judging) = &mut judging {
+        judging.reduce_by(std::mem::replace(&mut built.reduction, Reduction::Off));
+    }
     let canonicaliser = built.reduction.canonicaliser();
     let mut part = Partition {
         me,
@@ -286,29 +301,21 @@ fn described(
     // Unreduced, the path read back is a path of this worker's system
     // (replaying it also leaves its states' moves known, as the one
     // search's are); reduced, the path it unwinds to is replayed.
-    if matches!(built.reduction, Reduction::Off | Reduction::Trivial { .. })
+    let root = judging.root;
+    let mut product = judging.product;
+    let reduced = product.reduction_mut().is_some() || product.structural_mut().is_some();
+    if !reduced
         && !crate::check::unwind::replays(&mut built.machine, &mut built.procs, &recorded)
             .is_ok_and(|replays| replays)
     {
         return Err("internal error: the path read back from the workers does not replay".into());
     }
-    let root = judging.root;
-    let mut product = judging.product;
     let last = recorded.rows.last().expect("a path has a state");
     let breach = match product.judge_unreduced(&mut built.machine, &mut built.procs, last) {
         Ok(Judgement::Breach(breach)) => breach,
         Ok(_) => return Err("internal error: the path read back breaks nothing".to_string()),
         Err(e) => return Err(rendered(&e, &built.procs.script().sources)),
     };
-    match std::mem::replace(&mut built.reduction, Reduction::Off) {
-        Reduction::Reduced(system) => product = product.reduced(*system),
-        Reduction::Structural { reduction, .. } => {
-            product = product.reduced_structurally(
-                crate::check::structural::StructuralProduct::new(*reduction, root),
-            )
-        }
-        _ => {}
-    }
     crate::check::counterexample_of(
         &mut built.machine,
         &mut built.procs,
@@ -317,6 +324,24 @@ fn described(
         (built.root, budget),
         notes,
     )
+}
+
+/// Replaces `row` (its components, then its node in a check) by its
+/// representative: a check's product permutes the node with the
+/// components; an exploration's canonicaliser, the components.
+fn canonicalised(
+    (judging, canonicaliser): (&mut Option<Judging>, &mut Option<&mut dyn Canonicaliser>),
+    (machine, procs): (&mut Machine, &mut Processes),
+    row: &mut [u32],
+) -> Result<(), Halt> {
+    let canonicaliser: Option<&mut dyn Canonicaliser> = match judging {
+        Some(judging) => Some(&mut judging.product),
+        None => canonicaliser.as_deref_mut(),
+    };
+    if let Some(c) = canonicaliser {
+        c.canonicalise(machine, procs, row)?;
+    }
+    Ok(())
 }
 
 /// What reached a worker in one round.
@@ -512,19 +537,32 @@ impl Partition<'_, '_> {
             .collect();
     }
 
+    /// Replaces `row` (its components, then its node in a check) by its
+    /// representative.
+    fn canonicalise(&mut self, row: &mut [u32]) -> Result<(), Halt> {
+        canonicalised(
+            (&mut self.judging, &mut self.canonicaliser),
+            (self.machine, self.procs),
+            row,
+        )
+    }
+
     /// Sends the initial state (its representative, with the
     /// specification's initial node in a check) to its owner.
     fn seed(&mut self) -> Result<(), Halt> {
         let mut row = self.machine.initial().to_vec();
-        if let Some(c) = self.canonicaliser.as_deref_mut() {
-            c.canonicalise(self.machine, self.procs, &mut row)?;
+        let components = row.len();
+        if let Some(judging) = &self.judging {
+            row.push(judging.root);
         }
-        let link = self.judging.as_ref().map(|judging| Link {
-            node: judging.root,
+        self.canonicalise(&mut row)?;
+        let link = self.judging.as_ref().map(|_| Link {
+            node: row[components],
             parent: None,
             event: TAU,
             tau: false,
         });
+        row.truncate(components);
         let arrived = Arrived {
             ticked: false,
             link,
@@ -687,14 +725,16 @@ impl Partition<'_, '_> {
                     continue;
                 }
                 self.moves.apply(&m, row, &mut self.target);
-                if let Some(c) = self.canonicaliser.as_deref_mut() {
-                    c.canonicalise(self.machine, self.procs, &mut self.target)?;
+                if let (Some(judging), Some(node)) = (&self.judging, node) {
+                    self.target.push(judging.node_after(index, m.event, node));
                 }
+                canonicalised(
+                    (&mut self.judging, &mut self.canonicaliser),
+                    (self.machine, self.procs),
+                    &mut self.target,
+                )?;
                 targets.push(m.event);
                 targets.extend_from_slice(&self.target);
-                if let (Some(judging), Some(node)) = (&self.judging, node) {
-                    targets.push(judging.node_after(index, m.event, node));
-                }
             }
             let entry = |k: u32| &targets[k as usize * step..(k as usize + 1) * step];
             order.clear();
