@@ -472,6 +472,7 @@ fn explore_in_rounds(
                 func,
                 reduce,
                 goal: symcsp::cluster::Goal::Explore,
+                priority: None,
             })
         }),
         strategy: Default::default(),

@@ -209,10 +209,10 @@ impl Normaliser {
     /// workers need.
     pub fn symmetric_portable(
         procs: &mut Processes,
-        root: ProcId,
+        (root, tau_priority): (ProcId, Option<EventSet>),
         symmetry: std::sync::Arc<Symmetry>,
     ) -> EvalResult<Result<(Normaliser, NodeId), NotMappable>> {
-        Normaliser::symmetric_by(procs, (root, None), symmetry, false)
+        Normaliser::symmetric_by(procs, (root, tau_priority), symmetry, false)
     }
 
     fn symmetric_by(

@@ -152,44 +152,37 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             script.assertions[index].kind,
             crate::script::ir::AssertionKind::Symmetric { .. }
         );
-        if let (Some(topology), false) = (&topology, is_static) {
-            let outcome = super::cluster::check(request, (&script, index), topology, &budget)
-                .and_then(|result| {
-                    let counterexample = match &result.counterexample {
-                        Some(cx) => Some(printer.render(cx)?),
-                        None => None,
-                    };
-                    Ok(Checked {
-                        result,
-                        counterexample,
-                    })
-                });
-            if format == Format::Plain {
-                say(out, &plain(&script, index, &outcome, request.limits));
+        let result = match (&topology, is_static) {
+            (Some(topology), false) => {
+                super::cluster::check(request, (&script, index), topology, &budget)
             }
-            outcomes.push((index, outcome));
-            continue;
-        }
-        let handle = CheckHandle::spawn_reduced(script.clone(), index, budget.clone(), asked);
-        while !handle.wait(progress.interval()) {
-            // What the check decided about symmetry, once it has (before
-            // its search), else what was asked.
-            let (reduced, what) = match (handle.decided(), handle.reduced_over()) {
-                (Some(decided), _) if decided.starts_with("reduced") => {
-                    (format!(" ({decided})"), "representatives")
+            _ => {
+                let handle =
+                    CheckHandle::spawn_reduced(script.clone(), index, budget.clone(), asked);
+                while !handle.wait(progress.interval()) {
+                    // What the check decided about symmetry, once it has
+                    // (before its search), else what was asked.
+                    let (reduced, what) = match (handle.decided(), handle.reduced_over()) {
+                        (Some(decided), _) if decided.starts_with("reduced") => {
+                            (format!(" ({decided})"), "representatives")
+                        }
+                        (Some(decided), _) => (format!(" ({decided})"), "states"),
+                        (None, Some(types)) => {
+                            (format!(" (reduced over {types})"), "representatives")
+                        }
+                        (None, None) => (String::new(), "states"),
+                    };
+                    let text = format!(
+                        "checking assertion {number}{reduced}: {}",
+                        counters(&handle.progress(), what)
+                    );
+                    progress.show(&text);
                 }
-                (Some(decided), _) => (format!(" ({decided})"), "states"),
-                (None, Some(types)) => (format!(" (reduced over {types})"), "representatives"),
-                (None, None) => (String::new(), "states"),
-            };
-            let text = format!(
-                "checking assertion {number}{reduced}: {}",
-                counters(&handle.progress(), what)
-            );
-            progress.show(&text);
-        }
-        progress.finish();
-        let outcome = handle.join().and_then(|result| {
+                progress.finish();
+                handle.join()
+            }
+        };
+        let outcome = result.and_then(|result| {
             let counterexample = match &result.counterexample {
                 Some(cx) => Some(printer.render(cx)?),
                 None => None,

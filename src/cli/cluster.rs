@@ -179,6 +179,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
                         func,
                         reduce,
                         goal: crate::cluster::Goal::Explore,
+                        priority: None,
                     }),
                     Err(Unprepared::Text(problem)) => Err(problem),
                     Err(Unprepared::At(diagnostics)) => {

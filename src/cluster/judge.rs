@@ -27,7 +27,7 @@ use crate::check::structural::StructuralProduct;
 use crate::eval::value::bytes::{DecodeError, Reader, Writer};
 use crate::eval::{EvalError, EvalResult};
 use crate::lts::machine::Machine;
-use crate::process::{EventId, Processes, TAU};
+use crate::process::{EventId, EventSet, ProcId, Processes, TAU};
 use crate::symmetry::Symmetry;
 use crate::symmetry::search_system::Reduction;
 use crate::syntax::Span;
@@ -76,15 +76,18 @@ impl Judging {
     /// itself, is normalised in `procs`, the implementation's.
     pub fn new(
         goal: Goal,
-        (procs, imp): (&mut Processes, crate::process::ProcId),
+        (procs, imp, priority): (&mut Processes, ProcId, Option<EventSet>),
         width: usize,
         symmetry: Option<Arc<Symmetry>>,
     ) -> EvalResult<Option<Judging>> {
-        // A normal form under symmetry has nodes that can be permuted.
-        let normalise = |procs: &mut Processes, root| match &symmetry {
-            None => Normaliser::new(procs, root, None),
+        // A normal form under symmetry has nodes that can be permuted;
+        // the implementation's own (determinism) is under its priority.
+        let normalise = |procs: &mut Processes, root, priority| match &symmetry {
+            None => Normaliser::new(procs, root, priority),
             Some(symmetry) => {
-                match Normaliser::symmetric_portable(procs, root, symmetry.clone())? {
+                let made =
+                    Normaliser::symmetric_portable(procs, (root, priority), symmetry.clone())?;
+                match made {
                     Ok(made) => Ok(made),
                     Err(refusal) => Err(EvalError::new(
                         Span::default(),
@@ -104,7 +107,7 @@ impl Judging {
                 }
                 Goal::DivergenceFree => (Box::new(Anything), 0, false, true),
                 Goal::Deterministic { divergences } => {
-                    let (normaliser, root) = normalise(procs, imp)
+                    let (normaliser, root) = normalise(procs, imp, priority)
                         .map_err(|e| e.during(|| crate::check::NORMALISING.to_string()))?;
                     let spec = crate::check::spec::NormalForm::new(
                         normaliser,
@@ -114,7 +117,7 @@ impl Judging {
                 }
                 Goal::Refinement { spec, model } => {
                     let (process, _) = crate::check::process(procs, spec)?;
-                    let (normaliser, root) = normalise(procs, process)
+                    let (normaliser, root) = normalise(procs, process, None)
                         .map_err(|e| e.during(|| crate::check::NORMALISING.to_string()))?;
                     let (spec, refusals, divergences) = crate::check::refinement(normaliser, model);
                     (spec, root, refusals, divergences)
@@ -373,13 +376,10 @@ pub fn assertion_goal(
     use crate::symmetry::spec::Reduce;
     use crate::syntax::ast::Property;
     let assertion = &script.assertions[index];
-    if assertion
-        .options
-        .iter()
-        .any(|o| matches!(o, AssertOption::TauPriority(..)))
-    {
-        return Err("`:[tau priority]` is not applied on workers yet");
-    }
+    let priority = assertion.options.iter().find_map(|o| match o {
+        AssertOption::TauPriority(set, _) => Some(*set),
+        _ => None,
+    });
     let reduce = Reduce::chosen(script, asked, Purpose::Check, About::Assertion(index));
     let (process, goal) = match &assertion.kind {
         AssertionKind::Refinement { spec, model, imp } => {
@@ -420,5 +420,6 @@ pub fn assertion_goal(
         func: process,
         reduce,
         goal,
+        priority,
     })
 }

@@ -110,6 +110,9 @@ pub struct Prepared {
     pub func: FuncId,
     pub reduce: Reduce,
     pub goal: Goal,
+    /// The set of events τ and ✓ take priority over (`:[tau
+    /// priority]:`), a constant of the script.
+    pub priority: Option<FuncId>,
 }
 
 /// What the workers do with the states they find.

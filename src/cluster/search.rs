@@ -47,9 +47,9 @@ pub fn partition(
         .map_err(|e| ClusterError::Load(e.render()))?;
     let prepared = (job.prepare)(&mut loaded).map_err(ClusterError::Load)?;
     let script = &loaded.script;
-    let built = SearchSystem::build(
+    let built = SearchSystem::build_prioritised(
         script,
-        prepared.func,
+        (prepared.func, prepared.priority),
         &prepared.reduce,
         job.strategy,
         meter.clone(),
@@ -67,9 +67,10 @@ pub fn partition(
         Reduction::Reduced(system) => Some(std::sync::Arc::new(system.symmetry().clone())),
         _ => None,
     };
+    let priority = built.machine.tau_priority().cloned();
     let made = Judging::new(
         prepared.goal,
-        (&mut built.procs, built.root),
+        (&mut built.procs, built.root, priority),
         components,
         symmetry,
     );

@@ -263,8 +263,27 @@ impl<'s> SearchSystem<'s> {
         strategy: Strategy,
         meter: Meter,
     ) -> EvalResult<SearchSystem<'s>> {
+        SearchSystem::build_prioritised(script, (func, None), reduce, strategy, meter)
+    }
+
+    /// [`SearchSystem::build`], τ and ✓ taking priority over the events
+    /// of the set `priority` (a constant of the script) when given, as an
+    /// assertion's `:[tau priority]:` asks: set before the reduction is
+    /// decided, which must respect it.
+    pub fn build_prioritised(
+        script: &'s Script,
+        (func, priority): (FuncId, Option<FuncId>),
+        reduce: &Reduce,
+        strategy: Strategy,
+        meter: Meter,
+    ) -> EvalResult<SearchSystem<'s>> {
         let (mut procs, root) = Processes::with_root_within(script, func, meter)?;
         let mut machine = Machine::new(&mut procs, root)?;
+        if let Some(set) = priority {
+            let value = procs.evaluator().eval_constant(set)?;
+            let set = procs.event_set(&value, script.function(set).span)?;
+            machine.set_tau_priority(procs.set(set).clone());
+        }
         if *reduce == Reduce::Structural {
             let reduction = Reduction::structural(&mut machine, &mut procs)?;
             return Ok(SearchSystem {
