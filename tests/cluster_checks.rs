@@ -151,6 +151,33 @@ fn check_on_workers_and_on_processes_answers_as_one_search() {
     }
 }
 
+#[test]
+fn every_model_checks_alike_on_two_processes() {
+    for model in shipped::models() {
+        let file = format!("models/{model}.csp");
+        let loaded = symcsp::types::load_file(std::path::Path::new(&file)).expect("loads");
+        let picked: Vec<String> = (0..loaded.script.assertions.len())
+            .filter(|&i| assertion_goal(&loaded.script, i, None).is_ok())
+            .map(|i| (i + 1).to_string())
+            .collect();
+        let mut chosen = vec![file.clone()];
+        for number in &picked {
+            chosen.extend(["--assert".to_string(), number.clone()]);
+        }
+        let chosen: Vec<&str> = chosen.iter().map(String::as_str).collect();
+        let one = assertions_of(&[&["check"], &chosen[..]].concat());
+        let two = assertions_of(&[&["cluster", "--local", "2", "check"], &chosen[..]].concat());
+        agree(&one, &two, &file);
+        for entry in &two {
+            let workers = entry["cluster"]["workers"].as_array().expect("per worker");
+            let states: u64 = workers.iter().map(|w| w["states"].as_u64().unwrap()).sum();
+            if entry["result"] == "passed" {
+                assert_eq!(states, entry["states"].as_u64().unwrap(), "{file}");
+            }
+        }
+    }
+}
+
 /// `check FILE` on workers, on two processes and on three processes of
 /// two workers gives what it gives in one search.
 fn answers_as_one_search(file: &str) {
@@ -160,35 +187,43 @@ fn answers_as_one_search(file: &str) {
         vec!["cluster", "--local", "2", "check", file],
         vec!["cluster", "--local", "3", "check", file, "--workers", "2"],
     ] {
-        let many = assertions_of(&args);
-        assert_eq!(many.len(), one.len(), "{args:?}");
-        for (theirs, mine) in one.iter().zip(&many) {
-            let at = format!("{args:?}: assertion {}", theirs["index"]);
-            assert_eq!(mine["result"], theirs["result"], "{at}");
-            assert_eq!(mine["symmetry"], theirs["symmetry"], "{at}");
-            if theirs["result"] == "passed" && theirs["counterexample"].is_null() {
-                assert_eq!(mine["states"], theirs["states"], "{at}");
-                assert_eq!(mine["transitions"], theirs["transitions"], "{at}");
-            } else {
-                let steps =
-                    |v: &serde_json::Value| v["counterexample"]["steps"].as_array().map(Vec::len);
-                assert_eq!(steps(mine), steps(theirs), "{at}: path length");
-                assert_eq!(
-                    mine["counterexample"]["kind"], theirs["counterexample"]["kind"],
-                    "{at}"
-                );
-                // A nondeterminism's other run, found on process 0.
-                let witness = |v: &serde_json::Value| v["counterexample"]["witness"].is_null();
-                assert_eq!(witness(mine), witness(theirs), "{at}: witness");
-            }
-            assert!(
-                mine["notes"][0]
-                    .as_str()
-                    .is_some_and(|n| n.starts_with("checked on")),
-                "{at}: {}",
-                mine["notes"]
-            );
+        agree(&one, &assertions_of(&args), &format!("{args:?}"));
+    }
+}
+
+/// Two reports of the same assertions agree: results, symmetry, counts
+/// of a passing check, a counterexample's length, kind and witness.
+fn agree(one: &[serde_json::Value], many: &[serde_json::Value], args: &str) {
+    assert_eq!(many.len(), one.len(), "{args}");
+    for (theirs, mine) in one.iter().zip(many) {
+        let at = format!("{args}: assertion {}", theirs["index"]);
+        assert_eq!(mine["result"], theirs["result"], "{at}");
+        for part in ["types", "group_order"] {
+            assert_eq!(mine["symmetry"][part], theirs["symmetry"][part], "{at}");
         }
+        if theirs["result"] == "passed" && theirs["counterexample"].is_null() {
+            assert_eq!(mine["symmetry"], theirs["symmetry"], "{at}");
+            assert_eq!(mine["states"], theirs["states"], "{at}");
+            assert_eq!(mine["transitions"], theirs["transitions"], "{at}");
+        } else {
+            let steps =
+                |v: &serde_json::Value| v["counterexample"]["steps"].as_array().map(Vec::len);
+            assert_eq!(steps(mine), steps(theirs), "{at}: path length");
+            assert_eq!(
+                mine["counterexample"]["kind"], theirs["counterexample"]["kind"],
+                "{at}"
+            );
+            // A nondeterminism's other run, found on process 0.
+            let witness = |v: &serde_json::Value| v["counterexample"]["witness"].is_null();
+            assert_eq!(witness(mine), witness(theirs), "{at}: witness");
+        }
+        assert!(
+            mine["notes"][0]
+                .as_str()
+                .is_some_and(|n| n.starts_with("checked on")),
+            "{at}: {}",
+            mine["notes"]
+        );
     }
 }
 

@@ -91,6 +91,9 @@ struct Entry<'a> {
     /// Why the assertion could not be checked.
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<JsonDiagnostic>,
+    /// The cluster it ran on, as `explore` reports it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cluster: Option<&'a super::cluster::ClusterReport>,
 }
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
@@ -155,6 +158,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         let result = match (&topology, is_static) {
             (Some(topology), false) => {
                 super::cluster::check(request, (&script, index), topology, &budget)
+                    .map(|(result, cluster)| (result, Some(cluster)))
             }
             _ => {
                 let handle =
@@ -179,10 +183,10 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
                     progress.show(&text);
                 }
                 progress.finish();
-                handle.join()
+                handle.join().map(|result| (result, None))
             }
         };
-        let outcome = result.and_then(|result| {
+        let outcome = result.and_then(|(result, cluster)| {
             let counterexample = match &result.counterexample {
                 Some(cx) => Some(printer.render(cx)?),
                 None => None,
@@ -190,6 +194,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             Ok(Checked {
                 result,
                 counterexample,
+                cluster,
             })
         });
         if format == Format::Plain {
@@ -289,6 +294,8 @@ fn on_cluster(
 struct Checked {
     result: CheckResult,
     counterexample: Option<RenderedCounterexample>,
+    /// Where it ran, when on a cluster: per worker, states and bytes.
+    cluster: Option<super::cluster::ClusterReport>,
 }
 
 /// One assertion checked, or the error that stopped its check.
@@ -324,6 +331,7 @@ fn entry<'a>(script: &Script, index: usize, outcome: &'a CheckOutcome) -> Entry<
         Ok(Checked {
             result,
             counterexample,
+            cluster,
         }) => Entry {
             index: index + 1,
             line,
@@ -359,6 +367,7 @@ fn entry<'a>(script: &Script, index: usize, outcome: &'a CheckOutcome) -> Entry<
                 .map(|r| r.render(&script.sources))
                 .collect(),
             error: None,
+            cluster: cluster.as_ref(),
         },
         Err(diagnostic) => Entry {
             index: index + 1,
@@ -376,6 +385,7 @@ fn entry<'a>(script: &Script, index: usize, outcome: &'a CheckOutcome) -> Entry<
             symmetry: None,
             reasons: Vec::new(),
             error: Some(JsonDiagnostic::new(diagnostic, &script.sources)),
+            cluster: None,
         },
     }
 }

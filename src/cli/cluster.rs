@@ -26,7 +26,7 @@ use crate::types::Loaded;
 
 /// The cluster's part of the JSON report.
 #[derive(Serialize)]
-struct ClusterReport {
+pub(super) struct ClusterReport {
     processes: usize,
     workers_per_process: usize,
     /// Bytes of encoded states the workers sent, in all and between
@@ -267,7 +267,7 @@ pub(super) fn check(
     (script, index): (&crate::script::Script, usize),
     topology: &Topology,
     budget: &Budget,
-) -> Result<crate::check::CheckResult, crate::syntax::Diagnostic> {
+) -> Result<(crate::check::CheckResult, ClusterReport), crate::syntax::Diagnostic> {
     use crate::check::{CheckResult, Verdict};
     let assertion = &script.assertions[index];
     let symmetry = request.symmetry.map(str::to_string);
@@ -316,7 +316,8 @@ pub(super) fn check(
     let found = progress
         .watch(&live, describe, || crate::cluster::explore(&job, topology))
         .map_err(|e| crate::syntax::Diagnostic::error(assertion.span, e.to_string()))?;
-    let check = found.check.expect("a check's goal answers");
+    let check = found.check.clone().expect("a check's goal answers");
+    let cluster = ClusterReport::new(&found, topology);
     let verdict = match (check.holds, found.exploration.stopped) {
         (Some(holds), _) if holds != assertion.negated => Verdict::Passed,
         (Some(_), _) => Verdict::Failed,
@@ -336,9 +337,15 @@ pub(super) fn check(
             ""
         }
     )];
+    notes.push(format!(
+        "exchanged {:.1} MB of states ({:.1} bytes/state), {:.1} MB between processes",
+        cluster.bytes_exchanged as f64 / 1e6,
+        cluster.bytes_per_state,
+        cluster.bytes_between_processes as f64 / 1e6
+    ));
     notes.extend(check.notes);
     let inconclusive = matches!(verdict, Verdict::Inconclusive(_));
-    Ok(CheckResult {
+    let result = CheckResult {
         verdict,
         states: found.exploration.states,
         transitions: found.exploration.transitions,
@@ -350,7 +357,8 @@ pub(super) fn check(
         searched: true,
         symmetry: check.reduced,
         stage: inconclusive.then(|| "searching".to_string()),
-    })
+    };
+    Ok((result, cluster))
 }
 
 /// `symcsp cluster --local N COMMAND...`: runs COMMAND as the N processes
