@@ -261,3 +261,32 @@ fn assertions_that_do_not_run_on_workers_are_named_with_the_reason_and_the_rest_
         .collect();
     assert_eq!(results, ["passed", "passed", "passed"]);
 }
+
+#[test]
+fn a_divergence_among_the_states_expanded_is_found_when_a_budget_stops_the_search() {
+    let file = "tests/fixtures/cluster/budgeted.csp";
+    let one = assertions_of(&["check", file, "--max-states", "100"]);
+    assert!(one.iter().all(|a| a["result"] == "failed"), "{one:?}");
+    for args in [
+        vec!["check", file, "--max-states", "100", "--workers", "3"],
+        vec![
+            "cluster",
+            "--local",
+            "2",
+            "check",
+            file,
+            "--max-states",
+            "100",
+        ],
+    ] {
+        let many = assertions_of(&args);
+        for (theirs, mine) in one.iter().zip(&many) {
+            assert_eq!(mine["result"], "failed", "{args:?}");
+            assert_eq!(mine["counterexample"]["kind"], "divergence", "{args:?}");
+            assert_eq!(
+                mine["counterexample"]["steps"], theirs["counterexample"]["steps"],
+                "{args:?}"
+            );
+        }
+    }
+}

@@ -42,6 +42,9 @@ pub enum Message {
     /// In a check's search for divergences: states of the receiver one
     /// of whose τ-successors was found not to diverge.
     Removed { to: u32, ids: Vec<u32> },
+    /// After a budget stopped a check's search: states of the receiver
+    /// each of whose τ-edges the sender recorded (one id an edge).
+    Edges { to: u32, ids: Vec<u32> },
 }
 
 impl Message {
@@ -50,7 +53,8 @@ impl Message {
             Message::Batch { to, .. }
             | Message::Tally { to, .. }
             | Message::Alive { to, .. }
-            | Message::Removed { to, .. } => *to,
+            | Message::Removed { to, .. }
+            | Message::Edges { to, .. } => *to,
         }
     }
 }

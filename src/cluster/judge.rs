@@ -207,7 +207,8 @@ impl Judging {
         self.tau_out[id as usize] = count;
     }
 
-    /// The states with no τ-successor: the first removed.
+    /// The states with no τ-successor (or never expanded, after a budget
+    /// stopped the search: not known to diverge): the first removed.
     pub fn without_tau(&self) -> Vec<u32> {
         (0..self.tau_out.len() as u32)
             .filter(|&id| self.tau_out[id as usize] == 0)
@@ -230,17 +231,60 @@ impl Judging {
         (starts, edges)
     }
 
-    /// The messages that tell the τ-predecessors of `removed` (by
-    /// `predecessors`) that a τ-successor of theirs is gone.
-    pub fn removals(
-        removed: &[u32],
+    /// After a budget stopped the search: forgets how many τ-successors
+    /// each state sent, and tells each τ-edge it recorded to its source's
+    /// owner (its own sources at once), so that each state counts only
+    /// the τ-successors that were stored ([`Judging::count_edges`]).
+    pub fn recorded_edges(&mut self, (me, peers): (usize, usize)) -> Vec<Message> {
+        self.tau_out.iter_mut().for_each(|count| *count = 0);
+        let mut ids: Vec<Vec<u32>> = vec![Vec::new(); peers];
+        for &(_, worker, state) in &self.tau_in {
+            if worker as usize == me {
+                self.tau_out[state as usize] += 1;
+            } else {
+                ids[worker as usize].push(state);
+            }
+        }
+        ids.into_iter()
+            .enumerate()
+            .filter(|(_, ids)| !ids.is_empty())
+            .map(|(to, ids)| Message::Edges { to: to as u32, ids })
+            .collect()
+    }
+
+    /// Counts the τ-edges of its states that other workers recorded.
+    pub fn count_edges(&mut self, ids: &[u32]) -> Result<(), DecodeError> {
+        for &id in ids {
+            match self.tau_out.get_mut(id as usize) {
+                Some(count) => *count += 1,
+                None => return Err(DecodeError(format!("a τ-edge from no state ({id})"))),
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes `removed`, and with them every state of this worker left
+    /// with no τ-successor by their removal (a τ-chain within one worker
+    /// takes no rounds): the messages that tell other workers' states
+    /// that a τ-successor of theirs is gone.
+    pub fn remove(
+        &mut self,
+        removed: &mut Vec<u32>,
         (starts, edges): &(Vec<usize>, Vec<(u32, u32)>),
-        peers: usize,
+        (me, peers): (usize, usize),
     ) -> Vec<Message> {
         let mut ids: Vec<Vec<u32>> = vec![Vec::new(); peers];
-        for &id in removed {
+        while let Some(id) = removed.pop() {
             for &(worker, state) in &edges[starts[id as usize]..starts[id as usize + 1]] {
-                ids[worker as usize].push(state);
+                if worker as usize == me {
+                    let left = &mut self.tau_out[state as usize];
+                    *left -= 1;
+                    if *left == 0 {
+                        removed.push(state);
+                    }
+                } else {
+                    ids[worker as usize].push(state);
+                }
             }
         }
         ids.into_iter()
@@ -250,16 +294,26 @@ impl Judging {
             .collect()
     }
 
-    /// Counts down the states told of a removed τ-successor: those left
-    /// with none are removed next.
-    pub fn count_down(&mut self, ids: &[u32], removed: &mut Vec<u32>) {
+    /// Counts down the states another worker told of a removed
+    /// τ-successor: those left with none are removed next. An id that is
+    /// not a state of this worker with a τ-successor left is malformed.
+    pub fn count_down(&mut self, ids: &[u32], removed: &mut Vec<u32>) -> Result<(), DecodeError> {
         for &id in ids {
-            let left = &mut self.tau_out[id as usize];
-            *left -= 1;
-            if *left == 0 {
-                removed.push(id);
+            match self.tau_out.get_mut(id as usize) {
+                Some(left) if *left > 0 => {
+                    *left -= 1;
+                    if *left == 0 {
+                        removed.push(id);
+                    }
+                }
+                _ => {
+                    return Err(DecodeError(format!(
+                        "a τ-successor of state {id} removed twice, or of no state"
+                    )));
+                }
             }
         }
+        Ok(())
     }
 
     /// After the elimination: the first (by level) of its states that
@@ -422,4 +476,58 @@ pub fn assertion_goal(
         goal,
         priority,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A worker whose states 0 → 1 → 2 are τ-linked (2 has no τ-move)
+    /// and 3 loops on itself, all its own.
+    fn linked() -> Judging {
+        let mut judging = Judging {
+            product: Product::new(Box::new(Anything), false, true, 1),
+            divergences: true,
+            root: 0,
+            next_nodes: Vec::new(),
+            parents: Vec::new(),
+            levels: Vec::new(),
+            tau_out: Vec::new(),
+            tau_in: Vec::new(),
+            breach: None,
+        };
+        let link = |parent: Option<u32>, tau| Link {
+            node: 0,
+            parent,
+            event: TAU,
+            tau,
+        };
+        for (id, parent) in [(0, None), (1, Some(0)), (2, Some(1)), (3, Some(0))] {
+            judging.stored((id, true), 0, link(parent, parent.is_some()), id);
+        }
+        judging.stored((3, false), 0, link(Some(3), true), 1);
+        for (id, count) in [(0, 2), (1, 1), (2, 0), (3, 1)] {
+            judging.tau_successors(id, count);
+        }
+        judging
+    }
+
+    #[test]
+    fn elimination_leaves_what_diverges_and_refuses_ids_of_no_state() {
+        let mut judging = linked();
+        let predecessors = judging.predecessors();
+        let mut removed = judging.without_tau();
+        assert_eq!(removed, vec![2]);
+        let messages = judging.remove(&mut removed, &predecessors, (0, 1));
+        assert!(messages.is_empty(), "every state is this worker's");
+        // 2 goes, then 1; 0 keeps its τ-edge to 3, which loops.
+        assert_eq!(judging.first_divergent(), Some((0, 0)));
+        let mut next = Vec::new();
+        assert!(judging.count_down(&[9], &mut next).is_err(), "no state 9");
+        assert!(
+            judging.count_down(&[2], &mut next).is_err(),
+            "2 has none left"
+        );
+        assert!(judging.count_edges(&[7]).is_err());
+    }
 }

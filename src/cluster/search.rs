@@ -202,10 +202,11 @@ pub fn partition(
         // round of their own: the cluster stores no more than the budget,
         // and stops only when the states would pass it.
         let read = part.read(&batches);
-        if let (Some(max), None, Ok(())) = (budget.max_states, stopped, &read) {
+        if let (Some(max), None) = (budget.max_states, stopped) {
             let left = (max as u64).saturating_sub(stored);
+            // Every worker takes this round, whatever its own read gave.
             if sent > left {
-                part.tally.fresh = part.count_fresh();
+                part.tally.fresh = if read.is_ok() { part.count_fresh() } else { 0 };
                 let counted = exchange(&rounds, topology, &part.tally, &mut out)?;
                 if total(&counted.tallies, |t| t.fresh) > left {
                     stopped = Some(Stopped::StateBudget);
@@ -236,17 +237,27 @@ pub fn partition(
         (worker.unwrap_or(0) as u32, *level)
     });
     // The path to the first violation, when there is one.
-    let violation = match (&part.judging, breached, stopped) {
-        (None, _, _) | (Some(_), None, Some(_)) => None,
-        (Some(_), breached, stopped) => {
-            part.settle((&rounds, topology, &mut out), breached, stopped.is_none())?
-        }
+    // How the check settled. With divergences, a budget stop still looks
+    // among the states expanded for one that diverges, as one search asks
+    // the states it judged.
+    let settled = match (&part.judging, breached, stopped) {
+        (None, _, _) => None,
+        (Some(judging), None, Some(stop)) if !judging.divergences => Some(Settled::Stopped(stop)),
+        (Some(_), breached, stopped) => Some(part.settle(
+            (&rounds, topology, &mut out),
+            (breached, &meter, stopped.is_none()),
+        )?),
     };
     let judging = part.judging.take();
     drop(part);
     let (counted, stopped) = match at_breach {
         Some((at, _)) => (at, None),
         None => (tallies, stopped),
+    };
+    let (violation, stopped) = match settled {
+        Some(Settled::Violation(steps)) => (Some(steps), stopped),
+        Some(Settled::Stopped(stop)) => (None, stopped.or(Some(stop))),
+        Some(Settled::Holds) | None => (None, stopped),
     };
     let mut found = finish(counted, levels, components, stopped, started, topology);
     let Some(judging) = judging else {
@@ -292,6 +303,16 @@ fn described(
     steps: &[PathStep],
     notes: &mut Vec<String>,
 ) -> Result<crate::check::counterexample::Counterexample, String> {
+    // Describing is bounded by the path, not by the search's budget,
+    // which a stop after the breach may have used up: only memory and a
+    // cancel hold it.
+    let describing = Budget {
+        max_states: None,
+        timeout: None,
+        deadline: None,
+        ..budget.clone()
+    };
+    built.procs.replace_meter(describing.meter());
     let mut judging = judging;
     let spec = &mut *judging.product.spec;
     let recorded = match judge::recorded((&mut built.machine, &mut built.procs, spec), steps) {
@@ -345,6 +366,15 @@ fn canonicalised(
     Ok(())
 }
 
+/// How a check's search settled.
+enum Settled {
+    Holds,
+    /// The first violation's path, from it back to the initial state.
+    Violation(Vec<PathStep>),
+    /// A budget stopped the search for divergences, with no breach.
+    Stopped(Stopped),
+}
+
 /// What reached a worker in one round.
 struct Round {
     /// Every worker's tally, in worker order.
@@ -352,6 +382,9 @@ struct Round {
     batches: Vec<Batch>,
     /// States of its own that lost a τ-successor (a divergence search).
     removed: Vec<u32>,
+    /// States of its own one of whose τ-edges its target's owner
+    /// recorded.
+    edges: Vec<u32>,
 }
 
 /// One round: this worker's messages (taken from `out`) and its tally to
@@ -374,12 +407,14 @@ fn exchange(
         tallies: Vec::with_capacity(topology.peers()),
         batches: Vec::new(),
         removed: Vec::new(),
+        edges: Vec::new(),
     };
     for message in received {
         match message {
             Message::Batch { batch, .. } => round.batches.push(batch),
             Message::Tally { tally, .. } => round.tallies.push(tally),
             Message::Removed { ids, .. } => round.removed.extend(ids),
+            Message::Edges { ids, .. } => round.edges.extend(ids),
             // Heartbeats stay with the timely worker.
             Message::Alive { .. } => {}
         }
@@ -786,25 +821,63 @@ impl Partition<'_, '_> {
     fn settle(
         &mut self,
         (rounds, topology, out): (&Rounds, &Topology, &mut Vec<Message>),
-        breached: Option<(u32, u32)>,
-        searched_all: bool,
-    ) -> Result<Option<Vec<PathStep>>, ClusterError> {
+        (breached, meter, searched_all): (Option<(u32, u32)>, &Meter, bool),
+    ) -> Result<Settled, ClusterError> {
         let peers = topology.peers();
-        let judging = self.judging.as_mut().expect("a check judges");
+        let me = self.me;
         let mut divergent = None;
-        if judging.divergences && searched_all {
+        if self.judging.as_ref().is_some_and(|j| j.divergences) {
+            if !searched_all {
+                // A budget stopped the search: a τ-successor sent may not
+                // have been stored. Each state keeps only the τ-edges its
+                // successors' owners recorded, so that one into a state
+                // never stored counts as leading to no divergence.
+                let judging = self.judging.as_mut().expect("a check judges");
+                out.extend(judging.recorded_edges((me, peers)));
+                self.tally.sent = out.len() as u64;
+                let round = exchange(rounds, topology, &self.tally, out)?;
+                let judging = self.judging.as_mut().expect("a check judges");
+                judging
+                    .count_edges(&round.edges)
+                    .map_err(|e| ClusterError::Worker {
+                        worker: me,
+                        message: e.to_string(),
+                    })?;
+            }
+            let judging = self.judging.as_mut().expect("a check judges");
             let predecessors = judging.predecessors();
             let mut removed = judging.without_tau();
             loop {
-                out.extend(Judging::removals(&removed, &predecessors, peers));
+                let judging = self.judging.as_mut().expect("a check judges");
+                out.extend(judging.remove(&mut removed, &predecessors, (me, peers)));
                 self.tally.sent = out.len() as u64;
+                // Each round polls the budget: a long τ-chain across
+                // workers takes a round a link.
+                if let Err(stop) = meter.poll() {
+                    self.tally.stopped.get_or_insert(stop.code());
+                }
                 let round = exchange(rounds, topology, &self.tally, out)?;
-                removed.clear();
-                judging.count_down(&round.removed, &mut removed);
+                if let Some(stop) = round.tallies.iter().find_map(|t| t.stopped) {
+                    let stop = Stopped::from_code(stop).unwrap_or(Stopped::Cancelled);
+                    return Ok(match breached {
+                        // The breach stands: a divergence before it is
+                        // what could not be ruled out.
+                        Some(_) => self.settle_at(rounds, topology, out, breached, None)?,
+                        None => Settled::Stopped(stop),
+                    });
+                }
+                let judging = self.judging.as_mut().expect("a check judges");
+                judging
+                    .count_down(&round.removed, &mut removed)
+                    .map_err(|e| ClusterError::Worker {
+                        worker: me,
+                        message: e.to_string(),
+                    })?;
                 if total(&round.tallies, |t| t.sent) == 0 {
                     break;
                 }
             }
+            let judging = self.judging.as_mut().expect("a check judges");
             self.tally.divergent = judging.first_divergent();
             let round = exchange(rounds, topology, &self.tally, out)?;
             divergent = round
@@ -813,11 +886,26 @@ impl Partition<'_, '_> {
                 .filter_map(|t| t.divergent.map(|(level, id)| (level, t.worker, id)))
                 .min();
         }
+        self.settle_at(rounds, topology, out, breached, divergent)
+    }
+
+    /// The first violation — a divergence at a level no deeper than the
+    /// breach (one search judges a state's divergence before the rest),
+    /// else the breach — and its path, read back one state a round.
+    fn settle_at(
+        &mut self,
+        rounds: &Rounds,
+        topology: &Topology,
+        out: &mut Vec<Message>,
+        breached: Option<(u32, u32)>,
+        divergent: Option<(u32, u32, u32)>,
+    ) -> Result<Settled, ClusterError> {
+        let judging = self.judging.as_ref().expect("a check judges");
         // The first violation's state (worker, number): worker 0 judges
         // it again when it has the path, and so learns how it breaks.
         let mut at = match (divergent, breached) {
             (Some((level, worker, id)), breached)
-                if breached.is_none_or(|(_, breach_level)| level < breach_level) =>
+                if breached.is_none_or(|(_, breach_level)| level <= breach_level) =>
             {
                 Some((worker, id))
             }
@@ -825,12 +913,18 @@ impl Partition<'_, '_> {
                 let own = judging.breach.filter(|_| worker as usize == self.me);
                 Some((worker, own.map_or(0, |(id, _)| id)))
             }
-            (Some(_), None) | (None, None) => return Ok(None),
+            (Some(_), None) | (None, None) => return Ok(Settled::Holds),
         };
         let mut steps = Vec::new();
         while let Some((worker, id)) = at {
             self.tally.step = None;
             if worker as usize == self.me {
+                if id as usize >= self.store.len() {
+                    return Err(ClusterError::Worker {
+                        worker: self.me,
+                        message: format!("a counterexample's state {id} is not one of its own"),
+                    });
+                }
                 self.store.read(id, &mut self.row);
                 let judging = self.judging.as_ref().expect("a check judges");
                 let step = judging
@@ -859,6 +953,6 @@ impl Partition<'_, '_> {
             }
         }
         self.tally.step = None;
-        Ok(Some(steps))
+        Ok(Settled::Violation(steps))
     }
 }
