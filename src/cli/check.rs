@@ -157,7 +157,14 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         );
         let result = match (&topology, is_static) {
             (Some(topology), false) => {
-                super::cluster::check(request, (&script, index), topology, &budget)
+                let on = super::cluster::CheckOnCluster {
+                    file: request.file,
+                    symmetry: request.symmetry,
+                    strategy: request.strategy,
+                    cluster: request.cluster,
+                    progress: request.limits.progress,
+                };
+                super::cluster::check(&on, (&script, index), topology, &budget)
                     .map(|(result, cluster)| (result, Some(cluster)))
             }
             _ => {

@@ -258,12 +258,23 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     }
 }
 
+/// What `check` asks of the cluster, besides the assertion.
+pub(super) struct CheckOnCluster<'a> {
+    pub file: &'a std::path::Path,
+    /// `--symmetry`, as given.
+    pub symmetry: Option<&'a str>,
+    pub strategy: Strategy,
+    pub cluster: &'a super::limits::ClusterArgs,
+    /// Whether to show progress (on process 0).
+    pub progress: bool,
+}
+
 /// Assertion `index` of `script` checked on the cluster `topology`
 /// (one of the assertions [`crate::cluster::judge::assertion_goal`]
 /// accepts): its result as the one search's, the counterexample on
 /// process 0 only, with a note of where it ran.
 pub(super) fn check(
-    request: &super::check::Request,
+    request: &CheckOnCluster,
     (script, index): (&crate::script::Script, usize),
     topology: &Topology,
     budget: &Budget,
@@ -301,7 +312,7 @@ pub(super) fn check(
         script: crate::cluster::script_hash(script),
         round_states: crate::cluster::ROUND_STATES,
     };
-    let mut progress = ProgressLine::new(request.limits.progress && topology.process == 0);
+    let mut progress = ProgressLine::new(request.progress && topology.process == 0);
     let describe = |live: &Live, elapsed| {
         format!(
             "checking assertion {} on {} process{} x {} worker{}: {}",
