@@ -198,29 +198,6 @@ impl Normaliser {
         tau_priority: Option<EventSet>,
         symmetry: std::sync::Arc<Symmetry>,
     ) -> EvalResult<Result<(Normaliser, NodeId), NotMappable>> {
-        let by_orbit = tau_priority.is_none();
-        Normaliser::symmetric_by(procs, (root, tau_priority), symmetry, by_orbit)
-    }
-
-    /// A normal form whose nodes can be permuted, as [`Normaliser::symmetric`],
-    /// and written for another process ([`Normaliser::write_node`]): its
-    /// states are rows of its machine, never keys, and each state's
-    /// moves are its own (not read off its orbit's), as the cluster's
-    /// workers need.
-    pub fn symmetric_portable(
-        procs: &mut Processes,
-        (root, tau_priority): (ProcId, Option<EventSet>),
-        symmetry: std::sync::Arc<Symmetry>,
-    ) -> EvalResult<Result<(Normaliser, NodeId), NotMappable>> {
-        Normaliser::symmetric_by(procs, (root, tau_priority), symmetry, false)
-    }
-
-    fn symmetric_by(
-        procs: &mut Processes,
-        (root, tau_priority): (ProcId, Option<EventSet>),
-        symmetry: std::sync::Arc<Symmetry>,
-        by_orbit: bool,
-    ) -> EvalResult<Result<(Normaliser, NodeId), NotMappable>> {
         let mut machine = Machine::new(procs, root)?;
         if let Some(set) = &tau_priority {
             machine.set_tau_priority(set.clone());
@@ -230,7 +207,8 @@ impl Normaliser {
             Err(refusal) => return Ok(Err(refusal)),
         };
         // A τ-priority set the permutations might not respect keeps
-        // every state's moves evaluated (the caller says so).
+        // every state's moves evaluated.
+        let by_orbit = tau_priority.is_none();
         let symmetry = Some((system, by_orbit));
         Normaliser::with_machine(procs, machine, None, symmetry).map(Ok)
     }
@@ -419,22 +397,27 @@ impl Normaliser {
     /// `node` as bytes: its member states, each as its components'
     /// encodings, sorted, so that another process with the same script
     /// reads back the same node ([`Normaliser::read_node`]) whatever
-    /// order it made its states in. A normal form keeping its states as
-    /// keys (under symmetry) has none.
+    /// order it made its states in. A state kept as a key (under
+    /// symmetry) has its term made for it.
     pub fn write_node(
-        &self,
-        procs: &Processes,
+        &mut self,
+        procs: &mut Processes,
         node: NodeId,
         out: &mut Vec<u8>,
     ) -> Result<(), String> {
         use crate::eval::value::bytes::Writer;
-        if self.keyed.is_some() {
-            return Err("a normal form under symmetry does not cross between processes".into());
-        }
         let mut row = Vec::new();
         let mut members: Vec<Vec<u8>> = Vec::new();
-        for &state in self.nodes[node as usize].members.iter() {
-            self.states.read(state, &mut row);
+        let states = self.nodes[node as usize].members.clone();
+        for &state in states.iter() {
+            row.clear();
+            match self.keyed.is_some() {
+                true => row.push(
+                    self.keyed_local(procs, state)
+                        .map_err(|e| e.message.clone())?,
+                ),
+                false => self.states.read(state, &mut row),
+            }
             let mut bytes = Vec::new();
             for (slot, &local) in row.iter().enumerate() {
                 let mut encoded = Vec::new();
@@ -499,7 +482,12 @@ impl Normaliser {
             if k != member.len() {
                 return Err("a normal form's state has more than its components".into());
             }
-            members.push(self.states.insert(&row).0);
+            members.push(match self.keyed.is_some() {
+                true => self
+                    .keyed_of_local(procs, row[0])
+                    .map_err(|e| e.message.clone())?,
+                false => self.states.insert(&row).0,
+            });
         }
         if at != bytes.len() {
             return Err("a normal form's node has more than its members".into());

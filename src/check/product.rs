@@ -247,8 +247,9 @@ impl Product {
 
     /// Judges product state (`node`, `row`) whose moves have `events`,
     /// for a search that finds divergences elsewhere (the cluster's,
-    /// from its τ-graph once it is settled): `next(k, node)` learns the
-    /// node after each visible move `k`.
+    /// from its τ-graph once it is settled): `next(k, column)` learns
+    /// the column after each visible move `k` (reduced, a target that
+    /// [`Canonicaliser::canonicalise`] makes a node).
     pub fn judge_state(
         &mut self,
         procs: &mut Processes,
@@ -259,6 +260,9 @@ impl Product {
             Some(_) => DivergenceCheck::Later,
             None => DivergenceCheck::Off,
         };
+        // Reduced, a successor's column is a target that canonicalising
+        // makes a node under its permutation at once, as in one search.
+        let columns = self.reduction.is_some();
         Product::judge(
             &mut *self.spec,
             self.refusals,
@@ -266,7 +270,7 @@ impl Product {
             divergence,
             procs,
             (node, row, events),
-            (false, next),
+            (columns, next),
         )
     }
 

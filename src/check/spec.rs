@@ -161,8 +161,8 @@ pub trait Specification: Send {
     /// numbered its nodes: a fixed specification's number, a normal
     /// form's member states. The cluster's workers send nodes so.
     fn write_node(
-        &self,
-        _procs: &Processes,
+        &mut self,
+        _procs: &mut Processes,
         node: NodeId,
         out: &mut Vec<u8>,
     ) -> Result<(), String> {

@@ -85,8 +85,7 @@ impl Judging {
         let normalise = |procs: &mut Processes, root, priority| match &symmetry {
             None => Normaliser::new(procs, root, priority),
             Some(symmetry) => {
-                let made =
-                    Normaliser::symmetric_portable(procs, (root, priority), symmetry.clone())?;
+                let made = Normaliser::symmetric(procs, root, priority, symmetry.clone())?;
                 match made {
                     Ok(made) => Ok(made),
                     Err(refusal) => Err(EvalError::new(
@@ -328,9 +327,9 @@ impl Judging {
     /// State `id` (`row`: its components, then its node) as a step of a
     /// counterexample's path.
     pub fn step(
-        &self,
+        &mut self,
         machine: &Machine,
-        procs: &Processes,
+        procs: &mut Processes,
         id: u32,
         row: &[u32],
     ) -> Result<PathStep, String> {

@@ -170,7 +170,7 @@ impl RowCodec {
     /// not been sent yet (its link's node by `spec`).
     pub fn push(
         &mut self,
-        (machine, procs, spec): (&Machine, &Processes, Option<&dyn Specification>),
+        (machine, procs, spec): (&Machine, &mut Processes, Option<&mut dyn Specification>),
         (row, arrived): (&[u32], Arrived),
         to: usize,
         batch: &mut Batch,
@@ -443,7 +443,12 @@ System = Cell(0) ||| Cell(2) ||| (d -> STOP)
                             }),
                         };
                         codec
-                            .push((&sender, &here, Some(&spec)), (row, arrived), 1, &mut batch)
+                            .push(
+                                (&sender, &mut here, Some(&mut spec)),
+                                (row, arrived),
+                                1,
+                                &mut batch,
+                            )
                             .expect("encodable");
                         sent_arrivals.push(arrived);
                     }

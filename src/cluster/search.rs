@@ -620,7 +620,7 @@ impl Partition<'_, '_> {
                 (
                     self.machine,
                     self.procs,
-                    self.judging.as_ref().map(|j| &*j.product.spec),
+                    self.judging.as_mut().map(|j| &mut *j.product.spec as _),
                 ),
                 (row, arrived),
                 to,
@@ -926,7 +926,7 @@ impl Partition<'_, '_> {
                     });
                 }
                 self.store.read(id, &mut self.row);
-                let judging = self.judging.as_ref().expect("a check judges");
+                let judging = self.judging.as_mut().expect("a check judges");
                 let step = judging
                     .step(self.machine, self.procs, id, &self.row)
                     .map_err(|message| ClusterError::Worker {

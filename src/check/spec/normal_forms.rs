@@ -111,7 +111,12 @@ pub trait NormalFormModel: Send {
 }
 
 impl<M: NormalFormModel> Specification for NormalForm<M> {
-    fn write_node(&self, procs: &Processes, node: NodeId, out: &mut Vec<u8>) -> Result<(), String> {
+    fn write_node(
+        &mut self,
+        procs: &mut Processes,
+        node: NodeId,
+        out: &mut Vec<u8>,
+    ) -> Result<(), String> {
         self.normal.write_node(procs, node, out)
     }
 
