@@ -244,11 +244,7 @@ impl Judging {
                 ids[worker as usize].push(state);
             }
         }
-        ids.into_iter()
-            .enumerate()
-            .filter(|(_, ids)| !ids.is_empty())
-            .map(|(to, ids)| Message::Edges { to: to as u32, ids })
-            .collect()
+        addressed(ids, |to, ids| Message::Edges { to, ids })
     }
 
     /// Counts the τ-edges of its states that other workers recorded.
@@ -286,11 +282,7 @@ impl Judging {
                 }
             }
         }
-        ids.into_iter()
-            .enumerate()
-            .filter(|(_, ids)| !ids.is_empty())
-            .map(|(to, ids)| Message::Removed { to: to as u32, ids })
-            .collect()
+        addressed(ids, |to, ids| Message::Removed { to, ids })
     }
 
     /// Counts down the states another worker told of a removed
@@ -351,6 +343,16 @@ impl Judging {
             from: self.parents[id as usize],
         })
     }
+}
+
+/// One message per worker that has ids to be told (`ids[w]`), made by
+/// `message(w, ids)`.
+fn addressed(ids: Vec<Vec<u32>>, message: fn(u32, Vec<u32>) -> Message) -> Vec<Message> {
+    ids.into_iter()
+        .enumerate()
+        .filter(|(_, ids)| !ids.is_empty())
+        .map(|(to, ids)| message(to as u32, ids))
+        .collect()
 }
 
 /// The path whose steps (from the breach back to the initial state)
