@@ -136,7 +136,8 @@ pub fn partition(
         target: Vec::new(),
         batches: Vec::new(),
         received: Vec::new(),
-        arrivals: Vec::new(),
+        reached_by_tick: Vec::new(),
+        links: Vec::new(),
     };
     part.reset_batches();
     if me == 0 {
@@ -542,10 +543,12 @@ struct Partition<'a, 's> {
     target: Vec<u32>,
     /// This round's states for each worker.
     batches: Vec<Batch>,
-    /// The rows received in a round, end to end (with their nodes), and
-    /// where each came from and how (kept for their room).
+    /// The rows received in a round, end to end (with their nodes),
+    /// whether each was reached by ✓, and in a check its sender and link
+    /// (kept for their room; an exploration's stay small).
     received: Vec<u32>,
-    arrivals: Vec<(u32, Arrived)>,
+    reached_by_tick: Vec<bool>,
+    links: Vec<(u32, Link)>,
 }
 
 impl Partition<'_, '_> {
@@ -639,7 +642,8 @@ impl Partition<'_, '_> {
     /// end to end (with their nodes), with how each was reached.
     fn read(&mut self, batches: &[Batch]) -> Result<(), Halt> {
         self.received.clear();
-        self.arrivals.clear();
+        self.reached_by_tick.clear();
+        self.links.clear();
         for batch in batches {
             self.codec.define(
                 (
@@ -650,22 +654,29 @@ impl Partition<'_, '_> {
                 batch,
             )??;
         }
-        let (received, arrivals) = (&mut self.received, &mut self.arrivals);
+        let (received, reached_by_tick, links) = (
+            &mut self.received,
+            &mut self.reached_by_tick,
+            &mut self.links,
+        );
         let checking = self.judging.is_some();
         for batch in batches {
             self.codec
                 .rows(self.machine, self.procs, batch, |row, arrived| {
                     received.extend_from_slice(row);
+                    reached_by_tick.push(arrived.ticked);
                     match (checking, arrived.link) {
                         (false, _) => {}
-                        (true, Some(link)) => received.push(link.node),
+                        (true, Some(link)) => {
+                            received.push(link.node);
+                            links.push((batch.from, link));
+                        }
                         (true, None) => {
                             return Err(Halt::Malformed(
                                 "a state of a check without its link".to_string(),
                             ));
                         }
                     }
-                    arrivals.push((batch.from, arrived));
                     Ok(())
                 })?;
         }
@@ -688,19 +699,21 @@ impl Partition<'_, '_> {
     /// lines ahead of their lookups): the new ones are queued for the
     /// next level.
     fn store_read(&mut self, meter: &Meter) -> Result<(), Halt> {
-        let mut stored = Vec::with_capacity(self.arrivals.len());
+        let mut stored = Vec::with_capacity(self.reached_by_tick.len());
         let full = self.store.insert_all(&[&self.received], &mut stored, meter);
-        for (&(id, new), &(from, arrived)) in stored.iter().zip(&self.arrivals) {
+        for (&(id, new), &ticked) in stored.iter().zip(&self.reached_by_tick) {
             if new {
                 self.ticked.push(false);
                 self.queued.push(id);
                 self.tally.stored += 1;
             }
-            if arrived.ticked && !self.ticked[id as usize] {
+            if ticked && !self.ticked[id as usize] {
                 self.ticked[id as usize] = true;
                 self.tally.terminated += 1;
             }
-            if let (Some(judging), Some(link)) = (&mut self.judging, arrived.link) {
+        }
+        if let Some(judging) = &mut self.judging {
+            for (&(id, new), &(from, link)) in stored.iter().zip(&self.links) {
                 judging.stored((id, new), from, link, self.arrival_level);
             }
         }
