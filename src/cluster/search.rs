@@ -420,6 +420,10 @@ fn exchange(
             Message::Alive { .. } => {}
         }
     }
+    // In sender order, whatever order they arrived in: each worker then
+    // numbers its states, and picks parents and breaches, the same way
+    // in every run.
+    round.batches.sort_by_key(|b| b.from);
     let tallies = &mut round.tallies;
     tallies.sort_by_key(|t| t.worker);
     let reported = |w: usize| tallies.iter().any(|t| t.worker as usize == w);
