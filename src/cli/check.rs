@@ -151,11 +151,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         };
         // A static check (`:[symmetric]:`) searches nothing: it is made
         // in place, as without the cluster.
-        let is_static = matches!(
-            script.assertions[index].kind,
-            crate::script::ir::AssertionKind::Symmetric { .. }
-        );
-        let result = match (&topology, is_static) {
+        let result = match (&topology, is_static(&script, index)) {
             (Some(topology), false) => {
                 let on = super::cluster::CheckOnCluster {
                     file: request.file,
@@ -239,6 +235,15 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     }
 }
 
+/// Whether assertion `index` is a static check (`:[symmetric]:`), made
+/// in place whatever the cluster's options.
+fn is_static(script: &Script, index: usize) -> bool {
+    matches!(
+        script.assertions[index].kind,
+        crate::script::ir::AssertionKind::Symmetric { .. }
+    )
+}
+
 /// The cluster the assertions run on, when the cluster's options ask
 /// for one: every chosen assertion must be one the workers check (else
 /// the error says which are, and why the others are not); the strategy
@@ -267,10 +272,7 @@ fn on_cluster(
     let mut distributed = Vec::new();
     let mut refused = Vec::new();
     for &number in chosen {
-        if let crate::script::ir::AssertionKind::Symmetric { .. } =
-            script.assertions[number - 1].kind
-        {
-            // Static: made in place.
+        if is_static(script, number - 1) {
             continue;
         }
         match crate::cluster::judge::assertion_goal(script, number - 1, reduce) {

@@ -122,8 +122,15 @@ impl Judging {
                     (spec, root, refusals, divergences)
                 }
             };
-        Ok(Some(Judging {
-            product: Product::new(spec, refusals, divergences, width),
+        let product = Product::new(spec, refusals, divergences, width);
+        Ok(Some(Judging::of(product, root, divergences)))
+    }
+
+    /// A worker's judging by `product`, from node `root`, with nothing
+    /// stored yet.
+    fn of(product: Product, root: u32, divergences: bool) -> Judging {
+        Judging {
+            product,
             divergences,
             root,
             next_nodes: Vec::new(),
@@ -132,7 +139,7 @@ impl Judging {
             tau_out: Vec::new(),
             tau_in: Vec::new(),
             breach: None,
-        }))
+        }
     }
 
     /// Takes `reduction` over: the product canonicalises states and
@@ -486,17 +493,8 @@ mod tests {
     /// A worker whose states 0 → 1 → 2 are τ-linked (2 has no τ-move)
     /// and 3 loops on itself, all its own.
     fn linked() -> Judging {
-        let mut judging = Judging {
-            product: Product::new(Box::new(Anything), false, true, 1),
-            divergences: true,
-            root: 0,
-            next_nodes: Vec::new(),
-            parents: Vec::new(),
-            levels: Vec::new(),
-            tau_out: Vec::new(),
-            tau_in: Vec::new(),
-            breach: None,
-        };
+        let product = Product::new(Box::new(Anything), false, true, 1);
+        let mut judging = Judging::of(product, 0, true);
         let link = |parent: Option<u32>, tau| Link {
             node: 0,
             parent,
