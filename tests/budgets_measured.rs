@@ -369,3 +369,25 @@ fn deciding_symmetry_never_evaluates_the_script_s_constants() {
     // Well inside the time-out: loading and deciding are a small part.
     within_time(&run, 1.0);
 }
+
+/// Issue 66: the search reads the clock for every state, not once a
+/// block of thousands: a level of six thousand states of half a
+/// millisecond each stops at a time-out of 1.5 s, on threads and on
+/// workers, where the block in hand ran on a second past it (Lowe's
+/// lazy-set scripts, of slower states, ran 40 s under `--timeout 10`).
+#[test]
+fn states_slow_to_expand_stop_at_the_time_out() {
+    let _alone = alone();
+    let slow = fixture("slow_states.csp");
+    for how in [["--threads", "2"], ["--workers", "2"]] {
+        let run = measured(&["check", &slow, "--timeout", "1.5", how[0], how[1]]);
+        assert_eq!(run.code, 3, "{how:?}: {}{}", run.stdout, run.stderr);
+        assert!(
+            (run.stdout.clone() + &run.stderr).contains("stopped by the time-out"),
+            "{how:?}: {}{}",
+            run.stdout,
+            run.stderr
+        );
+        within_time(&run, 1.5);
+    }
+}

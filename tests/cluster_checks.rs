@@ -290,3 +290,12 @@ fn a_divergence_among_the_states_expanded_is_found_when_a_budget_stops_the_searc
         }
     }
 }
+
+/// Issue 66: 2^n philosophers normalised level by level check on
+/// workers as in one search, up to 2^1000 of them: a compressed state
+/// crosses as its distinct subterms, once each (it was written as a
+/// tree, 2^n leaves: 5.6 MB a state at 2^18, no answer at 2^100).
+#[test]
+fn halves_normalised_level_by_level_check_on_workers() {
+    assert_eq!(checks_alike("tests/fixtures/compress/phils.csp", None), 12);
+}

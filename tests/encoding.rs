@@ -173,3 +173,51 @@ fn malformed_bytes_of(model: &str) {
         assert_eq!(procs.decode_state(&bytes), Ok(start));
     });
 }
+
+/// Issue 66: a state of halves composed and normalised level by level
+/// (2^n philosophers, `normal` per level) holds each level's half twice
+/// as a tree but once as a term: its encoding writes a subterm met again
+/// as a reference, so it grows with the levels, not with 2^n (at forty
+/// levels, 2^40 leaves), and reads back as the same state.
+#[test]
+fn halves_normalised_level_by_level_encode_in_linear_size() {
+    let mut script = Script::load_file(std::path::Path::new("tests/fixtures/compress/phils.csp"))
+        .unwrap_or_else(|e| panic!("loads: {}", e.render()));
+    let sizes: Vec<usize> = [10, 20, 40]
+        .iter()
+        .map(|levels| {
+            let func = script
+                .add_expr("<process>", &format!("PHILS({levels})"))
+                .expect("resolves");
+            let script = &script;
+            symcsp::stack::with_large_stack(|| {
+                let (here, start) = Processes::with_root(script, func).expect("a process");
+                let bytes = encoded(&here, start);
+                let (mut there, _) = Processes::with_root(script, func).expect("a process");
+                let read = there.decode_state(&bytes).expect("decodes");
+                assert_eq!(encoded(&there, read), bytes);
+                assert_eq!(there.show_state(read), here.show_state(start));
+                bytes.len()
+            })
+        })
+        .collect();
+    // Each ten levels add about as much as the first ten.
+    assert!(sizes[2] < 5 * sizes[0], "{sizes:?} bytes");
+    assert!(sizes[2] < 1 << 16, "{sizes:?} bytes");
+}
+
+/// A reference to a subterm not yet read, or to one still being read
+/// (a term inside itself), is malformed.
+#[test]
+fn a_reference_to_no_earlier_subterm_is_an_error() {
+    let script = load("philosophers");
+    let root = roots(&script)[0];
+    let script = &script;
+    symcsp::stack::with_large_stack(|| {
+        let (mut procs, _) = Processes::with_root(script, root).expect("a process");
+        // REFERENCE (26) to subterm 0 as the whole state: nothing read yet.
+        assert!(procs.decode_state(&[26, 0]).is_err());
+        // A hiding (17) whose operand is the hiding itself.
+        assert!(procs.decode_state(&[17, 26, 0, 0]).is_err());
+    });
+}

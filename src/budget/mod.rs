@@ -278,6 +278,57 @@ impl Ticker {
     }
 }
 
+/// Polls a meter by the clock rather than by a count, for loops whose
+/// every unit may be slow — a search's states: one state of a wide
+/// synchronisation through a large renaming can take milliseconds to
+/// expand, so a count of thousands of states can hold a stop back for
+/// minutes. [`Pulse::beat`] reads a coarse clock (a few nanoseconds)
+/// and polls the meter once [`PULSE`] has passed since it last did: a
+/// stop is seen within milliseconds however long each unit takes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Pulse {
+    /// When the next poll is due, in [`coarse_millis`].
+    due: u64,
+}
+
+/// How often a [`Pulse`] polls its meter.
+pub const PULSE: Duration = Duration::from_millis(5);
+
+impl Pulse {
+    /// Polls `meter` if [`PULSE`] has passed since the last poll.
+    #[inline]
+    pub fn beat(&mut self, meter: &Meter) -> Result<(), Stopped> {
+        let now = coarse_millis();
+        if now < self.due {
+            return Ok(());
+        }
+        self.due = now + PULSE.as_millis() as u64;
+        meter.poll()
+    }
+}
+
+/// Milliseconds on a monotonic clock that is cheap to read: Linux's
+/// coarse clock (read without a system call, a few nanoseconds, correct
+/// to a few milliseconds); elsewhere the standard clock.
+#[inline]
+pub fn coarse_millis() -> u64 {
+    #[cfg(target_os = "linux")]
+    {
+        let mut now = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime writes into the struct it is given only.
+        unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC_COARSE, &mut now) };
+        now.tv_sec as u64 * 1000 + now.tv_nsec as u64 / 1_000_000
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        static EPOCH: OnceLock<Instant> = OnceLock::new();
+        EPOCH.get_or_init(Instant::now).elapsed().as_millis() as u64
+    }
+}
+
 /// Drops `value` on a thread of its own, so that whoever held it can
 /// answer at once: a run stopped by its budget may have built millions of
 /// small values, and freeing them takes a fifth as long as building them.
@@ -352,6 +403,29 @@ mod tests {
         assert_eq!(started.started().deadline, Some(deadline));
         assert_eq!(started.meter().deadline, Some(deadline));
         assert!(budget.meter().deadline.expect("its own") > deadline);
+    }
+
+    #[test]
+    fn a_pulse_polls_at_once_then_once_a_pulse() {
+        let stopped = Budget {
+            timeout: Some(Duration::ZERO),
+            max_memory: None,
+            ..Budget::default()
+        };
+        let meter = stopped.meter();
+        let mut pulse = Pulse::default();
+        assert_eq!(
+            pulse.beat(&meter),
+            Err(Stopped::Timeout),
+            "the first beat polls"
+        );
+        assert_eq!(pulse.beat(&meter), Ok(()), "not again within a pulse");
+        std::thread::sleep(PULSE * 3);
+        assert_eq!(pulse.beat(&meter), Err(Stopped::Timeout));
+        let before = coarse_millis();
+        std::thread::sleep(Duration::from_millis(30));
+        let after = coarse_millis();
+        assert!((20..1000).contains(&(after - before)), "{before} → {after}");
     }
 
     #[test]

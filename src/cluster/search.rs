@@ -15,7 +15,7 @@
 
 use rustc_hash::FxHashSet;
 
-use crate::budget::{Budget, Meter, Stopped, Ticker};
+use crate::budget::{Budget, Meter, Pulse, Stopped};
 use crate::check::Reduced;
 use crate::check::product::Judgement;
 use crate::eval::EvalError;
@@ -219,7 +219,6 @@ pub fn partition(
         }
         // Store what arrived, then expand it.
         part.tally.expanded = 0;
-        let mut ticker = Ticker::new(meter.clone(), 1024);
         part.reset_batches();
         let absorbed = read.and_then(|()| part.store_read(&meter));
         if level_ends {
@@ -227,7 +226,7 @@ pub fn partition(
             part.at = 0;
             part.arrival_level += 1;
         }
-        let expanded = absorbed.and_then(|()| part.expand(job.round_states, &mut ticker));
+        let expanded = absorbed.and_then(|()| part.expand(job.round_states, &meter));
         part.record(expanded, &script.sources);
         part.tally.store_bytes = part.store.bytes();
     };
@@ -731,7 +730,10 @@ impl Partition<'_, '_> {
     /// judged first; one that breaks the specification, and every state
     /// after a breach, has only its τ-successors followed (for the
     /// search for divergences).
-    fn expand(&mut self, states: usize, ticker: &mut Ticker) -> Result<(), Halt> {
+    fn expand(&mut self, states: usize, meter: &Meter) -> Result<(), Halt> {
+        // Polled by the clock, for every state and move: one state of a
+        // wide synchronisation can take milliseconds to expand.
+        let mut pulse = Pulse::default();
         let end = self.frontier.len().min(self.at + states.max(1));
         let bytes_before = self.tally.bytes_sent;
         let components = self.machine.components();
@@ -746,7 +748,7 @@ impl Partition<'_, '_> {
         while self.at < end && self.tally.bytes_sent - bytes_before <= ROUND_BYTES {
             let id = self.frontier[self.at];
             self.at += 1;
-            ticker.tick()?;
+            pulse.beat(meter)?;
             self.store.read(id, &mut self.row);
             let (row, node) = self.row.split_at(components);
             let node = node.first().copied();
@@ -772,7 +774,7 @@ impl Partition<'_, '_> {
             for index in 0..self.moves.list.len() {
                 // A state with very many moves is held to the budget as
                 // it grows.
-                ticker.tick()?;
+                pulse.beat(meter)?;
                 let m = self.moves.list[index];
                 if tau_only && m.event != TAU {
                     continue;

@@ -5,7 +5,7 @@
 //! component whose transitions are not known yet is left for the
 //! search's thread, which alone may evaluate CSPM ([`Part::Later`]).
 
-use crate::budget::{Meter, Stopped};
+use crate::budget::{Meter, Pulse, Stopped};
 use crate::process::EventId;
 
 use super::buffer::with_room;
@@ -331,8 +331,15 @@ fn expand_parts<R>(
             words * pool.threads() * (part.to - part.from) / (to - from).max(1)
         });
         let mut row = std::mem::take(&mut part.row.0);
+        // The clock is read for every state: one state of a wide
+        // synchronisation can take milliseconds to expand.
+        let mut pulse = Pulse::default();
         for id in part.from..part.to {
             if id > part.from && part.successors.rows.len() >= limit {
+                break;
+            }
+            if let Err(stop) = pulse.beat(meter) {
+                part.refused = Some(stop);
                 break;
             }
             sources.read(from, id - from, &mut row);
@@ -363,4 +370,68 @@ fn expand_parts<R>(
         }
     }
     (done, result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::budget::Budget;
+    use crate::process::Processes;
+    use crate::script::Script;
+
+    /// The states of `System`'s first level, prepared, in a store.
+    fn first_level(procs: &mut Processes, machine: &mut Machine) -> (StateStore, usize) {
+        let mut store = StateStore::new(machine.components());
+        let initial = machine.initial().to_vec();
+        machine.prepare(procs, &initial).expect("prepared");
+        let mut moves = Moves::default();
+        machine.moves(procs, &initial, &mut moves).expect("moves");
+        let mut row = Vec::new();
+        for m in moves.list.clone() {
+            moves.apply(&m, &initial, &mut row);
+            machine.prepare(procs, &row).expect("prepared");
+            store.insert(&row);
+        }
+        let states = store.len();
+        (store, states)
+    }
+
+    #[test]
+    fn a_block_reads_the_clock_before_every_state() {
+        let script = "channel pick, count : {0..99}
+                      Counter(v) = count!v -> Counter(v)
+                      System = pick?v -> Counter(v)";
+        let mut script = Script::load_str("clock.csp", script).expect("loads");
+        let func = script.add_expr("<process>", "System").expect("resolves");
+        crate::stack::with_large_stack(|| {
+            let (mut procs, root) = Processes::with_root(&script, func).expect("a process");
+            let mut machine = Machine::new(&mut procs, root).expect("a machine");
+            let (store, states) = first_level(&mut procs, &mut machine);
+            assert_eq!(states, 100);
+            for threads in [1, 2] {
+                let pool = Pool::new(threads);
+                let block = |meter| Block {
+                    sources: Sources::Store(&store),
+                    range: (0, states),
+                    machine: &machine,
+                    width: machine.components(),
+                    shared: Shared::default(),
+                    meter,
+                };
+                let mut parts = Vec::new();
+                let open = Budget::default().meter();
+                assert_eq!(expand_block(&pool, &mut parts, block(&open)), states);
+                assert_eq!(refused(&parts), None);
+                // Past its time-out: no state is expanded, however few
+                // successors each has.
+                let past = Budget {
+                    timeout: Some(std::time::Duration::ZERO),
+                    ..Budget::default()
+                }
+                .meter();
+                assert_eq!(expand_block(&pool, &mut parts, block(&past)), 0);
+                assert_eq!(refused(&parts), Some(Stopped::Timeout));
+            }
+        });
+    }
 }

@@ -14,9 +14,15 @@
 
 use std::sync::Arc;
 
+use rustc_hash::{FxHashMap, FxHashSet};
+
 use crate::eval::value::bytes::{DecodeResult, Reader, Writer};
 
 use super::{Compression, EventRelation, EventSet, Place, ProcId, Processes, Term};
+
+/// The tag of a subterm written before within the same state's
+/// encoding, followed by its number (the terms' own tags are 0 to 25).
+const REFERENCE: u8 = 26;
 
 /// Every compression, numbered for the encoding.
 const COMPRESSIONS: [Compression; 8] = [
@@ -52,28 +58,32 @@ impl Processes<'_> {
     }
 
     /// The compression that groups states, if `id` is one's state or
-    /// holds one.
+    /// holds one: each distinct subterm looked at once (a term nesting
+    /// compressions of halves is a tree of exponential size over a DAG
+    /// of linear size).
     fn grouping_compression(&self, id: ProcId) -> Option<Compression> {
-        let mut found = None;
-        let _ = self.term(id).map(
-            &mut found,
-            |found, &operand| {
-                if found.is_none() {
-                    *found = self.grouping_compression(operand);
-                }
-            },
-            |_, _| (),
-            |_, _| (),
-        );
-        if let Term::Compressed {
-            compression,
-            at: Place::Member(_),
-            ..
-        } = self.term(id)
-        {
-            return Some(*compression);
+        let mut seen = FxHashSet::default();
+        let mut next = vec![id];
+        while let Some(id) = next.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            if let Term::Compressed {
+                compression,
+                at: Place::Member(_),
+                ..
+            } = self.term(id)
+            {
+                return Some(*compression);
+            }
+            let _ = self.term(id).map(
+                &mut next,
+                |next, &operand| next.push(operand),
+                |_, _| (),
+                |_, _| (),
+            );
         }
-        found
+        None
     }
 
     /// The state `bytes` encode (all of them), interned here.
@@ -87,21 +97,43 @@ impl Processes<'_> {
 
     /// Reads one state from `reader`, leaving what follows it.
     pub fn read_encoded(&mut self, reader: &mut Reader) -> DecodeResult<ProcId> {
-        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.read_encoded_here(reader))
+        self.read_shared(reader, &mut Vec::new())
     }
 
     /// Writes one state to `writer`.
     pub fn write_encoded(&self, id: ProcId, w: &mut Writer) {
-        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.write_encoded_here(id, w));
+        self.write_shared(id, w, &mut FxHashMap::default());
     }
 
-    fn write_encoded_here(&self, id: ProcId, w: &mut Writer) {
+    /// Writes `id` within the encoding of one state, where `written`
+    /// numbers the subterms written so far in the order they were
+    /// begun: a subterm met again is written as a reference to its
+    /// number ([`REFERENCE`]), so the bytes grow with the term's
+    /// distinct subterms, not with its tree (halves composed and
+    /// compressed level by level share one subterm per level). Equal
+    /// states are still equal bytes: subterms are equal exactly when
+    /// their ids are (terms are interned), and numbered in the order a
+    /// walk of the term meets them, the same in every process.
+    fn write_shared(&self, id: ProcId, w: &mut Writer, written: &mut FxHashMap<ProcId, u32>) {
+        if let Some(&number) = written.get(&id) {
+            w.tag(REFERENCE);
+            w.u32(number);
+            return;
+        }
+        let number = written.len() as u32;
+        written.insert(id, number);
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+            self.write_encoded_here(id, w, written)
+        });
+    }
+
+    fn write_encoded_here(&self, id: ProcId, w: &mut Writer, written: &mut FxHashMap<ProcId, u32>) {
         let set = |w: &mut Writer, s: &u32| write_set(self.set(*s), w);
         let relation = |w: &mut Writer, r: &u32| write_relation(self.relation(*r), w);
-        let all = |w: &mut Writer, ps: &[ProcId]| {
+        let all = |w: &mut Writer, ps: &[ProcId], written: &mut FxHashMap<ProcId, u32>| {
             w.count(ps.len());
             for &p in ps {
-                self.write_encoded(p, w);
+                self.write_shared(p, w, written);
             }
         };
         match self.term(id) {
@@ -131,12 +163,12 @@ impl Processes<'_> {
             }
             Term::Chosen { prefix, choice } => {
                 w.tag(9);
-                self.write_encoded(*prefix, w);
+                self.write_shared(*prefix, w, written);
                 w.values(choice.iter());
             }
             Term::ExternalChoice(ps) => {
                 w.tag(10);
-                all(w, ps);
+                all(w, ps, written);
             }
             Term::SequentialComposition(a, b)
             | Term::Interrupt(a, b)
@@ -146,8 +178,8 @@ impl Processes<'_> {
                     Term::Interrupt(..) => 12,
                     _ => 13,
                 });
-                self.write_encoded(*a, w);
-                self.write_encoded(*b, w);
+                self.write_shared(*a, w, written);
+                self.write_shared(*b, w, written);
             }
             Term::Exception(a, s, b) | Term::SyncInterrupt(a, s, b) => {
                 w.tag(if matches!(self.term(id), Term::Exception(..)) {
@@ -155,51 +187,51 @@ impl Processes<'_> {
                 } else {
                     15
                 });
-                self.write_encoded(*a, w);
+                self.write_shared(*a, w, written);
                 set(w, s);
-                self.write_encoded(*b, w);
+                self.write_shared(*b, w, written);
             }
             Term::SyncExternalChoice(s, ps) => {
                 w.tag(16);
                 set(w, s);
-                all(w, ps);
+                all(w, ps, written);
             }
             Term::Hide(p, s) => {
                 w.tag(17);
-                self.write_encoded(*p, w);
+                self.write_shared(*p, w, written);
                 set(w, s);
             }
             Term::Rename(p, r) => {
                 w.tag(18);
-                self.write_encoded(*p, w);
+                self.write_shared(*p, w, written);
                 relation(w, r);
             }
             Term::Parallel(s, ps) => {
                 w.tag(19);
                 set(w, s);
-                all(w, ps);
+                all(w, ps, written);
             }
             Term::AlphaParallel(pairs) => {
                 w.tag(20);
                 w.count(pairs.len());
                 for (s, p) in pairs.iter() {
                     set(w, s);
-                    self.write_encoded(*p, w);
+                    self.write_shared(*p, w, written);
                 }
             }
             Term::Linked(a, r, b) => {
                 w.tag(21);
-                self.write_encoded(*a, w);
+                self.write_shared(*a, w, written);
                 relation(w, r);
-                self.write_encoded(*b, w);
+                self.write_shared(*b, w, written);
             }
             Term::Loop(p) => {
                 w.tag(22);
-                self.write_encoded(*p, w);
+                self.write_shared(*p, w, written);
             }
             Term::Prioritise(p, levels) => {
                 w.tag(23);
-                self.write_encoded(*p, w);
+                self.write_shared(*p, w, written);
                 w.count(levels.len());
                 for s in levels.iter() {
                     set(w, s);
@@ -207,7 +239,7 @@ impl Processes<'_> {
             }
             Term::Chase(p) => {
                 w.tag(24);
-                self.write_encoded(*p, w);
+                self.write_shared(*p, w, written);
             }
             Term::Compressed {
                 compression,
@@ -217,11 +249,11 @@ impl Processes<'_> {
                 w.tag(25);
                 let index = COMPRESSIONS.iter().position(|c| c == compression);
                 w.count(index.expect("every compression is numbered"));
-                self.write_encoded(*of, w);
+                self.write_shared(*of, w, written);
                 match at {
                     Place::Member(p) => {
                         w.tag(0);
-                        self.write_encoded(*p, w);
+                        self.write_shared(*p, w, written);
                     }
                     Place::Numbered(n) => {
                         w.tag(1);
@@ -232,8 +264,34 @@ impl Processes<'_> {
         }
     }
 
-    fn read_encoded_here(&mut self, r: &mut Reader) -> DecodeResult<ProcId> {
-        let term = match r.tag()? {
+    /// Reads one subterm of a state's encoding, where `read` holds the
+    /// subterms read so far by number (see [`Processes::write_shared`]).
+    fn read_shared(
+        &mut self,
+        r: &mut Reader,
+        read: &mut Vec<Option<ProcId>>,
+    ) -> DecodeResult<ProcId> {
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.read_encoded_here(r, read))
+    }
+
+    fn read_encoded_here(
+        &mut self,
+        r: &mut Reader,
+        read: &mut Vec<Option<ProcId>>,
+    ) -> DecodeResult<ProcId> {
+        let tag = r.tag()?;
+        if tag == REFERENCE {
+            let number = r.u32()? as usize;
+            return match read.get(number) {
+                Some(&Some(id)) => Ok(id),
+                // Not begun, or begun and not finished: a term cannot
+                // hold itself.
+                _ => r.error(format!("a reference to subterm {number}")),
+            };
+        }
+        let number = read.len();
+        read.push(None);
+        let term = match tag {
             0 => match r.proc()? {
                 // A built-in process is a term of its own, never a leaf.
                 proc @ crate::eval::Proc::Node { .. } => Term::Node(Arc::new(proc)),
@@ -255,7 +313,7 @@ impl Processes<'_> {
                 }
             }
             9 => {
-                let prefix = self.read_encoded(r)?;
+                let prefix = self.read_shared(r, read)?;
                 if !matches!(self.term(prefix), Term::Node(_)) {
                     return r.error("a chosen prefix that is not a control state");
                 }
@@ -264,10 +322,10 @@ impl Processes<'_> {
                     choice: r.values()?.into(),
                 }
             }
-            10 => Term::ExternalChoice(self.read_states(r)?),
+            10 => Term::ExternalChoice(self.read_states(r, read)?),
             tag @ 11..=13 => {
-                let a = self.read_encoded(r)?;
-                let b = self.read_encoded(r)?;
+                let a = self.read_shared(r, read)?;
+                let b = self.read_shared(r, read)?;
                 match tag {
                     11 => Term::SequentialComposition(a, b),
                     12 => Term::Interrupt(a, b),
@@ -275,9 +333,9 @@ impl Processes<'_> {
                 }
             }
             tag @ 14..=15 => {
-                let a = self.read_encoded(r)?;
+                let a = self.read_shared(r, read)?;
                 let s = self.read_set(r)?;
-                let b = self.read_encoded(r)?;
+                let b = self.read_shared(r, read)?;
                 if tag == 14 {
                     Term::Exception(a, s, b)
                 } else {
@@ -286,52 +344,52 @@ impl Processes<'_> {
             }
             16 => {
                 let s = self.read_set(r)?;
-                Term::SyncExternalChoice(s, self.read_states(r)?)
+                Term::SyncExternalChoice(s, self.read_states(r, read)?)
             }
             17 => {
-                let p = self.read_encoded(r)?;
+                let p = self.read_shared(r, read)?;
                 Term::Hide(p, self.read_set(r)?)
             }
             18 => {
-                let p = self.read_encoded(r)?;
+                let p = self.read_shared(r, read)?;
                 Term::Rename(p, self.read_relation(r)?)
             }
             19 => {
                 let s = self.read_set(r)?;
-                Term::Parallel(s, self.read_states(r)?)
+                Term::Parallel(s, self.read_states(r, read)?)
             }
             20 => {
                 let n = r.count()?;
                 let mut pairs = Vec::with_capacity(n);
                 for _ in 0..n {
                     let s = self.read_set(r)?;
-                    pairs.push((s, self.read_encoded(r)?));
+                    pairs.push((s, self.read_shared(r, read)?));
                 }
                 Term::AlphaParallel(pairs.into())
             }
             21 => {
-                let a = self.read_encoded(r)?;
+                let a = self.read_shared(r, read)?;
                 let relation = self.read_relation(r)?;
-                Term::Linked(a, relation, self.read_encoded(r)?)
+                Term::Linked(a, relation, self.read_shared(r, read)?)
             }
-            22 => Term::Loop(self.read_encoded(r)?),
+            22 => Term::Loop(self.read_shared(r, read)?),
             23 => {
-                let p = self.read_encoded(r)?;
+                let p = self.read_shared(r, read)?;
                 let n = r.count()?;
                 let levels = (0..n)
                     .map(|_| self.read_set(r))
                     .collect::<DecodeResult<Arc<[u32]>>>()?;
                 Term::Prioritise(p, levels)
             }
-            24 => Term::Chase(self.read_encoded(r)?),
+            24 => Term::Chase(self.read_shared(r, read)?),
             25 => {
                 let index = r.count()?;
                 let Some(&compression) = COMPRESSIONS.get(index) else {
                     return r.error(format!("compression {index}"));
                 };
-                let of = self.read_encoded(r)?;
+                let of = self.read_shared(r, read)?;
                 let at = match r.tag()? {
-                    0 => Place::Member(self.read_encoded(r)?),
+                    0 => Place::Member(self.read_shared(r, read)?),
                     1 => Place::Numbered(r.u32()?),
                     tag => return r.error(format!("place tag {tag}")),
                 };
@@ -343,12 +401,18 @@ impl Processes<'_> {
             }
             tag => return r.error(format!("term tag {tag}")),
         };
-        Ok(self.intern(term))
+        let id = self.intern(term);
+        read[number] = Some(id);
+        Ok(id)
     }
 
-    fn read_states(&mut self, r: &mut Reader) -> DecodeResult<Arc<[ProcId]>> {
+    fn read_states(
+        &mut self,
+        r: &mut Reader,
+        read: &mut Vec<Option<ProcId>>,
+    ) -> DecodeResult<Arc<[ProcId]>> {
         let n = r.count()?;
-        (0..n).map(|_| self.read_encoded(r)).collect()
+        (0..n).map(|_| self.read_shared(r, read)).collect()
     }
 
     fn read_event(&self, r: &mut Reader) -> DecodeResult<u32> {
