@@ -110,6 +110,13 @@ fn fixtures_explore_alike_reduced_and_structurally() {
         ),
         ("tests/fixtures/check/follow.csp", &[]),
         ("tests/fixtures/cluster/compressed.csp", &["Normalised"]),
+        ("tests/fixtures/cluster/compressed.csp", &["Bisimilar"]),
+        ("tests/fixtures/cluster/compressed.csp", &["Weak"]),
+        ("tests/fixtures/cluster/compressed.csp", &["Divergent"]),
+        ("tests/fixtures/cluster/compressed.csp", &["Diamond"]),
+        ("tests/fixtures/cluster/compressed.csp", &["Loops"]),
+        ("tests/fixtures/cluster/compressed.csp", &["Explicit"]),
+        ("tests/fixtures/cluster/compressed.csp", &["Nested"]),
         ("tests/fixtures/compress/phils.csp", &[]),
         ("tests/fixtures/timed/tock.csp", &[]),
     ] {
@@ -138,22 +145,6 @@ fn strategies_that_depend_on_one_process_are_refused_on_workers() {
             "{err}"
         );
     }
-}
-
-#[test]
-fn a_compression_that_names_classes_by_a_member_is_refused_on_workers() {
-    let (code, err) = failing(&[
-        "explore",
-        "tests/fixtures/cluster/compressed.csp",
-        "Bisimilar",
-        "--workers",
-        "2",
-    ]);
-    assert_eq!(code, 2, "{err}");
-    assert!(
-        err.contains("sbisim(...)'s states") && err.contains("explore it in one search"),
-        "{err}"
-    );
 }
 
 #[test]

@@ -51,7 +51,7 @@ fn reachable(procs: &mut Processes, root: ProcId) -> Vec<ProcId> {
 
 fn encoded(procs: &Processes, state: ProcId) -> Vec<u8> {
     let mut bytes = Vec::new();
-    procs.encode_state(state, &mut bytes).expect("encodable");
+    procs.encode_state(state, &mut bytes);
     bytes
 }
 
@@ -72,11 +72,15 @@ fn moves(procs: &mut Processes, state: ProcId) -> Vec<(u32, Vec<u8>)> {
 /// order `shuffle` gives; returns how many states were compared.
 fn round_trip(model: &str, shuffle: u64) -> usize {
     let script = load(model);
-    let script = &script;
-    let roots = roots(script);
+    let roots = roots(&script);
+    round_trip_of(&script, &roots, model, shuffle)
+}
+
+/// [`round_trip`] of the processes `roots` of `script`.
+fn round_trip_of(script: &Script, roots: &[FuncId], model: &str, shuffle: u64) -> usize {
     symcsp::stack::with_large_stack(|| {
         let mut compared = 0;
-        for &root in &roots {
+        for &root in roots {
             let (mut here, start) = Processes::with_root(script, root).expect("a process");
             let states = reachable(&mut here, start);
             let bytes: Vec<Vec<u8>> = states.iter().map(|&s| encoded(&here, s)).collect();
@@ -219,5 +223,73 @@ fn a_reference_to_no_earlier_subterm_is_an_error() {
         assert!(procs.decode_state(&[26, 0]).is_err());
         // A hiding (17) whose operand is the hiding itself.
         assert!(procs.decode_state(&[17, 26, 0, 0]).is_err());
+    });
+}
+
+/// Issue 66: a state of a compression that names its classes by a
+/// member (`sbisim`, `wbisim`, `dbisim`, `diamond`, ...) has one encoding
+/// in every `Processes`, whatever order each met the original's states
+/// in: a class is named by the original's initial state, or else by its
+/// member of least encoding. So such states cross between workers.
+#[test]
+fn compressed_states_are_named_alike_in_every_process() {
+    let mut script = Script::load_file(std::path::Path::new(
+        "tests/fixtures/cluster/compressed.csp",
+    ))
+    .unwrap_or_else(|e| panic!("loads: {}", e.render()));
+    let roots: Vec<FuncId> = [
+        "Bisimilar",
+        "Weak",
+        "Divergent",
+        "Diamond",
+        "Loops",
+        "Explicit",
+        "Nested",
+    ]
+    .iter()
+    .map(|name| script.add_expr("<process>", name).expect("resolves"))
+    .collect();
+    for shuffle in [1, 2, 3] {
+        let compared = round_trip_of(&script, &roots, "compressed.csp", shuffle);
+        assert!(compared >= 40, "{compared} states");
+    }
+}
+
+/// The member a class is named by does not follow the order a process
+/// met the members in: a process that made `Right` before `Left` names
+/// the class of the two as one that made `Left` first does.
+#[test]
+fn a_class_is_named_alike_whichever_member_a_process_met_first() {
+    let mut script = Script::load_file(std::path::Path::new(
+        "tests/fixtures/cluster/compressed.csp",
+    ))
+    .unwrap_or_else(|e| panic!("loads: {}", e.render()));
+    let split = script
+        .add_expr("<process>", "sbisim(Split)")
+        .expect("resolves");
+    let right = script.add_expr("<process>", "Right").expect("resolves");
+    let script = &script;
+    symcsp::stack::with_large_stack(|| {
+        // Each process's state of the class, after f and a τ.
+        let after_f = |procs: &mut Processes, start: ProcId| {
+            let moves = procs.transitions(start).expect("transitions");
+            assert_eq!(moves.len(), 1, "f alone");
+            let moves = procs.transitions(moves[0].target).expect("transitions");
+            assert_eq!(moves.len(), 1, "one τ, to the class of Left and Right");
+            let class = moves[0].target;
+            assert!(
+                procs.show_state(class).contains("sbisim"),
+                "{}",
+                procs.show_state(class)
+            );
+            encoded(procs, class)
+        };
+        let (mut here, start) = Processes::with_root(script, split).expect("a process");
+        let named_here = after_f(&mut here, start);
+        let (mut there, _) = Processes::with_root(script, right).expect("a process");
+        let value = there.evaluator().eval_constant(split).expect("evaluates");
+        let span = script.function(split).span;
+        let start = there.state(&value, span).expect("a state");
+        assert_eq!(after_f(&mut there, start), named_here);
     });
 }

@@ -79,7 +79,36 @@ pub struct Normaliser {
     /// of what is known ([`Normaliser::known_after`] and the like) can
     /// tell whether it is still whole.
     learnt: u64,
+    /// The node of the specification's initial state.
+    root: NodeId,
+    /// Member states as the nodes that cross between workers write them:
+    /// nodes share their members, so each is encoded and decoded once.
+    crossing: Crossing,
 }
+
+/// The encodings of the member states of the nodes that cross between
+/// workers, both ways: a working set, started afresh past
+/// [`PERMUTED_MEMO`] entries (an encoding forgotten is made again).
+#[derive(Debug, Default)]
+struct Crossing {
+    /// By state: its encoding, once written.
+    written: FxHashMap<u32, Box<[u8]>>,
+    /// By encoding: the state it was read as.
+    read: FxHashMap<Box<[u8]>, u32>,
+}
+
+impl Crossing {
+    fn keep_bounded(&mut self) {
+        if self.written.len() + self.read.len() > PERMUTED_MEMO {
+            *self = Crossing::default();
+        }
+    }
+}
+
+/// How a node crossing between workers is written: as a trace from the
+/// root, or as its member states.
+const BY_TRACE: u8 = 1;
+const BY_MEMBERS: u8 = 0;
 
 /// The most images of nodes and targets the memo of permuted nodes
 /// holds before it starts afresh: tens of megabytes.
@@ -104,6 +133,9 @@ struct Target {
     perm: PermId,
     /// Its τ-closure, once taken.
     node: Option<NodeId>,
+    /// The node and event it was first met after, if it was met so
+    /// (not as an image): its node's [`Node::origin`].
+    origin: Option<(NodeId, EventId)>,
 }
 
 /// The number of a permutation a normaliser keeps ([`Perms`]).
@@ -151,6 +183,11 @@ enum StateMoves {
 struct Node {
     /// Specification states, sorted.
     members: Box<[u32]>,
+    /// The node and event it was first made after, when it was made so:
+    /// following these back to the root gives a trace that leads to it,
+    /// which is how it crosses between workers (a node is the normal
+    /// form's state after any trace that reaches it).
+    origin: Option<(NodeId, EventId)>,
     /// Successor per visible event (the states it leads to, not yet
     /// τ-closed), sorted by event.
     after: Option<Box<[(EventId, TargetId)]>>,
@@ -258,6 +295,8 @@ impl Normaliser {
             memo_limit: PERMUTED_MEMO,
             by_orbit,
             learnt: 0,
+            crossing: Crossing::default(),
+            root: 0,
         };
         let initial = match normaliser.keyed.is_some() {
             true => {
@@ -266,7 +305,8 @@ impl Normaliser {
             }
             false => 0,
         };
-        let root = normaliser.node_of(procs, vec![initial])?;
+        let root = normaliser.node_of(procs, vec![initial], None)?;
+        normaliser.root = root;
         Ok((normaliser, root))
     }
 
@@ -275,8 +315,13 @@ impl Normaliser {
         if let Some(node) = self.targets[target as usize].node {
             return Ok(node);
         }
-        let Target { states, perm, .. } = &self.targets[target as usize];
-        let (states, perm) = (states.clone(), *perm);
+        let Target {
+            states,
+            perm,
+            origin,
+            ..
+        } = &self.targets[target as usize];
+        let (states, perm, origin) = (states.clone(), *perm, *origin);
         let seeds = match perm {
             IDENTITY => states.to_vec(),
             perm => {
@@ -284,13 +329,18 @@ impl Normaliser {
                 self.images(procs, &states, &perm)?
             }
         };
-        let node = self.node_of(procs, seeds)?;
+        let node = self.node_of(procs, seeds, origin)?;
         self.targets[target as usize].node = Some(node);
         self.learnt += 1;
         Ok(node)
     }
 
-    fn target_of(&mut self, states: Vec<u32>, perm: PermId) -> TargetId {
+    fn target_of(
+        &mut self,
+        states: Vec<u32>,
+        perm: PermId,
+        origin: Option<(NodeId, EventId)>,
+    ) -> TargetId {
         let mut key = states;
         key.push(perm);
         if let Some(&target) = self.target_index.get(key.as_slice()) {
@@ -303,6 +353,7 @@ impl Normaliser {
             states,
             perm,
             node: None,
+            origin,
         });
         target
     }
@@ -394,11 +445,15 @@ impl Normaliser {
             .collect()
     }
 
-    /// `node` as bytes: its member states, each as its components'
-    /// encodings, sorted, so that another process with the same script
+    /// `node` as bytes, so that another process with the same script
     /// reads back the same node ([`Normaliser::read_node`]) whatever
-    /// order it made its states in. A state kept as a key (under
-    /// symmetry) has its term made for it.
+    /// order it made its nodes and states in: a trace that leads to it
+    /// from the root (its [`Node::origin`]s followed back), a few bytes
+    /// an event; or, for a node made otherwise (as an image, after a
+    /// refusal, or read as members), its member states, each as its
+    /// components' encodings, sorted — a node of a nondeterministic
+    /// specification holds hundreds of states. A state kept as a key
+    /// (under symmetry) has its term made for it.
     pub fn write_node(
         &mut self,
         procs: &mut Processes,
@@ -406,35 +461,69 @@ impl Normaliser {
         out: &mut Vec<u8>,
     ) -> Result<(), String> {
         use crate::eval::value::bytes::Writer;
-        let mut row = Vec::new();
-        let mut members: Vec<Vec<u8>> = Vec::new();
+        let mut trace = Vec::new();
+        let mut at = node;
+        while at != self.root {
+            match self.nodes[at as usize].origin {
+                Some((parent, event)) => {
+                    trace.push(event);
+                    at = parent;
+                }
+                None => break,
+            }
+        }
+        if at == self.root {
+            let w = &mut Writer { out };
+            w.tag(BY_TRACE);
+            w.count(trace.len());
+            for &event in trace.iter().rev() {
+                w.u32(event);
+            }
+            return Ok(());
+        }
+        self.crossing.keep_bounded();
         let states = self.nodes[node as usize].members.clone();
         for &state in states.iter() {
-            row.clear();
-            match self.keyed.is_some() {
-                true => row.push(
-                    self.keyed_local(procs, state)
-                        .map_err(|e| e.message.clone())?,
-                ),
-                false => self.states.read(state, &mut row),
+            if !self.crossing.written.contains_key(&state) {
+                let bytes = self.encode_member(procs, state)?;
+                self.crossing.written.insert(state, bytes.into());
             }
-            let mut bytes = Vec::new();
-            for (slot, &local) in row.iter().enumerate() {
-                let mut encoded = Vec::new();
-                procs.encode_state(self.machine.process_state(slot, local), &mut encoded)?;
-                Writer { out: &mut bytes }.count(encoded.len());
-                bytes.extend_from_slice(&encoded);
-            }
-            members.push(bytes);
         }
+        let mut members: Vec<&[u8]> = states
+            .iter()
+            .map(|state| &*self.crossing.written[state])
+            .collect();
         members.sort_unstable();
         let w = &mut Writer { out };
+        w.tag(BY_MEMBERS);
         w.count(members.len());
         for member in members {
             w.count(member.len());
-            w.out.extend_from_slice(&member);
+            w.out.extend_from_slice(member);
         }
         Ok(())
+    }
+
+    /// Specification state `state` as bytes: its components' encodings.
+    fn encode_member(&mut self, procs: &mut Processes, state: u32) -> Result<Vec<u8>, String> {
+        use crate::eval::value::bytes::Writer;
+        let mut row = Vec::new();
+        match self.keyed.is_some() {
+            true => row.push(
+                self.keyed_local(procs, state)
+                    .map_err(|e| e.message.clone())?,
+            ),
+            false => self.states.read(state, &mut row),
+        }
+        let mut bytes = Vec::new();
+        let mut encoded = Vec::new();
+        for (slot, &local) in row.iter().enumerate() {
+            encoded.clear();
+            procs.encode_state(self.machine.process_state(slot, local), &mut encoded);
+            Writer { out: &mut bytes }.count(encoded.len());
+            bytes.extend_from_slice(&encoded);
+        }
+        Ok(bytes)
     }
 
     /// The node whose members `bytes` (from [`Normaliser::write_node`])
@@ -445,16 +534,61 @@ impl Normaliser {
         procs: &mut Processes,
         bytes: &[u8],
     ) -> EvalResult<Result<NodeId, String>> {
-        match self.members_of(procs, bytes) {
-            Ok(members) => self.node_of(procs, members).map(Ok),
-            Err(malformed) => Ok(Err(malformed)),
+        let Some((&tag, rest)) = bytes.split_first() else {
+            return Ok(Err("a normal form's node is cut short".to_string()));
+        };
+        match tag {
+            BY_TRACE => self.node_after_trace(procs, rest),
+            BY_MEMBERS => match self.members_of(procs, rest) {
+                Ok(members) => self.node_of(procs, members, None).map(Ok),
+                Err(malformed) => Ok(Err(malformed)),
+            },
+            tag => Ok(Err(format!("a normal form's node of kind {tag}"))),
         }
+    }
+
+    /// The node the trace `bytes` hold leads to from the root.
+    fn node_after_trace(
+        &mut self,
+        procs: &mut Processes,
+        bytes: &[u8],
+    ) -> EvalResult<Result<NodeId, String>> {
+        let mut reader = crate::eval::value::bytes::Reader::new(procs.script(), bytes);
+        let mut node = self.root;
+        let count = match reader.count() {
+            Ok(count) => count,
+            Err(e) => return Ok(Err(e.to_string())),
+        };
+        for _ in 0..count {
+            let event = match reader.u32() {
+                Ok(event) if (event as usize) < procs.events().id_count() => event,
+                Ok(event) => return Ok(Err(format!("a node's trace holds event {event}"))),
+                Err(e) => return Ok(Err(e.to_string())),
+            };
+            node = match self.after(procs, node, event)? {
+                Some(next) => next,
+                None => {
+                    return Ok(Err(format!(
+                        "a node's trace goes on with {}, which the specification does not \
+                         allow there",
+                        procs.show_event(event)
+                    )));
+                }
+            };
+        }
+        if !reader.is_done() {
+            return Ok(Err(
+                "a normal form's node has more than its trace".to_string()
+            ));
+        }
+        Ok(Ok(node))
     }
 
     /// The states (numbered here, made if new) whose encodings `bytes`
     /// hold, as [`Normaliser::write_node`] writes them.
     fn members_of(&mut self, procs: &mut Processes, bytes: &[u8]) -> Result<Vec<u32>, String> {
         use crate::eval::value::bytes::Reader;
+        self.crossing.keep_bounded();
         let cut = || "a normal form's node is cut short".to_string();
         let mut reader = Reader::new(procs.script(), bytes);
         let count = reader.count().map_err(|e| e.to_string())?;
@@ -468,6 +602,10 @@ impl Normaliser {
             let start = bytes.len() - reader.remaining();
             let member = bytes.get(start..start + length).ok_or_else(cut)?;
             at = start + length;
+            if let Some(&state) = self.crossing.read.get(member) {
+                members.push(state);
+                continue;
+            }
             row.clear();
             let mut k = 0;
             for slot in 0..width {
@@ -482,12 +620,14 @@ impl Normaliser {
             if k != member.len() {
                 return Err("a normal form's state has more than its components".into());
             }
-            members.push(match self.keyed.is_some() {
+            let state = match self.keyed.is_some() {
                 true => self
                     .keyed_of_local(procs, row[0])
                     .map_err(|e| e.message.clone())?,
                 false => self.states.insert(&row).0,
-            });
+            };
+            self.crossing.read.insert(member.into(), state);
+            members.push(state);
         }
         if at != bytes.len() {
             return Err("a normal form's node has more than its members".into());
@@ -662,8 +802,14 @@ impl Normaliser {
         Ok(list)
     }
 
-    /// The node of the τ-closure of `seeds`.
-    fn node_of(&mut self, procs: &mut Processes, mut members: Vec<u32>) -> EvalResult<NodeId> {
+    /// The node of the τ-closure of `seeds`; made, if new, with its
+    /// origin (see [`Node::origin`]).
+    pub(super) fn node_of(
+        &mut self,
+        procs: &mut Processes,
+        mut members: Vec<u32>,
+        origin: Option<(NodeId, EventId)>,
+    ) -> EvalResult<NodeId> {
         let mut at = 0;
         members.sort_unstable();
         members.dedup();
@@ -689,6 +835,7 @@ impl Normaliser {
         self.index.insert(members.clone(), node);
         self.nodes.push(Node {
             members,
+            origin,
             after: None,
             acceptances: None,
             stable: None,
@@ -757,7 +904,8 @@ impl Normaliser {
         for group in by_event.chunk_by(|a, b| a.0 == b.0) {
             let perm = group[0].2;
             let target = if group.iter().all(|&(_, _, p)| p == perm) {
-                self.target_of(group.iter().map(|&(_, t, _)| t).collect(), perm)
+                let origin = Some((node, group[0].0));
+                self.target_of(group.iter().map(|&(_, t, _)| t).collect(), perm, origin)
             } else {
                 let mut states = Vec::with_capacity(group.len());
                 for &(_, t, p) in group {
@@ -771,7 +919,7 @@ impl Normaliser {
                 }
                 states.sort_unstable();
                 states.dedup();
-                self.target_of(states, IDENTITY)
+                self.target_of(states, IDENTITY, Some((node, group[0].0)))
             };
             after.push((group[0].0, target));
         }
@@ -914,7 +1062,7 @@ impl Normaliser {
         if reached.is_empty() {
             return Ok(None);
         }
-        self.node_of(procs, reached).map(Some)
+        self.node_of(procs, reached, None).map(Some)
     }
 
     /// Whether some state of the node can diverge.

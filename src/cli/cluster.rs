@@ -327,7 +327,13 @@ pub(super) fn check(
     let found = progress
         .watch(&live, describe, || crate::cluster::explore(&job, topology))
         .map_err(|e| crate::syntax::Diagnostic::error(assertion.span, e.to_string()))?;
-    let check = found.check.clone().expect("a check's goal answers");
+    // No check when a budget stopped the workers before they could judge.
+    let check = found.check.clone().unwrap_or(crate::cluster::ClusterCheck {
+        holds: None,
+        counterexample: None,
+        notes: Vec::new(),
+        reduced: None,
+    });
     let cluster = ClusterReport::new(&found, topology);
     let verdict = match (check.holds, found.exploration.stopped) {
         (Some(holds), _) if holds != assertion.negated => Verdict::Passed,
@@ -367,7 +373,7 @@ pub(super) fn check(
         reasons: Vec::new(),
         searched: true,
         symmetry: check.reduced,
-        stage: inconclusive.then(|| "searching".to_string()),
+        stage: inconclusive.then(|| found.stage.clone().unwrap_or("searching".to_string())),
     };
     Ok((result, cluster))
 }

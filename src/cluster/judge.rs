@@ -337,7 +337,7 @@ impl Judging {
         let mut state = Vec::new();
         for (slot, &local) in row[..width].iter().enumerate() {
             state.clear();
-            procs.encode_state(machine.process_state(slot, local), &mut state)?;
+            procs.encode_state(machine.process_state(slot, local), &mut state);
             let w = &mut Writer { out: &mut bytes };
             w.count(state.len());
             bytes.extend_from_slice(&state);

@@ -219,6 +219,9 @@ pub struct Tally {
     pub step: Option<judge::PathStep>,
     /// An error it met (a diagnostic, rendered).
     pub problem: Option<String>,
+    /// Where a budget stopped it, when that was before its search
+    /// (`compiling the process`, `normalising the specification`).
+    pub stage: Option<String>,
 }
 
 /// What the cluster found, as every process knows it at the end.
@@ -231,6 +234,9 @@ pub struct ClusterExploration {
     pub processes: usize,
     /// A check's answer, when the goal was one.
     pub check: Option<ClusterCheck>,
+    /// Where a budget stopped the workers, when that was before their
+    /// search (`None`: while searching, or not stopped).
+    pub stage: Option<String>,
 }
 
 /// What a distributed check found: every process knows the verdict;

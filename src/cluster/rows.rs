@@ -122,15 +122,14 @@ impl RowCodec {
         }
     }
 
-    /// The encoding and fingerprint of a component state, or why it has
-    /// none.
+    /// The encoding and fingerprint of a component state.
     fn known(
         &mut self,
         machine: &Machine,
         procs: &Processes,
         slot: usize,
         local: u32,
-    ) -> Result<&(Box<[u8]>, u64), String> {
+    ) -> &(Box<[u8]>, u64) {
         let table = machine.table_of(slot);
         // Met before, almost always: then read without growing the table.
         let met = matches!(
@@ -141,13 +140,13 @@ impl RowCodec {
         );
         if !met {
             let mut bytes = Vec::new();
-            procs.encode_state(machine.process_state(slot, local), &mut bytes)?;
+            procs.encode_state(machine.process_state(slot, local), &mut bytes);
             let fingerprint = stable_hash(&[&bytes]);
             *slot_of(&mut self.known, table, local) = Some((bytes.into_boxed_slice(), fingerprint));
         }
-        Ok(self.known[table][local as usize]
+        self.known[table][local as usize]
             .as_ref()
-            .expect("met or just made"))
+            .expect("met or just made")
     }
 
     /// The worker (of `peers`) that owns `row`: from its content only.
@@ -157,13 +156,13 @@ impl RowCodec {
         procs: &Processes,
         row: &[u32],
         peers: usize,
-    ) -> Result<u32, String> {
+    ) -> u32 {
         let mut hash = 0u64;
         for (slot, &local) in row.iter().enumerate() {
-            let fingerprint = self.known(machine, procs, slot, local)?.1;
+            let fingerprint = self.known(machine, procs, slot, local).1;
             hash = (hash.rotate_left(5) ^ fingerprint).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
         }
-        Ok(((hash >> 32) % peers as u64) as u32)
+        ((hash >> 32) % peers as u64) as u32
     }
 
     /// Appends `row` to `batch`, for worker `to`, defining what `to` has
@@ -192,7 +191,7 @@ impl RowCodec {
             let code = match given {
                 Some(code) => code,
                 None => {
-                    let (bytes, _) = self.known(machine, procs, slot, local)?;
+                    let (bytes, _) = self.known(machine, procs, slot, local);
                     let w = &mut Writer {
                         out: &mut batch.defines,
                     };
@@ -493,8 +492,8 @@ System = Cell(0) ||| Cell(2) ||| (d -> STOP)
             // Owners are read off content: the receiver agrees.
             for (row, back) in first.iter().rev().zip(&received) {
                 assert_eq!(
-                    codec.owner(&sender, &here, row, 7).expect("encodable"),
-                    reader.owner(&receiver, &there, back, 7).expect("encodable")
+                    codec.owner(&sender, &here, row, 7),
+                    reader.owner(&receiver, &there, back, 7)
                 );
             }
             // A row whose code was never defined, or cut short, is an error.

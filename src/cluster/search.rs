@@ -43,8 +43,20 @@ pub fn partition(
     let started = std::time::Instant::now();
     let budget = job.budget.clone();
     let meter = budget.meter();
-    let mut loaded = crate::types::load_file_within(&job.file, &meter)
-        .map_err(|e| ClusterError::Load(e.render()))?;
+    // A budget that stops a worker before its search stops every worker
+    // alike, at their first round: Inconclusive, naming the stage.
+    let stop_at_start = |stop: Stopped, stage: String| {
+        stopped_at_start((&rounds, topology, me), (stop, stage), started)
+    };
+    let mut loaded = match crate::types::load_file_within(&job.file, &meter) {
+        Ok(loaded) => loaded,
+        Err(e) => match e.stopped {
+            Some(stopped) => {
+                return stop_at_start(stopped.reason, stopped.stage.describe().to_string());
+            }
+            None => return Err(ClusterError::Load(e.render())),
+        },
+    };
     let prepared = (job.prepare)(&mut loaded).map_err(ClusterError::Load)?;
     let script = &loaded.script;
     let built = SearchSystem::build_prioritised(
@@ -54,10 +66,21 @@ pub fn partition(
         job.strategy,
         meter.clone(),
     );
-    let mut built = built.map_err(|e| ClusterError::Worker {
-        worker: me,
-        message: rendered(&e, &script.sources),
-    })?;
+    let mut built = match built {
+        Ok(built) => built,
+        Err(e) => match e.stop_reason() {
+            Some(stop) => {
+                let stage = e.stage.clone();
+                return stop_at_start(stop, stage.unwrap_or(COMPILING.to_string()));
+            }
+            None => {
+                return Err(ClusterError::Worker {
+                    worker: me,
+                    message: rendered(&e, &script.sources),
+                });
+            }
+        },
+    };
     built.procs.replace_meter(meter.clone());
     let components = built.machine.components();
     let checking = prepared.goal != super::Goal::Explore;
@@ -77,7 +100,13 @@ pub fn partition(
     let (mut judging, stopped_early) = match made {
         Ok(judging) => (judging, None),
         Err(e) => match e.stop_reason() {
-            Some(stop) => (None, Some(stop.code())),
+            Some(stop) => (
+                None,
+                Some((
+                    stop.code(),
+                    e.stage.clone().unwrap_or(NORMALISING.to_string()),
+                )),
+            ),
             None => {
                 return Err(ClusterError::Worker {
                     worker: me,
@@ -128,13 +157,15 @@ pub fn partition(
         queued: Vec::new(),
         tally: Tally {
             worker: me as u32,
-            stopped: stopped_early,
+            stopped: stopped_early.as_ref().map(|(code, _)| *code),
+            stage: stopped_early.map(|(_, stage)| stage),
             ..Tally::default()
         },
         moves: Moves::default(),
         row: Vec::new(),
         target: Vec::new(),
         batches: Vec::new(),
+        own: Own::default(),
         received: Vec::new(),
         reached_by_tick: Vec::new(),
         links: Vec::new(),
@@ -152,7 +183,7 @@ pub fn partition(
     let mut at_breach: Option<(Vec<Tally>, u32)> = None;
     let mut out = Vec::new();
     let (tallies, stopped) = loop {
-        part.tally.sent = part.batches.iter().map(|b| b.count).sum();
+        part.tally.sent = part.batches.iter().map(|b| b.count).sum::<u64>() + part.own.count();
         part.tally.remaining = (part.frontier.len() - part.at) as u64;
         part.tally.queued = part.queued.len() as u64;
         for (to, batch) in part.batches.drain(..).enumerate() {
@@ -456,7 +487,12 @@ fn finish(
     topology: &Topology,
 ) -> ClusterExploration {
     let sum = |f: fn(&Tally) -> u64| total(&tallies, f);
+    let stage = tallies
+        .iter()
+        .find(|t| t.stopped.is_some())
+        .and_then(|t| t.stage.clone());
     ClusterExploration {
+        stage,
         exploration: Exploration {
             states: sum(|t| t.stored),
             transitions: sum(|t| t.transitions),
@@ -473,6 +509,34 @@ fn finish(
         processes: topology.processes(),
         check: None,
     }
+}
+
+/// What stops a worker before its search names (as one search's stops
+/// do) when the error does not.
+const COMPILING: &str = "compiling the process";
+const NORMALISING: &str = "normalising the specification";
+
+/// Worker `me`, stopped by a budget (`stop`, in `stage`) before it could
+/// search, takes the first round with the others, so that every worker
+/// stops alike: the answer is Inconclusive, naming the first stopped
+/// worker's stage.
+fn stopped_at_start(
+    (rounds, topology, me): (&Rounds, &Topology, usize),
+    (stop, stage): (Stopped, String),
+    started: std::time::Instant,
+) -> Result<ClusterExploration, ClusterError> {
+    let tally = Tally {
+        worker: me as u32,
+        stopped: Some(stop.code()),
+        stage: Some(stage),
+        ..Tally::default()
+    };
+    let round = exchange(rounds, topology, &tally, &mut Vec::new())?;
+    let stopped = round
+        .tallies
+        .iter()
+        .find_map(|t| t.stopped.and_then(Stopped::from_code));
+    Ok(finish(round.tallies, 0, 0, stopped, started, topology))
 }
 
 /// An evaluation error as the worker's message: its diagnostic, rendered.
@@ -514,6 +578,51 @@ impl From<Stopped> for Halt {
     }
 }
 
+/// The states a worker sends itself in a round: rows as it numbers
+/// them (with their node in a check), how each was reached.
+#[derive(Default)]
+struct Own {
+    rows: Vec<u32>,
+    ticked: Vec<bool>,
+    links: Vec<Link>,
+}
+
+impl Own {
+    fn count(&self) -> u64 {
+        self.ticked.len() as u64
+    }
+
+    fn clear(&mut self) {
+        self.rows.clear();
+        self.ticked.clear();
+        self.links.clear();
+    }
+
+    fn push(&mut self, row: &[u32], arrived: Arrived) {
+        self.rows.extend_from_slice(row);
+        self.ticked.push(arrived.ticked);
+        if let Some(link) = arrived.link {
+            self.rows.push(link.node);
+            self.links.push(link);
+        }
+    }
+
+    /// Moves the rows into what worker `me` read this round, as a batch
+    /// from itself would have been read.
+    fn read_into(
+        &mut self,
+        me: usize,
+        received: &mut Vec<u32>,
+        reached_by_tick: &mut Vec<bool>,
+        links: &mut Vec<(u32, Link)>,
+    ) {
+        received.extend_from_slice(&self.rows);
+        reached_by_tick.extend_from_slice(&self.ticked);
+        links.extend(self.links.iter().map(|&link| (me as u32, link)));
+        self.clear();
+    }
+}
+
 /// A worker's states and what it needs to expand them.
 struct Partition<'a, 's> {
     me: usize,
@@ -544,8 +653,11 @@ struct Partition<'a, 's> {
     row: Vec<u32>,
     /// A successor's row.
     target: Vec<u32>,
-    /// This round's states for each worker.
+    /// This round's states for each other worker.
     batches: Vec<Batch>,
+    /// This round's states it owns itself: kept as they are, never
+    /// written as codes.
+    own: Own,
     /// The rows received in a round, end to end (with their nodes),
     /// whether each was reached by ✓, and in a check its sender and link
     /// (kept for their room; an exploration's stay small).
@@ -563,6 +675,7 @@ impl Partition<'_, '_> {
             Err(halt) => halt,
         };
         self.batches.clear();
+        self.own.clear();
         match halt {
             Halt::Stopped(stop) => self.tally.stopped = Some(stop.code()),
             Halt::Error(e) => self.tally.problem = Some(rendered(&e, sources)),
@@ -615,10 +728,14 @@ impl Partition<'_, '_> {
     /// Adds `row` (its components) to the batch of its owner.
     fn send(&mut self, row: &[u32], arrived: Arrived) -> Result<(), Halt> {
         let peers = self.topology.peers();
-        let to = self
-            .codec
-            .owner(self.machine, self.procs, row, peers)
-            .map_err(Halt::Malformed)? as usize;
+        let to = match peers {
+            1 => 0,
+            _ => self.codec.owner(self.machine, self.procs, row, peers) as usize,
+        };
+        if to == self.me {
+            self.own.push(row, arrived);
+            return Ok(());
+        }
         let batch = &mut self.batches[to];
         let before = batch.bytes();
         self.codec
@@ -663,7 +780,13 @@ impl Partition<'_, '_> {
             &mut self.links,
         );
         let checking = self.judging.is_some();
-        for batch in batches {
+        // In sender order, its own rows in its place.
+        let own_place = batches.partition_point(|b| (b.from as usize) < self.me);
+        for (k, batch) in batches.iter().enumerate() {
+            if k == own_place {
+                self.own
+                    .read_into(self.me, received, reached_by_tick, links);
+            }
             self.codec
                 .rows(self.machine, self.procs, batch, |row, arrived| {
                     received.extend_from_slice(row);
@@ -682,6 +805,10 @@ impl Partition<'_, '_> {
                     }
                     Ok(())
                 })?;
+        }
+        if own_place == batches.len() {
+            self.own
+                .read_into(self.me, received, reached_by_tick, links);
         }
         Ok(())
     }

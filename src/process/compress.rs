@@ -159,7 +159,7 @@ impl Processes<'_> {
                 for &p in m.iter() {
                     class_of.insert(p, n as u32);
                 }
-                Place::Member(m[0])
+                Place::Member(self.class_name(m, of))
             };
             ids.push(self.intern(Term::Compressed {
                 compression,
@@ -185,6 +185,35 @@ impl Processes<'_> {
             initial: reduced.initial,
             class_of,
         }
+    }
+
+    /// The member a class of states is named by, the same in every
+    /// `Processes` of the script (so a state of the compression has one
+    /// encoding, and crosses between workers): the original's initial
+    /// state `of` for its own class, else the member whose encoding is
+    /// least (the order states are listed in follows each process's own
+    /// numbering among a state's equal events).
+    fn class_name(&self, members: &[ProcId], of: ProcId) -> ProcId {
+        if members.contains(&of) {
+            return of;
+        }
+        if let [only] = members {
+            return *only;
+        }
+        let encoded = |p: ProcId| {
+            let mut bytes = Vec::new();
+            self.write_encoded(
+                p,
+                &mut crate::eval::value::bytes::Writer { out: &mut bytes },
+            );
+            bytes
+        };
+        members
+            .iter()
+            .map(|&p| (encoded(p), p))
+            .min()
+            .map(|(_, p)| p)
+            .expect("a class has a member")
     }
 
     /// For a compressed state: the original process's states it stands

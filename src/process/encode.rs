@@ -14,7 +14,7 @@
 
 use std::sync::Arc;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use crate::eval::value::bytes::{DecodeResult, Reader, Writer};
 
@@ -37,53 +37,11 @@ const COMPRESSIONS: [Compression; 8] = [
 ];
 
 impl Processes<'_> {
-    /// Appends the encoding of state `id` to `out`; or why it has none.
-    ///
-    /// A state of a compression that groups states (`sbisim`, `wbisim`,
-    /// `diamond`...) names its class by a member that each `Processes`
-    /// picks by its own numbering, so it has no encoding that every
-    /// process reads alike. (`normal`'s states are numbered by event, the
-    /// same everywhere.)
-    pub fn encode_state(&self, id: ProcId, out: &mut Vec<u8>) -> Result<(), String> {
-        if let Some(compression) = self.grouping_compression(id) {
-            return Err(format!(
-                "{}(...)'s states stand for classes of states that each process names its own \
-                 way, so they cannot cross between workers: explore it in one search (without \
-                 --workers, --processes and --hostfile)",
-                compression.name()
-            ));
-        }
+    /// Appends the encoding of state `id` to `out`. (A state of a
+    /// compression that groups states names its class by a member every
+    /// `Processes` picks alike: see `Processes::class_name`.)
+    pub fn encode_state(&self, id: ProcId, out: &mut Vec<u8>) {
         self.write_encoded(id, &mut Writer { out });
-        Ok(())
-    }
-
-    /// The compression that groups states, if `id` is one's state or
-    /// holds one: each distinct subterm looked at once (a term nesting
-    /// compressions of halves is a tree of exponential size over a DAG
-    /// of linear size).
-    fn grouping_compression(&self, id: ProcId) -> Option<Compression> {
-        let mut seen = FxHashSet::default();
-        let mut next = vec![id];
-        while let Some(id) = next.pop() {
-            if !seen.insert(id) {
-                continue;
-            }
-            if let Term::Compressed {
-                compression,
-                at: Place::Member(_),
-                ..
-            } = self.term(id)
-            {
-                return Some(*compression);
-            }
-            let _ = self.term(id).map(
-                &mut next,
-                |next, &operand| next.push(operand),
-                |_, _| (),
-                |_, _| (),
-            );
-        }
-        None
     }
 
     /// The state `bytes` encode (all of them), interned here.

@@ -73,7 +73,7 @@ impl Normaliser {
                 }
             }
         };
-        let image = self.node_of(procs, images)?;
+        let image = self.node_of(procs, images, None)?;
         if self.permuted_entries >= self.memo_limit {
             self.permuted.clear();
             self.permuted_entries = 0;
