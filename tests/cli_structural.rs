@@ -164,3 +164,42 @@ fn bad_input_to_symmetries() {
         "{err}"
     );
 }
+
+/// Issue 66: `symmetries` takes `--timeout` and `--max-memory`, and a
+/// stop is Inconclusive (exit 3) naming where it stopped, in text and
+/// JSON; the search for the graph's automorphisms is held to them (on
+/// Lowe's lock-free queue it ran for minutes whatever the time-out).
+#[test]
+fn symmetries_answers_within_its_budget() {
+    let (_, err) = output(&["symmetries", DINING, "--timeout", "0.001"], 3);
+    assert!(err.contains("stopped by the time-out (--timeout)"), "{err}");
+    let out = symcsp()
+        .args([
+            "symmetries",
+            DINING,
+            "--timeout",
+            "0.001",
+            "--format",
+            "json",
+        ])
+        .assert()
+        .code(3)
+        .get_output()
+        .clone();
+    let report: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(report["result"], "Inconclusive");
+    assert_eq!(report["stopped"], "time-out");
+    // A budget that allows it changes nothing.
+    let (text, _) = output(
+        &[
+            "symmetries",
+            DINING,
+            "--timeout",
+            "60",
+            "--max-memory",
+            "2G",
+        ],
+        0,
+    );
+    assert!(text.contains("group          order 5"), "{text}");
+}

@@ -319,6 +319,8 @@ enum Command {
         /// and tabulate which patterns hold.
         #[arg(long, value_name = "NAME=FROM..TO")]
         sweep: Option<String>,
+        #[command(flatten)]
+        limits: limits::WorkLimits,
     },
     /// Why did two states get different representatives? Compares the
     /// state `--after` leads to with the one `--vs` leads to: the same
@@ -551,12 +553,14 @@ fn run_symmetry_command(command: Command, out: &mut dyn Write, err: &mut dyn Wri
             process,
             format,
             sweep,
+            limits,
         } => {
             let request = symmetries::Request {
                 file: &file,
                 process: process.as_deref(),
                 format,
                 sweep: sweep.as_deref(),
+                budget: limits.budget().started(),
             };
             symmetries::run(&request, out, err)
         }

@@ -37,7 +37,26 @@ pub struct Request<'a> {
     pub format: SymmetriesFormat,
     /// `N=2..8`: a constant and the values to load the script with.
     pub sweep: Option<&'a str>,
+    /// `--timeout` and `--max-memory`, its clock started.
+    pub budget: Budget,
 }
+
+/// Why the analysis gave no report.
+enum Unfinished {
+    /// A budget stopped it (exit 3), in the stage named.
+    Stopped(crate::budget::Stopped, String),
+    /// The text of an error (exit 2).
+    Problem(String),
+}
+
+impl From<String> for Unfinished {
+    fn from(problem: String) -> Unfinished {
+        Unfinished::Problem(problem)
+    }
+}
+
+/// What finding the symmetries is, as a stop names its stage.
+const ANALYSING: &str = "finding the system's symmetries";
 
 #[derive(Serialize)]
 struct Report {
@@ -84,16 +103,30 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     } else {
         Format::Json
     };
+    let unfinished =
+        |unfinished: Unfinished, out: &mut dyn Write, err: &mut dyn Write| match unfinished {
+            Unfinished::Stopped(reason, stage) => super::stopped_before(
+                (json_format, request.file),
+                "no symmetries found",
+                (reason, None),
+                &stage,
+                out,
+                err,
+            ),
+            Unfinished::Problem(problem) => {
+                fail_with(json_format, request.file, &problem, out, err)
+            }
+        };
     if let Some(sweep) = request.sweep {
         return match sweep_table(request, sweep) {
             Ok(text) => {
                 say(out, &text);
                 0
             }
-            Err(problem) => fail_with(json_format, request.file, &problem, out, err),
+            Err(problem) => unfinished(problem, out, err),
         };
     }
-    let mut loaded = match load(request.file, &Budget::default(), err) {
+    let mut loaded = match load(request.file, &request.budget, err) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
@@ -109,10 +142,10 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         }
     };
     let script = loaded.script;
-    let found = crate::stack::with_large_stack(|| analyse(&script, func));
+    let found = crate::stack::with_large_stack(|| analyse(&script, func, &request.budget));
     let (structure, datatypes, dot) = match found {
         Ok(found) => found,
-        Err(problem) => return fail_with(json_format, request.file, &problem, out, err),
+        Err(problem) => return unfinished(problem, out, err),
     };
     let report = report(request.file, &process, &structure, datatypes);
     match request.format {
@@ -150,10 +183,14 @@ fn process_text(script: &Script, request: &Request) -> Result<String, String> {
 fn analyse(
     script: &Script,
     func: crate::script::ir::FuncId,
-) -> Result<(Structure, Datatypes, String), String> {
-    let rendered = |e: crate::eval::EvalError| e.to_diagnostic().render(&script.sources);
+    budget: &Budget,
+) -> Result<(Structure, Datatypes, String), Unfinished> {
+    let rendered = |e: crate::eval::EvalError| match e.stop_reason() {
+        Some(stop) => Unfinished::Stopped(stop, e.stage.clone().unwrap_or(ANALYSING.to_string())),
+        None => Unfinished::Problem(e.to_diagnostic().render(&script.sources)),
+    };
     let (mut procs, root) =
-        Processes::with_root_within(script, func, Budget::default().meter()).map_err(rendered)?;
+        Processes::with_root_within(script, func, budget.meter()).map_err(rendered)?;
     let machine = Machine::new(&mut procs, root).map_err(rendered)?;
     let structure = structural::analyse(&machine, &mut procs).map_err(rendered)?;
     let automatic = Reduce::Automatic
@@ -322,7 +359,7 @@ fn shortened_cycles(cycles: &str) -> String {
 
 /// `--sweep N=2..8`: the script loaded with each value of `N`, the
 /// patterns that hold at each, as a table.
-fn sweep_table(request: &Request, sweep: &str) -> Result<String, String> {
+fn sweep_table(request: &Request, sweep: &str) -> Result<String, Unfinished> {
     let bad = || format!("error: --sweep takes NAME=FROM..TO (`N=2..8`), not `{sweep}`\n");
     let (name, range) = sweep.split_once('=').ok_or_else(bad)?;
     let (from, to) = range.split_once("..").ok_or_else(bad)?;
@@ -334,7 +371,8 @@ fn sweep_table(request: &Request, sweep: &str) -> Result<String, String> {
     if from > to || to - from > 64 {
         return Err(format!(
             "error: --sweep {name}={from}..{to}: give at most 65 values, smallest first\n"
-        ));
+        )
+        .into());
     }
     let text = std::fs::read_to_string(request.file)
         .map_err(|e| format!("error: cannot read {}: {e}\n", request.file.display()))?;
@@ -375,7 +413,8 @@ fn sweep_table(request: &Request, sweep: &str) -> Result<String, String> {
             .add_expr("<process>", &process, Expect::Process)
             .map_err(|ds| crate::syntax::render_all(&ds, &loaded.script.sources))?;
         let script = loaded.script;
-        let (structure, _, _) = crate::stack::with_large_stack(|| analyse(&script, func))?;
+        let (structure, _, _) =
+            crate::stack::with_large_stack(|| analyse(&script, func, &request.budget))?;
         let patterns = structure
             .patterns
             .iter()

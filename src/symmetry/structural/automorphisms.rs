@@ -17,6 +17,8 @@
 
 use num_bigint::BigUint;
 
+use crate::budget::{Meter, Pulse, Stopped};
+
 use super::graph::CommunicationGraph;
 
 /// A graph's automorphisms: generators, the group's order and the
@@ -253,6 +255,12 @@ struct AutomorphismSearch<'g> {
     generators: Vec<Vec<u32>>,
     /// How many leaves were looked at, against the budget.
     leaves: u64,
+    /// The search tree grows with the graph's symmetry (exponentially,
+    /// where a wide cell's vertices are alike): the meter is read by
+    /// the clock at every node of it.
+    meter: &'g Meter,
+    pulse: Pulse,
+    stopped: Option<Stopped>,
 }
 
 /// The most leaves the search looks at before it answers with what it
@@ -260,8 +268,8 @@ struct AutomorphismSearch<'g> {
 /// automorphisms: validation checks each element anyway).
 pub const MAX_LEAVES: u64 = 1_000_000;
 
-/// The automorphisms of `graph`.
-pub fn automorphisms(graph: &CommunicationGraph) -> Automorphisms {
+/// The automorphisms of `graph`, within `meter`'s budget.
+pub fn automorphisms(graph: &CommunicationGraph, meter: &Meter) -> Result<Automorphisms, Stopped> {
     let n = graph.vertices();
     let mut counts = vec![0; n];
     let mut root = Partition::by_colour(&graph.colours);
@@ -271,7 +279,9 @@ pub fn automorphisms(graph: &CommunicationGraph) -> Automorphisms {
     let mut path: Vec<(Partition, u32, u32)> = Vec::new();
     let mut shapes = vec![root.shape()];
     let mut p = root;
+    let mut pulse = Pulse::default();
     while let Some(cell) = p.first_wide() {
+        pulse.beat(meter)?;
         let v = p.members(cell)[0];
         path.push((p.clone(), cell, v));
         let start = p.individualise(v);
@@ -285,6 +295,9 @@ pub fn automorphisms(graph: &CommunicationGraph) -> Automorphisms {
         shapes,
         generators: Vec::new(),
         leaves: 1,
+        meter,
+        pulse,
+        stopped: None,
     };
     let mut order = BigUint::from(1u32);
     for level in (0..path.len()).rev() {
@@ -302,21 +315,31 @@ pub fn automorphisms(graph: &CommunicationGraph) -> Automorphisms {
                 search.generators.push(gamma);
                 known = orbit(&search.generators, &prefix, *v, n);
             }
+            if let Some(stop) = search.stopped {
+                return Err(stop);
+            }
         }
         order *= known.iter().filter(|&&k| k).count();
     }
     let orbits = vertex_orbits(n, &search.generators);
-    Automorphisms {
+    Ok(Automorphisms {
         generators: search.generators,
         order,
         orbits,
-    }
+    })
 }
 
 impl AutomorphismSearch<'_> {
     /// A leaf below `p` (at `depth` on its path) the first leaf maps
     /// onto by an automorphism, and that automorphism.
     fn find(&mut self, p: Partition, depth: usize) -> Option<Vec<u32>> {
+        if self.stopped.is_some() {
+            return None;
+        }
+        if let Err(stop) = self.pulse.beat(self.meter) {
+            self.stopped = Some(stop);
+            return None;
+        }
         if self.leaves >= MAX_LEAVES || !self.shapes.get(depth).is_some_and(|s| p.has_shape(s)) {
             return None;
         }
@@ -402,4 +425,40 @@ fn vertex_orbits(n: usize, generators: &[Vec<u32>]) -> Vec<Vec<u32>> {
         orbits[k].push(v);
     }
     orbits
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::budget::Budget;
+    use crate::lts::machine::Machine;
+    use crate::process::Processes;
+    use crate::script::Script;
+
+    #[test]
+    fn the_search_answers_within_its_budget() {
+        let script = "channel c : {0..5}.{0..5}
+                      Node(i) = c!i!((i + 1) % 6) -> Node(i) [] c?j!i -> Node(i)
+                      Ring = || i : {0..5} @ [{| c.i, c.j.i | j <- {0..5} |}] Node(i)";
+        let mut script = Script::load_str("ring.csp", script).expect("loads");
+        let func = script.add_expr("<process>", "Ring").expect("resolves");
+        crate::stack::with_large_stack(|| {
+            let (mut procs, root) = Processes::with_root(&script, func).expect("a process");
+            let machine = Machine::new(&mut procs, root).expect("a machine");
+            let graph = CommunicationGraph::of(&machine, &mut procs).expect("a graph");
+            let open = Budget::default().meter();
+            let found = automorphisms(&graph, &open).expect("within the budget");
+            // The ring's rotations and reflections at least.
+            assert!(found.order >= BigUint::from(12u32), "{}", found.order);
+            let past = Budget {
+                timeout: Some(std::time::Duration::ZERO),
+                ..Budget::default()
+            }
+            .meter();
+            assert_eq!(
+                automorphisms(&graph, &past).map(|a| a.order),
+                Err(Stopped::Timeout)
+            );
+        });
+    }
 }

@@ -28,7 +28,7 @@ pub mod validate;
 
 use num_bigint::BigUint;
 
-use crate::eval::EvalResult;
+use crate::eval::{EvalError, EvalResult};
 use crate::lts::machine::Machine;
 use crate::process::Processes;
 
@@ -102,7 +102,8 @@ impl Structure {
 /// largest validated group.
 pub fn analyse(machine: &Machine, procs: &mut Processes) -> EvalResult<Structure> {
     let graph = CommunicationGraph::of(machine, procs)?;
-    let automorphisms = automorphisms::automorphisms(&graph);
+    let stopped = |stop| EvalError::stopped(stop);
+    let automorphisms = automorphisms::automorphisms(&graph, procs.meter()).map_err(stopped)?;
     let tried = Tried {
         graph: &graph,
         machine,
@@ -119,6 +120,7 @@ pub fn analyse(machine: &Machine, procs: &mut Processes) -> EvalResult<Structure
     // subgroup checked element by element.
     let maps = map_closure(graph.vertices(), &automorphisms.generators, MAX_ELEMENTS);
     let patterns = tried.patterns(maps.as_deref());
+    procs.meter().poll().map_err(stopped)?;
     let all_valid = generators.iter().all(|c| c.result.is_ok());
     let (elements, how) = if all_valid {
         let valid = validated(&generators, &patterns);
@@ -214,8 +216,13 @@ impl Tried<'_, '_> {
             }
             let (loose, maps) = forgetful.get_or_init(|| {
                 let loose = self.graph.without_directions();
-                let group = automorphisms::automorphisms(&loose);
-                let maps = map_closure(loose.vertices(), &group.generators, MAX_ELEMENTS);
+                // A stop here leaves the failure unexplained; the
+                // analysis polls the meter again after the patterns.
+                let maps = automorphisms::automorphisms(&loose, self.procs.meter())
+                    .ok()
+                    .and_then(|group| {
+                        map_closure(loose.vertices(), &group.generators, MAX_ELEMENTS)
+                    });
                 (loose, maps)
             });
             let found = patterns::candidates(loose, maps.as_deref())
