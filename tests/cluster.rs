@@ -530,3 +530,26 @@ fn a_process_that_stops_answering_is_named_when_it_has_been_silent_for_long() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("process 1 has stopped answering"), "{err}");
 }
+
+/// Issue 66: an error a worker meets before its search (here evaluating
+/// the initial state) is reported as that error on every process, after
+/// a round with the others, not as a lost connection to its process.
+#[test]
+fn an_error_before_the_search_is_named_on_every_process() {
+    let file = "tests/fixtures/cluster/division_by_zero.csp";
+    for args in [
+        &["check", file, "--workers", "2"][..],
+        &["cluster", "--local", "2", "check", file],
+    ] {
+        let output = Command::cargo_bin("symcsp")
+            .expect("the binary")
+            .args(args)
+            .timeout(Duration::from_secs(60))
+            .output()
+            .expect("runs");
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {text}");
+        assert!(text.contains("division by zero"), "{args:?}: {text}");
+        assert!(!text.contains("lost process"), "{args:?}: {text}");
+    }
+}

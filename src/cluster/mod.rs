@@ -293,8 +293,6 @@ pub enum ClusterError {
         worker: usize,
         message: String,
     },
-    /// The script or process could not be made ready.
-    Load(String),
     Io(String),
 }
 
@@ -360,7 +358,7 @@ impl fmt::Display for ClusterError {
             ClusterError::Worker { worker, message } => {
                 write!(f, "worker {worker}: {message}")
             }
-            ClusterError::Load(message) | ClusterError::Io(message) => f.write_str(message),
+            ClusterError::Io(message) => f.write_str(message),
         }
     }
 }

@@ -43,21 +43,22 @@ pub fn partition(
     let started = std::time::Instant::now();
     let budget = job.budget.clone();
     let meter = budget.meter();
-    // A budget that stops a worker before its search stops every worker
-    // alike, at their first round: Inconclusive, naming the stage.
-    let stop_at_start = |stop: Stopped, stage: String| {
-        stopped_at_start((&rounds, topology, me), (stop, stage), started)
-    };
+    // A worker that cannot begin its search ends every worker alike, at
+    // their first round.
+    let end_at_start = |why| ended_at_start((&rounds, topology, me), why, started);
     let mut loaded = match crate::types::load_file_within(&job.file, &meter) {
         Ok(loaded) => loaded,
         Err(e) => match e.stopped {
             Some(stopped) => {
-                return stop_at_start(stopped.reason, stopped.stage.describe().to_string());
+                return end_at_start(Ok((stopped.reason, stopped.stage.describe().to_string())));
             }
-            None => return Err(ClusterError::Load(e.render())),
+            None => return end_at_start(Err(e.render())),
         },
     };
-    let prepared = (job.prepare)(&mut loaded).map_err(ClusterError::Load)?;
+    let prepared = match (job.prepare)(&mut loaded) {
+        Ok(prepared) => prepared,
+        Err(problem) => return end_at_start(Err(problem)),
+    };
     let script = &loaded.script;
     let built = SearchSystem::build_prioritised(
         script,
@@ -71,14 +72,9 @@ pub fn partition(
         Err(e) => match e.stop_reason() {
             Some(stop) => {
                 let stage = e.stage.clone();
-                return stop_at_start(stop, stage.unwrap_or(COMPILING.to_string()));
+                return end_at_start(Ok((stop, stage.unwrap_or(COMPILING.to_string()))));
             }
-            None => {
-                return Err(ClusterError::Worker {
-                    worker: me,
-                    message: rendered(&e, &script.sources),
-                });
-            }
+            None => return end_at_start(Err(rendered(&e, &script.sources))),
         },
     };
     built.procs.replace_meter(meter.clone());
@@ -516,21 +512,28 @@ fn finish(
 const COMPILING: &str = "compiling the process";
 const NORMALISING: &str = "normalising the specification";
 
-/// Worker `me`, stopped by a budget (`stop`, in `stage`) before it could
-/// search, takes the first round with the others, so that every worker
-/// stops alike: the answer is Inconclusive, naming the first stopped
-/// worker's stage.
-fn stopped_at_start(
+/// Worker `me`, which could not begin its search — stopped by a budget
+/// (`Ok((stop, stage))`) or by an error (`Err(message)`) — takes the
+/// first round with the others, its tally saying why, so that every
+/// worker ends alike: Inconclusive naming the first stopped worker's
+/// stage, or the first failed worker's error (where leaving at once
+/// would have its peers report only a lost connection).
+fn ended_at_start(
     (rounds, topology, me): (&Rounds, &Topology, usize),
-    (stop, stage): (Stopped, String),
+    why: Result<(Stopped, String), String>,
     started: std::time::Instant,
 ) -> Result<ClusterExploration, ClusterError> {
-    let tally = Tally {
+    let mut tally = Tally {
         worker: me as u32,
-        stopped: Some(stop.code()),
-        stage: Some(stage),
         ..Tally::default()
     };
+    match why {
+        Ok((stop, stage)) => {
+            tally.stopped = Some(stop.code());
+            tally.stage = Some(stage);
+        }
+        Err(problem) => tally.problem = Some(problem),
+    }
     let round = exchange(rounds, topology, &tally, &mut Vec::new())?;
     let stopped = round
         .tallies
