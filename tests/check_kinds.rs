@@ -944,3 +944,82 @@ assert Renamed :[deadlock free]
         assert_eq!(own, vec!["b".to_string()]);
     });
 }
+
+/// Issue 66: a divergence is reported as soon as its τ-cycle closes,
+/// and shown as a shortest lasso from the divergent state (the fewest
+/// τs after which a state repeats): at the root, after visible events,
+/// behind τs that lead nowhere divergent, and where the shortest loop is
+/// not through the first state the search came to on it. Each is
+/// replayed; `(prefix, loop)` are the τs before the loop and in it, the
+/// fewest there are.
+#[test]
+fn a_divergence_is_shown_as_a_shortest_lasso() {
+    let text = "channel a, b, c, d, e, go
+channel tick : {0..59}
+channel step : {0..9}
+Ring = a -> b -> c -> d -> e -> Ring
+Clock(n) = tick.n -> Clock((n + 1) % 60)
+-- The initial state on a five-step τ-cycle, beside a sixty-step one.
+AtRoot = (Clock(0) ||| Ring) \\ Events
+-- The same after two visible events.
+Deep = go -> go -> AtRoot
+-- τs through ten states that diverge nowhere, then the ring.
+Chain(n) = if n == 9 then Ring else step.n -> Chain(n + 1)
+Behind = (Chain(0) ||| Clock(0)) \\ {| step, a, b, c, d, e |}
+-- From the start: τ to L or R; L to M; R to M; M to R. The loop R, M
+-- (two steps) is reached through R, not through L, which the search
+-- came to first.
+L = b -> M
+R = c -> M
+M = d -> R
+Fork = (a -> L [] a -> R) \\ {a, b, c, d}
+-- From the start: τ to A or B; A to C, B to D, C to B, D to A. The one
+-- loop, A C B D, is reached by both, and no τ goes back to a state on a
+-- shortest path to where it leaves from.
+A = b -> C
+B = c -> D
+C = d -> B
+D = e -> A
+Cross = (a -> A [] a -> B) \\ {a, b, c, d, e}
+assert AtRoot :[divergence free]
+assert Deep :[divergence free]
+assert Behind :[divergence free]
+assert Fork :[divergence free]
+assert Cross :[divergence free]
+";
+    let script = Script::load_str("lassos.csp", text).expect("the script loads");
+    for (index, trace, (prefix, round), most_states) in [
+        (0, &[][..], (0, 5), 40),
+        (1, &["go", "go"][..], (0, 5), 60),
+        (2, &[][..], (9, 5), 2_000),
+        (3, &[][..], (1, 2), 10),
+        (4, &[][..], (1, 4), 10),
+    ] {
+        let result = run(&script, index, &Budget::default());
+        assert_eq!(result.verdict, Verdict::Failed, "assertion {}", index + 1);
+        assert!(
+            result.states <= most_states,
+            "assertion {}: {} states explored",
+            index + 1,
+            result.states
+        );
+        let cx = result.counterexample.as_ref().expect("a counterexample");
+        let shown = words(&script, cx);
+        assert_eq!(shown.kind, Kind::Divergence);
+        assert_eq!(shown.trace, trace, "assertion {}", index + 1);
+        let loop_from = cx.loop_from.expect("a τ-loop");
+        let visible = trace.len();
+        assert_eq!(
+            (loop_from - visible, cx.steps.len() - loop_from),
+            (prefix, round),
+            "assertion {}: {:?}",
+            index + 1,
+            shown
+                .steps
+                .iter()
+                .map(|s| s.event.as_str())
+                .collect::<Vec<_>>()
+        );
+        replay(&script, index, cx);
+    }
+}

@@ -137,6 +137,17 @@ impl TauCycles {
         result
     }
 
+    /// Takes `states`, which lie on one τ-cycle, to diverge, found
+    /// otherwise than by a search here: a search under way is forgotten
+    /// (its open states unseen again), so that asking again starts
+    /// afresh and meets them.
+    pub fn on_cycle(&mut self, states: &[u32]) {
+        self.end_path(Status::Unseen);
+        for &state in states {
+            self.set(state, Status::Divergent);
+        }
+    }
+
     /// Gives every state on the path `status` and ends the search.
     fn end_path(&mut self, status: Status) {
         for i in 0..self.frames.len() {
@@ -251,6 +262,69 @@ pub struct TauLog {
     waiting: Option<u32>,
     /// The first state asked about found to diverge.
     divergent: Option<u32>,
+    /// The search's first states, watched for a τ-cycle as they are
+    /// recorded.
+    watch: Watch,
+}
+
+/// A τ-cycle seen as soon as it closes among the search's first
+/// [`WATCHED`] states: each one's first τ-predecessor is kept, and a τ
+/// from a state back to one its chain of first τ-predecessors passes
+/// through (within [`WATCH_STEPS`]) closes a cycle. So a system whose
+/// initial state lies on a short τ-cycle is answered once the search has
+/// come round it (a few dozen states), where the depth-first search
+/// along τs may first follow a long way round, waiting for the
+/// breadth-first search to reach each state on it.
+#[derive(Debug, Default)]
+struct Watch {
+    /// Per state: its first τ-predecessor (`NONE` if it has none yet).
+    first: Vec<u32>,
+    /// A cycle seen, not yet handed to the depth-first search.
+    cycle: Vec<u32>,
+}
+
+/// How many of a search's first states are watched (4 bytes each).
+const WATCHED: u32 = 1 << 16;
+/// How far back a τ-cycle is looked for.
+const WATCH_STEPS: usize = 64;
+const NONE: u32 = u32::MAX;
+
+impl Watch {
+    /// Watches `state`'s τ-successors: a cycle they close goes in
+    /// [`Watch::cycle`].
+    fn record(&mut self, state: u32, taus: &[u32]) {
+        if state >= WATCHED || !self.cycle.is_empty() {
+            return;
+        }
+        for &target in taus {
+            if target >= WATCHED {
+                continue;
+            }
+            if self.first.len() <= target as usize {
+                self.first.resize(target as usize + 1, NONE);
+            }
+            // Back through first τ-predecessors from `state`: reaching
+            // `target` closes a cycle through both.
+            let mut chain = vec![state];
+            let mut at = state;
+            while at != target && chain.len() <= WATCH_STEPS {
+                match self.first.get(at as usize) {
+                    Some(&before) if before != NONE => {
+                        at = before;
+                        chain.push(at);
+                    }
+                    _ => break,
+                }
+            }
+            if at == target {
+                self.cycle = chain;
+                return;
+            }
+            if self.first[target as usize] == NONE && target != state {
+                self.first[target as usize] = state;
+            }
+        }
+    }
 }
 
 /// The τ-successors of states `first..recorded()`, laid end to end.
@@ -337,8 +411,16 @@ impl TauLog {
         if asked {
             self.ahead.pop_front();
         }
+        let from = self.transitions.edges.len();
         if !self.transitions.push(asked, taus) {
             self.cycles.settle_stable(state);
+        } else if state < WATCHED {
+            let taus: Vec<u32> = self
+                .transitions
+                .edges
+                .range(from, self.transitions.edges.len())
+                .collect();
+            self.watch.record(state, &taus);
         }
     }
 
@@ -368,6 +450,13 @@ impl TauLog {
             return Some(state);
         }
         let recorded = self.transitions.recorded();
+        if !self.watch.cycle.is_empty() {
+            // Seen as it closed: the depth-first search starts again and
+            // meets it.
+            let cycle = std::mem::take(&mut self.watch.cycle);
+            self.cycles.on_cycle(&cycle);
+            self.waiting = None;
+        }
         if self.waiting.is_some_and(|state| state >= recorded) {
             return None;
         }
@@ -489,8 +578,21 @@ impl Divergences {
         })
     }
 
-    /// The τ-loop `row` runs into, when it diverges (of representatives,
-    /// with a canonicaliser).
+    /// The shortest τ-lasso `row` runs into, when it diverges (of
+    /// representatives, with a canonicaliser): the fewest τs after which
+    /// a state repeats, so the path to the loop and the loop together
+    /// are as short as they can be (a divergence shown as a long path to
+    /// a long loop, where a short one exists, teaches nothing).
+    ///
+    /// The shortest lasso enters its loop at a state `x` minimising the
+    /// distance to `x` plus the shortest τ-cycle through `x` (were the
+    /// path to `x` to meet the cycle elsewhere, entering there would be
+    /// shorter): the states are taken breadth first from `row`, each
+    /// one's shortest cycle looked for no further than would beat the
+    /// best lasso so far, until no state left is near enough to beat it
+    /// ([`shortest_lasso`]). Past [`LASSO_WORK`] states looked at, the
+    /// best lasso found stands (or, none found yet, the loop met
+    /// following divergent τ-successors).
     pub fn tau_loop(
         &mut self,
         machine: &mut Machine,
@@ -501,42 +603,220 @@ impl Divergences {
         if !self.diverges(machine, procs, row, canonicaliser.as_deref_mut())? {
             return Ok(None);
         }
+        let start = self.store.insert(row).0;
+        let lasso = shortest_lasso(start, LASSO_WORK, &mut |state| {
+            self.tau_successors(machine, procs, state, canonicaliser.as_deref_mut())
+        })?;
+        match lasso {
+            Some(ids) => Ok(Some(self.loop_of(&ids))),
+            None => self.followed_loop(machine, procs, start, canonicaliser),
+        }
+    }
+
+    /// The states `state` reaches by one τ (representatives, with a
+    /// canonicaliser), numbered in the store.
+    fn tau_successors(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        state: u32,
+        mut canonicaliser: Option<&mut (dyn Canonicaliser + '_)>,
+    ) -> EvalResult<Vec<u32>> {
+        procs.evaluator().tick(1)?;
+        self.store.read(state, &mut self.row);
+        machine.moves(procs, &self.row, &mut self.moves)?;
+        let mut out = Vec::new();
+        for m in self.moves.list.iter().filter(|m| m.event == TAU) {
+            self.moves.apply(m, &self.row, &mut self.next);
+            if let Some(canonicaliser) = canonicaliser.as_deref_mut() {
+                canonicaliser.canonicalise(machine, procs, &mut self.next)?;
+            }
+            out.push(self.store.insert(&self.next).0);
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+
+    /// The loop met from `start` following divergent τ-successors, the
+    /// first each time, until a state repeats.
+    fn followed_loop(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        start: u32,
+        mut canonicaliser: Option<&mut (dyn Canonicaliser + '_)>,
+    ) -> EvalResult<Option<TauLoop>> {
         // Every state the search reached is closed; a divergent one has a
         // divergent τ-successor, so following them must come round.
-        let mut ids = vec![self.store.insert(row).0];
+        let mut ids = vec![start];
         loop {
             let current = *ids.last().expect("the path starts with row");
-            self.store.read(current, &mut self.row);
-            machine.moves(procs, &self.row, &mut self.moves)?;
-            let mut onward = None;
-            for m in self.moves.list.iter().filter(|m| m.event == TAU) {
-                self.moves.apply(m, &self.row, &mut self.next);
-                if let Some(canonicaliser) = canonicaliser.as_deref_mut() {
-                    canonicaliser.canonicalise(machine, procs, &mut self.next)?;
-                }
-                let id = self.store.insert(&self.next).0;
-                if self.cycles.answer(id) == Some(true) {
-                    onward = Some(id);
-                    break;
-                }
-            }
-            let Some(next) = onward else {
+            let successors =
+                self.tau_successors(machine, procs, current, canonicaliser.as_deref_mut())?;
+            let Some(&next) = successors
+                .iter()
+                .find(|&&id| self.cycles.answer(id) == Some(true))
+            else {
                 return Ok(None);
             };
-            let repeated = ids.iter().position(|&id| id == next);
+            let repeated = ids.contains(&next);
             ids.push(next);
-            if let Some(start) = repeated {
-                let rows = ids
-                    .iter()
-                    .map(|&id| {
-                        let mut row = Vec::new();
-                        self.store.read(id, &mut row);
-                        row
-                    })
-                    .collect();
-                return Ok(Some(TauLoop { rows, start }));
+            if repeated {
+                return Ok(Some(self.loop_of(&ids)));
             }
         }
+    }
+
+    /// The rows of the states `ids`, the last a repeat of an earlier one.
+    fn loop_of(&mut self, ids: &[u32]) -> TauLoop {
+        let last = *ids.last().expect("a lasso");
+        let start = ids.iter().position(|&id| id == last).expect("a repeat");
+        let rows = ids
+            .iter()
+            .map(|&id| {
+                let mut row = Vec::new();
+                self.store.read(id, &mut row);
+                row
+            })
+            .collect();
+        TauLoop { rows, start }
+    }
+}
+
+/// The shortest lasso from `start` in the graph `successors` gives: the
+/// states of a shortest walk after which a state repeats, the repeat
+/// last (see [`Divergences::tau_loop`]); `None` when none is found
+/// looking at `work` states (with their successors) or none exists.
+pub fn shortest_lasso(
+    start: u32,
+    work: usize,
+    successors: &mut dyn FnMut(u32) -> EvalResult<Vec<u32>>,
+) -> EvalResult<Option<Vec<u32>>> {
+    let mut graph = TauGraph::default();
+    // Breadth first from `start`: each state's parent, layer by layer.
+    let mut parent: rustc_hash::FxHashMap<u32, u32> = rustc_hash::FxHashMap::default();
+    parent.insert(start, start);
+    let mut layer = vec![start];
+    let mut best: Option<(usize, u32, Vec<u32>)> = None;
+    let mut spent = 0usize;
+    'layers: for distance in 0.. {
+        if best
+            .as_ref()
+            .is_some_and(|(length, ..)| distance + 1 >= *length)
+        {
+            break;
+        }
+        let mut next = Vec::new();
+        for &x in &layer {
+            let limit = best
+                .as_ref()
+                .map_or(usize::MAX, |(length, ..)| length - distance - 1);
+            let cycle = graph.shortest_cycle(x, (limit, work), &mut spent, successors)?;
+            if let Some(cycle) = cycle
+                && best
+                    .as_ref()
+                    .is_none_or(|(length, ..)| distance + cycle.len() < *length)
+            {
+                best = Some((distance + cycle.len(), x, cycle));
+            }
+            if spent > work {
+                break 'layers;
+            }
+            for v in graph.successors(x, successors)? {
+                if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(v) {
+                    e.insert(x);
+                    next.push(v);
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        layer = next;
+    }
+    let Some((_, entry, cycle)) = best else {
+        return Ok(None);
+    };
+    // The stem back to `start`, then round the cycle to `entry` again.
+    let mut ids = vec![entry];
+    let mut at = entry;
+    while at != start {
+        at = parent[&at];
+        ids.push(at);
+    }
+    ids.reverse();
+    ids.extend_from_slice(&cycle);
+    Ok(Some(ids))
+}
+
+/// How many states the search for the shortest τ-lasso may look at
+/// (each with its τ-successors kept) before the best found stands.
+const LASSO_WORK: usize = 1 << 20;
+
+/// The τ-successors of the states a lasso search met, each computed once.
+#[derive(Default)]
+struct TauGraph {
+    successors: rustc_hash::FxHashMap<u32, Vec<u32>>,
+}
+
+impl TauGraph {
+    fn successors(
+        &mut self,
+        state: u32,
+        compute: &mut dyn FnMut(u32) -> EvalResult<Vec<u32>>,
+    ) -> EvalResult<Vec<u32>> {
+        if let Some(known) = self.successors.get(&state) {
+            return Ok(known.clone());
+        }
+        let found = compute(state)?;
+        self.successors.insert(state, found.clone());
+        Ok(found)
+    }
+
+    /// A shortest τ-cycle through `x` of at most `limit` steps, as the
+    /// states after `x` round to `x` again (so ending with `x`); counts
+    /// each state it expands in `work`.
+    fn shortest_cycle(
+        &mut self,
+        x: u32,
+        (limit, most): (usize, usize),
+        work: &mut usize,
+        compute: &mut dyn FnMut(u32) -> EvalResult<Vec<u32>>,
+    ) -> EvalResult<Option<Vec<u32>>> {
+        let mut parent: rustc_hash::FxHashMap<u32, u32> = rustc_hash::FxHashMap::default();
+        let mut layer = vec![x];
+        for _ in 0..limit {
+            let mut next = Vec::new();
+            for &u in &layer {
+                *work += 1;
+                for v in self.successors(u, compute)? {
+                    if v == x {
+                        let mut cycle = vec![x];
+                        let mut at = u;
+                        while at != x {
+                            cycle.push(at);
+                            at = parent[&at];
+                        }
+                        // From x back to it: the states after x, then x.
+                        cycle.reverse();
+                        return Ok(Some(cycle));
+                    }
+                    if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(v) {
+                        e.insert(u);
+                        next.push(v);
+                    }
+                }
+                if *work > most {
+                    return Ok(None);
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            layer = next;
+        }
+        Ok(None)
     }
 }
 
@@ -714,6 +994,55 @@ mod tests {
                 if pair[0].is_some() {
                     proptest::prop_assert_eq!(pair[0], pair[1]);
                 }
+            }
+        }
+    }
+
+    /// The fewest steps of a walk from `start` after which a state
+    /// repeats, by trying every walk of distinct states.
+    fn shortest_lasso_by_brute_force(edges: &[(u32, u32)], start: u32) -> Option<usize> {
+        fn walk(edges: &[(u32, u32)], path: &mut Vec<u32>, best: &mut Option<usize>) {
+            let at = *path.last().expect("a path");
+            for &(_, next) in edges.iter().filter(|e| e.0 == at) {
+                if path.contains(&next) {
+                    *best = Some(best.map_or(path.len(), |b| b.min(path.len())));
+                } else {
+                    path.push(next);
+                    walk(edges, path, best);
+                    path.pop();
+                }
+            }
+        }
+        let mut best = None;
+        walk(edges, &mut vec![start], &mut best);
+        best
+    }
+
+    proptest::proptest! {
+        /// The lasso found is a walk of the graph that ends where it
+        /// went before, and no walk does so sooner.
+        #[test]
+        fn the_lasso_found_is_a_shortest_one(
+            n in 1u32..8,
+            raw in proptest::collection::vec((0u32..8, 0u32..8), 0..16),
+        ) {
+            let mut edges: Vec<(u32, u32)> =
+                raw.into_iter().map(|(a, b)| (a % n, b % n)).collect();
+            edges.sort_unstable();
+            edges.dedup();
+            let lasso = shortest_lasso(0, usize::MAX, &mut |s| {
+                Ok(edges.iter().filter(|e| e.0 == s).map(|e| e.1).collect())
+            })
+            .unwrap();
+            let expected = shortest_lasso_by_brute_force(&edges, 0);
+            proptest::prop_assert_eq!(lasso.as_ref().map(|ids| ids.len() - 1), expected);
+            if let Some(ids) = lasso {
+                proptest::prop_assert_eq!(ids[0], 0);
+                for step in ids.windows(2) {
+                    proptest::prop_assert!(edges.contains(&(step[0], step[1])));
+                }
+                let last = *ids.last().unwrap();
+                proptest::prop_assert!(ids[..ids.len() - 1].contains(&last));
             }
         }
     }
