@@ -74,6 +74,9 @@ pub struct Link {
     pub tau: bool,
 }
 
+/// The fingerprint of a component state not met yet.
+const UNKNOWN: u64 = 0;
+
 const TICKED: u8 = 1;
 const BY_TAU: u8 = 2;
 const LINKED: u8 = 4;
@@ -99,8 +102,12 @@ type Codes = (PerState<u32>, Vec<u32>);
 /// One worker's codes, sent and received, and its states' fingerprints.
 #[derive(Debug, Default)]
 pub struct RowCodec {
-    /// Per table, per local number: the state's encoding and its hash.
-    known: PerState<(Box<[u8]>, u64)>,
+    /// Per table, per local number: the state's encoding.
+    known: PerState<Box<[u8]>>,
+    /// Per table, per local number: the hash of its encoding, or
+    /// [`UNKNOWN`] (read for every component of every row sent, so kept
+    /// flat).
+    fingerprints: Vec<Vec<u64>>,
     /// Per peer: the codes given there.
     sent: Vec<Codes>,
     /// Per peer, per table: the local number of each code it defined.
@@ -115,6 +122,7 @@ impl RowCodec {
     pub fn new(peers: usize) -> RowCodec {
         RowCodec {
             known: Vec::new(),
+            fingerprints: Vec::new(),
             sent: (0..peers).map(|_| Default::default()).collect(),
             received: vec![Vec::new(); peers],
             nodes_sent: vec![FxHashMap::default(); peers],
@@ -122,31 +130,39 @@ impl RowCodec {
         }
     }
 
-    /// The encoding and fingerprint of a component state.
-    fn known(
-        &mut self,
-        machine: &Machine,
-        procs: &Processes,
-        slot: usize,
-        local: u32,
-    ) -> &(Box<[u8]>, u64) {
+    /// The encoding of a component state, made (with its fingerprint)
+    /// if new.
+    fn known(&mut self, machine: &Machine, procs: &Processes, slot: usize, local: u32) -> &[u8] {
         let table = machine.table_of(slot);
-        // Met before, almost always: then read without growing the table.
-        let met = matches!(
-            self.known
-                .get(table)
-                .and_then(|states| states.get(local as usize)),
-            Some(Some(_))
-        );
-        if !met {
+        if self.fingerprint(table, local) == UNKNOWN {
             let mut bytes = Vec::new();
             procs.encode_state(machine.process_state(slot, local), &mut bytes);
-            let fingerprint = stable_hash(&[&bytes]);
-            *slot_of(&mut self.known, table, local) = Some((bytes.into_boxed_slice(), fingerprint));
+            // A hash that happens to be the marker is moved off it.
+            let fingerprint = stable_hash(&[&bytes]).max(1);
+            let fingerprints = &mut self.fingerprints;
+            if fingerprints.len() <= table {
+                fingerprints.resize_with(table + 1, Vec::new);
+            }
+            let states = &mut fingerprints[table];
+            if states.len() <= local as usize {
+                states.resize(local as usize + 1, UNKNOWN);
+            }
+            states[local as usize] = fingerprint;
+            *slot_of(&mut self.known, table, local) = Some(bytes.into_boxed_slice());
         }
         self.known[table][local as usize]
-            .as_ref()
+            .as_deref()
             .expect("met or just made")
+    }
+
+    /// The fingerprint of a component state, or [`UNKNOWN`].
+    #[inline]
+    fn fingerprint(&self, table: usize, local: u32) -> u64 {
+        self.fingerprints
+            .get(table)
+            .and_then(|states| states.get(local as usize))
+            .copied()
+            .unwrap_or(UNKNOWN)
     }
 
     /// The worker (of `peers`) that owns `row`: from its content only.
@@ -159,7 +175,11 @@ impl RowCodec {
     ) -> u32 {
         let mut hash = 0u64;
         for (slot, &local) in row.iter().enumerate() {
-            let fingerprint = self.known(machine, procs, slot, local).1;
+            let mut fingerprint = self.fingerprint(machine.table_of(slot), local);
+            if fingerprint == UNKNOWN {
+                self.known(machine, procs, slot, local);
+                fingerprint = self.fingerprint(machine.table_of(slot), local);
+            }
             hash = (hash.rotate_left(5) ^ fingerprint).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
         }
         ((hash >> 32) % peers as u64) as u32
@@ -191,7 +211,7 @@ impl RowCodec {
             let code = match given {
                 Some(code) => code,
                 None => {
-                    let (bytes, _) = self.known(machine, procs, slot, local);
+                    let bytes = self.known(machine, procs, slot, local);
                     let w = &mut Writer {
                         out: &mut batch.defines,
                     };
