@@ -187,14 +187,19 @@ fn a_state_budget_holds_for_the_whole_cluster() {
     assert!(short["states"].as_u64().unwrap() <= 62);
 }
 
-/// Runs symcsp with `args`; its exit code and standard error.
-fn failing(args: &[&str]) -> (i32, String) {
-    let output = Command::cargo_bin("symcsp")
+/// What symcsp with `args` gave, held to a minute.
+fn output_of(args: &[&str]) -> std::process::Output {
+    Command::cargo_bin("symcsp")
         .expect("the binary")
         .args(args)
         .timeout(Duration::from_secs(60))
         .output()
-        .expect("runs");
+        .expect("runs")
+}
+
+/// Runs symcsp with `args`; its exit code and standard error.
+fn failing(args: &[&str]) -> (i32, String) {
+    let output = output_of(args);
     (
         output.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&output.stderr).into_owned(),
@@ -541,12 +546,7 @@ fn an_error_before_the_search_is_named_on_every_process() {
         &["check", file, "--workers", "2"][..],
         &["cluster", "--local", "2", "check", file],
     ] {
-        let output = Command::cargo_bin("symcsp")
-            .expect("the binary")
-            .args(args)
-            .timeout(Duration::from_secs(60))
-            .output()
-            .expect("runs");
+        let output = output_of(args);
         let text = String::from_utf8_lossy(&output.stdout);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {text}");
         assert!(text.contains("division by zero"), "{args:?}: {text}");
