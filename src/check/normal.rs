@@ -804,7 +804,7 @@ impl Normaliser {
 
     /// The node of the τ-closure of `seeds`; made, if new, with its
     /// origin (see [`Node::origin`]).
-    pub(super) fn node_of(
+    fn node_of(
         &mut self,
         procs: &mut Processes,
         mut members: Vec<u32>,

@@ -281,6 +281,8 @@ struct Watch {
     first: Vec<u32>,
     /// A cycle seen, not yet handed to the depth-first search.
     cycle: Vec<u32>,
+    /// The chain of first τ-predecessors being walked back.
+    chain: Vec<u32>,
 }
 
 /// How many of a search's first states are watched (4 bytes each).
@@ -292,11 +294,11 @@ const NONE: u32 = u32::MAX;
 impl Watch {
     /// Watches `state`'s τ-successors: a cycle they close goes in
     /// [`Watch::cycle`].
-    fn record(&mut self, state: u32, taus: &[u32]) {
+    fn record(&mut self, state: u32, taus: impl Iterator<Item = u32>) {
         if state >= WATCHED || !self.cycle.is_empty() {
             return;
         }
-        for &target in taus {
+        for target in taus {
             if target >= WATCHED {
                 continue;
             }
@@ -305,19 +307,20 @@ impl Watch {
             }
             // Back through first τ-predecessors from `state`: reaching
             // `target` closes a cycle through both.
-            let mut chain = vec![state];
+            self.chain.clear();
+            self.chain.push(state);
             let mut at = state;
-            while at != target && chain.len() <= WATCH_STEPS {
+            while at != target && self.chain.len() <= WATCH_STEPS {
                 match self.first.get(at as usize) {
                     Some(&before) if before != NONE => {
                         at = before;
-                        chain.push(at);
+                        self.chain.push(at);
                     }
                     _ => break,
                 }
             }
             if at == target {
-                self.cycle = chain;
+                self.cycle = std::mem::take(&mut self.chain);
                 return;
             }
             if self.first[target as usize] == NONE && target != state {
@@ -415,12 +418,8 @@ impl TauLog {
         if !self.transitions.push(asked, taus) {
             self.cycles.settle_stable(state);
         } else if state < WATCHED {
-            let taus: Vec<u32> = self
-                .transitions
-                .edges
-                .range(from, self.transitions.edges.len())
-                .collect();
-            self.watch.record(state, &taus);
+            let edges = &self.transitions.edges;
+            self.watch.record(state, edges.range(from, edges.len()));
         }
     }
 
