@@ -293,7 +293,7 @@ fn a_topology_that_cannot_run_is_an_error_at_start() {
     assert_eq!(code, 2);
     assert!(
         err.contains("these assertions are not checked on workers yet")
-            && err.contains("assertion 2: only refinement, deadlock and divergence freedom"),
+            && err.contains("assertion 2: `:[has trace]:` follows one trace"),
         "{err}"
     );
     let (code, err) = failing(&["explore", model, "--workers", "2", "--dot", "x.dot"]);
@@ -444,7 +444,7 @@ fn explore_in_rounds(
     round_states: usize,
 ) -> symcsp::lts::Exploration {
     use std::sync::Arc;
-    use symcsp::cluster::{Job, Prepared, Topology};
+    use symcsp::cluster::{Job, Topology};
     use symcsp::symmetry::search_system::{About, Purpose};
     use symcsp::symmetry::spec::Reduce;
     let loaded = symcsp::types::load_file(std::path::Path::new(file)).expect("loads");
@@ -464,12 +464,7 @@ fn explore_in_rounds(
                 Purpose::Explore,
                 About::Process(process),
             );
-            Ok(Prepared {
-                func,
-                reduce,
-                goal: symcsp::cluster::Goal::Explore,
-                priority: None,
-            })
+            Ok(symcsp::check::task::Task::explore(func, reduce))
         }),
         strategy: Default::default(),
         budget: symcsp::lts::Budget::default(),

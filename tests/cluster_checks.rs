@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use symcsp::check::{Asked, CheckResult, Verdict};
-use symcsp::cluster::judge::assertion_goal;
+use symcsp::cluster::judge::assertion_task;
 use symcsp::cluster::{ClusterCheck, Job, Topology};
 use symcsp::lts::Budget;
 use symcsp::symmetry::spec::Reduce;
@@ -27,7 +27,7 @@ fn on_workers(
     let job = Job {
         file: file.into(),
         prepare: Arc::new(move |loaded: &mut symcsp::types::Loaded| {
-            assertion_goal(&loaded.script, index, asked.as_ref()).map_err(str::to_string)
+            assertion_task(&loaded.script, index, asked.as_ref()).map_err(str::to_string)
         }),
         strategy: Default::default(),
         budget: Budget::default(),
@@ -60,7 +60,7 @@ fn checks_alike(file: &str, asked: Option<Reduce>) -> usize {
     let loaded = symcsp::types::load_file(std::path::Path::new(file)).expect("loads");
     let mut compared = 0;
     for index in 0..loaded.script.assertions.len() {
-        if assertion_goal(&loaded.script, index, asked.as_ref()).is_err() {
+        if assertion_task(&loaded.script, index, asked.as_ref()).is_err() {
             continue;
         }
         let negated = loaded.script.assertions[index].negated;
@@ -157,7 +157,7 @@ fn every_model_checks_alike_on_two_processes() {
         let file = format!("models/{model}.csp");
         let loaded = symcsp::types::load_file(std::path::Path::new(&file)).expect("loads");
         let picked: Vec<String> = (0..loaded.script.assertions.len())
-            .filter(|&i| assertion_goal(&loaded.script, i, None).is_ok())
+            .filter(|&i| assertion_task(&loaded.script, i, None).is_ok())
             .map(|i| (i + 1).to_string())
             .collect();
         let mut chosen = vec![file.clone()];
@@ -239,7 +239,7 @@ fn assertions_that_do_not_run_on_workers_are_named_with_the_reason_and_the_rest_
     let err = String::from_utf8_lossy(&output.stderr);
     assert!(
         err.contains("(`--assert 1 --assert 3 --assert 4` picks those that do;")
-            && err.contains("assertion 2: only refinement, deadlock and divergence freedom")
+            && err.contains("assertion 2: `:[has trace]:` follows one trace")
             && !err.contains("assertion 3"),
         "{err}"
     );

@@ -17,6 +17,7 @@ mod searched;
 mod shared_judge;
 pub mod spec;
 pub mod structural;
+pub mod task;
 pub mod trace;
 pub mod unwind;
 pub mod wording;
@@ -31,21 +32,19 @@ use crate::lts::search::{Budget, Live, Outcome, Search, Stopped};
 use crate::process::{EventId, EventSet, ProcId, Processes};
 use crate::script::Script;
 use crate::script::ir::{AssertOption, Assertion, AssertionKind, FuncId};
-use crate::symmetry::search_system::{About, Purpose, Reduction};
+use crate::symmetry::search_system::Reduction;
 use crate::symmetry::spec::Reduce;
 use crate::symmetry::strategy::Strategy;
 use crate::symmetry::{NotMappable, Origin, Symmetry, SystemSymmetry};
-use crate::syntax::ast::{Model, Property};
+use crate::syntax::ast::Model;
 use crate::syntax::{Diagnostic, Span};
 
 use counterexample::{Counterexample, RowPath};
 use normal::Normaliser;
 use product::{Breach, Product};
 use searched::has_trace;
-use spec::{
-    Anything, DeadlockFree, Deterministic, NormalForm, Refines, RefusalTesting, Revivals,
-    Specification,
-};
+use spec::{NormalForm, Refines, RefusalTesting, Revivals, Specification};
+use task::{Goal, Task, Unjudged};
 
 /// An assertion's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -226,15 +225,17 @@ pub fn check_with(
     let budget = &budget.started();
     let started = std::time::Instant::now();
     let assertion = &script.assertions[index];
-    let (tau_priority, mut notes) = options(assertion, reduce);
-    if let AssertionKind::Symmetric { process, types } = &assertion.kind {
+    let mut notes = options(assertion, reduce);
+    let Some(task) = Task::of_assertion(script, index, reduce) else {
+        let AssertionKind::Symmetric { process, types } = &assertion.kind else {
+            unreachable!("only `:[symmetric]:` searches nothing")
+        };
         return symmetric(script, assertion, *process, types);
-    }
+    };
     // Deciding symmetry evaluates the types asked for: a budget that
     // stops it (its problems then being that it stopped) stops the check.
     let meter = budget.meter();
-    let chosen = Reduce::chosen(script, reduce, Purpose::Check, About::Assertion(index));
-    let decided = reduction(script, assertion, &chosen, &meter);
+    let decided = reduction(script, assertion, &task.reduce, &meter);
     if let Some(stop) = meter.stopped().or_else(|| meter.poll().err()) {
         return Ok(CheckResult::stopped(
             stop,
@@ -248,7 +249,7 @@ pub fn check_with(
         notes.extend(symmetry_notes(script, s));
     }
     let symmetry = symmetry.filter(|s| !s.is_trivial()).map(Arc::new);
-    let structural = chosen == Reduce::Structural;
+    let structural = task.reduce == Reduce::Structural;
     if let Some(live) = &budget.live {
         let decided = match &symmetry {
             Some(s) => format!(
@@ -277,7 +278,7 @@ pub fn check_with(
         None if structural => Reducing::Structure,
         None => Reducing::Not,
     };
-    let (result, reduced) = match run(script, &assertion.kind, tau_priority, reducing, budget) {
+    let (result, reduced) = match run(script, &task, reducing, budget) {
         Ok(result) => result,
         // Stopped outside a search (loading, normalising, a
         // counterexample's witness): inconclusive with the counts the
@@ -365,14 +366,13 @@ fn published(budget: &Budget, seconds: f64, stop: &EvalError) -> Outcome {
     }
 }
 
-/// The assertion's `:[tau priority]` set, and notes on the options not
-/// applied (partial order reduction; symmetry switched off).
-fn options(assertion: &Assertion, reduce: Option<&Reduce>) -> (Option<FuncId>, Vec<String>) {
+/// Notes on the assertion's options not applied (partial order
+/// reduction; symmetry switched off).
+fn options(assertion: &Assertion, reduce: Option<&Reduce>) -> Vec<String> {
     let mut notes = Vec::new();
-    let mut tau_priority = None;
     for option in &assertion.options {
         match option {
-            AssertOption::TauPriority(set, _) => tau_priority = Some(*set),
+            AssertOption::TauPriority(..) => {}
             AssertOption::PartialOrderReduce(_) => notes
                 .push("partial order reduction: not applied; the search is exhaustive".to_string()),
             AssertOption::SymmetryReduce(..) if reduce == Some(&Reduce::Off) => notes.push(
@@ -383,7 +383,7 @@ fn options(assertion: &Assertion, reduce: Option<&Reduce>) -> (Option<FuncId>, V
             AssertOption::SymmetryReduce(..) => {}
         }
     }
-    (tau_priority, notes)
+    notes
 }
 
 /// What the decided symmetry says of itself: what automatic mode could
@@ -607,15 +607,14 @@ impl Reducing {
 /// Runs the check; its answer and what it was reduced by.
 fn run(
     script: &Script,
-    kind: &AssertionKind,
-    tau_priority: Option<FuncId>,
+    task: &Task,
     reducing: Reducing,
     budget: &Budget,
 ) -> Result<(Answer, Option<Reduced>), Failure> {
     let evaluator = crate::eval::Evaluator::new(script).with_meter(budget.meter());
     let mut procs = Processes::with_evaluator(evaluator)
         .map_err(|e| e.during(|| WORKING_OUT_EVENTS.to_string()))?;
-    let priority = match tau_priority {
+    let priority = match task.priority {
         Some(func) => {
             let (value, span) = constant(&procs, func)?;
             let set = procs.event_set(&value, span)?;
@@ -624,78 +623,39 @@ fn run(
         None => None,
     };
     let procs = &mut procs;
-    // A normal form whose nodes can be permuted, when the check is reduced.
-    let normalise = |procs: &mut Processes,
-                     root: ProcId,
-                     priority: Option<EventSet>,
-                     process: &'static str|
-     -> Result<(Normaliser, u32), Failure> {
-        let during = |e: EvalError| e.during(|| NORMALISING.to_string());
-        match reducing.types() {
-            None => Ok(Normaliser::new(procs, root, priority).map_err(during)?),
-            Some((symmetry, _)) => Normaliser::symmetric(procs, root, priority, symmetry.clone())
-                .map_err(during)?
-                .map_err(|refusal| Failure::NotMappable { process, refusal }),
+    if let Goal::HasTrace { trace, divergences } = task.goal {
+        return trace_check(
+            procs,
+            (task.process, trace),
+            divergences,
+            priority,
+            &reducing,
+            budget,
+        );
+    }
+    let (imp, compiling) = process(procs, task.process)?;
+    let symmetry = reducing.types().map(|(symmetry, _)| symmetry);
+    let judge = match task::judge(task.goal, procs, (imp, priority.clone()), symmetry) {
+        Ok(judge) => judge.expect("a check's goal judges its states"),
+        Err(Unjudged::Eval(e)) => return Err(e.into()),
+        Err(Unjudged::NotMappable { which, refusal }) => {
+            return Err(Failure::NotMappable {
+                process: which,
+                refusal,
+            });
         }
     };
-    match *kind {
-        AssertionKind::Refinement { spec, model, imp } => {
-            let spec = process(procs, spec)?;
-            let spec_process = spec.0;
-            let (imp, compiling) = process(procs, imp)?;
-            let (normaliser, root) = normalise(procs, spec.0, None, "specification")?;
-            let (spec, refusals, divergences) = refinement(normaliser, model);
-            searched::product(
-                procs,
-                (imp, &compiling),
-                (spec, root, Some(spec_process)),
-                (refusals, divergences),
-                priority,
-                &reducing,
-                budget,
-            )
-        }
-        AssertionKind::Property {
-            process: p,
-            property,
-            model,
-        } => {
-            let (imp, compiling) = process(procs, p)?;
-            // FDR's default model for deadlock freedom and determinism
-            // is FD: a divergence fails them.
-            let fd = model.is_none() || with_divergences(model);
-            let (spec, root, checks): (Box<dyn Specification>, _, _) = match property {
-                Property::DeadlockFree => (Box::new(DeadlockFree), 0, (true, fd)),
-                Property::DivergenceFree => (Box::new(Anything), 0, (false, true)),
-                Property::Deterministic => {
-                    let (normaliser, root) =
-                        normalise(procs, imp, priority.clone(), "implementation")?;
-                    (
-                        Box::new(NormalForm::new(normaliser, Deterministic)),
-                        root,
-                        (true, fd),
-                    )
-                }
-            };
-            // The fixed specifications and the implementation's own
-            // normal form are invariant under its symmetries.
-            searched::product(
-                procs,
-                (imp, &compiling),
-                (spec, root, None),
-                checks,
-                priority,
-                &reducing,
-                budget,
-            )
-        }
-        AssertionKind::HasTrace {
-            process: p,
-            model,
-            trace,
-        } => trace_check(procs, (p, trace), model, priority, &reducing, budget),
-        AssertionKind::Symmetric { .. } => unreachable!("rejected before"),
-    }
+    // The fixed specifications and the implementation's own normal form
+    // are invariant under its symmetries.
+    searched::product(
+        procs,
+        (imp, &compiling),
+        (judge.spec, judge.root, judge.spec_process),
+        (judge.refusals, judge.divergences),
+        priority,
+        &reducing,
+        budget,
+    )
 }
 
 /// `:[has trace]:` of `trace` by process `p`: followed, reduced by the
@@ -703,7 +663,7 @@ fn run(
 fn trace_check(
     procs: &mut Processes,
     (p, trace): (FuncId, FuncId),
-    model: Option<Model>,
+    divergences: bool,
     priority: Option<EventSet>,
     reducing: &Reducing,
     budget: &Budget,
@@ -715,7 +675,7 @@ fn trace_check(
         procs,
         (imp, &compiling),
         trace,
-        with_divergences(model),
+        divergences,
         priority,
         types,
         budget,

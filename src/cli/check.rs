@@ -275,7 +275,7 @@ fn on_cluster(
         if is_static(script, number - 1) {
             continue;
         }
-        match crate::cluster::judge::assertion_goal(script, number - 1, reduce) {
+        match crate::cluster::judge::assertion_task(script, number - 1, reduce) {
             Ok(_) => distributed.push(number.to_string()),
             Err(why) => refused.push(format!("  assertion {number}: {why}\n")),
         }

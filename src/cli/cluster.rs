@@ -17,7 +17,7 @@ use super::progress::{ProgressLine, counters};
 use super::{EXIT_INCONCLUSIVE, Format, fail_with, say};
 
 use crate::budget::Live;
-use crate::cluster::{ClusterExploration, Job, Prepared, Topology};
+use crate::cluster::{ClusterExploration, Job, Topology};
 use crate::lts::Budget;
 use crate::symmetry::spec::Reduce;
 use crate::symmetry::strategy::Strategy;
@@ -175,12 +175,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             let symmetry = request.symmetry.map(str::to_string);
             Arc::new(move |loaded: &mut Loaded| {
                 match explore::prepare(loaded, process.as_deref(), symmetry.as_deref()) {
-                    Ok((_, func, reduce)) => Ok(Prepared {
-                        func,
-                        reduce,
-                        goal: crate::cluster::Goal::Explore,
-                        priority: None,
-                    }),
+                    Ok((_, func, reduce)) => Ok(crate::check::task::Task::explore(func, reduce)),
                     Err(Unprepared::Text(problem)) => Err(problem),
                     Err(Unprepared::At(diagnostics)) => {
                         Err(render_all(&diagnostics, &loaded.script.sources))
@@ -270,7 +265,7 @@ pub(super) struct CheckOnCluster<'a> {
 }
 
 /// Assertion `index` of `script` checked on the cluster `topology`
-/// (one of the assertions [`crate::cluster::judge::assertion_goal`]
+/// (one of the assertions [`crate::cluster::judge::assertion_task`]
 /// accepts): its result as the one search's, the counterexample on
 /// process 0 only, with a note of where it ran.
 pub(super) fn check(
@@ -297,7 +292,7 @@ pub(super) fn check(
                     Some(text) => Some(Reduce::requested(&mut loaded.script, text)?),
                     None => None,
                 };
-                crate::cluster::judge::assertion_goal(&loaded.script, index, asked.as_ref())
+                crate::cluster::judge::assertion_task(&loaded.script, index, asked.as_ref())
                     .map_err(str::to_string)
             })
         },

@@ -20,9 +20,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::check::counterexample::RowPath;
-use crate::check::normal::Normaliser;
 use crate::check::product::{Judgement, Product};
-use crate::check::spec::{Anything, DeadlockFree, Specification};
+use crate::check::spec::{Anything, Specification};
 use crate::check::structural::StructuralProduct;
 use crate::eval::value::bytes::{DecodeError, Reader, Writer};
 use crate::eval::{EvalError, EvalResult};
@@ -32,9 +31,9 @@ use crate::symmetry::Symmetry;
 use crate::symmetry::search_system::Reduction;
 use crate::syntax::Span;
 
-use super::Goal;
 use super::exchange::Message;
 use super::rows::Link;
+use crate::check::task::{Goal, Task, Unjudged};
 
 /// One state of a counterexample's path, as its owner reports it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -71,59 +70,32 @@ pub struct Judging {
 }
 
 impl Judging {
-    /// The judging `goal` asks for, none when it explores: a refinement's
-    /// specification, or for determinism the implementation `imp`
-    /// itself, is normalised in `procs`, the implementation's.
+    /// The judging `goal` asks for ([`crate::check::task::judge`]), none
+    /// when it explores.
     pub fn new(
         goal: Goal,
         (procs, imp, priority): (&mut Processes, ProcId, Option<EventSet>),
         width: usize,
         symmetry: Option<Arc<Symmetry>>,
     ) -> EvalResult<Option<Judging>> {
-        // A normal form under symmetry has nodes that can be permuted;
-        // the implementation's own (determinism) is under its priority.
-        let normalise = |procs: &mut Processes, root, priority| match &symmetry {
-            None => Normaliser::new(procs, root, priority),
-            Some(symmetry) => {
-                let made = Normaliser::symmetric(procs, root, priority, symmetry.clone())?;
-                match made {
-                    Ok(made) => Ok(made),
-                    Err(refusal) => Err(EvalError::new(
-                        Span::default(),
-                        format!(
-                            "the specification is not symmetric in the types: {}",
-                            refusal.problems.join("; ")
-                        ),
-                    )),
-                }
+        let judge = match crate::check::task::judge(goal, procs, (imp, priority), symmetry.as_ref())
+        {
+            Ok(judge) => judge,
+            Err(Unjudged::Eval(e)) => return Err(e),
+            Err(Unjudged::NotMappable { which, refusal }) => {
+                return Err(EvalError::new(
+                    Span::default(),
+                    format!(
+                        "the {which} is not symmetric in the types: {}",
+                        refusal.problems.join("; ")
+                    ),
+                ));
             }
         };
-        let (spec, root, refusals, divergences): (Box<dyn Specification>, u32, bool, bool) =
-            match goal {
-                Goal::Explore => return Ok(None),
-                Goal::DeadlockFree { divergences } => {
-                    (Box::new(DeadlockFree), 0, true, divergences)
-                }
-                Goal::DivergenceFree => (Box::new(Anything), 0, false, true),
-                Goal::Deterministic { divergences } => {
-                    let (normaliser, root) = normalise(procs, imp, priority)
-                        .map_err(|e| e.during(|| crate::check::NORMALISING.to_string()))?;
-                    let spec = crate::check::spec::NormalForm::new(
-                        normaliser,
-                        crate::check::spec::Deterministic,
-                    );
-                    (Box::new(spec), root, true, divergences)
-                }
-                Goal::Refinement { spec, model } => {
-                    let (process, _) = crate::check::process(procs, spec)?;
-                    let (normaliser, root) = normalise(procs, process, None)
-                        .map_err(|e| e.during(|| crate::check::NORMALISING.to_string()))?;
-                    let (spec, refusals, divergences) = crate::check::refinement(normaliser, model);
-                    (spec, root, refusals, divergences)
-                }
-            };
-        let product = Product::new(spec, refusals, divergences, width);
-        Ok(Some(Judging::of(product, root, divergences)))
+        Ok(judge.map(|judge| {
+            let product = Product::new(judge.spec, judge.refusals, judge.divergences, width);
+            Judging::of(product, judge.root, judge.divergences)
+        }))
     }
 
     /// A worker's judging by `product`, from node `root`, with nothing
@@ -418,72 +390,20 @@ fn row_of(
     Ok(row)
 }
 
-/// Why a check against a normal form is not reduced structurally on
-/// workers.
-const STRUCTURAL_NORMAL_FORM: &str = "a check against a normal form reduced by the \
-     implementation's structure cuts the group to the specification's stabiliser, which the \
-     workers do not do yet (`--symmetry off`, or the datatypes, check it on workers)";
-
 /// What assertion `index` of `script` asks the workers to do, if they
-/// can: the process, the symmetry it is reduced by (as the one search
-/// would choose it, `asked` by `--symmetry`) and the goal; else why the
-/// assertion is checked by one search.
-pub fn assertion_goal(
+/// can ([`Task::of_assertion`], its symmetry `asked` by `--symmetry`);
+/// else why the assertion is checked by one search.
+pub fn assertion_task(
     script: &crate::script::Script,
     index: usize,
     asked: Option<&crate::symmetry::spec::Reduce>,
-) -> Result<super::Prepared, &'static str> {
-    use crate::script::ir::{AssertOption, AssertionKind};
-    use crate::symmetry::search_system::{About, Purpose};
-    use crate::symmetry::spec::Reduce;
-    use crate::syntax::ast::Property;
-    let assertion = &script.assertions[index];
-    let priority = assertion.options.iter().find_map(|o| match o {
-        AssertOption::TauPriority(set, _) => Some(*set),
-        _ => None,
-    });
-    let reduce = Reduce::chosen(script, asked, Purpose::Check, About::Assertion(index));
-    let (process, goal) = match &assertion.kind {
-        AssertionKind::Refinement { spec, model, imp } => {
-            if reduce == Reduce::Structural {
-                return Err(STRUCTURAL_NORMAL_FORM);
-            }
-            (
-                *imp,
-                Goal::Refinement {
-                    spec: *spec,
-                    model: *model,
-                },
-            )
-        }
-        AssertionKind::Property {
-            process,
-            property,
-            model,
-        } => {
-            let goal = match property {
-                // FDR's default model for deadlock freedom is FD.
-                Property::DeadlockFree => Goal::DeadlockFree {
-                    divergences: model.is_none() || crate::check::with_divergences(*model),
-                },
-                Property::DivergenceFree => Goal::DivergenceFree,
-                Property::Deterministic if reduce == Reduce::Structural => {
-                    return Err(STRUCTURAL_NORMAL_FORM);
-                }
-                Property::Deterministic => Goal::Deterministic {
-                    divergences: model.is_none() || crate::check::with_divergences(*model),
-                },
-            };
-            (*process, goal)
-        }
-        _ => return Err("only refinement, deadlock and divergence freedom run on workers yet"),
-    };
-    Ok(super::Prepared {
-        func: process,
-        reduce,
-        goal,
-        priority,
-    })
+) -> Result<Task, &'static str> {
+    let task = Task::of_assertion(script, index, asked)
+        .ok_or("`:[symmetric]:` is a static check: it searches nothing")?;
+    match task.not_on_workers() {
+        Some(why) => Err(why),
+        None => Ok(task),
+    }
 }
 
 #[cfg(test)]

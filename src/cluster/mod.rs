@@ -36,8 +36,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::budget::{Budget, Stopped};
 use crate::lts::Exploration;
-use crate::script::ir::FuncId;
-use crate::symmetry::spec::Reduce;
 use crate::symmetry::strategy::Strategy;
 use crate::types::Loaded;
 
@@ -103,44 +101,9 @@ impl Topology {
     }
 }
 
-/// What a worker's script needs before it is searched: the process to
-/// search (added to the script), the symmetry to reduce it by and what
-/// to do with its states.
-pub struct Prepared {
-    pub func: FuncId,
-    pub reduce: Reduce,
-    pub goal: Goal,
-    /// The set of events τ and ✓ take priority over (`:[tau
-    /// priority]:`), a constant of the script.
-    pub priority: Option<FuncId>,
-}
-
-/// What the workers do with the states they find.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Goal {
-    /// Count them.
-    Explore,
-    /// Judge them by `:[deadlock free]`, in the failures model or, with
-    /// `divergences`, failures-divergences (FDR's default).
-    DeadlockFree { divergences: bool },
-    /// Look for a divergence (`:[divergence free]`).
-    DivergenceFree,
-    /// `:[deterministic]`: judged against the implementation's own
-    /// normal form, made on every worker; in failures-divergences with
-    /// `divergences` (FDR's default).
-    Deterministic { divergences: bool },
-    /// Refinement of process `spec` (an assertion's operand) in `model`:
-    /// every worker normalises it, and nodes cross as their member
-    /// states.
-    Refinement {
-        spec: FuncId,
-        model: crate::syntax::ast::Model,
-    },
-}
-
 /// Makes a freshly loaded script ready: run alike by every worker of
 /// every process, so the ids it adds agree.
-pub type Prepare = dyn Fn(&mut Loaded) -> Result<Prepared, String> + Send + Sync;
+pub type Prepare = dyn Fn(&mut Loaded) -> Result<crate::check::task::Task, String> + Send + Sync;
 
 /// What every worker searches.
 #[derive(Clone)]

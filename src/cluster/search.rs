@@ -18,6 +18,7 @@ use rustc_hash::FxHashSet;
 use crate::budget::{Budget, Meter, Pulse, Stopped};
 use crate::check::Reduced;
 use crate::check::product::Judgement;
+use crate::check::task::Goal;
 use crate::eval::EvalError;
 use crate::eval::value::bytes::DecodeError;
 use crate::lts::Exploration;
@@ -62,7 +63,7 @@ pub fn partition(
     let script = &loaded.script;
     let built = SearchSystem::build_prioritised(
         script,
-        (prepared.func, prepared.priority),
+        (prepared.process, prepared.priority),
         &prepared.reduce,
         job.strategy,
         meter.clone(),
@@ -79,7 +80,7 @@ pub fn partition(
     };
     built.procs.replace_meter(meter.clone());
     let components = built.machine.components();
-    let checking = prepared.goal != super::Goal::Explore;
+    let checking = prepared.goal != Goal::Explore;
     // A budget that stops the specification's normalisation stops every
     // worker at the first round, alike.
     let symmetry = match &built.reduction {
