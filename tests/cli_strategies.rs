@@ -73,8 +73,8 @@ fn audit_finds_example_43s_pair_of_rings() {
 }
 
 #[test]
-fn compare_tabulates_every_strategy_and_the_unreduced_search() {
-    let report = json(&["compare", EXAMPLE_43, "--format", "json"]);
+fn compare_tabulates_every_strategy_and_the_unreduced_search_when_asked() {
+    let report = json(&["compare", EXAMPLE_43, "--unreduced", "--format", "json"]);
     let rows = report["rows"].as_array().expect("rows");
     let got: Vec<(String, u64, Option<u64>)> = rows
         .iter()
@@ -99,6 +99,20 @@ fn compare_tabulates_every_strategy_and_the_unreduced_search() {
         .map(|&(s, n, d)| (s.to_string(), n, d))
         .collect();
     assert_eq!(got, want);
+    // Without --unreduced, the strategies alone, and a line saying so.
+    let report = json(&["compare", EXAMPLE_43, "--format", "json"]);
+    let rows = report["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 5, "{report}");
+    assert!(
+        rows.iter().all(|r| r["strategy"] != "unreduced"),
+        "{report}"
+    );
+    assert_eq!(report["unreduced"], false);
+    let text = stdout(&["compare", EXAMPLE_43], 0);
+    assert!(
+        text.contains("the unreduced search is not run: `--unreduced` adds it for scale"),
+        "{text}"
+    );
     // A check: every strategy's verdict is the same, in the table.
     let text = stdout(
         &[
@@ -108,6 +122,7 @@ fn compare_tabulates_every_strategy_and_the_unreduced_search() {
             "2",
             "--strategies",
             "exact,fdr,exact",
+            "--unreduced",
         ],
         0,
     );
@@ -256,4 +271,52 @@ fn bad_strategies_and_groups_too_large_are_said_plainly() {
     }
     let text = stdout(&["check", path, "--strategy", "exact"], 0);
     assert!(text.contains("Passed — 11 representatives"), "{text}");
+}
+
+/// Issue 61: every pair `audit` prints is one `why` confirms — two
+/// states of one class with different representatives — on every model
+/// and fixture with duplicates.
+#[test]
+fn every_pair_audit_prints_is_one_why_confirms() {
+    let mut audited = 0;
+    let mut files: Vec<String> = [
+        "models",
+        "models/paper",
+        "tests/fixtures/strategies",
+        "tests/fixtures/symmetry",
+    ]
+    .iter()
+    .flat_map(|dir| std::fs::read_dir(dir).expect("a folder"))
+    .map(|entry| entry.expect("an entry").path())
+    .filter(|path| path.extension().is_some_and(|x| x == "csp"))
+    .map(|path| path.display().to_string())
+    .collect();
+    files.sort();
+    for file in &files {
+        let out = symcsp()
+            .args(["audit", file, "--format", "json"])
+            .output()
+            .expect("runs");
+        // Models with nothing to reduce, or no assertion naming a process.
+        if out.status.code() != Some(0) {
+            continue;
+        }
+        let report: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        let process = report["process"].as_str().expect("the process").to_string();
+        for pair in report["pairs"].as_array().expect("pairs") {
+            let (after, vs) = (
+                pair["after"].as_str().unwrap(),
+                pair["vs"].as_str().unwrap(),
+            );
+            let why = stdout(&["why", file, &process, "--after", after, "--vs", vs], 0);
+            assert!(
+                why.contains("answer     symmetric, but the representative is not unique here"),
+                "{file}: --after \"{after}\" --vs \"{vs}\"\n{why}"
+            );
+            audited += 1;
+        }
+    }
+    // Example 43 (two files), ListStack's example 37, LockFreeQueue,
+    // TreeBroadcast and Peterson have pairs.
+    assert!(audited >= 15, "only {audited} pairs audited");
 }

@@ -203,3 +203,28 @@ fn symmetries_answers_within_its_budget() {
     );
     assert!(text.contains("group          order 5"), "{text}");
 }
+
+/// Issue 61: a generator that moves only some events fails on one it
+/// leaves alone; the message names where the image stands (after the
+/// image of the trace) and never reads as an event failing to map onto
+/// itself.
+#[test]
+fn a_failing_generator_names_the_image_trace_and_never_an_event_against_itself() {
+    let (text, _) = output(&["symmetries", "models/ring.csp"], 0);
+    assert!(
+        text.contains(
+            "fails: |~| d : Data @ Unlinked(N0, d) after link.N0.N3, start.N0 can do \
+             token.N0.N3, but |~| d : Data @ Unlinked(N0, d) after link.N0.N2, start.N0 cannot \
+             (the permutation leaves token.N0.N3 alone)"
+        ),
+        "{text}"
+    );
+    for line in text.lines().filter(|l| l.contains("cannot do its image")) {
+        let done = line
+            .split(" can do ")
+            .nth(1)
+            .and_then(|r| r.split(',').next());
+        let image = line.rsplit("cannot do its image ").next();
+        assert_ne!(done, image, "an event against itself: {line}");
+    }
+}

@@ -10,8 +10,8 @@ fn symcsp() -> Command {
     Command::cargo_bin("symcsp").expect("the binary is built")
 }
 
-const RING: &str = "tests/fixtures/symmetry/ring.csp";
-const NODES: &str = "tests/fixtures/symmetry/linked_nodes.csp";
+const RING: &str = "models/paper/example43.csp";
+const NODES: &str = "models/paper/example37.csp";
 /// Example 43's ring holding A, A, B, B; the same ring rotated; a ring
 /// holding A, B, A, B.
 const AABB: &str = "link.N0.A.N1, link.N1.A.N2, link.N2.B.N3, link.N3.B.N0";
@@ -280,7 +280,7 @@ fn bad_requests_are_diagnostics_with_exit_two() {
             "`symcsp why` shows a symmetry reduction",
         ));
     // No assertion to take the process from; a script that does not load.
-    why(&[RING])
+    why(&["tests/fixtures/symmetry/variables.csp"])
         .code(2)
         .stderr(predicate::str::contains("name the process (`symcsp why"));
     why(&["tests/fixtures/invalid/bad_pattern.csp"])

@@ -127,12 +127,7 @@ fn exact_and_flooding_count_the_orbits_where_fdr_may_not() {
         ("models/ring.csp", "System", &["NodeID", "Data"], 73),
         ("models/database.csp", "System", &["Manager"], 8),
         ("models/scheduler.csp", "Scheduled", &["ClientID"], 39),
-        (
-            "tests/fixtures/symmetry/ring.csp",
-            "Ring",
-            &["NodeID", "Data"],
-            0,
-        ),
+        ("models/paper/example43.csp", "Ring", &["NodeID", "Data"], 0),
     ];
     let strategies = [Strategy::Fdr, Strategy::Exact, Strategy::Flooding];
     for &(file, process, types, fdr) in cases {
@@ -249,7 +244,7 @@ fn reachable(procs: &mut Processes, root: ProcId, machine: &mut Machine) -> Vec<
 fn exact_representatives_are_invariant_under_permutation() {
     for (file, process, types) in [
         (
-            "tests/fixtures/symmetry/ring.csp",
+            "models/paper/example43.csp",
             "Ring",
             &["NodeID", "Data"][..],
         ),
@@ -297,7 +292,7 @@ fn exact_representatives_are_invariant_under_permutation() {
                     Ok(())
                 })
                 .unwrap();
-            if file.contains("fixtures/symmetry/ring") {
+            if file.contains("models/paper/example43") {
                 // The sample may miss Example 43's pair: look at every state
                 // and every permutation until fdr's representative moves.
                 let (machine, procs, _, fdr, sampled) = &mut *world.borrow_mut();

@@ -141,7 +141,7 @@ fn strings(items: &[&str]) -> Vec<String> {
 #[test]
 fn examples_37_39_41_a_list_of_four_nodes_and_two_free_ones() {
     let outcome = representative_after(
-        "tests/fixtures/symmetry/linked_nodes.csp",
+        "models/paper/example37.csp",
         "Nodes",
         &["NodeID", "Data"],
         &[
@@ -260,7 +260,7 @@ fn examples_37_39_41_a_list_of_four_nodes_and_two_free_ones() {
 fn example_43_two_symmetric_rings_get_different_representatives() {
     let ring = |events: &[&str]| {
         representative_after(
-            "tests/fixtures/symmetry/ring.csp",
+            "models/paper/example43.csp",
             "Ring",
             &["NodeID", "Data"],
             events,
@@ -351,7 +351,7 @@ fn texts(procs: &Processes, machine: &Machine, row: &[u32]) -> Vec<String> {
 fn example_37_names_the_columns_and_says_why_each_cell_split() {
     let types = &["NodeID", "Data"];
     with_states(
-        "tests/fixtures/symmetry/linked_nodes.csp",
+        "models/paper/example37.csp",
         "Nodes",
         types,
         &[LIST],
@@ -473,7 +473,7 @@ const ALTERNATING: &[&str] = &[
 fn example_43_the_rings_are_symmetric_but_step_3_splits_them_apart() {
     let types = &["NodeID", "Data"];
     with_states(
-        "tests/fixtures/symmetry/ring.csp",
+        "models/paper/example43.csp",
         "Ring",
         types,
         &[RING, ROTATED],
@@ -574,7 +574,7 @@ fn example_43_the_rings_are_symmetric_but_step_3_splits_them_apart() {
 fn example_43_step_3_by_hand_gives_the_other_representative() {
     let types = &["NodeID", "Data"];
     with_states(
-        "tests/fixtures/symmetry/ring.csp",
+        "models/paper/example43.csp",
         "Ring",
         types,
         &[RING],
@@ -644,7 +644,7 @@ fn comparisons_answer_same_not_symmetric_and_undecided() {
     // A ring and itself renamed by the permutation its representative
     // uses: the same representative.
     with_states(
-        "tests/fixtures/symmetry/ring.csp",
+        "models/paper/example43.csp",
         "Ring",
         types,
         &[RING, ALTERNATING],
@@ -687,7 +687,7 @@ fn comparisons_answer_same_not_symmetric_and_undecided() {
         "initNode.N3.B.N0",
     ];
     with_states(
-        "tests/fixtures/symmetry/linked_nodes.csp",
+        "models/paper/example37.csp",
         "Nodes",
         types,
         &[LIST, tree],
@@ -715,7 +715,7 @@ fn comparisons_answer_same_not_symmetric_and_undecided() {
     // nodes against three).
     let shorter = &LIST[..3];
     with_states(
-        "tests/fixtures/symmetry/linked_nodes.csp",
+        "models/paper/example37.csp",
         "Nodes",
         types,
         &[LIST, shorter],

@@ -277,11 +277,7 @@ fn compare_agrees_with_the_representatives_and_with_the_oracle() {
     // maps, which the algorithm does not read).
     let cases: &[(&str, &str, &[&str])] = &[
         ("ring.csp", "System", &["NodeID", "Data"]),
-        (
-            "tests/fixtures/symmetry/ring.csp",
-            "Ring",
-            &["NodeID", "Data"],
-        ),
+        ("models/paper/example43.csp", "Ring", &["NodeID", "Data"]),
         ("peterson.csp", "System", &["ProcID"]),
     ];
     for &(file, process, types) in cases {

@@ -93,6 +93,7 @@ fn every_model_and_valid_fixture_takes_the_fast_path_to_pest_s_tree() {
     let mut checked = 0;
     for dir in [
         "models",
+        "models/paper",
         "benches/models",
         "tests/fixtures/valid",
         "tests/fixtures/eval",

@@ -43,7 +43,7 @@ fn screen(app: &mut App, width: u16, height: u16) -> String {
 
 fn ring(strategy: Strategy) -> App {
     let mut app = App::start(
-        Source::File(PathBuf::from("tests/fixtures/symmetry/ring.csp")),
+        Source::File(PathBuf::from("models/paper/example43.csp")),
         Start {
             process: Some("Ring".into()),
             strategy,

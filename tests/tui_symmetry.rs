@@ -135,7 +135,7 @@ fn the_view_shows_the_state_beside_its_representative_and_follows_the_steps() {
 fn the_algorithm_of_example_37_is_stepped_through_stage_by_stage() {
     with_large_stack(|| {
         let mut app = open(
-            file("tests/fixtures/symmetry/linked_nodes.csp"),
+            file("models/paper/example37.csp"),
             "Nodes",
             Config::default(),
         );
@@ -288,7 +288,7 @@ fn comparing_says_same_or_not_symmetric_with_the_evidence() {
 fn comparing_by_n_values_shows_the_cell_the_sentence_counts_in() {
     with_large_stack(|| {
         let mut app = open(
-            file("tests/fixtures/symmetry/linked_nodes.csp"),
+            file("models/paper/example37.csp"),
             "Nodes",
             Config::default(),
         );
@@ -353,7 +353,7 @@ fn comparing_by_n_values_shows_the_cell_the_sentence_counts_in() {
 fn comparing_example_43s_rings_finds_the_permutation_and_the_split() {
     with_large_stack(|| {
         let mut app = open(
-            file("tests/fixtures/symmetry/ring.csp"),
+            file("models/paper/example43.csp"),
             "Ring",
             Config::default(),
         );
@@ -662,7 +662,7 @@ fn a_narrow_view_wraps_the_graph_between_components_not_inside_them() {
 /// The ring of Example 43 after `trace`, its stages shown.
 fn ring(trace: [&str; 4]) -> App {
     let mut app = open(
-        file("tests/fixtures/symmetry/ring.csp"),
+        file("models/paper/example43.csp"),
         "Ring",
         Config::default(),
     );
@@ -691,7 +691,7 @@ fn answer(app: &mut App, text: &str) {
 /// types the CLI's tests name.
 fn example_37() -> App {
     let mut app = App::start(
-        file("tests/fixtures/symmetry/linked_nodes.csp"),
+        file("models/paper/example37.csp"),
         Start {
             process: Some("Nodes".into()),
             symmetry: Some("NodeID, Data".into()),

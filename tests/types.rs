@@ -50,6 +50,7 @@ fn invalid_scripts_fail_with_their_recorded_diagnostics() {
 fn every_model_and_loading_fixture_type_checks() {
     let folders = [
         "models",
+        "models/paper",
         "tests/fixtures/eval",
         "tests/fixtures/check",
         "tests/fixtures/symmetry",

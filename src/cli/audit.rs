@@ -4,7 +4,9 @@
 //! canonical form: the distinct forms are the classes (orbits), the
 //! rest are duplicates; up to five duplicate pairs are given as traces
 //! of the real system, ready for `symcsp why --after … --vs …` and the
-//! animator's compare view (`m`, `=`).
+//! animator's compare view (`m`, `=`): each followed as `why` follows
+//! it first, and given only where the two states it reaches have
+//! different representatives.
 
 use std::io::Write;
 use std::path::Path;
@@ -15,9 +17,11 @@ use serde::Serialize;
 use super::limits::SearchLimits;
 use super::symmetry::requested;
 use super::{EXIT_INCONCLUSIVE, Format, fail_with, load_as, plural, say};
+use crate::check::trace::follow;
 use crate::check::wording::{Reader, stopped_by};
+use crate::lts::machine::Machine;
 use crate::lts::{self, Budget};
-use crate::process::{Processes, TAU, TICK};
+use crate::process::{EventId, Processes, TAU, TICK};
 use crate::script::Script;
 use crate::script::ir::FuncId;
 use crate::symmetry::SystemSymmetry;
@@ -41,6 +45,10 @@ pub struct Request<'a> {
 /// The most duplicate pairs shown.
 const PAIRS: usize = 5;
 
+/// The most classes whose pairs are followed to find [`PAIRS`] that
+/// `why` confirms.
+const CANDIDATES: usize = 4 * PAIRS;
+
 #[derive(Serialize)]
 struct Report {
     file: String,
@@ -56,9 +64,10 @@ struct Report {
     /// to the two representatives (one pair per class, the deepest
     /// first).
     pairs: Vec<Pair>,
-    /// Classes whose duplicates' visible traces read the same (they
-    /// differ in hidden steps only), left out of `pairs`.
-    hidden_only: usize,
+    /// Classes left out of `pairs`: followed as `why` follows them, their
+    /// traces do not reach two states with different representatives
+    /// (the duplicates differ in hidden steps).
+    unconfirmed: usize,
 }
 
 #[derive(Serialize)]
@@ -148,7 +157,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         duplication_factor: found.representatives as f64 / found.orbits.max(1) as f64,
         complete: found.stopped.is_none(),
         pairs: found.pairs,
-        hidden_only: found.hidden_only,
+        unconfirmed: found.unconfirmed,
     };
     match format {
         Format::Json => {
@@ -186,8 +195,8 @@ struct Found {
     representatives: u64,
     orbits: u64,
     pairs: Vec<Pair>,
-    /// Classes whose duplicates differ in hidden (τ) steps only.
-    hidden_only: usize,
+    /// Classes whose traces `why` would not confirm as a pair.
+    unconfirmed: usize,
     stopped: Option<crate::budget::Stopped>,
 }
 
@@ -278,18 +287,41 @@ fn audit(
     }
     let depth = |search: &lts::search::Search, id: u32| search.path_to(id).0.len();
     classes.sort_by_key(|&(_, other)| std::cmp::Reverse(depth(&search, other)));
+    // Each class's two runs, as `--after` reads them; then each pair
+    // followed as `why` follows it, kept only where the two states it
+    // reaches have different representatives.
+    let mut runs = Vec::new();
+    for &(a, b) in classes.iter().take(CANDIDATES) {
+        let after = runs_to(&mut search, system, &mut procs, a).map_err(rendered)?;
+        let vs = runs_to(&mut search, system, &mut procs, b).map_err(rendered)?;
+        if let (Some(after), Some(vs)) = (after, vs) {
+            runs.push((after, vs));
+        }
+    }
+    let mut machine = search.into_machine();
     let mut pairs = Vec::new();
-    let mut hidden_only = 0;
-    for (a, b) in classes {
+    let mut unconfirmed = 0;
+    for ([after, seen_after], [vs, seen_vs]) in runs {
         if pairs.len() == PAIRS {
             break;
         }
-        let after = trace_to(&mut search, system, &mut procs, a).map_err(rendered)?;
-        let vs = trace_to(&mut search, system, &mut procs, b).map_err(rendered)?;
-        match (after, vs) {
-            (Ok(after), Ok(vs)) if after != vs => pairs.push(Pair { after, vs }),
-            (Ok(_), Ok(_)) => hidden_only += 1,
-            _ => {}
+        let mut confirmed = None;
+        for traces in [[&after, &vs], [&seen_after, &seen_vs]] {
+            let (reps, back) = representatives_after(&mut procs, machine, system, traces);
+            machine = back;
+            if let Some([a, b]) = reps.map_err(rendered)?
+                && a != b
+            {
+                confirmed = Some(traces);
+                break;
+            }
+        }
+        match confirmed {
+            Some([after, vs]) => pairs.push(Pair {
+                after: shown(&procs, after),
+                vs: shown(&procs, vs),
+            }),
+            None => unconfirmed += 1,
         }
     }
     Ok(Found {
@@ -297,29 +329,72 @@ fn audit(
         representatives: x.states,
         orbits: first_of.len() as u64,
         pairs,
-        hidden_only,
+        unconfirmed,
         stopped: x.stopped,
     })
 }
 
-/// The visible events of a real run to a state whose representative is
-/// stored state `id`, separated by commas (as `--after` reads them).
-fn trace_to(
+/// Two real runs behind stored state `id`, as visible events
+/// ([`SystemSymmetry::unwind_path`]): the one the search's path reads
+/// as, and that run seen through σ, which ends on the very state the
+/// search turned into `id` (the first is easier to read; the second is
+/// sure to reach a state whose representative is `id`).
+fn runs_to(
     search: &mut lts::search::Search,
     system: &mut SystemSymmetry,
     procs: &mut Processes,
     id: u32,
-) -> crate::eval::EvalResult<Result<String, String>> {
+) -> crate::eval::EvalResult<Option<[Vec<EventId>; 2]>> {
     let (events, ids) = search.path_to(id);
     let stored: Vec<Vec<u32>> = ids.iter().map(|&i| search.row(i)).collect();
-    let run = system.unwind_path(search.machine_mut(), procs, &stored, &events)?;
-    Ok(run.map(|run| {
-        run.iter()
-            .filter(|&&e| e != TAU && e != TICK)
-            .map(|&e| procs.show_event(e))
-            .collect::<Vec<_>>()
-            .join(", ")
-    }))
+    let Ok((run, sigma)) = system.unwind_path(search.machine_mut(), procs, &stored, &events)?
+    else {
+        return Ok(None);
+    };
+    let visible: Vec<EventId> = run.into_iter().filter(|&e| e != TAU && e != TICK).collect();
+    let seen = visible
+        .iter()
+        .map(|&e| system.permute_event(procs, &sigma, e))
+        .collect();
+    Ok(Some([visible, seen]))
+}
+
+/// Events separated by commas, as `--after` reads them.
+fn shown(procs: &Processes, events: &[EventId]) -> String {
+    events
+        .iter()
+        .map(|&e| procs.show_event(e))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The representatives of the states two traces lead to, followed as
+/// `symcsp why` follows them (τ steps as needed, the first state breadth
+/// first that completes each): `None` when one cannot be followed to
+/// its end. The machine comes back.
+fn representatives_after(
+    procs: &mut Processes,
+    mut machine: Machine,
+    system: &mut SystemSymmetry,
+    traces: [&Vec<EventId>; 2],
+) -> (crate::eval::EvalResult<Option<[Vec<u32>; 2]>>, Machine) {
+    let mut reps = [Vec::new(), Vec::new()];
+    for (trace, rep) in traces.into_iter().zip(&mut reps) {
+        let (back, followed) = follow(procs, machine, trace, &Budget::default());
+        machine = back;
+        let row = match followed {
+            Ok(followed) if followed.performed == trace.len() => {
+                followed.rows.last().expect("the initial state").clone()
+            }
+            Ok(_) => return (Ok(None), machine),
+            Err(e) => return (Err(e), machine),
+        };
+        rep.resize(row.len(), 0);
+        if let Err(e) = system.canonical(&mut machine, procs, &row, rep) {
+            return (Err(e), machine);
+        }
+    }
+    (Ok(Some(reps)), machine)
 }
 
 fn plain(report: &Report) -> String {
@@ -357,11 +432,12 @@ fn plain(report: &Report) -> String {
             pair.vs
         ));
     }
-    if report.hidden_only > 0 {
+    if report.unconfirmed > 0 {
         out.push_str(&format!(
-            "({} left out: their duplicates' visible traces read the same, so they differ in \
-             hidden steps only)\n",
-            plural(report.hidden_only, "class|classes")
+            "({} left out: followed as `why` follows them, τ steps as needed, their traces do \
+             not reach two states with different representatives; the duplicates differ in \
+             hidden steps)\n",
+            plural(report.unconfirmed, "class|classes")
         ));
     }
     out

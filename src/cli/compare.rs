@@ -1,6 +1,8 @@
-//! `symcsp compare FILE [PROCESS] [--assert N] [--strategies LIST]`:
-//! one assertion checked (or a process explored) once per representative
-//! strategy, and once unreduced, in one process, as a table: verdict,
+//! `symcsp compare FILE [PROCESS] [--assert N] [--strategies LIST]
+//! [--unreduced]`: one assertion checked (or a process explored) once per
+//! representative strategy, and with `--unreduced` once unreduced for
+//! scale (which can take far longer than every strategy together: it is
+//! run only when asked), in one process, as a table: verdict,
 //! states, transitions, time, peak memory, time per state, and the
 //! duplicates — representatives beyond one per symmetry class (the exact
 //! strategy's count is the number of classes). Verdicts must agree: a
@@ -35,6 +37,8 @@ pub struct Request<'a> {
     pub assertion: Option<usize>,
     pub strategies: &'a [Strategy],
     pub symmetry: Option<&'a str>,
+    /// Whether to run the unreduced search too, for scale.
+    pub unreduced: bool,
     pub format: Format,
     pub limits: &'a SearchLimits,
 }
@@ -74,6 +78,8 @@ struct Report<'a> {
     subject: String,
     symmetry: String,
     rows: &'a [Row],
+    /// Whether the unreduced search was run (`--unreduced`).
+    unreduced: bool,
 }
 
 /// How often the heap is sampled while a run works.
@@ -132,7 +138,10 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         .describe(&script)
         .unwrap_or_else(|| "automatic".to_string());
     let mut rows = Vec::new();
-    let runs = std::iter::once(None).chain(request.strategies.iter().copied().map(Some));
+    let unreduced = request.unreduced.then_some(None);
+    let runs = unreduced
+        .into_iter()
+        .chain(request.strategies.iter().copied().map(Some));
     for strategy in runs {
         let row = match &compared {
             Compared::Assertion(index) => check_row(&script, *index, (&reduce, strategy), &budget),
@@ -154,6 +163,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         subject,
         symmetry: symmetry_text,
         rows: &rows,
+        unreduced: request.unreduced,
     };
     match format {
         Format::Json => {
@@ -463,5 +473,11 @@ fn table(report: &Report) -> String {
          states are the classes); peak memory: the most the heap held above what it held \
          before the run, sampled every 20 ms\n",
     );
+    if !report.unreduced {
+        out.push_str(
+            "the unreduced search is not run: `--unreduced` adds it for scale (it can take far \
+             longer than every strategy together; --timeout and --max-states bound it)\n",
+        );
+    }
     out
 }

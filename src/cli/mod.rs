@@ -221,7 +221,7 @@ enum Command {
         #[command(flatten)]
         state: StateArgs,
         /// `plain`, `json`, or `dot`: the state as a graph for Graphviz;
-        /// `markdown`, `latex` or `svg`: the stages, for slides.
+        /// `markdown`, `latex`, `beamer` or `svg`: the stages, for slides.
         #[arg(long, value_enum, default_value = "plain")]
         format: rep::RepFormat,
         /// Only the algorithm, stage by stage: the partition after step
@@ -236,11 +236,23 @@ enum Command {
         /// between them.
         #[arg(long, value_name = "N,N", value_delimiter = ',')]
         choose: Vec<usize>,
+        /// With an export of the stages (markdown, latex, beamer, svg):
+        /// only stage K (numbered
+        /// from 1, as the export numbers them), a slide; the last stage
+        /// also carries the orderings and the permutation.
+        #[arg(long, value_name = "K")]
+        stage: Option<usize>,
+        /// With an export of the stages: write a file per stage
+        /// into DIR (`stage-1.svg`, …) and the whole as `all.svg`,
+        /// instead of the whole to standard output.
+        #[arg(long, value_name = "DIR")]
+        output: Option<PathBuf>,
     },
     /// Every representative strategy side by side on one assertion (or a
     /// process explored): verdict, states, transitions, time, peak
     /// memory, time per state and duplicates (representatives beyond one
-    /// per symmetry class), and the unreduced search for scale.
+    /// per symmetry class), and with --unreduced the unreduced search
+    /// for scale.
     Compare {
         /// The script.
         #[arg(value_name = "FILE")]
@@ -266,6 +278,10 @@ enum Command {
         /// commas); by default the assertion's, else automatic.
         #[arg(long, value_name = "auto|T,U")]
         symmetry: Option<String>,
+        /// Also run the unreduced search, for scale (it can take far
+        /// longer than every strategy together).
+        #[arg(long)]
+        unreduced: bool,
         #[arg(long, value_enum, default_value = "plain")]
         format: Format,
         #[command(flatten)]
@@ -489,9 +505,13 @@ fn run_symmetry_command(command: Command, out: &mut dyn Write, err: &mut dyn Wri
             format,
             stages,
             choose,
+            stage,
+            output,
         } => {
             let request = rep::Request {
                 stages,
+                stage,
+                output: output.as_deref(),
                 file: &state.file,
                 process: state.process.as_deref(),
                 after: state.after.as_deref(),
@@ -526,6 +546,7 @@ fn run_symmetry_command(command: Command, out: &mut dyn Write, err: &mut dyn Wri
             assertion,
             strategies,
             symmetry,
+            unreduced,
             format,
             limits,
         } => {
@@ -543,6 +564,7 @@ fn run_symmetry_command(command: Command, out: &mut dyn Write, err: &mut dyn Wri
                 assertion,
                 strategies: &strategies,
                 symmetry: symmetry.as_deref(),
+                unreduced,
                 format,
                 limits: &limits,
             };

@@ -29,10 +29,10 @@ use crate::symmetry::graph::{EdgeKind, StateGraph};
 use crate::symmetry::perm::permutation_lines;
 use crate::symmetry::rep::Step;
 use crate::symmetry::splits::{StepAccount, account};
-use crate::symmetry::stages::latex::latex;
+use crate::symmetry::stages::latex::{beamer, latex};
 use crate::symmetry::stages::markdown::markdown;
 use crate::symmetry::stages::svg::svg;
-use crate::symmetry::stages::{self, Document, Sources, cell_sizes, uniqueness};
+use crate::symmetry::stages::{self, Document, Shown, Sources, cell_sizes, uniqueness};
 use crate::symmetry::strategy::Strategy;
 use crate::symmetry::variables::ComponentVariables;
 use crate::symmetry::{Atom, Explanation, Origin, Permutation, Symmetry};
@@ -54,18 +54,31 @@ pub enum RepFormat {
     /// The algorithm stage by stage, a drawing per stage (implies
     /// `--stages`).
     Svg,
+    /// The algorithm stage by stage, as beamer slides: a frame per
+    /// stage, wide tables folded (implies `--stages`).
+    Beamer,
 }
 
 /// A printer of the stages.
-type Export = fn(&Document) -> String;
+type Export = fn(&Document, Shown) -> String;
+
+/// An export of the stages as asked: its printer and files' extension,
+/// `--stage` and `--output`.
+struct Exporting<'a> {
+    printer: (Export, &'static str),
+    stage: Option<usize>,
+    output: Option<&'a Path>,
+}
 
 impl RepFormat {
-    /// The printer of an export of the stages (`None`: not an export).
-    fn export(self) -> Option<Export> {
+    /// The printer of an export of the stages and its files' extension
+    /// (`None`: not an export).
+    fn export(self) -> Option<(Export, &'static str)> {
         match self {
-            RepFormat::Markdown => Some(markdown),
-            RepFormat::Latex => Some(latex),
-            RepFormat::Svg => Some(svg),
+            RepFormat::Markdown => Some((markdown, "md")),
+            RepFormat::Latex => Some((latex, "tex")),
+            RepFormat::Svg => Some((svg, "svg")),
+            RepFormat::Beamer => Some((beamer, "tex")),
             RepFormat::Plain | RepFormat::Json | RepFormat::Dot => None,
         }
     }
@@ -84,6 +97,10 @@ pub struct Request<'a> {
     pub stages: bool,
     /// Step 3 by hand: the components (from 1) its splits split off.
     pub choose: &'a [usize],
+    /// `--stage K`: only stage K (from 1) of an export.
+    pub stage: Option<usize>,
+    /// `--output DIR`: an export written a file per stage into DIR.
+    pub output: Option<&'a Path>,
 }
 
 /// How wide the state's drawing may be.
@@ -96,6 +113,14 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             "error: --stages shows the algorithm stage by stage as plain text, markdown, latex or \
              svg; --format json already holds every stage (\"steps\"), and --format dot draws \
              the last\n",
+        );
+        return EXIT_INPUT_ERROR;
+    }
+    if (request.stage.is_some() || request.output.is_some()) && request.format.export().is_none() {
+        say(
+            err,
+            "error: --stage and --output choose what an export of the stages holds: give \
+             --format markdown, latex, beamer or svg\n",
         );
         return EXIT_INPUT_ERROR;
     }
@@ -165,10 +190,61 @@ fn report(script: &Script, subject: &Subject, request: &Request) -> Result<Strin
             serde_json::to_string_pretty(&Json::Object(object)).expect("a report serialises") + "\n"
         }
         RepFormat::Dot => crate::symmetry::drawing::dot(&one.graph, &one.texts),
-        RepFormat::Plain | RepFormat::Markdown | RepFormat::Latex | RepFormat::Svg => {
-            one.stages(subject, &trace, format.export())?
+        RepFormat::Plain => one.stages(subject, &trace, None)?,
+        RepFormat::Markdown | RepFormat::Latex | RepFormat::Svg | RepFormat::Beamer => {
+            let export = format.export().map(|printer| Exporting {
+                printer,
+                stage: request.stage,
+                output: request.output,
+            });
+            one.stages(subject, &trace, export)?
         }
     })
+}
+
+/// The export `print` makes of `document` (its files named `extension`):
+/// the whole, or stage `stage`
+/// (from 1) alone; with `output`, a file per stage and the whole written
+/// into that folder (each whole or not at all), and what was written
+/// said instead.
+fn exported(document: &Document, export: Exporting) -> Result<String, String> {
+    let Exporting {
+        printer: (print, extension),
+        stage,
+        output,
+    } = export;
+    let total = document.stages.len();
+    let shown = match stage {
+        None => Shown::All,
+        Some(k) if (1..=total).contains(&k) => Shown::Stage(k - 1),
+        Some(k) => {
+            return Err(format!(
+                "error: --stage {k}: this state's algorithm has {total} stages, numbered from 1\n"
+            ));
+        }
+    };
+    let Some(folder) = output else {
+        return Ok(print(document, shown));
+    };
+    let files: Vec<(String, Shown)> = match shown {
+        Shown::Stage(k) => vec![(format!("stage-{}.{extension}", k + 1), shown)],
+        Shown::All => (0..total)
+            .map(|k| (format!("stage-{}.{extension}", k + 1), Shown::Stage(k)))
+            .chain([(format!("all.{extension}"), Shown::All)])
+            .collect(),
+    };
+    let cannot = |what: &str, e: std::io::Error| {
+        format!("error: cannot write {what}: {e}\n  = note: nothing was written there\n")
+    };
+    std::fs::create_dir_all(folder).map_err(|e| cannot(&folder.display().to_string(), e))?;
+    let mut said = String::new();
+    for (name, shown) in files {
+        let path = folder.join(&name);
+        crate::files::write_atomically(&path, print(document, shown).as_bytes())
+            .map_err(|e| cannot(&path.display().to_string(), e))?;
+        said.push_str(&format!("wrote {}\n", path.display()));
+    }
+    Ok(said)
 }
 
 /// The representative another strategy than the algorithm's gives, beside
@@ -568,7 +644,7 @@ impl<'r> One<'r> {
         &self,
         subject: &Subject,
         trace: &[EventId],
-        export: Option<Export>,
+        export: Option<Exporting>,
     ) -> Result<String, String> {
         let reached = self.reached;
         let traces = [("after", trace)];
@@ -589,7 +665,7 @@ impl<'r> One<'r> {
             ));
         }
         Ok(match export {
-            Some(export) => export(&document),
+            Some(export) => exported(&document, export)?,
             None => {
                 let mut out = header(reached, subject, &traces);
                 out.push_str("the algorithm\n");

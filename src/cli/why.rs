@@ -264,7 +264,7 @@ impl View<'_> {
                     .filter(|s| matches!(s, Step::Individualise { .. }))
                     .count();
                 out.push_str(&format!(
-                    "\nwhere the two runs part: step 3's split {split} (stage {} of the trace), \
+                    "\nwhere the two runs part: step 3's split {split} (stage {} of the algorithm's stages), \
                      side by side\n",
                     t + 1
                 ));

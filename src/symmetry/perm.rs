@@ -208,13 +208,23 @@ impl Permutation {
             .collect()
     }
 
-    /// A line per type that it moves: `NodeID: N0 ↦ N2, N1 ↦ N1, N2 ↦
-    /// N0` (`moved_only`: the values it moves).
+    /// A line per type: `NodeID: N0 ↦ N2, N1 ↦ N1, N2 ↦ N0`, and for a
+    /// type it leaves alone `ThreadID: identity`; `moved_only`: only the
+    /// values it moves, of the types it moves.
     pub fn lines(&self, symmetry: &Symmetry, script: &Script, moved_only: bool) -> Vec<String> {
-        self.pairs(symmetry, script, moved_only)
+        let mut moved = self
+            .pairs(symmetry, script, moved_only)
             .into_iter()
-            .map(|(ty, pairs)| format!("{ty}: {}", pairs_text(&pairs)))
-            .collect()
+            .peekable();
+        let mut out = Vec::new();
+        for ty in symmetry.types() {
+            match moved.next_if(|(name, _)| *name == ty.name) {
+                Some((name, pairs)) => out.push(format!("{name}: {}", pairs_text(&pairs))),
+                None if !moved_only => out.push(format!("{}: identity", ty.name)),
+                None => {}
+            }
+        }
+        out
     }
 
     /// On one line, the values it moves per type: `NodeID: N0 ↦ N2, N2 ↦
@@ -311,12 +321,15 @@ pub fn permutation_lines(
     } else {
         title.to_string()
     }];
-    out.extend(
-        permutation
-            .lines(symmetry, script, false)
-            .into_iter()
-            .map(|line| format!("  {line}")),
-    );
+    // The identity says so once, not once per type.
+    if !permutation.is_identity() {
+        out.extend(
+            permutation
+                .lines(symmetry, script, false)
+                .into_iter()
+                .map(|line| format!("  {line}")),
+        );
+    }
     out.push(format!("components (α)  {}", alpha_text(alpha)));
     out
 }
@@ -373,12 +386,21 @@ mod tests {
     }
 
     #[test]
-    fn a_permutation_shows_the_types_it_moves() {
+    fn a_permutation_shows_the_types_it_moves_and_those_it_leaves_alone() {
         let (script, symmetry) = symmetry();
         let p = Permutation::from_images(vec![vec![2, 0, 1], vec![0, 1]]);
         assert_eq!(
             p.lines(&symmetry, &script, false),
+            ["T: A ↦ C, B ↦ A, C ↦ B", "U: identity"]
+        );
+        assert_eq!(
+            p.lines(&symmetry, &script, true),
             ["T: A ↦ C, B ↦ A, C ↦ B"]
+        );
+        let q = Permutation::from_images(vec![vec![0, 1, 2], vec![1, 0]]);
+        assert_eq!(
+            q.lines(&symmetry, &script, false),
+            ["T: identity", "U: X ↦ Y, Y ↦ X"]
         );
         assert_eq!(symmetry.group_order().to_string(), "3!·2! = 12");
     }

@@ -413,9 +413,10 @@ impl Individualisation {
             }
             Some(false) => match &self.witness {
                 Some((other, witness)) => format!(
-                    "the cell is not fully symmetric (Definition 49): no permutation maps {} onto \
-                     {}, for {}; so splitting off another member may give another representative \
-                     — this is where the representative may stop being unique",
+                    "the cell is not fully symmetric (Definition 49): no permutation keeping every \
+                     cell maps {} onto {}, for {}; so splitting off another member may give \
+                     another representative — this is where the representative may stop being \
+                     unique",
                     texts[self.component],
                     texts[*other],
                     witness.contrast(variables, texts, self.component, *other)

@@ -39,7 +39,8 @@ pub struct Document {
     /// The final order of the components.
     pub order: Vec<usize>,
     pub orderings: Vec<TypeOrdering>,
-    /// A line per type the permutation moves (none for the identity).
+    /// A line per type, `identity` for one it leaves alone (none for the
+    /// identity).
     pub permutation: Vec<String>,
     /// Whether the representative is guaranteed unique, in words.
     pub unique: String,
@@ -73,6 +74,44 @@ pub enum StageKind {
         fully_symmetric: Option<bool>,
         by_hand: bool,
     },
+}
+
+/// Which stages an export shows: all of them (with the orderings and the
+/// permutation after the last), or one, numbered from 0 (a slide; the
+/// last also closes with the orderings and the permutation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    All,
+    Stage(usize),
+}
+
+impl Shown {
+    /// Whether stage `k` (from 0) is shown.
+    pub fn includes(self, k: usize) -> bool {
+        match self {
+            Shown::All => true,
+            Shown::Stage(only) => only == k,
+        }
+    }
+
+    /// Whether the orderings and the permutation close the export: after
+    /// every stage, or after the last alone.
+    pub fn closes(self, doc: &Document) -> bool {
+        match self {
+            Shown::All => true,
+            Shown::Stage(only) => only + 1 == doc.stages.len(),
+        }
+    }
+}
+
+/// A cell's colour in a drawing ([`Document::colours`]): a number for a
+/// palette; whether the cell split off in this stage (`new`, a colour of
+/// its own), or is what is left of a cell that did (`split`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CellColour {
+    pub colour: usize,
+    pub new: bool,
+    pub split: bool,
 }
 
 /// One cell's n-values in a round of step 2.
@@ -298,9 +337,84 @@ impl Document {
             stages,
             order: x.trace.order.clone(),
             orderings,
-            permutation: x.permutation.lines(from.symmetry, from.script, false),
+            permutation: match x.permutation.is_identity() {
+                true => Vec::new(),
+                false => x.permutation.lines(from.symmetry, from.script, false),
+            },
             unique: uniqueness(x).to_string(),
             graph: from.graph.clone(),
+        }
+    }
+
+    /// Each stage's cells' colours, kept from stage to stage: a cell of
+    /// step 1 is colour `j`; when a cell splits, its first part keeps its
+    /// colour (marked as the cell that split) and each other part takes a
+    /// colour no cell had before (marked new). So a component keeps its
+    /// colour until its cell splits it off, and the eye sees which cell
+    /// split.
+    pub fn colours(&self) -> Vec<Vec<CellColour>> {
+        let mut out: Vec<Vec<CellColour>> = Vec::with_capacity(self.stages.len());
+        let mut next = 0;
+        for (k, stage) in self.stages.iter().enumerate() {
+            // Each cell's cell in the stage before (by its first member).
+            let parents: Vec<Option<usize>> = match k.checked_sub(1) {
+                None => vec![None; stage.cells.len()],
+                Some(p) => stage
+                    .cells
+                    .iter()
+                    .map(|cell| {
+                        let first = cell.first()?;
+                        self.stages[p].cells.iter().position(|c| c.contains(first))
+                    })
+                    .collect(),
+            };
+            let mut colours = Vec::with_capacity(parents.len());
+            for (j, &parent) in parents.iter().enumerate() {
+                let first_part = parent.is_some() && !parents[..j].contains(&parent);
+                let colour = match parent {
+                    Some(p) if first_part => out[k - 1][p].colour,
+                    _ => {
+                        next += 1;
+                        next - 1
+                    }
+                };
+                colours.push(CellColour {
+                    colour,
+                    new: parent.is_some() && !first_part,
+                    split: first_part && parents.iter().filter(|&&q| q == parent).count() > 1,
+                });
+            }
+            out.push(colours);
+        }
+        out
+    }
+
+    /// What step 3 did, in a sentence: how many cells it split, or that
+    /// it had nothing to choose.
+    pub fn step3(&self) -> String {
+        let splits: Vec<&Stage> = self
+            .stages
+            .iter()
+            .filter(|s| matches!(s.kind, StageKind::Individualise { .. }))
+            .collect();
+        if splits.is_empty() {
+            return "Step 3: nothing to choose — after step 2 every cell is a single component"
+                .to_string();
+        }
+        let unsure = splits.iter().filter(|s| s.mark() != Some('✓')).count();
+        let times = match splits.len() {
+            1 => "once".to_string(),
+            n => format!("{n} times"),
+        };
+        match unsure {
+            0 => format!(
+                "Step 3: split off a member {times}, each of a fully symmetric cell (the \
+                 choice could not matter)"
+            ),
+            n => format!(
+                "Step 3: split off a member {times}; {n} of its cells not known to be fully \
+                 symmetric (the choice may matter)"
+            ),
         }
     }
 

@@ -42,15 +42,21 @@ impl SystemSymmetry {
     /// The run of the real system behind a path a reduced search
     /// recorded: `stored`, the representatives along it (the initial
     /// state's first), and `events`, each a move from one to a state
-    /// whose representative is the next. The real run's events (each the
-    /// recorded one under σ⁻¹), or the step that could not be followed.
+    /// whose representative is the next. Following the path in the real
+    /// system reaches the last representative's class at σ⁻¹ of it: the
+    /// run's events (each the recorded one under σ⁻¹), and the σ the last
+    /// move was made under — the run seen through it ends on the very
+    /// state the search canonicalised, whose representative by the
+    /// system's strategy is the last stored one (a state of its class
+    /// may have another where representatives are not unique). Or the
+    /// step that could not be followed.
     pub fn unwind_path(
         &mut self,
         machine: &mut Machine,
         procs: &mut Processes,
         stored: &[Vec<u32>],
         events: &[EventId],
-    ) -> EvalResult<Result<Vec<EventId>, String>> {
+    ) -> EvalResult<Result<(Vec<EventId>, Permutation), String>> {
         let initial = machine.initial().to_vec();
         let start = self.settle(
             machine,
@@ -64,6 +70,8 @@ impl SystemSymmetry {
             ));
         }
         let mut sigma = start.sigma;
+        // σ as the last move was made, before it settled.
+        let mut last = sigma.clone();
         let mut run = Vec::with_capacity(events.len());
         let (mut moves, mut next) = (Moves::default(), Vec::new());
         for (k, &event) in events.iter().enumerate() {
@@ -85,9 +93,9 @@ impl SystemSymmetry {
             };
             let raw = self.mirror(machine, procs, &sigma.inverse(), (event, None), &target);
             run.push(raw.event);
-            sigma = settled.sigma;
+            last = std::mem::replace(&mut sigma, settled.sigma);
         }
-        Ok(Ok(run))
+        Ok(Ok((run, last)))
     }
 
     /// The move `event` (hiding `hidden`) to `target` seen through

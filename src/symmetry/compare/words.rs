@@ -184,7 +184,7 @@ impl Comparison {
                 .filter(|s| matches!(s, Step::Individualise { .. }))
                 .count();
             format!(
-                "the two runs of the algorithm part at step 3's {} split (stage {} of the trace)",
+                "the two runs of the algorithm part at step 3's {} split (stage {} of the algorithm's stages)",
                 ordinal(split),
                 t + 1
             )
@@ -197,18 +197,23 @@ impl Comparison {
                 fully_symmetric,
             } => {
                 let (chosen, other) = (*left_component, *right_component);
-                let mut out = vec![
+                let at = at
+                    .unwrap_or_else(|| "the two runs of the algorithm part at step 3".to_string());
+                // One component state in both reads as one thing: say so,
+                // rather than name it twice as if the two differed.
+                let split_off = if left[chosen] == right[other] {
+                    format!("the same component state, {}, in both states", left[chosen])
+                } else {
                     format!(
-                        "{}: steps 1 and 2 left cell {} unsplit in both states, and step 3 split off \
-                     its first member: {} in the first state, {} in the second",
-                        at.unwrap_or_else(
-                            || "the two runs of the algorithm part at step 3".to_string()
-                        ),
-                        cell + 1,
-                        left[chosen],
-                        right[other],
-                    ),
-                ];
+                        "{} in the first state, {} in the second",
+                        left[chosen], right[other]
+                    )
+                };
+                let mut out = vec![format!(
+                    "{at}: steps 1 and 2 left cell {} unsplit in both states, and step 3 split \
+                     off its first member: {split_off}",
+                    cell + 1,
+                )];
                 if let Some(&image) = mapping.alpha.get(chosen) {
                     let mut why = format!(
                         "the permutation maps the first state's choice to {} (component {}) \

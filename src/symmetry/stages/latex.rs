@@ -1,36 +1,142 @@
 //! A [`Document`] as LaTeX: a complete article that compiles as it is
-//! (pdflatex, with `amssymb`, `booktabs` and `adjustbox`), its stages
-//! between two comment lines so they can be copied into slides or a
-//! handout. Component states are typewriter text (they are CSP); an
-//! n-value table's column heads stand upright over narrow columns, and a
-//! table wider than the page is scaled down to fit it.
+//! with pdflatex and the packages of TeX Live's latex-base and
+//! latex-recommended collections (`amssymb`, `booktabs`, `graphicx`),
+//! its stages between two comment lines so they can be copied into
+//! slides or a handout. Component states are typewriter text (they are
+//! CSP); an n-value table's column heads stand upright over narrow
+//! columns, and a table wider than the page is scaled down to fit it
+//! (`\fitwidth`, defined in the preamble with graphicx alone).
 
-use super::{COLUMNS_EXPLAINED, Document, PERMUTATION_EXPLAINED, Stage};
+use super::{COLUMNS_EXPLAINED, Document, PERMUTATION_EXPLAINED, Shown, Stage};
+use crate::symmetry::rep::NValue;
 
-/// The whole document.
-pub fn latex(doc: &Document) -> String {
-    let mut out = String::from(
-        "% The representative algorithm, stage by stage (symcsp rep --stages --format latex)\n\
-         \\documentclass{article}\n\
-         \\usepackage[T1]{fontenc}\n\
-         \\usepackage[utf8]{inputenc}\n\
-         \\usepackage[margin=2cm]{geometry}\n\
-         \\usepackage{amssymb,booktabs,adjustbox,graphicx}\n\
+/// The preamble every export shares: the document class, then packages
+/// from TeX Live's latex-base and latex-recommended alone (beamer itself
+/// needs pgf besides), and
+/// `\fitwidth`, a box scaled down to the line when it is wider.
+fn preamble(class: &str, format: &str) -> String {
+    // beamer draws with pgf, which TeX Live keeps in its pictures
+    // collection (Debian's texlive-pictures).
+    let beside = if class == "beamer" {
+        " (beamer also needs pgf, from TeX Live's pictures collection)"
+    } else {
+        ""
+    };
+    format!(
+        "% The representative algorithm, stage by stage (symcsp rep --stages --format {format})\n\
+         % Compiles with pdflatex and TeX Live's latex-base and latex-recommended packages{beside}.\n\
+         \\documentclass{{{class}}}\n\
+         \\usepackage[T1]{{fontenc}}\n\
+         \\usepackage[utf8]{{inputenc}}\n\
+         \\usepackage{{amssymb,booktabs,graphicx}}\n\
+         \\newsavebox{{\\widebox}}\n\
+         \\newcommand{{\\fitwidth}}[1]{{\\sbox{{\\widebox}}{{#1}}\\ifdim\\wd\\widebox>\\linewidth\
+         \\resizebox{{\\linewidth}}{{!}}{{\\usebox{{\\widebox}}}}\\else\\usebox{{\\widebox}}\\fi}}\n"
+    )
+}
+
+/// The whole document: an article, its stages between two comment lines.
+pub fn latex(doc: &Document, shown: Shown) -> String {
+    let mut out = preamble("article", "latex");
+    out.push_str(
+        "\\usepackage[margin=2cm]{geometry}\n\
          \\begin{document}\n\
          % ---- the stages: from here ----\n\
-         \\section*{The representative algorithm, stage by stage}\n\n\
-         \\begin{tabular}{@{}ll@{}}\n",
+         \\section*{The representative algorithm, stage by stage}\n\n",
     );
+    out.push_str(&heading(doc));
+    out.push_str("\\subsection*{The state and its representative}\n\n");
+    out.push_str(&state_table(doc));
+    let total = doc.stages.len();
+    for (k, stage) in doc.stages.iter().enumerate() {
+        if !shown.includes(k) {
+            continue;
+        }
+        out.push_str(&format!(
+            "\n\\subsection*{{Stage {} of {total}. {}}}\n\n",
+            k + 1,
+            escape(&stage.title())
+        ));
+        out.push_str(&stage_body(doc, stage, None));
+    }
+    if shown.closes(doc) {
+        out.push_str("\n\\subsection*{The orderings and the permutation}\n\n");
+        out.push_str(&closing(doc));
+    }
+    out.push_str(DOCUMENT_END);
+    out
+}
+
+/// The most n-value columns a beamer frame's table holds: wider tables
+/// are folded into several, each with the cell and component columns.
+const FRAME_COLUMNS: usize = 8;
+
+/// Slides: a beamer frame per stage (its n-value tables folded to fit,
+/// the frame breaking onto more where it runs long), after a frame with
+/// the heading and the state beside its representative, and before one
+/// with the orderings and the permutation. One stage (`shown`) gives its
+/// frame alone (the last with the closing frame).
+pub fn beamer(doc: &Document, shown: Shown) -> String {
+    let mut out = preamble("beamer", "beamer");
+    out.push_str(
+        "\\setbeamertemplate{navigation symbols}{}\n\
+         \\begin{document}\n",
+    );
+    if shown == Shown::All {
+        out.push_str(
+            "\\begin{frame}[allowframebreaks]{The representative algorithm, stage by stage}\n\
+             \\small\n",
+        );
+        out.push_str(&heading(doc));
+        out.push_str("\\end{frame}\n\n");
+        out.push_str(
+            "\\begin{frame}[allowframebreaks]{The state and its representative}\n\\small\n",
+        );
+        out.push_str(&state_table(doc));
+        out.push_str("\\end{frame}\n\n");
+    }
+    let total = doc.stages.len();
+    for (k, stage) in doc.stages.iter().enumerate() {
+        if !shown.includes(k) {
+            continue;
+        }
+        out.push_str(&format!(
+            "\\begin{{frame}}[allowframebreaks]{{Stage {} of {total}}}\n\\small\n\
+             \\textbf{{{}}}\n\n",
+            k + 1,
+            escape(&stage.title())
+        ));
+        out.push_str(&stage_body(doc, stage, Some(FRAME_COLUMNS)));
+        out.push_str("\\end{frame}\n\n");
+    }
+    if shown.closes(doc) {
+        out.push_str(
+            "\\begin{frame}[allowframebreaks]{The orderings and the permutation}\n\\small\n",
+        );
+        out.push_str(&closing(doc));
+        out.push_str("\\end{frame}\n");
+    }
+    out.push_str("\\end{document}\n");
+    out
+}
+
+/// The heading's lines and the cell sizes, stage by stage.
+fn heading(doc: &Document) -> String {
+    let mut out = String::from("\\fitwidth{\\begin{tabular}{@{}ll@{}}\n");
     for (label, text) in &doc.heading {
         out.push_str(&format!("{} & {} \\\\\n", escape(label), escape(text)));
     }
-    out.push_str("\\end{tabular}\n\n");
+    out.push_str("\\end{tabular}}\n\n");
     out.push_str(&format!(
-        "\\paragraph{{Cell sizes, stage by stage}} {}\n\n",
+        "\\textbf{{Cell sizes, stage by stage:}} {}\n\n",
         escape(&doc.summary())
     ));
-    out.push_str("\\subsection*{The state and its representative}\n\n");
-    out.push_str(&table_start("@{}rl@{\\quad}rl@{}"));
+    out
+}
+
+/// Each component of the state beside its image in the representative.
+fn state_table(doc: &Document) -> String {
+    let mut out = table_start("@{}rl@{\\quad}rl@{}");
     out.push_str("\\# & state & & representative \\\\\n\\midrule\n");
     for (c, text) in doc.texts.iter().enumerate() {
         let image = doc.alpha[c];
@@ -43,16 +149,12 @@ pub fn latex(doc: &Document) -> String {
         ));
     }
     out.push_str(TABLE_END);
-    let total = doc.stages.len();
-    for (k, stage) in doc.stages.iter().enumerate() {
-        out.push_str(&format!(
-            "\n\\subsection*{{Stage {} of {total}. {}}}\n\n",
-            k + 1,
-            escape(&stage.title())
-        ));
-        out.push_str(&stage_body(doc, stage));
-    }
-    out.push_str("\n\\subsection*{The orderings and the permutation}\n\n");
+    out
+}
+
+/// What step 3 did, the order, the orderings and the permutation.
+fn closing(doc: &Document) -> String {
+    let mut out = format!("{}.\n\n", escape(&doc.step3()));
     let order: Vec<String> = doc.order.iter().map(|&c| component(doc, c)).collect();
     out.push_str(&format!(
         "Order of the components: {}.\n\n",
@@ -82,32 +184,35 @@ pub fn latex(doc: &Document) -> String {
         escape(&doc.alpha_text())
     ));
     out.push_str(&format!("Unique: {}\n", escape(&doc.unique)));
-    out.push_str("% ---- the stages: to here ----\n\\end{document}\n");
     out
 }
 
+/// The end of the stages and of the document.
+const DOCUMENT_END: &str = "% ---- the stages: to here ----\n\\end{document}\n";
+
 /// The end of a table [`table_start`] began.
-const TABLE_END: &str = "\\bottomrule\n\\end{tabular}\n\\end{adjustbox}\n";
+const TABLE_END: &str = "\\bottomrule\n\\end{tabular}}\n";
 
 /// A booktabs table with `columns`, scaled down if wider than the line.
 fn table_start(columns: &str) -> String {
-    format!(
-        "\\begin{{adjustbox}}{{max width=\\linewidth}}\n\\begin{{tabular}}{{{columns}}}\n\\toprule\n"
-    )
+    format!("\\fitwidth{{\\begin{{tabular}}{{{columns}}}\n\\toprule\n")
 }
 
-/// A stage's tables, sentences and partition.
-fn stage_body(doc: &Document, stage: &Stage) -> String {
+/// A stage's tables, sentences and partition; with `fold`, an n-value
+/// table of more columns is folded into tables of at most that many.
+fn stage_body(doc: &Document, stage: &Stage, fold: Option<usize>) -> String {
     let mut out = String::new();
     if !stage.tables.is_empty() {
         out.push_str(&format!("{}\n\n", escape(COLUMNS_EXPLAINED)));
     }
     for run in stage.table_runs() {
         let widths: Vec<usize> = run[0].heads.iter().map(Vec::len).collect();
-        let rows = run
+        let rows: Vec<(usize, &NValue)> = run
             .iter()
-            .flat_map(|t| t.rows.iter().map(move |r| (t.cell, r)));
-        if widths.iter().sum::<usize>() == 0 {
+            .flat_map(|t| t.rows.iter().map(move |r| (t.cell, r)))
+            .collect();
+        let columns: usize = widths.iter().sum();
+        if columns == 0 {
             out.push_str(&table_start("@{}rll@{}"));
             out.push_str("cell & component & n-value \\\\\n\\midrule\n");
             for (cell, row) in rows {
@@ -117,33 +222,54 @@ fn stage_body(doc: &Document, stage: &Stage) -> String {
                     component(doc, row.component)
                 ));
             }
-        } else {
-            // A bar between the groups (one per variable), as the paper's
-            // semicolons.
-            let groups: Vec<String> = widths.iter().map(|&n| "r".repeat(n)).collect();
-            out.push_str(&table_start(&format!("@{{}}rl{}@{{}}", groups.join("|"))));
-            let heads: Vec<String> = run[0]
-                .heads
-                .iter()
-                .flatten()
-                .map(|h| format!("\\rotatebox{{90}}{{{}}}", tt(h)))
-                .collect();
+            out.push_str(TABLE_END);
+            out.push('\n');
+            continue;
+        }
+        // Each column's group (one per variable), for the bars between
+        // them, as the paper's semicolons.
+        let group_of: Vec<usize> = widths
+            .iter()
+            .enumerate()
+            .flat_map(|(g, &n)| std::iter::repeat_n(g, n))
+            .collect();
+        let heads: Vec<String> = run[0]
+            .heads
+            .iter()
+            .flatten()
+            .map(|h| format!("\\rotatebox{{90}}{{{}}}", tt(h)))
+            .collect();
+        let counts: Vec<Vec<String>> = rows
+            .iter()
+            .map(|(_, row)| row.groups.iter().flatten().map(u32::to_string).collect())
+            .collect();
+        let step = fold.unwrap_or(columns).max(1);
+        for start in (0..columns).step_by(step) {
+            let part = start..(start + step).min(columns);
+            let mut spec = String::from("@{}rl");
+            for c in part.clone() {
+                if c > part.start && group_of[c] != group_of[c - 1] {
+                    spec.push('|');
+                }
+                spec.push('r');
+            }
+            spec.push_str("@{}");
+            out.push_str(&table_start(&spec));
             out.push_str(&format!(
                 "cell & component & {} \\\\\n\\midrule\n",
-                heads.join(" & ")
+                heads[part.clone()].join(" & ")
             ));
-            for (cell, row) in rows {
-                let counts: Vec<String> = row.groups.iter().flatten().map(u32::to_string).collect();
+            for ((cell, row), counts) in rows.iter().zip(&counts) {
                 out.push_str(&format!(
                     "{} & {} & {} \\\\\n",
                     cell + 1,
                     component(doc, row.component),
-                    counts.join(" & ")
+                    counts[part.clone()].join(" & ")
                 ));
             }
+            out.push_str(TABLE_END);
+            out.push('\n');
         }
-        out.push_str(TABLE_END);
-        out.push('\n');
     }
     let mark = stage.mark().map(|m| format!("{} ", escape(&m.to_string())));
     if stage.tables.is_empty() && !stage.sentences.is_empty() {

@@ -3,10 +3,10 @@
 //! spans (they are CSP), ready to paste into a handout or to turn into
 //! slides with a Markdown slide tool.
 
-use super::{COLUMNS_EXPLAINED, Document, PERMUTATION_EXPLAINED, Stage};
+use super::{COLUMNS_EXPLAINED, Document, PERMUTATION_EXPLAINED, Shown, Stage};
 
 /// The whole document.
-pub fn markdown(doc: &Document) -> String {
+pub fn markdown(doc: &Document, shown: Shown) -> String {
     let mut out = String::from("# The representative algorithm, stage by stage\n\n");
     out.push_str("| | |\n|---|---|\n");
     for (label, text) in &doc.heading {
@@ -30,6 +30,9 @@ pub fn markdown(doc: &Document) -> String {
     }
     let total = doc.stages.len();
     for (k, stage) in doc.stages.iter().enumerate() {
+        if !shown.includes(k) {
+            continue;
+        }
         out.push_str(&format!(
             "\n## Stage {} of {total}. {}\n\n",
             k + 1,
@@ -37,7 +40,11 @@ pub fn markdown(doc: &Document) -> String {
         ));
         out.push_str(&stage_body(doc, stage));
     }
+    if !shown.closes(doc) {
+        return out;
+    }
     out.push_str("\n## The orderings and the permutation\n\n");
+    out.push_str(&format!("{}.\n\n", escape(&doc.step3())));
     let order: Vec<String> = doc.order.iter().map(|&c| component(doc, c)).collect();
     out.push_str(&format!(
         "Order of the components: {}\n\n",

@@ -1,7 +1,15 @@
-//! A [`Document`] as one SVG picture: a panel per stage, each the state's
-//! graph (Section 7.1) with every component filled with the colour of its
-//! cell in that stage's partition, a legend of the cells, and why the
-//! stage split what it split; then the orderings and the permutation.
+//! A [`Document`] as an SVG picture: a panel per stage (or one stage, a
+//! slide), each the state's graph (Section 7.1) with every component
+//! filled with the colour of its cell in that stage's partition, a legend
+//! of the cells, and why the stage split what it split; then the
+//! orderings and the permutation. Sized for a projector: 1280 pixels wide,
+//! text of 20 pixels.
+//!
+//! A cell keeps its colour from stage to stage ([`Document::colours`]):
+//! when one splits, the part split off takes a new colour and a thick
+//! outline, and what is left of the cell a dashed one, so the eye sees
+//! which cell split. Arrow labels are written over a white halo, placed
+//! along their arrow clear of the labels already placed.
 //!
 //! Written by hand (no drawing library): components sit round a circle in
 //! the algorithm's final order (in a column, when a circle would not fit
@@ -15,35 +23,38 @@
 
 use std::f64::consts::PI;
 
-use super::{Document, PERMUTATION_EXPLAINED, Stage};
+use super::{CellColour, Document, PERMUTATION_EXPLAINED, Shown, Stage};
 use crate::symmetry::palette::{NO_CELL, cell_colours};
 
 /// The picture's width in pixels.
-const WIDTH: f64 = 1000.0;
-const MARGIN: f64 = 20.0;
+const WIDTH: f64 = 1280.0;
+const MARGIN: f64 = 24.0;
 /// Text sizes (monospace) and the width of one character of each.
-const FONT: f64 = 12.0;
-const CHAR: f64 = 7.2;
-const SMALL: f64 = 10.0;
-const SMALL_CHAR: f64 = 6.0;
-const LINE: f64 = 16.0;
-const BOX_HEIGHT: f64 = 24.0;
+const FONT: f64 = 20.0;
+const CHAR: f64 = 12.0;
+const SMALL: f64 = 18.0;
+const SMALL_CHAR: f64 = 10.8;
+const LINE: f64 = 27.0;
+const BOX_HEIGHT: f64 = 38.0;
+/// Headings' sizes.
+const TITLE: f64 = 28.0;
+const SUBTITLE: f64 = 24.0;
 /// The longest line of words under a panel, in characters.
-const WRAP: usize = 130;
+const WRAP: usize = 102;
 
-/// The whole picture.
-pub fn svg(doc: &Document) -> String {
+/// The picture of the stages `shown` asks for.
+pub fn svg(doc: &Document, shown: Shown) -> String {
     let layout = Layout::new(doc);
     let mut body = String::new();
     let mut y = MARGIN;
     body.push_str(&text(
         MARGIN,
-        y + 16.0,
-        16.0,
+        y + TITLE,
+        TITLE,
         "bold",
         "The representative algorithm, stage by stage",
     ));
-    y += 30.0;
+    y += TITLE + 14.0;
     // Labels in a column of their own: blanks are not a way to align
     // text every SVG reader honours.
     let value_x = MARGIN + 11.0 * CHAR;
@@ -63,10 +74,24 @@ pub fn svg(doc: &Document) -> String {
     ));
     y += LINE + 10.0;
     let total = doc.stages.len();
+    let colours = doc.colours();
+    let palette = cell_colours(
+        colours
+            .iter()
+            .flatten()
+            .map(|c| c.colour + 1)
+            .max()
+            .unwrap_or(0),
+    );
     for (k, stage) in doc.stages.iter().enumerate() {
-        y = panel(&mut body, doc, &layout, stage, (k + 1, total), y);
+        if shown.includes(k) {
+            let cells = (colours[k].as_slice(), palette.as_slice());
+            y = panel(&mut body, doc, &layout, (stage, cells), (k + 1, total), y);
+        }
     }
-    y = closing(&mut body, doc, layout.width, y);
+    if shown.closes(doc) {
+        y = closing(&mut body, doc, layout.width, y);
+    }
     format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
          viewBox=\"0 0 {w} {h}\" font-family=\"monospace\">\n\
@@ -99,7 +124,7 @@ struct Layout {
 /// A column's rows apart, and how far right each row between the ends
 /// of a reference pushes its arc.
 const ROW: f64 = 2.0 * BOX_HEIGHT;
-const ARC_STEP: f64 = 14.0;
+const ARC_STEP: f64 = 20.0;
 
 impl Layout {
     fn new(doc: &Document) -> Layout {
@@ -165,27 +190,37 @@ impl Layout {
     }
 
     /// The line or arc of a reference from `from` to `to`, and where its
-    /// label goes (the left end of its baseline).
-    fn reference(&self, from: usize, to: usize, name: &str) -> (String, (f64, f64)) {
+    /// label may go (the left end of its baseline), best first.
+    fn reference(&self, from: usize, to: usize, name: &str) -> (String, Vec<(f64, f64)>) {
         let (a, b) = (self.centres[from], self.centres[to]);
         let name_width = name.chars().count() as f64 * SMALL_CHAR;
         match &self.rows {
             None => {
                 let start = boundary(a, b, self.widths[from]);
                 let end = boundary(b, a, self.widths[to]);
-                // Nearer the source than the target: the variable is the
-                // source's, and lines crossing at a circle's centre keep
-                // their labels apart.
-                let at = (
-                    start.0 + 0.35 * (end.0 - start.0),
-                    start.1 + 0.35 * (end.1 - start.1),
-                );
+                // Nearer the source than the target first: the variable
+                // is the source's, and lines crossing at a circle's
+                // centre keep their labels apart. Then further along, and
+                // on either side of the line.
+                let places = [0.3, 0.5, 0.2, 0.65, 0.4]
+                    .into_iter()
+                    .flat_map(|t| {
+                        let at = (
+                            start.0 + t * (end.0 - start.0),
+                            start.1 + t * (end.1 - start.1),
+                        );
+                        [
+                            (at.0 - name_width / 2.0, at.1 - 6.0),
+                            (at.0 - name_width / 2.0, at.1 + SMALL + 2.0),
+                        ]
+                    })
+                    .collect();
                 (
                     format!(
                         "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\"",
                         start.0, start.1, end.0, end.1
                     ),
-                    (at.0 - name_width / 2.0, at.1 - 3.0),
+                    places,
                 )
             }
             Some(rows) => {
@@ -196,13 +231,18 @@ impl Layout {
                 // A cubic Bézier's farthest point (t = ½) is ¾ of the way
                 // to its control points.
                 let tip = 0.125 * (start.0 + end.0) + 0.75 * bulge;
+                let middle = (start.1 + end.1) / 2.0;
+                let places = [0.0, -SMALL - 4.0, SMALL + 4.0]
+                    .into_iter()
+                    .map(|dy| (tip + 6.0, middle + 6.0 + dy))
+                    .collect();
                 (
                     format!(
                         "<path d=\"M {:.1} {:.1} C {bulge:.1} {:.1}, {bulge:.1} {:.1}, {:.1} {:.1}\" \
                          fill=\"none\"",
                         start.0, start.1, start.1, end.1, end.0, end.1
                     ),
-                    (tip + 4.0, (start.1 + end.1) / 2.0 + 3.0),
+                    places,
                 )
             }
         }
@@ -220,54 +260,63 @@ fn panel(
     out: &mut String,
     doc: &Document,
     layout: &Layout,
-    stage: &Stage,
+    (stage, (colours, palette)): (&Stage, (&[CellColour], &[String])),
     (k, total): (usize, usize),
     mut y: f64,
 ) -> f64 {
     out.push_str(&rule(layout.width, y));
-    y += 8.0;
-    for line in wrap(&format!("Stage {k} of {total}. {}", stage.title()), WRAP) {
-        out.push_str(&text(MARGIN, y + 14.0, 14.0, "bold", &line));
-        y += 20.0;
+    y += 10.0;
+    for line in wrap(
+        &format!("Stage {k} of {total}. {}", stage.title()),
+        WRAP - 20,
+    ) {
+        out.push_str(&text(MARGIN, y + SUBTITLE, SUBTITLE, "bold", &line));
+        y += SUBTITLE + 8.0;
     }
-    let colours = cell_colours(stage.cells.len());
     let mut cell_of = vec![None; doc.texts.len()];
     for (j, cell) in stage.cells.iter().enumerate() {
         for &c in cell {
             if let Some(slot) = cell_of.get_mut(c) {
-                *slot = Some(j);
+                *slot = Some(colours[j]);
             }
         }
     }
     out.push_str(&format!("<g transform=\"translate(0 {y})\">\n"));
-    drawing(out, doc, layout, &cell_of, &colours);
+    drawing(out, doc, layout, &cell_of, palette);
     out.push_str("</g>\n");
     // The legend, a swatch per cell with its members: beside the drawing
     // where it fits, else below it.
     let legend: Vec<String> = stage
         .cells
         .iter()
+        .zip(colours)
         .enumerate()
-        .map(|(j, cell)| {
+        .map(|(j, (cell, colour))| {
             let members: Vec<String> = cell.iter().map(|&c| format!("#{}", c + 1)).collect();
-            format!("cell {}: {}", j + 1, members.join(", "))
+            let note = match (colour.new, colour.split) {
+                (true, _) => " (new)",
+                (_, true) => " (split)",
+                _ => "",
+            };
+            format!("cell {}{note}: {}", j + 1, members.join(", "))
         })
         .collect();
     let legend_width =
-        legend.iter().map(|l| l.chars().count()).max().unwrap_or(0) as f64 * CHAR + 20.0;
+        legend.iter().map(|l| l.chars().count()).max().unwrap_or(0) as f64 * CHAR + 30.0;
     let beside = layout.right + 40.0;
     let (x, mut legend_y) = if beside + legend_width <= layout.width - MARGIN {
         (beside, y + 8.0)
     } else {
         (MARGIN, y + layout.height + 8.0)
     };
-    for (line, colour) in legend.iter().zip(&colours) {
+    for (line, colour) in legend.iter().zip(colours) {
         out.push_str(&format!(
-            "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"14\" height=\"12\" fill=\"{colour}\" \
-             stroke=\"#333333\"/>\n",
-            legend_y + 2.0,
+            "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"20\" height=\"18\" fill=\"{}\" {}/>\n",
+            legend_y + 3.0,
+            palette[colour.colour],
+            outline(*colour)
         ));
-        out.push_str(&text(x + 20.0, legend_y + FONT, FONT, "normal", line));
+        out.push_str(&text(x + 28.0, legend_y + FONT, FONT, "normal", line));
         legend_y += LINE;
     }
     y = (y + layout.height + 8.0).max(legend_y + 4.0);
@@ -304,24 +353,50 @@ fn drawing(
     out: &mut String,
     doc: &Document,
     layout: &Layout,
-    cell_of: &[Option<usize>],
-    colours: &[String],
+    cell_of: &[Option<CellColour>],
+    palette: &[String],
 ) {
     let graph = &doc.graph;
+    // The boxes, and each label placed so far: a label goes where it
+    // overlaps none of them.
+    let mut taken: Vec<Area> = layout
+        .centres
+        .iter()
+        .zip(&layout.widths)
+        .map(|(&(x, y), &w)| Area::around((x, y), w, BOX_HEIGHT))
+        .collect();
+    let mut lines = String::new();
+    let mut labels = String::new();
     for e in graph.references() {
         let name = graph.label(e);
-        let (shape, (x, y)) = layout.reference(e.from, e.to, &name);
-        out.push_str(&format!(
-            "{shape} stroke=\"#333333\" marker-end=\"url(#arrow)\"/>\n"
+        let (shape, places) = layout.reference(e.from, e.to, &name);
+        lines.push_str(&format!(
+            "{shape} stroke=\"#333333\" stroke-width=\"1.5\" marker-end=\"url(#arrow)\"/>\n"
         ));
-        out.push_str(&text(x, y, SMALL, "normal", &name));
+        let width = name.chars().count() as f64 * SMALL_CHAR;
+        let area = |(x, y): (f64, f64)| Area {
+            left: x,
+            top: y - SMALL,
+            right: x + width,
+            bottom: y + 4.0,
+        };
+        let (x, y) = places
+            .iter()
+            .copied()
+            .find(|&at| taken.iter().all(|t| !t.overlaps(&area(at))))
+            .unwrap_or(places[0]);
+        taken.push(area((x, y)));
+        labels.push_str(&haloed(x, y, SMALL, &name));
     }
+    // Lines under boxes, labels over both.
+    out.push_str(&lines);
     for (c, &(x, y)) in layout.centres.iter().enumerate() {
         let w = layout.widths[c];
-        let fill = cell_of[c].map_or(NO_CELL, |j| colours[j].as_str());
+        let fill = cell_of[c].map_or(NO_CELL, |cell| palette[cell.colour].as_str());
+        let stroke = cell_of[c].map_or_else(|| "stroke=\"#333333\"".to_string(), outline);
         out.push_str(&format!(
-            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{w:.1}\" height=\"{BOX_HEIGHT}\" rx=\"4\" \
-             fill=\"{fill}\" stroke=\"#333333\"/>\n",
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{w:.1}\" height=\"{BOX_HEIGHT}\" rx=\"5\" \
+             fill=\"{fill}\" {stroke}/>\n",
             x - w / 2.0,
             y - BOX_HEIGHT / 2.0
         ));
@@ -333,6 +408,54 @@ fn drawing(
             &label(doc, c),
         ));
     }
+    out.push_str(&labels);
+}
+
+/// A box's outline: thick for a cell that split off in this stage, thick
+/// and dashed for what is left of the cell it split from, thin else.
+fn outline(cell: CellColour) -> String {
+    match (cell.new, cell.split) {
+        (true, _) => "stroke=\"#000000\" stroke-width=\"4\"".to_string(),
+        (_, true) => "stroke=\"#000000\" stroke-width=\"3\" stroke-dasharray=\"8 5\"".to_string(),
+        _ => "stroke=\"#333333\"".to_string(),
+    }
+}
+
+/// A rectangle of the picture, to keep labels apart.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Area {
+    left: f64,
+    top: f64,
+    right: f64,
+    bottom: f64,
+}
+
+impl Area {
+    fn around((x, y): (f64, f64), width: f64, height: f64) -> Area {
+        Area {
+            left: x - width / 2.0,
+            top: y - height / 2.0,
+            right: x + width / 2.0,
+            bottom: y + height / 2.0,
+        }
+    }
+
+    fn overlaps(&self, other: &Area) -> bool {
+        self.left < other.right
+            && other.left < self.right
+            && self.top < other.bottom
+            && other.top < self.bottom
+    }
+}
+
+/// Text over a white halo, readable where it crosses a line.
+fn haloed(x: f64, y: f64, size: f64, content: &str) -> String {
+    format!(
+        "<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"{size}\" stroke=\"#ffffff\" \
+         stroke-width=\"5\" stroke-linejoin=\"round\" paint-order=\"stroke\" \
+         xml:space=\"preserve\">{}</text>\n",
+        escape(content)
+    )
 }
 
 /// Where the line from `centre` towards `other` leaves a box of width
@@ -369,17 +492,18 @@ fn shared_lines(doc: &Document) -> Vec<String> {
 /// The last panel: the order, the orderings and the permutation.
 fn closing(out: &mut String, doc: &Document, width: f64, mut y: f64) -> f64 {
     out.push_str(&rule(width, y));
-    y += 8.0;
+    y += 10.0;
     out.push_str(&text(
         MARGIN,
-        y + 14.0,
-        14.0,
+        y + SUBTITLE,
+        SUBTITLE,
         "bold",
         "The orderings and the permutation",
     ));
-    y += 22.0;
+    y += SUBTITLE + 10.0;
+    let mut lines = wrap(&format!("{}.", doc.step3()), WRAP);
     let order: Vec<String> = doc.order.iter().map(|&c| label(doc, c)).collect();
-    let mut lines = wrap(&format!("order: {}", order.join(", ")), WRAP);
+    lines.extend(wrap(&format!("order: {}", order.join(", ")), WRAP));
     for t in &doc.orderings {
         let nowhere = if t.nowhere.is_empty() {
             String::new()

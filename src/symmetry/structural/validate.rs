@@ -399,20 +399,34 @@ fn isomorphism(
     back[0] = 0;
     let mut queue = vec![0u32];
     let mut k = 0;
-    let show = |trace: &[Option<(u32, EventId)>], s: u32| -> String {
+    // The visible events leading to `s`, each mapped by `map`.
+    let trace_to = |trace: &[Option<(u32, EventId)>], s: u32, map: &dyn Fn(EventId) -> EventId| {
         let mut events = Vec::new();
         let mut at = s;
         while let Some((parent, e)) = trace[at as usize] {
             if e != TAU {
-                events.push(procs.show_event(e));
+                events.push(procs.show_event(map(e)));
             }
             at = parent;
         }
         events.reverse();
+        events
+    };
+    let show = |trace: &[Option<(u32, EventId)>], s: u32| -> String {
+        let events = trace_to(trace, s, &|e| e);
         if events.is_empty() {
             "at the start".to_string()
         } else {
             format!("after {}", events.join(", "))
+        }
+    };
+    // Where the image stands: after the image of the trace to `s`.
+    let show_image = |trace: &[Option<(u32, EventId)>], s: u32| -> String {
+        let events = trace_to(trace, s, image_of);
+        if events.is_empty() {
+            String::new()
+        } else {
+            format!(" after {}", events.join(", "))
         }
     };
     while k < queue.len() {
@@ -433,12 +447,24 @@ fn isomorphism(
                 .map(|&(e, _)| e)
                 .find(|&e| !theirs.iter().any(|&(f, _)| f == image_of(e)));
             let missing = match original {
-                Some(e) => format!(
-                    "{} {} can do {}, but {} cannot do its image {}",
+                // An event the permutation leaves alone is named as
+                // itself, not as an image that reads like a different one.
+                Some(e) if image_of(e) == e => format!(
+                    "{} {} can do {}, but {}{} cannot (the permutation leaves {} alone)",
                     names.0,
                     show(&trace, s),
                     procs.show_event(e),
                     names.1,
+                    show_image(&trace, s),
+                    procs.show_event(e)
+                ),
+                Some(e) => format!(
+                    "{} {} can do {}, but {}{} cannot do its image {}",
+                    names.0,
+                    show(&trace, s),
+                    procs.show_event(e),
+                    names.1,
+                    show_image(&trace, s),
                     procs.show_event(image_of(e))
                 ),
                 None => {
@@ -447,11 +473,17 @@ fn isomorphism(
                         .map(|&(f, _)| f)
                         .find(|f| !mine.iter().any(|(e, _)| e == f))
                         .map_or_else(String::new, |f| procs.show_event(f));
+                    let image = show_image(&trace, s);
+                    let at = if image.is_empty() {
+                        " at the start"
+                    } else {
+                        &image
+                    };
                     format!(
-                        "{} {} can do {extra}, the image of nothing {} can do",
+                        "{}{at} can do {extra}, the image of nothing {} {} can do",
                         names.1,
-                        show(&trace, s),
-                        names.0
+                        names.0,
+                        show(&trace, s)
                     )
                 }
             };

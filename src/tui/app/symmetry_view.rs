@@ -12,7 +12,6 @@ use super::super::panes::symmetry::SymmetryPane;
 use super::super::panes::symmetry::{Laid, Section, stages};
 use super::super::prompt::{Prompt, Purpose};
 use super::{App, Job, Overlay};
-use crate::lts::animator::EventKind;
 use crate::symmetry::by_hand::split_offs;
 
 impl App {
@@ -123,11 +122,14 @@ impl App {
         let Some(walk) = &self.walk else {
             return;
         };
-        let reduced = walk.reduced;
+        // The exact path to the state shown, τ steps included (with the
+        // event each hides): the visible events alone may lead further
+        // or less far.
         let trace: Vec<String> = (1..=walk.path.position())
-            .map(|p| walk.path.step(p))
-            .filter(|step| step.kind == EventKind::Visible)
-            .map(|step| walk.names.event(step.seen(reduced).0).to_string())
+            .map(|p| match walk.step_label(p) {
+                (event, Some(hidden)) => format!("{event} ‹{hidden}›"),
+                (event, None) => event,
+            })
             .collect();
         let request = Request::Export {
             at: walk.path.current(),

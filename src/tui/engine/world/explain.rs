@@ -10,7 +10,7 @@ use crate::symmetry::drawing;
 use crate::symmetry::graph::StateGraph;
 use crate::symmetry::splits::{StepAccount, account};
 use crate::symmetry::stages::markdown::markdown;
-use crate::symmetry::stages::{Document, Sources, heading};
+use crate::symmetry::stages::{Document, Shown, Sources, heading};
 use crate::symmetry::strategy::Strategy;
 use crate::tui::engine::{
     Chosen, Compared, Parting, Position, Reply, StateSymmetry, StepWords, StrategyView, Want,
@@ -243,7 +243,7 @@ impl WalkParts<'_, '_> {
         });
         match document.nothing_to_show(&lens.symmetry) {
             Some(why) => Err(format!("nothing to export stage by stage: {why}")),
-            None => Ok(markdown(&document)),
+            None => Ok(markdown(&document, Shown::All)),
         }
     }
 }
