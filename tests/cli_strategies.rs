@@ -108,9 +108,15 @@ fn compare_tabulates_every_strategy_and_the_unreduced_search_when_asked() {
         "{report}"
     );
     assert_eq!(report["unreduced"], false);
+    // Without --timeout each run is held to a stated time-out; with
+    // --timeout 0, none.
+    assert_eq!(report["run_timeout"], 2.0);
+    let unheld = json(&["compare", EXAMPLE_43, "--timeout", "0", "--format", "json"]);
+    assert!(unheld.get("run_timeout").is_none(), "{unheld}");
     let text = stdout(&["compare", EXAMPLE_43], 0);
     assert!(
-        text.contains("the unreduced search is not run: `--unreduced` adds it for scale"),
+        text.contains("the unreduced search is not run: `--unreduced` adds it for scale")
+            && text.contains("each run is held to 2 s (--timeout sets another, 0 for none)"),
         "{text}"
     );
     // A check: every strategy's verdict is the same, in the table.

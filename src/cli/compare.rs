@@ -80,10 +80,17 @@ struct Report<'a> {
     rows: &'a [Row],
     /// Whether the unreduced search was run (`--unreduced`).
     unreduced: bool,
+    /// The time-out each run was held to when `--timeout` gave none, in
+    /// seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    run_timeout: Option<f64>,
 }
 
 /// How often the heap is sampled while a run works.
 const SAMPLE: Duration = Duration::from_millis(20);
+
+/// What each run is held to when `--timeout` gives no time-out.
+const RUN_TIMEOUT: Duration = Duration::from_secs(2);
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let format = request.format;
@@ -107,7 +114,14 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         Some(Err(problem)) => return fail_with(format, request.file, &problem, out, err),
     };
     let script = Arc::new(script);
-    let budget = request.limits.budget();
+    // Without --timeout each run is held to a stated time-out, so that one
+    // strategy slow on this model (flooding on a large group) does not
+    // hold the comparison for minutes.
+    let mut budget = request.limits.budget();
+    let held = request.limits.work.timeout.is_none();
+    if held {
+        budget.timeout = Some(RUN_TIMEOUT);
+    }
     let subject = match &compared {
         Compared::Assertion(index) => format!(
             "assertion {}: {}",
@@ -164,6 +178,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         symmetry: symmetry_text,
         rows: &rows,
         unreduced: request.unreduced,
+        run_timeout: held.then_some(RUN_TIMEOUT.as_secs_f64()),
     };
     match format {
         Format::Json => {
@@ -473,6 +488,12 @@ fn table(report: &Report) -> String {
          states are the classes); peak memory: the most the heap held above what it held \
          before the run, sampled every 20 ms\n",
     );
+    if let Some(seconds) = report.run_timeout {
+        out.push_str(&format!(
+            "each run is held to {seconds} s (--timeout sets another, 0 for none): a run it \
+             stops is inconclusive, its counts lower bounds\n"
+        ));
+    }
     if !report.unreduced {
         out.push_str(
             "the unreduced search is not run: `--unreduced` adds it for scale (it can take far \
