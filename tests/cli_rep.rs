@@ -16,6 +16,12 @@ fn rep(args: &[&str]) -> assert_cmd::assert::Assert {
     symcsp().arg("rep").args(args).assert()
 }
 
+/// What a `symcsp rep` that succeeds prints.
+fn rep_text(args: &[&str]) -> String {
+    let out = rep(args).success().get_output().stdout.clone();
+    String::from_utf8(out).expect("text")
+}
+
 #[test]
 fn the_paper_example_in_plain_text() {
     let out = rep(&[
@@ -145,12 +151,7 @@ fn the_state_as_a_graph_for_graphviz() {
 
 #[test]
 fn every_cell_has_its_own_colour_in_dot_with_a_legend_past_twelve() {
-    let out = rep(&["tests/fixtures/symmetry/many_cells.csp", "--format", "dot"])
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).expect("text");
+    let out = rep_text(&["tests/fixtures/symmetry/many_cells.csp", "--format", "dot"]);
     // Each component's cell and fill: `c13 [label="#13 …\ncell 13", fillcolor="#…"]`.
     let mut fills: Vec<(usize, String)> = out
         .lines()
@@ -193,8 +194,8 @@ fn every_cell_has_its_own_colour_in_dot_with_a_legend_past_twelve() {
     assert!(!String::from_utf8(few).expect("text").contains("legend"));
 }
 
-/// `symcsp rep` on Example 37's state with `extra` arguments: its output.
-fn example_37(extra: &[&str]) -> String {
+/// `symcsp rep`'s arguments for Example 37's state, and `extra`.
+fn example_37_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         "models/paper/example37.csp",
         "Nodes",
@@ -204,8 +205,12 @@ fn example_37(extra: &[&str]) -> String {
         LIST,
     ];
     args.extend_from_slice(extra);
-    let out = rep(&args).success().get_output().stdout.clone();
-    String::from_utf8(out).expect("text")
+    args
+}
+
+/// `symcsp rep` on Example 37's state with `extra` arguments: its output.
+fn example_37(extra: &[&str]) -> String {
+    rep_text(&example_37_args(extra))
 }
 
 /// The cell sizes of Example 37, stage by stage: step 1, two rounds of
@@ -426,50 +431,28 @@ fn stages_are_written_a_file_each_and_bad_requests_are_refused_whole() {
     let one = std::fs::read_to_string(folder.join("stage-3.svg")).expect("written");
     assert_eq!(one, example_37(&["--format", "svg", "--stage", "3"]));
     let _ = std::fs::remove_dir_all(&folder);
-    let args = |extra: &[&str]| {
-        let mut all = vec![
-            "models/paper/example37.csp",
-            "Nodes",
-            "--symmetry",
-            "NodeID, Data",
-            "--after",
-            LIST,
-        ];
-        all.extend_from_slice(extra);
-        all.iter().map(|a| a.to_string()).collect::<Vec<_>>()
-    };
-    rep(&args(&["--format", "svg", "--stage", "6"])
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>())
-    .code(2)
-    .stdout("")
-    .stderr(predicate::str::contains(
-        "error: --stage 6: this state's algorithm has 5 stages, numbered from 1",
-    ));
-    rep(&args(&["--format", "svg", "--stage", "0"])
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>())
-    .code(2);
-    rep(&args(&["--stage", "2"])
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>())
-    .code(2)
-    .stderr(predicate::str::contains(
-        "give --format markdown, latex, beamer or svg",
-    ));
+    rep(&example_37_args(&["--format", "svg", "--stage", "6"]))
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "error: --stage 6: this state's algorithm has 5 stages, numbered from 1",
+        ));
+    rep(&example_37_args(&["--format", "svg", "--stage", "0"])).code(2);
+    rep(&example_37_args(&["--stage", "2"]))
+        .code(2)
+        .stderr(predicate::str::contains(
+            "give --format markdown, latex, beamer or svg",
+        ));
     // A folder that cannot be made: one error, nothing written.
     let blocked = std::env::temp_dir().join(format!("symcsp-blocked-{}", std::process::id()));
     std::fs::write(&blocked, "a file, not a folder").expect("written");
     let inside = blocked.join("slides");
-    rep(
-        &args(&["--format", "markdown", "--output", inside.to_str().unwrap()])
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>(),
-    )
+    rep(&example_37_args(&[
+        "--format",
+        "markdown",
+        "--output",
+        inside.to_str().unwrap(),
+    ]))
     .code(2)
     .stderr(
         predicate::str::contains("error: cannot write")
@@ -541,18 +524,13 @@ fn every_export_says_what_step_3_did() {
         "{split}"
     );
     for format in ["markdown", "latex", "svg"] {
-        let out = rep(&[
+        let out = rep_text(&[
             "models/liststack.csp",
             "--after",
             "push.T0.A, push.T1.B",
             "--format",
             format,
-        ])
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-        let out = String::from_utf8(out).expect("text");
+        ]);
         // (LaTeX writes the dash its own way.)
         assert!(
             out.contains("Step 3: nothing to choose")
@@ -644,12 +622,7 @@ fn automatic_mode_names_the_set_it_permutes_not_the_whole_type() {
     // No definition names {W0, W1, W2}: the datatype less what was left
     // out, in the types and in every permutation.
     let fixture = "tests/fixtures/symmetry_errors/automatic_drops_one.csp";
-    let out = rep(&[fixture, "--after", "start.W1"])
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).expect("text");
+    let out = rep_text(&[fixture, "--after", "start.W1"]);
     assert!(
         out.contains("           Id less Idle = {W0, W1, W2}\n"),
         "{out}"
@@ -665,12 +638,7 @@ fn automatic_mode_names_the_set_it_permutes_not_the_whole_type() {
 fn a_permutation_names_the_types_it_leaves_alone() {
     // After push.T0.A only node values move: Data and ThreadID are left
     // alone, and each is listed as `identity` (issue 61).
-    let out = rep(&["models/liststack.csp", "--after", "push.T0.A"])
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).expect("text");
+    let out = rep_text(&["models/liststack.csp", "--after", "push.T0.A"]);
     let permutation = out
         .split("\npermutation\n")
         .nth(1)
@@ -681,12 +649,7 @@ fn a_permutation_names_the_types_it_leaves_alone() {
         "{out}"
     );
     // A state that is its own representative says so once.
-    let out = rep(&["models/liststack.csp"])
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).expect("text");
+    let out = rep_text(&["models/liststack.csp"]);
     assert_eq!(out.matches("identity").count(), 1, "{out}");
     assert!(
         out.contains("permutation  the identity: the state is its own representative\n"),
@@ -958,12 +921,7 @@ fn explore_refuses_symmetry_it_cannot_apply() {
 fn the_legend_of_values_appearing_nowhere_is_shown_only_when_some_do_not() {
     // After enqCall.T1.B every NodeID, ThreadID and Data value is held by
     // some component: no ordering has a `|`, so no legend explains one.
-    let out = rep(&["models/lockfreequeue.csp", "--after", "enqCall.T1.B"])
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).expect("text");
+    let out = rep_text(&["models/lockfreequeue.csp", "--after", "enqCall.T1.B"]);
     assert!(
         out.contains("  type orderings\n    NodeID: N1, N2, N0\n"),
         "{out}"
@@ -1050,4 +1008,29 @@ fn beamer_gives_a_frame_per_stage_with_tables_folded() {
     assert!(!slides.contains("adjustbox"));
     let one = example_37(&["--format", "beamer", "--stage", "2"]);
     assert_eq!(one.matches("\\begin{frame}").count(), 1, "{one}");
+}
+
+/// Issue 61: what step 3 splits off takes the new colour; the rest of
+/// the cell keeps the cell's (Example 43's ring: the first node).
+#[test]
+fn step_3_colours_the_member_split_off() {
+    let slide = rep_text(&[
+        "models/paper/example43.csp",
+        "Ring",
+        "--symmetry",
+        "NodeID, Data",
+        "--after",
+        "link.N0.A.N1, link.N1.A.N2, link.N2.B.N3, link.N3.B.N0",
+        "--format",
+        "svg",
+        "--stage",
+        "3",
+    ]);
+    let new: Vec<usize> = boxes(&slide)
+        .into_iter()
+        .filter(|(_, _, new)| *new)
+        .map(|(c, _, _)| c)
+        .collect();
+    assert_eq!(new, [1], "{slide}");
+    assert!(slide.contains("cell 2 (split): #2, #3, #4"), "{slide}");
 }

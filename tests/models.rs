@@ -109,6 +109,23 @@ fn check_model(name: &str) {
     }
 }
 
+/// The names of the scripts in `dir`, sorted.
+fn scripts_in(dir: &str) -> Vec<String> {
+    let mut found: Vec<String> = std::fs::read_dir(dir)
+        .expect("a folder")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "csp"))
+        .map(|p| {
+            p.file_stem()
+                .expect("a name")
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    found.sort();
+    found
+}
+
 macro_rules! models {
     ($($name:ident),* $(,)?) => {
         $(
@@ -121,13 +138,7 @@ macro_rules! models {
         /// Every file in `models/` has its test above.
         #[test]
         fn every_model_is_checked() {
-            let mut found: Vec<String> = std::fs::read_dir("models")
-                .expect("models/")
-                .map(|e| e.expect("an entry").path())
-                .filter(|p| p.extension().is_some_and(|x| x == "csp"))
-                .map(|p| p.file_stem().expect("a name").to_string_lossy().into_owned())
-                .collect();
-            found.sort();
+            let found = scripts_in("models");
             let mut listed = vec![$(stringify!($name).to_string()),*];
             listed.sort();
             assert_eq!(found, listed, "models/ and the list in tests/models.rs");
@@ -163,20 +174,8 @@ fn paper_example43() {
 /// Every file in `models/paper/` has its test above.
 #[test]
 fn every_paper_example_is_checked() {
-    let mut found: Vec<String> = std::fs::read_dir("models/paper")
-        .expect("models/paper/")
-        .map(|e| e.expect("an entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "csp"))
-        .map(|p| {
-            p.file_stem()
-                .expect("a name")
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    found.sort();
     assert_eq!(
-        found,
+        scripts_in("models/paper"),
         ["example37", "example43"],
         "models/paper/ and the tests above"
     );

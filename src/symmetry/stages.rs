@@ -347,9 +347,9 @@ impl Document {
     }
 
     /// Each stage's cells' colours, kept from stage to stage: a cell of
-    /// step 1 is colour `j`; when a cell splits, its first part keeps its
-    /// colour (marked as the cell that split) and each other part takes a
-    /// colour no cell had before (marked new). So a component keeps its
+    /// step 1 is colour `j`; when a cell splits, its largest part keeps
+    /// its colour (marked as the cell that split) and each other part
+    /// takes a colour no cell had before (marked new). So a component keeps its
     /// colour until its cell splits it off, and the eye sees which cell
     /// split.
     pub fn colours(&self) -> Vec<Vec<CellColour>> {
@@ -368,11 +368,21 @@ impl Document {
                     })
                     .collect(),
             };
+            // Of a cell's parts, the largest (the first of equals) keeps
+            // its colour: what step 3 splits off is one member, and the
+            // rest is still the cell.
+            let keeps = |j: usize| {
+                let size = |i: usize| stage.cells[i].len();
+                parents[j].is_some()
+                    && (0..parents.len())
+                        .filter(|&i| i != j && parents[i] == parents[j])
+                        .all(|i| size(i) < size(j) || (size(i) == size(j) && i > j))
+            };
             let mut colours = Vec::with_capacity(parents.len());
             for (j, &parent) in parents.iter().enumerate() {
-                let first_part = parent.is_some() && !parents[..j].contains(&parent);
+                let kept = keeps(j);
                 let colour = match parent {
-                    Some(p) if first_part => out[k - 1][p].colour,
+                    Some(p) if kept => out[k - 1][p].colour,
                     _ => {
                         next += 1;
                         next - 1
@@ -380,8 +390,8 @@ impl Document {
                 };
                 colours.push(CellColour {
                     colour,
-                    new: parent.is_some() && !first_part,
-                    split: first_part && parents.iter().filter(|&&q| q == parent).count() > 1,
+                    new: parent.is_some() && !kept,
+                    split: kept && parents.iter().filter(|&&q| q == parent).count() > 1,
                 });
             }
             out.push(colours);

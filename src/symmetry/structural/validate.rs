@@ -447,26 +447,27 @@ fn isomorphism(
                 .map(|&(e, _)| e)
                 .find(|&e| !theirs.iter().any(|&(f, _)| f == image_of(e)));
             let missing = match original {
-                // An event the permutation leaves alone is named as
-                // itself, not as an image that reads like a different one.
-                Some(e) if image_of(e) == e => format!(
-                    "{} {} can do {}, but {}{} cannot (the permutation leaves {} alone)",
-                    names.0,
-                    show(&trace, s),
-                    procs.show_event(e),
-                    names.1,
-                    show_image(&trace, s),
-                    procs.show_event(e)
-                ),
-                Some(e) => format!(
-                    "{} {} can do {}, but {}{} cannot do its image {}",
-                    names.0,
-                    show(&trace, s),
-                    procs.show_event(e),
-                    names.1,
-                    show_image(&trace, s),
-                    procs.show_event(image_of(e))
-                ),
+                Some(e) => {
+                    // An event the permutation leaves alone is named as
+                    // itself, not as an image that reads like another.
+                    let cannot = match image_of(e) {
+                        same if same == e => {
+                            format!(
+                                "cannot (the permutation leaves {} alone)",
+                                procs.show_event(e)
+                            )
+                        }
+                        image => format!("cannot do its image {}", procs.show_event(image)),
+                    };
+                    format!(
+                        "{} {} can do {}, but {}{} {cannot}",
+                        names.0,
+                        show(&trace, s),
+                        procs.show_event(e),
+                        names.1,
+                        show_image(&trace, s),
+                    )
+                }
                 None => {
                     let extra = theirs
                         .iter()
