@@ -1947,10 +1947,16 @@ fn the_trace_prompt_follows_a_trace_from_the_initial_state() {
         // The walk it replaced is kept, and so is the mark.
         assert!(app.earlier.is_some());
         assert_eq!(walk(&app).mark.as_ref().unwrap().steps.len(), 1);
-        // The prompt offers the events walked, to edit.
+        // The prompt opens empty; the events walked are one Up away, to
+        // edit (issue 61).
         run(&mut app, &[Command::FollowTrace]);
         let Some(Overlay::Prompt(prompt)) = &app.overlay else {
             panic!("the trace prompt opens");
+        };
+        assert_eq!(prompt.text(), "");
+        act(&mut app, Action::Prompt(PromptKey::Older));
+        let Some(Overlay::Prompt(prompt)) = &app.overlay else {
+            panic!("the trace prompt stays open");
         };
         assert_eq!(prompt.text(), "push.T1.A");
         act(&mut app, Action::Prompt(PromptKey::End));
@@ -1970,6 +1976,25 @@ fn the_trace_prompt_follows_a_trace_from_the_initial_state() {
         run(&mut app, &[Command::Cancel, Command::Help]);
         let help = screen(&mut app, 120, 60);
         assert!(help.contains(">  type a trace"), "{help}");
+    });
+}
+
+/// Issue 61: at 100 columns a long trace typed into the `>` prompt
+/// scrolls with the cursor, so the end of what is typed is on the screen.
+#[test]
+fn a_long_trace_typed_at_100_columns_shows_its_end() {
+    with_large_stack(|| {
+        let mut app = open_model("liststack.csp");
+        run(&mut app, &[Command::FollowTrace]);
+        let typed = "push.T0.A, push.T1.B, pop.T0.B, push.T1.A, pop.T1.A, push.T0.B, pop.T0.END";
+        type_text(&mut app, typed);
+        let shown = screen(&mut app, 100, 30);
+        let line = shown
+            .lines()
+            .find(|l| l.contains("Follow the trace"))
+            .expect("the prompt's line");
+        assert!(line.contains("pop.T0.END▏"), "{shown}");
+        assert!(line.contains('…'), "the start is cut: {line}");
     });
 }
 

@@ -2,6 +2,8 @@
 //! cursor moved with the arrows, Home/End and Ctrl-A/E, Ctrl-U and Ctrl-W
 //! to delete, Up/Down through what was typed before for the same
 //! question — where prefilled text is selected, so typing replaces it.
+//! Text longer than the line is shown in a window that follows the
+//! cursor ([`Prompt::window`]).
 
 use rustc_hash::FxHashMap;
 
@@ -115,6 +117,31 @@ impl Prompt {
             self.text[..self.cursor].iter().collect(),
             self.text[self.cursor..].iter().collect(),
         )
+    }
+
+    /// The text around the cursor as it fits in `room` characters: all
+    /// of it when it fits, else a window that keeps the cursor in view —
+    /// the end of what is typed shown as it is typed, the cut ends marked
+    /// with `…`.
+    pub fn window(&self, room: usize) -> (String, String) {
+        let room = room.max(4);
+        if self.text.len() < room {
+            return self.around_cursor();
+        }
+        // The cursor takes a column of its own.
+        let room = room - 1;
+        let start = self.cursor.saturating_sub(room - 1);
+        let end = (start + room).min(self.text.len());
+        let mut before: String = self.text[start..self.cursor].iter().collect();
+        let mut after: String = self.text[self.cursor..end].iter().collect();
+        if start > 0 {
+            before.replace_range(..before.char_indices().nth(1).map_or(0, |(i, _)| i), "…");
+        }
+        if end < self.text.len() && !after.is_empty() {
+            after.pop();
+            after.push('…');
+        }
+        (before, after)
     }
 
     pub fn is_selected(&self) -> bool {
@@ -275,6 +302,24 @@ mod tests {
             p.edit(PromptKey::Confirm, &[]),
             EditOutcome::Confirmed(" ".into())
         );
+    }
+
+    #[test]
+    fn a_long_text_is_shown_in_a_window_that_keeps_the_cursor_in_view() {
+        let typed = "push.T0.A, push.T1.B, pop.T0.B, push.T2.A, pop.T1.A";
+        let p = Prompt::continuing(Purpose::Trace, typed, String::new());
+        // Short enough: all of it.
+        assert_eq!(p.window(80), (typed.to_string(), String::new()));
+        // Too long: the end, where the cursor is, with the start cut.
+        let (before, after) = p.window(20);
+        assert_eq!(before, "…sh.T2.A, pop.T1.A");
+        assert!(before.chars().count() < 20 && after.is_empty());
+        // The cursor moved to the start: the start shown, the end cut.
+        let mut p = p;
+        p.edit(PromptKey::Start, &[]);
+        let (before, after) = p.window(20);
+        assert_eq!(before, "");
+        assert_eq!(after, "push.T0.A, push.T1…");
     }
 
     #[test]

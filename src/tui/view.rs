@@ -149,7 +149,10 @@ fn draw_pane(app: &App, frame: &mut Frame, id: PaneId, rect: Rect) -> usize {
 fn message_line(app: &App, frame: &mut Frame, area: Rect) {
     let theme = &app.config.theme;
     let line = if let Some(Overlay::Prompt(prompt)) = &app.overlay {
-        let (before, after) = prompt.around_cursor();
+        // What is typed scrolls with the cursor in the room the question
+        // leaves.
+        let question = prompt.purpose.question().chars().count() + 2;
+        let (before, after) = prompt.window(usize::from(area.width).saturating_sub(question));
         let text_style = if prompt.is_selected() {
             theme.selection
         } else {

@@ -242,7 +242,8 @@ impl App {
         self.overlay = Some(Overlay::Prompt(Prompt::new(Purpose::SaveSession, &text)))
     }
 
-    /// Asks for a trace to follow, offering the one walked so far.
+    /// Asks for a trace to follow, in an empty prompt: the one walked so
+    /// far is one Up away (the newest of the prompt's history).
     pub(super) fn ask_trace(&mut self) {
         // The visible events walked so far, to edit: the raw
         // walk's, which the trace is followed in.
@@ -254,6 +255,7 @@ impl App {
                 .collect();
             events.join(", ")
         });
-        self.overlay = Some(Overlay::Prompt(Prompt::new(Purpose::Trace, &walked)));
+        self.history.remember(Purpose::Trace, &walked);
+        self.overlay = Some(Overlay::Prompt(Prompt::new(Purpose::Trace, "")));
     }
 }
