@@ -930,21 +930,23 @@ fn the_legend_of_values_appearing_nowhere_is_shown_only_when_some_do_not() {
     assert!(!out.contains(" | "), "{out}");
 }
 
+/// `symcsp rep`'s arguments for Example 43's ring holding A, A, B, B.
+const RING_AABB: [&str; 6] = [
+    "models/paper/example43.csp",
+    "Ring",
+    "--symmetry",
+    "NodeID, Data",
+    "--after",
+    "link.N0.A.N1, link.N1.A.N2, link.N2.B.N3, link.N3.B.N0",
+];
+
 /// Step 3 by hand on Example 43's ring: splitting off the second node
 /// gives the paper's other representative, shown beside the algorithm's
 /// with the permutation between them; a component that is not there is
 /// a plain error.
 #[test]
 fn step_3_by_hand_gives_the_other_representative_of_the_class() {
-    let ring = [
-        "models/paper/example43.csp",
-        "Ring",
-        "--symmetry",
-        "NodeID, Data",
-        "--after",
-        "link.N0.A.N1, link.N1.A.N2, link.N2.B.N3, link.N3.B.N0",
-    ];
-    let mut args = ring.to_vec();
+    let mut args = RING_AABB.to_vec();
     args.extend(["--choose", "2"]);
     let out = String::from_utf8(rep(&args).success().get_output().stdout.clone()).unwrap();
     let by_hand = &out[out.find("step 3 by hand").expect("the section")..];
@@ -967,14 +969,14 @@ fn step_3_by_hand_gives_the_other_representative_of_the_class() {
         "{by_hand}"
     );
     // The algorithm's own choice changes nothing.
-    let mut args = ring.to_vec();
+    let mut args = RING_AABB.to_vec();
     args.extend(["--choose", "1"]);
     let out = String::from_utf8(rep(&args).success().get_output().stdout.clone()).unwrap();
     assert!(
         out.contains("the same representative as the algorithm's own choices give"),
         "{out}"
     );
-    let mut args = ring.to_vec();
+    let mut args = RING_AABB.to_vec();
     args.extend(["--choose", "5"]);
     rep(&args).code(2).stderr(predicates::str::contains(
         "error: --choose 5: the state's components are numbered 1 to 4",
@@ -1014,18 +1016,9 @@ fn beamer_gives_a_frame_per_stage_with_tables_folded() {
 /// the cell keeps the cell's (Example 43's ring: the first node).
 #[test]
 fn step_3_colours_the_member_split_off() {
-    let slide = rep_text(&[
-        "models/paper/example43.csp",
-        "Ring",
-        "--symmetry",
-        "NodeID, Data",
-        "--after",
-        "link.N0.A.N1, link.N1.A.N2, link.N2.B.N3, link.N3.B.N0",
-        "--format",
-        "svg",
-        "--stage",
-        "3",
-    ]);
+    let mut args = RING_AABB.to_vec();
+    args.extend(["--format", "svg", "--stage", "3"]);
+    let slide = rep_text(&args);
     let new: Vec<usize> = boxes(&slide)
         .into_iter()
         .filter(|(_, _, new)| *new)
