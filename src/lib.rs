@@ -34,6 +34,7 @@ pub mod check;
 pub mod cli;
 pub mod cluster;
 pub mod eval;
+pub mod explain;
 pub mod files;
 pub mod lts;
 pub mod process;

@@ -8,12 +8,14 @@
 
 use std::path::{Path, PathBuf};
 
-/// The layers, in order: each may use itself and those before it. The
+/// The layers, in order: each may use itself and those before it. What
+/// explains the symmetry engine (`explain`) comes after the engines
+/// (`symmetry`, `check`, `cluster`), so none of them can import it. The
 /// command line comes last because `symcsp FILE` starts the animator;
 /// the animator must not use the command line.
 const LAYERS: &[&str] = &[
-    "syntax", "script", "types", "eval", "process", "lts", "symmetry", "check", "cluster", "tui",
-    "cli",
+    "syntax", "script", "types", "eval", "process", "lts", "symmetry", "check", "cluster",
+    "explain", "tui", "cli",
 ];
 
 /// Modules any layer may use; they use none.

@@ -9,15 +9,15 @@
 use std::sync::Arc;
 
 use symcsp::check::trace::state_after;
+use symcsp::explain::compare::{Answer, Cause, DEFAULT_CANDIDATES, Evidence};
+use symcsp::explain::drawing::{layout, plain};
+use symcsp::explain::splits::{StepAccount, account};
+use symcsp::explain::witness::{Tie, tell_apart};
 use symcsp::lts::Budget;
 use symcsp::lts::machine::Machine;
 use symcsp::process::Processes;
 use symcsp::script::Script;
-use symcsp::symmetry::compare::{Answer, Cause, DEFAULT_CANDIDATES, Evidence};
-use symcsp::symmetry::drawing::{layout, plain};
 use symcsp::symmetry::rep::{Step, Trace};
-use symcsp::symmetry::splits::{StepAccount, account};
-use symcsp::symmetry::witness::{Tie, tell_apart};
 use symcsp::symmetry::{Origin, Permutation, Symmetry, SystemSymmetry};
 
 /// What the algorithm did for the state a trace leads to.

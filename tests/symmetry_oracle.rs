@@ -13,13 +13,13 @@
 use std::sync::Arc;
 
 use proptest::prelude::*;
+use symcsp::explain::compare::{Answer, DEFAULT_CANDIDATES, Mapping};
 use symcsp::lts::machine::Machine;
 use symcsp::lts::{Budget, Exploration, explore, explore_machine};
 use symcsp::process::{ProcId, Processes};
 use symcsp::script::Script;
 use symcsp::script::ir::FuncId;
 use symcsp::symmetry::brute::BruteForce;
-use symcsp::symmetry::compare::{Answer, DEFAULT_CANDIDATES, Mapping};
 use symcsp::symmetry::rep::Trace;
 use symcsp::symmetry::{Origin, Permutation, Symmetry, SystemSymmetry};
 

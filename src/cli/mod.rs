@@ -351,7 +351,7 @@ enum Command {
         vs: Option<String>,
         /// The most candidates (partners tried, permutations checked) the
         /// search for a permutation may try before answering "undecided".
-        #[arg(long, value_name = "N", default_value_t = crate::symmetry::compare::DEFAULT_CANDIDATES)]
+        #[arg(long, value_name = "N", default_value_t = crate::explain::compare::DEFAULT_CANDIDATES)]
         budget: u64,
         #[arg(long, value_enum, default_value = "plain")]
         format: Format,

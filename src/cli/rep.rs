@@ -21,20 +21,20 @@ use serde_json::{Map, Value as Json, json};
 
 use super::reach::{Question, Reached, Subject, answer, reach};
 use super::{EXIT_INPUT_ERROR, say};
+use crate::explain::by_hand::ByHand;
+use crate::explain::drawing::{layout, plain as drawing_text};
+use crate::explain::graph::{EdgeKind, StateGraph};
+use crate::explain::splits::{StepAccount, account};
+use crate::explain::stages::latex::{beamer, latex};
+use crate::explain::stages::markdown::markdown;
+use crate::explain::stages::svg::svg;
+use crate::explain::stages::{self, Document, Shown, Sources, cell_sizes, uniqueness};
+use crate::explain::variables::ComponentVariables;
 use crate::process::EventId;
 use crate::script::Script;
-use crate::symmetry::by_hand::ByHand;
-use crate::symmetry::drawing::{layout, plain as drawing_text};
-use crate::symmetry::graph::{EdgeKind, StateGraph};
 use crate::symmetry::perm::permutation_lines;
 use crate::symmetry::rep::Step;
-use crate::symmetry::splits::{StepAccount, account};
-use crate::symmetry::stages::latex::{beamer, latex};
-use crate::symmetry::stages::markdown::markdown;
-use crate::symmetry::stages::svg::svg;
-use crate::symmetry::stages::{self, Document, Shown, Sources, cell_sizes, uniqueness};
 use crate::symmetry::strategy::Strategy;
-use crate::symmetry::variables::ComponentVariables;
 use crate::symmetry::{Atom, Explanation, Origin, Permutation, Symmetry};
 
 /// How `symcsp rep` prints.
@@ -189,7 +189,7 @@ fn report(script: &Script, subject: &Subject, request: &Request) -> Result<Strin
             }
             serde_json::to_string_pretty(&Json::Object(object)).expect("a report serialises") + "\n"
         }
-        RepFormat::Dot => crate::symmetry::drawing::dot(&one.graph, &one.texts),
+        RepFormat::Dot => crate::explain::drawing::dot(&one.graph, &one.texts),
         RepFormat::Plain => one.stages(subject, &trace, None)?,
         RepFormat::Markdown | RepFormat::Latex | RepFormat::Svg | RepFormat::Beamer => {
             let export = format.export().map(|printer| Exporting {
@@ -422,7 +422,7 @@ pub(super) fn permutation_json(
     Json::Object(object)
 }
 
-pub(super) use crate::symmetry::compare::widest;
+pub(super) use crate::explain::compare::widest;
 
 /// An ordered partition as `{A, B}  {C}`.
 pub(super) fn cells_text(cells: &[Vec<usize>], texts: &[String]) -> String {
@@ -820,7 +820,7 @@ fn graph_json(graph: &StateGraph, texts: &[String]) -> Json {
 }
 
 /// Step 3 by hand beside the algorithm's own choices
-/// ([`crate::symmetry::by_hand`]), as text and JSON.
+/// ([`crate::explain::by_hand`]), as text and JSON.
 struct HandShown<'b> {
     by_hand: &'b ByHand,
 }

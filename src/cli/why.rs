@@ -20,8 +20,8 @@ use super::reach::{Question, Reached, Subject, answer, reach};
 use super::rep::{
     One, cells_text, header, header_json, permutation_json, permutation_text, widest,
 };
+use crate::explain::compare::{Answer, Cause, Comparison, Evidence, Mapping};
 use crate::script::Script;
-use crate::symmetry::compare::{Answer, Cause, Comparison, Evidence, Mapping};
 use crate::symmetry::rep::Step;
 use crate::symmetry::strategy::Strategy;
 

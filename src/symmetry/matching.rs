@@ -1,7 +1,7 @@
 //! Matching the components of two states cell by cell under one
 //! consistent map of values: the exact search behind full symmetry
 //! (Definition 49: a state matched with itself, every cell onto itself)
-//! and behind comparing two states ([`super::compare`]).
+//! and behind comparing two states ([`crate::explain::compare`]).
 //!
 //! Components are paired only within corresponding cells of the two
 //! ordered partitions, only with a component of the same shape (between

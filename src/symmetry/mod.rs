@@ -26,54 +26,30 @@
 //! - [`matching`]: the exact search that pairs the components of two
 //!   states cell by cell under one map of values (full symmetry, and
 //!   comparing states).
-//! - [`variables`]: the names of a state's distinguished variables and
-//!   its components' identities (Definition 46).
-//! - [`columns`] and [`splits`]: what each n-value entry counts, and
-//!   why each step split what it split, as data and in words.
-//! - [`walk`]: two walks of one system related by a permutation σ (the
-//!   raw and the reduced): a move of one seen through σ, and σ after the
-//!   reduced walk settles on a representative; shared by unwinding a
-//!   reduced check's counterexample and the animator's reduced walk.
-//! - [`compare`]: why two states got different representatives.
-//! - [`by_hand`]: step 3 by hand, beside the algorithm's own choices.
-//! - [`stages`]: the algorithm on one state as a document of stages,
-//!   printed as Markdown, LaTeX or SVG for slides and handouts.
-//! - [`graph`] and [`drawing`]: the state as the multigraph of Section
-//!   7.1, drawn as text for terminals and as DOT for Graphviz;
-//!   [`palette`]: a colour per cell for drawings outside the terminal.
 //! - [`brute`]: the brute-force canonicaliser (least image over the whole
 //!   group), the oracle for tests on small types.
 //!
-//! Uses the layers before it (syntax to lts); knows nothing of checks or
-//! the user interface. The search's one hook ([`crate::lts::search::Canonicaliser`])
+//! Uses the layers before it (syntax to lts); knows nothing of checks,
+//! of the user interface, or of how its work is explained: that is
+//! [`crate::explain`], which builds on this layer and which this layer
+//! never imports. The search's one hook ([`crate::lts::search::Canonicaliser`])
 //! is implemented here, so `lts` never imports this layer.
 
 pub mod apply;
 pub mod brute;
-pub mod by_hand;
-pub mod columns;
-pub mod compare;
 pub mod constant_free;
-pub mod drawing;
-pub mod graph;
 pub mod input;
 pub mod label;
 pub mod matching;
 pub mod naming;
-pub mod palette;
 pub mod perm;
 pub mod rep;
 pub mod search_system;
 pub mod spec;
-pub mod splits;
-pub mod stages;
 pub mod strategy;
 pub mod structural;
 pub mod system;
 pub mod trace;
-pub mod variables;
-pub mod walk;
-pub mod witness;
 
 pub use perm::Permutation;
 pub use spec::{Atom, Origin, Symmetry};

@@ -82,7 +82,7 @@ impl std::fmt::Display for NValue {
 /// cell's components with type `ty`, in order (`cells[j]` holds the
 /// variables of any component of cell `j`: a cell's components share
 /// their shape). The one definition of the layout [`NValue`] prints and
-/// [`super::columns`] names.
+/// [`crate::explain::columns`] names.
 pub fn n_value_entries<'a>(
     ty: usize,
     cells: &'a [&'a [Atom]],

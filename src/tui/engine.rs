@@ -19,10 +19,11 @@ use std::time::Duration;
 
 use crate::budget::{Budget, Live, Meter};
 use crate::check::counterexample::Counterexample;
+use crate::explain::drawing;
 use crate::lts::animator::{EventKind, Participant};
 use crate::lts::machine::OutlineRow;
+use crate::symmetry::rep;
 use crate::symmetry::strategy::Strategy;
-use crate::symmetry::{drawing, rep};
 
 use super::model::{Listing, Source, SymmetryAbout};
 use super::session::{SavedMark, SavedStep};

@@ -196,7 +196,7 @@ impl SystemSymmetry {
 
     /// Walks component `slot`'s state `local` as the algorithm reads it
     /// (see [`Labeller::read`](super::super::label::Labeller::read)); whether it is exact.
-    pub(in crate::symmetry) fn read_component<R: Reading>(
+    pub(crate) fn read_component<R: Reading>(
         &mut self,
         machine: &Machine,
         procs: &Processes,

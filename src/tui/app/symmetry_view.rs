@@ -12,7 +12,7 @@ use super::super::panes::symmetry::SymmetryPane;
 use super::super::panes::symmetry::{Laid, Section, stages};
 use super::super::prompt::{Prompt, Purpose};
 use super::{App, Job, Overlay};
-use crate::symmetry::by_hand::split_offs;
+use crate::explain::by_hand::split_offs;
 
 impl App {
     /// Why a command about representatives does nothing here: the

@@ -21,7 +21,7 @@ use super::super::engine::{Chosen, Compared, Position, StateSymmetry};
 use super::super::layout::{Column, Placement, Shown};
 use super::super::model::SymmetryAbout;
 use super::{Context, Effect, Hint, List, Pane, unanimated_hints};
-use crate::symmetry::by_hand::split_offs;
+use crate::explain::by_hand::split_offs;
 use crate::symmetry::rep::Step;
 use crate::tui::wrap::wrap_line;
 

@@ -3,14 +3,14 @@
 //! exported as Markdown, each read off the symmetry layer and put in the
 //! words the view shows.
 
+use crate::explain::compare::{Answer, Cause, Comparison, DEFAULT_CANDIDATES, Evidence};
+use crate::explain::drawing;
+use crate::explain::graph::StateGraph;
+use crate::explain::splits::{StepAccount, account};
+use crate::explain::stages::markdown::markdown;
+use crate::explain::stages::{Document, Shown, Sources, heading};
 use crate::script::Script;
 use crate::symmetry::Atom;
-use crate::symmetry::compare::{Answer, Cause, Comparison, DEFAULT_CANDIDATES, Evidence};
-use crate::symmetry::drawing;
-use crate::symmetry::graph::StateGraph;
-use crate::symmetry::splits::{StepAccount, account};
-use crate::symmetry::stages::markdown::markdown;
-use crate::symmetry::stages::{Document, Shown, Sources, heading};
 use crate::symmetry::strategy::Strategy;
 use crate::tui::engine::{
     Chosen, Compared, Parting, Position, Reply, StateSymmetry, StepWords, StrategyView, Want,
@@ -268,7 +268,7 @@ fn state_symmetry(
     symmetry: &crate::symmetry::Symmetry,
     script: &Script,
     x: crate::symmetry::Explanation,
-    variables: Vec<crate::symmetry::variables::ComponentVariables>,
+    variables: Vec<crate::explain::variables::ComponentVariables>,
     width: u16,
 ) -> StateSymmetry {
     {
@@ -320,7 +320,7 @@ fn state_symmetry(
 fn step_words(
     step: &StepAccount,
     texts: &[String],
-    variables: &[crate::symmetry::variables::ComponentVariables],
+    variables: &[crate::explain::variables::ComponentVariables],
 ) -> StepWords {
     match step {
         StepAccount::Shapes { .. } => StepWords::default(),

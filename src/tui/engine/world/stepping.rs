@@ -3,10 +3,10 @@
 //! the two related by the permutation σ.
 
 use crate::eval::EvalResult;
+use crate::explain::walk::{Mirrored, Settled};
 use crate::lts::animator::{Taken, kind_of};
 use crate::process::EventId;
 use crate::symmetry::Permutation;
-use crate::symmetry::walk::{Mirrored, Settled};
 use crate::tui::engine::{NONE, Position, Step};
 use crate::tui::model::Stepper;
 

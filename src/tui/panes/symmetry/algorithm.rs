@@ -9,9 +9,9 @@ use super::cut::Cut;
 use super::representative::unique_line;
 use super::stages;
 use super::table::{Legend, Table, n_value_table};
+use crate::explain::stages::{SIZES_JOINED_BY, stage_sizes};
 use crate::symmetry::perm::pairs_text;
 use crate::symmetry::rep::{NValue, Step};
-use crate::symmetry::stages::{SIZES_JOINED_BY, stage_sizes};
 use crate::tui::config::Theme;
 use crate::tui::engine::{Chosen, StateSymmetry};
 

@@ -11,7 +11,7 @@ use crate::tui::wrap::wrap_line;
 /// The state as a graph: components in their cells' colours (and
 /// marked with their cell's number), references as arrows.
 pub(super) fn graph(theme: &Theme, x: &StateSymmetry, width: usize) -> Vec<Line<'static>> {
-    use crate::symmetry::drawing::Role;
+    use crate::explain::drawing::Role;
     let legend = Line::styled(
         "each component with its final cell; an arrow where a variable holds another \
          component's identity (next=me); shared values listed below",

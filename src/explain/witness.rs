@@ -19,8 +19,8 @@
 //! own). Relations through a component's identity (its `next` naming a
 //! node by its `me`) come first, as a teacher would say them.
 
-use super::spec::Atom;
 use super::variables::ComponentVariables;
+use crate::symmetry::spec::Atom;
 
 /// A relation of one component to the state it is in.
 #[derive(Debug, Clone, PartialEq, Eq)]

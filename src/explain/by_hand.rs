@@ -11,10 +11,10 @@ use crate::process::Processes;
 use crate::script::Script;
 
 use super::compare::Comparison;
-use super::perm::{Permutation, permutation_lines};
-use super::rep::{Step, Trace};
-use super::spec::Symmetry;
-use super::system::{Explanation, SystemSymmetry};
+use crate::symmetry::perm::{Permutation, permutation_lines};
+use crate::symmetry::rep::{Step, Trace};
+use crate::symmetry::spec::Symmetry;
+use crate::symmetry::system::{Explanation, SystemSymmetry};
 
 /// One state's algorithm both ways: on its own, and with step 3 by hand.
 #[derive(Debug, Clone)]

@@ -17,9 +17,9 @@
 use crate::lts::machine::Machine;
 use crate::process::Processes;
 
-use super::spec::Atom;
-use super::system::SystemSymmetry;
 use super::variables::ComponentVariables;
+use crate::symmetry::spec::Atom;
+use crate::symmetry::system::SystemSymmetry;
 
 /// A state's multigraph, with a cell per component for colouring.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -157,7 +157,7 @@ impl StateGraph {
 
 impl SystemSymmetry {
     /// The graph of `row`, its components in their cells of `cells` (a
-    /// step's partition, or [`super::rep::Trace::final_cells`]).
+    /// step's partition, or [`crate::symmetry::rep::Trace::final_cells`]).
     pub fn graph(
         &mut self,
         machine: &Machine,

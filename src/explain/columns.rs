@@ -2,12 +2,12 @@
 //! n-value table (Example 37): entry `n_{i,j,k}` of a component counts
 //! the components of cell `j` whose variable `k` holds the value of the
 //! component's variable `i`, written `me→c2.next` (variable `me`, cell
-//! 2's `next`). The layout is [`super::rep::n_value_entries`], the one
+//! 2's `next`). The layout is [`crate::symmetry::rep::n_value_entries`], the one
 //! the algorithm prints its n-values in.
 
-use super::rep::n_value_entries;
-use super::spec::Atom;
 use super::variables::ComponentVariables;
+use crate::symmetry::rep::n_value_entries;
+use crate::symmetry::spec::Atom;
 
 /// One entry of an n-value: `n_{i,j,k}`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,7 +37,7 @@ impl Column {
 
 /// The columns of the n-values of one cell's components (they share a
 /// shape, so they share the layout), grouped by variable `i` as
-/// [`super::rep::NValue::groups`] is.
+/// [`crate::symmetry::rep::NValue::groups`] is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CellColumns {
     pub cell: usize,

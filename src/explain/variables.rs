@@ -3,7 +3,7 @@
 //! the component's identity (Definition 46).
 //!
 //! Names come from the same walk as the algorithm's labels
-//! ([`super::label::Labeller::read`]), so the `i`-th name is always that
+//! ([`crate::symmetry::label::Labeller::read`]), so the `i`-th name is always that
 //! of the `i`-th variable the algorithm compares: a process's parameters
 //! by their names (`me`, `datum`, `next` for `Node(me, datum, next)`),
 //! the parts of tuples, dotted values and sequences with a positional
@@ -16,9 +16,9 @@ use crate::lts::machine::Machine;
 use crate::process::{ProcId, Processes, Term};
 use crate::script::Script;
 
-use super::SystemSymmetry;
-use super::label::{Part, Reading};
-use super::spec::Atom;
+use crate::symmetry::SystemSymmetry;
+use crate::symmetry::label::{Part, Reading};
+use crate::symmetry::spec::Atom;
 
 /// One distinguished variable of a component state.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -15,9 +15,9 @@
 use std::collections::BTreeMap;
 
 use super::columns::{CellColumns, Column, columns};
-use super::rep::{NValue, Step, Trace};
 use super::variables::ComponentVariables;
 use super::witness::{self, Witness};
+use crate::symmetry::rep::{NValue, Step, Trace};
 
 /// What one step of the algorithm did, explained.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -20,7 +20,7 @@
 //!   (Definition 46), or values the algorithm does not read;
 //! - **undecided** when the search's allowance ran out (never a hang).
 //!
-//! The search ([`super::matching`]) pairs components within
+//! The search ([`crate::symmetry::matching`]) pairs components within
 //! corresponding cells of the partitions steps 1–2 built, under one
 //! consistent map of values; it then tries the ways to complete that
 //! map on the values it leaves open that can matter (values hidden in
@@ -37,14 +37,14 @@ use crate::lts::machine::Machine;
 use crate::process::Processes;
 
 use super::columns::{Column, columns};
-use super::matching::{Allowance, MatchOutcome, Matcher, Side};
-use super::perm::Permutation;
-use super::rep::{NValue, OwnedInput, Step, Trace};
-use super::spec::Atom;
 use super::splits::{Relation, count_phrase, subject};
-use super::system::{Explanation, SystemSymmetry};
 use super::variables::ComponentVariables;
 use super::witness::tell_apart;
+use crate::symmetry::matching::{Allowance, MatchOutcome, Matcher, Side};
+use crate::symmetry::perm::Permutation;
+use crate::symmetry::rep::{NValue, OwnedInput, Step, Trace};
+use crate::symmetry::spec::Atom;
+use crate::symmetry::system::{Explanation, SystemSymmetry};
 
 /// How many candidates a comparison may try by default (partners tried
 /// while pairing components, and whole permutations checked).

@@ -14,8 +14,8 @@ use crate::eval::EvalResult;
 use crate::lts::machine::{Machine, Moves};
 use crate::process::{EventId, Processes};
 
-use super::perm::Permutation;
-use super::system::SystemSymmetry;
+use crate::symmetry::perm::Permutation;
+use crate::symmetry::system::SystemSymmetry;
 
 /// A move seen through a permutation: its event, the event a τ hid (if
 /// known) and its target, each permuted.

@@ -1,7 +1,7 @@
 //! The comparison's unit tests.
 
 use super::*;
-use crate::symmetry::variables::Variable;
+use crate::explain::variables::Variable;
 
 /// An explanation whose trace is `steps`, for the cause alone.
 fn explained(steps: Vec<Step>, unique_identities: bool) -> Explanation {

@@ -19,10 +19,10 @@ pub mod svg;
 use crate::script::Script;
 
 use super::graph::StateGraph;
-use super::perm::alpha_text;
-use super::rep::{NValue, Step, Trace};
 use super::splits::StepAccount;
-use super::{Explanation, Symmetry};
+use crate::symmetry::perm::alpha_text;
+use crate::symmetry::rep::{NValue, Step, Trace};
+use crate::symmetry::{Explanation, Symmetry};
 
 /// Everything the stages show, in words and numbers.
 #[derive(Debug, Clone, PartialEq)]

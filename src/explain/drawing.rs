@@ -453,8 +453,8 @@ fn dot_legend(colours: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::explain::variables::{ComponentVariables, Variable};
     use crate::symmetry::spec::Atom;
-    use crate::symmetry::variables::{ComponentVariables, Variable};
 
     /// A component whose variables are `(name, type, value)`, the first
     /// its identity when `identity`.

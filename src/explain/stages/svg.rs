@@ -24,7 +24,7 @@
 use std::f64::consts::PI;
 
 use super::{CellColour, Document, PERMUTATION_EXPLAINED, Shown, Stage};
-use crate::symmetry::palette::{NO_CELL, cell_colours};
+use crate::explain::palette::{NO_CELL, cell_colours};
 
 /// The picture's width in pixels.
 const WIDTH: f64 = 1280.0;
