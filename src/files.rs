@@ -30,3 +30,17 @@ pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result
         }
     }
 }
+
+/// `path` as a person in the current directory would type it: relative
+/// to that directory when it lies under it (an export names the script
+/// without the machine's absolute paths), else as it is.
+pub fn relative(path: impl AsRef<std::path::Path>) -> String {
+    let path = path.as_ref();
+    std::env::current_dir()
+        .ok()
+        .and_then(|here| path.strip_prefix(here).ok())
+        .filter(|rest| !rest.as_os_str().is_empty())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}

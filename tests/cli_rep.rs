@@ -677,6 +677,40 @@ fn explore_in_automatic_mode_says_what_it_left_out() {
 }
 
 #[test]
+fn a_path_by_move_numbers_reaches_the_state_the_animator_numbers() {
+    // At the start the stack offers only τs (a thread taking the lock):
+    // the second is thread T1's; then its first move reads the top. The
+    // heading gives each τ with the event it hides, as the animator does.
+    let one = rep_text(&["models/liststack.csp", "--path", "2"]);
+    assert!(one.contains("after      τ ‹lock.T1›\n"), "{one}");
+    let two = rep_text(&["models/liststack.csp", "--path", "2,1"]);
+    assert!(
+        two.contains("after      τ ‹lock.T1›, τ ‹getTop.T1.Null›\n"),
+        "{two}"
+    );
+    // Not the state `--after` with no events gives: the initial one.
+    assert_ne!(one, rep_text(&["models/liststack.csp"]));
+    // A move the state does not have; the path and --after together.
+    rep(&["models/liststack.csp", "--path", "2,99"])
+        .code(2)
+        .stderr(predicate::str::contains(
+            "error: --path: step 2 asks for move 99, but the state after moves 2 of System has",
+        ));
+    rep(&["models/liststack.csp", "--path", "0"])
+        .code(2)
+        .stderr(predicate::str::contains("step 1 asks for move 0"));
+    rep(&[
+        "models/liststack.csp",
+        "--path",
+        "1",
+        "--after",
+        "push.T0.A",
+    ])
+    .code(2)
+    .stderr(predicate::str::contains("cannot be used with"));
+}
+
+#[test]
 fn bad_requests_are_diagnostics_with_exit_two() {
     // A trace the process cannot perform: the caret at the event.
     rep(&["models/liststack.csp", "--after", "push.T1.B, pop.T0.A"])

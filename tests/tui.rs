@@ -1893,10 +1893,7 @@ fn after_opens_the_animator_at_the_state_a_trace_leads_to() {
             components.iter().any(|c| c == "Node(N1, B, N0)"),
             "{components:?}"
         );
-        assert_eq!(
-            message(&app),
-            "followed the trace: 2 events (11 steps with τ)"
-        );
+        assert_eq!(message(&app), "followed the trace: 2 events and 9 τ steps");
         // A trace the process cannot follow: the animator opens at the
         // last state reached, naming the event that cannot happen and
         // those that could.

@@ -568,7 +568,7 @@ fn one_component_and_no_distinguished_values_get_a_plain_view() {
         );
         run(&mut app, &[Command::AlgorithmNext, Command::AlgorithmNext]);
         let shown = screen(&mut app, 120, 30);
-        assert!(shown.contains("stage 2 of 3"), "{shown}");
+        assert!(shown.contains("stage 2 of 2"), "{shown}");
         assert!(shown.contains("(no distinguished value)"), "{shown}");
         run(&mut app, &[Command::Graph]);
         let shown = screen(&mut app, 120, 30);
@@ -713,7 +713,7 @@ fn the_stage_view_opens_with_the_cell_sizes_and_goes_to_a_stage_by_number() {
         let mut app = example_37();
         run(&mut app, &[Command::GoToStage]);
         match &app.overlay {
-            Some(Overlay::Prompt(prompt)) => assert_eq!(prompt.hint, "1 to 6"),
+            Some(Overlay::Prompt(prompt)) => assert_eq!(prompt.hint, "1 to 5"),
             other => panic!("no prompt: {other:?}"),
         }
         answer(&mut app, "4");
@@ -730,7 +730,7 @@ fn the_stage_view_opens_with_the_cell_sizes_and_goes_to_a_stage_by_number() {
             ),
             "{shown}"
         );
-        assert!(shown.contains("stage 4 of 6"), "{shown}");
+        assert!(shown.contains("stage 4 of 5"), "{shown}");
         insta::assert_snapshot!("stage_by_number_120x40", shown);
         let small = screen(&mut app, 80, 24);
         assert!(small.contains("[1,1,1,1,1,1]"), "{small}");
@@ -742,14 +742,14 @@ fn the_stage_view_opens_with_the_cell_sizes_and_goes_to_a_stage_by_number() {
         assert!(next.contains("1,1,1,1,1,1 → [1,1,1,1,1,1]"), "{next}");
         run(&mut app, &[Command::AlgorithmNext]);
         let last = screen(&mut app, 120, 40);
-        assert!(last.contains("stage 6 of 6"), "{last}");
+        assert!(last.contains("after stage 5: the orderings"), "{last}");
         assert!(!last.contains("[1,"), "{last}");
         // Numbers that are not stages are refused, saying which are.
         for bad in ["7", "0", "two", ""] {
             run(&mut app, &[Command::GoToStage]);
             answer(&mut app, bad);
             assert!(
-                message(&app).contains("stages 1 to 6"),
+                message(&app).contains("stages 1 to 5"),
                 "{bad}: {}",
                 message(&app)
             );
@@ -782,14 +782,22 @@ fn the_stages_are_exported_as_markdown_as_rep_writes_them() {
             format!("the stages written to {} (Markdown)", path.display())
         );
         // Byte for byte what `symcsp rep --stages --format markdown`
-        // writes for this state (its snapshot), and nothing left beside.
+        // writes for this state (its snapshot), but for the line giving
+        // the command that reproduces it, and nothing left beside.
         let written = std::fs::read_to_string(&path).unwrap();
+        let (command, rest) = reproduce_line(&written);
+        assert_eq!(
+            command,
+            "symcsp rep models/paper/example37.csp Nodes --symmetry 'NodeID, Data' --path \
+             120,13,9,38 --format markdown"
+        );
         let snapshot = std::fs::read_to_string(
             "tests/snapshots/cli_rep__example_37_exported_as_markdown.snap",
         )
         .unwrap();
         let cli = snapshot.splitn(3, "---\n").nth(2).unwrap();
-        assert_eq!(written.trim_end(), cli.trim_end());
+        assert_eq!(rest.trim_end(), cli.trim_end());
+        assert_eq!(run_rep(&command), rest);
         let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(files.len(), 1, "no temporary file is left");
         // The status line says where, at 80 columns too.
@@ -812,6 +820,118 @@ fn the_stages_are_exported_as_markdown_as_rep_writes_them() {
             message(&app)
         );
         assert!(!missing.exists());
+    });
+}
+
+/// The `reproduce` line of an export's heading (the command, Markdown's
+/// escapes undone), and the export without that line.
+fn reproduce_line(export: &str) -> (String, String) {
+    let mut command = None;
+    let mut rest = String::new();
+    for line in export.lines() {
+        match line.strip_prefix("| reproduce | ") {
+            Some(tail) => {
+                // Markdown's escapes undone.
+                let mut text = String::new();
+                let mut chars = tail.trim_end_matches(" |").chars();
+                while let Some(c) = chars.next() {
+                    text.push(if c == '\\' { chars.next().unwrap() } else { c });
+                }
+                command = Some(text);
+            }
+            None => {
+                rest.push_str(line);
+                rest.push('\n');
+            }
+        }
+    }
+    (command.expect("the export gives its command"), rest)
+}
+
+/// Runs `command` (`symcsp rep …`, words as a shell splits them:
+/// spaces, single quotes) and returns what it prints.
+fn run_rep(command: &str) -> String {
+    let mut words: Vec<String> = Vec::new();
+    let (mut word, mut quoted, mut started) = (String::new(), false, false);
+    for c in command.chars() {
+        match c {
+            '\'' => (quoted, started) = (!quoted, true),
+            ' ' if !quoted => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                }
+                started = false;
+            }
+            c => (word.push(c), started = true).0,
+        }
+    }
+    if started {
+        words.push(word);
+    }
+    assert_eq!(words[0], "symcsp", "{command}");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_symcsp"))
+        .args(&words[1..])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{command}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn an_export_after_a_tau_and_a_hand_choice_gives_the_command_that_reproduces_it() {
+    with_large_stack(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("hidden.csp");
+        // Each of three workers takes a job out of sight (a τ) before it
+        // says whose it is: the state after the second worker's τ is not
+        // the state its visible events reach first.
+        std::fs::write(
+            &script,
+            "datatype W = A | B | C\nchannel job, done : W\n\
+             Worker(w) = job.w -> done.w -> Worker(w)\n\
+             System = (||| w : W @ Worker(w)) \\ {| job |}\n",
+        )
+        .unwrap();
+        let mut app = open(Source::File(script.clone()), "System", Config::default());
+        // The second τ of the initial state (worker B's job), then B's
+        // done and A's job: τ, done.B, τ.
+        fire(&mut app, "job.B");
+        fire(&mut app, "done.B");
+        fire(&mut app, "job.A");
+        // Step 3 by hand at its first split: the next member.
+        let at_step_3 = |app: &App| {
+            laid(app, 120)
+                .lines
+                .iter()
+                .any(|l| l.to_string().starts_with("Step 3: cell"))
+        };
+        for _ in 0..10 {
+            run(&mut app, &[Command::AlgorithmNext]);
+            if at_step_3(&app) {
+                break;
+            }
+        }
+        assert!(at_step_3(&app), "{}", screen(&mut app, 120, 40));
+        run(&mut app, &[Command::ChooseMember]);
+        let out = dir.path().join("stages.md");
+        run(&mut app, &[Command::ExportStages]);
+        answer(&mut app, out.to_str().unwrap());
+        let written = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            written.contains("| after | τ ‹job.B›, done.B, τ ‹job.A› |"),
+            "{written}"
+        );
+        let (command, rest) = reproduce_line(&written);
+        assert!(command.contains(" --path 2,1,1 "), "{command}");
+        assert!(command.contains(" --choose "), "{command}");
+        // The script lies outside the current directory: the command
+        // names it by its whole path.
+        assert!(command.contains(&script.display().to_string()), "{command}");
+        assert_eq!(run_rep(&command), rest);
     });
 }
 
@@ -1001,13 +1121,14 @@ fn n_value_tables_wrap_under_their_labels_and_explain_entries_once_a_stage() {
         answer(&mut app, "2");
         let shown = screen(&mut app, 60, 30);
         // Cell 2's row goes on under its entries, clear of the labels,
-        // head and rows broken at the same column.
+        // head and rows broken at the same column: between two groups
+        // (variables), the third group whole on the next line.
         let label = " ".repeat(34);
         for line in [
-            "│  c2                              1 2 3 4 5 │ 6 7 │ 8 9 10│".to_string(),
-            format!("│{label}11 12"),
-            "│   #4  Node(N1, B, N0)            0 1 0 0 1 │ 1 0 │ 0 0  1│".to_string(),
-            format!("│{label} 1  0"),
+            "│  c2                              1 2 3 4 5 │ 6 7         │".to_string(),
+            format!("│{label}8 9 10 11 12"),
+            "│   #4  Node(N1, B, N0)            0 1 0 0 1 │ 1 0         │".to_string(),
+            format!("│{label}0 0  1  1  0"),
         ] {
             assert!(shown.contains(&line), "{line}\n{shown}");
         }
@@ -1136,13 +1257,68 @@ fn under_the_structural_group_the_view_draws_the_communication_graph() {
             assert!(shown.contains(line), "{line}\n{shown}");
         }
         insta::assert_snapshot!("structural_graph", shown);
-        // The reduced walk is by datatypes: it says where the structural
-        // group reduces instead.
-        run(&mut app, &[Command::WalkReduced]);
+        // The status bar offers only the keys that work here.
+        let bar = shown.lines().last().unwrap().to_string();
+        assert!(bar.contains("E export · S close"), "{bar}");
+        assert!(!bar.contains("next stage"), "{bar}");
+        // Each key about representatives says, in one line that fits 100
+        // columns, why it does nothing here; none opens another section.
+        for (command, says) in [
+            (Command::AlgorithmNext, "no algorithm stages here"),
+            (Command::AlgorithmBack, "no algorithm stages here"),
+            (Command::GoToStage, "no algorithm stages here"),
+            (Command::ChooseMember, "no algorithm stages here"),
+            (Command::WalkReduced, "the animator walks raw states here"),
+            (
+                Command::CycleStrategy,
+                "strategies are the datatype algorithm's",
+            ),
+            (Command::Graph, "this view is the communication graph"),
+        ] {
+            run(&mut app, &[command]);
+            assert!(app.overlay.is_none(), "{command:?}: {:?}", app.overlay);
+            let said = message(&app);
+            assert!(said.contains(says), "{command:?}: {said}");
+            assert!(said.chars().count() + 2 <= 100, "{command:?}: {said}");
+            let line = screen(&mut app, 100, 30);
+            assert!(!line.contains('…'), "{command:?}: cut\n{line}");
+        }
+        run(&mut app, &[Command::Mark, Command::Compare]);
         assert!(
-            message(&app).contains("reduces `symcsp explore` and `symcsp check`"),
+            message(&app).starts_with("nothing to compare"),
             "{}",
             message(&app)
+        );
+        // E exports the view itself.
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("structure.md");
+        run(&mut app, &[Command::ExportStages]);
+        match &app.overlay {
+            Some(Overlay::Prompt(prompt)) => assert_eq!(prompt.text(), "symcsp-structure.md"),
+            other => panic!("no prompt: {other:?}"),
+        }
+        answer(&mut app, out.to_str().unwrap());
+        assert_eq!(
+            message(&app),
+            format!(
+                "the communication structure written to {} (Markdown)",
+                out.display()
+            )
+        );
+        let written = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            written.starts_with(
+                "# The communication structure of `System`\n\n- script: models/diningring.csp\n"
+            ),
+            "{written}"
+        );
+        assert!(
+            written.contains("1 ■ Phil(0, 0, 1)  shares events with FORK(0), FORK(1)"),
+            "{written}"
+        );
+        assert!(
+            written.contains("rotation i ↦ i+1 mod 5 over {0..4}  holds"),
+            "{written}"
         );
     });
 }

@@ -236,6 +236,17 @@ enum Command {
         /// between them.
         #[arg(long, value_name = "N,N", value_delimiter = ',')]
         choose: Vec<usize>,
+        /// The exact path to the state, instead of --after: at each state
+        /// the move of that number (from 1) as the animator's Events pane
+        /// lists them, τ included (what the animator's `E` export
+        /// records).
+        #[arg(
+            long,
+            value_name = "N,N",
+            value_delimiter = ',',
+            conflicts_with = "after"
+        )]
+        path: Option<Vec<usize>>,
         /// With an export of the stages (markdown, latex, beamer, svg):
         /// only stage K (numbered
         /// from 1, as the export numbers them), a slide; the last stage
@@ -505,10 +516,12 @@ fn run_symmetry_command(command: Command, out: &mut dyn Write, err: &mut dyn Wri
             format,
             stages,
             choose,
+            path,
             stage,
             output,
         } => {
             let request = rep::Request {
+                path: path.as_deref(),
                 stages,
                 stage,
                 output: output.as_deref(),

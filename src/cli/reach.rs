@@ -11,8 +11,9 @@ use super::symmetry::{not_mappable, requested};
 use super::{EXIT_INPUT_ERROR, load, say};
 use crate::check::trace::{add_typed, follow, typed_events};
 use crate::lts::Budget;
+use crate::lts::animator::{NumberedError, walk_numbered};
 use crate::lts::machine::Machine;
-use crate::process::{EventId, Processes};
+use crate::process::Processes;
 use crate::script::Script;
 use crate::script::ir::FuncId;
 use crate::symmetry::search_system::{About, Purpose, Reduction, SearchSystem};
@@ -35,6 +36,9 @@ pub(super) struct Question<'a> {
     pub traces: Vec<(&'static str, Option<&'a str>)>,
     /// The command, for messages (`rep`).
     pub command: &'static str,
+    /// `rep --path`: the first state by the numbers of its moves, as the
+    /// animator lists them, instead of by its trace.
+    pub path: Option<&'a [usize]>,
 }
 
 /// Answers `question` with `report` (run on a large stack), printing
@@ -72,6 +76,8 @@ pub(super) struct Subject {
     pub symmetry: Reduce,
     pub strategy: Strategy,
     pub traces: Vec<Option<FuncId>>,
+    /// The first state's path by move numbers ([`Question::path`]).
+    pub path: Option<Vec<usize>>,
 }
 
 /// Resolves the process, the types and the traces, adding what the user
@@ -143,6 +149,7 @@ fn subject(loaded: &mut Loaded, question: &Question) -> Result<Subject, String> 
         symmetry,
         strategy: question.strategy,
         traces,
+        path: question.path.map(<[usize]>::to_vec),
     })
 }
 
@@ -152,8 +159,10 @@ pub(super) struct Reached<'s> {
     pub machine: Machine,
     pub system: SystemSymmetry,
     pub symmetry: Arc<Symmetry>,
-    /// Per trace: its events and the state it leads to.
-    pub states: Vec<(Vec<EventId>, Vec<u32>)>,
+    /// Per trace: its events as text (τ steps of a `--path` with the
+    /// event each hides, `τ ‹e›`, as the animator shows them) and the
+    /// state it leads to.
+    pub states: Vec<(Vec<String>, Vec<u32>)>,
 }
 
 impl Reached<'_> {
@@ -167,15 +176,44 @@ impl Reached<'_> {
     pub fn texts(&self, row: &[u32]) -> Vec<String> {
         (0..row.len()).map(|slot| self.text(row, slot)).collect()
     }
+}
 
-    /// Events as text.
-    pub fn events(&self, events: &[EventId]) -> Vec<String> {
-        events.iter().map(|&e| self.procs.show_event(e)).collect()
+/// Why `rep --path` could not be walked: a step asking for a move the
+/// state does not have, or an evaluation error.
+fn not_walked(
+    error: NumberedError,
+    path: &[usize],
+    process: &str,
+    render: &dyn Fn(&[Diagnostic]) -> String,
+) -> String {
+    match error {
+        NumberedError::NoSuchMove {
+            step,
+            number,
+            offered,
+        } => {
+            let taken: Vec<String> = path[..step].iter().map(usize::to_string).collect();
+            let state = if step == 0 {
+                "the initial state".to_string()
+            } else {
+                format!("the state after moves {}", taken.join(","))
+            };
+            format!(
+                "error: --path: step {} asks for move {number}, but {state} of {process} has {}\n",
+                step + 1,
+                match offered {
+                    0 => "none (it is stuck)".to_string(),
+                    1 => "only move 1".to_string(),
+                    n => format!("moves 1 to {n}"),
+                }
+            )
+        }
+        NumberedError::Eval(e) => render(&[e.to_diagnostic()]),
     }
 }
 
 /// Builds the machine under the subject's symmetry and performs each
-/// trace (τ steps as needed).
+/// trace (τ steps as needed), or walks the first state's `--path`.
 pub(super) fn reach<'s>(script: &'s Script, subject: &Subject) -> Result<Reached<'s>, String> {
     let render = |ds: &[Diagnostic]| render_all(ds, &script.sources);
     let eval_error = |e: crate::eval::EvalError| render(&[e.to_diagnostic()]);
@@ -218,7 +256,26 @@ pub(super) fn reach<'s>(script: &'s Script, subject: &Subject) -> Result<Reached
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut states = Vec::with_capacity(traces.len());
-    for (trace, func) in traces.into_iter().zip(&subject.traces) {
+    for (k, (trace, func)) in traces.into_iter().zip(&subject.traces).enumerate() {
+        if let (0, Some(path)) = (k, &subject.path) {
+            let (row, taken) = walk_numbered(&mut machine, &mut procs, path)
+                .map_err(|e| not_walked(e, path, &subject.process_text, &render))?;
+            let shown = taken
+                .iter()
+                .map(|t| match t.hidden {
+                    Some(hidden) => {
+                        format!(
+                            "{} ‹{}›",
+                            procs.show_event(t.event),
+                            procs.show_event(hidden)
+                        )
+                    }
+                    None => procs.show_event(t.event),
+                })
+                .collect();
+            states.push((shown, row));
+            continue;
+        }
         let (next, followed) = follow(&mut procs, machine, &trace, &Budget::default());
         machine = next;
         let followed = followed.map_err(eval_error)?;
@@ -228,7 +285,8 @@ pub(super) fn reach<'s>(script: &'s Script, subject: &Subject) -> Result<Reached
             return Err(render(&[refusal]));
         }
         let row = followed.rows.last().expect("the initial state").clone();
-        states.push((trace, row));
+        let shown = trace.iter().map(|&e| procs.show_event(e)).collect();
+        states.push((shown, row));
     }
     Ok(Reached {
         procs,

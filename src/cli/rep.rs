@@ -30,7 +30,6 @@ use crate::explain::stages::markdown::markdown;
 use crate::explain::stages::svg::svg;
 use crate::explain::stages::{self, Document, Shown, Sources, cell_sizes, uniqueness};
 use crate::explain::variables::ComponentVariables;
-use crate::process::EventId;
 use crate::script::Script;
 use crate::symmetry::perm::permutation_lines;
 use crate::symmetry::rep::Step;
@@ -88,6 +87,9 @@ pub struct Request<'a> {
     pub file: &'a Path,
     pub process: Option<&'a str>,
     pub after: Option<&'a str>,
+    /// `--path`: the state by the numbers of its moves, as the animator
+    /// lists them (τ included), instead of `after`.
+    pub path: Option<&'a [usize]>,
     pub symmetry: Option<&'a str>,
     /// `--strategy`: whose representative is shown beside the
     /// algorithm's.
@@ -131,6 +133,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         strategy: request.strategy,
         traces: vec![("<after>", request.after)],
         command: "rep",
+        path: request.path,
     };
     answer(&question, out, err, |script, subject| {
         report(script, subject, request)
@@ -177,7 +180,7 @@ fn report(script: &Script, subject: &Subject, request: &Request) -> Result<Strin
         }
         RepFormat::Json => {
             let mut object = header_json(&reached, subject);
-            object.insert("after".into(), json!(reached.events(&trace)));
+            object.insert("after".into(), json!(trace));
             if let Json::Object(rest) = one.json() {
                 object.extend(rest);
             }
@@ -331,11 +334,7 @@ the {} strategy ({})
 
 /// The lines naming the process, each state's trace (`after ...`), the
 /// types and the group.
-pub(super) fn header(
-    reached: &Reached,
-    subject: &Subject,
-    traces: &[(&str, &[crate::process::EventId])],
-) -> String {
+pub(super) fn header(reached: &Reached, subject: &Subject, traces: &[(&str, &[String])]) -> String {
     let mut out = String::new();
     for (label, text) in heading(reached, subject, traces) {
         out.push_str(&format!("{label:<10} {text}\n"));
@@ -348,11 +347,11 @@ pub(super) fn header(
 fn heading(
     reached: &Reached,
     subject: &Subject,
-    traces: &[(&str, &[crate::process::EventId])],
+    traces: &[(&str, &[String])],
 ) -> Vec<(String, String)> {
     let traces: Vec<(&str, Vec<String>)> = traces
         .iter()
-        .map(|(label, trace)| (*label, reached.events(trace)))
+        .map(|(label, trace)| (*label, trace.to_vec()))
         .collect();
     stages::heading(
         &subject.process_text,
@@ -643,7 +642,7 @@ impl<'r> One<'r> {
     fn stages(
         &self,
         subject: &Subject,
-        trace: &[EventId],
+        trace: &[String],
         export: Option<Exporting>,
     ) -> Result<String, String> {
         let reached = self.reached;

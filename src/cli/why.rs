@@ -45,6 +45,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         strategy: request.strategy,
         traces: vec![("<after>", request.after), ("<vs>", request.vs)],
         command: "why",
+        path: None,
     };
     let (budget, format) = (request.budget, request.format);
     answer(&question, out, err, |script, subject| {
@@ -292,7 +293,7 @@ impl View<'_> {
         let symmetry = &self.reached.symmetry;
         let mut object = header_json(self.reached, subject);
         let state = |one: &One, index: usize| {
-            let mut state = json!({ "after": self.reached.events(&self.reached.states[index].0) });
+            let mut state = json!({ "after": self.reached.states[index].0 });
             if let (Json::Object(state), Json::Object(rest)) = (&mut state, one.json()) {
                 state.extend(rest);
             }

@@ -213,11 +213,7 @@ impl<'s> Animator<'s> {
     pub fn compute_moves(&mut self, state: &[u32]) -> EvalResult<usize> {
         self.machine
             .moves(&mut self.procs, state, &mut self.moves)?;
-        let list = &self.moves.list;
-        self.order.clear();
-        self.order.extend(0..list.len());
-        self.order
-            .sort_by_key(|&i| (kind_of(list[i].event), list[i].event));
+        listed_order(&self.moves, &mut self.order);
         Ok(self.order.len())
     }
 
@@ -318,6 +314,66 @@ impl<'s> Animator<'s> {
         }
         Ok(taken)
     }
+}
+
+/// The order the animator lists `moves` in, into `order` (indices into
+/// `moves.list`): visible events by value, then τ, then ✓, moves with
+/// one event in the semantics' order ([`Animator::compute_moves`]).
+fn listed_order(moves: &Moves, order: &mut Vec<usize>) {
+    let list = &moves.list;
+    order.clear();
+    order.extend(0..list.len());
+    order.sort_by_key(|&i| (kind_of(list[i].event), list[i].event));
+}
+
+/// Why a path of move numbers could not be walked ([`walk_numbered`]).
+#[derive(Debug)]
+pub enum NumberedError {
+    /// Step `step` (from 0) asked for move `number` (from 1) of a state
+    /// with `offered` moves.
+    NoSuchMove {
+        step: usize,
+        number: usize,
+        offered: usize,
+    },
+    Eval(crate::eval::EvalError),
+}
+
+/// Walks `path` from `machine`'s initial state: at each state the move
+/// of that number (from 1) as the animator lists them (τ included), so
+/// that the path a user took in the animator, recorded by its numbers,
+/// leads `symcsp rep` to the same state. The state reached, and each
+/// step's event with the event it hides, if any.
+pub fn walk_numbered(
+    machine: &mut Machine,
+    procs: &mut Processes,
+    path: &[usize],
+) -> Result<(Vec<u32>, Vec<Taken>), NumberedError> {
+    let mut state = machine.initial().to_vec();
+    let (mut moves, mut order, mut next) = (Moves::default(), Vec::new(), Vec::new());
+    let mut taken = Vec::with_capacity(path.len());
+    for (step, &number) in path.iter().enumerate() {
+        machine
+            .moves(procs, &state, &mut moves)
+            .map_err(NumberedError::Eval)?;
+        listed_order(&moves, &mut order);
+        let Some(&i) = number.checked_sub(1).and_then(|k| order.get(k)) else {
+            return Err(NumberedError::NoSuchMove {
+                step,
+                number,
+                offered: order.len(),
+            });
+        };
+        let m = &moves.list[i];
+        moves.apply(m, &state, &mut next);
+        let taking_part = machine.participants(moves.changes(m));
+        taken.push(Taken {
+            event: m.event,
+            hidden: Machine::hidden_event(&taking_part, m.event),
+        });
+        std::mem::swap(&mut state, &mut next);
+    }
+    Ok((state, taken))
 }
 
 /// How an event is shown: τ and ✓ apart from visible events (and listed

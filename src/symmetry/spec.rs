@@ -576,7 +576,15 @@ impl Symmetry {
     pub fn origin_text(&self, script: &Script) -> String {
         match &self.origin {
             Origin::Assertion(span) => {
-                format!("from the assertion at {}", script.sources.location(*span))
+                // Relative to the current directory: exports carry this
+                // line, and a slide should not show the machine's paths.
+                let at = script.sources.location(*span);
+                format!(
+                    "from the assertion at {}:{}:{}",
+                    crate::files::relative(at.file),
+                    at.line,
+                    at.col
+                )
             }
             Origin::CommandLine => "from --symmetry".to_string(),
             Origin::Automatic => {

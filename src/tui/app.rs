@@ -271,8 +271,9 @@ pub struct App {
     explanation_stale: bool,
     /// Esc was pressed while the engine worked.
     cancelling: bool,
-    /// `--symmetry` was given: a problem with it is shown at once.
-    asked_symmetry: bool,
+    /// `--symmetry` as given: a problem with it is shown at once, and an
+    /// export's `rep` command line repeats it.
+    asked_symmetry: Option<String>,
     rng: fastrand::Rng,
 }
 
@@ -360,7 +361,7 @@ impl App {
             engine: Engine::start(),
             busy: None,
             cancelling: false,
-            asked_symmetry: false,
+            asked_symmetry: None,
             rng: fastrand::Rng::new(),
         };
         let panes = app.panes.ids();
@@ -382,7 +383,7 @@ impl App {
             None => (None, None),
         };
         app.session_path = session_path;
-        app.asked_symmetry = start.symmetry.is_some();
+        app.asked_symmetry.clone_from(&start.symmetry);
         app.request(
             Job::Open {
                 replaying: replay.is_some(),

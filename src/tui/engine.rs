@@ -226,12 +226,15 @@ pub enum Request {
     },
     /// Write the algorithm's stages on the state at `at` (step 3 by hand
     /// with `choices`) as Markdown to `path`, atomically; `trace` is the
-    /// walk's visible events to it, for the heading.
+    /// walk's steps to it (τ steps with the event each hides) and
+    /// `command` the `symcsp rep` command line that prints the same, for
+    /// the heading.
     Export {
         at: Position,
         choices: Vec<usize>,
         want: Want,
         trace: Vec<String>,
+        command: String,
         path: std::path::PathBuf,
     },
     /// Why do these two states have different representatives?

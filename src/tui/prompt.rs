@@ -20,6 +20,8 @@ pub enum Purpose {
     Stage,
     /// The file to export the algorithm's stages to.
     ExportStages,
+    /// The file to export the structural view to.
+    ExportStructure,
 }
 
 impl Purpose {
@@ -32,6 +34,7 @@ impl Purpose {
             Purpose::Trace => "Follow the trace (events, commas between) from the start",
             Purpose::Stage => "Go to stage",
             Purpose::ExportStages => "Export the stages as Markdown to",
+            Purpose::ExportStructure => "Export the communication structure as Markdown to",
         }
     }
 }

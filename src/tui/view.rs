@@ -14,7 +14,7 @@ use super::app::{App, Overlay};
 use super::config::{Command, PaneId};
 use super::diagnostic_wrap::wrap_diagnostic;
 use super::layout::{Layout, Region, areas};
-use super::panes::{Hint, count};
+use super::panes::{Hint, clip, count};
 use super::wrap::wrap_line;
 
 /// The smallest terminal the animator draws in.
@@ -188,9 +188,12 @@ fn message_line(app: &App, frame: &mut Frame, area: Rect) {
             theme.running,
         )
     } else {
+        // A message longer than the line ends in `…` where it is cut,
+        // never mid-word without a sign.
+        let width = usize::from(area.width);
         match &app.message {
-            Some(m) if m.error => Line::styled(format!("! {}", m.text), theme.error),
-            Some(m) => Line::raw(m.text.clone()),
+            Some(m) if m.error => clip(Line::styled(format!("! {}", m.text), theme.error), width),
+            Some(m) => clip(Line::raw(m.text.clone()), width),
             None => Line::default(),
         }
     };

@@ -177,6 +177,7 @@ impl App {
                 }
             }
             Purpose::ExportStages => self.export(text.trim()),
+            Purpose::ExportStructure => self.export_structure(text.trim()),
         }
     }
 

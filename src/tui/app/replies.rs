@@ -265,7 +265,8 @@ impl App {
                 self.problem = None;
                 // Types asked for that do not apply: said at once, not
                 // only when the symmetry view opens.
-                if let (true, Some(problem)) = (self.asked_symmetry, &animated.symmetry.problem) {
+                if let (Some(_), Some(problem)) = (&self.asked_symmetry, &animated.symmetry.problem)
+                {
                     self.overlay = Some(Overlay::Problem(format!("--symmetry: {problem}")));
                 }
                 self.install(*animated);

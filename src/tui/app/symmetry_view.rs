@@ -7,32 +7,74 @@ use std::path::PathBuf;
 use super::super::config::PaneId;
 use super::super::engine::{Request, StateSymmetry};
 use super::super::layout::{self, Settings};
+use super::super::model::Source;
 use super::super::panes::events::EventsPane;
+use super::super::panes::structure::lines as structure_lines;
 use super::super::panes::symmetry::SymmetryPane;
 use super::super::panes::symmetry::{Laid, Section, stages};
 use super::super::prompt::{Prompt, Purpose};
 use super::{App, Job, Overlay};
 use crate::explain::by_hand::split_offs;
 
+/// What a command about representatives asked for, to say why it does
+/// nothing where there are none to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Asked {
+    /// The algorithm's stages (`]`, `[`, `#`, `a`).
+    Stages,
+    /// Comparing with the marked state (`=`).
+    Compare,
+    /// The reduced walk (`W`).
+    ReducedWalk,
+    /// Another representative strategy (`y`).
+    Strategy,
+    /// The state as a graph of cells (`G`).
+    Graph,
+}
+
 impl App {
-    /// Why a command about representatives does nothing here: the
-    /// process is not symmetric (`then` goes on), or it is shown under
-    /// its structural group, which the animator draws but does not walk.
-    fn not_reducible(&self, then: &str) -> String {
-        if self
-            .walk
+    /// Why a command about representatives does nothing here, in a line
+    /// that fits the message line at 100 columns: the process is not
+    /// symmetric, or it is shown under its structural group, which the
+    /// animator draws but whose representatives (least images over the
+    /// group) have no stages.
+    fn not_reducible(&self, asked: Asked) -> &'static str {
+        match (self.structural(), asked) {
+            (true, Asked::Stages) => {
+                "no algorithm stages here: under the structural group a representative is a least \
+                 image"
+            }
+            (true, Asked::Compare) => {
+                "nothing to compare: under the structural group a representative is a least image"
+            }
+            (true, Asked::ReducedWalk) => {
+                "the animator walks raw states here; explore and check reduce by the structural \
+                 group"
+            }
+            (true, Asked::Strategy) => {
+                "strategies are the datatype algorithm's; the structural group takes least images"
+            }
+            (true, Asked::Graph) => {
+                "this view is the communication graph; G draws a state's cells under datatype \
+                 symmetry"
+            }
+            (false, Asked::ReducedWalk) => {
+                "this process is not symmetric, so it has no reduced walk"
+            }
+            (false, Asked::Strategy) => {
+                "this process is not symmetric, so it has no representatives to find"
+            }
+            (false, Asked::Stages | Asked::Compare | Asked::Graph) => {
+                "this process is not symmetric: the symmetry view says why"
+            }
+        }
+    }
+
+    /// Whether the symmetry view shows the structural group.
+    fn structural(&self) -> bool {
+        self.walk
             .as_ref()
             .is_some_and(|w| w.symmetry.structure.is_some())
-        {
-            "the animator's representatives are by datatypes; the structural group (the symmetry \
-             view draws it) reduces `symcsp explore` and `symcsp check` with --symmetry \
-             structural"
-                .to_string()
-        } else if then.starts_with("so") {
-            format!("this process is not symmetric, {then}")
-        } else {
-            format!("this process is not symmetric: {then}")
-        }
     }
 
     /// Opens the symmetry view for a command about the algorithm; why
@@ -42,7 +84,7 @@ impl App {
         // The explanation the view opened for, if it comes quickly.
         self.await_quick();
         if self.walk.as_ref().is_some_and(|w| !w.reducible) {
-            self.complain(self.not_reducible("the symmetry view says why"));
+            self.complain(self.not_reducible(Asked::Stages));
             return false;
         }
         self.walk.is_some()
@@ -94,23 +136,59 @@ impl App {
         self.request(Job::Choose, Request::Choose { at, choices, want });
     }
 
-    /// Asks for the file to export the stages to.
+    /// Asks for the file to export the stages to (under the structural
+    /// group, the view itself).
     pub(super) fn ask_export(&mut self) {
-        match &self.walk {
+        let (purpose, default) = match &self.walk {
             None => return self.complain("nothing is animated: there are no stages to export"),
+            Some(_) if self.structural() => (Purpose::ExportStructure, "symcsp-structure.md"),
             Some(w) if !w.reducible => {
                 return self.complain(
                     "this process is not symmetric: there are no stages to export (the \
                      symmetry view says why)",
                 );
             }
-            Some(_) => {}
+            Some(_) => (Purpose::ExportStages, "symcsp-stages.md"),
+        };
+        let path = match (&self.export_path, purpose) {
+            (Some(p), Purpose::ExportStages) => p.display().to_string(),
+            _ => default.to_string(),
+        };
+        self.overlay = Some(Overlay::Prompt(Prompt::new(purpose, &path)));
+    }
+
+    /// Writes the structural view, as it reads on the screen, to `path`
+    /// as Markdown: what the view shows is all there is to export of the
+    /// structural group (its representatives have no stages).
+    pub(super) fn export_structure(&mut self, path: &str) {
+        if path.is_empty() {
+            return self.complain("no file named: the structure was not exported");
         }
-        let path = self.export_path.as_ref().map_or_else(
-            || "symcsp-stages.md".to_string(),
-            |p| p.display().to_string(),
+        let Some(walk) = &self.walk else {
+            return;
+        };
+        let Some(structure) = &walk.symmetry.structure else {
+            return;
+        };
+        let lines: Vec<String> = structure_lines(&self.config.theme, structure)
+            .iter()
+            .map(|line| line.to_string())
+            .collect();
+        let text = format!(
+            "# The communication structure of `{}`\n\n- script: {}\n- shown by: the \
+             animator's symmetry view (E), under --symmetry structural\n\n```text\n{}\n```\n",
+            walk.process,
+            crate::files::relative(self.source.name()),
+            lines.join("\n").trim_end()
         );
-        self.overlay = Some(Overlay::Prompt(Prompt::new(Purpose::ExportStages, &path)));
+        let path = PathBuf::from(path);
+        match crate::files::write_atomically(&path, text.as_bytes()) {
+            Ok(()) => self.say(format!(
+                "the communication structure written to {} (Markdown)",
+                path.display()
+            )),
+            Err(e) => self.complain(format!("cannot write {}: {e}", path.display())),
+        }
     }
 
     /// Exports the stages of the state shown (with step 3 as made by
@@ -131,19 +209,75 @@ impl App {
                 (event, None) => event,
             })
             .collect();
+        let choices = self
+            .panes
+            .of_type::<SymmetryPane>()
+            .hand
+            .as_ref()
+            .map_or_else(Vec::new, |h| h.choices.clone());
+        let want = self.want();
+        let command = self.rep_command(&choices, want.reduced);
         let request = Request::Export {
             at: walk.path.current(),
-            choices: self
-                .panes
-                .of_type::<SymmetryPane>()
-                .hand
-                .as_ref()
-                .map_or_else(Vec::new, |h| h.choices.clone()),
-            want: self.want(),
+            choices,
+            want,
             trace,
+            command,
             path: PathBuf::from(path),
         };
         self.request(Job::Export, request);
+    }
+
+    /// The `symcsp rep` command line that prints the stages an export
+    /// of the current state holds: the script (relative to the current
+    /// directory), the process, `--symmetry` if it was given, the exact
+    /// path by move numbers (τ steps included) and step 3's hand
+    /// `choices` (components from 0). In the reduced walk, the raw state
+    /// is the one a command can reach: said after the command.
+    fn rep_command(&self, choices: &[usize], reduced: bool) -> String {
+        let Some(walk) = &self.walk else {
+            return String::new();
+        };
+        let file = match &self.source {
+            Source::File(path) => crate::files::relative(path),
+            Source::Builtin(model) => format!("models/{}", model.name),
+        };
+        let mut words = vec![
+            "symcsp rep".to_string(),
+            shell_word(&file),
+            shell_word(&walk.process),
+        ];
+        if let Some(types) = &self.asked_symmetry {
+            words.push(format!("--symmetry {}", shell_word(types)));
+        }
+        let numbers = |list: Vec<usize>| {
+            list.iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let moves: Vec<usize> = (1..=walk.path.position())
+            .map(|p| walk.path.step(p).choice as usize + 1)
+            .collect();
+        if !moves.is_empty() {
+            words.push(format!("--path {}", numbers(moves)));
+        }
+        if !choices.is_empty() {
+            words.push(format!(
+                "--choose {}",
+                numbers(choices.iter().map(|c| c + 1).collect())
+            ));
+        }
+        words.push("--format markdown".to_string());
+        let command = words.join(" ");
+        if reduced && walk.reduced {
+            format!(
+                "{command} (the raw state at this point; the reduced walk shows its \
+                 representative)"
+            )
+        } else {
+            command
+        }
     }
 
     /// The symmetry view laid out as it is drawn.
@@ -194,7 +328,7 @@ impl App {
         };
         if !walk.reducible {
             self.open_symmetry();
-            self.complain(self.not_reducible("the symmetry view says why"));
+            self.complain(self.not_reducible(Asked::Compare));
             return;
         }
         let here = (walk.path.current(), walk.reduced);
@@ -208,7 +342,7 @@ impl App {
         };
         if !walk.reducible {
             self.open_symmetry();
-            self.complain(self.not_reducible("so it has no reduced walk"));
+            self.complain(self.not_reducible(Asked::ReducedWalk));
             return;
         }
         if self.busy.is_some() {
@@ -243,7 +377,7 @@ impl App {
         };
         if !walk.reducible {
             self.open_symmetry();
-            self.complain(self.not_reducible("so it has no representatives to find"));
+            self.complain(self.not_reducible(Asked::Strategy));
             return;
         }
         let before = self.strategy;
@@ -313,11 +447,28 @@ impl App {
     /// Shows the symmetry view's graph, or its representative again.
     pub(super) fn toggle_graph(&mut self) {
         self.open_symmetry();
+        if self.walk.as_ref().is_some_and(|w| !w.reducible) {
+            return self.complain(self.not_reducible(Asked::Graph));
+        }
         let symmetry = self.panes.of_type_mut::<SymmetryPane>();
         symmetry.show(if symmetry.section == Section::Graph {
             Section::Representative
         } else {
             Section::Graph
         });
+    }
+}
+
+/// `word` as a shell reads it back: as it is when it holds only
+/// characters no shell treats specially, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./-,:=+@".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }

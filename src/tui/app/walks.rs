@@ -37,13 +37,20 @@ impl App {
             return;
         };
         let steps = walk.path.position();
-        let events = (1..=steps)
-            .filter(|&p| walk.path.step(p).kind == EventKind::Visible)
-            .count();
+        let count = |kind| {
+            (1..=steps)
+                .filter(|&p| walk.path.step(p).kind == kind)
+                .count()
+        };
+        let events = count(EventKind::Visible);
+        // τ steps are named only when the path took some.
+        let tau = match count(EventKind::Tau) {
+            0 => String::new(),
+            n => format!(" and {}", plural(n as u64, "τ step", "τ steps")),
+        };
         let text = format!(
-            "followed the trace: {} ({} with τ){}",
+            "followed the trace: {}{tau}{}",
             plural(events as u64, "event", "events"),
-            plural(steps as u64, "step", "steps"),
             self.back_hint()
         );
         self.say(text);

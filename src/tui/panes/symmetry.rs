@@ -89,11 +89,18 @@ struct View<'a> {
     pub keys: (&'a str, &'a str),
 }
 
-/// The stages of the algorithm a teacher steps through: the partition
-/// after step 1, after each round of step 2 and each split of step 3,
-/// then the type orderings and the permutation.
+/// The stages of the algorithm, numbered as `symcsp rep`'s exports
+/// number them: the partition after step 1, after each round of step 2
+/// and each split of step 3.
 pub fn stages(x: &StateSymmetry) -> usize {
-    x.trace.steps.len() + 1
+    x.trace.steps.len()
+}
+
+/// The pages a teacher steps through: every stage, then the type
+/// orderings and the permutation (after the last stage, not a stage of
+/// its own, as the exports close with them).
+pub fn pages(x: &StateSymmetry) -> usize {
+    stages(x) + 1
 }
 
 impl SymmetryPane {
@@ -104,13 +111,13 @@ impl SymmetryPane {
     pub fn step(&mut self, forward: bool, x: Option<&StateSymmetry>) -> Option<String> {
         let x = self.algorithm_of(x).cloned();
         let x = x.as_ref();
-        let last = x.map_or(usize::MAX, |x| stages(x) - 1);
+        let last = x.map_or(usize::MAX, |x| pages(x) - 1);
         if self.section != Section::Algorithm {
             self.section = Section::Algorithm;
             self.stage = if forward || x.is_none() { 0 } else { last };
         } else if forward {
             if self.stage >= last {
-                return Some("that was the algorithm's last stage ([ goes back)".into());
+                return Some("that was the orderings and the permutation, after the last stage ([ goes back)".into());
             }
             self.stage += 1;
         } else {
@@ -135,7 +142,7 @@ impl SymmetryPane {
             self.hand = None;
         }
         if let Some(x) = self.algorithm_of(x) {
-            self.stage = self.stage.min(stages(x) - 1);
+            self.stage = self.stage.min(pages(x) - 1);
         }
     }
 
@@ -397,8 +404,19 @@ impl Pane for SymmetryPane {
     }
 
     fn hints(&self, cx: &Context) -> Vec<Hint> {
-        if cx.walk.is_none() {
+        let Some(walk) = cx.walk else {
             return unanimated_hints(cx);
+        };
+        // Only the keys that do something here: no stages, comparisons
+        // or reduced walk without representatives.
+        if walk.symmetry.structure.is_some() {
+            return vec![
+                Hint::Key(Command::ExportStages, "export"),
+                Hint::Key(Command::ToggleSymmetry, "close"),
+            ];
+        }
+        if !walk.reducible {
+            return vec![Hint::Key(Command::ToggleSymmetry, "close")];
         }
         vec![
             Hint::Key(Command::AlgorithmNext, "next stage"),

@@ -211,15 +211,16 @@ impl WalkParts<'_, '_> {
     }
 
     /// The algorithm's stages on the state at `at` (step 3 by hand with
-    /// `choices`) as Markdown, the stages `symcsp rep --stages --format
-    /// markdown` prints; or why there is nothing to show.
+    /// `choices`) as Markdown, the stages `command` (`symcsp rep … --format
+    /// markdown`) prints, the command added to the heading; or why there
+    /// is nothing to show.
     pub(super) fn document(
         &mut self,
         at: Position,
         choices: &[usize],
         want: Want,
         process: &str,
-        trace: Vec<String>,
+        (trace, command): (Vec<String>, String),
     ) -> Result<String, String> {
         let reduced = want.reduced && at.has_reduced();
         let row = self.row(at.state(reduced), reduced);
@@ -231,8 +232,10 @@ impl WalkParts<'_, '_> {
         let accounts = account(&x.trace, &variables);
         let graph = StateGraph::new(variables, x.trace.final_cells());
         let texts = shown_components(animator, &x.state);
+        let mut lines = heading(process, &[("after", trace)], &lens.symmetry, self.script);
+        lines.push(("reproduce".to_string(), command));
         let document = Document::new(Sources {
-            heading: heading(process, &[("after", trace)], &lens.symmetry, self.script),
+            heading: lines,
             explanation: &x,
             accounts: &accounts,
             graph: &graph,

@@ -83,8 +83,9 @@ impl World {
                 choices,
                 want,
                 trace,
+                command,
                 path,
-            } => self.export(at, &choices, want, trace, path),
+            } => self.export(at, &choices, want, (trace, command), path),
             Request::Compare { marked, here } => match self.walk.as_mut() {
                 Some(walk) => walk.compare(marked, here),
                 None => Reply::Refused("nothing is animated".into()),
@@ -276,7 +277,7 @@ impl World {
         at: Position,
         choices: &[usize],
         want: Want,
-        trace: Vec<String>,
+        (trace, command): (Vec<String>, String),
         path: PathBuf,
     ) -> Reply {
         let Some(walk) = self.walk.as_mut() else {
@@ -284,7 +285,7 @@ impl World {
         };
         let process = walk.process.clone();
         let document = walk
-            .with(|ctx| ctx.document(at, choices, want, &process, trace))
+            .with(|ctx| ctx.document(at, choices, want, &process, (trace, command)))
             .0;
         Reply::Exported(document.and_then(|text| {
             crate::files::write_atomically(&path, text.as_bytes())

@@ -89,11 +89,15 @@ pub(super) fn algorithm(
 ) -> Vec<Line<'static>> {
     let total = stages(x);
     let step3 = matches!(x.trace.steps.get(stage), Some(Step::Individualise { .. }));
+    let place = if stage < total {
+        format!("stage {} of {total}", stage + 1)
+    } else {
+        format!("after stage {total}: the orderings")
+    };
     let mut lines = vec![
         Line::styled(
             format!(
-                "stage {} of {total}   (] next · [ back · # go to{} · Esc: the representative)",
-                stage + 1,
+                "{place}   (] next · [ back · # go to{} · Esc: the representative)",
                 if step3 {
                     " · a: split off another"
                 } else {
@@ -162,7 +166,7 @@ pub(super) fn algorithm(
         }
         None => lines.extend(orderings(theme, x)),
     }
-    if let Some(hand) = hand.filter(|_| step3 || stage + 1 == total) {
+    if let Some(hand) = hand.filter(|_| step3 || stage == total) {
         lines.extend(by_hand(theme, hand));
     }
     lines

@@ -75,20 +75,41 @@ fn row_gaps(widths: &[Vec<usize>]) -> Vec<(usize, usize)> {
     gaps
 }
 
-/// `row` folded at `gaps` into pieces of at most `room` characters (a
-/// column wider than that alone on its piece).
+/// `row` folded at `gaps` into pieces of at most `room` characters.
+/// A piece ends, where it can, between two groups (variables) rather
+/// than inside one, and never so that the row's last piece is a single
+/// entry alone; a column wider than `room` is alone on its piece. The
+/// choice depends only on the gaps, so every row of a table breaks at
+/// the same columns.
 fn fold_row(row: &str, gaps: &[(usize, usize)], room: usize) -> Vec<String> {
     let chars: Vec<char> = row.chars().collect();
+    let end = chars.len();
     let mut pieces = Vec::new();
     let mut start = 0;
-    while chars.len() - start > room {
-        let ahead = || gaps.iter().filter(|(at, _)| *at > start);
-        let fits = ahead().rfind(|(at, _)| at - start <= room);
-        let Some(&(at, len)) = fits.or_else(|| ahead().next()) else {
+    while end - start > room {
+        let ahead: Vec<(usize, usize)> = gaps
+            .iter()
+            .copied()
+            .filter(|&(at, _)| at > start && at - start <= room)
+            .collect();
+        // A break whose rest fits on one piece must leave more than one
+        // entry there (a gap after it).
+        let leaves_one_alone = |&(at, len): &(usize, usize)| {
+            end - (at + len) <= room && !gaps.iter().any(|&(g, _)| g > at)
+        };
+        let between_groups = |&(_, len): &(usize, usize)| len > 1;
+        let chosen = ahead
+            .iter()
+            .rev()
+            .find(|g| between_groups(g) && !leaves_one_alone(g))
+            .or_else(|| ahead.iter().rev().find(|g| !leaves_one_alone(g)))
+            .or_else(|| ahead.last())
+            .or_else(|| gaps.iter().find(|(at, _)| *at > start));
+        let Some(&(at, len)) = chosen else {
             break;
         };
         pieces.push(chars[start..at].iter().collect());
-        start = (at + len).min(chars.len());
+        start = (at + len).min(end);
     }
     pieces.push(chars[start..].iter().collect());
     pieces
@@ -243,4 +264,74 @@ fn legend_line(theme: &Theme, legend: &Legend, known: usize) -> Line<'static> {
         (_, false) => format!("entries as above, and {}", new.join(" · ")),
     };
     Line::styled(format!("        {text}"), theme.dim)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row of `groups` (each a list of entry widths) with every entry
+    /// written as its width's digit, and its gaps.
+    fn laid(groups: &[&[usize]]) -> (String, Vec<(usize, usize)>) {
+        let widths: Vec<Vec<usize>> = groups.iter().map(|g| g.to_vec()).collect();
+        let cells: Vec<String> = widths
+            .iter()
+            .flatten()
+            .map(|&w| w.to_string().repeat(w))
+            .collect();
+        (table_row(&widths, &cells), row_gaps(&widths))
+    }
+
+    #[test]
+    fn a_row_folds_between_groups_rather_than_inside_one() {
+        // Three groups of three entries: `1 1 1 │ 1 1 1 │ 1 1 1`, 21
+        // characters. At 16 a break inside the second group would fit
+        // more on the first piece; the group's boundary is taken.
+        let (row, gaps) = laid(&[&[1, 1, 1], &[1, 1, 1], &[1, 1, 1]]);
+        assert_eq!(row, "1 1 1 │ 1 1 1 │ 1 1 1");
+        assert_eq!(fold_row(&row, &gaps, 16), ["1 1 1 │ 1 1 1", "1 1 1"]);
+        assert_eq!(fold_row(&row, &gaps, 8), ["1 1 1", "1 1 1", "1 1 1"]);
+    }
+
+    #[test]
+    fn the_last_piece_is_never_one_entry_alone() {
+        // One group of six entries, 11 characters, in 9: breaking at the
+        // last gap that fits would leave the sixth entry alone.
+        let (row, gaps) = laid(&[&[1, 1, 1, 1, 1, 1]]);
+        assert_eq!(fold_row(&row, &gaps, 9), ["1 1 1 1", "1 1"]);
+        // A last group of one entry goes down with a neighbour.
+        let (row, gaps) = laid(&[&[1, 1, 1], &[1, 1], &[1]]);
+        assert_eq!(row, "1 1 1 │ 1 1 │ 1");
+        let pieces = fold_row(&row, &gaps, 12);
+        assert_eq!(pieces.len(), 2, "{pieces:?}");
+        assert_ne!(pieces[1].trim(), "1", "{pieces:?}");
+    }
+
+    #[test]
+    fn every_row_of_a_table_breaks_at_the_same_columns_and_loses_nothing() {
+        let widths = vec![vec![2, 1, 3], vec![1, 1], vec![2, 2, 2, 1]];
+        let gaps = row_gaps(&widths);
+        let rows = [
+            ["10", "1", "100", "1", "2", "12", "13", "14", "1"],
+            ["7", "", "1", "0", "0", "1", "1", "1", "0"],
+        ]
+        .map(|r| table_row(&widths, &r.map(str::to_string)));
+        for room in 4..30 {
+            let folded: Vec<Vec<String>> = rows.iter().map(|r| fold_row(r, &gaps, room)).collect();
+            let lengths = |p: &Vec<String>| p.iter().map(|s| s.chars().count()).collect::<Vec<_>>();
+            assert_eq!(lengths(&folded[0]), lengths(&folded[1]), "room {room}");
+            for (row, pieces) in rows.iter().zip(&folded) {
+                let kept: String = pieces
+                    .concat()
+                    .chars()
+                    .filter(|c| !c.is_whitespace() && *c != '│')
+                    .collect();
+                let all: String = row
+                    .chars()
+                    .filter(|c| !c.is_whitespace() && *c != '│')
+                    .collect();
+                assert_eq!(kept, all, "room {room}");
+            }
+        }
+    }
 }
