@@ -493,6 +493,7 @@ fn the_latex_exports_compile_with_the_base_packages() {
     if pgf {
         exports.push(("slides", vec!["--format", "beamer"]));
         exports.push(("slide", vec!["--format", "beamer", "--stage", "5"]));
+        exports.push(("by-hand", vec!["--format", "beamer", "--choose", "6"]));
     } else {
         eprintln!("pgf is not installed: the beamer export is not compiled here");
     }
@@ -509,6 +510,12 @@ fn the_latex_exports_compile_with_the_base_packages() {
             run.status.success() && folder.join(format!("{name}.pdf")).exists(),
             "{name}.tex does not compile:\n{}",
             String::from_utf8_lossy(&run.stdout)
+        );
+        // Nothing runs off a page's bottom: a slide's rows all show.
+        let log = std::fs::read_to_string(folder.join(format!("{name}.log"))).unwrap();
+        assert!(
+            !log.contains("Overfull \\vbox"),
+            "{name}: a page overflows\n{log}"
         );
     }
     let _ = std::fs::remove_dir_all(&folder);
@@ -1017,8 +1024,9 @@ fn step_3_by_hand_gives_the_other_representative_of_the_class() {
     ));
 }
 
-/// Issue 61: beamer slides, a frame per stage, n-value tables folded to
-/// at most eight columns.
+/// Issue 61: beamer slides, a frame per stage (a round of step 2 a
+/// frame of tables and one of what split), n-value tables folded to at
+/// most 13 columns between variables.
 #[test]
 fn beamer_gives_a_frame_per_stage_with_tables_folded() {
     let slides = example_37(&["--format", "beamer"]);
@@ -1031,19 +1039,78 @@ fn beamer_gives_a_frame_per_stage_with_tables_folded() {
             "{slides}"
         );
     }
-    // Example 37's n-values have ten entries: folded into 8 and 2.
-    let heads: Vec<&str> = slides
+    // Example 37's n-values have 22 entries over three variables (me 9,
+    // datum 4, next 9): two tables, me and datum, then next, none
+    // splitting a variable.
+    let columns = |line: &str| -> Vec<String> {
+        line.split("\\texttt{")
+            .skip(1)
+            .map(|head| head.split('}').next().unwrap().to_string())
+            .collect()
+    };
+    let variable = |head: &String| head.split("$\\to$").next().unwrap().to_string();
+    let heads: Vec<Vec<String>> = slides
         .lines()
         .filter(|l| l.starts_with("cell & component & "))
+        .map(columns)
         .collect();
     assert!(!heads.is_empty(), "{slides}");
-    for line in heads {
-        let columns = line.matches(" & ").count() - 1;
-        assert!(columns <= 8, "{line}");
+    for pair in heads.windows(2) {
+        assert!(pair[0].len() <= 13, "{:?}", pair[0]);
+        // A table going on from the one before (not a new one, which
+        // starts at me→c1.me) starts with a new variable.
+        if pair[1][0] != "me$\\to$c1.me" {
+            assert_ne!(
+                pair[0].last().map(variable),
+                pair[1].first().map(variable),
+                "{pair:?}"
+            );
+        }
     }
+    assert!(
+        heads
+            .iter()
+            .any(|h| h.len() == 13 && variable(&h[0]) == "me" && variable(&h[12]) == "datum"),
+        "{heads:?}"
+    );
     assert!(!slides.contains("adjustbox"));
     let one = example_37(&["--format", "beamer", "--stage", "2"]);
-    assert_eq!(one.matches("\\begin{frame}").count(), 1, "{one}");
+    let frames: Vec<&str> = one
+        .lines()
+        .filter(|l| l.starts_with("\\begin{frame}"))
+        .collect();
+    assert_eq!(
+        frames,
+        [
+            "\\begin{frame}[allowframebreaks]{Stage 2 of 5}",
+            "\\begin{frame}[allowframebreaks]{Stage 2 of 5, continued}"
+        ],
+        "{one}"
+    );
+}
+
+/// Issue 61: an export of step 3 by hand closes with the two
+/// representatives of one class and the permutation between them.
+#[test]
+fn an_export_with_step_3_by_hand_shows_both_representatives() {
+    let mut args = RING_AABB.to_vec();
+    args.extend(["--choose", "2", "--format", "markdown"]);
+    let page = rep_text(&args);
+    let hand = page.split("## Step 3 by hand").nth(1).expect("the section");
+    assert!(
+        hand.contains("one symmetry class, two representatives"),
+        "{hand}"
+    );
+    for format in ["latex", "beamer", "svg"] {
+        let mut args = RING_AABB.to_vec();
+        args.extend(["--choose", "2", "--format", format]);
+        let out = rep_text(&args);
+        assert!(out.contains("Step 3 by hand"), "{format}: {out}");
+    }
+    // Without --choose, no such section.
+    let mut args = RING_AABB.to_vec();
+    args.extend(["--format", "markdown"]);
+    assert!(!rep_text(&args).contains("Step 3 by hand"));
 }
 
 /// Issue 61: what step 3 splits off takes the new colour; the rest of

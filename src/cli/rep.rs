@@ -193,14 +193,14 @@ fn report(script: &Script, subject: &Subject, request: &Request) -> Result<Strin
             serde_json::to_string_pretty(&Json::Object(object)).expect("a report serialises") + "\n"
         }
         RepFormat::Dot => crate::explain::drawing::dot(&one.graph, &one.texts),
-        RepFormat::Plain => one.stages(subject, &trace, None)?,
+        RepFormat::Plain => one.stages(subject, &trace, None, None)?,
         RepFormat::Markdown | RepFormat::Latex | RepFormat::Svg | RepFormat::Beamer => {
             let export = format.export().map(|printer| Exporting {
                 printer,
                 stage: request.stage,
                 output: request.output,
             });
-            one.stages(subject, &trace, export)?
+            one.stages(subject, &trace, export, by_hand.as_ref().map(|h| h.by_hand))?
         }
     })
 }
@@ -644,10 +644,11 @@ impl<'r> One<'r> {
         subject: &Subject,
         trace: &[String],
         export: Option<Exporting>,
+        by_hand: Option<&ByHand>,
     ) -> Result<String, String> {
         let reached = self.reached;
         let traces = [("after", trace)];
-        let document = Document::new(Sources {
+        let mut document = Document::new(Sources {
             heading: heading(reached, subject, &traces),
             explanation: self.explanation,
             accounts: &self.steps,
@@ -657,6 +658,10 @@ impl<'r> One<'r> {
             symmetry: &reached.symmetry,
             script: self.script(),
         });
+        if let Some(hand) = by_hand {
+            document.by_hand =
+                hand.document_lines(|r| reached.texts(r), &reached.symmetry, self.script());
+        }
         if let Some(why) = document.nothing_to_show(&reached.symmetry) {
             return Err(format!(
                 "error: nothing to show stage by stage: {why}\n  = note: give --after a trace to a \

@@ -148,6 +148,26 @@ impl ByHand {
     /// then the permutation between them — or a line saying the choices
     /// gave the algorithm's own. `own` and `chosen` are the two
     /// representatives' components.
+    /// Step 3 by hand as an export closes with it: each split beside
+    /// the algorithm's own choice, then what came of it. `show` gives a
+    /// state's components as text.
+    pub fn document_lines(
+        &self,
+        show: impl Fn(&[u32]) -> Vec<String>,
+        symmetry: &Symmetry,
+        script: &Script,
+    ) -> Vec<String> {
+        let mut lines = self.split_lines(&show(&self.chosen.state));
+        lines.push(String::new());
+        lines.extend(self.outcome_lines(
+            &show(&self.own.representative),
+            &show(&self.chosen.representative),
+            symmetry,
+            script,
+        ));
+        lines
+    }
+
     pub fn outcome_lines(
         &self,
         own: &[String],

@@ -46,6 +46,11 @@ pub struct Document {
     pub unique: String,
     /// The state's graph (its cells those of the last stage).
     pub graph: StateGraph,
+    /// With step 3 made by hand: what each split split off both ways,
+    /// the two representatives and the permutation between them
+    /// ([`crate::explain::by_hand::ByHand::document_lines`]); empty
+    /// for the algorithm's own run. The closing shows it.
+    pub by_hand: Vec<String>,
 }
 
 /// One stage: what the algorithm did and the partition it left.
@@ -177,8 +182,11 @@ impl Stage {
     /// What came of the stage, as a line under its tables: `→ 5 cells`.
     pub fn outcome(&self) -> String {
         match self.kind {
+            // The reasons count in the cells the round read; the table
+            // after them numbers the cells it made.
             StageKind::Refine { split: true, .. } => format!(
-                "Components with different n-values split apart: {}",
+                "Components with different n-values split apart: {} (each reason names the \
+                 cells before the round)",
                 cells_counted(self.cells.len())
             ),
             StageKind::Refine { split: false, .. } => "No cell splits: step 2 is done".to_string(),
@@ -212,6 +220,9 @@ impl Stage {
 /// How to read a column's label, said once per round of step 2.
 pub const COLUMNS_EXPLAINED: &str = "A column v→cj.w counts the components of cell j whose \
      variable w holds the value of this component's variable v.";
+
+/// The title of the closing's account of step 3 made by hand.
+pub const BY_HAND: &str = "Step 3 by hand";
 
 /// What the permutation is, said above it.
 pub const PERMUTATION_EXPLAINED: &str = "The permutation maps the k-th value of each ordering \
@@ -343,6 +354,7 @@ impl Document {
             },
             unique: uniqueness(x).to_string(),
             graph: from.graph.clone(),
+            by_hand: Vec::new(),
         }
     }
 

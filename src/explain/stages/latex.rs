@@ -7,7 +7,7 @@
 //! columns, and a table wider than the page is scaled down to fit it
 //! (`\fitwidth`, defined in the preamble with graphicx alone).
 
-use super::{COLUMNS_EXPLAINED, Document, PERMUTATION_EXPLAINED, Shown, Stage};
+use super::{BY_HAND, COLUMNS_EXPLAINED, Document, PERMUTATION_EXPLAINED, Shown, Stage};
 use crate::symmetry::rep::NValue;
 
 /// The preamble every export shares: the document class, then packages
@@ -57,25 +57,31 @@ pub fn latex(doc: &Document, shown: Shown) -> String {
             k + 1,
             escape(&stage.title())
         ));
-        out.push_str(&stage_body(doc, stage, None));
+        out.push_str(&tables(doc, stage, None));
+        out.push_str(&outcome(doc, stage));
     }
     if shown.closes(doc) {
         out.push_str("\n\\subsection*{The orderings and the permutation}\n\n");
         out.push_str(&closing(doc));
+        if !doc.by_hand.is_empty() {
+            out.push_str(&format!("\n\\subsection*{{{BY_HAND}}}\n\n{}", by_hand(doc)));
+        }
     }
     out.push_str(DOCUMENT_END);
     out
 }
 
 /// The most n-value columns a beamer frame's table holds: wider tables
-/// are folded into several, each with the cell and component columns.
-const FRAME_COLUMNS: usize = 8;
+/// are folded into several, each with the cell and component columns,
+/// between two variables where they can be ([`column_parts`]).
+const FRAME_COLUMNS: usize = 13;
 
-/// Slides: a beamer frame per stage (its n-value tables folded to fit,
-/// the frame breaking onto more where it runs long), after a frame with
-/// the heading and the state beside its representative, and before one
-/// with the orderings and the permutation. One stage (`shown`) gives its
-/// frame alone (the last with the closing frame).
+/// Slides: a beamer frame per stage, after a frame with the heading and
+/// the state beside its representative, and before one with the
+/// orderings and the permutation. A round of step 2 takes two frames:
+/// its n-value tables (folded to fit), then what split and the cells
+/// after it. One stage (`shown`) gives its frames alone (the last with
+/// the closing frame).
 pub fn beamer(doc: &Document, shown: Shown) -> String {
     let mut out = preamble("beamer", "beamer");
     out.push_str(
@@ -100,24 +106,36 @@ pub fn beamer(doc: &Document, shown: Shown) -> String {
         if !shown.includes(k) {
             continue;
         }
-        out.push_str(&format!(
-            "\\begin{{frame}}[allowframebreaks]{{Stage {} of {total}}}\n\\small\n\
-             \\textbf{{{}}}\n\n",
-            k + 1,
-            escape(&stage.title())
-        ));
-        out.push_str(&stage_body(doc, stage, Some(FRAME_COLUMNS)));
-        out.push_str("\\end{frame}\n\n");
+        let title = format!("Stage {} of {total}", k + 1);
+        let heading = format!("\\textbf{{{}}}\n\n", escape(&stage.title()));
+        if stage.tables.is_empty() {
+            out.push_str(&frame(&title, &(heading + &outcome(doc, stage))));
+        } else {
+            out.push_str(&frame(
+                &title,
+                // Smaller still: the tables' upright heads are tall.
+                &(heading + "\\scriptsize\n" + &tables(doc, stage, Some(FRAME_COLUMNS))),
+            ));
+            out.push_str(&frame(&format!("{title}, continued"), &outcome(doc, stage)));
+        }
     }
     if shown.closes(doc) {
-        out.push_str(
-            "\\begin{frame}[allowframebreaks]{The orderings and the permutation}\n\\small\n",
-        );
-        out.push_str(&closing(doc));
-        out.push_str("\\end{frame}\n");
+        out.push_str(&frame("The orderings and the permutation", &closing(doc)));
+        if !doc.by_hand.is_empty() {
+            out.push_str(&frame(BY_HAND, &format!("\\scriptsize\n{}", by_hand(doc))));
+        }
     }
     out.push_str("\\end{document}\n");
     out
+}
+
+/// A beamer frame titled `title` holding `body` in small type; one that
+/// still runs long goes on on a next page rather than off the bottom.
+fn frame(title: &str, body: &str) -> String {
+    format!(
+        "\\begin{{frame}}[allowframebreaks]{{{}}}\n\\footnotesize\n{body}\\end{{frame}}\n\n",
+        escape(title)
+    )
 }
 
 /// The heading's lines and the cell sizes, stage by stage.
@@ -187,6 +205,20 @@ fn closing(doc: &Document) -> String {
     out
 }
 
+/// Step 3 by hand, when it was made so: its lines in typewriter type,
+/// spaces kept so the columns stay aligned.
+fn by_hand(doc: &Document) -> String {
+    let lines: Vec<String> = doc
+        .by_hand
+        .iter()
+        .map(|line| match line.is_empty() {
+            true => "\\medskip".to_string(),
+            false => format!("\\texttt{{{}}}\\\\", escape(line).replace(' ', "~")),
+        })
+        .collect();
+    format!("{{\\raggedright\n{}\n\\par}}\n", lines.join("\n"))
+}
+
 /// The end of the stages and of the document.
 const DOCUMENT_END: &str = "% ---- the stages: to here ----\n\\end{document}\n";
 
@@ -198,10 +230,12 @@ fn table_start(columns: &str) -> String {
     format!("\\fitwidth{{\\begin{{tabular}}{{{columns}}}\n\\toprule\n")
 }
 
-/// A stage's tables, sentences and partition; with `fold`, an n-value
-/// table of more columns is folded into tables of at most that many.
-fn stage_body(doc: &Document, stage: &Stage, fold: Option<usize>) -> String {
+/// A stage's n-value tables (none but in step 2); with `fold`, a table
+/// of more columns is folded into tables of at most that many.
+fn tables(doc: &Document, stage: &Stage, fold: Option<usize>) -> String {
     let mut out = String::new();
+    // The height the tables take on the frame's page so far, in points.
+    let mut page = 0.0;
     if !stage.tables.is_empty() {
         out.push_str(&format!("{}\n\n", escape(COLUMNS_EXPLAINED)));
     }
@@ -243,9 +277,20 @@ fn stage_body(doc: &Document, stage: &Stage, fold: Option<usize>) -> String {
             .iter()
             .map(|(_, row)| row.groups.iter().flatten().map(u32::to_string).collect())
             .collect();
-        let step = fold.unwrap_or(columns).max(1);
-        for start in (0..columns).step_by(step) {
-            let part = start..(start + step).min(columns);
+        for part in column_parts(&widths, fold.unwrap_or(columns)) {
+            // On slides, a table that would run off the page starts the
+            // next one (beamer's own breaks let a page overflow).
+            let tallest = run[0].heads.iter().flatten().collect::<Vec<_>>()[part.clone()]
+                .iter()
+                .map(|h| h.chars().count())
+                .max()
+                .unwrap_or(0);
+            let height = table_height(tallest, rows.len());
+            if fold.is_some() && page > 0.0 && page + height > FRAME_ROOM {
+                out.push_str("\\framebreak\n\n");
+                page = 0.0;
+            }
+            page += height;
             let mut spec = String::from("@{}rl");
             for c in part.clone() {
                 if c > part.start && group_of[c] != group_of[c - 1] {
@@ -271,6 +316,13 @@ fn stage_body(doc: &Document, stage: &Stage, fold: Option<usize>) -> String {
             out.push('\n');
         }
     }
+    out
+}
+
+/// What a stage did in words (what split, and why) and the cells after
+/// it. The reasons number the cells as they were before the stage.
+fn outcome(doc: &Document, stage: &Stage) -> String {
+    let mut out = String::new();
     let mark = stage.mark().map(|m| format!("{} ", escape(&m.to_string())));
     if stage.tables.is_empty() && !stage.sentences.is_empty() {
         for sentence in &stage.sentences {
@@ -290,14 +342,55 @@ fn stage_body(doc: &Document, stage: &Stage, fold: Option<usize>) -> String {
             out.push_str("\\end{itemize}\n\n");
         }
     }
-    out.push_str(&table_start("@{}rl@{}"));
-    out.push_str("cell & components \\\\\n\\midrule\n");
+    // The members wrap in their column rather than the table shrinking
+    // to fit one long line.
+    out.push_str(
+        "\\begin{tabular}{@{}rp{0.85\\linewidth}@{}}\n\\toprule\ncell & components \\\\\n\\midrule\n",
+    );
     for (j, cell) in stage.cells.iter().enumerate() {
         let members: Vec<String> = cell.iter().map(|&c| component(doc, c)).collect();
         out.push_str(&format!("{} & {} \\\\\n", j + 1, members.join(", ")));
     }
-    out.push_str(TABLE_END);
+    out.push_str("\\bottomrule\n\\end{tabular}\n");
     out
+}
+
+/// The room a slide's page gives its tables, in points: a beamer frame's
+/// text height less its title and the line explaining the columns.
+const FRAME_ROOM: f64 = 180.0;
+
+/// About how tall an n-value table is in a slide's small type, in
+/// points: its upright heads (`tallest` characters), rules and `rows`.
+fn table_height(tallest: usize, rows: usize) -> f64 {
+    3.8 * tallest as f64 + 12.0 + 9.0 * rows as f64
+}
+
+/// The n-value columns, grouped by variable with `widths` columns each,
+/// in parts of at most `most`: whole variables together where they fit,
+/// a variable wider than `most` split into parts as even as can be (so
+/// no part holds one column alone when it need not).
+fn column_parts(widths: &[usize], most: usize) -> Vec<std::ops::Range<usize>> {
+    let most = most.max(1);
+    let mut parts: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut start = 0;
+    for &width in widths.iter().filter(|&&w| w > 0) {
+        let end = start + width;
+        match parts.last_mut() {
+            Some(last) if last.end == start && end - last.start <= most => last.end = end,
+            _ if width <= most => parts.push(start..end),
+            _ => {
+                let pieces = width.div_ceil(most);
+                let mut at = start;
+                for k in 0..pieces {
+                    let size = width / pieces + usize::from(k < width % pieces);
+                    parts.push(at..at + size);
+                    at += size;
+                }
+            }
+        }
+        start = end;
+    }
+    parts
 }
 
 /// `\#3 \texttt{FreeNode(N2)}`: a component by number and state.
@@ -353,6 +446,18 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn columns_fold_between_variables_and_split_a_wide_one_evenly() {
+        // Example 37's round: me (9), datum (4), next (9) in 13 a table.
+        assert_eq!(column_parts(&[9, 4, 9], 13), [0..13, 13..22]);
+        // Narrower: each wide variable in even halves, the last half of
+        // one sharing a table with the next variable where they fit.
+        assert_eq!(column_parts(&[9, 4, 9], 8), [0..5, 5..13, 13..18, 18..22]);
+        assert_eq!(column_parts(&[2, 2, 2], 5), [0..4, 4..6]);
+        assert_eq!(column_parts(&[0, 3], 2), [0..2, 2..3]);
+        assert_eq!(column_parts(&[], 4), Vec::<std::ops::Range<usize>>::new());
+    }
 
     #[test]
     fn specials_and_symbols_are_written_as_latex_writes_them() {

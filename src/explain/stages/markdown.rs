@@ -3,7 +3,7 @@
 //! spans (they are CSP), ready to paste into a handout or to turn into
 //! slides with a Markdown slide tool.
 
-use super::{COLUMNS_EXPLAINED, Document, PERMUTATION_EXPLAINED, Shown, Stage};
+use super::{BY_HAND, COLUMNS_EXPLAINED, Document, PERMUTATION_EXPLAINED, Shown, Stage};
 
 /// The whole document.
 pub fn markdown(doc: &Document, shown: Shown) -> String {
@@ -68,6 +68,13 @@ pub fn markdown(doc: &Document, shown: Shown) -> String {
     }
     out.push_str(&format!("- components (α): {}\n", doc.alpha_text()));
     out.push_str(&format!("\nUnique: {}\n", escape(&doc.unique)));
+    if !doc.by_hand.is_empty() {
+        // Aligned columns: kept as they are.
+        out.push_str(&format!(
+            "\n## {BY_HAND}\n\n```text\n{}\n```\n",
+            doc.by_hand.join("\n").trim_end()
+        ));
+    }
     out
 }
 

@@ -23,7 +23,7 @@
 
 use std::f64::consts::PI;
 
-use super::{CellColour, Document, PERMUTATION_EXPLAINED, Shown, Stage};
+use super::{BY_HAND, CellColour, Document, PERMUTATION_EXPLAINED, Shown, Stage};
 use crate::explain::palette::{NO_CELL, cell_colours};
 
 /// The picture's width in pixels.
@@ -141,11 +141,12 @@ impl Layout {
             ((widest + 24.0) * n as f64 / (2.0 * PI)).max(90.0)
         };
         let mut centres = vec![(0.0, 0.0); n];
-        let places = doc.order.iter().enumerate().filter(|&(_, &c)| c < n);
+        let round = round_order(doc);
         if 2.0 * radius + widest <= WIDTH - 2.0 * MARGIN {
             let centre = (MARGIN + radius + widest / 2.0, radius + BOX_HEIGHT);
-            for (k, &c) in places {
-                // From the top, clockwise, in the final order.
+            for (k, &c) in round.iter().enumerate() {
+                // From the top, clockwise, each reference's ends
+                // neighbours where it can be: a ring drawn as a ring.
                 let angle = 2.0 * PI * k as f64 / n as f64 - PI / 2.0;
                 centres[c] = (
                     centre.0 + radius * angle.cos(),
@@ -166,6 +167,7 @@ impl Layout {
         // final order, left aligned, references arcs on its right (an arc
         // diagram), so none runs under a box.
         let mut rows = vec![0; n];
+        let places = doc.order.iter().enumerate().filter(|&(_, &c)| c < n);
         for (k, &c) in places {
             rows[c] = k;
             centres[c] = (MARGIN + widths[c] / 2.0, BOX_HEIGHT + k as f64 * ROW);
@@ -250,6 +252,33 @@ impl Layout {
 }
 
 /// `#3 FreeNode(N2)`.
+/// The order the components go round the circle: from the first in the
+/// algorithm's final order, along its references while they lead to a
+/// component not yet placed, then on from the next in the final order;
+/// so a list or a ring lies along the circle, its edges between
+/// neighbours and crossing none.
+fn round_order(doc: &Document) -> Vec<usize> {
+    let n = doc.texts.len();
+    let mut placed = vec![false; n];
+    let mut round = Vec::with_capacity(n);
+    for &first in doc.order.iter().filter(|&&c| c < n) {
+        let mut at = first;
+        while !placed[at] {
+            placed[at] = true;
+            round.push(at);
+            match doc
+                .graph
+                .references()
+                .find(|e| e.from == at && e.to < n && !placed[e.to])
+            {
+                Some(e) => at = e.to,
+                None => break,
+            }
+        }
+    }
+    round
+}
+
 fn label(doc: &Document, c: usize) -> String {
     format!("#{} {}", c + 1, doc.texts[c])
 }
@@ -519,6 +548,11 @@ fn closing(out: &mut String, doc: &Document, width: f64, mut y: f64) -> f64 {
     lines.extend(doc.permutation.iter().map(|l| format!("  {l}")));
     lines.push(format!("  components (α): {}", doc.alpha_text()));
     lines.extend(wrap(&format!("unique: {}", doc.unique), WRAP));
+    if !doc.by_hand.is_empty() {
+        lines.push(String::new());
+        lines.push(format!("{BY_HAND}:"));
+        lines.extend(doc.by_hand.iter().map(|l| format!("  {l}")));
+    }
     for line in lines {
         out.push_str(&text(MARGIN, y + FONT, FONT, "normal", &line));
         y += LINE;

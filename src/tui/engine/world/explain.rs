@@ -227,14 +227,20 @@ impl WalkParts<'_, '_> {
         let Stepper { animator, lens, .. } = &mut *self.stepper;
         let lens = lens.as_mut().map_err(|_| NOT_SYMMETRIC.to_string())?;
         let (machine, procs) = animator.parts_mut();
-        let x = lens.system.explain_choosing(machine, procs, &row, choices);
+        let hand = lens.system.by_hand(machine, procs, &row, choices);
         let variables = lens.system.variables(machine, procs, &row);
+        let show = |r: &[u32]| shown_components(animator, r);
+        let by_hand = match choices.is_empty() {
+            true => Vec::new(),
+            false => hand.document_lines(show, &lens.symmetry, self.script),
+        };
+        let x = hand.chosen;
         let accounts = account(&x.trace, &variables);
         let graph = StateGraph::new(variables, x.trace.final_cells());
         let texts = shown_components(animator, &x.state);
         let mut lines = heading(process, &[("after", trace)], &lens.symmetry, self.script);
         lines.push(("reproduce".to_string(), command));
-        let document = Document::new(Sources {
+        let mut document = Document::new(Sources {
             heading: lines,
             explanation: &x,
             accounts: &accounts,
@@ -244,6 +250,7 @@ impl WalkParts<'_, '_> {
             symmetry: &lens.symmetry,
             script: self.script,
         });
+        document.by_hand = by_hand;
         match document.nothing_to_show(&lens.symmetry) {
             Some(why) => Err(format!("nothing to export stage by stage: {why}")),
             None => Ok(markdown(&document, Shown::All)),
