@@ -19,11 +19,20 @@ struct Session {
 
 impl Session {
     fn start(args: &[&str], config_dir: &std::path::Path) -> Session {
+        Session::start_sized(args, config_dir, (140, 40))
+    }
+
+    /// [`Session::start`] in a terminal `cols` × `rows`.
+    fn start_sized(
+        args: &[&str],
+        config_dir: &std::path::Path,
+        (cols, rows): (u16, u16),
+    ) -> Session {
         let pty = native_pty_system();
         let pair = pty
             .openpty(PtySize {
-                rows: 40,
-                cols: 140,
+                rows,
+                cols,
                 pixel_width: 0,
                 pixel_height: 0,
             })
@@ -40,8 +49,8 @@ impl Session {
         let mut reader = pair.master.try_clone_reader().unwrap();
         let writer = pair.master.take_writer().unwrap();
         let screen = Arc::new(Mutex::new(vt100::Parser::new(
-            NonZeroU16::new(40).unwrap(),
-            NonZeroU16::new(140).unwrap(),
+            NonZeroU16::new(rows).unwrap(),
+            NonZeroU16::new(cols).unwrap(),
             0,
         )));
         let feed = screen.clone();
@@ -114,6 +123,14 @@ impl Session {
             assert!(Instant::now() < deadline, "no `{text}`: {}", self.text());
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    /// A key that the terminal sends as several bytes (an arrow), in
+    /// one write, as a terminal sends it.
+    fn sequence(&mut self, bytes: &str) {
+        self.writer.write_all(bytes.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(40));
     }
 
     fn keys(&mut self, keys: &str) {
@@ -358,6 +375,94 @@ fn after_opens_at_a_state_by_name_and_the_prompt_follows_another_trace() {
     session.keys("push.T1.B, push.T0.A\r");
     let screen = session.wait_for("followed the trace: 2 events");
     assert!(screen.contains("Node(N1, A, N0)"), "{screen}");
+    session.keys("q");
+    session.exit();
+}
+
+/// The screen's row `row` (from 0) as text.
+fn row(screen: &str, row: usize) -> &str {
+    screen.lines().nth(row).unwrap_or("")
+}
+
+#[test]
+fn the_trace_prompt_at_100_by_30_opens_empty_and_scrolls_with_the_cursor() {
+    let config = tempfile::tempdir().unwrap();
+    let mut session = Session::start_sized(&["models/liststack.csp"], config.path(), (100, 30));
+    session.wait_for("Events");
+    // Longer than the line: ten events, 109 characters.
+    let trace = "push.T0.A, pop.T0.A, push.T1.B, pop.T1.B, push.T0.A, pop.T0.A, push.T1.B, \
+                 pop.T1.B, push.T0.B, pop.T0.B";
+    assert!(trace.len() > 100);
+    session.keys(">");
+    let screen = session.wait_for("Follow the trace");
+    // It opens empty: the cursor right after the question.
+    let prompt = screen
+        .lines()
+        .find(|l| l.starts_with("Follow the trace"))
+        .unwrap()
+        .to_string();
+    assert!(
+        prompt.starts_with("Follow the trace (events, commas between) from the start: ▏"),
+        "{prompt}"
+    );
+    session.keys(trace);
+    // The end of what is typed is on the screen, by the cursor; the
+    // beginning, cut, is marked.
+    let screen = session.wait_for("push.T0.B, pop.T0.B▏");
+    let prompt = screen
+        .lines()
+        .find(|l| l.starts_with("Follow the trace"))
+        .unwrap();
+    assert!(prompt.contains('…'), "{prompt}");
+    assert!(prompt.chars().count() <= 100, "{prompt}");
+    session.keys("\r");
+    session.wait_for("followed the trace: 10 events");
+    // Again: empty, the trace walked one Up away, its end in sight.
+    session.keys(">");
+    let screen = session.wait_for("Follow the trace");
+    assert!(screen.contains("from the start: ▏"), "{}", row(&screen, 28));
+    session.sequence("\x1b[A");
+    session.wait_for("push.T0.B, pop.T0.B▏");
+    session.keys("\x1b");
+    session.keys("q");
+    session.exit();
+}
+
+#[test]
+fn the_structural_view_keys_in_a_real_terminal() {
+    let config = tempfile::tempdir().unwrap();
+    let out = config.path().join("structure.md");
+    let mut session = Session::start_sized(
+        &["models/diningring.csp", "--symmetry", "structural"],
+        config.path(),
+        (100, 30),
+    );
+    session.wait_for("Events");
+    session.keys("S");
+    let screen = session.wait_for("Symmetry — the communication structure");
+    // The status bar offers the keys that work here, and no others.
+    let bar = screen.lines().last().unwrap().to_string();
+    assert!(bar.contains("E export · S close"), "{bar}");
+    assert!(!bar.contains("next stage"), "{bar}");
+    // Keys about the algorithm's stages say, whole, why there are none.
+    session.keys("]");
+    session.wait_for(
+        "! no algorithm stages here: under the structural group a representative is a least image",
+    );
+    session.keys("W");
+    session.wait_for("! the animator walks raw states here");
+    // E writes the view.
+    session.keys("E");
+    session.wait_for("Export the communication structure as Markdown to");
+    session.keys("\x15");
+    session.keys(out.to_str().unwrap());
+    session.keys("\r");
+    session.wait_for("the communication structure written to");
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        written.contains("components, by orbit (2 orbits)"),
+        "{written}"
+    );
     session.keys("q");
     session.exit();
 }
