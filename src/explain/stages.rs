@@ -154,7 +154,7 @@ pub fn stage_sizes(trace: &Trace) -> Vec<String> {
 pub const SIZES_JOINED_BY: &str = " → ";
 
 /// One partition's cell sizes: `2,3,1`.
-fn sizes(cells: &[Vec<usize>]) -> String {
+pub(super) fn sizes(cells: &[Vec<usize>]) -> String {
     let sizes: Vec<String> = cells.iter().map(|c| c.len().to_string()).collect();
     sizes.join(",")
 }

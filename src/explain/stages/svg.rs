@@ -23,7 +23,7 @@
 
 use std::f64::consts::PI;
 
-use super::{BY_HAND, CellColour, Document, PERMUTATION_EXPLAINED, Shown, Stage};
+use super::{BY_HAND, CellColour, Document, PERMUTATION_EXPLAINED, SIZES_JOINED_BY, Shown, Stage};
 use crate::explain::palette::{NO_CELL, cell_colours};
 
 /// The picture's width in pixels.
@@ -47,32 +47,29 @@ pub fn svg(doc: &Document, shown: Shown) -> String {
     let layout = Layout::new(doc);
     let mut body = String::new();
     let mut y = MARGIN;
-    body.push_str(&text(
-        MARGIN,
-        y + TITLE,
-        TITLE,
-        "bold",
-        "The representative algorithm, stage by stage",
-    ));
-    y += TITLE + 14.0;
-    // Labels in a column of their own: blanks are not a way to align
-    // text every SVG reader honours.
-    let value_x = MARGIN + 11.0 * CHAR;
-    for (label, value) in &doc.heading {
-        body.push_str(&text(MARGIN, y + FONT, FONT, "normal", label));
-        for line in wrap(value, WRAP - 11) {
-            body.push_str(&text(value_x, y + FONT, FONT, "normal", &line));
-            y += LINE;
+    match shown {
+        Shown::All => y = heading(&mut body, doc, y),
+        // A slide of one stage: the room is the drawing's; one line says
+        // whose stages these are and where this one stands among them.
+        Shown::Stage(k) => {
+            let process = doc.heading.first().map_or("", |(_, p)| p.as_str());
+            let sizes: Vec<String> = doc
+                .stages
+                .iter()
+                .enumerate()
+                .map(|(j, stage)| match j == k {
+                    true => format!("[{}]", super::sizes(&stage.cells)),
+                    false => super::sizes(&stage.cells),
+                })
+                .collect();
+            let line = format!("{process} · cell sizes {}", sizes.join(SIZES_JOINED_BY));
+            for line in wrap(&line, WRAP) {
+                body.push_str(&text(MARGIN, y + FONT, FONT, "normal", &line));
+                y += LINE;
+            }
+            y += 10.0;
         }
     }
-    body.push_str(&text(
-        MARGIN,
-        y + FONT,
-        FONT,
-        "normal",
-        &format!("cell sizes, stage by stage: {}", doc.summary()),
-    ));
-    y += LINE + 10.0;
     let total = doc.stages.len();
     let colours = doc.colours();
     let palette = cell_colours(
@@ -102,6 +99,38 @@ pub fn svg(doc: &Document, shown: Shown) -> String {
         w = layout.width,
         h = (y + MARGIN).ceil()
     )
+}
+
+/// The whole export's heading from `y`: the title, the process, the
+/// trace, the types and the group, and the cell sizes stage by stage;
+/// where the next panel starts.
+fn heading(body: &mut String, doc: &Document, mut y: f64) -> f64 {
+    body.push_str(&text(
+        MARGIN,
+        y + TITLE,
+        TITLE,
+        "bold",
+        "The representative algorithm, stage by stage",
+    ));
+    y += TITLE + 14.0;
+    // Labels in a column of their own: blanks are not a way to align
+    // text every SVG reader honours.
+    let value_x = MARGIN + 11.0 * CHAR;
+    for (label, value) in &doc.heading {
+        body.push_str(&text(MARGIN, y + FONT, FONT, "normal", label));
+        for line in wrap(value, WRAP - 11) {
+            body.push_str(&text(value_x, y + FONT, FONT, "normal", &line));
+            y += LINE;
+        }
+    }
+    body.push_str(&text(
+        MARGIN,
+        y + FONT,
+        FONT,
+        "normal",
+        &format!("cell sizes, stage by stage: {}", doc.summary()),
+    ));
+    y + LINE + 10.0
 }
 
 /// Where each component's box sits (its centre), relative to the top
