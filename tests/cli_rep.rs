@@ -387,7 +387,8 @@ fn svg_slides_keep_each_cell_s_colour_and_mark_what_split_off() {
         before = now;
     }
     // Stage 2 splits {#1, #2, #4}: two of them take new colours; stage 4
-    // splits the free nodes: #6 does.
+    // (step 3) splits #3 off the free nodes: the member split off takes
+    // the new colour, even of two.
     let stage_2 = boxes(&example_37(&["--format", "svg", "--stage", "2"]));
     assert_eq!(stage_2.iter().filter(|(_, _, new)| *new).count(), 2);
     let stage_4 = boxes(&example_37(&["--format", "svg", "--stage", "4"]));
@@ -397,7 +398,7 @@ fn svg_slides_keep_each_cell_s_colour_and_mark_what_split_off() {
             .filter(|(_, _, new)| *new)
             .map(|b| b.0)
             .collect::<Vec<_>>(),
-        [6]
+        [3]
     );
 }
 

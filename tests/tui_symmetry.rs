@@ -1283,7 +1283,14 @@ fn under_the_structural_group_the_view_draws_the_communication_graph() {
             let line = screen(&mut app, 100, 30);
             assert!(!line.contains('…'), "{command:?}: cut\n{line}");
         }
-        run(&mut app, &[Command::Mark, Command::Compare]);
+        // A mark is for =: both say there is nothing to compare.
+        run(&mut app, &[Command::Mark]);
+        assert!(
+            message(&app).starts_with("nothing to compare"),
+            "{}",
+            message(&app)
+        );
+        run(&mut app, &[Command::Compare]);
         assert!(
             message(&app).starts_with("nothing to compare"),
             "{}",

@@ -72,10 +72,11 @@ pub enum StageKind {
     Shapes,
     /// A round of step 2 (from 1), and whether it split a cell.
     Refine { round: usize, split: bool },
-    /// Step 3, with whether the cell was fully symmetric (Definition 49;
-    /// `None`: undecided).
-    /// and whether the member split off was chosen by hand.
+    /// Step 3: the member it split off, whether the cell was fully
+    /// symmetric (Definition 49; `None`: undecided) and whether the
+    /// member was chosen by hand.
     Individualise {
+        split_off: usize,
         fully_symmetric: Option<bool>,
         by_hand: bool,
     },
@@ -300,6 +301,7 @@ impl Document {
                 },
                 (
                     Step::Individualise {
+                        component,
                         fully_symmetric,
                         by_hand,
                         ..
@@ -307,6 +309,7 @@ impl Document {
                     StepAccount::Individualise(split),
                 ) => Stage {
                     kind: StageKind::Individualise {
+                        split_off: *component,
                         fully_symmetric: *fully_symmetric,
                         by_hand: *by_hand,
                     },
@@ -381,14 +384,22 @@ impl Document {
                     .collect(),
             };
             // Of a cell's parts, the largest (the first of equals) keeps
-            // its colour: what step 3 splits off is one member, and the
-            // rest is still the cell.
+            // its colour; at step 3 the rest of the cell keeps it, and the
+            // member split off is the new part, even out of two.
             let keeps = |j: usize| {
                 let size = |i: usize| stage.cells[i].len();
-                parents[j].is_some()
-                    && (0..parents.len())
-                        .filter(|&i| i != j && parents[i] == parents[j])
-                        .all(|i| size(i) < size(j) || (size(i) == size(j) && i > j))
+                let siblings =
+                    || (0..parents.len()).filter(|&i| i != j && parents[i] == parents[j]);
+                match stage.kind {
+                    StageKind::Individualise { split_off, .. } if siblings().next().is_some() => {
+                        !stage.cells[j].contains(&split_off)
+                    }
+                    _ => {
+                        parents[j].is_some()
+                            && siblings()
+                                .all(|i| size(i) < size(j) || (size(i) == size(j) && i > j))
+                    }
+                }
             };
             let mut colours = Vec::with_capacity(parents.len());
             for (j, &parent) in parents.iter().enumerate() {
@@ -433,10 +444,19 @@ impl Document {
                 "Step 3: split off a member {times}, each of a fully symmetric cell (the \
                  choice could not matter)"
             ),
-            n => format!(
-                "Step 3: split off a member {times}; {n} of its cells not known to be fully \
-                 symmetric (the choice may matter)"
-            ),
+            n => {
+                let not = splits.iter().filter(|s| s.mark() == Some('✗')).count();
+                // Said as the split's own sentence says it: "not fully
+                // symmetric" where that is known, "not known" where not.
+                let which = match (not, n - not) {
+                    (_, 0) => format!("{n} of its cells not fully symmetric"),
+                    (0, _) => format!("{n} of its cells not known to be fully symmetric"),
+                    (a, b) => {
+                        format!("{a} of its cells not fully symmetric and {b} not known to be")
+                    }
+                };
+                format!("Step 3: split off a member {times}; {which} (the choice may matter)")
+            }
         }
     }
 

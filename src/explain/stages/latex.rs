@@ -86,6 +86,7 @@ pub fn beamer(doc: &Document, shown: Shown) -> String {
     let mut out = preamble("beamer", "beamer");
     out.push_str(
         "\\setbeamertemplate{navigation symbols}{}\n\
+         \\setbeamertemplate{frametitle continuation}{}\n\
          \\begin{document}\n",
     );
     if shown == Shown::All {

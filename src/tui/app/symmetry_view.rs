@@ -322,15 +322,15 @@ impl App {
         let Some(walk) = &self.walk else {
             return;
         };
-        let Some(marked) = walk.mark.as_ref().map(|m| (m.at, m.reduced)) else {
-            self.complain("mark a state first (m), then go to another and press =");
-            return;
-        };
         if !walk.reducible {
             self.open_symmetry();
             self.complain(self.not_reducible(Asked::Compare));
             return;
         }
+        let Some(marked) = walk.mark.as_ref().map(|m| (m.at, m.reduced)) else {
+            self.complain("mark a state first (m), then go to another and press =");
+            return;
+        };
         let here = (walk.path.current(), walk.reduced);
         self.request(Job::Compare, Request::Compare { marked, here });
     }
@@ -435,6 +435,10 @@ impl App {
 
     /// Marks the current state, to compare others with.
     pub(super) fn mark(&mut self) {
+        // A mark is for `=`, which has nothing to compare here.
+        if self.walk.as_ref().is_some_and(|w| !w.reducible) {
+            return self.complain(self.not_reducible(Asked::Compare));
+        }
         if let Some(walk) = &mut self.walk {
             walk.mark_here();
             let p = walk.path.position();
