@@ -1173,3 +1173,51 @@ fn a_session_that_is_not_one_is_an_error_in_the_usual_form() {
         ))
         .stderr(predicate::str::contains("at line 1, column 1:"));
 }
+
+/// Issue 62: a script with many mistakes shows the first 20, as FDR's
+/// front end stops after about twenty, and says how many more there are;
+/// `--all-errors` (before or after the command) shows every one, and
+/// JSON always holds them all.
+#[test]
+fn a_load_shows_twenty_errors_and_counts_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("many.csp");
+    let lines: Vec<String> = (0..30).map(|i| format!("P{i} = undefined{i}")).collect();
+    std::fs::write(&script, lines.join("\n") + "\n").unwrap();
+    let errors = |args: &[&str]| {
+        let out = Command::cargo_bin("symcsp")
+            .unwrap()
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let path = script.to_str().unwrap();
+    let capped = errors(&["check", path]);
+    assert_eq!(capped.matches("\nerror: ").count() + 1, 20, "{capped}");
+    assert!(capped.contains("`undefined19` is not defined"), "{capped}");
+    assert!(!capped.contains("`undefined20`"), "{capped}");
+    assert!(
+        capped.ends_with(
+            "10 more errors not shown: the first 20 are, as FDR stops after about twenty \
+             (--all-errors shows every one)\n"
+        ),
+        "{capped}"
+    );
+    for args in [
+        ["check", path, "--all-errors"],
+        ["--all-errors", "check", path],
+    ] {
+        let all = errors(&args);
+        assert!(all.contains("`undefined29` is not defined"), "{all}");
+        assert!(!all.contains("not shown"), "{all}");
+    }
+    let out = Command::cargo_bin("symcsp")
+        .unwrap()
+        .args(["check", path, "--format", "json"])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["errors"].as_array().unwrap().len(), 30);
+}

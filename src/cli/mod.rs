@@ -60,6 +60,10 @@ struct Cli {
     /// script's scope); by default the first assertion's process.
     #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
     process: Option<String>,
+    /// Show every error of a script that does not load, not only the
+    /// first 20 (FDR's front end stops after about twenty).
+    #[arg(long, global = true)]
+    all_errors: bool,
     /// Reopen a session saved from the animator (model, process, trace).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["file", "process"])]
     session: Option<PathBuf>,
@@ -421,6 +425,7 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    crate::syntax::show_all_errors(cli.all_errors);
     // Unlocked handles: library code running on other threads may report too.
     let mut out = std::io::stdout();
     let mut err = std::io::stderr();
@@ -679,6 +684,8 @@ fn refuse_animator_options_before_a_command(
         let given: Vec<&str> = cli
             .get_arguments()
             .filter(|a| matches.value_source(a.get_id().as_str()) == Some(ValueSource::CommandLine))
+            // A global option belongs to every command, wherever it stands.
+            .filter(|a| !a.is_global_set())
             .filter_map(|a| a.get_long())
             .collect();
         if given.is_empty() {

@@ -4,6 +4,7 @@
 //! parser can recover.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use thin_vec::ThinVec;
 
@@ -39,6 +40,18 @@ impl Program {
     }
 }
 
+/// How many of a load's errors are shown unless every one is asked for.
+pub const ERROR_CAP: usize = 20;
+
+/// `--all-errors`: every error of a load is shown, not the first
+/// [`ERROR_CAP`]. Set once, from the command line, before any load.
+static ALL_ERRORS: AtomicBool = AtomicBool::new(false);
+
+/// Shows every error of a load (`true`) or the first [`ERROR_CAP`].
+pub fn show_all_errors(all: bool) {
+    ALL_ERRORS.store(all, Ordering::Relaxed);
+}
+
 /// A script that could not be read, with the sources the diagnostics
 /// point into.
 #[derive(Debug)]
@@ -61,8 +74,23 @@ impl LoadError {
         }
     }
 
+    /// The diagnostics as a person reads them: the first [`ERROR_CAP`]
+    /// (as FDR's front end stops after about twenty), then a line saying
+    /// how many more there are; all of them after [`show_all_errors`].
     pub fn render(&self) -> String {
-        let mut text = render_all(&self.diagnostics, &self.sources);
+        let shown = match ALL_ERRORS.load(Ordering::Relaxed) {
+            true => self.diagnostics.len(),
+            false => self.diagnostics.len().min(ERROR_CAP),
+        };
+        let mut text = render_all(&self.diagnostics[..shown], &self.sources);
+        let more = self.diagnostics.len() - shown;
+        if more > 0 {
+            text.push_str(&format!(
+                "\n{more} more {} not shown: the first {ERROR_CAP} are, as FDR stops after about \
+                 twenty (--all-errors shows every one)\n",
+                if more == 1 { "error" } else { "errors" }
+            ));
+        }
         if let Some(stopped) = self.stopped {
             text.push_str(&format!("{}\n", stopped.sentence()));
         }

@@ -25,8 +25,8 @@ pub use build::MAX_DEPTH;
 pub use diagnostic::{Diagnostic, Severity, render_all};
 pub use lexical::{MAX_BRACKET_DEPTH, one_line, without_comments};
 pub use load::{
-    LOAD_POLL_EVERY, LoadError, LoadStage, LoadStopped, Program, display_name, empty_file,
-    load_file, load_file_within, load_str, load_str_within,
+    ERROR_CAP, LOAD_POLL_EVERY, LoadError, LoadStage, LoadStopped, Program, display_name,
+    empty_file, load_file, load_file_within, load_str, load_str_within, show_all_errors,
 };
 pub use print::{binary_symbol, process_symbol};
 pub use read::unreadable;
