@@ -32,7 +32,10 @@ pub(super) fn run(files: &[PathBuf], print: bool, out: &mut dyn Write, err: &mut
                 }
                 if print {
                     say(err, &format!("{line}\n"));
-                    say(out, &program.root_file().to_string());
+                    // Printing recurses as deep as the tree: a long chain
+                    // is printed on a large stack.
+                    let text = crate::stack::with_large_stack(|| program.root_file().to_string());
+                    say(out, &text);
                 } else {
                     say(out, &format!("{line}\n"));
                 }

@@ -27,11 +27,39 @@ pub(crate) use declarations::include_path;
 pub(crate) use literals::{char_literal, int_literal, string_literal};
 pub(crate) use patterns::{lhs_from_expr, to_pattern};
 
-/// How deep an expression may nest: a bound on the depth of every tree
-/// the builder returns, counting each operator and bracket as a level.
-pub const MAX_DEPTH: usize = 2_000;
+/// How deep an expression's tree may be: a bound on the depth of every
+/// tree the builder returns, counting each operator and each nested
+/// expression as a level. Long chains (`a -> b -> …`, a sum of many
+/// terms, a `[]` of many alternatives) are trees this deep; every later
+/// walk of the tree runs on [`crate::stack::LARGE_STACK`], which holds
+/// this many levels of the deepest walk with room to spare
+/// (`tests/deep_chains.rs`).
+pub const MAX_DEPTH: usize = 100_000;
+
+/// How deep expressions may nest inside one another (brackets, `let`,
+/// `if`'s branches, λ bodies): nesting a chain cannot express. FDR
+/// accepts an `if` nested 5 000 deep.
+pub const MAX_NESTING: usize = 8_000;
 
 type Result<T> = std::result::Result<T, Diagnostic>;
+
+/// Why an expression `depth` levels deep with `nesting` expressions
+/// nested at a point is refused, if it is.
+pub(crate) fn too_deep(depth: usize, nesting: usize) -> Option<String> {
+    if nesting > MAX_NESTING {
+        Some(format!(
+            "expressions nested too deeply (more than {MAX_NESTING} inside one another: brackets, \
+             `let`s, `if`s, λs); split them into named definitions"
+        ))
+    } else if depth > MAX_DEPTH {
+        Some(format!(
+            "expression too deep (more than {MAX_DEPTH} levels of operators and nested \
+             expressions); split it into named definitions"
+        ))
+    } else {
+        None
+    }
+}
 
 /// `a <- b` of a renaming, `a <-> b` of a link.
 type ExprPair = (Expr, Expr);
@@ -79,6 +107,8 @@ pub(crate) struct Builder {
     /// chunk of a large file, or a restart after a syntax error).
     offset: usize,
     depth: usize,
+    /// Expressions being built, nested ([`MAX_NESTING`]).
+    nesting: usize,
     /// True while building an expression that will become a pattern.
     in_pattern: bool,
 }
@@ -89,6 +119,7 @@ impl Builder {
             base,
             offset,
             depth: 0,
+            nesting: 0,
             in_pattern: false,
         }
     }

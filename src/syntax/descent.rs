@@ -28,7 +28,7 @@ use thin_vec::{ThinVec, thin_vec};
 use crate::budget::Ticker;
 
 use super::ast::{Decl, Expr, Stmt};
-use super::build::{MAX_DEPTH, Operand};
+use super::build::{MAX_DEPTH, MAX_NESTING, Operand};
 use super::source::Span;
 use super::tokens::{Lexer, Tok, Token};
 
@@ -303,6 +303,9 @@ impl<'t> Parser<'t> {
 
     fn enter(&mut self) -> Parsed<()> {
         self.levels.push(Level::default());
+        if self.levels.len() > MAX_NESTING {
+            return Err(GiveUp);
+        }
         self.grow_depth()
     }
 

@@ -21,7 +21,7 @@ pub mod source;
 pub(crate) mod strength;
 mod tokens;
 
-pub use build::MAX_DEPTH;
+pub use build::{MAX_DEPTH, MAX_NESTING};
 pub use diagnostic::{Diagnostic, Severity, render_all};
 pub use lexical::{MAX_BRACKET_DEPTH, one_line, without_comments};
 pub use load::{

@@ -132,6 +132,11 @@ pub(crate) struct Printer {
     /// The next process operator must break: it is a link of a chain
     /// that broke.
     break_chain: bool,
+    /// Measuring: once the text passes this many bytes the answer is
+    /// known (it does not fit), and nothing more is written. `None`: no
+    /// limit. Keeps measuring each link of a long chain from costing the
+    /// whole chain's text.
+    enough: Option<usize>,
 }
 
 /// Lines longer than this are broken before process operators.
@@ -200,13 +205,17 @@ impl Printer {
         if self.flat {
             return true;
         }
+        // A character is at most four bytes: past 4 × WIDTH bytes the
+        // text is wider than the line.
         let mut p = Printer {
             in_sequence: self.in_sequence,
             flat: true,
+            enough: Some(4 * WIDTH),
             ..Printer::default()
         };
         p.expr_bare(e);
-        !p.out.contains('\n')
+        !p.measured()
+            && !p.out.contains('\n')
             && self.current_line().chars().count() + p.out.chars().count() <= WIDTH
     }
 
@@ -253,7 +262,15 @@ impl Printer {
     /// Writes `e`, in parentheses where the table's bracketing rule wants
     /// them in a place taking level `min` or tighter, or where a bare `>`
     /// would close the sequence around it.
+    /// Whether a measurement has seen enough ([`Printer::enough`]).
+    fn measured(&self) -> bool {
+        self.enough.is_some_and(|enough| self.out.len() > enough)
+    }
+
     pub(crate) fn expr(&mut self, e: &Expr, min: u8) {
+        if self.measured() {
+            return;
+        }
         let closes_sequence =
             self.in_sequence && matches!(e.kind, ExprKind::Binary(BinaryOp::Gt, ..));
         if needs_brackets(expr_level(e), min) || closes_sequence {

@@ -10,7 +10,7 @@ use super::super::ast::{
 };
 use super::super::diagnostic::Diagnostic;
 use super::super::parser::{self, PRATT, Rule};
-use super::{Builder, ExprPair, MAX_DEPTH, Operand, Result, to_pattern};
+use super::{Builder, ExprPair, Operand, Result, to_pattern, too_deep};
 
 impl Builder {
     /// Builds an `expr` or `dot_expr` pair.
@@ -24,18 +24,15 @@ impl Builder {
         // Each operator may add a level to the tree: bound the depth before
         // the (recursive) Pratt parser and every later walk see it.
         self.depth += operators + 1;
-        if self.depth > MAX_DEPTH {
+        self.nesting += 1;
+        if let Some(problem) = too_deep(self.depth, self.nesting) {
             self.depth -= operators + 1;
-            return Err(Diagnostic::error(
-                span,
-                format!(
-                    "expression nested too deeply (more than {MAX_DEPTH} levels of operators and brackets); \
-                     split it into named definitions"
-                ),
-            ));
+            self.nesting -= 1;
+            return Err(Diagnostic::error(span, problem));
         }
         let result = self.pratt(pair.into_inner());
         self.depth -= operators + 1;
+        self.nesting -= 1;
         match result? {
             Operand::Expr(e) => Ok(e),
             Operand::Event(_, fields, _) => Err(field_outside_prefix(&fields[0])),
