@@ -305,16 +305,42 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 continue;
             }
             // Twice in this one pattern is the pattern's own error.
-            if let Some(&earlier) = bound.0.get(&name)
-                && earlier.start < p.span.start
-            {
-                self.diagnostics.push(
-                    Diagnostic::error(span, format!("`{name}` is bound twice in this {construct}"))
-                        .with_secondary(earlier, "first bound here")
+            let Some(first) = bound
+                .0
+                .get_mut(&name)
+                .filter(|f| f.span.start < p.span.start)
+            else {
+                bound.0.entry(name).or_insert(FirstBinding {
+                    span,
+                    reported: None,
+                    times: 1,
+                });
+                continue;
+            };
+            // One mistake, one error: a name bound again and again is
+            // reported once, with how many times.
+            first.times += 1;
+            match first.reported {
+                None => {
+                    first.reported = Some(self.diagnostics.len());
+                    self.diagnostics.push(
+                        Diagnostic::error(
+                            span,
+                            format!("`{name}` is bound twice in this {construct}"),
+                        )
+                        .with_secondary(first.span, "first bound here")
                         .with_note("each variable of a prefix or comprehension needs its own name"),
-                );
-            } else {
-                bound.0.entry(name).or_insert(span);
+                    );
+                }
+                Some(at) => {
+                    let times = first.times;
+                    let error = &mut self.diagnostics[at];
+                    error.message = format!("`{name}` is bound {times} times in this {construct}");
+                    // The first few places shown; the count says the rest.
+                    if error.secondary.len() < 3 {
+                        error.secondary.push((span, "bound again here".to_string()));
+                    }
+                }
             }
         }
     }
@@ -323,7 +349,16 @@ impl<'s, 'p> Resolver<'s, 'p> {
 /// The variables the patterns of one prefix or list of statements have
 /// bound so far.
 #[derive(Default)]
-pub(super) struct BoundOnce(FxHashMap<Ustr, Span>);
+pub(super) struct BoundOnce(FxHashMap<Ustr, FirstBinding>);
+
+/// Where a variable of a prefix or list of statements was first bound,
+/// and the error reporting it bound again, if it was.
+pub(super) struct FirstBinding {
+    span: Span,
+    /// The error's place in the resolver's diagnostics.
+    reported: Option<usize>,
+    times: usize,
+}
 
 pub(super) fn describe_arity(shape: &[usize]) -> String {
     if shape.is_empty() {
