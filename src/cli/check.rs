@@ -523,10 +523,7 @@ fn describe(cx: &RenderedCounterexample, negated: bool, verdict: Verdict) -> Str
         let events: Vec<String> = cx
             .steps
             .iter()
-            .map(|step| match &step.hidden {
-                Some(hidden) => format!("{} ‹{hidden}›", step.event),
-                None => step.event.clone(),
-            })
+            .map(|step| crate::lts::animator::step_text(&step.event, step.hidden.as_deref()))
             .collect();
         // As wide as the widest event, within reason.
         let width = events

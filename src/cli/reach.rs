@@ -11,7 +11,7 @@ use super::symmetry::{not_mappable, requested};
 use super::{EXIT_INPUT_ERROR, load, say};
 use crate::check::trace::{add_typed, follow, typed_events};
 use crate::lts::Budget;
-use crate::lts::animator::{NumberedError, walk_numbered};
+use crate::lts::animator::{NumberedError, step_text, walk_numbered};
 use crate::lts::machine::Machine;
 use crate::process::Processes;
 use crate::script::Script;
@@ -262,15 +262,9 @@ pub(super) fn reach<'s>(script: &'s Script, subject: &Subject) -> Result<Reached
                 .map_err(|e| not_walked(e, path, &subject.process_text, &render))?;
             let shown = taken
                 .iter()
-                .map(|t| match t.hidden {
-                    Some(hidden) => {
-                        format!(
-                            "{} ‹{}›",
-                            procs.show_event(t.event),
-                            procs.show_event(hidden)
-                        )
-                    }
-                    None => procs.show_event(t.event),
+                .map(|t| {
+                    let hidden = t.hidden.map(|e| procs.show_event(e));
+                    step_text(&procs.show_event(t.event), hidden.as_deref())
                 })
                 .collect();
             states.push((shown, row));

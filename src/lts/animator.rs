@@ -376,6 +376,17 @@ pub fn walk_numbered(
     Ok((state, taken))
 }
 
+/// A step as a path shows it: its event, and after a τ the event the τ
+/// hides (`τ ‹push.T0.A›`). One spelling for the Trace pane's records,
+/// the animator's exports, `rep --path` and counterexamples, so that a
+/// path written by one reads the same in another.
+pub fn step_text(event: &str, hidden: Option<&str>) -> String {
+    match hidden {
+        Some(hidden) => format!("{event} ‹{hidden}›"),
+        None => event.to_string(),
+    }
+}
+
 /// How an event is shown: τ and ✓ apart from visible events (and listed
 /// after them).
 pub fn kind_of(event: EventId) -> EventKind {

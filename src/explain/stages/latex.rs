@@ -274,6 +274,13 @@ fn tables(doc: &Document, stage: &Stage, fold: Option<usize>) -> String {
             .flatten()
             .map(|h| format!("\\rotatebox{{90}}{{{}}}", tt(h)))
             .collect();
+        // How tall each upright head stands, in characters.
+        let head_lengths: Vec<usize> = run[0]
+            .heads
+            .iter()
+            .flatten()
+            .map(|h| h.chars().count())
+            .collect();
         let counts: Vec<Vec<String>> = rows
             .iter()
             .map(|(_, row)| row.groups.iter().flatten().map(u32::to_string).collect())
@@ -281,9 +288,9 @@ fn tables(doc: &Document, stage: &Stage, fold: Option<usize>) -> String {
         for part in column_parts(&widths, fold.unwrap_or(columns)) {
             // On slides, a table that would run off the page starts the
             // next one (beamer's own breaks let a page overflow).
-            let tallest = run[0].heads.iter().flatten().collect::<Vec<_>>()[part.clone()]
+            let tallest = head_lengths[part.clone()]
                 .iter()
-                .map(|h| h.chars().count())
+                .copied()
                 .max()
                 .unwrap_or(0);
             let height = table_height(tallest, rows.len());

@@ -204,9 +204,9 @@ impl App {
         // event each hides): the visible events alone may lead further
         // or less far.
         let trace: Vec<String> = (1..=walk.path.position())
-            .map(|p| match walk.step_label(p) {
-                (event, Some(hidden)) => format!("{event} ‹{hidden}›"),
-                (event, None) => event,
+            .map(|p| {
+                let (event, hidden) = walk.step_label(p);
+                crate::lts::animator::step_text(&event, hidden.as_deref())
             })
             .collect();
         let choices = self

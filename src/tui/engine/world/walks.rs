@@ -212,10 +212,8 @@ impl WalkParts<'_, '_> {
                 Ok(None) => {
                     // As the Trace pane shows it: a τ with the event it
                     // hid, which is what no longer fits.
-                    let step = match &saved.hidden {
-                        Some(hidden) => format!("{} ‹{hidden}›", saved.event),
-                        None => saved.event.clone(),
-                    };
+                    let step =
+                        crate::lts::animator::step_text(&saved.event, saved.hidden.as_deref());
                     Err(format!(
                         "{what} stops at step {} of {}: `{step}` is not possible here",
                         k + 1,
