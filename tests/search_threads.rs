@@ -38,7 +38,7 @@ impl Visitor for Record {
     }
 }
 
-/// Levels wider than the search's blocks (10 000 states), where judging
+/// Levels wider than the search's blocks (40 000 states, a block holds at most 32 768), where judging
 /// one block overlaps expanding the next, and divergence is found a level
 /// after it is judged.
 const WIDE: &str = "tests/fixtures/check/wide_divergence.csp";
@@ -64,7 +64,7 @@ fn search(script: &Script, func: FuncId, threads: usize) -> (Record, (Vec<EventI
 }
 
 #[test]
-fn every_model_is_numbered_alike_on_one_to_four_threads() {
+fn every_model_is_numbered_alike_on_one_to_eight_threads() {
     let models = models().into_iter().map(|m| format!("models/{m}.csp"));
     for model in models.chain([WIDE.to_string()]) {
         let mut script = Script::load_file(std::path::Path::new(&model))
@@ -79,8 +79,10 @@ fn every_model_is_numbered_alike_on_one_to_four_threads() {
         let func = script.add_expr("<process>", process).expect("resolves");
         let one = search(&script, func, 1);
         assert!(!one.0.rows.is_empty(), "{model}");
-        // Four threads store a block's successors split between them.
-        for threads in [2, 3, 4] {
+        // Four threads store a block's successors split between them;
+        // eight store it so once the next block is expanded, which reads
+        // the store in place.
+        for threads in [2, 3, 4, 8] {
             let other = search(&script, func, threads);
             assert!(
                 other.0 == one.0,
@@ -92,13 +94,14 @@ fn every_model_is_numbered_alike_on_one_to_four_threads() {
 }
 
 #[test]
-fn every_assertion_of_every_model_is_judged_alike_on_one_to_four_threads() {
+fn every_assertion_of_every_model_is_judged_alike_on_one_to_eight_threads() {
     let models = models().into_iter().map(|m| format!("models/{m}.csp"));
     for model in models.chain([WIDE.to_string()]) {
         let script = Script::load_file(std::path::Path::new(&model))
             .unwrap_or_else(|e| panic!("{model} loads: {}", e.render()));
         for index in 0..script.assertions.len() {
-            let results: Vec<String> = [1, 2, 3, 4]
+            let counts = [1, 2, 3, 4, 8];
+            let results: Vec<String> = counts
                 .iter()
                 .map(|&threads| {
                     let budget = Budget {
@@ -118,18 +121,12 @@ fn every_assertion_of_every_model_is_judged_alike_on_one_to_four_threads() {
                     )
                 })
                 .collect();
-            assert_eq!(
-                results[1], results[0],
-                "{model}, assertion {index}: 2 threads"
-            );
-            assert_eq!(
-                results[2], results[0],
-                "{model}, assertion {index}: 3 threads"
-            );
-            assert_eq!(
-                results[3], results[0],
-                "{model}, assertion {index}: 4 threads"
-            );
+            for (threads, result) in counts.iter().zip(&results).skip(1) {
+                assert_eq!(
+                    result, &results[0],
+                    "{model}, assertion {index}: {threads} threads"
+                );
+            }
         }
     }
 }
@@ -143,7 +140,7 @@ fn an_evaluation_error_met_ahead_is_reported_as_one_thread_reports_it() {
     let mut script = Script::load_file(std::path::Path::new(WIDE_ERROR))
         .unwrap_or_else(|e| panic!("loads: {}", e.render()));
     let func = script.add_expr("<process>", "Imp").expect("resolves");
-    let errors: Vec<_> = [1, 2, 3]
+    let errors: Vec<_> = [1, 2, 3, 8]
         .iter()
         .map(|&threads| {
             symcsp::stack::with_large_stack(|| {
@@ -156,15 +153,16 @@ fn an_evaluation_error_met_ahead_is_reported_as_one_thread_reports_it() {
                 };
                 search
                     .run(&mut procs, &budget, &mut Record::default())
-                    .expect_err("After(7000) cannot be evaluated")
+                    .expect_err("After(35000) cannot be evaluated")
             })
         })
         .collect();
     assert_eq!(errors[0].message, "`head` of the empty sequence");
     assert_eq!(errors[1], errors[0], "2 threads");
     assert_eq!(errors[2], errors[0], "3 threads");
+    assert_eq!(errors[3], errors[0], "8 threads");
     // The check on it says the same on any number of threads.
-    let results: Vec<String> = [1, 2, 3]
+    let results: Vec<String> = [1, 2, 3, 8]
         .iter()
         .map(|&threads| {
             let budget = Budget {
@@ -184,6 +182,7 @@ fn an_evaluation_error_met_ahead_is_reported_as_one_thread_reports_it() {
     );
     assert_eq!(results[1], results[0], "2 threads");
     assert_eq!(results[2], results[0], "3 threads");
+    assert_eq!(results[3], results[0], "8 threads");
 }
 
 /// A level with a deadlock and an evaluation error in it, in both orders.
@@ -194,7 +193,7 @@ fn a_breach_before_an_evaluation_error_in_the_same_block_comes_first_on_any_numb
     let script = Script::load_file(std::path::Path::new(WIDE_ERROR_AND_DEADLOCK))
         .unwrap_or_else(|e| panic!("loads: {}", e.render()));
     for (index, expected) in [(0, "Failed"), (1, "`head` of the empty sequence")] {
-        for threads in [1, 2, 3, 4] {
+        for threads in [1, 2, 3, 4, 8] {
             let budget = Budget {
                 threads,
                 ..Budget::default()

@@ -65,11 +65,31 @@ struct Lane {
 pub struct Batch {
     hashes: Vec<u32>,
     lanes: Vec<Lane>,
-    cursors: Vec<usize>,
     /// Each successor's id and whether it was new, for those stored.
     pub ids: Vec<(u32, bool)>,
     /// The rows of several runs laid end to end, for the split path.
     gathered: Vec<u32>,
+    /// The batch cut into runs of successors, a few a thread, for
+    /// numbering.
+    runs: Vec<Run>,
+}
+
+/// A run of a batch's successors (consecutive), as numbering sees it:
+/// where each lane's findings for it start, and what it holds that the
+/// search's thread must finish in order.
+#[derive(Default)]
+struct Run {
+    range: std::ops::Range<usize>,
+    /// Per lane: how many of the run's successors are in its shards,
+    /// then where the first of them is in the lane's findings.
+    lanes: Vec<usize>,
+    /// The new successors, by place in the batch, in order.
+    new: Vec<u32>,
+    /// Each successor equal to an earlier new one: its place and that
+    /// one's.
+    same: Vec<(u32, u32)>,
+    /// The first successor whose shard could not grow, if any.
+    refused: Option<usize>,
 }
 
 impl Batch {
@@ -105,7 +125,7 @@ impl Batch {
         };
         self.hash(rows, width, pool);
         self.look_up(store, rows, width, pool, meter);
-        let stopped = self.number(store, rows, width, meter);
+        let stopped = self.number(store, rows, width, pool, meter);
         self.settle(store, pool);
         self.gathered = gathered;
         stopped
@@ -166,34 +186,108 @@ impl Batch {
         store.shards = shards;
     }
 
-    /// Numbers the new rows in order, on this thread.
+    /// Numbers the new rows in order. On every thread, run by run of
+    /// the batch: each successor's findings are read, a stored one's id
+    /// written, the new ones and those equal to an earlier new one
+    /// listed. On this thread, in order, touching only those: each new
+    /// row gets the next id and is written, until a budget refuses one;
+    /// then each repeat takes its first's id.
     fn number(
         &mut self,
         store: &mut StateStore,
         rows: &[u32],
         width: usize,
+        pool: &Pool,
         meter: &Meter,
     ) -> Option<Stopped> {
-        let per = SHARDS.div_ceil(self.lanes.len());
-        self.cursors.clear();
-        self.cursors.resize(self.lanes.len(), 0);
-        for (k, &hash) in self.hashes.iter().enumerate() {
-            let lane = shard_of(hash) / per;
-            let found = self.lanes[lane].found[self.cursors[lane]];
-            self.cursors[lane] += 1;
-            let id = match found {
-                Found::Stored(id) => (id, false),
-                Found::Same(first) => (self.ids[first as usize].0, false),
-                Found::New { .. } => match store.push_row(&rows[k * width..(k + 1) * width], meter)
-                {
-                    Ok(id) => (id, true),
-                    Err(stop) => return Some(stop),
-                },
-                Found::Refused => return Some(Stopped::Memory),
-            };
-            self.ids.push(id);
+        let count = self.hashes.len();
+        let lanes = self.lanes.len();
+        let per_lane = SHARDS.div_ceil(lanes);
+        let per_run = count.div_ceil(pool.threads() * 2).max(1);
+        let runs = count.div_ceil(per_run);
+        self.runs.resize_with(runs, Run::default);
+        for (r, run) in self.runs.iter_mut().enumerate() {
+            run.range = r * per_run..((r + 1) * per_run).min(count);
         }
-        None
+        // Where each run's findings start in each lane.
+        let hashes = &self.hashes;
+        pool.each(&mut self.runs, |_, run| {
+            run.lanes.clear();
+            run.lanes.resize(lanes, 0);
+            for &hash in &hashes[run.range.clone()] {
+                run.lanes[shard_of(hash) / per_lane] += 1;
+            }
+        });
+        let mut starts = vec![0; lanes];
+        for run in &mut self.runs {
+            for (start, count) in starts.iter_mut().zip(run.lanes.iter_mut()) {
+                (*start, *count) = (*start + *count, *start);
+            }
+        }
+        // Each run's findings, read in parallel: ids of the stored
+        // successors written in place, the rest listed.
+        self.ids.clear();
+        self.ids.resize(count, (0, false));
+        let mut work: Vec<(&mut Run, &mut [(u32, bool)])> = Vec::with_capacity(runs);
+        let mut rest = &mut self.ids[..];
+        for run in &mut self.runs {
+            let (ids, others) = rest.split_at_mut(run.range.len());
+            work.push((run, ids));
+            rest = others;
+        }
+        let lanes = &self.lanes;
+        pool.each(&mut work, |_, (run, ids)| {
+            run.new.clear();
+            run.same.clear();
+            run.refused = None;
+            let first = run.range.start;
+            for (i, &hash) in hashes[run.range.clone()].iter().enumerate() {
+                let lane = shard_of(hash) / per_lane;
+                let found = lanes[lane].found[run.lanes[lane]];
+                run.lanes[lane] += 1;
+                match found {
+                    Found::Stored(id) => ids[i] = (id, false),
+                    Found::Same(earlier) => run.same.push(((first + i) as u32, earlier)),
+                    Found::New { .. } => run.new.push((first + i) as u32),
+                    Found::Refused => {
+                        run.refused = Some(first + i);
+                        break;
+                    }
+                }
+            }
+        });
+        drop(work);
+        // In order: the new rows stored, up to the first refusal.
+        let mut cut = count;
+        let mut stopped = None;
+        'runs: for run in &self.runs {
+            for &k in &run.new {
+                let k = k as usize;
+                if run.refused.is_some_and(|refused| refused < k) {
+                    break;
+                }
+                match store.push_row(&rows[k * width..(k + 1) * width], meter) {
+                    Ok(id) => self.ids[k] = (id, true),
+                    Err(stop) => {
+                        (cut, stopped) = (k, Some(stop));
+                        break 'runs;
+                    }
+                }
+            }
+            if let Some(refused) = run.refused {
+                (cut, stopped) = (refused, Some(Stopped::Memory));
+                break;
+            }
+        }
+        for run in &self.runs {
+            for &(k, earlier) in &run.same {
+                if (k as usize) < cut {
+                    self.ids[k as usize] = (self.ids[earlier as usize].0, false);
+                }
+            }
+        }
+        self.ids.truncate(cut);
+        stopped
     }
 
     /// Gives each held place its id (or gives it up), on every thread.

@@ -210,7 +210,7 @@ pub enum Sources<'a> {
 
 impl Sources<'_> {
     /// Row `i` of the block starting at state `from`.
-    fn read(&self, from: usize, i: usize, row: &mut Vec<u32>) {
+    pub(super) fn read(&self, from: usize, i: usize, row: &mut Vec<u32>) {
         match self {
             Sources::Store(store) => store.read((from + i) as u32, row),
             Sources::Copied { rows, width } => {

@@ -26,9 +26,11 @@
 //! the whole frontier, up to [`BLOCK`] states, so narrow levels are
 //! split between the workers too. When the visitor leaves the machine
 //! alone, the workers expand the next block (the states stored already
-//! after this one) while the calling thread judges and stores this one,
-//! and evaluates what the next block's states left out will need, and
-//! it then joins them. Any thread count numbers the states exactly as
+//! after this one) while the calling thread judges this one (and, on
+//! fewer than [`IN_PLACE_THREADS`] threads, stores it; on more, every
+//! thread stores it once the next block is expanded), and evaluates
+//! what the next block's states left out will need, and it then joins
+//! them. Any thread count numbers the states exactly as
 //! one does.
 //!
 //! **Symmetry reduction has one hook, here**: a visitor may hand the
@@ -54,29 +56,42 @@ use crate::process::print::trace_text;
 use crate::process::{EventId, ProcId, Processes, TAU};
 
 mod buffers;
+mod judge;
+mod phases;
 mod visit;
 
 pub use super::hooks::{
     Canonicaliser, Context, DROP, Flow, Scratch, SharedCanonicaliser, SharedJudge, Visit, Visitor,
 };
 use buffers::{Ahead, LaterAt, Parents, Round, Storing};
-use visit::Stored;
+use phases::{Phase, Phases};
 
 use super::expand::{
-    Block, LATER, PART_WORDS, Part, Shared, Sources, expand_block, expand_block_beside,
-    expand_prepared, refused,
+    Block, LATER, PART_WORDS, Part, Shared, Sources, expand_block, expand_prepared, refused,
 };
 use super::machine::Machine;
 use super::pool::Pool;
 use super::store::StateStore;
 
-/// The most states expanded per block.
-pub const BLOCK: usize = 8192;
+/// The most states expanded per block. Larger blocks mean fewer
+/// hand-overs to the workers and fewer rounds where the search's thread
+/// works alone: on 16 cores, 32 768 explored the reduced ListStack (11,
+/// 4, 3) in 2.35 s where 8 192 took 2.82 s (LockFreeQueue unreduced
+/// 2.86 s and 3.09 s), for a few megabytes more of successors held.
+pub const BLOCK: usize = 32_768;
 /// The most states expanded per block by a search on one thread: their
 /// successors (about a megabyte at 2048 states of six successors of
 /// sixteen components) are judged and stored while they are still in
 /// the core's cache, where a block of [`BLOCK`] states' are not.
 const ALONE_BLOCK: usize = 2048;
+/// The fewest threads on which a search whose visitor leaves the machine
+/// alone stores each block split between every thread once the next is
+/// expanded ([`Search::judge_beside_next_in_place`]), rather than on its
+/// own thread beside the expansion. The split costs about three times
+/// the work of storing alone: on 16 cores (LockFreeQueue (3, 3, 2)
+/// explored) it took 3.8 s against 4.4 s, on 8 about 4.9 s against 5.2
+/// s, on 4 7.3 s against about 6.3 s.
+const IN_PLACE_THREADS: usize = 8;
 /// The smallest half of a narrow frontier made a block of its own.
 const MIN_HALF: usize = 256;
 /// States stored (each counted with its successors) between two polls
@@ -248,6 +263,7 @@ impl Search {
             since_load_poll: 0,
             deepened_at: 0,
             cut: None,
+            phases: Phases::from_env(),
         };
         let pool = Pool::new(budget.threads);
         let mut caller = Caller {
@@ -267,6 +283,9 @@ impl Search {
         };
         if let Some(live) = &budget.live {
             storing.publish(live, self.store.len());
+        }
+        if let Some(report) = storing.phases.report(pool.threads()) {
+            eprintln!("{report}");
         }
         let (states, depth) = storing.cut.unwrap_or((self.store.len(), storing.depth));
         let outcome = Outcome {
@@ -313,30 +332,51 @@ impl Search {
                     if round.from == to {
                         return Ok(None);
                     }
-                    self.expand(caller, pool, &mut round.parts, (round.from, to))?
+                    let started = storing.phases.start();
+                    let expanded = self.expand(caller, pool, &mut round.parts, (round.from, to));
+                    storing.phases.add(Phase::Expand, started);
+                    expanded?
                 }
             };
+            storing.phases.block();
             // A state whose successors the budget does not allow.
             if let Some(stop) = refused(&round.parts) {
                 return Ok(Some(stop));
             }
+            let started = storing.phases.start();
             let failed = self.expand_later(caller, pool, &mut round, storing);
+            storing.phases.add(Phase::Prepare, started);
             // The states after this block stored already: with a visitor
             // that leaves the machine alone, the other threads expand them
             // while this one judges and stores the block (storing alone,
             // as the others are busy). Any thread count numbers the states
             // alike: they are judged and stored in order all the same.
             let next = round.from + round.expanded;
-            if ahead.spare.range.0 == next && ahead.spare.range.1 > next {
-                std::mem::swap(&mut ahead.rows, &mut ahead.spare);
-            } else if blocks.overlap {
-                let next_to = blocks.end(next, self.store.len());
-                ahead.rows.copy(&self.store, (next, next_to));
-            }
-            ahead.spare.range = (0, 0);
-            let (_, next_to) = ahead.rows.range;
+            // Storing split between the threads waits for the next
+            // block's expansion, which then reads the store in place;
+            // storing alone beside it, the next block is copied out.
+            let in_place = blocks.overlap && pool.threads() >= IN_PLACE_THREADS;
+            let next_to = if in_place {
+                blocks.end(next, self.store.len())
+            } else {
+                if ahead.spare.range.0 == next && ahead.spare.range.1 > next {
+                    std::mem::swap(&mut ahead.rows, &mut ahead.spare);
+                } else if blocks.overlap {
+                    let next_to = blocks.end(next, self.store.len());
+                    ahead.rows.copy(&self.store, (next, next_to));
+                }
+                ahead.spare.range = (0, 0);
+                ahead.rows.range.1
+            };
             let stop = if blocks.overlap && next_to > next && failed.is_none() {
-                self.judge_beside_next(caller, pool, &mut round, &mut ahead, storing, blocks)?
+                if in_place {
+                    let block = (next, next_to);
+                    self.judge_beside_next_in_place(
+                        caller, pool, &mut round, &mut ahead, storing, block,
+                    )?
+                } else {
+                    self.judge_beside_next(caller, pool, &mut round, &mut ahead, storing, blocks)?
+                }
             } else {
                 self.judge(caller, pool, &mut round, storing)?
             };
@@ -381,125 +421,6 @@ impl Search {
             meter: caller.meter,
         };
         Ok(expand_block(pool, parts, block))
-    }
-
-    /// Judges the round's states, with the machine lent to the visitor,
-    /// and stores the successors kept (on every thread): why the search
-    /// must stop, if it must.
-    fn judge(
-        &mut self,
-        caller: &mut Caller<'_, '_>,
-        pool: &Pool,
-        round: &mut Round,
-        storing: &mut Storing,
-    ) -> EvalResult<Option<Stopped>> {
-        let stored = Stored {
-            store: &self.store,
-            machine: Some(&mut self.machine),
-            components: self.width,
-            width: self.row_width,
-        };
-        let (visited, stop) = Search::visit_block(stored, caller, round, storing)?;
-        let rows = round.kept.rows(&round.parts, &round.later);
-        let refused = round
-            .batch
-            .store(&mut self.store, &rows, pool, caller.meter);
-        let stored = self.store.len();
-        let ended = Search::record(&mut self.parents, stored, caller.visitor, round, storing);
-        debug_assert!(stop.is_some() || visited == round.expanded);
-        if let Some(error) = round.visit_error.take()
-            && ended.is_none()
-        {
-            return Err(error);
-        }
-        Ok(ended.or(refused).or(stop))
-    }
-
-    /// As [`Search::judge`] (storing on this thread alone), while the
-    /// other threads expand the next block, the rows `ahead` holds, with
-    /// the machine read only; then copies out the rows of the block
-    /// after it and evaluates what the next block's states left out
-    /// will need. The next block's expansion is left in `ahead`.
-    fn judge_beside_next(
-        &mut self,
-        caller: &mut Caller<'_, '_>,
-        pool: &Pool,
-        round: &mut Round,
-        ahead: &mut Ahead,
-        storing: &mut Storing,
-        blocks: Blocks,
-    ) -> EvalResult<Option<Stopped>> {
-        // Evaluating ahead scans the next block's rows: worth it
-        // while blocks still leave states out, as this one did (in
-        // most searches only the first few do).
-        let evaluate = !round.later.rows.is_empty();
-        let next = round.from + round.expanded;
-        let (_, next_to) = ahead.rows.range;
-        let sources = Sources::Copied {
-            rows: &ahead.rows.rows,
-            width: self.row_width,
-        };
-        // What the visitor knows before judging this block: the
-        // next is expanded meanwhile.
-        let judge = caller.visitor.shared_judge();
-        let shared = Shared {
-            canonicaliser: None,
-            judge: judge.as_deref(),
-        };
-        let meter = caller.meter;
-        let Search {
-            machine,
-            store,
-            parents,
-            width,
-            row_width,
-            ..
-        } = self;
-        let machine: &Machine = machine;
-        let block = Block {
-            sources,
-            range: (next, next_to),
-            machine,
-            width: *width,
-            shared,
-            meter,
-        };
-        let (ahead_expanded, stop) = expand_block_beside(
-            pool,
-            &mut ahead.parts,
-            block,
-            || -> EvalResult<Option<Stopped>> {
-                let stored = Stored {
-                    store,
-                    machine: None,
-                    components: *width,
-                    width: *row_width,
-                };
-                let (visited, stop) = Search::visit_block(stored, caller, round, storing)?;
-                let rows = round.kept.rows(&round.parts, &round.later);
-                let refused = round.batch.store(store, &rows, &Pool::new(1), meter);
-                let ended = Search::record(parents, store.len(), caller.visitor, round, storing);
-                debug_assert!(stop.is_some() || visited == round.expanded);
-                if let Some(error) = round.visit_error.take()
-                    && ended.is_none()
-                {
-                    return Err(error);
-                }
-                let stop = ended.or(refused).or(stop);
-                if stop.is_none() {
-                    let after = (next_to, blocks.end(next_to, store.len()));
-                    ahead.spare.copy(store, after);
-                    if evaluate {
-                        let rows = &ahead.rows.rows;
-                        evaluate_ahead(machine, caller.procs, rows, *row_width, *width);
-                    }
-                }
-                Ok(stop)
-            },
-        );
-        std::mem::swap(&mut round.parts, &mut ahead.parts);
-        ahead.expanded = Some(ahead_expanded);
-        stop
     }
 
     /// `error`, met computing the moves of state `id`, with the trace
@@ -639,33 +560,6 @@ impl Search {
         self.store = StateStore::new(self.row_width);
         self.store.insert(&row);
         Ok(())
-    }
-}
-
-/// Does the evaluation that preparing the states of `rows` (the block
-/// the other threads are expanding meanwhile) will need, without
-/// changing the machine they read ([`Machine::evaluate_ahead`]): the
-/// states they leave to this thread then cost it no evaluation once they
-/// finish, when it would otherwise evaluate alone. In the order the
-/// states are prepared, so the process layer numbers what it meets as
-/// on any number of threads. Stops at the first error, which is met
-/// again, and reported in order, when its state is prepared.
-fn evaluate_ahead(
-    machine: &Machine,
-    procs: &mut Processes,
-    rows: &[u32],
-    row_width: usize,
-    width: usize,
-) {
-    for (i, row) in rows.chunks_exact(row_width).enumerate() {
-        // Only work ahead: a stop is met again, and reported, where the
-        // search polls (a block of wide rows takes long to scan).
-        if i % 64 == 63 && procs.meter().poll().is_err() {
-            return;
-        }
-        if machine.evaluate_ahead(procs, &row[..width]).is_err() {
-            return;
-        }
     }
 }
 
