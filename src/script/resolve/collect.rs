@@ -44,7 +44,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 },
                 DeclKind::TypeAnnotation(names, ty) => self.collect_annotation(names, ty),
                 DeclKind::Channel(names, fields) => {
-                    self.collect_channels(names, fields.as_ref(), pending)
+                    self.collect_channels(names, decl.span, fields.as_ref(), pending)
                 }
                 DeclKind::DataType(ident, clauses) => {
                     self.collect_datatype(ident, clauses, pending)
@@ -104,9 +104,14 @@ impl<'s, 'p> Resolver<'s, 'p> {
     fn collect_channels(
         &mut self,
         names: &[ast::Ident],
+        span: Span,
         fields: Option<&'p ast::Expr>,
         pending: &mut Vec<Pending<'p>>,
     ) {
+        if names.len() > 1 {
+            let names = names.iter().map(|i| (self.ctx.qualify(&i.name), i.name));
+            self.channel_declarations.push((span, names.collect()));
+        }
         for ident in names {
             let name = self.ctx.qualify(&ident.name);
             let id = ChannelId(self.script.channels.len() as u32);
@@ -313,6 +318,51 @@ impl<'s, 'p> Resolver<'s, 'p> {
         }
     }
 
+    /// At most one type annotation for the names of one `channel`
+    /// declaration, as FDR takes one for the whole declaration
+    /// (`c1 :: Int => Event` and `c2 :: Int => Event` before `channel
+    /// c1, c2 : Int` are refused).
+    fn check_channel_annotations(
+        &mut self,
+        annotated: &[(Ustr, ast::Ident, &'p ast::TypeExpr, Rc<ModuleCtx>)],
+    ) {
+        let declarations = std::mem::take(&mut self.channel_declarations);
+        if annotated.is_empty() {
+            return;
+        }
+        let mut first: FxHashMap<Ustr, Span> = FxHashMap::default();
+        for (name, ident, ..) in annotated {
+            first.entry(*name).or_insert(ident.span);
+        }
+        for (span, names) in declarations {
+            let places: Vec<(Ustr, Span)> = names
+                .iter()
+                .filter_map(|(name, written)| first.get(name).map(|&at| (*written, at)))
+                .collect();
+            if places.len() < 2 {
+                continue;
+            }
+            let listed: Vec<String> = places.iter().map(|(name, _)| format!("`{name}`")).collect();
+            let mut diagnostic = Diagnostic::error(
+                span,
+                format!(
+                    "the channel declaration of {} has {} type annotations",
+                    listed.join(", "),
+                    places.len()
+                ),
+            )
+            .with_note(
+                "one declaration takes one annotation, for all its names: keep one, or declare \
+                 the channels apart",
+            );
+            for (name, at) in places {
+                let label = format!("`{name}` annotated here");
+                diagnostic = diagnostic.with_secondary(at, label);
+            }
+            self.diagnostics.push(diagnostic);
+        }
+    }
+
     pub(super) fn annotation_without_definition(&mut self, ident: &ast::Ident) {
         self.error(
             ident.span,
@@ -491,6 +541,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         self.collect(decls, &mut pending);
         let annotated = std::mem::take(&mut self.annotated);
         self.check_annotated_once(annotated.iter().map(|(name, ident, ..)| (*name, ident)));
+        self.check_channel_annotations(&annotated);
         let mut attached = FxHashSet::default();
         for (name, ident, ty, ctx) in annotated {
             if !self.script.names.contains_key(&name) {

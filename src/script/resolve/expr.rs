@@ -37,12 +37,9 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 if let Some(b) = bool_constant(&n.text) {
                     return Pattern::Bool(b);
                 }
-                let already = self.scopes.last().is_some_and(|s| s.contains_key(&n.text));
-                if already {
-                    self.error(
-                        n.span,
-                        format!("`{}` is bound twice in the same pattern", n.text),
-                    );
+                let first = self.scopes.last().and_then(|s| s.get(&n.text));
+                if let Some(first) = first.map(|binding| binding.id) {
+                    self.bound_again_in_pattern(first, n);
                     return Pattern::Wildcard;
                 }
                 Pattern::Bind(self.bind_local(n.text))
@@ -340,6 +337,35 @@ impl<'s, 'p> Resolver<'s, 'p> {
                     if error.secondary.len() < 3 {
                         error.secondary.push((span, "bound again here".to_string()));
                     }
+                }
+            }
+        }
+    }
+}
+
+impl Resolver<'_, '_> {
+    /// `n` bound again in the pattern (or the arguments) that bound it
+    /// first as binding `first`. One mistake, one error: a name bound
+    /// again and again is reported once, with how many times.
+    fn bound_again_in_pattern(&mut self, first: u32, n: &ast::Name) {
+        match self.repeated_in_pattern.get_mut(&first) {
+            None => {
+                self.repeated_in_pattern
+                    .insert(first, (self.diagnostics.len(), 2));
+                self.error(
+                    n.span,
+                    format!("`{}` is bound twice in the same pattern", n.text),
+                );
+            }
+            Some((at, times)) => {
+                *times += 1;
+                let error = &mut self.diagnostics[*at];
+                error.message = format!("`{}` is bound {times} times in the same pattern", n.text);
+                // The first few places shown; the count says the rest.
+                if error.secondary.len() < 2 {
+                    error
+                        .secondary
+                        .push((n.span, "bound again here".to_string()));
                 }
             }
         }

@@ -245,6 +245,13 @@ pub(super) struct Resolver<'s, 'p> {
     /// The names given a type annotation, qualified, where, the
     /// annotation and the module it is written in.
     annotated: Vec<(Ustr, ast::Ident, &'p ast::TypeExpr, Rc<ModuleCtx>)>,
+    /// Per binding a pattern bound again (by its id): the error that
+    /// says so, by place in `diagnostics`, and how many times.
+    repeated_in_pattern: FxHashMap<u32, (usize, usize)>,
+    /// The `channel` declarations of several names: each one's place
+    /// and names, qualified and as written (one annotation may describe
+    /// them all).
+    channel_declarations: Vec<(Span, Vec<(Ustr, Ustr)>)>,
     /// The type variables of the annotations of the definitions being
     /// resolved, innermost last.
     type_var_scopes: Vec<FxHashMap<Ustr, TypeVarId>>,
@@ -291,6 +298,8 @@ impl<'s, 'p> Resolver<'s, 'p> {
             suggester: Suggester::default(),
             tock_reported: FxHashSet::default(),
             annotated: Vec::new(),
+            channel_declarations: Vec::new(),
+            repeated_in_pattern: FxHashMap::default(),
             type_var_scopes: Vec::new(),
             resolved_annotations: FxHashSet::default(),
             instantiating: Vec::new(),
