@@ -384,9 +384,19 @@ impl<'s> Checker<'s> {
             (Ty::Event, Ty::Dotable(..)) => Some(format!(
                 "`{written}` still needs fields to be an event: give them with `.`, `!` or `?`"
             )),
-            (Ty::Proc, Ty::Event | Ty::Dotable(..)) => Some(format!(
+            (Ty::Proc, Ty::Event) => Some(format!(
                 "an event is not a process: `{written} -> STOP` performs it and stops"
             )),
+            // A channel's fields make an event; a constructor's, a value.
+            (Ty::Proc, Ty::Dotable(_, result)) => match self.dotted(result) {
+                Ty::Event => Some(format!(
+                    "an event is not a process: `{written} -> STOP` performs it and stops"
+                )),
+                Ty::Data(_) => Some(format!(
+                    "`{written}` builds values of a datatype, and a value is not a process"
+                )),
+                _ => None,
+            },
             (Ty::Fun(..), Ty::Proc | Ty::Int | Ty::Bool | Ty::Event | Ty::Set(_) | Ty::Seq(_)) => {
                 Some("only a function can be applied to arguments".to_string())
             }
@@ -400,6 +410,17 @@ impl<'s> Checker<'s> {
                 ))
             }
             _ => None,
+        }
+    }
+
+    /// What a value of type `t` is once given all its fields: `t`
+    /// itself past every `a=>`.
+    fn dotted(&mut self, mut t: TyId) -> Ty {
+        loop {
+            match self.store.view(t).1 {
+                Ty::Dotable(_, result) => t = result,
+                ty => return ty,
+            }
         }
     }
 
