@@ -486,9 +486,35 @@ impl Checker<'_> {
                 }
             }
             if let Some(function) = section.function {
+                // The function as written between the brackets, where a
+                // mismatch is shown with the type it has.
+                let at = bracketed(&text[..(head.end - head.start) as usize]).map_or(
+                    head,
+                    |(from, to)| Span {
+                        start: head.start + from as u32,
+                        end: head.start + to as u32,
+                    },
+                );
                 let timing = c.store.fun(&[atom::EVENT], atom::INT);
                 let t = c.check_function(function, Captures::None);
-                let _ = c.at(head, |c| c.unify(timing, t));
+                let before = c.diagnostics.len();
+                let _ = c.at(at, |c| c.unify(timing, t));
+                if c.diagnostics.len() > before {
+                    let mut namer = Namer::default();
+                    let shown = c.printer(&mut namer).ty(t);
+                    let name = script.sources.snippet(at);
+                    c.diagnostics
+                        .last_mut()
+                        .expect("just reported")
+                        .notes
+                        .insert(
+                            0,
+                            format!(
+                                "`{name}` :: {shown}; a Timed section's function gives each \
+                                 event the tocks it takes, (Event) -> Int"
+                            ),
+                        );
+                }
             }
         });
     }
@@ -555,5 +581,32 @@ impl Checker<'_> {
     pub fn check_constant_as(&mut self, func: FuncId, expected: TyId) -> TyId {
         let body = self.script.function(func).clauses[0].body;
         self.in_frame(func, Captures::None, |c| c.expect(body, expected))
+    }
+}
+
+/// Where the text between the first `(` of `head` and its last `)`
+/// lies, blanks trimmed: `Tm` in `Timed(Tm) `.
+fn bracketed(head: &str) -> Option<(usize, usize)> {
+    let open = head.find('(')? + 1;
+    let close = head.rfind(')')?;
+    let inner = head.get(open..close)?;
+    let from = open + (inner.len() - inner.trim_start().len());
+    let to = close - (inner.len() - inner.trim_end().len());
+    (from < to).then_some((from, to))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bracketed;
+
+    #[test]
+    fn the_function_of_a_timed_section_is_found_between_its_brackets() {
+        fn at(head: &str) -> Option<&str> {
+            bracketed(head).map(|(a, b)| &head[a..b])
+        }
+        assert_eq!(at("Timed(Tm) "), Some("Tm"));
+        assert_eq!(at("Timed( \\ e @ f(e) ) "), Some("\\ e @ f(e)"));
+        assert_eq!(at("Timed() "), None);
+        assert_eq!(at("Timed "), None);
     }
 }
