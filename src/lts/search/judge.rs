@@ -37,15 +37,26 @@ impl Search {
             components: self.width,
             width: self.row_width,
         };
-        let started = storing.phases.start();
-        let visited = Search::visit_block(stored, caller, round, storing)?;
-        storing.phases.add(Phase::Visit, started);
+        let visited = Search::visit_timed(stored, caller, round, storing)?;
         let judged = Judged {
             visited,
             after: None,
         };
         let (store, parents) = (&mut self.store, &mut self.parents);
         store_round(store, parents, pool, caller, round, storing, judged)
+    }
+
+    /// [`Search::visit_block`], its time counted to [`Phase::Visit`].
+    fn visit_timed(
+        stored: Stored<'_>,
+        caller: &mut Caller<'_, '_>,
+        round: &mut Round,
+        storing: &mut Storing,
+    ) -> EvalResult<(usize, Option<Stopped>)> {
+        let started = storing.phases.start();
+        let visited = Search::visit_block(stored, caller, round, storing);
+        storing.phases.add(Phase::Visit, started);
+        visited
     }
 
     /// As [`Search::judge`] (storing on this thread alone), while the
@@ -113,32 +124,20 @@ impl Search {
                     components: *width,
                     width: *row_width,
                 };
-                let started = storing.phases.start();
-                let visited = Search::visit_block(stored, caller, round, storing)?;
-                storing.phases.add(Phase::Visit, started);
+                let visited = Search::visit_timed(stored, caller, round, storing)?;
                 let after = Some((&mut *spare, next_to, blocks));
                 let judged = Judged { visited, after };
                 let alone = &Pool::new(1);
                 let stop = store_round(store, parents, alone, caller, round, storing, judged)?;
                 let started = storing.phases.start();
                 if evaluate && stop.is_none() {
-                    let rows = Sources::Copied {
-                        rows: &rows.rows,
-                        width: *row_width,
-                    };
-                    evaluate_ahead(machine, caller.procs, rows, (next, next_to), *width);
+                    evaluate_ahead(machine, caller.procs, sources, (next, next_to), *width);
                 }
                 storing.phases.add(Phase::Ahead, started);
                 beside_time = round_started.map(|round| round.elapsed());
                 Ok(stop)
             });
-        // The rest of the round: this thread's parts of the next block,
-        // and waiting for the workers'.
-        if let (Some(round), Some(beside)) = (round_started, beside_time) {
-            storing
-                .phases
-                .add_time(Phase::Wait, round.elapsed().saturating_sub(beside));
-        }
+        storing.phases.add_wait(round_started, beside_time);
         std::mem::swap(&mut round.parts, &mut ahead.parts);
         ahead.expanded = Some(ahead_expanded);
         stop
@@ -187,9 +186,7 @@ impl Search {
                 components: width,
                 width: self.row_width,
             };
-            let started = storing.phases.start();
-            let visited = Search::visit_block(stored, caller, round, storing)?;
-            storing.phases.add(Phase::Visit, started);
+            let visited = Search::visit_timed(stored, caller, round, storing)?;
             let started = storing.phases.start();
             if evaluate && visited.1.is_none() {
                 evaluate_ahead(machine, caller.procs, Sources::Store(store), next, width);
@@ -198,11 +195,7 @@ impl Search {
             beside_time = round_started.map(|round| round.elapsed());
             EvalResult::Ok(visited)
         });
-        if let (Some(round), Some(beside)) = (round_started, beside_time) {
-            storing
-                .phases
-                .add_time(Phase::Wait, round.elapsed().saturating_sub(beside));
-        }
+        storing.phases.add_wait(round_started, beside_time);
         let judged = Judged {
             visited: visited?,
             after: None,

@@ -78,6 +78,14 @@ impl Phases {
         }
     }
 
+    /// Counts to [`Phase::Wait`] what is left of a round that started
+    /// at `round` once this thread's share (`own` long) was done.
+    pub(super) fn add_wait(&mut self, round: Option<Instant>, own: Option<Duration>) {
+        if let (Some(round), Some(own)) = (round, own) {
+            self.add_time(Phase::Wait, round.elapsed().saturating_sub(own));
+        }
+    }
+
     pub(super) fn block(&mut self) {
         self.blocks += 1;
     }
