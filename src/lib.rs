@@ -36,6 +36,7 @@ pub mod cluster;
 pub mod eval;
 pub mod explain;
 pub mod files;
+pub mod lsp;
 pub mod lts;
 pub mod process;
 pub mod script;

@@ -1221,3 +1221,36 @@ fn a_load_shows_twenty_errors_and_counts_the_rest() {
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["errors"].as_array().unwrap().len(), 30);
 }
+
+#[test]
+fn completions_and_the_manual_page_are_generated_from_the_options() {
+    for (shell, mark, option) in [
+        ("bash", "_symcsp()", "--symmetry"),
+        ("zsh", "#compdef symcsp", "--symmetry"),
+        ("fish", "complete -c symcsp", "-l symmetry"),
+    ] {
+        let out = symcsp().args(["completions", shell]).output().unwrap();
+        assert!(out.status.success(), "{shell}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains(mark),
+            "{shell}: {}",
+            &text[..200.min(text.len())]
+        );
+        // Every command and a command's option are offered.
+        for word in ["check", "explore", "lsp", option] {
+            assert!(text.contains(word), "{shell} offers {word}");
+        }
+    }
+    symcsp()
+        .args(["completions", "tcsh"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("invalid value 'tcsh'"));
+    let out = symcsp().arg("man").output().unwrap();
+    assert!(out.status.success());
+    let page = String::from_utf8(out.stdout).unwrap();
+    assert!(page.contains(".TH symcsp 1"), "{}", &page[..200]);
+    assert!(page.contains("refinement checker for CSPM"));
+    assert!(page.contains("symcsp\\-lsp"), "the commands are listed");
+}

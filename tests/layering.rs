@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 /// the animator must not use the command line.
 const LAYERS: &[&str] = &[
     "syntax", "script", "types", "eval", "process", "lts", "symmetry", "check", "cluster",
-    "explain", "tui", "cli",
+    "explain", "lsp", "tui", "cli",
 ];
 
 /// Modules any layer may use; they use none.

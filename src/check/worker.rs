@@ -167,6 +167,12 @@ impl CheckHandle {
         self.live.cancel();
     }
 
+    /// What the check publishes and reads its cancel from, to cancel it
+    /// from elsewhere than the handle's owner.
+    pub fn live(&self) -> Arc<Live> {
+        self.live.clone()
+    }
+
     pub fn is_finished(&self) -> bool {
         self.thread.is_finished()
     }

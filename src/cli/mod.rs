@@ -371,6 +371,19 @@ enum Command {
         #[arg(long, value_enum, default_value = "plain")]
         format: Format,
     },
+    /// Serve an editor over the Language Server Protocol on standard
+    /// input and output: diagnostics as you type, types on hover,
+    /// definitions, references, rename, completion, and assertions run
+    /// from code lenses (docs/editors.md).
+    Lsp,
+    /// Print a shell's completion script for symcsp (`symcsp completions
+    /// bash > ~/.local/share/bash-completion/completions/symcsp`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print symcsp's manual page, in roff (`symcsp man > symcsp.1`).
+    Man,
 }
 
 /// The state a command shows: the script, the process, its types and
@@ -504,6 +517,24 @@ fn run_command(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> u8
             };
             check::run(&request, out, err)
         }
+        Command::Lsp => match crate::lsp::serve_stdio() {
+            Ok(()) => 0,
+            Err(message) => {
+                let _ = writeln!(err, "error: {message}");
+                1
+            }
+        },
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "symcsp", out);
+            0
+        }
+        Command::Man => match clap_mangen::Man::new(Cli::command()).render(out) {
+            Ok(()) => 0,
+            Err(e) => {
+                let _ = writeln!(err, "error: cannot write the manual page: {e}");
+                1
+            }
+        },
         symmetry @ (Command::Rep { .. }
         | Command::Why { .. }
         | Command::Compare { .. }

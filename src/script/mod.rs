@@ -9,6 +9,7 @@
 
 pub mod builtins;
 pub mod graph;
+pub mod index;
 pub mod ir;
 mod mentions;
 mod resolve;
@@ -53,6 +54,8 @@ pub struct Script {
     /// `Timed(...) { }` sections (translated to untimed CSP before names
     /// are resolved).
     pub timed: Vec<TimedSection>,
+    /// Where each name is declared and used ([`index`]).
+    pub index: index::NameIndex,
     /// Every top-level name, qualified by its modules.
     names: FxHashMap<Ustr, Named>,
     /// Names declared in a module's private part, with the module prefix.
@@ -75,6 +78,7 @@ impl Script {
             type_vars: Vec::new(),
             imported: FxHashSet::default(),
             timed: Vec::new(),
+            index: index::NameIndex::default(),
             names: FxHashMap::default(),
             private: FxHashMap::default(),
             builtin_globals: FxHashMap::default(),
@@ -89,6 +93,29 @@ impl Script {
     /// [`Script::resolve`] within what `meter` allows, polled between
     /// declarations.
     pub fn resolve_within(program: Program, meter: &Meter) -> Result<Script, LoadError> {
+        let (script, diagnostics, stopped) = Script::resolve_as_far_as_within(program, meter);
+        match stopped {
+            Some(reason) => Err(LoadError {
+                sources: script.sources,
+                diagnostics,
+                stopped: Some(syntax::LoadStopped {
+                    reason,
+                    stage: syntax::LoadStage::Resolving,
+                }),
+            }),
+            None if diagnostics.is_empty() => Ok(script),
+            None => Err(LoadError::refused(script.sources, diagnostics)),
+        }
+    }
+
+    /// Resolves what it can of `program`, mistakes or not: the script as
+    /// far as it resolved (its names and [`index`] whole where they
+    /// resolved), the errors, and why a budget stopped it if one did.
+    /// What an editor shows of a script it is being written.
+    pub fn resolve_as_far_as_within(
+        program: Program,
+        meter: &Meter,
+    ) -> (Script, Vec<Diagnostic>, Option<crate::budget::Stopped>) {
         let Program {
             sources,
             mut files,
@@ -102,20 +129,10 @@ impl Script {
             let mut resolver = resolve::Resolver::new(&mut script, &files);
             resolver.ticker = Ticker::new(meter.clone(), syntax::LOAD_POLL_EVERY);
             resolver.resolve_program(&files[root as usize].decls);
+            resolver.script.index.finish();
             (resolver.diagnostics, resolver.ticker.stopped())
         });
-        match stopped {
-            Some(reason) => Err(LoadError {
-                sources: script.sources,
-                diagnostics,
-                stopped: Some(syntax::LoadStopped {
-                    reason,
-                    stage: syntax::LoadStage::Resolving,
-                }),
-            }),
-            None if diagnostics.is_empty() => Ok(script),
-            None => Err(LoadError::refused(script.sources, diagnostics)),
-        }
+        (script, diagnostics, stopped)
     }
 
     /// Reads, parses and resolves the script at `path`.

@@ -185,6 +185,29 @@ pub fn load_str_within(name: &str, text: &str, meter: &Meter) -> Result<Program,
     })
 }
 
+/// The texts of files that an editor holds, by canonical path: loading
+/// reads them instead of the disk (an editor's unsaved buffers).
+pub type OpenFiles = rustc_hash::FxHashMap<PathBuf, String>;
+
+/// Loads `text` as the script at `path` (which need not exist on disk):
+/// includes resolve against `path`'s folder, and any file in `open`
+/// (the root among them or not) is read from there instead of the disk.
+pub fn load_text_at_within(
+    path: &Path,
+    text: &str,
+    open: &OpenFiles,
+    meter: &Meter,
+) -> Result<Program, LoadError> {
+    crate::stack::with_large_stack(|| {
+        let mut loader = Loader::new(meter);
+        loader.open = open.clone();
+        let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        loader.open.insert(canonical, text.to_string());
+        let root = loader.read_and_parse(path, display_name(path), None);
+        loader.finish(root)
+    })
+}
+
 /// Parses the declarations of one file without following includes.
 ///
 /// The fast parser ([`descent`]) reads every declaration it can; pest
@@ -367,6 +390,8 @@ struct Loader {
     /// Polled between declarations; once it has stopped, no more files
     /// are read.
     ticker: Ticker,
+    /// Files read from here, not the disk ([`load_text_at_within`]).
+    open: OpenFiles,
 }
 
 impl Loader {
@@ -377,6 +402,7 @@ impl Loader {
             diagnostics: Vec::new(),
             chain: Vec::new(),
             ticker: Ticker::new(meter.clone(), LOAD_POLL_EVERY),
+            open: OpenFiles::default(),
         }
     }
 
@@ -414,7 +440,12 @@ impl Loader {
         included_from: Option<Span>,
     ) -> Option<FileId> {
         let limit = self.sources.room().saturating_sub(1);
-        let problem = match read::read(path, limit) {
+        let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        let held = self.open.get(&canonical).map(|text| read::Contents {
+            bytes: text.clone().into_bytes(),
+            device: false,
+        });
+        let problem = match held.map_or_else(|| read::read(path, limit), Ok) {
             Ok(contents) if included_from.is_none() && read::is_blank(&contents) => {
                 Err(format!("`{name}` is empty: there is no script in it"))
             }
@@ -440,7 +471,6 @@ impl Loader {
         let id = self
             .sources
             .add(name, Some(path.to_path_buf()), text, included_from);
-        let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
         self.chain.push(canonical);
         self.parse(id);
         self.chain.pop();

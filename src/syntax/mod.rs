@@ -25,8 +25,9 @@ pub use build::{MAX_DEPTH, MAX_NESTING};
 pub use diagnostic::{Diagnostic, Severity, render_all};
 pub use lexical::{MAX_BRACKET_DEPTH, one_line, without_comments};
 pub use load::{
-    ERROR_CAP, LOAD_POLL_EVERY, LoadError, LoadStage, LoadStopped, Program, display_name,
-    empty_file, load_file, load_file_within, load_str, load_str_within, show_all_errors,
+    ERROR_CAP, LOAD_POLL_EVERY, LoadError, LoadStage, LoadStopped, OpenFiles, Program,
+    display_name, empty_file, load_file, load_file_within, load_str, load_str_within,
+    load_text_at_within, show_all_errors,
 };
 pub use print::{binary_symbol, process_symbol};
 pub use read::unreadable;

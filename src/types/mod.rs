@@ -145,10 +145,12 @@ impl Types {
     /// a constructor), as FDR's `:type` writes it.
     pub fn of_name(&mut self, script: &Script, name: &str) -> Option<String> {
         let named = script.lookup(name)?;
-        Some(self.of_named(script, named))
+        Some(self.type_of(script, named))
     }
 
-    fn of_named(&mut self, script: &Script, named: Named) -> String {
+    /// The type of a top-level name, constructor or channel, as FDR
+    /// prints it.
+    pub fn type_of(&mut self, script: &Script, named: Named) -> String {
         let binding = match named {
             Named::Global(g) => match script.globals[g.index()].kind {
                 GlobalKind::DataType(d) => {
@@ -218,7 +220,7 @@ impl Types {
         names.sort_by_key(|&(start, ..)| start);
         names
             .into_iter()
-            .map(|(_, name, named)| (name.to_string(), self.of_named(script, named)))
+            .map(|(_, name, named)| (name.to_string(), self.type_of(script, named)))
             .collect()
     }
 }
@@ -281,6 +283,88 @@ pub fn load_file(path: &std::path::Path) -> Result<Loaded, LoadError> {
 /// checking. A stop is a [`LoadError`] that says where it stopped.
 pub fn load_file_within(path: &std::path::Path, meter: &Meter) -> Result<Loaded, LoadError> {
     load_program_within(syntax::load_file_within(path, meter)?, meter)
+}
+
+/// Parses, resolves and type-checks `text` as the script at `path`,
+/// reading the files in `open` from there instead of the disk (an
+/// editor's buffers: [`syntax::load_text_at_within`]).
+pub fn load_text_at_within(
+    path: &std::path::Path,
+    text: &str,
+    open: &syntax::OpenFiles,
+    meter: &Meter,
+) -> Result<Loaded, LoadError> {
+    load_program_within(syntax::load_text_at_within(path, text, open, meter)?, meter)
+}
+
+/// A script as far as it loads, for an editor: every diagnostic of the
+/// stage that refused it (or none), the script once its names resolved
+/// (with mistakes or not, [`Script::resolve_as_far_as_within`]), and its
+/// types once they check.
+pub struct Analysis {
+    /// Shared with the checks an editor starts.
+    pub script: Option<std::sync::Arc<Script>>,
+    pub types: Option<Types>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Why a budget (an edit cancelling it, say) stopped the load.
+    pub stopped: Option<LoadStopped>,
+    /// The sources, when no script resolved to hold them.
+    unresolved: Option<syntax::SourceMap>,
+}
+
+impl Analysis {
+    /// The files the diagnostics and the script point into.
+    pub fn sources(&self) -> &syntax::SourceMap {
+        match (&self.script, &self.unresolved) {
+            (Some(script), _) => &script.sources,
+            (None, Some(sources)) => sources,
+            (None, None) => unreachable!("an analysis holds its sources"),
+        }
+    }
+}
+
+/// [`load_text_at_within`] going as far as it can: what an editor shows.
+pub fn analyse_text_at_within(
+    path: &std::path::Path,
+    text: &str,
+    open: &syntax::OpenFiles,
+    meter: &Meter,
+) -> Analysis {
+    let program = match syntax::load_text_at_within(path, text, open, meter) {
+        Ok(program) => program,
+        Err(error) => {
+            return Analysis {
+                script: None,
+                types: None,
+                diagnostics: error.diagnostics,
+                stopped: error.stopped,
+                unresolved: Some(error.sources),
+            };
+        }
+    };
+    let (script, diagnostics, stopped) = Script::resolve_as_far_as_within(program, meter);
+    let stopped_at = |stage| move |reason| LoadStopped { reason, stage };
+    if !diagnostics.is_empty() || stopped.is_some() {
+        return Analysis {
+            script: Some(std::sync::Arc::new(script)),
+            types: None,
+            diagnostics,
+            stopped: stopped.map(stopped_at(LoadStage::Resolving)),
+            unresolved: None,
+        };
+    }
+    let (types, diagnostics, stopped) = match check_within(&script, meter) {
+        Checked::Typed(types) => (Some(*types), Vec::new(), None),
+        Checked::Refused(diagnostics) => (None, diagnostics, None),
+        Checked::Stopped(reason, diagnostics) => (None, diagnostics, Some(reason)),
+    };
+    Analysis {
+        script: Some(std::sync::Arc::new(script)),
+        types,
+        diagnostics,
+        stopped: stopped.map(stopped_at(LoadStage::TypeChecking)),
+        unresolved: None,
+    }
 }
 
 /// Parses, resolves and type-checks a script given as text.

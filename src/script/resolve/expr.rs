@@ -19,10 +19,12 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 match self.lookup_global(&n.text) {
                     Some(Named::Ctor(c)) => {
                         self.uses.push(Named::Ctor(c));
+                        self.script.index.used(Named::Ctor(c).into(), n.span);
                         return Pattern::Ctor(c, n.span);
                     }
                     Some(Named::Channel(c)) => {
                         self.uses.push(Named::Channel(c));
+                        self.script.index.used(Named::Channel(c).into(), n.span);
                         return Pattern::Channel(c);
                     }
                     _ => {}
@@ -42,7 +44,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                     self.bound_again_in_pattern(first, n);
                     return Pattern::Wildcard;
                 }
-                Pattern::Bind(self.bind_local(n.text))
+                Pattern::Bind(self.bind_local(n.text, n.span))
             }
             P::Tuple(ps) => Pattern::Tuple(ps.iter().map(|p| self.pattern(p)).collect()),
             P::Dot(..) => {

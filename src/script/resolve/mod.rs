@@ -380,6 +380,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             return false;
         }
         self.declared_at.insert(name, span);
+        self.script.index.declared(named, span);
         self.script.names.insert(name, named);
         self.declared.push(name);
         true

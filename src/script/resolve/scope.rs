@@ -3,6 +3,7 @@
 
 use super::expr::{describe_arity, pattern_variables};
 use super::*;
+use crate::script::index::Symbol;
 
 impl<'s, 'p> Resolver<'s, 'p> {
     // ------------------------------------------------------------ functions
@@ -161,17 +162,20 @@ impl<'s, 'p> Resolver<'s, 'p> {
 
     // ------------------------------------------------------------ names
 
-    pub(super) fn bind_local(&mut self, name: Ustr) -> u32 {
+    /// Binds `name`, written at `at`, to a new slot of the innermost
+    /// function.
+    pub(super) fn bind_local(&mut self, name: Ustr, at: Span) -> u32 {
         let scope = self.fns.len() - 1;
         let slot = self.fns[scope].locals;
         self.fns[scope].locals += 1;
-        self.bind(name, BindingKind::Local { scope, slot });
+        self.bind(name, BindingKind::Local { scope, slot }, at);
         slot
     }
 
-    pub(super) fn bind(&mut self, name: Ustr, kind: BindingKind) {
+    pub(super) fn bind(&mut self, name: Ustr, kind: BindingKind, at: Span) {
         let id = self.next_binding;
         self.next_binding += 1;
+        self.script.index.bound(id, name, at);
         self.scopes
             .last_mut()
             .expect("a lexical scope")
@@ -237,6 +241,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         if !name.is_qualified()
             && let Some(binding) = self.lookup_local(&name.text)
         {
+            self.script.index.used(Symbol::Local(binding.id), span);
             let kind = match binding.kind {
                 BindingKind::GroupMember { func, handle } => {
                     let handle = self
@@ -259,6 +264,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             Some(named) => {
                 self.check_private(name);
                 self.uses.push(named);
+                self.script.index.used(named.into(), span);
                 let kind = match named {
                     Named::Global(g) => ExprKind::Global(g),
                     Named::Ctor(c) => ExprKind::Ctor(c),
@@ -623,7 +629,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         if unit.is_pattern {
             // The value once, then each name projected out of it.
             let value = self.thunk(Ustr::from("pattern"), span, None, |r| r.expr(&def.rhs));
-            let value_slot = self.bind_local(Ustr::from("$pattern"));
+            let value_slot = self.bind_local(Ustr::from("$pattern"), span);
             groups.push(LetGroup::Lazy {
                 func: value.0,
                 captures: value.1,
@@ -633,14 +639,14 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 unreachable!("a pattern unit")
             };
             let hidden = self.lookup_local("$pattern").expect("just bound");
-            for &(name, _) in &unit.names {
+            for &(name, name_span) in &unit.names {
                 let annotation = annotations.get(&name).cloned();
                 let (func, captures) = self.thunk(name, span, annotation, |r| {
                     let value = r.var_ref(hidden);
                     let value = r.push_expr(ExprKind::Var(value), span);
                     r.destructure(value, pattern, name, span)
                 });
-                let slot = self.bind_local(name);
+                let slot = self.bind_local(name, name_span);
                 groups.push(LetGroup::Lazy {
                     func,
                     captures,
@@ -649,12 +655,12 @@ impl<'s, 'p> Resolver<'s, 'p> {
             }
             return;
         }
-        let name = unit.names[0].0;
+        let (name, name_span) = unit.names[0];
         let annotation = annotations.get(&name).cloned();
         let (func, captures) = self.thunk(name, span, annotation, |r| {
             r.definition_body(def, name, &[])
         });
-        let slot = self.bind_local(name);
+        let slot = self.bind_local(name, name_span);
         groups.push(LetGroup::Lazy {
             func,
             captures,
@@ -746,7 +752,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         groups: &mut Vec<LetGroup>,
     ) {
         let handle = Ustr::from(&format!("$group{}", self.next_binding));
-        let group_slot = self.bind_local(handle);
+        let group_slot = self.bind_local(handle, Span::default());
         let members: Vec<(usize, FuncId)> = component
             .iter()
             .map(|&i| {
@@ -764,10 +770,8 @@ impl<'s, 'p> Resolver<'s, 'p> {
             .collect();
         // The members' names, visible to each other and to the body.
         for &(i, func) in &members {
-            self.bind(
-                units[i].names[0].0,
-                BindingKind::GroupMember { func, handle },
-            );
+            let (name, at) = units[i].names[0];
+            self.bind(name, BindingKind::GroupMember { func, handle }, at);
         }
         self.push_fn(None);
         let group_scope = self.fns.len() - 1;
@@ -775,7 +779,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             self.push_fn(Some(group_scope));
             let me = self.fns.len() - 1;
             self.scopes.push(FxHashMap::default());
-            self.bind(handle, BindingKind::Env { scope: me });
+            self.bind(handle, BindingKind::Env { scope: me }, Span::default());
             self.with_type_vars(func, |r| r.function_clauses(func, &units[i].clauses));
             self.scopes.pop();
             self.fns.pop();

@@ -1,0 +1,125 @@
+//! Loading the open documents on a thread of their own, as they are
+//! edited: an edit waits a moment for the next keystroke ([`SETTLE`]),
+//! and an edit to a document being loaded cancels that load, so a large
+//! or pathological script never holds the editor up. Each load runs
+//! within a time-out and a memory budget, as `symcsp check` loads do.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, Sender};
+use lsp_types::Uri;
+
+use crate::budget::{Budget, Live};
+use crate::syntax::OpenFiles;
+use crate::types::{Analysis, analyse_text_at_within};
+
+/// How long an edit waits for the next before its document is loaded.
+pub const SETTLE: Duration = Duration::from_millis(20);
+
+/// The longest one load may take.
+const LOAD_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A document to load: its text as of `version`, and every open
+/// document's (for the files it includes).
+pub struct Job {
+    pub uri: Uri,
+    pub path: PathBuf,
+    pub version: i32,
+    pub text: Arc<String>,
+    pub open: OpenFiles,
+    /// Set by the server to cancel this load (a later edit).
+    pub live: Arc<Live>,
+}
+
+/// A document loaded.
+pub struct Analysed {
+    pub uri: Uri,
+    pub version: i32,
+    /// The text it was loaded from: the analysis's positions are in it.
+    pub text: Arc<String>,
+    pub analysis: Analysis,
+}
+
+/// The thread loading documents, and where their analyses arrive.
+pub struct Analyser {
+    jobs: Option<Sender<Job>>,
+    pub done: Receiver<Analysed>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Analyser {
+    pub fn start() -> Analyser {
+        let (jobs, queue) = crossbeam_channel::unbounded::<Job>();
+        let (results, done) = crossbeam_channel::unbounded();
+        let thread = std::thread::Builder::new()
+            .name("symcsp-lsp-load".into())
+            .spawn(move || run(&queue, &results))
+            .expect("a thread to load documents on");
+        Analyser {
+            jobs: Some(jobs),
+            done,
+            thread: Some(thread),
+        }
+    }
+
+    pub fn send(&self, job: Job) {
+        if let Some(jobs) = &self.jobs {
+            // The thread ends only when the server drops it.
+            let _ = jobs.send(job);
+        }
+    }
+}
+
+impl Drop for Analyser {
+    fn drop(&mut self) {
+        self.jobs = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Loads each job once no later one for the same document follows
+/// within [`SETTLE`]; a job cancelled before it starts is skipped.
+fn run(queue: &Receiver<Job>, results: &Sender<Analysed>) {
+    let mut pending: Vec<Job> = Vec::new();
+    loop {
+        if pending.is_empty() {
+            match queue.recv() {
+                Ok(job) => pending.push(job),
+                Err(_) => return,
+            }
+        }
+        // Let the edits of a burst of typing arrive.
+        while let Ok(job) = queue.recv_timeout(SETTLE) {
+            pending.retain(|p| p.uri != job.uri);
+            pending.push(job);
+        }
+        let job = pending.remove(0);
+        if job.live.cancelled() {
+            continue;
+        }
+        let budget = Budget {
+            timeout: Some(LOAD_TIMEOUT),
+            live: Some(job.live.clone()),
+            ..Budget::default()
+        }
+        .started();
+        let analysis = analyse_text_at_within(&job.path, &job.text, &job.open, &budget.meter());
+        if job.live.cancelled() {
+            continue;
+        }
+        let analysed = Analysed {
+            uri: job.uri,
+            version: job.version,
+            text: job.text,
+            analysis,
+        };
+        if results.send(analysed).is_err() {
+            return;
+        }
+    }
+}

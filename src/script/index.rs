@@ -1,0 +1,238 @@
+//! Where each name of a script is declared and where it is used, as the
+//! resolver found them: what an editor needs to go to a definition, list
+//! references, rename, and say what a name under the cursor is. Recorded
+//! while names are resolved, so it follows the resolver's own scopes
+//! (a `let`'s names, a pattern's variables, a module's members).
+
+use ustr::Ustr;
+
+use crate::syntax::Span;
+
+use super::Named;
+
+/// What a name stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Symbol {
+    /// A top-level name (a definition, datatype, nametype, subtype), a
+    /// constructor or a channel.
+    Top(NamedKey),
+    /// A variable bound by a pattern, a parameter or a `let`: the
+    /// resolver's binding number.
+    Local(u32),
+}
+
+/// [`Named`] with an order, so that symbols sort.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NamedKey {
+    Global(u32),
+    Ctor(u32),
+    Channel(u32),
+}
+
+impl From<Named> for Symbol {
+    fn from(named: Named) -> Symbol {
+        Symbol::Top(match named {
+            Named::Global(g) => NamedKey::Global(g.0),
+            Named::Ctor(c) => NamedKey::Ctor(c.0),
+            Named::Channel(c) => NamedKey::Channel(c.0),
+        })
+    }
+}
+
+impl Symbol {
+    /// The top-level name it is, if it is one.
+    pub fn named(self) -> Option<Named> {
+        use super::ir::{ChannelId, CtorId, GlobalId};
+        match self {
+            Symbol::Top(NamedKey::Global(g)) => Some(Named::Global(GlobalId(g))),
+            Symbol::Top(NamedKey::Ctor(c)) => Some(Named::Ctor(CtorId(c))),
+            Symbol::Top(NamedKey::Channel(c)) => Some(Named::Channel(ChannelId(c))),
+            Symbol::Local(_) => None,
+        }
+    }
+}
+
+/// One place a name is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Occurrence {
+    pub span: Span,
+    pub symbol: Symbol,
+    /// Whether it is where the name is declared or bound.
+    pub declaration: bool,
+}
+
+/// A variable and where it is bound.
+#[derive(Debug, Clone, Copy)]
+pub struct LocalName {
+    pub name: Ustr,
+    pub bound_at: Span,
+}
+
+/// Every name's declaration and uses.
+#[derive(Debug, Default)]
+pub struct NameIndex {
+    /// Sorted by place once resolution ends.
+    occurrences: Vec<Occurrence>,
+    /// The variables, by binding number.
+    locals: rustc_hash::FxHashMap<u32, LocalName>,
+}
+
+impl NameIndex {
+    /// A top-level name, constructor or channel declared at `span`.
+    pub(super) fn declared(&mut self, named: Named, span: Span) {
+        self.push(span, named.into(), true);
+    }
+
+    /// A variable `name` (binding `id`) bound at `span`.
+    pub(super) fn bound(&mut self, id: u32, name: Ustr, span: Span) {
+        // Names the resolver makes up (`$pattern`, `$group3`) are no one's.
+        if name.starts_with('$') || span.is_empty() {
+            return;
+        }
+        self.locals.insert(
+            id,
+            LocalName {
+                name,
+                bound_at: span,
+            },
+        );
+        self.push(span, Symbol::Local(id), true);
+    }
+
+    /// A use at `span` of what `symbol` is.
+    pub(super) fn used(&mut self, symbol: Symbol, span: Span) {
+        if let Symbol::Local(id) = symbol
+            && !self.locals.contains_key(&id)
+        {
+            return;
+        }
+        self.push(span, symbol, false);
+    }
+
+    fn push(&mut self, span: Span, symbol: Symbol, declaration: bool) {
+        self.occurrences.push(Occurrence {
+            span,
+            symbol,
+            declaration,
+        });
+    }
+
+    /// Sorts by place and drops repeats (a module instance's body is
+    /// resolved once per instance, each time at the module's text).
+    pub(super) fn finish(&mut self) {
+        self.occurrences
+            .sort_by_key(|o| (o.span.start, o.span.end, o.symbol));
+        self.occurrences
+            .dedup_by_key(|o| (o.span.start, o.span.end, o.symbol));
+    }
+
+    /// The name written at `position` (a position in the script's source
+    /// map), the innermost when several contain it.
+    pub fn at(&self, position: u32) -> Option<&Occurrence> {
+        let after = self
+            .occurrences
+            .partition_point(|o| o.span.start <= position);
+        self.occurrences[..after]
+            .iter()
+            .rev()
+            .take(64)
+            .filter(|o| position <= o.span.end)
+            .min_by_key(|o| o.span.end - o.span.start)
+    }
+
+    /// Every place `symbol` is written, its declaration included, in
+    /// order.
+    pub fn occurrences_of(&self, symbol: Symbol) -> impl Iterator<Item = &Occurrence> + '_ {
+        self.occurrences.iter().filter(move |o| o.symbol == symbol)
+    }
+
+    /// Where `symbol` is declared or bound.
+    pub fn declaration(&self, symbol: Symbol) -> Option<Span> {
+        self.occurrences_of(symbol)
+            .find(|o| o.declaration)
+            .map(|o| o.span)
+    }
+
+    /// The variable bound as `id`.
+    pub fn local(&self, id: u32) -> Option<&LocalName> {
+        self.locals.get(&id)
+    }
+
+    /// Every place written, in order.
+    pub fn occurrences(&self) -> &[Occurrence] {
+        &self.occurrences
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::script::Script;
+
+    /// The text of each occurrence of the name written at the first
+    /// `marker` in `text`, and whether it is the declaration.
+    fn occurrences(text: &str, marker: &str) -> Vec<(String, bool)> {
+        let script = Script::load_str("t.csp", text).expect("loads");
+        let at = text.find(marker).expect("marker") as u32;
+        let found = script.index.at(at).expect("a name there");
+        script
+            .index
+            .occurrences_of(found.symbol)
+            .map(|o| {
+                let line = script.sources.location(o.span).line;
+                (
+                    format!("{}@{line}", script.sources.snippet(o.span)),
+                    o.declaration,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_global_is_found_where_declared_and_wherever_used() {
+        let text = "channel c : {0..2}\nP(x) = c!x -> P(x)\nQ = P(1) ||| P(2)\n";
+        assert_eq!(
+            occurrences(text, "P(1)"),
+            [
+                ("P@2".to_string(), true),
+                ("P@2".to_string(), false),
+                ("P@3".to_string(), false),
+                ("P@3".to_string(), false)
+            ]
+        );
+        assert_eq!(
+            occurrences(text, "c!x"),
+            [("c@1".to_string(), true), ("c@2".to_string(), false)]
+        );
+    }
+
+    #[test]
+    fn a_variable_is_its_own_binding_not_a_namesake() {
+        // Two `x`s: the parameter of P and the input of Q.
+        let text = "channel c : {0..2}\nP(x) = c!x -> STOP\nQ = c?x -> c!x -> STOP\n";
+        assert_eq!(
+            occurrences(text, "x) ="),
+            [("x@2".to_string(), true), ("x@2".to_string(), false)]
+        );
+        assert_eq!(
+            occurrences(text, "x -> c!x"),
+            [("x@3".to_string(), true), ("x@3".to_string(), false)]
+        );
+    }
+
+    #[test]
+    fn let_names_and_constructors_are_indexed() {
+        let text = "datatype T = A | B\nf(y) = let z = y within if z == A then B else A\n";
+        assert_eq!(
+            occurrences(text, "z =="),
+            [("z@2".to_string(), true), ("z@2".to_string(), false)]
+        );
+        assert_eq!(
+            occurrences(text, "A |"),
+            [
+                ("A@1".to_string(), true),
+                ("A@2".to_string(), false),
+                ("A@2".to_string(), false)
+            ]
+        );
+    }
+}

@@ -1,0 +1,464 @@
+//! `symcsp lsp` as an editor drives it: the binary over stdio, JSON-RPC
+//! framed as the protocol says, with real scripts on disk. Diagnostics as
+//! a document is opened, edited and mended; hover, definition,
+//! references, symbols, rename and completion; a check run from a code
+//! lens; an included file's buffer read instead of the disk.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// The server running, and what it has sent that the test has not read.
+struct Client {
+    child: Child,
+    input: ChildStdin,
+    messages: Receiver<Value>,
+    /// Messages read while waiting for another.
+    unread: Vec<Value>,
+    next_id: i64,
+}
+
+const WAIT: Duration = Duration::from_secs(30);
+
+impl Client {
+    fn start() -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_symcsp"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("symcsp starts");
+        let input = child.stdin.take().expect("stdin");
+        let mut output = BufReader::new(child.stdout.take().expect("stdout"));
+        let (sender, messages) = channel();
+        std::thread::spawn(move || {
+            loop {
+                let mut length = None;
+                loop {
+                    let mut line = String::new();
+                    if output.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(n) = line.strip_prefix("Content-Length: ") {
+                        length = n.parse::<usize>().ok();
+                    }
+                }
+                let mut body = vec![0; length.expect("a Content-Length header")];
+                output.read_exact(&mut body).expect("the message's body");
+                let message = serde_json::from_slice(&body).expect("JSON");
+                if sender.send(message).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut client = Client {
+            child,
+            input,
+            messages,
+            unread: Vec::new(),
+            next_id: 0,
+        };
+        let init = client.request(
+            "initialize",
+            json!({"processId": null, "rootUri": null, "capabilities": {}}),
+        );
+        assert_eq!(init["serverInfo"]["name"], "symcsp");
+        assert_eq!(init["capabilities"]["hoverProvider"], true);
+        client.notify("initialized", json!({}));
+        client
+    }
+
+    fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        write!(self.input, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");
+        self.input.flush().expect("flush");
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// The result of a request (panics on an error response).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let response = self.request_raw(method, params);
+        assert!(response.get("error").is_none(), "{method}: {response}");
+        response["result"].clone()
+    }
+
+    fn request_raw(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.wait_for(|m| m["id"] == id && m.get("method").is_none())
+    }
+
+    /// The first message `wanted` accepts, those before it kept.
+    fn wait_for(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        if let Some(at) = self.unread.iter().position(&wanted) {
+            return self.unread.remove(at);
+        }
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.messages.recv_timeout(left) {
+                Ok(message) if wanted(&message) => return message,
+                Ok(message) => self.unread.push(message),
+                Err(RecvTimeoutError::Timeout) => panic!("no such message; got {:?}", self.unread),
+                Err(RecvTimeoutError::Disconnected) => panic!("the server ended"),
+            }
+        }
+    }
+
+    /// The next diagnostics published for `uri`.
+    fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
+        let message = self.wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+        });
+        message["params"]["diagnostics"]
+            .as_array()
+            .expect("a list")
+            .clone()
+    }
+
+    fn open(&mut self, uri: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "cspm", "version": 1, "text": text}}),
+        );
+    }
+
+    fn change(&mut self, uri: &str, version: i64, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version},
+                   "contentChanges": [{"text": text}]}),
+        );
+    }
+
+    fn at(
+        &mut self,
+        method: &str,
+        uri: &str,
+        (line, character): (u32, u32),
+        extra: Value,
+    ) -> Value {
+        let mut params = json!({"textDocument": {"uri": uri},
+                                "position": {"line": line, "character": character}});
+        if let (Some(params), Some(extra)) = (params.as_object_mut(), extra.as_object()) {
+            params.extend(extra.clone());
+        }
+        self.request(method, params)
+    }
+
+    /// Shuts the server down as an editor does; its exit status.
+    fn shut_down(mut self) -> std::process::ExitStatus {
+        self.request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        self.child.wait().expect("the server ends")
+    }
+}
+
+fn uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+const SCRIPT: &str = "channel c : {0..2}
+datatype T = A | B
+P(x) = c!x -> P(x)
+Q = P(1) ||| P(2)
+assert Q :[deadlock free]
+assert STOP [T= c!1 -> STOP
+";
+
+#[test]
+fn diagnostics_follow_the_edits_and_clear_when_mended() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("model.csp");
+    std::fs::write(&path, SCRIPT).unwrap();
+    let uri = uri(&path);
+    let mut client = Client::start();
+    client.open(&uri, SCRIPT);
+    assert_eq!(client.diagnostics(&uri), Vec::<Value>::new());
+    // A type error: a Bool where c wants an Int, on line 4 (0-based 3).
+    let broken = SCRIPT.replace("P(1) |||", "P(true) |||");
+    client.change(&uri, 2, &broken);
+    let found = client.diagnostics(&uri);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["severity"], 1);
+    assert_eq!(found[0]["source"], "symcsp");
+    assert_eq!(found[0]["range"]["start"]["line"], 3);
+    let message = found[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("Bool") && message.contains("Int"),
+        "{message}"
+    );
+    // A burst of edits: only the last is published, and it is clean.
+    for version in 3..8 {
+        let text = SCRIPT.replace("P(1)", &format!("P({})", version % 3));
+        client.change(&uri, version, &text);
+    }
+    client.change(&uri, 8, "channel d\nR = d -> R\nS = undefined_name\n");
+    let found = client.diagnostics(&uri);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        found[0]["range"]["start"],
+        json!({"line": 2, "character": 4})
+    );
+    assert_eq!(
+        found[0]["range"]["end"],
+        json!({"line": 2, "character": 18})
+    );
+    client.change(&uri, 9, SCRIPT);
+    assert_eq!(client.diagnostics(&uri), Vec::<Value>::new());
+    assert!(client.shut_down().success());
+}
+
+#[test]
+fn names_hover_go_to_their_definitions_and_rename_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("model.csp");
+    std::fs::write(&path, SCRIPT).unwrap();
+    let uri = uri(&path);
+    let mut client = Client::start();
+    client.open(&uri, SCRIPT);
+    client.diagnostics(&uri);
+    // `P` in `Q = P(1)`: line 3, column 4.
+    let hover = client.at("textDocument/hover", &uri, (3, 4), json!({}));
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("P :: (Int) -> Proc"), "{text}");
+    assert!(text.contains("declared at line 3"), "{text}");
+    let hover = client.at("textDocument/hover", &uri, (1, 9), json!({}));
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        text.contains("datatype T") && text.contains("A :: T"),
+        "{text}"
+    );
+    let hover = client.at("textDocument/hover", &uri, (0, 8), json!({}));
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("c :: Int=>Event")
+    );
+    // The `x` of `c!x`: a variable, bound by P's parameter.
+    let hover = client.at("textDocument/hover", &uri, (2, 9), json!({}));
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("x — a variable bound at line 3"), "{text}");
+
+    let definition = client.at("textDocument/definition", &uri, (3, 13), json!({}));
+    assert_eq!(definition["uri"], uri.as_str());
+    assert_eq!(
+        definition["range"],
+        json!({"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 1}})
+    );
+    let references = client.at(
+        "textDocument/references",
+        &uri,
+        (2, 0),
+        json!({"context": {"includeDeclaration": true}}),
+    );
+    let lines: Vec<_> = references
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["range"]["start"]["line"].clone(),
+                r["range"]["start"]["character"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (json!(2), json!(0)),
+            (json!(2), json!(14)),
+            (json!(3), json!(4)),
+            (json!(3), json!(13))
+        ]
+    );
+
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let names: Vec<_> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].clone())
+        .collect();
+    assert_eq!(names, [json!("c"), json!("T"), json!("P"), json!("Q")]);
+    let constructors: Vec<_> = symbols[1]["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].clone())
+        .collect();
+    assert_eq!(constructors, [json!("A"), json!("B")]);
+
+    let edit = client.at(
+        "textDocument/rename",
+        &uri,
+        (3, 4),
+        json!({"newName": "Proc1"}),
+    );
+    let edits = edit["changes"][uri.as_str()].as_array().unwrap();
+    assert_eq!(edits.len(), 4);
+    assert!(edits.iter().all(|e| e["newText"] == "Proc1"));
+    let refused = client.request_raw(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 3, "character": 4},
+               "newName": "Q"}),
+    );
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("`Q` is already declared"), "{message}");
+    assert!(client.shut_down().success());
+}
+
+#[test]
+fn completion_offers_fields_options_and_names_in_scope() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("model.csp");
+    let text = format!("{SCRIPT}R(y) = c.\nassert Q :[\n");
+    std::fs::write(&path, &text).unwrap();
+    let uri = uri(&path);
+    let mut client = Client::start();
+    client.open(&uri, &text);
+    client.diagnostics(&uri);
+    let labels = |items: Value| -> Vec<String> {
+        items
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // The script does not parse, so the last good load answers: none
+    // yet. Mend it, then ask at the places being written.
+    let good = format!("{SCRIPT}R(y) = c.1 -> STOP\n");
+    client.change(&uri, 2, &good);
+    client.diagnostics(&uri);
+    let fields = labels(client.at("textDocument/completion", &uri, (6, 9), json!({})));
+    assert_eq!(fields, ["0", "1", "2"]);
+    let names = labels(client.at("textDocument/completion", &uri, (6, 7), json!({})));
+    for name in ["c", "T", "A", "P", "Q", "R", "y", "STOP"] {
+        assert!(names.contains(&name.to_string()), "{name} in {names:?}");
+    }
+    assert!(
+        !names.contains(&"x".to_string()),
+        "P's x is not in scope in R"
+    );
+    let options = format!("{good}assert Q :[");
+    client.change(&uri, 3, &options);
+    client.diagnostics(&uri);
+    let offered = labels(client.at("textDocument/completion", &uri, (7, 11), json!({})));
+    assert!(
+        offered.contains(&"deadlock free".to_string()),
+        "{offered:?}"
+    );
+    assert!(
+        offered.contains(&"symmetry reduce".to_string()),
+        "{offered:?}"
+    );
+    assert!(client.shut_down().success());
+}
+
+#[test]
+fn an_assertion_runs_from_its_lens_and_shows_its_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("model.csp");
+    std::fs::write(&path, SCRIPT).unwrap();
+    let uri = uri(&path);
+    let mut client = Client::start();
+    client.open(&uri, SCRIPT);
+    client.diagnostics(&uri);
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let lenses = lenses.as_array().unwrap();
+    assert_eq!(lenses.len(), 2);
+    assert_eq!(lenses[1]["command"]["title"], "▶ check");
+    assert_eq!(lenses[1]["range"]["start"]["line"], 5);
+    let command = lenses[1]["command"].clone();
+    client.request(
+        "workspace/executeCommand",
+        json!({"command": command["command"], "arguments": command["arguments"]}),
+    );
+    let shown = client.wait_for(|m| m["method"] == "window/showMessage");
+    let message = shown["params"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("assert STOP [T= c!1 -> STOP: ✗ Failed"),
+        "{message}"
+    );
+    assert!(message.ends_with("⟨c.1⟩"), "{message}");
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let titles: Vec<_> = lenses
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["command"]["title"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(titles[0], "▶ check");
+    assert!(titles[1].starts_with("✗ Failed — 1 states"), "{titles:?}");
+    assert_eq!(titles[2], "▶ animate the counterexample");
+    let animate = lenses[2]["command"].clone();
+    let argv = client.request(
+        "workspace/executeCommand",
+        json!({"command": animate["command"], "arguments": animate["arguments"]}),
+    );
+    assert_eq!(
+        argv["argv"],
+        json!([
+            "symcsp",
+            path.display().to_string(),
+            "--process",
+            "c!1 -> STOP"
+        ])
+    );
+    assert!(client.shut_down().success());
+}
+
+#[test]
+fn an_included_file_is_read_from_its_open_buffer_and_its_errors_published_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = dir.path().join("main.csp");
+    let part = dir.path().join("part.csp");
+    std::fs::write(&main, "include \"part.csp\"\nQ = P\n").unwrap();
+    std::fs::write(&part, "channel a\nP = a -> P\n").unwrap();
+    let (main_uri, part_uri) = (uri(&main), uri(&part));
+    let mut client = Client::start();
+    client.open(&main_uri, "include \"part.csp\"\nQ = P\n");
+    assert_eq!(client.diagnostics(&main_uri), Vec::<Value>::new());
+    // The included file opened and broken, unsaved: the error is shown
+    // in it, for the document that includes it.
+    client.open(&part_uri, "channel a\nP = a -> Nowhere\n");
+    let found = loop {
+        let found = client.diagnostics(&part_uri);
+        if !found.is_empty() {
+            break found;
+        }
+    };
+    assert!(
+        found[0]["message"].as_str().unwrap().contains("Nowhere"),
+        "{found:?}"
+    );
+    assert_eq!(
+        found[0]["range"]["start"],
+        json!({"line": 1, "character": 9})
+    );
+    assert!(client.shut_down().success());
+}
