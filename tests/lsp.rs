@@ -462,3 +462,32 @@ fn an_included_file_is_read_from_its_open_buffer_and_its_errors_published_there(
     );
     assert!(client.shut_down().success());
 }
+
+#[test]
+fn an_edit_cancels_the_load_of_a_long_script_and_is_answered_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.csp");
+    let uri = uri(&path);
+    // 500 000 definitions, each using the one before: about 4 s to load
+    // whole (in the tests' build), the time the edit would wait if it
+    // did not cancel the load.
+    let mut long = String::from("x0 = 0\n");
+    for i in 1..500_000 {
+        long.push_str(&format!("x{i} = x{} + 1\n", i - 1));
+    }
+    let mut client = Client::start();
+    client.open(&uri, &long);
+    // Its load has started by now; the edit cancels it.
+    std::thread::sleep(Duration::from_millis(500));
+    let started = Instant::now();
+    client.change(&uri, 2, "Short = 1 + true\n");
+    let found = client.diagnostics(&uri);
+    assert_eq!(found.len(), 1, "the short script's error first: {found:?}");
+    assert_eq!(found[0]["range"]["start"]["line"], 0);
+    assert!(
+        started.elapsed() < Duration::from_millis(1500),
+        "answered after {:?}",
+        started.elapsed()
+    );
+    assert!(client.shut_down().success());
+}
