@@ -84,6 +84,38 @@ fn main() {
              best {:.0}, worst {:.0})",
             times[5], times[0], times[9]
         );
+        // The last edit left the script clean and loaded: hover and go
+        // to the definition of the last block's `P{n}` in `R{n} =
+        // (P{n}(0) …`.
+        let line = clean.lines().count() - 7;
+        let text = clean.lines().nth(line).expect("the line");
+        let column = text.find("(P").expect("R's line") + 1;
+        let at = json!({"textDocument": {"uri": uri},
+                        "position": {"line": line, "character": column}});
+        for method in ["textDocument/hover", "textDocument/definition"] {
+            let mut times = Vec::new();
+            for k in 0..20 {
+                let id = RequestId::from(1000 + k);
+                let start = Instant::now();
+                let request = Request::new(id, method.into(), at.clone());
+                client.sender.send(request.into()).expect("sent");
+                let answer = loop {
+                    if let Ok(Message::Response(r)) = client.receiver.recv() {
+                        break r;
+                    }
+                };
+                times.push(start.elapsed().as_secs_f64() * 1e3);
+                assert!(
+                    answer.response_result.is_ok_and(|r| !r.is_null()),
+                    "{method} answered"
+                );
+            }
+            times.sort_by(f64::total_cmp);
+            println!(
+                "{lines:>6} lines: {method} in {:.2} ms (median of 20)",
+                times[10]
+            );
+        }
     }
     let shutdown = Request::new(RequestId::from(2), "shutdown".into(), json!(null));
     client.sender.send(shutdown.into()).expect("sent");

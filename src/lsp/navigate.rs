@@ -24,7 +24,6 @@ use super::text::{self, file_range};
 /// A loaded document as the features read it.
 pub struct Document<'a> {
     pub uri: &'a Uri,
-    pub text: &'a str,
     pub script: &'a Script,
     pub types: Option<&'a mut Types>,
 }
@@ -34,7 +33,6 @@ impl<'a> Document<'a> {
     pub fn of(analysed: &'a mut Analysed) -> Option<Document<'a>> {
         Some(Document {
             uri: &analysed.uri,
-            text: &analysed.text,
             script: analysed.analysis.script.as_ref()?,
             types: analysed.analysis.types.as_mut(),
         })
@@ -44,7 +42,7 @@ impl<'a> Document<'a> {
     /// document (the root file of its script).
     fn source_position(&self, position: Position) -> u32 {
         let root = self.script.sources.file(0);
-        root.base + text::offset(self.text, position) as u32
+        root.base + text::file_offset(root, position) as u32
     }
 
     /// The name under the cursor.

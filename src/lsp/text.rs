@@ -91,16 +91,32 @@ fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
     offset
 }
 
+/// The protocol's position of byte `offset` of a loaded file, found by
+/// its line table (not by reading the text from its start).
+pub fn file_position(file: &SourceFile, offset: usize) -> Position {
+    let offset = floor_char_boundary(&file.text, offset.min(file.text.len()));
+    let (line, start) = file.line_and_start(offset);
+    let character = file.text[start..offset].encode_utf16().count();
+    Position::new(line as u32, character as u32)
+}
+
+/// The byte offset in a loaded file of the protocol's `position`, as
+/// [`offset`] finds it, by the file's line table.
+pub fn file_offset(file: &SourceFile, position: Position) -> usize {
+    match file.line_start(position.line as usize) {
+        Some(start) => start + offset(&file.text[start..], Position::new(0, position.character)),
+        None => file.text.len(),
+    }
+}
+
 /// The file a span lies in and its range there.
 pub fn file_range(sources: &SourceMap, span: Span) -> (&SourceFile, Range) {
     let file = sources.file(sources.file_of(span));
-    let (start, end) = (
-        file.offset(span.start),
-        file.offset(span.end.max(span.start)),
-    );
+    let start = file.offset(span.start);
+    let end = file.offset(span.end.max(span.start));
     (
         file,
-        Range::new(position(&file.text, start), position(&file.text, end)),
+        Range::new(file_position(file, start), file_position(file, end)),
     )
 }
 
@@ -121,6 +137,19 @@ mod tests {
         // Past a line's end, and past the last line.
         assert_eq!(offset(text, Position::new(0, 99)), text.find('\n').unwrap());
         assert_eq!(offset(text, Position::new(9, 0)), text.len());
+        // The same by a loaded file's line table.
+        let mut sources = SourceMap::default();
+        let id = sources.add("t.csp", None, text.to_string(), None);
+        let file = sources.file(id);
+        for at in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+            assert_eq!(file_position(file, at), position(text, at), "offset {at}");
+            assert_eq!(file_offset(file, position(text, at)), at, "offset {at}");
+        }
+        assert_eq!(
+            file_offset(file, Position::new(0, 99)),
+            text.find('\n').unwrap()
+        );
+        assert_eq!(file_offset(file, Position::new(9, 0)), text.len());
     }
 
     #[test]

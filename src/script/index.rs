@@ -75,6 +75,8 @@ pub struct NameIndex {
     occurrences: Vec<Occurrence>,
     /// The variables, by binding number.
     locals: rustc_hash::FxHashMap<u32, LocalName>,
+    /// Each symbol's occurrences, by place in `occurrences`.
+    by_symbol: rustc_hash::FxHashMap<Symbol, Vec<u32>>,
 }
 
 impl NameIndex {
@@ -124,6 +126,10 @@ impl NameIndex {
             .sort_by_key(|o| (o.span.start, o.span.end, o.symbol));
         self.occurrences
             .dedup_by_key(|o| (o.span.start, o.span.end, o.symbol));
+        self.by_symbol.clear();
+        for (at, o) in self.occurrences.iter().enumerate() {
+            self.by_symbol.entry(o.symbol).or_default().push(at as u32);
+        }
     }
 
     /// The name written at `position` (a position in the script's source
@@ -143,7 +149,8 @@ impl NameIndex {
     /// Every place `symbol` is written, its declaration included, in
     /// order.
     pub fn occurrences_of(&self, symbol: Symbol) -> impl Iterator<Item = &Occurrence> + '_ {
-        self.occurrences.iter().filter(move |o| o.symbol == symbol)
+        let places = self.by_symbol.get(&symbol).map_or(&[][..], Vec::as_slice);
+        places.iter().map(|&at| &self.occurrences[at as usize])
     }
 
     /// Where `symbol` is declared or bound.

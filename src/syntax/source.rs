@@ -109,6 +109,21 @@ impl SourceFile {
     pub fn line_count(&self) -> usize {
         self.line_starts.len()
     }
+
+    /// The 0-based line of a byte offset and the offset its line starts
+    /// at.
+    pub fn line_and_start(&self, offset: usize) -> (usize, usize) {
+        let line = self
+            .line_starts
+            .partition_point(|&start| start as usize <= offset)
+            .saturating_sub(1);
+        (line, self.line_starts[line] as usize)
+    }
+
+    /// The byte offset 0-based line `line` starts at, if there is one.
+    pub fn line_start(&self, line: usize) -> Option<usize> {
+        self.line_starts.get(line).map(|&start| start as usize)
+    }
 }
 
 /// Number of characters in `text[start..end]`, tolerating offsets that do
