@@ -171,6 +171,19 @@ fn uri(path: &Path) -> String {
     format!("file://{}", path.display())
 }
 
+/// A server with `text` open as `model.csp` in a folder of its own (kept
+/// while the folder lives), loaded: its first diagnostics read.
+fn opened(text: &str) -> (tempfile::TempDir, std::path::PathBuf, String, Client) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("model.csp");
+    std::fs::write(&path, text).unwrap();
+    let uri = uri(&path);
+    let mut client = Client::start();
+    client.open(&uri, text);
+    client.diagnostics(&uri);
+    (dir, path, uri, client)
+}
+
 const SCRIPT: &str = "channel c : {0..2}
 datatype T = A | B
 P(x) = c!x -> P(x)
@@ -224,13 +237,7 @@ fn diagnostics_follow_the_edits_and_clear_when_mended() {
 
 #[test]
 fn names_hover_go_to_their_definitions_and_rename_everywhere() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("model.csp");
-    std::fs::write(&path, SCRIPT).unwrap();
-    let uri = uri(&path);
-    let mut client = Client::start();
-    client.open(&uri, SCRIPT);
-    client.diagnostics(&uri);
+    let (_dir, _path, uri, mut client) = opened(SCRIPT);
     // `P` in `Q = P(1)`: line 3, column 4.
     let hover = client.at("textDocument/hover", &uri, (3, 4), json!({}));
     let text = hover["contents"]["value"].as_str().unwrap();
@@ -375,13 +382,7 @@ fn completion_offers_fields_options_and_names_in_scope() {
 
 #[test]
 fn an_assertion_runs_from_its_lens_and_shows_its_verdict() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("model.csp");
-    std::fs::write(&path, SCRIPT).unwrap();
-    let uri = uri(&path);
-    let mut client = Client::start();
-    client.open(&uri, SCRIPT);
-    client.diagnostics(&uri);
+    let (_dir, path, uri, mut client) = opened(SCRIPT);
     let lenses = client.request(
         "textDocument/codeLens",
         json!({"textDocument": {"uri": uri}}),
