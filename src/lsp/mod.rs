@@ -41,7 +41,7 @@ use crate::syntax::{self, OpenFiles, Severity};
 use analyse::{Analysed, Analyser, Job};
 use assertions::Checks;
 use navigate::Document;
-use text::{file_range, path_uri, uri_path};
+use text::{file_range, uri_path};
 
 /// Serves the client on standard input and output until it says exit.
 pub fn serve_stdio() -> Result<(), String> {
@@ -562,16 +562,12 @@ fn diagnostic(
     sources: &syntax::SourceMap,
     d: &syntax::Diagnostic,
 ) -> (Uri, Diagnostic) {
+    // A place in a file with no path is shown on the document itself.
     let locate = |span| {
-        let (file, range) = file_range(sources, span);
-        let uri = match sources.file_of(span) {
-            0 => document.clone(),
-            _ => file
-                .path
-                .as_deref()
-                .map_or_else(|| document.clone(), path_uri),
-        };
-        (uri, range)
+        text::location(document, sources, span).map_or_else(
+            || (document.clone(), file_range(sources, span).1),
+            |at| (at.uri, at.range),
+        )
     };
     let (uri, range) = d
         .span

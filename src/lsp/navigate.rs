@@ -53,12 +53,7 @@ impl<'a> Document<'a> {
     /// Where `span` is, as the editor names it: this document by its
     /// own URI, another file by its path.
     fn location(&self, span: Span) -> Option<Location> {
-        let (file, range) = file_range(&self.script.sources, span);
-        let uri = match self.script.sources.file_of(span) {
-            0 => self.uri.clone(),
-            _ => text::path_uri(file.path.as_ref()?),
-        };
-        Some(Location::new(uri, range))
+        text::location(self.uri, &self.script.sources, span)
     }
 
     /// The name as written at `span`, without its module prefix.

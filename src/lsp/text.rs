@@ -52,15 +52,6 @@ pub fn path_uri(path: &Path) -> Uri {
     Uri::from_str(&text).expect("an encoded file path is a URI")
 }
 
-/// The protocol's position of byte `offset` of `text`.
-pub fn position(text: &str, offset: usize) -> Position {
-    let offset = floor_char_boundary(text, offset.min(text.len()));
-    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let line = text[..line_start].matches('\n').count();
-    let character = text[line_start..offset].encode_utf16().count();
-    Position::new(line as u32, character as u32)
-}
-
 /// The byte offset in `text` of the protocol's `position`: past the end
 /// of a line is its end, past the last line the text's end.
 pub fn offset(text: &str, position: Position) -> usize {
@@ -109,6 +100,18 @@ pub fn file_offset(file: &SourceFile, position: Position) -> usize {
     }
 }
 
+/// Where `span` is, as the editor names it: the document `document`
+/// (the source map's first file) by its own URI, another file by its
+/// path; `None` for a file with no path (symcsp's own helpers).
+pub fn location(document: &Uri, sources: &SourceMap, span: Span) -> Option<lsp_types::Location> {
+    let (file, range) = file_range(sources, span);
+    let uri = match sources.file_of(span) {
+        0 => document.clone(),
+        _ => path_uri(file.path.as_ref()?),
+    };
+    Some(lsp_types::Location::new(uri, range))
+}
+
 /// The file a span lies in and its range there.
 pub fn file_range(sources: &SourceMap, span: Span) -> (&SourceFile, Range) {
     let file = sources.file(sources.file_of(span));
@@ -123,6 +126,16 @@ pub fn file_range(sources: &SourceMap, span: Span) -> (&SourceFile, Range) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The position of byte `offset` of `text`, counted from the start:
+    /// what [`file_position`] finds by the line table.
+    fn position(text: &str, offset: usize) -> Position {
+        let offset = floor_char_boundary(text, offset.min(text.len()));
+        let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let line = text[..line_start].matches('\n').count();
+        let character = text[line_start..offset].encode_utf16().count();
+        Position::new(line as u32, character as u32)
+    }
 
     #[test]
     fn positions_count_utf16_units_and_round_trip() {
