@@ -1,5 +1,5 @@
 //! FDR's priority operators (`prioritise`, `prioritise_nocache`,
-//! `timed_priority`) in every use: exploration by both paths, the
+//! `timed_priority`, `prioritisepo`) in every use: exploration by both paths, the
 //! animator's moves, every check (the specification side goes through
 //! the normaliser), and checks reduced by symmetry.
 
@@ -14,9 +14,93 @@ mod state_counts;
 use state_counts::counts;
 
 const FIXTURE: &str = "tests/fixtures/check/priority.csp";
+const ORDER_FIXTURE: &str = "tests/fixtures/check/priority_order.csp";
 
 fn load() -> Script {
     state_counts::load(FIXTURE)
+}
+
+/// Every assertion of `script` passes (as FDR answers them).
+fn every_assertion_passes(script: &Script) {
+    for index in 0..script.assertions.len() {
+        let result =
+            symcsp::stack::with_large_stack(|| check::check(script, index, &Budget::default()))
+                .unwrap_or_else(|d| panic!("{}", d.render(&script.sources)));
+        assert_eq!(
+            result.verdict,
+            Verdict::Passed,
+            "{}",
+            check::assertion_text(script, index)
+        );
+    }
+}
+
+#[test]
+fn a_partial_order_holds_back_what_it_puts_below_what_is_offered() {
+    let mut script = state_counts::load(ORDER_FIXTURE);
+    // a over b over c: only a (and d, outside the order) remain.
+    assert_eq!(counts(&mut script, "Chain"), (2, 2, 1));
+    // a and b over c, incomparable: a, b and d.
+    assert_eq!(counts(&mut script, "Fork"), (2, 3, 1));
+    // τ over a (not maximal): a waits while the choice can slide.
+    assert_eq!(counts(&mut script, "Slides"), (3, 2, 1));
+    assert_eq!(counts(&mut script, "Free"), (3, 3, 1));
+    // Refusal testing: ref.x only where x is not offered, and stable.
+    assert_eq!(counts(&mut script, "OneWay"), (2, 4, 0));
+    assert_eq!(counts(&mut script, "EitherWay"), (4, 8, 0));
+    assert_eq!(counts(&mut script, "Watched"), (8, 24, 0));
+}
+
+#[test]
+fn every_partial_order_assertion_answers_as_fdr() {
+    every_assertion_passes(&state_counts::load(ORDER_FIXTURE));
+}
+
+#[test]
+fn a_partial_order_symmetric_in_a_type_is_reduced() {
+    let script = state_counts::load(ORDER_FIXTURE);
+    let index = (0..script.assertions.len())
+        .find(|&i| {
+            check::assertion_text(&script, i).contains("Watched :[deadlock free] :[symmetry")
+        })
+        .expect("the reduced deadlock check");
+    let run = |reduce: &Reduce| {
+        symcsp::stack::with_large_stack(|| {
+            check::check_reduced(&script, index, &Budget::default(), Some(reduce))
+        })
+        .unwrap_or_else(|d| panic!("{}", d.render(&script.sources)))
+    };
+    let (plain, reduced) = (run(&Reduce::Off), run(&Reduce::Automatic));
+    // How many of the three users are done: 4 classes of 8 states.
+    assert_eq!((plain.states, reduced.states), (8, 4));
+    assert_eq!(plain.verdict, reduced.verdict);
+}
+
+#[test]
+fn the_animator_offers_a_refusal_only_where_the_event_is_not_offered() {
+    let mut script = state_counts::load(ORDER_FIXTURE);
+    let func = script.add_expr("<process>", "OneWay").expect("resolves");
+    let script = &script;
+    symcsp::stack::with_large_stack(|| {
+        let mut animator = Animator::load(script, func).expect("loads");
+        let start = animator.initial();
+        let moves = animator.enabled(&start).expect("moves");
+        let labels: Vec<&str> = moves.iter().map(|m| m.label.as_str()).collect();
+        assert_eq!(labels, ["a", "ref.b"]);
+        let after_a = moves
+            .iter()
+            .find(|m| m.label == "a")
+            .expect("a")
+            .target
+            .clone();
+        let labels: Vec<String> = animator
+            .enabled(&after_a)
+            .expect("moves")
+            .into_iter()
+            .map(|m| m.label)
+            .collect();
+        assert_eq!(labels, ["ref.a", "ref.b"]);
+    });
 }
 
 #[test]
@@ -61,18 +145,7 @@ fn the_animator_offers_only_what_priority_allows() {
 
 #[test]
 fn every_assertion_answers_as_fdr() {
-    let script = load();
-    for index in 0..script.assertions.len() {
-        let result =
-            symcsp::stack::with_large_stack(|| check::check(&script, index, &Budget::default()))
-                .unwrap_or_else(|d| panic!("{}", d.render(&script.sources)));
-        assert_eq!(
-            result.verdict,
-            Verdict::Passed,
-            "{}",
-            check::assertion_text(&script, index)
-        );
-    }
+    every_assertion_passes(&load());
 }
 
 #[test]

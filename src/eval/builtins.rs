@@ -11,6 +11,8 @@ use super::sets::{diff, inter, union, union_all};
 use super::value::{Proc, Seq, Set, Value};
 use super::{EvalError, EvalResult, Evaluator, MAX_ELEMENTS, MAX_POWERSET_BASE};
 
+mod process_args;
+
 /// `Map(A, B)` is built explicitly up to this many maps (`Set(A)`'s
 /// bound): beyond, it stays symbolic (membership works).
 const MAX_EXPLICIT_MAPS: u128 = 1 << MAX_POWERSET_BASE;
@@ -154,7 +156,7 @@ impl Evaluator<'_> {
             Builtin::Show => Ok(Value::string(&self.show(&args.values[0]))),
             Builtin::Extensions => Ok(finite_unsorted(self.extensions(&args.values[0], span)?)),
             Builtin::Productions => Ok(finite_unsorted(self.productions(&args.values[0], span)?)),
-            Builtin::Chaos | Builtin::Run | Builtin::ProcessFunction(_) => {
+            Builtin::Chaos | Builtin::Run | Builtin::Buffer | Builtin::ProcessFunction(_) => {
                 self.process_function(&args)
             }
             Builtin::EmptyMap
@@ -465,6 +467,10 @@ impl Evaluator<'_> {
                 args.finite(0)?;
                 Ok(proc_builtin(b, args.values.to_vec()))
             }
+            Builtin::Buffer => {
+                args.buffer_links()?;
+                Ok(proc_builtin(b, args.values.to_vec()))
+            }
             Builtin::ProcessFunction(f) => {
                 if !matches!(args.values[0], Value::Proc(_)) {
                     return Err(args.wrong(0, "a process", &args.values[0]));
@@ -474,6 +480,9 @@ impl Evaluator<'_> {
                     ProcessFunction::Prioritise | ProcessFunction::PrioritiseNoCache
                 ) {
                     args.priority_levels()?;
+                }
+                if f == ProcessFunction::PrioritisePartialOrder {
+                    args.priority_order()?;
                 }
                 Ok(proc_builtin(b, args.values.to_vec()))
             }

@@ -69,15 +69,12 @@ pub enum Node {
         child: usize,
         relation: EventRelation,
     },
-    /// `prioritise(P, <A1, ..., An>)`: a move of the child on an event of
-    /// a later set is dropped where the child also offers an event of an
-    /// earlier one (τ and ✓ count as events of `A1`).
+    /// `prioritise(P, <A1, ..., An>)` and `prioritisepo(P, A, order,
+    /// maximal)`: a move of the child is dropped where the child also
+    /// offers an event the priority puts before it.
     Prioritise {
         child: usize,
-        levels: Vec<EventSet>,
-        /// Per event id: its rank (the index of its set; 0 for τ and ✓),
-        /// or [`NO_RANK`] for an event of no set.
-        rank: Vec<u32>,
+        priority: Priority,
     },
     Linked {
         left: usize,
@@ -130,6 +127,22 @@ impl Table {
 
 /// A route to an event that several operands of a node can perform.
 const SEVERAL: u32 = u32::MAX;
+
+/// What a prioritise node puts first.
+#[derive(Debug, Clone)]
+pub enum Priority {
+    /// `prioritise`: an event of a later set waits while the child
+    /// offers one of an earlier set (τ and ✓ count as events of `A1`).
+    Levels {
+        levels: Vec<EventSet>,
+        /// Per event id: its rank (the index of its set; 0 for τ and ✓),
+        /// or [`NO_RANK`] for an event of no set.
+        rank: Vec<u32>,
+    },
+    /// `prioritisepo`: a pair `(a, b)` holds `b` back while the child
+    /// offers `a` (the order's closure, τ and ✓ included).
+    Order(EventRelation),
+}
 
 /// The rank of an event in no set of a `prioritise`: never held back,
 /// holding nothing back.
@@ -618,10 +631,13 @@ impl Machine {
                 rank[TICK as usize] = 0;
                 Node::Prioritise {
                     child: self.compile(procs, c, depth + 1)?,
-                    levels,
-                    rank,
+                    priority: Priority::Levels { levels, rank },
                 }
             }
+            Term::PrioritiseOrder(c, r) => Node::Prioritise {
+                child: self.compile(procs, c, depth + 1)?,
+                priority: Priority::Order(procs.relation(r).clone()),
+            },
             _ => {
                 if self.initial.len() % COMPILE_POLL_EVERY == COMPILE_POLL_EVERY - 1 {
                     polled(procs)?;
@@ -764,10 +780,17 @@ impl Machine {
                 let linked = spelling(Operator::LinkedPar);
                 linked.enclose(&procs.show_relation(relation, &linked.spaced_joins()))
             }
-            Node::Prioritise { levels, .. } => {
+            Node::Prioritise {
+                priority: Priority::Levels { levels, .. },
+                ..
+            } => {
                 let levels: Vec<String> = levels.iter().map(|a| procs.show_events(a)).collect();
                 format!("prioritise <{}>", levels.join(", "))
             }
+            Node::Prioritise {
+                priority: Priority::Order(order),
+                ..
+            } => format!("prioritisepo {{{}}}", procs.show_relation(order, " over ")),
         }
     }
 

@@ -18,7 +18,7 @@ use rustc_hash::FxHashMap;
 
 use crate::eval::value::bytes::{DecodeResult, Reader, Writer};
 
-use super::{Compression, EventRelation, EventSet, Place, ProcId, Processes, Term};
+use super::{Compression, EventId, EventRelation, EventSet, Place, ProcId, Processes, Term};
 
 /// The tag of a subterm written before within the same state's
 /// encoding, followed by its number (the terms' own tags are 0 to 25).
@@ -195,6 +195,24 @@ impl Processes<'_> {
                     set(w, s);
                 }
             }
+            Term::PrioritiseOrder(p, r) => {
+                w.tag(26);
+                self.write_shared(*p, w, written);
+                relation(w, r);
+            }
+            Term::Buffer {
+                capacity,
+                links,
+                queue,
+            } => {
+                w.tag(27);
+                w.u32(*capacity);
+                relation(w, links);
+                w.count(queue.len());
+                for &e in queue.iter() {
+                    w.u32(e);
+                }
+            }
             Term::Chase(p) => {
                 w.tag(24);
                 self.write_shared(*p, w, written);
@@ -355,6 +373,23 @@ impl Processes<'_> {
                     compression,
                     of,
                     at,
+                }
+            }
+            26 => {
+                let p = self.read_shared(r, read)?;
+                Term::PrioritiseOrder(p, self.read_relation(r)?)
+            }
+            27 => {
+                let capacity = r.u32()?;
+                let links = self.read_relation(r)?;
+                let n = r.count()?;
+                let queue = (0..n)
+                    .map(|_| self.read_event(r))
+                    .collect::<DecodeResult<Arc<[EventId]>>>()?;
+                Term::Buffer {
+                    capacity,
+                    links,
+                    queue,
                 }
             }
             tag => return r.error(format!("term tag {tag}")),

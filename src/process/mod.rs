@@ -22,6 +22,7 @@ pub mod events;
 pub mod key;
 mod operator;
 pub mod print;
+mod relational;
 mod semantics;
 pub mod term;
 
@@ -317,6 +318,7 @@ impl<'s> Processes<'s> {
                 let set = self.event_set(&args[0], span)?;
                 self.intern(Term::Chaos(set))
             }
+            Builtin::Buffer => self.buffer(args, span)?,
             Builtin::ProcessFunction(function) => match function {
                 ProcessFunction::Normal
                 | ProcessFunction::Sbisim
@@ -345,6 +347,7 @@ impl<'s> Processes<'s> {
                     let levels = self.priority_levels(&args[1], span)?;
                     self.intern(Term::Prioritise(p, levels))
                 }
+                ProcessFunction::PrioritisePartialOrder => self.priority_order(args, span)?,
                 other => {
                     return Err(EvalError::new(
                         span,

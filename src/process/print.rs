@@ -207,6 +207,27 @@ impl Processes<'_> {
                 let levels = format!(", <{}>", sets.join(", "));
                 self.write_call(parts, out, "prioritise", p, &levels);
             }
+            Term::PrioritiseOrder(p, r) => {
+                let order = format!(", {{{}}}", self.show_pairs(parts.relation(r)));
+                self.write_call(parts, out, "prioritisepo", p, &order);
+            }
+            Term::Buffer {
+                capacity,
+                links,
+                queue,
+            } => {
+                let call = format!(
+                    "BUFFER({capacity}, {{{}}})",
+                    self.show_pairs(parts.relation(links))
+                );
+                if queue.is_empty() {
+                    out.push_str(&call);
+                } else {
+                    let owed: Vec<String> = queue.iter().map(|&e| self.show_event(e)).collect();
+                    let text = format!("{call} holding <{}>", owed.join(", "));
+                    bracketed_if(out, GREEDY, min, |out| out.push_str(&text));
+                }
+            }
             Term::Compressed {
                 compression,
                 of,
@@ -416,6 +437,20 @@ impl Processes<'_> {
 
     /// A renaming or linking relation as `a <- b` pairs, abbreviated when
     /// long.
+    /// A relation as CSPM's set of pairs writes it: `(a, b), (c, d)`.
+    fn show_pairs(&self, relation: &EventRelation) -> String {
+        let mut shown: Vec<String> = relation
+            .pairs()
+            .iter()
+            .take(SET_SHOWN)
+            .map(|&(a, b)| format!("({}, {})", self.show_event(a), self.show_event(b)))
+            .collect();
+        if relation.pairs().len() > SET_SHOWN {
+            shown.push(format!("… ({} pairs)", relation.pairs().len()));
+        }
+        shown.join(", ")
+    }
+
     pub fn show_relation(&self, relation: &EventRelation, arrow: &str) -> String {
         let pairs = relation.pairs();
         let mut shown: Vec<String> = pairs

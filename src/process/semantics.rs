@@ -165,6 +165,14 @@ impl Processes<'_> {
             }
             Term::Hide(p, set) => self.hide_transitions(p, set, &mut out)?,
             Term::Prioritise(p, levels) => self.prioritise_transitions(p, &levels, &mut out)?,
+            Term::PrioritiseOrder(p, relation) => {
+                self.priority_order_transitions(p, relation, &mut out)?
+            }
+            Term::Buffer {
+                capacity,
+                links,
+                queue,
+            } => self.buffer_transitions(capacity, links, &queue, &mut out),
             Term::Rename(p, relation) => self.rename_transitions(p, relation, &mut out)?,
             Term::Parallel(set, ps) => {
                 let alphabets: Vec<Option<SetId>> = vec![None; ps.len()];

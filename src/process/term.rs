@@ -90,6 +90,22 @@ pub enum Term<P = ProcId, S = SetId, R = RelationId> {
     /// event of `Ai` happens only where `P` offers no event of an earlier
     /// set, τ and ✓ counting as events of `A1`.
     Prioritise(P, Arc<[S]>),
+    /// `prioritisepo(P, A, order, maximal)`: an event waits while `P`
+    /// offers one the relation puts above it. A pair `(a, b)` of the
+    /// relation holds `b` back while `a` is offered; the relation is the
+    /// order's transitive closure with τ and ✓ above every event of `A`
+    /// outside `maximal` (FDR's reading: a pair `(x, y)` of the order
+    /// gives `x` priority over `y`).
+    PrioritiseOrder(P, R),
+    /// `BUFFER(N, ins_outs)`: a first-in first-out buffer of capacity
+    /// `capacity` that takes the first event of a pair of `links` while
+    /// not full and owes its second, `queue` holding what it owes, oldest
+    /// first.
+    Buffer {
+        capacity: u32,
+        links: R,
+        queue: Arc<[EventId]>,
+    },
     /// `chase(P)` (also `chase_nocache`): `P` with its τs taken at once,
     /// the first in its list each time, until it reaches a state that
     /// offers none; a τ-loop on the way is a divergence.
@@ -181,6 +197,16 @@ impl<P, S, R> Term<P, S, R> {
                 let p = operand(cx, p);
                 Term::Prioritise(p, levels.iter().map(|s| set(cx, s)).collect())
             }
+            Term::PrioritiseOrder(p, r) => Term::PrioritiseOrder(operand(cx, p), relation(cx, r)),
+            Term::Buffer {
+                capacity,
+                links,
+                queue,
+            } => Term::Buffer {
+                capacity: *capacity,
+                links: relation(cx, links),
+                queue: queue.clone(),
+            },
         }
     }
 }

@@ -56,6 +56,8 @@ pub enum Builtin {
     Div,
     Chaos,
     Run,
+    /// `BUFFER(N, ins_outs)`, FDR's built-in first-in first-out buffer.
+    Buffer,
     ProcessFunction(ProcessFunction),
 }
 
@@ -166,6 +168,7 @@ const TABLE: &[(&str, Builtin)] = &[
     ("DIV", Builtin::Div),
     ("CHAOS", Builtin::Chaos),
     ("RUN", Builtin::Run),
+    ("BUFFER", Builtin::Buffer),
     ("normal", Builtin::ProcessFunction(ProcessFunction::Normal)),
     ("sbisim", Builtin::ProcessFunction(ProcessFunction::Sbisim)),
     ("wbisim", Builtin::ProcessFunction(ProcessFunction::Wbisim)),
@@ -320,6 +323,8 @@ impl Builtin {
                 Shape::Function(2)
             }
             MapUpdate => Shape::Function(3),
+            // BUFFER(N, ins_outs)
+            Buffer => Shape::Function(2),
             ProcessFunction(f) => Shape::Function(f.arity()),
         }
     }

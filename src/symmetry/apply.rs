@@ -32,6 +32,8 @@ pub trait ValueMap {
     fn set(&mut self, procs: &mut Processes, set: SetId) -> SetId;
     /// The image of an event relation held by a term.
     fn relation(&mut self, procs: &mut Processes, relation: RelationId) -> RelationId;
+    /// The image of one event held by a term (what a `BUFFER` owes).
+    fn event(&mut self, procs: &mut Processes, event: EventId) -> EventId;
 }
 
 /// The image of `value`, or `None` when the map leaves it as it is (so an
@@ -313,6 +315,19 @@ fn map_term(
             let c = child(procs, c, map);
             Term::Prioritise(c, levels.iter().map(|&s| map.set(procs, s)).collect())
         }
+        Term::PrioritiseOrder(c, r) => {
+            let c = child(procs, c, map);
+            Term::PrioritiseOrder(c, map.relation(procs, r))
+        }
+        Term::Buffer {
+            capacity,
+            links,
+            queue,
+        } => Term::Buffer {
+            capacity,
+            links: map.relation(procs, links),
+            queue: queue.iter().map(|&e| map.event(procs, e)).collect(),
+        },
     };
     let q = procs.intern(image);
     memo.insert(p, q);
@@ -416,6 +431,10 @@ impl ValueMap for PermuteValues<'_> {
     fn relation(&mut self, _: &mut Processes, relation: RelationId) -> RelationId {
         relation
     }
+
+    fn event(&mut self, _: &mut Processes, event: EventId) -> EventId {
+        event
+    }
 }
 
 /// A permutation applied to states: values by the permutation, event
@@ -474,6 +493,14 @@ impl ValueMap for Permute<'_> {
         let image = map_relation(&r, self.images(procs));
         procs.intern_relation(image)
     }
+
+    fn event(&mut self, procs: &mut Processes, event: EventId) -> EventId {
+        if self.movable.is_movable(event) {
+            self.images(procs)[event as usize]
+        } else {
+            event
+        }
+    }
 }
 
 /// Every distinguished value to the first of its type: the shape of a
@@ -509,6 +536,16 @@ impl ValueMap for Collapse<'_> {
             procs.intern_relation(EventRelation::new(Vec::new()))
         } else {
             relation
+        }
+    }
+
+    /// An event that could move becomes τ: the shape keeps how many
+    /// events a buffer owes, not which.
+    fn event(&mut self, _: &mut Processes, event: EventId) -> EventId {
+        if self.movable.is_movable(event) {
+            crate::process::TAU
+        } else {
+            event
         }
     }
 }

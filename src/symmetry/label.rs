@@ -336,6 +336,17 @@ impl<R: Reading> StateReader<'_, R> {
                 let e = self.state(*c);
                 levels.iter().all(|&s| sets_fixed(s)) && e
             }
+            Term::PrioritiseOrder(c, r) => {
+                let e = self.state(*c);
+                relation_fixed(procs, self.movable, *r) && e
+            }
+            Term::Buffer { links, queue, .. } => {
+                // What the buffer owes is read as the values it holds.
+                self.reading.enter(Part::Builtin("BUFFER"));
+                let owed = self.values(queue.iter().filter_map(|&e| procs.events().value(e)));
+                self.reading.leave();
+                relation_fixed(procs, self.movable, *links) && owed
+            }
         }
     }
 
@@ -519,6 +530,19 @@ fn state_atoms(
                 events(procs.set(s), out);
             }
             vec![*c]
+        }
+        Term::PrioritiseOrder(c, r) => {
+            relation_atoms(procs, symmetry, movable, *r, out);
+            vec![*c]
+        }
+        Term::Buffer { links, queue, .. } => {
+            relation_atoms(procs, symmetry, movable, *links, out);
+            for &e in queue.iter().filter(|&&e| movable.is_movable(e)) {
+                if let Some(v) = procs.events().value(e) {
+                    value_atoms(symmetry, v, out);
+                }
+            }
+            Vec::new()
         }
     };
     for c in children {

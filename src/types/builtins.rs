@@ -58,6 +58,11 @@ pub fn scheme(store: &mut Store, builtin: Builtin) -> Scheme {
         B::Events => events,
         B::Stop | B::Skip | B::Div => atom::PROC,
         B::Chaos | B::Run => store.fun(&[events], atom::PROC),
+        B::Buffer => {
+            let pair = store.tuple(&[atom::EVENT, atom::EVENT]);
+            let links = store.set(pair);
+            store.fun(&[atom::INT, links], atom::PROC)
+        }
         B::ProcessFunction(f) => process_function(store, f, events),
     };
     Scheme { vars, body }

@@ -260,6 +260,7 @@ fn process_arity(builtin: Builtin) -> Option<usize> {
     match builtin {
         Builtin::Stop | Builtin::Skip | Builtin::Div => Some(0),
         Builtin::Run | Builtin::Chaos => Some(1),
+        Builtin::Buffer => Some(2),
         Builtin::ProcessFunction(function) => Some(function.arity()),
         _ => None,
     }

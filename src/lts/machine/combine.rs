@@ -19,7 +19,7 @@
 use crate::process::{EventId, EventRelation, TAU, TICK};
 
 use super::plan::{Discover, Offer, OfferId};
-use super::{Machine, Moves, NO_RANK, Node, SEVERAL};
+use super::{Machine, Moves, NO_RANK, Node, Priority, SEVERAL};
 
 impl Machine {
     /// The moves of `node` in `state` on events outside its excluded set,
@@ -40,11 +40,11 @@ impl Machine {
                     }
                 }
             }
-            Node::Prioritise { child, rank, .. } => {
+            Node::Prioritise { child, priority } => {
                 let excluded = &self.plan.sets[self.plan.excluded[node] as usize];
                 let base = out.list.len();
                 self.list(*child, state, out);
-                allowed(rank, out, base, |e| {
+                allowed(priority, out, base, |e| {
                     e == TAU || e == TICK || !excluded.contains(e)
                 });
             }
@@ -214,10 +214,10 @@ impl Machine {
                     self.query(*child, e, state, out);
                 }
             }
-            Node::Prioritise { child, rank, .. } => {
+            Node::Prioritise { child, priority } => {
                 let base = out.list.len();
                 self.list(*child, state, out);
-                allowed(rank, out, base, |x| x == e);
+                allowed(priority, out, base, |x| x == e);
             }
             Node::Rename { child, relation } => {
                 if !relation.in_domain(e) {
@@ -297,10 +297,10 @@ impl Machine {
         match &self.nodes[node] {
             Node::Leaf { slot } => self.has_leaf(*slot, e, state),
             Node::Hide { child, set } => !set.contains(e) && self.has(*child, e, state),
-            Node::Prioritise { child, rank, .. } => {
+            Node::Prioritise { child, priority } => {
                 let mut moves = Moves::default();
                 self.list(*child, state, &mut moves);
-                allowed(rank, &mut moves, 0, |x| x == e);
+                allowed(priority, &mut moves, 0, |x| x == e);
                 !moves.list.is_empty()
             }
             Node::Rename { child, relation } => {
@@ -535,13 +535,13 @@ impl Machine {
                 sort_unique(&mut out.events, start);
             }
             Offer::Prioritise { node, set } => {
-                let Node::Prioritise { child, rank, .. } = &self.nodes[*node] else {
+                let Node::Prioritise { child, priority } = &self.nodes[*node] else {
                     unreachable!("a prioritised node's plan")
                 };
                 let set = &self.plan.sets[*set as usize];
                 let mut moves = Moves::default();
                 self.list(*child, state, &mut moves);
-                allowed(rank, &mut moves, 0, |e| set.contains(e));
+                allowed(priority, &mut moves, 0, |e| set.contains(e));
                 out.events.extend(moves.list.iter().map(|m| m.event));
                 sort_unique(&mut out.events, start);
             }
@@ -566,9 +566,33 @@ impl Machine {
 }
 
 /// Keeps, of the moves from `base` on (the whole offer of a prioritised
-/// node's child), those its ranks allow (no move of a smaller rank is
-/// offered) and `keep` accepts, in order.
-fn allowed(rank: &[u32], out: &mut Moves, base: usize, keep: impl Fn(EventId) -> bool) {
+/// node's child), those its priority allows (no move the priority puts
+/// first is offered) and `keep` accepts, in order.
+fn allowed(priority: &Priority, out: &mut Moves, base: usize, keep: impl Fn(EventId) -> bool) {
+    match priority {
+        Priority::Levels { rank, .. } => allowed_by_rank(rank, out, base, keep),
+        Priority::Order(order) => {
+            let mut held: Vec<EventId> = out.list[base..]
+                .iter()
+                .flat_map(|m| order.image(m.event).iter().map(|&(_, b)| b))
+                .collect();
+            held.sort_unstable();
+            held.dedup();
+            let mut kept = base;
+            for k in base..out.list.len() {
+                let m = out.list[k];
+                if held.binary_search(&m.event).is_err() && keep(m.event) {
+                    out.list[kept] = m;
+                    kept += 1;
+                }
+            }
+            out.list.truncate(kept);
+        }
+    }
+}
+
+/// [`allowed`] by ranks: no move of a smaller rank is offered.
+fn allowed_by_rank(rank: &[u32], out: &mut Moves, base: usize, keep: impl Fn(EventId) -> bool) {
     let best = out.list[base..]
         .iter()
         .map(|m| rank[m.event as usize])

@@ -833,10 +833,11 @@ fn let_dependencies(
 /// that names one: the message and a note.
 pub(super) fn missing_builtin(name: &str) -> Option<(String, &'static str)> {
     Some(match name {
-        "BUFFER" | "WEAK_BUFFER" | "SIGNAL_BUFFER" => (
+        "WEAK_BUFFER" | "SIGNAL_BUFFER" => (
             format!("FDR's built-in `{name}` is not supported yet"),
-            "FDR's buffer processes are not built into symcsp: define the buffer \
-             in the script (e.g. `B(s) = #s < n & in?x -> B(s ^ <x>) [] \
+            "what FDR's signalling buffers do when full or empty is not documented \
+             precisely enough to build without guessing: use `BUFFER`, or define the \
+             buffer in the script (e.g. `B(s) = #s < n & in?x -> B(s ^ <x>) [] \
              s != <> & out!head(s) -> B(tail(s))`)",
         ),
         "WAIT" | "timed_priority" => (

@@ -12,7 +12,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::lts::machine::{Machine, Node};
+use crate::lts::machine::{Machine, Node, Priority};
 use crate::process::{EventId, EventSet, Processes, TAU, TICK};
 
 use super::graph::{CommunicationGraph, ComponentLts};
@@ -706,15 +706,32 @@ fn tree_maps(
             (Node::Hide { set: s, .. }, Node::Hide { set: t, .. }) => {
                 set_maps("hidden set", n, s, t)?
             }
-            (Node::Prioritise { levels: a, .. }, Node::Prioritise { levels: b, .. })
-                if a.len() == b.len() =>
-            {
+            (
+                Node::Prioritise {
+                    priority: Priority::Levels { levels: a, .. },
+                    ..
+                },
+                Node::Prioritise {
+                    priority: Priority::Levels { levels: b, .. },
+                    ..
+                },
+            ) if a.len() == b.len() => {
                 for (s, t) in a.iter().zip(b) {
                     set_maps("set of priority", n, s, t)?;
                 }
             }
             (Node::Rename { relation: r, .. }, Node::Rename { relation: q, .. })
-            | (Node::Linked { relation: r, .. }, Node::Linked { relation: q, .. }) => {
+            | (Node::Linked { relation: r, .. }, Node::Linked { relation: q, .. })
+            | (
+                Node::Prioritise {
+                    priority: Priority::Order(r),
+                    ..
+                },
+                Node::Prioritise {
+                    priority: Priority::Order(q),
+                    ..
+                },
+            ) => {
                 for &(a, b) in r.pairs() {
                     if known.contains(&a)
                         && known.contains(&b)

@@ -4,7 +4,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::lts::machine::{Machine, Node};
+use crate::lts::machine::{Machine, Node, Priority};
 use crate::process::{EventId, EventSet, ProcId, Processes};
 
 use super::super::apply::{Movable, Permute, event_images, map_event_set, map_relation, map_state};
@@ -210,7 +210,16 @@ fn operator_problems(
             (Node::Hide { set: s, .. }, Node::Hide { set: t, .. }) => {
                 set_breaks("hidden set", n, s, m, t)
             }
-            (Node::Prioritise { levels: a, .. }, Node::Prioritise { levels: b, .. }) => {
+            (
+                Node::Prioritise {
+                    priority: Priority::Levels { levels: a, .. },
+                    ..
+                },
+                Node::Prioritise {
+                    priority: Priority::Levels { levels: b, .. },
+                    ..
+                },
+            ) => {
                 if a.len() == b.len() {
                     a.iter()
                         .zip(b)
@@ -224,7 +233,17 @@ fn operator_problems(
                 }
             }
             (Node::Rename { relation: r, .. }, Node::Rename { relation: q, .. })
-            | (Node::Linked { relation: r, .. }, Node::Linked { relation: q, .. }) => {
+            | (Node::Linked { relation: r, .. }, Node::Linked { relation: q, .. })
+            | (
+                Node::Prioritise {
+                    priority: Priority::Order(r),
+                    ..
+                },
+                Node::Prioritise {
+                    priority: Priority::Order(q),
+                    ..
+                },
+            ) => {
                 let image = map_relation(r, images);
                 (image.pairs() != q.pairs()).then(|| {
                     format!(

@@ -105,6 +105,24 @@ pub fn compare_states(procs: &Processes, symmetry: &Symmetry, a: ProcId, b: Proc
                     .unwrap_or(Ordering::Equal)
             })
             .then_with(|| children(&[*a], &[*c])),
+        (Term::PrioritiseOrder(a, x), Term::PrioritiseOrder(c, y)) => {
+            relations(*x, *y).then_with(|| children(&[*a], &[*c]))
+        }
+        (
+            Term::Buffer {
+                capacity: m,
+                links: x,
+                queue: p,
+            },
+            Term::Buffer {
+                capacity: n,
+                links: y,
+                queue: q,
+            },
+        ) => m
+            .cmp(n)
+            .then_with(|| relations(*x, *y))
+            .then_with(|| p.cmp(q)),
         _ => term_kind(s).cmp(&term_kind(t)),
     }
 }
@@ -137,6 +155,8 @@ fn term_kind(t: &Term) -> u8 {
         Term::Prioritise(..) => 23,
         Term::Chase(_) => 24,
         Term::Compressed { .. } => 25,
+        Term::PrioritiseOrder(..) => 26,
+        Term::Buffer { .. } => 27,
     }
 }
 
