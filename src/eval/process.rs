@@ -3,11 +3,11 @@
 //! operator's operands in that frame, pattern binding for inputs and
 //! replicated operators, and the dot rules that build events.
 
-use crate::script::ir::{ChannelId, ExprId, FuncId, Pattern, Stmt};
+use crate::script::ir::{ChannelId, ExprId, ExprKind, FuncId, LetGroup, Pattern, Stmt, VarRef};
 use crate::syntax::Span;
 
 use super::interp::{Frame, Order, env_of};
-use super::value::{Set, Value};
+use super::value::{Set, Slot, Value};
 use super::{EvalResult, Evaluator};
 
 impl Evaluator<'_> {
@@ -20,6 +20,57 @@ impl Evaluator<'_> {
     /// Evaluates an expression of a process function's body.
     pub fn eval_in(&self, e: ExprId, frame: &mut Frame) -> EvalResult<Value> {
         self.eval(e, frame)
+    }
+
+    /// The local slots of the running frame that `e` can read, sorted:
+    /// with the captured variables, all its value can depend on. Slots
+    /// `e` binds itself count too, which only makes the answer larger.
+    pub fn locals_read(&self, e: ExprId) -> Vec<u32> {
+        let script = self.script();
+        let mut slots = Vec::new();
+        let local = |r: &VarRef, slots: &mut Vec<u32>| {
+            if let VarRef::Local(n) = r {
+                slots.push(*n);
+            }
+        };
+        let mut pending = vec![e];
+        while let Some(e) = pending.pop() {
+            let kind = &script.expr(e).kind;
+            match kind {
+                ExprKind::Var(r) | ExprKind::GroupMember { group: r, .. } => local(r, &mut slots),
+                ExprKind::Lambda(_, refs) | ExprKind::Process(_, refs) => {
+                    refs.iter().for_each(|r| local(r, &mut slots))
+                }
+                ExprKind::Let(groups, _) => {
+                    for group in groups {
+                        match group {
+                            LetGroup::Lazy { captures, .. }
+                            | LetGroup::Recursive { captures, .. } => {
+                                captures.iter().for_each(|r| local(r, &mut slots))
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+            kind.for_each_child(|child| pending.push(child));
+        }
+        slots.sort_unstable();
+        slots.dedup();
+        slots
+    }
+
+    /// The values in local slots `slots` of `frame`, or `None` if one
+    /// holds something else (a `let` not yet evaluated): a key for what
+    /// an expression reading only those slots evaluates to.
+    pub fn local_values(&self, frame: &Frame, slots: &[u32]) -> Option<Vec<Value>> {
+        slots
+            .iter()
+            .map(|&n| match self.slot(VarRef::Local(n), frame) {
+                Slot::Value(v) => Some(v.clone()),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Whether `value` matches `pattern`, binding its variables in `frame`.

@@ -7,6 +7,10 @@
 //! enumerated here, by FDR's dot rules: `?x` in the last place takes the
 //! whole rest of the event, elsewhere one field.
 
+use std::cell::RefCell;
+
+use rustc_hash::FxHashMap;
+
 use crate::eval::{EvalError, EvalResult, Evaluator, Frame, Order, Set, Value};
 use crate::script::ir::{
     CtorId, DataTypeId, ExprId, ExprKind, Field, FieldKind, FuncId, Pattern, ReplicatedOp, Stmt,
@@ -102,6 +106,8 @@ pub fn unfold(ev: &Evaluator, func: FuncId, vars: &[Value]) -> EvalResult<Operat
                 ev,
                 fields,
                 then: *then,
+                then_reads: ev.locals_read(*then),
+                made: RefCell::default(),
                 span,
             };
             prefix.walk(head, 0, f, &mut choice, &mut branches)?;
@@ -368,6 +374,12 @@ struct PrefixWalk<'a, 'e> {
     ev: &'a Evaluator<'e>,
     fields: &'a [Field],
     then: ExprId,
+    /// The local slots the process after the arrow reads.
+    then_reads: Vec<u32>,
+    /// The process after the arrow by the values of those slots: most
+    /// inputs bind variables it does not read (`push?t?d -> S(<d> ^ s)`
+    /// makes 4 processes for 12 events), and each is made once.
+    made: RefCell<FxHashMap<Vec<Value>, Value>>,
     span: Span,
 }
 
@@ -496,7 +508,20 @@ impl PrefixWalk<'_, '_> {
                 ),
             ));
         }
-        let mut next = process_operand(ev, self.then, frame)?;
+        let key = ev.local_values(frame, &self.then_reads);
+        let known = key
+            .as_ref()
+            .and_then(|key| self.made.borrow().get(key).cloned());
+        let mut next = match known {
+            Some(next) => next,
+            None => {
+                let next = process_operand(ev, self.then, frame)?;
+                if let Some(key) = key {
+                    self.made.borrow_mut().insert(key, next.clone());
+                }
+                next
+            }
+        };
         // Branches mostly lead to the same process (`c?x -> P` where
         // `P` does not use `x`): keep one value of it, so that each
         // branch's own copy (which may hold a large set built afresh,
