@@ -259,6 +259,7 @@ fn names_hover_go_to_their_definitions_and_rename_everywhere() {
     // The `x` of `c!x`: a variable, bound by P's parameter.
     let hover = client.at("textDocument/hover", &uri, (2, 9), json!({}));
     let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("x :: Int"), "{text}");
     assert!(text.contains("x — a variable bound at line 3"), "{text}");
 
     let definition = client.at("textDocument/definition", &uri, (3, 13), json!({}));

@@ -111,6 +111,13 @@ impl<'a> Document<'a> {
                 };
                 let local = script.index.local(id)?;
                 let at = script.sources.location(local.bound_at);
+                if let Some(ty) = self
+                    .types
+                    .as_deref_mut()
+                    .and_then(|types| types.variable_type(script, id))
+                {
+                    lines.push(format!("{} :: {ty}", local.name));
+                }
                 lines.push(format!(
                     "{} — a variable bound at line {}",
                     local.name, at.line

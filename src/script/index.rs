@@ -9,6 +9,7 @@ use ustr::Ustr;
 use crate::syntax::Span;
 
 use super::Named;
+use super::ir::FuncId;
 
 /// What a name stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -77,6 +78,10 @@ pub struct NameIndex {
     locals: rustc_hash::FxHashMap<u32, LocalName>,
     /// Each symbol's occurrences, by place in `occurrences`.
     by_symbol: rustc_hash::FxHashMap<Symbol, Vec<u32>>,
+    /// Each variable's function and slot, by binding number.
+    slots: rustc_hash::FxHashMap<u32, (FuncId, u32)>,
+    /// The variables by function and slot.
+    by_slot: rustc_hash::FxHashMap<(FuncId, u32), u32>,
 }
 
 impl NameIndex {
@@ -99,6 +104,26 @@ impl NameIndex {
             },
         );
         self.push(span, Symbol::Local(id), true);
+    }
+
+    /// Variable `id` lives in slot `slot` of `func`.
+    pub(super) fn slot_of(&mut self, id: u32, func: FuncId, slot: u32) {
+        if self.locals.contains_key(&id) {
+            self.slots.insert(id, (func, slot));
+            self.by_slot.insert((func, slot), id);
+        }
+    }
+
+    /// The function and slot of variable `id`.
+    pub fn slot(&self, id: u32) -> Option<(FuncId, u32)> {
+        self.slots.get(&id).copied()
+    }
+
+    /// The variable in slot `slot` of `func`, with its name.
+    pub fn variable_in(&self, func: FuncId, slot: u32) -> Option<&LocalName> {
+        self.by_slot
+            .get(&(func, slot))
+            .and_then(|id| self.locals.get(id))
     }
 
     /// A use at `span` of what `symbol` is.

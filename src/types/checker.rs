@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap;
 
 use crate::budget::{Meter, Ticker};
 use crate::script::Script;
-use crate::script::ir::{DataTypeId, ExprId, TypeVarId};
+use crate::script::ir::{DataTypeId, ExprId, ExprKind, FuncId, TypeVarId, VarRef};
 use crate::syntax::{Diagnostic, Span};
 use ustr::Ustr;
 
@@ -107,6 +107,8 @@ pub struct Checker<'s> {
     pub work: u64,
     pub work_limit: u64,
     pub env: Env,
+    /// See [`State::variables`].
+    pub variables: FxHashMap<(FuncId, u32), TyId>,
     /// The functions being checked, innermost last.
     pub frames: Vec<Frame>,
     /// The variables of the functions being checked, frame after frame.
@@ -122,6 +124,9 @@ pub struct Checker<'s> {
     pub ticker: Ticker,
 }
 
+/// How many variables an error lists, as FDR: the first ten met.
+const RELEVANT_VARIABLES: usize = 10;
+
 /// Steps of inference between two polls of the loading meter.
 const TICKS_PER_POLL: u32 = 4096;
 
@@ -132,6 +137,9 @@ pub struct State {
     pub store: Store,
     pub env: Env,
     pub equality: Vec<Equality>,
+    /// The type of each function's variables, by slot, as first
+    /// checked: what an editor shows on a variable.
+    pub variables: FxHashMap<(FuncId, u32), TyId>,
 }
 
 impl State {
@@ -144,6 +152,7 @@ impl State {
                 script.channels.len(),
             ),
             equality: vec![Equality::Yes; script.datatypes.len()],
+            variables: FxHashMap::default(),
         }
     }
 }
@@ -171,6 +180,7 @@ impl<'s> Checker<'s> {
             work: 0,
             work_limit: WORK_BASE + text * WORK_PER_BYTE,
             env: state.env,
+            variables: state.variables,
             frames: Vec::new(),
             bindings: Vec::new(),
             group_types: Vec::new(),
@@ -192,6 +202,7 @@ impl<'s> Checker<'s> {
                 store: self.store,
                 env: self.env,
                 equality: self.equality,
+                variables: self.variables,
             },
             self.diagnostics,
         )
@@ -256,7 +267,17 @@ impl<'s> Checker<'s> {
 
     /// Reports a diagnostic at the current place with the current
     /// contexts, unless the same was said there already.
-    pub fn report(&mut self, message: String, mut notes: Vec<String>) -> Reported {
+    pub fn report(&mut self, message: String, notes: Vec<String>) -> Reported {
+        self.report_then(message, notes, None)
+    }
+
+    /// [`Checker::report`] with a last note after the contexts'.
+    fn report_then(
+        &mut self,
+        message: String,
+        mut notes: Vec<String>,
+        last: Option<String>,
+    ) -> Reported {
         if self.diagnostics.len() >= MAX_ERRORS {
             return Reported;
         }
@@ -267,6 +288,7 @@ impl<'s> Checker<'s> {
         }
         said.push(message.clone());
         notes.extend(self.context_notes(&self.contexts.clone()));
+        notes.extend(last);
         let mut d = Diagnostic::error(self.at, message);
         d.notes = notes;
         self.diagnostics.push(d);
@@ -338,7 +360,75 @@ impl<'s> Checker<'s> {
         let (first, mut notes) = self.pair_lines(&mut namer, false);
         notes.extend(self.rigid_origins(&namer));
         notes.extend(self.remedy());
-        self.report(first, notes)
+        let variables = self.relevant_variables(&mut namer);
+        self.report_then(first, notes, variables)
+    }
+
+    /// FDR's "relevant variable types": each variable the innermost
+    /// expression of the error reads, with its type as inferred so far
+    /// (named as the message names type variables).
+    fn relevant_variables(&mut self, namer: &mut Namer) -> Option<String> {
+        let frame = *self.frames.last()?;
+        // Every context's expression, innermost first, each read left to
+        // right, as FDR lists them.
+        let mut vars = Vec::new();
+        for context in self.contexts.iter().rev() {
+            let e = match context {
+                Context::Expr(e) => *e,
+                Context::Argument { argument, .. } => *argument,
+                Context::Operand { operand, .. } => *operand,
+                _ => continue,
+            };
+            let mut pending = vec![e];
+            while let Some(e) = pending.pop() {
+                let kind = &self.script.expr(e).kind;
+                match kind {
+                    ExprKind::Var(v) => vars.push(*v),
+                    ExprKind::Lambda(_, refs) | ExprKind::Process(_, refs) => vars.extend(refs),
+                    _ => {}
+                }
+                let at = pending.len();
+                kind.for_each_child(|child| pending.push(child));
+                pending[at..].reverse();
+            }
+        }
+        let function = self.script.function(frame.func);
+        let mut named: Vec<(Ustr, TyId)> = Vec::new();
+        for var in vars {
+            let (name, index) = match var {
+                VarRef::Local(slot) => match self.script.index.variable_in(frame.func, slot) {
+                    Some(local) => (local.name, frame.slots + slot),
+                    None => continue,
+                },
+                VarRef::Capture(i) => match function.captures.get(i as usize) {
+                    Some(&name) => (name, frame.captures + i),
+                    None => continue,
+                },
+                VarRef::Env => continue,
+            };
+            if name.starts_with('$') || named.iter().any(|&(n, _)| n == name) {
+                continue;
+            }
+            if let super::env::Binding::Mono(t) = self.bindings[index as usize] {
+                named.push((name, t));
+            }
+            if named.len() == RELEVANT_VARIABLES {
+                break;
+            }
+        }
+        if named.is_empty() {
+            return None;
+        }
+        let mut printer = Printer {
+            store: &mut self.store,
+            script: self.script,
+            namer,
+        };
+        let shown: Vec<String> = named
+            .iter()
+            .map(|&(name, t)| format!("{name} :: {}", printer.ty(t)))
+            .collect();
+        Some(format!("relevant variable types: {}", shown.join(", ")))
     }
 
     /// The likely fix of the outermost mismatch, where one is clear.
@@ -543,6 +633,7 @@ pub fn nth(n: usize) -> String {
 /// a `let` constant with a type annotation, which is generalised.
 #[derive(Debug, Clone, Copy)]
 pub struct Frame {
+    pub func: FuncId,
     pub captures: u32,
     pub slots: u32,
 }

@@ -114,11 +114,17 @@ impl Checker<'_> {
             self.bindings.push(Binding::Mono(t));
         }
         self.frames.push(Frame {
+            func,
             captures: base as u32,
             slots: slots as u32,
         });
         let result = f(self);
         self.frames.pop();
+        for (slot, binding) in self.bindings[slots..].iter().enumerate() {
+            if let Binding::Mono(t) = binding {
+                self.variables.entry((func, slot as u32)).or_insert(*t);
+            }
+        }
         self.bindings.truncate(base);
         result
     }

@@ -172,6 +172,23 @@ impl Types {
         printer.scheme(t)
     }
 
+    /// The type of variable `id` (a binding number of the script's name
+    /// index) where its function was checked, as FDR prints types: `s ::
+    /// <Int>` in `Spec(s)`, `a` for a variable of a function generic in
+    /// it. `None` for a variable of a function never checked (in a
+    /// module never instantiated).
+    pub fn variable_type(&mut self, script: &Script, id: u32) -> Option<String> {
+        let slot = script.index.slot(id)?;
+        let t = *self.state.variables.get(&slot)?;
+        let mut namer = Namer::default();
+        let mut printer = print::Printer {
+            store: &mut self.state.store,
+            script,
+            namer: &mut namer,
+        };
+        Some(printer.ty(t))
+    }
+
     /// How many arguments definition `global` takes to give a process:
     /// `Some(0)` for a process, `Some(n)` for a function of `n`
     /// arguments (one bracket) giving one, `None` otherwise.

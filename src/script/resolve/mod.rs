@@ -195,6 +195,8 @@ struct FnScope {
     captures: Vec<(u32, VarRef)>,
     capture_names: Vec<Ustr>,
     locals: u32,
+    /// The variables bound in its slots: (binding number, slot).
+    bound: Vec<(u32, u32)>,
 }
 
 /// Resolves syntax into the script's arena.

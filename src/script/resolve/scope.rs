@@ -18,7 +18,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         let body = body(self);
         let uses = std::mem::replace(&mut self.uses, saved_uses);
         self.script.functions[func.index()].uses = uses;
-        let scope = self.fns.pop().expect("pushed above");
+        let scope = self.finish_fn(func);
         let f = &mut self.script.functions[func.index()];
         f.frame_size = scope.locals;
         f.clauses = vec![Clause {
@@ -37,13 +37,24 @@ impl<'s, 'p> Resolver<'s, 'p> {
             captures: Vec::new(),
             capture_names: Vec::new(),
             locals: 0,
+            bound: Vec::new(),
         });
+    }
+
+    /// Pops the innermost function scope, which is `func`'s, noting in
+    /// the name index which slot of `func` each of its variables is.
+    fn finish_fn(&mut self, func: FuncId) -> FnScope {
+        let scope = self.fns.pop().expect("a function scope");
+        for &(id, slot) in &scope.bound {
+            self.script.index.slot_of(id, func, slot);
+        }
+        scope
     }
 
     /// Pops the innermost function scope into `func` and returns where its
     /// captures come from in the enclosing scope.
     pub(super) fn pop_fn(&mut self, func: FuncId) -> Vec<VarRef> {
-        let scope = self.fns.pop().expect("a function scope");
+        let scope = self.finish_fn(func);
         let f = &mut self.script.functions[func.index()];
         f.frame_size = scope.locals;
         f.captures = scope.capture_names;
@@ -70,7 +81,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         self.with_type_vars(func, |r| r.function_clauses(func, &defs));
         let uses = std::mem::replace(&mut self.uses, saved_uses);
         self.script.functions[func.index()].uses = uses;
-        self.fns.pop();
+        self.finish_fn(func);
         self.scopes = saved_scopes;
         self.fns = saved_fns;
     }
@@ -168,6 +179,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         let scope = self.fns.len() - 1;
         let slot = self.fns[scope].locals;
         self.fns[scope].locals += 1;
+        self.fns[scope].bound.push((self.next_binding, slot));
         self.bind(name, BindingKind::Local { scope, slot }, at);
         slot
     }
@@ -782,7 +794,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             self.bind(handle, BindingKind::Env { scope: me }, Span::default());
             self.with_type_vars(func, |r| r.function_clauses(func, &units[i].clauses));
             self.scopes.pop();
-            self.fns.pop();
+            self.finish_fn(func);
         }
         let group = self.fns.pop().expect("the group scope");
         let names = group.capture_names;
