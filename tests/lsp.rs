@@ -256,6 +256,16 @@ fn names_hover_go_to_their_definitions_and_rename_everywhere() {
             .unwrap()
             .contains("c :: Int=>Event")
     );
+    // A process: its components, alphabet and symmetry.
+    let hover = client.at("textDocument/hover", &uri, (3, 0), json!({}));
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("Q :: Proc"), "{text}");
+    assert!(text.contains("2 components in parallel"), "{text}");
+    assert!(
+        text.contains("alphabet: 2 events, over its 1 state"),
+        "{text}"
+    );
+    assert!(text.contains("symmetric in T (2 values)"), "{text}");
     // The `x` of `c!x`: a variable, bound by P's parameter.
     let hover = client.at("textDocument/hover", &uri, (2, 9), json!({}));
     let text = hover["contents"]["value"].as_str().unwrap();

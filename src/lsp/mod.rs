@@ -16,6 +16,7 @@
 mod analyse;
 mod assertions;
 mod navigate;
+mod process_facts;
 pub mod text;
 
 use std::collections::HashMap;

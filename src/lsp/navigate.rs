@@ -84,6 +84,10 @@ impl<'a> Document<'a> {
                         }
                         GlobalKind::NameType(_) => lines.push(format!("nametype {name}")),
                         GlobalKind::SubType(_) => lines.push(format!("subtype {name}")),
+                        GlobalKind::Definition(func) if types.process_arity(g) == Some(0) => {
+                            lines.push(format!("{name} :: {}", typed(types, named)));
+                            lines.extend(super::process_facts::process_facts(script, *func));
+                        }
                         _ => lines.push(format!("{name} :: {}", typed(types, named))),
                     },
                     (Named::Channel(c), Some(types)) => {
