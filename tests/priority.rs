@@ -3,7 +3,7 @@
 //! animator's moves, every check (the specification side goes through
 //! the normaliser), and checks reduced by symmetry.
 
-use symcsp::check::{self, Verdict};
+use symcsp::check;
 use symcsp::lts::Budget;
 use symcsp::lts::animator::Animator;
 use symcsp::script::Script;
@@ -11,28 +11,13 @@ use symcsp::symmetry::spec::Reduce;
 
 mod state_counts;
 
-use state_counts::counts;
+use state_counts::{counts, every_assertion_passes};
 
 const FIXTURE: &str = "tests/fixtures/check/priority.csp";
 const ORDER_FIXTURE: &str = "tests/fixtures/check/priority_order.csp";
 
 fn load() -> Script {
     state_counts::load(FIXTURE)
-}
-
-/// Every assertion of `script` passes (as FDR answers them).
-fn every_assertion_passes(script: &Script) {
-    for index in 0..script.assertions.len() {
-        let result =
-            symcsp::stack::with_large_stack(|| check::check(script, index, &Budget::default()))
-                .unwrap_or_else(|d| panic!("{}", d.render(&script.sources)));
-        assert_eq!(
-            result.verdict,
-            Verdict::Passed,
-            "{}",
-            check::assertion_text(script, index)
-        );
-    }
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! What the tests of hand-counted fixtures share: loading the fixture,
-//! and counting a process's states both ways.
+//! counting a process's states both ways, and checking that every
+//! assertion passes (each fixture's assertions are FDR's answers).
 
 use symcsp::lts::{self, Budget};
 use symcsp::process::Processes;
@@ -26,4 +27,20 @@ pub fn counts(script: &mut Script, process: &str) -> (u64, u64, u64) {
         assert_eq!(key(&fast), key(&plain), "{process}");
         key(&fast)
     })
+}
+
+/// Asserts that every assertion of `script` passes.
+pub fn every_assertion_passes(script: &Script) {
+    for index in 0..script.assertions.len() {
+        let result = symcsp::stack::with_large_stack(|| {
+            symcsp::check::check(script, index, &Budget::default())
+        })
+        .unwrap_or_else(|d| panic!("{}", d.render(&script.sources)));
+        assert_eq!(
+            result.verdict,
+            symcsp::check::Verdict::Passed,
+            "{}",
+            symcsp::check::assertion_text(script, index)
+        );
+    }
 }
