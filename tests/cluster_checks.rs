@@ -2,12 +2,15 @@
 //! the cluster's workers give the one search's verdicts, state counts
 //! and counterexample lengths, reduced and unreduced; the counterexample
 //! is read back from the workers that own its states and made genuine on
-//! worker 0, as the one search's are.
+//! worker 0, as the one search's are; and so for random networks.
 
+mod random_networks;
 mod shipped;
 
 use std::sync::Arc;
 use std::time::Duration;
+
+use proptest::prelude::*;
 
 use symcsp::check::{Asked, CheckResult, Verdict};
 use symcsp::cluster::judge::assertion_task;
@@ -298,4 +301,20 @@ fn a_divergence_among_the_states_expanded_is_found_when_a_budget_stops_the_searc
 #[test]
 fn halves_normalised_level_by_level_check_on_workers() {
     assert_eq!(checks_alike("tests/fixtures/compress/phils.csp", None), 12);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Workers judge every assertion of a random network as one search
+    /// does: verdict, states where it holds, counterexample length where
+    /// it does not, on 3 workers in rounds of 7 states and on 2.
+    #[test]
+    fn random_networks_are_judged_alike_on_workers(text in random_networks::network()) {
+        let dir = tempfile::tempdir().expect("a folder");
+        let path = dir.path().join("network.csp");
+        std::fs::write(&path, &text).expect("written");
+        let compared = checks_alike(path.to_str().expect("a path"), None);
+        prop_assert_eq!(compared, 4, "every assertion runs on workers\n{}", &text);
+    }
 }

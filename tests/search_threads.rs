@@ -10,7 +10,9 @@ use symcsp::process::{EventId, Processes};
 use symcsp::script::Script;
 use symcsp::script::ir::FuncId;
 
+mod random_networks;
 mod shipped;
+use random_networks::network;
 use shipped::models;
 
 /// Records every state's row and its successors' events, in id order.
@@ -214,82 +216,6 @@ fn a_breach_before_an_evaluation_error_in_the_same_block_comes_first_on_any_numb
             );
         }
     }
-}
-
-/// One component of a random network: a ring of `length` local states
-/// where state `n` offers `e.first` (to the next state) and `e.second`
-/// (`skip` states on); state `dead`, if any, is `STOP`.
-#[derive(Debug, Clone)]
-struct Ring {
-    length: u32,
-    first: u32,
-    second: u32,
-    skip: u32,
-    dead: Option<u32>,
-}
-
-fn ring() -> impl Strategy<Value = Ring> {
-    (
-        2u32..10,
-        0u32..4,
-        0u32..4,
-        1u32..10,
-        proptest::option::weighted(0.3, 0u32..10),
-    )
-        .prop_map(|(length, first, second, skip, dead)| Ring {
-            length,
-            first,
-            second,
-            skip: skip % length,
-            dead: dead.map(|d| d % length),
-        })
-}
-
-/// A random network of two to four rings, each composed with the ones
-/// before on a random set of the events (interleaved on none), and its
-/// assertions: deadlock freedom, divergence freedom with one event
-/// hidden, a traces refinement that fails where the network does an
-/// event outside a random set, and a failures refinement of CHAOS.
-fn network() -> impl Strategy<Value = String> {
-    (
-        proptest::collection::vec(ring(), 2..5),
-        proptest::collection::vec(proptest::collection::vec(0u32..4, 0..2), 3),
-        0u32..4,
-        proptest::collection::vec(0u32..4, 2..6),
-    )
-        .prop_map(|(rings, syncs, hidden, allowed)| {
-            let mut text = String::from("channel e : {0..3}\n");
-            for (i, r) in rings.iter().enumerate() {
-                let dead = r
-                    .dead
-                    .map_or(String::new(), |d| format!("if n == {d} then STOP else "));
-                text += &format!(
-                    "C{i}(n) = {dead}(e.{} -> C{i}((n + 1) % {}) [] e.{} -> C{i}((n + {}) % {}))\n",
-                    r.first, r.length, r.second, r.skip, r.length
-                );
-            }
-            let mut system = "C0(0)".to_string();
-            for i in 1..rings.len() {
-                let events: Vec<String> = syncs[i - 1].iter().map(|x| format!("e.{x}")).collect();
-                system = if events.is_empty() {
-                    format!("({system}) ||| C{i}(0)")
-                } else {
-                    format!("({system}) [| {{{}}} |] C{i}(0)", events.join(", "))
-                };
-            }
-            let allowed: Vec<String> = allowed.iter().map(|x| format!("e.{x}")).collect();
-            text += &format!(
-                "System = {system}\n\
-                 Hidden = System \\ {{e.{hidden}}}\n\
-                 Spec = [] x : {{{}}} @ x -> Spec\n\
-                 assert System :[deadlock free]\n\
-                 assert Hidden :[divergence free]\n\
-                 assert Spec [T= System\n\
-                 assert CHAOS({{| e |}}) [F= Hidden\n",
-                allowed.join(", ")
-            );
-            text
-        })
 }
 
 proptest! {
