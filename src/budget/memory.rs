@@ -52,6 +52,19 @@ pub fn default_budget() -> Option<u64> {
     physical().map(|m| m / DEFAULT_SHARE.1 * DEFAULT_SHARE.0)
 }
 
+/// Hands memory freed in the heap back to the system where the C
+/// library can (glibc's `malloc_trim`): after a long-lived process
+/// drops a large structure it will build again (the editor's loaded
+/// script, replaced at every edit), so that the freed pages do not stay
+/// resident and the next one is not built beside them.
+pub fn give_back_freed() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free pages of the heap.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// The address space the system allows this process (`ulimit -v`), less
 /// a margin for what is allocated between two readings; `None` when
 /// unlimited.

@@ -341,7 +341,10 @@ impl Server<'_> {
                 .get(&analysed.uri)
                 .is_none_or(|last| last.analysis.script.is_none());
         if keeps_names {
-            self.loaded.insert(analysed.uri.clone(), analysed);
+            // The load it replaces is freed, and its pages given back
+            // before the next load is built.
+            drop(self.loaded.insert(analysed.uri.clone(), analysed));
+            crate::budget::memory::give_back_freed();
             self.refresh_lenses();
         }
     }
