@@ -106,7 +106,7 @@ pub fn unfold(ev: &Evaluator, func: FuncId, vars: &[Value]) -> EvalResult<Operat
                 ev,
                 fields,
                 then: *then,
-                then_reads: ev.locals_read(*then),
+                then_reads: input_slots_read(ev, fields, *then),
                 made: RefCell::default(),
                 span,
             };
@@ -369,12 +369,26 @@ struct Parts<'a> {
     nondeterministic: bool,
 }
 
+/// The local slots `fields`' inputs bind that `then` reads.
+fn input_slots_read(ev: &Evaluator, fields: &[Field], then: ExprId) -> Vec<u32> {
+    let mut bound = Vec::new();
+    for field in fields {
+        if let FieldKind::Input(pattern, _) | FieldKind::NondetInput(pattern, _) = &field.kind {
+            pattern.bound_slots(&mut bound);
+        }
+    }
+    let mut read = ev.locals_read(then);
+    read.retain(|slot| bound.contains(slot));
+    read
+}
+
 /// Walks the fields of a prefix left to right, branching at each input.
 struct PrefixWalk<'a, 'e> {
     ev: &'a Evaluator<'e>,
     fields: &'a [Field],
     then: ExprId,
-    /// The local slots the process after the arrow reads.
+    /// The slots the inputs bind that the process after the arrow reads
+    /// (the rest of the frame is the same in every branch).
     then_reads: Vec<u32>,
     /// The process after the arrow by the values of those slots: most
     /// inputs bind variables it does not read (`push?t?d -> S(<d> ^ s)`

@@ -295,6 +295,37 @@ pub enum Pattern {
     Both(Box<Pattern>, Box<Pattern>),
 }
 
+impl Pattern {
+    /// The local slots the pattern binds, into `out`.
+    pub fn bound_slots(&self, out: &mut Vec<u32>) {
+        match self {
+            Pattern::Bind(slot) => out.push(*slot),
+            Pattern::Wildcard
+            | Pattern::Int(_)
+            | Pattern::Char(_)
+            | Pattern::Bool(_)
+            | Pattern::Ctor(..)
+            | Pattern::Channel(_) => {}
+            Pattern::Tuple(ps) | Pattern::Dot(ps) | Pattern::Seq(ps) | Pattern::Set(ps) => {
+                ps.iter().for_each(|p| p.bound_slots(out))
+            }
+            Pattern::Concat {
+                prefix,
+                middle,
+                suffix,
+            } => {
+                prefix.iter().for_each(|p| p.bound_slots(out));
+                middle.iter().for_each(|p| p.bound_slots(out));
+                suffix.iter().for_each(|p| p.bound_slots(out));
+            }
+            Pattern::Both(a, b) => {
+                a.bound_slots(out);
+                b.bound_slots(out);
+            }
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FunctionKind {
     /// A function defined by clauses (`f(x) = ...`).
