@@ -303,6 +303,22 @@ fn halves_normalised_level_by_level_check_on_workers() {
     assert_eq!(checks_alike("tests/fixtures/compress/phils.csp", None), 12);
 }
 
+/// `prioritisepo` and `BUFFER` cross between workers (their terms are
+/// encoded) and are judged there as in one search.
+#[test]
+fn priority_orders_and_buffers_are_judged_alike_on_workers() {
+    for (file, least) in [
+        ("tests/fixtures/check/priority_order.csp", 13),
+        ("tests/fixtures/check/buffer.csp", 16),
+    ] {
+        let compared = checks_alike(file, None);
+        assert!(
+            compared >= least,
+            "{file}: {compared} assertions on workers"
+        );
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 

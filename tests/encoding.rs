@@ -255,6 +255,31 @@ fn compressed_states_are_named_alike_in_every_process() {
     }
 }
 
+/// `prioritisepo`'s and `BUFFER`'s states cross between processes: a
+/// priority order and a buffer's queue are read back as written.
+#[test]
+fn priority_orders_and_buffers_round_trip() {
+    for (file, names, least) in [
+        (
+            "tests/fixtures/check/priority_order.csp",
+            &["Chain", "EitherWay", "Watched"][..],
+            12,
+        ),
+        ("tests/fixtures/check/buffer.csp", &["Two", "Three"][..], 50),
+    ] {
+        let mut script = Script::load_file(std::path::Path::new(file))
+            .unwrap_or_else(|e| panic!("loads: {}", e.render()));
+        let roots: Vec<FuncId> = names
+            .iter()
+            .map(|name| script.add_expr("<process>", name).expect("resolves"))
+            .collect();
+        for shuffle in [1, 2] {
+            let compared = round_trip_of(&script, &roots, file, shuffle);
+            assert!(compared >= least, "{file}: {compared} states");
+        }
+    }
+}
+
 /// The member a class is named by does not follow the order a process
 /// met the members in: a process that made `Right` before `Left` names
 /// the class of the two as one that made `Left` first does.

@@ -21,7 +21,8 @@ use crate::eval::value::bytes::{DecodeResult, Reader, Writer};
 use super::{Compression, EventId, EventRelation, EventSet, Place, ProcId, Processes, Term};
 
 /// The tag of a subterm written before within the same state's
-/// encoding, followed by its number (the terms' own tags are 0 to 25).
+/// encoding, followed by its number (the terms' own tags are 0 to 25,
+/// 27 and 28).
 const REFERENCE: u8 = 26;
 
 /// Every compression, numbered for the encoding.
@@ -196,7 +197,7 @@ impl Processes<'_> {
                 }
             }
             Term::PrioritiseOrder(p, r) => {
-                w.tag(26);
+                w.tag(27);
                 self.write_shared(*p, w, written);
                 relation(w, r);
             }
@@ -205,7 +206,7 @@ impl Processes<'_> {
                 links,
                 queue,
             } => {
-                w.tag(27);
+                w.tag(28);
                 w.u32(*capacity);
                 relation(w, links);
                 w.count(queue.len());
@@ -375,11 +376,11 @@ impl Processes<'_> {
                     at,
                 }
             }
-            26 => {
+            27 => {
                 let p = self.read_shared(r, read)?;
                 Term::PrioritiseOrder(p, self.read_relation(r)?)
             }
-            27 => {
+            28 => {
                 let capacity = r.u32()?;
                 let links = self.read_relation(r)?;
                 let n = r.count()?;
