@@ -3,7 +3,7 @@
 //! operator's operands in that frame, pattern binding for inputs and
 //! replicated operators, and the dot rules that build events.
 
-use crate::script::ir::{ChannelId, ExprId, ExprKind, FuncId, LetGroup, Pattern, Stmt, VarRef};
+use crate::script::ir::{ChannelId, ExprId, FuncId, Pattern, Stmt, VarRef};
 use crate::syntax::Span;
 
 use super::interp::{Frame, Order, env_of};
@@ -28,31 +28,14 @@ impl Evaluator<'_> {
     pub fn locals_read(&self, e: ExprId) -> Vec<u32> {
         let script = self.script();
         let mut slots = Vec::new();
-        let local = |r: &VarRef, slots: &mut Vec<u32>| {
-            if let VarRef::Local(n) = r {
-                slots.push(*n);
-            }
-        };
         let mut pending = vec![e];
         while let Some(e) = pending.pop() {
             let kind = &script.expr(e).kind;
-            match kind {
-                ExprKind::Var(r) | ExprKind::GroupMember { group: r, .. } => local(r, &mut slots),
-                ExprKind::Lambda(_, refs) | ExprKind::Process(_, refs) => {
-                    refs.iter().for_each(|r| local(r, &mut slots))
+            kind.for_each_var(|r| {
+                if let VarRef::Local(n) = r {
+                    slots.push(n);
                 }
-                ExprKind::Let(groups, _) => {
-                    for group in groups {
-                        match group {
-                            LetGroup::Lazy { captures, .. }
-                            | LetGroup::Recursive { captures, .. } => {
-                                captures.iter().for_each(|r| local(r, &mut slots))
-                            }
-                        }
-                    }
-                }
-                _ => {}
-            }
+            });
             kind.for_each_child(|child| pending.push(child));
         }
         slots.sort_unstable();

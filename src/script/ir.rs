@@ -296,33 +296,43 @@ pub enum Pattern {
 }
 
 impl Pattern {
-    /// The local slots the pattern binds, into `out`.
-    pub fn bound_slots(&self, out: &mut Vec<u32>) {
+    /// Calls `f` on this pattern and every pattern inside it.
+    pub fn walk(&self, f: &mut impl FnMut(&Pattern)) {
+        f(self);
         match self {
-            Pattern::Bind(slot) => out.push(*slot),
             Pattern::Wildcard
+            | Pattern::Bind(_)
             | Pattern::Int(_)
             | Pattern::Char(_)
             | Pattern::Bool(_)
             | Pattern::Ctor(..)
             | Pattern::Channel(_) => {}
             Pattern::Tuple(ps) | Pattern::Dot(ps) | Pattern::Seq(ps) | Pattern::Set(ps) => {
-                ps.iter().for_each(|p| p.bound_slots(out))
+                ps.iter().for_each(|p| p.walk(f))
             }
             Pattern::Concat {
                 prefix,
                 middle,
                 suffix,
             } => {
-                prefix.iter().for_each(|p| p.bound_slots(out));
-                middle.iter().for_each(|p| p.bound_slots(out));
-                suffix.iter().for_each(|p| p.bound_slots(out));
+                prefix.iter().for_each(|p| p.walk(f));
+                middle.iter().for_each(|p| p.walk(f));
+                suffix.iter().for_each(|p| p.walk(f));
             }
             Pattern::Both(a, b) => {
-                a.bound_slots(out);
-                b.bound_slots(out);
+                a.walk(f);
+                b.walk(f);
             }
         }
+    }
+
+    /// The local slots the pattern binds, into `out`.
+    pub fn bound_slots(&self, out: &mut Vec<u32>) {
+        self.walk(&mut |p| {
+            if let Pattern::Bind(slot) = p {
+                out.push(*slot);
+            }
+        });
     }
 }
 
@@ -498,6 +508,28 @@ impl ExprKind {
                 | ExprKind::Ctor(_)
                 | ExprKind::Channel(_)
         )
+    }
+
+    /// Calls `f` on every variable this expression itself reads: a
+    /// variable, a group's handle, and what a closure, a process value
+    /// or a `let` group captures (not those of the expressions inside).
+    pub fn for_each_var(&self, mut f: impl FnMut(VarRef)) {
+        match self {
+            ExprKind::Var(r) | ExprKind::GroupMember { group: r, .. } => f(*r),
+            ExprKind::Lambda(_, refs) | ExprKind::Process(_, refs) => {
+                refs.iter().for_each(|r| f(*r))
+            }
+            ExprKind::Let(groups, _) => {
+                for group in groups {
+                    match group {
+                        LetGroup::Lazy { captures, .. } | LetGroup::Recursive { captures, .. } => {
+                            captures.iter().for_each(|r| f(*r))
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 
     /// Calls `f` on every expression this one contains directly (nested

@@ -189,34 +189,14 @@ impl UseScan<'_> {
     }
 
     fn pattern(&mut self, pattern: &Pattern) {
-        match pattern {
-            Pattern::Ctor(c, span) => self.reasons.push(Reason {
-                span: *span,
-                what: Use::Constant(*c),
-            }),
-            Pattern::Tuple(ps) | Pattern::Dot(ps) | Pattern::Seq(ps) | Pattern::Set(ps) => {
-                ps.iter().for_each(|p| self.pattern(p))
+        pattern.walk(&mut |p| {
+            if let Pattern::Ctor(c, span) = p {
+                self.reasons.push(Reason {
+                    span: *span,
+                    what: Use::Constant(*c),
+                });
             }
-            Pattern::Concat {
-                prefix,
-                middle,
-                suffix,
-            } => {
-                prefix.iter().for_each(|p| self.pattern(p));
-                middle.iter().for_each(|p| self.pattern(p));
-                suffix.iter().for_each(|p| self.pattern(p));
-            }
-            Pattern::Both(a, b) => {
-                self.pattern(a);
-                self.pattern(b);
-            }
-            Pattern::Wildcard
-            | Pattern::Bind(_)
-            | Pattern::Int(_)
-            | Pattern::Char(_)
-            | Pattern::Bool(_)
-            | Pattern::Channel(_) => {}
-        }
+        });
     }
 }
 

@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap;
 
 use crate::budget::{Meter, Ticker};
 use crate::script::Script;
-use crate::script::ir::{DataTypeId, ExprId, ExprKind, FuncId, TypeVarId, VarRef};
+use crate::script::ir::{DataTypeId, ExprId, FuncId, TypeVarId, VarRef};
 use crate::syntax::{Diagnostic, Span};
 use ustr::Ustr;
 
@@ -382,11 +382,7 @@ impl<'s> Checker<'s> {
             let mut pending = vec![e];
             while let Some(e) = pending.pop() {
                 let kind = &self.script.expr(e).kind;
-                match kind {
-                    ExprKind::Var(v) => vars.push(*v),
-                    ExprKind::Lambda(_, refs) | ExprKind::Process(_, refs) => vars.extend(refs),
-                    _ => {}
-                }
+                kind.for_each_var(|v| vars.push(v));
                 let at = pending.len();
                 kind.for_each_child(|child| pending.push(child));
                 pending[at..].reverse();
