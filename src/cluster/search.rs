@@ -24,6 +24,7 @@ use crate::eval::value::bytes::DecodeError;
 use crate::lts::Exploration;
 use crate::lts::machine::{Machine, Moves};
 use crate::lts::search::Canonicaliser;
+use crate::lts::search::phases::{Phases, Steps};
 use crate::lts::store::StateStore;
 use crate::process::{Processes, TAU, TICK};
 use crate::symmetry::search_system::Reduction;
@@ -179,7 +180,9 @@ pub fn partition(
     // specification, and the level of that state.
     let mut at_breach: Option<(Vec<Tally>, u32)> = None;
     let mut out = Vec::new();
+    let mut phases = Phases::<Step>::from_env();
     let (tallies, stopped) = loop {
+        phases.block();
         part.tally.sent = part.batches.iter().map(|b| b.count).sum::<u64>() + part.own.count();
         part.tally.remaining = (part.frontier.len() - part.at) as u64;
         part.tally.queued = part.queued.len() as u64;
@@ -191,7 +194,9 @@ pub fn partition(
                 });
             }
         }
+        let started = phases.start();
         let round = exchange(&rounds, topology, &part.tally, &mut out)?;
+        phases.add(Step::Exchange, started);
         let (tallies, batches) = (round.tallies, round.batches);
         level_expanded |= tallies.iter().any(|t| t.expanded > 0);
         let sum = |f: fn(&Tally) -> u64| total(&tallies, f);
@@ -230,13 +235,17 @@ pub fn partition(
         // and all compare the total with what the budget has left, in a
         // round of their own: the cluster stores no more than the budget,
         // and stops only when the states would pass it.
+        let started = phases.start();
         let read = part.read(&batches);
+        phases.add(Step::Read, started);
         if let (Some(max), None) = (budget.max_states, stopped) {
             let left = (max as u64).saturating_sub(stored);
             // Every worker takes this round, whatever its own read gave.
             if sent > left {
                 part.tally.fresh = if read.is_ok() { part.count_fresh() } else { 0 };
+                let started = phases.start();
                 let counted = exchange(&rounds, topology, &part.tally, &mut out)?;
+                phases.add(Step::Exchange, started);
                 if total(&counted.tallies, |t| t.fresh) > left {
                     stopped = Some(Stopped::StateBudget);
                 }
@@ -248,16 +257,24 @@ pub fn partition(
         // Store what arrived, then expand it.
         part.tally.expanded = 0;
         part.reset_batches();
+        let started = phases.start();
         let absorbed = read.and_then(|()| part.store_read(&meter));
+        phases.add(Step::Store, started);
         if level_ends {
             part.frontier = std::mem::take(&mut part.queued);
             part.at = 0;
             part.arrival_level += 1;
         }
+        let started = phases.start();
         let expanded = absorbed.and_then(|()| part.expand(job.round_states, &meter));
         part.record(expanded, &script.sources);
         part.tally.store_bytes = part.store.bytes();
+        phases.add(Step::Expand, started);
     };
+    let who = format!("worker {me} of {}", topology.peers());
+    if let Some(report) = phases.report(&who, "rounds") {
+        eprintln!("{report}");
+    }
     // A budget that stops the search for divergences after a breach
     // leaves the breach: the verdict stands.
     let breached = at_breach.as_ref().map(|(at, level)| {
@@ -1104,5 +1121,26 @@ impl Partition<'_, '_> {
         }
         self.tally.step = None;
         Ok(Settled::Violation(steps))
+    }
+}
+
+/// A step of a worker's round, timed when `SYMCSP_PHASES` is set.
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    /// Sending the round's messages and waiting for every worker's.
+    Exchange,
+    /// Reading the states that arrived.
+    Read,
+    /// Storing the new ones.
+    Store,
+    /// Expanding (and judging) the next part of the level.
+    Expand,
+}
+
+impl Steps for Step {
+    const NAMES: &'static [&'static str] = &["exchange", "read", "store", "expand"];
+
+    fn index(self) -> usize {
+        self as usize
     }
 }

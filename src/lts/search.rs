@@ -57,7 +57,7 @@ use crate::process::{EventId, ProcId, Processes, TAU};
 
 mod buffers;
 mod judge;
-mod phases;
+pub(crate) mod phases;
 mod visit;
 
 pub use super::hooks::{
@@ -284,7 +284,12 @@ impl Search {
         if let Some(live) = &budget.live {
             storing.publish(live, self.store.len());
         }
-        if let Some(report) = storing.phases.report(pool.threads()) {
+        let threads = pool.threads();
+        let who = format!(
+            "the search's thread, {threads} thread{}",
+            if threads == 1 { "" } else { "s" }
+        );
+        if let Some(report) = storing.phases.report(&who, "blocks") {
             eprintln!("{report}");
         }
         let (states, depth) = storing.cut.unwrap_or((self.store.len(), storing.depth));

@@ -13,7 +13,7 @@ use super::super::batch::Batch;
 use super::super::expand::{Part, Successors};
 use super::super::store::StateStore;
 use super::Live;
-use super::phases::Phases;
+use super::phases::{Phase, Phases};
 
 /// Parent pointers, in chunks of fixed size: growing never copies (nor
 /// doubles) what is there.
@@ -156,7 +156,7 @@ pub(super) struct Storing {
     /// the states stored and the depth as of that state.
     pub(super) cut: Option<(usize, u32)>,
     /// Where the search's thread spends the run, when asked for.
-    pub(super) phases: Phases,
+    pub(super) phases: Phases<Phase>,
 }
 
 /// The states of a block expanded after it, on their own once prepared
