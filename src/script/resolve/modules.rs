@@ -39,6 +39,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                     self.check_annotation(ty);
                 }
             }
+            self.instances_name_earlier_modules(module);
             return;
         }
         self.module_names.insert(qualified);
@@ -46,6 +47,56 @@ impl<'s, 'p> Resolver<'s, 'p> {
         self.ctx = Rc::new(outer.enter(module));
         self.collect_module_body(module, pending);
         self.ctx = outer;
+    }
+
+    /// As FDR: an instance in a parameterised module's body names a
+    /// module declared before it, in the body or before the module (two
+    /// modules whose bodies instantiate each other are refused so). The
+    /// body is collected only per instance, so this is checked here,
+    /// where the module is declared, instantiated or not. The module's
+    /// own name is left to its instances ("instantiated inside itself").
+    fn instances_name_earlier_modules(&mut self, module: &'p ast::Module) {
+        let mut earlier_here: Vec<Ustr> = Vec::new();
+        for decls in [
+            &module.private[..],
+            module.exports.as_deref().unwrap_or(&[]),
+        ] {
+            self.instances_in_body_name_earlier(module, decls, &mut earlier_here);
+        }
+    }
+
+    /// [`Resolver::instances_name_earlier_modules`] over `decls` (a part
+    /// of `module`'s body, or a file it includes), `earlier_here` the
+    /// modules the body has declared so far.
+    fn instances_in_body_name_earlier(
+        &mut self,
+        module: &'p ast::Module,
+        decls: &'p [ast::Decl],
+        earlier_here: &mut Vec<Ustr>,
+    ) {
+        for decl in decls {
+            match &decl.kind {
+                DeclKind::Module(nested) => earlier_here.push(nested.name.name),
+                DeclKind::Include(include) => {
+                    if let Some(file) = include.file {
+                        let included = self.file_decls(file);
+                        self.instances_in_body_name_earlier(module, included, earlier_here);
+                    }
+                }
+                DeclKind::Instance(_, name, _) => {
+                    let known = name.text == module.name.name
+                        || earlier_here.contains(&name.text)
+                        || self.ctx.prefixes.iter().any(|p| {
+                            self.modules
+                                .contains_key(&Ustr::from(&format!("{p}{}", name.text)))
+                        });
+                    if !known {
+                        self.no_module_before(name);
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 
     /// Registers the name of a module or instance, unless something of
@@ -206,12 +257,20 @@ impl<'s, 'p> Resolver<'s, 'p> {
             .map(|p| Ustr::from(&format!("{p}{}", module_name.text)))
             .find_map(|q| self.modules.get(&q).cloned().map(|m| (q, m)));
         if found.is_none() {
-            self.error(
-                module_name.span,
-                format!("there is no module `{}`", module_name.text),
-            );
+            self.no_module_before(module_name);
         }
         found
+    }
+
+    /// An instance names no module declared before it.
+    fn no_module_before(&mut self, module_name: &ast::Name) {
+        self.error(
+            module_name.span,
+            format!(
+                "there is no module `{}` declared before this instance",
+                module_name.text
+            ),
+        );
     }
 
     /// The parameters of the instance `inner` as constants of it, their

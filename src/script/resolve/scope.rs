@@ -497,15 +497,6 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 }
                 DeclKind::External(names) => self.import(names, true),
                 DeclKind::Transparent(names) => self.import(names, false),
-                DeclKind::Instance(ident, ..) => {
-                    self.error(
-                        decl.span,
-                        "an instance is not a valid declaration in a `let` (as in FDR): declare \
-                         it at the top level or in a module",
-                    );
-                    // Its names are not reported again.
-                    self.refused_instances.insert(self.ctx.qualify(&ident.name));
-                }
                 _ => self.error(
                     decl.span,
                     "only definitions, type annotations, `external`, `transparent` and `Timed` \

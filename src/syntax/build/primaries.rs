@@ -4,7 +4,7 @@
 use pest::iterators::Pair;
 use thin_vec::{ThinVec, thin_vec};
 
-use super::super::ast::{Expr, ExprKind, Replicated, ReplicatedOp};
+use super::super::ast::{DeclKind, Expr, ExprKind, Replicated, ReplicatedOp};
 use super::super::diagnostic::Diagnostic;
 use super::super::parser::Rule;
 use super::{Builder, Result, char_literal, int_literal, string_literal};
@@ -39,6 +39,18 @@ impl Builder {
                 let body = decls.and_then(|d| Ok((d, self.expr(i.next().unwrap())?)));
                 self.in_pattern = saved;
                 let (decls, body) = body?;
+                // Refused as the script is read, as FDR's parser does, so
+                // that a module never instantiated is not spared.
+                if let Some(instance) = decls
+                    .iter()
+                    .find(|d| matches!(d.kind, DeclKind::Instance(..)))
+                {
+                    return Err(Diagnostic::error(
+                        instance.span,
+                        "an instance is not a valid declaration in a `let` (as in FDR): declare \
+                         it at the top level or in a module",
+                    ));
+                }
                 ExprKind::Let(decls, Box::new(body))
             }
             Rule::lambda => {
