@@ -8,6 +8,7 @@
 //! `eval` layer.
 
 pub mod builtins;
+pub mod generic;
 pub mod graph;
 pub mod index;
 pub mod ir;
@@ -56,6 +57,9 @@ pub struct Script {
     pub timed: Vec<TimedSection>,
     /// Where each name is declared and used ([`index`]).
     pub index: index::NameIndex,
+    /// The parameterised modules' copies for the type checker, until
+    /// [`Script::drop_generic_copies`] ([`generic`]).
+    pub generic: Option<generic::GenericCopies>,
     /// Every top-level name, qualified by its modules.
     names: FxHashMap<Ustr, Named>,
     /// Names declared in a module's private part, with the module prefix.
@@ -79,19 +83,23 @@ impl Script {
             imported: FxHashSet::default(),
             timed: Vec::new(),
             index: index::NameIndex::default(),
+            generic: None,
             names: FxHashMap::default(),
             private: FxHashMap::default(),
             builtin_globals: FxHashMap::default(),
         }
     }
 
-    /// Resolves a parsed program.
+    /// Resolves a parsed program, for use without type checking (its
+    /// generic copies dropped, [`generic`]).
     pub fn resolve(program: Program) -> Result<Script, LoadError> {
-        Script::resolve_within(program, &Meter::unlimited())
+        let mut script = Script::resolve_within(program, &Meter::unlimited())?;
+        script.drop_generic_copies();
+        Ok(script)
     }
 
     /// [`Script::resolve`] within what `meter` allows, polled between
-    /// declarations.
+    /// declarations, the generic copies kept for the type checker.
     pub fn resolve_within(program: Program, meter: &Meter) -> Result<Script, LoadError> {
         let (script, diagnostics, stopped) = Script::resolve_as_far_as_within(program, meter);
         match stopped {

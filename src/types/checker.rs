@@ -69,6 +69,8 @@ pub enum Context {
     },
     /// The declaration of a name.
     Declaration(Ustr),
+    /// The declaration of a module instance, named.
+    Instance(Ustr),
 }
 
 /// Most notes of context one error lists (FDR shows three).
@@ -104,6 +106,9 @@ pub struct Checker<'s> {
     pub diagnostics: Vec<Diagnostic>,
     /// Diagnostics already given, by place and message.
     said: FxHashMap<(u32, u32), Vec<String>>,
+    /// Per module instance (by its place in the script's generic copies):
+    /// its parameters' types, fresh copies of the module's.
+    pub instance_types: FxHashMap<u32, Vec<TyId>>,
     pub work: u64,
     pub work_limit: u64,
     pub env: Env,
@@ -143,6 +148,19 @@ pub struct State {
 }
 
 impl State {
+    /// Forgets what it knows of declarations `script` no longer has (the
+    /// generic copies of its modules, [`Script::drop_generic_copies`]):
+    /// what is added to the script later reuses their ids.
+    pub fn trim_to(&mut self, script: &Script) {
+        self.env.globals.truncate(script.globals.len());
+        self.env.ctors.truncate(script.ctors.len());
+        self.env.channels.truncate(script.channels.len());
+        self.equality.truncate(script.datatypes.len());
+        let functions = script.functions.len();
+        self.env.members.retain(|f, _| f.index() < functions);
+        self.variables.retain(|(f, _), _| f.index() < functions);
+    }
+
     pub fn new(script: &Script) -> State {
         State {
             store: Store::default(),
@@ -177,6 +195,7 @@ impl<'s> Checker<'s> {
             at: Span::default(),
             diagnostics: Vec::new(),
             said: FxHashMap::default(),
+            instance_types: FxHashMap::default(),
             work: 0,
             work_limit: WORK_BASE + text * WORK_PER_BYTE,
             env: state.env,
@@ -332,6 +351,9 @@ impl<'s> Checker<'s> {
                 format!("in an equation for {name}: {}", self.text(*span))
             }
             Context::Declaration(name) => format!("in the declaration of {name}"),
+            Context::Instance(name) => {
+                format!("in the declaration of the module instance: {name}")
+            }
         }
     }
 

@@ -14,7 +14,7 @@ use crate::script::ir::{ChannelId, CtorId, DataTypeId, ExprKind, FuncId, GlobalI
 use crate::syntax::Span;
 
 use super::checker::{Checker, Context, Equality, Inferred};
-use super::env::{Binding, Scheme, generalise, instantiate};
+use super::env::{Binding, Scheme, generalise, instantiate, instantiate_together};
 use super::infer::Captures;
 use super::order::Decl;
 use super::print::Namer;
@@ -104,7 +104,17 @@ impl Checker<'_> {
                         });
                         error
                     }
-                    Binding::Mono(t) => Binding::Poly(generalise(&mut self.store, t, &[])),
+                    Binding::Mono(t) => match &script.generic {
+                        // A generic copy's parameter stays one type for
+                        // the whole copy, and no definition of the copy
+                        // is generic in it.
+                        Some(copies) if copies.is_parameter(g) => Binding::Mono(t),
+                        Some(copies) if copies.holds(g) => {
+                            let keep = self.parameter_variables(&copies.params);
+                            Binding::Poly(generalise(&mut self.store, t, &keep))
+                        }
+                        _ => Binding::Poly(generalise(&mut self.store, t, &[])),
+                    },
                     other => other,
                 };
                 self.env.set_global(g, binding);
@@ -116,7 +126,9 @@ impl Checker<'_> {
                     self.env.ctors[c.index()] = match binding {
                         _ if failed => error.clone(),
                         Binding::Mono(t) => {
-                            self.fixed(t, "The data type clause", ctor.name.as_str(), ctor.span)
+                            let copied = script.generic.as_ref().is_some_and(|g| g.holds_ctor(c));
+                            let what = ("The data type clause", ctor.name.as_str(), ctor.span);
+                            self.fixed(t, what, copied)
                         }
                         other => other,
                     };
@@ -128,7 +140,9 @@ impl Checker<'_> {
                 self.env.channels[c.index()] = match self.env.channels[c.index()].clone() {
                     _ if failed => error,
                     Binding::Mono(t) => {
-                        self.fixed(t, "The channel", channel.name.as_str(), channel.span)
+                        let copied = script.generic.as_ref().is_some_and(|g| g.holds_channel(c));
+                        let what = ("The channel", channel.name.as_str(), channel.span);
+                        self.fixed(t, what, copied)
                     }
                     other => other,
                 };
@@ -136,12 +150,77 @@ impl Checker<'_> {
         }
     }
 
+    /// The type variables of the generic copies' parameters `params`.
+    fn parameter_variables(&mut self, params: &[GlobalId]) -> Vec<TyId> {
+        let mut vars = Vec::new();
+        for &p in params {
+            if let Binding::Mono(t) = *self.env.global(p) {
+                self.store.free_vars(t, &mut vars);
+            }
+        }
+        vars
+    }
+
+    /// As FDR: an instance's argument (`func`, the constant of global
+    /// `g` it defines, of type `actual`) against its module's parameter,
+    /// whose type the module's generic copy worked out. The instance's
+    /// parameters take fresh copies of their types together (two
+    /// parameters of one type must get arguments of one type).
+    fn check_instance_argument(&mut self, g: GlobalId, func: FuncId, actual: TyId) {
+        let script = self.script;
+        let Some(copies) = &script.generic else {
+            return;
+        };
+        let Some(&(instance, place)) = copies.of_argument.get(&g) else {
+            return;
+        };
+        let arguments = &copies.instances[instance as usize];
+        let expected = match self.instance_types.get(&instance) {
+            Some(types) => types[place as usize],
+            None => {
+                let params: Vec<TyId> = arguments
+                    .params
+                    .iter()
+                    .map(|&(_, p)| match *self.env.global(p) {
+                        Binding::Mono(t) => t,
+                        _ => atom::ERROR,
+                    })
+                    .collect();
+                let types = instantiate_together(&mut self.store, &params);
+                let expected = types[place as usize];
+                self.instance_types.insert(instance, types);
+                expected
+            }
+        };
+        let function = script.function(func);
+        let Some(argument) = function.clauses.first().map(|c| c.body) else {
+            return;
+        };
+        let span = function.span;
+        self.within(Context::Instance(arguments.name), |c| {
+            c.within(Context::Expr(argument), |c| {
+                let _ = c.at(span, |c| c.unify(expected, actual));
+            })
+        });
+    }
+
     /// A constructor's or channel's type, which must have no variables
     /// left: FDR refuses `channel c : {}` ("polymorphic type"). `what`
     /// is the kind of declaration `name` is, for the message.
-    fn fixed(&mut self, t: TyId, what: &'static str, name: &str, span: Span) -> Binding {
+    fn fixed(
+        &mut self,
+        t: TyId,
+        (what, name, span): (&'static str, &str, Span),
+        copied: bool,
+    ) -> Binding {
         let mut vars = Vec::new();
         self.store.free_vars(t, &mut vars);
+        // In a module's generic copy, its parameters' types stand for
+        // what the arguments will be.
+        if copied && let Some(copies) = &self.script.generic {
+            let keep = self.parameter_variables(&copies.params);
+            vars.retain(|v| !keep.contains(v));
+        }
         if vars.is_empty() {
             return Binding::Poly(Scheme::mono(t));
         }
@@ -175,8 +254,16 @@ impl Checker<'_> {
         let Binding::Mono(name_type) = *self.env.global(g) else {
             return;
         };
+        // A generic copy's parameter stands for every argument: its type
+        // is whatever the copy's uses make it.
+        if script.generic.as_ref().is_some_and(|c| c.is_parameter(g)) {
+            return;
+        }
         match &global.kind {
-            GlobalKind::Definition(func) => self.define(*func, Captures::None, name_type),
+            GlobalKind::Definition(func) => {
+                self.define(*func, Captures::None, name_type);
+                self.check_instance_argument(g, *func, name_type);
+            }
             GlobalKind::NameType(func) => {
                 let context = Context::Declaration(global.name);
                 let _ = self.within(context, |c| {

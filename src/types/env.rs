@@ -84,9 +84,13 @@ pub fn instantiate_scheme(store: &mut Store, scheme: &Scheme) -> TyId {
     if scheme.vars.is_empty() {
         return scheme.body;
     }
-    let mapping: Vec<(TyId, TyId)> = scheme
-        .vars
-        .iter()
+    let mapping = fresh_for(store, &scheme.vars);
+    store.substitute(scheme.body, &mapping)
+}
+
+/// Each of `vars` with a fresh variable of its classes.
+fn fresh_for(store: &mut Store, vars: &[TyId]) -> Vec<(TyId, TyId)> {
+    vars.iter()
         .map(|&v| {
             let classes = match store.node(v) {
                 Ty::Var(c) | Ty::Rigid(_, c) => c,
@@ -94,8 +98,23 @@ pub fn instantiate_scheme(store: &mut Store, scheme: &Scheme) -> TyId {
             };
             (v, store.var(classes))
         })
-        .collect();
-    store.substitute(scheme.body, &mapping)
+        .collect()
+}
+
+/// Fresh copies of `types`, their variables renamed alike: a variable
+/// they share is one fresh variable in all the copies.
+pub fn instantiate_together(store: &mut Store, types: &[TyId]) -> Vec<TyId> {
+    let mut vars = Vec::new();
+    for &t in types {
+        store.free_vars(t, &mut vars);
+    }
+    vars.sort_unstable();
+    vars.dedup();
+    let mapping = fresh_for(store, &vars);
+    types
+        .iter()
+        .map(|&t| store.substitute(t, &mapping))
+        .collect()
 }
 
 /// `t` with every variable not in `keep` quantified.

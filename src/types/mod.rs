@@ -272,12 +272,17 @@ pub fn load_program(program: Program) -> Result<Loaded, LoadError> {
 
 /// [`load_program`] within what `meter` allows.
 pub fn load_program_within(program: Program, meter: &Meter) -> Result<Loaded, LoadError> {
-    let script = Script::resolve_within(program, meter)?;
-    match check_within(&script, meter) {
-        Checked::Typed(types) => Ok(Loaded {
-            script,
-            types: *types,
-        }),
+    let mut script = Script::resolve_within(program, meter)?;
+    let checked = check_within(&script, meter);
+    script.drop_generic_copies();
+    match checked {
+        Checked::Typed(mut types) => {
+            types.state.trim_to(&script);
+            Ok(Loaded {
+                script,
+                types: *types,
+            })
+        }
         Checked::Refused(diagnostics) => Err(LoadError::refused(script.sources, diagnostics)),
         Checked::Stopped(reason, diagnostics) => Err(LoadError {
             sources: script.sources,
@@ -359,9 +364,10 @@ pub fn analyse_text_at_within(
             };
         }
     };
-    let (script, diagnostics, stopped) = Script::resolve_as_far_as_within(program, meter);
+    let (mut script, diagnostics, stopped) = Script::resolve_as_far_as_within(program, meter);
     let stopped_at = |stage| move |reason| LoadStopped { reason, stage };
     if !diagnostics.is_empty() || stopped.is_some() {
+        script.drop_generic_copies();
         return Analysis {
             script: Some(std::sync::Arc::new(script)),
             types: None,
@@ -370,11 +376,15 @@ pub fn analyse_text_at_within(
             unresolved: None,
         };
     }
-    let (types, diagnostics, stopped) = match check_within(&script, meter) {
+    let (mut types, diagnostics, stopped) = match check_within(&script, meter) {
         Checked::Typed(types) => (Some(*types), Vec::new(), None),
         Checked::Refused(diagnostics) => (None, diagnostics, None),
         Checked::Stopped(reason, diagnostics) => (None, diagnostics, Some(reason)),
     };
+    script.drop_generic_copies();
+    if let Some(types) = &mut types {
+        types.state.trim_to(&script);
+    }
     Analysis {
         script: Some(std::sync::Arc::new(script)),
         types,

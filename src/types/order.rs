@@ -76,6 +76,14 @@ pub fn dependency_order(script: &Script) -> Vec<Vec<Decl>> {
         });
         if let Decl::Global(g) = decl {
             found.push(section_of[g.index()]);
+            // An instance's argument is checked against its module's
+            // parameter once the module's generic copy is checked.
+            if let Some(copies) = &script.generic
+                && let Some(&(instance, _)) = copies.of_argument.get(&g)
+            {
+                let copy = copies.instances[instance as usize].copy.clone();
+                found.extend(copy.map(|i| of_global[i as usize]));
+            }
         }
         found.sort_unstable();
         found.dedup();

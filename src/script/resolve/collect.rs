@@ -539,6 +539,19 @@ impl<'s, 'p> Resolver<'s, 'p> {
     pub fn resolve_program(&mut self, decls: &'p [ast::Decl]) {
         let mut pending = Vec::new();
         self.collect(decls, &mut pending);
+        self.resolve_collected(pending);
+        if self.ticker.stopped().is_some() {
+            return;
+        }
+        self.check_modules_use_no_instance_of_themselves();
+        self.mark_recursive_datatypes();
+        self.collect_generic_copies();
+        self.drop_repeated_diagnostics();
+    }
+
+    /// Resolves what was collected: the type annotations met, then the
+    /// definitions waiting for their bodies.
+    pub(super) fn resolve_collected(&mut self, pending: Vec<Pending<'p>>) {
         let annotated = std::mem::take(&mut self.annotated);
         self.check_annotated_once(annotated.iter().map(|(name, ident, ..)| (*name, ident)));
         self.check_channel_annotations(&annotated);
@@ -558,11 +571,14 @@ impl<'s, 'p> Resolver<'s, 'p> {
             }
             self.resolve_pending(item);
         }
-        if self.ticker.stopped().is_some() {
-            return;
-        }
-        self.check_modules_use_no_instance_of_themselves();
-        self.mark_recursive_datatypes();
+    }
+
+    /// A mistake in a module's body is met once per copy of the body (an
+    /// instance's, the generic one): said once.
+    fn drop_repeated_diagnostics(&mut self) {
+        let mut said = FxHashSet::default();
+        self.diagnostics
+            .retain(|d| said.insert((d.span.map(|s| (s.start, s.end)), d.message.clone())));
     }
 
     pub(super) fn resolve_pending(&mut self, item: Pending<'p>) {

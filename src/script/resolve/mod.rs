@@ -272,6 +272,17 @@ pub(super) struct Resolver<'s, 'p> {
     /// Polled once a declaration collected and once a definition
     /// resolved: once it has stopped, the rest is skipped.
     pub ticker: Ticker,
+    /// Every parameterised module met, by qualified name, in order: each
+    /// gets a generic copy ([`crate::script::generic`]).
+    parameterised: Vec<(Ustr, &'p ast::Module)>,
+    /// The modules of each cycle of instances reported (once a cycle).
+    cycles_reported: FxHashSet<ModuleId>,
+    /// The instances (by the place of their module's name) whose module
+    /// is declared only after them, refused once.
+    out_of_scope_instances: FxHashSet<(u32, u32)>,
+    /// Every instance with parameters: its qualified name, its module
+    /// and its parameters' constants, in order.
+    instance_arguments: Vec<(Ustr, ModuleId, Vec<GlobalId>)>,
 }
 
 impl<'s, 'p> Resolver<'s, 'p> {
@@ -308,6 +319,10 @@ impl<'s, 'p> Resolver<'s, 'p> {
             instances: 0,
             checked_annotations: FxHashSet::default(),
             ticker: Ticker::unlimited(),
+            parameterised: Vec::new(),
+            out_of_scope_instances: FxHashSet::default(),
+            cycles_reported: FxHashSet::default(),
+            instance_arguments: Vec::new(),
         }
     }
 

@@ -40,6 +40,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 }
             }
             self.instances_name_earlier_modules(module);
+            self.parameterised.push((qualified, module));
             return;
         }
         self.module_names.insert(qualified);
@@ -157,8 +158,19 @@ impl<'s, 'p> Resolver<'s, 'p> {
         span: Span,
         pending: &mut Vec<Pending<'p>>,
     ) {
+        // Refused already where its module was declared: each copy of
+        // the body refuses it in silence.
+        if self
+            .out_of_scope_instances
+            .contains(&(module_name.span.start, module_name.span.end))
+        {
+            self.refused_instances.insert(self.ctx.qualify(&ident.name));
+            return;
+        }
         let Some((qualified_module, (module, defined_in))) = self.instantiated_module(module_name)
         else {
+            // Its names are not reported again.
+            self.refused_instances.insert(self.ctx.qualify(&ident.name));
             return;
         };
         if let Some(&owner) = self.private_modules.get(&qualified_module)
@@ -195,7 +207,21 @@ impl<'s, 'p> Resolver<'s, 'p> {
             self.refused_instances.insert(self.ctx.qualify(&ident.name));
             return;
         }
-        if self.instantiating.iter().any(|m| std::ptr::eq(*m, module)) {
+        if let Some(from) = self
+            .instantiating
+            .iter()
+            .position(|m| std::ptr::eq(*m, module))
+        {
+            // One error a cycle, however many copies of its bodies meet it.
+            let cycle: Vec<ModuleId> = self.instantiating[from..]
+                .iter()
+                .map(|m| module_id(m))
+                .collect();
+            self.refused_instances.insert(self.ctx.qualify(&ident.name));
+            if cycle.iter().any(|m| self.cycles_reported.contains(m)) {
+                return;
+            }
+            self.cycles_reported.extend(cycle);
             self.diagnostics.push(
                 Diagnostic::error(
                     span,
@@ -206,7 +232,6 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 )
                 .with_note("an instance of a module may not stand, directly or through other instances, in the module's own body"),
             );
-            self.refused_instances.insert(self.ctx.qualify(&ident.name));
             return;
         }
         self.instances += 1;
@@ -235,7 +260,14 @@ impl<'s, 'p> Resolver<'s, 'p> {
             outer.qualify(&ident.name),
             (module_id(module), qualified_module),
         );
-        self.instance_params(&inner, &outer, params, args, pending);
+        let arguments = self.instance_params(&inner, &outer, params, args, pending);
+        if !params.is_empty() && arguments.len() == params.len() {
+            self.instance_arguments.push((
+                outer.qualify(&ident.name),
+                module_id(module),
+                arguments,
+            ));
+        }
         self.ctx = inner;
         self.instantiating.push(module);
         self.collect_module_body(module, pending);
@@ -262,8 +294,11 @@ impl<'s, 'p> Resolver<'s, 'p> {
         found
     }
 
-    /// An instance names no module declared before it.
+    /// An instance names no module declared before it: said once, and
+    /// every later copy of the body it stands in refuses it in silence.
     fn no_module_before(&mut self, module_name: &ast::Name) {
+        self.out_of_scope_instances
+            .insert((module_name.span.start, module_name.span.end));
         self.error(
             module_name.span,
             format!(
@@ -275,7 +310,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
 
     /// The parameters of the instance `inner` as constants of it, their
     /// values the arguments evaluated where the instance is declared
-    /// (`outer`).
+    /// (`outer`): the constants made.
     fn instance_params(
         &mut self,
         inner: &ModuleCtx,
@@ -283,21 +318,11 @@ impl<'s, 'p> Resolver<'s, 'p> {
         params: &[ast::Ident],
         args: &'p [ast::Expr],
         pending: &mut Vec<Pending<'p>>,
-    ) {
+    ) -> Vec<GlobalId> {
+        let mut made = Vec::with_capacity(params.len());
         for (i, (param, arg)) in params.iter().zip(args).enumerate() {
-            // `_` names no definition; its argument is still checked, as
-            // a constant of a name no script can write.
-            let name = if param.name == "_" {
-                inner.qualify(&format!("$unused{i}"))
-            } else {
-                inner.qualify(&param.name)
-            };
-            let func = self.new_function(name, FunctionKind::Constant, arg.span);
-            if self
-                .new_global(name, GlobalKind::Definition(func), param.span)
-                .is_some()
-            {
-                self.script.private.insert(name, Ustr::from(inner.prefix()));
+            if let Some((func, global)) = self.module_param(inner, param, i, arg.span) {
+                made.push(global);
                 pending.push(Pending::Expr {
                     func,
                     expr: arg,
@@ -306,6 +331,100 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 });
             }
         }
+        made
+    }
+
+    /// Parameter `i` of a module's body collected in `inner`: a constant
+    /// private to the body, defined at `at` (`None` when its name is
+    /// taken, reported). `_` names no definition: it is a constant of a
+    /// name no script can write.
+    fn module_param(
+        &mut self,
+        inner: &ModuleCtx,
+        param: &ast::Ident,
+        i: usize,
+        at: Span,
+    ) -> Option<(FuncId, GlobalId)> {
+        let name = if param.name == "_" {
+            inner.qualify(&format!("$unused{i}"))
+        } else {
+            inner.qualify(&param.name)
+        };
+        let func = self.new_function(name, FunctionKind::Constant, at);
+        let global = self.new_global(name, GlobalKind::Definition(func), param.span)?;
+        self.script.private.insert(name, Ustr::from(inner.prefix()));
+        Some((func, global))
+    }
+
+    /// Every parameterised module's body collected and resolved once
+    /// more, under the module's own name, its parameters bound to nothing
+    /// ([`crate::script::generic`]), after everything else; then each
+    /// instance's parameters paired with its copy's. The name index
+    /// records none of it.
+    pub(super) fn collect_generic_copies(&mut self) {
+        use crate::script::generic::{GenericCopies, InstanceArguments, Marks};
+        if self.parameterised.is_empty() {
+            return;
+        }
+        let mut copies = GenericCopies {
+            from: Marks::of(self.script),
+            ..GenericCopies::default()
+        };
+        let index = std::mem::take(&mut self.script.index);
+        let mut of_module: FxHashMap<ModuleId, (Vec<GlobalId>, std::ops::Range<u32>)> =
+            FxHashMap::default();
+        let mut pending = Vec::new();
+        // Copies met inside copies (a module inside a parameterised one)
+        // join the list as it is read; each module is copied once.
+        let mut at = 0;
+        while let Some(&(qualified, module)) = self.parameterised.get(at) {
+            at += 1;
+            if of_module.contains_key(&module_id(module)) || self.ticker.tick().is_err() {
+                continue;
+            }
+            let Some((_, defined_in)) = self.modules.get(&qualified).cloned() else {
+                continue;
+            };
+            let first = self.script.globals.len() as u32;
+            let inner = Rc::new(defined_in.enter(module));
+            let mut params = Vec::new();
+            for (i, param) in module.params.iter().flatten().enumerate() {
+                if let Some((_, global)) = self.module_param(&inner, param, i, param.span) {
+                    params.push(global);
+                }
+            }
+            copies.params.extend(&params);
+            let outer = std::mem::replace(&mut self.ctx, inner);
+            self.instantiating.push(module);
+            self.collect_module_body(module, &mut pending);
+            self.instantiating.pop();
+            self.ctx = outer;
+            let copy = first..self.script.globals.len() as u32;
+            of_module.insert(module_id(module), (params, copy));
+        }
+        self.resolve_collected(pending);
+        for (name, module, arguments) in std::mem::take(&mut self.instance_arguments) {
+            let Some((params, copy)) = of_module.get(&module) else {
+                continue;
+            };
+            if params.len() != arguments.len() {
+                continue;
+            }
+            let instance = copies.instances.len() as u32;
+            for (place, &argument) in arguments.iter().enumerate() {
+                copies
+                    .of_argument
+                    .insert(argument, (instance, place as u32));
+            }
+            copies.instances.push(InstanceArguments {
+                name,
+                params: arguments.into_iter().zip(params.iter().copied()).collect(),
+                copy: copy.clone(),
+            });
+        }
+        copies.params.sort_unstable();
+        self.script.index = index;
+        self.script.generic = Some(copies);
     }
 
     /// As FDR: no definition of a module may lead, through definitions
