@@ -26,6 +26,11 @@ const WAIT: Duration = Duration::from_secs(30);
 
 impl Client {
     fn start() -> Client {
+        Client::start_with(json!({}))
+    }
+
+    /// A client with the capabilities `capabilities`.
+    fn start_with(capabilities: Value) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_symcsp"))
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -69,7 +74,7 @@ impl Client {
         };
         let init = client.request(
             "initialize",
-            json!({"processId": null, "rootUri": null, "capabilities": {}}),
+            json!({"processId": null, "rootUri": null, "capabilities": capabilities}),
         );
         assert_eq!(init["serverInfo"]["name"], "symcsp");
         assert_eq!(init["capabilities"]["hoverProvider"], true);
@@ -472,6 +477,43 @@ fn an_included_file_is_read_from_its_open_buffer_and_its_errors_published_there(
         found[0]["range"]["start"],
         json!({"line": 1, "character": 9})
     );
+    assert!(client.shut_down().success());
+}
+
+#[test]
+fn an_included_file_changed_on_disk_reloads_the_documents_including_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = dir.path().join("main.csp");
+    let part = dir.path().join("part.csp");
+    let main_text = "include \"part.csp\"\nQ = P\n";
+    std::fs::write(&main, main_text).unwrap();
+    std::fs::write(&part, "channel a\nP = a -> P\n").unwrap();
+    let (main_uri, part_uri) = (uri(&main), uri(&part));
+    let mut client = Client::start_with(
+        json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}),
+    );
+    // The server asks to hear of every CSPM file that changes.
+    let registration = client.wait_for(|m| m["method"] == "client/registerCapability");
+    let registered = &registration["params"]["registrations"][0];
+    assert_eq!(registered["method"], "workspace/didChangeWatchedFiles");
+    assert_eq!(
+        registered["registerOptions"]["watchers"][0]["globPattern"],
+        "**/*.csp"
+    );
+    client.open(&main_uri, main_text);
+    assert_eq!(client.diagnostics(&main_uri), Vec::<Value>::new());
+    // The included file, never opened, broken on disk: its error is shown
+    // once the client says it changed.
+    std::fs::write(&part, "channel a\nP = a -> Nowhere\n").unwrap();
+    let changed = json!({"changes": [{"uri": part_uri, "type": 2}]});
+    client.notify("workspace/didChangeWatchedFiles", changed.clone());
+    let found = client.diagnostics(&part_uri);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0]["message"].as_str().unwrap().contains("Nowhere"));
+    // Mended on disk: cleared.
+    std::fs::write(&part, "channel a\nP = a -> P\n").unwrap();
+    client.notify("workspace/didChangeWatchedFiles", changed);
+    assert_eq!(client.diagnostics(&part_uri), Vec::<Value>::new());
     assert!(client.shut_down().success());
 }
 

@@ -64,10 +64,10 @@ pub fn serve(connection: Connection) -> Result<(), String> {
     let (id, params) = connection
         .initialize_start()
         .map_err(|e| format!("the client did not initialise: {e}"))?;
-    let refreshes_lenses = params
-        .pointer("/capabilities/workspace/codeLens/refreshSupport")
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
+    let supports = |pointer: &str| params.pointer(pointer).and_then(Value::as_bool);
+    let refreshes_lenses = supports("/capabilities/workspace/codeLens/refreshSupport");
+    let watches_files =
+        supports("/capabilities/workspace/didChangeWatchedFiles/dynamicRegistration");
     connection
         .initialize_finish(id, initialize)
         .map_err(|e| format!("the client did not initialise: {e}"))?;
@@ -78,9 +78,12 @@ pub fn serve(connection: Connection) -> Result<(), String> {
         published: HashMap::new(),
         analyser: Analyser::start(),
         checks: Checks::default(),
-        refreshes_lenses,
+        refreshes_lenses: refreshes_lenses.unwrap_or(false),
+        watches_files: watches_files.unwrap_or(false),
         next_request: 0,
     };
+    // `initialize_finish` has read the client's `initialized`.
+    server.watch_files();
     server.run()
 }
 
@@ -132,6 +135,8 @@ struct Server<'c> {
     analyser: Analyser,
     checks: Checks,
     refreshes_lenses: bool,
+    /// The client can be asked to watch files ([`Server::watch_files`]).
+    watches_files: bool,
     next_request: i32,
 }
 
@@ -209,6 +214,13 @@ impl Server<'_> {
                     self.edited(p.text_document.uri, p.text_document.version, change.text);
                 }
             }
+            note::DidChangeWatchedFiles::METHOD => {
+                if let Ok(p) = notification.extract::<lsp_types::DidChangeWatchedFilesParams>(
+                    note::DidChangeWatchedFiles::METHOD,
+                ) {
+                    self.files_changed(p.changes);
+                }
+            }
             note::DidCloseTextDocument::METHOD => {
                 if let Ok(p) = notification.extract::<lsp_types::DidCloseTextDocumentParams>(
                     note::DidCloseTextDocument::METHOD,
@@ -253,12 +265,19 @@ impl Server<'_> {
         self.documents.insert(uri.clone(), open);
         self.queue(&uri);
         // The open documents that include this one see the edit too.
-        let canonical = self.documents[&uri].path.canonicalize().ok();
+        let path = self.documents[&uri].path.clone();
+        self.reload_includers(&path, Some(&uri));
+    }
+
+    /// Loads again every open document (but `except`) whose last load
+    /// included the file at `path`, cancelling a load under way.
+    fn reload_includers(&mut self, path: &std::path::Path, except: Option<&Uri>) {
+        let canonical = path.canonicalize().ok();
         let includers: Vec<Uri> = self
             .loaded
             .iter()
             .filter(|(other, analysed)| {
-                *other != &uri
+                Some(*other) != except
                     && analysed.analysis.sources().files().skip(1).any(|(_, f)| {
                         f.path.as_ref().and_then(|p| p.canonicalize().ok()) == canonical
                     })
@@ -271,6 +290,20 @@ impl Server<'_> {
                 open.live = Arc::new(Live::default());
             }
             self.queue(&other);
+        }
+    }
+
+    /// Files changed on disk (the client watches `**/*.csp`): the open
+    /// documents that include one that is not open itself are loaded
+    /// again (an open file's text is the editor's, not the disk's).
+    fn files_changed(&mut self, changes: Vec<lsp_types::FileEvent>) {
+        for change in changes {
+            if self.documents.contains_key(&change.uri) {
+                continue;
+            }
+            if let Some(path) = uri_path(&change.uri) {
+                self.reload_includers(&path, None);
+            }
         }
     }
 
@@ -355,6 +388,37 @@ impl Server<'_> {
             diagnostics,
             version: None,
         });
+    }
+
+    /// Asks the client to tell of changes to CSPM files on disk, when it
+    /// can be asked (an included file saved by another program, or by
+    /// the editor without being open, changes the documents including it).
+    fn watch_files(&mut self) {
+        if !self.watches_files {
+            return;
+        }
+        let registration = lsp_types::Registration {
+            id: "symcsp-watch-csp".into(),
+            method: note::DidChangeWatchedFiles::METHOD.into(),
+            register_options: serde_json::to_value(
+                lsp_types::DidChangeWatchedFilesRegistrationOptions {
+                    watchers: vec![lsp_types::FileSystemWatcher {
+                        glob_pattern: lsp_types::GlobPattern::String("**/*.csp".into()),
+                        kind: None,
+                    }],
+                },
+            )
+            .ok(),
+        };
+        self.next_request += 1;
+        let id = RequestId::from(format!("symcsp-{}", self.next_request));
+        self.send(Request::new(
+            id,
+            req::RegisterCapability::METHOD.to_string(),
+            lsp_types::RegistrationParams {
+                registrations: vec![registration],
+            },
+        ));
     }
 
     fn refresh_lenses(&mut self) {
