@@ -53,9 +53,10 @@ impl<'s, 'p> Resolver<'s, 'p> {
     /// As FDR: an instance in a parameterised module's body names a
     /// module declared before it, in the body or before the module (two
     /// modules whose bodies instantiate each other are refused so). The
-    /// body is collected only per instance, so this is checked here,
-    /// where the module is declared, instantiated or not. The module's
-    /// own name is left to its instances ("instantiated inside itself").
+    /// body is collected only per instance and for its generic copy,
+    /// when later modules are known too, so this is checked here, where
+    /// the module is declared. The module's own name is left to its
+    /// copies ("instantiated inside itself").
     fn instances_name_earlier_modules(&mut self, module: &'p ast::Module) {
         let mut earlier_here: Vec<Ustr> = Vec::new();
         for decls in [
