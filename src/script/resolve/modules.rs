@@ -88,10 +88,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 DeclKind::Instance(_, name, _) => {
                     let known = name.text == module.name.name
                         || earlier_here.contains(&name.text)
-                        || self.ctx.prefixes.iter().any(|p| {
-                            self.modules
-                                .contains_key(&Ustr::from(&format!("{p}{}", name.text)))
-                        });
+                        || self.module_in_scope(name).is_some();
                     if !known {
                         self.no_module_before(name);
                     }
@@ -283,16 +280,24 @@ impl<'s, 'p> Resolver<'s, 'p> {
         &mut self,
         module_name: &ast::Name,
     ) -> Option<(Ustr, (&'p ast::Module, Rc<ModuleCtx>))> {
-        let found = self
-            .ctx
-            .prefixes
-            .iter()
-            .map(|p| Ustr::from(&format!("{p}{}", module_name.text)))
-            .find_map(|q| self.modules.get(&q).cloned().map(|m| (q, m)));
+        let found = self.module_in_scope(module_name);
         if found.is_none() {
             self.no_module_before(module_name);
         }
         found
+    }
+
+    /// The module declared so far that `module_name` names, looked up
+    /// from the innermost enclosing module out, with its qualified name.
+    fn module_in_scope(
+        &self,
+        module_name: &ast::Name,
+    ) -> Option<(Ustr, (&'p ast::Module, Rc<ModuleCtx>))> {
+        self.ctx
+            .prefixes
+            .iter()
+            .map(|p| Ustr::from(&format!("{p}{}", module_name.text)))
+            .find_map(|q| self.modules.get(&q).cloned().map(|m| (q, m)))
     }
 
     /// An instance names no module declared before it: said once, and
