@@ -30,7 +30,7 @@ fn on_workers(
     let job = Job {
         file: file.into(),
         prepare: Arc::new(move |loaded: &mut symcsp::types::Loaded| {
-            assertion_task(&loaded.script, index, asked.as_ref()).map_err(str::to_string)
+            assertion_task(&loaded.script, index, (asked.as_ref(), None)).map_err(str::to_string)
         }),
         strategy: Default::default(),
         budget: Budget::default(),
@@ -63,7 +63,7 @@ fn checks_alike(file: &str, asked: Option<Reduce>) -> usize {
     let loaded = symcsp::types::load_file(std::path::Path::new(file)).expect("loads");
     let mut compared = 0;
     for index in 0..loaded.script.assertions.len() {
-        if assertion_task(&loaded.script, index, asked.as_ref()).is_err() {
+        if assertion_task(&loaded.script, index, (asked.as_ref(), None)).is_err() {
             continue;
         }
         let negated = loaded.script.assertions[index].negated;
@@ -160,7 +160,7 @@ fn every_model_checks_alike_on_two_processes() {
         let file = format!("models/{model}.csp");
         let loaded = symcsp::types::load_file(std::path::Path::new(&file)).expect("loads");
         let picked: Vec<String> = (0..loaded.script.assertions.len())
-            .filter(|&i| assertion_task(&loaded.script, i, None).is_ok())
+            .filter(|&i| assertion_task(&loaded.script, i, (None, None)).is_ok())
             .map(|i| (i + 1).to_string())
             .collect();
         let mut chosen = vec![file.clone()];

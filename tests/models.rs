@@ -150,6 +150,7 @@ models!(
     buffers,
     database,
     diningring,
+    forks,
     ijring,
     liststack,
     lockfreequeue,

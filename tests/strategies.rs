@@ -347,6 +347,7 @@ fn every_strategy_agrees_on_every_verdict() {
                     let asked = Asked {
                         symmetry: None,
                         strategy,
+                        por: None,
                     };
                     let result = symcsp::stack::with_large_stack(|| {
                         check_with(&script, index, &budget, &asked)

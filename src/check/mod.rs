@@ -191,6 +191,7 @@ pub fn check_reduced(
     let asked = Asked {
         symmetry: reduce.cloned(),
         strategy: Strategy::Fdr,
+        por: None,
     };
     check_with(script, index, budget, &asked)
 }
@@ -202,6 +203,9 @@ pub fn check_reduced(
 pub struct Asked {
     pub symmetry: Option<Reduce>,
     pub strategy: Strategy,
+    /// Partial order reduction, on or off whatever the assertion says
+    /// (`None`: as its `:[partial order reduce]` says).
+    pub por: Option<bool>,
 }
 
 /// Checks assertion `index` of `script` within `budget`, reduced as
@@ -226,12 +230,13 @@ pub fn check_with(
     let started = std::time::Instant::now();
     let assertion = &script.assertions[index];
     let mut notes = options(assertion, reduce);
-    let Some(task) = Task::of_assertion(script, index, reduce) else {
+    let Some(mut task) = Task::of_assertion(script, index, reduce) else {
         let AssertionKind::Symmetric { process, types } = &assertion.kind else {
             unreachable!("only `:[symmetric]:` searches nothing")
         };
         return symmetric(script, assertion, *process, types);
     };
+    task.por = asked.por.unwrap_or(task.por);
     // Deciding symmetry evaluates the types asked for: a budget that
     // stops it (its problems then being that it stopped) stops the check.
     let meter = budget.meter();
@@ -366,15 +371,17 @@ fn published(budget: &Budget, seconds: f64, stop: &EvalError) -> Outcome {
     }
 }
 
-/// Notes on the assertion's options not applied (partial order
-/// reduction; symmetry switched off).
+/// Notes on the assertion's options not applied (symmetry switched
+/// off; partial order reduction says itself where it is tried).
 fn options(assertion: &Assertion, reduce: Option<&Reduce>) -> Vec<String> {
     let mut notes = Vec::new();
     for option in &assertion.options {
         match option {
-            AssertOption::TauPriority(..) => {}
-            AssertOption::PartialOrderReduce(_) => notes
-                .push("partial order reduction: not applied; the search is exhaustive".to_string()),
+            AssertOption::TauPriority(..) | AssertOption::PartialOrderReduce(_, None) => {}
+            AssertOption::PartialOrderReduce(_, Some(mode)) => notes.push(format!(
+                "partial order reduction: the mode `{mode}` is accepted, as FDR accepts any; \
+                 symcsp reduces by one method whatever the mode"
+            )),
             AssertOption::SymmetryReduce(..) if reduce == Some(&Reduce::Off) => notes.push(
                 "symmetry: the reduction the assertion asks for is switched off \
                  (--symmetry off): the states are all counted"
@@ -628,7 +635,7 @@ fn run(
             procs,
             (task.process, trace),
             divergences,
-            priority,
+            (priority, task.partial_order()),
             &reducing,
             budget,
         );
@@ -652,7 +659,7 @@ fn run(
         (imp, &compiling),
         (judge.spec, judge.root, judge.spec_process),
         (judge.refusals, judge.divergences),
-        priority,
+        (priority, task.partial_order()),
         &reducing,
         budget,
     )
@@ -664,7 +671,7 @@ fn trace_check(
     procs: &mut Processes,
     (p, trace): (FuncId, FuncId),
     divergences: bool,
-    priority: Option<EventSet>,
+    (priority, por): (Option<EventSet>, Option<crate::lts::machine::Preserve>),
     reducing: &Reducing,
     budget: &Budget,
 ) -> Result<(Answer, Option<Reduced>), Failure> {
@@ -676,7 +683,7 @@ fn trace_check(
         (imp, &compiling),
         trace,
         divergences,
-        priority,
+        (priority, por),
         types,
         budget,
     )?;
@@ -756,6 +763,10 @@ fn events_of(procs: &Processes, func: FuncId) -> Result<Vec<EventId>, EvalError>
     };
     seq.iter().map(|e| procs.event_id(e, span)).collect()
 }
+
+/// The stage of a check that explores its components' own state spaces
+/// for partial order reduction.
+pub(crate) const REDUCING_BY_PARTIAL_ORDER: &str = "reducing by partial order";
 
 /// The supercombinator of `root`, and whether its budget allows going
 /// on: compiling the operator tree takes memory of its own.

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::budget::Stopped;
 use crate::eval::EvalError;
-use crate::lts::machine::Machine;
+use crate::lts::machine::{Machine, Preserve};
 use crate::lts::search::{Budget, Search};
 use crate::process::{EventId, EventSet, ProcId, Processes, TAU};
 use crate::symmetry::Symmetry;
@@ -21,8 +21,8 @@ use super::product::{Breach, Judgement, Product, Specification};
 use super::structural::StructuralProduct;
 use super::wording::{Reader, plural};
 use super::{
-    Answer, DECIDING_SYMMETRY, Failure, Reduced, Reducing, machine_of, reduced_system, search_from,
-    trace, unwind,
+    Answer, DECIDING_SYMMETRY, Failure, REDUCING_BY_PARTIAL_ORDER, Reduced, Reducing, machine_of,
+    reduced_system, search_from, trace, unwind,
 };
 
 /// Searches the product of `spec` (with its initial node `root`, and
@@ -34,7 +34,7 @@ pub(super) fn product(
     (imp, compiling): (ProcId, &str),
     (spec, root, spec_process): (Box<dyn Specification>, u32, Option<ProcId>),
     (refusals, divergences): (bool, bool),
-    priority: Option<EventSet>,
+    (priority, por): (Option<EventSet>, Option<Preserve>),
     reducing: &Reducing,
     budget: &Budget,
 ) -> Result<(Answer, Option<Reduced>), Failure> {
@@ -61,6 +61,9 @@ pub(super) fn product(
                 Err(why) => notes.push(format!("symmetry: not reduced: {why}")),
             }
         }
+    }
+    if let Some(preserve) = por {
+        notes.push(partial_order(procs, &mut machine, preserve)?);
     }
     let answer = searched_product(procs, (imp, machine, root), product, priority, budget);
     answer.map(|(holds, mut outcome, counterexample)| {
@@ -338,7 +341,7 @@ pub(super) fn has_trace(
     (imp, compiling): (ProcId, &str),
     trace: Vec<EventId>,
     divergence_strict: bool,
-    priority: Option<EventSet>,
+    (priority, por): (Option<EventSet>, Option<Preserve>),
     symmetry: Option<(&Arc<Symmetry>, Strategy)>,
     budget: &Budget,
 ) -> Result<(Answer, bool), Failure> {
@@ -351,9 +354,14 @@ pub(super) fn has_trace(
         let system = reduced_system(procs, &mut machine, symmetry, "process")?;
         walk = walk.reduced(system, matcher);
     }
+    let note = match por {
+        Some(preserve) => Some(partial_order(procs, &mut machine, preserve)?),
+        None => None,
+    };
     let root = walk.initial_columns();
     let search = Search::with_machine(machine, &root, true);
-    let (search, walk, outcome) = trace::run_walk(procs, search, walk, budget)?;
+    let (search, walk, mut outcome) = trace::run_walk(procs, search, walk, budget)?;
+    outcome.notes.extend(note);
     let holds = match (walk.reached, outcome.stopped) {
         (Some(_), _) => Some(true),
         (None, None) => Some(false),
@@ -392,6 +400,18 @@ pub(super) fn has_trace(
         }
     };
     Ok(((holds, outcome, evidence), true))
+}
+
+/// Reduces `machine` by partial order, keeping what `preserve` says:
+/// the note that says what was done.
+fn partial_order(
+    procs: &mut Processes,
+    machine: &mut Machine,
+    preserve: Preserve,
+) -> Result<String, Failure> {
+    machine
+        .reduce_partial_order(procs, preserve)
+        .map_err(|e| e.during(|| REDUCING_BY_PARTIAL_ORDER.to_string()).into())
 }
 
 /// The run to `state` of a trace walk's search, as a counterexample

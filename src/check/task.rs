@@ -14,6 +14,7 @@
 use std::sync::Arc;
 
 use crate::eval::EvalError;
+use crate::lts::machine::Preserve;
 use crate::process::{EventSet, ProcId, Processes};
 use crate::script::Script;
 use crate::script::ir::{AssertOption, AssertionKind, FuncId};
@@ -58,6 +59,9 @@ pub struct Task {
     pub priority: Option<FuncId>,
     /// The symmetry asked for, by the one rule.
     pub reduce: Reduce,
+    /// Whether the search is reduced by partial order (`:[partial order
+    /// reduce]`, or `--por`).
+    pub por: bool,
 }
 
 impl Task {
@@ -71,6 +75,10 @@ impl Task {
             AssertOption::TauPriority(set, _) => Some(*set),
             _ => None,
         });
+        let por = assertion
+            .options
+            .iter()
+            .any(|option| matches!(option, AssertOption::PartialOrderReduce(..)));
         // FDR's default model for deadlock freedom and determinism is
         // failures-divergences: a divergence fails them.
         let fd = |model: Option<Model>| model.is_none() || with_divergences(model);
@@ -112,6 +120,7 @@ impl Task {
             goal,
             priority,
             reduce,
+            por,
         })
     }
 
@@ -122,7 +131,31 @@ impl Task {
             goal: Goal::Explore,
             priority: None,
             reduce,
+            por: false,
         }
+    }
+
+    /// What a search reduced by partial order must keep for this goal,
+    /// when the task asks for the reduction. Exploring keeps the states
+    /// without moves (deadlocks and terminations), as does deadlock
+    /// freedom in the failures model; deadlock freedom in
+    /// failures-divergences and divergence freedom keep divergences too;
+    /// every other goal observes traces,
+    /// refusals of stable states or divergences, all of which the
+    /// stronger reduction keeps. Determinism too: its normal form is made
+    /// of the whole process, and only the states it is judged at are
+    /// fewer.
+    pub fn partial_order(&self) -> Option<Preserve> {
+        if !self.por {
+            return None;
+        }
+        Some(match self.goal {
+            Goal::Explore | Goal::DeadlockFree { divergences: false } => Preserve::Deadlocks,
+            Goal::DeadlockFree { divergences: true } | Goal::DivergenceFree => {
+                Preserve::Divergences
+            }
+            _ => Preserve::Behaviour,
+        })
     }
 
     /// Why the workers cannot do this job yet, if they cannot.

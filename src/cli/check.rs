@@ -48,6 +48,8 @@ pub struct Request<'a> {
     pub symmetry: Option<&'a str>,
     /// `--strategy`: how representatives are found.
     pub strategy: Strategy,
+    /// `--por on|off`: instead of what each assertion asks.
+    pub por: Option<bool>,
     /// `--workers`, `--processes`, `--process`, `--hostfile`: where the
     /// assertions run, when on a cluster.
     pub cluster: &'a super::limits::ClusterArgs,
@@ -148,6 +150,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         let asked = Asked {
             symmetry: reduce.clone(),
             strategy: request.strategy,
+            por: request.por,
         };
         // A static check (`:[symmetric]:`) searches nothing: it is made
         // in place, as without the cluster.
@@ -157,6 +160,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
                     file: request.file,
                     symmetry: request.symmetry,
                     strategy: request.strategy,
+                    por: request.por,
                     cluster: request.cluster,
                     progress: request.limits.progress,
                 };
@@ -275,7 +279,7 @@ fn on_cluster(
         if is_static(script, number - 1) {
             continue;
         }
-        match crate::cluster::judge::assertion_task(script, number - 1, reduce) {
+        match crate::cluster::judge::assertion_task(script, number - 1, (reduce, request.por)) {
             Ok(_) => distributed.push(number.to_string()),
             Err(why) => refused.push(format!("  assertion {number}: {why}\n")),
         }

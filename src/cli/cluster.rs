@@ -152,6 +152,12 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         );
         return fail_with(format, request.file, &problem, out, err);
     }
+    if request.por {
+        let problem = "error: explore --por runs in one search (checks reduced by partial \
+                       order run on workers); drop --por, or --workers, --processes and \
+                       --hostfile\n";
+        return fail_with(format, request.file, problem, out, err);
+    }
     let live = Arc::new(Live::default());
     let budget = Budget {
         live: Some(live.clone()),
@@ -259,6 +265,8 @@ pub(super) struct CheckOnCluster<'a> {
     /// `--symmetry`, as given.
     pub symmetry: Option<&'a str>,
     pub strategy: Strategy,
+    /// `--por on|off`, as given.
+    pub por: Option<bool>,
     pub cluster: &'a super::limits::ClusterArgs,
     /// Whether to show progress (on process 0).
     pub progress: bool,
@@ -287,12 +295,13 @@ pub(super) fn check(
         file: request.file.to_path_buf(),
         prepare: {
             let symmetry = symmetry.clone();
+            let por = request.por;
             Arc::new(move |loaded: &mut Loaded| {
                 let asked = match &symmetry {
                     Some(text) => Some(Reduce::requested(&mut loaded.script, text)?),
                     None => None,
                 };
-                crate::cluster::judge::assertion_task(&loaded.script, index, asked.as_ref())
+                crate::cluster::judge::assertion_task(&loaded.script, index, (asked.as_ref(), por))
                     .map_err(str::to_string)
             })
         },

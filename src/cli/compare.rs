@@ -21,6 +21,7 @@ use super::{EXIT_INCONCLUSIVE, Format, fail_with, load_as, plural, say};
 use crate::budget::{Budget, memory};
 use crate::check::worker::CheckHandle;
 use crate::check::{Asked, Verdict};
+use crate::lts::machine::Preserve;
 use crate::lts::{self, Exploration};
 use crate::script::Script;
 use crate::script::ir::FuncId;
@@ -39,6 +40,9 @@ pub struct Request<'a> {
     pub symmetry: Option<&'a str>,
     /// Whether to run the unreduced search too, for scale.
     pub unreduced: bool,
+    /// Whether to run each search again reduced by partial order too
+    /// (`por`, and `por+` each strategy).
+    pub por: bool,
     pub format: Format,
     pub limits: &'a SearchLimits,
 }
@@ -46,7 +50,8 @@ pub struct Request<'a> {
 /// One run: a strategy's (or the unreduced search's) figures.
 #[derive(Debug, Clone, Serialize)]
 struct Row {
-    /// `unreduced`, or the strategy's name.
+    /// `unreduced`, or the strategy's name; `por` and `por+` the
+    /// strategy's name where the run was reduced by partial order too.
     strategy: String,
     /// FDR's word for a check; `complete` or `incomplete` for an
     /// exploration.
@@ -69,6 +74,10 @@ struct Row {
     counterexample: Option<String>,
     #[serde(skip)]
     decided: bool,
+    /// Why partial order reduction was not applied, on a run that asked
+    /// for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -80,6 +89,9 @@ struct Report<'a> {
     rows: &'a [Row],
     /// Whether the unreduced search was run (`--unreduced`).
     unreduced: bool,
+    /// Whether each search was run reduced by partial order too
+    /// (`--por`).
+    por: bool,
     /// The time-out each run was held to when `--timeout` gave none, in
     /// seconds.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -153,13 +165,31 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         .unwrap_or_else(|| "automatic".to_string());
     let mut rows = Vec::new();
     let unreduced = request.unreduced.then_some(None);
-    let runs = unreduced
+    let searches = unreduced
         .into_iter()
         .chain(request.strategies.iter().copied().map(Some));
-    for strategy in runs {
+    // Each search, then (with --por) the same reduced by partial order;
+    // `por` alone, without symmetry, comes whether or not `--unreduced`
+    // does (it is the cheap one).
+    let mut runs: Vec<(Option<Strategy>, bool)> = Vec::new();
+    if request.por && !request.unreduced {
+        runs.push((None, true));
+    }
+    for strategy in searches {
+        runs.push((strategy, false));
+        if request.por {
+            runs.push((strategy, true));
+        }
+    }
+    for (strategy, por) in runs {
+        let run = Run {
+            reduce: &reduce,
+            strategy,
+            por,
+        };
         let row = match &compared {
-            Compared::Assertion(index) => check_row(&script, *index, (&reduce, strategy), &budget),
-            Compared::Process(_, func) => explore_row(&script, *func, (&reduce, strategy), &budget),
+            Compared::Assertion(index) => check_row(&script, *index, &run, &budget),
+            Compared::Process(_, func) => explore_row(&script, *func, &run, &budget),
         };
         match row {
             Ok(row) => rows.push(row),
@@ -178,6 +208,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         symmetry: symmetry_text,
         rows: &rows,
         unreduced: request.unreduced,
+        por: request.por,
         run_timeout: held.then_some(RUN_TIMEOUT.as_secs_f64()),
     };
     match format {
@@ -187,7 +218,10 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         }
         Format::Plain => say(out, &table(&report)),
     }
-    if rows.iter().any(|r| !r.decided && r.strategy != "unreduced") {
+    if rows
+        .iter()
+        .any(|r| !r.decided && !r.unreduced_by_symmetry())
+    {
         EXIT_INCONCLUSIVE
     } else {
         0
@@ -256,7 +290,11 @@ fn count_duplicates(rows: &mut [Row]) {
         .iter()
         .find(|r| r.strategy == Strategy::Exact.name() && r.decided)
         .map(|r| r.states);
-    for row in rows.iter_mut().filter(|r| r.strategy != "unreduced") {
+    // A run reduced by partial order too has fewer states than classes.
+    for row in rows
+        .iter_mut()
+        .filter(|r| !r.unreduced_by_symmetry() && !r.strategy.starts_with("por+"))
+    {
         row.duplicates = classes
             .filter(|_| row.decided)
             .map(|classes| row.states.saturating_sub(classes));
@@ -286,21 +324,53 @@ fn disagreement(rows: &[Row], subject: &str, file: &Path) -> Option<String> {
     Some(problem)
 }
 
-/// Checks assertion `index` reduced by `strategy` (unreduced for `None`),
-/// sampling the heap meanwhile.
+impl Row {
+    /// Whether the run was not reduced by symmetry (`unreduced`, `por`).
+    fn unreduced_by_symmetry(&self) -> bool {
+        self.strategy == "unreduced" || self.strategy == "por"
+    }
+}
+
+/// One run of the comparison: by `strategy` (unreduced by symmetry for
+/// `None`), reduced by partial order too with `por`.
+struct Run<'a> {
+    reduce: &'a Reduce,
+    strategy: Option<Strategy>,
+    por: bool,
+}
+
+impl Run<'_> {
+    /// The row's name.
+    fn name(&self) -> String {
+        match (self.strategy, self.por) {
+            (None, false) => "unreduced".to_string(),
+            (None, true) => "por".to_string(),
+            (Some(s), false) => s.name().to_string(),
+            (Some(s), true) => format!("por+{}", s.name()),
+        }
+    }
+
+    /// The symmetry the run reduces by.
+    fn symmetry(&self) -> Reduce {
+        if self.strategy.is_some() {
+            self.reduce.clone()
+        } else {
+            Reduce::Off
+        }
+    }
+}
+
+/// Checks assertion `index` as `run` says, sampling the heap meanwhile.
 fn check_row(
     script: &Arc<Script>,
     index: usize,
-    (reduce, strategy): (&Reduce, Option<Strategy>),
+    run: &Run,
     budget: &Budget,
 ) -> Result<Row, String> {
     let asked = Asked {
-        symmetry: Some(if strategy.is_some() {
-            reduce.clone()
-        } else {
-            Reduce::Off
-        }),
-        strategy: strategy.unwrap_or_default(),
+        symmetry: Some(run.symmetry()),
+        strategy: run.strategy.unwrap_or_default(),
+        por: Some(run.por),
     };
     crate::budget::wait_for_frees();
     let before = held();
@@ -320,8 +390,13 @@ fn check_row(
             .collect::<String>()
     });
     let decided = !matches!(result.verdict, Verdict::Inconclusive(_));
+    let note = result
+        .notes
+        .iter()
+        .find(|n| n.starts_with("partial order reduction: not applied"))
+        .cloned();
     Ok(Row {
-        strategy: strategy.map_or("unreduced".to_string(), |s| s.name().to_string()),
+        strategy: run.name(),
         verdict: result.verdict.word().to_string(),
         stopped: match result.verdict {
             Verdict::Inconclusive(stop) => Some(stop.reason()),
@@ -335,31 +410,27 @@ fn check_row(
         duplicates: None,
         counterexample,
         decided,
+        note,
     })
 }
 
-/// Explores process `func` reduced by `strategy` (unreduced for `None`),
-/// sampling the heap meanwhile.
+/// Explores process `func` as `run` says (reduced by partial order, it
+/// keeps the deadlocks), sampling the heap meanwhile.
 fn explore_row(
     script: &Script,
     func: crate::script::ir::FuncId,
-    (reduce, strategy): (&Reduce, Option<Strategy>),
+    run: &Run,
     budget: &Budget,
 ) -> Result<Row, String> {
     crate::budget::wait_for_frees();
     let before = held();
-    let work = || -> Result<Exploration, String> {
-        let reduce = if strategy.is_some() {
-            reduce.clone()
-        } else {
-            Reduce::Off
-        };
+    let work = || -> Result<(Exploration, Option<String>), String> {
         let rendered = |e: crate::eval::EvalError| e.to_diagnostic().render(&script.sources);
         let mut built = SearchSystem::build(
             script,
             func,
-            &reduce,
-            strategy.unwrap_or_default(),
+            &run.symmetry(),
+            run.strategy.unwrap_or_default(),
             budget.meter(),
         )
         .map_err(rendered)?;
@@ -369,14 +440,24 @@ fn explore_row(
         if let Reduction::Trivial { why, .. } = &built.reduction {
             return Err(format!("error: nothing to compare: {why}\n"));
         }
+        let note = match run.por {
+            true => Some(
+                built
+                    .machine
+                    .reduce_partial_order(&mut built.procs, Preserve::Deadlocks)
+                    .map_err(rendered)?,
+            ),
+            false => None,
+        };
         let canonicaliser = built.reduction.canonicaliser();
-        lts::explore_machine(&mut built.procs, built.machine, budget, canonicaliser)
-            .map_err(rendered)
+        let explored = lts::explore_machine(&mut built.procs, built.machine, budget, canonicaliser)
+            .map_err(rendered)?;
+        Ok((explored, note.filter(|n| n.contains("not applied"))))
     };
     let (explored, peak) = sampled(work);
-    let x = explored?;
+    let (x, note) = explored?;
     Ok(Row {
-        strategy: strategy.map_or("unreduced".to_string(), |s| s.name().to_string()),
+        strategy: run.name(),
         verdict: if x.complete { "complete" } else { "incomplete" }.to_string(),
         stopped: x.stopped.map(|s| s.reason()),
         states: x.states,
@@ -387,6 +468,7 @@ fn explore_row(
         duplicates: None,
         counterexample: None,
         decided: x.complete,
+        note,
     })
 }
 
@@ -493,6 +575,18 @@ fn table(report: &Report) -> String {
             "each run is held to {seconds} s (--timeout sets another, 0 for none): a run it \
              stops is inconclusive, its counts lower bounds\n"
         ));
+    }
+    for row in report.rows {
+        if let Some(note) = &row.note {
+            out.push_str(&format!("{}: {note}\n", row.strategy));
+        }
+    }
+    if report.por {
+        out.push_str(
+            "por: reduced by partial order too (a stubborn set's moves at each state; an \
+             exploration keeps its deadlocks, a check what it judges), so its states are \
+             fewer than the symmetry classes\n",
+        );
     }
     if !report.unreduced {
         out.push_str(

@@ -18,6 +18,7 @@ use super::{EXIT_INCONCLUSIVE, Format, fail_at, fail_with, load_as, plural, say,
 
 use crate::budget::{Live, Stopped};
 use crate::check::wording::{Reader, stopped_by, unbounded_note};
+use crate::lts::machine::Preserve;
 use crate::lts::{self, Budget, Exploration};
 use crate::process::Processes;
 use crate::symmetry::Symmetry;
@@ -71,6 +72,8 @@ pub struct Request<'a> {
     pub symmetry: Option<&'a str>,
     /// `--strategy`: how representatives are found.
     pub strategy: Strategy,
+    /// `--por`: reduce by partial order, keeping deadlocks.
+    pub por: bool,
     /// `--workers`, `--processes`...: explore on timely dataflow.
     pub cluster: &'a super::limits::ClusterArgs,
 }
@@ -101,6 +104,9 @@ pub(super) struct Report<'a> {
     /// How the reduction fell short of what was asked, if it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<&'a str>,
+    /// What partial order reduction did (`--por`), if asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    partial_order: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -149,6 +155,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         symmetry: reduced,
         structure,
         note,
+        partial_order,
     } = match outcome {
         Ok(found) => found,
         Err(problem) => return problem.say(request, (script, &budget), out, err),
@@ -159,25 +166,29 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     };
     match format {
         Format::Json => {
-            let report = Report::new(
+            let mut report = Report::new(
                 (request, &process),
                 &exploration,
                 dot_report,
                 (reduced.as_ref(), structure.as_ref(), note.as_deref()),
             );
+            report.partial_order = partial_order.as_deref();
             let text = serde_json::to_string(&report).expect("a report serialises");
             say(out, &format!("{text}\n"));
         }
-        Format::Plain => say(
-            out,
-            &plain(
+        Format::Plain => {
+            let mut text = plain(
                 (request, &process),
                 &budget,
                 &exploration,
                 (reduced.as_ref(), structure.as_ref(), note.as_deref()),
                 script,
-            ),
-        ),
+            );
+            if let Some(done) = partial_order {
+                text.push_str(&format!("note               {done}\n"));
+            }
+            say(out, &text)
+        }
     }
     if exploration.complete {
         0
@@ -337,6 +348,7 @@ impl<'a> Report<'a> {
                     .map(|s| SymmetryReport::of_exploration(s, exploration, request.strategy)),
             },
             note,
+            partial_order: None,
         }
     }
 }
@@ -388,6 +400,8 @@ struct Explored {
     structure: Option<(usize, String)>,
     /// How the reduction fell short of what was asked, if it did.
     note: Option<String>,
+    /// What partial order reduction did, when asked.
+    partial_order: Option<String>,
 }
 
 enum Drawing {
@@ -425,11 +439,24 @@ fn explore(
             symmetry: None,
             structure: None,
             note: None,
+            partial_order: None,
         });
     }
     // The system through the one place that builds it (again for the
     // drawing: a search's system is spent by it).
-    let build = || build_system(script, func, asked, request.strategy, budget);
+    let build = || -> Result<_, Problem> {
+        let (mut built, described) = build_system(script, func, asked, request.strategy, budget)?;
+        let partial_order = match request.por {
+            true => Some(
+                built
+                    .machine
+                    .reduce_partial_order(&mut built.procs, Preserve::Deadlocks)
+                    .map_err(before_search("reducing by partial order"))?,
+            ),
+            false => None,
+        };
+        Ok((built, described, partial_order))
+    };
     let (
         mut built,
         Described {
@@ -437,6 +464,7 @@ fn explore(
             structure,
             note,
         },
+        partial_order,
     ) = build()?;
     let canonicaliser = built.reduction.canonicaliser();
     let exploration = lts::explore_machine(&mut built.procs, built.machine, budget, canonicaliser)
@@ -466,6 +494,7 @@ fn explore(
         symmetry,
         structure,
         note,
+        partial_order,
     })
 }
 

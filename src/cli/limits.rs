@@ -372,3 +372,17 @@ mod tests {
         }
     }
 }
+
+/// `--por` on `check`: partial order reduction for every assertion,
+/// whatever it says (`on`), or for none (`off`).
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Switch {
+    On,
+    Off,
+}
+
+impl Switch {
+    pub fn is_on(self) -> bool {
+        self == Switch::On
+    }
+}

@@ -163,6 +163,12 @@ enum Command {
         /// per symmetry class).
         #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = Strategy::parse)]
         strategy: Strategy,
+        /// Reduce by partial order: follow, at each state, the moves of
+        /// a stubborn set instead of all of them. Every deadlock and
+        /// terminated state is still found; the other counts are those
+        /// of the reduced state space.
+        #[arg(long)]
+        por: bool,
         #[command(flatten)]
         cluster: limits::ClusterArgs,
     },
@@ -214,6 +220,12 @@ enum Command {
         /// per symmetry class).
         #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = Strategy::parse)]
         strategy: Strategy,
+        /// Partial order reduction for every check (`--por` alone is
+        /// `on`), or for none, even where an assertion asks for it with
+        /// `:[partial order reduce]` (`off`). Default: as each assertion
+        /// says.
+        #[arg(long, value_enum, value_name = "on|off", num_args = 0..=1, default_missing_value = "on")]
+        por: Option<limits::Switch>,
         #[command(flatten)]
         cluster: limits::ClusterArgs,
     },
@@ -297,6 +309,10 @@ enum Command {
         /// longer than every strategy together).
         #[arg(long)]
         unreduced: bool,
+        /// Also run each search reduced by partial order: `por` (no
+        /// symmetry) and `por+` each strategy.
+        #[arg(long)]
+        por: bool,
         #[arg(long, value_enum, default_value = "plain")]
         format: Format,
         #[command(flatten)]
@@ -477,6 +493,7 @@ fn run_command(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> u8
             engine,
             symmetry,
             strategy,
+            por,
             cluster,
         } => {
             let request = explore::Request {
@@ -488,6 +505,7 @@ fn run_command(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> u8
                 dot: dot.as_deref(),
                 symmetry: symmetry.as_deref(),
                 strategy,
+                por,
                 cluster: &cluster,
             };
             if cluster.asked() {
@@ -504,6 +522,7 @@ fn run_command(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> u8
             limits,
             symmetry,
             strategy,
+            por,
             cluster,
         } => {
             let request = check::Request {
@@ -513,6 +532,7 @@ fn run_command(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> u8
                 limits: &limits,
                 symmetry: symmetry.as_deref(),
                 strategy,
+                por: por.map(limits::Switch::is_on),
                 cluster: &cluster,
             };
             check::run(&request, out, err)
@@ -596,6 +616,7 @@ fn run_symmetry_command(command: Command, out: &mut dyn Write, err: &mut dyn Wri
             strategies,
             symmetry,
             unreduced,
+            por,
             format,
             limits,
         } => {
@@ -614,6 +635,7 @@ fn run_symmetry_command(command: Command, out: &mut dyn Write, err: &mut dyn Wri
                 strategies: &strategies,
                 symmetry: symmetry.as_deref(),
                 unreduced,
+                por,
                 format,
                 limits: &limits,
             };

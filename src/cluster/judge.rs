@@ -391,15 +391,17 @@ fn row_of(
 }
 
 /// What assertion `index` of `script` asks the workers to do, if they
-/// can ([`Task::of_assertion`], its symmetry `asked` by `--symmetry`);
+/// can ([`Task::of_assertion`], its symmetry `asked` by `--symmetry`,
+/// its partial order reduction `por` by `--por`);
 /// else why the assertion is checked by one search.
 pub fn assertion_task(
     script: &crate::script::Script,
     index: usize,
-    asked: Option<&crate::symmetry::spec::Reduce>,
+    (asked, por): (Option<&crate::symmetry::spec::Reduce>, Option<bool>),
 ) -> Result<Task, &'static str> {
-    let task = Task::of_assertion(script, index, asked)
+    let mut task = Task::of_assertion(script, index, asked)
         .ok_or("`:[symmetric]:` is a static check: it searches nothing")?;
+    task.por = por.unwrap_or(task.por);
     match task.not_on_workers() {
         Some(why) => Err(why),
         None => Ok(task),

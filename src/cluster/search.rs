@@ -16,6 +16,7 @@
 use rustc_hash::FxHashSet;
 
 use crate::budget::{Budget, Meter, Pulse, Stopped};
+use crate::check::REDUCING_BY_PARTIAL_ORDER;
 use crate::check::Reduced;
 use crate::check::product::Judgement;
 use crate::check::task::Goal;
@@ -78,6 +79,24 @@ pub fn partition(
             }
             None => return end_at_start(Err(rendered(&e, &script.sources))),
         },
+    };
+    // Every worker reduces its own machine alike: a state's stubborn set
+    // is a function of the state, so the workers search one reduced
+    // graph between them, the one search's.
+    let partial_order = match prepared.partial_order() {
+        Some(preserve) => match built
+            .machine
+            .reduce_partial_order(&mut built.procs, preserve)
+        {
+            Ok(note) => Some(note),
+            Err(e) => match e.stop_reason() {
+                Some(stop) => {
+                    return end_at_start(Ok((stop, REDUCING_BY_PARTIAL_ORDER.to_string())));
+                }
+                None => return end_at_start(Err(rendered(&e, &script.sources))),
+            },
+        },
+        None => None,
     };
     built.procs.replace_meter(meter.clone());
     let components = built.machine.components();
@@ -310,7 +329,7 @@ pub fn partition(
             found.check = Some(ClusterCheck {
                 holds: None,
                 counterexample: None,
-                notes: Vec::new(),
+                notes: partial_order.into_iter().collect(),
                 reduced,
             });
         }
@@ -324,7 +343,7 @@ pub fn partition(
             (None, Some(_)) => None,
         },
         counterexample: None,
-        notes: Vec::new(),
+        notes: partial_order.into_iter().collect(),
     };
     if let (Some(steps), 0) = (&violation, me) {
         let made = described((&mut built, &budget), judging, steps, &mut check.notes);

@@ -30,6 +30,7 @@
 mod combine;
 mod moves;
 mod plan;
+mod stubborn;
 
 use rustc_hash::FxHashMap;
 
@@ -41,6 +42,7 @@ use crate::syntax::strength::{Operator, spelling, symbol};
 
 pub use moves::{Change, Move, Moves};
 use plan::{Bits, Offer, Plan, SetId};
+pub use stubborn::Preserve;
 
 /// A node of the operator tree (read by the symmetry layer, which
 /// checks that a permutation maps the tree onto itself).
@@ -113,6 +115,23 @@ struct TransitionListing {
 }
 
 impl Table {
+    /// Computes the transitions of state `local` if they are not known:
+    /// in the process layer, sorted by event (stably: equal events keep
+    /// the process layer's order), targets numbered here.
+    fn compute_transitions(&mut self, procs: &mut Processes, local: usize) -> EvalResult<()> {
+        if self.transitions[local].is_none() {
+            let p = self.states[local];
+            let mut list: Vec<(EventId, u32)> = procs
+                .transitions(p)?
+                .iter()
+                .map(|t: &Transition| (t.event, self.local(t.target)))
+                .collect();
+            list.sort_by_key(|&(e, _)| e);
+            self.transitions[local] = Some(list.into());
+        }
+        Ok(())
+    }
+
     fn local(&mut self, p: ProcId) -> u32 {
         if let Some(&i) = self.index.get(&p) {
             return i;
@@ -198,6 +217,9 @@ pub struct Machine {
     /// Per slot: the local states it is ready to move from (prepared), as
     /// bits.
     ready: Vec<Vec<u64>>,
+    /// The partial order reduction every search of the machine makes, if
+    /// asked for ([`Machine::reduce_partial_order`]).
+    stubborn: Option<Box<stubborn::Stubborn>>,
 }
 
 /// A machine stopped by a budget may hold millions of component states,
@@ -262,6 +284,7 @@ impl Machine {
             direct: Vec::new(),
             live_reads: Vec::new(),
             ready: Vec::new(),
+            stubborn: None,
         };
         machine.compile(procs, root, 0)?;
         polled(procs)?;
@@ -331,6 +354,7 @@ impl Machine {
             direct: Vec::new(),
             live_reads: Vec::new(),
             ready: Vec::new(),
+            stubborn: None,
         };
         machine.index_listings();
         machine.forget_seen(procs.events().id_count());
@@ -677,6 +701,9 @@ impl Machine {
         {
             out.list.retain(|m| !urgent.contains(m.event));
         }
+        if let Some(stubborn) = &self.stubborn {
+            stubborn.reduce(self, state, out);
+        }
     }
 
     /// Gives τ and ✓ priority over `events`: a state that can perform τ
@@ -864,18 +891,7 @@ impl Machine {
         local: u32,
     ) -> EvalResult<()> {
         let local = local as usize;
-        let table = &mut self.tables[self.table_of[slot] as usize];
-        if table.transitions[local].is_none() {
-            let p = table.states[local];
-            let mut list: Vec<(EventId, u32)> = procs
-                .transitions(p)?
-                .iter()
-                .map(|t: &Transition| (t.event, table.local(t.target)))
-                .collect();
-            // Stable: equal events keep the process layer's order.
-            list.sort_by_key(|&(e, _)| e);
-            table.transitions[local] = Some(list.into());
-        }
+        self.tables[self.table_of[slot] as usize].compute_transitions(procs, local)?;
         let all = self.tables[self.table_of[slot] as usize].transitions[local]
             .as_deref()
             .expect("computed above");

@@ -489,7 +489,9 @@ impl AssertionKind {
 #[derive(Debug, Clone)]
 pub enum AssertOption {
     TauPriority(FuncId, Span),
-    PartialOrderReduce(Span),
+    /// `:[partial order reduce]`, with the mode written after it, if any
+    /// (FDR accepts any; symcsp has one method for all).
+    PartialOrderReduce(Span, Option<ustr::Ustr>),
     SymmetryReduce(Vec<FuncId>, Span),
 }
 

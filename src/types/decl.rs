@@ -653,7 +653,7 @@ impl Checker<'_> {
                             c.check_constant_as(t, set);
                         }
                     }
-                    AssertOption::PartialOrderReduce(_) => {}
+                    AssertOption::PartialOrderReduce(..) => {}
                 }
             }
         });

@@ -39,6 +39,8 @@ pub struct Moves {
     pub(super) renamed: Vec<EventId>,
     pub(super) pick: Vec<usize>,
     pub(super) parts: Vec<Move>,
+    /// Buffers for a partial order reduction's stubborn sets.
+    pub(super) stubborn: super::stubborn::Scratch,
 }
 
 /// Every buffer with room from the start: they are written for every
@@ -53,6 +55,7 @@ impl Default for Moves {
             renamed: with_room(),
             pick: with_room(),
             parts: with_room(),
+            stubborn: Default::default(),
         }
     }
 }

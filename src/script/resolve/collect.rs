@@ -768,8 +768,8 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 ast::AssertOptionKind::TauPriority(e) => {
                     AssertOption::TauPriority(self.top_expr(e), o.span)
                 }
-                ast::AssertOptionKind::PartialOrderReduce(_) => {
-                    AssertOption::PartialOrderReduce(o.span)
+                ast::AssertOptionKind::PartialOrderReduce(mode) => {
+                    AssertOption::PartialOrderReduce(o.span, mode.as_ref().map(|m| m.name))
                 }
                 ast::AssertOptionKind::SymmetryReduce(types) => AssertOption::SymmetryReduce(
                     types.iter().map(|t| self.top_expr(t)).collect(),
