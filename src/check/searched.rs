@@ -204,6 +204,7 @@ pub(crate) fn described(
     (imp, priority, budget): (ProcId, &Option<EventSet>, &Budget),
     notes: &mut Vec<String>,
 ) -> Result<Counterexample, Failure> {
+    machine.forget_partial_order();
     let width = machine.components();
     let (path, breach) = genuine_path(machine, product, procs, root, (recorded, breach))?;
     let (kind, error, refusals, accepted) = words_of(breach, &*product.spec, procs, notes);

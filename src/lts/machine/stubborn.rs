@@ -214,6 +214,14 @@ impl Machine {
         }))
     }
 
+    /// Searches whole from now on: a counterexample found on the reduced
+    /// graph is a path of the whole system, unwound through states that
+    /// are not representatives (whose stubborn sets need not be images of
+    /// their representatives'), replayed and judged there.
+    pub fn forget_partial_order(&mut self) {
+        self.stubborn = None;
+    }
+
     /// Drops the cycle condition from the reduction: the search may then
     /// follow a loop of one component for ever and miss what the others
     /// do (the ignoring problem). Only for tests that show a fixture
