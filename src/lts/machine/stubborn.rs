@@ -123,6 +123,8 @@ pub(super) struct Scratch {
     /// Per slot: its moves, `slot_moves[slot_start[s]..slot_start[s + 1]]`.
     slot_start: Vec<u32>,
     slot_moves: Vec<u32>,
+    /// Where each slot's next move goes while `slot_moves` is filled.
+    fill: Vec<u32>,
     /// Per slot: whether it is in the set being closed.
     in_set: Vec<bool>,
     set: Vec<u32>,
@@ -636,14 +638,6 @@ fn renamed(relation: &EventRelation, e: EventId) -> impl Iterator<Item = EventId
     image.iter().map(|&(_, to)| to).chain(own)
 }
 
-/// Why a set being closed was given up.
-enum GivenUp {
-    /// It would hold no fewer moves than the best so far.
-    NoSmaller,
-    /// It must be widened to every move.
-    Whole,
-}
-
 impl Stubborn {
     /// Keeps, of `moves` (every move of `state`, in the machine's order),
     /// those of the smallest stubborn set found, in the same order.
@@ -662,7 +656,7 @@ impl Stubborn {
                 continue;
             }
             s.tried[seed as usize] = true;
-            if let Ok(size) = self.close(machine, state, moves, seed, best, &mut s) {
+            if let Some(size) = self.close(machine, state, moves, seed, best, &mut s) {
                 best = size;
                 s.best.clear();
                 s.best.extend_from_slice(&s.taken_list);
@@ -711,12 +705,13 @@ impl Stubborn {
         }
         s.slot_moves.clear();
         s.slot_moves.resize(s.move_slots.len(), 0);
-        let mut fill: Vec<u32> = s.slot_start[..slots].to_vec();
+        s.fill.clear();
+        s.fill.extend_from_slice(&s.slot_start[..slots]);
         for m in 0..moves.list.len() {
             for k in s.move_start[m]..s.move_start[m + 1] {
                 let slot = s.move_slots[k as usize] as usize;
-                s.slot_moves[fill[slot] as usize] = m as u32;
-                fill[slot] += 1;
+                s.slot_moves[s.fill[slot] as usize] = m as u32;
+                s.fill[slot] += 1;
             }
         }
         s.in_set.clear();
@@ -728,7 +723,8 @@ impl Stubborn {
     }
 
     /// Closes the set of components from `seed`: the number of enabled
-    /// moves it holds (listed in `s.taken_list`), or why it was given up.
+    /// moves it holds (listed in `s.taken_list`); `None` when it would
+    /// hold no fewer than `bound`, or must be widened to every move.
     fn close(
         &self,
         machine: &Machine,
@@ -737,7 +733,7 @@ impl Stubborn {
         seed: u32,
         bound: usize,
         s: &mut Scratch,
-    ) -> Result<usize, GivenUp> {
+    ) -> Option<usize> {
         for &slot in &s.set {
             s.in_set[slot as usize] = false;
         }
@@ -754,7 +750,7 @@ impl Stubborn {
             let slot = c as usize;
             let local = state[slot];
             if machine.has_terminated(slot, local) || !self.knows(slot, local) {
-                return Err(GivenUp::Whole);
+                return None;
             }
             // Every enabled move of the component, with its components.
             for k in s.slot_start[slot]..s.slot_start[slot + 1] {
@@ -765,13 +761,13 @@ impl Stubborn {
                 s.taken[m] = true;
                 s.taken_list.push(m as u32);
                 if s.taken_list.len() >= bound {
-                    return Err(GivenUp::NoSmaller);
+                    return None;
                 }
                 if self.preserve != Preserve::Deadlocks
                     && (moves.list[m].event != TAU
                         || (self.cycles && self.sticky(machine, state, moves, &moves.list[m])))
                 {
-                    return Err(GivenUp::Whole);
+                    return None;
                 }
                 for j in s.move_start[m]..s.move_start[m + 1] {
                     let other = s.move_slots[j as usize];
@@ -810,9 +806,9 @@ impl Stubborn {
         if s.taken_list.is_empty() {
             // No move of these components is enabled: not a stubborn set
             // that lets the search go on.
-            return Err(GivenUp::NoSmaller);
+            return None;
         }
-        Ok(s.taken_list.len())
+        Some(s.taken_list.len())
     }
 
     /// The partners of component `slot` on its event `e`.
