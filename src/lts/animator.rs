@@ -11,7 +11,7 @@ use crate::process::{EventId, ProcId, Processes, StateKey, TAU, TICK};
 use crate::script::Script;
 use crate::script::ir::FuncId;
 
-use super::machine::{Machine, Moves, OutlineRow};
+use super::machine::{Machine, Moves, OutlineRow, PartialOrder, Preserve, StubbornSet, Widened};
 
 /// Original states listed beside a compressed component's state.
 const MEMBERS_SHOWN: usize = 3;
@@ -94,6 +94,10 @@ pub struct Animator<'s> {
     /// lists them (indices into `moves.list`).
     order: Vec<usize>,
     after: Vec<u32>,
+    /// The partial order reduction whose stubborn sets are explained,
+    /// with what it was asked to keep, or why it cannot reduce this
+    /// process; made on first use ([`Self::stubborn_set`]).
+    partial_order: Option<(Preserve, Result<PartialOrder, String>)>,
 }
 
 /// One move of the last state whose moves were computed
@@ -123,6 +127,7 @@ impl<'s> Animator<'s> {
             moves: Moves::default(),
             order: Vec::new(),
             after: Vec::new(),
+            partial_order: None,
         })
     }
 
@@ -270,6 +275,59 @@ impl<'s> Animator<'s> {
             });
         }
         Ok(list)
+    }
+
+    /// What a search reduced by partial order, keeping `preserve`, does
+    /// at `state`: the reduction's note (what it keeps) and the state's
+    /// stubborn set, its moves numbered as [`Self::enabled`] lists them;
+    /// or why the reduction cannot apply to this process. The reduction
+    /// is made once per `preserve` (exploring each component's own state
+    /// space); the animator's moves stay whole.
+    pub fn stubborn_set(
+        &mut self,
+        state: &[u32],
+        preserve: Preserve,
+    ) -> EvalResult<Result<(&'static str, StubbornSet), String>> {
+        self.compute_moves(state)?;
+        let made = match self.partial_order.take() {
+            Some((asked, made)) if asked == preserve => made,
+            _ => self.machine.partial_order_for(&mut self.procs, preserve)?,
+        };
+        let reduction = match &self.partial_order.insert((preserve, made)).1 {
+            Ok(reduction) => reduction,
+            Err(why) => return Ok(Err(why.clone())),
+        };
+        let set = reduction.explain(&self.machine, state, &self.moves);
+        let mut listed = vec![0; self.order.len()];
+        for (k, &m) in self.order.iter().enumerate() {
+            listed[m] = k;
+        }
+        let set = match set {
+            StubbornSet::Trivial => StubbornSet::Trivial,
+            StubbornSet::Reduced {
+                followed,
+                mut members,
+            } => {
+                for member in &mut members {
+                    if let super::machine::Joined::Shares { m, .. } = &mut member.joined {
+                        *m = listed[*m];
+                    }
+                }
+                StubbornSet::Reduced {
+                    followed: self.order.iter().map(|&m| followed[m]).collect(),
+                    members,
+                }
+            }
+            StubbornSet::Whole(mut given_up) => {
+                for g in &mut given_up {
+                    if let Widened::Visible { m } | Widened::Cycle { m } = &mut g.why {
+                        *m = listed[*m];
+                    }
+                }
+                StubbornSet::Whole(given_up)
+            }
+        };
+        Ok(Ok((reduction.kept(preserve), set)))
     }
 
     /// The moves that replay a recorded path from the initial state: at

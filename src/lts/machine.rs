@@ -42,7 +42,7 @@ use crate::syntax::strength::{Operator, spelling, symbol};
 
 pub use moves::{Change, Move, Moves};
 use plan::{Bits, Offer, Plan, SetId};
-pub use stubborn::Preserve;
+pub use stubborn::{GivenUp, Joined, Member, PartialOrder, Preserve, StubbornSet, Widened};
 
 /// A node of the operator tree (read by the symmetry layer, which
 /// checks that a permutation maps the tree onto itself).

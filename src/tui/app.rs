@@ -26,6 +26,7 @@ use super::layout::Layout;
 use super::layout::Placement;
 use super::model::Source;
 use super::panes::checks::ChecksPane;
+use super::panes::events::EventsPane;
 use super::panes::symmetry::SymmetryPane;
 use super::panes::{Context, Effect, Facts, Panes};
 use super::prompt::{History, Prompt, PromptKey};
@@ -502,6 +503,7 @@ impl App {
             reduced: self.walk.as_ref().is_some_and(|w| w.reduced),
             symmetry: self.panes.of_type::<SymmetryPane>().open,
             width,
+            partial_order: self.panes.of_type::<EventsPane>().partial_order,
         }
     }
 

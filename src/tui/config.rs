@@ -79,6 +79,7 @@ pub enum Command {
     ScrollLeft,
     ScrollRight,
     CycleStrategy,
+    PartialOrder,
 }
 
 impl Command {
@@ -155,6 +156,10 @@ impl Command {
             Command::CycleStrategy => "next representative strategy (fdr, sorted, segmented, \
                                        flooding, exact): the symmetry view shows its \
                                        representative beside the algorithm's"
+                .into(),
+            Command::PartialOrder => "mark the events a partial order reduced search follows \
+                                       here and say why the others are left out (again: \
+                                       keeping traces too; again: off)"
                 .into(),
             Command::ScrollRight => {
                 "scroll the symmetry view's cut text right (the pane's edge says where text \

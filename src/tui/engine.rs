@@ -21,7 +21,7 @@ use crate::budget::{Budget, Live, Meter};
 use crate::check::counterexample::Counterexample;
 use crate::explain::drawing;
 use crate::lts::animator::{EventKind, Participant};
-use crate::lts::machine::OutlineRow;
+use crate::lts::machine::{OutlineRow, Preserve};
 use crate::symmetry::rep;
 use crate::symmetry::strategy::Strategy;
 
@@ -96,6 +96,9 @@ pub struct Want {
     pub symmetry: bool,
     /// The width the state's graph is drawn for.
     pub width: u16,
+    /// Mark the moves a search reduced by partial order, keeping this,
+    /// follows (the `p` key).
+    pub partial_order: Option<Preserve>,
 }
 
 /// A walk's process and path, as the interface holds them, to be
@@ -266,6 +269,28 @@ impl ShownMove {
     }
 }
 
+/// Components by number, runs of three or more as a range: `#1, #3–#5`.
+pub fn components(slots: &[usize]) -> String {
+    let mut sorted = slots.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let mut j = i;
+        while j + 1 < sorted.len() && sorted[j + 1] == sorted[j] + 1 {
+            j += 1;
+        }
+        if j >= i + 2 {
+            parts.push(format!("#{}–#{}", sorted[i] + 1, sorted[j] + 1));
+        } else {
+            parts.extend((i..=j).map(|k| format!("#{}", sorted[k] + 1)));
+        }
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
 /// A state as the panes show it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Shown {
@@ -282,8 +307,39 @@ pub struct Shown {
     pub failed: bool,
     /// The state's representative, explained (when asked for).
     pub symmetry: Option<Box<StateSymmetry>>,
+    /// What a search reduced by partial order does here (when asked for).
+    pub partial_order: Option<PartialOrderView>,
     /// Distinct raw states met since the process was opened.
     pub seen: usize,
+}
+
+/// What a search reduced by partial order does at the state shown: the
+/// moves of its stubborn set, and why the others are left out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartialOrderView {
+    /// What the reduction keeps, or why it cannot reduce the process.
+    pub kept: String,
+    /// Whether it reduces the process at all.
+    pub applies: bool,
+    /// Per move of [`Shown::moves`]: whether the reduced search follows it.
+    pub followed: Vec<bool>,
+    /// The stubborn set's components, when it leaves moves out.
+    pub set: Vec<usize>,
+    /// Why, a sentence each: how each component joined the set, or why
+    /// every move is followed.
+    pub why: Vec<String>,
+}
+
+impl PartialOrderView {
+    /// Whether the reduced search follows move `i`.
+    pub fn follows(&self, i: usize) -> bool {
+        self.followed.get(i).copied().unwrap_or(true)
+    }
+
+    /// How many moves it follows.
+    pub fn followed_count(&self) -> usize {
+        self.followed.iter().filter(|&&f| f).count()
+    }
 }
 
 /// One state's representative, explained: everything the symmetry view
@@ -595,5 +651,19 @@ impl Engine {
             Err(RecvTimeoutError::Timeout) => Ok(None),
             Err(RecvTimeoutError::Disconnected) => Err(EngineStopped),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::components;
+
+    #[test]
+    fn runs_of_components_read_as_ranges() {
+        assert_eq!(components(&[]), "");
+        assert_eq!(components(&[0]), "#1");
+        assert_eq!(components(&[4, 2, 3, 0]), "#1, #3–#5");
+        assert_eq!(components(&[0, 1]), "#1, #2");
+        assert_eq!(components(&[6, 5, 5, 7, 9]), "#6–#8, #10");
     }
 }

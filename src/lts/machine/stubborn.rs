@@ -44,6 +44,10 @@
 //! A state the evaluator refuses ends its component's own state space
 //! there: if the search reaches it, it meets the same error.
 
+mod explain;
+
+pub use explain::{GivenUp, Joined, Member, PartialOrder, StubbornSet, Widened};
+
 use rustc_hash::FxHashMap;
 
 use crate::eval::{EvalError, EvalResult};
@@ -114,6 +118,39 @@ pub(super) struct Stubborn {
 /// The distance of a local state no initial state reaches.
 const FAR: u32 = u32::MAX;
 
+/// Why a component joined the set being closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cause {
+    /// The set was started from it.
+    Seed,
+    /// It takes part in enabled move `m` of component `with`, a member.
+    Shares { with: u32, m: u32 },
+    /// Member `of` offers `event`, and the component must perform `own`
+    /// with it but does not offer it now: it must move first.
+    Waits {
+        of: u32,
+        event: EventId,
+        own: EventId,
+    },
+}
+
+/// Why closing a set from a component gave it up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// It would hold no fewer moves than the smallest found.
+    Bound,
+    /// It holds move `m`, visible, where traces are kept.
+    Visible(u32),
+    /// It holds move `m`, which may close a cycle, where traces are kept.
+    Sticky(u32),
+    /// Component `slot` of the set has terminated.
+    Terminated(u32),
+    /// Component `slot` is in a state its own state space does not hold.
+    Outside(u32),
+    /// No move of its components is enabled.
+    Blocked,
+}
+
 /// Buffers for computing stubborn sets, reused from state to state.
 #[derive(Debug, Default)]
 pub(super) struct Scratch {
@@ -127,7 +164,9 @@ pub(super) struct Scratch {
     fill: Vec<u32>,
     /// Per slot: whether it is in the set being closed.
     in_set: Vec<bool>,
+    /// The set's components in the order they joined, each with why.
     set: Vec<u32>,
+    cause: Vec<Cause>,
     stack: Vec<u32>,
     /// Per move: whether the set being closed holds it.
     taken: Vec<bool>,
@@ -148,16 +187,14 @@ impl Machine {
         procs: &mut Processes,
         preserve: Preserve,
     ) -> EvalResult<String> {
-        Ok(match self.stubborn_sets(procs, preserve)? {
-            Ok(stubborn) => {
-                let kept = match (preserve, stubborn.preserve) {
-                    (Preserve::Divergences, Preserve::Deadlocks) => {
-                        "deadlocks kept; no move can be a τ, so nothing diverges"
-                    }
-                    (_, kept) => kept.describe(),
-                };
-                self.stubborn = Some(Box::new(stubborn));
-                format!("partial order reduction: applied ({kept})")
+        Ok(match self.partial_order_for(procs, preserve)? {
+            Ok(reduction) => {
+                let note = format!(
+                    "partial order reduction: applied ({})",
+                    reduction.kept(preserve)
+                );
+                self.stubborn = Some(reduction.0);
+                note
             }
             Err(why) => {
                 format!("partial order reduction: not applied, the search is exhaustive: {why}")
@@ -646,26 +683,7 @@ impl Stubborn {
             return;
         }
         let mut s = std::mem::take(&mut moves.stubborn);
-        self.index(state.len(), moves, &mut s);
-        let mut best = moves.list.len();
-        s.tried.clear();
-        s.tried.resize(state.len(), false);
-        for m in 0..moves.list.len() {
-            let seed = s.move_slots[s.move_start[m] as usize];
-            if s.tried[seed as usize] {
-                continue;
-            }
-            s.tried[seed as usize] = true;
-            if let Some(size) = self.close(machine, state, moves, seed, best, &mut s) {
-                best = size;
-                s.best.clear();
-                s.best.extend_from_slice(&s.taken_list);
-                if best == 1 {
-                    break;
-                }
-            }
-        }
-        if best < moves.list.len() {
+        if self.smallest(machine, state, moves, &mut s).is_some() {
             for &m in &s.taken_list {
                 s.taken[m as usize] = false;
             }
@@ -679,6 +697,41 @@ impl Stubborn {
             });
         }
         moves.stubborn = s;
+    }
+
+    /// The component from which the smallest set smaller than every move
+    /// closes, its moves in `s.best`; `None` when every set found holds
+    /// every move or is given up. Seeds are tried in the order of the
+    /// moves' first components.
+    fn smallest(
+        &self,
+        machine: &Machine,
+        state: &[u32],
+        moves: &Moves,
+        s: &mut Scratch,
+    ) -> Option<u32> {
+        self.index(state.len(), moves, s);
+        let mut best = moves.list.len();
+        let mut seed_of_best = None;
+        s.tried.clear();
+        s.tried.resize(state.len(), false);
+        for m in 0..moves.list.len() {
+            let seed = s.move_slots[s.move_start[m] as usize];
+            if s.tried[seed as usize] {
+                continue;
+            }
+            s.tried[seed as usize] = true;
+            if let Ok(size) = self.close(machine, state, moves, seed, best, s) {
+                best = size;
+                seed_of_best = Some(seed);
+                s.best.clear();
+                s.best.extend_from_slice(&s.taken_list);
+                if best == 1 {
+                    break;
+                }
+            }
+        }
+        seed_of_best
     }
 
     /// Each move's components and each component's moves.
@@ -717,14 +770,17 @@ impl Stubborn {
         s.in_set.clear();
         s.in_set.resize(slots, false);
         s.set.clear();
+        s.cause.clear();
         s.taken.clear();
         s.taken.resize(moves.list.len(), false);
         s.taken_list.clear();
     }
 
     /// Closes the set of components from `seed`: the number of enabled
-    /// moves it holds (listed in `s.taken_list`); `None` when it would
-    /// hold no fewer than `bound`, or must be widened to every move.
+    /// moves it holds (listed in `s.taken_list`; its components, each
+    /// with why it joined, in `s.set` and `s.cause`), or why it was given
+    /// up: it would hold no fewer than `bound`, or must be widened to
+    /// every move.
     fn close(
         &self,
         machine: &Machine,
@@ -733,11 +789,12 @@ impl Stubborn {
         seed: u32,
         bound: usize,
         s: &mut Scratch,
-    ) -> Option<usize> {
+    ) -> Result<usize, Stop> {
         for &slot in &s.set {
             s.in_set[slot as usize] = false;
         }
         s.set.clear();
+        s.cause.clear();
         for &m in &s.taken_list {
             s.taken[m as usize] = false;
         }
@@ -745,12 +802,16 @@ impl Stubborn {
         s.stack.clear();
         s.in_set[seed as usize] = true;
         s.set.push(seed);
+        s.cause.push(Cause::Seed);
         s.stack.push(seed);
         while let Some(c) = s.stack.pop() {
             let slot = c as usize;
             let local = state[slot];
-            if machine.has_terminated(slot, local) || !self.knows(slot, local) {
-                return None;
+            if machine.has_terminated(slot, local) {
+                return Err(Stop::Terminated(c));
+            }
+            if !self.knows(slot, local) {
+                return Err(Stop::Outside(c));
             }
             // Every enabled move of the component, with its components.
             for k in s.slot_start[slot]..s.slot_start[slot + 1] {
@@ -761,19 +822,25 @@ impl Stubborn {
                 s.taken[m] = true;
                 s.taken_list.push(m as u32);
                 if s.taken_list.len() >= bound {
-                    return None;
+                    return Err(Stop::Bound);
                 }
-                if self.preserve != Preserve::Deadlocks
-                    && (moves.list[m].event != TAU
-                        || (self.cycles && self.sticky(machine, state, moves, &moves.list[m])))
-                {
-                    return None;
+                if self.preserve != Preserve::Deadlocks {
+                    if moves.list[m].event != TAU {
+                        return Err(Stop::Visible(m as u32));
+                    }
+                    if self.cycles && self.sticky(machine, state, moves, &moves.list[m]) {
+                        return Err(Stop::Sticky(m as u32));
+                    }
                 }
                 for j in s.move_start[m]..s.move_start[m + 1] {
                     let other = s.move_slots[j as usize];
                     if !s.in_set[other as usize] {
                         s.in_set[other as usize] = true;
                         s.set.push(other);
+                        s.cause.push(Cause::Shares {
+                            with: c,
+                            m: m as u32,
+                        });
                         s.stack.push(other);
                     }
                 }
@@ -798,6 +865,11 @@ impl Stubborn {
                     if !ready {
                         s.in_set[partner as usize] = true;
                         s.set.push(partner);
+                        s.cause.push(Cause::Waits {
+                            of: c,
+                            event: e,
+                            own,
+                        });
                         s.stack.push(partner);
                     }
                 }
@@ -806,9 +878,9 @@ impl Stubborn {
         if s.taken_list.is_empty() {
             // No move of these components is enabled: not a stubborn set
             // that lets the search go on.
-            return None;
+            return Err(Stop::Blocked);
         }
-        Some(s.taken_list.len())
+        Ok(s.taken_list.len())
     }
 
     /// The partners of component `slot` on its event `e`.

@@ -2,6 +2,7 @@
 //! overlay, the focused pane, or the job that carries it out), with
 //! moving the focus, cancelling and reloading.
 
+use crate::lts::machine::Preserve;
 use std::path::PathBuf;
 
 use ratatui::text::Line;
@@ -97,6 +98,7 @@ impl App {
             Command::CycleStrategy => self.cycle_strategy(),
             Command::SwapWalk => self.swap_walk(),
             Command::ShowTypes => self.toggle_types(),
+            Command::PartialOrder => self.cycle_partial_order(),
             Command::Up
             | Command::Down
             | Command::PageUp
@@ -178,6 +180,32 @@ impl App {
         } else {
             self.say("types hidden");
         }
+    }
+
+    /// The partial order marks in the Events pane: off, then the moves a
+    /// search keeping deadlocks follows, then one keeping traces,
+    /// failures and divergences, then off again.
+    fn cycle_partial_order(&mut self) {
+        let key = self.key_of(Command::PartialOrder);
+        let pane = self.panes.of_type_mut::<EventsPane>();
+        pane.partial_order = match pane.partial_order {
+            None => Some(Preserve::Deadlocks),
+            Some(Preserve::Deadlocks) => Some(Preserve::Behaviour),
+            Some(_) => None,
+        };
+        let text = match pane.partial_order {
+            Some(Preserve::Deadlocks) => format!(
+                "partial order: marking the moves a search keeping deadlocks follows (as \
+                 :[deadlock free] and explore --por); {key} again: keeping traces"
+            ),
+            Some(_) => format!(
+                "partial order: marking the moves a search keeping traces, failures and \
+                 divergences follows (as a refinement check); {key} again: off"
+            ),
+            None => "partial order marks off".to_string(),
+        };
+        self.say(text);
+        self.show_again();
     }
 
     /// Why the Events pane is not on the screen, if it is not: then the

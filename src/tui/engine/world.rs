@@ -8,7 +8,8 @@
 //! the child modules: answering each request (`requests`), opening,
 //! following and reloading walks (`opening`), one step of both walks
 //! (`stepping`), fired, random and replayed walks (`walks`), following a
-//! trace (`trace`), a state as the panes show it (`shown`) and the
+//! trace (`trace`), a state as the panes show it (`shown`), the
+//! partial order marks (`partial_order`) and the
 //! symmetry view's explanations and comparisons (`explain`).
 
 use std::sync::Arc;
@@ -27,6 +28,7 @@ use super::{Control, NONE, Names, Reply, Request};
 
 mod explain;
 mod opening;
+mod partial_order;
 mod requests;
 mod shown;
 mod stepping;

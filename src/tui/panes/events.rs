@@ -11,15 +11,25 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::super::config::{Command, PaneId, Theme};
-use super::super::engine::ShownMove;
+use super::super::engine::{PartialOrderView, ShownMove};
 use super::super::layout::{Column, Placement, Shown};
 use super::{Context, Effect, Hint, List, Pane, clip, elide_middle, unanimated_hints};
 use crate::lts::animator::EventKind;
+use crate::lts::machine::Preserve;
+
+mod marks;
+
+/// The share of the pane's rows the partial order's words may take from
+/// a list that needs them.
+const MARKS_SHARE: u16 = 2;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EventsPane {
     pub list: List,
     pub filter: String,
+    /// Mark the moves a search reduced by partial order, keeping this,
+    /// follows (the `p` key cycles it).
+    pub partial_order: Option<Preserve>,
 }
 
 impl EventsPane {
@@ -82,26 +92,33 @@ impl EventsPane {
         }
     }
 
-    fn title_of(&self, moves: &[ShownMove]) -> String {
+    fn title_of(&self, moves: &[ShownMove], marks: Option<&PartialOrderView>) -> String {
         let visible = self.visible(moves).len();
+        let followed = marks
+            .filter(|m| !m.set.is_empty())
+            .map(|m| format!(", partial order follows {}", m.followed_count()))
+            .unwrap_or_default();
         if self.filter.is_empty() {
-            format!(" Events ({visible}) ")
+            format!(" Events ({visible}{followed}) ")
         } else {
             format!(
-                " Events ({visible} of {}, filter “{}”) ",
+                " Events ({visible} of {}{followed}, filter “{}”) ",
                 moves.len(),
                 self.filter
             )
         }
     }
 
-    /// Draws the moves (`None`: not yet described); the first row shown.
+    /// Draws the moves (`None`: not yet described), with the partial
+    /// order's marks and words under them when asked for; the first row
+    /// shown.
     fn render(
         &self,
         frame: &mut Frame,
         area: Rect,
         theme: &Theme,
         moves: Option<&[ShownMove]>,
+        marks: Option<&PartialOrderView>,
         why_none: &str,
     ) -> usize {
         let Some(moves) = moves else {
@@ -109,6 +126,27 @@ impl EventsPane {
             return 0;
         };
         let visible = self.visible(moves);
+        let area = match marks {
+            Some(view) => {
+                let selected = visible.get(self.list.selected).copied();
+                let words = marks::lines(view, moves, selected, usize::from(area.width), theme);
+                // Half the pane at most, unless the list needs less.
+                let list_needs = area.height.saturating_sub(visible.len() as u16);
+                let rows = (words.len() as u16).min((area.height / MARKS_SHARE).max(list_needs));
+                let list = Rect {
+                    height: area.height - rows,
+                    ..area
+                };
+                let under = Rect {
+                    y: area.y + list.height,
+                    height: rows,
+                    ..area
+                };
+                frame.render_widget(Paragraph::new(words), under);
+                list
+            }
+            None => area,
+        };
         if visible.is_empty() {
             let text = if !moves.is_empty() {
                 "no event matches the filter (Esc clears it)"
@@ -166,7 +204,9 @@ impl EventsPane {
             .map(|(_, _, who, after, _)| who.chars().count() + arrowed(after).chars().count())
             .max()
             .unwrap_or(0);
-        let room = pane.saturating_sub(4 + 2 + widest_who).max(pane / 2);
+        // A column for the marks: followed or left out.
+        let mark = if marks.is_some() { 2 } else { 0 };
+        let room = pane.saturating_sub(4 + mark + 2 + widest_who).max(pane / 2);
         let longest = rows
             .iter()
             .map(|(_, m, ..)| m.label.chars().count())
@@ -179,21 +219,28 @@ impl EventsPane {
                 // What follows the label's column: who moves, then what
                 // tells the move from its like, both shortened where they
                 // do not fit so that the difference still shows.
-                let rest = pane.saturating_sub(4 + width + 2);
+                let rest = pane.saturating_sub(4 + mark + width + 2);
                 let (who, after) = fit_after(&who, &m.after, &after, differs, rest);
-                let mut spans = vec![
-                    Span::styled(format!("{:>3} ", n + 1), theme.dim),
+                let followed = marks.is_none_or(|view| view.follows(visible[n]));
+                let mut spans = vec![Span::styled(format!("{:>3} ", n + 1), theme.dim)];
+                if marks.is_some() {
+                    spans.push(Span::raw(if followed { "● " } else { "○ " }));
+                }
+                spans.extend([
                     // Cut to the column, so the components moving line up.
                     Span::styled(
                         format!("{:<width$}", elide_middle(&m.label, width)),
                         event_style(theme, m.kind),
                     ),
                     Span::styled(format!("  {who}"), theme.dim),
-                ];
+                ]);
                 if !after.is_empty() {
                     spans.push(Span::raw(arrowed(&after)));
                 }
-                let line = clip(Line::from(spans), usize::from(area.width));
+                let mut line = clip(Line::from(spans), usize::from(area.width));
+                if !followed {
+                    line = line.patch_style(theme.dim);
+                }
                 if n == chosen {
                     line.patch_style(theme.selection)
                 } else {
@@ -225,7 +272,7 @@ impl Pane for EventsPane {
 
     fn title(&self, cx: &Context) -> String {
         match cx.walk {
-            Some(w) => self.title_of(w.moves()),
+            Some(w) => self.title_of(w.moves(), marks_of(cx)),
             None => " Events ".to_string(),
         }
     }
@@ -255,11 +302,19 @@ impl Pane for EventsPane {
                 area,
                 cx.theme,
                 Some(&[]),
+                None,
                 "no events: see the State pane",
             );
         }
         let moves = cx.walk.filter(|w| w.is_current()).map(|w| w.moves());
-        self.render(frame, area, cx.theme, moves, &cx.facts.no_event)
+        self.render(
+            frame,
+            area,
+            cx.theme,
+            moves,
+            marks_of(cx),
+            &cx.facts.no_event,
+        )
     }
 
     fn rows(&self, cx: &Context) -> usize {
@@ -269,6 +324,13 @@ impl Pane for EventsPane {
     fn list_mut(&mut self) -> &mut List {
         &mut self.list
     }
+}
+
+/// The partial order marks of the state shown, when asked for.
+fn marks_of<'a>(cx: &Context<'a>) -> Option<&'a PartialOrderView> {
+    cx.walk
+        .filter(|w| w.is_current())
+        .and_then(|w| w.shown.as_ref()?.partial_order.as_ref())
 }
 
 /// The status bar's offer in a pane that shows the state's moves.

@@ -59,6 +59,12 @@ impl WalkParts<'_, '_> {
                 ),
             },
         };
+        let partial_order = match want.partial_order {
+            Some(preserve) if problem.is_none() => {
+                Some(super::partial_order::view(animator, &row, preserve, &moves))
+            }
+            _ => None,
+        };
         let symmetry = if want.symmetry {
             self.explain(at.state(reduced), reduced, want.width)
                 .map(Box::new)
@@ -74,6 +80,7 @@ impl WalkParts<'_, '_> {
             problem,
             failed,
             symmetry,
+            partial_order,
             seen: self.raw.len(),
         }
     }
