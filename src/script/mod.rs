@@ -129,7 +129,14 @@ impl Script {
             mut files,
             root,
         } = program;
+        let source_bytes: usize = sources.files().map(|(_, f)| f.text.len()).sum();
         let mut script = Script::empty(sources);
+        // Room for an expression every eight bytes of source and a
+        // function every thirty-two (scripts without comments have about
+        // twice as many), so that the tables seldom grow; room not used
+        // is never touched, so it costs no memory.
+        script.exprs.reserve(source_bytes / 8);
+        script.functions.reserve(source_bytes / 32);
         let (diagnostics, stopped) = crate::stack::with_large_stack(|| {
             if let Err(d) = timed::translate(&mut files, root as usize, &mut script.sources) {
                 return (d, None);
@@ -140,6 +147,7 @@ impl Script {
             resolver.script.index.finish();
             (resolver.diagnostics, resolver.ticker.stopped())
         });
+        drop_aside(files, source_bytes);
         (script, diagnostics, stopped)
     }
 
@@ -251,4 +259,22 @@ impl Script {
             }
         }
     }
+}
+
+/// Scripts of more source bytes than this have their parsed files freed
+/// on a thread of their own.
+const FREE_ASIDE_BYTES: usize = 64 << 10;
+
+/// Frees the parsed files of a script of `source_bytes` bytes once it is
+/// resolved: a large one on a thread of its own, since freeing its tree
+/// takes a tenth of resolving it and nothing waits on it (an editor's
+/// diagnostics come sooner); a small one here.
+fn drop_aside(files: Vec<syntax::ast::File>, source_bytes: usize) {
+    if source_bytes <= FREE_ASIDE_BYTES {
+        return;
+    }
+    // Spawning only fails when threads run out: then it is freed here.
+    let _ = std::thread::Builder::new()
+        .name("symcsp-free".into())
+        .spawn(move || drop(files));
 }

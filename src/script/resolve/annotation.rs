@@ -80,7 +80,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             )
             .with_secondary(bound_at, "which introduces it; give it its classes there")
         } else if builtin_type(&var.name).is_some()
-            || matches!(self.lookup_global(&var.name), Some(Named::Global(_)))
+            || matches!(self.lookup_global(var.name), Some(Named::Global(_)))
         {
             Diagnostic::error(
                 var.span,
@@ -183,7 +183,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         {
             return builtin;
         }
-        if let Some(Named::Global(g)) = self.lookup_global(&name.text)
+        if let Some(Named::Global(g)) = self.lookup_global(name.text)
             && let GlobalKind::DataType(d) = self.script.globals[g.index()].kind
         {
             return TypeSig::Data(d);

@@ -50,7 +50,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                     self.collect_datatype(ident, clauses, pending)
                 }
                 DeclKind::SubType(ident, clauses) => {
-                    let name = self.ctx.qualify(&ident.name);
+                    let name = self.ctx.qualify(ident.name);
                     if let Some(global) =
                         self.new_global(name, GlobalKind::SubType(Vec::new()), ident.span)
                     {
@@ -96,7 +96,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         self.check_annotation(ty);
         for ident in names {
             self.annotated
-                .push((self.ctx.qualify(&ident.name), *ident, ty, self.ctx.clone()));
+                .push((self.ctx.qualify(ident.name), *ident, ty, self.ctx.clone()));
         }
     }
 
@@ -109,11 +109,11 @@ impl<'s, 'p> Resolver<'s, 'p> {
         pending: &mut Vec<Pending<'p>>,
     ) {
         if names.len() > 1 {
-            let names = names.iter().map(|i| (self.ctx.qualify(&i.name), i.name));
+            let names = names.iter().map(|i| (self.ctx.qualify(i.name), i.name));
             self.channel_declarations.push((span, names.collect()));
         }
         for ident in names {
-            let name = self.ctx.qualify(&ident.name);
+            let name = self.ctx.qualify(ident.name);
             let id = ChannelId(self.script.channels.len() as u32);
             if self.declare(name, Named::Channel(id), ident.span) {
                 self.script.channels.push(Channel {
@@ -141,7 +141,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         clauses: &'p [ast::DataClause],
         pending: &mut Vec<Pending<'p>>,
     ) {
-        let name = self.ctx.qualify(&ident.name);
+        let name = self.ctx.qualify(ident.name);
         let id = DataTypeId(self.script.datatypes.len() as u32);
         if self
             .new_global(name, GlobalKind::DataType(id), ident.span)
@@ -149,7 +149,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         {
             let mut ctors = Vec::new();
             for clause in clauses {
-                let ctor_name = self.ctx.qualify(&clause.name.name);
+                let ctor_name = self.ctx.qualify(clause.name.name);
                 let ctor = CtorId(self.script.ctors.len() as u32);
                 if self.declare(ctor_name, Named::Ctor(ctor), clause.name.span) {
                     self.script.ctors.push(Constructor {
@@ -186,7 +186,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         span: Span,
         pending: &mut Vec<Pending<'p>>,
     ) {
-        let name = self.ctx.qualify(&ident.name);
+        let name = self.ctx.qualify(ident.name);
         let func = self.new_function(name, FunctionKind::Constant, span);
         if self
             .new_global(name, GlobalKind::NameType(func), ident.span)
@@ -414,7 +414,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         clauses: Vec<&'p ast::Decl>,
         pending: &mut Vec<Pending<'p>>,
     ) {
-        let name = self.ctx.qualify(&ident.name);
+        let name = self.ctx.qualify(ident.name);
         let is_function = clauses
             .iter()
             .any(|d| matches!(&d.kind, DeclKind::Definition(def) if matches!(def.lhs, Lhs::Function(..))));
@@ -460,7 +460,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         pattern_variables(pattern, &mut |n: &ast::Name| {
             if !n.is_qualified()
                 && self
-                    .lookup_global(n.text.as_str())
+                    .lookup_global(n.text)
                     .is_none_or(|g| !matches!(g, Named::Ctor(_) | Named::Channel(_)))
             {
                 names.push((n.text, n.span));
@@ -476,7 +476,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         });
         let mut projections = Vec::new();
         for (name, name_span) in names {
-            let qualified = self.ctx.qualify(&name);
+            let qualified = self.ctx.qualify(name);
             let func = self.new_function(qualified, FunctionKind::Constant, span);
             if self
                 .new_global(qualified, GlobalKind::Definition(func), name_span)
@@ -511,11 +511,11 @@ impl<'s, 'p> Resolver<'s, 'p> {
             ast::PatternKind::Name(n)
                 if !n.is_qualified()
                     && !matches!(
-                        self.lookup_global(&n.text),
+                        self.lookup_global(n.text),
                         Some(Named::Ctor(_) | Named::Channel(_))
                     ) =>
             {
-                let name = self.ctx.qualify(&n.text);
+                let name = self.ctx.qualify(n.text);
                 let func = self.new_function(name, FunctionKind::Constant, span);
                 if self
                     .new_global(name, GlobalKind::Definition(func), n.span)
@@ -650,7 +650,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 self.ctx = ctx;
                 let mut resolved = Vec::new();
                 for clause in clauses {
-                    match self.lookup_global(&clause.name.name) {
+                    match self.lookup_global(clause.name.name) {
                         Some(Named::Ctor(ctor)) => {
                             let fields = match &clause.fields {
                                 Some(expr) => self.field_types(clause.name.name, expr),

@@ -16,7 +16,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             P::Bool(b) => Pattern::Bool(*b),
             P::String(s) => Pattern::Seq(s.chars().map(Pattern::Char).collect()),
             P::Name(n) => {
-                match self.lookup_global(&n.text) {
+                match self.lookup_global(n.text) {
                     Some(Named::Ctor(c)) => {
                         self.uses.push(Named::Ctor(c));
                         self.script.index.used(Named::Ctor(c).into(), n.span);
@@ -297,7 +297,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             let is_variable = !qualified
                 && bool_constant(&name).is_none()
                 && !matches!(
-                    self.lookup_global(&name),
+                    self.lookup_global(name),
                     Some(Named::Ctor(_) | Named::Channel(_))
                 );
             if !is_variable {

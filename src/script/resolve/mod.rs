@@ -101,8 +101,11 @@ impl ModuleCtx {
         }
     }
 
-    fn qualify(&self, name: &str) -> Ustr {
-        Ustr::from(&format!("{}{name}", self.prefixes[0]))
+    fn qualify(&self, name: Ustr) -> Ustr {
+        match self.prefixes[0].as_str() {
+            "" => name,
+            prefix => Ustr::from(&format!("{prefix}{name}")),
+        }
     }
 
     fn prefix(&self) -> &str {

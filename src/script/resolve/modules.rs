@@ -25,7 +25,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         module: &'p ast::Module,
         pending: &mut Vec<Pending<'p>>,
     ) {
-        let qualified = self.ctx.qualify(&module.name.name);
+        let qualified = self.ctx.qualify(module.name.name);
         if !self.declare_module(qualified, module.name.span) {
             return;
         }
@@ -162,13 +162,13 @@ impl<'s, 'p> Resolver<'s, 'p> {
             .out_of_scope_instances
             .contains(&(module_name.span.start, module_name.span.end))
         {
-            self.refused_instances.insert(self.ctx.qualify(&ident.name));
+            self.refused_instances.insert(self.ctx.qualify(ident.name));
             return;
         }
         let Some((qualified_module, (module, defined_in))) = self.instantiated_module(module_name)
         else {
             // Its names are not reported again.
-            self.refused_instances.insert(self.ctx.qualify(&ident.name));
+            self.refused_instances.insert(self.ctx.qualify(ident.name));
             return;
         };
         if let Some(&owner) = self.private_modules.get(&qualified_module)
@@ -185,7 +185,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                     owner.trim_end_matches("::")
                 ),
             );
-            self.refused_instances.insert(self.ctx.qualify(&ident.name));
+            self.refused_instances.insert(self.ctx.qualify(ident.name));
             return;
         }
         let params = module.params.as_deref().unwrap_or(&[]);
@@ -202,7 +202,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                     if args.len() == 1 { "is" } else { "are" },
                 ),
             );
-            self.refused_instances.insert(self.ctx.qualify(&ident.name));
+            self.refused_instances.insert(self.ctx.qualify(ident.name));
             return;
         }
         if let Some(from) = self
@@ -215,7 +215,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 .iter()
                 .map(|m| module_id(m))
                 .collect();
-            self.refused_instances.insert(self.ctx.qualify(&ident.name));
+            self.refused_instances.insert(self.ctx.qualify(ident.name));
             if cycle.iter().any(|m| self.cycles_reported.contains(m)) {
                 return;
             }
@@ -244,27 +244,24 @@ impl<'s, 'p> Resolver<'s, 'p> {
             );
         }
         if self.instances > MAX_INSTANCES {
-            self.refused_instances.insert(self.ctx.qualify(&ident.name));
+            self.refused_instances.insert(self.ctx.qualify(ident.name));
             return;
         }
         let outer = self.ctx.clone();
-        if !self.declare_module(outer.qualify(&ident.name), ident.span) {
-            self.refused_instances.insert(outer.qualify(&ident.name));
+        if !self.declare_module(outer.qualify(ident.name), ident.span) {
+            self.refused_instances.insert(outer.qualify(ident.name));
             return;
         }
         let inner = Rc::new(outer.instance(&ident.name, module, &defined_in));
-        self.module_names.insert(outer.qualify(&ident.name));
+        self.module_names.insert(outer.qualify(ident.name));
         self.instance_of.insert(
-            outer.qualify(&ident.name),
+            outer.qualify(ident.name),
             (module_id(module), qualified_module),
         );
         let arguments = self.instance_params(&inner, &outer, params, args, pending);
         if !params.is_empty() && arguments.len() == params.len() {
-            self.instance_arguments.push((
-                outer.qualify(&ident.name),
-                module_id(module),
-                arguments,
-            ));
+            self.instance_arguments
+                .push((outer.qualify(ident.name), module_id(module), arguments));
         }
         self.ctx = inner;
         self.instantiating.push(module);
@@ -352,9 +349,9 @@ impl<'s, 'p> Resolver<'s, 'p> {
         at: Span,
     ) -> Option<(FuncId, GlobalId)> {
         let name = if param.name == "_" {
-            inner.qualify(&format!("$unused{i}"))
+            inner.qualify(Ustr::from(&format!("$unused{i}")))
         } else {
-            inner.qualify(&param.name)
+            inner.qualify(param.name)
         };
         let func = self.new_function(name, FunctionKind::Constant, at);
         let global = self.new_global(name, GlobalKind::Definition(func), param.span)?;

@@ -194,8 +194,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             .insert(name, Binding { id, kind });
     }
 
-    pub(super) fn lookup_local(&self, name: &str) -> Option<Binding> {
-        let name = Ustr::from_existing(name)?;
+    pub(super) fn lookup_local(&self, name: Ustr) -> Option<Binding> {
         self.scopes.iter().rev().find_map(|s| s.get(&name).copied())
     }
 
@@ -233,17 +232,17 @@ impl<'s, 'p> Resolver<'s, 'p> {
     }
 
     /// A top-level name as seen from the current module.
-    pub(super) fn lookup_global(&self, text: &str) -> Option<Named> {
+    pub(super) fn lookup_global(&self, text: Ustr) -> Option<Named> {
         self.ctx.prefixes.iter().find_map(|p| {
-            let q = Ustr::from_existing(&format!("{p}{text}"))?;
+            let q = prefixed(p, text)?;
             self.script.names.get(&q).copied()
         })
     }
 
     /// The qualified name a global lookup found, for privacy checks.
-    pub(super) fn global_name(&self, text: &str) -> Option<Ustr> {
+    pub(super) fn global_name(&self, text: Ustr) -> Option<Ustr> {
         self.ctx.prefixes.iter().find_map(|p| {
-            let q = Ustr::from_existing(&format!("{p}{text}"))?;
+            let q = prefixed(p, text)?;
             self.script.names.contains_key(&q).then_some(q)
         })
     }
@@ -251,13 +250,13 @@ impl<'s, 'p> Resolver<'s, 'p> {
     pub(super) fn name_expr(&mut self, name: &ast::Name) -> ExprId {
         let span = name.span;
         if !name.is_qualified()
-            && let Some(binding) = self.lookup_local(&name.text)
+            && let Some(binding) = self.lookup_local(name.text)
         {
             self.script.index.used(Symbol::Local(binding.id), span);
             let kind = match binding.kind {
                 BindingKind::GroupMember { func, handle } => {
                     let handle = self
-                        .lookup_local(&handle)
+                        .lookup_local(handle)
                         .expect("a group's handle is in scope with its members");
                     let group = self.var_ref(handle);
                     ExprKind::GroupMember {
@@ -272,7 +271,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
         if self.module_shadows(name) || self.uses_own_instance(name) {
             return self.push_expr(ExprKind::Int(0), span);
         }
-        match self.lookup_global(&name.text) {
+        match self.lookup_global(name.text) {
             Some(named) => {
                 self.check_private(name);
                 self.uses.push(named);
@@ -306,7 +305,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
     /// outer scope has a value of that name).
     fn module_shadows(&mut self, name: &ast::Name) -> bool {
         for p in &self.ctx.prefixes {
-            let Some(q) = Ustr::from_existing(&format!("{p}{}", name.text)) else {
+            let Some(q) = prefixed(p, name.text) else {
                 continue;
             };
             if self.script.names.contains_key(&q) {
@@ -406,7 +405,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
     }
 
     pub(super) fn check_private(&mut self, name: &ast::Name) {
-        let Some(qualified) = self.global_name(&name.text) else {
+        let Some(qualified) = self.global_name(name.text) else {
             return;
         };
         // Visible from the module itself, the modules inside it and the
@@ -558,7 +557,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 let mut names = Vec::new();
                 pattern_variables(p, &mut |n: &ast::Name| {
                     if !matches!(
-                        self.lookup_global(&n.text),
+                        self.lookup_global(n.text),
                         Some(Named::Ctor(_) | Named::Channel(_))
                     ) {
                         names.push((n.text, n.span));
@@ -581,7 +580,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
                 );
             }
             if matches!(
-                self.lookup_global(&name),
+                self.lookup_global(name),
                 Some(Named::Ctor(_) | Named::Channel(_))
             ) {
                 self.error(
@@ -641,7 +640,9 @@ impl<'s, 'p> Resolver<'s, 'p> {
             let Lhs::Pattern(pattern) = &def.lhs else {
                 unreachable!("a pattern unit")
             };
-            let hidden = self.lookup_local("$pattern").expect("just bound");
+            let hidden = self
+                .lookup_local(Ustr::from("$pattern"))
+                .expect("just bound");
             for &(name, name_span) in &unit.names {
                 let annotation = annotations.get(&name).cloned();
                 let (func, captures) = self.thunk(name, span, annotation, |r| {
@@ -855,4 +856,15 @@ pub(super) fn missing_builtin(name: &str) -> Option<(String, &'static str)> {
         ),
         _ => return None,
     })
+}
+
+/// `text` as it is named in the scope of prefix `p` (`M::`, or none), if
+/// that name was ever made. Without a prefix (every top-level name) it is
+/// `text` itself: no string is made or looked up.
+fn prefixed(p: &str, text: Ustr) -> Option<Ustr> {
+    if p.is_empty() {
+        Some(text)
+    } else {
+        Ustr::from_existing(&format!("{p}{text}"))
+    }
 }
