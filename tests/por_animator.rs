@@ -9,6 +9,8 @@
 // The helpers every animator test shares; this one needs the screen only.
 #[allow(dead_code)]
 mod common;
+
+use common::{fire, run};
 mod random_networks;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -165,24 +167,6 @@ proptest! {
             explained_alike(&script, 1, preserve, 2000);
         }
     }
-}
-
-fn run(app: &mut App, commands: &[Command]) {
-    for &c in commands {
-        update(app, Action::Command(c));
-        app.settle();
-    }
-}
-
-fn fire(app: &mut App, label: &str) {
-    let walk = app.walk.as_ref().expect("a process is animated");
-    let i = walk
-        .moves()
-        .iter()
-        .position(|m| m.label == label)
-        .unwrap_or_else(|| panic!("no move {label}"));
-    app.fire(i);
-    app.settle();
 }
 
 fn screen(app: &mut App) -> String {

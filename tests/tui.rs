@@ -3,6 +3,8 @@
 //! The engine answers on its own thread; the helpers wait for it
 //! (`App::settle`) after each action, as a user waits for the screen.
 
+// The helpers every animator test shares; this one uses some of them.
+#[allow(dead_code)]
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -8,6 +8,8 @@
 #[allow(dead_code)]
 mod common;
 
+use common::{fire, run};
+
 use std::path::PathBuf;
 
 use symcsp::stack::with_large_stack;
@@ -16,24 +18,6 @@ use symcsp::tui::app::{Action, App, Start, update};
 use symcsp::tui::config::{Command, Config};
 use symcsp::tui::model::Source;
 use symcsp::tui::panes::symmetry::SymmetryPane;
-
-fn run(app: &mut App, commands: &[Command]) {
-    for &c in commands {
-        update(app, Action::Command(c));
-        app.settle();
-    }
-}
-
-fn fire(app: &mut App, label: &str) {
-    let walk = app.walk.as_ref().expect("a process is animated");
-    let i = walk
-        .moves()
-        .iter()
-        .position(|m| m.label == label)
-        .unwrap_or_else(|| panic!("no move {label}"));
-    app.fire(i);
-    app.settle();
-}
 
 fn screen(app: &mut App, width: u16, height: u16) -> String {
     update(app, Action::Resize { width, height });

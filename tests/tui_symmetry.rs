@@ -5,7 +5,11 @@
 //! where there is nothing to reduce — `update` for each key, and
 //! TestBackend snapshots, at 80×24 and without colour too.
 
+// The helpers every animator test shares; this one uses some of them.
+#[allow(dead_code)]
 mod common;
+
+use common::run;
 
 use std::path::PathBuf;
 
@@ -31,13 +35,6 @@ fn open(source: Source, process: &str, config: Config) -> App {
 
 fn file(path: &str) -> Source {
     Source::File(PathBuf::from(path))
-}
-
-fn run(app: &mut App, commands: &[Command]) {
-    for &c in commands {
-        update(app, Action::Command(c));
-        app.settle();
-    }
 }
 
 fn walk(app: &App) -> &Walk {

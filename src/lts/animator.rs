@@ -94,10 +94,10 @@ pub struct Animator<'s> {
     /// lists them (indices into `moves.list`).
     order: Vec<usize>,
     after: Vec<u32>,
-    /// The partial order reduction whose stubborn sets are explained,
-    /// with what it was asked to keep, or why it cannot reduce this
-    /// process; made on first use ([`Self::stubborn_set`]).
-    partial_order: Option<(Preserve, Result<PartialOrder, String>)>,
+    /// The partial order reductions whose stubborn sets are explained,
+    /// each with what it was asked to keep, or why it cannot reduce this
+    /// process; each made on first use ([`Self::stubborn_set`]).
+    partial_order: Vec<(Preserve, Result<PartialOrder, String>)>,
 }
 
 /// One move of the last state whose moves were computed
@@ -127,7 +127,7 @@ impl<'s> Animator<'s> {
             moves: Moves::default(),
             order: Vec::new(),
             after: Vec::new(),
-            partial_order: None,
+            partial_order: Vec::new(),
         })
     }
 
@@ -281,19 +281,23 @@ impl<'s> Animator<'s> {
     /// at `state`: the reduction's note (what it keeps) and the state's
     /// stubborn set, its moves numbered as [`Self::enabled`] lists them;
     /// or why the reduction cannot apply to this process. The reduction
-    /// is made once per `preserve` (exploring each component's own state
-    /// space); the animator's moves stay whole.
+    /// is made once for each `preserve` (exploring each component's own
+    /// state space); the animator's moves stay whole.
     pub fn stubborn_set(
         &mut self,
         state: &[u32],
         preserve: Preserve,
     ) -> EvalResult<Result<(&'static str, StubbornSet), String>> {
         self.compute_moves(state)?;
-        let made = match self.partial_order.take() {
-            Some((asked, made)) if asked == preserve => made,
-            _ => self.machine.partial_order_for(&mut self.procs, preserve)?,
+        let at = match self.partial_order.iter().position(|(p, _)| *p == preserve) {
+            Some(at) => at,
+            None => {
+                let made = self.machine.partial_order_for(&mut self.procs, preserve)?;
+                self.partial_order.push((preserve, made));
+                self.partial_order.len() - 1
+            }
         };
-        let reduction = match &self.partial_order.insert((preserve, made)).1 {
+        let reduction = match &self.partial_order[at].1 {
             Ok(reduction) => reduction,
             Err(why) => return Ok(Err(why.clone())),
         };

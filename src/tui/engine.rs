@@ -317,6 +317,8 @@ pub struct Shown {
 /// moves of its stubborn set, and why the others are left out.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PartialOrderView {
+    /// The reduction asked for.
+    pub preserve: Preserve,
     /// What the reduction keeps, or why it cannot reduce the process.
     pub kept: String,
     /// Whether it reduces the process at all.

@@ -47,3 +47,23 @@ pub fn type_text(app: &mut App, text: &str) {
         app.settle();
     }
 }
+
+/// Runs `commands` in turn, each answered before the next.
+pub fn run(app: &mut App, commands: &[symcsp::tui::config::Command]) {
+    for &c in commands {
+        update(app, Action::Command(c));
+        app.settle();
+    }
+}
+
+/// Fires the first move labelled `label`, and waits for the state after.
+pub fn fire(app: &mut App, label: &str) {
+    let walk = app.walk.as_ref().expect("a process is animated");
+    let i = walk
+        .moves()
+        .iter()
+        .position(|m| m.label == label)
+        .unwrap_or_else(|| panic!("no move {label}"));
+    app.fire(i);
+    app.settle();
+}

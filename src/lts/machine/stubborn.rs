@@ -721,7 +721,7 @@ impl Stubborn {
                 continue;
             }
             s.tried[seed as usize] = true;
-            if let Ok(size) = self.close(machine, state, moves, seed, best, s) {
+            if let Ok(size) = self.close::<false>(machine, state, moves, seed, best, s) {
                 best = size;
                 seed_of_best = Some(seed);
                 s.best.clear();
@@ -770,18 +770,18 @@ impl Stubborn {
         s.in_set.clear();
         s.in_set.resize(slots, false);
         s.set.clear();
-        s.cause.clear();
         s.taken.clear();
         s.taken.resize(moves.list.len(), false);
         s.taken_list.clear();
     }
 
     /// Closes the set of components from `seed`: the number of enabled
-    /// moves it holds (listed in `s.taken_list`; its components, each
-    /// with why it joined, in `s.set` and `s.cause`), or why it was given
-    /// up: it would hold no fewer than `bound`, or must be widened to
-    /// every move.
-    fn close(
+    /// moves it holds (listed in `s.taken_list`; its components in
+    /// `s.set`, and with `WHY` why each joined in `s.cause`), or why it
+    /// was given up: it would hold no fewer than `bound`, or must be
+    /// widened to every move. The search asks without `WHY`, and pays
+    /// nothing for the explanation.
+    fn close<const WHY: bool>(
         &self,
         machine: &Machine,
         state: &[u32],
@@ -802,7 +802,9 @@ impl Stubborn {
         s.stack.clear();
         s.in_set[seed as usize] = true;
         s.set.push(seed);
-        s.cause.push(Cause::Seed);
+        if WHY {
+            s.cause.push(Cause::Seed);
+        }
         s.stack.push(seed);
         while let Some(c) = s.stack.pop() {
             let slot = c as usize;

@@ -196,11 +196,12 @@ impl App {
         let text = match pane.partial_order {
             Some(Preserve::Deadlocks) => format!(
                 "partial order: marking the moves a search keeping deadlocks follows (as \
-                 :[deadlock free] and explore --por); {key} again: keeping traces"
+                 :[deadlock free [F]] and explore --por); {key} again: keeping traces"
             ),
             Some(_) => format!(
                 "partial order: marking the moves a search keeping traces, failures and \
-                 divergences follows (as a refinement check); {key} again: off"
+                 divergences follows (as refinement, :[divergence free] and FD deadlock \
+                 freedom); {key} again: off"
             ),
             None => "partial order marks off".to_string(),
         };

@@ -130,9 +130,10 @@ impl EventsPane {
             Some(view) => {
                 let selected = visible.get(self.list.selected).copied();
                 let words = marks::lines(view, moves, selected, usize::from(area.width), theme);
-                // Half the pane at most, unless the list needs less.
-                let list_needs = area.height.saturating_sub(visible.len() as u16);
-                let rows = (words.len() as u16).min((area.height / MARKS_SHARE).max(list_needs));
+                // Half the pane at most, or all the list leaves spare.
+                let count = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
+                let spare = area.height.saturating_sub(count(visible.len()));
+                let rows = count(words.len()).min((area.height / MARKS_SHARE).max(spare));
                 let list = Rect {
                     height: area.height - rows,
                     ..area
@@ -272,7 +273,7 @@ impl Pane for EventsPane {
 
     fn title(&self, cx: &Context) -> String {
         match cx.walk {
-            Some(w) => self.title_of(w.moves(), marks_of(cx)),
+            Some(w) => self.title_of(w.moves(), marks_of(cx, self.partial_order)),
             None => " Events ".to_string(),
         }
     }
@@ -312,7 +313,7 @@ impl Pane for EventsPane {
             area,
             cx.theme,
             moves,
-            marks_of(cx),
+            marks_of(cx, self.partial_order),
             &cx.facts.no_event,
         )
     }
@@ -326,11 +327,14 @@ impl Pane for EventsPane {
     }
 }
 
-/// The partial order marks of the state shown, when asked for.
-fn marks_of<'a>(cx: &Context<'a>) -> Option<&'a PartialOrderView> {
+/// The partial order marks of the state shown, when they are those
+/// asked for (`p` pressed while the engine was busy leaves the state's
+/// marks of the mode before until it is shown again: none are drawn).
+fn marks_of<'a>(cx: &Context<'a>, asked: Option<Preserve>) -> Option<&'a PartialOrderView> {
     cx.walk
         .filter(|w| w.is_current())
         .and_then(|w| w.shown.as_ref()?.partial_order.as_ref())
+        .filter(|view| Some(view.preserve) == asked)
 }
 
 /// The status bar's offer in a pane that shows the state's moves.

@@ -119,7 +119,7 @@ impl PartialOrder {
         if let Some(seed) = stubborn.smallest(machine, state, moves, &mut s) {
             // Closed again, unbounded, from the same seed: the same set,
             // with why each component joined.
-            let size = stubborn.close(machine, state, moves, seed, all, &mut s);
+            let size = stubborn.close::<true>(machine, state, moves, seed, all, &mut s);
             debug_assert_eq!(size.ok(), Some(s.best.len()));
             let mut followed = vec![false; all];
             for &m in &s.best {
@@ -147,6 +147,8 @@ impl PartialOrder {
                 .collect();
             return StubbornSet::Reduced { followed, members };
         }
+        // The seeds in the order `smallest` tried them (its index of the
+        // moves' components is still in `s`).
         let mut given_up = Vec::new();
         s.tried.clear();
         s.tried.resize(state.len(), false);
@@ -155,7 +157,9 @@ impl PartialOrder {
             if std::mem::replace(&mut s.tried[seed as usize], true) {
                 continue;
             }
-            let why = match stubborn.close(machine, state, moves, seed, usize::MAX, &mut s) {
+            // Bounded as the search bounds it, so that the reason is the
+            // search's own: a set reaching every move is given up there.
+            let why = match stubborn.close::<true>(machine, state, moves, seed, all, &mut s) {
                 Ok(_) | Err(Stop::Bound) => Widened::Everything,
                 Err(Stop::Visible(m)) => Widened::Visible { m: m as usize },
                 Err(Stop::Sticky(m)) => Widened::Cycle { m: m as usize },

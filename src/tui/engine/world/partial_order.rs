@@ -15,6 +15,7 @@ pub(super) fn view(
     moves: &[ShownMove],
 ) -> PartialOrderView {
     let whole = |kept: String, why: Vec<String>| PartialOrderView {
+        preserve,
         kept,
         applies: false,
         followed: vec![true; moves.len()],
@@ -33,6 +34,7 @@ pub(super) fn view(
         }
     };
     let mut view = PartialOrderView {
+        preserve,
         kept: kept.to_string(),
         applies: true,
         followed: vec![true; moves.len()],
@@ -77,7 +79,8 @@ fn joined(member: &Member, moves: &[ShownMove], animator: &Animator) -> String {
                 format!(" (its {})", show(own))
             };
             format!(
-                "#{who} must move first: #{}'s {} needs #{who}'s part{part}, not offered now",
+                "#{who} must move before #{}'s {} can happen with it: #{who} does not offer \
+                 its part{part} now",
                 of + 1,
                 show(event)
             )

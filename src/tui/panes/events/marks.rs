@@ -23,6 +23,8 @@ pub(super) fn lines(
     let mut text: Vec<(String, ratatui::style::Style)> = Vec::new();
     let head = if !view.applies {
         format!("Partial order: {}", view.kept)
+    } else if moves.len() <= 1 {
+        format!("Partial order ({})", view.kept)
     } else if view.set.is_empty() {
         format!(
             "Partial order ({}): follows every move ({})",
@@ -54,7 +56,7 @@ pub(super) fn lines(
         } else {
             format!(
                 "{event} ({}): left out, it shares no component with {}, so it is independent \
-                 of their every move and enables none they wait on",
+                 of every move they can make now and enables none they wait on",
                 components(&own),
                 components(&view.set)
             )
