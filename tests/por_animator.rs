@@ -287,3 +287,59 @@ fn a_process_the_reduction_cannot_reduce_says_why() {
         assert!(pane.contains("● a"), "{pane}");
     });
 }
+
+#[test]
+fn a_click_on_the_words_under_the_list_selects_nothing() {
+    with_large_stack(|| {
+        let text = std::fs::read_to_string("models/forks.csp").expect("the model");
+        let dir = tempfile::tempdir().expect("a folder");
+        let path = dir.path().join("forks8.csp");
+        std::fs::write(&path, text.replace("N = 5\n", "N = 8\n")).expect("written");
+        let mut app = animate(path.to_str().expect("a path"), "Table");
+        run(&mut app, &[Command::PartialOrder]);
+        update(
+            &mut app,
+            Action::Resize {
+                width: 140,
+                height: 20,
+            },
+        );
+        app.settle();
+        common::screen(&mut app, 140, 20);
+        let events = app
+            .layout
+            .regions
+            .iter()
+            .find(|r| r.pane == symcsp::tui::config::PaneId::EVENTS)
+            .expect("the Events pane")
+            .rect;
+        let selected = |app: &App| {
+            app.panes
+                .of_type::<symcsp::tui::panes::events::EventsPane>()
+                .list
+                .selected
+        };
+        // The last row inside the pane holds the marks' words, where the
+        // list's sixth row would be without them.
+        let words_row = events.bottom() - 2;
+        assert!(words_row - events.y - 1 < 8, "{events:?}");
+        update(
+            &mut app,
+            Action::Click {
+                column: events.x + 3,
+                row: words_row,
+            },
+        );
+        app.settle();
+        assert_eq!(selected(&app), 0);
+        update(
+            &mut app,
+            Action::Click {
+                column: events.x + 3,
+                row: events.y + 2,
+            },
+        );
+        app.settle();
+        assert_eq!(selected(&app), 1);
+    });
+}

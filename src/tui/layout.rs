@@ -152,6 +152,9 @@ pub struct Hit {
     pub pane: PaneId,
     /// The list row under the pointer (not on the border).
     pub row: Option<usize>,
+    /// The row of the pane's inside under the pointer, from 0 (not on
+    /// the border).
+    pub line: Option<usize>,
 }
 
 impl Layout {
@@ -161,9 +164,11 @@ impl Layout {
             .iter()
             .find(|r| r.rect.contains(Position { x: column, y: row }))?;
         let inside = row > region.rect.y && row + 1 < region.rect.bottom();
+        let line = inside.then(|| usize::from(row - region.rect.y - 1));
         Some(Hit {
             pane: region.pane,
-            row: inside.then(|| region.first_row + usize::from(row - region.rect.y - 1)),
+            row: line.map(|line| region.first_row + line),
+            line,
         })
     }
 }
@@ -293,7 +298,8 @@ mod tests {
             layout.hit(12, 8),
             Some(Hit {
                 pane: PaneId::TRACE,
-                row: Some(9)
+                row: Some(9),
+                line: Some(2),
             })
         );
         assert_eq!(layout.hit(12, 5).unwrap().row, None, "the border");

@@ -60,6 +60,12 @@ pub trait Pane: Any {
     fn click_selects(&self) -> bool {
         true
     }
+    /// How many rows at the top of its inside its list took when last
+    /// drawn, where words drawn under the list took the others (`None`:
+    /// all of them). A click below the list selects nothing.
+    fn list_lines(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// What a pane reads of the animator besides itself.

@@ -200,7 +200,10 @@ impl App {
             return;
         };
         let rows = pane.rows(&cx);
-        let selects = pane.click_selects();
+        let on_list = hit
+            .line
+            .is_some_and(|line| pane.list_lines().is_none_or(|lines| line < lines));
+        let selects = pane.click_selects() && on_list;
         let list = pane.list_mut();
         match (scroll, hit.row) {
             (Some(down), _) => list.scroll(down, rows),

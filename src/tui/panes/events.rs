@@ -4,6 +4,8 @@
 //! where that does not fit, the part where they differ (the choice the
 //! user makes); a filter narrows the list.
 
+use std::cell::Cell;
+
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -30,6 +32,9 @@ pub struct EventsPane {
     /// Mark the moves a search reduced by partial order, keeping this,
     /// follows (the `p` key cycles it).
     pub partial_order: Option<Preserve>,
+    /// The rows the list took when last drawn with the marks' words under
+    /// it (`None`: every row), for clicks.
+    list_lines: Cell<Option<usize>>,
 }
 
 impl EventsPane {
@@ -121,6 +126,7 @@ impl EventsPane {
         marks: Option<&PartialOrderView>,
         why_none: &str,
     ) -> usize {
+        self.list_lines.set(None);
         let Some(moves) = moves else {
             frame.render_widget(Paragraph::new("computing…").style(theme.dim), area);
             return 0;
@@ -144,6 +150,7 @@ impl EventsPane {
                     ..area
                 };
                 frame.render_widget(Paragraph::new(words), under);
+                self.list_lines.set(Some(usize::from(list.height)));
                 list
             }
             None => area,
@@ -324,6 +331,10 @@ impl Pane for EventsPane {
 
     fn list_mut(&mut self) -> &mut List {
         &mut self.list
+    }
+
+    fn list_lines(&self) -> Option<usize> {
+        self.list_lines.get()
     }
 }
 
