@@ -51,7 +51,9 @@ pub struct Normaliser {
     cycles: TauCycles,
     nodes: Vec<Node>,
     index: FxHashMap<Box<[u32]>, NodeId>,
-    moves: Moves,
+    /// The moves of the state evaluated last, kept for their buffers
+    /// (`None` only while lent).
+    moves: Option<Moves>,
     row: Vec<u32>,
     next: Vec<u32>,
     /// The specification's machine under symmetry, when nodes are to be
@@ -284,7 +286,7 @@ impl Normaliser {
             cycles: TauCycles::default(),
             nodes: Vec::new(),
             index: FxHashMap::default(),
-            moves: Moves::default(),
+            moves: Some(Moves::default()),
             row: Vec::new(),
             next: Vec::new(),
             symmetry,
@@ -768,11 +770,15 @@ impl Normaliser {
             }
             false => self.states.read(state, &mut self.row),
         }
-        self.machine.moves(procs, &self.row, &mut self.moves)?;
-        // Lent out while each successor is stored, which needs `self`.
-        let moves = std::mem::take(&mut self.moves);
+        // Lent out while each successor is stored, which needs `self`
+        // (taken, not replaced: a fresh `Moves` allocates its buffers).
+        let mut moves = self.moves.take().unwrap_or_default();
+        if let Err(e) = self.machine.moves(procs, &self.row, &mut moves) {
+            self.moves = Some(moves);
+            return Err(e);
+        }
         let stored = self.store_successors(procs, &moves, &meter);
-        self.moves = moves;
+        self.moves = Some(moves);
         let mut list = stored?;
         list.sort_unstable();
         list.dedup();
