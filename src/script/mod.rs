@@ -147,7 +147,7 @@ impl Script {
             resolver.script.index.finish();
             (resolver.diagnostics, resolver.ticker.stopped())
         });
-        drop_aside(files, source_bytes);
+        drop_parsed(files, source_bytes);
         (script, diagnostics, stopped)
     }
 
@@ -263,18 +263,14 @@ impl Script {
 
 /// Scripts of more source bytes than this have their parsed files freed
 /// on a thread of their own.
-const FREE_ASIDE_BYTES: usize = 64 << 10;
+const FREE_LATER_BYTES: usize = 64 << 10;
 
 /// Frees the parsed files of a script of `source_bytes` bytes once it is
-/// resolved: a large one on a thread of its own, since freeing its tree
-/// takes a tenth of resolving it and nothing waits on it (an editor's
-/// diagnostics come sooner); a small one here.
-fn drop_aside(files: Vec<syntax::ast::File>, source_bytes: usize) {
-    if source_bytes <= FREE_ASIDE_BYTES {
-        return;
+/// resolved: a large one on a thread of its own ([`drop_later`](crate::budget::drop_later): freeing
+/// its tree takes a tenth of resolving it, and an editor's diagnostics
+/// need not wait for it), a small one here.
+fn drop_parsed(files: Vec<syntax::ast::File>, source_bytes: usize) {
+    if source_bytes > FREE_LATER_BYTES {
+        crate::budget::drop_later(files);
     }
-    // Spawning only fails when threads run out: then it is freed here.
-    let _ = std::thread::Builder::new()
-        .name("symcsp-free".into())
-        .spawn(move || drop(files));
 }
