@@ -118,22 +118,6 @@ pub(super) struct Stubborn {
 /// The distance of a local state no initial state reaches.
 const FAR: u32 = u32::MAX;
 
-/// Why a component joined the set being closed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Cause {
-    /// The set was started from it.
-    Seed,
-    /// It takes part in enabled move `m` of component `with`, a member.
-    Shares { with: u32, m: u32 },
-    /// Member `of` offers `event`, and the component must perform `own`
-    /// with it but does not offer it now: it must move first.
-    Waits {
-        of: u32,
-        event: EventId,
-        own: EventId,
-    },
-}
-
 /// Why closing a set from a component gave it up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stop {
@@ -166,7 +150,7 @@ pub(super) struct Scratch {
     in_set: Vec<bool>,
     /// The set's components in the order they joined, each with why.
     set: Vec<u32>,
-    cause: Vec<Cause>,
+    cause: Vec<Joined>,
     stack: Vec<u32>,
     /// Per move: whether the set being closed holds it.
     taken: Vec<bool>,
@@ -803,7 +787,7 @@ impl Stubborn {
         s.in_set[seed as usize] = true;
         s.set.push(seed);
         if WHY {
-            s.cause.push(Cause::Seed);
+            s.cause.push(Joined::Seed);
         }
         s.stack.push(seed);
         while let Some(c) = s.stack.pop() {
@@ -839,10 +823,9 @@ impl Stubborn {
                     if !s.in_set[other as usize] {
                         s.in_set[other as usize] = true;
                         s.set.push(other);
-                        s.cause.push(Cause::Shares {
-                            with: c,
-                            m: m as u32,
-                        });
+                        if WHY {
+                            s.cause.push(Joined::Shares { with: slot, m });
+                        }
                         s.stack.push(other);
                     }
                 }
@@ -867,11 +850,13 @@ impl Stubborn {
                     if !ready {
                         s.in_set[partner as usize] = true;
                         s.set.push(partner);
-                        s.cause.push(Cause::Waits {
-                            of: c,
-                            event: e,
-                            own,
-                        });
+                        if WHY {
+                            s.cause.push(Joined::Waits {
+                                of: slot,
+                                event: e,
+                                own,
+                            });
+                        }
                         s.stack.push(partner);
                     }
                 }

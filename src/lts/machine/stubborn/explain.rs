@@ -8,7 +8,7 @@ use crate::eval::EvalResult;
 use crate::process::{EventId, Processes};
 
 use super::super::{Machine, Moves};
-use super::{Cause, Preserve, Scratch, Stop, Stubborn};
+use super::{Preserve, Scratch, Stop, Stubborn};
 
 /// A partial order reduction of a machine, held apart from it, so that
 /// its searches stay whole while its states' sets are explained.
@@ -129,20 +129,9 @@ impl PartialOrder {
                 .set
                 .iter()
                 .zip(&s.cause)
-                .map(|(&slot, &cause)| Member {
+                .map(|(&slot, &joined)| Member {
                     slot: slot as usize,
-                    joined: match cause {
-                        Cause::Seed => Joined::Seed,
-                        Cause::Shares { with, m } => Joined::Shares {
-                            with: with as usize,
-                            m: m as usize,
-                        },
-                        Cause::Waits { of, event, own } => Joined::Waits {
-                            of: of as usize,
-                            event,
-                            own,
-                        },
-                    },
+                    joined,
                 })
                 .collect();
             return StubbornSet::Reduced { followed, members };
