@@ -221,7 +221,7 @@ fn the_p_key_marks_the_stubborn_set_and_says_why_the_rest_is_left_out() {
         let shown = screen(&mut app);
         let pane = events_pane(&shown);
         for expected in [
-            "Events (4, partial order follows 2)",
+            "Events (4, 2 followed)",
             "1 ● pickup.1.2  #2 #8",
             "2 ● pickup.2.2  #3 #8",
             "3 ○ pickup.3.3  #4 #9",

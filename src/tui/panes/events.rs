@@ -101,7 +101,7 @@ impl EventsPane {
         let visible = self.visible(moves).len();
         let followed = marks
             .filter(|m| !m.set.is_empty())
-            .map(|m| format!(", partial order follows {}", m.followed_count()))
+            .map(|m| format!(", {} followed", m.followed_count()))
             .unwrap_or_default();
         if self.filter.is_empty() {
             format!(" Events ({visible}{followed}) ")
