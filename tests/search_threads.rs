@@ -5,7 +5,11 @@
 
 use proptest::prelude::*;
 use symcsp::check;
-use symcsp::lts::search::{Budget, Context, Flow, Search, Visit, Visitor};
+use symcsp::eval::EvalResult;
+use symcsp::lts::machine::Machine;
+use symcsp::lts::search::{
+    Budget, Canonicaliser, Context, Flow, Scratch, Search, SharedCanonicaliser, Visit, Visitor,
+};
 use symcsp::process::{EventId, Processes};
 use symcsp::script::Script;
 use symcsp::script::ir::FuncId;
@@ -244,5 +248,149 @@ proptest! {
                 prop_assert_eq!(&judged(threads), &one, "assertion {}, {} threads\n{}", index + 1, threads, &text);
             }
         }
+    }
+}
+
+/// Rows whose components are interchangeable (one table shared), made
+/// canonical by sorting them: a canonicaliser whose part on the threads
+/// declines every row whose first component is odd, so that judging
+/// beside the next block's expansion meets successors only the search's
+/// thread can canonicalise, pauses, and resumes with the machine.
+struct Sorting {
+    threads: std::sync::Arc<SortingOnThreads>,
+}
+
+struct SortingOnThreads;
+
+impl SharedCanonicaliser for SortingOnThreads {
+    fn scratch(&self) -> Scratch {
+        Scratch(Box::new(()))
+    }
+
+    fn try_components(
+        &self,
+        _: &mut Scratch,
+        _: &Machine,
+        row: &mut [u32],
+        _: &mut Vec<u16>,
+    ) -> bool {
+        if row[0] % 2 == 1 {
+            return false;
+        }
+        row.sort_unstable();
+        true
+    }
+}
+
+impl Canonicaliser for Sorting {
+    fn canonicalise(
+        &mut self,
+        _: &mut Machine,
+        _: &mut Processes,
+        row: &mut [u32],
+    ) -> EvalResult<()> {
+        row.sort_unstable();
+        Ok(())
+    }
+
+    fn shared(&self) -> Option<&dyn SharedCanonicaliser> {
+        Some(&*self.threads)
+    }
+
+    fn lend(&self) -> Option<std::sync::Arc<dyn SharedCanonicaliser>> {
+        Some(self.threads.clone())
+    }
+}
+
+/// [`Record`] under [`Sorting`], counting the states judged beside the
+/// next block's expansion (without the machine) and those judged with
+/// it after such a state (a pause resumed).
+struct SortedRecord {
+    record: Record,
+    canonicaliser: Sorting,
+    beside: usize,
+    resumed: usize,
+}
+
+impl Visitor for SortedRecord {
+    fn visit(&mut self, context: Context<'_, '_>, visit: Visit<'_>) -> EvalResult<Flow> {
+        match context.machine {
+            None => self.beside += 1,
+            Some(_) if self.beside > 0 => self.resumed += 1,
+            Some(_) => {}
+        }
+        self.record.visit(context, visit)
+    }
+
+    fn stored(&mut self, state: u32, events: &[EventId], ids: &[(u32, bool)]) {
+        self.record.stored(state, events, ids);
+    }
+
+    fn needs_machine(&self) -> bool {
+        false
+    }
+
+    fn canonicaliser(&mut self) -> Option<&mut dyn Canonicaliser> {
+        Some(&mut self.canonicaliser)
+    }
+}
+
+#[test]
+fn a_reduced_search_judging_beside_the_next_block_numbers_states_as_one_thread_does() {
+    // Eight counters of twelve states each, interleaved: 12^8 states
+    // raw, C(19, 8) = 75 582 as sorted rows, in levels wide enough to be
+    // split into blocks that overlap.
+    let mut script = Script::load_str(
+        "counters.csp",
+        "channel tick : {0..11}\n\
+         Counter(n) = tick.n -> Counter((n + 1) % 12)\n\
+         System = ||| i : {0..7} @ Counter(0)\n",
+    )
+    .expect("loads");
+    let func = script.add_expr("<process>", "System").expect("resolves");
+    let run = |threads: usize| {
+        symcsp::stack::with_large_stack(|| {
+            let (mut procs, root) = Processes::with_root(&script, func).expect("a process");
+            let mut machine = Machine::new(&mut procs, root).expect("the machine compiles");
+            machine.share_tables(&[(0..8).collect()]);
+            let mut search = Search::with_machine(machine, &[], true);
+            let budget = Budget {
+                threads,
+                ..Budget::default()
+            };
+            let mut visitor = SortedRecord {
+                record: Record::default(),
+                canonicaliser: Sorting {
+                    threads: std::sync::Arc::new(SortingOnThreads),
+                },
+                beside: 0,
+                resumed: 0,
+            };
+            let outcome = search
+                .run(&mut procs, &budget, &mut visitor)
+                .expect("searches");
+            assert_eq!(outcome.stopped, None);
+            assert_eq!(outcome.states, 75_582, "{threads} threads");
+            let last = search.states() as u32 - 1;
+            (visitor, search.path_to(last))
+        })
+    };
+    let (one, one_path) = run(1);
+    assert_eq!(one.beside, 0, "one thread judges with the machine");
+    for threads in [2, 3, 8] {
+        let (other, path) = run(threads);
+        assert!(
+            other.record == one.record,
+            "states or ids differ on {threads} threads"
+        );
+        assert_eq!(
+            path, one_path,
+            "the path to the last state, {threads} threads"
+        );
+        assert!(
+            other.beside > 0,
+            "{threads} threads judge beside the expansion"
+        );
+        assert!(other.resumed > 0, "{threads} threads pause and resume");
     }
 }

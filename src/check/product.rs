@@ -29,7 +29,8 @@ use crate::eval::EvalResult;
 use crate::lts::divergence::{Divergences, TauLog, TauLoop};
 use crate::lts::machine::Machine;
 use crate::lts::search::{
-    Canonicaliser, Context, Flow, Search, SharedCanonicaliser, SharedJudge, Visit, Visitor,
+    Canonicaliser, Context, Flow, Lendable, Search, SharedCanonicaliser, SharedJudge, Visit,
+    Visitor,
 };
 use crate::process::{EventId, Processes, TAU, TICK};
 use crate::symmetry::{Permutation, SystemSymmetry};
@@ -97,7 +98,7 @@ pub struct Product {
     /// What the state being judged accepts (reused from state to state).
     accepted: Vec<EventId>,
     /// The implementation's symmetry, when the product is reduced.
-    reduction: Option<SystemSymmetry>,
+    reduction: Option<Lendable<SystemSymmetry>>,
     /// The implementation's structural group, when the product is
     /// reduced by that instead.
     structural: Option<StructuralProduct>,
@@ -146,7 +147,7 @@ impl Product {
     /// be permutable ([`super::normal::Normaliser::symmetric`]) when it has any.
     pub fn reduced(mut self, system: SystemSymmetry) -> Product {
         debug_assert!(self.spec.is_symmetric());
-        self.reduction = Some(system);
+        self.reduction = Some(Lendable::new(system));
         self
     }
 
@@ -166,7 +167,7 @@ impl Product {
     /// The specification and the implementation's symmetry, when the
     /// product is reduced.
     pub fn reduction_mut(&mut self) -> Option<(&mut dyn Specification, &mut SystemSymmetry)> {
-        Some((&mut *self.spec, self.reduction.as_mut()?))
+        Some((&mut *self.spec, self.reduction.as_mut()?.get_mut()))
     }
 
     /// Judges the product state of implementation state `row` (its
@@ -349,7 +350,7 @@ impl Product {
         if divergent.is_none() && thorough {
             let slow = slow.get_or_insert_with(|| Divergences::new(self.width));
             let mut canonicaliser = match (&mut self.reduction, &mut self.structural) {
-                (Some(system), _) => Some(system as &mut dyn Canonicaliser),
+                (Some(system), _) => Some(system.get_mut() as &mut dyn Canonicaliser),
                 (None, Some(structural)) => Some(&mut structural.group as &mut dyn Canonicaliser),
                 (None, None) => None,
             };
@@ -532,7 +533,9 @@ impl Canonicaliser for Product {
         let Some(system) = &mut self.reduction else {
             return Ok(());
         };
-        let perm = system.canonicalise_components(machine, procs, row)?;
+        let perm = system
+            .get_mut()
+            .canonicalise_components(machine, procs, row)?;
         row[width] = self.spec.permute_column(procs, row[width], perm)?;
         Ok(())
     }
@@ -540,12 +543,21 @@ impl Canonicaliser for Product {
     fn shared(&self) -> Option<&dyn SharedCanonicaliser> {
         self.reduction
             .as_ref()
-            .map(|system| system as &dyn SharedCanonicaliser)
+            .map(|system| system.get() as &dyn SharedCanonicaliser)
+    }
+
+    /// The implementation's symmetry, which is all the threads need: the
+    /// specification's column is permuted on the search's thread
+    /// ([`Canonicaliser::finish`]), which reads the symmetry only.
+    fn lend(&self) -> Option<Arc<dyn SharedCanonicaliser>> {
+        let system = self.reduction.as_ref()?;
+        system.get().shared()?;
+        Some(system.lent())
     }
 
     fn prepare(&mut self, machine: &Machine, procs: &mut Processes) -> EvalResult<()> {
         if let Some(system) = &mut self.reduction {
-            system.learn(machine, procs);
+            system.get_mut().learn(machine, procs);
         }
         Ok(())
     }
@@ -553,7 +565,7 @@ impl Canonicaliser for Product {
     /// The specification's node under the permutation a thread found.
     fn finish(&mut self, procs: &mut Processes, row: &mut [u32], images: &[u16]) -> EvalResult<()> {
         let width = self.width;
-        let Some(system) = &self.reduction else {
+        let Some(system) = self.reduction.as_ref().map(Lendable::get) else {
             return Ok(());
         };
         let perm = self

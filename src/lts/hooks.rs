@@ -79,6 +79,15 @@ pub trait Canonicaliser {
         None
     }
 
+    /// The part the threads computing the next block's successors may
+    /// hold while the search's thread judges this block (beside them, as
+    /// for a visitor without a canonicaliser), if it can be lent: a
+    /// handle of their own ([`Lendable`]), so that the visitor is free
+    /// meanwhile. `None`: the search judges while the threads wait.
+    fn lend(&self) -> Option<Arc<dyn SharedCanonicaliser>> {
+        None
+    }
+
     /// Gets ready for [`SharedCanonicaliser::try_components`] on
     /// successors of the states the machine has met (on the thread that
     /// owns the machine, before they are computed).
@@ -118,6 +127,34 @@ pub trait SharedCanonicaliser: Sync {
         row: &mut [u32],
         images: &mut Vec<u16>,
     ) -> bool;
+}
+
+/// A canonicaliser that can be lent to the threads computing successors
+/// ([`Canonicaliser::lend`]): they hold a handle to it while the
+/// search's thread judges the block before theirs, reading only; it
+/// learns (the search's thread changing it) only once every handle is
+/// back, which the search sees to.
+pub struct Lendable<C>(Arc<C>);
+
+impl<C> Lendable<C> {
+    pub fn new(canonicaliser: C) -> Lendable<C> {
+        Lendable(Arc::new(canonicaliser))
+    }
+
+    pub fn get(&self) -> &C {
+        &self.0
+    }
+
+    /// The canonicaliser to change: never while it is lent (the search
+    /// takes every handle back before its thread learns).
+    pub fn get_mut(&mut self) -> &mut C {
+        Arc::get_mut(&mut self.0).expect("a canonicaliser changes only while no thread holds it")
+    }
+
+    /// A handle for the threads.
+    pub fn lent(&self) -> Arc<C> {
+        Arc::clone(&self.0)
+    }
 }
 
 /// A thread's buffers for a [`SharedCanonicaliser`], whatever they are.
@@ -179,9 +216,11 @@ pub trait Visitor {
     }
 
     /// Whether it uses [`Context::machine`] to judge. One that does not
-    /// (and does not canonicalise, which needs the machine too) is judged
-    /// while the next block is being expanded, the machine shared with
-    /// the threads expanding it, and gets `None`.
+    /// (and does not canonicalise, or lends its canonicaliser to the
+    /// threads, [`Canonicaliser::lend`]) is judged while the next block
+    /// is being expanded, the machine shared with the threads expanding
+    /// it, and gets `None`; a successor only the machine can
+    /// canonicalise waits for the expansion to end.
     fn needs_machine(&self) -> bool {
         true
     }

@@ -30,8 +30,12 @@
 //! fewer than [`IN_PLACE_THREADS`] threads, stores it; on more, every
 //! thread stores it once the next block is expanded), and evaluates
 //! what the next block's states left out will need, and it then joins
-//! them. Any thread count numbers the states exactly as
-//! one does.
+//! them. A visitor that reduces may do so too when it can lend its
+//! canonicaliser to the threads ([`Canonicaliser::lend`]: a check's
+//! symmetry), which then find the next block's representatives as they
+//! expand it; judging pauses at a successor whose representative only
+//! the machine can make, and goes on once the expansion is done. Any
+//! thread count numbers the states exactly as one does.
 //!
 //! **Symmetry reduction has one hook, here**: a visitor may hand the
 //! search a [`Canonicaliser`], and then every row is replaced by its
@@ -61,7 +65,8 @@ pub(crate) mod phases;
 mod visit;
 
 pub use super::hooks::{
-    Canonicaliser, Context, DROP, Flow, Scratch, SharedCanonicaliser, SharedJudge, Visit, Visitor,
+    Canonicaliser, Context, DROP, Flow, Lendable, Scratch, SharedCanonicaliser, SharedJudge, Visit,
+    Visitor,
 };
 use buffers::{Ahead, LaterAt, Parents, Round, Storing};
 use phases::{Phase, Phases};
@@ -318,8 +323,14 @@ impl Search {
             self.canonicalise_initial(caller.procs, caller.visitor)?;
         }
         let reduced = caller.visitor.canonicaliser().is_some();
+        // A canonicaliser that cannot be lent to the threads needs the
+        // machine for every successor.
+        let lendable = caller
+            .visitor
+            .canonicaliser()
+            .is_none_or(|canonicaliser| canonicaliser.lend().is_some());
         let blocks = Blocks {
-            overlap: pool.threads() > 1 && !caller.visitor.needs_machine() && !reduced,
+            overlap: pool.threads() > 1 && !caller.visitor.needs_machine() && lendable,
             most: if pool.threads() == 1 {
                 ALONE_BLOCK
             } else {

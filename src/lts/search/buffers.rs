@@ -58,6 +58,11 @@ pub(super) struct Round {
     /// recorded first (their recording may end the search, which then
     /// does not depend on where the block ended), then it is returned.
     pub(super) visit_error: Option<crate::eval::EvalError>,
+    /// Judging beside the next block's expansion, without the machine:
+    /// how many states were judged before one whose successors' need it
+    /// (a representative the threads could not find). The rest are
+    /// judged once the expansion is done.
+    pub(super) paused: Option<usize>,
 }
 
 /// Overlapping, the block after the round's, expanded by the other
@@ -170,7 +175,7 @@ pub(super) struct LaterStates {
 }
 
 /// A place among [`LaterStates::parts`]' successors.
-#[derive(Default)]
+#[derive(Default, Clone, Copy)]
 pub(super) struct LaterAt {
     pub(super) part: usize,
     pub(super) state: usize,
@@ -188,6 +193,16 @@ pub(super) struct Expanded<'a> {
     pub(super) count: usize,
     /// Whether a thread judged the state already.
     pub(super) judged: bool,
+}
+
+impl Expanded<'_> {
+    /// Whether a successor's representative is still to be found: the
+    /// threads could not (or were not asked to), and only the search's
+    /// thread, with the machine, can.
+    pub(super) fn unfound(&self) -> bool {
+        let found = &self.successors.found;
+        (self.first..self.first + self.count).any(|at| found.get(at) != Some(&true))
+    }
 }
 
 impl LaterStates {

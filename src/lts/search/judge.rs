@@ -8,6 +8,8 @@
 //! kept successors stored, recorded, and the next rows copied out when
 //! a copy is wanted.
 
+use std::sync::Arc;
+
 use crate::eval::EvalResult;
 use crate::process::Processes;
 
@@ -18,7 +20,7 @@ use super::super::store::StateStore;
 use super::buffers::{Ahead, Parents, Round, Rows, Storing};
 use super::phases::Phase;
 use super::visit::Stored;
-use super::{Blocks, Caller, Search, Stopped};
+use super::{Blocks, Caller, Search, SharedCanonicaliser, Stopped};
 
 impl Search {
     /// Judges the round's states, with the machine lent to the visitor,
@@ -92,8 +94,9 @@ impl Search {
         // What the visitor knows before judging this block: the
         // next is expanded meanwhile.
         let judge = caller.visitor.shared_judge();
+        let lent = self.lend_canonicaliser(caller)?;
         let shared = Shared {
-            canonicaliser: None,
+            canonicaliser: lent.as_deref(),
             judge: judge.as_deref(),
         };
         let meter = caller.meter;
@@ -125,6 +128,9 @@ impl Search {
                     width: *row_width,
                 };
                 let visited = Search::visit_timed(stored, caller, round, storing)?;
+                if round.paused.is_some() {
+                    return Ok(None);
+                }
                 let after = Some((&mut *spare, next_to, blocks));
                 let judged = Judged { visited, after };
                 let alone = &Pool::new(1);
@@ -137,10 +143,43 @@ impl Search {
                 beside_time = round_started.map(|round| round.elapsed());
                 Ok(stop)
             });
+        drop(lent);
         storing.phases.add_wait(round_started, beside_time);
+        let stop = match (stop, round.paused.is_some()) {
+            (Ok(None), true) => {
+                // The rest of the block, with the machine and every thread.
+                let stored = Stored {
+                    store,
+                    machine: Some(&mut self.machine),
+                    components: self.width,
+                    width: self.row_width,
+                };
+                let visited = Search::visit_timed(stored, caller, round, storing)?;
+                let after = Some((&mut ahead.spare, next_to, blocks));
+                let judged = Judged { visited, after };
+                store_round(store, parents, pool, caller, round, storing, judged)
+            }
+            (stop, _) => stop,
+        };
         std::mem::swap(&mut round.parts, &mut ahead.parts);
         ahead.expanded = Some(ahead_expanded);
         stop
+    }
+
+    /// The canonicaliser's part the threads expanding the next block may
+    /// hold while this thread judges ([`Canonicaliser::lend`]), ready for
+    /// the states the machine has met.
+    ///
+    /// [`Canonicaliser::lend`]: super::Canonicaliser::lend
+    fn lend_canonicaliser(
+        &self,
+        caller: &mut Caller<'_, '_>,
+    ) -> EvalResult<Option<Arc<dyn SharedCanonicaliser>>> {
+        let Some(canonicaliser) = caller.visitor.canonicaliser() else {
+            return Ok(None);
+        };
+        canonicaliser.prepare(&self.machine, caller.procs)?;
+        Ok(canonicaliser.lend())
     }
 
     /// As [`Search::judge`], while the other threads expand the next
@@ -164,8 +203,9 @@ impl Search {
     ) -> EvalResult<Option<Stopped>> {
         let evaluate = !round.later.rows.is_empty();
         let judge = caller.visitor.shared_judge();
+        let lent = self.lend_canonicaliser(caller)?;
         let shared = Shared {
-            canonicaliser: None,
+            canonicaliser: lent.as_deref(),
             judge: judge.as_deref(),
         };
         let (store, machine, width) = (&self.store, &self.machine, self.width);
@@ -188,16 +228,28 @@ impl Search {
             };
             let visited = Search::visit_timed(stored, caller, round, storing)?;
             let started = storing.phases.start();
-            if evaluate && visited.1.is_none() {
+            if evaluate && visited.1.is_none() && round.paused.is_none() {
                 evaluate_ahead(machine, caller.procs, Sources::Store(store), next, width);
             }
             storing.phases.add(Phase::Ahead, started);
             beside_time = round_started.map(|round| round.elapsed());
             EvalResult::Ok(visited)
         });
+        drop(lent);
         storing.phases.add_wait(round_started, beside_time);
+        let mut visited = visited?;
+        if round.paused.is_some() {
+            // The rest of the block, with the machine.
+            let stored = Stored {
+                store: &self.store,
+                machine: Some(&mut self.machine),
+                components: self.width,
+                width: self.row_width,
+            };
+            visited = Search::visit_timed(stored, caller, round, storing)?;
+        }
         let judged = Judged {
-            visited: visited?,
+            visited,
             after: None,
         };
         let (store, parents) = (&mut self.store, &mut self.parents);

@@ -34,7 +34,13 @@ impl Search {
         storing: &mut Storing,
     ) -> EvalResult<(usize, Option<Stopped>)> {
         let width = stored.width;
-        round.kept.clear();
+        // Resumed after a pause: the states judged before it are skipped.
+        let judged_before = round.paused.take();
+        if judged_before.is_none() {
+            round.kept.clear();
+        }
+        let skip = judged_before.unwrap_or(0);
+        let reducing = caller.visitor.canonicaliser().is_some();
         let mut visited = 0;
         for (p, part) in round.parts.iter_mut().enumerate() {
             // Where the part's next state's successors are.
@@ -42,6 +48,13 @@ impl Search {
             for i in 0..part.counts.len() {
                 if visited == round.expanded {
                     return Ok((visited, None));
+                }
+                if visited < skip {
+                    if part.counts[i] != LATER {
+                        own += part.counts[i] as usize;
+                    }
+                    visited += 1;
+                    continue;
                 }
                 // A state counts with its successors (counted below, once
                 // known: a state left to this thread has its own): one
@@ -60,6 +73,7 @@ impl Search {
                     storing.level_end = usize::MAX;
                 }
                 let row = &part.sources[i * width..(i + 1) * width];
+                let later_at = round.later.next;
                 let state = if part.counts[i] == LATER {
                     round.later.next()
                 } else {
@@ -73,6 +87,15 @@ impl Search {
                         judged: part.judged[i],
                     }
                 };
+                // Beside the next block's expansion, a representative
+                // only the machine can make waits for it: this state
+                // and the rest are judged once the expansion is done,
+                // in the same order as ever.
+                if reducing && stored.machine.is_none() && state.unfound() {
+                    round.later.next = later_at;
+                    round.paused = Some(visited);
+                    return Ok((visited, None));
+                }
                 let (first, count) = (state.first, state.count);
                 storing.since_poll += 1 + count;
                 let judged = caller.visitor.visit(
