@@ -394,3 +394,98 @@ fn a_reduced_search_judging_beside_the_next_block_numbers_states_as_one_thread_d
         assert!(other.resumed > 0, "{threads} threads pause and resume");
     }
 }
+
+/// Every shipped model, reduced by the symmetry of its datatypes as
+/// `explore --symmetry auto` reduces it (the symmetry lent to the
+/// threads, which find the next block's representatives while the
+/// search's thread stores this one): the same representatives, in the
+/// same order, with the same counts and paths, on one to eight threads.
+#[test]
+fn every_model_explored_under_symmetry_stores_the_same_representatives_on_one_to_eight_threads() {
+    use symcsp::symmetry::{search_system::SearchSystem, spec::Reduce, strategy::Strategy};
+    // ListStack widened to 8 nodes, 4 data and 3 threads (53 513
+    // representatives): levels wide enough to be split into blocks that
+    // overlap, which the shipped defaults are too small for.
+    let shipped = std::fs::read_to_string("models/liststack.csp").expect("the model");
+    let widened = shipped
+        .replace(
+            "datatype NodeIDType = Null | N0 | N1 | N2",
+            "datatype NodeIDType = Null | N0 | N1 | N2 | N3 | N4 | N5 | N6 | N7",
+        )
+        .replace("datatype Data = A | B", "datatype Data = A | B | C | D")
+        .replace(
+            "datatype ThreadID = T0 | T1",
+            "datatype ThreadID = T0 | T1 | T2",
+        );
+    assert_ne!(widened, shipped, "the datatypes were widened");
+    let mut reduced = 0;
+    let scripts = models().into_iter().map(|model| {
+        let file = format!("models/{model}.csp");
+        let script = Script::load_file(std::path::Path::new(&file))
+            .unwrap_or_else(|e| panic!("{file} loads: {}", e.render()));
+        (model, script)
+    });
+    let wide = Script::load_str("liststack843.csp", &widened).expect("loads");
+    for (model, mut script) in scripts.chain([("liststack (8, 4, 3)".to_string(), wide)]) {
+        let process = if model == "scheduler" {
+            "Scheduled"
+        } else {
+            "System"
+        };
+        let func = script.add_expr("<process>", process).expect("resolves");
+        let run = |threads: usize| {
+            symcsp::stack::with_large_stack(|| {
+                let budget = Budget {
+                    threads,
+                    ..Budget::default()
+                };
+                let mut built = SearchSystem::build(
+                    &script,
+                    func,
+                    &Reduce::Automatic,
+                    Strategy::Fdr,
+                    budget.meter(),
+                )
+                .expect("builds");
+                let lent = built
+                    .reduction
+                    .canonicaliser()
+                    .is_some_and(|c| c.lend().is_some());
+                let (explored, search) = symcsp::lts::explore_kept(
+                    &mut built.procs,
+                    built.machine,
+                    &budget,
+                    built.reduction.canonicaliser(),
+                    true,
+                )
+                .expect("explores");
+                let rows: Vec<Vec<u32>> = (0..search.states() as u32)
+                    .map(|id| search.row(id))
+                    .collect();
+                let last = search.states() as u32 - 1;
+                let counts = (
+                    explored.states,
+                    explored.transitions,
+                    explored.deadlock_states,
+                    explored.depth,
+                );
+                (lent, counts, rows, search.path_to(last))
+            })
+        };
+        let one = run(1);
+        reduced += usize::from(one.0);
+        for threads in [2, 3, 8] {
+            let other = run(threads);
+            assert_eq!(other.1, one.1, "{model}: counts on {threads} threads");
+            assert!(
+                other.2 == one.2,
+                "{model}: representatives differ on {threads} threads"
+            );
+            assert_eq!(
+                other.3, one.3,
+                "{model}: the path to the last state, {threads} threads"
+            );
+        }
+    }
+    assert!(reduced >= 6, "{reduced} models reduced by a lent symmetry");
+}

@@ -808,7 +808,7 @@ fn reduced_system(
     match Reduction::of_machine(script, symmetry.clone(), strategy, machine, procs) {
         Reduction::Reduced(system) => {
             polled(procs, DECIDING_SYMMETRY)?;
-            Ok(*system)
+            Ok(system.into_inner())
         }
         Reduction::NotMappable { refusal, .. } => Err(Failure::NotMappable { process, refusal }),
         _ => unreachable!("a check reduces only by a symmetry that permutes something"),

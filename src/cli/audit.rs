@@ -221,7 +221,7 @@ fn audit(
         return Err(render_all(&problems, &script.sources));
     }
     let system = match &mut reduction {
-        Reduction::Reduced(system) => system,
+        Reduction::Reduced(system) => system.get_mut(),
         Reduction::Trivial { why, .. } => return Err(format!("error: nothing to audit: {why}\n")),
         Reduction::Structural { .. } => {
             return Err(
@@ -243,7 +243,7 @@ fn audit(
         &mut procs,
         machine,
         budget,
-        Some(&mut **system as &mut dyn lts::search::Canonicaliser),
+        Some(system as &mut dyn lts::search::Canonicaliser),
         true,
     )
     .map_err(rendered)?;

@@ -531,10 +531,10 @@ pub(super) fn build_system<'s>(
     let note = match &built.reduction {
         Reduction::NoStructure(why) => Some(format!("not reduced: {why}")),
         Reduction::Reduced(system)
-            if !system.types_without_family().is_empty()
+            if !system.get().types_without_family().is_empty()
                 && matches!(strategy, Strategy::Sorted | Strategy::Segmented) =>
         {
-            Some(unfamiliar(strategy, &system.types_without_family()))
+            Some(unfamiliar(strategy, &system.get().types_without_family()))
         }
         _ => None,
     };

@@ -231,7 +231,8 @@ pub(super) fn reach<'s>(script: &'s Script, subject: &Subject) -> Result<Reached
     )
     .map_err(eval_error)?;
     let system = match reduction {
-        Reduction::Reduced(system) | Reduction::Trivial { system, .. } => *system,
+        Reduction::Reduced(system) => system.into_inner(),
+        Reduction::Trivial { system, .. } => *system,
         Reduction::Refused(problems) => return Err(render(&problems)),
         Reduction::NotMappable { symmetry, refusal } => {
             return Err(not_mappable(script, subject.process, &symmetry, &refusal));

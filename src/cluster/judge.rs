@@ -122,7 +122,7 @@ impl Judging {
             Product::new(Box::new(Anything), false, false, 0),
         );
         self.product = match reduction {
-            Reduction::Reduced(system) => product.reduced(*system),
+            Reduction::Reduced(system) => product.reduced(system.into_inner()),
             Reduction::Structural { reduction, .. } => {
                 product.reduced_structurally(StructuralProduct::new(*reduction, self.root))
             }

@@ -104,7 +104,7 @@ pub fn partition(
     // A budget that stops the specification's normalisation stops every
     // worker at the first round, alike.
     let symmetry = match &built.reduction {
-        Reduction::Reduced(system) => Some(std::sync::Arc::new(system.symmetry().clone())),
+        Reduction::Reduced(system) => Some(std::sync::Arc::new(system.get().symmetry().clone())),
         _ => None,
     };
     let priority = built.machine.tau_priority().cloned();
@@ -133,7 +133,7 @@ pub fn partition(
         },
     };
     let reduced = match &built.reduction {
-        Reduction::Reduced(system) => Some(Reduced::of(system.symmetry(), job.strategy)),
+        Reduction::Reduced(system) => Some(Reduced::of(system.get().symmetry(), job.strategy)),
         Reduction::Structural { reduction, how } => {
             Some(Reduced::structural(reduction.order(), how.clone()))
         }

@@ -155,6 +155,12 @@ impl<C> Lendable<C> {
     pub fn lent(&self) -> Arc<C> {
         Arc::clone(&self.0)
     }
+
+    /// The canonicaliser itself, once no thread holds it.
+    pub fn into_inner(self) -> C {
+        Arc::into_inner(self.0)
+            .expect("a canonicaliser is taken back only while no thread holds it")
+    }
 }
 
 /// A thread's buffers for a [`SharedCanonicaliser`], whatever they are.

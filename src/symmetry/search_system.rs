@@ -22,6 +22,7 @@ use std::sync::Arc;
 use crate::budget::Meter;
 use crate::eval::{EvalResult, Evaluator};
 use crate::lts::machine::Machine;
+use crate::lts::search::Lendable;
 use crate::process::{ProcId, Processes};
 use crate::script::Script;
 use crate::script::ir::FuncId;
@@ -97,8 +98,9 @@ pub enum Reduction {
         system: Box<SystemSymmetry>,
         why: String,
     },
-    /// Reduced: the machine under the symmetry, with its strategy.
-    Reduced(Box<SystemSymmetry>),
+    /// Reduced: the machine under the symmetry, with its strategy,
+    /// lendable to the search's threads.
+    Reduced(Lendable<SystemSymmetry>),
     /// The types asked for are not symmetric in the script: each use
     /// that breaks it, at its place.
     Refused(Vec<Diagnostic>),
@@ -145,10 +147,13 @@ impl Reduction {
         let trivial = symmetry.is_trivial().then(|| symmetry.why_trivial(script));
         match SystemSymmetry::new(symmetry.clone(), machine, procs) {
             Ok(system) => {
-                let system = Box::new(system.with_strategy(strategy));
+                let system = system.with_strategy(strategy);
                 match trivial {
-                    Some(why) => Reduction::Trivial { system, why },
-                    None => Reduction::Reduced(system),
+                    Some(why) => Reduction::Trivial {
+                        system: Box::new(system),
+                        why,
+                    },
+                    None => Reduction::Reduced(Lendable::new(system)),
                 }
             }
             Err(refusal) => Reduction::NotMappable { symmetry, refusal },
@@ -158,7 +163,7 @@ impl Reduction {
     /// The system's symmetry when it is reduced by datatypes.
     pub fn system(&mut self) -> Option<&mut SystemSymmetry> {
         match self {
-            Reduction::Reduced(system) => Some(system),
+            Reduction::Reduced(system) => Some(system.get_mut()),
             _ => None,
         }
     }
@@ -167,7 +172,7 @@ impl Reduction {
     /// structural group.
     pub fn canonicaliser(&mut self) -> Option<&mut dyn crate::lts::search::Canonicaliser> {
         match self {
-            Reduction::Reduced(system) => Some(&mut **system),
+            Reduction::Reduced(system) => Some(system),
             Reduction::Structural { reduction, .. } => Some(&mut **reduction),
             _ => None,
         }
@@ -232,9 +237,8 @@ impl Reduction {
     /// The symmetry decided on, reduced or not.
     pub fn symmetry(&self) -> Option<&Symmetry> {
         match self {
-            Reduction::Trivial { system, .. } | Reduction::Reduced(system) => {
-                Some(system.symmetry())
-            }
+            Reduction::Trivial { system, .. } => Some(system.symmetry()),
+            Reduction::Reduced(system) => Some(system.get().symmetry()),
             Reduction::NotMappable { symmetry, .. } => Some(symmetry),
             Reduction::Off
             | Reduction::Refused(_)

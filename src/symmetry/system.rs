@@ -36,7 +36,7 @@ use rustc_hash::FxHashMap;
 
 use crate::eval::EvalResult;
 use crate::lts::machine::Machine;
-use crate::lts::search::{Canonicaliser, SharedCanonicaliser};
+use crate::lts::search::{Canonicaliser, Lendable, SharedCanonicaliser};
 use crate::process::{ProcId, Processes};
 
 use super::apply::Movable;
@@ -315,6 +315,34 @@ impl Canonicaliser for SystemSymmetry {
     fn prepare(&mut self, machine: &Machine, procs: &mut Processes) -> EvalResult<()> {
         self.learn(machine, procs);
         Ok(())
+    }
+}
+
+/// The symmetry made lendable to the search's threads: they hold it
+/// while the search's thread judges a block, and it learns between
+/// blocks. It leaves extra columns alone, so there is nothing to finish
+/// while it is lent.
+impl Canonicaliser for Lendable<SystemSymmetry> {
+    fn canonicalise(
+        &mut self,
+        machine: &mut Machine,
+        procs: &mut Processes,
+        row: &mut [u32],
+    ) -> EvalResult<()> {
+        self.get_mut().canonicalise(machine, procs, row)
+    }
+
+    fn shared(&self) -> Option<&dyn SharedCanonicaliser> {
+        self.get().shared()
+    }
+
+    fn lend(&self) -> Option<Arc<dyn SharedCanonicaliser>> {
+        self.get().shared()?;
+        Some(self.lent())
+    }
+
+    fn prepare(&mut self, machine: &Machine, procs: &mut Processes) -> EvalResult<()> {
+        self.get_mut().prepare(machine, procs)
     }
 }
 

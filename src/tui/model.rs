@@ -276,7 +276,7 @@ impl ProcessSymmetry {
         let symmetry = Arc::new(symmetry);
         match Reduction::of_machine(script, symmetry.clone(), strategy, machine, procs) {
             Reduction::Reduced(system) => Ok(Ok(ProcessSymmetry {
-                system: *system,
+                system: system.into_inner(),
                 symmetry,
                 about,
             })),
