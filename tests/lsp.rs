@@ -545,3 +545,31 @@ fn an_edit_cancels_the_load_of_a_long_script_and_is_answered_at_once() {
     );
     assert!(client.shut_down().success());
 }
+
+#[test]
+fn the_names_of_a_module_never_instantiated_hover_and_go_to_their_definitions() {
+    let text = "channel c : {0..2}\nmodule M(k)\n  f = k + 1\nexports\n  P = c!f -> P\nendmodule\n";
+    let (_dir, _path, uri, mut client) = opened(text);
+    // `f` in `c!f`: line 4 (0-based), column 8.
+    let hover = client.at("textDocument/hover", &uri, (4, 8), json!({}));
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        text.contains("declared at line 3 in a module never instantiated"),
+        "{text}"
+    );
+    let definition = client.at("textDocument/definition", &uri, (4, 8), json!({}));
+    assert_eq!(
+        definition["range"],
+        json!({"start": {"line": 2, "character": 2}, "end": {"line": 2, "character": 3}})
+    );
+    // The channel it uses is the script's.
+    let definition = client.at("textDocument/definition", &uri, (4, 6), json!({}));
+    assert_eq!(
+        definition["range"],
+        json!({"start": {"line": 0, "character": 8}, "end": {"line": 0, "character": 9}})
+    );
+    let edit = client.at("textDocument/rename", &uri, (2, 2), json!({"newName": "g"}));
+    let edits = edit["changes"][uri.as_str()].as_array().unwrap();
+    assert_eq!(edits.len(), 2, "{edits:?}");
+    assert!(client.shut_down().success());
+}

@@ -122,10 +122,14 @@ impl<'a> Document<'a> {
                 {
                     lines.push(format!("{} :: {ty}", local.name));
                 }
-                lines.push(format!(
-                    "{} — a variable bound at line {}",
-                    local.name, at.line
-                ));
+                lines.push(match local.uninstantiated {
+                    false => format!("{} — a variable bound at line {}", local.name, at.line),
+                    true => format!(
+                        "{} — declared at line {} in a module never instantiated (nothing \
+                         evaluates it, so it has no type to show)",
+                        local.name, at.line
+                    ),
+                });
             }
         }
         if let Some(declared) = script.index.declaration(occurrence.symbol)

@@ -15,7 +15,10 @@
 //! else, so they stand at the end of every arena, and
 //! [`Script::drop_generic_copies`] cuts them off once the checker is done
 //! (or at once, for a script that is not type-checked): nothing else ever
-//! sees them. The name index records none of their names.
+//! sees them. The name index records their names only in the bodies of
+//! modules never instantiated, as variables ([`NameIndex::adopt_uninstantiated`]).
+//!
+//! [`NameIndex::adopt_uninstantiated`]: super::index::NameIndex
 
 use rustc_hash::FxHashMap;
 use ustr::Ustr;

@@ -67,6 +67,10 @@ pub struct Occurrence {
 pub struct LocalName {
     pub name: Ustr,
     pub bound_at: Span,
+    /// A name the body of a module never instantiated declares (a
+    /// definition, a channel, a constructor, a parameter): it is known by
+    /// its text alone, as nothing evaluates it.
+    pub uninstantiated: bool,
 }
 
 /// Every name's declaration and uses.
@@ -101,6 +105,7 @@ impl NameIndex {
             LocalName {
                 name,
                 bound_at: span,
+                uninstantiated: false,
             },
         );
         self.push(span, Symbol::Local(id), true);
@@ -134,6 +139,75 @@ impl NameIndex {
             return;
         }
         self.push(span, symbol, false);
+    }
+
+    /// Takes in the names `copies` recorded (the index of the generic
+    /// copies of parameterised modules, [`super::generic`]) where no
+    /// instance recorded any: the bodies of modules never instantiated.
+    /// The copies' own declarations (those `declared_by_copy` names,
+    /// which the checker's clean-up removes) become variables of their
+    /// own, numbered from `next_binding` on; what the bodies use from
+    /// outside them stays what it is.
+    pub(super) fn adopt_uninstantiated(
+        &mut self,
+        copies: NameIndex,
+        declared_by_copy: impl Fn(Named) -> Option<Ustr>,
+        next_binding: &mut u32,
+    ) {
+        let indexed: rustc_hash::FxHashSet<(u32, u32)> = self
+            .occurrences
+            .iter()
+            .map(|o| (o.span.start, o.span.end))
+            .collect();
+        let mut renamed: rustc_hash::FxHashMap<Symbol, u32> = rustc_hash::FxHashMap::default();
+        for o in copies.occurrences {
+            if indexed.contains(&(o.span.start, o.span.end)) {
+                continue;
+            }
+            let symbol = match o.symbol {
+                Symbol::Local(id) => match copies.locals.get(&id) {
+                    Some(&local) => {
+                        self.locals.insert(
+                            id,
+                            LocalName {
+                                uninstantiated: true,
+                                ..local
+                            },
+                        );
+                        o.symbol
+                    }
+                    None => continue,
+                },
+                Symbol::Top(_) => match o.symbol.named().and_then(&declared_by_copy) {
+                    Some(name) => {
+                        let id = *renamed.entry(o.symbol).or_insert_with(|| {
+                            *next_binding += 1;
+                            *next_binding - 1
+                        });
+                        if o.declaration {
+                            self.locals.insert(
+                                id,
+                                LocalName {
+                                    name,
+                                    bound_at: o.span,
+                                    uninstantiated: true,
+                                },
+                            );
+                        }
+                        Symbol::Local(id)
+                    }
+                    None => o.symbol,
+                },
+            };
+            self.push(o.span, symbol, o.declaration);
+        }
+        // A use whose declaration was not taken in (it was indexed by
+        // another body) names nothing.
+        let locals = &self.locals;
+        self.occurrences.retain(|o| match o.symbol {
+            Symbol::Local(id) => locals.contains_key(&id),
+            Symbol::Top(_) => true,
+        });
     }
 
     fn push(&mut self, span: Span, symbol: Symbol, declaration: bool) {
@@ -248,6 +322,51 @@ mod tests {
         assert_eq!(
             occurrences(text, "x -> c!x"),
             [("x@3".to_string(), true), ("x@3".to_string(), false)]
+        );
+    }
+
+    #[test]
+    fn the_body_of_a_module_never_instantiated_is_indexed_by_its_text() {
+        let text =
+            "channel c : {0..2}\nmodule M(k)\n  f = k + 1\nexports\n  P = c!f -> P\nendmodule\n";
+        // Its own definitions and parameter, each its own name.
+        assert_eq!(
+            occurrences(text, "f = k"),
+            [("f@3".to_string(), true), ("f@5".to_string(), false)]
+        );
+        assert_eq!(
+            occurrences(text, "k + 1"),
+            [("k@2".to_string(), true), ("k@3".to_string(), false)]
+        );
+        assert_eq!(
+            occurrences(text, "P\nendmodule"),
+            [("P@5".to_string(), true), ("P@5".to_string(), false)]
+        );
+        // What it uses from outside is what it is everywhere.
+        assert_eq!(
+            occurrences(text, "c!f"),
+            [("c@1".to_string(), true), ("c@5".to_string(), false)]
+        );
+        let script = Script::load_str("t.csp", text).expect("loads");
+        let at = text.find("f = k").unwrap() as u32;
+        let super::Symbol::Local(id) = script.index.at(at).unwrap().symbol else {
+            panic!("a module's own name is a name of its own");
+        };
+        assert!(script.index.local(id).unwrap().uninstantiated);
+    }
+
+    #[test]
+    fn an_instantiated_module_is_indexed_once_by_its_instances() {
+        let text = "channel c : {0..2}\nmodule M(k)\n  f = k + 1\nexports\n  P = c!f -> P\nendmodule\ninstance M1 = M(0)\nQ = M1::P\n";
+        assert_eq!(
+            occurrences(text, "f = k"),
+            [("f@3".to_string(), true), ("f@5".to_string(), false)]
+        );
+        let script = Script::load_str("t.csp", text).expect("loads");
+        let at = text.find("f = k").unwrap() as u32;
+        assert!(
+            script.index.at(at).unwrap().symbol.named().is_some(),
+            "an instance's definition is the instance's"
         );
     }
 

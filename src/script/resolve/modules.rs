@@ -363,7 +363,8 @@ impl<'s, 'p> Resolver<'s, 'p> {
     /// more, under the module's own name, its parameters bound to nothing
     /// ([`crate::script::generic`]), after everything else; then each
     /// instance's parameters paired with its copy's. The name index
-    /// records none of it.
+    /// takes in only the bodies no instance resolved (modules never
+    /// instantiated), their own names as variables.
     pub(super) fn collect_generic_copies(&mut self) {
         use crate::script::generic::{GenericCopies, InstanceArguments, Marks};
         if self.parameterised.is_empty() {
@@ -426,6 +427,16 @@ impl<'s, 'p> Resolver<'s, 'p> {
             });
         }
         copies.params.sort_unstable();
+        let recorded = std::mem::take(&mut self.script.index);
+        let mut index = index;
+        let script = &*self.script;
+        let declared_by_copy = |named: Named| match named {
+            Named::Global(g) if copies.holds(g) => Some(script.globals[g.index()].name),
+            Named::Ctor(c) if copies.holds_ctor(c) => Some(script.ctors[c.index()].name),
+            Named::Channel(c) if copies.holds_channel(c) => Some(script.channels[c.index()].name),
+            _ => None,
+        };
+        index.adopt_uninstantiated(recorded, declared_by_copy, &mut self.next_binding);
         self.script.index = index;
         self.script.generic = Some(copies);
     }
