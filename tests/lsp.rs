@@ -554,7 +554,7 @@ fn the_names_of_a_module_never_instantiated_hover_and_go_to_their_definitions() 
     let hover = client.at("textDocument/hover", &uri, (4, 8), json!({}));
     let text = hover["contents"]["value"].as_str().unwrap();
     assert!(
-        text.contains("declared at line 3 in a module never instantiated"),
+        text.contains("f — declared at line 3 in a module never instantiated"),
         "{text}"
     );
     let definition = client.at("textDocument/definition", &uri, (4, 8), json!({}));
@@ -571,5 +571,13 @@ fn the_names_of_a_module_never_instantiated_hover_and_go_to_their_definitions() 
     let edit = client.at("textDocument/rename", &uri, (2, 2), json!({"newName": "g"}));
     let edits = edit["changes"][uri.as_str()].as_array().unwrap();
     assert_eq!(edits.len(), 2, "{edits:?}");
+    // Not to a name the script declares, as an instance's would not.
+    let refused = client.request_raw(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": 2},
+               "newName": "c"}),
+    );
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("`c` is already declared"), "{message}");
     assert!(client.shut_down().success());
 }

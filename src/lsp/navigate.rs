@@ -192,9 +192,18 @@ impl<'a> Document<'a> {
         if !is_identifier(new_name) {
             return Err(format!("`{new_name}` is not a CSPM name"));
         }
-        if occurrence.symbol.named().is_some()
-            && let Some(clash) = self.script.lookup(new_name)
-        {
+        // A declaration of the script's, or of a module never
+        // instantiated (whose instance's would be the script's), may not
+        // take a name the script declares.
+        let declared = match occurrence.symbol {
+            Symbol::Top(_) => true,
+            Symbol::Local(id) => self
+                .script
+                .index
+                .local(id)
+                .is_some_and(|local| local.uninstantiated),
+        };
+        if declared && let Some(clash) = self.script.lookup(new_name) {
             let span = self
                 .script
                 .index

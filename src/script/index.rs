@@ -68,8 +68,9 @@ pub struct LocalName {
     pub name: Ustr,
     pub bound_at: Span,
     /// A name the body of a module never instantiated declares (a
-    /// definition, a channel, a constructor, a parameter): it is known by
-    /// its text alone, as nothing evaluates it.
+    /// definition, a channel, a constructor, a parameter; not a
+    /// variable of a `let` or a pattern there): it is known by its text
+    /// alone, as nothing evaluates it.
     pub uninstantiated: bool,
 }
 
@@ -154,55 +155,62 @@ impl NameIndex {
         declared_by_copy: impl Fn(Named) -> Option<Ustr>,
         next_binding: &mut u32,
     ) {
-        let indexed: rustc_hash::FxHashSet<(u32, u32)> = self
+        let span_of = |span: Span| (span.start, span.end);
+        let indexed: rustc_hash::FxHashSet<(u32, u32)> =
+            self.occurrences.iter().map(|o| span_of(o.span)).collect();
+        // What this index declares at a place: a copy's name declared
+        // there (a module an instance resolved, met again through an
+        // instance inside a module never instantiated) is that name.
+        let declared_here: rustc_hash::FxHashMap<(u32, u32), Symbol> = self
             .occurrences
             .iter()
-            .map(|o| (o.span.start, o.span.end))
+            .filter(|o| o.declaration)
+            .map(|o| (span_of(o.span), o.symbol))
             .collect();
-        let mut renamed: rustc_hash::FxHashMap<Symbol, u32> = rustc_hash::FxHashMap::default();
-        for o in copies.occurrences {
-            if indexed.contains(&(o.span.start, o.span.end)) {
+        let copy_declared: rustc_hash::FxHashMap<Symbol, Span> = copies
+            .occurrences
+            .iter()
+            .filter(|o| o.declaration)
+            .map(|o| (o.symbol, o.span))
+            .collect();
+        let mut renamed: rustc_hash::FxHashMap<Symbol, Symbol> = rustc_hash::FxHashMap::default();
+        for o in &copies.occurrences {
+            if indexed.contains(&span_of(o.span)) {
                 continue;
             }
-            let symbol = match o.symbol {
-                Symbol::Local(id) => match copies.locals.get(&id) {
+            let declared_at = copy_declared.get(&o.symbol).copied();
+            let already = declared_at.and_then(|span| declared_here.get(&span_of(span)));
+            let symbol = match (o.symbol, already) {
+                (_, Some(&symbol)) => symbol,
+                (Symbol::Local(id), None) => match copies.locals.get(&id) {
                     Some(&local) => {
-                        self.locals.insert(
-                            id,
-                            LocalName {
-                                uninstantiated: true,
-                                ..local
-                            },
-                        );
+                        self.locals.insert(id, local);
                         o.symbol
                     }
                     None => continue,
                 },
-                Symbol::Top(_) => match o.symbol.named().and_then(&declared_by_copy) {
-                    Some(name) => {
-                        let id = *renamed.entry(o.symbol).or_insert_with(|| {
-                            *next_binding += 1;
-                            *next_binding - 1
-                        });
-                        if o.declaration {
+                (Symbol::Top(_), None) => match o.symbol.named().and_then(&declared_by_copy) {
+                    Some(name) => *renamed.entry(o.symbol).or_insert_with(|| {
+                        let id = *next_binding;
+                        *next_binding += 1;
+                        if let Some(bound_at) = declared_at {
                             self.locals.insert(
                                 id,
                                 LocalName {
                                     name,
-                                    bound_at: o.span,
+                                    bound_at,
                                     uninstantiated: true,
                                 },
                             );
                         }
                         Symbol::Local(id)
-                    }
+                    }),
                     None => o.symbol,
                 },
             };
             self.push(o.span, symbol, o.declaration);
         }
-        // A use whose declaration was not taken in (it was indexed by
-        // another body) names nothing.
+        // A use whose declaration was taken in nowhere names nothing.
         let locals = &self.locals;
         self.occurrences.retain(|o| match o.symbol {
             Symbol::Local(id) => locals.contains_key(&id),
@@ -353,6 +361,31 @@ mod tests {
             panic!("a module's own name is a name of its own");
         };
         assert!(script.index.local(id).unwrap().uninstantiated);
+    }
+
+    #[test]
+    fn an_instance_inside_a_module_never_instantiated_names_its_module_s_definitions() {
+        let text = "channel c : {0..2}\nmodule N(x)\nexports\n  Q = c!x -> Q\nendmodule\ninstance N1 = N(1)\nmodule M(k)\n  instance I = N(k)\nexports\n  P = let y = I::Q within y\nendmodule\nR = N1::Q\n";
+        let found = occurrences(text, "I::Q within");
+        assert!(found.contains(&("Q@4".to_string(), true)), "{found:?}");
+        assert!(found.contains(&("I::Q@10".to_string(), false)), "{found:?}");
+        assert!(
+            found.contains(&("N1::Q@12".to_string(), false)),
+            "{found:?}"
+        );
+        // A `let` of the body is a variable as anywhere else.
+        let script = Script::load_str("t.csp", text).expect("loads");
+        let at = text.find("y =").unwrap() as u32;
+        let super::Symbol::Local(id) = script.index.at(at).unwrap().symbol else {
+            panic!("a variable");
+        };
+        assert!(!script.index.local(id).unwrap().uninstantiated);
+        // The module's own names are written as in its body.
+        let at = text.find("P =").unwrap() as u32;
+        let super::Symbol::Local(id) = script.index.at(at).unwrap().symbol else {
+            panic!("a name of its own");
+        };
+        assert_eq!(script.index.local(id).unwrap().name, "P");
     }
 
     #[test]

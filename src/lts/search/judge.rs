@@ -94,7 +94,7 @@ impl Search {
         // What the visitor knows before judging this block: the
         // next is expanded meanwhile.
         let judge = caller.visitor.shared_judge();
-        let lent = self.lend_canonicaliser(caller)?;
+        let lent = self.lend_canonicaliser(caller);
         let shared = Shared {
             canonicaliser: lent.as_deref(),
             judge: judge.as_deref(),
@@ -168,18 +168,19 @@ impl Search {
 
     /// The canonicaliser's part the threads expanding the next block may
     /// hold while this thread judges ([`Canonicaliser::lend`]), ready for
-    /// the states the machine has met.
+    /// the states the machine has met. None when it cannot be made ready:
+    /// the threads then leave every representative to this thread, and
+    /// the error is met where one thread meets it, after the states
+    /// before it are judged.
     ///
     /// [`Canonicaliser::lend`]: super::Canonicaliser::lend
     fn lend_canonicaliser(
         &self,
         caller: &mut Caller<'_, '_>,
-    ) -> EvalResult<Option<Arc<dyn SharedCanonicaliser>>> {
-        let Some(canonicaliser) = caller.visitor.canonicaliser() else {
-            return Ok(None);
-        };
-        canonicaliser.prepare(&self.machine, caller.procs)?;
-        Ok(canonicaliser.lend())
+    ) -> Option<Arc<dyn SharedCanonicaliser>> {
+        let canonicaliser = caller.visitor.canonicaliser()?;
+        canonicaliser.prepare(&self.machine, caller.procs).ok()?;
+        canonicaliser.lend()
     }
 
     /// As [`Search::judge`], while the other threads expand the next
@@ -203,7 +204,7 @@ impl Search {
     ) -> EvalResult<Option<Stopped>> {
         let evaluate = !round.later.rows.is_empty();
         let judge = caller.visitor.shared_judge();
-        let lent = self.lend_canonicaliser(caller)?;
+        let lent = self.lend_canonicaliser(caller);
         let shared = Shared {
             canonicaliser: lent.as_deref(),
             judge: judge.as_deref(),

@@ -430,11 +430,15 @@ impl<'s, 'p> Resolver<'s, 'p> {
         let recorded = std::mem::take(&mut self.script.index);
         let mut index = index;
         let script = &*self.script;
-        let declared_by_copy = |named: Named| match named {
-            Named::Global(g) if copies.holds(g) => Some(script.globals[g.index()].name),
-            Named::Ctor(c) if copies.holds_ctor(c) => Some(script.ctors[c.index()].name),
-            Named::Channel(c) if copies.holds_channel(c) => Some(script.channels[c.index()].name),
-            _ => None,
+        let declared_by_copy = |named: Named| {
+            let qualified = match named {
+                Named::Global(g) if copies.holds(g) => script.globals[g.index()].name,
+                Named::Ctor(c) if copies.holds_ctor(c) => script.ctors[c.index()].name,
+                Named::Channel(c) if copies.holds_channel(c) => script.channels[c.index()].name,
+                _ => return None,
+            };
+            // As written in the body: `f`, not `M::f`.
+            qualified.rsplit("::").next().map(Ustr::from)
         };
         index.adopt_uninstantiated(recorded, declared_by_copy, &mut self.next_binding);
         self.script.index = index;
