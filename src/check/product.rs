@@ -550,9 +550,7 @@ impl Canonicaliser for Product {
     /// specification's column is permuted on the search's thread
     /// ([`Canonicaliser::finish`]), which reads the symmetry only.
     fn lend(&self) -> Option<Arc<dyn SharedCanonicaliser>> {
-        let system = self.reduction.as_ref()?;
-        system.get().shared()?;
-        Some(system.lent())
+        self.reduction.as_ref()?.lend()
     }
 
     fn prepare(&mut self, machine: &Machine, procs: &mut Processes) -> EvalResult<()> {
