@@ -1,0 +1,221 @@
+//! A real editor on `symcsp lsp`: Neovim's built-in client, in a
+//! pseudo-terminal, opens a script with a type error; the diagnostic
+//! comes back on the screen (as Neovim draws it) and through Neovim's
+//! own diagnostic list; an edit in the editor that fixes the error
+//! clears it. Runs where `nvim` (0.7 or later) is installed, as CI
+//! installs it; elsewhere it says so and checks nothing.
+
+use std::io::{Read, Write};
+use std::num::NonZeroU16;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+/// Long enough for a slow machine; reached only when something hangs.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// The editor's configuration: start `symcsp lsp` for each `.csp`
+/// buffer (with the calls every Neovim since 0.7 has), and write the
+/// buffer's diagnostics to a file each time they change, one line each
+/// (`line:column:severity:message`), or `none`.
+const INIT_LUA: &str = r#"
+local server = os.getenv("SYMCSP_BIN")
+local out = os.getenv("SYMCSP_DIAGNOSTICS")
+vim.api.nvim_create_autocmd("DiagnosticChanged", {
+  callback = function(args)
+    local lines = {}
+    for _, d in ipairs(vim.diagnostic.get(args.buf)) do
+      local message = d.message:gsub("\n", " ")
+      table.insert(lines, string.format("%d:%d:%d:%s", d.lnum + 1, d.col + 1, d.severity, message))
+    end
+    if #lines == 0 then
+      lines = { "none" }
+    end
+    vim.fn.writefile(lines, out)
+  end,
+})
+vim.api.nvim_create_autocmd("BufReadPost", {
+  pattern = "*.csp",
+  callback = function(args)
+    local id = vim.lsp.start_client({
+      name = "symcsp",
+      cmd = { server, "lsp" },
+      root_dir = vim.fn.fnamemodify(args.file, ":p:h"),
+    })
+    vim.lsp.buf_attach_client(args.buf, id)
+  end,
+})
+"#;
+
+fn neovim_installed() -> bool {
+    std::process::Command::new("nvim")
+        .arg("--version")
+        .output()
+        .is_ok_and(|out| out.status.success())
+}
+
+/// Neovim in a pseudo-terminal, its screen read through a terminal
+/// emulator.
+struct Editor {
+    screen: Arc<Mutex<vt100::Parser>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+}
+
+impl Editor {
+    fn open(script: &Path, dir: &Path, diagnostics: &Path) -> Editor {
+        let (cols, rows) = (160, 30);
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("a pseudo-terminal");
+        let init = dir.join("init.lua");
+        std::fs::write(&init, INIT_LUA).unwrap();
+        let mut command = CommandBuilder::new("nvim");
+        // No swap file, no shada, only this configuration.
+        command.args(["-n", "-i", "NONE", "-u"]);
+        command.arg(&init);
+        command.arg(script);
+        command.cwd(dir);
+        command.env("TERM", "xterm-256color");
+        command.env("HOME", dir);
+        command.env("XDG_CONFIG_HOME", dir.join("config"));
+        command.env("XDG_STATE_HOME", dir.join("state"));
+        command.env("XDG_DATA_HOME", dir.join("data"));
+        command.env("SYMCSP_BIN", env!("CARGO_BIN_EXE_symcsp"));
+        command.env("SYMCSP_DIAGNOSTICS", diagnostics);
+        let child = pair.slave.spawn_command(command).expect("nvim starts");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let writer = pair.master.take_writer().unwrap();
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(
+            NonZeroU16::new(rows).unwrap(),
+            NonZeroU16::new(cols).unwrap(),
+            0,
+        )));
+        let feed = screen.clone();
+        std::thread::spawn(move || {
+            let _master = pair.master;
+            let mut buffer = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buffer) {
+                if n == 0 {
+                    break;
+                }
+                feed.lock().unwrap().process(&buffer[..n]);
+            }
+        });
+        Editor {
+            screen,
+            writer,
+            child,
+        }
+    }
+
+    fn text(&self) -> String {
+        self.screen.lock().unwrap().screen().contents()
+    }
+
+    fn wait_for_screen(&self, what: &str) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let text = self.text();
+            if text.contains(what) {
+                return text;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "`{what}` never appeared in the editor; the screen:\n{text}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn keys(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    fn quit(mut self) {
+        self.keys("\x1b:qa!\r");
+        let deadline = Instant::now() + PATIENCE;
+        while self.child.try_wait().unwrap().is_none() {
+            assert!(Instant::now() < deadline, "nvim did not quit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// The diagnostics Neovim last wrote, once they satisfy `wanted`.
+fn wait_for_diagnostics(file: &Path, wanted: impl Fn(&str) -> bool, editor: &Editor) -> String {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let written = std::fs::read_to_string(file).unwrap_or_default();
+        if wanted(&written) {
+            return written;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "Neovim's diagnostics are {written:?}; the screen:\n{}",
+            editor.text()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn neovim_shows_a_type_error_and_clears_it_once_fixed() {
+    if !neovim_installed() {
+        eprintln!("nvim is not installed: Neovim's client is not tried");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("broken.csp");
+    std::fs::write(&script, "channel c : {0..2}\n\nP = c!true -> STOP\n").unwrap();
+    let diagnostics = dir.path().join("diagnostics.txt");
+    let mut editor = Editor::open(&script, dir.path(), &diagnostics);
+
+    // Neovim's list: one error (severity 1) at the `!true`, line 3
+    // column 6, with symcsp's message and notes.
+    let listed = wait_for_diagnostics(&diagnostics, |d| d.contains(':'), &editor);
+    let listed: Vec<&str> = listed.lines().collect();
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert!(
+        listed[0].starts_with(
+            "3:6:1:Couldn't match expected type Bool with actual type Int \
+             note: whilst matching expected type Bool=>Event"
+        ),
+        "{listed:?}"
+    );
+    // And on the screen, as Neovim draws it beside the line.
+    let screen = editor.wait_for_screen("Couldn't match expected type Bool");
+    let line = screen
+        .lines()
+        .find(|line| line.contains("Couldn't match"))
+        .unwrap();
+    // Neovim marks the line in its sign column (`E`), then draws the
+    // message after the text.
+    assert!(line.contains("P = c!true -> STOP"), "{screen}");
+
+    // The user fixes it in the editor, unsaved: the server sees the
+    // change and the error goes.
+    editor.keys(":3s/true/1/\r");
+    let fixed = wait_for_diagnostics(&diagnostics, |d| d.trim() == "none", &editor);
+    assert_eq!(fixed.trim(), "none");
+    let deadline = Instant::now() + PATIENCE;
+    while editor.text().contains("Couldn't match") {
+        assert!(Instant::now() < deadline, "{}", editor.text());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        editor.text().contains("P = c!1 -> STOP"),
+        "{}",
+        editor.text()
+    );
+    editor.quit();
+}
