@@ -4,7 +4,11 @@
 //! timing each edit, from `didChange` sent to `publishDiagnostics`
 //! received (the server waits 20 ms for a burst of typing to settle,
 //! then loads). Edits alternate between a clean script and one with a
-//! type error, so each edit's diagnostics differ. Reports, never fails.
+//! type error, so each edit's diagnostics differ. Then the server's
+//! memory (the issue: ≤ 2× the loaded script's): `symcsp lsp` as a
+//! process of its own, its peak resident memory after opening a
+//! 30 000-line script and after edits, against `symcsp type`'s peak on
+//! the same script. Reports, never fails.
 //!
 //! `cargo bench --bench lsp`
 
@@ -36,6 +40,10 @@ fn diagnostics(client: &Connection) -> usize {
 }
 
 fn main() {
+    // First, while this process is small: a child's peak counts what
+    // it shared with its parent before it ran the binary.
+    #[cfg(target_os = "linux")]
+    memory::report();
     let (server, client) = Connection::memory();
     let serving = std::thread::spawn(move || symcsp::lsp::serve(server));
     let init = Request::new(
@@ -121,4 +129,122 @@ fn main() {
     client.sender.send(shutdown.into()).expect("sent");
     notify(&client, "exit", json!(null));
     serving.join().expect("the server ends").expect("cleanly");
+}
+
+/// The server's peak memory against a load's, each a process of its own.
+#[cfg(target_os = "linux")]
+mod memory {
+    use std::io::BufReader;
+    use std::process::{ChildStdout, Command, Stdio};
+
+    use lsp_server::{Message, Notification, Request, RequestId};
+    use serde_json::json;
+
+    use super::block;
+
+    /// A process's peak resident memory so far, in MB (`VmHWM`).
+    fn peak_mb(pid: u32) -> f64 {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc");
+        let kb: f64 = status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmHWM:"))
+            .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+            .expect("VmHWM");
+        kb / 1024.0
+    }
+
+    /// The largest peak of the children waited for so far, in MB.
+    fn children_peak_mb() -> f64 {
+        // SAFETY: getrusage fills the struct it is given.
+        let usage = unsafe {
+            let mut usage = std::mem::zeroed::<libc::rusage>();
+            libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+            usage
+        };
+        usage.ru_maxrss as f64 / 1024.0
+    }
+
+    /// Reads the server's messages up to the first `wanted` one.
+    fn until(from: &mut BufReader<ChildStdout>, wanted: impl Fn(&Message) -> bool) {
+        loop {
+            match Message::read(from).expect("read") {
+                Some(message) if wanted(&message) => return,
+                Some(_) => {}
+                None => panic!("the server closed its output"),
+            }
+        }
+    }
+
+    fn is_diagnostics(message: &Message) -> bool {
+        matches!(message, Message::Notification(n) if n.method == "textDocument/publishDiagnostics")
+    }
+
+    pub fn report() {
+        let binary = env!("CARGO_BIN_EXE_symcsp");
+        let dir = tempfile::tempdir().expect("a folder");
+        let path = dir.path().join("large.csp");
+        let per_block = block(0).lines().count();
+        let clean: String = (0..30_000 / per_block).map(block).collect();
+        let broken = format!("{clean}\nBroken = 1 + true\n");
+        std::fs::write(&path, &clean).expect("written");
+        let typed = Command::new(binary)
+            .arg("type")
+            .arg(&path)
+            .stdout(Stdio::null())
+            .status()
+            .expect("symcsp type runs");
+        assert!(typed.success(), "the script is well typed");
+        let loaded = children_peak_mb();
+
+        let mut server = Command::new(binary)
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("symcsp lsp starts");
+        let mut to = server.stdin.take().expect("stdin");
+        let mut from = BufReader::new(server.stdout.take().expect("stdout"));
+        let mut send = |message: Message| message.write(&mut to).expect("sent");
+        let note = |method: &str, params| Notification::new(method.into(), params).into();
+        send(
+            Request::new(
+                RequestId::from(1),
+                "initialize".into(),
+                json!({"capabilities": {}}),
+            )
+            .into(),
+        );
+        until(&mut from, |m| matches!(m, Message::Response(_)));
+        send(note("initialized", json!({})));
+        let uri = format!("file://{}", path.display());
+        send(note(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "cspm", "version": 0, "text": clean}}),
+        ));
+        until(&mut from, is_diagnostics);
+        let mut peaks = vec![(0, peak_mb(server.id()))];
+        for version in 1..=20 {
+            let text = if version % 2 == 1 { &broken } else { &clean };
+            send(note(
+                "textDocument/didChange",
+                json!({"textDocument": {"uri": uri, "version": version},
+                       "contentChanges": [{"text": text}]}),
+            ));
+            until(&mut from, is_diagnostics);
+            if [1, 10, 20].contains(&version) {
+                peaks.push((version, peak_mb(server.id())));
+            }
+        }
+        send(Request::new(RequestId::from(2), "shutdown".into(), json!(null)).into());
+        until(&mut from, |m| matches!(m, Message::Response(_)));
+        send(note("exit", json!(null)));
+        server.wait().expect("the server ends");
+        println!("29 988 lines: `symcsp type` peaks at {loaded:.0} MB");
+        for (edits, peak) in peaks {
+            println!(
+                "29 988 lines: `symcsp lsp` peaks at {peak:.0} MB after {edits} edits ({:.2}x)",
+                peak / loaded
+            );
+        }
+    }
 }
