@@ -343,7 +343,9 @@ assert System :[divergence free]
 
 /// An initial state with a τ to itself diverges at once, whatever τ-chain
 /// goes on beside it: the search ends with the state whose recording
-/// showed it, on any thread count.
+/// showed it, on any thread count (two states stored, as the progress
+/// shows them), and the check counts through the level of the divergent
+/// state, the first.
 #[test]
 fn a_tau_to_itself_at_the_start_is_answered_with_a_few_states() {
     let text = "channel a, b : {0..9}
@@ -354,15 +356,18 @@ assert System :[divergence free]
 ";
     let script = Script::load_str("spin.csp", text).expect("the script loads");
     for threads in [1, 2, 3] {
+        let live = std::sync::Arc::new(symcsp::budget::Live::default());
         let budget = Budget {
             threads,
+            live: Some(live.clone()),
             ..Budget::default()
         };
         let result = run(&script, 0, &budget);
         assert_eq!(result.verdict, Verdict::Failed);
+        assert_eq!(live.states.load(std::sync::atomic::Ordering::Relaxed), 2);
         assert_eq!(
-            (result.states, result.transitions),
-            (2, 2),
+            (result.states, result.transitions, result.depth),
+            (1, 0, 0),
             "{threads} threads"
         );
         let cx = result.counterexample.as_ref().expect("a counterexample");

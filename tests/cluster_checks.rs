@@ -1,6 +1,7 @@
 //! Issue 53, items 2 and 3: deadlock and divergence freedom checked by
-//! the cluster's workers give the one search's verdicts, state counts
-//! and counterexample lengths, reduced and unreduced; the counterexample
+//! the cluster's workers give the one search's verdicts, counts (a
+//! failure's through its counterexample's level, issue 66) and
+//! counterexample lengths, reduced and unreduced; the counterexample
 //! is read back from the workers that own its states and made genuine on
 //! worker 0, as the one search's are; and so for random networks.
 
@@ -25,7 +26,7 @@ fn on_workers(
     (file, index, asked): (&str, usize, Option<Reduce>),
     workers: usize,
     round_states: usize,
-) -> (ClusterCheck, u64) {
+) -> (ClusterCheck, (u64, u64, u32)) {
     let loaded = symcsp::types::load_file(std::path::Path::new(file)).expect("loads");
     let job = Job {
         file: file.into(),
@@ -40,7 +41,11 @@ fn on_workers(
         round_states,
     };
     let found = symcsp::cluster::explore(&job, &Topology::local(workers)).expect("checks");
-    (found.check.expect("a check"), found.exploration.states)
+    let counted = &found.exploration;
+    (
+        found.check.expect("a check"),
+        (counted.states, counted.transitions, counted.depth),
+    )
 }
 
 /// The one search's answer to assertion `index` of `file`, reduced as
@@ -74,11 +79,15 @@ fn checks_alike(file: &str, asked: Option<Reduce>) -> usize {
             Verdict::Inconclusive(_) => panic!("{file} #{index}: inconclusive"),
         };
         for (workers, round_states) in [(3, 7), (2, 1 << 16)] {
-            let (check, states) = on_workers((file, index, asked.clone()), workers, round_states);
+            let (check, counted) = on_workers((file, index, asked.clone()), workers, round_states);
             let at = format!("{file} assertion {} on {workers} workers", index + 1);
             assert_eq!(check.holds, Some(property_holds), "{at}");
+            assert_eq!(
+                counted,
+                (one.states, one.transitions, one.depth),
+                "{at}: states, transitions, depth"
+            );
             if property_holds {
-                assert_eq!(states, one.states, "{at}: states");
                 assert!(check.counterexample.is_none(), "{at}");
                 continue;
             }
@@ -195,7 +204,8 @@ fn answers_as_one_search(file: &str) {
 }
 
 /// Two reports of the same assertions agree: results, symmetry, counts
-/// of a passing check, a counterexample's length, kind and witness.
+/// (a failure's through its counterexample's level), a counterexample's
+/// length, kind and witness.
 fn agree(one: &[serde_json::Value], many: &[serde_json::Value], args: &str) {
     assert_eq!(many.len(), one.len(), "{args}");
     for (theirs, mine) in one.iter().zip(many) {
@@ -204,10 +214,11 @@ fn agree(one: &[serde_json::Value], many: &[serde_json::Value], args: &str) {
         for part in ["types", "group_order"] {
             assert_eq!(mine["symmetry"][part], theirs["symmetry"][part], "{at}");
         }
+        for count in ["states", "transitions", "depth"] {
+            assert_eq!(mine[count], theirs[count], "{at}: {count}");
+        }
         if theirs["result"] == "passed" && theirs["counterexample"].is_null() {
             assert_eq!(mine["symmetry"], theirs["symmetry"], "{at}");
-            assert_eq!(mine["states"], theirs["states"], "{at}");
-            assert_eq!(mine["transitions"], theirs["transitions"], "{at}");
         } else {
             let steps =
                 |v: &serde_json::Value| v["counterexample"]["steps"].as_array().map(Vec::len);
@@ -323,8 +334,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     /// Workers judge every assertion of a random network as one search
-    /// does: verdict, states where it holds, counterexample length where
-    /// it does not, on 3 workers in rounds of 7 states and on 2.
+    /// does: verdict, counts, counterexample length where it does not
+    /// hold, on 3 workers in rounds of 7 states and on 2.
     #[test]
     fn random_networks_are_judged_alike_on_workers(text in random_networks::network()) {
         let dir = tempfile::tempdir().expect("a folder");

@@ -41,7 +41,7 @@ fn expectation(line: &str) -> Option<(bool, Expected)> {
         .next()
         .and_then(|w| w.strip_prefix('('))
         .and_then(|w| w.parse().ok());
-    let reduced = words.next() == Some("representatives)");
+    let reduced = matches!(words.next(), Some("representatives)" | "representative)"));
     Some((
         structural,
         Expected {

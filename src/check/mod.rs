@@ -368,6 +368,7 @@ fn published(budget: &Budget, seconds: f64, stop: &EvalError) -> Outcome {
         seconds,
         stopped: stop.stop_reason(),
         notes: stop.notes.clone(),
+        levels: Vec::new(),
     }
 }
 

@@ -177,6 +177,9 @@ fn searched_product(
         return Ok((holds, outcome, None));
     };
     let recorded = RowPath::of_search(&search, violation.state);
+    // Counted through the violation's level (a divergence may be found
+    // at a level before the one the search stopped in).
+    outcome.cut_at(recorded.events.len() as u32);
     let counterexample = described(
         search.machine_mut(),
         procs,

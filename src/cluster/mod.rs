@@ -163,6 +163,11 @@ pub struct Tally {
     /// the state budget might be passed).
     pub fresh: u64,
     pub transitions: u64,
+    /// Once a check's violation is found: its states of the violation's
+    /// level and the levels before, and the transitions of those before
+    /// (what the check reports, summed, as one search does).
+    pub level_stored: u64,
+    pub level_transitions: u64,
     pub deadlocks: u64,
     pub terminated: u64,
     /// Bytes of states it sent, in all and to other processes.

@@ -24,8 +24,8 @@ use crate::eval::EvalError;
 use crate::eval::value::bytes::DecodeError;
 use crate::lts::Exploration;
 use crate::lts::machine::{Machine, Moves};
-use crate::lts::search::Canonicaliser;
 use crate::lts::search::phases::{Phases, Steps};
+use crate::lts::search::{Canonicaliser, LevelCounts};
 use crate::lts::store::StateStore;
 use crate::process::{Processes, TAU, TICK};
 use crate::symmetry::search_system::Reduction;
@@ -172,6 +172,7 @@ pub fn partition(
         frontier: Vec::new(),
         at: 0,
         queued: Vec::new(),
+        levels: Vec::new(),
         tally: Tally {
             worker: me as u32,
             stopped: stopped_early.as_ref().map(|(code, _)| *code),
@@ -283,6 +284,10 @@ pub fn partition(
             part.frontier = std::mem::take(&mut part.queued);
             part.at = 0;
             part.arrival_level += 1;
+            part.levels.push(LevelCounts {
+                states: part.tally.stored,
+                transitions: part.tally.transitions,
+            });
         }
         let started = phases.start();
         let expanded = absorbed.and_then(|()| part.expand(job.round_states, &meter));
@@ -318,12 +323,18 @@ pub fn partition(
         Some((at, _)) => (at, None),
         None => (tallies, stopped),
     };
-    let (violation, stopped) = match settled {
-        Some(Settled::Violation(steps)) => (Some(steps), stopped),
-        Some(Settled::Stopped(stop)) => (None, stopped.or(Some(stop))),
-        Some(Settled::Holds) | None => (None, stopped),
+    let (violation, cut, stopped) = match settled {
+        Some(Settled::Violation(steps, cut)) => (Some(steps), Some(cut), stopped),
+        Some(Settled::Stopped(stop)) => (None, None, stopped.or(Some(stop))),
+        Some(Settled::Holds) | None => (None, None, stopped),
     };
-    let mut found = finish(counted, levels, components, stopped, started, topology);
+    let mut found = finish(
+        (counted, levels, cut),
+        components,
+        stopped,
+        started,
+        topology,
+    );
     let Some(judging) = judging else {
         if checking {
             found.check = Some(ClusterCheck {
@@ -433,8 +444,10 @@ fn canonicalised(
 /// How a check's search settled.
 enum Settled {
     Holds,
-    /// The first violation's path, from it back to the initial state.
-    Violation(Vec<PathStep>),
+    /// The first violation's path, from it back to the initial state,
+    /// and the counts through its level (summed over every worker), its
+    /// level.
+    Violation(Vec<PathStep>, (LevelCounts, u32)),
     /// A budget stopped the search for divergences, with no breach.
     Stopped(Stopped),
 }
@@ -510,10 +523,11 @@ fn total(tallies: &[Tally], count: fn(&Tally) -> u64) -> u64 {
     tallies.iter().map(count).sum()
 }
 
-/// The cluster's totals, from the last round's tallies.
+/// The cluster's totals, from the last round's tallies; a check that
+/// failed counts through its violation's level (`cut`), as one search
+/// does.
 fn finish(
-    tallies: Vec<Tally>,
-    levels: u32,
+    (tallies, levels, cut): (Vec<Tally>, u32, Option<(LevelCounts, u32)>),
     components: usize,
     stopped: Option<Stopped>,
     started: std::time::Instant,
@@ -527,11 +541,11 @@ fn finish(
     ClusterExploration {
         stage,
         exploration: Exploration {
-            states: sum(|t| t.stored),
-            transitions: sum(|t| t.transitions),
+            states: cut.map_or_else(|| sum(|t| t.stored), |(at, _)| at.states),
+            transitions: cut.map_or_else(|| sum(|t| t.transitions), |(at, _)| at.transitions),
             deadlock_states: sum(|t| t.deadlocks),
             terminated_states: sum(|t| t.terminated),
-            depth: levels.saturating_sub(1),
+            depth: cut.map_or(levels.saturating_sub(1), |(_, level)| level),
             components,
             seconds: started.elapsed().as_secs_f64(),
             store_bytes: sum(|t| t.store_bytes),
@@ -576,7 +590,13 @@ fn ended_at_start(
         .tallies
         .iter()
         .find_map(|t| t.stopped.and_then(Stopped::from_code));
-    Ok(finish(round.tallies, 0, 0, stopped, started, topology))
+    Ok(finish(
+        (round.tallies, 0, None),
+        0,
+        stopped,
+        started,
+        topology,
+    ))
 }
 
 /// An evaluation error as the worker's message: its diagnostic, rendered.
@@ -687,6 +707,9 @@ struct Partition<'a, 's> {
     at: usize,
     /// The states stored for the next level.
     queued: Vec<u32>,
+    /// Its counts through each level (its states of that level and
+    /// those before, the transitions of those before), as it began.
+    levels: Vec<LevelCounts>,
 
     tally: Tally,
     moves: Moves,
@@ -1089,18 +1112,23 @@ impl Partition<'_, '_> {
         let judging = self.judging.as_ref().expect("a check judges");
         // The first violation's state (worker, number): worker 0 judges
         // it again when it has the path, and so learns how it breaks.
-        let mut at = match (divergent, breached) {
+        let (mut at, level) = match (divergent, breached) {
             (Some((level, worker, id)), breached)
                 if breached.is_none_or(|(_, breach_level)| level <= breach_level) =>
             {
-                Some((worker, id))
+                (Some((worker, id)), level)
             }
-            (_, Some((worker, _))) => {
+            (_, Some((worker, level))) => {
                 let own = judging.breach.filter(|_| worker as usize == self.me);
-                Some((worker, own.map_or(0, |(id, _)| id)))
+                (Some((worker, own.map_or(0, |(id, _)| id))), level)
             }
             (Some(_), None) | (None, None) => return Ok(Settled::Holds),
         };
+        // Each worker's counts through the violation's level go with its
+        // tally in the first round, and are summed from there.
+        let own = self.levels.get(level as usize).copied().unwrap_or_default();
+        (self.tally.level_stored, self.tally.level_transitions) = (own.states, own.transitions);
+        let mut counts = None;
         let mut steps = Vec::new();
         while let Some((worker, id)) = at {
             self.tally.step = None;
@@ -1122,6 +1150,10 @@ impl Partition<'_, '_> {
                 self.tally.step = Some(step);
             }
             let round = exchange(rounds, topology, &self.tally, out)?;
+            counts.get_or_insert_with(|| LevelCounts {
+                states: total(&round.tallies, |t| t.level_stored),
+                transitions: total(&round.tallies, |t| t.level_transitions),
+            });
             let Some(step) = round.tallies.iter().find_map(|t| t.step.clone()) else {
                 return Err(ClusterError::Worker {
                     worker: worker as usize,
@@ -1139,7 +1171,8 @@ impl Partition<'_, '_> {
             }
         }
         self.tally.step = None;
-        Ok(Settled::Violation(steps))
+        let counts = counts.unwrap_or_default();
+        Ok(Settled::Violation(steps, (counts, level)))
     }
 }
 

@@ -120,6 +120,34 @@ pub struct Outcome {
     /// Where a stopped run stopped, when the reason alone does not say
     /// (a search for divergence within the run that met too many states).
     pub notes: Vec<String>,
+    /// The counts through each level whose first state was recorded,
+    /// by level: how a check that failed at a state of that level
+    /// counts.
+    pub levels: Vec<LevelCounts>,
+}
+
+/// What a search has done by the time a level begins: the states of
+/// that level and every level before it, and the transitions of the
+/// states of the levels before it. Neither hangs on the order in which
+/// a level's states are visited, so a search partitioned between
+/// workers counts the same.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LevelCounts {
+    pub states: u64,
+    pub transitions: u64,
+}
+
+impl Outcome {
+    /// Counts (states, transitions, depth) through `level`, as a check
+    /// that failed at a state of that level reports them, when the
+    /// search got so far.
+    pub fn cut_at(&mut self, level: u32) {
+        if let Some(counts) = self.levels.get(level as usize) {
+            self.states = counts.states;
+            self.transitions = counts.transitions;
+            self.depth = level;
+        }
+    }
 }
 
 /// A breadth-first search in progress: the machine, the stored rows and
@@ -267,6 +295,11 @@ impl Search {
             since_poll: 0,
             since_load_poll: 0,
             deepened_at: 0,
+            // The initial state is the first level, all of it.
+            levels: vec![LevelCounts {
+                states: 1,
+                transitions: 0,
+            }],
             cut: None,
             phases: Phases::from_env(),
         };
@@ -297,15 +330,27 @@ impl Search {
         if let Some(report) = storing.phases.report(&who, "blocks") {
             eprintln!("{report}");
         }
-        let (states, depth) = storing.cut.unwrap_or((self.store.len(), storing.depth));
-        let outcome = Outcome {
-            states: states as u64,
+        // Ended by the visitor judging a state (the one after those
+        // visited), or on recording one: counted through its level.
+        let stop_level = match (stopped, storing.cut) {
+            (_, Some(level)) => Some(level),
+            (Some(Stopped::Visitor), None) => {
+                Some(storing.stop_level(storing.next, false, self.store.len()))
+            }
+            _ => None,
+        };
+        let mut outcome = Outcome {
+            states: self.store.len() as u64,
             transitions: storing.transitions,
-            depth,
+            depth: storing.depth,
             seconds: started.elapsed().as_secs_f64(),
             stopped,
             notes,
+            levels: std::mem::take(&mut storing.levels),
         };
+        if let Some(level) = stop_level {
+            outcome.cut_at(level);
+        }
         (outcome, error)
     }
 

@@ -12,8 +12,8 @@ use crate::process::EventId;
 use super::super::batch::Batch;
 use super::super::expand::{Part, Successors};
 use super::super::store::StateStore;
-use super::Live;
 use super::phases::{Phase, Phases};
+use super::{LevelCounts, Live};
 
 /// Parent pointers, in chunks of fixed size: growing never copies (nor
 /// doubles) what is there.
@@ -156,10 +156,12 @@ pub(super) struct Storing {
     pub(super) since_load_poll: usize,
     /// The state at which the current depth began.
     pub(super) deepened_at: usize,
+    /// The counts through each level, once its first state is recorded.
+    pub(super) levels: Vec<LevelCounts>,
     /// Where the visitor ended the search on recording a state
     /// ([`Visitor::ends_after_stored`](super::Visitor::ends_after_stored)):
-    /// the states stored and the depth as of that state.
-    pub(super) cut: Option<(usize, u32)>,
+    /// that state's level ([`Storing::stop_level`]).
+    pub(super) cut: Option<u32>,
     /// Where the search's thread spends the run, when asked for.
     pub(super) phases: Phases<Phase>,
 }
@@ -252,6 +254,22 @@ impl Rows {
 }
 
 impl Storing {
+    /// The level of state `id`, at which the visitor ended the search
+    /// (every state before it recorded, and `id` too when `recorded`),
+    /// with that level's counts in [`Storing::levels`] (pushed now when
+    /// `id` begins its level and is not recorded: every state its level
+    /// holds is stored then, and no later one, `stored` in all).
+    pub(super) fn stop_level(&mut self, id: usize, recorded: bool, stored: usize) -> u32 {
+        if self.level_start == Some(id) && !recorded {
+            self.levels.push(LevelCounts {
+                states: stored as u64,
+                transitions: self.transitions,
+            });
+        }
+        // Visiting may have gone on into the next level.
+        self.depth - u32::from(id < self.deepened_at)
+    }
+
     pub(super) fn publish(&self, live: &Live, states: usize) {
         live.states.store(states as u64, Ordering::Relaxed);
         live.transitions.store(self.transitions, Ordering::Relaxed);

@@ -11,7 +11,7 @@ use super::super::expand::LATER;
 use super::super::machine::Machine;
 use super::super::store::StateStore;
 use super::buffers::{Expanded, KeptSuccessors, Parents, Round, RowsAt, Storing};
-use super::{Caller, Context, DROP, Flow, Search, Visit, Visitor};
+use super::{Caller, Context, DROP, Flow, LevelCounts, Search, Visit, Visitor};
 
 /// The stored states as judging a block sees them: the store, the
 /// machine when the visitor may have it (not while other threads expand
@@ -238,6 +238,10 @@ impl Search {
                         .find(|&&(_, new)| new)
                         .map_or(usize::MAX, |&(target, _)| target as usize),
                 );
+                storing.levels.push(LevelCounts {
+                    states: storing.level_end as u64,
+                    transitions: storing.transitions,
+                });
             }
             let count = count as usize;
             let stored = batch.ids.len().saturating_sub(at).min(count);
@@ -262,14 +266,7 @@ impl Search {
                 return None;
             }
             if visitor.ends_after_stored() {
-                // The states stored by this one and those before it: up
-                // to the first new one a later state stored.
-                let states = batch.ids[at..]
-                    .iter()
-                    .find(|&&(_, new)| new)
-                    .map_or(store_len, |&(target, _)| target as usize);
-                let depth = storing.depth - u32::from(id < storing.deepened_at);
-                storing.cut = Some((states, depth));
+                storing.cut = Some(storing.stop_level(id, true, store_len));
                 return Some(Stopped::Visitor);
             }
         }
