@@ -2,7 +2,8 @@
 //! framed as the protocol says, with real scripts on disk. Diagnostics as
 //! a document is opened, edited and mended; hover, definition,
 //! references, symbols, rename and completion; a check run from a code
-//! lens; an included file's buffer read instead of the disk.
+//! lens, and cancelled from it; an included file's buffer read instead of
+//! the disk; bad input of every kind answered, and the server going on.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -83,8 +84,13 @@ impl Client {
     }
 
     fn send(&mut self, message: Value) {
-        let body = message.to_string();
-        write!(self.input, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");
+        self.send_raw(message.to_string().as_bytes());
+    }
+
+    /// `body` framed as a message, whatever its bytes.
+    fn send_raw(&mut self, body: &[u8]) {
+        write!(self.input, "Content-Length: {}\r\n\r\n", body.len()).expect("write");
+        self.input.write_all(body).expect("write");
         self.input.flush().expect("flush");
     }
 
@@ -579,5 +585,164 @@ fn the_names_of_a_module_never_instantiated_hover_and_go_to_their_definitions() 
     );
     let message = refused["error"]["message"].as_str().unwrap();
     assert!(message.contains("`c` is already declared"), "{message}");
+    assert!(client.shut_down().success());
+}
+
+#[test]
+fn a_check_run_from_its_lens_goes_on_beside_edits_and_is_cancelled_from_it() {
+    // A hundred million states: it runs until it is cancelled.
+    let text = "channel c : {0..2}
+Count(n) = n < 100000000 & c.(n % 3) -> Count(n + 1)
+assert Count(0) :[deadlock free]
+";
+    let (_dir, _path, uri, mut client) = opened(text);
+    let lenses = |client: &mut Client| {
+        client.request(
+            "textDocument/codeLens",
+            json!({"textDocument": {"uri": uri}}),
+        )[0]["command"]
+            .clone()
+    };
+    let run = |client: &mut Client, command: Value| {
+        client.request(
+            "workspace/executeCommand",
+            json!({"command": command["command"], "arguments": command["arguments"]}),
+        )
+    };
+    let check = lenses(&mut client);
+    assert_eq!(check["title"], "▶ check");
+    run(&mut client, check);
+    let running = lenses(&mut client);
+    assert!(
+        running["title"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("⏳ checking…") && t.ends_with("(cancel)")),
+        "{running}"
+    );
+    assert_eq!(running["command"], "symcsp.cancel");
+    // An edit while it runs is loaded and answered; the assertion's text
+    // is the same, so its check goes on.
+    client.change(&uri, 2, &format!("{text}Broken = 1 + true\n"));
+    let found = client.diagnostics(&uri);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["range"]["start"]["line"], 3);
+    let hover = client.at("textDocument/hover", &uri, (1, 1), json!({}));
+    let shown = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        shown.contains("Count: its type is known once the script type-checks"),
+        "{hover}"
+    );
+    assert_eq!(lenses(&mut client)["command"], "symcsp.cancel");
+    // Cancelled from its lens: inconclusive, and the lens offers a run
+    // again.
+    run(&mut client, running);
+    let shown = client.wait_for(|m| m["method"] == "window/showMessage");
+    let message = shown["params"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("assert Count(0) :[deadlock free]: ? Inconclusive"),
+        "{message}"
+    );
+    let after = lenses(&mut client);
+    assert!(
+        after["title"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("? Inconclusive")),
+        "{after}"
+    );
+    assert_eq!(after["command"], "symcsp.check");
+    assert!(client.shut_down().success());
+}
+
+#[test]
+fn bad_input_is_answered_with_an_error_or_nothing_and_the_server_goes_on() {
+    let (dir, path, first, mut client) = opened(SCRIPT);
+    // Requests it cannot answer: an error each.
+    let wrong = client.request_raw("textDocument/hover", json!({"nope": 1}));
+    assert_eq!(wrong["error"]["code"], -32602, "{wrong}");
+    let unknown = client.request_raw("symcsp/nothing", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    client.send_raw(br#"{"jsonrpc": "2.0", "id": 900, "params": []}"#);
+    let no_method = client.wait_for(|m| m["id"] == 900);
+    assert_eq!(no_method["error"]["code"], -32600, "{no_method}");
+    // A body that is not JSON: said in the client's log.
+    client.send_raw(b"{{{");
+    let logged = client.wait_for(|m| m["method"] == "window/logMessage");
+    let logged = logged["params"]["message"].as_str().unwrap();
+    assert!(
+        logged.starts_with("symcsp could not read a message"),
+        "{logged}"
+    );
+    // Positions outside the document: nothing.
+    for (method, at) in [
+        ("textDocument/hover", (1000, 0)),
+        ("textDocument/definition", (2, 500)),
+        ("textDocument/hover", (0, u32::MAX)),
+    ] {
+        assert_eq!(
+            client.at(method, &first, at, json!({})),
+            Value::Null,
+            "{method} {at:?}"
+        );
+    }
+    let elsewhere = "file:///nowhere/unopened.csp";
+    let hover = client.at("textDocument/hover", elsewhere, (0, 0), json!({}));
+    assert_eq!(hover, Value::Null);
+
+    // A document sent with bytes that are not UTF-8: read as U+FFFD, and
+    // the diagnostic is at that character.
+    let latin = uri(&dir.path().join("latin.csp"));
+    let mut open = format!(
+        r#"{{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {{"textDocument": {{"uri": "{latin}", "languageId": "cspm", "version": 1, "text": "channel d : {{0..1}}\nR = d!"#
+    )
+    .into_bytes();
+    open.extend(b"\xff -> STOP\\n\"}}}");
+    client.send_raw(&open);
+    let found = client.diagnostics(&latin);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        found[0]["range"]["start"],
+        json!({"line": 1, "character": 6})
+    );
+    let message = found[0]["message"].as_str().unwrap();
+    assert!(message.contains("unexpected character"), "{message}");
+
+    // An include loop: said where it closes.
+    let (a, b) = (dir.path().join("a.csp"), dir.path().join("b.csp"));
+    std::fs::write(&a, "include \"b.csp\"\nA = STOP\n").unwrap();
+    std::fs::write(&b, "include \"a.csp\"\nB = STOP\n").unwrap();
+    client.open(&uri(&a), "include \"b.csp\"\nA = STOP\n");
+    let in_b = client.diagnostics(&uri(&b));
+    assert_eq!(in_b.len(), 1, "{in_b:?}");
+    let message = in_b[0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("include cycle: a.csp includes b.csp"),
+        "{message}"
+    );
+
+    // Files deleted while open: the document's own (its buffer is what
+    // is loaded) and a file it includes (said where it is included).
+    let part = dir.path().join("part.csp");
+    std::fs::write(&part, "Part = STOP\n").unwrap();
+    let main = dir.path().join("main.csp");
+    let main_text = "include \"part.csp\"\nMain = Part\n";
+    std::fs::write(&main, main_text).unwrap();
+    client.open(&uri(&main), main_text);
+    assert_eq!(client.diagnostics(&uri(&main)), Vec::<Value>::new());
+    std::fs::remove_file(&main).unwrap();
+    client.change(&uri(&main), 2, main_text);
+    assert_eq!(client.diagnostics(&uri(&main)), Vec::<Value>::new());
+    std::fs::remove_file(&part).unwrap();
+    client.change(&uri(&main), 3, main_text);
+    let found = client.diagnostics(&uri(&main));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["range"]["start"]["line"], 0);
+    let message = found[0]["message"].as_str().unwrap();
+    assert!(message.contains("part.csp"), "{message}");
+
+    // And the first document is still answered.
+    std::fs::remove_file(&path).unwrap();
+    let hover = client.at("textDocument/hover", &first, (2, 0), json!({}));
+    let shown = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(shown.contains("P :: (Int) -> Proc"), "{hover}");
     assert!(client.shut_down().success());
 }

@@ -66,8 +66,9 @@ impl Default for Checks {
 }
 
 impl Checks {
-    /// A lens per assertion of the document's own file.
-    pub fn lenses(&self, uri: &Uri, script: &Script) -> Vec<CodeLens> {
+    /// A lens per assertion of the document's own file (only those
+    /// checked or being checked unless it can be checked, `startable`).
+    pub fn lenses(&self, uri: &Uri, script: &Script, startable: bool) -> Vec<CodeLens> {
         let mut lenses = Vec::new();
         for (index, assertion) in script.assertions.iter().enumerate() {
             if script.sources.file_of(assertion.span) != 0 {
@@ -83,7 +84,8 @@ impl Checks {
                 data: None,
             };
             match self.states.get(&(uri.clone(), text.clone())) {
-                None => lenses.push(lens("▶ check".into(), "symcsp.check", args)),
+                None if startable => lenses.push(lens("▶ check".into(), "symcsp.check", args)),
+                None => {}
                 Some(State::Running(_, started)) => lenses.push(lens(
                     format!(
                         "⏳ checking… {:.0} s (cancel)",

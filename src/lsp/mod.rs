@@ -18,6 +18,7 @@ mod assertions;
 mod navigate;
 mod process_facts;
 pub mod text;
+mod transport;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -29,10 +30,10 @@ use lsp_types::notification::Notification as _;
 use lsp_types::request::Request as _;
 use lsp_types::{
     CodeLensOptions, CompletionOptions, Diagnostic, DiagnosticRelatedInformation,
-    DiagnosticSeverity, ExecuteCommandOptions, HoverProviderCapability, Location, MessageType,
-    NumberOrString, OneOf, PublishDiagnosticsParams, RenameOptions, ServerCapabilities, ServerInfo,
-    ShowMessageParams, TextDocumentSyncCapability, TextDocumentSyncKind, Uri, WorkspaceEdit,
-    notification as note, request as req,
+    DiagnosticSeverity, ExecuteCommandOptions, HoverProviderCapability, Location, LogMessageParams,
+    MessageType, NumberOrString, OneOf, PublishDiagnosticsParams, RenameOptions,
+    ServerCapabilities, ServerInfo, ShowMessageParams, TextDocumentSyncCapability,
+    TextDocumentSyncKind, Uri, WorkspaceEdit, notification as note, request as req,
 };
 use serde_json::{Value, json};
 
@@ -46,9 +47,15 @@ use text::{file_range, uri_path};
 
 /// Serves the client on standard input and output until it says exit.
 pub fn serve_stdio() -> Result<(), String> {
-    let (connection, io) = Connection::stdio();
+    let (connection, io) = transport::stdio();
     serve(connection)?;
     io.join().map_err(|e| format!("the connection failed: {e}"))
+}
+
+/// What the transport said of a message it could not read.
+fn unreadable(params: &Value) -> String {
+    let reason = params["reason"].as_str().unwrap_or("unknown");
+    format!("symcsp could not read a message: {reason}")
 }
 
 /// Serves the client at the other end of `connection`.
@@ -236,6 +243,10 @@ impl Server<'_> {
                     }
                 }
             }
+            transport::UNREADABLE => self.notify::<note::LogMessage>(LogMessageParams {
+                typ: MessageType::ERROR,
+                message: unreadable(&notification.params),
+            }),
             _ => {}
         }
     }
@@ -507,17 +518,15 @@ impl Server<'_> {
             req::CodeLensRequest::METHOD => {
                 let p: lsp_types::CodeLensParams = serde_json::from_value(params).map_err(bad)?;
                 let uri = p.text_document.uri;
-                let lenses = match self.loaded.get(&uri) {
-                    Some(Analysed {
-                        analysis:
-                            crate::types::Analysis {
-                                script: Some(script),
-                                types: Some(_),
-                                ..
-                            },
-                        ..
-                    }) => self.checks.lenses(&uri, script),
-                    _ => Vec::new(),
+                // A script that does not type-check offers no check to
+                // start, but those running or done keep their lenses
+                // (one running can still be cancelled).
+                let lenses = match self.loaded.get(&uri).map(|a| &a.analysis) {
+                    Some(analysis) => match &analysis.script {
+                        Some(script) => self.checks.lenses(&uri, script, analysis.types.is_some()),
+                        None => Vec::new(),
+                    },
+                    None => Vec::new(),
                 };
                 to(serde_json::to_value(lenses))
             }
@@ -527,6 +536,7 @@ impl Server<'_> {
                 self.command(&p.command, &p.arguments)
                     .map_err(|message| (ErrorCode::RequestFailed, message))
             }
+            transport::UNREADABLE => Err((ErrorCode::InvalidRequest, unreadable(&params))),
             _ => Err((
                 ErrorCode::MethodNotFound,
                 format!("symcsp does not answer `{method}`"),

@@ -1,0 +1,230 @@
+//! Standard input and output as the server's connection: messages framed
+//! as the protocol says (`Content-Length` headers), read and written on
+//! threads of their own. Unlike lsp-server's own stdio transport, a
+//! message the server cannot read does not end the connection:
+//! - bytes that are not UTF-8 are read as U+FFFD, so a document sent
+//!   with them is loaded, and its diagnostics point at them;
+//! - a body that is not a JSON-RPC message reaches the server as an
+//!   [`UNREADABLE`] request (when it had an `id`: the client gets an
+//!   error answer) or notification (the client is told in its log);
+//! - a header without `Content-Length` is reported the same way.
+//!
+//! Then the next message is read.
+
+use std::io::{self, BufRead};
+use std::thread::JoinHandle;
+
+use crossbeam_channel::Sender;
+use lsp_server::{Connection, Message, Notification, Request, RequestId};
+use serde_json::{Value, json};
+
+/// The method the reader gives what it could not read; its parameters
+/// say why (`reason`).
+pub const UNREADABLE: &str = "$/symcsp/unreadable";
+
+/// The largest message body read (a document of this size is far past
+/// what an editor sends).
+const MAX_BODY: usize = 1 << 30;
+
+/// The threads behind [`stdio`].
+pub struct Threads {
+    reader: JoinHandle<()>,
+    writer: JoinHandle<io::Result<()>>,
+}
+
+impl Threads {
+    /// Waits for every message sent to be written (the connection's
+    /// sender dropped first).
+    pub fn join(self) -> io::Result<()> {
+        let written = self
+            .writer
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the writer failed")));
+        // The reader ends at the client's exit or at the end of its
+        // input; one still waiting on input is left to the process's end.
+        if self.reader.is_finished() {
+            let _ = self.reader.join();
+        }
+        written
+    }
+}
+
+/// A connection on standard input and output.
+pub fn stdio() -> (Connection, Threads) {
+    let (sender, outgoing) = crossbeam_channel::unbounded::<Message>();
+    let (incoming, receiver) = crossbeam_channel::unbounded::<Message>();
+    let writer = std::thread::Builder::new()
+        .name("symcsp-lsp-write".into())
+        .spawn(move || {
+            let stdout = io::stdout();
+            let mut out = stdout.lock();
+            outgoing.into_iter().try_for_each(|m| m.write(&mut out))
+        })
+        .expect("a thread to write messages on");
+    let reader = std::thread::Builder::new()
+        .name("symcsp-lsp-read".into())
+        .spawn(move || read_all(&mut io::stdin().lock(), &incoming))
+        .expect("a thread to read messages on");
+    (Connection { sender, receiver }, Threads { reader, writer })
+}
+
+/// Reads messages from `input` until its end or the client's exit,
+/// each to `server`.
+pub fn read_all(input: &mut impl BufRead, server: &Sender<Message>) {
+    loop {
+        let message = match read_one(input) {
+            Ok(Some(message)) => message,
+            Ok(None) => return,
+            Err(Unreadable { id, reason }) => unreadable(id, reason),
+        };
+        let exit = matches!(&message, Message::Notification(n) if n.method == "exit");
+        if server.send(message).is_err() || exit {
+            return;
+        }
+    }
+}
+
+/// What could not be read: the request's id when it had one.
+#[derive(Debug)]
+struct Unreadable {
+    id: Option<RequestId>,
+    reason: String,
+}
+
+impl Unreadable {
+    fn because(reason: impl Into<String>) -> Unreadable {
+        Unreadable {
+            id: None,
+            reason: reason.into(),
+        }
+    }
+}
+
+fn unreadable(id: Option<RequestId>, reason: String) -> Message {
+    let params = json!({ "reason": reason });
+    match id {
+        Some(id) => Request::new(id, UNREADABLE.into(), params).into(),
+        None => Notification::new(UNREADABLE.into(), params).into(),
+    }
+}
+
+/// The next message; `None` at the end of the input.
+fn read_one(input: &mut impl BufRead) -> Result<Option<Message>, Unreadable> {
+    let mut length = None;
+    let mut saw_header = false;
+    loop {
+        let mut line = Vec::new();
+        match input.read_until(b'\n', &mut line) {
+            Ok(0) if !saw_header => return Ok(None),
+            Ok(0) => return Err(Unreadable::because("the input ended inside a header")),
+            Ok(_) => {}
+            // Input that cannot be read at all ends the connection, as
+            // its end does.
+            Err(_) => return Ok(None),
+        }
+        let line = String::from_utf8_lossy(&line);
+        let line = line.trim_end_matches(['\r', '\n']);
+        if line.is_empty() {
+            if saw_header {
+                break;
+            }
+            // Blank lines between messages are skipped.
+            continue;
+        }
+        saw_header = true;
+        if let Some((name, value)) = line.split_once(':')
+            && name.trim().eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse::<usize>().ok();
+        }
+    }
+    let Some(length) = length.filter(|&n| n <= MAX_BODY) else {
+        return Err(Unreadable::because(
+            "a message without a readable Content-Length header",
+        ));
+    };
+    let mut body = vec![0; length];
+    if let Err(e) = input.read_exact(&mut body) {
+        return Err(Unreadable::because(format!(
+            "reading a message's body: {e}"
+        )));
+    }
+    let text = String::from_utf8_lossy(&body);
+    serde_json::from_str::<Message>(&text)
+        .map(Some)
+        .map_err(|e| Unreadable {
+            id: serde_json::from_str::<Value>(&text)
+                .ok()
+                .and_then(|v| serde_json::from_value(v.get("id")?.clone()).ok()),
+            reason: format!("not a JSON-RPC message: {e}"),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn framed(body: &[u8]) -> Vec<u8> {
+        let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+        out.extend_from_slice(body);
+        out
+    }
+
+    fn read(input: Vec<u8>) -> Vec<Message> {
+        let (sender, receiver) = crossbeam_channel::unbounded();
+        read_all(&mut io::Cursor::new(input), &sender);
+        drop(sender);
+        receiver.into_iter().collect()
+    }
+
+    #[test]
+    fn what_cannot_be_read_is_passed_on_as_such_and_reading_goes_on() {
+        let mut input = Vec::new();
+        // Not UTF-8 inside a string: read, as U+FFFD.
+        input.extend(framed(
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"text\":\"a\xff\"}}",
+        ));
+        // JSON, not a message, with an id: an unreadable request.
+        input.extend(framed(b"{\"jsonrpc\":\"2.0\",\"id\":7,\"params\":[]}"));
+        // Not JSON at all: an unreadable notification.
+        input.extend(framed(b"{{{"));
+        // No length.
+        input.extend(b"Content-Type: x\r\n\r\n");
+        input.extend(framed(b"{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}"));
+        // Nothing after the exit is read.
+        input.extend(framed(b"{\"jsonrpc\":\"2.0\",\"method\":\"late\"}"));
+        let read = read(input);
+        assert_eq!(read.len(), 5, "{read:?}");
+        let Message::Notification(first) = &read[0] else {
+            panic!("{read:?}")
+        };
+        assert_eq!(first.params["text"], "a\u{FFFD}");
+        let Message::Request(second) = &read[1] else {
+            panic!("{read:?}")
+        };
+        assert_eq!(
+            (second.id.clone(), second.method.as_str()),
+            (7.into(), UNREADABLE)
+        );
+        for message in &read[2..4] {
+            let Message::Notification(n) = message else {
+                panic!("{read:?}")
+            };
+            assert_eq!(n.method, UNREADABLE);
+            assert!(n.params["reason"].as_str().is_some_and(|r| !r.is_empty()));
+        }
+        let Message::Notification(last) = &read[4] else {
+            panic!("{read:?}")
+        };
+        assert_eq!(last.method, "exit");
+    }
+
+    #[test]
+    fn the_end_of_the_input_ends_reading() {
+        assert!(read(Vec::new()).is_empty());
+        let cut = framed(b"{\"jsonrpc\":\"2.0\",\"method\":\"m\"}")[..30].to_vec();
+        let read = read(cut);
+        // The message cut short is reported, then the end is met.
+        assert_eq!(read.len(), 1);
+    }
+}
