@@ -122,6 +122,45 @@ fn every_model_s_checks_agree_on_workers_reduced_and_unreduced() {
 }
 
 #[test]
+fn structurally_reduced_checks_of_every_kind_agree_on_workers() {
+    // Refinements and determinism too: each worker cuts the group to
+    // the specification's stabiliser, as one search does.
+    let mut compared = 0;
+    for model in shipped::models() {
+        compared += checks_alike(&format!("models/{model}.csp"), Some(Reduce::Structural));
+    }
+    let file = "tests/fixtures/structural/checks.csp";
+    compared += checks_alike(file, Some(Reduce::Structural));
+    assert!(compared >= 60, "{compared} assertions compared");
+    // The reports alike: the group, how it was found, the notes.
+    let loaded = symcsp::types::load_file(std::path::Path::new(file)).expect("loads");
+    let mut args = vec!["check", file, "--symmetry", "structural"];
+    let picked: Vec<String> = (0..loaded.script.assertions.len())
+        .filter(|&i| assertion_task(&loaded.script, i, (Some(&Reduce::Structural), None)).is_ok())
+        .map(|i| (i + 1).to_string())
+        .collect();
+    for number in &picked {
+        args.extend(["--assert", number]);
+    }
+    let one = assertions_of(&args);
+    let many = assertions_of(&[&args[..], &["--workers", "3"]].concat());
+    agree(&one, &many, file);
+    for (theirs, mine) in one.iter().zip(&many) {
+        assert_eq!(mine["symmetry"], theirs["symmetry"], "{file}");
+        let notes = |v: &serde_json::Value| -> Vec<serde_json::Value> {
+            let all = v["notes"].as_array().cloned().unwrap_or_default();
+            all.into_iter()
+                .filter(|n| {
+                    !n.as_str()
+                        .is_some_and(|n| n.starts_with("checked on") || n.starts_with("exchanged"))
+                })
+                .collect()
+        };
+        assert_eq!(notes(mine), notes(theirs), "{file} {}", theirs["index"]);
+    }
+}
+
+#[test]
 fn breaches_are_found_at_the_one_search_s_depth_and_read_back_from_the_workers() {
     assert_eq!(checks_alike("tests/fixtures/cluster/checks.csp", None), 18);
 }

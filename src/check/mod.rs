@@ -14,6 +14,7 @@ pub mod counterexample;
 pub mod normal;
 pub mod product;
 mod searched;
+pub(crate) use searched::cut_to_specification;
 mod shared_judge;
 pub mod spec;
 pub mod structural;
@@ -773,7 +774,7 @@ pub(crate) const REDUCING_BY_PARTIAL_ORDER: &str = "reducing by partial order";
 /// on: compiling the operator tree takes memory of its own.
 /// The stages of a check a stop names, besides `compiling `P``.
 const WORKING_OUT_EVENTS: &str = "working out the channels' events";
-const DECIDING_SYMMETRY: &str = "deciding symmetry";
+pub(crate) const DECIDING_SYMMETRY: &str = "deciding symmetry";
 pub(crate) const NORMALISING: &str = "normalising the specification";
 const SEARCHING: &str = "searching";
 

@@ -447,6 +447,12 @@ impl Normaliser {
             .collect()
     }
 
+    /// The node and event `node` was first made after, when it was made
+    /// so (following these back reaches the root).
+    pub fn origin(&self, node: NodeId) -> Option<(NodeId, EventId)> {
+        self.nodes.get(node as usize)?.origin
+    }
+
     /// `node` as bytes, so that another process with the same script
     /// reads back the same node ([`Normaliser::read_node`]) whatever
     /// order it made its nodes and states in: a trace that leads to it

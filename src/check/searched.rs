@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use crate::budget::Stopped;
-use crate::eval::EvalError;
+use crate::eval::{EvalError, EvalResult};
 use crate::lts::machine::{Machine, Preserve};
 use crate::lts::search::{Budget, Search};
 use crate::process::{EventId, EventSet, ProcId, Processes, TAU};
@@ -81,13 +81,8 @@ fn structural_group(
     spec: &dyn Specification,
     spec_process: Option<ProcId>,
 ) -> Result<Result<(StructuralReduction, String), String>, Failure> {
-    use crate::symmetry::structural::{graph::ComponentLts, validate};
-    if spec.follows_refusals() {
-        return Ok(Err(
-            "the revivals and refusal-testing models follow refusals along the trace, which \
-             the structural reduction does not permute"
-                .to_string(),
-        ));
+    if let Some(why) = refusals_not_permuted(spec) {
+        return Ok(Err(why));
     }
     let during = |e: EvalError| e.during(|| DECIDING_SYMMETRY.to_string());
     let (group, how) = match Reduction::structural(machine, procs).map_err(during)? {
@@ -95,10 +90,37 @@ fn structural_group(
         Reduction::NoStructure(why) => return Ok(Err(why)),
         _ => unreachable!("the structural reduction is structural or none"),
     };
+    cut_to_specification(procs, (group, how), spec, spec_process).map_err(|e| during(e).into())
+}
+
+/// Why a check against `spec` is not reduced structurally whatever the
+/// group, if it is not.
+fn refusals_not_permuted(spec: &dyn Specification) -> Option<String> {
+    spec.follows_refusals().then(|| {
+        "the revivals and refusal-testing models follow refusals along the trace, which the \
+         structural reduction does not permute"
+            .to_string()
+    })
+}
+
+/// A structural `group` (found as `how` says) cut down to the elements
+/// under which the specification's process (when given) is invariant;
+/// or why a check against `spec` is not reduced by it. One search and
+/// every worker cut alike.
+pub(crate) fn cut_to_specification(
+    procs: &mut Processes,
+    (group, how): (StructuralReduction, String),
+    spec: &dyn Specification,
+    spec_process: Option<ProcId>,
+) -> EvalResult<Result<(StructuralReduction, String), String>> {
+    use crate::symmetry::structural::{graph::ComponentLts, validate};
+    if let Some(why) = refusals_not_permuted(spec) {
+        return Ok(Err(why));
+    }
     let Some(spec_process) = spec_process else {
         return Ok(Ok((group, how)));
     };
-    let spec_lts = ComponentLts::explore(procs, spec_process).map_err(during)?;
+    let spec_lts = ComponentLts::explore(procs, spec_process)?;
     let name = procs.show_state(spec_process);
     let mut first_failure = None;
     let kept =

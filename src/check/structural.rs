@@ -68,10 +68,33 @@ impl StructuralProduct {
         }
         let mut trace = Vec::new();
         let mut at = node;
-        while at != self.root {
-            let (from, event) = self.reached_by[&at];
+        // A path back visits each node once at most.
+        let known = self.reached_by.len() + spec.normal_form().map_or(0, |n| n.nodes());
+        while at != self.root && trace.len() <= known {
+            // Learnt here, or (a node another worker sent, made here
+            // from its trace) from the normal form's own record.
+            let reached = self
+                .reached_by
+                .get(&at)
+                .copied()
+                .or_else(|| spec.normal_form().and_then(|normal| normal.origin(at)));
+            let Some((from, event)) = reached else {
+                return Err(EvalError::new(
+                    crate::syntax::Span::default(),
+                    format!(
+                        "internal error: no trace is known to reach the specification's node \
+                         {node}"
+                    ),
+                ));
+            };
             trace.push(event);
             at = from;
+        }
+        if at != self.root {
+            return Err(EvalError::new(
+                crate::syntax::Span::default(),
+                format!("internal error: the way back from the specification's node {node} loops"),
+            ));
         }
         let mut image = self.root;
         for &event in trace.iter().rev() {

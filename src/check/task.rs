@@ -160,13 +160,6 @@ impl Task {
 
     /// Why the workers cannot do this job yet, if they cannot.
     pub fn not_on_workers(&self) -> Option<&'static str> {
-        let normal_form = matches!(
-            self.goal,
-            Goal::Refinement { .. } | Goal::Deterministic { .. }
-        );
-        if normal_form && self.reduce == Reduce::Structural {
-            return Some(STRUCTURAL_NORMAL_FORM);
-        }
         match self.goal {
             Goal::HasTrace { .. } => Some(
                 "`:[has trace]:` follows one trace, which one search does at once: it is not \
@@ -176,12 +169,6 @@ impl Task {
         }
     }
 }
-
-/// Why a check against a normal form is not reduced structurally on
-/// workers.
-const STRUCTURAL_NORMAL_FORM: &str = "a check against a normal form reduced by the \
-     implementation's structure cuts the group to the specification's stabiliser, which the \
-     workers do not do yet (`--symmetry off`, or the datatypes, check it on workers)";
 
 /// The specification a goal judges states against, from its initial
 /// node: whether it judges refusals and divergences, and for a

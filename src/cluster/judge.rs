@@ -54,6 +54,9 @@ pub struct Judging {
     pub divergences: bool,
     /// The specification's initial node.
     pub root: u32,
+    /// A refinement's specification process (whose symmetries a
+    /// structural reduction must keep).
+    pub spec_process: Option<ProcId>,
     /// After each visible move of the state being judged: its node.
     next_nodes: Vec<u32>,
     /// Per state: where it was first reached from (event, worker, state).
@@ -94,7 +97,9 @@ impl Judging {
         };
         Ok(judge.map(|judge| {
             let product = Product::new(judge.spec, judge.refusals, judge.divergences, width);
-            Judging::of(product, judge.root, judge.divergences)
+            let mut judging = Judging::of(product, judge.root, judge.divergences);
+            judging.spec_process = judge.spec_process;
+            judging
         }))
     }
 
@@ -105,6 +110,7 @@ impl Judging {
             product,
             divergences,
             root,
+            spec_process: None,
             next_nodes: Vec::new(),
             parents: Vec::new(),
             levels: Vec::new(),

@@ -132,6 +132,38 @@ pub fn partition(
             }
         },
     };
+    // A check against a normal form keeps only the structural
+    // symmetries its specification is invariant under, as one search
+    // does; one left with none is not reduced, and says why.
+    let mut not_reduced = None;
+    if let (Some(judging), Reduction::Structural { .. }) = (&judging, &built.reduction) {
+        let Reduction::Structural { reduction, how } =
+            std::mem::replace(&mut built.reduction, Reduction::Off)
+        else {
+            unreachable!("matched just above")
+        };
+        let cut = crate::check::cut_to_specification(
+            &mut built.procs,
+            (*reduction, how),
+            &*judging.product.spec,
+            judging.spec_process,
+        );
+        match cut {
+            Ok(Ok((kept, how))) => {
+                built.reduction = Reduction::Structural {
+                    reduction: Box::new(kept),
+                    how,
+                }
+            }
+            Ok(Err(why)) => not_reduced = Some(format!("symmetry: not reduced: {why}")),
+            Err(e) => match e.stop_reason() {
+                Some(stop) => {
+                    return end_at_start(Ok((stop, crate::check::DECIDING_SYMMETRY.to_string())));
+                }
+                None => return end_at_start(Err(rendered(&e, &script.sources))),
+            },
+        }
+    }
     let reduced = match &built.reduction {
         Reduction::Reduced(system) => Some(Reduced::of(system.get().symmetry(), job.strategy)),
         Reduction::Structural { reduction, how } => {
@@ -335,12 +367,15 @@ pub fn partition(
         started,
         topology,
     );
+    // As one search's: why the check is not reduced, then what partial
+    // order reduction did.
+    let notes: Vec<String> = not_reduced.into_iter().chain(partial_order).collect();
     let Some(judging) = judging else {
         if checking {
             found.check = Some(ClusterCheck {
                 holds: None,
                 counterexample: None,
-                notes: partial_order.into_iter().collect(),
+                notes,
                 reduced,
             });
         }
@@ -354,7 +389,7 @@ pub fn partition(
             (None, Some(_)) => None,
         },
         counterexample: None,
-        notes: partial_order.into_iter().collect(),
+        notes,
     };
     if let (Some(steps), 0) = (&violation, me) {
         let made = described((&mut built, &budget), judging, steps, &mut check.notes);
