@@ -5,16 +5,14 @@
 //! clears it. Runs where `nvim` (0.7 or later) is installed, as CI
 //! installs it; elsewhere it says so and checks nothing.
 
-use std::io::{Read, Write};
-use std::num::NonZeroU16;
+mod pty;
+
+use std::io::Write;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
-
-/// Long enough for a slow machine; reached only when something hangs.
-const PATIENCE: Duration = Duration::from_secs(60);
+use portable_pty::CommandBuilder;
+use pty::{PATIENCE, Pty};
 
 /// The editor's configuration: start `symcsp lsp` for each `.csp`
 /// buffer (with the calls every Neovim since 0.7 has), and write the
@@ -59,22 +57,11 @@ fn neovim_installed() -> bool {
 /// Neovim in a pseudo-terminal, its screen read through a terminal
 /// emulator.
 struct Editor {
-    screen: Arc<Mutex<vt100::Parser>>,
-    writer: Box<dyn Write + Send>,
-    child: Box<dyn portable_pty::Child + Send + Sync>,
+    pty: Pty,
 }
 
 impl Editor {
     fn open(script: &Path, dir: &Path, diagnostics: &Path) -> Editor {
-        let (cols, rows) = (160, 30);
-        let pair = native_pty_system()
-            .openpty(PtySize {
-                rows,
-                cols,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .expect("a pseudo-terminal");
         let init = dir.join("init.lua");
         std::fs::write(&init, INIT_LUA).unwrap();
         let mut command = CommandBuilder::new("nvim");
@@ -90,64 +77,23 @@ impl Editor {
         command.env("XDG_DATA_HOME", dir.join("data"));
         command.env("SYMCSP_BIN", env!("CARGO_BIN_EXE_symcsp"));
         command.env("SYMCSP_DIAGNOSTICS", diagnostics);
-        let child = pair.slave.spawn_command(command).expect("nvim starts");
-        drop(pair.slave);
-        let mut reader = pair.master.try_clone_reader().unwrap();
-        let writer = pair.master.take_writer().unwrap();
-        let screen = Arc::new(Mutex::new(vt100::Parser::new(
-            NonZeroU16::new(rows).unwrap(),
-            NonZeroU16::new(cols).unwrap(),
-            0,
-        )));
-        let feed = screen.clone();
-        std::thread::spawn(move || {
-            let _master = pair.master;
-            let mut buffer = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buffer) {
-                if n == 0 {
-                    break;
-                }
-                feed.lock().unwrap().process(&buffer[..n]);
-            }
-        });
         Editor {
-            screen,
-            writer,
-            child,
+            pty: Pty::spawn(command, (160, 30)),
         }
     }
 
     fn text(&self) -> String {
-        self.screen.lock().unwrap().screen().contents()
-    }
-
-    fn wait_for_screen(&self, what: &str) -> String {
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            let text = self.text();
-            if text.contains(what) {
-                return text;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "`{what}` never appeared in the editor; the screen:\n{text}"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        self.pty.text()
     }
 
     fn keys(&mut self, keys: &str) {
-        self.writer.write_all(keys.as_bytes()).unwrap();
-        self.writer.flush().unwrap();
+        self.pty.writer.write_all(keys.as_bytes()).unwrap();
+        self.pty.writer.flush().unwrap();
     }
 
     fn quit(mut self) {
         self.keys("\x1b:qa!\r");
-        let deadline = Instant::now() + PATIENCE;
-        while self.child.try_wait().unwrap().is_none() {
-            assert!(Instant::now() < deadline, "nvim did not quit");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        self.pty.exit();
     }
 }
 
@@ -193,7 +139,7 @@ fn neovim_shows_a_type_error_and_clears_it_once_fixed() {
         "{listed:?}"
     );
     // And on the screen, as Neovim draws it beside the line.
-    let screen = editor.wait_for_screen("Couldn't match expected type Bool");
+    let screen = editor.pty.wait_for("Couldn't match expected type Bool");
     let line = screen
         .lines()
         .find(|line| line.contains("Couldn't match"))

@@ -1,20 +1,16 @@
 //! The real binary in a pseudo-terminal: keys typed as a user types
 //! them, the screen read back through a terminal emulator.
 
-use std::io::{Read, Write};
-use std::num::NonZeroU16;
-use std::sync::{Arc, Mutex};
+mod pty;
+
+use std::io::Write;
 use std::time::{Duration, Instant};
 
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
-
-/// Long enough for a slow machine; reached only when something hangs.
-const PATIENCE: Duration = Duration::from_secs(60);
+use portable_pty::CommandBuilder;
+use pty::{PATIENCE, Pty};
 
 struct Session {
-    screen: Arc<Mutex<vt100::Parser>>,
-    writer: Box<dyn Write + Send>,
-    child: Box<dyn portable_pty::Child + Send + Sync>,
+    pty: Pty,
 }
 
 impl Session {
@@ -28,15 +24,6 @@ impl Session {
         config_dir: &std::path::Path,
         (cols, rows): (u16, u16),
     ) -> Session {
-        let pty = native_pty_system();
-        let pair = pty
-            .openpty(PtySize {
-                rows,
-                cols,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .expect("a pseudo-terminal");
         let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_symcsp"));
         command.args(args);
         command.cwd(env!("CARGO_MANIFEST_DIR"));
@@ -44,70 +31,29 @@ impl Session {
         command.env("SYMCSP_CONFIG_DIR", config_dir);
         // Walks kept on quitting go there too, not to the user's home.
         command.env("SYMCSP_STATE_DIR", config_dir.join("state"));
-        let child = pair.slave.spawn_command(command).expect("symcsp starts");
-        drop(pair.slave);
-        let mut reader = pair.master.try_clone_reader().unwrap();
-        let writer = pair.master.take_writer().unwrap();
-        let screen = Arc::new(Mutex::new(vt100::Parser::new(
-            NonZeroU16::new(rows).unwrap(),
-            NonZeroU16::new(cols).unwrap(),
-            0,
-        )));
-        let feed = screen.clone();
-        std::thread::spawn(move || {
-            // Keep the master alive while reading.
-            let _master = pair.master;
-            let mut buffer = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buffer) {
-                if n == 0 {
-                    break;
-                }
-                feed.lock().unwrap().process(&buffer[..n]);
-            }
-        });
         Session {
-            screen,
-            writer,
-            child,
+            pty: Pty::spawn(command, (cols, rows)),
         }
     }
 
     fn text(&self) -> String {
-        self.screen.lock().unwrap().screen().contents()
+        self.pty.text()
     }
 
     fn wait_for(&self, what: &str) -> String {
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            let text = self.text();
-            if text.contains(what) {
-                return text;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "`{what}` never appeared; the screen:\n{text}"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        self.pty.wait_for(what)
     }
 
     /// How the program ended, once it has (within [`PATIENCE`]).
     fn exit(&mut self) -> portable_pty::ExitStatus {
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "symcsp did not quit");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        self.pty.exit()
     }
 
     /// Waits for the terminal to be handed back: the alternate screen
     /// left.
     fn wait_for_main_screen(&self) {
         let deadline = Instant::now() + PATIENCE;
-        while self.screen.lock().unwrap().screen().alternate_screen() {
+        while self.pty.screen.lock().unwrap().screen().alternate_screen() {
             assert!(Instant::now() < deadline, "the alternate screen stayed");
             std::thread::sleep(Duration::from_millis(20));
         }
@@ -128,15 +74,15 @@ impl Session {
     /// A key that the terminal sends as several bytes (an arrow), in
     /// one write, as a terminal sends it.
     fn sequence(&mut self, bytes: &str) {
-        self.writer.write_all(bytes.as_bytes()).unwrap();
-        self.writer.flush().unwrap();
+        self.pty.writer.write_all(bytes.as_bytes()).unwrap();
+        self.pty.writer.flush().unwrap();
         std::thread::sleep(Duration::from_millis(40));
     }
 
     fn keys(&mut self, keys: &str) {
         for c in keys.chars() {
-            self.writer.write_all(c.to_string().as_bytes()).unwrap();
-            self.writer.flush().unwrap();
+            self.pty.writer.write_all(c.to_string().as_bytes()).unwrap();
+            self.pty.writer.flush().unwrap();
             // One key per read, as a person types.
             std::thread::sleep(Duration::from_millis(40));
         }
@@ -207,7 +153,7 @@ fn terminated_it_restores_the_terminal_and_keeps_the_walk() {
         session.wait_for("Events (1)");
         session.keys("11");
         session.wait_for("Trace (2 of 2)");
-        let pid = session.child.process_id().expect("a process id");
+        let pid = session.pty.child.process_id().expect("a process id");
         // SAFETY: kill only sends a signal to the child started above.
         assert_eq!(unsafe { libc::kill(pid as libc::pid_t, signal) }, 0);
         let status = session.exit();
@@ -231,6 +177,7 @@ fn a_broken_script_and_a_broken_theme_show_their_messages() {
     // known: a frame may show the one before the other.
     session.wait_for("using the default theme");
     session
+        .pty
         .child
         .as_mut()
         .kill()
@@ -247,7 +194,7 @@ fn a_script_that_cannot_be_read_is_an_error_not_an_empty_animator() {
         let mut session = Session::start(&[path], config.path());
         let deadline = Instant::now() + PATIENCE;
         let status = loop {
-            if let Some(status) = session.child.try_wait().expect("its status") {
+            if let Some(status) = session.pty.child.try_wait().expect("its status") {
                 break status;
             }
             assert!(
@@ -348,6 +295,7 @@ fn the_budget_of_checks_run_from_the_animator_is_set_on_the_command_line() {
         "{screen}"
     );
     session
+        .pty
         .child
         .as_mut()
         .kill()
