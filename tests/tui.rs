@@ -1741,9 +1741,19 @@ fn a_narrow_checks_pane_keeps_every_assertion_s_name() {
                 i + 1
             );
         }
-        // With room, the verdict is in words.
+        // With room, the verdict is in words, and the failure's counts
+        // say they are counted up to where its counterexample ends.
         let wide = screen(&mut app, 160, 40);
         assert!(wide.contains("✗ Failed"), "{wide}");
+        let left_pane: String = wide
+            .lines()
+            .filter_map(|line| line.strip_prefix('│')?.split('│').next())
+            .flat_map(str::split_whitespace)
+            .collect();
+        assert!(
+            left_pane.contains("depth2(countedupto") && left_pane.contains("2stepsfromthestart)"),
+            "{wide}"
+        );
         // A long verdict that does not fit is its mark alone; the others
         // keep their words.
         app.budget.max_states = Some(1);

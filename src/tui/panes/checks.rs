@@ -316,12 +316,20 @@ impl ChecksPane {
         };
         let mut text = if r.searched {
             // Not "no state is deeper": a search stops at a
-            // failure, a trace found or its budget.
-            let depth = format!(
-                "depth {} (the search reached states {} from the start)",
-                r.depth,
-                plural(u64::from(r.depth), "step", "steps")
-            );
+            // failure, a trace found or its budget; one that found what
+            // it shows counts up to the level where that ends.
+            let steps = plural(u64::from(r.depth), "step", "steps");
+            let depth = match &r.counterexample {
+                Some(_) => format!(
+                    "depth {} (counted up to the level of its counterexample's state, {steps} \
+                     from the start)",
+                    r.depth
+                ),
+                None => format!(
+                    "depth {} (the search reached states {steps} from the start)",
+                    r.depth
+                ),
+            };
             format!(
                 "{}: {}, {}, {depth}, {:.2} s",
                 verdict_text(r.verdict),
