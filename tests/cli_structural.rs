@@ -228,3 +228,28 @@ fn a_failing_generator_names_the_image_trace_and_never_an_event_against_itself()
         assert_ne!(done, image, "an event against itself: {line}");
     }
 }
+
+/// Channels of 40 000 values each: the structure is read with each
+/// channel's declared fields once, not once an event (which took
+/// memory growing as the square of the events: 22 GB here).
+#[test]
+fn wide_channels_are_read_once_a_channel() {
+    let (text, _) = output(
+        &[
+            "check",
+            "tests/fixtures/check/wide_divergence.csp",
+            "--assert",
+            "4",
+            "--symmetry",
+            "structural",
+            "--max-memory",
+            "1G",
+        ],
+        0,
+    );
+    assert!(text.contains("Passed — 80002 states"), "{text}");
+    assert!(
+        text.contains("symmetry: not reduced: no symmetry of its structure"),
+        "{text}"
+    );
+}

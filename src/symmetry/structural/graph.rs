@@ -8,11 +8,14 @@
 //! LTS is explored once for its alphabet (and kept: validation matches
 //! the LTSs of a component and its image).
 
+use std::rc::Rc;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::eval::{EvalError, EvalResult, Proc, Value};
 use crate::lts::machine::{Machine, Node};
 use crate::process::{EventId, ProcId, Processes, TAU, TICK, Term};
+use crate::script::ir::ChannelId;
 
 /// The most states one component's LTS may have: structural symmetry
 /// is for systems of many small components.
@@ -165,15 +168,17 @@ impl CommunicationGraph {
         // them names a component; any other field's value is part of
         // what the event is (`step.i.0` and `step.i.1` differ).
         let identity_ranges: FxHashSet<Vec<Value>> = families.iter().flatten().cloned().collect();
-        let mut part_sets: FxHashMap<EventId, Option<Vec<Vec<Value>>>> = FxHashMap::default();
+        // Each channel's declared fields, read once: a channel of
+        // thousands of values has thousands of events.
+        let mut declared = DeclaredParts::default();
         for &e in &events {
-            let sets = declared_parts(procs, e)?;
+            let sets = declared.of(procs, e, &identity_ranges)?;
             let text = match procs.events().value(e) {
                 Some(Value::Named(parts)) => {
                     let mut text = procs.evaluator().show(&parts[0]);
                     if let Some(sets) = &sets {
                         for (k, part) in parts[1..].iter().enumerate() {
-                            let names = sets.get(k).is_some_and(|s| identity_ranges.contains(s));
+                            let names = sets.names.get(k).copied().unwrap_or(false);
                             text.push('.');
                             if names {
                                 text.push('_');
@@ -187,7 +192,6 @@ impl CommunicationGraph {
                 Some(v) => procs.evaluator().show(v),
                 None => "?".to_string(),
             };
-            part_sets.insert(e, sets);
             let how = if hidden.contains(&e) {
                 "hidden"
             } else {
@@ -200,15 +204,9 @@ impl CommunicationGraph {
         for (c, lts) in ltss.iter().enumerate() {
             for e in lts.alphabet() {
                 let v = vertex_of[&e];
-                let sets = match part_sets.get(&e) {
-                    Some(sets) => sets.clone(),
-                    None => {
-                        let sets = declared_parts(procs, e)?;
-                        part_sets.insert(e, sets.clone());
-                        sets
-                    }
-                };
-                let places = identity_places(procs, e, (&tuples[c], &families[c]), sets.as_deref());
+                let sets = declared.of(procs, e, &identity_ranges)?;
+                let declared = sets.as_ref().map(|sets| &sets.values[..]);
+                let places = identity_places(procs, e, (&tuples[c], &families[c]), declared);
                 let port_colour = colour(format!("port {places}"));
                 let port = adjacency.len() as u32;
                 colours.push(port_colour);
@@ -338,24 +336,54 @@ fn component_ltss(procs: &mut Processes, initial: &[ProcId]) -> EvalResult<Vec<C
     Ok(ltss)
 }
 
-/// Per part of event `e` (after its channel), the values its declared
-/// field takes (`None` where the fields are dotted, or `e` has none).
-fn declared_parts(procs: &Processes, e: EventId) -> EvalResult<Option<Vec<Vec<Value>>>> {
-    let channel = match procs.events().value(e) {
-        Some(Value::Named(parts)) => match parts[0] {
-            Value::Channel(c) => c,
+/// A channel's declared fields: per part of its events (after the
+/// channel), the values the field takes, and whether it is one of the
+/// ranges an identity takes (then it names a component).
+struct ChannelParts {
+    values: Vec<Vec<Value>>,
+    names: Vec<bool>,
+}
+
+/// The declared fields of the channels met, each read once.
+#[derive(Default)]
+struct DeclaredParts {
+    by_channel: FxHashMap<ChannelId, Option<Rc<ChannelParts>>>,
+}
+
+impl DeclaredParts {
+    /// The declared fields of event `e`'s channel (`None` where the
+    /// fields are dotted, or `e` has none), `identity_ranges` telling
+    /// which name a component.
+    fn of(
+        &mut self,
+        procs: &Processes,
+        e: EventId,
+        identity_ranges: &FxHashSet<Vec<Value>>,
+    ) -> EvalResult<Option<Rc<ChannelParts>>> {
+        let channel = match procs.events().value(e) {
+            Some(Value::Named(parts)) => match parts[0] {
+                Value::Channel(c) => c,
+                _ => return Ok(None),
+            },
             _ => return Ok(None),
-        },
-        _ => return Ok(None),
-    };
-    Ok(procs.evaluator().channel_part_sets(channel)?.map(|sets| {
-        sets.iter()
-            .map(|set| match set {
-                crate::eval::value::Set::Finite(values) => values.clone(),
-                _ => Vec::new(),
-            })
-            .collect()
-    }))
+        };
+        if let Some(known) = self.by_channel.get(&channel) {
+            return Ok(known.clone());
+        }
+        let parts = procs.evaluator().channel_part_sets(channel)?.map(|sets| {
+            let values: Vec<Vec<Value>> = sets
+                .iter()
+                .map(|set| match set {
+                    crate::eval::value::Set::Finite(values) => values.clone(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            let names = values.iter().map(|v| identity_ranges.contains(v)).collect();
+            Rc::new(ChannelParts { values, names })
+        });
+        self.by_channel.insert(channel, parts.clone());
+        Ok(parts)
+    }
 }
 
 /// The places among event `e`'s fields where each value of `identity`
