@@ -81,16 +81,13 @@ fn structural_group(
     spec: &dyn Specification,
     spec_process: Option<ProcId>,
 ) -> Result<Result<(StructuralReduction, String), String>, Failure> {
+    // Said before the structure is worked out, which it makes moot.
     if let Some(why) = refusals_not_permuted(spec) {
         return Ok(Err(why));
     }
     let during = |e: EvalError| e.during(|| DECIDING_SYMMETRY.to_string());
-    let (group, how) = match Reduction::structural(machine, procs).map_err(during)? {
-        Reduction::Structural { reduction, how } => (*reduction, how),
-        Reduction::NoStructure(why) => return Ok(Err(why)),
-        _ => unreachable!("the structural reduction is structural or none"),
-    };
-    cut_to_specification(procs, (group, how), spec, spec_process).map_err(|e| during(e).into())
+    let found = Reduction::structural(machine, procs).map_err(during)?;
+    cut_to_specification(procs, found, spec, spec_process).map_err(|e| during(e).into())
 }
 
 /// Why a check against `spec` is not reduced structurally whatever the
@@ -103,13 +100,13 @@ fn refusals_not_permuted(spec: &dyn Specification) -> Option<String> {
     })
 }
 
-/// A structural `group` (found as `how` says) cut down to the elements
-/// under which the specification's process (when given) is invariant;
-/// or why a check against `spec` is not reduced by it. One search and
-/// every worker cut alike.
+/// The structural group `found` ([`Reduction::structural`]) cut down to
+/// the elements under which the specification's process (when given) is
+/// invariant; or why a check against `spec` is not reduced by it. One
+/// search and every worker decide alike.
 pub(crate) fn cut_to_specification(
     procs: &mut Processes,
-    (group, how): (StructuralReduction, String),
+    found: Reduction,
     spec: &dyn Specification,
     spec_process: Option<ProcId>,
 ) -> EvalResult<Result<(StructuralReduction, String), String>> {
@@ -117,6 +114,11 @@ pub(crate) fn cut_to_specification(
     if let Some(why) = refusals_not_permuted(spec) {
         return Ok(Err(why));
     }
+    let (group, how) = match found {
+        Reduction::Structural { reduction, how } => (*reduction, how),
+        Reduction::NoStructure(why) => return Ok(Err(why)),
+        _ => unreachable!("the structural reduction is structural or none"),
+    };
     let Some(spec_process) = spec_process else {
         return Ok(Ok((group, how)));
     };

@@ -136,15 +136,15 @@ pub fn partition(
     // symmetries its specification is invariant under, as one search
     // does; one left with none is not reduced, and says why.
     let mut not_reduced = None;
-    if let (Some(judging), Reduction::Structural { .. }) = (&judging, &built.reduction) {
-        let Reduction::Structural { reduction, how } =
-            std::mem::replace(&mut built.reduction, Reduction::Off)
-        else {
-            unreachable!("matched just above")
-        };
+    let structural = matches!(
+        built.reduction,
+        Reduction::Structural { .. } | Reduction::NoStructure(_)
+    );
+    if let (Some(judging), true) = (&judging, structural) {
+        let found = std::mem::replace(&mut built.reduction, Reduction::Off);
         let cut = crate::check::cut_to_specification(
             &mut built.procs,
-            (*reduction, how),
+            found,
             &*judging.product.spec,
             judging.spec_process,
         );
