@@ -746,3 +746,11 @@ fn bad_input_is_answered_with_an_error_or_nothing_and_the_server_goes_on() {
     assert!(shown.contains("P :: (Int) -> Proc"), "{hover}");
     assert!(client.shut_down().success());
 }
+
+#[test]
+fn an_exit_no_shutdown_asked_for_ends_the_server_with_code_1() {
+    let mut client = Client::start();
+    client.notify("exit", Value::Null);
+    let status = client.child.wait().expect("the server ends");
+    assert_eq!(status.code(), Some(1));
+}

@@ -166,8 +166,10 @@ impl Server<'_> {
                         self.request(request);
                     }
                     Ok(Message::Notification(notification)) => {
+                        // The protocol's exit code 1: an exit that no
+                        // shutdown asked for.
                         if notification.method == note::Exit::METHOD {
-                            return Ok(());
+                            return Err("the client asked to exit without shutting down first".into());
                         }
                         self.notification(notification);
                     }

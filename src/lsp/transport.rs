@@ -7,11 +7,14 @@
 //! - a body that is not a JSON-RPC message reaches the server as an
 //!   [`UNREADABLE`] request (when it had an `id`: the client gets an
 //!   error answer) or notification (the client is told in its log);
-//! - a header without `Content-Length` is reported the same way.
+//! - a header without a readable `Content-Length` is reported the same
+//!   way, and the next header found where its body would be (framing
+//!   puts it right after that body);
+//! - a body longer than [`MAX_BODY`] is skipped and reported.
 //!
 //! Then the next message is read.
 
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read};
 use std::thread::JoinHandle;
 
 use crossbeam_channel::Sender;
@@ -25,6 +28,9 @@ pub const UNREADABLE: &str = "$/symcsp/unreadable";
 /// The largest message body read (a document of this size is far past
 /// what an editor sends).
 const MAX_BODY: usize = 1 << 30;
+
+/// The header that gives a body's length, as matched (lower case).
+const LENGTH_HEADER: &str = "content-length";
 
 /// The threads behind [`stdio`].
 pub struct Threads {
@@ -71,8 +77,13 @@ pub fn stdio() -> (Connection, Threads) {
 /// Reads messages from `input` until its end or the client's exit,
 /// each to `server`.
 pub fn read_all(input: &mut impl BufRead, server: &Sender<Message>) {
+    read_all_within(input, server, MAX_BODY);
+}
+
+/// [`read_all`], bodies of at most `max_body` bytes read.
+fn read_all_within(input: &mut impl BufRead, server: &Sender<Message>, max_body: usize) {
     loop {
-        let message = match read_one(input) {
+        let message = match read_one(input, max_body) {
             Ok(Some(message)) => message,
             Ok(None) => return,
             Err(Unreadable { id, reason }) => unreadable(id, reason),
@@ -108,8 +119,9 @@ fn unreadable(id: Option<RequestId>, reason: String) -> Message {
     }
 }
 
-/// The next message; `None` at the end of the input.
-fn read_one(input: &mut impl BufRead) -> Result<Option<Message>, Unreadable> {
+/// The next message (its body at most `max_body` bytes); `None` at the
+/// end of the input.
+fn read_one(input: &mut impl BufRead, max_body: usize) -> Result<Option<Message>, Unreadable> {
     let mut length = None;
     let mut saw_header = false;
     loop {
@@ -132,17 +144,34 @@ fn read_one(input: &mut impl BufRead) -> Result<Option<Message>, Unreadable> {
             continue;
         }
         saw_header = true;
-        if let Some((name, value)) = line.split_once(':')
-            && name.trim().eq_ignore_ascii_case("content-length")
-        {
-            length = value.trim().parse::<usize>().ok();
+        // After a message whose length could not be read, its body runs
+        // into the next header line: the header is found where it
+        // starts.
+        let at = line.to_ascii_lowercase().find(LENGTH_HEADER);
+        if let Some(value) = at.and_then(|at| line[at + LENGTH_HEADER.len()..].strip_prefix(':')) {
+            length = Some(value.trim().parse::<usize>());
         }
     }
-    let Some(length) = length.filter(|&n| n <= MAX_BODY) else {
-        return Err(Unreadable::because(
-            "a message without a readable Content-Length header",
-        ));
+    let length = match length {
+        Some(Ok(length)) => length,
+        Some(Err(e)) => {
+            return Err(Unreadable::because(format!(
+                "a message whose Content-Length is not a length ({e})"
+            )));
+        }
+        None => {
+            return Err(Unreadable::because(
+                "a message without a Content-Length header",
+            ));
+        }
     };
+    if length > max_body {
+        let skipped = io::copy(&mut Read::take(&mut *input, length as u64), &mut io::sink());
+        return Err(Unreadable::because(match skipped {
+            Ok(_) => format!("a message of {length} bytes, more than this server reads"),
+            Err(e) => format!("skipping a message of {length} bytes: {e}"),
+        }));
+    }
     let mut body = vec![0; length];
     if let Err(e) = input.read_exact(&mut body) {
         return Err(Unreadable::because(format!(
@@ -171,8 +200,12 @@ mod tests {
     }
 
     fn read(input: Vec<u8>) -> Vec<Message> {
+        read_within(input, MAX_BODY)
+    }
+
+    fn read_within(input: Vec<u8>, max_body: usize) -> Vec<Message> {
         let (sender, receiver) = crossbeam_channel::unbounded();
-        read_all(&mut io::Cursor::new(input), &sender);
+        read_all_within(&mut io::Cursor::new(input), &sender, max_body);
         drop(sender);
         receiver.into_iter().collect()
     }
@@ -217,6 +250,40 @@ mod tests {
             panic!("{read:?}")
         };
         assert_eq!(last.method, "exit");
+    }
+
+    #[test]
+    fn a_message_whose_length_cannot_be_read_does_not_lose_the_next() {
+        for header in [
+            "Content-Length: -1",
+            "Content-Length: many",
+            "Content-Length: 99999999999999999999999",
+            "Content-Type: utf-8",
+        ] {
+            let mut input =
+                format!("{header}\r\n\r\n{{\"jsonrpc\":\"2.0\",\"method\":\"lost\"}}").into_bytes();
+            input.extend(framed(
+                b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"kept\"}",
+            ));
+            let read = read(input);
+            assert_eq!(read.len(), 2, "{header}: {read:?}");
+            assert!(
+                matches!(&read[0], Message::Notification(n) if n.method == UNREADABLE),
+                "{header}: {read:?}"
+            );
+            assert!(
+                matches!(&read[1], Message::Request(r) if r.method == "kept"),
+                "{header}: {read:?}"
+            );
+        }
+        // Too long to read: skipped, and the next read.
+        let mut input = framed(&[b' '; 100]);
+        input.extend(framed(
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"kept\"}",
+        ));
+        let read = read_within(input, 64);
+        assert_eq!(read.len(), 2);
+        assert!(matches!(&read[1], Message::Request(r) if r.method == "kept"));
     }
 
     #[test]
