@@ -328,13 +328,19 @@ System = (C(a, 0) ||| C(b, 0) ||| C(c, 0) ||| C(d, 0) ||| C(e, 0) ||| C(f, 0) ||
 assert System :[divergence free]
 ";
     let script = Script::load_str("vast.csp", text).expect("the script loads");
+    // The states stored, as the progress shows them (the result counts
+    // up to the divergent state's level: the first).
+    let live = std::sync::Arc::new(symcsp::budget::Live::default());
     let budget = Budget {
         max_states: Some(200_000),
+        live: Some(live.clone()),
         ..Budget::default()
     };
     let result = run(&script, 0, &budget);
     assert_eq!(result.verdict, Verdict::Failed);
-    assert!(result.states < 50_000, "{} states explored", result.states);
+    let stored = live.states.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(stored < 50_000, "{stored} states stored");
+    assert_eq!((result.states, result.depth), (1, 0));
     let cx = result.counterexample.as_ref().expect("a counterexample");
     assert_eq!(words(&script, cx).kind, Kind::Divergence);
     assert!(cx.trace().is_empty());
@@ -1000,17 +1006,34 @@ assert Cross :[divergence free]
         (3, &[][..], (1, 2), 10),
         (4, &[][..], (1, 4), 10),
     ] {
-        let result = run(&script, index, &Budget::default());
+        // The states stored, as the progress shows them (the result
+        // counts up to the divergent state's level only).
+        let live = std::sync::Arc::new(symcsp::budget::Live::default());
+        let budget = Budget {
+            live: Some(live.clone()),
+            ..Budget::default()
+        };
+        let result = run(&script, index, &budget);
         assert_eq!(result.verdict, Verdict::Failed, "assertion {}", index + 1);
+        let stored = live.states.load(std::sync::atomic::Ordering::Relaxed);
         assert!(
-            result.states <= most_states,
-            "assertion {}: {} states explored",
+            stored <= most_states && result.states <= stored,
+            "assertion {}: {stored} states stored, {} counted",
             index + 1,
             result.states
         );
         let cx = result.counterexample.as_ref().expect("a counterexample");
         let shown = words(&script, cx);
         assert_eq!(shown.kind, Kind::Divergence);
+        // Counted through the level of the first state that diverges
+        // (it can reach the loop by τs): here each is reached by the
+        // visible events alone.
+        assert_eq!(
+            result.depth as usize,
+            trace.len(),
+            "assertion {}",
+            index + 1
+        );
         assert_eq!(shown.trace, trace, "assertion {}", index + 1);
         let loop_from = cx.loop_from.expect("a τ-loop");
         let visible = trace.len();
