@@ -523,13 +523,12 @@ impl Server<'_> {
                 // A script that does not type-check offers no check to
                 // start, but those running or done keep their lenses
                 // (one running can still be cancelled).
-                let lenses = match self.loaded.get(&uri).map(|a| &a.analysis) {
-                    Some(analysis) => match &analysis.script {
-                        Some(script) => self.checks.lenses(&uri, script, analysis.types.is_some()),
+                let analysis = self.loaded.get(&uri).map(|a| &a.analysis);
+                let lenses =
+                    match analysis.and_then(|a| Some((a.script.as_ref()?, a.types.is_some()))) {
+                        Some((script, typed)) => self.checks.lenses(&uri, script, typed),
                         None => Vec::new(),
-                    },
-                    None => Vec::new(),
-                };
+                    };
                 to(serde_json::to_value(lenses))
             }
             req::ExecuteCommand::METHOD => {

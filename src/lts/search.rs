@@ -335,7 +335,7 @@ impl Search {
         let stop_level = match (stopped, storing.cut) {
             (_, Some(level)) => Some(level),
             (Some(Stopped::Visitor), None) => {
-                Some(storing.stop_level(storing.next, false, self.store.len()))
+                Some(storing.stop_level(storing.next, self.store.len()))
             }
             _ => None,
         };

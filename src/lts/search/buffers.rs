@@ -255,12 +255,13 @@ impl Rows {
 
 impl Storing {
     /// The level of state `id`, at which the visitor ended the search
-    /// (every state before it recorded, and `id` too when `recorded`),
-    /// with that level's counts in [`Storing::levels`] (pushed now when
-    /// `id` begins its level and is not recorded: every state its level
-    /// holds is stored then, and no later one, `stored` in all).
-    pub(super) fn stop_level(&mut self, id: usize, recorded: bool, stored: usize) -> u32 {
-        if self.level_start == Some(id) && !recorded {
+    /// (every state before it recorded), with that level's counts in
+    /// [`Storing::levels`] (pushed now when `id` begins its level and is
+    /// not recorded itself: every state its level holds is stored then,
+    /// and no later one, `stored` in all).
+    pub(super) fn stop_level(&mut self, id: usize, stored: usize) -> u32 {
+        // Recording `id` would have taken it as its level's start.
+        if self.level_start == Some(id) {
             self.levels.push(LevelCounts {
                 states: stored as u64,
                 transitions: self.transitions,

@@ -266,7 +266,7 @@ impl Search {
                 return None;
             }
             if visitor.ends_after_stored() {
-                storing.cut = Some(storing.stop_level(id, true, store_len));
+                storing.cut = Some(storing.stop_level(id, store_len));
                 return Some(Stopped::Visitor);
             }
         }

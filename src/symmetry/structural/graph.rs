@@ -205,8 +205,8 @@ impl CommunicationGraph {
             for e in lts.alphabet() {
                 let v = vertex_of[&e];
                 let sets = declared.of(procs, e, &identity_ranges)?;
-                let declared = sets.as_ref().map(|sets| &sets.values[..]);
-                let places = identity_places(procs, e, (&tuples[c], &families[c]), declared);
+                let values = sets.as_ref().map(|sets| &sets.values[..]);
+                let places = identity_places(procs, e, (&tuples[c], &families[c]), values);
                 let port_colour = colour(format!("port {places}"));
                 let port = adjacency.len() as u32;
                 colours.push(port_colour);
