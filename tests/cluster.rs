@@ -284,18 +284,6 @@ fn a_topology_that_cannot_run_is_an_error_at_start() {
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("leave out --process"), "{err}");
-    let (code, err) = failing(&[
-        "check",
-        "tests/fixtures/cluster/not_on_workers.csp",
-        "--workers",
-        "2",
-    ]);
-    assert_eq!(code, 2);
-    assert!(
-        err.contains("these assertions are not checked on workers yet")
-            && err.contains("assertion 2: `:[has trace]:` follows one trace"),
-        "{err}"
-    );
     let (code, err) = failing(&["explore", model, "--workers", "2", "--dot", "x.dot"]);
     assert_eq!(code, 2);
     assert!(err.contains("error: --dot explores in one search"), "{err}");

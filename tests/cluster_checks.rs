@@ -17,6 +17,7 @@ use symcsp::check::{Asked, CheckResult, Verdict};
 use symcsp::cluster::judge::assertion_task;
 use symcsp::cluster::{ClusterCheck, Job, Topology};
 use symcsp::lts::Budget;
+use symcsp::script::ir::AssertionKind;
 use symcsp::symmetry::spec::Reduce;
 
 /// Assertion `index` of `file` checked on `workers` threads, expanding
@@ -72,6 +73,10 @@ fn checks_alike(file: &str, asked: Option<Reduce>) -> usize {
             continue;
         }
         let negated = loaded.script.assertions[index].negated;
+        let walks_trace = matches!(
+            loaded.script.assertions[index].kind,
+            AssertionKind::HasTrace { .. }
+        );
         let one = in_one_search(file, index, asked.clone());
         let property_holds = match one.verdict {
             Verdict::Passed => !negated,
@@ -87,21 +92,20 @@ fn checks_alike(file: &str, asked: Option<Reduce>) -> usize {
                 (one.states, one.transitions, one.depth),
                 "{at}: states, transitions, depth"
             );
-            if property_holds {
-                assert!(check.counterexample.is_none(), "{at}");
-                continue;
-            }
-            let mine = check
-                .counterexample
-                .expect("worker 0 has the counterexample");
-            let theirs = if negated {
-                None
-            } else {
-                one.counterexample.as_ref()
-            };
-            if let Some(theirs) = theirs {
+            // What a check shows is shown alike: a violation's path, or
+            // `:[has trace]:`'s evidence where it decides the verdict.
+            let mine =
+                (check.counterexample).filter(|_| symcsp::check::shown(check.holds, negated));
+            let theirs = one.counterexample.as_ref();
+            assert_eq!(mine.is_some(), theirs.is_some(), "{at}: shown");
+            if let (Some(mine), Some(theirs)) = (mine, theirs) {
                 assert_eq!(mine.steps.len(), theirs.steps.len(), "{at}: path length");
                 assert_eq!(mine.kind, theirs.kind, "{at}: kind");
+                // `:[has trace]:`'s missing event follows from the longest
+                // prefix performed, which any order finds.
+                if walks_trace {
+                    assert_eq!(mine.error_event, theirs.error_event, "{at}: error event");
+                }
             }
         }
         compared += 1;
@@ -275,6 +279,15 @@ fn agree(one: &[serde_json::Value], many: &[serde_json::Value], args: &str) {
                 mine["counterexample"]["kind"], theirs["counterexample"]["kind"],
                 "{at}"
             );
+            if theirs["text"]
+                .as_str()
+                .is_some_and(|t| t.contains(":[has trace"))
+            {
+                assert_eq!(
+                    mine["counterexample"]["error_event"], theirs["counterexample"]["error_event"],
+                    "{at}: the event missing"
+                );
+            }
             // A nondeterminism's other run, found on process 0.
             let witness = |v: &serde_json::Value| v["counterexample"]["witness"].is_null();
             assert_eq!(witness(mine), witness(theirs), "{at}: witness");
@@ -290,38 +303,39 @@ fn agree(one: &[serde_json::Value], many: &[serde_json::Value], args: &str) {
 }
 
 #[test]
-fn assertions_that_do_not_run_on_workers_are_named_with_the_reason_and_the_rest_run() {
-    let file = "tests/fixtures/cluster/not_on_workers.csp";
-    let output = assert_cmd::Command::cargo_bin("symcsp")
-        .expect("the binary is built")
-        .args(["check", file, "--workers", "2"])
-        .output()
-        .expect("runs");
-    assert_eq!(output.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&output.stderr);
+fn has_trace_on_workers_answers_as_one_search() {
+    // Found and not (with the longest prefix and the event missing),
+    // divergence on the way, the empty trace, hidden events, τ-priority:
+    // on workers, on processes, and `assert not`.
+    let file = "tests/fixtures/cluster/has_trace.csp";
+    assert_eq!(checks_alike(file, None), 13);
+    answers_as_one_search(file);
+}
+
+#[test]
+fn has_trace_reduced_by_symmetry_on_workers_answers_as_one_search() {
+    // Each node holds the bijection of the values the trace named, and
+    // crosses between workers as its columns; a trace whose values sit
+    // in a set is walked unreduced, with one search's note. The runs
+    // shown are of the unreduced process.
+    let file = "tests/fixtures/cluster/has_trace_reduced.csp";
+    for asked in [None, Some(Reduce::Off), Some(Reduce::Structural)] {
+        assert_eq!(checks_alike(file, asked), 11);
+    }
+    answers_as_one_search(file);
+    let one = assertions_of(&["check", file]);
+    let many = assertions_of(&["check", file, "--workers", "3"]);
+    for (theirs, mine) in one.iter().zip(&many) {
+        let notes = |v: &serde_json::Value| v["notes"].as_array().cloned().unwrap_or_default();
+        assert_eq!(notes(mine)[2..], notes(theirs), "{}", theirs["index"]);
+        let events = |v: &serde_json::Value| v["counterexample"]["trace"].clone();
+        assert_eq!(events(mine), events(theirs), "{}", theirs["index"]);
+    }
+    let last = &many[7]["notes"][2];
     assert!(
-        err.contains("(`--assert 1 --assert 3 --assert 4` picks those that do;")
-            && err.contains("assertion 2: `:[has trace]:` follows one trace")
-            && !err.contains("assertion 3"),
-        "{err}"
+        last.as_str().is_some_and(|n| n.contains("inside a set")),
+        "{last}"
     );
-    let picked = assertions_of(&[
-        "check",
-        file,
-        "--workers",
-        "2",
-        "--assert",
-        "1",
-        "--assert",
-        "3",
-        "--assert",
-        "4",
-    ]);
-    let results: Vec<&str> = picked
-        .iter()
-        .map(|a| a["result"].as_str().unwrap())
-        .collect();
-    assert_eq!(results, ["passed", "passed", "passed"]);
 }
 
 #[test]
@@ -390,6 +404,6 @@ proptest! {
         let path = dir.path().join("network.csp");
         std::fs::write(&path, &text).expect("written");
         let compared = checks_alike(path.to_str().expect("a path"), None);
-        prop_assert_eq!(compared, 4, "every assertion runs on workers\n{}", &text);
+        prop_assert_eq!(compared, 6, "every assertion runs on workers\n{}", &text);
     }
 }

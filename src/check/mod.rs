@@ -298,18 +298,11 @@ pub fn check_with(
         Err(failure) => return Err(failure.into_diagnostic(script, assertion)),
     };
     if symmetry.is_some() && reduced.is_none() {
-        notes.push(
-            "symmetry: the trace holds a distinguished value inside a set, a map or a \
-             function, where no position names it, so `:[has trace]:` follows it without \
-             reduction"
-                .to_string(),
-        );
+        notes.push(TRACE_VALUES_UNPLACED.to_string());
     }
     let (holds, outcome, counterexample) = result;
     notes.extend(outcome.notes.iter().cloned());
-    // A trace the process has is worth showing only when it decides the
-    // verdict (`assert not P :[has trace]: s` fails because of it).
-    let counterexample = counterexample.filter(|_| holds == Some(false) || assertion.negated);
+    let counterexample = counterexample.filter(|_| shown(holds, assertion.negated));
     let verdict = match (holds, outcome.stopped) {
         (Some(holds), _) if holds != assertion.negated => Verdict::Passed,
         (Some(_), _) => Verdict::Failed,
@@ -523,23 +516,30 @@ pub fn counterexample_of(
     notes: &mut Vec<String>,
 ) -> Result<Counterexample, String> {
     let found = (recorded, breach);
-    match searched::described(
+    searched::described(
         machine,
         procs,
         (product, root),
         found,
         (imp, &None, budget),
         notes,
-    ) {
-        Ok(counterexample) => Ok(counterexample),
-        Err(Failure::Eval(e)) => Err(crate::syntax::render_all(
-            &[e.to_diagnostic()],
-            &procs.script().sources,
-        )),
-        Err(Failure::Internal(why)) => Err(format!("internal error: {why}")),
-        Err(Failure::NotMappable { process, .. }) => Err(format!(
-            "the {process} is not symmetric in the types it is reduced by"
-        )),
+    )
+    .map_err(|failure| failure.rendered(procs))
+}
+
+/// `:[has trace]:`'s evidence after a reduced walk on workers: the run
+/// by which `imp` performs `performed`, found unreduced, with the event
+/// it cannot perform next ([`searched::unreduced_walk`]).
+pub fn unreduced_walk_evidence(
+    procs: &mut Processes,
+    (imp, priority): (ProcId, &Option<EventSet>),
+    (performed, error): (&[EventId], Option<EventId>),
+    budget: &Budget,
+) -> Result<Counterexample, String> {
+    match searched::unreduced_walk(procs, (imp, priority), performed, error, budget) {
+        Ok(Some(evidence)) => Ok(evidence),
+        Ok(None) => Err("the run along the trace was not found within the budget".to_string()),
+        Err(failure) => Err(failure.rendered(procs)),
     }
 }
 
@@ -564,6 +564,20 @@ impl From<EvalError> for Failure {
 }
 
 impl Failure {
+    /// The failure in words, for the cluster's workers, which report
+    /// errors as text.
+    fn rendered(self, procs: &Processes) -> String {
+        match self {
+            Failure::Eval(e) => {
+                crate::syntax::render_all(&[e.to_diagnostic()], &procs.script().sources)
+            }
+            Failure::Internal(why) => format!("internal error: {why}"),
+            Failure::NotMappable { process, .. } => {
+                format!("the {process} is not symmetric in the types it is reduced by")
+            }
+        }
+    }
+
     fn into_diagnostic(self, script: &Script, assertion: &Assertion) -> Diagnostic {
         match self {
             Failure::Eval(e) => e.to_diagnostic(),
@@ -694,15 +708,28 @@ fn trace_check(
         .map(|(symmetry, strategy)| Reduced::of(symmetry, strategy));
     let (holds, mut outcome, evidence) = answer;
     if let Reducing::Structure = reducing {
-        outcome.notes.push(
-            "symmetry: `:[has trace]:` follows the one trace asked for, so it is not reduced by \
-             the structure"
-                .to_string(),
-        );
+        outcome.notes.push(TRACE_NOT_BY_STRUCTURE.to_string());
         reduced = None;
     }
     Ok(((holds, outcome, evidence), reduced))
 }
+
+/// Whether a check's counterexample is shown, when it has one: where it
+/// decides the verdict. A trace the process has (`:[has trace]:`'s
+/// evidence) is shown only when `assert not P :[has trace]: s` fails
+/// because of it.
+pub fn shown(holds: Option<bool>, negated: bool) -> bool {
+    holds == Some(false) || negated
+}
+
+/// Why `:[has trace]:` is not reduced by the types asked for, where it
+/// cannot be.
+pub(crate) const TRACE_VALUES_UNPLACED: &str = "symmetry: the trace holds a distinguished value inside a set, a map or a function, where \
+     no position names it, so `:[has trace]:` follows it without reduction";
+
+/// Why `:[has trace]:` is not reduced by the structure.
+pub(crate) const TRACE_NOT_BY_STRUCTURE: &str = "symmetry: `:[has trace]:` follows the one trace asked for, so it is not reduced by the \
+     structure";
 
 /// Whether a model also records divergences (FD, RD, VD): a divergence
 /// is then a failure, and after one of the specification's anything
@@ -752,7 +779,7 @@ pub(crate) fn process(procs: &mut Processes, func: FuncId) -> Result<(ProcId, St
 }
 
 /// The events of a sequence operand (`:[has trace]: <a, b>`).
-fn events_of(procs: &Processes, func: FuncId) -> Result<Vec<EventId>, EvalError> {
+pub(crate) fn events_of(procs: &Processes, func: FuncId) -> Result<Vec<EventId>, EvalError> {
     let (value, span) = constant(procs, func)?;
     let Value::Seq(seq) = &value else {
         return Err(EvalError::new(

@@ -60,6 +60,9 @@ pub enum Breach {
         accepted: Vec<EventId>,
     },
     Divergence,
+    /// The state has performed the whole trace the specification looks
+    /// for ([`Specification::trace`]: `:[has trace]:` found it).
+    Completed,
 }
 
 /// A product state that breaks the specification.
@@ -184,6 +187,12 @@ impl Product {
         (node, row, events): (NodeId, &[u32], &[EventId]),
         (columns, next): (bool, &mut dyn FnMut(usize, u32)),
     ) -> EvalResult<Judgement> {
+        if spec
+            .trace_at(node)
+            .is_some_and(|(trace, done)| done == trace.len())
+        {
+            return Ok(Judgement::Breach(Breach::Completed));
+        }
         if !matches!(divergence, DivergenceCheck::Off) && spec.divergent(procs, node)? {
             return Ok(Judgement::Allowed);
         }
@@ -533,10 +542,15 @@ impl Canonicaliser for Product {
         let Some(system) = &mut self.reduction else {
             return Ok(());
         };
-        let perm = system
-            .get_mut()
-            .canonicalise_components(machine, procs, row)?;
-        row[width] = self.spec.permute_column(procs, row[width], perm)?;
+        let system = system.get_mut();
+        let perm = system.canonicalise_components(machine, procs, row)?;
+        if !self.spec.holds_values() {
+            row[width] = self.spec.permute_column(procs, row[width], perm)?;
+            return Ok(());
+        }
+        let perm = perm.clone();
+        let held = system.held_atoms();
+        row[width] = self.spec.permute_holding(procs, row[width], &perm, held)?;
         Ok(())
     }
 

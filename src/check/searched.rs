@@ -358,6 +358,7 @@ fn words_of(
             (Kind::Trace, Some(event), Vec::new(), accepted)
         }
         Breach::Divergence => (Kind::Divergence, None, Vec::new(), Vec::new()),
+        Breach::Completed => (Kind::Trace, None, Vec::new(), Vec::new()),
         Breach::Refusal { refused, accepted } => (spec.refusal_kind(), None, refused, accepted),
     }
 }
@@ -410,24 +411,38 @@ pub(super) fn has_trace(
     if holds.is_none() {
         return Ok(((None, outcome, None), true));
     }
+    // A divergence on the way completes the trace having performed less.
     let performed = match walk.reached {
-        Some(_) => trace.len(),
+        Some(_) => walk.reached_after,
         None => walk.furthest.1,
     };
-    let plain = search_from(procs, imp, &[0], &priority)?;
-    let (plain, plain_walk, plain_outcome) =
-        trace::walk(procs, plain, trace[..performed].to_vec(), false, budget)?;
-    let evidence = match (plain_walk.reached, plain_outcome.stopped) {
-        (Some(state), _) => Some(trace_evidence(&plain, procs, state, error)),
-        (None, Some(_)) => None,
-        (None, None) => {
-            return Err(Failure::Internal(
-                "the unreduced process does not perform the events the reduced walk performed"
-                    .to_string(),
-            ));
-        }
-    };
+    let evidence = unreduced_walk(procs, (imp, &priority), &trace[..performed], error, budget)?;
     Ok(((holds, outcome, evidence), true))
+}
+
+/// The run by which `imp` (under its τ-`priority`) performs `performed`,
+/// found by an unreduced walk, with the event it cannot perform next
+/// (`error`): how a reduced walk's evidence is shown. `None` when the
+/// budget stops the walk; the process not performing them is an internal
+/// error (the reduced walk said it does).
+pub(super) fn unreduced_walk(
+    procs: &mut Processes,
+    (imp, priority): (ProcId, &Option<EventSet>),
+    performed: &[EventId],
+    error: Option<EventId>,
+    budget: &Budget,
+) -> Result<Option<Counterexample>, Failure> {
+    let plain = search_from(procs, imp, &[0], priority)?;
+    let (plain, plain_walk, plain_outcome) =
+        trace::walk(procs, plain, performed.to_vec(), false, budget)?;
+    match (plain_walk.reached, plain_outcome.stopped) {
+        (Some(state), _) => Ok(Some(trace_evidence(&plain, procs, state, error))),
+        (None, Some(_)) => Ok(None),
+        (None, None) => Err(Failure::Internal(
+            "the unreduced process does not perform the events the reduced walk performed"
+                .to_string(),
+        )),
+    }
 }
 
 /// Reduces `machine` by partial order, keeping what `preserve` says:

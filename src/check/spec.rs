@@ -13,7 +13,7 @@
 mod fixed;
 pub(super) mod normal_forms;
 
-pub use fixed::{Anything, DeadlockFree};
+pub use fixed::{Anything, DeadlockFree, TracePrefix};
 pub use normal_forms::{Deterministic, NormalForm, Refines, RefusalTesting, Revivals};
 
 use super::counterexample::Kind;
@@ -21,7 +21,7 @@ use super::normal::{NodeId, Normaliser};
 pub use super::shared_judge::SharedCopy;
 use crate::eval::EvalResult;
 use crate::process::{EventId, Processes};
-use crate::symmetry::Permutation;
+use crate::symmetry::{Atom, Permutation};
 
 /// What the implementation is checked against.
 pub trait Specification: Send {
@@ -119,6 +119,34 @@ pub trait Specification: Send {
     /// still whole.
     fn learnt(&self) -> u64 {
         0
+    }
+
+    /// `:[has trace]:`'s specification: the trace it looks for and how
+    /// many of its events a product state at `node` performed. A state
+    /// that performed them all is what the search is after (its breach
+    /// is the trace found).
+    fn trace_at(&self, _node: NodeId) -> Option<(&[EventId], usize)> {
+        None
+    }
+
+    /// Whether its nodes hold values the implementation's state may
+    /// have let go of, so that permuting one needs the values the state
+    /// holds ([`Specification::permute_holding`]).
+    fn holds_values(&self) -> bool {
+        false
+    }
+
+    /// The node `perm` maps a column to, for a state holding only the
+    /// values `held` (when that is known), when
+    /// [`Specification::holds_values`].
+    fn permute_holding(
+        &mut self,
+        procs: &mut Processes,
+        column: u32,
+        perm: &Permutation,
+        _held: Option<&[Atom]>,
+    ) -> EvalResult<NodeId> {
+        self.permute_column(procs, column, perm)
     }
 
     /// Whether it follows refusals along the trace (revivals, refusal

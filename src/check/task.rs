@@ -24,7 +24,7 @@ use crate::symmetry::{NotMappable, Symmetry};
 use crate::syntax::ast::{Model, Property};
 
 use super::normal::Normaliser;
-use super::spec::{Anything, DeadlockFree, Deterministic, NormalForm, Specification};
+use super::spec::{Anything, DeadlockFree, Deterministic, NormalForm, Specification, TracePrefix};
 use super::{NORMALISING, refinement, with_divergences};
 
 /// What a search does with the states it finds.
@@ -157,17 +157,6 @@ impl Task {
             _ => Preserve::Behaviour,
         })
     }
-
-    /// Why the workers cannot do this job yet, if they cannot.
-    pub fn not_on_workers(&self) -> Option<&'static str> {
-        match self.goal {
-            Goal::HasTrace { .. } => Some(
-                "`:[has trace]:` follows one trace, which one search does at once: it is not \
-                 checked on workers",
-            ),
-            _ => None,
-        }
-    }
 }
 
 /// The specification a goal judges states against, from its initial
@@ -201,8 +190,11 @@ impl From<EvalError> for Unjudged {
 }
 
 /// The specification `goal` judges the states of implementation `imp`
-/// against (`None` for exploring and `:[has trace]:`, which judge
-/// nothing), with the implementation's τ-`priority`. A normal form is
+/// against (`None` for exploring, which judges nothing), with the
+/// implementation's τ-`priority`. `:[has trace]:`'s is the trace's
+/// prefixes, reduced by `symmetry` where the trace's values allow, for
+/// the workers' product ([`TracePrefix`]; the one search walks the trace
+/// with a visitor of its own, [`super::trace::TraceWalk`]). A normal form is
 /// made permutable by `symmetry` when the search is reduced by it.
 pub fn judge(
     goal: Goal,
@@ -231,7 +223,14 @@ pub fn judge(
         spec_process: None,
     };
     Ok(Some(match goal {
-        Goal::Explore | Goal::HasTrace { .. } => return Ok(None),
+        Goal::Explore => return Ok(None),
+        Goal::HasTrace { trace, divergences } => {
+            let trace = super::events_of(procs, trace)?;
+            let reduced =
+                symmetry.and_then(|s| TracePrefix::reduced(trace.clone(), s.clone(), procs));
+            let walk = reduced.unwrap_or_else(|| TracePrefix::new(trace));
+            fixed(Box::new(walk), false, divergences)
+        }
         Goal::DeadlockFree { divergences } => fixed(Box::new(DeadlockFree), true, divergences),
         Goal::DivergenceFree => fixed(Box::new(Anything), false, true),
         Goal::Deterministic { divergences } => {

@@ -135,7 +135,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         );
     }
     let budget = request.limits.budget();
-    let topology = match on_cluster(request, &script, &chosen, reduce.as_ref()) {
+    let topology = match on_cluster(request) {
         Ok(topology) => topology,
         Err(problem) => return fail_with(format, request.file, &problem, out, err),
     };
@@ -249,15 +249,9 @@ fn is_static(script: &Script, index: usize) -> bool {
 }
 
 /// The cluster the assertions run on, when the cluster's options ask
-/// for one: every chosen assertion must be one the workers check (else
-/// the error says which are, and why the others are not); the strategy
+/// for one (the workers check every kind of assertion): the strategy
 /// must choose by content.
-fn on_cluster(
-    request: &Request,
-    script: &Script,
-    chosen: &[usize],
-    reduce: Option<&crate::symmetry::spec::Reduce>,
-) -> Result<Option<crate::cluster::Topology>, String> {
+fn on_cluster(request: &Request) -> Result<Option<crate::cluster::Topology>, String> {
     if !request.cluster.asked() {
         return Ok(None);
     }
@@ -273,34 +267,7 @@ fn on_cluster(
             request.strategy
         ));
     }
-    let mut distributed = Vec::new();
-    let mut refused = Vec::new();
-    for &number in chosen {
-        if is_static(script, number - 1) {
-            continue;
-        }
-        match crate::cluster::judge::assertion_task(script, number - 1, (reduce, request.por)) {
-            Ok(_) => distributed.push(number.to_string()),
-            Err(why) => refused.push(format!("  assertion {number}: {why}\n")),
-        }
-    }
-    if refused.is_empty() {
-        return Ok(Some(topology));
-    }
-    let pick = if distributed.is_empty() {
-        "none of the assertions chosen runs on workers".to_string()
-    } else {
-        format!(
-            "`--assert {}` picks those that do",
-            distributed.join(" --assert ")
-        )
-    };
-    Err(format!(
-        "error: these assertions are not checked on workers yet ({pick}; without \
-         --workers, --processes and --hostfile every assertion is checked in one \
-         search):\n{}",
-        refused.concat()
-    ))
+    Ok(Some(topology))
 }
 
 /// A check's result with its counterexample in words.

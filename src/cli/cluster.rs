@@ -372,7 +372,8 @@ pub(super) fn check(
         transitions: found.exploration.transitions,
         depth: found.exploration.depth,
         seconds: found.exploration.seconds,
-        counterexample: check.counterexample,
+        counterexample: (check.counterexample)
+            .filter(|_| crate::check::shown(check.holds, assertion.negated)),
         notes,
         reasons: Vec::new(),
         searched: true,

@@ -70,6 +70,10 @@ pub struct Judging {
     /// The first of its states that broke the specification, and its
     /// level.
     pub breach: Option<(u32, u32)>,
+    /// `:[has trace]:`: of its states judged, the first that performed
+    /// the longest prefix of the trace, as (prefix, level, state) — the
+    /// evidence when no worker completes the trace.
+    pub furthest: Option<(u32, u32, u32)>,
 }
 
 impl Judging {
@@ -117,6 +121,7 @@ impl Judging {
             tau_out: Vec::new(),
             tau_in: Vec::new(),
             breach: None,
+            furthest: None,
         }
     }
 
@@ -158,6 +163,17 @@ impl Judging {
         id: u32,
         (node, row, events): (u32, &[u32], &[EventId]),
     ) -> EvalResult<Judgement> {
+        if let Some((_, done)) = self.product.spec.trace_at(node) {
+            // A longer prefix, else the same one at a lower level: the
+            // one search's walk meets the first of these first.
+            let (node, level) = (done as u32, self.levels[id as usize]);
+            let further = self
+                .furthest
+                .is_none_or(|(prefix, at, _)| node > prefix || (node == prefix && level < at));
+            if further {
+                self.furthest = Some((node, level, id));
+            }
+        }
         self.next_nodes.clear();
         self.next_nodes.resize(events.len(), node);
         let next_nodes = &mut self.next_nodes;
@@ -172,12 +188,20 @@ impl Judging {
         Ok(judgement)
     }
 
+    /// Whether it walks `:[has trace]:`'s trace (whose breach is the
+    /// trace found).
+    pub fn walks_trace(&self) -> bool {
+        self.product.spec.trace_at(self.root).is_some()
+    }
+
     /// The level of its breach (0 when it has none).
     pub fn breach_level(&self) -> u32 {
         self.breach.map_or(0, |(_, level)| level)
     }
 
-    /// The node after move `k` (of `event`) of the state just judged.
+    /// The node after move `k` (of `event`) of the state just judged:
+    /// [`crate::lts::search::DROP`] for a move the specification leaves
+    /// out (`:[has trace]:`'s events off the trace).
     pub fn node_after(&self, k: usize, event: EventId, node: u32) -> u32 {
         if event == TAU {
             node
@@ -396,10 +420,10 @@ fn row_of(
     Ok(row)
 }
 
-/// What assertion `index` of `script` asks the workers to do, if they
-/// can ([`Task::of_assertion`], its symmetry `asked` by `--symmetry`,
-/// its partial order reduction `por` by `--por`);
-/// else why the assertion is checked by one search.
+/// What assertion `index` of `script` asks the workers to do
+/// ([`Task::of_assertion`], its symmetry `asked` by `--symmetry`, its
+/// partial order reduction `por` by `--por`); for `:[symmetric]:`, which
+/// searches nothing, why not.
 pub fn assertion_task(
     script: &crate::script::Script,
     index: usize,
@@ -408,10 +432,7 @@ pub fn assertion_task(
     let mut task = Task::of_assertion(script, index, asked)
         .ok_or("`:[symmetric]:` is a static check: it searches nothing")?;
     task.por = por.unwrap_or(task.por);
-    match task.not_on_workers() {
-        Some(why) => Err(why),
-        None => Ok(task),
-    }
+    Ok(task)
 }
 
 #[cfg(test)]

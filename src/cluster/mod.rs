@@ -183,6 +183,9 @@ pub struct Tally {
     /// In a check's search for divergences: its first state (by level)
     /// that diverges, as (level, number), once the τ-graph is settled.
     pub divergent: Option<(u32, u32)>,
+    /// `:[has trace]:` not completed: its first state that performed the
+    /// longest prefix, as (prefix, level, number).
+    pub furthest: Option<(u32, u32, u32)>,
     /// While a counterexample is read back: the step it owns.
     pub step: Option<judge::PathStep>,
     /// An error it met (a diagnostic, rendered).

@@ -25,7 +25,7 @@ use crate::eval::value::bytes::DecodeError;
 use crate::lts::Exploration;
 use crate::lts::machine::{Machine, Moves};
 use crate::lts::search::phases::{Phases, Steps};
-use crate::lts::search::{Canonicaliser, LevelCounts};
+use crate::lts::search::{Canonicaliser, DROP, LevelCounts};
 use crate::lts::store::StateStore;
 use crate::process::{Processes, TAU, TICK};
 use crate::symmetry::search_system::Reduction;
@@ -136,6 +136,25 @@ pub fn partition(
     // symmetries its specification is invariant under, as one search
     // does; one left with none is not reduced, and says why.
     let mut not_reduced = None;
+    // `:[has trace]:` follows one trace: as in one search, never reduced
+    // by the structure, and by the types only where the trace's values
+    // sit at positions of its events (its specification then holds the
+    // bijection of values named).
+    if let Some(judging) = judging.as_ref().filter(|j| j.walks_trace()) {
+        let by_types = judging.product.spec.is_symmetric();
+        not_reduced = match std::mem::replace(&mut built.reduction, Reduction::Off) {
+            Reduction::Structural { .. } | Reduction::NoStructure(_) => {
+                Some(crate::check::TRACE_NOT_BY_STRUCTURE.to_string())
+            }
+            Reduction::Reduced(_) if !by_types => {
+                Some(crate::check::TRACE_VALUES_UNPLACED.to_string())
+            }
+            kept => {
+                built.reduction = kept;
+                None
+            }
+        };
+    }
     let structural = matches!(
         built.reduction,
         Reduction::Structural { .. } | Reduction::NoStructure(_)
@@ -355,8 +374,11 @@ pub fn partition(
         Some((at, _)) => (at, None),
         None => (tallies, stopped),
     };
-    let (violation, cut, stopped) = match settled {
+    // The path a check shows: to its violation, or for `:[has trace]:`
+    // not found, to the end of the longest prefix performed.
+    let (shown, cut, stopped) = match settled {
         Some(Settled::Violation(steps, cut)) => (Some(steps), Some(cut), stopped),
+        Some(Settled::Furthest(steps)) => (Some(steps), None, stopped),
         Some(Settled::Stopped(stop)) => (None, None, stopped.or(Some(stop))),
         Some(Settled::Holds) | None => (None, None, stopped),
     };
@@ -381,18 +403,30 @@ pub fn partition(
         }
         return Ok(found);
     };
+    let violated = cut.is_some();
+    let holds = match (violated, stopped) {
+        (true, _) => Some(false),
+        (false, None) => Some(true),
+        (false, Some(_)) => None,
+    };
+    // `:[has trace]:` holds where its product breaks: the trace found.
+    let walked = judging.walks_trace();
     let mut check = ClusterCheck {
         reduced,
-        holds: match (&violation, stopped) {
-            (Some(_), _) => Some(false),
-            (None, None) => Some(true),
-            (None, Some(_)) => None,
+        holds: if walked {
+            holds.map(|holds| !holds)
+        } else {
+            holds
         },
         counterexample: None,
         notes,
     };
-    if let (Some(steps), 0) = (&violation, me) {
-        let made = described((&mut built, &budget), judging, steps, &mut check.notes);
+    if let (Some(steps), 0) = (&shown, me) {
+        let made = if walked {
+            walk_described((&mut built, &budget), judging, steps, violated)
+        } else {
+            described((&mut built, &budget), judging, steps, &mut check.notes)
+        };
         let made = made.map_err(|message| ClusterError::Worker {
             worker: me,
             message,
@@ -413,16 +447,7 @@ fn described(
     steps: &[PathStep],
     notes: &mut Vec<String>,
 ) -> Result<crate::check::counterexample::Counterexample, String> {
-    // Describing is bounded by the path, not by the search's budget,
-    // which a stop after the breach may have used up: only memory and a
-    // cancel hold it.
-    let describing = Budget {
-        max_states: None,
-        timeout: None,
-        deadline: None,
-        ..budget.clone()
-    };
-    built.procs.replace_meter(describing.meter());
+    built.procs.replace_meter(describing(budget).meter());
     let mut judging = judging;
     let spec = &mut *judging.product.spec;
     let recorded = match judge::recorded((&mut built.machine, &mut built.procs, spec), steps) {
@@ -458,6 +483,80 @@ fn described(
     )
 }
 
+/// `:[has trace]:`'s evidence along `steps` (read back from the
+/// workers, its last state first), replayed in worker 0's own system as
+/// the one search's is: the run that performs the trace (or diverges on
+/// the way, when divergences count) when `found`, else the run that
+/// performs its longest prefix, with the event it cannot perform next.
+fn walk_described(
+    (built, budget): (&mut SearchSystem, &Budget),
+    mut judging: Judging,
+    steps: &[PathStep],
+    found: bool,
+) -> Result<crate::check::counterexample::Counterexample, String> {
+    use crate::check::counterexample::{Found, Kind};
+    built.procs.replace_meter(describing(budget).meter());
+    let reduced = judging.product.reduction_mut().is_some();
+    let spec = &mut *judging.product.spec;
+    let recorded = match judge::recorded((&mut built.machine, &mut built.procs, spec), steps) {
+        Ok(Ok(recorded)) => recorded,
+        Ok(Err(malformed)) => return Err(malformed.to_string()),
+        Err(e) => return Err(rendered(&e, &built.procs.script().sources)),
+    };
+    let last = recorded.rows.last().expect("a path has a state");
+    let (trace, performed) = spec
+        .trace_at(last[built.machine.components()])
+        .expect("a trace walk's specification has its trace");
+    let error_event = if found {
+        None
+    } else {
+        trace.get(performed).copied()
+    };
+    // Reduced, the path read back is of representatives: the run shown
+    // is the unreduced walk along the same events, as in one search.
+    if reduced {
+        let trace = trace[..performed].to_vec();
+        let priority = built.machine.tau_priority().cloned();
+        return crate::check::unreduced_walk_evidence(
+            &mut built.procs,
+            (built.root, &priority),
+            (&trace, error_event),
+            &describing(budget),
+        );
+    }
+    if !crate::check::unwind::replays(&mut built.machine, &mut built.procs, &recorded)
+        .is_ok_and(|replays| replays)
+    {
+        return Err("internal error: the path read back from the workers does not replay".into());
+    }
+    Ok(crate::check::counterexample::describe(
+        &built.machine,
+        &built.procs,
+        recorded,
+        Found {
+            kind: Kind::Trace,
+            error_step: None,
+            error_event,
+            refusals: Vec::new(),
+            accepted: Vec::new(),
+            spec: None,
+            tau_loop: None,
+        },
+    ))
+}
+
+/// The budget a counterexample is described within: bounded by its
+/// path, not by the search's budget, which a stop after the breach may
+/// have used up; only memory and a cancel hold it.
+fn describing(budget: &Budget) -> Budget {
+    Budget {
+        max_states: None,
+        timeout: None,
+        deadline: None,
+        ..budget.clone()
+    }
+}
+
 /// Replaces `row` (its components, then its node in a check) by its
 /// representative: a check's product permutes the node with the
 /// components; an exploration's canonicaliser, the components.
@@ -483,6 +582,9 @@ enum Settled {
     /// and the counts through its level (summed over every worker), its
     /// level.
     Violation(Vec<PathStep>, (LevelCounts, u32)),
+    /// `:[has trace]:`, searched to the end without completing the
+    /// trace: the path to the state that performed its longest prefix.
+    Furthest(Vec<PathStep>),
     /// A budget stopped the search for divergences, with no breach.
     Stopped(Stopped),
 }
@@ -1004,10 +1106,15 @@ impl Partition<'_, '_> {
                 if tau_only && m.event != TAU {
                     continue;
                 }
-                self.moves.apply(&m, row, &mut self.target);
-                if let (Some(judging), Some(node)) = (&self.judging, node) {
-                    self.target.push(judging.node_after(index, m.event, node));
+                let after = match (&self.judging, node) {
+                    (Some(judging), Some(node)) => Some(judging.node_after(index, m.event, node)),
+                    _ => None,
+                };
+                if after == Some(DROP) {
+                    continue;
                 }
+                self.moves.apply(&m, row, &mut self.target);
+                self.target.extend(after);
                 canonicalised(
                     (&mut self.judging, &mut self.canonicaliser),
                     (self.machine, self.procs),
@@ -1130,7 +1237,15 @@ impl Partition<'_, '_> {
                 .filter_map(|t| t.divergent.map(|(level, id)| (level, t.worker, id)))
                 .min();
         }
-        self.settle_at(rounds, topology, out, breached, divergent)
+        let settled = self.settle_at(rounds, topology, out, breached, divergent)?;
+        // Every worker walks the same goal, so all take the same rounds.
+        let walking = (self.judging.as_ref()).is_some_and(Judging::walks_trace);
+        match settled {
+            Settled::Holds if walking && searched_all => {
+                self.settle_furthest(rounds, topology, out)
+            }
+            settled => Ok(settled),
+        }
     }
 
     /// The first violation — a divergence at a level no deeper than the
@@ -1147,7 +1262,7 @@ impl Partition<'_, '_> {
         let judging = self.judging.as_ref().expect("a check judges");
         // The first violation's state (worker, number): worker 0 judges
         // it again when it has the path, and so learns how it breaks.
-        let (mut at, level) = match (divergent, breached) {
+        let (at, level) = match (divergent, breached) {
             (Some((level, worker, id)), breached)
                 if breached.is_none_or(|(_, breach_level)| level <= breach_level) =>
             {
@@ -1159,8 +1274,54 @@ impl Partition<'_, '_> {
             }
             (Some(_), None) | (None, None) => return Ok(Settled::Holds),
         };
-        // Each worker's counts through the violation's level go with its
-        // tally in the first round, and are summed from there.
+        let (steps, counts) = self.read_back(rounds, topology, out, at, level)?;
+        Ok(Settled::Violation(steps, (counts, level)))
+    }
+
+    /// `:[has trace]:` when no worker completed the trace: the path to the
+    /// first state that performed its longest prefix (longest, then
+    /// lowest level, then lowest worker), read back as a violation's is.
+    fn settle_furthest(
+        &mut self,
+        rounds: &Rounds,
+        topology: &Topology,
+        out: &mut Vec<Message>,
+    ) -> Result<Settled, ClusterError> {
+        let judging = self.judging.as_ref().expect("a check judges");
+        self.tally.furthest = judging.furthest;
+        let round = exchange(rounds, topology, &self.tally, out)?;
+        self.tally.furthest = None;
+        let furthest = round
+            .tallies
+            .iter()
+            .filter_map(|t| {
+                t.furthest
+                    .map(|(prefix, level, id)| (prefix, level, t.worker, id))
+            })
+            .min_by_key(|&(prefix, level, worker, _)| (std::cmp::Reverse(prefix), level, worker));
+        let Some((_, level, worker, id)) = furthest else {
+            return Err(ClusterError::Worker {
+                worker: 0,
+                message: "no worker judged the initial state".to_string(),
+            });
+        };
+        let (steps, _) = self.read_back(rounds, topology, out, Some((worker, id)), level)?;
+        Ok(Settled::Furthest(steps))
+    }
+
+    /// The path from state `at` (worker, number) back to the initial
+    /// state, read one state a round from the worker that owns it, and
+    /// every worker's counts through `level`, summed.
+    fn read_back(
+        &mut self,
+        rounds: &Rounds,
+        topology: &Topology,
+        out: &mut Vec<Message>,
+        mut at: Option<(u32, u32)>,
+        level: u32,
+    ) -> Result<(Vec<PathStep>, LevelCounts), ClusterError> {
+        // Each worker's counts through the level go with its tally in
+        // the first round, and are summed from there.
         let own = self.levels.get(level as usize).copied().unwrap_or_default();
         (self.tally.level_stored, self.tally.level_transitions) = (own.states, own.transitions);
         let mut counts = None;
@@ -1206,8 +1367,7 @@ impl Partition<'_, '_> {
             }
         }
         self.tally.step = None;
-        let counts = counts.unwrap_or_default();
-        Ok(Settled::Violation(steps, (counts, level)))
+        Ok((steps, counts.unwrap_or_default()))
     }
 }
 

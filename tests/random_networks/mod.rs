@@ -36,15 +36,18 @@ fn ring() -> impl Strategy<Value = Ring> {
 /// before on a random set of the events (interleaved on none), and its
 /// assertions: deadlock freedom, divergence freedom with one event
 /// hidden, a traces refinement that fails where the network does an
-/// event outside a random set, and a failures refinement of CHAOS.
+/// event outside a random set, a failures refinement of CHAOS, and a
+/// random trace looked for with the event hidden, in the traces model and
+/// in failures-divergences (where a divergence on the way completes it).
 pub fn network() -> impl Strategy<Value = String> {
     (
         proptest::collection::vec(ring(), 2..5),
         proptest::collection::vec(proptest::collection::vec(0u32..4, 0..2), 3),
         0u32..4,
         proptest::collection::vec(0u32..4, 2..6),
+        proptest::collection::vec(0u32..4, 0..6),
     )
-        .prop_map(|(rings, syncs, hidden, allowed)| {
+        .prop_map(|(rings, syncs, hidden, allowed, trace)| {
             let mut text = String::from("channel e : {0..3}\n");
             for (i, r) in rings.iter().enumerate() {
                 let dead = r
@@ -65,6 +68,8 @@ pub fn network() -> impl Strategy<Value = String> {
                 };
             }
             let allowed: Vec<String> = allowed.iter().map(|x| format!("e.{x}")).collect();
+            let trace: Vec<String> = trace.iter().map(|x| format!("e.{x}")).collect();
+            let trace = trace.join(", ");
             text += &format!(
                 "System = {system}\n\
                  Hidden = System \\ {{e.{hidden}}}\n\
@@ -72,7 +77,9 @@ pub fn network() -> impl Strategy<Value = String> {
                  assert System :[deadlock free]\n\
                  assert Hidden :[divergence free]\n\
                  assert Spec [T= System\n\
-                 assert CHAOS({{| e |}}) [F= Hidden\n",
+                 assert CHAOS({{| e |}}) [F= Hidden\n\
+                 assert Hidden :[has trace]: <{trace}>\n\
+                 assert Hidden :[has trace [FD]]: <{trace}>\n",
                 allowed.join(", ")
             );
             text
