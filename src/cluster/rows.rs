@@ -34,15 +34,18 @@ pub struct Batch {
     pub from: u32,
     /// Definitions: per component state, its table, then its encoding
     /// (with its length); its code is the next of that table.
+    #[serde(with = "serde_bytes")]
     pub defines: Vec<u8>,
     /// In a check, the specification's nodes the rows use that the
     /// receiver has not been sent before: each its encoding
     /// ([`Specification::write_node`]) with its length; its code is the
     /// next.
+    #[serde(with = "serde_bytes")]
     pub nodes: Vec<u8>,
     /// Rows: whether it was reached by ✓ and by τ (a byte of flags),
     /// one code per component, then its link in a check (the node's
     /// code, the parent's number plus one, the event).
+    #[serde(with = "serde_bytes")]
     pub rows: Vec<u8>,
     pub count: u64,
 }
