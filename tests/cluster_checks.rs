@@ -313,6 +313,34 @@ fn has_trace_on_workers_answers_as_one_search() {
 }
 
 #[test]
+fn a_trace_found_counts_through_its_level_whatever_a_budget_stopped() {
+    // The budget may stop the search while it stores the level after the
+    // state that completes the trace; found, the check counts what it
+    // counts without a budget, on one search and on workers.
+    let file = "tests/fixtures/cluster/has_trace_budget.csp";
+    let counts = |a: &serde_json::Value| (a["states"].clone(), a["transitions"].clone());
+    let whole = assertions_of(&["check", file]);
+    assert_eq!(whole[0]["result"], "passed");
+    let mut found_under_budget = 0;
+    for budget in (2000..=3400).step_by(100) {
+        let budget = budget.to_string();
+        for extra in [&[][..], &["--workers", "2"][..]] {
+            let args = [&["check", file, "--max-states", &budget][..], extra].concat();
+            let checked = assertions_of(&args);
+            match checked[0]["result"].as_str() {
+                Some("passed") => {
+                    assert_eq!(counts(&checked[0]), counts(&whole[0]), "{args:?}");
+                    found_under_budget += 1;
+                }
+                Some("inconclusive") => {}
+                other => panic!("{args:?}: {other:?}"),
+            }
+        }
+    }
+    assert!(found_under_budget > 4, "{found_under_budget}");
+}
+
+#[test]
 fn has_trace_reduced_by_symmetry_on_workers_answers_as_one_search() {
     // Each node holds the bijection of the values the trace named, and
     // crosses between workers as its columns; a trace whose values sit
@@ -331,6 +359,10 @@ fn has_trace_reduced_by_symmetry_on_workers_answers_as_one_search() {
         let events = |v: &serde_json::Value| v["counterexample"]["trace"].clone();
         assert_eq!(events(mine), events(theirs), "{}", theirs["index"]);
     }
+    // A walk that diverged on the way is shown to the state that
+    // diverges (it had shown the first after the events performed).
+    let diverging = &one[8]["counterexample"]["components"][0]["moves"][0]["state"];
+    assert_eq!(diverging, "Spin \\ {tick}");
     let last = &many[7]["notes"][2];
     assert!(
         last.as_str().is_some_and(|n| n.contains("inside a set")),

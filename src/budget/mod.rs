@@ -95,6 +95,18 @@ impl Budget {
         }
     }
 
+    /// The budget a counterexample is described within: bounded by its
+    /// path, not by the search's states or time, which the search may
+    /// have used up; only memory and a cancel hold it.
+    pub fn describing(&self) -> Budget {
+        Budget {
+            max_states: None,
+            timeout: None,
+            deadline: None,
+            ..self.clone()
+        }
+    }
+
     /// The meter that holds work to this budget (its clock started now,
     /// unless it was started before).
     pub fn meter(&self) -> Meter {

@@ -528,15 +528,16 @@ pub fn counterexample_of(
 }
 
 /// `:[has trace]:`'s evidence after a reduced walk on workers: the run
-/// by which `imp` performs `performed`, found unreduced, with the event
-/// it cannot perform next ([`searched::unreduced_walk`]).
+/// by which `imp` performs `trace` (or diverges on the way, when
+/// `divergence_strict`), found unreduced, with the event it cannot
+/// perform next ([`searched::unreduced_walk`]).
 pub fn unreduced_walk_evidence(
     procs: &mut Processes,
     (imp, priority): (ProcId, &Option<EventSet>),
-    (performed, error): (&[EventId], Option<EventId>),
+    (walked, error): ((&[EventId], bool), Option<EventId>),
     budget: &Budget,
 ) -> Result<Counterexample, String> {
-    match searched::unreduced_walk(procs, (imp, priority), performed, error, budget) {
+    match searched::unreduced_walk(procs, (imp, priority), walked, error, budget) {
         Ok(Some(evidence)) => Ok(evidence),
         Ok(None) => Err("the run along the trace was not found within the budget".to_string()),
         Err(failure) => Err(failure.rendered(procs)),

@@ -396,6 +396,12 @@ pub(super) fn has_trace(
         (None, None) => Some(false),
         (None, Some(_)) => None,
     };
+    // Found, it counts through the level of the state that completed the
+    // trace, as a failure counts through its violation's (a budget may
+    // have stopped the search while it stored the next level).
+    if let Some(state) = walk.reached {
+        outcome.cut_at(RowPath::of_search(&search, state).events.len() as u32);
+    }
     // The run that completes the trace, or the one that got furthest.
     let (state, error) = match walk.reached {
         Some(state) => (state, None),
@@ -411,30 +417,38 @@ pub(super) fn has_trace(
     if holds.is_none() {
         return Ok(((None, outcome, None), true));
     }
-    // A divergence on the way completes the trace having performed less.
-    let performed = match walk.reached {
-        Some(_) => walk.reached_after,
-        None => walk.furthest.1,
+    // Found, the whole trace is walked again (in [FD] a divergence on the
+    // way completes it, as it did the reduced walk); not found, its
+    // longest prefix performed.
+    let walked = match walk.reached {
+        Some(_) => (&trace[..], divergence_strict),
+        None => (&trace[..walk.furthest.1], false),
     };
-    let evidence = unreduced_walk(procs, (imp, &priority), &trace[..performed], error, budget)?;
+    let evidence = unreduced_walk(procs, (imp, &priority), walked, error, budget)?;
     Ok(((holds, outcome, evidence), true))
 }
 
-/// The run by which `imp` (under its τ-`priority`) performs `performed`,
-/// found by an unreduced walk, with the event it cannot perform next
-/// (`error`): how a reduced walk's evidence is shown. `None` when the
-/// budget stops the walk; the process not performing them is an internal
-/// error (the reduced walk said it does).
+/// The run by which `imp` (under its τ-`priority`) performs `trace`
+/// (or, `divergence_strict`, diverges on the way), found by an unreduced
+/// walk, with the event it cannot perform next (`error`): how a reduced
+/// walk's evidence is shown. It is bounded by the trace, not by the
+/// search's budget, which the search may have used up: only memory and a
+/// cancel hold it (`None` when they stop it). The process not
+/// performing the trace is an internal error (the reduced walk said it
+/// does).
 pub(super) fn unreduced_walk(
     procs: &mut Processes,
     (imp, priority): (ProcId, &Option<EventSet>),
-    performed: &[EventId],
+    (trace, divergence_strict): (&[EventId], bool),
     error: Option<EventId>,
     budget: &Budget,
 ) -> Result<Option<Counterexample>, Failure> {
     let plain = search_from(procs, imp, &[0], priority)?;
-    let (plain, plain_walk, plain_outcome) =
-        trace::walk(procs, plain, performed.to_vec(), false, budget)?;
+    let describing = budget.describing();
+    procs.replace_meter(describing.meter());
+    let walked = trace::walk(procs, plain, trace.to_vec(), divergence_strict, &describing);
+    procs.replace_meter(budget.meter());
+    let (plain, plain_walk, plain_outcome) = walked?;
     match (plain_walk.reached, plain_outcome.stopped) {
         (Some(state), _) => Ok(Some(trace_evidence(&plain, procs, state, error))),
         (None, Some(_)) => Ok(None),

@@ -42,10 +42,8 @@ pub struct TraceWalk {
     /// The system's symmetry, and the trace read for matching.
     pub reduction: Option<Reduction>,
     /// The state that completed the trace (or diverged on the way, when
-    /// divergence counts as every continuation), and how many of the
-    /// trace's events it performed.
+    /// divergence counts as every continuation).
     pub reached: Option<u32>,
-    pub reached_after: usize,
     /// A state that performed the longest prefix met, and its length.
     pub furthest: (u32, usize),
 }
@@ -60,7 +58,6 @@ impl TraceWalk {
             divergences: divergence_strict.then(|| Divergences::new(width)),
             reduction: None,
             reached: None,
-            reached_after: 0,
             furthest: (0, 0),
         }
     }
@@ -103,7 +100,7 @@ impl Visitor for TraceWalk {
             self.furthest = (visit.id, done);
         }
         if done == self.trace.len() {
-            (self.reached, self.reached_after) = (Some(visit.id), done);
+            self.reached = Some(visit.id);
             return Ok(Flow::Stop);
         }
         if let Some(divergences) = &mut self.divergences {
@@ -111,7 +108,7 @@ impl Visitor for TraceWalk {
                 .machine
                 .expect("a visitor that needs the machine gets it");
             if divergences.diverges(machine, context.procs, &visit.row[..self.width], None)? {
-                (self.reached, self.reached_after) = (Some(visit.id), done);
+                self.reached = Some(visit.id);
                 return Ok(Flow::Stop);
             }
         }

@@ -447,7 +447,7 @@ fn described(
     steps: &[PathStep],
     notes: &mut Vec<String>,
 ) -> Result<crate::check::counterexample::Counterexample, String> {
-    built.procs.replace_meter(describing(budget).meter());
+    built.procs.replace_meter(budget.describing().meter());
     let mut judging = judging;
     let spec = &mut *judging.product.spec;
     let recorded = match judge::recorded((&mut built.machine, &mut built.procs, spec), steps) {
@@ -495,7 +495,7 @@ fn walk_described(
     found: bool,
 ) -> Result<crate::check::counterexample::Counterexample, String> {
     use crate::check::counterexample::{Found, Kind};
-    built.procs.replace_meter(describing(budget).meter());
+    built.procs.replace_meter(budget.describing().meter());
     let reduced = judging.product.reduction_mut().is_some();
     let spec = &mut *judging.product.spec;
     let recorded = match judge::recorded((&mut built.machine, &mut built.procs, spec), steps) {
@@ -513,15 +513,19 @@ fn walk_described(
         trace.get(performed).copied()
     };
     // Reduced, the path read back is of representatives: the run shown
-    // is the unreduced walk along the same events, as in one search.
+    // is the unreduced walk along the same events, as in one search (found,
+    // the whole trace, which in [FD] a divergence on the way completes).
     if reduced {
-        let trace = trace[..performed].to_vec();
+        let walked = match found {
+            true => (trace.to_vec(), judging.divergences),
+            false => (trace[..performed].to_vec(), false),
+        };
         let priority = built.machine.tau_priority().cloned();
         return crate::check::unreduced_walk_evidence(
             &mut built.procs,
             (built.root, &priority),
-            (&trace, error_event),
-            &describing(budget),
+            ((&walked.0, walked.1), error_event),
+            budget,
         );
     }
     if !crate::check::unwind::replays(&mut built.machine, &mut built.procs, &recorded)
@@ -543,18 +547,6 @@ fn walk_described(
             tau_loop: None,
         },
     ))
-}
-
-/// The budget a counterexample is described within: bounded by its
-/// path, not by the search's budget, which a stop after the breach may
-/// have used up; only memory and a cancel hold it.
-fn describing(budget: &Budget) -> Budget {
-    Budget {
-        max_states: None,
-        timeout: None,
-        deadline: None,
-        ..budget.clone()
-    }
 }
 
 /// Replaces `row` (its components, then its node in a check) by its
