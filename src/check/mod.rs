@@ -15,6 +15,7 @@ pub mod normal;
 pub mod product;
 mod searched;
 pub(crate) use searched::cut_to_specification;
+pub use searched::trace_evidence;
 mod shared_judge;
 pub mod spec;
 pub mod structural;
@@ -527,17 +528,16 @@ pub fn counterexample_of(
     .map_err(|failure| failure.rendered(procs))
 }
 
-/// `:[has trace]:`'s evidence after a reduced walk on workers: the run
-/// by which `imp` performs `trace` (or diverges on the way, when
-/// `divergence_strict`), found unreduced, with the event it cannot
-/// perform next ([`searched::unreduced_walk`]).
+/// `:[has trace]:`'s evidence after a reduced walk on workers: the
+/// unreduced run of `imp` along `trace` found (`performed` none) or to
+/// the `performed` events it got to ([`searched::unreduced_walk`]).
 pub fn unreduced_walk_evidence(
     procs: &mut Processes,
     (imp, priority): (ProcId, &Option<EventSet>),
-    (walked, error): ((&[EventId], bool), Option<EventId>),
+    walked: (&[EventId], Option<usize>, bool),
     budget: &Budget,
 ) -> Result<Counterexample, String> {
-    match searched::unreduced_walk(procs, (imp, priority), walked, error, budget) {
+    match searched::unreduced_walk(procs, (imp, priority), walked, budget) {
         Ok(Some(evidence)) => Ok(evidence),
         Ok(None) => Err("the run along the trace was not found within the budget".to_string()),
         Err(failure) => Err(failure.rendered(procs)),
@@ -725,12 +725,16 @@ pub fn shown(holds: Option<bool>, negated: bool) -> bool {
 
 /// Why `:[has trace]:` is not reduced by the types asked for, where it
 /// cannot be.
-pub(crate) const TRACE_VALUES_UNPLACED: &str = "symmetry: the trace holds a distinguished value inside a set, a map or a function, where \
-     no position names it, so `:[has trace]:` follows it without reduction";
+pub(crate) const TRACE_VALUES_UNPLACED: &str = concat!(
+    "symmetry: the trace holds a distinguished value inside a set, a map or a function, ",
+    "where no position names it, so `:[has trace]:` follows it without reduction"
+);
 
 /// Why `:[has trace]:` is not reduced by the structure.
-pub(crate) const TRACE_NOT_BY_STRUCTURE: &str = "symmetry: `:[has trace]:` follows the one trace asked for, so it is not reduced by the \
-     structure";
+pub(crate) const TRACE_NOT_BY_STRUCTURE: &str = concat!(
+    "symmetry: `:[has trace]:` follows the one trace asked for, so it is not reduced by the ",
+    "structure"
+);
 
 /// Whether a model also records divergences (FD, RD, VD): a divergence
 /// is then a failure, and after one of the specification's anything

@@ -61,7 +61,7 @@ pub enum Breach {
     },
     Divergence,
     /// The state has performed the whole trace the specification looks
-    /// for ([`Specification::trace`]: `:[has trace]:` found it).
+    /// for ([`Specification::trace_at`]: `:[has trace]:` found it).
     Completed,
 }
 

@@ -408,7 +408,14 @@ pub(super) fn has_trace(
         None => (walk.furthest.0, walk.missing_event()),
     };
     if walk.reduction.is_none() {
-        let evidence = holds.map(|_| trace_evidence(&search, procs, state, error));
+        let evidence = holds.map(|_| {
+            trace_evidence(
+                search.machine(),
+                procs,
+                RowPath::of_search(&search, state),
+                error,
+            )
+        });
         return Ok(((holds, outcome, evidence), false));
     }
     // The reduced walk decided the verdict; the run shown is the
@@ -417,40 +424,44 @@ pub(super) fn has_trace(
     if holds.is_none() {
         return Ok(((None, outcome, None), true));
     }
-    // Found, the whole trace is walked again (in [FD] a divergence on the
-    // way completes it, as it did the reduced walk); not found, its
-    // longest prefix performed.
-    let walked = match walk.reached {
-        Some(_) => (&trace[..], divergence_strict),
-        None => (&trace[..walk.furthest.1], false),
-    };
-    let evidence = unreduced_walk(procs, (imp, &priority), walked, error, budget)?;
+    let performed = walk.reached.is_none().then_some(walk.furthest.1);
+    let walked = (&trace[..], performed, divergence_strict);
+    let evidence = unreduced_walk(procs, (imp, &priority), walked, budget)?;
     Ok(((holds, outcome, evidence), true))
 }
 
-/// The run by which `imp` (under its τ-`priority`) performs `trace`
-/// (or, `divergence_strict`, diverges on the way), found by an unreduced
-/// walk, with the event it cannot perform next (`error`): how a reduced
-/// walk's evidence is shown. It is bounded by the trace, not by the
-/// search's budget, which the search may have used up: only memory and a
-/// cancel hold it (`None` when they stop it). The process not
-/// performing the trace is an internal error (the reduced walk said it
-/// does).
+/// A reduced walk's evidence, shown as a run of the unreduced process
+/// found by an unreduced walk: when the reduced walk found `trace`
+/// (`performed` none), the run that performs it (or, `divergence_strict`,
+/// diverges on the way, as the reduced walk may have); else the run that
+/// performs the `performed` events it got to, with the event it cannot
+/// perform next. The walk is bounded by the trace, not by the search's
+/// budget, which the search may have used up: only memory and a cancel
+/// hold it (`None` when they stop it). The process not performing the
+/// events is an internal error (the reduced walk said it does).
 pub(super) fn unreduced_walk(
     procs: &mut Processes,
     (imp, priority): (ProcId, &Option<EventSet>),
-    (trace, divergence_strict): (&[EventId], bool),
-    error: Option<EventId>,
+    (trace, performed, divergence_strict): (&[EventId], Option<usize>, bool),
     budget: &Budget,
 ) -> Result<Option<Counterexample>, Failure> {
+    let (events, strict, error) = match performed {
+        None => (trace, divergence_strict, None),
+        Some(k) => (&trace[..k], false, trace.get(k).copied()),
+    };
     let plain = search_from(procs, imp, &[0], priority)?;
     let describing = budget.describing();
-    procs.replace_meter(describing.meter());
-    let walked = trace::walk(procs, plain, trace.to_vec(), divergence_strict, &describing);
-    procs.replace_meter(budget.meter());
+    let meter = procs.replace_meter(describing.meter());
+    let walked = trace::walk(procs, plain, events.to_vec(), strict, &describing);
+    procs.replace_meter(meter);
     let (plain, plain_walk, plain_outcome) = walked?;
     match (plain_walk.reached, plain_outcome.stopped) {
-        (Some(state), _) => Ok(Some(trace_evidence(&plain, procs, state, error))),
+        (Some(state), _) => Ok(Some(trace_evidence(
+            plain.machine(),
+            procs,
+            RowPath::of_search(&plain, state),
+            error,
+        ))),
         (None, Some(_)) => Ok(None),
         (None, None) => Err(Failure::Internal(
             "the unreduced process does not perform the events the reduced walk performed"
@@ -471,18 +482,19 @@ fn partial_order(
         .map_err(|e| e.during(|| REDUCING_BY_PARTIAL_ORDER.to_string()).into())
 }
 
-/// The run to `state` of a trace walk's search, as a counterexample
-/// (with the event it could not perform next, if any).
-fn trace_evidence(
-    search: &Search,
-    procs: &mut Processes,
-    state: u32,
+/// A trace walk's run `path` of `machine` (every state's moves known),
+/// as a counterexample, with the event it could not perform next, if
+/// any: `:[has trace]:`'s evidence, whichever engine walked it.
+pub fn trace_evidence(
+    machine: &Machine,
+    procs: &Processes,
+    path: RowPath,
     error: Option<EventId>,
 ) -> Counterexample {
     counterexample::describe(
-        search.machine(),
+        machine,
         procs,
-        RowPath::of_search(search, state),
+        path,
         Found {
             kind: Kind::Trace,
             error_step: None,

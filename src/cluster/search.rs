@@ -494,7 +494,6 @@ fn walk_described(
     steps: &[PathStep],
     found: bool,
 ) -> Result<crate::check::counterexample::Counterexample, String> {
-    use crate::check::counterexample::{Found, Kind};
     built.procs.replace_meter(budget.describing().meter());
     let reduced = judging.product.reduction_mut().is_some();
     let spec = &mut *judging.product.spec;
@@ -507,24 +506,15 @@ fn walk_described(
     let (trace, performed) = spec
         .trace_at(last[built.machine.components()])
         .expect("a trace walk's specification has its trace");
-    let error_event = if found {
-        None
-    } else {
-        trace.get(performed).copied()
-    };
+    let performed = (!found).then_some(performed);
     // Reduced, the path read back is of representatives: the run shown
-    // is the unreduced walk along the same events, as in one search (found,
-    // the whole trace, which in [FD] a divergence on the way completes).
+    // is the unreduced walk along the same events, as in one search.
     if reduced {
-        let walked = match found {
-            true => (trace.to_vec(), judging.divergences),
-            false => (trace[..performed].to_vec(), false),
-        };
         let priority = built.machine.tau_priority().cloned();
         return crate::check::unreduced_walk_evidence(
             &mut built.procs,
             (built.root, &priority),
-            ((&walked.0, walked.1), error_event),
+            (trace, performed, judging.divergences),
             budget,
         );
     }
@@ -533,19 +523,12 @@ fn walk_described(
     {
         return Err("internal error: the path read back from the workers does not replay".into());
     }
-    Ok(crate::check::counterexample::describe(
+    let error = performed.and_then(|k| trace.get(k).copied());
+    Ok(crate::check::trace_evidence(
         &built.machine,
         &built.procs,
         recorded,
-        Found {
-            kind: Kind::Trace,
-            error_step: None,
-            error_event,
-            refusals: Vec::new(),
-            accepted: Vec::new(),
-            spec: None,
-            tau_loop: None,
-        },
+        error,
     ))
 }
 
