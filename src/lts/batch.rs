@@ -336,7 +336,7 @@ impl Lane {
             let bytes = table.room_bytes(self.counts[i]);
             if bytes > 0 {
                 if meter.may_allocate(bytes).is_ok() {
-                    table.make_room(self.counts[i]);
+                    table.make_room(self.counts[i], store.rows());
                 } else {
                     roomy[i] = false;
                 }
@@ -359,7 +359,7 @@ impl Lane {
             let table = &mut tables[shard - first];
             let probe = table.probe(
                 hash,
-                |id| encodable && store.row_is(id, encoded),
+                |id| encodable && store.row_is(id, row, encoded),
                 |j| &rows[j as usize * width..(j as usize + 1) * width] == row,
             );
             self.found.push(match probe {

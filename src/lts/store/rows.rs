@@ -1,0 +1,443 @@
+//! The rows of a [`super::StateStore`]: fixed-width rows of numbers,
+//! bit-packed, in fixed-size chunks (no per-state allocation, no copying
+//! as the store grows).
+//!
+//! Each column is stored in as many bits as its largest number so far
+//! needs ([`Packing`]): a component with five local states takes three
+//! bits, one that never leaves its first state none. When a bigger number
+//! arrives, every row is packed again once, chunk by chunk. A row is
+//! then a short byte string compared whole, so a lookup compares bytes
+//! and never unpacks the row it meets.
+
+use crate::budget::{Meter, Stopped};
+
+use super::hash_row;
+
+/// Rows per chunk, at most.
+pub(super) const CHUNK_ROWS: usize = 1 << 14;
+
+/// Numbers per chunk, at most (but a row, however wide, has a chunk):
+/// what a widening packs again, at most. A system of thousands of
+/// components widens a column at a time, thousands of times.
+pub(super) const CHUNK_NUMBERS: usize = 1 << 17;
+
+/// Bytes per chunk, at most, packed in the widest packing.
+const CHUNK_BYTES: usize = 4 * CHUNK_NUMBERS;
+
+/// The bits each column of a row is packed in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Packing {
+    bits: Vec<u8>,
+    /// The largest number each column holds: `2^bits - 1`.
+    limits: Vec<u32>,
+    row_bytes: usize,
+}
+
+impl Packing {
+    fn of_bits(bits: Vec<u8>) -> Packing {
+        let limits = bits.iter().map(|&b| ((1u64 << b) - 1) as u32).collect();
+        let total: usize = bits.iter().map(|&b| b as usize).sum();
+        Packing {
+            bits,
+            limits,
+            row_bytes: total.div_ceil(8),
+        }
+    }
+
+    /// Whether every number of `row` fits its column.
+    #[inline]
+    pub(super) fn fits(&self, row: &[u32]) -> bool {
+        row.iter().zip(&self.limits).all(|(&x, &limit)| x <= limit)
+    }
+
+    /// This packing with every column widened to hold `row`'s number.
+    fn widened_for(&self, row: &[u32]) -> Packing {
+        let bits = self
+            .bits
+            .iter()
+            .zip(row)
+            .map(|(&b, &x)| b.max(bits_for(x)))
+            .collect();
+        Packing::of_bits(bits)
+    }
+
+    /// Appends `row`, which fits, packed: bits from the lowest up, four
+    /// bytes at a time and the last bytes as few as the bits left need.
+    /// (Bytes are pushed one by one rather than copied as a slice: a
+    /// copy of a length known only at run time is a call.)
+    #[inline]
+    pub(super) fn encode(&self, row: &[u32], out: &mut Vec<u8>) {
+        debug_assert!(self.fits(row));
+        let mut pending: u64 = 0;
+        let mut used = 0u32;
+        for (&x, &b) in row.iter().zip(&self.bits) {
+            pending |= u64::from(x) << used;
+            used += u32::from(b);
+            if used >= 32 {
+                out.extend_from_slice(&(pending as u32).to_le_bytes());
+                pending >>= 32;
+                used -= 32;
+            }
+        }
+        for _ in 0..used.div_ceil(8) {
+            out.push(pending as u8);
+            pending >>= 8;
+        }
+    }
+
+    /// Whether the packed row `bytes` is `row`: unpacked as it is
+    /// compared, up to the first number that differs.
+    pub(super) fn unpacks_to(&self, bytes: &[u8], row: &[u32]) -> bool {
+        let mut expected = row.iter();
+        self.unpack(bytes, |x| expected.next() == Some(&x))
+    }
+
+    /// Appends the numbers of the packed row `bytes`.
+    #[inline]
+    pub(super) fn decode(&self, bytes: &[u8], out: &mut Vec<u32>) {
+        self.unpack(bytes, |x| {
+            out.push(x);
+            true
+        });
+    }
+
+    /// Gives `each` the numbers of the packed row `bytes` in order, while
+    /// it answers `true`; whether it always did.
+    #[inline]
+    fn unpack(&self, bytes: &[u8], mut each: impl FnMut(u32) -> bool) -> bool {
+        let mut pending: u64 = 0;
+        let mut have = 0u32;
+        let mut at = 0;
+        for &b in &self.bits {
+            let b = u32::from(b);
+            if have < b {
+                let word = match bytes.get(at..at + 4) {
+                    Some(four) => u32::from_le_bytes(four.try_into().expect("four bytes")),
+                    // The last bytes, fewer than four.
+                    None => bytes
+                        .get(at..)
+                        .unwrap_or_default()
+                        .iter()
+                        .rev()
+                        .fold(0, |word, &byte| (word << 8) | u32::from(byte)),
+                };
+                pending |= u64::from(word) << have;
+                have += 32;
+                at += 4;
+            }
+            if !each((pending & ((1u64 << b) - 1)) as u32) {
+                return false;
+            }
+            pending >>= b;
+            have -= b;
+        }
+        true
+    }
+}
+
+/// Whether `a` and `b`, of the same length, are equal: eight bytes at a
+/// time. A packed row is a few bytes, for which comparing them as a
+/// slice calls `memcmp`, much of the cost of a lookup.
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    debug_assert_eq!(a.len(), b.len());
+    let (mut a8, mut b8) = (a.chunks_exact(8), b.chunks_exact(8));
+    (&mut a8).zip(&mut b8).all(|(x, y)| word(x) == word(y))
+        && short_word(a8.remainder()) == short_word(b8.remainder())
+}
+
+/// `to = from`, of the same length, eight bytes at a time (as
+/// [`same_bytes`], for the same reason).
+#[inline]
+fn copy_bytes(to: &mut [u8], from: &[u8]) {
+    let (mut to8, mut from8) = (to.chunks_exact_mut(8), from.chunks_exact(8));
+    for (x, y) in (&mut to8).zip(&mut from8) {
+        x.copy_from_slice(y);
+    }
+    let (to, mut bits) = (to8.into_remainder(), short_word(from8.remainder()));
+    for byte in to {
+        *byte = bits as u8;
+        bits >>= 8;
+    }
+}
+
+#[inline]
+fn word(eight: &[u8]) -> u64 {
+    u64::from_le_bytes(eight.try_into().expect("eight bytes"))
+}
+
+/// Fewer than eight bytes as a word.
+#[inline]
+fn short_word(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .rev()
+        .fold(0, |word, &byte| (word << 8) | u64::from(byte))
+}
+
+/// Bits `x` needs.
+fn bits_for(x: u32) -> u8 {
+    (32 - x.leading_zeros()) as u8
+}
+
+pub(in crate::lts) struct Rows {
+    width: usize,
+    /// Rows per chunk: [`CHUNK_ROWS`], fewer for wide rows.
+    chunk_rows: usize,
+    /// The packings the chunks use, the last one the newest rows'.
+    packings: Vec<Packing>,
+    chunks: Vec<Chunk>,
+    len: usize,
+}
+
+/// A chunk of rows, all packed alike.
+struct Chunk {
+    /// Its packing, in [`Rows::packings`].
+    packing: usize,
+    row_bytes: usize,
+    bytes: Box<[u8]>,
+}
+
+impl Rows {
+    pub(super) fn new(width: usize) -> Rows {
+        Rows {
+            width,
+            chunk_rows: (CHUNK_NUMBERS / width.max(1)).clamp(1, CHUNK_ROWS),
+            packings: vec![Packing::of_bits(vec![0; width])],
+            chunks: Vec::new(),
+            len: 0,
+        }
+    }
+
+    pub(super) fn width(&self) -> usize {
+        self.width
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// How new rows are packed.
+    pub(super) fn packing(&self) -> &Packing {
+        self.packings.last().expect("rows have a packing")
+    }
+
+    /// Bytes the chunks hold.
+    pub(super) fn bytes(&self) -> u64 {
+        self.chunks.iter().map(|c| c.bytes.len() as u64).sum()
+    }
+
+    #[cfg(test)]
+    pub(super) fn chunk_rows(&self) -> usize {
+        self.chunk_rows
+    }
+
+    /// The chunk of state `id` and where its row starts there.
+    #[inline]
+    fn place(&self, id: u32) -> (&Chunk, usize) {
+        let id = id as usize;
+        let chunk = &self.chunks[id / self.chunk_rows];
+        (chunk, (id % self.chunk_rows) * chunk.row_bytes)
+    }
+
+    /// The packed row of state `id`.
+    #[inline]
+    pub(super) fn bytes_of(&self, id: u32) -> &[u8] {
+        let (chunk, start) = self.place(id);
+        &chunk.bytes[start..start + chunk.row_bytes]
+    }
+
+    /// Whether row `id` is `row`, packed as new rows are into `encoded`.
+    #[inline]
+    pub(super) fn holds(&self, id: u32, row: &[u32], encoded: &[u8]) -> bool {
+        let (chunk, start) = self.place(id);
+        let bytes = &chunk.bytes[start..start + chunk.row_bytes];
+        if chunk.packing == self.packings.len() - 1 {
+            same_bytes(bytes, encoded)
+        } else {
+            self.packings[chunk.packing].unpacks_to(bytes, row)
+        }
+    }
+
+    /// The row of state `id`, into `out`.
+    pub(super) fn read(&self, id: u32, out: &mut Vec<u32>) {
+        out.clear();
+        let (chunk, start) = self.place(id);
+        self.packings[chunk.packing].decode(&chunk.bytes[start..start + chunk.row_bytes], out);
+    }
+
+    /// The hash of row `id`'s numbers, unpacked into `scratch`.
+    pub(super) fn hash_of(&self, id: u32, scratch: &mut Vec<u32>) -> u32 {
+        self.read(id, scratch);
+        hash_row(scratch)
+    }
+
+    /// The packing that holds `row`, when new rows' packing does not.
+    pub(super) fn needs(&self, row: &[u32]) -> Option<Packing> {
+        let packing = self.packing();
+        (!packing.fits(row)).then(|| packing.widened_for(row))
+    }
+
+    /// Bytes widening to `packing` allocates: the open chunk packed anew.
+    pub(super) fn widening_bytes(&self, packing: &Packing) -> u64 {
+        (self.chunk_rows * packing.row_bytes) as u64
+    }
+
+    /// Asks `meter` for the chunk the next row starts, if it starts one
+    /// larger than a chunk may be (a single row of more than
+    /// [`CHUNK_BYTES`]); smaller ones are steps the meter's periodic
+    /// reading covers.
+    pub(super) fn may_push(&self, meter: &Meter) -> Result<(), Stopped> {
+        let bytes = self.chunk_rows * self.packing().row_bytes;
+        if self.len.is_multiple_of(self.chunk_rows) && bytes > CHUNK_BYTES {
+            meter.may_allocate(bytes as u64)?;
+        }
+        Ok(())
+    }
+
+    /// Appends the row `encoded`, packed as new rows are, as the next id.
+    pub(super) fn push(&mut self, encoded: &[u8]) -> u32 {
+        let rows = self.chunk_rows;
+        if self.len.is_multiple_of(rows) {
+            let packing = self.packings.len() - 1;
+            let row_bytes = self.packings[packing].row_bytes;
+            self.chunks.push(Chunk {
+                packing,
+                row_bytes,
+                bytes: vec![0; rows * row_bytes.max(1)].into_boxed_slice(),
+            });
+        }
+        let chunk = self.chunks.last_mut().expect("a chunk with room");
+        debug_assert_eq!(encoded.len(), chunk.row_bytes);
+        let start = (self.len % rows) * chunk.row_bytes;
+        copy_bytes(&mut chunk.bytes[start..start + chunk.row_bytes], encoded);
+        self.len += 1;
+        (self.len - 1) as u32
+    }
+
+    /// Packs new rows as `packing` from now on, and the rows of the chunk
+    /// still filling too. The full chunks keep their packings: a widening
+    /// costs at most a chunk's [`CHUNK_NUMBERS`], however many rows are
+    /// stored.
+    pub(super) fn widen(&mut self, packing: Packing) {
+        let newest = self.packings.len() - 1;
+        let open = self
+            .chunks
+            .last_mut()
+            .filter(|_| !self.len.is_multiple_of(self.chunk_rows));
+        let Some(open) = open else {
+            // No chunk is filling: the next one starts with `packing`, and
+            // the newest packing stays for the chunks that have it.
+            if self.chunks.last().is_some_and(|c| c.packing == newest) {
+                self.packings.push(packing);
+            } else {
+                self.packings[newest] = packing;
+            }
+            return;
+        };
+        let old = &self.packings[newest];
+        let filled = self.len % self.chunk_rows;
+        let mut bytes = vec![0; self.chunk_rows * packing.row_bytes.max(1)].into_boxed_slice();
+        let (mut row, mut out) = (Vec::with_capacity(self.width), Vec::new());
+        for k in 0..filled {
+            row.clear();
+            old.decode(
+                &open.bytes[k * open.row_bytes..(k + 1) * open.row_bytes],
+                &mut row,
+            );
+            out.clear();
+            packing.encode(&row, &mut out);
+            bytes[k * packing.row_bytes..(k + 1) * packing.row_bytes].copy_from_slice(&out);
+        }
+        open.bytes = bytes;
+        open.row_bytes = packing.row_bytes;
+        // The open chunk leaves the newest packing: whether another chunk
+        // still has it decides whether it is kept.
+        let shared = self.chunks.len() >= 2 && self.chunks[self.chunks.len() - 2].packing == newest;
+        if shared {
+            self.packings.push(packing);
+            self.chunks.last_mut().expect("the open chunk").packing = newest + 1;
+        } else {
+            self.packings[newest] = packing;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_pack_into_the_bits_their_columns_need_and_back() {
+        let packing = Packing::of_bits(vec![0, 1, 3, 8, 13, 32, 5]);
+        assert_eq!(packing.row_bytes, 62usize.div_ceil(8));
+        let rows = [
+            [0, 1, 7, 255, 8191, u32::MAX, 31],
+            [0, 0, 0, 0, 0, 0, 0],
+            [0, 1, 5, 128, 4096, 1 << 31, 16],
+        ];
+        for row in rows {
+            let mut bytes = Vec::new();
+            packing.encode(&row, &mut bytes);
+            assert_eq!(bytes.len(), packing.row_bytes);
+            let mut back = Vec::new();
+            packing.decode(&bytes, &mut back);
+            assert_eq!(back, row);
+        }
+        assert!(!packing.fits(&[1, 1, 7, 255, 8191, 0, 31]));
+        assert!(!packing.fits(&[0, 1, 8, 255, 8191, 0, 31]));
+        let wider = packing.widened_for(&[1, 0, 8, 0, 0, 0, 0]);
+        assert_eq!(wider.bits, [1, 1, 4, 8, 13, 32, 5]);
+    }
+
+    /// Rows as a store pushes them: widened first when they need it.
+    fn push_widening(rows: &mut Rows, row: &[u32]) -> u32 {
+        if let Some(wider) = rows.needs(row) {
+            rows.widen(wider);
+        }
+        let mut encoded = Vec::new();
+        rows.packing().encode(row, &mut encoded);
+        rows.push(&encoded)
+    }
+
+    #[test]
+    fn full_chunks_keep_their_packing_as_new_rows_widen() {
+        let mut rows = Rows::new(3);
+        let n = 3 * CHUNK_ROWS as u32 + 5;
+        // The first column widens with every power of two, the second
+        // once in the third chunk, the third never.
+        let row = |i: u32| [i, u32::from(i > 2 * CHUNK_ROWS as u32 + 7) * 1000, 0];
+        for i in 0..n {
+            assert_eq!(push_widening(&mut rows, &row(i)), i);
+        }
+        assert_eq!(rows.chunks.len(), 4);
+        // Each chunk keeps the packing it was filled with, and no packing
+        // is kept that no chunk has (but the newest).
+        assert!(rows.packings.len() <= rows.chunks.len() + 1);
+        let widths: Vec<usize> = rows.chunks.iter().map(|c| c.row_bytes).collect();
+        assert!(widths.windows(2).all(|w| w[0] <= w[1]), "{widths:?}");
+        assert!(widths[0] < widths[3], "{widths:?}");
+        let mut out = Vec::new();
+        for i in (0..n).step_by(101) {
+            rows.read(i, &mut out);
+            assert_eq!(out, row(i));
+            let mut encoded = Vec::new();
+            rows.packing().encode(&row(i), &mut encoded);
+            assert!(rows.holds(i, &row(i), &encoded), "row {i}");
+            let other = [i + 1, row(i)[1], 0];
+            encoded.clear();
+            rows.packing().encode(&other, &mut encoded);
+            assert!(!rows.holds(i, &other, &encoded), "row {i}");
+        }
+    }
+
+    #[test]
+    fn a_row_of_zeros_takes_no_bytes() {
+        let mut rows = Rows::new(3);
+        assert_eq!(rows.push(&[]), 0);
+        assert_eq!(rows.push(&[]), 1);
+        let mut out = Vec::new();
+        rows.read(1, &mut out);
+        assert_eq!(out, [0, 0, 0]);
+    }
+}
