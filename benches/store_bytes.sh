@@ -32,7 +32,7 @@ cp "$here/models/lockfreequeue.csp" "$dir/lfq.csp"
 sed -e 's/^N = 3/N = 5/' -e 's/^datatype Id = P0 | P1 | P2$/datatype Id = P0 | P1 | P2 | P3 | P4/' \
   "$here/models/philosophers.csp" > "$dir/phil5.csp"
 widen "$here/models/liststack.csp" 5 4 2 > "$dir/ls542.csp"
-widen "$here/models/lockfreequeue.csp" 3 3 2 > "$dir/lfq332.csp"
+widen "$here/models/lockfreequeue.csp" 3 2 3 > "$dir/lfq332.csp"
 widen "$here/models/liststack.csp" 10 4 3 > "$dir/ls1043.csp"
 widen "$here/models/liststack.csp" 6 4 3 > "$dir/ls643.csp"
 

@@ -87,30 +87,39 @@ impl StateStore {
         self.rows.holds(id, row, encoded)
     }
 
-    /// `row` packed as this store packs rows, or `false` when a number
-    /// needs wider columns (then no stored row is `row`).
+    /// `row` packed as this store packs new rows, or `false` when a
+    /// number needs wider columns (then no stored row is `row`).
     pub(super) fn encode_row(&self, row: &[u32], out: &mut Vec<u8>) -> bool {
         out.clear();
-        let packing = self.rows.packing();
-        if !packing.fits(row) {
-            return false;
-        }
-        packing.encode(row, out);
-        true
+        self.rows.packing().pack(row, out)
+    }
+
+    /// Packs `row` into `self.encoded`, as [`StateStore::encode_row`].
+    fn pack(&mut self, row: &[u32]) -> bool {
+        self.encoded.clear();
+        self.rows.packing().pack(row, &mut self.encoded)
     }
 
     /// Appends `row`, new, as the next id, widening the rows first if it
     /// needs wider columns; asks `meter` before each large step.
     pub(super) fn push_row(&mut self, row: &[u32], meter: &Meter) -> Result<u32, Stopped> {
         meter.may_store(self.len() + 1)?;
-        if let Some(wider) = self.rows.needs(row) {
-            meter.may_allocate(self.rows.widening_bytes(&wider))?;
-            self.rows.widen(wider);
+        let fits = self.pack(row);
+        if !fits {
+            self.widen_for(row, meter)?;
         }
-        self.encoded.clear();
-        self.rows.packing().encode(row, &mut self.encoded);
         self.rows.may_push(meter)?;
         Ok(self.rows.push(&self.encoded))
+    }
+
+    /// Widens the rows to hold `row`, within `meter`, and packs it.
+    fn widen_for(&mut self, row: &[u32], meter: &Meter) -> Result<(), Stopped> {
+        let wider = self.rows.packing().widened_for(row);
+        meter.may_allocate(self.rows.widening_bytes(&wider))?;
+        self.rows.widen(wider);
+        let fits = self.pack(row);
+        debug_assert!(fits, "the rows were widened for it");
+        Ok(())
     }
 
     pub fn len(&self) -> usize {
@@ -220,33 +229,26 @@ impl StateStore {
         meter: &Meter,
     ) -> Result<(u32, bool), Stopped> {
         debug_assert_eq!(row.len(), self.width());
-        let wider = self.rows.needs(row);
-        let slot = if wider.is_some() {
-            // Rows packed narrower cannot hold this one: it is new, its
-            // slot still to be found.
-            None
-        } else {
-            self.encoded.clear();
-            self.rows.packing().encode(row, &mut self.encoded);
+        let fits = self.pack(row);
+        let slot = if fits {
             let (rows, encoded) = (&self.rows, self.encoded.as_slice());
             match self.shards[shard_of(hash)].find(hash, |id| rows.holds(id, row, encoded)) {
                 Ok(id) => return Ok((id, false)),
                 Err(slot) => Some(slot),
             }
+        } else {
+            // Rows packed narrower cannot hold this one: it is new, its
+            // slot still to be found.
+            None
         };
         // A new row: within the budget, or not at all.
         meter.may_store(self.len() + 1)?;
-        if let Some(wider) = &wider {
-            meter.may_allocate(self.rows.widening_bytes(wider))?;
-        }
         let table = &self.shards[shard_of(hash)];
         if table.full_after(1) {
             meter.may_allocate(table.bytes() * 2)?;
         }
-        if let Some(wider) = wider {
-            self.rows.widen(wider);
-            self.encoded.clear();
-            self.rows.packing().encode(row, &mut self.encoded);
+        if !fits {
+            self.widen_for(row, meter)?;
         }
         self.rows.may_push(meter)?;
         let id = self.rows.push(&self.encoded);

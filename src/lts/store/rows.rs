@@ -24,34 +24,43 @@ pub(super) const CHUNK_NUMBERS: usize = 1 << 17;
 /// Bytes per chunk, at most, packed in the widest packing.
 const CHUNK_BYTES: usize = 4 * CHUNK_NUMBERS;
 
+/// Bytes after a chunk's last row, so that every number is read as one
+/// eight-byte word wherever it starts.
+const PAD: usize = 8;
+
 /// The bits each column of a row is packed in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Packing {
     bits: Vec<u8>,
     /// The largest number each column holds: `2^bits - 1`.
     limits: Vec<u32>,
+    /// The bit of the row where each column starts.
+    starts: Vec<u32>,
     row_bytes: usize,
 }
 
 impl Packing {
     fn of_bits(bits: Vec<u8>) -> Packing {
         let limits = bits.iter().map(|&b| ((1u64 << b) - 1) as u32).collect();
+        let starts = bits
+            .iter()
+            .scan(0u32, |at, &b| {
+                let start = *at;
+                *at += u32::from(b);
+                Some(start)
+            })
+            .collect();
         let total: usize = bits.iter().map(|&b| b as usize).sum();
         Packing {
             bits,
             limits,
+            starts,
             row_bytes: total.div_ceil(8),
         }
     }
 
-    /// Whether every number of `row` fits its column.
-    #[inline]
-    pub(super) fn fits(&self, row: &[u32]) -> bool {
-        row.iter().zip(&self.limits).all(|(&x, &limit)| x <= limit)
-    }
-
     /// This packing with every column widened to hold `row`'s number.
-    fn widened_for(&self, row: &[u32]) -> Packing {
+    pub(super) fn widened_for(&self, row: &[u32]) -> Packing {
         let bits = self
             .bits
             .iter()
@@ -61,17 +70,20 @@ impl Packing {
         Packing::of_bits(bits)
     }
 
-    /// Appends `row`, which fits, packed: bits from the lowest up, four
-    /// bytes at a time and the last bytes as few as the bits left need.
+    /// Appends `row` packed, when every number fits its column (then
+    /// `true`; otherwise what was appended means nothing): bits from the
+    /// lowest up, four bytes at a time and the last bytes as few as the
+    /// bits left need. Fitting is checked as it packs, in one pass.
     /// (Bytes are pushed one by one rather than copied as a slice: a
     /// copy of a length known only at run time is a call.)
     #[inline]
-    pub(super) fn encode(&self, row: &[u32], out: &mut Vec<u8>) {
-        debug_assert!(self.fits(row));
+    pub(super) fn pack(&self, row: &[u32], out: &mut Vec<u8>) -> bool {
         let mut pending: u64 = 0;
         let mut used = 0u32;
-        for (&x, &b) in row.iter().zip(&self.bits) {
-            pending |= u64::from(x) << used;
+        let mut over = false;
+        for ((&x, &b), &limit) in row.iter().zip(&self.bits).zip(&self.limits) {
+            over |= x > limit;
+            pending |= u64::from(x & limit) << used;
             used += u32::from(b);
             if used >= 32 {
                 out.extend_from_slice(&(pending as u32).to_le_bytes());
@@ -83,96 +95,82 @@ impl Packing {
             out.push(pending as u8);
             pending >>= 8;
         }
+        !over
     }
 
-    /// Whether the packed row `bytes` is `row`: unpacked as it is
-    /// compared, up to the first number that differs.
-    pub(super) fn unpacks_to(&self, bytes: &[u8], row: &[u32]) -> bool {
-        let mut expected = row.iter();
-        self.unpack(bytes, |x| expected.next() == Some(&x))
-    }
-
-    /// Appends the numbers of the packed row `bytes`.
+    /// Column `c` of the row packed at `start` of `chunk` (padded by
+    /// [`PAD`] bytes), read as one word.
     #[inline]
-    pub(super) fn decode(&self, bytes: &[u8], out: &mut Vec<u32>) {
-        self.unpack(bytes, |x| {
-            out.push(x);
-            true
-        });
+    fn number(&self, chunk: &[u8], start: usize, c: usize) -> u32 {
+        let bit = self.starts[c] as usize;
+        let at = start + bit / 8;
+        let word = u64::from_le_bytes(chunk[at..at + 8].try_into().expect("a padded chunk"));
+        ((word >> (bit % 8)) as u32) & self.limits[c]
     }
 
-    /// Gives `each` the numbers of the packed row `bytes` in order, while
-    /// it answers `true`; whether it always did.
+    /// Whether the row packed at `start` of `chunk` is `row`.
+    pub(super) fn unpacks_to(&self, chunk: &[u8], start: usize, row: &[u32]) -> bool {
+        row.iter()
+            .enumerate()
+            .all(|(c, &x)| self.number(chunk, start, c) == x)
+    }
+
+    /// Appends the numbers of the row packed at `start` of `chunk`.
     #[inline]
-    fn unpack(&self, bytes: &[u8], mut each: impl FnMut(u32) -> bool) -> bool {
-        let mut pending: u64 = 0;
-        let mut have = 0u32;
-        let mut at = 0;
-        for &b in &self.bits {
-            let b = u32::from(b);
-            if have < b {
-                let word = match bytes.get(at..at + 4) {
-                    Some(four) => u32::from_le_bytes(four.try_into().expect("four bytes")),
-                    // The last bytes, fewer than four.
-                    None => bytes
-                        .get(at..)
-                        .unwrap_or_default()
-                        .iter()
-                        .rev()
-                        .fold(0, |word, &byte| (word << 8) | u32::from(byte)),
-                };
-                pending |= u64::from(word) << have;
-                have += 32;
-                at += 4;
-            }
-            if !each((pending & ((1u64 << b) - 1)) as u32) {
-                return false;
-            }
-            pending >>= b;
-            have -= b;
-        }
-        true
+    pub(super) fn decode(&self, chunk: &[u8], start: usize, out: &mut Vec<u32>) {
+        // The row and its padding, sliced once.
+        let window = &chunk[start..start + self.row_bytes + PAD];
+        out.extend(self.starts.iter().zip(&self.limits).map(|(&bit, &limit)| {
+            let at = bit as usize / 8;
+            let word = u64::from_le_bytes(window[at..at + 8].try_into().expect("a padded row"));
+            ((word >> (bit % 8)) as u32) & limit
+        }));
     }
 }
 
-/// Whether `a` and `b`, of the same length, are equal: eight bytes at a
-/// time. A packed row is a few bytes, for which comparing them as a
-/// slice calls `memcmp`, much of the cost of a lookup.
+/// Whether `a` and `b`, of the same length, are equal: as words, the
+/// last one overlapping the one before. A packed row is a few bytes, for
+/// which comparing them as slices calls `memcmp`, much of the cost of a
+/// lookup.
 #[inline]
 fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     debug_assert_eq!(a.len(), b.len());
-    let (mut a8, mut b8) = (a.chunks_exact(8), b.chunks_exact(8));
-    (&mut a8).zip(&mut b8).all(|(x, y)| word(x) == word(y))
-        && short_word(a8.remainder()) == short_word(b8.remainder())
+    let n = a.len();
+    if n >= 8 {
+        let words = (0..n - 8).step_by(8).chain([n - 8]);
+        words.into_iter().all(|i| word(&a[i..]) == word(&b[i..]))
+    } else if n >= 4 {
+        half(a) == half(b) && half(&a[n - 4..]) == half(&b[n - 4..])
+    } else {
+        a.iter().zip(b).all(|(x, y)| x == y)
+    }
 }
 
-/// `to = from`, of the same length, eight bytes at a time (as
-/// [`same_bytes`], for the same reason).
+/// `to = from`, of the same length, as [`same_bytes`] compares them (for
+/// the same reason).
 #[inline]
 fn copy_bytes(to: &mut [u8], from: &[u8]) {
-    let (mut to8, mut from8) = (to.chunks_exact_mut(8), from.chunks_exact(8));
-    for (x, y) in (&mut to8).zip(&mut from8) {
-        x.copy_from_slice(y);
-    }
-    let (to, mut bits) = (to8.into_remainder(), short_word(from8.remainder()));
-    for byte in to {
-        *byte = bits as u8;
-        bits >>= 8;
+    debug_assert_eq!(to.len(), from.len());
+    let n = from.len();
+    if n >= 8 {
+        for i in (0..n - 8).step_by(8).chain([n - 8]) {
+            to[i..i + 8].copy_from_slice(&from[i..i + 8]);
+        }
+    } else {
+        to.iter_mut().zip(from).for_each(|(to, &from)| *to = from);
     }
 }
 
+/// The first eight bytes of `bytes` as a word.
 #[inline]
-fn word(eight: &[u8]) -> u64 {
-    u64::from_le_bytes(eight.try_into().expect("eight bytes"))
+fn word(bytes: &[u8]) -> u64 {
+    u64::from_le_bytes(bytes[..8].try_into().expect("eight bytes"))
 }
 
-/// Fewer than eight bytes as a word.
+/// The first four bytes of `bytes` as a word.
 #[inline]
-fn short_word(bytes: &[u8]) -> u64 {
-    bytes
-        .iter()
-        .rev()
-        .fold(0, |word, &byte| (word << 8) | u64::from(byte))
+fn half(bytes: &[u8]) -> u32 {
+    u32::from_le_bytes(bytes[..4].try_into().expect("four bytes"))
 }
 
 /// Bits `x` needs.
@@ -248,14 +246,13 @@ impl Rows {
     }
 
     /// Whether row `id` is `row`, packed as new rows are into `encoded`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn holds(&self, id: u32, row: &[u32], encoded: &[u8]) -> bool {
         let (chunk, start) = self.place(id);
-        let bytes = &chunk.bytes[start..start + chunk.row_bytes];
         if chunk.packing == self.packings.len() - 1 {
-            same_bytes(bytes, encoded)
+            same_bytes(&chunk.bytes[start..start + chunk.row_bytes], encoded)
         } else {
-            self.packings[chunk.packing].unpacks_to(bytes, row)
+            self.packings[chunk.packing].unpacks_to(&chunk.bytes, start, row)
         }
     }
 
@@ -263,19 +260,13 @@ impl Rows {
     pub(super) fn read(&self, id: u32, out: &mut Vec<u32>) {
         out.clear();
         let (chunk, start) = self.place(id);
-        self.packings[chunk.packing].decode(&chunk.bytes[start..start + chunk.row_bytes], out);
+        self.packings[chunk.packing].decode(&chunk.bytes, start, out);
     }
 
     /// The hash of row `id`'s numbers, unpacked into `scratch`.
     pub(super) fn hash_of(&self, id: u32, scratch: &mut Vec<u32>) -> u32 {
         self.read(id, scratch);
         hash_row(scratch)
-    }
-
-    /// The packing that holds `row`, when new rows' packing does not.
-    pub(super) fn needs(&self, row: &[u32]) -> Option<Packing> {
-        let packing = self.packing();
-        (!packing.fits(row)).then(|| packing.widened_for(row))
     }
 
     /// Bytes widening to `packing` allocates: the open chunk packed anew.
@@ -304,7 +295,7 @@ impl Rows {
             self.chunks.push(Chunk {
                 packing,
                 row_bytes,
-                bytes: vec![0; rows * row_bytes.max(1)].into_boxed_slice(),
+                bytes: vec![0; rows * row_bytes + PAD].into_boxed_slice(),
             });
         }
         let chunk = self.chunks.last_mut().expect("a chunk with room");
@@ -337,16 +328,14 @@ impl Rows {
         };
         let old = &self.packings[newest];
         let filled = self.len % self.chunk_rows;
-        let mut bytes = vec![0; self.chunk_rows * packing.row_bytes.max(1)].into_boxed_slice();
+        let mut bytes = vec![0; self.chunk_rows * packing.row_bytes + PAD].into_boxed_slice();
         let (mut row, mut out) = (Vec::with_capacity(self.width), Vec::new());
         for k in 0..filled {
             row.clear();
-            old.decode(
-                &open.bytes[k * open.row_bytes..(k + 1) * open.row_bytes],
-                &mut row,
-            );
+            old.decode(&open.bytes, k * open.row_bytes, &mut row);
             out.clear();
-            packing.encode(&row, &mut out);
+            let fits = packing.pack(&row, &mut out);
+            debug_assert!(fits, "a wider packing holds every row");
             bytes[k * packing.row_bytes..(k + 1) * packing.row_bytes].copy_from_slice(&out);
         }
         open.bytes = bytes;
@@ -367,6 +356,15 @@ impl Rows {
 mod tests {
     use super::*;
 
+    /// `row` packed by `packing`, padded as in a chunk, if it fits.
+    fn packed(packing: &Packing, row: &[u32]) -> Option<Vec<u8>> {
+        let mut bytes = Vec::new();
+        let fits = packing.pack(row, &mut bytes);
+        assert_eq!(bytes.len(), packing.row_bytes);
+        bytes.extend([0; PAD]);
+        fits.then_some(bytes)
+    }
+
     #[test]
     fn rows_pack_into_the_bits_their_columns_need_and_back() {
         let packing = Packing::of_bits(vec![0, 1, 3, 8, 13, 32, 5]);
@@ -377,26 +375,43 @@ mod tests {
             [0, 1, 5, 128, 4096, 1 << 31, 16],
         ];
         for row in rows {
-            let mut bytes = Vec::new();
-            packing.encode(&row, &mut bytes);
-            assert_eq!(bytes.len(), packing.row_bytes);
+            let bytes = packed(&packing, &row).expect("it fits");
             let mut back = Vec::new();
-            packing.decode(&bytes, &mut back);
+            packing.decode(&bytes, 0, &mut back);
             assert_eq!(back, row);
+            assert!(packing.unpacks_to(&bytes, 0, &row));
+            assert!(!packing.unpacks_to(&bytes, 0, &[0, 1, 6, 255, 8191, 0, 31]));
         }
-        assert!(!packing.fits(&[1, 1, 7, 255, 8191, 0, 31]));
-        assert!(!packing.fits(&[0, 1, 8, 255, 8191, 0, 31]));
+        assert_eq!(packed(&packing, &[1, 1, 7, 255, 8191, 0, 31]), None);
+        assert_eq!(packed(&packing, &[0, 1, 8, 255, 8191, 0, 31]), None);
         let wider = packing.widened_for(&[1, 0, 8, 0, 0, 0, 0]);
         assert_eq!(wider.bits, [1, 1, 4, 8, 13, 32, 5]);
     }
 
+    #[test]
+    fn rows_of_any_length_compare_and_copy_as_words() {
+        for n in 0..40 {
+            let a: Vec<u8> = (0..n as u8).collect();
+            let mut b = vec![0xFF; n];
+            copy_bytes(&mut b, &a);
+            assert_eq!(a, b);
+            assert!(same_bytes(&a, &b));
+            for i in 0..n {
+                let mut c = a.clone();
+                c[i] ^= 1;
+                assert!(!same_bytes(&a, &c), "{n} bytes, byte {i} differs");
+            }
+        }
+    }
+
     /// Rows as a store pushes them: widened first when they need it.
     fn push_widening(rows: &mut Rows, row: &[u32]) -> u32 {
-        if let Some(wider) = rows.needs(row) {
-            rows.widen(wider);
-        }
         let mut encoded = Vec::new();
-        rows.packing().encode(row, &mut encoded);
+        if !rows.packing().pack(row, &mut encoded) {
+            rows.widen(rows.packing().widened_for(row));
+            encoded.clear();
+            assert!(rows.packing().pack(row, &mut encoded));
+        }
         rows.push(&encoded)
     }
 
@@ -422,11 +437,11 @@ mod tests {
             rows.read(i, &mut out);
             assert_eq!(out, row(i));
             let mut encoded = Vec::new();
-            rows.packing().encode(&row(i), &mut encoded);
+            assert!(rows.packing().pack(&row(i), &mut encoded));
             assert!(rows.holds(i, &row(i), &encoded), "row {i}");
             let other = [i + 1, row(i)[1], 0];
             encoded.clear();
-            rows.packing().encode(&other, &mut encoded);
+            assert!(rows.packing().pack(&other, &mut encoded));
             assert!(!rows.holds(i, &other, &encoded), "row {i}");
         }
     }
