@@ -220,9 +220,7 @@ impl Search {
 
     /// The bytes the stored states take: rows, index and parents.
     pub fn bytes(&self) -> u64 {
-        let parents = self.parents.as_ref().map_or(0, |p| {
-            (p.chunks.len() * Parents::CHUNK * std::mem::size_of::<(u32, EventId)>()) as u64
-        });
+        let parents = self.parents.as_ref().map_or(0, Parents::bytes);
         self.store.bytes() + parents
     }
 

@@ -48,6 +48,53 @@ pub struct StateStore {
     encoded: Vec<u8>,
 }
 
+/// Rows of numbers packed as a store packs its own, with no index: what
+/// a search keeps beside each state (the state it was found from, and
+/// the event).
+pub struct PackedRows {
+    rows: Rows,
+    encoded: Vec<u8>,
+}
+
+impl PackedRows {
+    pub fn new(width: usize) -> PackedRows {
+        PackedRows {
+            rows: Rows::new(width),
+            encoded: Vec::new(),
+        }
+    }
+
+    /// Appends `row`, widening the columns that need it.
+    pub fn push(&mut self, row: &[u32]) {
+        self.encoded.clear();
+        if !self.rows.packing().pack(row, &mut self.encoded) {
+            self.rows.widen(self.rows.packing().widened_for(row));
+            self.encoded.clear();
+            let fits = self.rows.packing().pack(row, &mut self.encoded);
+            debug_assert!(fits, "the rows were widened for it");
+        }
+        self.rows.push(&self.encoded);
+    }
+
+    /// Row `i`, into `out`.
+    pub fn read(&self, i: usize, out: &mut Vec<u32>) {
+        self.rows.read(i as u32, out);
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.len() == 0
+    }
+
+    /// Bytes the rows take.
+    pub fn bytes(&self) -> u64 {
+        self.rows.bytes()
+    }
+}
+
 /// The shard a row of hash `hash` is indexed in.
 #[inline]
 pub fn shard_of(hash: u32) -> usize {

@@ -11,34 +11,43 @@ use crate::process::EventId;
 
 use super::super::batch::Batch;
 use super::super::expand::{Part, Successors};
-use super::super::store::StateStore;
+use super::super::store::{PackedRows, StateStore};
 use super::phases::{Phase, Phases};
 use super::{LevelCounts, Live};
 
-/// Parent pointers, in chunks of fixed size: growing never copies (nor
-/// doubles) what is there.
-#[derive(Default)]
+/// Parent pointers, packed as the store packs its rows (the parent's id
+/// in the bits the ids so far need, the event in the bits the events
+/// need), in chunks: growing never copies (nor doubles) what is there.
 pub(super) struct Parents {
-    pub(super) chunks: Vec<Vec<(u32, EventId)>>,
-    pub(super) len: usize,
+    /// `(parent, event)` for each state after the first, packed.
+    pairs: PackedRows,
+}
+
+impl Default for Parents {
+    fn default() -> Parents {
+        Parents {
+            pairs: PackedRows::new(2),
+        }
+    }
 }
 
 impl Parents {
-    pub(super) const CHUNK: usize = 1 << 16;
-
-    pub(super) fn push(&mut self, parent: (u32, EventId)) {
-        if self.len.is_multiple_of(Self::CHUNK) {
-            self.chunks.push(Vec::with_capacity(Self::CHUNK));
-        }
-        self.chunks
-            .last_mut()
-            .expect("a chunk with room")
-            .push(parent);
-        self.len += 1;
+    pub(super) fn push(&mut self, (parent, event): (u32, EventId)) {
+        self.pairs.push(&[parent, event]);
     }
 
     pub(super) fn get(&self, i: usize) -> (u32, EventId) {
-        self.chunks[i / Self::CHUNK][i % Self::CHUNK]
+        let mut pair = Vec::with_capacity(2);
+        self.pairs.read(i, &mut pair);
+        (pair[0], pair[1])
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    pub(super) fn bytes(&self) -> u64 {
+        self.pairs.bytes()
     }
 }
 

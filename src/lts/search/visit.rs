@@ -252,7 +252,7 @@ impl Search {
                     if new {
                         parents.push((id as u32, event));
                     }
-                    debug_assert!(!new || parents.len == target as usize);
+                    debug_assert!(!new || parents.len() == target as usize);
                 }
             }
             // Cut short by the budget, the search ends here: the visitor
