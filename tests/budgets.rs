@@ -272,6 +272,16 @@ fn progress_is_logged_when_asked_and_stderr_is_not_a_terminal() {
         text.contains(" states, ") && text.contains(" transitions, depth "),
         "{text}"
     );
+    // Issue 64, item 4: what the process holds, where the system says.
+    if symcsp::budget::memory::held(std::time::Duration::ZERO).is_some() {
+        let memory = text
+            .lines()
+            .next()
+            .and_then(|line| line.strip_suffix(" MB in memory"))
+            .and_then(|line| line.rsplit(", ").next())
+            .and_then(|megabytes| megabytes.parse::<u64>().ok());
+        assert!(memory.is_some_and(|mb| mb > 0), "{text}");
+    }
     assert!(!text.contains('\r'), "lines, not a redrawn line: {text}");
     symcsp()
         .args(["explore", &fixture("counters.csp"), "System"])

@@ -27,6 +27,9 @@ pub struct Progress {
     pub depth: u64,
     pub elapsed: Duration,
     pub states_per_second: f64,
+    /// What the process holds, in bytes (read at most a second ago),
+    /// where the system says.
+    pub memory: Option<u64>,
 }
 
 /// A check running on its own thread.
@@ -141,6 +144,7 @@ impl CheckHandle {
             depth: self.live.depth.load(Ordering::Relaxed),
             elapsed,
             states_per_second: states as f64 / elapsed.as_secs_f64().max(1e-9),
+            memory: crate::budget::memory::held(Duration::from_secs(1)),
         }
     }
 

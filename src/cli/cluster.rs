@@ -217,7 +217,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             if topology.processes() == 1 { "" } else { "es" },
             topology.workers,
             if topology.workers == 1 { "" } else { "s" },
-            counters(&super::progress::progress_of(live, elapsed), what)
+            counters(&this_process(live, elapsed, &topology), what)
         )
     };
     let outcome = progress.watch(&live, describe, || crate::cluster::explore(&job, &topology));
@@ -325,7 +325,7 @@ pub(super) fn check(
             if topology.processes() == 1 { "" } else { "es" },
             topology.workers,
             if topology.workers == 1 { "" } else { "s" },
-            counters(&super::progress::progress_of(live, elapsed), "states")
+            counters(&this_process(live, elapsed, topology), "states")
         )
     };
     let found = progress
@@ -557,4 +557,18 @@ impl Drop for TemporaryFile {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.0);
     }
+}
+
+/// A search's counters, with this process's memory when it is the only
+/// one (of several, the line would say one process's as the whole's).
+fn this_process(
+    live: &Live,
+    elapsed: std::time::Duration,
+    topology: &Topology,
+) -> crate::check::worker::Progress {
+    let mut progress = super::progress::progress_of(live, elapsed);
+    if topology.processes() > 1 {
+        progress.memory = None;
+    }
+    progress
 }

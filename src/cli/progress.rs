@@ -122,15 +122,20 @@ pub(super) fn progress_of(live: &Live, elapsed: Duration) -> Progress {
         depth: live.depth.load(Ordering::Relaxed),
         elapsed,
         states_per_second: states as f64 / elapsed.as_secs_f64().max(1e-9),
+        memory: crate::budget::memory::held(Duration::from_secs(1)),
     }
 }
 
-/// `12345 states, 40000 transitions, depth 12, 81000 states/s, 3.2 s`;
-/// `what` is `states` or `representatives`.
+/// `12345 states, 40000 transitions, depth 12, 81000 states/s, 3.2 s,
+/// 152 MB in memory`; `what` is `states` or `representatives`.
 pub(super) fn counters(p: &Progress, what: &str) -> String {
     let noun = what.trim_end_matches('s');
+    let memory = p
+        .memory
+        .map(|bytes| format!(", {:.0} MB in memory", bytes as f64 / 1e6))
+        .unwrap_or_default();
     format!(
-        "{}, {}, depth {}, {:.0} {what}/s, {:.1} s",
+        "{}, {}, depth {}, {:.0} {what}/s, {:.1} s{memory}",
         plural(p.states as usize, noun),
         plural(p.transitions as usize, "transition"),
         p.depth,
