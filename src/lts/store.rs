@@ -432,8 +432,8 @@ mod tests {
             store.insert_all(&[&rows], &mut ids, &tight),
             Err(Stopped::Memory)
         );
-        // Each shard's table (16 slots) doubles at its own fill, from 12
-        // rows down to 11: the first row that would fill its shard to
+        // Each shard's table (16 slots) doubles at its own fill, from 14
+        // rows down to 12: the first row that would fill its shard to
         // that needed it and was refused; the ones before are there.
         let mut held = [0; SHARDS];
         held[shard_of(hash_row(&row(4999)))] = 1;
