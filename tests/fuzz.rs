@@ -265,3 +265,30 @@ fn a_concatenation_pattern_of_two_names_is_a_diagnostic() {
         exercise(text);
     }
 }
+
+/// A case the fuzz found (`database.csp` with `acquire.` deleted from
+/// `{acquire.m, release.m}`): a set of a value and an event on it. The
+/// event's dots make the value the channel's `Manager` while it is being
+/// made the set's `Event`; the checker bound it a second time (a debug
+/// assertion; a release build typed the script, `m` as an `Event`). It is
+/// FDR's type error.
+#[test]
+fn a_set_of_a_value_and_an_event_on_it_is_a_type_error() {
+    for text in [
+        "datatype M = M0 | M1\nchannel c : M\nA(m) = {m, c.m}\n",
+        "datatype M = M0 | M1\nchannel c : M\nA(m) = { {m, c.m} }\n",
+        "datatype M = M0 | M1\nchannel c : M\nA(m) = {c.m, m}\n",
+    ] {
+        let Err(errors) = symcsp::types::load_str("fuzzed.csp", text) else {
+            panic!("{text}: typed");
+        };
+        assert!(
+            errors.diagnostics.iter().any(|d| d.message
+                == "Couldn't match expected type M with actual type Event"
+                || d.message == "Couldn't match expected type Event with actual type M"),
+            "{text}: {:?}",
+            errors.diagnostics
+        );
+        exercise(text);
+    }
+}

@@ -294,11 +294,18 @@ impl Checker<'_> {
         } else {
             t
         };
-        if let Ty::Rigid(..) = self.store.node(v) {
-            return Err(self.mismatch());
+        match self.store.node(v) {
+            Ty::Rigid(..) => Err(self.mismatch()),
+            Ty::Var(_) => {
+                self.store.bind(v, t);
+                Ok(t)
+            }
+            // Solved meanwhile, by its classes or by evaluating the dots
+            // it occurs in (`{m, release.m}` makes `m` the channel's
+            // `Manager`, and then the set's `Event`): what it became must
+            // be `t` too.
+            _ => self.unify(v, t),
         }
-        self.store.bind(v, t);
-        Ok(t)
     }
 
     fn occurs(&mut self, v: TyId, t: TyId) -> Inferred<bool> {
