@@ -21,6 +21,10 @@ pub(super) const CHUNK_ROWS: usize = 1 << 14;
 /// components widens a column at a time, thousands of times.
 pub(super) const CHUNK_NUMBERS: usize = 1 << 17;
 
+/// The most columns a row may have for each to be packed in the bits it
+/// needs; wider rows take as many bits in every column.
+const OWN_BITS_UP_TO: usize = 1024;
+
 /// Bytes per chunk, at most, packed in the widest packing.
 const CHUNK_BYTES: usize = 4 * CHUNK_NUMBERS;
 
@@ -60,14 +64,24 @@ impl Packing {
     }
 
     /// This packing with every column widened to hold `row`'s number.
+    /// Rows of more than [`OWN_BITS_UP_TO`] columns are packed alike in
+    /// every column: a packing of its own for each widening column would
+    /// take more than the rows (a system of thousands of components
+    /// widens a column at a time, and each chunk holds a few rows).
     pub(super) fn widened_for(&self, row: &[u32]) -> Packing {
-        let bits = self
-            .bits
-            .iter()
-            .zip(row)
-            .map(|(&b, &x)| b.max(bits_for(x)))
-            .collect();
+        let bits = if self.bits.len() > OWN_BITS_UP_TO {
+            let widest = self.bits.iter().zip(row).map(|(&b, &x)| b.max(bits_for(x)));
+            vec![widest.max().unwrap_or(0); self.bits.len()]
+        } else {
+            let wider = self.bits.iter().zip(row);
+            wider.map(|(&b, &x)| b.max(bits_for(x))).collect()
+        };
         Packing::of_bits(bits)
+    }
+
+    /// Bytes the packing takes.
+    fn bytes(&self) -> u64 {
+        (self.bits.len() * (1 + 4 + 4)) as u64
     }
 
     /// Appends `row` packed, when every number fits its column (then
@@ -220,9 +234,10 @@ impl Rows {
         self.packings.last().expect("rows have a packing")
     }
 
-    /// Bytes the chunks hold.
+    /// Bytes the chunks and their packings hold.
     pub(super) fn bytes(&self) -> u64 {
-        self.chunks.iter().map(|c| c.bytes.len() as u64).sum()
+        let chunks: u64 = self.chunks.iter().map(|c| c.bytes.len() as u64).sum();
+        chunks + self.packings.iter().map(Packing::bytes).sum::<u64>()
     }
 
     #[cfg(test)]
@@ -269,9 +284,10 @@ impl Rows {
         hash_row(scratch)
     }
 
-    /// Bytes widening to `packing` allocates: the open chunk packed anew.
+    /// Bytes widening to `packing` allocates: the open chunk packed anew,
+    /// and the packing.
     pub(super) fn widening_bytes(&self, packing: &Packing) -> u64 {
-        (self.chunk_rows * packing.row_bytes) as u64
+        (self.chunk_rows * packing.row_bytes) as u64 + packing.bytes()
     }
 
     /// Asks `meter` for the chunk the next row starts, if it starts one
@@ -444,6 +460,26 @@ mod tests {
             assert!(rows.packing().pack(&other, &mut encoded));
             assert!(!rows.holds(i, &other, &encoded), "row {i}");
         }
+    }
+
+    #[test]
+    fn wide_rows_widen_every_column_at_once() {
+        let width = OWN_BITS_UP_TO + 1;
+        let mut rows = Rows::new(width);
+        let mut row = vec![0; width];
+        for i in 0..width {
+            row[i] = 1;
+            push_widening(&mut rows, &row);
+        }
+        // One widening, for the first row: every column took its bit.
+        assert_eq!(rows.packings.len(), 1);
+        assert_eq!(rows.packing().row_bytes, width.div_ceil(8));
+        row[7] = 5;
+        push_widening(&mut rows, &row);
+        assert_eq!(rows.packing().bits, vec![3; width]);
+        let mut out = Vec::new();
+        rows.read(width as u32, &mut out);
+        assert_eq!(out, row);
     }
 
     #[test]
