@@ -26,16 +26,8 @@ nodes="${NODES:-11}"
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
 
-# widen FILE NODES DATA THREADS: the script with its datatypes widened.
-widen() {
-  local nodes="Null" data threads_list="T0" i
-  for ((i = 0; i < $2; i++)); do nodes="$nodes | N$i"; done
-  data=$(echo A B C D E F | cut -d' ' -f1-"$3" | sed 's/ / | /g')
-  for ((i = 1; i < $4; i++)); do threads_list="$threads_list | T$i"; done
-  sed -e "s/^datatype NodeIDType = .*/datatype NodeIDType = $nodes/" \
-      -e "s/^datatype Data = .*/datatype Data = $data/" \
-      -e "s/^datatype ThreadID = .*/datatype ThreadID = $threads_list/" "$1"
-}
+# shellcheck source=benches/widen.sh
+source "$here/benches/widen.sh"
 widen "$here/models/lockfreequeue.csp" 3 2 3 > "$dir/lfq332.csp"
 widen "$here/models/liststack.csp" "$nodes" 4 3 > "$dir/liststack.csp"
 

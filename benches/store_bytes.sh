@@ -17,16 +17,8 @@ base="${BASE:-}"
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
 
-# widen FILE NODES DATA THREADS: the script with its datatypes widened.
-widen() {
-  local nodes="Null" data threads_list="T0" i
-  for ((i = 0; i < $2; i++)); do nodes="$nodes | N$i"; done
-  data=$(echo A B C D E F | cut -d' ' -f1-"$3" | sed 's/ / | /g')
-  for ((i = 1; i < $4; i++)); do threads_list="$threads_list | T$i"; done
-  sed -e "s/^datatype NodeIDType = .*/datatype NodeIDType = $nodes/" \
-      -e "s/^datatype Data = .*/datatype Data = $data/" \
-      -e "s/^datatype ThreadID = .*/datatype ThreadID = $threads_list/" "$1"
-}
+# shellcheck source=benches/widen.sh
+source "$here/benches/widen.sh"
 cp "$here/benches/models/dining.csp" "$dir/dining.csp"
 cp "$here/models/lockfreequeue.csp" "$dir/lfq.csp"
 sed -e 's/^N = 3/N = 5/' -e 's/^datatype Id = P0 | P1 | P2$/datatype Id = P0 | P1 | P2 | P3 | P4/' \
