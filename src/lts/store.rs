@@ -292,7 +292,7 @@ impl StateStore {
         meter.may_store(self.len() + 1)?;
         let table = &self.shards[shard_of(hash)];
         if table.full_after(1) {
-            meter.may_allocate(table.bytes() * 2)?;
+            meter.may_allocate(table.doubling_bytes())?;
         }
         if !fits {
             self.widen_for(row, meter)?;

@@ -211,8 +211,19 @@ impl Table {
         if len == self.slots() {
             0
         } else {
-            (len * ENTRY + PAD) as u64
+            (len * ENTRY + PAD) as u64 + self.rehash_bytes()
         }
+    }
+
+    /// The bytes doubling once allocates: the new entries, and the ids
+    /// gathered to be hashed again.
+    pub(super) fn doubling_bytes(&self) -> u64 {
+        (2 * self.slots() * ENTRY + PAD) as u64 + self.rehash_bytes()
+    }
+
+    /// The ids a doubling gathers from the old entries.
+    fn rehash_bytes(&self) -> u64 {
+        (self.used * std::mem::size_of::<u32>()) as u64
     }
 
     /// Doubles, each stored row hashed again: the rows are read a window
