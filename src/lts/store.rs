@@ -66,13 +66,10 @@ impl PackedRows {
 
     /// Appends `row`, widening the columns that need it.
     pub fn push(&mut self, row: &[u32]) {
-        self.encoded.clear();
-        if !self.rows.packing().pack(row, &mut self.encoded) {
-            self.rows.widen(self.rows.packing().widened_for(row));
-            self.encoded.clear();
-            let fits = self.rows.packing().pack(row, &mut self.encoded);
-            debug_assert!(fits, "the rows were widened for it");
-        }
+        let unlimited = Meter::unlimited();
+        self.rows
+            .pack_widening(row, &mut self.encoded, &unlimited)
+            .expect("an unlimited meter refuses only when the address space runs out");
         self.rows.push(&self.encoded);
     }
 
@@ -151,22 +148,9 @@ impl StateStore {
     /// needs wider columns; asks `meter` before each large step.
     pub(super) fn push_row(&mut self, row: &[u32], meter: &Meter) -> Result<u32, Stopped> {
         meter.may_store(self.len() + 1)?;
-        let fits = self.pack(row);
-        if !fits {
-            self.widen_for(row, meter)?;
-        }
+        self.rows.pack_widening(row, &mut self.encoded, meter)?;
         self.rows.may_push(meter)?;
         Ok(self.rows.push(&self.encoded))
-    }
-
-    /// Widens the rows to hold `row`, within `meter`, and packs it.
-    fn widen_for(&mut self, row: &[u32], meter: &Meter) -> Result<(), Stopped> {
-        let wider = self.rows.packing().widened_for(row);
-        meter.may_allocate(self.rows.widening_bytes(&wider))?;
-        self.rows.widen(wider);
-        let fits = self.pack(row);
-        debug_assert!(fits, "the rows were widened for it");
-        Ok(())
     }
 
     pub fn len(&self) -> usize {
@@ -295,7 +279,7 @@ impl StateStore {
             meter.may_allocate(table.doubling_bytes())?;
         }
         if !fits {
-            self.widen_for(row, meter)?;
+            self.rows.pack_widening(row, &mut self.encoded, meter)?;
         }
         self.rows.may_push(meter)?;
         let id = self.rows.push(&self.encoded);

@@ -284,6 +284,27 @@ impl Rows {
         hash_row(scratch)
     }
 
+    /// Packs `row` into `encoded` (cleared first), widening the columns
+    /// first when it needs wider ones, a step `meter` is asked for.
+    pub(super) fn pack_widening(
+        &mut self,
+        row: &[u32],
+        encoded: &mut Vec<u8>,
+        meter: &Meter,
+    ) -> Result<(), Stopped> {
+        encoded.clear();
+        if self.packing().pack(row, encoded) {
+            return Ok(());
+        }
+        let wider = self.packing().widened_for(row);
+        meter.may_allocate(self.widening_bytes(&wider))?;
+        self.widen(wider);
+        encoded.clear();
+        let fits = self.packing().pack(row, encoded);
+        debug_assert!(fits, "the rows were widened for it");
+        Ok(())
+    }
+
     /// Bytes widening to `packing` allocates: the open chunk packed anew,
     /// and the packing.
     pub(super) fn widening_bytes(&self, packing: &Packing) -> u64 {
@@ -423,11 +444,8 @@ mod tests {
     /// Rows as a store pushes them: widened first when they need it.
     fn push_widening(rows: &mut Rows, row: &[u32]) -> u32 {
         let mut encoded = Vec::new();
-        if !rows.packing().pack(row, &mut encoded) {
-            rows.widen(rows.packing().widened_for(row));
-            encoded.clear();
-            assert!(rows.packing().pack(row, &mut encoded));
-        }
+        let unlimited = Meter::unlimited();
+        rows.pack_widening(row, &mut encoded, &unlimited).unwrap();
         rows.push(&encoded)
     }
 
