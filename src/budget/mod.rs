@@ -14,6 +14,7 @@
 //! A utility: any layer may use it, and it uses none.
 
 pub mod alloc;
+pub mod disk;
 pub mod memory;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -66,6 +67,10 @@ pub struct Budget {
     pub threads: usize,
     /// Where to publish progress and look for a cancel request.
     pub live: Option<Arc<Live>>,
+    /// Where a search's store may spill what does not fit under
+    /// `max_memory`, and how much disk it may use (`--spill-dir`,
+    /// `--max-disk`); none: the search stops at the memory budget.
+    pub spill: Option<Arc<disk::Spill>>,
 }
 
 impl Default for Budget {
@@ -77,6 +82,7 @@ impl Default for Budget {
             max_memory: memory::default_budget(),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             live: None,
+            spill: None,
         }
     }
 }
@@ -135,6 +141,9 @@ pub enum Stopped {
     /// The memory budget (or the address space the system allows) would
     /// have been passed.
     Memory,
+    /// The disk budget would have been passed, or the spill folder
+    /// failed ([`disk::Spill::failure`] says how).
+    Disk,
 }
 
 impl Stopped {
@@ -153,6 +162,7 @@ impl Stopped {
             Stopped::StateBudget => "state budget",
             Stopped::Timeout => "time-out",
             Stopped::Memory => "memory budget",
+            Stopped::Disk => "disk budget",
             Stopped::Cancelled | Stopped::Visitor => "cancelled",
         }
     }

@@ -48,6 +48,7 @@ pub fn stopped_by(stopped: Stopped, max_states: Option<usize>, reader: Reader) -
                 }
                 Stopped::Timeout => " (--timeout)".to_string(),
                 Stopped::Memory => " (--max-memory, or the system's limit)".to_string(),
+                Stopped::Disk => " (--max-disk, or the spill folder's own limits)".to_string(),
                 Stopped::Cancelled | Stopped::Visitor => String::new(),
             };
             format!("{}{option}", stopped.ended())
@@ -63,6 +64,7 @@ pub fn stopped_by(stopped: Stopped, max_states: Option<usize>, reader: Reader) -
                 Stopped::Memory => {
                     " (`symcsp FILE --max-memory SIZE` sets it, or the system's limit)"
                 }
+                Stopped::Disk => " (the spill folder's)",
                 Stopped::Cancelled | Stopped::Visitor => "",
             };
             format!("{}{amount} before an answer{option}", stopped.ended())

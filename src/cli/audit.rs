@@ -78,6 +78,15 @@ struct Pair {
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let format = request.format;
+    if let Err(problem) = request.limits.spill() {
+        return fail_with(
+            format,
+            request.file,
+            &format!("error: {problem}\n"),
+            out,
+            err,
+        );
+    }
     let mut loaded = match load_as(request.file, format, &request.limits.budget(), out, err) {
         Ok(loaded) => loaded,
         Err(code) => return code,

@@ -120,6 +120,15 @@ pub(super) struct DotReport {
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let format = request.format;
+    if let Err(problem) = request.limits.spill() {
+        return fail_with(
+            format,
+            request.file,
+            &format!("error: {problem}\n"),
+            out,
+            err,
+        );
+    }
     let (loaded, process, func, asked) = match load_prepared(request, out, err) {
         Ok(prepared) => prepared,
         Err(code) => return code,

@@ -5,10 +5,12 @@
 //! `--hostfile`, `--connect-timeout`), read into a cluster's topology.
 
 use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use clap::Args;
 
+use crate::budget::disk::Spill;
 use crate::budget::{Budget, memory};
 
 /// What a search may use.
@@ -28,6 +30,24 @@ pub struct SearchLimits {
     /// not a terminal (on a terminal one line is always redrawn).
     #[arg(long)]
     pub progress: bool,
+    /// When memory runs short (70% of --max-memory), move the older
+    /// states to files in DIR and go on, rather than stop: `auto` for a
+    /// folder under the system's temporary folder, removed afterwards.
+    /// The files are unlinked as they are made, so nothing is left
+    /// behind however the run ends.
+    #[arg(long, value_name = "DIR")]
+    pub spill_dir: Option<PathBuf>,
+    /// With --spill-dir: stop (inconclusive, exit 3) before the spilled
+    /// states take more than SIZE of disk (`20G`, `500M`).
+    #[arg(long, value_name = "SIZE", value_parser = parse_disk, requires = "spill_dir")]
+    pub max_disk: Option<u64>,
+    /// With --spill-dir: spill whenever more than N states are in memory,
+    /// whatever the memory budget (for tests).
+    #[arg(long, value_name = "N", hide = true, requires = "spill_dir")]
+    pub spill_at_states: Option<usize>,
+    /// The spill plan, made once (the folder checked, `auto` made).
+    #[arg(skip)]
+    spill: OnceLock<Result<Option<Arc<Spill>>, String>>,
 }
 
 /// What any long work may use: time and memory.
@@ -118,8 +138,36 @@ impl SearchLimits {
         Budget {
             max_states: self.max_states,
             threads: self.threads.map_or(budget.threads, usize::from),
+            spill: self.spill().ok().flatten(),
             ..budget
         }
+    }
+
+    /// The spill plan `--spill-dir` asks for, if any: an error naming the
+    /// folder when it cannot be written, which a command reports before
+    /// it begins.
+    pub fn spill(&self) -> Result<Option<Arc<Spill>>, String> {
+        self.spill
+            .get_or_init(|| {
+                let Some(dir) = &self.spill_dir else {
+                    return Ok(None);
+                };
+                let auto = dir.as_os_str() == "auto";
+                let mut spill = Spill::new((!auto).then_some(dir.as_path()), self.max_disk)?;
+                Arc::get_mut(&mut spill)
+                    .expect("a plan just made")
+                    .at_states = self.spill_at_states;
+                Ok(Some(spill))
+            })
+            .clone()
+    }
+}
+
+fn parse_disk(text: &str) -> Result<u64, String> {
+    let wrong = || format!("expected a size such as `500M` or `20G`, not `{text}`");
+    match parse_memory(text) {
+        Ok(MemoryLimit(Some(bytes))) if !text.trim().ends_with('%') => Ok(bytes),
+        _ => Err(wrong()),
     }
 }
 

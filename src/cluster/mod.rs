@@ -343,6 +343,7 @@ impl Stopped {
             Stopped::Timeout => 2,
             Stopped::Cancelled => 3,
             Stopped::Memory => 4,
+            Stopped::Disk => 5,
         }
     }
 
@@ -353,6 +354,7 @@ impl Stopped {
             2 => Stopped::Timeout,
             3 => Stopped::Cancelled,
             4 => Stopped::Memory,
+            5 => Stopped::Disk,
             _ => return None,
         })
     }

@@ -128,7 +128,9 @@ impl Batch {
         let stopped = self.number(store, rows, width, pool, meter);
         self.settle(store, pool);
         self.gathered = gathered;
-        stopped
+        // A row on disk that could not be read back: the ids may be
+        // wrong, and the search stops.
+        stopped.or(store.failed().then_some(Stopped::Disk))
     }
 
     fn hash(&mut self, rows: &[u32], width: usize, pool: &Pool) {
@@ -362,11 +364,16 @@ impl Lane {
                 |id| encodable && store.row_is(id, row, encoded),
                 |j| &rows[j as usize * width..(j as usize + 1) * width] == row,
             );
-            self.found.push(match probe {
-                Probe::Stored(id) => Found::Stored(id),
-                Probe::Pending(j) => Found::Same(j),
-                Probe::Empty(_) if !roomy[shard - first] => Found::Refused,
-                Probe::Empty(slot) => {
+            // Not in memory: perhaps on disk.
+            let spilled = match probe {
+                Probe::Empty(_) if encodable => store.spilled_id(row, encoded),
+                _ => None,
+            };
+            self.found.push(match (probe, spilled) {
+                (_, Some(id)) | (Probe::Stored(id), None) => Found::Stored(id),
+                (Probe::Pending(j), None) => Found::Same(j),
+                (Probe::Empty(_), None) if !roomy[shard - first] => Found::Refused,
+                (Probe::Empty(slot), None) => {
                     table.hold(hash, slot, k as u32);
                     Found::New {
                         shard: shard as u32,

@@ -26,15 +26,20 @@
 //! small steps the meter's periodic reading covers, each asked for first.
 
 use std::hash::{BuildHasher, Hasher};
+use std::sync::Arc;
 
 use rustc_hash::FxBuildHasher;
 
+use crate::budget::disk::Spill;
 use crate::budget::{Meter, Stopped};
 
 use super::buffer::with_room;
 
 mod rows;
+mod spilled;
 mod table;
+
+use spilled::{Spilled, wide_hash};
 
 pub(super) use rows::Rows;
 pub(super) use table::{Probe, Table};
@@ -46,6 +51,8 @@ pub struct StateStore {
     rows: Rows,
     pub(super) shards: Vec<Table>,
     encoded: Vec<u8>,
+    /// Where rows go when memory is short, and the index of those gone.
+    spill: Option<(Arc<Spill>, Spilled)>,
 }
 
 /// Rows of numbers packed as a store packs its own, with no index: what
@@ -86,9 +93,23 @@ impl PackedRows {
         self.rows.len() == 0
     }
 
-    /// Bytes the rows take.
+    /// Bytes the rows take in memory.
     pub fn bytes(&self) -> u64 {
         self.rows.bytes()
+    }
+
+    /// Moves every full chunk of rows before row `i` still in memory to
+    /// a file of `spill`'s folder: the bytes it freed.
+    pub fn spill_before(&mut self, i: usize, spill: &Arc<Spill>) -> Result<u64, Stopped> {
+        let chunks = (self.rows.chunks_on_disk(), self.rows.chunks_before(i));
+        if chunks.0 >= chunks.1 {
+            return Ok(0);
+        }
+        let before = self.rows.bytes();
+        let mut file = spill.file()?;
+        let places = self.rows.write_chunks(chunks, &mut file)?;
+        self.rows.moved(chunks.0, &Arc::new(file), &places);
+        Ok(before.saturating_sub(self.rows.bytes()))
     }
 }
 
@@ -106,7 +127,78 @@ impl StateStore {
             // Written for every row looked up, on the search's thread
             // while the others read the machine ([`super::buffer`]).
             encoded: with_room(),
+            spill: None,
         }
+    }
+
+    /// Lets [`StateStore::spill_before`] move rows to `spill`'s folder.
+    pub fn spill_to(&mut self, spill: Arc<Spill>) {
+        self.spill = Some((spill, Spilled::default()));
+    }
+
+    /// The folder rows may move to, if any.
+    pub fn spill(&self) -> Option<&Arc<Spill>> {
+        self.spill.as_ref().map(|(spill, _)| spill)
+    }
+
+    /// Moves the rows of every full chunk before state `id` still in
+    /// memory to disk, with their part of the index: the bytes it
+    /// freed. A spill folder that fails stops it ([`Stopped::Disk`]),
+    /// the rows still in memory.
+    pub fn spill_before(&mut self, id: usize) -> Result<u64, Stopped> {
+        let Some((spill, spilled)) = &mut self.spill else {
+            return Ok(0);
+        };
+        let chunks = (self.rows.chunks_on_disk(), self.rows.chunks_before(id));
+        if chunks.0 >= chunks.1 {
+            return Ok(0);
+        }
+        let before = self.rows.bytes() + self.shards.iter().map(Table::bytes).sum::<u64>();
+        let ids = self.rows.ids_of(chunks.0..chunks.1);
+        let mut entries = Vec::with_capacity(ids.len());
+        let mut row = Vec::with_capacity(self.rows.width());
+        for id in ids.clone() {
+            self.rows.read(id as u32, &mut row);
+            entries.push((wide_hash(&row), id as u32));
+        }
+        let mut file = spill.file()?;
+        let places = self.rows.write_chunks(chunks, &mut file)?;
+        let written = spilled::write_run(&mut file, entries)?;
+        // Now that the rows are safe on disk, the index lets them go.
+        for id in ids {
+            self.rows.read(id as u32, &mut row);
+            let hash = hash_row(&row);
+            self.shards[shard_of(hash)].remove(hash, id as u32);
+        }
+        let file = Arc::new(file);
+        self.rows.moved(chunks.0, &file, &places);
+        spilled.add(file, written);
+        for shard in &mut self.shards {
+            shard.shrink(&self.rows);
+        }
+        let after = self.rows.bytes() + self.shards.iter().map(Table::bytes).sum::<u64>();
+        Ok(before.saturating_sub(after))
+    }
+
+    /// States whose rows are on disk.
+    pub fn states_on_disk(&self) -> usize {
+        self.rows.ids_of(0..self.rows.chunks_on_disk()).len()
+    }
+
+    /// The id of `row` (packed as new rows are into `encoded`) among the
+    /// rows on disk, if it is one of them.
+    pub(super) fn spilled_id(&self, row: &[u32], encoded: &[u8]) -> Option<u32> {
+        let (_, spilled) = self.spill.as_ref()?;
+        if spilled.is_empty() {
+            return None;
+        }
+        spilled.find(wide_hash(row), |id| self.rows.holds(id, row, encoded))
+    }
+
+    /// Whether reading the rows on disk failed: the ids given since may
+    /// be wrong, and the search must stop.
+    pub fn failed(&self) -> bool {
+        self.spill().is_some_and(|spill| spill.failure().is_some())
     }
 
     /// Numbers per row.
@@ -114,10 +206,12 @@ impl StateStore {
         self.rows.width()
     }
 
-    /// Bytes the store holds: rows and index.
+    /// Bytes the store holds in memory: rows, index, and the index of
+    /// the rows on disk.
     pub fn bytes(&self) -> u64 {
         let index: u64 = self.shards.iter().map(Table::bytes).sum();
-        self.rows.bytes() + index
+        let spilled = self.spill.as_ref().map_or(0, |(_, s)| s.bytes());
+        self.rows.bytes() + index + spilled
     }
 
     /// The stored rows, which a shard's table hashes again as it grows.
@@ -184,6 +278,7 @@ impl StateStore {
         self.shards[shard_of(hash)]
             .find(hash, |id| self.row_is(id, row, &encoded))
             .is_ok()
+            || self.spilled_id(row, &encoded).is_some()
     }
 
     /// The id of `row`, adding it if it is new (then `true`), unless
@@ -265,7 +360,15 @@ impl StateStore {
             let (rows, encoded) = (&self.rows, self.encoded.as_slice());
             match self.shards[shard_of(hash)].find(hash, |id| rows.holds(id, row, encoded)) {
                 Ok(id) => return Ok((id, false)),
-                Err(slot) => Some(slot),
+                Err(slot) => {
+                    if let Some(id) = self.spilled_id(row, encoded) {
+                        return Ok((id, false));
+                    }
+                    if self.failed() {
+                        return Err(Stopped::Disk);
+                    }
+                    Some(slot)
+                }
             }
         } else {
             // Rows packed narrower cannot hold this one: it is new, its
@@ -431,6 +534,49 @@ mod tests {
         assert!(refused > 10);
         assert_eq!(store.len(), refused as usize + 1);
         assert!((0..refused).all(|i| store.insert(&row(i)) == (i + 1, false)));
+    }
+
+    #[test]
+    fn rows_moved_to_disk_are_found_and_read_back_with_their_ids() {
+        let dir = tempfile::tempdir().unwrap();
+        let spill = Spill::new(Some(dir.path()), None).unwrap();
+        let mut store = StateStore::new(3);
+        store.spill_to(Arc::clone(&spill));
+        let row = |i: u32| [i % 7, i / 7, (i * 31) % 1000];
+        let n = 5 * rows::CHUNK_ROWS as u32;
+        for i in 0..n / 2 {
+            assert_eq!(store.insert(&row(i)), (i, true));
+        }
+        let before = store.bytes();
+        let freed = store.spill_before(n as usize / 4).unwrap();
+        // Only full chunks wholly before the state asked for move.
+        assert_eq!(store.states_on_disk(), rows::CHUNK_ROWS);
+        assert!(freed > 0 && store.bytes() < before, "{freed} of {before}");
+        assert!(spill.used() > 0);
+        // Wider numbers after the spill: the rows in memory widen, those
+        // on disk keep their packing.
+        for i in n / 2..n {
+            assert_eq!(store.insert(&row(i)), (i, true), "row {i}");
+        }
+        store.spill_before(n as usize).unwrap();
+        assert_eq!(store.states_on_disk(), n as usize, "every chunk is full");
+        for i in (0..n).step_by(7) {
+            assert_eq!(self::row(&store, i), row(i).to_vec(), "row {i} read back");
+            assert_eq!(store.insert(&row(i)), (i, false), "row {i} found again");
+            assert!(store.contains(&row(i)));
+        }
+        assert!(!store.contains(&[7, 0, 0]));
+        assert_eq!(store.insert(&[7, 0, 0]), (n, true));
+        // The same in a batch split between threads.
+        let pool = super::super::pool::Pool::new(4);
+        let rows: Vec<u32> = (0..n).step_by(3).flat_map(row).collect();
+        let mut batch = super::super::batch::Batch::default();
+        let stopped = batch.store(&mut store, &[&rows], &pool, &Meter::unlimited());
+        assert_eq!(stopped, None);
+        let expected: Vec<(u32, bool)> = (0..n).step_by(3).map(|i| (i, false)).collect();
+        assert_eq!(batch.ids, expected);
+        drop(store);
+        assert_eq!(spill.used(), 0, "the files go with the store");
     }
 
     #[test]

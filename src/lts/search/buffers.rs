@@ -12,6 +12,11 @@ use crate::process::EventId;
 use super::super::batch::Batch;
 use super::super::expand::{Part, Successors};
 use super::super::store::{PackedRows, StateStore};
+use std::sync::Arc;
+
+use crate::budget::Stopped;
+use crate::budget::disk::Spill;
+
 use super::phases::{Phase, Phases};
 use super::{LevelCounts, Live};
 
@@ -48,6 +53,12 @@ impl Parents {
 
     pub(super) fn bytes(&self) -> u64 {
         self.pairs.bytes()
+    }
+
+    /// Moves every full chunk of pointers to `spill`'s folder: a path is
+    /// read back only for a counterexample.
+    pub(super) fn spill(&mut self, spill: &Arc<Spill>) -> Result<u64, Stopped> {
+        self.pairs.spill_before(self.pairs.len(), spill)
     }
 }
 

@@ -9,6 +9,9 @@
 //! then a short byte string compared whole, so a lookup compares bytes
 //! and never unpacks the row it meets.
 
+use std::sync::Arc;
+
+use crate::budget::disk::SpillFile;
 use crate::budget::{Meter, Stopped};
 
 use super::hash_row;
@@ -200,6 +203,8 @@ pub(in crate::lts) struct Rows {
     packings: Vec<Packing>,
     chunks: Vec<Chunk>,
     len: usize,
+    /// The chunks moved to disk: the first this many.
+    on_disk: usize,
 }
 
 /// A chunk of rows, all packed alike.
@@ -207,7 +212,10 @@ struct Chunk {
     /// Its packing, in [`Rows::packings`].
     packing: usize,
     row_bytes: usize,
+    /// The rows, or nothing once they are on disk.
     bytes: Box<[u8]>,
+    /// Where the rows are on disk, once they are.
+    disk: Option<(Arc<SpillFile>, u64)>,
 }
 
 impl Rows {
@@ -218,6 +226,7 @@ impl Rows {
             packings: vec![Packing::of_bits(vec![0; width])],
             chunks: Vec::new(),
             len: 0,
+            on_disk: 0,
         }
     }
 
@@ -253,7 +262,7 @@ impl Rows {
         (chunk, (id % self.chunk_rows) * chunk.row_bytes)
     }
 
-    /// The packed row of state `id`.
+    /// The packed row of state `id`, which must be in memory.
     #[inline]
     pub(super) fn bytes_of(&self, id: u32) -> &[u8] {
         let (chunk, start) = self.place(id);
@@ -264,6 +273,11 @@ impl Rows {
     #[inline(always)]
     pub(super) fn holds(&self, id: u32, row: &[u32], encoded: &[u8]) -> bool {
         let (chunk, start) = self.place(id);
+        if chunk.disk.is_some() {
+            return self.on_disk(chunk, start, |packing, bytes| {
+                packing.unpacks_to(bytes, 0, row)
+            });
+        }
         if chunk.packing == self.packings.len() - 1 {
             same_bytes(&chunk.bytes[start..start + chunk.row_bytes], encoded)
         } else {
@@ -275,7 +289,64 @@ impl Rows {
     pub(super) fn read(&self, id: u32, out: &mut Vec<u32>) {
         out.clear();
         let (chunk, start) = self.place(id);
+        if chunk.disk.is_some() {
+            return self.on_disk(chunk, start, |packing, bytes| packing.decode(bytes, 0, out));
+        }
         self.packings[chunk.packing].decode(&chunk.bytes, start, out);
+    }
+
+    /// `look` at the row at `start` of `chunk`, which is on disk, read
+    /// back with its padding.
+    #[cold]
+    fn on_disk<T>(
+        &self,
+        chunk: &Chunk,
+        start: usize,
+        look: impl FnOnce(&Packing, &[u8]) -> T,
+    ) -> T {
+        let (file, at) = chunk.disk.as_ref().expect("a chunk on disk");
+        let mut bytes = vec![0u8; chunk.row_bytes + PAD];
+        file.read(at + start as u64, &mut bytes[..chunk.row_bytes]);
+        look(&self.packings[chunk.packing], &bytes)
+    }
+
+    /// How many of the first chunks hold only rows before `id`, full.
+    pub(super) fn chunks_before(&self, id: usize) -> usize {
+        (id.min(self.len) / self.chunk_rows).min(self.chunks.len())
+    }
+
+    /// How many of the first chunks are on disk.
+    pub(super) fn chunks_on_disk(&self) -> usize {
+        self.on_disk
+    }
+
+    /// The ids of the rows in chunks `chunks`.
+    pub(super) fn ids_of(&self, chunks: std::ops::Range<usize>) -> std::ops::Range<usize> {
+        chunks.start * self.chunk_rows..(chunks.end * self.chunk_rows).min(self.len)
+    }
+
+    /// Writes the chunks `from..to` (in memory, full) to `file`: where
+    /// each starts, to hand [`Rows::moved`] once the file is shared.
+    pub(super) fn write_chunks(
+        &self,
+        (from, to): (usize, usize),
+        file: &mut SpillFile,
+    ) -> Result<Vec<u64>, Stopped> {
+        self.chunks[from..to]
+            .iter()
+            .map(|chunk| file.write(&chunk.bytes[..self.chunk_rows * chunk.row_bytes]))
+            .collect()
+    }
+
+    /// Drops the chunks `from..` from memory, each now at its place in
+    /// `file` ([`Rows::write_chunks`]); they must follow those on disk.
+    pub(super) fn moved(&mut self, from: usize, file: &Arc<SpillFile>, places: &[u64]) {
+        debug_assert_eq!(from, self.on_disk);
+        for (chunk, &at) in self.chunks[from..].iter_mut().zip(places) {
+            chunk.bytes = Box::default();
+            chunk.disk = Some((Arc::clone(file), at));
+        }
+        self.on_disk = from + places.len();
     }
 
     /// The hash of row `id`'s numbers, unpacked into `scratch`.
@@ -333,6 +404,7 @@ impl Rows {
                 packing,
                 row_bytes,
                 bytes: vec![0; rows * row_bytes + PAD].into_boxed_slice(),
+                disk: None,
             });
         }
         let chunk = self.chunks.last_mut().expect("a chunk with room");
