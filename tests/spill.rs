@@ -155,3 +155,64 @@ fn a_disk_budget_too_small_stops_the_search_inconclusive() {
     assert!(failure.contains("--max-disk 0 MB"), "{failure}");
     assert!(spill.peak() <= 100_000);
 }
+
+/// Assertion `index` of `file` on three in-process workers, within
+/// `budget`: what a check on workers reports.
+fn on_workers(file: &str, index: usize, budget: Budget) -> String {
+    use symcsp::cluster::judge::assertion_task;
+    use symcsp::cluster::{Job, Topology};
+    let loaded = symcsp::types::load_file(Path::new(file)).expect("loads");
+    let job = Job {
+        file: file.into(),
+        prepare: Arc::new(move |loaded: &mut symcsp::types::Loaded| {
+            assertion_task(&loaded.script, index, (None, None)).map_err(str::to_string)
+        }),
+        strategy: Default::default(),
+        budget,
+        options: String::new(),
+        connect_wait: std::time::Duration::from_secs(5),
+        script: symcsp::cluster::script_hash(&loaded.script),
+        round_states: 1 << 10,
+    };
+    let found = symcsp::cluster::explore(&job, &Topology::local(3)).expect("checks");
+    let x = &found.exploration;
+    let check = found.check.expect("a check");
+    format!(
+        "{:?} {} states {} transitions depth {} {:?}",
+        check.holds, x.states, x.transitions, x.depth, check.counterexample
+    )
+}
+
+#[test]
+fn every_worker_spills_its_own_states_and_answers_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut compared = 0;
+    let mut spilt = 0;
+    // The shipped models, most too small to fill a chunk of rows (the
+    // unit that moves to disk) on each of three workers, and the
+    // benchmarks' larger ones, which spill on every worker.
+    let files = models()
+        .into_iter()
+        .map(|model| format!("models/{model}.csp"))
+        .chain(["benches/models/dining.csp".to_string()]);
+    for file in files {
+        let loaded = symcsp::types::load_file(Path::new(&file)).expect("loads");
+        for index in 0..loaded.script.assertions.len() {
+            let task = symcsp::cluster::judge::assertion_task(&loaded.script, index, (None, None));
+            if task.is_err() {
+                continue;
+            }
+            let expected = on_workers(&file, index, Budget::default());
+            let spill = spilling(dir.path(), 500, None);
+            let budget = Budget {
+                spill: Some(Arc::clone(&spill)),
+                ..Budget::default()
+            };
+            let got = on_workers(&file, index, budget);
+            assert_eq!(got, expected, "{file}, assertion {index}");
+            spilt += u64::from(spill.peak() > 0);
+            compared += 1;
+        }
+    }
+    assert!(compared > 20 && spilt >= 5, "{spilt} of {compared} spilled");
+}

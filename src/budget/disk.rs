@@ -193,8 +193,12 @@ impl Drop for Spill {
     }
 }
 
-/// A folder of its own under `parent`.
+/// A folder of its own under `parent`, after removing those that runs
+/// killed before they could remove theirs (a folder named for a process
+/// that is gone). Their files were unlinked already: only the empty
+/// folders are left.
 fn tempfile_dir(parent: &Path) -> io::Result<PathBuf> {
+    remove_abandoned(parent);
     for n in 0..1000u32 {
         let dir = parent.join(format!("symcsp-spill-{}-{n}", std::process::id()));
         match std::fs::create_dir(&dir) {
@@ -204,6 +208,30 @@ fn tempfile_dir(parent: &Path) -> io::Result<PathBuf> {
         }
     }
     Err(io::Error::other("every name tried is taken"))
+}
+
+/// Removes the folders under `parent` that [`tempfile_dir`] made for
+/// processes that are gone (where the system lists its processes in
+/// `/proc`).
+fn remove_abandoned(parent: &Path) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix("symcsp-spill-")) else {
+            continue;
+        };
+        let Some(Ok(pid)) = rest.split('-').next().map(str::parse::<u32>) else {
+            continue;
+        };
+        if !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// The system's reason, without Rust's `(os error N)`.

@@ -30,6 +30,12 @@ pub struct Live {
     pub transitions: AtomicU64,
     /// The breadth-first level being expanded.
     pub depth: AtomicU64,
+    /// States whose rows a search spilled to disk, the bytes its spill
+    /// files hold, and the bytes written to them so far (as of the last
+    /// spill).
+    pub on_disk: AtomicU64,
+    pub disk_bytes: AtomicU64,
+    pub disk_written: AtomicU64,
     /// What a check decided about symmetry before it began (`reduced over
     /// T (3)`, `not reduced: ...`), for a watcher to show at once.
     pub decided: OnceLock<String>,
@@ -42,6 +48,14 @@ impl Live {
 
     pub fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// Publishes what a spill left on disk: `states` rows, and the
+    /// plan's bytes.
+    pub fn spilled(&self, states: usize, spill: &disk::Spill) {
+        self.on_disk.store(states as u64, Ordering::Relaxed);
+        self.disk_bytes.store(spill.used(), Ordering::Relaxed);
+        self.disk_written.store(spill.written(), Ordering::Relaxed);
     }
 }
 

@@ -30,6 +30,30 @@ pub struct Progress {
     /// What the process holds, in bytes (read at most a second ago),
     /// where the system says.
     pub memory: Option<u64>,
+    /// With a spill folder, once the search has spilled: what is on disk.
+    pub disk: Option<OnDisk>,
+}
+
+/// What a spilling search has put on disk, as of its last spill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OnDisk {
+    pub states: u64,
+    /// Bytes its files hold.
+    pub bytes: u64,
+    /// Bytes written so far.
+    pub written: u64,
+}
+
+impl OnDisk {
+    /// What `live` says, once anything spilled.
+    pub fn of(live: &Live) -> Option<OnDisk> {
+        let states = live.on_disk.load(Ordering::Relaxed);
+        (states > 0).then(|| OnDisk {
+            states,
+            bytes: live.disk_bytes.load(Ordering::Relaxed),
+            written: live.disk_written.load(Ordering::Relaxed),
+        })
+    }
 }
 
 /// A check running on its own thread.
@@ -145,6 +169,7 @@ impl CheckHandle {
             elapsed,
             states_per_second: states as f64 / elapsed.as_secs_f64().max(1e-9),
             memory: crate::budget::memory::held(Duration::from_secs(1)),
+            disk: OnDisk::of(&self.live),
         }
     }
 

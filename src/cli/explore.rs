@@ -15,6 +15,7 @@ use super::limits::SearchLimits;
 use super::progress::{ProgressLine, counters, progress_of};
 use super::symmetry::{SymmetryReport, requested};
 use super::{EXIT_INCONCLUSIVE, Format, fail_at, fail_with, load_as, plural, say, stopped_before};
+use crate::budget::disk::show_bytes;
 
 use crate::budget::{Live, Stopped};
 use crate::check::wording::{Reader, stopped_by, unbounded_note};
@@ -91,8 +92,13 @@ pub(super) struct Report<'a> {
     /// What the engine splits the process into (see [`Engine`]).
     components: usize,
     seconds: f64,
-    /// The bytes the stored states took (rows, index), as allocated.
+    /// The bytes the stored states took in memory (rows, index), as
+    /// allocated.
     store_bytes: u64,
+    /// States whose rows were on disk at the end, with a spill folder.
+    states_on_disk: u64,
+    /// The most bytes the spill files held at once.
+    disk_peak_bytes: u64,
     complete: bool,
     /// What stopped an incomplete exploration (`null` when complete).
     stopped: Option<&'static str>,
@@ -344,6 +350,8 @@ impl<'a> Report<'a> {
             components: exploration.components,
             seconds: exploration.seconds,
             store_bytes: exploration.store_bytes,
+            states_on_disk: exploration.on_disk,
+            disk_peak_bytes: exploration.disk_peak,
             complete: exploration.complete,
             stopped: exploration.stopped.map(Stopped::reason),
             dot,
@@ -620,6 +628,14 @@ pub(super) fn plain(
         x.store_bytes as f64 / 1e6,
         x.store_bytes as f64 / x.states.max(1) as f64,
     );
+    if x.on_disk > 0 {
+        text.push_str(&format!(
+            "on disk            {} states' rows, {} at most in the spill folder (the store \
+             above is what memory kept)\n",
+            x.on_disk,
+            show_bytes(x.disk_peak)
+        ));
+    }
     if let Some(symmetry) = reduced {
         let types = if symmetry.types().is_empty() {
             "no type to permute".to_string()
@@ -661,6 +677,10 @@ pub(super) fn plain(
         ));
         if let Some(note) = unbounded_note(stopped, x.states, x.depth) {
             text.push_str(&format!("note               {note}\n"));
+        }
+        let failure = budget.spill.as_ref().and_then(|spill| spill.failure());
+        if let (Stopped::Disk, Some(failure)) = (stopped, failure) {
+            text.push_str(&format!("note               {failure}\n"));
         }
     }
     text

@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::budget::Live;
-use crate::check::worker::Progress;
+use crate::budget::disk::show_bytes;
+use crate::check::worker::{OnDisk, Progress};
 
 use super::{plural, say};
 
@@ -123,19 +124,33 @@ pub(super) fn progress_of(live: &Live, elapsed: Duration) -> Progress {
         elapsed,
         states_per_second: states as f64 / elapsed.as_secs_f64().max(1e-9),
         memory: crate::budget::memory::held(Duration::from_secs(1)),
+        disk: OnDisk::of(live),
     }
 }
 
 /// `12345 states, 40000 transitions, depth 12, 81000 states/s, 3.2 s,
-/// 152 MB in memory`; `what` is `states` or `representatives`.
+/// 152 MB in memory`, and once a search spilled, `, 8000000 states on
+/// disk (215 MB, 31 MB/s written)`; `what` is `states` or
+/// `representatives`.
 pub(super) fn counters(p: &Progress, what: &str) -> String {
     let noun = what.trim_end_matches('s');
     let memory = p
         .memory
         .map(|bytes| format!(", {:.0} MB in memory", bytes as f64 / 1e6))
         .unwrap_or_default();
+    let disk = p
+        .disk
+        .map(|disk| {
+            format!(
+                ", {} on disk ({}, {:.0} MB/s written)",
+                plural(disk.states as usize, noun),
+                show_bytes(disk.bytes),
+                disk.written as f64 / 1e6 / p.elapsed.as_secs_f64().max(1e-9)
+            )
+        })
+        .unwrap_or_default();
     format!(
-        "{}, {}, depth {}, {:.0} {what}/s, {:.1} s{memory}",
+        "{}, {}, depth {}, {:.0} {what}/s, {:.1} s{memory}{disk}",
         plural(p.states as usize, noun),
         plural(p.transitions as usize, "transition"),
         p.depth,

@@ -173,8 +173,12 @@ pub struct Tally {
     /// Bytes of states it sent, in all and to other processes.
     pub bytes_sent: u64,
     pub bytes_to_other_processes: u64,
-    /// The bytes its store holds.
+    /// The bytes its store holds in memory.
     pub store_bytes: u64,
+    /// States whose rows it moved to disk, and the most bytes its
+    /// process's spill folder held, as of its last spill.
+    pub on_disk: u64,
+    pub disk_peak: u64,
     /// Why it stopped, if a budget stopped it ([`Stopped::code`]).
     pub stopped: Option<u8>,
     /// In a check: the level of a state of its own that broke the

@@ -341,6 +341,8 @@ pub fn partition(
             });
         }
         let started = phases.start();
+        // Memory short: this worker's older states go to disk.
+        let absorbed = absorbed.and_then(|()| part.spill_if_short(&budget));
         let expanded = absorbed.and_then(|()| part.expand(job.round_states, &meter));
         part.record(expanded, &script.sources);
         part.tally.store_bytes = part.store.bytes();
@@ -391,7 +393,16 @@ pub fn partition(
     );
     // As one search's: why the check is not reduced, then what partial
     // order reduction did.
-    let notes: Vec<String> = not_reduced.into_iter().chain(partial_order).collect();
+    // And, stopped by the spill folder, what went wrong with it.
+    let spill_failure = match (stopped, &budget.spill) {
+        (Some(Stopped::Disk), Some(spill)) => spill.failure().map(str::to_string),
+        _ => None,
+    };
+    let notes: Vec<String> = not_reduced
+        .into_iter()
+        .chain(partial_order)
+        .chain(spill_failure)
+        .collect();
     let Some(judging) = judging else {
         if checking {
             found.check = Some(ClusterCheck {
@@ -661,6 +672,9 @@ fn finish(
             components,
             seconds: started.elapsed().as_secs_f64(),
             store_bytes: sum(|t| t.store_bytes),
+            on_disk: sum(|t| t.on_disk),
+            // Each process's workers share its folder.
+            disk_peak: tallies.iter().map(|t| t.disk_peak).max().unwrap_or(0),
             complete: stopped.is_none(),
             stopped,
         },
@@ -998,6 +1012,25 @@ impl Partition<'_, '_> {
             }
         }
         fresh.len() as u64
+    }
+
+    /// Moves this worker's older states to disk when memory is short
+    /// ([`StateStore::spill_when_short`]), keeping the rest of the level
+    /// being expanded.
+    fn spill_if_short(&mut self, budget: &Budget) -> Result<(), Halt> {
+        let next = self
+            .frontier
+            .get(self.at)
+            .map_or(self.store.len(), |&id| id as usize);
+        let spilt = self
+            .store
+            .spill_when_short(budget, next)
+            .map_err(Halt::Stopped)?;
+        if spilt && let Some(spill) = &budget.spill {
+            self.tally.on_disk = self.store.states_on_disk() as u64;
+            self.tally.disk_peak = spill.peak();
+        }
+        Ok(())
     }
 
     /// Stores the rows read, together (the store fetches a batch's table

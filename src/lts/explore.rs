@@ -2,6 +2,8 @@
 //! state and counts states, distinct transitions and deadlocks, within a
 //! budget, on as many threads as asked.
 
+use bit_vec::BitVec;
+
 use crate::eval::EvalResult;
 use crate::process::{EventId, ProcId, Processes, TICK};
 
@@ -41,7 +43,7 @@ pub fn explore_kept(
 ) -> EvalResult<(Exploration, Search)> {
     let mut search = Search::with_machine(machine, &[], parents);
     let mut counter = Counter {
-        terminated: vec![false],
+        terminated: BitVec::from_elem(1, false),
         deadlock_states: 0,
         canonicaliser,
     };
@@ -50,11 +52,13 @@ pub fn explore_kept(
         states: outcome.states,
         transitions: outcome.transitions,
         deadlock_states: counter.deadlock_states,
-        terminated_states: counter.terminated.iter().filter(|&&t| t).count() as u64,
+        terminated_states: counter.terminated.iter().filter(|&t| t).count() as u64,
         depth: outcome.depth,
         components: search.components(),
         seconds: outcome.seconds,
         store_bytes: search.bytes(),
+        on_disk: search.states_on_disk() as u64,
+        disk_peak: budget.spill.as_ref().map_or(0, |spill| spill.peak()),
         complete: outcome.stopped.is_none(),
         stopped: outcome.stopped,
     };
@@ -63,8 +67,9 @@ pub fn explore_kept(
 
 /// Counts deadlocks: states without transitions not reached by ✓.
 struct Counter<'c> {
-    /// Per state: reached by ✓ (terminated, not deadlocked).
-    terminated: Vec<bool>,
+    /// Per state: reached by ✓ (terminated, not deadlocked). A bit each:
+    /// with the store on disk, this is what memory keeps per state.
+    terminated: BitVec,
     deadlock_states: u64,
     canonicaliser: Option<&'c mut dyn Canonicaliser>,
 }
@@ -94,7 +99,7 @@ impl Visitor for Counter<'_> {
                 self.terminated.push(false);
             }
             if event == TICK {
-                self.terminated[id as usize] = true;
+                self.terminated.set(id as usize, true);
             }
         }
     }

@@ -39,6 +39,10 @@ pub struct Exploration {
     /// The bytes the stored states took at the end: their rows, the
     /// index and (when recorded) parent pointers, as allocated.
     pub store_bytes: u64,
+    /// States whose rows were on disk at the end (spilled, with a spill
+    /// folder), and the most bytes the spill files held at once.
+    pub on_disk: u64,
+    pub disk_peak: u64,
     /// False when the budget stopped the exploration.
     pub complete: bool,
     /// What stopped it, when it did not complete.

@@ -50,12 +50,10 @@
 //! are in [`super::hooks`], judging a round's states in `search/visit.rs`
 //! and the buffers reused from round to round in `search/buffers.rs`.
 
-use std::sync::Arc;
 use std::time::Instant;
 
 pub use crate::budget::{Budget, Live, Stopped};
 
-use crate::budget::disk::Spill;
 use crate::budget::{Meter, memory};
 use crate::eval::{EvalError, EvalResult};
 use crate::process::print::trace_text;
@@ -79,11 +77,6 @@ use super::expand::{
 use super::machine::Machine;
 use super::pool::Pool;
 use super::store::StateStore;
-
-/// The share of the memory budget at which a search with a spill folder
-/// moves states to disk: what is left covers the store's growth until
-/// the next round, and what the rest of the check holds.
-const SPILL_AT: f64 = 0.7;
 
 /// The most states expanded per block. Larger blocks mean fewer
 /// hand-overs to the workers and fewer rounds where the search's thread
@@ -225,7 +218,13 @@ impl Search {
         self.store.len()
     }
 
-    /// The bytes the stored states take: rows, index and parents.
+    /// States whose rows are on disk (spilled).
+    pub fn states_on_disk(&self) -> usize {
+        self.store.states_on_disk()
+    }
+
+    /// The bytes the stored states take in memory: rows, index and
+    /// parents.
     pub fn bytes(&self) -> u64 {
         let parents = self.parents.as_ref().map_or(0, Parents::bytes);
         self.store.bytes() + parents
@@ -390,7 +389,7 @@ impl Search {
         let mut round = Round::default();
         let mut ahead = Ahead::default();
         loop {
-            self.spill_if_short(caller.budget)?;
+            self.spill_if_short(caller.budget, storing.next)?;
             round.from = storing.next;
             round.expanded = match ahead.expanded.take() {
                 Some(expanded) => expanded,
@@ -612,44 +611,31 @@ impl Search {
         Ok(())
     }
 
-    /// With a spill folder ([`Budget::spill`]), when memory is short (the
-    /// heap past [`SPILL_AT`] of the memory budget, or the store past the
-    /// plan's test knob of states in memory): the older half of the rows
-    /// in memory goes to disk, and every parent pointer. The newer half
-    /// stays, where most successors of the states being expanded are
-    /// found again. A folder that failed stops the search, saying why.
-    fn spill_if_short(&mut self, budget: &Budget) -> EvalResult<()> {
+    /// Spills the store when memory is short
+    /// ([`StateStore::spill_when_short`]), and then every parent pointer
+    /// too (read back only for a counterexample). A folder that failed
+    /// stops the search, saying why.
+    fn spill_if_short(&mut self, budget: &Budget, next: usize) -> EvalResult<()> {
         let Some(spill) = &budget.spill else {
             return Ok(());
         };
-        let failed = |spill: &Spill| {
-            let failure = spill.failure().unwrap_or("the spill folder failed");
-            EvalError::stopped(Stopped::Disk).with_note(failure.to_string())
-        };
-        if spill.failure().is_some() {
-            return Err(failed(spill));
+        let spilt =
+            self.store
+                .spill_when_short(budget, next)
+                .and_then(|spilt| match &mut self.parents {
+                    Some(parents) if spilt => parents.spill(spill).map(|_| spilt),
+                    _ => Ok(spilt),
+                });
+        match spilt {
+            Ok(false) => return Ok(()),
+            Ok(true) => {}
+            Err(stop) => {
+                let failure = spill.failure().unwrap_or("the spill folder failed");
+                return Err(EvalError::stopped(stop).with_note(failure.to_string()));
+            }
         }
-        if self.store.spill().is_none() {
-            self.store.spill_to(Arc::clone(spill));
-        }
-        let on_disk = self.store.states_on_disk();
-        let in_memory = self.store.len() - on_disk;
-        let knob = spill.at_states.is_some_and(|most| in_memory > most);
-        let short = budget.max_memory.is_some_and(|max| {
-            memory::held(memory::FRESH).is_some_and(|held| held as f64 > max as f64 * SPILL_AT)
-        });
-        if !knob && !short {
-            return Ok(());
-        }
-        let spilt = self
-            .store
-            .spill_before(on_disk + in_memory / 2)
-            .and_then(|_| match &mut self.parents {
-                Some(parents) => parents.spill(spill).map(drop),
-                None => Ok(()),
-            });
-        if spilt.is_err() {
-            return Err(failed(spill));
+        if let Some(live) = &budget.live {
+            live.spilled(self.store.states_on_disk(), spill);
         }
         memory::give_back_freed();
         Ok(())

@@ -31,7 +31,7 @@ use std::sync::Arc;
 use rustc_hash::FxBuildHasher;
 
 use crate::budget::disk::Spill;
-use crate::budget::{Meter, Stopped};
+use crate::budget::{Budget, Meter, Stopped, memory};
 
 use super::buffer::with_room;
 
@@ -43,6 +43,12 @@ use spilled::{Spilled, wide_hash};
 
 pub(super) use rows::Rows;
 pub(super) use table::{Probe, Table};
+
+/// The share of the memory budget at which a store with a spill folder
+/// moves rows to disk: what is left covers the store's growth until it
+/// is next asked, the spill's own sorting and merging, and what the
+/// rest of the search holds.
+const SPILL_AT: f64 = 0.7;
 
 /// Tables the index is split into (a power of two).
 pub const SHARDS: usize = 64;
@@ -155,29 +161,66 @@ impl StateStore {
         }
         let before = self.rows.bytes() + self.shards.iter().map(Table::bytes).sum::<u64>();
         let ids = self.rows.ids_of(chunks.0..chunks.1);
-        let mut entries = Vec::with_capacity(ids.len());
-        let mut row = Vec::with_capacity(self.rows.width());
-        for id in ids.clone() {
-            self.rows.read(id as u32, &mut row);
-            entries.push((wide_hash(&row), id as u32));
-        }
         let mut file = spill.file()?;
         let places = self.rows.write_chunks(chunks, &mut file)?;
-        let written = spilled::write_run(&mut file, entries)?;
-        // Now that the rows are safe on disk, the index lets them go.
-        for id in ids {
-            self.rows.read(id as u32, &mut row);
-            let hash = hash_row(&row);
-            self.shards[shard_of(hash)].remove(hash, id as u32);
+        // The index's pairs, sorted a piece at a time: a spill of millions
+        // of rows would otherwise hold sixteen bytes for each at once.
+        const PIECE: usize = 1 << 17;
+        let mut row = Vec::with_capacity(self.rows.width());
+        for from in ids.clone().step_by(PIECE) {
+            let piece = from..(from + PIECE).min(ids.end);
+            let mut entries = Vec::with_capacity(piece.len());
+            for id in piece {
+                self.rows.read(id as u32, &mut row);
+                entries.push((wide_hash(&row), id as u32));
+            }
+            spilled.add(spill, entries)?;
         }
-        let file = Arc::new(file);
-        self.rows.moved(chunks.0, &file, &places);
-        spilled.add(file, written);
+        // Now that the rows are safe on disk, the index lets them go.
+        self.rows.moved(chunks.0, &Arc::new(file), &places);
         for shard in &mut self.shards {
-            shard.shrink(&self.rows);
+            shard.shrink(&self.rows, ids.end as u32);
         }
         let after = self.rows.bytes() + self.shards.iter().map(Table::bytes).sum::<u64>();
         Ok(before.saturating_sub(after))
+    }
+
+    /// With a spill folder ([`Budget::spill`]), when memory is short (the
+    /// heap past [`SPILL_AT`] of the memory budget, or more states in
+    /// memory than the plan's test knob allows): the older half of the
+    /// rows in memory moves to disk (less, down to a quarter, to keep
+    /// those from `next` on, the states still to expand, which would
+    /// otherwise be read back a row at a time). The newer half stays,
+    /// where most successors of the states being expanded are found
+    /// again. Whether it spilled; a folder that failed stops it.
+    pub fn spill_when_short(&mut self, budget: &Budget, next: usize) -> Result<bool, Stopped> {
+        let Some(spill) = &budget.spill else {
+            return Ok(false);
+        };
+        if spill.failure().is_some() {
+            return Err(Stopped::Disk);
+        }
+        if self.spill.is_none() {
+            self.spill_to(Arc::clone(spill));
+        }
+        let on_disk = self.states_on_disk();
+        let in_memory = self.len() - on_disk;
+        let knob = spill.at_states.is_some_and(|most| in_memory > most);
+        let short = budget.max_memory.is_some_and(|max| {
+            memory::held(memory::FRESH).is_some_and(|held| held as f64 > max as f64 * SPILL_AT)
+        });
+        if !knob && !short {
+            return Ok(false);
+        }
+        let half = on_disk + in_memory / 2;
+        let quarter = on_disk + in_memory / 4;
+        let to = if (quarter..half).contains(&next) {
+            next
+        } else {
+            half
+        };
+        self.spill_before(to)?;
+        Ok(true)
     }
 
     /// States whose rows are on disk.

@@ -1,103 +1,77 @@
 //! The index of the states a [`super::StateStore`] has moved to disk:
 //! which id a row has among them, if any.
 //!
-//! Each spill writes one *run*: the `(hash, id)` pairs of the rows it
-//! moved, sorted by a 64-bit hash of the row ([`wide_hash`]), in blocks
-//! of [`BLOCK_ENTRIES`] entries (a page). In memory a run keeps the first
-//! hash of each block and a Bloom filter of its hashes, about
-//! [`BLOOM_BITS`] bits a state. A row the in-memory index does not hold
-//! is asked of each run whose filter may hold it, newest first: one page
-//! read (the system's cache holds recent ones) and the candidates' rows
-//! compared. A row new to the store passes every filter but a few in a
-//! thousand, so most new rows cost no read at all.
+//! It is a few sorted runs on disk: the `(hash, id)` pairs of the spilled
+//! rows, sorted by a 64-bit hash of the row ([`wide_hash`]), in blocks of
+//! [`BLOCK_ENTRIES`] entries. Each spill sorts the pairs of the rows it
+//! moves into a run, and runs of like sizes are merged, streaming, so
+//! that they grow geometrically ([`RUN_RATIO`]). In memory a run keeps
+//! the first hash of each block and a blocked Bloom filter of its
+//! hashes, [`BLOOM_BITS`] bits a state, all of a hash's bits in one cache
+//! line. A row the in-memory index does not hold is asked of each run's
+//! filter (a cache miss each), and only where it may be, of the run: one
+//! block read (the system's cache holds recent ones), and the
+//! candidates' rows compared. A row new to the store passes a filter
+//! about twice in a hundred times, so most new rows cost no read.
 
 use std::sync::Arc;
 
 use crate::budget::Stopped;
-use crate::budget::disk::SpillFile;
+use crate::budget::disk::{Spill, SpillFile};
 
-/// Entries of a run per block: a block is one page.
-const BLOCK_ENTRIES: usize = 4096 / ENTRY;
+/// Entries of the run per block, which a lookup reads: 384 bytes, at a
+/// quarter of a byte of memory a state for the block's first hash.
+/// (Blocks of a page cost a lookup ten times the copying.)
+const BLOCK_ENTRIES: usize = 32;
 /// Bytes per entry: the hash, then the id.
 const ENTRY: usize = 12;
-/// Bloom filter bits per state, and the bits each state sets: about
-/// three false positives in a thousand.
-const BLOOM_BITS: usize = 12;
+/// Bloom filter bits per state: about two new rows in a hundred pass.
+const BLOOM_BITS: usize = 8;
+/// Bits each hash sets, all in one block of [`LINE_WORDS`] words.
 const BLOOM_PROBES: u32 = 6;
+const LINE_WORDS: usize = 8;
+/// Entries read or written at a time while merging.
+const STREAM_ENTRIES: usize = 1 << 16;
 
-/// The spilled states' index: its runs, oldest first.
+/// The spilled states' index: its runs, oldest (largest) first.
 #[derive(Default)]
 pub(super) struct Spilled {
     runs: Vec<Run>,
 }
 
 struct Run {
-    file: Arc<SpillFile>,
-    /// Where the entries start in the file.
-    at: u64,
+    file: SpillFile,
     len: usize,
     /// The hash of each block's first entry.
     firsts: Vec<u64>,
     bloom: Vec<u64>,
 }
 
-/// A run written to its file, not yet in the index.
-pub(super) struct Written {
-    at: u64,
-    len: usize,
-    firsts: Vec<u64>,
-    bloom: Vec<u64>,
-}
-
-/// Writes a run of `(hash, id)` pairs (in any order) to `file`, after
-/// what it holds.
-pub(super) fn write_run(
-    file: &mut SpillFile,
-    mut entries: Vec<(u64, u32)>,
-) -> Result<Written, Stopped> {
-    entries.sort_unstable();
-    let mut bytes = Vec::with_capacity(entries.len() * ENTRY);
-    for &(hash, id) in &entries {
-        bytes.extend_from_slice(&hash.to_le_bytes());
-        bytes.extend_from_slice(&id.to_le_bytes());
-    }
-    let at = file.write(&bytes)?;
-    let bits = (entries.len() * BLOOM_BITS).next_power_of_two().max(64);
-    let mut bloom = vec![0u64; bits / 64];
-    for &(hash, _) in &entries {
-        for bit in probes(hash, bits) {
-            bloom[bit / 64] |= 1 << (bit % 64);
-        }
-    }
-    let firsts = entries.chunks(BLOCK_ENTRIES).map(|block| block[0].0);
-    Ok(Written {
-        at,
-        len: entries.len(),
-        firsts: firsts.collect(),
-        bloom,
-    })
-}
-
 impl Spilled {
-    /// Adds the run `written` to `file`.
-    pub(super) fn add(&mut self, file: Arc<SpillFile>, written: Written) {
-        let Written {
-            at,
-            len,
-            firsts,
-            bloom,
-        } = written;
-        self.runs.push(Run {
-            file,
-            at,
-            len,
-            firsts,
-            bloom,
-        });
-    }
-
-    pub(super) fn is_empty(&self) -> bool {
-        self.runs.is_empty()
+    /// Adds the pairs `(hash, id)` of rows just spilled (in any order),
+    /// as a run of their own in a new file of `spill`; then merges the
+    /// newest two runs while the older is less than [`RUN_RATIO`] times
+    /// the newer, streaming both into a new file. So runs grow
+    /// geometrically: a few of them, and each pair written a few times.
+    pub(super) fn add(
+        &mut self,
+        spill: &Arc<Spill>,
+        mut entries: Vec<(u64, u32)>,
+    ) -> Result<(), Stopped> {
+        entries.sort_unstable();
+        let mut run = Builder::new(spill.file()?, entries.len());
+        for entry in entries {
+            run.push(entry)?;
+        }
+        self.runs.push(run.finish()?);
+        while let [.., older, newer] = &self.runs[..]
+            && older.len < RUN_RATIO * newer.len
+        {
+            let merged = merge(spill, older, newer)?;
+            self.runs.truncate(self.runs.len() - 2);
+            self.runs.push(merged);
+        }
+        Ok(())
     }
 
     /// The id of the spilled row of hash `hash` for which `same` holds.
@@ -109,17 +83,135 @@ impl Spilled {
             .find_map(|run| run.find(hash, &same))
     }
 
+    pub(super) fn is_empty(&self) -> bool {
+        self.runs.is_empty()
+    }
+
     /// Bytes the runs keep in memory.
     pub(super) fn bytes(&self) -> u64 {
-        let run = |r: &Run| 8 * (r.firsts.len() + r.bloom.len()) as u64;
+        let run = |run: &Run| 8 * (run.firsts.len() + run.bloom.len()) as u64;
         self.runs.iter().map(run).sum()
+    }
+}
+
+/// How much larger than the next a run is kept apart from it.
+const RUN_RATIO: usize = 4;
+
+/// `a` and `b` merged into a new file of `spill`, read a stretch at a
+/// time.
+fn merge(spill: &Arc<Spill>, a: &Run, b: &Run) -> Result<Run, Stopped> {
+    let mut merged = Builder::new(spill.file()?, a.len + b.len);
+    let (mut a, mut b) = (Stream::new(a), Stream::new(b));
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if x <= y => a.next(),
+            (Some(_), None) => a.next(),
+            (_, Some(_)) => b.next(),
+            (None, None) => break,
+        };
+        merged.push(next)?;
+    }
+    merged.finish()
+}
+
+/// A run read in order, [`STREAM_ENTRIES`] entries at a time.
+struct Stream<'r> {
+    run: &'r Run,
+    buffer: Vec<u8>,
+    /// The entry the buffer starts with, and the next to give.
+    start: usize,
+    at: usize,
+}
+
+impl<'r> Stream<'r> {
+    fn new(run: &'r Run) -> Stream<'r> {
+        Stream {
+            run,
+            buffer: Vec::new(),
+            start: 0,
+            at: 0,
+        }
+    }
+
+    fn peek(&mut self) -> Option<(u64, u32)> {
+        if self.at == self.run.len {
+            return None;
+        }
+        if self.at == self.start + self.buffer.len() / ENTRY {
+            let count = (self.run.len - self.at).min(STREAM_ENTRIES);
+            self.buffer.resize(count * ENTRY, 0);
+            self.run
+                .file
+                .read((self.at * ENTRY) as u64, &mut self.buffer);
+            self.start = self.at;
+        }
+        let k = self.at - self.start;
+        Some(decode(&self.buffer[k * ENTRY..(k + 1) * ENTRY]))
+    }
+
+    fn next(&mut self) -> (u64, u32) {
+        let entry = self.peek().expect("an entry left");
+        self.at += 1;
+        entry
+    }
+}
+
+/// A run being written, entry by entry in order.
+struct Builder {
+    file: SpillFile,
+    len: usize,
+    buffer: Vec<u8>,
+    firsts: Vec<u64>,
+    bloom: Vec<u64>,
+}
+
+impl Builder {
+    /// A run of `len` entries, to be written to `file`.
+    fn new(file: SpillFile, len: usize) -> Builder {
+        let lines = (len * BLOOM_BITS).div_ceil(64 * LINE_WORDS).max(1);
+        Builder {
+            file,
+            len: 0,
+            buffer: Vec::with_capacity(STREAM_ENTRIES * ENTRY),
+            firsts: Vec::with_capacity(len.div_ceil(BLOCK_ENTRIES)),
+            bloom: vec![0; lines * LINE_WORDS],
+        }
+    }
+
+    fn push(&mut self, (hash, id): (u64, u32)) -> Result<(), Stopped> {
+        if self.len.is_multiple_of(BLOCK_ENTRIES) {
+            self.firsts.push(hash);
+        }
+        let (line, bits) = bloom_bits(hash, self.bloom.len() / LINE_WORDS);
+        for bit in bits {
+            self.bloom[line * LINE_WORDS + bit / 64] |= 1 << (bit % 64);
+        }
+        self.buffer.extend_from_slice(&hash.to_le_bytes());
+        self.buffer.extend_from_slice(&id.to_le_bytes());
+        self.len += 1;
+        if self.buffer.len() >= STREAM_ENTRIES * ENTRY {
+            self.file.write(&self.buffer)?;
+            self.buffer.clear();
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<Run, Stopped> {
+        self.file.write(&self.buffer)?;
+        Ok(Run {
+            file: self.file,
+            len: self.len,
+            firsts: self.firsts,
+            bloom: self.bloom,
+        })
     }
 }
 
 impl Run {
     fn may_hold(&self, hash: u64) -> bool {
-        let bits = self.bloom.len() * 64;
-        probes(hash, bits).all(|bit| self.bloom[bit / 64] & (1 << (bit % 64)) != 0)
+        let (line, mut bits) = bloom_bits(hash, self.bloom.len() / LINE_WORDS);
+        let words = &self.bloom[line * LINE_WORDS..(line + 1) * LINE_WORDS];
+        bits.all(|bit| words[bit / 64] & (1 << (bit % 64)) != 0)
     }
 
     fn find(&self, hash: u64, same: &impl Fn(u32) -> bool) -> Option<u32> {
@@ -132,14 +224,24 @@ impl Run {
             let first = block * BLOCK_ENTRIES;
             let entries = (self.len - first).min(BLOCK_ENTRIES);
             let bytes = &mut page[..entries * ENTRY];
-            self.file.read(self.at + (first * ENTRY) as u64, bytes);
-            for entry in bytes.chunks_exact(ENTRY) {
-                let at = u64::from_le_bytes(entry[..8].try_into().expect("a hash"));
+            self.file.read((first * ENTRY) as u64, bytes);
+            let hash_of = |k: usize| decode(&bytes[k * ENTRY..(k + 1) * ENTRY]).0;
+            // The first entry of the hash, found by halving.
+            let (mut low, mut high) = (0, entries);
+            while low < high {
+                let middle = (low + high) / 2;
+                if hash_of(middle) < hash {
+                    low = middle + 1;
+                } else {
+                    high = middle;
+                }
+            }
+            for entry in bytes[low * ENTRY..].chunks_exact(ENTRY) {
+                let (at, id) = decode(entry);
                 if at > hash {
                     return None;
                 }
-                let id = u32::from_le_bytes(entry[8..].try_into().expect("an id"));
-                if at == hash && same(id) {
+                if same(id) {
                     return Some(id);
                 }
             }
@@ -149,18 +251,24 @@ impl Run {
     }
 }
 
-/// The filter bits of `hash` among `bits` (a power of two): double
-/// hashing from its two halves.
-fn probes(hash: u64, bits: usize) -> impl Iterator<Item = usize> {
-    let (low, high) = (hash as u32, (hash >> 32) as u32 | 1);
-    let mask = bits - 1;
-    (0..BLOOM_PROBES).map(move |i| low.wrapping_add(i.wrapping_mul(high)) as usize & mask)
+fn decode(entry: &[u8]) -> (u64, u32) {
+    let hash = u64::from_le_bytes(entry[..8].try_into().expect("a hash"));
+    let id = u32::from_le_bytes(entry[8..].try_into().expect("an id"));
+    (hash, id)
+}
+
+/// The filter line of `hash` among `lines`, and its bits there: the
+/// line from the hash's high half, the bits from a second mix of it.
+fn bloom_bits(hash: u64, lines: usize) -> (usize, impl Iterator<Item = usize>) {
+    let line = (((hash >> 32) * lines as u64) >> 32) as usize;
+    let mixed = hash.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let bits = (0..BLOOM_PROBES).map(move |i| ((mixed >> (9 * i)) & 511) as usize);
+    (line, bits)
 }
 
 /// A 64-bit hash of a row's numbers, other than the in-memory index's
 /// 32-bit one: at a billion states, a 32-bit hash would leave a quarter
-/// of the values taken, and every filter would pass a quarter of new
-/// rows.
+/// of the values taken, and the filter would pass a quarter of new rows.
 pub(super) fn wide_hash(row: &[u32]) -> u64 {
     let mut h: u64 = 0x243F_6A88_85A3_08D3;
     for &x in row {
@@ -174,4 +282,45 @@ pub(super) fn wide_hash(row: &[u32]) -> u64 {
     h ^= h >> 27;
     h = h.wrapping_mul(0x94D0_49BB_1331_11EB);
     h ^ (h >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merged_runs_find_every_pair_and_the_filter_passes_few_others() {
+        let dir = tempfile::tempdir().unwrap();
+        let spill = Spill::new(Some(dir.path()), None).unwrap();
+        let mut spilled = Spilled::default();
+        let hash = |i: u32| wide_hash(&[i, i / 3]);
+        // Three spills, the second of many pairs with equal hashes, as
+        // rows hashing alike would give.
+        spilled
+            .add(&spill, (0..5000).map(|i| (hash(i), i)).collect())
+            .unwrap();
+        let alike: Vec<(u64, u32)> = (5000..6000).map(|i| (hash(7), i)).collect();
+        spilled.add(&spill, alike).unwrap();
+        spilled
+            .add(&spill, (6000..20_000).map(|i| (hash(i), i)).collect())
+            .unwrap();
+        for i in (0..20_000)
+            .step_by(13)
+            .filter(|i| !(5000..6000).contains(i))
+        {
+            assert_eq!(spilled.find(hash(i), |id| id == i), Some(i), "{i}");
+        }
+        assert_eq!(spilled.find(hash(7), |id| id == 5999), Some(5999));
+        assert_eq!(spilled.find(hash(3), |_| false), None);
+        let passed = (20_000..120_000)
+            .filter(|&i| spilled.runs.iter().any(|run| run.may_hold(hash(i))))
+            .count();
+        assert!(
+            passed < 4_000,
+            "{passed} of 100 000 new rows pass the filters"
+        );
+        // The three runs were merged into one, the only one on disk.
+        assert_eq!(spilled.runs.len(), 1);
+        assert_eq!(spill.used(), 20_000 * ENTRY as u64);
+    }
 }

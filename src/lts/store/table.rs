@@ -228,51 +228,36 @@ impl Table {
 
     /// Doubles, each stored row hashed again.
     fn grow(&mut self, rows: &Rows) {
-        self.rebuild(self.bits + 1, rows);
+        self.rebuild(self.bits + 1, rows, 0);
     }
 
-    /// Gives up the entry of `id` (whose row's hash is `hash`): its row
-    /// has left memory. The place stays taken until the table is built
-    /// again ([`Table::shrink`]).
-    pub(super) fn remove(&mut self, hash: u32, id: u32) {
-        let mask = self.slots() - 1;
-        let mut i = self.home(hash);
-        loop {
-            let (found, value) = self.at(i);
-            if found == EMPTY {
-                debug_assert!(false, "a stored id is in its shard");
-                return;
-            }
-            if found == tag(hash) && value == id {
-                self.set(i, GONE, 0);
-                return;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /// Builds the table again, without the places given up
-    /// ([`Table::remove`]), at the smallest size (no larger than now)
-    /// that leaves its rows room to grow by a quarter.
-    pub(super) fn shrink(&mut self, rows: &Rows) {
-        let live = (0..self.slots()).filter(|&i| self.at(i).0 > GONE).count();
+    /// Builds the table again without the ids below `first` (their rows
+    /// have left memory), at the smallest size (no larger than now) that
+    /// leaves the rest room to grow by a quarter.
+    pub(super) fn shrink(&mut self, rows: &Rows, first: u32) {
+        let live = (0..self.slots())
+            .filter(|&i| {
+                let (found, value) = self.at(i);
+                found > GONE && value >= first
+            })
+            .count();
         let mut bits = 4;
         while bits < self.bits && self.over(live + live / 4, 1 << bits) {
             bits += 1;
         }
-        self.rebuild(bits, rows);
+        self.rebuild(bits, rows, first);
     }
 
-    /// Builds the table at `2^bits` slots, each stored row hashed again:
-    /// the rows are read a window ahead of their hashing, so their cache
-    /// misses overlap.
-    fn rebuild(&mut self, bits: u32, rows: &Rows) {
+    /// Builds the table at `2^bits` slots, each stored row from id
+    /// `first` on hashed again: the rows are read a window ahead of their
+    /// hashing, so their cache misses overlap.
+    fn rebuild(&mut self, bits: u32, rows: &Rows, first: u32) {
         const AHEAD: usize = 16;
         let ids: Vec<u32> = (0..self.slots())
             .filter_map(|i| {
                 let (found, value) = self.at(i);
                 debug_assert!(found <= GONE || value & PENDING == 0, "a place is held");
-                (found > GONE).then_some(value)
+                (found > GONE && value >= first).then_some(value)
             })
             .collect();
         self.bits = bits;

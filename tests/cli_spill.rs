@@ -1,0 +1,181 @@
+//! `--spill-dir` and `--max-disk` as a user meets them: the same report
+//! with and without spilling, a clear error for a folder that cannot
+//! hold the spill, and nothing left behind, even by a killed run.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use assert_cmd::cargo::CommandCargoExt;
+
+fn symcsp() -> Command {
+    Command::cargo_bin("symcsp").expect("the binary is built")
+}
+
+fn stdout(args: &[&str]) -> String {
+    let output = symcsp().args(args).assert().get_output().clone();
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// The lines of an exploration's report that spilling must not change.
+fn counts(report: &str) -> Vec<&str> {
+    let kept = [
+        "states ",
+        "transitions ",
+        "deadlock",
+        "terminated",
+        "depth ",
+    ];
+    report
+        .lines()
+        .filter(|line| kept.iter().any(|k| line.starts_with(k)))
+        .collect()
+}
+
+const DINING: &str = "benches/models/dining.csp";
+
+#[test]
+fn exploring_and_checking_while_spilling_report_what_memory_alone_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().to_str().unwrap();
+    let spilling = ["--spill-dir", folder, "--spill-at-states", "5000"];
+    let alone = stdout(&["explore", DINING, "System"]);
+    let spilt = stdout(&[&["explore", DINING, "System"][..], &spilling].concat());
+    assert_eq!(counts(&spilt), counts(&alone));
+    assert!(
+        spilt.lines().any(|line| line.starts_with("on disk ")),
+        "the report says what went to disk:\n{spilt}"
+    );
+    // A failing check: the same verdict, counts and counterexample.
+    let check = ["check", "models/philosophers.csp", "--assert", "3"];
+    let alone = stdout(&check);
+    let spilt = stdout(
+        &[
+            &check[..],
+            &["--spill-dir", folder, "--spill-at-states", "50"],
+        ]
+        .concat(),
+    );
+    let without_time = |report: &str| {
+        report
+            .lines()
+            .map(|line| line.split(" states, ").next().unwrap_or(line).to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(without_time(&spilt), without_time(&alone));
+    assert!(alone.contains("Failed"), "{alone}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_folder_that_cannot_hold_the_spill_is_one_error_naming_it() {
+    symcsp()
+        .args([
+            "explore",
+            DINING,
+            "System",
+            "--spill-dir",
+            "/nonexistent/spill",
+        ])
+        .assert()
+        .code(2)
+        .stderr("error: cannot spill to `/nonexistent/spill`: it does not exist\n");
+    symcsp()
+        .args(["check", DINING, "--spill-dir", "Cargo.toml"])
+        .assert()
+        .code(2)
+        .stderr("error: cannot spill to `Cargo.toml`: it is not a folder\n");
+    symcsp()
+        .args(["explore", DINING, "System", "--max-disk", "1G"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--spill-dir"));
+}
+
+#[test]
+fn a_disk_budget_too_small_is_inconclusive_naming_the_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().to_str().unwrap();
+    let spilling = ["--spill-dir", folder, "--spill-at-states", "5000"];
+    let args = [
+        &["explore", DINING, "System", "--max-disk", "200K"][..],
+        &spilling,
+    ]
+    .concat();
+    let output = symcsp().args(&args).assert().code(3).get_output().clone();
+    let report = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        report.contains("incomplete         stopped by the disk budget"),
+        "{report}"
+    );
+    assert!(
+        report.contains(&format!(
+            "the spill folder `{folder}` would pass the disk budget"
+        )),
+        "{report}"
+    );
+}
+
+/// Runs `args` until the spill is under way, then kills the process.
+fn killed_while_spilling(args: &[&str], tmp: &Path) {
+    let mut child = std::process::Command::cargo_bin("symcsp")
+        .unwrap()
+        .args(args)
+        .env("TMPDIR", tmp)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[test]
+fn a_killed_run_leaves_nothing_a_next_run_trips_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("spill");
+    std::fs::create_dir(&folder).unwrap();
+    let spilling = ["--spill-at-states", "2000"];
+    let given = [
+        &[
+            "explore",
+            DINING,
+            "System",
+            "--spill-dir",
+            folder.to_str().unwrap(),
+        ][..],
+        &spilling,
+    ]
+    .concat();
+    killed_while_spilling(&given, tmp.path());
+    // Its files were unlinked as they were made.
+    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0);
+    std::fs::remove_dir(&folder).unwrap();
+    // An automatic folder: left empty by the killed run, removed by the
+    // next run that makes one, which removes its own as it ends.
+    let auto = [
+        &["explore", DINING, "System", "--spill-dir", "auto"][..],
+        &spilling,
+    ]
+    .concat();
+    killed_while_spilling(&auto, tmp.path());
+    let abandoned = std::fs::read_dir(tmp.path()).unwrap().count();
+    assert_eq!(abandoned, 1, "the killed run's folder, empty");
+    let started = Instant::now();
+    symcsp()
+        .args([
+            "explore",
+            "models/buffers.csp",
+            "System",
+            "--spill-dir",
+            "auto",
+        ])
+        .env("TMPDIR", tmp.path())
+        .assert()
+        .success();
+    assert!(started.elapsed() < Duration::from_secs(60));
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
