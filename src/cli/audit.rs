@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use super::limits::SearchLimits;
 use super::symmetry::requested;
-use super::{EXIT_INCONCLUSIVE, Format, fail_with, load_as, plural, say};
+use super::{EXIT_INCONCLUSIVE, Format, fail_with, load_for_search, plural, say};
 use crate::check::trace::follow;
 use crate::check::wording::{Reader, stopped_by};
 use crate::lts::machine::Machine;
@@ -78,16 +78,7 @@ struct Pair {
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let format = request.format;
-    if let Err(problem) = request.limits.spill() {
-        return fail_with(
-            format,
-            request.file,
-            &format!("error: {problem}\n"),
-            out,
-            err,
-        );
-    }
-    let mut loaded = match load_as(request.file, format, &request.limits.budget(), out, err) {
+    let mut loaded = match load_for_search(request.file, format, request.limits, out, err) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };

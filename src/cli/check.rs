@@ -20,7 +20,7 @@ use super::json::JsonDiagnostic;
 use super::limits::SearchLimits;
 use super::progress::{ProgressLine, counters};
 use super::symmetry::{SymmetryReport, requested};
-use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, fail_with, load_as, plural, say};
+use super::{EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR, Format, fail_with, load_for_search, plural, say};
 use crate::check::Asked;
 use crate::check::counterexample::{Counterexample, RenderedCounterexample};
 use crate::check::wording::{Reader, headline, stopped_by, unbounded_note};
@@ -100,16 +100,7 @@ struct Entry<'a> {
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let format = request.format;
-    if let Err(problem) = request.limits.spill() {
-        return fail_with(
-            format,
-            request.file,
-            &format!("error: {problem}\n"),
-            out,
-            err,
-        );
-    }
-    let loaded = match load_as(request.file, format, &request.limits.budget(), out, err) {
+    let loaded = match load_for_search(request.file, format, request.limits, out, err) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };

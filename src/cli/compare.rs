@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use super::limits::SearchLimits;
 use super::symmetry::requested;
-use super::{EXIT_INCONCLUSIVE, Format, fail_with, load_as, plural, say};
+use super::{EXIT_INCONCLUSIVE, Format, fail_with, load_for_search, plural, say};
 use crate::budget::{Budget, memory};
 use crate::check::worker::CheckHandle;
 use crate::check::{Asked, Verdict};
@@ -106,16 +106,7 @@ const RUN_TIMEOUT: Duration = Duration::from_secs(2);
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let format = request.format;
-    if let Err(problem) = request.limits.spill() {
-        return fail_with(
-            format,
-            request.file,
-            &format!("error: {problem}\n"),
-            out,
-            err,
-        );
-    }
-    let mut loaded = match load_as(request.file, format, &request.limits.budget(), out, err) {
+    let mut loaded = match load_for_search(request.file, format, request.limits, out, err) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };

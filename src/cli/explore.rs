@@ -14,7 +14,9 @@ use serde::Serialize;
 use super::limits::SearchLimits;
 use super::progress::{ProgressLine, counters, progress_of};
 use super::symmetry::{SymmetryReport, requested};
-use super::{EXIT_INCONCLUSIVE, Format, fail_at, fail_with, load_as, plural, say, stopped_before};
+use super::{
+    EXIT_INCONCLUSIVE, Format, fail_at, fail_with, load_for_search, plural, say, stopped_before,
+};
 use crate::budget::disk::show_bytes;
 
 use crate::budget::{Live, Stopped};
@@ -126,15 +128,6 @@ pub(super) struct DotReport {
 
 pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let format = request.format;
-    if let Err(problem) = request.limits.spill() {
-        return fail_with(
-            format,
-            request.file,
-            &format!("error: {problem}\n"),
-            out,
-            err,
-        );
-    }
     let (loaded, process, func, asked) = match load_prepared(request, out, err) {
         Ok(prepared) => prepared,
         Err(code) => return code,
@@ -228,7 +221,7 @@ pub(super) fn load_prepared(
     u8,
 > {
     let format = request.format;
-    let mut loaded = load_as(request.file, format, &request.limits.budget(), out, err)?;
+    let mut loaded = load_for_search(request.file, format, request.limits, out, err)?;
     match prepare(&mut loaded, request.process, request.symmetry) {
         Ok((process, func, asked)) => Ok((loaded, process, func, asked)),
         Err(Unprepared::Text(problem)) => Err(fail_with(format, request.file, &problem, out, err)),

@@ -793,6 +793,23 @@ fn load(
 }
 
 /// [`load`], with `--format json` also as a JSON object on stdout.
+/// Loads `file` for a command that searches within `limits`, once the
+/// spill folder `--spill-dir` names, if any, is found fit to write to:
+/// an error naming it otherwise, before any work.
+fn load_for_search(
+    file: &std::path::Path,
+    format: Format,
+    limits: &limits::SearchLimits,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<crate::types::Loaded, u8> {
+    if let Err(problem) = limits.spill() {
+        let problem = format!("error: {problem}\n");
+        return Err(fail_with(format, file, &problem, out, err));
+    }
+    load_as(file, format, &limits.budget(), out, err)
+}
+
 fn load_as(
     file: &std::path::Path,
     format: Format,

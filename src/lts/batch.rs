@@ -484,4 +484,43 @@ mod tests {
             assert_eq!(store.insert(&rows[..2]), (0, false));
         }
     }
+
+    #[test]
+    fn a_batch_split_between_threads_finds_the_rows_on_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let spill = crate::budget::disk::Spill::new(Some(dir.path()), None).unwrap();
+        let mut store = StateStore::new(2);
+        store.spill_to(spill);
+        let rows: Vec<u32> = (0..40_000u32).flat_map(|i| [i % 1000, i / 1000]).collect();
+        let mut ids = Vec::new();
+        store
+            .insert_all(&[&rows], &mut ids, &Meter::unlimited())
+            .unwrap();
+        store.spill_before(40_000).unwrap();
+        assert!(store.states_on_disk() >= 32_768);
+        // Old rows (on disk and in memory) and new ones, split between
+        // four threads: the ids one thread storing them in order gives.
+        let more: Vec<u32> = (0..60_000u32)
+            .step_by(3)
+            .flat_map(|i| [i % 1000, i / 1000])
+            .collect();
+        let pool = Pool::new(MIN_THREADS);
+        let mut batch = Batch::default();
+        assert_eq!(
+            batch.store(&mut store, &[&more], &pool, &Meter::unlimited()),
+            None
+        );
+        let expected: Vec<(u32, bool)> = (0..60_000u32)
+            .step_by(3)
+            .scan(40_000, |next, i| {
+                Some(if i < 40_000 {
+                    (i, false)
+                } else {
+                    *next += 1;
+                    (*next - 1, true)
+                })
+            })
+            .collect();
+        assert_eq!(batch.ids, expected);
+    }
 }

@@ -610,14 +610,6 @@ mod tests {
         }
         assert!(!store.contains(&[7, 0, 0]));
         assert_eq!(store.insert(&[7, 0, 0]), (n, true));
-        // The same in a batch split between threads.
-        let pool = super::super::pool::Pool::new(4);
-        let rows: Vec<u32> = (0..n).step_by(3).flat_map(row).collect();
-        let mut batch = super::super::batch::Batch::default();
-        let stopped = batch.store(&mut store, &[&rows], &pool, &Meter::unlimited());
-        assert_eq!(stopped, None);
-        let expected: Vec<(u32, bool)> = (0..n).step_by(3).map(|i| (i, false)).collect();
-        assert_eq!(batch.ids, expected);
         drop(store);
         assert_eq!(spill.used(), 0, "the files go with the store");
     }
