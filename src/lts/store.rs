@@ -235,7 +235,10 @@ impl StateStore {
         if spilled.is_empty() {
             return None;
         }
-        spilled.find(wide_hash(row), |id| self.rows.holds(id, row, encoded))
+        let packed = (encoded, self.rows.generation());
+        spilled.find_packed(wide_hash(row), packed, |id| {
+            self.rows.holds(id, row, encoded)
+        })
     }
 
     /// Whether reading the rows on disk failed: the ids given since may

@@ -205,6 +205,8 @@ pub(in crate::lts) struct Rows {
     len: usize,
     /// The chunks moved to disk: the first this many.
     on_disk: usize,
+    /// Widenings so far: what names how new rows are packed.
+    widenings: usize,
 }
 
 /// A chunk of rows, all packed alike.
@@ -227,6 +229,7 @@ impl Rows {
             chunks: Vec::new(),
             len: 0,
             on_disk: 0,
+            widenings: 0,
         }
     }
 
@@ -236,6 +239,11 @@ impl Rows {
 
     pub(super) fn len(&self) -> usize {
         self.len
+    }
+
+    /// A number that changes whenever the packing of new rows does.
+    pub(super) fn generation(&self) -> usize {
+        self.widenings
     }
 
     /// How new rows are packed.
@@ -420,6 +428,7 @@ impl Rows {
     /// costs at most a chunk's [`CHUNK_NUMBERS`], however many rows are
     /// stored.
     pub(super) fn widen(&mut self, packing: Packing) {
+        self.widenings += 1;
         let newest = self.packings.len() - 1;
         let open = self
             .chunks

@@ -14,7 +14,7 @@
 //! candidates' rows compared. A row new to the store passes a filter
 //! about twice in a hundred times, so most new rows cost no read.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::budget::Stopped;
 use crate::budget::disk::{Spill, SpillFile};
@@ -33,10 +33,61 @@ const LINE_WORDS: usize = 8;
 /// Entries read or written at a time while merging.
 const STREAM_ENTRIES: usize = 1 << 16;
 
-/// The spilled states' index: its runs, oldest (largest) first.
+/// The spilled states' index: its runs, oldest (largest) first, and the
+/// rows found among them lately.
 #[derive(Default)]
 pub(super) struct Spilled {
     runs: Vec<Run>,
+    recent: Mutex<Recent>,
+}
+
+/// The spilled rows found lately, each under its hash in one of
+/// [`RECENT_SLOTS`] slots, packed as new rows are then packed: a row
+/// met again (an old state many new ones lead back to, as a queue's
+/// empty state) is known without reading the disk. Its packing is
+/// named by the rows' packing generation: a widening empties it.
+#[derive(Default)]
+struct Recent {
+    generation: usize,
+    row_bytes: usize,
+    /// `(hash, id + 1)` per slot, 0 for none.
+    slots: Vec<(u64, u32)>,
+    rows: Vec<u8>,
+}
+
+/// Slots of [`Recent`]: about a megabyte and a half with rows of twelve
+/// bytes.
+const RECENT_SLOTS: usize = 1 << 16;
+
+impl Recent {
+    fn slot(hash: u64) -> usize {
+        (hash >> 40) as usize & (RECENT_SLOTS - 1)
+    }
+
+    fn get(&self, hash: u64, encoded: &[u8], generation: usize) -> Option<u32> {
+        if self.generation != generation || self.row_bytes != encoded.len() {
+            return None;
+        }
+        let slot = Recent::slot(hash);
+        let (held, id) = *self.slots.get(slot)?;
+        let bytes = &self.rows[slot * self.row_bytes..(slot + 1) * self.row_bytes];
+        (held == hash && id > 0 && bytes == encoded).then(|| id - 1)
+    }
+
+    fn put(&mut self, hash: u64, encoded: &[u8], generation: usize, id: u32) {
+        if self.generation != generation || self.row_bytes != encoded.len() || self.slots.is_empty()
+        {
+            *self = Recent {
+                generation,
+                row_bytes: encoded.len(),
+                slots: vec![(0, 0); RECENT_SLOTS],
+                rows: vec![0; RECENT_SLOTS * encoded.len()],
+            };
+        }
+        let slot = Recent::slot(hash);
+        self.slots[slot] = (hash, id + 1);
+        self.rows[slot * self.row_bytes..(slot + 1) * self.row_bytes].copy_from_slice(encoded);
+    }
 }
 
 struct Run {
@@ -83,14 +134,39 @@ impl Spilled {
             .find_map(|run| run.find(hash, &same))
     }
 
+    /// [`Spilled::find`] for a row packed as `encoded` by the rows'
+    /// packing generation `generation`, asked first of the rows found
+    /// lately.
+    pub(super) fn find_packed(
+        &self,
+        hash: u64,
+        (encoded, generation): (&[u8], usize),
+        same: impl Fn(u32) -> bool,
+    ) -> Option<u32> {
+        let recent = |f: &mut dyn FnMut(&mut Recent)| {
+            let mut recent = self.recent.lock().unwrap_or_else(|p| p.into_inner());
+            f(&mut recent);
+        };
+        let mut known = None;
+        recent(&mut |r| known = r.get(hash, encoded, generation));
+        if known.is_some() {
+            return known;
+        }
+        let found = self.find(hash, same)?;
+        recent(&mut |r| r.put(hash, encoded, generation, found));
+        Some(found)
+    }
+
     pub(super) fn is_empty(&self) -> bool {
         self.runs.is_empty()
     }
 
-    /// Bytes the runs keep in memory.
+    /// Bytes the runs and the rows found lately keep in memory.
     pub(super) fn bytes(&self) -> u64 {
         let run = |run: &Run| 8 * (run.firsts.len() + run.bloom.len()) as u64;
-        self.runs.iter().map(run).sum()
+        let recent = self.recent.lock().unwrap_or_else(|p| p.into_inner());
+        let recent = 12 * recent.slots.len() + recent.rows.len();
+        self.runs.iter().map(run).sum::<u64>() + recent as u64
     }
 }
 
