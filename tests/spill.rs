@@ -132,7 +132,7 @@ fn a_spill_folder_removed_mid_search_stops_it_naming_the_folder() {
         "{failure}"
     );
     assert!(
-        result.notes.iter().any(|note| note == failure),
+        result.notes.contains(&failure),
         "the report says why: {:?}",
         result.notes
     );

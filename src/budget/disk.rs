@@ -18,7 +18,7 @@ use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use super::Stopped;
 
@@ -37,7 +37,10 @@ pub struct Spill {
     written: AtomicU64,
     /// Names for the next file.
     files: AtomicU64,
-    failure: OnceLock<String>,
+    /// What went wrong in the search under way, if anything.
+    failure: Mutex<Option<String>>,
+    /// The lock an `auto` folder holds while its run lives.
+    _lock: Option<File>,
     /// Spill a store once it holds more than this many states in memory,
     /// whatever the memory budget: small enough in tests to make every
     /// model spill.
@@ -51,18 +54,18 @@ impl Spill {
     /// read-only, full), found now rather than when the search first
     /// spills.
     pub fn new(dir: Option<&Path>, max_disk: Option<u64>) -> Result<Arc<Spill>, String> {
-        let (dir, made) = match dir {
-            Some(dir) => (dir.to_path_buf(), false),
+        let (dir, made, lock) = match dir {
+            Some(dir) => (dir.to_path_buf(), false, None),
             None => {
                 let parent = std::env::temp_dir();
-                let made = tempfile_dir(&parent).map_err(|e| {
+                let (made, lock) = tempfile_dir(&parent).map_err(|e| {
                     format!(
                         "cannot make a spill folder in `{}`: {}",
                         parent.display(),
                         plain(&e)
                     )
                 })?;
-                (made, true)
+                (made, true, Some(lock))
             }
         };
         let spill = Spill {
@@ -73,7 +76,8 @@ impl Spill {
             peak: AtomicU64::new(0),
             written: AtomicU64::new(0),
             files: AtomicU64::new(0),
-            failure: OnceLock::new(),
+            failure: Mutex::new(None),
+            _lock: lock,
             at_states: None,
         };
         if !spill.dir.is_dir() {
@@ -86,7 +90,7 @@ impl Spill {
         }
         // A first file, written and read back: a read-only or full disk
         // says so now.
-        let mut probe = spill.create().map_err(|e| spill.say("write to", &e))?;
+        let probe = spill.create().map_err(|e| spill.say("write to", &e))?;
         probe
             .append(&[0u8; 4096])
             .and_then(|_| probe.read_at(0, &mut [0u8; 16]))
@@ -114,10 +118,27 @@ impl Spill {
         self.written.load(Ordering::Relaxed)
     }
 
-    /// What went wrong with the folder, if anything did: the work stops
-    /// with [`Stopped::Disk`] and says this.
-    pub fn failure(&self) -> Option<&str> {
-        self.failure.get().map(String::as_str)
+    /// What went wrong with the folder in the search under way, if
+    /// anything did: the search stops with [`Stopped::Disk`] and says
+    /// this, and nothing it found since stands.
+    pub fn failure(&self) -> Option<String> {
+        self.failure
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// A search begins: what went wrong in an earlier one (a check of
+    /// several assertions runs one each) is forgotten, and its peak.
+    pub fn begin(&self) {
+        *self.failure.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        self.peak.store(self.used(), Ordering::Relaxed);
+    }
+
+    /// Records `failure` unless one is recorded already.
+    fn record(&self, failure: String) {
+        let mut held = self.failure.lock().unwrap_or_else(|p| p.into_inner());
+        held.get_or_insert(failure);
     }
 
     /// A new file in the folder, unlinked at once; `Err` (recorded as
@@ -147,7 +168,7 @@ impl Spill {
         std::fs::remove_file(&path)?;
         Ok(SpillFile {
             file,
-            len: 0,
+            len: AtomicU64::new(0),
             spill: None,
         })
     }
@@ -155,7 +176,7 @@ impl Spill {
     /// Records the first failure (with the folder and the system's
     /// reason) and gives the stop it means.
     fn fail(&self, doing: &str, error: &io::Error) -> Stopped {
-        let _ = self.failure.set(self.say(doing, error));
+        self.record(self.say(doing, error));
         Stopped::Disk
     }
 
@@ -172,7 +193,7 @@ impl Spill {
         let now = self.used.fetch_add(bytes, Ordering::Relaxed) + bytes;
         if self.max_disk.is_some_and(|max| now > max) {
             self.used.fetch_sub(bytes, Ordering::Relaxed);
-            let _ = self.failure.set(format!(
+            self.record(format!(
                 "the spill folder `{}` would pass the disk budget (--max-disk {})",
                 self.dir.display(),
                 self.max_disk.map(show_bytes).unwrap_or_default()
@@ -180,7 +201,6 @@ impl Spill {
             return Err(Stopped::Disk);
         }
         self.peak.fetch_max(now, Ordering::Relaxed);
-        self.written.fetch_add(bytes, Ordering::Relaxed);
         Ok(())
     }
 }
@@ -193,16 +213,25 @@ impl Drop for Spill {
     }
 }
 
-/// A folder of its own under `parent`, after removing those that runs
-/// killed before they could remove theirs (a folder named for a process
-/// that is gone). Their files were unlinked already: only the empty
-/// folders are left.
-fn tempfile_dir(parent: &Path) -> io::Result<PathBuf> {
+/// The file in an `auto` folder its run holds locked while it lives.
+const LOCK: &str = "lock";
+
+/// A folder of its own under `parent`, and its lock held, after
+/// removing those that runs killed before they could remove theirs (a
+/// folder whose lock no process holds). Their spill files were unlinked
+/// already: only the lock file is left.
+fn tempfile_dir(parent: &Path) -> io::Result<(PathBuf, File)> {
     remove_abandoned(parent);
     for n in 0..1000u32 {
         let dir = parent.join(format!("symcsp-spill-{}-{n}", std::process::id()));
         match std::fs::create_dir(&dir) {
-            Ok(()) => return Ok(dir),
+            Ok(()) => {
+                let lock = File::create(dir.join(LOCK))?;
+                if !try_lock(&lock) {
+                    return Err(io::Error::other("its lock could not be taken"));
+                }
+                return Ok((dir, lock));
+            }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
         }
@@ -210,26 +239,35 @@ fn tempfile_dir(parent: &Path) -> io::Result<PathBuf> {
     Err(io::Error::other("every name tried is taken"))
 }
 
+/// Takes an exclusive lock on `file` without waiting: whether it got it.
+/// The system lets it go when the process ends, however it ends.
+fn try_lock(file: &File) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: `flock` on a descriptor this `File` owns and keeps open.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+}
+
 /// Removes the folders under `parent` that [`tempfile_dir`] made for
-/// processes that are gone (where the system lists its processes in
-/// `/proc`).
+/// runs that are gone: their lock is free (a live run, in this process
+/// namespace or another sharing the folder, holds its own).
 fn remove_abandoned(parent: &Path) {
-    if !Path::new("/proc/self").exists() {
-        return;
-    }
     let Ok(entries) = std::fs::read_dir(parent) else {
         return;
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix("symcsp-spill-")) else {
+        if !name
+            .to_str()
+            .is_some_and(|n| n.starts_with("symcsp-spill-"))
+        {
+            continue;
+        }
+        let path = entry.path();
+        let Ok(lock) = File::open(path.join(LOCK)) else {
             continue;
         };
-        let Some(Ok(pid)) = rest.split('-').next().map(str::parse::<u32>) else {
-            continue;
-        };
-        if !Path::new(&format!("/proc/{pid}")).exists() {
-            let _ = std::fs::remove_dir_all(entry.path());
+        if try_lock(&lock) {
+            let _ = std::fs::remove_dir_all(&path);
         }
     }
 }
@@ -259,7 +297,8 @@ pub fn show_bytes(bytes: u64) -> String {
 #[derive(Debug)]
 pub struct SpillFile {
     file: File,
-    len: u64,
+    /// Bytes appended, or places taken for appends under way.
+    len: AtomicU64,
     /// The plan it counts against (none for the folder's probe).
     spill: Option<Arc<Spill>>,
 }
@@ -267,32 +306,42 @@ pub struct SpillFile {
 impl SpillFile {
     /// Appends `bytes`: where they start. A failure (or the disk budget)
     /// is recorded in the plan and given as [`Stopped::Disk`].
-    pub fn write(&mut self, bytes: &[u8]) -> Result<u64, Stopped> {
-        let spill = self.spill.clone().expect("a plan's file");
+    pub fn write(&self, bytes: &[u8]) -> Result<u64, Stopped> {
+        let spill = self.spill.as_ref().expect("a plan's file");
         spill.charge(bytes.len() as u64)?;
-        self.append(bytes).map_err(|e| {
-            spill.used.fetch_sub(bytes.len() as u64, Ordering::Relaxed);
-            spill.fail("write to", &e)
-        })
+        match self.append(bytes) {
+            Ok(at) => {
+                spill
+                    .written
+                    .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+                Ok(at)
+            }
+            Err(e) => {
+                spill.used.fetch_sub(bytes.len() as u64, Ordering::Relaxed);
+                Err(spill.fail("write to", &e))
+            }
+        }
     }
 
-    fn append(&mut self, bytes: &[u8]) -> io::Result<u64> {
+    fn append(&self, bytes: &[u8]) -> io::Result<u64> {
         use std::os::unix::fs::FileExt;
-        let at = self.len;
+        let at = self.len.fetch_add(bytes.len() as u64, Ordering::Relaxed);
         self.file.write_all_at(bytes, at)?;
-        self.len += bytes.len() as u64;
         Ok(at)
     }
 
-    /// Fills `out` from `at`. A failure is recorded in the plan (the
-    /// work stops at its next poll) and leaves `out` zeroed.
-    pub fn read(&self, at: u64, out: &mut [u8]) {
-        if let Err(e) = self.read_at(at, out) {
-            out.fill(0);
-            if let Some(spill) = &self.spill {
-                spill.fail("read from", &e);
-            }
+    /// Fills `out` from `at`: whether it could. A failure is recorded in
+    /// the plan (the search stops, and nothing it found stands) and
+    /// leaves `out` zeroed.
+    pub fn read(&self, at: u64, out: &mut [u8]) -> bool {
+        let Err(e) = self.read_at(at, out) else {
+            return true;
+        };
+        out.fill(0);
+        if let Some(spill) = &self.spill {
+            spill.fail("read from", &e);
         }
+        false
     }
 
     fn read_at(&self, at: u64, out: &mut [u8]) -> io::Result<()> {
@@ -301,18 +350,18 @@ impl SpillFile {
     }
 
     pub fn len(&self) -> u64 {
-        self.len
+        self.len.load(Ordering::Relaxed)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 }
 
 impl Drop for SpillFile {
     fn drop(&mut self) {
         if let Some(spill) = &self.spill {
-            spill.used.fetch_sub(self.len, Ordering::Relaxed);
+            spill.used.fetch_sub(self.len(), Ordering::Relaxed);
         }
     }
 }
@@ -325,11 +374,11 @@ mod tests {
     fn files_are_gone_from_the_folder_at_once_and_read_back() {
         let dir = tempfile::tempdir().unwrap();
         let spill = Spill::new(Some(dir.path()), None).unwrap();
-        let mut file = spill.file().unwrap();
+        let file = spill.file().unwrap();
         assert_eq!(file.write(b"hello").unwrap(), 0);
         assert_eq!(file.write(b", world").unwrap(), 5);
         let mut out = [0u8; 7];
-        file.read(5, &mut out);
+        assert!(file.read(5, &mut out));
         assert_eq!(&out, b", world");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
         assert_eq!(spill.used(), 12);
@@ -341,7 +390,7 @@ mod tests {
     fn the_disk_budget_refuses_the_write_that_would_pass_it() {
         let dir = tempfile::tempdir().unwrap();
         let spill = Spill::new(Some(dir.path()), Some(10)).unwrap();
-        let mut file = spill.file().unwrap();
+        let file = spill.file().unwrap();
         file.write(b"12345678").unwrap();
         assert_eq!(file.write(b"123"), Err(Stopped::Disk));
         let failure = spill.failure().unwrap();
@@ -368,5 +417,28 @@ mod tests {
         assert!(dir.is_dir());
         drop(spill);
         assert!(!dir.exists());
+    }
+
+    #[test]
+    fn only_folders_whose_run_is_gone_are_removed() {
+        let parent = tempfile::tempdir().unwrap();
+        let (live, _held) = tempfile_dir(parent.path()).unwrap();
+        let (gone, lock) = tempfile_dir(parent.path()).unwrap();
+        drop(lock);
+        remove_abandoned(parent.path());
+        assert!(live.is_dir(), "a folder whose lock is held stays");
+        assert!(!gone.exists(), "a folder whose lock is free goes");
+    }
+
+    #[test]
+    fn a_failure_is_forgotten_when_the_next_search_begins() {
+        let dir = tempfile::tempdir().unwrap();
+        let spill = Spill::new(Some(dir.path()), Some(10)).unwrap();
+        let file = spill.file().unwrap();
+        assert_eq!(file.write(&[0; 11]), Err(Stopped::Disk));
+        assert!(spill.failure().is_some());
+        spill.begin();
+        assert_eq!(spill.failure(), None);
+        assert_eq!(file.write(&[0; 10]), Ok(0));
     }
 }

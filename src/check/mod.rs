@@ -229,6 +229,11 @@ pub fn check_with(
     // One clock for every part of the check: loading the processes,
     // normalising, every search.
     let budget = &budget.started();
+    // What went wrong with the spill folder in an earlier check is
+    // forgotten: each check stands on its own searches.
+    if let Some(spill) = &budget.spill {
+        spill.begin();
+    }
     let started = std::time::Instant::now();
     let assertion = &script.assertions[index];
     let mut notes = options(assertion, reduce);
@@ -290,13 +295,26 @@ pub fn check_with(
         // Stopped outside a search (loading, normalising, a
         // counterexample's witness): inconclusive with the counts the
         // search published, if it had begun.
-        Err(Failure::Eval(e)) if e.stop_reason().is_some() => {
+        Err(Failure::Eval(e)) if e.stop_reason().is_some() || spill_failed(budget) => {
             let outcome = published(budget, started.elapsed().as_secs_f64(), &e);
             stage = e.stage.clone();
             let reduced = symmetry.as_deref().map(|s| Reduced::of(s, asked.strategy));
             ((None, outcome, None), reduced)
         }
         Err(failure) => return Err(failure.into_diagnostic(script, assertion)),
+    };
+    // A spill folder that failed may have handed the search wrong rows:
+    // nothing found since stands.
+    let result = match budget.spill.as_ref().and_then(|spill| spill.failure()) {
+        Some(failure) => {
+            let (_, mut outcome, _) = result;
+            outcome.stopped = Some(Stopped::Disk);
+            if !outcome.notes.contains(&failure) {
+                outcome.notes.push(failure);
+            }
+            (None, outcome, None)
+        }
+        None => result,
     };
     if symmetry.is_some() && reduced.is_none() {
         notes.push(TRACE_VALUES_UNPLACED.to_string());
@@ -349,6 +367,14 @@ impl CheckResult {
 /// The outcome of a check a budget stopped outside a search (loading,
 /// normalising, a counterexample's witness) after `seconds`: the counts
 /// the search published, if it had begun.
+/// Whether the spill folder failed in the search under way.
+fn spill_failed(budget: &Budget) -> bool {
+    budget
+        .spill
+        .as_ref()
+        .is_some_and(|spill| spill.failure().is_some())
+}
+
 fn published(budget: &Budget, seconds: f64, stop: &EvalError) -> Outcome {
     let count = |counter: fn(&Live) -> &AtomicU64| {
         budget
@@ -361,7 +387,9 @@ fn published(budget: &Budget, seconds: f64, stop: &EvalError) -> Outcome {
         transitions: count(|live| &live.transitions),
         depth: count(|live| &live.depth) as u32,
         seconds,
-        stopped: stop.stop_reason(),
+        stopped: stop
+            .stop_reason()
+            .or(spill_failed(budget).then_some(Stopped::Disk)),
         notes: stop.notes.clone(),
         levels: Vec::new(),
     }

@@ -672,7 +672,7 @@ pub(super) fn plain(
             text.push_str(&format!("note               {note}\n"));
         }
         let failure = budget.spill.as_ref().and_then(|spill| spill.failure());
-        if let (Stopped::Disk, Some(failure)) = (stopped, failure) {
+        if let (Stopped::Disk, Some(failure)) = (stopped, failure.as_deref()) {
             text.push_str(&format!("note               {failure}\n"));
         }
     }

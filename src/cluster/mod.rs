@@ -379,6 +379,9 @@ pub(super) fn stable_hash(parts: &[&[u8]]) -> u64 {
 /// `topology.process`: every process returns the same totals.
 pub fn explore(job: &Job, topology: &Topology) -> Result<ClusterExploration, ClusterError> {
     topology.check()?;
+    if let Some(spill) = &job.budget.spill {
+        spill.begin();
+    }
     let hello = Hello {
         version: env!("CARGO_PKG_VERSION").to_string(),
         process: topology.process as u64,

@@ -393,11 +393,14 @@ pub fn partition(
     );
     // As one search's: why the check is not reduced, then what partial
     // order reduction did.
-    // And, stopped by the spill folder, what went wrong with it.
-    let spill_failure = match (stopped, &budget.spill) {
-        (Some(Stopped::Disk), Some(spill)) => spill.failure().map(str::to_string),
-        _ => None,
-    };
+    // And, when the spill folder failed, what went wrong with it: it may
+    // have handed a worker wrong rows, so nothing found since stands.
+    let spill_failure = budget.spill.as_ref().and_then(|spill| spill.failure());
+    if spill_failure.is_some() {
+        found.exploration.stopped = Some(Stopped::Disk);
+        found.exploration.complete = false;
+    }
+    let failed = spill_failure.is_some();
     let notes: Vec<String> = not_reduced
         .into_iter()
         .chain(partial_order)
@@ -416,6 +419,7 @@ pub fn partition(
     };
     let violated = cut.is_some();
     let holds = match (violated, stopped) {
+        _ if failed => None,
         (true, _) => Some(false),
         (false, None) => Some(true),
         (false, Some(_)) => None,
@@ -432,7 +436,7 @@ pub fn partition(
         counterexample: None,
         notes,
     };
-    if let (Some(steps), 0) = (&shown, me) {
+    if let (Some(steps), 0, false) = (&shown, me, failed) {
         let made = if walked {
             walk_described((&mut built, &budget), judging, steps, violated)
         } else {

@@ -355,6 +355,15 @@ impl Search {
         if let Some(level) = stop_level {
             outcome.cut_at(level);
         }
+        // A spill folder that failed may have handed the search wrong
+        // rows: it stopped there, whatever it found since.
+        if let Some(failure) = budget.spill.as_ref().and_then(|spill| spill.failure()) {
+            outcome.stopped = Some(Stopped::Disk);
+            if !outcome.notes.contains(&failure) {
+                outcome.notes.push(failure);
+            }
+            return (outcome, None);
+        }
         (outcome, error)
     }
 
@@ -629,10 +638,7 @@ impl Search {
         match spilt {
             Ok(false) => return Ok(()),
             Ok(true) => {}
-            Err(stop) => {
-                let failure = spill.failure().unwrap_or("the spill folder failed");
-                return Err(EvalError::stopped(stop).with_note(failure.to_string()));
-            }
+            Err(stop) => return Err(EvalError::stopped(stop)),
         }
         if let Some(live) = &budget.live {
             live.spilled(self.store.states_on_disk(), spill);

@@ -112,9 +112,8 @@ impl PackedRows {
             return Ok(0);
         }
         let before = self.rows.bytes();
-        let mut file = spill.file()?;
-        let places = self.rows.write_chunks(chunks, &mut file)?;
-        self.rows.moved(chunks.0, &Arc::new(file), &places);
+        let places = self.rows.write_chunks(chunks, spill)?;
+        self.rows.moved(chunks.0, &places);
         Ok(before.saturating_sub(self.rows.bytes()))
     }
 }
@@ -161,8 +160,7 @@ impl StateStore {
         }
         let before = self.rows.bytes() + self.shards.iter().map(Table::bytes).sum::<u64>();
         let ids = self.rows.ids_of(chunks.0..chunks.1);
-        let mut file = spill.file()?;
-        let places = self.rows.write_chunks(chunks, &mut file)?;
+        let places = self.rows.write_chunks(chunks, spill)?;
         // The index's pairs, sorted a piece at a time: a spill of millions
         // of rows would otherwise hold sixteen bytes for each at once.
         const PIECE: usize = 1 << 17;
@@ -177,7 +175,7 @@ impl StateStore {
             spilled.add(spill, entries)?;
         }
         // Now that the rows are safe on disk, the index lets them go.
-        self.rows.moved(chunks.0, &Arc::new(file), &places);
+        self.rows.moved(chunks.0, &places);
         for shard in &mut self.shards {
             shard.shrink(&self.rows, ids.end as u32);
         }
@@ -287,7 +285,7 @@ impl StateStore {
     /// Appends `row`, new, as the next id, widening the rows first if it
     /// needs wider columns; asks `meter` before each large step.
     pub(super) fn push_row(&mut self, row: &[u32], meter: &Meter) -> Result<u32, Stopped> {
-        meter.may_store(self.len() + 1)?;
+        may_store(meter, self.len() + 1)?;
         self.rows.pack_widening(row, &mut self.encoded, meter)?;
         self.rows.may_push(meter)?;
         Ok(self.rows.push(&self.encoded))
@@ -422,7 +420,7 @@ impl StateStore {
             None
         };
         // A new row: within the budget, or not at all.
-        meter.may_store(self.len() + 1)?;
+        may_store(meter, self.len() + 1)?;
         let table = &self.shards[shard_of(hash)];
         if table.full_after(1) {
             meter.may_allocate(table.doubling_bytes())?;
@@ -435,6 +433,19 @@ impl StateStore {
         self.shards[shard_of(hash)].add(hash, id, slot, &self.rows);
         Ok((id, true))
     }
+}
+
+/// The most states a store holds: an id's top bit marks a place held
+/// for a batch's row ([`table`]).
+pub const MOST_STATES: usize = (1 << 31) - 1;
+
+/// Whether a store may hold `states`: within the meter's state budget,
+/// and within [`MOST_STATES`] (which stops it as a state budget would).
+fn may_store(meter: &Meter, states: usize) -> Result<(), Stopped> {
+    if states > MOST_STATES {
+        return Err(Stopped::StateBudget);
+    }
+    meter.may_store(states)
 }
 
 /// Asks for the cache line at `at` to be fetched, without waiting for it.
@@ -615,6 +626,16 @@ mod tests {
         assert_eq!(store.insert(&[7, 0, 0]), (n, true));
         drop(store);
         assert_eq!(spill.used(), 0, "the files go with the store");
+    }
+
+    #[test]
+    fn no_store_holds_an_id_whose_top_bit_marks_a_held_place() {
+        let unlimited = Meter::unlimited();
+        assert_eq!(may_store(&unlimited, MOST_STATES), Ok(()));
+        assert_eq!(
+            may_store(&unlimited, MOST_STATES + 1),
+            Err(Stopped::StateBudget)
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use crate::budget::disk::SpillFile;
+use crate::budget::disk::{Spill, SpillFile};
 use crate::budget::{Meter, Stopped};
 
 use super::hash_row;
@@ -207,6 +207,8 @@ pub(in crate::lts) struct Rows {
     on_disk: usize,
     /// Widenings so far: what names how new rows are packed.
     widenings: usize,
+    /// The file the chunks on disk are in, made at the first spill.
+    file: Option<Arc<SpillFile>>,
 }
 
 /// A chunk of rows, all packed alike.
@@ -230,6 +232,7 @@ impl Rows {
             len: 0,
             on_disk: 0,
             widenings: 0,
+            file: None,
         }
     }
 
@@ -314,6 +317,8 @@ impl Rows {
     ) -> T {
         let (file, at) = chunk.disk.as_ref().expect("a chunk on disk");
         let mut bytes = vec![0u8; chunk.row_bytes + PAD];
+        // A failed read leaves zeros, recorded as the folder's failure:
+        // the search stops, and nothing it found since stands.
         file.read(at + start as u64, &mut bytes[..chunk.row_bytes]);
         look(&self.packings[chunk.packing], &bytes)
     }
@@ -333,13 +338,18 @@ impl Rows {
         chunks.start * self.chunk_rows..(chunks.end * self.chunk_rows).min(self.len)
     }
 
-    /// Writes the chunks `from..to` (in memory, full) to `file`: where
-    /// each starts, to hand [`Rows::moved`] once the file is shared.
+    /// Writes the chunks `from..to` (in memory, full) to the rows' file
+    /// in `spill`'s folder (made the first time): where each starts, to
+    /// hand [`Rows::moved`] once the rest of the spill is done.
     pub(super) fn write_chunks(
-        &self,
+        &mut self,
         (from, to): (usize, usize),
-        file: &mut SpillFile,
+        spill: &Arc<Spill>,
     ) -> Result<Vec<u64>, Stopped> {
+        if self.file.is_none() {
+            self.file = Some(Arc::new(spill.file()?));
+        }
+        let file = self.file.as_ref().expect("the rows' file, made");
         self.chunks[from..to]
             .iter()
             .map(|chunk| file.write(&chunk.bytes[..self.chunk_rows * chunk.row_bytes]))
@@ -347,9 +357,11 @@ impl Rows {
     }
 
     /// Drops the chunks `from..` from memory, each now at its place in
-    /// `file` ([`Rows::write_chunks`]); they must follow those on disk.
-    pub(super) fn moved(&mut self, from: usize, file: &Arc<SpillFile>, places: &[u64]) {
+    /// the rows' file ([`Rows::write_chunks`]); they must follow those on
+    /// disk.
+    pub(super) fn moved(&mut self, from: usize, places: &[u64]) {
         debug_assert_eq!(from, self.on_disk);
+        let file = self.file.as_ref().expect("the rows' file, written");
         for (chunk, &at) in self.chunks[from..].iter_mut().zip(places) {
             chunk.bytes = Box::default();
             chunk.disk = Some((Arc::clone(file), at));

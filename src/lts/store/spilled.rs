@@ -45,7 +45,8 @@ pub(super) struct Spilled {
 /// [`RECENT_SLOTS`] slots, packed as new rows are then packed: a row
 /// met again (an old state many new ones lead back to, as a queue's
 /// empty state) is known without reading the disk. Its packing is
-/// named by the rows' packing generation: a widening empties it.
+/// named by the rows' packing generation: a widening empties it. Rows
+/// too wide for a useful number of slots are not kept.
 #[derive(Default)]
 struct Recent {
     generation: usize,
@@ -55,36 +56,60 @@ struct Recent {
     rows: Vec<u8>,
 }
 
-/// Slots of [`Recent`]: about a megabyte and a half with rows of twelve
-/// bytes.
+/// The bytes [`Recent`] may take, and the most slots it has: 65 536 for
+/// rows of up to eight bytes, fewer for wider rows, none for rows wider
+/// than [`RECENT_BYTES`] / 64.
+const RECENT_BYTES: usize = 1_536 * 1024;
 const RECENT_SLOTS: usize = 1 << 16;
 
 impl Recent {
-    fn slot(hash: u64) -> usize {
-        (hash >> 40) as usize & (RECENT_SLOTS - 1)
+    /// The slot of `hash` among `slots` (a power of two).
+    fn slot(hash: u64, slots: usize) -> usize {
+        (hash >> 40) as usize & (slots - 1)
+    }
+
+    /// The slots for rows of `row_bytes`: a power of two, at most
+    /// [`RECENT_SLOTS`], within [`RECENT_BYTES`] (none when 64 do not fit).
+    fn slots_for(row_bytes: usize) -> usize {
+        let fit = RECENT_BYTES / (size_of::<(u64, u32)>() + row_bytes);
+        match fit.min(RECENT_SLOTS) {
+            fit if fit < 64 => 0,
+            fit => 1 << fit.ilog2(),
+        }
     }
 
     fn get(&self, hash: u64, encoded: &[u8], generation: usize) -> Option<u32> {
         if self.generation != generation || self.row_bytes != encoded.len() {
             return None;
         }
-        let slot = Recent::slot(hash);
-        let (held, id) = *self.slots.get(slot)?;
+        if self.slots.is_empty() {
+            return None;
+        }
+        let slot = Recent::slot(hash, self.slots.len());
+        let (held, id) = self.slots[slot];
         let bytes = &self.rows[slot * self.row_bytes..(slot + 1) * self.row_bytes];
         (held == hash && id > 0 && bytes == encoded).then(|| id - 1)
     }
 
     fn put(&mut self, hash: u64, encoded: &[u8], generation: usize, id: u32) {
-        if self.generation != generation || self.row_bytes != encoded.len() || self.slots.is_empty()
-        {
+        if self.row_bytes != encoded.len() || self.slots.is_empty() {
+            let slots = Recent::slots_for(encoded.len());
             *self = Recent {
                 generation,
                 row_bytes: encoded.len(),
-                slots: vec![(0, 0); RECENT_SLOTS],
-                rows: vec![0; RECENT_SLOTS * encoded.len()],
+                slots: vec![(0, 0); slots],
+                rows: vec![0; slots * encoded.len()],
             };
+        } else if self.generation != generation {
+            // Packed anew, the rows it holds mean nothing: forgotten, in
+            // place.
+            self.generation = generation;
+            self.slots.fill((0, 0));
         }
-        let slot = Recent::slot(hash);
+        if self.slots.is_empty() {
+            return;
+        }
+        let slot = Recent::slot(hash, self.slots.len());
         self.slots[slot] = (hash, id + 1);
         self.rows[slot * self.row_bytes..(slot + 1) * self.row_bytes].copy_from_slice(encoded);
     }
@@ -143,6 +168,11 @@ impl Spilled {
         (encoded, generation): (&[u8], usize),
         same: impl Fn(u32) -> bool,
     ) -> Option<u32> {
+        // Most rows asked are new, and no filter holds them: that is
+        // settled without the lock.
+        if !self.runs.iter().any(|run| run.may_hold(hash)) {
+            return None;
+        }
         let recent = |f: &mut dyn FnMut(&mut Recent)| {
             let mut recent = self.recent.lock().unwrap_or_else(|p| p.into_inner());
             f(&mut recent);
@@ -165,7 +195,7 @@ impl Spilled {
     pub(super) fn bytes(&self) -> u64 {
         let run = |run: &Run| 8 * (run.firsts.len() + run.bloom.len()) as u64;
         let recent = self.recent.lock().unwrap_or_else(|p| p.into_inner());
-        let recent = 12 * recent.slots.len() + recent.rows.len();
+        let recent = size_of::<(u64, u32)>() * recent.slots.len() + recent.rows.len();
         self.runs.iter().map(run).sum::<u64>() + recent as u64
     }
 }
@@ -216,9 +246,16 @@ impl<'r> Stream<'r> {
         if self.at == self.start + self.buffer.len() / ENTRY {
             let count = (self.run.len - self.at).min(STREAM_ENTRIES);
             self.buffer.resize(count * ENTRY, 0);
-            self.run
+            if !self
+                .run
                 .file
-                .read((self.at * ENTRY) as u64, &mut self.buffer);
+                .read((self.at * ENTRY) as u64, &mut self.buffer)
+            {
+                // The folder failed (recorded): the merge ends here, and
+                // the search stops.
+                self.at = self.run.len;
+                return None;
+            }
             self.start = self.at;
         }
         let k = self.at - self.start;
@@ -272,7 +309,7 @@ impl Builder {
         Ok(())
     }
 
-    fn finish(mut self) -> Result<Run, Stopped> {
+    fn finish(self) -> Result<Run, Stopped> {
         self.file.write(&self.buffer)?;
         Ok(Run {
             file: self.file,
@@ -300,7 +337,9 @@ impl Run {
             let first = block * BLOCK_ENTRIES;
             let entries = (self.len - first).min(BLOCK_ENTRIES);
             let bytes = &mut page[..entries * ENTRY];
-            self.file.read((first * ENTRY) as u64, bytes);
+            if !self.file.read((first * ENTRY) as u64, bytes) {
+                return None;
+            }
             let hash_of = |k: usize| decode(&bytes[k * ENTRY..(k + 1) * ENTRY]).0;
             // The first entry of the hash, found by halving.
             let (mut low, mut high) = (0, entries);
