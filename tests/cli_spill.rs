@@ -132,16 +132,27 @@ fn killed_while_spilling(args: &[&str], tmp: &Path) {
     let _ = child.wait();
 }
 
+/// Four counters side by side: infinitely many states, in levels that
+/// widen fast, so a search is spilling when it is killed, never done.
+const COUNTERS: &str = "channel up, down : {0..3}
+C(i, n) = up.i -> C(i, n + 1) [] n > 0 & down.i -> C(i, n - 1)
+System = ||| i : {0..3} @ C(i, 0)
+";
+
 #[test]
 fn a_killed_run_leaves_nothing_a_next_run_trips_on() {
     let tmp = tempfile::tempdir().unwrap();
+    let script = tempfile::tempdir().unwrap();
+    let counters = script.path().join("counters.csp");
+    std::fs::write(&counters, COUNTERS).unwrap();
+    let counters = counters.to_str().unwrap();
     let folder = tmp.path().join("spill");
     std::fs::create_dir(&folder).unwrap();
     let spilling = ["--spill-at-states", "2000"];
     let given = [
         &[
             "explore",
-            DINING,
+            counters,
             "System",
             "--spill-dir",
             folder.to_str().unwrap(),
@@ -153,16 +164,20 @@ fn a_killed_run_leaves_nothing_a_next_run_trips_on() {
     // Its files were unlinked as they were made.
     assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0);
     std::fs::remove_dir(&folder).unwrap();
-    // An automatic folder: left empty by the killed run, removed by the
-    // next run that makes one, which removes its own as it ends.
+    // An automatic folder: left by the killed run with only its lock,
+    // removed by the next run that makes one, which removes its own as
+    // it ends.
     let auto = [
-        &["explore", DINING, "System", "--spill-dir", "auto"][..],
+        &["explore", counters, "System", "--spill-dir", "auto"][..],
         &spilling,
     ]
     .concat();
     killed_while_spilling(&auto, tmp.path());
-    let abandoned = std::fs::read_dir(tmp.path()).unwrap().count();
-    assert_eq!(abandoned, 1, "the killed run's folder, empty");
+    let abandoned: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
+    assert_eq!(abandoned.len(), 1, "the killed run's folder: {abandoned:?}");
+    // Only its lock file is in it.
+    let inside = std::fs::read_dir(abandoned[0].path()).unwrap().count();
+    assert_eq!(inside, 1);
     let started = Instant::now();
     symcsp()
         .args([
