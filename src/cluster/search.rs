@@ -15,6 +15,8 @@
 
 use rustc_hash::FxHashSet;
 
+use bit_vec::BitVec;
+
 use crate::budget::{Budget, Meter, Pulse, Stopped};
 use crate::check::REDUCING_BY_PARTIAL_ORDER;
 use crate::check::Reduced;
@@ -219,7 +221,7 @@ pub fn partition(
         judging,
         arrival_level: 0,
         tau_only: false,
-        ticked: Vec::new(),
+        ticked: BitVec::new(),
         frontier: Vec::new(),
         at: 0,
         queued: Vec::new(),
@@ -830,8 +832,9 @@ struct Partition<'a, 's> {
     /// After a breach, while the τ-successors of every state are found
     /// (to look for a divergence before it): only τ-moves are followed.
     tau_only: bool,
-    /// Per stored state: reached by ✓.
-    ticked: Vec<bool>,
+    /// Per stored state: reached by ✓. A bit each: with the store on
+    /// disk, this is what memory keeps per state.
+    ticked: BitVec,
     /// The level being expanded, and how far.
     frontier: Vec<u32>,
     at: usize,
@@ -1050,7 +1053,7 @@ impl Partition<'_, '_> {
                 self.tally.stored += 1;
             }
             if ticked && !self.ticked[id as usize] {
-                self.ticked[id as usize] = true;
+                self.ticked.set(id as usize, true);
                 self.tally.terminated += 1;
             }
         }
