@@ -14,6 +14,11 @@
 //! A breach's path is read back one state a round: the owner of the
 //! state reports its encoding, the event that reached it and its parent,
 //! and worker 0 decodes the whole path into its own numbering.
+//!
+//! What it keeps per state is small and goes to disk with the store's
+//! rows when memory is short ([`Judging::spill`]): the parents, packed as
+//! the store packs rows, and the τ-edges into its states. Levels are not
+//! kept per state: a worker numbers its states level by level.
 
 use std::sync::Arc;
 
@@ -33,7 +38,10 @@ use crate::syntax::Span;
 
 use super::exchange::Message;
 use super::rows::Link;
+use crate::budget::Stopped;
+use crate::budget::disk::{Spill, SpillFile};
 use crate::check::task::{Goal, Task, Unjudged};
+use crate::lts::store::PackedRows;
 
 /// One state of a counterexample's path, as its owner reports it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,14 +67,17 @@ pub struct Judging {
     pub spec_process: Option<ProcId>,
     /// After each visible move of the state being judged: its node.
     next_nodes: Vec<u32>,
-    /// Per state: where it was first reached from (event, worker, state).
-    parents: Vec<Option<(u32, u32, u32)>>,
-    /// Per state: its level (the length of a shortest path to it).
-    levels: Vec<u32>,
-    /// Per state: its τ-successors not (yet) known not to diverge.
+    /// Per state: where it was first reached from, as (event, worker + 1,
+    /// state), the initial state's worker 0 ([`Judging::parent`]).
+    parents: PackedRows,
+    /// The first state of each level (the length of a shortest path to
+    /// it): states are numbered level by level.
+    level_starts: Vec<u32>,
+    /// Per state, with divergences: its τ-successors not (yet) known not
+    /// to diverge.
     tau_out: Vec<u32>,
-    /// τ-edges into this worker's states: (state, from worker, from state).
-    tau_in: Vec<(u32, u32, u32)>,
+    /// τ-edges into this worker's states.
+    tau_in: TauEdges,
     /// The first of its states that broke the specification, and its
     /// level.
     pub breach: Option<(u32, u32)>,
@@ -116,10 +127,10 @@ impl Judging {
             root,
             spec_process: None,
             next_nodes: Vec::new(),
-            parents: Vec::new(),
-            levels: Vec::new(),
+            parents: PackedRows::new(3),
+            level_starts: Vec::new(),
             tau_out: Vec::new(),
-            tau_in: Vec::new(),
+            tau_in: TauEdges::default(),
             breach: None,
             furthest: None,
         }
@@ -145,14 +156,48 @@ impl Judging {
     /// worker `from` as `link` says, at `level`.
     pub fn stored(&mut self, (id, new): (u32, bool), from: u32, link: Link, level: u32) {
         if new {
-            self.parents
-                .push(link.parent.map(|parent| (link.event, from, parent)));
-            self.levels.push(level);
-            self.tau_out.push(0);
+            debug_assert_eq!(id as usize, self.parents.len());
+            let parent = match link.parent {
+                Some(parent) => [link.event, from + 1, parent],
+                None => [0, 0, 0],
+            };
+            self.parents.push(&parent);
+            debug_assert!(self.level_starts.len() <= level as usize + 1);
+            while self.level_starts.len() <= level as usize {
+                self.level_starts.push(id);
+            }
+            if self.divergences {
+                self.tau_out.push(0);
+            }
         }
-        if let (true, Some(parent)) = (link.tau, link.parent) {
-            self.tau_in.push((id, from, parent));
+        if let (true, true, Some(parent)) = (self.divergences, link.tau, link.parent) {
+            self.tau_in.held.push((id, from, parent));
         }
+    }
+
+    /// The level of state `id`.
+    fn level(&self, id: u32) -> u32 {
+        let starts = &self.level_starts;
+        (starts.partition_point(|&start| start <= id) as u32).saturating_sub(1)
+    }
+
+    /// Where state `id` was first reached from: (event, worker, state),
+    /// none for the initial state.
+    fn parent(&self, id: u32) -> Option<(u32, u32, u32)> {
+        let mut pair = Vec::with_capacity(3);
+        self.parents.read(id as usize, &mut pair);
+        match pair[..] {
+            [event, worker, state] if worker > 0 => Some((event, worker - 1, state)),
+            _ => None,
+        }
+    }
+
+    /// Moves the parents and τ-edges it holds to `spill`'s folder, as the
+    /// store moves its rows: they are read back for a counterexample's
+    /// path and for the elimination after the search.
+    pub fn spill(&mut self, spill: &Arc<Spill>) -> Result<(), Stopped> {
+        self.parents.spill_before(self.parents.len(), spill)?;
+        self.tau_in.spill(spill)
     }
 
     /// Judges state `id` (`node`, `row`) whose moves have `events`: its
@@ -166,7 +211,7 @@ impl Judging {
         if let Some((_, done)) = self.product.spec.trace_at(node) {
             // A longer prefix, else the same one at a lower level: the
             // one search's walk meets the first of these first.
-            let (node, level) = (done as u32, self.levels[id as usize]);
+            let (node, level) = (done as u32, self.level(id));
             let further = self
                 .furthest
                 .is_none_or(|(prefix, at, _)| node > prefix || (node == prefix && level < at));
@@ -183,7 +228,7 @@ impl Judging {
                 next_nodes[k] = after
             })?;
         if let (Judgement::Breach(_), None) = (&judgement, &self.breach) {
-            self.breach = Some((id, self.levels[id as usize]));
+            self.breach = Some((id, self.level(id)));
         }
         Ok(judgement)
     }
@@ -210,9 +255,12 @@ impl Judging {
         }
     }
 
-    /// Records how many distinct τ-successors state `id` has.
+    /// Records how many distinct τ-successors state `id` has (counted
+    /// only when divergences are looked for).
     pub fn tau_successors(&mut self, id: u32, count: u32) {
-        self.tau_out[id as usize] = count;
+        if let Some(out) = self.tau_out.get_mut(id as usize) {
+            *out = count;
+        }
     }
 
     /// The states with no τ-successor (or never expanded, after a budget
@@ -226,16 +274,16 @@ impl Judging {
     /// The τ-edges into this worker's states by target, made once before
     /// the elimination: per state, its τ-predecessors (worker, state).
     pub fn predecessors(&mut self) -> (Vec<usize>, Vec<(u32, u32)>) {
-        self.tau_in.sort_unstable();
+        let mut tau_in = std::mem::take(&mut self.tau_in).all();
+        tau_in.sort_unstable();
         let mut starts = vec![0; self.tau_out.len() + 1];
-        for &(to, _, _) in &self.tau_in {
+        for &(to, _, _) in &tau_in {
             starts[to as usize + 1] += 1;
         }
         for k in 1..starts.len() {
             starts[k] += starts[k - 1];
         }
-        let edges = self.tau_in.iter().map(|&(_, w, s)| (w, s)).collect();
-        self.tau_in = Vec::new();
+        let edges = tau_in.iter().map(|&(_, w, s)| (w, s)).collect();
         (starts, edges)
     }
 
@@ -246,13 +294,14 @@ impl Judging {
     pub fn recorded_edges(&mut self, (me, peers): (usize, usize)) -> Vec<Message> {
         self.tau_out.iter_mut().for_each(|count| *count = 0);
         let mut ids: Vec<Vec<u32>> = vec![Vec::new(); peers];
-        for &(_, worker, state) in &self.tau_in {
+        let tau_out = &mut self.tau_out;
+        self.tau_in.for_each(|(_, worker, state)| {
             if worker as usize == me {
-                self.tau_out[state as usize] += 1;
+                tau_out[state as usize] += 1;
             } else {
                 ids[worker as usize].push(state);
             }
-        }
+        });
         addressed(ids, |to, ids| Message::Edges { to, ids })
     }
 
@@ -321,7 +370,7 @@ impl Judging {
     pub fn first_divergent(&self) -> Option<(u32, u32)> {
         (0..self.tau_out.len() as u32)
             .filter(|&id| self.tau_out[id as usize] > 0)
-            .map(|id| (self.levels[id as usize], id))
+            .map(|id| (self.level(id), id))
             .min()
     }
 
@@ -349,8 +398,79 @@ impl Judging {
         Ok(PathStep {
             row: bytes,
             node,
-            from: self.parents[id as usize],
+            from: self.parent(id),
         })
+    }
+}
+
+/// The τ-edges into a worker's states, as (state, from worker, from
+/// state): those recorded before memory was last short in a spill file,
+/// the rest in memory. They are read only after the search.
+#[derive(Default)]
+struct TauEdges {
+    held: Vec<(u32, u32, u32)>,
+    file: Option<SpillFile>,
+}
+
+/// Bytes an edge takes in the file: its three numbers, little-endian.
+const EDGE_BYTES: usize = 12;
+/// Edges read back at once.
+const EDGES_READ: usize = 1 << 16;
+
+impl TauEdges {
+    /// Appends the edges held to the file (made the first time).
+    fn spill(&mut self, spill: &Arc<Spill>) -> Result<(), Stopped> {
+        if self.held.is_empty() {
+            return Ok(());
+        }
+        if self.file.is_none() {
+            self.file = Some(spill.file()?);
+        }
+        let file = self.file.as_ref().expect("the edges' file, made");
+        for piece in self.held.chunks(EDGES_READ) {
+            let bytes: Vec<u8> = piece
+                .iter()
+                .flat_map(|&(a, b, c)| [a, b, c])
+                .flat_map(u32::to_le_bytes)
+                .collect();
+            file.write(&bytes)?;
+        }
+        self.held = Vec::new();
+        Ok(())
+    }
+
+    /// Each edge, those in the file first. A read that fails (recorded in
+    /// the spill plan: nothing the check finds stands) ends the file's.
+    fn for_each(&self, mut edge: impl FnMut((u32, u32, u32))) {
+        if let Some(file) = &self.file {
+            let mut bytes = vec![0u8; EDGES_READ * EDGE_BYTES];
+            let mut at = 0;
+            while at < file.len() {
+                let length = (file.len() - at).min(bytes.len() as u64) as usize;
+                if !file.read(at, &mut bytes[..length]) {
+                    break;
+                }
+                for edge_bytes in bytes[..length].chunks_exact(EDGE_BYTES) {
+                    let number = |k: usize| {
+                        let word = &edge_bytes[4 * k..4 * k + 4];
+                        u32::from_le_bytes(word.try_into().expect("four bytes"))
+                    };
+                    edge((number(0), number(1), number(2)));
+                }
+                at += length as u64;
+            }
+        }
+        self.held.iter().copied().for_each(edge);
+    }
+
+    /// Every edge, in memory (the file is let go).
+    fn all(self) -> Vec<(u32, u32, u32)> {
+        if self.file.is_none() {
+            return self.held;
+        }
+        let mut all = Vec::new();
+        self.for_each(|edge| all.push(edge));
+        all
     }
 }
 
@@ -458,6 +578,49 @@ mod tests {
             judging.tau_successors(id, count);
         }
         judging
+    }
+
+    #[test]
+    fn parents_and_tau_edges_read_back_from_disk_as_they_were() {
+        let dir = tempfile::tempdir().unwrap();
+        let spill = Spill::new(Some(dir.path()), None).unwrap();
+        let product = Product::new(Box::new(Anything), false, true, 1);
+        let mut judging = Judging::of(product, 0, true);
+        // 40 000 states, three a level from level 2 on (none at level
+        // 1), each the τ-successor of the one before on worker 1.
+        let states = 40_000u32;
+        for id in 0..states {
+            let link = Link {
+                node: 0,
+                parent: id.checked_sub(1),
+                event: id % 5,
+                tau: id > 0,
+            };
+            let level = if id == 0 { 0 } else { 2 + (id - 1) / 3 };
+            judging.stored((id, true), 1, link, level);
+            if id == states / 2 {
+                judging.spill(&spill).unwrap();
+            }
+        }
+        judging.spill(&spill).unwrap();
+        assert!(spill.used() > 0 && spill.failure().is_none());
+        assert_eq!(judging.parent(0), None);
+        assert_eq!(judging.parent(7), Some((2, 1, 6)));
+        assert_eq!(
+            judging.parent(states - 1),
+            Some(((states - 1) % 5, 1, states - 2))
+        );
+        assert_eq!(
+            (judging.level(0), judging.level(1), judging.level(4)),
+            (0, 2, 3)
+        );
+        let mut edges = Vec::new();
+        judging.tau_in.for_each(|edge| edges.push(edge));
+        let expected: Vec<_> = (1..states).map(|id| (id, 1, id - 1)).collect();
+        assert_eq!(edges, expected);
+        let (starts, predecessors) = judging.predecessors();
+        assert_eq!(starts.len(), states as usize + 1);
+        assert_eq!(predecessors[..2], [(1, 0), (1, 1)]);
     }
 
     #[test]

@@ -1023,7 +1023,8 @@ impl Partition<'_, '_> {
 
     /// Moves this worker's older states to disk when memory is short
     /// ([`StateStore::spill_when_short`]), keeping the rest of the level
-    /// being expanded.
+    /// being expanded, and in a check the parents and τ-edges its judging
+    /// keeps.
     fn spill_if_short(&mut self, budget: &Budget) -> Result<(), Halt> {
         let next = self
             .frontier
@@ -1034,6 +1035,9 @@ impl Partition<'_, '_> {
             .spill_when_short(budget, next)
             .map_err(Halt::Stopped)?;
         if spilt && let Some(spill) = &budget.spill {
+            if let Some(judging) = &mut self.judging {
+                judging.spill(spill).map_err(Halt::Stopped)?;
+            }
             self.tally.on_disk = self.store.states_on_disk() as u64;
             self.tally.disk_peak = spill.peak();
         }
