@@ -118,6 +118,35 @@ fn a_disk_budget_too_small_is_inconclusive_naming_the_budget() {
 }
 
 /// Runs `args` until the spill is under way, then kills the process.
+#[test]
+fn a_disk_that_fills_mid_search_stops_it_inconclusive_naming_the_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().to_str().unwrap();
+    // A file-size limit of 150 KB refuses the spill's writes as a full
+    // disk does (its signal ignored, the write fails instead).
+    let limited = "trap '' XFSZ; ulimit -f 300; exec \"$0\" \"$@\"";
+    let output = std::process::Command::new("sh")
+        .args(["-c", limited])
+        .arg(assert_cmd::cargo::cargo_bin("symcsp"))
+        .args(["explore", DINING, "System", "--threads", "1"])
+        .args(["--spill-dir", folder, "--spill-at-states", "5000"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let report = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        report.contains("incomplete         stopped by the disk budget"),
+        "{report}"
+    );
+    assert!(
+        report.contains(&format!(
+            "note               cannot write to the spill folder `{folder}`: "
+        )),
+        "{report}"
+    );
+    assert_eq!(std::fs::read_dir(folder).unwrap().count(), 0);
+}
+
 fn killed_while_spilling(args: &[&str], tmp: &Path) {
     let mut child = std::process::Command::cargo_bin("symcsp")
         .unwrap()

@@ -152,7 +152,7 @@ fn a_disk_budget_too_small_stops_the_search_inconclusive() {
     let result = symcsp::stack::with_large_stack(|| check::check(&script, 2, &budget)).unwrap();
     assert_eq!(result.verdict, Verdict::Inconclusive(Stopped::Disk));
     let failure = spill.failure().expect("the failure is kept");
-    assert!(failure.contains("--max-disk 0 MB"), "{failure}");
+    assert!(failure.contains("--max-disk 100 KB"), "{failure}");
     assert!(spill.peak() <= 100_000);
 }
 
@@ -215,4 +215,41 @@ fn every_worker_spills_its_own_states_and_answers_alike() {
         }
     }
     assert!(compared > 20 && spilt >= 5, "{spilt} of {compared} spilled");
+}
+
+/// Three counters, the first's moves hidden, and where the first two
+/// are full a hidden loop: a third of the moves are τ-edges, and the
+/// first state to diverge is 300 levels deep, after some 180 000 others
+/// (several chunks of rows on each worker).
+const DIVERGENT: &str = "\
+channel a, b, c, h
+P(i, j, k) = (i < 300 & a -> P(i + 1, j, k))
+          [] (j < 300 & b -> P(i, j + 1, k))
+          [] (k < 3 & c -> P(i, j, k + 1))
+          [] (i == 300 and j == 300 & h -> P(i, j, k))
+assert P(0, 0, 0) \\ {a, h} :[divergence free]
+";
+
+#[test]
+fn workers_find_a_divergence_alike_with_their_parents_and_tau_edges_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("divergent.csp");
+    std::fs::write(&file, DIVERGENT).unwrap();
+    let file = file.display().to_string();
+    let expected = on_workers(&file, 0, Budget::default());
+    let folder = tempfile::tempdir().unwrap();
+    let spill = spilling(folder.path(), 500, None);
+    let budget = Budget {
+        spill: Some(Arc::clone(&spill)),
+        ..Budget::default()
+    };
+    let got = on_workers(&file, 0, budget);
+    assert_eq!(got, expected);
+    assert!(spill.peak() > 0, "the workers spilled");
+    assert!(spill.failure().is_none());
+    // Fails: (0, 300) diverges, 300 `b`s in, by 300 τs to the corner
+    // and its τ-loop.
+    assert!(expected.starts_with("Some(false) "), "{expected}");
+    assert!(expected.contains("kind: Divergence"), "{expected}");
+    assert_eq!(expected.matches("Step {").count(), 601, "{expected}");
 }

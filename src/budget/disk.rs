@@ -169,6 +169,7 @@ impl Spill {
         Ok(SpillFile {
             file,
             len: AtomicU64::new(0),
+            released: AtomicU64::new(0),
             spill: None,
         })
     }
@@ -287,8 +288,10 @@ pub fn show_bytes(bytes: u64) -> String {
     let mb = bytes as f64 / MB;
     if mb >= 1000.0 {
         format!("{:.1} GB", mb / 1000.0)
-    } else {
+    } else if mb >= 1.0 {
         format!("{mb:.0} MB")
+    } else {
+        format!("{:.0} KB", bytes as f64 / 1e3)
     }
 }
 
@@ -299,6 +302,8 @@ pub struct SpillFile {
     file: File,
     /// Bytes appended, or places taken for appends under way.
     len: AtomicU64,
+    /// Bytes given back ([`SpillFile::release`]).
+    released: AtomicU64,
     /// The plan it counts against (none for the folder's probe).
     spill: Option<Arc<Spill>>,
 }
@@ -353,6 +358,27 @@ impl SpillFile {
         self.len.load(Ordering::Relaxed)
     }
 
+    /// Gives the disk the bytes `range` back, never to be read again (a
+    /// run merged as it is streamed): the folder then holds about one
+    /// copy of what is merged, not two. Each byte is released at most
+    /// once. Where the filesystem cannot punch holes, they stay taken
+    /// until the file goes.
+    pub fn release(&self, range: std::ops::Range<u64>) {
+        let length = range.end.saturating_sub(range.start);
+        if length == 0 || !punch_hole(&self.file, range.start, length) {
+            return;
+        }
+        self.released.fetch_add(length, Ordering::Relaxed);
+        if let Some(spill) = &self.spill {
+            spill.used.fetch_sub(length, Ordering::Relaxed);
+        }
+    }
+
+    /// Bytes the file holds on disk.
+    fn held(&self) -> u64 {
+        self.len() - self.released.load(Ordering::Relaxed)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -361,9 +387,27 @@ impl SpillFile {
 impl Drop for SpillFile {
     fn drop(&mut self) {
         if let Some(spill) = &self.spill {
-            spill.used.fetch_sub(self.len(), Ordering::Relaxed);
+            spill.used.fetch_sub(self.held(), Ordering::Relaxed);
         }
     }
+}
+
+/// Frees `length` bytes of `file` from `start` (reading them gives
+/// zeros), keeping its size: whether the filesystem did.
+#[cfg(target_os = "linux")]
+fn punch_hole(file: &File, start: u64, length: u64) -> bool {
+    use std::os::fd::AsRawFd;
+    let (Ok(start), Ok(length)) = (i64::try_from(start), i64::try_from(length)) else {
+        return false;
+    };
+    let mode = libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE;
+    // SAFETY: `fallocate` on a descriptor this `File` owns and keeps open.
+    unsafe { libc::fallocate(file.as_raw_fd(), mode, start, length) == 0 }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn punch_hole(_: &File, _: u64, _: u64) -> bool {
+    false
 }
 
 #[cfg(test)]
@@ -384,6 +428,30 @@ mod tests {
         assert_eq!(spill.used(), 12);
         drop(file);
         assert_eq!((spill.used(), spill.peak()), (0, 12));
+    }
+
+    #[test]
+    fn bytes_released_are_counted_off_the_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let spill = Spill::new(Some(dir.path()), None).unwrap();
+        let file = spill.file().unwrap();
+        file.write(&[7; 3 * 4096]).unwrap();
+        file.release(0..2 * 4096);
+        let mut tail = [0u8; 4096];
+        assert!(file.read(2 * 4096, &mut tail));
+        assert_eq!(tail, [7; 4096], "bytes after the hole are kept");
+        // Where the filesystem punches holes (ext4, xfs, tmpfs do), the
+        // folder is charged only for the bytes left.
+        let punched = spill.used() == 4096;
+        if punched {
+            let mut head = [1u8; 4096];
+            assert!(file.read(0, &mut head));
+            assert_eq!(head, [0; 4096]);
+        } else {
+            assert_eq!(spill.used(), 3 * 4096);
+        }
+        drop(file);
+        assert_eq!((spill.used(), spill.peak()), (0, 3 * 4096));
     }
 
     #[test]

@@ -107,10 +107,9 @@ impl PackedRows {
     /// Moves every full chunk of rows before row `i` still in memory to
     /// a file of `spill`'s folder: the bytes it freed.
     pub fn spill_before(&mut self, i: usize, spill: &Arc<Spill>) -> Result<u64, Stopped> {
-        let chunks = (self.rows.chunks_on_disk(), self.rows.chunks_before(i));
-        if chunks.0 >= chunks.1 {
+        let Some(chunks) = self.rows.chunks_to_spill(i) else {
             return Ok(0);
-        }
+        };
         let before = self.rows.bytes();
         let places = self.rows.write_chunks(chunks, spill)?;
         self.rows.moved(chunks.0, &places);
@@ -154,26 +153,27 @@ impl StateStore {
         let Some((spill, spilled)) = &mut self.spill else {
             return Ok(0);
         };
-        let chunks = (self.rows.chunks_on_disk(), self.rows.chunks_before(id));
-        if chunks.0 >= chunks.1 {
+        let Some(chunks) = self.rows.chunks_to_spill(id) else {
             return Ok(0);
-        }
+        };
         let before = self.rows.bytes() + self.shards.iter().map(Table::bytes).sum::<u64>();
         let ids = self.rows.ids_of(chunks.0..chunks.1);
         let places = self.rows.write_chunks(chunks, spill)?;
         // The index's pairs, sorted a piece at a time: a spill of millions
         // of rows would otherwise hold sixteen bytes for each at once.
-        const PIECE: usize = 1 << 17;
-        let mut row = Vec::with_capacity(self.rows.width());
-        for from in ids.clone().step_by(PIECE) {
+        const PIECE: usize = 1 << 18;
+        let rows = &self.rows;
+        let mut row = Vec::with_capacity(rows.width());
+        let pieces = ids.clone().step_by(PIECE).map(|from| {
             let piece = from..(from + PIECE).min(ids.end);
             let mut entries = Vec::with_capacity(piece.len());
             for id in piece {
-                self.rows.read(id as u32, &mut row);
+                rows.read(id as u32, &mut row);
                 entries.push((wide_hash(&row), id as u32));
             }
-            spilled.add(spill, entries)?;
-        }
+            entries
+        });
+        spilled.add(spill, pieces)?;
         // Now that the rows are safe on disk, the index lets them go.
         self.rows.moved(chunks.0, &places);
         for shard in &mut self.shards {

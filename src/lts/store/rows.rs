@@ -323,9 +323,12 @@ impl Rows {
         look(&self.packings[chunk.packing], &bytes)
     }
 
-    /// How many of the first chunks hold only rows before `id`, full.
-    pub(super) fn chunks_before(&self, id: usize) -> usize {
-        (id.min(self.len) / self.chunk_rows).min(self.chunks.len())
+    /// The chunks a spill of the rows before `id` moves, `(from, to)`:
+    /// those still in memory holding only rows before `id`, full. None
+    /// when there are none.
+    pub(super) fn chunks_to_spill(&self, id: usize) -> Option<(usize, usize)> {
+        let before = (id.min(self.len) / self.chunk_rows).min(self.chunks.len());
+        (self.on_disk < before).then_some((self.on_disk, before))
     }
 
     /// How many of the first chunks are on disk.

@@ -1,30 +1,38 @@
 //! The index of the states a [`super::StateStore`] has moved to disk:
 //! which id a row has among them, if any.
 //!
-//! It is a few sorted runs on disk: the `(hash, id)` pairs of the spilled
-//! rows, sorted by a 64-bit hash of the row ([`wide_hash`]), in blocks of
-//! [`BLOCK_ENTRIES`] entries. Each spill sorts the pairs of the rows it
-//! moves into a run, and runs of like sizes are merged, streaming, so
-//! that they grow geometrically ([`RUN_RATIO`]). In memory a run keeps
-//! the first hash of each block and a blocked Bloom filter of its
-//! hashes, [`BLOOM_BITS`] bits a state, all of a hash's bits in one cache
+//! It is a few sorted runs on disk: the `(key, id)` pairs of the spilled
+//! rows, the key the top [`KEY_BITS`] bits of a 64-bit hash of the row
+//! ([`wide_hash`]), sorted by key, in blocks of [`BLOCK_ENTRIES`]
+//! entries. Each spill sorts the pairs of the rows it moves into a run,
+//! and runs of like sizes are merged, streaming, so that they grow
+//! geometrically ([`RUN_RATIO`]); a merge gives back the disk of what it
+//! has read as it goes, so the folder holds about one copy of the index.
+//! In memory a run keeps the first key of each block and a blocked Bloom
+//! filter of its keys, [`BLOOM_BITS`] bits a state, all of a hash's bits in one cache
 //! line. A row the in-memory index does not hold is asked of each run's
 //! filter (a cache miss each), and only where it may be, of the run: one
 //! block read (the system's cache holds recent ones), and the
 //! candidates' rows compared. A row new to the store passes a filter
 //! about twice in a hundred times, so most new rows cost no read.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::sync::{Arc, Mutex};
 
 use crate::budget::Stopped;
 use crate::budget::disk::{Spill, SpillFile};
 
-/// Entries of the run per block, which a lookup reads: 384 bytes, at a
-/// quarter of a byte of memory a state for the block's first hash.
+/// Entries of the run per block, which a lookup reads: 288 bytes, at a
+/// quarter of a byte of memory a state for the block's first key.
 /// (Blocks of a page cost a lookup ten times the copying.)
 const BLOCK_ENTRIES: usize = 32;
-/// Bytes per entry: the hash, then the id.
-const ENTRY: usize = 12;
+/// Bits of a row's hash a run keeps: among 10^9 rows, two share a key
+/// once in a thousand lookups (each such costs a row read).
+const KEY_BITS: u32 = 40;
+const KEY_BYTES: usize = KEY_BITS as usize / 8;
+/// Bytes per entry: the key, then the id.
+const ENTRY: usize = KEY_BYTES + 4;
 /// Bloom filter bits per state: about two new rows in a hundred pass.
 const BLOOM_BITS: usize = 8;
 /// Bits each hash sets, all in one block of [`LINE_WORDS`] words.
@@ -116,7 +124,9 @@ impl Recent {
 }
 
 struct Run {
-    file: SpillFile,
+    /// The file it is in, from byte `at` (a spill's pieces share one).
+    file: Arc<SpillFile>,
+    at: u64,
     len: usize,
     /// The hash of each block's first entry.
     firsts: Vec<u64>,
@@ -124,26 +134,44 @@ struct Run {
 }
 
 impl Spilled {
-    /// Adds the pairs `(hash, id)` of rows just spilled (in any order),
-    /// as a run of their own in a new file of `spill`; then merges the
-    /// newest two runs while the older is less than [`RUN_RATIO`] times
-    /// the newer, streaming both into a new file. So runs grow
+    /// Adds the pairs `(hash, id)` of the rows of one spill, given a
+    /// piece at a time (each in any order, so that memory holds one
+    /// piece's pairs at once): each piece is sorted into a run of its
+    /// own in a file of `spill`, and the pieces are merged at once into
+    /// one run. Then the newest two runs are merged while the older is
+    /// less than [`RUN_RATIO`] times the newer. So runs grow
     /// geometrically: a few of them, and each pair written a few times.
     pub(super) fn add(
         &mut self,
         spill: &Arc<Spill>,
-        mut entries: Vec<(u64, u32)>,
+        pieces: impl IntoIterator<Item = Vec<(u64, u32)>>,
     ) -> Result<(), Stopped> {
-        entries.sort_unstable();
-        let mut run = Builder::new(spill.file()?, entries.len());
-        for entry in entries {
-            run.push(entry)?;
+        let mut sorted = Vec::new();
+        let mut pieces_file = None;
+        for mut entries in pieces {
+            entries.sort_unstable();
+            let file = match &pieces_file {
+                Some(file) => Arc::clone(file),
+                None => Arc::clone(pieces_file.insert(Arc::new(spill.file()?))),
+            };
+            let mut run = Builder::new(file, entries.len());
+            for (hash, id) in entries {
+                run.push((key(hash), id))?;
+            }
+            sorted.push(run.finish()?);
         }
-        self.runs.push(run.finish()?);
+        let run = match sorted.len() {
+            0 => return Ok(()),
+            1 => sorted.pop().expect("one run"),
+            _ => merge(spill, &sorted)?,
+        };
+        // The pieces' file goes with the last of them.
+        drop((sorted, pieces_file));
+        self.runs.push(run);
         while let [.., older, newer] = &self.runs[..]
             && older.len < RUN_RATIO * newer.len
         {
-            let merged = merge(spill, older, newer)?;
+            let merged = merge(spill, &self.runs[self.runs.len() - 2..])?;
             self.runs.truncate(self.runs.len() - 2);
             self.runs.push(merged);
         }
@@ -152,11 +180,12 @@ impl Spilled {
 
     /// The id of the spilled row of hash `hash` for which `same` holds.
     pub(super) fn find(&self, hash: u64, same: impl Fn(u32) -> bool) -> Option<u32> {
+        let key = key(hash);
         self.runs
             .iter()
             .rev()
-            .filter(|run| run.may_hold(hash))
-            .find_map(|run| run.find(hash, &same))
+            .filter(|run| run.may_hold(key))
+            .find_map(|run| run.find(key, &same))
     }
 
     /// [`Spilled::find`] for a row packed as `encoded` by the rows'
@@ -170,7 +199,7 @@ impl Spilled {
     ) -> Option<u32> {
         // Most rows asked are new, and no filter holds them: that is
         // settled without the lock.
-        if !self.runs.iter().any(|run| run.may_hold(hash)) {
+        if !self.runs.iter().any(|run| run.may_hold(key(hash))) {
             return None;
         }
         let recent = |f: &mut dyn FnMut(&mut Recent)| {
@@ -203,26 +232,37 @@ impl Spilled {
 /// How much larger than the next a run is kept apart from it.
 const RUN_RATIO: usize = 4;
 
-/// `a` and `b` merged into a new file of `spill`, read a stretch at a
-/// time.
-fn merge(spill: &Arc<Spill>, a: &Run, b: &Run) -> Result<Run, Stopped> {
-    let mut merged = Builder::new(spill.file()?, a.len + b.len);
-    let (mut a, mut b) = (Stream::new(a), Stream::new(b));
-    loop {
-        let next = match (a.peek(), b.peek()) {
-            (Some(x), Some(y)) if x <= y => a.next(),
-            (Some(_), None) => a.next(),
-            (_, Some(_)) => b.next(),
-            (None, None) => break,
-        };
-        merged.push(next)?;
+/// Bytes a merge reads ahead, over all its runs.
+const MERGE_READ_BYTES: usize = 16 << 20;
+
+/// `runs` merged into a new file of `spill`, each read a stretch at a
+/// time (and its disk given back as it is read): the least entry next,
+/// from a heap of each run's next.
+fn merge(spill: &Arc<Spill>, runs: &[Run]) -> Result<Run, Stopped> {
+    let file = Arc::new(spill.file()?);
+    let mut merged = Builder::new(file, runs.iter().map(|run| run.len).sum());
+    let stretch = (MERGE_READ_BYTES / ENTRY / runs.len()).clamp(256, STREAM_ENTRIES);
+    let mut streams: Vec<Stream> = runs.iter().map(|run| Stream::new(run, stretch)).collect();
+    let mut heads: BinaryHeap<Reverse<((u64, u32), usize)>> = streams
+        .iter_mut()
+        .enumerate()
+        .filter_map(|(k, stream)| Some(Reverse((stream.peek()?, k))))
+        .collect();
+    while let Some(Reverse((entry, k))) = heads.pop() {
+        merged.push(entry)?;
+        let stream = &mut streams[k];
+        stream.next();
+        if let Some(next) = stream.peek() {
+            heads.push(Reverse((next, k)));
+        }
     }
     merged.finish()
 }
 
-/// A run read in order, [`STREAM_ENTRIES`] entries at a time.
+/// A run read in order, a stretch of entries at a time.
 struct Stream<'r> {
     run: &'r Run,
+    stretch: usize,
     buffer: Vec<u8>,
     /// The entry the buffer starts with, and the next to give.
     start: usize,
@@ -230,13 +270,19 @@ struct Stream<'r> {
 }
 
 impl<'r> Stream<'r> {
-    fn new(run: &'r Run) -> Stream<'r> {
+    fn new(run: &'r Run, stretch: usize) -> Stream<'r> {
         Stream {
             run,
+            stretch,
             buffer: Vec::new(),
             start: 0,
             at: 0,
         }
+    }
+
+    /// Where entry `k` of the run is in its file.
+    fn place(&self, k: usize) -> u64 {
+        self.run.at + (k * ENTRY) as u64
     }
 
     fn peek(&mut self) -> Option<(u64, u32)> {
@@ -244,13 +290,11 @@ impl<'r> Stream<'r> {
             return None;
         }
         if self.at == self.start + self.buffer.len() / ENTRY {
-            let count = (self.run.len - self.at).min(STREAM_ENTRIES);
+            // What was read is not read again: the merged run holds it.
+            (self.run.file).release(self.place(self.start)..self.place(self.at));
+            let count = (self.run.len - self.at).min(self.stretch);
             self.buffer.resize(count * ENTRY, 0);
-            if !self
-                .run
-                .file
-                .read((self.at * ENTRY) as u64, &mut self.buffer)
-            {
+            if !self.run.file.read(self.place(self.at), &mut self.buffer) {
                 // The folder failed (recorded): the merge ends here, and
                 // the search stops.
                 self.at = self.run.len;
@@ -271,7 +315,9 @@ impl<'r> Stream<'r> {
 
 /// A run being written, entry by entry in order.
 struct Builder {
-    file: SpillFile,
+    file: Arc<SpillFile>,
+    /// Where its first entry went (once written).
+    at: Option<u64>,
     len: usize,
     buffer: Vec<u8>,
     firsts: Vec<u64>,
@@ -279,11 +325,13 @@ struct Builder {
 }
 
 impl Builder {
-    /// A run of `len` entries, to be written to `file`.
-    fn new(file: SpillFile, len: usize) -> Builder {
+    /// A run of `len` entries, to be appended to `file`, which nothing
+    /// else appends to meanwhile.
+    fn new(file: Arc<SpillFile>, len: usize) -> Builder {
         let lines = (len * BLOOM_BITS).div_ceil(64 * LINE_WORDS).max(1);
         Builder {
             file,
+            at: None,
             len: 0,
             buffer: Vec::with_capacity(STREAM_ENTRIES * ENTRY),
             firsts: Vec::with_capacity(len.div_ceil(BLOCK_ENTRIES)),
@@ -291,27 +339,39 @@ impl Builder {
         }
     }
 
-    fn push(&mut self, (hash, id): (u64, u32)) -> Result<(), Stopped> {
+    fn push(&mut self, (key, id): (u64, u32)) -> Result<(), Stopped> {
         if self.len.is_multiple_of(BLOCK_ENTRIES) {
-            self.firsts.push(hash);
+            self.firsts.push(key);
         }
-        let (line, bits) = bloom_bits(hash, self.bloom.len() / LINE_WORDS);
+        let (line, bits) = bloom_bits(key, self.bloom.len() / LINE_WORDS);
         for bit in bits {
             self.bloom[line * LINE_WORDS + bit / 64] |= 1 << (bit % 64);
         }
-        self.buffer.extend_from_slice(&hash.to_le_bytes());
+        self.buffer
+            .extend_from_slice(&key.to_le_bytes()[..KEY_BYTES]);
         self.buffer.extend_from_slice(&id.to_le_bytes());
         self.len += 1;
         if self.buffer.len() >= STREAM_ENTRIES * ENTRY {
-            self.file.write(&self.buffer)?;
-            self.buffer.clear();
+            self.write()?;
         }
         Ok(())
     }
 
-    fn finish(self) -> Result<Run, Stopped> {
-        self.file.write(&self.buffer)?;
+    fn write(&mut self) -> Result<(), Stopped> {
+        let at = self.file.write(&self.buffer)?;
+        let first = *self.at.get_or_insert(at);
+        debug_assert_eq!(
+            at + self.buffer.len() as u64,
+            first + (self.len * ENTRY) as u64
+        );
+        self.buffer.clear();
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<Run, Stopped> {
+        self.write()?;
         Ok(Run {
+            at: self.at.expect("written"),
             file: self.file,
             len: self.len,
             firsts: self.firsts,
@@ -321,31 +381,31 @@ impl Builder {
 }
 
 impl Run {
-    fn may_hold(&self, hash: u64) -> bool {
-        let (line, mut bits) = bloom_bits(hash, self.bloom.len() / LINE_WORDS);
+    fn may_hold(&self, key: u64) -> bool {
+        let (line, mut bits) = bloom_bits(key, self.bloom.len() / LINE_WORDS);
         let words = &self.bloom[line * LINE_WORDS..(line + 1) * LINE_WORDS];
         bits.all(|bit| words[bit / 64] & (1 << (bit % 64)) != 0)
     }
 
-    fn find(&self, hash: u64, same: &impl Fn(u32) -> bool) -> Option<u32> {
-        // Equal hashes may begin in the block before the first whose
-        // first hash is not below this one.
-        let mut block = self.firsts.partition_point(|&first| first < hash);
+    fn find(&self, key: u64, same: &impl Fn(u32) -> bool) -> Option<u32> {
+        // Equal keys may begin in the block before the first whose
+        // first key is not below this one.
+        let mut block = self.firsts.partition_point(|&first| first < key);
         block = block.saturating_sub(1);
         let mut page = [0u8; BLOCK_ENTRIES * ENTRY];
         while block < self.firsts.len() {
             let first = block * BLOCK_ENTRIES;
             let entries = (self.len - first).min(BLOCK_ENTRIES);
             let bytes = &mut page[..entries * ENTRY];
-            if !self.file.read((first * ENTRY) as u64, bytes) {
+            if !self.file.read(self.at + (first * ENTRY) as u64, bytes) {
                 return None;
             }
-            let hash_of = |k: usize| decode(&bytes[k * ENTRY..(k + 1) * ENTRY]).0;
-            // The first entry of the hash, found by halving.
+            let key_of = |k: usize| decode(&bytes[k * ENTRY..(k + 1) * ENTRY]).0;
+            // The first entry of the key, found by halving.
             let (mut low, mut high) = (0, entries);
             while low < high {
                 let middle = (low + high) / 2;
-                if hash_of(middle) < hash {
+                if key_of(middle) < key {
                     low = middle + 1;
                 } else {
                     high = middle;
@@ -353,7 +413,7 @@ impl Run {
             }
             for entry in bytes[low * ENTRY..].chunks_exact(ENTRY) {
                 let (at, id) = decode(entry);
-                if at > hash {
+                if at > key {
                     return None;
                 }
                 if same(id) {
@@ -366,17 +426,23 @@ impl Run {
     }
 }
 
-fn decode(entry: &[u8]) -> (u64, u32) {
-    let hash = u64::from_le_bytes(entry[..8].try_into().expect("a hash"));
-    let id = u32::from_le_bytes(entry[8..].try_into().expect("an id"));
-    (hash, id)
+/// The key a run keeps of a row's 64-bit hash: its top bits.
+fn key(hash: u64) -> u64 {
+    hash >> (64 - KEY_BITS)
 }
 
-/// The filter line of `hash` among `lines`, and its bits there: the
-/// line from the hash's high half, the bits from a second mix of it.
-fn bloom_bits(hash: u64, lines: usize) -> (usize, impl Iterator<Item = usize>) {
-    let line = (((hash >> 32) * lines as u64) >> 32) as usize;
-    let mixed = hash.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+fn decode(entry: &[u8]) -> (u64, u32) {
+    let mut key = [0u8; 8];
+    key[..KEY_BYTES].copy_from_slice(&entry[..KEY_BYTES]);
+    let id = u32::from_le_bytes(entry[KEY_BYTES..].try_into().expect("an id"));
+    (u64::from_le_bytes(key), id)
+}
+
+/// The filter line of `key` among `lines`, and its bits there: the line
+/// from the key's top 32 bits, the bits from a second mix of it.
+fn bloom_bits(key: u64, lines: usize) -> (usize, impl Iterator<Item = usize>) {
+    let line = (((key >> (KEY_BITS - 32)) * lines as u64) >> 32) as usize;
+    let mixed = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let bits = (0..BLOOM_PROBES).map(move |i| ((mixed >> (9 * i)) & 511) as usize);
     (line, bits)
 }
@@ -412,13 +478,17 @@ mod tests {
         // Three spills, the second of many pairs with equal hashes, as
         // rows hashing alike would give.
         spilled
-            .add(&spill, (0..5000).map(|i| (hash(i), i)).collect())
+            .add(&spill, [(0..5000).map(|i| (hash(i), i)).collect()])
             .unwrap();
         let alike: Vec<(u64, u32)> = (5000..6000).map(|i| (hash(7), i)).collect();
-        spilled.add(&spill, alike).unwrap();
-        spilled
-            .add(&spill, (6000..20_000).map(|i| (hash(i), i)).collect())
-            .unwrap();
+        spilled.add(&spill, [alike]).unwrap();
+        // The third spill in three pieces, merged into one run at once.
+        let pieces = (6000..20_000).step_by(5000).map(|from| {
+            (from..(from + 5000).min(20_000))
+                .map(|i| (hash(i), i))
+                .collect()
+        });
+        spilled.add(&spill, pieces).unwrap();
         for i in (0..20_000)
             .step_by(13)
             .filter(|i| !(5000..6000).contains(i))
@@ -428,7 +498,7 @@ mod tests {
         assert_eq!(spilled.find(hash(7), |id| id == 5999), Some(5999));
         assert_eq!(spilled.find(hash(3), |_| false), None);
         let passed = (20_000..120_000)
-            .filter(|&i| spilled.runs.iter().any(|run| run.may_hold(hash(i))))
+            .filter(|&i| spilled.runs.iter().any(|run| run.may_hold(key(hash(i)))))
             .count();
         assert!(
             passed < 4_000,
