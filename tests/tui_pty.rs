@@ -192,21 +192,63 @@ fn a_script_that_cannot_be_read_is_an_error_not_an_empty_animator() {
         ("tests", "it is a directory"),
     ] {
         let mut session = Session::start(&[path], config.path());
-        let deadline = Instant::now() + PATIENCE;
-        let status = loop {
-            if let Some(status) = session.pty.child.try_wait().expect("its status") {
-                break status;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "{path}: the animator opened; the screen:\n{}",
-                session.text()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        assert_eq!(status.exit_code(), 2, "{path}");
+        assert_eq!(exit_code(&mut session), 2, "{path}");
         session.wait_for(&format!("error: cannot read `{path}`: {reason}"));
     }
+}
+
+/// The exit code of an animator that should end by itself, without
+/// opening (within [`PATIENCE`]).
+fn exit_code(session: &mut Session) -> u32 {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        if let Some(status) = session.pty.child.try_wait().expect("its status") {
+            return status.exit_code();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the animator opened; the screen:\n{}",
+            session.text()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn checks_from_the_animator_spill_to_the_folder_given_and_stop_at_its_budget() {
+    let config = tempfile::tempdir().unwrap();
+    let mut refused = Session::start(
+        &["models/philosophers.csp", "--spill-dir", "/no/such/folder"],
+        config.path(),
+    );
+    assert_eq!(exit_code(&mut refused), 2);
+    refused.wait_for("error: cannot spill to `/no/such/folder`: it does not exist");
+    // Dining's first assertion spills its first chunk of rows past the
+    // disk budget.
+    let folder = tempfile::tempdir().unwrap();
+    let folder = folder.path().display().to_string();
+    let mut session = Session::start(
+        &[
+            "benches/models/dining.csp",
+            "--spill-dir",
+            &folder,
+            "--max-disk",
+            "1K",
+            "--spill-at-states",
+            "1000",
+        ],
+        config.path(),
+    );
+    session.wait_for("Trace (0 of 0)");
+    session.keys("\t\tc");
+    let screen = session.wait_for("Inconclusive (disk budget)");
+    assert!(screen.contains("--max-disk SIZE` sets it"), "{screen}");
+    session
+        .pty
+        .child
+        .as_mut()
+        .kill()
+        .expect("the animator can be stopped");
 }
 
 #[test]

@@ -64,7 +64,9 @@ pub fn stopped_by(stopped: Stopped, max_states: Option<usize>, reader: Reader) -
                 Stopped::Memory => {
                     " (`symcsp FILE --max-memory SIZE` sets it, or the system's limit)"
                 }
-                Stopped::Disk => " (the spill folder's)",
+                Stopped::Disk => {
+                    " (`symcsp FILE --max-disk SIZE` sets it, or the spill folder's own limits)"
+                }
                 Stopped::Cancelled | Stopped::Visitor => "",
             };
             format!("{}{amount} before an answer{option}", stopped.ended())

@@ -68,6 +68,12 @@ pub(super) fn run(
         );
         return EXIT_INPUT_ERROR;
     }
+    // A spill folder the checks could not write to is said before the
+    // screen opens, as `check` says it before it loads.
+    if let Err(problem) = limits.disk.spill() {
+        say(err, &format!("error: {problem}\n"));
+        return EXIT_INPUT_ERROR;
+    }
     let no_colour = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let config = Config::load(Config::directory().as_deref(), no_colour);
     let source = match file {

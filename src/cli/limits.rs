@@ -30,6 +30,15 @@ pub struct SearchLimits {
     /// not a terminal (on a terminal one line is always redrawn).
     #[arg(long)]
     pub progress: bool,
+    #[command(flatten)]
+    pub disk: DiskLimits,
+}
+
+/// Where a search's states go when memory runs short, and how much disk
+/// they may take: `check`'s and `explore`'s options, and the animator's
+/// for the checks it runs.
+#[derive(Args, Debug, Clone, Default)]
+pub struct DiskLimits {
     /// When memory runs short (70% of --max-memory), move the older
     /// states to files in DIR and go on, rather than stop: `auto` for a
     /// folder under the system's temporary folder, removed afterwards.
@@ -37,8 +46,8 @@ pub struct SearchLimits {
     /// behind however the run ends.
     #[arg(long, value_name = "DIR")]
     pub spill_dir: Option<PathBuf>,
-    /// With --spill-dir: stop (inconclusive, exit 3) before the spilled
-    /// states take more than SIZE of disk (`20G`, `500M`).
+    /// With --spill-dir: stop (inconclusive) before the spilled states
+    /// take more than SIZE of disk (`20G`, `500M`).
     #[arg(long, value_name = "SIZE", value_parser = parse_disk, requires = "spill_dir")]
     pub max_disk: Option<u64>,
     /// With --spill-dir: spill whenever more than N states are in memory,
@@ -88,6 +97,8 @@ pub struct AnimatorLimits {
     /// (default: every core but one, which the screen keeps).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
+    #[command(flatten)]
+    pub disk: DiskLimits,
 }
 
 impl AnimatorLimits {
@@ -97,6 +108,7 @@ impl AnimatorLimits {
             || self.timeout.is_some()
             || self.max_memory.is_some()
             || self.threads.is_some()
+            || self.disk.spill_dir.is_some()
     }
 
     /// `budget` (the animator's default for checks) with what these
@@ -107,6 +119,7 @@ impl AnimatorLimits {
             timeout: self.timeout.map_or(budget.timeout, |t| t.0),
             max_memory: self.max_memory.map_or(budget.max_memory, |m| m.0),
             threads: self.threads.map_or(budget.threads, usize::from),
+            spill: self.disk.spill().ok().flatten(),
             ..budget
         }
     }
@@ -138,11 +151,13 @@ impl SearchLimits {
         Budget {
             max_states: self.max_states,
             threads: self.threads.map_or(budget.threads, usize::from),
-            spill: self.spill().ok().flatten(),
+            spill: self.disk.spill().ok().flatten(),
             ..budget
         }
     }
+}
 
+impl DiskLimits {
     /// The spill plan `--spill-dir` asks for, if any: an error naming the
     /// folder when it cannot be written, which a command reports before
     /// it begins.
@@ -392,6 +407,11 @@ mod tests {
             timeout: Some(Timeout(Some(Duration::from_secs(5)))),
             max_memory: Some(MemoryLimit(None)),
             threads: Some(1),
+            disk: DiskLimits {
+                spill_dir: Some(std::env::temp_dir()),
+                max_disk: Some(1 << 20),
+                ..DiskLimits::default()
+            },
         };
         assert!(given.given());
         let set = given.budget(defaults);
@@ -399,6 +419,8 @@ mod tests {
             (set.max_states, set.threads, set.timeout, set.max_memory),
             (Some(100), 1, Some(Duration::from_secs(5)), None)
         );
+        let spill = set.spill.expect("a spill plan");
+        assert_eq!(spill.dir(), std::env::temp_dir());
     }
 
     #[test]

@@ -803,7 +803,7 @@ fn load_for_search(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<crate::types::Loaded, u8> {
-    if let Err(problem) = limits.spill() {
+    if let Err(problem) = limits.disk.spill() {
         let problem = format!("error: {problem}\n");
         return Err(fail_with(format, file, &problem, out, err));
     }
