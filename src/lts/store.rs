@@ -161,7 +161,7 @@ impl StateStore {
         let places = self.rows.write_chunks(chunks, spill)?;
         // The index's pairs, sorted a piece at a time: a spill of millions
         // of rows would otherwise hold sixteen bytes for each at once.
-        const PIECE: usize = 1 << 18;
+        const PIECE: usize = 1 << 17;
         let rows = &self.rows;
         let mut row = Vec::with_capacity(rows.width());
         let pieces = ids.clone().step_by(PIECE).map(|from| {

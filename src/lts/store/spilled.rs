@@ -137,8 +137,8 @@ impl Spilled {
     /// Adds the pairs `(hash, id)` of the rows of one spill, given a
     /// piece at a time (each in any order, so that memory holds one
     /// piece's pairs at once): each piece is sorted into a run of its
-    /// own in a file of `spill`, and the pieces are merged at once into
-    /// one run. Then the newest two runs are merged while the older is
+    /// own in a file of `spill` (unindexed), and the pieces are merged at
+    /// once into one run. Then the newest two runs are merged while the older is
     /// less than [`RUN_RATIO`] times the newer. So runs grow
     /// geometrically: a few of them, and each pair written a few times.
     pub(super) fn add(
@@ -154,17 +154,17 @@ impl Spilled {
                 Some(file) => Arc::clone(file),
                 None => Arc::clone(pieces_file.insert(Arc::new(spill.file()?))),
             };
-            let mut run = Builder::new(file, entries.len());
+            // Only streamed into the merge: no filter, no block heads.
+            let mut run = Builder::new(file, entries.len(), false);
             for (hash, id) in entries {
                 run.push((key(hash), id))?;
             }
             sorted.push(run.finish()?);
         }
-        let run = match sorted.len() {
-            0 => return Ok(()),
-            1 => sorted.pop().expect("one run"),
-            _ => merge(spill, &sorted)?,
-        };
+        if sorted.is_empty() {
+            return Ok(());
+        }
+        let run = merge(spill, &sorted)?;
         // The pieces' file goes with the last of them.
         drop((sorted, pieces_file));
         self.runs.push(run);
@@ -233,14 +233,14 @@ impl Spilled {
 const RUN_RATIO: usize = 4;
 
 /// Bytes a merge reads ahead, over all its runs.
-const MERGE_READ_BYTES: usize = 16 << 20;
+const MERGE_READ_BYTES: usize = 4 << 20;
 
 /// `runs` merged into a new file of `spill`, each read a stretch at a
 /// time (and its disk given back as it is read): the least entry next,
 /// from a heap of each run's next.
 fn merge(spill: &Arc<Spill>, runs: &[Run]) -> Result<Run, Stopped> {
     let file = Arc::new(spill.file()?);
-    let mut merged = Builder::new(file, runs.iter().map(|run| run.len).sum());
+    let mut merged = Builder::new(file, runs.iter().map(|run| run.len).sum(), true);
     let stretch = (MERGE_READ_BYTES / ENTRY / runs.len()).clamp(256, STREAM_ENTRIES);
     let mut streams: Vec<Stream> = runs.iter().map(|run| Stream::new(run, stretch)).collect();
     let mut heads: BinaryHeap<Reverse<((u64, u32), usize)>> = streams
@@ -326,26 +326,33 @@ struct Builder {
 
 impl Builder {
     /// A run of `len` entries, to be appended to `file`, which nothing
-    /// else appends to meanwhile.
-    fn new(file: Arc<SpillFile>, len: usize) -> Builder {
+    /// else appends to meanwhile; `indexed`, with the filter and block
+    /// heads a lookup needs (a run only merged needs neither).
+    fn new(file: Arc<SpillFile>, len: usize, indexed: bool) -> Builder {
         let lines = (len * BLOOM_BITS).div_ceil(64 * LINE_WORDS).max(1);
+        let (firsts, bloom) = match indexed {
+            true => (len.div_ceil(BLOCK_ENTRIES), lines * LINE_WORDS),
+            false => (0, 0),
+        };
         Builder {
             file,
             at: None,
             len: 0,
             buffer: Vec::with_capacity(STREAM_ENTRIES * ENTRY),
-            firsts: Vec::with_capacity(len.div_ceil(BLOCK_ENTRIES)),
-            bloom: vec![0; lines * LINE_WORDS],
+            firsts: Vec::with_capacity(firsts),
+            bloom: vec![0; bloom],
         }
     }
 
     fn push(&mut self, (key, id): (u64, u32)) -> Result<(), Stopped> {
-        if self.len.is_multiple_of(BLOCK_ENTRIES) {
-            self.firsts.push(key);
-        }
-        let (line, bits) = bloom_bits(key, self.bloom.len() / LINE_WORDS);
-        for bit in bits {
-            self.bloom[line * LINE_WORDS + bit / 64] |= 1 << (bit % 64);
+        if !self.bloom.is_empty() {
+            if self.len.is_multiple_of(BLOCK_ENTRIES) {
+                self.firsts.push(key);
+            }
+            let (line, bits) = bloom_bits(key, self.bloom.len() / LINE_WORDS);
+            for bit in bits {
+                self.bloom[line * LINE_WORDS + bit / 64] |= 1 << (bit % 64);
+            }
         }
         self.buffer
             .extend_from_slice(&key.to_le_bytes()[..KEY_BYTES]);
