@@ -103,12 +103,7 @@ fn a_disk_budget_too_small_is_inconclusive_naming_the_budget() {
         &spilling,
     ]
     .concat();
-    let output = symcsp().args(&args).assert().code(3).get_output().clone();
-    let report = String::from_utf8(output.stdout).unwrap();
-    assert!(
-        report.contains("incomplete         stopped by the disk budget"),
-        "{report}"
-    );
+    let report = stopped_on_disk(symcsp().args(&args).output().unwrap());
     assert!(
         report.contains(&format!(
             "the spill folder `{folder}` would pass the disk budget"
@@ -117,7 +112,17 @@ fn a_disk_budget_too_small_is_inconclusive_naming_the_budget() {
     );
 }
 
-/// Runs `args` until the spill is under way, then kills the process.
+/// The report of an exploration the disk stopped (inconclusive, exit 3).
+fn stopped_on_disk(output: std::process::Output) -> String {
+    assert_eq!(output.status.code(), Some(3));
+    let report = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        report.contains("incomplete         stopped by the disk budget"),
+        "{report}"
+    );
+    report
+}
+
 #[test]
 fn a_disk_that_fills_mid_search_stops_it_inconclusive_naming_the_folder() {
     let dir = tempfile::tempdir().unwrap();
@@ -132,12 +137,7 @@ fn a_disk_that_fills_mid_search_stops_it_inconclusive_naming_the_folder() {
         .args(["--spill-dir", folder, "--spill-at-states", "5000"])
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(3));
-    let report = String::from_utf8(output.stdout).unwrap();
-    assert!(
-        report.contains("incomplete         stopped by the disk budget"),
-        "{report}"
-    );
+    let report = stopped_on_disk(output);
     assert!(
         report.contains(&format!(
             "note               cannot write to the spill folder `{folder}`: "
@@ -147,6 +147,7 @@ fn a_disk_that_fills_mid_search_stops_it_inconclusive_naming_the_folder() {
     assert_eq!(std::fs::read_dir(folder).unwrap().count(), 0);
 }
 
+/// Runs `args` until the spill is under way, then kills the process.
 fn killed_while_spilling(args: &[&str], tmp: &Path) {
     let mut child = std::process::Command::cargo_bin("symcsp")
         .unwrap()

@@ -49,6 +49,11 @@ impl Session {
         self.pty.exit()
     }
 
+    /// Stops an animator left open (a check still on its screen).
+    fn kill(&mut self) {
+        (self.pty.child.as_mut().kill()).expect("the animator can be stopped");
+    }
+
     /// Waits for the terminal to be handed back: the alternate screen
     /// left.
     fn wait_for_main_screen(&self) {
@@ -176,12 +181,7 @@ fn a_broken_script_and_a_broken_theme_show_their_messages() {
     // The script's error and the theme's message are drawn as each is
     // known: a frame may show the one before the other.
     session.wait_for("using the default theme");
-    session
-        .pty
-        .child
-        .as_mut()
-        .kill()
-        .expect("the animator can be stopped");
+    session.kill();
 }
 
 #[test]
@@ -243,12 +243,7 @@ fn checks_from_the_animator_spill_to_the_folder_given_and_stop_at_its_budget() {
     session.keys("\t\tc");
     let screen = session.wait_for("Inconclusive (disk budget)");
     assert!(screen.contains("--max-disk SIZE` sets it"), "{screen}");
-    session
-        .pty
-        .child
-        .as_mut()
-        .kill()
-        .expect("the animator can be stopped");
+    session.kill();
 }
 
 #[test]
@@ -336,12 +331,7 @@ fn the_budget_of_checks_run_from_the_animator_is_set_on_the_command_line() {
         screen.contains("stopped by the state budget of"),
         "{screen}"
     );
-    session
-        .pty
-        .child
-        .as_mut()
-        .kill()
-        .expect("the animator can be stopped");
+    session.kill();
 }
 
 #[test]
