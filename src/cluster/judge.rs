@@ -184,9 +184,9 @@ impl Judging {
     /// Where state `id` was first reached from: (event, worker, state),
     /// none for the initial state.
     fn parent(&self, id: u32) -> Option<(u32, u32, u32)> {
-        let mut pair = Vec::with_capacity(3);
-        self.parents.read(id as usize, &mut pair);
-        match pair[..] {
+        let mut fields = Vec::with_capacity(3);
+        self.parents.read(id as usize, &mut fields);
+        match fields[..] {
             [event, worker, state] if worker > 0 => Some((event, worker - 1, state)),
             _ => None,
         }
