@@ -69,6 +69,26 @@ fn exploring_and_checking_while_spilling_report_what_memory_alone_reports() {
 }
 
 #[test]
+fn each_process_of_a_local_cluster_spills_and_the_counts_stay() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().to_str().unwrap();
+    let explore = ["cluster", "--local", "2", "explore", DINING, "System"];
+    let alone = stdout(&explore);
+    let spilling = ["--spill-dir", folder, "--spill-at-states", "2000"];
+    let spilt = stdout(&[&explore[..], &spilling].concat());
+    assert_eq!(counts(&spilt), counts(&alone));
+    assert!(
+        counts(&alone).contains(&"states             930431"),
+        "{alone}"
+    );
+    assert!(
+        spilt.lines().any(|line| line.starts_with("on disk ")),
+        "the report says what went to disk:\n{spilt}"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
 fn a_folder_that_cannot_hold_the_spill_is_one_error_naming_it() {
     symcsp()
         .args([
