@@ -4,15 +4,16 @@
 //! It is a few sorted runs on disk: the `(key, id)` pairs of the spilled
 //! rows, the key the top [`KEY_BITS`] bits of a 64-bit hash of the row
 //! ([`wide_hash`]), sorted by key, in blocks of [`BLOCK_ENTRIES`]
-//! entries. Each spill sorts the pairs of the rows it moves into a run,
-//! and runs of like sizes are merged, streaming, so that they grow
-//! geometrically ([`RUN_RATIO`]); a merge gives back the disk of what it
-//! has read as it goes, so the folder holds about one copy of the index.
-//! In memory a run keeps the first key of each block and a blocked Bloom
-//! filter of its keys, [`BLOOM_BITS`] bits a state, all of a hash's bits in one cache
-//! line. A row the in-memory index does not hold is asked of each run's
-//! filter (a cache miss each), and only where it may be, of the run: one
-//! block read (the system's cache holds recent ones), and the
+//! entries. Each spill makes one run of the rows it moves (sorted a
+//! piece at a time, the pieces merged in one pass), and runs of like
+//! sizes are merged, streaming, so that they grow geometrically
+//! ([`RUN_RATIO`]); a merge gives back the disk of what it has read as
+//! it goes, so the folder holds about one copy of the index. In memory
+//! a run keeps the first key of each block and a blocked Bloom filter
+//! of its keys, [`BLOOM_BITS`] bits a state, all of a key's bits in one
+//! cache line. A row the in-memory index does not hold is asked of each
+//! run's filter (a cache miss each), and only where it may be, of the
+//! run: one block read (the system's cache holds recent ones), and the
 //! candidates' rows compared. A row new to the store passes a filter
 //! about twice in a hundred times, so most new rows cost no read.
 
@@ -35,7 +36,7 @@ const KEY_BYTES: usize = KEY_BITS as usize / 8;
 const ENTRY: usize = KEY_BYTES + 4;
 /// Bloom filter bits per state: about two new rows in a hundred pass.
 const BLOOM_BITS: usize = 8;
-/// Bits each hash sets, all in one block of [`LINE_WORDS`] words.
+/// Bits each key sets, all in one block of [`LINE_WORDS`] words.
 const BLOOM_PROBES: u32 = 6;
 const LINE_WORDS: usize = 8;
 /// Entries read or written at a time while merging.
@@ -128,7 +129,7 @@ struct Run {
     file: Arc<SpillFile>,
     at: u64,
     len: usize,
-    /// The hash of each block's first entry.
+    /// The key of each block's first entry.
     firsts: Vec<u64>,
     bloom: Vec<u64>,
 }
