@@ -15,6 +15,7 @@ use assert_cmd::Command;
 use assert_cmd::cargo::cargo_bin;
 use serde_json::Value;
 
+mod on_workers;
 mod shipped;
 use shipped::models;
 
@@ -431,39 +432,7 @@ fn explore_in_rounds(
     workers: usize,
     round_states: usize,
 ) -> symcsp::lts::Exploration {
-    use std::sync::Arc;
-    use symcsp::cluster::{Job, Topology};
-    use symcsp::symmetry::search_system::{About, Purpose};
-    use symcsp::symmetry::spec::Reduce;
-    let loaded = symcsp::types::load_file(std::path::Path::new(file)).expect("loads");
-    let job = Job {
-        file: file.into(),
-        prepare: Arc::new(move |loaded: &mut symcsp::types::Loaded| {
-            let func = loaded
-                .add_expr("<process>", process, symcsp::types::Expect::Process)
-                .map_err(|_| "the process".to_string())?;
-            let asked = match symmetry {
-                Some(text) => Some(Reduce::requested(&mut loaded.script, text)?),
-                None => None,
-            };
-            let reduce = Reduce::chosen(
-                &loaded.script,
-                asked.as_ref(),
-                Purpose::Explore,
-                About::Process(process),
-            );
-            Ok(symcsp::check::task::Task::explore(func, reduce))
-        }),
-        strategy: Default::default(),
-        budget: symcsp::lts::Budget::default(),
-        options: String::new(),
-        connect_wait: Duration::from_secs(5),
-        script: symcsp::cluster::script_hash(&loaded.script),
-        round_states,
-    };
-    symcsp::cluster::explore(&job, &Topology::local(workers))
-        .expect("explores")
-        .exploration
+    on_workers::explore((file, process), symmetry, (workers, round_states))
 }
 
 #[test]

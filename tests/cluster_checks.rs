@@ -5,17 +5,17 @@
 //! is read back from the workers that own its states and made genuine on
 //! worker 0, as the one search's are; and so for random networks.
 
+mod on_workers;
 mod random_networks;
 mod shipped;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use proptest::prelude::*;
 
 use symcsp::check::{Asked, CheckResult, Verdict};
+use symcsp::cluster::ClusterCheck;
 use symcsp::cluster::judge::assertion_task;
-use symcsp::cluster::{ClusterCheck, Job, Topology};
 use symcsp::lts::Budget;
 use symcsp::script::ir::AssertionKind;
 use symcsp::symmetry::spec::Reduce;
@@ -28,25 +28,34 @@ fn on_workers(
     workers: usize,
     round_states: usize,
 ) -> (ClusterCheck, (u64, u64, u32)) {
-    let loaded = symcsp::types::load_file(std::path::Path::new(file)).expect("loads");
-    let job = Job {
-        file: file.into(),
-        prepare: Arc::new(move |loaded: &mut symcsp::types::Loaded| {
-            assertion_task(&loaded.script, index, (asked.as_ref(), None)).map_err(str::to_string)
-        }),
-        strategy: Default::default(),
-        budget: Budget::default(),
-        options: String::new(),
-        connect_wait: Duration::from_secs(5),
-        script: symcsp::cluster::script_hash(&loaded.script),
-        round_states,
+    let asking = on_workers::Asking {
+        symmetry: asked.map(|reduce| symmetry_text(&reduce)),
+        ..Default::default()
     };
-    let found = symcsp::cluster::explore(&job, &Topology::local(workers)).expect("checks");
+    let found = on_workers::check(
+        (file, index),
+        &asking,
+        Budget::default(),
+        (workers, round_states),
+    )
+    .expect("plans")
+    .expect("the workers search");
     let counted = &found.exploration;
     (
         found.check.expect("a check"),
         (counted.states, counted.transitions, counted.depth),
     )
+}
+
+/// `--symmetry`'s text for the reductions these tests ask for.
+fn symmetry_text(reduce: &Reduce) -> String {
+    match reduce {
+        Reduce::Off => "off",
+        Reduce::Automatic => "auto",
+        Reduce::Structural => "structural",
+        Reduce::Types(..) => panic!("these tests ask for types by name"),
+    }
+    .to_string()
 }
 
 /// The one search's answer to assertion `index` of `file`, reduced as

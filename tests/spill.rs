@@ -14,6 +14,7 @@ use symcsp::check::{self, Verdict};
 use symcsp::lts::search::Budget;
 use symcsp::script::Script;
 
+mod on_workers;
 mod shipped;
 use shipped::models;
 
@@ -159,22 +160,9 @@ fn a_disk_budget_too_small_stops_the_search_inconclusive() {
 /// Assertion `index` of `file` on three in-process workers, within
 /// `budget`: what a check on workers reports.
 fn on_workers(file: &str, index: usize, budget: Budget) -> String {
-    use symcsp::cluster::judge::assertion_task;
-    use symcsp::cluster::{Job, Topology};
-    let loaded = symcsp::types::load_file(Path::new(file)).expect("loads");
-    let job = Job {
-        file: file.into(),
-        prepare: Arc::new(move |loaded: &mut symcsp::types::Loaded| {
-            assertion_task(&loaded.script, index, (None, None)).map_err(str::to_string)
-        }),
-        strategy: Default::default(),
-        budget,
-        options: String::new(),
-        connect_wait: std::time::Duration::from_secs(5),
-        script: symcsp::cluster::script_hash(&loaded.script),
-        round_states: 1 << 10,
-    };
-    let found = symcsp::cluster::explore(&job, &Topology::local(3)).expect("checks");
+    let found = on_workers::check((file, index), &Default::default(), budget, (3, 1 << 10))
+        .expect("plans")
+        .expect("the workers search");
     let x = &found.exploration;
     let check = found.check.expect("a check");
     format!(

@@ -44,9 +44,8 @@ use crate::syntax::{Diagnostic, Span};
 use counterexample::{Counterexample, RowPath};
 use normal::Normaliser;
 use product::{Breach, Product};
-use searched::has_trace;
 use spec::{NormalForm, Refines, RefusalTesting, Revivals, Specification};
-use task::{Goal, Task, Unjudged};
+use task::{Plan, Reducing, Task};
 
 /// An assertion's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -222,7 +221,6 @@ pub fn check_with(
     budget: &Budget,
     asked: &Asked,
 ) -> Result<CheckResult, Diagnostic> {
-    let reduce = asked.symmetry.as_ref();
     // The whole memory budget: not what an earlier check that stopped
     // is still freeing.
     crate::budget::wait_for_frees();
@@ -236,70 +234,37 @@ pub fn check_with(
     }
     let started = std::time::Instant::now();
     let assertion = &script.assertions[index];
-    let mut notes = options(assertion, reduce);
-    let Some(mut task) = Task::of_assertion(script, index, reduce) else {
-        let AssertionKind::Symmetric { process, types } = &assertion.kind else {
-            unreachable!("only `:[symmetric]:` searches nothing")
-        };
-        return symmetric(script, assertion, *process, types);
+    let mut plan = match decide(script, index, asked, budget)? {
+        Planned::Plan(plan) => plan,
+        Planned::Static => {
+            let AssertionKind::Symmetric { process, types } = &assertion.kind else {
+                unreachable!("only `:[symmetric]:` searches nothing")
+            };
+            return symmetric(script, assertion, *process, types);
+        }
+        Planned::Stopped(result) => return Ok(*result),
     };
-    task.por = asked.por.unwrap_or(task.por);
-    // Deciding symmetry evaluates the types asked for: a budget that
-    // stops it (its problems then being that it stopped) stops the check.
-    let meter = budget.meter();
-    let decided = reduction(script, assertion, &task.reduce, &meter);
-    if let Some(stop) = meter.stopped().or_else(|| meter.poll().err()) {
-        return Ok(CheckResult::stopped(
-            stop,
-            started.elapsed().as_secs_f64(),
-            notes,
-            DECIDING_SYMMETRY,
-        ));
-    }
-    let symmetry = decided?;
-    if let Some(s) = &symmetry {
-        notes.extend(symmetry_notes(script, s));
-    }
-    let symmetry = symmetry.filter(|s| !s.is_trivial()).map(Arc::new);
-    let structural = task.reduce == Reduce::Structural;
     if let Some(live) = &budget.live {
-        let decided = match &symmetry {
-            Some(s) => format!(
-                "reduced over {}",
-                Reduced::of(s, asked.strategy).type_list()
-            ),
-            None if structural => "reduced by its structure, where it has one".to_string(),
-            None if notes.iter().any(|n| n.starts_with("symmetry:")) => {
-                "not reduced (see the notes)".to_string()
-            }
-            None => "not reduced".to_string(),
-        };
         // Set once: a check decides once.
-        let _ = live.decided.set(decided);
+        let _ = live.decided.set(decided_text(&plan));
     }
     let mut stage = None;
-    if symmetry.is_some() && asked.strategy != Strategy::Fdr {
-        notes.push(format!(
-            "symmetry: representatives by the {} strategy ({})",
-            asked.strategy,
-            asked.strategy.summary()
-        ));
-    }
-    let reducing = match &symmetry {
-        Some(symmetry) => Reducing::Types(symmetry.clone(), asked.strategy),
-        None if structural => Reducing::Structure,
-        None => Reducing::Not,
-    };
-    let (result, reduced) = match run(script, &task, reducing, budget) {
-        Ok(result) => result,
+    let result = run(script, &mut plan, budget);
+    let mut notes = options(assertion, asked.symmetry.as_ref());
+    notes.extend(plan.notes.iter().cloned());
+    let reduced = plan
+        .reduced
+        .clone()
+        .or_else(|| (!plan.settled).then(|| reported(&plan.reducing)).flatten());
+    let result = match result {
+        Ok(answer) => answer,
         // Stopped outside a search (loading, normalising, a
         // counterexample's witness): inconclusive with the counts the
         // search published, if it had begun.
         Err(Failure::Eval(e)) if e.stop_reason().is_some() || spill_failed(budget) => {
             let outcome = published(budget, started.elapsed().as_secs_f64(), &e);
             stage = e.stage.clone();
-            let reduced = symmetry.as_deref().map(|s| Reduced::of(s, asked.strategy));
-            ((None, outcome, None), reduced)
+            (None, outcome, None)
         }
         Err(failure) => return Err(failure.into_diagnostic(script, assertion)),
     };
@@ -316,9 +281,6 @@ pub fn check_with(
         }
         None => result,
     };
-    if symmetry.is_some() && reduced.is_none() {
-        notes.push(TRACE_VALUES_UNPLACED.to_string());
-    }
     let (holds, outcome, counterexample) = result;
     notes.extend(outcome.notes.iter().cloned());
     let counterexample = counterexample.filter(|_| shown(holds, assertion.negated));
@@ -343,6 +305,116 @@ pub fn check_with(
         symmetry: reduced,
         stage,
     })
+}
+
+/// What planning a check came to.
+pub enum Planned {
+    /// What the search is to do and what it is reduced by.
+    Plan(Plan),
+    /// A static check (`:[symmetric]:`): it searches nothing.
+    Static,
+    /// A budget stopped it while it decided: the check's result.
+    Stopped(Box<CheckResult>),
+}
+
+/// What assertion `index` of `script` asks a search to do, reduced as
+/// `asked` says, and what the script says it is reduced by
+/// ([`Plan::decide`]); or why the types asked for are not symmetric, at
+/// the assertion with each use that breaks them at its place.
+fn decide(
+    script: &Script,
+    index: usize,
+    asked: &Asked,
+    budget: &Budget,
+) -> Result<Planned, Diagnostic> {
+    let started = std::time::Instant::now();
+    let assertion = &script.assertions[index];
+    let Some(mut task) = Task::of_assertion(script, index, asked.symmetry.as_ref()) else {
+        return Ok(Planned::Static);
+    };
+    task.por = asked.por.unwrap_or(task.por);
+    // Deciding symmetry evaluates the types asked for: a budget that
+    // stops it (its problems then being that it stopped) stops the check.
+    let meter = budget.meter();
+    let decided = Plan::decide(script, task, asked.strategy, &meter);
+    if let Some(stop) = meter.stopped().or_else(|| meter.poll().err()) {
+        let mut notes = options(assertion, asked.symmetry.as_ref());
+        if let Ok(plan) = &decided {
+            notes.extend(plan.notes.iter().cloned());
+        }
+        return Ok(Planned::Stopped(Box::new(CheckResult::stopped(
+            stop,
+            started.elapsed().as_secs_f64(),
+            notes,
+            DECIDING_SYMMETRY,
+        ))));
+    }
+    decided
+        .map(Planned::Plan)
+        .map_err(|problems| refused(assertion, problems))
+}
+
+/// The plan of assertion `index` of `script`, reduced as `asked` says,
+/// settled by building its system within `budget` as one search would
+/// before it searches: what the cluster's workers are given, so that
+/// every worker, thread and process reduces the check alike and the
+/// script's refusals are said before any search starts, in one
+/// search's words. A budget that stops it is the check's result.
+pub fn plan(
+    script: &Script,
+    index: usize,
+    asked: &Asked,
+    budget: &Budget,
+) -> Result<Planned, Diagnostic> {
+    let budget = &budget.started();
+    let mut plan = match decide(script, index, asked, budget)? {
+        Planned::Plan(plan) => plan,
+        other => return Ok(other),
+    };
+    let started = std::time::Instant::now();
+    let assertion = &script.assertions[index];
+    let settled = processes(script, plan.task.priority, budget)
+        .and_then(|(mut procs, priority)| searched::ready(&mut procs, &mut plan, priority));
+    match settled {
+        Ok(_) => Ok(Planned::Plan(plan)),
+        Err(Failure::Eval(e)) if e.stop_reason().is_some() => {
+            let mut notes = options(assertion, asked.symmetry.as_ref());
+            notes.extend(plan.notes.iter().cloned());
+            let mut result = CheckResult::stopped(
+                e.stop_reason().expect("a stop"),
+                started.elapsed().as_secs_f64(),
+                notes,
+                DECIDING_SYMMETRY,
+            );
+            result.stage = e.stage.clone().or(result.stage);
+            result.notes.extend(e.notes.iter().cloned());
+            Ok(Planned::Stopped(Box::new(result)))
+        }
+        Err(failure) => Err(failure.into_diagnostic(script, assertion)),
+    }
+}
+
+/// What a check decided, for its progress line.
+fn decided_text(plan: &Plan) -> String {
+    match &plan.reducing {
+        Reducing::Types(symmetry, strategy) => format!(
+            "reduced over {}",
+            Reduced::of(symmetry, *strategy).type_list()
+        ),
+        Reducing::Structure => "reduced by its structure, where it has one".to_string(),
+        Reducing::Not if plan.notes.iter().any(|n| n.starts_with("symmetry:")) => {
+            "not reduced (see the notes)".to_string()
+        }
+        Reducing::Not => "not reduced".to_string(),
+    }
+}
+
+/// What a plan's search is reduced by before a system has settled it:
+/// the types, when reduced by them.
+fn reported(reducing: &Reducing) -> Option<Reduced> {
+    reducing
+        .types()
+        .map(|(symmetry, strategy)| Reduced::of(symmetry, strategy))
 }
 
 impl CheckResult {
@@ -415,48 +487,6 @@ fn options(assertion: &Assertion, reduce: Option<&Reduce>) -> Vec<String> {
         }
     }
     notes
-}
-
-/// What the decided symmetry says of itself: what automatic mode could
-/// not permute and why, and that a trivial one reduces nothing.
-fn symmetry_notes(script: &Script, symmetry: &Symmetry) -> Vec<String> {
-    let mut notes: Vec<String> = symmetry
-        .left_out_lines(script)
-        .into_iter()
-        .map(|line| format!("symmetry: {line}"))
-        .collect();
-    if symmetry.is_trivial() {
-        notes.push(
-            "symmetry: no type with two or more values to permute, so the check is not reduced"
-                .to_string(),
-        );
-    }
-    notes
-}
-
-/// The processes an assertion checks (the roots of its constant-free
-/// check): a trace or an event set beside them is not checked, it is
-/// permuted or mapped.
-fn checked_processes(kind: &AssertionKind) -> Vec<FuncId> {
-    match *kind {
-        AssertionKind::Refinement { spec, imp, .. } => vec![spec, imp],
-        AssertionKind::Property { process, .. }
-        | AssertionKind::HasTrace { process, .. }
-        | AssertionKind::Symmetric { process, .. } => vec![process],
-    }
-}
-
-/// The distinguished types a check is reduced by (`None`: not reduced),
-/// or why it cannot be: every use that breaks symmetry, at its place.
-fn reduction(
-    script: &Script,
-    assertion: &Assertion,
-    chosen: &Reduce,
-    meter: &crate::budget::Meter,
-) -> Result<Option<Symmetry>, Diagnostic> {
-    let eval = crate::eval::Evaluator::new(script).with_meter(meter.clone());
-    Reduction::decide(script, &eval, chosen, &checked_processes(&assertion.kind))
-        .map_err(|problems| refused(assertion, problems))
 }
 
 /// A refused reduction, at the assertion: each problem at its own place.
@@ -636,37 +666,18 @@ impl Failure {
     }
 }
 
-/// What a check is reduced by.
-#[derive(Clone)]
-enum Reducing {
-    Not,
-    /// Distinguished datatypes, with a strategy's representatives.
-    Types(Arc<Symmetry>, Strategy),
-    /// The validated group of the implementation's structure, where it
-    /// has one the specification shares.
-    Structure,
-}
-
-impl Reducing {
-    fn types(&self) -> Option<(&Arc<Symmetry>, Strategy)> {
-        match self {
-            Reducing::Types(symmetry, strategy) => Some((symmetry, *strategy)),
-            _ => None,
-        }
-    }
-}
-
-/// Runs the check; its answer and what it was reduced by.
-fn run(
-    script: &Script,
-    task: &Task,
-    reducing: Reducing,
+/// The script's processes, with events worked out, within `budget`;
+/// the set of events τ and ✓ take priority over (the constant
+/// `priority`), when there is one.
+fn processes<'s>(
+    script: &'s Script,
+    priority: Option<FuncId>,
     budget: &Budget,
-) -> Result<(Answer, Option<Reduced>), Failure> {
+) -> Result<(Processes<'s>, Option<EventSet>), Failure> {
     let evaluator = crate::eval::Evaluator::new(script).with_meter(budget.meter());
     let mut procs = Processes::with_evaluator(evaluator)
         .map_err(|e| e.during(|| WORKING_OUT_EVENTS.to_string()))?;
-    let priority = match task.priority {
+    let priority = match priority {
         Some(func) => {
             let (value, span) = constant(&procs, func)?;
             let set = procs.event_set(&value, span)?;
@@ -674,73 +685,15 @@ fn run(
         }
         None => None,
     };
-    let procs = &mut procs;
-    if let Goal::HasTrace { trace, divergences } = task.goal {
-        return trace_check(
-            procs,
-            (task.process, trace),
-            divergences,
-            (priority, task.partial_order()),
-            &reducing,
-            budget,
-        );
-    }
-    let (imp, compiling) = process(procs, task.process)?;
-    let symmetry = reducing.types().map(|(symmetry, _)| symmetry);
-    let judge = match task::judge(task.goal, procs, (imp, priority.clone()), symmetry) {
-        Ok(judge) => judge.expect("a check's goal judges its states"),
-        Err(Unjudged::Eval(e)) => return Err(e.into()),
-        Err(Unjudged::NotMappable { which, refusal }) => {
-            return Err(Failure::NotMappable {
-                process: which,
-                refusal,
-            });
-        }
-    };
-    // The fixed specifications and the implementation's own normal form
-    // are invariant under its symmetries.
-    searched::product(
-        procs,
-        (imp, &compiling),
-        (judge.spec, judge.root, judge.spec_process),
-        (judge.refusals, judge.divergences),
-        (priority, task.partial_order()),
-        &reducing,
-        budget,
-    )
+    Ok((procs, priority))
 }
 
-/// `:[has trace]:` of `trace` by process `p`: followed, reduced by the
-/// types where its values allow (never by the structure).
-fn trace_check(
-    procs: &mut Processes,
-    (p, trace): (FuncId, FuncId),
-    divergences: bool,
-    (priority, por): (Option<EventSet>, Option<crate::lts::machine::Preserve>),
-    reducing: &Reducing,
-    budget: &Budget,
-) -> Result<(Answer, Option<Reduced>), Failure> {
-    let (imp, compiling) = process(procs, p)?;
-    let trace = events_of(procs, trace)?;
-    let types = reducing.types();
-    let (answer, reduced) = has_trace(
-        procs,
-        (imp, &compiling),
-        trace,
-        divergences,
-        (priority, por),
-        types,
-        budget,
-    )?;
-    let mut reduced = types
-        .filter(|_| reduced)
-        .map(|(symmetry, strategy)| Reduced::of(symmetry, strategy));
-    let (holds, mut outcome, evidence) = answer;
-    if let Reducing::Structure = reducing {
-        outcome.notes.push(TRACE_NOT_BY_STRUCTURE.to_string());
-        reduced = None;
-    }
-    Ok(((holds, outcome, evidence), reduced))
+/// Runs the check `plan` says, settling the plan on its system first;
+/// its answer.
+fn run(script: &Script, plan: &mut Plan, budget: &Budget) -> Result<Answer, Failure> {
+    let (mut procs, priority) = processes(script, plan.task.priority, budget)?;
+    let ready = searched::ready(&mut procs, plan, priority)?;
+    searched::search(&mut procs, ready, plan, budget)
 }
 
 /// Whether a check's counterexample is shown, when it has one: where it

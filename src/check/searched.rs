@@ -1,75 +1,203 @@
 //! Searching a check's product and reading its answer: the machine of
-//! the implementation built and reduced as asked (datatypes, or the
-//! structural group cut to the specification's stabiliser), the search,
+//! the implementation built and reduced as its plan says (datatypes, or
+//! the structural group cut to the specification's stabiliser), the
+//! plan settled by it, the search,
 //! a breach unwound to the unreduced system, replayed and described as
 //! a counterexample; and `:[has trace]:`'s walk with its evidence.
-
-use std::sync::Arc;
 
 use crate::budget::Stopped;
 use crate::eval::{EvalError, EvalResult};
 use crate::lts::machine::{Machine, Preserve};
 use crate::lts::search::{Budget, Search};
 use crate::process::{EventId, EventSet, ProcId, Processes, TAU};
-use crate::symmetry::Symmetry;
 use crate::symmetry::search_system::Reduction;
-use crate::symmetry::strategy::Strategy;
 use crate::symmetry::structural::group::StructuralReduction;
 
 use super::counterexample::{self, Counterexample, Found, Kind, RowPath};
 use super::product::{Breach, Judgement, Product, Specification};
 use super::structural::StructuralProduct;
+use super::task::{self, Goal, Plan, Reducing, Unjudged};
 use super::wording::{Reader, plural};
 use super::{
-    Answer, DECIDING_SYMMETRY, Failure, REDUCING_BY_PARTIAL_ORDER, Reduced, Reducing, machine_of,
-    reduced_system, search_from, trace, unwind,
+    Answer, DECIDING_SYMMETRY, Failure, REDUCING_BY_PARTIAL_ORDER, Reduced, TRACE_NOT_BY_STRUCTURE,
+    TRACE_VALUES_UNPLACED, machine_of, reduced_system, search_from, trace, unwind,
 };
 
-/// Searches the product of `spec` (with its initial node `root`, and
-/// its process when it is not a fixed one or the implementation's own
-/// normal form) and `imp`, reduced as `reducing` says; the answer and
-/// what it was reduced by.
-pub(super) fn product(
+/// A check's system made ready as its plan says: the implementation's
+/// machine, reduced, and what its states are judged by.
+pub(super) struct Ready {
+    machine: Machine,
+    imp: ProcId,
+    priority: Option<EventSet>,
+    judged: Judged,
+}
+
+/// What a check's states are judged by.
+enum Judged {
+    /// A specification, from its node `root`.
+    Product { product: Box<Product>, root: u32 },
+    /// `:[has trace]:`'s walk along its trace.
+    Walk {
+        walk: Box<trace::TraceWalk>,
+        trace: Vec<EventId>,
+    },
+}
+
+/// Builds the system `plan`'s task searches — the implementation
+/// compiled under its τ-`priority`, the specification its states are
+/// judged against — and reduces it as the plan says, settling the plan:
+/// whether the types map onto the machine and onto the specification's
+/// normal form (a refusal when they do not), the structural group cut to
+/// the specification's stabiliser, whether a trace's values can be
+/// followed. A plan settled before (by the job's preparation) is applied:
+/// a system that will not take it is an internal error.
+pub(super) fn ready(
     procs: &mut Processes,
-    (imp, compiling): (ProcId, &str),
-    (spec, root, spec_process): (Box<dyn Specification>, u32, Option<ProcId>),
-    (refusals, divergences): (bool, bool),
-    (priority, por): (Option<EventSet>, Option<Preserve>),
-    reducing: &Reducing,
-    budget: &Budget,
-) -> Result<(Answer, Option<Reduced>), Failure> {
-    let mut machine =
-        machine_of(procs, imp, &priority).map_err(|e| e.during(|| compiling.to_string()))?;
-    let width = machine.components();
-    let mut product = Product::new(spec, refusals, divergences, width);
-    let mut reduced = None;
+    plan: &mut Plan,
+    priority: Option<EventSet>,
+) -> Result<Ready, Failure> {
+    let settled = plan.settled;
+    // A settled plan found the types symmetric in this script's systems.
+    let refused = |failure: Failure| match failure {
+        Failure::NotMappable { process, refusal } if settled => Failure::Internal(format!(
+            "the {process} is not symmetric in the types the job's plan reduces by ({})",
+            refusal.problems.join("; ")
+        )),
+        other => other,
+    };
+    let task = plan.task.clone();
+    let (imp, compiling) = super::process(procs, task.process)?;
     let mut notes = Vec::new();
-    match reducing {
-        Reducing::Not => {}
-        Reducing::Types(symmetry, strategy) => {
-            let system =
-                reduced_system(procs, &mut machine, (symmetry, *strategy), "implementation")?;
-            product = product.reduced(system);
-            reduced = Some(Reduced::of(symmetry, *strategy));
-        }
-        Reducing::Structure => {
-            match structural_group(procs, &mut machine, &*product.spec, spec_process)? {
-                Ok((group, how)) => {
-                    reduced = Some(Reduced::structural(group.order(), how));
-                    product = product.reduced_structurally(StructuralProduct::new(group, root));
+    let mut reduced = None;
+    let (machine, judged) = if let Goal::HasTrace { trace, divergences } = task.goal {
+        let trace = super::events_of(procs, trace)?;
+        let mut machine =
+            machine_of(procs, imp, &priority).map_err(|e| e.during(|| compiling.clone()))?;
+        let mut walk = trace::TraceWalk::new(trace.clone(), machine.components(), divergences);
+        match &plan.reducing {
+            Reducing::Not => {}
+            // The walk follows the one trace asked for.
+            Reducing::Structure => notes.push(TRACE_NOT_BY_STRUCTURE.to_string()),
+            Reducing::Types(symmetry, strategy) => {
+                match crate::symmetry::trace::TraceMatcher::new(symmetry, procs, &trace) {
+                    None => notes.push(TRACE_VALUES_UNPLACED.to_string()),
+                    Some(matcher) => {
+                        let system =
+                            reduced_system(procs, &mut machine, (symmetry, *strategy), "process")
+                                .map_err(refused)?;
+                        walk = walk.reduced(system, matcher);
+                        reduced = Some(Reduced::of(symmetry, *strategy));
+                    }
                 }
-                Err(why) => notes.push(format!("symmetry: not reduced: {why}")),
             }
         }
+        (
+            machine,
+            Judged::Walk {
+                walk: Box::new(walk),
+                trace,
+            },
+        )
+    } else {
+        let symmetry = plan.reducing.types().map(|(symmetry, _)| symmetry);
+        let judge = match task::judge(task.goal, procs, (imp, priority.clone()), symmetry) {
+            Ok(judge) => judge.expect("a check's goal judges its states"),
+            Err(Unjudged::Eval(e)) => return Err(e.into()),
+            Err(Unjudged::NotMappable { which, refusal }) => {
+                return Err(refused(Failure::NotMappable {
+                    process: which,
+                    refusal,
+                }));
+            }
+        };
+        let mut machine =
+            machine_of(procs, imp, &priority).map_err(|e| e.during(|| compiling.clone()))?;
+        let width = machine.components();
+        let mut product = Product::new(judge.spec, judge.refusals, judge.divergences, width);
+        match &plan.reducing {
+            Reducing::Not => {}
+            Reducing::Types(symmetry, strategy) => {
+                let system =
+                    reduced_system(procs, &mut machine, (symmetry, *strategy), "implementation")
+                        .map_err(refused)?;
+                product = product.reduced(system);
+                reduced = Some(Reduced::of(symmetry, *strategy));
+            }
+            Reducing::Structure => {
+                match structural_group(procs, &mut machine, &*product.spec, judge.spec_process)? {
+                    Ok((group, how)) => {
+                        reduced = Some(Reduced::structural(group.order(), how));
+                        product =
+                            product.reduced_structurally(StructuralProduct::new(group, judge.root));
+                    }
+                    Err(why) => notes.push(format!("symmetry: not reduced: {why}")),
+                }
+            }
+        }
+        let root = judge.root;
+        (
+            machine,
+            Judged::Product {
+                product: Box::new(product),
+                root,
+            },
+        )
+    };
+    if settled {
+        if reduced != plan.reduced {
+            return Err(Failure::Internal(format!(
+                "the system built does not take the job's reduction (planned: {}; found: {})",
+                in_words(plan.reduced.as_ref()),
+                in_words(reduced.as_ref())
+            )));
+        }
+    } else {
+        plan.settle(reduced, notes);
     }
-    if let Some(preserve) = por {
-        notes.push(partial_order(procs, &mut machine, preserve)?);
-    }
-    let answer = searched_product(procs, (imp, machine, root), product, priority, budget);
-    answer.map(|(holds, mut outcome, counterexample)| {
-        outcome.notes.splice(0..0, notes);
-        ((holds, outcome, counterexample), reduced)
+    Ok(Ready {
+        machine,
+        imp,
+        priority,
+        judged,
     })
+}
+
+/// A reduction as words, for an internal error.
+fn in_words(reduced: Option<&Reduced>) -> String {
+    match reduced {
+        Some(reduced) => format!("reduced over {}", reduced.type_list()),
+        None => "not reduced".to_string(),
+    }
+}
+
+/// Searches the system `ready` holds, reduced by partial order when
+/// `plan`'s task asks: the answer, with what the search had to say.
+pub(super) fn search(
+    procs: &mut Processes,
+    ready: Ready,
+    plan: &Plan,
+    budget: &Budget,
+) -> Result<Answer, Failure> {
+    let Ready {
+        mut machine,
+        imp,
+        priority,
+        judged,
+    } = ready;
+    let note = match plan.task.partial_order() {
+        Some(preserve) => Some(partial_order(procs, &mut machine, preserve)?),
+        None => None,
+    };
+    let (holds, mut outcome, evidence) = match judged {
+        Judged::Product { product, root } => {
+            searched_product(procs, (imp, machine, root), *product, priority, budget)?
+        }
+        Judged::Walk { walk, trace } => {
+            walked(procs, (imp, machine, priority), (*walk, trace), budget)?
+        }
+    };
+    outcome.notes.splice(0..0, note);
+    Ok((holds, outcome, evidence))
 }
 
 /// The structural group of `machine`, cut down to the elements under
@@ -363,34 +491,19 @@ fn words_of(
     }
 }
 
-/// Whether `imp` has `trace`, reduced by `symmetry` where the trace's
-/// values sit at positions of its events; whether it was reduced.
-pub(super) fn has_trace(
+/// Whether `imp` has `trace`, walked by `walk` on its `machine` (reduced
+/// when the walk is); the answer, with the run that performs it or
+/// performs its longest prefix.
+fn walked(
     procs: &mut Processes,
-    (imp, compiling): (ProcId, &str),
-    trace: Vec<EventId>,
-    divergence_strict: bool,
-    (priority, por): (Option<EventSet>, Option<Preserve>),
-    symmetry: Option<(&Arc<Symmetry>, Strategy)>,
+    (imp, machine, priority): (ProcId, Machine, Option<EventSet>),
+    (walk, trace): (trace::TraceWalk, Vec<EventId>),
     budget: &Budget,
-) -> Result<(Answer, bool), Failure> {
-    let mut machine =
-        machine_of(procs, imp, &priority).map_err(|e| e.during(|| compiling.to_string()))?;
-    let mut walk = trace::TraceWalk::new(trace.clone(), machine.components(), divergence_strict);
-    let matcher =
-        symmetry.and_then(|(s, _)| crate::symmetry::trace::TraceMatcher::new(s, procs, &trace));
-    if let (Some(symmetry), Some(matcher)) = (symmetry, matcher) {
-        let system = reduced_system(procs, &mut machine, symmetry, "process")?;
-        walk = walk.reduced(system, matcher);
-    }
-    let note = match por {
-        Some(preserve) => Some(partial_order(procs, &mut machine, preserve)?),
-        None => None,
-    };
+) -> Result<Answer, Failure> {
+    let divergence_strict = walk.divergence_strict();
     let root = walk.initial_columns();
     let search = Search::with_machine(machine, &root, true);
     let (search, walk, mut outcome) = trace::run_walk(procs, search, walk, budget)?;
-    outcome.notes.extend(note);
     let holds = match (walk.reached, outcome.stopped) {
         (Some(_), _) => Some(true),
         (None, None) => Some(false),
@@ -416,18 +529,18 @@ pub(super) fn has_trace(
                 error,
             )
         });
-        return Ok(((holds, outcome, evidence), false));
+        return Ok((holds, outcome, evidence));
     }
     // The reduced walk decided the verdict; the run shown is the
     // unreduced walk along the same events, which must find it (else the
     // two disagree: an internal error).
     if holds.is_none() {
-        return Ok(((None, outcome, None), true));
+        return Ok((None, outcome, None));
     }
     let performed = walk.reached.is_none().then_some(walk.furthest.1);
     let walked = (&trace[..], performed, divergence_strict);
     let evidence = unreduced_walk(procs, (imp, &priority), walked, budget)?;
-    Ok(((holds, outcome, evidence), true))
+    Ok((holds, outcome, evidence))
 }
 
 /// A reduced walk's evidence, shown as a run of the unreduced process

@@ -7,25 +7,34 @@
 //! specification its states are judged against, normalised under the
 //! check's symmetry.
 //!
-//! The one search ([`crate::check`]) and the workers
-//! ([`crate::cluster`]) both start here, so an assertion means the same
-//! wherever it runs.
+//! What a search is reduced by is decided here too, once, when the job
+//! is prepared ([`Plan`]): the types over every process the assertion
+//! names (the specification too), whether they permute anything, the
+//! strategy, the structure, partial order. The plan is carried to every
+//! engine: the one search ([`crate::check`]) and the workers
+//! ([`crate::cluster`]) run it and decide nothing again, so an assertion
+//! means the same wherever it runs.
 
 use std::sync::Arc;
 
+use crate::budget::Meter;
 use crate::eval::EvalError;
 use crate::lts::machine::Preserve;
 use crate::process::{EventSet, ProcId, Processes};
 use crate::script::Script;
 use crate::script::ir::{AssertOption, AssertionKind, FuncId};
-use crate::symmetry::search_system::{About, Purpose};
+use crate::symmetry::search_system::{About, Purpose, Reduction};
 use crate::symmetry::spec::Reduce;
+use crate::symmetry::strategy::Strategy;
 use crate::symmetry::{NotMappable, Symmetry};
+use crate::syntax::Diagnostic;
 use crate::syntax::ast::{Model, Property};
+
+pub use crate::symmetry::search_system::Reducing;
 
 use super::normal::Normaliser;
 use super::spec::{Anything, DeadlockFree, Deterministic, NormalForm, Specification, TracePrefix};
-use super::{NORMALISING, refinement, with_divergences};
+use super::{NORMALISING, Reduced, refinement, with_divergences};
 
 /// What a search does with the states it finds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,6 +144,17 @@ impl Task {
         }
     }
 
+    /// The processes whose constant-freeness a reduction by datatypes
+    /// needs: every process the task names — a refinement's
+    /// specification as well as its implementation. A trace or an event
+    /// set beside them is not checked: it is permuted or mapped.
+    pub fn named_processes(&self) -> Vec<FuncId> {
+        match self.goal {
+            Goal::Refinement { spec, .. } => vec![spec, self.process],
+            _ => vec![self.process],
+        }
+    }
+
     /// What a search reduced by partial order must keep for this goal,
     /// when the task asks for the reduction. Exploring keeps the states
     /// without moves (deadlocks and terminations), as does deadlock
@@ -158,6 +178,125 @@ impl Task {
         })
     }
 }
+
+/// A task with what its search is reduced by, decided once when the job
+/// is prepared and carried to every engine, thread, worker and process.
+///
+/// [`Plan::decide`] decides what the script says: the types asked for,
+/// constant-free over every process the task names, or none when they
+/// permute nothing; the strategy. The first system built for the job
+/// decides what only a system says ([`Plan::settle`]): whether the types
+/// map onto it and onto the specification's normal form (Section 6.1),
+/// the structural group cut to the specification's stabiliser, whether
+/// a trace's values can be followed. An engine given a settled plan
+/// applies it; one whose system will not take it has met a bug.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    pub task: Task,
+    pub reducing: Reducing,
+    /// What the search is reduced by, as a check reports it (`None` when
+    /// not reduced, or before the plan is settled).
+    pub reduced: Option<Reduced>,
+    /// What deciding had to say: the values automatic mode left out and
+    /// why, that nothing is permuted, the strategy, why the system is not
+    /// reduced as asked.
+    pub notes: Vec<String>,
+    /// Whether a system has decided what only a system says.
+    pub settled: bool,
+}
+
+impl Plan {
+    /// The plan for `task`: its symmetry decided over every process it
+    /// names, within `meter` (evaluating the types asked for), with
+    /// `strategy`'s representatives; or every use in the script that
+    /// breaks the types asked for, at its place.
+    pub fn decide(
+        script: &Script,
+        task: Task,
+        strategy: Strategy,
+        meter: &Meter,
+    ) -> Result<Plan, Vec<Diagnostic>> {
+        let mut notes = Vec::new();
+        let reducing = if task.reduce == Reduce::Structural {
+            Reducing::Structure
+        } else {
+            let eval = crate::eval::Evaluator::new(script).with_meter(meter.clone());
+            match Reduction::decide(script, &eval, &task.reduce, &task.named_processes())? {
+                None => Reducing::Not,
+                Some(symmetry) => {
+                    notes.extend(
+                        symmetry
+                            .left_out_lines(script)
+                            .into_iter()
+                            .map(|line| format!("symmetry: {line}")),
+                    );
+                    if symmetry.is_trivial() {
+                        notes.push(NOTHING_TO_PERMUTE.to_string());
+                        Reducing::Not
+                    } else {
+                        if strategy != Strategy::Fdr {
+                            notes.push(format!(
+                                "symmetry: representatives by the {strategy} strategy ({})",
+                                strategy.summary()
+                            ));
+                        }
+                        Reducing::Types(Arc::new(symmetry), strategy)
+                    }
+                }
+            }
+        };
+        Ok(Plan {
+            task,
+            reducing,
+            reduced: None,
+            notes,
+            settled: false,
+        })
+    }
+
+    /// The plan of an exploration whose system `reduction` was built for
+    /// it (decided over the process alone): settled by that system.
+    pub fn explored(task: Task, reduction: &Reduction) -> Plan {
+        let reduced = match reduction {
+            Reduction::Reduced(system) => {
+                let system = system.get();
+                Some(Reduced::of(system.symmetry(), system.strategy()))
+            }
+            Reduction::Structural { reduction, how } => {
+                Some(Reduced::structural(reduction.order(), how.clone()))
+            }
+            _ => None,
+        };
+        Plan {
+            task,
+            reducing: Reducing::of(reduction),
+            reduced,
+            notes: Vec::new(),
+            settled: true,
+        }
+    }
+
+    /// Settles what only a system says: reduced as `reduced` says, or not
+    /// reduced, with `notes` saying why.
+    pub fn settle(&mut self, reduced: Option<Reduced>, notes: Vec<String>) {
+        if reduced.is_none() {
+            self.reducing = Reducing::Not;
+        }
+        self.reduced = reduced;
+        self.notes.extend(notes);
+        self.settled = true;
+    }
+
+    /// A short text that differs between two plans that differ: two
+    /// processes of a cluster that planned apart must agree on it.
+    pub fn fingerprint(&self) -> String {
+        format!("{:?}", (&self.task, &self.reducing, &self.reduced))
+    }
+}
+
+/// Why a symmetry that was asked for reduces nothing.
+pub(crate) const NOTHING_TO_PERMUTE: &str =
+    "symmetry: no type with two or more values to permute, so the check is not reduced";
 
 /// The specification a goal judges states against, from its initial
 /// node: whether it judges refusals and divergences, and for a

@@ -74,6 +74,11 @@ impl TraceWalk {
         self
     }
 
+    /// Whether a divergence on the way completes the trace.
+    pub fn divergence_strict(&self) -> bool {
+        self.divergences.is_some()
+    }
+
     /// The extra columns' initial values: none of the trace performed,
     /// none of its values named.
     pub fn initial_columns(&self) -> Vec<u32> {

@@ -164,8 +164,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
                     cluster: request.cluster,
                     progress: request.limits.progress,
                 };
-                super::cluster::check(&on, (&script, index), topology, &budget)
-                    .map(|(result, cluster)| (result, Some(cluster)))
+                super::cluster::check(&on, (&script, index, &asked), topology, &budget)
             }
             _ => {
                 let handle =

@@ -17,6 +17,7 @@ use super::progress::{ProgressLine, counters};
 use super::{EXIT_INCONCLUSIVE, Format, fail_with, say};
 
 use crate::budget::Live;
+use crate::check::task::Plan;
 use crate::cluster::{ClusterExploration, Job, Topology};
 use crate::lts::Budget;
 use crate::symmetry::spec::Reduce;
@@ -167,9 +168,10 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     // The system built here only to refuse what cannot be reduced, and
     // for the report's symmetry; each worker builds its own.
     let script = &loaded.script;
-    let described = match crate::stack::with_large_stack(|| {
+    let task = crate::check::task::Task::explore(func, asked.clone());
+    let (plan, described) = match crate::stack::with_large_stack(|| {
         explore::build_system(script, func, asked, request.strategy, &budget)
-            .map(|(_, described)| described)
+            .map(|(built, described)| (Plan::explored(task, &built.reduction), described))
     }) {
         Ok(parts) => parts,
         Err(problem) => return problem.say(request, (script, &budget), out, err),
@@ -189,7 +191,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
                 }
             })
         },
-        strategy: request.strategy,
+        plan: Arc::new(plan),
         options: format!(
             "explore {process:?} symmetry {:?} strategy {} max-states {:?} timeout {:?} \
              max-memory {:?}",
@@ -278,11 +280,11 @@ pub(super) struct CheckOnCluster<'a> {
 /// process 0 only, with a note of where it ran.
 pub(super) fn check(
     request: &CheckOnCluster,
-    (script, index): (&crate::script::Script, usize),
+    (script, index, asked): (&crate::script::Script, usize, &crate::check::Asked),
     topology: &Topology,
     budget: &Budget,
-) -> Result<(crate::check::CheckResult, ClusterReport), crate::syntax::Diagnostic> {
-    use crate::check::{CheckResult, Verdict};
+) -> Result<(crate::check::CheckResult, Option<ClusterReport>), crate::syntax::Diagnostic> {
+    use crate::check::{CheckResult, Planned, Verdict};
     let assertion = &script.assertions[index];
     let symmetry = request.symmetry.map(str::to_string);
     let live = Arc::new(Live::default());
@@ -291,6 +293,18 @@ pub(super) fn check(
         ..budget.clone()
     }
     .started();
+    // What the workers' search is reduced by, decided here once and
+    // settled on a system of this process's own (as one search settles
+    // it before it searches): a refusal is said in one search's words,
+    // before any worker starts.
+    let planned =
+        crate::stack::with_large_stack(|| crate::check::plan(script, index, asked, &budget))?;
+    let plan = match planned {
+        Planned::Plan(plan) => plan,
+        // Stopped before any worker started.
+        Planned::Stopped(result) => return Ok((*result, None)),
+        Planned::Static => unreachable!("a static check is made in place"),
+    };
     let job = Job {
         file: request.file.to_path_buf(),
         prepare: {
@@ -305,7 +319,7 @@ pub(super) fn check(
                     .map_err(str::to_string)
             })
         },
-        strategy: request.strategy,
+        plan: Arc::new(plan),
         options: format!(
             "check assertion {index} symmetry {symmetry:?} strategy {} max-states {:?} \
              timeout {:?} max-memory {:?}",
@@ -380,7 +394,7 @@ pub(super) fn check(
         symmetry: check.reduced,
         stage: inconclusive.then(|| found.stage.clone().unwrap_or("searching".to_string())),
     };
-    Ok((result, cluster))
+    Ok((result, Some(cluster)))
 }
 
 /// `symcsp cluster --local N COMMAND...`: runs COMMAND as the N processes

@@ -35,8 +35,8 @@ use rustc_hash::FxHasher;
 use serde::{Deserialize, Serialize};
 
 use crate::budget::{Budget, Stopped};
+use crate::check::task::Plan;
 use crate::lts::Exploration;
-use crate::symmetry::strategy::Strategy;
 use crate::types::Loaded;
 
 use exchange::{Endpoints, Rounds};
@@ -102,7 +102,8 @@ impl Topology {
 }
 
 /// Makes a freshly loaded script ready: run alike by every worker of
-/// every process, so the ids it adds agree.
+/// every process, so the ids it adds agree. It gives the task the script
+/// asks for, which must be the job's plan's.
 pub type Prepare = dyn Fn(&mut Loaded) -> Result<crate::check::task::Task, String> + Send + Sync;
 
 /// What every worker searches.
@@ -110,13 +111,18 @@ pub type Prepare = dyn Fn(&mut Loaded) -> Result<crate::check::task::Task, Strin
 pub struct Job {
     pub file: PathBuf,
     pub prepare: Arc<Prepare>,
-    pub strategy: Strategy,
+    /// What the search does and what it is reduced by, decided once and
+    /// settled by a system before the workers start
+    /// ([`crate::check::plan`], [`Plan::explored`]): every worker
+    /// applies it, none decides it again. Each process plans alike, and
+    /// their plans are compared at start.
+    pub plan: Arc<Plan>,
     /// Budgets: `max_states` for the whole cluster, the time-out and
     /// memory per process (each process's own clock and allocator).
     pub budget: Budget,
     /// The options every process must share, as text (the process,
-    /// `--symmetry`, `--strategy`, budgets): their hash is compared at
-    /// start.
+    /// `--symmetry`, `--strategy`, budgets): their hash, with the plan's
+    /// fingerprint, is compared at start.
     pub options: String,
     /// How long to wait for every process to connect.
     pub connect_wait: Duration,
@@ -388,7 +394,7 @@ pub fn explore(job: &Job, topology: &Topology) -> Result<ClusterExploration, Clu
         processes: topology.processes() as u64,
         workers: topology.workers as u64,
         script: job.script,
-        options: stable_hash(&[job.options.as_bytes()]),
+        options: stable_hash(&[job.options.as_bytes(), job.plan.fingerprint().as_bytes()]),
     };
     let losses = Arc::new(Losses::default());
     let builders = if topology.processes() == 1 {

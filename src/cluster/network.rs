@@ -128,8 +128,9 @@ impl Hello {
         }
         if theirs.options != self.options {
             return Some(
-                "it was given different options (the process, --symmetry, --strategy and \
-                 the budgets must be the same on every process)"
+                "it was given different options, or planned the search otherwise (the \
+                 process, --symmetry, --strategy and the budgets must be the same on every \
+                 process, and so what the search is reduced by)"
                     .to_string(),
             );
         }

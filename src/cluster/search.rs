@@ -64,12 +64,25 @@ pub fn partition(
         Ok(prepared) => prepared,
         Err(problem) => return end_at_start(Err(problem)),
     };
+    // The job's plan decided what the search is reduced by; this worker
+    // applies it. A script that asks for another task, or a plan not
+    // settled by a system, is a bug, never a second opinion.
+    let plan = &*job.plan;
+    if prepared != plan.task || !plan.settled {
+        return end_at_start(Err(format!(
+            "internal error: {}",
+            if plan.settled {
+                "the script this worker loaded asks for another task than the job's plan"
+            } else {
+                "the job's plan was not settled before the workers started"
+            }
+        )));
+    }
     let script = &loaded.script;
-    let built = SearchSystem::build_prioritised(
+    let built = SearchSystem::build_reduced(
         script,
         (prepared.process, prepared.priority),
-        &prepared.reduce,
-        job.strategy,
+        &plan.reducing,
         meter.clone(),
     );
     let mut built = match built {
@@ -105,10 +118,7 @@ pub fn partition(
     let checking = prepared.goal != Goal::Explore;
     // A budget that stops the specification's normalisation stops every
     // worker at the first round, alike.
-    let symmetry = match &built.reduction {
-        Reduction::Reduced(system) => Some(std::sync::Arc::new(system.get().symmetry().clone())),
-        _ => None,
-    };
+    let symmetry = plan.reducing.types().map(|(symmetry, _)| symmetry.clone());
     let priority = built.machine.tau_priority().cloned();
     let made = Judging::new(
         prepared.goal,
@@ -136,27 +146,7 @@ pub fn partition(
     };
     // A check against a normal form keeps only the structural
     // symmetries its specification is invariant under, as one search
-    // does; one left with none is not reduced, and says why.
-    let mut not_reduced = None;
-    // `:[has trace]:` follows one trace: as in one search, never reduced
-    // by the structure, and by the types only where the trace's values
-    // sit at positions of its events (its specification then holds the
-    // bijection of values named).
-    if let Some(judging) = judging.as_ref().filter(|j| j.walks_trace()) {
-        let by_types = judging.product.spec.is_symmetric();
-        not_reduced = match std::mem::replace(&mut built.reduction, Reduction::Off) {
-            Reduction::Structural { .. } | Reduction::NoStructure(_) => {
-                Some(crate::check::TRACE_NOT_BY_STRUCTURE.to_string())
-            }
-            Reduction::Reduced(_) if !by_types => {
-                Some(crate::check::TRACE_VALUES_UNPLACED.to_string())
-            }
-            kept => {
-                built.reduction = kept;
-                None
-            }
-        };
-    }
+    // does (the plan says the group it came to).
     let structural = matches!(
         built.reduction,
         Reduction::Structural { .. } | Reduction::NoStructure(_)
@@ -176,7 +166,7 @@ pub fn partition(
                     how,
                 }
             }
-            Ok(Err(why)) => not_reduced = Some(format!("symmetry: not reduced: {why}")),
+            Ok(Err(_)) => {}
             Err(e) => match e.stop_reason() {
                 Some(stop) => {
                     return end_at_start(Ok((stop, crate::check::DECIDING_SYMMETRY.to_string())));
@@ -185,22 +175,40 @@ pub fn partition(
             },
         }
     }
+    // `:[has trace]:` reduced by the types follows the bijection of the
+    // values its trace names, which its specification holds.
+    let trace_unfollowed = judging.as_ref().is_some_and(|j| {
+        j.walks_trace() && plan.reducing.types().is_some() && !j.product.spec.is_symmetric()
+    });
     let reduced = match &built.reduction {
-        Reduction::Reduced(system) => Some(Reduced::of(system.get().symmetry(), job.strategy)),
+        Reduction::Reduced(system) => Some(Reduced::of(
+            system.get().symmetry(),
+            system.get().strategy(),
+        )),
         Reduction::Structural { reduction, how } => {
             Some(Reduced::structural(reduction.order(), how.clone()))
         }
-        // A check is never silently unreduced.
-        Reduction::NotMappable { .. } | Reduction::Refused(_) if judging.is_some() => {
-            return Err(ClusterError::Worker {
-                worker: me,
-                message: "the symmetry asked for cannot reduce this check (`symcsp check` \
-                          without the cluster's options says why)"
-                    .to_string(),
-            });
-        }
         _ => None,
     };
+    if reduced != plan.reduced || trace_unfollowed {
+        return end_at_start(Err(format!(
+            "internal error: this worker's system does not take the job's reduction ({})",
+            match &built.reduction {
+                Reduction::NotMappable { refusal, .. } => refusal.problems.join("; "),
+                Reduction::NoStructure(why) => why.clone(),
+                _ if trace_unfollowed => "the trace's values cannot be followed".to_string(),
+                _ => format!(
+                    "planned {}, found {}",
+                    plan.reduced
+                        .as_ref()
+                        .map_or("none".to_string(), |r| r.type_list()),
+                    reduced
+                        .as_ref()
+                        .map_or("none".to_string(), |r| r.type_list())
+                ),
+            }
+        )));
+    }
     // A check's rows carry the specification's node after the components.
     let width = components + usize::from(judging.is_some());
     // A check's states are canonicalised with their node (permuted with
@@ -403,8 +411,7 @@ pub fn partition(
         found.exploration.complete = false;
     }
     let failed = spill_failure.is_some();
-    let notes: Vec<String> = not_reduced
-        .into_iter()
+    let notes: Vec<String> = (plan.notes.iter().cloned())
         .chain(partial_order)
         .chain(spill_failure)
         .collect();

@@ -16,6 +16,11 @@
 //!
 //! Explorations take only what is asked (`symcsp explore` counts the
 //! real states unless told otherwise).
+//!
+//! A search's job decides once what it is reduced by ([`Reducing`],
+//! carried by the check layer's plan); an engine handed that decision
+//! builds its system with [`SearchSystem::build_reduced`], which applies
+//! it and decides nothing.
 
 use std::sync::Arc;
 
@@ -119,6 +124,43 @@ pub enum Reduction {
     /// The structural group was asked for and does nothing (or cannot be
     /// enumerated): why.
     NoStructure(String),
+}
+
+/// What a search is reduced by, as its job decided it: once, when the
+/// job is prepared ([`crate::check::task::Plan`]), and carried to every
+/// engine, thread, worker and process, none of which decides it again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reducing {
+    /// Not reduced.
+    Not,
+    /// Distinguished datatypes, with a strategy's representatives.
+    Types(Arc<Symmetry>, Strategy),
+    /// The validated group of the implementation's communication
+    /// structure (for a check, cut to the specification's stabiliser).
+    Structure,
+}
+
+impl Reducing {
+    /// What a system built for a job is reduced by: its datatypes or its
+    /// structure, when it is reduced.
+    pub fn of(reduction: &Reduction) -> Reducing {
+        match reduction {
+            Reduction::Reduced(system) => {
+                let system = system.get();
+                Reducing::Types(Arc::new(system.symmetry().clone()), system.strategy())
+            }
+            Reduction::Structural { .. } => Reducing::Structure,
+            _ => Reducing::Not,
+        }
+    }
+
+    /// The datatypes and strategy, when reduced by datatypes.
+    pub fn types(&self) -> Option<(&Arc<Symmetry>, Strategy)> {
+        match self {
+            Reducing::Types(symmetry, strategy) => Some((symmetry, *strategy)),
+            _ => None,
+        }
+    }
 }
 
 impl Reduction {
@@ -259,7 +301,8 @@ pub struct SearchSystem<'s> {
 impl<'s> SearchSystem<'s> {
     /// Builds process `func` of `script` within `meter` (loading its
     /// events and compiling it), and its reduction as `reduce` asks,
-    /// under `strategy`.
+    /// under `strategy`: the types decided over the process alone, as a
+    /// view or an exploration of it asks.
     pub fn build(
         script: &'s Script,
         func: FuncId,
@@ -267,18 +310,43 @@ impl<'s> SearchSystem<'s> {
         strategy: Strategy,
         meter: Meter,
     ) -> EvalResult<SearchSystem<'s>> {
-        SearchSystem::build_prioritised(script, (func, None), reduce, strategy, meter)
+        let (mut procs, root) = Processes::with_root_within(script, func, meter)?;
+        let mut machine = Machine::new(&mut procs, root)?;
+        let reduction = if *reduce == Reduce::Structural {
+            Reduction::structural(&mut machine, &mut procs)?
+        } else {
+            match Reduction::decide(script, procs.evaluator(), reduce, &[func]) {
+                Ok(None) => Reduction::Off,
+                Ok(Some(symmetry)) => Reduction::of_machine(
+                    script,
+                    Arc::new(symmetry),
+                    strategy,
+                    &mut machine,
+                    &mut procs,
+                ),
+                Err(problems) => Reduction::Refused(problems),
+            }
+        };
+        Ok(SearchSystem {
+            procs,
+            root,
+            machine,
+            reduction,
+        })
     }
 
-    /// [`SearchSystem::build`], τ and ✓ taking priority over the events
-    /// of the set `priority` (a constant of the script) when given, as an
-    /// assertion's `:[tau priority]:` asks: set before the reduction is
-    /// decided, which must respect it.
-    pub fn build_prioritised(
+    /// Builds process `func` of `script` within `meter`, τ and ✓ taking
+    /// priority over the events of the set `priority` (a constant of the
+    /// script) when given, as an assertion's `:[tau priority]:` asks, and
+    /// applies the reduction decided for the job (`reducing`): nothing is
+    /// decided here. The types are mapped onto this machine (Section
+    /// 6.1), which the job's preparation found them to be; the
+    /// structural group is found again on it, as its preparation found
+    /// it.
+    pub fn build_reduced(
         script: &'s Script,
         (func, priority): (FuncId, Option<FuncId>),
-        reduce: &Reduce,
-        strategy: Strategy,
+        reducing: &Reducing,
         meter: Meter,
     ) -> EvalResult<SearchSystem<'s>> {
         let (mut procs, root) = Processes::with_root_within(script, func, meter)?;
@@ -288,25 +356,16 @@ impl<'s> SearchSystem<'s> {
             let set = procs.event_set(&value, script.function(set).span)?;
             machine.set_tau_priority(procs.set(set).clone());
         }
-        if *reduce == Reduce::Structural {
-            let reduction = Reduction::structural(&mut machine, &mut procs)?;
-            return Ok(SearchSystem {
-                procs,
-                root,
-                machine,
-                reduction,
-            });
-        }
-        let reduction = match Reduction::decide(script, procs.evaluator(), reduce, &[func]) {
-            Ok(None) => Reduction::Off,
-            Ok(Some(symmetry)) => Reduction::of_machine(
+        let reduction = match reducing {
+            Reducing::Not => Reduction::Off,
+            Reducing::Types(symmetry, strategy) => Reduction::of_machine(
                 script,
-                Arc::new(symmetry),
-                strategy,
+                symmetry.clone(),
+                *strategy,
                 &mut machine,
                 &mut procs,
             ),
-            Err(problems) => Reduction::Refused(problems),
+            Reducing::Structure => Reduction::structural(&mut machine, &mut procs)?,
         };
         Ok(SearchSystem {
             procs,
