@@ -408,30 +408,48 @@ assert ((a -> STOP) [] Chain(0)) \\ {d} :[deadlock free [FD]]
     );
 }
 
-/// The divergence judged first is reported however the search ends
-/// before the recorded τ-transitions answer: an evaluation error in a
-/// later state, the state budget refusing part of a state's successors,
-/// or the budget stopping the search with states still unanswered.
+/// Issue 82's rule for a search that stops in a level (the state budget,
+/// an evaluation error): the level is judged to its end, and a
+/// divergence counts where the τ-moves between the states of the levels
+/// judged close a loop — so every engine answers alike.
 #[test]
-fn a_divergence_judged_first_survives_an_error_or_a_budget_after_it() {
-    let trace_of = |script: &Script, index: usize, budget: &Budget| {
-        let result = run(script, index, budget);
-        assert_eq!(result.verdict, Verdict::Failed, "assertion {index}");
-        let cx = result.counterexample.expect("a counterexample");
-        assert_eq!(cx.kind, Kind::Divergence, "assertion {index}");
-        words(script, &cx).trace
+fn a_divergence_counts_over_the_whole_levels_judged_when_an_error_or_a_budget_stops_the_search() {
+    let verdict_of = |script: &Script, budget: &Budget| {
+        let result = run(script, 0, budget);
+        let trace = result.counterexample.map(|cx| {
+            assert_eq!(cx.kind, Kind::Divergence);
+            words(script, &cx).trace
+        });
+        (result.verdict, trace)
     };
-    // The first state diverges (a loop of three hidden a's); after b, c
-    // a component fails to evaluate.
+    let budget_of = |states: usize| Budget {
+        max_states: Some(states),
+        ..Budget::default()
+    };
+    // The first state diverges (a loop of three hidden a's, through
+    // levels 1 to 3). After b (level 1) a component fails to evaluate:
+    // level 1 judged, the loop does not close among whole levels, and the
+    // error is the answer; at level 3, judged to its end, it closes.
     let script = load(
         "Three = a -> a -> a -> Three
 Broken = c -> (if head(<>) == 0 then STOP else STOP)
 assert (b -> Broken [] (Three \\ {a})) :[divergence free]
 ",
     );
-    assert!(trace_of(&script, 0, &Budget::default()).is_empty());
-    // After w.0 a loop of three hidden a's, after w.1 one of one: the
-    // budget of four states refuses part of the loop's successors.
+    let error = symcsp::stack::with_large_stack(|| check::check(&script, 0, &Budget::default()))
+        .expect_err("level 1 holds an error and no breach");
+    assert_eq!(error.message, "`head` of the empty sequence");
+    let script = load(
+        "Three = a -> a -> a -> Three
+Later = c -> tock -> tock -> (if head(<>) == 0 then STOP else STOP)
+assert (b -> Later [] (Three \\ {a})) :[divergence free]
+",
+    );
+    let (verdict, trace) = verdict_of(&script, &Budget::default());
+    assert_eq!((verdict, trace), (Verdict::Failed, Some(Vec::new())));
+    // After w.0 a loop of three hidden a's (levels 1 to 3), after w.1 one
+    // of one (level 1): the budget of four states stops the search in
+    // level 2, so only the short loop is among whole levels.
     let script = load(
         "channel w : {0, 1}
 Long = a -> a -> a -> Long
@@ -439,24 +457,27 @@ Short = a -> Short
 assert (w.0 -> Long [] w.1 -> Short) \\ {a} :[divergence free]
 ",
     );
-    let four = Budget {
-        max_states: Some(4),
-        ..Budget::default()
-    };
-    assert_eq!(trace_of(&script, 0, &four), ["w.0"]);
+    let (verdict, trace) = verdict_of(&script, &budget_of(4));
+    assert_eq!(
+        (verdict, trace),
+        (Verdict::Failed, Some(vec!["w.1".to_string()]))
+    );
     // A thousand states after the first event, each on a loop of two
-    // hidden a's: the budget stops the search before the log answers.
+    // hidden a's through the next level: stopped storing that level, no
+    // loop is among whole levels; one more level, and each closes.
     let script = load(
         "channel v : {0..999}
 Two(x) = a -> a -> Two(x)
 assert ([] x : {0..999} @ v.x -> Two(x)) \\ {a} :[divergence free]
 ",
     );
-    let first_level = Budget {
-        max_states: Some(1001),
-        ..Budget::default()
-    };
-    assert_eq!(trace_of(&script, 0, &first_level), ["v.0"]);
+    let (verdict, _) = verdict_of(&script, &budget_of(1001));
+    assert_eq!(verdict, Verdict::Inconclusive(Stopped::StateBudget));
+    let (verdict, trace) = verdict_of(&script, &budget_of(2001));
+    assert_eq!(
+        (verdict, trace),
+        (Verdict::Failed, Some(vec!["v.0".to_string()]))
+    );
 }
 
 /// An evaluation error met in a later state says the trace that reached

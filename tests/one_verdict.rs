@@ -119,10 +119,14 @@ const SOURCES: [Source; 11] = [
     Source::asked(Some("auto"), Representatives::Sorted, true),
 ];
 
-/// The budget every check runs within: the drawn systems are small.
-fn budget() -> Budget {
+/// The state budget every check runs within: the drawn systems are
+/// small.
+const STATES: usize = 200_000;
+
+/// The budget a check runs within: at most `states` states.
+fn budget(states: usize) -> Budget {
     Budget {
-        max_states: Some(200_000),
+        max_states: Some(states),
         timeout: Some(Duration::from_secs(60)),
         threads: 1,
         ..Budget::default()
@@ -183,7 +187,17 @@ fn answer(
     source: &Source,
     (engine, spill_dir): (Engine, Option<&Path>),
 ) -> (Answer, Option<Counterexample>) {
-    let mut budget = budget();
+    answer_within((file, index), source, (engine, spill_dir), STATES)
+}
+
+/// [`answer`], storing at most `states` states.
+fn answer_within(
+    (file, index): (&Path, usize),
+    source: &Source,
+    (engine, spill_dir): (Engine, Option<&Path>),
+    states: usize,
+) -> (Answer, Option<Counterexample>) {
+    let mut budget = budget(states);
     budget.spill = spill_dir.map(spilling);
     match engine {
         Engine::Threads(threads) => {
@@ -230,17 +244,25 @@ fn answer(
                 }
             }
         }
-        Engine::Processes(processes) => (on_processes(file, index, source, processes), None),
+        Engine::Processes(processes) => {
+            let answer = on_processes((file, index), source, (processes, states));
+            (answer, None)
+        }
     }
 }
 
-/// Assertion `index` of `file` checked by `symcsp cluster --local N`.
-fn on_processes(file: &Path, index: usize, source: &Source, processes: usize) -> Answer {
+/// Assertion `index` of `file` checked by `symcsp cluster --local N`,
+/// storing at most `states` states.
+fn on_processes(
+    (file, index): (&Path, usize),
+    source: &Source,
+    (processes, states): (usize, usize),
+) -> Answer {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_symcsp"))
         .args(["cluster", "--local", &processes.to_string(), "check"])
         .arg(file)
         .args(["--assert", &(index + 1).to_string(), "--format", "json"])
-        .args(["--max-states", "200000", "--timeout", "60"])
+        .args(["--max-states", &states.to_string(), "--timeout", "60"])
         .args(source.options())
         .output()
         .expect("symcsp runs");
@@ -535,6 +557,77 @@ fn a_specification_that_treats_values_unevenly_is_never_reduced_by_them() {
     }
 }
 
+/// Issue 82, item 5: a search that stops in a level — the state budget
+/// refusing the next level's states, an evaluation error — judges the
+/// level to its end, so every engine answers alike: one search on one
+/// and two threads, three workers, two processes.
+fn alike_on_every_engine(file: &str, cases: &[(usize, usize, &str)]) {
+    let file = Path::new(file);
+    let off = Source::asked(Some("off"), Representatives::Fdr, false);
+    let engines = [
+        Engine::Threads(1),
+        Engine::Threads(2),
+        Engine::Workers(3),
+        Engine::Processes(2),
+    ];
+    for &(index, states, want) in cases {
+        for engine in engines {
+            let (got, _) = answer_within((file, index), &off, (engine, None), states);
+            let word = match &got {
+                Answer::Verdict(word, _) => word.to_string(),
+                Answer::Error(error) => error.clone(),
+            };
+            assert!(
+                word.contains(want),
+                "{} #{} within {states} states on {engine:?}: {got:?}, not {want}",
+                file.display(),
+                index + 1
+            );
+        }
+    }
+}
+
+#[test]
+fn a_breach_in_the_level_a_state_budget_cuts_fails_on_every_engine() {
+    // Level 1 holds 5 000 states, the deadlock at its 4 001st; the
+    // budget cuts level 2 after its first hundred states, while one
+    // search (in blocks of 2 048 or 32 768) is early in level 1.
+    alike_on_every_engine(
+        "tests/fixtures/check/wide_budget.csp",
+        &[(0, 5_101, "failed"), (0, 4_000, "inconclusive")],
+    );
+}
+
+#[test]
+fn errors_and_breaches_of_one_level_are_judged_together_on_every_engine() {
+    // A deadlock and an evaluation error in one level of 40 000 states,
+    // in both orders: the breach stands; an error alone is the answer.
+    alike_on_every_engine(
+        "tests/fixtures/check/wide_error_and_deadlock.csp",
+        &[(0, STATES, "failed"), (1, STATES, "failed")],
+    );
+    alike_on_every_engine(
+        "tests/fixtures/check/wide_error.csp",
+        &[(0, STATES, "`head` of the empty sequence")],
+    );
+}
+
+#[test]
+fn a_divergence_behind_a_budget_counts_over_whole_levels_on_every_engine() {
+    // After w.35000 a loop of two hidden a's through levels 1 and 2:
+    // stopped storing level 2 it is not among whole levels; stopped
+    // storing level 3, it is, and the check fails.
+    alike_on_every_engine(
+        "tests/fixtures/check/wide_divergence.csp",
+        &[
+            (0, 60_000, "inconclusive"),
+            (0, 80_001, "failed"),
+            (1, 60_000, "inconclusive"),
+            (1, 80_001, "failed"),
+        ],
+    );
+}
+
 // ---------------------------------------------------------------------
 // The drawn scripts.
 
@@ -705,6 +798,8 @@ enum Shape {
     Pair(Body, Body),
     /// One process with `d` hidden.
     Hidden(Body),
+    /// Two processes linked, the first's `d` to the second's `c`.
+    Linked(Body, Body),
 }
 
 /// The specification.
@@ -786,7 +881,8 @@ impl Drawn {
                     Shape::Alone(body)
                     | Shape::Family(body)
                     | Shape::Pair(body, _)
-                    | Shape::Hidden(body) => body,
+                    | Shape::Hidden(body)
+                    | Shape::Linked(body, _) => body,
                 };
                 text.push_str(&format!("Spec = {}\n", write("Spec", body, &[], false)));
             }
@@ -808,6 +904,11 @@ impl Drawn {
             Shape::Hidden(body) => {
                 text.push_str(&format!("H = {}\n", write("H", body, &[], imp)));
                 text.push_str("Impl = H \\ {| d |}\n");
+            }
+            Shape::Linked(left, right) => {
+                text.push_str(&format!("P = {}\n", write("P", left, &[], imp)));
+                text.push_str(&format!("Q = {}\n", write("Q", right, &[], imp)));
+                text.push_str("Impl = P [d <-> c] Q\n");
             }
         }
         let trace: Vec<String> = self
@@ -844,6 +945,7 @@ fn drawn() -> impl Strategy<Value = Drawn> {
         2 => body().prop_map(Shape::Family),
         1 => (body(), body()).prop_map(|(l, r)| Shape::Pair(l, r)),
         1 => body().prop_map(Shape::Hidden),
+        1 => (body(), body()).prop_map(|(l, r)| Shape::Linked(l, r)),
     ];
     (
         (2..=3usize, spec, any::<bool>(), imp, any::<bool>()),

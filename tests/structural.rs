@@ -97,6 +97,7 @@ fn the_groups_found_and_the_orbits_reduced_to() {
         ("star.csp", "24", "24", 5, 2),
         ("balancer.csp", "432", "432", 229, 10),
         ("lopsided.csp", "6", "2", 12, 9),
+        ("chain.csp", "6", "1", 27, 27),
     ];
     for (file, graph_order, group_order, states, orbits) in cases {
         let (structure, all, reduced, brute) = analysed(&fixture(file));
@@ -144,6 +145,18 @@ fn a_candidate_that_fails_says_why_and_the_rest_survives() {
             ("reflection i ↦ 4−i".to_string(), false),
             ("swap 0 ↔ 1".to_string(), false),
         ]
+    );
+    // A link is directed: its operands do not change sides.
+    let (chain, ..) = analysed(&fixture("chain.csp"));
+    let failed: Vec<&String> = (chain.generators.iter())
+        .filter_map(|c| c.result.as_ref().err())
+        .collect();
+    assert!(
+        failed[0].ends_with(
+            "would have its operands change sides, and a link pairs the left operand's events \
+             with the right's"
+        ),
+        "{failed:?}"
     );
     // Israeli–Jalfon: both directions, so rotations and reflections.
     let (ring, ..) = analysed(&fixture("ij.csp"));

@@ -14,8 +14,8 @@ pub mod counterexample;
 pub mod normal;
 pub mod product;
 mod searched;
-pub(crate) use searched::cut_to_specification;
 pub use searched::trace_evidence;
+pub(crate) use searched::{breach_beside, cut_to_specification};
 mod shared_judge;
 pub mod spec;
 pub mod structural;
@@ -464,6 +464,7 @@ fn published(budget: &Budget, seconds: f64, stop: &EvalError) -> Outcome {
             .or(spill_failed(budget).then_some(Stopped::Disk)),
         notes: stop.notes.clone(),
         levels: Vec::new(),
+        left: None,
     }
 }
 

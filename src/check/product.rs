@@ -485,6 +485,14 @@ impl Visitor for Product {
         }
     }
 
+    fn ended_at(&self) -> Option<u32> {
+        self.violation.as_ref().map(|v| v.state)
+    }
+
+    fn forget_end(&mut self) {
+        self.violation = None;
+    }
+
     /// A copy of what the specification has learnt, made again when it
     /// has learnt more, but not more often than its size warrants: a
     /// copy of `n` entries waits `n / COPY_PER_BLOCK` blocks. None for a

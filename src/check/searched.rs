@@ -8,7 +8,7 @@
 use crate::budget::Stopped;
 use crate::eval::{EvalError, EvalResult};
 use crate::lts::machine::{Machine, Preserve};
-use crate::lts::search::{Budget, Search};
+use crate::lts::search::{Budget, Outcome, Search, level_of};
 use crate::process::{EventId, EventSet, ProcId, Processes, TAU};
 use crate::symmetry::search_system::Reduction;
 use crate::symmetry::structural::group::StructuralReduction;
@@ -291,10 +291,18 @@ fn searched_product(
     budget: &Budget,
 ) -> Result<Answer, Failure> {
     let mut search = Search::with_machine(machine, &[root], true);
-    let (mut outcome, error) = search.run_to_error(procs, budget, &mut product);
+    let (mut outcome, mut error) = search.run_to_error(procs, budget, &mut product);
+    let whole = whole_level(
+        &mut search,
+        procs,
+        &mut product,
+        (&mut outcome, &mut error),
+        budget,
+    );
     // A divergence judged before a breach, a stop or an error comes first
-    // (`Product::settle`), looked for within the same budget.
-    let ended_early = error.is_some() || outcome.stopped.is_some();
+    // (`Product::settle`), looked for within the same budget — over whole
+    // levels, in the τ-moves recorded between their states.
+    let ended_early = (error.is_some() || outcome.stopped.is_some()) && !whole;
     let outer = procs.replace_meter(budget.meter());
     let settled = product.settle(&mut search, procs, ended_early);
     procs.replace_meter(outer);
@@ -308,16 +316,19 @@ fn searched_product(
             _ => return Err(error.unwrap_or(e).into()),
         }
     }
-    if let Some(error) = error
-        && product.violation.is_none()
-    {
-        return Err(
-            match (error.stop_reason(), normal_form_size(&*product.spec)) {
-                (Some(_), Some(size)) => error.with_note(size),
-                _ => error,
-            }
-            .into(),
-        );
+    if let Some(error) = error {
+        if product.violation.is_none() {
+            return Err(
+                match (error.stop_reason(), normal_form_size(&*product.spec)) {
+                    (Some(_), Some(size)) => error.with_note(size),
+                    _ => error,
+                }
+                .into(),
+            );
+        }
+        outcome
+            .notes
+            .push(breach_beside(&error, &procs.script().sources));
     }
     if outcome.stopped.is_some_and(|stop| stop != Stopped::Visitor)
         && let Some(size) = normal_form_size(&*product.spec)
@@ -341,6 +352,58 @@ fn searched_product(
         &mut outcome.notes,
     )?;
     Ok((Some(false), outcome, Some(counterexample)))
+}
+
+/// Judges to its end the level a run the state budget or an evaluation
+/// error stopped in ([`Search::finish_level`]), so that what the check
+/// answers does not hang on where in the level the engine was: what the
+/// visitor found beyond the level does not count (another engine would
+/// not have met it), what it finds in it does, and the level's first
+/// error is the check's only where the level holds no breach. Whether
+/// the level was judged to its end (not cut short by the clock, memory
+/// or a cancel).
+pub(crate) fn whole_level(
+    search: &mut Search,
+    procs: &mut Processes,
+    visitor: &mut dyn crate::lts::search::Visitor,
+    (outcome, error): (&mut Outcome, &mut Option<EvalError>),
+    budget: &Budget,
+) -> bool {
+    let Some(left) = outcome.left else {
+        return false;
+    };
+    let level = level_of(&outcome.levels, left.recorded);
+    if let Some(state) = visitor.ended_at() {
+        if level_of(&outcome.levels, state) <= level {
+            return true;
+        }
+        visitor.forget_end();
+    }
+    let finished = search.finish_level(procs, budget, visitor, (left, &outcome.levels));
+    if error.is_none() {
+        *error = finished.error;
+    }
+    match finished.stopped {
+        Some(Stopped::Visitor) | None => true,
+        Some(stop) => {
+            outcome.stopped = Some(stop);
+            false
+        }
+    }
+}
+
+/// The note a counterexample carries when a state of a level no deeper
+/// than its own could not be evaluated: the breach stands.
+pub(crate) fn breach_beside(error: &EvalError, sources: &crate::syntax::SourceMap) -> String {
+    let at = error.span.map_or(String::new(), |span| {
+        let at = sources.location(span);
+        format!(" at {}:{}:{}", at.file, at.line, at.col)
+    });
+    format!(
+        "a state no deeper than the counterexample's could not be evaluated ({}{at}); the \
+         counterexample stands",
+        error.message
+    )
 }
 
 /// The counterexample behind `recorded`, the path the search recorded to
@@ -500,10 +563,25 @@ fn walked(
     (walk, trace): (trace::TraceWalk, Vec<EventId>),
     budget: &Budget,
 ) -> Result<Answer, Failure> {
+    let mut walk = walk;
     let divergence_strict = walk.divergence_strict();
     let root = walk.initial_columns();
-    let search = Search::with_machine(machine, &root, true);
-    let (search, walk, mut outcome) = trace::run_walk(procs, search, walk, budget)?;
+    let mut search = Search::with_machine(machine, &root, true);
+    let (mut outcome, mut error) = search.run_to_error(procs, budget, &mut walk);
+    whole_level(
+        &mut search,
+        procs,
+        &mut walk,
+        (&mut outcome, &mut error),
+        budget,
+    );
+    match error {
+        Some(error) if walk.reached.is_none() => return Err(error.into()),
+        Some(error) => outcome
+            .notes
+            .push(breach_beside(&error, &procs.script().sources)),
+        None => {}
+    }
     let holds = match (walk.reached, outcome.stopped) {
         (Some(_), _) => Some(true),
         (None, None) => Some(false),

@@ -150,6 +150,14 @@ impl Visitor for TraceWalk {
             None => None,
         }
     }
+
+    fn ended_at(&self) -> Option<u32> {
+        self.reached
+    }
+
+    fn forget_end(&mut self) {
+        self.reached = None;
+    }
 }
 
 impl Canonicaliser for TraceWalk {

@@ -35,7 +35,7 @@ pub enum Message {
     /// component states they need defined.
     Batch { to: u32, batch: Batch },
     /// A worker's report on its last round, to every worker.
-    Tally { to: u32, tally: Tally },
+    Tally { to: u32, tally: Box<Tally> },
     /// Worker `from` is alive: sent every [`HEARTBEAT`] by its timely
     /// thread, however long its search works on a round.
     Alive { to: u32, from: u32 },

@@ -176,7 +176,7 @@ impl Judging {
     }
 
     /// The level of state `id`.
-    fn level(&self, id: u32) -> u32 {
+    pub fn level(&self, id: u32) -> u32 {
         let starts = &self.level_starts;
         (starts.partition_point(|&start| start <= id) as u32).saturating_sub(1)
     }
@@ -263,8 +263,10 @@ impl Judging {
         }
     }
 
-    /// The states with no τ-successor (or never expanded, after a budget
-    /// stopped the search: not known to diverge): the first removed.
+    /// The states with no τ-successor (or, after a budget or an error
+    /// stopped the search, none stored: one never expanded, or whose
+    /// expansion failed, leads nowhere the search knows), the first
+    /// removed.
     pub fn without_tau(&self) -> Vec<u32> {
         (0..self.tau_out.len() as u32)
             .filter(|&id| self.tau_out[id as usize] == 0)

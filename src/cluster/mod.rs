@@ -198,8 +198,13 @@ pub struct Tally {
     pub furthest: Option<(u32, u32, u32)>,
     /// While a counterexample is read back: the step it owns.
     pub step: Option<judge::PathStep>,
-    /// An error it met (a diagnostic, rendered).
+    /// An error it met that ends the search (a diagnostic, rendered).
     pub problem: Option<String>,
+    /// The first evaluation error it met expanding a state of the level,
+    /// rendered, and as the note a counterexample of the level carries
+    /// beside it: the level is judged to its end all the same, and the
+    /// error is the check's only where the level holds no breach.
+    pub error: Option<(String, String)>,
     /// Where a budget stopped it, when that was before its search
     /// (`compiling the process`, `normalising the specification`).
     pub stage: Option<String>,

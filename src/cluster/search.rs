@@ -229,6 +229,8 @@ pub fn partition(
         judging,
         arrival_level: 0,
         tau_only: false,
+        finishing: false,
+        first_error: None,
         ticked: BitVec::new(),
         frontier: Vec::new(),
         at: 0,
@@ -260,6 +262,10 @@ pub fn partition(
     // In a check: the tallies when a state first broke the
     // specification, and the level of that state.
     let mut at_breach: Option<(Vec<Tally>, u32)> = None;
+    // Once the state budget or an evaluation error stopped the search
+    // and the rest of the level is judged: the budget's stop, if it was
+    // the budget.
+    let mut finish_stop: Option<Stopped> = None;
     let mut out = Vec::new();
     let mut phases = Phases::<Step>::from_env();
     let (tallies, stopped) = loop {
@@ -300,15 +306,25 @@ pub fn partition(
         let mut stopped = tallies
             .iter()
             .find_map(|t| t.stopped.and_then(Stopped::from_code));
+        // An evaluation error met expanding a state ends an exploration;
+        // a check judges the rest of the level first.
+        let erred = tallies.iter().find(|t| t.error.is_some());
+        if let (Some(erred), None) = (erred, &part.judging) {
+            return Err(ClusterError::Worker {
+                worker: erred.worker as usize,
+                message: erred.error.clone().unwrap_or_default().0,
+            });
+        }
         // A breach ends the search; with divergences, only τ-moves are
-        // followed after it, until every state's τ-successors are known.
+        // followed after it, until every state's τ-successors are known
+        // (while the level is judged to its end, those stored already).
         if at_breach.is_none()
             && let Some(level) = tallies.iter().filter_map(|t| t.breached).min()
         {
             at_breach = Some((tallies.clone(), level));
             match &part.judging {
-                Some(judging) if judging.divergences => part.tau_only = true,
-                _ => break (tallies, stopped),
+                Some(judging) if judging.divergences && !part.finishing => part.tau_only = true,
+                _ => break (tallies, stopped.or(finish_stop)),
             }
         }
         // Read what arrived. Under a state budget that this round's
@@ -319,7 +335,7 @@ pub fn partition(
         let started = phases.start();
         let read = part.read(&batches);
         phases.add(Step::Read, started);
-        if let (Some(max), None) = (budget.max_states, stopped) {
+        if let (Some(max), None, false) = (budget.max_states, stopped, part.finishing) {
             let left = (max as u64).saturating_sub(stored);
             // Every worker takes this round, whatever its own read gave.
             if sent > left {
@@ -331,6 +347,36 @@ pub fn partition(
                     stopped = Some(Stopped::StateBudget);
                 }
             }
+        }
+        // Stopped by the state budget, or an evaluation error met, before
+        // any breach: the rest of the level is judged all the same, its
+        // successors stored not (what the check answers must not hang on
+        // how the level was split between the workers).
+        let ends_level = at_breach.is_none()
+            && part.judging.is_some()
+            && (stopped == Some(Stopped::StateBudget) || erred.is_some());
+        if ends_level && !part.finishing {
+            part.finishing = true;
+            finish_stop = stopped;
+            stopped = None;
+        }
+        if part.finishing {
+            // The clock, memory or a cancel stops it where it is.
+            if stopped.is_some() {
+                break (tallies, stopped);
+            }
+            part.record(read, &script.sources);
+            part.look_up_read();
+            if level_ends {
+                break (tallies, finish_stop);
+            }
+            part.tally.expanded = 0;
+            part.reset_batches();
+            let started = phases.start();
+            let expanded = part.expand(job.round_states, &meter);
+            part.record(expanded, &script.sources);
+            phases.add(Step::Expand, started);
+            continue;
         }
         if stopped.is_some() || (level_ends && sent == 0 && queued == 0) {
             break (tallies, stopped);
@@ -372,12 +418,21 @@ pub fn partition(
     // How the check settled. With divergences, a budget stop still looks
     // among the states expanded for one that diverges, as one search asks
     // the states it judged.
+    // The first evaluation error met, by worker: the check's where the
+    // level it was met in holds no breach.
+    let error = tallies
+        .iter()
+        .find_map(|t| t.error.clone().map(|e| (t.worker as usize, e)));
+    let searched_all = stopped.is_none() && !part.finishing;
     let settled = match (&part.judging, breached, stopped) {
         (None, _, _) => None,
         (Some(judging), None, Some(stop)) if !judging.divergences => Some(Settled::Stopped(stop)),
-        (Some(_), breached, stopped) => Some(part.settle(
+        (Some(judging), None, None) if !judging.divergences && !searched_all => {
+            Some(Settled::Holds)
+        }
+        (Some(_), breached, _) => Some(part.settle(
             (&rounds, topology, &mut out),
-            (breached, &meter, stopped.is_none()),
+            (breached, &meter, searched_all),
         )?),
     };
     let judging = part.judging.take();
@@ -427,6 +482,14 @@ pub fn partition(
         return Ok(found);
     };
     let violated = cut.is_some();
+    let mut notes = notes;
+    match error {
+        Some((worker, (message, _))) if !violated => {
+            return Err(ClusterError::Worker { worker, message });
+        }
+        Some((_, (_, note))) => notes.push(note),
+        None => {}
+    }
     let holds = match (violated, stopped) {
         _ if failed => None,
         (true, _) => Some(false),
@@ -612,7 +675,7 @@ fn exchange(
     for to in 0..topology.peers() {
         out.push(Message::Tally {
             to: to as u32,
-            tally: tally.clone(),
+            tally: Box::new(tally.clone()),
         });
     }
     let received = rounds.round(std::mem::take(out))?;
@@ -625,7 +688,7 @@ fn exchange(
     for message in received {
         match message {
             Message::Batch { batch, .. } => round.batches.push(batch),
-            Message::Tally { tally, .. } => round.tallies.push(tally),
+            Message::Tally { tally, .. } => round.tallies.push(*tally),
             Message::Removed { ids, .. } => round.removed.extend(ids),
             Message::Edges { ids, .. } => round.edges.extend(ids),
             // Heartbeats stay with the timely worker.
@@ -756,6 +819,14 @@ enum Halt {
     Malformed(String),
 }
 
+/// The buffers of expanding one state after another.
+#[derive(Default)]
+struct Scratch {
+    targets: Vec<u32>,
+    order: Vec<u32>,
+    events: Vec<crate::process::EventId>,
+}
+
 impl From<EvalError> for Halt {
     fn from(e: EvalError) -> Halt {
         match e.stop_reason() {
@@ -839,6 +910,11 @@ struct Partition<'a, 's> {
     /// After a breach, while the τ-successors of every state are found
     /// (to look for a divergence before it): only τ-moves are followed.
     tau_only: bool,
+    /// After the state budget or an evaluation error stopped the search:
+    /// the rest of the level is judged, its successors not stored.
+    finishing: bool,
+    /// The first evaluation error met expanding one of its states.
+    first_error: Option<EvalError>,
     /// Per stored state: reached by ✓. A bit each: with the store on
     /// disk, this is what memory keeps per state.
     ticked: BitVec,
@@ -873,6 +949,10 @@ impl Partition<'_, '_> {
     /// Records in the tally why this worker stopped, if it did: every
     /// worker reads it at the end of the round and stops alike.
     fn record(&mut self, outcome: Result<(), Halt>, sources: &crate::syntax::SourceMap) {
+        if let (None, Some(e)) = (&self.tally.error, &self.first_error) {
+            let note = crate::check::breach_beside(e, sources);
+            self.tally.error = Some((rendered(e, sources), note));
+        }
         let halt = match outcome {
             Ok(()) => return,
             Err(halt) => halt,
@@ -1089,104 +1169,150 @@ impl Partition<'_, '_> {
         let mut pulse = Pulse::default();
         let end = self.frontier.len().min(self.at + states.max(1));
         let bytes_before = self.tally.bytes_sent;
+        let mut scratch = Scratch::default();
+        while self.at < end && self.tally.bytes_sent - bytes_before <= ROUND_BYTES {
+            let id = self.frontier[self.at];
+            self.at += 1;
+            match self.expand_state(id, (&mut pulse, meter), &mut scratch) {
+                // The level is judged to its end all the same
+                // (`finishing`): the state leads nowhere.
+                Err(Halt::Error(e)) => {
+                    self.first_error.get_or_insert(e);
+                }
+                other => other?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Expands state `id` of the level: its successors to their owners,
+    /// each distinct transition counted once; in a check, judged first.
+    /// While the level is judged to its end (`finishing`), only its
+    /// τ-successors are sent, to be looked up (for the search for
+    /// divergences), and none at all when divergences are not looked for.
+    fn expand_state(
+        &mut self,
+        id: u32,
+        (pulse, meter): (&mut Pulse, &Meter),
+        scratch: &mut Scratch,
+    ) -> Result<(), Halt> {
         let components = self.machine.components();
         // A state's successors, event and row (with its node in a
         // check), end to end: sorted, so that each distinct transition
         // counts once and each distinct target is sent once, however
         // many moves the state has.
         let step = self.store.width() + 1;
-        let mut targets: Vec<u32> = Vec::new();
-        let mut order: Vec<u32> = Vec::new();
-        let mut events = Vec::new();
-        while self.at < end && self.tally.bytes_sent - bytes_before <= ROUND_BYTES {
-            let id = self.frontier[self.at];
-            self.at += 1;
-            pulse.beat(meter)?;
-            self.store.read(id, &mut self.row);
-            let (row, node) = self.row.split_at(components);
-            let node = node.first().copied();
-            self.machine.moves(self.procs, row, &mut self.moves)?;
-            self.tally.expanded += 1;
-            if self.moves.list.is_empty() && !self.ticked[id as usize] {
-                self.tally.deadlocks += 1;
-            }
-            let mut tau_only = self.tau_only;
-            if let (Some(judging), Some(node), false) = (&mut self.judging, node, tau_only) {
-                events.clear();
-                events.extend(self.moves.list.iter().map(|m| m.event));
-                match judging.judge(self.procs, id, (node, row, &events))? {
-                    Judgement::Fine => {}
-                    Judgement::Allowed => continue,
-                    Judgement::Breach(_) => {
-                        self.tally.breached = Some(judging.breach_level());
-                        tau_only = true;
-                    }
+        let Scratch {
+            targets,
+            order,
+            events,
+        } = scratch;
+        pulse.beat(meter)?;
+        self.store.read(id, &mut self.row);
+        let (row, node) = self.row.split_at(components);
+        let node = node.first().copied();
+        self.machine.moves(self.procs, row, &mut self.moves)?;
+        self.tally.expanded += 1;
+        if self.moves.list.is_empty() && !self.ticked[id as usize] {
+            self.tally.deadlocks += 1;
+        }
+        let mut tau_only = self.tau_only || self.finishing;
+        if let (Some(judging), Some(node), false) = (&mut self.judging, node, self.tau_only) {
+            events.clear();
+            events.extend(self.moves.list.iter().map(|m| m.event));
+            match judging.judge(self.procs, id, (node, row, events))? {
+                Judgement::Fine => {}
+                Judgement::Allowed => return Ok(()),
+                Judgement::Breach(_) => {
+                    self.tally.breached = Some(judging.breach_level());
+                    tau_only = true;
                 }
-            }
-            targets.clear();
-            for index in 0..self.moves.list.len() {
-                // A state with very many moves is held to the budget as
-                // it grows.
-                pulse.beat(meter)?;
-                let m = self.moves.list[index];
-                if tau_only && m.event != TAU {
-                    continue;
-                }
-                let after = match (&self.judging, node) {
-                    (Some(judging), Some(node)) => Some(judging.node_after(index, m.event, node)),
-                    _ => None,
-                };
-                if after == Some(DROP) {
-                    continue;
-                }
-                self.moves.apply(&m, row, &mut self.target);
-                self.target.extend(after);
-                canonicalised(
-                    (&mut self.judging, &mut self.canonicaliser),
-                    (self.machine, self.procs),
-                    &mut self.target,
-                )?;
-                targets.push(m.event);
-                targets.extend_from_slice(&self.target);
-            }
-            let entry = |k: u32| &targets[k as usize * step..(k as usize + 1) * step];
-            order.clear();
-            order.extend(0..(targets.len() / step) as u32);
-            // By row, then event: equal transitions side by side, and a
-            // row's moves together.
-            order.sort_unstable_by(|&a, &b| {
-                let (a, b) = (entry(a), entry(b));
-                (&a[1..], a[0]).cmp(&(&b[1..], b[0]))
-            });
-            order.dedup_by(|a, b| entry(*a) == entry(*b));
-            if !tau_only {
-                self.tally.transitions += order.len() as u64;
-            }
-            let mut tau_successors = 0;
-            let mut k = 0;
-            while k < order.len() {
-                let first = entry(order[k]);
-                let target = &first[1..];
-                let (mut ticked, mut tau) = (false, false);
-                while k < order.len() && &entry(order[k])[1..] == target {
-                    ticked |= entry(order[k])[0] == TICK;
-                    tau |= entry(order[k])[0] == TAU;
-                    k += 1;
-                }
-                tau_successors += u32::from(tau);
-                let link = node.map(|_| Link {
-                    node: target[components],
-                    parent: Some(id),
-                    event: first[0],
-                    tau,
-                });
-                self.send(&target[..components], Arrived { ticked, link })?;
-            }
-            if let Some(judging) = &mut self.judging {
-                judging.tau_successors(id, tau_successors);
             }
         }
+        if self.finishing && !self.judging.as_ref().is_some_and(|j| j.divergences) {
+            return Ok(());
+        }
+        targets.clear();
+        for index in 0..self.moves.list.len() {
+            // A state with very many moves is held to the budget as
+            // it grows.
+            pulse.beat(meter)?;
+            let m = self.moves.list[index];
+            if tau_only && m.event != TAU {
+                continue;
+            }
+            let after = match (&self.judging, node) {
+                (Some(judging), Some(node)) => Some(judging.node_after(index, m.event, node)),
+                _ => None,
+            };
+            if after == Some(DROP) {
+                continue;
+            }
+            self.moves.apply(&m, row, &mut self.target);
+            self.target.extend(after);
+            canonicalised(
+                (&mut self.judging, &mut self.canonicaliser),
+                (self.machine, self.procs),
+                &mut self.target,
+            )?;
+            targets.push(m.event);
+            targets.extend_from_slice(&self.target);
+        }
+        let entry = |k: u32| &targets[k as usize * step..(k as usize + 1) * step];
+        order.clear();
+        order.extend(0..(targets.len() / step) as u32);
+        // By row, then event: equal transitions side by side, and a
+        // row's moves together.
+        order.sort_unstable_by(|&a, &b| {
+            let (a, b) = (entry(a), entry(b));
+            (&a[1..], a[0]).cmp(&(&b[1..], b[0]))
+        });
+        order.dedup_by(|a, b| entry(*a) == entry(*b));
+        if !tau_only {
+            self.tally.transitions += order.len() as u64;
+        }
+        let mut tau_successors = 0;
+        let mut k = 0;
+        while k < order.len() {
+            let first = entry(order[k]);
+            let target = &first[1..];
+            let (mut ticked, mut tau) = (false, false);
+            while k < order.len() && &entry(order[k])[1..] == target {
+                ticked |= entry(order[k])[0] == TICK;
+                tau |= entry(order[k])[0] == TAU;
+                k += 1;
+            }
+            tau_successors += u32::from(tau);
+            let link = node.map(|_| Link {
+                node: target[components],
+                parent: Some(id),
+                event: first[0],
+                tau,
+            });
+            self.send(&target[..components], Arrived { ticked, link })?;
+        }
+        if let Some(judging) = &mut self.judging {
+            judging.tau_successors(id, tau_successors);
+        }
         Ok(())
+    }
+
+    /// While the level is judged to its end: the rows read looked up,
+    /// storing nothing. A τ-edge into a state stored at the level or
+    /// before is recorded (what the search for divergences follows); one
+    /// into a state of the next level, or none stored, leads nowhere.
+    fn look_up_read(&mut self) {
+        let Some(judging) = &mut self.judging else {
+            return;
+        };
+        let width = self.store.width().max(1);
+        for (row, &(from, link)) in self.received.chunks_exact(width).zip(&self.links) {
+            if let Some(id) = self.store.find(row)
+                && judging.level(id) < self.arrival_level
+            {
+                judging.stored((id, false), from, link, self.arrival_level);
+            }
+        }
     }
 
     /// After a check's search (`breached`: the first worker to find a

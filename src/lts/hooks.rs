@@ -221,6 +221,19 @@ pub trait Visitor {
         false
     }
 
+    /// The state at which it ended the search (what it looked for), if
+    /// it did.
+    fn ended_at(&self) -> Option<u32> {
+        None
+    }
+
+    /// Forgets where it ended the search: at a state past the level a
+    /// stopped search is judged to the end of
+    /// ([`Search::finish_level`](super::search::Search::finish_level)),
+    /// which another engine, splitting the level otherwise, would not
+    /// have met.
+    fn forget_end(&mut self) {}
+
     /// Whether it uses [`Context::machine`] to judge. One that does not
     /// (and does not canonicalise, or lends its canonicaliser to the
     /// threads, [`Canonicaliser::lend`]) is judged while the next block

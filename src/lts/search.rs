@@ -60,6 +60,7 @@ use crate::process::print::trace_text;
 use crate::process::{EventId, ProcId, Processes, TAU};
 
 mod buffers;
+mod finish;
 mod judge;
 pub(crate) mod phases;
 mod visit;
@@ -124,6 +125,28 @@ pub struct Outcome {
     /// by level: how a check that failed at a state of that level
     /// counts.
     pub levels: Vec<LevelCounts>,
+    /// Where a run the state budget or an evaluation error stopped left
+    /// its states, so that a check may judge the rest of their level
+    /// ([`Search::finish_level`]).
+    pub left: Option<Left>,
+}
+
+/// Where a stopped run left its states: those before `recorded` have
+/// every successor stored and the visitor told ([`Visitor::stored`]);
+/// those before `visited` were judged; `failed` could not be expanded or
+/// judged (an evaluation error).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Left {
+    pub recorded: u32,
+    pub visited: u32,
+    pub failed: Option<u32>,
+}
+
+/// The level of state `id` in a search whose counts through each level
+/// are `levels` (as [`Outcome::levels`]): states are numbered level by
+/// level. One past the last level known for a state after it.
+pub fn level_of(levels: &[LevelCounts], id: u32) -> u32 {
+    levels.partition_point(|counts| counts.states <= u64::from(id)) as u32
 }
 
 /// What a search has done by the time a level begins: the states of
@@ -304,6 +327,7 @@ impl Search {
                 states: 1,
                 transitions: 0,
             }],
+            recorded: 0,
             cut: None,
             phases: Phases::from_env(),
         };
@@ -343,6 +367,13 @@ impl Search {
             }
             _ => None,
         };
+        // Stopped by the state budget, or by an error, the states of the
+        // level it was in may be judged to its end.
+        let left = (stopped == Some(Stopped::StateBudget) || error.is_some()).then(|| Left {
+            recorded: storing.recorded as u32,
+            visited: storing.next as u32,
+            failed: error.is_some().then_some(storing.next as u32),
+        });
         let mut outcome = Outcome {
             states: self.store.len() as u64,
             transitions: storing.transitions,
@@ -351,6 +382,7 @@ impl Search {
             stopped,
             notes,
             levels: std::mem::take(&mut storing.levels),
+            left,
         };
         if let Some(level) = stop_level {
             outcome.cut_at(level);

@@ -314,15 +314,20 @@ impl StateStore {
 
     /// Whether `row` is stored, storing nothing.
     pub fn contains(&self, row: &[u32]) -> bool {
+        self.find(row).is_some()
+    }
+
+    /// The id of `row`, if it is stored; storing nothing.
+    pub fn find(&self, row: &[u32]) -> Option<u32> {
         let mut encoded = Vec::new();
         if !self.encode_row(row, &mut encoded) {
-            return false;
+            return None;
         }
         let hash = hash_row(row);
-        self.shards[shard_of(hash)]
-            .find(hash, |id| self.row_is(id, row, &encoded))
-            .is_ok()
-            || self.spilled_id(row, &encoded).is_some()
+        match self.shards[shard_of(hash)].find(hash, |id| self.row_is(id, row, &encoded)) {
+            Ok(id) => Some(id),
+            Err(_) => self.spilled_id(row, &encoded),
+        }
     }
 
     /// The id of `row`, adding it if it is new (then `true`), unless

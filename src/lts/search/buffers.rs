@@ -178,6 +178,9 @@ pub(super) struct Storing {
     pub(super) deepened_at: usize,
     /// The counts through each level, once its first state is recorded.
     pub(super) levels: Vec<LevelCounts>,
+    /// The states before it have every successor stored and the visitor
+    /// told ([`Visitor::stored`](super::Visitor::stored)).
+    pub(super) recorded: usize,
     /// Where the visitor ended the search on recording a state
     /// ([`Visitor::ends_after_stored`](super::Visitor::ends_after_stored)):
     /// that state's level ([`Storing::stop_level`]).

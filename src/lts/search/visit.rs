@@ -259,6 +259,7 @@ impl Search {
             // hears only of states whose successors are all stored.
             if stored == count {
                 visitor.stored(id as u32, events, ids);
+                storing.recorded = id + 1;
             }
             storing.transitions += distinct_transitions(events, ids, &mut storing.pairs);
             at += count;

@@ -720,6 +720,25 @@ fn tree_maps(
                     set_maps("set of priority", n, s, t)?;
                 }
             }
+            // A link is directed: the left operand's events are paired
+            // with the right's, so each operand goes onto the image's
+            // operand on the same side.
+            (
+                Node::Linked {
+                    left: l, right: r, ..
+                },
+                Node::Linked {
+                    left: image_l,
+                    right: image_r,
+                    ..
+                },
+            ) if beta[*l] != *image_l || beta[*r] != *image_r => {
+                return Err(format!(
+                    "{} would have its operands change sides, and a link pairs the left \
+                     operand's events with the right's",
+                    op(n)
+                ));
+            }
             (Node::Rename { relation: r, .. }, Node::Rename { relation: q, .. })
             | (Node::Linked { relation: r, .. }, Node::Linked { relation: q, .. })
             | (
