@@ -5,12 +5,11 @@
 
 use symcsp::check::counterexample::{Counterexample, Kind, RenderedCounterexample};
 use symcsp::check::{self, CheckResult, Verdict};
-use symcsp::lts::divergence::Divergences;
-use symcsp::lts::machine::{Machine, Moves};
 use symcsp::lts::search::{Budget, Stopped};
-use symcsp::process::{EventId, Processes, TAU, TICK};
+use symcsp::process::Processes;
 use symcsp::script::Script;
-use symcsp::script::ir::{AssertOption, AssertionKind};
+
+mod replay;
 
 const DEFS: &str = "
 channel a, b, c, tock
@@ -98,71 +97,9 @@ fn check_all(assertions: &str, expect: &[Expect]) {
 /// Replays the counterexample's exact path (τ included) on the
 /// implementation and checks that the violation is really there.
 fn replay(script: &Script, index: usize, cx: &Counterexample) {
-    let imp = match &script.assertions[index].kind {
-        AssertionKind::Refinement { imp, .. } => *imp,
-        AssertionKind::Property { process, .. } | AssertionKind::HasTrace { process, .. } => {
-            *process
-        }
-        AssertionKind::Symmetric { .. } => unreachable!(),
-    };
-    symcsp::stack::with_large_stack(|| {
-        let (mut procs, root) = Processes::with_root(script, imp).expect("a process");
-        let mut machine = Machine::new(&mut procs, root).expect("the machine compiles");
-        for option in &script.assertions[index].options {
-            if let AssertOption::TauPriority(set, span) = option {
-                let value = procs.evaluator().eval_constant(*set).expect("a set");
-                let set = procs.event_set(&value, *span).expect("events");
-                machine.set_tau_priority(procs.set(set).clone());
-            }
-        }
-        let path = cx.path_before_error();
-        let ends = check::trace::replay(&mut machine, &mut procs, &path).expect("replays");
-        assert!(!ends.is_empty(), "the path {path:?} is not a behaviour");
-        let mut moves = Moves::default();
-        let mut holds_at = |row: &Vec<u32>, machine: &mut Machine, procs: &mut Processes| {
-            machine.moves(procs, row, &mut moves).expect("moves");
-            let events: Vec<EventId> = moves.list.iter().map(|m| m.event).collect();
-            match cx.kind {
-                Kind::Trace => match cx.error_event {
-                    // The implementation performs the error event here
-                    // (refinement), or cannot (has trace).
-                    Some(e) if cx.ends_with_error => events.contains(&e),
-                    Some(e) => !events.contains(&e),
-                    None => true,
-                },
-                Kind::Deadlock => events.is_empty(),
-                Kind::Refusal | Kind::Nondeterminism => {
-                    let stable = !events.contains(&TAU);
-                    let accepted: Vec<EventId> = if events.contains(&TICK) {
-                        vec![TICK]
-                    } else {
-                        let mut visible = events.clone();
-                        visible.sort();
-                        visible.dedup();
-                        visible
-                    };
-                    let mut want = cx.accepted.clone();
-                    want.sort();
-                    stable && accepted == want && cx.refusals.iter().all(|r| !accepted.contains(r))
-                }
-                Kind::Divergence => {
-                    let width = machine.components();
-                    Divergences::new(width)
-                        .diverges(machine, procs, row, None)
-                        .expect("divergence")
-                }
-            }
-        };
-        let mut found = false;
-        for row in &ends {
-            found |= holds_at(row, &mut machine, &mut procs);
-        }
-        assert!(
-            found,
-            "the violation of {:?} is not at the end of its path",
-            cx.kind
-        );
-    });
+    if let Err(why) = replay::violation_at_end(script, index, cx) {
+        panic!("{why}");
+    }
 }
 
 #[test]

@@ -16,6 +16,7 @@
 //! every engine under every source.
 
 mod on_workers;
+mod replay;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -24,12 +25,10 @@ use std::time::Duration;
 use proptest::prelude::*;
 
 use symcsp::budget::disk::Spill;
-use symcsp::check::counterexample::{Counterexample, Kind};
+use symcsp::check::counterexample::Counterexample;
 use symcsp::check::{Asked, CheckResult, Verdict};
-use symcsp::lts::machine::{Machine, Moves};
 use symcsp::lts::search::Budget;
-use symcsp::process::{EventId, Processes, TAU, TICK};
-use symcsp::script::ir::{AssertOption, AssertionKind};
+use symcsp::script::ir::AssertionKind;
 use symcsp::symmetry::spec::Reduce;
 use symcsp::symmetry::strategy::Strategy as Representatives;
 use symcsp::types::Loaded;
@@ -297,63 +296,10 @@ fn on_processes(
     Answer::Verdict(word, length)
 }
 
-/// Whether `cx` is a behaviour of assertion `index`'s implementation that
-/// breaks what it says: its path (τ included) replayed on a fresh,
-/// unreduced machine, ending where the violation is.
+/// Whether `cx` is a behaviour of assertion `index` of `file` that
+/// breaks what it says ([`replay::violation_at_end`]).
 fn replays(file: &Path, index: usize, cx: &Counterexample) -> Result<(), String> {
-    let (loaded, _) = loaded(file, None);
-    let script = &loaded.script;
-    let assertion = &script.assertions[index];
-    let imp = assertion.kind.implementation();
-    symcsp::stack::with_large_stack(|| {
-        let (mut procs, root) = Processes::with_root(script, imp).expect("a process");
-        let mut machine = Machine::new(&mut procs, root).expect("the machine compiles");
-        for option in &assertion.options {
-            if let AssertOption::TauPriority(set, span) = option {
-                let value = procs.evaluator().eval_constant(*set).expect("a set");
-                let set = procs.event_set(&value, *span).expect("events");
-                machine.set_tau_priority(procs.set(set).clone());
-            }
-        }
-        let path = cx.path_before_error();
-        let ends = symcsp::check::trace::replay(&mut machine, &mut procs, &path)
-            .map_err(|e| e.message.clone())?;
-        if ends.is_empty() {
-            return Err(format!("the path {path:?} is not a behaviour"));
-        }
-        let mut moves = Moves::default();
-        let mut breaks = |row: &Vec<u32>, machine: &mut Machine, procs: &mut Processes| {
-            machine.moves(procs, row, &mut moves).expect("moves");
-            let events: Vec<EventId> = moves.list.iter().map(|m| m.event).collect();
-            match cx.kind {
-                Kind::Trace => match cx.error_event {
-                    Some(e) if cx.ends_with_error => events.contains(&e),
-                    Some(e) => !events.contains(&e),
-                    None => true,
-                },
-                Kind::Deadlock => events.is_empty(),
-                // A stable state refuses what it cannot do; one that can
-                // terminate may refuse everything but ✓.
-                Kind::Refusal | Kind::Nondeterminism => {
-                    let stable = !events.contains(&TAU);
-                    let accepted = if events.contains(&TICK) {
-                        vec![TICK]
-                    } else {
-                        events
-                    };
-                    stable && cx.refusals.iter().all(|r| !accepted.contains(r))
-                }
-                Kind::Divergence => cx.loop_from.is_some(),
-            }
-        };
-        if ends.iter().any(|row| breaks(row, &mut machine, &mut procs)) {
-            Ok(())
-        } else {
-            Err(format!(
-                "no state the path {path:?} reaches breaks the assertion"
-            ))
-        }
-    })
+    replay::violation_at_end(&loaded(file, None).0.script, index, cx)
 }
 
 /// Checks assertion `index` of `file` under `source` on every engine

@@ -355,8 +355,9 @@ fn decide(
 }
 
 /// The plan of assertion `index` of `script`, reduced as `asked` says,
-/// settled by building its system within `budget` as one search would
-/// before it searches: what the cluster's workers are given, so that
+/// settled — when it is reduced — by building its system within
+/// `budget` as one search would before it searches: what the cluster's
+/// workers are given, so that
 /// every worker, thread and process reduces the check alike and the
 /// script's refusals are said before any search starts, in one
 /// search's words. A budget that stops it is the check's result.
@@ -371,6 +372,12 @@ pub fn plan(
         Planned::Plan(plan) => plan,
         other => return Ok(other),
     };
+    // Not reduced, there is nothing a system could refuse: the workers
+    // build theirs alone.
+    if plan.reducing == Reducing::Not {
+        plan.settle(None, Vec::new());
+        return Ok(Planned::Plan(plan));
+    }
     let started = std::time::Instant::now();
     let assertion = &script.assertions[index];
     let settled = processes(script, plan.task.priority, budget)

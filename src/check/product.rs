@@ -284,6 +284,31 @@ impl Product {
         )
     }
 
+    /// The specification's node after `event` from `node`, at an
+    /// implementation state whose moves have `events`, as
+    /// [`Product::judge`] makes it: in the models that follow refusals
+    /// (revivals, refusal testing) an event a stable state accepts leads
+    /// where that acceptance says. `None` when it is not allowed.
+    pub(crate) fn node_after(
+        spec: &mut dyn Specification,
+        procs: &mut Processes,
+        (node, events): (NodeId, &[EventId]),
+        event: EventId,
+    ) -> EvalResult<Option<NodeId>> {
+        if !events.contains(&TAU) && event != TICK && event != TAU {
+            let mut accepted = Vec::new();
+            acceptance(events.iter().copied(), &mut accepted);
+            if accepted.contains(&event) {
+                match spec.after_stable(procs, node, &accepted, event)? {
+                    None => return Ok(None),
+                    Some(Some(after)) => return Ok(Some(after)),
+                    Some(None) => {}
+                }
+            }
+        }
+        spec.after(procs, node, event)
+    }
+
     /// Judges a product state of the *unreduced* product (`row`: its
     /// components, then the node), computing its moves: how a
     /// counterexample unwound from a reduced search is confirmed.

@@ -21,6 +21,7 @@ use crate::symmetry::SystemSymmetry;
 
 use super::counterexample::RowPath;
 use super::normal::NodeId;
+use super::product::Product;
 use super::spec::Specification;
 
 /// The path of the unreduced product behind `recorded`, the path a
@@ -58,15 +59,19 @@ pub fn unwind(
     };
     let mut moves = Moves::default();
     let mut next = Vec::new();
+    let mut here_events = Vec::new();
     for (k, &event) in events.iter().enumerate() {
         let (here, there) = (&stored[k], &stored[k + 1]);
-        let Some(spec_after) = spec.after(procs, here[width], event)? else {
+        machine.moves(procs, &here[..width], &mut moves)?;
+        here_events.clear();
+        here_events.extend(moves.list.iter().map(|m| m.event));
+        let at = (here[width], &here_events[..]);
+        let Some(spec_after) = Product::node_after(spec, procs, at, event)? else {
             return Ok(Err(format!(
                 "step {}: the specification does not allow the recorded event",
                 k + 1
             )));
         };
-        machine.moves(procs, &here[..width], &mut moves)?;
         let mut taken = None;
         for m in moves.list.iter().filter(|m| m.event == event) {
             moves.apply(m, &here[..width], &mut next);
@@ -87,8 +92,12 @@ pub fn unwind(
         };
         // The unreduced step mirrors the representative's under π⁻¹.
         let raw = system.mirror(machine, procs, &pi.inverse(), (event, None), &target_state);
-        let raw_node = path.rows[k][width];
-        let Some(node) = spec.after(procs, raw_node, raw.event)? else {
+        let raw_row = &path.rows[k];
+        machine.moves(procs, &raw_row[..width], &mut moves)?;
+        here_events.clear();
+        here_events.extend(moves.list.iter().map(|m| m.event));
+        let at = (raw_row[width], &here_events[..]);
+        let Some(node) = Product::node_after(spec, procs, at, raw.event)? else {
             return Ok(Err(format!(
                 "step {}: the specification does not allow the unwound event",
                 k + 1

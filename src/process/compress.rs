@@ -131,19 +131,22 @@ impl Processes<'_> {
                 normal_form::normal(&tau_loops::collapse(&explicit, &meter)?, &meter)?
             }
         };
-        let table = Arc::new(self.install(compression, of, &explicit, reduced));
+        let table = Arc::new(self.install(compression, of, &explicit, reduced, &meter)?);
         self.compressions.insert((compression, of), table.clone());
         Ok(table)
     }
 
-    /// Interns the states of a reduction as compressed states.
+    /// Interns the states of a reduction as compressed states, within
+    /// `meter` (naming a class encodes its members: a script with large
+    /// event sets makes that slow).
     fn install(
         &mut self,
         compression: Compression,
         of: ProcId,
         explicit: &Explicit,
         reduced: Reduced,
-    ) -> Table {
+        meter: &crate::budget::Meter,
+    ) -> EvalResult<Table> {
         let original = |i: &u32| explicit.states[*i as usize];
         let members: Vec<Box<[ProcId]>> = reduced
             .members
@@ -153,6 +156,7 @@ impl Processes<'_> {
         let mut class_of = FxHashMap::default();
         let mut ids = Vec::with_capacity(members.len());
         for (n, m) in members.iter().enumerate() {
+            meter.poll().map_err(EvalError::stopped)?;
             let at = if reduced.numbered {
                 Place::Numbered(n as u32)
             } else {
@@ -167,7 +171,7 @@ impl Processes<'_> {
                 at,
             }));
         }
-        Table {
+        Ok(Table {
             compression,
             of,
             original_states: explicit.states.len(),
@@ -184,7 +188,7 @@ impl Processes<'_> {
             ids,
             initial: reduced.initial,
             class_of,
-        }
+        })
     }
 
     /// The member a class of states is named by, the same in every

@@ -49,9 +49,24 @@ impl ComponentLts {
                     .map_err(EvalError::stopped)?;
             }
             let p = lts.states[next];
+            // In an order of their own — by event, then by the target's
+            // encoding, the same in every `Processes` of the script — not
+            // by the order states happened to be interned in: the states
+            // are numbered as met, and two components' LTSs are matched
+            // move by move, so symmetric components are numbered alike
+            // wherever the analysis runs.
+            let mut transitions: Vec<(EventId, Vec<u8>, ProcId)> = procs
+                .transitions(p)?
+                .iter()
+                .map(|t| (t.event, Vec::new(), t.target))
+                .collect();
+            for (_, encoded, target) in &mut transitions {
+                procs.encode_state(*target, encoded);
+            }
+            transitions.sort_unstable();
             let mut moves = Vec::new();
-            for t in procs.transitions(p)?.iter() {
-                let target = match lts.index.get(&t.target) {
+            for (event, _, to) in transitions {
+                let target = match lts.index.get(&to) {
                     Some(&k) => k,
                     None => {
                         if lts.states.len() == MAX_LOCAL_STATES {
@@ -65,12 +80,12 @@ impl ComponentLts {
                             ));
                         }
                         let k = lts.states.len() as u32;
-                        lts.states.push(t.target);
-                        lts.index.insert(t.target, k);
+                        lts.states.push(to);
+                        lts.index.insert(to, k);
                         k
                     }
                 };
-                moves.push((t.event, target));
+                moves.push((event, target));
             }
             moves.sort_unstable();
             lts.moves.push(moves);
