@@ -2,8 +2,11 @@
 //! 10 000 alternatives, a sum of 10 000 terms, a prefix chain of 10 000
 //! steps and an `if` nested 5 000 deep parse, type-check and evaluate;
 //! expressions nested inside one another past the limit (brackets,
-//! `let`s) are refused with a clear message, never a stack overflow; and
-//! a long chain parses to the tree its operators' associativity gives.
+//! `let`s) are refused with a clear message, never a stack overflow; a
+//! long chain parses to the tree its operators' associativity gives; and
+//! wide and long processes run whole (issue 83): a `[]` of 20 000
+//! alternatives, 30 000 steps in sequence, and the deadlock of a
+//! 10 000-step chain with its counterexample shown state by state.
 
 use assert_cmd::Command;
 use proptest::prelude::*;
@@ -75,6 +78,49 @@ fn ten_thousand_alternatives_terms_and_steps_load_and_run() {
         0,
     );
     assert_eq!(out.trim(), "4999");
+}
+
+#[test]
+fn wide_and_long_processes_run_whole() {
+    let n = 20_000;
+    let choice: Vec<String> = (0..n).map(|i| format!("a.{i} -> STOP")).collect();
+    let (out, _) = run(
+        &format!("channel a : {{0..{n}}}\nP = {}\n", choice.join(" [] ")),
+        &["explore", "FILE", "P"],
+        0,
+    );
+    assert!(out.contains("states             2\n"), "{out}");
+    assert!(out.contains("transitions        20000\n"), "{out}");
+    // Each step is an event and the τ its ✓ becomes.
+    let (out, _) = run(
+        &format!("channel a\nP = {}STOP\n", "(a -> SKIP) ; ".repeat(30_000)),
+        &["explore", "FILE", "P"],
+        0,
+    );
+    assert!(out.contains("states             60001\n"), "{out}");
+    assert!(out.contains("transitions        60000\n"), "{out}");
+    let (out, _) = run(
+        &format!(
+            "channel a\nP = {}STOP\nassert P :[deadlock free]\n",
+            "a -> ".repeat(10_000)
+        ),
+        &["check", "FILE", "--format", "json"],
+        1,
+    );
+    let report: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let cx = &report["assertions"][0]["counterexample"];
+    assert_eq!(cx["trace"].as_array().map(Vec::len), Some(10_000));
+    let moves = cx["components"][0]["moves"].as_array().expect("moves");
+    assert_eq!(moves.len(), 10_000);
+    // The rest of the chain is shown as far as it is readable.
+    let first = moves[0]["state"].as_str().expect("a state");
+    assert!(
+        first.starts_with("a -> a -> ") && first.ends_with(" …"),
+        "{first}"
+    );
+    assert!(first.len() < 1_100, "{} bytes", first.len());
+    assert_eq!(moves[9_998]["state"], "a -> STOP");
+    assert_eq!(moves[9_999]["state"], "STOP");
 }
 
 #[test]

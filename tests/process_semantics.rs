@@ -784,3 +784,71 @@ fn a_lazy_comprehension_feeds_a_prefix() {
         (5, 4, 0)
     );
 }
+
+/// A chain of `[]` or `;` written left-nested (as the operators
+/// associate) is one operator over all its operands: a τ inside one
+/// keeps the others beside it, and a sequence hands over step by step.
+#[test]
+fn a_chain_of_choices_or_steps_is_one_operator() {
+    assert_eq!(
+        lts("", "(a -> STOP |~| b -> STOP) [] c -> STOP [] d -> STOP"),
+        vec![
+            "(a -> STOP |~| b -> STOP) [] c -> STOP [] d -> STOP -τ-> (a -> STOP) [] (c -> STOP) [] (d -> STOP)",
+            "(a -> STOP |~| b -> STOP) [] c -> STOP [] d -> STOP -τ-> (b -> STOP) [] (c -> STOP) [] (d -> STOP)",
+            "(a -> STOP |~| b -> STOP) [] c -> STOP [] d -> STOP -c-> STOP",
+            "(a -> STOP |~| b -> STOP) [] c -> STOP [] d -> STOP -d-> STOP",
+            "(a -> STOP) [] (c -> STOP) [] (d -> STOP) -a-> STOP",
+            "(a -> STOP) [] (c -> STOP) [] (d -> STOP) -c-> STOP",
+            "(a -> STOP) [] (c -> STOP) [] (d -> STOP) -d-> STOP",
+            "(b -> STOP) [] (c -> STOP) [] (d -> STOP) -b-> STOP",
+            "(b -> STOP) [] (c -> STOP) [] (d -> STOP) -c-> STOP",
+            "(b -> STOP) [] (c -> STOP) [] (d -> STOP) -d-> STOP",
+        ]
+    );
+    assert_eq!(
+        lts("", "(a -> SKIP) ; (b -> SKIP) ; c -> STOP"),
+        vec![
+            "(a -> SKIP) ; (b -> SKIP) ; c -> STOP -a-> SKIP ; ((b -> SKIP) ; (c -> STOP))",
+            "SKIP ; ((b -> SKIP) ; (c -> STOP)) -τ-> (b -> SKIP) ; (c -> STOP)",
+            "(b -> SKIP) ; (c -> STOP) -b-> SKIP ; (c -> STOP)",
+            "SKIP ; (c -> STOP) -τ-> c -> STOP",
+            "c -> STOP -c-> STOP",
+        ]
+    );
+}
+
+/// Joining a chain changes no state count: a state of the nested
+/// operators (`((P1 ; P2) ; P3)` after `P1` moved) is one of the joined
+/// operator (`P1' ; P2 ; P3`) and back. A named process is never opened,
+/// so a recursive one stays one state.
+#[test]
+fn a_joined_chain_has_the_states_of_the_nested_one() {
+    let defs = "Q = (a -> SKIP) ; Q\nR = (b -> SKIP [] c -> SKIP) ; d -> R\n\
+                C = (a -> STOP |~| b -> C) [] c -> C\n";
+    // `[]` is opened wherever it is nested: the bracketing is not seen.
+    for (left, right) in [
+        (
+            "((C [] R) [] (d -> C)) [] SKIP",
+            "C [] (R [] ((d -> C) [] SKIP))",
+        ),
+        (
+            "((a -> STOP |~| b -> SKIP) [] (c -> C |~| SKIP)) [] C",
+            "(a -> STOP |~| b -> SKIP) [] ((c -> C |~| SKIP) [] C)",
+        ),
+    ] {
+        assert_eq!(
+            counts(defs, left),
+            counts(defs, right),
+            "{left} against {right}"
+        );
+    }
+    assert_eq!(counts(defs, "((C [] R) [] (d -> C)) [] SKIP"), (11, 30, 1));
+    // `;` is opened on the left: the start, then `Q`'s two states before
+    // the rest, which never starts.
+    assert_eq!(counts(defs, "((Q ; R) ; SKIP) ; STOP"), (3, 3, 0));
+    // The start, `a` done, then `R`'s three states before `b -> SKIP`.
+    assert_eq!(
+        counts(defs, "((a -> SKIP) ; R) ; (b -> SKIP) ; R"),
+        (5, 6, 0)
+    );
+}

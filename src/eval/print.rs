@@ -190,10 +190,11 @@ fn write_proc(f: &mut Formatter<'_>, script: &Script, proc: &Proc) -> fmt::Resul
 /// captured replaced by its value.
 fn node_text(script: &Script, func: FuncId, vars: &[Value], folds: &[(Span, String)]) -> String {
     let function = script.function(func);
-    let source = script.sources.snippet(function.span);
+    let whole = script.sources.snippet(function.span);
+    let source = &whole[..crate::syntax::floor_char_boundary(whole, SHOWN_SOURCE)];
     let base = function.span.start;
     // A use inside a folded part is folded with it.
-    let uses = capture_uses(script, func)
+    let uses = capture_uses(script, func, base + source.len() as u32)
         .into_iter()
         .filter(|(span, _)| {
             !folds
@@ -222,15 +223,26 @@ fn node_text(script: &Script, func: FuncId, vars: &[Value], folds: &[(Span, Stri
     spliced.push_str(&source[at..]);
     let text = crate::syntax::without_comments(&spliced);
     let text = crate::syntax::one_line(&text);
-    strip_enclosing_parens(&text).replace([FOLDED_OPEN, FOLDED_CLOSE], "")
+    let mut shown = strip_enclosing_parens(&text).replace([FOLDED_OPEN, FOLDED_CLOSE], "");
+    if source.len() < whole.len() {
+        shown.push_str(" …");
+    }
+    shown
 }
+
+/// The most of a control state's source text that is shown: a longer one
+/// (the rest of a 10 000-step prefix chain) is cut short with `…`, so
+/// that showing every state of a path costs the path's length, not its
+/// square.
+const SHOWN_SOURCE: usize = 1024;
 
 /// Where the body of `func` (and the functions written inside it) uses
 /// the variables `func` captured: each use's span and capture index. Read
 /// from the resolved program, so a name bound again inside (`?x`, a
 /// `let`, a comprehension's generator, a lambda's parameter) is never
-/// taken for the captured variable of the same name.
-fn capture_uses(script: &Script, func: FuncId) -> Vec<(Span, u32)> {
+/// taken for the captured variable of the same name. Only the uses that
+/// start before `shown_end` are looked for.
+fn capture_uses(script: &Script, func: FuncId, shown_end: u32) -> Vec<(Span, u32)> {
     let mut uses = Vec::new();
     // Each function to read, with what its captures are in `func`'s.
     let identity = (0..script.function(func).captures.len() as u32)
@@ -249,6 +261,9 @@ fn capture_uses(script: &Script, func: FuncId) -> Vec<(Span, u32)> {
         let mut exprs: Vec<ExprId> = script.function(f).clauses.iter().map(|c| c.body).collect();
         while let Some(id) = exprs.pop() {
             let expr = script.expr(id);
+            if expr.span.start >= shown_end {
+                continue;
+            }
             match &expr.kind {
                 ExprKind::Var(VarRef::Capture(j)) => {
                     if let Some(capture) = outer.get(*j as usize).copied().flatten() {

@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use lsp_types::{Position, Range, Uri};
 
-use crate::syntax::{SourceFile, SourceMap, Span};
+use crate::syntax::{SourceFile, SourceMap, Span, floor_char_boundary};
 
 /// The path a `file://` URI names, percent-decoded; `None` for another
 /// scheme.
@@ -75,17 +75,10 @@ pub fn offset(text: &str, position: Position) -> usize {
     line_end
 }
 
-fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    offset
-}
-
 /// The protocol's position of byte `offset` of a loaded file, found by
 /// its line table (not by reading the text from its start).
 pub fn file_position(file: &SourceFile, offset: usize) -> Position {
-    let offset = floor_char_boundary(&file.text, offset.min(file.text.len()));
+    let offset = floor_char_boundary(&file.text, offset);
     let (line, start) = file.line_and_start(offset);
     let character = file.text[start..offset].encode_utf16().count();
     Position::new(line as u32, character as u32)
@@ -130,7 +123,7 @@ mod tests {
     /// The position of byte `offset` of `text`, counted from the start:
     /// what [`file_position`] finds by the line table.
     fn position(text: &str, offset: usize) -> Position {
-        let offset = floor_char_boundary(text, offset.min(text.len()));
+        let offset = floor_char_boundary(text, offset);
         let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
         let line = text[..line_start].matches('\n').count();
         let character = text[line_start..offset].encode_utf16().count();

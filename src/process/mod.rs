@@ -44,7 +44,7 @@ pub use key::{Exporter, StateKey};
 pub use term::{Place, ProcId, RelationId, SetId, Term, Transition};
 
 use events::Interner;
-use operator::Operator;
+use operator::{Associative, Operator};
 
 /// How deeply static operators may nest inside each other while a process
 /// value is turned into a state (a parallel composition that contains
@@ -387,6 +387,36 @@ impl<'s> Processes<'s> {
         levels.iter().map(|a| self.event_set(a, span)).collect()
     }
 
+    /// The operands of `of` with every nested use of it that may be
+    /// opened ([`operator::opened`]) replaced by its own, in order: a
+    /// chain of n alternatives or steps as one operator of n operands.
+    fn joined(&mut self, of: Associative, operands: Vec<Value>) -> EvalResult<Vec<Value>> {
+        let may_open = |at: usize| at == 0 || of == Associative::ExternalChoice;
+        // A stack of what is still to place, the next on top: a chain is
+        // opened level by level without recursion.
+        let mut pending: Vec<Value> = operands.into_iter().rev().collect();
+        let mut joined = Vec::with_capacity(pending.len());
+        let mut opened = 0usize;
+        while let Some(operand) = pending.pop() {
+            let inner = if may_open(joined.len()) {
+                operator::opened(&self.eval, of, &operand)?
+            } else {
+                None
+            };
+            match inner {
+                Some(inner) => {
+                    opened += 1;
+                    if opened.is_multiple_of(4096) {
+                        self.meter().poll().map_err(EvalError::stopped)?;
+                    }
+                    pending.extend(inner.into_iter().rev());
+                }
+                None => joined.push(operand),
+            }
+        }
+        Ok(joined)
+    }
+
     /// Interns the operands of an unfolded operator and builds its term.
     fn build(&mut self, op: Operator, span: Span) -> EvalResult<ProcId> {
         // A replicated operator may have millions of operands: the
@@ -409,10 +439,12 @@ impl<'s> Processes<'s> {
             Operator::Stop => self.intern(Term::Stop),
             Operator::Skip => self.intern(Term::Skip),
             Operator::ExternalChoice(ps) => {
+                let ps = self.joined(Associative::ExternalChoice, ps)?;
                 let ps = states(self, &ps)?;
                 self.intern(Term::ExternalChoice(ps.into()))
             }
             Operator::Sequential(ps) => {
+                let ps = self.joined(Associative::Sequential, ps)?;
                 let ps = states(self, &ps)?;
                 let mut iter = ps.into_iter().rev();
                 let mut acc = iter.next().expect("at least two");

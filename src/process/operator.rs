@@ -11,7 +11,7 @@ use std::cell::RefCell;
 
 use rustc_hash::FxHashMap;
 
-use crate::eval::{EvalError, EvalResult, Evaluator, Frame, Order, Set, Value};
+use crate::eval::{EvalError, EvalResult, Evaluator, Frame, Order, Proc, Set, Value};
 use crate::script::ir::{
     CtorId, DataTypeId, ExprId, ExprKind, Field, FieldKind, FuncId, Pattern, ReplicatedOp, Stmt,
 };
@@ -186,6 +186,59 @@ pub fn unfold(ev: &Evaluator, func: FuncId, vars: &[Value]) -> EvalResult<Operat
         }
         ExprKind::Replicated(op, stmts, body) => replicated(ev, op, stmts, *body, f, span)?,
         _ => unreachable!("a process function's body is a process operator"),
+    })
+}
+
+/// An associative operator whose nested uses [`opened`] joins into one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Associative {
+    /// `[]`: every operand may be opened.
+    ExternalChoice,
+    /// `;`: its first operand may be opened (`(P ; Q) ; R` as `P ; Q ;
+    /// R`); a later one is a state the left side hands over to.
+    Sequential,
+}
+
+/// `value`'s own operands when it is an unnamed control state whose body
+/// is `of` too (a bracketed or chained part of a larger expression:
+/// `a -> STOP [] b -> STOP` inside `... [] c -> STOP`), else `None`.
+///
+/// Both operators are written left-nested (`P1 [] P2 [] ... [] Pn`
+/// parses as `((P1 [] P2) [] ...) [] Pn`), and every level of such a
+/// chain would be a control state with its own list of moves: n levels
+/// of up to n moves each for a choice, n fresh terms at every step of a
+/// sequence. The operator built from the opened operands has the moves
+/// of the nested one, and its states correspond one to one. A named
+/// process (`P(x) = ...`) is never opened: it may be recursive, and its
+/// state is the one a user expects to see.
+pub fn opened(ev: &Evaluator, of: Associative, value: &Value) -> EvalResult<Option<Vec<Value>>> {
+    let Value::Proc(proc) = value else {
+        return Ok(None);
+    };
+    let Proc::Node { func, vars } = &**proc else {
+        return Ok(None);
+    };
+    let function = ev.script().function(*func);
+    if function.call_form.is_some() {
+        return Ok(None);
+    }
+    let same = match &ev.script().expr(function.clauses[0].body).kind {
+        ExprKind::ProcBinary(ProcOp::ExternalChoice, ..)
+        | ExprKind::Replicated(ReplicatedOp::ExternalChoice, ..) => {
+            of == Associative::ExternalChoice
+        }
+        ExprKind::ProcBinary(ProcOp::SequentialComposition, ..)
+        | ExprKind::Replicated(ReplicatedOp::SequentialComposition, ..) => {
+            of == Associative::Sequential
+        }
+        _ => false,
+    };
+    if !same {
+        return Ok(None);
+    }
+    Ok(match unfold(ev, *func, vars)? {
+        Operator::ExternalChoice(operands) | Operator::Sequential(operands) => Some(operands),
+        _ => None,
     })
 }
 

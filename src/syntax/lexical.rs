@@ -313,6 +313,17 @@ pub(crate) fn block_comment_end(bytes: &[u8], i: usize) -> Option<usize> {
     None
 }
 
+/// The largest character boundary of `text` at or before `offset` (its
+/// length when `offset` is past its end): where to cut it without
+/// splitting a character. (`str::floor_char_boundary` from Rust 1.91.)
+pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
+    let mut at = offset.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
 /// `text` on one line: each run of white space (line breaks included)
 /// one space, none at either end.
 pub fn one_line(text: &str) -> String {

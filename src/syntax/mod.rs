@@ -23,7 +23,7 @@ mod tokens;
 
 pub use build::{MAX_DEPTH, MAX_NESTING};
 pub use diagnostic::{Diagnostic, Severity, render_all};
-pub use lexical::{MAX_BRACKET_DEPTH, one_line, without_comments};
+pub use lexical::{MAX_BRACKET_DEPTH, floor_char_boundary, one_line, without_comments};
 pub use load::{
     ERROR_CAP, LOAD_POLL_EVERY, LoadError, LoadStage, LoadStopped, OpenFiles, Program,
     display_name, empty_file, load_file, load_file_within, load_str, load_str_within,
