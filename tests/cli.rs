@@ -1253,4 +1253,18 @@ fn completions_and_the_manual_page_are_generated_from_the_options() {
     assert!(page.contains(".TH symcsp 1"), "{}", &page[..200]);
     assert!(page.contains("refinement checker for CSPM"));
     assert!(page.contains("symcsp\\-lsp"), "the commands are listed");
+    // Each command's page, as the list names it, with its options.
+    let out = symcsp().args(["man", "check"]).output().unwrap();
+    assert!(out.status.success());
+    let page = String::from_utf8(out.stdout).unwrap();
+    assert!(page.contains(".TH symcsp-check 1"), "{}", &page[..200]);
+    assert!(page.contains("\\fBsymcsp check\\fR"), "{}", &page[..400]);
+    assert!(page.contains("\\-\\-max\\-states"), "its options");
+    symcsp()
+        .args(["man", "chekc"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "symcsp has no command `chekc`: its commands are parse, eval",
+        ));
 }

@@ -754,3 +754,139 @@ fn an_exit_no_shutdown_asked_for_ends_the_server_with_code_1() {
     let status = client.child.wait().expect("the server ends");
     assert_eq!(status.code(), Some(1));
 }
+
+/// Rename reaches every mention — type annotations at the top and in a
+/// `let` included — and refuses a new name that is not a name, or that
+/// would change what a mention refers to (checked by loading the renamed
+/// script); hover and definition answer on an annotation too.
+#[test]
+fn rename_covers_annotations_and_refuses_what_would_change_meaning() {
+    const ANNOTATED: &str = "channel c : {0..9}\n\
+        f :: (Int) -> Int\n\
+        f(x) = x + 1\n\
+        P = let\n\
+        \x20     g :: (Int) -> Int\n\
+        \x20     g(y) = y * 2\n\
+        \x20   within c!f(g(1)) -> STOP\n\
+        Climb = c!1 -> Climb\n\
+        Q = let l = 1 within c!l -> Climb\n";
+    let (_dir, _path, uri, mut client) = opened(ANNOTATED);
+    let places = |edit: &Value| -> Vec<(u64, u64)> {
+        let mut found: Vec<_> = edit["changes"][uri.as_str()]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                let start = &e["range"]["start"];
+                (
+                    start["line"].as_u64().unwrap(),
+                    start["character"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        found.sort();
+        found
+    };
+    let edit = client.at(
+        "textDocument/rename",
+        &uri,
+        (2, 0),
+        json!({"newName": "inc"}),
+    );
+    assert_eq!(places(&edit), [(1, 0), (2, 0), (6, 13)]);
+    let edit = client.at(
+        "textDocument/rename",
+        &uri,
+        (4, 6),
+        json!({"newName": "twice"}),
+    );
+    assert_eq!(places(&edit), [(4, 6), (5, 6), (6, 15)]);
+    let hover = client.at("textDocument/hover", &uri, (1, 0), json!({}));
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("f :: (Int) -> Int"), "{text}");
+    let definition = client.at("textDocument/definition", &uri, (1, 0), json!({}));
+    assert_eq!(
+        definition["range"]["start"],
+        json!({"line": 2, "character": 0})
+    );
+    // Past the end of a line nothing is written: no answer.
+    for method in ["textDocument/hover", "textDocument/definition"] {
+        assert_eq!(client.at(method, &uri, (0, 9999), json!({})), Value::Null);
+        assert_eq!(client.at(method, &uri, (99, 0), json!({})), Value::Null);
+    }
+
+    let refusal = |client: &mut Client, at: (u32, u32), name: &str| -> String {
+        let answer = client.request_raw(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": uri}, "position": {"line": at.0, "character": at.1},
+                   "newName": name}),
+        );
+        answer["error"]["message"]
+            .as_str()
+            .unwrap_or_else(|| panic!("renaming to {name} is refused: {answer}"))
+            .to_string()
+    };
+    // `l` is bound where `Climb` is used in `Q`.
+    let message = refusal(&mut client, (7, 0), "l");
+    assert!(
+        message.contains("renaming `Climb` to `l` would change what the name written at")
+            && message.contains(":9:"),
+        "{message}"
+    );
+    for name in ["Ω", "within", "2f", "M::f", "f g"] {
+        let message = refusal(&mut client, (2, 0), name);
+        assert!(message.contains("is not a CSPM name"), "{name}: {message}");
+    }
+    let message = refusal(&mut client, (2, 0), "STOP");
+    assert!(
+        message.contains("renaming `f` to `STOP` would change what `STOP` written at")
+            && message.contains(":7:"),
+        "{message}"
+    );
+    assert!(client.shut_down().success());
+}
+
+/// Rename across an include: the name's declaration in the included
+/// file and its uses in both, and a clash that arises only in the
+/// included file is refused; definition on the `include` line opens the
+/// file.
+#[test]
+fn rename_and_definition_reach_into_included_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = dir.path().join("main.csp");
+    let part = dir.path().join("part.csp");
+    let main_text = "include \"part.csp\"\nQ = P [] b -> STOP\n";
+    std::fs::write(&main, main_text).unwrap();
+    std::fs::write(&part, "channel a, b\nP = a -> P\nR = let x = 1 within P\n").unwrap();
+    let (main_uri, part_uri) = (uri(&main), uri(&part));
+    let mut client = Client::start();
+    client.open(&main_uri, main_text);
+    assert_eq!(client.diagnostics(&main_uri), Vec::<Value>::new());
+    // Definition on the `include` line opens the file.
+    let definition = client.at("textDocument/definition", &main_uri, (0, 12), json!({}));
+    assert_eq!(definition["uri"], part_uri.as_str(), "{definition}");
+    assert_eq!(
+        definition["range"]["start"],
+        json!({"line": 0, "character": 0})
+    );
+    let edit = client.at(
+        "textDocument/rename",
+        &main_uri,
+        (1, 4),
+        json!({"newName": "Loop"}),
+    );
+    let count = |uri: &str| edit["changes"][uri].as_array().map_or(0, Vec::len);
+    assert_eq!((count(&main_uri), count(&part_uri)), (1, 3), "{edit}");
+    let refused = client.request_raw(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": main_uri}, "position": {"line": 1, "character": 4},
+               "newName": "x"}),
+    );
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("renaming `P` to `x` would change what the name written at")
+            && message.contains("part.csp:3:"),
+        "{refused}"
+    );
+    assert!(client.shut_down().success());
+}

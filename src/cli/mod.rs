@@ -398,8 +398,14 @@ enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print symcsp's manual page, in roff (`symcsp man > symcsp.1`).
-    Man,
+    /// Print symcsp's manual page, in roff (`symcsp man > symcsp.1`), or
+    /// a command's, with its options (`symcsp man check >
+    /// symcsp-check.1`).
+    Man {
+        /// The command whose page to print (`check`, `explore`, ...).
+        #[arg(value_name = "COMMAND")]
+        command: Option<String>,
+    },
 }
 
 /// The state a command shows: the script, the process, its types and
@@ -548,13 +554,39 @@ fn run_command(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> u8
             clap_complete::generate(shell, &mut Cli::command(), "symcsp", out);
             0
         }
-        Command::Man => match clap_mangen::Man::new(Cli::command()).render(out) {
-            Ok(()) => 0,
-            Err(e) => {
-                let _ = writeln!(err, "error: cannot write the manual page: {e}");
-                1
+        Command::Man { command } => {
+            let whole = Cli::command();
+            let page = match command.as_deref() {
+                None => whole,
+                Some(name) => match whole.find_subcommand(name) {
+                    // Named as the main page's list of commands names it.
+                    Some(sub) => sub
+                        .clone()
+                        .display_name(format!("symcsp-{name}"))
+                        .bin_name(format!("symcsp {name}")),
+                    None => {
+                        let names: Vec<&str> = whole
+                            .get_subcommands()
+                            .map(clap::Command::get_name)
+                            .filter(|&n| n != "help")
+                            .collect();
+                        let _ = writeln!(
+                            err,
+                            "error: symcsp has no command `{name}`: its commands are {}",
+                            names.join(", ")
+                        );
+                        return 2;
+                    }
+                },
+            };
+            match clap_mangen::Man::new(page).render(out) {
+                Ok(()) => 0,
+                Err(e) => {
+                    let _ = writeln!(err, "error: cannot write the manual page: {e}");
+                    1
+                }
             }
-        },
+        }
         symmetry @ (Command::Rep { .. }
         | Command::Why { .. }
         | Command::Compare { .. }

@@ -17,6 +17,7 @@ mod analyse;
 mod assertions;
 mod navigate;
 mod process_facts;
+mod rename;
 pub mod text;
 mod transport;
 

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use lsp_types::{
     CompletionItem, CompletionItemKind, DocumentSymbol, Hover, HoverContents, Location,
-    MarkupContent, MarkupKind, Position, Range, SymbolKind, TextEdit, Uri,
+    MarkupContent, MarkupKind, Position, SymbolKind, Uri,
 };
 
 use crate::budget::Meter;
@@ -26,6 +26,8 @@ pub struct Document<'a> {
     pub uri: &'a Uri,
     pub script: &'a Script,
     pub types: Option<&'a mut Types>,
+    /// The errors it loaded with (a rename may not add one).
+    pub diagnostics: &'a [crate::syntax::Diagnostic],
 }
 
 impl<'a> Document<'a> {
@@ -35,29 +37,32 @@ impl<'a> Document<'a> {
             uri: &analysed.uri,
             script: analysed.analysis.script.as_ref()?,
             types: analysed.analysis.types.as_mut(),
+            diagnostics: &analysed.analysis.diagnostics,
         })
     }
 
     /// The source map's position of the editor's `position` in this
-    /// document (the root file of its script).
-    fn source_position(&self, position: Position) -> u32 {
+    /// document (the root file of its script); `None` past the end of
+    /// its line or of the document, where nothing is written.
+    fn source_position(&self, position: Position) -> Option<u32> {
         let root = self.script.sources.file(0);
-        root.base + text::file_offset(root, position) as u32
+        let offset = text::file_offset(root, position);
+        (text::file_position(root, offset) == position).then_some(root.base + offset as u32)
     }
 
     /// The name under the cursor.
-    fn occurrence_at(&self, position: Position) -> Option<&'a Occurrence> {
-        self.script.index.at(self.source_position(position))
+    pub(super) fn occurrence_at(&self, position: Position) -> Option<&'a Occurrence> {
+        self.script.index.at(self.source_position(position)?)
     }
 
     /// Where `span` is, as the editor names it: this document by its
     /// own URI, another file by its path.
-    fn location(&self, span: Span) -> Option<Location> {
+    pub(super) fn location(&self, span: Span) -> Option<Location> {
         text::location(self.uri, &self.script.sources, span)
     }
 
     /// The name as written at `span`, without its module prefix.
-    fn written(&self, span: Span) -> &'a str {
+    pub(super) fn written(&self, span: Span) -> &'a str {
         let text = self.script.sources.snippet(span);
         text.rsplit("::").next().unwrap_or(text)
     }
@@ -153,10 +158,19 @@ impl<'a> Document<'a> {
         })
     }
 
-    /// Where the name under the cursor is declared.
+    /// Where the name under the cursor is declared; on an `include`
+    /// line, the file it includes, at its start.
     pub fn definition(&self, position: Position) -> Option<Location> {
-        let occurrence = self.occurrence_at(position)?;
-        self.location(self.script.index.declaration(occurrence.symbol)?)
+        if let Some(occurrence) = self.occurrence_at(position) {
+            return self.location(self.script.index.declaration(occurrence.symbol)?);
+        }
+        let at = self.source_position(position)?;
+        let (_, included) = self.script.sources.files().find(|(_, file)| {
+            file.included_from
+                .is_some_and(|site| site.start <= at && at <= site.end)
+        })?;
+        let path = included.path.as_ref()?;
+        Some(Location::new(text::path_uri(path), Default::default()))
     }
 
     /// Every place the name under the cursor is written.
@@ -172,65 +186,8 @@ impl<'a> Document<'a> {
             .collect()
     }
 
-    /// The range of the name under the cursor, if it can be renamed.
-    pub fn prepare_rename(&self, position: Position) -> Option<Range> {
-        let occurrence = self.occurrence_at(position)?;
-        let span = self.last_segment(occurrence.span);
-        Some(file_range(&self.script.sources, span).1)
-    }
-
-    /// The edits renaming the name under the cursor to `new_name`, in
-    /// every file it is written in; an error in words when it cannot be.
-    pub fn rename(
-        &self,
-        position: Position,
-        new_name: &str,
-    ) -> Result<HashMap<Uri, Vec<TextEdit>>, String> {
-        let occurrence = self
-            .occurrence_at(position)
-            .ok_or("there is no name here to rename")?;
-        if !is_identifier(new_name) {
-            return Err(format!("`{new_name}` is not a CSPM name"));
-        }
-        // A declaration of the script's, or of a module never
-        // instantiated (whose instance's would be the script's), may not
-        // take a name the script declares.
-        let declared = match occurrence.symbol {
-            Symbol::Top(_) => true,
-            Symbol::Local(id) => self
-                .script
-                .index
-                .local(id)
-                .is_some_and(|local| local.uninstantiated),
-        };
-        if declared && let Some(clash) = self.script.lookup(new_name) {
-            let span = self
-                .script
-                .index
-                .declaration(clash.into())
-                .unwrap_or_default();
-            let at = self.script.sources.location(span);
-            return Err(format!("`{new_name}` is already declared at {at}"));
-        }
-        let mut edits: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
-        for o in self.script.index.occurrences_of(occurrence.symbol) {
-            let span = self.last_segment(o.span);
-            let Some(location) = self.location(span) else {
-                continue;
-            };
-            if self.script.is_generated(span) {
-                continue;
-            }
-            edits
-                .entry(location.uri)
-                .or_default()
-                .push(TextEdit::new(location.range, new_name.to_string()));
-        }
-        Ok(edits)
-    }
-
     /// The part of a name's span after its module prefix (`M::x`).
-    fn last_segment(&self, span: Span) -> Span {
+    pub(super) fn last_segment(&self, span: Span) -> Span {
         let text = self.script.sources.snippet(span);
         match text.rfind("::") {
             Some(at) => Span {
@@ -537,11 +494,3 @@ const KEYWORDS: &[&str] = &[
     "true",
     "false",
 ];
-
-/// Whether `name` can be a CSPM identifier.
-fn is_identifier(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_alphabetic())
-        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '\'')
-        && !KEYWORDS[..17].contains(&name)
-}

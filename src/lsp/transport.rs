@@ -10,11 +10,12 @@
 //! - a header without a readable `Content-Length` is reported the same
 //!   way, and the next header found where its body would be (framing
 //!   puts it right after that body);
-//! - a body longer than [`MAX_BODY`] is skipped and reported.
+//! - a body longer than [`MAX_BODY`] is reported and skipped the same way
+//!   (never waited for: a wrong length would hold the server for ever).
 //!
 //! Then the next message is read.
 
-use std::io::{self, BufRead, Read};
+use std::io::{self, BufRead};
 use std::thread::JoinHandle;
 
 use crossbeam_channel::Sender;
@@ -166,11 +167,14 @@ fn read_one(input: &mut impl BufRead, max_body: usize) -> Result<Option<Message>
         }
     };
     if length > max_body {
-        let skipped = io::copy(&mut Read::take(&mut *input, length as u64), &mut io::sink());
-        return Err(Unreadable::because(match skipped {
-            Ok(_) => format!("a message of {length} bytes, more than this server reads"),
-            Err(e) => format!("skipping a message of {length} bytes: {e}"),
-        }));
+        // Not read by its length: a client that sent a wrong one would
+        // have the server wait for bytes that never come. The body is
+        // passed over as a length that cannot be read is: up to the
+        // next header.
+        return Err(Unreadable::because(format!(
+            "a message of {length} bytes, more than this server reads ({max_body}): skipped \
+             up to the next header"
+        )));
     }
     let mut body = vec![0; length];
     if let Err(e) = input.read_exact(&mut body) {
@@ -258,6 +262,9 @@ mod tests {
             "Content-Length: -1",
             "Content-Length: many",
             "Content-Length: 99999999999999999999999",
+            "Content-Length: 2147483648",
+            "Content-Length: 1099511627776",
+            "Content-Length: 18446744073709551615",
             "Content-Type: utf-8",
         ] {
             let mut input =

@@ -32,6 +32,7 @@ pub use load::{
 pub use print::{binary_symbol, process_symbol};
 pub use read::unreadable;
 pub use source::{FileId, Location, SourceFile, SourceMap, Span};
+pub use tokens::is_name;
 
 use thin_vec::ThinVec;
 

@@ -335,6 +335,17 @@ fn symbol_at(rest: &[u8]) -> Option<(usize, Tok)> {
         .map(|(symbol, tok)| (symbol.len(), tok))
 }
 
+/// Whether `text` is one unqualified name as the lexer reads names (a
+/// letter, then letters, digits and `_`, then primes), and no keyword:
+/// what a definition, channel or variable may be called.
+pub fn is_name(text: &str) -> bool {
+    if !text.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    let mut lexer = Lexer::new(text);
+    lexer.word() == Tok::Ident && lexer.pos == text.len() && !text.contains("::")
+}
+
 fn is_ident_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }

@@ -557,9 +557,13 @@ impl<'s, 'p> Resolver<'s, 'p> {
         self.check_channel_annotations(&annotated);
         let mut attached = FxHashSet::default();
         for (name, ident, ty, ctx) in annotated {
-            if !self.script.names.contains_key(&name) {
+            let Some(&named) = self.script.names.get(&name) else {
                 self.annotation_without_definition(&ident);
-            } else if attached.insert(name) {
+                continue;
+            };
+            // The annotation mentions the name: an editor renames it too.
+            self.script.index.used(named.into(), ident.span);
+            if attached.insert(name) {
                 self.ctx = ctx;
                 let annotation = self.annotation(ty);
                 self.attach_annotation(name, &ident, annotation);

@@ -505,7 +505,11 @@ impl<'s, 'p> Resolver<'s, 'p> {
         }
         self.check_annotated_once(annotated.iter().map(|(ident, _)| (ident.name, *ident)));
         let mut annotations: FxHashMap<Ustr, Annotation> = FxHashMap::default();
+        let mut mentions = Vec::new();
         for (ident, ty) in annotated {
+            if defined.contains_key(&ident.name) {
+                mentions.push((ident.name, ident.span));
+            }
             if !defined.contains_key(&ident.name) {
                 self.annotation_without_definition(ident);
             } else if let std::collections::hash_map::Entry::Vacant(entry) =
@@ -534,6 +538,13 @@ impl<'s, 'p> Resolver<'s, 'p> {
                     continue;
                 }
                 self.recursive_group(&component, &units, &annotations, &mut groups);
+            }
+        }
+        // The annotations mention the names they describe: an editor
+        // renames them too.
+        for (name, at) in mentions {
+            if let Some(binding) = self.scopes.last().and_then(|scope| scope.get(&name)) {
+                self.script.index.used(Symbol::Local(binding.id), at);
             }
         }
         let body = self.expr(body);
