@@ -15,6 +15,7 @@ use crate::syntax::Diagnostic;
 
 use super::counterexample::RenderedCounterexample;
 use super::{Asked, CheckResult, check_with};
+use crate::eval::Evaluator;
 use crate::process::Processes;
 use crate::symmetry::search_system::{About, Purpose};
 
@@ -105,10 +106,13 @@ impl CheckHandle {
         asked: Asked,
     ) -> CheckHandle {
         let live = Arc::new(Live::default());
+        // The time-out counts from now, for the check and for what its
+        // counterexample needs computed again.
         let budget = Budget {
             live: Some(live.clone()),
             ..budget
-        };
+        }
+        .started();
         let for_thread = budget.clone();
         let chosen = Reduce::chosen(
             &script,
@@ -127,7 +131,17 @@ impl CheckHandle {
                 let result = check_with(&script, index, &for_thread, &asked)?;
                 let counterexample = match &result.counterexample {
                     Some(cx) => {
-                        let mut procs = Processes::new(&script).map_err(|e| e.to_diagnostic())?;
+                        // The path bounds its description, but not a
+                        // compressed component's run, found by computing
+                        // its compression again: that is held to the
+                        // check's deadline, and left out past it.
+                        let unwinding = Budget {
+                            deadline: for_thread.deadline,
+                            ..for_thread.describing()
+                        };
+                        let eval = Evaluator::new(&script).with_meter(unwinding.meter());
+                        let mut procs =
+                            Processes::with_evaluator(eval).map_err(|e| e.to_diagnostic())?;
                         Some(cx.render(&mut procs))
                     }
                     None => None,

@@ -165,6 +165,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
                     progress: request.limits.progress,
                 };
                 super::cluster::check(&on, (&script, index, &asked), topology, &budget)
+                    .map(|(result, cluster)| (result, None, cluster))
             }
             _ => {
                 let handle =
@@ -189,13 +190,18 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
                     progress.show(&text);
                 }
                 progress.finish();
-                handle.join().map(|result| (result, None))
+                // Its counterexample is put into words on the check's own
+                // thread, within the check's deadline.
+                handle
+                    .join_rendered()
+                    .map(|checked| (checked.result, checked.counterexample, None))
             }
         };
-        let outcome = result.and_then(|(result, cluster)| {
-            let counterexample = match &result.counterexample {
-                Some(cx) => Some(printer.render(cx)?),
-                None => None,
+        let outcome = result.and_then(|(result, rendered, cluster)| {
+            let counterexample = match (&result.counterexample, rendered) {
+                (_, Some(rendered)) => Some(rendered),
+                (Some(cx), None) => Some(printer.render(cx)?),
+                (None, None) => None,
             };
             Ok(Checked {
                 result,
