@@ -837,6 +837,16 @@ fn rename_covers_annotations_and_refuses_what_would_change_meaning() {
         let message = refusal(&mut client, (2, 0), name);
         assert!(message.contains("is not a CSPM name"), "{name}: {message}");
     }
+    // Two definitions of one name in a `let`: an error the script did
+    // not have, though it has another (a type error) already.
+    client.change(
+        &uri,
+        2,
+        &format!("{ANNOTATED}N = 1 + true\nR = let x = 1\n        y = 2 within c!x+y -> STOP\n"),
+    );
+    while client.diagnostics(&uri).is_empty() {}
+    let message = refusal(&mut client, (11, 8), "x");
+    assert!(message.contains("renaming `y` to `x` would"), "{message}");
     let message = refusal(&mut client, (2, 0), "STOP");
     assert!(
         message.contains("renaming `f` to `STOP` would change what `STOP` written at")

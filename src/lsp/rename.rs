@@ -183,11 +183,16 @@ fn keeps_meaning(
     if stopped.is_some() {
         return Err(broken("take too long to check".to_string()));
     }
-    if copy_diagnostics.len() > diagnostics.len() {
-        let new = copy_diagnostics
+    // An error the script did not have (one it had may now name the new
+    // name); `diagnostics` may hold type errors the copy, only resolved,
+    // cannot have.
+    let named_anew =
+        |message: &str| message.replace(&format!("`{new_name}`"), &format!("`{old_name}`"));
+    if let Some(new) = copy_diagnostics.iter().find(|d| {
+        !diagnostics
             .iter()
-            .find(|d| !diagnostics.iter().any(|old| old.message == d.message))
-            .unwrap_or(&copy_diagnostics[0]);
+            .any(|old| old.message == d.message || old.message == named_anew(&d.message))
+    }) {
         let at = new
             .span
             .map(|span| format!(" (at {})", copy.sources.location(span)));
