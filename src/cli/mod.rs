@@ -391,6 +391,29 @@ enum Command {
     /// input and output: diagnostics as you type, types on hover,
     /// definitions, references, rename, completion, and assertions run
     /// from code lenses (docs/editors.md).
+    ///
+    /// Point the editor's language client at the command `symcsp lsp` for
+    /// `.csp` and `.cspm` files (the language id `cspm`); the folder
+    /// holding `.git` is a good root. In Neovim 0.11 or later:
+    ///
+    ///   vim.filetype.add({ extension = { csp = "cspm", cspm = "cspm" } })
+    ///   vim.lsp.config("symcsp", { cmd = { "symcsp", "lsp" },
+    ///     filetypes = { "cspm" }, root_markers = { ".git" } })
+    ///   vim.lsp.enable("symcsp")
+    ///
+    /// Each assertion gets a code lens that checks it (the commands
+    /// `symcsp.check URI N`, `symcsp.cancel URI N TEXT` and
+    /// `symcsp.animate URI N TEXT PROCESS TRACE`, which a client may bind
+    /// to keys); `vim.lsp.codelens.refresh()` shows them and
+    /// `vim.lsp.codelens.run()` runs the one under the cursor. Other
+    /// editors: any client that starts a command over standard input and
+    /// output.
+    #[command(
+        verbatim_doc_comment,
+        about = "Serve an editor over the Language Server Protocol on standard input and \
+                 output: diagnostics as you type, types on hover, definitions, references, \
+                 rename, completion, and assertions run from code lenses (docs/editors.md)"
+    )]
     Lsp,
     /// Print a shell's completion script for symcsp (`symcsp completions
     /// bash > ~/.local/share/bash-completion/completions/symcsp`).
