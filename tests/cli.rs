@@ -1253,6 +1253,13 @@ fn completions_and_the_manual_page_are_generated_from_the_options() {
     assert!(page.contains(".TH symcsp 1"), "{}", &page[..200]);
     assert!(page.contains("refinement checker for CSPM"));
     assert!(page.contains("symcsp\\-lsp"), "the commands are listed");
+    // The server's help sets an editor up without the repository's docs.
+    symcsp()
+        .args(["lsp", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("vim.lsp.config(\"symcsp\""))
+        .stdout(predicate::str::contains("symcsp.check URI N"));
     // Each command's page, as the list names it, with its options.
     let out = symcsp().args(["man", "check"]).output().unwrap();
     assert!(out.status.success());
