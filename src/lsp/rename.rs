@@ -127,18 +127,6 @@ fn keeps_meaning(
             .or_default()
             .insert(((span.start - base) as usize, (span.end - base) as usize));
     }
-    let grown = new_name.len() as i64;
-    // Where an offset of a file lies in its renamed copy.
-    let moved = |file: &FileKey, offset: usize| -> usize {
-        let before = edits.get(file).map_or(0, |spans| {
-            spans
-                .iter()
-                .take_while(|&&(_, end)| end <= offset)
-                .map(|&(start, end)| grown - (end - start) as i64)
-                .sum::<i64>()
-        });
-        (offset as i64 + before) as usize
-    };
     // The copy: every file, renamed where it is mentioned.
     let mut open = OpenFiles::default();
     let (mut root_path, mut root_text) = (None, String::new());
@@ -202,12 +190,36 @@ fn keeps_meaning(
             at.unwrap_or_default()
         )));
     }
-    // What each place of the copy names.
-    let copy_files: HashMap<FileKey, u32> = copy
+    // Where a place of the script lies in the copy: each file's base
+    // there, and the ends of its edits, each of which moves what follows
+    // by the difference of the names' lengths.
+    let copy_bases: HashMap<FileKey, u32> = copy
         .sources
         .files()
         .map(|(_, f)| ((f.path.clone(), f.name.clone()), f.base))
         .collect();
+    let files: Vec<Option<(u32, u32, Vec<usize>)>> = sources
+        .files()
+        .map(|(_, f)| {
+            let file_key = (f.path.clone(), f.name.clone());
+            let copy_base = *copy_bases.get(&file_key)?;
+            let ends = edits.get(&file_key).map_or_else(Vec::new, |spans| {
+                spans.iter().map(|&(_, end)| end).collect()
+            });
+            Some((f.base, copy_base, ends))
+        })
+        .collect();
+    let step = new_name.len() as i64 - old_name.len() as i64;
+    let place = |span: Span| -> Option<(u32, u32)> {
+        let (base, copy_base, ends) = files[sources.file_of(span) as usize].as_ref()?;
+        let moved = |at: u32| {
+            let offset = (at - base) as usize;
+            let before = ends.partition_point(|&end| end <= offset) as i64;
+            copy_base + (offset as i64 + before * step) as u32
+        };
+        Some((moved(span.start), moved(span.end)))
+    };
+    // What each place of the copy names.
     let mut named_at: HashMap<(u32, u32), Vec<Symbol>> = HashMap::new();
     let written = |s: &Script, o: &&Occurrence| !s.is_generated(o.span);
     for o in copy
@@ -231,15 +243,7 @@ fn keeps_meaning(
         .iter()
         .filter(|o| written(script, o))
     {
-        let file = key(o.span);
-        let base = sources.file(sources.file_of(o.span)).base;
-        let copy_base = copy_files.get(&file).copied();
-        let place = copy_base.map(|b| {
-            (
-                b + moved(&file, (o.span.start - base) as usize) as u32,
-                b + moved(&file, (o.span.end - base) as usize) as u32,
-            )
-        });
+        let place = place(o.span);
         let symbols = place
             .and_then(|p| named_at.get(&p))
             .map_or(&[][..], Vec::as_slice);
