@@ -14,10 +14,14 @@
 //! ([`replays`]): a path that does not replay is an internal error, never
 //! a counterexample.
 
+use rustc_hash::FxHashMap;
+
 use crate::eval::EvalResult;
+use crate::explain::walk::Mirrored;
 use crate::lts::machine::{Machine, Moves};
-use crate::process::Processes;
+use crate::process::{ProcId, Processes};
 use crate::symmetry::SystemSymmetry;
+use crate::symmetry::apply::choices_in_one_order;
 
 use super::counterexample::RowPath;
 use super::normal::NodeId;
@@ -103,13 +107,49 @@ pub fn unwind(
                 k + 1
             )));
         };
-        let mut raw_next = raw.target;
+        let Some(mut raw_next) = real_target(machine, procs, raw_row, &moves, &raw)? else {
+            return Ok(Err(format!(
+                "step {}: the mirrored move is not a move of the system",
+                k + 1
+            )));
+        };
         raw_next.push(node);
         path.events.push(raw.event);
         path.rows.push(raw_next);
         pi = settled.sigma;
     }
     Ok(Ok(path))
+}
+
+/// The target of the move of `row` (whose moves are `moves`) that
+/// `mirrored` is: the image of a state may list a choice's operands in
+/// another order than the state the system reaches (which behaves
+/// alike), and the path is made of the system's own states.
+fn real_target(
+    machine: &Machine,
+    procs: &mut Processes,
+    row: &[u32],
+    moves: &Moves,
+    mirrored: &Mirrored,
+) -> EvalResult<Option<Vec<u32>>> {
+    let width = machine.components();
+    let mut memo = FxHashMap::default();
+    let mut form = |procs: &mut Processes, slot: usize, local: u32| {
+        choices_in_one_order(procs, machine.process_state(slot, local), &mut memo)
+    };
+    let wanted: Vec<ProcId> = (0..width)
+        .map(|slot| form(procs, slot, mirrored.target[slot]))
+        .collect();
+    let mut next = Vec::new();
+    for m in moves.list.iter().filter(|m| m.event == mirrored.event) {
+        moves.apply(m, &row[..width], &mut next);
+        if next[..] == mirrored.target[..]
+            || (0..width).all(|slot| form(procs, slot, next[slot]) == wanted[slot])
+        {
+            return Ok(Some(next));
+        }
+    }
+    Ok(None)
 }
 
 /// Whether `path` is a behaviour of `machine`: it starts at the initial

@@ -334,6 +334,50 @@ fn map_term(
     q
 }
 
+/// `p` with the operands of every external choice in it, at any depth,
+/// in one order (by the ids of their own such forms). Two states that
+/// differ only in the order of a choice's operands have one form: a
+/// state and the image of a state of its class may (a replicated choice
+/// lists its operands in the order of their values, which a permutation
+/// changes), and the two behave alike.
+pub fn choices_in_one_order(
+    procs: &mut Processes,
+    p: ProcId,
+    memo: &mut FxHashMap<ProcId, ProcId>,
+) -> ProcId {
+    if let Some(&q) = memo.get(&p) {
+        return q;
+    }
+    let term = procs.term(p).clone();
+    let mut cx = (procs, memo);
+    let form = term.map(
+        &mut cx,
+        // A term may be as deep as a script's longest chain.
+        |(procs, memo), &c| {
+            stacker::maybe_grow(256 * 1024, 16 * 1024 * 1024, || {
+                choices_in_one_order(procs, c, memo)
+            })
+        },
+        |_, &s| s,
+        |_, &r| r,
+    );
+    let (procs, memo) = cx;
+    let form = match form {
+        Term::ExternalChoice(ps) => Term::ExternalChoice(sorted(ps)),
+        Term::SyncExternalChoice(s, ps) => Term::SyncExternalChoice(s, sorted(ps)),
+        other => other,
+    };
+    let q = procs.intern(form);
+    memo.insert(p, q);
+    q
+}
+
+fn sorted(operands: Arc<[ProcId]>) -> Arc<[ProcId]> {
+    let mut operands = operands.to_vec();
+    operands.sort_unstable();
+    operands.into()
+}
+
 /// Which events a permutation can move (those holding a distinguished
 /// value), worked out once per script.
 #[derive(Debug, Clone)]
