@@ -17,9 +17,8 @@
 use rustc_hash::FxHashMap;
 
 use crate::eval::EvalResult;
-use crate::explain::walk::Mirrored;
 use crate::lts::machine::{Machine, Moves};
-use crate::process::{ProcId, Processes};
+use crate::process::{EventId, ProcId, Processes};
 use crate::symmetry::SystemSymmetry;
 use crate::symmetry::apply::choices_in_one_order;
 
@@ -107,7 +106,9 @@ pub fn unwind(
                 k + 1
             )));
         };
-        let Some(mut raw_next) = real_target(machine, procs, raw_row, &moves, &raw)? else {
+        let Some(mut raw_next) =
+            real_target(machine, procs, raw_row, &moves, (raw.event, &raw.target))?
+        else {
             return Ok(Err(format!(
                 "step {}: the mirrored move is not a move of the system",
                 k + 1
@@ -121,16 +122,17 @@ pub fn unwind(
     Ok(Ok(path))
 }
 
-/// The target of the move of `row` (whose moves are `moves`) that
-/// `mirrored` is: the image of a state may list a choice's operands in
-/// another order than the state the system reaches (which behaves
-/// alike), and the path is made of the system's own states.
+/// The target of the move of `row` (whose moves are `moves`) that the
+/// mirrored one (`event` to `target`) is: the image of a state may list
+/// a choice's operands in another order than the state the system
+/// reaches (which behaves alike), and the path is made of the system's
+/// own states.
 fn real_target(
     machine: &Machine,
     procs: &mut Processes,
     row: &[u32],
     moves: &Moves,
-    mirrored: &Mirrored,
+    (event, target): (EventId, &[u32]),
 ) -> EvalResult<Option<Vec<u32>>> {
     let width = machine.components();
     let mut memo = FxHashMap::default();
@@ -138,12 +140,12 @@ fn real_target(
         choices_in_one_order(procs, machine.process_state(slot, local), &mut memo)
     };
     let wanted: Vec<ProcId> = (0..width)
-        .map(|slot| form(procs, slot, mirrored.target[slot]))
+        .map(|slot| form(procs, slot, target[slot]))
         .collect();
     let mut next = Vec::new();
-    for m in moves.list.iter().filter(|m| m.event == mirrored.event) {
+    for m in moves.list.iter().filter(|m| m.event == event) {
         moves.apply(m, &row[..width], &mut next);
-        if next[..] == mirrored.target[..]
+        if next[..] == target[..]
             || (0..width).all(|slot| form(procs, slot, next[slot]) == wanted[slot])
         {
             return Ok(Some(next));
