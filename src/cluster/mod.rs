@@ -20,6 +20,7 @@
 //! decision: go on, end, or stop with the same verdict.
 
 pub mod exchange;
+pub mod ground;
 pub mod judge;
 pub mod network;
 pub mod rows;
@@ -473,16 +474,18 @@ fn run(
         )
         .map_err(ClusterError::Io)?
     };
+    // The process's workers load the script once, between them.
+    let ground = ground::SharedGround::default();
     let threads: Vec<_> = searches
         .into_iter()
         .enumerate()
         .map(|(local, rounds)| {
-            let job = job.clone();
+            let (job, ground) = (job.clone(), ground.clone());
             let topology = topology.clone();
             std::thread::Builder::new()
                 .name(format!("symcsp:search-{}", first + local))
                 .stack_size(crate::stack::LARGE_STACK)
-                .spawn(move || search::partition(&job, &topology, first + local, rounds))
+                .spawn(move || search::partition((&job, &ground), &topology, first + local, rounds))
         })
         .collect();
     let mut results = Vec::new();

@@ -143,10 +143,10 @@ impl Evaluator<'_> {
         }
     }
 
-    fn fields_cell(&self, head: Head) -> &std::cell::OnceCell<Arc<Fields>> {
+    fn fields_cell(&self, head: Head) -> &std::sync::OnceLock<Arc<Fields>> {
         match head {
-            Head::Ctor(c) => &self.ctor_fields[c.index()],
-            Head::Channel(c) => &self.channel_fields[c.index()],
+            Head::Ctor(c) => &self.shared.ctor_fields[c.index()],
+            Head::Channel(c) => &self.shared.channel_fields[c.index()],
         }
     }
 
@@ -670,7 +670,7 @@ impl Evaluator<'_> {
 
     /// `Events`: every complete event of every channel.
     pub(super) fn events(&self, span: Span) -> EvalResult<Arc<Set>> {
-        if let Some(events) = self.events.get() {
+        if let Some(events) = self.shared.events.get() {
             return Ok(events.clone());
         }
         let mut values = Vec::new();
@@ -680,7 +680,7 @@ impl Evaluator<'_> {
             self.check_size(values.len(), span)?;
         }
         let events = Arc::new(Set::from_values(values));
-        Ok(self.events.get_or_init(|| events).clone())
+        Ok(self.shared.events.get_or_init(|| events).clone())
     }
 
     /// Membership in an infinite datatype (recursive, or with an infinite

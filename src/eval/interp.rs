@@ -2,7 +2,6 @@
 //! and the operators of the functional language.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering as AtomicOrdering;
 
 use crate::script::ir::{
     ExprId, ExprKind, FuncId, FunctionKind, GlobalId, GlobalKind, LetGroup, Stmt, VarRef,
@@ -86,7 +85,7 @@ impl Evaluator<'_> {
 
     /// The value of a top-level name.
     pub fn global(&self, id: GlobalId) -> EvalResult<Value> {
-        if let Some(v) = self.globals[id.index()].get() {
+        if let Some(v) = self.shared.globals[id.index()].get() {
             return Ok(v.clone());
         }
         let global = &self.script.globals[id.index()];
@@ -96,7 +95,7 @@ impl Evaluator<'_> {
                 if function.kind != FunctionKind::Constant {
                     // Made once: every call through the name shares it.
                     let closure = || self.closure(*func, Arc::from([]));
-                    return Ok(self.globals[id.index()].get_or_init(closure).clone());
+                    return Ok(self.shared.globals[id.index()].get_or_init(closure).clone());
                 }
                 if self.forcing[id.index()].replace(true) {
                     return Err(EvalError::new(
@@ -113,7 +112,9 @@ impl Evaluator<'_> {
             GlobalKind::SubType(clauses) => self.subtype_set(clauses, global.span)?,
             GlobalKind::NameType(func) => self.call_constant(*func, Arc::from([]))?,
         };
-        Ok(self.globals[id.index()].get_or_init(|| value).clone())
+        Ok(self.shared.globals[id.index()]
+            .get_or_init(|| value)
+            .clone())
     }
 
     pub(super) fn closure(&self, func: FuncId, env: Env) -> Value {
@@ -338,7 +339,10 @@ impl Evaluator<'_> {
         if let Some(v) = thunk.value.get() {
             return Ok(v.clone());
         }
-        if thunk.forcing.swap(true, AtomicOrdering::Relaxed) {
+        // Whether this evaluator is working it out already (another
+        // thread may be too, and both will agree).
+        let address = std::ptr::from_ref(thunk) as usize;
+        if !self.forcing_thunks.borrow_mut().insert(address) {
             let name = self.script.function(thunk.func).name;
             return Err(EvalError::new(
                 span,
@@ -346,7 +350,7 @@ impl Evaluator<'_> {
             ));
         }
         let result = self.call_constant(thunk.func, thunk.env.clone());
-        thunk.forcing.store(false, AtomicOrdering::Relaxed);
+        self.forcing_thunks.borrow_mut().remove(&address);
         let value = result?;
         Ok(thunk.value.get_or_init(|| value).clone())
     }

@@ -33,8 +33,10 @@ pub mod value;
 // A value's sequences and streams are parts of it (they hold values).
 use value::{seq, stream};
 
-use std::cell::{Cell, OnceCell, RefCell};
-use std::sync::Arc;
+use std::cell::{Cell, RefCell};
+use std::sync::{Arc, OnceLock};
+
+use rustc_hash::FxHashSet;
 
 use crate::budget::Meter;
 use crate::script::Script;
@@ -83,23 +85,43 @@ pub const MAX_ELEMENTS: usize = 50_000_000;
 /// `Set(A)` is built explicitly up to this many elements of `A`.
 pub const MAX_POWERSET_BASE: usize = 20;
 
+/// What every evaluator of one script shares, each value worked out once
+/// by whichever evaluator needs it first: the values of its top-level
+/// names, the fields of its channels and constructors, `Events`. `Sync`:
+/// evaluators on several threads read one ([`Evaluator::beside`]).
+/// Evaluation is deterministic, so two threads that work out the same
+/// value at once agree, and the first to finish keeps it.
+struct Shared {
+    /// The script's address: an evaluator is made only for the script
+    /// whose values these are.
+    script: usize,
+    globals: Vec<OnceLock<Value>>,
+    channel_fields: Vec<OnceLock<Arc<fields::Fields>>>,
+    ctor_fields: Vec<OnceLock<Arc<fields::Fields>>>,
+    events: OnceLock<Arc<Set>>,
+}
+
 /// Evaluates expressions of one script, remembering the values of its
-/// constants, channel types and datatype sets.
+/// constants, channel types and datatype sets (in a part every evaluator
+/// of the script made [`Evaluator::beside`] it shares), with a context
+/// of its own: how deep it is, its stacks, its meter.
 pub struct Evaluator<'s> {
     script: &'s Script,
-    globals: Vec<OnceCell<Value>>,
+    shared: Arc<Shared>,
+    /// Each expression's [`machine::Shape`], by id.
+    shapes: Arc<[machine::Shape]>,
+    /// The top-level constants this evaluator is working out now (a
+    /// constant needed while it is worked out is defined in terms of
+    /// itself; another thread working out the same one is not).
     forcing: Vec<Cell<bool>>,
-    channel_fields: Vec<OnceCell<Arc<fields::Fields>>>,
-    ctor_fields: Vec<OnceCell<Arc<fields::Fields>>>,
-    events: OnceCell<Arc<Set>>,
+    /// The `let` constants it is working out now, by address.
+    forcing_thunks: RefCell<FxHashSet<usize>>,
     /// Calls nested now, and levels nested natively.
     depth: Cell<usize>,
     native_depth: Cell<usize>,
     limits: Limits,
     /// The evaluation loop's stacks, reused from run to run.
     stacks: RefCell<Vec<machine::Stacks>>,
-    /// Each expression's [`machine::Shape`], by id.
-    shapes: Box<[machine::Shape]>,
     /// What stops a long evaluation (a time-out, a cancel, the memory
     /// budget), polled every [`POLL_STEPS`] steps.
     meter: Meter,
@@ -109,6 +131,37 @@ pub struct Evaluator<'s> {
     /// Steps (calls, comprehension bindings, elements built) until the
     /// next poll.
     until_poll: Cell<u32>,
+}
+
+/// What the evaluators of one script share (the values of its names,
+/// its fields, `Events`, as each is worked out), to hand to another
+/// thread: `Send` and `Sync`, and cheap to clone.
+#[derive(Clone)]
+pub struct Evaluation {
+    shared: Arc<Shared>,
+    shapes: Arc<[machine::Shape]>,
+    limits: Limits,
+}
+
+// Evaluators on several threads share it.
+const _: fn() = || {
+    fn shared_between_threads<T: Send + Sync>() {}
+    shared_between_threads::<Evaluation>();
+};
+
+impl Evaluation {
+    /// An evaluator of `script` (the script this evaluation is of) that
+    /// shares what every other of them worked out and will work out,
+    /// with the same limits, no meter and a context of its own.
+    pub fn evaluator<'s>(&self, script: &'s Script) -> Evaluator<'s> {
+        assert_eq!(
+            self.shared.script,
+            std::ptr::from_ref(script) as usize,
+            "an evaluation is shared only by evaluators of its own script"
+        );
+        Evaluator::with_shared(script, self.shared.clone(), self.shapes.clone())
+            .with_limits(self.limits)
+    }
 }
 
 /// Steps of evaluation between two polls of the meter: about a
@@ -121,25 +174,48 @@ const DEEP: usize = 100_000;
 
 impl<'s> Evaluator<'s> {
     pub fn new(script: &'s Script) -> Evaluator<'s> {
+        let shared = Shared {
+            script: std::ptr::from_ref(script) as usize,
+            globals: (0..script.globals.len()).map(|_| OnceLock::new()).collect(),
+            channel_fields: (0..script.channels.len())
+                .map(|_| OnceLock::new())
+                .collect(),
+            ctor_fields: (0..script.ctors.len()).map(|_| OnceLock::new()).collect(),
+            events: OnceLock::new(),
+        };
+        Evaluator::with_shared(script, Arc::new(shared), machine::shapes(script).into())
+    }
+
+    fn with_shared(
+        script: &'s Script,
+        shared: Arc<Shared>,
+        shapes: Arc<[machine::Shape]>,
+    ) -> Evaluator<'s> {
         Evaluator {
             script,
-            globals: (0..script.globals.len()).map(|_| OnceCell::new()).collect(),
             forcing: (0..script.globals.len())
                 .map(|_| Cell::new(false))
                 .collect(),
-            channel_fields: (0..script.channels.len())
-                .map(|_| OnceCell::new())
-                .collect(),
-            ctor_fields: (0..script.ctors.len()).map(|_| OnceCell::new()).collect(),
-            events: OnceCell::new(),
+            forcing_thunks: RefCell::default(),
+            shared,
+            shapes,
             depth: Cell::new(0),
             native_depth: Cell::new(0),
             limits: Limits::default(),
             stacks: RefCell::new(Vec::new()),
-            shapes: machine::shapes(script),
             meter: Meter::unlimited(),
             completeness: dot::Completeness::default(),
             until_poll: Cell::new(POLL_STEPS),
+        }
+    }
+
+    /// What this evaluator shares with every evaluator of its script,
+    /// to make more on other threads ([`Evaluation::evaluator`]).
+    pub fn evaluation(&self) -> Evaluation {
+        Evaluation {
+            shared: self.shared.clone(),
+            shapes: self.shapes.clone(),
+            limits: self.limits,
         }
     }
 
@@ -220,5 +296,54 @@ impl<'s> Evaluator<'s> {
             return print::show_folded(self.script, *func, vars, &self.folds(*func, vars));
         }
         print::show(self.script, value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Evaluators on several threads read one evaluation: a `let`
+    /// constant that a function of the script captured, worked out by
+    /// four threads at once, is no constant "defined in terms of
+    /// itself" (each thread's own work says so, not another's), and all
+    /// agree with one evaluator on its own.
+    #[test]
+    fn evaluators_on_several_threads_share_one_evaluation() {
+        let text = "F = let y = card({x * x % 1000003 | x <- {0..300000}}) within \\ z @ y + z\n";
+        let mut script = Script::load_str("shared.csp", text).expect("loads");
+        let calls: Vec<FuncId> = (0..4)
+            .map(|i| {
+                script
+                    .add_expr("<call>", &format!("F({i})"))
+                    .expect("resolves")
+            })
+            .collect();
+        let evaluation = Evaluator::new(&script).evaluation();
+        let barrier = std::sync::Barrier::new(calls.len());
+        let values: Vec<Value> = std::thread::scope(|threads| {
+            let running: Vec<_> = calls
+                .iter()
+                .map(|&call| {
+                    let (script, evaluation, barrier) = (&script, &evaluation, &barrier);
+                    threads.spawn(move || {
+                        let evaluator = evaluation.evaluator(script);
+                        barrier.wait();
+                        evaluator.eval_constant(call)
+                    })
+                })
+                .collect();
+            running
+                .into_iter()
+                .map(|thread| thread.join().expect("no panic").expect("evaluates"))
+                .collect()
+        });
+        let alone = Evaluator::new(&script);
+        let expected: Vec<Value> = calls
+            .iter()
+            .map(|&call| alone.eval_constant(call).expect("evaluates"))
+            .collect();
+        assert_eq!(values, expected);
+        assert!(matches!(expected[0], Value::Int(n) if n > 100_000));
     }
 }

@@ -11,7 +11,6 @@
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 
 use crate::script::builtins::Builtin;
@@ -317,9 +316,6 @@ pub struct Thunk {
     pub func: FuncId,
     pub env: Env,
     pub value: OnceLock<Value>,
-    /// Set while it is being evaluated, to catch a constant defined in
-    /// terms of itself.
-    pub forcing: AtomicBool,
 }
 
 impl Thunk {
@@ -328,7 +324,6 @@ impl Thunk {
             func,
             env,
             value: OnceLock::new(),
-            forcing: AtomicBool::new(false),
         }
     }
 }

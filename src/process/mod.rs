@@ -51,10 +51,18 @@ use operator::{Associative, Operator};
 /// itself would otherwise never finish).
 const MAX_STATIC_DEPTH: usize = 10_000;
 
+/// What every `Processes` of one script may share between threads: its
+/// evaluation and its event table.
+#[derive(Clone)]
+pub struct Grounds {
+    evaluation: crate::eval::Evaluation,
+    events: Arc<EventTable>,
+}
+
 /// The process states of one script and their transitions.
 pub struct Processes<'s> {
     eval: Evaluator<'s>,
-    events: EventTable,
+    events: Arc<EventTable>,
     sets: Interner<EventSet>,
     relations: Interner<EventRelation>,
     terms: Interner<Term>,
@@ -160,7 +168,29 @@ impl<'s> Processes<'s> {
             .may_allocate(values.len() as u64 * EVENT_TABLE_BYTES)
             .map_err(EvalError::stopped)?;
         let values = eval.sorted_set(values)?;
-        let events = EventTable::new(values, &|| poll(&eval))?;
+        let events = Arc::new(EventTable::new(values, &|| poll(&eval))?);
+        Ok(Processes::with_events(eval, events))
+    }
+
+    /// What these processes share with every other `Processes` of their
+    /// script, to build more on other threads ([`Processes::on`]): the
+    /// evaluation and the event table, each made once.
+    pub fn grounds(&self) -> Grounds {
+        Grounds {
+            evaluation: self.eval.evaluation(),
+            events: self.events.clone(),
+        }
+    }
+
+    /// Processes of `script` on `grounds` (made by processes of the same
+    /// script), their evaluation held to `meter`: nothing evaluated or
+    /// built for `grounds` is done again.
+    pub fn on(script: &'s Script, grounds: &Grounds, meter: Meter) -> Processes<'s> {
+        let eval = grounds.evaluation.evaluator(script).with_meter(meter);
+        Processes::with_events(eval, grounds.events.clone())
+    }
+
+    fn with_events(eval: Evaluator<'s>, events: Arc<EventTable>) -> Processes<'s> {
         let mut processes = Processes {
             eval,
             events,
@@ -176,7 +206,7 @@ impl<'s> Processes<'s> {
             omega: ProcId(0),
         };
         processes.omega = processes.intern(Term::Omega);
-        Ok(processes)
+        processes
     }
 
     /// The processes of `script` and the state of its constant `func`
@@ -192,10 +222,17 @@ impl<'s> Processes<'s> {
         meter: Meter,
     ) -> EvalResult<(Processes<'s>, ProcId)> {
         let eval = Evaluator::new(script).with_meter(meter);
+        // The process first: its errors before the channels'.
         let value = eval.eval_constant(func)?;
         let mut processes = Processes::with_evaluator(eval)?;
         let root = processes.state(&value, script.function(func).span)?;
         Ok((processes, root))
+    }
+
+    /// The state of the script's constant `func`, a process.
+    pub fn root(&mut self, func: FuncId) -> EvalResult<ProcId> {
+        let value = self.eval.eval_constant(func)?;
+        self.state(&value, self.eval.script().function(func).span)
     }
 
     pub fn evaluator(&self) -> &Evaluator<'s> {

@@ -188,7 +188,6 @@ fn map_env(env: &[Slot], map: &dyn ValueMap) -> Option<Arc<[Slot]>> {
                     func: thunk.func,
                     env,
                     value,
-                    forcing: Default::default(),
                 })))
             }
         })

@@ -344,12 +344,12 @@ impl<'s> SearchSystem<'s> {
     /// structural group is found again on it, as its preparation found
     /// it.
     pub fn build_reduced(
-        script: &'s Script,
+        mut procs: Processes<'s>,
         (func, priority): (FuncId, Option<FuncId>),
         reducing: &Reducing,
-        meter: Meter,
     ) -> EvalResult<SearchSystem<'s>> {
-        let (mut procs, root) = Processes::with_root_within(script, func, meter)?;
+        let script = procs.evaluator().script();
+        let root = procs.root(func)?;
         let mut machine = Machine::new(&mut procs, root)?;
         if let Some(set) = priority {
             let value = procs.evaluator().eval_constant(set)?;

@@ -1,0 +1,757 @@
+//! A worker's states and their rounds' work: storing the states that
+//! arrived, expanding (and judging) its part of a level, sending each
+//! successor to its owner, and reading the path to a breach back.
+
+use rustc_hash::FxHashSet;
+
+use bit_vec::BitVec;
+
+use crate::budget::{Budget, Meter, Pulse, Stopped};
+use crate::check::product::Judgement;
+use crate::eval::EvalError;
+use crate::eval::value::bytes::DecodeError;
+use crate::lts::machine::{Machine, Moves};
+use crate::lts::search::{Canonicaliser, DROP, LevelCounts};
+use crate::lts::store::StateStore;
+use crate::process::{Processes, TAU, TICK};
+
+use super::super::exchange::{Message, Rounds};
+use super::super::ground::rendered;
+use super::super::judge::{Judging, PathStep};
+use super::super::rows::{Arrived, Batch, Link, RowCodec};
+use super::super::{ClusterError, Tally, Topology};
+
+use super::{Settled, exchange, total};
+
+/// Replaces `row` (its components, then its node in a check) by its
+/// representative: a check's product permutes the node with the
+/// components; an exploration's canonicaliser, the components.
+pub(super) fn canonicalised(
+    (judging, canonicaliser): (&mut Option<Judging>, &mut Option<&mut dyn Canonicaliser>),
+    (machine, procs): (&mut Machine, &mut Processes),
+    row: &mut [u32],
+) -> Result<(), Halt> {
+    let canonicaliser: Option<&mut dyn Canonicaliser> = match judging {
+        Some(judging) => Some(&mut judging.product),
+        None => canonicaliser.as_deref_mut(),
+    };
+    if let Some(c) = canonicaliser {
+        c.canonicalise(machine, procs, row)?;
+    }
+    Ok(())
+}
+
+/// How a check's search settled.
+
+pub(super) const ROUND_BYTES: u64 = 32 << 20;
+
+/// Why a worker stopped expanding.
+pub(super) enum Halt {
+    Stopped(Stopped),
+    Error(EvalError),
+    Malformed(String),
+}
+
+/// The buffers of expanding one state after another.
+#[derive(Default)]
+pub(super) struct Scratch {
+    targets: Vec<u32>,
+    order: Vec<u32>,
+    events: Vec<crate::process::EventId>,
+}
+
+impl From<EvalError> for Halt {
+    fn from(e: EvalError) -> Halt {
+        match e.stop_reason() {
+            Some(stop) => Halt::Stopped(stop),
+            None => Halt::Error(e),
+        }
+    }
+}
+
+impl From<DecodeError> for Halt {
+    fn from(e: DecodeError) -> Halt {
+        Halt::Malformed(e.to_string())
+    }
+}
+
+impl From<Stopped> for Halt {
+    fn from(stop: Stopped) -> Halt {
+        Halt::Stopped(stop)
+    }
+}
+
+/// The states a worker sends itself in a round: rows as it numbers
+/// them (with their node in a check), how each was reached.
+#[derive(Default)]
+pub(super) struct Own {
+    rows: Vec<u32>,
+    ticked: Vec<bool>,
+    links: Vec<Link>,
+}
+
+impl Own {
+    pub(super) fn count(&self) -> u64 {
+        self.ticked.len() as u64
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.rows.clear();
+        self.ticked.clear();
+        self.links.clear();
+    }
+
+    pub(super) fn push(&mut self, row: &[u32], arrived: Arrived) {
+        self.rows.extend_from_slice(row);
+        self.ticked.push(arrived.ticked);
+        if let Some(link) = arrived.link {
+            self.rows.push(link.node);
+            self.links.push(link);
+        }
+    }
+
+    /// Moves the rows into what worker `me` read this round, as a batch
+    /// from itself would have been read.
+    pub(super) fn read_into(
+        &mut self,
+        me: usize,
+        received: &mut Vec<u32>,
+        reached_by_tick: &mut Vec<bool>,
+        links: &mut Vec<(u32, Link)>,
+    ) {
+        received.extend_from_slice(&self.rows);
+        reached_by_tick.extend_from_slice(&self.ticked);
+        links.extend(self.links.iter().map(|&link| (me as u32, link)));
+        self.clear();
+    }
+}
+
+/// A worker's states and what it needs to expand them.
+pub(super) struct Partition<'a, 's> {
+    pub(super) me: usize,
+    pub(super) topology: &'a Topology,
+    pub(super) procs: &'a mut Processes<'s>,
+    pub(super) machine: &'a mut Machine,
+    pub(super) canonicaliser: Option<&'a mut dyn Canonicaliser>,
+    pub(super) codec: RowCodec,
+    /// Its states: their components, then (in a check) their node.
+    pub(super) store: StateStore,
+    /// In a check: what judging its states needs and finds.
+    pub(super) judging: Option<Judging>,
+    /// The level of the states that arrive in this round.
+    pub(super) arrival_level: u32,
+    /// After a breach, while the τ-successors of every state are found
+    /// (to look for a divergence before it): only τ-moves are followed.
+    pub(super) tau_only: bool,
+    /// After the state budget or an evaluation error stopped the search:
+    /// the rest of the level is judged, its successors not stored.
+    pub(super) finishing: bool,
+    /// The first evaluation error met expanding one of its states.
+    pub(super) first_error: Option<EvalError>,
+    /// Per stored state: reached by ✓. A bit each: with the store on
+    /// disk, this is what memory keeps per state.
+    pub(super) ticked: BitVec,
+    /// The level being expanded, and how far.
+    pub(super) frontier: Vec<u32>,
+    pub(super) at: usize,
+    /// The states stored for the next level.
+    pub(super) queued: Vec<u32>,
+    /// Its counts through each level (its states of that level and
+    /// those before, the transitions of those before), as it began.
+    pub(super) levels: Vec<LevelCounts>,
+
+    pub(super) tally: Tally,
+    pub(super) moves: Moves,
+    pub(super) row: Vec<u32>,
+    /// A successor's row.
+    pub(super) target: Vec<u32>,
+    /// This round's states for each other worker.
+    pub(super) batches: Vec<Batch>,
+    /// This round's states it owns itself: kept as they are, never
+    /// written as codes.
+    pub(super) own: Own,
+    /// The rows received in a round, end to end (with their nodes),
+    /// whether each was reached by ✓, and in a check its sender and link
+    /// (kept for their room; an exploration's stay small).
+    pub(super) received: Vec<u32>,
+    pub(super) reached_by_tick: Vec<bool>,
+    pub(super) links: Vec<(u32, Link)>,
+}
+
+impl Partition<'_, '_> {
+    /// Records in the tally why this worker stopped, if it did: every
+    /// worker reads it at the end of the round and stops alike.
+    pub(super) fn record(&mut self, outcome: Result<(), Halt>, sources: &crate::syntax::SourceMap) {
+        if let (None, Some(e)) = (&self.tally.error, &self.first_error) {
+            let note = crate::check::breach_beside(e, sources);
+            self.tally.error = Some((rendered(e, sources), note));
+        }
+        let halt = match outcome {
+            Ok(()) => return,
+            Err(halt) => halt,
+        };
+        self.batches.clear();
+        self.own.clear();
+        match halt {
+            Halt::Stopped(stop) => self.tally.stopped = Some(stop.code()),
+            Halt::Error(e) => self.tally.problem = Some(rendered(&e, sources)),
+            Halt::Malformed(e) => self.tally.problem = Some(e),
+        }
+    }
+
+    pub(super) fn reset_batches(&mut self) {
+        self.batches = (0..self.topology.peers())
+            .map(|_| Batch {
+                from: self.me as u32,
+                ..Batch::default()
+            })
+            .collect();
+    }
+
+    /// Replaces `row` (its components, then its node in a check) by its
+    /// representative.
+    pub(super) fn canonicalise(&mut self, row: &mut [u32]) -> Result<(), Halt> {
+        canonicalised(
+            (&mut self.judging, &mut self.canonicaliser),
+            (self.machine, self.procs),
+            row,
+        )
+    }
+
+    /// Sends the initial state (its representative, with the
+    /// specification's initial node in a check) to its owner.
+    pub(super) fn seed(&mut self) -> Result<(), Halt> {
+        let mut row = self.machine.initial().to_vec();
+        let components = row.len();
+        if let Some(judging) = &self.judging {
+            row.push(judging.root);
+        }
+        self.canonicalise(&mut row)?;
+        let link = self.judging.as_ref().map(|_| Link {
+            node: row[components],
+            parent: None,
+            event: TAU,
+            tau: false,
+        });
+        row.truncate(components);
+        let arrived = Arrived {
+            ticked: false,
+            link,
+        };
+        self.send(&row, arrived)
+    }
+
+    /// Adds `row` (its components) to the batch of its owner.
+    pub(super) fn send(&mut self, row: &[u32], arrived: Arrived) -> Result<(), Halt> {
+        let peers = self.topology.peers();
+        let to = match peers {
+            1 => 0,
+            _ => self.codec.owner(self.machine, self.procs, row, peers) as usize,
+        };
+        if to == self.me {
+            self.own.push(row, arrived);
+            return Ok(());
+        }
+        let batch = &mut self.batches[to];
+        let before = batch.bytes();
+        self.codec
+            .push(
+                (
+                    self.machine,
+                    self.procs,
+                    self.judging.as_mut().map(|j| &mut *j.product.spec as _),
+                ),
+                (row, arrived),
+                to,
+                batch,
+            )
+            .map_err(Halt::Malformed)?;
+        let bytes = (batch.bytes() - before) as u64;
+        self.tally.bytes_sent += bytes;
+        if to / self.topology.workers != self.me / self.topology.workers {
+            self.tally.bytes_to_other_processes += bytes;
+        }
+        Ok(())
+    }
+
+    /// Reads the batches received: their definitions, then their rows,
+    /// end to end (with their nodes), with how each was reached.
+    pub(super) fn read(&mut self, batches: &[Batch]) -> Result<(), Halt> {
+        self.received.clear();
+        self.reached_by_tick.clear();
+        self.links.clear();
+        for batch in batches {
+            self.codec.define(
+                (
+                    self.machine,
+                    self.procs,
+                    self.judging.as_mut().map(|j| &mut *j.product.spec as _),
+                ),
+                batch,
+            )??;
+        }
+        let (received, reached_by_tick, links) = (
+            &mut self.received,
+            &mut self.reached_by_tick,
+            &mut self.links,
+        );
+        let checking = self.judging.is_some();
+        // In sender order, its own rows in its place.
+        let own_place = batches.partition_point(|b| (b.from as usize) < self.me);
+        for (k, batch) in batches.iter().enumerate() {
+            if k == own_place {
+                self.own
+                    .read_into(self.me, received, reached_by_tick, links);
+            }
+            self.codec
+                .rows(self.machine, self.procs, batch, |row, arrived| {
+                    received.extend_from_slice(row);
+                    reached_by_tick.push(arrived.ticked);
+                    match (checking, arrived.link) {
+                        (false, _) => {}
+                        (true, Some(link)) => {
+                            received.push(link.node);
+                            links.push((batch.from, link));
+                        }
+                        (true, None) => {
+                            return Err(Halt::Malformed(
+                                "a state of a check without its link".to_string(),
+                            ));
+                        }
+                    }
+                    Ok(())
+                })?;
+        }
+        if own_place == batches.len() {
+            self.own
+                .read_into(self.me, received, reached_by_tick, links);
+        }
+        Ok(())
+    }
+
+    /// How many of the rows read are new, storing nothing.
+    pub(super) fn count_fresh(&self) -> u64 {
+        let width = self.store.width().max(1);
+        let mut fresh: FxHashSet<&[u32]> = FxHashSet::default();
+        for row in self.received.chunks_exact(width) {
+            if !self.store.contains(row) {
+                fresh.insert(row);
+            }
+        }
+        fresh.len() as u64
+    }
+
+    /// Moves this worker's older states to disk when memory is short
+    /// ([`StateStore::spill_when_short`]), keeping the rest of the level
+    /// being expanded, and in a check the parents and τ-edges its judging
+    /// keeps.
+    pub(super) fn spill_if_short(&mut self, budget: &Budget) -> Result<(), Halt> {
+        let next = self
+            .frontier
+            .get(self.at)
+            .map_or(self.store.len(), |&id| id as usize);
+        let spilt = self
+            .store
+            .spill_when_short(budget, next)
+            .map_err(Halt::Stopped)?;
+        if spilt && let Some(spill) = &budget.spill {
+            if let Some(judging) = &mut self.judging {
+                judging.spill(spill).map_err(Halt::Stopped)?;
+            }
+            self.tally.on_disk = self.store.states_on_disk() as u64;
+            self.tally.disk_peak = spill.peak();
+        }
+        Ok(())
+    }
+
+    /// Stores the rows read, together (the store fetches a batch's table
+    /// lines ahead of their lookups): the new ones are queued for the
+    /// next level.
+    pub(super) fn store_read(&mut self, meter: &Meter) -> Result<(), Halt> {
+        let mut stored = Vec::with_capacity(self.reached_by_tick.len());
+        let full = self.store.insert_all(&[&self.received], &mut stored, meter);
+        for (&(id, new), &ticked) in stored.iter().zip(&self.reached_by_tick) {
+            if new {
+                self.ticked.push(false);
+                self.queued.push(id);
+                self.tally.stored += 1;
+            }
+            if ticked && !self.ticked[id as usize] {
+                self.ticked.set(id as usize, true);
+                self.tally.terminated += 1;
+            }
+        }
+        if let Some(judging) = &mut self.judging {
+            for (&(id, new), &(from, link)) in stored.iter().zip(&self.links) {
+                judging.stored((id, new), from, link, self.arrival_level);
+            }
+        }
+        full?;
+        Ok(())
+    }
+
+    /// Expands the next part of the level (at most `states`, or as many
+    /// as fill [`ROUND_BYTES`] of batches): each successor to its owner,
+    /// each distinct transition counted once. In a check each state is
+    /// judged first; one that breaks the specification, and every state
+    /// after a breach, has only its τ-successors followed (for the
+    /// search for divergences).
+    pub(super) fn expand(&mut self, states: usize, meter: &Meter) -> Result<(), Halt> {
+        // Polled by the clock, for every state and move: one state of a
+        // wide synchronisation can take milliseconds to expand.
+        let mut pulse = Pulse::default();
+        let end = self.frontier.len().min(self.at + states.max(1));
+        let bytes_before = self.tally.bytes_sent;
+        let mut scratch = Scratch::default();
+        while self.at < end && self.tally.bytes_sent - bytes_before <= ROUND_BYTES {
+            let id = self.frontier[self.at];
+            self.at += 1;
+            match self.expand_state(id, (&mut pulse, meter), &mut scratch) {
+                // The level is judged to its end all the same
+                // (`finishing`): the state leads nowhere.
+                Err(Halt::Error(e)) => {
+                    self.first_error.get_or_insert(e);
+                }
+                other => other?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Expands state `id` of the level: its successors to their owners,
+    /// each distinct transition counted once; in a check, judged first.
+    /// While the level is judged to its end (`finishing`), only its
+    /// τ-successors are sent, to be looked up (for the search for
+    /// divergences), and none at all when divergences are not looked for.
+    pub(super) fn expand_state(
+        &mut self,
+        id: u32,
+        (pulse, meter): (&mut Pulse, &Meter),
+        scratch: &mut Scratch,
+    ) -> Result<(), Halt> {
+        let components = self.machine.components();
+        // A state's successors, event and row (with its node in a
+        // check), end to end: sorted, so that each distinct transition
+        // counts once and each distinct target is sent once, however
+        // many moves the state has.
+        let step = self.store.width() + 1;
+        let Scratch {
+            targets,
+            order,
+            events,
+        } = scratch;
+        pulse.beat(meter)?;
+        self.store.read(id, &mut self.row);
+        let (row, node) = self.row.split_at(components);
+        let node = node.first().copied();
+        self.machine.moves(self.procs, row, &mut self.moves)?;
+        self.tally.expanded += 1;
+        if self.moves.list.is_empty() && !self.ticked[id as usize] {
+            self.tally.deadlocks += 1;
+        }
+        let mut tau_only = self.tau_only || self.finishing;
+        if let (Some(judging), Some(node), false) = (&mut self.judging, node, self.tau_only) {
+            events.clear();
+            events.extend(self.moves.list.iter().map(|m| m.event));
+            match judging.judge(self.procs, id, (node, row, events))? {
+                Judgement::Fine => {}
+                Judgement::Allowed => return Ok(()),
+                Judgement::Breach(_) => {
+                    self.tally.breached = Some(judging.breach_level());
+                    tau_only = true;
+                }
+            }
+        }
+        if self.finishing && !self.judging.as_ref().is_some_and(|j| j.divergences) {
+            return Ok(());
+        }
+        targets.clear();
+        for index in 0..self.moves.list.len() {
+            // A state with very many moves is held to the budget as
+            // it grows.
+            pulse.beat(meter)?;
+            let m = self.moves.list[index];
+            if tau_only && m.event != TAU {
+                continue;
+            }
+            let after = match (&self.judging, node) {
+                (Some(judging), Some(node)) => Some(judging.node_after(index, m.event, node)),
+                _ => None,
+            };
+            if after == Some(DROP) {
+                continue;
+            }
+            self.moves.apply(&m, row, &mut self.target);
+            self.target.extend(after);
+            canonicalised(
+                (&mut self.judging, &mut self.canonicaliser),
+                (self.machine, self.procs),
+                &mut self.target,
+            )?;
+            targets.push(m.event);
+            targets.extend_from_slice(&self.target);
+        }
+        let entry = |k: u32| &targets[k as usize * step..(k as usize + 1) * step];
+        order.clear();
+        order.extend(0..(targets.len() / step) as u32);
+        // By row, then event: equal transitions side by side, and a
+        // row's moves together.
+        order.sort_unstable_by(|&a, &b| {
+            let (a, b) = (entry(a), entry(b));
+            (&a[1..], a[0]).cmp(&(&b[1..], b[0]))
+        });
+        order.dedup_by(|a, b| entry(*a) == entry(*b));
+        if !tau_only {
+            self.tally.transitions += order.len() as u64;
+        }
+        let mut tau_successors = 0;
+        let mut k = 0;
+        while k < order.len() {
+            let first = entry(order[k]);
+            let target = &first[1..];
+            let (mut ticked, mut tau) = (false, false);
+            while k < order.len() && &entry(order[k])[1..] == target {
+                ticked |= entry(order[k])[0] == TICK;
+                tau |= entry(order[k])[0] == TAU;
+                k += 1;
+            }
+            tau_successors += u32::from(tau);
+            let link = node.map(|_| Link {
+                node: target[components],
+                parent: Some(id),
+                event: first[0],
+                tau,
+            });
+            self.send(&target[..components], Arrived { ticked, link })?;
+        }
+        if let Some(judging) = &mut self.judging {
+            judging.tau_successors(id, tau_successors);
+        }
+        Ok(())
+    }
+
+    /// While the level is judged to its end: the rows read looked up,
+    /// storing nothing. A τ-edge into a state stored at the level or
+    /// before is recorded (what the search for divergences follows); one
+    /// into a state of the next level, or none stored, leads nowhere.
+    pub(super) fn look_up_read(&mut self) {
+        let Some(judging) = &mut self.judging else {
+            return;
+        };
+        let width = self.store.width().max(1);
+        for (row, &(from, link)) in self.received.chunks_exact(width).zip(&self.links) {
+            if let Some(id) = self.store.find(row)
+                && judging.level(id) < self.arrival_level
+            {
+                judging.stored((id, false), from, link, self.arrival_level);
+            }
+        }
+    }
+
+    /// After a check's search (`breached`: the first worker to find a
+    /// breach, and its level; `searched_all`: whether every state was
+    /// expanded): which states diverge, when the model has divergences,
+    /// then the first violation — a divergence at a lower level than the
+    /// breach, else the breach — and its path, read back one state a
+    /// round. Every worker returns the same.
+    pub(super) fn settle(
+        &mut self,
+        (rounds, topology, out): (&Rounds, &Topology, &mut Vec<Message>),
+        (breached, meter, searched_all): (Option<(u32, u32)>, &Meter, bool),
+    ) -> Result<Settled, ClusterError> {
+        let peers = topology.peers();
+        let me = self.me;
+        let mut divergent = None;
+        if self.judging.as_ref().is_some_and(|j| j.divergences) {
+            if !searched_all {
+                // A budget stopped the search: a τ-successor sent may not
+                // have been stored. Each state keeps only the τ-edges its
+                // successors' owners recorded, so that one into a state
+                // never stored counts as leading to no divergence.
+                let judging = self.judging.as_mut().expect("a check judges");
+                out.extend(judging.recorded_edges((me, peers)));
+                self.tally.sent = out.len() as u64;
+                let round = exchange(rounds, topology, &self.tally, out)?;
+                let judging = self.judging.as_mut().expect("a check judges");
+                judging
+                    .count_edges(&round.edges)
+                    .map_err(|e| ClusterError::Worker {
+                        worker: me,
+                        message: e.to_string(),
+                    })?;
+            }
+            let judging = self.judging.as_mut().expect("a check judges");
+            let predecessors = judging.predecessors();
+            let mut removed = judging.without_tau();
+            loop {
+                let judging = self.judging.as_mut().expect("a check judges");
+                out.extend(judging.remove(&mut removed, &predecessors, (me, peers)));
+                self.tally.sent = out.len() as u64;
+                // Each round polls the budget: a long τ-chain across
+                // workers takes a round a link.
+                if let Err(stop) = meter.poll() {
+                    self.tally.stopped.get_or_insert(stop.code());
+                }
+                let round = exchange(rounds, topology, &self.tally, out)?;
+                if let Some(stop) = round.tallies.iter().find_map(|t| t.stopped) {
+                    let stop = Stopped::from_code(stop).unwrap_or(Stopped::Cancelled);
+                    return Ok(match breached {
+                        // The breach stands: a divergence before it is
+                        // what could not be ruled out.
+                        Some(_) => self.settle_at(rounds, topology, out, breached, None)?,
+                        None => Settled::Stopped(stop),
+                    });
+                }
+                let judging = self.judging.as_mut().expect("a check judges");
+                judging
+                    .count_down(&round.removed, &mut removed)
+                    .map_err(|e| ClusterError::Worker {
+                        worker: me,
+                        message: e.to_string(),
+                    })?;
+                if total(&round.tallies, |t| t.sent) == 0 {
+                    break;
+                }
+            }
+            let judging = self.judging.as_mut().expect("a check judges");
+            self.tally.divergent = judging.first_divergent();
+            let round = exchange(rounds, topology, &self.tally, out)?;
+            divergent = round
+                .tallies
+                .iter()
+                .filter_map(|t| t.divergent.map(|(level, id)| (level, t.worker, id)))
+                .min();
+        }
+        let settled = self.settle_at(rounds, topology, out, breached, divergent)?;
+        // Every worker walks the same goal, so all take the same rounds.
+        let walking = (self.judging.as_ref()).is_some_and(Judging::walks_trace);
+        match settled {
+            Settled::Holds if walking && searched_all => {
+                self.settle_furthest(rounds, topology, out)
+            }
+            settled => Ok(settled),
+        }
+    }
+
+    /// The first violation — a divergence at a level no deeper than the
+    /// breach (one search judges a state's divergence before the rest),
+    /// else the breach — and its path, read back one state a round.
+    pub(super) fn settle_at(
+        &mut self,
+        rounds: &Rounds,
+        topology: &Topology,
+        out: &mut Vec<Message>,
+        breached: Option<(u32, u32)>,
+        divergent: Option<(u32, u32, u32)>,
+    ) -> Result<Settled, ClusterError> {
+        let judging = self.judging.as_ref().expect("a check judges");
+        // The first violation's state (worker, number): worker 0 judges
+        // it again when it has the path, and so learns how it breaks.
+        let (at, level) = match (divergent, breached) {
+            (Some((level, worker, id)), breached)
+                if breached.is_none_or(|(_, breach_level)| level <= breach_level) =>
+            {
+                (Some((worker, id)), level)
+            }
+            (_, Some((worker, level))) => {
+                let own = judging.breach.filter(|_| worker as usize == self.me);
+                (Some((worker, own.map_or(0, |(id, _)| id))), level)
+            }
+            (Some(_), None) | (None, None) => return Ok(Settled::Holds),
+        };
+        let (steps, counts) = self.read_back(rounds, topology, out, at, level)?;
+        Ok(Settled::Violation(steps, (counts, level)))
+    }
+
+    /// `:[has trace]:` when no worker completed the trace: the path to the
+    /// first state that performed its longest prefix (longest, then
+    /// lowest level, then lowest worker), read back as a violation's is.
+    pub(super) fn settle_furthest(
+        &mut self,
+        rounds: &Rounds,
+        topology: &Topology,
+        out: &mut Vec<Message>,
+    ) -> Result<Settled, ClusterError> {
+        let judging = self.judging.as_ref().expect("a check judges");
+        self.tally.furthest = judging.furthest;
+        let round = exchange(rounds, topology, &self.tally, out)?;
+        self.tally.furthest = None;
+        let furthest = round
+            .tallies
+            .iter()
+            .filter_map(|t| {
+                t.furthest
+                    .map(|(prefix, level, id)| (prefix, level, t.worker, id))
+            })
+            .min_by_key(|&(prefix, level, worker, _)| (std::cmp::Reverse(prefix), level, worker));
+        let Some((_, level, worker, id)) = furthest else {
+            return Err(ClusterError::Worker {
+                worker: 0,
+                message: "no worker judged the initial state".to_string(),
+            });
+        };
+        let (steps, _) = self.read_back(rounds, topology, out, Some((worker, id)), level)?;
+        Ok(Settled::Furthest(steps))
+    }
+
+    /// The path from state `at` (worker, number) back to the initial
+    /// state, read one state a round from the worker that owns it, and
+    /// every worker's counts through `level`, summed.
+    pub(super) fn read_back(
+        &mut self,
+        rounds: &Rounds,
+        topology: &Topology,
+        out: &mut Vec<Message>,
+        mut at: Option<(u32, u32)>,
+        level: u32,
+    ) -> Result<(Vec<PathStep>, LevelCounts), ClusterError> {
+        // Each worker's counts through the level go with its tally in
+        // the first round, and are summed from there.
+        let own = self.levels.get(level as usize).copied().unwrap_or_default();
+        (self.tally.level_stored, self.tally.level_transitions) = (own.states, own.transitions);
+        let mut counts = None;
+        let mut steps = Vec::new();
+        while let Some((worker, id)) = at {
+            self.tally.step = None;
+            if worker as usize == self.me {
+                if id as usize >= self.store.len() {
+                    return Err(ClusterError::Worker {
+                        worker: self.me,
+                        message: format!("a counterexample's state {id} is not one of its own"),
+                    });
+                }
+                self.store.read(id, &mut self.row);
+                let judging = self.judging.as_mut().expect("a check judges");
+                let step = judging
+                    .step(self.machine, self.procs, id, &self.row)
+                    .map_err(|message| ClusterError::Worker {
+                        worker: self.me,
+                        message,
+                    })?;
+                self.tally.step = Some(step);
+            }
+            let round = exchange(rounds, topology, &self.tally, out)?;
+            counts.get_or_insert_with(|| LevelCounts {
+                states: total(&round.tallies, |t| t.level_stored),
+                transitions: total(&round.tallies, |t| t.level_transitions),
+            });
+            let Some(step) = round.tallies.iter().find_map(|t| t.step.clone()) else {
+                return Err(ClusterError::Worker {
+                    worker: worker as usize,
+                    message: "it did not report a state of the counterexample".to_string(),
+                });
+            };
+            at = step.from.map(|(_, worker, id)| (worker, id));
+            steps.push(step);
+            // A path visits each state once at most.
+            if steps.len() as u64 > total(&round.tallies, |t| t.stored) + 1 {
+                return Err(ClusterError::Worker {
+                    worker: worker as usize,
+                    message: "a counterexample's path does not end".to_string(),
+                });
+            }
+        }
+        self.tally.step = None;
+        Ok((steps, counts.unwrap_or_default()))
+    }
+}
