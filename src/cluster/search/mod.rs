@@ -494,6 +494,8 @@ pub fn partition(
     found.check = Some(check);
     Ok(found)
 }
+
+/// How a check's search settled.
 enum Settled {
     Holds,
     /// The first violation's path, from it back to the initial state,
@@ -655,9 +657,6 @@ fn ended_at_start(
         topology,
     ))
 }
-
-/// The most bytes of states a worker sends in one round (roughly: the
-/// round ends after the state that passes it).
 
 /// A step of a worker's round, timed when `SYMCSP_PHASES` is set.
 #[derive(Debug, Clone, Copy)]

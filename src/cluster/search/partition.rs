@@ -41,8 +41,8 @@ pub(super) fn canonicalised(
     Ok(())
 }
 
-/// How a check's search settled.
-
+/// The most bytes of states a worker sends in one round (roughly: the
+/// round ends after the state that passes it).
 pub(super) const ROUND_BYTES: u64 = 32 << 20;
 
 /// Why a worker stopped expanding.
