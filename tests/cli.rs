@@ -1228,6 +1228,13 @@ fn completions_and_the_manual_page_are_generated_from_the_options() {
         ("bash", "_symcsp()", "--symmetry"),
         ("zsh", "#compdef symcsp", "--symmetry"),
         ("fish", "complete -c symcsp", "-l symmetry"),
+        ("nushell", "export extern symcsp", "--symmetry"),
+        (
+            "elvish",
+            "edit:completion:arg-completer[symcsp]",
+            "--symmetry",
+        ),
+        ("powershell", "Register-ArgumentCompleter", "--symmetry"),
     ] {
         let out = symcsp().args(["completions", shell]).output().unwrap();
         assert!(out.status.success(), "{shell}");
@@ -1242,6 +1249,14 @@ fn completions_and_the_manual_page_are_generated_from_the_options() {
             assert!(text.contains(word), "{shell} offers {word}");
         }
     }
+    // The values of `--strategy` and `--symmetry`'s words are offered.
+    let bash = symcsp().args(["completions", "bash"]).output().unwrap();
+    let bash = String::from_utf8(bash.stdout).unwrap();
+    assert!(bash.contains(r#"compgen -W "fdr sorted segmented flooding exact""#));
+    assert!(bash.contains(r#"compgen -W "auto off structural""#));
+    let nushell = symcsp().args(["completions", "nushell"]).output().unwrap();
+    let nushell = String::from_utf8(nushell.stdout).unwrap();
+    assert!(nushell.contains(r#"[ "fdr" "sorted" "segmented" "flooding" "exact" ]"#));
     symcsp()
         .args(["completions", "tcsh"])
         .assert()
@@ -1267,6 +1282,59 @@ fn completions_and_the_manual_page_are_generated_from_the_options() {
     assert!(page.contains(".TH symcsp-check 1"), "{}", &page[..200]);
     assert!(page.contains("\\fBsymcsp check\\fR"), "{}", &page[..400]);
     assert!(page.contains("\\-\\-max\\-states"), "its options");
+    // With what clap does not know: the exit status and the environment.
+    let sections = |page: &str| -> Vec<String> {
+        page.lines()
+            .filter(|l| l.starts_with(".SH"))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(
+        sections(&page),
+        [
+            ".SH NAME",
+            ".SH SYNOPSIS",
+            ".SH DESCRIPTION",
+            ".SH OPTIONS",
+            ".SH \"EXIT STATUS\"",
+            ".SH \"ENVIRONMENT\""
+        ]
+    );
+    let status = &page[page.find("EXIT STATUS").unwrap()..page.find(".SH \"ENVIRONMENT").unwrap()];
+    for (code, meaning) in [
+        ("0", "every assertion checked passed"),
+        ("1", "an assertion failed"),
+        ("2", "an assertion that could not be checked"),
+        ("3", "inconclusive"),
+    ] {
+        let tag = format!("\\fB{code}\\fR\n");
+        let text = status
+            .split(".TP")
+            .find_map(|item| item.trim_start().strip_prefix(&tag));
+        assert!(
+            text.is_some_and(|text| text.contains(meaning)),
+            "{code}: {status}"
+        );
+    }
+    assert!(
+        status.contains("2 comes before 1 and 1 before 3"),
+        "{status}"
+    );
+    assert!(page.contains("\\fBSYMCSP_PHASES\\fR"));
+    // A command without budgets or verdicts has only its codes; the
+    // main page the animator's environment, before its version.
+    let parse = symcsp().args(["man", "parse"]).output().unwrap();
+    let parse = String::from_utf8(parse.stdout).unwrap();
+    assert!(
+        parse.contains("\\fB2\\fR") && !parse.contains("\\fB3\\fR") && !parse.contains("\\fB1\\fR")
+    );
+    assert!(!parse.contains("ENVIRONMENT"), "parse reads no variable");
+    let main = symcsp().arg("man").output().unwrap();
+    let main = String::from_utf8(main.stdout).unwrap();
+    for name in ["SYMCSP_CONFIG_DIR", "SYMCSP_STATE_DIR", "NO_COLOR"] {
+        assert!(main.contains(&format!("\\fB{name}\\fR")), "{name}");
+    }
+    assert!(main.find(".SH \"ENVIRONMENT\"").unwrap() < main.find(".SH VERSION").unwrap());
     symcsp()
         .args(["man", "chekc"])
         .assert()

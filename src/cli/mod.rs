@@ -11,10 +11,12 @@ mod audit;
 mod check;
 mod cluster;
 mod compare;
+mod completions;
 mod eval;
 mod explore;
 mod json;
 mod limits;
+mod man;
 mod parse;
 mod progress;
 mod reach;
@@ -23,6 +25,7 @@ mod summary;
 mod symmetries;
 mod symmetry;
 mod types;
+mod values;
 mod why;
 
 use std::io::Write;
@@ -71,12 +74,17 @@ struct Cli {
     /// `auto`, `off`, or types (`NodeID, Data`); by default those of an
     /// assertion with `:[symmetry reduce]` about the animated process,
     /// else automatic.
-    #[arg(long, value_name = "auto|off|T,U")]
+    #[arg(
+        long,
+        value_name = "auto|off|T,U",
+        value_parser = values::SymmetryValue { searches: true },
+        hide_possible_values = true
+    )]
     symmetry: Option<String>,
     /// How the symmetry view and the reduced walk find representatives:
     /// `fdr`, `sorted`, `segmented`, `flooding` or `exact` (as `symcsp
     /// check --strategy`); the view's key cycles them.
-    #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = Strategy::parse)]
+    #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = values::StrategyValue)]
     strategy: Strategy,
     /// Open the animator at the state these visible events lead to,
     /// separated by commas (`"push.T0.A, push.T1.B"`), τ steps as needed:
@@ -154,14 +162,19 @@ enum Command {
         /// Explore representatives of symmetry classes: `auto` (the
         /// largest constant-free subtypes), `off` (the default), or the
         /// types separated by commas (`NodeID, Data`).
-        #[arg(long, value_name = "auto|off|T,U")]
+        #[arg(
+        long,
+        value_name = "auto|off|T,U",
+        value_parser = values::SymmetryValue { searches: true },
+        hide_possible_values = true
+    )]
         symmetry: Option<String>,
         /// How representatives are found: `fdr` (the paper's algorithm,
         /// as FDR), `sorted` or `segmented` (Bošnački et al.: families of
         /// components sorted), `flooding` (every image of a new state
         /// marked seen) or `exact` (a canonical form: one representative
         /// per symmetry class).
-        #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = Strategy::parse)]
+        #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = values::StrategyValue)]
         strategy: Strategy,
         /// Reduce by partial order: follow, at each state, the moves of
         /// a stubborn set instead of all of them. Every deadlock and
@@ -211,14 +224,19 @@ enum Command {
         /// assertion asks for it), or the types separated by commas
         /// (`NodeID, Data`). Default: as each assertion's
         /// `:[symmetry reduce]` says.
-        #[arg(long, value_name = "auto|off|T,U")]
+        #[arg(
+        long,
+        value_name = "auto|off|T,U",
+        value_parser = values::SymmetryValue { searches: true },
+        hide_possible_values = true
+    )]
         symmetry: Option<String>,
         /// How representatives are found: `fdr` (the paper's algorithm,
         /// as FDR), `sorted` or `segmented` (Bošnački et al.: families of
         /// components sorted), `flooding` (every image of a new state
         /// marked seen) or `exact` (a canonical form: one representative
         /// per symmetry class).
-        #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = Strategy::parse)]
+        #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = values::StrategyValue)]
         strategy: Strategy,
         /// Partial order reduction for every check (`--por` alone is
         /// `on`), or for none, even where an assertion asks for it with
@@ -298,12 +316,17 @@ enum Command {
             value_name = "LIST",
             value_delimiter = ',',
             default_value = "fdr,sorted,segmented,flooding,exact",
-            value_parser = Strategy::parse
+            value_parser = values::StrategyValue
         )]
         strategies: Vec<Strategy>,
         /// The types to reduce by (`auto`, or types separated by
         /// commas); by default the assertion's, else automatic.
-        #[arg(long, value_name = "auto|T,U")]
+        #[arg(
+        long,
+        value_name = "auto|T,U",
+        value_parser = values::SymmetryValue { searches: false },
+        hide_possible_values = true
+    )]
         symmetry: Option<String>,
         /// Also run the unreduced search, for scale (it can take far
         /// longer than every strategy together).
@@ -335,11 +358,16 @@ enum Command {
         #[arg(long = "assert", value_name = "N")]
         assertion: Option<usize>,
         /// The strategy whose representatives are audited.
-        #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = Strategy::parse)]
+        #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = values::StrategyValue)]
         strategy: Strategy,
         /// The types to reduce by (`auto`, or types separated by
         /// commas); by default the assertion's, else automatic.
-        #[arg(long, value_name = "auto|T,U")]
+        #[arg(
+        long,
+        value_name = "auto|T,U",
+        value_parser = values::SymmetryValue { searches: false },
+        hide_possible_values = true
+    )]
         symmetry: Option<String>,
         #[arg(long, value_enum, default_value = "plain")]
         format: Format,
@@ -419,7 +447,7 @@ enum Command {
     /// bash > ~/.local/share/bash-completion/completions/symcsp`).
     Completions {
         #[arg(value_enum)]
-        shell: clap_complete::Shell,
+        shell: completions::Shell,
     },
     /// Print symcsp's manual page, in roff (`symcsp man > symcsp.1`), or
     /// a command's, with its options (`symcsp man check >
@@ -450,12 +478,17 @@ struct StateArgs {
     /// `auto` (the largest constant-free subtypes), or the types,
     /// separated by commas (`NodeID, Data`). By default those of the
     /// assertion, or `auto`.
-    #[arg(long, value_name = "auto|T,U")]
+    #[arg(
+        long,
+        value_name = "auto|T,U",
+        value_parser = values::SymmetryValue { searches: false },
+        hide_possible_values = true
+    )]
     symmetry: Option<String>,
     /// Whose representative to show: `fdr` (the paper's algorithm, the
     /// default), `sorted`, `segmented`, `flooding` or `exact` (as `symcsp
     /// check --strategy`).
-    #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = Strategy::parse)]
+    #[arg(long, value_name = "STRATEGY", default_value = "fdr", value_parser = values::StrategyValue)]
     strategy: Strategy,
 }
 
@@ -574,42 +607,10 @@ fn run_command(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> u8
             }
         },
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "symcsp", out);
+            completions::run(shell, out);
             0
         }
-        Command::Man { command } => {
-            let whole = Cli::command();
-            let page = match command.as_deref() {
-                None => whole,
-                Some(name) => match whole.find_subcommand(name) {
-                    // Named as the main page's list of commands names it.
-                    Some(sub) => sub
-                        .clone()
-                        .display_name(format!("symcsp-{name}"))
-                        .bin_name(format!("symcsp {name}")),
-                    None => {
-                        let names: Vec<&str> = whole
-                            .get_subcommands()
-                            .map(clap::Command::get_name)
-                            .filter(|&n| n != "help")
-                            .collect();
-                        let _ = writeln!(
-                            err,
-                            "error: symcsp has no command `{name}`: its commands are {}",
-                            names.join(", ")
-                        );
-                        return 2;
-                    }
-                },
-            };
-            match clap_mangen::Man::new(page).render(out) {
-                Ok(()) => 0,
-                Err(e) => {
-                    let _ = writeln!(err, "error: cannot write the manual page: {e}");
-                    1
-                }
-            }
-        }
+        Command::Man { command } => man::run(command.as_deref(), out, err),
         symmetry @ (Command::Rep { .. }
         | Command::Why { .. }
         | Command::Compare { .. }
