@@ -523,6 +523,52 @@ fn an_included_file_changed_on_disk_reloads_the_documents_including_it() {
     assert!(client.shut_down().success());
 }
 
+/// An included file's problems are said at its `include` too: an editor
+/// shows the included file's own only when that file is open.
+#[test]
+fn an_included_file_s_errors_are_summed_up_at_its_include() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = dir.path().join("main.csp");
+    let part = dir.path().join("part.csp");
+    let deeper = dir.path().join("deeper.csp");
+    let main_text = "channel b\ninclude \"part.csp\"\nQ = P\n";
+    std::fs::write(&main, main_text).unwrap();
+    std::fs::write(&part, "include \"deeper.csp\"\nP = a -> Nowhere\n").unwrap();
+    std::fs::write(&deeper, "channel a\nR = a -> Elsewhere\n").unwrap();
+    let (main_uri, part_uri) = (uri(&main), uri(&part));
+    let mut client = Client::start_with(
+        json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}),
+    );
+    client.open(&main_uri, main_text);
+    let found = client.diagnostics(&main_uri);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let summary = &found[0];
+    // The errors of part.csp and of the file it includes, the first of
+    // them (in the order the loader met them) linked.
+    let message = summary["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("the included file ")
+            && message.contains("part.csp has 2 errors; the first, at "),
+        "{message}"
+    );
+    assert_eq!(summary["severity"], 1);
+    assert_eq!(
+        summary["range"],
+        json!({"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 18}})
+    );
+    let related = &summary["relatedInformation"][0];
+    assert_eq!(related["message"], "the first");
+    let first_file = related["location"]["uri"].as_str().unwrap();
+    assert!(first_file.ends_with("part.csp") || first_file.ends_with("deeper.csp"));
+    // Mended on disk: the summary goes.
+    std::fs::write(&part, "include \"deeper.csp\"\nP = a -> P\n").unwrap();
+    std::fs::write(&deeper, "channel a\nR = a -> R\n").unwrap();
+    let changed = json!({"changes": [{"uri": part_uri, "type": 2}]});
+    client.notify("workspace/didChangeWatchedFiles", changed);
+    assert_eq!(client.diagnostics(&main_uri), Vec::<Value>::new());
+    assert!(client.shut_down().success());
+}
+
 #[test]
 fn an_edit_cancels_the_load_of_a_long_script_and_is_answered_at_once() {
     let dir = tempfile::tempdir().unwrap();

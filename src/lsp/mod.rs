@@ -15,6 +15,7 @@
 
 mod analyse;
 mod assertions;
+mod includes;
 mod navigate;
 mod process_facts;
 mod rename;
@@ -353,7 +354,9 @@ impl Server<'_> {
         let mut by_file: HashMap<Uri, Vec<Diagnostic>> = HashMap::new();
         let blank = analysed.text.trim().is_empty();
         let sources = analysed.analysis.sources();
-        for d in analysed.analysis.diagnostics.iter().filter(|_| !blank) {
+        let found = &analysed.analysis.diagnostics;
+        let summaries = includes::summaries(sources, found);
+        for d in found.iter().chain(&summaries).filter(|_| !blank) {
             let (uri, diagnostic) = diagnostic(&analysed.uri, sources, d);
             by_file.entry(uri).or_default().push(diagnostic);
         }
