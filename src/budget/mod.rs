@@ -379,6 +379,9 @@ pub fn drop_later<T: Send + 'static>(value: T) {
         .name("symcsp-free".into())
         .spawn(move || {
             drop(value);
+            // A long-lived process (the editor's server, the animator)
+            // goes on without the pages.
+            memory::give_back_freed();
             drop(freeing);
         });
 }
