@@ -253,3 +253,41 @@ fn wide_channels_are_read_once_a_channel() {
         "{text}"
     );
 }
+
+/// Example 43's ring (issue 85): three transpositions and a swap hold,
+/// and the group they make (31 104 elements: the nodes' orders times each
+/// node's own exchanges) is more than symcsp lists. The report says so,
+/// with the orbit the validated symmetries make, and a structural search
+/// says why it does not reduce (it said "group order 1", "orbits none"
+/// and "no symmetry ... moves a component").
+#[test]
+fn a_validated_group_too_large_to_list_keeps_its_orbits_and_says_its_size() {
+    const EXAMPLE_43: &str = "models/paper/example43.csp";
+    let (text, _) = output(&["symmetries", EXAMPLE_43], 0);
+    assert!(text.contains("swap N0 ↔ N1 over 4 values: holds"), "{text}");
+    assert!(
+        text.contains(
+            "group          order more than 10000: the communication graph's group is too large"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("orbits         {Unlinked(N0), Unlinked(N1), Unlinked(N2), Unlinked(N3)}"),
+        "{text}"
+    );
+    let report = json(&["symmetries", EXAMPLE_43, "--format", "json"]);
+    assert_eq!(report["group"]["order"], "more than 10000");
+    assert_eq!(report["group"]["orbits"][0].as_array().unwrap().len(), 4);
+    let (explored, _) = output(
+        &["explore", EXAMPLE_43, "Ring", "--symmetry", "structural"],
+        0,
+    );
+    assert!(explored.contains("states             6561"), "{explored}");
+    assert!(
+        explored.contains(
+            "not reduced: the structural group is too large to reduce by: more than 10000 \
+             elements, where symcsp lists at most 10000"
+        ),
+        "{explored}"
+    );
+}

@@ -246,7 +246,8 @@ impl Reduction {
         }
         let Some(elements) = structure.elements else {
             return Ok(Reduction::NoStructure(format!(
-                "the structural group has order {}, more than the {} elements symcsp reduces by",
+                "the structural group is too large to reduce by: {} elements, where symcsp \
+                 lists at most {}",
                 structure.order,
                 structural::group::MAX_ELEMENTS
             )));

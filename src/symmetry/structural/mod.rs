@@ -61,30 +61,68 @@ pub struct Structure {
     pub elements: Option<Vec<Element>>,
     /// The validated group's order (at least: a subgroup when the graph's
     /// group was too large to check element by element).
-    pub order: BigUint,
+    pub order: Order,
     /// How the validated group was found, in a sentence.
     pub how: String,
 }
 
+/// A validated group's order: exactly, or past the most elements listed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Order {
+    Exactly(BigUint),
+    MoreThan(usize),
+}
+
+impl std::fmt::Display for Order {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Order::Exactly(n) => write!(f, "{n}"),
+            Order::MoreThan(n) => write!(f, "more than {n}"),
+        }
+    }
+}
+
 impl Structure {
-    /// The orbits of the components under the validated group.
+    /// The orbits of the components under the validated group, each in
+    /// order, ordered by their first: made from its elements where they
+    /// could be listed, else from the validated candidates that generate
+    /// it (an orbit is what a component reaches by their moves).
     pub fn component_orbits(&self) -> Vec<Vec<usize>> {
         let n = self.graph.components;
-        let mut orbit_of: Vec<Option<usize>> = vec![None; n];
+        let generators;
+        let moves: &[Element] = match &self.elements {
+            Some(elements) => elements,
+            None => {
+                generators = validated(&self.generators, &self.patterns);
+                &generators
+            }
+        };
+        // Union-find over the components, joined by every move.
+        let mut parent: Vec<usize> = (0..n).collect();
+        fn root(parent: &mut [usize], mut c: usize) -> usize {
+            while parent[c] != c {
+                parent[c] = parent[parent[c]];
+                c = parent[c];
+            }
+            c
+        }
+        for e in moves {
+            for (c, &d) in e.alpha.iter().enumerate() {
+                let (a, b) = (root(&mut parent, c), root(&mut parent, d as usize));
+                parent[a.max(b)] = a.min(b);
+            }
+        }
         let mut orbits: Vec<Vec<usize>> = Vec::new();
-        let elements = self.elements.as_deref().unwrap_or(&[]);
+        let mut orbit_at: Vec<Option<usize>> = vec![None; n];
         for c in 0..n {
-            if orbit_of[c].is_some() {
-                continue;
+            let r = root(&mut parent, c);
+            match orbit_at[r] {
+                Some(k) => orbits[k].push(c),
+                None => {
+                    orbit_at[r] = Some(orbits.len());
+                    orbits.push(vec![c]);
+                }
             }
-            let mut orbit: Vec<usize> = elements.iter().map(|e| e.alpha[c] as usize).collect();
-            orbit.push(c);
-            orbit.sort_unstable();
-            orbit.dedup();
-            for &d in &orbit {
-                orbit_of[d] = Some(orbits.len());
-            }
-            orbits.push(orbit);
         }
         orbits
     }
@@ -132,9 +170,9 @@ pub fn analyse(machine: &Machine, procs: &mut Processes) -> EvalResult<Structure
         tried.largest_subgroup(&generators, &patterns, maps.as_deref())
     };
     let order = match &elements {
-        Some(e) => BigUint::from(e.len()),
-        None if all_valid => automorphisms.order.clone(),
-        None => BigUint::from(1u32),
+        Some(e) => Order::Exactly(BigUint::from(e.len())),
+        None if all_valid => Order::Exactly(automorphisms.order.clone()),
+        None => Order::MoreThan(MAX_ELEMENTS),
     };
     Ok(Structure {
         graph,
