@@ -217,8 +217,9 @@ impl Comparison {
                 if let Some(&image) = mapping.alpha.get(chosen) {
                     let mut why = format!(
                         "the permutation maps the first state's choice to {} (component {}) \
-                         in the second: to give the same representative, the second state had \
-                         to split that one off, but its first member is {}{}",
+                         in the second: splitting that one off would give the second state the \
+                         first's representative (not necessarily the only choice that does), \
+                         but step 3 splits off the cell's first member, {}{}",
                         right[image],
                         image + 1,
                         right[other],
