@@ -778,23 +778,30 @@ fn the_stages_are_exported_as_markdown_as_rep_writes_them() {
             message(&app),
             format!("the stages written to {} (Markdown)", path.display())
         );
-        // Byte for byte what `symcsp rep --stages --format markdown`
-        // writes for this state (its snapshot), but for the line giving
-        // the command that reproduces it, and nothing left beside.
+        // Byte for byte what the command its heading gives prints (the
+        // command's own heading gives it too), and nothing left beside.
         let written = std::fs::read_to_string(&path).unwrap();
-        let (command, rest) = reproduce_line(&written);
+        let command = reproduce_line(&written);
         assert_eq!(
             command,
             "symcsp rep models/paper/example37.csp Nodes --symmetry 'NodeID, Data' --path \
              120,13,9,38 --format markdown"
         );
+        assert_eq!(run_rep(&command), written);
         let snapshot = std::fs::read_to_string(
             "tests/snapshots/cli_rep__example_37_exported_as_markdown.snap",
         )
         .unwrap();
         let cli = snapshot.splitn(3, "---\n").nth(2).unwrap();
-        assert_eq!(rest.trim_end(), cli.trim_end());
-        assert_eq!(run_rep(&command), rest);
+        // The same document as `rep --after` prints (its snapshot),
+        // reached by its trace rather than its moves.
+        let document = |text: &str| {
+            text.lines()
+                .filter(|line| !line.starts_with("| reproduce |"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(document(&written), document(cli.trim_end()));
         let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(files.len(), 1, "no temporary file is left");
         // The status line says where, at 80 columns too.
@@ -817,32 +824,38 @@ fn the_stages_are_exported_as_markdown_as_rep_writes_them() {
             message(&app)
         );
         assert!(!missing.exists());
+        // In the reduced walk the state shown is a representative no
+        // command reaches: E writes the raw state there, which its
+        // command reaches, and says so.
+        run(&mut app, &[Command::WalkReduced]);
+        let raw = dir.path().join("raw.md");
+        run(&mut app, &[Command::ExportStages]);
+        answer(&mut app, raw.to_str().unwrap());
+        assert_eq!(
+            message(&app),
+            format!(
+                "the stages of the raw state here (the reduced walk shows its representative) \
+                 written to {} (Markdown)",
+                raw.display()
+            )
+        );
+        assert_eq!(std::fs::read_to_string(&raw).unwrap(), written);
     });
 }
 
-/// The `reproduce` line of an export's heading (the command, Markdown's
-/// escapes undone), and the export without that line.
-fn reproduce_line(export: &str) -> (String, String) {
-    let mut command = None;
-    let mut rest = String::new();
-    for line in export.lines() {
-        match line.strip_prefix("| reproduce | ") {
-            Some(tail) => {
-                // Markdown's escapes undone.
-                let mut text = String::new();
-                let mut chars = tail.trim_end_matches(" |").chars();
-                while let Some(c) = chars.next() {
-                    text.push(if c == '\\' { chars.next().unwrap() } else { c });
-                }
-                command = Some(text);
-            }
-            None => {
-                rest.push_str(line);
-                rest.push('\n');
-            }
-        }
+/// The `reproduce` line of an export's heading: the command, Markdown's
+/// escapes undone.
+fn reproduce_line(export: &str) -> String {
+    let tail = export
+        .lines()
+        .find_map(|line| line.strip_prefix("| reproduce | "))
+        .expect("the export gives its command");
+    let mut text = String::new();
+    let mut chars = tail.trim_end_matches(" |").chars();
+    while let Some(c) = chars.next() {
+        text.push(if c == '\\' { chars.next().unwrap() } else { c });
     }
-    (command.expect("the export gives its command"), rest)
+    text
 }
 
 /// Runs `command` (`symcsp rep …`, words as a shell splits them:
@@ -922,13 +935,13 @@ fn an_export_after_a_tau_and_a_hand_choice_gives_the_command_that_reproduces_it(
             written.contains("| after | τ ‹job.B›, done.B, τ ‹job.A› |"),
             "{written}"
         );
-        let (command, rest) = reproduce_line(&written);
+        let command = reproduce_line(&written);
         assert!(command.contains(" --path 2,1,1 "), "{command}");
         assert!(command.contains(" --choose "), "{command}");
         // The script lies outside the current directory: the command
         // names it by its whole path.
         assert!(command.contains(&script.display().to_string()), "{command}");
-        assert_eq!(run_rep(&command), rest);
+        assert_eq!(run_rep(&command), written);
     });
 }
 
@@ -1293,15 +1306,19 @@ fn under_the_structural_group_the_view_draws_the_communication_graph() {
             "{}",
             message(&app)
         );
-        // E exports the view itself.
+        // E exports the view itself: by default into the folder walks
+        // are kept in (made on the first export), never where the
+        // animator was started (a checkout, often).
         let dir = tempfile::tempdir().unwrap();
-        let out = dir.path().join("structure.md");
+        let kept = dir.path().join("state");
+        app.keep_walks_in = Some(kept.clone());
+        let out = kept.join("structure-1.md");
         run(&mut app, &[Command::ExportStages]);
         match &app.overlay {
-            Some(Overlay::Prompt(prompt)) => assert_eq!(prompt.text(), "symcsp-structure.md"),
+            Some(Overlay::Prompt(prompt)) => assert_eq!(prompt.text(), out.to_str().unwrap()),
             other => panic!("no prompt: {other:?}"),
         }
-        answer(&mut app, out.to_str().unwrap());
+        answer(&mut app, "");
         assert_eq!(
             message(&app),
             format!(

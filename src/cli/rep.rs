@@ -22,6 +22,7 @@ use serde_json::{Map, Value as Json, json};
 use super::reach::{Question, Reached, Subject, answer, reach};
 use super::{EXIT_INPUT_ERROR, say};
 use crate::explain::by_hand::ByHand;
+use crate::explain::command::{Reach, RepCommand};
 use crate::explain::drawing::{layout, plain as drawing_text};
 use crate::explain::graph::{EdgeKind, StateGraph};
 use crate::explain::splits::{StepAccount, account};
@@ -67,6 +68,8 @@ struct Exporting<'a> {
     printer: (Export, &'static str),
     stage: Option<usize>,
     output: Option<&'a Path>,
+    /// The command that prints it, for its heading.
+    reproduce: Option<String>,
 }
 
 impl RepFormat {
@@ -199,10 +202,35 @@ fn report(script: &Script, subject: &Subject, request: &Request) -> Result<Strin
                 printer,
                 stage: request.stage,
                 output: request.output,
+                reproduce: (format == RepFormat::Markdown).then(|| reproduce(request, subject)),
             });
             one.stages(subject, &trace, export, by_hand.as_ref().map(|h| h.by_hand))?
         }
     })
+}
+
+/// The command that prints this export, for its Markdown heading (a
+/// handout's reader can run it; the animator's `E` writes what it
+/// prints). Slides have no room for it.
+fn reproduce(request: &Request, subject: &Subject) -> String {
+    let file = request.file.display().to_string();
+    let strategy = request.strategy.to_string();
+    let reach = match (request.path, request.after) {
+        (Some(moves), _) => Reach::Path(moves),
+        (None, Some(trace)) => Reach::After(trace),
+        (None, None) => Reach::Initial,
+    };
+    RepCommand {
+        file: &file,
+        process: &subject.process_text,
+        symmetry: request.symmetry,
+        strategy: (request.strategy != Strategy::default()).then_some(strategy.as_str()),
+        reach,
+        choose: request.choose,
+        stage: request.stage,
+        format: "markdown",
+    }
+    .line()
 }
 
 /// The export `print` makes of `document` (its files named `extension`):
@@ -215,6 +243,7 @@ fn exported(document: &Document, export: Exporting) -> Result<String, String> {
         printer: (print, extension),
         stage,
         output,
+        ..
     } = export;
     let total = document.stages.len();
     let shown = match stage {
@@ -648,8 +677,12 @@ impl<'r> One<'r> {
     ) -> Result<String, String> {
         let reached = self.reached;
         let traces = [("after", trace)];
+        let mut heading = heading(reached, subject, &traces);
+        if let Some(command) = export.as_ref().and_then(|e| e.reproduce.clone()) {
+            heading.push(("reproduce".to_string(), command));
+        }
         let mut document = Document::new(Sources {
-            heading: heading(reached, subject, &traces),
+            heading,
             explanation: self.explanation,
             accounts: &self.steps,
             graph: &self.graph,

@@ -17,13 +17,15 @@
 //! - [`compare`]: why two states got different representatives.
 //! - [`by_hand`]: step 3 by hand, beside the algorithm's own choices.
 //! - [`stages`]: the algorithm on one state as a document of stages,
-//!   printed as Markdown, LaTeX, beamer slides or SVG.
+//!   printed as Markdown, LaTeX, beamer slides or SVG; [`command`]: the
+//!   `symcsp rep` command line that prints one.
 //! - [`graph`] and [`drawing`]: the state as the multigraph of Section
 //!   7.1, drawn as text for terminals and as DOT for Graphviz;
 //!   [`palette`]: a colour per cell for drawings outside the terminal.
 
 pub mod by_hand;
 pub mod columns;
+pub mod command;
 pub mod compare;
 pub mod drawing;
 pub mod graph;

@@ -40,6 +40,7 @@ use lsp_types::{
 use serde_json::{Value, json};
 
 use crate::budget::Live;
+use crate::explain::command::shell_word;
 use crate::syntax::{self, OpenFiles, Severity};
 
 use analyse::{Analysed, Analyser, Job};
@@ -624,18 +625,6 @@ impl Server<'_> {
             self.refresh_lenses();
         }
     }
-}
-
-/// A word as a POSIX shell reads it back.
-fn shell_word(word: &str) -> String {
-    if !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./,=:".contains(c))
-    {
-        return word.to_string();
-    }
-    format!("'{}'", word.replace('\'', r"'\''"))
 }
 
 /// A diagnostic as the protocol has it, with the file it is in: the

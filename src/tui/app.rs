@@ -175,8 +175,11 @@ enum Job {
     Compare,
     /// Step 3 by hand on the state shown.
     Choose,
-    /// Writing the state's stages to a file.
-    Export,
+    /// Writing the state's stages to a file: of the raw state where the
+    /// reduced walk shows its representative.
+    Export {
+        of_representative: bool,
+    },
 }
 
 impl Job {
@@ -202,7 +205,7 @@ impl Job {
             Job::Keep { .. } => "keeping your walk before quitting",
             Job::Compare => "comparing the states",
             Job::Choose => "running the algorithm with step 3 by hand",
-            Job::Export => "exporting the stages",
+            Job::Export { .. } => "exporting the stages",
         }
     }
 }

@@ -140,7 +140,13 @@ impl Walk {
     /// Step `p`'s (from 1) label in the walk shown: the event, with the
     /// event it hides.
     pub fn step_label(&self, p: usize) -> (String, Option<String>) {
-        let (event, hidden, _) = self.path.step(p).seen(self.reduced);
+        self.label_in(p, self.reduced)
+    }
+
+    /// Step `p`'s (from 1) label in the raw walk (`reduced` false) or
+    /// the reduced one.
+    pub fn label_in(&self, p: usize, reduced: bool) -> (String, Option<String>) {
+        let (event, hidden, _) = self.path.step(p).seen(reduced);
         (
             self.names.event(event).to_string(),
             self.names.hidden(hidden).map(str::to_string),

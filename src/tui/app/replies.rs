@@ -63,9 +63,15 @@ impl App {
             (_, Reply::Shown(shown)) => self.shown(*shown),
             (_, Reply::Compared(compared)) => self.compared(compared),
             (_, Reply::Chosen(chosen)) => self.chosen(*chosen),
-            (_, Reply::Exported(Ok(path))) => {
+            (job, Reply::Exported(Ok(path))) => {
+                let of = match job {
+                    Job::Export {
+                        of_representative: true,
+                    } => " of the raw state here (the reduced walk shows its representative)",
+                    _ => "",
+                };
                 self.say(format!(
-                    "the stages written to {} (Markdown)",
+                    "the stages{of} written to {} (Markdown)",
                     path.display()
                 ));
                 self.export_path = Some(path);

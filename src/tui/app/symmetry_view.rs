@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::super::config::PaneId;
-use super::super::engine::{Request, StateSymmetry};
+use super::super::engine::{Request, StateSymmetry, Want};
 use super::super::layout::{self, Settings};
 use super::super::model::Source;
 use super::super::panes::events::EventsPane;
@@ -15,6 +15,7 @@ use super::super::panes::symmetry::{Laid, Section, stages};
 use super::super::prompt::{Prompt, Purpose};
 use super::{App, Job, Overlay};
 use crate::explain::by_hand::split_offs;
+use crate::explain::command::{Reach, RepCommand};
 
 /// What a command about representatives asked for, to say why it does
 /// nothing where there are none to show.
@@ -141,20 +142,50 @@ impl App {
     pub(super) fn ask_export(&mut self) {
         let (purpose, default) = match &self.walk {
             None => return self.complain("nothing is animated: there are no stages to export"),
-            Some(_) if self.structural() => (Purpose::ExportStructure, "symcsp-structure.md"),
+            Some(_) if self.structural() => (Purpose::ExportStructure, "structure"),
             Some(w) if !w.reducible => {
                 return self.complain(
                     "this process is not symmetric: there are no stages to export (the \
                      symmetry view says why)",
                 );
             }
-            Some(_) => (Purpose::ExportStages, "symcsp-stages.md"),
+            Some(_) => (Purpose::ExportStages, "stages"),
         };
         let path = match (&self.export_path, purpose) {
-            (Some(p), Purpose::ExportStages) => p.display().to_string(),
-            _ => default.to_string(),
+            (Some(p), Purpose::ExportStages) => p.clone(),
+            _ => self.new_export_file(default),
         };
+        let path = path.display().to_string();
         self.overlay = Some(Overlay::Prompt(Prompt::new(purpose, &path)));
+    }
+
+    /// A file no export has written yet, `NAME-N.md` for the first N
+    /// free: in the folder the animator keeps walks in (outside any
+    /// checkout the script is in), or beside the script where the system
+    /// has no such folder.
+    fn new_export_file(&self, name: &str) -> PathBuf {
+        let folder = match (&self.keep_walks_in, &self.source) {
+            (Some(folder), _) => folder.clone(),
+            (None, Source::File(script)) => script.parent().map(PathBuf::from).unwrap_or_default(),
+            (None, Source::Builtin(_)) => PathBuf::new(),
+        };
+        (1..=u32::MAX)
+            .map(|n| folder.join(format!("{name}-{n}.md")))
+            .find(|path| !path.exists())
+            .unwrap_or_else(|| folder.join(format!("{name}.md")))
+    }
+
+    /// Makes the folder the animator keeps walks in when `path` is in
+    /// it and it is not there yet (the first export to the path offered);
+    /// any other folder is the user's to make.
+    fn make_export_folder(&self, path: &std::path::Path) -> Result<(), String> {
+        match (&self.keep_walks_in, path.parent()) {
+            (Some(folder), Some(parent)) if parent == folder && !folder.exists() => {
+                std::fs::create_dir_all(folder)
+                    .map_err(|e| format!("cannot make {}: {e}", folder.display()))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Writes the structural view, as it reads on the screen, to `path`
@@ -182,6 +213,9 @@ impl App {
             lines.join("\n").trim_end()
         );
         let path = PathBuf::from(path);
+        if let Err(problem) = self.make_export_folder(&path) {
+            return self.complain(problem);
+        }
         match crate::files::write_atomically(&path, text.as_bytes()) {
             Ok(()) => self.say(format!(
                 "the communication structure written to {} (Markdown)",
@@ -200,12 +234,12 @@ impl App {
         let Some(walk) = &self.walk else {
             return;
         };
-        // The exact path to the state shown, τ steps included (with the
+        // The exact path to the raw state, τ steps included (with the
         // event each hides): the visible events alone may lead further
         // or less far.
         let trace: Vec<String> = (1..=walk.path.position())
             .map(|p| {
-                let (event, hidden) = walk.step_label(p);
+                let (event, hidden) = walk.label_in(p, false);
                 crate::lts::animator::step_text(&event, hidden.as_deref())
             })
             .collect();
@@ -215,26 +249,42 @@ impl App {
             .hand
             .as_ref()
             .map_or_else(Vec::new, |h| h.choices.clone());
-        let want = self.want();
-        let command = self.rep_command(&choices, want.reduced);
+        // No command reaches the reduced walk's representative: the
+        // export is of the raw state here, which `command` reaches, so
+        // that the file is what the command prints.
+        let of_representative = walk.reduced && walk.path.current().has_reduced();
+        if of_representative && !choices.is_empty() {
+            return self.complain(
+                "step 3 by hand was made on the reduced walk's representative, which no command \
+                 reaches: walk the raw system to export it",
+            );
+        }
+        let path = PathBuf::from(path);
+        if let Err(problem) = self.make_export_folder(&path) {
+            return self.complain(problem);
+        }
+        let want = Want {
+            reduced: false,
+            ..self.want()
+        };
+        let command = self.rep_command(&choices);
         let request = Request::Export {
             at: walk.path.current(),
             choices,
             want,
             trace,
             command,
-            path: PathBuf::from(path),
+            path,
         };
-        self.request(Job::Export, request);
+        self.request(Job::Export { of_representative }, request);
     }
 
     /// The `symcsp rep` command line that prints the stages an export
-    /// of the current state holds: the script (relative to the current
-    /// directory), the process, `--symmetry` if it was given, the exact
-    /// path by move numbers (τ steps included) and step 3's hand
-    /// `choices` (components from 0). In the reduced walk, the raw state
-    /// is the one a command can reach: said after the command.
-    fn rep_command(&self, choices: &[usize], reduced: bool) -> String {
+    /// of the current raw state holds: the script (relative to the
+    /// current directory), the process, `--symmetry` if it was given,
+    /// the exact path by move numbers (τ steps included) and step 3's
+    /// hand `choices` (components from 0).
+    fn rep_command(&self, choices: &[usize]) -> String {
         let Some(walk) = &self.walk else {
             return String::new();
         };
@@ -242,42 +292,21 @@ impl App {
             Source::File(path) => crate::files::relative(path),
             Source::Builtin(model) => format!("models/{}", model.name),
         };
-        let mut words = vec![
-            "symcsp rep".to_string(),
-            shell_word(&file),
-            shell_word(&walk.process),
-        ];
-        if let Some(types) = &self.asked_symmetry {
-            words.push(format!("--symmetry {}", shell_word(types)));
-        }
-        let numbers = |list: Vec<usize>| {
-            list.iter()
-                .map(|n| n.to_string())
-                .collect::<Vec<_>>()
-                .join(",")
-        };
         let moves: Vec<usize> = (1..=walk.path.position())
             .map(|p| walk.path.step(p).choice as usize + 1)
             .collect();
-        if !moves.is_empty() {
-            words.push(format!("--path {}", numbers(moves)));
+        let choose: Vec<usize> = choices.iter().map(|c| c + 1).collect();
+        RepCommand {
+            file: &file,
+            process: &walk.process,
+            symmetry: self.asked_symmetry.as_deref(),
+            strategy: None,
+            reach: Reach::Path(&moves),
+            choose: &choose,
+            stage: None,
+            format: "markdown",
         }
-        if !choices.is_empty() {
-            words.push(format!(
-                "--choose {}",
-                numbers(choices.iter().map(|c| c + 1).collect())
-            ));
-        }
-        words.push("--format markdown".to_string());
-        let command = words.join(" ");
-        if reduced && walk.reduced {
-            format!(
-                "{command} (the raw state at this point; the reduced walk shows its \
-                 representative)"
-            )
-        } else {
-            command
-        }
+        .line()
     }
 
     /// The symmetry view laid out as it is drawn.
@@ -460,19 +489,5 @@ impl App {
         } else {
             Section::Graph
         });
-    }
-}
-
-/// `word` as a shell reads it back: as it is when it holds only
-/// characters no shell treats specially, else in single quotes.
-fn shell_word(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_./-,:=+@".contains(c));
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }
