@@ -358,8 +358,8 @@ fn svg_slides_keep_each_cell_s_colour_and_mark_what_split_off() {
         assert!(slide.contains("width=\"1280\""), "{slide}");
         assert!(!slide.contains("font-size=\"12\""), "{slide}");
         assert!(slide.contains("font-size=\"20\""), "{slide}");
-        // The orderings and the permutation close the last slide only.
-        assert_eq!(slide.contains("The orderings and the permutation"), k == 5);
+        // The orderings and the permutation are a slide of their own.
+        assert!(!slide.contains("The orderings and the permutation"));
         let now = boxes(&slide);
         assert_eq!(now.len(), 6, "a box per component: {slide}");
         if !before.is_empty() {
@@ -421,6 +421,7 @@ fn stages_are_written_a_file_each_and_bad_requests_are_refused_whole() {
         names,
         [
             "all.svg",
+            "orderings.svg",
             "stage-1.svg",
             "stage-2.svg",
             "stage-3.svg",
@@ -428,15 +429,25 @@ fn stages_are_written_a_file_each_and_bad_requests_are_refused_whole() {
             "stage-5.svg"
         ]
     );
-    assert_eq!(said.matches("wrote ").count(), 6, "{said}");
+    assert_eq!(said.matches("wrote ").count(), 7, "{said}");
     let one = std::fs::read_to_string(folder.join("stage-3.svg")).expect("written");
     assert_eq!(one, example_37(&["--format", "svg", "--stage", "3"]));
+    // The slide after the last stage: the orderings and the permutation,
+    // with the state beside its representative.
+    let closing = std::fs::read_to_string(folder.join("orderings.svg")).expect("written");
+    assert_eq!(closing, example_37(&["--format", "svg", "--stage", "6"]));
+    assert!(
+        closing.contains("The orderings and the permutation")
+            && closing.contains("The state and its representative"),
+        "{closing}"
+    );
     let _ = std::fs::remove_dir_all(&folder);
-    rep(&example_37_args(&["--format", "svg", "--stage", "6"]))
+    rep(&example_37_args(&["--format", "svg", "--stage", "7"]))
         .code(2)
         .stdout("")
         .stderr(predicate::str::contains(
-            "error: --stage 6: this state's algorithm has 5 stages, numbered from 1",
+            "error: --stage 7: this state's algorithm has 5 stages, numbered from 1 (then 6: the \
+             orderings and the permutation)",
         ));
     rep(&example_37_args(&["--format", "svg", "--stage", "0"])).code(2);
     rep(&example_37_args(&["--stage", "2"]))
@@ -464,6 +475,77 @@ fn stages_are_written_a_file_each_and_bad_requests_are_refused_whole() {
         "a file, not a folder"
     );
     let _ = std::fs::remove_file(&blocked);
+}
+
+/// Issue 85: every slide of every shipped model's export, with and
+/// without step 3 by hand, is 1280 × 720 (16:9) with no text under 20
+/// pixels and none below its bottom, its drawing at the same place on
+/// every stage.
+#[test]
+fn every_svg_slide_fits_16_by_9_with_text_a_room_reads() {
+    let ring = "link.N0.A.N1, link.N1.A.N2, link.N2.B.N3, link.N3.B.N0";
+    let exports: Vec<Vec<&str>> = vec![
+        example_37_args(&[]),
+        example_37_args(&["--choose", "6"]),
+        vec![
+            "models/paper/example43.csp",
+            "Ring",
+            "--symmetry",
+            "NodeID, Data",
+            "--after",
+            ring,
+        ],
+        vec![
+            "models/paper/example43.csp",
+            "Ring",
+            "--symmetry",
+            "NodeID, Data",
+            "--after",
+            ring,
+            "--choose",
+            "2",
+        ],
+        vec!["models/liststack.csp", "--after", "push.T0.A, push.T1.B"],
+    ];
+    let number = |text: &str, after: &str| -> f64 {
+        let start = text.find(after).expect(after) + after.len();
+        let digits: String = text[start..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        digits.parse().expect("a number")
+    };
+    for args in exports {
+        let whole = rep_text(&[args.as_slice(), &["--format", "markdown"]].concat());
+        let stages = whole.matches("\n## Stage ").count();
+        let slides = stages + 1 + usize::from(args.contains(&"--choose"));
+        let mut drawn_at = Vec::new();
+        for k in 1..=slides {
+            let k = k.to_string();
+            let slide = rep_text(&[args.as_slice(), &["--format", "svg", "--stage", &k]].concat());
+            let head = slide.lines().next().unwrap();
+            assert!(
+                head.contains("width=\"1280\" height=\"720\""),
+                "{args:?} slide {k}: {head}"
+            );
+            for size in slide.split("font-size=\"").skip(1) {
+                let size: f64 = size.split('"').next().unwrap().parse().unwrap();
+                assert!(size >= 20.0, "{args:?} slide {k}: text of {size} px");
+            }
+            for text in slide.split("<text ").skip(1) {
+                let y = number(text, " y=\"");
+                assert!(y <= 720.0 - 4.0, "{args:?} slide {k}: text at {y}\n{slide}");
+            }
+            if let Some(at) = slide.find("<g transform=\"translate(0 ") {
+                drawn_at.push(number(&slide[at..], "translate(0 "));
+            }
+        }
+        assert_eq!(drawn_at.len(), stages, "{args:?}");
+        assert!(
+            drawn_at.windows(2).all(|w| w[0] == w[1]),
+            "{args:?}: the drawing moves: {drawn_at:?}"
+        );
+    }
 }
 
 /// Issue 61: the LaTeX article, whole and a stage alone, compiles with
@@ -1127,5 +1209,12 @@ fn step_3_colours_the_member_split_off() {
         .map(|(c, _, _)| c)
         .collect();
     assert_eq!(new, [1], "{slide}");
-    assert!(slide.contains("cell 2 (split): #2, #3, #4"), "{slide}");
+    assert!(slide.contains("cell 1 (split off): #1"), "{slide}");
+    assert!(slide.contains("cell 2 (the rest): #2, #3, #4"), "{slide}");
+    // A round of step 2 says of every new cell that it split off, the
+    // one that keeps the old cell's colour too (Example 37's stage 2:
+    // `Node(N3, B, N1)`, #4).
+    let slide = example_37(&["--format", "svg", "--stage", "2"]);
+    assert!(slide.contains("Node(N3, B, N1) split off"), "{slide}");
+    assert!(slide.contains("cell 2 (split off): #4"), "{slide}");
 }

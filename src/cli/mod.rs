@@ -282,14 +282,15 @@ enum Command {
         )]
         path: Option<Vec<usize>>,
         /// With an export of the stages (markdown, latex, beamer, svg):
-        /// only stage K (numbered
-        /// from 1, as the export numbers them), a slide; the last stage
-        /// also carries the orderings and the permutation.
+        /// only stage K (numbered from 1, as the export numbers them), a
+        /// slide; the number after the last stage gives the state beside
+        /// its representative, the orderings and the permutation.
         #[arg(long, value_name = "K")]
         stage: Option<usize>,
-        /// With an export of the stages: write a file per stage
-        /// into DIR (`stage-1.svg`, …) and the whole as `all.svg`,
-        /// instead of the whole to standard output.
+        /// With an export of the stages: write a file per stage into DIR
+        /// (`stage-1.svg`, …), the orderings and the permutation as
+        /// `orderings.svg` and the whole as `all.svg`, instead of the
+        /// whole to standard output.
         #[arg(long, value_name = "DIR")]
         output: Option<PathBuf>,
     },

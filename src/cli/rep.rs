@@ -246,25 +246,40 @@ fn exported(document: &Document, export: Exporting) -> Result<String, String> {
         ..
     } = export;
     let total = document.stages.len();
+    let slides = Shown::slides(document);
     let shown = match stage {
         None => Shown::All,
-        Some(k) if (1..=total).contains(&k) => Shown::Stage(k - 1),
+        Some(k) if (1..=slides.len()).contains(&k) => slides[k - 1],
         Some(k) => {
+            let by_hand = match slides.len() > total + 1 {
+                true => format!(", {}: step 3 by hand", total + 2),
+                false => String::new(),
+            };
             return Err(format!(
-                "error: --stage {k}: this state's algorithm has {total} stages, numbered from 1\n"
+                "error: --stage {k}: this state's algorithm has {total} stages, numbered from 1 \
+                 (then {}: the orderings and the permutation{by_hand})\n",
+                total + 1
             ));
         }
     };
     let Some(folder) = output else {
         return Ok(print(document, shown));
     };
-    let files: Vec<(String, Shown)> = match shown {
-        Shown::Stage(k) => vec![(format!("stage-{}.{extension}", k + 1), shown)],
-        Shown::All => (0..total)
-            .map(|k| (format!("stage-{}.{extension}", k + 1), Shown::Stage(k)))
-            .chain([(format!("all.{extension}"), Shown::All)])
-            .collect(),
+    // A file per slide, then the whole.
+    let name = |shown: Shown| match shown {
+        Shown::Stage(k) => format!("stage-{}.{extension}", k + 1),
+        Shown::Closing => format!("orderings.{extension}"),
+        Shown::ByHand => format!("by-hand.{extension}"),
+        Shown::All => format!("all.{extension}"),
     };
+    let shown_in_files = match shown {
+        Shown::All => slides.into_iter().chain([Shown::All]).collect(),
+        one => vec![one],
+    };
+    let files: Vec<(String, Shown)> = shown_in_files
+        .into_iter()
+        .map(|shown| (name(shown), shown))
+        .collect();
     let cannot = |what: &str, e: std::io::Error| {
         format!("error: cannot write {what}: {e}\n  = note: nothing was written there\n")
     };

@@ -83,12 +83,15 @@ pub enum StageKind {
 }
 
 /// Which stages an export shows: all of them (with the orderings and the
-/// permutation after the last), or one, numbered from 0 (a slide; the
-/// last also closes with the orderings and the permutation).
+/// permutation after the last, and step 3 by hand), or one slide: a
+/// stage, numbered from 0, the orderings and the permutation (the slide
+/// after the last stage), or step 3 by hand (the one after that).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shown {
     All,
     Stage(usize),
+    Closing,
+    ByHand,
 }
 
 impl Shown {
@@ -97,16 +100,31 @@ impl Shown {
         match self {
             Shown::All => true,
             Shown::Stage(only) => only == k,
+            Shown::Closing | Shown::ByHand => false,
         }
     }
 
-    /// Whether the orderings and the permutation close the export: after
-    /// every stage, or after the last alone.
-    pub fn closes(self, doc: &Document) -> bool {
-        match self {
-            Shown::All => true,
-            Shown::Stage(only) => only + 1 == doc.stages.len(),
-        }
+    /// Whether the orderings and the permutation are shown: after every
+    /// stage, or alone.
+    pub fn closes(self) -> bool {
+        matches!(self, Shown::All | Shown::Closing)
+    }
+
+    /// Whether step 3 by hand is shown (where it was made): at the end of
+    /// the whole, or alone.
+    pub fn by_hand(self) -> bool {
+        matches!(self, Shown::All | Shown::ByHand)
+    }
+
+    /// The slides of `doc`, in order: a stage each, the orderings and the
+    /// permutation, and step 3 by hand where it was made.
+    pub fn slides(doc: &Document) -> Vec<Shown> {
+        let by_hand = (!doc.by_hand.is_empty()).then_some(Shown::ByHand);
+        (0..doc.stages.len())
+            .map(Shown::Stage)
+            .chain([Shown::Closing])
+            .chain(by_hand)
+            .collect()
     }
 }
 

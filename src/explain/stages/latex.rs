@@ -60,12 +60,12 @@ pub fn latex(doc: &Document, shown: Shown) -> String {
         out.push_str(&tables(doc, stage, None));
         out.push_str(&outcome(doc, stage));
     }
-    if shown.closes(doc) {
+    if shown.closes() {
         out.push_str("\n\\subsection*{The orderings and the permutation}\n\n");
         out.push_str(&closing(doc));
-        if !doc.by_hand.is_empty() {
-            out.push_str(&format!("\n\\subsection*{{{BY_HAND}}}\n\n{}", by_hand(doc)));
-        }
+    }
+    if shown.by_hand() && !doc.by_hand.is_empty() {
+        out.push_str(&format!("\n\\subsection*{{{BY_HAND}}}\n\n{}", by_hand(doc)));
     }
     out.push_str(DOCUMENT_END);
     out
@@ -80,8 +80,8 @@ const FRAME_COLUMNS: usize = 13;
 /// the state beside its representative, and before one with the
 /// orderings and the permutation. A round of step 2 takes two frames:
 /// its n-value tables (folded to fit), then what split and the cells
-/// after it. One stage (`shown`) gives its frames alone (the last with
-/// the closing frame).
+/// after it. One slide (`shown`) gives its frames alone: a stage's, the
+/// orderings' ([`Shown::Closing`]) or step 3 by hand's.
 pub fn beamer(doc: &Document, shown: Shown) -> String {
     let mut out = preamble("beamer", "beamer");
     out.push_str(
@@ -120,11 +120,11 @@ pub fn beamer(doc: &Document, shown: Shown) -> String {
             out.push_str(&frame(&format!("{title}, continued"), &outcome(doc, stage)));
         }
     }
-    if shown.closes(doc) {
+    if shown.closes() {
         out.push_str(&frame("The orderings and the permutation", &closing(doc)));
-        if !doc.by_hand.is_empty() {
-            out.push_str(&frame(BY_HAND, &format!("\\scriptsize\n{}", by_hand(doc))));
-        }
+    }
+    if shown.by_hand() && !doc.by_hand.is_empty() {
+        out.push_str(&frame(BY_HAND, &format!("\\scriptsize\n{}", by_hand(doc))));
     }
     out.push_str("\\end{document}\n");
     out

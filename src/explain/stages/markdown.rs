@@ -40,10 +40,22 @@ pub fn markdown(doc: &Document, shown: Shown) -> String {
         ));
         out.push_str(&stage_body(doc, stage));
     }
-    if !shown.closes(doc) {
-        return out;
+    if shown.closes() {
+        out.push_str(&closing(doc));
     }
-    out.push_str("\n## The orderings and the permutation\n\n");
+    if shown.by_hand() && !doc.by_hand.is_empty() {
+        // Aligned columns: kept as they are.
+        out.push_str(&format!(
+            "\n## {BY_HAND}\n\n```text\n{}\n```\n",
+            doc.by_hand.join("\n").trim_end()
+        ));
+    }
+    out
+}
+
+/// The orderings and the permutation.
+fn closing(doc: &Document) -> String {
+    let mut out = String::from("\n## The orderings and the permutation\n\n");
     out.push_str(&format!("{}.\n\n", escape(&doc.step3())));
     let order: Vec<String> = doc.order.iter().map(|&c| component(doc, c)).collect();
     out.push_str(&format!(
@@ -68,13 +80,6 @@ pub fn markdown(doc: &Document, shown: Shown) -> String {
     }
     out.push_str(&format!("- components (α): {}\n", doc.alpha_text()));
     out.push_str(&format!("\nUnique: {}\n", escape(&doc.unique)));
-    if !doc.by_hand.is_empty() {
-        // Aligned columns: kept as they are.
-        out.push_str(&format!(
-            "\n## {BY_HAND}\n\n```text\n{}\n```\n",
-            doc.by_hand.join("\n").trim_end()
-        ));
-    }
     out
 }
 

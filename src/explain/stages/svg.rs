@@ -3,7 +3,11 @@
 //! filled with the colour of its cell in that stage's partition, a legend
 //! of the cells, and why the stage split what it split; then the
 //! orderings and the permutation. Sized for a projector: 1280 pixels wide,
-//! text of 20 pixels.
+//! text of 20 pixels at least; a slide is 1280 × 720 (16:9), its drawing
+//! at the same place on every stage's slide, the legend and the words in
+//! a column beside it where there is room; the state beside its
+//! representative, the orderings and the permutation are the slide after
+//! the last stage.
 //!
 //! A cell keeps its colour from stage to stage ([`Document::colours`]):
 //! when one splits, the part split off takes a new colour and a thick
@@ -23,7 +27,9 @@
 
 use std::f64::consts::PI;
 
-use super::{BY_HAND, CellColour, Document, PERMUTATION_EXPLAINED, SIZES_JOINED_BY, Shown, Stage};
+use super::{
+    BY_HAND, CellColour, Document, PERMUTATION_EXPLAINED, SIZES_JOINED_BY, Shown, Stage, StageKind,
+};
 use crate::explain::palette::{NO_CELL, cell_colours};
 
 /// The picture's width in pixels.
@@ -32,8 +38,9 @@ const MARGIN: f64 = 24.0;
 /// Text sizes (monospace) and the width of one character of each.
 const FONT: f64 = 20.0;
 const CHAR: f64 = 12.0;
-const SMALL: f64 = 18.0;
-const SMALL_CHAR: f64 = 10.8;
+/// Arrows' labels: as large as the rest, a room reads them too.
+const SMALL: f64 = 20.0;
+const SMALL_CHAR: f64 = 12.0;
 const LINE: f64 = 27.0;
 const BOX_HEIGHT: f64 = 38.0;
 /// Headings' sizes.
@@ -42,35 +49,10 @@ const SUBTITLE: f64 = 24.0;
 /// The longest line of words under a panel, in characters.
 const WRAP: usize = 102;
 
-/// The picture of the stages `shown` asks for.
+/// The picture of the stages `shown` asks for: the whole as one tall
+/// page, or one slide.
 pub fn svg(doc: &Document, shown: Shown) -> String {
     let layout = Layout::new(doc);
-    let mut body = String::new();
-    let mut y = MARGIN;
-    match shown {
-        Shown::All => y = heading(&mut body, doc, y),
-        // A slide of one stage: the room is the drawing's; one line says
-        // whose stages these are and where this one stands among them.
-        Shown::Stage(k) => {
-            let process = doc.heading.first().map_or("", |(_, p)| p.as_str());
-            let sizes: Vec<String> = doc
-                .stages
-                .iter()
-                .enumerate()
-                .map(|(j, stage)| match j == k {
-                    true => format!("[{}]", super::sizes(&stage.cells)),
-                    false => super::sizes(&stage.cells),
-                })
-                .collect();
-            let line = format!("{process} · cell sizes {}", sizes.join(SIZES_JOINED_BY));
-            for line in wrap(&line, WRAP) {
-                body.push_str(&text(MARGIN, y + FONT, FONT, "normal", &line));
-                y += LINE;
-            }
-            y += 10.0;
-        }
-    }
-    let total = doc.stages.len();
     let colours = doc.colours();
     let palette = cell_colours(
         colours
@@ -80,15 +62,32 @@ pub fn svg(doc: &Document, shown: Shown) -> String {
             .max()
             .unwrap_or(0),
     );
-    for (k, stage) in doc.stages.iter().enumerate() {
-        if shown.includes(k) {
-            let cells = (colours[k].as_slice(), palette.as_slice());
-            y = panel(&mut body, doc, &layout, (stage, cells), (k + 1, total), y);
+    let mut body = String::new();
+    let height = match shown {
+        Shown::All => {
+            let mut y = heading(&mut body, doc, MARGIN);
+            let total = doc.stages.len();
+            for (k, stage) in doc.stages.iter().enumerate() {
+                let cells = (colours[k].as_slice(), palette.as_slice());
+                y = panel(&mut body, doc, &layout, (stage, cells), (k + 1, total), y);
+            }
+            let y = closing(&mut body, doc, layout.width, y);
+            by_hand(&mut body, doc, layout.width, y) + MARGIN
         }
-    }
-    if shown.closes(doc) {
-        y = closing(&mut body, doc, layout.width, y);
-    }
+        Shown::Stage(k) => {
+            let cells = (colours[k].as_slice(), palette.as_slice());
+            slide(&mut body, doc, &layout, cells, k).max(SLIDE_HEIGHT)
+        }
+        Shown::Closing => {
+            let y = slide_top(&mut body, doc, None);
+            let y = state_beside_representative(&mut body, doc, layout.width, y);
+            closing(&mut body, doc, layout.width, y).max(SLIDE_HEIGHT - MARGIN) + MARGIN
+        }
+        Shown::ByHand => {
+            let y = slide_top(&mut body, doc, None);
+            by_hand(&mut body, doc, layout.width, y).max(SLIDE_HEIGHT - MARGIN) + MARGIN
+        }
+    };
     format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
          viewBox=\"0 0 {w} {h}\" font-family=\"monospace\">\n\
@@ -97,8 +96,172 @@ pub fn svg(doc: &Document, shown: Shown) -> String {
          <path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"#333333\"/></marker></defs>\n\
          <rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n{body}</svg>\n",
         w = layout.width,
-        h = (y + MARGIN).ceil()
+        h = height.ceil()
     )
+}
+
+/// A slide's height: 16:9 at [`WIDTH`].
+const SLIDE_HEIGHT: f64 = 720.0;
+
+/// The fewest characters a column beside the drawing holds for the
+/// legend and the words to go there rather than under it.
+const COLUMN_CHARS: usize = 34;
+
+/// A slide's first line: whose stages these are, and where stage `k`
+/// (from 0; none on the closing slide) stands among them. Returns where
+/// what follows starts.
+fn slide_top(body: &mut String, doc: &Document, k: Option<usize>) -> f64 {
+    let mut y = MARGIN;
+    for line in top_lines(doc, k) {
+        body.push_str(&text(MARGIN, y + FONT, FONT, "normal", &line));
+        y += LINE;
+    }
+    y + 10.0
+}
+
+fn top_lines(doc: &Document, k: Option<usize>) -> Vec<String> {
+    let process = doc.heading.first().map_or("", |(_, p)| p.as_str());
+    let sizes: Vec<String> = doc
+        .stages
+        .iter()
+        .enumerate()
+        .map(|(j, stage)| match Some(j) == k {
+            true => format!("[{}]", super::sizes(&stage.cells)),
+            false => super::sizes(&stage.cells),
+        })
+        .collect();
+    wrap(
+        &format!("{process} · cell sizes {}", sizes.join(SIZES_JOINED_BY)),
+        WRAP,
+    )
+}
+
+/// Stage `k`'s title, in lines.
+fn title_lines(doc: &Document, k: usize) -> Vec<String> {
+    wrap(
+        &format!(
+            "Stage {} of {}. {}",
+            k + 1,
+            doc.stages.len(),
+            doc.stages[k].title()
+        ),
+        WRAP - 20,
+    )
+}
+
+/// Stage `k` (from 0) as a slide: the drawing at the same place on every
+/// stage's slide (below the room the longest title needs), the legend,
+/// the shared values and the words in a column beside it where there is
+/// room, else under it. Returns the height it needs.
+fn slide(
+    body: &mut String,
+    doc: &Document,
+    layout: &Layout,
+    (colours, palette): (&[CellColour], &[String]),
+    k: usize,
+) -> f64 {
+    let stage = &doc.stages[k];
+    let stages = 0..doc.stages.len();
+    let top = stages.clone().map(|j| top_lines(doc, Some(j)).len()).max();
+    let titles = stages.map(|j| title_lines(doc, j).len()).max();
+    slide_top(body, doc, Some(k));
+    let mut y = MARGIN + top.unwrap_or(1) as f64 * LINE + 10.0;
+    body.push_str(&rule(layout.width, y));
+    y += 10.0;
+    let drawing_top = y + titles.unwrap_or(1) as f64 * (SUBTITLE + 8.0);
+    for line in title_lines(doc, k) {
+        body.push_str(&text(MARGIN, y + SUBTITLE, SUBTITLE, "bold", &line));
+        y += SUBTITLE + 8.0;
+    }
+    body.push_str(&format!("<g transform=\"translate(0 {drawing_top})\">\n"));
+    drawing(
+        body,
+        doc,
+        layout,
+        &cells_coloured(doc, stage, colours),
+        palette,
+    );
+    body.push_str("</g>\n");
+    let legend = legend_lines(stage, colours);
+    let words: Vec<String> = shared_lines(doc)
+        .into_iter()
+        .chain(stage_words(stage))
+        .collect();
+    // Beside the drawing, all in a column where there is one; else the
+    // legend beside it if it fits and the words under it: whichever fits
+    // the slide, the column first.
+    let column_x = layout.right + 40.0;
+    let column_chars = ((layout.width - MARGIN - column_x - 28.0) / CHAR).max(0.0) as usize;
+    let drawing_bottom = drawing_top + layout.height + 8.0;
+    let cells = (colours, palette);
+    let mut beside = String::new();
+    let in_column = (column_chars >= COLUMN_CHARS).then(|| {
+        let y = put_legend(&mut beside, (column_x, drawing_top + 8.0), &legend, cells);
+        let lines = wrapped(&words, column_chars + 2);
+        put_lines(&mut beside, column_x, y + 8.0, &lines).max(drawing_bottom) + 12.0
+    });
+    let mut under = String::new();
+    let legend_chars = legend.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let legend_end = if column_x + legend_chars as f64 * CHAR + 30.0 <= layout.width - MARGIN {
+        put_legend(&mut under, (column_x, drawing_top + 8.0), &legend, cells).max(drawing_bottom)
+    } else {
+        put_legend(&mut under, (MARGIN, drawing_bottom), &legend, cells)
+    };
+    let under_end = put_lines(&mut under, MARGIN, legend_end + 4.0, &wrapped(&words, WRAP)) + 12.0;
+    match in_column {
+        Some(end) if end <= SLIDE_HEIGHT - MARGIN || end <= under_end => {
+            body.push_str(&beside);
+            end
+        }
+        _ => {
+            body.push_str(&under);
+            under_end
+        }
+    }
+}
+
+/// Each line of `lines` cut at `width` characters.
+fn wrapped(lines: &[String], width: usize) -> Vec<String> {
+    lines.iter().flat_map(|line| wrap(line, width)).collect()
+}
+
+/// `lines` from `(x, y)` down; where the next line would go.
+fn put_lines(body: &mut String, x: f64, mut y: f64, lines: &[String]) -> f64 {
+    for line in lines {
+        body.push_str(&text(x, y + FONT, FONT, "normal", line));
+        y += LINE;
+    }
+    y
+}
+
+/// The state beside its representative from `y` down: each component
+/// and the component of the representative it becomes.
+fn state_beside_representative(out: &mut String, doc: &Document, width: f64, mut y: f64) -> f64 {
+    out.push_str(&rule(width, y));
+    y += 10.0;
+    out.push_str(&text(
+        MARGIN,
+        y + SUBTITLE,
+        SUBTITLE,
+        "bold",
+        "The state and its representative",
+    ));
+    y += SUBTITLE + 10.0;
+    let lines: Vec<String> = doc
+        .texts
+        .iter()
+        .enumerate()
+        .map(|(c, state)| {
+            let image = doc.alpha[c];
+            format!(
+                "#{} {state}  ↦  #{} {}",
+                c + 1,
+                image + 1,
+                doc.representative[image]
+            )
+        })
+        .collect();
+    put_lines(out, MARGIN, y, &wrapped(&lines, WRAP))
 }
 
 /// The whole export's heading from `y`: the title, the process, the
@@ -169,29 +332,34 @@ impl Layout {
         } else {
             ((widest + 24.0) * n as f64 / (2.0 * PI)).max(90.0)
         };
-        let mut centres = vec![(0.0, 0.0); n];
         let round = round_order(doc);
         if 2.0 * radius + widest <= WIDTH - 2.0 * MARGIN {
-            let centre = (MARGIN + radius + widest / 2.0, radius + BOX_HEIGHT);
-            for (k, &c) in round.iter().enumerate() {
-                // From the top, clockwise, each reference's ends
-                // neighbours where it can be: a ring drawn as a ring.
-                let angle = 2.0 * PI * k as f64 / n as f64 - PI / 2.0;
-                centres[c] = (
-                    centre.0 + radius * angle.cos(),
-                    centre.1 + radius * angle.sin(),
-                );
+            // A slide is wide but not tall, and wants a column beside
+            // the drawing for its words: the circle is flattened into an
+            // ellipse as far as its boxes stay apart, narrowed first.
+            let column = 40.0 + 28.0 + COLUMN_CHARS as f64 * CHAR + MARGIN;
+            let narrow = ((WIDTH - MARGIN - column - widest) / 2.0).max(0.0);
+            let (mut across, mut down) = (radius.min(narrow), radius.min(FLATTENED / 2.0));
+            let mut centres = round_centres(&round, across, down, widest);
+            while (across < radius || down < radius) && overlapping(&centres, &widths) {
+                if across < radius {
+                    across = (across + 10.0).min(radius);
+                } else {
+                    down = (down + 10.0).min(radius);
+                }
+                centres = round_centres(&round, across, down, widest);
             }
             return Layout {
-                right: centre.0 + radius + widest / 2.0,
+                right: MARGIN + 2.0 * across + widest,
                 centres,
                 widths,
                 rows: None,
                 column_right: 0.0,
-                height: 2.0 * radius + 2.0 * BOX_HEIGHT,
+                height: 2.0 * down + 2.0 * BOX_HEIGHT,
                 width: WIDTH,
             };
         }
+        let mut centres = vec![(0.0, 0.0); n];
         // Too many or too wide for a circle on the page: a column in the
         // final order, left aligned, references arcs on its right (an arc
         // diagram), so none runs under a box.
@@ -280,7 +448,42 @@ impl Layout {
     }
 }
 
-/// `#3 FreeNode(N2)`.
+/// The most a ring's centres span from top to bottom, where its boxes
+/// can stay apart: what leaves a slide room for its words.
+const FLATTENED: f64 = 300.0;
+
+/// The centres of the components going `round` an ellipse of radii
+/// `across` and `down`, its top left at the drawing's margin.
+fn round_centres(round: &[usize], across: f64, down: f64, widest: f64) -> Vec<(f64, f64)> {
+    let n = round.len();
+    let centre = (MARGIN + across + widest / 2.0, down + BOX_HEIGHT);
+    let mut centres = vec![(0.0, 0.0); n];
+    for (k, &c) in round.iter().enumerate() {
+        // From the top, clockwise, each reference's ends neighbours where
+        // it can be: a ring drawn as a ring.
+        let angle = 2.0 * PI * k as f64 / n as f64 - PI / 2.0;
+        centres[c] = (
+            centre.0 + across * angle.cos(),
+            centre.1 + down * angle.sin(),
+        );
+    }
+    centres
+}
+
+/// Whether two of the boxes at `centres` (of `widths`) overlap or come
+/// closer than a label's height.
+fn overlapping(centres: &[(f64, f64)], widths: &[f64]) -> bool {
+    let areas: Vec<Area> = centres
+        .iter()
+        .zip(widths)
+        .map(|(&at, &w)| Area::around(at, w + 8.0, BOX_HEIGHT + SMALL + 8.0))
+        .collect();
+    areas
+        .iter()
+        .enumerate()
+        .any(|(i, a)| areas[i + 1..].iter().any(|b| a.overlaps(b)))
+}
+
 /// The order the components go round the circle: from the first in the
 /// algorithm's final order, along its references while they lead to a
 /// component not yet placed, then on from the next in the final order;
@@ -312,8 +515,8 @@ fn label(doc: &Document, c: usize) -> String {
     format!("#{} {}", c + 1, doc.texts[c])
 }
 
-/// One stage's panel from `y` down: heading, drawing, legend, words.
-/// Returns where the next panel starts.
+/// One stage's panel of the whole picture from `y` down: heading,
+/// drawing, legend, words. Returns where the next panel starts.
 fn panel(
     out: &mut String,
     doc: &Document,
@@ -331,6 +534,37 @@ fn panel(
         out.push_str(&text(MARGIN, y + SUBTITLE, SUBTITLE, "bold", &line));
         y += SUBTITLE + 8.0;
     }
+    out.push_str(&format!("<g transform=\"translate(0 {y})\">\n"));
+    drawing(
+        out,
+        doc,
+        layout,
+        &cells_coloured(doc, stage, colours),
+        palette,
+    );
+    out.push_str("</g>\n");
+    // The legend: beside the drawing where it fits, else below it.
+    let legend = legend_lines(stage, colours);
+    let legend_width =
+        legend.iter().map(|l| l.chars().count()).max().unwrap_or(0) as f64 * CHAR + 30.0;
+    let beside = layout.right + 40.0;
+    let at = if beside + legend_width <= layout.width - MARGIN {
+        (beside, y + 8.0)
+    } else {
+        (MARGIN, y + layout.height + 8.0)
+    };
+    let legend_end = put_legend(out, at, &legend, (colours, palette));
+    y = (y + layout.height + 8.0).max(legend_end + 4.0);
+    y = put_lines(out, MARGIN, y, &shared_lines(doc)) + 4.0;
+    put_lines(out, MARGIN, y, &wrapped(&stage_words(stage), WRAP)) + 12.0
+}
+
+/// Each component's cell colour in `stage`.
+fn cells_coloured(
+    doc: &Document,
+    stage: &Stage,
+    colours: &[CellColour],
+) -> Vec<Option<CellColour>> {
     let mut cell_of = vec![None; doc.texts.len()];
     for (j, cell) in stage.cells.iter().enumerate() {
         for &c in cell {
@@ -339,53 +573,57 @@ fn panel(
             }
         }
     }
-    out.push_str(&format!("<g transform=\"translate(0 {y})\">\n"));
-    drawing(out, doc, layout, &cell_of, palette);
-    out.push_str("</g>\n");
-    // The legend, a swatch per cell with its members: beside the drawing
-    // where it fits, else below it.
-    let legend: Vec<String> = stage
+    cell_of
+}
+
+/// The legend's lines, a cell each with its members, the parts of a
+/// split marked as the stage's words name them: a round of step 2 says
+/// of every new cell that it split off (one of them keeps the old cell's
+/// colour), step 3 of the one member it split off from the rest.
+fn legend_lines(stage: &Stage, colours: &[CellColour]) -> Vec<String> {
+    let step_3 = matches!(stage.kind, StageKind::Individualise { .. });
+    stage
         .cells
         .iter()
         .zip(colours)
         .enumerate()
         .map(|(j, (cell, colour))| {
             let members: Vec<String> = cell.iter().map(|&c| format!("#{}", c + 1)).collect();
-            let note = match (colour.new, colour.split) {
-                (true, _) => " (new)",
-                (_, true) => " (split)",
+            let note = match (colour.new, colour.split, step_3) {
+                (true, _, _) | (_, true, false) => " (split off)",
+                (_, true, true) => " (the rest)",
                 _ => "",
             };
             format!("cell {}{note}: {}", j + 1, members.join(", "))
         })
-        .collect();
-    let legend_width =
-        legend.iter().map(|l| l.chars().count()).max().unwrap_or(0) as f64 * CHAR + 30.0;
-    let beside = layout.right + 40.0;
-    let (x, mut legend_y) = if beside + legend_width <= layout.width - MARGIN {
-        (beside, y + 8.0)
-    } else {
-        (MARGIN, y + layout.height + 8.0)
-    };
+        .collect()
+}
+
+/// The legend from `(x, y)` down, a swatch of each cell's colour before
+/// its line; where the next line would go.
+fn put_legend(
+    out: &mut String,
+    (x, mut y): (f64, f64),
+    legend: &[String],
+    (colours, palette): (&[CellColour], &[String]),
+) -> f64 {
     for (line, colour) in legend.iter().zip(colours) {
         out.push_str(&format!(
             "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"20\" height=\"18\" fill=\"{}\" {}/>\n",
-            legend_y + 3.0,
+            y + 3.0,
             palette[colour.colour],
             outline(*colour)
         ));
-        out.push_str(&text(x + 28.0, legend_y + FONT, FONT, "normal", line));
-        legend_y += LINE;
-    }
-    y = (y + layout.height + 8.0).max(legend_y + 4.0);
-    let shared = shared_lines(doc);
-    for line in &shared {
-        out.push_str(&text(MARGIN, y + FONT, FONT, "normal", line));
+        out.push_str(&text(x + 28.0, y + FONT, FONT, "normal", line));
         y += LINE;
     }
-    y += 4.0;
+    y
+}
+
+/// What a stage did, in sentences: its outcome and the reasons.
+fn stage_words(stage: &Stage) -> Vec<String> {
     let mark = stage.mark().map(|m| format!("{m} ")).unwrap_or_default();
-    let words = if stage.tables.is_empty() && !stage.sentences.is_empty() {
+    if stage.tables.is_empty() && !stage.sentences.is_empty() {
         stage
             .sentences
             .iter()
@@ -395,14 +633,7 @@ fn panel(
         let mut words = vec![stage.outcome()];
         words.extend(stage.sentences.iter().map(|s| format!("• {s}")));
         words
-    };
-    for sentence in words {
-        for line in wrap(&sentence, WRAP) {
-            out.push_str(&text(MARGIN, y + FONT, FONT, "normal", &line));
-            y += LINE;
-        }
     }
-    y + 12.0
 }
 
 /// The state's graph: an arrow per reference, a box per component filled
@@ -577,16 +808,21 @@ fn closing(out: &mut String, doc: &Document, width: f64, mut y: f64) -> f64 {
     lines.extend(doc.permutation.iter().map(|l| format!("  {l}")));
     lines.push(format!("  components (α): {}", doc.alpha_text()));
     lines.extend(wrap(&format!("unique: {}", doc.unique), WRAP));
-    if !doc.by_hand.is_empty() {
-        lines.push(String::new());
-        lines.push(format!("{BY_HAND}:"));
-        lines.extend(doc.by_hand.iter().map(|l| format!("  {l}")));
+    put_lines(out, MARGIN, y, &lines)
+}
+
+/// Step 3 by hand, where it was made, from `y` down: what each split
+/// split off both ways, the two representatives and the permutation
+/// between them.
+fn by_hand(out: &mut String, doc: &Document, width: f64, mut y: f64) -> f64 {
+    if doc.by_hand.is_empty() {
+        return y;
     }
-    for line in lines {
-        out.push_str(&text(MARGIN, y + FONT, FONT, "normal", &line));
-        y += LINE;
-    }
-    y
+    out.push_str(&rule(width, y));
+    y += 10.0;
+    out.push_str(&text(MARGIN, y + SUBTITLE, SUBTITLE, "bold", BY_HAND));
+    y += SUBTITLE + 10.0;
+    put_lines(out, MARGIN, y, &doc.by_hand)
 }
 
 /// A rule across a picture `width` wide at height `y`, between panels.
