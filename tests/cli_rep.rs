@@ -548,58 +548,131 @@ fn every_svg_slide_fits_16_by_9_with_text_a_room_reads() {
     }
 }
 
-/// Issue 61: the LaTeX article, whole and a stage alone, compiles with
-/// TeX Live's latex-base and latex-recommended packages, and the beamer
-/// slides with pgf besides (CI installs them; where pdflatex is missing
-/// the test says so and compiles nothing).
+/// Issues 61 and 85: the LaTeX article and the beamer slides (16:9) of
+/// every shipped model's stages, whole and a slide alone, with and
+/// without step 3 by hand, compile with TeX Live's latex-base and
+/// latex-recommended packages (and pgf for beamer) without an overfull
+/// or underfull box, in vector fonts whose text copies out with its
+/// ligatures (CI installs them; where pdflatex is missing the test says
+/// so and compiles nothing).
 #[test]
 fn the_latex_exports_compile_with_the_base_packages() {
-    if std::process::Command::new("pdflatex")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
+    let installed = |tool: &str, arg: &str| {
+        std::process::Command::new(tool)
+            .arg(arg)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if !installed("pdflatex", "--version") {
         eprintln!("pdflatex is not installed: the LaTeX exports are not compiled here");
         return;
     }
     let folder = std::env::temp_dir().join(format!("symcsp-latex-{}", std::process::id()));
     std::fs::create_dir_all(&folder).expect("a folder");
     // beamer draws with pgf (TeX Live's pictures collection).
-    let pgf = std::process::Command::new("kpsewhich")
-        .arg("pgfmath.sty")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    let mut exports = vec![
-        ("all", vec!["--format", "latex"]),
-        ("three", vec!["--format", "latex", "--stage", "3"]),
+    let pgf = installed("kpsewhich", "pgfmath.sty");
+    let ring = "link.N0.A.N1, link.N1.A.N2, link.N2.B.N3, link.N3.B.N0";
+    let example_43 = [
+        "models/paper/example43.csp",
+        "Ring",
+        "--symmetry",
+        "NodeID, Data",
+        "--after",
+        ring,
+    ];
+    let list_stack = ["models/liststack.csp", "--after", "push.T0.A, push.T1.B"];
+    let mut exports: Vec<(&str, Vec<&str>)> = vec![
+        ("all", example_37_args(&["--format", "latex"])),
+        (
+            "three",
+            example_37_args(&["--format", "latex", "--stage", "3"]),
+        ),
+        (
+            "closing",
+            example_37_args(&["--format", "latex", "--stage", "6"]),
+        ),
+        (
+            "ring",
+            [&example_43[..], &["--choose", "2", "--format", "latex"]].concat(),
+        ),
+        ("stack", [&list_stack[..], &["--format", "latex"]].concat()),
     ];
     if pgf {
-        exports.push(("slides", vec!["--format", "beamer"]));
-        exports.push(("slide", vec!["--format", "beamer", "--stage", "5"]));
-        exports.push(("by-hand", vec!["--format", "beamer", "--choose", "6"]));
+        exports.extend([
+            ("slides", example_37_args(&["--format", "beamer"])),
+            (
+                "slide",
+                example_37_args(&["--format", "beamer", "--stage", "5"]),
+            ),
+            (
+                "by-hand",
+                example_37_args(&["--format", "beamer", "--choose", "6"]),
+            ),
+            (
+                "ring-slides",
+                [&example_43[..], &["--choose", "2", "--format", "beamer"]].concat(),
+            ),
+            (
+                "stack-slides",
+                [&list_stack[..], &["--format", "beamer"]].concat(),
+            ),
+        ]);
     } else {
         eprintln!("pgf is not installed: the beamer export is not compiled here");
     }
-    for (name, extra) in exports {
+    for (name, args) in exports {
         let tex = folder.join(format!("{name}.tex"));
-        std::fs::write(&tex, example_37(&extra)).expect("written");
+        let source = rep_text(&args);
+        if name.ends_with("slides") {
+            assert!(
+                source.contains("\\documentclass[aspectratio=169]{beamer}"),
+                "{source}"
+            );
+        }
+        std::fs::write(&tex, source).expect("written");
         let run = std::process::Command::new("pdflatex")
             .args(["-interaction=nonstopmode", "-halt-on-error"])
             .arg(&tex)
             .current_dir(&folder)
             .output()
             .expect("pdflatex runs");
+        let pdf = folder.join(format!("{name}.pdf"));
         assert!(
-            run.status.success() && folder.join(format!("{name}.pdf")).exists(),
+            run.status.success() && pdf.exists(),
             "{name}.tex does not compile:\n{}",
             String::from_utf8_lossy(&run.stdout)
         );
-        // Nothing runs off a page's bottom: a slide's rows all show.
+        // Nothing runs off a page's bottom or its right edge, and no
+        // line is stretched thin.
         let log = std::fs::read_to_string(folder.join(format!("{name}.log"))).unwrap();
-        assert!(
-            !log.contains("Overfull \\vbox"),
-            "{name}: a page overflows\n{log}"
-        );
+        for bad in [
+            "Overfull \\hbox",
+            "Overfull \\vbox",
+            "Underfull \\hbox",
+            "Underfull \\vbox",
+        ] {
+            assert!(!log.contains(bad), "{name}: {bad}\n{log}");
+        }
+        if installed("pdffonts", "-v") {
+            let fonts = std::process::Command::new("pdffonts")
+                .arg(&pdf)
+                .output()
+                .unwrap();
+            let fonts = String::from_utf8_lossy(&fonts.stdout);
+            assert!(!fonts.contains("Type 3"), "{name}: bitmap fonts\n{fonts}");
+        }
+    }
+    // Text copied from the PDF keeps its ligatures ("different", not
+    // "dierent").
+    if installed("pdftotext", "-v") {
+        let text = std::process::Command::new("pdftotext")
+            .arg(folder.join("ring.pdf"))
+            .arg("-")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&text.stdout);
+        assert!(text.contains("different n-values"), "{text}");
+        assert!(text.contains("split off"), "{text}");
     }
     let _ = std::fs::remove_dir_all(&folder);
 }
@@ -1113,7 +1186,10 @@ fn step_3_by_hand_gives_the_other_representative_of_the_class() {
 #[test]
 fn beamer_gives_a_frame_per_stage_with_tables_folded() {
     let slides = example_37(&["--format", "beamer"]);
-    assert!(slides.contains("\\documentclass{beamer}"), "{slides}");
+    assert!(
+        slides.contains("\\documentclass[aspectratio=169]{beamer}"),
+        "{slides}"
+    );
     for k in 1..=5 {
         assert!(
             slides.contains(&format!(

@@ -22,16 +22,31 @@ fn preamble(class: &str, format: &str) -> String {
     } else {
         ""
     };
+    // Slides are 16:9. The fonts are Computer Modern's in TeX's own
+    // encoding, whose vector outlines latex-base carries (the T1
+    // encoding's are bitmaps without cm-super or lmodern), each glyph
+    // mapped to Unicode so that text copied from the PDF keeps its
+    // ligatures (an item's bullet too, which would otherwise come from
+    // another encoding's bitmaps). A table too wide for the line is
+    // scaled to it, on a
+    // line of its own below a little space.
+    let options = if class == "beamer" {
+        "[aspectratio=169]"
+    } else {
+        ""
+    };
     format!(
         "% The representative algorithm, stage by stage (symcsp rep --stages --format {format})\n\
          % Compiles with pdflatex and TeX Live's latex-base and latex-recommended packages{beside}.\n\
-         \\documentclass{{{class}}}\n\
-         \\usepackage[T1]{{fontenc}}\n\
+         \\ifdefined\\pdfgentounicode\\input{{glyphtounicode}}\\pdfgentounicode=1\\fi\n\
+         \\documentclass{options}{{{class}}}\n\
          \\usepackage[utf8]{{inputenc}}\n\
          \\usepackage{{amssymb,booktabs,graphicx}}\n\
+         \\def\\labelitemi{{$\\bullet$}}\n\
          \\newsavebox{{\\widebox}}\n\
-         \\newcommand{{\\fitwidth}}[1]{{\\sbox{{\\widebox}}{{#1}}\\ifdim\\wd\\widebox>\\linewidth\
-         \\resizebox{{\\linewidth}}{{!}}{{\\usebox{{\\widebox}}}}\\else\\usebox{{\\widebox}}\\fi}}\n"
+         \\newcommand{{\\fitwidth}}[1]{{\\par\\smallskip\\noindent\\sbox{{\\widebox}}{{#1}}\
+         \\ifdim\\wd\\widebox>\\linewidth\\resizebox{{\\linewidth}}{{!}}{{\\usebox{{\\widebox}}}}\
+         \\else\\usebox{{\\widebox}}\\fi\\par}}\n"
     )
 }
 
@@ -213,11 +228,15 @@ fn by_hand(doc: &Document) -> String {
         .by_hand
         .iter()
         .map(|line| match line.is_empty() {
-            true => "\\medskip".to_string(),
+            true => "\\noalign{\\medskip}".to_string(),
             false => format!("\\texttt{{{}}}\\\\", escape(line).replace(' ', "~")),
         })
         .collect();
-    format!("{{\\raggedright\n{}\n\\par}}\n", lines.join("\n"))
+    // A table of one column, scaled to the line where a line is longer.
+    format!(
+        "\\fitwidth{{\\begin{{tabular}}{{@{{}}l@{{}}}}\n{}\n\\end{{tabular}}}}\n",
+        lines.join("\n")
+    )
 }
 
 /// The end of the stages and of the document.
@@ -442,8 +461,13 @@ fn escape(text: &str) -> String {
             '—' => out.push_str("---"),
             '–' => out.push_str("--"),
             '…' => out.push_str("\\ldots{}"),
-            '‹' => out.push_str("\\guilsinglleft{}"),
-            '›' => out.push_str("\\guilsinglright{}"),
+            // TeX's own encoding (see the preamble) draws these as
+            // other letters outside mathematics.
+            '<' => out.push_str("$<$"),
+            '>' => out.push_str("$>$"),
+            '|' => out.push_str("$|$"),
+            '‹' => out.push_str("$\\langle$"),
+            '›' => out.push_str("$\\rangle$"),
             '’' => out.push('\''),
             _ => out.push(c),
         }
