@@ -207,10 +207,49 @@ fn symmetric_but_not_unique() {
             "left_component": 0,
             "right_component": 0,
             "fully_symmetric": false,
+            "alike_choices": [1, 3],
         })
     );
     assert_eq!(answer["parting"], 2);
     assert_eq!(report["step_to_show"], 2);
+    // The choices it names are the ones `rep --choose` finds: of the
+    // cell's members (here every component), those whose splitting off
+    // gives the second state the first's representative.
+    let representative = |after: &str, choose: Option<usize>| -> Value {
+        let mut args = vec![RING, "Ring", "--symmetry", "NodeID, Data", "--after", after];
+        let choose = choose.map(|c| c.to_string());
+        if let Some(c) = &choose {
+            args.extend(["--choose", c.as_str()]);
+        }
+        let out = symcsp()
+            .arg("rep")
+            .args(&args)
+            .args(["--format", "json"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let rep: Value = serde_json::from_slice(&out).expect("JSON");
+        match choose {
+            Some(_) => rep["by_hand"]["representative"].clone(),
+            None => rep["representative"].clone(),
+        }
+    };
+    let first = representative(AABB, None);
+    let alike: Vec<usize> = (1..=4)
+        .filter(|&member| representative(ABBA, Some(member)) == first)
+        .map(|member| member - 1)
+        .collect();
+    assert_eq!(serde_json::json!(alike), answer["cause"]["alike_choices"]);
+    assert!(
+        plain(&args).contains(
+            "splitting off Linked(N1, B, N2) (component 2) or Linked(N3, A, N0) (component 4) \
+             gives the second state the first's representative (each tried"
+        ),
+        "{}",
+        plain(&args)
+    );
     // Both traces, for showing them side by side: step 3 at the parting.
     for state in report["states"].as_array().expect("two states") {
         assert_eq!(state["steps"][2]["kind"], "step3");

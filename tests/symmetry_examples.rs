@@ -515,6 +515,7 @@ fn example_43_the_rings_are_symmetric_but_step_3_splits_them_apart() {
                     left_component: 0,
                     right_component: 0,
                     fully_symmetric: Some(false),
+                    alike_choices: vec![1, 3],
                 }
             );
             assert_eq!(c.step_to_show(), Some(2));

@@ -347,12 +347,19 @@ impl View<'_> {
                 "mapping": mapping(m),
                 "parting": parting,
                 "cause": match cause {
-                    Cause::Split { cell, left_component, right_component, fully_symmetric } => json!({
+                    Cause::Split {
+                        cell,
+                        left_component,
+                        right_component,
+                        fully_symmetric,
+                        alike_choices,
+                    } => json!({
                         "kind": "split",
                         "cell": cell,
                         "left_component": left_component,
                         "right_component": right_component,
                         "fully_symmetric": fully_symmetric,
+                        "alike_choices": alike_choices,
                     }),
                     Cause::Identities { sets } => json!({ "kind": "identities", "sets": sets }),
                     Cause::UnreadValues { components } => json!({

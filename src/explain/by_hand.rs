@@ -12,7 +12,6 @@ use crate::script::Script;
 
 use super::compare::Comparison;
 use crate::symmetry::perm::{Permutation, permutation_lines};
-use crate::symmetry::rep::{Step, Trace};
 use crate::symmetry::spec::Symmetry;
 use crate::symmetry::system::{Explanation, SystemSymmetry};
 
@@ -45,21 +44,6 @@ pub struct HandSplit {
     pub members: Vec<usize>,
 }
 
-/// Each step-3 split of `trace`: the member it split off and the cell's
-/// members.
-pub fn split_offs(trace: &Trace) -> Vec<(usize, &[usize])> {
-    trace
-        .steps
-        .iter()
-        .filter_map(|s| match s {
-            Step::Individualise {
-                component, members, ..
-            } => Some((*component, members.as_slice())),
-            _ => None,
-        })
-        .collect()
-}
-
 impl SystemSymmetry {
     /// The algorithm on `row` on its own and with its `k`-th step-3
     /// split splitting off `choices[k]` (see
@@ -73,8 +57,10 @@ impl SystemSymmetry {
     ) -> ByHand {
         let own = self.explain(machine, procs, row);
         let chosen = self.explain_choosing(machine, procs, row, choices);
-        let own_splits = split_offs(&own.trace);
-        let splits = split_offs(&chosen.trace)
+        let own_splits = own.trace.split_offs();
+        let splits = chosen
+            .trace
+            .split_offs()
             .into_iter()
             .enumerate()
             .map(|(k, (component, members))| HandSplit {

@@ -138,6 +138,11 @@ pub enum Cause {
         left_component: usize,
         right_component: usize,
         fully_symmetric: Option<bool>,
+        /// The members of the cell in the second state whose splitting
+        /// off at that split (the algorithm's own choices before and
+        /// after it) gives the second state the first's representative:
+        /// each tried, as `rep --choose` would.
+        alike_choices: Vec<usize>,
     },
     /// Definition 46 is broken: these symmetric sets have no identity
     /// each component still holds, so equal component states can land in
@@ -302,7 +307,7 @@ fn decide(
             }
         }
     }
-    let cause = if unknown {
+    let mut cause = if unknown {
         Cause::Unknown
     } else {
         cause(
@@ -313,6 +318,9 @@ fn decide(
             search.system.orbits(),
         )
     };
+    if let (Cause::Split { alike_choices, .. }, Some(t)) = (&mut cause, parting) {
+        *alike_choices = search.choices_giving(right, t, &left.representative);
+    }
     Answer::NotUnique {
         mapping,
         cause,
@@ -351,6 +359,7 @@ fn cause(
             } else {
                 None
             },
+            alike_choices: Vec::new(),
         };
     }
     if !(left.unique_identities && right.unique_identities) {
@@ -557,6 +566,35 @@ struct PermutationSearch<'s, 'p> {
 }
 
 impl PermutationSearch<'_, '_> {
+    /// The members of the cell the second state's step 3 splits at trace
+    /// step `t` whose splitting off there (the algorithm's own choices
+    /// at the splits before, and after) gives the second state the
+    /// representative `wanted`.
+    fn choices_giving(&mut self, right: &Explanation, t: usize, wanted: &[u32]) -> Vec<usize> {
+        let splits = right.trace.split_offs();
+        let k = right.trace.steps[..t]
+            .iter()
+            .filter(|s| matches!(s, Step::Individualise { .. }))
+            .count();
+        let Some((_, members)) = splits.get(k) else {
+            return Vec::new();
+        };
+        let before: Vec<usize> = splits[..k].iter().map(|&(c, _)| c).collect();
+        let mut alike: Vec<usize> = members
+            .iter()
+            .copied()
+            .filter(|&member| {
+                let choices: Vec<usize> = before.iter().copied().chain([member]).collect();
+                let x =
+                    self.system
+                        .explain_choosing(self.machine, self.procs, self.right, &choices);
+                x.representative == wanted
+            })
+            .collect();
+        alike.sort_unstable();
+        alike
+    }
+
     fn mapping(&mut self, permutation: Permutation) -> Mapping {
         let alpha = self.system.alpha(self.procs, &permutation);
         Mapping { permutation, alpha }

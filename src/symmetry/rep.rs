@@ -150,6 +150,20 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// Each split of step 3: the member it split off and the cell's
+    /// members.
+    pub fn split_offs(&self) -> Vec<(usize, &[usize])> {
+        self.steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Individualise {
+                    component, members, ..
+                } => Some((*component, members.as_slice())),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The final ordered partition: every component in a cell of its own,
     /// in the final order (empty for a state of no components).
     pub fn final_cells(&self) -> &[Vec<usize>] {

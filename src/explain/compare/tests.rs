@@ -71,6 +71,7 @@ fn a_split_of_a_cell_not_fully_symmetric_where_the_traces_part() {
             left_component: 0,
             right_component: 2,
             fully_symmetric: Some(false),
+            alike_choices: Vec::new(),
         }
     );
     // A fully symmetric split cannot be the cause: with identities

@@ -195,6 +195,7 @@ impl Comparison {
                 left_component,
                 right_component,
                 fully_symmetric,
+                alike_choices,
             } => {
                 let (chosen, other) = (*left_component, *right_component);
                 let at = at
@@ -215,11 +216,20 @@ impl Comparison {
                     cell + 1,
                 )];
                 if let Some(&image) = mapping.alpha.get(chosen) {
+                    let alike: Vec<String> = alike_choices
+                        .iter()
+                        .map(|&c| format!("{} (component {})", right[c], c + 1))
+                        .collect();
+                    let alike = match alike.split_last() {
+                        None => "no member".to_string(),
+                        Some((last, [])) => format!("{last} alone"),
+                        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+                    };
                     let mut why = format!(
                         "the permutation maps the first state's choice to {} (component {}) \
-                         in the second: splitting that one off would give the second state the \
-                         first's representative (not necessarily the only choice that does), \
-                         but step 3 splits off the cell's first member, {}{}",
+                         in the second; of the cell's members, splitting off {alike} gives the \
+                         second state the first's representative (each tried, as rep --choose \
+                         does), but step 3 splits off the cell's first member, {}{}",
                         right[image],
                         image + 1,
                         right[other],

@@ -14,7 +14,6 @@ use super::super::panes::symmetry::SymmetryPane;
 use super::super::panes::symmetry::{Laid, Section, stages};
 use super::super::prompt::{Prompt, Purpose};
 use super::{App, Job, Overlay};
-use crate::explain::by_hand::split_offs;
 use crate::explain::command::{Reach, RepCommand};
 
 /// What a command about representatives asked for, to say why it does
@@ -124,7 +123,7 @@ impl App {
         };
         // Round the cell and back to the algorithm's own choices: its own
         // stages again.
-        let own: Vec<usize> = split_offs(&x.trace).iter().map(|s| s.0).collect();
+        let own: Vec<usize> = x.trace.split_offs().iter().map(|s| s.0).collect();
         if own.starts_with(&choices) {
             self.panes.of_type_mut::<SymmetryPane>().hand = None;
             self.say("step 3 as the algorithm makes it: its own representative");

@@ -21,7 +21,6 @@ use super::super::engine::{Chosen, Compared, Position, StateSymmetry};
 use super::super::layout::{Column, Placement, Shown};
 use super::super::model::SymmetryAbout;
 use super::{Context, Effect, Hint, List, Pane, unanimated_hints};
-use crate::explain::by_hand::split_offs;
 use crate::symmetry::rep::Step;
 use crate::tui::wrap::wrap_line;
 
@@ -183,7 +182,7 @@ impl SymmetryPane {
     pub fn next_choice(&self, x: &StateSymmetry) -> Result<Vec<usize>, String> {
         let shown = self.algorithm_of(Some(x)).unwrap_or(x);
         let not_here = || {
-            if split_offs(&shown.trace).is_empty() {
+            if shown.trace.split_offs().is_empty() {
                 "steps 1 and 2 told every component apart here: step 3 made no split to choose"
                     .to_string()
             } else {
@@ -201,7 +200,7 @@ impl SymmetryPane {
             .iter()
             .filter(|s| matches!(s, Step::Individualise { .. }))
             .count();
-        let splits = split_offs(&shown.trace);
+        let splits = shown.trace.split_offs();
         // By number: the cell lists the member split off first, so its
         // own order changes with the choice.
         let (component, members) = splits[k];
