@@ -674,10 +674,8 @@ assert Count(0) :[deadlock free]
     assert_eq!(found[0]["range"]["start"]["line"], 3);
     let hover = client.at("textDocument/hover", &uri, (1, 1), json!({}));
     let shown = hover["contents"]["value"].as_str().unwrap_or_default();
-    assert!(
-        shown.contains("Count: its type is known once the script type-checks"),
-        "{hover}"
-    );
+    // Count's dependency group checks: its type is shown beside the error.
+    assert!(shown.contains("Count :: (Int) -> Proc"), "{hover}");
     assert_eq!(lenses(&mut client)["command"], "symcsp.cancel");
     // Cancelled from its lens: inconclusive, and the lens offers a run
     // again.
@@ -790,6 +788,71 @@ fn bad_input_is_answered_with_an_error_or_nothing_and_the_server_goes_on() {
     let hover = client.at("textDocument/hover", &first, (2, 0), json!({}));
     let shown = hover["contents"]["value"].as_str().unwrap_or_default();
     assert!(shown.contains("P :: (Int) -> Proc"), "{hover}");
+    assert!(client.shut_down().success());
+}
+
+#[test]
+fn a_type_error_hides_only_the_types_of_its_own_group() {
+    // `Broken` does not check; `Twice`, the channel and `P` are in
+    // groups of their own and do; `UsesBroken` and `Alias` use `Broken`,
+    // so their types would be guesses.
+    let text = "channel c : {0..2}
+Twice(x) = 2 * x
+Broken = 1 + true
+UsesBroken(n) = c!n -> if Broken then STOP else SKIP
+P = c!Twice(1) -> P
+assert P :[deadlock free]
+Alias = Broken
+";
+    let (_dir, _path, uri, mut client) = opened(text);
+    let hover = |client: &mut Client, at: (u32, u32)| {
+        let answer = client.at("textDocument/hover", &uri, at, json!({}));
+        answer["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(hover(&mut client, (1, 1)).contains("Twice :: (Int) -> Int"));
+    let channel = hover(&mut client, (0, 8));
+    assert!(channel.contains("channel c :: Int=>Event"), "{channel}");
+    assert!(hover(&mut client, (4, 0)).contains("P :: Proc"));
+    for (at, name) in [
+        ((2, 1), "Broken"),
+        ((3, 1), "UsesBroken"),
+        ((6, 1), "Alias"),
+    ] {
+        let shown = hover(&mut client, at);
+        assert!(
+            shown.contains(&format!(
+                "{name}: its type is not known while the type errors in its definitions, or in \
+                 those it uses, stand"
+            )),
+            "{shown}"
+        );
+    }
+    // Completion gives each name's type where it is known.
+    let items = client.at("textDocument/completion", &uri, (4, 4), json!({}));
+    let detail = |label: &str| {
+        items
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["label"] == label)
+            .map(|i| i["detail"].clone())
+    };
+    assert_eq!(detail("Twice"), Some(json!("(Int) -> Int")), "{items}");
+    assert_eq!(detail("c"), Some(json!("Int=>Event")), "{items}");
+    assert_eq!(detail("Broken"), Some(json!("definition")), "{items}");
+    // No check can be run.
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert_eq!(
+        lenses,
+        json!([]),
+        "a script that does not type-check offers no check"
+    );
     assert!(client.shut_down().success());
 }
 

@@ -530,7 +530,7 @@ impl Server<'_> {
                 // (one running can still be cancelled).
                 let analysis = self.loaded.get(&uri).map(|a| &a.analysis);
                 let lenses =
-                    match analysis.and_then(|a| Some((a.script.as_ref()?, a.types.is_some()))) {
+                    match analysis.and_then(|a| Some((a.script.as_ref()?, a.type_checks()))) {
                         Some((script, typed)) => self.checks.lenses(&uri, script, typed),
                         None => Vec::new(),
                     };
@@ -573,7 +573,7 @@ impl Server<'_> {
         match command {
             "symcsp.check" => {
                 let script = match self.loaded.get(&uri).map(|a| &a.analysis) {
-                    Some(analysis) if analysis.types.is_some() => analysis.script.clone(),
+                    Some(analysis) if analysis.type_checks() => analysis.script.clone(),
                     _ => None,
                 }
                 .ok_or("the script does not load: mend its errors first")?;

@@ -76,28 +76,44 @@ impl<'a> Document<'a> {
         let mut lines = Vec::new();
         match occurrence.symbol.named() {
             Some(named) => {
-                let typed = |types: &mut Types, named| types.type_of(script, named);
+                let unknown = format!(
+                    "{name}: its type is not known while the type errors in its \
+                     definitions, or in those it uses, stand"
+                );
+                let known = |types: &mut Types, named| types.known_type_of(script, named);
                 match (named, self.types.as_deref_mut()) {
                     (Named::Global(g), Some(types)) => match &script.globals[g.index()].kind {
                         GlobalKind::DataType(d) => {
                             lines.push(format!("datatype {name}"));
                             for &c in &script.datatypes[d.index()].ctors {
                                 let ctor = &script.ctors[c.index()];
-                                let ty = typed(types, Named::Ctor(c));
+                                let ty = known(types, Named::Ctor(c));
+                                let ty = ty.as_deref().unwrap_or("? (not known)");
                                 lines.push(format!("  {} :: {ty}", ctor.name));
                             }
                         }
                         GlobalKind::NameType(_) => lines.push(format!("nametype {name}")),
                         GlobalKind::SubType(_) => lines.push(format!("subtype {name}")),
-                        GlobalKind::Definition(func) if types.process_arity(g) == Some(0) => {
-                            lines.push(format!("{name} :: {}", typed(types, named)));
-                            lines.extend(super::process_facts::process_facts(script, *func));
-                        }
-                        _ => lines.push(format!("{name} :: {}", typed(types, named))),
+                        _ => match known(types, named) {
+                            None => lines.push(unknown),
+                            Some(ty) => {
+                                lines.push(format!("{name} :: {ty}"));
+                                // Only a script that type-checks is evaluated.
+                                if let GlobalKind::Definition(func) = script.globals[g.index()].kind
+                                    && types.complete()
+                                    && types.process_arity(g) == Some(0)
+                                {
+                                    lines.extend(super::process_facts::process_facts(script, func));
+                                }
+                            }
+                        },
                     },
                     (Named::Channel(c), Some(types)) => {
                         let fields = script.channels[c.index()].fields.len();
-                        lines.push(format!("channel {name} :: {}", typed(types, named)));
+                        match known(types, named) {
+                            Some(ty) => lines.push(format!("channel {name} :: {ty}")),
+                            None => lines.push(unknown),
+                        }
                         lines.push(match fields {
                             0 => "no fields: a single event".to_string(),
                             1 => "one field".to_string(),
@@ -106,11 +122,11 @@ impl<'a> Document<'a> {
                     }
                     (Named::Ctor(c), Some(types)) => {
                         let datatype = &script.datatypes[script.ctors[c.index()].datatype.index()];
-                        lines.push(format!("{name} :: {}", typed(types, named)));
+                        lines.push(known(types, named).map_or(unknown, |ty| format!("{name} :: {ty}")));
                         lines.push(format!("a constructor of datatype {}", datatype.name));
                     }
                     (_, None) => lines.push(format!(
-                        "{name}: its type is known once the script type-checks"
+                        "{name}: its type is known once the script's names resolve and its types are checked"
                     )),
                 }
             }
@@ -263,7 +279,7 @@ impl<'a> Document<'a> {
     /// the editor has it now, which may not load): the values of a
     /// channel's next field after `c.`, `c?` or `c!`, else the names in
     /// scope as of the last load.
-    pub fn completion(&self, current: &str, position: Position) -> Vec<CompletionItem> {
+    pub fn completion(&mut self, current: &str, position: Position) -> Vec<CompletionItem> {
         let offset = text::offset(current, position);
         if let Some(fields) = self.field_values(before_word(current, offset)) {
             return fields;
@@ -310,8 +326,8 @@ impl<'a> Document<'a> {
     }
 
     /// The script's names, and the variables bound before `offset` in
-    /// the definition around it.
-    fn names_in_scope(&self, offset: usize) -> Vec<CompletionItem> {
+    /// the definition around it, each with its type where it is known.
+    fn names_in_scope(&mut self, offset: usize) -> Vec<CompletionItem> {
         let script = self.script;
         let at = script.sources.file(0).base + offset as u32;
         let mut items = Vec::new();
@@ -333,10 +349,14 @@ impl<'a> Document<'a> {
                     let Some(local) = script.index.local(id).filter(|_| inside) else {
                         continue;
                     };
+                    let ty = self
+                        .types
+                        .as_deref_mut()
+                        .and_then(|types| types.variable_type(script, id));
                     (
                         local.name.to_string(),
                         CompletionItemKind::VARIABLE,
-                        "variable",
+                        ty.unwrap_or_else(|| "variable".to_string()),
                     )
                 }
                 Symbol::Top(_) => {
@@ -357,14 +377,28 @@ impl<'a> Document<'a> {
                             _ => (CompletionItemKind::FUNCTION, "definition"),
                         },
                     };
-                    (name, kind, detail)
+                    let ty = match named {
+                        Named::Global(g)
+                            if !matches!(
+                                script.globals[g.index()].kind,
+                                GlobalKind::Definition(_)
+                            ) =>
+                        {
+                            None
+                        }
+                        _ => self
+                            .types
+                            .as_deref_mut()
+                            .and_then(|types| types.known_type_of(script, named)),
+                    };
+                    (name, kind, ty.unwrap_or_else(|| detail.to_string()))
                 }
             };
             if seen.insert(label.clone()) {
                 items.push(CompletionItem {
                     label,
                     kind: Some(kind),
-                    detail: Some(detail.to_string()),
+                    detail: Some(detail),
                     ..CompletionItem::default()
                 });
             }

@@ -28,8 +28,9 @@ use super::ty::{Class, Ty, TyId, atom};
 const MAX_TYPE_DEPTH: usize = 2_000;
 
 impl Checker<'_> {
-    /// Checks one group of declarations that use each other.
-    pub fn check_group(&mut self, group: &[Decl]) {
+    /// Checks one group of declarations that use each other: whether it
+    /// had a type error.
+    pub fn check_group(&mut self, group: &[Decl]) -> bool {
         let script = self.script;
         let before = self.diagnostics.len();
         let mut datatypes = Vec::new();
@@ -72,6 +73,7 @@ impl Checker<'_> {
         for &decl in group {
             self.close(decl, failed);
         }
+        failed
     }
 
     /// The declaration's types made final: definitions generalised,

@@ -33,7 +33,9 @@ use crate::syntax::{self, Diagnostic, LoadError, LoadStage, LoadStopped, Program
 
 use checker::{Checker, State};
 use env::{Binding, instantiate};
+use order::Decl;
 use print::Namer;
+use rustc_hash::FxHashSet;
 use ty::atom;
 
 /// The types of a checked script, kept to check expressions added to it
@@ -42,6 +44,13 @@ use ty::atom;
 #[derive(Debug, Clone)]
 pub struct Types {
     state: State,
+    /// The declarations whose group, or one it uses, has a type error:
+    /// their types are not known ([`Types::known_type_of`]). Empty when
+    /// the script type-checks.
+    unknown: FxHashSet<Decl>,
+    /// Whether the script type-checks: no errors anywhere, assertions
+    /// and `print`s included.
+    complete: bool,
 }
 
 /// What an expression added to a checked script must be.
@@ -57,7 +66,7 @@ pub enum Expect {
 pub fn check(script: &Script) -> Result<Types, Vec<Diagnostic>> {
     match check_within(script, &Meter::unlimited()) {
         Checked::Typed(types) => Ok(*types),
-        Checked::Refused(diagnostics) => Err(diagnostics),
+        Checked::Refused(diagnostics, _) => Err(diagnostics),
         Checked::Stopped(stop, _) => Err(vec![Diagnostic::error_nowhere(format!(
             "type checking was {}",
             stop.ended()
@@ -68,7 +77,9 @@ pub fn check(script: &Script) -> Result<Types, Vec<Diagnostic>> {
 /// What checking a script's types within a budget came to.
 pub enum Checked {
     Typed(Box<Types>),
-    Refused(Vec<Diagnostic>),
+    /// The errors, and the types of the dependency groups that checked
+    /// (FDR's checker takes the groups one by one, in dependency order).
+    Refused(Vec<Diagnostic>, Box<Types>),
     /// The budget stopped it, with the errors found before.
     Stopped(Stopped, Vec<Diagnostic>),
 }
@@ -81,11 +92,17 @@ pub fn check_within(script: &Script, meter: &Meter) -> Checked {
         c.store.reserve(2 * script.exprs.len());
         let order = order::dependency_order(script);
         let stopped = |c: &Checker| c.ticker.stopped().is_some();
-        for group in order {
+        let mut unknown = FxHashSet::default();
+        let mut unknown_groups = vec![false; order.groups.len()];
+        for (i, group) in order.groups.iter().enumerate() {
             if stopped(&c) {
                 break;
             }
-            c.check_group(&group);
+            let failed = c.check_group(group);
+            if failed || order.uses[i].iter().any(|&used| unknown_groups[used]) {
+                unknown_groups[i] = true;
+                unknown.extend(group.iter().copied());
+            }
         }
         for i in 0..script.assertions.len() {
             if stopped(&c) {
@@ -104,8 +121,18 @@ pub fn check_within(script: &Script, meter: &Meter) -> Checked {
         let (state, diagnostics) = c.finish();
         match stop {
             Some(stop) => Checked::Stopped(stop, diagnostics),
-            None if diagnostics.is_empty() => Checked::Typed(Box::new(Types { state })),
-            None => Checked::Refused(diagnostics),
+            None => {
+                let complete = diagnostics.is_empty();
+                let types = Box::new(Types {
+                    state,
+                    unknown,
+                    complete,
+                });
+                match complete {
+                    true => Checked::Typed(types),
+                    false => Checked::Refused(diagnostics, types),
+                }
+            }
         }
     })
 }
@@ -141,6 +168,25 @@ impl Types {
         }
     }
 
+    /// Whether every dependency group of the script checked.
+    pub fn complete(&self) -> bool {
+        self.complete
+    }
+
+    /// The type of a top-level name, constructor or channel as FDR
+    /// prints it, when it is known: not when its group, or one it uses,
+    /// has a type error.
+    pub fn known_type_of(&mut self, script: &Script, named: Named) -> Option<String> {
+        if self.unknown.contains(&order::declaration_of(script, named)) {
+            return None;
+        }
+        let t = self.instance_of(script, named);
+        if self.state.store.mentions_error(t) {
+            return None;
+        }
+        Some(self.type_of(script, named))
+    }
+
     /// The type of the top-level name `name` (`f`, `M::x`, a channel or
     /// a constructor), as FDR's `:type` writes it.
     pub fn of_name(&mut self, script: &Script, name: &str) -> Option<String> {
@@ -151,6 +197,18 @@ impl Types {
     /// The type of a top-level name, constructor or channel, as FDR
     /// prints it.
     pub fn type_of(&mut self, script: &Script, named: Named) -> String {
+        let t = self.instance_of(script, named);
+        let mut namer = Namer::default();
+        let mut printer = print::Printer {
+            store: &mut self.state.store,
+            script,
+            namer: &mut namer,
+        };
+        printer.scheme(t)
+    }
+
+    /// A fresh instance of a top-level name's type.
+    fn instance_of(&mut self, script: &Script, named: Named) -> ty::TyId {
         let binding = match named {
             Named::Global(g) => match script.globals[g.index()].kind {
                 GlobalKind::DataType(d) => {
@@ -162,14 +220,7 @@ impl Types {
             Named::Ctor(c) => self.state.env.ctor(c).clone(),
             Named::Channel(c) => self.state.env.channel(c).clone(),
         };
-        let t = instantiate(&mut self.state.store, &binding);
-        let mut namer = Namer::default();
-        let mut printer = print::Printer {
-            store: &mut self.state.store,
-            script,
-            namer: &mut namer,
-        };
-        printer.scheme(t)
+        instantiate(&mut self.state.store, &binding)
     }
 
     /// The type of variable `id` (a binding number of the script's name
@@ -180,6 +231,9 @@ impl Types {
     pub fn variable_type(&mut self, script: &Script, id: u32) -> Option<String> {
         let slot = script.index.slot(id)?;
         let t = *self.state.variables.get(&slot)?;
+        if self.state.store.mentions_error(t) {
+            return None;
+        }
         let mut namer = Namer::default();
         let mut printer = print::Printer {
             store: &mut self.state.store,
@@ -283,7 +337,7 @@ pub fn load_program_within(program: Program, meter: &Meter) -> Result<Loaded, Lo
                 types: *types,
             })
         }
-        Checked::Refused(diagnostics) => Err(LoadError::refused(script.sources, diagnostics)),
+        Checked::Refused(diagnostics, _) => Err(LoadError::refused(script.sources, diagnostics)),
         Checked::Stopped(reason, diagnostics) => Err(LoadError {
             sources: script.sources,
             diagnostics,
@@ -321,11 +375,12 @@ pub fn load_text_at_within(
 
 /// A script as far as it loads, for an editor: every diagnostic of the
 /// stage that refused it (or none), the script once its names resolved
-/// (with mistakes or not, [`Script::resolve_as_far_as_within`]), and its
-/// types once they check.
+/// (with mistakes or not, [`Script::resolve_as_far_as_within`]), and the
+/// types of the dependency groups that check.
 pub struct Analysis {
     /// Shared with the checks an editor starts.
     pub script: Option<std::sync::Arc<Script>>,
+    /// Once the names resolve: complete when the script type-checks.
     pub types: Option<Types>,
     pub diagnostics: Vec<Diagnostic>,
     /// Why a budget (an edit cancelling it, say) stopped the load.
@@ -335,6 +390,11 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// Whether the script loads: its names resolve and it type-checks.
+    pub fn type_checks(&self) -> bool {
+        self.types.as_ref().is_some_and(Types::complete)
+    }
+
     /// The files the diagnostics and the script point into.
     pub fn sources(&self) -> &syntax::SourceMap {
         match (&self.script, &self.unresolved) {
@@ -378,7 +438,7 @@ pub fn analyse_text_at_within(
     }
     let (mut types, diagnostics, stopped) = match check_within(&script, meter) {
         Checked::Typed(types) => (Some(*types), Vec::new(), None),
-        Checked::Refused(diagnostics) => (None, diagnostics, None),
+        Checked::Refused(diagnostics, types) => (Some(*types), diagnostics, None),
         Checked::Stopped(reason, diagnostics) => (None, diagnostics, Some(reason)),
     };
     script.drop_generic_copies();

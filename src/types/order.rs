@@ -25,7 +25,14 @@ pub enum Decl {
 const NONE: u32 = u32::MAX;
 
 /// The script's declarations in groups, each after the groups it uses.
-pub fn dependency_order(script: &Script) -> Vec<Vec<Decl>> {
+pub struct Order {
+    pub groups: Vec<Vec<Decl>>,
+    /// The earlier groups each group uses, by index in `groups`.
+    pub uses: Vec<Vec<usize>>,
+}
+
+/// The script's declarations in dependency order.
+pub fn dependency_order(script: &Script) -> Order {
     let mut decls = Vec::new();
     let mut of_global = vec![NONE; script.globals.len()];
     for (i, global) in script.globals.iter().enumerate() {
@@ -91,10 +98,45 @@ pub fn dependency_order(script: &Script) -> Vec<Vec<Decl>> {
         targets.extend(found.iter().filter(|&&n| n != NONE).map(|&n| n as usize));
     }
     starts.push(targets.len());
-    crate::script::graph::strongly_connected(decls.len(), |d| &targets[starts[d]..starts[d + 1]])
+    let components = crate::script::graph::strongly_connected(decls.len(), |d| {
+        &targets[starts[d]..starts[d + 1]]
+    });
+    let mut group_of = vec![0; decls.len()];
+    for (group, component) in components.iter().enumerate() {
+        component.iter().for_each(|&d| group_of[d] = group);
+    }
+    let uses = components
+        .iter()
+        .enumerate()
+        .map(|(group, component)| {
+            let mut used: Vec<usize> = component
+                .iter()
+                .flat_map(|&d| &targets[starts[d]..starts[d + 1]])
+                .map(|&t| group_of[t])
+                .filter(|&g| g != group)
+                .collect();
+            used.sort_unstable();
+            used.dedup();
+            used
+        })
+        .collect();
+    let groups = components
         .into_iter()
         .map(|component| component.into_iter().map(|i| decls[i]).collect())
-        .collect()
+        .collect();
+    Order { groups, uses }
+}
+
+/// The declaration that gives `named` its type.
+pub fn declaration_of(script: &Script, named: Named) -> Decl {
+    match named {
+        Named::Global(g) => match script.globals[g.index()].kind {
+            GlobalKind::DataType(d) => Decl::DataType(d),
+            _ => Decl::Global(g),
+        },
+        Named::Ctor(c) => Decl::DataType(script.ctors[c.index()].datatype),
+        Named::Channel(c) => Decl::Channel(c),
+    }
 }
 
 /// What a declaration is made of: the top-level functions whose names

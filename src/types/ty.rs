@@ -16,7 +16,7 @@
 //!   variable that, once known, holds `EmptyDots` or `Dotable(a, p')`,
 //!   the fields one by one ([`Store::head`] expands it).
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::script::ir::DataTypeId;
 use crate::syntax::Span;
@@ -412,6 +412,28 @@ impl Store {
                 _ => self.push_parts(node, &mut stack),
             }
         }
+    }
+
+    /// Whether `t` holds the type of something reported ill-typed
+    /// anywhere in it: such a type is not known, only guessed.
+    pub fn mentions_error(&mut self, t: TyId) -> bool {
+        let mut seen = FxHashSet::default();
+        let mut stack = vec![t];
+        while let Some(t) = stack.pop() {
+            let (t, node) = self.view(t);
+            if !seen.insert(t) {
+                continue;
+            }
+            match node {
+                Ty::Error => return true,
+                Ty::Extendable(inner, pointer) => {
+                    stack.push(inner);
+                    stack.push(pointer);
+                }
+                _ => self.push_parts(node, &mut stack),
+            }
+        }
+        false
     }
 
     /// Whether `t` nests more than `limit` levels deep (shared parts

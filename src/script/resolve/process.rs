@@ -91,12 +91,24 @@ impl<'s, 'p> Resolver<'s, 'p> {
         let event = self.expr(event);
         self.check_field_order(fields);
         let mut bound = BoundOnce::default();
+        // A field's span as parsed runs on over the spaces after it; a
+        // diagnostic underlines the field's own text.
+        let written = |f: &ast::Field| match &f.kind {
+            ast::FieldKind::Output(e) => Span {
+                end: e.span.end,
+                ..f.span
+            },
+            ast::FieldKind::Input(p, set) | ast::FieldKind::NondetInput(p, set) => Span {
+                end: set.as_ref().map_or(p.span.end, |s| s.span.end),
+                ..f.span
+            },
+        };
         let fields = fields
             .iter()
             .map(|f| match &f.kind {
                 ast::FieldKind::Output(e) => Field {
                     kind: FieldKind::Output(self.expr(e)),
-                    span: f.span,
+                    span: written(f),
                 },
                 ast::FieldKind::Input(p, set) | ast::FieldKind::NondetInput(p, set) => {
                     if self.ctx.timed && matches!(f.kind, ast::FieldKind::NondetInput(..)) {
@@ -115,7 +127,10 @@ impl<'s, 'p> Resolver<'s, 'p> {
                     } else {
                         FieldKind::NondetInput(p, set)
                     };
-                    Field { kind, span: f.span }
+                    Field {
+                        kind,
+                        span: written(f),
+                    }
                 }
             })
             .collect();
