@@ -1,9 +1,13 @@
 //! A real editor on `symcsp lsp`: Neovim's built-in client, in a
-//! pseudo-terminal, opens a script with a type error; the diagnostic
-//! comes back on the screen (as Neovim draws it) and through Neovim's
-//! own diagnostic list; an edit in the editor that fixes the error
-//! clears it. Runs where `nvim` 0.7 or later is installed, as CI
-//! installs it; elsewhere it says so and checks nothing.
+//! pseudo-terminal, set up by the Neovim 0.7–0.10 block of
+//! `docs/editors.md` as it is written there. It opens a script with a
+//! type error; the diagnostic comes back on the screen (as Neovim draws
+//! it) and through Neovim's own diagnostic list; an edit in the editor
+//! that fixes the error clears it. Scripts opened, reopened and made new
+//! in one project share one server, and a check run from its lens shows
+//! its verdict without a refresh by hand. Runs where `nvim` 0.7 or later
+//! is installed, as CI installs it; elsewhere it says so and checks
+//! nothing.
 
 mod pty;
 
@@ -14,12 +18,10 @@ use std::time::{Duration, Instant};
 use portable_pty::CommandBuilder;
 use pty::{PATIENCE, Pty};
 
-/// The editor's configuration: start `symcsp lsp` for each `.csp`
-/// buffer (with the calls every Neovim since 0.7 has), and write the
+/// What the tests add to the documented configuration: write a
 /// buffer's diagnostics to a file each time they change, one line each
 /// (`line:column:severity:message`), or `none`.
-const INIT_LUA: &str = r#"
-local server = os.getenv("SYMCSP_BIN")
+const DIAGNOSTICS_LUA: &str = r#"
 local out = os.getenv("SYMCSP_DIAGNOSTICS")
 vim.api.nvim_create_autocmd("DiagnosticChanged", {
   callback = function(args)
@@ -34,18 +36,17 @@ vim.api.nvim_create_autocmd("DiagnosticChanged", {
     vim.fn.writefile(lines, out)
   end,
 })
-vim.api.nvim_create_autocmd("BufReadPost", {
-  pattern = "*.csp",
-  callback = function(args)
-    local id = vim.lsp.start_client({
-      name = "symcsp",
-      cmd = { server, "lsp" },
-      root_dir = vim.fn.fnamemodify(args.file, ":p:h"),
-    })
-    vim.lsp.buf_attach_client(args.buf, id)
-  end,
-})
 "#;
+
+/// The Neovim 0.7–0.10 configuration `docs/editors.md` gives.
+fn documented_setup() -> String {
+    let doc = include_str!("../docs/editors.md");
+    let section = &doc[doc
+        .find("### Neovim 0.7 to 0.10")
+        .expect("docs/editors.md has a Neovim 0.7 to 0.10 section")..];
+    let block = &section[section.find("```lua\n").expect("with a Lua block") + 7..];
+    block[..block.find("```").expect("that ends")].to_string()
+}
 
 /// Whether `nvim` is installed, 0.7 or later (the autocommands the
 /// configuration uses came with 0.7).
@@ -76,7 +77,14 @@ struct Editor {
 impl Editor {
     fn open(script: &Path, dir: &Path, diagnostics: &Path) -> Editor {
         let init = dir.join("init.lua");
-        std::fs::write(&init, INIT_LUA).unwrap();
+        std::fs::write(&init, format!("{DIAGNOSTICS_LUA}{}", documented_setup())).unwrap();
+        // `symcsp` as the documented configuration runs it: on the PATH.
+        let binary = Path::new(env!("CARGO_BIN_EXE_symcsp"));
+        let path = format!(
+            "{}:{}",
+            binary.parent().unwrap().display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
         let mut command = CommandBuilder::new("nvim");
         // No swap file, no shada, only this configuration.
         command.args(["-n", "-i", "NONE", "-u"]);
@@ -88,7 +96,7 @@ impl Editor {
         command.env("XDG_CONFIG_HOME", dir.join("config"));
         command.env("XDG_STATE_HOME", dir.join("state"));
         command.env("XDG_DATA_HOME", dir.join("data"));
-        command.env("SYMCSP_BIN", env!("CARGO_BIN_EXE_symcsp"));
+        command.env("PATH", path);
         command.env("SYMCSP_DIAGNOSTICS", diagnostics);
         Editor {
             pty: Pty::spawn(command, (160, 30)),
@@ -176,5 +184,59 @@ fn neovim_shows_a_type_error_and_clears_it_once_fixed() {
         "{}",
         editor.text()
     );
+    editor.quit();
+}
+
+#[test]
+fn neovim_shares_one_server_per_project_attaches_new_files_and_redraws_lenses() {
+    if !neovim_installed() {
+        eprintln!("nvim 0.7 or later is not installed: Neovim's client is not tried");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    std::fs::create_dir(dir.path().join("models")).unwrap();
+    let first = dir.path().join("models/first.csp");
+    std::fs::write(
+        &first,
+        "channel c : {0..2}\nP = c!1 -> STOP\nassert P :[deadlock free]\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("second.csp"), "Q = STOP\n").unwrap();
+    let diagnostics = dir.path().join("diagnostics.txt");
+    let mut editor = Editor::open(&first, dir.path(), &diagnostics);
+    // The lens is drawn once the server has loaded the script: it asks
+    // for the redraw itself.
+    editor.pty.wait_for("▶ check");
+
+    // Another script of the project, the first again from disk, and a
+    // new file typed in and written: one server for all of them.
+    editor.keys(":e second.csp\r");
+    editor.pty.wait_for("Q = STOP");
+    editor.keys(":e!\r:e new.csp\r");
+    editor.keys("ichannel d : {0..2}\rR = d!true -> STOP\x1b:w\r");
+    let listed = wait_for_diagnostics(
+        &diagnostics,
+        |d| d.contains("Couldn't match expected type Bool"),
+        &editor,
+    );
+    assert!(listed.starts_with("2:6:1:"), "{listed}");
+    let clients = dir.path().join("clients.txt");
+    editor.keys(&format!(
+        ":lua vim.fn.writefile({{tostring(#vim.lsp.get_active_clients())}}, '{}')\r",
+        clients.display()
+    ));
+    let deadline = Instant::now() + PATIENCE;
+    while !clients.exists() {
+        assert!(Instant::now() < deadline, "{}", editor.text());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(std::fs::read_to_string(&clients).unwrap().trim(), "1");
+
+    // The check from its lens: the verdict replaces the lens without a
+    // refresh by hand.
+    editor.keys(":e models/first.csp\r:3\r:lua vim.lsp.codelens.run()\r");
+    let screen = editor.pty.wait_for("✗ Failed");
+    assert!(!screen.contains("checking…"), "{screen}");
     editor.quit();
 }
