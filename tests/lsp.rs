@@ -857,6 +857,56 @@ Alias = Broken
 }
 
 #[test]
+fn signature_help_shows_the_type_of_the_call_being_written() {
+    let text = "channel c : {0..2}
+Phil(i, forks) = c!i -> STOP
+Sum(x)(y) = x + y
+Broken = 1 + true
+P = Phil(1, {1})
+";
+    let (_dir, _path, uri, mut client) = opened(text);
+    let text = text.replace("{1})", "{");
+    client.change(&uri, 2, &text);
+    client.diagnostics(&uri);
+    let help = |client: &mut Client, at: (u32, u32)| {
+        client.at("textDocument/signatureHelp", &uri, at, json!({}))
+    };
+    // Inside `Phil(1, {`, half written (the last good load answers for
+    // the names: the text is the editor's): the second argument.
+    let written = help(&mut client, (4, 12));
+    let signature = &written["signatures"][0];
+    assert_eq!(signature["label"], "Phil :: (Int, a) -> Proc", "{written}");
+    assert_eq!(signature["parameters"][0]["label"], json!([9, 12]));
+    assert_eq!(signature["parameters"][1]["label"], json!([14, 15]));
+    assert_eq!(written["activeParameter"], 1);
+    // A curried function's second bracket, and a built-in.
+    let text = format!("{text}1}})\nQ = Sum(1)(2\nN = card({{\n");
+    client.change(&uri, 3, &text);
+    client.diagnostics(&uri);
+    let second = help(&mut client, (6, 13));
+    assert_eq!(
+        second["signatures"][0]["label"], "Sum :: (Int) -> (Int) -> Int",
+        "{second}"
+    );
+    assert_eq!(
+        second["signatures"][0]["parameters"][0]["label"],
+        json!([17, 20])
+    );
+    let builtin = help(&mut client, (7, 10));
+    assert_eq!(
+        builtin["signatures"][0]["label"], "card :: Eq a => ({a}) -> Int",
+        "{builtin}"
+    );
+    // Outside a call, or in a call of a name whose type is not known:
+    // nothing.
+    assert_eq!(help(&mut client, (3, 4)), Value::Null);
+    client.change(&uri, 4, "Broken = 1 + true\nQ(x) = Broken(x\n");
+    client.diagnostics(&uri);
+    assert_eq!(help(&mut client, (1, 15)), Value::Null);
+    assert!(client.shut_down().success());
+}
+
+#[test]
 fn an_exit_no_shutdown_asked_for_ends_the_server_with_code_1() {
     let mut client = Client::start();
     client.notify("exit", Value::Null);

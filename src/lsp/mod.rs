@@ -19,6 +19,7 @@ mod includes;
 mod navigate;
 mod process_facts;
 mod rename;
+mod signature;
 pub mod text;
 mod transport;
 
@@ -34,8 +35,9 @@ use lsp_types::{
     CodeLensOptions, CompletionOptions, Diagnostic, DiagnosticRelatedInformation,
     DiagnosticSeverity, ExecuteCommandOptions, HoverProviderCapability, Location, LogMessageParams,
     MessageType, NumberOrString, OneOf, PublishDiagnosticsParams, RenameOptions,
-    ServerCapabilities, ServerInfo, ShowMessageParams, TextDocumentSyncCapability,
-    TextDocumentSyncKind, Uri, WorkspaceEdit, notification as note, request as req,
+    ServerCapabilities, ServerInfo, ShowMessageParams, SignatureHelpOptions,
+    TextDocumentSyncCapability, TextDocumentSyncKind, Uri, WorkspaceEdit, notification as note,
+    request as req,
 };
 use serde_json::{Value, json};
 
@@ -111,6 +113,10 @@ fn capabilities() -> ServerCapabilities {
         completion_provider: Some(CompletionOptions {
             trigger_characters: Some([".", "?", "!", "["].map(String::from).to_vec()),
             ..CompletionOptions::default()
+        }),
+        signature_help_provider: Some(SignatureHelpOptions {
+            trigger_characters: Some(["(", ","].map(String::from).to_vec()),
+            ..SignatureHelpOptions::default()
         }),
         code_lens_provider: Some(CodeLensOptions {
             resolve_provider: Some(false),
@@ -521,6 +527,17 @@ impl Server<'_> {
                 let items = navigate::assertion_options(current, at.position)
                     .or_else(|| self.document(uri, |d| d.completion(current, at.position)));
                 to(serde_json::to_value(items.unwrap_or_default()))
+            }
+            req::SignatureHelpRequest::METHOD => {
+                let p: lsp_types::SignatureHelpParams =
+                    serde_json::from_value(params).map_err(bad)?;
+                let at = p.text_document_position_params;
+                let uri = &at.text_document.uri;
+                let current = self.documents.get(uri).map(|o| o.text.clone());
+                let current = current.as_deref().map_or("", String::as_str);
+                let offset = text::offset(current, at.position);
+                let help = self.document(uri, |d| d.signature_help(current, offset));
+                to(serde_json::to_value(help.flatten()))
             }
             req::CodeLensRequest::METHOD => {
                 let p: lsp_types::CodeLensParams = serde_json::from_value(params).map_err(bad)?;

@@ -36,6 +36,7 @@ use env::{Binding, instantiate};
 use order::Decl;
 use print::Namer;
 use rustc_hash::FxHashSet;
+pub use ty::Class;
 use ty::atom;
 
 /// The types of a checked script, kept to check expressions added to it
@@ -185,6 +186,23 @@ impl Types {
             return None;
         }
         Some(self.type_of(script, named))
+    }
+
+    /// The type of a built-in (`card :: ({a}) -> Int`) as FDR prints it.
+    pub fn builtin_type(
+        &mut self,
+        script: &Script,
+        builtin: crate::script::builtins::Builtin,
+    ) -> String {
+        let scheme = builtins::scheme(&mut self.state.store, builtin);
+        let t = instantiate(&mut self.state.store, &Binding::Poly(scheme));
+        let mut namer = Namer::default();
+        let mut printer = print::Printer {
+            store: &mut self.state.store,
+            script,
+            namer: &mut namer,
+        };
+        printer.scheme(t)
     }
 
     /// The type of the top-level name `name` (`f`, `M::x`, a channel or
