@@ -906,6 +906,115 @@ P = Phil(1, {1})
     assert!(client.shut_down().success());
 }
 
+/// The places a sweep asks at on `line`: the first and last character
+/// of each run of one kind (a name, spaces, punctuation), the line's end
+/// and one past it. Answers within a run are alike.
+fn sweep_columns(line: &str) -> Vec<u32> {
+    let kind = |c: char| match c {
+        c if c.is_alphanumeric() || c == '_' || c == '\'' => 0,
+        c if c.is_whitespace() => 1,
+        _ => 2,
+    };
+    let units: Vec<(u32, u8)> = line
+        .chars()
+        .scan(0u32, |at, c| {
+            let here = *at;
+            *at += c.len_utf16() as u32;
+            Some((here, kind(c)))
+        })
+        .collect();
+    let end = line.encode_utf16().count() as u32;
+    let mut columns = vec![end, end + 1];
+    for (i, &(at, k)) in units.iter().enumerate() {
+        let first = i == 0 || units[i - 1].1 != k;
+        let last = i + 1 == units.len() || units[i + 1].1 != k;
+        if first || last {
+            columns.push(at);
+        }
+    }
+    columns.sort_unstable();
+    columns.dedup();
+    columns
+}
+
+#[test]
+fn every_request_at_every_place_of_every_fixture_is_answered() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    let mut folders = vec![root.join("tests/fixtures"), root.join("models")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "csp") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() > 200, "{} fixtures", files.len());
+    const METHODS: [&str; 6] = [
+        "textDocument/hover",
+        "textDocument/definition",
+        "textDocument/references",
+        "textDocument/completion",
+        "textDocument/signatureHelp",
+        "textDocument/prepareRename",
+    ];
+    let mut client = Client::start();
+    let mut asked = 0;
+    for path in &files {
+        // Bytes that are not UTF-8 reach the server as the editor would
+        // send them: replaced.
+        let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
+        let uri = uri(path);
+        client.open(&uri, &text);
+        client.diagnostics(&uri);
+        // All of a file's requests at once, then every answer: each an
+        // answer or an error with a code, never nothing.
+        let first = client.next_id + 1;
+        let symbols = json!({"textDocument": {"uri": uri}});
+        client.next_id += 1;
+        let id = client.next_id;
+        client.send(
+            json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/documentSymbol",
+                           "params": symbols}),
+        );
+        for (line, written) in text.split('\n').chain(["", "x"]).enumerate() {
+            for column in sweep_columns(written) {
+                for method in METHODS {
+                    client.next_id += 1;
+                    let id = client.next_id;
+                    let mut params = json!({"textDocument": {"uri": uri},
+                                            "position": {"line": line, "character": column}});
+                    if method == "textDocument/references" {
+                        params["context"] = json!({"includeDeclaration": true});
+                    }
+                    client.send(json!({"jsonrpc": "2.0", "id": id, "method": method,
+                                       "params": params}));
+                }
+            }
+        }
+        for id in first..=client.next_id {
+            let answer = client.wait_for(|m| m["id"] == id && m.get("method").is_none());
+            let answered =
+                answer.get("result").is_some() || answer["error"]["code"].as_i64().is_some();
+            assert!(answered, "{}: request {id}: {answer}", path.display());
+            asked += 1;
+        }
+        client.notify(
+            "textDocument/didClose",
+            json!({"textDocument": {"uri": uri}}),
+        );
+        // Messages about this file (its diagnostics cleared, a log line)
+        // are not waited for.
+        client.unread.clear();
+    }
+    assert!(asked > 100_000, "only {asked} requests");
+    assert!(client.shut_down().success());
+}
+
 #[test]
 fn an_exit_no_shutdown_asked_for_ends_the_server_with_code_1() {
     let mut client = Client::start();

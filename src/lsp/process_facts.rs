@@ -71,7 +71,9 @@ fn alphabet(procs: &mut Processes, machine: &mut Machine) -> String {
     let mut next = Vec::new();
     let mut complete = true;
     'search: while let Some(state) = frontier.pop() {
-        let polled = !seen.len().is_multiple_of(256) || procs.evaluator().meter().poll().is_ok();
+        // Polled at every state expanded: one state may have thousands
+        // of successors, each as wide as the system.
+        let polled = procs.evaluator().meter().poll().is_ok();
         if !polled || machine.moves(procs, &state, &mut moves).is_err() {
             complete = false;
             break 'search;
