@@ -1015,6 +1015,47 @@ fn every_request_at_every_place_of_every_fixture_is_answered() {
     assert!(client.shut_down().success());
 }
 
+/// The server's resident memory in kB (Linux), read from /proc.
+fn resident_kb(client: &Client) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", client.child.id())).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .expect("VmRSS in /proc/PID/status")
+}
+
+#[test]
+fn a_thousand_edits_leave_the_server_within_twice_the_memory_of_one_load() {
+    if !Path::new("/proc/self/status").exists() {
+        eprintln!("no /proc here: the server's memory is not read");
+        return;
+    }
+    // The paper's list stack, every edit a whole load: a line added, a
+    // type error made and mended, the text put back.
+    let model =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("models/liststack.csp"))
+            .unwrap();
+    let (_dir, _path, uri, mut client) = opened(&model);
+    let one_load = resident_kb(&client);
+    for version in 2..1002 {
+        let text = match version % 3 {
+            0 => format!("{model}\nExtra{version} = STOP\n"),
+            1 => format!("{model}\nBroken = 1 + true\n"),
+            _ => model.clone(),
+        };
+        client.change(&uri, version, &text);
+        client.diagnostics(&uri);
+        client.unread.clear();
+    }
+    let after = resident_kb(&client);
+    assert!(
+        after <= 2 * one_load,
+        "{after} kB resident after 1 000 edits, {one_load} kB after one load"
+    );
+    assert!(client.shut_down().success());
+}
+
 #[test]
 fn an_exit_no_shutdown_asked_for_ends_the_server_with_code_1() {
     let mut client = Client::start();
