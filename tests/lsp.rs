@@ -1015,6 +1015,26 @@ fn every_request_at_every_place_of_every_fixture_is_answered() {
     assert!(client.shut_down().success());
 }
 
+#[test]
+fn a_wide_process_is_explored_for_hover_once_a_load() {
+    // 2 000 interleaved components: hover's exploration stops at its
+    // time; the next hover of the same load gives the same account
+    // (worked out once), not one cut at another count of states.
+    let text = "channel a : {0..1}\nMany = ||| i : {0..1999} @ a.(i % 2) -> STOP\n";
+    let (_dir, _path, uri, mut client) = opened(text);
+    let hover = |client: &mut Client| {
+        client.at("textDocument/hover", &uri, (1, 1), json!({}))["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let first = hover(&mut client);
+    assert!(first.contains("2000 components in parallel"), "{first}");
+    assert!(first.contains("(stopped at 0.2 s)"), "{first}");
+    assert_eq!(hover(&mut client), first);
+    assert!(client.shut_down().success());
+}
+
 /// The server's resident memory in kB (Linux), read from /proc.
 fn resident_kb(client: &Client) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{}/status", client.child.id())).unwrap();

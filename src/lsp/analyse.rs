@@ -41,6 +41,9 @@ pub struct Analysed {
     /// The text it was loaded from: the analysis's positions are in it.
     pub text: Arc<String>,
     pub analysis: Analysis,
+    /// What hover found out about each process (components, alphabet,
+    /// symmetry) within its time, kept for the next hover of this load.
+    pub process_facts: rustc_hash::FxHashMap<crate::script::ir::FuncId, Vec<String>>,
 }
 
 /// The thread loading documents, and where their analyses arrive.
@@ -117,6 +120,7 @@ fn run(queue: &Receiver<Job>, results: &Sender<Analysed>) {
             version: job.version,
             text: job.text,
             analysis,
+            process_facts: Default::default(),
         };
         if results.send(analysed).is_err() {
             return;

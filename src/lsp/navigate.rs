@@ -28,6 +28,8 @@ pub struct Document<'a> {
     pub types: Option<&'a mut Types>,
     /// The errors it loaded with (a rename may not add one).
     pub diagnostics: &'a [crate::syntax::Diagnostic],
+    /// Hover's facts about processes, worked out once a load.
+    process_facts: &'a mut rustc_hash::FxHashMap<crate::script::ir::FuncId, Vec<String>>,
 }
 
 impl<'a> Document<'a> {
@@ -38,6 +40,7 @@ impl<'a> Document<'a> {
             script: analysed.analysis.script.as_ref()?,
             types: analysed.analysis.types.as_mut(),
             diagnostics: &analysed.analysis.diagnostics,
+            process_facts: &mut analysed.process_facts,
         })
     }
 
@@ -103,7 +106,10 @@ impl<'a> Document<'a> {
                                     && types.complete()
                                     && types.process_arity(g) == Some(0)
                                 {
-                                    lines.extend(super::process_facts::process_facts(script, func));
+                                    let facts = self.process_facts.entry(func).or_insert_with(|| {
+                                        super::process_facts::process_facts(script, func)
+                                    });
+                                    lines.extend(facts.iter().cloned());
                                 }
                             }
                         },
