@@ -1180,6 +1180,26 @@ fn step_3_by_hand_gives_the_other_representative_of_the_class() {
     ));
 }
 
+#[test]
+fn a_hand_choice_the_algorithm_cannot_follow_is_refused_not_replaced() {
+    // Example 37's one step-3 split is of the free nodes, components 3
+    // and 6: component 4 is a list node, and there is no second split.
+    // Slides must never say a member was chosen by hand when the first
+    // one was split off instead.
+    rep(&example_37_args(&["--choose", "4", "--format", "svg", "--stage", "4"]))
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains(
+            "error: --choose 4: step 3's split 1 splits the cell of components 3, 6; choose one of them",
+        ));
+    rep(&example_37_args(&["--choose", "6", "--choose", "3"]))
+        .code(2)
+        .stderr(predicates::str::contains(
+            "error: --choose 3: step 3 splits one cell here, so --choose takes at most 1 component",
+        ));
+    rep(&example_37_args(&["--choose", "6"])).success();
+}
+
 /// Issue 61: beamer slides, a frame per stage (a round of step 2 a
 /// frame of tables and one of what split), n-value tables folded to at
 /// most 13 columns between variables.

@@ -267,7 +267,8 @@ enum Command {
         /// commas) that step 3's splits split off in turn, instead of
         /// each cell's first member; the representative this choice
         /// gives is shown beside the algorithm's, with the permutation
-        /// between them.
+        /// between them. Each must be a member of the cell its split
+        /// splits, one per split at most (exit 2 otherwise).
         #[arg(long, value_name = "N,N", value_delimiter = ',')]
         choose: Vec<usize>,
         /// The exact path to the state, instead of --after: at each state

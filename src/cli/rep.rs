@@ -143,6 +143,42 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     })
 }
 
+/// An error when a `--choose` (numbered from 1) cannot be followed: a
+/// component outside the cell its split splits, or more choices than
+/// the algorithm makes step-3 splits. Slides must never say a member was
+/// "chosen by hand" when another was split off.
+fn refuse_choices_not_made(choose: &[usize], hand: &ByHand) -> Result<(), String> {
+    for (k, split) in hand.splits.iter().enumerate() {
+        if let Some(asked) = split.asked
+            && !split.members.contains(&asked)
+        {
+            let members: Vec<String> = split.members.iter().map(|m| (m + 1).to_string()).collect();
+            return Err(format!(
+                "error: --choose {}: step 3's split {} splits the cell of components {}; \
+                 choose one of them\n",
+                asked + 1,
+                k + 1,
+                members.join(", ")
+            ));
+        }
+    }
+    if choose.len() > hand.splits.len() {
+        return Err(format!(
+            "error: --choose {}: step 3 splits {} here, so --choose takes at most {} \
+             component{}\n",
+            choose[hand.splits.len()],
+            match hand.splits.len() {
+                0 => "no cell".to_string(),
+                1 => "one cell".to_string(),
+                n => format!("{n} cells"),
+            },
+            hand.splits.len(),
+            if hand.splits.len() == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(())
+}
+
 fn report(script: &Script, subject: &Subject, request: &Request) -> Result<String, String> {
     let Request {
         format,
@@ -162,6 +198,7 @@ fn report(script: &Script, subject: &Subject, request: &Request) -> Result<Strin
     let hand = reached
         .system
         .by_hand(&mut reached.machine, &mut reached.procs, &row, &choices);
+    refuse_choices_not_made(choose, &hand)?;
     let by_hand = (!choices.is_empty()).then_some(HandShown { by_hand: &hand });
     let explanation = &hand.chosen;
     let variables = reached
