@@ -196,13 +196,7 @@ impl Types {
     ) -> String {
         let scheme = builtins::scheme(&mut self.state.store, builtin);
         let t = instantiate(&mut self.state.store, &Binding::Poly(scheme));
-        let mut namer = Namer::default();
-        let mut printer = print::Printer {
-            store: &mut self.state.store,
-            script,
-            namer: &mut namer,
-        };
-        printer.scheme(t)
+        self.written_scheme(script, t)
     }
 
     /// The type of the top-level name `name` (`f`, `M::x`, a channel or
@@ -216,6 +210,11 @@ impl Types {
     /// prints it.
     pub fn type_of(&mut self, script: &Script, named: Named) -> String {
         let t = self.instance_of(script, named);
+        self.written_scheme(script, t)
+    }
+
+    /// `t` written as FDR writes a scheme, its variables named afresh.
+    fn written_scheme(&mut self, script: &Script, t: ty::TyId) -> String {
         let mut namer = Namer::default();
         let mut printer = print::Printer {
             store: &mut self.state.store,
