@@ -35,8 +35,11 @@ impl SharedGround {
     /// The ground for `job`, made within `meter` if no worker made it
     /// yet; every worker of the process gets the same one, or the same
     /// problem.
-    pub fn get(&self, job: &Job, meter: &Meter) -> Result<Arc<Ground>, StartProblem> {
-        self.0.get_or_init(|| make(job, meter)).clone()
+    pub fn get(&self, job: &Job, meter: &Meter) -> Result<&Ground, StartProblem> {
+        match self.0.get_or_init(|| make(job, meter)) {
+            Ok(ground) => Ok(ground),
+            Err(problem) => Err(problem.clone()),
+        }
     }
 }
 

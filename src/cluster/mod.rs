@@ -474,29 +474,35 @@ fn run(
         )
         .map_err(ClusterError::Io)?
     };
-    // The process's workers load the script once, between them.
+    // The process's workers load the script once, between them, and
+    // when they explore, build one system between them.
     let ground = ground::SharedGround::default();
-    let threads: Vec<_> = searches
-        .into_iter()
-        .enumerate()
-        .map(|(local, rounds)| {
-            let (job, ground) = (job.clone(), ground.clone());
-            let topology = topology.clone();
-            std::thread::Builder::new()
-                .name(format!("symcsp:search-{}", first + local))
-                .stack_size(crate::stack::LARGE_STACK)
-                .spawn(move || search::partition((&job, &ground), &topology, first + local, rounds))
-        })
-        .collect();
-    let mut results = Vec::new();
-    for thread in threads {
-        let thread = thread.map_err(|e| ClusterError::Io(e.to_string()))?;
-        results.push(
-            thread
-                .join()
-                .unwrap_or_else(|_| Err(ClusterError::Io("a search thread panicked".to_string()))),
-        );
-    }
+    let system = search::SharedSystem::default();
+    let results = std::thread::scope(|scope| {
+        let threads: Vec<_> = searches
+            .into_iter()
+            .enumerate()
+            .map(|(local, rounds)| {
+                let (ground, system) = (&ground, &system);
+                std::thread::Builder::new()
+                    .name(format!("symcsp:search-{}", first + local))
+                    .stack_size(crate::stack::LARGE_STACK)
+                    .spawn_scoped(scope, move || {
+                        search::partition((job, ground, system), topology, first + local, rounds)
+                    })
+            })
+            .collect();
+        let mut results = Vec::new();
+        for thread in threads {
+            let thread = thread.map_err(|e| ClusterError::Io(e.to_string()))?;
+            results.push(
+                thread.join().unwrap_or_else(|_| {
+                    Err(ClusterError::Io("a search thread panicked".to_string()))
+                }),
+            );
+        }
+        Ok::<_, ClusterError>(results)
+    })?;
     let outcome = results.into_iter().reduce(|a, b| match (a, b) {
         (Err(e), _) | (_, Err(e)) => Err(e),
         (ok, _) => ok,

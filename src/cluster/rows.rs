@@ -47,12 +47,50 @@ pub struct Batch {
     /// code, the parent's number plus one, the event).
     #[serde(with = "serde_bytes")]
     pub rows: Vec<u8>,
+    /// Rows between workers that share one machine, as its numbers: a
+    /// word of flags (reached by ✓), then one number per component.
+    pub numbers: Vec<u32>,
     pub count: u64,
 }
 
 impl Batch {
     pub fn bytes(&self) -> usize {
-        self.defines.len() + self.nodes.len() + self.rows.len()
+        self.defines.len() + self.nodes.len() + self.rows.len() + 4 * self.numbers.len()
+    }
+
+    /// Appends `row` as the machine's numbers, for a worker that shares
+    /// the machine. An exploration's rows only: a check's carry a node of
+    /// the sender's own specification, which crosses as a code.
+    pub fn push_numbers(&mut self, row: &[u32], arrived: Arrived) -> Result<(), String> {
+        if arrived.link.is_some() {
+            return Err("internal error: a check's row sent as numbers".to_string());
+        }
+        self.numbers
+            .push(u32::from(arrived.ticked) * u32::from(TICKED));
+        self.numbers.extend_from_slice(row);
+        self.count += 1;
+        Ok(())
+    }
+
+    /// The rows sent as numbers ([`Batch::push_numbers`]), each of
+    /// `width` components, with how each was reached.
+    pub fn numbered_rows(
+        &self,
+        width: usize,
+    ) -> DecodeResult<impl Iterator<Item = (&[u32], Arrived)>> {
+        if !self.numbers.len().is_multiple_of(width + 1) {
+            return Err(DecodeError(format!(
+                "{} numbers are not rows of {width} components",
+                self.numbers.len()
+            )));
+        }
+        Ok(self.numbers.chunks_exact(width + 1).map(|row| {
+            let arrived = Arrived {
+                ticked: row[0] & u32::from(TICKED) != 0,
+                link: None,
+            };
+            (&row[1..], arrived)
+        }))
     }
 }
 
@@ -537,5 +575,37 @@ System = Cell(0) ||| Cell(2) ||| (d -> STOP)
             let defined = reader.define((&mut receiver, &mut there, None), &stranger);
             assert!(defined.expect("evaluates").is_err());
         });
+    }
+
+    #[test]
+    fn rows_sent_as_numbers_arrive_as_they_left_and_a_cut_batch_is_refused() {
+        let mut batch = Batch::default();
+        let arrived = |ticked| Arrived { ticked, link: None };
+        batch
+            .push_numbers(&[3, 0, 7], arrived(true))
+            .expect("a row");
+        batch
+            .push_numbers(&[1, 1, 2], arrived(false))
+            .expect("a row");
+        assert_eq!((batch.count, batch.bytes()), (2, 32));
+        let read: Vec<(Vec<u32>, bool)> = batch
+            .numbered_rows(3)
+            .expect("rows of three")
+            .map(|(row, arrived)| (row.to_vec(), arrived.ticked))
+            .collect();
+        assert_eq!(read, [(vec![3, 0, 7], true), (vec![1, 1, 2], false)]);
+        assert!(batch.numbered_rows(4).is_err());
+        let link = Link {
+            node: 0,
+            parent: None,
+            event: 0,
+            tau: false,
+        };
+        let linked = Arrived {
+            ticked: false,
+            link: Some(link),
+        };
+        assert!(batch.push_numbers(&[0, 0, 0], linked).is_err());
+        assert_eq!(batch.count, 2);
     }
 }

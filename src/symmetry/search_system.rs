@@ -220,6 +220,17 @@ impl Reduction {
         }
     }
 
+    /// The part of its canonicaliser that several threads may run at
+    /// once, reading only, if it reduces and has one.
+    pub fn shared_canonicaliser(&self) -> Option<&dyn crate::lts::search::SharedCanonicaliser> {
+        use crate::lts::search::Canonicaliser;
+        match self {
+            Reduction::Reduced(system) => system.shared(),
+            Reduction::Structural { reduction, .. } => reduction.shared(),
+            _ => None,
+        }
+    }
+
     /// The structural reduction of `machine`: its validated group, or
     /// why there is none to reduce by.
     pub fn structural(machine: &mut Machine, procs: &mut Processes) -> EvalResult<Reduction> {

@@ -16,8 +16,6 @@
 use bit_vec::BitVec;
 
 use crate::budget::Stopped;
-use crate::check::REDUCING_BY_PARTIAL_ORDER;
-use crate::check::Reduced;
 use crate::check::task::Goal;
 use crate::lts::Exploration;
 use crate::lts::machine::Moves;
@@ -25,23 +23,30 @@ use crate::lts::search::LevelCounts;
 use crate::lts::search::phases::{Phases, Steps};
 use crate::lts::store::StateStore;
 use crate::symmetry::search_system::Reduction;
-use crate::symmetry::search_system::SearchSystem;
 
 mod evidence;
 mod partition;
+mod start;
+mod system;
 
 use evidence::{described, walk_described};
 use partition::{Own, Partition};
+use start::{NotStarted, Started, explore_system, own_system};
+use system::System;
+
+pub use system::SharedSystem;
 
 use super::exchange::{Message, Rounds};
-use super::ground::{COMPILING, SharedGround, rendered, stopped_or_rendered};
-use super::judge::{Judging, PathStep};
+use super::ground::SharedGround;
+use super::judge::PathStep;
 use super::rows::{Batch, RowCodec};
 use super::{ClusterCheck, ClusterError, ClusterExploration, Job, Tally, Topology};
 
-/// Runs worker `me`'s partition to the end of the search.
-pub fn partition(
-    (job, shared): (&Job, &SharedGround),
+/// Runs worker `me`'s partition to the end of the search: on the system
+/// its process's workers share when they explore (`explored`, made by
+/// the first of them), else on one of its own.
+pub fn partition<'g>(
+    (job, shared, explored): (&Job, &'g SharedGround, &SharedSystem<'g>),
     topology: &Topology,
     me: usize,
     rounds: Rounds,
@@ -57,144 +62,44 @@ pub fn partition(
         Err(why) => return end_at_start(why),
     };
     let (plan, prepared, script) = (&*job.plan, &ground.task, ground.script());
-    let built = SearchSystem::build_reduced(
-        ground.processes(meter.clone()),
-        (prepared.process, prepared.priority),
-        &plan.reducing,
-    );
-    let mut built = match built {
-        Ok(built) => built,
-        Err(e) => return end_at_start(stopped_or_rendered(&e, &script.sources, COMPILING)),
-    };
-    // Every worker reduces its own machine alike: a state's stubborn set
-    // is a function of the state, so the workers search one reduced
-    // graph between them, the one search's.
-    let partial_order = match prepared.partial_order() {
-        Some(preserve) => match built
-            .machine
-            .reduce_partial_order(&mut built.procs, preserve)
-        {
-            Ok(note) => Some(note),
-            Err(e) => match e.stop_reason() {
-                Some(stop) => {
-                    return end_at_start(Ok((stop, REDUCING_BY_PARTIAL_ORDER.to_string())));
+    let own;
+    let (system, partial_order, mut judging, stopped_early, reduced) =
+        if topology.processes() == 1 && prepared.goal == Goal::Explore {
+            match explored.get_or_init(|| explore_system(ground, plan, &meter)) {
+                Ok((system, note)) => (system, note.clone(), None, None, plan.reduced.clone()),
+                Err(why) => return end_at_start(why.clone()),
+            }
+        } else {
+            match own_system(ground, plan, (me, &meter)) {
+                Ok(Started {
+                    built,
+                    partial_order,
+                    judging,
+                    stopped_early,
+                    reduced,
+                }) => {
+                    own = System::new(built, false);
+                    (&own, partial_order, judging, stopped_early, reduced)
                 }
-                None => return end_at_start(Err(rendered(&e, &script.sources))),
-            },
-        },
-        None => None,
-    };
-    built.procs.replace_meter(meter.clone());
-    let components = built.machine.components();
+                Err(NotStarted::AtStart(why)) => return end_at_start(why),
+                Err(NotStarted::Failed(e)) => return Err(e),
+            }
+        };
+    let components = system.read().machine.components();
     let checking = prepared.goal != Goal::Explore;
-    // A budget that stops the specification's normalisation stops every
-    // worker at the first round, alike.
-    let symmetry = plan.reducing.types().map(|(symmetry, _)| symmetry.clone());
-    let priority = built.machine.tau_priority().cloned();
-    let made = Judging::new(
-        prepared.goal,
-        (&mut built.procs, built.root, priority),
-        components,
-        symmetry,
-    );
-    let (mut judging, stopped_early) = match made {
-        Ok(judging) => (judging, None),
-        Err(e) => match e.stop_reason() {
-            Some(stop) => (
-                None,
-                Some((
-                    stop.code(),
-                    e.stage.clone().unwrap_or(NORMALISING.to_string()),
-                )),
-            ),
-            None => {
-                return Err(ClusterError::Worker {
-                    worker: me,
-                    message: rendered(&e, &script.sources),
-                });
-            }
-        },
-    };
-    // A check against a normal form keeps only the structural
-    // symmetries its specification is invariant under, as one search
-    // does (the plan says the group it came to).
-    let structural = matches!(
-        built.reduction,
-        Reduction::Structural { .. } | Reduction::NoStructure(_)
-    );
-    if let (Some(judging), true) = (&judging, structural) {
-        let found = std::mem::replace(&mut built.reduction, Reduction::Off);
-        let cut = crate::check::cut_to_specification(
-            &mut built.procs,
-            found,
-            &*judging.product.spec,
-            judging.spec_process,
-        );
-        match cut {
-            Ok(Ok((kept, how))) => {
-                built.reduction = Reduction::Structural {
-                    reduction: Box::new(kept),
-                    how,
-                }
-            }
-            Ok(Err(_)) => {}
-            Err(e) => match e.stop_reason() {
-                Some(stop) => {
-                    return end_at_start(Ok((stop, crate::check::DECIDING_SYMMETRY.to_string())));
-                }
-                None => return end_at_start(Err(rendered(&e, &script.sources))),
-            },
-        }
-    }
-    // `:[has trace]:` reduced by the types follows the bijection of the
-    // values its trace names, which its specification holds.
-    let trace_unfollowed = judging.as_ref().is_some_and(|j| {
-        j.walks_trace() && plan.reducing.types().is_some() && !j.product.spec.is_symmetric()
-    });
-    let reduced = match &built.reduction {
-        Reduction::Reduced(system) => Some(Reduced::of(
-            system.get().symmetry(),
-            system.get().strategy(),
-        )),
-        Reduction::Structural { reduction, how } => {
-            Some(Reduced::structural(reduction.order(), how.clone()))
-        }
-        _ => None,
-    };
-    if reduced != plan.reduced || trace_unfollowed {
-        return end_at_start(Err(format!(
-            "internal error: this worker's system does not take the job's reduction ({})",
-            match &built.reduction {
-                Reduction::NotMappable { refusal, .. } => refusal.problems.join("; "),
-                Reduction::NoStructure(why) => why.clone(),
-                _ if trace_unfollowed => "the trace's values cannot be followed".to_string(),
-                _ => format!(
-                    "planned {}, found {}",
-                    plan.reduced
-                        .as_ref()
-                        .map_or("none".to_string(), |r| r.type_list()),
-                    reduced
-                        .as_ref()
-                        .map_or("none".to_string(), |r| r.type_list())
-                ),
-            }
-        )));
-    }
     // A check's rows carry the specification's node after the components.
     let width = components + usize::from(judging.is_some());
     // A check's states are canonicalised with their node (permuted with
     // the implementation's state) by its product, which takes the
     // reduction over.
     if let Some(judging) = &mut judging {
-        judging.reduce_by(std::mem::replace(&mut built.reduction, Reduction::Off));
+        let reduction = std::mem::replace(&mut system.write().reduction, Reduction::Off);
+        judging.reduce_by(reduction);
     }
-    let canonicaliser = built.reduction.canonicaliser();
     let mut part = Partition {
         me,
         topology,
-        procs: &mut built.procs,
-        machine: &mut built.machine,
-        canonicaliser,
+        system,
         codec: RowCodec::new(topology.peers()),
         store: StateStore::new(width),
         judging,
@@ -481,9 +386,14 @@ pub fn partition(
     };
     if let (Some(steps), 0, false) = (&shown, me, failed) {
         let made = if walked {
-            walk_described((&mut built, &budget), judging, steps, violated)
+            walk_described((&mut system.write(), &budget), judging, steps, violated)
         } else {
-            described((&mut built, &budget), judging, steps, &mut check.notes)
+            described(
+                (&mut system.write(), &budget),
+                judging,
+                steps,
+                &mut check.notes,
+            )
         };
         let made = made.map_err(|message| ClusterError::Worker {
             worker: me,

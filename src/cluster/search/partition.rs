@@ -10,10 +10,10 @@ use crate::budget::{Budget, Meter, Pulse, Stopped};
 use crate::check::product::Judgement;
 use crate::eval::EvalError;
 use crate::eval::value::bytes::DecodeError;
-use crate::lts::machine::{Machine, Moves};
+use crate::lts::machine::Moves;
 use crate::lts::search::{Canonicaliser, DROP, LevelCounts};
 use crate::lts::store::StateStore;
-use crate::process::{Processes, TAU, TICK};
+use crate::process::{TAU, TICK};
 
 use super::super::exchange::{Message, Rounds};
 use super::super::ground::rendered;
@@ -21,24 +21,35 @@ use super::super::judge::{Judging, PathStep};
 use super::super::rows::{Arrived, Batch, Link, RowCodec};
 use super::super::{ClusterError, Tally, Topology};
 
+use super::system::{Access, Held, ReadScratch, System, owner_by_numbers, read_successors};
 use super::{Settled, exchange, total};
 
 /// Replaces `row` (its components, then its node in a check) by its
 /// representative: a check's product permutes the node with the
 /// components; an exploration's canonicaliser, the components.
 pub(super) fn canonicalised(
-    (judging, canonicaliser): (&mut Option<Judging>, &mut Option<&mut dyn Canonicaliser>),
-    (machine, procs): (&mut Machine, &mut Processes),
+    judging: &mut Option<Judging>,
+    held: &mut Held,
     row: &mut [u32],
 ) -> Result<(), Halt> {
+    let (machine, procs, reduction) = held.parts();
     let canonicaliser: Option<&mut dyn Canonicaliser> = match judging {
         Some(judging) => Some(&mut judging.product),
-        None => canonicaliser.as_deref_mut(),
+        None => reduction,
     };
     if let Some(c) = canonicaliser {
         c.canonicalise(machine, procs, row)?;
     }
     Ok(())
+}
+
+/// Counts a state expanded, and deadlocked when it has no move and was
+/// not reached by ✓.
+fn count_expanded(tally: &mut Tally, moves: &Moves, ticked: bool) {
+    tally.expanded += 1;
+    if moves.list.is_empty() && !ticked {
+        tally.deadlocks += 1;
+    }
 }
 
 /// The most bytes of states a worker sends in one round (roughly: the
@@ -58,6 +69,7 @@ pub(super) struct Scratch {
     targets: Vec<u32>,
     order: Vec<u32>,
     events: Vec<crate::process::EventId>,
+    reading: ReadScratch,
 }
 
 impl From<EvalError> for Halt {
@@ -130,9 +142,9 @@ impl Own {
 pub(super) struct Partition<'a, 's> {
     pub(super) me: usize,
     pub(super) topology: &'a Topology,
-    pub(super) procs: &'a mut Processes<'s>,
-    pub(super) machine: &'a mut Machine,
-    pub(super) canonicaliser: Option<&'a mut dyn Canonicaliser>,
+    /// Its own system, or the one its process's workers share.
+    pub(super) system: &'a System<'s>,
+    /// Rows between workers with systems of their own, as codes.
     pub(super) codec: RowCodec,
     /// Its states: their components, then (in a check) their node.
     pub(super) store: StateStore,
@@ -178,7 +190,7 @@ pub(super) struct Partition<'a, 's> {
     pub(super) links: Vec<(u32, Link)>,
 }
 
-impl Partition<'_, '_> {
+impl<'a, 's> Partition<'a, 's> {
     /// Records in the tally why this worker stopped, if it did: every
     /// worker reads it at the end of the round and stops alike.
     pub(super) fn record(&mut self, outcome: Result<(), Halt>, sources: &crate::syntax::SourceMap) {
@@ -211,17 +223,13 @@ impl Partition<'_, '_> {
     /// Replaces `row` (its components, then its node in a check) by its
     /// representative.
     pub(super) fn canonicalise(&mut self, row: &mut [u32]) -> Result<(), Halt> {
-        canonicalised(
-            (&mut self.judging, &mut self.canonicaliser),
-            (self.machine, self.procs),
-            row,
-        )
+        canonicalised(&mut self.judging, &mut self.system.write(), row)
     }
 
     /// Sends the initial state (its representative, with the
     /// specification's initial node in a check) to its owner.
     pub(super) fn seed(&mut self) -> Result<(), Halt> {
-        let mut row = self.machine.initial().to_vec();
+        let mut row = self.system.read().machine.initial().to_vec();
         let components = row.len();
         if let Some(judging) = &self.judging {
             row.push(judging.root);
@@ -238,15 +246,26 @@ impl Partition<'_, '_> {
             ticked: false,
             link,
         };
-        self.send(&row, arrived)
+        self.send(&row, arrived, &mut Access::Free)
     }
 
-    /// Adds `row` (its components) to the batch of its owner.
-    pub(super) fn send(&mut self, row: &[u32], arrived: Arrived) -> Result<(), Halt> {
-        let peers = self.topology.peers();
+    /// Adds `row` (its components) to the batch of its owner: as the
+    /// shared machine's numbers, or as codes of this worker's own (which
+    /// it holds by `access` meanwhile).
+    pub(super) fn send(
+        &mut self,
+        row: &[u32],
+        arrived: Arrived,
+        access: &mut Access<'a, 's>,
+    ) -> Result<(), Halt> {
+        let (peers, shared) = (self.topology.peers(), self.system.is_shared());
         let to = match peers {
             1 => 0,
-            _ => self.codec.owner(self.machine, self.procs, row, peers) as usize,
+            _ if shared => owner_by_numbers(row, peers) as usize,
+            _ => {
+                let (machine, procs, _) = access.writing(self.system).parts();
+                self.codec.owner(machine, procs, row, peers) as usize
+            }
         };
         if to == self.me {
             self.own.push(row, arrived);
@@ -254,18 +273,22 @@ impl Partition<'_, '_> {
         }
         let batch = &mut self.batches[to];
         let before = batch.bytes();
-        self.codec
-            .push(
+        if shared {
+            batch.push_numbers(row, arrived)
+        } else {
+            let (machine, procs, _) = access.writing(self.system).parts();
+            self.codec.push(
                 (
-                    self.machine,
-                    self.procs,
+                    machine,
+                    procs,
                     self.judging.as_mut().map(|j| &mut *j.product.spec as _),
                 ),
                 (row, arrived),
                 to,
                 batch,
             )
-            .map_err(Halt::Malformed)?;
+        }
+        .map_err(Halt::Malformed)?;
         let bytes = (batch.bytes() - before) as u64;
         self.tally.bytes_sent += bytes;
         if to / self.topology.workers != self.me / self.topology.workers {
@@ -280,15 +303,19 @@ impl Partition<'_, '_> {
         self.received.clear();
         self.reached_by_tick.clear();
         self.links.clear();
-        for batch in batches {
-            self.codec.define(
-                (
-                    self.machine,
-                    self.procs,
-                    self.judging.as_mut().map(|j| &mut *j.product.spec as _),
-                ),
-                batch,
-            )??;
+        let mut held = (!self.system.is_shared()).then(|| self.system.write());
+        if let Some(held) = &mut held {
+            let (machine, procs, _) = held.parts();
+            for batch in batches {
+                self.codec.define(
+                    (
+                        machine,
+                        &mut *procs,
+                        self.judging.as_mut().map(|j| &mut *j.product.spec as _),
+                    ),
+                    batch,
+                )??;
+            }
         }
         let (received, reached_by_tick, links) = (
             &mut self.received,
@@ -296,6 +323,7 @@ impl Partition<'_, '_> {
             &mut self.links,
         );
         let checking = self.judging.is_some();
+        let components = self.store.width() - usize::from(checking);
         // In sender order, its own rows in its place.
         let own_place = batches.partition_point(|b| (b.from as usize) < self.me);
         for (k, batch) in batches.iter().enumerate() {
@@ -303,24 +331,34 @@ impl Partition<'_, '_> {
                 self.own
                     .read_into(self.me, received, reached_by_tick, links);
             }
-            self.codec
-                .rows(self.machine, self.procs, batch, |row, arrived| {
-                    received.extend_from_slice(row);
-                    reached_by_tick.push(arrived.ticked);
-                    match (checking, arrived.link) {
-                        (false, _) => {}
-                        (true, Some(link)) => {
-                            received.push(link.node);
-                            links.push((batch.from, link));
-                        }
-                        (true, None) => {
-                            return Err(Halt::Malformed(
-                                "a state of a check without its link".to_string(),
-                            ));
-                        }
+            let mut read_row = |row: &[u32], arrived: Arrived| {
+                received.extend_from_slice(row);
+                reached_by_tick.push(arrived.ticked);
+                match (checking, arrived.link) {
+                    (false, _) => {}
+                    (true, Some(link)) => {
+                        received.push(link.node);
+                        links.push((batch.from, link));
                     }
-                    Ok(())
-                })?;
+                    (true, None) => {
+                        return Err(Halt::Malformed(
+                            "a state of a check without its link".to_string(),
+                        ));
+                    }
+                }
+                Ok(())
+            };
+            match &mut held {
+                Some(held) => {
+                    let (machine, procs, _) = held.parts();
+                    self.codec.rows(machine, procs, batch, read_row)?;
+                }
+                None => {
+                    for (row, arrived) in batch.numbered_rows(components)? {
+                        read_row(row, arrived)?;
+                    }
+                }
+            }
         }
         if own_place == batches.len() {
             self.own
@@ -403,10 +441,13 @@ impl Partition<'_, '_> {
         let end = self.frontier.len().min(self.at + states.max(1));
         let bytes_before = self.tally.bytes_sent;
         let mut scratch = Scratch::default();
+        // Held from state to state, given up when the part is expanded:
+        // before this worker waits for the round.
+        let mut access = Access::Free;
         while self.at < end && self.tally.bytes_sent - bytes_before <= ROUND_BYTES {
             let id = self.frontier[self.at];
             self.at += 1;
-            match self.expand_state(id, (&mut pulse, meter), &mut scratch) {
+            match self.expand_state(id, (&mut pulse, meter), &mut scratch, &mut access) {
                 // The level is judged to its end all the same
                 // (`finishing`): the state leads nowhere.
                 Err(Halt::Error(e)) => {
@@ -423,39 +464,71 @@ impl Partition<'_, '_> {
     /// While the level is judged to its end (`finishing`), only its
     /// τ-successors are sent, to be looked up (for the search for
     /// divergences), and none at all when divergences are not looked for.
+    ///
+    /// On a shared system, a state whose successors can be read off it
+    /// is expanded beside the other workers; the rest with it to itself.
     pub(super) fn expand_state(
         &mut self,
         id: u32,
         (pulse, meter): (&mut Pulse, &Meter),
         scratch: &mut Scratch,
+        access: &mut Access<'a, 's>,
     ) -> Result<(), Halt> {
-        let components = self.machine.components();
-        // A state's successors, event and row (with its node in a
-        // check), end to end: sorted, so that each distinct transition
-        // counts once and each distinct target is sent once, however
-        // many moves the state has.
-        let step = self.store.width() + 1;
-        let Scratch {
-            targets,
-            order,
-            events,
-        } = scratch;
+        let system = self.system;
         pulse.beat(meter)?;
         self.store.read(id, &mut self.row);
+        let read = system.is_shared()
+            && read_successors(
+                (system, access.reading(system)),
+                &self.row,
+                (&mut self.moves, &mut self.target, &mut scratch.targets),
+                &mut scratch.reading,
+            );
+        let tau_only = if read {
+            count_expanded(&mut self.tally, &self.moves, self.ticked[id as usize]);
+            false
+        } else {
+            match self.successors_written(id, pulse, meter, scratch, access.writing(system))? {
+                Some(tau_only) => tau_only,
+                None => return Ok(()),
+            }
+        };
+        self.send_successors(id, tau_only, scratch, access)
+    }
+
+    /// The successors of state `id` (read into `self.row`), each after
+    /// its event, into the scratch's targets, with the system to itself
+    /// (computing what it does not know yet); in a check, judged first.
+    /// Whether only τ-successors are to be followed, or `None` when none
+    /// are.
+    fn successors_written(
+        &mut self,
+        id: u32,
+        pulse: &mut Pulse,
+        meter: &Meter,
+        scratch: &mut Scratch,
+        held: &mut Held,
+    ) -> Result<Option<bool>, Halt> {
+        let components = held.machine.components();
         let (row, node) = self.row.split_at(components);
         let node = node.first().copied();
-        self.machine.moves(self.procs, row, &mut self.moves)?;
-        self.tally.expanded += 1;
-        if self.moves.list.is_empty() && !self.ticked[id as usize] {
-            self.tally.deadlocks += 1;
+        let (machine, procs, canonicaliser) = held.parts();
+        let before = machine.is_prepared(row);
+        machine.moves(procs, row, &mut self.moves)?;
+        // What the shared part of its canonicaliser reads is learnt as
+        // the machine meets new component states.
+        if let (false, Some(canonicaliser)) = (before, canonicaliser) {
+            canonicaliser.prepare(machine, procs)?;
         }
+        count_expanded(&mut self.tally, &self.moves, self.ticked[id as usize]);
         let mut tau_only = self.tau_only || self.finishing;
+        let events = &mut scratch.events;
         if let (Some(judging), Some(node), false) = (&mut self.judging, node, self.tau_only) {
             events.clear();
             events.extend(self.moves.list.iter().map(|m| m.event));
-            match judging.judge(self.procs, id, (node, row, events))? {
+            match judging.judge(procs, id, (node, row, events))? {
                 Judgement::Fine => {}
-                Judgement::Allowed => return Ok(()),
+                Judgement::Allowed => return Ok(None),
                 Judgement::Breach(_) => {
                     self.tally.breached = Some(judging.breach_level());
                     tau_only = true;
@@ -463,8 +536,9 @@ impl Partition<'_, '_> {
             }
         }
         if self.finishing && !self.judging.as_ref().is_some_and(|j| j.divergences) {
-            return Ok(());
+            return Ok(None);
         }
+        let targets = &mut scratch.targets;
         targets.clear();
         for index in 0..self.moves.list.len() {
             // A state with very many moves is held to the budget as
@@ -483,14 +557,28 @@ impl Partition<'_, '_> {
             }
             self.moves.apply(&m, row, &mut self.target);
             self.target.extend(after);
-            canonicalised(
-                (&mut self.judging, &mut self.canonicaliser),
-                (self.machine, self.procs),
-                &mut self.target,
-            )?;
+            canonicalised(&mut self.judging, held, &mut self.target)?;
             targets.push(m.event);
             targets.extend_from_slice(&self.target);
         }
+        Ok(Some(tau_only))
+    }
+
+    /// Sends the successors of state `id` (in the scratch's targets, each
+    /// after its event) to their owners, each distinct row once (sorted,
+    /// so that each distinct transition counts once however many moves
+    /// the state has).
+    fn send_successors(
+        &mut self,
+        id: u32,
+        tau_only: bool,
+        scratch: &mut Scratch,
+        access: &mut Access<'a, 's>,
+    ) -> Result<(), Halt> {
+        let step = self.store.width() + 1;
+        let components = self.store.width() - usize::from(self.judging.is_some());
+        let node = self.row.get(components).copied();
+        let Scratch { targets, order, .. } = scratch;
         let entry = |k: u32| &targets[k as usize * step..(k as usize + 1) * step];
         order.clear();
         order.extend(0..(targets.len() / step) as u32);
@@ -522,7 +610,7 @@ impl Partition<'_, '_> {
                 event: first[0],
                 tau,
             });
-            self.send(&target[..components], Arrived { ticked, link })?;
+            self.send(&target[..components], Arrived { ticked, link }, access)?;
         }
         if let Some(judging) = &mut self.judging {
             judging.tau_successors(id, tau_successors);
@@ -722,8 +810,10 @@ impl Partition<'_, '_> {
                 }
                 self.store.read(id, &mut self.row);
                 let judging = self.judging.as_mut().expect("a check judges");
+                let mut held = self.system.write();
+                let (machine, procs, _) = held.parts();
                 let step = judging
-                    .step(self.machine, self.procs, id, &self.row)
+                    .step(machine, procs, id, &self.row)
                     .map_err(|message| ClusterError::Worker {
                         worker: self.me,
                         message,
