@@ -71,14 +71,15 @@ pub fn partition<'g>(
             }
         } else {
             match own_system(ground, plan, (me, &meter)) {
-                Ok(Started {
-                    built,
-                    partial_order,
-                    judging,
-                    stopped_early,
-                    reduced,
-                }) => {
-                    own = System::new(built, false);
+                Ok(started) => {
+                    own = System::new(started.built, false);
+                    let Started {
+                        partial_order,
+                        judging,
+                        stopped_early,
+                        reduced,
+                        ..
+                    } = started;
                     (&own, partial_order, judging, stopped_early, reduced)
                 }
                 Err(NotStarted::AtStart(why)) => return end_at_start(why),
