@@ -141,6 +141,20 @@ pub enum Reducing {
 }
 
 impl Reducing {
+    /// Whether several threads can find its representatives at once,
+    /// reading only ([`Canonicaliser::shared`]): none to find, or the
+    /// datatypes' under a strategy that runs on threads; not the
+    /// structural group's.
+    ///
+    /// [`Canonicaliser::shared`]: crate::lts::search::Canonicaliser::shared
+    pub fn runs_on_threads(&self) -> bool {
+        match self {
+            Reducing::Not => true,
+            Reducing::Types(_, strategy) => strategy.runs_on_threads(),
+            Reducing::Structure => false,
+        }
+    }
+
     /// What a system built for a job is reduced by: its datatypes or its
     /// structure, when it is reduced.
     pub fn of(reduction: &Reduction) -> Reducing {

@@ -38,6 +38,13 @@ pub enum Strategy {
 }
 
 impl Strategy {
+    /// Whether its representatives can be found on several threads at
+    /// once, reading only what is learnt: FDR's algorithm and the exact
+    /// canonical form; the others enumerate, or remember what was stored.
+    pub fn runs_on_threads(self) -> bool {
+        matches!(self, Strategy::Fdr | Strategy::Exact)
+    }
+
     /// Every strategy, in the order `compare` lists them.
     pub const ALL: [Strategy; 5] = [
         Strategy::Fdr,

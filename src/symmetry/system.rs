@@ -308,8 +308,7 @@ impl Canonicaliser for SystemSymmetry {
     /// computing successors; the other strategies (which enumerate, or
     /// remember what was stored) run on the search's own.
     fn shared(&self) -> Option<&dyn SharedCanonicaliser> {
-        use super::strategy::Strategy;
-        matches!(self.strategy(), Strategy::Fdr | Strategy::Exact).then_some(self as _)
+        self.strategy().runs_on_threads().then_some(self as _)
     }
 
     fn prepare(&mut self, machine: &Machine, procs: &mut Processes) -> EvalResult<()> {

@@ -44,7 +44,9 @@ use super::{ClusterCheck, ClusterError, ClusterExploration, Job, Tally, Topology
 
 /// Runs worker `me`'s partition to the end of the search: on the system
 /// its process's workers share when they explore (`explored`, made by
-/// the first of them), else on one of its own.
+/// the first of them) and can find representatives side by side, else
+/// on one of its own (a structural group, or a strategy that remembers
+/// what was stored, would have them take turns).
 pub fn partition<'g>(
     (job, shared, explored): (&Job, &'g SharedGround, &SharedSystem<'g>),
     topology: &Topology,
@@ -63,29 +65,31 @@ pub fn partition<'g>(
     };
     let (plan, prepared, script) = (&*job.plan, &ground.task, ground.script());
     let own;
-    let (system, partial_order, mut judging, stopped_early, reduced) =
-        if topology.processes() == 1 && prepared.goal == Goal::Explore {
-            match explored.get_or_init(|| explore_system(ground, plan, &meter)) {
-                Ok((system, note)) => (system, note.clone(), None, None, plan.reduced.clone()),
-                Err(why) => return end_at_start(why.clone()),
+    let (system, partial_order, mut judging, stopped_early, reduced) = if topology.processes() == 1
+        && prepared.goal == Goal::Explore
+        && plan.reducing.runs_on_threads()
+    {
+        match explored.get_or_init(|| explore_system(ground, plan, &meter)) {
+            Ok((system, note)) => (system, note.clone(), None, None, plan.reduced.clone()),
+            Err(why) => return end_at_start(why.clone()),
+        }
+    } else {
+        match own_system(ground, plan, (me, &meter)) {
+            Ok(started) => {
+                own = System::new(started.built, false);
+                let Started {
+                    partial_order,
+                    judging,
+                    stopped_early,
+                    reduced,
+                    ..
+                } = started;
+                (&own, partial_order, judging, stopped_early, reduced)
             }
-        } else {
-            match own_system(ground, plan, (me, &meter)) {
-                Ok(started) => {
-                    own = System::new(started.built, false);
-                    let Started {
-                        partial_order,
-                        judging,
-                        stopped_early,
-                        reduced,
-                        ..
-                    } = started;
-                    (&own, partial_order, judging, stopped_early, reduced)
-                }
-                Err(NotStarted::AtStart(why)) => return end_at_start(why),
-                Err(NotStarted::Failed(e)) => return Err(e),
-            }
-        };
+            Err(NotStarted::AtStart(why)) => return end_at_start(why),
+            Err(NotStarted::Failed(e)) => return Err(e),
+        }
+    };
     let components = system.read().machine.components();
     let checking = prepared.goal != Goal::Explore;
     // A check's rows carry the specification's node after the components.

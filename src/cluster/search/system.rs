@@ -16,6 +16,9 @@
 //! a system each (its lock never contended) until the specification has
 //! a side every worker can read, and component states numbers every
 //! process agrees on: their rows cross as codes ([`super::super::rows`]).
+//! So do workers reducing by a group whose representatives cannot be
+//! found side by side (the structural group, the strategies that
+//! enumerate or remember): on one system they would take turns.
 
 use std::sync::{Mutex, OnceLock, PoisonError};
 
