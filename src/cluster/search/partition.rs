@@ -220,6 +220,12 @@ impl<'a, 's> Partition<'a, 's> {
             .collect();
     }
 
+    /// How many components a row has (a check's stored row has its node
+    /// after them).
+    fn components(&self) -> usize {
+        self.store.width() - usize::from(self.judging.is_some())
+    }
+
     /// Replaces `row` (its components, then its node in a check) by its
     /// representative.
     pub(super) fn canonicalise(&mut self, row: &mut [u32]) -> Result<(), Halt> {
@@ -317,13 +323,12 @@ impl<'a, 's> Partition<'a, 's> {
                 )??;
             }
         }
+        let (checking, components) = (self.judging.is_some(), self.components());
         let (received, reached_by_tick, links) = (
             &mut self.received,
             &mut self.reached_by_tick,
             &mut self.links,
         );
-        let checking = self.judging.is_some();
-        let components = self.store.width() - usize::from(checking);
         // In sender order, its own rows in its place.
         let own_place = batches.partition_point(|b| (b.from as usize) < self.me);
         for (k, batch) in batches.iter().enumerate() {
@@ -576,7 +581,7 @@ impl<'a, 's> Partition<'a, 's> {
         access: &mut Access<'a, 's>,
     ) -> Result<(), Halt> {
         let step = self.store.width() + 1;
-        let components = self.store.width() - usize::from(self.judging.is_some());
+        let components = self.components();
         let node = self.row.get(components).copied();
         let Scratch { targets, order, .. } = scratch;
         let entry = |k: u32| &targets[k as usize * step..(k as usize + 1) * step];

@@ -58,10 +58,6 @@ pub struct Held<'g> {
 pub type SharedSystem<'g> = OnceLock<Result<(System<'g>, Option<String>), StartProblem>>;
 
 impl<'g> Held<'g> {
-    pub fn procs(&mut self) -> &mut Processes<'g> {
-        self.procs.get_mut().unwrap_or_else(PoisonError::into_inner)
-    }
-
     /// The machine, the process states and the reduction's canonicaliser
     /// (if it reduces), each to change.
     pub fn parts(
