@@ -539,6 +539,11 @@ impl<'s, 'p> Resolver<'s, 'p> {
     pub fn resolve_program(&mut self, decls: &'p [ast::Decl]) {
         let mut pending = Vec::new();
         self.collect(decls, &mut pending);
+        if self.ticker.stopped().is_some() {
+            // Bodies resolved against the names met so far would call
+            // every name after the stop undefined.
+            return;
+        }
         self.resolve_collected(pending);
         if self.ticker.stopped().is_some() {
             return;
