@@ -448,3 +448,61 @@ proptest! {
         prop_assert_eq!(compared, 6, "every assertion runs on workers\n{}", &text);
     }
 }
+
+/// A process whose worker could not begin (here its clock ran out while
+/// it loaded the script) takes one round and leaves: a divergence check,
+/// which settles its τ-edges in rounds of every worker after the search,
+/// stops there on every process as Inconclusive, not as a worker that
+/// "stopped reporting".
+#[test]
+fn a_divergence_check_stops_alike_when_a_process_could_not_begin() {
+    use symcsp::budget::Stopped;
+    use symcsp::cluster::Topology;
+    let free_port = || {
+        std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port()
+    };
+    let hosts = vec![
+        format!("127.0.0.1:{}", free_port()),
+        format!("127.0.0.1:{}", free_port()),
+    ];
+    let out_of_time = Budget {
+        timeout: Some(Duration::ZERO),
+        ..Budget::default()
+    };
+    let cyclers_diverge = ("tests/fixtures/cluster/checks.csp", 5);
+    let runs: Vec<_> = [Budget::default(), out_of_time]
+        .into_iter()
+        .enumerate()
+        .map(|(process, budget)| {
+            let asking = on_workers::Asking::default();
+            let (mut job, _) =
+                on_workers::job(cyclers_diverge, &asking, Budget::default(), 1 << 16)
+                    .expect("plans")
+                    .expect("planned");
+            job.budget = budget;
+            let topology = Topology {
+                workers: 1,
+                process,
+                hosts: hosts.clone(),
+            };
+            std::thread::spawn(move || symcsp::cluster::explore(&job, &topology))
+        })
+        .collect();
+    for (process, run) in runs.into_iter().enumerate() {
+        let found = run
+            .join()
+            .expect("no panic")
+            .unwrap_or_else(|e| panic!("process {process}: {e}"));
+        assert_eq!(
+            found.exploration.stopped,
+            Some(Stopped::Timeout),
+            "process {process}"
+        );
+        // No verdict: the process that left has no check to give.
+        let verdict = found.check.and_then(|check| check.holds);
+        assert_eq!(verdict, None, "process {process}");
+    }
+}

@@ -209,6 +209,9 @@ pub struct Tally {
     /// Where a budget stopped it, when that was before its search
     /// (`compiling the process`, `normalising the specification`).
     pub stage: Option<String>,
+    /// It could not begin its search and takes no round after this one:
+    /// the others settle nothing that needs it (a divergence's rounds).
+    pub left: bool,
 }
 
 /// What the cluster found, as every process knows it at the end.

@@ -53,6 +53,24 @@ pub fn check(
     budget: Budget,
     (workers, round_states): (usize, usize),
 ) -> Result<OnWorkers, Diagnostic> {
+    let (job, span) = match job((file, index), asking, budget, round_states)? {
+        Ok(planned) => planned,
+        Err(stopped) => return Ok(Err(stopped)),
+    };
+    symcsp::cluster::explore(&job, &Topology::local(workers))
+        .map(Ok)
+        .map_err(|e| Diagnostic::error(span, e.to_string()))
+}
+
+/// The job that checks assertion `index` of `file`, as the command line
+/// plans it, and the assertion's place; the check's result instead when
+/// a budget stopped it while it was planned.
+pub fn job(
+    (file, index): (&str, usize),
+    asking: &Asking,
+    budget: Budget,
+    round_states: usize,
+) -> Result<Result<(Job, symcsp::syntax::Span), Box<CheckResult>>, Diagnostic> {
     let mut loaded = symcsp::types::load_file(std::path::Path::new(file)).expect("loads");
     let asked = Asked {
         symmetry: requested(&mut loaded, &asking.symmetry).expect("--symmetry reads"),
@@ -81,10 +99,7 @@ pub fn check(
         script: symcsp::cluster::script_hash(&loaded.script),
         round_states,
     };
-    let span = loaded.script.assertions[index].span;
-    symcsp::cluster::explore(&job, &Topology::local(workers))
-        .map(Ok)
-        .map_err(|e| Diagnostic::error(span, e.to_string()))
+    Ok(Ok((job, loaded.script.assertions[index].span)))
 }
 
 /// Explores `process` of `file` on `workers` threads of this process,

@@ -305,8 +305,12 @@ pub fn partition<'g>(
         .iter()
         .find_map(|t| t.error.clone().map(|e| (t.worker as usize, e)));
     let searched_all = stopped.is_none() && !part.finishing;
+    // A worker that could not begin left after the first round: the
+    // rest stop there, with nothing searched to settle.
+    let one_left = tallies.iter().any(|t| t.left);
     let settled = match (&part.judging, breached, stopped) {
         (None, _, _) => None,
+        (Some(_), _, Some(stop)) if one_left => Some(Settled::Stopped(stop)),
         (Some(judging), None, Some(stop)) if !judging.divergences => Some(Settled::Stopped(stop)),
         (Some(judging), None, None) if !judging.divergences && !searched_all => {
             Some(Settled::Holds)
@@ -550,6 +554,7 @@ fn ended_at_start(
 ) -> Result<ClusterExploration, ClusterError> {
     let mut tally = Tally {
         worker: me as u32,
+        left: true,
         ..Tally::default()
     };
     match why {
