@@ -23,7 +23,7 @@ use super::parser::Rule;
 use super::source::Span;
 
 pub(crate) use assertions::{check_option_not_repeated, option_kind, property_kind};
-pub(crate) use declarations::include_path;
+pub(crate) use declarations::{empty_brackets, include_path, only_declarations};
 pub(crate) use literals::{char_literal, int_literal, string_literal};
 pub(crate) use patterns::{lhs_from_expr, to_pattern};
 

@@ -5,10 +5,9 @@
 //! It is a shortcut, not a second definition of CSPM: the grammar
 //! (`grammar/cspm.pest`) stays the reference. This parser gives up
 //! ([`GiveUp`]) on anything out of the ordinary — every syntax error,
-//! everything the builder would reject, modules, instances and `Timed`
-//! sections, and the few layouts pest reads in a context-dependent way —
-//! and the caller then runs pest, which parses the text or explains what is
-//! wrong. So it may refuse any text, but a tree it returns must be pest's;
+//! everything the builder would reject, and the few layouts pest reads
+//! in a context-dependent way — and the caller then runs pest, which
+//! parses the text or explains what is wrong. So it may refuse any text, but a tree it returns must be pest's;
 //! a differential test (`tests/syntax_differential.rs`) holds it to that
 //! on every fixture, every model and random and mutated scripts.
 //!
@@ -166,7 +165,13 @@ struct Parser<'t> {
     wildcards: usize,
     /// Nesting of type expressions (which the builder does not bound).
     type_depth: usize,
+    /// Modules and `Timed` sections around the declaration being read.
+    decl_depth: usize,
 }
+
+/// The most modules and `Timed` sections one inside another that the
+/// fast parser reads; deeper, pest decides (within its own bounds).
+const MAX_DECL_NESTING: usize = 64;
 
 impl<'t> Parser<'t> {
     fn new(base: u32, text: &'t str) -> Self {
@@ -183,6 +188,7 @@ impl<'t> Parser<'t> {
             depth: 0,
             wildcards: 0,
             type_depth: 0,
+            decl_depth: 0,
         }
     }
 
@@ -214,6 +220,11 @@ impl<'t> Parser<'t> {
         } else {
             Err(GiveUp)
         }
+    }
+
+    /// Whether the next token is `kind`, on the line of the last one.
+    fn at_on_this_line(&self, kind: Tok) -> bool {
+        self.at(kind) && !self.tok.nl_before
     }
 
     /// The next token, which must be `kind` on the same line.

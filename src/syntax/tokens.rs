@@ -539,8 +539,8 @@ impl<'t> Lexer<'t> {
     /// A bracket and a bar at the start of `rest`, whose reading depends
     /// on what follows them: `(|` opens a map unless a bracketed `||` or
     /// `|~|` follows the parenthesis (but `(||)` is the empty map); a brace
-    /// and a bar open a production, unless `||` or `|~` make it neither a
-    /// production nor a set.
+    /// and a bar open a production (`{||}` the empty one), unless `||` or
+    /// `|~` make it neither a production nor a set.
     fn opening_with_bar(&mut self, rest: &str) -> Option<Tok> {
         let after = rest.as_bytes().get(2).copied();
         if rest.starts_with("(|") {
@@ -550,7 +550,9 @@ impl<'t> Lexer<'t> {
             return Some(if paren { Tok::LParen } else { Tok::MapOpen });
         }
         if rest.starts_with("{|") {
-            if matches!(after, Some(b'|' | b'~')) {
+            // `{||}` is the empty production; `{||` otherwise, or `{|~`,
+            // neither a production nor a set.
+            if matches!(after, Some(b'|' | b'~')) && !rest.starts_with("{||}") {
                 return Some(Tok::Bad);
             }
             self.pos += 2;
@@ -622,6 +624,10 @@ mod tests {
             ]
         );
         assert_eq!(kinds("{| {||"), [ProdOpen, Bad, Parallel]);
+        assert_eq!(
+            kinds("{||} {| |}"),
+            [ProdOpen, ProdClose, ProdOpen, ProdClose]
+        );
     }
 
     /// The tokens `text` reads as, with where each ends.

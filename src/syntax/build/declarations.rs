@@ -192,7 +192,7 @@ impl Builder {
 
 /// Brackets with nothing between them after a module's name or an
 /// instance's module: FDR's parser refuses them.
-fn empty_brackets(span: Span, what: &str) -> Diagnostic {
+pub(crate) fn empty_brackets(span: Span, what: &str) -> Diagnostic {
     Diagnostic::error(
         span,
         format!("{what} with no parameters takes no brackets: leave out `()`"),
@@ -201,7 +201,7 @@ fn empty_brackets(span: Span, what: &str) -> Diagnostic {
 
 /// Refuses `print` inside a module or a `Timed` section, and assertions
 /// inside a module, which FDR's parser admits only at the top level.
-fn only_declarations(decls: &[Decl], within: &str, assertions: bool) -> Result<()> {
+pub(crate) fn only_declarations(decls: &[Decl], within: &str, assertions: bool) -> Result<()> {
     for d in decls {
         let what = match d.kind {
             DeclKind::Assert(_) if !assertions => "an assertion",

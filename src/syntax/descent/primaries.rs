@@ -190,6 +190,7 @@ impl<'t> Parser<'t> {
                     self.bump();
                     self.names_decl(first)?
                 }
+                Tok::Ident if self.text(first) == "Timed" => self.timed()?,
                 _ => self.definition_or_annotation()?,
             };
             decls.push(decl);
