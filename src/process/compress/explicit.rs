@@ -7,9 +7,6 @@ use crate::eval::{EvalError, EvalResult};
 use super::super::{EventId, ProcId, Processes};
 use super::{OMEGA, Reduced};
 
-/// States listed between two polls of the meter.
-const POLL_EVERY: usize = 1024;
-
 /// A process's reachable states, numbered breadth first from its initial
 /// state (number 0), with their transitions; ✓ leads to [`OMEGA`].
 #[derive(Debug, Default)]
@@ -44,13 +41,13 @@ impl Processes<'_> {
         out.states.push(root);
         let mut next = 0;
         while next < out.states.len() {
-            if next % POLL_EVERY == POLL_EVERY - 1 {
-                let meter = self.meter();
-                meter.poll().map_err(EvalError::stopped)?;
-                meter
-                    .may_store(out.states.len())
-                    .map_err(EvalError::stopped)?;
-            }
+            // Every state: one state's transitions can take milliseconds
+            // (a deep term to evaluate and intern), far more than a poll.
+            let meter = self.meter();
+            meter.poll().map_err(EvalError::stopped)?;
+            meter
+                .may_store(out.states.len())
+                .map_err(EvalError::stopped)?;
             let state = out.states[next];
             let transitions = self.transitions(state)?;
             let mut edges = Vec::with_capacity(transitions.len());
