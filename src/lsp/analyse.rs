@@ -46,9 +46,11 @@ pub struct Analysed {
     pub process_facts: rustc_hash::FxHashMap<crate::script::ir::FuncId, Vec<String>>,
 }
 
-/// The thread loading documents, and where their analyses arrive.
+/// The thread loading documents, where their analyses arrive, and where
+/// the analyses they replace go back to be freed.
 pub struct Analyser {
     jobs: Option<Sender<Job>>,
+    retired: Option<Sender<Analysed>>,
     pub done: Receiver<Analysed>,
     thread: Option<JoinHandle<()>>,
 }
@@ -56,13 +58,15 @@ pub struct Analyser {
 impl Analyser {
     pub fn start() -> Analyser {
         let (jobs, queue) = crossbeam_channel::unbounded::<Job>();
+        let (retired, to_free) = crossbeam_channel::unbounded::<Analysed>();
         let (results, done) = crossbeam_channel::unbounded();
         let thread = std::thread::Builder::new()
             .name("symcsp-lsp-load".into())
-            .spawn(move || run(&queue, &results))
+            .spawn(move || run((&queue, &to_free), &results))
             .expect("a thread to load documents on");
         Analyser {
             jobs: Some(jobs),
+            retired: Some(retired),
             done,
             thread: Some(thread),
         }
@@ -74,26 +78,57 @@ impl Analyser {
             let _ = jobs.send(job);
         }
     }
+
+    /// Hands back an analysis the server no longer holds: the loading
+    /// thread frees it (and gives its pages back) before it builds the
+    /// next, so that no load is built beside two others, and the server
+    /// answers on without waiting for the free.
+    pub fn retire(&self, analysed: Analysed) {
+        if let Some(retired) = &self.retired {
+            let _ = retired.send(analysed);
+        }
+    }
 }
 
 impl Drop for Analyser {
     fn drop(&mut self) {
         self.jobs = None;
+        self.retired = None;
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
     }
 }
 
+/// Frees `first` and the analyses retired since, and gives their pages
+/// back, if there were any.
+fn free_retired(first: Option<Analysed>, to_free: &Receiver<Analysed>) {
+    let retired: Vec<Analysed> = first.into_iter().chain(to_free.try_iter()).collect();
+    if !retired.is_empty() {
+        drop(retired);
+        crate::budget::memory::give_back_freed();
+    }
+}
+
 /// Loads each job once no later one for the same document follows
-/// within [`SETTLE`]; a job cancelled before it starts is skipped.
-fn run(queue: &Receiver<Job>, results: &Sender<Analysed>) {
+/// within [`SETTLE`]; a job cancelled before it starts is skipped. The
+/// analyses retired meanwhile are freed first.
+fn run((queue, to_free): (&Receiver<Job>, &Receiver<Analysed>), results: &Sender<Analysed>) {
     let mut pending: Vec<Job> = Vec::new();
     loop {
         if pending.is_empty() {
-            match queue.recv() {
-                Ok(job) => pending.push(job),
-                Err(_) => return,
+            crossbeam_channel::select! {
+                recv(queue) -> job => match job {
+                    Ok(job) => pending.push(job),
+                    Err(_) => return,
+                },
+                recv(to_free) -> old => match old {
+                    Ok(old) => {
+                        free_retired(Some(old), to_free);
+                        continue;
+                    }
+                    Err(_) => return,
+                },
             }
         }
         // Let the edits of a burst of typing arrive.
@@ -101,6 +136,7 @@ fn run(queue: &Receiver<Job>, results: &Sender<Analysed>) {
             pending.retain(|p| p.uri != job.uri);
             pending.push(job);
         }
+        free_retired(None, to_free);
         let job = pending.remove(0);
         if job.live.cancelled() {
             continue;

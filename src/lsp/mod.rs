@@ -398,10 +398,11 @@ impl Server<'_> {
                 .get(&analysed.uri)
                 .is_none_or(|last| last.analysis.script.is_none());
         if keeps_names {
-            // The load it replaces is freed, and its pages given back
-            // before the next load is built.
-            drop(self.loaded.insert(analysed.uri.clone(), analysed));
-            crate::budget::memory::give_back_freed();
+            // The load it replaces is freed by the loading thread, before
+            // it builds the next.
+            if let Some(replaced) = self.loaded.insert(analysed.uri.clone(), analysed) {
+                self.analyser.retire(replaced);
+            }
             self.refresh_lenses();
         }
     }
