@@ -181,6 +181,40 @@ fn a_drawn_arrow_before_a_minus_is_read_alike() {
     check_mixed("drawn arrow", &valid.replace("x <- {0..2}", "x <-- {0..2}"));
 }
 
+/// Type annotations with FDR's yield types (`Int => Event`, `a =>*
+/// Event`: channels' and constructors' types) take the fast path too,
+/// beside maps, whose `=>` is their own.
+#[test]
+fn yield_types_take_the_fast_path() {
+    for text in [
+        "c :: Int => Bool => Event\nchannel c : Int.Bool\n",
+        "f :: (Eq a, Ord a) => (a => b, a =>* b) -> a\nf(x, y) = x\n",
+        "g :: (|Int => Bool|) -> (|a.b => <a>|)\ng(m) = m\n",
+        "h :: a =>* b => c\nh = d\n",
+        "k :: a.b -> c.d \nk = 1\n",
+    ] {
+        assert!(check_decls("yield", text), "{text}");
+    }
+
+    // `=> *` apart is no operator: pest refuses it, the fast path too.
+    assert!(!check_decls("apart", "f :: a => * b\nf = c\n"));
+    check_mixed("apart", "f :: a => * b\nf = c\n");
+}
+
+/// Found by the mutations: a module's or an instance's name stays on
+/// its keyword's line, in pest's grammar, so in the fast parser too.
+#[test]
+fn a_module_s_name_is_on_its_keyword_s_line() {
+    for text in ["module\n M\nendmodule\n", "instance\n I = M\n"] {
+        assert!(!check_decls("name apart", text), "{text}");
+        check_mixed("name apart", text);
+    }
+    assert!(check_decls(
+        "one line",
+        "module M\nendmodule\ninstance I = M\n"
+    ));
+}
+
 /// Found on a public script (FDR's checker accepts it): a replicated
 /// alphabetised parallel's process may start on the line after its
 /// alphabet, in pest's grammar as in the fast parser.
@@ -296,6 +330,9 @@ const FRAGMENTS: &[&str] = &[
     "instance",
     "Timed",
     "M::x",
+    "::",
+    "=>*",
+    "Int",
 ];
 
 const VALID: &[&str] = &[

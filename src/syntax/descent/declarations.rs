@@ -105,7 +105,7 @@ impl<'t> Parser<'t> {
     /// `module M(X, _) private-decls exports decls endmodule`, after
     /// `module`: its parts each on lines of their own.
     fn module(&mut self) -> Parsed<Module> {
-        let name = self.ident()?;
+        let name = self.ident_on_this_line()?;
         let params = if self.at_on_this_line(Tok::LParen) {
             let open = self.bump();
             let params = if self.at(Tok::RParen) {
@@ -170,7 +170,7 @@ impl<'t> Parser<'t> {
 
     /// `instance I = M(args)` or `instance I = M`, after `instance`.
     fn instance(&mut self, first: Token) -> Parsed<Decl> {
-        let name = self.ident()?;
+        let name = self.ident_on_this_line()?;
         self.expect(Tok::Define)?;
         let module = self.expect(Tok::Ident)?;
         let module = Name {
@@ -295,6 +295,15 @@ impl<'t> Parser<'t> {
             name: Ustr::from(name),
             span: self.token_span(token),
         })
+    }
+
+    /// The name after `module` or `instance`, which the grammar keeps
+    /// on the keyword's line.
+    fn ident_on_this_line(&mut self) -> Parsed<Ident> {
+        if self.tok.nl_before {
+            return Err(GiveUp);
+        }
+        self.ident()
     }
 
     fn name_list(&mut self) -> Parsed<ThinVec<Ident>> {

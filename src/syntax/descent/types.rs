@@ -55,23 +55,52 @@ impl<'t> Parser<'t> {
 
     fn type_fun(&mut self) -> Parsed<TypeExpr> {
         let start = self.tok.start;
-        let arg = self.type_dot()?;
+        let arg = self.type_yield()?;
         if !self.eat(Tok::Arrow) {
             return Ok(arg);
         }
-        let result = self.type_fun_nested()?;
+        let result = self.type_nested(Self::type_fun)?;
         Ok(TypeExpr {
             kind: TypeKind::Function(Box::new(arg), Box::new(result)),
             span: self.span_to_trail(start),
         })
     }
 
-    fn type_fun_nested(&mut self) -> Parsed<TypeExpr> {
+    /// `Int => Event` (a value that, dotted with an `Int`, is an event)
+    /// or `a =>* Event` (with any number of fields), or a dotted type.
+    fn type_yield(&mut self) -> Parsed<TypeExpr> {
+        let start = self.tok.start;
+        let fields = self.type_dot()?;
+        if !self.eat(Tok::FatArrow) {
+            return Ok(fields);
+        }
+        // `=>*` is one operator: the star written against the arrow.
+        let extendable = self.at(Tok::Times) && self.tok.start == self.last_end;
+        if extendable {
+            self.bump();
+        }
+        let (fields, result) = (
+            Box::new(fields),
+            Box::new(self.type_nested(Self::type_yield)?),
+        );
+        let kind = if extendable {
+            TypeKind::Extendable(fields, result)
+        } else {
+            TypeKind::Dotable(fields, result)
+        };
+        Ok(TypeExpr {
+            kind,
+            span: self.span_to_trail(start),
+        })
+    }
+
+    /// `part`, one level deeper, within the builder's bound.
+    fn type_nested(&mut self, part: fn(&mut Self) -> Parsed<TypeExpr>) -> Parsed<TypeExpr> {
         self.type_depth += 1;
         if self.type_depth > MAX_DEPTH {
             return Err(GiveUp);
         }
-        let result = self.type_fun();
+        let result = part(self);
         self.type_depth -= 1;
         result
     }
@@ -87,9 +116,11 @@ impl<'t> Parser<'t> {
             return Ok(parts.pop().expect("one part"));
         }
         parts.shrink_to_fit();
+        // Pest's span ends with the last part: the skip it tried for
+        // another `.` is given back.
         Ok(TypeExpr {
             kind: TypeKind::Dot(parts),
-            span: self.span_to_trail(start),
+            span: self.span(start, self.last_end),
         })
     }
 
@@ -120,7 +151,8 @@ impl<'t> Parser<'t> {
                 TypeKind::Seq(Box::new(inner))
             }
             Tok::MapOpen => {
-                let key = self.type_expr()?;
+                // The key is a dotted type: its `=>` is the map's.
+                let key = self.type_dot()?;
                 self.expect(Tok::FatArrow)?;
                 let value = self.type_expr()?;
                 self.expect(Tok::MapClose)?;
