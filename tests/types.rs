@@ -173,13 +173,17 @@ fn each_stage_of_loading_stops_at_its_budget_and_says_which() {
         stopped.render()
     );
 
-    let program = symcsp::syntax::load_str("big.csp", &text).expect("parses");
-    let resolved =
-        symcsp::script::Script::resolve_within(program, &expired.meter()).expect_err("stopped");
-    assert_eq!(
-        resolved.stopped.map(|s| s.stage),
-        Some(LoadStage::Resolving)
-    );
+    let stopped_resolving = |name: &str, text: &str| {
+        let program = symcsp::syntax::load_str(name, text).expect("parses");
+        let resolved =
+            symcsp::script::Script::resolve_within(program, &expired.meter()).expect_err("stopped");
+        assert_eq!(
+            resolved.stopped.map(|s| s.stage),
+            Some(LoadStage::Resolving)
+        );
+        resolved
+    };
+    stopped_resolving("big.csp", &text);
 
     // Stopped before it met every name, resolution says nothing of the
     // names it did not reach: each process calls the next, defined later.
@@ -187,13 +191,7 @@ fn each_stage_of_loading_stops_at_its_budget_and_says_which() {
         .map(|i| format!("Q{i} = a!{} -> Q{}\n", i % 10, i + 1))
         .collect();
     let chained = format!("channel a : {{0..9}}\n{chained}Q20000 = STOP\n");
-    let program = symcsp::syntax::load_str("chained.csp", &chained).expect("parses");
-    let resolved =
-        symcsp::script::Script::resolve_within(program, &expired.meter()).expect_err("stopped");
-    assert_eq!(
-        resolved.stopped.map(|s| s.stage),
-        Some(LoadStage::Resolving)
-    );
+    let resolved = stopped_resolving("chained.csp", &chained);
     assert!(resolved.diagnostics.is_empty(), "{}", resolved.render());
 
     let program = symcsp::syntax::load_str("big.csp", &text).expect("parses");

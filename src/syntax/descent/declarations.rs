@@ -186,14 +186,7 @@ impl<'t> Parser<'t> {
             });
         }
         let open = self.bump();
-        let args = self.bracketed(false, |p| {
-            if p.at(Tok::RParen) {
-                Ok(ThinVec::new())
-            } else {
-                p.comma_list(|p| p.expr(Mode::Process))
-            }
-        })?;
-        let close = self.expect(Tok::RParen)?;
+        let (args, close) = self.call_args()?;
         if args.is_empty() {
             let brackets = self.span(open.start, close.end);
             return Err(build::empty_brackets(brackets, "an instance of a module").into());

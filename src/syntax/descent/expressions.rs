@@ -210,18 +210,25 @@ impl<'t> Parser<'t> {
         Ok(Operand::Expr(Expr { kind, span }))
     }
 
+    /// A call's arguments, after its `(` (a function's or a module
+    /// instance's): the expressions, and the `)` that closes them.
+    pub(super) fn call_args(&mut self) -> Parsed<(ThinVec<Expr>, Token)> {
+        let args = self.bracketed(false, |p| {
+            if p.at(Tok::RParen) {
+                Ok(ThinVec::new())
+            } else {
+                p.comma_list(|p| p.expr(Mode::Process))
+            }
+        })?;
+        let close = self.expect(Tok::RParen)?;
+        Ok((args, close))
+    }
+
     fn postfix(&mut self, lhs: Operand, op: Token) -> Parsed<Operand> {
         match op.kind {
             Tok::LParen => {
                 let f = finished(lhs)?;
-                let args = self.bracketed(false, |p| {
-                    if p.at(Tok::RParen) {
-                        Ok(ThinVec::new())
-                    } else {
-                        p.comma_list(|p| p.expr(Mode::Process))
-                    }
-                })?;
-                let close = self.expect(Tok::RParen)?;
+                let (args, close) = self.call_args()?;
                 Ok(Operand::Expr(Expr {
                     span: f.span.to(self.span(op.start, close.end)),
                     kind: ExprKind::App(Box::new(f), args),
