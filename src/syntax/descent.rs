@@ -7,9 +7,10 @@
 //! ([`GiveUp`]) on anything out of the ordinary — every syntax error,
 //! everything the builder would reject, and the few layouts pest reads
 //! in a context-dependent way — and the caller then runs pest, which
-//! parses the text or explains what is wrong. So it may refuse any text, but a tree it returns must be pest's;
-//! a differential test (`tests/syntax_differential.rs`) holds it to that
-//! on every fixture, every model and random and mutated scripts.
+//! parses the text or explains what is wrong. So it may refuse any
+//! text, but a tree it returns must be pest's; a differential test
+//! (`tests/syntax_differential.rs`) holds it to that on every fixture,
+//! every model and random and mutated scripts.
 //!
 //! Pest's spans are reproduced as pest makes them: a rule that ends with
 //! an optional or repeated part keeps the white space and comments pest

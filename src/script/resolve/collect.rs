@@ -539,11 +539,6 @@ impl<'s, 'p> Resolver<'s, 'p> {
     pub fn resolve_program(&mut self, decls: &'p [ast::Decl]) {
         let mut pending = Vec::new();
         self.collect(decls, &mut pending);
-        if self.ticker.stopped().is_some() {
-            // Bodies resolved against the names met so far would call
-            // every name after the stop undefined.
-            return;
-        }
         self.resolve_collected(pending);
         if self.ticker.stopped().is_some() {
             return;
@@ -557,6 +552,11 @@ impl<'s, 'p> Resolver<'s, 'p> {
     /// Resolves what was collected: the type annotations met, then the
     /// definitions waiting for their bodies.
     pub(super) fn resolve_collected(&mut self, pending: Vec<Pending<'p>>) {
+        if self.ticker.stopped().is_some() {
+            // Stopped while collecting: bodies resolved against the names
+            // met so far would call every name after the stop undefined.
+            return;
+        }
         let annotated = std::mem::take(&mut self.annotated);
         self.check_annotated_once(annotated.iter().map(|(name, ident, ..)| (*name, ident)));
         self.check_channel_annotations(&annotated);

@@ -406,10 +406,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             let copy = first..self.script.globals.len() as u32;
             of_module.insert(module_id(module), (params, copy));
         }
-        if self.ticker.stopped().is_none() {
-            // As in `resolve_program`: not against half the copies.
-            self.resolve_collected(pending);
-        }
+        self.resolve_collected(pending);
         for (name, module, arguments) in std::mem::take(&mut self.instance_arguments) {
             let Some((params, copy)) = of_module.get(&module) else {
                 continue;
