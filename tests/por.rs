@@ -159,29 +159,35 @@ fn every_check_fixture_answers_alike_with_partial_order_reduction() {
     assert!(compared >= 30, "{compared} checks compared");
 }
 
-/// The visible events a search of assertion `index`'s implementation
-/// reduced by partial order (keeping behaviour) performs; with
-/// `ignore_cycles`, the reduction without its cycle condition.
-fn events_followed(script: &Script, index: usize, ignore_cycles: bool) -> BTreeSet<EventId> {
+/// What a search of assertion `index`'s implementation reduced by
+/// partial order (keeping `preserve`) meets: the visible events it
+/// performs, and the states it reaches and how many of them have no
+/// move. `weaken` takes a condition off the reduction first, to show
+/// what goes wrong without it.
+fn reduced_graph(
+    script: &Script,
+    index: usize,
+    preserve: Preserve,
+    weaken: fn(&mut Machine),
+) -> (BTreeSet<EventId>, usize, usize) {
     symcsp::stack::with_large_stack(|| {
         let func = script.assertions[index].kind.implementation();
         let (mut procs, root) = Processes::with_root(script, func).expect("a process");
         let mut machine = Machine::new(&mut procs, root).expect("compiles");
         let note = machine
-            .reduce_partial_order(&mut procs, Preserve::Behaviour)
+            .reduce_partial_order(&mut procs, preserve)
             .expect("reduces");
         assert!(note.contains("applied"), "{note}");
-        if ignore_cycles {
-            machine.ignore_cycles();
-        }
+        weaken(&mut machine);
         let mut seen = BTreeSet::from([machine.initial().to_vec()]);
         let mut todo = vec![machine.initial().to_vec()];
-        let mut events = BTreeSet::new();
+        let (mut events, mut dead_ends) = (BTreeSet::new(), 0);
         let (mut moves, mut next) = (Moves::default(), Vec::new());
         while let Some(state) = todo.pop() {
             machine
                 .moves(&mut procs, &state, &mut moves)
                 .expect("moves");
+            dead_ends += usize::from(moves.list.is_empty());
             for m in &moves.list {
                 if m.event != TAU {
                     events.insert(m.event);
@@ -192,7 +198,7 @@ fn events_followed(script: &Script, index: usize, ignore_cycles: bool) -> BTreeS
                 }
             }
         }
-        events
+        (events, seen.len(), dead_ends)
     })
 }
 
@@ -206,14 +212,41 @@ fn a_loop_of_hidden_events_cannot_starve_the_other_components() {
     // Without the cycle condition the reduction goes round the loop and
     // never lets the error happen: the fixtures need the condition.
     for index in [0, 1, 3] {
-        let kept = events_followed(&script, index, false);
-        let starved = events_followed(&script, index, true);
+        let (kept, ..) = reduced_graph(&script, index, Preserve::Behaviour, |_| {});
+        let (starved, ..) =
+            reduced_graph(&script, index, Preserve::Behaviour, Machine::ignore_cycles);
         assert!(
             starved.len() < kept.len(),
             "assertion {}: {starved:?} against {kept:?}",
             index + 1
         );
     }
+}
+
+#[test]
+fn reads_commute_with_each_other_and_not_with_the_write_they_read() {
+    let script = load("tests/fixtures/por/reads.csp");
+    for (index, expected) in [(0, "Failed"), (1, "Failed"), (2, "Passed"), (3, "Passed")] {
+        let result = checked(&script, index, true, true);
+        assert_eq!(word(&result), expected, "assertion {}", index + 1);
+    }
+    let whole = checked(&script, 2, false, true).states;
+    // Every state has its own moves; the pollers' reads after the write
+    // (and their pings beside them) are followed one poller at a time.
+    let (_, states, dead_ends) = reduced_graph(&script, 0, Preserve::Deadlocks, |_| {});
+    assert_eq!(dead_ends, 1, "the deadlock where every poller has read 1");
+    assert!(
+        states * 2 <= whole as usize,
+        "{states} reduced, {whole} whole"
+    );
+    // Judging a read independent of the write after it loses a
+    // deadlock: the reduced search reads 0 round its loop for ever.
+    assert_eq!(word(&checked(&script, 4, true, true)), "Failed");
+    let (_, _, found) = reduced_graph(&script, 4, Preserve::Deadlocks, |_| {});
+    assert_eq!(found, 1, "the spinner stuck after the write");
+    let (_, states, lost) =
+        reduced_graph(&script, 4, Preserve::Deadlocks, Machine::leave_readers_out);
+    assert_eq!((states, lost), (1, 0));
 }
 
 /// The dining philosophers without a butler, `n` of them.

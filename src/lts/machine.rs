@@ -882,6 +882,15 @@ impl Machine {
             .expect("prepared")
     }
 
+    /// The transitions of component `slot` in its local state `local`,
+    /// where they are known (its own state space's, once explored).
+    fn transitions_at(&self, slot: usize, local: u32) -> Option<&[(EventId, u32)]> {
+        self.tables[self.table_of[slot] as usize]
+            .transitions
+            .get(local as usize)?
+            .as_deref()
+    }
+
     /// The transitions component `slot` lists itself in `state`: those on
     /// events no operator above asks for by event.
     #[inline]

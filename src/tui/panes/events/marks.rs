@@ -54,12 +54,35 @@ pub(super) fn lines(
                 .collect();
             format!("{event}: followed, a move of {}", components(&members))
         } else {
-            format!(
-                "{event} ({}): left out, it shares no component with {}, so it is independent \
-                 of every move they can make now and enables none they wait on",
-                components(&own),
-                components(&view.set)
-            )
+            let shared: Vec<_> = m
+                .participants
+                .iter()
+                .filter(|p| view.set.contains(&p.slot))
+                .collect();
+            if shared.is_empty() {
+                format!(
+                    "{event} ({}): left out, it shares no component with {}, so it is \
+                     independent of every move they can make now and enables none they wait on",
+                    components(&own),
+                    components(&view.set)
+                )
+            } else {
+                // It meets the set only by steps that leave a component
+                // as it is (a read), which commute with the set's there.
+                let steps: Vec<String> = shared
+                    .iter()
+                    .map(|p| format!("#{}'s {}", p.slot + 1, p.own_event))
+                    .collect();
+                format!(
+                    "{event} ({}): left out, it meets the set of {} only by {}, which {} the \
+                     component as it is and commute{} with every move of the set there",
+                    components(&own),
+                    components(&view.set),
+                    steps.join(" and "),
+                    if steps.len() == 1 { "leaves" } else { "leave" },
+                    if steps.len() == 1 { "s" } else { "" },
+                )
+            }
         };
         text.push((line, ratatui::style::Style::default()));
     }
