@@ -15,7 +15,8 @@
 # deadlock) and with one (deadlock free: the whole state space), its
 # symmetry the structure's (the rotations of the table);
 # models/lockfreequeue.csp and models/liststack.csp as shipped, their
-# traces refinements. A run its time-out stops shows `>T`.
+# traces refinements; tests/fixtures/por/reads.csp, where reads of a
+# shared cell commute. A run its time-out stops shows `>T`.
 set -u
 here="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${1:-$here/target/release/symcsp}"
@@ -61,7 +62,9 @@ for n in $phils; do
     row "forks N=$n, Table :[deadlock free] (no butler)" "$dir/forks$n.csp" 1 structural
     row "forks N=$n, Served :[deadlock free] (butler)" "$dir/forks$n.csp" 3 structural
 done
+row "lockfreequeue, System :[deadlock free]" "$here/models/lockfreequeue.csp" 1 auto
 row "lockfreequeue, Spec [T= System" "$here/models/lockfreequeue.csp" 3 auto
 row "liststack, Spec(<>) [T= System" "$here/models/liststack.csp" 1 auto
 row "ring, System :[deadlock free]" "$here/models/ring.csp" 1 auto
 row "treebroadcast, InOrder [T= Delivery" "$here/models/treebroadcast.csp" 3 auto
+row "pollers over a cell, System :[deadlock free [F]]" "$here/tests/fixtures/por/reads.csp" 1 auto

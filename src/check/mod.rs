@@ -11,6 +11,7 @@
 //! Uses the process and LTS layers; knows nothing of the user interface.
 
 pub mod counterexample;
+mod ignored;
 pub mod normal;
 pub mod product;
 mod searched;

@@ -7,7 +7,7 @@
 
 use crate::budget::Stopped;
 use crate::eval::{EvalError, EvalResult};
-use crate::lts::machine::{Machine, Preserve};
+use crate::lts::machine::Machine;
 use crate::lts::search::{Budget, Outcome, Search, level_of};
 use crate::process::{EventId, EventSet, ProcId, Processes, TAU};
 use crate::symmetry::search_system::Reduction;
@@ -184,10 +184,10 @@ pub(super) fn search(
         priority,
         judged,
     } = ready;
-    let note = match plan.task.partial_order() {
-        Some(preserve) => Some(partial_order(procs, &mut machine, preserve)?),
-        None => None,
-    };
+    let note = plan
+        .task
+        .reduce_by_partial_order(procs, &mut machine)
+        .map_err(|e| e.during(|| REDUCING_BY_PARTIAL_ORDER.to_string()))?;
     let (holds, mut outcome, evidence) = match judged {
         Judged::Product { product, root } => {
             searched_product(procs, (imp, machine, root), *product, priority, budget)?
@@ -659,18 +659,6 @@ pub(super) fn unreduced_walk(
                 .to_string(),
         )),
     }
-}
-
-/// Reduces `machine` by partial order, keeping what `preserve` says:
-/// the note that says what was done.
-fn partial_order(
-    procs: &mut Processes,
-    machine: &mut Machine,
-    preserve: Preserve,
-) -> Result<String, Failure> {
-    machine
-        .reduce_partial_order(procs, preserve)
-        .map_err(|e| e.during(|| REDUCING_BY_PARTIAL_ORDER.to_string()).into())
 }
 
 /// A trace walk's run `path` of `machine` (every state's moves known),

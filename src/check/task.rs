@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use crate::budget::Meter;
 use crate::eval::EvalError;
-use crate::lts::machine::Preserve;
+use crate::lts::machine::{Machine, Preserve};
 use crate::process::{EventSet, ProcId, Processes};
 use crate::script::Script;
 use crate::script::ir::{AssertOption, AssertionKind, FuncId};
@@ -176,6 +176,56 @@ impl Task {
             }
             _ => Preserve::Behaviour,
         })
+    }
+}
+
+impl Task {
+    /// Reduces `machine` by partial order where the task asks, keeping
+    /// what [`Task::partial_order`] says; for a traces refinement, the
+    /// events its specification ignores ([`super::ignored`]) count as τ.
+    /// The note that says what was done; the one place every engine
+    /// reduces a search's machine, so that all of them search one graph.
+    pub fn reduce_by_partial_order(
+        &self,
+        procs: &mut Processes,
+        machine: &mut Machine,
+    ) -> Result<Option<String>, EvalError> {
+        let Some(preserve) = self.partial_order() else {
+            return Ok(None);
+        };
+        let mut note = machine.reduce_partial_order(procs, preserve)?;
+        if let (
+            Some(_),
+            Goal::Refinement {
+                spec,
+                model: Model::Traces,
+            },
+        ) = (machine.partial_order(), self.goal)
+        {
+            let ignored = super::ignored::ignored_events(procs, spec)?;
+            if !ignored.is_empty() {
+                let shown: Vec<String> = ignored
+                    .iter()
+                    .take(6)
+                    .map(|&e| procs.show_event(e))
+                    .collect();
+                let more = if ignored.len() > shown.len() {
+                    ", …"
+                } else {
+                    ""
+                };
+                note = format!(
+                    "partial order reduction: applied (traces kept; the specification ignores {} \
+                     event{}, allowed everywhere and leaving it as it is, so they count as τ: \
+                     {}{more})",
+                    ignored.len(),
+                    if ignored.len() == 1 { "" } else { "s" },
+                    shown.join(", ")
+                );
+                machine.count_as_tau(ignored);
+            }
+        }
+        Ok(Some(note))
     }
 }
 

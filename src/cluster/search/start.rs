@@ -151,15 +151,9 @@ fn built<'g>(
         &plan.reducing,
     )
     .map_err(|e| stopped_or_rendered(&e, &script.sources, COMPILING))?;
-    let partial_order = match prepared.partial_order() {
-        Some(preserve) => Some(
-            built
-                .machine
-                .reduce_partial_order(&mut built.procs, preserve)
-                .map_err(|e| stopped_at(&e, script, REDUCING_BY_PARTIAL_ORDER))?,
-        ),
-        None => None,
-    };
+    let partial_order = prepared
+        .reduce_by_partial_order(&mut built.procs, &mut built.machine)
+        .map_err(|e| stopped_at(&e, script, REDUCING_BY_PARTIAL_ORDER))?;
     Ok((built, partial_order))
 }
 

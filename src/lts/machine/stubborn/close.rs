@@ -407,7 +407,7 @@ impl Closing<'_> {
         }
         let step = self.moves.list[m];
         if self.stubborn.preserve != Preserve::Deadlocks {
-            if step.event != TAU {
+            if step.event != TAU && self.stubborn.ignored.binary_search(&step.event).is_err() {
                 return Err(Stop::Visible(m as u32));
             }
             if self.stubborn.cycles
