@@ -26,7 +26,7 @@
 
 use crate::process::{EventId, TAU, TICK};
 
-use super::super::{Machine, Moves};
+use super::super::{Change, Machine, Move, Moves};
 use super::{FAR, Joined, Preserve, Stubborn};
 
 /// Why closing a set from a component gave it up.
@@ -275,13 +275,7 @@ impl Stubborn {
     /// A move along which every component it changes gets farther can
     /// be on no cycle: a cycle brings each component back (under a
     /// symmetry, to a state as far), so some step of it does not.
-    fn sticky(
-        &self,
-        machine: &Machine,
-        state: &[u32],
-        moves: &Moves,
-        m: &super::super::Move,
-    ) -> bool {
+    fn sticky(&self, machine: &Machine, state: &[u32], moves: &Moves, m: &Move) -> bool {
         let mut changes_one = false;
         for change in moves.changes(m) {
             let slot = change.slot as usize;
@@ -374,7 +368,7 @@ impl Closing<'_> {
     fn take_moves<const WHY: bool>(
         &mut self,
         slot: u32,
-        claimed: impl Fn(&super::super::moves::Change) -> bool,
+        claimed: impl Fn(&Change) -> bool,
     ) -> Result<(), Stop> {
         let at = slot as usize;
         for k in self.s.slot_start[at]..self.s.slot_start[at + 1] {
