@@ -61,9 +61,14 @@ pub(in crate::lts::machine) struct Scratch {
     /// Per move: its components, `move_slots[move_start[m]..move_start[m + 1]]`.
     pub(super) move_start: Vec<u32>,
     pub(super) move_slots: Vec<u32>,
-    /// Per slot: its moves, `slot_moves[slot_start[s]..slot_start[s + 1]]`.
+    /// Per move and component, the component's change (an index of the
+    /// moves' changes), beside `move_slots`.
+    move_changes: Vec<u32>,
+    /// Per slot: its moves, `slot_moves[slot_start[s]..slot_start[s + 1]]`,
+    /// and its change in each, beside them in `slot_changes`.
     slot_start: Vec<u32>,
     slot_moves: Vec<u32>,
+    slot_changes: Vec<u32>,
     /// Where each slot's next move goes while `slot_moves` is filled.
     fill: Vec<u32>,
     /// Per slot: whether it has joined the set being closed.
@@ -149,12 +154,14 @@ impl Stubborn {
     fn index(&self, slots: usize, moves: &Moves, s: &mut Scratch) {
         s.move_start.clear();
         s.move_slots.clear();
+        s.move_changes.clear();
         for m in &moves.list {
             s.move_start.push(s.move_slots.len() as u32);
             let from = s.move_slots.len();
-            for change in moves.changes(m) {
+            for (j, change) in moves.changes(m).iter().enumerate() {
                 if !s.move_slots[from..].contains(&change.slot) {
                     s.move_slots.push(change.slot);
+                    s.move_changes.push(m.start + j as u32);
                 }
             }
         }
@@ -169,12 +176,16 @@ impl Stubborn {
         }
         s.slot_moves.clear();
         s.slot_moves.resize(s.move_slots.len(), 0);
+        s.slot_changes.clear();
+        s.slot_changes.resize(s.move_slots.len(), 0);
         s.fill.clear();
         s.fill.extend_from_slice(&s.slot_start[..slots]);
         for m in 0..moves.list.len() {
             for k in s.move_start[m]..s.move_start[m + 1] {
                 let slot = s.move_slots[k as usize] as usize;
-                s.slot_moves[s.fill[slot] as usize] = m as u32;
+                let at = s.fill[slot] as usize;
+                s.slot_moves[at] = m as u32;
+                s.slot_changes[at] = s.move_changes[k as usize];
                 s.fill[slot] += 1;
             }
         }
@@ -373,16 +384,9 @@ impl Closing<'_> {
         let at = slot as usize;
         for k in self.s.slot_start[at]..self.s.slot_start[at + 1] {
             let m = self.s.slot_moves[k as usize] as usize;
-            if self.s.taken[m] {
-                continue;
-            }
-            let step = self.moves.list[m];
-            let uses_claimed = self
-                .moves
-                .changes(&step)
-                .iter()
-                .any(|c| c.slot == slot && claimed(c));
-            if uses_claimed {
+            if !self.s.taken[m]
+                && claimed(&self.moves.changes[self.s.slot_changes[k as usize] as usize])
+            {
                 self.take::<WHY>(slot, m)?;
             }
         }
