@@ -436,6 +436,33 @@ pub fn explore(job: &Job, topology: &Topology) -> Result<ClusterExploration, Clu
     run(job, topology, builders, &losses)
 }
 
+/// The longest a process ending on a worker's error waits for its
+/// dataflows to drain before it leaves them to the end of the process.
+const DRAIN: Duration = Duration::from_secs(10);
+
+/// Joins the timely workers of `served` (their dataflows drained, every
+/// message sent), waiting at most `within`: past it, they are left to
+/// the end of the process.
+fn drain<T: Send + 'static>(served: T, within: Duration) {
+    let held = Arc::new(Mutex::new(Some(served)));
+    let joined = held.clone();
+    let (done, drained) = mpsc::channel();
+    let joining = std::thread::Builder::new()
+        .name("symcsp:drain".into())
+        .spawn(move || {
+            let served = joined.lock().unwrap_or_else(|e| e.into_inner()).take();
+            drop(served);
+            let _ = done.send(());
+        });
+    match joining {
+        Ok(_) => {
+            let _ = drained.recv_timeout(within);
+        }
+        // No thread to wait on: leave them, as for a lost peer.
+        Err(_) => std::mem::forget(held.lock().unwrap_or_else(|e| e.into_inner()).take()),
+    }
+}
+
 /// Starts the timely workers and a search thread for each, and waits
 /// for the searches.
 fn run(
@@ -518,9 +545,18 @@ fn run(
             Ok(found)
         }
         Some(Err(error)) => {
-            // A worker may still wait on a peer that is gone: leave the
-            // timely threads to the end of the process.
-            std::mem::forget(served);
+            if matches!(error, ClusterError::Worker { .. }) && losses.first().is_none() {
+                // A worker's error ends every worker, each at its next
+                // round, and no peer is gone: let this process's last
+                // messages reach the others before it exits, or one still
+                // in the round takes its closed connection for a loss.
+                losses.finish();
+                drain(served, DRAIN);
+            } else {
+                // A worker may still wait on a peer that is gone: leave
+                // the timely threads to the end of the process.
+                std::mem::forget(served);
+            }
             Err(error)
         }
         None => Err(ClusterError::Topology("no worker ran".to_string())),
