@@ -177,9 +177,7 @@ impl Task {
             _ => Preserve::Behaviour,
         })
     }
-}
 
-impl Task {
     /// Reduces `machine` by partial order where the task asks, keeping
     /// what [`Task::partial_order`] says; for a traces refinement, the
     /// events its specification ignores ([`super::ignored`]) count as τ.

@@ -51,7 +51,7 @@ pub(super) enum Stop {
 /// or a self-loop claimed.
 #[derive(Debug, Clone, Copy)]
 enum Work {
-    Joined { slot: u32, seed: bool },
+    Joined { slot: u32 },
     Loop { slot: u32, event: EventId },
 }
 
@@ -235,7 +235,7 @@ impl Stubborn {
         closing.join::<WHY>(seed, Joined::Seed)?;
         while let Some(work) = closing.s.work.pop() {
             match work {
-                Work::Joined { slot, seed } => closing.claim_steps::<WHY>(slot, seed)?,
+                Work::Joined { slot } => closing.claim_steps::<WHY>(slot)?,
                 Work::Loop { slot, event } => {
                     let local = state[slot as usize];
                     closing.take_moves::<WHY>(slot, |c| c.event == event && c.to == local)?;
@@ -347,10 +347,7 @@ impl Closing<'_> {
         if WHY {
             self.s.cause.push(why);
         }
-        self.s.work.push(Work::Joined {
-            slot,
-            seed: slot == self.seed,
-        });
+        self.s.work.push(Work::Joined { slot });
         Ok(())
     }
 
@@ -358,8 +355,8 @@ impl Closing<'_> {
     /// for the seed, every step): the enabled moves made of them join
     /// the set, and the partners that must move before the others can.
     #[inline]
-    fn claim_steps<const WHY: bool>(&mut self, slot: u32, seed: bool) -> Result<(), Stop> {
-        let local = self.state[slot as usize];
+    fn claim_steps<const WHY: bool>(&mut self, slot: u32) -> Result<(), Stop> {
+        let (local, seed) = (self.state[slot as usize], slot == self.seed);
         self.take_moves::<WHY>(slot, |c| seed || c.to != local)?;
         let offered = self.machine.transitions(slot as usize, self.state);
         let mut last = None;
