@@ -13,9 +13,9 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 
+use symcsp::check::task::Task;
 use symcsp::check::{Asked, CheckResult, Verdict};
 use symcsp::cluster::ClusterCheck;
-use symcsp::cluster::judge::assertion_task;
 use symcsp::lts::Budget;
 use symcsp::script::ir::AssertionKind;
 use symcsp::symmetry::spec::Reduce;
@@ -78,7 +78,7 @@ fn checks_alike(file: &str, asked: Option<Reduce>) -> usize {
     let loaded = symcsp::types::load_file(std::path::Path::new(file)).expect("loads");
     let mut compared = 0;
     for index in 0..loaded.script.assertions.len() {
-        if assertion_task(&loaded.script, index, (asked.as_ref(), None)).is_err() {
+        if Task::of_assertion(&loaded.script, index, asked.as_ref()).is_none() {
             continue;
         }
         let negated = loaded.script.assertions[index].negated;
@@ -159,7 +159,7 @@ fn structurally_reduced_checks_of_every_kind_agree_on_workers() {
             "structural".into(),
         ];
         for i in 0..loaded.script.assertions.len() {
-            if assertion_task(&loaded.script, i, (Some(&Reduce::Structural), None)).is_ok() {
+            if Task::of_assertion(&loaded.script, i, Some(&Reduce::Structural)).is_some() {
                 args.extend(["--assert".to_string(), (i + 1).to_string()]);
             }
         }
@@ -230,7 +230,7 @@ fn every_model_checks_alike_on_two_processes() {
         let file = format!("models/{model}.csp");
         let loaded = symcsp::types::load_file(std::path::Path::new(&file)).expect("loads");
         let picked: Vec<String> = (0..loaded.script.assertions.len())
-            .filter(|&i| assertion_task(&loaded.script, i, (None, None)).is_ok())
+            .filter(|&i| Task::of_assertion(&loaded.script, i, None).is_some())
             .map(|i| (i + 1).to_string())
             .collect();
         let mut chosen = vec![file.clone()];

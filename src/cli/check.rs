@@ -157,10 +157,8 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         let result = match (&topology, is_static(&script, index)) {
             (Some(topology), false) => {
                 let on = super::cluster::CheckOnCluster {
-                    file: request.file,
                     symmetry: request.symmetry,
                     strategy: request.strategy,
-                    por: request.por,
                     cluster: request.cluster,
                     progress: request.limits.progress,
                 };

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::explore::{self, Report, Request, Unprepared};
+use super::explore::{self, Report, Request};
 use super::progress::{ProgressLine, counters};
 use super::{EXIT_INCONCLUSIVE, Format, fail_with, say};
 
@@ -22,8 +22,6 @@ use crate::cluster::{ClusterExploration, Job, Topology};
 use crate::lts::Budget;
 use crate::symmetry::spec::Reduce;
 use crate::symmetry::strategy::Strategy;
-use crate::syntax::render_all;
-use crate::types::Loaded;
 
 /// The cluster's part of the JSON report.
 #[derive(Serialize)]
@@ -167,7 +165,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     .started();
     // The system built here only to refuse what cannot be reduced, and
     // for the report's symmetry; each worker builds its own.
-    let script = &loaded.script;
+    let script = &Arc::new(loaded.script);
     let task = crate::check::task::Task::explore(func, asked.clone());
     let (plan, described) = match crate::stack::with_large_stack(|| {
         explore::build_system(script, func, asked, request.strategy, &budget)
@@ -177,20 +175,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         Err(problem) => return problem.say(request, (script, &budget), out, err),
     };
     let job = Job {
-        file: request.file.to_path_buf(),
-        prepare: {
-            let process = request.process.map(str::to_string);
-            let symmetry = request.symmetry.map(str::to_string);
-            Arc::new(move |loaded: &mut Loaded| {
-                match explore::prepare(loaded, process.as_deref(), symmetry.as_deref()) {
-                    Ok((_, func, reduce)) => Ok(crate::check::task::Task::explore(func, reduce)),
-                    Err(Unprepared::Text(problem)) => Err(problem),
-                    Err(Unprepared::At(diagnostics)) => {
-                        Err(render_all(&diagnostics, &loaded.script.sources))
-                    }
-                }
-            })
-        },
+        script: script.clone(),
         plan: Arc::new(plan),
         options: format!(
             "explore {process:?} symmetry {:?} strategy {} max-states {:?} timeout {:?} \
@@ -203,7 +188,6 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
         ),
         budget,
         connect_wait: request.cluster.connect_wait(),
-        script: crate::cluster::script_hash(script),
         round_states: crate::cluster::ROUND_STATES,
     };
     let mut progress = ProgressLine::new(request.limits.progress && topology.process == 0);
@@ -263,30 +247,27 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
 
 /// What `check` asks of the cluster, besides the assertion.
 pub(super) struct CheckOnCluster<'a> {
-    pub file: &'a std::path::Path,
     /// `--symmetry`, as given.
     pub symmetry: Option<&'a str>,
     pub strategy: Strategy,
-    /// `--por on|off`, as given.
-    pub por: Option<bool>,
     pub cluster: &'a super::limits::ClusterArgs,
     /// Whether to show progress (on process 0).
     pub progress: bool,
 }
 
-/// Assertion `index` of `script` checked on the cluster `topology`
-/// (one of the assertions [`crate::cluster::judge::assertion_task`]
-/// accepts): its result as the one search's, the counterexample on
-/// process 0 only, with a note of where it ran.
+/// Assertion `index` of `script` (one that searches: not
+/// `:[symmetric]:`) checked on the cluster `topology`: its result as the
+/// one search's, the counterexample on process 0 only, with a note of
+/// where it ran.
 pub(super) fn check(
     request: &CheckOnCluster,
-    (script, index, asked): (&crate::script::Script, usize, &crate::check::Asked),
+    (script, index, asked): (&Arc<crate::script::Script>, usize, &crate::check::Asked),
     topology: &Topology,
     budget: &Budget,
 ) -> Result<(crate::check::CheckResult, Option<ClusterReport>), crate::syntax::Diagnostic> {
     use crate::check::{CheckResult, Planned, Verdict};
     let assertion = &script.assertions[index];
-    let symmetry = request.symmetry.map(str::to_string);
+    let symmetry = request.symmetry;
     let live = Arc::new(Live::default());
     let budget = Budget {
         live: Some(live.clone()),
@@ -306,19 +287,7 @@ pub(super) fn check(
         Planned::Static => unreachable!("a static check is made in place"),
     };
     let job = Job {
-        file: request.file.to_path_buf(),
-        prepare: {
-            let symmetry = symmetry.clone();
-            let por = request.por;
-            Arc::new(move |loaded: &mut Loaded| {
-                let asked = match &symmetry {
-                    Some(text) => Some(Reduce::requested(&mut loaded.script, text)?),
-                    None => None,
-                };
-                crate::cluster::judge::assertion_task(&loaded.script, index, (asked.as_ref(), por))
-                    .map_err(str::to_string)
-            })
-        },
+        script: script.clone(),
         plan: Arc::new(plan),
         options: format!(
             "check assertion {index} symmetry {symmetry:?} strategy {} max-states {:?} \
@@ -327,7 +296,6 @@ pub(super) fn check(
         ),
         budget,
         connect_wait: request.cluster.connect_wait(),
-        script: crate::cluster::script_hash(script),
         round_states: crate::cluster::ROUND_STATES,
     };
     let mut progress = ProgressLine::new(request.progress && topology.process == 0);

@@ -1,8 +1,9 @@
 //! What the workers of one process share before they search: the script,
-//! loaded once and prepared for the job, and the grounds of its
-//! processes (its evaluation, its event table). The first worker to need
-//! it makes it; the others wait for it and build their systems on it, so
-//! nothing is loaded, type-checked or evaluated once per worker.
+//! as the command line loaded and prepared it for the job, and the
+//! grounds of its processes (its evaluation, its event table). The first
+//! worker to need it makes it; the others wait for it and build their
+//! systems on it, so nothing is loaded, type-checked or evaluated once
+//! per worker, and the script is loaded once per process.
 
 use std::sync::{Arc, OnceLock};
 
@@ -10,14 +11,14 @@ use crate::budget::{Meter, Stopped};
 use crate::check::task::Task;
 use crate::eval::{EvalError, Evaluator};
 use crate::process::{Grounds, Processes};
-use crate::types::Loaded;
+use crate::script::Script;
 
 use super::Job;
 
 /// The script a process's workers search, prepared for their job.
 pub struct Ground {
     /// Held apart so that its address stays as the evaluation knows it.
-    loaded: Arc<Loaded>,
+    script: Arc<Script>,
     /// What the script asks for, the job's plan's task.
     pub task: Task,
     grounds: Grounds,
@@ -45,12 +46,12 @@ impl SharedGround {
 
 impl Ground {
     pub fn script(&self) -> &crate::script::Script {
-        &self.loaded.script
+        &self.script
     }
 
     /// A worker's processes on the ground, evaluating within `meter`.
     pub fn processes(&self, meter: Meter) -> Processes<'_> {
-        Processes::on(&self.loaded.script, &self.grounds, meter)
+        Processes::on(&self.script, &self.grounds, meter)
     }
 }
 
@@ -59,43 +60,28 @@ impl Ground {
 pub const COMPILING: &str = "compiling the process";
 
 fn make(job: &Job, meter: &Meter) -> Result<Arc<Ground>, StartProblem> {
-    let mut loaded = match crate::types::load_file_within(&job.file, meter) {
-        Ok(loaded) => loaded,
-        Err(e) => {
-            return Err(match e.stopped {
-                Some(stopped) => Ok((stopped.reason, stopped.stage.describe().to_string())),
-                None => Err(e.render()),
-            });
-        }
-    };
-    let task = (job.prepare)(&mut loaded).map_err(Err)?;
     // The job's plan decided what the search is reduced by; the workers
-    // apply it. A script that asks for another task, or a plan not
-    // settled by a system, is a bug, never a second opinion.
+    // apply it. A plan not settled by a system is a bug, never a second
+    // opinion.
     let plan = &*job.plan;
-    if task != plan.task || !plan.settled {
-        return Err(Err(format!(
-            "internal error: {}",
-            if plan.settled {
-                "the script this worker loaded asks for another task than the job's plan"
-            } else {
-                "the job's plan was not settled before the workers started"
-            }
-        )));
+    if !plan.settled {
+        return Err(Err(
+            "internal error: the job's plan was not settled before the workers started".to_string(),
+        ));
     }
-    let loaded = Arc::new(loaded);
-    let evaluator = Evaluator::new(&loaded.script).with_meter(meter.clone());
+    let (script, task) = (job.script.clone(), plan.task.clone());
+    let evaluator = Evaluator::new(&script).with_meter(meter.clone());
     // The process before the channels, as one search reports their
     // errors.
     if let Err(e) = evaluator.eval_constant(task.process) {
-        return Err(stopped_or_rendered(&e, &loaded.script.sources, COMPILING));
+        return Err(stopped_or_rendered(&e, &script.sources, COMPILING));
     }
     let grounds = match Processes::with_evaluator(evaluator) {
         Ok(processes) => processes.grounds(),
-        Err(e) => return Err(stopped_or_rendered(&e, &loaded.script.sources, COMPILING)),
+        Err(e) => return Err(stopped_or_rendered(&e, &script.sources, COMPILING)),
     };
     Ok(Arc::new(Ground {
-        loaded,
+        script,
         task,
         grounds,
     }))

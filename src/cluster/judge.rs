@@ -40,7 +40,7 @@ use super::exchange::Message;
 use super::rows::Link;
 use crate::budget::Stopped;
 use crate::budget::disk::{Spill, SpillFile};
-use crate::check::task::{Goal, Task, Unjudged};
+use crate::check::task::{Goal, Unjudged};
 use crate::lts::store::PackedRows;
 
 /// One state of a counterexample's path, as its owner reports it.
@@ -540,21 +540,6 @@ fn row_of(
         at = start + length;
     }
     Ok(row)
-}
-
-/// What assertion `index` of `script` asks the workers to do
-/// ([`Task::of_assertion`], its symmetry `asked` by `--symmetry`, its
-/// partial order reduction `por` by `--por`); for `:[symmetric]:`, which
-/// searches nothing, why not.
-pub fn assertion_task(
-    script: &crate::script::Script,
-    index: usize,
-    (asked, por): (Option<&crate::symmetry::spec::Reduce>, Option<bool>),
-) -> Result<Task, &'static str> {
-    let mut task = Task::of_assertion(script, index, asked)
-        .ok_or("`:[symmetric]:` is a static check: it searches nothing")?;
-    task.por = por.unwrap_or(task.por);
-    Ok(task)
 }
 
 #[cfg(test)]

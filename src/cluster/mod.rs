@@ -11,9 +11,10 @@
 //! - [`rows`]: a system state as bytes;
 //! - [`search`]: a worker's partition and its rounds.
 //!
-//! Every process loads the script itself and builds its own workers'
-//! systems the same way ([`Job::prepare`]), so the script's ids agree;
-//! the encoding carries everything else. Each round every worker sends
+//! Every process loads and prepares the script once, as its command line
+//! plans the job ([`Job::script`]), and its workers build their systems
+//! on it the same way, so the script's ids agree between processes; the
+//! encoding carries everything else. Each round every worker sends
 //! the successors of its new states (their representatives, under
 //! symmetry) and a [`Tally`] of where it stands to every worker; so
 //! after a round every worker knows the same totals and takes the same
@@ -27,7 +28,6 @@ pub mod rows;
 pub mod search;
 
 use std::fmt;
-use std::path::PathBuf;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -38,7 +38,6 @@ use serde::{Deserialize, Serialize};
 use crate::budget::{Budget, Stopped};
 use crate::check::task::Plan;
 use crate::lts::Exploration;
-use crate::types::Loaded;
 
 use exchange::{Endpoints, Rounds};
 use network::{Hello, Losses};
@@ -102,16 +101,14 @@ impl Topology {
     }
 }
 
-/// Makes a freshly loaded script ready: run alike by every worker of
-/// every process, so the ids it adds agree. It gives the task the script
-/// asks for, which must be the job's plan's.
-pub type Prepare = dyn Fn(&mut Loaded) -> Result<crate::check::task::Task, String> + Send + Sync;
-
 /// What every worker searches.
 #[derive(Clone)]
 pub struct Job {
-    pub file: PathBuf,
-    pub prepare: Arc<Prepare>,
+    /// The script as the job's plan was made on it: loaded once by this
+    /// process's command line and prepared there (the process to explore
+    /// added, the symmetry asked for read), so the workers search the
+    /// very ids the plan names. Every process prepares its own alike.
+    pub script: Arc<crate::script::Script>,
     /// What the search does and what it is reduced by, decided once and
     /// settled by a system before the workers start
     /// ([`crate::check::plan`], [`Plan::explored`]): every worker
@@ -127,8 +124,6 @@ pub struct Job {
     pub options: String,
     /// How long to wait for every process to connect.
     pub connect_wait: Duration,
-    /// The hash of the script's text ([`script_hash`]), compared at start.
-    pub script: u64,
     /// The most states a worker expands in one round ([`ROUND_STATES`]
     /// unless a test asks for fewer): a wider level takes several rounds.
     pub round_states: usize,
@@ -141,7 +136,7 @@ pub const ROUND_STATES: usize = 1 << 16;
 
 /// A hash of every file of `script`, in order: equal in two processes
 /// exactly when (but for a collision) they loaded the same text.
-pub fn script_hash(script: &crate::script::Script) -> u64 {
+fn script_hash(script: &crate::script::Script) -> u64 {
     let sources: Vec<&[u8]> = script
         .sources
         .files()
@@ -402,7 +397,7 @@ pub fn explore(job: &Job, topology: &Topology) -> Result<ClusterExploration, Clu
         process: topology.process as u64,
         processes: topology.processes() as u64,
         workers: topology.workers as u64,
-        script: job.script,
+        script: script_hash(&job.script),
         options: stable_hash(&[job.options.as_bytes(), job.plan.fingerprint().as_bytes()]),
     };
     let losses = Arc::new(Losses::default());

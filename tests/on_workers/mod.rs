@@ -1,8 +1,7 @@
 //! Checks and explorations on the cluster's workers, in this process,
-//! set up as the command line sets them up: the job planned once on a
-//! script of the coordinator's own ([`symcsp::check::plan`]), every
-//! worker loading and preparing its own script alike and applying the
-//! plan.
+//! set up as the command line sets them up: the script loaded and
+//! prepared once, the job planned on it ([`symcsp::check::plan`]), every
+//! worker searching that script and applying the plan.
 
 #![allow(dead_code)]
 
@@ -11,7 +10,6 @@ use std::time::Duration;
 
 use symcsp::check::task::{Plan, Task};
 use symcsp::check::{Asked, CheckResult, Planned};
-use symcsp::cluster::judge::assertion_task;
 use symcsp::cluster::{ClusterExploration, Job, Topology};
 use symcsp::lts::Budget;
 use symcsp::symmetry::search_system::{About, Purpose, SearchSystem};
@@ -85,21 +83,16 @@ pub fn job(
         Planned::Stopped(result) => return Ok(Err(result)),
         Planned::Static => panic!("{file} #{index}: a static check searches nothing"),
     };
-    let (symmetry, por) = (asking.symmetry.clone(), asking.por);
+    let span = loaded.script.assertions[index].span;
     let job = Job {
-        file: file.into(),
-        prepare: Arc::new(move |loaded: &mut Loaded| {
-            let asked = requested(loaded, &symmetry)?;
-            assertion_task(&loaded.script, index, (asked.as_ref(), por)).map_err(str::to_string)
-        }),
+        script: Arc::new(loaded.script),
         plan: Arc::new(plan),
         budget,
         options: String::new(),
         connect_wait: Duration::from_secs(5),
-        script: symcsp::cluster::script_hash(&loaded.script),
         round_states,
     };
-    Ok(Ok((job, loaded.script.assertions[index].span)))
+    Ok(Ok((job, span)))
 }
 
 /// Explores `process` of `file` on `workers` threads of this process,
@@ -110,21 +103,18 @@ pub fn explore(
     symmetry: Option<&'static str>,
     (workers, round_states): (usize, usize),
 ) -> symcsp::lts::Exploration {
-    let prepare = move |loaded: &mut Loaded| {
-        let func = loaded
-            .add_expr("<process>", process, symcsp::types::Expect::Process)
-            .map_err(|_| "the process".to_string())?;
-        let asked = requested(loaded, &symmetry.map(str::to_string))?;
-        let reduce = Reduce::chosen(
-            &loaded.script,
-            asked.as_ref(),
-            Purpose::Explore,
-            About::Process(process),
-        );
-        Ok(Task::explore(func, reduce))
-    };
     let mut loaded = symcsp::types::load_file(std::path::Path::new(file)).expect("loads");
-    let task = prepare(&mut loaded).expect("prepares");
+    let func = loaded
+        .add_expr("<process>", process, symcsp::types::Expect::Process)
+        .expect("the process type-checks");
+    let asked = requested(&mut loaded, &symmetry.map(str::to_string)).expect("--symmetry reads");
+    let reduce = Reduce::chosen(
+        &loaded.script,
+        asked.as_ref(),
+        Purpose::Explore,
+        About::Process(process),
+    );
+    let task = Task::explore(func, reduce);
     let budget = Budget::default();
     let built = symcsp::stack::with_large_stack(|| {
         SearchSystem::build(
@@ -138,13 +128,11 @@ pub fn explore(
     })
     .expect("builds");
     let job = Job {
-        file: file.into(),
-        prepare: Arc::new(prepare),
+        script: Arc::new(loaded.script),
         plan: Arc::new(built),
         budget,
         options: String::new(),
         connect_wait: Duration::from_secs(5),
-        script: symcsp::cluster::script_hash(&loaded.script),
         round_states,
     };
     symcsp::cluster::explore(&job, &Topology::local(workers))
