@@ -9,6 +9,7 @@
 //! same for all its images): a [`ValueMap`] says what happens to each
 //! constructor and event set.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
@@ -426,32 +427,62 @@ pub fn permute_event(
         .expect("the events of a constant-free script are closed under permutation")
 }
 
-/// Every event's image under `perm`, as a table.
-pub fn event_images(
-    symmetry: &Symmetry,
-    perm: &Permutation,
-    events: &EventTable,
-    movable: &Movable,
-) -> Vec<EventId> {
-    (0..events.id_count() as EventId)
-        .map(|e| permute_event(symmetry, perm, events, movable, e))
-        .collect()
+/// The images of events under one permutation, each worked out when it
+/// is first asked for. The sets and relations a permutation maps hold a
+/// fraction of a large script's events, and a table of every event's
+/// image costs a permutation of each: on Lowe's lock-free set (10^5
+/// events and more) a second per generator, on no budget's clock.
+pub struct EventImages<'a> {
+    symmetry: &'a Symmetry,
+    perm: &'a Permutation,
+    movable: &'a Movable,
+    /// By event: its image, or [`NOT_YET`].
+    known: RefCell<Vec<EventId>>,
 }
 
-/// The image of an event set under an event table.
-pub fn map_event_set(set: &EventSet, images: &[EventId]) -> EventSet {
-    EventSet::from_ids(set.iter().map(|e| images[e as usize]), images.len())
-}
+/// An image not worked out yet.
+const NOT_YET: EventId = EventId::MAX;
 
-/// The image of an event relation under an event table.
-pub fn map_relation(relation: &EventRelation, images: &[EventId]) -> EventRelation {
-    EventRelation::new(
-        relation
-            .pairs()
-            .iter()
-            .map(|&(a, b)| (images[a as usize], images[b as usize]))
-            .collect(),
-    )
+impl<'a> EventImages<'a> {
+    pub fn new(symmetry: &'a Symmetry, perm: &'a Permutation, movable: &'a Movable) -> Self {
+        EventImages {
+            symmetry,
+            perm,
+            movable,
+            known: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The image of event `e` of `events`.
+    pub fn of(&self, events: &EventTable, e: EventId) -> EventId {
+        if !self.movable.is_movable(e) {
+            return e;
+        }
+        let mut known = self.known.borrow_mut();
+        if known.len() <= e as usize {
+            known.resize(events.id_count().max(e as usize + 1), NOT_YET);
+        }
+        if known[e as usize] == NOT_YET {
+            known[e as usize] = permute_event(self.symmetry, self.perm, events, self.movable, e);
+        }
+        known[e as usize]
+    }
+
+    /// The image of an event set.
+    pub fn set(&self, events: &EventTable, set: &EventSet) -> EventSet {
+        EventSet::from_ids(set.iter().map(|e| self.of(events, e)), events.id_count())
+    }
+
+    /// The image of an event relation.
+    pub fn relation(&self, events: &EventTable, relation: &EventRelation) -> EventRelation {
+        EventRelation::new(
+            relation
+                .pairs()
+                .iter()
+                .map(|&(a, b)| (self.of(events, a), self.of(events, b)))
+                .collect(),
+        )
+    }
 }
 
 /// Only the values of a permutation, for values that hold no event sets.
@@ -481,13 +512,12 @@ impl ValueMap for PermuteValues<'_> {
 }
 
 /// A permutation applied to states: values by the permutation, event
-/// sets and relations through the table of event images (made on first
-/// need).
+/// sets and relations through the images of their events.
 pub struct Permute<'a> {
     pub symmetry: &'a Symmetry,
     pub perm: &'a Permutation,
     pub movable: &'a Movable,
-    images: Option<Vec<EventId>>,
+    images: EventImages<'a>,
 }
 
 impl<'a> Permute<'a> {
@@ -496,14 +526,8 @@ impl<'a> Permute<'a> {
             symmetry,
             perm,
             movable,
-            images: None,
+            images: EventImages::new(symmetry, perm, movable),
         }
-    }
-
-    fn images(&mut self, procs: &Processes) -> &[EventId] {
-        let (symmetry, perm, movable) = (self.symmetry, self.perm, self.movable);
-        self.images
-            .get_or_insert_with(|| event_images(symmetry, perm, procs.events(), movable))
     }
 }
 
@@ -520,7 +544,7 @@ impl ValueMap for Permute<'_> {
         if !self.movable.any(procs.set(set)) {
             return set;
         }
-        let image = map_event_set(&procs.set(set).clone(), self.images(procs));
+        let image = self.images.set(procs.events(), procs.set(set));
         procs.intern_set(image)
     }
 
@@ -533,16 +557,12 @@ impl ValueMap for Permute<'_> {
         {
             return relation;
         }
-        let image = map_relation(&r, self.images(procs));
+        let image = self.images.relation(procs.events(), &r);
         procs.intern_relation(image)
     }
 
     fn event(&mut self, procs: &mut Processes, event: EventId) -> EventId {
-        if self.movable.is_movable(event) {
-            self.images(procs)[event as usize]
-        } else {
-            event
-        }
+        self.images.of(procs.events(), event)
     }
 }
 

@@ -5,9 +5,9 @@
 use rustc_hash::FxHashMap;
 
 use crate::lts::machine::{Machine, Node, Priority};
-use crate::process::{EventId, EventSet, ProcId, Processes};
+use crate::process::{EventSet, ProcId, Processes};
 
-use super::super::apply::{Movable, Permute, event_images, map_event_set, map_relation, map_state};
+use super::super::apply::{EventImages, Movable, Permute, map_state};
 use super::super::perm::Permutation;
 use super::super::spec::Symmetry;
 use super::{Component, NotMappable};
@@ -64,7 +64,7 @@ fn mappable(
     let script = procs.script();
     let shown = g.lines(symmetry, script, false).join("; ");
     let alpha = initial_bijection(procs, symmetry, movable, components, by_initial, g, &shown)?;
-    let images = event_images(symmetry, g, procs.events(), movable);
+    let images = EventImages::new(symmetry, g, movable);
     let tree = Tree::of(machine);
     let beta = match tree.map(&alpha) {
         Ok(beta) => beta,
@@ -78,7 +78,7 @@ fn mappable(
     };
     let mut problems = operator_problems(machine, procs, &images, &beta, &shown);
     if let Some(set) = machine.tau_priority()
-        && map_event_set(set, &images) != *set
+        && images.set(procs.events(), set) != *set
     {
         problems.push(format!(
             "the events τ takes priority over are not symmetric under {shown}"
@@ -133,7 +133,7 @@ fn initial_bijection(
 fn operator_problems(
     machine: &Machine,
     procs: &Processes,
-    images: &[EventId],
+    images: &EventImages,
     beta: &[usize],
     shown: &str,
 ) -> Vec<String> {
@@ -141,18 +141,18 @@ fn operator_problems(
     let nodes = machine.nodes();
     let set_breaks =
         |what: &str, node: usize, set: &EventSet, image_node: usize, target: &EventSet| {
-            let image = map_event_set(set, images);
+            let image = images.set(procs.events(), set);
             if &image == target {
                 return None;
             }
             let witness = set
                 .iter()
-                .find(|&e| !target.contains(images[e as usize]))
+                .find(|&e| !target.contains(images.of(procs.events(), e)))
                 .map(|e| {
                     format!(
                         "{} is in it but its image {} is not",
                         procs.show_event(e),
-                        procs.show_event(images[e as usize])
+                        procs.show_event(images.of(procs.events(), e))
                     )
                 })
                 .unwrap_or_else(|| "it has fewer events than its image".to_string());
@@ -244,7 +244,7 @@ fn operator_problems(
                     ..
                 },
             ) => {
-                let image = map_relation(r, images);
+                let image = images.relation(procs.events(), r);
                 (image.pairs() != q.pairs()).then(|| {
                     format!(
                         "the relation of `{}` is not symmetric under {shown}",
