@@ -415,3 +415,39 @@ fn states_slow_to_expand_stop_at_the_time_out() {
         within_time(&run, 1.5);
     }
 }
+
+/// A verdict found within the time-out is never lost to the clock after
+/// it: naming a counterexample's events makes the script's events again
+/// (here 300 000, most of the check's time), held only to memory and a
+/// cancel. With the check's deadline on it, a time-out falling between
+/// the verdict and its description turned "Failed" into an error.
+#[test]
+fn a_verdict_found_in_time_is_described_past_the_time_out() {
+    let _alone = alone();
+    let late = fixture("described_late.csp");
+    // The run without a time-out makes the events twice: a time-out of
+    // three quarters of it falls after the check's own, before the
+    // description's.
+    let whole = measured(&["check", &late]);
+    assert_eq!(whole.code, 1, "{}{}", whole.stdout, whole.stderr);
+    let timeout = format!("{:.2}", whole.seconds * 0.75);
+    let run = measured(&["check", &late, "--timeout", &timeout]);
+    match run.code {
+        1 => assert!(
+            run.stdout
+                .contains("after <> the implementation performs go"),
+            "{}",
+            run.stdout
+        ),
+        // The check's own events ran past the time-out on a slow run.
+        3 => assert!(
+            run.stdout.contains("stopped by the time-out"),
+            "{}",
+            run.stdout
+        ),
+        code => panic!(
+            "exit {code} under --timeout {timeout}\n{}{}",
+            run.stdout, run.stderr
+        ),
+    }
+}

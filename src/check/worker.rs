@@ -128,21 +128,41 @@ impl CheckHandle {
             .stack_size(LARGE_STACK)
             .spawn(move || {
                 let _finishing = finishing;
-                let result = check_with(&script, index, &for_thread, &asked)?;
+                let mut result = check_with(&script, index, &for_thread, &asked)?;
                 let counterexample = match &result.counterexample {
                     Some(cx) => {
-                        // The path bounds its description, but not a
-                        // compressed component's run, found by computing
-                        // its compression again: that is held to the
-                        // check's deadline, and left out past it.
-                        let unwinding = Budget {
-                            deadline: for_thread.deadline,
-                            ..for_thread.describing()
-                        };
-                        let eval = Evaluator::new(&script).with_meter(unwinding.meter());
-                        let mut procs =
-                            Processes::with_evaluator(eval).map_err(|e| e.to_diagnostic())?;
-                        Some(cx.render(&mut procs))
+                        // Its events and states are named by the script's
+                        // processes made again: bounded work the check
+                        // did before, held only to memory and a cancel
+                        // (a verdict found in time is never lost to the
+                        // clock after). A compressed component's run,
+                        // found by computing its compression again, is
+                        // held to the check's deadline, and left out past
+                        // it.
+                        let describing = for_thread.describing();
+                        let eval = Evaluator::new(&script).with_meter(describing.meter());
+                        match Processes::with_evaluator(eval) {
+                            Ok(mut procs) => {
+                                procs.replace_meter(
+                                    Budget {
+                                        deadline: for_thread.deadline,
+                                        ..describing
+                                    }
+                                    .meter(),
+                                );
+                                Some(cx.render(&mut procs))
+                            }
+                            Err(e) => match e.stop_reason() {
+                                Some(stop) => {
+                                    result.notes.push(format!(
+                                        "the counterexample is not described: {}",
+                                        stop.ended()
+                                    ));
+                                    None
+                                }
+                                None => return Err(e.to_diagnostic()),
+                            },
+                        }
                     }
                     None => None,
                 };
