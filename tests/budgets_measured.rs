@@ -417,37 +417,40 @@ fn states_slow_to_expand_stop_at_the_time_out() {
 }
 
 /// A verdict found within the time-out is never lost to the clock after
-/// it: naming a counterexample's events makes the script's events again
-/// (here 300 000, most of the check's time), held only to memory and a
-/// cancel. With the check's deadline on it, a time-out falling between
-/// the verdict and its description turned "Failed" into an error.
+/// it. Naming a counterexample's events needs the script's processes
+/// (here 300 000 events, most of the check's time): the check's own are
+/// kept for it, or else made again on memory and a cancel only. Made
+/// again on the check's deadline, a time-out falling between the verdict
+/// and its description turned "Failed" into an error (3 of 3 runs).
 #[test]
 fn a_verdict_found_in_time_is_described_past_the_time_out() {
     let _alone = alone();
     let late = fixture("described_late.csp");
-    // The run without a time-out makes the events twice: a time-out of
-    // three quarters of it falls after the check's own, before the
-    // description's.
     let whole = measured(&["check", &late]);
     assert_eq!(whole.code, 1, "{}{}", whole.stdout, whole.stderr);
-    let timeout = format!("{:.2}", whole.seconds * 0.75);
-    let run = measured(&["check", &late, "--timeout", &timeout]);
-    match run.code {
-        1 => assert!(
-            run.stdout
-                .contains("after <> the implementation performs go"),
-            "{}",
-            run.stdout
-        ),
-        // The check's own events ran past the time-out on a slow run.
-        3 => assert!(
-            run.stdout.contains("stopped by the time-out"),
-            "{}",
-            run.stdout
-        ),
-        code => panic!(
-            "exit {code} under --timeout {timeout}\n{}{}",
-            run.stdout, run.stderr
-        ),
+    // Time-outs falling all along the run: before the verdict, between
+    // it and its description, after both.
+    for fraction in [0.5, 0.75, 1.0, 1.5] {
+        let timeout = format!("{:.2}", whole.seconds * fraction);
+        let run = measured(&["check", &late, "--timeout", &timeout]);
+        match run.code {
+            // Described in full: the path and the components that moved.
+            1 => assert!(
+                run.stdout.contains("path (τ included):")
+                    && run.stdout.contains("components that moved:")
+                    && !run.stdout.contains("is not described"),
+                "under --timeout {timeout}\n{}",
+                run.stdout
+            ),
+            3 => assert!(
+                run.stdout.contains("stopped by the time-out"),
+                "{}",
+                run.stdout
+            ),
+            code => panic!(
+                "exit {code} under --timeout {timeout}\n{}{}",
+                run.stdout, run.stderr
+            ),
+        }
     }
 }

@@ -222,6 +222,19 @@ pub fn check_with(
     budget: &Budget,
     asked: &Asked,
 ) -> Result<CheckResult, Diagnostic> {
+    check_keeping(script, index, budget, asked).map(|(result, _)| result)
+}
+
+/// [`check_with`], and the processes its search made when it found a
+/// counterexample: they name what the counterexample's ids stand for, so
+/// that describing it need not make them again (on a script of a few
+/// hundred thousand events, half of a failing check's time).
+pub fn check_keeping<'s>(
+    script: &'s Script,
+    index: usize,
+    budget: &Budget,
+    asked: &Asked,
+) -> Result<(CheckResult, Option<Processes<'s>>), Diagnostic> {
     // The whole memory budget: not what an earlier check that stopped
     // is still freeing.
     crate::budget::wait_for_frees();
@@ -241,16 +254,17 @@ pub fn check_with(
             let AssertionKind::Symmetric { process, types } = &assertion.kind else {
                 unreachable!("only `:[symmetric]:` searches nothing")
             };
-            return symmetric(script, assertion, *process, types);
+            return symmetric(script, assertion, *process, types).map(|result| (result, None));
         }
-        Planned::Stopped(result) => return Ok(*result),
+        Planned::Stopped(result) => return Ok((*result, None)),
     };
     if let Some(live) = &budget.live {
         // Set once: a check decides once.
         let _ = live.decided.set(decided_text(&plan));
     }
     let mut stage = None;
-    let result = run(script, &mut plan, budget);
+    let mut kept = None;
+    let result = run(script, &mut plan, budget, &mut kept);
     let mut notes = options(assertion, asked.symmetry.as_ref());
     notes.extend(plan.notes.iter().cloned());
     let reduced = plan
@@ -293,7 +307,8 @@ pub fn check_with(
     if let Verdict::Inconclusive(_) = verdict {
         stage = stage.or_else(|| Some(SEARCHING.to_string()));
     }
-    Ok(CheckResult {
+    let kept = kept.filter(|_| counterexample.is_some());
+    let result = CheckResult {
         verdict,
         states: outcome.states,
         transitions: outcome.transitions,
@@ -305,7 +320,8 @@ pub fn check_with(
         searched: true,
         symmetry: reduced,
         stage,
-    })
+    };
+    Ok((result, kept))
 }
 
 /// What planning a check came to.
@@ -698,11 +714,17 @@ fn processes<'s>(
 }
 
 /// Runs the check `plan` says, settling the plan on its system first;
-/// its answer.
-fn run(script: &Script, plan: &mut Plan, budget: &Budget) -> Result<Answer, Failure> {
-    let (mut procs, priority) = processes(script, plan.task.priority, budget)?;
-    let ready = searched::ready(&mut procs, plan, priority)?;
-    searched::search(&mut procs, ready, plan, budget)
+/// its answer. The processes it searched are left in `kept`.
+fn run<'s>(
+    script: &'s Script,
+    plan: &mut Plan,
+    budget: &Budget,
+    kept: &mut Option<Processes<'s>>,
+) -> Result<Answer, Failure> {
+    let (procs, priority) = processes(script, plan.task.priority, budget)?;
+    let procs = kept.insert(procs);
+    let ready = searched::ready(procs, plan, priority)?;
+    searched::search(procs, ready, plan, budget)
 }
 
 /// Whether a check's counterexample is shown, when it has one: where it

@@ -14,7 +14,7 @@ use crate::symmetry::spec::Reduce;
 use crate::syntax::Diagnostic;
 
 use super::counterexample::RenderedCounterexample;
-use super::{Asked, CheckResult, check_with};
+use super::{Asked, CheckResult, check_keeping};
 use crate::eval::Evaluator;
 use crate::process::Processes;
 use crate::symmetry::search_system::{About, Purpose};
@@ -98,7 +98,7 @@ impl CheckHandle {
     }
 
     /// Starts checking assertion `index`, reduced as `asked` says (see
-    /// [`check_with`]).
+    /// [`check_with`](super::check_with)).
     pub fn spawn_reduced(
         script: Arc<Script>,
         index: usize,
@@ -128,20 +128,26 @@ impl CheckHandle {
             .stack_size(LARGE_STACK)
             .spawn(move || {
                 let _finishing = finishing;
-                let mut result = check_with(&script, index, &for_thread, &asked)?;
+                let (mut result, kept) = check_keeping(&script, index, &for_thread, &asked)?;
                 let counterexample = match &result.counterexample {
                     Some(cx) => {
-                        // Its events and states are named by the script's
-                        // processes made again: bounded work the check
-                        // did before, held only to memory and a cancel
-                        // (a verdict found in time is never lost to the
-                        // clock after). A compressed component's run,
+                        // Its events and states are named by the processes
+                        // the check searched, or, where it kept none, by
+                        // the script's processes made again: bounded work
+                        // the check did before, held only to memory and a
+                        // cancel (a verdict found in time is never lost to
+                        // the clock after). A compressed component's run,
                         // found by computing its compression again, is
                         // held to the check's deadline, and left out past
                         // it.
                         let describing = for_thread.describing();
-                        let eval = Evaluator::new(&script).with_meter(describing.meter());
-                        match Processes::with_evaluator(eval) {
+                        let made = match kept {
+                            Some(procs) => Ok(procs),
+                            None => Processes::with_evaluator(
+                                Evaluator::new(&script).with_meter(describing.meter()),
+                            ),
+                        };
+                        match made {
                             Ok(mut procs) => {
                                 procs.replace_meter(
                                     Budget {
