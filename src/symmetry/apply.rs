@@ -514,18 +514,12 @@ impl ValueMap for PermuteValues<'_> {
 /// A permutation applied to states: values by the permutation, event
 /// sets and relations through the images of their events.
 pub struct Permute<'a> {
-    pub symmetry: &'a Symmetry,
-    pub perm: &'a Permutation,
-    pub movable: &'a Movable,
     images: EventImages<'a>,
 }
 
 impl<'a> Permute<'a> {
     pub fn new(symmetry: &'a Symmetry, perm: &'a Permutation, movable: &'a Movable) -> Permute<'a> {
         Permute {
-            symmetry,
-            perm,
-            movable,
             images: EventImages::new(symmetry, perm, movable),
         }
     }
@@ -534,14 +528,14 @@ impl<'a> Permute<'a> {
 impl ValueMap for Permute<'_> {
     fn ctor(&self, c: CtorId) -> Option<CtorId> {
         PermuteValues {
-            symmetry: self.symmetry,
-            perm: self.perm,
+            symmetry: self.images.symmetry,
+            perm: self.images.perm,
         }
         .ctor(c)
     }
 
     fn set(&mut self, procs: &mut Processes, set: SetId) -> SetId {
-        if !self.movable.any(procs.set(set)) {
+        if !self.images.movable.any(procs.set(set)) {
             return set;
         }
         let image = self.images.set(procs.events(), procs.set(set));
@@ -553,7 +547,7 @@ impl ValueMap for Permute<'_> {
         if !r
             .pairs()
             .iter()
-            .any(|&(a, b)| self.movable.is_movable(a) || self.movable.is_movable(b))
+            .any(|&(a, b)| self.images.movable.is_movable(a) || self.images.movable.is_movable(b))
         {
             return relation;
         }
