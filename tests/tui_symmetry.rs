@@ -437,6 +437,20 @@ fn walking_the_reduced_system_steps_through_representatives() {
             reduced.contains(&"Node(N2, A, Null)".to_string()),
             "{reduced:?}"
         );
+        // The components marked changed are T0's and the node it took,
+        // where the representative shows them: N0's node is N2's there,
+        // and the free node shown as N0's did not move.
+        let changed: Vec<&str> = walk(&app)
+            .shown
+            .as_ref()
+            .unwrap()
+            .changed
+            .iter()
+            .map(|&slot| reduced[slot].as_str())
+            .collect();
+        assert_eq!(changed.len(), 2, "{changed:?} of {reduced:?}");
+        assert!(changed[0].starts_with("setTop!T0!N2"), "{changed:?}");
+        assert_eq!(changed[1], "Node(N2, A, Null)", "{changed:?}");
         let shown = screen(&mut app, 140, 40);
         assert!(shown.contains("Trace (3 of 3) — reduced walk"), "{shown}");
         assert!(shown.contains("π NodeID: N0 ↦…"), "{shown}");

@@ -3,7 +3,8 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::tui::engine::{Position, Shown, ShownMove, Step, Want};
+use crate::tui::engine::{NONE, Position, Shown, ShownMove, Step, Want};
+use crate::tui::model::Stepper;
 
 use super::{WalkParts, WalkState};
 
@@ -29,12 +30,7 @@ impl WalkParts<'_, '_> {
         let reduced = want.reduced && at.has_reduced();
         let row = self.row(at.state(reduced), reduced);
         let changed = into
-            .and_then(|(from, step)| {
-                let from_row = self.row(from.state(reduced), reduced);
-                let (_, _, choice) = step.seen(reduced);
-                let n = self.stepper.animator.compute_moves(&from_row).ok()?;
-                ((choice as usize) < n).then(|| self.stepper.animator.changed_by(choice as usize))
-            })
+            .and_then(|(from, step)| self.changed_by(from, step, reduced))
             .unwrap_or_default();
         let animator = &mut self.stepper.animator;
         let components = (0..animator.components())
@@ -83,6 +79,40 @@ impl WalkParts<'_, '_> {
             partial_order,
             seen: self.raw.len(),
         }
+    }
+}
+
+impl WalkParts<'_, '_> {
+    /// The components `step` from `from` changed, where the state it led
+    /// to shows them. In the reduced walk the move's target is put in
+    /// its representative's form by the step's permutation π, which
+    /// moves components as well as values (α_π: the component holding
+    /// node N0 holds N2's after N0 ↦ N2): each changed component is
+    /// marked where α_π put it.
+    fn changed_by(&mut self, from: Position, step: Step, reduced: bool) -> Option<Vec<usize>> {
+        let from_row = self.row(from.state(reduced), reduced);
+        let (_, _, choice) = step.seen(reduced);
+        let n = self.stepper.animator.compute_moves(&from_row).ok()?;
+        let changed =
+            ((choice as usize) < n).then(|| self.stepper.animator.changed_by(choice as usize))?;
+        if !reduced || step.permutation == NONE {
+            return Some(changed);
+        }
+        let pi = self
+            .permutations
+            .list
+            .get(step.permutation as usize)?
+            .clone();
+        let Stepper { animator, lens, .. } = &mut *self.stepper;
+        let lens = lens.as_mut().ok()?;
+        let (_, procs) = animator.parts_mut();
+        let alpha = lens.system.alpha(procs, &pi);
+        let mut moved: Vec<usize> = changed
+            .iter()
+            .filter_map(|&slot| alpha.get(slot).copied())
+            .collect();
+        moved.sort_unstable();
+        Some(moved)
     }
 }
 
