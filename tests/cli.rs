@@ -520,6 +520,31 @@ fn check_prints_fdr_like_verdicts_and_counterexamples() {
 }
 
 #[test]
+fn a_specification_never_stable_is_said_to_allow_no_stable_state() {
+    symcsp()
+        .args(["check", &fixture("check/never_stable.csp")])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "assert DIV [F= STOP: Failed — 1 state, 0 transitions",
+        ))
+        .stdout(predicate::str::contains(
+            "counterexample: after <> the implementation can be stable (it accepts only {}), \
+             which the specification never is there",
+        ))
+        .stdout(predicate::str::contains(
+            "counterexample: after <> the implementation can be stable (it accepts only {b}), \
+             which the specification never is there",
+        ))
+        // A specification stable somewhere says what it required.
+        .stdout(predicate::str::contains(
+            "counterexample: after <> the implementation refuses {a} (it accepts only {}), \
+             which the specification does not allow",
+        ))
+        .stdout(predicate::str::contains("refuses {}").not());
+}
+
+#[test]
 fn a_divergence_shows_the_tau_loop_it_goes_round() {
     symcsp()
         .args(["check", "models/tokenring.csp", "--assert", "4"])

@@ -117,6 +117,13 @@ pub fn headline(cx: &RenderedCounterexample) -> String {
             format!("the process performs {trace} but then cannot perform {error}")
         }
         Kind::Trace => format!("the process performs {trace}"),
+        // Nothing refused, yet refused: the specification is never
+        // stable after the trace, so no stable state is allowed there.
+        Kind::Refusal if cx.refusals.is_empty() => format!(
+            "after {trace} the implementation can be stable (it accepts only {}), which the \
+             specification never is there",
+            set(&cx.accepted)
+        ),
         Kind::Refusal => format!(
             "after {trace} the implementation refuses {} (it accepts only {}), which the \
              specification does not allow",
@@ -154,6 +161,10 @@ pub fn at_its_end(cx: &RenderedCounterexample) -> String {
             Some(e) => format!("the last step, {e}, is not allowed by the specification"),
             None => "the trace is not allowed by the specification".to_string(),
         },
+        Kind::Refusal if cx.refusals.is_empty() => format!(
+            "this state is stable (it accepts only {}), where the specification never is",
+            set(&cx.accepted)
+        ),
         Kind::Refusal => format!(
             "this state refuses {} (it accepts only {})",
             set(&cx.refusals),
