@@ -353,18 +353,42 @@ impl Symmetry {
         out
     }
 
-    /// The type `ty` less the constructors `also`, as CSPM:
-    /// `diff(NodeIDType, {| Null, N0 |})`.
+    /// The type `ty` less the constructors `also`, as the user would
+    /// write it: the script's own name for that set where it has one
+    /// (`NodeID`), else `diff(NodeIDType, {Null, N0})` — with `{| |}`
+    /// only where a constructor left out has fields, which a plain set
+    /// would have to list value by value.
     fn without(&self, script: &Script, ty: usize, also: &[CtorId]) -> String {
         let t = &self.types[ty];
+        let mut kept: Vec<CtorId> = t
+            .values
+            .iter()
+            .copied()
+            .filter(|c| !also.contains(c))
+            .collect();
+        kept.sort_unstable();
+        if let Some(name) = naming::by_definition(script, &kept) {
+            return name;
+        }
         let datatype = &script.datatypes[t.datatype.index()];
-        let outside: Vec<&str> = datatype
+        let outside: Vec<CtorId> = datatype
             .ctors
             .iter()
-            .filter(|c| !t.values.contains(c) || also.contains(c))
+            .copied()
+            .filter(|c| !kept.contains(c))
+            .collect();
+        let names: Vec<&str> = outside
+            .iter()
             .map(|c| script.ctors[c.index()].name.as_str())
             .collect();
-        format!("diff({}, {{| {} |}})", datatype.name, outside.join(", "))
+        let (open, close) = match outside
+            .iter()
+            .any(|c| !script.ctors[c.index()].fields.is_empty())
+        {
+            true => ("{| ", " |}"),
+            false => ("{", "}"),
+        };
+        format!("diff({}, {open}{}{close})", datatype.name, names.join(", "))
     }
 
     /// What automatic mode left out, one line per constructor.
