@@ -223,6 +223,30 @@ fn usage_errors_exit_two_and_help_exits_zero() {
     symcsp().arg("--help").assert().success();
 }
 
+/// `--process` is the cluster's process number on `check` and
+/// `explore` (the top level's takes a process to animate): a process
+/// given there is told where it goes.
+#[test]
+fn a_process_given_as_the_cluster_index_is_told_where_it_goes() {
+    for command in ["check", "explore"] {
+        symcsp()
+            .args([command, "models/liststack.csp", "--process", "System"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "here --process is this process's number in a cluster (0, 1, …), not a \
+                 process: `symcsp explore FILE 'System'` explores a process",
+            ));
+    }
+    symcsp()
+        .args(["check", "models/liststack.csp", "--process", "70000"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "a process number in a cluster is at most 65535",
+        ));
+}
+
 #[test]
 fn eval_prints_a_value_in_fdr_form() {
     symcsp()

@@ -271,7 +271,7 @@ pub struct ClusterArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub processes: Option<u16>,
     /// This process's index in the cluster, from 0 (timely's `-p`).
-    #[arg(long = "process", id = "cluster_process", value_name = "I")]
+    #[arg(long = "process", id = "cluster_process", value_name = "I", value_parser = cluster_index)]
     pub process: Option<u16>,
     /// One `host:port` per line, process 0 first (timely's `-h`).
     /// Without it, process I listens on localhost:2101+I.
@@ -281,6 +281,21 @@ pub struct ClusterArgs {
     /// (default 30; 0 waits for ever).
     #[arg(long, value_name = "SECS")]
     pub connect_timeout: Option<f64>,
+}
+
+/// `--process I`: a number. The top-level `--process` takes a process
+/// to animate; here a process named by mistake is told where it goes.
+fn cluster_index(text: &str) -> Result<u16, String> {
+    let text = text.trim();
+    text.parse()
+        .map_err(|_| match text.bytes().all(|b| b.is_ascii_digit()) {
+            true => format!("a process number in a cluster is at most {}", u16::MAX),
+            false => format!(
+                "here --process is this process's number in a cluster (0, 1, …), not a process: \
+             `symcsp explore FILE '{text}'` explores a process, and `check` checks the \
+             script's assertions"
+            ),
+        })
 }
 
 impl ClusterArgs {
