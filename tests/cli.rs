@@ -1331,6 +1331,16 @@ fn completions_and_the_manual_page_are_generated_from_the_options() {
     assert!(page.contains(".TH symcsp-check 1"), "{}", &page[..200]);
     assert!(page.contains("\\fBsymcsp check\\fR"), "{}", &page[..400]);
     assert!(page.contains("\\-\\-max\\-states"), "its options");
+    // The synopsis gives each option its value, the global ones too.
+    let synopsis = &page[page.find(".SH SYNOPSIS").unwrap()..page.find(".SH DESCRIPTION").unwrap()];
+    for option in [
+        "[\\fB\\-\\-timeout\\fR \\fISECS\\fR]",
+        "[\\fB\\-\\-assert\\fR \\fIN\\fR]...",
+        "[\\fB\\-\\-por\\fR [\\fIon|off\\fR]]",
+        "[\\fB\\-\\-all\\-errors\\fR]",
+    ] {
+        assert!(synopsis.contains(option), "{option} in {synopsis}");
+    }
     // With what clap does not know: the exit status and the environment.
     let sections = |page: &str| -> Vec<String> {
         page.lines()

@@ -12,7 +12,9 @@ use super::{Cli, EXIT_INCONCLUSIVE, EXIT_INPUT_ERROR};
 /// Prints the page of `command` (symcsp's own when `None`); its exit
 /// code.
 pub fn run(command: Option<&str>, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let whole = Cli::command();
+    let mut whole = Cli::command();
+    // Built, each command holds the global options (`--all-errors`).
+    whole.build();
     let page = match command {
         None => whole,
         Some(name) => match whole.find_subcommand(name) {
@@ -48,7 +50,7 @@ pub fn run(command: Option<&str>, out: &mut dyn Write, err: &mut dyn Write) -> u
 fn render(page: &clap::Command, command: Option<&str>, out: &mut dyn Write) -> std::io::Result<()> {
     let mut clap_page = Vec::new();
     clap_mangen::Man::new(page.clone()).render(&mut clap_page)?;
-    let clap_page = String::from_utf8_lossy(&clap_page);
+    let clap_page = with_synopsis(&String::from_utf8_lossy(&clap_page), page);
     let mut ours = Vec::new();
     section(&mut ours, "EXIT STATUS", &exit_status(page, command))?;
     if matches!(command, None | Some("check" | "cluster")) {
@@ -64,12 +66,101 @@ fn render(page: &clap::Command, command: Option<&str>, out: &mut dyn Write) -> s
         .filter_map(|heading| clap_page.find(&format!("\n{heading}")).map(|i| i + 1))
         .min()
         .unwrap_or(clap_page.len());
-    out.write_all(clap_page[..at].as_bytes())?;
+    out.write_all(&clap_page.as_bytes()[..at])?;
     if !clap_page[..at].ends_with('\n') {
         writeln!(out)?;
     }
     out.write_all(&ours)?;
-    out.write_all(clap_page[at..].as_bytes())
+    out.write_all(&clap_page.as_bytes()[at..])
+}
+
+/// `clap_page` with a synopsis that gives each option its value
+/// (`[--timeout SECS]`): clap's names the options alone.
+fn with_synopsis(clap_page: &str, page: &clap::Command) -> String {
+    let heading = ".SH SYNOPSIS\n";
+    let Some(start) = clap_page.find(heading).map(|i| i + heading.len()) else {
+        return clap_page.to_string();
+    };
+    let end = clap_page[start..]
+        .find("\n.SH ")
+        .map_or(clap_page.len(), |i| start + i + 1);
+    format!(
+        "{}{}\n{}",
+        &clap_page[..start],
+        synopsis(page),
+        &clap_page[end..]
+    )
+}
+
+/// The synopsis line of `page`, in roff: its name, each option with its
+/// values (`...` where it repeats), the subcommand or the arguments.
+fn synopsis(page: &clap::Command) -> String {
+    // Built, clap has settled how many values each option takes.
+    let mut page = page.clone();
+    page.build();
+    let bold = |text: &str| format!("\\fB{}\\fR", escaped(text));
+    let italic = |text: &str| format!("\\fI{}\\fR", escaped(text));
+    let name = page.get_bin_name().unwrap_or_else(|| page.get_name());
+    let mut words = vec![bold(name)];
+    for arg in page
+        .get_arguments()
+        .filter(|a| !a.is_hide_set() && !a.is_positional())
+    {
+        let flag = match (arg.get_short(), arg.get_long()) {
+            (Some(short), Some(long)) => format!(
+                "{}|{}",
+                bold(&format!("-{short}")),
+                bold(&format!("--{long}"))
+            ),
+            (None, Some(long)) => bold(&format!("--{long}")),
+            (Some(short), None) => bold(&format!("-{short}")),
+            (None, None) => continue,
+        };
+        let takes = arg.get_num_args().is_some_and(|n| n.takes_values())
+            && !matches!(
+                arg.get_action(),
+                clap::ArgAction::SetTrue
+                    | clap::ArgAction::Help
+                    | clap::ArgAction::Version
+                    | clap::ArgAction::HelpLong
+                    | clap::ArgAction::HelpShort
+            );
+        let value = match arg.get_value_names() {
+            Some(names) if takes => {
+                let names: Vec<String> = names.iter().map(|n| italic(n)).collect();
+                let optional = arg.get_num_args().is_some_and(|n| n.min_values() == 0);
+                match optional {
+                    true => format!(" [{}]", names.join(" ")),
+                    false => format!(" {}", names.join(" ")),
+                }
+            }
+            None if takes => format!(" {}", italic(&arg.get_id().to_string().to_uppercase())),
+            _ => String::new(),
+        };
+        let repeats = matches!(
+            arg.get_action(),
+            clap::ArgAction::Append | clap::ArgAction::Count
+        );
+        words.push(format!(
+            "[{flag}{value}]{}",
+            if repeats { "..." } else { "" }
+        ));
+    }
+    for arg in page.get_positionals().filter(|a| !a.is_hide_set()) {
+        let names: Vec<String> = arg
+            .get_value_names()
+            .map(|names| names.iter().map(|n| italic(n)).collect())
+            .unwrap_or_else(|| vec![italic(&arg.get_id().to_string().to_uppercase())]);
+        let text = names.join(" ");
+        words.push(match arg.is_required_set() {
+            true => text,
+            false => format!("[{text}]"),
+        });
+    }
+    if page.has_subcommands() {
+        words.push(format!("[{}]", italic("COMMAND")));
+    }
+    words.join(" ")
 }
 
 /// What each exit code of `command` means. Every command that takes a

@@ -106,7 +106,7 @@ struct Cli {
 enum Command {
     /// Parse CSPM scripts and report syntax errors.
     Parse {
-        /// The scripts to parse.
+        /// The scripts to parse (`-` for standard input).
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
         /// Print each script back, pretty-printed.
@@ -139,7 +139,8 @@ enum Command {
     /// Explore the state space of a process breadth first and report its
     /// size (exit 3 if the budget stopped it).
     Explore {
-        /// The script whose names the process may use.
+        /// The script whose names the process may use (`-` for standard
+        /// input).
         #[arg(value_name = "FILE")]
         file: PathBuf,
         /// Any process expression in the script's scope: `System`,
@@ -208,7 +209,7 @@ enum Command {
     /// else 1 some failed, else 3 some inconclusive). The budget options
     /// bound each assertion's check.
     Check {
-        /// The script whose assertions to check.
+        /// The script whose assertions to check (`-` for standard input).
         #[arg(value_name = "FILE")]
         file: PathBuf,
         /// Check only assertion N (numbered from 1, as `symcsp FILE`
@@ -301,7 +302,7 @@ enum Command {
     /// per symmetry class), and with --unreduced the unreduced search
     /// for scale.
     Compare {
-        /// The script.
+        /// The script (`-` for standard input).
         #[arg(value_name = "FILE")]
         file: PathBuf,
         /// A process to explore (any process expression in the script's
@@ -348,7 +349,7 @@ enum Command {
     /// canonical form; orbits, duplicates, and up to five duplicate pairs
     /// as traces for `symcsp why`.
     Audit {
-        /// The script.
+        /// The script (`-` for standard input).
         #[arg(value_name = "FILE")]
         file: PathBuf,
         /// The process (by default the first assertion with `:[symmetry
@@ -382,7 +383,7 @@ enum Command {
     /// with why, the standard patterns (rotation, reflection, swap), the
     /// largest validated group and its orbits.
     Symmetries {
-        /// The script.
+        /// The script (`-` for standard input).
         #[arg(value_name = "FILE")]
         file: PathBuf,
         /// The process (by default the first assertion's).
@@ -465,7 +466,8 @@ enum Command {
 /// the trace that leads there (`rep` and `why`).
 #[derive(clap::Args, Debug)]
 struct StateArgs {
-    /// The script whose names the process may use.
+    /// The script whose names the process may use (`-` for standard
+    /// input).
     #[arg(value_name = "FILE")]
     file: PathBuf,
     /// Any process expression in the script's scope; by default the
