@@ -1721,6 +1721,32 @@ fn the_chosen_check_stays_in_sight_without_the_focus() {
     });
 }
 
+/// A divergence found at the initial state goes round τs from there:
+/// the depth says they are the divergence, not levels the search went.
+#[test]
+fn a_divergence_s_depth_says_its_taus_are_the_divergence() {
+    with_large_stack(|| {
+        let (_dir, mut app) = open_script(
+            "diverges.csp",
+            "channel a, b\nP = a -> b -> P\nQ = P \\ {a, b}\nassert Q :[divergence free]\n",
+            None,
+        );
+        app.focus = PaneId::CHECKS;
+        run(&mut app, &[Command::RunCheck]);
+        wait_for_checks(&mut app);
+        let wide = screen(&mut app, 160, 40);
+        let left_pane: String = wide
+            .lines()
+            .filter_map(|line| line.strip_prefix('│')?.split('│').next())
+            .flat_map(str::split_whitespace)
+            .collect();
+        assert!(
+            left_pane.contains("depth0(countedupto") && left_pane.contains("thestatethedivergencestartsfrom,0stepsfromthestart;theτsafteritarethedivergence)"),
+            "{wide}"
+        );
+    });
+}
+
 /// In a narrow Checks pane a verdict is its mark alone, so that every
 /// assertion keeps its name (the words took the whole row).
 #[test]

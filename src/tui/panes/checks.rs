@@ -320,6 +320,13 @@ impl ChecksPane {
             // it shows counts up to the level where that ends.
             let steps = plural(u64::from(r.depth), "step", "steps");
             let depth = match &r.counterexample {
+                // Its path goes on by τs from that state: they are the
+                // divergence, not more levels of the search.
+                Some(cx) if cx.kind == crate::check::counterexample::Kind::Divergence => format!(
+                    "depth {} (counted up to the level of the state the divergence starts \
+                     from, {steps} from the start; the τs after it are the divergence)",
+                    r.depth
+                ),
                 Some(_) => format!(
                     "depth {} (counted up to the level of its counterexample's state, {steps} \
                      from the start)",
