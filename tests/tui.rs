@@ -1721,6 +1721,16 @@ fn the_chosen_check_stays_in_sight_without_the_focus() {
     });
 }
 
+/// The words of a screen's leftmost column of panes, run together (a
+/// sentence wraps anywhere in a narrow pane).
+fn left_column_words(screen: &str) -> String {
+    screen
+        .lines()
+        .filter_map(|line| line.strip_prefix('│')?.split('│').next())
+        .flat_map(str::split_whitespace)
+        .collect()
+}
+
 /// A divergence found at the initial state goes round τs from there:
 /// the depth says they are the divergence, not levels the search went.
 #[test]
@@ -1735,11 +1745,7 @@ fn a_divergence_s_depth_says_its_taus_are_the_divergence() {
         run(&mut app, &[Command::RunCheck]);
         wait_for_checks(&mut app);
         let wide = screen(&mut app, 160, 40);
-        let left_pane: String = wide
-            .lines()
-            .filter_map(|line| line.strip_prefix('│')?.split('│').next())
-            .flat_map(str::split_whitespace)
-            .collect();
+        let left_pane = left_column_words(&wide);
         assert!(
             left_pane.contains("depth0(countedupto") && left_pane.contains("thestatethedivergencestartsfrom,0stepsfromthestart;theτsafteritarethedivergence)"),
             "{wide}"
@@ -1771,11 +1777,7 @@ fn a_narrow_checks_pane_keeps_every_assertion_s_name() {
         // say they are counted up to where its counterexample ends.
         let wide = screen(&mut app, 160, 40);
         assert!(wide.contains("✗ Failed"), "{wide}");
-        let left_pane: String = wide
-            .lines()
-            .filter_map(|line| line.strip_prefix('│')?.split('│').next())
-            .flat_map(str::split_whitespace)
-            .collect();
+        let left_pane = left_column_words(&wide);
         assert!(
             left_pane.contains("depth2(countedupto") && left_pane.contains("2stepsfromthestart)"),
             "{wide}"
