@@ -569,6 +569,40 @@ fn a_specification_never_stable_is_said_to_allow_no_stable_state() {
 }
 
 #[test]
+fn brief_says_each_counterexample_in_one_line() {
+    let out = symcsp()
+        .args([
+            "check",
+            "models/lockfreequeue.csp",
+            "--assert",
+            "1",
+            "--brief",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].starts_with("assert System :[deadlock free]: Failed — 25129 states"));
+    assert_eq!(
+        lines[1],
+        "    counterexample: after <enqCall.T0.A, enqCall.T1.A, enqReturn.T0, enqCall.T0.A, \
+         enqReturn.T1, enqCall.T1.A> the process deadlocks"
+    );
+    // A τ-loop is not named by the steps of a path it does not show.
+    symcsp()
+        .args(["check", "models/tokenring.csp", "--assert", "4", "--brief"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "    counterexample: after <> the process can perform τ for ever (divergence)\n",
+        ))
+        .stdout(predicate::str::contains("going round").not())
+        .stdout(predicate::str::contains("path (τ included)").not());
+}
+
+#[test]
 fn a_divergence_shows_the_tau_loop_it_goes_round() {
     symcsp()
         .args(["check", "models/tokenring.csp", "--assert", "4"])

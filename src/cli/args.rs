@@ -183,6 +183,10 @@ pub(super) enum Command {
         assertions: Vec<usize>,
         #[arg(long, value_enum, default_value = "plain")]
         format: Format,
+        /// Each verdict with its counterexample in one line, without the
+        /// path and the components that moved (plain output).
+        #[arg(long)]
+        brief: bool,
         #[command(flatten)]
         limits: limits::SearchLimits,
         /// Reduce every check by symmetry: `auto` (the largest

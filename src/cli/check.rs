@@ -43,6 +43,8 @@ pub struct Request<'a> {
     /// 1-based assertion numbers; empty for all.
     pub assertions: &'a [usize],
     pub format: Format,
+    /// `--brief`: a counterexample in one line.
+    pub brief: bool,
     pub limits: &'a SearchLimits,
     /// `--symmetry auto|off|T,U`: instead of what each assertion asks.
     pub symmetry: Option<&'a str>,
@@ -208,7 +210,10 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
             })
         });
         if format == Format::Plain {
-            say(out, &plain(&script, index, &outcome, request.limits));
+            say(
+                out,
+                &plain(&script, index, &outcome, (request.limits, request.brief)),
+            );
         }
         outcomes.push((index, outcome));
     }
@@ -406,7 +411,13 @@ fn counterexample_json(cx: &RenderedCounterexample) -> serde_json::Value {
 }
 
 /// One assertion's verdict line, its notes and its counterexample.
-fn plain(script: &Script, index: usize, outcome: &CheckOutcome, limits: &SearchLimits) -> String {
+/// `--brief`: the counterexample's one line, without its path.
+fn plain(
+    script: &Script,
+    index: usize,
+    outcome: &CheckOutcome,
+    (limits, brief): (&SearchLimits, bool),
+) -> String {
     let text = assertion_text(script, index);
     let (result, counterexample) = match outcome {
         Ok(checked) => (&checked.result, &checked.counterexample),
@@ -464,6 +475,7 @@ fn plain(script: &Script, index: usize, outcome: &CheckOutcome, limits: &SearchL
             cx,
             script.assertions[index].negated,
             result.verdict,
+            brief,
         ));
     }
     lines
@@ -474,8 +486,15 @@ fn indent(text: &str) -> String {
 }
 
 /// A counterexample in words, then its path and each component's part.
-fn describe(cx: &RenderedCounterexample, negated: bool, verdict: Verdict) -> String {
-    let headline = headline(cx);
+fn describe(cx: &RenderedCounterexample, negated: bool, verdict: Verdict, brief: bool) -> String {
+    let headline = match brief {
+        // A τ-loop is named by the steps of a path not shown.
+        true => headline(&RenderedCounterexample {
+            loop_from: None,
+            ..cx.clone()
+        }),
+        false => headline(cx),
+    };
     let property_holds = (verdict == Verdict::Passed) != negated;
     let label = if property_holds {
         "witness"
@@ -485,6 +504,9 @@ fn describe(cx: &RenderedCounterexample, negated: bool, verdict: Verdict) -> Str
         "counterexample"
     };
     let mut text = format!("    {label}: {headline}\n");
+    if brief {
+        return text;
+    }
     if cx.steps.len() > PATH_SHOWN {
         text.push_str(&format!(
             "    (a path of {} steps; --format json gives all of it)\n",
