@@ -94,10 +94,9 @@ fn with_synopsis(clap_page: &str, page: &clap::Command) -> String {
 
 /// The synopsis line of `page`, in roff: its name, each option with its
 /// values (`...` where it repeats), the subcommand or the arguments.
+/// `page` is built ([`run`] builds the whole command), so clap has
+/// settled how many values each option takes.
 fn synopsis(page: &clap::Command) -> String {
-    // Built, clap has settled how many values each option takes.
-    let mut page = page.clone();
-    page.build();
     let bold = |text: &str| format!("\\fB{}\\fR", escaped(text));
     let italic = |text: &str| format!("\\fI{}\\fR", escaped(text));
     let name = page.get_bin_name().unwrap_or_else(|| page.get_name());
@@ -116,15 +115,7 @@ fn synopsis(page: &clap::Command) -> String {
             (Some(short), None) => bold(&format!("-{short}")),
             (None, None) => continue,
         };
-        let takes = arg.get_num_args().is_some_and(|n| n.takes_values())
-            && !matches!(
-                arg.get_action(),
-                clap::ArgAction::SetTrue
-                    | clap::ArgAction::Help
-                    | clap::ArgAction::Version
-                    | clap::ArgAction::HelpLong
-                    | clap::ArgAction::HelpShort
-            );
+        let takes = arg.get_action().takes_values();
         let value = match arg.get_value_names() {
             Some(names) if takes => {
                 let names: Vec<String> = names.iter().map(|n| italic(n)).collect();

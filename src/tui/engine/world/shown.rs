@@ -80,9 +80,7 @@ impl WalkParts<'_, '_> {
             seen: self.raw.len(),
         }
     }
-}
 
-impl WalkParts<'_, '_> {
     /// The components `step` from `from` changed, where the state it led
     /// to shows them. In the reduced walk the move's target is put in
     /// its representative's form by the step's permutation π, which
