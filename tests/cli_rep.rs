@@ -1314,3 +1314,37 @@ fn step_3_colours_the_member_split_off() {
     assert!(slide.contains("Node(N3, B, N1) split off"), "{slide}");
     assert!(slide.contains("cell 2 (split off): #4"), "{slide}");
 }
+
+#[test]
+fn a_state_a_call_reaches_through_an_if_prints_as_that_call() {
+    let out = rep_text(&[
+        "tests/fixtures/symmetry/flags.csp",
+        "System",
+        "--after",
+        "read.P1.P2.false, read.P1.P3.false, read.P2.P3.false",
+    ]);
+    // The table's rows: `  1  state  ↦    3  representative`.
+    let states: Vec<&str> = out
+        .lines()
+        .filter_map(|line| line.split_once('↦'))
+        .filter_map(|(state, _)| state.trim().split_once("  "))
+        .filter(|(number, _)| number.parse::<usize>().is_ok())
+        .map(|(_, text)| text.trim())
+        .collect();
+    assert_eq!(
+        states,
+        [
+            // No flag left to read: the `then` branch, which holds `i`
+            // only, is its text.
+            "write!P1!P1!true -> enter!P1 -> leave!P1 -> write!P1!P1!false -> Proc(P1)",
+            // The `else` branch holds both parameters: it is `Check(P2, {P1})`,
+            // not `[] j : {P1} @ read!P2!j?v -> …`.
+            "Check(P2, {P1})",
+            "Check(P3, {P1, P2})",
+            "Flag(P1, false)",
+            "Flag(P2, false)",
+            "Flag(P3, false)",
+        ],
+        "{out}"
+    );
+}

@@ -291,7 +291,9 @@ impl<'s> Evaluator<'s> {
     pub fn show(&self, value: &Value) -> String {
         if let Value::Proc(proc) = value
             && let Proc::Node { func, vars } = &**proc
-            && self.script.function(*func).call_form.is_none()
+            && let function = self.script.function(*func)
+            && function.call_form.is_none()
+            && function.shown_call.is_none()
         {
             return print::show_folded(self.script, *func, vars, &self.folds(*func, vars));
         }

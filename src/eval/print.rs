@@ -163,7 +163,7 @@ fn write_proc(f: &mut Formatter<'_>, script: &Script, proc: &Proc) -> fmt::Resul
         }
         Proc::Node { func, vars } => {
             let function = script.function(*func);
-            if let Some(call) = &function.call_form {
+            if let Some(call) = function.call_form.as_ref().or(function.shown_call.as_ref()) {
                 f.write_str(&call.name)?;
                 if !call.params.is_empty() {
                     f.write_char('(')?;

@@ -366,6 +366,13 @@ pub struct Function {
     /// `P(x, y) = ...`: the definition's name and, for each parameter in
     /// order, its capture index — to print the state as `P(1, A)`.
     pub call_form: Option<CallForm>,
+    /// For a process expression in a branch of a definition's `if`
+    /// (`P(x, S) = if S == {} then ... else [] y : S @ ...`) that captures
+    /// every parameter: the call that makes it, to print its state as
+    /// `P(1, {A})` rather than as the branch's text. Only printing reads
+    /// it: unlike [`Function::call_form`], the state is not the whole
+    /// body, so the process layer treats it as any other expression.
+    pub shown_call: Option<CallForm>,
     /// The type annotation of a definition that has one.
     pub annotation: Option<Annotation>,
     /// For a top-level function (a definition, a field type, an

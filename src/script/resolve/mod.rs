@@ -350,6 +350,7 @@ impl<'s, 'p> Resolver<'s, 'p> {
             clauses: Vec::new(),
             frame_size: 0,
             call_form: None,
+            shown_call: None,
             annotation: None,
             uses: Vec::new(),
         });

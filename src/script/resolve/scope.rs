@@ -135,9 +135,14 @@ impl<'s, 'p> Resolver<'s, 'p> {
         }
     }
 
-    /// The right-hand side of a definition. When it is a process
-    /// expression whose parameters are plain variables, its state prints
-    /// as the call `P(1, A)`.
+    /// The right-hand side of a definition. When its parameters are
+    /// plain variables, its states print as calls: a process expression
+    /// that is the whole body as `P(1, A)` ([`Function::call_form`]), and
+    /// one in a branch of the body's `if`s that captures every parameter
+    /// as the call that reaches it ([`Function::shown_call`]).
+    ///
+    /// [`Function::call_form`]: crate::script::ir::Function::call_form
+    /// [`Function::shown_call`]: crate::script::ir::Function::shown_call
     pub(super) fn definition_body(
         &mut self,
         def: &ast::Definition,
@@ -145,27 +150,47 @@ impl<'s, 'p> Resolver<'s, 'p> {
         params: &[Vec<Pattern>],
     ) -> ExprId {
         let body = self.expr(&def.rhs);
+        let Some(slots) = params
+            .iter()
+            .flatten()
+            .map(|p| match p {
+                Pattern::Bind(slot) => Some(*slot),
+                _ => None,
+            })
+            .collect::<Option<Vec<u32>>>()
+        else {
+            return body;
+        };
+        let display = Ustr::from(name.as_str());
+        let form = |sources: &[VarRef]| CallForm {
+            name: display,
+            params: slots
+                .iter()
+                .map(|slot| {
+                    let at = sources.iter().position(|s| *s == VarRef::Local(*slot));
+                    at.map(|i| i as u32)
+                })
+                .collect(),
+        };
         if let ExprKind::Process(proc_func, sources) = &self.script.exprs[body.index()].kind {
-            let flat: Vec<&Pattern> = params.iter().flatten().collect();
-            if flat.iter().all(|p| matches!(p, Pattern::Bind(_))) {
-                let params = flat
-                    .iter()
-                    .map(|p| {
-                        let Pattern::Bind(slot) = p else {
-                            unreachable!()
-                        };
-                        sources
-                            .iter()
-                            .position(|s| *s == VarRef::Local(*slot))
-                            .map(|i| i as u32)
-                    })
-                    .collect();
-                let proc_func = *proc_func;
-                let display = Ustr::from(name.as_str());
-                self.script.functions[proc_func.index()].call_form = Some(CallForm {
-                    name: display,
-                    params,
-                });
+            let (proc_func, form) = (*proc_func, form(sources));
+            self.script.functions[proc_func.index()].call_form = Some(form);
+            return body;
+        }
+        // The branches of `if`s, however nested: the conditions read only
+        // what the call was given, so a branch's state that holds every
+        // parameter is made by that call and no other.
+        let mut branches = vec![body];
+        while let Some(expr) = branches.pop() {
+            match &self.script.exprs[expr.index()].kind {
+                ExprKind::If(_, then, otherwise) => branches.extend([*then, *otherwise]),
+                ExprKind::Process(proc_func, sources) => {
+                    let (proc_func, form) = (*proc_func, form(sources));
+                    if form.params.iter().all(Option::is_some) {
+                        self.script.functions[proc_func.index()].shown_call = Some(form);
+                    }
+                }
+                _ => {}
             }
         }
         body
