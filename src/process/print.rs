@@ -287,7 +287,13 @@ impl Processes<'_> {
     /// operand unless it is a plain call (`Node(N3, B, N1)`).
     fn write_node(&self, out: &mut String, p: &Arc<Proc>, min: u8) {
         let text = self.eval.show(&Value::Proc(p.clone()));
-        let call = text
+        let call = match &**p {
+            Proc::Node { func, .. } => {
+                let function = self.script().function(*func);
+                function.call_form.is_some() || function.shown_call.is_some()
+            }
+            Proc::Builtin { .. } => false,
+        } || text
             .chars()
             .all(|c| c.is_alphanumeric() || "_'.(), ".contains(c));
         let level = if call { ATOM } else { GREEDY };
