@@ -1318,7 +1318,7 @@ fn step_3_colours_the_member_split_off() {
 #[test]
 fn a_state_a_call_reaches_through_an_if_prints_as_that_call() {
     let out = rep_text(&[
-        "tests/fixtures/symmetry/flags.csp",
+        "tests/fixtures/structural/flags.csp",
         "System",
         "--after",
         "read.P1.P2.false, read.P1.P3.false, read.P2.P3.false",

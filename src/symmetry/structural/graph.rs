@@ -585,14 +585,27 @@ fn identities(
                 );
                 // The control state (by its function) and every value but
                 // the identity; shown as the state with its identity `_`.
+                // A set, sequence or tuple of the identity's datatype
+                // values keeps only its shape (`Check(_, {_, _})`): the
+                // members' sets of others differ as their identities do.
+                let names: FxHashSet<String> = ranges
+                    .get(&(*func, vars.len()))
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .filter(|v| matches!(v, Value::Ctor(_)))
+                    .map(|v| procs.evaluator().show(v))
+                    .collect();
                 let shown: Vec<String> = vars
                     .iter()
                     .enumerate()
                     .map(|(k, v)| {
                         if at.contains(&k) || derived.contains(&k) {
                             "_".to_string()
-                        } else {
+                        } else if matches!(v, Value::Int(_) | Value::Ctor(_)) {
                             procs.evaluator().show(v)
+                        } else {
+                            blanked(&procs.evaluator().show(v), &names)
                         }
                     })
                     .collect();
@@ -611,4 +624,28 @@ fn identities(
         }
     }
     (identities, family_ranges, keys)
+}
+
+/// `text` with each name of `names` standing alone (not part of a longer
+/// name) written `_`.
+fn blanked(text: &str, names: &FxHashSet<String>) -> String {
+    if names.is_empty() {
+        return text.to_string();
+    }
+    let is_name = |c: char| c.is_alphanumeric() || c == '_' || c == '\'';
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(is_name) {
+        out.push_str(&rest[..start]);
+        let word = &rest[start..];
+        let end = word.find(|c: char| !is_name(c)).unwrap_or(word.len());
+        out.push_str(if names.contains(&word[..end]) {
+            "_"
+        } else {
+            &word[..end]
+        });
+        rest = &word[end..];
+    }
+    out.push_str(rest);
+    out
 }
