@@ -326,3 +326,52 @@ fn every_pair_audit_prints_is_one_why_confirms() {
     // TreeBroadcast and Peterson have pairs.
     assert!(audited >= 15, "only {audited} pairs audited");
 }
+
+/// Values held in a set are not read by the paper's algorithm: FDR's
+/// strategy keeps a representative per subset, the audit finds the
+/// duplicates, the exact strategy one per class, and `rep` does not
+/// promise uniqueness.
+#[test]
+fn values_held_in_sets_are_counted_exactly_and_never_called_unique() {
+    const SETS: &str = "tests/fixtures/strategies/sets.csp";
+    let audit = |strategy: &str| {
+        stdout(
+            &[
+                "audit",
+                SETS,
+                "Alone",
+                "--symmetry",
+                "Id",
+                "--strategy",
+                strategy,
+            ],
+            0,
+        )
+    };
+    let fdr = audit("fdr");
+    for line in [
+        "representatives    16",
+        "orbits             5 (the exact canonical forms of the representatives)",
+        "duplicates         11 (duplication factor 3.200: representatives per class)",
+        "2. --after \"add.A, add.B\" --vs \"add.A, add.C\"",
+    ] {
+        assert!(fdr.contains(line), "{line}\n{fdr}");
+    }
+    let exact = audit("exact");
+    assert!(exact.contains("representatives    5"), "{exact}");
+    assert!(
+        exact.contains("duplicates         none: one representative per symmetry class"),
+        "{exact}"
+    );
+    let rep = stdout(
+        &["rep", SETS, "Alone", "--symmetry", "Id", "--after", "add.B"],
+        0,
+    );
+    assert!(
+        rep.contains(
+            "unique      not guaranteed: the state holds distinguished values in sets, maps or \
+             functions, which the algorithm does not read"
+        ),
+        "{rep}"
+    );
+}

@@ -128,6 +128,10 @@ fn exact_and_flooding_count_the_orbits_where_fdr_may_not() {
         ("models/database.csp", "System", &["Manager"], 8),
         ("models/scheduler.csp", "Scheduled", &["ClientID"], 39),
         ("models/paper/example43.csp", "Ring", &["NodeID", "Data"], 0),
+        // Values held in sets, which the algorithm does not read: the
+        // exact strategy tries their orders at each leaf.
+        ("tests/fixtures/strategies/sets.csp", "Alone", &["Id"], 16),
+        ("tests/fixtures/strategies/sets.csp", "System", &["Id"], 0),
     ];
     let strategies = [Strategy::Fdr, Strategy::Exact, Strategy::Flooding];
     for &(file, process, types, fdr) in cases {

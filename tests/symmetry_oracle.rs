@@ -233,8 +233,9 @@ fn a_representative_is_symmetric_to_its_state_and_unique_where_proposition_50_ho
                 brute.canonical(machine, procs, &rep, &mut least_of_rep);
                 prop_assert_eq!(&least, &least_of_rep);
                 // rep(π(s)) = rep(s) wherever Proposition 50's conditions hold.
-                let unique =
-                    system.unique_identities(machine, procs, row) && trace.splits_fully_symmetric();
+                let unique = system.unique_identities(machine, procs, row)
+                    && system.reads_every_value()
+                    && trace.splits_fully_symmetric();
                 if unique {
                     *guaranteed += 1;
                     let mut moved = vec![0; n];

@@ -876,6 +876,7 @@ impl<'r> One<'r> {
             "order": x.trace.order,
             "type_orderings": Json::Object(orderings),
             "unique_identities": x.unique_identities,
+            "values_read": x.values_read,
             "unique_guaranteed": x.unique_guaranteed(),
             "graph": graph_json(&self.graph, &self.texts),
         })

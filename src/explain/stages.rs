@@ -563,16 +563,24 @@ pub fn heading(
 
 /// Whether Proposition 50's conditions held, in words.
 pub fn uniqueness(x: &Explanation) -> &'static str {
-    match (x.unique_identities, x.trace.splits_fully_symmetric()) {
-        (true, true) => {
+    match (
+        x.unique_identities,
+        x.values_read,
+        x.trace.splits_fully_symmetric(),
+    ) {
+        (true, true, true) => {
             "guaranteed (Proposition 50: unique identities, and every split was of a fully \
              symmetric cell)"
         }
-        (false, _) => {
+        (false, _, _) => {
             "not guaranteed: a symmetric set lacks identities this state still holds \
              (Definition 46)"
         }
-        (true, false) => {
+        (true, false, _) => {
+            "not guaranteed: the state holds distinguished values in sets, maps or functions, \
+             which the algorithm does not read"
+        }
+        (true, true, false) => {
             "not guaranteed: step 3 split a cell that is not known to be fully symmetric \
              (Definition 49)"
         }

@@ -372,6 +372,9 @@ pub struct StateSymmetry {
     /// Whether every symmetric set still has unique identities
     /// (Definition 46) in this state.
     pub unique_identities: bool,
+    /// Whether the algorithm read every distinguished value the state
+    /// holds (none in a set, a map or a function).
+    pub values_read: bool,
     /// Proposition 50 held: this representative is its class's only one.
     pub unique_guaranteed: bool,
     /// The representative another strategy gives, beside the algorithm's

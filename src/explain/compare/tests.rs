@@ -15,6 +15,7 @@ fn explained(steps: Vec<Step>, unique_identities: bool) -> Explanation {
             ..Trace::default()
         },
         unique_identities,
+        values_read: true,
     }
 }
 

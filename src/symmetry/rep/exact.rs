@@ -6,8 +6,9 @@
 //! Refinement is equivariant (it reads shapes and n-values, which a
 //! symmetry preserves), so two states of one symmetry class have the
 //! same leaves' images and get the same least one: one representative
-//! per orbit, always (for states whose values the algorithm reads:
-//! values hidden in sets, maps or functions are not).
+//! per orbit, always. A leaf places only the values the algorithm reads;
+//! where a state holds others (in a set, a map, a function), the caller
+//! tries every order of those at each leaf.
 //!
 //! Pruned by the automorphisms found on the way (two leaves with the
 //! same image): a member that an automorphism fixing the path so far

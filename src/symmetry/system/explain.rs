@@ -21,13 +21,17 @@ pub struct Explanation {
     /// Whether every symmetric set has identities the state still holds
     /// (Definition 46, read on this state).
     pub unique_identities: bool,
+    /// Whether the algorithm read every distinguished value the state
+    /// holds (none hidden in a set, a map or a function, whose images it
+    /// does not choose by the state).
+    pub values_read: bool,
 }
 
 impl Explanation {
     /// Whether Proposition 50's conditions held, so that this state's
     /// representative is the only one its symmetry class can get.
     pub fn unique_guaranteed(&self) -> bool {
-        self.unique_identities && self.trace.splits_fully_symmetric()
+        self.unique_identities && self.values_read && self.trace.splits_fully_symmetric()
     }
 }
 
@@ -73,6 +77,7 @@ impl SystemSymmetry {
             .clone();
         let alpha = self.alpha(procs, &permutation);
         let unique_identities = self.unique_identities(machine, procs, row);
+        let values_read = self.reads_every_value();
         Explanation {
             state: row.to_vec(),
             representative,
@@ -80,6 +85,7 @@ impl SystemSymmetry {
             alpha,
             trace,
             unique_identities,
+            values_read,
         }
     }
 }

@@ -141,6 +141,14 @@ impl SystemSymmetry {
         &self.atoms[self.bounds[component] as usize..self.bounds[component + 1] as usize]
     }
 
+    /// Whether the algorithm read every distinguished value of the state
+    /// read last: Proposition 50 assumes it (a value in a set, a map or a
+    /// function takes an image the algorithm did not choose by the
+    /// state, so two states of one class may keep different ones).
+    pub fn reads_every_value(&self) -> bool {
+        self.exact.iter().all(|&exact| exact)
+    }
+
     /// Proposition 50's other condition for `row`: every symmetric set
     /// with several components has an identity variable each of its
     /// components still holds, at a place shared by those of one shape.

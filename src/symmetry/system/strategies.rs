@@ -16,7 +16,7 @@ use crate::lts::machine::Machine;
 use crate::process::Processes;
 
 use super::super::perm::Permutation;
-use super::super::rep::{Leaf, OwnedInput, Searched, Workspace};
+use super::super::rep::{Input, Leaf, OwnedInput, Searched, Workspace};
 use super::super::strategy::Strategy;
 use super::threads::ReadRow;
 use super::{Image, RepresentativeScratch, SystemSymmetry};
@@ -292,7 +292,10 @@ impl SystemSymmetry {
     }
 
     /// The exact canonical form: the least image over the leaves of the
-    /// individualisation–refinement search.
+    /// individualisation–refinement search. A leaf places every value the
+    /// algorithm read; where the state holds others (in a set, a map, a
+    /// function), each order of those is tried at each leaf too, so that
+    /// the least image is the same for every state of a class.
     fn exact(
         &mut self,
         machine: &mut Machine,
@@ -311,12 +314,14 @@ impl SystemSymmetry {
         };
         let mut workspace = std::mem::take(&mut self.workspace);
         let meter = procs.evaluator().meter().clone();
+        let unread = unread_runs(&input.input());
         let mut image = vec![0; row.len()];
+        let mut shuffled = vec![0; row.len()];
         let mut first: Option<(Vec<u32>, Permutation)> = None;
         let mut best: Option<(Vec<u32>, Permutation)> = None;
         let mut leaves = 0u64;
         let mut stopped = None;
-        let searched = workspace.exact(&input.input(), &mut |perm: &Permutation| {
+        let searched = workspace.exact(&input.input(), &mut |leaf: &Permutation| {
             leaves += 1;
             if leaves.is_multiple_of(POLL_EVERY)
                 && let Err(stop) = meter.poll()
@@ -324,7 +329,36 @@ impl SystemSymmetry {
                 stopped = Some(stop);
                 return Leaf::Stop;
             }
-            self.apply(machine, procs, perm, row, &mut image);
+            self.apply(machine, procs, leaf, row, &mut image);
+            // The leaf's least image over the orders of the values it
+            // leaves unplaced.
+            let mut chosen = None;
+            if let Some(runs) = &unread {
+                let sizes = &input.type_sizes;
+                let mut orders: Vec<Vec<usize>> = sizes.iter().map(|&n| (0..n).collect()).collect();
+                let mut tried = 0u64;
+                while next_order(&mut orders, runs) {
+                    tried += 1;
+                    if tried.is_multiple_of(POLL_EVERY)
+                        && let Err(stop) = meter.poll()
+                    {
+                        stopped = Some(stop);
+                        return Leaf::Stop;
+                    }
+                    let shuffle = Permutation::from_images(
+                        (orders.iter())
+                            .map(|order| order.iter().map(|&k| k as u16).collect())
+                            .collect(),
+                    );
+                    let moved = leaf.then(&shuffle);
+                    self.apply(machine, procs, &moved, row, &mut shuffled);
+                    if shuffled < image {
+                        std::mem::swap(&mut image, &mut shuffled);
+                        chosen = Some(moved);
+                    }
+                }
+            }
+            let perm = chosen.as_ref().unwrap_or(leaf);
             let (Some((first_image, first_perm)), Some((best_image, best_perm))) =
                 (&first, &mut best)
             else {
@@ -391,6 +425,11 @@ impl SystemSymmetry {
             alpha,
             key,
         } = self.try_read_row(scratch, machine, row)?;
+        // Values the algorithm does not read need their orders tried: the
+        // search's thread does that, as it is rare.
+        if unread_runs(&input).is_some() {
+            return None;
+        }
         let mut image = vec![0; row.len()];
         let mut first: Option<(Vec<u32>, Permutation)> = None;
         let mut best: Option<(Vec<u32>, Permutation)> = None;
@@ -486,6 +525,32 @@ impl SystemSymmetry {
             Searched::Stopped => unreachable!("never stopped"),
         }
     }
+}
+
+/// Where the state read into `input` holds values the algorithm does
+/// not read: per type, the run of places a leaf leaves to the values it
+/// did not read (those after the values read), whose orders are tried
+/// at each leaf. `None` when every value is read, or no run has two
+/// places.
+fn unread_runs(input: &Input) -> Option<Vec<Vec<(usize, usize)>>> {
+    if input.exact.iter().all(|&exact| exact) {
+        return None;
+    }
+    let runs: Vec<Vec<(usize, usize)>> = (input.type_sizes.iter().enumerate())
+        .map(|(ty, &size)| {
+            let mut values: Vec<usize> = (input.atoms.iter())
+                .filter(|atom| atom.ty() == ty)
+                .map(|atom| atom.index())
+                .collect();
+            values.sort_unstable();
+            values.dedup();
+            vec![(values.len(), size)]
+        })
+        .collect();
+    runs.iter()
+        .flatten()
+        .any(|&(read, size)| size - read > 1)
+        .then_some(runs)
 }
 
 /// The next combination of orders of the runs (each run's members in

@@ -318,6 +318,7 @@ fn state_symmetry(
             permutation,
             moved,
             unique_identities: x.unique_identities,
+            values_read: x.values_read,
             unique_guaranteed: x.unique_guaranteed(),
             trace: x.trace,
             orderings,

@@ -171,6 +171,13 @@ pub(super) fn unique_line(theme: &Theme, x: &StateSymmetry) -> Line<'static> {
              46); a symmetric state may get another representative",
             theme.running,
         )
+    } else if !x.values_read {
+        Line::styled(
+            "unique: not guaranteed — the state holds distinguished values in sets, maps or \
+             functions, which the algorithm does not read; a symmetric state may get another \
+             representative",
+            theme.running,
+        )
     } else {
         Line::styled(
             "unique: not guaranteed — a step-3 split was of a cell that is not fully symmetric \
