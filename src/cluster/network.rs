@@ -376,6 +376,10 @@ fn greet(
     }
 }
 
+/// The thread that joins timely's workers and network threads after a
+/// worker's error ([`super::drain`]).
+pub const DRAIN_THREAD: &str = "symcsp:drain";
+
 /// The losses of the cluster running in this process, for the panic
 /// hook (one cluster runs at a time in a process).
 static RUNNING: Mutex<Option<Arc<Losses>>> = Mutex::new(None);
@@ -407,7 +411,10 @@ pub fn quiet_network_panics(losses: &Arc<Losses>) {
                 }
                 return;
             }
-            if name.starts_with("timely:") {
+            // Timely's own threads, and the joining of them after a
+            // worker's error (its guard re-panics where a peer left
+            // first): the check's answer is decided, and says why.
+            if name.starts_with("timely:") || name == DRAIN_THREAD {
                 return;
             }
             previous(info);
