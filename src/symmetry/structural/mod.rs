@@ -162,9 +162,31 @@ pub fn analyse(machine: &Machine, procs: &mut Processes) -> EvalResult<Structure
     let all_valid = generators.iter().all(|c| c.result.is_ok());
     let (elements, how) = if all_valid {
         let valid = validated(&generators, &patterns);
+        // A pattern found on the graph with its directions forgotten may
+        // hold (a ring's reflection, whose events keep sender and
+        // receiver with their fields exchanged): the group is then
+        // larger than the graph's, and says why.
+        let n = graph.components;
+        let beyond: Vec<String> = (patterns.iter())
+            .filter(|(_, c)| {
+                c.result.as_ref().is_ok_and(|e| {
+                    maps.as_deref()
+                        .is_some_and(|maps| maps.iter().all(|m| m[..n] != e.alpha[..]))
+                })
+            })
+            .map(|(p, _)| format!("{} over {}", p.name, p.over))
+            .collect();
+        let mut how =
+            "every automorphism of the communication graph is a symmetry of the system".to_string();
+        if !beyond.is_empty() {
+            how.push_str(&format!(
+                ", and so is {}, an automorphism of the graph once its directions are forgotten",
+                beyond.join(" and ")
+            ));
+        }
         (
             closure(Element::identity(&graph), &valid, MAX_ELEMENTS),
-            "every automorphism of the communication graph is a symmetry of the system".to_string(),
+            how,
         )
     } else {
         tried.largest_subgroup(&generators, &patterns, maps.as_deref())
