@@ -1260,49 +1260,68 @@ fn a_session_that_is_not_one_is_an_error_in_the_usual_form() {
 /// Issue 62: a script with many mistakes shows the first 20, as FDR's
 /// front end stops after about twenty, and says how many more there are;
 /// `--all-errors` (before or after the command) shows every one, and
-/// JSON always holds them all.
+/// JSON always holds them all — name errors and the lexical errors found
+/// before parsing alike.
 #[test]
 fn a_load_shows_twenty_errors_and_counts_the_rest() {
-    let dir = tempfile::tempdir().unwrap();
-    let script = dir.path().join("many.csp");
-    let lines: Vec<String> = (0..30).map(|i| format!("P{i} = undefined{i}")).collect();
-    std::fs::write(&script, lines.join("\n") + "\n").unwrap();
-    let errors = |args: &[&str]| {
+    let undefined = |i: usize| format!("P{i} = undefined{i}");
+    let stray = |i: usize| format!("P{i} = STOP \u{e9}");
+    let cases: [(&str, &dyn Fn(usize) -> String, String, String); 2] = [
+        (
+            "undefined.csp",
+            &undefined,
+            "`undefined19` is not defined".into(),
+            "`undefined20`".into(),
+        ),
+        (
+            "stray.csp",
+            &stray,
+            "stray.csp:20:12".into(),
+            "stray.csp:21:12".into(),
+        ),
+    ];
+    for (name, line, last_shown, first_hidden) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join(name);
+        let lines: Vec<String> = (0..30).map(line).collect();
+        std::fs::write(&script, lines.join("\n") + "\n").unwrap();
+        let errors = |args: &[&str]| {
+            let out = Command::cargo_bin("symcsp")
+                .unwrap()
+                .args(args)
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2));
+            String::from_utf8(out.stderr).unwrap()
+        };
+        let path = script.to_str().unwrap();
+        let capped = errors(&["check", path]);
+        assert_eq!(capped.matches("\nerror: ").count() + 1, 20, "{capped}");
+        assert!(capped.contains(&last_shown), "{capped}");
+        assert!(!capped.contains(&first_hidden), "{capped}");
+        assert!(
+            capped.ends_with(
+                "10 more errors not shown: the first 20 are, as FDR stops after about twenty \
+                 (--all-errors shows every one)\n"
+            ),
+            "{capped}"
+        );
+        for args in [
+            ["check", path, "--all-errors"],
+            ["--all-errors", "check", path],
+        ] {
+            let all = errors(&args);
+            assert_eq!(all.matches("\nerror: ").count() + 1, 30, "{all}");
+            assert!(!all.contains("not shown"), "{all}");
+        }
         let out = Command::cargo_bin("symcsp")
             .unwrap()
-            .args(args)
+            .args(["check", path, "--format", "json"])
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(2));
-        String::from_utf8(out.stderr).unwrap()
-    };
-    let path = script.to_str().unwrap();
-    let capped = errors(&["check", path]);
-    assert_eq!(capped.matches("\nerror: ").count() + 1, 20, "{capped}");
-    assert!(capped.contains("`undefined19` is not defined"), "{capped}");
-    assert!(!capped.contains("`undefined20`"), "{capped}");
-    assert!(
-        capped.ends_with(
-            "10 more errors not shown: the first 20 are, as FDR stops after about twenty \
-             (--all-errors shows every one)\n"
-        ),
-        "{capped}"
-    );
-    for args in [
-        ["check", path, "--all-errors"],
-        ["--all-errors", "check", path],
-    ] {
-        let all = errors(&args);
-        assert!(all.contains("`undefined29` is not defined"), "{all}");
-        assert!(!all.contains("not shown"), "{all}");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(json["errors"].as_array().unwrap().len(), 30, "{name}");
     }
-    let out = Command::cargo_bin("symcsp")
-        .unwrap()
-        .args(["check", path, "--format", "json"])
-        .output()
-        .unwrap();
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(json["errors"].as_array().unwrap().len(), 30);
 }
 
 #[test]

@@ -15,8 +15,10 @@ pub const MAX_BRACKET_DEPTH: usize = 1_000;
 /// from `-S`. Every scanner here steps over the arrow whole.
 const DRAWN_ARROW_LEN: usize = 2;
 
-/// How many lexical errors one file reports before giving up.
-const MAX_ERRORS: usize = 10;
+/// How many lexical errors one file reports before giving up (a binary
+/// file of megabytes would otherwise make one per stray byte). The load
+/// shows the first twenty of them unless asked for all.
+const MAX_ERRORS: usize = 1_000;
 
 struct Open {
     bracket: u8,
@@ -53,6 +55,13 @@ pub(crate) fn check(base: u32, text: &str) -> Vec<Diagnostic> {
         && let Some(unclosed) = scan.unclosed()
     {
         scan.errors.push(unclosed);
+    }
+    if scan.errors.len() == MAX_ERRORS
+        && let Some(last) = scan.errors.last_mut()
+    {
+        last.notes.push(format!(
+            "the file was not read past this error, the {MAX_ERRORS}th"
+        ));
     }
     scan.errors
 }
