@@ -1264,20 +1264,26 @@ fn a_session_that_is_not_one_is_an_error_in_the_usual_form() {
 /// before parsing alike.
 #[test]
 fn a_load_shows_twenty_errors_and_counts_the_rest() {
-    let undefined = |i: usize| format!("P{i} = undefined{i}");
-    let stray = |i: usize| format!("P{i} = STOP \u{e9}");
-    let cases: [(&str, &dyn Fn(usize) -> String, String, String); 2] = [
+    /// A script's name, its `i`-th line, the place of the last error
+    /// shown and of the first left out.
+    type Case = (
+        &'static str,
+        fn(usize) -> String,
+        &'static str,
+        &'static str,
+    );
+    let cases: [Case; 2] = [
         (
             "undefined.csp",
-            &undefined,
-            "`undefined19` is not defined".into(),
-            "`undefined20`".into(),
+            |i| format!("P{i} = undefined{i}"),
+            "`undefined19` is not defined",
+            "`undefined20`",
         ),
         (
             "stray.csp",
-            &stray,
-            "stray.csp:20:12".into(),
-            "stray.csp:21:12".into(),
+            |i| format!("P{i} = STOP \u{e9}"),
+            "stray.csp:20:12",
+            "stray.csp:21:12",
         ),
     ];
     for (name, line, last_shown, first_hidden) in cases {
@@ -1297,8 +1303,8 @@ fn a_load_shows_twenty_errors_and_counts_the_rest() {
         let path = script.to_str().unwrap();
         let capped = errors(&["check", path]);
         assert_eq!(capped.matches("\nerror: ").count() + 1, 20, "{capped}");
-        assert!(capped.contains(&last_shown), "{capped}");
-        assert!(!capped.contains(&first_hidden), "{capped}");
+        assert!(capped.contains(last_shown), "{capped}");
+        assert!(!capped.contains(first_hidden), "{capped}");
         assert!(
             capped.ends_with(
                 "10 more errors not shown: the first 20 are, as FDR stops after about twenty \

@@ -8,7 +8,7 @@
 //! same leaves' images and get the same least one: one representative
 //! per orbit, always. A leaf places only the values the algorithm reads;
 //! where a state holds others (in a set, a map, a function), the caller
-//! tries every order of those at each leaf.
+//! tries every placement of those at each leaf (up to 8! of them).
 //!
 //! Pruned by the automorphisms found on the way (two leaves with the
 //! same image): a member that an automorphism fixing the path so far

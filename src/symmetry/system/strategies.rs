@@ -14,6 +14,7 @@ use rustc_hash::FxHashMap;
 use crate::eval::{EvalError, EvalResult};
 use crate::lts::machine::Machine;
 use crate::process::Processes;
+use crate::symmetry::Atom;
 
 use super::super::perm::Permutation;
 use super::super::rep::{Input, Leaf, OwnedInput, Searched, Workspace};
@@ -294,14 +295,17 @@ impl SystemSymmetry {
     /// The exact canonical form: the least image over the leaves of the
     /// individualisation–refinement search. A leaf places every value the
     /// algorithm read; where the state holds others (in a set, a map, a
-    /// function), each order of those is tried at each leaf too, so that
-    /// the least image is the same for every state of a class.
+    /// function), each placement of those is tried at each leaf too
+    /// ([`Hidden`]), so that the least image is the same for every state
+    /// of a class.
     fn exact(
         &mut self,
         machine: &mut Machine,
         procs: &mut Processes,
         row: &[u32],
     ) -> EvalResult<Permutation> {
+        // The values a leaf does not place that the image depends on.
+        let matter = self.values_that_matter(machine, procs, row);
         self.read_state(machine, procs, row);
         // The state as read, lent out while the leaves are applied (which
         // reads none of it), and the workspace with it.
@@ -314,7 +318,7 @@ impl SystemSymmetry {
         };
         let mut workspace = std::mem::take(&mut self.workspace);
         let meter = procs.evaluator().meter().clone();
-        let unread = unread_runs(&input.input());
+        let hidden = Hidden::of(&input.input(), &matter);
         let mut image = vec![0; row.len()];
         let mut shuffled = vec![0; row.len()];
         let mut first: Option<(Vec<u32>, Permutation)> = None;
@@ -333,24 +337,15 @@ impl SystemSymmetry {
             // The leaf's least image over the orders of the values it
             // leaves unplaced.
             let mut chosen = None;
-            if let Some(runs) = &unread {
-                let sizes = &input.type_sizes;
-                let mut orders: Vec<Vec<usize>> = sizes.iter().map(|&n| (0..n).collect()).collect();
-                let mut tried = 0u64;
-                while next_order(&mut orders, runs) {
-                    tried += 1;
-                    if tried.is_multiple_of(POLL_EVERY)
+            if let Some(hidden) = &hidden {
+                for (k, placed) in hidden.placements.iter().enumerate() {
+                    if k % POLL_EVERY as usize == POLL_EVERY as usize - 1
                         && let Err(stop) = meter.poll()
                     {
                         stopped = Some(stop);
                         return Leaf::Stop;
                     }
-                    let shuffle = Permutation::from_images(
-                        (orders.iter())
-                            .map(|order| order.iter().map(|&k| k as u16).collect())
-                            .collect(),
-                    );
-                    let moved = leaf.then(&shuffle);
+                    let moved = hidden.placed(leaf, placed);
                     self.apply(machine, procs, &moved, row, &mut shuffled);
                     if shuffled < image {
                         std::mem::swap(&mut image, &mut shuffled);
@@ -425,9 +420,9 @@ impl SystemSymmetry {
             alpha,
             key,
         } = self.try_read_row(scratch, machine, row)?;
-        // Values the algorithm does not read need their orders tried: the
-        // search's thread does that, as it is rare.
-        if unread_runs(&input).is_some() {
+        // Values the algorithm does not read need their placements
+        // tried: the search's thread does that, as it is rare.
+        if !input.exact.iter().all(|&exact| exact) {
             return None;
         }
         let mut image = vec![0; row.len()];
@@ -527,30 +522,138 @@ impl SystemSymmetry {
     }
 }
 
-/// Where the state read into `input` holds values the algorithm does
-/// not read: per type, the run of places a leaf leaves to the values it
-/// did not read (those after the values read), whose orders are tried
-/// at each leaf. `None` when every value is read, or no run has two
-/// places.
-fn unread_runs(input: &Input) -> Option<Vec<Vec<(usize, usize)>>> {
-    if input.exact.iter().all(|&exact| exact) {
-        return None;
-    }
-    let runs: Vec<Vec<(usize, usize)>> = (input.type_sizes.iter().enumerate())
-        .map(|(ty, &size)| {
-            let mut values: Vec<usize> = (input.atoms.iter())
-                .filter(|atom| atom.ty() == ty)
-                .map(|atom| atom.index())
-                .collect();
+/// The most ways of placing a state's unread values that the exact
+/// strategy tries at each leaf (8!); past it, the leaf's own placement
+/// stands, and the state may keep another representative than others of
+/// its class.
+const MAX_PLACEMENTS: usize = 40_320;
+
+/// The values a state holds where the algorithm does not read them (in
+/// a set, a map, a function), which a leaf places after the values it
+/// read, in index order; each other placement of them is tried at each
+/// leaf, so that the least image is the same for every state of a class.
+struct Hidden {
+    /// Per type: how many values the state's reading holds (a leaf's
+    /// first places), and the hidden values, in index order.
+    read: Vec<usize>,
+    values: Vec<Vec<u16>>,
+    /// Each placement: per type, the place of each hidden value.
+    placements: Vec<Vec<Vec<u16>>>,
+}
+
+impl Hidden {
+    /// The hidden values of the state read into `input`, given every
+    /// value its image depends on; `None` when the algorithm read them
+    /// all, there is only one placement, or more than
+    /// [`MAX_PLACEMENTS`].
+    fn of(input: &Input, matter: &[Atom]) -> Option<Hidden> {
+        if input.exact.iter().all(|&exact| exact) {
+            return None;
+        }
+        let types = input.type_sizes.len();
+        let mut read = vec![Vec::new(); types];
+        for atom in input.atoms {
+            read[atom.ty()].push(atom.index() as u16);
+        }
+        for values in &mut read {
             values.sort_unstable();
             values.dedup();
-            vec![(values.len(), size)]
+        }
+        let values: Vec<Vec<u16>> = (0..types)
+            .map(|ty| {
+                let mut hidden: Vec<u16> = (matter.iter())
+                    .filter(|atom| atom.ty() == ty)
+                    .map(|atom| atom.index() as u16)
+                    .filter(|v| read[ty].binary_search(v).is_err())
+                    .collect();
+                hidden.sort_unstable();
+                hidden.dedup();
+                hidden
+            })
+            .collect();
+        // Per type, every injection of its hidden values into the places
+        // after the read ones.
+        let mut count = 1usize;
+        let mut per_type = Vec::with_capacity(types);
+        for (ty, hidden) in values.iter().enumerate() {
+            let places = input.type_sizes[ty] - read[ty].len();
+            let ways =
+                (places + 1 - hidden.len()..=places).try_fold(1usize, |n, k| n.checked_mul(k));
+            count = count.checked_mul(ways?)?;
+            if count > MAX_PLACEMENTS {
+                return None;
+            }
+            let first = read[ty].len() as u16;
+            let mut injections = Vec::new();
+            inject(
+                hidden.len(),
+                first..first + places as u16,
+                &mut Vec::new(),
+                &mut injections,
+            );
+            per_type.push(injections);
+        }
+        if count < 2 {
+            return None;
+        }
+        let mut placements: Vec<Vec<Vec<u16>>> = vec![Vec::new()];
+        for injections in per_type {
+            placements = (placements.iter())
+                .flat_map(|done| {
+                    injections.iter().map(move |one| {
+                        let mut next = done.clone();
+                        next.push(one.clone());
+                        next
+                    })
+                })
+                .collect();
+        }
+        Some(Hidden {
+            read: read.iter().map(Vec::len).collect(),
+            values,
+            placements,
         })
-        .collect();
-    runs.iter()
-        .flatten()
-        .any(|&(read, size)| size - read > 1)
-        .then_some(runs)
+    }
+
+    /// `leaf` with the hidden values at the places `placed` gives and
+    /// the state's other unread values after them, in index order.
+    fn placed(&self, leaf: &Permutation, placed: &[Vec<u16>]) -> Permutation {
+        let maps = (0..self.read.len())
+            .map(|ty| {
+                let mut map = leaf.images(ty).to_vec();
+                let first = self.read[ty] as u16;
+                let mut taken = vec![false; map.len()];
+                for (&value, &place) in self.values[ty].iter().zip(&placed[ty]) {
+                    map[value as usize] = place;
+                    taken[place as usize] = true;
+                }
+                let mut free = (first..map.len() as u16).filter(|&p| !taken[p as usize]);
+                for (value, place) in map.iter_mut().enumerate() {
+                    let unread = *place >= first && !self.values[ty].contains(&(value as u16));
+                    if unread {
+                        *place = free.next().expect("a place for each value");
+                    }
+                }
+                map
+            })
+            .collect();
+        Permutation::from_images(maps)
+    }
+}
+
+/// Every injection of `n` values into `places`, in order, onto `out`.
+fn inject(n: usize, places: std::ops::Range<u16>, so_far: &mut Vec<u16>, out: &mut Vec<Vec<u16>>) {
+    if so_far.len() == n {
+        out.push(so_far.clone());
+        return;
+    }
+    for place in places.clone() {
+        if !so_far.contains(&place) {
+            so_far.push(place);
+            inject(n, places.clone(), so_far, out);
+            so_far.pop();
+        }
+    }
 }
 
 /// The next combination of orders of the runs (each run's members in
