@@ -304,9 +304,13 @@ impl SystemSymmetry {
         procs: &mut Processes,
         row: &[u32],
     ) -> EvalResult<Permutation> {
-        // The values a leaf does not place that the image depends on.
-        let matter = self.values_that_matter(machine, procs, row);
         self.read_state(machine, procs, row);
+        // Where the algorithm did not read every value: those the image
+        // depends on, which a leaf may not place ([`Hidden`]).
+        let matter = match self.reads_every_value() {
+            true => Vec::new(),
+            false => self.values_that_matter(machine, procs, row),
+        };
         // The state as read, lent out while the leaves are applied (which
         // reads none of it), and the workspace with it.
         let input = OwnedInput {
