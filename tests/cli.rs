@@ -1461,3 +1461,17 @@ fn completions_and_the_manual_page_are_generated_from_the_options() {
             "symcsp has no command `chekc`: its commands are parse, eval",
         ));
 }
+
+/// A process typed on the command line is an expression, not a file: an
+/// unclosed bracket in it says so.
+#[test]
+fn an_unclosed_bracket_in_a_typed_process_is_at_the_end_of_the_expression() {
+    Command::cargo_bin("symcsp")
+        .unwrap()
+        .args(["explore", "models/buffers.csp", "System [| {| left |} |"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "error: unclosed `[`: no `]` closes it before the end of the expression\n --> <process>:1:8",
+        ));
+}

@@ -27,9 +27,28 @@ struct Open {
     pipe: bool,
 }
 
-/// Checks `text`, whose positions start at `base`; an empty result means
-/// the parser may go ahead.
-pub(crate) fn check(base: u32, text: &str) -> Vec<Diagnostic> {
+/// What a checked text is, for the words of an error that reaches its
+/// end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Whole {
+    /// A script's file.
+    File,
+    /// An expression typed on the command line or in the animator.
+    Expression,
+}
+
+impl Whole {
+    fn words(self) -> &'static str {
+        match self {
+            Whole::File => "the file",
+            Whole::Expression => "the expression",
+        }
+    }
+}
+
+/// Checks `text` (a `whole`), whose positions start at `base`; an empty
+/// result means the parser may go ahead.
+pub(crate) fn check(base: u32, text: &str, whole: Whole) -> Vec<Diagnostic> {
     // A binary file is recognised up front: its other bytes would only
     // bury that under stray-character errors.
     if let Some(nul) = text.find('\0') {
@@ -41,6 +60,7 @@ pub(crate) fn check(base: u32, text: &str) -> Vec<Diagnostic> {
     let mut scan = Scan {
         base,
         text,
+        whole,
         stack: Vec::new(),
         errors: Vec::new(),
     };
@@ -71,6 +91,7 @@ pub(crate) fn check(base: u32, text: &str) -> Vec<Diagnostic> {
 struct Scan<'t> {
     base: u32,
     text: &'t str,
+    whole: Whole,
     stack: Vec<Open>,
     errors: Vec<Diagnostic>,
 }
@@ -255,9 +276,10 @@ impl Scan<'_> {
             None => Diagnostic::error(
                 self.span(open.start, open.start + 1),
                 format!(
-                    "unclosed `{}`: no `{}` closes it before the end of the file",
+                    "unclosed `{}`: no `{}` closes it before the end of {}",
                     open.bracket as char,
-                    closing(open.bracket)
+                    closing(open.bracket),
+                    self.whole.words()
                 ),
             ),
         })
@@ -472,7 +494,10 @@ mod tests {
     use super::*;
 
     fn messages(text: &str) -> Vec<String> {
-        check(0, text).into_iter().map(|d| d.message).collect()
+        check(0, text, Whole::File)
+            .into_iter()
+            .map(|d| d.message)
+            .collect()
     }
 
     #[test]
@@ -494,7 +519,9 @@ mod tests {
         let expected = "`[X=` is not a refinement: the models are `[T=`, `[F=`, `[FD=`, `[R=`, \
                         `[RD=`, `[V=` and `[VD=`";
         assert_eq!(messages("assert P [X= P\n"), [expected]);
-        let span = check(0, "assert P [X= P\n")[0].span.expect("a place");
+        let span = check(0, "assert P [X= P\n", Whole::File)[0]
+            .span
+            .expect("a place");
         assert_eq!((span.start, span.end), (9, 12));
         assert_eq!(
             messages("assert P [TF= Q"),
@@ -586,7 +613,7 @@ R = 1
 
     #[test]
     fn reports_stray_unicode_with_a_hint() {
-        let d = check(0, "P = a → STOP\n");
+        let d = check(0, "P = a → STOP\n", Whole::File);
         assert_eq!(d.len(), 1);
         assert!(
             d[0].message

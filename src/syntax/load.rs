@@ -234,7 +234,7 @@ fn parse_decls_within(
     text: &str,
     ticker: &mut Ticker,
 ) -> Result<ThinVec<Decl>, Vec<Diagnostic>> {
-    let lexical_errors = lexical::check(base, text);
+    let lexical_errors = lexical::check(base, text, super::lexical::Whole::File);
     if !lexical_errors.is_empty() {
         return Err(lexical_errors);
     }

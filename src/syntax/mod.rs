@@ -42,7 +42,7 @@ use thin_vec::ThinVec;
 /// to render them.
 pub fn parse_expr(base: u32, text: &str) -> Result<ast::Expr, Vec<Diagnostic>> {
     crate::stack::with_large_stack(|| {
-        let lexical_errors = lexical::check(base, text);
+        let lexical_errors = lexical::check(base, text, lexical::Whole::Expression);
         if !lexical_errors.is_empty() {
             return Err(lexical_errors);
         }
