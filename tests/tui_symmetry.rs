@@ -210,6 +210,13 @@ fn comparing_says_same_or_not_symmetric_with_the_evidence() {
             "{}",
             message(&app)
         );
+        // A state compared with itself is said to be one state.
+        run(&mut app, &[Command::Compare]);
+        let itself = app.panes.of_type::<SymmetryPane>().compared.clone();
+        assert_eq!(
+            itself.map(|c| c.sentences[0].clone()).as_deref(),
+            Some("the marked state is this one: mark another (m) to compare two")
+        );
         // The same steps with another node: a symmetric state.
         run(&mut app, &[Command::Initial]);
         for (label, after) in [

@@ -129,9 +129,16 @@ impl WalkParts<'_, '_> {
             &show(&comparison.right.representative),
             ("representative of 1", "representative of 2"),
         );
+        let mut sentences = comparison.sentences(&marked, &here);
+        if comparison.left.state == comparison.right.state {
+            sentences.insert(
+                0,
+                "the marked state is this one: mark another (m) to compare two".to_string(),
+            );
+        }
         Some(Compared {
             headline: comparison.answer.headline(),
-            sentences: comparison.sentences(&marked, &here),
+            sentences,
             n_values: comparison.n_value_lines(&marked, &here),
             representatives,
             permutation,
