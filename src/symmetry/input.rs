@@ -26,6 +26,12 @@ impl Input<'_> {
         self.ranks.len()
     }
 
+    /// Whether every component's variables determine it: no value of
+    /// the state is hidden in a set, a map or a function.
+    pub fn reads_every_value(&self) -> bool {
+        self.exact.iter().all(|&exact| exact)
+    }
+
     pub fn atoms_of(&self, c: usize) -> &[Atom] {
         &self.atoms[self.bounds[c] as usize..self.bounds[c + 1] as usize]
     }

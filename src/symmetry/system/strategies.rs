@@ -338,8 +338,8 @@ impl SystemSymmetry {
                 return Leaf::Stop;
             }
             self.apply(machine, procs, leaf, row, &mut image);
-            // The leaf's least image over the orders of the values it
-            // leaves unplaced.
+            // The leaf's least image over the placements of the values it
+            // does not place by what it read.
             let mut chosen = None;
             if let Some(hidden) = &hidden {
                 for (k, placed) in hidden.placements.iter().enumerate() {
@@ -426,7 +426,7 @@ impl SystemSymmetry {
         } = self.try_read_row(scratch, machine, row)?;
         // Values the algorithm does not read need their placements
         // tried: the search's thread does that, as it is rare.
-        if !input.exact.iter().all(|&exact| exact) {
+        if !input.reads_every_value() {
             return None;
         }
         let mut image = vec![0; row.len()];
@@ -551,7 +551,7 @@ impl Hidden {
     /// all, there is only one placement, or more than
     /// [`MAX_PLACEMENTS`].
     fn of(input: &Input, matter: &[Atom]) -> Option<Hidden> {
-        if input.exact.iter().all(|&exact| exact) {
+        if input.reads_every_value() {
             return None;
         }
         let types = input.type_sizes.len();
