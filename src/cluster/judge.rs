@@ -31,6 +31,7 @@ use crate::check::structural::StructuralProduct;
 use crate::eval::value::bytes::{DecodeError, Reader, Writer};
 use crate::eval::{EvalError, EvalResult};
 use crate::lts::machine::Machine;
+use crate::lts::search::{SharedJudge, Visitor};
 use crate::process::{EventId, EventSet, ProcId, Processes, TAU};
 use crate::symmetry::Symmetry;
 use crate::symmetry::search_system::Reduction;
@@ -231,6 +232,18 @@ impl Judging {
             self.breach = Some((id, self.level(id)));
         }
         Ok(judgement)
+    }
+
+    /// A copy of what its specification knows, by which the workers
+    /// sharing a machine judge the states that are plainly fine beside
+    /// each other ([`crate::check::shared_judge`]); none when it walks
+    /// `:[has trace]:`'s trace (each state judged keeps the furthest
+    /// prefix) or has no copy to give.
+    pub fn copy(&mut self) -> Option<Arc<dyn SharedJudge>> {
+        if self.walks_trace() {
+            return None;
+        }
+        self.product.shared_judge()
     }
 
     /// Whether it walks `:[has trace]:`'s trace (whose breach is the

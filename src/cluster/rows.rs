@@ -15,6 +15,10 @@
 //! use a code defined in the same batch. In a check, each row carries
 //! its [`Link`] too: the specification's node, and the state and event
 //! it was reached from, for the owner's parent pointers and τ-graph.
+//!
+//! Workers of one process that share a machine send a row as its
+//! numbers instead ([`Batch::push_numbers`]); only a check's nodes
+//! cross as codes, each specification being its worker's own.
 
 use serde::{Deserialize, Serialize};
 
@@ -24,7 +28,7 @@ use crate::check::spec::Specification;
 use crate::eval::EvalResult;
 use crate::eval::value::bytes::{DecodeError, DecodeResult, Reader, Writer};
 use crate::lts::machine::Machine;
-use crate::process::Processes;
+use crate::process::{ProcId, Processes};
 
 use super::stable_hash;
 
@@ -59,39 +63,53 @@ impl Batch {
     }
 
     /// Appends `row` as the machine's numbers, for a worker that shares
-    /// the machine. An exploration's rows only: a check's carry a node of
-    /// the sender's own specification, which crosses as a code.
-    pub fn push_numbers(&mut self, row: &[u32], arrived: Arrived) -> Result<(), String> {
-        if arrived.link.is_some() {
-            return Err("internal error: a check's row sent as numbers".to_string());
-        }
-        self.numbers
-            .push(u32::from(arrived.ticked) * u32::from(TICKED));
+    /// the machine: a word of flags, the components, then in a check the
+    /// link — its node as the code the sender gave it
+    /// ([`RowCodec::node_code`]), the parent's number plus one, the event.
+    pub fn push_numbers(&mut self, row: &[u32], arrived: Arrived) {
+        self.numbers.push(u32::from(flags(arrived)));
         self.numbers.extend_from_slice(row);
-        self.count += 1;
-        Ok(())
-    }
-
-    /// The rows sent as numbers ([`Batch::push_numbers`]), each of
-    /// `width` components, with how each was reached.
-    pub fn numbered_rows(
-        &self,
-        width: usize,
-    ) -> DecodeResult<impl Iterator<Item = (&[u32], Arrived)>> {
-        if !self.numbers.len().is_multiple_of(width + 1) {
-            return Err(DecodeError(format!(
-                "{} numbers are not rows of {width} components",
-                self.numbers.len()
-            )));
+        if let Some(link) = arrived.link {
+            self.numbers
+                .extend([link.node, link.parent.map_or(0, |p| p + 1), link.event]);
         }
-        Ok(self.numbers.chunks_exact(width + 1).map(|row| {
-            let arrived = Arrived {
-                ticked: row[0] & u32::from(TICKED) != 0,
-                link: None,
-            };
-            (&row[1..], arrived)
-        }))
+        self.count += 1;
     }
+}
+
+/// A component state's fingerprint: the hash of its encoding, the same
+/// in every process.
+pub fn fingerprint(procs: &Processes, state: ProcId) -> u64 {
+    let mut bytes = Vec::new();
+    procs.encode_state(state, &mut bytes);
+    fingerprint_of(&bytes)
+}
+
+fn fingerprint_of(encoding: &[u8]) -> u64 {
+    // A hash that happens to be the marker is moved off it.
+    stable_hash(&[encoding]).max(1)
+}
+
+/// A row's key (its fingerprints combined, from 0) with one more
+/// component's fingerprint.
+#[inline]
+pub fn key_with(key: u64, fingerprint: u64) -> u64 {
+    (key.rotate_left(5) ^ fingerprint).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+}
+
+/// The worker (of `peers`) that owns the row whose key is `key`.
+#[inline]
+pub fn owner_of(key: u64, peers: usize) -> u32 {
+    ((key >> 32) % peers as u64) as u32
+}
+
+/// The byte of flags a row crosses with: how it was reached, and whether
+/// a link follows it.
+fn flags(arrived: Arrived) -> u8 {
+    let by_tau = arrived.link.is_some_and(|l| l.tau);
+    u8::from(arrived.ticked) * TICKED
+        + u8::from(by_tau) * BY_TAU
+        + u8::from(arrived.link.is_some()) * LINKED
 }
 
 /// How a row was reached.
@@ -178,8 +196,7 @@ impl RowCodec {
         if self.fingerprint(table, local) == UNKNOWN {
             let mut bytes = Vec::new();
             procs.encode_state(machine.process_state(slot, local), &mut bytes);
-            // A hash that happens to be the marker is moved off it.
-            let fingerprint = stable_hash(&[&bytes]).max(1);
+            let fingerprint = fingerprint_of(&bytes);
             let fingerprints = &mut self.fingerprints;
             if fingerprints.len() <= table {
                 fingerprints.resize_with(table + 1, Vec::new);
@@ -214,16 +231,44 @@ impl RowCodec {
         row: &[u32],
         peers: usize,
     ) -> u32 {
-        let mut hash = 0u64;
+        let mut key = 0u64;
         for (slot, &local) in row.iter().enumerate() {
             let mut fingerprint = self.fingerprint(machine.table_of(slot), local);
             if fingerprint == UNKNOWN {
                 self.known(machine, procs, slot, local);
                 fingerprint = self.fingerprint(machine.table_of(slot), local);
             }
-            hash = (hash.rotate_left(5) ^ fingerprint).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+            key = key_with(key, fingerprint);
         }
-        ((hash >> 32) % peers as u64) as u32
+        owner_of(key, peers)
+    }
+
+    /// The code this worker gave node `node` when it sent it to worker
+    /// `to`, if it has.
+    pub fn given_node(&self, to: usize, node: u32) -> Option<u32> {
+        self.nodes_sent[to].get(&node).copied()
+    }
+
+    /// Gives node `node` the next code for worker `to`, defining it in
+    /// `batch` by `spec` ([`Specification::write_node`]).
+    pub fn node_code(
+        &mut self,
+        (procs, spec): (&mut Processes, &mut dyn Specification),
+        node: u32,
+        to: usize,
+        batch: &mut Batch,
+    ) -> Result<u32, String> {
+        let mut bytes = Vec::new();
+        spec.write_node(procs, node, &mut bytes)?;
+        let w = &mut Writer {
+            out: &mut batch.nodes,
+        };
+        w.count(bytes.len());
+        w.out.extend_from_slice(&bytes);
+        let codes = &mut self.nodes_sent[to];
+        let code = codes.len() as u32;
+        codes.insert(node, code);
+        Ok(code)
     }
 
     /// Appends `row` to `batch`, for worker `to`, defining what `to` has
@@ -235,12 +280,7 @@ impl RowCodec {
         to: usize,
         batch: &mut Batch,
     ) -> Result<(), String> {
-        let by_tau = arrived.link.is_some_and(|l| l.tau);
-        batch.rows.push(
-            u8::from(arrived.ticked) * TICKED
-                + u8::from(by_tau) * BY_TAU
-                + u8::from(arrived.link.is_some()) * LINKED,
-        );
+        batch.rows.push(flags(arrived));
         for (slot, &local) in row.iter().enumerate() {
             let table = machine.table_of(slot);
             let given = self.sent[to]
@@ -275,21 +315,11 @@ impl RowCodec {
             .u32(code);
         }
         if let Some(link) = arrived.link {
-            let codes = &mut self.nodes_sent[to];
-            let code = match codes.get(&link.node) {
-                Some(&code) => code,
+            let code = match self.given_node(to, link.node) {
+                Some(code) => code,
                 None => {
                     let spec = spec.ok_or("a linked row without its specification")?;
-                    let mut bytes = Vec::new();
-                    spec.write_node(procs, link.node, &mut bytes)?;
-                    let w = &mut Writer {
-                        out: &mut batch.nodes,
-                    };
-                    w.count(bytes.len());
-                    w.out.extend_from_slice(&bytes);
-                    let code = codes.len() as u32;
-                    codes.insert(link.node, code);
-                    code
+                    self.node_code((procs, spec), link.node, to, batch)?
                 }
             };
             let w = &mut Writer {
@@ -408,21 +438,11 @@ impl RowCodec {
                 }
             }
             let link = if flags & LINKED != 0 {
-                let code = reader.u32().map_err(malformed)?;
-                let node = self.nodes_received[batch.from as usize]
-                    .get(code as usize)
-                    .copied()
-                    .ok_or_else(|| {
-                        malformed(DecodeError(format!("node {code} was never defined")))
-                    })?;
-                let parent = reader.u32().map_err(malformed)?.checked_sub(1);
-                let event = reader.u32().map_err(malformed)?;
-                Some(Link {
-                    node,
-                    parent,
-                    event,
-                    tau: flags & BY_TAU != 0,
-                })
+                let mut words = [0; 3];
+                for word in &mut words {
+                    *word = reader.u32().map_err(malformed)?;
+                }
+                Some(self.link(batch.from, flags, words).map_err(malformed)?)
             } else {
                 None
             };
@@ -433,6 +453,59 @@ impl RowCodec {
             each(&row, arrived)?;
         }
         Ok(())
+    }
+
+    /// Reads the rows of `batch` sent as numbers ([`Batch::push_numbers`],
+    /// after its definitions), each of `components` components, with how
+    /// it was reached: its link's node in this worker's numbering.
+    pub fn numbered_rows<E: From<DecodeError>>(
+        &self,
+        batch: &Batch,
+        components: usize,
+        mut each: impl FnMut(&[u32], Arrived) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let cut = || {
+            E::from(DecodeError(
+                "a row sent as numbers is cut short".to_string(),
+            ))
+        };
+        let mut rest = &batch.numbers[..];
+        while let Some((&flags, after)) = rest.split_first() {
+            let flags = u8::try_from(flags)
+                .map_err(|_| E::from(DecodeError(format!("a row's flags {flags}"))))?;
+            let (row, after) = after.split_at_checked(components).ok_or_else(cut)?;
+            rest = after;
+            let link = if flags & LINKED != 0 {
+                let (&words, after) = rest.split_first_chunk::<3>().ok_or_else(cut)?;
+                rest = after;
+                Some(self.link(batch.from, flags, words)?)
+            } else {
+                None
+            };
+            let arrived = Arrived {
+                ticked: flags & TICKED != 0,
+                link,
+            };
+            each(row, arrived)?;
+        }
+        Ok(())
+    }
+
+    /// A link as it crossed from worker `from` (its node's code, the
+    /// parent's number plus one, the event), in this worker's numbering.
+    fn link(&self, from: u32, flags: u8, [code, parent, event]: [u32; 3]) -> DecodeResult<Link> {
+        let node = self
+            .nodes_received
+            .get(from as usize)
+            .and_then(|nodes| nodes.get(code as usize))
+            .copied()
+            .ok_or_else(|| DecodeError(format!("node {code} was never defined")))?;
+        Ok(Link {
+            node,
+            parent: parent.checked_sub(1),
+            event,
+            tau: flags & BY_TAU != 0,
+        })
     }
 }
 
@@ -579,33 +652,92 @@ System = Cell(0) ||| Cell(2) ||| (d -> STOP)
 
     #[test]
     fn rows_sent_as_numbers_arrive_as_they_left_and_a_cut_batch_is_refused() {
-        let mut batch = Batch::default();
-        let arrived = |ticked| Arrived { ticked, link: None };
-        batch
-            .push_numbers(&[3, 0, 7], arrived(true))
-            .expect("a row");
-        batch
-            .push_numbers(&[1, 1, 2], arrived(false))
-            .expect("a row");
-        assert_eq!((batch.count, batch.bytes()), (2, 32));
-        let read: Vec<(Vec<u32>, bool)> = batch
-            .numbered_rows(3)
-            .expect("rows of three")
-            .map(|(row, arrived)| (row.to_vec(), arrived.ticked))
-            .collect();
-        assert_eq!(read, [(vec![3, 0, 7], true), (vec![1, 1, 2], false)]);
-        assert!(batch.numbered_rows(4).is_err());
-        let link = Link {
-            node: 0,
-            parent: None,
-            event: 0,
-            tau: false,
-        };
-        let linked = Arrived {
-            ticked: false,
-            link: Some(link),
-        };
-        assert!(batch.push_numbers(&[0, 0, 0], linked).is_err());
-        assert_eq!(batch.count, 2);
+        let mut script = Script::load_str("rows.csp", SCRIPT).expect("loads");
+        let func = script.add_expr("<process>", "System").expect("resolves");
+        crate::stack::with_large_stack(|| {
+            let (mut procs, root) = Processes::with_root(&script, func).expect("a process");
+            let mut machine = Machine::new(&mut procs, root).expect("a machine");
+            let mut spec = crate::check::spec::DeadlockFree;
+            let (mut sender, mut receiver) = (RowCodec::new(2), RowCodec::new(2));
+            let mut batch = Batch {
+                from: 0,
+                ..Batch::default()
+            };
+            let linked = |node, parent, tau| {
+                Some(Link {
+                    node,
+                    parent,
+                    event: 5,
+                    tau,
+                })
+            };
+            let sent = [
+                (
+                    vec![3, 0, 7],
+                    Arrived {
+                        ticked: true,
+                        link: None,
+                    },
+                ),
+                (
+                    vec![1, 1, 2],
+                    Arrived {
+                        ticked: false,
+                        link: linked(1, Some(7), true),
+                    },
+                ),
+                (
+                    vec![0, 4, 2],
+                    Arrived {
+                        ticked: true,
+                        link: linked(1, None, false),
+                    },
+                ),
+                (
+                    vec![2, 2, 2],
+                    Arrived {
+                        ticked: false,
+                        link: linked(0, Some(0), false),
+                    },
+                ),
+            ];
+            for (row, arrived) in &sent {
+                let mut arrived = *arrived;
+                if let Some(link) = &mut arrived.link {
+                    // A node is defined the first time it crosses.
+                    link.node = match sender.given_node(1, link.node) {
+                        Some(code) => code,
+                        None => sender
+                            .node_code((&mut procs, &mut spec), link.node, 1, &mut batch)
+                            .expect("written"),
+                    };
+                }
+                batch.push_numbers(row, arrived);
+            }
+            assert_eq!(batch.count, 4);
+            // Flags, three components, and three words of link for three.
+            assert_eq!(batch.numbers.len(), 4 * 4 + 3 * 3);
+            receiver
+                .define((&mut machine, &mut procs, Some(&mut spec)), &batch)
+                .expect("evaluates")
+                .expect("defined");
+            let mut read = Vec::new();
+            receiver
+                .numbered_rows(&batch, 3, |row, arrived| {
+                    read.push((row.to_vec(), arrived));
+                    Ok::<(), DecodeError>(())
+                })
+                .expect("rows of three");
+            assert_eq!(read, sent);
+            let never = |_: &[u32], _: Arrived| Ok::<(), DecodeError>(());
+            // Rows of another width, a row cut short, a node never defined.
+            assert!(receiver.numbered_rows(&batch, 4, never).is_err());
+            let mut cut = batch.clone();
+            cut.numbers.pop();
+            assert!(receiver.numbered_rows(&cut, 3, never).is_err());
+            let mut undefined = batch.clone();
+            undefined.numbers[4 + 4] = 9;
+            assert!(receiver.numbered_rows(&undefined, 3, never).is_err());
+        });
     }
 }

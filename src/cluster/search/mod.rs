@@ -22,7 +22,7 @@ use crate::lts::machine::Moves;
 use crate::lts::search::LevelCounts;
 use crate::lts::search::phases::{Phases, Steps};
 use crate::lts::store::StateStore;
-use crate::symmetry::search_system::Reduction;
+use crate::symmetry::search_system::{Reducing, Reduction};
 
 mod evidence;
 mod partition;
@@ -31,7 +31,7 @@ mod system;
 
 use evidence::{described, walk_described};
 use partition::{Own, Partition};
-use start::{NotStarted, Started, explore_system, own_system};
+use start::{NotStarted, Started, judging_on, own_system, shared_system};
 use system::System;
 
 pub use system::SharedSystem;
@@ -43,12 +43,14 @@ use super::rows::{Batch, RowCodec};
 use super::{ClusterCheck, ClusterError, ClusterExploration, Job, Tally, Topology};
 
 /// Runs worker `me`'s partition to the end of the search: on the system
-/// its process's workers share when they explore (`explored`, made by
-/// the first of them) and can find representatives side by side, else
-/// on one of its own (a structural group, or a strategy that remembers
-/// what was stored, would have them take turns).
+/// its process's workers share (`one_system`, made by the first of them)
+/// when each can find successors reading it — an exploration whose
+/// representatives can be found side by side, a check not reduced —
+/// else on one of its own (a structural group, or a strategy that
+/// remembers what was stored, would have them take turns; a reduced
+/// check's product permutes the nodes of its own specification).
 pub fn partition<'g>(
-    (job, shared, explored): (&Job, &'g SharedGround, &SharedSystem<'g>),
+    (job, shared, one_system): (&Job, &'g SharedGround, &SharedSystem<'g>),
     topology: &Topology,
     me: usize,
     rounds: Rounds,
@@ -65,14 +67,42 @@ pub fn partition<'g>(
     };
     let (plan, prepared, script) = (&*job.plan, &ground.task, ground.script());
     let own;
+    // A process's workers share one system where each can find its
+    // successors reading it: an exploration whose representatives can be
+    // found side by side, a check not reduced (a reduced check's product
+    // permutes its specification's nodes with the states).
+    let sharing = match prepared.goal {
+        Goal::Explore => plan.reducing.runs_on_threads(),
+        _ => plan.reducing == Reducing::Not,
+    };
     let (system, partial_order, mut judging, stopped_early, reduced) = if topology.processes() == 1
-        && prepared.goal == Goal::Explore
-        && plan.reducing.runs_on_threads()
+        && sharing
     {
-        match explored.get_or_init(|| explore_system(ground, plan, &meter)) {
-            Ok((system, note)) => (system, note.clone(), None, None, plan.reduced.clone()),
+        let (system, note) = match one_system.get_or_init(|| shared_system(ground, plan, &meter)) {
+            Ok(made) => made,
             Err(why) => return end_at_start(why.clone()),
-        }
+        };
+        // In a check, each worker judges by a specification of its own,
+        // evaluated on the shared process states.
+        let (judging, stopped_early) = if prepared.goal == Goal::Explore {
+            (None, None)
+        } else {
+            let mut held = system.write();
+            let root = held.root;
+            let (machine, procs, _) = held.parts();
+            match judging_on(ground, plan, (machine, procs, root), me) {
+                Ok(made) => made,
+                Err(NotStarted::AtStart(why)) => return end_at_start(why),
+                Err(NotStarted::Failed(e)) => return Err(e),
+            }
+        };
+        (
+            system,
+            note.clone(),
+            judging,
+            stopped_early,
+            plan.reduced.clone(),
+        )
     } else {
         match own_system(ground, plan, (me, &meter)) {
             Ok(started) => {
@@ -96,8 +126,8 @@ pub fn partition<'g>(
     let width = components + usize::from(judging.is_some());
     // A check's states are canonicalised with their node (permuted with
     // the implementation's state) by its product, which takes the
-    // reduction over.
-    if let Some(judging) = &mut judging {
+    // reduction over (a shared system's check is not reduced).
+    if let (Some(judging), false) = (&mut judging, system.is_shared()) {
         let reduction = std::mem::replace(&mut system.write().reduction, Reduction::Off);
         judging.reduce_by(reduction);
     }

@@ -2,6 +2,8 @@
 //! arrived, expanding (and judging) its part of a level, sending each
 //! successor to its owner, and reading the path to a breach back.
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashSet;
 
 use bit_vec::BitVec;
@@ -11,17 +13,17 @@ use crate::check::product::Judgement;
 use crate::eval::EvalError;
 use crate::eval::value::bytes::DecodeError;
 use crate::lts::machine::Moves;
-use crate::lts::search::{Canonicaliser, DROP, LevelCounts};
+use crate::lts::search::{Canonicaliser, DROP, LevelCounts, SharedJudge};
 use crate::lts::store::StateStore;
 use crate::process::{TAU, TICK};
 
 use super::super::exchange::{Message, Rounds};
 use super::super::ground::rendered;
 use super::super::judge::{Judging, PathStep};
-use super::super::rows::{Arrived, Batch, Link, RowCodec};
+use super::super::rows::{Arrived, Batch, Link, RowCodec, owner_of};
 use super::super::{ClusterError, Tally, Topology};
 
-use super::system::{Access, Held, ReadScratch, System, owner_by_numbers, read_successors};
+use super::system::{Access, Held, ReadScratch, System, read_successors};
 use super::{Settled, exchange, total};
 
 /// Replaces `row` (its components, then its node in a check) by its
@@ -68,8 +70,15 @@ pub(super) enum Halt {
 pub(super) struct Scratch {
     targets: Vec<u32>,
     order: Vec<u32>,
+    /// Each successor's content key, on a shared machine.
+    keys: Vec<u64>,
     events: Vec<crate::process::EventId>,
     reading: ReadScratch,
+    /// In a check, what its specification knew as this part began, to
+    /// judge states beside the other workers ([`Judging::copy`]).
+    copy: Option<Arc<dyn SharedJudge>>,
+    /// What a state accepts, as the copy judges it.
+    accepted: Vec<crate::process::EventId>,
 }
 
 impl From<EvalError> for Halt {
@@ -252,22 +261,28 @@ impl<'a, 's> Partition<'a, 's> {
             ticked: false,
             link,
         };
-        self.send(&row, arrived, &mut Access::Free)
+        let mut access = Access::Free;
+        let key = match self.system.is_shared() {
+            true => access.content_key(self.system, &row),
+            false => 0,
+        };
+        self.send((&row, key), arrived, &mut access)
     }
 
     /// Adds `row` (its components) to the batch of its owner: as the
-    /// shared machine's numbers, or as codes of this worker's own (which
-    /// it holds by `access` meanwhile).
+    /// shared machine's numbers (its owner read off `key`, its content
+    /// key: [`Held::content_key`]), or as codes of this worker's own
+    /// (which it holds by `access` meanwhile).
     pub(super) fn send(
         &mut self,
-        row: &[u32],
+        (row, key): (&[u32], u64),
         arrived: Arrived,
         access: &mut Access<'a, 's>,
     ) -> Result<(), Halt> {
         let (peers, shared) = (self.topology.peers(), self.system.is_shared());
         let to = match peers {
             1 => 0,
-            _ if shared => owner_by_numbers(row, peers) as usize,
+            _ if shared => owner_of(key, peers) as usize,
             _ => {
                 let (machine, procs, _) = access.writing(self.system).parts();
                 self.codec.owner(machine, procs, row, peers) as usize
@@ -280,7 +295,27 @@ impl<'a, 's> Partition<'a, 's> {
         let batch = &mut self.batches[to];
         let before = batch.bytes();
         if shared {
-            batch.push_numbers(row, arrived)
+            let mut arrived = arrived;
+            // A check's node crosses as a code, defined the first time.
+            if let Some(link) = &mut arrived.link {
+                link.node = match (self.codec.given_node(to, link.node), &mut self.judging) {
+                    (Some(code), _) => code,
+                    (None, Some(judging)) => {
+                        let (_, procs, _) = access.writing(self.system).parts();
+                        let spec = &mut *judging.product.spec;
+                        self.codec
+                            .node_code((procs, spec), link.node, to, batch)
+                            .map_err(Halt::Malformed)?
+                    }
+                    (None, None) => {
+                        return Err(Halt::Malformed(
+                            "a linked row without its specification".to_string(),
+                        ));
+                    }
+                };
+            }
+            batch.push_numbers(row, arrived);
+            Ok(())
         } else {
             let (machine, procs, _) = access.writing(self.system).parts();
             self.codec.push(
@@ -309,7 +344,11 @@ impl<'a, 's> Partition<'a, 's> {
         self.received.clear();
         self.reached_by_tick.clear();
         self.links.clear();
-        let mut held = (!self.system.is_shared()).then(|| self.system.write());
+        // Workers that share a machine send components as its numbers;
+        // only a check's nodes are defined.
+        let shared = self.system.is_shared();
+        let defining = !shared || batches.iter().any(|batch| !batch.nodes.is_empty());
+        let mut held = defining.then(|| self.system.write());
         if let Some(held) = &mut held {
             let (machine, procs, _) = held.parts();
             for batch in batches {
@@ -336,7 +375,7 @@ impl<'a, 's> Partition<'a, 's> {
                 self.own
                     .read_into(self.me, received, reached_by_tick, links);
             }
-            let mut read_row = |row: &[u32], arrived: Arrived| {
+            let read_row = |row: &[u32], arrived: Arrived| {
                 received.extend_from_slice(row);
                 reached_by_tick.push(arrived.ticked);
                 match (checking, arrived.link) {
@@ -354,15 +393,11 @@ impl<'a, 's> Partition<'a, 's> {
                 Ok(())
             };
             match &mut held {
-                Some(held) => {
+                Some(held) if !shared => {
                     let (machine, procs, _) = held.parts();
                     self.codec.rows(machine, procs, batch, read_row)?;
                 }
-                None => {
-                    for (row, arrived) in batch.numbered_rows(components)? {
-                        read_row(row, arrived)?;
-                    }
-                }
+                _ => self.codec.numbered_rows(batch, components, read_row)?,
             }
         }
         if own_place == batches.len() {
@@ -445,7 +480,12 @@ impl<'a, 's> Partition<'a, 's> {
         let mut pulse = Pulse::default();
         let end = self.frontier.len().min(self.at + states.max(1));
         let bytes_before = self.tally.bytes_sent;
-        let mut scratch = Scratch::default();
+        let mut scratch = Scratch {
+            copy: (self.judging.as_mut())
+                .filter(|_| self.system.is_shared())
+                .and_then(Judging::copy),
+            ..Scratch::default()
+        };
         // Held from state to state, given up when the part is expanded:
         // before this worker waits for the round.
         let mut access = Access::Free;
@@ -479,16 +519,17 @@ impl<'a, 's> Partition<'a, 's> {
         scratch: &mut Scratch,
         access: &mut Access<'a, 's>,
     ) -> Result<(), Halt> {
-        let system = self.system;
+        let (system, components) = (self.system, self.components());
         pulse.beat(meter)?;
         self.store.read(id, &mut self.row);
         let read = system.is_shared()
             && read_successors(
                 (system, access.reading(system)),
-                &self.row,
+                (&self.row, components),
                 (&mut self.moves, &mut self.target, &mut scratch.targets),
                 &mut scratch.reading,
-            );
+            )
+            && self.judged_by_copy(scratch);
         let tau_only = if read {
             count_expanded(&mut self.tally, &self.moves, self.ticked[id as usize]);
             false
@@ -499,6 +540,38 @@ impl<'a, 's> Partition<'a, 's> {
             }
         };
         self.send_successors(id, tau_only, scratch, access)
+    }
+
+    /// In a check, whether the state read into `self.row`, whose
+    /// successors were read into the scratch's targets (each with the
+    /// state's node after it), is plainly fine by the copy of its
+    /// specification's knowledge ([`Judging::copy`]); if so, each
+    /// successor's node is written in. Not while only τ-moves are
+    /// followed or the level is finished, nor when the copy does not
+    /// know: the state is then judged in full, with the system to itself.
+    /// An exploration judges nothing.
+    fn judged_by_copy(&self, scratch: &mut Scratch) -> bool {
+        if self.judging.is_none() {
+            return true;
+        }
+        let Some(copy) = &scratch.copy else {
+            return false;
+        };
+        if self.tau_only || self.finishing {
+            return false;
+        }
+        let components = self.components();
+        scratch.events.clear();
+        (scratch.events).extend(self.moves.list.iter().map(|m| m.event));
+        // Each successor: its event, its components, its node.
+        let step = components + 2;
+        copy.fine(
+            &self.row[components..],
+            &scratch.events,
+            scratch.targets.get_mut(1..).unwrap_or_default(),
+            (components, step),
+            &mut scratch.accepted,
+        )
     }
 
     /// The successors of state `id` (read into `self.row`), each after
@@ -583,15 +656,30 @@ impl<'a, 's> Partition<'a, 's> {
         let step = self.store.width() + 1;
         let components = self.components();
         let node = self.row.get(components).copied();
-        let Scratch { targets, order, .. } = scratch;
+        let Scratch {
+            targets,
+            order,
+            keys,
+            ..
+        } = scratch;
         let entry = |k: u32| &targets[k as usize * step..(k as usize + 1) * step];
         order.clear();
         order.extend(0..(targets.len() / step) as u32);
-        // By row, then event: equal transitions side by side, and a
-        // row's moves together.
+        // On a shared machine, a row's content key (its numbers depend
+        // on which worker met its states first), which decides its owner.
+        keys.clear();
+        for &k in order.iter() {
+            let row = &entry(k)[1..=components];
+            keys.push(match self.system.is_shared() {
+                true => access.content_key(self.system, row),
+                false => 0,
+            });
+        }
+        // By key and row, then event: equal transitions side by side, and
+        // a row's moves together.
         order.sort_unstable_by(|&a, &b| {
-            let (a, b) = (entry(a), entry(b));
-            (&a[1..], a[0]).cmp(&(&b[1..], b[0]))
+            let key = |k: u32| (keys[k as usize], &entry(k)[1..], entry(k)[0]);
+            key(a).cmp(&key(b))
         });
         order.dedup_by(|a, b| entry(*a) == entry(*b));
         if !tau_only {
@@ -615,7 +703,12 @@ impl<'a, 's> Partition<'a, 's> {
                 event: first[0],
                 tau,
             });
-            self.send(&target[..components], Arrived { ticked, link }, access)?;
+            let key = keys[order[k - 1] as usize];
+            self.send(
+                (&target[..components], key),
+                Arrived { ticked, link },
+                access,
+            )?;
         }
         if let Some(judging) = &mut self.judging {
             judging.tau_successors(id, tau_successors);

@@ -8,6 +8,8 @@ use crate::budget::Meter;
 use crate::check::task::Plan;
 use crate::check::{REDUCING_BY_PARTIAL_ORDER, Reduced};
 use crate::eval::EvalError;
+use crate::lts::machine::Machine;
+use crate::process::{ProcId, Processes};
 use crate::symmetry::search_system::{Reduction, SearchSystem};
 
 use super::super::ClusterError;
@@ -22,11 +24,13 @@ pub(super) struct Started<'g> {
     /// What partial order reduction did, when asked for.
     pub partial_order: Option<String>,
     pub judging: Option<Judging>,
-    /// A budget that stopped the specification's normalisation: its code
-    /// and stage, for the first round.
-    pub stopped_early: Option<(u8, String)>,
+    pub stopped_early: Option<StoppedEarly>,
     pub reduced: Option<Reduced>,
 }
+
+/// A budget that stopped the specification's normalisation: its code
+/// and stage, for the first round.
+pub(super) type StoppedEarly = (u8, String);
 
 /// Why a worker could not start: a problem every worker reports at the
 /// first round, or an error of its own.
@@ -35,9 +39,9 @@ pub(super) enum NotStarted {
     Failed(ClusterError),
 }
 
-/// The system every exploring worker of a process shares, as the plan
-/// says, and what partial order reduction did to it.
-pub(super) fn explore_system<'g>(
+/// The system every worker of a process shares, as the plan says, and
+/// what partial order reduction did to it.
+pub(super) fn shared_system<'g>(
     ground: &'g Ground,
     plan: &Plan,
     meter: &Meter,
@@ -55,38 +59,14 @@ pub(super) fn own_system<'g>(
     (me, meter): (usize, &Meter),
 ) -> Result<Started<'g>, NotStarted> {
     let script = ground.script();
-    let prepared = &ground.task;
     let (mut built, partial_order) = built(ground, plan, meter).map_err(NotStarted::AtStart)?;
     built.procs.replace_meter(meter.clone());
-    let components = built.machine.components();
-    // A budget that stops the specification's normalisation stops every
-    // worker at the first round, alike.
-    let symmetry = plan.reducing.types().map(|(symmetry, _)| symmetry.clone());
-    let priority = built.machine.tau_priority().cloned();
-    let made = Judging::new(
-        prepared.goal,
-        (&mut built.procs, built.root, priority),
-        components,
-        symmetry,
-    );
-    let (judging, stopped_early) = match made {
-        Ok(judging) => (judging, None),
-        Err(e) => match e.stop_reason() {
-            Some(stop) => (
-                None,
-                Some((
-                    stop.code(),
-                    e.stage.clone().unwrap_or(NORMALISING.to_string()),
-                )),
-            ),
-            None => {
-                return Err(NotStarted::Failed(ClusterError::Worker {
-                    worker: me,
-                    message: rendered(&e, &script.sources),
-                }));
-            }
-        },
-    };
+    let (judging, stopped_early) = judging_on(
+        ground,
+        plan,
+        (&built.machine, &mut built.procs, built.root),
+        me,
+    )?;
     // A check against a normal form keeps only the structural
     // symmetries its specification is invariant under, as one search
     // does (the plan says the group it came to).
@@ -133,6 +113,43 @@ pub(super) fn own_system<'g>(
         stopped_early,
         reduced,
     })
+}
+
+/// Worker `me`'s judging of the job's check on a system (`machine`,
+/// `procs`, `root`: its own, or the one its process's workers share),
+/// the specification evaluated there; or, when a budget stopped its
+/// normalisation, that stop's code and stage, which stops every worker
+/// at the first round, alike.
+pub(super) fn judging_on(
+    ground: &Ground,
+    plan: &Plan,
+    (machine, procs, root): (&Machine, &mut Processes, ProcId),
+    me: usize,
+) -> Result<(Option<Judging>, Option<StoppedEarly>), NotStarted> {
+    let symmetry = plan.reducing.types().map(|(symmetry, _)| symmetry.clone());
+    let priority = machine.tau_priority().cloned();
+    let made = Judging::new(
+        ground.task.goal,
+        (procs, root, priority),
+        machine.components(),
+        symmetry,
+    );
+    match made {
+        Ok(judging) => Ok((judging, None)),
+        Err(e) => match e.stop_reason() {
+            Some(stop) => Ok((
+                None,
+                Some((
+                    stop.code(),
+                    e.stage.clone().unwrap_or(NORMALISING.to_string()),
+                )),
+            )),
+            None => Err(NotStarted::Failed(ClusterError::Worker {
+                worker: me,
+                message: rendered(&e, &ground.script().sources),
+            })),
+        },
+    }
 }
 
 /// The job's process built on the ground, reduced as planned, and by

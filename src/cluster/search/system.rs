@@ -1,24 +1,30 @@
 //! The system a worker searches — its machine, its process states and
 //! what it is reduced by — behind one lock, and the two ways to it.
 //!
-//! The workers of one process that explore share one [`System`]: a
-//! component state's transitions are computed once, by the first worker
-//! that meets it, and read by every worker; a successor's representative
-//! is found on the shared part of the canonicaliser. A worker *reads*
-//! the system for a state whose component states are all prepared (most
-//! of them, once the search is under way) beside the other workers, and
-//! *writes* it — alone — for the rest (evaluating CSPM, learning new
-//! labels). Both ways give the same successors and representatives, so
-//! the states stored never depend on who prepared what. Rows pass
-//! between them as the machine's numbers ([`owner_by_numbers`]).
+//! The workers of one process share one [`System`] when each can find
+//! its successors reading it: a component state's transitions are
+//! computed once, by the first worker that meets it, and read by every
+//! worker; a successor's representative is found on the shared part of
+//! the canonicaliser. A worker *reads* the system for a state whose
+//! component states are all prepared (most of them, once the search is
+//! under way) beside the other workers, and *writes* it — alone — for
+//! the rest (evaluating CSPM, learning new labels). Both ways give the
+//! same successors and representatives, so the states stored never
+//! depend on who prepared what. Rows pass between them as the machine's
+//! numbers; where each goes is read off its content ([`Held::content_key`]).
 //!
-//! A check's workers, and those of a cluster of several processes, have
-//! a system each (its lock never contended) until the specification has
-//! a side every worker can read, and component states numbers every
-//! process agrees on: their rows cross as codes ([`super::super::rows`]).
-//! So do workers reducing by a group whose representatives cannot be
-//! found side by side (the structural group, the strategies that
-//! enumerate or remember): on one system they would take turns.
+//! In a check not reduced, each worker judges by a specification of its
+//! own whose states are the shared system's: a state the copy of what
+//! it knows finds plainly fine is judged reading, the rest writing, and
+//! a node crosses as a code the first time (`RowCodec::node_code`).
+//!
+//! The workers of a cluster of several processes have a system each
+//! (its lock never contended): their rows cross as codes
+//! ([`super::super::rows`]). So do workers reducing by a group whose
+//! representatives cannot be found side by side (the structural group,
+//! the strategies that enumerate or remember), on one system they would
+//! take turns, and a reduced check's, whose product permutes its own
+//! specification's nodes with the states.
 
 use std::sync::{Mutex, OnceLock, PoisonError};
 
@@ -30,6 +36,7 @@ use crate::process::{ProcId, Processes};
 use crate::symmetry::search_system::{Reduction, SearchSystem};
 
 use super::super::ground::StartProblem;
+use super::super::rows::{fingerprint, key_with};
 
 /// A machine, its process states and its reduction, read by several
 /// workers at once or written by one.
@@ -50,9 +57,13 @@ pub struct Held<'g> {
     /// Only ever reached through `&mut Held` (under the write lock): the
     /// mutex makes the system `Sync` without being locked.
     procs: Mutex<Processes<'g>>,
+    /// Per table, per local number: the hash of the component state's
+    /// encoding, made by the first worker that needs it
+    /// ([`Held::content_key`]).
+    fingerprints: Vec<Vec<u64>>,
 }
 
-/// The system a process's exploring workers share, made by the first
+/// The system a process's workers share, made by the first
 /// that needs it, with what partial order reduction did to it; or why
 /// none could be made, which every worker reports alike.
 pub type SharedSystem<'g> = OnceLock<Result<(System<'g>, Option<String>), StartProblem>>;
@@ -69,6 +80,39 @@ impl<'g> Held<'g> {
     ) {
         let procs = self.procs.get_mut().unwrap_or_else(PoisonError::into_inner);
         (&mut self.machine, procs, self.reduction.canonicaliser())
+    }
+
+    /// The key of `row` (its components) read off its content — its
+    /// component states' encodings, as [`crate::cluster::rows`] hashes
+    /// them — not off the numbers the workers happened to give them
+    /// first: it decides a row's owner and the order a state's
+    /// successors are sent in, so that where each state goes, and the
+    /// numbers the workers give them, never hang on which worker wrote
+    /// the machine first (nor do the counterexamples read back). `None`
+    /// while a component state's fingerprint is not made yet.
+    pub fn content_key(&self, row: &[u32]) -> Option<u64> {
+        let mut fingerprints = row.iter().enumerate().map(|(slot, &local)| {
+            let table = self.machine.table_of(slot);
+            self.fingerprints.get(table)?.get(local as usize).copied()
+        });
+        fingerprints.try_fold(0, |key, fingerprint| Some(key_with(key, fingerprint?)))
+    }
+
+    /// [`Held::content_key`], making the fingerprints it lacks.
+    pub fn content_key_made(&mut self, row: &[u32]) -> u64 {
+        for (slot, &local) in row.iter().enumerate() {
+            let table = self.machine.table_of(slot);
+            if self.fingerprints.len() <= table {
+                self.fingerprints.resize_with(table + 1, Vec::new);
+            }
+            while self.fingerprints[table].len() <= local as usize {
+                let next = self.fingerprints[table].len() as u32;
+                let state = self.machine.process_state(slot, next);
+                let procs = self.procs.get_mut().unwrap_or_else(PoisonError::into_inner);
+                self.fingerprints[table].push(fingerprint(procs, state));
+            }
+        }
+        self.content_key(row).expect("every fingerprint just made")
     }
 }
 
@@ -90,6 +134,7 @@ impl<'g> System<'g> {
                 reduction,
                 root,
                 procs: Mutex::new(procs),
+                fingerprints: Vec::new(),
             }),
             shared,
             readable,
@@ -139,6 +184,16 @@ impl<'a, 'g> Access<'a, 'g> {
         }
     }
 
+    /// The content key of `row` ([`Held::content_key`]): read, or made
+    /// writing when a fingerprint is missing.
+    pub fn content_key(&mut self, system: &'a System<'g>, row: &[u32]) -> u64 {
+        let known = match self {
+            Access::Writing(guard) => guard.content_key(row),
+            _ => self.reading(system).content_key(row),
+        };
+        known.unwrap_or_else(|| self.writing(system).content_key_made(row))
+    }
+
     /// The system, to change: alone.
     pub fn writing(&mut self, system: &'a System<'g>) -> &mut Held<'g> {
         if !matches!(self, Access::Writing(_)) {
@@ -162,7 +217,8 @@ pub struct ReadScratch {
     images: Vec<u16>,
 }
 
-/// The successors of `row` read off `held` without changing it: its
+/// The successors of `row` (its `components`, then in a check its node,
+/// which each successor keeps) read off `held` without changing it: its
 /// moves into `moves`, and each successor (its representative) after its
 /// event into `targets`, end to end — as the writer would find them. `false`
 /// (and what was written left to be overwritten) when a component state
@@ -170,14 +226,15 @@ pub struct ReadScratch {
 /// can learn.
 pub fn read_successors(
     (system, held): (&System, &Held),
-    row: &[u32],
+    (row, components): (&[u32], usize),
     (moves, target, targets): (&mut Moves, &mut Vec<u32>, &mut Vec<u32>),
     scratch: &mut ReadScratch,
 ) -> bool {
-    if !system.readable || !held.machine.is_prepared(row) {
+    let state = &row[..components];
+    if !system.readable || !held.machine.is_prepared(state) {
         return false;
     }
-    held.machine.prepared_moves(row, moves);
+    held.machine.prepared_moves(state, moves);
     let shared = held.reduction.shared_canonicaliser();
     targets.clear();
     for m in &moves.list {
@@ -200,17 +257,6 @@ pub fn read_successors(
         targets.extend_from_slice(target);
     }
     true
-}
-
-/// The worker (of `peers`) that owns `row` when every worker numbers
-/// component states alike (one process's workers, sharing a machine):
-/// from its numbers.
-pub fn owner_by_numbers(row: &[u32], peers: usize) -> u32 {
-    let mut hash = 0u64;
-    for &local in row {
-        hash = (hash.rotate_left(5) ^ u64::from(local)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    ((hash >> 32) % peers as u64) as u32
 }
 
 #[cfg(test)]
@@ -288,7 +334,7 @@ System = ||| n : Node @ Empty(n)
             let mut read = 0;
             for (row, written) in found.iter().zip(&successors) {
                 let io = (&mut moves, &mut target, &mut targets);
-                if read_successors((&system, &held), row, io, &mut scratch) {
+                if read_successors((&system, &held), (row, row.len()), io, &mut scratch) {
                     assert_eq!(&targets, written, "the successors of {row:?}");
                     read += 1;
                 }
@@ -314,17 +360,86 @@ System = ||| n : Node @ Empty(n)
         assert_eq!((states, read), (9, 9));
     }
 
-    #[test]
-    fn rows_owned_by_their_numbers_spread_over_the_workers() {
-        let mut owners = [0u32; 3];
-        for a in 0..30u32 {
-            for b in 0..30u32 {
-                owners[owner_by_numbers(&[a, b, 7], 3) as usize] += 1;
+    /// Two copies of a process that goes one way or the other: which
+    /// component state a machine meets third depends on which successor
+    /// of the initial state it expands first.
+    const BRANCHES: &str = "
+channel a, b : {0..2}
+Branch = a.0 -> Left [] b.0 -> Right
+Left = a.1 -> a.2 -> Left
+Right = b.1 -> b.2 -> Right
+System = Branch ||| Branch
+";
+
+    /// Every state of `text`'s `System`, breadth first, each component
+    /// as its text, the row's content key and its numbers; the moves of
+    /// each state taken last first when `reversed`, so that the machine
+    /// numbers its component states in another order.
+    fn keyed(text: &str, reversed: bool) -> Vec<(Vec<String>, u64, Vec<u32>)> {
+        let mut script = Script::load_str("keyed.csp", text).expect("loads");
+        let func = script.add_expr("<process>", "System").expect("resolves");
+        crate::stack::with_large_stack(|| {
+            let meter = Budget::default().meter();
+            let built = SearchSystem::build(&script, func, &Reduce::Off, Strategy::Fdr, meter)
+                .expect("builds");
+            let system = System::new(built, true);
+            let mut held = system.write();
+            let mut found = vec![held.machine.initial().to_vec()];
+            let mut k = 0;
+            while k < found.len() {
+                let row = found[k].clone();
+                let out = written(&mut held, &row);
+                let mut nexts: Vec<&[u32]> = out.chunks_exact(row.len() + 1).collect();
+                if reversed {
+                    nexts.reverse();
+                }
+                for next in nexts {
+                    if !found.iter().any(|f| f[..] == next[1..]) {
+                        found.push(next[1..].to_vec());
+                    }
+                }
+                k += 1;
             }
+            let mut keyed: Vec<_> = found
+                .iter()
+                .map(|row| {
+                    let key = held.content_key_made(row);
+                    let (machine, procs, _) = held.parts();
+                    let shown = (row.iter().enumerate())
+                        .map(|(slot, &local)| procs.show_state(machine.process_state(slot, local)))
+                        .collect();
+                    (shown, key, row.clone())
+                })
+                .collect();
+            keyed.sort();
+            keyed
+        })
+    }
+
+    #[test]
+    fn a_row_s_key_is_read_off_its_content_whatever_numbered_its_states() {
+        let (forward, backward) = (keyed(BRANCHES, false), keyed(BRANCHES, true));
+        assert_eq!(forward.len(), 25);
+        let content = |keyed: &[(Vec<String>, u64, Vec<u32>)]| {
+            keyed
+                .iter()
+                .map(|(shown, key, _)| (shown.clone(), *key))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(content(&forward), content(&backward));
+        // The two machines numbered some states apart.
+        let renumbered = forward.iter().zip(&backward).filter(|(f, b)| f.2 != b.2);
+        assert!(renumbered.count() > 0);
+        let nodes = keyed(NODES, false);
+        let mut keys: Vec<u64> = nodes.iter().map(|(_, key, _)| *key).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), 81, "each state its own key");
+        // The keys spread the states over the workers.
+        let mut owners = [0u32; 3];
+        for &key in &keys {
+            owners[crate::cluster::rows::owner_of(key, 3) as usize] += 1;
         }
-        assert!(
-            owners.iter().all(|&n| (250..=350).contains(&n)),
-            "{owners:?}"
-        );
+        assert!(owners.iter().all(|&n| n >= 15), "{owners:?}");
     }
 }
