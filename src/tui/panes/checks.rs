@@ -443,6 +443,15 @@ impl Pane for ChecksPane {
         "Checks"
     }
 
+    /// With how many assertions the script has: the list scrolls, and a
+    /// pane shorter than it would otherwise hide the rest silently.
+    fn title(&self, _cx: &Context) -> String {
+        match self.rows.len() {
+            0 => " Checks ".to_string(),
+            n => format!(" Checks ({n}) "),
+        }
+    }
+
     fn placement(&self) -> Placement {
         Placement {
             column: Column::Left,
