@@ -343,8 +343,10 @@ fn after_opens_at_a_state_by_name_and_the_prompt_follows_another_trace() {
         &["models/liststack.csp", "--after", "push.T0.A, pop.T1.B"],
         config.path(),
     );
-    let screen = session.wait_for("after push.T0.A, System cannot perform pop.T1.B");
-    assert!(screen.contains("<push.T0.A, pop.T1.B>"), "{screen}");
+    session.wait_for("after push.T0.A, System cannot perform pop.T1.B");
+    // The excerpt under the message, once the popup is drawn whole (the
+    // screen may be read between its lines).
+    session.wait_for("<push.T0.A, pop.T1.B>");
     session.wait_for_wrapped("it could perform push.T0.A, push.T0.B, push.T1.A");
     session.keys("\x1b");
     let screen = session.wait_for("Trace (5 of 5)");
