@@ -45,7 +45,8 @@ use super::{ClusterCheck, ClusterError, ClusterExploration, Job, Tally, Topology
 /// Runs worker `me`'s partition to the end of the search: on the system
 /// its process's workers share (`one_system`, made by the first of them)
 /// when each can find successors reading it — an exploration whose
-/// representatives can be found side by side, a check not reduced —
+/// representatives can be found side by side, a check not reduced whose
+/// specification gives a copy to judge by —
 /// else on one of its own (a structural group, or a strategy that
 /// remembers what was stored, would have them take turns; a reduced
 /// check's product permutes the nodes of its own specification).
@@ -75,16 +76,15 @@ pub fn partition<'g>(
         Goal::Explore => plan.reducing.runs_on_threads(),
         _ => plan.reducing == Reducing::Not,
     };
-    let (system, partial_order, mut judging, stopped_early, reduced) = if topology.processes() == 1
-        && sharing
-    {
+    let mut on_shared = None;
+    if topology.processes() == 1 && sharing {
         let (system, note) = match one_system.get_or_init(|| shared_system(ground, plan, &meter)) {
             Ok(made) => made,
             Err(why) => return end_at_start(why.clone()),
         };
         // In a check, each worker judges by a specification of its own,
         // evaluated on the shared process states.
-        let (judging, stopped_early) = if prepared.goal == Goal::Explore {
+        let (mut judging, stopped_early) = if prepared.goal == Goal::Explore {
             (None, None)
         } else {
             let mut held = system.write();
@@ -96,30 +96,35 @@ pub fn partition<'g>(
                 Err(NotStarted::Failed(e)) => return Err(e),
             }
         };
-        (
-            system,
-            note.clone(),
-            judging,
-            stopped_early,
-            plan.reduced.clone(),
-        )
-    } else {
-        match own_system(ground, plan, (me, &meter)) {
-            Ok(started) => {
-                own = System::new(started.built, false);
-                let Started {
-                    partial_order,
-                    judging,
-                    stopped_early,
-                    reduced,
-                    ..
-                } = started;
-                (&own, partial_order, judging, stopped_early, reduced)
-            }
-            Err(NotStarted::AtStart(why)) => return end_at_start(why),
-            Err(NotStarted::Failed(e)) => return Err(e),
+        // A specification with no copy to judge by (`:[has trace]:`'s
+        // walk, the revivals and refusal-testing models) would have every
+        // state judged writing, the workers taking turns: such a check
+        // keeps a system a worker (every worker finds the same).
+        if judging.as_mut().is_none_or(|j| j.copy().is_some()) {
+            let reduced = plan.reduced.clone();
+            on_shared = Some((system, note.clone(), judging, stopped_early, reduced));
         }
-    };
+    }
+    let (system, partial_order, mut judging, stopped_early, reduced) =
+        if let Some(started) = on_shared {
+            started
+        } else {
+            match own_system(ground, plan, (me, &meter)) {
+                Ok(started) => {
+                    own = System::new(started.built, false);
+                    let Started {
+                        partial_order,
+                        judging,
+                        stopped_early,
+                        reduced,
+                        ..
+                    } = started;
+                    (&own, partial_order, judging, stopped_early, reduced)
+                }
+                Err(NotStarted::AtStart(why)) => return end_at_start(why),
+                Err(NotStarted::Failed(e)) => return Err(e),
+            }
+        };
     let components = system.read().machine.components();
     let checking = prepared.goal != Goal::Explore;
     // A check's rows carry the specification's node after the components.

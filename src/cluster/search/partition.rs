@@ -72,6 +72,8 @@ pub(super) struct Scratch {
     order: Vec<u32>,
     /// Each successor's content key, on a shared machine.
     keys: Vec<u64>,
+    /// Each distinct successor: its first entry, whether ✓ and τ reach it.
+    reached: Vec<(u32, bool, bool)>,
     events: Vec<crate::process::EventId>,
     reading: ReadScratch,
     /// In a check, what its specification knew as this part began, to
@@ -262,11 +264,18 @@ impl<'a, 's> Partition<'a, 's> {
             link,
         };
         let mut access = Access::Free;
-        let key = match self.system.is_shared() {
-            true => access.content_key(self.system, &row),
-            false => 0,
-        };
+        let key = self.content_key(&row, &mut access);
         self.send((&row, key), arrived, &mut access)
+    }
+
+    /// The content key of `row` (its components) on a shared machine
+    /// ([`Held::content_key`]), which decides its owner; 0 on a system of
+    /// this worker's own, whose owners are read off codes.
+    fn content_key(&self, row: &[u32], access: &mut Access<'a, 's>) -> u64 {
+        match self.system.is_shared() {
+            true => access.content_key(self.system, row),
+            false => 0,
+        }
     }
 
     /// Adds `row` (its components) to the batch of its owner: as the
@@ -660,6 +669,7 @@ impl<'a, 's> Partition<'a, 's> {
             targets,
             order,
             keys,
+            reached,
             ..
         } = scratch;
         let entry = |k: u32| &targets[k as usize * step..(k as usize + 1) * step];
@@ -669,11 +679,7 @@ impl<'a, 's> Partition<'a, 's> {
         // on which worker met its states first), which decides its owner.
         keys.clear();
         for &k in order.iter() {
-            let row = &entry(k)[1..=components];
-            keys.push(match self.system.is_shared() {
-                true => access.content_key(self.system, row),
-                false => 0,
-            });
+            keys.push(self.content_key(&entry(k)[1..=components], access));
         }
         // By key and row, then event: equal transitions side by side, and
         // a row's moves together.
@@ -685,25 +691,34 @@ impl<'a, 's> Partition<'a, 's> {
         if !tau_only {
             self.tally.transitions += order.len() as u64;
         }
-        let mut tau_successors = 0;
+        // Each distinct row once: its first move (the smallest event), and
+        // whether ✓ or τ reach it.
+        reached.clear();
         let mut k = 0;
         while k < order.len() {
-            let first = entry(order[k]);
-            let target = &first[1..];
+            let (first, target) = (order[k], &entry(order[k])[1..]);
             let (mut ticked, mut tau) = (false, false);
             while k < order.len() && &entry(order[k])[1..] == target {
                 ticked |= entry(order[k])[0] == TICK;
                 tau |= entry(order[k])[0] == TAU;
                 k += 1;
             }
+            reached.push((first, ticked, tau));
+        }
+        // Sent in the order of their first events, as one search meets
+        // them (τ first), then of their content.
+        reached.sort_by_key(|&(first, ..)| (entry(first)[0], keys[first as usize]));
+        let mut tau_successors = 0;
+        for &(first, ticked, tau) in reached.iter() {
+            let (event, target) = (entry(first)[0], &entry(first)[1..]);
             tau_successors += u32::from(tau);
             let link = node.map(|_| Link {
                 node: target[components],
                 parent: Some(id),
-                event: first[0],
+                event,
                 tau,
             });
-            let key = keys[order[k - 1] as usize];
+            let key = keys[first as usize];
             self.send(
                 (&target[..components], key),
                 Arrived { ticked, link },

@@ -16,7 +16,10 @@
 //! In a check not reduced, each worker judges by a specification of its
 //! own whose states are the shared system's: a state the copy of what
 //! it knows finds plainly fine is judged reading, the rest writing, and
-//! a node crosses as a code the first time (`RowCodec::node_code`).
+//! a node crosses as a code the first time (`RowCodec::node_code`). A
+//! specification that gives no copy (`:[has trace]:`, the revivals and
+//! refusal-testing models) would have the workers take turns: its check
+//! keeps a system a worker.
 //!
 //! The workers of a cluster of several processes have a system each
 //! (its lock never contended): their rows cross as codes
@@ -85,11 +88,11 @@ impl<'g> Held<'g> {
     /// The key of `row` (its components) read off its content — its
     /// component states' encodings, as [`crate::cluster::rows`] hashes
     /// them — not off the numbers the workers happened to give them
-    /// first: it decides a row's owner and the order a state's
-    /// successors are sent in, so that where each state goes, and the
-    /// numbers the workers give them, never hang on which worker wrote
-    /// the machine first (nor do the counterexamples read back). `None`
-    /// while a component state's fingerprint is not made yet.
+    /// first: it decides a row's owner and, after their events, the
+    /// order a state's successors are sent in, so that where each state
+    /// goes, and the numbers the workers give them, never hang on which
+    /// worker wrote the machine first (nor do the counterexamples read
+    /// back). `None` while a component state's fingerprint is not made.
     pub fn content_key(&self, row: &[u32]) -> Option<u64> {
         let mut fingerprints = row.iter().enumerate().map(|(slot, &local)| {
             let table = self.machine.table_of(slot);
