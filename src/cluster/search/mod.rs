@@ -68,10 +68,8 @@ pub fn partition<'g>(
     };
     let (plan, prepared, script) = (&*job.plan, &ground.task, ground.script());
     let own;
-    // A process's workers share one system where each can find its
-    // successors reading it: an exploration whose representatives can be
-    // found side by side, a check not reduced (a reduced check's product
-    // permutes its specification's nodes with the states).
+    // Whether the process's workers may share one system (as the doc
+    // above says).
     let sharing = match prepared.goal {
         Goal::Explore => plan.reducing.runs_on_threads(),
         _ => plan.reducing == Reducing::Not,
