@@ -13,6 +13,7 @@
 pub mod counterexample;
 mod ignored;
 pub mod normal;
+pub mod prepare;
 pub mod product;
 mod searched;
 pub use searched::trace_evidence;

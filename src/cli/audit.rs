@@ -17,6 +17,8 @@ use serde::Serialize;
 use super::limits::SearchLimits;
 use super::symmetry::requested;
 use super::{EXIT_INCONCLUSIVE, Format, fail_with, load_for_search, plural, say};
+use crate::check::prepare::{Kept, Prepared, Unprepared};
+use crate::check::task::Task;
 use crate::check::trace::follow;
 use crate::check::wording::{Reader, stopped_by};
 use crate::lts::machine::Machine;
@@ -25,7 +27,7 @@ use crate::process::{EventId, Processes, TAU, TICK};
 use crate::script::Script;
 use crate::script::ir::FuncId;
 use crate::symmetry::SystemSymmetry;
-use crate::symmetry::search_system::{About, Purpose, Reduction, SearchSystem};
+use crate::symmetry::search_system::{About, Purpose, Reduction};
 use crate::symmetry::spec::Reduce;
 use crate::symmetry::strategy::Strategy;
 use crate::syntax::{one_line, render_all};
@@ -209,19 +211,24 @@ fn audit(
     budget: &Budget,
 ) -> Result<Found, String> {
     let rendered = |e: crate::eval::EvalError| e.to_diagnostic().render(&script.sources);
-    let built =
-        SearchSystem::build(script, func, reduce, strategy, budget.meter()).map_err(rendered)?;
-    let SearchSystem {
-        mut procs,
-        machine,
-        mut reduction,
-        ..
-    } = built;
-    if let Some(problems) = reduction.refusal(script, func) {
-        return Err(render_all(&problems, &script.sources));
-    }
-    let system = match &mut reduction {
-        Reduction::Reduced(system) => system.get_mut(),
+    let task = Task::explore(func, reduce.clone());
+    let prepared =
+        Prepared::exploration(script, task, strategy, budget).map_err(|problem| match problem {
+            Unprepared::Stopped(stop, stage) => {
+                format!("error: the audit was {} while {stage}\n", stop.ended())
+            }
+            Unprepared::Failed(d) => d.render(&script.sources),
+            Unprepared::Refused(problems) => render_all(&problems, &script.sources),
+        })?;
+    let symmetry = match &prepared.system.reduction {
+        Reduction::Reduced(system) => system
+            .get()
+            .symmetry()
+            .types()
+            .iter()
+            .map(|t| format!("{} ({})", t.name, t.values.len()))
+            .collect::<Vec<_>>()
+            .join(", "),
         Reduction::Trivial { why, .. } => return Err(format!("error: nothing to audit: {why}\n")),
         Reduction::Structural { .. } => {
             return Err(
@@ -230,23 +237,22 @@ fn audit(
                     .to_string(),
             );
         }
-        _ => return Err("error: the process is not reduced: nothing to audit\n".to_string()),
+        // A structure with no symmetry is refused here, as it is when
+        // asked to reduce anything else.
+        other => {
+            return Err(match other.refusal(script, func) {
+                Some(problems) => render_all(&problems, &script.sources),
+                None => "error: the process is not reduced: nothing to audit\n".to_string(),
+            });
+        }
     };
-    let symmetry = system
-        .symmetry()
-        .types()
-        .iter()
-        .map(|t| format!("{} ({})", t.name, t.values.len()))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let (x, mut search) = lts::explore_kept(
-        &mut procs,
-        machine,
-        budget,
-        Some(system as &mut dyn lts::search::Canonicaliser),
-        true,
-    )
-    .map_err(rendered)?;
+    let Kept {
+        exploration: x,
+        mut search,
+        mut procs,
+        mut reduction,
+    } = prepared.explore_kept(budget).map_err(rendered)?;
+    let system = reduction.system().expect("reduced by its datatypes");
     // Each representative's exact form; the first with a form stands for
     // its class, the others are its duplicates.
     let meter = budget.meter();

@@ -17,7 +17,7 @@ use super::progress::{ProgressLine, counters};
 use super::{EXIT_INCONCLUSIVE, Format, fail_with, say};
 
 use crate::budget::Live;
-use crate::check::task::Plan;
+use crate::check::prepare::Prepared;
 use crate::cluster::{ClusterExploration, Job, Topology};
 use crate::lts::Budget;
 use crate::symmetry::spec::Reduce;
@@ -168,11 +168,11 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     let script = &Arc::new(loaded.script);
     let task = crate::check::task::Task::explore(func, asked.clone());
     let (plan, described) = match crate::stack::with_large_stack(|| {
-        explore::build_system(script, func, asked, request.strategy, &budget)
-            .map(|(built, described)| (Plan::explored(task, &built.reduction), described))
+        Prepared::exploration(script, task, request.strategy, &budget)
+            .map(|prepared| (prepared.plan, prepared.described))
     }) {
         Ok(parts) => parts,
-        Err(problem) => return problem.say(request, (script, &budget), out, err),
+        Err(problem) => return explore::unexplored(problem, request, (script, &budget), out, err),
     };
     let job = Job {
         script: script.clone(),

@@ -19,13 +19,14 @@ use super::limits::SearchLimits;
 use super::symmetry::requested;
 use super::{EXIT_INCONCLUSIVE, Format, fail_with, load_for_search, plural, say};
 use crate::budget::{Budget, memory};
+use crate::check::prepare::{Prepared, Unprepared};
+use crate::check::task::Task;
 use crate::check::worker::CheckHandle;
 use crate::check::{Asked, Verdict};
-use crate::lts::machine::Preserve;
-use crate::lts::{self, Exploration};
+use crate::lts::Exploration;
 use crate::script::Script;
 use crate::script::ir::FuncId;
-use crate::symmetry::search_system::{About, Purpose, Reduction, SearchSystem};
+use crate::symmetry::search_system::{About, Purpose, Reduction};
 use crate::symmetry::spec::Reduce;
 use crate::symmetry::strategy::Strategy;
 use crate::syntax::{one_line, render_all};
@@ -426,32 +427,36 @@ fn explore_row(
     let before = held();
     let work = || -> Result<(Exploration, Option<String>), String> {
         let rendered = |e: crate::eval::EvalError| e.to_diagnostic().render(&script.sources);
-        let mut built = SearchSystem::build(
-            script,
-            func,
-            &run.symmetry(),
-            run.strategy.unwrap_or_default(),
-            budget.meter(),
-        )
-        .map_err(rendered)?;
-        if let Some(problems) = built.reduction.refusal(script, func) {
-            return Err(render_all(&problems, &script.sources));
-        }
-        if let Reduction::Trivial { why, .. } = &built.reduction {
-            return Err(format!("error: nothing to compare: {why}\n"));
-        }
-        let note = match run.por {
-            true => Some(
-                built
-                    .machine
-                    .reduce_partial_order(&mut built.procs, Preserve::Deadlocks)
-                    .map_err(rendered)?,
-            ),
-            false => None,
+        let task = Task {
+            por: run.por,
+            ..Task::explore(func, run.symmetry())
         };
-        let canonicaliser = built.reduction.canonicaliser();
-        let explored = lts::explore_machine(&mut built.procs, built.machine, budget, canonicaliser)
-            .map_err(rendered)?;
+        let prepared =
+            Prepared::exploration(script, task, run.strategy.unwrap_or_default(), budget).map_err(
+                |problem| match problem {
+                    Unprepared::Stopped(stop, stage) => {
+                        format!(
+                            "error: the exploration was {} while {stage}\n",
+                            stop.ended()
+                        )
+                    }
+                    Unprepared::Failed(d) => d.render(&script.sources),
+                    Unprepared::Refused(problems) => render_all(&problems, &script.sources),
+                },
+            )?;
+        match &prepared.system.reduction {
+            Reduction::Trivial { why, .. } => {
+                return Err(format!("error: nothing to compare: {why}\n"));
+            }
+            // A structure with no symmetry reduces nothing to compare.
+            no_structure @ Reduction::NoStructure(_) => {
+                let problems = no_structure.refusal(script, func).expect("a refusal");
+                return Err(render_all(&problems, &script.sources));
+            }
+            _ => {}
+        }
+        let note = prepared.partial_order.clone();
+        let explored = prepared.explore(budget).map_err(rendered)?;
         Ok((explored, note.filter(|n| n.contains("not applied"))))
     };
     let (explored, peak) = sampled(work);

@@ -20,12 +20,13 @@ use super::{
 use crate::budget::disk::show_bytes;
 
 use crate::budget::{Live, Stopped};
+use crate::check::prepare::{Described, Prepared, Unprepared};
+use crate::check::task::Task;
 use crate::check::wording::{Reader, stopped_by, unbounded_note};
-use crate::lts::machine::Preserve;
 use crate::lts::{self, Budget, Exploration};
 use crate::process::Processes;
 use crate::symmetry::Symmetry;
-use crate::symmetry::search_system::{About, Purpose, Reduction, SearchSystem};
+use crate::symmetry::search_system::{About, Purpose};
 use crate::symmetry::spec::Reduce;
 use crate::symmetry::strategy::Strategy;
 use crate::syntax::{one_line, render_all};
@@ -160,13 +161,16 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     let Explored {
         exploration,
         dot,
-        symmetry: reduced,
-        structure,
-        note,
+        described:
+            Described {
+                symmetry: reduced,
+                structure,
+                note,
+            },
         partial_order,
     } = match outcome {
         Ok(found) => found,
-        Err(problem) => return problem.say(request, (script, &budget), out, err),
+        Err(problem) => return unexplored(problem, request, (script, &budget), out, err),
     };
     let dot_report = match drawn(request.dot, dot, err) {
         Ok(report) => report,
@@ -206,7 +210,7 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
 }
 
 /// The script loaded and the process made ready as `request` asks
-/// ([`prepare`]); or, said on `out` or `err`, the exit code.
+/// ([`named`]); or, said on `out` or `err`, the exit code.
 pub(super) fn load_prepared(
     request: &Request,
     out: &mut dyn Write,
@@ -222,10 +226,10 @@ pub(super) fn load_prepared(
 > {
     let format = request.format;
     let mut loaded = load_for_search(request.file, format, request.limits, out, err)?;
-    match prepare(&mut loaded, request.process, request.symmetry) {
+    match named(&mut loaded, request.process, request.symmetry) {
         Ok((process, func, asked)) => Ok((loaded, process, func, asked)),
-        Err(Unprepared::Text(problem)) => Err(fail_with(format, request.file, &problem, out, err)),
-        Err(Unprepared::At(diagnostics)) => Err(fail_at(
+        Err(Unnamed::Text(problem)) => Err(fail_with(format, request.file, &problem, out, err)),
+        Err(Unnamed::At(diagnostics)) => Err(fail_at(
             format,
             request.file,
             &diagnostics,
@@ -237,7 +241,7 @@ pub(super) fn load_prepared(
 }
 
 /// Why the process to explore could not be made ready.
-pub(super) enum Unprepared {
+pub(super) enum Unnamed {
     Text(String),
     At(Vec<crate::syntax::Diagnostic>),
 }
@@ -245,11 +249,11 @@ pub(super) enum Unprepared {
 /// Makes `loaded` ready to explore: the process (the one named, else the
 /// first assertion's implementation) added to the script, and the
 /// symmetry to reduce by. Every process of a cluster runs it alike.
-pub(super) fn prepare(
+pub(super) fn named(
     loaded: &mut crate::types::Loaded,
     process: Option<&str>,
     symmetry: Option<&str>,
-) -> Result<(String, crate::script::ir::FuncId, Reduce), Unprepared> {
+) -> Result<(String, crate::script::ir::FuncId, Reduce), Unnamed> {
     let process = match process {
         Some(text) => text.to_string(),
         None => match loaded.script.assertions.first() {
@@ -266,7 +270,7 @@ pub(super) fn prepare(
                     .files()
                     .next()
                     .map_or(String::new(), |(_, f)| f.name.clone());
-                return Err(Unprepared::Text(format!(
+                return Err(Unnamed::Text(format!(
                     "error: {file} has no assertion to take a process from: name the process \
                      (`symcsp explore {file} PROCESS`)\n"
                 )));
@@ -275,11 +279,11 @@ pub(super) fn prepare(
     };
     let func = loaded
         .add_expr("<process>", &process, Expect::Process)
-        .map_err(Unprepared::At)?;
+        .map_err(Unnamed::At)?;
     let asked = match symmetry.map(|text| requested(&mut loaded.script, text)) {
         None => None,
         Some(Ok(asked)) => Some(asked),
-        Some(Err(problem)) => return Err(Unprepared::Text(problem)),
+        Some(Err(problem)) => return Err(Unnamed::Text(problem)),
     };
     let asked = Reduce::chosen(
         &loaded.script,
@@ -363,40 +367,34 @@ impl<'a> Report<'a> {
     }
 }
 
-impl Problem {
-    /// Says why `request` could not explore, as its format asks: the exit
-    /// code.
-    pub(super) fn say(
-        self,
-        request: &Request,
-        (script, budget): (&crate::script::Script, &Budget),
-        out: &mut dyn Write,
-        err: &mut dyn Write,
-    ) -> u8 {
-        let format = request.format;
-        match self {
-            Problem::Diagnostic(d) => {
-                fail_at(format, request.file, &[d], &script.sources, out, err)
-            }
-            Problem::Text(problem) => fail_with(format, request.file, &problem, out, err),
-            Problem::Stopped(reason, stage) => stopped_before(
-                (format, request.file),
-                "the process was not explored",
-                (reason, budget.max_states),
-                &stage,
-                out,
-                err,
-            ),
-        }
+/// Says why `request` could not explore, as its format asks: the exit
+/// code.
+pub(super) fn unexplored(
+    problem: Unprepared,
+    request: &Request,
+    (script, budget): (&crate::script::Script, &Budget),
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let format = request.format;
+    match problem {
+        Unprepared::Failed(d) => fail_at(format, request.file, &[d], &script.sources, out, err),
+        Unprepared::Refused(problems) => fail_with(
+            format,
+            request.file,
+            &render_all(&problems, &script.sources),
+            out,
+            err,
+        ),
+        Unprepared::Stopped(reason, stage) => stopped_before(
+            (format, request.file),
+            "the process was not explored",
+            (reason, budget.max_states),
+            &stage,
+            out,
+            err,
+        ),
     }
-}
-
-/// Why `explore` could not explore.
-pub(super) enum Problem {
-    Diagnostic(crate::syntax::Diagnostic),
-    Text(String),
-    /// A budget stopped it before the search began: why, and the stage.
-    Stopped(Stopped, String),
 }
 
 /// What the exploration found, the drawing asked for, and the symmetry
@@ -404,12 +402,7 @@ pub(super) enum Problem {
 struct Explored {
     exploration: Exploration,
     dot: Drawing,
-    symmetry: Option<Symmetry>,
-    /// When the states are representatives under the system's
-    /// structural group: its order and how it was found.
-    structure: Option<(usize, String)>,
-    /// How the reduction fell short of what was asked, if it did.
-    note: Option<String>,
+    described: Described,
     /// What partial order reduction did, when asked.
     partial_order: Option<String>,
 }
@@ -429,12 +422,12 @@ fn explore(
     asked: &Reduce,
     request: &Request,
     budget: &Budget,
-) -> Result<Explored, Problem> {
-    let diagnostic = |e: crate::eval::EvalError| Problem::Diagnostic(e.to_diagnostic());
+) -> Result<Explored, Unprepared> {
+    let diagnostic = |e: crate::eval::EvalError| Unprepared::Failed(e.to_diagnostic());
     // A stop before the search: nothing explored yet.
     let before_search = |stage: &'static str| {
         move |e: crate::eval::EvalError| match e.stop_reason() {
-            Some(stop) => Problem::Stopped(stop, e.stage.clone().unwrap_or(stage.to_string())),
+            Some(stop) => Unprepared::Stopped(stop, e.stage.clone().unwrap_or(stage.to_string())),
             None => diagnostic(e),
         }
     };
@@ -446,39 +439,21 @@ fn explore(
         return Ok(Explored {
             exploration,
             dot: Drawing::NotAsked,
-            symmetry: None,
-            structure: None,
-            note: None,
+            described: Described::default(),
             partial_order: None,
         });
     }
-    // The system through the one place that builds it (again for the
-    // drawing: a search's system is spent by it).
-    let build = || -> Result<_, Problem> {
-        let (mut built, described) = build_system(script, func, asked, request.strategy, budget)?;
-        let partial_order = match request.por {
-            true => Some(
-                built
-                    .machine
-                    .reduce_partial_order(&mut built.procs, Preserve::Deadlocks)
-                    .map_err(before_search("reducing by partial order"))?,
-            ),
-            false => None,
-        };
-        Ok((built, described, partial_order))
+    // The system through the one preparation (again for the drawing: a
+    // search's system is spent by it).
+    let task = Task {
+        por: request.por,
+        ..Task::explore(func, asked.clone())
     };
-    let (
-        mut built,
-        Described {
-            symmetry,
-            structure,
-            note,
-        },
-        partial_order,
-    ) = build()?;
-    let canonicaliser = built.reduction.canonicaliser();
-    let exploration = lts::explore_machine(&mut built.procs, built.machine, budget, canonicaliser)
-        .map_err(diagnostic)?;
+    let prepare = || Prepared::exploration(script, task.clone(), request.strategy, budget);
+    let prepared = prepare()?;
+    let described = prepared.described.clone();
+    let partial_order = prepared.partial_order.clone();
+    let exploration = prepared.explore(budget).map_err(diagnostic)?;
     let dot = if request.dot.is_none() {
         Drawing::NotAsked
     } else if !exploration.complete {
@@ -489,106 +464,17 @@ fn explore(
             plural(exploration.states as usize, "state")
         ))
     } else {
-        let (mut drawn, ..) = build()?;
-        let canonicaliser = drawn.reduction.canonicaliser();
-        match lts::graph::graph_machine(&mut drawn.procs, drawn.machine, DOT_LIMIT, canonicaliser)
-            .map_err(diagnostic)?
-        {
-            Some(graph) => Drawing::Drawn(graph.to_dot(&drawn.procs)),
+        match prepare()?.draw(DOT_LIMIT).map_err(diagnostic)? {
+            Some(dot) => Drawing::Drawn(dot),
             None => Drawing::Skipped(format!("the LTS has more than {DOT_LIMIT} states")),
         }
     };
     Ok(Explored {
         exploration,
         dot,
-        symmetry,
-        structure,
-        note,
+        described,
         partial_order,
     })
-}
-
-/// The system to explore, through the one place that builds it, with
-/// what the report says of its symmetry: the symmetry itself (a trivial
-/// one names what it left out), the structure's group (order, how it was
-/// found) and a note when the reduction fell short of what was asked.
-pub(super) fn build_system<'s>(
-    script: &'s crate::script::Script,
-    func: crate::script::ir::FuncId,
-    asked: &Reduce,
-    strategy: Strategy,
-    budget: &Budget,
-) -> Result<(SearchSystem<'s>, Described), Problem> {
-    let mut built =
-        SearchSystem::build(script, func, asked, strategy, budget.meter()).map_err(|e| match e
-            .stop_reason()
-        {
-            Some(stop) => Problem::Stopped(
-                stop,
-                e.stage
-                    .clone()
-                    .unwrap_or("compiling the process".to_string()),
-            ),
-            None => Problem::Diagnostic(e.to_diagnostic()),
-        })?;
-    // A structure with no symmetry is explored unreduced, saying why
-    // (as a check does); types that are not symmetric are refused.
-    if let Some(problems) = built.reduction.refusal(script, func)
-        && !matches!(built.reduction, Reduction::NoStructure(_))
-    {
-        return Err(Problem::Text(render_all(&problems, &script.sources)));
-    }
-    let note = match &built.reduction {
-        Reduction::NoStructure(why) => Some(format!("not reduced: {why}")),
-        Reduction::Reduced(system)
-            if !system.get().types_without_family().is_empty()
-                && matches!(strategy, Strategy::Sorted | Strategy::Segmented) =>
-        {
-            Some(unfamiliar(strategy, &system.get().types_without_family()))
-        }
-        _ => None,
-    };
-    let structure = match &built.reduction {
-        Reduction::Structural { how, reduction } => Some((reduction.order(), how.clone())),
-        _ => None,
-    };
-    let symmetry = built.reduction.symmetry().cloned();
-    built.procs.replace_meter(budget.meter());
-    Ok((
-        built,
-        Described {
-            symmetry,
-            structure,
-            note,
-        },
-    ))
-}
-
-/// What a report says of the symmetry a system was built with.
-pub(super) struct Described {
-    /// A trivial symmetry is shown (it names what it left out) though
-    /// nothing is reduced.
-    pub symmetry: Option<Symmetry>,
-    /// The structure's group: its order, and how it was found.
-    pub structure: Option<(usize, String)>,
-    /// How the reduction fell short of what was asked, if it did.
-    pub note: Option<String>,
-}
-
-/// What the sorted and segmented strategies cannot reduce: types that
-/// index no family of components.
-pub(super) fn unfamiliar(strategy: Strategy, types: &[String]) -> String {
-    format!(
-        "the {strategy} strategy reduces only types that index a family of components: {} \
-         index{} none, so {} not reduced",
-        types.join(", "),
-        if types.len() == 1 { "es" } else { "" },
-        if types.len() == 1 {
-            "it is"
-        } else {
-            "they are"
-        }
-    )
 }
 
 pub(super) fn plain(
