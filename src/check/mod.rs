@@ -27,7 +27,6 @@ pub mod unwind;
 pub mod wording;
 pub mod worker;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::eval::{EvalError, Value};
@@ -36,10 +35,9 @@ use crate::lts::search::{Budget, Live, Outcome, Search, Stopped};
 use crate::process::{EventId, EventSet, ProcId, Processes};
 use crate::script::Script;
 use crate::script::ir::{AssertOption, Assertion, AssertionKind, FuncId};
-use crate::symmetry::search_system::Reduction;
 use crate::symmetry::spec::Reduce;
 use crate::symmetry::strategy::Strategy;
-use crate::symmetry::{NotMappable, Origin, Symmetry, SystemSymmetry};
+use crate::symmetry::{NotMappable, Origin, Symmetry};
 use crate::syntax::ast::Model;
 use crate::syntax::{Diagnostic, Span};
 
@@ -398,8 +396,8 @@ pub fn plan(
     }
     let started = std::time::Instant::now();
     let assertion = &script.assertions[index];
-    let settled = processes(script, plan.task.priority, budget)
-        .and_then(|(mut procs, priority)| searched::ready(&mut procs, &mut plan, priority));
+    let settled =
+        processes(script, budget).and_then(|mut procs| searched::ready(&mut procs, &mut plan));
     match settled {
         Ok(_) => Ok(Planned::Plan(plan)),
         Err(Failure::Eval(e)) if e.stop_reason().is_some() => {
@@ -692,26 +690,11 @@ impl Failure {
     }
 }
 
-/// The script's processes, with events worked out, within `budget`;
-/// the set of events τ and ✓ take priority over (the constant
-/// `priority`), when there is one.
-fn processes<'s>(
-    script: &'s Script,
-    priority: Option<FuncId>,
-    budget: &Budget,
-) -> Result<(Processes<'s>, Option<EventSet>), Failure> {
+/// The script's processes, with events worked out, within `budget`.
+fn processes<'s>(script: &'s Script, budget: &Budget) -> Result<Processes<'s>, Failure> {
     let evaluator = crate::eval::Evaluator::new(script).with_meter(budget.meter());
-    let mut procs = Processes::with_evaluator(evaluator)
-        .map_err(|e| e.during(|| WORKING_OUT_EVENTS.to_string()))?;
-    let priority = match priority {
-        Some(func) => {
-            let (value, span) = constant(&procs, func)?;
-            let set = procs.event_set(&value, span)?;
-            Some(procs.set(set).clone())
-        }
-        None => None,
-    };
-    Ok((procs, priority))
+    Ok(Processes::with_evaluator(evaluator)
+        .map_err(|e| e.during(|| WORKING_OUT_EVENTS.to_string()))?)
 }
 
 /// Runs the check `plan` says, settling the plan on its system first;
@@ -722,9 +705,8 @@ fn run<'s>(
     budget: &Budget,
     kept: &mut Option<Processes<'s>>,
 ) -> Result<Answer, Failure> {
-    let (procs, priority) = processes(script, plan.task.priority, budget)?;
-    let procs = kept.insert(procs);
-    let ready = searched::ready(procs, plan, priority)?;
+    let procs = kept.insert(processes(script, budget)?);
+    let ready = searched::ready(procs, plan)?;
     searched::search(procs, ready, plan, budget)
 }
 
@@ -840,26 +822,6 @@ fn compiling(script: &Script, func: FuncId) -> String {
         "compiling `{}`",
         crate::syntax::one_line(&crate::syntax::without_comments(text))
     )
-}
-
-/// `machine` under `symmetry` with its strategy, through the one place
-/// that reduces a system ([`Reduction::of_machine`]); refused when it is
-/// not mappable (`process` says which side of the check it is).
-fn reduced_system(
-    procs: &mut Processes,
-    machine: &mut Machine,
-    (symmetry, strategy): (&Arc<Symmetry>, Strategy),
-    process: &'static str,
-) -> Result<SystemSymmetry, Failure> {
-    let script = procs.script();
-    match Reduction::of_machine(script, symmetry.clone(), strategy, machine, procs) {
-        Reduction::Reduced(system) => {
-            polled(procs, DECIDING_SYMMETRY)?;
-            Ok(system.into_inner())
-        }
-        Reduction::NotMappable { refusal, .. } => Err(Failure::NotMappable { process, refusal }),
-        _ => unreachable!("a check reduces only by a symmetry that permutes something"),
-    }
 }
 
 fn machine_of(

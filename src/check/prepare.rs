@@ -246,7 +246,11 @@ mod tests {
         assert_eq!(symmetry.type_names(), "T");
         let kept = reduced.explore_kept(&budget).expect("explores");
         assert_eq!(kept.exploration.states, 4);
-        assert_eq!(kept.search.path_to(3).0.len(), 3, "the path to every state is kept");
+        assert_eq!(
+            kept.search.path_to(3).0.len(),
+            3,
+            "the path to every state is kept"
+        );
 
         // Drawn: four representatives, an edge for each node that can
         // go and each that can come back.

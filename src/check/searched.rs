@@ -10,8 +10,9 @@ use crate::eval::{EvalError, EvalResult};
 use crate::lts::machine::Machine;
 use crate::lts::search::{Budget, Outcome, Search, level_of};
 use crate::process::{EventId, EventSet, ProcId, Processes, TAU};
-use crate::symmetry::search_system::Reduction;
+use crate::symmetry::search_system::{self, Reduction};
 use crate::symmetry::structural::group::StructuralReduction;
+use crate::symmetry::trace::TraceMatcher;
 
 use super::counterexample::{self, Counterexample, Found, Kind, RowPath};
 use super::product::{Breach, Judgement, Product, Specification};
@@ -20,7 +21,7 @@ use super::task::{self, Goal, Plan, Reducing, Unjudged};
 use super::wording::{Reader, plural};
 use super::{
     Answer, DECIDING_SYMMETRY, Failure, REDUCING_BY_PARTIAL_ORDER, Reduced, TRACE_NOT_BY_STRUCTURE,
-    TRACE_VALUES_UNPLACED, machine_of, reduced_system, search_from, trace, unwind,
+    TRACE_VALUES_UNPLACED, search_from, trace, unwind,
 };
 
 /// A check's system made ready as its plan says: the implementation's
@@ -44,18 +45,16 @@ enum Judged {
 }
 
 /// Builds the system `plan`'s task searches — the implementation
-/// compiled under its τ-`priority`, the specification its states are
-/// judged against — and reduces it as the plan says, settling the plan:
-/// whether the types map onto the machine and onto the specification's
-/// normal form (a refusal when they do not), the structural group cut to
-/// the specification's stabiliser, whether a trace's values can be
-/// followed. A plan settled before (by the job's preparation) is applied:
-/// a system that will not take it is an internal error.
-pub(super) fn ready(
-    procs: &mut Processes,
-    plan: &mut Plan,
-    priority: Option<EventSet>,
-) -> Result<Ready, Failure> {
+/// compiled under its τ-priority and reduced as the plan says, through
+/// the builder every worker uses ([`search_system::compiled`],
+/// [`Reduction::planned`]); then the specification its states are
+/// judged against — settling the plan: whether the types map onto the
+/// machine and onto the specification's normal form (a refusal when
+/// they do not), the structural group cut to the specification's
+/// stabiliser, whether a trace's values can be followed. A plan settled
+/// before (by the job's preparation) is applied: a system that will not
+/// take it is an internal error.
+pub(super) fn ready(procs: &mut Processes, plan: &mut Plan) -> Result<Ready, Failure> {
     let settled = plan.settled;
     // A settled plan found the types symmetric in this script's systems.
     let refused = |failure: Failure| match failure {
@@ -66,38 +65,69 @@ pub(super) fn ready(
         other => other,
     };
     let task = plan.task.clone();
-    let (imp, compiling) = super::process(procs, task.process)?;
     let mut notes = Vec::new();
-    let mut reduced = None;
-    let (machine, judged) = if let Goal::HasTrace { trace, divergences } = task.goal {
-        let trace = super::events_of(procs, trace)?;
-        let mut machine =
-            machine_of(procs, imp, &priority).map_err(|e| e.during(|| compiling.clone()))?;
-        let mut walk = trace::TraceWalk::new(trace.clone(), machine.components(), divergences);
-        match &plan.reducing {
-            Reducing::Not => {}
-            // The walk follows the one trace asked for.
-            Reducing::Structure => notes.push(TRACE_NOT_BY_STRUCTURE.to_string()),
-            Reducing::Types(symmetry, strategy) => {
-                match crate::symmetry::trace::TraceMatcher::new(symmetry, procs, &trace) {
-                    None => notes.push(TRACE_VALUES_UNPLACED.to_string()),
-                    Some(matcher) => {
-                        let system =
-                            reduced_system(procs, &mut machine, (symmetry, *strategy), "process")
-                                .map_err(refused)?;
-                        walk = walk.reduced(system, matcher);
-                        reduced = Some(Reduced::of(symmetry, *strategy));
-                    }
+    // A walk along a trace is reduced only where it can follow the
+    // trace's values.
+    let (reducing, walking) = match task.goal {
+        Goal::HasTrace { trace, divergences } => {
+            let trace = super::events_of(procs, trace)?;
+            let matcher = match &plan.reducing {
+                Reducing::Not => None,
+                Reducing::Structure => {
+                    notes.push(TRACE_NOT_BY_STRUCTURE.to_string());
+                    None
                 }
-            }
+                Reducing::Types(symmetry, _) => {
+                    let matcher = TraceMatcher::new(symmetry, procs, &trace);
+                    if matcher.is_none() {
+                        notes.push(TRACE_VALUES_UNPLACED.to_string());
+                    }
+                    matcher
+                }
+            };
+            let reducing = match matcher {
+                Some(_) => plan.reducing.clone(),
+                None => Reducing::Not,
+            };
+            (reducing, Some((trace, divergences, matcher)))
         }
-        (
-            machine,
-            Judged::Walk {
-                walk: Box::new(walk),
-                trace,
-            },
-        )
+        _ => (plan.reducing.clone(), None),
+    };
+    let compiling = super::compiling(procs.script(), task.process);
+    let (imp, mut machine) = search_system::compiled(procs, (task.process, task.priority))
+        .map_err(|e| e.during(|| compiling.clone()))?;
+    let priority = machine.tau_priority().cloned();
+    let reduction = Reduction::planned(&reducing, &mut machine, procs)
+        .map_err(|e| e.during(|| DECIDING_SYMMETRY.to_string()))?;
+    if reducing != Reducing::Not {
+        super::polled(procs, DECIDING_SYMMETRY)?;
+    }
+    let mut reduced = match &reduction {
+        Reduction::Reduced(system) => Some(Reduced::of(
+            system.get().symmetry(),
+            system.get().strategy(),
+        )),
+        _ => None,
+    };
+    let not_mappable = |reduction: Reduction, process: &'static str| match reduction {
+        Reduction::NotMappable { refusal, .. } => {
+            refused(Failure::NotMappable { process, refusal })
+        }
+        _ => unreachable!("a check reduces only by a symmetry that permutes something"),
+    };
+    let judged = if let Some((trace, divergences, matcher)) = walking {
+        let mut walk = trace::TraceWalk::new(trace.clone(), machine.components(), divergences);
+        match (reduction, matcher) {
+            (Reduction::Off, _) => {}
+            (Reduction::Reduced(system), Some(matcher)) => {
+                walk = walk.reduced(system.into_inner(), matcher)
+            }
+            (other, _) => return Err(not_mappable(other, "process")),
+        }
+        Judged::Walk {
+            walk: Box::new(walk),
+            trace,
+        }
     } else {
         let symmetry = plan.reducing.types().map(|(symmetry, _)| symmetry);
         let judge = match task::judge(task.goal, procs, (imp, priority.clone()), symmetry) {
@@ -110,21 +140,15 @@ pub(super) fn ready(
                 }));
             }
         };
-        let mut machine =
-            machine_of(procs, imp, &priority).map_err(|e| e.during(|| compiling.clone()))?;
         let width = machine.components();
         let mut product = Product::new(judge.spec, judge.refusals, judge.divergences, width);
-        match &plan.reducing {
-            Reducing::Not => {}
-            Reducing::Types(symmetry, strategy) => {
-                let system =
-                    reduced_system(procs, &mut machine, (symmetry, *strategy), "implementation")
-                        .map_err(refused)?;
-                product = product.reduced(system);
-                reduced = Some(Reduced::of(symmetry, *strategy));
-            }
-            Reducing::Structure => {
-                match structural_group(procs, &mut machine, &*product.spec, judge.spec_process)? {
+        match reduction {
+            Reduction::Off => {}
+            Reduction::Reduced(system) => product = product.reduced(system.into_inner()),
+            found @ (Reduction::Structural { .. } | Reduction::NoStructure(_)) => {
+                let cut = cut_to_specification(procs, found, &*product.spec, judge.spec_process)
+                    .map_err(|e| e.during(|| DECIDING_SYMMETRY.to_string()))?;
+                match cut {
                     Ok((group, how)) => {
                         reduced = Some(Reduced::structural(group.order(), how));
                         product =
@@ -133,15 +157,12 @@ pub(super) fn ready(
                     Err(why) => notes.push(format!("symmetry: not reduced: {why}")),
                 }
             }
+            other => return Err(not_mappable(other, "implementation")),
         }
-        let root = judge.root;
-        (
-            machine,
-            Judged::Product {
-                product: Box::new(product),
-                root,
-            },
-        )
+        Judged::Product {
+            product: Box::new(product),
+            root: judge.root,
+        }
     };
     if settled {
         if reduced != plan.reduced {
@@ -198,24 +219,6 @@ pub(super) fn search(
     };
     outcome.notes.splice(0..0, note);
     Ok((holds, outcome, evidence))
-}
-
-/// The structural group of `machine`, cut down to the elements under
-/// which the specification's process (when given) is invariant, with how
-/// it was found; or why the check is not reduced by it.
-fn structural_group(
-    procs: &mut Processes,
-    machine: &mut Machine,
-    spec: &dyn Specification,
-    spec_process: Option<ProcId>,
-) -> Result<Result<(StructuralReduction, String), String>, Failure> {
-    // Said before the structure is worked out, which it makes moot.
-    if let Some(why) = refusals_not_permuted(spec) {
-        return Ok(Err(why));
-    }
-    let during = |e: EvalError| e.during(|| DECIDING_SYMMETRY.to_string());
-    let found = Reduction::structural(machine, procs).map_err(during)?;
-    cut_to_specification(procs, found, spec, spec_process).map_err(|e| during(e).into())
 }
 
 /// Why a check against `spec` is not reduced structurally whatever the

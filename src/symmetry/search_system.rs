@@ -361,43 +361,64 @@ impl<'s> SearchSystem<'s> {
         })
     }
 
-    /// Builds process `func` of `script` within `meter`, τ and ✓ taking
-    /// priority over the events of the set `priority` (a constant of the
-    /// script) when given, as an assertion's `:[tau priority]:` asks, and
-    /// applies the reduction decided for the job (`reducing`): nothing is
-    /// decided here. The types are mapped onto this machine (Section
-    /// 6.1), which the job's preparation found them to be; the
-    /// structural group is found again on it, as its preparation found
-    /// it.
+    /// Builds process `func` of `script` on `procs` (within their
+    /// meter), τ and ✓ taking priority over the events of the set
+    /// `priority` (a constant of the script) when given, as an
+    /// assertion's `:[tau priority]:` asks, and applies the reduction
+    /// decided for the job (`reducing`, [`Reduction::planned`]): nothing
+    /// is decided here. The one search and every worker build a check's
+    /// system so.
     pub fn build_reduced(
         mut procs: Processes<'s>,
         (func, priority): (FuncId, Option<FuncId>),
         reducing: &Reducing,
     ) -> EvalResult<SearchSystem<'s>> {
-        let script = procs.evaluator().script();
-        let root = procs.root(func)?;
-        let mut machine = Machine::new(&mut procs, root)?;
-        if let Some(set) = priority {
-            let value = procs.evaluator().eval_constant(set)?;
-            let set = procs.event_set(&value, script.function(set).span)?;
-            machine.set_tau_priority(procs.set(set).clone());
-        }
-        let reduction = match reducing {
-            Reducing::Not => Reduction::Off,
-            Reducing::Types(symmetry, strategy) => Reduction::of_machine(
-                script,
-                symmetry.clone(),
-                *strategy,
-                &mut machine,
-                &mut procs,
-            ),
-            Reducing::Structure => Reduction::structural(&mut machine, &mut procs)?,
-        };
+        let (root, mut machine) = compiled(&mut procs, (func, priority))?;
+        let reduction = Reduction::planned(reducing, &mut machine, &mut procs)?;
         Ok(SearchSystem {
             procs,
             root,
             machine,
             reduction,
+        })
+    }
+}
+
+/// Process `func` compiled on `procs`, τ and ✓ taking priority over the
+/// events of the set `priority` (a constant of the script) when given:
+/// its root and its machine.
+pub fn compiled(
+    procs: &mut Processes,
+    (func, priority): (FuncId, Option<FuncId>),
+) -> EvalResult<(ProcId, Machine)> {
+    let script = procs.evaluator().script();
+    let root = procs.root(func)?;
+    let mut machine = Machine::new(procs, root)?;
+    if let Some(set) = priority {
+        let value = procs.evaluator().eval_constant(set)?;
+        let set = procs.event_set(&value, script.function(set).span)?;
+        machine.set_tau_priority(procs.set(set).clone());
+    }
+    Ok((root, machine))
+}
+
+impl Reduction {
+    /// `machine` reduced as a job decided (`reducing`): the types mapped
+    /// onto it (Section 6.1), which the job's preparation found them to
+    /// be, or its structural group found again, as its preparation found
+    /// it. Call it before any state of the machine is stored.
+    pub fn planned(
+        reducing: &Reducing,
+        machine: &mut Machine,
+        procs: &mut Processes,
+    ) -> EvalResult<Reduction> {
+        Ok(match reducing {
+            Reducing::Not => Reduction::Off,
+            Reducing::Types(symmetry, strategy) => {
+                let script = procs.evaluator().script();
+                Reduction::of_machine(script, symmetry.clone(), *strategy, machine, procs)
+            }
+            Reducing::Structure => Reduction::structural(machine, procs)?,
         })
     }
 }
