@@ -24,6 +24,7 @@ use crate::lts::search::phases::{Phases, Steps};
 use crate::lts::store::StateStore;
 use crate::symmetry::search_system::{Reducing, Reduction};
 
+mod distinct;
 mod evidence;
 mod partition;
 mod start;

@@ -15,7 +15,7 @@ use crate::eval::value::bytes::DecodeError;
 use crate::lts::machine::Moves;
 use crate::lts::search::{Canonicaliser, DROP, LevelCounts, SharedJudge};
 use crate::lts::store::StateStore;
-use crate::process::{TAU, TICK};
+use crate::process::TAU;
 
 use super::super::exchange::{Message, Rounds};
 use super::super::ground::rendered;
@@ -23,6 +23,7 @@ use super::super::judge::{Judging, PathStep};
 use super::super::rows::{Arrived, Batch, Link, RowCodec, owner_of};
 use super::super::{ClusterError, Tally, Topology};
 
+use super::distinct::{FEW_MOVES, few_distinct, many_distinct};
 use super::system::{Access, Held, ReadScratch, System, read_successors};
 use super::{Settled, exchange, total};
 
@@ -684,29 +685,16 @@ impl<'a, 's> Partition<'a, 's> {
         for &k in order.iter() {
             keys.push(self.content_key(&entry(k)[1..=components], access));
         }
-        // By key and row, then event: equal transitions side by side, and
-        // a row's moves together.
-        order.sort_unstable_by(|&a, &b| {
-            let key = |k: u32| (keys[k as usize], &entry(k)[1..], entry(k)[0]);
-            key(a).cmp(&key(b))
-        });
-        order.dedup_by(|a, b| entry(*a) == entry(*b));
-        if !tau_only {
-            self.tally.transitions += order.len() as u64;
-        }
         // Each distinct row once: its first move (the smallest event), and
-        // whether ✓ or τ reach it.
+        // whether ✓ or τ reach it; each distinct transition counted once.
         reached.clear();
-        let mut k = 0;
-        while k < order.len() {
-            let (first, target) = (order[k], &entry(order[k])[1..]);
-            let (mut ticked, mut tau) = (false, false);
-            while k < order.len() && &entry(order[k])[1..] == target {
-                ticked |= entry(order[k])[0] == TICK;
-                tau |= entry(order[k])[0] == TAU;
-                k += 1;
-            }
-            reached.push((first, ticked, tau));
+        let distinct = if order.len() <= FEW_MOVES {
+            few_distinct(order, entry, reached)
+        } else {
+            many_distinct(order, (entry, keys.as_slice()), reached)
+        };
+        if !tau_only {
+            self.tally.transitions += distinct;
         }
         // Sent in the order of their first events, as one search meets
         // them (τ first), then of their content.
