@@ -72,6 +72,38 @@ fn audit_finds_example_43s_pair_of_rings() {
     assert_eq!(report["pairs"].as_array().map(Vec::len), Some(1));
 }
 
+/// A budget that stops an audit before its search makes it
+/// inconclusive (exit 3), naming the stage, as it does a check.
+#[test]
+fn an_audit_stopped_before_its_search_is_inconclusive() {
+    let out = symcsp()
+        .args(["audit", EXAMPLE_43, "--max-memory", "1K"])
+        .assert()
+        .code(3)
+        .get_output()
+        .clone();
+    let said = String::from_utf8(out.stderr).expect("UTF-8");
+    assert!(
+        said.contains("the process was not audited: stopped by the memory budget")
+            && said.contains("while compiling the process"),
+        "{said}"
+    );
+    let text = stdout(
+        &[
+            "audit",
+            EXAMPLE_43,
+            "--max-memory",
+            "1K",
+            "--format",
+            "json",
+        ],
+        3,
+    );
+    let report: Value = serde_json::from_str(&text).expect("one JSON object");
+    assert_eq!(report["result"], "Inconclusive");
+    assert_eq!(report["stage"], "compiling the process");
+}
+
 #[test]
 fn compare_tabulates_every_strategy_and_the_unreduced_search_when_asked() {
     let report = json(&["compare", EXAMPLE_43, "--unreduced", "--format", "json"]);

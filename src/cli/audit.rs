@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use super::limits::SearchLimits;
 use super::symmetry::requested;
-use super::{EXIT_INCONCLUSIVE, Format, fail_with, load_for_search, plural, say};
+use super::{EXIT_INCONCLUSIVE, Format, fail_with, load_for_search, plural, say, stopped_before};
 use crate::check::prepare::{Kept, Prepared, Unprepared};
 use crate::check::task::Task;
 use crate::check::trace::follow;
@@ -146,7 +146,21 @@ pub(super) fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -
     });
     let found = match audited {
         Ok(found) => found,
-        Err(problem) => return fail_with(format, request.file, &problem, out, err),
+        Err(Unaudited::Failed(problem)) => {
+            return fail_with(format, request.file, &problem, out, err);
+        }
+        // Inconclusive, as a check or an exploration stopped before it
+        // answers is.
+        Err(Unaudited::Stopped(reason, stage)) => {
+            return stopped_before(
+                (format, request.file),
+                "the process was not audited",
+                (reason, budget.max_states),
+                &stage,
+                out,
+                err,
+            );
+        }
     };
     let report = Report {
         file: crate::syntax::display_name(request.file),
@@ -202,6 +216,20 @@ struct Found {
     stopped: Option<crate::budget::Stopped>,
 }
 
+/// Why the audit did not come to a report.
+enum Unaudited {
+    /// What went wrong, rendered.
+    Failed(String),
+    /// A budget stopped it before it could report: why, and the stage.
+    Stopped(crate::budget::Stopped, String),
+}
+
+impl From<String> for Unaudited {
+    fn from(problem: String) -> Unaudited {
+        Unaudited::Failed(problem)
+    }
+}
+
 /// Explores `func` reduced by `strategy`, then puts each representative
 /// in its exact canonical form.
 fn audit(
@@ -209,43 +237,40 @@ fn audit(
     func: FuncId,
     (reduce, strategy): (&Reduce, Strategy),
     budget: &Budget,
-) -> Result<Found, String> {
+) -> Result<Found, Unaudited> {
     let rendered = |e: crate::eval::EvalError| e.to_diagnostic().render(&script.sources);
     let task = Task::explore(func, reduce.clone());
     let prepared =
         Prepared::exploration(script, task, strategy, budget).map_err(|problem| match problem {
-            Unprepared::Stopped(stop, stage) => {
-                format!("error: the audit was {} while {stage}\n", stop.ended())
+            Unprepared::Stopped(stop, stage) => Unaudited::Stopped(stop, stage),
+            Unprepared::Failed(d) => Unaudited::Failed(d.render(&script.sources)),
+            Unprepared::Refused(problems) => {
+                Unaudited::Failed(render_all(&problems, &script.sources))
             }
-            Unprepared::Failed(d) => d.render(&script.sources),
-            Unprepared::Refused(problems) => render_all(&problems, &script.sources),
         })?;
-    let symmetry = match &prepared.system.reduction {
-        Reduction::Reduced(system) => system
+    let symmetry: Result<String, String> = match &prepared.system.reduction {
+        Reduction::Reduced(system) => Ok(system
             .get()
             .symmetry()
             .types()
             .iter()
             .map(|t| format!("{} ({})", t.name, t.values.len()))
             .collect::<Vec<_>>()
-            .join(", "),
-        Reduction::Trivial { why, .. } => return Err(format!("error: nothing to audit: {why}\n")),
-        Reduction::Structural { .. } => {
-            return Err(
-                "error: the structural group's representatives are exact already (the least \
-                 image over the whole group): nothing to audit\n"
-                    .to_string(),
-            );
-        }
+            .join(", ")),
+        Reduction::Trivial { why, .. } => Err(format!("error: nothing to audit: {why}\n")),
+        Reduction::Structural { .. } => Err(
+            "error: the structural group's representatives are exact already (the least image \
+             over the whole group): nothing to audit\n"
+                .to_string(),
+        ),
         // A structure with no symmetry is refused here, as it is when
         // asked to reduce anything else.
-        other => {
-            return Err(match other.refusal(script, func) {
-                Some(problems) => render_all(&problems, &script.sources),
-                None => "error: the process is not reduced: nothing to audit\n".to_string(),
-            });
-        }
+        other => Err(match other.refusal(script, func) {
+            Some(problems) => render_all(&problems, &script.sources),
+            None => "error: the process is not reduced: nothing to audit\n".to_string(),
+        }),
     };
+    let symmetry = symmetry?;
     let Kept {
         exploration: x,
         mut search,
@@ -262,12 +287,11 @@ fn audit(
     for id in 0..x.states as u32 {
         if id % 1024 == 1023 {
             meter.poll().map_err(|stop| {
-                format!(
-                    "error: the audit was {} while putting the representatives in their exact \
-                     form ({id} of {})\n",
-                    stop.ended(),
+                let stage = format!(
+                    "putting the representatives in their exact form ({id} of {})",
                     x.states
-                )
+                );
+                Unaudited::Stopped(stop, stage)
             })?;
         }
         let row = search.row(id);
