@@ -141,6 +141,24 @@ impl Reduced {
         }
     }
 
+    /// What a system built for a job is reduced by, when it is: its
+    /// datatypes or its structural group.
+    pub(crate) fn of_reduction(
+        reduction: &crate::symmetry::search_system::Reduction,
+    ) -> Option<Reduced> {
+        use crate::symmetry::search_system::Reduction;
+        match reduction {
+            Reduction::Reduced(system) => Some(Reduced::of(
+                system.get().symmetry(),
+                system.get().strategy(),
+            )),
+            Reduction::Structural { reduction, how } => {
+                Some(Reduced::structural(reduction.order(), how.clone()))
+            }
+            _ => None,
+        }
+    }
+
     /// The group's order, in digits.
     pub fn order_text(&self) -> String {
         match &self.structure {

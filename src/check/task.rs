@@ -305,20 +305,10 @@ impl Plan {
     /// The plan of an exploration whose system `reduction` was built for
     /// it (decided over the process alone): settled by that system.
     pub fn explored(task: Task, reduction: &Reduction) -> Plan {
-        let reduced = match reduction {
-            Reduction::Reduced(system) => {
-                let system = system.get();
-                Some(Reduced::of(system.symmetry(), system.strategy()))
-            }
-            Reduction::Structural { reduction, how } => {
-                Some(Reduced::structural(reduction.order(), how.clone()))
-            }
-            _ => None,
-        };
         Plan {
             task,
             reducing: Reducing::of(reduction),
-            reduced,
+            reduced: Reduced::of_reduction(reduction),
             notes: Vec::new(),
             settled: true,
         }

@@ -188,16 +188,7 @@ fn reduced_as_planned(
     plan: &Plan,
     trace_unfollowed: bool,
 ) -> Result<Option<Reduced>, StartProblem> {
-    let reduced = match reduction {
-        Reduction::Reduced(system) => Some(Reduced::of(
-            system.get().symmetry(),
-            system.get().strategy(),
-        )),
-        Reduction::Structural { reduction, how } => {
-            Some(Reduced::structural(reduction.order(), how.clone()))
-        }
-        _ => None,
-    };
+    let reduced = Reduced::of_reduction(reduction);
     if reduced == plan.reduced && !trace_unfollowed {
         return Ok(reduced);
     }
