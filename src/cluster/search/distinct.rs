@@ -14,17 +14,24 @@ pub(super) const FEW_MOVES: usize = 16;
 /// Each distinct row of the few successors in `order` (indices of
 /// `entry`: an event, then a row) once, in the order they are met, with
 /// its smallest event's move and whether ✓ or τ reach it, into
-/// `reached`; the number of distinct transitions.
+/// `reached`; the number of distinct transitions. `hashes` holds a hash
+/// of each entry's row (equal rows, equal hashes): rows are compared
+/// only where their hashes are equal, as few pairs are.
 pub(super) fn few_distinct<'e>(
     order: &[u32],
-    entry: impl Fn(u32) -> &'e [u32],
+    (entry, hashes): (impl Fn(u32) -> &'e [u32], &[u64]),
     reached: &mut Vec<(u32, bool, bool)>,
 ) -> u64 {
+    let same_row =
+        |j: u32, k: u32| hashes[j as usize] == hashes[k as usize] && entry(j)[1..] == entry(k)[1..];
     let mut transitions = 0;
     for (at, &k) in order.iter().enumerate() {
-        let (event, row) = (entry(k)[0], &entry(k)[1..]);
-        transitions += u64::from(!order[..at].iter().any(|&j| entry(j) == entry(k)));
-        match reached.iter_mut().find(|r| &entry(r.0)[1..] == row) {
+        let event = entry(k)[0];
+        let repeated = order[..at]
+            .iter()
+            .any(|&j| entry(j)[0] == event && same_row(j, k));
+        transitions += u64::from(!repeated);
+        match reached.iter_mut().find(|r| same_row(r.0, k)) {
             Some((first, ticked, tau)) => {
                 if event < entry(*first)[0] {
                     *first = k;
@@ -68,6 +75,7 @@ pub(super) fn many_distinct<'e>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lts::store::hash_row;
     use proptest::prelude::*;
 
     /// Each reached row of `entries` (an event, then a row of two) with
@@ -97,9 +105,14 @@ mod tests {
             let entries: Vec<[u32; 3]> = entries.into_iter().map(|(e, a, b)| [e, a, b]).collect();
             let entry = |k: u32| &entries[k as usize][..];
             let keys = vec![0; entries.len()];
+            let hashes: Vec<u64> = entries.iter().map(|e| u64::from(hash_row(&e[1..]))).collect();
             let (mut few_reached, mut many_reached) = (Vec::new(), Vec::new());
             let every: Vec<u32> = (0..entries.len() as u32).collect();
-            let few = few_distinct(&every, entry, &mut few_reached);
+            let few = few_distinct(&every, (entry, &hashes), &mut few_reached);
+            // Hashes only spare comparisons: all alike, the same answer.
+            let mut alike_reached = Vec::new();
+            prop_assert_eq!(few_distinct(&every, (entry, &keys), &mut alike_reached), few);
+            prop_assert_eq!(&alike_reached, &few_reached);
             let many = many_distinct(&mut every.clone(), (entry, &keys), &mut many_reached);
             prop_assert_eq!(few, many);
             // The few are met in order; the many sorted by row.

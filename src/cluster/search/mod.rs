@@ -162,7 +162,7 @@ pub fn partition<'g>(
         target: Vec::new(),
         batches: Vec::new(),
         own: Own::default(),
-        received: Vec::new(),
+        inbox: Default::default(),
         reached_by_tick: Vec::new(),
         links: Vec::new(),
     };

@@ -14,7 +14,7 @@ use crate::eval::EvalError;
 use crate::eval::value::bytes::DecodeError;
 use crate::lts::machine::Moves;
 use crate::lts::search::{Canonicaliser, DROP, LevelCounts, SharedJudge};
-use crate::lts::store::StateStore;
+use crate::lts::store::{StateStore, hash_row};
 use crate::process::TAU;
 
 use super::super::exchange::{Message, Rounds};
@@ -73,6 +73,9 @@ pub(super) struct Scratch {
     order: Vec<u32>,
     /// Each successor's content key, on a shared machine.
     keys: Vec<u64>,
+    /// Each successor's row's hash, where it has no content key: equal
+    /// rows are found by it ([`few_distinct`]).
+    hashes: Vec<u64>,
     /// Each distinct successor: its first entry, whether ✓ and τ reach it.
     reached: Vec<(u32, bool, bool)>,
     events: Vec<crate::process::EventId>,
@@ -134,19 +137,48 @@ impl Own {
         }
     }
 
-    /// Moves the rows into what worker `me` read this round, as a batch
-    /// from itself would have been read.
+    /// Hands the rows over as what worker `me` read from itself this
+    /// round, as a batch from itself would have been read: how each was
+    /// reached after the other senders' before it, and the rows
+    /// themselves (with their nodes) into `rows`, by exchanging buffers,
+    /// not copied: a worker's own successors are the most of what it
+    /// stores (all of a lone worker's).
     pub(super) fn read_into(
         &mut self,
         me: usize,
-        received: &mut Vec<u32>,
-        reached_by_tick: &mut Vec<bool>,
-        links: &mut Vec<(u32, Link)>,
+        rows: &mut Vec<u32>,
+        (reached_by_tick, links): (&mut Vec<bool>, &mut Vec<(u32, Link)>),
     ) {
-        received.extend_from_slice(&self.rows);
+        rows.clear();
+        std::mem::swap(rows, &mut self.rows);
         reached_by_tick.extend_from_slice(&self.ticked);
         links.extend(self.links.iter().map(|&link| (me as u32, link)));
         self.clear();
+    }
+}
+
+/// The rows a worker read in a round, end to end (with their nodes), in
+/// sender order: the other workers' rows, with its own among them after
+/// the first `own_after` (kept apart: they are handed over, not copied).
+#[derive(Default)]
+pub(super) struct Inbox {
+    others: Vec<u32>,
+    own: Vec<u32>,
+    own_after: usize,
+}
+
+impl Inbox {
+    /// The rows read, in sender order, as runs of rows of `width`.
+    fn runs(&self, width: usize) -> [&[u32]; 3] {
+        let (before, after) = self.others.split_at(self.own_after * width);
+        [before, &self.own, after]
+    }
+
+    /// The rows read one by one, in sender order.
+    fn rows(&self, width: usize) -> impl Iterator<Item = &[u32]> {
+        self.runs(width)
+            .into_iter()
+            .flat_map(move |run| run.chunks_exact(width))
     }
 }
 
@@ -194,10 +226,10 @@ pub(super) struct Partition<'a, 's> {
     /// This round's states it owns itself: kept as they are, never
     /// written as codes.
     pub(super) own: Own,
-    /// The rows received in a round, end to end (with their nodes),
-    /// whether each was reached by ✓, and in a check its sender and link
-    /// (kept for their room; an exploration's stay small).
-    pub(super) received: Vec<u32>,
+    /// The rows read in a round; whether each was reached by ✓, and in a
+    /// check its sender and link (kept for their room; an exploration's
+    /// stay small).
+    pub(super) inbox: Inbox,
     pub(super) reached_by_tick: Vec<bool>,
     pub(super) links: Vec<(u32, Link)>,
 }
@@ -276,10 +308,16 @@ impl<'a, 's> Partition<'a, 's> {
     /// state itself (sent by row then, rows alike side by side: a key of
     /// its numbers measured 10 % slower on the dining philosophers).
     fn content_key(&self, row: &[u32], access: &mut Access<'a, 's>) -> u64 {
-        match self.system.is_shared() && self.topology.peers() > 1 {
+        match self.is_keyed() {
             true => access.content_key(self.system, row),
             false => 0,
         }
+    }
+
+    /// Whether rows' content keys decide their owners: on a shared
+    /// machine with several workers ([`Self::content_key`]).
+    fn is_keyed(&self) -> bool {
+        self.system.is_shared() && self.topology.peers() > 1
     }
 
     /// Adds `row` (its components) to the batch of its owner: as the
@@ -354,7 +392,10 @@ impl<'a, 's> Partition<'a, 's> {
     /// Reads the batches received: their definitions, then their rows,
     /// end to end (with their nodes), with how each was reached.
     pub(super) fn read(&mut self, batches: &[Batch]) -> Result<(), Halt> {
-        self.received.clear();
+        self.inbox.others.clear();
+        // Left empty should this read fail before its own rows' place.
+        self.inbox.own.clear();
+        self.inbox.own_after = 0;
         self.reached_by_tick.clear();
         self.links.clear();
         // Workers that share a machine send components as its numbers;
@@ -376,17 +417,19 @@ impl<'a, 's> Partition<'a, 's> {
             }
         }
         let (checking, components) = (self.judging.is_some(), self.components());
-        let (received, reached_by_tick, links) = (
-            &mut self.received,
-            &mut self.reached_by_tick,
-            &mut self.links,
-        );
-        // In sender order, its own rows in its place.
+        let Inbox {
+            others: received,
+            own: own_received,
+            own_after,
+        } = &mut self.inbox;
+        let (reached_by_tick, links) = (&mut self.reached_by_tick, &mut self.links);
+        // In sender order, its own rows in their place.
         let own_place = batches.partition_point(|b| (b.from as usize) < self.me);
+        let width = self.store.width().max(1);
         for (k, batch) in batches.iter().enumerate() {
             if k == own_place {
-                self.own
-                    .read_into(self.me, received, reached_by_tick, links);
+                *own_after = received.len() / width;
+                (self.own).read_into(self.me, own_received, (reached_by_tick, links));
             }
             let read_row = |row: &[u32], arrived: Arrived| {
                 received.extend_from_slice(row);
@@ -414,17 +457,16 @@ impl<'a, 's> Partition<'a, 's> {
             }
         }
         if own_place == batches.len() {
-            self.own
-                .read_into(self.me, received, reached_by_tick, links);
+            *own_after = received.len() / width;
+            (self.own).read_into(self.me, own_received, (reached_by_tick, links));
         }
         Ok(())
     }
 
     /// How many of the rows read are new, storing nothing.
     pub(super) fn count_fresh(&self) -> u64 {
-        let width = self.store.width().max(1);
         let mut fresh: FxHashSet<&[u32]> = FxHashSet::default();
-        for row in self.received.chunks_exact(width) {
+        for row in self.inbox.rows(self.store.width().max(1)) {
             if !self.store.contains(row) {
                 fresh.insert(row);
             }
@@ -460,7 +502,8 @@ impl<'a, 's> Partition<'a, 's> {
     /// next level.
     pub(super) fn store_read(&mut self, meter: &Meter) -> Result<(), Halt> {
         let mut stored = Vec::with_capacity(self.reached_by_tick.len());
-        let full = self.store.insert_all(&[&self.received], &mut stored, meter);
+        let runs = self.inbox.runs(self.store.width().max(1));
+        let full = self.store.insert_all(&runs, &mut stored, meter);
         for (&(id, new), &ticked) in stored.iter().zip(&self.reached_by_tick) {
             if new {
                 self.ticked.push(false);
@@ -673,6 +716,7 @@ impl<'a, 's> Partition<'a, 's> {
             targets,
             order,
             keys,
+            hashes,
             reached,
             ..
         } = scratch;
@@ -689,7 +733,16 @@ impl<'a, 's> Partition<'a, 's> {
         // whether ✓ or τ reach it; each distinct transition counted once.
         reached.clear();
         let distinct = if order.len() <= FEW_MOVES {
-            few_distinct(order, entry, reached)
+            let hashes = match self.is_keyed() {
+                true => keys.as_slice(),
+                false => {
+                    hashes.clear();
+                    let rows = order.iter().map(|&k| &entry(k)[1..]);
+                    hashes.extend(rows.map(|row| u64::from(hash_row(row))));
+                    hashes.as_slice()
+                }
+            };
+            few_distinct(order, (entry, hashes), reached)
         } else {
             many_distinct(order, (entry, keys.as_slice()), reached)
         };
@@ -730,8 +783,8 @@ impl<'a, 's> Partition<'a, 's> {
         let Some(judging) = &mut self.judging else {
             return;
         };
-        let width = self.store.width().max(1);
-        for (row, &(from, link)) in self.received.chunks_exact(width).zip(&self.links) {
+        let rows = self.inbox.rows(self.store.width().max(1));
+        for (row, &(from, link)) in rows.zip(&self.links) {
             if let Some(id) = self.store.find(row)
                 && judging.level(id) < self.arrival_level
             {
