@@ -1,13 +1,15 @@
 //! Loading the open documents on a thread of their own, as they are
-//! edited: an edit waits a moment for the next keystroke ([`SETTLE`]),
-//! and an edit to a document being loaded cancels that load, so a large
-//! or pathological script never holds the editor up. Each load runs
-//! within a time-out and a memory budget, as `symcsp check` loads do.
+//! edited: an edit after a pause is loaded at once; one that follows
+//! another within [`SETTLE`] (a burst of typing) waits that long for the
+//! next keystroke; and an edit to a document being loaded cancels that
+//! load, so a large or pathological script never holds the editor up.
+//! Each load runs within a time-out and a memory budget, as `symcsp
+//! check` loads do.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
 use lsp_types::Uri;
@@ -16,7 +18,8 @@ use crate::budget::{Budget, Live};
 use crate::syntax::OpenFiles;
 use crate::types::{Analysis, analyse_text_at_within};
 
-/// How long an edit waits for the next before its document is loaded.
+/// Edits this close together are a burst of typing: each waits this
+/// long for the next before its document is loaded.
 pub const SETTLE: Duration = Duration::from_millis(20);
 
 /// The longest one load may take.
@@ -32,6 +35,8 @@ pub struct Job {
     pub open: OpenFiles,
     /// Set by the server to cancel this load (a later edit).
     pub live: Arc<Live>,
+    /// When the server sent it.
+    pub sent: Instant,
 }
 
 /// A document loaded.
@@ -110,16 +115,37 @@ fn free_retired(first: Option<Analysed>, to_free: &Receiver<Analysed>) {
     }
 }
 
-/// Loads each job once no later one for the same document follows
-/// within [`SETTLE`]; a job cancelled before it starts is skipped. The
-/// analyses retired meanwhile are freed first.
+/// Whether `job` came within [`SETTLE`] of a job not yet answered
+/// (`unanswered`, when it was sent): a keystroke of a burst of typing.
+/// An edit sent after the last was answered starts afresh.
+fn in_burst(job: &Job, unanswered: Option<Instant>) -> bool {
+    unanswered.is_some_and(|last| job.sent.saturating_duration_since(last) < SETTLE)
+}
+
+/// Adds `job` to those `pending`, in place of one for its document;
+/// whether it came in a burst of typing.
+fn arrived(pending: &mut Vec<Job>, job: Job, unanswered: &mut Option<Instant>) -> bool {
+    let burst = in_burst(&job, *unanswered);
+    *unanswered = Some(job.sent);
+    pending.retain(|p| p.uri != job.uri);
+    pending.push(job);
+    burst
+}
+
+/// Loads each job: at once when it came after a pause or after the
+/// last was answered, else once no later one for the same document
+/// follows within [`SETTLE`]; a job cancelled before it starts is
+/// skipped. The analyses retired meanwhile are freed first.
 fn run((queue, to_free): (&Receiver<Job>, &Receiver<Analysed>), results: &Sender<Analysed>) {
     let mut pending: Vec<Job> = Vec::new();
+    // When the last job that arrived was sent, until it is answered.
+    let mut unanswered: Option<Instant> = None;
     loop {
+        let mut burst = false;
         if pending.is_empty() {
             crossbeam_channel::select! {
                 recv(queue) -> job => match job {
-                    Ok(job) => pending.push(job),
+                    Ok(job) => burst = arrived(&mut pending, job, &mut unanswered),
                     Err(_) => return,
                 },
                 recv(to_free) -> old => match old {
@@ -131,10 +157,15 @@ fn run((queue, to_free): (&Receiver<Job>, &Receiver<Analysed>), results: &Sender
                 },
             }
         }
+        // Those sent meanwhile (while the last load ran).
+        while let Ok(job) = queue.try_recv() {
+            burst |= arrived(&mut pending, job, &mut unanswered);
+        }
         // Let the edits of a burst of typing arrive.
-        while let Ok(job) = queue.recv_timeout(SETTLE) {
-            pending.retain(|p| p.uri != job.uri);
-            pending.push(job);
+        if burst {
+            while let Ok(job) = queue.recv_timeout(SETTLE) {
+                arrived(&mut pending, job, &mut unanswered);
+            }
         }
         free_retired(None, to_free);
         let job = pending.remove(0);
@@ -161,5 +192,63 @@ fn run((queue, to_free): (&Receiver<Job>, &Receiver<Analysed>), results: &Sender
         if results.send(analysed).is_err() {
             return;
         }
+        if pending.is_empty() {
+            unanswered = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use super::*;
+
+    fn job(uri: &str, sent: Instant) -> Job {
+        Job {
+            uri: Uri::from_str(uri).expect("a URI"),
+            path: PathBuf::from("/tmp/a.csp"),
+            version: 0,
+            text: Arc::new(String::new()),
+            open: OpenFiles::default(),
+            live: Arc::new(Live::default()),
+            sent,
+        }
+    }
+
+    #[test]
+    fn an_edit_after_a_pause_loads_at_once_and_a_burst_waits() {
+        let start = Instant::now();
+        let mut pending = Vec::new();
+        let mut last = None;
+        // The first edit, and one long after it, load at once.
+        assert!(!arrived(
+            &mut pending,
+            job("file:///a.csp", start),
+            &mut last
+        ));
+        let later = start + SETTLE * 3;
+        assert!(!arrived(
+            &mut pending,
+            job("file:///a.csp", later),
+            &mut last
+        ));
+        // One close behind it, not yet answered, is a keystroke of a
+        // burst, whichever document it edits; the document's earlier
+        // job is replaced.
+        let soon = later + SETTLE / 4;
+        assert!(arrived(&mut pending, job("file:///a.csp", soon), &mut last));
+        assert!(arrived(&mut pending, job("file:///b.csp", soon), &mut last));
+        let sent: Vec<_> = pending.iter().map(|j| (j.uri.as_str(), j.sent)).collect();
+        assert_eq!(sent, [("file:///a.csp", soon), ("file:///b.csp", soon)]);
+        // Once the last is answered, the next edit starts afresh however
+        // soon it follows.
+        last = None;
+        let next = soon + SETTLE / 4;
+        assert!(!arrived(
+            &mut pending,
+            job("file:///a.csp", next),
+            &mut last
+        ));
     }
 }

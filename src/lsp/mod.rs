@@ -346,6 +346,7 @@ impl Server<'_> {
             text: open.text.clone(),
             open: others,
             live: open.live.clone(),
+            sent: std::time::Instant::now(),
         });
     }
 
