@@ -2,8 +2,9 @@
 //! after an edit (the issue: ≤ 100 ms for a 10 000-line script): the
 //! server on a thread, the editor's side of an in-memory connection
 //! timing each edit, from `didChange` sent to `publishDiagnostics`
-//! received (the server waits 20 ms for a burst of typing to settle,
-//! then loads). Edits alternate between a clean script and one with a
+//! received (each edit follows the last one's answer, so the server
+//! loads it at once; a burst of typing would wait 20 ms to settle).
+//! Edits alternate between a clean script and one with a
 //! type error, so each edit's diagnostics differ. Then the server's
 //! memory (the issue: ≤ 2× the loaded script's): `symcsp lsp` as a
 //! process of its own, its peak resident memory after opening a
