@@ -50,11 +50,13 @@ fn counts(report: &Value) -> Vec<Value> {
     COUNTS.iter().map(|k| report[k].clone()).collect()
 }
 
-/// `explore` on one search, then on threads and on 2 and 3 processes:
-/// the same counts, and workers whose states add up to them.
+/// `explore` on one search, then on one worker (which stores each
+/// successor as met), on threads and on 2 and 3 processes: the same
+/// counts, and workers whose states add up to them.
 fn explores_alike(file: &str, extra: &[&str]) {
     let one = json(&[&["explore", file], extra].concat());
-    let spreads: [&[&str]; 3] = [
+    let spreads: [&[&str]; 4] = [
+        &["explore", file, "--workers", "1"],
         &["explore", file, "--workers", "3"],
         &["cluster", "--local", "2", "explore", file],
         &["cluster", "--local", "3", "explore", file, "--workers", "2"],

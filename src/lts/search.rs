@@ -71,6 +71,7 @@ pub use super::hooks::{
 };
 use buffers::{Ahead, LaterAt, Parents, Round, Storing};
 use phases::{Phase, Phases};
+pub(crate) use visit::distinct_transitions;
 
 use super::expand::{
     Block, LATER, PART_WORDS, Part, Shared, Sources, expand_block, expand_prepared, refused,

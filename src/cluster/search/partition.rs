@@ -13,9 +13,9 @@ use crate::check::product::Judgement;
 use crate::eval::EvalError;
 use crate::eval::value::bytes::DecodeError;
 use crate::lts::machine::Moves;
-use crate::lts::search::{Canonicaliser, DROP, LevelCounts, SharedJudge};
+use crate::lts::search::{Canonicaliser, DROP, LevelCounts, SharedJudge, distinct_transitions};
 use crate::lts::store::{StateStore, hash_row};
-use crate::process::TAU;
+use crate::process::{TAU, TICK};
 
 use super::super::exchange::{Message, Rounds};
 use super::super::ground::rendered;
@@ -109,12 +109,48 @@ impl From<Stopped> for Halt {
 }
 
 /// The states a worker sends itself in a round: rows as it numbers
-/// them (with their node in a check), how each was reached.
+/// them (with their node in a check), how each was reached. A lone
+/// worker's exploration keeps every successor as met ([`Met`]).
 #[derive(Default)]
 pub(super) struct Own {
     rows: Vec<u32>,
     ticked: Vec<bool>,
     links: Vec<Link>,
+    met: Met,
+}
+
+/// The successors a lone worker's exploration stores as it meets them,
+/// as one search does, without first making them distinct: each one's
+/// event, and how many each expanded state has, so that its distinct
+/// transitions are counted on the ids they are stored under.
+#[derive(Default)]
+pub(super) struct Met {
+    events: Vec<crate::process::EventId>,
+    counts: Vec<u32>,
+}
+
+impl Met {
+    fn clear(&mut self) {
+        self.events.clear();
+        self.counts.clear();
+    }
+
+    /// The distinct transitions of the states whose successors were all
+    /// stored, given the ids of the first stored ones (in order).
+    fn transitions(&self, ids: &[(u32, bool)], pairs: &mut Vec<(u32, u32)>) -> u64 {
+        let mut transitions = 0;
+        let mut at = 0;
+        for &count in &self.counts {
+            let end = at + count as usize;
+            if end > ids.len() {
+                break;
+            }
+            let (events, ids) = (&self.events[at..end], &ids[at..end]);
+            transitions += distinct_transitions(events, ids, pairs);
+            at = end;
+        }
+        transitions
+    }
 }
 
 impl Own {
@@ -126,6 +162,14 @@ impl Own {
         self.rows.clear();
         self.ticked.clear();
         self.links.clear();
+        self.met.clear();
+    }
+
+    /// Adds a successor kept as met, reached by `event`.
+    fn push_met(&mut self, row: &[u32], event: crate::process::EventId) {
+        self.rows.extend_from_slice(row);
+        self.ticked.push(event == TICK);
+        self.met.events.push(event);
     }
 
     pub(super) fn push(&mut self, row: &[u32], arrived: Arrived) {
@@ -146,11 +190,13 @@ impl Own {
     pub(super) fn read_into(
         &mut self,
         me: usize,
-        rows: &mut Vec<u32>,
+        (rows, met): (&mut Vec<u32>, &mut Met),
         (reached_by_tick, links): (&mut Vec<bool>, &mut Vec<(u32, Link)>),
     ) {
         rows.clear();
         std::mem::swap(rows, &mut self.rows);
+        met.clear();
+        std::mem::swap(met, &mut self.met);
         reached_by_tick.extend_from_slice(&self.ticked);
         links.extend(self.links.iter().map(|&link| (me as u32, link)));
         self.clear();
@@ -165,6 +211,9 @@ pub(super) struct Inbox {
     others: Vec<u32>,
     own: Vec<u32>,
     own_after: usize,
+    /// How its own successors were met, when they were kept as met.
+    met: Met,
+    pairs: Vec<(u32, u32)>,
 }
 
 impl Inbox {
@@ -314,6 +363,14 @@ impl<'a, 's> Partition<'a, 's> {
         }
     }
 
+    /// Whether this worker stores its successors as it meets them, and
+    /// counts their distinct transitions once they are stored ([`Met`]):
+    /// in an exploration (whose successors carry no link), alone (so
+    /// that every successor is its own).
+    fn keeps_as_met(&self) -> bool {
+        self.judging.is_none() && self.topology.peers() == 1
+    }
+
     /// Whether rows' content keys decide their owners: on a shared
     /// machine with several workers ([`Self::content_key`]).
     fn is_keyed(&self) -> bool {
@@ -396,6 +453,7 @@ impl<'a, 's> Partition<'a, 's> {
         // Left empty should this read fail before its own rows' place.
         self.inbox.own.clear();
         self.inbox.own_after = 0;
+        self.inbox.met.clear();
         self.reached_by_tick.clear();
         self.links.clear();
         // Workers that share a machine send components as its numbers;
@@ -421,6 +479,8 @@ impl<'a, 's> Partition<'a, 's> {
             others: received,
             own: own_received,
             own_after,
+            met,
+            ..
         } = &mut self.inbox;
         let (reached_by_tick, links) = (&mut self.reached_by_tick, &mut self.links);
         // In sender order, its own rows in their place.
@@ -429,7 +489,7 @@ impl<'a, 's> Partition<'a, 's> {
         for (k, batch) in batches.iter().enumerate() {
             if k == own_place {
                 *own_after = received.len() / width;
-                (self.own).read_into(self.me, own_received, (reached_by_tick, links));
+                (self.own).read_into(self.me, (own_received, met), (reached_by_tick, links));
             }
             let read_row = |row: &[u32], arrived: Arrived| {
                 received.extend_from_slice(row);
@@ -458,7 +518,7 @@ impl<'a, 's> Partition<'a, 's> {
         }
         if own_place == batches.len() {
             *own_after = received.len() / width;
-            (self.own).read_into(self.me, own_received, (reached_by_tick, links));
+            (self.own).read_into(self.me, (own_received, met), (reached_by_tick, links));
         }
         Ok(())
     }
@@ -504,6 +564,10 @@ impl<'a, 's> Partition<'a, 's> {
         let mut stored = Vec::with_capacity(self.reached_by_tick.len());
         let runs = self.inbox.runs(self.store.width().max(1));
         let full = self.store.insert_all(&runs, &mut stored, meter);
+        // A lone worker's successors kept as met: their transitions.
+        let inbox = &mut self.inbox;
+        let own = stored.get(inbox.own_after..).unwrap_or_default();
+        self.tally.transitions += inbox.met.transitions(own, &mut inbox.pairs);
         for (&(id, new), &ticked) in stored.iter().zip(&self.reached_by_tick) {
             if new {
                 self.ticked.push(false);
@@ -710,6 +774,16 @@ impl<'a, 's> Partition<'a, 's> {
         access: &mut Access<'a, 's>,
     ) -> Result<(), Halt> {
         let step = self.store.width() + 1;
+        if self.keeps_as_met() {
+            // Each successor, as met: one search's way.
+            let targets = &scratch.targets;
+            for entry in targets.chunks_exact(step) {
+                let (event, row) = (entry[0], &entry[1..]);
+                (self.own).push_met(row, event);
+            }
+            (self.own.met.counts).push((targets.len() / step) as u32);
+            return Ok(());
+        }
         let components = self.components();
         let node = self.row.get(components).copied();
         let Scratch {

@@ -278,7 +278,7 @@ impl Search {
 /// How many distinct `(event, target)` pairs a state's successors
 /// make: by comparing each with those before it when there are few (most
 /// states), by sorting when there are many.
-fn distinct_transitions(
+pub(crate) fn distinct_transitions(
     events: &[EventId],
     ids: &[(u32, bool)],
     pairs: &mut Vec<(EventId, u32)>,
