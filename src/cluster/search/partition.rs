@@ -109,8 +109,8 @@ impl From<Stopped> for Halt {
 }
 
 /// The states a worker sends itself in a round: rows as it numbers
-/// them (with their node in a check), how each was reached. A lone
-/// worker's exploration keeps every successor as met ([`Met`]).
+/// them (with their node in a check), how each was reached. An
+/// exploration keeps them as met ([`Met`]).
 #[derive(Default)]
 pub(super) struct Own {
     rows: Vec<u32>,
@@ -119,10 +119,10 @@ pub(super) struct Own {
     met: Met,
 }
 
-/// The successors a lone worker's exploration stores as it meets them,
-/// as one search does, without first making them distinct: each one's
-/// event, and how many each expanded state has, so that its distinct
-/// transitions are counted on the ids they are stored under.
+/// The successors an exploration's worker owns and stores as it meets
+/// them, as one search does, without first making them distinct: each
+/// one's event, and how many each expanded state has, so that its
+/// distinct transitions are counted on the ids they are stored under.
 #[derive(Default)]
 pub(super) struct Met {
     events: Vec<crate::process::EventId>,
@@ -564,7 +564,7 @@ impl<'a, 's> Partition<'a, 's> {
         let mut stored = Vec::with_capacity(self.reached_by_tick.len());
         let runs = self.inbox.runs(self.store.width().max(1));
         let full = self.store.insert_all(&runs, &mut stored, meter);
-        // A lone worker's successors kept as met: their transitions.
+        // The successors kept as met: their transitions.
         let inbox = &mut self.inbox;
         let own = stored.get(inbox.own_after..).unwrap_or_default();
         self.tally.transitions += inbox.met.transitions(own, &mut inbox.pairs);
@@ -803,6 +803,21 @@ impl<'a, 's> Partition<'a, 's> {
         for &k in order.iter() {
             keys.push(self.content_key(&entry(k)[1..=components], access));
         }
+        // Exploring, the rows it owns itself are kept as met; the rest
+        // are made distinct and sent.
+        if self.judging.is_none() && self.is_keyed() {
+            let (me, peers, own) = (self.me, self.topology.peers(), &mut self.own);
+            let mut mine = 0;
+            order.retain(|&k| {
+                let owned = owner_of(keys[k as usize], peers) as usize == me;
+                if owned {
+                    own.push_met(&entry(k)[1..], entry(k)[0]);
+                    mine += 1;
+                }
+                !owned
+            });
+            own.met.counts.push(mine);
+        }
         // Each distinct row once: its first move (the smallest event), and
         // whether ✓ or τ reach it; each distinct transition counted once.
         reached.clear();
@@ -811,7 +826,7 @@ impl<'a, 's> Partition<'a, 's> {
                 true => keys.as_slice(),
                 false => {
                     hashes.clear();
-                    let rows = order.iter().map(|&k| &entry(k)[1..]);
+                    let rows = (0..keys.len() as u32).map(|k| &entry(k)[1..]);
                     hashes.extend(rows.map(|row| u64::from(hash_row(row))));
                     hashes.as_slice()
                 }
